@@ -1,0 +1,425 @@
+"""The ``roots-manager`` command: the same operations as the desktop app, for scripts and hosts.
+
+Exit codes: 0 done, 1 the operation was refused (the message says why), 2 bad usage,
+3 the store cannot be used as it is (the message names the file and the way out).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from roots_manager import __version__
+from roots_manager.core import events as ev
+from roots_manager.core import live
+from roots_manager.core.consent import effective, grant_active, unavailable_reason
+from roots_manager.core.model import POLICIES, ModelError, State
+from roots_manager.core.paths import Layout
+from roots_manager.core.store import Store, StoreError
+
+EXIT_REFUSED = 1
+EXIT_USAGE = 2
+EXIT_STORE = 3
+
+
+def _print_json(doc: Any) -> None:
+    print(json.dumps(doc, ensure_ascii=False, indent=2))
+
+
+def _table(rows: list[list[str]], headers: list[str]) -> None:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
+    print("  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip())
+    for r in rows:
+        print("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
+
+
+# ---- roots -------------------------------------------------------------------------------
+
+
+def cmd_roots_add(store: Store, args: argparse.Namespace) -> int:
+    with store.transaction() as state:
+        root = state.add_root(args.path, args.name, allow_broad=args.allow_broad)
+    print(f"added {root.name!r}: {root.path} ({root.uri})")
+    return 0
+
+
+def roots_report(state: State, layout: Layout) -> list[dict[str, Any]]:
+    """Each root with its availability and the servers it is granted to now."""
+    sessions = live.live_sessions(layout)
+    out = []
+    for r in state.roots:
+        reason = unavailable_reason(r.path)
+        granted = [
+            {"server": g.server, "scope": g.scope}
+            for g in state.grants
+            if g.root == r.id and grant_active(g, live_sessions=sessions)
+        ]
+        out.append(
+            {
+                "id": r.id,
+                "name": r.name,
+                "path": r.path,
+                "uri": r.uri,
+                "available": reason is None,
+                "unavailable_reason": reason,
+                "added_at": r.added_at,
+                "granted_to": granted,
+            }
+        )
+    return out
+
+
+def cmd_roots_list(store: Store, args: argparse.Namespace) -> int:
+    report = roots_report(store.read(), store.layout)
+    if args.json:
+        _print_json(report)
+        return 0
+    if not report:
+        print("no roots yet; add one with: roots-manager roots add FOLDER")
+        return 0
+    rows = [
+        [
+            r["name"],
+            r["path"],
+            "yes" if r["available"] else f"no ({r['unavailable_reason']})",
+            ", ".join(
+                g["server"] + (" (session)" if g["scope"] == "session" else "")
+                for g in r["granted_to"]
+            )
+            or "-",
+            r["uri"],
+        ]
+        for r in report
+    ]
+    _table(rows, ["NAME", "PATH", "AVAILABLE", "GRANTED TO", "URI"])
+    return 0
+
+
+def cmd_roots_rename(store: Store, args: argparse.Namespace) -> int:
+    with store.transaction() as state:
+        root = state.rename_root(args.root, args.name)
+    print(f"renamed {root.path} to {root.name!r}")
+    return 0
+
+
+def cmd_roots_remove(store: Store, args: argparse.Namespace) -> int:
+    with store.transaction() as state:
+        root, losing = state.remove_root(args.root)
+    print(f"removed {root.name!r} ({root.path})")
+    if losing:
+        print(f"servers that lost access: {', '.join(losing)}")
+    return 0
+
+
+# ---- grants, servers, effective ---------------------------------------------------------
+
+
+def cmd_grant(store: Store, args: argparse.Namespace) -> int:
+    sessions: list[str] = []
+    if args.session:
+        sessions = [m.session for m in live.bridge_markers(store.layout) if m.server == args.server]
+    with store.transaction() as state:
+        ids = [state.find_root(ref).id for ref in args.roots]
+        state.grant(args.server, ids, "session" if args.session else "always", sessions)
+        suspended = state.servers[args.server].suspended
+    what = "for this session" if args.session else "always"
+    print(f"granted {args.server} {len(ids)} root(s) ({what})")
+    if args.session and not sessions:
+        print("no bridge of this server runs now: the grant lasts for the next one to start")
+    if suspended:
+        print(
+            f"note: {args.server}'s command line changed since it was approved; its grants stay "
+            f"suspended until you run: roots-manager servers approve {args.server}"
+        )
+    return 0
+
+
+def cmd_revoke(store: Store, args: argparse.Namespace) -> int:
+    with store.transaction() as state:
+        ids = [state.find_root(ref).id for ref in args.roots]
+        n = state.revoke(args.server, ids)
+    print(f"revoked {n} grant(s) from {args.server}")
+    return 0
+
+
+def servers_report(state: State, layout: Layout) -> list[dict[str, Any]]:
+    running: dict[str, list[dict[str, Any]]] = {}
+    for m in live.bridge_markers(layout):
+        running.setdefault(m.server, []).append(
+            {"session": m.session, "pid": m.pid, "started_at": m.started_at, "mode": m.mode,
+             "protocol": m.protocol, "stale": m.stale, "last_roots_list_at": m.last_roots_list_at}
+        )
+    out = []
+    for name, s in sorted(state.servers.items()):
+        pending = [p for p in state.pending if p.server == name]
+        out.append(
+            {
+                "name": name,
+                "fingerprint": s.fingerprint,
+                "seen_fingerprint": s.seen_fingerprint,
+                "command": s.command,
+                "first_seen": s.first_seen,
+                "last_seen": s.last_seen,
+                "suspended": s.suspended,
+                "pending": [
+                    {"id": p.id, "reason": p.reason, "command": p.command,
+                     "requested_at": p.requested_at}
+                    for p in pending
+                ],
+                "grants": len(state.grants_of(name)),
+                "running": running.get(name, []),
+            }
+        )
+    return out
+
+
+def cmd_servers_list(store: Store, args: argparse.Namespace) -> int:
+    report = servers_report(store.read(), store.layout)
+    if args.json:
+        _print_json(report)
+        return 0
+    if not report:
+        print("no servers known yet; a server becomes known when it runs behind roots-bridge")
+        return 0
+    rows = []
+    for s in report:
+        status = []
+        if s["pending"]:
+            status.append(f"consent pending ({s['pending'][0]['reason']})")
+        if s["suspended"]:
+            status.append("suspended: command changed")
+        if s["running"]:
+            status.append(f"running ({len(s['running'])})")
+        rows.append(
+            [
+                s["name"],
+                (s["seen_fingerprint"] or s["fingerprint"] or "-")[:12],
+                s["first_seen"] or "-",
+                s["last_seen"] or "-",
+                ", ".join(status) or "-",
+            ]
+        )
+    _table(rows, ["NAME", "FINGERPRINT", "FIRST SEEN", "LAST SEEN", "STATUS"])
+    return 0
+
+
+def cmd_servers_approve(store: Store, args: argparse.Namespace) -> int:
+    with store.transaction() as state:
+        srv = state.approve(args.server)
+    print(f"approved {args.server}'s command line: {' '.join(srv.command or [])}")
+    return 0
+
+
+def cmd_servers_remove(store: Store, args: argparse.Namespace) -> int:
+    with store.transaction() as state:
+        state.remove_server(args.server)
+    print(f"forgot {args.server} and its grants")
+    return 0
+
+
+def cmd_effective(store: Store, args: argparse.Namespace) -> int:
+    result = effective(store.read(), args.server, live_sessions=live.live_sessions(store.layout))
+    if args.json:
+        _print_json(result)
+        return 0
+    if not result["roots"]:
+        print(f"{args.server} sees no roots")
+    for r in result["roots"]:
+        print(f"{r['name']}\t{r['uri']}")
+    return 0
+
+
+def cmd_policy(store: Store, args: argparse.Namespace) -> int:
+    if args.policy is None:
+        print(store.read().policy)
+        return 0
+    with store.transaction() as state:
+        state.set_policy(args.policy)
+    print(f"policy for unknown servers: {args.policy}")
+    return 0
+
+
+# ---- store ---------------------------------------------------------------------------------
+
+
+def cmd_store_check(store: Store, args: argparse.Namespace) -> int:
+    report = store.check()
+    print(report.message)
+    print("last good copy: " + ("present" if report.backup_ok else "none"))
+    return 0 if report.ok else EXIT_STORE
+
+
+def cmd_store_recover(store: Store, args: argparse.Namespace) -> int:
+    _, message = store.recover(empty=args.empty)
+    print(message)
+    return 0
+
+
+# ---- log -----------------------------------------------------------------------------------
+
+
+def _print_event(rec: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(rec, ensure_ascii=False), flush=True)
+        return
+    rid = "" if rec.get("id") is None else f"#{rec['id']}"
+    print(
+        f"{rec.get('ts', '')}  {rec.get('server', '')}  {rec.get('dir', '-')}  "
+        f"{rec.get('kind', '')} {rid}  {ev.summarize(rec)}",
+        flush=True,
+    )
+
+
+def cmd_log(store: Store, args: argparse.Namespace) -> int:
+    offsets: dict[str, int] = {}
+
+    def drain() -> None:
+        for path in ev.log_files(store.layout):
+            records, offsets[str(path)] = ev.read_events(path, offsets.get(str(path), 0))
+            for rec in records:
+                if args.server is None or rec.get("server") == args.server:
+                    _print_event(rec, args.json)
+
+    drain()
+    if not args.follow:
+        return 0
+    try:
+        from watchfiles import watch
+
+        for _ in watch(store.layout.logs, debounce=50, step=20):
+            drain()
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+# ---- the rest ------------------------------------------------------------------------------
+
+
+def cmd_bridge(argv: Sequence[str]) -> int:
+    from roots_manager.bridge.main import main as bridge_main
+
+    return bridge_main(list(argv))
+
+
+def cmd_gui(argv: Sequence[str]) -> int:
+    try:
+        from roots_manager.gui.app import main as gui_main
+    except ImportError as exc:
+        print(f"roots-manager: the desktop app cannot start: {exc}", file=sys.stderr)
+        return EXIT_REFUSED
+    return gui_main(list(argv))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="roots-manager",
+        description="Decide which folders each MCP server may see, and watch what it does. "
+        "With no command, opens the desktop app. Roots tell a server where to look; "
+        "they are not an access control.",
+    )
+    p.add_argument("--version", action="version", version=f"roots-manager {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    roots = sub.add_parser("roots", help="the list of workspace folders")
+    rsub = roots.add_subparsers(dest="roots_command", metavar="ACTION", required=True)
+    a = rsub.add_parser("add", help="add a folder as a root")
+    a.add_argument("path")
+    a.add_argument("--name", help="a name to show (default: the folder's name)")
+    a.add_argument("--allow-broad", action="store_true",
+                   help="allow the file system root or your home folder itself")
+    a.set_defaults(func=cmd_roots_add)
+    ls = rsub.add_parser("list", help="list the roots, whether available, and granted to whom")
+    ls.add_argument("--json", action="store_true")
+    ls.set_defaults(func=cmd_roots_list)
+    rn = rsub.add_parser("rename", help="rename a root")
+    rn.add_argument("root", help="a path, a file:// URI or a root's name")
+    rn.add_argument("name")
+    rn.set_defaults(func=cmd_roots_rename)
+    rm = rsub.add_parser("remove", help="remove a root and every grant of it")
+    rm.add_argument("root", help="a path, a file:// URI or a root's name")
+    rm.set_defaults(func=cmd_roots_remove)
+
+    g = sub.add_parser("grant", help="let a server see roots")
+    g.add_argument("server")
+    g.add_argument("roots", nargs="+", metavar="ROOT")
+    g.add_argument("--session", action="store_true",
+                   help="only until that server's running bridge ends (default: always)")
+    g.set_defaults(func=cmd_grant)
+    r = sub.add_parser("revoke", help="stop a server from seeing roots")
+    r.add_argument("server")
+    r.add_argument("roots", nargs="+", metavar="ROOT")
+    r.set_defaults(func=cmd_revoke)
+
+    servers = sub.add_parser("servers", help="the servers Roots Manager knows")
+    ssub = servers.add_subparsers(dest="servers_command", metavar="ACTION", required=True)
+    sl = ssub.add_parser("list", help="known servers, their fingerprints and pending consent")
+    sl.add_argument("--json", action="store_true")
+    sl.set_defaults(func=cmd_servers_list)
+    sa = ssub.add_parser("approve", help="approve a server's changed command line")
+    sa.add_argument("server")
+    sa.set_defaults(func=cmd_servers_approve)
+    sr = ssub.add_parser("remove", help="forget a server and its grants")
+    sr.add_argument("server")
+    sr.set_defaults(func=cmd_servers_remove)
+
+    e = sub.add_parser("effective", help="the roots/list answer a server gets now")
+    e.add_argument("server")
+    e.add_argument("--json", action="store_true")
+    e.set_defaults(func=cmd_effective)
+
+    po = sub.add_parser("policy", help="show or set what an unknown server gets")
+    po.add_argument("policy", nargs="?", choices=POLICIES)
+    po.set_defaults(func=cmd_policy)
+
+    st = sub.add_parser("store", help="verify or repair the store file")
+    stsub = st.add_subparsers(dest="store_command", metavar="ACTION", required=True)
+    sc = stsub.add_parser("check", help="verify the store")
+    sc.set_defaults(func=cmd_store_check)
+    sv = stsub.add_parser("recover", help="restore the last good copy; the bad file is kept aside")
+    sv.add_argument("--empty", action="store_true",
+                    help="with no good copy, keep the bad file aside and start empty")
+    sv.set_defaults(func=cmd_store_recover)
+
+    lg = sub.add_parser("log", help="print the roots traffic the bridges recorded")
+    lg.add_argument("--follow", "-f", action="store_true", help="keep printing new events")
+    lg.add_argument("--server", help="only this server's events")
+    lg.add_argument("--json", action="store_true", help="one JSON object per line")
+    lg.set_defaults(func=cmd_log)
+
+    sub.add_parser("bridge", help="run the stdio bridge (the same as roots-bridge)", add_help=False)
+    sub.add_parser("gui", help="open the desktop app (the default)", add_help=False)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "bridge":
+        return cmd_bridge(argv[1:])
+    if not argv or argv[0] == "gui" or (argv[0].startswith("--") and argv[0] not in ("--help", "--version")):
+        # no command, or only app options such as --demo: the desktop app
+        return cmd_gui(argv[1:] if argv and argv[0] == "gui" else argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        store = Store(Layout.default())
+        return int(args.func(store, args))
+    except StoreError as exc:
+        print(f"roots-manager: {exc}", file=sys.stderr)
+        return EXIT_STORE
+    except ModelError as exc:
+        print(f"roots-manager: {exc}", file=sys.stderr)
+        return EXIT_REFUSED
+    except BrokenPipeError:  # pragma: no cover - output piped into head and the like
+        os._exit(0)
+    except OSError as exc:
+        print(f"roots-manager: {exc}", file=sys.stderr)
+        return EXIT_REFUSED
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,97 @@
+"""The rules for what a server sees: one pure function from the state and the file system.
+
+:func:`effective` gives exactly the ``ListRootsResult`` a bridge answers for a server at this
+moment. A server never seen sees nothing until a grant exists (policy "ask" or "deny"); policy
+"allow-all" gives every root. A server whose command line changed since it was approved has its
+grants suspended. Folders that are missing, not folders, or unreadable are left out, and two
+roots that resolve to the same real folder appear once, in the order the roots were added.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Collection
+from typing import Any
+
+from roots_manager.core.model import Grant, Root, State
+
+
+def unavailable_reason(path: str) -> str | None:
+    """Why the folder at *path* cannot be given to a server now, or None if it can."""
+    try:
+        if not os.path.exists(path):
+            return "missing"
+        if not os.path.isdir(path):
+            return "not a folder"
+    except OSError as exc:  # pragma: no cover - exists() swallows most errors itself
+        return exc.strerror or "unreadable"
+    if not os.access(path, os.R_OK | os.X_OK):
+        return "unreadable"
+    return None
+
+
+def grant_active(
+    grant: Grant, session: str | None = None, live_sessions: Collection[str] | None = None
+) -> bool:
+    """Whether *grant* applies to bridge *session* (or, with no session, to any live one).
+
+    A session grant not yet bound to a bridge session applies to the next one to start.
+    """
+    if grant.scope == "always" or not grant.sessions:
+        return True
+    if session is not None:
+        return session in grant.sessions
+    if live_sessions is None:
+        return True
+    return any(s in live_sessions for s in grant.sessions)
+
+
+def visible_roots(
+    state: State,
+    server: str,
+    *,
+    fingerprint: str | None = None,
+    session: str | None = None,
+    live_sessions: Collection[str] | None = None,
+) -> list[Root]:
+    """The roots *server* may be told about, before the file system is consulted.
+
+    *fingerprint* is the command line running now (default: the one last seen);
+    *session* the asking bridge session, if any.
+    """
+    if state.policy == "allow-all":
+        return list(state.roots)
+    srv = state.servers.get(server)
+    if srv is None:
+        return []
+    fp = fingerprint or srv.seen_fingerprint
+    if srv.fingerprint is not None and fp is not None and fp != srv.fingerprint:
+        return []
+    granted = {
+        g.root for g in state.grants if g.server == server and grant_active(g, session, live_sessions)
+    }
+    return [r for r in state.roots if r.id in granted]
+
+
+def effective(
+    state: State,
+    server: str,
+    *,
+    fingerprint: str | None = None,
+    session: str | None = None,
+    live_sessions: Collection[str] | None = None,
+) -> dict[str, Any]:
+    """The ``ListRootsResult`` that *server* gets now: ``{"roots": [{"uri", "name"}...]}``."""
+    seen: set[str] = set()
+    roots = []
+    for root in visible_roots(
+        state, server, fingerprint=fingerprint, session=session, live_sessions=live_sessions
+    ):
+        if unavailable_reason(root.path) is not None:
+            continue
+        real = os.path.realpath(root.path)
+        if real in seen:
+            continue
+        seen.add(real)
+        roots.append({"uri": root.uri, "name": root.name})
+    return {"roots": roots}

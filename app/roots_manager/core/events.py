@@ -1,0 +1,195 @@
+"""Traffic event records: what bridges write and the log views read.
+
+Each bridge session appends JSON Lines to its own files under ``logs/``, named
+``<session>-<part>.jsonl``; a part that grows past a size limit is closed and the next begins,
+and only the newest parts of a session are kept. Every event is one JSON object with at least
+``ts`` (ISO 8601 UTC), ``server``, ``session``, ``kind``, and where they apply ``dir`` (who sent
+the message to whom) and ``id`` (its JSON-RPC id).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+from roots_manager.core.model import now_iso
+from roots_manager.core.paths import Layout
+
+# kinds of event
+SESSION_START = "session-start"
+SESSION_END = "session-end"
+HANDSHAKE = "handshake"
+ROOTS_ASKED = "roots-list-asked"
+ROOTS_ANSWERED = "roots-list-answered"
+ROOTS_RELAYED = "roots-list-relayed"
+LIST_CHANGED_SENT = "list-changed-sent"
+LIST_CHANGED_RELAYED = "list-changed-relayed"
+MRTR_RESOLVED = "mrtr-resolved"
+CONSENT_WAIT = "consent-wait"
+CONSENT_DECIDED = "consent-decided"
+NON_JSON = "non-json"
+ERROR = "error"
+MESSAGE = "message"
+
+KINDS = (
+    SESSION_START,
+    SESSION_END,
+    HANDSHAKE,
+    ROOTS_ASKED,
+    ROOTS_ANSWERED,
+    ROOTS_RELAYED,
+    LIST_CHANGED_SENT,
+    LIST_CHANGED_RELAYED,
+    MRTR_RESOLVED,
+    CONSENT_WAIT,
+    CONSENT_DECIDED,
+    NON_JSON,
+    ERROR,
+    MESSAGE,
+)
+
+# directions
+HOST_TO_SERVER = "host>server"
+SERVER_TO_HOST = "server>host"
+BRIDGE_TO_SERVER = "bridge>server"
+BRIDGE_TO_HOST = "bridge>host"
+
+DEFAULT_MAX_BYTES = 8 * 1024 * 1024
+DEFAULT_KEEP_PARTS = 4
+
+_PART = re.compile(r"^(?P<session>.+)-(?P<part>\d{4})\.jsonl$")
+
+
+def event(kind: str, server: str, session: str, **fields: Any) -> dict[str, Any]:
+    """A new event record stamped with the current time; fields that are None are left out."""
+    rec: dict[str, Any] = {"ts": now_iso(), "server": server, "session": session, "kind": kind}
+    rec.update({k: v for k, v in fields.items() if v is not None})
+    return rec
+
+
+class EventWriter:
+    """Appends one bridge session's events to private, size-rotated JSON Lines files."""
+
+    def __init__(
+        self,
+        layout: Layout,
+        session: str,
+        *,
+        max_bytes: int = DEFAULT_MAX_BYTES,
+        keep_parts: int = DEFAULT_KEEP_PARTS,
+    ) -> None:
+        self.dir = layout.logs
+        self.session = session
+        self.max_bytes = max_bytes
+        self.keep_parts = keep_parts
+        self.part = 0
+        self._file: IO[bytes] | None = None
+        self._size = 0
+        self._open()
+
+    @property
+    def path(self) -> Path:
+        return self.dir / f"{self.session}-{self.part:04d}.jsonl"
+
+    def _open(self) -> None:
+        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        self._file = os.fdopen(fd, "ab")
+        self._size = self._file.tell()
+
+    def write(self, record: dict[str, Any]) -> None:
+        """Append *record* and flush it, so that readers see it at once."""
+        line = json.dumps(record, ensure_ascii=False, default=str).encode("utf-8") + b"\n"
+        if self._size and self._size + len(line) > self.max_bytes:
+            self._rotate()
+        assert self._file is not None
+        self._file.write(line)
+        self._file.flush()
+        self._size += len(line)
+
+    def _rotate(self) -> None:
+        assert self._file is not None
+        self._file.close()
+        self.part += 1
+        old = self.part - self.keep_parts
+        if old >= 0:
+            with contextlib.suppress(FileNotFoundError):
+                (self.dir / f"{self.session}-{old:04d}.jsonl").unlink()
+        self._open()
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+def log_files(layout: Layout) -> list[Path]:
+    """Every event file, oldest session first, each session's parts in order."""
+    try:
+        names = [p for p in layout.logs.iterdir() if _PART.match(p.name)]
+    except OSError:
+        return []
+    return sorted(names, key=lambda p: p.name)
+
+
+def session_of(path: Path) -> str | None:
+    """The session id an event file belongs to."""
+    m = _PART.match(path.name)
+    return m.group("session") if m else None
+
+
+def read_events(path: Path, offset: int = 0) -> tuple[list[dict[str, Any]], int]:
+    """Read the complete events in *path* from byte *offset*; returns them and the new offset.
+
+    A line still being written (no newline yet) is left for the next read; a line that is not a
+    JSON object is skipped.
+    """
+    try:
+        with open(path, "rb") as f:
+            f.seek(offset)
+            data = f.read()
+    except OSError:
+        return [], offset
+    end = data.rfind(b"\n") + 1
+    out = []
+    for line in data[:end].splitlines():
+        with contextlib.suppress(ValueError):
+            rec = json.loads(line)
+            if isinstance(rec, dict):
+                out.append(rec)
+    return out, offset + end
+
+
+def iter_events(layout: Layout) -> Iterator[dict[str, Any]]:
+    """Every event in every file, file by file."""
+    for path in log_files(layout):
+        events, _ = read_events(path)
+        yield from events
+
+
+def summarize(rec: dict[str, Any]) -> str:
+    """A one-line human summary of an event, for the CLI and the log view."""
+    kind = rec.get("kind")
+    if kind == SESSION_START:
+        return f"started {' '.join(map(str, rec.get('command', [])))} (pid {rec.get('pid')}, {rec.get('mode', 'managed')})"
+    if kind == SESSION_END:
+        return f"ended, exit code {rec.get('exit_code')}" + (
+            f" ({rec['reason']})" if rec.get("reason") else ""
+        )
+    if kind == HANDSHAKE:
+        injected = " roots capability injected" if rec.get("injected") else ""
+        return f"protocol {rec.get('protocol', '?')}{injected}"
+    if kind in (ROOTS_ANSWERED, MRTR_RESOLVED):
+        uris = rec.get("uris") or []
+        return f"{len(uris)} root(s): " + ", ".join(map(str, uris)) if uris else "no roots"
+    if kind == NON_JSON:
+        return f"{rec.get('bytes', '?')} bytes that are not {rec.get('reason', 'JSON')}"
+    if kind in (ERROR, CONSENT_WAIT, CONSENT_DECIDED):
+        return str(rec.get("message", ""))
+    if kind == MESSAGE:
+        return str(rec.get("method") or ("response" if "id" in rec else ""))
+    return str(rec.get("message", ""))

@@ -1,0 +1,140 @@
+"""Markers of what is running now: one file per live bridge session, one for the desktop app.
+
+A marker holds the process id and its start time, so a marker left behind by a process that
+was killed is recognised as dead (the id may have been reused by another process since).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import psutil
+
+from roots_manager.core.paths import Layout
+from roots_manager.core.store import write_atomic
+
+APP_MARKER = "app.json"
+
+
+def process_start_time(pid: int) -> float | None:
+    """The start time of process *pid*, or None if it does not exist."""
+    try:
+        return float(psutil.Process(pid).create_time())
+    except (psutil.Error, OSError):
+        return None
+
+
+def _alive(pid: int, started: float | None) -> bool:
+    now = process_start_time(pid)
+    if now is None:
+        return False
+    return started is None or abs(now - started) < 1.0
+
+
+@dataclass
+class BridgeMarker:
+    """What a running bridge tells the desktop app about itself."""
+
+    session: str
+    server: str
+    pid: int
+    started_at: str
+    command: list[str]
+    mode: str = "managed"
+    protocol: str | None = None
+    log_file: str | None = None
+    server_pid: int | None = None
+    last_roots_list_at: str | None = None
+    last_list_changed_at: str | None = None
+    stale: bool = False
+    """True when a list_changed was sent and the server has not asked roots/list since."""
+    process_started: float | None = field(default=None)
+
+    @property
+    def alive(self) -> bool:
+        return _alive(self.pid, self.process_started)
+
+
+def _bridge_path(layout: Layout, session: str) -> Path:
+    return layout.live / f"bridge-{session}.json"
+
+
+def write_bridge_marker(layout: Layout, marker: BridgeMarker) -> None:
+    """Create or update the marker of a live bridge session."""
+    if marker.process_started is None:
+        marker.process_started = process_start_time(marker.pid)
+    data = json.dumps(asdict(marker), ensure_ascii=False).encode("utf-8")
+    write_atomic(_bridge_path(layout, marker.session), data)
+
+
+def remove_bridge_marker(layout: Layout, session: str) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        _bridge_path(layout, session).unlink()
+
+
+def _read_json(path: Path) -> dict[str, Any] | None:
+    try:
+        doc = json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        return None
+    return doc if isinstance(doc, dict) else None
+
+
+def bridge_markers(layout: Layout, *, include_dead: bool = False) -> list[BridgeMarker]:
+    """The markers of bridge sessions, live ones only unless *include_dead*."""
+    found = []
+    try:
+        paths = sorted(layout.live.glob("bridge-*.json"))
+    except OSError:
+        return []
+    for p in paths:
+        doc = _read_json(p)
+        if doc is None:
+            continue
+        try:
+            m = BridgeMarker(**doc)
+        except TypeError:
+            continue
+        if include_dead or m.alive:
+            found.append(m)
+    return found
+
+
+def live_sessions(layout: Layout) -> set[str]:
+    """The ids of the bridge sessions running now."""
+    return {m.session for m in bridge_markers(layout)}
+
+
+def remove_dead_markers(layout: Layout) -> int:
+    """Delete markers left by bridges that died without cleaning up; returns how many."""
+    n = 0
+    for m in bridge_markers(layout, include_dead=True):
+        if not m.alive:
+            remove_bridge_marker(layout, m.session)
+            n += 1
+    return n
+
+
+def write_app_marker(layout: Layout, pid: int | None = None) -> None:
+    """Announce that the desktop app runs (bridges then wait for the user's consent)."""
+    pid = pid or os.getpid()
+    doc = {"pid": pid, "process_started": process_start_time(pid)}
+    write_atomic(layout.live / APP_MARKER, json.dumps(doc).encode("utf-8"))
+
+
+def remove_app_marker(layout: Layout) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        (layout.live / APP_MARKER).unlink()
+
+
+def app_running(layout: Layout) -> bool:
+    """Whether the desktop app is running now."""
+    doc = _read_json(layout.live / APP_MARKER)
+    if not doc or not isinstance(doc.get("pid"), int):
+        return False
+    return _alive(doc["pid"], doc.get("process_started"))

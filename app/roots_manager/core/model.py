@@ -1,0 +1,464 @@
+"""The state Roots Manager keeps: roots, known servers, grants, pending consent, settings.
+
+Every operation here is a pure edit of a :class:`State` in memory; :mod:`roots_manager.core.store`
+makes it durable. Operations raise :class:`ModelError` with a message meant for the user.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import uuid
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Literal, cast
+
+from roots_manager.core import uri as uris
+
+SCHEMA_VERSION = 1
+
+Policy = Literal["ask", "deny", "allow-all"]
+POLICIES: tuple[Policy, ...] = ("ask", "deny", "allow-all")
+Scope = Literal["always", "session"]
+PendingReason = Literal["new-server", "command-changed"]
+Decision = Literal["always", "session", "deny"]
+
+
+class ModelError(ValueError):
+    """An operation the state cannot take, with a message for the user."""
+
+
+class SchemaError(ValueError):
+    """A store document that does not have the expected shape."""
+
+
+def now_iso() -> str:
+    """The current time as an ISO 8601 UTC timestamp with milliseconds."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def fingerprint(command: Sequence[str]) -> str:
+    """A stable fingerprint of a server's command line (the argv it is started with)."""
+    data = json.dumps(list(command), ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(data.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def normalize_path(path: str) -> str:
+    """Make *path* absolute and tidy (``~`` expanded, ``..`` folded); symlinks are kept."""
+    return os.path.normpath(os.path.abspath(os.path.expanduser(path)))
+
+
+def broad_reason(path: str) -> str | None:
+    """Why adding *path* as a root is too broad, or None if it is not."""
+    real = os.path.realpath(path)
+    if real == os.path.realpath(os.sep) or os.path.dirname(real) == real:
+        return "it is the root of the file system: every server granted it could be pointed at every file"
+    home = os.path.realpath(os.path.expanduser("~"))
+    if real == home:
+        return "it is your home folder: every server granted it could be pointed at all your files"
+    return None
+
+
+@dataclass
+class Root:
+    id: str
+    path: str
+    name: str
+    added_at: str
+
+    @property
+    def uri(self) -> str:
+        return uris.path_to_uri(self.path)
+
+
+@dataclass
+class Server:
+    name: str
+    fingerprint: str | None = None
+    """The approved command fingerprint; None until a command has used the name."""
+    command: list[str] | None = None
+    """The command line last seen running under this name."""
+    seen_fingerprint: str | None = None
+    first_seen: str | None = None
+    last_seen: str | None = None
+
+    @property
+    def suspended(self) -> bool:
+        """True when the last command seen differs from the approved one."""
+        return (
+            self.fingerprint is not None
+            and self.seen_fingerprint is not None
+            and self.fingerprint != self.seen_fingerprint
+        )
+
+
+@dataclass
+class Grant:
+    server: str
+    root: str
+    scope: Scope = "always"
+    sessions: list[str] = field(default_factory=list)
+    """For session grants: the bridge sessions it lasts for (empty: the next one to start)."""
+    granted_at: str = ""
+
+
+@dataclass
+class Pending:
+    id: str
+    server: str
+    reason: PendingReason
+    command: list[str]
+    fingerprint: str
+    previous_command: list[str] | None
+    requested_at: str
+    session: str | None = None
+
+
+@dataclass
+class State:
+    roots: list[Root] = field(default_factory=list)
+    servers: dict[str, Server] = field(default_factory=dict)
+    grants: list[Grant] = field(default_factory=list)
+    pending: list[Pending] = field(default_factory=list)
+    policy: Policy = "ask"
+    language: str | None = None
+    revision: int = 0
+
+    # ---- roots -------------------------------------------------------------------------
+
+    def find_root(self, ref: str) -> Root:
+        """The root named by *ref*: a ``file://`` URI, a root's name, or a path."""
+        if ref.lower().startswith("file:"):
+            try:
+                path = normalize_path(uris.uri_to_path(ref))
+            except uris.UriError as exc:
+                raise ModelError(str(exc)) from exc
+            return self._root_by_path(path, ref)
+        by_name = [r for r in self.roots if r.name == ref]
+        looks_like_path = ref.startswith(("/", "~", ".")) or os.sep in ref
+        if len(by_name) == 1 and not looks_like_path:
+            return by_name[0]
+        if len(by_name) > 1 and not looks_like_path:
+            paths = ", ".join(r.path for r in by_name)
+            raise ModelError(f"several roots are named {ref!r} ({paths}); name one by its path")
+        return self._root_by_path(normalize_path(ref), ref)
+
+    def _root_by_path(self, path: str, ref: str) -> Root:
+        for r in self.roots:
+            if r.path == path:
+                return r
+        raise ModelError(f"no root matches {ref!r} (roots-manager roots list shows them)")
+
+    def add_root(self, path: str, name: str | None = None, *, allow_broad: bool = False) -> Root:
+        """Add the folder at *path* as a root."""
+        norm = normalize_path(path)
+        if not os.path.isdir(norm):
+            what = "does not exist" if not os.path.lexists(norm) else "is not a folder"
+            raise ModelError(f"cannot add {norm}: it {what}")
+        reason = broad_reason(norm)
+        if reason and not allow_broad:
+            raise ModelError(
+                f"refusing to add {norm}: {reason}. Add a project folder instead, "
+                "or pass --allow-broad if you really mean it"
+            )
+        for r in self.roots:
+            if r.path == norm:
+                raise ModelError(f"{norm} is already a root, named {r.name!r}")
+        uris.path_to_uri(norm)  # refuses paths with no URI before anything is stored
+        root = Root(
+            id=uuid.uuid4().hex[:12],
+            path=norm,
+            name=_clean_name(name) if name is not None else (os.path.basename(norm) or norm),
+            added_at=now_iso(),
+        )
+        self.roots.append(root)
+        return root
+
+    def rename_root(self, ref: str, name: str) -> Root:
+        root = self.find_root(ref)
+        root.name = _clean_name(name)
+        return root
+
+    def remove_root(self, ref: str) -> tuple[Root, list[str]]:
+        """Remove a root and every grant of it; returns it and the servers that lose it."""
+        root = self.find_root(ref)
+        self.roots.remove(root)
+        losing = sorted({g.server for g in self.grants if g.root == root.id})
+        self.grants = [g for g in self.grants if g.root != root.id]
+        return root, losing
+
+    # ---- servers and grants -----------------------------------------------------------
+
+    def server(self, name: str) -> Server:
+        try:
+            return self.servers[name]
+        except KeyError:
+            raise ModelError(
+                f"no server named {name!r} is known (roots-manager servers list shows them)"
+            ) from None
+
+    def grant(
+        self,
+        server: str,
+        root_ids: Iterable[str],
+        scope: Scope = "always",
+        sessions: Sequence[str] = (),
+    ) -> list[Grant]:
+        """Grant *server* the roots *root_ids*; an "always" grant replaces a session grant.
+
+        Granting settles a pending request for a server never seen before; a command that
+        changed still needs :meth:`approve` before its grants apply.
+        """
+        _check_server_name(server)
+        srv = self.servers.setdefault(server, Server(name=server))
+        self.pending = [
+            p for p in self.pending if not (p.server == server and p.reason == "new-server")
+        ]
+        if srv.fingerprint is None and srv.seen_fingerprint is not None:
+            srv.fingerprint = srv.seen_fingerprint
+        made = []
+        for rid in root_ids:
+            existing = self._grant(server, rid)
+            if existing and existing.scope == "always":
+                continue
+            if existing and scope == "session":
+                existing.sessions = sorted(set(existing.sessions) | set(sessions))
+                continue
+            if existing:
+                self.grants.remove(existing)
+            g = Grant(server, rid, scope, sorted(set(sessions)), now_iso())
+            self.grants.append(g)
+            made.append(g)
+        return made
+
+    def revoke(self, server: str, root_ids: Iterable[str]) -> int:
+        """Revoke *server*'s grants of *root_ids*; returns how many grants went."""
+        ids = set(root_ids)
+        before = len(self.grants)
+        self.grants = [g for g in self.grants if not (g.server == server and g.root in ids)]
+        return before - len(self.grants)
+
+    def _grant(self, server: str, root_id: str) -> Grant | None:
+        for g in self.grants:
+            if g.server == server and g.root == root_id:
+                return g
+        return None
+
+    def grants_of(self, server: str) -> list[Grant]:
+        return [g for g in self.grants if g.server == server]
+
+    def set_policy(self, policy: str) -> None:
+        if policy not in POLICIES:
+            raise ModelError(f"unknown policy {policy!r}; choose one of {', '.join(POLICIES)}")
+        self.policy = cast(Policy, policy)
+
+    def remove_server(self, name: str) -> None:
+        """Forget a server, its grants and its pending requests."""
+        self.server(name)
+        del self.servers[name]
+        self.grants = [g for g in self.grants if g.server != name]
+        self.pending = [p for p in self.pending if p.server != name]
+
+    # ---- a bridge seeing its server run ------------------------------------------------
+
+    def server_started(self, name: str, command: Sequence[str], session: str) -> Pending | None:
+        """Record that *command* runs as server *name* in bridge *session*.
+
+        Returns the pending consent request this creates or keeps, if any: for a server never
+        seen with no grant (under policy "ask"), or one whose command line changed.
+        Grants made for the name before any command used it are bound to this command
+        (trust on first use). Session grants not yet bound to a session are bound to this one.
+        """
+        _check_server_name(name)
+        fp = fingerprint(command)
+        stamp = now_iso()
+        srv = self.servers.get(name)
+        request: Pending | None = None
+        if srv is None:
+            srv = self.servers[name] = Server(name=name, first_seen=stamp)
+            if self.policy == "ask":
+                request = self._request(name, "new-server", command, fp, None, session)
+            else:
+                srv.fingerprint = fp
+        elif srv.fingerprint is None:
+            if self.grants_of(name) or self.policy != "ask":
+                srv.fingerprint = fp
+            else:
+                request = self._request(name, "new-server", command, fp, None, session)
+        elif srv.fingerprint != fp and self.policy != "allow-all":
+            request = self._request(name, "command-changed", command, fp, srv.command, session)
+        srv.first_seen = srv.first_seen or stamp
+        srv.last_seen = stamp
+        srv.command = list(command)
+        srv.seen_fingerprint = fp
+        for g in self.grants_of(name):
+            if g.scope == "session" and not g.sessions:
+                g.sessions = [session]
+        return request
+
+    def _request(
+        self,
+        server: str,
+        reason: PendingReason,
+        command: Sequence[str],
+        fp: str,
+        previous: Sequence[str] | None,
+        session: str,
+    ) -> Pending:
+        for p in self.pending:
+            if p.server == server and p.fingerprint == fp:
+                p.session = session
+                return p
+        self.pending = [p for p in self.pending if p.server != server]
+        p = Pending(
+            id=uuid.uuid4().hex[:12],
+            server=server,
+            reason=reason,
+            command=list(command),
+            fingerprint=fp,
+            previous_command=list(previous) if previous is not None else None,
+            requested_at=now_iso(),
+            session=session,
+        )
+        self.pending.append(p)
+        return p
+
+    def session_ended(self, name: str, session: str) -> None:
+        """A bridge session ended: the session grants that lasted only for it go."""
+        keep = []
+        for g in self.grants:
+            if g.server == name and g.scope == "session" and session in g.sessions:
+                g.sessions.remove(session)
+                if not g.sessions:
+                    continue
+            keep.append(g)
+        self.grants = keep
+
+    def prune_sessions(self, live: set[str]) -> None:
+        """Drop session grants whose bridge sessions all ended without saying so (a crash)."""
+        keep = []
+        for g in self.grants:
+            if g.scope == "session" and g.sessions:
+                g.sessions = [s for s in g.sessions if s in live]
+                if not g.sessions:
+                    continue
+            keep.append(g)
+        self.grants = keep
+
+    def pending_request(self, ref: str) -> Pending:
+        """A pending request by its id or by its server's name."""
+        for p in self.pending:
+            if ref in (p.id, p.server):
+                return p
+        raise ModelError(f"no pending consent request for {ref!r}")
+
+    def decide(
+        self,
+        ref: str,
+        decision: Decision,
+        root_ids: Iterable[str] = (),
+        sessions: Sequence[str] = (),
+    ) -> Pending:
+        """Settle a pending request: approve its command and grant *root_ids*, or deny it.
+
+        Denying also approves the command line, so that the user is not asked again on every
+        start; the server keeps seeing only what it is granted (nothing, for a new server).
+        """
+        p = self.pending_request(ref)
+        srv = self.servers.setdefault(p.server, Server(name=p.server))
+        self.pending.remove(p)
+        if decision == "deny":
+            srv.fingerprint = p.fingerprint
+            if p.reason == "command-changed":
+                # the user said no to the new command: its grants do not carry over
+                self.grants = [g for g in self.grants if g.server != p.server]
+            return p
+        srv.fingerprint = p.fingerprint
+        self.grant(p.server, root_ids, decision, sessions or ([p.session] if p.session else []))
+        return p
+
+    def approve(self, name: str) -> Server:
+        """Approve the command line a server last ran with, lifting the suspension."""
+        srv = self.server(name)
+        if srv.seen_fingerprint is None:
+            raise ModelError(f"server {name!r} has not run yet; there is nothing to approve")
+        srv.fingerprint = srv.seen_fingerprint
+        self.pending = [p for p in self.pending if p.server != name]
+        return srv
+
+    # ---- serialisation ----------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "schema": SCHEMA_VERSION,
+            "revision": self.revision,
+            "settings": {"policy": self.policy, "language": self.language},
+            "roots": [vars(r).copy() for r in self.roots],
+            "servers": {n: _server_json(s) for n, s in self.servers.items()},
+            "grants": [vars(g).copy() for g in self.grants],
+            "pending": [vars(p).copy() for p in self.pending],
+        }
+
+    @classmethod
+    def from_json(cls, doc: object) -> State:
+        """Build a state from a parsed store document; raises :class:`SchemaError`."""
+        if not isinstance(doc, dict):
+            raise SchemaError(f"the top level is a JSON {type(doc).__name__}, not an object")
+        schema = doc.get("schema")
+        if not isinstance(schema, int):
+            raise SchemaError("the 'schema' version number is missing")
+        if schema > SCHEMA_VERSION:
+            raise NewerSchemaError(schema)
+        try:
+            settings = doc.get("settings", {})
+            policy = settings.get("policy", "ask")
+            if policy not in POLICIES:
+                raise SchemaError(f"unknown policy {policy!r}")
+            return cls(
+                roots=[Root(**r) for r in doc.get("roots", [])],
+                servers={n: Server(name=n, **_fields(s)) for n, s in doc["servers"].items()},
+                grants=[Grant(**g) for g in doc.get("grants", [])],
+                pending=[Pending(**p) for p in doc.get("pending", [])],
+                policy=policy,
+                language=settings.get("language"),
+                revision=int(doc.get("revision", 0)),
+            )
+        except SchemaError:
+            raise
+        except (TypeError, KeyError, AttributeError, ValueError) as exc:
+            raise SchemaError(f"unexpected content: {exc}") from exc
+
+
+class NewerSchemaError(SchemaError):
+    """A store written by a newer Roots Manager."""
+
+    def __init__(self, version: int) -> None:
+        super().__init__(
+            f"it was written by a newer Roots Manager (store schema {version}; "
+            f"this version reads schema {SCHEMA_VERSION})"
+        )
+        self.version = version
+
+
+def _server_json(s: Server) -> dict[str, Any]:
+    d = vars(s).copy()
+    del d["name"]
+    return d
+
+
+def _fields(s: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in s.items() if k != "name"}
+
+
+def _clean_name(name: str) -> str:
+    cleaned = " ".join(name.split())
+    if not cleaned:
+        raise ModelError("a root's name cannot be empty")
+    return cleaned
+
+
+def _check_server_name(name: str) -> None:
+    if not name or not name.strip() or any(ord(c) < 32 for c in name):
+        raise ModelError(f"{name!r} is not a usable server name")

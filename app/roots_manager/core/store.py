@@ -1,0 +1,240 @@
+"""The store: one versioned JSON file, written atomically under a cross-process lock.
+
+A save writes a temporary file in the same directory, fsyncs it, renames it over the store and
+fsyncs the directory, so a crash at any moment leaves either the old or the new document. The
+document being replaced is first kept as the last good copy (``store.json.bak``). A file that
+cannot be read is never overwritten: every operation fails with :class:`StoreError`, naming the
+file and the way out (``roots-manager store recover``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from filelock import FileLock
+
+from roots_manager.core.model import NewerSchemaError, SchemaError, State
+from roots_manager.core.paths import Layout
+
+LOCK_TIMEOUT = 30.0
+
+
+class StoreError(Exception):
+    """The store cannot be used as it is; the message says which file and what to do."""
+
+    def __init__(self, message: str, path: Path) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+class StoreUnreadable(StoreError):
+    """The store file exists but is corrupt, unreadable, or from a newer version."""
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """What ``store check`` found."""
+
+    ok: bool
+    message: str
+    backup_ok: bool
+
+
+def _parse(data: bytes, path: Path) -> State:
+    """Parse a store document; raises :class:`StoreUnreadable` naming *path*."""
+    way_out = (
+        "Nothing was changed. Run 'roots-manager store recover' to restore the last good copy "
+        "(the bad file is kept aside)."
+    )
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise StoreUnreadable(
+            f"the store {path} is not valid UTF-8 (byte {exc.start}). {way_out}", path
+        ) from exc
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise StoreUnreadable(
+            f"the store {path} is not valid JSON (line {exc.lineno}, column {exc.colno}: "
+            f"{exc.msg}). {way_out}",
+            path,
+        ) from exc
+    try:
+        return State.from_json(doc)
+    except NewerSchemaError as exc:
+        raise StoreUnreadable(
+            f"the store {path} cannot be read: {exc}. Upgrade Roots Manager, or run "
+            "'roots-manager store recover' to go back to the last copy this version wrote "
+            "(the newer file is kept aside).",
+            path,
+        ) from exc
+    except SchemaError as exc:
+        raise StoreUnreadable(f"the store {path} is damaged: {exc}. {way_out}", path) from exc
+
+
+def _dump(state: State) -> bytes:
+    return (json.dumps(state.to_json(), ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Replace *path* with *data* atomically and durably; the file is private (0600)."""
+    directory = path.parent
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o600)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    _fsync_dir(directory)
+
+
+def _fsync_dir(directory: Path) -> None:
+    if os.name == "nt":  # pragma: no cover - directories cannot be opened for fsync there
+        return
+    dfd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(dfd)
+    finally:
+        os.close(dfd)
+
+
+class Store:
+    """The store file of one per-user directory."""
+
+    def __init__(self, layout: Layout | None = None) -> None:
+        self.layout = (layout or Layout.default()).ensure()
+        self.path = self.layout.store
+        self._lock = FileLock(str(self.layout.store_lock), timeout=LOCK_TIMEOUT, mode=0o600)
+
+    # Reads need no lock: a save replaces the whole file by rename, so a reader sees either
+    # the old or the new document, never half of one.
+    def read(self) -> State:
+        """The current state (an empty one if the store does not exist yet)."""
+        try:
+            data = self.path.read_bytes()
+        except FileNotFoundError:
+            return State()
+        except OSError as exc:
+            raise StoreUnreadable(
+                f"the store {self.path} cannot be read: {exc.strerror}. Nothing was changed; "
+                "check the file's owner and permissions.",
+                self.path,
+            ) from exc
+        return _parse(data, self.path)
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[State]:
+        """Lock the store, yield its state for editing, and save it if it changed.
+
+        Nothing is saved if the block raises. The revision number grows by one per save.
+        """
+        with self._locked():
+            before_bytes = self._current_bytes()
+            state = _parse(before_bytes, self.path) if before_bytes is not None else State()
+            before = state.to_json()
+            yield state
+            if state.to_json() == before:
+                return
+            state.revision += 1
+            if before_bytes is not None:
+                write_atomic(self.layout.store_backup, before_bytes)
+            write_atomic(self.path, _dump(state))
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        try:
+            self._lock.acquire()
+        except TimeoutError as exc:
+            raise StoreError(
+                f"the store {self.path} stayed locked for {LOCK_TIMEOUT:.0f} s by another "
+                f"process (lock file {self.layout.store_lock}); nothing was changed",
+                self.path,
+            ) from exc
+        try:
+            yield
+        finally:
+            self._lock.release()
+
+    def _current_bytes(self) -> bytes | None:
+        try:
+            return self.path.read_bytes()
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise StoreUnreadable(
+                f"the store {self.path} cannot be read: {exc.strerror}. Nothing was changed; "
+                "check the file's owner and permissions.",
+                self.path,
+            ) from exc
+
+    def check(self) -> CheckReport:
+        """Verify the store and its last good copy without changing anything."""
+        backup_ok = self._backup_state() is not None
+        try:
+            state = self.read()
+        except StoreError as exc:
+            return CheckReport(False, str(exc), backup_ok)
+        if not self.path.exists():
+            return CheckReport(True, f"no store yet at {self.path} (it is made on first change)", backup_ok)
+        return CheckReport(
+            True,
+            f"the store {self.path} is good: revision {state.revision}, {len(state.roots)} "
+            f"roots, {len(state.servers)} servers, {len(state.grants)} grants, "
+            f"{len(state.pending)} pending",
+            backup_ok,
+        )
+
+    def _backup_state(self) -> State | None:
+        try:
+            return _parse(self.layout.store_backup.read_bytes(), self.layout.store_backup)
+        except (OSError, StoreError):
+            return None
+
+    def recover(self, *, empty: bool = False) -> tuple[Path | None, str]:
+        """Restore the last good copy, keeping the current file aside.
+
+        Returns the path the bad file was moved to (None if there was nothing to move) and a
+        message. With *empty*, starts from an empty store when no good copy exists.
+        """
+        with self._locked():
+            try:
+                self.read()
+                return None, f"the store {self.path} is good; nothing to recover"
+            except StoreUnreadable:
+                pass
+            backup = self._backup_state()
+            if backup is None and not empty:
+                raise StoreError(
+                    f"the store {self.path} is damaged and there is no good copy at "
+                    f"{self.layout.store_backup}. Run 'roots-manager store recover --empty' to "
+                    "keep the damaged file aside and start with an empty store.",
+                    self.path,
+                )
+            stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+            aside = self.path.with_name(f"{self.path.name}.damaged-{stamp}")
+            n = 1
+            while aside.exists():
+                n += 1
+                aside = self.path.with_name(f"{self.path.name}.damaged-{stamp}-{n}")
+            os.replace(self.path, aside)
+            if backup is not None:
+                write_atomic(self.path, self.layout.store_backup.read_bytes())
+                msg = f"restored the last good copy (revision {backup.revision})"
+            else:
+                write_atomic(self.path, _dump(State()))
+                msg = "started an empty store"
+            return aside, f"{msg}; the damaged file is kept at {aside}"

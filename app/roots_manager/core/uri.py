@@ -1,0 +1,126 @@
+"""Conversion between folder paths and the ``file://`` URIs that roots carry on the wire.
+
+The encoding matches :meth:`pathlib.PurePath.as_uri` byte for byte where that method applies,
+and the decoding is its exact inverse. Both directions take the path *flavour* as an argument
+so that Windows drive and UNC paths are handled as pure strings and can be tested anywhere.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Literal
+from urllib.parse import quote_from_bytes, unquote_to_bytes
+
+Flavour = Literal["posix", "windows"]
+
+NATIVE: Flavour = "windows" if os.name == "nt" else "posix"
+
+_DRIVE = re.compile(r"^[A-Za-z]:$")
+_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):")
+
+
+class UriError(ValueError):
+    """A string that is not an acceptable ``file://`` URI for a root, or a path that has none."""
+
+
+def path_to_uri(path: str, flavour: Flavour = NATIVE) -> str:
+    """Return the ``file://`` URI of an absolute *path*.
+
+    Everything outside the unreserved set and ``/`` is percent-encoded: space, ``#``, ``?``,
+    ``%``, control characters and non-ASCII characters (as UTF-8, or as the raw bytes a POSIX
+    file name holds when it is not valid UTF-8).
+    """
+    if "\x00" in path:
+        raise UriError(f"a path cannot contain a NUL character: {path!r}")
+    if flavour == "posix":
+        if not path.startswith("/"):
+            raise UriError(f"not an absolute path: {path!r}")
+        if path.startswith("//") and not path.startswith("///"):
+            # POSIX gives a leading "//" an implementation-defined meaning; pathlib keeps it,
+            # and "file:////x" is the only URI that keeps it too.
+            return "file://" + quote_from_bytes(os.fsencode(path))
+        return "file://" + quote_from_bytes(os.fsencode(_collapse_slashes(path)))
+    return _windows_path_to_uri(path)
+
+
+def _collapse_slashes(path: str) -> str:
+    return re.sub(r"/{2,}", "/", path)
+
+
+def _windows_path_to_uri(path: str) -> str:
+    p = path.replace("/", "\\")
+    if p.startswith("\\\\"):
+        parts = p[2:].split("\\")
+        if len(parts) < 2 or not parts[0] or not parts[1]:
+            raise UriError(f"a UNC path needs a server and a share: {path!r}")
+        host, rest = parts[0], "/" + "/".join(parts[1:])
+        return "file://" + quote_from_bytes(host.encode("utf-8")) + _quote_utf8(rest)
+    if len(p) >= 3 and _DRIVE.match(p[:2]) and p[2] == "\\":
+        return "file:///" + p[:2].upper() + _quote_utf8(p[2:].replace("\\", "/"))
+    raise UriError(f"not an absolute Windows path (drive or UNC): {path!r}")
+
+
+def _quote_utf8(text: str) -> str:
+    return quote_from_bytes(text.encode("utf-8", "surrogatepass"))
+
+
+def uri_to_path(uri: str, flavour: Flavour = NATIVE) -> str:
+    """Return the absolute path a ``file://`` URI names; the inverse of :func:`path_to_uri`.
+
+    Raises :class:`UriError` for another scheme, a relative reference, a query or fragment,
+    a host other than empty or ``localhost`` (a UNC server is accepted for Windows paths),
+    and an encoded NUL or path separator.
+    """
+    m = _SCHEME.match(uri)
+    if not m:
+        raise UriError(f"not a URI (no scheme); a root must be a file:// URI: {uri!r}")
+    if m.group(1).lower() != "file":
+        raise UriError(f"only file:// URIs can be roots, not {m.group(1)}: {uri!r}")
+    if "?" in uri:
+        raise UriError(f"a root URI cannot have a query (an unencoded '?'): {uri!r}")
+    if "#" in uri:
+        raise UriError(f"a root URI cannot have a fragment (an unencoded '#'): {uri!r}")
+    rest = uri[len(m.group(0)) :]
+    if rest.startswith("//"):
+        authority, slash, encoded = rest[2:].partition("/")
+        encoded = slash + encoded
+    elif rest.startswith("/"):
+        authority, encoded = "", rest
+    else:
+        raise UriError(f"not an absolute file URI: {uri!r}")
+    host = _decode(authority, uri).decode("utf-8", "strict") if authority else ""
+    if host.lower() == "localhost":
+        host = ""
+    segments = encoded.split("/")
+    for seg in segments:
+        low = seg.lower()
+        if "%2f" in low or (flavour == "windows" and "%5c" in low):
+            raise UriError(f"a root URI cannot encode a path separator (%2F): {uri!r}")
+    raw = _decode(encoded, uri)
+    if b"\x00" in raw:
+        raise UriError(f"a root URI cannot encode a NUL character (%00): {uri!r}")
+    if flavour == "posix":
+        if host:
+            raise UriError(f"a root URI must name this machine (no host, or localhost): {uri!r}")
+        if not raw.startswith(b"/"):
+            raise UriError(f"not an absolute file URI: {uri!r}")
+        if raw.startswith(b"//") and not raw.startswith(b"///"):
+            return os.fsdecode(raw)
+        return os.fsdecode(re.sub(rb"/{2,}", b"/", raw))
+    text = raw.decode("utf-8", "strict")
+    if host:
+        return "\\\\" + host + text.replace("/", "\\")
+    if len(text) >= 3 and text[0] == "/" and _DRIVE.match(text[1:3]):
+        drive_rest = text[3:] or "/"
+        return text[1:3].upper() + drive_rest.replace("/", "\\")
+    raise UriError(f"not an absolute Windows file URI (drive or UNC): {uri!r}")
+
+
+def _decode(encoded: str, uri: str) -> bytes:
+    if re.search(r"%(?![0-9A-Fa-f]{2})", encoded):
+        raise UriError(f"a broken percent escape in {uri!r}")
+    try:
+        return unquote_to_bytes(encoded)
+    except Exception as exc:  # pragma: no cover - unquote_to_bytes is lenient
+        raise UriError(f"cannot decode {uri!r}: {exc}") from exc
