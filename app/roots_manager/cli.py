@@ -10,6 +10,7 @@ import argparse
 import json
 import os
 import sys
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
@@ -30,11 +31,16 @@ def _print_json(doc: Any) -> None:
     print(json.dumps(doc, ensure_ascii=False, indent=2))
 
 
+def _width(text: str) -> int:
+    """Columns *text* takes in a terminal: wide (CJK) characters take two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
 def _table(rows: list[list[str]], headers: list[str]) -> None:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
-    print("  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip())
-    for r in rows:
-        print("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
+    widths = [max(_width(r[i]) for r in [headers, *rows]) for i in range(len(headers))]
+    for r in [headers, *rows]:
+        cells = (c + " " * (w - _width(c)) for c, w in zip(r, widths, strict=True))
+        print("  ".join(cells).rstrip())
 
 
 # ---- roots -------------------------------------------------------------------------------
@@ -150,8 +156,15 @@ def servers_report(state: State, layout: Layout) -> list[dict[str, Any]]:
     running: dict[str, list[dict[str, Any]]] = {}
     for m in live.bridge_markers(layout):
         running.setdefault(m.server, []).append(
-            {"session": m.session, "pid": m.pid, "started_at": m.started_at, "mode": m.mode,
-             "protocol": m.protocol, "stale": m.stale, "last_roots_list_at": m.last_roots_list_at}
+            {
+                "session": m.session,
+                "pid": m.pid,
+                "started_at": m.started_at,
+                "mode": m.mode,
+                "protocol": m.protocol,
+                "stale": m.stale,
+                "last_roots_list_at": m.last_roots_list_at,
+            }
         )
     out = []
     for name, s in sorted(state.servers.items()):
@@ -166,8 +179,12 @@ def servers_report(state: State, layout: Layout) -> list[dict[str, Any]]:
                 "last_seen": s.last_seen,
                 "suspended": s.suspended,
                 "pending": [
-                    {"id": p.id, "reason": p.reason, "command": p.command,
-                     "requested_at": p.requested_at}
+                    {
+                        "id": p.id,
+                        "reason": p.reason,
+                        "command": p.command,
+                        "requested_at": p.requested_at,
+                    }
                     for p in pending
                 ],
                 "grants": len(state.grants_of(name)),
@@ -330,8 +347,11 @@ def build_parser() -> argparse.ArgumentParser:
     a = rsub.add_parser("add", help="add a folder as a root")
     a.add_argument("path")
     a.add_argument("--name", help="a name to show (default: the folder's name)")
-    a.add_argument("--allow-broad", action="store_true",
-                   help="allow the file system root or your home folder itself")
+    a.add_argument(
+        "--allow-broad",
+        action="store_true",
+        help="allow the file system root or your home folder itself",
+    )
     a.set_defaults(func=cmd_roots_add)
     ls = rsub.add_parser("list", help="list the roots, whether available, and granted to whom")
     ls.add_argument("--json", action="store_true")
@@ -347,8 +367,11 @@ def build_parser() -> argparse.ArgumentParser:
     g = sub.add_parser("grant", help="let a server see roots")
     g.add_argument("server")
     g.add_argument("roots", nargs="+", metavar="ROOT")
-    g.add_argument("--session", action="store_true",
-                   help="only until that server's running bridge ends (default: always)")
+    g.add_argument(
+        "--session",
+        action="store_true",
+        help="only until that server's running bridge ends (default: always)",
+    )
     g.set_defaults(func=cmd_grant)
     r = sub.add_parser("revoke", help="stop a server from seeing roots")
     r.add_argument("server")
@@ -381,8 +404,11 @@ def build_parser() -> argparse.ArgumentParser:
     sc = stsub.add_parser("check", help="verify the store")
     sc.set_defaults(func=cmd_store_check)
     sv = stsub.add_parser("recover", help="restore the last good copy; the bad file is kept aside")
-    sv.add_argument("--empty", action="store_true",
-                    help="with no good copy, keep the bad file aside and start empty")
+    sv.add_argument(
+        "--empty",
+        action="store_true",
+        help="with no good copy, keep the bad file aside and start empty",
+    )
     sv.set_defaults(func=cmd_store_recover)
 
     lg = sub.add_parser("log", help="print the roots traffic the bridges recorded")
@@ -400,7 +426,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "bridge":
         return cmd_bridge(argv[1:])
-    if not argv or argv[0] == "gui" or (argv[0].startswith("--") and argv[0] not in ("--help", "--version")):
+    if (
+        not argv
+        or argv[0] == "gui"
+        or (argv[0].startswith("--") and argv[0] not in ("--help", "--version"))
+    ):
         # no command, or only app options such as --demo: the desktop app
         return cmd_gui(argv[1:] if argv and argv[0] == "gui" else argv)
     parser = build_parser()

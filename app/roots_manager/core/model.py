@@ -9,15 +9,18 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 from roots_manager.core import uri as uris
 
 SCHEMA_VERSION = 1
+
+_URI_LIKE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]+://")
 
 Policy = Literal["ask", "deny", "allow-all"]
 POLICIES: tuple[Policy, ...] = ("ask", "deny", "allow-all")
@@ -130,7 +133,7 @@ class State:
 
     def find_root(self, ref: str) -> Root:
         """The root named by *ref*: a ``file://`` URI, a root's name, or a path."""
-        if ref.lower().startswith("file:"):
+        if ref.lower().startswith("file:") or _URI_LIKE.match(ref):
             try:
                 path = normalize_path(uris.uri_to_path(ref))
             except uris.UriError as exc:
@@ -252,7 +255,7 @@ class State:
     def set_policy(self, policy: str) -> None:
         if policy not in POLICIES:
             raise ModelError(f"unknown policy {policy!r}; choose one of {', '.join(POLICIES)}")
-        self.policy = cast(Policy, policy)
+        self.policy = policy
 
     def remove_server(self, name: str) -> None:
         """Forget a server, its grants and its pending requests."""

@@ -143,6 +143,7 @@ class Store:
         Nothing is saved if the block raises. The revision number grows by one per save.
         """
         with self._locked():
+            self._sweep_orphans()
             before_bytes = self._current_bytes()
             state = _parse(before_bytes, self.path) if before_bytes is not None else State()
             before = state.to_json()
@@ -169,6 +170,13 @@ class Store:
         finally:
             self._lock.release()
 
+    def _sweep_orphans(self) -> None:
+        # Only lock holders write these temporary files, so under the lock any left over
+        # belong to a writer that was killed mid-save.
+        for leftover in self.layout.home.glob(f".{self.path.name}*.tmp"):
+            with contextlib.suppress(OSError):
+                leftover.unlink()
+
     def _current_bytes(self) -> bytes | None:
         try:
             return self.path.read_bytes()
@@ -189,7 +197,9 @@ class Store:
         except StoreError as exc:
             return CheckReport(False, str(exc), backup_ok)
         if not self.path.exists():
-            return CheckReport(True, f"no store yet at {self.path} (it is made on first change)", backup_ok)
+            return CheckReport(
+                True, f"no store yet at {self.path} (it is made on first change)", backup_ok
+            )
         return CheckReport(
             True,
             f"the store {self.path} is good: revision {state.revision}, {len(state.roots)} "

@@ -57,7 +57,7 @@ def _windows_path_to_uri(path: str) -> str:
         host, rest = parts[0], "/" + "/".join(parts[1:])
         return "file://" + quote_from_bytes(host.encode("utf-8")) + _quote_utf8(rest)
     if len(p) >= 3 and _DRIVE.match(p[:2]) and p[2] == "\\":
-        return "file:///" + p[:2].upper() + _quote_utf8(p[2:].replace("\\", "/"))
+        return "file:///" + p[:2] + _quote_utf8(p[2:].replace("\\", "/"))
     raise UriError(f"not an absolute Windows path (drive or UNC): {path!r}")
 
 
@@ -89,7 +89,7 @@ def uri_to_path(uri: str, flavour: Flavour = NATIVE) -> str:
         authority, encoded = "", rest
     else:
         raise UriError(f"not an absolute file URI: {uri!r}")
-    host = _decode(authority, uri).decode("utf-8", "strict") if authority else ""
+    host = _utf8(_decode(authority, uri), uri) if authority else ""
     if host.lower() == "localhost":
         host = ""
     segments = encoded.split("/")
@@ -108,12 +108,12 @@ def uri_to_path(uri: str, flavour: Flavour = NATIVE) -> str:
         if raw.startswith(b"//") and not raw.startswith(b"///"):
             return os.fsdecode(raw)
         return os.fsdecode(re.sub(rb"/{2,}", b"/", raw))
-    text = raw.decode("utf-8", "strict")
+    text = _utf8(raw, uri)
     if host:
         return "\\\\" + host + text.replace("/", "\\")
     if len(text) >= 3 and text[0] == "/" and _DRIVE.match(text[1:3]):
         drive_rest = text[3:] or "/"
-        return text[1:3].upper() + drive_rest.replace("/", "\\")
+        return text[1:3] + drive_rest.replace("/", "\\")
     raise UriError(f"not an absolute Windows file URI (drive or UNC): {uri!r}")
 
 
@@ -124,3 +124,10 @@ def _decode(encoded: str, uri: str) -> bytes:
         return unquote_to_bytes(encoded)
     except Exception as exc:  # pragma: no cover - unquote_to_bytes is lenient
         raise UriError(f"cannot decode {uri!r}: {exc}") from exc
+
+
+def _utf8(raw: bytes, uri: str) -> str:
+    try:
+        return raw.decode("utf-8", "strict")
+    except UnicodeDecodeError as exc:
+        raise UriError(f"{uri!r} encodes bytes that are not UTF-8 ({exc.reason})") from exc

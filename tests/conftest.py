@@ -1,0 +1,74 @@
+"""Shared test set-up: a private per-user directory for every test, Qt offscreen, real peers."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+REPO = Path(__file__).resolve().parent.parent
+PEERS = REPO / "tests" / "peers"
+FILESYSTEM_SERVER = (
+    PEERS / "node_modules" / "@modelcontextprotocol" / "server-filesystem" / "dist" / "index.js"
+)
+
+
+@pytest.fixture(autouse=True)
+def rm_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Every test gets its own ROOTS_MANAGER_HOME, inherited by the processes it starts."""
+    home = tmp_path / "rm-home"
+    monkeypatch.setenv("ROOTS_MANAGER_HOME", str(home))
+    yield home
+
+
+@pytest.fixture
+def layout(rm_home: Path):  # type: ignore[no-untyped-def]
+    from roots_manager.core.paths import Layout
+
+    return Layout(rm_home).ensure()
+
+
+@pytest.fixture
+def store(layout):  # type: ignore[no-untyped-def]
+    from roots_manager.core.store import Store
+
+    return Store(layout)
+
+
+def run_cli(
+    *args: str, check: bool = True, timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
+    """Run ``roots-manager`` as a real process (the installed entry point's module)."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "roots_manager.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=os.environ.copy(),
+    )
+    if check and proc.returncode != 0:
+        raise AssertionError(
+            f"roots-manager {' '.join(args)} exited {proc.returncode}\n"
+            f"stdout: {proc.stdout}\nstderr: {proc.stderr}"
+        )
+    return proc
+
+
+@pytest.fixture
+def filesystem_server() -> list[str]:
+    """The command that starts the reference filesystem server from tests/peers."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("Node.js is not installed on this machine (CI installs it)")
+    if not FILESYSTEM_SERVER.exists():
+        raise AssertionError(
+            f"{FILESYSTEM_SERVER} is missing: run 'npm ci --prefix tests/peers' (.ci/run does)"
+        )
+    return [node, str(FILESYSTEM_SERVER)]

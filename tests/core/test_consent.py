@@ -1,0 +1,258 @@
+"""What a server sees: grants, policies, trust on first use, availability, deduplication."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from roots_manager.core.consent import effective, unavailable_reason
+from roots_manager.core.model import ModelError, State, fingerprint
+from roots_manager.core.uri import path_to_uri
+
+CMD = ["npx", "-y", "@modelcontextprotocol/server-filesystem"]
+
+
+@pytest.fixture
+def folders(tmp_path: Path) -> list[Path]:
+    out = []
+    for name in ("alpha", "beta project", "web#staging"):
+        d = tmp_path / name
+        d.mkdir()
+        out.append(d)
+    return out
+
+
+def uris_of(result: dict[str, list[dict[str, str]]]) -> list[str]:
+    return [r["uri"] for r in result["roots"]]
+
+
+def test_unknown_server_sees_nothing_under_ask_and_deny(folders: list[Path]) -> None:
+    s = State()
+    for f in folders:
+        s.add_root(str(f))
+    for policy in ("ask", "deny"):
+        s.set_policy(policy)
+        assert effective(s, "stranger") == {"roots": []}
+
+
+def test_allow_all_gives_every_available_root(folders: list[Path]) -> None:
+    s = State()
+    for f in folders:
+        s.add_root(str(f))
+    s.set_policy("allow-all")
+    assert uris_of(effective(s, "stranger")) == [path_to_uri(str(f)) for f in folders]
+
+
+def test_grants_in_root_order_with_names(folders: list[Path]) -> None:
+    s = State()
+    roots = [s.add_root(str(f), name=f"n{i}") for i, f in enumerate(folders)]
+    s.grant("fs", [roots[2].id, roots[0].id])
+    assert effective(s, "fs") == {
+        "roots": [
+            {"uri": path_to_uri(str(folders[0])), "name": "n0"},
+            {"uri": path_to_uri(str(folders[2])), "name": "n2"},
+        ]
+    }
+    assert "%23" in effective(s, "fs")["roots"][1]["uri"]
+
+
+def test_revoked_root_never_appears_again(folders: list[Path]) -> None:
+    s = State()
+    r = s.add_root(str(folders[0]))
+    s.grant("fs", [r.id])
+    assert uris_of(effective(s, "fs"))
+    s.revoke("fs", [r.id])
+    assert effective(s, "fs") == {"roots": []}
+
+
+def test_missing_and_unreadable_folders_are_left_out(folders: list[Path], tmp_path: Path) -> None:
+    s = State()
+    roots = [s.add_root(str(f)) for f in folders]
+    s.grant("fs", [r.id for r in roots])
+    folders[0].rmdir()
+    assert unavailable_reason(str(folders[0])) == "missing"
+    folders[1].rmdir()
+    folders[1].write_text("now a file")
+    assert unavailable_reason(str(folders[1])) == "not a folder"
+    assert uris_of(effective(s, "fs")) == [path_to_uri(str(folders[2]))]
+    folders[0].mkdir()
+    assert uris_of(effective(s, "fs"))[0] == path_to_uri(str(folders[0]))
+
+
+def _reason_as_unprivileged(path: str) -> str | None:
+    """unavailable_reason() as seen by a user without root's power to read everything."""
+    if os.geteuid() != 0:
+        return unavailable_reason(path)
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - runs in the child
+        os.close(read)
+        os.setgid(65534)
+        os.setuid(65534)
+        os.write(write, (unavailable_reason(path) or "").encode())
+        os._exit(0)
+    os.close(write)
+    out = os.read(read, 100).decode()
+    os.close(read)
+    os.waitpid(pid, 0)
+    return out or None
+
+
+def test_unreadable_folder_is_left_out() -> None:
+    import shutil
+    import tempfile
+
+    base = Path(tempfile.mkdtemp(prefix="rm-unreadable-"))
+    try:
+        base.chmod(0o755)
+        folder = base / "locked"
+        folder.mkdir()
+        assert _reason_as_unprivileged(str(folder)) is None
+        folder.chmod(0)
+        assert _reason_as_unprivileged(str(folder)) == "unreadable"
+    finally:
+        (base / "locked").chmod(0o755)
+        shutil.rmtree(base)
+
+
+def test_two_roots_on_the_same_real_folder_appear_once(folders: list[Path], tmp_path: Path) -> None:
+    link = tmp_path / "link-to-alpha"
+    link.symlink_to(folders[0])
+    s = State()
+    a = s.add_root(str(folders[0]))
+    b = s.add_root(str(link))
+    s.grant("fs", [b.id, a.id])
+    assert uris_of(effective(s, "fs")) == [path_to_uri(str(folders[0]))]
+
+
+def test_trust_on_first_use_then_changed_command_suspends(folders: list[Path]) -> None:
+    s = State()
+    r = s.add_root(str(folders[0]))
+    s.grant("fs", [r.id])  # granted before the server ever ran
+    assert s.server_started("fs", CMD, "sess-1") is None  # bound to this command
+    assert s.servers["fs"].fingerprint == fingerprint(CMD)
+    assert uris_of(effective(s, "fs", fingerprint=fingerprint(CMD)))
+
+    other = ["/tmp/evil-server"]
+    req = s.server_started("fs", other, "sess-2")
+    assert req is not None and req.reason == "command-changed" and req.previous_command == CMD
+    assert effective(s, "fs", fingerprint=fingerprint(other)) == {"roots": []}
+    assert effective(s, "fs") == {"roots": []}  # the last command seen is the changed one
+    s.grant("fs", [r.id])  # a grant does not approve a changed command
+    assert effective(s, "fs") == {"roots": []}
+    s.approve("fs")
+    assert uris_of(effective(s, "fs"))
+    assert not s.pending
+
+
+def test_unknown_server_gets_a_pending_request_and_grant_settles_it(folders: list[Path]) -> None:
+    s = State()
+    r = s.add_root(str(folders[0]))
+    req = s.server_started("new", CMD, "sess-1")
+    assert req is not None and req.reason == "new-server"
+    assert s.server_started("new", CMD, "sess-2") is req  # the same request, not a second one
+    assert len(s.pending) == 1
+    assert effective(s, "new") == {"roots": []}
+    s.decide(req.id, "always", [r.id])
+    assert not s.pending
+    assert uris_of(effective(s, "new", fingerprint=fingerprint(CMD)))
+
+
+def test_deny_approves_the_command_but_grants_nothing(folders: list[Path]) -> None:
+    s = State()
+    s.add_root(str(folders[0]))
+    req = s.server_started("new", CMD, "sess-1")
+    assert req is not None
+    s.decide("new", "deny")
+    assert not s.pending and s.servers["new"].fingerprint == fingerprint(CMD)
+    assert s.server_started("new", CMD, "sess-2") is None  # not asked again
+    assert effective(s, "new") == {"roots": []}
+
+
+def test_deny_policy_records_no_request() -> None:
+    s = State()
+    s.set_policy("deny")
+    assert s.server_started("quiet", CMD, "sess") is None
+    assert not s.pending
+
+
+def test_session_grants_last_for_their_bridge_session(folders: list[Path]) -> None:
+    s = State()
+    r = s.add_root(str(folders[0]))
+    req = s.server_started("fs", CMD, "sess-1")
+    assert req is not None
+    s.decide(req.id, "session", [r.id])
+    assert uris_of(effective(s, "fs", session="sess-1"))
+    assert effective(s, "fs", session="sess-other") == {"roots": []}
+    assert uris_of(effective(s, "fs", live_sessions={"sess-1"}))
+    assert effective(s, "fs", live_sessions=set()) == {"roots": []}
+    s.session_ended("fs", "sess-1")
+    assert effective(s, "fs") == {"roots": []}
+    assert not s.grants
+
+
+def test_unbound_session_grant_binds_to_the_next_bridge(folders: list[Path]) -> None:
+    s = State()
+    r = s.add_root(str(folders[0]))
+    s.grant("fs", [r.id], "session")
+    assert s.grants[0].sessions == []
+    s.server_started("fs", CMD, "sess-9")
+    assert s.grants[0].sessions == ["sess-9"]
+    s.prune_sessions(live=set())  # that bridge died without saying so
+    assert not s.grants
+
+
+def test_always_grant_replaces_a_session_grant(folders: list[Path]) -> None:
+    s = State()
+    r = s.add_root(str(folders[0]))
+    s.grant("fs", [r.id], "session", ["sess-1"])
+    s.grant("fs", [r.id], "always")
+    assert [(g.scope, g.sessions) for g in s.grants] == [("always", [])]
+    s.session_ended("fs", "sess-1")
+    assert s.grants
+
+
+def test_broad_roots_need_allow_broad(tmp_path: Path) -> None:
+    s = State()
+    with pytest.raises(ModelError, match="root of the file system"):
+        s.add_root("/")
+    with pytest.raises(ModelError, match="home folder"):
+        s.add_root(os.path.expanduser("~"))
+    assert s.add_root("/", allow_broad=True).path == "/"
+
+
+def test_root_lookup_by_name_path_and_uri(folders: list[Path]) -> None:
+    s = State()
+    r = s.add_root(str(folders[2]), name="web")
+    assert s.find_root("web") is r
+    assert s.find_root(str(folders[2])) is r
+    assert s.find_root(path_to_uri(str(folders[2]))) is r
+    with pytest.raises(ModelError, match="no root matches"):
+        s.find_root("nothing")
+    with pytest.raises(ModelError, match="already a root"):
+        s.add_root(str(folders[2]) + "/")
+    s.add_root(str(folders[0]), name="web")
+    with pytest.raises(ModelError, match="several roots"):
+        s.find_root("web")
+
+
+def test_remove_root_names_the_servers_that_lose_it(folders: list[Path]) -> None:
+    s = State()
+    r = s.add_root(str(folders[0]))
+    s.grant("b-server", [r.id])
+    s.grant("a-server", [r.id])
+    removed, losing = s.remove_root(r.path)
+    assert removed is r and losing == ["a-server", "b-server"]
+    assert not s.grants
+
+
+def test_state_round_trips_through_json(folders: list[Path]) -> None:
+    s = State()
+    r = s.add_root(str(folders[1]), name="ベータ")
+    s.grant("fs", [r.id], "session", ["x"])
+    s.server_started("other", CMD, "sess")
+    s.set_policy("deny")
+    again = State.from_json(s.to_json())
+    assert again.to_json() == s.to_json()

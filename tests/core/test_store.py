@@ -1,0 +1,330 @@
+"""The store: atomic saves under SIGKILL, no lost update between processes, bad files kept."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import stat
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from roots_manager.core.model import SCHEMA_VERSION, State
+from roots_manager.core.paths import Layout
+from roots_manager.core.store import Store, StoreError, StoreUnreadable
+from tests.conftest import run_cli
+
+
+def _mode(p: Path) -> int:
+    return stat.S_IMODE(p.stat().st_mode)
+
+
+def test_files_are_private(store: Store, tmp_path: Path) -> None:
+    folder = tmp_path / "proj"
+    folder.mkdir()
+    with store.transaction() as s:
+        s.add_root(str(folder))
+    with store.transaction() as s:
+        s.set_policy("deny")
+    lay = store.layout
+    assert _mode(lay.home) == 0o700
+    assert _mode(lay.logs) == 0o700 and _mode(lay.live) == 0o700
+    for f in (lay.store, lay.store_backup, lay.store_lock):
+        assert _mode(f) == 0o600, f
+    assert not [p for p in lay.home.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_existing_home_with_loose_permissions_is_tightened(tmp_path: Path) -> None:
+    home = tmp_path / "loose"
+    home.mkdir(mode=0o755)
+    home.chmod(0o755)
+    Store(Layout(home))
+    assert _mode(home) == 0o700
+
+
+def test_revision_and_last_good_copy(store: Store) -> None:
+    with store.transaction() as s:
+        s.set_policy("deny")
+    with store.transaction() as s:
+        s.set_policy("allow-all")
+    assert store.read().revision == 2
+    backup = json.loads(store.layout.store_backup.read_text())
+    assert backup["settings"]["policy"] == "deny" and backup["revision"] == 1
+
+
+def test_unchanged_transaction_writes_nothing(store: Store) -> None:
+    with store.transaction() as s:
+        s.set_policy("deny")
+    before = store.path.stat().st_mtime_ns
+    with store.transaction() as s:
+        s.set_policy("deny")
+    assert store.path.stat().st_mtime_ns == before
+    assert store.read().revision == 1
+
+
+def test_failed_transaction_saves_nothing(store: Store) -> None:
+    with pytest.raises(RuntimeError), store.transaction() as s:
+        s.set_policy("deny")
+        raise RuntimeError("boom")
+    assert not store.path.exists()
+
+
+# ---- crash safety -------------------------------------------------------------------------------
+
+
+def _committed_state(n: int) -> State:
+    """The n-th state of the save loop: deterministic, and large enough to take a while to write."""
+    s = State()
+    s.language = f"state-{n}"
+    s.grant("bulk", [])
+    s.servers["bulk"].command = [f"arg-{n}-{i}-" + "x" * 40 for i in range(400)]
+    return s
+
+
+def _save_loop(home: Path) -> None:  # pragma: no cover - runs in a forked child
+    store = Store(Layout(home))
+    current = store.read().language
+    n = int(current.split("-")[1]) if current else 0
+    while True:
+        n += 1
+        with store.transaction() as s:
+            target = _committed_state(n)
+            s.language = target.language
+            s.servers = target.servers
+
+
+def test_sigkill_during_saves_never_corrupts_the_store(rm_home: Path) -> None:
+    rng = random.Random(1234)
+    kills = 0
+    seen_states: set[str | None] = set()
+    for _ in range(200):
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - child
+            try:
+                _save_loop(rm_home)
+            finally:
+                os._exit(1)
+        time.sleep(rng.uniform(0.0, 0.03))
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        kills += 1
+        store = Store(Layout(rm_home))
+        if not store.path.exists():
+            continue
+        state = store.read()  # raises if the file were torn
+        assert state.language is not None and state.language.startswith("state-")
+        n = int(state.language.split("-")[1])
+        expected = _committed_state(n)
+        assert state.servers["bulk"].command == expected.servers["bulk"].command
+        seen_states.add(state.language)
+        # the last good copy is always whole too
+        if store.layout.store_backup.exists():
+            State.from_json(json.loads(store.layout.store_backup.read_bytes()))
+    assert kills == 200
+    assert len(seen_states) > 100, "the kills should land on many different committed states"
+    # temporary files orphaned by a kill are swept by the next save
+    with Store(Layout(rm_home)).transaction() as s:
+        s.set_policy("deny")
+    assert not [p.name for p in rm_home.iterdir() if p.name.endswith(".tmp")]
+
+
+# ---- concurrency --------------------------------------------------------------------------------
+
+WORKER = textwrap.dedent(
+    """
+    import sys
+    from pathlib import Path
+    from roots_manager.core.paths import Layout
+    from roots_manager.core.store import Store
+    from tests.core.test_store import apply_op
+
+    home, base, worker = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])
+    store = Store(Layout(home))
+    for j in range(100):
+        with store.transaction() as state:
+            apply_op(state, base, worker, j)
+    """
+)
+
+
+def apply_op(state: State, base: Path, worker: int, j: int) -> None:
+    """Operation j of a worker: add, grant, grant-or-revoke, rename, on the worker's own items."""
+    folder = str(base / f"w{worker}" / f"d{j - j % 4}")
+    kind = j % 4
+    if kind == 0:
+        state.add_root(folder, name=f"w{worker}-d{j}")
+    elif kind == 1:
+        state.grant(f"server-{worker}", [state.find_root(folder).id])
+    elif kind == 2:
+        root_id = state.find_root(folder).id
+        if j % 8 == 2:
+            state.revoke(f"server-{worker}", [root_id])
+        else:
+            state.grant(f"other-{worker}", [root_id], "session", [f"s{worker}"])
+    else:
+        state.rename_root(folder, f"renamed {worker}-{j}")
+
+
+def _summary(state: State) -> tuple[set[tuple[str, str]], set[tuple[str, str, str]], set[str]]:
+    ids = {r.id: r.path for r in state.roots}
+    roots = {(r.path, r.name) for r in state.roots}
+    grants = {(g.server, ids[g.root], g.scope) for g in state.grants}
+    return roots, grants, set(state.servers)
+
+
+def test_concurrent_writers_lose_no_update(rm_home: Path, tmp_path: Path) -> None:
+    base = tmp_path / "folders"
+    for w in range(8):
+        for j in range(0, 100, 4):
+            (base / f"w{w}" / f"d{j}").mkdir(parents=True)
+    repo = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": str(repo)}
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", WORKER, str(rm_home), str(base), str(w)], env=env, cwd=repo
+        )
+        for w in range(8)
+    ]
+    for p in procs:
+        assert p.wait(timeout=300) == 0
+    expected = State()
+    for w in range(8):
+        for j in range(100):
+            apply_op(expected, base, w, j)
+    final = Store(Layout(rm_home)).read()
+    assert _summary(final) == _summary(expected)
+    assert final.revision == 800  # every one of the 800 operations changed the store
+
+
+# ---- bad input ----------------------------------------------------------------------------------
+
+GOOD = {
+    "schema": SCHEMA_VERSION,
+    "revision": 3,
+    "settings": {"policy": "ask"},
+    "roots": [],
+    "servers": {},
+    "grants": [],
+    "pending": [],
+}
+
+BAD_FILES = {
+    "truncated": json.dumps(GOOD).encode()[:25],
+    "invalid-utf8": b'{"schema": 1, "revision": 1, "settings": {"language": "\xff\xfe"}}',
+    "json-array": b"[1, 2, 3]\n",
+    "newer-schema": json.dumps({**GOOD, "schema": SCHEMA_VERSION + 1}).encode(),
+    "wrong-shape": json.dumps({**GOOD, "roots": [{"nope": 1}]}).encode(),
+}
+EXPECTED_WORDS = {
+    "truncated": "not valid JSON",
+    "invalid-utf8": "not valid UTF-8",
+    "json-array": "JSON list, not an object",
+    "newer-schema": "newer Roots Manager",
+    "wrong-shape": "damaged",
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_FILES))
+def test_bad_store_gives_a_clear_error_and_is_kept_byte_for_byte(
+    case: str, layout: Layout, tmp_path: Path
+) -> None:
+    folder = tmp_path / "proj"
+    folder.mkdir()
+    data = BAD_FILES[case]
+    layout.store.write_bytes(data)
+    for args in (
+        ["roots", "list"],
+        ["roots", "add", str(folder)],
+        ["grant", "fs", str(folder)],
+        ["effective", "fs"],
+        ["policy", "deny"],
+    ):
+        proc = run_cli(*args, check=False)
+        assert proc.returncode == 3, (args, proc.stdout, proc.stderr)
+        assert EXPECTED_WORDS[case] in proc.stderr
+        assert str(layout.store) in proc.stderr
+        assert "roots-manager store recover" in proc.stderr
+        assert layout.store.read_bytes() == data
+    check = run_cli("store", "check", check=False)
+    assert check.returncode == 3 and EXPECTED_WORDS[case] in check.stdout
+    assert layout.store.read_bytes() == data
+
+
+def _without_read_override() -> None:  # pragma: no cover - runs in the child before exec
+    """Drop root's power to read any file (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH)."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    pr_capbset_drop = 24
+    for cap in (1, 2):
+        if libc.prctl(pr_capbset_drop, cap, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP) failed")
+
+
+def test_unreadable_store_gives_a_clear_error_and_is_kept(store: Store) -> None:
+    with store.transaction() as s:
+        s.set_policy("deny")
+    data = store.path.read_bytes()
+    store.path.chmod(0)
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "roots_manager.cli", "roots", "list"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            preexec_fn=_without_read_override if os.geteuid() == 0 else None,
+        )
+    finally:
+        store.path.chmod(0o600)
+    assert proc.returncode == 3, proc.stderr
+    assert "cannot be read: Permission denied" in proc.stderr
+    assert str(store.path) in proc.stderr
+    assert store.path.read_bytes() == data
+
+
+def test_recover_restores_the_last_good_copy_and_keeps_the_bad_one(store: Store) -> None:
+    with store.transaction() as s:
+        s.set_policy("deny")
+    with store.transaction() as s:
+        s.set_policy("allow-all")
+    bad = b'{"schema": 1, "roots": [tru'
+    store.path.write_bytes(bad)
+    with pytest.raises(StoreUnreadable):
+        store.read()
+    proc = run_cli("store", "recover")
+    assert "restored the last good copy (revision 1)" in proc.stdout
+    assert store.read().policy == "deny"
+    aside = [p for p in store.layout.home.iterdir() if ".damaged-" in p.name]
+    assert len(aside) == 1 and aside[0].read_bytes() == bad
+    assert "nothing to recover" in run_cli("store", "recover").stdout
+
+
+def test_recover_without_a_good_copy_needs_empty(store: Store) -> None:
+    store.path.write_bytes(b"garbage")
+    with pytest.raises(StoreError, match="--empty"):
+        store.recover()
+    assert store.path.read_bytes() == b"garbage"
+    proc = run_cli("store", "recover", "--empty")
+    assert "started an empty store" in proc.stdout
+    assert store.read().roots == []
+    assert [p.read_bytes() for p in store.layout.home.iterdir() if ".damaged-" in p.name] == [
+        b"garbage"
+    ]
+
+
+def test_newer_schema_recover_keeps_the_newer_file(store: Store) -> None:
+    with store.transaction() as s:
+        s.set_policy("deny")
+    with store.transaction() as s:
+        s.set_policy("ask")
+    newer = json.dumps({**GOOD, "schema": SCHEMA_VERSION + 5}).encode()
+    store.path.write_bytes(newer)
+    store.recover()
+    assert store.read().policy == "deny"
+    assert [p.read_bytes() for p in store.layout.home.iterdir() if ".damaged-" in p.name] == [newer]

@@ -1,0 +1,161 @@
+"""File URIs: encoding, exact inversion, refusals, and agreement with pathlib."""
+
+from __future__ import annotations
+
+import os
+from pathlib import PurePosixPath, PureWindowsPath
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from roots_manager.core.uri import UriError, path_to_uri, uri_to_path
+
+
+@pytest.mark.parametrize(
+    ("path", "uri"),
+    [
+        ("/srv/app/web#staging", "file:///srv/app/web%23staging"),
+        ("/home/me/my project", "file:///home/me/my%20project"),
+        ("/data/what?", "file:///data/what%3F"),
+        ("/data/100%", "file:///data/100%25"),
+        (
+            "/プロジェクト/日本語",
+            "file:///%E3%83%97%E3%83%AD%E3%82%B8%E3%82%A7%E3%82%AF%E3%83%88/"
+            "%E6%97%A5%E6%9C%AC%E8%AA%9E",
+        ),
+        ("/项目/中文", "file:///%E9%A1%B9%E7%9B%AE/%E4%B8%AD%E6%96%87"),
+        ("/tab\there", "file:///tab%09here"),
+        ("/", "file:///"),
+    ],
+)
+def test_posix_paths_encode_what_must_be_encoded(path: str, uri: str) -> None:
+    assert path_to_uri(path, "posix") == uri
+    assert uri_to_path(uri, "posix") == path
+
+
+@pytest.mark.parametrize(
+    ("path", "uri"),
+    [
+        ("C:\\Users\\me", "file:///C:/Users/me"),
+        ("C:\\Users\\me\\web#staging", "file:///C:/Users/me/web%23staging"),
+        (
+            "D:\\プロジェクト\\a b",
+            "file:///D:/%E3%83%97%E3%83%AD%E3%82%B8%E3%82%A7%E3%82%AF%E3%83%88/a%20b",
+        ),
+        ("c:\\", "file:///c:/"),
+        ("\\\\fileserver\\share\\team docs", "file://fileserver/share/team%20docs"),
+    ],
+)
+def test_windows_paths_are_pure_strings(path: str, uri: str) -> None:
+    assert path_to_uri(path, "windows") == uri
+    assert path_to_uri(path, "windows") == PureWindowsPath(path).as_uri()
+    assert uri_to_path(uri, "windows") == path
+
+
+def test_windows_accepts_forward_slashes_and_localhost() -> None:
+    assert path_to_uri("C:/Users/me", "windows") == "file:///C:/Users/me"
+    assert uri_to_path("file://localhost/C:/x", "windows") == "C:\\x"
+
+
+@pytest.mark.parametrize(
+    ("uri", "words"),
+    [
+        ("http://example.com/x", "only file://"),
+        ("https:///x", "only file://"),
+        ("relative/path", "no scheme"),
+        ("/absolute/but/no/scheme", "no scheme"),
+        ("file:///a?b=1", "query"),
+        ("file:///a#frag", "fragment"),
+        ("file://otherhost/x", "name this machine"),
+        ("file:///a%00b", "NUL"),
+        ("file:///a%2Fb", "separator"),
+        ("file:///a%2fb", "separator"),
+        ("file:relative", "not an absolute"),
+        ("file:///a%zz", "broken percent"),
+    ],
+)
+def test_bad_uris_are_refused_with_a_clear_error(uri: str, words: str) -> None:
+    with pytest.raises(UriError, match=words):
+        uri_to_path(uri, "posix")
+
+
+def test_windows_refusals() -> None:
+    with pytest.raises(UriError, match="separator"):
+        uri_to_path("file:///C:/a%5Cb", "windows")
+    with pytest.raises(UriError, match="not UTF-8"):
+        uri_to_path("file:///C:/%FF", "windows")
+    with pytest.raises(UriError, match="drive or UNC"):
+        path_to_uri("relative\\dir", "windows")
+
+
+def test_localhost_and_single_slash_forms_are_accepted() -> None:
+    assert uri_to_path("file://localhost/srv/x", "posix") == "/srv/x"
+    assert uri_to_path("file:/srv/x", "posix") == "/srv/x"
+    assert uri_to_path("FILE:///srv/x", "posix") == "/srv/x"
+
+
+def test_relative_paths_and_nul_have_no_uri() -> None:
+    with pytest.raises(UriError, match="absolute"):
+        path_to_uri("relative/dir", "posix")
+    with pytest.raises(UriError, match="NUL"):
+        path_to_uri("/a\x00b", "posix")
+
+
+# ---- properties -----------------------------------------------------------------------------
+
+segment_text = st.text(
+    alphabet=st.characters(blacklist_categories=["Cs"], blacklist_characters="/\x00"),
+    min_size=1,
+    max_size=12,
+).filter(lambda s: s not in (".", ".."))
+posix_paths = st.lists(segment_text, min_size=0, max_size=6).map(lambda segs: "/" + "/".join(segs))
+raw_segments = st.binary(min_size=1, max_size=8).filter(
+    lambda b: b"/" not in b and b"\x00" not in b and b not in (b".", b"..")
+)
+raw_posix_paths = st.lists(raw_segments, min_size=1, max_size=5).map(
+    lambda segs: os.fsdecode(b"/" + b"/".join(segs))
+)
+
+
+@given(posix_paths)
+def test_posix_round_trip_and_pathlib_agreement(path: str) -> None:
+    uri = path_to_uri(path, "posix")
+    assert uri.startswith("file:///")
+    assert uri_to_path(uri, "posix") == path
+    assert uri == PurePosixPath(path).as_uri()
+    # nothing that would end the path early or change its meaning is left unencoded
+    body = uri[len("file://") :]
+    assert not any(c in body for c in " #?") and all(ord(c) < 128 for c in body)
+
+
+@given(raw_posix_paths)
+def test_non_utf8_file_names_round_trip(path: str) -> None:
+    assert uri_to_path(path_to_uri(path, "posix"), "posix") == path
+
+
+windows_segment = st.text(
+    alphabet=st.characters(blacklist_categories=["Cs", "Cc"], blacklist_characters='\\/:*?"<>|'),
+    min_size=1,
+    max_size=10,
+).filter(lambda s: s.strip(" .") == s and s not in (".", ".."))
+
+
+@given(st.sampled_from("CDEZcz"), st.lists(windows_segment, min_size=1, max_size=5))
+def test_windows_drive_round_trip_and_pathlib_agreement(drive: str, segs: list[str]) -> None:
+    path = f"{drive}:\\" + "\\".join(segs)
+    uri = path_to_uri(path, "windows")
+    assert uri == PureWindowsPath(path).as_uri()
+    assert uri_to_path(uri, "windows") == path
+
+
+@given(
+    st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-", min_size=1, max_size=10),
+    st.lists(windows_segment, min_size=1, max_size=4),
+)
+def test_unc_round_trip(host: str, segs: list[str]) -> None:
+    path = f"\\\\{host}\\" + "\\".join(segs)
+    if len(segs) < 2:
+        path += "\\share"
+    uri = path_to_uri(path, "windows")
+    assert uri_to_path(uri, "windows") == path
