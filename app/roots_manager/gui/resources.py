@@ -1,0 +1,73 @@
+"""Qt objects made from the shipped resources: the application icon and the translators."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
+from PySide6.QtGui import QIcon, QPixmap
+
+from roots_manager.core import resources
+
+
+def app_icon() -> QIcon:
+    """The application icon, with every rendered size for crisp HiDPI and the SVG as fallback."""
+    icon = QIcon()
+    for png in resources.icon_pngs().values():
+        pixmap = QPixmap()
+        if pixmap.loadFromData(png.read_bytes(), "PNG"):
+            icon.addPixmap(pixmap)
+    svg = resources.icon_svg()
+    if icon.isNull() and svg.is_file():
+        with resources.as_path(svg) as path:
+            icon.addFile(str(path))
+    return icon
+
+
+class Catalogue(QTranslator):
+    """A translator loaded from memory; it owns the bytes, which Qt reads without copying."""
+
+    def __init__(self, data: bytes) -> None:
+        super().__init__()
+        self.data = data
+
+    def load_data(self) -> bool:
+        """Parse the catalogue; False if it is not a valid ``.qm`` file."""
+        return bool(self.load(self.data))
+
+
+def load_translator(language: str | None = None) -> tuple[str, QTranslator] | None:
+    """A translator for *language* (``ja``, ``zh_CN``), or for the system locale if None.
+
+    Returns the language code chosen and the loaded translator, or None for English or a
+    language with no shipped catalogue.
+    """
+    locale_name = language or QLocale.system().name()
+    found = resources.translation_for(locale_name)
+    if found is None:
+        return None
+    code, qm = found
+    # loading from memory works even when the package is zipped
+    translator = Catalogue(qm.read_bytes())
+    if not translator.load_data():
+        return None
+    return code, translator
+
+
+def install_translators(app: QCoreApplication, language: str | None = None) -> list[QTranslator]:
+    """Install the app's catalogue and Qt's own (dialog buttons and the like) for *language*.
+
+    The caller keeps the returned translators: a translator that is garbage-collected stops
+    translating.
+    """
+    installed: list[QTranslator] = []
+    found = load_translator(language)
+    if found is None:
+        return installed
+    code, translator = found
+    app.installTranslator(translator)
+    installed.append(translator)
+    qt = QTranslator()
+    qt_dir = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
+    if qt.load(f"qtbase_{code}", qt_dir):
+        app.installTranslator(qt)
+        installed.append(qt)
+    return installed
