@@ -307,7 +307,10 @@ def cmd_log(store: Store, args: argparse.Namespace) -> int:
     try:
         from watchfiles import watch
 
-        for _ in watch(store.layout.logs, debounce=50, step=20):
+        # the timeout also drains, so events written while the watcher was starting still show
+        for _ in watch(
+            store.layout.logs, debounce=50, step=20, rust_timeout=500, yield_on_timeout=True
+        ):
             drain()
     except KeyboardInterrupt:
         pass

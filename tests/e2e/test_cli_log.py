@@ -1,0 +1,100 @@
+"""``roots-manager log``: printing, filtering and following the bridges' event files."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from roots_manager.core import events as ev
+from roots_manager.core.paths import Layout
+from tests.conftest import run_cli
+
+
+def _write(layout: Layout, session: str, server: str, n: int, **extra: object) -> None:
+    w = ev.EventWriter(layout, session)
+    for i in range(n):
+        w.write(
+            ev.event(
+                ev.ROOTS_ANSWERED,
+                server,
+                session,
+                dir=ev.BRIDGE_TO_SERVER,
+                id=i,
+                uris=[f"file:///p/{i}"],
+                **extra,
+            )
+        )
+    w.close()
+
+
+def test_log_prints_filters_and_emits_json(layout: Layout) -> None:
+    _write(layout, "20261129T120000-aaaa", "fs", 3)
+    _write(layout, "20261129T120001-bbbb", "git", 2)
+    lines = run_cli("log", "--json").stdout.splitlines()
+    recs = [json.loads(line) for line in lines]
+    assert [(r["server"], r["id"]) for r in recs] == [
+        ("fs", 0),
+        ("fs", 1),
+        ("fs", 2),
+        ("git", 0),
+        ("git", 1),
+    ]
+    only = [
+        json.loads(line) for line in run_cli("log", "--json", "--server", "git").stdout.splitlines()
+    ]
+    assert {r["server"] for r in only} == {"git"} and len(only) == 2
+    human = run_cli("log").stdout
+    assert "roots-list-answered #1  1 root(s): file:///p/1" in human
+
+
+def test_rotated_parts_are_read_in_order(layout: Layout) -> None:
+    w = ev.EventWriter(layout, "s1", max_bytes=400, keep_parts=100)
+    for i in range(40):
+        w.write(ev.event(ev.MESSAGE, "fs", "s1", id=i, method="tools/call"))
+    w.close()
+    assert len(ev.log_files(layout)) > 3
+    ids = [json.loads(line)["id"] for line in run_cli("log", "--json").stdout.splitlines()]
+    assert ids == list(range(40))
+
+
+def test_rotation_keeps_only_the_newest_parts(layout: Layout) -> None:
+    w = ev.EventWriter(layout, "s1", max_bytes=300, keep_parts=2)
+    for i in range(60):
+        w.write(ev.event(ev.MESSAGE, "fs", "s1", id=i))
+    w.close()
+    files = ev.log_files(layout)
+    assert len(files) == 2
+    assert all(os.stat(f).st_mode & 0o777 == 0o600 for f in files)
+    ids = [r["id"] for r in ev.iter_events(layout)]
+    assert ids == list(range(ids[0], 60))
+
+
+def test_follow_prints_events_written_later(layout: Layout) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "roots_manager.cli", "log", "--follow", "--json"],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=os.environ.copy(),
+    )
+    try:
+        _write(layout, "later", "fs", 2)
+        assert proc.stdout is not None
+        got = [json.loads(proc.stdout.readline()) for _ in range(2)]
+        assert [g["id"] for g in got] == [0, 1]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_partial_lines_wait_for_their_end(layout: Layout) -> None:
+    path = layout.logs / "s9-0000.jsonl"
+    full = json.dumps(ev.event(ev.ERROR, "fs", "s9", message="one")) + "\n"
+    path.write_text(full + '{"kind": "error", "mess')
+    recs, offset = ev.read_events(path)
+    assert [r["message"] for r in recs] == ["one"] and offset == len(full.encode())
+    with open(path, "a") as f:
+        f.write('age": "two"}\n')
+    recs, _ = ev.read_events(path, offset)
+    assert [r["message"] for r in recs] == ["two"]
