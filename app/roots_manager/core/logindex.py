@@ -1,0 +1,412 @@
+"""A compact index of the event files, so a view can show millions of events in little memory.
+
+The index keeps, per event, only where it lives (file number, byte offset, length), its time and
+small integer codes for its server and kind: about 27 bytes an event in flat arrays, instead of
+the parsed records. Views read a record back from its file when they need more (a row becomes
+visible, a detail pane, an export), and filter by server and kind on the codes without parsing
+any JSON.
+
+The index only grows: `scan` appends the events written since the last scan, and rows already
+published never move, so one thread may scan while another reads rows below `len(index)`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import heapq
+import itertools
+import json
+import os
+import re
+import threading
+from array import array
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import IO, Any
+
+from roots_manager.core import events
+from roots_manager.core.paths import Layout
+
+# EventWriter writes these keys first and in this order (json.dumps keeps insertion order), so
+# most lines can be indexed with one regular expression instead of a full JSON parse; anything
+# else (escapes, other writers, other key orders) falls back to json.loads.
+_FAST = re.compile(
+    rb'\{"ts": "([^"\\]*)", "server": "([^"\\]*)", "session": "[^"\\]*", "kind": "([^"\\]*)"'
+)
+# ISO 8601 UTC with a fraction and a Z, as events.event() stamps it
+_ISO_Z = re.compile(rb"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(\.\d+)?Z$")
+
+# Reading a file in bounded chunks keeps the peak memory of a first scan of huge files small.
+DEFAULT_CHUNK = 4 * 1024 * 1024
+# Windows refuses to delete a file another process holds open, and a bridge rotating its parts
+# must be able to delete them, so handles are only kept open where that is harmless.
+_KEEP_HANDLES = os.name != "nt"
+_MAX_HANDLES = 16
+
+
+@dataclass
+class _File:
+    path: Path
+    no: int
+    ident: tuple[int, int]  # (device, inode): a new file at the same path is a new file
+    pos: int = 0  # bytes indexed so far, always at a line start
+
+
+def parse_ts(raw: bytes | str) -> float:
+    """Seconds since the epoch for an event's ``ts``; 0.0 when it is not a timestamp."""
+    data = raw.encode() if isinstance(raw, str) else raw
+    m = _ISO_Z.match(data)
+    try:
+        if m:
+            secs = _epoch_of(m.group(1))
+            frac = m.group(2)
+            return secs + float(frac) if frac else secs
+        return datetime.fromisoformat(data.decode()).timestamp()
+    except (ValueError, UnicodeDecodeError):
+        return 0.0
+
+
+_epoch_cache: dict[bytes, float] = {}
+
+
+def _epoch_of(second: bytes) -> float:
+    # Events come in bursts within the same second: parse each second once.
+    got = _epoch_cache.get(second)
+    if got is None:
+        if len(_epoch_cache) > 4096:
+            _epoch_cache.clear()
+        got = datetime.fromisoformat(second.decode() + "+00:00").timestamp()
+        _epoch_cache[second] = got
+    return got
+
+
+class LogIndex:
+    """An append-only index of every event in a logs directory."""
+
+    def __init__(self, layout: Layout, *, chunk: int = DEFAULT_CHUNK) -> None:
+        self.layout = layout
+        self.chunk = chunk
+        self.servers: list[str] = []
+        self.kinds: list[str] = list(events.KINDS)
+        self._server_codes: dict[str, int] = {}
+        self._kind_codes: dict[str, int] = {k: i for i, k in enumerate(self.kinds)}
+        self._files: list[_File] = []
+        self._by_path: dict[Path, _File] = {}
+        # one entry per event, all of the same length
+        self.file_no = array("I")
+        self.offset = array("Q")
+        self.length = array("I")
+        self.server = array("H")
+        self.kind = array("H")
+        self.ts = array("d")
+        self._published = 0
+        self._handles: OrderedDict[int, IO[bytes]] = OrderedDict()
+        self._lock = threading.Lock()  # guards the read-back handles, not the arrays
+
+    def __len__(self) -> int:
+        """The number of events published to readers."""
+        return self._published
+
+    def server_code(self, name: str) -> int:
+        """The code of server *name*, allocated on first sight."""
+        code = self._server_codes.get(name)
+        if code is None:
+            code = len(self.servers)
+            self.servers.append(name)
+            self._server_codes[name] = code
+        return code
+
+    def kind_code(self, name: str) -> int:
+        """The code of event kind *name*, allocated on first sight."""
+        code = self._kind_codes.get(name)
+        if code is None:
+            code = len(self.kinds)
+            self.kinds.append(name)
+            self._kind_codes[name] = code
+        return code
+
+    def code_of_server(self, name: str) -> int | None:
+        """The code of server *name*, or None if no event of it has been indexed."""
+        return self._server_codes.get(name)
+
+    def code_of_kind(self, name: str) -> int | None:
+        """The code of event kind *name*, or None if it is unknown."""
+        return self._kind_codes.get(name)
+
+    def path_of(self, row: int) -> Path:
+        """The file event *row* was read from."""
+        return self._files[self.file_no[row]].path
+
+    # -- scanning ---------------------------------------------------------------------------
+
+    def scan(self) -> int:
+        """Index the complete events written since the last scan; returns how many were added.
+
+        Events of several files read in one scan are merged by time, so concurrent sessions
+        interleave as they happened. A line without its newline yet is left for the next scan.
+        """
+        start = len(self.file_no)
+        runs: list[tuple[int, int]] = []
+        for path in events.log_files(self.layout):
+            f = self._file_for(path)
+            if f is None:
+                continue
+            before = len(self.file_no)
+            self._read_new(f)
+            if len(self.file_no) > before:
+                runs.append((before, len(self.file_no)))
+        if len(runs) > 1 and not self._ordered(runs):
+            self._merge_tail(start, runs)
+        self._published = len(self.file_no)
+        return self._published - start
+
+    def _file_for(self, path: Path) -> _File | None:
+        try:
+            st = path.stat()
+        except OSError:
+            return None
+        ident = (st.st_dev, st.st_ino)
+        f = self._by_path.get(path)
+        if f is not None and (f.ident != ident or st.st_size < f.pos):
+            # replaced or truncated: what was indexed from it can no longer be read back
+            f = None
+        if f is None:
+            f = _File(path, len(self._files), ident)
+            self._files.append(f)
+            self._by_path[path] = f
+        return f if st.st_size > f.pos else None
+
+    def _read_new(self, f: _File) -> None:
+        try:
+            fh = open(f.path, "rb")  # noqa: SIM115 - closed below, read in a loop
+        except OSError:
+            return
+        with fh:
+            fh.seek(f.pos)
+            while True:
+                data = fh.read(self.chunk)
+                if not data:
+                    return
+                end = data.rfind(b"\n") + 1
+                if end == 0:
+                    if len(data) < self.chunk:
+                        return  # a line still being written
+                    # one line longer than a chunk: read on until its end
+                    more = data
+                    while b"\n" not in data:
+                        data = fh.read(self.chunk)
+                        if not data:
+                            return
+                        more += data
+                    data = more
+                    end = data.rfind(b"\n") + 1
+                self._index_lines(f, data[:end])
+                f.pos += end
+                if end < len(data):
+                    fh.seek(f.pos)
+
+    def _index_lines(self, f: _File, data: bytes) -> None:
+        # The hot loop of a first scan over a million events: locals only.
+        fast = _FAST.match
+        servers = self._server_codes
+        kinds = self._kind_codes
+        a_file, a_off, a_len = self.file_no.append, self.offset.append, self.length.append
+        a_srv, a_kind, a_ts = self.server.append, self.kind.append, self.ts.append
+        iso = _ISO_Z.match
+        epoch = _epoch_of
+        no = f.no
+        pos = f.pos
+        last_second = b""
+        last_epoch = 0.0
+        for line in data.split(b"\n")[:-1]:
+            n = len(line)
+            m = fast(line)
+            if m is not None:
+                ts_raw, srv_raw, kind_raw = m.groups()
+                srv = srv_raw.decode("utf-8", "replace")
+                kind = kind_raw.decode("utf-8", "replace")
+                tm = iso(ts_raw)
+                if tm is not None:
+                    second, frac = tm.groups()
+                    if second != last_second:
+                        last_second, last_epoch = second, epoch(second)
+                    t = last_epoch + float(frac) if frac else last_epoch
+                else:
+                    t = parse_ts(ts_raw)
+            else:
+                try:
+                    rec = json.loads(line)
+                except ValueError:
+                    rec = None
+                if not isinstance(rec, dict):
+                    pos += n + 1
+                    continue  # not an event (as events.read_events skips it)
+                srv = str(rec.get("server", ""))
+                kind = str(rec.get("kind", ""))
+                t = parse_ts(str(rec.get("ts", "")))
+            s = servers.get(srv)
+            if s is None:
+                s = self.server_code(srv)
+            k = kinds.get(kind)
+            if k is None:
+                k = self.kind_code(kind)
+            a_file(no)
+            a_off(pos)
+            a_len(n)
+            a_srv(s)
+            a_kind(k)
+            a_ts(t)
+            pos += n + 1
+
+    def _ordered(self, runs: list[tuple[int, int]]) -> bool:
+        ts = self.ts
+        return all(ts[a[1] - 1] <= ts[b[0]] for a, b in itertools.pairwise(runs))
+
+    def _merge_tail(self, start: int, runs: list[tuple[int, int]]) -> None:
+        # Each run (one file's new lines) is already in time order: a k-way merge, stable, so
+        # events with equal times keep file order.
+        ts = self.ts
+        order = array(
+            "Q",
+            heapq.merge(*(range(a, b) for a, b in runs), key=ts.__getitem__),
+        )
+        for name in ("file_no", "offset", "length", "server", "kind", "ts"):
+            old: array[Any] = getattr(self, name)
+            tail = array(old.typecode, (old[i] for i in order))
+            del old[start:]
+            old.extend(tail)
+
+    # -- reading back -----------------------------------------------------------------------
+
+    def line(self, row: int) -> bytes | None:
+        """The raw JSON line of event *row*, or None if its file is gone."""
+        no = self.file_no[row]
+        off = self.offset[row]
+        n = self.length[row]
+        with self._lock:
+            fh = self._handle(no)
+            if fh is None:
+                return None
+            try:
+                fh.seek(off)
+                data = fh.read(n)
+            except OSError:
+                return None
+            finally:
+                if not _KEEP_HANDLES:
+                    fh.close()
+        return data if len(data) == n else None
+
+    def lines(self, rows: Iterable[int]) -> Iterator[tuple[int, bytes | None]]:
+        """The raw lines of *rows*, in the order given."""
+        for row in rows:
+            yield row, self.line(row)
+
+    def record(self, row: int) -> dict[str, Any] | None:
+        """The event record at *row*, or None if it cannot be read back."""
+        data = self.line(row)
+        if data is None:
+            return None
+        try:
+            rec = json.loads(data)
+        except ValueError:
+            return None
+        return rec if isinstance(rec, dict) else None
+
+    def _handle(self, no: int) -> IO[bytes] | None:
+        fh = self._handles.get(no)
+        if fh is not None:
+            self._handles.move_to_end(no)
+            return fh
+        f = self._files[no]
+        try:
+            fh = open(f.path, "rb")  # noqa: SIM115 - kept in the handle cache
+            st = os.fstat(fh.fileno())
+        except OSError:
+            return None
+        if (st.st_dev, st.st_ino) != f.ident:
+            fh.close()
+            return None  # a different file now has that name
+        if _KEEP_HANDLES:
+            self._handles[no] = fh
+            while len(self._handles) > _MAX_HANDLES:
+                _, old = self._handles.popitem(last=False)
+                old.close()
+        return fh
+
+    # -- filtering --------------------------------------------------------------------------
+
+    def matching(
+        self,
+        start: int,
+        stop: int,
+        *,
+        servers: set[int] | None = None,
+        kinds: set[int] | None = None,
+        text: str = "",
+    ) -> array[int]:
+        """The rows in ``[start, stop)`` whose server and kind codes are in the given sets
+        (None: any) and whose JSON line contains *text*, ignoring case."""
+        rows = range(start, min(stop, self._published))
+        srv, knd = self.server, self.kind
+        if servers is not None and kinds is not None:
+            cand: Iterable[int] = (i for i in rows if srv[i] in servers and knd[i] in kinds)
+        elif servers is not None:
+            cand = (i for i in rows if srv[i] in servers)
+        elif kinds is not None:
+            cand = (i for i in rows if knd[i] in kinds)
+        else:
+            cand = rows
+        if not text:
+            return array("Q", cand)
+        return array("Q", self._containing(cand, text))
+
+    def _containing(self, rows: Iterable[int], text: str) -> Iterator[int]:
+        # Search windows of each file's bytes, lower-cased, instead of one read per row. The
+        # needle is matched both as UTF-8 and as JSON's \\u escapes would write it.
+        needles = {text.lower().encode("utf-8")}
+        needles.add(json.dumps(text.lower())[1:-1].encode("ascii").lower())
+        windows: OrderedDict[int, tuple[bytes, int]] = OrderedDict()
+        file_no, offset, length = self.file_no, self.offset, self.length
+        for i in rows:
+            no, off, n = file_no[i], offset[i], length[i]
+            window = windows.get(no)
+            if window is None or not (window[1] <= off and off + n <= window[1] + len(window[0])):
+                window = (self._window(no, off, n), off)
+                windows[no] = window
+                # interleaved sessions need one window each; a few suffice
+                while len(windows) > 8:
+                    windows.popitem(last=False)
+            else:
+                windows.move_to_end(no)
+            lo = off - window[1]
+            piece = window[0][lo : lo + n]
+            if any(needle in piece for needle in needles):
+                yield i
+
+    def _window(self, no: int, off: int, need: int) -> bytes:
+        # Rows of one file come in file order, so reading ahead serves the next rows too.
+        with self._lock:
+            fh = self._handle(no)
+            if fh is None:
+                return b""
+            try:
+                fh.seek(off)
+                data = fh.read(max(self.chunk, need))
+            except OSError:
+                data = b""
+            finally:
+                if not _KEEP_HANDLES:
+                    fh.close()
+        return data.lower()
+
+    def close(self) -> None:
+        """Close the read-back handles."""
+        with self._lock:
+            for fh in self._handles.values():
+                with contextlib.suppress(OSError):
+                    fh.close()
+            self._handles.clear()

@@ -1,0 +1,130 @@
+"""The compact event index: what it reads from real event files, and what it leaves alone."""
+
+from __future__ import annotations
+
+import json
+import os
+
+from roots_manager.core import events
+from roots_manager.core.logindex import LogIndex, parse_ts
+from roots_manager.core.paths import Layout
+
+
+def _write(layout: Layout, session: str, server: str, n: int, **kw: object) -> events.EventWriter:
+    w = events.EventWriter(layout, session, **kw)  # type: ignore[arg-type]
+    for i in range(n):
+        w.write(events.event(events.MESSAGE, server, session, dir=events.HOST_TO_SERVER, id=i))
+    return w
+
+
+def test_index_matches_the_records_the_writer_wrote(layout: Layout) -> None:
+    w = _write(layout, "s1", "alpha", 50)
+    w.write(events.event(events.ROOTS_ANSWERED, "alpha", "s1", uris=["file:///tmp/ä#x"]))
+    w.close()
+    ix = LogIndex(layout)
+    assert ix.scan() == 51
+    written, _ = events.read_events(w.path)
+    assert [ix.record(r) for r in range(len(ix))] == written
+    assert {ix.servers[ix.server[r]] for r in range(len(ix))} == {"alpha"}
+    assert ix.kinds[ix.kind[50]] == events.ROOTS_ANSWERED
+    assert abs(ix.ts[0] - parse_ts(written[0]["ts"])) < 1e-6
+    assert ix.scan() == 0  # nothing new
+
+
+def test_partial_last_line_waits_for_its_newline(layout: Layout) -> None:
+    w = _write(layout, "s1", "alpha", 3)
+    line = json.dumps(events.event(events.ERROR, "alpha", "s1", message="half")).encode()
+    with open(w.path, "ab") as f:
+        f.write(line[:20])
+        f.flush()
+        ix = LogIndex(layout)
+        assert ix.scan() == 3
+        f.write(line[20:])
+        f.flush()
+        assert ix.scan() == 0  # still no newline
+        f.write(b"\n")
+        f.flush()
+    assert ix.scan() == 1
+    rec = ix.record(3)
+    assert rec is not None and rec["message"] == "half"
+
+
+def test_rotated_parts_are_read_in_order_and_gone_parts_read_as_none(layout: Layout) -> None:
+    w = _write(layout, "s1", "alpha", 400, max_bytes=4096, keep_parts=100)
+    w.close()
+    parts = events.log_files(layout)
+    assert len(parts) > 5
+    ix = LogIndex(layout)
+    ix.scan()
+    assert [ix.record(r)["id"] for r in range(len(ix))] == list(range(400))  # type: ignore[index]
+    first_part_rows = [r for r in range(len(ix)) if ix.path_of(r) == parts[0]]
+    ix.close()
+    parts[0].unlink()
+    assert ix.line(first_part_rows[0]) is None
+    assert ix.record(len(ix) - 1) is not None
+
+
+def test_concurrent_sessions_interleave_by_time(layout: Layout) -> None:
+    a = events.EventWriter(layout, "a")
+    b = events.EventWriter(layout, "b")
+    stamps = [f"2026-01-01T00:00:{s:02d}.000Z" for s in range(10)]
+    for i, ts in enumerate(stamps):
+        (a if i % 2 else b).write({"ts": ts, "server": "x", "session": "ab", "kind": "message"})
+    ix = LogIndex(layout)
+    ix.scan()
+    assert [ix.record(r)["ts"] for r in range(len(ix))] == stamps  # type: ignore[index]
+
+
+def test_lines_from_other_writers_fall_back_and_garbage_is_skipped(layout: Layout) -> None:
+    path = layout.logs / "other-0000.jsonl"
+    recs = [
+        {"kind": "error", "server": 'quo"te', "ts": "2026-01-01T00:00:00+00:00", "session": "o"},
+        {"ts": "2026-01-01T00:00:01.5Z", "server": "s", "session": "o", "kind": "message"},
+    ]
+    with open(path, "wb") as f:
+        f.write(json.dumps(recs[0]).encode() + b"\n")
+        f.write(b"this is not json\n[1, 2]\n")
+        f.write(json.dumps(recs[1], indent=None).encode() + b"\n")
+    ix = LogIndex(layout)
+    assert ix.scan() == 2
+    assert ix.servers[ix.server[0]] == 'quo"te'
+    assert [ix.record(r) for r in range(2)] == recs
+    assert ix.ts[1] - ix.ts[0] == 1.5
+
+
+def test_matching_uses_codes_and_text(layout: Layout) -> None:
+    w = events.EventWriter(layout, "s")
+    for i in range(300):
+        server = ["alpha", "beta", "日本"][i % 3]
+        kind = events.ERROR if i % 10 == 0 else events.MESSAGE
+        w.write(events.event(kind, server, "s", message=f"Note {i} Größe 根"))
+    ix = LogIndex(layout)
+    ix.scan()
+    beta = ix.code_of_server("beta")
+    err = ix.code_of_kind(events.ERROR)
+    assert beta is not None and err is not None
+    got = ix.matching(0, len(ix), servers={beta}, kinds={err})
+    assert list(got) == [i for i in range(300) if i % 3 == 1 and i % 10 == 0]
+    assert list(ix.matching(0, len(ix), text="NOTE 7")) == [
+        i for i in range(300) if f"Note {i}".startswith("Note 7")
+    ]
+    assert len(ix.matching(0, len(ix), text="größe 根")) == 300
+    jp = ix.code_of_server("日本")
+    assert jp is not None
+    assert len(ix.matching(0, len(ix), servers={jp}, text="note 1")) == len(
+        [i for i in range(300) if i % 3 == 2 and str(i).startswith("1")]
+    )
+    assert len(ix.matching(100, 200)) == 100
+
+
+def test_replaced_file_is_indexed_afresh(layout: Layout) -> None:
+    w = _write(layout, "s1", "alpha", 5)
+    w.close()
+    ix = LogIndex(layout)
+    ix.scan()
+    path = w.path
+    tmp = path.with_suffix(".tmp")
+    tmp.write_bytes(path.read_bytes()[: path.read_bytes().index(b"\n") + 1])
+    os.replace(tmp, path)
+    assert ix.scan() == 1
+    assert len(ix) == 6
