@@ -1,0 +1,351 @@
+"""The live log panel: every roots request and change notice the bridges record, as it happens."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from PySide6.QtCore import QItemSelection, QModelIndex, Qt, QTimer, Slot
+from PySide6.QtGui import QFontDatabase, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QAbstractSlider,
+    QCheckBox,
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from roots_manager.core import export
+from roots_manager.core.logindex import LogIndex
+from roots_manager.core.paths import Layout, ensure_private_dir
+from roots_manager.gui.log_model import DIRECTION, ID, KIND, SERVER, TIME, LogFeed, LogModel
+
+# Typing in the filter box re-filters once the user pauses, not on every key.
+FILTER_DELAY_MS = 250
+
+
+class LogPanel(QWidget):
+    """The live log: a filterable table of events, a detail pane with the event's JSON,
+    follow/pause, clear view and export. Call `start` to begin following, `stop` to end."""
+
+    def __init__(self, layout: Layout, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._home = layout
+        self.index_ = LogIndex(layout)
+        self.model = LogModel(self.index_, self)
+        self.feed = LogFeed(self.index_, self)
+        self._started = False
+        self._error = ""
+
+        self.server_box = QComboBox()
+        self.server_box.setAccessibleName(self.tr("Server filter"))
+        self.server_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.kind_box = QComboBox()
+        self.kind_box.setAccessibleName(self.tr("Kind filter"))
+        self.kind_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.text_edit = QLineEdit()
+        self.text_edit.setAccessibleName(self.tr("Text filter"))
+        self.text_edit.setPlaceholderText(self.tr("Text in the event's JSON (Ctrl+F)"))
+        self.text_edit.setClearButtonEnabled(True)
+        self.follow_box = QCheckBox(self.tr("F&ollow newest"))
+        self.follow_box.setAccessibleName(self.tr("Follow the newest events"))
+        self.follow_box.setToolTip(self.tr("Keep the newest event in view as events arrive"))
+        self.follow_box.setChecked(True)
+        self.pause_button = QPushButton(self.tr("&Pause"))
+        self.pause_button.setCheckable(True)
+        self.pause_button.setAccessibleName(self.tr("Pause the log"))
+        self.pause_button.setToolTip(
+            self.tr("Hold new events back so the view stays still; they are shown on resume")
+        )
+        self.clear_button = QPushButton(self.tr("C&lear view"))
+        self.clear_button.setAccessibleName(self.tr("Clear the view"))
+        self.clear_button.setToolTip(self.tr("Hide the events shown now; the log files keep them"))
+        self.export_button = QPushButton(self.tr("&Export…"))
+        self.export_button.setAccessibleName(self.tr("Export the shown events"))
+        self.export_button.setToolTip(self.tr("Save the events shown as JSON Lines or CSV"))
+
+        server_label = QLabel(self.tr("&Server:"))
+        server_label.setBuddy(self.server_box)
+        kind_label = QLabel(self.tr("&Kind:"))
+        kind_label.setBuddy(self.kind_box)
+        text_label = QLabel(self.tr("&Filter:"))
+        text_label.setBuddy(self.text_edit)
+
+        bar = QHBoxLayout()
+        bar.addWidget(server_label)
+        bar.addWidget(self.server_box)
+        bar.addWidget(kind_label)
+        bar.addWidget(self.kind_box)
+        bar.addWidget(text_label)
+        bar.addWidget(self.text_edit, 1)
+        bar.addWidget(self.follow_box)
+        bar.addWidget(self.pause_button)
+        bar.addWidget(self.clear_button)
+        bar.addWidget(self.export_button)
+
+        self.table = QTableView()
+        self.table.setAccessibleName(self.tr("Events"))
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setWordWrap(False)
+        self.table.setAlternatingRowColors(True)
+        self.table.setShowGrid(False)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
+        # Fixed row heights and column widths: a view over a million rows must never measure
+        # its contents.
+        vh = self.table.verticalHeader()
+        vh.hide()
+        vh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        vh.setDefaultSectionSize(self.fontMetrics().height() + 6)
+        hh = self.table.horizontalHeader()
+        hh.setStretchLastSection(True)
+        hh.setHighlightSections(False)
+        fm = self.fontMetrics()
+        pad = 4 * fm.averageCharWidth()
+        widths = {
+            TIME: fm.horizontalAdvance("00:00:00.000"),
+            SERVER: fm.horizontalAdvance("m" * 14),
+            DIRECTION: fm.horizontalAdvance("bridge>server"),
+            KIND: fm.horizontalAdvance("list-changed-relayed"),
+            ID: fm.horizontalAdvance("0" * 6),
+        }
+        for col, w in widths.items():
+            hh.resizeSection(col, w + pad)
+
+        self.detail = QPlainTextEdit()
+        self.detail.setReadOnly(True)
+        self.detail.setAccessibleName(self.tr("Event details"))
+        self.detail.setPlaceholderText(self.tr("Select an event to see its JSON"))
+        self.detail.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.detail.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+
+        self.splitter = QSplitter(Qt.Orientation.Vertical)
+        self.splitter.addWidget(self.table)
+        self.splitter.addWidget(self.detail)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setChildrenCollapsible(False)
+
+        self.status = QLabel()
+        self.status.setAccessibleName(self.tr("Log status"))
+
+        box = QVBoxLayout(self)
+        box.addLayout(bar)
+        box.addWidget(self.splitter, 1)
+        box.addWidget(self.status)
+
+        self._filter_timer = QTimer(self)
+        self._filter_timer.setSingleShot(True)
+        self._filter_timer.setInterval(FILTER_DELAY_MS)
+        self._filter_timer.timeout.connect(self._apply_filter)
+
+        self.feed.indexed.connect(self._on_indexed)
+        self.feed.failed.connect(self._on_failed)
+        self.model.rows_appended.connect(self._on_rows_appended)
+        self.model.sources_changed.connect(self._fill_filters)
+        self.model.pending_changed.connect(self._update_status)
+        self.model.modelReset.connect(self._on_reset)
+        self.table.selectionModel().selectionChanged.connect(self._on_selection)
+        self.table.verticalScrollBar().actionTriggered.connect(self._on_user_scroll)
+        self.server_box.currentIndexChanged.connect(self._apply_filter)
+        self.kind_box.currentIndexChanged.connect(self._apply_filter)
+        self.text_edit.textChanged.connect(self._filter_timer.start)
+        self.text_edit.returnPressed.connect(self._apply_filter)
+        self.follow_box.toggled.connect(self._on_follow)
+        self.pause_button.toggled.connect(self.set_paused)
+        self.clear_button.clicked.connect(self.clear_view)
+        self.export_button.clicked.connect(self._ask_export)
+        QShortcut(QKeySequence(QKeySequence.StandardKey.Find), self, self._focus_filter)
+
+        self._fill_filters()
+        self._update_status()
+
+    # -- lifecycle ------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Read the event files and follow new events until `stop`."""
+        if self._started:
+            return
+        self._started = True
+        ensure_private_dir(self._home.logs)
+        self.feed.start()
+
+    def stop(self) -> None:
+        """Stop following the event files."""
+        if not self._started:
+            return
+        self._started = False
+        self.feed.stop()
+        self.index_.close()
+
+    # -- actions --------------------------------------------------------------------------------
+
+    @Slot(bool)
+    def set_paused(self, paused: bool) -> None:
+        """Hold new events back (the view stays still) or show them again."""
+        if self.pause_button.isChecked() != paused:
+            self.pause_button.setChecked(paused)  # comes back here through toggled
+            return
+        self.pause_button.setText(self.tr("&Resume") if paused else self.tr("&Pause"))
+        self.model.set_paused(paused)
+        self._update_status()
+
+    @Slot()
+    def clear_view(self) -> None:
+        """Hide the events shown now; new ones keep coming."""
+        self.model.clear_view()
+
+    def export_visible(self, path: Path, fmt: str | None = None) -> int:
+        """Write the events shown (after filtering) to *path*; returns how many."""
+        fmt = fmt or export.format_for(path)
+        rows = self.model.index_rows()
+        if fmt == export.CSV:
+            recs = (self.index_.record(r) for r in rows)
+            return export.write_csv((r for r in recs if r is not None), path)
+        lines = (line for _, line in self.index_.lines(rows) if line is not None)
+        return export.write_jsonl(lines, path)
+
+    @Slot()
+    def _ask_export(self) -> None:
+        jsonl = self.tr("JSON Lines (*.jsonl)")
+        csv = self.tr("CSV (*.csv)")
+        name, chosen = QFileDialog.getSaveFileName(
+            self,
+            self.tr("Export the shown events"),
+            str(Path.home() / "roots-log.jsonl"),
+            f"{jsonl};;{csv}",
+        )
+        if not name:
+            return
+        path = Path(name)
+        fmt = export.CSV if chosen == csv or path.suffix.lower() == ".csv" else export.JSONL
+        if not path.suffix:
+            path = path.with_suffix(".csv" if fmt == export.CSV else ".jsonl")
+        try:
+            n = self.export_visible(path, fmt)
+        except OSError as exc:
+            QMessageBox.warning(
+                self,
+                self.tr("Export failed"),
+                self.tr("Could not write {path}: {error}").format(path=path, error=exc.strerror),
+            )
+            return
+        self.status.setText(self.tr("Exported {n} events to {path}").format(n=n, path=path))
+
+    # -- reactions ------------------------------------------------------------------------------
+
+    @Slot(int)
+    def _on_indexed(self, _added: int) -> None:
+        self.model.refresh()
+        self._update_status()
+
+    @Slot(str)
+    def _on_failed(self, message: str) -> None:
+        self._error = message
+        self._update_status()
+
+    @Slot(int)
+    def _on_rows_appended(self, _added: int) -> None:
+        if self.follow_box.isChecked():
+            self.table.scrollToBottom()
+        self._update_status()
+
+    @Slot()
+    def _on_reset(self) -> None:
+        self.detail.clear()
+        if self.follow_box.isChecked():
+            self.table.scrollToBottom()
+        self._update_status()
+
+    @Slot(bool)
+    def _on_follow(self, on: bool) -> None:
+        if on:
+            self.table.scrollToBottom()
+
+    @Slot(int)
+    def _on_user_scroll(self, action: int) -> None:
+        # Scrolling up means the user wants to read: stop following; scrolling back to the end
+        # follows again, as a terminal does.
+        if action == QAbstractSlider.SliderAction.SliderNoAction.value:
+            return
+        QTimer.singleShot(0, self._follow_from_scroll)
+
+    @Slot()
+    def _follow_from_scroll(self) -> None:
+        sb = self.table.verticalScrollBar()
+        self.follow_box.setChecked(sb.value() >= sb.maximum())
+
+    @Slot(QItemSelection, QItemSelection)
+    def _on_selection(self, _sel: QItemSelection, _desel: QItemSelection) -> None:
+        rows = self.table.selectionModel().selectedRows()
+        if not rows:
+            self.detail.clear()
+            return
+        self.show_detail(rows[0])
+
+    def show_detail(self, index: QModelIndex) -> None:
+        """Show the JSON of the event at *index* in the detail pane."""
+        rec = self.model.record_at(index.row())
+        if rec is None:
+            self.detail.setPlainText(self.tr("This event is no longer on disk."))
+        else:
+            self.detail.setPlainText(json.dumps(rec, indent=2, ensure_ascii=False))
+
+    @Slot()
+    def _apply_filter(self) -> None:
+        self._filter_timer.stop()
+        server = self.server_box.currentData()
+        kind = self.kind_box.currentData()
+        self.model.set_filter(
+            server if isinstance(server, str) else None,
+            kind if isinstance(kind, str) else None,
+            self.text_edit.text(),
+        )
+        self._update_status()
+
+    @Slot()
+    def _focus_filter(self) -> None:
+        self.text_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.text_edit.selectAll()
+
+    @Slot()
+    def _fill_filters(self) -> None:
+        self._refill(self.server_box, self.tr("All servers"), sorted(self.index_.servers))
+        self._refill(self.kind_box, self.tr("All kinds"), list(self.index_.kinds))
+
+    @staticmethod
+    def _refill(box: QComboBox, everything: str, names: list[str]) -> None:
+        current = box.currentData()
+        box.blockSignals(True)
+        try:
+            box.clear()
+            box.addItem(everything, None)
+            for name in names:
+                box.addItem(name or "—", name)
+            at = box.findData(current) if isinstance(current, str) else 0
+            box.setCurrentIndex(max(at, 0))
+        finally:
+            box.blockSignals(False)
+
+    @Slot()
+    def _update_status(self) -> None:
+        shown = self.model.rowCount()
+        total = len(self.index_)
+        parts = [self.tr("Showing {shown} of {total} events").format(shown=shown, total=total)]
+        if self.model.paused:
+            parts.append(self.tr("paused, {n} new").format(n=self.model.pending))
+        if self._error:
+            parts.append(self.tr("not following: {error}").format(error=self._error))
+        self.status.setText(" · ".join(parts))

@@ -1,0 +1,159 @@
+"""The live log panel: detail pane, export, clear, pause and follow, keyboard and names."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QWidget
+from pytestqt.qtbot import QtBot
+
+from roots_manager.core import events, export
+from roots_manager.core.paths import Layout
+from roots_manager.gui.log_view import LogPanel
+
+WAIT_MS = 20_000
+
+
+def _write(w: events.EventWriter, n: int, start: int = 0) -> None:
+    for i in range(start, start + n):
+        server = ("fs", "git")[i % 2]
+        kind = events.ROOTS_ASKED if i % 4 == 0 else events.MESSAGE
+        w.write(
+            events.event(
+                kind, server, w.session, dir=events.SERVER_TO_HOST, id=i, method="roots/list"
+            )
+        )
+
+
+def _panel(layout: Layout, qtbot: QtBot, n: int) -> tuple[LogPanel, events.EventWriter]:
+    w = events.EventWriter(layout, "s1")
+    _write(w, n)
+    panel = LogPanel(layout)
+    qtbot.addWidget(panel)
+    panel.resize(1000, 600)
+    panel.show()
+    panel.start()
+    qtbot.waitUntil(lambda: panel.model.rowCount() == n, timeout=WAIT_MS)
+    return panel, w
+
+
+def test_detail_pane_shows_the_selected_events_json(layout: Layout, qtbot: QtBot) -> None:
+    panel, w = _panel(layout, qtbot, 30)
+    try:
+        panel.table.selectRow(7)
+        shown = json.loads(panel.detail.toPlainText())
+        assert shown == events.read_events(w.path)[0][7]
+        assert "\n  " in panel.detail.toPlainText()  # pretty-printed
+        panel.table.setFocus()
+        qtbot.keyClick(panel.table, Qt.Key.Key_Down)
+        assert json.loads(panel.detail.toPlainText())["id"] == 8
+    finally:
+        panel.stop()
+
+
+def test_export_round_trips_the_visible_rows(layout: Layout, qtbot: QtBot, tmp_path: Path) -> None:
+    panel, w = _panel(layout, qtbot, 200)
+    try:
+        panel.server_box.setCurrentIndex(panel.server_box.findData("git"))
+        panel.kind_box.setCurrentIndex(panel.kind_box.findData(events.MESSAGE))
+        panel.text_edit.setText('"id": 1')
+        qtbot.waitUntil(lambda: not panel._filter_timer.isActive(), timeout=WAIT_MS)
+        visible = [panel.model.record_at(r) for r in range(panel.model.rowCount())]
+        assert visible and all(
+            r is not None
+            and r["server"] == "git"
+            and r["kind"] == events.MESSAGE
+            and str(r["id"]).startswith("1")
+            for r in visible
+        )
+        jl = tmp_path / "out.jsonl"
+        assert panel.export_visible(jl) == len(visible)
+        assert [json.loads(x) for x in jl.read_text("utf-8").splitlines()] == visible
+        # the exported lines are the bridge's bytes, unchanged
+        on_disk = set(w.path.read_bytes().splitlines())
+        assert all(line in on_disk for line in jl.read_bytes().splitlines())
+        cv = tmp_path / "out.csv"
+        assert panel.export_visible(cv) == len(visible)
+        assert export.read_csv(cv) == visible
+        with open(cv, newline="", encoding="utf-8") as f:
+            rows = list(csv.DictReader(f))
+        assert [r["summary"] for r in rows] == [
+            panel.model.data(panel.model.index(i, 5)) for i in range(len(visible))
+        ]
+    finally:
+        panel.stop()
+
+
+def test_clear_view_then_new_events_only(layout: Layout, qtbot: QtBot) -> None:
+    panel, w = _panel(layout, qtbot, 40)
+    try:
+        qtbot.mouseClick(panel.clear_button, Qt.MouseButton.LeftButton)
+        assert panel.model.rowCount() == 0
+        assert panel.detail.toPlainText() == ""
+        _write(w, 3, start=40)
+        qtbot.waitUntil(lambda: panel.model.rowCount() == 3, timeout=WAIT_MS)
+        assert [panel.model.record_at(r)["id"] for r in range(3)] == [40, 41, 42]  # type: ignore[index]
+        assert len(events.read_events(w.path)[0]) == 43
+    finally:
+        panel.stop()
+
+
+def test_follow_keeps_the_newest_in_view_and_pause_stops_it(layout: Layout, qtbot: QtBot) -> None:
+    panel, w = _panel(layout, qtbot, 500)
+    sb = panel.table.verticalScrollBar()
+    try:
+        assert panel.follow_box.isChecked()
+        qtbot.waitUntil(lambda: sb.maximum() > 0 and sb.value() == sb.maximum(), timeout=WAIT_MS)
+        # pause: new events are held back and the view does not move
+        qtbot.keyClick(panel.pause_button, Qt.Key.Key_Space)
+        assert panel.model.paused
+        value = sb.value()
+        _write(w, 300, start=500)
+        qtbot.waitUntil(lambda: panel.model.pending == 300, timeout=WAIT_MS)
+        assert panel.model.rowCount() == 500 and sb.value() == value
+        assert "300" in panel.status.text()
+        # resume: they arrive and the view follows to the newest
+        qtbot.keyClick(panel.pause_button, Qt.Key.Key_Space)
+        assert panel.model.rowCount() == 800
+        qtbot.waitUntil(lambda: sb.value() == sb.maximum() and sb.value() > value, timeout=WAIT_MS)
+        # scrolling up stops following; new events do not pull the view down
+        sb.triggerAction(sb.SliderAction.SliderToMinimum)
+        qtbot.waitUntil(lambda: not panel.follow_box.isChecked(), timeout=WAIT_MS)
+        _write(w, 10, start=800)
+        qtbot.waitUntil(lambda: panel.model.rowCount() == 810, timeout=WAIT_MS)
+        assert sb.value() == 0
+        panel.follow_box.setChecked(True)
+        assert sb.value() == sb.maximum()
+    finally:
+        panel.stop()
+
+
+def test_keyboard_reaches_controls_with_accessible_names(layout: Layout, qtbot: QtBot) -> None:
+    panel, _ = _panel(layout, qtbot, 5)
+    try:
+        controls: list[QWidget] = [
+            panel.server_box,
+            panel.kind_box,
+            panel.text_edit,
+            panel.follow_box,
+            panel.pause_button,
+            panel.clear_button,
+            panel.export_button,
+            panel.table,
+            panel.detail,
+            panel.status,
+        ]
+        for c in controls:
+            assert c.accessibleName(), c
+        # every control can take keyboard focus
+        assert all(c.focusPolicy() & Qt.FocusPolicy.TabFocus for c in controls[:-1])
+        qtbot.keyClick(panel, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+        qtbot.waitUntil(lambda: panel.text_edit.hasFocus(), timeout=WAIT_MS)
+        qtbot.keyClicks(panel.text_edit, '"id": 3')
+        qtbot.keyClick(panel.text_edit, Qt.Key.Key_Return)
+        assert [panel.model.record_at(r)["id"] for r in range(panel.model.rowCount())] == [3]  # type: ignore[index]
+    finally:
+        panel.stop()
