@@ -1,0 +1,317 @@
+"""The application shell: start-up, single instance, language, tray, consent queue, shutdown."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import logging.handlers
+import sys
+from collections.abc import Callable
+from types import TracebackType
+from typing import Any
+
+from PySide6.QtCore import QObject, QSettings, Qt, QTimer, Signal
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QApplication
+
+from roots_manager import APP_ID
+from roots_manager.core import live
+from roots_manager.core.interaction import ConsentAnswer, ConsentQuestion, ConsentQueue
+from roots_manager.core.model import State
+from roots_manager.core.paths import Layout
+from roots_manager.core.store import Store, StoreError
+from roots_manager.gui.consent_dialog import DialogPrompt
+from roots_manager.gui.instance import InstanceServer, ask_running_instance
+from roots_manager.gui.main_window import MainWindow
+from roots_manager.gui.recovery import RecoveryDialog
+from roots_manager.gui.resources import app_icon, install_translators
+from roots_manager.gui.tray import Tray
+from roots_manager.gui.watcher import StoreWatcher
+
+log = logging.getLogger("roots_manager.gui")
+
+
+def app_settings(layout: Layout) -> QSettings:
+    """The app's own settings (window geometry, recent folders), kept with its state."""
+    return QSettings(str(layout.home / "gui.ini"), QSettings.Format.IniFormat)
+
+
+def setup_logging(layout: Layout) -> None:
+    """Send the app's log (and unhandled exceptions) to ``app.log`` in the state directory."""
+    logger = logging.getLogger("roots_manager")
+    if any(getattr(h, "_roots_manager", False) for h in logger.handlers):
+        return
+    handler = logging.handlers.RotatingFileHandler(
+        layout.home / "app.log", maxBytes=1_000_000, backupCount=2, encoding="utf-8"
+    )
+    handler._roots_manager = True  # type: ignore[attr-defined]
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+
+
+class AppController(QObject):
+    """Wires the window, the tray, the consent queue and the watcher for one state directory."""
+
+    window_shown = Signal()
+    quit_requested = Signal()
+
+    def __init__(
+        self,
+        layout: Layout,
+        *,
+        demo: bool = False,
+        hidden: bool = False,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.layout = layout.ensure()
+        self.store = Store(self.layout)
+        self.demo = demo
+        self.hidden = hidden
+        self.settings = app_settings(self.layout)
+        self.icon = app_icon()
+        self.window: MainWindow | None = None
+        self.tray: Tray | None = None
+        self.watcher: StoreWatcher | None = None
+        self.queue: ConsentQueue | None = None
+        self.prompt: DialogPrompt | None = None
+        self.recovery: RecoveryDialog | None = None
+        self.instance = InstanceServer(self.layout, self)
+        self._started = False
+        self._stopped = False
+
+    # ---- start ------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Open the store (or the recovery dialog when it cannot be read), then the window."""
+        self.instance.listen()
+        try:
+            self.store.read()
+        except StoreError as exc:
+            log.warning("store unreadable at start: %s", exc)
+            self.recovery = RecoveryDialog(self.store, str(exc))
+            self.recovery.setWindowIcon(self.icon)
+            self.recovery.accepted.connect(self._open)
+            self.recovery.rejected.connect(self.quit_requested)
+            self.recovery.show()
+            return
+        self._open()
+
+    def _open(self) -> None:
+        if self._started:
+            return
+        self._started = True
+        self.watcher = StoreWatcher(self.store, self)
+        self.window = MainWindow(self.watcher, self.settings, self.icon)
+        self.tray = Tray(self.icon, self)
+        self.window.tray_available = Tray.available()
+        self.prompt = DialogPrompt(self.window)
+        self.queue = ConsentQueue(
+            self.store, self.prompt, on_error=self.window.show_error, on_decided=self._decided
+        )
+
+        self.instance.raise_requested.connect(self.show_window)
+        self.window.quit_requested.connect(self.quit_requested)
+        self.window.review_requested.connect(self.review)
+        self.window.recover_requested.connect(self.recover_running)
+        self.window.hidden_to_tray.connect(self._hidden_to_tray)
+        self.tray.show_requested.connect(self.show_window)
+        self.tray.review_requested.connect(self.review)
+        self.tray.quit_requested.connect(self.quit_requested)
+        self.prompt.attention_needed.connect(self._attention)
+        self.watcher.state_changed.connect(self._state_changed)
+
+        live.write_app_marker(self.layout)
+        self.watcher.start()
+        if self.window.tray_available:
+            self.tray.show()
+        if not (self.hidden and self.window.tray_available):
+            self.window.show()
+            self.window_shown.emit()
+        self._state_changed(self.watcher.state)
+        if self.window.log_panel is not None:
+            self.window.log_panel.start()
+        if self.demo:
+            QTimer.singleShot(0, self._connect_demo)
+
+    def _connect_demo(self) -> None:
+        assert self.window is not None
+        try:
+            from roots_manager.gui.connect import demo_command
+        except ImportError as exc:
+            self.window.show_error(
+                self.window.tr("The demo server is not available in this build ({error}).").format(
+                    error=exc
+                )
+            )
+            return
+        self.window.connect_command("demo", list(demo_command()))
+
+    # ---- following the store ------------------------------------------------------------------
+
+    def _state_changed(self, state: State) -> None:
+        if self.tray is not None:
+            self.tray.set_pending(len(state.pending))
+        if self.queue is not None:
+            self.queue.refresh(state)
+
+    def _attention(self, question: ConsentQuestion) -> None:
+        if self.tray is not None and self.window is not None and self.window.tray_available:
+            self.tray.notify_request(question.server)
+
+    def _decided(self, server: str, answer: ConsentAnswer) -> None:
+        if self.window is not None:
+            self.window.statusBar().showMessage(
+                self.window.tr("Decision for {server} saved").format(server=server), 5000
+            )
+
+    def review(self) -> None:
+        """Show the window and ask about every pending request, put-off ones included."""
+        self.show_window()
+        if self.prompt is not None:
+            self.prompt.show_waiting()
+        if self.queue is not None:
+            self.queue.review()
+
+    def show_window(self) -> None:
+        """Bring the window to the front (a second start, the tray)."""
+        if self.window is None:
+            if self.recovery is not None:
+                self.recovery.raise_()
+                self.recovery.activateWindow()
+            return
+        self.window.bring_to_front()
+        if self.prompt is not None:
+            self.prompt.show_waiting()
+
+    def recover_running(self) -> None:
+        """Offer recovery for a store that became unreadable while the app runs."""
+        if self.watcher is None or self.watcher.error is None or self.window is None:
+            return
+        dialog = RecoveryDialog(self.store, self.watcher.error, self.window)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.accepted.connect(self.watcher.reload)
+        dialog.open()
+
+    def _hidden_to_tray(self, first: bool) -> None:
+        if first and self.tray is not None and self.window is not None:
+            self.tray.notify(
+                self.window.tr("Roots Manager keeps running"),
+                self.window.tr(
+                    "It stays in the tray to ask you about new servers. Choose Quit from the "
+                    "tray icon's menu to end it. Your servers keep working either way."
+                ),
+            )
+
+    # ---- stop ------------------------------------------------------------------------------
+
+    def shutdown(self) -> None:
+        """Stop watching, end connections, remove the app marker; safe to call twice."""
+        if self._stopped:
+            return
+        self._stopped = True
+        if self.window is not None:
+            self.settings.setValue("geometry", self.window.saveGeometry())
+            if self.window.log_panel is not None:
+                try:
+                    self.window.log_panel.stop()
+                except Exception:
+                    log.exception("stopping the log view failed")
+            if self.window.connections is not None:
+                try:
+                    self.window.connections.shutdown()
+                except Exception:
+                    log.exception("ending the connections failed")
+        if self.watcher is not None:
+            self.watcher.stop()
+        if self.tray is not None:
+            self.tray.hide()
+        self.instance.close()
+        if self._started:
+            live.remove_app_marker(self.layout)
+        self.settings.sync()
+
+
+def install_excepthook(loop: asyncio.AbstractEventLoop | None = None) -> None:
+    """Route exceptions from Qt slots and async tasks to the app log instead of stderr alone."""
+
+    def hook(kind: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
+        log.error("unhandled exception", exc_info=(kind, exc, tb))
+        sys.__excepthook__(kind, exc, tb)
+
+    sys.excepthook = hook
+    if loop is not None:
+
+        def handler(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+            log.error(
+                "async task failed: %s", context.get("message"), exc_info=context.get("exception")
+            )
+
+        loop.set_exception_handler(handler)
+
+
+def parse_options(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
+    """The app's own options; the rest is left for Qt (``-platform``, ``-style`` ...)."""
+    p = argparse.ArgumentParser(prog="roots-manager", add_help=True)
+    p.add_argument("--demo", action="store_true", help="connect a small demo server at start")
+    p.add_argument(
+        "--hidden", action="store_true", help="start in the tray, without showing the window"
+    )
+    return p.parse_known_args(argv)
+
+
+def main(argv: list[str], *, on_shown: Callable[[], None] | None = None) -> int:
+    """Run the desktop app; returns the exit code.
+
+    *on_shown* is called once the window is first shown (the start-up benchmark uses it).
+    """
+    options, qt_args = parse_options(argv)
+    layout = Layout.default().ensure()
+    QGuiApplication.setDesktopFileName(APP_ID)
+    QApplication.setApplicationName("Roots Manager")
+    QApplication.setOrganizationName("roots-manager")
+    existing = QApplication.instance()
+    app = (
+        existing
+        if isinstance(existing, QApplication)
+        else QApplication(["roots-manager", *qt_args])
+    )
+
+    if ask_running_instance(layout):
+        print("roots-manager: already running; its window was raised", file=sys.stderr)
+        return 0
+
+    setup_logging(layout)
+    try:
+        language = Store(layout).read().language
+    except StoreError:
+        language = None
+    translators = install_translators(app, language)
+    app.setWindowIcon(app_icon())
+    app.setQuitOnLastWindowClosed(False)
+
+    import qasync
+
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    install_excepthook(loop)
+    quitting = asyncio.Event()
+    controller = AppController(layout, demo=options.demo, hidden=options.hidden)
+    # quitting ends run_until_complete; app.quit() from outside (a session logout) as well
+    controller.quit_requested.connect(quitting.set)
+    app.aboutToQuit.connect(quitting.set)
+    if on_shown is not None:
+        controller.window_shown.connect(on_shown)
+    exit_code = 0
+    try:
+        with loop:
+            loop.call_soon(controller.start)
+            loop.run_until_complete(quitting.wait())
+    except RuntimeError as exc:  # the Qt loop ended before the future (app.quit from outside)
+        log.info("event loop ended: %s", exc)
+    finally:
+        controller.shutdown()
+        del translators
+    return exit_code

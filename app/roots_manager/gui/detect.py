@@ -1,0 +1,229 @@
+"""The "Detect projects" dialog: scan a folder in the background and offer what it finds."""
+
+from __future__ import annotations
+
+import os
+import threading
+
+from PySide6.QtCore import QObject, Qt, QThread, Signal
+from PySide6.QtGui import QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListView,
+    QProgressBar,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from roots_manager.core.model import normalize_path
+from roots_manager.core.projects import Project, ScanProgress, ScanResult, scan
+
+PathRole = Qt.ItemDataRole.UserRole + 1
+
+
+class ScanWorker(QThread):
+    """Runs :func:`roots_manager.core.projects.scan` off the GUI thread."""
+
+    progressed = Signal(int, int, int, str)
+    """(top-level folders done, total, folders visited, the folder being searched)"""
+    scanned = Signal(object)
+    """The scan ended (finished or cancelled); the argument is the :class:`ScanResult`."""
+
+    def __init__(self, top: str, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.top = top
+        self._cancel = threading.Event()
+
+    def cancel(self) -> None:
+        self._cancel.set()
+
+    def run(self) -> None:
+        def report(p: ScanProgress) -> None:
+            self.progressed.emit(p.done, p.total, p.visited, p.current)
+
+        result = scan(self.top, cancelled=self._cancel.is_set, progress=report)
+        self.scanned.emit(result)
+
+
+class DetectDialog(QDialog):
+    """Choose a folder, scan it for projects, tick the ones to add as roots."""
+
+    scan_finished = Signal(object)
+    """A scan ended; the argument is its :class:`ScanResult`."""
+
+    def __init__(
+        self, existing: set[str], start: str | None = None, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("Detect projects"))
+        self.existing = existing
+        self.worker: ScanWorker | None = None
+        self.scan_result: ScanResult | None = None
+
+        self.folder = QLineEdit(start or os.path.expanduser("~"), self)
+        self.folder.setAccessibleName(self.tr("Folder to search"))
+        folder_label = QLabel(self.tr("Search &in:"), self)
+        folder_label.setBuddy(self.folder)
+        self.browse = QPushButton(self.tr("&Browse…"), self)
+        self.browse.clicked.connect(self._browse)
+        self.scan_button = QPushButton(self.tr("&Scan"), self)
+        self.scan_button.setDefault(True)
+        self.scan_button.clicked.connect(self.start_scan)
+
+        self.progress = QProgressBar(self)
+        self.progress.setAccessibleName(self.tr("Scan progress"))
+        self.progress.setTextVisible(True)
+        self.progress.setRange(0, 1)
+        self.progress.setValue(0)
+        self.status = QLabel(self.tr("Choose a folder and press Scan."), self)
+        self.status.setWordWrap(True)
+        self.cancel_button = QPushButton(self.tr("&Cancel scan"), self)
+        self.cancel_button.setEnabled(False)
+        self.cancel_button.clicked.connect(self.cancel_scan)
+
+        self.model = QStandardItemModel(self)
+        self.list = QListView(self)
+        self.list.setModel(self.model)
+        self.list.setAccessibleName(self.tr("Projects found"))
+        list_label = QLabel(self.tr("&Projects found:"), self)
+        list_label.setBuddy(self.list)
+
+        self.buttons = QDialogButtonBox(self)
+        self.add_button = self.buttons.addButton(
+            self.tr("&Add checked"), QDialogButtonBox.ButtonRole.AcceptRole
+        )
+        self.add_button.setEnabled(False)
+        self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        self.model.itemChanged.connect(self._update_add)
+
+        row = QHBoxLayout()
+        row.addWidget(folder_label)
+        row.addWidget(self.folder, 1)
+        row.addWidget(self.browse)
+        row.addWidget(self.scan_button)
+        prog = QHBoxLayout()
+        prog.addWidget(self.progress, 1)
+        prog.addWidget(self.cancel_button)
+        layout = QVBoxLayout(self)
+        layout.addLayout(row)
+        layout.addLayout(prog)
+        layout.addWidget(self.status)
+        layout.addWidget(list_label)
+        layout.addWidget(self.list, 1)
+        layout.addWidget(self.buttons)
+        self.resize(640, 480)
+
+    def _browse(self) -> None:
+        path = QFileDialog.getExistingDirectory(
+            self, self.tr("Search for projects in"), self.folder.text()
+        )
+        if path:
+            self.folder.setText(path)
+
+    def start_scan(self) -> None:
+        """Scan the chosen folder in a worker thread."""
+        if self.worker is not None:
+            return
+        top = normalize_path(self.folder.text().strip() or ".")
+        if not os.path.isdir(top):
+            self.status.setText(self.tr("{path} is not a folder.").format(path=top))
+            return
+        self.model.clear()
+        self.scan_result = None
+        self.progress.setRange(0, 0)  # busy until the first report gives a total
+        self.status.setText(self.tr("Searching {path}…").format(path=top))
+        self.scan_button.setEnabled(False)
+        self.cancel_button.setEnabled(True)
+        self.add_button.setEnabled(False)
+        self.worker = ScanWorker(top, self)
+        self.worker.progressed.connect(self._progressed)
+        self.worker.scanned.connect(self._scanned)
+        self.worker.start()
+
+    def cancel_scan(self) -> None:
+        """Stop the scan; the projects found so far stay offered."""
+        if self.worker is not None:
+            self.worker.cancel()
+            self.cancel_button.setEnabled(False)
+            self.status.setText(self.tr("Cancelling…"))
+
+    def _progressed(self, done: int, total: int, visited: int, current: str) -> None:
+        if total > 0:
+            self.progress.setRange(0, total)
+            self.progress.setValue(done)
+        self.progress.setFormat(self.tr("%p% ({visited} folders)").format(visited=visited))
+
+    def _scanned(self, result: ScanResult) -> None:
+        worker, self.worker = self.worker, None
+        if worker is not None:
+            worker.wait()
+            worker.deleteLater()
+        self.scan_result = result
+        self.scan_button.setEnabled(True)
+        self.cancel_button.setEnabled(False)
+        self.progress.setRange(0, 1)
+        self.progress.setValue(1 if not result.cancelled else 0)
+        for project in result.projects:
+            self.model.appendRow(self._item(project))
+        n = len(result.projects)
+        if result.cancelled:
+            text = self.tr("Cancelled after {visited} folders; {count} project(s) found so far.")
+        elif n:
+            text = self.tr("{count} project(s) found in {visited} folders.")
+        else:
+            text = self.tr("No project found in {visited} folders.")
+        self.status.setText(text.format(count=n, visited=result.visited))
+        self._update_add()
+        self.scan_finished.emit(result)
+
+    def _item(self, project: Project) -> QStandardItem:
+        item = QStandardItem(f"{project.name} — {project.path}")
+        item.setData(project.path, PathRole)
+        item.setToolTip(self.tr("Found by: {markers}").format(markers=", ".join(project.markers)))
+        item.setEditable(False)
+        if project.path in self.existing:
+            item.setText(
+                self.tr("{name} — {path} (already a root)").format(
+                    name=project.name, path=project.path
+                )
+            )
+            item.setEnabled(False)
+            item.setCheckable(False)
+        else:
+            item.setCheckable(True)
+            item.setCheckState(Qt.CheckState.Unchecked)
+        return item
+
+    def _update_add(self, *_: object) -> None:
+        self.add_button.setEnabled(bool(self.checked_paths()))
+
+    def set_all_checked(self, checked: bool) -> None:
+        """Tick or untick every project that can be added."""
+        state = Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked
+        for row in range(self.model.rowCount()):
+            item = self.model.item(row)
+            if item is not None and item.isCheckable():
+                item.setCheckState(state)
+
+    def checked_paths(self) -> list[str]:
+        """The paths of the projects ticked."""
+        out = []
+        for row in range(self.model.rowCount()):
+            item = self.model.item(row)
+            if item is not None and item.checkState() == Qt.CheckState.Checked:
+                out.append(str(item.data(PathRole)))
+        return out
+
+    def done(self, result: int) -> None:
+        if self.worker is not None:
+            self.worker.cancel()
+            self.worker.wait()
+        super().done(result)

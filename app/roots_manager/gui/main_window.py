@@ -1,0 +1,397 @@
+"""The main window: workspace roots, servers and consent, the live log."""
+
+from __future__ import annotations
+
+import logging
+import os
+from typing import Any
+
+from PySide6.QtCore import QByteArray, QSettings, Qt, Signal
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QDragEnterEvent,
+    QDropEvent,
+    QIcon,
+    QKeySequence,
+)
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QInputDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QPushButton,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from roots_manager import __version__
+from roots_manager.core.model import State
+from roots_manager.gui.detect import DetectDialog
+from roots_manager.gui.roots_view import RootsPanel
+from roots_manager.gui.servers_view import ServersPanel
+from roots_manager.gui.settings_dialog import KEEP_IN_TRAY_KEY, SettingsDialog
+from roots_manager.gui.watcher import StoreWatcher
+
+log = logging.getLogger(__name__)
+
+TOLD_ABOUT_TRAY_KEY = "toldAboutTray"
+GEOMETRY_KEY = "geometry"
+
+
+def dropped_folders(urls: list[Any]) -> list[str]:
+    """The local folders among dropped URLs."""
+    out = []
+    for url in urls:
+        if url.isLocalFile():
+            path = url.toLocalFile()
+            if os.path.isdir(path):
+                out.append(path)
+    return out
+
+
+class Banner(QFrame):
+    """A line of text with a button, shown above the tabs when something needs the user."""
+
+    def __init__(self, button_text: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.label = QLabel(self)
+        self.label.setWordWrap(True)
+        self.button = QPushButton(button_text, self)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(8, 4, 8, 4)
+        row.addWidget(self.label, 1)
+        row.addWidget(self.button)
+        self.setVisible(False)
+
+
+class MainWindow(QMainWindow):
+    """The app's one window."""
+
+    quit_requested = Signal()
+    review_requested = Signal()
+    recover_requested = Signal()
+    hidden_to_tray = Signal(bool)
+    """The window was closed into the tray; True the first time (the user should be told)."""
+
+    def __init__(
+        self,
+        watcher: StoreWatcher,
+        settings: QSettings,
+        icon: QIcon | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.watcher = watcher
+        self.settings = settings
+        self.tray_available = False
+        self.connections: Any = None
+        self.connected: set[str] = set()
+        self.log_panel: Any = None
+        self.setWindowTitle(self.tr("Roots Manager"))
+        if icon is not None:
+            self.setWindowIcon(icon)
+        self.setAcceptDrops(True)
+
+        self.roots_panel = RootsPanel(watcher, settings, self)
+        self.roots_panel.detect_requested.connect(self.detect_projects)
+        self.servers_panel = ServersPanel(watcher, self)
+        self.servers_panel.connect_requested.connect(self.connect_server)
+        self.servers_panel.disconnect_requested.connect(self.disconnect_server)
+
+        self.tabs = QTabWidget(self)
+        self.tabs.setAccessibleName(self.tr("Sections"))
+        self.tabs.addTab(self.roots_panel, self.tr("&Roots"))
+        self.tabs.addTab(self.servers_panel, self.tr("&Servers and consent"))
+        self.log_tab_index = self.tabs.addTab(self._make_log_panel(), self.tr("&Log"))
+
+        self.pending_banner = Banner(self.tr("Re&view…"), self)
+        self.pending_banner.button.clicked.connect(self.review_requested)
+        self.store_banner = Banner(self.tr("Re&cover…"), self)
+        self.store_banner.button.clicked.connect(self.recover_requested)
+
+        central = QWidget(self)
+        layout = QVBoxLayout(central)
+        layout.addWidget(self.store_banner)
+        layout.addWidget(self.pending_banner)
+        layout.addWidget(self.tabs, 1)
+        self.setCentralWidget(central)
+
+        self._make_menus()
+        watcher.state_changed.connect(self._state_changed)
+        watcher.edit_failed.connect(self.show_error)
+        watcher.store_failed.connect(self._store_failed)
+        watcher.store_recovered.connect(lambda: self.store_banner.setVisible(False))
+        self.roots_panel.roots_added.connect(
+            lambda ids: self.statusBar().showMessage(
+                self.tr("Added {count} root(s)").format(count=len(ids)), 5000
+            )
+        )
+        self._state_changed(watcher.state)
+        geometry = settings.value(GEOMETRY_KEY)
+        if not isinstance(geometry, QByteArray) or not self.restoreGeometry(geometry):
+            self.resize(1100, 700)
+
+    # ---- building -----------------------------------------------------------------------
+
+    def _make_log_panel(self) -> QWidget:
+        try:
+            from roots_manager.gui.log_view import LogPanel
+        except ImportError as exc:
+            log.info("the log view is not available: %s", exc)
+            placeholder = QLabel(self.tr("The live log is not available in this build."), self)
+            placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            return placeholder
+        self.log_panel = LogPanel(self.watcher.layout, self)
+        return self.log_panel  # type: ignore[no-any-return]
+
+    def _action(
+        self,
+        text: str,
+        slot: Any,
+        shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None,
+    ) -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        action.triggered.connect(slot)
+        return action
+
+    def _make_menus(self) -> None:
+        bar = self.menuBar()
+        file = bar.addMenu(self.tr("&File"))
+        file.addAction(
+            self._action(
+                self.tr("&Add folder…"), self.roots_panel.add_folder, QKeySequence.StandardKey.Open
+            )
+        )
+        file.addAction(self._action(self.tr("&Detect projects…"), self.detect_projects, "Ctrl+D"))
+        recent = file.addMenu(self.tr("&Recent folders"))
+        recent.aboutToShow.connect(lambda: self._copy_recent(recent))
+        file.addSeparator()
+        file.addAction(
+            self._action(
+                self.tr("&Settings…"), self.open_settings, QKeySequence.StandardKey.Preferences
+            )
+        )
+        file.addSeparator()
+        file.addAction(
+            self._action(self.tr("&Close window"), self.close, QKeySequence.StandardKey.Close)
+        )
+        file.addAction(
+            self._action(self.tr("&Quit"), self.quit_requested, QKeySequence.StandardKey.Quit)
+        )
+
+        servers = bar.addMenu(self.tr("&Servers"))
+        servers.addAction(
+            self._action(self.tr("&Connect a server…"), self.connect_server, "Ctrl+K")
+        )
+        servers.addAction(
+            self._action(
+                self.tr("&Disconnect"),
+                lambda: self.disconnect_server(self.servers_panel.selected_server() or ""),
+                "Ctrl+Shift+K",
+            )
+        )
+        servers.addSeparator()
+        servers.addAction(
+            self._action(self.tr("&Review pending requests…"), self.review_requested, "Ctrl+R")
+        )
+
+        view = bar.addMenu(self.tr("&View"))
+        for i, key in enumerate(("Ctrl+1", "Ctrl+2", "Ctrl+3")):
+            view.addAction(
+                self._action(
+                    self.tabs.tabText(i).replace("&", ""),
+                    lambda _=False, i=i: self.tabs.setCurrentIndex(i),
+                    key,
+                )
+            )
+
+        help_menu = bar.addMenu(self.tr("&Help"))
+        help_menu.addAction(self._action(self.tr("&What roots are"), self.explain_roots))
+        help_menu.addAction(self._action(self.tr("&About Roots Manager"), self.about))
+
+    def _copy_recent(self, menu: Any) -> None:
+        self.roots_panel._fill_recent()
+        menu.clear()
+        for action in self.roots_panel.recent_menu.actions():
+            menu.addAction(action)
+
+    # ---- state --------------------------------------------------------------------------
+
+    def _state_changed(self, state: State) -> None:
+        n = len(state.pending)
+        if n:
+            names = ", ".join(sorted({p.server for p in state.pending}))
+            self.pending_banner.label.setText(
+                self.tr("{count} server(s) wait for your decision: {names}").format(
+                    count=n, names=names
+                )
+            )
+        self.pending_banner.setVisible(n > 0)
+
+    def _store_failed(self, message: str) -> None:
+        self.store_banner.label.setText(
+            self.tr("The store cannot be read; changes are not possible until it is recovered.")
+        )
+        self.store_banner.setToolTip(message)
+        self.store_banner.setVisible(True)
+
+    def show_error(self, message: str) -> None:
+        """Tell the user an operation was refused, without blocking the window."""
+        self.statusBar().showMessage(message, 10000)
+        box = QMessageBox(
+            QMessageBox.Icon.Warning,
+            self.tr("Roots Manager"),
+            message,
+            QMessageBox.StandardButton.Ok,
+            self,
+        )
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
+
+    # ---- actions --------------------------------------------------------------------------
+
+    def detect_projects(self) -> DetectDialog:
+        """Open the Detect projects dialog; the ticked projects become roots."""
+        existing = {r.path for r in self.watcher.state.roots}
+        dialog = DetectDialog(existing, parent=self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.accepted.connect(lambda: self.roots_panel.add_paths(dialog.checked_paths()))
+        dialog.open()
+        return dialog
+
+    def open_settings(self) -> None:
+        dialog = SettingsDialog(self.watcher, self.settings, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+
+    def _connection_manager(self) -> Any:
+        if self.connections is None:
+            try:
+                from roots_manager.gui.connect import ConnectionManager
+            except ImportError as exc:
+                self.show_error(
+                    self.tr("Connecting servers is not available in this build ({error}).").format(
+                        error=exc
+                    )
+                )
+                return None
+            self.connections = ConnectionManager(self.watcher.layout, self)
+        return self.connections
+
+    def connect_server(self) -> None:
+        """Ask for a command line and run it through the bridge with this app as the host."""
+        try:
+            from roots_manager.gui.connect import ConnectDialog
+        except ImportError as exc:
+            self.show_error(
+                self.tr("Connecting servers is not available in this build ({error}).").format(
+                    error=exc
+                )
+            )
+            return
+        dialog = ConnectDialog(self.watcher.layout, self)
+        if not dialog.exec():
+            return
+        self.connect_command(str(dialog.server_name()), list(dialog.command()))
+
+    def connect_command(self, name: str, command: list[str]) -> None:
+        """Connect server *name* started by *command*."""
+        manager = self._connection_manager()
+        if manager is None:
+            return
+        manager.connect_server(name, command)
+        self.connected.add(name)
+        self.statusBar().showMessage(self.tr("Connecting {server}…").format(server=name), 5000)
+
+    def disconnect_server(self, name: str) -> None:
+        """End the connection to *name* (asking which one when none or another is selected)."""
+        if self.connections is None or not self.connected:
+            self.statusBar().showMessage(self.tr("No server is connected from this app"), 5000)
+            return
+        if name not in self.connected:
+            names = sorted(self.connected)
+            if len(names) == 1:
+                name = names[0]
+            else:
+                name, ok = QInputDialog.getItem(
+                    self, self.tr("Disconnect"), self.tr("Server to disconnect:"), names, 0, False
+                )
+                if not ok:
+                    return
+        self.connections.disconnect_server(name)
+        self.connected.discard(name)
+        self.statusBar().showMessage(self.tr("Disconnected {server}").format(server=name), 5000)
+
+    def explain_roots(self) -> None:
+        QMessageBox.information(
+            self,
+            self.tr("What roots are"),
+            self.tr(
+                "Roots are the folders an MCP server is told to work in. Roots Manager answers "
+                "each server's roots/list with only the roots you granted it, and tells running "
+                "servers when that changes.\n\nRoots tell a server where to look; they are not an "
+                "access control. A server can still open any file its process is allowed to. "
+                "Watch the Log to see what each server asks for."
+            ),
+        )
+
+    def about(self) -> None:
+        QMessageBox.about(
+            self,
+            self.tr("About Roots Manager"),
+            self.tr(
+                "Roots Manager {version}\n\nDecide which of your folders each MCP server may "
+                "see, and watch what it does with them."
+            ).format(version=__version__),
+        )
+
+    # ---- window behaviour -----------------------------------------------------------------
+
+    def bring_to_front(self) -> None:
+        """Show the window and put it in front (a second start or the tray asks for this)."""
+        if self.isMinimized():
+            self.showNormal()
+        self.show()
+        self.raise_()
+        self.activateWindow()
+
+    def keep_in_tray(self) -> bool:
+        return self.tray_available and bool(self.settings.value(KEEP_IN_TRAY_KEY, True, type=bool))
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.settings.setValue(GEOMETRY_KEY, self.saveGeometry())
+        if self.keep_in_tray():
+            event.ignore()
+            self.hide()
+            first = not bool(self.settings.value(TOLD_ABOUT_TRAY_KEY, False, type=bool))
+            if first:
+                self.settings.setValue(TOLD_ABOUT_TRAY_KEY, True)
+            self.hidden_to_tray.emit(first)
+            return
+        event.accept()
+        self.quit_requested.emit()
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if event.mimeData().hasUrls() and dropped_folders(event.mimeData().urls()):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dragMoveEvent(self, event: Any) -> None:
+        self.dragEnterEvent(event)
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        folders = dropped_folders(event.mimeData().urls())
+        if not folders:
+            event.ignore()
+            return
+        event.acceptProposedAction()
+        self.tabs.setCurrentWidget(self.roots_panel)
+        self.roots_panel.add_paths(folders)

@@ -1,0 +1,293 @@
+"""The workspace panel: the roots table and the ways to add, rename and remove roots."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+
+from PySide6.QtCore import QPoint, QSettings, Qt, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QMenu,
+    QMessageBox,
+    QPushButton,
+    QTableView,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from roots_manager.core.model import Root, State, broad_reason, normalize_path
+from roots_manager.gui.roots_model import AVAILABLE, GRANTED, NAME, PATH, RootsModel
+from roots_manager.gui.watcher import StoreWatcher
+
+RECENT_KEY = "recentFolders"
+RECENT_MAX = 12
+
+
+class RecentFolders:
+    """The folders most recently added or removed, newest first, kept in the app settings."""
+
+    def __init__(self, settings: QSettings) -> None:
+        self.settings = settings
+
+    def paths(self) -> list[str]:
+        value = self.settings.value(RECENT_KEY, [])
+        if isinstance(value, str):  # QSettings gives a lone string for a one-item list
+            return [value]
+        return [str(v) for v in value] if isinstance(value, list) else []
+
+    def remember(self, path: str) -> None:
+        items = [path, *(p for p in self.paths() if p != path)][:RECENT_MAX]
+        self.settings.setValue(RECENT_KEY, items)
+
+    def clear(self) -> None:
+        self.settings.setValue(RECENT_KEY, [])
+
+
+class RootsPanel(QWidget):
+    """The roots table with Add, Detect projects, Recent, Rename and Remove."""
+
+    roots_added = Signal(list)
+    """Roots were added here; the argument is the list of their ids."""
+    roots_removed = Signal(list)
+    """Roots were removed here; the argument is the list of their paths."""
+    detect_requested = Signal()
+
+    def __init__(
+        self, watcher: StoreWatcher, settings: QSettings, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.watcher = watcher
+        self.recent = RecentFolders(settings)
+        self.model = RootsModel(watcher, self)
+
+        self.table = QTableView(self)
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setEditTriggers(
+            QAbstractItemView.EditTrigger.DoubleClicked
+            | QAbstractItemView.EditTrigger.EditKeyPressed
+        )
+        self.table.setAlternatingRowColors(True)
+        self.table.verticalHeader().setVisible(False)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(NAME, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(PATH, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(AVAILABLE, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(GRANTED, QHeaderView.ResizeMode.ResizeToContents)
+        self.table.setAccessibleName(self.tr("Workspace roots"))
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.table.customContextMenuRequested.connect(self._context_menu)
+
+        self.add_button = QPushButton(self.tr("&Add folder…"), self)
+        self.add_button.setAccessibleName(self.tr("Add a folder as a root"))
+        self.add_button.clicked.connect(self.add_folder)
+        self.detect_button = QPushButton(self.tr("&Detect projects…"), self)
+        self.detect_button.setAccessibleName(self.tr("Detect projects in a folder"))
+        self.detect_button.clicked.connect(self.detect_requested)
+        self.recent_button = QToolButton(self)
+        self.recent_button.setText(self.tr("Re&cent"))
+        self.recent_button.setAccessibleName(self.tr("Recent folders"))
+        self.recent_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.recent_menu = QMenu(self.tr("Recent folders"), self)
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        self.recent_button.setMenu(self.recent_menu)
+        self.rename_button = QPushButton(self.tr("Re&name"), self)
+        self.rename_button.setAccessibleName(self.tr("Rename the selected root"))
+        self.rename_button.clicked.connect(self.rename_selected)
+        self.remove_button = QPushButton(self.tr("&Remove…"), self)
+        self.remove_button.setAccessibleName(self.tr("Remove the selected roots"))
+        self.remove_button.clicked.connect(self.remove_selected)
+
+        self.remove_action = QAction(self.tr("Remove"), self)
+        self.remove_action.setShortcut(QKeySequence.StandardKey.Delete)
+        self.remove_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.remove_action.triggered.connect(self.remove_selected)
+        self.table.addAction(self.remove_action)
+
+        hint = QLabel(
+            self.tr(
+                "Roots are the folders you work in. Drop folders here from your file manager, "
+                "then choose in the Servers tab which server may see which."
+            ),
+            self,
+        )
+        hint.setWordWrap(True)
+
+        buttons = QHBoxLayout()
+        for w in (
+            self.add_button,
+            self.detect_button,
+            self.recent_button,
+            self.rename_button,
+            self.remove_button,
+        ):
+            buttons.addWidget(w)
+        buttons.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.addWidget(hint)
+        layout.addLayout(buttons)
+        layout.addWidget(self.table, 1)
+
+        self.table.selectionModel().selectionChanged.connect(self._update_buttons)
+        self.model.modelReset.connect(self._update_buttons)
+        self._update_buttons()
+
+    # ---- selection ----------------------------------------------------------------------
+
+    def selected_roots(self) -> list[Root]:
+        rows = sorted({i.row() for i in self.table.selectionModel().selectedRows()})
+        return [r for r in (self.model.root_at(row) for row in rows) if r is not None]
+
+    def _update_buttons(self, *_: object) -> None:
+        n = len(self.selected_roots())
+        self.rename_button.setEnabled(n == 1)
+        self.remove_button.setEnabled(n > 0)
+        self.remove_action.setEnabled(n > 0)
+
+    def _context_menu(self, pos: QPoint) -> None:
+        menu = QMenu(self)
+        menu.addAction(self.tr("Re&name"), self.rename_selected).setEnabled(
+            len(self.selected_roots()) == 1
+        )
+        menu.addAction(self.tr("&Remove…"), self.remove_selected).setEnabled(
+            bool(self.selected_roots())
+        )
+        menu.exec(self.table.viewport().mapToGlobal(pos))
+
+    # ---- adding ---------------------------------------------------------------------------
+
+    def add_folder(self) -> None:
+        """Ask for a folder with the native folder dialog and add it."""
+        path = QFileDialog.getExistingDirectory(
+            self, self.tr("Add a folder as a root"), os.path.expanduser("~")
+        )
+        if path:
+            self.add_paths([path])
+
+    def confirm_broad(self, path: str) -> bool:
+        """Ask whether the broad folder *path* is really meant to be a root."""
+        real = os.path.realpath(path)
+        if real == os.path.realpath(os.path.expanduser("~")):
+            why = self.tr(
+                "It is your home folder. Every server you grant it to could be pointed at all "
+                "your files: documents, keys, browser profiles and the rest."
+            )
+        else:
+            why = self.tr(
+                "It is the root of the file system. Every server you grant it to could be "
+                "pointed at every file on this computer."
+            )
+        box = QMessageBox(
+            QMessageBox.Icon.Warning,
+            self.tr("Add a very broad folder?"),
+            self.tr("Add {path} as a root?").format(path=path),
+            QMessageBox.StandardButton.Cancel,
+            self,
+        )
+        box.setInformativeText(
+            why + "\n\n" + self.tr("A project folder is almost always the better choice.")
+        )
+        add = box.addButton(self.tr("Add it anyway"), QMessageBox.ButtonRole.AcceptRole)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        box.exec()
+        return box.clickedButton() is add
+
+    def add_paths(self, paths: Iterable[str]) -> list[str]:
+        """Add the folders *paths* as roots, confirming broad ones; returns the new root ids."""
+        wanted = []
+        for raw in paths:
+            path = normalize_path(raw)
+            if broad_reason(path) is not None and not self.confirm_broad(path):
+                continue
+            wanted.append(path)
+        if not wanted:
+            return []
+
+        def change(state: State) -> list[str]:
+            return [state.add_root(p, allow_broad=True).id for p in wanted]
+
+        ids = self.watcher.edit(change)
+        if not ids:
+            return []
+        for p in wanted:
+            self.recent.remember(p)
+        self.roots_added.emit(ids)
+        row = self.model.row_of(ids[-1])
+        if row >= 0:
+            self.table.selectRow(row)
+        return ids
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        current = {r.path for r in self.watcher.state.roots}
+        paths = [p for p in self.recent.paths() if p not in current]
+        for p in paths:
+            action = self.recent_menu.addAction(p)
+            action.setEnabled(os.path.isdir(p))
+            action.triggered.connect(lambda _=False, p=p: self.add_paths([p]))
+        if not paths:
+            self.recent_menu.addAction(self.tr("No recent folders")).setEnabled(False)
+        else:
+            self.recent_menu.addSeparator()
+            self.recent_menu.addAction(self.tr("Clear the list"), self.recent.clear)
+
+    # ---- renaming and removing ----------------------------------------------------------
+
+    def rename_selected(self) -> None:
+        """Start editing the name of the selected root in place."""
+        roots = self.selected_roots()
+        if len(roots) != 1:
+            return
+        row = self.model.row_of(roots[0].id)
+        index = self.model.index(row, NAME)
+        self.table.setCurrentIndex(index)
+        self.table.edit(index)
+
+    def confirm_remove(self, roots: list[Root], losing: list[str]) -> bool:
+        """Ask before removing *roots*; *losing* are the servers that lose access."""
+        names = ", ".join(r.name for r in roots)
+        if losing:
+            detail = self.tr("These servers will no longer be told about it: {servers}.").format(
+                servers=", ".join(losing)
+            )
+        else:
+            detail = self.tr("No server is granted it now.")
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            self.tr("Remove roots"),
+            self.tr("Remove {names} from your roots?").format(names=names),
+            QMessageBox.StandardButton.Cancel,
+            self,
+        )
+        box.setInformativeText(detail + " " + self.tr("The folders themselves are not touched."))
+        remove = box.addButton(self.tr("Remove"), QMessageBox.ButtonRole.DestructiveRole)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        box.exec()
+        return box.clickedButton() is remove
+
+    def remove_selected(self) -> None:
+        """Remove the selected roots after a confirmation naming the servers that lose them."""
+        roots = self.selected_roots()
+        if not roots:
+            return
+        ids = {r.id for r in roots}
+        losing = sorted({g.server for g in self.watcher.state.grants if g.root in ids})
+        if not self.confirm_remove(roots, losing):
+            return
+        paths = [r.path for r in roots]
+
+        def change(state: State) -> list[str]:
+            return [state.remove_root(p)[0].path for p in paths]
+
+        removed = self.watcher.edit(change)
+        if removed:
+            for p in removed:
+                self.recent.remember(p)
+            self.roots_removed.emit(removed)

@@ -1,0 +1,256 @@
+"""The servers panel: running servers, the consent matrix and the policy for unknown servers."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, QPoint, Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QFrame,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QMenu,
+    QMessageBox,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from roots_manager.core.model import POLICIES, State
+from roots_manager.gui.servers_model import (
+    BRIDGE,
+    LAST_ASKED,
+    SERVER,
+    STALE,
+    STARTED,
+    STATUS,
+    ConsentMatrixModel,
+    ServersModel,
+)
+from roots_manager.gui.watcher import StoreWatcher
+
+
+class ServersPanel(QWidget):
+    """Known servers with their live state, and the server x root consent matrix."""
+
+    connect_requested = Signal()
+    disconnect_requested = Signal(str)
+    """Disconnect the server named by the argument ("" when none is selected)."""
+
+    def __init__(self, watcher: StoreWatcher, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.watcher = watcher
+        self.servers_model = ServersModel(watcher, self)
+        self.matrix_model = ConsentMatrixModel(watcher, self)
+
+        notice = QLabel(
+            self.tr(
+                "<b>Roots tell a server where to look; they are not an access control.</b> "
+                "A server can still open any file its process is allowed to. Check what it "
+                "really does in the Log."
+            ),
+            self,
+        )
+        notice.setWordWrap(True)
+        notice.setFrameShape(QFrame.Shape.StyledPanel)
+        notice.setMargin(6)
+        notice.setAccessibleName(self.tr("Notice: roots are not an access control"))
+
+        self.policy = QComboBox(self)
+        self.policy.setAccessibleName(self.tr("Policy for unknown servers"))
+        labels = {
+            "ask": self.tr("Ask me"),
+            "deny": self.tr("Show them nothing"),
+            "allow-all": self.tr("Show them every root"),
+        }
+        for p in POLICIES:
+            self.policy.addItem(labels[p], p)
+        self.policy.activated.connect(self._policy_chosen)
+        policy_label = QLabel(self.tr("When an &unknown server starts:"), self)
+        policy_label.setBuddy(self.policy)
+
+        self.servers = QTableView(self)
+        self.servers.setModel(self.servers_model)
+        self.servers.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.servers.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.servers.verticalHeader().setVisible(False)
+        self.servers.setAlternatingRowColors(True)
+        self.servers.setAccessibleName(self.tr("Servers"))
+        sh = self.servers.horizontalHeader()
+        for col in (SERVER, STATUS, STARTED, LAST_ASKED, STALE):
+            sh.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        sh.setSectionResizeMode(BRIDGE, QHeaderView.ResizeMode.Stretch)
+
+        self.matrix = QTableView(self)
+        self.matrix.setModel(self.matrix_model)
+        self.matrix.setAccessibleName(self.tr("Consent: which server sees which root"))
+        self.matrix.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.matrix.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.matrix.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.matrix.customContextMenuRequested.connect(self._matrix_menu)
+        self.matrix.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.matrix.horizontalHeader().setMinimumSectionSize(110)
+        matrix_hint = QLabel(
+            self.tr(
+                "Tick a cell to let a server see a root. Space or a click cycles: not granted, "
+                "this session (until the running server stops), always. Right-click for a menu."
+            ),
+            self,
+        )
+        matrix_hint.setWordWrap(True)
+        matrix_label = QLabel(self.tr("&Consent"), self)
+        matrix_label.setBuddy(self.matrix)
+        servers_label = QLabel(self.tr("&Servers"), self)
+        servers_label.setBuddy(self.servers)
+        font = matrix_label.font()
+        font.setBold(True)
+        matrix_label.setFont(font)
+        servers_label.setFont(font)
+
+        self.approve_button = QPushButton(self.tr("A&pprove command"), self)
+        self.approve_button.setToolTip(
+            self.tr("Accept the server's changed command line and lift the suspension")
+        )
+        self.approve_button.clicked.connect(self.approve_selected)
+        self.forget_button = QPushButton(self.tr("&Forget server…"), self)
+        self.forget_button.clicked.connect(self.forget_selected)
+        self.connect_button = QPushButton(self.tr("C&onnect a server…"), self)
+        self.connect_button.clicked.connect(self.connect_requested)
+        self.disconnect_button = QPushButton(self.tr("Dis&connect"), self)
+        self.disconnect_button.clicked.connect(
+            lambda: self.disconnect_requested.emit(self.selected_server() or "")
+        )
+
+        top = QHBoxLayout()
+        top.addWidget(policy_label)
+        top.addWidget(self.policy)
+        top.addStretch(1)
+        buttons = QHBoxLayout()
+        for b in (
+            self.connect_button,
+            self.disconnect_button,
+            self.approve_button,
+            self.forget_button,
+        ):
+            buttons.addWidget(b)
+        buttons.addStretch(1)
+
+        upper = QWidget(self)
+        ul = QVBoxLayout(upper)
+        ul.setContentsMargins(0, 0, 0, 0)
+        ul.addWidget(servers_label)
+        ul.addWidget(self.servers, 1)
+        ul.addLayout(buttons)
+        lower = QWidget(self)
+        ll = QVBoxLayout(lower)
+        ll.setContentsMargins(0, 0, 0, 0)
+        ll.addWidget(matrix_label)
+        ll.addWidget(matrix_hint)
+        ll.addWidget(self.matrix, 1)
+        split = QSplitter(Qt.Orientation.Vertical, self)
+        split.addWidget(upper)
+        split.addWidget(lower)
+        split.setChildrenCollapsible(False)
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(notice)
+        layout.addLayout(top)
+        layout.addWidget(split, 1)
+
+        self.setTabOrder(self.policy, self.servers)
+        self.setTabOrder(self.servers, self.connect_button)
+        self.setTabOrder(self.connect_button, self.disconnect_button)
+        self.setTabOrder(self.disconnect_button, self.approve_button)
+        self.setTabOrder(self.approve_button, self.forget_button)
+        self.setTabOrder(self.forget_button, self.matrix)
+
+        watcher.state_changed.connect(self._state_changed)
+        self.servers.selectionModel().selectionChanged.connect(self._update_buttons)
+        self.servers_model.modelReset.connect(self._update_buttons)
+        self.servers_model.dataChanged.connect(self._update_buttons)
+        self._state_changed(watcher.state)
+
+    def _state_changed(self, state: State) -> None:
+        i = self.policy.findData(state.policy)
+        if i >= 0:
+            self.policy.setCurrentIndex(i)
+        self._update_buttons()
+
+    def selected_server(self) -> str | None:
+        rows = self.servers.selectionModel().selectedRows()
+        if not rows:
+            return None
+        row = self.servers_model.row_at(rows[0].row())
+        return row.name if row else None
+
+    def _update_buttons(self, *_: object) -> None:
+        name = self.selected_server()
+        srv = self.watcher.state.servers.get(name) if name else None
+        self.approve_button.setEnabled(bool(srv and srv.suspended))
+        self.forget_button.setEnabled(srv is not None)
+
+    def _policy_chosen(self, index: int) -> None:
+        policy = str(self.policy.itemData(index))
+        if policy == self.watcher.state.policy:
+            return
+        if policy == "allow-all":
+            answer = QMessageBox.warning(
+                self,
+                self.tr("Show every root to unknown servers?"),
+                self.tr(
+                    "Any server that starts behind the bridge will be told about every root, "
+                    "without asking you. Continue?"
+                ),
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                QMessageBox.StandardButton.No,
+            )
+            if answer != QMessageBox.StandardButton.Yes:
+                self._state_changed(self.watcher.state)
+                return
+        self.watcher.edit(lambda s: s.set_policy(policy))
+
+    def approve_selected(self) -> None:
+        name = self.selected_server()
+        if name:
+            self.watcher.edit(lambda s: s.approve(name))
+
+    def forget_selected(self) -> None:
+        name = self.selected_server()
+        if not name or name not in self.watcher.state.servers:
+            return
+        answer = QMessageBox.question(
+            self,
+            self.tr("Forget server"),
+            self.tr(
+                "Forget {server} and its grants? The next time it starts it counts as a new server."
+            ).format(server=name),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        if answer == QMessageBox.StandardButton.Yes:
+            self.watcher.edit(lambda s: s.remove_server(name))
+
+    def _matrix_menu(self, pos: QPoint) -> None:
+        index = self.matrix.indexAt(pos)
+        if not index.isValid():
+            index = self.matrix.currentIndex()
+        if not index.isValid():
+            return
+        self._cell_menu(index).exec(self.matrix.viewport().mapToGlobal(pos))
+
+    def _cell_menu(self, index: QModelIndex) -> QMenu:
+        menu = QMenu(self)
+        current = self.matrix_model.scope_at(index)
+        for scope, text in (
+            ("always", self.tr("&Always")),
+            ("session", self.tr("This &session")),
+            (None, self.tr("&Not granted")),
+        ):
+            action = menu.addAction(text)
+            action.setCheckable(True)
+            action.setChecked(current == scope)
+            action.triggered.connect(lambda _=False, s=scope: self.matrix_model.set_scope(index, s))
+        return menu

@@ -1,0 +1,79 @@
+"""The settings dialog: the app's language and what closing the window does."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QVBoxLayout,
+    QWidget,
+)
+
+from roots_manager.core.model import State
+from roots_manager.core.resources import LANGUAGES
+from roots_manager.gui.watcher import StoreWatcher
+
+KEEP_IN_TRAY_KEY = "keepInTray"
+LANGUAGE_NAMES = {"en": "English", "ja": "日本語", "zh_CN": "简体中文"}
+
+
+class SettingsDialog(QDialog):
+    """Choose the language (kept in the store) and whether closing keeps the app in the tray."""
+
+    def __init__(
+        self, watcher: StoreWatcher, settings: QSettings, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.watcher = watcher
+        self.settings = settings
+        self.setWindowTitle(self.tr("Settings"))
+        self.language = QComboBox(self)
+        self.language.setAccessibleName(self.tr("Language"))
+        self.language.addItem(self.tr("System default"), None)
+        for code in LANGUAGES:
+            # each language is named in itself, so that a user lost in a foreign one finds theirs
+            self.language.addItem(LANGUAGE_NAMES.get(code, code), code)
+        i = self.language.findData(watcher.state.language)
+        self.language.setCurrentIndex(max(i, 0))
+        self.keep_in_tray = QCheckBox(
+            self.tr("&Keep running in the tray when the window is closed"), self
+        )
+        self.keep_in_tray.setChecked(bool(settings.value(KEEP_IN_TRAY_KEY, True, type=bool)))
+        note = QLabel(self.tr("A new language applies the next time Roots Manager starts."), self)
+        note.setWordWrap(True)
+
+        form = QFormLayout()
+        language_label = QLabel(self.tr("&Language:"), self)
+        language_label.setBuddy(self.language)
+        form.addRow(language_label, self.language)
+        form.addRow(self.keep_in_tray)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(note)
+        layout.addWidget(buttons)
+
+    def chosen_language(self) -> str | None:
+        data = self.language.currentData()
+        return str(data) if data else None
+
+    def accept(self) -> None:
+        """Save the choices: the language in the store, the tray choice in the app settings."""
+        self.settings.setValue(KEEP_IN_TRAY_KEY, self.keep_in_tray.isChecked())
+        language = self.chosen_language()
+        if language != self.watcher.state.language:
+
+            def change(state: State) -> None:
+                state.language = language
+
+            self.watcher.edit(change)
+        super().accept()

@@ -1,0 +1,163 @@
+"""The app's live view of the per-user directory: the store and the markers of running bridges.
+
+Changes made elsewhere (the CLI, a bridge, another instance) arrive through a watch on the
+*directories* (a save renames a new file over the store, which a watch on the file itself would
+miss after the first save). The watch runs in a thread of its own, so the GUI never blocks on it
+and no asyncio task is involved; a slow timer also rechecks the markers, because a bridge killed
+with SIGKILL leaves its marker behind and only its dead process id tells.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from typing import TypeVar
+
+from PySide6.QtCore import QObject, QThread, QTimer, Signal
+
+from roots_manager.core import live
+from roots_manager.core.live import BridgeMarker
+from roots_manager.core.model import ModelError, State
+from roots_manager.core.store import Store, StoreError
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+MARKER_RECHECK_MS = 2000
+
+
+class _WatchThread(QThread):
+    """Runs ``watchfiles.watch`` on the store and live directories until stopped."""
+
+    changed = Signal(bool, bool)
+    """Something changed: (in the store's directory, in the live markers' directory)."""
+
+    def __init__(self, store: Store, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._home = str(store.layout.home)
+        self._live = str(store.layout.live)
+        self._stop = threading.Event()
+
+    def run(self) -> None:
+        from watchfiles import watch
+
+        try:
+            for changes in watch(
+                self._home,
+                self._live,
+                debounce=30,
+                step=10,
+                stop_event=self._stop,
+                recursive=False,
+                raise_interrupt=False,
+                watch_filter=None,
+            ):
+                dirs = {path.rsplit("/", 1)[0].rsplit("\\", 1)[0] for _, path in changes}
+                in_live = any(d == self._live for d in dirs)
+                in_home = any(d != self._live for d in dirs)
+                self.changed.emit(in_home, in_live)
+        except Exception:  # the watch is a convenience: the timer still refreshes
+            log.exception("watching %s stopped", self._home)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self.wait(5000)
+
+
+class StoreWatcher(QObject):
+    """Holds the current state and live markers, and announces every change."""
+
+    state_changed = Signal(object)
+    """The store changed; the argument is the new :class:`State`."""
+    markers_changed = Signal(object)
+    """The set of live bridges or what they report changed; the argument is the marker list."""
+    store_failed = Signal(str)
+    """The store cannot be read (corrupt, newer, unreadable); the argument says why."""
+    store_recovered = Signal()
+    """The store can be read again after a failure."""
+    edit_failed = Signal(str)
+    """An edit was refused or could not be saved; the argument is a message for the user."""
+
+    def __init__(self, store: Store, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.store = store
+        self.layout = store.layout
+        self.state = State()
+        self.markers: list[BridgeMarker] = []
+        self.error: str | None = None
+        self._thread: _WatchThread | None = None
+        self._timer = QTimer(self)
+        self._timer.setInterval(MARKER_RECHECK_MS)
+        self._timer.timeout.connect(self.reload_markers)
+
+    def start(self) -> None:
+        """Read the current state and start following changes."""
+        self.reload()
+        if self._thread is None:
+            self._thread = _WatchThread(self.store, self)
+            self._thread.changed.connect(self._on_changed)
+            self._thread.start()
+        self._timer.start()
+
+    def stop(self) -> None:
+        """Stop following changes (waits for the watch thread to end)."""
+        self._timer.stop()
+        if self._thread is not None:
+            self._thread.stop()
+            self._thread = None
+
+    def _on_changed(self, in_home: bool, in_live: bool) -> None:
+        if in_home:
+            self.reload_state()
+        if in_live:
+            self.reload_markers()
+
+    def reload(self) -> None:
+        """Re-read both the store and the markers."""
+        self.reload_state()
+        self.reload_markers()
+
+    def reload_state(self) -> None:
+        """Re-read the store, announcing a change or a failure."""
+        try:
+            state = self.store.read()
+        except StoreError as exc:
+            if self.error != str(exc):
+                self.error = str(exc)
+                self.store_failed.emit(self.error)
+            return
+        if self.error is not None:
+            self.error = None
+            self.store_recovered.emit()
+        if state.to_json() != self.state.to_json():
+            self.state = state
+            self.state_changed.emit(state)
+
+    def reload_markers(self) -> None:
+        """Re-read the live markers, announcing a change."""
+        markers = live.bridge_markers(self.layout)
+        if [vars(m) for m in markers] != [vars(m) for m in self.markers]:
+            self.markers = markers
+            self.markers_changed.emit(markers)
+
+    def edit(self, change: Callable[[State], T]) -> T | None:
+        """Apply *change* to the store in one transaction and refresh at once.
+
+        Returns what *change* returned, or None when it was refused (then ``edit_failed``
+        carries the reason).
+        """
+        try:
+            with self.store.transaction() as state:
+                result = change(state)
+        except (ModelError, StoreError) as exc:
+            self.edit_failed.emit(str(exc))
+            self.reload_state()
+            return None
+        self.reload_state()
+        return result
+
+    def sessions_of(self, server: str) -> list[str]:
+        """The live bridge sessions of *server*."""
+        return [m.session for m in self.markers if m.server == server]
