@@ -21,7 +21,7 @@ import shlex
 import shutil
 import sys
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import psutil
@@ -345,11 +345,21 @@ class ConnectionManager(QObject):
     failed = Signal(str, str)
     stderr_received = Signal(str, str)
 
-    def __init__(self, layout: Layout, parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        layout: Layout,
+        parent: QObject | None = None,
+        *,
+        launcher: Callable[[str, Sequence[str], Sequence[str]], list[str]] = bridge_command,
+    ) -> None:
         super().__init__(parent)
         self.layout = layout
+        # what turns (name, command, bridge options) into the argv started; the bridge in the
+        # app, anything that speaks stdio MCP in tests of the host side alone
+        self._launcher = launcher
         # strong references: a QProcess collected while running is killed without the ladder
         self._sessions: dict[str, _Session] = {}
+        self._ended: list[_Session] = []
 
     def connections(self) -> list[str]:
         """The names of the servers being connected or connected now."""
@@ -393,18 +403,20 @@ class ConnectionManager(QObject):
         bridge before ``--`` (for example ``["--observe"]``).
         """
         if not name.strip() or any(ord(c) < 32 for c in name):
-            self.failed.emit(name, self.tr("{0!r} is not a usable server name").format(name))
+            self.failed.emit(name, self.tr("“{0}” is not a usable server name").format(name))
             return
         if not command:
             self.failed.emit(name, self.tr("the command line is empty"))
             return
-        if name in self.connections():
+        existing = self._sessions.get(name)
+        if existing is not None and existing.state == "closing":
+            message = self.tr("the server {0} is still disconnecting; try again in a moment")
+            self.failed.emit(name, message.format(name))
+            return
+        if existing is not None:
             self.failed.emit(name, self.tr("a server named {0} is already connected").format(name))
             return
-        old = self._sessions.pop(name, None)
-        if old is not None:
-            old.deleteLater()
-        session = _Session(name, bridge_command(name, command, bridge_options), self)
+        session = _Session(name, self._launcher(name, command, bridge_options), self)
         session.ready.connect(lambda: self.connected.emit(name))
         session.failed.connect(lambda message: self.failed.emit(name, message))
         session.stderr_line.connect(lambda line: self.stderr_received.emit(name, line))
@@ -415,7 +427,10 @@ class ConnectionManager(QObject):
     def _on_ended(self, session: _Session, code: int) -> None:
         if self._sessions.get(session.name) is session:
             del self._sessions[session.name]
-        session.deleteLater()
+        # Kept, not deleteLater()'d: this runs inside the session's own signal, possibly within
+        # a nested waitForFinished(), and a deferred delete there has crashed PySide. A few
+        # ended sessions per app run cost little; they go with the manager.
+        self._ended.append(session)
         if session.was_ready:
             self.disconnected.emit(session.name, code)
 

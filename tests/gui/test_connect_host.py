@@ -1,0 +1,219 @@
+"""The app as an MCP host on its own: handshake, pings, the shutdown ladder, failures.
+
+These run the host session against real processes started directly (the ``launcher`` seam),
+so that the host side is checked apart from the bridge; tests/gui/test_connect_bridge.py runs
+the same manager through the real bridge.
+"""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import psutil
+import pytest
+from pytestqt.qtbot import QtBot
+
+from roots_manager.core.paths import Layout
+from roots_manager.gui import connect
+from roots_manager.gui.connect import ConnectionManager, demo_command
+
+WAIT_MS = 30_000
+
+
+def direct(name: str, command: Sequence[str], options: Sequence[str]) -> list[str]:
+    """Start the server itself, with no bridge in between."""
+    return list(command)
+
+
+def script(tmp_path: Path, name: str, body: str) -> list[str]:
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(body), encoding="utf-8")
+    return [sys.executable, str(path)]
+
+
+# A minimal stdio server: answers initialize, then pings the host and reports the answer.
+PINGER = """
+    import json, sys
+    def send(m):
+        sys.stdout.write(json.dumps(m) + "\\n"); sys.stdout.flush()
+    for line in sys.stdin:
+        m = json.loads(line)
+        if m.get("method") == "initialize":
+            caps = m["params"]["capabilities"]
+            print("pinger: host capabilities", json.dumps(caps), file=sys.stderr, flush=True)
+            send({"jsonrpc": "2.0", "id": m["id"], "result": {
+                "protocolVersion": m["params"]["protocolVersion"], "capabilities": {},
+                "serverInfo": {"name": "pinger", "version": "1"}}})
+        elif m.get("method") == "notifications/initialized":
+            send({"jsonrpc": "2.0", "id": "p1", "method": "ping"})
+            send({"jsonrpc": "2.0", "id": "s1", "method": "sampling/createMessage", "params": {}})
+        elif m.get("id") == "p1":
+            print("pinger: ping answered", json.dumps(m), file=sys.stderr, flush=True)
+        elif m.get("id") == "s1":
+            print("pinger: sampling answered", json.dumps(m), file=sys.stderr, flush=True)
+    print("pinger: stdin closed", file=sys.stderr, flush=True)
+"""
+
+# Answers the handshake, then ignores stdin EOF and SIGTERM; its child does the same.
+STUBBORN = """
+    import json, signal, subprocess, sys, time
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    child = subprocess.Popen([sys.executable, "-c",
+        "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(600)"])
+    print("stubborn: child", child.pid, file=sys.stderr, flush=True)
+    for line in sys.stdin:
+        m = json.loads(line)
+        if m.get("method") == "initialize":
+            sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": m["id"], "result": {
+                "protocolVersion": "2025-06-18", "capabilities": {},
+                "serverInfo": {"name": "stubborn", "version": "1"}}}) + "\\n")
+            sys.stdout.flush()
+    while True:
+        time.sleep(0.1)
+"""
+
+
+@pytest.fixture
+def manager(layout: Layout, qtbot: QtBot):  # type: ignore[no-untyped-def]
+    m = ConnectionManager(layout, launcher=direct)
+    yield m
+    m.shutdown()
+
+
+def lines_of(m: ConnectionManager, name: str) -> list[str]:
+    return m.stderr_tail(name)
+
+
+def wait_line(qtbot: QtBot, m: ConnectionManager, name: str, needle: str) -> str:
+    def found() -> None:
+        assert any(needle in line for line in m.stderr_tail(name)), (
+            f"no stderr line with {needle!r}; got: {m.stderr_tail(name)}"
+        )
+
+    qtbot.waitUntil(found, timeout=WAIT_MS)
+    return next(line for line in m.stderr_tail(name) if needle in line)
+
+
+def test_handshake_declares_no_roots_and_answers_pings(
+    manager: ConnectionManager, qtbot: QtBot, tmp_path: Path
+) -> None:
+    with qtbot.waitSignal(manager.connected, timeout=WAIT_MS) as sig:
+        manager.connect_server("pinger", script(tmp_path, "pinger.py", PINGER))
+    assert sig.args == ["pinger"]
+    assert manager.connections() == ["pinger"]
+    assert manager.is_connected("pinger")
+    assert manager.server_info("pinger")["name"] == "pinger"
+    assert manager.protocol_version("pinger") == connect.PROTOCOL_VERSION
+
+    caps = wait_line(qtbot, manager, "pinger", "host capabilities")
+    assert caps.endswith("{}"), caps  # no roots: the bridge is the one that injects it
+    pong = wait_line(qtbot, manager, "pinger", "ping answered")
+    assert '"result": {}' in pong and '"id": "p1"' in pong
+    refused = wait_line(qtbot, manager, "pinger", "sampling answered")
+    assert '"code": -32601' in refused
+
+    with qtbot.waitSignal(manager.disconnected, timeout=WAIT_MS) as sig:
+        manager.disconnect_server("pinger")
+    assert sig.args == ["pinger", 0]
+    assert manager.connections() == []
+
+
+def test_demo_server_directly_sees_a_host_without_roots(
+    manager: ConnectionManager, qtbot: QtBot
+) -> None:
+    with qtbot.waitSignal(manager.connected, timeout=WAIT_MS):
+        manager.connect_server("demo", demo_command())
+    wait_line(qtbot, manager, "demo", "declared no roots capability")
+    pid = manager.bridge_pid("demo")
+    assert pid is not None
+    with qtbot.waitSignal(manager.disconnected, timeout=WAIT_MS):
+        manager.disconnect_server("demo")
+    assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+
+
+def test_shutdown_ladder_kills_a_stubborn_server_and_its_child(
+    manager: ConnectionManager, qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(connect, "STDIN_GRACE_MS", 300)
+    monkeypatch.setattr(connect, "TERM_GRACE_MS", 300)
+    with qtbot.waitSignal(manager.connected, timeout=WAIT_MS):
+        manager.connect_server("stubborn", script(tmp_path, "stubborn.py", STUBBORN))
+    line = wait_line(qtbot, manager, "stubborn", "stubborn: child")
+    child = psutil.Process(int(line.split()[-1]))
+    pid = manager.bridge_pid("stubborn")
+    assert pid is not None
+    parent = psutil.Process(pid)
+
+    started = time.monotonic()
+    with qtbot.waitSignal(manager.disconnected, timeout=WAIT_MS) as sig:
+        manager.disconnect_server("stubborn")
+    assert sig.args[0] == "stubborn"
+    assert sig.args[1] != 0  # it had to be killed
+    assert time.monotonic() - started >= 0.5  # stdin closed, then SIGTERM, then SIGKILL
+    for proc in (parent, child):
+        qtbot.waitUntil(lambda p=proc: _gone(p), timeout=WAIT_MS)
+
+
+def _gone(proc: psutil.Process) -> None:
+    try:
+        status = proc.status()
+    except psutil.NoSuchProcess:
+        return
+    assert status == psutil.STATUS_ZOMBIE, f"{proc.pid} still runs ({status})"
+
+
+def test_shutdown_blocks_until_every_server_ended(
+    manager: ConnectionManager, qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(connect, "STDIN_GRACE_MS", 300)
+    monkeypatch.setattr(connect, "TERM_GRACE_MS", 300)
+    with qtbot.waitSignal(manager.connected, timeout=WAIT_MS):
+        manager.connect_server("stubborn", script(tmp_path, "stubborn.py", STUBBORN))
+    with qtbot.waitSignal(manager.connected, timeout=WAIT_MS):
+        manager.connect_server("demo", demo_command())
+    pids = [manager.bridge_pid("stubborn"), manager.bridge_pid("demo")]
+    assert None not in pids
+    procs = [psutil.Process(p) for p in pids if p is not None]
+    manager.shutdown()
+    for proc in procs:
+        _gone(proc)
+
+
+def test_a_program_that_cannot_start_fails_clearly(
+    manager: ConnectionManager, qtbot: QtBot, tmp_path: Path
+) -> None:
+    missing = str(tmp_path / "no-such-server")
+    with qtbot.waitSignal(manager.failed, timeout=WAIT_MS) as sig:
+        manager.connect_server("ghost", [missing])
+    assert sig.args[0] == "ghost"
+    assert missing in sig.args[1]
+    assert manager.connections() == []
+
+
+def test_a_server_that_exits_before_the_handshake_fails_with_its_stderr(
+    manager: ConnectionManager, qtbot: QtBot
+) -> None:
+    argv = [sys.executable, "-c", "import sys; sys.stderr.write('boom: no config\\n'); sys.exit(3)"]
+    with qtbot.waitSignal(manager.failed, timeout=WAIT_MS) as sig:
+        manager.connect_server("crash", argv)
+    assert "exit code 3" in sig.args[1]
+    assert "boom: no config" in sig.args[1]
+
+
+def test_names_and_duplicates_are_refused(manager: ConnectionManager, qtbot: QtBot) -> None:
+    with qtbot.waitSignal(manager.failed, timeout=WAIT_MS) as sig:
+        manager.connect_server("  ", demo_command())
+    assert "not a usable server name" in sig.args[1]
+    with qtbot.waitSignal(manager.failed, timeout=WAIT_MS) as sig:
+        manager.connect_server("empty", [])
+    assert "empty" in sig.args[1]
+    with qtbot.waitSignal(manager.connected, timeout=WAIT_MS):
+        manager.connect_server("demo", demo_command())
+    with qtbot.waitSignal(manager.failed, timeout=WAIT_MS) as sig:
+        manager.connect_server("demo", demo_command())
+    assert "already connected" in sig.args[1]
+    assert manager.connections() == ["demo"]
