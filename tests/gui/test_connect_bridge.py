@@ -1,0 +1,124 @@
+"""Connect a server through the real bridge, with the app as the host.
+
+The demo server reports each roots/list answer on stderr, which the bridge passes through to
+the app; grants made with the CLI while it runs reach it as list_changed through the bridge.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import psutil
+import pytest
+from pytestqt.qtbot import QtBot
+
+from roots_manager.core.paths import Layout
+from roots_manager.gui.connect import ConnectionManager, demo_command
+from tests.conftest import run_cli
+
+WAIT_MS = 30_000
+NAME = "roots-demo"
+
+
+@pytest.fixture
+def manager(layout: Layout, qtbot: QtBot):  # type: ignore[no-untyped-def]
+    m = ConnectionManager(layout)
+    yield m
+    m.shutdown()
+
+
+def answers(m: ConnectionManager) -> list[str]:
+    return [line for line in m.stderr_tail(NAME) if "roots/list answered" in line]
+
+
+def wait_answer(qtbot: QtBot, m: ConnectionManager, count: int) -> str:
+    """Wait for the demo server's *count*-th roots/list answer and return its line."""
+
+    def arrived() -> None:
+        assert len(answers(m)) >= count, (
+            f"waiting for roots/list answer #{count}; stderr so far:\n"
+            + "\n".join(m.stderr_tail(NAME))
+        )
+
+    qtbot.waitUntil(arrived, timeout=WAIT_MS)
+    return answers(m)[count - 1]
+
+
+def tree(pid: int) -> list[psutil.Process]:
+    root = psutil.Process(pid)
+    return [root, *root.children(recursive=True)]
+
+
+def assert_gone(qtbot: QtBot, procs: list[psutil.Process]) -> None:
+    def gone() -> None:
+        alive = []
+        for p in procs:
+            try:
+                if p.status() != psutil.STATUS_ZOMBIE:
+                    alive.append(f"{p.pid} {p.cmdline()}")
+            except psutil.NoSuchProcess:
+                pass
+        assert not alive, f"processes left running: {alive}"
+
+    qtbot.waitUntil(gone, timeout=WAIT_MS)
+
+
+def test_demo_through_the_bridge_sees_grants_made_with_the_cli(
+    manager: ConnectionManager, qtbot: QtBot, tmp_path: Path
+) -> None:
+    project = tmp_path / "my project #1"
+    project.mkdir()
+    run_cli("roots", "add", str(project), "--name", "project")
+
+    with qtbot.waitSignal(manager.connected, timeout=WAIT_MS):
+        manager.connect_server(NAME, demo_command())
+    assert manager.server_info(NAME)["name"] == "roots-demo"
+
+    # a server never seen, no app running: the bridge answers at once with nothing granted
+    first = wait_answer(qtbot, manager, 1)
+    assert "after the handshake" in first
+    assert first.endswith("no roots"), first
+
+    run_cli("grant", NAME, "project")
+    second = wait_answer(qtbot, manager, 2)
+    assert "after list_changed" in second
+    assert project.as_uri() in second
+    assert '"project"' in second
+
+    run_cli("revoke", NAME, "project")
+    third = wait_answer(qtbot, manager, 3)
+    assert "after list_changed" in third and third.endswith("no roots"), third
+
+    pid = manager.bridge_pid(NAME)
+    assert pid is not None
+    procs = tree(pid)
+    assert len(procs) >= 2, "the bridge should run the demo server as its child"
+    with qtbot.waitSignal(manager.disconnected, timeout=WAIT_MS) as sig:
+        manager.disconnect_server(NAME)
+    assert sig.args == [NAME, 0]
+    assert manager.connections() == []
+    assert_gone(qtbot, procs)
+
+
+def test_a_command_the_bridge_cannot_start_fails_clearly(
+    manager: ConnectionManager, qtbot: QtBot, tmp_path: Path
+) -> None:
+    missing = str(tmp_path / "no-such-server")
+    with qtbot.waitSignal(manager.failed, timeout=WAIT_MS) as sig:
+        manager.connect_server("ghost", [missing])
+    assert sig.args[0] == "ghost"
+    assert "exit code 127" in sig.args[1]
+    assert missing in sig.args[1]
+
+
+def test_shutdown_leaves_no_bridge_or_server_running(
+    manager: ConnectionManager, qtbot: QtBot
+) -> None:
+    with qtbot.waitSignal(manager.connected, timeout=WAIT_MS):
+        manager.connect_server(NAME, demo_command())
+    wait_answer(qtbot, manager, 1)
+    pid = manager.bridge_pid(NAME)
+    assert pid is not None
+    procs = tree(pid)
+    manager.shutdown()
+    assert_gone(qtbot, procs)
