@@ -1,0 +1,93 @@
+"""The bridge's traffic log and its live marker.
+
+Events go to the session's JSON Lines file at once (the log views follow it live). The live
+marker (what the desktop app and ``roots-manager servers list`` show about a running bridge) is
+rewritten atomically in a worker thread, coalescing updates, so that an fsync never stalls the
+relay.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+from typing import Any
+
+from roots_manager.core import events as ev
+from roots_manager.core import live
+from roots_manager.core.paths import Layout
+
+
+class BridgeLog:
+    """Event records and the live marker of one bridge session."""
+
+    def __init__(self, layout: Layout, server: str, session: str) -> None:
+        self.layout = layout
+        self.server = server
+        self.session = session
+        self.writer = ev.EventWriter(layout, session)
+        self.counts: dict[str, int] = {}
+        self._marker: live.BridgeMarker | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._writing: asyncio.Future[None] | None = None
+        self._dirty = False
+        self._closed = False
+
+    def event(self, kind: str, **fields: Any) -> None:
+        """Record one event now."""
+        self.counts[kind] = self.counts.get(kind, 0) + 1
+        if self._closed:
+            return
+        try:
+            self.writer.write(ev.event(kind, self.server, self.session, **fields))
+        except OSError:
+            # a full disk must not stop the relay: the traffic matters more than its log
+            self.counts["lost"] = self.counts.get("lost", 0) + 1
+
+    def start_marker(self, marker: live.BridgeMarker, loop: asyncio.AbstractEventLoop) -> None:
+        """Begin keeping *marker* up to date (written at once, in the calling thread)."""
+        self._loop = loop
+        self._marker = marker
+        with contextlib.suppress(OSError):
+            live.write_bridge_marker(self.layout, dataclasses.replace(marker))
+            marker.process_started = marker.process_started or live.process_start_time(marker.pid)
+
+    def marker(self, **fields: Any) -> None:
+        """Update fields of the live marker (written soon, off the event loop)."""
+        if self._marker is None:
+            return
+        for k, v in fields.items():
+            setattr(self._marker, k, v)
+        self._dirty = True
+        if self._writing is None and self._loop is not None and not self._closed:
+            self._flush()
+
+    def _flush(self) -> None:
+        assert self._loop is not None and self._marker is not None
+        self._dirty = False
+        snapshot = dataclasses.replace(self._marker)
+        fut = self._loop.run_in_executor(None, self._write_marker, snapshot)
+        self._writing = fut
+        fut.add_done_callback(self._written)
+
+    def _write_marker(self, marker: live.BridgeMarker) -> None:
+        with contextlib.suppress(OSError):
+            live.write_bridge_marker(self.layout, marker)
+
+    def _written(self, _: object) -> None:
+        self._writing = None
+        if self._dirty and not self._closed:
+            self._flush()
+
+    async def settle(self) -> None:
+        """Wait for a marker write in flight."""
+        while self._writing is not None:
+            with contextlib.suppress(Exception):
+                await self._writing
+            await asyncio.sleep(0)
+
+    def close(self) -> None:
+        """Remove the live marker and close the log file."""
+        self._closed = True
+        live.remove_bridge_marker(self.layout, self.session)
+        self.writer.close()

@@ -1,0 +1,183 @@
+"""The real server as a child process: spawn it, feed it, and stop it the way stdio MCP expects.
+
+Stopping follows the ladder the MCP SDKs use: close the server's stdin, wait, SIGTERM, wait,
+SIGKILL (2 s each by default). The server runs in its own process group so that the ladder also
+reaches what it spawned itself (``npx`` starts ``node``, shells start their commands), and a
+terminal's Ctrl+C reaches only the bridge, which then stops the server in order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import subprocess
+from collections.abc import Callable, Sequence
+from typing import Any
+
+GRACE = 2.0
+EXIT_CANNOT_START = 127
+_POSIX = os.name == "posix"
+
+
+def exit_code(returncode: int | None) -> int:
+    """The bridge's exit code for a server that ended with *returncode* (shell convention)."""
+    if returncode is None:
+        return 1
+    if returncode < 0:
+        return 128 - returncode
+    return returncode
+
+
+class _Protocol(asyncio.SubprocessProtocol):
+    def __init__(self, owner: ServerProcess) -> None:
+        self.owner = owner
+
+    def pipe_data_received(self, fd: int, data: bytes) -> None:
+        if fd == 1:
+            self.owner.on_stdout(data)
+
+    def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
+        if fd == 1:
+            self.owner.stdout_closed.set()
+            self.owner.on_stdout_eof()
+        elif fd == 0:
+            self.owner.stdin_closed = True
+
+    def process_exited(self) -> None:
+        self.owner.exited.set()
+
+    def pause_writing(self) -> None:
+        self.owner.on_stdin_full(True)
+
+    def resume_writing(self) -> None:
+        self.owner.on_stdin_full(False)
+
+
+class ServerProcess:
+    """One spawned server with piped stdin and stdout; its stderr is the bridge's stderr."""
+
+    def __init__(
+        self,
+        command: Sequence[str],
+        *,
+        on_stdout: Callable[[bytes], None],
+        on_stdout_eof: Callable[[], None],
+        on_stdin_full: Callable[[bool], None],
+    ) -> None:
+        self.command = list(command)
+        self.on_stdout = on_stdout
+        self.on_stdout_eof = on_stdout_eof
+        self.on_stdin_full = on_stdin_full
+        self.exited = asyncio.Event()
+        self.stdout_closed = asyncio.Event()
+        self.stdin_closed = False
+        self._transport: asyncio.SubprocessTransport | None = None
+        self._stdin: asyncio.WriteTransport | None = None
+        self._stdout: asyncio.ReadTransport | None = None
+
+    async def start(self) -> None:
+        """Spawn the server; raises :class:`OSError` if the command cannot be started."""
+        loop = asyncio.get_running_loop()
+        extra: dict[str, Any] = {"start_new_session": True} if _POSIX else {}
+        transport, _ = await loop.subprocess_exec(
+            lambda: _Protocol(self),
+            *self.command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=None,
+            **extra,
+        )
+        self._transport = transport
+        stdin = transport.get_pipe_transport(0)
+        stdout = transport.get_pipe_transport(1)
+        assert isinstance(stdin, asyncio.WriteTransport)
+        assert isinstance(stdout, asyncio.ReadTransport)
+        self._stdin, self._stdout = stdin, stdout
+        # a generous buffer before pushing back on the host: a server that reads in bursts
+        # should not stall the host on every burst
+        stdin.set_write_buffer_limits(high=1024 * 1024)
+
+    @property
+    def pid(self) -> int | None:
+        return self._transport.get_pid() if self._transport else None
+
+    @property
+    def returncode(self) -> int | None:
+        return self._transport.get_returncode() if self._transport else None
+
+    def write(self, data: bytes) -> None:
+        """Write to the server's stdin (dropped once it is closed: the server is gone)."""
+        if self._stdin is not None and not self._stdin.is_closing() and not self.stdin_closed:
+            self._stdin.write(data)
+
+    def pause_reading(self, pause: bool) -> None:
+        """Stop (or resume) reading the server's stdout while the host is not reading."""
+        if self._stdout is None or self._stdout.is_closing():
+            return
+        if pause:
+            self._stdout.pause_reading()
+        else:
+            self._stdout.resume_reading()
+
+    def close_stdin(self) -> None:
+        """Close the server's stdin once what is buffered for it has been written."""
+        if self._stdin is not None and not self._stdin.is_closing():
+            self._stdin.close()
+
+    def _signal_group(self, sig: int) -> bool:
+        pid = self.pid
+        if pid is None:
+            return False
+        try:
+            if _POSIX:
+                os.killpg(pid, sig)
+            elif self.returncode is None and self._transport is not None:  # pragma: no cover
+                self._transport.send_signal(sig)
+            return True
+        except (ProcessLookupError, PermissionError):
+            return False
+
+    async def _wait_exit(self, timeout: float) -> bool:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.exited.wait(), timeout)
+        return self.exited.is_set()
+
+    async def stop(self, grace: float = GRACE) -> str:
+        """Close stdin, wait, SIGTERM, wait, SIGKILL; returns which step ended the server."""
+        how = "stdin closed"
+        self.close_stdin()
+        if not await self._wait_exit(grace):
+            how = "SIGTERM"
+            self._signal_group(signal.SIGTERM)
+            if not await self._wait_exit(grace):
+                how = "SIGKILL"
+                self._signal_group(signal.SIGKILL)
+                await self.exited.wait()
+        await self.reap_group(grace)
+        return how
+
+    async def reap_group(self, grace: float = GRACE) -> None:
+        """Stop what the server left running in its process group after it ended itself."""
+        if not _POSIX or self.pid is None:
+            return
+        if not self._group_alive():
+            return
+        self._signal_group(signal.SIGTERM)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + grace
+        while self._group_alive() and loop.time() < deadline:
+            await asyncio.sleep(0.05)
+        if self._group_alive():
+            self._signal_group(signal.SIGKILL)
+
+    def _group_alive(self) -> bool:
+        pid = self.pid
+        if pid is None:
+            return False
+        try:
+            os.killpg(pid, 0)
+        except (ProcessLookupError, PermissionError):
+            return False
+        return True

@@ -1,0 +1,108 @@
+"""The answer the bridge gives to ``roots/list``: the store, the consent rules, and consent waits.
+
+Every answer is :func:`roots_manager.core.consent.effective` for this server, this command line and
+this bridge session, computed on the spot (the folders' availability is checked each time). The
+store file is parsed again only when it changed on disk (its inode, size or modification time),
+which keeps an answer well under a millisecond.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+from roots_manager.core.consent import effective
+from roots_manager.core.model import State
+from roots_manager.core.store import Store, StoreError
+
+Result = dict[str, Any]
+
+
+class RootsSource:
+    """Reads the store (parsing it again only when the file changed) and computes answers."""
+
+    def __init__(
+        self,
+        store: Store,
+        server: str,
+        fingerprint: str,
+        session: str,
+        on_error: Callable[[str], None] | None = None,
+    ) -> None:
+        self.store = store
+        self.server = server
+        self.fingerprint = fingerprint
+        self.session = session
+        self.on_error = on_error
+        self._stamp: tuple[int, int, int] | None = None
+        self._state = State()
+        self._last_error: str | None = None
+
+    def state(self) -> State:
+        """The store's state; the last good one if the file cannot be read now."""
+        try:
+            st = os.stat(self.store.path)
+            stamp = (st.st_ino, st.st_size, st.st_mtime_ns)
+        except FileNotFoundError:
+            stamp = (0, 0, 0)
+        except OSError:
+            stamp = None
+        if stamp is not None and stamp == self._stamp:
+            return self._state
+        try:
+            self._state = self.store.read()
+        except StoreError as exc:
+            # never answer from a damaged file, and never forget what was granted because of it
+            message = str(exc)
+            if message != self._last_error and self.on_error is not None:
+                self.on_error(message)
+            self._last_error = message
+            return self._state
+        self._last_error = None
+        self._stamp = stamp
+        return self._state
+
+    def effective(self) -> Result:
+        """The ``ListRootsResult`` this server gets now."""
+        return effective(
+            self.state(), self.server, fingerprint=self.fingerprint, session=self.session
+        )
+
+    def pending(self) -> bool:
+        """Whether a consent request for this server's command is still waiting for the user."""
+        return any(
+            p.server == self.server and p.fingerprint == self.fingerprint
+            for p in self.state().pending
+        )
+
+
+class HeldAnswers:
+    """Answers that are held until the gate opens (registration done, consent decided)."""
+
+    def __init__(self, source: RootsSource) -> None:
+        self.source = source
+        self.is_open = False
+        self._waiting: list[Callable[[Result], None]] = []
+
+    def now(self) -> Result | None:
+        """The answer now, or None while held."""
+        return self.source.effective() if self.is_open else None
+
+    def later(self, reply: Callable[[Result], None]) -> None:
+        """Call *reply* once the gate opens."""
+        self._waiting.append(reply)
+
+    @property
+    def waiting(self) -> int:
+        """How many answers are held now."""
+        return len(self._waiting)
+
+    def open(self) -> None:
+        """Stop holding answers and give the held ones."""
+        self.is_open = True
+        waiting, self._waiting = self._waiting, []
+        if waiting:
+            result = self.source.effective()
+            for reply in waiting:
+                reply(result)

@@ -1,0 +1,624 @@
+"""What the bridge does with the messages that concern roots, in managed and observe mode.
+
+The session sees only the lines the relays' byte-level triage hands it, parses them, and
+returns what to relay in their place. It owns:
+
+- capability injection: ``roots: {"listChanged": true}`` into ``initialize`` (2025 revisions),
+  ``roots: {}`` into ``_meta["io.modelcontextprotocol/clientCapabilities"]`` of every request
+  (2026-07-28);
+- answering the server's ``roots/list`` (also inside 2025-03-26 batches) with the effective roots;
+- resolving 2026-07-28 ``input_required`` rounds that ask for ``roots/list``: alone, by retrying the
+  request itself under a bridge id; mixed with other input requests, by leaving them to the host
+  and adding the roots answers to the host's retry;
+- the ``list_changed`` policy: one notice per effective change, only once the handshake is
+  complete, and only if the server fetched the list since the previous notice.
+
+Requests the bridge sends carry string ids ``"roots-bridge-<nonce>-<n>"``: the host's ids can never
+collide with them (the nonce is random per session), and their responses never reach the host.
+The ``roots`` in that prefix is deliberate: it makes the relay's single ``b"roots"`` test catch
+the responses to them without a second scan of every line.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from roots_manager.bridge.relay import LineWriter
+from roots_manager.core import events as ev
+from roots_manager.core.model import now_iso
+
+META_VERSION = "io.modelcontextprotocol/protocolVersion"
+META_CAPS = "io.modelcontextprotocol/clientCapabilities"
+MRTR_METHODS = frozenset({"tools/call", "prompts/get", "resources/read"})
+LIST_CHANGED = "notifications/roots/list_changed"
+MAX_REMEMBERED = 256
+"""Host requests (2026-07-28) kept in case the server answers them with input_required."""
+
+Json = dict[str, Any]
+Result = dict[str, Any]
+
+
+class Answers(Protocol):
+    """The effective ``roots/list`` result, available now or once consent allows it."""
+
+    def now(self) -> Result | None:
+        """The answer now, or None while answers are held (consent pending, not registered)."""
+
+    def later(self, reply: Callable[[Result], None]) -> None:
+        """Call *reply* with the answer once answers are no longer held."""
+
+
+class EventSink(Protocol):
+    """Where the session records what it sees."""
+
+    def event(self, kind: str, **fields: Any) -> None: ...
+
+    def marker(self, **fields: Any) -> None: ...
+
+
+def _key(msg_id: object) -> str:
+    # 1 and "1" are different JSON-RPC ids; their JSON texts keep them apart
+    return json.dumps(msg_id, sort_keys=True)
+
+
+def _dumps(doc: object) -> bytes:
+    return json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def _split(line: bytes) -> tuple[bytes, bytes]:
+    body = line.rstrip(b"\r\n")
+    return body, line[len(body) :]
+
+
+def _uris(result: Result) -> list[str]:
+    return [str(r.get("uri")) for r in result.get("roots", []) if isinstance(r, dict)]
+
+
+def _is_response(msg: Json) -> bool:
+    return "method" not in msg and "id" in msg and ("result" in msg or "error" in msg)
+
+
+def _params(msg: Json) -> Json | None:
+    params = msg.get("params")
+    return params if isinstance(params, dict) else None
+
+
+def _roots_keys(result: object) -> tuple[list[str], list[str]] | None:
+    """For an ``input_required`` result: (keys asking roots/list, other keys); else None."""
+    if not isinstance(result, dict) or result.get("resultType") != "input_required":
+        return None
+    reqs = result.get("inputRequests")
+    if not isinstance(reqs, dict):
+        return None
+    roots = [k for k, v in reqs.items() if isinstance(v, dict) and v.get("method") == "roots/list"]
+    return roots, [k for k in reqs if k not in roots]
+
+
+class Session:
+    """The roots protocol logic of one bridge session, shared by both directions."""
+
+    def __init__(
+        self,
+        *,
+        answers: Answers,
+        log: EventSink,
+        to_server: LineWriter,
+        to_host: LineWriter,
+        defer: Callable[[Callable[[], object]], None],
+        observe: bool = False,
+        log_all: bool = False,
+        nonce: str | None = None,
+    ) -> None:
+        self.answers = answers
+        self.log = log
+        self.to_server = to_server
+        self.to_host = to_host
+        self.defer = defer
+        self.observe = observe
+        self.log_all = log_all
+        self.prefix = f"roots-bridge-{nonce or secrets.token_hex(6)}-"
+        self.era: str | None = None
+        """None until known, "2025" (initialize handshake) or "2026" (per-request _meta)."""
+        self.protocol: str | None = None
+        self.handshake_done = False
+        self.last_answered: Result | None = None
+        self.stale = False
+        """A list_changed went out and the server has not fetched the list since."""
+        self.notices = 0
+        self._init_id: str | None = None
+        self._announced_2026 = False
+        self._asked: set[str] = set()  # observe mode: server roots/list ids awaiting the host
+        self._host_requests: OrderedDict[str, Json] = OrderedDict()
+        self._retries: dict[str, tuple[object, Json]] = {}
+        self._mixed: OrderedDict[str, list[str]] = OrderedDict()
+        self._counter = 0
+        self.host_side = _HostSide(self)
+        self.server_side = _ServerSide(self)
+
+    # ---- shared ---------------------------------------------------------------------------
+
+    def _parse(self, line: bytes, direction: str) -> tuple[object, bytes, bytes] | None:
+        body, ending = _split(line)
+        try:
+            return json.loads(body), body, ending
+        except UnicodeDecodeError:
+            reason = "UTF-8"
+        except ValueError:
+            reason = "JSON"
+        if body.strip():
+            self.log.event(ev.NON_JSON, dir=direction, bytes=len(body), reason=reason)
+        return None
+
+    def _log_message(self, msg: object, direction: str) -> None:
+        if not self.log_all or not isinstance(msg, dict):
+            return
+        self.log.event(ev.MESSAGE, dir=direction, id=msg.get("id"), method=msg.get("method"))
+
+    def _next_id(self) -> str:
+        self._counter += 1
+        return f"{self.prefix}{self._counter}"
+
+    # ---- host -> server -------------------------------------------------------------------
+
+    def from_host(self, line: bytes) -> bytes:
+        parsed = self._parse(line, ev.HOST_TO_SERVER)
+        if parsed is None:
+            return line
+        msg, _, ending = parsed
+        if isinstance(msg, list):
+            changed = False
+            for item in msg:
+                if isinstance(item, dict):
+                    self._log_message(item, ev.HOST_TO_SERVER)
+                    changed = self._host_message(item) or changed
+            return _dumps(msg) + ending if changed else line
+        if not isinstance(msg, dict):
+            return line
+        self._log_message(msg, ev.HOST_TO_SERVER)
+        held: list[bool] = []
+        changed = self._host_message(msg, held)
+        if held:
+            return b""
+        return _dumps(msg) + ending if changed else line
+
+    def _host_message(self, msg: Json, held: list[bool] | None = None) -> bool:
+        method = msg.get("method")
+        params = _params(msg)
+        if method == "initialize":
+            return self._initialize(msg, params)
+        if method == "notifications/initialized":
+            if not self.handshake_done:
+                self.handshake_done = True
+                # after the relay has written this notification, not before it
+                self.defer(self.check_changes)
+            return False
+        if method == LIST_CHANGED:
+            self.log.event(ev.LIST_CHANGED_RELAYED, dir=ev.HOST_TO_SERVER)
+            return False
+        if _is_response(msg):
+            key = _key(msg["id"])
+            if key in self._asked:
+                self._asked.discard(key)
+                result = msg.get("result")
+                uris = _uris(result) if isinstance(result, dict) else None
+                self.log.event(
+                    ev.ROOTS_ANSWERED,
+                    dir=ev.HOST_TO_SERVER,
+                    id=msg["id"],
+                    uris=uris,
+                    error=msg.get("error"),
+                )
+            return False
+        meta = params.get("_meta") if params else None
+        if not isinstance(meta, dict) or META_VERSION not in meta:
+            return False
+        return self._modern_request(msg, params, meta, held)
+
+    def _initialize(self, msg: Json, params: Json | None) -> bool:
+        self.era = "2025"
+        caps = params.get("capabilities") if params else None
+        version = params.get("protocolVersion") if params else None
+        self.protocol = str(version) if version is not None else None
+        self._init_id = _key(msg.get("id"))
+        seen = sorted(caps) if isinstance(caps, dict) else None
+        host_roots = caps.get("roots") if isinstance(caps, dict) else None
+        injected = False
+        if not self.observe and params is not None:
+            if not isinstance(caps, dict):
+                caps = params["capabilities"] = {}
+            if "roots" not in caps:
+                caps["roots"] = {"listChanged": True}
+                injected = True
+        self.log.event(
+            ev.HANDSHAKE,
+            dir=ev.HOST_TO_SERVER,
+            id=msg.get("id"),
+            protocol=self.protocol,
+            capabilities=seen,
+            host_roots=host_roots,
+            injected={"roots": {"listChanged": True}} if injected else None,
+        )
+        self.log.marker(protocol=self.protocol)
+        return injected
+
+    def _modern_request(
+        self, msg: Json, params: Json | None, meta: Json, held: list[bool] | None
+    ) -> bool:
+        assert params is not None
+        changed = False
+        if self.era != "2026":
+            self.era = "2026"
+            self.protocol = str(meta.get(META_VERSION))
+            self.log.marker(protocol=self.protocol)
+        caps = meta.get(META_CAPS)
+        seen = sorted(caps) if isinstance(caps, dict) else None
+        if not self.observe:
+            if not isinstance(caps, dict):
+                caps = meta[META_CAPS] = {}
+            if "roots" not in caps:
+                caps["roots"] = {}
+                changed = True
+        if not self._announced_2026 and msg.get("method") != "server/discover":
+            # a discovery probe may be followed by a fall back to initialize: not yet an era
+            self._announced_2026 = True
+            self.log.event(
+                ev.HANDSHAKE,
+                dir=ev.HOST_TO_SERVER,
+                id=msg.get("id"),
+                protocol=self.protocol,
+                capabilities=seen,
+                injected={"roots": {}} if changed else None,
+            )
+        if self.observe:
+            responses = params.get("inputResponses")
+            if isinstance(responses, dict):
+                for k, v in responses.items():
+                    if isinstance(v, dict) and isinstance(v.get("roots"), list):
+                        self.log.event(
+                            ev.ROOTS_ANSWERED,
+                            dir=ev.HOST_TO_SERVER,
+                            id=msg.get("id"),
+                            key=k,
+                            uris=_uris(v),
+                        )
+            return False
+        if msg.get("method") in MRTR_METHODS and "id" in msg:
+            state = params.get("requestState")
+            keys = (
+                self._mixed.pop(state if isinstance(state, str) else "", None)
+                if self._mixed and "inputResponses" in params
+                else None
+            )
+            if keys:
+                roots = self.answers.now()
+                if roots is None:
+                    if held is not None:
+                        held.append(True)
+                    self.answers.later(lambda r: self._fill_host_retry(msg, keys, r, True))
+                    return changed
+                self._fill_host_retry(msg, keys, roots, False)
+                changed = True
+            self._remember(msg)
+        return changed
+
+    def _fill_host_retry(self, msg: Json, keys: list[str], roots: Result, inject: bool) -> None:
+        params = msg["params"]
+        responses = params.get("inputResponses")
+        if not isinstance(responses, dict):
+            responses = params["inputResponses"] = {}
+        for k in keys:
+            responses[k] = roots
+        self._answered(roots)
+        self.log.event(
+            ev.MRTR_RESOLVED,
+            dir=ev.BRIDGE_TO_SERVER,
+            id=msg.get("id"),
+            keys=keys,
+            uris=_uris(roots),
+            path="host-retry",
+        )
+        if inject:
+            self.to_server.inject(_dumps(msg) + b"\n")
+
+    def _remember(self, msg: Json) -> None:
+        key = _key(msg["id"])
+        self._host_requests[key] = msg
+        self._host_requests.move_to_end(key)
+        while len(self._host_requests) > MAX_REMEMBERED:
+            self._host_requests.popitem(last=False)
+
+    # ---- server -> host -------------------------------------------------------------------
+
+    def from_server(self, line: bytes) -> bytes:
+        started = time.perf_counter()
+        parsed = self._parse(line, ev.SERVER_TO_HOST)
+        if parsed is None:
+            return line
+        msg, _, ending = parsed
+        if isinstance(msg, list):
+            return self._server_batch(msg, line, ending, started)
+        if not isinstance(msg, dict):
+            return line
+        self._log_message(msg, ev.SERVER_TO_HOST)
+        out = self._server_message(msg, started)
+        if out is None:
+            return line
+        return out + ending if out else b""
+
+    def _server_batch(self, batch: list[Any], line: bytes, ending: bytes, started: float) -> bytes:
+        if self.observe:
+            for item in batch:
+                if isinstance(item, dict):
+                    self._server_message(item, started)
+            return line
+        rest: list[Any] = []
+        asked: list[Json] = []
+        for item in batch:
+            if isinstance(item, dict) and item.get("method") == "roots/list" and "id" in item:
+                asked.append(item)
+                self.log.event(ev.ROOTS_ASKED, dir=ev.SERVER_TO_HOST, id=item["id"], batch=True)
+            else:
+                rest.append(item)
+        if not asked:
+            return line
+
+        def reply(result: Result) -> None:
+            answers = [{"jsonrpc": "2.0", "id": m["id"], "result": result} for m in asked]
+            self.to_server.inject(_dumps(answers) + b"\n")
+            self._answered(result)
+            for m in asked:
+                self.log.event(
+                    ev.ROOTS_ANSWERED,
+                    dir=ev.BRIDGE_TO_SERVER,
+                    id=m["id"],
+                    uris=_uris(result),
+                    batch=True,
+                    us=round((time.perf_counter() - started) * 1e6),
+                )
+
+        self._answer(reply)
+        return _dumps(rest) + ending if rest else b""
+
+    def _server_message(self, msg: Json, started: float) -> bytes | None:
+        """Bytes to relay instead of *msg* (without newline), b"" to drop it, None to keep it."""
+        method = msg.get("method")
+        if method == "roots/list" and "id" in msg:
+            msg_id = msg["id"]
+            self.log.event(ev.ROOTS_ASKED, dir=ev.SERVER_TO_HOST, id=msg_id)
+            if self.observe:
+                self._asked.add(_key(msg_id))
+                self.log.event(ev.ROOTS_RELAYED, dir=ev.SERVER_TO_HOST, id=msg_id)
+                return None
+
+            def reply(result: Result) -> None:
+                answer = {"jsonrpc": "2.0", "id": msg_id, "result": result}
+                self.to_server.inject(_dumps(answer) + b"\n")
+                self._answered(result)
+                self.log.event(
+                    ev.ROOTS_ANSWERED,
+                    dir=ev.BRIDGE_TO_SERVER,
+                    id=msg_id,
+                    uris=_uris(result),
+                    us=round((time.perf_counter() - started) * 1e6),
+                )
+
+            self._answer(reply)
+            return b""
+        if method == LIST_CHANGED:
+            self.log.event(ev.LIST_CHANGED_RELAYED, dir=ev.SERVER_TO_HOST)
+            return None
+        if not _is_response(msg):
+            return None
+        msg_id = msg["id"]
+        if self._init_id is not None and _key(msg_id) == self._init_id:
+            self._init_id = None
+            result = msg.get("result")
+            if isinstance(result, dict) and result.get("protocolVersion"):
+                self.protocol = str(result["protocolVersion"])
+                self.log.event(
+                    ev.HANDSHAKE,
+                    dir=ev.SERVER_TO_HOST,
+                    id=msg_id,
+                    protocol=self.protocol,
+                    negotiated=True,
+                )
+                self.log.marker(protocol=self.protocol)
+            return None
+        if isinstance(msg_id, str) and msg_id.startswith(self.prefix):
+            retry = self._retries.pop(msg_id, None)
+            if retry is None:
+                # a response to an id of ours that we never sent: nobody is waiting for it
+                self.log.event(
+                    ev.ERROR,
+                    dir=ev.SERVER_TO_HOST,
+                    id=msg_id,
+                    message="a response to a request the bridge never sent; dropped",
+                )
+                return b""
+            host_id, original = retry
+            msg["id"] = host_id
+            return self._maybe_mrtr(msg, host_id, original) or _dumps(msg)
+        if self.observe:
+            found = _roots_keys(msg.get("result"))
+            if found and found[0]:
+                self.log.event(
+                    ev.ROOTS_ASKED, dir=ev.SERVER_TO_HOST, id=msg_id, keys=found[0], mrtr=True
+                )
+            return None
+        kept = self._host_requests.pop(_key(msg_id), None)  # type: ignore[arg-type]
+        return self._maybe_mrtr(msg, msg_id, kept)
+
+    def _maybe_mrtr(self, msg: Json, host_id: object, original: Any) -> bytes | None:
+        result = msg.get("result")
+        found = _roots_keys(result)
+        if not found or not found[0]:
+            return None
+        assert isinstance(result, dict)
+        roots_keys, others = found
+        state = result.get("requestState")
+        self.log.event(
+            ev.ROOTS_ASKED, dir=ev.SERVER_TO_HOST, id=host_id, keys=roots_keys, mrtr=True
+        )
+        if others:
+            # the host answers the rest; the bridge adds its roots answers to the host's retry
+            reqs = result["inputRequests"]
+            for k in roots_keys:
+                del reqs[k]
+            self._mixed[state if isinstance(state, str) else ""] = roots_keys
+            while len(self._mixed) > MAX_REMEMBERED:
+                self._mixed.popitem(last=False)
+            return _dumps(msg)
+        if original is None:
+            self.log.event(
+                ev.ERROR,
+                dir=ev.SERVER_TO_HOST,
+                id=host_id,
+                message="input_required for roots/list on a request the bridge did not keep; "
+                "relayed to the host as it is",
+            )
+            return None
+        started = time.perf_counter()
+
+        def retry(roots: Result) -> None:
+            bridge_id = self._next_id()
+            again = dict(original)
+            params = dict(original.get("params") or {})
+            params["inputResponses"] = {k: roots for k in roots_keys}
+            if state is None:
+                params.pop("requestState", None)
+            else:
+                params["requestState"] = state
+            again["params"] = params
+            again["id"] = bridge_id
+            self._retries[bridge_id] = (host_id, original)
+            self._answered(roots)
+            self.log.event(
+                ev.MRTR_RESOLVED,
+                dir=ev.BRIDGE_TO_SERVER,
+                id=bridge_id,
+                host_id=host_id,
+                keys=roots_keys,
+                uris=_uris(roots),
+                path="retry",
+                us=round((time.perf_counter() - started) * 1e6),
+            )
+            self.to_server.inject(_dumps(again) + b"\n")
+
+        self._answer(retry)
+        return b""
+
+    # ---- answers and list_changed --------------------------------------------------------
+
+    def _answer(self, reply: Callable[[Result], None]) -> None:
+        result = self.answers.now()
+        if result is None:
+            self.answers.later(reply)
+        else:
+            reply(result)
+
+    def _answered(self, result: Result) -> None:
+        self.last_answered = result
+        self.stale = False
+        self.log.marker(last_roots_list_at=now_iso(), stale=False)
+
+    def check_changes(self) -> bool:
+        """Send ``list_changed`` if the server's effective roots moved; True if it was sent."""
+        if self.observe or self.era == "2026" or not self.handshake_done:
+            return False
+        if self.last_answered is None or self.stale:
+            return False
+        current = self.answers.now()
+        if current is None or current == self.last_answered:
+            return False
+        self.stale = True
+        self.notices += 1
+        self.to_server.inject(_dumps({"jsonrpc": "2.0", "method": LIST_CHANGED}) + b"\n")
+        self.log.event(
+            ev.LIST_CHANGED_SENT,
+            dir=ev.BRIDGE_TO_SERVER,
+            uris=_uris(current),
+            previous=_uris(self.last_answered),
+        )
+        self.log.marker(last_list_changed_at=now_iso(), stale=True)
+        return True
+
+    @property
+    def busy(self) -> bool:
+        """True while a request of the bridge's own awaits its response."""
+        return bool(self._retries)
+
+
+class _HostSide:
+    """The host-to-server direction as the relay sees it."""
+
+    def __init__(self, session: Session) -> None:
+        self.s = session
+        self._early = (b"roots", b"initialize", b"clientCapabilities")
+        self._late = (b"roots",)
+
+    def patterns(self) -> Sequence[bytes]:
+        s = self.s
+        if s.era == "2025" and s.handshake_done:
+            return self._late
+        return self._early
+
+    def parse_all(self) -> bool:
+        return self.s.log_all
+
+    def may_stream(self) -> bool:
+        # a 2026-07-28 request may need the roots capability added; a 2025 one never changes
+        return self.s.observe or (self.s.era == "2025" and self.s.handshake_done)
+
+    def handle(self, line: bytes) -> bytes:
+        return self.s.from_host(line)
+
+    def not_json(self, size: int) -> None:
+        self.s.log.event(ev.NON_JSON, dir=ev.HOST_TO_SERVER, bytes=size, reason="JSON")
+
+    def streamed(self, size: int, matched: bool) -> None:
+        if matched:
+            self.s.log.event(
+                ev.ERROR,
+                dir=ev.HOST_TO_SERVER,
+                bytes=size,
+                message="a long message mentioning roots was relayed unparsed",
+            )
+
+
+class _ServerSide:
+    """The server-to-host direction as the relay sees it."""
+
+    def __init__(self, session: Session) -> None:
+        self.s = session
+        self._plain = (b"roots",)
+        self._init = (b"roots", b"protocolVersion")
+
+    def patterns(self) -> Sequence[bytes]:
+        return self._init if self.s._init_id is not None else self._plain
+
+    def parse_all(self) -> bool:
+        return self.s.log_all
+
+    def may_stream(self) -> bool:
+        # the response to a retry of ours must get the host's id back: it is held whole
+        return not self.s.busy
+
+    def handle(self, line: bytes) -> bytes:
+        return self.s.from_server(line)
+
+    def not_json(self, size: int) -> None:
+        self.s.log.event(ev.NON_JSON, dir=ev.SERVER_TO_HOST, bytes=size, reason="JSON")
+
+    def streamed(self, size: int, matched: bool) -> None:
+        if matched:
+            self.s.log.event(
+                ev.ERROR,
+                dir=ev.SERVER_TO_HOST,
+                bytes=size,
+                message="a long message mentioning roots was relayed unparsed",
+            )
