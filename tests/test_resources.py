@@ -1,0 +1,137 @@
+"""The shipped resources: icon, desktop entry, metainfo and translations, found through
+importlib.resources and checked with the freedesktop validators."""
+
+from __future__ import annotations
+
+import configparser
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from PySide6.QtGui import QImage
+from PySide6.QtSvg import QSvgRenderer
+
+from roots_manager import APP_ID
+from roots_manager.core import resources
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def tool(name: str, package: str) -> str:
+    path = shutil.which(name)
+    if path is None:
+        raise AssertionError(f"{name} is not installed: apt-get install {package} (.ci/run does)")
+    return path
+
+
+def validate(argv: list[str]) -> subprocess.CompletedProcess[str]:
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, f"{' '.join(argv)} failed:\n{proc.stdout}\n{proc.stderr}"
+    return proc
+
+
+def test_desktop_entry_is_valid() -> None:
+    with resources.as_path(resources.desktop_entry()) as path:
+        proc = validate([tool("desktop-file-validate", "desktop-file-utils"), str(path)])
+    assert "error" not in (proc.stdout + proc.stderr).lower()
+    entry = configparser.ConfigParser(interpolation=None)
+    entry.optionxform = str  # type: ignore[assignment,method-assign]
+    entry.read_string(resources.desktop_entry().read_text(encoding="utf-8"))
+    group = entry["Desktop Entry"]
+    assert group["Icon"] == APP_ID
+    assert group["Exec"].split()[0] == "roots-manager"
+    assert group["Name[ja]"] and group["Comment[zh_CN]"]
+
+
+def test_metainfo_is_valid() -> None:
+    with resources.as_path(resources.metainfo()) as path:
+        validate([tool("appstreamcli", "appstream"), "validate", "--no-net", str(path)])
+    doc = ET.fromstring(resources.metainfo().read_bytes())
+    assert doc.findtext("id") == APP_ID
+    assert doc.findtext("launchable") == f"{APP_ID}.desktop"
+    assert doc.find("content_rating") is not None
+    releases = doc.findall("releases/release")
+    assert releases, "the metainfo lists no release"
+    from roots_manager import __version__
+
+    if __version__ != "0.0.0":
+        assert releases[0].get("version") == __version__, "add a <release> for this version"
+    shots = [s.findtext("image") or "" for s in doc.findall("screenshots/screenshot")]
+    assert shots and all("/docs/" in s for s in shots)
+
+
+def test_icon_svg_and_every_png_size() -> None:
+    svg = resources.icon_svg()
+    renderer = QSvgRenderer(svg.read_bytes())
+    assert renderer.isValid()
+    pngs = resources.icon_pngs()
+    assert sorted(pngs) == list(resources.ICON_SIZES)
+    for size, png in pngs.items():
+        image = QImage()
+        assert image.loadFromData(png.read_bytes(), "PNG"), f"{size}px icon does not load"
+        assert (image.width(), image.height()) == (size, size)
+        assert image.hasAlphaChannel()
+
+
+def test_icon_png_refuses_unknown_sizes() -> None:
+    with pytest.raises(ValueError, match="no 20px icon"):
+        resources.icon_png(20)
+
+
+@pytest.mark.parametrize(
+    ("locale", "code"),
+    [
+        ("ja_JP.UTF-8", "ja"),
+        ("ja", "ja"),
+        ("zh_CN", "zh_CN"),
+        ("zh-Hans-CN", "zh_CN"),
+        ("zh_TW", "zh_CN"),
+        ("en_US", None),
+        ("C", None),
+        ("fr_FR", None),
+    ],
+)
+def test_translation_for_locale(locale: str, code: str | None) -> None:
+    found = resources.translation_for(locale)
+    assert (found[0] if found else None) == code
+
+
+def test_desktop_files_use_the_app_id_everywhere() -> None:
+    names = {p.name for p in (REPO / "resources").iterdir() if p.is_file()}
+    assert f"{APP_ID}.desktop" in names
+    assert f"{APP_ID}.metainfo.xml" in names
+    assert resources.available_languages() == ["en", "ja", "zh_CN"]
+
+
+def _messages(ts: Path) -> dict[tuple[str, str], ET.Element]:
+    doc = ET.parse(ts).getroot()
+    found = {}
+    for ctx in doc.findall("context"):
+        name = ctx.findtext("name") or ""
+        for msg in ctx.findall("message"):
+            found[(name, msg.findtext("source") or "")] = msg
+    return found
+
+
+def test_translation_sources_are_up_to_date(tmp_path: Path) -> None:
+    """Every tr() string in the GUI is in the committed .ts files (run update-translations)."""
+    lupdate = Path(sys.executable).parent / "pyside6-lupdate"
+    if not lupdate.exists():
+        lupdate = Path(tool("pyside6-lupdate", "PySide6 (pip)"))
+    fresh = tmp_path / "fresh.ts"
+    sources = sorted(str(p) for p in (REPO / "app" / "roots_manager" / "gui").rglob("*.py"))
+    subprocess.run(
+        [str(lupdate), *sources, "-ts", str(fresh)], check=True, capture_output=True, timeout=300
+    )
+    wanted = set(_messages(fresh))
+    for lang in ("ja", "zh_CN"):
+        ts = REPO / "resources" / "translations" / f"roots_manager_{lang}.ts"
+        have = set(_messages(ts))
+        missing = sorted(wanted - have)
+        assert not missing, (
+            f"{ts.name} lacks {len(missing)} string(s); run scripts/update-translations. "
+            f"First: {missing[:5]}"
+        )
