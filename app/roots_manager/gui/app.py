@@ -131,6 +131,9 @@ class AppController(QObject):
             self.window.show()
             self.window_shown.emit()
         self._state_changed(self.watcher.state)
+        if self.window.isVisible():
+            # a request read before the window was shown waits in the prompt
+            self.prompt.show_waiting()
         if self.window.log_panel is not None:
             self.window.log_panel.start()
         if self.demo:

@@ -12,6 +12,7 @@ from PySide6.QtCore import (
     QObject,
     QPersistentModelIndex,
     Qt,
+    QTimer,
     Signal,
 )
 from PySide6.QtWidgets import QApplication, QStyle
@@ -25,6 +26,7 @@ Index = QModelIndex | QPersistentModelIndex
 NAME, PATH, AVAILABLE, GRANTED = range(4)
 
 RootIdRole = Qt.ItemDataRole.UserRole + 1
+AVAILABILITY_RECHECK_MS = 3000
 
 
 def unavailable_text(reason: str) -> str:
@@ -57,6 +59,11 @@ class RootsModel(QAbstractTableModel):
         self._rows: list[RootRow] = []
         watcher.state_changed.connect(self._refresh)
         watcher.markers_changed.connect(self._refresh)
+        # a folder can vanish or come back (an unmounted drive) with no store change
+        self._availability = QTimer(self)
+        self._availability.setInterval(AVAILABILITY_RECHECK_MS)
+        self._availability.timeout.connect(self._refresh)
+        self._availability.start()
         self._refresh()
 
     # ---- reading ------------------------------------------------------------------------

@@ -1,0 +1,77 @@
+"""The Detect projects dialog on a generated tree: scan, cancel, tick, add."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+
+from roots_manager.core.store import Store
+from roots_manager.gui.app import AppController
+from roots_manager.gui.detect import DetectDialog
+from tests.core.test_projects import make_tree
+from tests.gui.shell_support import controller  # noqa: F401 - fixture
+
+
+def test_detect_scans_in_the_background_and_adds_the_ticked_projects(
+    controller: AppController, store: Store, tmp_path: Path, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    tree = tmp_path / "tree"
+    projects = make_tree(tree)
+    window = controller.window
+    assert window is not None
+    # one project is a root already: it is shown but cannot be ticked
+    window.roots_panel.add_paths([str(projects["go"])])
+    dialog = window.detect_projects()
+    qtbot.waitExposed(dialog)
+    dialog.folder.setText(str(tree))
+    with qtbot.waitSignal(dialog.scan_finished, timeout=30_000) as done:
+        dialog.scan_button.click()
+    result = done.args[0]
+    assert not result.cancelled
+    assert dialog.model.rowCount() == len(projects)
+    assert dialog.progress.value() == dialog.progress.maximum()
+    assert not dialog.add_button.isEnabled()  # nothing is ticked for the user
+    existing = [
+        dialog.model.item(r)
+        for r in range(dialog.model.rowCount())
+        if not dialog.model.item(r).isEnabled()
+    ]
+    assert len(existing) == 1 and "already a root" in existing[0].text()
+
+    wanted = {str(projects["git"]), str(projects["rust"])}
+    for r in range(dialog.model.rowCount()):
+        item = dialog.model.item(r)
+        if item.data(Qt.ItemDataRole.UserRole + 1) in wanted:
+            item.setCheckState(Qt.CheckState.Checked)
+    assert set(dialog.checked_paths()) == wanted
+    assert dialog.add_button.isEnabled()
+    dialog.add_button.click()
+    qtbot.waitUntil(lambda: len(store.read().roots) == 3)
+    assert {r.path for r in store.read().roots} == wanted | {str(projects["go"])}
+
+
+def test_cancel_keeps_what_was_found_so_far(tmp_path: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
+    tree = tmp_path / "big"
+    for i in range(400):
+        d = tree / f"group{i:03d}" / "a" / "b" / f"proj{i}"
+        d.mkdir(parents=True)
+        (d / "package.json").write_text("{}")
+    dialog = DetectDialog(set(), str(tree))
+    qtbot.addWidget(dialog)
+    dialog.show()
+
+    def cancel_once(done: int) -> None:
+        # the progress bar is updated in the GUI thread, so this runs there too
+        if done >= 3:
+            dialog.cancel_scan()
+
+    dialog.progress.valueChanged.connect(cancel_once)
+    with qtbot.waitSignal(dialog.scan_finished, timeout=30_000) as finished:
+        dialog.start_scan()
+    result = finished.args[0]
+    assert result.cancelled
+    assert 3 <= len(result.projects) < 400
+    assert dialog.model.rowCount() == len(result.projects)
+    assert "Cancelled" in dialog.status.text()
+    assert dialog.scan_button.isEnabled() and not dialog.cancel_button.isEnabled()

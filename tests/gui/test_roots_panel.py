@@ -1,0 +1,177 @@
+"""Adding, renaming and removing roots through the workspace panel, against a real store."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtGui import QDropEvent
+from PySide6.QtWidgets import QLineEdit
+
+from roots_manager.core.paths import Layout
+from roots_manager.core.store import Store
+from roots_manager.gui.app import AppController, app_settings
+from roots_manager.gui.roots_model import AVAILABLE, GRANTED, NAME, PATH, RootsModel
+from roots_manager.gui.roots_view import RootsPanel
+from roots_manager.gui.watcher import StoreWatcher
+from tests.conftest import run_cli
+from tests.gui.shell_support import (  # noqa: F401 - fixtures
+    answer_message_box,
+    button_named,
+    controller,
+    folders,
+    watcher,
+)
+
+
+@pytest.fixture
+def panel(watcher: StoreWatcher, layout: Layout, qtbot) -> RootsPanel:  # type: ignore[no-untyped-def]
+    p = RootsPanel(watcher, app_settings(layout))
+    qtbot.addWidget(p)
+    p.show()
+    return p
+
+
+def test_add_shows_the_root_and_remembers_it(
+    panel: RootsPanel, store: Store, tmp_path: Path
+) -> None:
+    (a, b) = folders(tmp_path, "alpha", "beta project")
+    ids = panel.add_paths([str(a), str(b)])
+    assert len(ids) == 2
+    state = store.read()
+    assert [r.path for r in state.roots] == [str(a), str(b)]
+    m = panel.model
+    assert m.rowCount() == 2
+    assert m.index(1, NAME).data() == "beta project"
+    assert m.index(1, PATH).data() == str(b)
+    assert m.index(0, AVAILABLE).data() == "yes"
+    assert m.index(0, GRANTED).data() == "nobody"
+    assert panel.recent.paths()[:2] == [str(b), str(a)]
+
+
+def test_adding_twice_is_refused_with_a_message(
+    panel: RootsPanel, watcher: StoreWatcher, store: Store, tmp_path: Path, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    (a,) = folders(tmp_path, "alpha")
+    panel.add_paths([str(a)])
+    with qtbot.waitSignal(watcher.edit_failed) as failed:
+        assert panel.add_paths([str(a)]) == []
+    assert "already a root" in failed.args[0]
+    assert len(store.read().roots) == 1
+
+
+def test_broad_root_needs_an_explicit_confirmation(
+    panel: RootsPanel, store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    seen: list[str] = []
+    answer_message_box(button_named("Cancel"), seen)
+    assert panel.add_paths([str(home)]) == []
+    assert store.read().roots == []
+    assert "home folder" in seen[0] and "all your files" in seen[0]
+
+    answer_message_box(button_named("Add it anyway"), seen)
+    assert len(panel.add_paths([str(home)])) == 1
+    assert [r.path for r in store.read().roots] == [str(home)]
+
+    seen.clear()
+    answer_message_box(button_named("Cancel"), seen)
+    assert panel.add_paths(["/"]) == []
+    assert "root of the file system" in seen[0]
+
+
+def test_rename_inline(panel: RootsPanel, store: Store, tmp_path: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
+    (a,) = folders(tmp_path, "alpha")
+    panel.add_paths([str(a)])
+    panel.table.selectRow(0)
+    panel.rename_button.click()
+    editor = panel.table.findChild(QLineEdit)
+    assert editor is not None and editor.isVisible()
+    editor.selectAll()
+    qtbot.keyClicks(editor, "Alpha   renamed")
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: store.read().roots[0].name == "Alpha renamed")
+    assert panel.model.index(0, NAME).data() == "Alpha renamed"
+
+
+def test_remove_names_the_servers_that_lose_access(
+    panel: RootsPanel, store: Store, tmp_path: Path, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    a, b = folders(tmp_path, "alpha", "beta")
+    panel.add_paths([str(a), str(b)])
+    run_cli("grant", "files-server", str(a))
+    run_cli("grant", "notes", str(a), "--session")
+    qtbot.waitUntil(lambda: "files-server" in (panel.model.index(0, GRANTED).data() or ""))
+    panel.table.selectRow(0)
+    seen: list[str] = []
+    answer_message_box(button_named("Cancel"), seen)
+    panel.remove_button.click()
+    assert len(store.read().roots) == 2
+    assert "files-server" in seen[0] and "notes" in seen[0]
+
+    answer_message_box(button_named("Remove"), seen)
+    panel.remove_button.click()
+    state = store.read()
+    assert [r.path for r in state.roots] == [str(b)]
+    assert state.grants == []
+    assert panel.model.rowCount() == 1
+    assert str(a) in panel.recent.paths()
+
+
+def test_changes_made_elsewhere_show_at_once(panel: RootsPanel, tmp_path: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
+    (a,) = folders(tmp_path, "from-the-cli")
+    run_cli("roots", "add", str(a), "--name", "CLI root")
+    qtbot.waitUntil(lambda: panel.model.rowCount() == 1, timeout=10_000)
+    assert panel.model.index(0, NAME).data() == "CLI root"
+    run_cli("roots", "rename", str(a), "Renamed elsewhere")
+    qtbot.waitUntil(
+        lambda: panel.model.index(0, NAME).data() == "Renamed elsewhere", timeout=10_000
+    )
+
+
+def test_a_vanished_folder_shows_as_unavailable(panel: RootsPanel, tmp_path: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
+    (a,) = folders(tmp_path, "soon-gone")
+    panel.add_paths([str(a)])
+    shutil.rmtree(a)
+    qtbot.waitUntil(
+        lambda: panel.model.index(0, AVAILABLE).data() == "no (missing)", timeout=15_000
+    )
+
+
+def test_folders_dropped_on_the_window_become_roots(
+    controller: AppController, store: Store, tmp_path: Path
+) -> None:
+    a, b = folders(tmp_path, "dropped-1", "dropped-2")
+    (tmp_path / "a-file.txt").write_text("not a folder")
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(p)) for p in (a, b, tmp_path / "a-file.txt")])
+    window = controller.window
+    assert window is not None
+    event = QDropEvent(
+        QPointF(50, 50),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
+    window.dropEvent(event)
+    assert event.isAccepted()
+    assert [r.path for r in store.read().roots] == [str(a), str(b)]
+
+
+def test_roots_model_passes_the_model_tester(
+    watcher: StoreWatcher, store: Store, tmp_path: Path, qtmodeltester
+) -> None:  # type: ignore[no-untyped-def]
+    a, b = folders(tmp_path, "alpha", "beta")
+    with store.transaction() as state:
+        state.add_root(str(a))
+        state.add_root(str(b))
+        state.grant("srv", [state.roots[0].id])
+    watcher.reload()
+    model = RootsModel(watcher)
+    assert model.rowCount() == 2
+    qtmodeltester.check(model, force_py=True)

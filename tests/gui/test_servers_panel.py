@@ -1,0 +1,131 @@
+"""The servers list and the consent matrix, against a real store and real marker files."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+
+from roots_manager.core import live
+from roots_manager.core.live import BridgeMarker
+from roots_manager.core.model import now_iso
+from roots_manager.core.paths import Layout
+from roots_manager.core.store import Store
+from roots_manager.gui.servers_model import (
+    LAST_ASKED,
+    STALE,
+    STATUS,
+    CellScopeRole,
+    ConsentMatrixModel,
+    ServersModel,
+)
+from roots_manager.gui.servers_view import ServersPanel
+from roots_manager.gui.watcher import StoreWatcher
+from tests.conftest import run_cli
+from tests.gui.shell_support import folders, watcher  # noqa: F401 - fixture
+
+
+def seed(store: Store, tmp_path: Path) -> list[str]:
+    a, b = folders(tmp_path, "alpha", "beta")
+    with store.transaction() as state:
+        ids = [state.add_root(str(a)).id, state.add_root(str(b)).id]
+        state.grant("files", [])
+        state.grant("notes", [ids[1]])
+    return ids
+
+
+def test_space_cycles_a_cell_and_every_step_is_saved(
+    watcher: StoreWatcher, store: Store, tmp_path: Path, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    ids = seed(store, tmp_path)
+    watcher.reload()
+    panel = ServersPanel(watcher)
+    qtbot.addWidget(panel)
+    panel.show()
+    qtbot.waitExposed(panel)
+    m = panel.matrix_model
+    assert [m.headerData(i, Qt.Orientation.Vertical) for i in range(m.rowCount())] == [
+        "files",
+        "notes",
+    ]
+    cell = m.index(0, 0)
+    panel.matrix.setFocus()
+    panel.matrix.setCurrentIndex(cell)
+
+    def grants() -> list[tuple[str, str, str]]:
+        return sorted((g.server, g.root, g.scope) for g in store.read().grants)
+
+    qtbot.keyClick(panel.matrix, Qt.Key.Key_Space)
+    assert ("files", ids[0], "session") in grants()
+    assert cell.data(CellScopeRole) == "session"
+    qtbot.keyClick(panel.matrix, Qt.Key.Key_Space)
+    assert ("files", ids[0], "always") in grants()
+    assert cell.data(Qt.ItemDataRole.CheckStateRole) == Qt.CheckState.Checked
+    qtbot.keyClick(panel.matrix, Qt.Key.Key_Space)
+    assert grants() == [("notes", ids[1], "always")]
+
+    # the context menu sets a scope directly, including always -> session
+    m.set_scope(m.index(1, 1), "session")
+    assert grants() == [("notes", ids[1], "session")]
+    assert m.index(1, 1).data() == "This session"
+
+
+def test_policy_choice_is_saved_and_follows_the_cli(
+    watcher: StoreWatcher, store: Store, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    panel = ServersPanel(watcher)
+    qtbot.addWidget(panel)
+    panel.policy.setCurrentIndex(panel.policy.findData("deny"))
+    panel.policy.activated.emit(panel.policy.currentIndex())
+    assert store.read().policy == "deny"
+    run_cli("policy", "ask")
+    qtbot.waitUntil(lambda: panel.policy.currentData() == "ask", timeout=10_000)
+
+
+def test_running_and_stale_servers_show_from_their_markers(
+    watcher: StoreWatcher, store: Store, layout: Layout, tmp_path: Path, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    seed(store, tmp_path)
+    watcher.reload()
+    model = ServersModel(watcher)
+    assert model.index(0, STATUS).data() == "not running"
+    assert model.index(0, LAST_ASKED).data() == "never"
+    # a marker of this very process: alive for as long as the test runs
+    marker = BridgeMarker(
+        session="s-test",
+        server="files",
+        pid=os.getpid(),
+        started_at=now_iso(),
+        command=["files-server", "--stdio"],
+        protocol="2025-06-18",
+        last_roots_list_at=now_iso(),
+        last_list_changed_at=now_iso(),
+        stale=True,
+    )
+    live.write_bridge_marker(layout, marker)
+    qtbot.waitUntil(lambda: model.index(0, STATUS).data() == "running", timeout=10_000)
+    assert "protocol 2025-06-18" in model.index(0, 2).data()
+    assert model.index(0, STALE).data() == "stale"
+    assert "has not asked" in model.index(0, STALE).data(Qt.ItemDataRole.ToolTipRole)
+    live.remove_bridge_marker(layout, "s-test")
+    qtbot.waitUntil(lambda: model.index(0, STATUS).data() == "not running", timeout=10_000)
+    assert model.index(0, STALE).data() == ""
+
+
+def test_models_pass_the_model_tester(
+    watcher: StoreWatcher, store: Store, layout: Layout, tmp_path: Path, qtmodeltester
+) -> None:  # type: ignore[no-untyped-def]
+    ids = seed(store, tmp_path)
+    with store.transaction() as state:
+        state.grant("files", [ids[0]], "session", ["s-test"])
+    live.write_bridge_marker(
+        layout,
+        BridgeMarker("s-test", "files", os.getpid(), now_iso(), ["x"], stale=True),
+    )
+    watcher.reload()
+    servers = ServersModel(watcher)
+    matrix = ConsentMatrixModel(watcher)
+    assert servers.rowCount() == 2 and matrix.rowCount() == 2 and matrix.columnCount() == 2
+    qtmodeltester.check(servers, force_py=True)
+    qtmodeltester.check(matrix, force_py=True)
