@@ -10,7 +10,6 @@ from roots_manager.core.store import Store
 from roots_manager.gui.app import AppController
 from roots_manager.gui.detect import DetectDialog
 from tests.core.test_projects import make_tree
-from tests.gui.shell_support import controller  # noqa: F401 - fixture
 
 
 def test_detect_scans_in_the_background_and_adds_the_ticked_projects(

@@ -81,6 +81,3 @@ def test_store_damaged_while_running_shows_a_banner(
     layout.store.write_bytes(b"{broken")
     qtbot.waitUntil(lambda: window.store_banner.isVisible(), timeout=10_000)
     assert "cannot be read" in window.store_banner.label.text()
-
-
-from tests.gui.shell_support import controller  # noqa: E402, F401 - fixture

@@ -17,13 +17,7 @@ from roots_manager.gui.roots_model import AVAILABLE, GRANTED, NAME, PATH, RootsM
 from roots_manager.gui.roots_view import RootsPanel
 from roots_manager.gui.watcher import StoreWatcher
 from tests.conftest import run_cli
-from tests.gui.shell_support import (  # noqa: F401 - fixtures
-    answer_message_box,
-    button_named,
-    controller,
-    folders,
-    watcher,
-)
+from tests.gui.shell_support import answer_message_box, button_named, folders
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ from roots_manager.gui.servers_model import (
 from roots_manager.gui.servers_view import ServersPanel
 from roots_manager.gui.watcher import StoreWatcher
 from tests.conftest import run_cli
-from tests.gui.shell_support import folders, watcher  # noqa: F401 - fixture
+from tests.gui.shell_support import folders
 
 
 def seed(store: Store, tmp_path: Path) -> list[str]:

@@ -7,7 +7,6 @@ import subprocess
 import sys
 
 from roots_manager.gui.app import AppController
-from tests.gui.shell_support import controller  # noqa: F401 - fixture
 
 
 def test_second_start_raises_the_first(controller: AppController, qtbot) -> None:  # type: ignore[no-untyped-def]
@@ -29,7 +28,7 @@ def test_second_start_raises_the_first(controller: AppController, qtbot) -> None
     finally:
         if second.poll() is None:
             second.kill()
-    out, err = second.communicate()
+    _, err = second.communicate()
     assert second.returncode == 0, err
     assert "already running" in err
     assert window.isVisible()
