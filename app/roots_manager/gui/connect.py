@@ -62,8 +62,16 @@ STDERR_KEPT = 200
 METHOD_NOT_FOUND = -32601
 
 
+def _frozen_program(name: str) -> str:
+    """A program shipped next to the app's executable in a frozen bundle."""
+    exe = f"{name}.exe" if os.name == "nt" else name
+    return os.path.join(os.path.dirname(sys.executable), exe)
+
+
 def demo_command() -> list[str]:
     """The command line that starts the demo server shipped in the package."""
+    if getattr(sys, "frozen", False):
+        return [_frozen_program("roots-demo-server")]
     return [sys.executable, "-m", "roots_manager.demo_server"]
 
 
@@ -75,8 +83,7 @@ def bridge_command(name: str, command: Sequence[str], options: Sequence[str] = (
     from the same installation.
     """
     if getattr(sys, "frozen", False):
-        exe = "roots-bridge.exe" if os.name == "nt" else "roots-bridge"
-        bridge = [os.path.join(os.path.dirname(sys.executable), exe)]
+        bridge = [_frozen_program("roots-bridge")]
     else:
         bridge = [sys.executable, "-m", "roots_manager.bridge.main"]
     return [*bridge, "--server", name, *options, "--", *command]
@@ -478,7 +485,7 @@ def default_name(command: Sequence[str]) -> str:
     """A server name guessed from a command line: the package or script it runs."""
     if not command:
         return ""
-    if list(command[1:3]) == ["-m", "roots_manager.demo_server"]:
+    if list(command) == demo_command():
         return DEMO_SERVER_NAME
     program = os.path.basename(command[0]).lower().removesuffix(".exe")
     args = [a for a in command[1:] if not a.startswith("-")]
