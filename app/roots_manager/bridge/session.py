@@ -450,7 +450,7 @@ class Session:
                     ev.ROOTS_ASKED, dir=ev.SERVER_TO_HOST, id=msg_id, keys=found[0], mrtr=True
                 )
             return None
-        kept = self._host_requests.pop(_key(msg_id), None)  # type: ignore[arg-type]
+        kept = self._host_requests.pop(_key(msg_id), None)
         return self._maybe_mrtr(msg, msg_id, kept)
 
     def _maybe_mrtr(self, msg: Json, host_id: object, original: Any) -> bytes | None:
