@@ -4,6 +4,7 @@ importlib.resources and checked with the freedesktop validators."""
 from __future__ import annotations
 
 import configparser
+import re
 import shutil
 import subprocess
 import sys
@@ -135,3 +136,45 @@ def test_translation_sources_are_up_to_date(tmp_path: Path) -> None:
             f"{ts.name} lacks {len(missing)} string(s); run scripts/update-translations. "
             f"First: {missing[:5]}"
         )
+
+
+PLACEHOLDER = re.compile(r"\{[^}]*\}|%p%|%\d")
+
+
+@pytest.mark.parametrize("lang", ["ja", "zh_CN"])
+def test_translations_are_complete_and_keep_placeholders(lang: str) -> None:
+    ts = REPO / "resources" / "translations" / f"roots_manager_{lang}.ts"
+    problems = []
+    for (ctx, source), msg in _messages(ts).items():
+        tr = msg.find("translation")
+        assert tr is not None
+        text = tr.text or ""
+        if tr.get("type") in ("unfinished", "vanished", "obsolete") or not text.strip():
+            problems.append(f"{ctx}: {source!r} is not translated")
+        elif sorted(PLACEHOLDER.findall(text)) != sorted(PLACEHOLDER.findall(source)):
+            problems.append(f"{ctx}: {source!r} -> {text!r} changes the placeholders")
+        elif ("&" in source.replace("&&", "")) != ("&" in text.replace("&&", "")):
+            problems.append(f"{ctx}: {source!r} -> {text!r} loses or adds a keyboard mnemonic")
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("lang", ["ja", "zh_CN"])
+def test_compiled_catalogues_match_their_sources(lang: str, tmp_path: Path) -> None:
+    """The committed .qm is what lrelease makes of the committed .ts (run update-translations)."""
+    from PySide6.QtCore import QTranslator
+
+    ts = REPO / "resources" / "translations" / f"roots_manager_{lang}.ts"
+    lrelease = Path(sys.executable).parent / "pyside6-lrelease"
+    if not lrelease.exists():
+        lrelease = Path(tool("pyside6-lrelease", "PySide6 (pip)"))
+    fresh = tmp_path / "fresh.qm"
+    subprocess.run([str(lrelease), str(ts), "-qm", str(fresh)], check=True, capture_output=True)
+    shipped = resources.translation_file(lang)
+    assert shipped.is_file(), f"{shipped} is missing: run scripts/update-translations"
+    assert shipped.read_bytes() == fresh.read_bytes(), (
+        f"{shipped} is older than its .ts: run scripts/update-translations"
+    )
+    translator = QTranslator()
+    data = shipped.read_bytes()  # Qt reads the catalogue in place: keep the bytes alive
+    assert translator.load(data)
+    assert translator.translate("ConnectDialog", "Connect a server") not in ("", "Connect a server")

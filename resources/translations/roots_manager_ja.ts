@@ -1,0 +1,1421 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="ja" sourcelanguage="en">
+<context>
+    <name>ConnectDialog</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/connect.py" line="+516"/>
+        <source>Connect a server</source>
+        <translation>サーバーに接続</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Start a server through the bridge, with Roots Manager as its host, to watch how it uses roots. The server sees the folders you grant it.</source>
+        <translation>Roots Manager をホストとして、ブリッジ経由でサーバーを起動し、サーバーがルートをどう使うかを確認します。サーバーには許可したフォルダーだけが見えます。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Known servers</source>
+        <translation>既知のサーバー</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>(type a command line below)</source>
+        <translation>（下にコマンドラインを入力）</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Command line</source>
+        <translation>コマンドライン</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>for example: npx -y @modelcontextprotocol/server-filesystem</source>
+        <translation>例: npx -y @modelcontextprotocol/server-filesystem</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Use the &amp;demo server</source>
+        <translation>デモサーバーを使う(&amp;D)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Use the demo server</source>
+        <translation>デモサーバーを使う</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Server name</source>
+        <translation>サーバー名</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Problem with the input</source>
+        <translation>入力の問題</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Known server:</source>
+        <translation>既知のサーバー(&amp;K):</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Command line:</source>
+        <translation>コマンドライン(&amp;C):</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Server &amp;name:</source>
+        <translation>サーバー名(&amp;N):</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>C&amp;onnect</source>
+        <translation>接続(&amp;O)</translation>
+    </message>
+    <message>
+        <location line="+69"/>
+        <location line="+6"/>
+        <source>Enter the command line that starts the server.</source>
+        <translation>サーバーを起動するコマンドラインを入力してください。</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>The command line cannot be read: {0}.</source>
+        <translation>コマンドラインを解釈できません: {0}。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The program {0} does not exist.</source>
+        <translation>プログラム {0} は存在しません。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{0} is not a program that can be run.</source>
+        <translation>{0} は実行できるプログラムではありません。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The program {0} is not found on the search path (PATH).</source>
+        <translation>プログラム {0} が検索パス (PATH) に見つかりません。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Enter a name for the server: grants are made to this name.</source>
+        <translation>サーバーの名前を入力してください。許可はこの名前に対して与えられます。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The server name cannot contain control characters.</source>
+        <translation>サーバー名に制御文字は使えません。</translation>
+    </message>
+</context>
+<context>
+    <name>ConnectionManager</name>
+    <message>
+        <location line="-252"/>
+        <source>“{0}” is not a usable server name</source>
+        <translation>「{0}」はサーバー名として使えません</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the command line is empty</source>
+        <translation>コマンドラインが空です</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the server {0} is still disconnecting; try again in a moment</source>
+        <translation>サーバー {0} はまだ切断中です。しばらくしてからもう一度お試しください</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>a server named {0} is already connected</source>
+        <translation>{0} という名前のサーバーはすでに接続されています</translation>
+    </message>
+</context>
+<context>
+    <name>ConsentDialog</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/consent_dialog.py" line="+37"/>
+        <source>A server asks for your folders</source>
+        <translation>サーバーがフォルダーを求めています</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Consent request from {server}</source>
+        <translation>{server} からの同意リクエスト</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&lt;h3&gt;May &lt;i&gt;{server}&lt;/i&gt; see your folders?&lt;/h3&gt;</source>
+        <translation>&lt;h3&gt;&lt;i&gt;{server}&lt;/i&gt; にフォルダーを見せますか?&lt;/h3&gt;</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>This server has not run behind Roots Manager before. Until you decide, it is told about no folder.</source>
+        <translation>このサーバーが Roots Manager 経由で動くのは初めてです。決めるまでは、どのフォルダーも知らされません。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>This server&apos;s command line changed since you approved it. Its grants are suspended until you decide; a changed command may be a different program.</source>
+        <translation>このサーバーのコマンドラインは承認後に変更されました。決めるまで許可は停止されます。コマンドが変わった場合、別のプログラムである可能性があります。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Asked at {when}.</source>
+        <translation>{when} にリクエストされました。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Full command line</source>
+        <translation>完全なコマンドライン</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Full co&amp;mmand line:</source>
+        <translation>完全なコマンドライン(&amp;M):</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Previously approved command line</source>
+        <translation>以前に承認したコマンドライン</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Previously &amp;approved command line:</source>
+        <translation>以前に承認したコマンドライン(&amp;A):</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>{name} — {path} ({reason})</source>
+        <translation>{name} — {path}（{reason}）</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Roots the server may see</source>
+        <translation>サーバーに見せてよいルート</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Roots it may see (tick the ones you allow):</source>
+        <translation>見せてよいルート(&amp;R)（許可するものにチェック）:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>You have no roots yet: allowing approves the server with no folder.</source>
+        <translation>まだルートがありません。許可すると、フォルダーなしでサーバーを承認します。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Roots tell a server where to look; they are not an access control. A server can still open any file its process may.</source>
+        <translation>ルートはサーバーにどこを見るべきかを伝えるもので、アクセス制御ではありません。サーバーは、そのプロセスが開けるファイルなら何でも開けます。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>{count} more request(s) wait after this one.</source>
+        <translation>この後にさらに {count} 件のリクエストが待っています。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Allow for this &amp;session</source>
+        <translation>このセッションだけ許可(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Al&amp;ways allow</source>
+        <translation>常に許可(&amp;W)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Deny</source>
+        <translation>拒否(&amp;D)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Later</source>
+        <translation>後で(&amp;L)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Decide later: the request stays pending and the server waits or sees nothing</source>
+        <translation>後で決める: リクエストは保留のままで、サーバーは待つか、何も見えません</translation>
+    </message>
+</context>
+<context>
+    <name>ConsentMatrixModel</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/servers_model.py" line="+281"/>
+        <source>Its command line changed: its grants are suspended until approved</source>
+        <translation>コマンドラインが変更されました。承認されるまで許可は停止されます</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Always</source>
+        <translation>常に</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>This session</source>
+        <translation>このセッションのみ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Allowed by policy</source>
+        <translation>ポリシーにより許可</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{server} always sees {root}</source>
+        <translation>{server} には {root} が常に見えます</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{server} sees {root} until its running session ends</source>
+        <translation>{server} には実行中のセッションが終わるまで {root} が見えます</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{server} does not see {root}</source>
+        <translation>{server} には {root} が見えません</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Suspended: its command line changed since it was approved</source>
+        <translation>停止中: 承認後にコマンドラインが変更されました</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Space: none, this session, always</source>
+        <translation>Space キー: なし、このセッションのみ、常に</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{server}, {root}: {scope}</source>
+        <translation>{server}、{root}: {scope}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>always</source>
+        <translation>常に</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>this session</source>
+        <translation>このセッションのみ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not granted</source>
+        <translation>許可なし</translation>
+    </message>
+</context>
+<context>
+    <name>DetectDialog</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/detect.py" line="+64"/>
+        <source>Detect projects</source>
+        <translation>プロジェクトを検出</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Folder to search</source>
+        <translation>検索するフォルダー</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Search &amp;in:</source>
+        <translation>検索場所(&amp;I):</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Browse…</source>
+        <translation>参照(&amp;B)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Scan</source>
+        <translation>スキャン(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Scan progress</source>
+        <translation>スキャンの進行状況</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Choose a folder and press Scan.</source>
+        <translation>フォルダーを選んで「スキャン」を押してください。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Cancel scan</source>
+        <translation>スキャンを中止(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Projects found</source>
+        <translation>見つかったプロジェクト</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Projects found:</source>
+        <translation>見つかったプロジェクト(&amp;P):</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Add checked</source>
+        <translation>チェックしたものを追加(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>Search for projects in</source>
+        <translation>プロジェクトを検索する場所</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>{path} is not a folder.</source>
+        <translation>{path} はフォルダーではありません。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Searching {path}…</source>
+        <translation>{path} を検索中…</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Cancelling…</source>
+        <translation>中止しています…</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%p% ({visited} folders)</source>
+        <translation>%p%（{visited} フォルダー）</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Cancelled after {visited} folders; {count} project(s) found so far.</source>
+        <translation>{visited} フォルダーを調べた時点で中止しました。それまでに {count} 件のプロジェクトが見つかりました。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{count} project(s) found in {visited} folders.</source>
+        <translation>{visited} フォルダー中に {count} 件のプロジェクトが見つかりました。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No project found in {visited} folders.</source>
+        <translation>{visited} フォルダー中にプロジェクトは見つかりませんでした。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Found by: {markers}</source>
+        <translation>検出の手がかり: {markers}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{name} — {path} (already a root)</source>
+        <translation>{name} — {path}（すでにルート）</translation>
+    </message>
+</context>
+<context>
+    <name>LogModel</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/log_model.py" line="+39"/>
+        <source>Time</source>
+        <translation>時刻</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server</source>
+        <translation>サーバー</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Direction</source>
+        <translation>方向</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kind</source>
+        <translation>種類</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Summary</source>
+        <translation>概要</translation>
+    </message>
+    <message>
+        <location line="+111"/>
+        <source>(no longer on disk)</source>
+        <translation>（ディスク上にもうありません）</translation>
+    </message>
+</context>
+<context>
+    <name>LogPanel</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/log_view.py" line="+52"/>
+        <source>Server filter</source>
+        <translation>サーバーの絞り込み</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Kind filter</source>
+        <translation>種類の絞り込み</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Text filter</source>
+        <translation>テキストの絞り込み</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Text in the event&apos;s JSON (Ctrl+F)</source>
+        <translation>イベントの JSON に含まれるテキスト (Ctrl+F)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>F&amp;ollow newest</source>
+        <translation>最新を追う(&amp;O)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Follow the newest events</source>
+        <translation>最新のイベントを追う</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Keep the newest event in view as events arrive</source>
+        <translation>イベントが届くたびに最新のイベントを表示し続けます</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+136"/>
+        <source>&amp;Pause</source>
+        <translation>一時停止(&amp;P)</translation>
+    </message>
+    <message>
+        <location line="-134"/>
+        <source>Pause the log</source>
+        <translation>ログを一時停止</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Hold new events back so the view stays still; they are shown on resume</source>
+        <translation>新しいイベントの表示を止めて画面を固定します。再開すると表示されます</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>C&amp;lear view</source>
+        <translation>表示をクリア(&amp;L)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Clear the view</source>
+        <translation>表示をクリア</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Hide the events shown now; the log files keep them</source>
+        <translation>いま表示中のイベントを隠します。ログファイルには残ります</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Export…</source>
+        <translation>エクスポート(&amp;E)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+151"/>
+        <source>Export the shown events</source>
+        <translation>表示中のイベントをエクスポート</translation>
+    </message>
+    <message>
+        <location line="-150"/>
+        <source>Save the events shown as JSON Lines or CSV</source>
+        <translation>表示中のイベントを JSON Lines または CSV で保存します</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Server:</source>
+        <translation>サーバー(&amp;S):</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Kind:</source>
+        <translation>種類(&amp;K):</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Filter:</source>
+        <translation>絞り込み(&amp;F):</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Events</source>
+        <translation>イベント</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>Event details</source>
+        <translation>イベントの詳細</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Select an event to see its JSON</source>
+        <translation>イベントを選ぶと JSON が表示されます</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Log status</source>
+        <translation>ログの状態</translation>
+    </message>
+    <message>
+        <location line="+59"/>
+        <source>&amp;Resume</source>
+        <translation>再開(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>JSON Lines (*.jsonl)</source>
+        <translation>JSON Lines (*.jsonl)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Export failed</source>
+        <translation>エクスポートに失敗しました</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Could not write {path}: {error}</source>
+        <translation>{path} に書き込めませんでした: {error}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Exported {n} events to {path}</source>
+        <translation>{n} 件のイベントを {path} にエクスポートしました</translation>
+    </message>
+    <message>
+        <location line="+57"/>
+        <source>This event is no longer on disk.</source>
+        <translation>このイベントはもうディスク上にありません。</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>All servers</source>
+        <translation>すべてのサーバー</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>All kinds</source>
+        <translation>すべての種類</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Showing {shown} of {total} events</source>
+        <translation>{total} 件中 {shown} 件のイベントを表示</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>paused, {n} new</source>
+        <translation>一時停止中、新着 {n} 件</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>not following: {error}</source>
+        <translation>追跡していません: {error}</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+95"/>
+        <location line="+155"/>
+        <source>Roots Manager</source>
+        <translation>Roots Manager</translation>
+    </message>
+    <message>
+        <location line="-143"/>
+        <source>Sections</source>
+        <translation>セクション</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Roots</source>
+        <translation>ルート(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Servers and consent</source>
+        <translation>サーバーと同意(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Log</source>
+        <translation>ログ(&amp;L)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Re&amp;view…</source>
+        <translation>確認(&amp;V)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Re&amp;cover…</source>
+        <translation>復旧(&amp;C)…</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Added {count} root(s)</source>
+        <translation>{count} 件のルートを追加しました</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>The live log is not available in this build.</source>
+        <translation>このビルドではライブログを使えません。</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>&amp;File</source>
+        <translation>ファイル(&amp;F)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Add folder…</source>
+        <translation>フォルダーを追加(&amp;A)…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Detect projects…</source>
+        <translation>プロジェクトを検出(&amp;D)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Recent folders</source>
+        <translation>最近使ったフォルダー(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Settings…</source>
+        <translation>設定(&amp;S)…</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Close window</source>
+        <translation>ウィンドウを閉じる(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Quit</source>
+        <translation>終了(&amp;Q)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Servers</source>
+        <translation>サーバー(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Connect a server…</source>
+        <translation>サーバーに接続(&amp;C)…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Disconnect</source>
+        <translation>切断(&amp;D)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>&amp;Review pending requests…</source>
+        <translation>保留中のリクエストを確認(&amp;R)…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;View</source>
+        <translation>表示(&amp;V)</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>&amp;Help</source>
+        <translation>ヘルプ(&amp;H)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;What roots are</source>
+        <translation>ルートとは(&amp;W)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;About Roots Manager</source>
+        <translation>Roots Manager について(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>{count} server(s) wait for your decision: {names}</source>
+        <translation>{count} 件のサーバーが決定を待っています: {names}</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The store cannot be read; changes are not possible until it is recovered.</source>
+        <translation>ストアを読み込めません。復旧するまで変更はできません。</translation>
+    </message>
+    <message>
+        <location line="+40"/>
+        <location line="+14"/>
+        <source>Connecting servers is not available in this build ({error}).</source>
+        <translation>このビルドではサーバーに接続できません ({error})。</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Connecting {server}…</source>
+        <translation>{server} に接続中…</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>No server is connected from this app</source>
+        <translation>このアプリから接続しているサーバーはありません</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Disconnect</source>
+        <translation>切断</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Server to disconnect:</source>
+        <translation>切断するサーバー:</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Disconnected {server}</source>
+        <translation>{server} を切断しました</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>What roots are</source>
+        <translation>ルートとは</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Roots are the folders an MCP server is told to work in. Roots Manager answers each server&apos;s roots/list with only the roots you granted it, and tells running servers when that changes.
+
+Roots tell a server where to look; they are not an access control. A server can still open any file its process is allowed to. Watch the Log to see what each server asks for.</source>
+        <translation>ルートとは、MCP サーバーに作業場所として伝えるフォルダーのことです。Roots Manager は各サーバーの roots/list に、そのサーバーに許可したルートだけを返し、変更があれば実行中のサーバーに知らせます。
+
+ルートはサーバーにどこを見るべきかを伝えるもので、アクセス制御ではありません。サーバーは、そのプロセスに許されたファイルなら何でも開けます。各サーバーが何を求めているかは「ログ」で確認できます。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>About Roots Manager</source>
+        <translation>Roots Manager について</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Roots Manager {version}
+
+Decide which of your folders each MCP server may see, and watch what it does with them.</source>
+        <translation>Roots Manager {version}
+
+各 MCP サーバーに見せるフォルダーを選び、サーバーがそれをどう使うかを確認します。</translation>
+    </message>
+</context>
+<context>
+    <name>RecoveryDialog</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/recovery.py" line="+31"/>
+        <source>Roots Manager cannot read its store</source>
+        <translation>Roots Manager がストアを読み込めません</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&lt;b&gt;Your settings file cannot be read.&lt;/b&gt; Nothing has been changed or lost: the file stays as it is until you choose.</source>
+        <translation>&lt;b&gt;設定ファイルを読み込めません。&lt;/b&gt;何も変更も削除もされていません。選ぶまでファイルはそのまま残ります。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>What is wrong</source>
+        <translation>問題の内容</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Restoring puts back the last good copy (saved before the last change) and keeps the damaged file next to it, so nothing is deleted.</source>
+        <translation>復元すると、最後の正常なコピー（最後の変更の前に保存されたもの）を戻し、壊れたファイルはその隣に残すので、何も削除されません。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>&amp;Restore the last good copy</source>
+        <translation>最後の正常なコピーを復元(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Start &amp;empty</source>
+        <translation>空の状態で始める(&amp;E)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Keep the damaged file aside and start with no roots and no servers</source>
+        <translation>壊れたファイルは別に保管し、ルートもサーバーもない状態で始めます</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Quit</source>
+        <translation>終了(&amp;Q)</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>There is no good copy to restore. You can keep the damaged file aside and start empty.</source>
+        <translation>復元できる正常なコピーがありません。壊れたファイルを別に保管して、空の状態で始めることができます。</translation>
+    </message>
+</context>
+<context>
+    <name>Roots</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/roots_model.py" line="+35"/>
+        <source>missing</source>
+        <translation>見つかりません</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not a folder</source>
+        <translation>フォルダーではありません</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>unreadable</source>
+        <translation>読み取れません</translation>
+    </message>
+</context>
+<context>
+    <name>RootsModel</name>
+    <message>
+        <location line="+83"/>
+        <source>Name</source>
+        <translation>名前</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Folder</source>
+        <translation>フォルダー</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Available</source>
+        <translation>利用可能</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Granted to</source>
+        <translation>許可先</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>yes</source>
+        <translation>はい</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no ({reason})</source>
+        <translation>いいえ（{reason}）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{server} (this session)</source>
+        <translation>{server}（このセッションのみ）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>nobody</source>
+        <translation>なし</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The folder is {reason}: no server is told about it until it is back.</source>
+        <translation>フォルダーの状態: {reason}。戻るまで、どのサーバーにも知らされません。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Double-click or press F2 to rename</source>
+        <translation>ダブルクリックまたは F2 キーで名前を変更</translation>
+    </message>
+</context>
+<context>
+    <name>RootsPanel</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/roots_view.py" line="+84"/>
+        <source>Workspace roots</source>
+        <translation>ワークスペースのルート</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Add folder…</source>
+        <translation>フォルダーを追加(&amp;A)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+80"/>
+        <source>Add a folder as a root</source>
+        <translation>フォルダーをルートとして追加</translation>
+    </message>
+    <message>
+        <location line="-78"/>
+        <source>&amp;Detect projects…</source>
+        <translation>プロジェクトを検出(&amp;D)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Detect projects in a folder</source>
+        <translation>フォルダー内のプロジェクトを検出</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Re&amp;cent</source>
+        <translation>最近(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+2"/>
+        <source>Recent folders</source>
+        <translation>最近使ったフォルダー</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+55"/>
+        <source>Re&amp;name</source>
+        <translation>名前を変更(&amp;N)</translation>
+    </message>
+    <message>
+        <location line="-54"/>
+        <source>Rename the selected root</source>
+        <translation>選択したルートの名前を変更</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+55"/>
+        <source>&amp;Remove…</source>
+        <translation>削除(&amp;R)…</translation>
+    </message>
+    <message>
+        <location line="-54"/>
+        <source>Remove the selected roots</source>
+        <translation>選択したルートを削除</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+162"/>
+        <source>Remove</source>
+        <translation>削除</translation>
+    </message>
+    <message>
+        <location line="-154"/>
+        <source>Roots are the folders you work in. Drop folders here from your file manager, then choose in the Servers tab which server may see which.</source>
+        <translation>ルートは作業するフォルダーです。ファイルマネージャーからここへフォルダーをドロップし、「サーバー」タブでどのサーバーにどれを見せるかを選んでください。</translation>
+    </message>
+    <message>
+        <location line="+63"/>
+        <source>It is your home folder. Every server you grant it to could be pointed at all your files: documents, keys, browser profiles and the rest.</source>
+        <translation>これはホームフォルダーです。許可したサーバーはすべて、あなたのあらゆるファイル（書類、鍵、ブラウザーのプロファイルなど）に向けられる可能性があります。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>It is the root of the file system. Every server you grant it to could be pointed at every file on this computer.</source>
+        <translation>これはファイルシステムのルートです。許可したサーバーはすべて、このコンピューター上のあらゆるファイルに向けられる可能性があります。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Add a very broad folder?</source>
+        <translation>非常に広い範囲のフォルダーを追加しますか?</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Add {path} as a root?</source>
+        <translation>{path} をルートとして追加しますか?</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>A project folder is almost always the better choice.</source>
+        <translation>ほとんどの場合、プロジェクトのフォルダーのほうが適切です。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Add it anyway</source>
+        <translation>それでも追加する</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>No recent folders</source>
+        <translation>最近使ったフォルダーはありません</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Clear the list</source>
+        <translation>一覧を消去</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>These servers will no longer be told about it: {servers}.</source>
+        <translation>次のサーバーにはもう知らされなくなります: {servers}。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>No server is granted it now.</source>
+        <translation>現在、これを許可されているサーバーはありません。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Remove roots</source>
+        <translation>ルートを削除</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove {names} from your roots?</source>
+        <translation>{names} をルートから削除しますか?</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The folders themselves are not touched.</source>
+        <translation>フォルダー自体には手を加えません。</translation>
+    </message>
+</context>
+<context>
+    <name>ServersModel</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/servers_model.py" line="-200"/>
+        <source>Server</source>
+        <translation>サーバー</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Status</source>
+        <translation>状態</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Bridge</source>
+        <translation>ブリッジ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Started</source>
+        <translation>開始時刻</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Last roots/list</source>
+        <translation>最後の roots/list</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stale</source>
+        <translation>古い情報</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>running</source>
+        <translation>実行中</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>running ({count})</source>
+        <translation>実行中（{count}）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>not running</source>
+        <translation>停止中</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>consent pending</source>
+        <translation>同意待ち</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>command changed, consent pending</source>
+        <translation>コマンド変更、同意待ち</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>command changed: grants suspended</source>
+        <translation>コマンド変更: 許可を停止中</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>pid {pid}, {mode}, protocol {protocol}</source>
+        <translation>PID {pid}、{mode}、プロトコル {protocol}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not yet known</source>
+        <translation>まだ不明</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>never</source>
+        <translation>なし</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>stale</source>
+        <translation>古い情報</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Roots Manager told this server that its roots changed ({when}) and it has not asked for them since: it may still work with the old folders. Restarting the server makes it ask again.</source>
+        <translation>Roots Manager はこのサーバーにルートの変更を知らせましたが（{when}）、その後サーバーはルートを問い合わせていません。まだ古いフォルダーで作業している可能性があります。サーバーを再起動すると、もう一度問い合わせます。</translation>
+    </message>
+</context>
+<context>
+    <name>ServersPanel</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+51"/>
+        <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
+        <translation>&lt;b&gt;ルートはサーバーにどこを見るべきかを伝えるもので、アクセス制御ではありません。&lt;/b&gt;サーバーは、そのプロセスに許されたファイルなら何でも開けます。実際に何をしているかは「ログ」で確認してください。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Notice: roots are not an access control</source>
+        <translation>注意: ルートはアクセス制御ではありません</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Policy for unknown servers</source>
+        <translation>未知のサーバーに対するポリシー</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Ask me</source>
+        <translation>確認する</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Show them nothing</source>
+        <translation>何も見せない</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Show them every root</source>
+        <translation>すべてのルートを見せる</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>When an &amp;unknown server starts:</source>
+        <translation>未知のサーバーが起動したとき(&amp;U):</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Servers</source>
+        <translation>サーバー</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Consent: which server sees which root</source>
+        <translation>同意: どのサーバーにどのルートを見せるか</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Tick a cell to let a server see a root. Space or a click cycles: not granted, this session (until the running server stops), always. Right-click for a menu.</source>
+        <translation>セルにチェックを入れると、サーバーにそのルートが見えるようになります。Space キーまたはクリックで「許可なし」「このセッションのみ（実行中のサーバーが止まるまで）」「常に」を順に切り替えます。右クリックでメニューを表示します。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&amp;Consent</source>
+        <translation>同意(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Servers</source>
+        <translation>サーバー(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>A&amp;pprove command</source>
+        <translation>コマンドを承認(&amp;P)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Accept the server&apos;s changed command line and lift the suspension</source>
+        <translation>サーバーの変更後のコマンドラインを受け入れ、停止を解除します</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Forget server…</source>
+        <translation>サーバーを削除(&amp;F)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>C&amp;onnect a server…</source>
+        <translation>サーバーに接続(&amp;O)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Dis&amp;connect</source>
+        <translation>切断(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+80"/>
+        <source>Show every root to unknown servers?</source>
+        <translation>未知のサーバーにすべてのルートを見せますか?</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Any server that starts behind the bridge will be told about every root, without asking you. Continue?</source>
+        <translation>ブリッジ経由で起動するサーバーはすべて、確認なしにすべてのルートを知らされます。続けますか?</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Forget server</source>
+        <translation>サーバーを削除</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Forget {server} and its grants? The next time it starts it counts as a new server.</source>
+        <translation>{server} とその許可を削除しますか? 次に起動したときは新しいサーバーとして扱われます。</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>&amp;Always</source>
+        <translation>常に(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>This &amp;session</source>
+        <translation>このセッションのみ(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Not granted</source>
+        <translation>許可なし(&amp;N)</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/settings_dialog.py" line="+34"/>
+        <source>Settings</source>
+        <translation>設定</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Language</source>
+        <translation>言語</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>System default</source>
+        <translation>システムの既定</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>&amp;Keep running in the tray when the window is closed</source>
+        <translation>ウィンドウを閉じてもトレイで実行し続ける(&amp;K)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A new language applies the next time Roots Manager starts.</source>
+        <translation>新しい言語は、次に Roots Manager を起動したときに反映されます。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Language:</source>
+        <translation>言語(&amp;L):</translation>
+    </message>
+</context>
+<context>
+    <name>Tray</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/tray.py" line="+52"/>
+        <source>&amp;Show Roots Manager</source>
+        <translation>Roots Manager を表示(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Review pending requests</source>
+        <translation>保留中のリクエストを確認(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Quit</source>
+        <translation>終了(&amp;Q)</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>Roots Manager: {count} consent request(s) waiting</source>
+        <translation>Roots Manager: {count} 件の同意リクエストが待機中</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Roots Manager</source>
+        <translation>Roots Manager</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Review pending requests ({count})</source>
+        <translation>保留中のリクエストを確認（{count}）(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>A server asks for your folders</source>
+        <translation>サーバーがフォルダーを求めています</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{server} waits for your decision. Click to review.</source>
+        <translation>{server} が決定を待っています。クリックして確認してください。</translation>
+    </message>
+</context>
+<context>
+    <name>_Session</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/connect.py" line="-157"/>
+        <source>the server refused the handshake: {0}</source>
+        <translation>サーバーがハンドシェイクを拒否しました: {0}</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>the server did not answer the handshake within {0} s</source>
+        <translation>サーバーが {0} 秒以内にハンドシェイクに応答しませんでした</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>the bridge could not be started ({0}): {1}</source>
+        <translation>ブリッジを起動できませんでした ({0}): {1}</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>the server stopped before the handshake (exit code {0})</source>
+        <translation>サーバーがハンドシェイクの前に終了しました（終了コード {0}）</translation>
+    </message>
+</context>
+<context>
+    <name>self.window</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/app.py" line="+148"/>
+        <source>The demo server is not available in this build ({error}).</source>
+        <translation>このビルドではデモサーバーを使えません ({error})。</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Decision for {server} saved</source>
+        <translation>{server} についての決定を保存しました</translation>
+    </message>
+    <message>
+        <location line="+34"/>
+        <source>Roots Manager keeps running</source>
+        <translation>Roots Manager は実行を続けます</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>It stays in the tray to ask you about new servers. Choose Quit from the tray icon&apos;s menu to end it. Your servers keep working either way.</source>
+        <translation>新しいサーバーについて確認するため、トレイに常駐します。終了するにはトレイアイコンのメニューから「終了」を選んでください。どちらの場合もサーバーは動き続けます。</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,1421 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN" sourcelanguage="en">
+<context>
+    <name>ConnectDialog</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/connect.py" line="+516"/>
+        <source>Connect a server</source>
+        <translation>连接服务器</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Start a server through the bridge, with Roots Manager as its host, to watch how it uses roots. The server sees the folders you grant it.</source>
+        <translation>以 Roots Manager 作为主机，通过桥接器启动服务器，观察它如何使用根目录。服务器只能看到你授权给它的文件夹。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Known servers</source>
+        <translation>已知服务器</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>(type a command line below)</source>
+        <translation>（在下方输入命令行）</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Command line</source>
+        <translation>命令行</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>for example: npx -y @modelcontextprotocol/server-filesystem</source>
+        <translation>例如：npx -y @modelcontextprotocol/server-filesystem</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Use the &amp;demo server</source>
+        <translation>使用演示服务器(&amp;D)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Use the demo server</source>
+        <translation>使用演示服务器</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Server name</source>
+        <translation>服务器名称</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Problem with the input</source>
+        <translation>输入有误</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Known server:</source>
+        <translation>已知服务器(&amp;K)：</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Command line:</source>
+        <translation>命令行(&amp;C)：</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Server &amp;name:</source>
+        <translation>服务器名称(&amp;N)：</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>C&amp;onnect</source>
+        <translation>连接(&amp;O)</translation>
+    </message>
+    <message>
+        <location line="+69"/>
+        <location line="+6"/>
+        <source>Enter the command line that starts the server.</source>
+        <translation>请输入启动服务器的命令行。</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>The command line cannot be read: {0}.</source>
+        <translation>无法解析命令行：{0}。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The program {0} does not exist.</source>
+        <translation>程序 {0} 不存在。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{0} is not a program that can be run.</source>
+        <translation>{0} 不是可运行的程序。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The program {0} is not found on the search path (PATH).</source>
+        <translation>在搜索路径 (PATH) 中找不到程序 {0}。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Enter a name for the server: grants are made to this name.</source>
+        <translation>请输入服务器名称：授权是按此名称授予的。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The server name cannot contain control characters.</source>
+        <translation>服务器名称不能包含控制字符。</translation>
+    </message>
+</context>
+<context>
+    <name>ConnectionManager</name>
+    <message>
+        <location line="-252"/>
+        <source>“{0}” is not a usable server name</source>
+        <translation>“{0}”不能用作服务器名称</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the command line is empty</source>
+        <translation>命令行为空</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the server {0} is still disconnecting; try again in a moment</source>
+        <translation>服务器 {0} 仍在断开连接；请稍后再试</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>a server named {0} is already connected</source>
+        <translation>名为 {0} 的服务器已连接</translation>
+    </message>
+</context>
+<context>
+    <name>ConsentDialog</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/consent_dialog.py" line="+37"/>
+        <source>A server asks for your folders</source>
+        <translation>有服务器请求访问你的文件夹</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Consent request from {server}</source>
+        <translation>来自 {server} 的授权请求</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&lt;h3&gt;May &lt;i&gt;{server}&lt;/i&gt; see your folders?&lt;/h3&gt;</source>
+        <translation>&lt;h3&gt;允许 &lt;i&gt;{server}&lt;/i&gt; 看到你的文件夹吗？&lt;/h3&gt;</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>This server has not run behind Roots Manager before. Until you decide, it is told about no folder.</source>
+        <translation>此服务器此前从未通过 Roots Manager 运行。在你做出决定之前，它不会得知任何文件夹。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>This server&apos;s command line changed since you approved it. Its grants are suspended until you decide; a changed command may be a different program.</source>
+        <translation>此服务器的命令行在你批准后发生了变化。在你做出决定之前，其授权已暂停；命令变化可能意味着这是另一个程序。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Asked at {when}.</source>
+        <translation>请求时间：{when}。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Full command line</source>
+        <translation>完整命令行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Full co&amp;mmand line:</source>
+        <translation>完整命令行(&amp;M)：</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Previously approved command line</source>
+        <translation>之前批准的命令行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Previously &amp;approved command line:</source>
+        <translation>之前批准的命令行(&amp;A)：</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>{name} — {path} ({reason})</source>
+        <translation>{name} — {path}（{reason}）</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Roots the server may see</source>
+        <translation>服务器可以看到的根目录</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Roots it may see (tick the ones you allow):</source>
+        <translation>可以看到的根目录(&amp;R)（勾选你允许的）：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>You have no roots yet: allowing approves the server with no folder.</source>
+        <translation>你还没有根目录：允许将批准此服务器，但不授予任何文件夹。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Roots tell a server where to look; they are not an access control. A server can still open any file its process may.</source>
+        <translation>根目录告诉服务器该去哪里查看，它们并不是访问控制。服务器仍然可以打开其进程有权访问的任何文件。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>{count} more request(s) wait after this one.</source>
+        <translation>此后还有 {count} 个请求在等待。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Allow for this &amp;session</source>
+        <translation>仅本次会话允许(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Al&amp;ways allow</source>
+        <translation>始终允许(&amp;W)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Deny</source>
+        <translation>拒绝(&amp;D)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Later</source>
+        <translation>稍后(&amp;L)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Decide later: the request stays pending and the server waits or sees nothing</source>
+        <translation>稍后决定：请求保持待处理，服务器会等待或看不到任何内容</translation>
+    </message>
+</context>
+<context>
+    <name>ConsentMatrixModel</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/servers_model.py" line="+281"/>
+        <source>Its command line changed: its grants are suspended until approved</source>
+        <translation>其命令行已变化：在批准之前其授权已暂停</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Always</source>
+        <translation>始终</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>This session</source>
+        <translation>仅本次会话</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Allowed by policy</source>
+        <translation>按策略允许</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{server} always sees {root}</source>
+        <translation>{server} 始终可以看到 {root}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{server} sees {root} until its running session ends</source>
+        <translation>{server} 在当前运行的会话结束前可以看到 {root}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{server} does not see {root}</source>
+        <translation>{server} 看不到 {root}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Suspended: its command line changed since it was approved</source>
+        <translation>已暂停：其命令行在批准后发生了变化</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Space: none, this session, always</source>
+        <translation>空格键：未授权、仅本次会话、始终</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{server}, {root}: {scope}</source>
+        <translation>{server}，{root}：{scope}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>always</source>
+        <translation>始终</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>this session</source>
+        <translation>仅本次会话</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not granted</source>
+        <translation>未授权</translation>
+    </message>
+</context>
+<context>
+    <name>DetectDialog</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/detect.py" line="+64"/>
+        <source>Detect projects</source>
+        <translation>检测项目</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Folder to search</source>
+        <translation>要搜索的文件夹</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Search &amp;in:</source>
+        <translation>搜索位置(&amp;I)：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Browse…</source>
+        <translation>浏览(&amp;B)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Scan</source>
+        <translation>扫描(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Scan progress</source>
+        <translation>扫描进度</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Choose a folder and press Scan.</source>
+        <translation>选择一个文件夹，然后点击“扫描”。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Cancel scan</source>
+        <translation>取消扫描(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Projects found</source>
+        <translation>找到的项目</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Projects found:</source>
+        <translation>找到的项目(&amp;P)：</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Add checked</source>
+        <translation>添加勾选项(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>Search for projects in</source>
+        <translation>在此搜索项目</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>{path} is not a folder.</source>
+        <translation>{path} 不是文件夹。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Searching {path}…</source>
+        <translation>正在搜索 {path}…</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%p% ({visited} folders)</source>
+        <translation>%p%（{visited} 个文件夹）</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Cancelled after {visited} folders; {count} project(s) found so far.</source>
+        <translation>在检查 {visited} 个文件夹后已取消；目前找到 {count} 个项目。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{count} project(s) found in {visited} folders.</source>
+        <translation>在 {visited} 个文件夹中找到 {count} 个项目。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No project found in {visited} folders.</source>
+        <translation>在 {visited} 个文件夹中未找到项目。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Found by: {markers}</source>
+        <translation>识别依据：{markers}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{name} — {path} (already a root)</source>
+        <translation>{name} — {path}（已是根目录）</translation>
+    </message>
+</context>
+<context>
+    <name>LogModel</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/log_model.py" line="+39"/>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Direction</source>
+        <translation>方向</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Summary</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <location line="+111"/>
+        <source>(no longer on disk)</source>
+        <translation>（已不在磁盘上）</translation>
+    </message>
+</context>
+<context>
+    <name>LogPanel</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/log_view.py" line="+52"/>
+        <source>Server filter</source>
+        <translation>服务器筛选</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Kind filter</source>
+        <translation>类型筛选</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Text filter</source>
+        <translation>文本筛选</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Text in the event&apos;s JSON (Ctrl+F)</source>
+        <translation>事件 JSON 中的文本 (Ctrl+F)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>F&amp;ollow newest</source>
+        <translation>跟随最新(&amp;O)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Follow the newest events</source>
+        <translation>跟随最新事件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Keep the newest event in view as events arrive</source>
+        <translation>有新事件到达时始终显示最新事件</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+136"/>
+        <source>&amp;Pause</source>
+        <translation>暂停(&amp;P)</translation>
+    </message>
+    <message>
+        <location line="-134"/>
+        <source>Pause the log</source>
+        <translation>暂停日志</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Hold new events back so the view stays still; they are shown on resume</source>
+        <translation>暂不显示新事件，让视图保持不动；恢复后会显示它们</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>C&amp;lear view</source>
+        <translation>清空视图(&amp;L)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Clear the view</source>
+        <translation>清空视图</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Hide the events shown now; the log files keep them</source>
+        <translation>隐藏当前显示的事件；日志文件仍会保留它们</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Export…</source>
+        <translation>导出(&amp;E)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+151"/>
+        <source>Export the shown events</source>
+        <translation>导出显示的事件</translation>
+    </message>
+    <message>
+        <location line="-150"/>
+        <source>Save the events shown as JSON Lines or CSV</source>
+        <translation>将显示的事件保存为 JSON Lines 或 CSV</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Server:</source>
+        <translation>服务器(&amp;S)：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Kind:</source>
+        <translation>类型(&amp;K)：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Filter:</source>
+        <translation>筛选(&amp;F)：</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Events</source>
+        <translation>事件</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>Event details</source>
+        <translation>事件详情</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Select an event to see its JSON</source>
+        <translation>选择一个事件以查看其 JSON</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Log status</source>
+        <translation>日志状态</translation>
+    </message>
+    <message>
+        <location line="+59"/>
+        <source>&amp;Resume</source>
+        <translation>恢复(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>JSON Lines (*.jsonl)</source>
+        <translation>JSON Lines (*.jsonl)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Could not write {path}: {error}</source>
+        <translation>无法写入 {path}：{error}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Exported {n} events to {path}</source>
+        <translation>已将 {n} 个事件导出到 {path}</translation>
+    </message>
+    <message>
+        <location line="+57"/>
+        <source>This event is no longer on disk.</source>
+        <translation>此事件已不在磁盘上。</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>All servers</source>
+        <translation>所有服务器</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>All kinds</source>
+        <translation>所有类型</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Showing {shown} of {total} events</source>
+        <translation>显示 {shown} / {total} 个事件</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>paused, {n} new</source>
+        <translation>已暂停，{n} 个新事件</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>not following: {error}</source>
+        <translation>未跟随：{error}</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+95"/>
+        <location line="+155"/>
+        <source>Roots Manager</source>
+        <translation>Roots Manager</translation>
+    </message>
+    <message>
+        <location line="-143"/>
+        <source>Sections</source>
+        <translation>分区</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Roots</source>
+        <translation>根目录(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Servers and consent</source>
+        <translation>服务器与授权(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Log</source>
+        <translation>日志(&amp;L)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Re&amp;view…</source>
+        <translation>查看(&amp;V)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Re&amp;cover…</source>
+        <translation>恢复(&amp;C)…</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Added {count} root(s)</source>
+        <translation>已添加 {count} 个根目录</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>The live log is not available in this build.</source>
+        <translation>此版本不提供实时日志。</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Add folder…</source>
+        <translation>添加文件夹(&amp;A)…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Detect projects…</source>
+        <translation>检测项目(&amp;D)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Recent folders</source>
+        <translation>最近的文件夹(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Settings…</source>
+        <translation>设置(&amp;S)…</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Close window</source>
+        <translation>关闭窗口(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Servers</source>
+        <translation>服务器(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Connect a server…</source>
+        <translation>连接服务器(&amp;C)…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Disconnect</source>
+        <translation>断开连接(&amp;D)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>&amp;Review pending requests…</source>
+        <translation>查看待处理的请求(&amp;R)…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;What roots are</source>
+        <translation>什么是根目录(&amp;W)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;About Roots Manager</source>
+        <translation>关于 Roots Manager(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>{count} server(s) wait for your decision: {names}</source>
+        <translation>{count} 个服务器正在等待你的决定：{names}</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The store cannot be read; changes are not possible until it is recovered.</source>
+        <translation>无法读取存储文件；恢复之前无法进行更改。</translation>
+    </message>
+    <message>
+        <location line="+40"/>
+        <location line="+14"/>
+        <source>Connecting servers is not available in this build ({error}).</source>
+        <translation>此版本无法连接服务器（{error}）。</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Connecting {server}…</source>
+        <translation>正在连接 {server}…</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>No server is connected from this app</source>
+        <translation>没有从此应用连接的服务器</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Disconnect</source>
+        <translation>断开连接</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Server to disconnect:</source>
+        <translation>要断开的服务器：</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Disconnected {server}</source>
+        <translation>已断开 {server}</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>What roots are</source>
+        <translation>什么是根目录</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Roots are the folders an MCP server is told to work in. Roots Manager answers each server&apos;s roots/list with only the roots you granted it, and tells running servers when that changes.
+
+Roots tell a server where to look; they are not an access control. A server can still open any file its process is allowed to. Watch the Log to see what each server asks for.</source>
+        <translation>根目录是告知 MCP 服务器在其中工作的文件夹。Roots Manager 只用你授权给各服务器的根目录来回答它的 roots/list，并在授权变化时通知正在运行的服务器。
+
+根目录告诉服务器该去哪里查看，它们并不是访问控制。服务器仍然可以打开其进程有权访问的任何文件。在“日志”中可以查看每个服务器请求了什么。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>About Roots Manager</source>
+        <translation>关于 Roots Manager</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Roots Manager {version}
+
+Decide which of your folders each MCP server may see, and watch what it does with them.</source>
+        <translation>Roots Manager {version}
+
+决定每个 MCP 服务器可以看到你的哪些文件夹，并查看它如何使用它们。</translation>
+    </message>
+</context>
+<context>
+    <name>RecoveryDialog</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/recovery.py" line="+31"/>
+        <source>Roots Manager cannot read its store</source>
+        <translation>Roots Manager 无法读取其存储文件</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&lt;b&gt;Your settings file cannot be read.&lt;/b&gt; Nothing has been changed or lost: the file stays as it is until you choose.</source>
+        <translation>&lt;b&gt;无法读取你的设置文件。&lt;/b&gt;没有任何内容被更改或丢失：在你做出选择之前，该文件保持原样。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>What is wrong</source>
+        <translation>问题详情</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Restoring puts back the last good copy (saved before the last change) and keeps the damaged file next to it, so nothing is deleted.</source>
+        <translation>恢复会还原最后一个完好的副本（在最后一次更改之前保存），并将损坏的文件保留在旁边，因此不会删除任何内容。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>&amp;Restore the last good copy</source>
+        <translation>恢复最后一个完好的副本(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Start &amp;empty</source>
+        <translation>从空白开始(&amp;E)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Keep the damaged file aside and start with no roots and no servers</source>
+        <translation>将损坏的文件另行保存，并在没有根目录和服务器的状态下开始</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>There is no good copy to restore. You can keep the damaged file aside and start empty.</source>
+        <translation>没有可恢复的完好副本。你可以将损坏的文件另行保存，并从空白开始。</translation>
+    </message>
+</context>
+<context>
+    <name>Roots</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/roots_model.py" line="+35"/>
+        <source>missing</source>
+        <translation>不存在</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not a folder</source>
+        <translation>不是文件夹</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>unreadable</source>
+        <translation>无法读取</translation>
+    </message>
+</context>
+<context>
+    <name>RootsModel</name>
+    <message>
+        <location line="+83"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Available</source>
+        <translation>可用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Granted to</source>
+        <translation>授权给</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no ({reason})</source>
+        <translation>否（{reason}）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{server} (this session)</source>
+        <translation>{server}（仅本次会话）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>nobody</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The folder is {reason}: no server is told about it until it is back.</source>
+        <translation>文件夹状态：{reason}。在它恢复之前，不会告知任何服务器。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Double-click or press F2 to rename</source>
+        <translation>双击或按 F2 重命名</translation>
+    </message>
+</context>
+<context>
+    <name>RootsPanel</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/roots_view.py" line="+84"/>
+        <source>Workspace roots</source>
+        <translation>工作区根目录</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Add folder…</source>
+        <translation>添加文件夹(&amp;A)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+80"/>
+        <source>Add a folder as a root</source>
+        <translation>将文件夹添加为根目录</translation>
+    </message>
+    <message>
+        <location line="-78"/>
+        <source>&amp;Detect projects…</source>
+        <translation>检测项目(&amp;D)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Detect projects in a folder</source>
+        <translation>在文件夹中检测项目</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Re&amp;cent</source>
+        <translation>最近(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+2"/>
+        <source>Recent folders</source>
+        <translation>最近的文件夹</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+55"/>
+        <source>Re&amp;name</source>
+        <translation>重命名(&amp;N)</translation>
+    </message>
+    <message>
+        <location line="-54"/>
+        <source>Rename the selected root</source>
+        <translation>重命名所选根目录</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+55"/>
+        <source>&amp;Remove…</source>
+        <translation>移除(&amp;R)…</translation>
+    </message>
+    <message>
+        <location line="-54"/>
+        <source>Remove the selected roots</source>
+        <translation>移除所选根目录</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+162"/>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <location line="-154"/>
+        <source>Roots are the folders you work in. Drop folders here from your file manager, then choose in the Servers tab which server may see which.</source>
+        <translation>根目录就是你工作所在的文件夹。从文件管理器把文件夹拖到这里，然后在“服务器”标签页中选择哪个服务器可以看到哪些文件夹。</translation>
+    </message>
+    <message>
+        <location line="+63"/>
+        <source>It is your home folder. Every server you grant it to could be pointed at all your files: documents, keys, browser profiles and the rest.</source>
+        <translation>这是你的主文件夹。你授权的每个服务器都可能被引向你的所有文件：文档、密钥、浏览器配置文件等等。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>It is the root of the file system. Every server you grant it to could be pointed at every file on this computer.</source>
+        <translation>这是文件系统的根。你授权的每个服务器都可能被引向这台计算机上的所有文件。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Add a very broad folder?</source>
+        <translation>要添加范围非常大的文件夹吗？</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Add {path} as a root?</source>
+        <translation>要将 {path} 添加为根目录吗？</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>A project folder is almost always the better choice.</source>
+        <translation>几乎总是项目文件夹更合适。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Add it anyway</source>
+        <translation>仍然添加</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>No recent folders</source>
+        <translation>没有最近的文件夹</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Clear the list</source>
+        <translation>清除列表</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>These servers will no longer be told about it: {servers}.</source>
+        <translation>以下服务器将不再得知它：{servers}。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>No server is granted it now.</source>
+        <translation>目前没有服务器获得它的授权。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Remove roots</source>
+        <translation>移除根目录</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove {names} from your roots?</source>
+        <translation>要从根目录中移除 {names} 吗？</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The folders themselves are not touched.</source>
+        <translation>文件夹本身不会受到影响。</translation>
+    </message>
+</context>
+<context>
+    <name>ServersModel</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/servers_model.py" line="-200"/>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Bridge</source>
+        <translation>桥接器</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Started</source>
+        <translation>启动时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Last roots/list</source>
+        <translation>最近一次 roots/list</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stale</source>
+        <translation>过时</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>running ({count})</source>
+        <translation>运行中（{count}）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>not running</source>
+        <translation>未运行</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>consent pending</source>
+        <translation>等待授权</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>command changed, consent pending</source>
+        <translation>命令已变化，等待授权</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>command changed: grants suspended</source>
+        <translation>命令已变化：授权已暂停</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>pid {pid}, {mode}, protocol {protocol}</source>
+        <translation>PID {pid}，{mode}，协议 {protocol}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not yet known</source>
+        <translation>尚不清楚</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>never</source>
+        <translation>从未</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>stale</source>
+        <translation>过时</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Roots Manager told this server that its roots changed ({when}) and it has not asked for them since: it may still work with the old folders. Restarting the server makes it ask again.</source>
+        <translation>Roots Manager 已通知此服务器其根目录发生了变化（{when}），但它此后没有再请求根目录：它可能仍在使用旧的文件夹。重新启动服务器会让它再次请求。</translation>
+    </message>
+</context>
+<context>
+    <name>ServersPanel</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+51"/>
+        <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
+        <translation>&lt;b&gt;根目录告诉服务器该去哪里查看，它们并不是访问控制。&lt;/b&gt;服务器仍然可以打开其进程有权访问的任何文件。请在“日志”中查看它实际做了什么。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Notice: roots are not an access control</source>
+        <translation>注意：根目录不是访问控制</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Policy for unknown servers</source>
+        <translation>未知服务器的策略</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Ask me</source>
+        <translation>询问我</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Show them nothing</source>
+        <translation>不显示任何内容</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Show them every root</source>
+        <translation>显示所有根目录</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>When an &amp;unknown server starts:</source>
+        <translation>未知服务器启动时(&amp;U)：</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Servers</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Consent: which server sees which root</source>
+        <translation>授权：哪个服务器可以看到哪个根目录</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Tick a cell to let a server see a root. Space or a click cycles: not granted, this session (until the running server stops), always. Right-click for a menu.</source>
+        <translation>勾选单元格即可让服务器看到该根目录。按空格键或点击可依次切换：未授权、仅本次会话（直到正在运行的服务器停止）、始终。右键单击可打开菜单。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&amp;Consent</source>
+        <translation>授权(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Servers</source>
+        <translation>服务器(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>A&amp;pprove command</source>
+        <translation>批准命令(&amp;P)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Accept the server&apos;s changed command line and lift the suspension</source>
+        <translation>接受服务器变化后的命令行并解除暂停</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Forget server…</source>
+        <translation>移除服务器(&amp;F)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>C&amp;onnect a server…</source>
+        <translation>连接服务器(&amp;O)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Dis&amp;connect</source>
+        <translation>断开连接(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+80"/>
+        <source>Show every root to unknown servers?</source>
+        <translation>要向未知服务器显示所有根目录吗？</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Any server that starts behind the bridge will be told about every root, without asking you. Continue?</source>
+        <translation>任何通过桥接器启动的服务器都会在不询问你的情况下得知所有根目录。是否继续？</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Forget server</source>
+        <translation>移除服务器</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Forget {server} and its grants? The next time it starts it counts as a new server.</source>
+        <translation>要移除 {server} 及其授权吗？下次启动时它将被视为新服务器。</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>&amp;Always</source>
+        <translation>始终(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>This &amp;session</source>
+        <translation>仅本次会话(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Not granted</source>
+        <translation>未授权(&amp;N)</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/settings_dialog.py" line="+34"/>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>System default</source>
+        <translation>系统默认</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>&amp;Keep running in the tray when the window is closed</source>
+        <translation>关闭窗口后在托盘中继续运行(&amp;K)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A new language applies the next time Roots Manager starts.</source>
+        <translation>新语言将在下次启动 Roots Manager 时生效。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Language:</source>
+        <translation>语言(&amp;L)：</translation>
+    </message>
+</context>
+<context>
+    <name>Tray</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/tray.py" line="+52"/>
+        <source>&amp;Show Roots Manager</source>
+        <translation>显示 Roots Manager(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Review pending requests</source>
+        <translation>查看待处理的请求(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>Roots Manager: {count} consent request(s) waiting</source>
+        <translation>Roots Manager：{count} 个授权请求正在等待</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Roots Manager</source>
+        <translation>Roots Manager</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Review pending requests ({count})</source>
+        <translation>查看待处理的请求（{count}）(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>A server asks for your folders</source>
+        <translation>有服务器请求访问你的文件夹</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{server} waits for your decision. Click to review.</source>
+        <translation>{server} 正在等待你的决定。点击查看。</translation>
+    </message>
+</context>
+<context>
+    <name>_Session</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/connect.py" line="-157"/>
+        <source>the server refused the handshake: {0}</source>
+        <translation>服务器拒绝了握手：{0}</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>the server did not answer the handshake within {0} s</source>
+        <translation>服务器未在 {0} 秒内响应握手</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>the bridge could not be started ({0}): {1}</source>
+        <translation>无法启动桥接器（{0}）：{1}</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>the server stopped before the handshake (exit code {0})</source>
+        <translation>服务器在握手前就已停止（退出码 {0}）</translation>
+    </message>
+</context>
+<context>
+    <name>self.window</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/app.py" line="+148"/>
+        <source>The demo server is not available in this build ({error}).</source>
+        <translation>此版本不提供演示服务器（{error}）。</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Decision for {server} saved</source>
+        <translation>已保存对 {server} 的决定</translation>
+    </message>
+    <message>
+        <location line="+34"/>
+        <source>Roots Manager keeps running</source>
+        <translation>Roots Manager 将继续运行</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>It stays in the tray to ask you about new servers. Choose Quit from the tray icon&apos;s menu to end it. Your servers keep working either way.</source>
+        <translation>它会留在托盘中，以便就新服务器询问你。要结束它，请从托盘图标的菜单中选择“退出”。无论哪种情况，你的服务器都会继续工作。</translation>
+    </message>
+</context>
+</TS>
