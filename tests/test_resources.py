@@ -178,3 +178,27 @@ def test_compiled_catalogues_match_their_sources(lang: str, tmp_path: Path) -> N
     data = shipped.read_bytes()  # Qt reads the catalogue in place: keep the bytes alive
     assert translator.load(data)
     assert translator.translate("ConnectDialog", "Connect a server") not in ("", "Connect a server")
+
+
+def test_qt_icon_and_translators(qapp) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtCore import QCoreApplication
+
+    from roots_manager.gui.resources import app_icon, install_translators, load_translator
+
+    icon = app_icon()
+    assert not icon.isNull()
+    assert {s.width() for s in icon.availableSizes()} >= {16, 32, 256}
+
+    assert load_translator("en_US") is None
+    found = load_translator("zh_TW")
+    assert found is not None and found[0] == "zh_CN"
+
+    installed = install_translators(qapp, "ja_JP")
+    try:
+        assert installed
+        text = QCoreApplication.translate("ConnectDialog", "Connect a server")
+        assert text == "サーバーに接続"
+    finally:
+        for t in installed:
+            QCoreApplication.removeTranslator(t)
+    assert QCoreApplication.translate("ConnectDialog", "Connect a server") == "Connect a server"

@@ -75,12 +75,22 @@
     </message>
     <message>
         <location line="+69"/>
-        <location line="+6"/>
+        <location line="+12"/>
         <source>Enter the command line that starts the server.</source>
         <translation>サーバーを起動するコマンドラインを入力してください。</translation>
     </message>
     <message>
-        <location line="-2"/>
+        <location line="-5"/>
+        <source>a quotation mark is not closed</source>
+        <translation>引用符が閉じられていません</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>it ends with a lone backslash</source>
+        <translation>末尾が単独のバックスラッシュです</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>The command line cannot be read: {0}.</source>
         <translation>コマンドラインを解釈できません: {0}。</translation>
     </message>
@@ -113,7 +123,7 @@
 <context>
     <name>ConnectionManager</name>
     <message>
-        <location line="-252"/>
+        <location line="-258"/>
         <source>“{0}” is not a usable server name</source>
         <translation>「{0}」はサーバー名として使えません</translation>
     </message>

@@ -75,12 +75,22 @@
     </message>
     <message>
         <location line="+69"/>
-        <location line="+6"/>
+        <location line="+12"/>
         <source>Enter the command line that starts the server.</source>
         <translation>请输入启动服务器的命令行。</translation>
     </message>
     <message>
-        <location line="-2"/>
+        <location line="-5"/>
+        <source>a quotation mark is not closed</source>
+        <translation>引号未闭合</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>it ends with a lone backslash</source>
+        <translation>末尾是单独的反斜杠</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>The command line cannot be read: {0}.</source>
         <translation>无法解析命令行：{0}。</translation>
     </message>
@@ -113,7 +123,7 @@
 <context>
     <name>ConnectionManager</name>
     <message>
-        <location line="-252"/>
+        <location line="-258"/>
         <source>“{0}” is not a usable server name</source>
         <translation>“{0}”不能用作服务器名称</translation>
     </message>

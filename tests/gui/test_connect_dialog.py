@@ -37,7 +37,7 @@ def test_errors_name_what_is_wrong(layout: Layout, qtbot: QtBot, tmp_path: Path)
     dialog = make(layout, qtbot)
     dialog.command_edit.setText("node 'unclosed")
     assert "cannot be read" in dialog.error_label.text()
-    assert "closing quotation" in dialog.error_label.text()
+    assert "quotation mark is not closed" in dialog.error_label.text()
     assert not ok_enabled(dialog)
 
     dialog.command_edit.setText("surely-no-such-program-xyz --flag")

@@ -645,7 +645,13 @@ class ConnectDialog(QDialog):
         try:
             argv = split_command(text)
         except ValueError as exc:
-            return self.tr("The command line cannot be read: {0}.").format(exc)
+            reason = str(exc)
+            # shlex's own messages are English; the two it has get words of their own
+            if "quotation" in reason:
+                reason = self.tr("a quotation mark is not closed")
+            elif "escaped" in reason:
+                reason = self.tr("it ends with a lone backslash")
+            return self.tr("The command line cannot be read: {0}.").format(reason)
         if not argv:
             return self.tr("Enter the command line that starts the server.")
         program = argv[0]
