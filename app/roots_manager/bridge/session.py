@@ -442,7 +442,8 @@ class Session:
                 return b""
             host_id, original = retry
             msg["id"] = host_id
-            return self._maybe_mrtr(msg, host_id, original) or _dumps(msg)
+            out = self._maybe_mrtr(msg, host_id, original)
+            return _dumps(msg) if out is None else out
         if self.observe:
             found = _roots_keys(msg.get("result"))
             if found and found[0]:

@@ -1,0 +1,122 @@
+"""The reference filesystem server behind the bridge, with the mcp SDK as a host without roots.
+
+The server starts with no folder arguments, so everything it may touch comes from the bridge.
+It applies roots asynchronously (its ``roots/list`` goes out after ``initialized`` and its answer
+lands a moment later), so each check polls the tool until the expected folders show, with a
+generous bound. The server *keeps its previous folders when the list becomes empty*: that is its
+own behaviour, so the revoke test revokes one folder of two rather than the last one.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import anyio
+from mcp import Client, StdioServerParameters
+
+from roots_manager.core import events as ev
+from roots_manager.core.paths import Layout
+from tests.bridge.wire import bridge_argv, events
+from tests.conftest import run_cli
+
+POLL_LIMIT = 30.0
+
+
+def params(name: str, command: list[str]) -> StdioServerParameters:
+    argv = bridge_argv(name, command)
+    # the SDK passes only a few variables by default; the bridge needs ROOTS_MANAGER_HOME
+    return StdioServerParameters(command=argv[0], args=argv[1:], env=os.environ.copy())
+
+
+async def allowed(client: Client) -> list[str]:
+    result = await client.call_tool("list_allowed_directories", {})
+    block = result.content[0]
+    assert block.type == "text"
+    lines = block.text.splitlines()
+    assert lines[0].startswith("Allowed directories")
+    return sorted(line for line in lines[1:] if line.strip())
+
+
+async def until(client: Client, expected: list[str], what: str) -> None:
+    deadline = time.monotonic() + POLL_LIMIT
+    seen: list[str] = []
+    while time.monotonic() < deadline:
+        seen = await allowed(client)
+        if seen == sorted(expected):
+            return
+        await anyio.sleep(0.05)
+    raise AssertionError(f"{what}: the server still allows {seen}, expected {sorted(expected)}")
+
+
+def make(tmp_path: Path, *names: str) -> list[str]:
+    paths = []
+    for name in names:
+        p = tmp_path / name
+        p.mkdir(parents=True)
+        (p / "hello.txt").write_text(f"in {name}\n", encoding="utf-8")
+        paths.append(str(p))
+    return paths
+
+
+def test_server_sees_exactly_the_granted_folders_with_awkward_names(
+    filesystem_server: list[str], tmp_path: Path, layout: Layout
+) -> None:
+    granted = make(tmp_path, "with space", "web#staging", "日本語 フォルダ", "中文目录")
+    not_granted = make(tmp_path, "secret")
+    for path in granted + not_granted:
+        run_cli("roots", "add", path)
+    run_cli("grant", "fs", *granted)
+
+    async def scenario() -> None:
+        async with Client(params("fs", filesystem_server)) as client:
+            await until(client, granted, "initial roots")
+            # a file inside a granted folder with '#' and non-ASCII names is readable end to end
+            for path in granted:
+                res = await client.call_tool("read_text_file", {"path": f"{path}/hello.txt"})
+                assert not res.is_error, res
+                assert res.content[0].type == "text"
+                assert res.content[0].text.strip() == f"in {Path(path).name}"
+            denied = await client.call_tool(
+                "read_text_file", {"path": f"{not_granted[0]}/hello.txt"}
+            )
+            assert denied.is_error
+
+    anyio.run(scenario)
+    answered = events(layout, ev.ROOTS_ANSWERED)
+    assert answered and sorted(answered[0]["uris"]) == sorted(Path(p).as_uri() for p in granted)
+    assert any("%23" in u for u in answered[0]["uris"])  # '#' travels encoded
+
+
+def test_grant_and_revoke_with_the_cli_reach_the_running_server(
+    filesystem_server: list[str], tmp_path: Path, layout: Layout
+) -> None:
+    first, second = make(tmp_path, "first", "second one")
+    run_cli("roots", "add", first)
+    run_cli("roots", "add", second)
+    run_cli("grant", "fs", first)
+
+    def notices() -> int:
+        return len(events(layout, ev.LIST_CHANGED_SENT))
+
+    async def scenario() -> None:
+        async with Client(params("fs", filesystem_server)) as client:
+            await until(client, [first], "before the grant")
+            assert notices() == 0
+            await anyio.to_thread.run_sync(run_cli, "grant", "fs", second)
+            await until(client, [first, second], "after the grant")
+            assert notices() == 1
+            # revoke one of the two (an empty list would leave the server's folders as they are)
+            await anyio.to_thread.run_sync(run_cli, "revoke", "fs", first)
+            await until(client, [second], "after the revoke")
+            assert notices() == 2
+
+    anyio.run(scenario)
+    sent = events(layout, ev.LIST_CHANGED_SENT)
+    assert [s["uris"] for s in sent] == [
+        [Path(first).as_uri(), Path(second).as_uri()],
+        [Path(second).as_uri()],
+    ]
+    # the server fetched the list after each notice: the first fetch plus one per notice
+    assert len(events(layout, ev.ROOTS_ASKED)) == 3
