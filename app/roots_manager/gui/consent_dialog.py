@@ -96,6 +96,8 @@ class ConsentDialog(QDialog):
             item.setCheckable(True)
             item.setCheckState(Qt.CheckState.Unchecked)
             if r.unavailable is not None:
+                # a missing folder is never sent to a server, so it cannot be ticked either
+                item.setEnabled(False)
                 item.setText(
                     self.tr("{name} — {path} ({reason})").format(
                         name=r.name, path=r.path, reason=unavailable_text(r.unavailable)

@@ -154,6 +154,8 @@ class ServersPanel(QWidget):
         split.addWidget(upper)
         split.addWidget(lower)
         split.setChildrenCollapsible(False)
+        split.setStretchFactor(0, 2)
+        split.setStretchFactor(1, 3)
 
         layout = QVBoxLayout(self)
         layout.addWidget(notice)
