@@ -217,3 +217,43 @@ def test_names_and_duplicates_are_refused(manager: ConnectionManager, qtbot: QtB
         manager.connect_server("demo", demo_command())
     assert "already connected" in sig.args[1]
     assert manager.connections() == ["demo"]
+
+
+SILENT = """
+    import sys, time
+    for line in sys.stdin:
+        pass  # never answers initialize
+    time.sleep(0.2)
+"""
+
+
+def test_disconnecting_while_the_handshake_waits_ends_the_attempt(
+    manager: ConnectionManager, qtbot: QtBot, tmp_path: Path
+) -> None:
+    failures: list[tuple[str, str]] = []
+    manager.failed.connect(lambda n, m: failures.append((n, m)))
+    manager.connect_server("silent", script(tmp_path, "silent.py", SILENT))
+    qtbot.waitUntil(lambda: manager.bridge_pid("silent") is not None, timeout=WAIT_MS)
+    pid = manager.bridge_pid("silent")
+    assert pid is not None and not manager.is_connected("silent")
+    proc = psutil.Process(pid)
+    with qtbot.waitSignal(manager.disconnected, timeout=WAIT_MS) as sig:
+        manager.disconnect_server("silent")
+    assert sig.args == ["silent", 0]
+    assert failures == []
+    assert manager.connections() == []
+    _gone(proc)
+
+
+def test_a_handshake_that_never_comes_fails_after_the_timeout(
+    manager: ConnectionManager, qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(connect, "HANDSHAKE_TIMEOUT_MS", 300)
+    disconnections: list[str] = []
+    manager.disconnected.connect(lambda n, c: disconnections.append(n))
+    ended: list[int] = []
+    with qtbot.waitSignal(manager.failed, timeout=WAIT_MS) as sig:
+        manager.connect_server("silent", script(tmp_path, "silent.py", SILENT))
+    assert "did not answer the handshake" in sig.args[1]
+    qtbot.waitUntil(lambda: manager.connections() == [] and manager.bridge_pid("silent") is None)
+    assert disconnections == [] and ended == []

@@ -109,9 +109,10 @@ class _Session(QObject):
         self._err = bytearray()
         self._next_id = 1
         self._init_id: int | None = None
-        self._reported = False
+        self.reported_failure = False
         self._termed = False
         self.was_ready = False
+        self.closed_on_request = False
         self._descendants: list[psutil.Process] = []
 
         self.process = QProcess(self)
@@ -140,7 +141,13 @@ class _Session(QObject):
         return self.process.state() != QProcess.ProcessState.NotRunning
 
     def close(self) -> None:
-        """Begin the shutdown ladder: close stdin, wait, SIGTERM, wait, SIGKILL."""
+        """End the session on request: the shutdown ladder, then ``ended``."""
+        if self.state not in ("closing", "ended"):
+            self.closed_on_request = True
+        self._begin_close()
+
+    def _begin_close(self) -> None:
+        """Close stdin, wait, SIGTERM, wait, SIGKILL."""
         if self.state in ("closing", "ended"):
             return
         self.state = "closing"
@@ -205,6 +212,8 @@ class _Session(QObject):
 
     @Slot()
     def _on_started(self) -> None:
+        if self.state != "starting":
+            return  # disconnected before the process was even up: no handshake to begin
         self.state = "initializing"
         self._handshake_timer.start(HANDSHAKE_TIMEOUT_MS)
         # No roots capability: the bridge adds it and answers roots/list from the store.
@@ -330,11 +339,11 @@ class _Session(QObject):
 
     def _fail(self, message: str) -> None:
         self._report_failure(message)
-        self.close()
+        self._begin_close()
 
     def _report_failure(self, message: str) -> None:
-        if not self._reported:
-            self._reported = True
+        if not self.reported_failure:
+            self.reported_failure = True
             self.failed.emit(message)
 
 
@@ -343,7 +352,8 @@ class ConnectionManager(QObject):
 
     ``connected`` fires once the handshake completed; ``failed`` when a connection never got
     that far (the command could not start, the server exited or refused the handshake);
-    ``disconnected`` when a connected server's bridge ended, with its exit code.
+    ``disconnected`` when a connected server's bridge ended (or one still starting was
+    disconnected on request), with its exit code.
     ``stderr_received`` carries each line the bridge (and the server through it) wrote on stderr.
     """
 
@@ -438,7 +448,9 @@ class ConnectionManager(QObject):
         # a nested waitForFinished(), and a deferred delete there has crashed PySide. A few
         # ended sessions per app run cost little; they go with the manager.
         self._ended.append(session)
-        if session.was_ready:
+        # a connection given up while still starting ends as a disconnection too, so that
+        # every connect_server() ends in exactly one of failed or disconnected
+        if session.was_ready or (session.closed_on_request and not session.reported_failure):
             self.disconnected.emit(session.name, code)
 
     def disconnect_server(self, name: str) -> None:
