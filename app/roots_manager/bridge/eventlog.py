@@ -17,6 +17,9 @@ from roots_manager.core import events as ev
 from roots_manager.core import live
 from roots_manager.core.paths import Layout
 
+MARKER_DELAY = 0.1
+"""Seconds an update of the live marker may wait for more updates to join it."""
+
 
 class BridgeLog:
     """Event records and the live marker of one bridge session."""
@@ -60,10 +63,17 @@ class BridgeLog:
             setattr(self._marker, k, v)
         self._dirty = True
         if self._writing is None and self._loop is not None and not self._closed:
-            self._flush()
+            # a burst of updates (every roots/list answered) makes one write, off the hot path
+            self._writing = self._loop.create_future()
+            self._loop.call_later(MARKER_DELAY, self._flush)
 
     def _flush(self) -> None:
         assert self._loop is not None and self._marker is not None
+        if self._writing is not None and not self._writing.done():
+            self._writing.set_result(None)
+        if self._closed:
+            self._writing = None
+            return
         self._dirty = False
         snapshot = dataclasses.replace(self._marker)
         fut = self._loop.run_in_executor(None, self._write_marker, snapshot)

@@ -13,10 +13,17 @@ import contextlib
 import os
 import signal
 import subprocess
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
+
 GRACE = 2.0
+PIPE_SIZE = 1024 * 1024
 EXIT_CANNOT_START = 127
 _POSIX = os.name == "posix"
 
@@ -30,23 +37,54 @@ def exit_code(returncode: int | None) -> int:
     return returncode
 
 
-class _Protocol(asyncio.SubprocessProtocol):
+def spawn(command: Sequence[str]) -> subprocess.Popen[bytes]:
+    """Start the server with piped stdin and stdout; raises :class:`OSError` if it cannot start.
+
+    This is the first thing the bridge does, before it imports the rest of itself, so that the
+    server's own start-up overlaps the bridge's.
+    """
+    extra: dict[str, Any] = {"start_new_session": True} if _POSIX else {}
+    proc = subprocess.Popen(
+        list(command),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=None,
+        bufsize=0,
+        **extra,
+    )
+    for pipe in (proc.stdin, proc.stdout):
+        if pipe is not None:
+            grow_pipe(pipe.fileno())
+    return proc
+
+
+def grow_pipe(fd: int, size: int = PIPE_SIZE) -> None:
+    """Enlarge a pipe's kernel buffer (Linux), so a large message needs fewer hand-overs."""
+    setsz = getattr(fcntl, "F_SETPIPE_SZ", None) if fcntl is not None else None
+    if setsz is None:
+        return
+    with contextlib.suppress(OSError):
+        fcntl.fcntl(fd, setsz, size)
+
+
+class _Stdout(asyncio.Protocol):
     def __init__(self, owner: ServerProcess) -> None:
         self.owner = owner
 
-    def pipe_data_received(self, fd: int, data: bytes) -> None:
-        if fd == 1:
-            self.owner.on_stdout(data)
+    def data_received(self, data: bytes) -> None:
+        self.owner.on_stdout(data)
 
-    def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
-        if fd == 1:
-            self.owner.stdout_closed.set()
-            self.owner.on_stdout_eof()
-        elif fd == 0:
-            self.owner.stdin_closed = True
+    def eof_received(self) -> bool | None:
+        return None
 
-    def process_exited(self) -> None:
-        self.owner.exited.set()
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.owner.stdout_closed.set()
+        self.owner.on_stdout_eof()
+
+
+class _Stdin(asyncio.Protocol):
+    def __init__(self, owner: ServerProcess) -> None:
+        self.owner = owner
 
     def pause_writing(self) -> None:
         self.owner.on_stdin_full(True)
@@ -54,58 +92,55 @@ class _Protocol(asyncio.SubprocessProtocol):
     def resume_writing(self) -> None:
         self.owner.on_stdin_full(False)
 
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.owner.stdin_closed = True
+
 
 class ServerProcess:
     """One spawned server with piped stdin and stdout; its stderr is the bridge's stderr."""
 
     def __init__(
         self,
-        command: Sequence[str],
+        proc: subprocess.Popen[bytes],
         *,
         on_stdout: Callable[[bytes], None],
         on_stdout_eof: Callable[[], None],
         on_stdin_full: Callable[[bool], None],
     ) -> None:
-        self.command = list(command)
+        self.proc = proc
         self.on_stdout = on_stdout
         self.on_stdout_eof = on_stdout_eof
         self.on_stdin_full = on_stdin_full
         self.exited = asyncio.Event()
         self.stdout_closed = asyncio.Event()
         self.stdin_closed = False
-        self._transport: asyncio.SubprocessTransport | None = None
         self._stdin: asyncio.WriteTransport | None = None
         self._stdout: asyncio.ReadTransport | None = None
 
-    async def start(self) -> None:
-        """Spawn the server; raises :class:`OSError` if the command cannot be started."""
+    async def attach(self) -> None:
+        """Start relaying the server's pipes and watching for its exit."""
         loop = asyncio.get_running_loop()
-        extra: dict[str, Any] = {"start_new_session": True} if _POSIX else {}
-        transport, _ = await loop.subprocess_exec(
-            lambda: _Protocol(self),
-            *self.command,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=None,
-            **extra,
-        )
-        self._transport = transport
-        stdin = transport.get_pipe_transport(0)
-        stdout = transport.get_pipe_transport(1)
-        assert isinstance(stdin, asyncio.WriteTransport)
-        assert isinstance(stdout, asyncio.ReadTransport)
-        self._stdin, self._stdout = stdin, stdout
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self._stdin, _ = await loop.connect_write_pipe(lambda: _Stdin(self), self.proc.stdin)
+        self._stdout, _ = await loop.connect_read_pipe(lambda: _Stdout(self), self.proc.stdout)
         # a generous buffer before pushing back on the host: a server that reads in bursts
         # should not stall the host on every burst
-        stdin.set_write_buffer_limits(high=1024 * 1024)
+        self._stdin.set_write_buffer_limits(high=1024 * 1024)
+
+        def wait() -> None:
+            self.proc.wait()
+            with contextlib.suppress(RuntimeError):  # the loop is already gone
+                loop.call_soon_threadsafe(self.exited.set)
+
+        threading.Thread(target=wait, name="server-exit", daemon=True).start()
 
     @property
     def pid(self) -> int | None:
-        return self._transport.get_pid() if self._transport else None
+        return self.proc.pid
 
     @property
     def returncode(self) -> int | None:
-        return self._transport.get_returncode() if self._transport else None
+        return self.proc.returncode
 
     def write(self, data: bytes) -> None:
         """Write to the server's stdin (dropped once it is closed: the server is gone)."""
@@ -126,6 +161,12 @@ class ServerProcess:
         if self._stdin is not None and not self._stdin.is_closing():
             self._stdin.close()
 
+    def kill_now(self) -> None:
+        """Kill the server and its group at once (the bridge could not even start)."""
+        self._signal_group(signal.SIGKILL)
+        with contextlib.suppress(Exception):
+            self.proc.wait(GRACE)
+
     def _signal_group(self, sig: int) -> bool:
         pid = self.pid
         if pid is None:
@@ -133,8 +174,8 @@ class ServerProcess:
         try:
             if _POSIX:
                 os.killpg(pid, sig)
-            elif self.returncode is None and self._transport is not None:  # pragma: no cover
-                self._transport.send_signal(sig)
+            elif self.returncode is None:  # pragma: no cover - Windows
+                self.proc.send_signal(sig)
             return True
         except (ProcessLookupError, PermissionError):
             return False

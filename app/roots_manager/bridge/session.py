@@ -389,25 +389,32 @@ class Session:
         method = msg.get("method")
         if method == "roots/list" and "id" in msg:
             msg_id = msg["id"]
-            self.log.event(ev.ROOTS_ASKED, dir=ev.SERVER_TO_HOST, id=msg_id)
             if self.observe:
+                self.log.event(ev.ROOTS_ASKED, dir=ev.SERVER_TO_HOST, id=msg_id)
                 self._asked.add(_key(msg_id))
                 self.log.event(ev.ROOTS_RELAYED, dir=ev.SERVER_TO_HOST, id=msg_id)
                 return None
+            logged = False
 
             def reply(result: Result) -> None:
                 answer = {"jsonrpc": "2.0", "id": msg_id, "result": result}
                 self.to_server.inject(_dumps(answer) + b"\n")
+                # timed up to the write: the log records below are not on the server's path
+                us = round((time.perf_counter() - started) * 1e6)
+                if not logged:
+                    self.log.event(ev.ROOTS_ASKED, dir=ev.SERVER_TO_HOST, id=msg_id)
                 self._answered(result)
                 self.log.event(
-                    ev.ROOTS_ANSWERED,
-                    dir=ev.BRIDGE_TO_SERVER,
-                    id=msg_id,
-                    uris=_uris(result),
-                    us=round((time.perf_counter() - started) * 1e6),
+                    ev.ROOTS_ANSWERED, dir=ev.BRIDGE_TO_SERVER, id=msg_id, uris=_uris(result), us=us
                 )
 
-            self._answer(reply)
+            result = self.answers.now()
+            if result is not None:
+                reply(result)
+            else:
+                self.log.event(ev.ROOTS_ASKED, dir=ev.SERVER_TO_HOST, id=msg_id, held=True)
+                logged = True
+                self.answers.later(reply)
             return b""
         if method == LIST_CHANGED:
             self.log.event(ev.LIST_CHANGED_RELAYED, dir=ev.SERVER_TO_HOST)
