@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     proc: subprocess.Popen[bytes] | None = None
     failure: OSError | None = None
     if early is not None:
-        from roots_manager.bridge.process import spawn
+        from roots_manager.bridge.spawn import spawn
 
         try:
             proc = spawn(early)
@@ -119,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"roots-bridge: {problem}", file=sys.stderr)
         return EXIT_USAGE
     if proc is None and failure is None:
-        from roots_manager.bridge.process import spawn
+        from roots_manager.bridge.spawn import spawn
 
         try:
             proc = spawn(command)

@@ -20,16 +20,11 @@ from typing import Any
 
 from roots_manager import __version__
 from roots_manager.bridge.eventlog import BridgeLog
-from roots_manager.bridge.process import (
-    EXIT_CANNOT_START,
-    GRACE,
-    ServerProcess,
-    exit_code,
-    grow_pipe,
-)
+from roots_manager.bridge.process import GRACE, ServerProcess
 from roots_manager.bridge.relay import LineRelay, LineWriter
 from roots_manager.bridge.roots import HeldAnswers, RootsSource
 from roots_manager.bridge.session import Session
+from roots_manager.bridge.spawn import EXIT_CANNOT_START, exit_code, grow_pipe
 from roots_manager.bridge.watch import AVAILABILITY_PERIOD, every, watch_store
 from roots_manager.core import events as ev
 from roots_manager.core import live
