@@ -348,7 +348,7 @@ def test_live_marker_exists_while_running_and_goes_at_exit(pair: Pair, layout) -
     pair.server.send({"jsonrpc": "2.0", "id": 1, "method": "roots/list"})
     pair.server.expect(is_id(1), "answer")
     wait_for(lambda: live.bridge_markers(layout)[0].last_roots_list_at, "last_roots_list_at")
-    assert live.bridge_markers(layout)[0].protocol == "2025-11-25"
+    wait_for(lambda: live.bridge_markers(layout)[0].protocol == "2025-11-25", "the protocol")
     pair.bridge.close_stdin()
     pair.bridge.wait()
     assert live.bridge_markers(layout, include_dead=True) == []

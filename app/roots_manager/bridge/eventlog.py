@@ -31,6 +31,7 @@ class BridgeLog:
         self.writer = ev.EventWriter(layout, session)
         self.counts: dict[str, int] = {}
         self._marker: live.BridgeMarker | None = None
+        self._early: dict[str, Any] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._writing: asyncio.Future[None] | None = None
         self._dirty = False
@@ -48,16 +49,21 @@ class BridgeLog:
             self.counts["lost"] = self.counts.get("lost", 0) + 1
 
     def start_marker(self, marker: live.BridgeMarker, loop: asyncio.AbstractEventLoop) -> None:
-        """Begin keeping *marker* up to date (written at once, in the calling thread)."""
+        """Begin keeping *marker* up to date; call on the event loop (written off it)."""
         self._loop = loop
+        for k, v in self._early.items():
+            setattr(marker, k, v)
         self._marker = marker
-        with contextlib.suppress(OSError):
-            live.write_bridge_marker(self.layout, dataclasses.replace(marker))
-            marker.process_started = marker.process_started or live.process_start_time(marker.pid)
+        if self._writing is None:
+            self._flush()
+        else:
+            self._dirty = True
 
     def marker(self, **fields: Any) -> None:
         """Update fields of the live marker (written soon, off the event loop)."""
         if self._marker is None:
+            # the marker is written once the session is recorded; keep what happened before
+            self._early.update(fields)
             return
         for k, v in fields.items():
             setattr(self._marker, k, v)

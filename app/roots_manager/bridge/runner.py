@@ -292,7 +292,7 @@ class Bridge:
             except StoreError as exc:
                 self.log.event(ev.ERROR, message=f"the server's start was not recorded: {exc}")
                 print(f"roots-bridge: {exc}", file=sys.stderr, flush=True)
-        await asyncio.to_thread(self.log.start_marker, marker, loop)
+        self.log.start_marker(marker, loop)
         if self.observe:
             return
         stop = self.stop_event
