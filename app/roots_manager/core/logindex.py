@@ -103,6 +103,8 @@ class LogIndex:
         self.kind = array("H")
         self.ts = array("d")
         self._published = 0
+        self._rotor = 0
+        self.behind = False  # the last scan stopped at its byte budget with more to read
         self._handles: OrderedDict[int, IO[bytes]] = OrderedDict()
         self._lock = threading.Lock()  # guards the read-back handles, not the arrays
 
@@ -142,20 +144,38 @@ class LogIndex:
 
     # -- scanning ---------------------------------------------------------------------------
 
-    def scan(self) -> int:
+    def scan(self, max_bytes: int | None = None) -> int:
         """Index the complete events written since the last scan; returns how many were added.
 
-        Events of several files read in one scan are merged by time, so concurrent sessions
-        interleave as they happened. A line without its newline yet is left for the next scan.
+        With *max_bytes*, stop after reading about that much (`behind` then says more is
+        waiting), so a caller on a GUI thread can index in slices between paints. Events of
+        several files read in one scan are merged by time, so concurrent sessions interleave as
+        they happened. A line without its newline yet is left for the next scan.
         """
         start = len(self.file_no)
         runs: list[tuple[int, int]] = []
-        for path in events.log_files(self.layout):
-            f = self._file_for(path)
-            if f is None:
+        budget = max_bytes if max_bytes is not None else -1
+        self.behind = False
+        files = events.log_files(self.layout)
+        if max_bytes is not None and files:
+            # start where the last sliced scan stopped, so busy files cannot starve the others
+            k = self._rotor % len(files)
+            files = files[k:] + files[:k]
+            self._rotor += 1
+        for path in files:
+            found = self._file_for(path)
+            if found is None:
                 continue
+            if budget == 0:
+                self.behind = True
+                break
+            f, size = found
             before = len(self.file_no)
-            self._read_new(f)
+            cut = 0 <= budget < size - f.pos
+            used = self._read_new(f, budget if cut else size - f.pos)
+            if budget > 0:
+                budget = max(budget - used, 0)
+                self.behind = self.behind or (cut and f.pos < size)
             if len(self.file_no) > before:
                 runs.append((before, len(self.file_no)))
         if len(runs) > 1 and not self._ordered(runs):
@@ -163,7 +183,7 @@ class LogIndex:
         self._published = len(self.file_no)
         return self._published - start
 
-    def _file_for(self, path: Path) -> _File | None:
+    def _file_for(self, path: Path) -> tuple[_File, int] | None:
         try:
             st = path.stat()
         except OSError:
@@ -177,29 +197,35 @@ class LogIndex:
             f = _File(path, len(self._files), ident)
             self._files.append(f)
             self._by_path[path] = f
-        return f if st.st_size > f.pos else None
+        return (f, st.st_size) if st.st_size > f.pos else None
 
-    def _read_new(self, f: _File) -> None:
+    def _read_new(self, f: _File, limit: int) -> int:
+        # Reads about *limit* bytes (more only to finish a line longer than a chunk); returns
+        # the bytes read.
         try:
             fh = open(f.path, "rb")  # noqa: SIM115 - closed below, read in a loop
         except OSError:
-            return
+            return 0
+        used = 0
         with fh:
             fh.seek(f.pos)
-            while True:
-                data = fh.read(self.chunk)
+            while used < limit:
+                want = min(self.chunk, limit - used)
+                data = fh.read(want)
                 if not data:
-                    return
+                    break
+                used += len(data)
                 end = data.rfind(b"\n") + 1
                 if end == 0:
                     if len(data) < self.chunk:
-                        return  # a line still being written
+                        break  # a line still being written, or the budget ends mid-line
                     # one line longer than a chunk: read on until its end
                     more = data
                     while b"\n" not in data:
                         data = fh.read(self.chunk)
                         if not data:
-                            return
+                            return used
+                        used += len(data)
                         more += data
                     data = more
                     end = data.rfind(b"\n") + 1
@@ -207,6 +233,7 @@ class LogIndex:
                 f.pos += end
                 if end < len(data):
                     fh.seek(f.pos)
+        return used
 
     def _index_lines(self, f: _File, data: bytes) -> None:
         # The hot loop of a first scan over a million events: locals only.

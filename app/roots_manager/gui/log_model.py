@@ -25,7 +25,9 @@ from PySide6.QtCore import (
     QObject,
     QPersistentModelIndex,
     Qt,
+    QTimer,
     Signal,
+    Slot,
 )
 
 from roots_manager.core import events
@@ -41,6 +43,8 @@ _HEADERS = (
     str(QT_TRANSLATE_NOOP("LogModel", "Id")),
     str(QT_TRANSLATE_NOOP("LogModel", "Summary")),
 )
+
+_CELL = {DIRECTION: 0, ID: 1, SUMMARY: 2}
 
 # Rows read back from the files and kept; a screenful is ~50, so this covers fast scrolling.
 ROW_CACHE = 4096
@@ -101,28 +105,28 @@ class LogModel(QAbstractTableModel):
         )
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or index.parent().isValid():
+        # Called for every role of every visible cell on each paint: answer the roles we do
+        # not serve before anything else.
+        if role == Qt.ItemDataRole.DisplayRole or role == Qt.ItemDataRole.AccessibleTextRole:
+            tip = False
+        elif role == Qt.ItemDataRole.ToolTipRole:
+            tip = True
+        else:
+            return None
+        if not index.isValid():
             return None
         r, col = index.row(), index.column()
         if not (0 <= r < self.rowCount()) or not (0 <= col < len(_HEADERS)):
             return None
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
-            row = self.index_row(r)
-            ix = self.index_
-            if col == TIME:
-                t = ix.ts[row]
-                if role == Qt.ItemDataRole.ToolTipRole:
-                    return _full_time(t)
-                return _clock_time(t)
-            if col == SERVER:
-                return ix.servers[ix.server[row]]
-            if col == KIND:
-                return ix.kinds[ix.kind[row]]
-            cells = self._cells(row)
-            return cells[{DIRECTION: 0, ID: 1, SUMMARY: 2}[col]]
-        if role == Qt.ItemDataRole.AccessibleTextRole:
-            return self.data(index, Qt.ItemDataRole.DisplayRole)
-        return None
+        row = self.index_row(r)
+        ix = self.index_
+        if col == TIME:
+            return _full_time(ix.ts[row]) if tip else _clock_time(ix.ts[row])
+        if col == SERVER:
+            return ix.servers[ix.server[row]]
+        if col == KIND:
+            return ix.kinds[ix.kind[row]]
+        return self._cells(row)[_CELL[col]]
 
     # -- rows ---------------------------------------------------------------------------------
 
@@ -270,30 +274,45 @@ def _full_time(t: float) -> str:
 
 
 class LogFeed(QObject):
-    """Indexes the event files on a thread of its own and says when new events are in.
+    """Keeps a `LogIndex` current and says when new events are in.
 
-    The thread waits on watchfiles for changes in the logs directory (or a timeout, as a safety
-    net for file systems without change notification), scans, and emits `indexed`; the model
-    picks the new rows up in the GUI thread.
+    The first read of what is on disk (possibly a million events) runs on a thread of its own
+    while the view shows nothing yet. After that the thread only waits on watchfiles for
+    changes in the logs directory (or a timeout, a safety net for file systems without change
+    notification), and the GUI thread indexes the new bytes in slices of a few milliseconds.
+    Indexing there rather than on the thread matters: Python code on a second thread makes
+    every call from Qt into the model wait for the interpreter lock, which stalls painting.
     """
 
-    indexed = Signal(int)  # events added to the index by the last scan
+    indexed = Signal(int)  # events added to the index
+    loaded = Signal()  # the first read of the files is done
     failed = Signal(str)
+    _changed = Signal()  # from the watching thread: the directory changed
 
     # watchfiles yields at most this often while writes go on (ms): new events reach the view
     # well within 200 ms, in batches rather than one by one.
     DEBOUNCE_MS = 40
     STEP_MS = 5
-    SAFETY_MS = 1000
+    SAFETY_MS = 500
+    # one slice of indexing on the GUI thread: about a few milliseconds of work
+    SLICE_BYTES = 128 * 1024
+    SLICE_SECONDS = 0.005
 
     def __init__(self, index: LogIndex, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.index_ = index
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._loaded = False
+        self._pumping = False
+        self._changed.connect(self._pump_soon, Qt.ConnectionType.QueuedConnection)
+
+    @property
+    def is_loaded(self) -> bool:
+        return self._loaded
 
     def start(self) -> None:
-        """Scan what is there and follow what comes, until `stop`."""
+        """Read what is there and follow what comes, until `stop`."""
         if self._thread is not None:
             return
         self._stop.clear()
@@ -309,15 +328,14 @@ class LogFeed(QObject):
             self._thread.join(timeout=10)
             self._thread = None
 
-    def _scan(self) -> None:
-        added = self.index_.scan()
-        if added:
-            self.indexed.emit(added)
-
     def _run(self) -> None:
         logs = self.index_.layout.logs
         try:
-            self._scan()
+            added = self.index_.scan()
+            with contextlib.suppress(RuntimeError):  # the panel may be gone already
+                self._changed.emit()  # the GUI thread takes over from here
+                if added:
+                    self.indexed.emit(added)
             for _changes in watchfiles.watch(
                 logs,
                 debounce=self.DEBOUNCE_MS,
@@ -330,7 +348,34 @@ class LogFeed(QObject):
             ):
                 if self._stop.is_set():
                     break
-                self._scan()
+                self._changed.emit()
         except Exception as exc:  # reported to the view; the files are untouched
             with contextlib.suppress(RuntimeError):
                 self.failed.emit(f"{type(exc).__name__}: {exc}")
+
+    @Slot()
+    def _pump_soon(self) -> None:
+        if not self._loaded:
+            self._loaded = True
+            self.loaded.emit()
+        if not self._pumping:
+            self._pumping = True
+            QTimer.singleShot(0, self._pump)
+
+    @Slot()
+    def _pump(self) -> None:
+        if self._stop.is_set():
+            self._pumping = False
+            return
+        deadline = time.perf_counter() + self.SLICE_SECONDS
+        added = 0
+        while True:
+            added += self.index_.scan(self.SLICE_BYTES)
+            if not self.index_.behind or time.perf_counter() >= deadline:
+                break
+        if added:
+            self.indexed.emit(added)
+        if self.index_.behind:
+            QTimer.singleShot(0, self._pump)  # let the view paint, then go on
+        else:
+            self._pumping = False

@@ -1,0 +1,363 @@
+"""Benchmark of the live log: ingest rate while following, longest UI stall, follow latency and
+memory with a million events on disk.
+
+Run: ``python bench/bench_log.py`` (``--events`` and ``--ingest`` change the sizes).
+
+Each measurement runs in a process of its own (so memory figures are not polluted), against
+baselines measured in the same run: the writer's own rate to the files with nobody reading, and
+the memory of a bare QApplication. Targets: ingest >= 20,000 events/s with no stall over 100 ms,
+new events shown within 200 ms, under 300 MB with 1,000,000 events.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+HEARTBEAT_MS = 5
+WAIT_S = 600.0
+
+
+def _rss_mb() -> float:
+    import psutil
+
+    return float(psutil.Process().memory_info().rss) / 2**20
+
+
+def _event(i: int, server: str, session: str) -> dict[str, Any]:
+    from roots_manager.core import events
+
+    # a mix like real traffic: mostly relayed messages, some roots traffic
+    if i % 50 == 0:
+        return events.event(
+            events.ROOTS_ANSWERED,
+            server,
+            session,
+            dir=events.BRIDGE_TO_SERVER,
+            id=i,
+            uris=["file:///home/user/src/project-a", "file:///home/user/src/project-b"],
+        )
+    if i % 50 == 1:
+        return events.event(events.ROOTS_ASKED, server, session, dir=events.SERVER_TO_HOST, id=i)
+    return events.event(
+        events.MESSAGE,
+        server,
+        session,
+        dir=events.HOST_TO_SERVER if i % 2 else events.SERVER_TO_HOST,
+        id=i,
+        method="tools/call" if i % 2 else None,
+        bytes=180 + i % 300,
+    )
+
+
+# -- child processes ---------------------------------------------------------------------------
+
+
+def child_writer(home: str, n: int, sessions: int, rate: float = 0.0) -> None:
+    """Append *n* events round-robin to *sessions* sessions, at *rate* events/s (0: as fast as
+    possible)."""
+    from roots_manager.core import events
+    from roots_manager.core.paths import Layout
+
+    layout = Layout(Path(home)).ensure()
+    writers = [
+        events.EventWriter(layout, f"bench{s:02d}", keep_parts=100_000) for s in range(sessions)
+    ]
+    servers = [f"server-{s}" for s in range(sessions)]
+    start_wall = time.time()
+    t0 = time.perf_counter()
+    for i in range(n):
+        s = i % sessions
+        writers[s].write(_event(i, servers[s], writers[s].session))
+        if rate and i % 100 == 99:
+            # paced in bursts of 100: sleep until this burst is due
+            ahead = t0 + (i + 1) / rate - time.perf_counter()
+            if ahead > 0:
+                time.sleep(ahead)
+    dt = time.perf_counter() - t0
+    for w in writers:
+        w.close()
+    print(json.dumps({"rate": n / dt, "seconds": dt, "start": start_wall, "end": time.time()}))
+
+
+def child_bare() -> None:
+    """RSS of a bare QApplication with one shown widget."""
+    from PySide6.QtWidgets import QApplication, QWidget
+
+    app = QApplication([])
+    w = QWidget()
+    w.show()
+    app.processEvents()
+    print(json.dumps({"rss_mb": _rss_mb()}))
+
+
+class _Heartbeat:
+    def __init__(self) -> None:
+        from PySide6.QtCore import QTimer
+
+        self.last = time.perf_counter()
+        self.max_gap = 0.0
+        self.timer = QTimer()
+        self.timer.setInterval(HEARTBEAT_MS)
+        self.timer.timeout.connect(self.beat)
+
+    def beat(self) -> None:
+        now = time.perf_counter()
+        self.max_gap = max(self.max_gap, now - self.last)
+        self.last = now
+
+    def reset(self) -> None:
+        self.last = time.perf_counter()
+        self.max_gap = 0.0
+
+
+def _wait(app: Any, cond: Any, what: str) -> None:
+    deadline = time.perf_counter() + WAIT_S
+    while not cond():
+        if time.perf_counter() > deadline:
+            raise SystemExit(f"gave up waiting for {what}")
+        app.processEvents()
+        time.sleep(0.0005)
+
+
+def child_ingest(home: str, n: int, sessions: int, rate: float) -> None:
+    """Follow while a writer process appends *n* events; then measure single-event latency."""
+    from PySide6.QtWidgets import QApplication
+
+    from roots_manager.core import events
+    from roots_manager.core.paths import Layout
+    from roots_manager.gui.log_view import LogPanel
+
+    app = QApplication([])
+    layout = Layout(Path(home)).ensure()
+    panel = LogPanel(layout)
+    panel.resize(1200, 700)
+    panel.show()
+    panel.start()
+    hb = _Heartbeat()
+    hb.timer.start()
+    app.processEvents()
+
+    first: list[float] = []
+    model = panel.model
+
+    def on_rows(_added: int) -> None:
+        if not first:
+            first.append(time.perf_counter())
+
+    model.rows_appended.connect(on_rows)
+    writer = subprocess.Popen(
+        [sys.executable, __file__, "_writer", home, str(n), str(sessions), str(rate)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    hb.reset()
+    _wait(app, lambda: model.rowCount() >= n, "the ingest")
+    t_last = time.perf_counter()
+    wall_last = time.time()
+    stall = hb.max_gap
+    out, _ = writer.communicate(timeout=WAIT_S)
+    wrote = json.loads(out)
+    rate = n / (t_last - first[0]) if first and t_last > first[0] else float("nan")
+
+    # latency: one event at a time, from write to row in the model
+    w = events.EventWriter(layout, "latency")
+    lat: list[float] = []
+    for i in range(30):
+        target = model.rowCount() + 1
+        t0 = time.perf_counter()
+        w.write(_event(i, "latency", "latency"))
+        _wait(app, lambda target=target: model.rowCount() >= target, "a single event")
+        lat.append(time.perf_counter() - t0)
+        pause_until = time.perf_counter() + 0.05
+        _wait(app, lambda pause_until=pause_until: time.perf_counter() > pause_until, "a pause")
+    w.close()
+    panel.stop()
+    print(
+        json.dumps(
+            {
+                "ingest_rate": rate,
+                "max_stall_ms": stall * 1000,
+                "writer": wrote,
+                "tail_lag_s": wall_last - wrote["end"],
+                "latency_ms_median": statistics.median(lat) * 1000,
+                "latency_ms_max": max(lat) * 1000,
+                "rss_mb": _rss_mb(),
+            }
+        )
+    )
+
+
+def child_memory(home: str, n: int) -> None:
+    """Open the panel over *n* events on disk; time to load them and the RSS after scrolling."""
+    from PySide6.QtWidgets import QApplication
+
+    from roots_manager.core.paths import Layout
+    from roots_manager.gui.log_view import LogPanel
+
+    app = QApplication([])
+    panel = LogPanel(Layout(Path(home)))
+    panel.resize(1200, 700)
+    panel.show()
+    app.processEvents()
+    rss_empty = _rss_mb()
+    hb = _Heartbeat()
+    hb.timer.start()
+    t0 = time.perf_counter()
+    panel.start()
+    _wait(app, lambda: panel.model.rowCount() >= n, "the initial load")
+    load = time.perf_counter() - t0
+    load_stall = hb.max_gap
+    # scroll through: rows are read back from the files as they come into view
+    sb = panel.table.verticalScrollBar()
+    t1 = time.perf_counter()
+    for frac in (0.0, 0.25, 0.5, 0.75, 0.999, 0.1, 0.6):
+        sb.setValue(int(sb.maximum() * frac))
+        panel.table.viewport().repaint()
+        app.processEvents()
+    scroll_ms = (time.perf_counter() - t1) * 1000 / 7
+    # a filter over all of them, on codes only
+    t2 = time.perf_counter()
+    panel.model.set_filter(server="server-1")
+    filt_ms = (time.perf_counter() - t2) * 1000
+    shown = panel.model.rowCount()
+    t3 = time.perf_counter()
+    panel.model.set_filter(server="server-1", text="project-b")
+    text_ms = (time.perf_counter() - t3) * 1000
+    panel.model.set_filter()
+    app.processEvents()
+    rss = _rss_mb()
+    panel.stop()
+    print(
+        json.dumps(
+            {
+                "rows": panel.model.rowCount(),
+                "load_s": load,
+                "load_max_stall_ms": load_stall * 1000,
+                "scroll_ms": scroll_ms,
+                "filter_server_ms": filt_ms,
+                "filter_rows": shown,
+                "filter_text_ms": text_ms,
+                "rss_mb": rss,
+                "rss_empty_panel_mb": rss_empty,
+                "disk_mb": sum(p.stat().st_size for p in (Path(home) / "logs").iterdir()) / 2**20,
+            }
+        )
+    )
+
+
+# -- orchestration -----------------------------------------------------------------------------
+
+
+def _child(*args: str) -> dict[str, Any]:
+    out = subprocess.run(
+        [sys.executable, __file__, *args], capture_output=True, text=True, timeout=WAIT_S * 2
+    )
+    if out.returncode != 0:
+        raise SystemExit(f"{args[0]} failed:\n{out.stderr}")
+    result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+    return result
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--events", type=int, default=1_000_000, help="events on disk for memory")
+    ap.add_argument("--ingest", type=int, default=300_000, help="events appended while following")
+    ap.add_argument("--sessions", type=int, default=4, help="concurrent writer sessions")
+    ap.add_argument(
+        "--rates",
+        default="30000,0",
+        help="writer rates for the ingest runs, events/s, comma-separated (0: flat out)",
+    )
+    a = ap.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="rm-bench-log-") as tmp:
+        bare = _child("_bare")
+        base = _child("_writer", str(Path(tmp) / "alone"), str(a.ingest), str(a.sessions), "0")
+        rates = [float(r) for r in a.rates.split(",")]
+        ings = [
+            (
+                r,
+                _child(
+                    "_ingest", str(Path(tmp) / f"follow{k}"), str(a.ingest), str(a.sessions), str(r)
+                ),
+            )
+            for k, r in enumerate(rates)
+        ]
+        big = str(Path(tmp) / "big")
+        gen = _child("_writer", big, str(a.events), str(a.sessions), "0")
+        mem = _child("_memory", big, str(a.events))
+
+    ok = lambda b: "ok" if b else "MISSED"  # noqa: E731
+    print("Live log benchmark")
+    print(f"  baseline: writer alone            {base['rate']:>12,.0f} events/s")
+    for rate, ing in ings:
+        paced = f"paced at {rate:,.0f} events/s" if rate else "flat out"
+        print(
+            f"  ingest while following ({a.ingest:,} events, {a.sessions} sessions, writer {paced})"
+        )
+        print(f"    writer during ingest            {ing['writer']['rate']:>12,.0f} events/s")
+        print(
+            f"    model ingest                    {ing['ingest_rate']:>12,.0f} events/s"
+            f"  = {ing['ingest_rate'] / ing['writer']['rate']:.2f} x this writer,"
+            f" {ing['ingest_rate'] / base['rate']:.2f} x writer alone"
+            f"  [target >= 20,000: {ok(ing['ingest_rate'] >= 20_000)}]"
+        )
+        print(f"    last row shown after writer end {ing['tail_lag_s'] * 1000:>12.0f} ms")
+        print(
+            f"    longest UI stall                {ing['max_stall_ms']:>12.1f} ms"
+            f"  = {ing['max_stall_ms'] / HEARTBEAT_MS:.1f} x heartbeat"
+            f"  [target <= 100: {ok(ing['max_stall_ms'] <= 100)}]"
+        )
+        print(
+            f"    single event write -> row       {ing['latency_ms_median']:>12.1f} ms median,"
+            f" {ing['latency_ms_max']:.1f} ms max"
+            f"  [target <= 200: {ok(ing['latency_ms_max'] <= 200)}]"
+        )
+    print(f"  memory ({mem['rows']:,} events, {mem['disk_mb']:.0f} MB of files)")
+    print(f"    baseline: bare QApplication     {bare['rss_mb']:>12.1f} MB")
+    print(
+        f"    panel, no events                {mem['rss_empty_panel_mb']:>12.1f} MB"
+        f"  = {mem['rss_empty_panel_mb'] / bare['rss_mb']:.2f} x bare"
+    )
+    print(
+        f"    panel, all events loaded        {mem['rss_mb']:>12.1f} MB"
+        f"  = {mem['rss_mb'] / bare['rss_mb']:.2f} x bare,"
+        f" {(mem['rss_mb'] - mem['rss_empty_panel_mb']) * 2**20 / mem['rows']:.0f} bytes/event"
+        f"  [target < 300: {ok(mem['rss_mb'] < 300)}]"
+    )
+    print(
+        f"    initial load                    {mem['load_s']:>12.2f} s"
+        f"  = {mem['rows'] / mem['load_s']:,.0f} events/s"
+        f" ({mem['rows'] / mem['load_s'] / gen['rate']:.1f} x the writer's rate),"
+        f" longest stall {mem['load_max_stall_ms']:.0f} ms"
+    )
+    print(f"    jump-scroll and repaint         {mem['scroll_ms']:>12.1f} ms per jump")
+    print(
+        f"    filter by server                {mem['filter_server_ms']:>12.0f} ms"
+        f" ({mem['filter_rows']:,} rows); + text {mem['filter_text_ms']:.0f} ms"
+    )
+
+
+if __name__ == "__main__":
+    cmd = sys.argv[1] if len(sys.argv) > 1 else ""
+    if cmd == "_writer":
+        child_writer(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5]))
+    elif cmd == "_bare":
+        child_bare()
+    elif cmd == "_ingest":
+        child_ingest(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5]))
+    elif cmd == "_memory":
+        child_memory(sys.argv[2], int(sys.argv[3]))
+    else:
+        main()
