@@ -136,7 +136,7 @@ def big_rtts(peer: Peer, n: int, start: int, size: int) -> list[float]:
 
 def pct(values: list[float], p: float) -> float:
     s = sorted(values)
-    return s[min(len(s) - 1, int(round(p / 100 * (len(s) - 1))))]
+    return s[min(len(s) - 1, round(p / 100 * (len(s) - 1)))]
 
 
 def peak_rss(pid: int) -> float:

@@ -1,0 +1,129 @@
+"""The relay's framing, triage and cut-through, fed chunk by chunk as a pipe would."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from roots_manager.bridge.relay import LineRelay, LineWriter
+
+
+class Recorder:
+    """A handler that upper-cases the lines it is given, so handled lines are visible."""
+
+    def __init__(self, patterns: Sequence[bytes] = (b"roots",), stream: bool = True) -> None:
+        self._patterns = tuple(patterns)
+        self.stream = stream
+        self.handled: list[bytes] = []
+        self.nonjson: list[int] = []
+        self.streamed_lines: list[tuple[int, bool]] = []
+
+    def patterns(self) -> Sequence[bytes]:
+        return self._patterns
+
+    def parse_all(self) -> bool:
+        return False
+
+    def may_stream(self) -> bool:
+        return self.stream
+
+    def handle(self, line: bytes) -> bytes:
+        self.handled.append(line)
+        return line.upper()
+
+    def not_json(self, size: int) -> None:
+        self.nonjson.append(size)
+
+    def streamed(self, size: int, matched: bool) -> None:
+        self.streamed_lines.append((size, matched))
+
+
+def make(handler: Recorder, threshold: int = 64) -> tuple[LineRelay, list[bytes]]:
+    writes: list[bytes] = []
+    return LineRelay(LineWriter(writes.append), handler, stream_threshold=threshold), writes
+
+
+def test_passing_lines_go_out_in_one_write_per_chunk() -> None:
+    h = Recorder()
+    relay, writes = make(h)
+    chunk = b'{"a":1}\n{"b":2}\n{"c":3}\n'
+    relay.feed(chunk)
+    assert writes == [chunk] and h.handled == []
+
+
+def test_matching_lines_are_handled_in_place_and_order_is_kept() -> None:
+    h = Recorder()
+    relay, writes = make(h)
+    relay.feed(b'{"a":1}\n{"m":"roots/list"}\n{"z":0}\n')
+    assert b"".join(writes) == b'{"a":1}\n{"M":"ROOTS/LIST"}\n{"z":0}\n'
+    assert h.handled == [b'{"m":"roots/list"}\n']
+
+
+def test_lines_split_across_chunks_and_patterns_cut_in_two() -> None:
+    h = Recorder()
+    relay, writes = make(h, threshold=1 << 20)
+    data = b'{"x":"ro' + b'ots"}\n{"y":1}\n'
+    for i in range(len(data)):
+        relay.feed(data[i : i + 1])
+    assert b"".join(writes) == b'{"X":"ROOTS"}\n{"y":1}\n'
+
+
+def test_unfinished_last_line_is_relayed_at_eof() -> None:
+    h = Recorder()
+    relay, writes = make(h)
+    relay.feed(b'{"a":1}\n{"tail":true}')
+    relay.eof()
+    assert b"".join(writes) == b'{"a":1}\n{"tail":true}'
+
+
+def test_non_json_shapes_are_reported_and_relayed() -> None:
+    h = Recorder()
+    relay, writes = make(h)
+    relay.feed(b'hello\n\xff\xfe\n\n{"ok":1}\r\n  [1]  \n')
+    assert b"".join(writes) == b'hello\n\xff\xfe\n\n{"ok":1}\r\n  [1]  \n'
+    assert h.nonjson == [5, 2]
+
+
+def test_long_line_streams_before_it_ends() -> None:
+    h = Recorder()
+    relay, writes = make(h, threshold=64)
+    head = b'{"data":"' + b"x" * 100
+    relay.feed(head)
+    assert b"".join(writes) == head  # forwarded before the newline came
+    relay.feed(b"y" * 100)
+    relay.feed(b'"}\n{"next":"roots"}\n')
+    assert b"".join(writes) == head + b"y" * 100 + b'"}\n{"NEXT":"ROOTS"}\n'
+    assert h.streamed_lines == [(len(head) + 100 + 3, False)]
+
+
+def test_long_line_is_held_when_streaming_is_not_allowed_or_it_matches() -> None:
+    h = Recorder(stream=False)
+    relay, writes = make(h, threshold=64)
+    relay.feed(b'{"data":"' + b"x" * 200)
+    assert writes == [] or b"".join(writes) == b""
+    relay.feed(b'"}\n')
+    assert h.handled == [] and b"".join(writes) == b'{"data":"' + b"x" * 200 + b'"}\n'
+    h2 = Recorder()
+    relay2, writes2 = make(h2, threshold=64)
+    relay2.feed(b'{"method":"roots/list","pad":"' + b"x" * 200)
+    assert b"".join(writes2) == b""
+    relay2.feed(b'"}\n')
+    assert len(h2.handled) == 1
+
+
+def test_injected_lines_wait_for_the_end_of_a_streamed_line() -> None:
+    writes: list[bytes] = []
+    writer = LineWriter(writes.append)
+    relay = LineRelay(writer, Recorder(), stream_threshold=16)
+    relay.feed(b'{"long":"' + b"x" * 40)
+    writer.inject(b'{"injected":1}\n')
+    relay.feed(b'"}\n')
+    assert b"".join(writes) == b'{"long":"' + b"x" * 40 + b'"}\n{"injected":1}\n'
+
+
+def test_pattern_showing_late_in_a_streamed_line_is_reported() -> None:
+    h = Recorder()
+    relay, _ = make(h, threshold=16)
+    relay.feed(b'{"a":"' + b"x" * 40)
+    relay.feed(b"ro")
+    relay.feed(b'ots"}\n')
+    assert h.streamed_lines[0][1] is True

@@ -1,0 +1,66 @@
+"""The bridge's roots answers: from the real store file, re-read only when it changed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from roots_manager.bridge.roots import HeldAnswers, RootsSource
+from roots_manager.core.model import fingerprint
+from roots_manager.core.store import Store
+
+CMD = ["server", "--flag"]
+
+
+def test_answers_follow_the_store_and_folder_availability(store: Store, tmp_path: Path) -> None:
+    folder = tmp_path / "proj"
+    folder.mkdir()
+    with store.transaction() as s:
+        root = s.add_root(str(folder))
+        s.server_started("srv", CMD, "sess")
+        s.grant("srv", [root.id])
+    src = RootsSource(store, "srv", fingerprint(CMD), "sess")
+    assert src.effective() == {"roots": [{"uri": root.uri, "name": "proj"}]}
+    with store.transaction() as s:
+        s.rename_root(str(folder), "renamed")
+    assert src.effective()["roots"][0]["name"] == "renamed"
+    folder.rmdir()
+    assert src.effective() == {"roots": []}
+    # another command line under the same name sees nothing (its grants are suspended)
+    assert RootsSource(store, "srv", fingerprint(["other"]), "sess").effective() == {"roots": []}
+
+
+def test_a_damaged_store_keeps_the_last_good_answer(store: Store, tmp_path: Path) -> None:
+    folder = tmp_path / "kept"
+    folder.mkdir()
+    with store.transaction() as s:
+        root = s.add_root(str(folder))
+        s.grant("srv", [root.id])
+    errors: list[str] = []
+    src = RootsSource(store, "srv", fingerprint(CMD), "sess", on_error=errors.append)
+    good = src.effective()
+    assert good["roots"]
+    store.path.write_text("{ not json")
+    assert src.effective() == good
+    assert src.effective() == good
+    assert len(errors) == 1 and "not valid JSON" in errors[0]
+
+
+def test_held_answers_are_given_on_open(store: Store) -> None:
+    answers = HeldAnswers(RootsSource(store, "srv", fingerprint(CMD), "sess"))
+    got: list[object] = []
+    assert answers.now() is None
+    answers.later(got.append)
+    answers.later(got.append)
+    assert answers.waiting == 2
+    answers.open()
+    assert got == [{"roots": []}, {"roots": []}] and answers.now() == {"roots": []}
+
+
+def test_pending_tracks_the_consent_request(store: Store) -> None:
+    with store.transaction() as s:
+        s.server_started("new", CMD, "sess")
+    src = RootsSource(store, "new", fingerprint(CMD), "sess")
+    assert src.pending()
+    with store.transaction() as s:
+        s.decide("new", "deny")
+    assert not src.pending()

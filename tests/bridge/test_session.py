@@ -1,0 +1,206 @@
+"""The roots protocol logic on its own: messages in, messages out, no processes."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from roots_manager.bridge.relay import LineWriter
+from roots_manager.bridge.session import Session
+from roots_manager.core import events as ev
+
+ROOTS = {"roots": [{"uri": "file:///w", "name": "w"}]}
+
+
+class Answers:
+    def __init__(self, result: dict[str, Any] | None = ROOTS) -> None:
+        self.result = result
+        self.held: list[Callable[[dict[str, Any]], None]] = []
+
+    def now(self) -> dict[str, Any] | None:
+        return self.result
+
+    def later(self, reply: Callable[[dict[str, Any]], None]) -> None:
+        self.held.append(reply)
+
+
+class Log:
+    def __init__(self) -> None:
+        self.events: list[dict[str, Any]] = []
+        self.fields: dict[str, Any] = {}
+
+    def event(self, kind: str, **fields: Any) -> None:
+        self.events.append({"kind": kind, **fields})
+
+    def marker(self, **fields: Any) -> None:
+        self.fields.update(fields)
+
+    def kinds(self) -> list[str]:
+        return [e["kind"] for e in self.events]
+
+
+class Rig:
+    def __init__(self, answers: Answers | None = None, observe: bool = False) -> None:
+        self.to_server: list[bytes] = []
+        self.to_host: list[bytes] = []
+        self.deferred: list[Callable[[], object]] = []
+        self.log = Log()
+        self.answers = answers or Answers()
+        self.s = Session(
+            answers=self.answers,
+            log=self.log,
+            to_server=LineWriter(self.to_server.append),
+            to_host=LineWriter(self.to_host.append),
+            defer=self.deferred.append,
+            observe=observe,
+            nonce="n0nce",
+        )
+
+    def host(self, msg: Any) -> Any:
+        out = self.s.from_host(json.dumps(msg).encode() + b"\n")
+        return json.loads(out) if out else None
+
+    def server(self, msg: Any) -> Any:
+        out = self.s.from_server(json.dumps(msg).encode() + b"\n")
+        return json.loads(out) if out else None
+
+    def sent(self) -> list[Any]:
+        return [json.loads(x) for x in self.to_server]
+
+    def run_deferred(self) -> None:
+        for fn in self.deferred:
+            fn()
+        self.deferred.clear()
+
+    def handshake(self) -> None:
+        self.host(
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "initialize",
+                "params": {"protocolVersion": "2025-06-18", "capabilities": {}},
+            }
+        )
+        self.host({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        self.run_deferred()
+
+
+def test_initialize_injection_and_roots_list_answer() -> None:
+    r = Rig()
+    out = r.host(
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {"protocolVersion": "2025-06-18", "capabilities": {"x": {}}},
+        }
+    )
+    assert out["params"]["capabilities"] == {"x": {}, "roots": {"listChanged": True}}
+    assert r.server({"jsonrpc": "2.0", "id": 4, "method": "roots/list"}) is None
+    assert r.sent() == [{"jsonrpc": "2.0", "id": 4, "result": ROOTS}]
+    assert r.log.kinds()[-2:] == [ev.ROOTS_ASKED, ev.ROOTS_ANSWERED]
+
+
+def test_unchanged_lines_are_returned_byte_for_byte() -> None:
+    r = Rig()
+    line = b'{"jsonrpc": "2.0",  "id": 9, "method": "notifications/roots/list_changed"}\r\n'
+    assert r.s.from_host(line) == line
+    assert r.s.from_server(b'{"roots":  1}\n') == b'{"roots":  1}\n'
+
+
+def test_list_changed_needs_handshake_a_fetch_and_a_change() -> None:
+    r = Rig()
+    r.server({"jsonrpc": "2.0", "id": 0, "method": "roots/list"})
+    r.answers.result = {"roots": []}
+    assert not r.s.check_changes()  # no handshake yet
+    r.handshake()  # the deferred check after initialized sends it
+    assert r.sent()[-1] == {"jsonrpc": "2.0", "method": "notifications/roots/list_changed"}
+    r.answers.result = {"roots": [{"uri": "file:///other", "name": "o"}]}
+    assert not r.s.check_changes()  # not fetched since the last notice
+    r.server({"jsonrpc": "2.0", "id": 1, "method": "roots/list"})
+    assert not r.s.check_changes()  # fetched the newest: nothing new
+    r.answers.result = ROOTS
+    assert r.s.check_changes()
+    assert r.log.fields["stale"] is True
+    assert r.s.notices == 2
+
+
+def test_held_answers_go_out_when_released() -> None:
+    r = Rig(Answers(None))
+    r.server({"jsonrpc": "2.0", "id": 3, "method": "roots/list"})
+    assert r.sent() == [] and len(r.answers.held) == 1
+    r.answers.held[0](ROOTS)
+    assert r.sent() == [{"jsonrpc": "2.0", "id": 3, "result": ROOTS}]
+    assert r.log.events[0]["held"] is True
+
+
+def test_batches_from_the_server() -> None:
+    r = Rig()
+    rest = r.server(
+        [
+            {"jsonrpc": "2.0", "id": 1, "method": "roots/list"},
+            {"jsonrpc": "2.0", "id": 2, "method": "sampling/createMessage"},
+        ]
+    )
+    assert rest == [{"jsonrpc": "2.0", "id": 2, "method": "sampling/createMessage"}]
+    assert r.sent() == [[{"jsonrpc": "2.0", "id": 1, "result": ROOTS}]]
+
+
+def test_modern_requests_get_roots_capability_and_rounds_are_resolved() -> None:
+    r = Rig()
+    meta = {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}},
+    }
+    out = r.host(
+        {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "t", "_meta": meta}}
+    )
+    caps = out["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"]
+    assert caps == {"elicitation": {}, "roots": {}}
+    dropped = r.server(
+        {
+            "jsonrpc": "2.0",
+            "id": 5,
+            "result": {
+                "resultType": "input_required",
+                "requestState": "S",
+                "inputRequests": {"k": {"method": "roots/list"}},
+            },
+        }
+    )
+    assert dropped is None
+    retry = r.sent()[-1]
+    assert retry["id"] == "roots-bridge-n0nce-1"
+    assert (
+        retry["params"]["inputResponses"] == {"k": ROOTS} and retry["params"]["requestState"] == "S"
+    )
+    final = r.server({"jsonrpc": "2.0", "id": retry["id"], "result": {"resultType": "complete"}})
+    assert final == {"jsonrpc": "2.0", "id": 5, "result": {"resultType": "complete"}}
+    # a later stray response to one of our ids is not passed to the host
+    assert r.server({"jsonrpc": "2.0", "id": "roots-bridge-n0nce-99", "result": {}}) is None
+
+
+def test_observe_mode_changes_nothing() -> None:
+    r = Rig(observe=True)
+    init = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}},
+    }
+    assert r.host(init) == init
+    ask = {"jsonrpc": "2.0", "id": 2, "method": "roots/list"}
+    assert r.server(ask) == ask
+    r.host({"jsonrpc": "2.0", "id": 2, "result": ROOTS})
+    assert r.sent() == []
+    answered = [e for e in r.log.events if e["kind"] == ev.ROOTS_ANSWERED]
+    assert answered[0]["uris"] == ["file:///w"]
+
+
+def test_non_json_lines_are_logged_by_size() -> None:
+    r = Rig()
+    assert r.s.from_server(b'{"roots": oops}\n') == b'{"roots": oops}\n'
+    assert r.s.from_host(b'{"roots": "\xff"}\n') == b'{"roots": "\xff"}\n'
+    sizes = [(e["bytes"], e["reason"]) for e in r.log.events if e["kind"] == ev.NON_JSON]
+    assert sizes == [(15, "JSON"), (14, "UTF-8")]
