@@ -112,6 +112,7 @@ class LogPanel(QWidget):
         hh = self.table.horizontalHeader()
         hh.setStretchLastSection(True)
         hh.setHighlightSections(False)
+        hh.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         fm = self.fontMetrics()
         pad = 4 * fm.averageCharWidth()
         widths = {
