@@ -197,3 +197,63 @@ def test_files_are_never_written_by_the_model(layout: Layout, tmp_path: Path) ->
     model.set_filter(text="x")
     model.clear_view()
     assert w.path.read_bytes() == before
+
+
+HOST_SCRIPT = """
+import os, sys
+import anyio
+from mcp import Client, StdioServerParameters
+
+argv = sys.argv[1:]
+
+async def main() -> None:
+    params = StdioServerParameters(command=argv[0], args=argv[1:], env=os.environ.copy())
+    async with Client(params) as client:
+        await client.list_tools()
+        await anyio.sleep(1.0)  # the demo server asks roots/list right after the handshake
+
+anyio.run(main)
+"""
+
+
+def test_panel_shows_a_real_bridge_session(layout: Layout, qtbot: QtBot, tmp_path: Path) -> None:
+    """A real host talks to the demo server through a real roots-bridge; the panel shows it."""
+    import subprocess
+    import sys
+
+    from roots_manager.gui.connect import demo_command
+    from tests.bridge.wire import bridge_argv
+
+    panel = LogPanel(layout)
+    qtbot.addWidget(panel)
+    panel.start()
+    host = tmp_path / "host.py"
+    host.write_text(HOST_SCRIPT, encoding="utf-8")
+    try:
+        proc = subprocess.run(
+            [sys.executable, str(host), *bridge_argv("demo", demo_command())],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert proc.returncode == 0, proc.stderr
+        kinds = lambda: {  # noqa: E731
+            panel.model.data(panel.model.index(r, KIND)) for r in range(panel.model.rowCount())
+        }
+        qtbot.waitUntil(
+            lambda: {events.SESSION_START, events.HANDSHAKE, events.SESSION_END} <= kinds(),
+            timeout=WAIT_MS,
+        )
+        servers = {
+            panel.model.data(panel.model.index(r, SERVER)) for r in range(panel.model.rowCount())
+        }
+        assert servers == {"demo"}
+        start = next(
+            r
+            for r in range(panel.model.rowCount())
+            if panel.model.data(panel.model.index(r, KIND)) == events.SESSION_START
+        )
+        panel.table.selectRow(start)
+        assert json.loads(panel.detail.toPlainText())["kind"] == events.SESSION_START
+    finally:
+        panel.stop()
