@@ -4,7 +4,7 @@
 <context>
     <name>ConnectDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/connect.py" line="+516"/>
+        <location filename="../../app/roots_manager/gui/connect.py" line="+528"/>
         <source>Connect a server</source>
         <translation>サーバーに接続</translation>
     </message>
@@ -123,7 +123,7 @@
 <context>
     <name>ConnectionManager</name>
     <message>
-        <location line="-258"/>
+        <location line="-260"/>
         <source>“{0}” is not a usable server name</source>
         <translation>「{0}」はサーバー名として使えません</translation>
     </message>
@@ -196,7 +196,7 @@
         <translation>以前に承認したコマンドライン(&amp;A):</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+16"/>
         <source>{name} — {path} ({reason})</source>
         <translation>{name} — {path}（{reason}）</translation>
     </message>
@@ -460,7 +460,7 @@
         <translation>概要</translation>
     </message>
     <message>
-        <location line="+111"/>
+        <location line="+113"/>
         <source>(no longer on disk)</source>
         <translation>（ディスク上にもうありません）</translation>
     </message>
@@ -504,12 +504,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+136"/>
+        <location line="+137"/>
         <source>&amp;Pause</source>
         <translation>一時停止(&amp;P)</translation>
     </message>
     <message>
-        <location line="-134"/>
+        <location line="-135"/>
         <source>Pause the log</source>
         <translation>ログを一時停止</translation>
     </message>
@@ -540,12 +540,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+151"/>
+        <location line="+152"/>
         <source>Export the shown events</source>
         <translation>表示中のイベントをエクスポート</translation>
     </message>
     <message>
-        <location line="-150"/>
+        <location line="-151"/>
         <source>Save the events shown as JSON Lines or CSV</source>
         <translation>表示中のイベントを JSON Lines または CSV で保存します</translation>
     </message>
@@ -570,7 +570,7 @@
         <translation>イベント</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+32"/>
         <source>Event details</source>
         <translation>イベントの詳細</translation>
     </message>
@@ -1271,7 +1271,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>切断(&amp;C)</translation>
     </message>
     <message>
-        <location line="+80"/>
+        <location line="+82"/>
         <source>Show every root to unknown servers?</source>
         <translation>未知のサーバーにすべてのルートを見せますか?</translation>
     </message>
@@ -1385,7 +1385,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>_Session</name>
     <message>
-        <location filename="../../app/roots_manager/gui/connect.py" line="-157"/>
+        <location filename="../../app/roots_manager/gui/connect.py" line="-158"/>
         <source>the server refused the handshake: {0}</source>
         <translation>サーバーがハンドシェイクを拒否しました: {0}</translation>
     </message>

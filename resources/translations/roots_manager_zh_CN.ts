@@ -4,7 +4,7 @@
 <context>
     <name>ConnectDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/connect.py" line="+516"/>
+        <location filename="../../app/roots_manager/gui/connect.py" line="+528"/>
         <source>Connect a server</source>
         <translation>连接服务器</translation>
     </message>
@@ -123,7 +123,7 @@
 <context>
     <name>ConnectionManager</name>
     <message>
-        <location line="-258"/>
+        <location line="-260"/>
         <source>“{0}” is not a usable server name</source>
         <translation>“{0}”不能用作服务器名称</translation>
     </message>
@@ -196,7 +196,7 @@
         <translation>之前批准的命令行(&amp;A)：</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+16"/>
         <source>{name} — {path} ({reason})</source>
         <translation>{name} — {path}（{reason}）</translation>
     </message>
@@ -460,7 +460,7 @@
         <translation>摘要</translation>
     </message>
     <message>
-        <location line="+111"/>
+        <location line="+113"/>
         <source>(no longer on disk)</source>
         <translation>（已不在磁盘上）</translation>
     </message>
@@ -504,12 +504,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+136"/>
+        <location line="+137"/>
         <source>&amp;Pause</source>
         <translation>暂停(&amp;P)</translation>
     </message>
     <message>
-        <location line="-134"/>
+        <location line="-135"/>
         <source>Pause the log</source>
         <translation>暂停日志</translation>
     </message>
@@ -540,12 +540,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+151"/>
+        <location line="+152"/>
         <source>Export the shown events</source>
         <translation>导出显示的事件</translation>
     </message>
     <message>
-        <location line="-150"/>
+        <location line="-151"/>
         <source>Save the events shown as JSON Lines or CSV</source>
         <translation>将显示的事件保存为 JSON Lines 或 CSV</translation>
     </message>
@@ -570,7 +570,7 @@
         <translation>事件</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+32"/>
         <source>Event details</source>
         <translation>事件详情</translation>
     </message>
@@ -1271,7 +1271,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>断开连接(&amp;C)</translation>
     </message>
     <message>
-        <location line="+80"/>
+        <location line="+82"/>
         <source>Show every root to unknown servers?</source>
         <translation>要向未知服务器显示所有根目录吗？</translation>
     </message>
@@ -1385,7 +1385,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>_Session</name>
     <message>
-        <location filename="../../app/roots_manager/gui/connect.py" line="-157"/>
+        <location filename="../../app/roots_manager/gui/connect.py" line="-158"/>
         <source>the server refused the handshake: {0}</source>
         <translation>服务器拒绝了握手：{0}</translation>
     </message>
