@@ -11,7 +11,7 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import Any
 
-from PySide6.QtCore import QObject, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QObject, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication
 
@@ -142,15 +142,15 @@ class AppController(QObject):
     def _connect_demo(self) -> None:
         assert self.window is not None
         try:
-            from roots_manager.gui.connect import demo_command
+            from roots_manager.gui.connect import DEMO_SERVER_NAME, demo_command
         except ImportError as exc:
             self.window.show_error(
-                self.window.tr("The demo server is not available in this build ({error}).").format(
-                    error=exc
-                )
+                QCoreApplication.translate(
+                    "MainWindow", "The demo server is not available in this build ({error})."
+                ).format(error=exc)
             )
             return
-        self.window.connect_command("demo", list(demo_command()))
+        self.window.connect_command(DEMO_SERVER_NAME, list(demo_command()))
 
     # ---- following the store ------------------------------------------------------------------
 
@@ -167,7 +167,10 @@ class AppController(QObject):
     def _decided(self, server: str, answer: ConsentAnswer) -> None:
         if self.window is not None:
             self.window.statusBar().showMessage(
-                self.window.tr("Decision for {server} saved").format(server=server), 5000
+                QCoreApplication.translate("MainWindow", "Decision for {server} saved").format(
+                    server=server
+                ),
+                5000,
             )
 
     def review(self) -> None:
@@ -201,10 +204,11 @@ class AppController(QObject):
     def _hidden_to_tray(self, first: bool) -> None:
         if first and self.tray is not None and self.window is not None:
             self.tray.notify(
-                self.window.tr("Roots Manager keeps running"),
-                self.window.tr(
+                QCoreApplication.translate("MainWindow", "Roots Manager keeps running"),
+                QCoreApplication.translate(
+                    "MainWindow",
                     "It stays in the tray to ask you about new servers. Choose Quit from the "
-                    "tray icon's menu to end it. Your servers keep working either way."
+                    "tray icon's menu to end it. Your servers keep working either way.",
                 ),
             )
 

@@ -90,7 +90,6 @@ class MainWindow(QMainWindow):
         self.settings = settings
         self.tray_available = False
         self.connections: Any = None
-        self.connected: set[str] = set()
         self.log_panel: Any = None
         self.setWindowTitle(self.tr("Roots Manager"))
         if icon is not None:
@@ -283,7 +282,23 @@ class MainWindow(QMainWindow):
                 )
                 return None
             self.connections = ConnectionManager(self.watcher.layout, self)
+            self.connections.connected.connect(self._server_connected)
+            self.connections.disconnected.connect(self._server_disconnected)
+            self.connections.failed.connect(self._server_failed)
         return self.connections
+
+    def _server_connected(self, name: str) -> None:
+        self.statusBar().showMessage(self.tr("Connected {server}").format(server=name), 5000)
+
+    def _server_disconnected(self, name: str, code: int) -> None:
+        self.statusBar().showMessage(
+            self.tr("{server} ended (exit code {code})").format(server=name, code=code), 8000
+        )
+
+    def _server_failed(self, name: str, message: str) -> None:
+        self.show_error(
+            self.tr("Could not connect {server}: {message}").format(server=name, message=message)
+        )
 
     def connect_server(self) -> None:
         """Ask for a command line and run it through the bridge with this app as the host."""
@@ -307,16 +322,15 @@ class MainWindow(QMainWindow):
         if manager is None:
             return
         manager.connect_server(name, command)
-        self.connected.add(name)
         self.statusBar().showMessage(self.tr("Connecting {server}…").format(server=name), 5000)
 
     def disconnect_server(self, name: str) -> None:
         """End the connection to *name* (asking which one when none or another is selected)."""
-        if self.connections is None or not self.connected:
+        names = sorted(self.connections.connections()) if self.connections is not None else []
+        if self.connections is None or not names:
             self.statusBar().showMessage(self.tr("No server is connected from this app"), 5000)
             return
-        if name not in self.connected:
-            names = sorted(self.connected)
+        if name not in names:
             if len(names) == 1:
                 name = names[0]
             else:
@@ -326,7 +340,6 @@ class MainWindow(QMainWindow):
                 if not ok:
                     return
         self.connections.disconnect_server(name)
-        self.connected.discard(name)
         self.statusBar().showMessage(self.tr("Disconnected {server}").format(server=name), 5000)
 
     def explain_roots(self) -> None:
