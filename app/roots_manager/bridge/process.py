@@ -21,6 +21,12 @@ from roots_manager.bridge.spawn import POSIX as _POSIX
 GRACE = 2.0
 
 
+def read_in_large_chunks(transport: asyncio.BaseTransport, size: int = 1024 * 1024) -> None:
+    """Let a pipe transport read up to *size* bytes at once (asyncio's default is 256 KiB)."""
+    if hasattr(transport, "max_size"):
+        transport.max_size = size
+
+
 class _Stdout(asyncio.Protocol):
     def __init__(self, owner: ServerProcess) -> None:
         self.owner = owner
@@ -77,6 +83,7 @@ class ServerProcess:
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self._stdin, _ = await loop.connect_write_pipe(lambda: _Stdin(self), self.proc.stdin)
         self._stdout, _ = await loop.connect_read_pipe(lambda: _Stdout(self), self.proc.stdout)
+        read_in_large_chunks(self._stdout)
         # a generous buffer before pushing back on the host: a server that reads in bursts
         # should not stall the host on every burst
         self._stdin.set_write_buffer_limits(high=1024 * 1024)

@@ -20,7 +20,7 @@ from typing import Any
 
 from roots_manager import __version__
 from roots_manager.bridge.eventlog import BridgeLog
-from roots_manager.bridge.process import GRACE, ServerProcess
+from roots_manager.bridge.process import GRACE, ServerProcess, read_in_large_chunks
 from roots_manager.bridge.relay import LineRelay, LineWriter
 from roots_manager.bridge.roots import HeldAnswers, RootsSource
 from roots_manager.bridge.session import Session
@@ -198,6 +198,7 @@ class Bridge:
             self._host_in, _ = await loop.connect_read_pipe(
                 lambda: _HostIn(self), os.fdopen(os.dup(0), "rb", buffering=0)
             )
+            read_in_large_chunks(self._host_in)
         except (ValueError, OSError):
             # stdin is a regular file (or closed): read it in a thread instead
             self._tasks.append(asyncio.create_task(self._read_host_blocking()))
