@@ -98,3 +98,18 @@ def test_partial_lines_wait_for_their_end(layout: Layout) -> None:
         f.write('age": "two"}\n')
     recs, _ = ev.read_events(path, offset)
     assert [r["message"] for r in recs] == ["two"]
+
+
+def test_every_kind_has_a_readable_summary() -> None:
+    def s(kind: str, **fields: object) -> str:
+        return ev.summarize(ev.event(kind, "fs", "s", **fields))
+
+    assert s(ev.SESSION_START, command=["npx", "fs"], pid=7) == "started npx fs (pid 7, managed)"
+    assert s(ev.SESSION_END, exit_code=0, reason="host closed") == "ended, exit code 0 (host closed)"
+    assert s(ev.HANDSHAKE, protocol="2025-06-18", injected=True).endswith("capability injected")
+    assert s(ev.ROOTS_ASKED, held=True) == "the server asked for its roots (held until you decide)"
+    assert s(ev.ROOTS_ANSWERED, uris=[]) == "no roots"
+    assert s(ev.LIST_CHANGED_SENT, uris=["file:///a"]) == "roots changed, now 1 root(s): file:///a"
+    assert s(ev.NON_JSON, bytes=12, reason="UTF-8") == "12 bytes that are not UTF-8"
+    assert s(ev.ERROR, message="boom") == "boom"
+    assert s(ev.MESSAGE, method="tools/call") == "tools/call"

@@ -171,25 +171,37 @@ def iter_events(layout: Layout) -> Iterator[dict[str, Any]]:
         yield from events
 
 
+def _roots_text(uris: object) -> str:
+    if not isinstance(uris, list) or not uris:
+        return "no roots"
+    return f"{len(uris)} root(s): " + ", ".join(map(str, uris))
+
+
 def summarize(rec: dict[str, Any]) -> str:
     """A one-line human summary of an event, for the CLI and the log view."""
     kind = rec.get("kind")
     if kind == SESSION_START:
-        return f"started {' '.join(map(str, rec.get('command', [])))} (pid {rec.get('pid')}, {rec.get('mode', 'managed')})"
+        command = " ".join(map(str, rec.get("command", [])))
+        return f"started {command} (pid {rec.get('pid')}, {rec.get('mode', 'managed')})"
     if kind == SESSION_END:
-        return f"ended, exit code {rec.get('exit_code')}" + (
-            f" ({rec['reason']})" if rec.get("reason") else ""
-        )
+        reason = f" ({rec['reason']})" if rec.get("reason") else ""
+        return f"ended, exit code {rec.get('exit_code')}{reason}"
     if kind == HANDSHAKE:
-        injected = " roots capability injected" if rec.get("injected") else ""
+        injected = ", roots capability injected" if rec.get("injected") else ""
         return f"protocol {rec.get('protocol', '?')}{injected}"
+    if kind == ROOTS_ASKED:
+        how = " (held until you decide)" if rec.get("held") else ""
+        return "the server asked for its roots" + (" in a batch" if rec.get("batch") else "") + how
+    if kind == ROOTS_RELAYED:
+        return "roots/list relayed to the host"
     if kind in (ROOTS_ANSWERED, MRTR_RESOLVED):
-        uris = rec.get("uris") or []
-        return f"{len(uris)} root(s): " + ", ".join(map(str, uris)) if uris else "no roots"
+        return _roots_text(rec.get("uris"))
+    if kind == LIST_CHANGED_SENT:
+        return "roots changed, now " + _roots_text(rec.get("uris"))
+    if kind == LIST_CHANGED_RELAYED:
+        return "list_changed relayed"
     if kind == NON_JSON:
         return f"{rec.get('bytes', '?')} bytes that are not {rec.get('reason', 'JSON')}"
-    if kind in (ERROR, CONSENT_WAIT, CONSENT_DECIDED):
-        return str(rec.get("message", ""))
     if kind == MESSAGE:
         return str(rec.get("method") or ("response" if "id" in rec else ""))
     return str(rec.get("message", ""))
