@@ -124,17 +124,8 @@ class Store:
     # the old or the new document, never half of one.
     def read(self) -> State:
         """The current state (an empty one if the store does not exist yet)."""
-        try:
-            data = self.path.read_bytes()
-        except FileNotFoundError:
-            return State()
-        except OSError as exc:
-            raise StoreUnreadable(
-                f"the store {self.path} cannot be read: {exc.strerror}. Nothing was changed; "
-                "check the file's owner and permissions.",
-                self.path,
-            ) from exc
-        return _parse(data, self.path)
+        data = self._current_bytes()
+        return State() if data is None else _parse(data, self.path)
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[State]:
