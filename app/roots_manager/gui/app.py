@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import logging
 import logging.handlers
+import signal
 import sys
 from collections.abc import Callable
 from types import TracebackType
@@ -312,6 +313,10 @@ def main(argv: list[str], *, on_shown: Callable[[], None] | None = None) -> int:
     if on_shown is not None:
         controller.window_shown.connect(on_shown)
     exit_code = 0
+    if sys.platform != "win32":
+        # a logout or `kill` ends the app as Quit does: connections closed, marker removed
+        for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+            loop.add_signal_handler(sig, quitting.set)
     try:
         with loop:
             loop.call_soon(controller.start)
