@@ -82,6 +82,8 @@ class Rig:
                 "params": {"protocolVersion": "2025-06-18", "capabilities": {}},
             }
         )
+        self.server({"jsonrpc": "2.0", "id": 1, "result": {"protocolVersion": "2025-06-18"}})
+        self.run_deferred()
         self.host({"jsonrpc": "2.0", "method": "notifications/initialized"})
         self.run_deferred()
 

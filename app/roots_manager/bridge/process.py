@@ -21,72 +21,16 @@ from roots_manager.bridge.spawn import POSIX as _POSIX
 GRACE = 2.0
 
 
-def read_in_large_chunks(transport: asyncio.BaseTransport, size: int = 1024 * 1024) -> None:
-    """Let a pipe transport read up to *size* bytes at once (asyncio's default is 256 KiB)."""
-    if hasattr(transport, "max_size"):
-        transport.max_size = size
-
-
-class _Stdout(asyncio.Protocol):
-    def __init__(self, owner: ServerProcess) -> None:
-        self.owner = owner
-
-    def data_received(self, data: bytes) -> None:
-        self.owner.on_stdout(data)
-
-    def eof_received(self) -> bool | None:
-        return None
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.owner.stdout_closed.set()
-        self.owner.on_stdout_eof()
-
-
-class _Stdin(asyncio.Protocol):
-    def __init__(self, owner: ServerProcess) -> None:
-        self.owner = owner
-
-    def pause_writing(self) -> None:
-        self.owner.on_stdin_full(True)
-
-    def resume_writing(self) -> None:
-        self.owner.on_stdin_full(False)
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.owner.stdin_closed = True
-
-
 class ServerProcess:
-    """One spawned server with piped stdin and stdout; its stderr is the bridge's stderr."""
+    """One spawned server; its pipes are pumped by the bridge, its stderr is the bridge's stderr."""
 
-    def __init__(
-        self,
-        proc: subprocess.Popen[bytes],
-        *,
-        on_stdout: Callable[[bytes], None],
-        on_stdout_eof: Callable[[], None],
-        on_stdin_full: Callable[[bool], None],
-    ) -> None:
+    def __init__(self, proc: subprocess.Popen[bytes], *, close_stdin: Callable[[], None]) -> None:
         self.proc = proc
-        self.on_stdout = on_stdout
-        self.on_stdout_eof = on_stdout_eof
-        self.on_stdin_full = on_stdin_full
         self.exited = asyncio.Event()
-        self.stdout_closed = asyncio.Event()
-        self.stdin_closed = False
-        self._stdin: asyncio.WriteTransport | None = None
-        self._stdout: asyncio.ReadTransport | None = None
+        self._close_stdin = close_stdin
 
-    async def attach(self) -> None:
-        """Start relaying the server's pipes and watching for its exit."""
-        loop = asyncio.get_running_loop()
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self._stdin, _ = await loop.connect_write_pipe(lambda: _Stdin(self), self.proc.stdin)
-        self._stdout, _ = await loop.connect_read_pipe(lambda: _Stdout(self), self.proc.stdout)
-        read_in_large_chunks(self._stdout)
-        # a generous buffer before pushing back on the host: a server that reads in bursts
-        # should not stall the host on every burst
-        self._stdin.set_write_buffer_limits(high=1024 * 1024)
+    def watch(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Start watching for the server's exit (it sets :attr:`exited` on *loop*)."""
 
         def wait() -> None:
             self.proc.wait()
@@ -103,24 +47,9 @@ class ServerProcess:
     def returncode(self) -> int | None:
         return self.proc.returncode
 
-    def write(self, data: bytes) -> None:
-        """Write to the server's stdin (dropped once it is closed: the server is gone)."""
-        if self._stdin is not None and not self._stdin.is_closing() and not self.stdin_closed:
-            self._stdin.write(data)
-
-    def pause_reading(self, pause: bool) -> None:
-        """Stop (or resume) reading the server's stdout while the host is not reading."""
-        if self._stdout is None or self._stdout.is_closing():
-            return
-        if pause:
-            self._stdout.pause_reading()
-        else:
-            self._stdout.resume_reading()
-
     def close_stdin(self) -> None:
-        """Close the server's stdin once what is buffered for it has been written."""
-        if self._stdin is not None and not self._stdin.is_closing():
-            self._stdin.close()
+        """Close the server's stdin once what is being written to it has been written."""
+        self._close_stdin()
 
     def kill_now(self) -> None:
         """Kill the server and its group at once (the bridge could not even start)."""

@@ -13,6 +13,9 @@ held until its end and handed to the handler whole.
 
 from __future__ import annotations
 
+import select
+import threading
+from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
@@ -22,6 +25,9 @@ STREAM_THRESHOLD = 64 * 1024
 _OPEN = frozenset(b"{[")
 _CLOSE = frozenset(b"}]")
 _BLANK = b" \t\r\n"
+_poll = getattr(select, "poll", None)
+_POLLOUT = getattr(select, "POLLOUT", 4)
+_PIPE_BUF = getattr(select, "PIPE_BUF", 512)
 
 
 class LineHandler(Protocol):
@@ -49,30 +55,123 @@ class LineHandler(Protocol):
 class LineWriter:
     """One destination stream, shared by a relay and by messages the bridge makes up itself.
 
-    The bridge's own messages are whole lines; they wait while the relay is in the middle of a
-    line it is streaming, so that they never land inside someone else's message.
+    Safe to use from several threads: the relay's pump writes relayed bytes, the event loop
+    injects the bridge's own messages. The bridge's messages are whole lines; they wait while the
+    relay is in the middle of a line it is streaming, so that they never land inside someone
+    else's message, and one lock is held around every write so two writes never interleave.
+
+    With *background* set, :meth:`inject` never blocks its caller (the event loop) on a
+    destination that is not reading: a line that cannot be written at once is left to a sender
+    thread of this writer.
     """
 
-    def __init__(self, write: Callable[[bytes], None]) -> None:
+    def __init__(
+        self,
+        write: Callable[[bytes], None],
+        *,
+        background: bool = False,
+        fd: int | None = None,
+    ) -> None:
         self._write = write
+        self._lock = threading.Lock()
         self._mid_line = False
-        self._held: list[bytes] = []
+        self._held: deque[bytes] = deque()
+        self._after: list[Callable[[], None]] = []
+        self._background = background
+        self._fd = fd
+        self._wake = threading.Event()
+        self._sender: threading.Thread | None = None
+        self._closed = False
 
-    def relay(self, data: bytes, *, mid_line: bool) -> None:
+    def relay(self, data: bytes | memoryview, *, mid_line: bool) -> None:
         """Write relayed bytes; *mid_line* says whether they stop inside a line."""
-        if data:
-            self._write(data)
-        self._mid_line = mid_line
-        if not mid_line and self._held:
-            held, self._held = self._held, []
-            self._write(b"".join(held))
+        with self._lock:
+            if data and not self._closed:
+                self._write(data)  # type: ignore[arg-type]
+            self._mid_line = mid_line
+            if not mid_line and self._held:
+                self._write_held()
+        if self._after:
+            after, self._after = self._after, []
+            for fn in after:
+                fn()
+
+    def after_next_write(self, fn: Callable[[], None]) -> None:
+        """Call *fn* after the relay's next write (the one carrying the line being handled)."""
+        self._after.append(fn)
 
     def inject(self, line: bytes) -> None:
         """Write a whole message the bridge made (it must end with a newline)."""
-        if self._mid_line:
-            self._held.append(line)
-        else:
-            self._write(line)
+        self._held.append(line)
+        if not self._background:
+            with self._lock:
+                if not self._mid_line:
+                    self._write_held()
+            return
+        if self._lock.acquire(blocking=False):
+            try:
+                if not self._mid_line and self._fits_now():
+                    self._write_held()
+                    return
+            finally:
+                self._lock.release()
+        self._send_later()
+
+    def close(self, closer: Callable[[], None]) -> None:
+        """Write what is held, then call *closer* and drop anything written later.
+
+        Blocks until a write in progress ends: call it off the event loop.
+        """
+        with self._lock:
+            if self._closed:
+                return
+            if not self._mid_line and self._held:
+                self._write_held()
+            self._closed = True
+            self._held.clear()
+            closer()
+        self._wake.set()
+
+    @property
+    def closed(self) -> bool:
+        """True once :meth:`close` ran."""
+        return self._closed
+
+    def _fits_now(self) -> bool:
+        # a write of at most PIPE_BUF bytes to a pipe that polls writable cannot block, so the
+        # event loop may do it itself and save a thread hand-over on the roots/list answer
+        if self._fd is None or _poll is None:
+            return False
+        if sum(len(x) for x in self._held) > _PIPE_BUF:
+            return False
+        poller = _poll()
+        poller.register(self._fd, _POLLOUT)
+        try:
+            return bool(poller.poll(0))
+        except OSError:
+            return False
+
+    def _write_held(self) -> None:
+        lines = []
+        while self._held:
+            lines.append(self._held.popleft())
+        if lines and not self._closed:
+            self._write(lines[0] if len(lines) == 1 else b"".join(lines))
+
+    def _send_later(self) -> None:
+        if self._sender is None:
+            self._sender = threading.Thread(target=self._send_loop, name="inject", daemon=True)
+            self._sender.start()
+        self._wake.set()
+
+    def _send_loop(self) -> None:
+        while not self._closed:
+            self._wake.wait()
+            self._wake.clear()
+            with self._lock:
+                # mid-line, the relay writes the held lines itself when the line ends
+                if not self._mid_line and self._held:
+                    self._write_held()
 
 
 class LineRelay:
@@ -108,11 +207,11 @@ class LineRelay:
         if self._streaming:
             nl = data.find(b"\n")
             if nl < 0:
-                self._stream_more(data)
+                self._stream_more(data, len(data))
                 self.writer.relay(data, mid_line=True)
                 return
-            self._stream_more(data[: nl + 1])
-            out.append(data[: nl + 1])
+            self._stream_more(data, nl + 1)
+            out.append(data if nl + 1 == len(data) else memoryview(data)[: nl + 1])  # type: ignore[arg-type]
             self._end_stream()
             start = nl + 1
         elif self._partial:
@@ -150,6 +249,11 @@ class LineRelay:
             if wanted:
                 if run < pos:
                     out.append(data[run:pos])
+                if out:
+                    # what came before goes out first: the handler may wait for the far side
+                    # (a held line), and the far side may be waiting for those bytes
+                    self.writer.relay(out[0] if len(out) == 1 else b"".join(out), mid_line=False)
+                    out.clear()
                 out.append(handler.handle(data[pos : nl + 1]))
                 run = nl + 1
                 pats = handler.patterns()
@@ -159,8 +263,30 @@ class LineRelay:
         if run < pos:
             out.append(data[run:pos] if (run, pos) != (0, len(data)) else data)
         if pos < len(data):
+            if (
+                not self._partial
+                and len(data) - pos >= self.stream_threshold
+                and self._stream_start(data, pos, out)
+            ):
+                return
             self._partial += data[pos:]
             self._maybe_stream(out)
+
+    def _stream_start(self, data: bytes, pos: int, out: list[bytes]) -> bool:
+        """Start streaming a long unfinished line straight from *data*, without a copy."""
+        handler = self.handler
+        if handler.parse_all() or not handler.may_stream():
+            return False
+        for p in handler.patterns():
+            if data.find(p, pos) >= 0:
+                return False
+        self._scanned = 0
+        self._streaming = True
+        self._streamed_size = len(data) - pos
+        self._streamed_match = False
+        self._tail = data[-64:]
+        out.append(data if pos == 0 else memoryview(data)[pos:])  # type: ignore[arg-type]
+        return True
 
     def _one(self, line: bytes) -> bytes:
         """Triage and relay one whole line that was gathered across chunks."""
@@ -201,14 +327,18 @@ class LineRelay:
         out.append(bytes(self._partial))
         self._reset_partial()
 
-    def _stream_more(self, data: bytes) -> None:
-        self._streamed_size += len(data)
+    def _stream_more(self, data: bytes, end: int) -> None:
+        """Account for ``data[:end]`` of a streamed line, watching for a pattern (even cut in two)."""
+        self._streamed_size += end
         if not self._streamed_match:
-            window = self._tail + data[:64] if len(data) > 64 else self._tail + data
             pats = self.handler.patterns()
-            if any(p in window for p in pats) or any(p in data for p in pats):
+            window = self._tail + data[: min(end, 64)]
+            if any(p in window for p in pats) or any(data.find(p, 0, end) >= 0 for p in pats):
                 self._streamed_match = True
-        self._tail = data[-64:] if len(data) >= 64 else (self._tail + data)[-64:]
+        if end >= 64:
+            self._tail = data[end - 64 : end]
+        else:
+            self._tail = (self._tail + data[:end])[-64:]
 
     def _end_stream(self) -> None:
         self._streaming = False

@@ -9,6 +9,7 @@ which keeps an answer well under a millisecond.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -83,6 +84,10 @@ class HeldAnswers:
     def __init__(self, source: RootsSource) -> None:
         self.source = source
         self.is_open = False
+        self.first_held: float | None = None
+        """When (``time.monotonic``) the first answer was held, if one was."""
+        self.on_first_hold: Callable[[], None] | None = None
+        """Called when the first answer is held (a consent wait counts from then)."""
         self._waiting: list[Callable[[Result], None]] = []
 
     def now(self) -> Result | None:
@@ -92,6 +97,10 @@ class HeldAnswers:
     def later(self, reply: Callable[[Result], None]) -> None:
         """Call *reply* once the gate opens."""
         self._waiting.append(reply)
+        if self.first_held is None:
+            self.first_held = time.monotonic()
+            if self.on_first_hold is not None:
+                self.on_first_hold()
 
     @property
     def waiting(self) -> int:

@@ -14,13 +14,15 @@ import secrets
 import signal
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from roots_manager import __version__
 from roots_manager.bridge.eventlog import BridgeLog
-from roots_manager.bridge.process import GRACE, ServerProcess, read_in_large_chunks
+from roots_manager.bridge.process import GRACE, ServerProcess
+from roots_manager.bridge.pump import HOLD_LIMIT, FdSink, HandOff, LoopHandler, Pump
 from roots_manager.bridge.relay import LineRelay, LineWriter
 from roots_manager.bridge.roots import HeldAnswers, RootsSource
 from roots_manager.bridge.session import Session
@@ -34,45 +36,13 @@ from roots_manager.core.store import Store, StoreError
 
 DEFAULT_CONSENT_TIMEOUT = 30.0
 FLUSH_TIMEOUT = 5.0
+HOST_IN = 0
+HOST_OUT = 1
 
 
 def new_session_id() -> str:
     """A session id that sorts by start time (log files are listed by name)."""
     return time.strftime("%Y%m%dT%H%M%S", time.gmtime()) + "-" + secrets.token_hex(4)
-
-
-class _HostIn(asyncio.Protocol):
-    def __init__(self, bridge: Bridge) -> None:
-        self.bridge = bridge
-
-    def data_received(self, data: bytes) -> None:
-        self.bridge.h2s.feed(data)
-
-    def eof_received(self) -> bool | None:
-        self.bridge.host_eof()
-        return None
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.bridge.host_eof()
-
-
-class _HostOut(asyncio.Protocol):
-    def __init__(self, bridge: Bridge) -> None:
-        self.bridge = bridge
-        self.drained = asyncio.Event()
-        self.drained.set()
-
-    def pause_writing(self) -> None:
-        self.drained.clear()
-        self.bridge.server.pause_reading(True)
-
-    def resume_writing(self) -> None:
-        self.drained.set()
-        self.bridge.server.pause_reading(False)
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.drained.set()
-        self.bridge.host_gone(exc)
 
 
 class Bridge:
@@ -107,14 +77,17 @@ class Bridge:
         )
         self.answers = HeldAnswers(self.source)
         self.proc = proc
+        self._handoff: HandOff | None = None
+        stdin_fd = proc.stdin.fileno() if proc is not None and proc.stdin is not None else -1
+        # a server that stopped reading is the ladder's business; nothing to report here
+        self._server_in = FdSink(stdin_fd)
+        self._host_out = FdSink(HOST_OUT, on_broken=self._host_broken)
+        self.to_server = LineWriter(self._server_in.write, background=True, fd=stdin_fd)
+        self.to_host = LineWriter(self._host_out.write, background=True, fd=HOST_OUT)
         self.server = ServerProcess(
             proc,  # type: ignore[arg-type]
-            on_stdout=self._from_server,
-            on_stdout_eof=self._server_eof,
-            on_stdin_full=self._server_stdin_full,
+            close_stdin=self._close_server_stdin,
         )
-        self.to_server = LineWriter(self.server.write)
-        self.to_host = LineWriter(self._write_host)
         self.session = Session(
             answers=self.answers,
             log=self.log,
@@ -124,14 +97,10 @@ class Bridge:
             observe=observe,
             log_all=log_all,
         )
-        self.h2s = LineRelay(self.to_server, self.session.host_side)
-        self.s2h = LineRelay(self.to_host, self.session.server_side)
         self.stop_event = asyncio.Event()
+        self.server_out_ended = asyncio.Event()
+        """The server's stdout ended and all it said has been written to the host."""
         self._reason = ""
-        self._host_in: asyncio.ReadTransport | None = None
-        self._host_out: asyncio.WriteTransport | None = None
-        self._host_out_proto: _HostOut | None = None
-        self._host_alive = True
         self._registered = False
         self._consent_waiting = False
         self._consent_timer: asyncio.TimerHandle | None = None
@@ -139,94 +108,105 @@ class Bridge:
 
     # ---- wiring ---------------------------------------------------------------------------
 
-    def _defer(self, fn: Any) -> None:
-        asyncio.get_running_loop().call_soon(fn)
+    def _defer(self, fn: Callable[[], object]) -> None:
+        if self._handoff is None:
+            asyncio.get_running_loop().call_soon(fn)
+        else:
+            self._handoff.defer(fn)
 
-    def _from_server(self, data: bytes) -> None:
-        self.s2h.feed(data)
+    def _call(self, fn: Callable[[], object]) -> None:
+        if self._handoff is not None:
+            self._handoff.call(fn)
 
-    def _server_eof(self) -> None:
-        self.s2h.eof()
+    def _host_broken(self, exc: OSError) -> None:
+        # called from whichever thread wrote last
+        self._call(lambda: self.host_gone(exc))
 
-    def _server_stdin_full(self, full: bool) -> None:
-        if self._host_in is not None and not self._host_in.is_closing():
-            if full:
-                self._host_in.pause_reading()
-            else:
-                self._host_in.resume_reading()
-
-    def _write_host(self, data: bytes) -> None:
-        out = self._host_out
-        if out is not None and self._host_alive and not out.is_closing():
-            out.write(data)
+    def _close_server_stdin(self) -> None:
+        # the closer waits for a write in progress, which a server that does not read can
+        # make last until the ladder ends it: never on the event loop
+        proc = self.proc
+        if proc is None or proc.stdin is None:
+            return
+        stdin = proc.stdin
+        threading.Thread(
+            target=self.to_server.close,
+            args=(lambda: _quietly(stdin.close),),
+            name="close-server-stdin",
+            daemon=True,
+        ).start()
 
     def host_eof(self) -> None:
         """The host closed its end of our stdin."""
         if not self.stop_event.is_set():
             self._reason = self._reason or "host closed stdin"
-            self.h2s.eof()
             self.stop_event.set()
 
     def host_gone(self, exc: Exception | None) -> None:
         """Our stdout broke: nobody reads what the server says any more."""
-        self._host_alive = False
         if exc is not None and not self.stop_event.is_set():
             self._reason = self._reason or "host stopped reading"
             self.stop_event.set()
+
+    def _server_out_end(self) -> None:
+        # nothing more comes from the server: a held initialized has nothing to wait for
+        self.session.release_initialized()
+        self.server_out_ended.set()
 
     def _signalled(self, signum: int) -> None:
         if not self.stop_event.is_set():
             self._reason = f"{signal.Signals(signum).name} received"
             self.stop_event.set()
 
-    async def _connect_host_out(self) -> None:
-        loop = asyncio.get_running_loop()
-        grow_pipe(1)
-        proto = _HostOut(self)
-        try:
-            self._host_out, _ = await loop.connect_write_pipe(
-                lambda: proto, os.fdopen(os.dup(1), "wb", buffering=0)
-            )
-            self._host_out_proto = proto
-        except (ValueError, OSError):
-            self._host_out = _BlockingOut(1)
+    def _start_pumps(self, loop: asyncio.AbstractEventLoop) -> None:
+        assert self.proc is not None and self.proc.stdout is not None
+        handoff = self._handoff = HandOff(loop)
+        for fd in (HOST_IN, HOST_OUT):
+            grow_pipe(fd)
 
-    async def _connect_host_in(self) -> None:
-        loop = asyncio.get_running_loop()
-        grow_pipe(0)
-        try:
-            self._host_in, _ = await loop.connect_read_pipe(
-                lambda: _HostIn(self), os.fdopen(os.dup(0), "rb", buffering=0)
-            )
-            read_in_large_chunks(self._host_in)
-        except (ValueError, OSError):
-            # stdin is a regular file (or closed): read it in a thread instead
-            self._tasks.append(asyncio.create_task(self._read_host_blocking()))
+        def error(message: str) -> None:
+            self.log.event(ev.ERROR, message=message)
 
-    async def _read_host_blocking(self) -> None:
-        loop = asyncio.get_running_loop()
-        while True:
-            try:
-                data = await loop.run_in_executor(None, os.read, 0, 256 * 1024)
-            except OSError:
-                data = b""
-            if not data:
-                self.host_eof()
-                return
-            self.h2s.feed(data)
+        def overdue() -> None:
+            self.log.event(
+                ev.ERROR,
+                dir=ev.HOST_TO_SERVER,
+                message=f"no initialize result within {HOLD_LIMIT:g} s; the held "
+                "initialized goes to the server now",
+            )
+            self.session.release_initialized()
+
+        h2s = LineRelay(
+            self.to_server,
+            LoopHandler(
+                self.session.host_side,
+                handoff,
+                self.to_server,
+                on_error=error,
+                on_overdue=overdue,
+            ),
+        )
+        s2h = LineRelay(
+            self.to_host,
+            LoopHandler(self.session.server_side, handoff, self.to_host, on_error=error),
+        )
+        Pump("host-to-server", HOST_IN, h2s, lambda: handoff.call(self.host_eof)).start()
+        Pump(
+            "server-to-host",
+            self.proc.stdout.fileno(),
+            s2h,
+            lambda: handoff.call(self._server_out_end),
+        ).start()
 
     # ---- the session --------------------------------------------------------------------
 
     async def run(self) -> int:
         """Run until the host or the server goes; returns the bridge's exit code."""
         loop = asyncio.get_running_loop()
-        # both write ends exist before either read end starts: nothing read can be dropped
-        await self._connect_host_out()
-        await self.server.attach()
+        self.server.watch(loop)
         for sig in (signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.add_signal_handler(sig, self._signalled, sig)
-        await self._connect_host_in()
         self.log.event(
             ev.SESSION_START,
             command=self.command,
@@ -235,6 +215,7 @@ class Bridge:
             mode="observe" if self.observe else "managed",
             version=__version__,
         )
+        self._start_pumps(loop)
         self._tasks.append(asyncio.create_task(self._register()))
         exited = asyncio.create_task(self.server.exited.wait())
         stopped = asyncio.create_task(self.stop_event.wait())
@@ -245,8 +226,9 @@ class Bridge:
         else:
             self._reason = self._reason or "server exited"
             await self.server.reap_group(GRACE)
+        # what the server said last reaches the host, unless the host does not read it
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.server.stdout_closed.wait(), GRACE)
+            await asyncio.wait_for(self.server_out_ended.wait(), FLUSH_TIMEOUT)
         code = exit_code(self.server.returncode)
         exited.cancel()
         stopped.cancel()
@@ -306,12 +288,15 @@ class Bridge:
             self.log.event(
                 ev.CONSENT_WAIT,
                 timeout=self.consent_timeout,
-                message=f"waiting up to {self.consent_timeout:g} s for your decision on "
-                f"{self.name!r} in the desktop app",
+                message=f"waiting for your decision on {self.name!r} in the desktop app, up "
+                f"to {self.consent_timeout:g} s from the server's first roots/list",
             )
-            self._consent_timer = loop.call_later(self.consent_timeout, self._consent_over, True)
             if not self.source.pending():
                 self._consent_over(False)
+            elif self.answers.first_held is not None:
+                self._arm_consent_timer()
+            else:
+                self.answers.on_first_hold = self._arm_consent_timer
         else:
             self.answers.open()
             self.session.check_changes()
@@ -322,6 +307,16 @@ class Bridge:
             state.prune_sessions(sessions)
             request = state.server_started(self.name, self.command, self.session_id)
         return request is not None
+
+    def _arm_consent_timer(self) -> None:
+        # the wait is for a server that is waiting: it starts with the first answer held
+        if not self._consent_waiting or self._consent_timer is not None:
+            return
+        first = self.answers.first_held
+        waited = 0.0 if first is None else time.monotonic() - first
+        self._consent_timer = asyncio.get_running_loop().call_later(
+            max(0.0, self.consent_timeout - waited), self._consent_over, True
+        )
 
     def _consent_over(self, timed_out: bool) -> None:
         if not self._consent_waiting:
@@ -357,7 +352,6 @@ class Bridge:
             t.cancel()
         if self._consent_timer is not None:
             self._consent_timer.cancel()
-        await self._flush_host()
         if self._registered:
             with contextlib.suppress(StoreError, OSError):
                 await asyncio.to_thread(self._record_end)
@@ -371,40 +365,12 @@ class Bridge:
         )
         await self.log.settle()
         self.log.close()
-        if self._host_in is not None:
-            self._host_in.close()
 
     def _record_end(self) -> None:
         with self.store.transaction() as state:
             state.session_ended(self.name, self.session_id)
 
-    async def _flush_host(self) -> None:
-        out = self._host_out
-        if out is None or not self._host_alive:
-            return
-        proto = self._host_out_proto
-        if proto is not None:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(proto.drained.wait(), FLUSH_TIMEOUT)
-        out.close()
 
-
-class _BlockingOut(asyncio.WriteTransport):
-    """Stdout that is a regular file: plain blocking writes."""
-
-    def __init__(self, fd: int) -> None:
-        super().__init__()
-        self._fd = fd
-        self._closed = False
-
-    def write(self, data: bytes | bytearray | memoryview) -> None:
-        view = memoryview(data)
-        while view:
-            n = os.write(self._fd, view)
-            view = view[n:]
-
-    def is_closing(self) -> bool:
-        return self._closed
-
-    def close(self) -> None:
-        self._closed = True
+def _quietly(fn: Callable[[], object]) -> None:
+    with contextlib.suppress(OSError):
+        fn()

@@ -26,6 +26,7 @@ import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future
 from typing import Any, Protocol
 
 from roots_manager.bridge.relay import LineWriter
@@ -131,6 +132,7 @@ class Session:
         """A list_changed went out and the server has not fetched the list since."""
         self.notices = 0
         self._init_id: str | None = None
+        self._held_initialized: tuple[Future[bytes], bytes] | None = None
         self._announced_2026 = False
         self._asked: set[str] = set()  # observe mode: server roots/list ids awaiting the host
         self._host_requests: OrderedDict[str, Json] = OrderedDict()
@@ -165,7 +167,8 @@ class Session:
 
     # ---- host -> server -------------------------------------------------------------------
 
-    def from_host(self, line: bytes) -> bytes:
+    def from_host(self, line: bytes) -> bytes | Future[bytes]:
+        """What to relay for a host line; a future for a line held back until it may go."""
         parsed = self._parse(line, ev.HOST_TO_SERVER)
         if parsed is None:
             return line
@@ -180,6 +183,14 @@ class Session:
         if not isinstance(msg, dict):
             return line
         self._log_message(msg, ev.HOST_TO_SERVER)
+        if (
+            msg.get("method") == "notifications/initialized"
+            and self._init_id is not None
+            and not self.observe
+            and not self.handshake_done
+            and self._held_initialized is None
+        ):
+            return self._hold_initialized(line, msg)
         held: list[bool] = []
         changed = self._host_message(msg, held)
         if held:
@@ -218,6 +229,33 @@ class Session:
         if not isinstance(meta, dict) or META_VERSION not in meta:
             return False
         return self._modern_request(msg, params, meta, held)
+
+    def _hold_initialized(self, line: bytes, msg: Json) -> Future[bytes]:
+        # a server may settle its capabilities when initialized arrives (the reference
+        # filesystem server ignores the roots capability if it comes before its own answer),
+        # so an early one waits for the server's initialize result to reach the host
+        held: Future[bytes] = Future()
+        self._held_initialized = (held, line)
+        self.log.event(
+            ev.HANDSHAKE,
+            dir=ev.HOST_TO_SERVER,
+            method=msg.get("method"),
+            held=True,
+            message="initialized arrived before the server's initialize result; held until "
+            "that result has reached the host",
+        )
+        # runs once the released line has been written, like the check after an on-time one
+        self.defer(self.check_changes)
+        return held
+
+    def release_initialized(self) -> None:
+        """Let a held ``notifications/initialized`` go to the server (no-op if none is held)."""
+        held = self._held_initialized
+        if held is None:
+            return
+        self._held_initialized = None
+        self.handshake_done = True
+        held[0].set_result(held[1])
 
     def _initialize(self, msg: Json, params: Json | None) -> bool:
         self.era = "2025"
@@ -424,6 +462,9 @@ class Session:
         msg_id = msg["id"]
         if self._init_id is not None and _key(msg_id) == self._init_id:
             self._init_id = None
+            if self._held_initialized is not None:
+                # after this result has been written to the host
+                self.defer(self.release_initialized)
             result = msg.get("result")
             if isinstance(result, dict) and result.get("protocolVersion"):
                 self.protocol = str(result["protocolVersion"])
@@ -582,7 +623,7 @@ class _HostSide:
         # a 2026-07-28 request may need the roots capability added; a 2025 one never changes
         return self.s.observe or (self.s.era == "2025" and self.s.handshake_done)
 
-    def handle(self, line: bytes) -> bytes:
+    def handle(self, line: bytes) -> bytes | Future[bytes]:
         return self.s.from_host(line)
 
     def not_json(self, size: int) -> None:

@@ -1,0 +1,213 @@
+"""The byte pumps: one blocking thread per direction, the event loop only for what needs thought.
+
+Relaying must cost close to a pipe, so each direction is a thread that reads up to 1 MiB with
+one blocking ``os.read`` and writes with blocking ``os.write`` calls; framing and the byte-level
+triage (:class:`~roots_manager.bridge.relay.LineRelay`) run inline in that thread. An event loop
+would add its own bookkeeping and wake-ups to every message, and almost no message needs it.
+
+The rare line that must be parsed, rewritten or answered is handed to the event loop, where the
+protocol logic, the store watcher and the timers live (so the session is only ever touched by
+one thread), and the pump waits for the outcome: later lines never overtake it. The outcome may
+itself be a future, for a line the session holds back until something else has happened.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import select
+import sys
+import threading
+import traceback
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future
+from typing import Protocol
+
+from roots_manager.bridge.relay import LineHandler, LineRelay, LineWriter
+
+READ_SIZE = 1024 * 1024
+"""Bytes one read may take: a whole 1 MiB message in one go when the pipe holds it."""
+
+HOLD_LIMIT = 10.0
+"""Seconds a line held back by the session may wait before the session is asked to let it go."""
+
+
+def read_some(fd: int, size: int = READ_SIZE) -> bytes:
+    """One blocking read; b"" at the end of the stream or when the descriptor is unusable."""
+    while True:
+        try:
+            return os.read(fd, size)
+        except BlockingIOError:
+            # a descriptor someone else made non-blocking: wait for it rather than spin
+            select.select([fd], [], [])
+        except OSError:
+            return b""
+
+
+class FdSink:
+    """Blocking writes to one file descriptor; the first failure ends it quietly.
+
+    A failed write means the reader is gone (``EPIPE``): what follows is dropped, and
+    *on_broken* is told once.
+    """
+
+    def __init__(self, fd: int, on_broken: Callable[[OSError], None] | None = None) -> None:
+        self.fd = fd
+        self.on_broken = on_broken
+        self.broken = False
+
+    def write(self, data: bytes) -> None:
+        """Write all of *data*, or nothing more once the reader is gone."""
+        if self.broken:
+            return
+        view = memoryview(data)
+        try:
+            while view:
+                try:
+                    n = os.write(self.fd, view)
+                except BlockingIOError:
+                    select.select([], [self.fd], [])
+                    continue
+                view = view[n:]
+        except OSError as exc:
+            self.broken = True
+            if self.on_broken is not None:
+                self.on_broken(exc)
+
+
+class SessionSide(Protocol):
+    """One direction of the session: a line handler whose answer may come later."""
+
+    def patterns(self) -> Sequence[bytes]: ...
+
+    def parse_all(self) -> bool: ...
+
+    def may_stream(self) -> bool: ...
+
+    def handle(self, line: bytes) -> bytes | Future[bytes]: ...
+
+    def not_json(self, size: int) -> None: ...
+
+    def streamed(self, size: int, matched: bool) -> None: ...
+
+
+class HandOff:
+    """Which destination the line being handled on the event loop will be written to.
+
+    The session's ``defer`` uses it: work deferred while a line is handled runs once the pump
+    has written that line (a ``list_changed`` must follow the ``initialized`` that allows it).
+    """
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.current: LineWriter | None = None
+
+    def call(self, fn: Callable[[], object]) -> None:
+        """Run *fn* on the event loop, from any thread (dropped once the loop is closed)."""
+        with contextlib.suppress(RuntimeError):
+            self.loop.call_soon_threadsafe(fn)
+
+    def defer(self, fn: Callable[[], object]) -> None:
+        """Run *fn* on the loop after the line being handled is written (or soon, if none is)."""
+        writer = self.current
+        if writer is None:
+            self.loop.call_soon(fn)
+        else:
+            writer.after_next_write(lambda: self.call(fn))
+
+
+class LoopHandler(LineHandler):
+    """The relay's handler in a pump thread: the session's work runs on the event loop.
+
+    ``patterns``, ``parse_all`` and ``may_stream`` are read from the pump thread: they look at a
+    few attributes of the session, which the loop changes only while handling a line of this or
+    the other direction, before the bytes that make the change matter have been written.
+    """
+
+    def __init__(
+        self,
+        side: SessionSide,
+        handoff: HandOff,
+        writer: LineWriter,
+        *,
+        on_error: Callable[[str], None],
+        on_overdue: Callable[[], None] | None = None,
+        hold_limit: float = HOLD_LIMIT,
+    ) -> None:
+        self.side = side
+        self.handoff = handoff
+        self.writer = writer
+        self.on_error = on_error
+        self.on_overdue = on_overdue
+        self.hold_limit = hold_limit
+
+    def patterns(self) -> Sequence[bytes]:
+        return self.side.patterns()
+
+    def parse_all(self) -> bool:
+        return self.side.parse_all()
+
+    def may_stream(self) -> bool:
+        return self.side.may_stream()
+
+    def handle(self, line: bytes) -> bytes:
+        done: Future[bytes | Future[bytes]] = Future()
+
+        def run() -> None:
+            self.handoff.current = self.writer
+            try:
+                done.set_result(self.side.handle(line))
+            except Exception as exc:  # a bug here must not stop the traffic
+                self.on_error(f"a message could not be handled ({exc!r}); relayed as it is")
+                done.set_result(line)
+            finally:
+                self.handoff.current = None
+
+        try:
+            self.handoff.loop.call_soon_threadsafe(run)
+        except RuntimeError:  # the loop is closed: the bridge is ending
+            return line
+        outcome = done.result()
+        if not isinstance(outcome, Future):
+            return outcome
+        try:
+            return outcome.result(timeout=self.hold_limit)
+        except TimeoutError:
+            if self.on_overdue is not None:
+                self.handoff.call(self.on_overdue)
+            return outcome.result()
+
+    def not_json(self, size: int) -> None:
+        self.handoff.call(lambda: self.side.not_json(size))
+
+    def streamed(self, size: int, matched: bool) -> None:
+        self.handoff.call(lambda: self.side.streamed(size, matched))
+
+
+class Pump:
+    """One direction: a thread reading a descriptor into a :class:`LineRelay` until it ends."""
+
+    def __init__(self, name: str, fd: int, relay: LineRelay, on_end: Callable[[], None]) -> None:
+        self.name = name
+        self.fd = fd
+        self.relay = relay
+        self.on_end = on_end
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+
+    def start(self) -> None:
+        """Start pumping."""
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            feed = self.relay.feed
+            fd = self.fd
+            while data := read_some(fd):
+                feed(data)
+            self.relay.eof()
+        except Exception:  # pragma: no cover - a bug; say so and end this direction cleanly
+            print(f"roots-bridge: the {self.name} relay failed:", file=sys.stderr)
+            traceback.print_exc()
+        finally:
+            self.on_end()
