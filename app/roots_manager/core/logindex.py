@@ -373,10 +373,14 @@ class LogIndex:
         *,
         servers: set[int] | None = None,
         kinds: set[int] | None = None,
-        text: str = "",
+        text: str | TextSearch = "",
     ) -> array[int]:
         """The rows in ``[start, stop)`` whose server and kind codes are in the given sets
-        (None: any) and whose JSON line contains *text*, ignoring case."""
+        (None: any) and whose JSON line or summary contains *text*, ignoring case.
+
+        Pass a `TextSearch` as *text* to search a long range in several calls: it keeps the
+        file windows it has read between calls.
+        """
         rows = range(start, min(stop, self._published))
         srv, knd = self.server, self.kind
         if servers is not None and kinds is not None:
@@ -389,30 +393,8 @@ class LogIndex:
             cand = rows
         if not text:
             return array("Q", cand)
-        return array("Q", self._containing(cand, text))
-
-    def _containing(self, rows: Iterable[int], text: str) -> Iterator[int]:
-        # Search windows of each file's bytes, lower-cased, instead of one read per row. The
-        # needle is matched both as UTF-8 and as JSON's \\u escapes would write it.
-        needles = {text.lower().encode("utf-8")}
-        needles.add(json.dumps(text.lower())[1:-1].encode("ascii").lower())
-        windows: OrderedDict[int, tuple[bytes, int]] = OrderedDict()
-        file_no, offset, length = self.file_no, self.offset, self.length
-        for i in rows:
-            no, off, n = file_no[i], offset[i], length[i]
-            window = windows.get(no)
-            if window is None or not (window[1] <= off and off + n <= window[1] + len(window[0])):
-                window = (self._window(no, off, n), off)
-                windows[no] = window
-                # interleaved sessions need one window each; a few suffice
-                while len(windows) > 8:
-                    windows.popitem(last=False)
-            else:
-                windows.move_to_end(no)
-            lo = off - window[1]
-            piece = window[0][lo : lo + n]
-            if any(needle in piece for needle in needles):
-                yield i
+        search = text if isinstance(text, TextSearch) else TextSearch(self, text)
+        return array("Q", search.rows(cand))
 
     def _window(self, no: int, off: int, need: int) -> bytes:
         # Rows of one file come in file order, so reading ahead serves the next rows too.
@@ -437,3 +419,100 @@ class LogIndex:
                 with contextlib.suppress(OSError):
                     fh.close()
             self._handles.clear()
+
+
+# The kinds whose summary (events.summarize) adds words of its own around the event's values: a
+# row of these kinds is parsed when its JSON does not contain the text. The summary of every
+# other kind is one of its values (the message, or a message's method), which its JSON holds,
+# or, for a message without a method, the word "response".
+_WORDY_KINDS = frozenset(
+    {
+        events.SESSION_START,
+        events.SESSION_END,
+        events.HANDSHAKE,
+        events.ROOTS_ANSWERED,
+        events.MRTR_RESOLVED,
+        events.NON_JSON,
+    }
+)
+_RESPONSE = "response"
+# JSON writes these characters escaped, so a value holding them is not found in the raw line.
+_ESCAPED = re.compile(r'["\\\x00-\x1f]')
+
+
+class TextSearch:
+    """A case-insensitive search for a text in events' JSON lines and in their summaries (what
+    the log shows), over rows of a `LogIndex`.
+
+    Each row is first tested on its raw line, which needs no parsing; only rows whose summary
+    could hold the text where their JSON does not (rare kinds, see `_WORDY_KINDS`) are parsed.
+    The search keeps the windows of file bytes it has read, so one search can go through a
+    long range in several calls; `forget` drops them.
+    """
+
+    _MAX_WINDOWS = 8  # interleaved sessions need one window each; a few suffice
+
+    def __init__(self, index: LogIndex, text: str) -> None:
+        self.index = index
+        self.text = text.lower()
+        # matched both as UTF-8 and as JSON's \\u escapes would write it
+        self._needles = (
+            self.text.encode("utf-8"),
+            json.dumps(self.text)[1:-1].encode("ascii").lower(),
+        )
+        escaped = _ESCAPED.search(self.text) is not None
+        self._in_response = self.text in _RESPONSE
+        # per kind code: parse rows of that kind whose line does not contain the text
+        self._parse: list[bool] = []
+        self._escaped = escaped
+        self._windows: OrderedDict[int, tuple[bytes, int]] = OrderedDict()
+
+    def forget(self) -> None:
+        """Drop the file windows read so far (the next rows read what they need afresh)."""
+        self._windows.clear()
+
+    def _parse_kind(self, code: int) -> bool:
+        parse = self._parse
+        kinds = self.index.kinds
+        while len(parse) < len(kinds):
+            name = kinds[len(parse)]
+            parse.append(
+                self._escaped
+                or name in _WORDY_KINDS
+                or (name == events.MESSAGE and self._in_response)
+            )
+        return parse[code]
+
+    def rows(self, rows: Iterable[int]) -> Iterator[int]:
+        """Those of *rows* whose line or summary contains the text, in the order given."""
+        ix = self.index
+        windows = self._windows
+        n1, n2 = self._needles
+        file_no, offset, length, kind = ix.file_no, ix.offset, ix.length, ix.kind
+        parse = self._parse
+        text = self.text
+        for i in rows:
+            no, off, n = file_no[i], offset[i], length[i]
+            window = windows.get(no)
+            if window is None or not (window[1] <= off and off + n <= window[1] + len(window[0])):
+                window = (ix._window(no, off, n), off)
+                windows[no] = window
+                while len(windows) > self._MAX_WINDOWS:
+                    windows.popitem(last=False)
+            elif len(windows) > 1:
+                windows.move_to_end(no)
+            lo = off - window[1]
+            piece = window[0][lo : lo + n]
+            if n1 in piece or n2 in piece:
+                yield i
+                continue
+            k = kind[i]
+            if not (parse[k] if k < len(parse) else self._parse_kind(k)) or len(piece) < n:
+                continue
+            try:
+                # the window is lower-cased, which leaves JSON's syntax and keys as they are
+                rec = json.loads(piece)
+            except ValueError:
+                continue
+            if isinstance(rec, dict) and text in events.summarize(rec).lower():
+                yield i

@@ -13,6 +13,7 @@ import json
 import threading
 import time
 from array import array
+from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any
 
@@ -31,7 +32,7 @@ from PySide6.QtCore import (
 )
 
 from roots_manager.core import events
-from roots_manager.core.logindex import LogIndex
+from roots_manager.core.logindex import LogIndex, TextSearch
 
 TIME, SERVER, DIRECTION, KIND, ID, SUMMARY = range(6)
 # Marked for extraction here, translated when shown (the translator may be installed later).
@@ -44,42 +45,76 @@ _HEADERS = (
     str(QT_TRANSLATE_NOOP("LogModel", "Summary")),
 )
 
-_CELL = {DIRECTION: 0, ID: 1, SUMMARY: 2}
-
-# Rows read back from the files and kept; a screenful is ~50, so this covers fast scrolling.
+# Rows read back from the files and kept formatted; a screenful is ~50, so this covers fast
+# scrolling.
 ROW_CACHE = 4096
 
 _Index = QModelIndex | QPersistentModelIndex
+# plain ints: data() compares roles on every call, and enum comparisons cost more
+_DISPLAY = Qt.ItemDataRole.DisplayRole.value
+_ACCESSIBLE = Qt.ItemDataRole.AccessibleTextRole.value
+_TOOLTIP = Qt.ItemDataRole.ToolTipRole.value
+# flags() is called for every cell on each paint: combine the flags once
+_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
 
 
 class LogModel(QAbstractTableModel):
     """The events of a `LogIndex`, filtered, as a table (time, server, direction, kind, id,
-    summary)."""
+    summary).
+
+    New events and the results of a filter reach the view in coalesced flushes, at most one
+    every `FLUSH_MS`: a view repaints after each insertion, and a repaint per batch of a fast
+    stream is what would stall the GUI thread. A filter over many rows runs in slices of
+    `SLICE_SECONDS` between which the event loop runs; its matches appear as they are found.
+    """
 
     rows_appended = Signal(int)  # rows added at the end of the view
     sources_changed = Signal()  # servers or kinds seen for the first time (filter choices)
     pending_changed = Signal(int)  # events held back while paused
+    updated = Signal()  # a flush happened: counts, progress or the pending figure may differ
+
+    FLUSH_MS = 60
+    SLICE_SECONDS = 0.006
+    # A filter over at most this many rows completes within `set_filter`.
+    SYNC_ROWS = 20_000
+    # New rows examined at once as they are indexed (a batch is a few hundred); more go on in
+    # slices.
+    LIVE_ROWS = 4096
 
     def __init__(self, index: LogIndex, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.index_ = index
         self._base = 0  # rows before this were cleared from the view
-        self._end = 0  # index rows considered so far
+        self._shown = 0  # unfiltered: index rows [_base, _shown) are in the view
+        self._done = 0  # index rows examined against the current filter so far
+        self._target = 0  # index rows to examine: all indexed, or those known when paused
         self._rows: array[int] | None = None  # view row -> index row; None when unfiltered
+        self._found = array("Q")  # filtered: matches not yet inserted into the view
         self._server: str | None = None
         self._kind: str | None = None
         self._text = ""
+        self._search: TextSearch | None = None
+        self._servers: set[int] | None = None
+        self._kinds: set[int] | None = None
         self._paused = False
-        self._cache: dict[int, tuple[str, str, str]] = {}
+        self._cache: OrderedDict[int, tuple[str, str, str, str, str, str]] = OrderedDict()
         self._n_servers = 0
         self._n_kinds = 0
+        self._last_flush = float("-inf")
+        self._flush_timer = QTimer(self)
+        self._flush_timer.setSingleShot(True)
+        self._flush_timer.timeout.connect(self._flush)
+        # a zero-interval timer, not a chain of posted calls: other timers get their turns
+        self._work_timer = QTimer(self)
+        self._work_timer.setInterval(0)
+        self._work_timer.timeout.connect(self._work)
 
     # -- Qt model interface -----------------------------------------------------------------
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 - Qt's signature
         if parent.isValid():
             return 0
-        return len(self._rows) if self._rows is not None else self._end - self._base
+        return len(self._rows) if self._rows is not None else self._shown - self._base
 
     def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(_HEADERS)
@@ -96,37 +131,34 @@ class LogModel(QAbstractTableModel):
         return None
 
     def flags(self, index: _Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return (
-            Qt.ItemFlag.ItemIsEnabled
-            | Qt.ItemFlag.ItemIsSelectable
-            | Qt.ItemFlag.ItemNeverHasChildren
-        )
+        return _FLAGS if index.isValid() else Qt.ItemFlag.NoItemFlags
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         # Called for every role of every visible cell on each paint: answer the roles we do
-        # not serve before anything else.
-        if role == Qt.ItemDataRole.DisplayRole or role == Qt.ItemDataRole.AccessibleTextRole:
+        # not serve before anything else, and the others from the cache of formatted rows.
+        if role in (_DISPLAY, _ACCESSIBLE):
             tip = False
-        elif role == Qt.ItemDataRole.ToolTipRole:
+        elif role == _TOOLTIP:
             tip = True
         else:
             return None
-        if not index.isValid():
-            return None
-        r, col = index.row(), index.column()
-        if not (0 <= r < self.rowCount()) or not (0 <= col < len(_HEADERS)):
-            return None
-        row = self.index_row(r)
-        ix = self.index_
-        if col == TIME:
-            return _full_time(ix.ts[row]) if tip else _clock_time(ix.ts[row])
-        if col == SERVER:
-            return ix.servers[ix.server[row]]
-        if col == KIND:
-            return ix.kinds[ix.kind[row]]
-        return self._cells(row)[_CELL[col]]
+        r = index.row()
+        rows = self._rows
+        if rows is not None:
+            if not 0 <= r < len(rows):
+                return None
+            row = rows[r]
+        else:
+            row = self._base + r
+            if r < 0 or row >= self._shown:
+                return None
+        col = index.column()
+        if tip and col == TIME:
+            return _full_time(self.index_.ts[row])
+        cells = self._cache.get(row)
+        if cells is None:
+            cells = self._format(row)
+        return cells[col] if 0 <= col < len(cells) else None
 
     # -- rows ---------------------------------------------------------------------------------
 
@@ -138,7 +170,7 @@ class LogModel(QAbstractTableModel):
         """The index rows shown, top to bottom."""
         if self._rows is not None:
             return iter(self._rows)
-        return iter(range(self._base, self._end))
+        return iter(range(self._base, self._shown))
 
     def record_at(self, view_row: int) -> dict[str, Any] | None:
         """The event shown at *view_row*, read back from its file (None if it is gone)."""
@@ -148,25 +180,30 @@ class LogModel(QAbstractTableModel):
         """The raw JSON line of the event shown at *view_row*."""
         return self.index_.line(self.index_row(view_row))
 
-    def _cells(self, row: int) -> tuple[str, str, str]:
-        got = self._cache.get(row)
-        if got is not None:
-            return got
-        rec = self.index_.record(row)
+    def _format(self, row: int) -> tuple[str, str, str, str, str, str]:
+        # All the cells of a row at once, in column order: the record is read and parsed once.
+        ix = self.index_
+        rec = ix.record(row)
         if rec is None:
             gone = QCoreApplication.translate("LogModel", "(no longer on disk)")
-            got = ("", "", gone)
+            direction, ident, summary = "", "", gone
         else:
-            ident = rec.get("id")
-            got = (
-                str(rec.get("dir", "")),
-                "" if ident is None else json.dumps(ident, ensure_ascii=False),
-                events.summarize(rec),
-            )
-        if len(self._cache) >= ROW_CACHE:
-            # oldest first: dicts keep insertion order
-            del self._cache[next(iter(self._cache))]
-        self._cache[row] = got
+            rid = rec.get("id")
+            direction = str(rec.get("dir", ""))
+            ident = "" if rid is None else json.dumps(rid, ensure_ascii=False)
+            summary = events.summarize(rec)
+        got = (
+            _clock_time(ix.ts[row]),
+            ix.servers[ix.server[row]],
+            direction,
+            ix.kinds[ix.kind[row]],
+            ident,
+            summary,
+        )
+        cache = self._cache
+        if len(cache) >= ROW_CACHE:
+            cache.popitem(last=False)
+        cache[row] = got
         return got
 
     # -- feeding ------------------------------------------------------------------------------
@@ -178,48 +215,129 @@ class LogModel(QAbstractTableModel):
     @property
     def pending(self) -> int:
         """Events indexed but held back from the view while paused."""
-        return len(self.index_) - self._end if self._paused else 0
+        return len(self.index_) - self._target if self._paused else 0
+
+    @property
+    def filtering(self) -> bool:
+        """A filter is still going through rows in slices (its matches appear as found)."""
+        return self._work_timer.isActive()
+
+    @property
+    def progress(self) -> float:
+        """How far the filter has gone through its rows, from 0.0 to 1.0."""
+        span = self._target - self._base
+        return 1.0 if span <= 0 else min(max((self._done - self._base) / span, 0.0), 1.0)
 
     def set_paused(self, paused: bool) -> None:
         """Hold new events back from the view (True) or show them, and those held (False)."""
         if paused == self._paused:
             return
         self._paused = paused
-        if not paused:
-            self.refresh()
+        if paused:
+            self._flush()  # what was found before the pause is shown at once
+        else:
+            self._catch_up(self.SYNC_ROWS)
+            self._flush()
         self.pending_changed.emit(self.pending)
 
     def refresh(self) -> None:
-        """Add the events indexed since the last refresh to the view, as one batch."""
-        n = len(self.index_)
-        self._note_sources()
-        if n <= self._end:
-            return
+        """Add the events indexed since the last refresh to the view now, as one batch."""
+        self._catch_up(None)
+        self._flush()
+
+    def refresh_soon(self) -> None:
+        """Add the events indexed since the last refresh to the view with the next flush (at
+        once if none happened for `FLUSH_MS`): what a follower calls for each indexed batch."""
+        self._catch_up(self.LIVE_ROWS)
         if self._paused:
-            self.pending_changed.emit(n - self._end)
-            return
+            # nothing moves in the view, so the held-back count can be told at once
+            self.pending_changed.emit(self.pending)
+        self._request_flush()
+
+    def _catch_up(self, sync_rows: int | None) -> None:
+        # Examine the rows up to the target: all of them here if at most *sync_rows* (None:
+        # any number) are left, else in slices from the event loop.
+        self._note_sources()
+        if not self._paused:
+            self._target = len(self.index_)
         if self._rows is None:
-            added = n - self._end
-            first = self.rowCount()
-            self.beginInsertRows(QModelIndex(), first, first + added - 1)
-            self._end = n
-            self.endInsertRows()
+            self._done = self._target  # unfiltered: nothing to examine
+            return
+        left = self._target - self._done
+        if left <= 0:
+            return
+        if sync_rows is None or left <= sync_rows:
+            self._examine(self._target)
+            self._work_timer.stop()
+        elif not self._work_timer.isActive():
+            self._work_timer.start()
+
+    def _examine(self, stop: int) -> None:
+        found = self.index_.matching(
+            self._done, stop, servers=self._servers, kinds=self._kinds, text=self._search or ""
+        )
+        self._done = stop
+        self._found.extend(found)
+
+    @Slot()
+    def _work(self) -> None:
+        # One slice of a filter: rows in chunks until the slice's time is up.
+        deadline = time.perf_counter() + self.SLICE_SECONDS
+        chunk = 4096 if self._search is not None else 65536
+        while self._done < self._target:
+            self._examine(min(self._done + chunk, self._target))
+            if time.perf_counter() >= deadline:
+                break
+        if self._done >= self._target:
+            self._work_timer.stop()
+            if self._search is not None:
+                self._search.forget()  # the next rows are few: no need to keep big windows
+            self._flush()
         else:
-            new = self._matching(self._end, n)
-            self._end = n
-            added = len(new)
-            if added:
-                first = len(self._rows)
+            self._request_flush()
+
+    def _request_flush(self) -> None:
+        if self._flush_timer.isActive():
+            return
+        wait = self.FLUSH_MS - (time.perf_counter() - self._last_flush) * 1000
+        if wait <= 0:
+            self._flush()
+        else:
+            self._flush_timer.start(int(wait) + 1)
+
+    @Slot()
+    def _flush(self) -> None:
+        # The only place rows enter the view.
+        self._flush_timer.stop()
+        self._last_flush = time.perf_counter()
+        added = 0
+        if self._rows is None:
+            added = self._done - self._shown
+            if added > 0:
+                first = self._shown - self._base
                 self.beginInsertRows(QModelIndex(), first, first + added - 1)
-                self._rows.extend(new)
+                self._shown = self._done
                 self.endInsertRows()
-        if added:
+        elif self._found:
+            added = len(self._found)
+            first = len(self._rows)
+            self.beginInsertRows(QModelIndex(), first, first + added - 1)
+            self._rows.extend(self._found)
+            self._found = array("Q")
+            self.endInsertRows()
+        if self._paused:
+            self.pending_changed.emit(self.pending)
+        if added > 0:
             self.rows_appended.emit(added)
+        self.updated.emit()
 
     def _note_sources(self) -> None:
         ix = self.index_
         if len(ix.servers) != self._n_servers or len(ix.kinds) != self._n_kinds:
             self._n_servers, self._n_kinds = len(ix.servers), len(ix.kinds)
+            if self._server is not None or self._kind is not None:
+                # a server or kind filtered for may have got its code only now
+                self._servers, self._kinds = self._codes()
             self.sources_changed.emit()
 
     # -- filtering and clearing ---------------------------------------------------------------
@@ -231,27 +349,42 @@ class LogModel(QAbstractTableModel):
     def set_filter(
         self, server: str | None = None, kind: str | None = None, text: str = ""
     ) -> None:
-        """Show only events of *server* and *kind* (None: any) whose JSON contains *text*."""
+        """Show only events of *server* and *kind* (None: any) whose summary or JSON contains
+        *text*, ignoring case. Over many rows the filter goes on in slices (`filtering`)."""
         text = text.strip()
         if (server, kind, text) == (self._server, self._kind, self._text):
             return
         self._server, self._kind, self._text = server, kind, text
-        self._rebuild()
+        self._servers, self._kinds = self._codes()
+        self._search = TextSearch(self.index_, text) if text else None
+        self._restart(self._base)
 
     def clear_view(self) -> None:
         """Hide every event shown now; the files keep them, and new events still appear."""
-        self.beginResetModel()
-        self._base = self._end = len(self.index_) if not self._paused else self._end
-        self._rows = None if not self.filtered else array("Q")
+        if not self._paused:
+            self._target = len(self.index_)
         self._cache.clear()
-        self.endResetModel()
+        self._restart(self._target)
 
-    def _rebuild(self) -> None:
+    def _restart(self, base: int) -> None:
+        # Empty the view and examine again from *base*: a filter over few rows completes
+        # inside the reset, a long one goes on in slices.
+        self._work_timer.stop()
         self.beginResetModel()
-        self._rows = self._matching(self._base, self._end) if self.filtered else None
+        self._base = self._done = self._shown = base
+        self._rows = array("Q") if self.filtered else None
+        self._found = array("Q")
+        self._catch_up(self.SYNC_ROWS)
+        if self._rows is not None:
+            self._rows.extend(self._found)
+            self._found = array("Q")
+        else:
+            self._shown = self._done
         self.endResetModel()
+        self._last_flush = time.perf_counter()
+        self.updated.emit()
 
-    def _matching(self, start: int, stop: int) -> array[int]:
+    def _codes(self) -> tuple[set[int] | None, set[int] | None]:
         ix = self.index_
         servers = None
         kinds = None
@@ -261,7 +394,7 @@ class LogModel(QAbstractTableModel):
         if self._kind is not None:
             code = ix.code_of_kind(self._kind)
             kinds = {code} if code is not None else set()
-        return ix.matching(start, stop, servers=servers, kinds=kinds, text=self._text)
+        return servers, kinds
 
 
 def _clock_time(t: float) -> str:
@@ -304,7 +437,11 @@ class LogFeed(QObject):
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._loaded = False
-        self._pumping = False
+        # a zero-interval timer rather than a chain of posted calls, so the event loop serves
+        # other timers between slices
+        self._pump_timer = QTimer(self)
+        self._pump_timer.setInterval(0)
+        self._pump_timer.timeout.connect(self._pump)
         self._changed.connect(self._pump_soon, Qt.ConnectionType.QueuedConnection)
 
     @property
@@ -358,14 +495,13 @@ class LogFeed(QObject):
         if not self._loaded:
             self._loaded = True
             self.loaded.emit()
-        if not self._pumping:
-            self._pumping = True
-            QTimer.singleShot(0, self._pump)
+        if not self._pump_timer.isActive():
+            self._pump_timer.start()
 
     @Slot()
     def _pump(self) -> None:
         if self._stop.is_set():
-            self._pumping = False
+            self._pump_timer.stop()
             return
         deadline = time.perf_counter() + self.SLICE_SECONDS
         added = 0
@@ -375,7 +511,5 @@ class LogFeed(QObject):
                 break
         if added:
             self.indexed.emit(added)
-        if self.index_.behind:
-            QTimer.singleShot(0, self._pump)  # let the view paint, then go on
-        else:
-            self._pumping = False
+        if not self.index_.behind:
+            self._pump_timer.stop()  # else the next slice comes after the view has painted

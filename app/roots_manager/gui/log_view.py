@@ -56,7 +56,7 @@ class LogPanel(QWidget):
         self.kind_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.text_edit = QLineEdit()
         self.text_edit.setAccessibleName(self.tr("Text filter"))
-        self.text_edit.setPlaceholderText(self.tr("Text in the event's JSON (Ctrl+F)"))
+        self.text_edit.setPlaceholderText(self.tr("Text in the summary or the JSON (Ctrl+F)"))
         self.text_edit.setClearButtonEnabled(True)
         self.follow_box = QCheckBox(self.tr("F&ollow newest"))
         self.follow_box.setAccessibleName(self.tr("Follow the newest events"))
@@ -156,6 +156,7 @@ class LogPanel(QWidget):
         self.feed.failed.connect(self._on_failed)
         self.model.rows_appended.connect(self._on_rows_appended)
         self.model.sources_changed.connect(self._fill_filters)
+        self.model.updated.connect(self._update_status)
         self.model.pending_changed.connect(self._update_status)
         self.model.modelReset.connect(self._on_reset)
         self.table.selectionModel().selectionChanged.connect(self._on_selection)
@@ -249,8 +250,8 @@ class LogPanel(QWidget):
 
     @Slot(int)
     def _on_indexed(self, _added: int) -> None:
-        self.model.refresh()
-        self._update_status()
+        # the model coalesces batches into a few flushes a second; the status follows those
+        self.model.refresh_soon()
 
     @Slot(str)
     def _on_failed(self, message: str) -> None:
@@ -261,7 +262,6 @@ class LogPanel(QWidget):
     def _on_rows_appended(self, _added: int) -> None:
         if self.follow_box.isChecked():
             self.table.scrollToBottom()
-        self._update_status()
 
     @Slot()
     def _on_reset(self) -> None:
@@ -345,6 +345,10 @@ class LogPanel(QWidget):
         shown = self.model.rowCount()
         total = len(self.index_)
         parts = [self.tr("Showing {shown} of {total} events").format(shown=shown, total=total)]
+        if self.model.filtering:
+            parts.append(
+                self.tr("filtering, {percent}% done").format(percent=int(self.model.progress * 100))
+            )
         if self.model.paused:
             parts.append(self.tr("paused, {n} new").format(n=self.model.pending))
         if self._error:
