@@ -127,3 +127,64 @@ def test_pattern_showing_late_in_a_streamed_line_is_reported() -> None:
     relay.feed(b"ro")
     relay.feed(b'ots"}\n')
     assert h.streamed_lines[0][1] is True
+
+
+def test_injection_never_blocks_on_a_destination_that_does_not_read() -> None:
+    import os
+    import threading
+
+    from roots_manager.bridge.pump import FdSink
+
+    r, w = os.pipe()
+    try:
+        writer = LineWriter(FdSink(w).write, background=True, fd=w)
+        filler = b"x" * 1023 + b"\n"
+        # fill the pipe from a relay thread until it blocks, then inject from "the loop"
+        relaying = threading.Thread(
+            target=lambda: [writer.relay(filler, mid_line=False) for _ in range(4096)],
+            daemon=True,
+        )
+        relaying.start()
+        injected = threading.Event()
+
+        def inject() -> None:
+            writer.inject(b'{"injected":1}\n')
+            injected.set()
+
+        threading.Thread(target=inject, daemon=True).start()
+        assert injected.wait(30), "inject blocked on a full pipe"
+        got = bytearray()
+        total = 4096 * len(filler) + len(b'{"injected":1}\n')
+        while len(got) < total:
+            got += os.read(r, 1 << 16)
+        lines = bytes(got).splitlines(keepends=True)
+        assert lines.count(b'{"injected":1}\n') == 1
+        assert all(x in (filler, b'{"injected":1}\n') for x in lines)
+    finally:
+        os.close(r)
+        os.close(w)
+
+
+def test_injections_from_another_thread_wait_for_a_streamed_line() -> None:
+    import os
+    import threading
+
+    from roots_manager.bridge.pump import FdSink
+
+    r, w = os.pipe()
+    try:
+        writer = LineWriter(FdSink(w).write, background=True, fd=w)
+        relay = LineRelay(writer, Recorder(), stream_threshold=16)
+        relay.feed(b'{"long":"' + b"x" * 40)  # streaming has begun: mid-line
+        sent = threading.Thread(target=writer.inject, args=(b'{"injected":1}\n',))
+        sent.start()
+        sent.join()
+        relay.feed(b"y" * 40 + b'"}\n')
+        expected = b'{"long":"' + b"x" * 40 + b"y" * 40 + b'"}\n{"injected":1}\n'
+        got = b""
+        while len(got) < len(expected):
+            got += os.read(r, 4096)
+        assert got == expected
+    finally:
+        os.close(r)
+        os.close(w)

@@ -206,3 +206,43 @@ def test_non_json_lines_are_logged_by_size() -> None:
     assert r.s.from_host(b'{"roots": "\xff"}\n') == b'{"roots": "\xff"}\n'
     sizes = [(e["bytes"], e["reason"]) for e in r.log.events if e["kind"] == ev.NON_JSON]
     assert sizes == [(15, "JSON"), (14, "UTF-8")]
+
+
+def test_early_initialized_is_held_until_the_initialize_result_has_passed() -> None:
+    r = Rig()
+    r.host(
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {"protocolVersion": "2025-06-18", "capabilities": {}},
+        }
+    )
+    line = b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n'
+    held = r.s.from_host(line)
+    assert not isinstance(held, bytes) and not held.done()
+    assert not r.s.handshake_done
+    r.run_deferred()  # the check deferred to after the held line: no handshake yet, no notice
+    assert not held.done()
+    r.server({"jsonrpc": "2.0", "id": 1, "result": {"protocolVersion": "2025-06-18"}})
+    assert not held.done()  # released only after the result has been written to the host
+    r.run_deferred()
+    assert held.result() == line and r.s.handshake_done
+    # an on-time initialized (the result already passed) is not held
+    r2 = Rig()
+    r2.handshake()
+    assert r2.s.handshake_done
+
+
+def test_observe_mode_never_holds_initialized() -> None:
+    r = Rig(observe=True)
+    r.host(
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {"protocolVersion": "2025-06-18", "capabilities": {}},
+        }
+    )
+    line = b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n'
+    assert r.s.from_host(line) == line

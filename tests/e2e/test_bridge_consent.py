@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -102,6 +104,33 @@ def test_consent_wait_times_out_with_nothing_granted(
     try:
         assert p.ask(1) == []
         assert events(layout, ev.CONSENT_DECIDED)[0]["outcome"] == "timeout"
+    finally:
+        p.close()
+        live.remove_app_marker(layout)
+
+
+def _when(event: dict[str, object]) -> float:
+    return datetime.fromisoformat(str(event["ts"]).replace("Z", "+00:00")).timestamp()
+
+
+def test_consent_timeout_counts_from_the_first_held_roots_list(
+    layout: Layout, store: Store, folder: tuple[str, str]
+) -> None:
+    live.write_app_marker(layout, pid=os.getpid())
+    p = Pair("late asker", "--consent-timeout", "1")
+    try:
+        wait_for(lambda: events(layout, ev.CONSENT_WAIT), "the consent-wait event")
+        # a server that asks late still gets the whole wait: longer than the timeout here,
+        # a timer counted from the bridge's start would already be over
+        time.sleep(2.0)
+        assert not events(layout, ev.CONSENT_DECIDED), "the wait ended before anything was held"
+        assert p.ask(1) == []
+        asked = events(layout, ev.ROOTS_ASKED)[0]
+        decided = events(layout, ev.CONSENT_DECIDED)[0]
+        assert asked["held"] is True
+        assert decided["outcome"] == "timeout" and decided["held"] == 1
+        # the timer cannot fire early: the answer waited the whole timeout after the question
+        assert _when(decided) - _when(asked) >= 0.9
     finally:
         p.close()
         live.remove_app_marker(layout)

@@ -9,6 +9,7 @@ own behaviour, so the revoke test revokes one folder of two rather than the last
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from pathlib import Path
@@ -18,7 +19,7 @@ from mcp import Client, StdioServerParameters
 
 from roots_manager.core import events as ev
 from roots_manager.core.paths import Layout
-from tests.bridge.wire import bridge_argv, events
+from tests.bridge.wire import BridgeProc, bridge_argv, events, initialize, is_id, wait_for
 from tests.conftest import run_cli
 
 POLL_LIMIT = 30.0
@@ -120,3 +121,40 @@ def test_grant_and_revoke_with_the_cli_reach_the_running_server(
     ]
     # the server fetched the list after each notice: the first fetch plus one per notice
     assert len(events(layout, ev.ROOTS_ASKED)) == 3
+
+
+def test_a_host_that_sends_initialized_at_once_still_gets_the_granted_folders(
+    filesystem_server: list[str], tmp_path: Path, layout: Layout
+) -> None:
+    (granted,) = make(tmp_path, "piped at once")
+    run_cli("roots", "add", granted)
+    run_cli("grant", "fs", granted)
+    bridge = BridgeProc(bridge_argv("fs", filesystem_server))
+    try:
+        # initialize and initialized in one write, as a host that does not wait would do;
+        # the server settles on roots only if initialized comes after its own result
+        bridge.send(
+            json.dumps(initialize(1)).encode()
+            + b'\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n'
+        )
+        bridge.expect(is_id(1), "the initialize result")
+        calls = iter(range(100, 100_000))
+
+        def allowed_now() -> bool:
+            n = next(calls)
+            bridge.send(
+                {
+                    "jsonrpc": "2.0",
+                    "id": n,
+                    "method": "tools/call",
+                    "params": {"name": "list_allowed_directories", "arguments": {}},
+                }
+            )
+            text = bridge.expect(is_id(n), f"the answer to call {n}")["result"]["content"][0]
+            time.sleep(0.05)
+            return granted in text["text"].splitlines()
+
+        wait_for(allowed_now, "the granted folder to be allowed", timeout=POLL_LIMIT)
+        assert sorted(events(layout, ev.ROOTS_ANSWERED)[0]["uris"]) == [Path(granted).as_uri()]
+    finally:
+        bridge.kill()

@@ -103,6 +103,49 @@ def test_host_roots_capability_is_kept(pair: Pair) -> None:
     assert init["params"]["capabilities"] == {"roots": {"listChanged": False}, "sampling": {}}
 
 
+def test_early_initialized_waits_for_the_initialize_result(
+    pair: Pair, store: Store, tmp_path: Path, layout
+) -> None:
+    uri = grant_folder(store, tmp_path, "pup", "held")
+    # a host that pipes the whole opening at once, without waiting for the result
+    pair.bridge.send(
+        json.dumps(initialize(1)).encode()
+        + b'\n{"jsonrpc":"2.0","method":"notifications/initialized"}'
+        + b'\n{"jsonrpc":"2.0","id":2,"method":"ping"}\n'
+    )
+    pair.server.expect(is_method("initialize"), "initialize")
+    # the server's own roots/list is answered meanwhile, and nothing the host sent after
+    # initialize has gone ahead of that answer
+    pair.server.send({"jsonrpc": "2.0", "id": "r1", "method": "roots/list"})
+    answer = pair.server.expect(is_id("r1"), "the roots/list answer")
+    assert [r["uri"] for r in answer["result"]["roots"]] == [uri]
+    assert pair.server.lines is not None
+    assert pair.server.lines.all() == [], "host messages overtook the initialize result"
+    pair.server.send(
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "result": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "serverInfo": {"name": "puppet", "version": "1"},
+            },
+        }
+    )
+    pair.bridge.expect(is_id(1), "the initialize result")
+
+    def methods() -> list[object]:
+        assert pair.server.lines is not None
+        return [m.get("method") for m in pair.server.lines.all() if isinstance(m, dict)]
+
+    wait_for(
+        lambda: methods() == ["notifications/initialized", "ping"],
+        "initialized, then ping, after the result",
+    )
+    held = [e for e in events(layout, ev.HANDSHAKE) if e.get("held")]
+    assert len(held) == 1 and held[0]["dir"] == ev.HOST_TO_SERVER
+
+
 def test_roots_list_before_initialize_is_answered(pair: Pair, store: Store, tmp_path: Path) -> None:
     uri = grant_folder(store, tmp_path, "pup", "early")
     pair.server.send({"jsonrpc": "2.0", "id": "first", "method": "roots/list"})
