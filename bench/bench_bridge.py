@@ -1,19 +1,29 @@
 """Benchmark of the stdio bridge against a direct pipe to the same server, in the same run.
 
-Run: ``python bench/bench_bridge.py`` (``--quick`` for fewer rounds).
+Run: ``python bench/bench_bridge.py`` (``--quick`` for fewer rounds, ``--json`` to end with the
+headline figures as one JSON line, for comparing runs).
 
-Measured, with ``bench/echo_server.py`` as the server:
+Every round-trip figure is measured three ways in alternating blocks, so that drift on a noisy
+machine hits all alike: *direct* (the host speaks to the server itself), *any hop*
+(``bench/pump_hop.py``, a bare two-thread byte pump: the floor for any extra process between
+host and server) and *bridge*.
+
+Against ``bench/echo_server.py``, a trivial echo (the pipe comparison the bridge is held to):
 - small request round trips, one at a time (target: bridge/direct <= 1.3), and pipelined
-  (32 in flight), bridge/direct;
-- 1 MiB payload round trips (target: bridge/direct <= 1.05);
+  (32 in flight);
+- 1 MiB payload round trips (target: bridge/direct <= 1.05).
+
+Against ``bench/sdk_echo_server.py``, an SDK ``MCPServer`` with an echo tool called through
+``tools/call`` (the realistic baseline: real servers do work per request): small and 1 MiB
+round trips.
+
+Then, for the bridge alone:
 - roots/list answered by the bridge: the time inside the bridge (from the event log, p50/p99,
   target p99 < 1 ms) and the round trip seen by the server;
 - a grant written by the CLI (``roots-manager grant``/``revoke``) to list_changed on the
   server's stdin (target p50 < 150 ms), and the same with the store API in a separate process;
 - start-up: launching the bridge until the server runs, against launching the server directly;
 - the bridge's peak RSS, against the echo server's (a bare Python process with json).
-
-Direct and bridged runs alternate in blocks so that drift on a noisy machine hits both alike.
 """
 
 from __future__ import annotations
@@ -31,10 +41,21 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ECHO = [sys.executable, str(HERE / "echo_server.py")]
+SDK_ECHO = [sys.executable, str(HERE / "sdk_echo_server.py")]
+HOP = [sys.executable, str(HERE / "pump_hop.py")]
+ROUTES = ("direct", "hop", "bridge")
 
 
-def bridge_cmd(name: str) -> list[str]:
-    return [sys.executable, "-m", "roots_manager.bridge", "--server", name, "--", *ECHO]
+def bridge_cmd(name: str, server: list[str] = ECHO) -> list[str]:
+    return [sys.executable, "-m", "roots_manager.bridge", "--server", name, "--", *server]
+
+
+def route_cmd(route: str, name: str, server: list[str]) -> list[str]:
+    if route == "direct":
+        return server
+    if route == "hop":
+        return [*HOP, *server]
+    return bridge_cmd(name, server)
 
 
 class Peer:
@@ -111,6 +132,14 @@ def pipelined(peer: Peer, n: int, window: int, start: int) -> float:
     return n / (time.perf_counter() - t0)
 
 
+def echoed_blob(msg: dict[str, Any]) -> str:
+    """The blob a reply of either echo server carries."""
+    result = msg["result"]
+    if "echo" in result:
+        return str(result["echo"]["arguments"]["blob"])
+    return str(result["content"][0]["text"])
+
+
 def big_rtts(peer: Peer, n: int, start: int, size: int) -> list[float]:
     blob = "x" * size
     times = []
@@ -130,7 +159,7 @@ def big_rtts(peer: Peer, n: int, start: int, size: int) -> list[float]:
         peer.send(line)
         msg = peer.read()
         times.append(time.perf_counter() - t0)
-        assert len(msg["result"]["echo"]["arguments"]["blob"]) == size
+        assert len(echoed_blob(msg)) == size
     return times
 
 
@@ -211,9 +240,87 @@ def change_latency(
     return lat
 
 
+def compare(
+    server: list[str],
+    env: dict[str, str],
+    blocks: int,
+    n_small: int,
+    n_big: int,
+    size: int,
+    *,
+    pipeline: bool,
+) -> dict[str, dict[str, list[float]]]:
+    """Round trips to *server* directly, through a bare pump and through the bridge."""
+    peers = {r: Peer(route_cmd(r, "bench-" + r, server), env) for r in ROUTES}
+    out: dict[str, dict[str, list[float]]] = {r: {"small": [], "big": [], "tp": []} for r in ROUTES}
+    for p in peers.values():
+        p.handshake()
+        small_rtts(p, 100, 1)  # warm up every path
+        big_rtts(p, 2, 101, size)
+    nid = 1000
+    for _ in range(blocks):
+        for r, p in peers.items():
+            out[r]["small"] += small_rtts(p, n_small, nid)
+        nid += n_small
+        if pipeline:
+            for r, p in peers.items():
+                out[r]["tp"].append(pipelined(p, 2000, 32, nid))
+            nid += 2000
+        for r, p in peers.items():
+            out[r]["big"] += big_rtts(p, n_big, nid, size)
+        nid += n_big
+    for r, p in peers.items():
+        out[r]["rss"] = [peak_rss(p.proc.pid)]
+        p.close()
+    return out
+
+
+def print_rtt_table(title: str, data: dict[str, dict[str, list[float]]], *, targets: bool) -> None:
+    """One server's round trips: direct, through any hop, through the bridge, and the ratios."""
+    med = statistics.median
+    d, h, b = data["direct"], data["hop"], data["bridge"]
+    print(title)
+    print(
+        f"  {'measure':31} {'direct':>10} {'any hop':>10} {'bridge':>10} "
+        f"{'hop/dir':>8} {'bridge/dir':>10}  {'target' if targets else ''}"
+    )
+
+    def row(name: str, values: tuple[float, float, float], unit: str, target: str) -> None:
+        scale = {"us": 1e6, "ms": 1e3}[unit]
+        cells = " ".join(f"{v * scale:>7.{0 if unit == 'us' else 2}f} {unit}" for v in values)
+        print(
+            f"  {name:31} {cells} {values[1] / values[0]:>8.2f} {values[2] / values[0]:>10.2f}"
+            f"  {target if targets else ''}"
+        )
+
+    row(
+        "small round trip, p50", (med(d["small"]), med(h["small"]), med(b["small"])), "us", "<= 1.3"
+    )
+    row(
+        "small round trip, p99",
+        (pct(d["small"], 99), pct(h["small"], 99), pct(b["small"], 99)),
+        "us",
+        "",
+    )
+    if d["tp"]:
+        # shown as time per request, so that the ratios read like the others
+        row(
+            "pipelined (32 in flight), per req",
+            (1 / med(d["tp"]), 1 / med(h["tp"]), 1 / med(b["tp"])),
+            "us",
+            "",
+        )
+    row("1 MiB round trip, p50", (med(d["big"]), med(h["big"]), med(b["big"])), "ms", "<= 1.05")
+    print(
+        f"  bridge / any hop: small {med(b['small']) / med(h['small']):.2f}, "
+        f"1 MiB {med(b['big']) / med(h['big']):.2f} (1.00 = the bridge costs no more than the floor)"
+    )
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--quick", action="store_true", help="fewer rounds")
+    ap.add_argument("--json", action="store_true", help="end with the headline figures as JSON")
     args = ap.parse_args()
     blocks = 3 if args.quick else 6
     n_small = 300 if args.quick else 500
@@ -240,33 +347,14 @@ def main() -> int:
         capture_output=True,
     )
 
-    direct = Peer(ECHO, env)
+    echo = compare(ECHO, env, blocks, n_small, n_big, size, pipeline=True)
+    sdk = compare(SDK_ECHO, env, blocks, n_small // 2, n_big, size, pipeline=False)
     bridged = Peer(bridge_cmd("bench"), env)
-    direct.handshake()
     bridged.handshake()
-    # warm up both paths
-    small_rtts(direct, 100, 1)
+    direct = Peer(ECHO, env)
+    direct.handshake()
     small_rtts(bridged, 100, 1)
-    big_rtts(direct, 2, 1, size)
-    big_rtts(bridged, 2, 1, size)
-
-    d_small: list[float] = []
-    b_small: list[float] = []
-    d_big: list[float] = []
-    b_big: list[float] = []
-    d_tp: list[float] = []
-    b_tp: list[float] = []
-    nid = 1000
-    for _ in range(blocks):
-        d_small += small_rtts(direct, n_small, nid)
-        b_small += small_rtts(bridged, n_small, nid)
-        nid += n_small
-        d_tp.append(pipelined(direct, 2000, 32, nid))
-        b_tp.append(pipelined(bridged, 2000, 32, nid))
-        nid += 2000
-        d_big += big_rtts(direct, n_big, nid, size)
-        b_big += big_rtts(bridged, n_big, nid, size)
-        nid += n_big
+    small_rtts(direct, 100, 1)
 
     # roots/list answered inside the bridge
     bridged.send(b'{"jsonrpc":"2.0","id":"r","method":"bench/roots","params":{"n":1000}}\n')
@@ -283,8 +371,9 @@ def main() -> int:
     cli_lat = change_latency(bridged, env, home, str(folders[1]), rounds, via_cli=True)
     api_lat = change_latency(bridged, env, home, str(folders[1]), rounds, via_cli=False)
 
-    rss_bridge = peak_rss(bridged.proc.pid)
-    rss_echo = peak_rss(direct.proc.pid)
+    # after 1 MiB messages both ways: the most the bridge held
+    rss_bridge = echo["bridge"]["rss"][0]
+    rss_echo = echo["direct"]["rss"][0]
     direct.close()
     bridged.close()
 
@@ -292,35 +381,18 @@ def main() -> int:
     starts_bridge = [startup(env, True, tmp) for _ in range(5 if args.quick else 10)]
 
     med = statistics.median
+    print()
+    print_rtt_table(
+        "Trivial echo server (bench/echo_server.py): the pipe comparison", echo, targets=True
+    )
+    print()
+    print_rtt_table(
+        "SDK MCPServer with an echo tool called through tools/call (bench/sdk_echo_server.py)",
+        sdk,
+        targets=False,
+    )
+    print()
     rows = [
-        (
-            "small request round trip, p50",
-            f"{med(d_small) * 1e6:.0f} us",
-            f"{med(b_small) * 1e6:.0f} us",
-            f"{med(b_small) / med(d_small):.2f}",
-            "<= 1.3",
-        ),
-        (
-            "small request round trip, p99",
-            f"{pct(d_small, 99) * 1e6:.0f} us",
-            f"{pct(b_small, 99) * 1e6:.0f} us",
-            f"{pct(b_small, 99) / pct(d_small, 99):.2f}",
-            "",
-        ),
-        (
-            "pipelined small requests (32 in flight)",
-            f"{med(d_tp):,.0f}/s",
-            f"{med(b_tp):,.0f}/s",
-            f"{med(d_tp) / med(b_tp):.2f}",
-            "(time ratio)",
-        ),
-        (
-            "1 MiB payload round trip, p50",
-            f"{med(d_big) * 1e3:.2f} ms",
-            f"{med(b_big) * 1e3:.2f} ms",
-            f"{med(b_big) / med(d_big):.2f}",
-            "<= 1.05",
-        ),
         (
             "bridge start-up to server running, p50",
             f"{med(starts_direct) * 1e3:.0f} ms",
@@ -329,15 +401,14 @@ def main() -> int:
             f"+{(med(starts_bridge) - med(starts_direct)) * 1e3:.0f} ms",
         ),
         (
-            "peak RSS (echo server vs bridge)",
+            "peak RSS after 1 MiB traffic (echo vs bridge)",
             f"{rss_echo:.1f} MiB",
             f"{rss_bridge:.1f} MiB",
             f"{rss_bridge / rss_echo:.2f}",
             "",
         ),
     ]
-    print()
-    print(f"{'measure':42} {'direct':>12} {'bridge':>12} {'ratio':>7}  target")
+    print(f"{'measure':42} {'direct':>12} {'bridge':>12} {'ratio':>7}")
     for r in rows:
         print(f"{r[0]:42} {r[1]:>12} {r[2]:>12} {r[3]:>7}  {r[4]}")
     print()
@@ -358,10 +429,30 @@ def main() -> int:
         f"{'store API (other process) -> list_changed':42} {med(api_lat) * 1e3:>8.0f}ms "
         f"{pct(api_lat, 99) * 1e3:>8.0f}ms"
     )
+    e, k = echo, sdk
     print(
-        f"\nadded per small round trip: {(med(b_small) - med(d_small)) * 1e6:.0f} us; "
-        f"per 1 MiB round trip: {(med(b_big) - med(d_big)) * 1e3:.2f} ms"
+        f"\nadded by the bridge per small round trip: echo "
+        f"{(med(e['bridge']['small']) - med(e['direct']['small'])) * 1e6:.0f} us "
+        f"(any hop: {(med(e['hop']['small']) - med(e['direct']['small'])) * 1e6:.0f} us), "
+        f"SDK {(med(k['bridge']['small']) - med(k['direct']['small'])) * 1e6:.0f} us; "
+        f"per 1 MiB round trip: echo "
+        f"{(med(e['bridge']['big']) - med(e['direct']['big'])) * 1e3:.2f} ms, SDK "
+        f"{(med(k['bridge']['big']) - med(k['direct']['big'])) * 1e3:.2f} ms"
     )
+    if args.json:
+        figures = {
+            f"{label}_{what}_{route}": med(data[route][what]) / med(data["direct"][what])
+            for label, data in (("echo", echo), ("sdk", sdk))
+            for what in ("small", "big")
+            for route in ("hop", "bridge")
+        }
+        figures.update(
+            echo_small_bridge_vs_hop=med(e["bridge"]["small"]) / med(e["hop"]["small"]),
+            roots_p99_us=pct(inside, 99) * 1e6,
+            grant_p50_ms=med(cli_lat) * 1e3,
+            rss_mib=rss_bridge,
+        )
+        print(json.dumps(figures))
     return 0
 
 

@@ -61,7 +61,16 @@ class FdSink:
         """Write all of *data*, or nothing more once the reader is gone."""
         if self.broken:
             return
-        view = memoryview(data)
+        try:
+            n = os.write(self.fd, data)
+        except BlockingIOError:
+            n = 0
+        except OSError as exc:
+            self._broke(exc)
+            return
+        if n == len(data):
+            return
+        view = memoryview(data)[n:]
         try:
             while view:
                 try:
@@ -71,9 +80,12 @@ class FdSink:
                     continue
                 view = view[n:]
         except OSError as exc:
-            self.broken = True
-            if self.on_broken is not None:
-                self.on_broken(exc)
+            self._broke(exc)
+
+    def _broke(self, exc: OSError) -> None:
+        self.broken = True
+        if self.on_broken is not None:
+            self.on_broken(exc)
 
 
 class SessionSide(Protocol):
@@ -136,6 +148,10 @@ class LoopHandler(LineHandler):
         hold_limit: float = HOLD_LIMIT,
     ) -> None:
         self.side = side
+        # read on every chunk: straight to the session's side, without a call in between
+        self.patterns = side.patterns  # type: ignore[method-assign]
+        self.parse_all = side.parse_all  # type: ignore[method-assign]
+        self.may_stream = side.may_stream  # type: ignore[method-assign]
         self.handoff = handoff
         self.writer = writer
         self.on_error = on_error

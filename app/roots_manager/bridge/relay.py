@@ -202,6 +202,19 @@ class LineRelay:
 
     def feed(self, data: bytes) -> None:
         """Take the next chunk of the stream."""
+        if not self._streaming and not self._partial and data.find(b"\n") == len(data) - 1:
+            # the usual chunk is one whole message: the shortest way through
+            handler = self.handler
+            if not handler.parse_all():
+                for p in handler.patterns():
+                    if p in data:
+                        break
+                else:
+                    end = len(data) - (2 if len(data) > 1 and data[-2] == 0x0D else 1)
+                    if end > 0 and (data[0] not in _OPEN or data[end - 1] not in _CLOSE):
+                        self._check_shape(data[:end])
+                    self.writer.relay(data, mid_line=False)
+                    return
         out: list[bytes] = []
         start = 0
         if self._streaming:
