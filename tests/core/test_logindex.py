@@ -6,7 +6,7 @@ import json
 import os
 
 from roots_manager.core import events
-from roots_manager.core.logindex import LogIndex, parse_ts
+from roots_manager.core.logindex import LogIndex, TextSearch, parse_ts
 from roots_manager.core.paths import Layout
 
 
@@ -153,3 +153,47 @@ def test_sliced_scans_index_everything_in_order(layout: Layout) -> None:
     with open(w.path, "ab") as f:
         f.write(b'{"ts": "2026')
     assert sliced.scan(max_bytes=3000) == 0 and not sliced.behind
+
+
+def test_text_matches_what_the_summary_shows(layout: Layout) -> None:
+    w = events.EventWriter(layout, "s")
+    w.write(
+        events.event(
+            events.SESSION_START, "fs", "s", command=["npx", "server-fs"], pid=12, mode="managed"
+        )
+    )
+    w.write(events.event(events.ROOTS_ANSWERED, "fs", "s", id=1, uris=["file:///a", "file:///b"]))
+    w.write(events.event(events.MESSAGE, "fs", "s", dir=events.HOST_TO_SERVER, id=2, method="x"))
+    w.write(events.event(events.MESSAGE, "fs", "s", dir=events.SERVER_TO_HOST, id=2))
+    w.write(events.event(events.SESSION_END, "fs", "s", exit_code=0))
+    ix = LogIndex(layout)
+    ix.scan()
+    recs = [ix.record(r) for r in range(len(ix))]
+    summaries = [events.summarize(r) for r in recs if r is not None]
+    # what the summary adds around the values is not in the JSON: found through the summary
+    for row, summary in enumerate(summaries):
+        assert row in ix.matching(0, len(ix), text=summary.upper()), summary
+    assert list(ix.matching(0, len(ix), text="npx server-fs (pid")) == [0]
+    assert list(ix.matching(0, len(ix), text="root(s): file:///a, file:///b")) == [1]
+    assert list(ix.matching(0, len(ix), text="respon")) == [3]  # the response, not the request
+    assert list(ix.matching(0, len(ix), text="exit code 0")) == [4]
+    assert list(ix.matching(0, len(ix), text="no such text")) == []
+
+
+def test_one_search_over_slices_finds_what_one_pass_finds(layout: Layout) -> None:
+    for name in ("a", "b", "c"):
+        w = events.EventWriter(layout, name, max_bytes=8192, keep_parts=1000)
+        for i in range(400):
+            kind = events.ROOTS_ANSWERED if i % 7 == 0 else events.MESSAGE
+            w.write(events.event(kind, name, name, id=i, uris=[f"file:///p/{i}"]))
+    ix = LogIndex(layout)
+    ix.scan()
+    for text in ("file:///p/1", "ROOT(S)", "response", '"id": 3'):
+        whole = list(ix.matching(0, len(ix), text=text))
+        search = TextSearch(ix, text)
+        sliced: list[int] = []
+        for start in range(0, len(ix), 97):
+            sliced.extend(ix.matching(start, start + 97, text=search))
+            if start % 3 == 0:
+                search.forget()  # the windows are a cache: dropping them changes nothing
+        assert whole and sliced == whole, text

@@ -257,3 +257,101 @@ def test_panel_shows_a_real_bridge_session(layout: Layout, qtbot: QtBot, tmp_pat
         assert json.loads(panel.detail.toPlainText())["kind"] == events.SESSION_START
     finally:
         panel.stop()
+
+
+def _index_rows(model: LogModel) -> list[int]:
+    return list(model.index_rows())
+
+
+def test_batches_are_coalesced_into_few_insertions(layout: Layout, qtbot: QtBot) -> None:
+    w = _fill(layout, "s1", ["fs", "git"], 10)
+    ix = LogIndex(layout)
+    model = LogModel(ix)
+    model.FLUSH_MS = 200
+    inserted: list[tuple[int, int]] = []
+    model.rowsInserted.connect(lambda _p, first, last: inserted.append((first, last)))
+    appended: list[int] = []
+    model.rows_appended.connect(appended.append)
+    for batch in range(20):
+        for i in range(5):
+            w.write(events.event(events.ERROR, "fs", "s1", message=f"b{batch} {i}"))
+        ix.scan()
+        model.refresh_soon()  # as the panel does for each indexed batch
+    # the first batch goes in at once (a lone event is not delayed); the others wait for the
+    # next flush and go in together
+    assert inserted == [(0, 14)]
+    qtbot.waitUntil(lambda: model.rowCount() == 110, timeout=WAIT_MS)
+    assert inserted == [(0, 14), (15, 109)]
+    assert sum(appended) == 110
+    assert _index_rows(model) == list(range(110))
+    assert model.record_at(109)["message"] == "b19 4"  # type: ignore[index]
+
+
+FILTERS = [
+    {"server": "git"},
+    {"kind": events.ROOTS_ANSWERED},
+    {"text": "FILE:///WORK/P1"},
+    {"server": "fs", "text": "tools"},
+    {"text": "root(s): file"},  # in the summary only
+    {"server": "nobody"},
+]
+
+
+@pytest.mark.parametrize("how", FILTERS)
+def test_sliced_filter_finds_the_rows_of_a_filter_at_once(
+    layout: Layout,
+    qtbot: QtBot,
+    qtmodeltester,
+    how: dict[str, str],  # type: ignore[no-untyped-def]
+) -> None:
+    _fill(layout, "s1", ["fs", "git", "日本語"], 600)
+    _fill(layout, "s2", ["fs"], 300)
+    at_once = _model(layout)
+    at_once.set_filter(**how)
+    assert not at_once.filtering
+    sliced = _model(layout)
+    sliced.SYNC_ROWS = 0  # every filter runs in slices from the event loop
+    sliced.set_filter(**how)
+    assert sliced.filtering and sliced.progress < 1.0
+    qtbot.waitUntil(lambda: not sliced.filtering, timeout=WAIT_MS)
+    assert _index_rows(sliced) == _index_rows(at_once)
+    assert sliced.progress == 1.0
+    qtmodeltester.check(sliced)
+
+
+def test_events_arriving_during_a_filter_appear_in_order(layout: Layout, qtbot: QtBot) -> None:
+    w = _fill(layout, "s1", ["fs", "git"], 2000)
+    model = _model(layout)
+    model.SYNC_ROWS = model.LIVE_ROWS = 0
+    model.set_filter(server="git", text="tools")
+    assert model.filtering
+    for i in range(2000, 2050):
+        w.write(events.event(events.MESSAGE, ("fs", "git")[i % 2], "s1", id=i, method="tools/x"))
+    model.index_.scan()
+    model.refresh_soon()
+    qtbot.waitUntil(lambda: not model.filtering, timeout=WAIT_MS)
+    ids = [model.record_at(r)["id"] for r in range(model.rowCount())]  # type: ignore[index]
+    assert ids == [i for i in range(2050) if i % 2 == 1]
+    # clearing during a filter stops it; later events still pass the filter
+    model.set_filter(server="git", text="tools/x")
+    assert model.filtering
+    model.clear_view()
+    assert model.rowCount() == 0 and not model.filtering
+    for i in range(2050, 2054):
+        w.write(events.event(events.MESSAGE, ("fs", "git")[i % 2], "s1", id=i, method="tools/x"))
+    model.index_.scan()
+    model.refresh_soon()
+    qtbot.waitUntil(lambda: model.rowCount() == 2, timeout=WAIT_MS)
+    assert [model.record_at(r)["id"] for r in range(2)] == [2051, 2053]  # type: ignore[index]
+
+
+def test_cells_are_formatted_once_and_served_from_the_cache(layout: Layout) -> None:
+    _fill(layout, "s1", ["fs"], 30)
+    model = _model(layout)
+    first = [model.data(model.index(5, c)) for c in range(model.columnCount())]
+    model.index_.close()
+    for f in events.log_files(layout):
+        f.unlink()  # the row is cached: showing it again reads nothing
+    assert [model.data(model.index(5, c)) for c in range(model.columnCount())] == first
+    assert model.data(model.index(6, SUMMARY)) == "(no longer on disk)"
+    assert model.data(model.index(5, 0), Qt.ItemDataRole.ToolTipRole).endswith(first[0][-6:])

@@ -157,3 +157,24 @@ def test_keyboard_reaches_controls_with_accessible_names(layout: Layout, qtbot: 
         assert [panel.model.record_at(r)["id"] for r in range(panel.model.rowCount())] == [3]  # type: ignore[index]
     finally:
         panel.stop()
+
+
+def test_long_filter_shows_progress_and_keeps_following(layout: Layout, qtbot: QtBot) -> None:
+    panel, w = _panel(layout, qtbot, 3000)
+    panel.model.SYNC_ROWS = 0  # as over a million rows: the filter runs in slices
+    try:
+        panel.text_edit.setText("roots/list")
+        panel.kind_box.setCurrentIndex(panel.kind_box.findData(events.ROOTS_ASKED))
+        assert panel.model.filtering
+        assert "filtering" in panel.status.text()
+        _write(w, 40, start=3000)  # events arriving while the filter goes on
+        qtbot.waitUntil(
+            lambda: not panel.model.filtering and panel.model.rowCount() == 760, timeout=WAIT_MS
+        )
+        ids = [panel.model.record_at(r)["id"] for r in range(panel.model.rowCount())]  # type: ignore[index]
+        assert ids == list(range(0, 3040, 4))
+        assert "filtering" not in panel.status.text()
+        sb = panel.table.verticalScrollBar()
+        qtbot.waitUntil(lambda: sb.value() == sb.maximum(), timeout=WAIT_MS)
+    finally:
+        panel.stop()
