@@ -1,8 +1,8 @@
 """The floor for any extra process between a host and a stdio server: a bare byte pump.
 
 Run as ``python pump_hop.py COMMAND [ARGS...]``. Two blocking threads copy the host's stdin to
-the server and the server's stdout to the host, up to 1 MiB per read, with every pipe enlarged
-to 1 MiB, and look at each chunk once (as a relay's cheapest test would). No framing, no
+the server and the server's stdout to the host, up to 1 MiB per read into a kept buffer, with
+every pipe enlarged to 1 MiB, and look at each chunk once (as a relay's cheapest test would). No framing, no
 parsing: whatever a real relay costs on top of this is the relay's own cost; this much is the
 price of one more process hop (two more wake-ups per round trip).
 """
@@ -31,7 +31,12 @@ def grow(fd: int) -> None:
 
 
 def pump(src: int, dst: int, close_dst: bool) -> None:
-    while data := os.read(src, CHUNK):
+    # one buffer for every read: a fresh 1 MiB object per read costs page faults and a
+    # remapping each time, more than the rest of a small message's trip
+    buf = bytearray(CHUNK)
+    whole = memoryview(buf)
+    while n := os.readv(src, [buf]):
+        data = bytes(whole[:n])
         _ = b"roots" in data  # the cheapest test a relay could make
         view = memoryview(data)
         while view:

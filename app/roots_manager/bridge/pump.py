@@ -33,16 +33,34 @@ HOLD_LIMIT = 10.0
 """Seconds a line held back by the session may wait before the session is asked to let it go."""
 
 
-def read_some(fd: int, size: int = READ_SIZE) -> bytes:
-    """One blocking read; b"" at the end of the stream or when the descriptor is unusable."""
-    while True:
-        try:
-            return os.read(fd, size)
-        except BlockingIOError:
-            # a descriptor someone else made non-blocking: wait for it rather than spin
-            select.select([fd], [], [])
-        except OSError:
-            return b""
+class Reader:
+    """Blocking reads of up to *size* bytes into one buffer kept for the life of the pump.
+
+    ``os.read(fd, 1 MiB)`` would allocate a fresh 1 MiB object for every message, small or
+    not, and shrink it afterwards: page faults and a remapping per read, which cost a small
+    message more than the rest of its relaying. Reading into a kept buffer and copying out
+    what came costs a copy of the bytes actually read.
+    """
+
+    def __init__(self, fd: int, size: int = READ_SIZE) -> None:
+        self.fd = fd
+        self._buf = bytearray(size)
+        self._view = memoryview(self._buf)
+        self._readv = getattr(os, "readv", None)  # not on Windows
+
+    def read(self) -> bytes:
+        """The next bytes; b"" at the end of the stream or when the descriptor is unusable."""
+        while True:
+            try:
+                if self._readv is None:  # pragma: no cover - Windows
+                    return os.read(self.fd, len(self._buf))
+                n = self._readv(self.fd, [self._buf])
+                return bytes(self._view[:n])
+            except BlockingIOError:
+                # a descriptor someone else made non-blocking: wait for it rather than spin
+                select.select([self.fd], [], [])
+            except OSError:
+                return b""
 
 
 class FdSink:
@@ -218,8 +236,8 @@ class Pump:
     def _run(self) -> None:
         try:
             feed = self.relay.feed
-            fd = self.fd
-            while data := read_some(fd):
+            read = Reader(self.fd).read
+            while data := read():
                 feed(data)
             self.relay.eof()
         except Exception:  # pragma: no cover - a bug; say so and end this direction cleanly
