@@ -430,7 +430,7 @@
 <context>
     <name>LogModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_model.py" line="+39"/>
+        <location filename="../../app/roots_manager/gui/log_model.py" line="+40"/>
         <source>Time</source>
         <translation>時刻</translation>
     </message>
@@ -460,7 +460,7 @@
         <translation>概要</translation>
     </message>
     <message>
-        <location line="+113"/>
+        <location line="+143"/>
         <source>(no longer on disk)</source>
         <translation>（ディスク上にもうありません）</translation>
     </message>
@@ -484,8 +484,8 @@
     </message>
     <message>
         <location line="+1"/>
-        <source>Text in the event&apos;s JSON (Ctrl+F)</source>
-        <translation>イベントの JSON に含まれるテキスト (Ctrl+F)</translation>
+        <source>Text in the summary or the JSON (Ctrl+F)</source>
+        <translation>概要または JSON 内のテキスト（Ctrl+F）</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -504,12 +504,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+137"/>
+        <location line="+138"/>
         <source>&amp;Pause</source>
         <translation>一時停止(&amp;P)</translation>
     </message>
     <message>
-        <location line="-135"/>
+        <location line="-136"/>
         <source>Pause the log</source>
         <translation>ログを一時停止</translation>
     </message>
@@ -540,12 +540,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+152"/>
+        <location line="+153"/>
         <source>Export the shown events</source>
         <translation>表示中のイベントをエクスポート</translation>
     </message>
     <message>
-        <location line="-151"/>
+        <location line="-152"/>
         <source>Save the events shown as JSON Lines or CSV</source>
         <translation>表示中のイベントを JSON Lines または CSV で保存します</translation>
     </message>
@@ -585,7 +585,7 @@
         <translation>ログの状態</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+60"/>
         <source>&amp;Resume</source>
         <translation>再開(&amp;R)</translation>
     </message>
@@ -615,7 +615,7 @@
         <translation>{n} 件のイベントを {path} にエクスポートしました</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+56"/>
         <source>This event is no longer on disk.</source>
         <translation>このイベントはもうディスク上にありません。</translation>
     </message>
@@ -635,7 +635,12 @@
         <translation>{total} 件中 {shown} 件のイベントを表示</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
+        <source>filtering, {percent}% done</source>
+        <translation>絞り込み中、{percent}% 完了</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>paused, {n} new</source>
         <translation>一時停止中、新着 {n} 件</translation>
     </message>
@@ -648,7 +653,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+95"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+94"/>
         <location line="+155"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
@@ -780,22 +785,37 @@
     </message>
     <message>
         <location line="+40"/>
-        <location line="+14"/>
+        <location line="+30"/>
         <source>Connecting servers is not available in this build ({error}).</source>
         <translation>このビルドではサーバーに接続できません ({error})。</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="-18"/>
+        <source>Connected {server}</source>
+        <translation>{server} に接続しました</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{server} ended (exit code {code})</source>
+        <translation>{server} が終了しました（終了コード {code}）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Could not connect {server}: {message}</source>
+        <translation>{server} に接続できませんでした: {message}</translation>
+    </message>
+    <message>
+        <location line="+25"/>
         <source>Connecting {server}…</source>
         <translation>{server} に接続中…</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>No server is connected from this app</source>
         <translation>このアプリから接続しているサーバーはありません</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+7"/>
         <source>Disconnect</source>
         <translation>切断</translation>
     </message>
@@ -805,7 +825,7 @@
         <translation>切断するサーバー:</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source>Disconnected {server}</source>
         <translation>{server} を切断しました</translation>
     </message>
@@ -836,6 +856,26 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>Roots Manager {version}
 
 各 MCP サーバーに見せるフォルダーを選び、サーバーがそれをどう使うかを確認します。</translation>
+    </message>
+    <message>
+        <location filename="../../app/roots_manager/gui/app.py" line="+149"/>
+        <source>The demo server is not available in this build ({error}).</source>
+        <translation>このビルドではデモサーバーを使えません ({error})。</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Decision for {server} saved</source>
+        <translation>{server} についての決定を保存しました</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>Roots Manager keeps running</source>
+        <translation>Roots Manager は実行を続けます</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>It stays in the tray to ask you about new servers. Choose Quit from the tray icon&apos;s menu to end it. Your servers keep working either way.</source>
+        <translation>新しいサーバーについて確認するため、トレイに常駐します。終了するにはトレイアイコンのメニューから「終了」を選んでください。どちらの場合もサーバーは動き続けます。</translation>
     </message>
 </context>
 <context>
@@ -1403,29 +1443,6 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <location line="+22"/>
         <source>the server stopped before the handshake (exit code {0})</source>
         <translation>サーバーがハンドシェイクの前に終了しました（終了コード {0}）</translation>
-    </message>
-</context>
-<context>
-    <name>self.window</name>
-    <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="+148"/>
-        <source>The demo server is not available in this build ({error}).</source>
-        <translation>このビルドではデモサーバーを使えません ({error})。</translation>
-    </message>
-    <message>
-        <location line="+22"/>
-        <source>Decision for {server} saved</source>
-        <translation>{server} についての決定を保存しました</translation>
-    </message>
-    <message>
-        <location line="+34"/>
-        <source>Roots Manager keeps running</source>
-        <translation>Roots Manager は実行を続けます</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>It stays in the tray to ask you about new servers. Choose Quit from the tray icon&apos;s menu to end it. Your servers keep working either way.</source>
-        <translation>新しいサーバーについて確認するため、トレイに常駐します。終了するにはトレイアイコンのメニューから「終了」を選んでください。どちらの場合もサーバーは動き続けます。</translation>
     </message>
 </context>
 </TS>

@@ -430,7 +430,7 @@
 <context>
     <name>LogModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_model.py" line="+39"/>
+        <location filename="../../app/roots_manager/gui/log_model.py" line="+40"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
@@ -460,7 +460,7 @@
         <translation>摘要</translation>
     </message>
     <message>
-        <location line="+113"/>
+        <location line="+143"/>
         <source>(no longer on disk)</source>
         <translation>（已不在磁盘上）</translation>
     </message>
@@ -484,8 +484,8 @@
     </message>
     <message>
         <location line="+1"/>
-        <source>Text in the event&apos;s JSON (Ctrl+F)</source>
-        <translation>事件 JSON 中的文本 (Ctrl+F)</translation>
+        <source>Text in the summary or the JSON (Ctrl+F)</source>
+        <translation>摘要或 JSON 中的文本（Ctrl+F）</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -504,12 +504,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+137"/>
+        <location line="+138"/>
         <source>&amp;Pause</source>
         <translation>暂停(&amp;P)</translation>
     </message>
     <message>
-        <location line="-135"/>
+        <location line="-136"/>
         <source>Pause the log</source>
         <translation>暂停日志</translation>
     </message>
@@ -540,12 +540,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+152"/>
+        <location line="+153"/>
         <source>Export the shown events</source>
         <translation>导出显示的事件</translation>
     </message>
     <message>
-        <location line="-151"/>
+        <location line="-152"/>
         <source>Save the events shown as JSON Lines or CSV</source>
         <translation>将显示的事件保存为 JSON Lines 或 CSV</translation>
     </message>
@@ -585,7 +585,7 @@
         <translation>日志状态</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+60"/>
         <source>&amp;Resume</source>
         <translation>恢复(&amp;R)</translation>
     </message>
@@ -615,7 +615,7 @@
         <translation>已将 {n} 个事件导出到 {path}</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+56"/>
         <source>This event is no longer on disk.</source>
         <translation>此事件已不在磁盘上。</translation>
     </message>
@@ -635,7 +635,12 @@
         <translation>显示 {shown} / {total} 个事件</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
+        <source>filtering, {percent}% done</source>
+        <translation>正在筛选，已完成 {percent}%</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>paused, {n} new</source>
         <translation>已暂停，{n} 个新事件</translation>
     </message>
@@ -648,7 +653,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+95"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+94"/>
         <location line="+155"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
@@ -780,22 +785,37 @@
     </message>
     <message>
         <location line="+40"/>
-        <location line="+14"/>
+        <location line="+30"/>
         <source>Connecting servers is not available in this build ({error}).</source>
         <translation>此版本无法连接服务器（{error}）。</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="-18"/>
+        <source>Connected {server}</source>
+        <translation>已连接 {server}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{server} ended (exit code {code})</source>
+        <translation>{server} 已结束（退出代码 {code}）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Could not connect {server}: {message}</source>
+        <translation>无法连接 {server}：{message}</translation>
+    </message>
+    <message>
+        <location line="+25"/>
         <source>Connecting {server}…</source>
         <translation>正在连接 {server}…</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>No server is connected from this app</source>
         <translation>没有从此应用连接的服务器</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+7"/>
         <source>Disconnect</source>
         <translation>断开连接</translation>
     </message>
@@ -805,7 +825,7 @@
         <translation>要断开的服务器：</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source>Disconnected {server}</source>
         <translation>已断开 {server}</translation>
     </message>
@@ -836,6 +856,26 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>Roots Manager {version}
 
 决定每个 MCP 服务器可以看到你的哪些文件夹，并查看它如何使用它们。</translation>
+    </message>
+    <message>
+        <location filename="../../app/roots_manager/gui/app.py" line="+149"/>
+        <source>The demo server is not available in this build ({error}).</source>
+        <translation>此版本不提供演示服务器（{error}）。</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Decision for {server} saved</source>
+        <translation>已保存对 {server} 的决定</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>Roots Manager keeps running</source>
+        <translation>Roots Manager 将继续运行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>It stays in the tray to ask you about new servers. Choose Quit from the tray icon&apos;s menu to end it. Your servers keep working either way.</source>
+        <translation>它会留在托盘中，以便就新服务器询问你。要结束它，请从托盘图标的菜单中选择“退出”。无论哪种情况，你的服务器都会继续工作。</translation>
     </message>
 </context>
 <context>
@@ -1403,29 +1443,6 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <location line="+22"/>
         <source>the server stopped before the handshake (exit code {0})</source>
         <translation>服务器在握手前就已停止（退出码 {0}）</translation>
-    </message>
-</context>
-<context>
-    <name>self.window</name>
-    <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="+148"/>
-        <source>The demo server is not available in this build ({error}).</source>
-        <translation>此版本不提供演示服务器（{error}）。</translation>
-    </message>
-    <message>
-        <location line="+22"/>
-        <source>Decision for {server} saved</source>
-        <translation>已保存对 {server} 的决定</translation>
-    </message>
-    <message>
-        <location line="+34"/>
-        <source>Roots Manager keeps running</source>
-        <translation>Roots Manager 将继续运行</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>It stays in the tray to ask you about new servers. Choose Quit from the tray icon&apos;s menu to end it. Your servers keep working either way.</source>
-        <translation>它会留在托盘中，以便就新服务器询问你。要结束它，请从托盘图标的菜单中选择“退出”。无论哪种情况，你的服务器都会继续工作。</translation>
     </message>
 </context>
 </TS>
