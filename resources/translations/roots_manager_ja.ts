@@ -460,7 +460,7 @@
         <translation>概要</translation>
     </message>
     <message>
-        <location line="+143"/>
+        <location line="+180"/>
         <source>(no longer on disk)</source>
         <translation>（ディスク上にもうありません）</translation>
     </message>
@@ -648,6 +648,109 @@
         <location line="+2"/>
         <source>not following: {error}</source>
         <translation>追跡していません: {error}</translation>
+    </message>
+</context>
+<context>
+    <name>LogSummary</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/log_model.py" line="-174"/>
+        <source>started {command} (pid {pid}, {mode})</source>
+        <translation>{command} を起動しました（PID {pid}、{mode}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>ended, exit code {code}</source>
+        <translation>終了しました（終了コード {code}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>ended, exit code {code} ({reason})</source>
+        <translation>終了しました（終了コード {code}、{reason}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>protocol {protocol}</source>
+        <translation>プロトコル {protocol}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>protocol {protocol}, roots capability injected</source>
+        <translation>プロトコル {protocol}、roots 機能を追加しました</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the server asked for its roots</source>
+        <translation>サーバーがルートを尋ねました</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the server asked for its roots in a batch</source>
+        <translation>サーバーがバッチ内でルートを尋ねました</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the server asked for its roots (held until you decide)</source>
+        <translation>サーバーがルートを尋ねました（決定するまで保留）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>roots/list relayed to the host</source>
+        <translation>roots/list をホストに中継しました</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no roots</source>
+        <translation>ルートなし</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count} root(s): {uris}</source>
+        <translation>{count} 件のルート: {uris}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>roots changed, now no roots</source>
+        <translation>ルートが変わりました。現在はルートなし</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>roots changed, now {count} root(s): {uris}</source>
+        <translation>ルートが変わりました。現在 {count} 件: {uris}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>list_changed relayed</source>
+        <translation>list_changed を中継しました</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>waiting up to {timeout} s for your decision in the desktop app</source>
+        <translation>デスクトップアプリでの決定を最大 {timeout} 秒待っています</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the decision arrived</source>
+        <translation>決定が届きました</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no decision in time: answered with what is granted</source>
+        <translation>時間内に決定がありませんでした。許可済みの内容で応答しました</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{bytes} bytes that are not {reason}</source>
+        <translation>{reason} ではない {bytes} バイト</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>response</source>
+        <translation>応答</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{text}</source>
+        <translation>{text}</translation>
     </message>
 </context>
 <context>

@@ -460,7 +460,7 @@
         <translation>摘要</translation>
     </message>
     <message>
-        <location line="+143"/>
+        <location line="+180"/>
         <source>(no longer on disk)</source>
         <translation>（已不在磁盘上）</translation>
     </message>
@@ -648,6 +648,109 @@
         <location line="+2"/>
         <source>not following: {error}</source>
         <translation>未跟随：{error}</translation>
+    </message>
+</context>
+<context>
+    <name>LogSummary</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/log_model.py" line="-174"/>
+        <source>started {command} (pid {pid}, {mode})</source>
+        <translation>已启动 {command}（PID {pid}，{mode}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>ended, exit code {code}</source>
+        <translation>已结束，退出代码 {code}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>ended, exit code {code} ({reason})</source>
+        <translation>已结束，退出代码 {code}（{reason}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>protocol {protocol}</source>
+        <translation>协议 {protocol}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>protocol {protocol}, roots capability injected</source>
+        <translation>协议 {protocol}，已添加 roots 能力</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the server asked for its roots</source>
+        <translation>服务器请求了它的根目录</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the server asked for its roots in a batch</source>
+        <translation>服务器在批处理中请求了它的根目录</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the server asked for its roots (held until you decide)</source>
+        <translation>服务器请求了它的根目录（在你决定之前暂缓答复）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>roots/list relayed to the host</source>
+        <translation>已将 roots/list 转发给主机</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no roots</source>
+        <translation>没有根目录</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count} root(s): {uris}</source>
+        <translation>{count} 个根目录：{uris}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>roots changed, now no roots</source>
+        <translation>根目录已变更，现在没有根目录</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>roots changed, now {count} root(s): {uris}</source>
+        <translation>根目录已变更，现在 {count} 个：{uris}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>list_changed relayed</source>
+        <translation>已转发 list_changed</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>waiting up to {timeout} s for your decision in the desktop app</source>
+        <translation>正在等待你在桌面应用中做出决定，最多 {timeout} 秒</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the decision arrived</source>
+        <translation>已收到决定</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no decision in time: answered with what is granted</source>
+        <translation>未及时做出决定：已按已授权的内容答复</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{bytes} bytes that are not {reason}</source>
+        <translation>{bytes} 字节不是 {reason}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>response</source>
+        <translation>响应</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{text}</source>
+        <translation>{text}</translation>
     </message>
 </context>
 <context>

@@ -13,7 +13,7 @@ import contextlib
 import json
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
@@ -171,37 +171,102 @@ def iter_events(layout: Layout) -> Iterator[dict[str, Any]]:
         yield from events
 
 
-def _roots_text(uris: object) -> str:
-    if not isinstance(uris, list) or not uris:
-        return "no roots"
-    return f"{len(uris)} root(s): " + ", ".join(map(str, uris))
+# Every template summary_parts() returns, so that a user interface can translate them
+# (the GUI lists the same strings for Qt's translation tools; a test keeps the two equal).
+SUMMARY_TEMPLATES = (
+    "started {command} (pid {pid}, {mode})",
+    "ended, exit code {code}",
+    "ended, exit code {code} ({reason})",
+    "protocol {protocol}",
+    "protocol {protocol}, roots capability injected",
+    "the server asked for its roots",
+    "the server asked for its roots in a batch",
+    "the server asked for its roots (held until you decide)",
+    "roots/list relayed to the host",
+    "no roots",
+    "{count} root(s): {uris}",
+    "roots changed, now no roots",
+    "roots changed, now {count} root(s): {uris}",
+    "list_changed relayed",
+    "waiting up to {timeout} s for your decision in the desktop app",
+    "the decision arrived",
+    "no decision in time: answered with what is granted",
+    "{bytes} bytes that are not {reason}",
+    "response",
+    "{text}",
+)
 
 
-def summarize(rec: dict[str, Any]) -> str:
-    """A one-line human summary of an event, for the CLI and the log view."""
+def summary_parts(rec: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The summary of an event as a template (one of `SUMMARY_TEMPLATES`) and its values."""
     kind = rec.get("kind")
     if kind == SESSION_START:
-        command = " ".join(map(str, rec.get("command", [])))
-        return f"started {command} (pid {rec.get('pid')}, {rec.get('mode', 'managed')})"
+        return "started {command} (pid {pid}, {mode})", {
+            "command": " ".join(map(str, rec.get("command", []))),
+            "pid": rec.get("pid"),
+            "mode": rec.get("mode", "managed"),
+        }
     if kind == SESSION_END:
-        reason = f" ({rec['reason']})" if rec.get("reason") else ""
-        return f"ended, exit code {rec.get('exit_code')}{reason}"
+        if rec.get("reason"):
+            return "ended, exit code {code} ({reason})", {
+                "code": rec.get("exit_code"),
+                "reason": rec["reason"],
+            }
+        return "ended, exit code {code}", {"code": rec.get("exit_code")}
     if kind == HANDSHAKE:
-        injected = ", roots capability injected" if rec.get("injected") else ""
-        return f"protocol {rec.get('protocol', '?')}{injected}"
+        if rec.get("injected"):
+            return "protocol {protocol}, roots capability injected", {
+                "protocol": rec.get("protocol", "?")
+            }
+        return "protocol {protocol}", {"protocol": rec.get("protocol", "?")}
     if kind == ROOTS_ASKED:
-        how = " (held until you decide)" if rec.get("held") else ""
-        return "the server asked for its roots" + (" in a batch" if rec.get("batch") else "") + how
+        if rec.get("held"):
+            return "the server asked for its roots (held until you decide)", {}
+        if rec.get("batch"):
+            return "the server asked for its roots in a batch", {}
+        return "the server asked for its roots", {}
     if kind == ROOTS_RELAYED:
-        return "roots/list relayed to the host"
-    if kind in (ROOTS_ANSWERED, MRTR_RESOLVED):
-        return _roots_text(rec.get("uris"))
-    if kind == LIST_CHANGED_SENT:
-        return "roots changed, now " + _roots_text(rec.get("uris"))
+        return "roots/list relayed to the host", {}
+    if kind in (ROOTS_ANSWERED, MRTR_RESOLVED, LIST_CHANGED_SENT):
+        uris = rec.get("uris")
+        prefix = "roots changed, now " if kind == LIST_CHANGED_SENT else ""
+        if not isinstance(uris, list) or not uris:
+            return prefix + "no roots", {}
+        return prefix + "{count} root(s): {uris}", {
+            "count": len(uris),
+            "uris": ", ".join(map(str, uris)),
+        }
     if kind == LIST_CHANGED_RELAYED:
-        return "list_changed relayed"
+        return "list_changed relayed", {}
+    if kind == CONSENT_WAIT and rec.get("timeout") is not None:
+        return "waiting up to {timeout} s for your decision in the desktop app", {
+            "timeout": f"{rec['timeout']:g}"
+            if isinstance(rec["timeout"], float)
+            else rec["timeout"]
+        }
+    if kind == CONSENT_DECIDED and rec.get("outcome") in ("decided", "timeout"):
+        if rec["outcome"] == "decided":
+            return "the decision arrived", {}
+        return "no decision in time: answered with what is granted", {}
     if kind == NON_JSON:
-        return f"{rec.get('bytes', '?')} bytes that are not {rec.get('reason', 'JSON')}"
+        return "{bytes} bytes that are not {reason}", {
+            "bytes": rec.get("bytes", "?"),
+            "reason": rec.get("reason", "JSON"),
+        }
     if kind == MESSAGE:
-        return str(rec.get("method") or ("response" if "id" in rec else ""))
-    return str(rec.get("message", ""))
+        if rec.get("method"):
+            return "{text}", {"text": rec["method"]}
+        if "id" in rec:
+            return "response", {}
+    return "{text}", {"text": str(rec.get("message", ""))}
+
+
+def summarize(rec: dict[str, Any], translate: Callable[[str], str] | None = None) -> str:
+    """A one-line human summary of an event, for the CLI and the log view.
+
+    *translate* maps a template of `SUMMARY_TEMPLATES` to the user's language.
+    """
+    template, values = summary_parts(rec)
+    if translate is not None:
+        template = translate(template)
+    return template.format(**values)

@@ -21,7 +21,7 @@ import re
 import threading
 from array import array
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -421,21 +421,11 @@ class LogIndex:
             self._handles.clear()
 
 
-# The kinds whose summary (events.summarize) adds words of its own around the event's values: a
-# row of these kinds is parsed when its JSON does not contain the text. The summary of every
-# other kind is one of its values (the message, or a message's method), which its JSON holds,
-# or, for a message without a method, the word "response".
-_WORDY_KINDS = frozenset(
-    {
-        events.SESSION_START,
-        events.SESSION_END,
-        events.HANDSHAKE,
-        events.ROOTS_ANSWERED,
-        events.MRTR_RESOLVED,
-        events.NON_JSON,
-    }
-)
-_RESPONSE = "response"
+# The kinds whose summary is one of the event's own values (an error's message, a message's
+# method), which its JSON holds, or, for a message without a method, the word "response". The
+# summary of every other kind is worded by a template, and may hold the text where the JSON
+# does not: a row of those kinds is parsed when its JSON does not contain the text.
+_PLAIN_KINDS = frozenset({events.MESSAGE, events.ERROR})
 # JSON writes these characters escaped, so a value holding them is not found in the raw line.
 _ESCAPED = re.compile(r'["\\\x00-\x1f]')
 
@@ -445,23 +435,29 @@ class TextSearch:
     the log shows), over rows of a `LogIndex`.
 
     Each row is first tested on its raw line, which needs no parsing; only rows whose summary
-    could hold the text where their JSON does not (rare kinds, see `_WORDY_KINDS`) are parsed.
+    could hold the text where their JSON does not (kinds outside `_PLAIN_KINDS`) are parsed.
     The search keeps the windows of file bytes it has read, so one search can go through a
     long range in several calls; `forget` drops them.
     """
 
     _MAX_WINDOWS = 8  # interleaved sessions need one window each; a few suffice
 
-    def __init__(self, index: LogIndex, text: str) -> None:
+    def __init__(
+        self,
+        index: LogIndex,
+        text: str,
+        summarize: Callable[[dict[str, Any]], str] = events.summarize,
+    ) -> None:
         self.index = index
         self.text = text.lower()
+        self.summarize = summarize
         # matched both as UTF-8 and as JSON's \\u escapes would write it
         self._needles = (
             self.text.encode("utf-8"),
             json.dumps(self.text)[1:-1].encode("ascii").lower(),
         )
         escaped = _ESCAPED.search(self.text) is not None
-        self._in_response = self.text in _RESPONSE
+        self._in_response = self.text in summarize({"kind": events.MESSAGE, "id": 0}).lower()
         # per kind code: parse rows of that kind whose line does not contain the text
         self._parse: list[bool] = []
         self._escaped = escaped
@@ -478,7 +474,7 @@ class TextSearch:
             name = kinds[len(parse)]
             parse.append(
                 self._escaped
-                or name in _WORDY_KINDS
+                or name not in _PLAIN_KINDS
                 or (name == events.MESSAGE and self._in_response)
             )
         return parse[code]
@@ -514,5 +510,5 @@ class TextSearch:
                 rec = json.loads(piece)
             except ValueError:
                 continue
-            if isinstance(rec, dict) and text in events.summarize(rec).lower():
+            if isinstance(rec, dict) and text in self.summarize(rec).lower():
                 yield i

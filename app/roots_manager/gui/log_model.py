@@ -45,6 +45,43 @@ _HEADERS = (
     str(QT_TRANSLATE_NOOP("LogModel", "Summary")),
 )
 
+# The templates of events.summarize(), listed here for Qt's translation tools; a test checks
+# that this list and events.SUMMARY_TEMPLATES stay the same.
+SUMMARY_TEMPLATES = (
+    QT_TRANSLATE_NOOP("LogSummary", "started {command} (pid {pid}, {mode})"),
+    QT_TRANSLATE_NOOP("LogSummary", "ended, exit code {code}"),
+    QT_TRANSLATE_NOOP("LogSummary", "ended, exit code {code} ({reason})"),
+    QT_TRANSLATE_NOOP("LogSummary", "protocol {protocol}"),
+    QT_TRANSLATE_NOOP("LogSummary", "protocol {protocol}, roots capability injected"),
+    QT_TRANSLATE_NOOP("LogSummary", "the server asked for its roots"),
+    QT_TRANSLATE_NOOP("LogSummary", "the server asked for its roots in a batch"),
+    QT_TRANSLATE_NOOP("LogSummary", "the server asked for its roots (held until you decide)"),
+    QT_TRANSLATE_NOOP("LogSummary", "roots/list relayed to the host"),
+    QT_TRANSLATE_NOOP("LogSummary", "no roots"),
+    QT_TRANSLATE_NOOP("LogSummary", "{count} root(s): {uris}"),
+    QT_TRANSLATE_NOOP("LogSummary", "roots changed, now no roots"),
+    QT_TRANSLATE_NOOP("LogSummary", "roots changed, now {count} root(s): {uris}"),
+    QT_TRANSLATE_NOOP("LogSummary", "list_changed relayed"),
+    QT_TRANSLATE_NOOP(
+        "LogSummary", "waiting up to {timeout} s for your decision in the desktop app"
+    ),
+    QT_TRANSLATE_NOOP("LogSummary", "the decision arrived"),
+    QT_TRANSLATE_NOOP("LogSummary", "no decision in time: answered with what is granted"),
+    QT_TRANSLATE_NOOP("LogSummary", "{bytes} bytes that are not {reason}"),
+    QT_TRANSLATE_NOOP("LogSummary", "response"),
+    QT_TRANSLATE_NOOP("LogSummary", "{text}"),
+)
+
+
+def _translate_summary(template: str) -> str:
+    return QCoreApplication.translate("LogSummary", template)
+
+
+def translated_summary(rec: dict[str, Any]) -> str:
+    """An event's summary in the user's language."""
+    return events.summarize(rec, _translate_summary)
+
+
 # Rows read back from the files and kept formatted; a screenful is ~50, so this covers fast
 # scrolling.
 ROW_CACHE = 4096
@@ -191,7 +228,7 @@ class LogModel(QAbstractTableModel):
             rid = rec.get("id")
             direction = str(rec.get("dir", ""))
             ident = "" if rid is None else json.dumps(rid, ensure_ascii=False)
-            summary = events.summarize(rec)
+            summary = translated_summary(rec)
         got = (
             _clock_time(ix.ts[row]),
             ix.servers[ix.server[row]],
@@ -356,7 +393,7 @@ class LogModel(QAbstractTableModel):
             return
         self._server, self._kind, self._text = server, kind, text
         self._servers, self._kinds = self._codes()
-        self._search = TextSearch(self.index_, text) if text else None
+        self._search = TextSearch(self.index_, text, translated_summary) if text else None
         self._restart(self._base)
 
     def clear_view(self) -> None:

@@ -1,0 +1,215 @@
+#!/usr/bin/env python3
+"""Take the README's screenshots: the main window, the consent prompt and the live log.
+
+    xvfb-run -a -s "-screen 0 1400x900x24" env QT_QPA_PLATFORM=xcb \
+        python scripts/screenshots.py --lang ja --out docs
+
+Builds a sample workspace in a temporary ROOTS_MANAGER_HOME (roots, servers, grants, a
+running bridge's marker, a pending consent request and a few hundred traffic events), opens
+the real app on it, and grabs each view to PNG. Look at the results before committing them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+SERVERS = {
+    "filesystem": ["npx", "-y", "@modelcontextprotocol/server-filesystem"],
+    "git-helper": ["uvx", "mcp-server-git"],
+    "notes-server": ["node", "/opt/notes/server.js"],
+}
+
+
+def build_sample(home: Path, work: Path, lang: str) -> None:
+    """Fill *home* with a realistic state and traffic log."""
+    from roots_manager.core import events as ev
+    from roots_manager.core import live
+    from roots_manager.core.model import now_iso
+    from roots_manager.core.paths import Layout
+    from roots_manager.core.store import Store
+
+    layout = Layout(home).ensure()
+    folders = {
+        "web-shop": work / "web-shop",
+        "api-server": work / "api#server",
+        "ノート" if lang == "ja" else "notes": work / "ノート",
+        "data science": work / "data science",
+    }
+    for name, path in folders.items():
+        if name != "data science":
+            path.mkdir(parents=True, exist_ok=True)
+    (work / "data science").mkdir(parents=True, exist_ok=True)
+    store = Store(layout)
+    with store.transaction() as state:
+        roots = {name: state.add_root(str(path), name=name) for name, path in folders.items()}
+        for name, command in SERVERS.items():
+            state.server_started(name, command, f"sample-{name}")
+        state.pending.clear()
+        state.servers["filesystem"].fingerprint = state.servers["filesystem"].seen_fingerprint
+        state.grant("filesystem", [roots["web-shop"].id, roots["api-server"].id])
+        state.grant("git-helper", [roots["api-server"].id])
+        notes = next(
+            r for n, r in roots.items() if n not in ("web-shop", "api-server", "data science")
+        )
+        state.grant("notes-server", [notes.id], "session", ["sample-notes-server"])
+        state.server_started(
+            "claude-code-fs",
+            ["npx", "-y", "@modelcontextprotocol/server-filesystem", "/home/me/work"],
+            "sample-claude",
+        )
+    (work / "data science").rmdir()  # shown as unavailable
+
+    session = "20261129T090000-filesystem"
+    live.write_bridge_marker(
+        layout,
+        live.BridgeMarker(
+            session=session,
+            server="filesystem",
+            pid=os.getpid(),
+            started_at=now_iso(),
+            command=SERVERS["filesystem"],
+            protocol="2025-11-25",
+            last_roots_list_at=now_iso(),
+            last_list_changed_at=now_iso(),
+            stale=True,
+        ),
+    )
+    writer = ev.EventWriter(layout, session)
+    clock = datetime.now(UTC).replace(microsecond=0) - timedelta(minutes=30)
+
+    def stamped(rec: dict[str, object]) -> dict[str, object]:
+        nonlocal clock
+        clock += timedelta(milliseconds=730)
+        rec["ts"] = clock.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+        return rec
+
+    uris = [roots["web-shop"].uri, roots["api-server"].uri]
+    writer.write(
+        stamped(
+            ev.event(
+                ev.SESSION_START,
+                "filesystem",
+                session,
+                command=SERVERS["filesystem"],
+                pid=4242,
+                mode="managed",
+            )
+        )
+    )
+    writer.write(
+        stamped(
+            ev.event(
+                ev.HANDSHAKE,
+                "filesystem",
+                session,
+                dir=ev.HOST_TO_SERVER,
+                id=0,
+                protocol="2025-11-25",
+                injected={"roots": {"listChanged": True}},
+            )
+        )
+    )
+    for i in range(1, 120):
+        writer.write(
+            stamped(ev.event(ev.ROOTS_ASKED, "filesystem", session, dir=ev.SERVER_TO_HOST, id=i))
+        )
+        writer.write(
+            stamped(
+                ev.event(
+                    ev.ROOTS_ANSWERED,
+                    "filesystem",
+                    session,
+                    dir=ev.BRIDGE_TO_SERVER,
+                    id=i,
+                    uris=uris[: 1 + i % 2],
+                    us=180 + i,
+                )
+            )
+        )
+        if i % 3 == 0:
+            writer.write(
+                stamped(
+                    ev.event(
+                        ev.LIST_CHANGED_SENT,
+                        "filesystem",
+                        session,
+                        dir=ev.BRIDGE_TO_SERVER,
+                        uris=uris[: 1 + (i + 1) % 2],
+                    )
+                )
+            )
+    writer.close()
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--lang", default="en", help="en, ja or zh_CN")
+    p.add_argument("--out", type=Path, default=Path("docs"))
+    args = p.parse_args()
+    suffix = "" if args.lang == "en" else f"-{args.lang}"
+    # a fixed, short place, so the paths in the pictures read well
+    tmp = Path(tempfile.gettempdir()) / "roots-manager-sample"
+    shutil.rmtree(tmp, ignore_errors=True)
+    home = tmp / "state"
+    os.environ["ROOTS_MANAGER_HOME"] = str(home)
+    build_sample(home, tmp / "code", args.lang)
+    if args.lang != "en":
+        from roots_manager.core.paths import Layout
+        from roots_manager.core.store import Store
+
+        with Store(Layout(home)).transaction() as state:
+            state.language = args.lang
+
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QTableView, QTabWidget
+
+    from roots_manager.gui import app as gui_app
+    from roots_manager.gui.consent_dialog import ConsentDialog
+
+    args.out.mkdir(parents=True, exist_ok=True)
+
+    def save(widget, name: str) -> None:  # type: ignore[no-untyped-def]
+        path = args.out / f"screenshot-{name}{suffix}.png"
+        widget.grab().save(str(path))
+        print(f"wrote {path}")
+
+    def shoot() -> None:
+        qapp = QApplication.instance()
+        window = next(w for w in qapp.topLevelWidgets() if w.inherits("QMainWindow"))
+        dialog = next(
+            w for w in qapp.topLevelWidgets() if isinstance(w, ConsentDialog) and w.isVisible()
+        )
+        save(dialog, "consent")
+        dialog.hide()
+        tabs = window.findChild(QTabWidget)
+        tabs.setCurrentIndex(1)
+        QTimer.singleShot(400, lambda: (save(window, "main"), show_log(window, tabs)))
+
+    def show_log(window, tabs) -> None:  # type: ignore[no-untyped-def]
+        tabs.setCurrentIndex(2)
+        table = tabs.currentWidget().findChild(QTableView)
+
+        def pick() -> None:
+            table.selectRow(max(0, table.model().rowCount() - 4))
+            QTimer.singleShot(400, lambda: (save(window, "log"), QApplication.instance().quit()))
+
+        QTimer.singleShot(1200, pick)
+
+    def shown() -> None:
+        window = next(
+            w for w in QApplication.instance().topLevelWidgets() if w.inherits("QMainWindow")
+        )
+        window.resize(1200, 760)
+        QTimer.singleShot(1500, shoot)
+
+    return gui_app.main([], on_shown=shown)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,80 @@
+"""The log's summary column speaks the user's language, and the text filter finds what it shows."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from PySide6.QtWidgets import QApplication
+
+from roots_manager.core import events
+from roots_manager.core.logindex import LogIndex
+from roots_manager.core.paths import Layout
+from roots_manager.gui import log_model
+from roots_manager.gui.log_model import SUMMARY, LogModel
+from roots_manager.gui.resources import install_translators
+
+
+def test_the_gui_lists_every_summary_template_for_translation() -> None:
+    assert tuple(map(str, log_model.SUMMARY_TEMPLATES)) == events.SUMMARY_TEMPLATES
+
+
+def test_every_template_is_reachable_and_formats() -> None:
+    samples = [
+        events.event(events.SESSION_START, "fs", "s", command=["x"], pid=1),
+        events.event(events.SESSION_END, "fs", "s", exit_code=0),
+        events.event(events.SESSION_END, "fs", "s", exit_code=1, reason="host closed stdin"),
+        events.event(events.HANDSHAKE, "fs", "s", protocol="2025-03-26"),
+        events.event(events.HANDSHAKE, "fs", "s", protocol="2025-03-26", injected={"roots": {}}),
+        events.event(events.ROOTS_ASKED, "fs", "s"),
+        events.event(events.ROOTS_ASKED, "fs", "s", batch=True),
+        events.event(events.ROOTS_ASKED, "fs", "s", held=True),
+        events.event(events.ROOTS_RELAYED, "fs", "s"),
+        events.event(events.ROOTS_ANSWERED, "fs", "s", uris=[]),
+        events.event(events.MRTR_RESOLVED, "fs", "s", uris=["file:///a"]),
+        events.event(events.LIST_CHANGED_SENT, "fs", "s", uris=[]),
+        events.event(events.LIST_CHANGED_SENT, "fs", "s", uris=["file:///a"]),
+        events.event(events.LIST_CHANGED_RELAYED, "fs", "s"),
+        events.event(events.CONSENT_WAIT, "fs", "s", timeout=30.0),
+        events.event(events.CONSENT_DECIDED, "fs", "s", outcome="decided"),
+        events.event(events.CONSENT_DECIDED, "fs", "s", outcome="timeout"),
+        events.event(events.NON_JSON, "fs", "s", bytes=3, reason="UTF-8"),
+        events.event(events.MESSAGE, "fs", "s", id=4),
+        events.event(events.ERROR, "fs", "s", message="boom"),
+    ]
+    used = {events.summary_parts(rec)[0] for rec in samples}
+    assert used == set(events.SUMMARY_TEMPLATES)
+    assert (
+        events.summarize(samples[14]) == "waiting up to 30 s for your decision in the desktop app"
+    )
+
+
+@pytest.fixture
+def japanese(qapp: QApplication) -> Iterator[None]:
+    translators = install_translators(qapp, "ja")
+    assert translators, "the Japanese catalogue must load"
+    yield
+    for t in translators:
+        qapp.removeTranslator(t)
+
+
+def test_summaries_are_translated_and_found_by_the_filter(layout: Layout, japanese: None) -> None:
+    w = events.EventWriter(layout, "s1")
+    w.write(events.event(events.ROOTS_ASKED, "fs", "s1", dir=events.SERVER_TO_HOST, id=1))
+    w.write(events.event(events.ROOTS_ANSWERED, "fs", "s1", id=1, uris=["file:///w/a"]))
+    w.write(events.event(events.LIST_CHANGED_SENT, "fs", "s1", uris=[]))
+    w.close()
+    ix = LogIndex(layout)
+    ix.scan()
+    model = LogModel(ix)
+    model.refresh()
+    shown = [model.data(model.index(r, SUMMARY)) for r in range(model.rowCount())]
+    assert shown == [
+        "サーバーがルートを尋ねました",
+        "1 件のルート: file:///w/a",
+        "ルートが変わりました。現在はルートなし",
+    ]
+    model.set_filter(text="尋ねました")  # only in the translated summary, not in the JSON
+    assert [model.record_at(r)["kind"] for r in range(model.rowCount())] == [events.ROOTS_ASKED]  # type: ignore[index]
+    model.set_filter(text="asked for its roots")  # the English wording is not what is shown
+    assert model.rowCount() == 0
