@@ -254,7 +254,7 @@
 <context>
     <name>ConsentMatrixModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_model.py" line="+281"/>
+        <location filename="../../app/roots_manager/gui/servers_model.py" line="+284"/>
         <source>Its command line changed: its grants are suspended until approved</source>
         <translation>コマンドラインが変更されました。承認されるまで許可は停止されます</translation>
     </message>
@@ -1241,7 +1241,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_model.py" line="-200"/>
+        <location filename="../../app/roots_manager/gui/servers_model.py" line="-203"/>
         <source>Server</source>
         <translation>サーバー</translation>
     </message>
@@ -1269,6 +1269,11 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <location line="+1"/>
         <source>Stale</source>
         <translation>古い情報</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Command line</source>
+        <translation>コマンドライン</translation>
     </message>
     <message>
         <location line="+7"/>
@@ -1321,7 +1326,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>古い情報</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+9"/>
         <source>Roots Manager told this server that its roots changed ({when}) and it has not asked for them since: it may still work with the old folders. Restarting the server makes it ask again.</source>
         <translation>Roots Manager はこのサーバーにルートの変更を知らせましたが（{when}）、その後サーバーはルートを問い合わせていません。まだ古いフォルダーで作業している可能性があります。サーバーを再起動すると、もう一度問い合わせます。</translation>
     </message>
@@ -1329,7 +1334,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+51"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+52"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;ルートはサーバーにどこを見るべきかを伝えるもので、アクセス制御ではありません。&lt;/b&gt;サーバーは、そのプロセスに許されたファイルなら何でも開けます。実際に何をしているかは「ログ」で確認してください。</translation>
     </message>

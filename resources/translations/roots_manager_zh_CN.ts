@@ -254,7 +254,7 @@
 <context>
     <name>ConsentMatrixModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_model.py" line="+281"/>
+        <location filename="../../app/roots_manager/gui/servers_model.py" line="+284"/>
         <source>Its command line changed: its grants are suspended until approved</source>
         <translation>其命令行已变化：在批准之前其授权已暂停</translation>
     </message>
@@ -1241,7 +1241,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_model.py" line="-200"/>
+        <location filename="../../app/roots_manager/gui/servers_model.py" line="-203"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
@@ -1269,6 +1269,11 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <location line="+1"/>
         <source>Stale</source>
         <translation>过时</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Command line</source>
+        <translation>命令行</translation>
     </message>
     <message>
         <location line="+7"/>
@@ -1321,7 +1326,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>过时</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+9"/>
         <source>Roots Manager told this server that its roots changed ({when}) and it has not asked for them since: it may still work with the old folders. Restarting the server makes it ask again.</source>
         <translation>Roots Manager 已通知此服务器其根目录发生了变化（{when}），但它此后没有再请求根目录：它可能仍在使用旧的文件夹。重新启动服务器会让它再次请求。</translation>
     </message>
@@ -1329,7 +1334,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+51"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+52"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;根目录告诉服务器该去哪里查看，它们并不是访问控制。&lt;/b&gt;服务器仍然可以打开其进程有权访问的任何文件。请在“日志”中查看它实际做了什么。</translation>
     </message>

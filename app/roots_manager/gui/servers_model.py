@@ -24,7 +24,7 @@ from roots_manager.gui.watcher import StoreWatcher
 
 Index = QModelIndex | QPersistentModelIndex
 
-SERVER, STATUS, BRIDGE, STARTED, LAST_ASKED, STALE = range(6)
+SERVER, STATUS, BRIDGE, STARTED, LAST_ASKED, STALE, COMMAND = range(7)
 ServerNameRole = Qt.ItemDataRole.UserRole + 1
 CellScopeRole = Qt.ItemDataRole.UserRole + 2
 """The grant scope of a matrix cell: "always", "session" or None."""
@@ -92,7 +92,7 @@ class ServersModel(QAbstractTableModel):
             changed = rows != self._rows
             self._rows = rows
             if changed and rows:
-                self.dataChanged.emit(self.index(0, 0), self.index(len(rows) - 1, STALE))
+                self.dataChanged.emit(self.index(0, 0), self.index(len(rows) - 1, COMMAND))
             return
         self.beginResetModel()
         self._rows = rows
@@ -105,7 +105,7 @@ class ServersModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self._rows)
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else 6
+        return 0 if parent.isValid() else 7
 
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
@@ -119,6 +119,7 @@ class ServersModel(QAbstractTableModel):
             STARTED: self.tr("Started"),
             LAST_ASKED: self.tr("Last roots/list"),
             STALE: self.tr("Stale"),
+            COMMAND: self.tr("Command line"),
         }.get(section)
 
     def _status(self, row: ServerRow) -> str:
@@ -165,8 +166,10 @@ class ServersModel(QAbstractTableModel):
                 return local_time(row.last_asked) if row.last_asked else self.tr("never")
             if col == STALE:
                 return self.tr("stale") if row.stale else ""
+            if col == COMMAND:
+                return shlex.join(row.command)
         if role == Qt.ItemDataRole.ToolTipRole:
-            if col == SERVER:
+            if col in (SERVER, COMMAND):
                 return shlex.join(row.command) if row.command else None
             if col == STALE and row.stale:
                 sent = max((m.last_list_changed_at or "" for m in row.markers), default="")

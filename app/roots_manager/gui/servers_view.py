@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from roots_manager.core.model import POLICIES, State
 from roots_manager.gui.servers_model import (
     BRIDGE,
+    COMMAND,
     LAST_ASKED,
     SERVER,
     STALE,
@@ -80,9 +81,9 @@ class ServersPanel(QWidget):
         self.servers.setAlternatingRowColors(True)
         self.servers.setAccessibleName(self.tr("Servers"))
         sh = self.servers.horizontalHeader()
-        for col in (SERVER, STATUS, STARTED, LAST_ASKED, STALE):
+        for col in (SERVER, STATUS, BRIDGE, STARTED, LAST_ASKED, STALE):
             sh.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
-        sh.setSectionResizeMode(BRIDGE, QHeaderView.ResizeMode.Stretch)
+        sh.setSectionResizeMode(COMMAND, QHeaderView.ResizeMode.Stretch)
 
         self.matrix = QTableView(self)
         self.matrix.setModel(self.matrix_model)
