@@ -1,5 +1,6 @@
 """The byte pump of one direction: line framing, a cheap byte-level triage, and cut-through.
 
+Each direction's relay runs in its own pump thread (:mod:`~roots_manager.bridge.pump`).
 A stdio MCP stream is one JSON message per line. Most lines cannot concern roots, so the relay
 never parses them: a few ``bytes.find`` calls over the line (no copy) decide whether the
 :class:`LineHandler` must see it. Runs of lines that pass are written as one slice of the chunk

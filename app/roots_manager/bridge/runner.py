@@ -1,8 +1,9 @@
 """One bridge session from start to end: the server, both relays, the roots logic, the watchers.
 
 The server process is already running when a :class:`Bridge` is made (``main`` starts it first
-thing); the bridge attaches to its pipes, to the host's stdin and stdout, records the session in
-the store, and runs until the host or the server goes.
+thing). The bridge pumps each direction in a thread of its own (:mod:`~roots_manager.bridge.pump`)
+and keeps the event loop for the protocol logic, the store watcher, the timers and the process
+ladder; it records the session in the store and runs until the host or the server goes.
 """
 
 from __future__ import annotations

@@ -11,7 +11,12 @@ returns what to relay in their place. It owns:
   request itself under a bridge id; mixed with other input requests, by leaving them to the host
   and adding the roots answers to the host's retry;
 - the ``list_changed`` policy: one notice per effective change, only once the handshake is
-  complete, and only if the server fetched the list since the previous notice.
+  complete, and only if the server fetched the list since the previous notice;
+- an early ``notifications/initialized`` (sent before the server answered ``initialize``) is
+  held until that answer has reached the host: some servers settle their capabilities then.
+
+The session runs on the event loop only; the relays' pump threads hand it the lines it must see
+and wait for what to relay in their place (a future, for a line it holds back).
 
 Requests the bridge sends carry string ids ``"roots-bridge-<nonce>-<n>"``: the host's ids can never
 collide with them (the nonce is random per session), and their responses never reach the host.
