@@ -68,7 +68,9 @@ def visible_roots(
     if srv.fingerprint is not None and fp is not None and fp != srv.fingerprint:
         return []
     granted = {
-        g.root for g in state.grants if g.server == server and grant_active(g, session, live_sessions)
+        g.root
+        for g in state.grants
+        if g.server == server and grant_active(g, session, live_sessions)
     }
     return [r for r in state.roots if r.id in granted]
 
