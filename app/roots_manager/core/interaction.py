@@ -106,17 +106,11 @@ class ConsentQueue:
         """The id of the request being asked now."""
         self.postponed: set[str] = set()
         """Requests the user put off ("not now"); asked again on :meth:`review`."""
-        self._pending_ids: list[str] = []
-
-    @property
-    def pending_count(self) -> int:
-        return len(self._pending_ids)
 
     def refresh(self, state: State) -> None:
         """Follow a new state of the store: withdraw settled questions, ask the next one."""
         pending = questions(state)
-        self._pending_ids = [q.request_id for q in pending]
-        ids = set(self._pending_ids)
+        ids = {q.request_id for q in pending}
         self.postponed &= ids
         if self.asking is not None and self.asking not in ids:
             gone, self.asking = self.asking, None

@@ -218,8 +218,6 @@ class DialogPrompt(QObject):
 
     attention_needed = Signal(object)
     """A question waits while the window is hidden; the argument is the question."""
-    dialog_opened = Signal(object)
-    """A consent dialog was opened; the argument is the :class:`ConsentDialog`."""
 
     def __init__(self, window: QWidget) -> None:
         super().__init__(window)
@@ -257,7 +255,6 @@ class DialogPrompt(QObject):
         dialog.show()
         dialog.raise_()
         dialog.activateWindow()
-        self.dialog_opened.emit(dialog)
 
     def withdraw(self, request_id: str) -> None:
         """Close the dialog or forget the waiting question about *request_id*."""

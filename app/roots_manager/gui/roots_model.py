@@ -5,23 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import (
-    QAbstractTableModel,
-    QCoreApplication,
-    QModelIndex,
-    QObject,
-    QPersistentModelIndex,
-    Qt,
-    QTimer,
-    Signal,
-)
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QStyle
 
 from roots_manager.core.consent import grant_active, unavailable_reason
-from roots_manager.core.model import Root, State
+from roots_manager.core.model import Root
+from roots_manager.gui.rows_model import Index, RowsModel
 from roots_manager.gui.watcher import StoreWatcher
-
-Index = QModelIndex | QPersistentModelIndex
 
 NAME, PATH, AVAILABLE, GRANTED = range(4)
 
@@ -47,28 +37,22 @@ class RootRow:
     """(server, scope) of the grants that apply now."""
 
 
-class RootsModel(QAbstractTableModel):
+class RootsModel(RowsModel[RootRow]):
     """The roots of the store, one per row, refreshed whenever the store changes."""
 
-    root_renamed = Signal(str)
-    """A root was renamed through the model; the argument is its id."""
+    column_count = 4
 
     def __init__(self, watcher: StoreWatcher, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self.watcher = watcher
-        self._rows: list[RootRow] = []
-        watcher.state_changed.connect(self._refresh)
-        watcher.markers_changed.connect(self._refresh)
+        super().__init__(watcher, parent)
         # a folder can vanish or come back (an unmounted drive) with no store change
         self._availability = QTimer(self)
         self._availability.setInterval(AVAILABILITY_RECHECK_MS)
-        self._availability.timeout.connect(self._refresh)
+        self._availability.timeout.connect(self.refresh)
         self._availability.start()
-        self._refresh()
+        self.refresh()
 
-    # ---- reading ------------------------------------------------------------------------
-
-    def _build(self, state: State) -> list[RootRow]:
+    def build(self) -> list[RootRow]:
+        state = self.watcher.state
         sessions = {m.session for m in self.watcher.markers}
         rows = []
         for r in state.roots:
@@ -82,21 +66,13 @@ class RootsModel(QAbstractTableModel):
             rows.append(RootRow(r, unavailable_reason(r.path), granted))
         return rows
 
-    def _refresh(self, *_: object) -> None:
-        rows = self._build(self.watcher.state)
-        if [r.root.id for r in rows] == [r.root.id for r in self._rows]:
-            changed = rows != self._rows
-            self._rows = rows
-            if changed and rows:
-                self.dataChanged.emit(self.index(0, 0), self.index(len(rows) - 1, GRANTED))
-            return
-        self.beginResetModel()
-        self._rows = rows
-        self.endResetModel()
+    def key(self, row: RootRow) -> str:
+        return row.root.id
 
     def root_at(self, row: int) -> Root | None:
         """The root shown in *row*."""
-        return self._rows[row].root if 0 <= row < len(self._rows) else None
+        found = self.row_at(row)
+        return found.root if found is not None else None
 
     def row_of(self, root_id: str) -> int:
         """The row showing the root *root_id*, or -1."""
@@ -104,12 +80,6 @@ class RootsModel(QAbstractTableModel):
             if r.root.id == root_id:
                 return i
         return -1
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else 4
 
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
@@ -177,11 +147,8 @@ class RootsModel(QAbstractTableModel):
         if not index.isValid() or index.column() != NAME or role != Qt.ItemDataRole.EditRole:
             return False
         root = self.root_at(index.row())
-        if root is None or not isinstance(value, str) or value == root.name:
+        # an emptied name reverts, as in a file manager, rather than raising an error box
+        if root is None or not isinstance(value, str) or not value.strip() or value == root.name:
             return False
         path = root.path
-        done = self.watcher.edit(lambda s: s.rename_root(path, value))
-        if done is None:
-            return False
-        self.root_renamed.emit(root.id)
-        return True
+        return self.watcher.edit(lambda s: s.rename_root(path, value)) is not None

@@ -11,18 +11,15 @@ from PySide6.QtCore import (
     QAbstractTableModel,
     QModelIndex,
     QObject,
-    QPersistentModelIndex,
     Qt,
-    Signal,
 )
 from PySide6.QtWidgets import QApplication, QStyle
 
 from roots_manager.core.consent import grant_active
 from roots_manager.core.live import BridgeMarker
 from roots_manager.core.model import Grant, Scope, State
+from roots_manager.gui.rows_model import Index, RowsModel
 from roots_manager.gui.watcher import StoreWatcher
-
-Index = QModelIndex | QPersistentModelIndex
 
 SERVER, STATUS, BRIDGE, STARTED, LAST_ASKED, STALE, COMMAND = range(7)
 ServerNameRole = Qt.ItemDataRole.UserRole + 1
@@ -75,37 +72,20 @@ def _server_rows(state: State, markers: list[BridgeMarker]) -> list[ServerRow]:
     return rows
 
 
-class ServersModel(QAbstractTableModel):
+class ServersModel(RowsModel[ServerRow]):
     """Known and running servers: one row per server name."""
 
+    column_count = 7
+
     def __init__(self, watcher: StoreWatcher, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self.watcher = watcher
-        self._rows: list[ServerRow] = []
-        watcher.state_changed.connect(self._refresh)
-        watcher.markers_changed.connect(self._refresh)
-        self._refresh()
+        super().__init__(watcher, parent)
+        self.refresh()
 
-    def _refresh(self, *_: object) -> None:
-        rows = _server_rows(self.watcher.state, self.watcher.markers)
-        if [r.name for r in rows] == [r.name for r in self._rows]:
-            changed = rows != self._rows
-            self._rows = rows
-            if changed and rows:
-                self.dataChanged.emit(self.index(0, 0), self.index(len(rows) - 1, COMMAND))
-            return
-        self.beginResetModel()
-        self._rows = rows
-        self.endResetModel()
+    def build(self) -> list[ServerRow]:
+        return _server_rows(self.watcher.state, self.watcher.markers)
 
-    def row_at(self, row: int) -> ServerRow | None:
-        return self._rows[row] if 0 <= row < len(self._rows) else None
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else 7
+    def key(self, row: ServerRow) -> str:
+        return row.name
 
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
@@ -204,9 +184,6 @@ class ConsentMatrixModel(QAbstractTableModel):
     The check state of a cell cycles none -> this session -> always -> none (Space or a click);
     :meth:`set_scope` sets one directly. Every change is written to the store at once.
     """
-
-    grant_changed = Signal(str, str, object)
-    """A cell was changed: (server, root id, new scope or None)."""
 
     def __init__(self, watcher: StoreWatcher, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -360,7 +337,4 @@ class ConsentMatrixModel(QAbstractTableModel):
                 state.grant(server, [root], scope, sessions if scope == "session" else ())
             return True
 
-        if self.watcher.edit(change) is None:
-            return False
-        self.grant_changed.emit(server, root, scope)
-        return True
+        return self.watcher.edit(change) is not None
