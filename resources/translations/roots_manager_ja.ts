@@ -60,8 +60,8 @@
     </message>
     <message>
         <location line="+3"/>
-        <source>&amp;Command line:</source>
-        <translation>コマンドライン(&amp;C):</translation>
+        <source>Command &amp;line:</source>
+        <translation>コマンドライン(&amp;L):</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -254,7 +254,7 @@
 <context>
     <name>ConsentMatrixModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_model.py" line="+284"/>
+        <location filename="../../app/roots_manager/gui/servers_model.py" line="+261"/>
         <source>Its command line changed: its grants are suspended until approved</source>
         <translation>コマンドラインが変更されました。承認されるまで許可は停止されます</translation>
     </message>
@@ -332,7 +332,7 @@
         <translation>検索するフォルダー</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>Search &amp;in:</source>
         <translation>検索場所(&amp;I):</translation>
     </message>
@@ -358,8 +358,8 @@
     </message>
     <message>
         <location line="+2"/>
-        <source>&amp;Cancel scan</source>
-        <translation>スキャンを中止(&amp;C)</translation>
+        <source>Cance&amp;l scan</source>
+        <translation>スキャンを中止(&amp;L)</translation>
     </message>
     <message>
         <location line="+7"/>
@@ -372,12 +372,22 @@
         <translation>見つかったプロジェクト(&amp;P):</translation>
     </message>
     <message>
+        <location line="+2"/>
+        <source>&amp;Tick all</source>
+        <translation>すべてチェック(&amp;T)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Untick all</source>
+        <translation>すべてのチェックを外す(&amp;U)</translation>
+    </message>
+    <message>
         <location line="+5"/>
         <source>&amp;Add checked</source>
         <translation>チェックしたものを追加(&amp;A)</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+31"/>
         <source>Search for projects in</source>
         <translation>プロジェクトを検索する場所</translation>
     </message>
@@ -417,7 +427,7 @@
         <translation>{visited} フォルダー中にプロジェクトは見つかりませんでした。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+11"/>
         <source>Found by: {markers}</source>
         <translation>検出の手がかり: {markers}</translation>
     </message>
@@ -519,12 +529,7 @@
         <translation>新しいイベントの表示を止めて画面を固定します。再開すると表示されます</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>C&amp;lear view</source>
-        <translation>表示をクリア(&amp;L)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>Clear the view</source>
         <translation>表示をクリア</translation>
     </message>
@@ -534,12 +539,7 @@
         <translation>いま表示中のイベントを隠します。ログファイルには残ります</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>&amp;Export…</source>
-        <translation>エクスポート(&amp;E)…</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <location line="+153"/>
         <source>Export the shown events</source>
         <translation>表示中のイベントをエクスポート</translation>
@@ -550,22 +550,12 @@
         <translation>表示中のイベントを JSON Lines または CSV で保存します</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>&amp;Server:</source>
-        <translation>サーバー(&amp;S):</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>&amp;Kind:</source>
         <translation>種類(&amp;K):</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>&amp;Filter:</source>
-        <translation>絞り込み(&amp;F):</translation>
-    </message>
-    <message>
-        <location line="+16"/>
+        <location line="+18"/>
         <source>Events</source>
         <translation>イベント</translation>
     </message>
@@ -585,9 +575,29 @@
         <translation>ログの状態</translation>
     </message>
     <message>
-        <location line="+60"/>
-        <source>&amp;Resume</source>
-        <translation>再開(&amp;R)</translation>
+        <location line="-72"/>
+        <source>Cle&amp;ar view</source>
+        <translation>表示をクリア(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>E&amp;xport…</source>
+        <translation>エクスポート(&amp;X)…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>S&amp;erver:</source>
+        <translation>サーバー(&amp;E):</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>F&amp;ilter:</source>
+        <translation>絞り込み(&amp;I):</translation>
+    </message>
+    <message>
+        <location line="+121"/>
+        <source>Res&amp;ume</source>
+        <translation>再開(&amp;U)</translation>
     </message>
     <message>
         <location line="+21"/>
@@ -757,12 +767,12 @@
     <name>MainWindow</name>
     <message>
         <location filename="../../app/roots_manager/gui/main_window.py" line="+94"/>
-        <location line="+155"/>
+        <location line="+149"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-143"/>
+        <location line="-137"/>
         <source>Sections</source>
         <translation>セクション</translation>
     </message>
@@ -772,19 +782,19 @@
         <translation>ルート(&amp;R)</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>&amp;Servers and consent</source>
-        <translation>サーバーと同意(&amp;S)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>&amp;Log</source>
         <translation>ログ(&amp;L)</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>Re&amp;view…</source>
-        <translation>確認(&amp;V)…</translation>
+        <location line="-1"/>
+        <source>Servers and consen&amp;t</source>
+        <translation>サーバーと同意(&amp;T)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Revie&amp;w…</source>
+        <translation>確認(&amp;W)…</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -877,7 +887,7 @@
         <translation>Roots Manager について(&amp;A)</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+9"/>
         <source>{count} server(s) wait for your decision: {names}</source>
         <translation>{count} 件のサーバーが決定を待っています: {names}</translation>
     </message>
@@ -962,6 +972,11 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location filename="../../app/roots_manager/gui/app.py" line="+149"/>
+        <source>The store was recovered: {how}</source>
+        <translation>ストアを復旧しました: {how}</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>The demo server is not available in this build ({error}).</source>
         <translation>このビルドではデモサーバーを使えません ({error})。</translation>
     </message>
@@ -971,7 +986,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>{server} についての決定を保存しました</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+38"/>
         <source>Roots Manager keeps running</source>
         <translation>Roots Manager は実行を続けます</translation>
     </message>
@@ -1032,7 +1047,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>Roots</name>
     <message>
-        <location filename="../../app/roots_manager/gui/roots_model.py" line="+35"/>
+        <location filename="../../app/roots_manager/gui/roots_model.py" line="+25"/>
         <source>missing</source>
         <translation>見つかりません</translation>
     </message>
@@ -1050,7 +1065,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RootsModel</name>
     <message>
-        <location line="+83"/>
+        <location line="+63"/>
         <source>Name</source>
         <translation>名前</translation>
     </message>
@@ -1103,7 +1118,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RootsPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/roots_view.py" line="+84"/>
+        <location filename="../../app/roots_manager/gui/roots_view.py" line="+82"/>
         <source>Workspace roots</source>
         <translation>ワークスペースのルート</translation>
     </message>
@@ -1114,12 +1129,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+1"/>
-        <location line="+80"/>
+        <location line="+98"/>
         <source>Add a folder as a root</source>
         <translation>フォルダーをルートとして追加</translation>
     </message>
     <message>
-        <location line="-78"/>
+        <location line="-96"/>
         <source>&amp;Detect projects…</source>
         <translation>プロジェクトを検出(&amp;D)…</translation>
     </message>
@@ -1129,51 +1144,66 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>フォルダー内のプロジェクトを検出</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>Re&amp;cent</source>
-        <translation>最近(&amp;C)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+4"/>
         <location line="+2"/>
         <source>Recent folders</source>
         <translation>最近使ったフォルダー</translation>
     </message>
     <message>
         <location line="+3"/>
-        <location line="+55"/>
+        <location line="+71"/>
         <source>Re&amp;name</source>
         <translation>名前を変更(&amp;N)</translation>
     </message>
     <message>
-        <location line="-54"/>
+        <location line="-69"/>
         <source>Rename the selected root</source>
         <translation>選択したルートの名前を変更</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <location line="+55"/>
-        <source>&amp;Remove…</source>
-        <translation>削除(&amp;R)…</translation>
+        <location line="-8"/>
+        <source>Rec&amp;ent</source>
+        <translation>最近(&amp;E)</translation>
     </message>
     <message>
-        <location line="-54"/>
+        <location line="+7"/>
+        <source>Rename the selected root (F2)</source>
+        <translation>選択したルートの名前を変更 (F2)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+70"/>
+        <source>Re&amp;move…</source>
+        <translation>削除(&amp;M)…</translation>
+    </message>
+    <message>
+        <location line="-69"/>
+        <source>Remove the selected roots (Delete)</source>
+        <translation>選択したルートを削除 (Delete)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Remove the selected roots</source>
         <translation>選択したルートを削除</translation>
     </message>
     <message>
         <location line="+3"/>
-        <location line="+162"/>
+        <location line="+207"/>
         <source>Remove</source>
         <translation>削除</translation>
     </message>
     <message>
-        <location line="-154"/>
+        <location line="-201"/>
+        <source>Rename</source>
+        <translation>名前を変更</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>Roots are the folders you work in. Drop folders here from your file manager, then choose in the Servers tab which server may see which.</source>
         <translation>ルートは作業するフォルダーです。ファイルマネージャーからここへフォルダーをドロップし、「サーバー」タブでどのサーバーにどれを見せるかを選んでください。</translation>
     </message>
     <message>
-        <location line="+63"/>
+        <location line="+72"/>
         <source>It is your home folder. Every server you grant it to could be pointed at all your files: documents, keys, browser profiles and the rest.</source>
         <translation>これはホームフォルダーです。許可したサーバーはすべて、あなたのあらゆるファイル（書類、鍵、ブラウザーのプロファイルなど）に向けられる可能性があります。</translation>
     </message>
@@ -1203,7 +1233,22 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>それでも追加する</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+26"/>
+        <source>{path} is already a root, named “{name}”.</source>
+        <translation>{path} はすでにルートです（名前は「{name}」）。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>{path} no longer exists or is not a folder.</source>
+        <translation>{path} はもう存在しないか、フォルダーではありません。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Not added:</source>
+        <translation>追加されなかったもの:</translation>
+    </message>
+    <message>
+        <location line="+23"/>
         <source>No recent folders</source>
         <translation>最近使ったフォルダーはありません</translation>
     </message>
@@ -1241,7 +1286,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_model.py" line="-203"/>
+        <location filename="../../app/roots_manager/gui/servers_model.py" line="-200"/>
         <source>Server</source>
         <translation>サーバー</translation>
     </message>
@@ -1385,16 +1430,31 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+6"/>
-        <source>&amp;Consent</source>
-        <translation>同意(&amp;C)</translation>
+        <source>C&amp;onsent</source>
+        <translation>同意(&amp;O)</translation>
     </message>
     <message>
         <location line="+2"/>
-        <source>&amp;Servers</source>
-        <translation>サーバー(&amp;S)</translation>
+        <source>S&amp;ervers</source>
+        <translation>サーバー(&amp;E)</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+12"/>
+        <source>For&amp;get server…</source>
+        <translation>サーバーを削除(&amp;G)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Co&amp;nnect a server…</source>
+        <translation>サーバーに接続(&amp;N)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Disconnect</source>
+        <translation>切断(&amp;D)</translation>
+    </message>
+    <message>
+        <location line="-9"/>
         <source>A&amp;pprove command</source>
         <translation>コマンドを承認(&amp;P)</translation>
     </message>
@@ -1404,22 +1464,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>サーバーの変更後のコマンドラインを受け入れ、停止を解除します</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>&amp;Forget server…</source>
-        <translation>サーバーを削除(&amp;F)…</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>C&amp;onnect a server…</source>
-        <translation>サーバーに接続(&amp;O)…</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Dis&amp;connect</source>
-        <translation>切断(&amp;C)</translation>
-    </message>
-    <message>
-        <location line="+82"/>
+        <location line="+91"/>
         <source>Show every root to unknown servers?</source>
         <translation>未知のサーバーにすべてのルートを見せますか?</translation>
     </message>
@@ -1485,6 +1530,19 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <location line="+4"/>
         <source>&amp;Language:</source>
         <translation>言語(&amp;L):</translation>
+    </message>
+</context>
+<context>
+    <name>StoreWatcher</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/watcher.py" line="+158"/>
+        <source>Your change was not saved: the store cannot be read. Choose Recover… above the tabs to repair it.</source>
+        <translation>変更は保存されませんでした。ストアを読み込めません。タブの上の「復旧…」で修復してください。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Your change was not saved: {reason}</source>
+        <translation>変更は保存されませんでした: {reason}</translation>
     </message>
 </context>
 <context>

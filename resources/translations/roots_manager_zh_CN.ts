@@ -60,8 +60,8 @@
     </message>
     <message>
         <location line="+3"/>
-        <source>&amp;Command line:</source>
-        <translation>命令行(&amp;C)：</translation>
+        <source>Command &amp;line:</source>
+        <translation>命令行(&amp;L)：</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -254,7 +254,7 @@
 <context>
     <name>ConsentMatrixModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_model.py" line="+284"/>
+        <location filename="../../app/roots_manager/gui/servers_model.py" line="+261"/>
         <source>Its command line changed: its grants are suspended until approved</source>
         <translation>其命令行已变化：在批准之前其授权已暂停</translation>
     </message>
@@ -332,7 +332,7 @@
         <translation>要搜索的文件夹</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>Search &amp;in:</source>
         <translation>搜索位置(&amp;I)：</translation>
     </message>
@@ -358,8 +358,8 @@
     </message>
     <message>
         <location line="+2"/>
-        <source>&amp;Cancel scan</source>
-        <translation>取消扫描(&amp;C)</translation>
+        <source>Cance&amp;l scan</source>
+        <translation>取消扫描(&amp;L)</translation>
     </message>
     <message>
         <location line="+7"/>
@@ -372,12 +372,22 @@
         <translation>找到的项目(&amp;P)：</translation>
     </message>
     <message>
+        <location line="+2"/>
+        <source>&amp;Tick all</source>
+        <translation>全部勾选(&amp;T)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Untick all</source>
+        <translation>全部取消勾选(&amp;U)</translation>
+    </message>
+    <message>
         <location line="+5"/>
         <source>&amp;Add checked</source>
         <translation>添加勾选项(&amp;A)</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+31"/>
         <source>Search for projects in</source>
         <translation>在此搜索项目</translation>
     </message>
@@ -417,7 +427,7 @@
         <translation>在 {visited} 个文件夹中未找到项目。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+11"/>
         <source>Found by: {markers}</source>
         <translation>识别依据：{markers}</translation>
     </message>
@@ -519,12 +529,7 @@
         <translation>暂不显示新事件，让视图保持不动；恢复后会显示它们</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>C&amp;lear view</source>
-        <translation>清空视图(&amp;L)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>Clear the view</source>
         <translation>清空视图</translation>
     </message>
@@ -534,12 +539,7 @@
         <translation>隐藏当前显示的事件；日志文件仍会保留它们</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>&amp;Export…</source>
-        <translation>导出(&amp;E)…</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <location line="+153"/>
         <source>Export the shown events</source>
         <translation>导出显示的事件</translation>
@@ -550,22 +550,12 @@
         <translation>将显示的事件保存为 JSON Lines 或 CSV</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>&amp;Server:</source>
-        <translation>服务器(&amp;S)：</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>&amp;Kind:</source>
         <translation>类型(&amp;K)：</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>&amp;Filter:</source>
-        <translation>筛选(&amp;F)：</translation>
-    </message>
-    <message>
-        <location line="+16"/>
+        <location line="+18"/>
         <source>Events</source>
         <translation>事件</translation>
     </message>
@@ -585,9 +575,29 @@
         <translation>日志状态</translation>
     </message>
     <message>
-        <location line="+60"/>
-        <source>&amp;Resume</source>
-        <translation>恢复(&amp;R)</translation>
+        <location line="-72"/>
+        <source>Cle&amp;ar view</source>
+        <translation>清空视图(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>E&amp;xport…</source>
+        <translation>导出(&amp;X)…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>S&amp;erver:</source>
+        <translation>服务器(&amp;E)：</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>F&amp;ilter:</source>
+        <translation>筛选(&amp;I)：</translation>
+    </message>
+    <message>
+        <location line="+121"/>
+        <source>Res&amp;ume</source>
+        <translation>恢复(&amp;U)</translation>
     </message>
     <message>
         <location line="+21"/>
@@ -757,12 +767,12 @@
     <name>MainWindow</name>
     <message>
         <location filename="../../app/roots_manager/gui/main_window.py" line="+94"/>
-        <location line="+155"/>
+        <location line="+149"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-143"/>
+        <location line="-137"/>
         <source>Sections</source>
         <translation>分区</translation>
     </message>
@@ -772,19 +782,19 @@
         <translation>根目录(&amp;R)</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>&amp;Servers and consent</source>
-        <translation>服务器与授权(&amp;S)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>&amp;Log</source>
         <translation>日志(&amp;L)</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>Re&amp;view…</source>
-        <translation>查看(&amp;V)…</translation>
+        <location line="-1"/>
+        <source>Servers and consen&amp;t</source>
+        <translation>服务器与授权(&amp;T)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Revie&amp;w…</source>
+        <translation>查看(&amp;W)…</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -877,7 +887,7 @@
         <translation>关于 Roots Manager(&amp;A)</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+9"/>
         <source>{count} server(s) wait for your decision: {names}</source>
         <translation>{count} 个服务器正在等待你的决定：{names}</translation>
     </message>
@@ -962,6 +972,11 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location filename="../../app/roots_manager/gui/app.py" line="+149"/>
+        <source>The store was recovered: {how}</source>
+        <translation>存储文件已恢复：{how}</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>The demo server is not available in this build ({error}).</source>
         <translation>此版本不提供演示服务器（{error}）。</translation>
     </message>
@@ -971,7 +986,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>已保存对 {server} 的决定</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+38"/>
         <source>Roots Manager keeps running</source>
         <translation>Roots Manager 将继续运行</translation>
     </message>
@@ -1032,7 +1047,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>Roots</name>
     <message>
-        <location filename="../../app/roots_manager/gui/roots_model.py" line="+35"/>
+        <location filename="../../app/roots_manager/gui/roots_model.py" line="+25"/>
         <source>missing</source>
         <translation>不存在</translation>
     </message>
@@ -1050,7 +1065,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RootsModel</name>
     <message>
-        <location line="+83"/>
+        <location line="+63"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
@@ -1103,7 +1118,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RootsPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/roots_view.py" line="+84"/>
+        <location filename="../../app/roots_manager/gui/roots_view.py" line="+82"/>
         <source>Workspace roots</source>
         <translation>工作区根目录</translation>
     </message>
@@ -1114,12 +1129,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+1"/>
-        <location line="+80"/>
+        <location line="+98"/>
         <source>Add a folder as a root</source>
         <translation>将文件夹添加为根目录</translation>
     </message>
     <message>
-        <location line="-78"/>
+        <location line="-96"/>
         <source>&amp;Detect projects…</source>
         <translation>检测项目(&amp;D)…</translation>
     </message>
@@ -1129,51 +1144,66 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>在文件夹中检测项目</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>Re&amp;cent</source>
-        <translation>最近(&amp;C)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+4"/>
         <location line="+2"/>
         <source>Recent folders</source>
         <translation>最近的文件夹</translation>
     </message>
     <message>
         <location line="+3"/>
-        <location line="+55"/>
+        <location line="+71"/>
         <source>Re&amp;name</source>
         <translation>重命名(&amp;N)</translation>
     </message>
     <message>
-        <location line="-54"/>
+        <location line="-69"/>
         <source>Rename the selected root</source>
         <translation>重命名所选根目录</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <location line="+55"/>
-        <source>&amp;Remove…</source>
-        <translation>移除(&amp;R)…</translation>
+        <location line="-8"/>
+        <source>Rec&amp;ent</source>
+        <translation>最近(&amp;E)</translation>
     </message>
     <message>
-        <location line="-54"/>
+        <location line="+7"/>
+        <source>Rename the selected root (F2)</source>
+        <translation>重命名所选根目录 (F2)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+70"/>
+        <source>Re&amp;move…</source>
+        <translation>移除(&amp;M)…</translation>
+    </message>
+    <message>
+        <location line="-69"/>
+        <source>Remove the selected roots (Delete)</source>
+        <translation>移除所选根目录 (Delete)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Remove the selected roots</source>
         <translation>移除所选根目录</translation>
     </message>
     <message>
         <location line="+3"/>
-        <location line="+162"/>
+        <location line="+207"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location line="-154"/>
+        <location line="-201"/>
+        <source>Rename</source>
+        <translation>重命名</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>Roots are the folders you work in. Drop folders here from your file manager, then choose in the Servers tab which server may see which.</source>
         <translation>根目录就是你工作所在的文件夹。从文件管理器把文件夹拖到这里，然后在“服务器”标签页中选择哪个服务器可以看到哪些文件夹。</translation>
     </message>
     <message>
-        <location line="+63"/>
+        <location line="+72"/>
         <source>It is your home folder. Every server you grant it to could be pointed at all your files: documents, keys, browser profiles and the rest.</source>
         <translation>这是你的主文件夹。你授权的每个服务器都可能被引向你的所有文件：文档、密钥、浏览器配置文件等等。</translation>
     </message>
@@ -1203,7 +1233,22 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>仍然添加</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+26"/>
+        <source>{path} is already a root, named “{name}”.</source>
+        <translation>{path} 已是根目录，名为“{name}”。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>{path} no longer exists or is not a folder.</source>
+        <translation>{path} 已不存在或不是文件夹。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Not added:</source>
+        <translation>未添加：</translation>
+    </message>
+    <message>
+        <location line="+23"/>
         <source>No recent folders</source>
         <translation>没有最近的文件夹</translation>
     </message>
@@ -1241,7 +1286,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_model.py" line="-203"/>
+        <location filename="../../app/roots_manager/gui/servers_model.py" line="-200"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
@@ -1385,16 +1430,31 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+6"/>
-        <source>&amp;Consent</source>
-        <translation>授权(&amp;C)</translation>
+        <source>C&amp;onsent</source>
+        <translation>授权(&amp;O)</translation>
     </message>
     <message>
         <location line="+2"/>
-        <source>&amp;Servers</source>
-        <translation>服务器(&amp;S)</translation>
+        <source>S&amp;ervers</source>
+        <translation>服务器(&amp;E)</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+12"/>
+        <source>For&amp;get server…</source>
+        <translation>移除服务器(&amp;G)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Co&amp;nnect a server…</source>
+        <translation>连接服务器(&amp;N)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Disconnect</source>
+        <translation>断开连接(&amp;D)</translation>
+    </message>
+    <message>
+        <location line="-9"/>
         <source>A&amp;pprove command</source>
         <translation>批准命令(&amp;P)</translation>
     </message>
@@ -1404,22 +1464,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>接受服务器变化后的命令行并解除暂停</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>&amp;Forget server…</source>
-        <translation>移除服务器(&amp;F)…</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>C&amp;onnect a server…</source>
-        <translation>连接服务器(&amp;O)…</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Dis&amp;connect</source>
-        <translation>断开连接(&amp;C)</translation>
-    </message>
-    <message>
-        <location line="+82"/>
+        <location line="+91"/>
         <source>Show every root to unknown servers?</source>
         <translation>要向未知服务器显示所有根目录吗？</translation>
     </message>
@@ -1485,6 +1530,19 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <location line="+4"/>
         <source>&amp;Language:</source>
         <translation>语言(&amp;L)：</translation>
+    </message>
+</context>
+<context>
+    <name>StoreWatcher</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/watcher.py" line="+158"/>
+        <source>Your change was not saved: the store cannot be read. Choose Recover… above the tabs to repair it.</source>
+        <translation>更改未保存：无法读取存储文件。请点击标签页上方的“恢复…”进行修复。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Your change was not saved: {reason}</source>
+        <translation>更改未保存：{reason}</translation>
     </message>
 </context>
 <context>

@@ -74,3 +74,36 @@ def test_cancel_keeps_what_was_found_so_far(tmp_path: Path, qtbot) -> None:  # t
     assert dialog.model.rowCount() == len(result.projects)
     assert "Cancelled" in dialog.status.text()
     assert dialog.scan_button.isEnabled() and not dialog.cancel_button.isEnabled()
+
+
+def test_package_caches_are_not_offered_and_enter_adds_after_a_scan(tmp_path: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
+    home = tmp_path / "home"
+    mine = home / "code" / "mine"
+    (mine / ".git").mkdir(parents=True)
+    # downloaded packages that each look like a project
+    for cache in (
+        home / ".cargo" / "registry" / "src" / "serde-1.0",
+        home / ".local" / "share" / "nvim" / "plugin",
+        home / "go" / "pkg" / "mod" / "example.com" / "lib@v1.2.3",
+    ):
+        cache.mkdir(parents=True)
+        (cache / "Cargo.toml").write_text("[package]\n")
+    dialog = DetectDialog(set(), str(home))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert not dialog.tick_all_button.isEnabled()
+    with qtbot.waitSignal(dialog.scan_finished, timeout=30_000) as done:
+        dialog.start_scan()
+    assert [p.path for p in done.args[0].projects] == [str(mine)]
+
+    dialog.tick_all_button.click()
+    assert dialog.checked_paths() == [str(mine)]
+    # Enter no longer re-scans (which would drop the ticks): it adds
+    assert dialog.add_button.isDefault() and not dialog.scan_button.isDefault()
+    with qtbot.waitSignal(dialog.accepted):
+        qtbot.keyClick(dialog.list, Qt.Key.Key_Return)
+    dialog.untick_all_button.click()
+    assert dialog.checked_paths() == []
+    # choosing another folder makes Enter scan again
+    qtbot.keyClicks(dialog.folder, "/code")
+    assert dialog.scan_button.isDefault() and not dialog.add_button.isDefault()

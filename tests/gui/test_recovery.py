@@ -34,6 +34,9 @@ def test_corrupt_store_restores_the_last_good_copy(
         assert list(layout.home.glob("store.json.damaged-*"))
         assert controller.window is not None
         assert controller.window.roots_panel.model.rowCount() == 1
+        # the user is told where the damaged file went
+        note = controller.window.statusBar().currentMessage()
+        assert "recovered" in note and "damaged file is kept" in note
     finally:
         controller.shutdown()
 
@@ -81,3 +84,18 @@ def test_store_damaged_while_running_shows_a_banner(
     layout.store.write_bytes(b"{broken")
     qtbot.waitUntil(lambda: window.store_banner.isVisible(), timeout=10_000)
     assert "cannot be read" in window.store_banner.label.text()
+
+
+def test_a_change_refused_by_a_damaged_store_says_what_to_do(
+    controller: AppController, layout: Layout, tmp_path: Path, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    window = controller.window
+    assert window is not None and controller.watcher is not None
+    layout.store.write_bytes(b"{broken")
+    qtbot.waitUntil(lambda: window.store_banner.isVisible(), timeout=10_000)
+    (a,) = folders(tmp_path, "alpha")
+    with qtbot.waitSignal(controller.watcher.edit_failed) as failed:
+        assert window.roots_panel.add_paths([str(a)]) == []
+    assert "Recover" in failed.args[0] and "not saved" in failed.args[0]
+    assert "roots-manager store recover" not in failed.args[0]  # a CLI hint, not for the app
+    assert layout.store.read_bytes() == b"{broken"

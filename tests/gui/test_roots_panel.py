@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
-from PySide6.QtWidgets import QLineEdit
+from PySide6.QtWidgets import QLineEdit, QMenu
 
 from roots_manager.core.paths import Layout
 from roots_manager.core.store import Store
@@ -169,3 +169,36 @@ def test_roots_model_passes_the_model_tester(
     model = RootsModel(watcher)
     assert model.rowCount() == 2
     qtmodeltester.check(model, force_py=True)
+
+
+def test_adding_several_keeps_the_good_ones_and_names_the_rest(
+    panel: RootsPanel, watcher: StoreWatcher, store: Store, tmp_path: Path, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    a, gone, c = folders(tmp_path, "alpha", "gone", "new one")
+    panel.add_paths([str(a)])
+    # picked or dropped, then deleted before the click landed
+    shutil.rmtree(gone)
+    with qtbot.waitSignal(watcher.edit_failed) as failed:
+        ids = panel.add_paths([str(a), str(gone), str(c)])
+    assert len(ids) == 1
+    assert [r.path for r in store.read().roots] == [str(a), str(c)]
+    message = failed.args[0]
+    assert f"{a} is already a root" in message
+    assert f"{gone} no longer exists" in message
+    assert panel.recent.paths()[0] == str(c)
+
+
+def test_recent_folders_menu_adds_a_removed_folder_back(
+    panel: RootsPanel, store: Store, tmp_path: Path
+) -> None:
+    a, b = folders(tmp_path, "alpha", "beta")
+    panel.add_paths([str(a), str(b)])
+    with store.transaction() as state:
+        state.remove_root(str(a))
+    panel.watcher.reload()
+    menu = QMenu()
+    panel.fill_recent(menu)
+    texts = [action.text() for action in menu.actions()]
+    assert str(a) in texts and str(b) not in texts  # b is a root: not offered
+    next(action for action in menu.actions() if action.text() == str(a)).trigger()
+    assert {r.path for r in store.read().roots} == {str(a), str(b)}

@@ -3,8 +3,10 @@
 A folder is a project when it holds one of the files build tools and version control leave at
 a project's top (``.git``, ``pyproject.toml``, ``package.json``, ...). The scan does not descend
 into a project it found (its sub-folders belong to it), nor into dependency, build and virtual
-environment folders, which are huge and never the user's projects. It never follows symbolic
-links to folders, so a link loop cannot make it run forever.
+environment folders, which are huge and never the user's projects. Below the folder the user
+picked, hidden folders are not searched either: ``~/.cargo``, ``~/.npm``, ``~/.local`` and their
+kind hold thousands of downloaded packages that each look like a project. It never follows
+symbolic links to folders, so a link loop cannot make it run forever.
 """
 
 from __future__ import annotations
@@ -69,9 +71,13 @@ SKIP_DIRS: frozenset[str] = frozenset(
         ".idea",
         ".vscode",
         ".cache",
+        "AppData",
     }
 )
 """Folders never searched: dependencies, build output, caches, virtual environments."""
+
+GO_MODULE_CACHE = ("pkg", "mod")
+"""``$GOPATH/pkg/mod``: every module Go ever downloaded, each with its ``go.mod``."""
 
 
 @dataclass(frozen=True)
@@ -127,6 +133,12 @@ def _is_virtualenv(path: str, names: list[str]) -> bool:
     return "pyvenv.cfg" in names
 
 
+def _worth_searching(parent: str, name: str) -> bool:
+    if name in SKIP_DIRS or name.startswith("."):
+        return False
+    return (os.path.basename(parent), name) != GO_MODULE_CACHE
+
+
 def _subdirs(path: str) -> tuple[list[str], list[str]]:
     """The names in *path* and the paths of its real (non-link) sub-folders worth searching."""
     names: list[str] = []
@@ -135,8 +147,10 @@ def _subdirs(path: str) -> tuple[list[str], list[str]]:
         with os.scandir(path) as it:
             for entry in it:
                 names.append(entry.name)
+                if not _worth_searching(path, entry.name):
+                    continue
                 try:
-                    if entry.is_dir(follow_symlinks=False) and entry.name not in SKIP_DIRS:
+                    if entry.is_dir(follow_symlinks=False):
                         dirs.append(entry.path)
                 except OSError:
                     continue

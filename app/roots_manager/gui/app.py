@@ -82,6 +82,7 @@ class AppController(QObject):
         self.instance = InstanceServer(self.layout, self)
         self._started = False
         self._stopped = False
+        self._recovery_note: str | None = None
 
     # ---- start ------------------------------------------------------------------------------
 
@@ -94,6 +95,7 @@ class AppController(QObject):
             log.warning("store unreadable at start: %s", exc)
             self.recovery = RecoveryDialog(self.store, str(exc))
             self.recovery.setWindowIcon(self.icon)
+            self.recovery.recovered.connect(self._recovered)
             self.recovery.accepted.connect(self._open)
             self.recovery.rejected.connect(self.quit_requested)
             self.recovery.show()
@@ -137,8 +139,18 @@ class AppController(QObject):
             self.prompt.show_waiting()
         if self.window.log_panel is not None:
             self.window.log_panel.start()
+        if self._recovery_note is not None:
+            self.window.statusBar().showMessage(self._recovery_note, 30000)
         if self.demo:
             QTimer.singleShot(0, self._connect_demo)
+
+    def _recovered(self, how: str) -> None:
+        """Say where the damaged store went, once the window can show it."""
+        self._recovery_note = QCoreApplication.translate(
+            "MainWindow", "The store was recovered: {how}"
+        ).format(how=how)
+        if self.window is not None:
+            self.window.statusBar().showMessage(self._recovery_note, 30000)
 
     def _connect_demo(self) -> None:
         assert self.window is not None
@@ -199,6 +211,7 @@ class AppController(QObject):
             return
         dialog = RecoveryDialog(self.store, self.watcher.error, self.window)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.recovered.connect(self._recovered)
         dialog.accepted.connect(self.watcher.reload)
         dialog.open()
 

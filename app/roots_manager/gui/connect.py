@@ -572,7 +572,7 @@ class ConnectDialog(QDialog):
         known_label = QLabel(self.tr("&Known server:"))
         known_label.setBuddy(self.known)
         form.addRow(known_label, self.known)
-        command_label = QLabel(self.tr("&Command line:"))
+        command_label = QLabel(self.tr("Command &line:"))
         command_label.setBuddy(self.command_edit)
         form.addRow(command_label, self.command_edit)
         form.addRow("", self.demo_button)

@@ -75,6 +75,8 @@ class DetectDialog(QDialog):
         self.scan_button = QPushButton(self.tr("&Scan"), self)
         self.scan_button.setDefault(True)
         self.scan_button.clicked.connect(self.start_scan)
+        # Enter scans while the folder is being chosen, and adds once projects are offered
+        self.folder.textEdited.connect(lambda _: self.scan_button.setDefault(True))
 
         self.progress = QProgressBar(self)
         self.progress.setAccessibleName(self.tr("Scan progress"))
@@ -83,7 +85,7 @@ class DetectDialog(QDialog):
         self.progress.setValue(0)
         self.status = QLabel(self.tr("Choose a folder and press Scan."), self)
         self.status.setWordWrap(True)
-        self.cancel_button = QPushButton(self.tr("&Cancel scan"), self)
+        self.cancel_button = QPushButton(self.tr("Cance&l scan"), self)
         self.cancel_button.setEnabled(False)
         self.cancel_button.clicked.connect(self.cancel_scan)
 
@@ -93,12 +95,15 @@ class DetectDialog(QDialog):
         self.list.setAccessibleName(self.tr("Projects found"))
         list_label = QLabel(self.tr("&Projects found:"), self)
         list_label.setBuddy(self.list)
+        self.tick_all_button = QPushButton(self.tr("&Tick all"), self)
+        self.tick_all_button.clicked.connect(lambda: self.set_all_checked(True))
+        self.untick_all_button = QPushButton(self.tr("&Untick all"), self)
+        self.untick_all_button.clicked.connect(lambda: self.set_all_checked(False))
 
         self.buttons = QDialogButtonBox(self)
         self.add_button = self.buttons.addButton(
             self.tr("&Add checked"), QDialogButtonBox.ButtonRole.AcceptRole
         )
-        self.add_button.setEnabled(False)
         self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
@@ -116,9 +121,14 @@ class DetectDialog(QDialog):
         layout.addLayout(row)
         layout.addLayout(prog)
         layout.addWidget(self.status)
-        layout.addWidget(list_label)
+        ticks = QHBoxLayout()
+        ticks.addWidget(list_label, 1)
+        ticks.addWidget(self.tick_all_button)
+        ticks.addWidget(self.untick_all_button)
+        layout.addLayout(ticks)
         layout.addWidget(self.list, 1)
         layout.addWidget(self.buttons)
+        self._update_add()
         self.resize(640, 480)
 
     def _browse(self) -> None:
@@ -142,7 +152,7 @@ class DetectDialog(QDialog):
         self.status.setText(self.tr("Searching {path}…").format(path=top))
         self.scan_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
-        self.add_button.setEnabled(False)
+        self._update_add()
         self.worker = ScanWorker(top, self)
         self.worker.progressed.connect(self._progressed)
         self.worker.scanned.connect(self._scanned)
@@ -182,6 +192,9 @@ class DetectDialog(QDialog):
             text = self.tr("No project found in {visited} folders.")
         self.status.setText(text.format(count=n, visited=result.visited))
         self._update_add()
+        if self.model.rowCount():
+            self.add_button.setDefault(True)
+            self.list.setFocus()
         self.scan_finished.emit(result)
 
     def _item(self, project: Project) -> QStandardItem:
@@ -204,6 +217,12 @@ class DetectDialog(QDialog):
 
     def _update_add(self, *_: object) -> None:
         self.add_button.setEnabled(bool(self.checked_paths()))
+        tickable = any(
+            item is not None and item.isCheckable()
+            for item in map(self.model.item, range(self.model.rowCount()))
+        )
+        self.tick_all_button.setEnabled(tickable)
+        self.untick_all_button.setEnabled(tickable)
 
     def set_all_checked(self, checked: bool) -> None:
         """Tick or untick every project that can be added."""

@@ -68,18 +68,18 @@ class LogPanel(QWidget):
         self.pause_button.setToolTip(
             self.tr("Hold new events back so the view stays still; they are shown on resume")
         )
-        self.clear_button = QPushButton(self.tr("C&lear view"))
+        self.clear_button = QPushButton(self.tr("Cle&ar view"))
         self.clear_button.setAccessibleName(self.tr("Clear the view"))
         self.clear_button.setToolTip(self.tr("Hide the events shown now; the log files keep them"))
-        self.export_button = QPushButton(self.tr("&Export…"))
+        self.export_button = QPushButton(self.tr("E&xport…"))
         self.export_button.setAccessibleName(self.tr("Export the shown events"))
         self.export_button.setToolTip(self.tr("Save the events shown as JSON Lines or CSV"))
 
-        server_label = QLabel(self.tr("&Server:"))
+        server_label = QLabel(self.tr("S&erver:"))
         server_label.setBuddy(self.server_box)
         kind_label = QLabel(self.tr("&Kind:"))
         kind_label.setBuddy(self.kind_box)
-        text_label = QLabel(self.tr("&Filter:"))
+        text_label = QLabel(self.tr("F&ilter:"))
         text_label.setBuddy(self.text_edit)
 
         bar = QHBoxLayout()
@@ -200,7 +200,7 @@ class LogPanel(QWidget):
         if self.pause_button.isChecked() != paused:
             self.pause_button.setChecked(paused)  # comes back here through toggled
             return
-        self.pause_button.setText(self.tr("&Resume") if paused else self.tr("&Pause"))
+        self.pause_button.setText(self.tr("Res&ume") if paused else self.tr("&Pause"))
         self.model.set_paused(paused)
         self._update_status()
 

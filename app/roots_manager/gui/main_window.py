@@ -105,10 +105,10 @@ class MainWindow(QMainWindow):
         self.tabs = QTabWidget(self)
         self.tabs.setAccessibleName(self.tr("Sections"))
         self.tabs.addTab(self.roots_panel, self.tr("&Roots"))
-        self.tabs.addTab(self.servers_panel, self.tr("&Servers and consent"))
+        self.tabs.addTab(self.servers_panel, self.tr("Servers and consen&t"))
         self.log_tab_index = self.tabs.addTab(self._make_log_panel(), self.tr("&Log"))
 
-        self.pending_banner = Banner(self.tr("Re&view…"), self)
+        self.pending_banner = Banner(self.tr("Revie&w…"), self)
         self.pending_banner.button.clicked.connect(self.review_requested)
         self.store_banner = Banner(self.tr("Re&cover…"), self)
         self.store_banner.button.clicked.connect(self.recover_requested)
@@ -170,7 +170,7 @@ class MainWindow(QMainWindow):
         )
         file.addAction(self._action(self.tr("&Detect projects…"), self.detect_projects, "Ctrl+D"))
         recent = file.addMenu(self.tr("&Recent folders"))
-        recent.aboutToShow.connect(lambda: self._copy_recent(recent))
+        recent.aboutToShow.connect(lambda: self.roots_panel.fill_recent(recent))
         file.addSeparator()
         file.addAction(
             self._action(
@@ -214,12 +214,6 @@ class MainWindow(QMainWindow):
         help_menu = bar.addMenu(self.tr("&Help"))
         help_menu.addAction(self._action(self.tr("&What roots are"), self.explain_roots))
         help_menu.addAction(self._action(self.tr("&About Roots Manager"), self.about))
-
-    def _copy_recent(self, menu: Any) -> None:
-        self.roots_panel._fill_recent()
-        menu.clear()
-        for action in self.roots_panel.recent_menu.actions():
-            menu.addAction(action)
 
     # ---- state --------------------------------------------------------------------------
 

@@ -55,8 +55,6 @@ class RootsPanel(QWidget):
 
     roots_added = Signal(list)
     """Roots were added here; the argument is the list of their ids."""
-    roots_removed = Signal(list)
-    """Roots were removed here; the argument is the list of their paths."""
     detect_requested = Signal()
 
     def __init__(
@@ -92,16 +90,18 @@ class RootsPanel(QWidget):
         self.detect_button.setAccessibleName(self.tr("Detect projects in a folder"))
         self.detect_button.clicked.connect(self.detect_requested)
         self.recent_button = QToolButton(self)
-        self.recent_button.setText(self.tr("Re&cent"))
+        self.recent_button.setText(self.tr("Rec&ent"))
         self.recent_button.setAccessibleName(self.tr("Recent folders"))
         self.recent_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.recent_menu = QMenu(self.tr("Recent folders"), self)
-        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        self.recent_menu.aboutToShow.connect(lambda: self.fill_recent(self.recent_menu))
         self.recent_button.setMenu(self.recent_menu)
         self.rename_button = QPushButton(self.tr("Re&name"), self)
+        self.rename_button.setToolTip(self.tr("Rename the selected root (F2)"))
         self.rename_button.setAccessibleName(self.tr("Rename the selected root"))
         self.rename_button.clicked.connect(self.rename_selected)
-        self.remove_button = QPushButton(self.tr("&Remove…"), self)
+        self.remove_button = QPushButton(self.tr("Re&move…"), self)
+        self.remove_button.setToolTip(self.tr("Remove the selected roots (Delete)"))
         self.remove_button.setAccessibleName(self.tr("Remove the selected roots"))
         self.remove_button.clicked.connect(self.remove_selected)
 
@@ -110,6 +110,12 @@ class RootsPanel(QWidget):
         self.remove_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self.remove_action.triggered.connect(self.remove_selected)
         self.table.addAction(self.remove_action)
+        # F2 renames whichever column is current, not only when the Name cell is
+        self.rename_action = QAction(self.tr("Rename"), self)
+        self.rename_action.setShortcut(QKeySequence(Qt.Key.Key_F2))
+        self.rename_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.rename_action.triggered.connect(self.rename_selected)
+        self.table.addAction(self.rename_action)
 
         hint = QLabel(
             self.tr(
@@ -136,18 +142,26 @@ class RootsPanel(QWidget):
         layout.addWidget(self.table, 1)
 
         self.table.selectionModel().selectionChanged.connect(self._update_buttons)
+        self.table.selectionModel().currentChanged.connect(self._update_buttons)
         self.model.modelReset.connect(self._update_buttons)
         self._update_buttons()
 
     # ---- selection ----------------------------------------------------------------------
 
     def selected_roots(self) -> list[Root]:
-        rows = sorted({i.row() for i in self.table.selectionModel().selectedRows()})
+        """The selected roots; with none selected, the root of the current row (the keyboard
+        focus rectangle), since tabbing into the table makes a row current without selecting it.
+        """
+        selection = self.table.selectionModel()
+        rows = sorted({i.row() for i in selection.selectedRows()})
+        if not rows and selection.currentIndex().isValid():
+            rows = [selection.currentIndex().row()]
         return [r for r in (self.model.root_at(row) for row in rows) if r is not None]
 
     def _update_buttons(self, *_: object) -> None:
         n = len(self.selected_roots())
         self.rename_button.setEnabled(n == 1)
+        self.rename_action.setEnabled(n == 1)
         self.remove_button.setEnabled(n > 0)
         self.remove_action.setEnabled(n > 0)
 
@@ -156,7 +170,7 @@ class RootsPanel(QWidget):
         menu.addAction(self.tr("Re&name"), self.rename_selected).setEnabled(
             len(self.selected_roots()) == 1
         )
-        menu.addAction(self.tr("&Remove…"), self.remove_selected).setEnabled(
+        menu.addAction(self.tr("Re&move…"), self.remove_selected).setEnabled(
             bool(self.selected_roots())
         )
         menu.exec(self.table.viewport().mapToGlobal(pos))
@@ -165,9 +179,10 @@ class RootsPanel(QWidget):
 
     def add_folder(self) -> None:
         """Ask for a folder with the native folder dialog and add it."""
-        path = QFileDialog.getExistingDirectory(
-            self, self.tr("Add a folder as a root"), os.path.expanduser("~")
-        )
+        # start next to the folder added last: projects tend to live side by side
+        recent = [os.path.dirname(p) for p in self.recent.paths()]
+        start = next((p for p in recent if os.path.isdir(p)), os.path.expanduser("~"))
+        path = QFileDialog.getExistingDirectory(self, self.tr("Add a folder as a root"), start)
         if path:
             self.add_paths([path])
 
@@ -200,7 +215,11 @@ class RootsPanel(QWidget):
         return box.clickedButton() is add
 
     def add_paths(self, paths: Iterable[str]) -> list[str]:
-        """Add the folders *paths* as roots, confirming broad ones; returns the new root ids."""
+        """Add the folders *paths* as roots, confirming broad ones; returns the new root ids.
+
+        Each folder stands on its own: one that vanished since it was picked, or is already a
+        root, is skipped and reported, and the others are still added.
+        """
         wanted = []
         for raw in paths:
             path = normalize_path(raw)
@@ -210,40 +229,66 @@ class RootsPanel(QWidget):
         if not wanted:
             return []
 
-        def change(state: State) -> list[str]:
-            return [state.add_root(p, allow_broad=True).id for p in wanted]
+        def change(state: State) -> tuple[list[str], list[str]]:
+            ids, refused = [], []
+            for p in wanted:
+                known = next((r for r in state.roots if r.path == p), None)
+                if known is not None:
+                    refused.append(
+                        self.tr("{path} is already a root, named “{name}”.").format(
+                            path=p, name=known.name
+                        )
+                    )
+                elif not os.path.isdir(p):
+                    refused.append(
+                        self.tr("{path} no longer exists or is not a folder.").format(path=p)
+                    )
+                else:
+                    try:
+                        ids.append(state.add_root(p, allow_broad=True).id)
+                    except ValueError as exc:  # ModelError, UriError: reasons not foreseen here
+                        refused.append(str(exc))
+            return ids, refused
 
-        ids = self.watcher.edit(change)
+        done = self.watcher.edit(change)
+        if done is None:
+            return []
+        ids, refused = done
+        if refused:
+            self.watcher.edit_failed.emit(self.tr("Not added:") + "\n" + "\n".join(refused))
         if not ids:
             return []
-        for p in wanted:
-            self.recent.remember(p)
+        added = {r.id: r.path for r in self.watcher.state.roots}
+        for i in ids:
+            if i in added:
+                self.recent.remember(added[i])
         self.roots_added.emit(ids)
         row = self.model.row_of(ids[-1])
         if row >= 0:
             self.table.selectRow(row)
         return ids
 
-    def _fill_recent(self) -> None:
-        self.recent_menu.clear()
+    def fill_recent(self, menu: QMenu) -> None:
+        """Fill *menu* with the recent folders that are not roots now, each adding itself."""
+        menu.clear()
         current = {r.path for r in self.watcher.state.roots}
         paths = [p for p in self.recent.paths() if p not in current]
         for p in paths:
-            action = self.recent_menu.addAction(p)
+            action = menu.addAction(p)
             action.setEnabled(os.path.isdir(p))
             action.triggered.connect(lambda _=False, p=p: self.add_paths([p]))
         if not paths:
-            self.recent_menu.addAction(self.tr("No recent folders")).setEnabled(False)
+            menu.addAction(self.tr("No recent folders")).setEnabled(False)
         else:
-            self.recent_menu.addSeparator()
-            self.recent_menu.addAction(self.tr("Clear the list"), self.recent.clear)
+            menu.addSeparator()
+            menu.addAction(self.tr("Clear the list"), self.recent.clear)
 
     # ---- renaming and removing ----------------------------------------------------------
 
     def rename_selected(self) -> None:
         """Start editing the name of the selected root in place."""
         roots = self.selected_roots()
-        if len(roots) != 1:
+        if len(roots) != 1 or self.table.state() == QAbstractItemView.State.EditingState:
             return
         row = self.model.row_of(roots[0].id)
         index = self.model.index(row, NAME)
@@ -284,10 +329,11 @@ class RootsPanel(QWidget):
         paths = [r.path for r in roots]
 
         def change(state: State) -> list[str]:
-            return [state.remove_root(p)[0].path for p in paths]
+            # a root removed elsewhere meanwhile is already gone: remove the others all the same
+            present = {r.path for r in state.roots}
+            return [state.remove_root(p)[0].path for p in paths if p in present]
 
         removed = self.watcher.edit(change)
         if removed:
             for p in removed:
                 self.recent.remember(p)
-            self.roots_removed.emit(removed)

@@ -102,9 +102,9 @@ class ServersPanel(QWidget):
             self,
         )
         matrix_hint.setWordWrap(True)
-        matrix_label = QLabel(self.tr("&Consent"), self)
+        matrix_label = QLabel(self.tr("C&onsent"), self)
         matrix_label.setBuddy(self.matrix)
-        servers_label = QLabel(self.tr("&Servers"), self)
+        servers_label = QLabel(self.tr("S&ervers"), self)
         servers_label.setBuddy(self.servers)
         font = matrix_label.font()
         font.setBold(True)
@@ -116,11 +116,11 @@ class ServersPanel(QWidget):
             self.tr("Accept the server's changed command line and lift the suspension")
         )
         self.approve_button.clicked.connect(self.approve_selected)
-        self.forget_button = QPushButton(self.tr("&Forget server…"), self)
+        self.forget_button = QPushButton(self.tr("For&get server…"), self)
         self.forget_button.clicked.connect(self.forget_selected)
-        self.connect_button = QPushButton(self.tr("C&onnect a server…"), self)
+        self.connect_button = QPushButton(self.tr("Co&nnect a server…"), self)
         self.connect_button.clicked.connect(self.connect_requested)
-        self.disconnect_button = QPushButton(self.tr("Dis&connect"), self)
+        self.disconnect_button = QPushButton(self.tr("&Disconnect"), self)
         self.disconnect_button.clicked.connect(
             lambda: self.disconnect_requested.emit(self.selected_server() or "")
         )
@@ -172,6 +172,7 @@ class ServersPanel(QWidget):
 
         watcher.state_changed.connect(self._state_changed)
         self.servers.selectionModel().selectionChanged.connect(self._update_buttons)
+        self.servers.selectionModel().currentChanged.connect(self._update_buttons)
         self.servers_model.modelReset.connect(self._update_buttons)
         self.servers_model.dataChanged.connect(self._update_buttons)
         self._state_changed(watcher.state)
@@ -183,10 +184,11 @@ class ServersPanel(QWidget):
         self._update_buttons()
 
     def selected_server(self) -> str | None:
-        rows = self.servers.selectionModel().selectedRows()
-        if not rows:
-            return None
-        row = self.servers_model.row_at(rows[0].row())
+        """The selected server, else the one in the current row (the keyboard focus)."""
+        selection = self.servers.selectionModel()
+        rows = selection.selectedRows()
+        index = rows[0] if rows else selection.currentIndex()
+        row = self.servers_model.row_at(index.row()) if index.isValid() else None
         return row.name if row else None
 
     def _update_buttons(self, *_: object) -> None:

@@ -19,7 +19,7 @@ from PySide6.QtCore import QObject, QThread, QTimer, Signal
 from roots_manager.core import live
 from roots_manager.core.live import BridgeMarker
 from roots_manager.core.model import ModelError, State
-from roots_manager.core.store import Store, StoreError
+from roots_manager.core.store import Store, StoreError, StoreUnreadable
 
 log = logging.getLogger(__name__)
 
@@ -151,7 +151,21 @@ class StoreWatcher(QObject):
         try:
             with self.store.transaction() as state:
                 result = change(state)
-        except (ModelError, StoreError) as exc:
+        except StoreUnreadable:
+            # the core's message sends the user to the CLI; in the app, Recover is at hand
+            self.edit_failed.emit(
+                self.tr(
+                    "Your change was not saved: the store cannot be read. Choose Recover… "
+                    "above the tabs to repair it."
+                )
+            )
+            self.reload_state()
+            return None
+        except StoreError as exc:
+            self.edit_failed.emit(self.tr("Your change was not saved: {reason}").format(reason=exc))
+            self.reload_state()
+            return None
+        except ModelError as exc:
             self.edit_failed.emit(str(exc))
             self.reload_state()
             return None

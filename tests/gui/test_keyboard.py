@@ -1,0 +1,194 @@
+"""Keyboard use: unique mnemonics everywhere, and the roots and servers tables without a mouse."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QItemSelectionModel, Qt
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QApplication,
+    QDialog,
+    QLabel,
+    QLineEdit,
+    QTabBar,
+    QWidget,
+)
+
+from roots_manager.core.interaction import questions
+from roots_manager.core.paths import Layout
+from roots_manager.core.store import Store
+from roots_manager.gui.app import AppController, app_settings
+from roots_manager.gui.connect import ConnectDialog
+from roots_manager.gui.consent_dialog import ConsentDialog
+from roots_manager.gui.detect import DetectDialog
+from roots_manager.gui.recovery import RecoveryDialog
+from roots_manager.gui.resources import install_translators
+from roots_manager.gui.roots_model import NAME, PATH
+from roots_manager.gui.servers_view import ServersPanel
+from roots_manager.gui.settings_dialog import SettingsDialog
+from roots_manager.gui.watcher import StoreWatcher
+from tests.gui.shell_support import answer_message_box, button_named, folders
+
+MNEMONIC = re.compile(r"&([^&\s])")
+
+
+def mnemonic(text: str) -> str | None:
+    found = MNEMONIC.search(text.replace("&&", ""))
+    return found.group(1).casefold() if found else None
+
+
+def mnemonics(top: QWidget) -> list[tuple[str, str]]:
+    """(letter, text) of every mnemonic reachable in *top* as it is shown now."""
+    out: list[tuple[str, str]] = []
+
+    def add(text: str) -> None:
+        letter = mnemonic(text)
+        if letter is not None:
+            out.append((letter, text))
+
+    for w in [top, *top.findChildren(QWidget)]:
+        if w is not top and not w.isVisibleTo(top):
+            continue
+        if isinstance(w, QAbstractButton) or (isinstance(w, QLabel) and w.buddy() is not None):
+            add(w.text())
+        elif isinstance(w, QTabBar):
+            for i in range(w.count()):
+                add(w.tabText(i))
+    if hasattr(top, "menuBar"):
+        for action in top.menuBar().actions():
+            add(action.text())
+    return out
+
+
+def assert_unique(top: QWidget, where: str) -> None:
+    found = mnemonics(top)
+    counts = Counter(letter for letter, _ in found)
+    clashes = sorted(f"{letter}: {t}" for letter, t in found if counts[letter] > 1)
+    assert not clashes, f"mnemonics used twice in {where}: {clashes}"
+    assert found, f"no mnemonic at all in {where}"
+
+
+@pytest.fixture(params=["en", "ja", "zh_CN"])
+def language(request: pytest.FixtureRequest, qapp: QApplication) -> Iterator[str]:
+    """The app's translation for the language of the test's parameter, installed meanwhile."""
+    translators = install_translators(qapp, request.param)
+    yield request.param
+    for t in translators:
+        qapp.removeTranslator(t)
+
+
+def test_mnemonics_are_unique_in_every_tab(language: str, layout: Layout, qtbot) -> None:  # type: ignore[no-untyped-def]
+    controller = AppController(layout)
+    controller.start()
+    try:
+        window = controller.window
+        assert window is not None
+        qtbot.addWidget(window)
+        # both banners shown: the worst case, every window-wide mnemonic at once
+        window.pending_banner.setVisible(True)
+        window.store_banner.setVisible(True)
+        for i in range(window.tabs.count()):
+            window.tabs.setCurrentIndex(i)
+            assert_unique(window, f"the {window.tabs.tabText(i)!r} tab ({language})")
+    finally:
+        controller.shutdown()
+
+
+def test_mnemonics_are_unique_in_every_dialog(
+    language: str, layout: Layout, store: Store, watcher: StoreWatcher, tmp_path: Path, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    (a,) = folders(tmp_path, "alpha")
+    with store.transaction() as state:
+        state.grant("files", [state.add_root(str(a)).id])
+        state.server_started("files", ["/usr/bin/files"], "s-0")
+        state.server_started("files", ["/usr/bin/files", "--new"], "s-1")
+    state = store.read()
+    (question,) = questions(state)
+    assert question.previous_command is not None
+    dialogs: list[QDialog] = [
+        ConsentDialog(question),
+        DetectDialog(set()),
+        ConnectDialog(layout),
+        SettingsDialog(watcher, app_settings(layout)),
+        RecoveryDialog(store, "broken"),
+    ]
+    for dialog in dialogs:
+        qtbot.addWidget(dialog)
+        dialog.show()
+        assert_unique(dialog, f"{type(dialog).__name__} ({language})")
+
+
+def test_the_current_row_is_enough_to_rename_and_remove(
+    controller: AppController, store: Store, tmp_path: Path, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    window = controller.window
+    assert window is not None
+    panel = window.roots_panel
+    a, b = folders(tmp_path, "alpha", "beta")
+    panel.add_paths([str(a), str(b)])
+    table = panel.table
+    table.clearSelection()
+    # what tabbing into the table does: a current cell (the focus rectangle), no selection
+    table.selectionModel().setCurrentIndex(
+        panel.model.index(0, PATH), QItemSelectionModel.SelectionFlag.NoUpdate
+    )
+    assert table.selectionModel().selectedRows() == []
+    assert panel.rename_button.isEnabled() and panel.remove_button.isEnabled()
+
+    window.activateWindow()
+    table.setFocus()
+    qtbot.waitUntil(table.hasFocus)
+    # F2 renames even with the Folder column current
+    qtbot.keyClick(table, Qt.Key.Key_F2)
+    editor = table.findChild(QLineEdit)
+    assert editor is not None and editor.isVisible()
+    assert table.currentIndex().column() == NAME
+    editor.selectAll()
+    qtbot.keyClicks(editor, "First")
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: store.read().roots[0].name == "First")
+
+    table.setFocus()
+    qtbot.waitUntil(table.hasFocus)
+    seen: list[str] = []
+    answer_message_box(button_named("Remove"), seen)
+    qtbot.keyClick(table, Qt.Key.Key_Delete)
+    qtbot.waitUntil(lambda: [r.path for r in store.read().roots] == [str(b)])
+    assert "First" in seen[0]
+
+
+def test_an_emptied_name_reverts_without_an_error(
+    controller: AppController, store: Store, tmp_path: Path, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    window = controller.window
+    assert window is not None
+    (a,) = folders(tmp_path, "alpha")
+    window.roots_panel.add_paths([str(a)])
+    errors: list[str] = []
+    controller.watcher.edit_failed.connect(errors.append)  # type: ignore[union-attr]
+    model = window.roots_panel.model
+    assert not model.setData(model.index(0, NAME), "   ")
+    assert store.read().roots[0].name == "alpha"
+    assert errors == []
+
+
+def test_servers_current_row_enables_its_buttons(
+    watcher: StoreWatcher, store: Store, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    with store.transaction() as state:
+        state.grant("files", [])
+    watcher.reload()
+    panel = ServersPanel(watcher)
+    qtbot.addWidget(panel)
+    panel.show()
+    assert not panel.forget_button.isEnabled()
+    panel.servers.selectionModel().setCurrentIndex(
+        panel.servers_model.index(0, 0), QItemSelectionModel.SelectionFlag.NoUpdate
+    )
+    assert panel.selected_server() == "files"
+    assert panel.forget_button.isEnabled()
