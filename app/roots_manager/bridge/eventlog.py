@@ -1,7 +1,8 @@
 """The bridge's traffic log and its live marker.
 
-Events go to the session's JSON Lines file at once (the log views follow it live). The live
-marker (what the desktop app and ``roots-manager servers list`` show about a running bridge) is
+Events go to the session's JSON Lines file at once (the log views follow it live). A log that
+cannot be written (a directory that is not writable, a full disk) is reported once on stderr and
+otherwise ignored: the traffic matters more than its record. The live marker (what the desktop app and ``roots-manager servers list`` show about a running bridge) is
 rewritten atomically in a worker thread, coalescing updates, so that an fsync never stalls the
 relay.
 """
@@ -11,6 +12,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import sys
+from pathlib import Path
 from typing import Any
 
 from roots_manager.core import events as ev
@@ -28,8 +31,12 @@ class BridgeLog:
         self.layout = layout
         self.server = server
         self.session = session
-        self.writer = ev.EventWriter(layout, session)
         self.counts: dict[str, int] = {}
+        self.writer: ev.EventWriter | None = None
+        try:
+            self.writer = ev.EventWriter(layout, session)
+        except OSError as exc:
+            self._cannot_log(exc)
         self._marker: live.BridgeMarker | None = None
         self._early: dict[str, Any] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -42,11 +49,29 @@ class BridgeLog:
         self.counts[kind] = self.counts.get(kind, 0) + 1
         if self._closed:
             return
+        if self.writer is None:
+            self.counts["lost"] = self.counts.get("lost", 0) + 1
+            return
         try:
             self.writer.write(ev.event(kind, self.server, self.session, **fields))
-        except OSError:
-            # a full disk must not stop the relay: the traffic matters more than its log
+        except OSError as exc:
+            if not self.counts.get("lost"):
+                self._cannot_log(exc)
             self.counts["lost"] = self.counts.get("lost", 0) + 1
+
+    @property
+    def path(self) -> Path | None:
+        """The file events go to now (None when there is no log)."""
+        return self.writer.path if self.writer is not None else None
+
+    def _cannot_log(self, exc: OSError) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            print(
+                f"roots-bridge: the traffic log cannot be written ({exc}); the server runs "
+                "without it",
+                file=sys.stderr,
+                flush=True,
+            )
 
     def start_marker(self, marker: live.BridgeMarker, loop: asyncio.AbstractEventLoop) -> None:
         """Begin keeping *marker* up to date; call on the event loop (written off it)."""
@@ -105,5 +130,8 @@ class BridgeLog:
     def close(self) -> None:
         """Remove the live marker and close the log file."""
         self._closed = True
-        live.remove_bridge_marker(self.layout, self.session)
-        self.writer.close()
+        with contextlib.suppress(OSError):
+            live.remove_bridge_marker(self.layout, self.session)
+        if self.writer is not None:
+            with contextlib.suppress(OSError):
+                self.writer.close()

@@ -5,7 +5,7 @@ Usage::
     roots-bridge --server NAME [--observe] [--consent-timeout SECONDS] [--log-all] -- COMMAND [ARGS...]
 
 Exit codes: the server's own exit code (128 + N when it died of signal N); 127 when the command
-cannot be started; 2 for bad usage.
+cannot be started; 2 for bad usage; 1 when the per-user directory cannot be used.
 
 The server is started before the rest of the bridge is even imported, so that the host waits for
 the slower of the two start-ups, not for their sum.
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     import argparse
 
 EXIT_USAGE = 2
+EXIT_NO_HOME = 1
 DEFAULT_CONSENT_TIMEOUT = 30.0
 
 
@@ -152,14 +153,24 @@ def _run(
     from roots_manager.bridge.runner import Bridge
 
     async def run() -> int:
-        bridge = Bridge(
-            args.server,
-            command,
-            proc,
-            observe=args.observe,
-            consent_timeout=args.consent_timeout,
-            log_all=args.log_all,
-        )
+        try:
+            bridge = Bridge(
+                args.server,
+                command,
+                proc,
+                observe=args.observe,
+                consent_timeout=args.consent_timeout,
+                log_all=args.log_all,
+            )
+        except OSError as exc:
+            # without its directory the bridge can neither answer nor record: say so, and
+            # leave no server behind
+            if proc is not None:
+                _discard(proc)
+            print(
+                f"roots-bridge: the Roots Manager directory cannot be used: {exc}", file=sys.stderr
+            )
+            return EXIT_NO_HOME
         if failure is not None or proc is None:
             return bridge.cannot_start(failure or OSError("cannot start"))
         return await bridge.run()
