@@ -246,3 +246,69 @@ def test_observe_mode_never_holds_initialized() -> None:
     )
     line = b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n'
     assert r.s.from_host(line) == line
+
+
+def _modern_call(msg_id: int, payload: str = "") -> dict[str, Any]:
+    return {
+        "jsonrpc": "2.0",
+        "id": msg_id,
+        "method": "tools/call",
+        "params": {
+            "name": "t",
+            "arguments": {"blob": payload},
+            "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"},
+        },
+    }
+
+
+def _roots_round(msg_id: int) -> dict[str, Any]:
+    return {
+        "jsonrpc": "2.0",
+        "id": msg_id,
+        "result": {
+            "resultType": "input_required",
+            "requestState": f"s{msg_id}",
+            "inputRequests": {"k": {"method": "roots/list"}},
+        },
+    }
+
+
+def test_requests_kept_for_input_required_rounds_are_bounded_in_bytes() -> None:
+    from roots_manager.bridge import session
+
+    r = Rig()
+    mib = "x" * (1024 * 1024)
+    count = session.MAX_REMEMBERED_BYTES // len(mib) + 4
+    for n in range(1, count + 1):
+        out = r.host(_modern_call(n, mib))
+        # a request without clientCapabilities in its _meta still gets the roots capability
+        assert out["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] == {"roots": {}}
+    kept = sum(map(len, r.s._host_requests.values()))
+    assert kept <= session.MAX_REMEMBERED_BYTES + len(mib) + 4096
+    # the oldest request was let go: its round goes to the host as it is, and says why
+    assert r.server(_roots_round(1))["result"]["resultType"] == "input_required"
+    assert "did not keep" in r.log.events[-1]["message"]
+    # the newest is still resolved by the bridge, with the request as it was relayed
+    assert r.server(_roots_round(count)) is None
+    retry = r.sent()[-1]
+    assert retry["params"]["arguments"]["blob"] == mib
+    assert retry["params"]["inputResponses"] == {"k": ROOTS}
+    assert retry["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] == {"roots": {}}
+
+
+def test_a_held_host_retry_is_kept_for_a_further_round() -> None:
+    r = Rig(Answers(None))
+    r.host(_modern_call(1))
+    mixed = _roots_round(1)
+    mixed["result"]["inputRequests"]["ask"] = {"method": "elicitation/create", "params": {}}
+    assert list(r.server(mixed)["result"]["inputRequests"]) == ["ask"]
+    retry = _modern_call(2)
+    retry["params"]["requestState"] = "s1"
+    retry["params"]["inputResponses"] = {"ask": {"action": "accept"}}
+    assert r.s.from_host(json.dumps(retry).encode() + b"\n") == b""  # held: consent pending
+    r.answers.held[0](ROOTS)
+    assert r.sent()[-1]["params"]["inputResponses"] == {"ask": {"action": "accept"}, "k": ROOTS}
+    # a further roots-only round on the host's retry is resolved by the bridge
+    r.answers.result = ROOTS
+    assert r.server(_roots_round(2)) is None
+    assert r.sent()[-1]["id"] == "roots-bridge-n0nce-1"

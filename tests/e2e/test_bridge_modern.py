@@ -238,3 +238,15 @@ def test_required_capability_error_passes_through(pair: Pair) -> None:
     }
     pair.server.send(err)
     assert pair.bridge.expect(is_id(5), "the error") == err
+
+
+def test_a_request_without_client_capabilities_gets_them(pair: Pair) -> None:
+    msg = call(6)
+    del msg["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"]  # type: ignore[index]
+    pair.bridge.send(msg)
+    got = pair.server.expect(req(6), "the call")
+    assert got["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] == {"roots": {}}
+    assert (
+        got["params"]["_meta"]["io.modelcontextprotocol/clientInfo"]
+        == META["io.modelcontextprotocol/clientInfo"]
+    )

@@ -44,6 +44,8 @@ MRTR_METHODS = frozenset({"tools/call", "prompts/get", "resources/read"})
 LIST_CHANGED = "notifications/roots/list_changed"
 MAX_REMEMBERED = 256
 """Host requests (2026-07-28) kept in case the server answers them with input_required."""
+MAX_REMEMBERED_BYTES = 8 * 1024 * 1024
+"""Bytes of kept host requests beyond which the oldest go (the newest is always kept)."""
 
 Json = dict[str, Any]
 Result = dict[str, Any]
@@ -140,7 +142,10 @@ class Session:
         self._held_initialized: tuple[Future[bytes], bytes] | None = None
         self._announced_2026 = False
         self._asked: set[str] = set()  # observe mode: server roots/list ids awaiting the host
-        self._host_requests: OrderedDict[str, Json] = OrderedDict()
+        self._host_requests: OrderedDict[str, bytes] = OrderedDict()
+        self._kept_bytes = 0
+        self._keep = False
+        """The host request being handled may be answered with input_required: keep it."""
         self._retries: dict[str, tuple[object, Json]] = {}
         self._mixed: OrderedDict[str, list[str]] = OrderedDict()
         self._counter = 0
@@ -149,10 +154,11 @@ class Session:
 
     # ---- shared ---------------------------------------------------------------------------
 
-    def _parse(self, line: bytes, direction: str) -> tuple[object, bytes, bytes] | None:
+    def _parse(self, line: bytes, direction: str) -> tuple[object, bytes] | None:
+        """The message in *line* and the line ending to put back; None if it is not JSON."""
         body, ending = _split(line)
         try:
-            return json.loads(body), body, ending
+            return json.loads(body), ending
         except UnicodeDecodeError:
             reason = "UTF-8"
         except ValueError:
@@ -177,13 +183,15 @@ class Session:
         parsed = self._parse(line, ev.HOST_TO_SERVER)
         if parsed is None:
             return line
-        msg, _, ending = parsed
+        msg, ending = parsed
         if isinstance(msg, list):
+            # batches are 2025-03-26 only: no input_required round can follow them
             changed = False
             for item in msg:
                 if isinstance(item, dict):
                     self._log_message(item, ev.HOST_TO_SERVER)
                     changed = self._host_message(item) or changed
+            self._keep = False
             return _dumps(msg) + ending if changed else line
         if not isinstance(msg, dict):
             return line
@@ -198,9 +206,13 @@ class Session:
             return self._hold_initialized(line, msg)
         held: list[bool] = []
         changed = self._host_message(msg, held)
+        keep, self._keep = self._keep, False
         if held:
             return b""
-        return _dumps(msg) + ending if changed else line
+        out = _dumps(msg) + ending if changed else line
+        if keep:
+            self._remember(msg["id"], out)
+        return out
 
     def _host_message(self, msg: Json, held: list[bool] | None = None) -> bool:
         method = msg.get("method")
@@ -346,7 +358,7 @@ class Session:
                     return changed
                 self._fill_host_retry(msg, keys, roots, False)
                 changed = True
-            self._remember(msg)
+            self._keep = True
         return changed
 
     def _fill_host_retry(self, msg: Json, keys: list[str], roots: Result, inject: bool) -> None:
@@ -366,14 +378,27 @@ class Session:
             path="host-retry",
         )
         if inject:
-            self.to_server.inject(_dumps(msg) + b"\n")
+            line = _dumps(msg) + b"\n"
+            self._remember(msg["id"], line)
+            self.to_server.inject(line)
 
-    def _remember(self, msg: Json) -> None:
-        key = _key(msg["id"])
-        self._host_requests[key] = msg
-        self._host_requests.move_to_end(key)
-        while len(self._host_requests) > MAX_REMEMBERED:
-            self._host_requests.popitem(last=False)
+    def _remember(self, msg_id: object, line: bytes) -> None:
+        # kept as the bytes relayed, not parsed: a parsed request can take many times the
+        # memory of its text, and only the rare one answered with input_required is parsed
+        self._forget(msg_id)
+        self._host_requests[_key(msg_id)] = line
+        self._kept_bytes += len(line)
+        kept = self._host_requests
+        while len(kept) > MAX_REMEMBERED or (
+            self._kept_bytes > MAX_REMEMBERED_BYTES and len(kept) > 1
+        ):
+            self._kept_bytes -= len(kept.popitem(last=False)[1])
+
+    def _forget(self, msg_id: object) -> bytes | None:
+        line = self._host_requests.pop(_key(msg_id), None)
+        if line is not None:
+            self._kept_bytes -= len(line)
+        return line
 
     # ---- server -> host -------------------------------------------------------------------
 
@@ -382,7 +407,7 @@ class Session:
         parsed = self._parse(line, ev.SERVER_TO_HOST)
         if parsed is None:
             return line
-        msg, _, ending = parsed
+        msg, ending = parsed
         if isinstance(msg, list):
             return self._server_batch(msg, line, ending, started)
         if not isinstance(msg, dict):
@@ -504,10 +529,11 @@ class Session:
                     ev.ROOTS_ASKED, dir=ev.SERVER_TO_HOST, id=msg_id, keys=found[0], mrtr=True
                 )
             return None
-        kept = self._host_requests.pop(_key(msg_id), None)
-        return self._maybe_mrtr(msg, msg_id, kept)
+        return self._maybe_mrtr(msg, msg_id, self._forget(msg_id))
 
-    def _maybe_mrtr(self, msg: Json, host_id: object, original: Any) -> bytes | None:
+    def _maybe_mrtr(
+        self, msg: Json, host_id: object, original: Json | bytes | None
+    ) -> bytes | None:
         result = msg.get("result")
         found = _roots_keys(result)
         if not found or not found[0]:
@@ -536,12 +562,13 @@ class Session:
                 "relayed to the host as it is",
             )
             return None
+        request: Json = json.loads(original) if isinstance(original, bytes) else original
         started = time.perf_counter()
 
         def retry(roots: Result) -> None:
             bridge_id = self._next_id()
-            again = dict(original)
-            params = dict(original.get("params") or {})
+            again = dict(request)
+            params = dict(request.get("params") or {})
             params["inputResponses"] = {k: roots for k in roots_keys}
             if state is None:
                 params.pop("requestState", None)
@@ -549,7 +576,7 @@ class Session:
                 params["requestState"] = state
             again["params"] = params
             again["id"] = bridge_id
-            self._retries[bridge_id] = (host_id, original)
+            self._retries[bridge_id] = (host_id, request)
             self._answered(roots)
             self.log.event(
                 ev.MRTR_RESOLVED,
@@ -607,22 +634,44 @@ class Session:
         return bool(self._retries)
 
 
-class _HostSide:
-    """The host-to-server direction as the relay sees it."""
+class _Side:
+    """One direction of the session as its relay sees it."""
+
+    direction = ""
 
     def __init__(self, session: Session) -> None:
         self.s = session
-        self._early = (b"roots", b"initialize", b"clientCapabilities")
-        self._late = (b"roots",)
+
+    def parse_all(self) -> bool:
+        return self.s.log_all
+
+    def not_json(self, size: int) -> None:
+        self.s.log.event(ev.NON_JSON, dir=self.direction, bytes=size, reason="JSON")
+
+    def streamed(self, size: int, matched: bool) -> None:
+        if matched:
+            self.s.log.event(
+                ev.ERROR,
+                dir=self.direction,
+                bytes=size,
+                message="a long message mentioning roots was relayed unparsed",
+            )
+
+
+class _HostSide(_Side):
+    """The host-to-server direction."""
+
+    direction = ev.HOST_TO_SERVER
+    # every 2026-07-28 request names the protocol version in its _meta, whether or not it
+    # declares the capabilities the roots capability must be added to
+    _early = (b"roots", b"initialize", META_VERSION.encode())
+    _late = (b"roots",)
 
     def patterns(self) -> Sequence[bytes]:
         s = self.s
         if s.era == "2025" and s.handshake_done:
             return self._late
         return self._early
-
-    def parse_all(self) -> bool:
-        return self.s.log_all
 
     def may_stream(self) -> bool:
         # a 2026-07-28 request may need the roots capability added; a 2025 one never changes
@@ -631,32 +680,16 @@ class _HostSide:
     def handle(self, line: bytes) -> bytes | Future[bytes]:
         return self.s.from_host(line)
 
-    def not_json(self, size: int) -> None:
-        self.s.log.event(ev.NON_JSON, dir=ev.HOST_TO_SERVER, bytes=size, reason="JSON")
 
-    def streamed(self, size: int, matched: bool) -> None:
-        if matched:
-            self.s.log.event(
-                ev.ERROR,
-                dir=ev.HOST_TO_SERVER,
-                bytes=size,
-                message="a long message mentioning roots was relayed unparsed",
-            )
+class _ServerSide(_Side):
+    """The server-to-host direction."""
 
-
-class _ServerSide:
-    """The server-to-host direction as the relay sees it."""
-
-    def __init__(self, session: Session) -> None:
-        self.s = session
-        self._plain = (b"roots",)
-        self._init = (b"roots", b"protocolVersion")
+    direction = ev.SERVER_TO_HOST
+    _plain = (b"roots",)
+    _init = (b"roots", b"protocolVersion")
 
     def patterns(self) -> Sequence[bytes]:
         return self._init if self.s._init_id is not None else self._plain
-
-    def parse_all(self) -> bool:
-        return self.s.log_all
 
     def may_stream(self) -> bool:
         # the response to a retry of ours must get the host's id back: it is held whole
@@ -664,15 +697,3 @@ class _ServerSide:
 
     def handle(self, line: bytes) -> bytes:
         return self.s.from_server(line)
-
-    def not_json(self, size: int) -> None:
-        self.s.log.event(ev.NON_JSON, dir=ev.SERVER_TO_HOST, bytes=size, reason="JSON")
-
-    def streamed(self, size: int, matched: bool) -> None:
-        if matched:
-            self.s.log.event(
-                ev.ERROR,
-                dir=ev.SERVER_TO_HOST,
-                bytes=size,
-                message="a long message mentioning roots was relayed unparsed",
-            )
