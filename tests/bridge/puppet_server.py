@@ -3,7 +3,8 @@
 Run as ``python puppet_server.py PORT [--no-read]``. It connects to the test on 127.0.0.1:PORT;
 every line it reads on stdin is sent to the test as it is, and every line the test sends is
 written to stdout, except control lines starting with ``!!``: ``!!exit N`` exits with code N,
-``!!stderr TEXT`` writes TEXT to stderr. With ``--no-read`` it never reads its stdin; with ``--ignore-term`` it ignores SIGTERM.
+``!!stderr TEXT`` writes TEXT to stderr, ``!!close-stdout`` closes its stdout and lives on.
+With ``--no-read`` it never reads its stdin; with ``--ignore-term`` it ignores SIGTERM.
 """
 
 from __future__ import annotations
@@ -37,14 +38,21 @@ def main() -> None:
     out = sys.stdout.buffer
     for line in reader:
         if line.startswith(b"!!exit "):
-            out.flush()
+            if not out.closed:
+                out.flush()
             os._exit(int(line.split()[1]))
+        if line.startswith(b"!!close-stdout"):
+            out.flush()
+            out.close()
+            os.close(1)  # the standard streams never close their descriptor themselves
+            continue
         if line.startswith(b"!!stderr "):
             sys.stderr.buffer.write(line[len(b"!!stderr ") :])
             sys.stderr.flush()
             continue
-        out.write(line)
-        out.flush()
+        if not out.closed:
+            out.write(line)
+            out.flush()
     os._exit(0)
 
 

@@ -64,3 +64,24 @@ def test_pending_tracks_the_consent_request(store: Store) -> None:
     with store.transaction() as s:
         s.decide("new", "deny")
     assert not src.pending()
+
+
+def test_a_save_already_written_is_in_the_very_next_answer(store: Store, tmp_path: Path) -> None:
+    # two states of the same size, saved back to back: whatever the file system's timestamp
+    # granularity and inode reuse, an answer never comes from the state before the last save
+    a, b = tmp_path / "aaaa", tmp_path / "bbbb"
+    a.mkdir()
+    b.mkdir()
+    with store.transaction() as s:
+        ra, rb = s.add_root(str(a)), s.add_root(str(b))
+        s.server_started("srv", CMD, "sess")
+        s.approve("srv")
+        s.grant("srv", [ra.id])
+    src = RootsSource(store, "srv", fingerprint(CMD), "sess")
+    for n in range(300):
+        now, then = (ra, rb) if n % 2 else (rb, ra)
+        with store.transaction() as s:
+            s.revoke("srv", [then.id])
+            s.grant("srv", [now.id])
+        assert [r["uri"] for r in src.effective()["roots"]] == [now.uri], f"save {n}"
+        assert src.folders() == [now.path]

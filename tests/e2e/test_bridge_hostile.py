@@ -365,7 +365,7 @@ def test_server_that_never_reads_stdin_gets_the_whole_ladder(layout) -> None:
         p.server.close()
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
 def test_signal_to_bridge_runs_the_shutdown_ladder(sig: int, layout) -> None:
     p = start()
     try:
@@ -476,6 +476,129 @@ def test_server_ignoring_sigterm_gets_sigkill(layout) -> None:
         assert code == 128 + signal.SIGKILL
         assert _gone(p.server.pid)  # type: ignore[arg-type]
         assert events(layout, ev.SESSION_END)[0]["stopped_by"] == "SIGKILL"
+    finally:
+        p.bridge.kill()
+        p.server.close()
+
+
+def test_server_closing_stdout_but_living_on_ends_the_session(layout) -> None:
+    p = start()
+    try:
+        p.handshake()
+        p.server.send(b"!!close-stdout")
+        # nothing can come back from it any more: after a grace period the ladder starts
+        assert p.server.lines is not None
+        p.server.lines.raw(lambda b: b == b"!!eof\n", "the server's stdin to close")
+        p.server.exit(5)
+        assert p.bridge.wait() == 5
+        p.bridge.out.wait_closed()
+        wait_for(lambda: _gone(p.server.pid), "the server to be gone")  # type: ignore[arg-type]
+        end = events(layout, ev.SESSION_END)[0]
+        assert end["reason"] == "the server closed its stdout"
+        assert end["stopped_by"] == "stdin closed"
+    finally:
+        p.bridge.kill()
+        p.server.close()
+
+
+def test_host_that_stops_reading_ends_the_session_without_sigpipe(layout) -> None:
+    server = Puppet()
+    read_end, write_end = os.pipe()
+    bridge = subprocess.Popen(
+        bridge_argv("pup", server.command()),
+        stdin=subprocess.PIPE,
+        stdout=write_end,
+        stderr=subprocess.DEVNULL,
+        env=os.environ.copy(),
+    )
+    os.close(write_end)
+    try:
+        server.accept()
+        os.close(read_end)  # the host closes its end of the bridge's stdout
+        # the bridge's next write to the host fails with EPIPE, not a fatal SIGPIPE
+        server.send({"jsonrpc": "2.0", "method": "notifications/message", "params": {"x": 1}})
+        assert server.lines is not None
+        server.lines.raw(lambda b: b == b"!!eof\n", "the server's stdin to close")
+        server.exit(0)
+        assert bridge.wait(60) == 0
+        end = events(layout, ev.SESSION_END)[0]
+        assert end["reason"] == "host stopped reading" and end["stopped_by"] == "stdin closed"
+        wait_for(lambda: _gone(server.pid), "the server to be gone")  # type: ignore[arg-type]
+    finally:
+        if bridge.poll() is None:
+            bridge.kill()
+            bridge.wait()
+        server.close()
+
+
+def test_an_unusable_directory_is_a_clear_error_and_leaves_no_server(
+    rm_home: Path, tmp_path: Path
+) -> None:
+    rm_home.mkdir(parents=True)
+    (rm_home / "logs").write_text("a file where the log directory should be")
+    server = Puppet()
+    bridge = BridgeProc(bridge_argv("pup", server.command()))
+    try:
+        assert bridge.wait() == 1
+        wait_for(
+            lambda: "the Roots Manager directory cannot be used" in bridge.stderr,
+            "the error on stderr",
+        )
+        gone = [
+            p
+            for p in psutil.process_iter(["cmdline"])
+            if str(server.port) in (p.info["cmdline"] or []) and not _gone(p.pid)
+        ]
+        assert gone == [], "the server outlived the bridge"
+    finally:
+        bridge.kill()
+        server.close()
+
+
+def test_a_store_that_cannot_be_written_still_gives_answers(
+    store: Store, tmp_path: Path, layout
+) -> None:
+    uri = grant_folder(store, tmp_path, "pup", "readable")
+    # every transaction now fails: the start cannot be recorded
+    layout.store_lock.unlink(missing_ok=True)
+    layout.store_lock.mkdir()
+    p = start()
+    try:
+        p.handshake()
+        p.server.send({"jsonrpc": "2.0", "id": 1, "method": "roots/list"})
+        answer = p.server.expect(is_id(1), "the answer from the store as it reads")
+        assert [r["uri"] for r in answer["result"]["roots"]] == [uri]
+        errors = wait_for(lambda: events(layout, ev.ERROR), "the error event")
+        assert "not recorded" in errors[0]["message"]
+    finally:
+        p.bridge.kill()
+        p.server.close()
+
+
+def test_a_store_damaged_while_running_keeps_the_last_answer_until_recovered(
+    store: Store, tmp_path: Path, layout
+) -> None:
+    uri = grant_folder(store, tmp_path, "pup", "kept")
+    p = start()
+    try:
+        p.handshake()
+        p.server.send({"jsonrpc": "2.0", "id": 1, "method": "roots/list"})
+        assert p.server.expect(is_id(1), "the first answer")["result"]["roots"][0]["uri"] == uri
+        good = store.path.read_bytes()
+        store.path.write_text("{ damaged")
+        p.server.send({"jsonrpc": "2.0", "id": 2, "method": "roots/list"})
+        assert p.server.expect(is_id(2), "an answer")["result"]["roots"][0]["uri"] == uri
+        wait_for(
+            lambda: any("not valid JSON" in e["message"] for e in events(layout, ev.ERROR)),
+            "the damage to be logged",
+        )
+        # repaired with the grant gone: the change reaches the server
+        store.path.write_bytes(good)
+        with store.transaction() as s:
+            s.revoke("pup", [s.find_root(uri).id])
+        p.server.expect(is_method("notifications/roots/list_changed"), "list_changed")
+        p.server.send({"jsonrpc": "2.0", "id": 3, "method": "roots/list"})
+        assert p.server.expect(is_id(3), "the new answer")["result"] == {"roots": []}
     finally:
         p.bridge.kill()
         p.server.close()

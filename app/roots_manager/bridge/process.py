@@ -51,12 +51,6 @@ class ServerProcess:
         """Close the server's stdin once what is being written to it has been written."""
         self._close_stdin()
 
-    def kill_now(self) -> None:
-        """Kill the server and its group at once (the bridge could not even start)."""
-        self._signal_group(signal.SIGKILL)
-        with contextlib.suppress(Exception):
-            self.proc.wait(GRACE)
-
     def _signal_group(self, sig: int) -> bool:
         pid = self.pid
         if pid is None:

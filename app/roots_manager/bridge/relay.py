@@ -133,11 +133,6 @@ class LineWriter:
             closer()
         self._wake.set()
 
-    @property
-    def closed(self) -> bool:
-        """True once :meth:`close` ran."""
-        return self._closed
-
     def _fits_now(self) -> bool:
         # a write of at most PIPE_BUF bytes to a pipe that polls writable cannot block, so the
         # event loop may do it itself and save a thread hand-over on the roots/list answer
@@ -195,11 +190,6 @@ class LineRelay:
         self._streamed_size = 0
         self._streamed_match = False
         self._tail = b""
-
-    @property
-    def buffered(self) -> int:
-        """Bytes of an unfinished line held now."""
-        return len(self._partial)
 
     def feed(self, data: bytes) -> None:
         """Take the next chunk of the stream."""

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from roots_manager.core.consent import effective
+from roots_manager.core.consent import effective, visible_roots
 from roots_manager.core.model import State
 from roots_manager.core.store import Store, StoreError
 
@@ -69,6 +69,14 @@ class RootsSource:
         return effective(
             self.state(), self.server, fingerprint=self.fingerprint, session=self.session
         )
+
+    def folders(self) -> list[str]:
+        """The paths of the folders this server may see, whether they are available or not."""
+        state = self.state()
+        roots = visible_roots(
+            state, self.server, fingerprint=self.fingerprint, session=self.session
+        )
+        return [r.path for r in roots]
 
     def pending(self) -> bool:
         """Whether a consent request for this server's command is still waiting for the user."""

@@ -22,20 +22,20 @@ from typing import Any
 
 from roots_manager import __version__
 from roots_manager.bridge.eventlog import BridgeLog
+from roots_manager.bridge.main import DEFAULT_CONSENT_TIMEOUT
 from roots_manager.bridge.process import GRACE, ServerProcess
 from roots_manager.bridge.pump import HOLD_LIMIT, FdSink, HandOff, LoopHandler, Pump
 from roots_manager.bridge.relay import LineRelay, LineWriter
 from roots_manager.bridge.roots import HeldAnswers, RootsSource
 from roots_manager.bridge.session import Session
 from roots_manager.bridge.spawn import EXIT_CANNOT_START, exit_code, grow_pipe
-from roots_manager.bridge.watch import AVAILABILITY_PERIOD, every, watch_store
+from roots_manager.bridge.watch import AVAILABILITY_PERIOD, FolderWatch, every, watch_store
 from roots_manager.core import events as ev
 from roots_manager.core import live
 from roots_manager.core.model import fingerprint, now_iso
 from roots_manager.core.paths import Layout
 from roots_manager.core.store import Store, StoreError
 
-DEFAULT_CONSENT_TIMEOUT = 30.0
 FLUSH_TIMEOUT = 5.0
 HOST_IN = 0
 HOST_OUT = 1
@@ -105,6 +105,8 @@ class Bridge:
         self._registered = False
         self._consent_waiting = False
         self._consent_timer: asyncio.TimerHandle | None = None
+        self._silent_timer: asyncio.TimerHandle | None = None
+        self._folders = FolderWatch(self.source.folders, self._store_changed)
         self._tasks: list[asyncio.Task[Any]] = []
 
     # ---- wiring ---------------------------------------------------------------------------
@@ -115,13 +117,10 @@ class Bridge:
         else:
             self._handoff.defer(fn)
 
-    def _call(self, fn: Callable[[], object]) -> None:
-        if self._handoff is not None:
-            self._handoff.call(fn)
-
     def _host_broken(self, exc: OSError) -> None:
         # called from whichever thread wrote last
-        self._call(lambda: self.host_gone(exc))
+        if self._handoff is not None:
+            self._handoff.call(lambda: self.host_gone(exc))
 
     def _close_server_stdin(self) -> None:
         # the closer waits for a write in progress, which a server that does not read can
@@ -153,6 +152,14 @@ class Bridge:
         # nothing more comes from the server: a held initialized has nothing to wait for
         self.session.release_initialized()
         self.server_out_ended.set()
+        # a server usually closes its stdout as it exits; one that lives on can never answer
+        # again, so after a grace period the session ends as if the host had gone
+        self._silent_timer = asyncio.get_running_loop().call_later(GRACE, self._server_silent)
+
+    def _server_silent(self) -> None:
+        if not self.server.exited.is_set() and not self.stop_event.is_set():
+            self._reason = "the server closed its stdout"
+            self.stop_event.set()
 
     def _signalled(self, signum: int) -> None:
         if not self.stop_event.is_set():
@@ -205,7 +212,8 @@ class Bridge:
         """Run until the host or the server goes; returns the bridge's exit code."""
         loop = asyncio.get_running_loop()
         self.server.watch(loop)
-        for sig in (signal.SIGTERM, signal.SIGINT):
+        # SIGHUP too: a closed terminal must not end the bridge without the server
+        for sig in (signal.SIGTERM, signal.SIGINT, getattr(signal, "SIGHUP", signal.SIGTERM)):
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.add_signal_handler(sig, self._signalled, sig)
         self.log.event(
@@ -265,7 +273,7 @@ class Bridge:
             started_at=now_iso(),
             command=self.command,
             mode="observe" if self.observe else "managed",
-            log_file=str(self.log.writer.path),
+            log_file=str(self.log.path) if self.log.path is not None else None,
             server_pid=self.server.pid,
         )
         pending = False
@@ -273,7 +281,8 @@ class Bridge:
             try:
                 pending = await asyncio.to_thread(self._record_start)
                 self._registered = True
-            except StoreError as exc:
+            except (StoreError, OSError) as exc:
+                # answering matters more than the record: the store is still read for answers
                 self.log.event(ev.ERROR, message=f"the server's start was not recorded: {exc}")
                 print(f"roots-bridge: {exc}", file=sys.stderr, flush=True)
         self.log.start_marker(marker, loop)
@@ -281,6 +290,7 @@ class Bridge:
             return
         stop = self.stop_event
         self._tasks.append(asyncio.create_task(watch_store(self.layout, self._store_changed, stop)))
+        self._tasks.append(asyncio.create_task(self._folders.run()))
         self._tasks.append(
             asyncio.create_task(every(AVAILABILITY_PERIOD, self._store_changed, stop))
         )
@@ -342,6 +352,8 @@ class Bridge:
         self.session.check_changes()
 
     def _store_changed(self) -> None:
+        # the store, a granted folder's parent directory, or the periodic check
+        self._folders.refresh()
         if self._consent_waiting and not self.source.pending():
             self._consent_over(False)
             return
@@ -349,10 +361,12 @@ class Bridge:
             self.session.check_changes()
 
     async def _finish(self, code: int, how: str | None) -> None:
+        self._folders.close()
         for t in self._tasks:
             t.cancel()
-        if self._consent_timer is not None:
-            self._consent_timer.cancel()
+        for timer in (self._consent_timer, self._silent_timer):
+            if timer is not None:
+                timer.cancel()
         if self._registered:
             with contextlib.suppress(StoreError, OSError):
                 await asyncio.to_thread(self._record_end)

@@ -1,9 +1,11 @@
 """Noticing that a server's effective roots may have moved: the store directory and the folders.
 
 The store is watched through its *directory*: a save renames a new file over the old one, so a
-watch on the file itself would miss every save after the first. Folder availability (a granted
-folder deleted, unmounted or made unreadable, or coming back) is checked on a short period, because
-a folder can vanish together with any of its ancestors, which no single watch covers.
+watch on the file itself would miss every save after the first. A granted folder that is deleted,
+renamed away, made unreadable or that comes back shows as an event in its parent directory, so
+the parents of the granted folders are watched too (:class:`FolderWatch`). A folder can also
+vanish together with any of its ancestors, which no such watch covers: a one-second check of
+everything remains as the fallback.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from watchfiles import Change, awatch
 
@@ -19,7 +21,14 @@ from roots_manager.core.paths import Layout
 
 STORE_DEBOUNCE_MS = 30
 STORE_STEP_MS = 5
+FOLDER_DEBOUNCE_MS = 50
+FOLDER_STEP_MS = 50
 AVAILABILITY_PERIOD = 1.0
+
+
+async def _pause(event: asyncio.Event, seconds: float) -> None:
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(event.wait(), seconds)
 
 
 async def watch_store(layout: Layout, on_change: Callable[[], None], stop: asyncio.Event) -> None:
@@ -41,16 +50,84 @@ async def watch_store(layout: Layout, on_change: Callable[[], None], stop: async
             ):
                 on_change()
         except (OSError, RuntimeError):
-            # the directory went away or the watcher failed: the availability period still
+            # the directory went away or the watcher failed: the periodic check still
             # re-reads the store, so keep trying without busy-looping
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), AVAILABILITY_PERIOD)
+            await _pause(stop, AVAILABILITY_PERIOD)
+
+
+class FolderWatch:
+    """Calls *on_change* when a granted folder appears, vanishes or changes its permissions.
+
+    *folders* gives the paths of the folders the server may see (available or not);
+    :meth:`refresh` picks up a new set, :meth:`close` ends :meth:`run`.
+    """
+
+    def __init__(
+        self, folders: Callable[[], Collection[str]], on_change: Callable[[], None]
+    ) -> None:
+        self._folders = folders
+        self._on_change = on_change
+        self._watched: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
+        self._rearm = asyncio.Event()
+        self._closed = False
+
+    def _targets(self) -> tuple[frozenset[str], frozenset[str]]:
+        paths = frozenset(os.path.normpath(p) for p in self._folders())
+        parents = frozenset(
+            parent
+            for parent in (os.path.dirname(p) for p in paths)
+            if parent and os.path.isdir(parent)
+        )
+        return paths, parents
+
+    @property
+    def watched(self) -> frozenset[str]:
+        """The directories being watched now (set once their watch is in place)."""
+        return self._watched[1]
+
+    def refresh(self) -> None:
+        """Watch the folders' parents as they are now, if that differs from what is watched."""
+        if self._targets() != self._watched:
+            self._rearm.set()
+
+    def close(self) -> None:
+        """End :meth:`run` (its watcher thread stops within one step)."""
+        self._closed = True
+        self._rearm.set()
+
+    async def run(self) -> None:
+        """Watch until :meth:`close`."""
+        while not self._closed:
+            self._rearm.clear()
+            # awatch puts its watch in place before it first yields to the loop, so whoever
+            # reads `watched` on the loop sees directories that are really watched
+            self._watched = paths, parents = self._targets()
+            if not parents:
+                await self._rearm.wait()
+                continue
+
+            def granted(_: Change, path: str, paths: frozenset[str] = paths) -> bool:
+                return path in paths
+
+            try:
+                async for _ in awatch(
+                    *sorted(parents),
+                    watch_filter=granted,
+                    debounce=FOLDER_DEBOUNCE_MS,
+                    step=FOLDER_STEP_MS,
+                    stop_event=self._rearm,
+                    recursive=False,
+                ):
+                    self._on_change()
+            except (OSError, RuntimeError):
+                # a parent vanished between the look and the watch: the periodic check
+                # notices the change and asks for a refresh
+                await _pause(self._rearm, AVAILABILITY_PERIOD)
 
 
 async def every(period: float, tick: Callable[[], None], stop: asyncio.Event) -> None:
     """Call *tick* every *period* seconds until *stop* is set."""
     while not stop.is_set():
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(stop.wait(), period)
+        await _pause(stop, period)
         if not stop.is_set():
             tick()
