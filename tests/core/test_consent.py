@@ -256,3 +256,109 @@ def test_state_round_trips_through_json(folders: list[Path]) -> None:
     s.set_policy("deny")
     again = State.from_json(s.to_json())
     assert again.to_json() == s.to_json()
+
+
+# ---- input a demanding user throws at it --------------------------------------------------------
+
+
+def test_add_root_takes_a_file_uri(tmp_path: Path) -> None:
+    folder = tmp_path / "web#staging"
+    folder.mkdir()
+    s = State()
+    r = s.add_root(path_to_uri(str(folder)))
+    assert r.path == str(folder) and r.name == "web#staging"
+    other = tmp_path / "b c"
+    other.mkdir()
+    assert s.add_root("file://localhost" + path_to_uri(str(other))[7:] + "/").path == str(other)
+    with pytest.raises(ModelError, match="already a root"):
+        s.add_root("FILE://" + r.uri[len("file://") :])
+    with pytest.raises(ModelError, match="only file://"):
+        s.add_root("https://example.com/code")
+    with pytest.raises(ModelError, match="fragment"):
+        s.add_root("file://" + str(folder))  # '#' written by hand, not encoded
+    assert [x.path for x in s.roots] == [str(folder), str(other)]
+
+
+def test_dot_segments_in_paths_and_uris_are_folded(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    s = State()
+    r = s.add_root(str(tmp_path / "a" / ".." / "b" / "."))
+    assert r.path == str(tmp_path / "b")
+    assert s.find_root(path_to_uri(str(tmp_path / "a")) + "/../b") is r
+
+
+@pytest.fixture
+def fake_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path / "users" / "me"
+    (home / "code").mkdir(parents=True)
+    (tmp_path / "users" / "other").mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    return home
+
+
+def test_a_link_to_the_home_folder_is_as_broad_as_the_home_folder(
+    fake_home: Path, tmp_path: Path
+) -> None:
+    link = tmp_path / "innocent-looking"
+    link.symlink_to(fake_home)
+    s = State()
+    with pytest.raises(ModelError, match="home folder"):
+        s.add_root(str(link))
+    with pytest.raises(ModelError, match="home folder"):
+        s.add_root("~/code/..")
+    assert not s.roots
+    assert s.add_root(str(link), allow_broad=True).path == str(link)
+
+
+def test_a_folder_holding_the_home_folder_is_broad(fake_home: Path, tmp_path: Path) -> None:
+    s = State()
+    with pytest.raises(ModelError, match="holds your home folder"):
+        s.add_root(str(tmp_path / "users"))
+    assert s.add_root(str(tmp_path / "users" / "other")).name == "other"
+    assert s.add_root(str(fake_home / "code")).name == "code"
+
+
+@pytest.mark.parametrize("bad", ["web\x1b[31m", "a\x07b", "x\x7f", "x\x9b1m", "evil\u202egnp"])
+def test_names_with_control_or_direction_characters_are_refused(bad: str, tmp_path: Path) -> None:
+    s = State()
+    r = s.add_root(str(tmp_path))
+    (tmp_path / "other").mkdir()
+    with pytest.raises(ModelError, match="control or text-direction"):
+        s.rename_root(r.path, bad)
+    with pytest.raises(ModelError, match="control or text-direction"):
+        s.add_root(str(tmp_path / "other"), name=bad)
+    with pytest.raises(ModelError, match="not a usable server name"):
+        s.grant(bad, [r.id])
+    assert r.name == tmp_path.name and len(s.roots) == 1 and not s.grants and not s.servers
+
+
+def test_a_name_taken_from_an_odd_folder_name_is_made_safe(tmp_path: Path) -> None:
+    folder = tmp_path / "red\x1b[31m\tname"
+    folder.mkdir()
+    r = State().add_root(str(folder))
+    assert r.path == str(folder)
+    assert r.name == "red\ufffd[31m name"
+
+
+@pytest.mark.parametrize(
+    ("doc_part", "words"),
+    [
+        ({"roots": [{"id": 1, "path": "/x", "name": "x", "added_at": ""}]}, "'id'"),
+        ({"roots": [{"id": "a", "path": ["/x"], "name": "x", "added_at": ""}]}, "'path'"),
+        ({"roots": {"id": "a"}}, "'roots' is not a list"),
+        ({"grants": [{"server": "fs", "root": "a", "scope": "forever"}]}, "'scope'"),
+        ({"grants": [{"server": "fs", "root": "a", "sessions": "s1"}]}, "'sessions'"),
+        ({"servers": {"fs": {"command": "npx fs"}}}, "'command'"),
+        ({"servers": []}, "'servers' is not an object"),
+        ({"settings": {"language": 7}}, "language"),
+    ],
+)
+def test_stored_values_of_the_wrong_type_are_refused_on_read(
+    doc_part: dict[str, object], words: str
+) -> None:
+    from roots_manager.core.model import SchemaError
+
+    doc = {**State().to_json(), **doc_part}
+    with pytest.raises(SchemaError, match=words):
+        State.from_json(doc)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import select
 import signal
 import stat
 import subprocess
@@ -16,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from roots_manager.core.model import SCHEMA_VERSION, State
-from roots_manager.core.paths import Layout
+from roots_manager.core.paths import Layout, SharedDirectoryError
 from roots_manager.core.store import Store, StoreError, StoreUnreadable
 from tests.conftest import run_cli
 
@@ -46,6 +47,26 @@ def test_existing_home_with_loose_permissions_is_tightened(tmp_path: Path) -> No
     home.chmod(0o755)
     Store(Layout(home))
     assert _mode(home) == 0o700
+
+
+def test_a_shared_or_home_folder_is_never_made_private(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shared = tmp_path / "like-tmp"
+    shared.mkdir()
+    shared.chmod(0o1777)
+    with pytest.raises(SharedDirectoryError, match="shared folder"):
+        Store(Layout(shared))
+    assert _mode(shared) == 0o1777 and not list(shared.iterdir())
+    home = tmp_path / "me"
+    home.mkdir()
+    home.chmod(0o755)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("ROOTS_MANAGER_HOME", str(home))
+    proc = run_cli("roots", "list", check=False)
+    assert proc.returncode == 1 and "your home folder" in proc.stderr
+    assert "ROOTS_MANAGER_HOME" in proc.stderr
+    assert _mode(home) == 0o755 and not list(home.iterdir())
 
 
 def test_revision_and_last_good_copy(store: Store) -> None:
@@ -87,7 +108,7 @@ def _committed_state(n: int) -> State:
     return s
 
 
-def _save_loop(home: Path) -> None:  # pragma: no cover - runs in a forked child
+def _save_loop(home: Path, notify: int) -> None:  # pragma: no cover - runs in a forked child
     store = Store(Layout(home))
     current = store.read().language
     n = int(current.split("-")[1]) if current else 0
@@ -97,23 +118,41 @@ def _save_loop(home: Path) -> None:  # pragma: no cover - runs in a forked child
             target = _committed_state(n)
             s.language = target.language
             s.servers = target.servers
+        os.write(notify, b".")  # one byte per committed save
 
 
 def test_sigkill_during_saves_never_corrupts_the_store(rm_home: Path) -> None:
     rng = random.Random(1234)
     kills = 0
+    mid_save = 0
+    seen_leftovers: set[str] = set()
     seen_states: set[str | None] = set()
     for _ in range(200):
+        progress, notify = os.pipe()
         pid = os.fork()
         if pid == 0:  # pragma: no cover - child
             try:
-                _save_loop(rm_home)
+                os.close(progress)
+                _save_loop(rm_home, notify)
             finally:
                 os._exit(1)
-        time.sleep(rng.uniform(0.0, 0.03))
+        os.close(notify)
+        # Let the child commit 0 to 3 saves, then kill it a few milliseconds later, which lands
+        # inside the next save most of the time; waiting for commits rather than for a fixed
+        # time keeps every kill meaningful however loaded the machine is.
+        for _ in range(rng.randrange(4)):
+            ready, _, _ = select.select([progress], [], [], 120)
+            assert ready, "the saving child committed nothing for 120 s"
+            assert os.read(progress, 1) == b"."
+        time.sleep(rng.uniform(0.0, 0.01))
         os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
+        os.close(progress)
         kills += 1
+        # a temporary file not seen before shows that this kill landed inside a save
+        leftovers = {p.name for p in rm_home.iterdir() if p.name.endswith(".tmp")}
+        mid_save += bool(leftovers - seen_leftovers)
+        seen_leftovers |= leftovers
         store = Store(Layout(rm_home))
         if not store.path.exists():
             continue
@@ -127,6 +166,7 @@ def test_sigkill_during_saves_never_corrupts_the_store(rm_home: Path) -> None:
         if store.layout.store_backup.exists():
             State.from_json(json.loads(store.layout.store_backup.read_bytes()))
     assert kills == 200
+    assert mid_save >= 20, f"only {mid_save} of 200 kills landed inside a save"
     assert len(seen_states) > 100, "the kills should land on many different committed states"
     # temporary files orphaned by a kill are swept by the next save
     with Store(Layout(rm_home)).transaction() as s:
@@ -220,6 +260,9 @@ BAD_FILES = {
     "json-array": b"[1, 2, 3]\n",
     "newer-schema": json.dumps({**GOOD, "schema": SCHEMA_VERSION + 1}).encode(),
     "wrong-shape": json.dumps({**GOOD, "roots": [{"nope": 1}]}).encode(),
+    "wrong-types": json.dumps(
+        {**GOOD, "roots": [{"id": "a", "path": 5, "name": "x", "added_at": ""}]}
+    ).encode(),
 }
 EXPECTED_WORDS = {
     "truncated": "not valid JSON",
@@ -227,6 +270,7 @@ EXPECTED_WORDS = {
     "json-array": "JSON list, not an object",
     "newer-schema": "newer Roots Manager",
     "wrong-shape": "damaged",
+    "wrong-types": "damaged",
 }
 
 
@@ -295,6 +339,7 @@ def test_recover_restores_the_last_good_copy_and_keeps_the_bad_one(store: Store)
         s.set_policy("allow-all")
     bad = b'{"schema": 1, "roots": [tru'
     store.path.write_bytes(bad)
+    store.path.chmod(0o644)  # as a hand edit may leave it
     with pytest.raises(StoreUnreadable):
         store.read()
     proc = run_cli("store", "recover")
@@ -302,6 +347,7 @@ def test_recover_restores_the_last_good_copy_and_keeps_the_bad_one(store: Store)
     assert store.read().policy == "deny"
     aside = [p for p in store.layout.home.iterdir() if ".damaged-" in p.name]
     assert len(aside) == 1 and aside[0].read_bytes() == bad
+    assert _mode(aside[0]) == 0o600 and _mode(store.path) == 0o600
     assert "nothing to recover" in run_cli("store", "recover").stdout
 
 
@@ -328,3 +374,23 @@ def test_newer_schema_recover_keeps_the_newer_file(store: Store) -> None:
     store.recover()
     assert store.read().policy == "deny"
     assert [p.read_bytes() for p in store.layout.home.iterdir() if ".damaged-" in p.name] == [newer]
+
+
+def test_folder_names_that_are_not_utf8_are_stored_and_read_back(
+    store: Store, tmp_path: Path
+) -> None:
+    raw = os.fsencode(tmp_path) + b"/caf\xe9 \xff#"
+    os.mkdir(raw)
+    path = os.fsdecode(raw)
+    with store.transaction() as s:
+        root = s.add_root(path)
+        s.grant("fs", [root.id])
+    data = store.path.read_bytes()
+    data.decode("utf-8")  # the store stays valid UTF-8 JSON
+    again = store.read()
+    assert again.roots[0].path == path
+    assert again.roots[0].uri.endswith("/caf%E9%20%FF%23")
+    assert again.roots[0].name == "caf\ufffd \ufffd#"
+    with store.transaction() as s:  # an unchanged read-modify-write keeps it byte for byte
+        s.find_root(again.roots[0].uri)
+    assert store.path.read_bytes() == data

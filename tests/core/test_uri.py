@@ -159,3 +159,41 @@ def test_unc_round_trip(host: str, segs: list[str]) -> None:
         path += "\\share"
     uri = path_to_uri(path, "windows")
     assert uri_to_path(uri, "windows") == path
+
+
+# ---- odd but legal paths -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("path", "uri"),
+    [
+        # a trailing slash and dot segments are kept as written: the URI is the exact inverse,
+        # and folding them is the store's job (it normalises every path it keeps)
+        ("/srv/app/", "file:///srv/app/"),
+        ("/srv/./app/../web", "file:///srv/./app/../web"),
+        ("/line\nbreak", "file:///line%0Abreak"),
+        ("/cr\rand\x1b[31mescape", "file:///cr%0Dand%1B%5B31mescape"),
+        ("/del\x7f", "file:///del%7F"),
+        (
+            "/a+b;c=d&e,f@g$h!i'j(k)l*m~n",
+            "file:///a%2Bb%3Bc%3Dd%26e%2Cf%40g%24h%21i%27j%28k%29l%2Am~n",
+        ),
+        ("/bidi\u202eevil", "file:///bidi%E2%80%AEevil"),
+    ],
+)
+def test_odd_posix_paths_round_trip_exactly(path: str, uri: str) -> None:
+    assert path_to_uri(path, "posix") == uri
+    assert uri_to_path(uri, "posix") == path
+
+
+def test_a_very_long_path_round_trips() -> None:
+    path = "/" + "/".join(["日本語 #%?" * 20] * 40)
+    uri = path_to_uri(path, "posix")
+    assert len(uri) > 30_000 and uri == PurePosixPath(path).as_uri()
+    assert uri_to_path(uri, "posix") == path
+
+
+def test_a_uri_cannot_smuggle_a_newline_or_a_percent_escape_unencoded() -> None:
+    assert uri_to_path("file:///a%0Ab", "posix") == "/a\nb"
+    with pytest.raises(UriError, match="broken percent"):
+        uri_to_path("file:///100%", "posix")

@@ -103,7 +103,12 @@ class EventWriter:
 
     def write(self, record: dict[str, Any]) -> None:
         """Append *record* and flush it, so that readers see it at once."""
-        line = json.dumps(record, ensure_ascii=False, default=str).encode("utf-8") + b"\n"
+        # backslashreplace: a command line holding a file name that is not UTF-8 (lone
+        # surrogates) is written as JSON escapes instead of stopping the bridge
+        line = (
+            json.dumps(record, ensure_ascii=False, default=str).encode("utf-8", "backslashreplace")
+            + b"\n"
+        )
         if self._size and self._size + len(line) > self.max_bytes:
             self._rotate()
         assert self._file is not None

@@ -16,7 +16,7 @@ from typing import Any
 import psutil
 
 from roots_manager.core.paths import Layout
-from roots_manager.core.store import write_atomic
+from roots_manager.core.store import json_bytes, write_atomic
 
 APP_MARKER = "app.json"
 
@@ -68,8 +68,7 @@ def write_bridge_marker(layout: Layout, marker: BridgeMarker) -> None:
     """Create or update the marker of a live bridge session."""
     if marker.process_started is None:
         marker.process_started = process_start_time(marker.pid)
-    data = json.dumps(asdict(marker), ensure_ascii=False).encode("utf-8")
-    write_atomic(_bridge_path(layout, marker.session), data)
+    write_atomic(_bridge_path(layout, marker.session), json_bytes(asdict(marker)))
 
 
 def remove_bridge_marker(layout: Layout, session: str) -> None:

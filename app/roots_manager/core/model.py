@@ -6,15 +6,17 @@ makes it durable. Operations raise :class:`ModelError` with a message meant for 
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
 import re
+import unicodedata
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from roots_manager.core import uri as uris
 
@@ -27,6 +29,9 @@ POLICIES: tuple[Policy, ...] = ("ask", "deny", "allow-all")
 Scope = Literal["always", "session"]
 PendingReason = Literal["new-server", "command-changed"]
 Decision = Literal["always", "session", "deny"]
+
+
+_D = TypeVar("_D")
 
 
 class ModelError(ValueError):
@@ -53,14 +58,32 @@ def normalize_path(path: str) -> str:
     return os.path.normpath(os.path.abspath(os.path.expanduser(path)))
 
 
+def path_of(ref: str) -> str:
+    """The normalised path that *ref* names: a ``file://`` URI or a path (``~`` allowed)."""
+    if ref.lower().startswith("file:") or _URI_LIKE.match(ref):
+        try:
+            return normalize_path(uris.uri_to_path(ref))
+        except uris.UriError as exc:
+            raise ModelError(str(exc)) from exc
+    return normalize_path(ref)
+
+
 def broad_reason(path: str) -> str | None:
-    """Why adding *path* as a root is too broad, or None if it is not."""
+    """Why adding *path* as a root is too broad, or None if it is not.
+
+    Symbolic links are followed: a link to the home folder is as broad as the home folder.
+    """
     real = os.path.realpath(path)
     if real == os.path.realpath(os.sep) or os.path.dirname(real) == real:
         return "it is the root of the file system: every server granted it could be pointed at every file"
     home = os.path.realpath(os.path.expanduser("~"))
     if real == home:
         return "it is your home folder: every server granted it could be pointed at all your files"
+    if os.path.dirname(home) != home and home.startswith(real.rstrip(os.sep) + os.sep):
+        return (
+            f"it holds your home folder ({home}): every server granted it could be pointed at "
+            "all your files"
+        )
     return None
 
 
@@ -134,11 +157,7 @@ class State:
     def find_root(self, ref: str) -> Root:
         """The root named by *ref*: a ``file://`` URI, a root's name, or a path."""
         if ref.lower().startswith("file:") or _URI_LIKE.match(ref):
-            try:
-                path = normalize_path(uris.uri_to_path(ref))
-            except uris.UriError as exc:
-                raise ModelError(str(exc)) from exc
-            return self._root_by_path(path, ref)
+            return self._root_by_path(path_of(ref), ref)
         by_name = [r for r in self.roots if r.name == ref]
         looks_like_path = ref.startswith(("/", "~", ".")) or os.sep in ref
         if len(by_name) == 1 and not looks_like_path:
@@ -155,8 +174,8 @@ class State:
         raise ModelError(f"no root matches {ref!r} (roots-manager roots list shows them)")
 
     def add_root(self, path: str, name: str | None = None, *, allow_broad: bool = False) -> Root:
-        """Add the folder at *path* as a root."""
-        norm = normalize_path(path)
+        """Add the folder at *path* (a path or a ``file://`` URI) as a root."""
+        norm = path_of(path)
         if not os.path.isdir(norm):
             what = "does not exist" if not os.path.lexists(norm) else "is not a folder"
             raise ModelError(f"cannot add {norm}: it {what}")
@@ -173,7 +192,9 @@ class State:
         root = Root(
             id=uuid.uuid4().hex[:12],
             path=norm,
-            name=_clean_name(name) if name is not None else (os.path.basename(norm) or norm),
+            name=_clean_name(name)
+            if name is not None
+            else _shown_name(os.path.basename(norm) or norm),
             added_at=now_iso(),
         )
         self.roots.append(root)
@@ -214,7 +235,7 @@ class State:
         Granting settles a pending request for a server never seen before; a command that
         changed still needs :meth:`approve` before its grants apply.
         """
-        _check_server_name(server)
+        _check_server_name(server, strict=True)
         srv = self.servers.setdefault(server, Server(name=server))
         self.pending = [
             p for p in self.pending if not (p.server == server and p.reason == "new-server")
@@ -419,13 +440,24 @@ class State:
             policy = settings.get("policy", "ask")
             if policy not in POLICIES:
                 raise SchemaError(f"unknown policy {policy!r}")
+            language = settings.get("language")
+            if language is not None and not isinstance(language, str):
+                raise SchemaError("the language setting is not a string")
             return cls(
-                roots=[Root(**r) for r in doc.get("roots", [])],
-                servers={n: Server(name=n, **_fields(s)) for n, s in doc["servers"].items()},
-                grants=[Grant(**g) for g in doc.get("grants", [])],
-                pending=[Pending(**p) for p in doc.get("pending", [])],
+                roots=[_typed(Root, r, "a root") for r in _items(doc.get("roots", []), "roots")],
+                servers={
+                    n: Server(name=n, **_fields(_typed(Server, s, f"server {n!r}", build=False)))
+                    for n, s in _mapping(doc["servers"], "servers").items()
+                },
+                grants=[
+                    _typed(Grant, g, "a grant") for g in _items(doc.get("grants", []), "grants")
+                ],
+                pending=[
+                    _typed(Pending, p, "a pending request")
+                    for p in _items(doc.get("pending", []), "pending")
+                ],
                 policy=policy,
-                language=settings.get("language"),
+                language=language,
                 revision=int(doc.get("revision", 0)),
             )
         except SchemaError:
@@ -445,6 +477,42 @@ class NewerSchemaError(SchemaError):
         self.version = version
 
 
+# What each stored field may hold, by its annotation: a hand-edited or damaged file is refused
+# when read, instead of failing later in whatever first touches the odd value.
+_CHECKS: dict[str, Callable[[object], bool]] = {
+    "str": lambda v: isinstance(v, str),
+    "str | None": lambda v: v is None or isinstance(v, str),
+    "list[str]": lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
+    "list[str] | None": lambda v: v is None or _CHECKS["list[str]"](v),
+    "Scope": lambda v: v in ("always", "session"),
+    "PendingReason": lambda v: v in ("new-server", "command-changed"),
+}
+
+
+def _items(value: object, what: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise SchemaError(f"'{what}' is not a list")
+    return value
+
+
+def _mapping(value: object, what: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise SchemaError(f"'{what}' is not an object")
+    return value
+
+
+def _typed(cls: type[_D], doc: object, what: str, *, build: bool = True) -> Any:
+    """Check *doc* against the fields of dataclass *cls*; build one unless *build* is false."""
+    if not isinstance(doc, dict):
+        raise SchemaError(f"{what} is not an object")
+    types = {f.name: str(f.type) for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    for key, value in doc.items():
+        check = _CHECKS.get(types.get(key, ""))
+        if key in types and check is not None and not check(value):
+            raise SchemaError(f"{what} has an unexpected {key!r}: {value!r}")
+    return cls(**doc) if build else doc
+
+
 def _server_json(s: Server) -> dict[str, Any]:
     d = vars(s).copy()
     del d["name"]
@@ -455,13 +523,50 @@ def _fields(s: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in s.items() if k != "name"}
 
 
+# The bidirectional embeddings, overrides and isolates: they can make a name read as another.
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _unsafe_char(c: str) -> bool:
+    # Control characters can drive a terminal (escape sequences); lone surrogates stand for
+    # file name bytes that are not UTF-8 and have no character to show.
+    return unicodedata.category(c) in ("Cc", "Cs") or c in _BIDI_CONTROLS
+
+
 def _clean_name(name: str) -> str:
     cleaned = " ".join(name.split())
     if not cleaned:
         raise ModelError("a root's name cannot be empty")
+    bad = sorted({f"U+{ord(c):04X}" for c in cleaned if _unsafe_char(c)})
+    if bad:
+        raise ModelError(
+            f"a root's name cannot hold control or text-direction characters ({', '.join(bad)})"
+        )
     return cleaned
 
 
-def _check_server_name(name: str) -> None:
-    if not name or not name.strip() or any(ord(c) < 32 for c in name):
+def _shown_name(text: str) -> str:
+    """A name made from a folder's own name, with characters a name cannot hold replaced."""
+    cleaned = " ".join(text.split())
+    return "".join("\ufffd" if _unsafe_char(c) else c for c in cleaned) or "\ufffd"
+
+
+def server_name_problem(name: str) -> str | None:
+    """Why *name* cannot name a server (empty, or holding control or text-direction characters)."""
+    if not name or not name.strip():
+        return "a server name cannot be empty"
+    bad = sorted({f"U+{ord(c):04X}" for c in name if _unsafe_char(c)})
+    if bad:
+        return f"a server name cannot hold control or text-direction characters ({', '.join(bad)})"
+    return None
+
+
+def _check_server_name(name: str, *, strict: bool = False) -> None:
+    # Bridges only refuse C0 control characters for now, so what a running bridge reports is
+    # recorded under that looser rule; names a user types (grants) get the full check.
+    if strict:
+        problem = server_name_problem(name)
+        if problem:
+            raise ModelError(f"{name!r} is not a usable server name: {problem}")
+    elif not name or not name.strip() or any(ord(c) < 32 for c in name):
         raise ModelError(f"{name!r} is not a usable server name")

@@ -20,11 +20,39 @@ def default_home() -> Path:
     return Path(platformdirs.user_data_dir("roots-manager", appauthor=False))
 
 
+class SharedDirectoryError(PermissionError):
+    """The per-user directory points at a folder that is not Roots Manager's own."""
+
+
+def _not_ours(path: Path, st: os.stat_result) -> str | None:
+    # Making a folder private means chmod 0700; done to /tmp or to the home folder (a mistyped
+    # ROOTS_MANAGER_HOME) that would break other users or programs, so such folders are refused.
+    if hasattr(os, "getuid") and st.st_uid != os.getuid():
+        return "it belongs to another user"
+    if st.st_mode & (stat.S_ISVTX | stat.S_IWOTH):
+        return "it is a shared folder (writable by everyone)"
+    real = os.path.realpath(path)
+    if real == os.path.realpath(os.path.expanduser("~")) or os.path.dirname(real) == real:
+        return "it is your home folder or the root of the file system"
+    return None
+
+
 def ensure_private_dir(path: Path) -> Path:
-    """Create *path* (and parents) if needed and make it private to the user (0700)."""
+    """Create *path* (and parents) if needed and make it private to the user (0700).
+
+    Raises :class:`SharedDirectoryError` for a folder that must not be made private: another
+    user's, a shared one such as ``/tmp``, the home folder, or the root of the file system.
+    """
     path.mkdir(parents=True, exist_ok=True, mode=0o700)
-    mode = stat.S_IMODE(path.stat().st_mode)
+    st = path.stat()
+    mode = stat.S_IMODE(st.st_mode)
     if mode != 0o700 and os.name != "nt":
+        reason = _not_ours(path, st)
+        if reason:
+            raise SharedDirectoryError(
+                f"{path} cannot hold Roots Manager's private state: {reason}. Point "
+                f"{HOME_ENV} at a folder of its own (it is created if missing)"
+            )
         path.chmod(0o700)
     return path
 

@@ -80,8 +80,19 @@ def _parse(data: bytes, path: Path) -> State:
         raise StoreUnreadable(f"the store {path} is damaged: {exc}. {way_out}", path) from exc
 
 
+def json_bytes(doc: object, *, indent: int | None = None) -> bytes:
+    """*doc* as UTF-8 JSON, readable (non-ASCII kept as is) and safe for any file name.
+
+    A POSIX file name that is not valid UTF-8 reaches Python as lone surrogates; they cannot be
+    encoded as UTF-8, so they are written as the JSON escapes (``\\udcff``) that read back as
+    the same string.
+    """
+    text = json.dumps(doc, ensure_ascii=False, indent=indent)
+    return text.encode("utf-8", "backslashreplace")
+
+
 def _dump(state: State) -> bytes:
-    return (json.dumps(state.to_json(), ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+    return json_bytes(state.to_json(), indent=2) + b"\n"
 
 
 def write_atomic(path: Path, data: bytes) -> None:
@@ -232,6 +243,8 @@ class Store:
                 n += 1
                 aside = self.path.with_name(f"{self.path.name}.damaged-{stamp}-{n}")
             os.replace(self.path, aside)
+            with contextlib.suppress(OSError):
+                os.chmod(aside, 0o600)  # it may have been written by hand with looser rights
             if backup is not None:
                 write_atomic(self.path, self.layout.store_backup.read_bytes())
                 msg = f"restored the last good copy (revision {backup.revision})"
