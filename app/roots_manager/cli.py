@@ -1,13 +1,13 @@
 """The ``roots-manager`` command: the same operations as the desktop app, for scripts and hosts.
 
 Exit codes: 0 done, 1 the operation was refused (the message says why), 2 bad usage,
-3 the store cannot be used as it is (the message names the file and the way out).
+3 the store cannot be used as it is (the message names the file and the way out),
+130 interrupted (Ctrl-C).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import unicodedata
@@ -20,23 +20,59 @@ from roots_manager.core import live
 from roots_manager.core.consent import effective, grant_active, unavailable_reason
 from roots_manager.core.model import POLICIES, ModelError, State
 from roots_manager.core.paths import Layout
-from roots_manager.core.store import Store, StoreError
+from roots_manager.core.store import Store, StoreError, json_bytes
+from roots_manager.core.uri import UriError
 
 EXIT_REFUSED = 1
 EXIT_USAGE = 2
 EXIT_STORE = 3
+EXIT_INTERRUPTED = 130
+
+
+def _json_text(doc: Any, indent: int | None = 2) -> str:
+    # A file name that is not UTF-8 holds lone surrogates, which stdout cannot encode; they go
+    # out as the JSON escapes that decode to the same string.
+    return json_bytes(doc, indent=indent).decode("utf-8")
 
 
 def _print_json(doc: Any) -> None:
-    print(json.dumps(doc, ensure_ascii=False, indent=2))
+    print(_json_text(doc))
+
+
+# The bidirectional embeddings, overrides and isolates, which reorder what follows them.
+_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def shown(text: str) -> str:
+    """*text* made safe to print on a terminal.
+
+    Paths may legally hold control characters (an escape sequence would drive the terminal),
+    text-direction overrides and bytes that are not UTF-8; they are shown as escapes instead.
+    """
+    out = []
+    for c in text:
+        cat = unicodedata.category(c)
+        if cat == "Cs":  # a byte of a file name that is not UTF-8
+            out.append(f"\\x{ord(c) - 0xDC00:02x}")
+        elif cat == "Cc" or c in _BIDI:
+            out.append(repr(c)[1:-1] if ord(c) < 0x100 else f"\\u{ord(c):04x}")
+        else:
+            out.append(c)
+    return "".join(out)
 
 
 def _width(text: str) -> int:
-    """Columns *text* takes in a terminal: wide (CJK) characters take two."""
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+    """Columns *text* takes in a terminal: wide (CJK) characters take two, combining marks none."""
+    n = 0
+    for c in text:
+        if unicodedata.combining(c) or unicodedata.category(c) in ("Mn", "Me", "Cf"):
+            continue
+        n += 2 if unicodedata.east_asian_width(c) in "WF" else 1
+    return n
 
 
 def _table(rows: list[list[str]], headers: list[str]) -> None:
+    rows = [[shown(c) for c in r] for r in rows]
     widths = [max(_width(r[i]) for r in [headers, *rows]) for i in range(len(headers))]
     for r in [headers, *rows]:
         cells = (c + " " * (w - _width(c)) for c, w in zip(r, widths, strict=True))
@@ -49,7 +85,7 @@ def _table(rows: list[list[str]], headers: list[str]) -> None:
 def cmd_roots_add(store: Store, args: argparse.Namespace) -> int:
     with store.transaction() as state:
         root = state.add_root(args.path, args.name, allow_broad=args.allow_broad)
-    print(f"added {root.name!r}: {root.path} ({root.uri})")
+    print(f"added '{shown(root.name)}': {shown(root.path)} ({root.uri})")
     return 0
 
 
@@ -80,7 +116,8 @@ def roots_report(state: State, layout: Layout) -> list[dict[str, Any]]:
 
 
 def cmd_roots_list(store: Store, args: argparse.Namespace) -> int:
-    report = roots_report(store.read(), store.layout)
+    state = store.read()
+    report = roots_report(state, store.layout)
     if args.json:
         _print_json(report)
         return 0
@@ -102,22 +139,24 @@ def cmd_roots_list(store: Store, args: argparse.Namespace) -> int:
         for r in report
     ]
     _table(rows, ["NAME", "PATH", "AVAILABLE", "GRANTED TO", "URI"])
+    if state.policy == "allow-all":
+        print("policy allow-all: every server sees every available root, granted or not")
     return 0
 
 
 def cmd_roots_rename(store: Store, args: argparse.Namespace) -> int:
     with store.transaction() as state:
         root = state.rename_root(args.root, args.name)
-    print(f"renamed {root.path} to {root.name!r}")
+    print(f"renamed {shown(root.path)} to '{shown(root.name)}'")
     return 0
 
 
 def cmd_roots_remove(store: Store, args: argparse.Namespace) -> int:
     with store.transaction() as state:
         root, losing = state.remove_root(args.root)
-    print(f"removed {root.name!r} ({root.path})")
+    print(f"removed '{shown(root.name)}' ({shown(root.path)})")
     if losing:
-        print(f"servers that lost access: {', '.join(losing)}")
+        print(f"servers that lost access: {shown(', '.join(losing))}")
     return 0
 
 
@@ -133,13 +172,13 @@ def cmd_grant(store: Store, args: argparse.Namespace) -> int:
         state.grant(args.server, ids, "session" if args.session else "always", sessions)
         suspended = state.servers[args.server].suspended
     what = "for this session" if args.session else "always"
-    print(f"granted {args.server} {len(ids)} root(s) ({what})")
+    print(f"granted {shown(args.server)} {len(ids)} root(s) ({what})")
     if args.session and not sessions:
         print("no bridge of this server runs now: the grant lasts for the next one to start")
     if suspended:
         print(
-            f"note: {args.server}'s command line changed since it was approved; its grants stay "
-            f"suspended until you run: roots-manager servers approve {args.server}"
+            f"note: {shown(args.server)}'s command line changed since it was approved; its "
+            f"grants stay suspended until you run: roots-manager servers approve {shown(args.server)}"
         )
     return 0
 
@@ -147,8 +186,14 @@ def cmd_grant(store: Store, args: argparse.Namespace) -> int:
 def cmd_revoke(store: Store, args: argparse.Namespace) -> int:
     with store.transaction() as state:
         ids = [state.find_root(ref).id for ref in args.roots]
+        state.server(args.server)  # a mistyped server name is refused, not "revoked" silently
         n = state.revoke(args.server, ids)
-    print(f"revoked {n} grant(s) from {args.server}")
+    if n == 0:
+        print(
+            f"{shown(args.server)} had no grant of {'that root' if len(ids) == 1 else 'those roots'}; nothing changed"
+        )
+    else:
+        print(f"revoked {n} grant(s) from {shown(args.server)}")
     return 0
 
 
@@ -227,26 +272,39 @@ def cmd_servers_list(store: Store, args: argparse.Namespace) -> int:
 def cmd_servers_approve(store: Store, args: argparse.Namespace) -> int:
     with store.transaction() as state:
         srv = state.approve(args.server)
-    print(f"approved {args.server}'s command line: {' '.join(srv.command or [])}")
+    print(f"approved {shown(args.server)}'s command line: {shown(' '.join(srv.command or []))}")
     return 0
 
 
 def cmd_servers_remove(store: Store, args: argparse.Namespace) -> int:
     with store.transaction() as state:
         state.remove_server(args.server)
-    print(f"forgot {args.server} and its grants")
+    print(f"forgot {shown(args.server)} and its grants")
     return 0
 
 
+def _why_none(state: State, server: str) -> str:
+    srv = state.servers.get(server)
+    if srv is None:
+        return f" (no server named '{shown(server)}' is known, and the policy is {state.policy})"
+    if srv.suspended:
+        return (
+            f" (its command line changed; roots-manager servers approve {shown(server)} "
+            "lifts the suspension)"
+        )
+    return ""
+
+
 def cmd_effective(store: Store, args: argparse.Namespace) -> int:
-    result = effective(store.read(), args.server, live_sessions=live.live_sessions(store.layout))
+    state = store.read()
+    result = effective(state, args.server, live_sessions=live.live_sessions(store.layout))
     if args.json:
         _print_json(result)
         return 0
     if not result["roots"]:
-        print(f"{args.server} sees no roots")
+        print(f"{shown(args.server)} sees no roots{_why_none(state, args.server)}")
     for r in result["roots"]:
-        print(f"{r['name']}\t{r['uri']}")
+        print(f"{shown(r['name'])}\t{r['uri']}")
     return 0
 
 
@@ -265,14 +323,14 @@ def cmd_policy(store: Store, args: argparse.Namespace) -> int:
 
 def cmd_store_check(store: Store, args: argparse.Namespace) -> int:
     report = store.check()
-    print(report.message)
+    print(shown(report.message))
     print("last good copy: " + ("present" if report.backup_ok else "none"))
     return 0 if report.ok else EXIT_STORE
 
 
 def cmd_store_recover(store: Store, args: argparse.Namespace) -> int:
     _, message = store.recover(empty=args.empty)
-    print(message)
+    print(shown(message))
     return 0
 
 
@@ -281,14 +339,14 @@ def cmd_store_recover(store: Store, args: argparse.Namespace) -> int:
 
 def _print_event(rec: dict[str, Any], as_json: bool) -> None:
     if as_json:
-        print(json.dumps(rec, ensure_ascii=False), flush=True)
+        print(_json_text(rec, indent=None), flush=True)
         return
     rid = "" if rec.get("id") is None else f"#{rec['id']}"
-    print(
+    line = (
         f"{rec.get('ts', '')}  {rec.get('server', '')}  {rec.get('dir', '-')}  "
-        f"{rec.get('kind', '')} {rid}  {ev.summarize(rec)}",
-        flush=True,
+        f"{rec.get('kind', '')} {rid}  {ev.summarize(rec)}"
     )
+    print(shown(line), flush=True)
 
 
 def cmd_log(store: Store, args: argparse.Namespace) -> int:
@@ -301,10 +359,10 @@ def cmd_log(store: Store, args: argparse.Namespace) -> int:
                 if args.server is None or rec.get("server") == args.server:
                     _print_event(rec, args.json)
 
-    drain()
-    if not args.follow:
-        return 0
     try:
+        drain()
+        if not args.follow:
+            return 0
         from watchfiles import watch
 
         # the timeout also drains, so events written while the watcher was starting still show
@@ -313,7 +371,7 @@ def cmd_log(store: Store, args: argparse.Namespace) -> int:
         ):
             drain()
     except KeyboardInterrupt:
-        pass
+        pass  # Ctrl-C is how --follow is meant to end
     return 0
 
 
@@ -348,12 +406,12 @@ def build_parser() -> argparse.ArgumentParser:
     roots = sub.add_parser("roots", help="the list of workspace folders")
     rsub = roots.add_subparsers(dest="roots_command", metavar="ACTION", required=True)
     a = rsub.add_parser("add", help="add a folder as a root")
-    a.add_argument("path")
+    a.add_argument("path", metavar="FOLDER", help="a path or a file:// URI")
     a.add_argument("--name", help="a name to show (default: the folder's name)")
     a.add_argument(
         "--allow-broad",
         action="store_true",
-        help="allow the file system root or your home folder itself",
+        help="allow the file system root, your home folder or a folder holding it",
     )
     a.set_defaults(func=cmd_roots_add)
     ls = rsub.add_parser("list", help="list the roots, whether available, and granted to whom")
@@ -440,17 +498,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         store = Store(Layout.default())
-        return int(args.func(store, args))
+        code = int(args.func(store, args))
+        sys.stdout.flush()  # here, so that a closed pipe is met inside this try
+        return code
     except StoreError as exc:
-        print(f"roots-manager: {exc}", file=sys.stderr)
+        print(f"roots-manager: {shown(str(exc))}", file=sys.stderr)
         return EXIT_STORE
-    except ModelError as exc:
-        print(f"roots-manager: {exc}", file=sys.stderr)
+    except (ModelError, UriError) as exc:
+        print(f"roots-manager: {shown(str(exc))}", file=sys.stderr)
         return EXIT_REFUSED
-    except BrokenPipeError:  # pragma: no cover - output piped into head and the like
+    except BrokenPipeError:
+        # the reader (head, a pager) has had enough: stop quietly, as cat or grep would;
+        # os._exit skips the final flush that would hit the closed pipe again
         os._exit(0)
+    except KeyboardInterrupt:
+        print("roots-manager: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except OSError as exc:
-        print(f"roots-manager: {exc}", file=sys.stderr)
+        print(f"roots-manager: {shown(str(exc))}", file=sys.stderr)
         return EXIT_REFUSED
 
 

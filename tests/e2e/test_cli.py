@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -147,3 +152,147 @@ def test_store_check_on_a_fresh_home() -> None:
     assert "no store yet" in out
     run_cli("policy", "deny")
     assert "is good: revision 1" in run_cli("store", "check").stdout
+
+
+# ---- what a demanding user tries next ----------------------------------------------------------
+
+
+def test_roots_add_takes_a_file_uri(folders: list[Path]) -> None:
+    uri = path_to_uri(str(folders[1]))
+    out = run_cli("roots", "add", uri, "--name", "staging").stdout
+    assert uri in out
+    assert [(r["path"], r["name"]) for r in roots_json()] == [(str(folders[1]), "staging")]
+    bad = run_cli("roots", "add", "https://example.com/repo", check=False)
+    assert bad.returncode == 1 and "only file://" in bad.stderr
+
+
+def test_roots_list_lines_up_wide_names_on_a_terminal(folders: list[Path]) -> None:
+    for f in (folders[0], folders[3], folders[4]):
+        run_cli("roots", "add", str(f))
+    run_cli("roots", "rename", "中文项目", "后端")
+    lines = run_cli("roots", "list").stdout.splitlines()
+    assert lines[0].startswith("NAME") and len(lines) == 4
+
+    def columns(text: str) -> int:
+        import unicodedata
+
+        return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+    # the PATH column starts at the same terminal column on every line
+    starts = {columns(line[: line.index("/")]) if "/" in line else None for line in lines[1:]}
+    assert starts == {columns(lines[0][: lines[0].index("PATH")])}
+
+
+def test_control_characters_in_a_folder_name_never_reach_the_terminal(tmp_path: Path) -> None:
+    folder = tmp_path / "red\x1b[31mtext\x07"
+    folder.mkdir()
+    out = run_cli("roots", "add", str(folder)).stdout
+    assert "\x1b" not in out and "\x07" not in out and "\\x1b[31m" in out
+    human = run_cli("roots", "list").stdout
+    assert "\x1b" not in human and "\\x1b[31mtext\\x07" in human
+    assert roots_json()[0]["path"] == str(folder)  # JSON keeps the exact path
+    refused = run_cli("roots", "rename", str(folder), "x\x1b]0;pwned\x07", check=False)
+    assert refused.returncode == 1 and "control or text-direction" in refused.stderr
+    assert "\x1b" not in refused.stderr
+
+
+def test_a_folder_name_that_is_not_utf8(tmp_path: Path) -> None:
+    raw = os.fsencode(tmp_path) + b"/caf\xe9"
+    os.mkdir(raw)
+    proc = subprocess.run(
+        [sys.executable, "-m", "roots_manager.cli", "roots", "add", raw],
+        capture_output=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert b"caf\\xe9" in proc.stdout and b"/caf%E9" in proc.stdout
+    run_cli("grant", "fs", path_to_uri(os.fsdecode(raw)))
+    assert effective_uris("fs") == [path_to_uri(os.fsdecode(raw))]
+    listed = roots_json()
+    assert listed[0]["path"] == os.fsdecode(raw) and listed[0]["uri"].endswith("/caf%E9")
+    assert "caf\\xe9" in run_cli("roots", "list").stdout
+
+
+def test_revoke_names_what_it_did_and_refuses_an_unknown_server(folders: list[Path]) -> None:
+    run_cli("roots", "add", str(folders[0]))
+    run_cli("grant", "fs", str(folders[0]))
+    typo = run_cli("revoke", "sf", str(folders[0]), check=False)
+    assert typo.returncode == 1 and "no server named 'sf'" in typo.stderr
+    assert effective_uris("fs") == [path_to_uri(str(folders[0]))]
+    assert "revoked 1 grant(s) from fs" in run_cli("revoke", "fs", str(folders[0])).stdout
+    again = run_cli("revoke", "fs", str(folders[0]))
+    assert "had no grant of that root; nothing changed" in again.stdout
+
+
+def test_every_file_in_the_state_directory_stays_private(
+    folders: list[Path], tmp_path: Path
+) -> None:
+    """Real use with a permissive umask: the CLI, a bridge with a real server, a recovery."""
+    from roots_manager.core.paths import Layout
+
+    home = Path(os.environ["ROOTS_MANAGER_HOME"])
+    env = os.environ.copy()
+
+    def cli(*args: str) -> None:
+        proc = subprocess.run(
+            [sys.executable, "-m", "roots_manager.cli", *args],
+            capture_output=True,
+            timeout=60,
+            env=env,
+            umask=0o022,
+        )
+        assert proc.returncode == 0, proc.stderr
+
+    def loose_modes() -> list[str]:
+        bad = []
+        for p in [home, *home.rglob("*")]:
+            want = 0o700 if p.is_dir() else 0o600
+            mode = stat.S_IMODE(p.lstat().st_mode)
+            if mode != want:
+                bad.append(f"{p.relative_to(home.parent)}: {mode:o}")
+        return bad
+
+    cli("roots", "add", str(folders[0]))
+    cli("grant", "fs", str(folders[0]))
+    cli("policy", "deny")
+    bridge = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "roots_manager.cli", "bridge", "--server", "fs", "--"),
+            *(sys.executable, "-c", "import sys; sys.stdin.buffer.read()"),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=env,
+        umask=0o022,
+    )
+    try:
+        layout = Layout(home)
+        deadline = time.monotonic() + 60
+        while not list(layout.live.glob("bridge-*.json")):
+            assert bridge.poll() is None, bridge.stderr.read() if bridge.stderr else ""
+            assert time.monotonic() < deadline, "the bridge never wrote its live marker"
+            time.sleep(0.05)
+        assert list(layout.logs.glob("*.jsonl")), "the bridge keeps no event log"
+        assert loose_modes() == []
+    finally:
+        assert bridge.stdin is not None
+        bridge.stdin.close()
+        bridge.wait(timeout=60)
+    layout.store.write_bytes(b"{ damaged")
+    layout.store.chmod(0o644)
+    cli("store", "recover")
+    cli("roots", "list")
+    assert [p.name for p in home.iterdir() if ".damaged-" in p.name]
+    assert loose_modes() == []
+
+
+def test_empty_answers_and_allow_all_say_why(folders: list[Path]) -> None:
+    run_cli("roots", "add", str(folders[0]))
+    out = run_cli("effective", "stranger").stdout
+    assert (
+        "stranger sees no roots (no server named 'stranger' is known, and the policy is ask)" in out
+    )
+    run_cli("policy", "allow-all")
+    assert "every server sees every available root" in run_cli("roots", "list").stdout
+    assert "allow-all" not in run_cli("roots", "list", "--json").stdout

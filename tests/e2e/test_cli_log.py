@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 
@@ -115,3 +116,43 @@ def test_every_kind_has_a_readable_summary() -> None:
     assert s(ev.NON_JSON, bytes=12, reason="UTF-8") == "12 bytes that are not UTF-8"
     assert s(ev.ERROR, message="boom") == "boom"
     assert s(ev.MESSAGE, method="tools/call") == "tools/call"
+
+
+def test_piped_into_a_reader_that_stops_early(layout: Layout) -> None:
+    """``roots-manager log | head -1``: no traceback, no complaint, a clean exit."""
+    _write(layout, "big", "fs", 5000)
+    for args in (["log"], ["log", "--json"]):
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "roots_manager.cli", *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=os.environ.copy(),
+        )
+        assert proc.stdout is not None and proc.stderr is not None
+        assert b"fs" in proc.stdout.readline()
+        proc.stdout.close()  # what head does after its first line
+        err = proc.stderr.read().decode()
+        assert proc.wait(timeout=60) == 0, err
+        assert err == ""
+
+
+def test_follow_ends_cleanly_on_ctrl_c(layout: Layout) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "roots_manager.cli", "log", "--follow"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=os.environ.copy(),
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    try:
+        _write(layout, "s1", "fs", 1)
+        assert "1 root(s)" in proc.stdout.readline()  # it is following now
+        proc.send_signal(signal.SIGINT)
+        code = proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    err = proc.stderr.read()
+    assert code == 0, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
