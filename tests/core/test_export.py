@@ -61,3 +61,23 @@ def test_failed_export_leaves_the_old_file(tmp_path: Path) -> None:
         raise AssertionError("the export should have failed")
     assert out.read_text() == "keep\n"
     assert [p.name for p in tmp_path.iterdir()] == ["e.jsonl"]
+
+
+def test_an_export_gets_the_mode_of_any_new_file_or_of_the_file_it_replaces(
+    tmp_path: Path,
+) -> None:
+    import os
+    import stat
+
+    old = os.umask(0o022)
+    try:
+        fresh = tmp_path / "new.jsonl"
+        export.write_jsonl([b"{}"], fresh)
+        assert stat.S_IMODE(fresh.stat().st_mode) == 0o644
+        kept = tmp_path / "shared.csv"
+        kept.write_text("old\n")
+        kept.chmod(0o664)
+        export.write_csv(RECS, kept)
+        assert stat.S_IMODE(kept.stat().st_mode) == 0o664
+    finally:
+        os.umask(old)

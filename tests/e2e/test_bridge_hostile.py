@@ -6,6 +6,7 @@ import json
 import os
 import signal
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,6 +14,7 @@ import psutil
 import pytest
 
 from roots_manager.core import events as ev
+from roots_manager.core.paths import Layout
 from roots_manager.core.store import Store
 from tests.bridge.wire import (
     BridgeProc,
@@ -274,6 +276,22 @@ def test_usage_errors() -> None:
         stdin=subprocess.DEVNULL,
     )
     assert proc.returncode == 2 and "command" in proc.stderr
+
+
+@pytest.mark.parametrize("name", ["", "  ", "fs\x1b[2J", "fs\u202egnp.exe"])
+def test_unusable_server_names_are_refused_before_anything_is_recorded(
+    name: str, layout: Layout
+) -> None:
+    proc = subprocess.run(
+        bridge_argv(name, [sys.executable, "-c", "pass"]),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=os.environ.copy(),
+        stdin=subprocess.DEVNULL,
+    )
+    assert proc.returncode == 2 and "not a usable server name" in proc.stderr
+    assert Store(layout).read().servers == {}
 
 
 def _gone(pid: int) -> bool:

@@ -1,9 +1,10 @@
-"""The app as a real process: SIGTERM ends it like Quit, leaving no marker and no child."""
+"""The app as a real process: SIGTERM ends it like Quit, leaving no marker, no child, and\nonly private files."""
 
 from __future__ import annotations
 
 import os
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -32,6 +33,7 @@ def test_sigterm_quits_cleanly_and_ends_the_demo_connection(rm_home: Path) -> No
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
+        umask=0o022,  # a permissive umask: the app's own files must still be private
     )
     try:
         _wait_for(lambda: live.app_running(layout), "the app marker")
@@ -48,3 +50,10 @@ def test_sigterm_quits_cleanly_and_ends_the_demo_connection(rm_home: Path) -> No
     _, alive = psutil.wait_procs(children, timeout=30)
     assert not alive, f"left behind: {alive}"
     assert not live.bridge_markers(layout)
+    assert (rm_home / "gui.ini").exists() and (rm_home / "app.log").exists()
+    loose = [
+        f"{p.relative_to(rm_home)}: {stat.S_IMODE(p.lstat().st_mode):o}"
+        for p in [rm_home, *rm_home.rglob("*")]
+        if stat.S_IMODE(p.lstat().st_mode) != (0o700 if p.is_dir() else 0o600)
+    ]
+    assert loose == []

@@ -10,6 +10,7 @@ import contextlib
 import csv
 import json
 import os
+import stat
 import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -80,6 +81,16 @@ def read_csv(path: Path) -> list[dict[str, Any]]:
         return [json.loads(row["json"]) for row in csv.DictReader(f)]
 
 
+def _mode_for(path: Path) -> int:
+    """The mode a new file at *path* gets: the replaced file's, or 0666 less the umask."""
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
+
+
 def _write_atomic(path: Path, body: Callable[[TextIO], int]) -> int:
     # A half-written export must never replace a good file of the same name.
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
@@ -88,6 +99,8 @@ def _write_atomic(path: Path, body: Callable[[TextIO], int]) -> int:
             n = body(f)
             f.flush()
             os.fsync(f.fileno())
+        # mkstemp makes the file private; an export is the user's own file, made as any other
+        os.chmod(tmp, _mode_for(path))
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):

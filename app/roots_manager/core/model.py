@@ -235,7 +235,7 @@ class State:
         Granting settles a pending request for a server never seen before; a command that
         changed still needs :meth:`approve` before its grants apply.
         """
-        _check_server_name(server, strict=True)
+        _check_server_name(server)
         srv = self.servers.setdefault(server, Server(name=server))
         self.pending = [
             p for p in self.pending if not (p.server == server and p.reason == "new-server")
@@ -561,12 +561,8 @@ def server_name_problem(name: str) -> str | None:
     return None
 
 
-def _check_server_name(name: str, *, strict: bool = False) -> None:
-    # Bridges only refuse C0 control characters for now, so what a running bridge reports is
-    # recorded under that looser rule; names a user types (grants) get the full check.
-    if strict:
-        problem = server_name_problem(name)
-        if problem:
-            raise ModelError(f"{name!r} is not a usable server name: {problem}")
-    elif not name or not name.strip() or any(ord(c) < 32 for c in name):
-        raise ModelError(f"{name!r} is not a usable server name")
+def _check_server_name(name: str) -> None:
+    # the bridge refuses the same names before it records anything
+    problem = server_name_problem(name)
+    if problem:
+        raise ModelError(f"{name!r} is not a usable server name: {problem}")

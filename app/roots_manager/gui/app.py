@@ -6,9 +6,12 @@ import argparse
 import asyncio
 import logging
 import logging.handlers
+import os
 import signal
+import stat
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from types import TracebackType
 from typing import Any
 
@@ -33,9 +36,30 @@ from roots_manager.gui.watcher import StoreWatcher
 log = logging.getLogger("roots_manager.gui")
 
 
+def _private_file(path: Path) -> None:
+    """Create *path* empty and private (0600) if it is missing; tighten it if it is not."""
+    os.close(os.open(path, os.O_CREAT | os.O_WRONLY | os.O_APPEND, 0o600))
+    if os.name != "nt" and stat.S_IMODE(path.stat().st_mode) != 0o600:
+        path.chmod(0o600)
+
+
 def app_settings(layout: Layout) -> QSettings:
-    """The app's own settings (window geometry, recent folders), kept with its state."""
-    return QSettings(str(layout.home / "gui.ini"), QSettings.Format.IniFormat)
+    """The app's own settings (window geometry, recent folders), kept with its state.
+
+    The file is made private first: QSettings saves through QSaveFile, which keeps the mode of
+    the file it replaces.
+    """
+    path = layout.home / "gui.ini"
+    _private_file(path)
+    return QSettings(str(path), QSettings.Format.IniFormat)
+
+
+class _PrivateRotatingFileHandler(logging.handlers.RotatingFileHandler):
+    """A rotating log whose files are private to the user, whatever the umask."""
+
+    def _open(self):  # type: ignore[no-untyped-def]
+        _private_file(Path(self.baseFilename))
+        return super()._open()
 
 
 def setup_logging(layout: Layout) -> None:
@@ -43,7 +67,7 @@ def setup_logging(layout: Layout) -> None:
     logger = logging.getLogger("roots_manager")
     if any(getattr(h, "_roots_manager", False) for h in logger.handlers):
         return
-    handler = logging.handlers.RotatingFileHandler(
+    handler = _PrivateRotatingFileHandler(
         layout.home / "app.log", maxBytes=1_000_000, backupCount=2, encoding="utf-8"
     )
     handler._roots_manager = True  # type: ignore[attr-defined]
