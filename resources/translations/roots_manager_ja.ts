@@ -254,7 +254,7 @@
 <context>
     <name>ConsentMatrixModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_model.py" line="+261"/>
+        <location filename="../../app/roots_manager/gui/servers_model.py" line="+257"/>
         <source>Its command line changed: its grants are suspended until approved</source>
         <translation>コマンドラインが変更されました。承認されるまで許可は停止されます</translation>
     </message>
@@ -332,7 +332,7 @@
         <translation>検索するフォルダー</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
         <source>Search &amp;in:</source>
         <translation>検索場所(&amp;I):</translation>
     </message>
@@ -347,7 +347,7 @@
         <translation>スキャン(&amp;S)</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
         <source>Scan progress</source>
         <translation>スキャンの進行状況</translation>
     </message>
@@ -971,7 +971,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 各 MCP サーバーに見せるフォルダーを選び、サーバーがそれをどう使うかを確認します。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="+149"/>
+        <location filename="../../app/roots_manager/gui/app.py" line="+173"/>
         <source>The store was recovered: {how}</source>
         <translation>ストアを復旧しました: {how}</translation>
     </message>
@@ -1065,27 +1065,27 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RootsModel</name>
     <message>
-        <location line="+63"/>
+        <location line="+58"/>
         <source>Name</source>
         <translation>名前</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>Folder</source>
         <translation>フォルダー</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>Available</source>
         <translation>利用可能</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>Granted to</source>
         <translation>許可先</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+14"/>
         <source>yes</source>
         <translation>はい</translation>
     </message>

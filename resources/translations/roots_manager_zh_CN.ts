@@ -254,7 +254,7 @@
 <context>
     <name>ConsentMatrixModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_model.py" line="+261"/>
+        <location filename="../../app/roots_manager/gui/servers_model.py" line="+257"/>
         <source>Its command line changed: its grants are suspended until approved</source>
         <translation>其命令行已变化：在批准之前其授权已暂停</translation>
     </message>
@@ -332,7 +332,7 @@
         <translation>要搜索的文件夹</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
         <source>Search &amp;in:</source>
         <translation>搜索位置(&amp;I)：</translation>
     </message>
@@ -347,7 +347,7 @@
         <translation>扫描(&amp;S)</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
         <source>Scan progress</source>
         <translation>扫描进度</translation>
     </message>
@@ -971,7 +971,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 决定每个 MCP 服务器可以看到你的哪些文件夹，并查看它如何使用它们。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="+149"/>
+        <location filename="../../app/roots_manager/gui/app.py" line="+173"/>
         <source>The store was recovered: {how}</source>
         <translation>存储文件已恢复：{how}</translation>
     </message>
@@ -1065,27 +1065,27 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RootsModel</name>
     <message>
-        <location line="+63"/>
+        <location line="+58"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>Available</source>
         <translation>可用</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>Granted to</source>
         <translation>授权给</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+14"/>
         <source>yes</source>
         <translation>是</translation>
     </message>

@@ -251,5 +251,28 @@ def initialize(
     }
 
 
+def handshake(
+    bridge: BridgeProc, server: Puppet, capabilities: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """Run the 2025 handshake through the bridge; returns the initialize the server received."""
+    bridge.send(initialize(1, capabilities))
+    init: dict[str, Any] = server.expect(is_method("initialize"), "initialize")
+    server.send(
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "result": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "serverInfo": {"name": "puppet", "version": "1"},
+            },
+        }
+    )
+    bridge.expect(is_id(1), "the initialize result")
+    bridge.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    server.expect(is_method("notifications/initialized"), "initialized")
+    return init
+
+
 def iter_lines(data: bytes) -> Iterator[bytes]:
     yield from data.splitlines()

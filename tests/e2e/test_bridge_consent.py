@@ -20,7 +20,7 @@ from tests.bridge.wire import (
     Puppet,
     bridge_argv,
     events,
-    initialize,
+    handshake,
     is_id,
     is_method,
     wait_for,
@@ -34,22 +34,7 @@ class Pair:
         self.server.accept()
 
     def handshake(self) -> None:
-        self.bridge.send(initialize(1))
-        self.server.expect(is_method("initialize"), "initialize")
-        self.server.send(
-            {
-                "jsonrpc": "2.0",
-                "id": 1,
-                "result": {
-                    "protocolVersion": "2025-11-25",
-                    "capabilities": {},
-                    "serverInfo": {"name": "p", "version": "1"},
-                },
-            }
-        )
-        self.bridge.expect(is_id(1), "initialize result")
-        self.bridge.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-        self.server.expect(is_method("notifications/initialized"), "initialized")
+        handshake(self.bridge, self.server)
 
     def ask(self, msg_id: object) -> list[str]:
         self.server.send({"jsonrpc": "2.0", "id": msg_id, "method": "roots/list"})

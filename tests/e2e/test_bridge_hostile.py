@@ -21,6 +21,7 @@ from tests.bridge.wire import (
     Puppet,
     bridge_argv,
     events,
+    handshake,
     initialize,
     is_id,
     is_method,
@@ -35,23 +36,7 @@ class Pair:
 
     def handshake(self, capabilities: dict[str, object] | None = None) -> dict[str, object]:
         """Run the 2025 handshake; returns the initialize the server received."""
-        self.bridge.send(initialize(1, capabilities))
-        init = self.server.expect(is_method("initialize"), "initialize")
-        self.server.send(
-            {
-                "jsonrpc": "2.0",
-                "id": 1,
-                "result": {
-                    "protocolVersion": "2025-11-25",
-                    "capabilities": {},
-                    "serverInfo": {"name": "puppet", "version": "1"},
-                },
-            }
-        )
-        self.bridge.expect(is_id(1), "the initialize result")
-        self.bridge.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-        self.server.expect(is_method("notifications/initialized"), "initialized")
-        return init  # type: ignore[no-any-return]
+        return handshake(self.bridge, self.server, capabilities)
 
 
 def start(name: str = "pup", *options: str, server_opts: tuple[str, ...] = ()) -> Pair:

@@ -81,17 +81,8 @@ class RootsModel(RowsModel[RootRow]):
                 return i
         return -1
 
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
-            return None
-        return {
-            NAME: self.tr("Name"),
-            PATH: self.tr("Folder"),
-            AVAILABLE: self.tr("Available"),
-            GRANTED: self.tr("Granted to"),
-        }.get(section)
+    def headers(self) -> list[str]:
+        return [self.tr("Name"), self.tr("Folder"), self.tr("Available"), self.tr("Granted to")]
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self._rows):

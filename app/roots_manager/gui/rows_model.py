@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 
 from roots_manager.gui.watcher import StoreWatcher
 
@@ -32,6 +32,18 @@ class RowsModel(QAbstractTableModel, Generic[R]):
     def build(self) -> list[R]:
         """The rows for the watcher's current state and markers."""
         raise NotImplementedError
+
+    def headers(self) -> list[str]:
+        """The column titles, translated, in column order."""
+        raise NotImplementedError
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
+            return None
+        titles = self.headers()
+        return titles[section] if 0 <= section < len(titles) else None
 
     def key(self, row: R) -> str:
         """What identifies *row* across refreshes."""

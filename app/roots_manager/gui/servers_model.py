@@ -87,20 +87,16 @@ class ServersModel(RowsModel[ServerRow]):
     def key(self, row: ServerRow) -> str:
         return row.name
 
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
-            return None
-        return {
-            SERVER: self.tr("Server"),
-            STATUS: self.tr("Status"),
-            BRIDGE: self.tr("Bridge"),
-            STARTED: self.tr("Started"),
-            LAST_ASKED: self.tr("Last roots/list"),
-            STALE: self.tr("Stale"),
-            COMMAND: self.tr("Command line"),
-        }.get(section)
+    def headers(self) -> list[str]:
+        return [
+            self.tr("Server"),
+            self.tr("Status"),
+            self.tr("Bridge"),
+            self.tr("Started"),
+            self.tr("Last roots/list"),
+            self.tr("Stale"),
+            self.tr("Command line"),
+        ]
 
     def _status(self, row: ServerRow) -> str:
         parts = []
