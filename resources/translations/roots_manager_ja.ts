@@ -766,13 +766,13 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+94"/>
-        <location line="+149"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+97"/>
+        <location line="+150"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-137"/>
+        <location line="-138"/>
         <source>Sections</source>
         <translation>セクション</translation>
     </message>
@@ -883,6 +883,11 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>Use with your &amp;host…</source>
+        <translation>ホストで使う(&amp;H)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>&amp;About Roots Manager</source>
         <translation>Roots Manager について(&amp;A)</translation>
     </message>
@@ -957,7 +962,22 @@ Roots tell a server where to look; they are not an access control. A server can 
 ルートはサーバーにどこを見るべきかを伝えるもので、アクセス制御ではありません。サーバーは、そのプロセスに許されたファイルなら何でも開けます。各サーバーが何を求めているかは「ログ」で確認できます。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+30"/>
+        <source>Use with your host</source>
+        <translation>ホストで使う</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>In your host&apos;s configuration (Claude Desktop, VS Code, Cursor, ...), start roots-bridge instead of the server: give it a name for the server, then &lt;code&gt;--&lt;/code&gt; and the server&apos;s own command line. For example, in Claude Desktop&apos;s claude_desktop_config.json:</source>
+        <translation>ホスト（Claude Desktop、VS Code、Cursor など）の設定で、サーバーの代わりに roots-bridge を起動します。サーバーの名前を指定し、続けて &lt;code&gt;--&lt;/code&gt; とサーバー本来のコマンドラインを書きます。たとえば Claude Desktop の claude_desktop_config.json では次のようになります:</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The server then appears in the Servers tab the first time it runs, and sees only the roots you grant it.</source>
+        <translation>サーバーは初めて動いたときに「サーバーと同意」タブに現れ、あなたが許可したルートだけが見えます。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>About Roots Manager</source>
         <translation>Roots Manager について</translation>
     </message>
@@ -1429,7 +1449,17 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>セルにチェックを入れると、サーバーにそのルートが見えるようになります。Space キーまたはクリックで「許可なし」「このセッションのみ（実行中のサーバーが止まるまで）」「常に」を順に切り替えます。右クリックでメニューを表示します。</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+9"/>
+        <source>No server has run behind roots-bridge yet. Start one with Connect a server…, or put roots-bridge in front of a server in your host&apos;s configuration (Help, Use with your host); it appears here the first time it runs.</source>
+        <translation>まだ roots-bridge 経由で動いたサーバーはありません。「サーバーに接続…」で起動するか、ホストの設定でサーバーの前に roots-bridge を置いてください（ヘルプ →「ホストで使う」）。サーバーは初めて動いたときにここに現れます。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>No servers yet</source>
+        <translation>サーバーはまだありません</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>C&amp;onsent</source>
         <translation>同意(&amp;O)</translation>
     </message>
@@ -1464,7 +1494,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>サーバーの変更後のコマンドラインを受け入れ、停止を解除します</translation>
     </message>
     <message>
-        <location line="+91"/>
+        <location line="+97"/>
         <source>Show every root to unknown servers?</source>
         <translation>未知のサーバーにすべてのルートを見せますか?</translation>
     </message>

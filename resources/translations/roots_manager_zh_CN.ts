@@ -766,13 +766,13 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+94"/>
-        <location line="+149"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+97"/>
+        <location line="+150"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-137"/>
+        <location line="-138"/>
         <source>Sections</source>
         <translation>分区</translation>
     </message>
@@ -883,6 +883,11 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>Use with your &amp;host…</source>
+        <translation>在主机中使用(&amp;H)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>&amp;About Roots Manager</source>
         <translation>关于 Roots Manager(&amp;A)</translation>
     </message>
@@ -957,7 +962,22 @@ Roots tell a server where to look; they are not an access control. A server can 
 根目录告诉服务器该去哪里查看，它们并不是访问控制。服务器仍然可以打开其进程有权访问的任何文件。在“日志”中可以查看每个服务器请求了什么。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+30"/>
+        <source>Use with your host</source>
+        <translation>在主机中使用</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>In your host&apos;s configuration (Claude Desktop, VS Code, Cursor, ...), start roots-bridge instead of the server: give it a name for the server, then &lt;code&gt;--&lt;/code&gt; and the server&apos;s own command line. For example, in Claude Desktop&apos;s claude_desktop_config.json:</source>
+        <translation>在主机（Claude Desktop、VS Code、Cursor 等）的配置中，启动 roots-bridge 来代替服务器：先为服务器指定一个名称，然后写 &lt;code&gt;--&lt;/code&gt; 和服务器自己的命令行。例如在 Claude Desktop 的 claude_desktop_config.json 中：</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The server then appears in the Servers tab the first time it runs, and sees only the roots you grant it.</source>
+        <translation>服务器第一次运行时会出现在“服务器与授权”标签页中，并且只能看到你授权给它的根目录。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>About Roots Manager</source>
         <translation>关于 Roots Manager</translation>
     </message>
@@ -1429,7 +1449,17 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>勾选单元格即可让服务器看到该根目录。按空格键或点击可依次切换：未授权、仅本次会话（直到正在运行的服务器停止）、始终。右键单击可打开菜单。</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+9"/>
+        <source>No server has run behind roots-bridge yet. Start one with Connect a server…, or put roots-bridge in front of a server in your host&apos;s configuration (Help, Use with your host); it appears here the first time it runs.</source>
+        <translation>还没有服务器通过 roots-bridge 运行过。请用“连接服务器…”启动一个，或在主机的配置中把 roots-bridge 放在服务器前面（帮助 →“在主机中使用”）；服务器第一次运行时会出现在这里。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>No servers yet</source>
+        <translation>还没有服务器</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>C&amp;onsent</source>
         <translation>授权(&amp;O)</translation>
     </message>
@@ -1464,7 +1494,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>接受服务器变化后的命令行并解除暂停</translation>
     </message>
     <message>
-        <location line="+91"/>
+        <location line="+97"/>
         <source>Show every root to unknown servers?</source>
         <translation>要向未知服务器显示所有根目录吗？</translation>
     </message>

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import html
+import json
 import os
+import re
 from pathlib import Path
 
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox
 
 from roots_manager.core import live
 from roots_manager.core.live import BridgeMarker
@@ -129,3 +133,29 @@ def test_models_pass_the_model_tester(
     assert servers.rowCount() == 2 and matrix.rowCount() == 2 and matrix.columnCount() == 2
     qtmodeltester.check(servers, force_py=True)
     qtmodeltester.check(matrix, force_py=True)
+
+
+def test_a_new_user_is_told_how_servers_appear(watcher: StoreWatcher, store: Store, qtbot) -> None:  # type: ignore[no-untyped-def]
+    panel = ServersPanel(watcher)
+    qtbot.addWidget(panel)
+    panel.show()
+    qtbot.waitExposed(panel)
+    assert panel.empty_hint.isVisible()
+    assert "roots-bridge" in panel.empty_hint.text()
+    with store.transaction() as state:
+        state.server_started("files", ["files-server"], "s1")
+    qtbot.waitUntil(lambda: not panel.empty_hint.isVisible(), timeout=10_000)
+
+
+def test_help_shows_a_host_configuration_that_starts_the_bridge(controller, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = controller.window
+    window.explain_hosts()
+    box = next(b for b in window.findChildren(QMessageBox) if b.isVisible())
+    snippet = re.search(r"<pre>(.*)</pre>", box.text(), re.S)
+    assert snippet is not None
+    config = json.loads(html.unescape(snippet.group(1)))
+    entry = config["mcpServers"]["fs"]
+    # a full path: hosts often start servers with a short PATH
+    assert Path(entry["command"]).name == "roots-bridge" and Path(entry["command"]).is_file()
+    assert entry["args"][:3] == ["--server", "fs", "--"]
+    box.close()

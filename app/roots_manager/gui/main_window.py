@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import html
+import json
 import logging
 import os
+import shutil
+import sys
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, Signal
@@ -213,6 +218,7 @@ class MainWindow(QMainWindow):
 
         help_menu = bar.addMenu(self.tr("&Help"))
         help_menu.addAction(self._action(self.tr("&What roots are"), self.explain_roots))
+        help_menu.addAction(self._action(self.tr("Use with your &host…"), self.explain_hosts))
         help_menu.addAction(self._action(self.tr("&About Roots Manager"), self.about))
 
     # ---- state --------------------------------------------------------------------------
@@ -348,6 +354,49 @@ class MainWindow(QMainWindow):
                 "Watch the Log to see what each server asks for."
             ),
         )
+
+    def explain_hosts(self) -> None:
+        """Show how to put the bridge in front of a server in a host's configuration."""
+        # hosts often start servers with a short PATH: name the bridge by its full path, the
+        # one installed beside this Python first
+        beside = Path(sys.executable).with_name("roots-bridge")
+        bridge = str(beside) if beside.exists() else shutil.which("roots-bridge") or "roots-bridge"
+        example = json.dumps(
+            {
+                "mcpServers": {
+                    "fs": {
+                        "command": bridge,
+                        "args": [
+                            "--server",
+                            "fs",
+                            "--",
+                            "npx",
+                            "-y",
+                            "@modelcontextprotocol/server-filesystem",
+                        ],
+                    }
+                }
+            },
+            indent=2,
+        )
+        box = QMessageBox(self)
+        box.setWindowTitle(self.tr("Use with your host"))
+        box.setTextFormat(Qt.TextFormat.RichText)
+        box.setText(
+            self.tr(
+                "In your host's configuration (Claude Desktop, VS Code, Cursor, ...), start "
+                "roots-bridge instead of the server: give it a name for the server, then "
+                "<code>--</code> and the server's own command line. For example, in Claude "
+                "Desktop's claude_desktop_config.json:"
+            )
+            + f"<pre>{html.escape(example)}</pre>"
+            + self.tr(
+                "The server then appears in the Servers tab the first time it runs, and sees "
+                "only the roots you grant it."
+            )
+        )
+        box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        box.open()
 
     def about(self) -> None:
         QMessageBox.about(

@@ -102,6 +102,17 @@ class ServersPanel(QWidget):
             self,
         )
         matrix_hint.setWordWrap(True)
+        # what a new user sees instead of two empty tables
+        self.empty_hint = QLabel(
+            self.tr(
+                "No server has run behind roots-bridge yet. Start one with Connect a server…, "
+                "or put roots-bridge in front of a server in your host's configuration (Help, "
+                "Use with your host); it appears here the first time it runs."
+            ),
+            self,
+        )
+        self.empty_hint.setWordWrap(True)
+        self.empty_hint.setAccessibleName(self.tr("No servers yet"))
         matrix_label = QLabel(self.tr("C&onsent"), self)
         matrix_label.setBuddy(self.matrix)
         servers_label = QLabel(self.tr("S&ervers"), self)
@@ -143,6 +154,7 @@ class ServersPanel(QWidget):
         ul = QVBoxLayout(upper)
         ul.setContentsMargins(0, 0, 0, 0)
         ul.addWidget(servers_label)
+        ul.addWidget(self.empty_hint)
         ul.addWidget(self.servers, 1)
         ul.addLayout(buttons)
         lower = QWidget(self)
@@ -171,6 +183,8 @@ class ServersPanel(QWidget):
         self.setTabOrder(self.forget_button, self.matrix)
 
         watcher.state_changed.connect(self._state_changed)
+        self.servers_model.modelReset.connect(self._show_empty_hint)
+        self._show_empty_hint()
         self.servers.selectionModel().selectionChanged.connect(self._update_buttons)
         self.servers.selectionModel().currentChanged.connect(self._update_buttons)
         self.servers_model.modelReset.connect(self._update_buttons)
@@ -182,6 +196,9 @@ class ServersPanel(QWidget):
         if i >= 0:
             self.policy.setCurrentIndex(i)
         self._update_buttons()
+
+    def _show_empty_hint(self) -> None:
+        self.empty_hint.setVisible(self.servers_model.rowCount() == 0)
 
     def selected_server(self) -> str | None:
         """The selected server, else the one in the current row (the keyboard focus)."""
