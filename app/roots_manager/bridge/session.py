@@ -289,17 +289,25 @@ class Session:
             if "roots" not in caps:
                 caps["roots"] = {"listChanged": True}
                 injected = True
+        self._log_host_handshake(
+            msg, seen, {"roots": {"listChanged": True}} if injected else None, host_roots=host_roots
+        )
+        self.log.marker(protocol=self.protocol)
+        return injected
+
+    def _log_host_handshake(
+        self, msg: Json, seen: object, injected: Json | None, **details: object
+    ) -> None:
+        """Log the host's side of a handshake: the capabilities seen and what was added."""
         self.log.event(
             ev.HANDSHAKE,
             dir=ev.HOST_TO_SERVER,
             id=msg.get("id"),
             protocol=self.protocol,
             capabilities=seen,
-            host_roots=host_roots,
-            injected={"roots": {"listChanged": True}} if injected else None,
+            injected=injected,
+            **details,
         )
-        self.log.marker(protocol=self.protocol)
-        return injected
 
     def _modern_request(
         self, msg: Json, params: Json | None, meta: Json, held: list[bool] | None
@@ -321,14 +329,7 @@ class Session:
         if not self._announced_2026 and msg.get("method") != "server/discover":
             # a discovery probe may be followed by a fall back to initialize: not yet an era
             self._announced_2026 = True
-            self.log.event(
-                ev.HANDSHAKE,
-                dir=ev.HOST_TO_SERVER,
-                id=msg.get("id"),
-                protocol=self.protocol,
-                capabilities=seen,
-                injected={"roots": {}} if changed else None,
-            )
+            self._log_host_handshake(msg, seen, {"roots": {}} if changed else None)
         if self.observe:
             responses = params.get("inputResponses")
             if isinstance(responses, dict):
