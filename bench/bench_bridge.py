@@ -3,10 +3,14 @@
 Run: ``python bench/bench_bridge.py`` (``--quick`` for fewer rounds, ``--json`` to end with the
 headline figures as one JSON line, for comparing runs).
 
-Every round-trip figure is measured three ways in alternating blocks, so that drift on a noisy
-machine hits all alike: *direct* (the host speaks to the server itself), *any hop*
-(``bench/pump_hop.py``, a bare two-thread byte pump: the floor for any extra process between
-host and server) and *bridge*.
+Every round-trip figure is measured along several routes in alternating blocks, so that drift on
+a noisy machine hits all alike: *direct* (the host speaks to the server itself), *any hop*
+(``bench/pump_hop.py``, a bare two-thread byte pump: the floor for any extra Python process
+between host and server) and *bridge*. Where a C compiler is found, two compiled floors join the
+echo comparison (``bench/c_hop.c``): *C hop*, the same bare pump in C, and *C spin*, a C relay
+that busy-polls for 50 us after each chunk instead of sleeping, which avoids the wake-ups an
+extra process costs at the price of CPU time. Each route's CPU per small round trip is shown
+beside its times.
 
 Against ``bench/echo_server.py``, a trivial echo (the pipe comparison the bridge is held to):
 - small request round trips, one at a time (target: bridge/direct <= 1.3), and pipelined
@@ -31,11 +35,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -43,19 +49,68 @@ HERE = Path(__file__).resolve().parent
 ECHO = [sys.executable, str(HERE / "echo_server.py")]
 SDK_ECHO = [sys.executable, str(HERE / "sdk_echo_server.py")]
 HOP = [sys.executable, str(HERE / "pump_hop.py")]
-ROUTES = ("direct", "hop", "bridge")
+SPIN_US = 50
+"""How long the compiled busy-polling floor keeps polling after each chunk."""
+
+Routes = dict[str, list[str]]
+"""Route name -> the command put in front of the server (empty: the server itself)."""
 
 
 def bridge_cmd(name: str, server: list[str] = ECHO) -> list[str]:
     return [sys.executable, "-m", "roots_manager.bridge", "--server", name, "--", *server]
 
 
-def route_cmd(route: str, name: str, server: list[str]) -> list[str]:
-    if route == "direct":
-        return server
-    if route == "hop":
-        return [*HOP, *server]
-    return bridge_cmd(name, server)
+def build_c_hop(tmp: Path) -> Path | None:
+    """Compile bench/c_hop.c with the machine's C compiler; None when there is none."""
+    cc = shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")
+    if cc is None or not sys.platform.startswith("linux"):
+        return None
+    exe = tmp / "c_hop"
+    done = subprocess.run(
+        [cc, "-O2", "-pthread", "-o", str(exe), str(HERE / "c_hop.c")],
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode != 0:
+        print(f"c_hop.c did not build, the compiled floors are left out:\n{done.stderr}")
+        return None
+    return exe
+
+
+def routes_for(c_hop: Path | None, *, floors: bool) -> Routes:
+    """Direct, the bridge, and (with *floors*) the bare pumps that show what any hop costs."""
+    routes: Routes = {"direct": []}
+    if floors:
+        routes["hop"] = HOP
+        if c_hop is not None:
+            routes["c-hop"] = [str(c_hop)]
+            routes["c-spin"] = [str(c_hop), "--spin", str(SPIN_US)]
+    routes["bridge"] = []
+    return routes
+
+
+def route_cmd(route: str, prefix: list[str], name: str, server: list[str]) -> list[str]:
+    if route == "bridge":
+        return bridge_cmd(name, server)
+    return [*prefix, *server]
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time of one process's threads so far (not of its children).
+
+    From the scheduler's per-thread nanosecond counters where Linux has them: the tick-based
+    user and system times are counted in 10 ms steps, too coarse for a block of round trips.
+    """
+    total = 0
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            total += int((task / "schedstat").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        import psutil
+
+        t = psutil.Process(pid).cpu_times()
+        return float(t.user + t.system)
+    return total / 1e9
 
 
 class Peer:
@@ -242,6 +297,7 @@ def change_latency(
 
 def compare(
     server: list[str],
+    routes: Routes,
     env: dict[str, str],
     blocks: int,
     n_small: int,
@@ -250,9 +306,15 @@ def compare(
     *,
     pipeline: bool,
 ) -> dict[str, dict[str, list[float]]]:
-    """Round trips to *server* directly, through a bare pump and through the bridge."""
-    peers = {r: Peer(route_cmd(r, "bench-" + r, server), env) for r in ROUTES}
-    out: dict[str, dict[str, list[float]]] = {r: {"small": [], "big": [], "tp": []} for r in ROUTES}
+    """Round trips to *server* along every route, in alternating blocks.
+
+    Besides the times, the CPU the process in front of the server spent per small round trip
+    (for *direct*, the server's own).
+    """
+    peers = {r: Peer(route_cmd(r, pre, "bench-" + r, server), env) for r, pre in routes.items()}
+    out: dict[str, dict[str, list[float]]] = {
+        r: {"small": [], "big": [], "tp": [], "cpu": []} for r in routes
+    }
     for p in peers.values():
         p.handshake()
         small_rtts(p, 100, 1)  # warm up every path
@@ -260,7 +322,9 @@ def compare(
     nid = 1000
     for _ in range(blocks):
         for r, p in peers.items():
+            cpu = cpu_seconds(p.proc.pid)
             out[r]["small"] += small_rtts(p, n_small, nid)
+            out[r]["cpu"].append((cpu_seconds(p.proc.pid) - cpu) / n_small)
         nid += n_small
         if pipeline:
             for r, p in peers.items():
@@ -275,46 +339,49 @@ def compare(
     return out
 
 
+ROUTE_TITLES = {
+    "direct": "direct",
+    "hop": "any hop",
+    "c-hop": "C hop",
+    "c-spin": "C spin",
+    "bridge": "bridge",
+}
+
+
 def print_rtt_table(title: str, data: dict[str, dict[str, list[float]]], *, targets: bool) -> None:
-    """One server's round trips: direct, through any hop, through the bridge, and the ratios."""
+    """One server's round trips along every route, and each route's ratio to direct."""
     med = statistics.median
-    d, h, b = data["direct"], data["hop"], data["bridge"]
+    names = list(data)
+    others = names[1:]
     print(title)
-    print(
-        f"  {'measure':31} {'direct':>10} {'any hop':>10} {'bridge':>10} "
-        f"{'hop/dir':>8} {'bridge/dir':>10}  {'target' if targets else ''}"
-    )
+    head = " ".join(f"{ROUTE_TITLES[r]:>9}" for r in names)
+    ratios = " ".join(f"{ROUTE_TITLES[r] + '/dir':>12}" for r in others)
+    print(f"  {'measure':31} {head} {ratios}  {'target' if targets else ''}")
 
-    def row(name: str, values: tuple[float, float, float], unit: str, target: str) -> None:
+    def row(
+        name: str, pick: Callable[[list[float]], float], what: str, unit: str, tgt: str
+    ) -> None:
         scale = {"us": 1e6, "ms": 1e3}[unit]
-        cells = " ".join(f"{v * scale:>7.{0 if unit == 'us' else 2}f} {unit}" for v in values)
-        print(
-            f"  {name:31} {cells} {values[1] / values[0]:>8.2f} {values[2] / values[0]:>10.2f}"
-            f"  {target if targets else ''}"
-        )
+        values = [pick(data[r][what]) for r in names]
+        cells = " ".join(f"{v * scale:>6.{0 if unit == 'us' else 2}f} {unit}" for v in values)
+        rel = " ".join(f"{v / values[0]:>12.2f}" for v in values[1:])
+        print(f"  {name:31} {cells} {rel}  {tgt if targets else ''}")
 
-    row(
-        "small round trip, p50", (med(d["small"]), med(h["small"]), med(b["small"])), "us", "<= 1.3"
-    )
-    row(
-        "small round trip, p99",
-        (pct(d["small"], 99), pct(h["small"], 99), pct(b["small"], 99)),
-        "us",
-        "",
-    )
-    if d["tp"]:
+    row("small round trip, p50", med, "small", "us", "bridge <= 1.3")
+    row("small round trip, p99", lambda v: pct(v, 99), "small", "us", "")
+    row("CPU per small round trip", med, "cpu", "us", "")
+    if data["direct"]["tp"]:
         # shown as time per request, so that the ratios read like the others
-        row(
-            "pipelined (32 in flight), per req",
-            (1 / med(d["tp"]), 1 / med(h["tp"]), 1 / med(b["tp"])),
-            "us",
-            "",
+        row("pipelined (32 in flight), per req", lambda v: 1 / med(v), "tp", "us", "")
+    row("1 MiB round trip, p50", med, "big", "ms", "bridge <= 1.05")
+    if "hop" in data:
+        b, h = data["bridge"], data["hop"]
+        print(
+            f"  bridge / any hop: small {med(b['small']) / med(h['small']):.2f}, "
+            f"1 MiB {med(b['big']) / med(h['big']):.2f} "
+            "(1.00 = the bridge costs no more than the floor)"
         )
-    row("1 MiB round trip, p50", (med(d["big"]), med(h["big"]), med(b["big"])), "ms", "<= 1.05")
-    print(
-        f"  bridge / any hop: small {med(b['small']) / med(h['small']):.2f}, "
-        f"1 MiB {med(b['big']) / med(h['big']):.2f} (1.00 = the bridge costs no more than the floor)"
-    )
+    print("  (CPU: the process in front of the server; for direct, the server itself)")
 
 
 def main() -> int:
@@ -347,8 +414,11 @@ def main() -> int:
         capture_output=True,
     )
 
-    echo = compare(ECHO, env, blocks, n_small, n_big, size, pipeline=True)
-    sdk = compare(SDK_ECHO, env, blocks, n_small // 2, n_big, size, pipeline=False)
+    c_hop = build_c_hop(tmp)
+    echo_routes = routes_for(c_hop, floors=True)
+    echo = compare(ECHO, echo_routes, env, blocks, n_small, n_big, size, pipeline=True)
+    sdk_routes = routes_for(None, floors=True)
+    sdk = compare(SDK_ECHO, sdk_routes, env, blocks, n_small // 2, n_big, size, pipeline=False)
     bridged = Peer(bridge_cmd("bench"), env)
     bridged.handshake()
     direct = Peer(ECHO, env)
@@ -444,7 +514,8 @@ def main() -> int:
             f"{label}_{what}_{route}": med(data[route][what]) / med(data["direct"][what])
             for label, data in (("echo", echo), ("sdk", sdk))
             for what in ("small", "big")
-            for route in ("hop", "bridge")
+            for route in data
+            if route != "direct"
         }
         figures.update(
             echo_small_bridge_vs_hop=med(e["bridge"]["small"]) / med(e["hop"]["small"]),
