@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from roots_manager.bridge.relay import LineRelay, LineWriter
+from roots_manager.bridge.relay import TEXT_CHECK_LIMIT, LineRelay, LineWriter
 
 
 class Recorder:
@@ -14,7 +14,7 @@ class Recorder:
         self._patterns = tuple(patterns)
         self.stream = stream
         self.handled: list[bytes] = []
-        self.nonjson: list[int] = []
+        self.nonjson: list[tuple[int, str]] = []
         self.streamed_lines: list[tuple[int, bool]] = []
 
     def patterns(self) -> Sequence[bytes]:
@@ -30,8 +30,8 @@ class Recorder:
         self.handled.append(line)
         return line.upper()
 
-    def not_json(self, size: int) -> None:
-        self.nonjson.append(size)
+    def not_json(self, size: int, reason: str) -> None:
+        self.nonjson.append((size, reason))
 
     def streamed(self, size: int, matched: bool) -> None:
         self.streamed_lines.append((size, matched))
@@ -80,7 +80,38 @@ def test_non_json_shapes_are_reported_and_relayed() -> None:
     relay, writes = make(h)
     relay.feed(b'hello\n\xff\xfe\n\n{"ok":1}\r\n  [1]  \n')
     assert b"".join(writes) == b'hello\n\xff\xfe\n\n{"ok":1}\r\n  [1]  \n'
-    assert h.nonjson == [5, 2]
+    assert h.nonjson == [(5, "JSON"), (2, "JSON")]
+
+
+def test_lines_that_are_not_utf8_are_reported_and_relayed() -> None:
+    bad = '{"text":"caf\u00e9 \u65e5\u672c"}'.encode("utf-8").replace(b"\xc3\xa9", b"\xe9")
+    good = '{"text":"caf\u00e9 \u65e5\u672c"}\r\n'.encode()
+    # alone in its chunk, among others in one chunk, and gathered across chunks
+    for chunks in (
+        [bad + b"\n"],
+        [good + bad + b"\r\n" + b'{"ok":1}\n'],
+        [bad[:5], bad[5:] + b"\n"],
+    ):
+        h = Recorder()
+        relay, writes = make(h, threshold=1024)
+        for c in chunks:
+            relay.feed(c)
+        assert b"".join(writes) == b"".join(chunks)
+        assert h.nonjson == [(len(bad), "UTF-8")], chunks
+        assert h.handled == []
+
+
+def test_valid_utf8_and_long_lines_are_not_reported() -> None:
+    h = Recorder()
+    relay, writes = make(h, threshold=1024)
+    text = '{"text":"\u65e5\u672c\u8a9e \U0001f600"}\n'.encode()
+    relay.feed(text + text)
+    relay.feed(text)
+    # past the checked size a line is relayed on the byte test alone
+    long_bad = b'{"blob":"' + b"\xff" * (TEXT_CHECK_LIMIT + 1) + b'"}\n'
+    relay.feed(long_bad)
+    assert b"".join(writes) == text * 3 + long_bad
+    assert h.nonjson == []
 
 
 def test_long_line_streams_before_it_ends() -> None:

@@ -117,7 +117,7 @@ class SessionSide(Protocol):
 
     def handle(self, line: bytes) -> bytes | Future[bytes]: ...
 
-    def not_json(self, size: int) -> None: ...
+    def not_json(self, size: int, reason: str) -> None: ...
 
     def streamed(self, size: int, matched: bool) -> None: ...
 
@@ -212,8 +212,8 @@ class LoopHandler(LineHandler):
                 self.handoff.call(self.on_overdue)
             return outcome.result()
 
-    def not_json(self, size: int) -> None:
-        self.handoff.call(lambda: self.side.not_json(size))
+    def not_json(self, size: int, reason: str) -> None:
+        self.handoff.call(lambda: self.side.not_json(size, reason))
 
     def streamed(self, size: int, matched: bool) -> None:
         self.handoff.call(lambda: self.side.streamed(size, matched))

@@ -6,6 +6,11 @@ never parses them: a few ``bytes.find`` calls over the line (no copy) decide whe
 :class:`LineHandler` must see it. Runs of lines that pass are written as one slice of the chunk
 they arrived in, so a chunk full of ordinary traffic costs one write.
 
+A line that is not relayed as it arrives is noted when it cannot be a JSON-RPC message: when it
+does not open and close like a JSON object or array, or, up to :data:`TEXT_CHECK_LIMIT` bytes,
+when it is not UTF-8. Nothing short of parsing tells every malformed line; that much costs no
+more than the triage itself.
+
 A line longer than :data:`STREAM_THRESHOLD` that has not matched any pattern yet is forwarded as
 it arrives (cut-through) when the handler allows it, so a 64 MiB message never sits whole in the
 bridge and a 1 MiB message is not delayed by a store-and-forward copy. A line that matches is
@@ -22,6 +27,9 @@ from typing import Protocol
 
 STREAM_THRESHOLD = 64 * 1024
 """A partial line longer than this may start streaming through (the size of a pipe buffer)."""
+
+TEXT_CHECK_LIMIT = STREAM_THRESHOLD
+"""Lines up to this size that pass unparsed are checked for UTF-8 (all-ASCII ones at no cost)."""
 
 _OPEN = frozenset(b"{[")
 _CLOSE = frozenset(b"}]")
@@ -46,8 +54,12 @@ class LineHandler(Protocol):
     def handle(self, line: bytes) -> bytes:
         """Handle a whole line (with its newline, if any); return the bytes to relay in its place."""
 
-    def not_json(self, size: int) -> None:
-        """A line that cannot be a JSON-RPC message went through untouched."""
+    def not_json(self, size: int, reason: str) -> None:
+        """A line that cannot be a JSON-RPC message went through untouched.
+
+        *reason* is ``"JSON"`` for a line not shaped like JSON, ``"UTF-8"`` for one that is
+        not UTF-8.
+        """
 
     def streamed(self, size: int, matched: bool) -> None:
         """A long line was relayed without being parsed; *matched* if a pattern showed late."""
@@ -204,6 +216,8 @@ class LineRelay:
                     end = len(data) - (2 if len(data) > 1 and data[-2] == 0x0D else 1)
                     if end > 0 and (data[0] not in _OPEN or data[end - 1] not in _CLOSE):
                         self._check_shape(data[:end])
+                    elif end <= TEXT_CHECK_LIMIT and not data.isascii():
+                        self._check_text(data, end)
                     self.writer.relay(data, mid_line=False)
                     return
         out: list[bytes] = []
@@ -238,6 +252,7 @@ class LineRelay:
         pats = handler.patterns()
         every = handler.parse_all()
         find = data.find
+        ascii_chunk = len(data) > TEXT_CHECK_LIMIT or data.isascii()
         pos = run = start
         while True:
             nl = find(b"\n", pos)
@@ -263,6 +278,8 @@ class LineRelay:
                 pats = handler.patterns()
             elif end > pos and (data[pos] not in _OPEN or data[end - 1] not in _CLOSE):
                 self._check_shape(data[pos:end])
+            elif not ascii_chunk and end - pos <= TEXT_CHECK_LIMIT:
+                self._check_text(memoryview(data)[pos:end], end - pos)
             pos = nl + 1
         if run < pos:
             out.append(data[run:pos] if (run, pos) != (0, len(data)) else data)
@@ -297,13 +314,24 @@ class LineRelay:
         body = line.rstrip(b"\r\n")
         if self.handler.parse_all() or any(p in body for p in self.handler.patterns()):
             return self.handler.handle(line)
-        self._check_shape(body)
+        if not self._check_shape(body) and len(body) <= TEXT_CHECK_LIMIT and not body.isascii():
+            self._check_text(body, len(body))
         return line
 
-    def _check_shape(self, body: bytes) -> None:
+    def _check_shape(self, body: bytes) -> bool:
+        """Note *body* if it cannot be JSON by its first and last bytes; True if noted."""
         stripped = body.strip(_BLANK)
         if stripped and (stripped[0] not in _OPEN or stripped[-1] not in _CLOSE):
-            self.handler.not_json(len(body))
+            self.handler.not_json(len(body), "JSON")
+            return True
+        return False
+
+    def _check_text(self, text: bytes | memoryview, size: int) -> None:
+        """Note a line that is not UTF-8 (*text* may carry its line ending; *size* does not)."""
+        try:
+            str(text, "utf-8")
+        except UnicodeDecodeError:
+            self.handler.not_json(size, "UTF-8")
 
     def _reset_partial(self) -> None:
         self._partial = bytearray()

@@ -646,8 +646,8 @@ class _Side:
     def parse_all(self) -> bool:
         return self.s.log_all
 
-    def not_json(self, size: int) -> None:
-        self.s.log.event(ev.NON_JSON, dir=self.direction, bytes=size, reason="JSON")
+    def not_json(self, size: int, reason: str) -> None:
+        self.s.log.event(ev.NON_JSON, dir=self.direction, bytes=size, reason=reason)
 
     def streamed(self, size: int, matched: bool) -> None:
         if matched:
