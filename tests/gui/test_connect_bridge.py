@@ -13,6 +13,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from roots_manager.core.paths import Layout
+from roots_manager.gui.app import AppController
 from roots_manager.gui.connect import ConnectionManager, demo_command
 from tests.conftest import run_cli
 
@@ -122,3 +123,31 @@ def test_shutdown_leaves_no_bridge_or_server_running(
     procs = tree(pid)
     manager.shutdown()
     assert_gone(qtbot, procs)
+
+
+def test_disconnect_is_offered_only_while_a_server_is_connected(
+    controller: AppController, qtbot: QtBot
+) -> None:
+    window = controller.window
+    assert window is not None
+    button = window.servers_panel.disconnect_button
+    assert not button.isEnabled() and not window.disconnect_action.isEnabled()
+
+    window.connect_command(NAME, demo_command())
+    manager = window.connections
+    assert manager is not None
+    # offered from the start, so that a connection still starting can be given up
+    assert button.isEnabled() and window.disconnect_action.isEnabled()
+    qtbot.waitUntil(lambda: manager.is_connected(NAME), timeout=WAIT_MS)
+    assert button.isEnabled()
+
+    with qtbot.waitSignal(manager.disconnected, timeout=WAIT_MS):
+        button.click()
+    assert not button.isEnabled() and not window.disconnect_action.isEnabled()
+
+    # a command that cannot start leaves nothing to disconnect
+    with qtbot.waitSignal(manager.failed, timeout=WAIT_MS):
+        window.connect_command("nowhere", ["/nonexistent/server-binary"])
+    qtbot.waitUntil(lambda: manager.connections() == [], timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: not button.isEnabled(), timeout=WAIT_MS)
+    assert not window.disconnect_action.isEnabled()

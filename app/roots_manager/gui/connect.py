@@ -355,8 +355,10 @@ class ConnectionManager(QObject):
     ``disconnected`` when a connected server's bridge ended (or one still starting was
     disconnected on request), with its exit code.
     ``stderr_received`` carries each line the bridge (and the server through it) wrote on stderr.
+    ``connections_changed`` fires whenever a bridge is started or has ended.
     """
 
+    connections_changed = Signal()
     connected = Signal(str)
     disconnected = Signal(str, int)
     failed = Signal(str, str)
@@ -440,6 +442,7 @@ class ConnectionManager(QObject):
         session.ended.connect(lambda code: self._on_ended(session, code))
         self._sessions[name] = session
         session.start()
+        self.connections_changed.emit()
 
     def _on_ended(self, session: _Session, code: int) -> None:
         if self._sessions.get(session.name) is session:
@@ -448,6 +451,7 @@ class ConnectionManager(QObject):
         # a nested waitForFinished(), and a deferred delete there has crashed PySide. A few
         # ended sessions per app run cost little; they go with the manager.
         self._ended.append(session)
+        self.connections_changed.emit()
         # a connection given up while still starting ends as a disconnection too, so that
         # every connect_server() ends in exactly one of failed or disconnected
         if session.was_ready or (session.closed_on_request and not session.reported_failure):

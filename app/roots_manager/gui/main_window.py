@@ -136,6 +136,7 @@ class MainWindow(QMainWindow):
             )
         )
         self._state_changed(watcher.state)
+        self._sync_disconnect()
         geometry = settings.value(GEOMETRY_KEY)
         if not isinstance(geometry, QByteArray) or not self.restoreGeometry(geometry):
             self.resize(1100, 700)
@@ -194,13 +195,12 @@ class MainWindow(QMainWindow):
         servers.addAction(
             self._action(self.tr("&Connect a server…"), self.connect_server, "Ctrl+K")
         )
-        servers.addAction(
-            self._action(
-                self.tr("&Disconnect"),
-                lambda: self.disconnect_server(self.servers_panel.selected_server() or ""),
-                "Ctrl+Shift+K",
-            )
+        self.disconnect_action = self._action(
+            self.tr("&Disconnect"),
+            lambda: self.disconnect_server(self.servers_panel.selected_server() or ""),
+            "Ctrl+Shift+K",
         )
+        servers.addAction(self.disconnect_action)
         servers.addSeparator()
         servers.addAction(
             self._action(self.tr("&Review pending requests…"), self.review_requested, "Ctrl+R")
@@ -285,7 +285,14 @@ class MainWindow(QMainWindow):
             self.connections.connected.connect(self._server_connected)
             self.connections.disconnected.connect(self._server_disconnected)
             self.connections.failed.connect(self._server_failed)
+            self.connections.connections_changed.connect(self._sync_disconnect)
         return self.connections
+
+    def _sync_disconnect(self, *_: object) -> None:
+        # Disconnect is offered only while a server connected from this app is running
+        running = self.connections is not None and bool(self.connections.connections())
+        self.disconnect_action.setEnabled(running)
+        self.servers_panel.disconnect_button.setEnabled(running)
 
     def _server_connected(self, name: str) -> None:
         self.statusBar().showMessage(self.tr("Connected {server}").format(server=name), 5000)
