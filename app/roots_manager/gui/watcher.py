@@ -10,6 +10,7 @@ with SIGKILL leaves its marker behind and only its dead process id tells.
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from collections.abc import Callable
 from typing import TypeVar
@@ -88,9 +89,10 @@ class StoreWatcher(QObject):
         self.markers: list[BridgeMarker] = []
         self.error: str | None = None
         self._thread: _WatchThread | None = None
+        self._seen: tuple[int, int, int] | None = None
         self._timer = QTimer(self)
         self._timer.setInterval(MARKER_RECHECK_MS)
-        self._timer.timeout.connect(self.reload_markers)
+        self._timer.timeout.connect(self._recheck)
 
     def start(self) -> None:
         """Read the current state and start following changes."""
@@ -119,8 +121,23 @@ class StoreWatcher(QObject):
         self.reload_state()
         self.reload_markers()
 
+    def _store_signature(self) -> tuple[int, int, int] | None:
+        try:
+            st = os.stat(self.store.path)
+        except OSError:
+            return None
+        return (st.st_ino, st.st_mtime_ns, st.st_size)
+
+    def _recheck(self) -> None:
+        # The watch can miss a change: one saved while it was still starting, or on a file
+        # system without change notification. A save replaces the file, so its identity tells.
+        if self._store_signature() != self._seen:
+            self.reload_state()
+        self.reload_markers()
+
     def reload_state(self) -> None:
         """Re-read the store, announcing a change or a failure."""
+        self._seen = self._store_signature()
         try:
             state = self.store.read()
         except StoreError as exc:
