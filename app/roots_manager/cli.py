@@ -271,7 +271,7 @@ def cmd_servers_list(store: Store, args: argparse.Namespace) -> int:
 
 def cmd_servers_approve(store: Store, args: argparse.Namespace) -> int:
     with store.transaction() as state:
-        srv = state.approve(args.server)
+        srv = state.approve(args.server, args.fingerprint)
     print(f"approved {shown(args.server)}'s command line: {shown(' '.join(srv.command or []))}")
     return 0
 
@@ -446,6 +446,12 @@ def build_parser() -> argparse.ArgumentParser:
     sl.set_defaults(func=cmd_servers_list)
     sa = ssub.add_parser("approve", help="approve a server's changed command line")
     sa.add_argument("server")
+    sa.add_argument(
+        "--fingerprint",
+        metavar="FP",
+        help="approve only if the command is still this one (the FINGERPRINT shown by "
+        "'servers list'; 8 or more characters)",
+    )
     sa.set_defaults(func=cmd_servers_approve)
     sr = ssub.add_parser("remove", help="forget a server and its grants")
     sr.add_argument("server")

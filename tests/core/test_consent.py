@@ -147,6 +147,26 @@ def test_trust_on_first_use_then_changed_command_suspends(folders: list[Path]) -
     assert not s.pending
 
 
+def test_approve_with_the_fingerprint_seen_refuses_a_command_changed_since(
+    folders: list[Path],
+) -> None:
+    s = State()
+    r = s.add_root(str(folders[0]))
+    s.server_started("fs", CMD, "sess-1")
+    s.grant("fs", [r.id])
+    shown = ["/tmp/changed-server"]
+    s.server_started("fs", shown, "sess-2")
+    looked_at = fingerprint(shown)
+    s.server_started("fs", ["/tmp/evil-server"], "sess-3")  # changed again before the click
+    for expected in (looked_at, looked_at[:12], "abc", ""):
+        with pytest.raises(ModelError, match="another command line than the one expected"):
+            s.approve("fs", expected)
+    assert s.servers["fs"].suspended and effective(s, "fs") == {"roots": []}
+    now = fingerprint(["/tmp/evil-server"])
+    s.approve("fs", now[:8].upper())
+    assert not s.servers["fs"].suspended and uris_of(effective(s, "fs"))
+
+
 def test_unknown_server_gets_a_pending_request_and_grant_settles_it(folders: list[Path]) -> None:
     s = State()
     r = s.add_root(str(folders[0]))

@@ -296,3 +296,30 @@ def test_empty_answers_and_allow_all_say_why(folders: list[Path]) -> None:
     run_cli("policy", "allow-all")
     assert "every server sees every available root" in run_cli("roots", "list").stdout
     assert "allow-all" not in run_cli("roots", "list", "--json").stdout
+
+
+def test_approve_takes_the_fingerprint_that_servers_list_shows(store, folders: list[Path]) -> None:  # type: ignore[no-untyped-def]
+    run_cli("roots", "add", str(folders[0]), "--name", "proj")
+    with store.transaction() as state:
+        state.server_started("fs", ["fs-server", "--v1"], "s1")
+        state.grant("fs", [state.find_root("proj").id])
+        state.server_started("fs", ["fs-server", "--v2"], "s2")  # suspended until approved
+    listed = json.loads(run_cli("servers", "list", "--json").stdout)
+    seen = next(s for s in listed if s["name"] == "fs")["seen_fingerprint"]
+    table = run_cli("servers", "list").stdout
+    assert seen[:12] in table
+
+    # the server restarts with yet another command before the user approves what they saw
+    with store.transaction() as state:
+        state.server_started("fs", ["fs-server", "--v3"], "s3")
+    stale = run_cli("servers", "approve", "fs", "--fingerprint", seen[:12], check=False)
+    assert stale.returncode == 1
+    assert "another command line than the one expected" in stale.stderr
+    assert run_cli("effective", "fs", "--json").stdout.count("file://") == 0
+
+    now = next(
+        s for s in json.loads(run_cli("servers", "list", "--json").stdout) if s["name"] == "fs"
+    )["seen_fingerprint"]
+    done = run_cli("servers", "approve", "fs", "--fingerprint", now[:12])
+    assert "--v3" in done.stdout
+    assert path_to_uri(str(folders[0])) in run_cli("effective", "fs", "--json").stdout

@@ -159,3 +159,49 @@ def test_help_shows_a_host_configuration_that_starts_the_bridge(controller, qtbo
     assert Path(entry["command"]).name == "roots-bridge" and Path(entry["command"]).is_file()
     assert entry["args"][:3] == ["--server", "fs", "--"]
     box.close()
+
+
+def test_approve_approves_the_command_on_screen_only(
+    watcher: StoreWatcher, store: Store, tmp_path: Path, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    (a,) = folders(tmp_path, "alpha")
+    with store.transaction() as state:
+        state.server_started("files", ["files-server", "--v1"], "s1")
+        state.grant("files", [state.add_root(str(a)).id])
+        state.server_started("files", ["files-server", "--v2"], "s2")
+    panel = ServersPanel(watcher)
+    qtbot.addWidget(panel)
+    panel.show()
+    qtbot.waitUntil(lambda: "files" in watcher.state.servers, timeout=10_000)
+    qtbot.waitUntil(lambda: watcher.state.servers["files"].suspended, timeout=10_000)
+    panel.servers.setCurrentIndex(panel.servers_model.index(0, 0))
+    assert panel.approve_button.isEnabled()
+
+    # the server restarts with another command; the window has not caught up yet
+    with store.transaction() as state:
+        state.server_started("files", ["files-server", "--v3"], "s3")
+    with qtbot.waitSignal(watcher.edit_failed, timeout=10_000) as refused:
+        panel.approve_button.click()
+    assert "another command line" in refused.args[0]
+    assert store.read().servers["files"].suspended
+
+    qtbot.waitUntil(lambda: watcher.state.servers["files"].command[-1] == "--v3", timeout=10_000)
+    panel.approve_button.click()
+    assert not store.read().servers["files"].suspended
+    assert (
+        store.read().servers["files"].fingerprint == store.read().servers["files"].seen_fingerprint
+    )
+
+
+def test_the_watcher_catches_up_without_change_notifications(store: Store, qtbot) -> None:  # type: ignore[no-untyped-def]
+    w = StoreWatcher(store)
+    w.start()
+    try:
+        # as on a file system that never reports changes, or after the watch thread failed
+        assert w._thread is not None
+        w._thread.stop()
+        with qtbot.waitSignal(w.state_changed, timeout=10_000):
+            run_cli("policy", "deny")
+        assert w.state.policy == "deny"
+    finally:
+        w.stop()

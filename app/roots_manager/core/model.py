@@ -403,11 +403,23 @@ class State:
         self.grant(p.server, root_ids, decision, sessions or ([p.session] if p.session else []))
         return p
 
-    def approve(self, name: str) -> Server:
-        """Approve the command line a server last ran with, lifting the suspension."""
+    def approve(self, name: str, expected: str | None = None) -> Server:
+        """Approve the command line a server last ran with, lifting the suspension.
+
+        *expected*, the fingerprint (or its first 8 or more characters) of the command the user
+        looked at, makes sure that is the command approved: a server restarted with yet
+        another command in between is refused rather than approved unseen.
+        """
         srv = self.server(name)
         if srv.seen_fingerprint is None:
             raise ModelError(f"server {name!r} has not run yet; there is nothing to approve")
+        if expected is not None and (
+            len(expected) < 8 or not srv.seen_fingerprint.startswith(expected.lower())
+        ):
+            raise ModelError(
+                f"server {name!r} last ran with another command line than the one expected "
+                f"(fingerprint {srv.seen_fingerprint[:12]}); look at it again before approving"
+            )
         srv.fingerprint = srv.seen_fingerprint
         self.pending = [p for p in self.pending if p.server != name]
         return srv

@@ -236,8 +236,11 @@ class ServersPanel(QWidget):
 
     def approve_selected(self) -> None:
         name = self.selected_server()
-        if name:
-            self.watcher.edit(lambda s: s.approve(name))
+        srv = self.watcher.state.servers.get(name) if name else None
+        if name and srv is not None and srv.seen_fingerprint:
+            # the command on screen is the one approved, even if the server restarted since
+            shown = srv.seen_fingerprint
+            self.watcher.edit(lambda s: s.approve(name, shown))
 
     def forget_selected(self) -> None:
         name = self.selected_server()
