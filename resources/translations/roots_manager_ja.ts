@@ -4,7 +4,7 @@
 <context>
     <name>ConnectDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/connect.py" line="+528"/>
+        <location filename="../../app/roots_manager/gui/connect.py" line="+532"/>
         <source>Connect a server</source>
         <translation>サーバーに接続</translation>
     </message>
@@ -123,7 +123,7 @@
 <context>
     <name>ConnectionManager</name>
     <message>
-        <location line="-260"/>
+        <location line="-262"/>
         <source>“{0}” is not a usable server name</source>
         <translation>「{0}」はサーバー名として使えません</translation>
     </message>
@@ -317,6 +317,99 @@
         <location line="+1"/>
         <source>not granted</source>
         <translation>許可なし</translation>
+    </message>
+</context>
+<context>
+    <name>CoreError</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/errors.py" line="+16"/>
+        <source>{reason}</source>
+        <translation>{reason}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>several roots are named {ref!r} ({paths}); name one by its path</source>
+        <translation>{ref!r} という名前のルートが複数あります（{paths}）。パスで指定してください</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>no root matches {ref!r} (roots-manager roots list shows them)</source>
+        <translation>{ref!r} に一致するルートはありません（roots-manager roots list で一覧を表示できます）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cannot add {path}: it does not exist</source>
+        <translation>{path} を追加できません: 存在しません</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cannot add {path}: it is not a folder</source>
+        <translation>{path} を追加できません: フォルダーではありません</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>refusing to add {path}: it is the root of the file system: every server granted it could be pointed at every file. Add a project folder instead, or pass --allow-broad if you really mean it</source>
+        <translation>{path} は追加しません: ファイルシステムのルートです。これを許可されたサーバーは、すべてのファイルを指し示されうることになります。代わりにプロジェクトフォルダーを追加するか、本当に必要な場合は --allow-broad を指定してください</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>refusing to add {path}: it is your home folder: every server granted it could be pointed at all your files. Add a project folder instead, or pass --allow-broad if you really mean it</source>
+        <translation>{path} は追加しません: ホームフォルダーです。これを許可されたサーバーは、あなたのすべてのファイルを指し示されうることになります。代わりにプロジェクトフォルダーを追加するか、本当に必要な場合は --allow-broad を指定してください</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>refusing to add {path}: it holds your home folder ({home}): every server granted it could be pointed at all your files. Add a project folder instead, or pass --allow-broad if you really mean it</source>
+        <translation>{path} は追加しません: ホームフォルダー（{home}）を含んでいます。これを許可されたサーバーは、あなたのすべてのファイルを指し示されうることになります。代わりにプロジェクトフォルダーを追加するか、本当に必要な場合は --allow-broad を指定してください</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>{path} is already a root, named {name!r}</source>
+        <translation>{path} はすでにルートです（名前: {name!r}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no server named {name!r} is known (roots-manager servers list shows them)</source>
+        <translation>{name!r} という名前のサーバーは知られていません（roots-manager servers list で一覧を表示できます）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>unknown policy {policy!r}; choose one of {choices}</source>
+        <translation>不明なポリシー {policy!r} です。{choices} のいずれかを選んでください</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no pending consent request for {ref!r}</source>
+        <translation>{ref!r} の保留中の同意リクエストはありません</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>server {name!r} has not run yet; there is nothing to approve</source>
+        <translation>サーバー {name!r} はまだ実行されていないため、承認するものはありません</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>server {name!r} last ran with another command line than the one expected (fingerprint {seen}); look at it again before approving</source>
+        <translation>サーバー {name!r} は、想定とは別のコマンドラインで最後に実行されました（フィンガープリント {seen}）。承認する前にもう一度確認してください</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>a root&apos;s name cannot be empty</source>
+        <translation>ルートの名前は空にできません</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a root&apos;s name cannot hold control or text-direction characters ({chars})</source>
+        <translation>ルートの名前に制御文字や文字方向の制御文字は使えません（{chars}）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{name!r} is not a usable server name: it is empty</source>
+        <translation>{name!r} はサーバー名として使えません: 空です</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name!r} is not a usable server name: it holds control or text-direction characters ({chars})</source>
+        <translation>{name!r} はサーバー名として使えません: 制御文字や文字方向の制御文字を含んでいます（{chars}）</translation>
     </message>
 </context>
 <context>
@@ -766,7 +859,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+97"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+99"/>
         <location line="+150"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
@@ -807,7 +900,7 @@
         <translation>{count} 件のルートを追加しました</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>The live log is not available in this build.</source>
         <translation>このビルドではライブログを使えません。</translation>
     </message>
@@ -857,7 +950,7 @@
         <translation>サーバーに接続(&amp;C)…</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>&amp;Disconnect</source>
         <translation>切断(&amp;D)</translation>
     </message>
@@ -903,7 +996,7 @@
     </message>
     <message>
         <location line="+40"/>
-        <location line="+30"/>
+        <location line="+37"/>
         <source>Connecting servers is not available in this build ({error}).</source>
         <translation>このビルドではサーバーに接続できません ({error})。</translation>
     </message>
@@ -962,7 +1055,7 @@ Roots tell a server where to look; they are not an access control. A server can 
 ルートはサーバーにどこを見るべきかを伝えるもので、アクセス制御ではありません。サーバーは、そのプロセスに許されたファイルなら何でも開けます。各サーバーが何を求めているかは「ログ」で確認できます。</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+33"/>
         <source>Use with your host</source>
         <translation>ホストで使う</translation>
     </message>
@@ -1138,7 +1231,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RootsPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/roots_view.py" line="+82"/>
+        <location filename="../../app/roots_manager/gui/roots_view.py" line="+83"/>
         <source>Workspace roots</source>
         <translation>ワークスペースのルート</translation>
     </message>
@@ -1504,7 +1597,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>ブリッジ経由で起動するサーバーはすべて、確認なしにすべてのルートを知らされます。続けますか?</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+25"/>
         <source>Forget server</source>
         <translation>サーバーを削除</translation>
     </message>
@@ -1565,7 +1658,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>StoreWatcher</name>
     <message>
-        <location filename="../../app/roots_manager/gui/watcher.py" line="+158"/>
+        <location filename="../../app/roots_manager/gui/watcher.py" line="+176"/>
         <source>Your change was not saved: the store cannot be read. Choose Recover… above the tabs to repair it.</source>
         <translation>変更は保存されませんでした。ストアを読み込めません。タブの上の「復旧…」で修復してください。</translation>
     </message>
@@ -1621,7 +1714,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>_Session</name>
     <message>
-        <location filename="../../app/roots_manager/gui/connect.py" line="-158"/>
+        <location filename="../../app/roots_manager/gui/connect.py" line="-160"/>
         <source>the server refused the handshake: {0}</source>
         <translation>サーバーがハンドシェイクを拒否しました: {0}</translation>
     </message>

@@ -4,7 +4,7 @@
 <context>
     <name>ConnectDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/connect.py" line="+528"/>
+        <location filename="../../app/roots_manager/gui/connect.py" line="+532"/>
         <source>Connect a server</source>
         <translation>连接服务器</translation>
     </message>
@@ -123,7 +123,7 @@
 <context>
     <name>ConnectionManager</name>
     <message>
-        <location line="-260"/>
+        <location line="-262"/>
         <source>“{0}” is not a usable server name</source>
         <translation>“{0}”不能用作服务器名称</translation>
     </message>
@@ -317,6 +317,99 @@
         <location line="+1"/>
         <source>not granted</source>
         <translation>未授权</translation>
+    </message>
+</context>
+<context>
+    <name>CoreError</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/errors.py" line="+16"/>
+        <source>{reason}</source>
+        <translation>{reason}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>several roots are named {ref!r} ({paths}); name one by its path</source>
+        <translation>有多个根目录名为 {ref!r}（{paths}）；请用路径指定其中一个</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>no root matches {ref!r} (roots-manager roots list shows them)</source>
+        <translation>没有与 {ref!r} 匹配的根目录（roots-manager roots list 可列出它们）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cannot add {path}: it does not exist</source>
+        <translation>无法添加 {path}：它不存在</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cannot add {path}: it is not a folder</source>
+        <translation>无法添加 {path}：它不是文件夹</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>refusing to add {path}: it is the root of the file system: every server granted it could be pointed at every file. Add a project folder instead, or pass --allow-broad if you really mean it</source>
+        <translation>拒绝添加 {path}：它是文件系统的根目录，获得授权的每个服务器都可能被引向任何文件。请改为添加项目文件夹；如果确实需要，请加上 --allow-broad</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>refusing to add {path}: it is your home folder: every server granted it could be pointed at all your files. Add a project folder instead, or pass --allow-broad if you really mean it</source>
+        <translation>拒绝添加 {path}：它是你的主文件夹，获得授权的每个服务器都可能被引向你的所有文件。请改为添加项目文件夹；如果确实需要，请加上 --allow-broad</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>refusing to add {path}: it holds your home folder ({home}): every server granted it could be pointed at all your files. Add a project folder instead, or pass --allow-broad if you really mean it</source>
+        <translation>拒绝添加 {path}：它包含你的主文件夹（{home}），获得授权的每个服务器都可能被引向你的所有文件。请改为添加项目文件夹；如果确实需要，请加上 --allow-broad</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>{path} is already a root, named {name!r}</source>
+        <translation>{path} 已经是根目录，名为 {name!r}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no server named {name!r} is known (roots-manager servers list shows them)</source>
+        <translation>没有名为 {name!r} 的已知服务器（roots-manager servers list 可列出它们）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>unknown policy {policy!r}; choose one of {choices}</source>
+        <translation>未知策略 {policy!r}；请从 {choices} 中选择一个</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no pending consent request for {ref!r}</source>
+        <translation>{ref!r} 没有待处理的授权请求</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>server {name!r} has not run yet; there is nothing to approve</source>
+        <translation>服务器 {name!r} 尚未运行过，没有可批准的内容</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>server {name!r} last ran with another command line than the one expected (fingerprint {seen}); look at it again before approving</source>
+        <translation>服务器 {name!r} 最近一次运行使用的命令行与预期的不同（指纹 {seen}）；请重新查看后再批准</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>a root&apos;s name cannot be empty</source>
+        <translation>根目录的名称不能为空</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a root&apos;s name cannot hold control or text-direction characters ({chars})</source>
+        <translation>根目录的名称不能包含控制字符或文字方向字符（{chars}）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{name!r} is not a usable server name: it is empty</source>
+        <translation>{name!r} 不能用作服务器名称：名称为空</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name!r} is not a usable server name: it holds control or text-direction characters ({chars})</source>
+        <translation>{name!r} 不能用作服务器名称：它包含控制字符或文字方向字符（{chars}）</translation>
     </message>
 </context>
 <context>
@@ -766,7 +859,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+97"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+99"/>
         <location line="+150"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
@@ -807,7 +900,7 @@
         <translation>已添加 {count} 个根目录</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>The live log is not available in this build.</source>
         <translation>此版本不提供实时日志。</translation>
     </message>
@@ -857,7 +950,7 @@
         <translation>连接服务器(&amp;C)…</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>&amp;Disconnect</source>
         <translation>断开连接(&amp;D)</translation>
     </message>
@@ -903,7 +996,7 @@
     </message>
     <message>
         <location line="+40"/>
-        <location line="+30"/>
+        <location line="+37"/>
         <source>Connecting servers is not available in this build ({error}).</source>
         <translation>此版本无法连接服务器（{error}）。</translation>
     </message>
@@ -962,7 +1055,7 @@ Roots tell a server where to look; they are not an access control. A server can 
 根目录告诉服务器该去哪里查看，它们并不是访问控制。服务器仍然可以打开其进程有权访问的任何文件。在“日志”中可以查看每个服务器请求了什么。</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+33"/>
         <source>Use with your host</source>
         <translation>在主机中使用</translation>
     </message>
@@ -1138,7 +1231,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RootsPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/roots_view.py" line="+82"/>
+        <location filename="../../app/roots_manager/gui/roots_view.py" line="+83"/>
         <source>Workspace roots</source>
         <translation>工作区根目录</translation>
     </message>
@@ -1504,7 +1597,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>任何通过桥接器启动的服务器都会在不询问你的情况下得知所有根目录。是否继续？</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+25"/>
         <source>Forget server</source>
         <translation>移除服务器</translation>
     </message>
@@ -1565,7 +1658,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>StoreWatcher</name>
     <message>
-        <location filename="../../app/roots_manager/gui/watcher.py" line="+158"/>
+        <location filename="../../app/roots_manager/gui/watcher.py" line="+176"/>
         <source>Your change was not saved: the store cannot be read. Choose Recover… above the tabs to repair it.</source>
         <translation>更改未保存：无法读取存储文件。请点击标签页上方的“恢复…”进行修复。</translation>
     </message>
@@ -1621,7 +1714,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>_Session</name>
     <message>
-        <location filename="../../app/roots_manager/gui/connect.py" line="-158"/>
+        <location filename="../../app/roots_manager/gui/connect.py" line="-160"/>
         <source>the server refused the handshake: {0}</source>
         <translation>服务器拒绝了握手：{0}</translation>
     </message>

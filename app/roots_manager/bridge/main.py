@@ -106,14 +106,14 @@ def main(argv: list[str] | None = None) -> int:
     command = list(args.command)
     if command and command[0] == "--":
         command = command[1:]
-    from roots_manager.core.model import server_name_problem
+    from roots_manager.core.model import server_name_error
 
     problem = None
-    name_problem = server_name_problem(args.server)
+    name_error = server_name_error(args.server)
     if not command:
         problem = "give the server's command after --"
-    elif name_problem:
-        problem = f"{args.server!r} is not a usable server name: {name_problem}"
+    elif name_error is not None:
+        problem = str(name_error)
     elif args.consent_timeout < 0:
         problem = "--consent-timeout cannot be negative"
     if problem:

@@ -1,7 +1,8 @@
 """The state Roots Manager keeps: roots, known servers, grants, pending consent, settings.
 
 Every operation here is a pure edit of a :class:`State` in memory; :mod:`roots_manager.core.store`
-makes it durable. Operations raise :class:`ModelError` with a message meant for the user.
+makes it durable. Operations raise :class:`ModelError` with a message meant for the user,
+made from one of :data:`ERROR_TEMPLATES` so that a front end can show it in the user's language.
 """
 
 from __future__ import annotations
@@ -34,8 +35,58 @@ Decision = Literal["always", "session", "deny"]
 _D = TypeVar("_D")
 
 
+_BROAD_REFUSAL = (
+    "refusing to add {path}: %s. Add a project folder instead, or pass --allow-broad if you "
+    "really mean it"
+)
+_BROAD_REASONS = {
+    "fs-root": "it is the root of the file system: every server granted it could be pointed at "
+    "every file",
+    "home": "it is your home folder: every server granted it could be pointed at all your files",
+    "holds-home": "it holds your home folder ({home}): every server granted it could be pointed "
+    "at all your files",
+}
+
+ERROR_TEMPLATES: tuple[str, ...] = (
+    "{reason}",  # a path or URI that cannot be a root (core.uri's own words)
+    "several roots are named {ref!r} ({paths}); name one by its path",
+    "no root matches {ref!r} (roots-manager roots list shows them)",
+    "cannot add {path}: it does not exist",
+    "cannot add {path}: it is not a folder",
+    *(_BROAD_REFUSAL % reason for reason in _BROAD_REASONS.values()),
+    "{path} is already a root, named {name!r}",
+    "no server named {name!r} is known (roots-manager servers list shows them)",
+    "unknown policy {policy!r}; choose one of {choices}",
+    "no pending consent request for {ref!r}",
+    "server {name!r} has not run yet; there is nothing to approve",
+    "server {name!r} last ran with another command line than the one expected "
+    "(fingerprint {seen}); look at it again before approving",
+    "a root's name cannot be empty",
+    "a root's name cannot hold control or text-direction characters ({chars})",
+    "{name!r} is not a usable server name: it is empty",
+    "{name!r} is not a usable server name: it holds control or text-direction characters ({chars})",
+)
+"""Every message a :class:`ModelError` can carry, as a ``str.format`` template."""
+
+
 class ModelError(ValueError):
-    """An operation the state cannot take, with a message for the user."""
+    """An operation the state cannot take, with a message for the user.
+
+    The message is ``template.format(**values)``, *template* being one of
+    :data:`ERROR_TEMPLATES`: a front end translates the template and fills in the same values.
+    """
+
+    def __init__(self, template: str, /, **values: Any) -> None:
+        super().__init__(template.format(**values))
+        self.template = template
+        self.values = values
+
+    def translated(self, translate: Callable[[str], str]) -> str:
+        """The message with its template put through *translate* (as is if that goes wrong)."""
+        try:
+            return translate(self.template).format(**self.values)
+        except (KeyError, IndexError, ValueError):  # a translation with broken placeholders
+            return str(self)
 
 
 class SchemaError(ValueError):
@@ -64,8 +115,21 @@ def path_of(ref: str) -> str:
         try:
             return normalize_path(uris.uri_to_path(ref))
         except uris.UriError as exc:
-            raise ModelError(str(exc)) from exc
+            raise ModelError("{reason}", reason=str(exc)) from exc
     return normalize_path(ref)
+
+
+def _broad_kind(path: str) -> tuple[str, dict[str, str]] | None:
+    """Which of :data:`_BROAD_REASONS` makes *path* too broad for a root, with its values."""
+    real = os.path.realpath(path)
+    if real == os.path.realpath(os.sep) or os.path.dirname(real) == real:
+        return "fs-root", {}
+    home = os.path.realpath(os.path.expanduser("~"))
+    if real == home:
+        return "home", {}
+    if os.path.dirname(home) != home and home.startswith(real.rstrip(os.sep) + os.sep):
+        return "holds-home", {"home": home}
+    return None
 
 
 def broad_reason(path: str) -> str | None:
@@ -73,18 +137,11 @@ def broad_reason(path: str) -> str | None:
 
     Symbolic links are followed: a link to the home folder is as broad as the home folder.
     """
-    real = os.path.realpath(path)
-    if real == os.path.realpath(os.sep) or os.path.dirname(real) == real:
-        return "it is the root of the file system: every server granted it could be pointed at every file"
-    home = os.path.realpath(os.path.expanduser("~"))
-    if real == home:
-        return "it is your home folder: every server granted it could be pointed at all your files"
-    if os.path.dirname(home) != home and home.startswith(real.rstrip(os.sep) + os.sep):
-        return (
-            f"it holds your home folder ({home}): every server granted it could be pointed at "
-            "all your files"
-        )
-    return None
+    broad = _broad_kind(path)
+    if broad is None:
+        return None
+    kind, values = broad
+    return _BROAD_REASONS[kind].format(**values)
 
 
 @dataclass
@@ -164,30 +221,33 @@ class State:
             return by_name[0]
         if len(by_name) > 1 and not looks_like_path:
             paths = ", ".join(r.path for r in by_name)
-            raise ModelError(f"several roots are named {ref!r} ({paths}); name one by its path")
+            raise ModelError(
+                "several roots are named {ref!r} ({paths}); name one by its path",
+                ref=ref,
+                paths=paths,
+            )
         return self._root_by_path(normalize_path(ref), ref)
 
     def _root_by_path(self, path: str, ref: str) -> Root:
         for r in self.roots:
             if r.path == path:
                 return r
-        raise ModelError(f"no root matches {ref!r} (roots-manager roots list shows them)")
+        raise ModelError("no root matches {ref!r} (roots-manager roots list shows them)", ref=ref)
 
     def add_root(self, path: str, name: str | None = None, *, allow_broad: bool = False) -> Root:
         """Add the folder at *path* (a path or a ``file://`` URI) as a root."""
         norm = path_of(path)
         if not os.path.isdir(norm):
-            what = "does not exist" if not os.path.lexists(norm) else "is not a folder"
-            raise ModelError(f"cannot add {norm}: it {what}")
-        reason = broad_reason(norm)
-        if reason and not allow_broad:
-            raise ModelError(
-                f"refusing to add {norm}: {reason}. Add a project folder instead, "
-                "or pass --allow-broad if you really mean it"
-            )
+            if not os.path.lexists(norm):
+                raise ModelError("cannot add {path}: it does not exist", path=norm)
+            raise ModelError("cannot add {path}: it is not a folder", path=norm)
+        broad = _broad_kind(norm)
+        if broad is not None and not allow_broad:
+            kind, values = broad
+            raise ModelError(_BROAD_REFUSAL % _BROAD_REASONS[kind], path=norm, **values)
         for r in self.roots:
             if r.path == norm:
-                raise ModelError(f"{norm} is already a root, named {r.name!r}")
+                raise ModelError("{path} is already a root, named {name!r}", path=norm, name=r.name)
         uris.path_to_uri(norm)  # refuses paths with no URI before anything is stored
         root = Root(
             id=uuid.uuid4().hex[:12],
@@ -220,7 +280,8 @@ class State:
             return self.servers[name]
         except KeyError:
             raise ModelError(
-                f"no server named {name!r} is known (roots-manager servers list shows them)"
+                "no server named {name!r} is known (roots-manager servers list shows them)",
+                name=name,
             ) from None
 
     def grant(
@@ -275,7 +336,11 @@ class State:
 
     def set_policy(self, policy: str) -> None:
         if policy not in POLICIES:
-            raise ModelError(f"unknown policy {policy!r}; choose one of {', '.join(POLICIES)}")
+            raise ModelError(
+                "unknown policy {policy!r}; choose one of {choices}",
+                policy=policy,
+                choices=", ".join(POLICIES),
+            )
         self.policy = policy
 
     def remove_server(self, name: str) -> None:
@@ -376,7 +441,7 @@ class State:
         for p in self.pending:
             if ref in (p.id, p.server):
                 return p
-        raise ModelError(f"no pending consent request for {ref!r}")
+        raise ModelError("no pending consent request for {ref!r}", ref=ref)
 
     def decide(
         self,
@@ -412,13 +477,17 @@ class State:
         """
         srv = self.server(name)
         if srv.seen_fingerprint is None:
-            raise ModelError(f"server {name!r} has not run yet; there is nothing to approve")
+            raise ModelError(
+                "server {name!r} has not run yet; there is nothing to approve", name=name
+            )
         if expected is not None and (
             len(expected) < 8 or not srv.seen_fingerprint.startswith(expected.lower())
         ):
             raise ModelError(
-                f"server {name!r} last ran with another command line than the one expected "
-                f"(fingerprint {srv.seen_fingerprint[:12]}); look at it again before approving"
+                "server {name!r} last ran with another command line than the one expected "
+                "(fingerprint {seen}); look at it again before approving",
+                name=name,
+                seen=srv.seen_fingerprint[:12],
             )
         srv.fingerprint = srv.seen_fingerprint
         self.pending = [p for p in self.pending if p.server != name]
@@ -552,7 +621,8 @@ def _clean_name(name: str) -> str:
     bad = sorted({f"U+{ord(c):04X}" for c in cleaned if _unsafe_char(c)})
     if bad:
         raise ModelError(
-            f"a root's name cannot hold control or text-direction characters ({', '.join(bad)})"
+            "a root's name cannot hold control or text-direction characters ({chars})",
+            chars=", ".join(bad),
         )
     return cleaned
 
@@ -563,18 +633,23 @@ def _shown_name(text: str) -> str:
     return "".join("\ufffd" if _unsafe_char(c) else c for c in cleaned) or "\ufffd"
 
 
-def server_name_problem(name: str) -> str | None:
+def server_name_error(name: str) -> ModelError | None:
     """Why *name* cannot name a server (empty, or holding control or text-direction characters)."""
     if not name or not name.strip():
-        return "a server name cannot be empty"
+        return ModelError("{name!r} is not a usable server name: it is empty", name=name)
     bad = sorted({f"U+{ord(c):04X}" for c in name if _unsafe_char(c)})
     if bad:
-        return f"a server name cannot hold control or text-direction characters ({', '.join(bad)})"
+        return ModelError(
+            "{name!r} is not a usable server name: it holds control or text-direction characters "
+            "({chars})",
+            name=name,
+            chars=", ".join(bad),
+        )
     return None
 
 
 def _check_server_name(name: str) -> None:
     # the bridge refuses the same names before it records anything
-    problem = server_name_problem(name)
-    if problem:
-        raise ModelError(f"{name!r} is not a usable server name: {problem}")
+    error = server_name_error(name)
+    if error is not None:
+        raise error

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from roots_manager.core.model import Root, State, broad_reason, normalize_path
+from roots_manager.gui.errors import error_text
 from roots_manager.gui.roots_model import AVAILABLE, GRANTED, NAME, PATH, RootsModel
 from roots_manager.gui.watcher import StoreWatcher
 
@@ -247,7 +248,7 @@ class RootsPanel(QWidget):
                     try:
                         ids.append(state.add_root(p, allow_broad=True).id)
                     except ValueError as exc:  # ModelError, UriError: reasons not foreseen here
-                        refused.append(str(exc))
+                        refused.append(error_text(exc))
             return ids, refused
 
         done = self.watcher.edit(change)

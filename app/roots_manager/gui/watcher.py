@@ -21,6 +21,7 @@ from roots_manager.core import live
 from roots_manager.core.live import BridgeMarker
 from roots_manager.core.model import ModelError, State
 from roots_manager.core.store import Store, StoreError, StoreUnreadable
+from roots_manager.gui.errors import error_text
 
 log = logging.getLogger(__name__)
 
@@ -183,7 +184,7 @@ class StoreWatcher(QObject):
             self.reload_state()
             return None
         except ModelError as exc:
-            self.edit_failed.emit(str(exc))
+            self.edit_failed.emit(error_text(exc))
             self.reload_state()
             return None
         self.reload_state()

@@ -1,0 +1,77 @@
+"""The core's error messages in the user's language.
+
+:class:`~roots_manager.core.model.ModelError` carries a template from
+:data:`~roots_manager.core.model.ERROR_TEMPLATES` and its values; the templates are listed here
+for Qt's translation tools (a test checks that the two lists stay the same), and translated in
+the ``CoreError`` context.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+
+from roots_manager.core.model import ModelError
+
+CORE_ERROR_TEMPLATES = (
+    QT_TRANSLATE_NOOP("CoreError", "{reason}"),
+    QT_TRANSLATE_NOOP(
+        "CoreError",
+        "several roots are named {ref!r} ({paths}); name one by its path",
+    ),
+    QT_TRANSLATE_NOOP("CoreError", "no root matches {ref!r} (roots-manager roots list shows them)"),
+    QT_TRANSLATE_NOOP("CoreError", "cannot add {path}: it does not exist"),
+    QT_TRANSLATE_NOOP("CoreError", "cannot add {path}: it is not a folder"),
+    QT_TRANSLATE_NOOP(
+        "CoreError",
+        "refusing to add {path}: it is the root of the file system: every server "
+        "granted it could be pointed at every file. Add a project folder instead, or "
+        "pass --allow-broad if you really mean it",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreError",
+        "refusing to add {path}: it is your home folder: every server granted it could "
+        "be pointed at all your files. Add a project folder instead, or pass "
+        "--allow-broad if you really mean it",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreError",
+        "refusing to add {path}: it holds your home folder ({home}): every server "
+        "granted it could be pointed at all your files. Add a project folder instead, "
+        "or pass --allow-broad if you really mean it",
+    ),
+    QT_TRANSLATE_NOOP("CoreError", "{path} is already a root, named {name!r}"),
+    QT_TRANSLATE_NOOP(
+        "CoreError",
+        "no server named {name!r} is known (roots-manager servers list shows them)",
+    ),
+    QT_TRANSLATE_NOOP("CoreError", "unknown policy {policy!r}; choose one of {choices}"),
+    QT_TRANSLATE_NOOP("CoreError", "no pending consent request for {ref!r}"),
+    QT_TRANSLATE_NOOP("CoreError", "server {name!r} has not run yet; there is nothing to approve"),
+    QT_TRANSLATE_NOOP(
+        "CoreError",
+        "server {name!r} last ran with another command line than the one expected "
+        "(fingerprint {seen}); look at it again before approving",
+    ),
+    QT_TRANSLATE_NOOP("CoreError", "a root's name cannot be empty"),
+    QT_TRANSLATE_NOOP(
+        "CoreError",
+        "a root's name cannot hold control or text-direction characters ({chars})",
+    ),
+    QT_TRANSLATE_NOOP("CoreError", "{name!r} is not a usable server name: it is empty"),
+    QT_TRANSLATE_NOOP(
+        "CoreError",
+        "{name!r} is not a usable server name: it holds control or text-direction "
+        "characters ({chars})",
+    ),
+)
+
+
+def _translate(template: str) -> str:
+    return QCoreApplication.translate("CoreError", template)
+
+
+def error_text(exc: Exception) -> str:
+    """What to tell the user about *exc*: a core refusal in their language, else its message."""
+    if isinstance(exc, ModelError):
+        return exc.translated(_translate)
+    return str(exc)

@@ -1,0 +1,98 @@
+"""Every refusal of the state carries one of the listed templates, so front ends can translate it."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from roots_manager.core.model import (
+    ERROR_TEMPLATES,
+    ModelError,
+    State,
+    broad_reason,
+    fingerprint,
+    server_name_error,
+)
+
+
+def refusals(work: Path) -> list[Callable[[], object]]:
+    """One operation per template that the state refuses with it."""
+    s = State()
+    folder = work / "proj"
+    folder.mkdir()
+    (work / "twin").mkdir()
+    (work / "file.txt").write_text("x")
+    root = s.add_root(str(folder), "proj")
+    s.add_root(str(work / "twin"), "twin")
+    s.add_root(str(work), "twin")
+    s.server_started("fs", ["fs-server"], "s1")
+    s.server_started("fs", ["fs-server", "--other"], "s2")
+    s.grant("fresh", [root.id])  # known by name, never run
+    home = os.path.realpath(os.path.expanduser("~"))
+    return [
+        lambda: s.add_root("http://example.com/x"),
+        lambda: s.find_root("twin"),
+        lambda: s.find_root("nothing-by-this-name"),
+        lambda: s.add_root(str(work / "missing")),
+        lambda: s.add_root(str(work / "file.txt")),
+        lambda: s.add_root(os.sep),
+        lambda: s.add_root(home),
+        lambda: s.add_root(os.path.dirname(home)),
+        lambda: s.add_root(str(folder)),
+        lambda: s.server("ghost"),
+        lambda: s.set_policy("maybe"),
+        lambda: s.pending_request("ghost"),
+        lambda: s.approve("fresh"),
+        lambda: s.approve("fs", fingerprint(["fs-server"])),
+        lambda: s.rename_root("proj", "  "),
+        lambda: s.rename_root("proj", "bad\x1bname"),
+        lambda: s.grant("", [root.id]),
+        lambda: s.grant("evil\u202ename", [root.id]),
+    ]
+
+
+def test_every_refusal_uses_a_listed_template_and_every_template_is_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a home two levels down, so that a folder holding it is not the file system root
+    home = tmp_path / "h" / "users" / "me"
+    home.mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    work = tmp_path / "w"
+    work.mkdir()
+    used = []
+    for refuse in refusals(work):
+        with pytest.raises(ModelError) as caught:
+            refuse()
+        exc = caught.value
+        assert exc.template in ERROR_TEMPLATES, exc.template
+        assert str(exc) == exc.template.format(**exc.values)
+        used.append(exc.template)
+    assert sorted(used) == sorted(ERROR_TEMPLATES)
+
+
+def test_translated_fills_the_same_values_and_survives_a_broken_translation() -> None:
+    exc = ModelError("no pending consent request for {ref!r}", ref="fs")
+    assert str(exc) == "no pending consent request for 'fs'"
+    assert (
+        exc.translated(lambda t: "保留中の要求はありません: {ref!r}")
+        == "保留中の要求はありません: 'fs'"
+    )
+    # a translation that lost or renamed a placeholder: the English message, not a crash
+    assert exc.translated(lambda t: "{server}") == str(exc)
+    assert exc.translated(lambda t: "{") == str(exc)
+
+
+def test_broad_reason_and_server_name_error_match_the_refusals(tmp_path: Path) -> None:
+    assert broad_reason(os.sep) is not None and "root of the file system" in broad_reason(os.sep)
+    assert broad_reason(str(tmp_path)) is None
+    assert server_name_error("fs") is None
+    error = server_name_error("a\x07b")
+    assert error is not None and error.values["chars"] == "U+0007"
+    assert str(error) == (
+        "'a\\x07b' is not a usable server name: it holds control or "
+        "text-direction characters (U+0007)"
+    )

@@ -1,0 +1,55 @@
+"""The core's refusals reach the user in their language, with the same values filled in."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+from roots_manager.core.model import ERROR_TEMPLATES
+from roots_manager.core.store import Store
+from roots_manager.gui import errors
+from roots_manager.gui.resources import install_translators
+from roots_manager.gui.watcher import StoreWatcher
+
+
+def test_the_gui_lists_every_core_error_template_for_translation() -> None:
+    assert tuple(map(str, errors.CORE_ERROR_TEMPLATES)) == ERROR_TEMPLATES
+
+
+@pytest.fixture(params=["ja", "zh_CN"])
+def language(request: pytest.FixtureRequest, qapp: QApplication) -> Iterator[str]:
+    translators = install_translators(qapp, request.param)
+    assert translators, f"the {request.param} catalogue must load"
+    yield request.param
+    for t in translators:
+        qapp.removeTranslator(t)
+
+
+def test_every_template_is_translated(language: str) -> None:
+    # (tests/test_resources.py checks that every translation keeps its placeholders)
+    for template in ERROR_TEMPLATES:
+        if template != "{reason}":  # core.uri's own words, passed on as they are
+            shown = QCoreApplication.translate("CoreError", template)
+            assert shown != template, f"{language}: not translated: {template}"
+
+
+def test_a_refused_edit_is_reported_in_the_users_language(
+    watcher: StoreWatcher, store: Store, tmp_path: Path, qtbot: QtBot, language: str
+) -> None:
+    folder = tmp_path / "proj"
+    folder.mkdir()
+    with store.transaction() as state:
+        state.add_root(str(folder), "proj")
+    with qtbot.waitSignal(watcher.edit_failed, timeout=10_000) as refused:
+        assert watcher.edit(lambda s: s.rename_root("proj", "a\x1bb")) is None
+    expected = {
+        "ja": "ルートの名前に制御文字や文字方向の制御文字は使えません（U+001B）",
+        "zh_CN": "根目录的名称不能包含控制字符或文字方向字符（U+001B）",
+    }[language]
+    assert refused.args == [expected]
+    assert store.read().roots[0].name == "proj"
