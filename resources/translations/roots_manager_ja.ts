@@ -254,7 +254,7 @@
 <context>
     <name>ConsentMatrixModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_model.py" line="+257"/>
+        <location filename="../../app/roots_manager/gui/servers_model.py" line="+260"/>
         <source>Its command line changed: its grants are suspended until approved</source>
         <translation>コマンドラインが変更されました。承認されるまで許可は停止されます</translation>
     </message>
@@ -1399,7 +1399,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_model.py" line="-200"/>
+        <location filename="../../app/roots_manager/gui/servers_model.py" line="-203"/>
         <source>Server</source>
         <translation>サーバー</translation>
     </message>
@@ -1464,12 +1464,34 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>コマンド変更: 許可を停止中</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+1"/>
+        <source>, </source>
+        <comment>between the parts of a server&apos;s status</comment>
+        <translation>、</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>managed</source>
+        <translation>管理</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>observing only</source>
+        <translation>観察のみ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>; </source>
+        <comment>between the bridges of one server</comment>
+        <translation>／</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>pid {pid}, {mode}, protocol {protocol}</source>
         <translation>PID {pid}、{mode}、プロトコル {protocol}</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>not yet known</source>
         <translation>まだ不明</translation>
     </message>
@@ -1587,7 +1609,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>サーバーの変更後のコマンドラインを受け入れ、停止を解除します</translation>
     </message>
     <message>
-        <location line="+97"/>
+        <location line="+98"/>
         <source>Show every root to unknown servers?</source>
         <translation>未知のサーバーにすべてのルートを見せますか?</translation>
     </message>

@@ -254,7 +254,7 @@
 <context>
     <name>ConsentMatrixModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_model.py" line="+257"/>
+        <location filename="../../app/roots_manager/gui/servers_model.py" line="+260"/>
         <source>Its command line changed: its grants are suspended until approved</source>
         <translation>其命令行已变化：在批准之前其授权已暂停</translation>
     </message>
@@ -1399,7 +1399,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_model.py" line="-200"/>
+        <location filename="../../app/roots_manager/gui/servers_model.py" line="-203"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
@@ -1464,12 +1464,34 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>命令已变化：授权已暂停</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+1"/>
+        <source>, </source>
+        <comment>between the parts of a server&apos;s status</comment>
+        <translation>，</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>managed</source>
+        <translation>托管</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>observing only</source>
+        <translation>仅观察</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>; </source>
+        <comment>between the bridges of one server</comment>
+        <translation>；</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>pid {pid}, {mode}, protocol {protocol}</source>
         <translation>PID {pid}，{mode}，协议 {protocol}</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>not yet known</source>
         <translation>尚不清楚</translation>
     </message>
@@ -1587,7 +1609,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>接受服务器变化后的命令行并解除暂停</translation>
     </message>
     <message>
-        <location line="+97"/>
+        <location line="+98"/>
         <source>Show every root to unknown servers?</source>
         <translation>要向未知服务器显示所有根目录吗？</translation>
     </message>

@@ -114,12 +114,15 @@ class ServersModel(RowsModel[ServerRow]):
             parts.append(self.tr("command changed, consent pending"))
         elif row.suspended:
             parts.append(self.tr("command changed: grants suspended"))
-        return ", ".join(parts)
+        return self.tr(", ", "between the parts of a server's status").join(parts)
 
     def _bridge(self, row: ServerRow) -> str:
-        return "; ".join(
+        modes = {"managed": self.tr("managed"), "observe": self.tr("observing only")}
+        return self.tr("; ", "between the bridges of one server").join(
             self.tr("pid {pid}, {mode}, protocol {protocol}").format(
-                pid=m.pid, mode=m.mode, protocol=m.protocol or self.tr("not yet known")
+                pid=m.pid,
+                mode=modes.get(m.mode, m.mode),
+                protocol=m.protocol or self.tr("not yet known"),
             )
             for m in row.markers
         )

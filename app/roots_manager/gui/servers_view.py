@@ -167,8 +167,9 @@ class ServersPanel(QWidget):
         split.addWidget(upper)
         split.addWidget(lower)
         split.setChildrenCollapsible(False)
-        split.setStretchFactor(0, 2)
-        split.setStretchFactor(1, 3)
+        # the matrix has a row per server too, and the servers' rows are the taller ones
+        split.setStretchFactor(0, 1)
+        split.setStretchFactor(1, 1)
 
         layout = QVBoxLayout(self)
         layout.addWidget(notice)
