@@ -86,18 +86,25 @@ def test_non_json_shapes_are_reported_and_relayed() -> None:
 def test_lines_that_are_not_utf8_are_reported_and_relayed() -> None:
     bad = '{"text":"caf\u00e9 \u65e5\u672c"}'.encode("utf-8").replace(b"\xc3\xa9", b"\xe9")
     good = '{"text":"caf\u00e9 \u65e5\u672c"}\r\n'.encode()
-    # alone in its chunk, among others in one chunk, and gathered across chunks
-    for chunks in (
-        [bad + b"\n"],
-        [good + bad + b"\r\n" + b'{"ok":1}\n'],
-        [bad[:5], bad[5:] + b"\n"],
+    padded = b"  " + bad + b"\t"
+    bulk = b'{"fill":"' + b"a" * 1000 + b'"}\n'
+    # alone in its chunk, among others in one chunk, gathered across chunks, padded with
+    # blanks, and in a chunk larger than the checked size (a burst of ordinary lines)
+    for chunks, size in (
+        ([bad + b"\n"], len(bad)),
+        ([good + bad + b"\r\n" + b'{"ok":1}\n'], len(bad)),
+        ([bad[:5], bad[5:] + b"\n"], len(bad)),
+        ([padded + b"\n"], len(padded)),
+        ([good + padded + b"\r\n"], len(padded)),
+        ([padded[:5], padded[5:] + b"\n"], len(padded)),
+        ([bulk * (TEXT_CHECK_LIMIT // len(bulk) + 1) + bad + b"\n"], len(bad)),
     ):
         h = Recorder()
         relay, writes = make(h, threshold=1024)
         for c in chunks:
             relay.feed(c)
         assert b"".join(writes) == b"".join(chunks)
-        assert h.nonjson == [(len(bad), "UTF-8")], chunks
+        assert h.nonjson == [(size, "UTF-8")], chunks[0][:40]
         assert h.handled == []
 
 
@@ -107,10 +114,14 @@ def test_valid_utf8_and_long_lines_are_not_reported() -> None:
     text = '{"text":"\u65e5\u672c\u8a9e \U0001f600"}\n'.encode()
     relay.feed(text + text)
     relay.feed(text)
+    # a character cut in two between chunks is whole once the line is
+    cut = text.index("\u672c".encode()) + 1
+    relay.feed(text[:cut])
+    relay.feed(text[cut:])
     # past the checked size a line is relayed on the byte test alone
     long_bad = b'{"blob":"' + b"\xff" * (TEXT_CHECK_LIMIT + 1) + b'"}\n'
     relay.feed(long_bad)
-    assert b"".join(writes) == text * 3 + long_bad
+    assert b"".join(writes) == text * 4 + long_bad
     assert h.nonjson == []
 
 

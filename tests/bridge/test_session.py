@@ -204,8 +204,10 @@ def test_non_json_lines_are_logged_by_size() -> None:
     r = Rig()
     assert r.s.from_server(b'{"roots": oops}\n') == b'{"roots": oops}\n'
     assert r.s.from_host(b'{"roots": "\xff"}\n') == b'{"roots": "\xff"}\n'
+    surrogate = b'{"roots": "\xed\xa0\x80"}\n'  # U+D800 encoded: not UTF-8
+    assert r.s.from_server(surrogate) == surrogate
     sizes = [(e["bytes"], e["reason"]) for e in r.log.events if e["kind"] == ev.NON_JSON]
-    assert sizes == [(15, "JSON"), (14, "UTF-8")]
+    assert sizes == [(15, "JSON"), (14, "UTF-8"), (16, "UTF-8")]
 
 
 def test_early_initialized_is_held_until_the_initialize_result_has_passed() -> None:

@@ -213,12 +213,15 @@ class LineRelay:
                     if p in data:
                         break
                 else:
-                    end = len(data) - (2 if len(data) > 1 and data[-2] == 0x0D else 1)
-                    if end > 0 and (data[0] not in _OPEN or data[end - 1] not in _CLOSE):
-                        self._check_shape(data[:end])
-                    elif end <= TEXT_CHECK_LIMIT and not data.isascii():
-                        self._check_text(data, end)
                     self.writer.relay(data, mid_line=False)
+                    end = len(data) - (2 if len(data) > 1 and data[-2] == 0x0D else 1)
+                    noted = (
+                        end > 0
+                        and (data[0] not in _OPEN or data[end - 1] not in _CLOSE)
+                        and self._check_shape(data[:end])
+                    )
+                    if not noted and end <= TEXT_CHECK_LIMIT and not data.isascii():
+                        self._check_text(data, end)
                     return
         out: list[bytes] = []
         start = 0
@@ -252,7 +255,7 @@ class LineRelay:
         pats = handler.patterns()
         every = handler.parse_all()
         find = data.find
-        ascii_chunk = len(data) > TEXT_CHECK_LIMIT or data.isascii()
+        ascii_chunk: bool | None = None  # looked at once, for the first line that needs it
         pos = run = start
         while True:
             nl = find(b"\n", pos)
@@ -276,10 +279,17 @@ class LineRelay:
                 out.append(handler.handle(data[pos : nl + 1]))
                 run = nl + 1
                 pats = handler.patterns()
-            elif end > pos and (data[pos] not in _OPEN or data[end - 1] not in _CLOSE):
-                self._check_shape(data[pos:end])
-            elif not ascii_chunk and end - pos <= TEXT_CHECK_LIMIT:
-                self._check_text(memoryview(data)[pos:end], end - pos)
+            else:
+                noted = (
+                    end > pos
+                    and (data[pos] not in _OPEN or data[end - 1] not in _CLOSE)
+                    and self._check_shape(data[pos:end])
+                )
+                if not noted and end - pos <= TEXT_CHECK_LIMIT:
+                    if ascii_chunk is None:
+                        ascii_chunk = data.isascii()
+                    if not ascii_chunk:
+                        self._check_text(memoryview(data)[pos:end], end - pos)
             pos = nl + 1
         if run < pos:
             out.append(data[run:pos] if (run, pos) != (0, len(data)) else data)

@@ -158,7 +158,9 @@ class Session:
         """The message in *line* and the line ending to put back; None if it is not JSON."""
         body, ending = _split(line)
         try:
-            return json.loads(body), ending
+            # decoded first: json.loads(bytes) lets encoded surrogates through, which are not
+            # UTF-8 (and could not be written back)
+            return json.loads(body.decode("utf-8")), ending
         except UnicodeDecodeError:
             reason = "UTF-8"
         except ValueError:
