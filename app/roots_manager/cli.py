@@ -449,8 +449,8 @@ def build_parser() -> argparse.ArgumentParser:
     sa.add_argument(
         "--fingerprint",
         metavar="FP",
-        help="approve only if the command is still this one (the FINGERPRINT shown by "
-        "'servers list'; 8 or more characters)",
+        help="approve only if the command is still the one with this fingerprint (shown in "
+        "full by 'servers list --json')",
     )
     sa.set_defaults(func=cmd_servers_approve)
     sr = ssub.add_parser("remove", help="forget a server and its grants")

@@ -349,17 +349,17 @@
     <message>
         <location line="+1"/>
         <source>refusing to add {path}: it is the root of the file system: every server granted it could be pointed at every file. Add a project folder instead, or pass --allow-broad if you really mean it</source>
-        <translation>{path} は追加しません: ファイルシステムのルートです。これを許可されたサーバーは、すべてのファイルを指し示されうることになります。代わりにプロジェクトフォルダーを追加するか、本当に必要な場合は --allow-broad を指定してください</translation>
+        <translation>{path} は追加しません: ファイルシステムのルートです。これを許可したサーバーはすべて、あらゆるファイルを対象にできてしまいます。代わりにプロジェクトフォルダーを追加するか、本当に必要な場合は --allow-broad を指定してください</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>refusing to add {path}: it is your home folder: every server granted it could be pointed at all your files. Add a project folder instead, or pass --allow-broad if you really mean it</source>
-        <translation>{path} は追加しません: ホームフォルダーです。これを許可されたサーバーは、あなたのすべてのファイルを指し示されうることになります。代わりにプロジェクトフォルダーを追加するか、本当に必要な場合は --allow-broad を指定してください</translation>
+        <translation>{path} は追加しません: ホームフォルダーです。これを許可したサーバーはすべて、あなたのすべてのファイルを対象にできてしまいます。代わりにプロジェクトフォルダーを追加するか、本当に必要な場合は --allow-broad を指定してください</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>refusing to add {path}: it holds your home folder ({home}): every server granted it could be pointed at all your files. Add a project folder instead, or pass --allow-broad if you really mean it</source>
-        <translation>{path} は追加しません: ホームフォルダー（{home}）を含んでいます。これを許可されたサーバーは、あなたのすべてのファイルを指し示されうることになります。代わりにプロジェクトフォルダーを追加するか、本当に必要な場合は --allow-broad を指定してください</translation>
+        <translation>{path} は追加しません: ホームフォルダー（{home}）を含んでいます。これを許可したサーバーはすべて、あなたのすべてのファイルを対象にできてしまいます。代わりにプロジェクトフォルダーを追加するか、本当に必要な場合は --allow-broad を指定してください</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -369,7 +369,7 @@
     <message>
         <location line="+1"/>
         <source>no server named {name!r} is known (roots-manager servers list shows them)</source>
-        <translation>{name!r} という名前のサーバーは知られていません（roots-manager servers list で一覧を表示できます）</translation>
+        <translation>{name!r} という名前のサーバーは登録されていません（roots-manager servers list で一覧を表示できます）</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -388,8 +388,13 @@
     </message>
     <message>
         <location line="+1"/>
-        <source>server {name!r} last ran with another command line than the one expected (fingerprint {seen}); look at it again before approving</source>
-        <translation>サーバー {name!r} は、想定とは別のコマンドラインで最後に実行されました（フィンガープリント {seen}）。承認する前にもう一度確認してください</translation>
+        <source>{given!r} is not a command fingerprint (64 hexadecimal digits; roots-manager servers list --json shows each server&apos;s)</source>
+        <translation>{given!r} はコマンドのフィンガープリントではありません（16 進数 64 桁。各サーバーのものは roots-manager servers list --json で表示できます）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>server {name!r} last ran with another command line than the one expected: {command} (fingerprint {seen}); look at it again before approving</source>
+        <translation>サーバー {name!r} は、想定とは別のコマンドラインで最後に実行されました: {command}（フィンガープリント {seen}）。承認する前にもう一度確認してください</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -1472,7 +1477,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="+3"/>
         <source>managed</source>
-        <translation>管理</translation>
+        <translation>管理モード</translation>
     </message>
     <message>
         <location line="+0"/>

@@ -349,17 +349,17 @@
     <message>
         <location line="+1"/>
         <source>refusing to add {path}: it is the root of the file system: every server granted it could be pointed at every file. Add a project folder instead, or pass --allow-broad if you really mean it</source>
-        <translation>拒绝添加 {path}：它是文件系统的根目录，获得授权的每个服务器都可能被引向任何文件。请改为添加项目文件夹；如果确实需要，请加上 --allow-broad</translation>
+        <translation>拒绝添加 {path}：它是文件系统的根目录，获得授权的每个服务器都可能被指向任何文件。请改为添加项目文件夹；如果确实需要，请加上 --allow-broad</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>refusing to add {path}: it is your home folder: every server granted it could be pointed at all your files. Add a project folder instead, or pass --allow-broad if you really mean it</source>
-        <translation>拒绝添加 {path}：它是你的主文件夹，获得授权的每个服务器都可能被引向你的所有文件。请改为添加项目文件夹；如果确实需要，请加上 --allow-broad</translation>
+        <translation>拒绝添加 {path}：它是你的主文件夹，获得授权的每个服务器都可能被指向你的所有文件。请改为添加项目文件夹；如果确实需要，请加上 --allow-broad</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>refusing to add {path}: it holds your home folder ({home}): every server granted it could be pointed at all your files. Add a project folder instead, or pass --allow-broad if you really mean it</source>
-        <translation>拒绝添加 {path}：它包含你的主文件夹（{home}），获得授权的每个服务器都可能被引向你的所有文件。请改为添加项目文件夹；如果确实需要，请加上 --allow-broad</translation>
+        <translation>拒绝添加 {path}：它包含你的主文件夹（{home}），获得授权的每个服务器都可能被指向你的所有文件。请改为添加项目文件夹；如果确实需要，请加上 --allow-broad</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -388,8 +388,13 @@
     </message>
     <message>
         <location line="+1"/>
-        <source>server {name!r} last ran with another command line than the one expected (fingerprint {seen}); look at it again before approving</source>
-        <translation>服务器 {name!r} 最近一次运行使用的命令行与预期的不同（指纹 {seen}）；请重新查看后再批准</translation>
+        <source>{given!r} is not a command fingerprint (64 hexadecimal digits; roots-manager servers list --json shows each server&apos;s)</source>
+        <translation>{given!r} 不是命令指纹（应为 64 位十六进制数字；roots-manager servers list --json 可显示每个服务器的指纹）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>server {name!r} last ran with another command line than the one expected: {command} (fingerprint {seen}); look at it again before approving</source>
+        <translation>服务器 {name!r} 最近一次运行使用的命令行与预期的不同：{command}（指纹 {seen}）；请重新查看后再批准</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -1472,7 +1477,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="+3"/>
         <source>managed</source>
-        <translation>托管</translation>
+        <translation>管理模式</translation>
     </message>
     <message>
         <location line="+0"/>

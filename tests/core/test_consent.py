@@ -158,12 +158,16 @@ def test_approve_with_the_fingerprint_seen_refuses_a_command_changed_since(
     s.server_started("fs", shown, "sess-2")
     looked_at = fingerprint(shown)
     s.server_started("fs", ["/tmp/evil-server"], "sess-3")  # changed again before the click
-    for expected in (looked_at, looked_at[:12], "abc", ""):
-        with pytest.raises(ModelError, match="another command line than the one expected"):
-            s.approve("fs", expected)
-    assert s.servers["fs"].suspended and effective(s, "fs") == {"roots": []}
+    with pytest.raises(ModelError, match="another command line than the one expected") as exc:
+        s.approve("fs", looked_at)
+    assert "/tmp/evil-server" in str(exc.value)  # what it runs now, to look at
     now = fingerprint(["/tmp/evil-server"])
-    s.approve("fs", now[:8].upper())
+    # only the whole fingerprint: a prefix could be matched by a command made to match it
+    for partial in (now[:12], now[:63], now + "0", "", "z" * 64):
+        with pytest.raises(ModelError, match="is not a command fingerprint"):
+            s.approve("fs", partial)
+    assert s.servers["fs"].suspended and effective(s, "fs") == {"roots": []}
+    s.approve("fs", now.upper())
     assert not s.servers["fs"].suspended and uris_of(effective(s, "fs"))
 
 

@@ -46,6 +46,7 @@ def refusals(work: Path) -> list[Callable[[], object]]:
         lambda: s.set_policy("maybe"),
         lambda: s.pending_request("ghost"),
         lambda: s.approve("fresh"),
+        lambda: s.approve("fs", "abc"),
         lambda: s.approve("fs", fingerprint(["fs-server"])),
         lambda: s.rename_root("proj", "  "),
         lambda: s.rename_root("proj", "bad\x1bname"),

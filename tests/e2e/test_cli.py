@@ -298,7 +298,9 @@ def test_empty_answers_and_allow_all_say_why(folders: list[Path]) -> None:
     assert "allow-all" not in run_cli("roots", "list", "--json").stdout
 
 
-def test_approve_takes_the_fingerprint_that_servers_list_shows(store, folders: list[Path]) -> None:  # type: ignore[no-untyped-def]
+def test_approve_takes_the_fingerprint_that_servers_list_json_shows(
+    store, folders: list[Path]
+) -> None:  # type: ignore[no-untyped-def]
     run_cli("roots", "add", str(folders[0]), "--name", "proj")
     with store.transaction() as state:
         state.server_started("fs", ["fs-server", "--v1"], "s1")
@@ -312,14 +314,16 @@ def test_approve_takes_the_fingerprint_that_servers_list_shows(store, folders: l
     # the server restarts with yet another command before the user approves what they saw
     with store.transaction() as state:
         state.server_started("fs", ["fs-server", "--v3"], "s3")
-    stale = run_cli("servers", "approve", "fs", "--fingerprint", seen[:12], check=False)
+    stale = run_cli("servers", "approve", "fs", "--fingerprint", seen, check=False)
     assert stale.returncode == 1
-    assert "another command line than the one expected" in stale.stderr
+    assert "another command line than the one expected: fs-server --v3" in stale.stderr
+    short = run_cli("servers", "approve", "fs", "--fingerprint", seen[:12], check=False)
+    assert short.returncode == 1 and "is not a command fingerprint" in short.stderr
     assert run_cli("effective", "fs", "--json").stdout.count("file://") == 0
 
     now = next(
         s for s in json.loads(run_cli("servers", "list", "--json").stdout) if s["name"] == "fs"
     )["seen_fingerprint"]
-    done = run_cli("servers", "approve", "fs", "--fingerprint", now[:12])
+    done = run_cli("servers", "approve", "fs", "--fingerprint", now)
     assert "--v3" in done.stdout
     assert path_to_uri(str(folders[0])) in run_cli("effective", "fs", "--json").stdout

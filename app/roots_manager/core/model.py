@@ -12,6 +12,7 @@ import hashlib
 import json
 import os
 import re
+import shlex
 import unicodedata
 import uuid
 from collections.abc import Callable, Iterable, Sequence
@@ -24,6 +25,7 @@ from roots_manager.core import uri as uris
 SCHEMA_VERSION = 1
 
 _URI_LIKE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]+://")
+_FINGERPRINT = re.compile(r"[0-9a-fA-F]{64}")
 
 Policy = Literal["ask", "deny", "allow-all"]
 POLICIES: tuple[Policy, ...] = ("ask", "deny", "allow-all")
@@ -59,8 +61,10 @@ ERROR_TEMPLATES: tuple[str, ...] = (
     "unknown policy {policy!r}; choose one of {choices}",
     "no pending consent request for {ref!r}",
     "server {name!r} has not run yet; there is nothing to approve",
-    "server {name!r} last ran with another command line than the one expected "
-    "(fingerprint {seen}); look at it again before approving",
+    "{given!r} is not a command fingerprint (64 hexadecimal digits; "
+    "roots-manager servers list --json shows each server's)",
+    "server {name!r} last ran with another command line than the one expected: "
+    "{command} (fingerprint {seen}); look at it again before approving",
     "a root's name cannot be empty",
     "a root's name cannot hold control or text-direction characters ({chars})",
     "{name!r} is not a usable server name: it is empty",
@@ -471,24 +475,31 @@ class State:
     def approve(self, name: str, expected: str | None = None) -> Server:
         """Approve the command line a server last ran with, lifting the suspension.
 
-        *expected*, the fingerprint (or its first 8 or more characters) of the command the user
-        looked at, makes sure that is the command approved: a server restarted with yet
-        another command in between is refused rather than approved unseen.
+        *expected*, the fingerprint of the command the user looked at, makes sure that is the
+        command approved: a server restarted with yet another command in between is refused
+        rather than approved unseen. The whole fingerprint is asked for: whoever controls the
+        command line could make two commands whose fingerprints start alike.
         """
         srv = self.server(name)
         if srv.seen_fingerprint is None:
             raise ModelError(
                 "server {name!r} has not run yet; there is nothing to approve", name=name
             )
-        if expected is not None and (
-            len(expected) < 8 or not srv.seen_fingerprint.startswith(expected.lower())
-        ):
-            raise ModelError(
-                "server {name!r} last ran with another command line than the one expected "
-                "(fingerprint {seen}); look at it again before approving",
-                name=name,
-                seen=srv.seen_fingerprint[:12],
-            )
+        if expected is not None:
+            if not _FINGERPRINT.fullmatch(expected):
+                raise ModelError(
+                    "{given!r} is not a command fingerprint (64 hexadecimal digits; "
+                    "roots-manager servers list --json shows each server's)",
+                    given=expected,
+                )
+            if expected.lower() != srv.seen_fingerprint:
+                raise ModelError(
+                    "server {name!r} last ran with another command line than the one expected: "
+                    "{command} (fingerprint {seen}); look at it again before approving",
+                    name=name,
+                    command=shlex.join(srv.command or []),
+                    seen=srv.seen_fingerprint,
+                )
         srv.fingerprint = srv.seen_fingerprint
         self.pending = [p for p in self.pending if p.server != name]
         return srv

@@ -49,8 +49,13 @@ CORE_ERROR_TEMPLATES = (
     QT_TRANSLATE_NOOP("CoreError", "server {name!r} has not run yet; there is nothing to approve"),
     QT_TRANSLATE_NOOP(
         "CoreError",
-        "server {name!r} last ran with another command line than the one expected "
-        "(fingerprint {seen}); look at it again before approving",
+        "{given!r} is not a command fingerprint (64 hexadecimal digits; "
+        "roots-manager servers list --json shows each server's)",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreError",
+        "server {name!r} last ran with another command line than the one expected: "
+        "{command} (fingerprint {seen}); look at it again before approving",
     ),
     QT_TRANSLATE_NOOP("CoreError", "a root's name cannot be empty"),
     QT_TRANSLATE_NOOP(
