@@ -4,7 +4,7 @@
 <context>
     <name>ConnectDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/connect.py" line="+532"/>
+        <location filename="../../app/roots_manager/gui/connect.py" line="+536"/>
         <source>Connect a server</source>
         <translation>サーバーに接続</translation>
     </message>
@@ -114,21 +114,11 @@
         <source>Enter a name for the server: grants are made to this name.</source>
         <translation>サーバーの名前を入力してください。許可はこの名前に対して与えられます。</translation>
     </message>
-    <message>
-        <location line="+2"/>
-        <source>The server name cannot contain control characters.</source>
-        <translation>サーバー名に制御文字は使えません。</translation>
-    </message>
 </context>
 <context>
     <name>ConnectionManager</name>
     <message>
-        <location line="-262"/>
-        <source>“{0}” is not a usable server name</source>
-        <translation>「{0}」はサーバー名として使えません</translation>
-    </message>
-    <message>
-        <location line="+3"/>
+        <location line="-257"/>
         <source>the command line is empty</source>
         <translation>コマンドラインが空です</translation>
     </message>
@@ -1685,7 +1675,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>StoreWatcher</name>
     <message>
-        <location filename="../../app/roots_manager/gui/watcher.py" line="+176"/>
+        <location filename="../../app/roots_manager/gui/watcher.py" line="+167"/>
         <source>Your change was not saved: the store cannot be read. Choose Recover… above the tabs to repair it.</source>
         <translation>変更は保存されませんでした。ストアを読み込めません。タブの上の「復旧…」で修復してください。</translation>
     </message>
@@ -1741,7 +1731,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>_Session</name>
     <message>
-        <location filename="../../app/roots_manager/gui/connect.py" line="-160"/>
+        <location filename="../../app/roots_manager/gui/connect.py" line="-163"/>
         <source>the server refused the handshake: {0}</source>
         <translation>サーバーがハンドシェイクを拒否しました: {0}</translation>
     </message>
@@ -1756,7 +1746,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>ブリッジを起動できませんでした ({0}): {1}</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+24"/>
         <source>the server stopped before the handshake (exit code {0})</source>
         <translation>サーバーがハンドシェイクの前に終了しました（終了コード {0}）</translation>
     </message>

@@ -4,7 +4,7 @@
 <context>
     <name>ConnectDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/connect.py" line="+532"/>
+        <location filename="../../app/roots_manager/gui/connect.py" line="+536"/>
         <source>Connect a server</source>
         <translation>连接服务器</translation>
     </message>
@@ -114,21 +114,11 @@
         <source>Enter a name for the server: grants are made to this name.</source>
         <translation>请输入服务器名称：授权是按此名称授予的。</translation>
     </message>
-    <message>
-        <location line="+2"/>
-        <source>The server name cannot contain control characters.</source>
-        <translation>服务器名称不能包含控制字符。</translation>
-    </message>
 </context>
 <context>
     <name>ConnectionManager</name>
     <message>
-        <location line="-262"/>
-        <source>“{0}” is not a usable server name</source>
-        <translation>“{0}”不能用作服务器名称</translation>
-    </message>
-    <message>
-        <location line="+3"/>
+        <location line="-257"/>
         <source>the command line is empty</source>
         <translation>命令行为空</translation>
     </message>
@@ -1685,7 +1675,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>StoreWatcher</name>
     <message>
-        <location filename="../../app/roots_manager/gui/watcher.py" line="+176"/>
+        <location filename="../../app/roots_manager/gui/watcher.py" line="+167"/>
         <source>Your change was not saved: the store cannot be read. Choose Recover… above the tabs to repair it.</source>
         <translation>更改未保存：无法读取存储文件。请点击标签页上方的“恢复…”进行修复。</translation>
     </message>
@@ -1741,7 +1731,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>_Session</name>
     <message>
-        <location filename="../../app/roots_manager/gui/connect.py" line="-160"/>
+        <location filename="../../app/roots_manager/gui/connect.py" line="-163"/>
         <source>the server refused the handshake: {0}</source>
         <translation>服务器拒绝了握手：{0}</translation>
     </message>
@@ -1756,7 +1746,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>无法启动桥接器（{0}）：{1}</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+24"/>
         <source>the server stopped before the handshake (exit code {0})</source>
         <translation>服务器在握手前就已停止（退出码 {0}）</translation>
     </message>

@@ -55,6 +55,10 @@ def test_errors_name_what_is_wrong(layout: Layout, qtbot: QtBot, tmp_path: Path)
     dialog.name_edit.setText("   ")
     assert "name" in dialog.error_label.text()
     assert not ok_enabled(dialog)
+    dialog.name_edit.setText("files\u202egnp.exe")  # reads as another name
+    assert "text-direction" in dialog.error_label.text()
+    assert "U+202E" in dialog.error_label.text()
+    assert not ok_enabled(dialog)
 
 
 def test_typed_command_is_split_and_named(layout: Layout, qtbot: QtBot, tmp_path: Path) -> None:

@@ -194,6 +194,22 @@ def test_a_program_that_cannot_start_fails_clearly(
     assert manager.connections() == []
 
 
+def test_a_bridge_that_cannot_start_ends_its_session(layout: Layout, qtbot: QtBot) -> None:
+    missing = "/nonexistent/roots-bridge"
+    m = ConnectionManager(layout, launcher=lambda name, command, options: [missing, *command])
+    try:
+        changes: list[int] = []
+        m.connections_changed.connect(lambda: changes.append(len(m.connections())))
+        for _ in range(2):  # and the name is free again for the next attempt
+            with qtbot.waitSignal(m.failed, timeout=WAIT_MS) as sig:
+                m.connect_server("fs", demo_command())
+            assert missing in sig.args[1]
+            qtbot.waitUntil(lambda: m.connections() == [], timeout=WAIT_MS)
+        qtbot.waitUntil(lambda: changes == [1, 0, 1, 0], timeout=WAIT_MS)
+    finally:
+        m.shutdown()
+
+
 def test_a_server_that_exits_before_the_handshake_fails_with_its_stderr(
     manager: ConnectionManager, qtbot: QtBot
 ) -> None:
@@ -208,6 +224,11 @@ def test_names_and_duplicates_are_refused(manager: ConnectionManager, qtbot: QtB
     with qtbot.waitSignal(manager.failed, timeout=WAIT_MS) as sig:
         manager.connect_server("  ", demo_command())
     assert "not a usable server name" in sig.args[1]
+    # the names the bridge would refuse: control and text-direction characters
+    for bad in ("bell\x07", "evil\u202etxt.exe", "del\x7f"):
+        with qtbot.waitSignal(manager.failed, timeout=WAIT_MS) as sig:
+            manager.connect_server(bad, demo_command())
+        assert "not a usable server name" in sig.args[1], bad
     with qtbot.waitSignal(manager.failed, timeout=WAIT_MS) as sig:
         manager.connect_server("empty", [])
     assert "empty" in sig.args[1]

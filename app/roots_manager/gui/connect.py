@@ -39,9 +39,10 @@ from PySide6.QtWidgets import (
 )
 
 from roots_manager import __version__
-from roots_manager.core.model import State
+from roots_manager.core.model import State, server_name_error
 from roots_manager.core.paths import Layout
 from roots_manager.core.store import Store, StoreError
+from roots_manager.gui.errors import error_text
 
 PROTOCOL_VERSION = "2025-11-25"
 """The revision the app offers in ``initialize``; the server may answer with an older one."""
@@ -313,6 +314,8 @@ class _Session(QObject):
                     self.argv[0], self.process.errorString()
                 )
             )
+            # no process ran, so finished() never comes: end the session here
+            self.ended.emit(127)
 
     @Slot(int, QProcess.ExitStatus)
     def _on_finished(self, code: int, status: QProcess.ExitStatus) -> None:
@@ -421,8 +424,9 @@ class ConnectionManager(QObject):
         The outcome arrives as ``connected`` or ``failed``. *bridge_options* are passed to the
         bridge before ``--`` (for example ``["--observe"]``).
         """
-        if not name.strip() or any(ord(c) < 32 for c in name):
-            self.failed.emit(name, self.tr("“{0}” is not a usable server name").format(name))
+        name_error = server_name_error(name)
+        if name_error is not None:
+            self.failed.emit(name, error_text(name_error))
             return
         if not command:
             self.failed.emit(name, self.tr("the command line is empty"))
@@ -683,8 +687,9 @@ class ConnectDialog(QDialog):
         name = self.name_edit.text()
         if not name.strip():
             return self.tr("Enter a name for the server: grants are made to this name.")
-        if any(ord(c) < 32 for c in name):
-            return self.tr("The server name cannot contain control characters.")
+        name_error = server_name_error(name)
+        if name_error is not None:  # control or text-direction characters, as the bridge says
+            return error_text(name_error)
         return None
 
     @Slot()
