@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import os
+import pickle
 from collections.abc import Callable
 from pathlib import Path
 
@@ -85,6 +87,14 @@ def test_translated_fills_the_same_values_and_survives_a_broken_translation() ->
     # a translation that lost or renamed a placeholder: the English message, not a crash
     assert exc.translated(lambda t: "{server}") == str(exc)
     assert exc.translated(lambda t: "{") == str(exc)
+    assert exc.translated(lambda t: "{ref.real}") == str(exc)
+
+
+def test_a_refusal_survives_pickling_and_copying_with_braces_in_its_values() -> None:
+    exc = ModelError("no root matches {ref!r} (roots-manager roots list shows them)", ref="{x}")
+    for again in (pickle.loads(pickle.dumps(exc)), copy.copy(exc)):
+        assert isinstance(again, ModelError)
+        assert (again.template, again.values, str(again)) == (exc.template, exc.values, str(exc))
 
 
 def test_broad_reason_and_server_name_error_match_the_refusals(tmp_path: Path) -> None:

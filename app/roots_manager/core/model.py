@@ -85,12 +85,20 @@ class ModelError(ValueError):
         self.template = template
         self.values = values
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # rebuilt from its parts: the message alone is not a template (it may hold braces)
+        return (_model_error, (self.template, self.values))
+
     def translated(self, translate: Callable[[str], str]) -> str:
         """The message with its template put through *translate* (as is if that goes wrong)."""
         try:
             return translate(self.template).format(**self.values)
-        except (KeyError, IndexError, ValueError):  # a translation with broken placeholders
+        except Exception:  # a translation with broken or foreign placeholders
             return str(self)
+
+
+def _model_error(template: str, values: dict[str, Any]) -> ModelError:
+    return ModelError(template, **values)
 
 
 class SchemaError(ValueError):

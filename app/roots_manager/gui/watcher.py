@@ -10,7 +10,6 @@ with SIGKILL leaves its marker behind and only its dead process id tells.
 from __future__ import annotations
 
 import logging
-import os
 import threading
 from collections.abc import Callable
 from typing import TypeVar
@@ -27,7 +26,8 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-MARKER_RECHECK_MS = 2000
+RECHECK_MS = 2000
+"""How often the store and the live markers are read again, whatever the watch reported."""
 
 
 class _WatchThread(QThread):
@@ -90,9 +90,8 @@ class StoreWatcher(QObject):
         self.markers: list[BridgeMarker] = []
         self.error: str | None = None
         self._thread: _WatchThread | None = None
-        self._seen: tuple[int, int, int] | None = None
         self._timer = QTimer(self)
-        self._timer.setInterval(MARKER_RECHECK_MS)
+        self._timer.setInterval(RECHECK_MS)
         self._timer.timeout.connect(self._recheck)
 
     def start(self) -> None:
@@ -122,23 +121,15 @@ class StoreWatcher(QObject):
         self.reload_state()
         self.reload_markers()
 
-    def _store_signature(self) -> tuple[int, int, int] | None:
-        try:
-            st = os.stat(self.store.path)
-        except OSError:
-            return None
-        return (st.st_ino, st.st_mtime_ns, st.st_size)
-
     def _recheck(self) -> None:
         # The watch can miss a change: one saved while it was still starting, or on a file
-        # system without change notification. A save replaces the file, so its identity tells.
-        if self._store_signature() != self._seen:
-            self.reload_state()
+        # system without change notification. The store is small: reading it again is
+        # cheaper than being wrong, and a reload announces only a real change.
+        self.reload_state()
         self.reload_markers()
 
     def reload_state(self) -> None:
         """Re-read the store, announcing a change or a failure."""
-        self._seen = self._store_signature()
         try:
             state = self.store.read()
         except StoreError as exc:
