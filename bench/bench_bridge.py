@@ -308,12 +308,12 @@ def compare(
 ) -> dict[str, dict[str, list[float]]]:
     """Round trips to *server* along every route, in alternating blocks.
 
-    Besides the times, the CPU the process in front of the server spent per small round trip
-    (for *direct*, the server's own).
+    Besides the times, the CPU the process in front of the server spent per round trip (for
+    *direct*, the server's own).
     """
     peers = {r: Peer(route_cmd(r, pre, "bench-" + r, server), env) for r, pre in routes.items()}
     out: dict[str, dict[str, list[float]]] = {
-        r: {"small": [], "big": [], "tp": [], "cpu": []} for r in routes
+        r: {"small": [], "big": [], "tp": [], "cpu": [], "cpu_big": []} for r in routes
     }
     for p in peers.values():
         p.handshake()
@@ -331,7 +331,9 @@ def compare(
                 out[r]["tp"].append(pipelined(p, 2000, 32, nid))
             nid += 2000
         for r, p in peers.items():
+            cpu = cpu_seconds(p.proc.pid)
             out[r]["big"] += big_rtts(p, n_big, nid, size)
+            out[r]["cpu_big"].append((cpu_seconds(p.proc.pid) - cpu) / n_big)
         nid += n_big
     for r, p in peers.items():
         out[r]["rss"] = [peak_rss(p.proc.pid)]
@@ -364,7 +366,7 @@ def print_rtt_table(title: str, data: dict[str, dict[str, list[float]]], *, targ
         scale = {"us": 1e6, "ms": 1e3}[unit]
         values = [pick(data[r][what]) for r in names]
         cells = " ".join(f"{v * scale:>6.{0 if unit == 'us' else 2}f} {unit}" for v in values)
-        rel = " ".join(f"{v / values[0]:>12.2f}" for v in values[1:])
+        rel = " ".join(f"{v / values[0]:>12.2f}" if values[0] else f"{'-':>12}" for v in values[1:])
         print(f"  {name:31} {cells} {rel}  {tgt if targets else ''}")
 
     row("small round trip, p50", med, "small", "us", "bridge <= 1.3")
@@ -374,6 +376,7 @@ def print_rtt_table(title: str, data: dict[str, dict[str, list[float]]], *, targ
         # shown as time per request, so that the ratios read like the others
         row("pipelined (32 in flight), per req", lambda v: 1 / med(v), "tp", "us", "")
     row("1 MiB round trip, p50", med, "big", "ms", "bridge <= 1.05")
+    row("CPU per 1 MiB round trip", med, "cpu_big", "ms", "")
     if "hop" in data:
         b, h = data["bridge"], data["hop"]
         print(

@@ -79,7 +79,10 @@ static void spin_relay(int to_server, int from_server, long long spin_ns) {
             if (now_ns() - last < spin_ns) continue;
             ready = poll(fds, 2, -1);
         }
-        if (ready < 0 && errno != EINTR) break;
+        if (ready < 0) {
+            if (errno == EINTR) continue;
+            break;
+        }
         for (int i = 0; i < 2; i++) {
             if (fds[i].fd < 0 || !fds[i].revents) continue;
             if (relay_once(fds[i].fd, dst[i], buf) <= 0) {
