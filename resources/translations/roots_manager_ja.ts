@@ -558,7 +558,7 @@
         <translation>概要</translation>
     </message>
     <message>
-        <location line="+180"/>
+        <location line="+194"/>
         <source>(no longer on disk)</source>
         <translation>（ディスク上にもうありません）</translation>
     </message>
@@ -751,7 +751,7 @@
 <context>
     <name>LogSummary</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_model.py" line="-174"/>
+        <location filename="../../app/roots_manager/gui/log_model.py" line="-188"/>
         <source>started {command} (pid {pid}, {mode})</source>
         <translation>{command} を起動しました（PID {pid}、{mode}）</translation>
     </message>
@@ -849,6 +849,16 @@
         <location line="+1"/>
         <source>{text}</source>
         <translation>{text}</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>managed</source>
+        <translation>管理モード</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>observing only</source>
+        <translation>観察のみ</translation>
     </message>
 </context>
 <context>

@@ -558,7 +558,7 @@
         <translation>摘要</translation>
     </message>
     <message>
-        <location line="+180"/>
+        <location line="+194"/>
         <source>(no longer on disk)</source>
         <translation>（已不在磁盘上）</translation>
     </message>
@@ -751,7 +751,7 @@
 <context>
     <name>LogSummary</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_model.py" line="-174"/>
+        <location filename="../../app/roots_manager/gui/log_model.py" line="-188"/>
         <source>started {command} (pid {pid}, {mode})</source>
         <translation>已启动 {command}（PID {pid}，{mode}）</translation>
     </message>
@@ -849,6 +849,16 @@
         <location line="+1"/>
         <source>{text}</source>
         <translation>{text}</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>managed</source>
+        <translation>管理模式</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>observing only</source>
+        <translation>仅观察</translation>
     </message>
 </context>
 <context>

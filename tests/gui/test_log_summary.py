@@ -78,3 +78,9 @@ def test_summaries_are_translated_and_found_by_the_filter(layout: Layout, japane
     assert [model.record_at(r)["kind"] for r in range(model.rowCount())] == [events.ROOTS_ASKED]  # type: ignore[index]
     model.set_filter(text="asked for its roots")  # the English wording is not what is shown
     assert model.rowCount() == 0
+
+
+def test_the_bridge_mode_is_named_in_the_users_language(japanese: None) -> None:
+    start = events.event(events.SESSION_START, "fs", "s", command=["srv"], pid=7, mode="observe")
+    assert log_model.translated_summary(start) == "srv を起動しました（PID 7、観察のみ）"
+    assert events.summarize(start) == "started srv (pid 7, observe)"  # the CLI's words

@@ -13,7 +13,7 @@ import contextlib
 import json
 import os
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
@@ -266,12 +266,7 @@ def summary_parts(rec: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     return "{text}", {"text": str(rec.get("message", ""))}
 
 
-def summarize(rec: dict[str, Any], translate: Callable[[str], str] | None = None) -> str:
-    """A one-line human summary of an event, for the CLI and the log view.
-
-    *translate* maps a template of `SUMMARY_TEMPLATES` to the user's language.
-    """
+def summarize(rec: dict[str, Any]) -> str:
+    """A one-line human summary of an event, in English (front ends translate `summary_parts`)."""
     template, values = summary_parts(rec)
-    if translate is not None:
-        template = translate(template)
     return template.format(**values)

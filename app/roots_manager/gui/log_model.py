@@ -73,13 +73,27 @@ SUMMARY_TEMPLATES = (
 )
 
 
+# the bridge's modes, as a session start names them
+_MODES: dict[str, str] = {
+    "managed": str(QT_TRANSLATE_NOOP("LogSummary", "managed")),
+    "observe": str(QT_TRANSLATE_NOOP("LogSummary", "observing only")),
+}
+
+
 def _translate_summary(template: str) -> str:
     return QCoreApplication.translate("LogSummary", template)
 
 
 def translated_summary(rec: dict[str, Any]) -> str:
     """An event's summary in the user's language."""
-    return events.summarize(rec, _translate_summary)
+    template, values = events.summary_parts(rec)
+    mode = values.get("mode")
+    if isinstance(mode, str) and mode in _MODES:
+        values = {**values, "mode": _translate_summary(_MODES[mode])}
+    try:
+        return _translate_summary(template).format(**values)
+    except Exception:  # a translation with broken placeholders: the English summary
+        return template.format(**values)
 
 
 # Rows read back from the files and kept formatted; a screenful is ~50, so this covers fast
