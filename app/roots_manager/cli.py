@@ -10,8 +10,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 import unicodedata
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from roots_manager import __version__
@@ -308,6 +310,48 @@ def cmd_effective(store: Store, args: argparse.Namespace) -> int:
     return 0
 
 
+NOTIFY_WAIT = 5.0
+"""Seconds `notify` waits for a bridge to act on the request (bridges look at least every second)."""
+
+
+def cmd_notify(store: Store, args: argparse.Namespace) -> int:
+    layout = store.layout
+    bridges = [m for m in live.bridge_markers(layout) if m.server == args.server]
+    if not bridges:
+        print(
+            f"roots-manager: no bridge of {shown(args.server)} is running; "
+            "list_changed goes to a running server only",
+            file=sys.stderr,
+        )
+        return EXIT_REFUSED
+
+    def session_logs(session: str) -> dict[Path, int]:
+        return {p: p.stat().st_size for p in ev.log_files(layout) if ev.session_of(p) == session}
+
+    before = {m.session: session_logs(m.session) for m in bridges}
+    for m in bridges:
+        live.ask_list_changed(layout, m.session, "cli")
+    deadline = time.monotonic() + NOTIFY_WAIT
+    for m in bridges:
+        outcome = None
+        while outcome is None and time.monotonic() < deadline:
+            for path in ev.log_files(layout):
+                if ev.session_of(path) != m.session:
+                    continue
+                records, _ = ev.read_events(path, before[m.session].get(path, 0))
+                outcome = next(
+                    (r for r in records if r.get("kind") == ev.LIST_CHANGED_ASKED), outcome
+                )
+            if outcome is None:
+                time.sleep(0.05)
+        where = f"{shown(args.server)} (bridge pid {m.pid})"
+        if outcome is None:
+            print(f"{where}: the bridge has not acted on the request yet")
+        else:
+            print(f"{where}: {ev.summarize(outcome)}")
+    return 0
+
+
 def cmd_policy(store: Store, args: argparse.Namespace) -> int:
     if args.policy is None:
         print(store.read().policy)
@@ -461,6 +505,14 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("server")
     e.add_argument("--json", action="store_true")
     e.set_defaults(func=cmd_effective)
+
+    nt = sub.add_parser(
+        "notify",
+        help="have a running server's bridge send list_changed now, though nothing changed "
+        "(to see whether the server asks again)",
+    )
+    nt.add_argument("server")
+    nt.set_defaults(func=cmd_notify)
 
     po = sub.add_parser("policy", help="show or set what an unknown server gets")
     po.add_argument("policy", nargs="?", choices=POLICIES)

@@ -558,7 +558,7 @@
         <translation>概要</translation>
     </message>
     <message>
-        <location line="+194"/>
+        <location line="+207"/>
         <source>(no longer on disk)</source>
         <translation>（ディスク上にもうありません）</translation>
     </message>
@@ -751,7 +751,7 @@
 <context>
     <name>LogSummary</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_model.py" line="-188"/>
+        <location filename="../../app/roots_manager/gui/log_model.py" line="-201"/>
         <source>started {command} (pid {pid}, {mode})</source>
         <translation>{command} を起動しました（PID {pid}、{mode}）</translation>
     </message>
@@ -822,6 +822,31 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>list_changed sent on request</source>
+        <translation>依頼により list_changed を送りました</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>list_changed not sent on request: the server has not fetched the list since the last notice</source>
+        <translation>依頼された list_changed は送りませんでした: 前回の通知以降、サーバーがまだリストを取得していません</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>list_changed not sent on request: the handshake is not complete</source>
+        <translation>依頼された list_changed は送りませんでした: ハンドシェイクが完了していません</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>list_changed not sent on request: protocol 2026-07-28 has no list_changed</source>
+        <translation>依頼された list_changed は送りませんでした: プロトコル 2026-07-28 には list_changed がありません</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>list_changed not sent on request: the bridge only observes</source>
+        <translation>依頼された list_changed は送りませんでした: ブリッジは観察のみです</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>waiting up to {timeout} s for your decision in the desktop app</source>
         <translation>デスクトップアプリでの決定を最大 {timeout} 秒待っています</translation>
     </message>
@@ -865,7 +890,7 @@
     <name>MainWindow</name>
     <message>
         <location filename="../../app/roots_manager/gui/main_window.py" line="+99"/>
-        <location line="+150"/>
+        <location line="+151"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
@@ -1001,12 +1026,17 @@
     </message>
     <message>
         <location line="+40"/>
-        <location line="+37"/>
+        <location line="+46"/>
         <source>Connecting servers is not available in this build ({error}).</source>
         <translation>このビルドではサーバーに接続できません ({error})。</translation>
     </message>
     <message>
-        <location line="-18"/>
+        <location line="-25"/>
+        <source>Asked {server}&apos;s bridge for a list_changed; the Log shows whether it went out and whether the server asks again</source>
+        <translation>{server} のブリッジに list_changed を依頼しました。送られたか、サーバーがもう一度尋ねるかは「ログ」で確認できます</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>Connected {server}</source>
         <translation>{server} に接続しました</translation>
     </message>
@@ -1519,7 +1549,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+52"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+57"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;ルートはサーバーにどこを見るべきかを伝えるもので、アクセス制御ではありません。&lt;/b&gt;サーバーは、そのプロセスに許されたファイルなら何でも開けます。実際に何をしているかは「ログ」で確認してください。</translation>
     </message>
@@ -1614,7 +1644,22 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>サーバーの変更後のコマンドラインを受け入れ、停止を解除します</translation>
     </message>
     <message>
-        <location line="+98"/>
+        <location line="+11"/>
+        <source>Send l&amp;ist_changed</source>
+        <translation>list_changed を送信(&amp;I)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Have the running bridge tell the server its roots changed, though they did not: the Log shows whether the server asks for them again</source>
+        <translation>実行中のブリッジから、ルートが変わったとサーバーに伝えます（実際には変わっていません）。サーバーがもう一度尋ねるかは「ログ」で確認できます</translation>
+    </message>
+    <message>
+        <location line="+106"/>
+        <source>Could not ask the bridge of {server}: {reason}</source>
+        <translation>{server} のブリッジに依頼できませんでした: {reason}</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>Show every root to unknown servers?</source>
         <translation>未知のサーバーにすべてのルートを見せますか?</translation>
     </message>

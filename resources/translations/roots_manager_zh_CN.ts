@@ -558,7 +558,7 @@
         <translation>摘要</translation>
     </message>
     <message>
-        <location line="+194"/>
+        <location line="+207"/>
         <source>(no longer on disk)</source>
         <translation>（已不在磁盘上）</translation>
     </message>
@@ -751,7 +751,7 @@
 <context>
     <name>LogSummary</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_model.py" line="-188"/>
+        <location filename="../../app/roots_manager/gui/log_model.py" line="-201"/>
         <source>started {command} (pid {pid}, {mode})</source>
         <translation>已启动 {command}（PID {pid}，{mode}）</translation>
     </message>
@@ -822,6 +822,31 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>list_changed sent on request</source>
+        <translation>已按请求发送 list_changed</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>list_changed not sent on request: the server has not fetched the list since the last notice</source>
+        <translation>未按请求发送 list_changed：自上次通知以来，服务器尚未获取列表</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>list_changed not sent on request: the handshake is not complete</source>
+        <translation>未按请求发送 list_changed：握手尚未完成</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>list_changed not sent on request: protocol 2026-07-28 has no list_changed</source>
+        <translation>未按请求发送 list_changed：协议 2026-07-28 中没有 list_changed</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>list_changed not sent on request: the bridge only observes</source>
+        <translation>未按请求发送 list_changed：桥接器仅在观察</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>waiting up to {timeout} s for your decision in the desktop app</source>
         <translation>正在等待你在桌面应用中做出决定，最多 {timeout} 秒</translation>
     </message>
@@ -865,7 +890,7 @@
     <name>MainWindow</name>
     <message>
         <location filename="../../app/roots_manager/gui/main_window.py" line="+99"/>
-        <location line="+150"/>
+        <location line="+151"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
@@ -1001,12 +1026,17 @@
     </message>
     <message>
         <location line="+40"/>
-        <location line="+37"/>
+        <location line="+46"/>
         <source>Connecting servers is not available in this build ({error}).</source>
         <translation>此版本无法连接服务器（{error}）。</translation>
     </message>
     <message>
-        <location line="-18"/>
+        <location line="-25"/>
+        <source>Asked {server}&apos;s bridge for a list_changed; the Log shows whether it went out and whether the server asks again</source>
+        <translation>已请求 {server} 的桥接器发送 list_changed；可在“日志”中查看它是否已发出、服务器是否再次询问</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>Connected {server}</source>
         <translation>已连接 {server}</translation>
     </message>
@@ -1519,7 +1549,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+52"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+57"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;根目录告诉服务器该去哪里查看，它们并不是访问控制。&lt;/b&gt;服务器仍然可以打开其进程有权访问的任何文件。请在“日志”中查看它实际做了什么。</translation>
     </message>
@@ -1614,7 +1644,22 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>接受服务器变化后的命令行并解除暂停</translation>
     </message>
     <message>
-        <location line="+98"/>
+        <location line="+11"/>
+        <source>Send l&amp;ist_changed</source>
+        <translation>发送 list_changed(&amp;I)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Have the running bridge tell the server its roots changed, though they did not: the Log shows whether the server asks for them again</source>
+        <translation>让正在运行的桥接器告诉服务器其根目录已变化（实际上并未变化）；可在“日志”中查看服务器是否再次询问</translation>
+    </message>
+    <message>
+        <location line="+106"/>
+        <source>Could not ask the bridge of {server}: {reason}</source>
+        <translation>无法向 {server} 的桥接器发出请求：{reason}</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>Show every root to unknown servers?</source>
         <translation>要向未知服务器显示所有根目录吗？</translation>
     </message>

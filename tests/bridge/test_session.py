@@ -314,3 +314,21 @@ def test_a_held_host_retry_is_kept_for_a_further_round() -> None:
     r.answers.result = ROOTS
     assert r.server(_roots_round(2)) is None
     assert r.sent()[-1]["id"] == "roots-bridge-n0nce-1"
+
+
+def test_a_requested_list_changed_is_not_sent_where_the_protocol_has_none() -> None:
+    observing = Rig(observe=True)
+    assert observing.s.list_changed_asked("app") is False
+    modern = Rig()
+    meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}
+    modern.host({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": meta}})
+    sent_before = list(modern.to_server)
+    assert modern.s.list_changed_asked("app") is False
+    assert modern.to_server == sent_before  # 2026-07-28 has no list_changed to send
+    outcomes = [
+        e["outcome"]
+        for r in (observing, modern)
+        for e in r.log.events
+        if e["kind"] == ev.LIST_CHANGED_ASKED
+    ]
+    assert outcomes == ["observe", "no-notice"]

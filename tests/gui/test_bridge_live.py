@@ -145,3 +145,38 @@ def test_stale_flag_for_a_server_that_does_not_re_ask(
     qtbot.waitUntil(lambda: bool(events_of(layout, "cacher", "list-changed-sent")), timeout=WAIT)
     qtbot.waitUntil(lambda: panel.servers_model.index(row, STALE).data() == "stale", timeout=WAIT)
     assert len(events_of(layout, "cacher", "roots-list-answered")) == 1
+
+
+def test_send_list_changed_shows_whether_the_server_asks_again(
+    watcher: StoreWatcher,
+    store: Store,
+    layout: Layout,
+    tmp_path: Path,
+    filesystem_server: list[str],
+    hosts: list[BridgeHost],
+    qtbot,
+) -> None:  # type: ignore[no-untyped-def]
+    (a,) = folders(tmp_path, "alpha")
+    with store.transaction() as state:
+        state.grant("fs", [state.add_root(str(a)).id])
+        state.set_policy("deny")
+    panel = ServersPanel(watcher)
+    qtbot.addWidget(panel)
+    assert not panel.notify_button.isEnabled()  # nothing runs yet
+    host = BridgeHost("fs", [*filesystem_server, str(a)])
+    hosts.append(host)
+    host.handshake()
+    qtbot.waitUntil(lambda: len(events_of(layout, "fs", "roots-list-answered")) == 1, timeout=WAIT)
+    qtbot.waitUntil(lambda: server_row(panel, "fs") >= 0, timeout=WAIT)
+    panel.servers.setCurrentIndex(panel.servers_model.index(server_row(panel, "fs"), 0))
+    qtbot.waitUntil(panel.notify_button.isEnabled, timeout=WAIT)
+
+    with qtbot.waitSignal(panel.list_changed_requested, timeout=WAIT) as asked:
+        panel.notify_button.click()
+    assert asked.args == ["fs", 1]
+    # the reference server asks again after every list_changed, and gets the same roots
+    qtbot.waitUntil(lambda: len(events_of(layout, "fs", "roots-list-answered")) == 2, timeout=WAIT)
+    answers = events_of(layout, "fs", "roots-list-answered")
+    assert answers[0]["uris"] == answers[1]["uris"] == [a.as_uri()]
+    assert [e["outcome"] for e in events_of(layout, "fs", "list-changed-asked")] == ["sent"]
+    assert not events_of(layout, "fs", "list-changed-sent")  # the roots did not change

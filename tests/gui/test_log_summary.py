@@ -35,6 +35,10 @@ def test_every_template_is_reachable_and_formats() -> None:
         events.event(events.LIST_CHANGED_SENT, "fs", "s", uris=[]),
         events.event(events.LIST_CHANGED_SENT, "fs", "s", uris=["file:///a"]),
         events.event(events.LIST_CHANGED_RELAYED, "fs", "s"),
+        *(
+            events.event(events.LIST_CHANGED_ASKED, "fs", "s", outcome=outcome)
+            for outcome in ("sent", "not-fetched", "handshake", "no-notice", "observe")
+        ),
         events.event(events.CONSENT_WAIT, "fs", "s", timeout=30.0),
         events.event(events.CONSENT_DECIDED, "fs", "s", outcome="decided"),
         events.event(events.CONSENT_DECIDED, "fs", "s", outcome="timeout"),
@@ -45,7 +49,7 @@ def test_every_template_is_reachable_and_formats() -> None:
     used = {events.summary_parts(rec)[0] for rec in samples}
     assert used == set(events.SUMMARY_TEMPLATES)
     assert (
-        events.summarize(samples[14]) == "waiting up to 30 s for your decision in the desktop app"
+        events.summarize(samples[19]) == "waiting up to 30 s for your decision in the desktop app"
     )
 
 

@@ -289,7 +289,10 @@ class Bridge:
         if self.observe:
             return
         stop = self.stop_event
-        self._tasks.append(asyncio.create_task(watch_store(self.layout, self._store_changed, stop)))
+        request = live.list_changed_request_name(self.session_id)
+        self._tasks.append(
+            asyncio.create_task(watch_store(self.layout, self._store_changed, stop, (request,)))
+        )
         self._tasks.append(asyncio.create_task(self._folders.run()))
         self._tasks.append(
             asyncio.create_task(every(AVAILABILITY_PERIOD, self._store_changed, stop))
@@ -352,8 +355,12 @@ class Bridge:
         self.session.check_changes()
 
     def _store_changed(self) -> None:
-        # the store, a granted folder's parent directory, or the periodic check
+        # the store, a granted folder's parent directory, a request, or the periodic check
         self._folders.refresh()
+        asked = live.take_list_changed_request(self.layout, self.session_id)
+        if asked is not None:
+            by = asked.get("by")
+            self.session.list_changed_asked(by if isinstance(by, str) else "?")
         if self._consent_waiting and not self.source.pending():
             self._consent_over(False)
             return
@@ -370,6 +377,8 @@ class Bridge:
         if self._registered:
             with contextlib.suppress(StoreError, OSError):
                 await asyncio.to_thread(self._record_end)
+        with contextlib.suppress(OSError):  # a request that came too late: no one will take it
+            live.take_list_changed_request(self.layout, self.session_id)
         self.log.event(
             ev.SESSION_END,
             exit_code=code,

@@ -619,17 +619,41 @@ class Session:
         current = self.answers.now()
         if current is None or current == self.last_answered:
             return False
-        self.stale = True
-        self.notices += 1
-        self.to_server.inject(_dumps({"jsonrpc": "2.0", "method": LIST_CHANGED}) + b"\n")
+        self._send_list_changed()
         self.log.event(
             ev.LIST_CHANGED_SENT,
             dir=ev.BRIDGE_TO_SERVER,
             uris=_uris(current),
             previous=_uris(self.last_answered),
         )
-        self.log.marker(last_list_changed_at=now_iso(), stale=True)
         return True
+
+    def list_changed_asked(self, by: str) -> bool:
+        """Send ``list_changed`` though nothing changed, because the user asked; True if sent.
+
+        For a developer watching whether their server asks again. The rules against storms
+        still hold: not before the handshake, and not while the server has not fetched the
+        list since the previous notice; the log says why when it is not sent.
+        """
+        if self.observe:
+            outcome = "observe"
+        elif self.era == "2026":
+            outcome = "no-notice"
+        elif not self.handshake_done:
+            outcome = "handshake"
+        elif self.stale:
+            outcome = "not-fetched"
+        else:
+            outcome = "sent"
+            self._send_list_changed()
+        self.log.event(ev.LIST_CHANGED_ASKED, dir=ev.BRIDGE_TO_SERVER, outcome=outcome, by=by)
+        return outcome == "sent"
+
+    def _send_list_changed(self) -> None:
+        self.stale = True
+        self.notices += 1
+        self.to_server.inject(_dumps({"jsonrpc": "2.0", "method": LIST_CHANGED}) + b"\n")
+        self.log.marker(last_list_changed_at=now_iso(), stale=True)
 
     @property
     def busy(self) -> bool:

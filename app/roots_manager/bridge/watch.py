@@ -31,12 +31,20 @@ async def _pause(event: asyncio.Event, seconds: float) -> None:
         await asyncio.wait_for(event.wait(), seconds)
 
 
-async def watch_store(layout: Layout, on_change: Callable[[], None], stop: asyncio.Event) -> None:
-    """Call *on_change* after each burst of saves of the store file, until *stop* is set."""
-    name = layout.store.name
+async def watch_store(
+    layout: Layout,
+    on_change: Callable[[], None],
+    stop: asyncio.Event,
+    also: Collection[str] = (),
+) -> None:
+    """Call *on_change* after each burst of saves of the store file, until *stop* is set.
+
+    *also* names other files of the per-user directory whose changes count too.
+    """
+    names = {layout.store.name, *also}
 
     def only_store(_: Change, path: str) -> bool:
-        return os.path.basename(path) == name
+        return os.path.basename(path) in names
 
     while not stop.is_set():
         try:

@@ -29,6 +29,8 @@ ROOTS_ANSWERED = "roots-list-answered"
 ROOTS_RELAYED = "roots-list-relayed"
 LIST_CHANGED_SENT = "list-changed-sent"
 LIST_CHANGED_RELAYED = "list-changed-relayed"
+LIST_CHANGED_ASKED = "list-changed-asked"
+"""The user asked for a list_changed though nothing changed; ``outcome`` says what was done."""
 MRTR_RESOLVED = "mrtr-resolved"
 CONSENT_WAIT = "consent-wait"
 CONSENT_DECIDED = "consent-decided"
@@ -45,6 +47,7 @@ KINDS = (
     ROOTS_RELAYED,
     LIST_CHANGED_SENT,
     LIST_CHANGED_RELAYED,
+    LIST_CHANGED_ASKED,
     MRTR_RESOLVED,
     CONSENT_WAIT,
     CONSENT_DECIDED,
@@ -193,6 +196,11 @@ SUMMARY_TEMPLATES = (
     "roots changed, now no roots",
     "roots changed, now {count} root(s): {uris}",
     "list_changed relayed",
+    "list_changed sent on request",
+    "list_changed not sent on request: the server has not fetched the list since the last notice",
+    "list_changed not sent on request: the handshake is not complete",
+    "list_changed not sent on request: protocol 2026-07-28 has no list_changed",
+    "list_changed not sent on request: the bridge only observes",
     "waiting up to {timeout} s for your decision in the desktop app",
     "the decision arrived",
     "no decision in time: answered with what is granted",
@@ -200,6 +208,16 @@ SUMMARY_TEMPLATES = (
     "response",
     "{text}",
 )
+
+
+_ASKED_OUTCOMES = {
+    "sent": "list_changed sent on request",
+    "not-fetched": "list_changed not sent on request: the server has not fetched the list since "
+    "the last notice",
+    "handshake": "list_changed not sent on request: the handshake is not complete",
+    "no-notice": "list_changed not sent on request: protocol 2026-07-28 has no list_changed",
+    "observe": "list_changed not sent on request: the bridge only observes",
+}
 
 
 def summary_parts(rec: dict[str, Any]) -> tuple[str, dict[str, Any]]:
@@ -243,6 +261,8 @@ def summary_parts(rec: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         }
     if kind == LIST_CHANGED_RELAYED:
         return "list_changed relayed", {}
+    if kind == LIST_CHANGED_ASKED and rec.get("outcome") in _ASKED_OUTCOMES:
+        return _ASKED_OUTCOMES[rec["outcome"]], {}
     if kind == CONSENT_WAIT and rec.get("timeout") is not None:
         return "waiting up to {timeout} s for your decision in the desktop app", {
             "timeout": f"{rec['timeout']:g}"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -137,3 +138,43 @@ def app_running(layout: Layout) -> bool:
     if not doc or not isinstance(doc.get("pid"), int):
         return False
     return _alive(doc["pid"], doc.get("process_started"))
+
+
+# ---- asking a running bridge to send list_changed ---------------------------------------------
+#
+# A request is a file next to the store, where every bridge already watches for saves (the live
+# directory changes with every answer of every bridge, so bridges do not watch it). The bridge of
+# that session takes the request (reads and deletes it) and logs what it did.
+
+_NOTIFY_PREFIX = "notify-"
+_SESSION_ID = re.compile(r"[0-9A-Za-z][0-9A-Za-z._-]{0,63}")
+
+
+def list_changed_request_name(session: str) -> str:
+    """The name of the file that asks the bridge of *session* for a list_changed."""
+    if not _SESSION_ID.fullmatch(session):
+        raise ValueError(f"not a bridge session id: {session!r}")
+    return f"{_NOTIFY_PREFIX}{session}.json"
+
+
+def _notify_path(layout: Layout, session: str) -> Path:
+    return layout.home / list_changed_request_name(session)
+
+
+def ask_list_changed(layout: Layout, session: str, by: str) -> None:
+    """Ask the bridge of *session* to send ``list_changed`` now, though nothing changed.
+
+    *by* says who asked (``cli``, ``app``), for the bridge's log.
+    """
+    write_atomic(_notify_path(layout, session), json.dumps({"by": by}).encode("utf-8"))
+
+
+def take_list_changed_request(layout: Layout, session: str) -> dict[str, Any] | None:
+    """The request waiting for *session*, removed as it is taken; None if there is none."""
+    path = _notify_path(layout, session)
+    doc = _read_json(path)
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        return None  # none, or another reader took it first
+    return doc if doc is not None else {}

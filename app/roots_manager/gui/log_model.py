@@ -62,6 +62,19 @@ SUMMARY_TEMPLATES = (
     QT_TRANSLATE_NOOP("LogSummary", "roots changed, now no roots"),
     QT_TRANSLATE_NOOP("LogSummary", "roots changed, now {count} root(s): {uris}"),
     QT_TRANSLATE_NOOP("LogSummary", "list_changed relayed"),
+    QT_TRANSLATE_NOOP("LogSummary", "list_changed sent on request"),
+    QT_TRANSLATE_NOOP(
+        "LogSummary",
+        "list_changed not sent on request: the server has not fetched the list since the last "
+        "notice",
+    ),
+    QT_TRANSLATE_NOOP(
+        "LogSummary", "list_changed not sent on request: the handshake is not complete"
+    ),
+    QT_TRANSLATE_NOOP(
+        "LogSummary", "list_changed not sent on request: protocol 2026-07-28 has no list_changed"
+    ),
+    QT_TRANSLATE_NOOP("LogSummary", "list_changed not sent on request: the bridge only observes"),
     QT_TRANSLATE_NOOP(
         "LogSummary", "waiting up to {timeout} s for your decision in the desktop app"
     ),

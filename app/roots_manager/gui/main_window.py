@@ -106,6 +106,7 @@ class MainWindow(QMainWindow):
         self.servers_panel = ServersPanel(watcher, self)
         self.servers_panel.connect_requested.connect(self.connect_server)
         self.servers_panel.disconnect_requested.connect(self.disconnect_server)
+        self.servers_panel.list_changed_requested.connect(self._list_changed_requested)
 
         self.tabs = QTabWidget(self)
         self.tabs.setAccessibleName(self.tr("Sections"))
@@ -293,6 +294,15 @@ class MainWindow(QMainWindow):
         running = self.connections is not None and bool(self.connections.connections())
         self.disconnect_action.setEnabled(running)
         self.servers_panel.disconnect_button.setEnabled(running)
+
+    def _list_changed_requested(self, name: str, bridges: int) -> None:
+        self.statusBar().showMessage(
+            self.tr(
+                "Asked {server}'s bridge for a list_changed; the Log shows whether it went out "
+                "and whether the server asks again"
+            ).format(server=name),
+            8000,
+        )
 
     def _server_connected(self, name: str) -> None:
         self.statusBar().showMessage(self.tr("Connected {server}").format(server=name), 5000)

@@ -19,6 +19,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from roots_manager.core import live
+from roots_manager.core.live import BridgeMarker
 from roots_manager.core.model import POLICIES, State
 from roots_manager.gui.servers_model import (
     BRIDGE,
@@ -29,6 +31,7 @@ from roots_manager.gui.servers_model import (
     STARTED,
     STATUS,
     ConsentMatrixModel,
+    ServerRow,
     ServersModel,
 )
 from roots_manager.gui.watcher import StoreWatcher
@@ -40,6 +43,8 @@ class ServersPanel(QWidget):
     connect_requested = Signal()
     disconnect_requested = Signal(str)
     """Disconnect the server named by the argument ("" when none is selected)."""
+    list_changed_requested = Signal(str, int)
+    """The running bridges of a server (name, how many) were asked for a list_changed."""
 
     def __init__(self, watcher: StoreWatcher, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -135,6 +140,14 @@ class ServersPanel(QWidget):
         self.disconnect_button.clicked.connect(
             lambda: self.disconnect_requested.emit(self.selected_server() or "")
         )
+        self.notify_button = QPushButton(self.tr("Send l&ist_changed"), self)
+        self.notify_button.setToolTip(
+            self.tr(
+                "Have the running bridge tell the server its roots changed, though they did "
+                "not: the Log shows whether the server asks for them again"
+            )
+        )
+        self.notify_button.clicked.connect(self.notify_selected)
 
         top = QHBoxLayout()
         top.addWidget(policy_label)
@@ -144,6 +157,7 @@ class ServersPanel(QWidget):
         for b in (
             self.connect_button,
             self.disconnect_button,
+            self.notify_button,
             self.approve_button,
             self.forget_button,
         ):
@@ -179,7 +193,8 @@ class ServersPanel(QWidget):
         self.setTabOrder(self.policy, self.servers)
         self.setTabOrder(self.servers, self.connect_button)
         self.setTabOrder(self.connect_button, self.disconnect_button)
-        self.setTabOrder(self.disconnect_button, self.approve_button)
+        self.setTabOrder(self.disconnect_button, self.notify_button)
+        self.setTabOrder(self.notify_button, self.approve_button)
         self.setTabOrder(self.approve_button, self.forget_button)
         self.setTabOrder(self.forget_button, self.matrix)
 
@@ -203,17 +218,43 @@ class ServersPanel(QWidget):
 
     def selected_server(self) -> str | None:
         """The selected server, else the one in the current row (the keyboard focus)."""
+        row = self._selected_row()
+        return row.name if row else None
+
+    def _selected_row(self) -> ServerRow | None:
         selection = self.servers.selectionModel()
         rows = selection.selectedRows()
         index = rows[0] if rows else selection.currentIndex()
-        row = self.servers_model.row_at(index.row()) if index.isValid() else None
-        return row.name if row else None
+        return self.servers_model.row_at(index.row()) if index.isValid() else None
+
+    def _managed_bridges(self) -> list[BridgeMarker]:
+        row = self._selected_row()
+        return [m for m in row.markers if m.mode == "managed"] if row else []
 
     def _update_buttons(self, *_: object) -> None:
         name = self.selected_server()
         srv = self.watcher.state.servers.get(name) if name else None
         self.approve_button.setEnabled(bool(srv and srv.suspended))
         self.forget_button.setEnabled(srv is not None)
+        self.notify_button.setEnabled(bool(self._managed_bridges()))
+
+    def notify_selected(self) -> None:
+        """Ask the selected server's running bridges for a list_changed."""
+        name = self.selected_server()
+        bridges = self._managed_bridges()
+        asked = 0
+        for m in bridges:
+            try:
+                live.ask_list_changed(self.watcher.layout, m.session, "app")
+                asked += 1
+            except (OSError, ValueError) as exc:
+                self.watcher.edit_failed.emit(
+                    self.tr("Could not ask the bridge of {server}: {reason}").format(
+                        server=name, reason=exc
+                    )
+                )
+        if name and asked:
+            self.list_changed_requested.emit(name, asked)
 
     def _policy_chosen(self, index: int) -> None:
         policy = str(self.policy.itemData(index))
