@@ -8,6 +8,7 @@ Exit codes: 0 done, 1 the operation was refused (the message says why), 2 bad us
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import time
@@ -311,45 +312,63 @@ def cmd_effective(store: Store, args: argparse.Namespace) -> int:
 
 
 NOTIFY_WAIT = 5.0
-"""Seconds `notify` waits for a bridge to act on the request (bridges look at least every second)."""
+"""Seconds `notify` waits by default for a bridge to act (bridges look at least every second)."""
 
 
 def cmd_notify(store: Store, args: argparse.Namespace) -> int:
     layout = store.layout
     bridges = [m for m in live.bridge_markers(layout) if m.server == args.server]
+    name = shown(args.server)
     if not bridges:
         print(
-            f"roots-manager: no bridge of {shown(args.server)} is running; "
+            f"roots-manager: no bridge of {name} is running; "
             "list_changed goes to a running server only",
             file=sys.stderr,
         )
         return EXIT_REFUSED
-
-    def session_logs(session: str) -> dict[Path, int]:
-        return {p: p.stat().st_size for p in ev.log_files(layout) if ev.session_of(p) == session}
-
-    before = {m.session: session_logs(m.session) for m in bridges}
+    live.sweep_list_changed_requests(layout)
+    sent = 0
     for m in bridges:
-        live.ask_list_changed(layout, m.session, "cli")
-    deadline = time.monotonic() + NOTIFY_WAIT
-    for m in bridges:
-        outcome = None
-        while outcome is None and time.monotonic() < deadline:
-            for path in ev.log_files(layout):
-                if ev.session_of(path) != m.session:
-                    continue
-                records, _ = ev.read_events(path, before[m.session].get(path, 0))
-                outcome = next(
-                    (r for r in records if r.get("kind") == ev.LIST_CHANGED_ASKED), outcome
-                )
-            if outcome is None:
-                time.sleep(0.05)
-        where = f"{shown(args.server)} (bridge pid {m.pid})"
+        where = f"{name} (bridge pid {m.pid})"
+        if m.mode != "managed":
+            print(f"roots-manager: {where}: the bridge only observes", file=sys.stderr)
+            continue
+        outcome = _ask_and_wait(layout, m, args.wait)
         if outcome is None:
-            print(f"{where}: the bridge has not acted on the request yet")
-        else:
+            print(
+                f"roots-manager: {where}: the bridge did not act within {args.wait:g} s",
+                file=sys.stderr,
+            )
+        elif outcome.get("outcome") == "sent":
+            sent += 1
             print(f"{where}: {ev.summarize(outcome)}")
-    return 0
+        else:
+            print(f"roots-manager: {where}: {ev.summarize(outcome)}", file=sys.stderr)
+    return 0 if sent == len(bridges) else EXIT_REFUSED
+
+
+def _ask_and_wait(layout: Layout, m: live.BridgeMarker, wait: float) -> dict[str, Any] | None:
+    """Ask bridge *m* for a list_changed; its ``list-changed-asked`` event, or None in time."""
+    offsets: dict[Path, int] = {}
+    for path in ev.log_files(layout):
+        if ev.session_of(path) == m.session:
+            with contextlib.suppress(OSError):
+                offsets[path] = path.stat().st_size
+    request = live.ask_list_changed(layout, m.session, "cli")
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        for path in ev.log_files(layout):
+            if ev.session_of(path) != m.session:
+                continue
+            records, offsets[path] = ev.read_events(path, offsets.get(path, 0))
+            for rec in records:
+                if rec.get("kind") == ev.LIST_CHANGED_ASKED and rec.get("request") == request:
+                    return rec
+        time.sleep(0.05)
+    # not taken in time: withdraw it, unless the bridge is taking it right now
+    with contextlib.suppress(OSError):
+        live.take_list_changed_request(layout, m.session)
+    return None
 
 
 def cmd_policy(store: Store, args: argparse.Namespace) -> int:
@@ -512,6 +531,13 @@ def build_parser() -> argparse.ArgumentParser:
         "(to see whether the server asks again)",
     )
     nt.add_argument("server")
+    nt.add_argument(
+        "--wait",
+        type=float,
+        default=NOTIFY_WAIT,
+        metavar="SECONDS",
+        help=f"how long to wait for each bridge to act (default {NOTIFY_WAIT:g})",
+    )
     nt.set_defaults(func=cmd_notify)
 
     po = sub.add_parser("policy", help="show or set what an unknown server gets")

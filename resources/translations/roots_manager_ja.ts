@@ -843,7 +843,7 @@
     <message>
         <location line="+3"/>
         <source>list_changed not sent on request: the bridge only observes</source>
-        <translation>依頼された list_changed は送りませんでした: ブリッジは観察のみです</translation>
+        <translation>依頼された list_changed は送りませんでした: ブリッジは観察のみのモードです</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -890,12 +890,12 @@
     <name>MainWindow</name>
     <message>
         <location filename="../../app/roots_manager/gui/main_window.py" line="+99"/>
-        <location line="+151"/>
+        <location line="+152"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-138"/>
+        <location line="-139"/>
         <source>Sections</source>
         <translation>セクション</translation>
     </message>
@@ -985,7 +985,7 @@
         <translation>切断(&amp;D)</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>&amp;Review pending requests…</source>
         <translation>保留中のリクエストを確認(&amp;R)…</translation>
     </message>
@@ -1026,17 +1026,22 @@
     </message>
     <message>
         <location line="+40"/>
-        <location line="+46"/>
+        <location line="+50"/>
         <source>Connecting servers is not available in this build ({error}).</source>
         <translation>このビルドではサーバーに接続できません ({error})。</translation>
     </message>
     <message>
-        <location line="-25"/>
+        <location line="-29"/>
         <source>Asked {server}&apos;s bridge for a list_changed; the Log shows whether it went out and whether the server asks again</source>
         <translation>{server} のブリッジに list_changed を依頼しました。送られたか、サーバーがもう一度尋ねるかは「ログ」で確認できます</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+5"/>
+        <source>Asked the {count} bridges of {server} for a list_changed; the Log shows whether it went out and whether the server asks again</source>
+        <translation>{server} の {count} 個のブリッジに list_changed を依頼しました。送られたか、サーバーがもう一度尋ねるかは「ログ」で確認できます</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Connected {server}</source>
         <translation>{server} に接続しました</translation>
     </message>
@@ -1549,7 +1554,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+57"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+58"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;ルートはサーバーにどこを見るべきかを伝えるもので、アクセス制御ではありません。&lt;/b&gt;サーバーは、そのプロセスに許されたファイルなら何でも開けます。実際に何をしているかは「ログ」で確認してください。</translation>
     </message>
@@ -1652,6 +1657,11 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <location line="+3"/>
         <source>Have the running bridge tell the server its roots changed, though they did not: the Log shows whether the server asks for them again</source>
         <translation>実行中のブリッジから、ルートが変わったとサーバーに伝えます（実際には変わっていません）。サーバーがもう一度尋ねるかは「ログ」で確認できます</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Send &amp;list_changed</source>
+        <translation>list_changed を送信(&amp;L)</translation>
     </message>
     <message>
         <location line="+106"/>

@@ -843,7 +843,7 @@
     <message>
         <location line="+3"/>
         <source>list_changed not sent on request: the bridge only observes</source>
-        <translation>未按请求发送 list_changed：桥接器仅在观察</translation>
+        <translation>未按请求发送 list_changed：桥接器处于仅观察模式</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -890,12 +890,12 @@
     <name>MainWindow</name>
     <message>
         <location filename="../../app/roots_manager/gui/main_window.py" line="+99"/>
-        <location line="+151"/>
+        <location line="+152"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-138"/>
+        <location line="-139"/>
         <source>Sections</source>
         <translation>分区</translation>
     </message>
@@ -985,7 +985,7 @@
         <translation>断开连接(&amp;D)</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>&amp;Review pending requests…</source>
         <translation>查看待处理的请求(&amp;R)…</translation>
     </message>
@@ -1026,17 +1026,22 @@
     </message>
     <message>
         <location line="+40"/>
-        <location line="+46"/>
+        <location line="+50"/>
         <source>Connecting servers is not available in this build ({error}).</source>
         <translation>此版本无法连接服务器（{error}）。</translation>
     </message>
     <message>
-        <location line="-25"/>
+        <location line="-29"/>
         <source>Asked {server}&apos;s bridge for a list_changed; the Log shows whether it went out and whether the server asks again</source>
         <translation>已请求 {server} 的桥接器发送 list_changed；可在“日志”中查看它是否已发出、服务器是否再次询问</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+5"/>
+        <source>Asked the {count} bridges of {server} for a list_changed; the Log shows whether it went out and whether the server asks again</source>
+        <translation>已请求 {server} 的 {count} 个桥接器发送 list_changed；可在“日志”中查看它是否已发出、服务器是否再次询问</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Connected {server}</source>
         <translation>已连接 {server}</translation>
     </message>
@@ -1549,7 +1554,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+57"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+58"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;根目录告诉服务器该去哪里查看，它们并不是访问控制。&lt;/b&gt;服务器仍然可以打开其进程有权访问的任何文件。请在“日志”中查看它实际做了什么。</translation>
     </message>
@@ -1652,6 +1657,11 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <location line="+3"/>
         <source>Have the running bridge tell the server its roots changed, though they did not: the Log shows whether the server asks for them again</source>
         <translation>让正在运行的桥接器告诉服务器其根目录已变化（实际上并未变化）；可在“日志”中查看服务器是否再次询问</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Send &amp;list_changed</source>
+        <translation>发送 list_changed(&amp;L)</translation>
     </message>
     <message>
         <location line="+106"/>

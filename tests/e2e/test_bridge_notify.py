@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from collections.abc import Iterator
 
 import pytest
@@ -25,18 +26,28 @@ from tests.conftest import run_cli
 LIST_CHANGED = "notifications/roots/list_changed"
 
 
-@pytest.fixture
-def bridged(layout: Layout) -> Iterator[tuple[BridgeProc, Puppet]]:
+def start(layout: Layout, *options: str) -> tuple[BridgeProc, Puppet]:
     server = Puppet()
-    bridge = BridgeProc(bridge_argv("pup", server.command()))
+    bridge = BridgeProc(bridge_argv("pup", server.command(), *options))
     server.accept()
     wait_for(
         lambda: [m for m in live.bridge_markers(layout) if m.server == "pup"] or None,
         "the bridge's live marker",
     )
+    return bridge, server
+
+
+@pytest.fixture
+def bridged(layout: Layout) -> Iterator[tuple[BridgeProc, Puppet]]:
+    bridge, server = start(layout)
     yield bridge, server
     bridge.kill()
     server.close()
+
+
+def notify(*args: str) -> subprocess.CompletedProcess[str]:
+    # the bridge looks at least once a second; the wait only bounds a broken run
+    return run_cli("notify", "pup", "--wait", "60", *args, check=False)
 
 
 def pending_lines(server: Puppet) -> list[object]:
@@ -45,21 +56,28 @@ def pending_lines(server: Puppet) -> list[object]:
     return [json.loads(line) for line in server.lines.seen]
 
 
+def requests_left(layout: Layout) -> list[str]:
+    return [p.name for p in layout.home.iterdir() if p.name.startswith("notify-")]
+
+
 def test_notify_sends_list_changed_once_until_the_server_fetches(
     bridged: tuple[BridgeProc, Puppet], layout: Layout
 ) -> None:
     bridge, server = bridged
-    early = run_cli("notify", "pup")
-    assert "the handshake is not complete" in early.stdout
+    early = notify()
+    assert early.returncode == 1
+    assert "the handshake is not complete" in early.stderr
 
     handshake(bridge, server)
-    sent = run_cli("notify", "pup")
+    sent = notify()
+    assert sent.returncode == 0, sent.stderr
     assert "list_changed sent on request" in sent.stdout
     server.expect(is_method(LIST_CHANGED), "the requested list_changed")
 
     # the server has not fetched since: a second notice would be a storm
-    again = run_cli("notify", "pup")
-    assert "has not fetched the list since the last notice" in again.stdout
+    again = notify()
+    assert again.returncode == 1
+    assert "has not fetched the list since the last notice" in again.stderr
     server.send({"jsonrpc": "2.0", "id": "s1", "method": "roots/list"})
     server.expect(is_id("s1"), "the roots/list answer")
     assert not any(
@@ -67,18 +85,42 @@ def test_notify_sends_list_changed_once_until_the_server_fetches(
     ), "a second list_changed went out before the server fetched the list"
 
     # having fetched, it may be told again
-    assert "list_changed sent on request" in run_cli("notify", "pup").stdout
+    assert notify().returncode == 0
     server.expect(is_method(LIST_CHANGED), "the second requested list_changed")
 
-    asked = [(e["outcome"], e["by"]) for e in events(layout, ev.LIST_CHANGED_ASKED)]
+    asked = [(e["outcome"], e["by"], e.get("dir")) for e in events(layout, ev.LIST_CHANGED_ASKED)]
     assert asked == [
-        ("handshake", "cli"),
-        ("sent", "cli"),
-        ("not-fetched", "cli"),
-        ("sent", "cli"),
+        ("handshake", "cli", None),
+        ("sent", "cli", ev.BRIDGE_TO_SERVER),
+        ("not-fetched", "cli", None),
+        ("sent", "cli", ev.BRIDGE_TO_SERVER),
     ]
-    # nothing is left behind in the per-user directory
-    assert not [p for p in layout.home.iterdir() if p.name.startswith("notify-")]
+    assert len({e["request"] for e in events(layout, ev.LIST_CHANGED_ASKED)}) == 4
+    assert requests_left(layout) == []
+
+
+def test_notify_refuses_an_observing_bridge_and_leaves_nothing(layout: Layout) -> None:
+    bridge, server = start(layout, "--observe")
+    try:
+        proc = notify()
+        assert proc.returncode == 1
+        assert "only observes" in proc.stderr
+        assert requests_left(layout) == []
+        assert events(layout, ev.LIST_CHANGED_ASKED) == []
+    finally:
+        bridge.kill()
+        server.close()
+
+
+def test_a_request_left_by_an_ended_bridge_is_swept(layout: Layout) -> None:
+    live.ask_list_changed(layout, "20260101T000000-deadbeef", "cli")  # no such bridge runs
+    assert requests_left(layout) == ["notify-20260101T000000-deadbeef.json"]
+    bridge, server = start(layout)
+    try:
+        wait_for(lambda: requests_left(layout) == [] or None, "the stale request swept")
+    finally:
+        bridge.kill()
+        server.close()
 
 
 def test_notify_without_a_running_bridge_is_refused(layout: Layout) -> None:

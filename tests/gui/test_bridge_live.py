@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt
 from roots_manager.core.paths import Layout
 from roots_manager.core.store import Store
 from roots_manager.gui.app import AppController
-from roots_manager.gui.servers_model import STALE, STATUS
+from roots_manager.gui.servers_model import BRIDGE, STALE, STATUS
 from roots_manager.gui.servers_view import ServersPanel
 from roots_manager.gui.watcher import StoreWatcher
 from tests.gui.bridge_host import NEVER_REASKS, BridgeHost, events_of
@@ -162,14 +162,17 @@ def test_send_list_changed_shows_whether_the_server_asks_again(
         state.set_policy("deny")
     panel = ServersPanel(watcher)
     qtbot.addWidget(panel)
-    assert not panel.notify_button.isEnabled()  # nothing runs yet
+    # the server is known (it has a grant) and selected, but nothing runs yet
+    qtbot.waitUntil(lambda: server_row(panel, "fs") >= 0, timeout=WAIT)
+    panel.servers.setCurrentIndex(panel.servers_model.index(server_row(panel, "fs"), 0))
+    assert panel.selected_server() == "fs"
+    assert not panel.notify_button.isEnabled() and not panel.notify_action.isEnabled()
     host = BridgeHost("fs", [*filesystem_server, str(a)])
     hosts.append(host)
     host.handshake()
     qtbot.waitUntil(lambda: len(events_of(layout, "fs", "roots-list-answered")) == 1, timeout=WAIT)
-    qtbot.waitUntil(lambda: server_row(panel, "fs") >= 0, timeout=WAIT)
-    panel.servers.setCurrentIndex(panel.servers_model.index(server_row(panel, "fs"), 0))
     qtbot.waitUntil(panel.notify_button.isEnabled, timeout=WAIT)
+    assert panel.notify_action.isEnabled()
 
     with qtbot.waitSignal(panel.list_changed_requested, timeout=WAIT) as asked:
         panel.notify_button.click()
@@ -180,3 +183,33 @@ def test_send_list_changed_shows_whether_the_server_asks_again(
     assert answers[0]["uris"] == answers[1]["uris"] == [a.as_uri()]
     assert [e["outcome"] for e in events_of(layout, "fs", "list-changed-asked")] == ["sent"]
     assert not events_of(layout, "fs", "list-changed-sent")  # the roots did not change
+
+    host.close()  # the bridge ends: nothing is left to ask
+    qtbot.waitUntil(lambda: not panel.notify_button.isEnabled(), timeout=WAIT)
+    assert not panel.notify_action.isEnabled()
+
+
+def test_send_list_changed_is_not_offered_for_an_observing_bridge(
+    watcher: StoreWatcher,
+    store: Store,
+    layout: Layout,
+    tmp_path: Path,
+    filesystem_server: list[str],
+    hosts: list[BridgeHost],
+    qtbot,
+) -> None:  # type: ignore[no-untyped-def]
+    (a,) = folders(tmp_path, "alpha")
+    with store.transaction() as state:
+        state.grant("fs", [state.add_root(str(a)).id])
+    panel = ServersPanel(watcher)
+    qtbot.addWidget(panel)
+    host = BridgeHost("fs", [*filesystem_server, str(a)], "--observe")
+    hosts.append(host)
+    host.handshake()
+    qtbot.waitUntil(
+        lambda: "observing only" in (panel.servers_model.index(0, BRIDGE).data() or ""),
+        timeout=WAIT,
+    )
+    panel.servers.setCurrentIndex(panel.servers_model.index(0, 0))
+    assert panel.selected_server() == "fs"
+    assert not panel.notify_button.isEnabled() and not panel.notify_action.isEnabled()

@@ -103,6 +103,7 @@ class Bridge:
         """The server's stdout ended and all it said has been written to the host."""
         self._reason = ""
         self._registered = False
+        self._request_failed = False
         self._consent_waiting = False
         self._consent_timer: asyncio.TimerHandle | None = None
         self._silent_timer: asyncio.TimerHandle | None = None
@@ -286,6 +287,9 @@ class Bridge:
                 self.log.event(ev.ERROR, message=f"the server's start was not recorded: {exc}")
                 print(f"roots-bridge: {exc}", file=sys.stderr, flush=True)
         self.log.start_marker(marker, loop)
+        # requests left for bridges that ended before they could take them
+        with contextlib.suppress(OSError):
+            await asyncio.to_thread(live.sweep_list_changed_requests, self.layout)
         if self.observe:
             return
         stop = self.stop_event
@@ -357,15 +361,26 @@ class Bridge:
     def _store_changed(self) -> None:
         # the store, a granted folder's parent directory, a request, or the periodic check
         self._folders.refresh()
-        asked = live.take_list_changed_request(self.layout, self.session_id)
-        if asked is not None:
-            by = asked.get("by")
-            self.session.list_changed_asked(by if isinstance(by, str) else "?")
         if self._consent_waiting and not self.source.pending():
             self._consent_over(False)
-            return
-        if self.answers.is_open:
+        elif self.answers.is_open:
             self.session.check_changes()
+        # after a real change, so that one arriving together with a request is logged as such
+        self._take_request()
+
+    def _take_request(self) -> None:
+        try:
+            asked = live.take_list_changed_request(self.layout, self.session_id)
+        except OSError as exc:  # the change checks above must go on whatever this file is
+            if not self._request_failed:
+                self._request_failed = True
+                self.log.event(ev.ERROR, message=f"a list_changed request cannot be taken: {exc}")
+            return
+        if asked is not None:
+            by, request = asked.get("by"), asked.get("id")
+            self.session.list_changed_asked(
+                by if isinstance(by, str) else "?", request if isinstance(request, str) else None
+            )
 
     async def _finish(self, code: int, how: str | None) -> None:
         self._folders.close()
@@ -377,8 +392,6 @@ class Bridge:
         if self._registered:
             with contextlib.suppress(StoreError, OSError):
                 await asyncio.to_thread(self._record_end)
-        with contextlib.suppress(OSError):  # a request that came too late: no one will take it
-            live.take_list_changed_request(self.layout, self.session_id)
         self.log.event(
             ev.SESSION_END,
             exit_code=code,
@@ -389,6 +402,9 @@ class Bridge:
         )
         await self.log.settle()
         self.log.close()
+        # a request that came too late (once the marker is gone, no new one can come)
+        with contextlib.suppress(OSError):
+            live.take_list_changed_request(self.layout, self.session_id)
 
     def _record_end(self) -> None:
         with self.store.transaction() as state:

@@ -628,7 +628,7 @@ class Session:
         )
         return True
 
-    def list_changed_asked(self, by: str) -> bool:
+    def list_changed_asked(self, by: str, request: str | None = None) -> bool:
         """Send ``list_changed`` though nothing changed, because the user asked; True if sent.
 
         For a developer watching whether their server asks again. The rules against storms
@@ -646,8 +646,15 @@ class Session:
         else:
             outcome = "sent"
             self._send_list_changed()
-        self.log.event(ev.LIST_CHANGED_ASKED, dir=ev.BRIDGE_TO_SERVER, outcome=outcome, by=by)
-        return outcome == "sent"
+        sent = outcome == "sent"
+        self.log.event(
+            ev.LIST_CHANGED_ASKED,
+            dir=ev.BRIDGE_TO_SERVER if sent else None,
+            outcome=outcome,
+            by=by,
+            request=request,
+        )
+        return sent
 
     def _send_list_changed(self) -> None:
         self.stale = True

@@ -13,6 +13,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import sys
+import traceback
 from collections.abc import Callable, Collection
 
 from watchfiles import Change, awatch
@@ -134,8 +136,16 @@ class FolderWatch:
 
 
 async def every(period: float, tick: Callable[[], None], stop: asyncio.Event) -> None:
-    """Call *tick* every *period* seconds until *stop* is set."""
+    """Call *tick* every *period* seconds until *stop* is set.
+
+    A tick that fails is reported on stderr and the next one runs: this is the fallback that
+    must outlive whatever made one check fail.
+    """
     while not stop.is_set():
         await _pause(stop, period)
         if not stop.is_set():
-            tick()
+            try:
+                tick()
+            except Exception:  # a bug; say so, and keep checking
+                print("roots-bridge: a periodic check failed:", file=sys.stderr)
+                traceback.print_exc()

@@ -10,6 +10,7 @@ import contextlib
 import json
 import os
 import re
+import secrets
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -100,6 +101,8 @@ def bridge_markers(layout: Layout, *, include_dead: bool = False) -> list[Bridge
             m = BridgeMarker(**doc)
         except TypeError:
             continue
+        if not isinstance(m.session, str) or not _SESSION_ID.fullmatch(m.session):
+            continue  # not written by a bridge: its session names no file of ours
         if include_dead or m.alive:
             found.append(m)
     return found
@@ -161,12 +164,16 @@ def _notify_path(layout: Layout, session: str) -> Path:
     return layout.home / list_changed_request_name(session)
 
 
-def ask_list_changed(layout: Layout, session: str, by: str) -> None:
+def ask_list_changed(layout: Layout, session: str, by: str) -> str:
     """Ask the bridge of *session* to send ``list_changed`` now, though nothing changed.
 
-    *by* says who asked (``cli``, ``app``), for the bridge's log.
+    *by* says who asked (``cli``, ``app``), for the bridge's log. Returns the request's id, which
+    the bridge's ``list-changed-asked`` event carries.
     """
-    write_atomic(_notify_path(layout, session), json.dumps({"by": by}).encode("utf-8"))
+    request = secrets.token_hex(4)
+    doc = {"by": by, "id": request}
+    write_atomic(_notify_path(layout, session), json.dumps(doc).encode("utf-8"))
+    return request
 
 
 def take_list_changed_request(layout: Layout, session: str) -> dict[str, Any] | None:
@@ -178,3 +185,19 @@ def take_list_changed_request(layout: Layout, session: str) -> dict[str, Any] | 
     except FileNotFoundError:
         return None  # none, or another reader took it first
     return doc if doc is not None else {}
+
+
+def sweep_list_changed_requests(layout: Layout) -> int:
+    """Delete requests whose bridge is no longer running; returns how many."""
+    running = {list_changed_request_name(s) for s in live_sessions(layout)}
+    n = 0
+    try:
+        found = list(layout.home.glob(f"{_NOTIFY_PREFIX}*.json"))
+    except OSError:
+        return 0
+    for path in found:
+        if path.name not in running:
+            with contextlib.suppress(OSError):
+                path.unlink()
+                n += 1
+    return n

@@ -202,6 +202,7 @@ class MainWindow(QMainWindow):
             "Ctrl+Shift+K",
         )
         servers.addAction(self.disconnect_action)
+        servers.addAction(self.servers_panel.notify_action)
         servers.addSeparator()
         servers.addAction(
             self._action(self.tr("&Review pending requests…"), self.review_requested, "Ctrl+R")
@@ -296,13 +297,17 @@ class MainWindow(QMainWindow):
         self.servers_panel.disconnect_button.setEnabled(running)
 
     def _list_changed_requested(self, name: str, bridges: int) -> None:
-        self.statusBar().showMessage(
-            self.tr(
+        if bridges == 1:
+            text = self.tr(
                 "Asked {server}'s bridge for a list_changed; the Log shows whether it went out "
                 "and whether the server asks again"
-            ).format(server=name),
-            8000,
-        )
+            )
+        else:
+            text = self.tr(
+                "Asked the {count} bridges of {server} for a list_changed; the Log shows whether "
+                "it went out and whether the server asks again"
+            )
+        self.statusBar().showMessage(text.format(server=name, count=bridges), 8000)
 
     def _server_connected(self, name: str) -> None:
         self.statusBar().showMessage(self.tr("Connected {server}").format(server=name), 5000)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QPoint, Qt, Signal
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -148,6 +149,10 @@ class ServersPanel(QWidget):
             )
         )
         self.notify_button.clicked.connect(self.notify_selected)
+        # the same, for the Servers menu
+        self.notify_action = QAction(self.tr("Send &list_changed"), self)
+        self.notify_action.setToolTip(self.notify_button.toolTip())
+        self.notify_action.triggered.connect(self.notify_selected)
 
         top = QHBoxLayout()
         top.addWidget(policy_label)
@@ -236,7 +241,9 @@ class ServersPanel(QWidget):
         srv = self.watcher.state.servers.get(name) if name else None
         self.approve_button.setEnabled(bool(srv and srv.suspended))
         self.forget_button.setEnabled(srv is not None)
-        self.notify_button.setEnabled(bool(self._managed_bridges()))
+        running = bool(self._managed_bridges())
+        self.notify_button.setEnabled(running)
+        self.notify_action.setEnabled(running)
 
     def notify_selected(self) -> None:
         """Ask the selected server's running bridges for a list_changed."""
