@@ -313,11 +313,6 @@
     <name>CoreError</name>
     <message>
         <location filename="../../app/roots_manager/gui/errors.py" line="+16"/>
-        <source>{reason}</source>
-        <translation>{reason}</translation>
-    </message>
-    <message>
-        <location line="+1"/>
         <source>several roots are named {ref!r} ({paths}); name one by its path</source>
         <translation>{ref!r} という名前のルートが複数あります（{paths}）。パスで指定してください</translation>
     </message>
@@ -405,6 +400,81 @@
         <location line="+1"/>
         <source>{name!r} is not a usable server name: it holds control or text-direction characters ({chars})</source>
         <translation>{name!r} はサーバー名として使えません: 制御文字や文字方向の制御文字を含んでいます（{chars}）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>a path cannot contain a NUL character: {path!r}</source>
+        <translation>パスに NUL 文字は使えません: {path!r}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not an absolute path: {path!r}</source>
+        <translation>絶対パスではありません: {path!r}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a UNC path needs a server and a share: {path!r}</source>
+        <translation>UNC パスにはサーバーと共有名が必要です: {path!r}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not an absolute Windows path (drive or UNC): {path!r}</source>
+        <translation>Windows の絶対パス（ドライブまたは UNC）ではありません: {path!r}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not a URI (no scheme); a root must be a file:// URI: {uri!r}</source>
+        <translation>URI ではありません（スキームがありません）。ルートは file:// URI である必要があります: {uri!r}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>only file:// URIs can be roots, not {scheme}: {uri!r}</source>
+        <translation>ルートにできるのは file:// URI だけで、{scheme} は使えません: {uri!r}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a root URI cannot have a query (an unencoded &apos;?&apos;): {uri!r}</source>
+        <translation>ルートの URI にクエリ（エンコードされていない「?」）は使えません: {uri!r}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a root URI cannot have a fragment (an unencoded &apos;#&apos;): {uri!r}</source>
+        <translation>ルートの URI にフラグメント（エンコードされていない「#」）は使えません: {uri!r}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not an absolute file URI: {uri!r}</source>
+        <translation>絶対パスの file URI ではありません: {uri!r}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a root URI cannot encode a path separator (%2F): {uri!r}</source>
+        <translation>ルートの URI でパス区切り（%2F）をエンコードすることはできません: {uri!r}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a root URI cannot encode a NUL character (%00): {uri!r}</source>
+        <translation>ルートの URI で NUL 文字（%00）をエンコードすることはできません: {uri!r}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a root URI must name this machine (no host, or localhost): {uri!r}</source>
+        <translation>ルートの URI はこのマシンを指す必要があります（ホストなし、または localhost）: {uri!r}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>not an absolute Windows file URI (drive or UNC): {uri!r}</source>
+        <translation>Windows の絶対パスの file URI（ドライブまたは UNC）ではありません: {uri!r}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a broken percent escape in {uri!r}</source>
+        <translation>{uri!r} に壊れたパーセントエスケープがあります</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{uri!r} encodes bytes that are not UTF-8</source>
+        <translation>{uri!r} は UTF-8 ではないバイトをエンコードしています</translation>
     </message>
 </context>
 <context>

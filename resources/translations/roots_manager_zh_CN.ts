@@ -313,11 +313,6 @@
     <name>CoreError</name>
     <message>
         <location filename="../../app/roots_manager/gui/errors.py" line="+16"/>
-        <source>{reason}</source>
-        <translation>{reason}</translation>
-    </message>
-    <message>
-        <location line="+1"/>
         <source>several roots are named {ref!r} ({paths}); name one by its path</source>
         <translation>有多个根目录名为 {ref!r}（{paths}）；请用路径指定其中一个</translation>
     </message>
@@ -405,6 +400,81 @@
         <location line="+1"/>
         <source>{name!r} is not a usable server name: it holds control or text-direction characters ({chars})</source>
         <translation>{name!r} 不能用作服务器名称：它包含控制字符或文字方向字符（{chars}）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>a path cannot contain a NUL character: {path!r}</source>
+        <translation>路径不能包含 NUL 字符：{path!r}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not an absolute path: {path!r}</source>
+        <translation>不是绝对路径：{path!r}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a UNC path needs a server and a share: {path!r}</source>
+        <translation>UNC 路径需要服务器名和共享名：{path!r}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not an absolute Windows path (drive or UNC): {path!r}</source>
+        <translation>不是 Windows 绝对路径（驱动器或 UNC）：{path!r}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not a URI (no scheme); a root must be a file:// URI: {uri!r}</source>
+        <translation>不是 URI（没有协议）；根目录必须是 file:// URI：{uri!r}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>only file:// URIs can be roots, not {scheme}: {uri!r}</source>
+        <translation>只有 file:// URI 可以作为根目录，{scheme} 不行：{uri!r}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a root URI cannot have a query (an unencoded &apos;?&apos;): {uri!r}</source>
+        <translation>根目录 URI 不能带查询部分（未编码的“?”）：{uri!r}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a root URI cannot have a fragment (an unencoded &apos;#&apos;): {uri!r}</source>
+        <translation>根目录 URI 不能带片段（未编码的“#”）：{uri!r}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not an absolute file URI: {uri!r}</source>
+        <translation>不是绝对路径的 file URI：{uri!r}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a root URI cannot encode a path separator (%2F): {uri!r}</source>
+        <translation>根目录 URI 不能编码路径分隔符（%2F）：{uri!r}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a root URI cannot encode a NUL character (%00): {uri!r}</source>
+        <translation>根目录 URI 不能编码 NUL 字符（%00）：{uri!r}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a root URI must name this machine (no host, or localhost): {uri!r}</source>
+        <translation>根目录 URI 必须指向本机（不带主机名，或为 localhost）：{uri!r}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>not an absolute Windows file URI (drive or UNC): {uri!r}</source>
+        <translation>不是 Windows 绝对路径的 file URI（驱动器或 UNC）：{uri!r}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a broken percent escape in {uri!r}</source>
+        <translation>{uri!r} 中有损坏的百分号转义</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{uri!r} encodes bytes that are not UTF-8</source>
+        <translation>{uri!r} 编码了不是 UTF-8 的字节</translation>
     </message>
 </context>
 <context>

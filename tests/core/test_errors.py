@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from roots_manager.core import uri
 from roots_manager.core.model import (
     ERROR_TEMPLATES,
     ModelError,
@@ -35,7 +36,6 @@ def refusals(work: Path) -> list[Callable[[], object]]:
     s.grant("fresh", [root.id])  # known by name, never run
     home = os.path.realpath(os.path.expanduser("~"))
     return [
-        lambda: s.add_root("http://example.com/x"),
         lambda: s.find_root("twin"),
         lambda: s.find_root("nothing-by-this-name"),
         lambda: s.add_root(str(work / "missing")),
@@ -75,6 +75,43 @@ def test_every_refusal_uses_a_listed_template_and_every_template_is_used(
         assert str(exc) == exc.template.format(**exc.values)
         used.append(exc.template)
     assert sorted(used) == sorted(ERROR_TEMPLATES)
+
+
+URI_REFUSALS: list[Callable[[], object]] = [
+    lambda: uri.path_to_uri("/a\x00b", "posix"),
+    lambda: uri.path_to_uri("relative/dir", "posix"),
+    lambda: uri.path_to_uri("\\\\server", "windows"),
+    lambda: uri.path_to_uri("relative\\dir", "windows"),
+    lambda: uri.uri_to_path("just-a-name", "posix"),
+    lambda: uri.uri_to_path("http://example.com/x", "posix"),
+    lambda: uri.uri_to_path("file:///a?b", "posix"),
+    lambda: uri.uri_to_path("file:///a#b", "posix"),
+    lambda: uri.uri_to_path("file:relative", "posix"),
+    lambda: uri.uri_to_path("file:///a%2Fb", "posix"),
+    lambda: uri.uri_to_path("file:///a%00b", "posix"),
+    lambda: uri.uri_to_path("file://example.com/a", "posix"),
+    lambda: uri.uri_to_path("file:///relative", "windows"),
+    lambda: uri.uri_to_path("file:///a%zz", "posix"),
+    lambda: uri.uri_to_path("file:///a%ff", "windows"),
+]
+
+
+def test_every_uri_refusal_uses_a_listed_template_and_every_template_is_used() -> None:
+    used = []
+    for refuse in URI_REFUSALS:
+        with pytest.raises(uri.UriError) as caught:
+            refuse()
+        exc = caught.value
+        assert str(exc) == exc.template.format(**exc.values)
+        used.append(exc.template)
+    assert sorted(used) == sorted(uri.ERROR_TEMPLATES)
+
+
+def test_a_uri_refusal_through_the_state_keeps_its_template(tmp_path: Path) -> None:
+    with pytest.raises(ModelError) as caught:
+        State().add_root("http://example.com/x")
+    assert caught.value.template == "only file:// URIs can be roots, not {scheme}: {uri!r}"
+    assert caught.value.values == {"scheme": "http", "uri": "http://example.com/x"}
 
 
 def test_translated_fills_the_same_values_and_survives_a_broken_translation() -> None:

@@ -10,7 +10,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from roots_manager.core.model import ERROR_TEMPLATES
+from roots_manager.core import model, uri
 from roots_manager.core.store import Store
 from roots_manager.gui import errors
 from roots_manager.gui.resources import install_translators
@@ -18,7 +18,9 @@ from roots_manager.gui.watcher import StoreWatcher
 
 
 def test_the_gui_lists_every_core_error_template_for_translation() -> None:
-    assert tuple(map(str, errors.CORE_ERROR_TEMPLATES)) == ERROR_TEMPLATES
+    assert (
+        tuple(map(str, errors.CORE_ERROR_TEMPLATES)) == model.ERROR_TEMPLATES + uri.ERROR_TEMPLATES
+    )
 
 
 @pytest.fixture(params=["ja", "zh_CN"])
@@ -32,10 +34,9 @@ def language(request: pytest.FixtureRequest, qapp: QApplication) -> Iterator[str
 
 def test_every_template_is_translated(language: str) -> None:
     # (tests/test_resources.py checks that every translation keeps its placeholders)
-    for template in ERROR_TEMPLATES:
-        if template != "{reason}":  # core.uri's own words, passed on as they are
-            shown = QCoreApplication.translate("CoreError", template)
-            assert shown != template, f"{language}: not translated: {template}"
+    for template in model.ERROR_TEMPLATES + uri.ERROR_TEMPLATES:
+        shown = QCoreApplication.translate("CoreError", template)
+        assert shown != template, f"{language}: not translated: {template}"
 
 
 def test_a_refused_edit_is_reported_in_the_users_language(

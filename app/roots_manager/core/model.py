@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 from typing import Any, Literal, TypeVar
 
 from roots_manager.core import uri as uris
+from roots_manager.core.refusal import Refusal
 
 SCHEMA_VERSION = 1
 
@@ -50,7 +51,6 @@ _BROAD_REASONS = {
 }
 
 ERROR_TEMPLATES: tuple[str, ...] = (
-    "{reason}",  # a path or URI that cannot be a root (core.uri's own words)
     "several roots are named {ref!r} ({paths}); name one by its path",
     "no root matches {ref!r} (roots-manager roots list shows them)",
     "cannot add {path}: it does not exist",
@@ -73,32 +73,12 @@ ERROR_TEMPLATES: tuple[str, ...] = (
 """Every message a :class:`ModelError` can carry, as a ``str.format`` template."""
 
 
-class ModelError(ValueError):
+class ModelError(Refusal):
     """An operation the state cannot take, with a message for the user.
 
-    The message is ``template.format(**values)``, *template* being one of
-    :data:`ERROR_TEMPLATES`: a front end translates the template and fills in the same values.
+    Its template is one of :data:`ERROR_TEMPLATES`, or of :data:`roots_manager.core.uri.
+    ERROR_TEMPLATES` for a path or URI that cannot name a root.
     """
-
-    def __init__(self, template: str, /, **values: Any) -> None:
-        super().__init__(template.format(**values))
-        self.template = template
-        self.values = values
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # rebuilt from its parts: the message alone is not a template (it may hold braces)
-        return (_model_error, (self.template, self.values))
-
-    def translated(self, translate: Callable[[str], str]) -> str:
-        """The message with its template put through *translate* (as is if that goes wrong)."""
-        try:
-            return translate(self.template).format(**self.values)
-        except Exception:  # a translation with broken or foreign placeholders
-            return str(self)
-
-
-def _model_error(template: str, values: dict[str, Any]) -> ModelError:
-    return ModelError(template, **values)
 
 
 class SchemaError(ValueError):
@@ -127,7 +107,7 @@ def path_of(ref: str) -> str:
         try:
             return normalize_path(uris.uri_to_path(ref))
         except uris.UriError as exc:
-            raise ModelError("{reason}", reason=str(exc)) from exc
+            raise ModelError(exc.template, **exc.values) from exc
     return normalize_path(ref)
 
 

@@ -12,6 +12,8 @@ import re
 from typing import Literal
 from urllib.parse import quote_from_bytes, unquote_to_bytes
 
+from roots_manager.core.refusal import Refusal
+
 Flavour = Literal["posix", "windows"]
 
 NATIVE: Flavour = "windows" if os.name == "nt" else "posix"
@@ -20,8 +22,28 @@ _DRIVE = re.compile(r"^[A-Za-z]:$")
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):")
 
 
-class UriError(ValueError):
+class UriError(Refusal):
     """A string that is not an acceptable ``file://`` URI for a root, or a path that has none."""
+
+
+ERROR_TEMPLATES: tuple[str, ...] = (
+    "a path cannot contain a NUL character: {path!r}",
+    "not an absolute path: {path!r}",
+    "a UNC path needs a server and a share: {path!r}",
+    "not an absolute Windows path (drive or UNC): {path!r}",
+    "not a URI (no scheme); a root must be a file:// URI: {uri!r}",
+    "only file:// URIs can be roots, not {scheme}: {uri!r}",
+    "a root URI cannot have a query (an unencoded '?'): {uri!r}",
+    "a root URI cannot have a fragment (an unencoded '#'): {uri!r}",
+    "not an absolute file URI: {uri!r}",
+    "a root URI cannot encode a path separator (%2F): {uri!r}",
+    "a root URI cannot encode a NUL character (%00): {uri!r}",
+    "a root URI must name this machine (no host, or localhost): {uri!r}",
+    "not an absolute Windows file URI (drive or UNC): {uri!r}",
+    "a broken percent escape in {uri!r}",
+    "{uri!r} encodes bytes that are not UTF-8",
+)
+"""Every message a :class:`UriError` can carry, as a ``str.format`` template."""
 
 
 def path_to_uri(path: str, flavour: Flavour = NATIVE) -> str:
@@ -32,10 +54,10 @@ def path_to_uri(path: str, flavour: Flavour = NATIVE) -> str:
     file name holds when it is not valid UTF-8).
     """
     if "\x00" in path:
-        raise UriError(f"a path cannot contain a NUL character: {path!r}")
+        raise UriError("a path cannot contain a NUL character: {path!r}", path=path)
     if flavour == "posix":
         if not path.startswith("/"):
-            raise UriError(f"not an absolute path: {path!r}")
+            raise UriError("not an absolute path: {path!r}", path=path)
         if path.startswith("//") and not path.startswith("///"):
             # POSIX gives a leading "//" an implementation-defined meaning; pathlib keeps it,
             # and "file:////x" is the only URI that keeps it too.
@@ -53,12 +75,12 @@ def _windows_path_to_uri(path: str) -> str:
     if p.startswith("\\\\"):
         parts = p[2:].split("\\")
         if len(parts) < 2 or not parts[0] or not parts[1]:
-            raise UriError(f"a UNC path needs a server and a share: {path!r}")
+            raise UriError("a UNC path needs a server and a share: {path!r}", path=path)
         host, rest = parts[0], "/" + "/".join(parts[1:])
         return "file://" + quote_from_bytes(host.encode("utf-8")) + _quote_utf8(rest)
     if len(p) >= 3 and _DRIVE.match(p[:2]) and p[2] == "\\":
         return "file:///" + p[:2] + _quote_utf8(p[2:].replace("\\", "/"))
-    raise UriError(f"not an absolute Windows path (drive or UNC): {path!r}")
+    raise UriError("not an absolute Windows path (drive or UNC): {path!r}", path=path)
 
 
 def _quote_utf8(text: str) -> str:
@@ -74,13 +96,15 @@ def uri_to_path(uri: str, flavour: Flavour = NATIVE) -> str:
     """
     m = _SCHEME.match(uri)
     if not m:
-        raise UriError(f"not a URI (no scheme); a root must be a file:// URI: {uri!r}")
+        raise UriError("not a URI (no scheme); a root must be a file:// URI: {uri!r}", uri=uri)
     if m.group(1).lower() != "file":
-        raise UriError(f"only file:// URIs can be roots, not {m.group(1)}: {uri!r}")
+        raise UriError(
+            "only file:// URIs can be roots, not {scheme}: {uri!r}", scheme=m.group(1), uri=uri
+        )
     if "?" in uri:
-        raise UriError(f"a root URI cannot have a query (an unencoded '?'): {uri!r}")
+        raise UriError("a root URI cannot have a query (an unencoded '?'): {uri!r}", uri=uri)
     if "#" in uri:
-        raise UriError(f"a root URI cannot have a fragment (an unencoded '#'): {uri!r}")
+        raise UriError("a root URI cannot have a fragment (an unencoded '#'): {uri!r}", uri=uri)
     rest = uri[len(m.group(0)) :]
     if rest.startswith("//"):
         authority, slash, encoded = rest[2:].partition("/")
@@ -88,7 +112,7 @@ def uri_to_path(uri: str, flavour: Flavour = NATIVE) -> str:
     elif rest.startswith("/"):
         authority, encoded = "", rest
     else:
-        raise UriError(f"not an absolute file URI: {uri!r}")
+        raise UriError("not an absolute file URI: {uri!r}", uri=uri)
     host = _utf8(_decode(authority, uri), uri) if authority else ""
     if host.lower() == "localhost":
         host = ""
@@ -96,15 +120,17 @@ def uri_to_path(uri: str, flavour: Flavour = NATIVE) -> str:
     for seg in segments:
         low = seg.lower()
         if "%2f" in low or (flavour == "windows" and "%5c" in low):
-            raise UriError(f"a root URI cannot encode a path separator (%2F): {uri!r}")
+            raise UriError("a root URI cannot encode a path separator (%2F): {uri!r}", uri=uri)
     raw = _decode(encoded, uri)
     if b"\x00" in raw:
-        raise UriError(f"a root URI cannot encode a NUL character (%00): {uri!r}")
+        raise UriError("a root URI cannot encode a NUL character (%00): {uri!r}", uri=uri)
     if flavour == "posix":
         if host:
-            raise UriError(f"a root URI must name this machine (no host, or localhost): {uri!r}")
+            raise UriError(
+                "a root URI must name this machine (no host, or localhost): {uri!r}", uri=uri
+            )
         if not raw.startswith(b"/"):
-            raise UriError(f"not an absolute file URI: {uri!r}")
+            raise UriError("not an absolute file URI: {uri!r}", uri=uri)
         if raw.startswith(b"//") and not raw.startswith(b"///"):
             return os.fsdecode(raw)
         return os.fsdecode(re.sub(rb"/{2,}", b"/", raw))
@@ -114,20 +140,17 @@ def uri_to_path(uri: str, flavour: Flavour = NATIVE) -> str:
     if len(text) >= 3 and text[0] == "/" and _DRIVE.match(text[1:3]):
         drive_rest = text[3:] or "/"
         return text[1:3] + drive_rest.replace("/", "\\")
-    raise UriError(f"not an absolute Windows file URI (drive or UNC): {uri!r}")
+    raise UriError("not an absolute Windows file URI (drive or UNC): {uri!r}", uri=uri)
 
 
 def _decode(encoded: str, uri: str) -> bytes:
     if re.search(r"%(?![0-9A-Fa-f]{2})", encoded):
-        raise UriError(f"a broken percent escape in {uri!r}")
-    try:
-        return unquote_to_bytes(encoded)
-    except Exception as exc:  # pragma: no cover - unquote_to_bytes is lenient
-        raise UriError(f"cannot decode {uri!r}: {exc}") from exc
+        raise UriError("a broken percent escape in {uri!r}", uri=uri)
+    return unquote_to_bytes(encoded)
 
 
 def _utf8(raw: bytes, uri: str) -> str:
     try:
         return raw.decode("utf-8", "strict")
     except UnicodeDecodeError as exc:
-        raise UriError(f"{uri!r} encodes bytes that are not UTF-8 ({exc.reason})") from exc
+        raise UriError("{uri!r} encodes bytes that are not UTF-8", uri=uri) from exc

@@ -1,19 +1,18 @@
 """The core's error messages in the user's language.
 
-:class:`~roots_manager.core.model.ModelError` carries a template from
-:data:`~roots_manager.core.model.ERROR_TEMPLATES` and its values; the templates are listed here
-for Qt's translation tools (a test checks that the two lists stay the same), and translated in
-the ``CoreError`` context.
+A :class:`~roots_manager.core.refusal.Refusal` carries a template from
+:data:`roots_manager.core.model.ERROR_TEMPLATES` or :data:`roots_manager.core.uri.ERROR_TEMPLATES`
+and its values; the templates are listed here for Qt's translation tools (a test checks that the
+lists stay the same), and translated in the ``CoreError`` context.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
-from roots_manager.core.model import ModelError
+from roots_manager.core.refusal import Refusal
 
 CORE_ERROR_TEMPLATES = (
-    QT_TRANSLATE_NOOP("CoreError", "{reason}"),
     QT_TRANSLATE_NOOP(
         "CoreError",
         "several roots are named {ref!r} ({paths}); name one by its path",
@@ -68,6 +67,23 @@ CORE_ERROR_TEMPLATES = (
         "{name!r} is not a usable server name: it holds control or text-direction "
         "characters ({chars})",
     ),
+    QT_TRANSLATE_NOOP("CoreError", "a path cannot contain a NUL character: {path!r}"),
+    QT_TRANSLATE_NOOP("CoreError", "not an absolute path: {path!r}"),
+    QT_TRANSLATE_NOOP("CoreError", "a UNC path needs a server and a share: {path!r}"),
+    QT_TRANSLATE_NOOP("CoreError", "not an absolute Windows path (drive or UNC): {path!r}"),
+    QT_TRANSLATE_NOOP("CoreError", "not a URI (no scheme); a root must be a file:// URI: {uri!r}"),
+    QT_TRANSLATE_NOOP("CoreError", "only file:// URIs can be roots, not {scheme}: {uri!r}"),
+    QT_TRANSLATE_NOOP("CoreError", "a root URI cannot have a query (an unencoded '?'): {uri!r}"),
+    QT_TRANSLATE_NOOP("CoreError", "a root URI cannot have a fragment (an unencoded '#'): {uri!r}"),
+    QT_TRANSLATE_NOOP("CoreError", "not an absolute file URI: {uri!r}"),
+    QT_TRANSLATE_NOOP("CoreError", "a root URI cannot encode a path separator (%2F): {uri!r}"),
+    QT_TRANSLATE_NOOP("CoreError", "a root URI cannot encode a NUL character (%00): {uri!r}"),
+    QT_TRANSLATE_NOOP(
+        "CoreError", "a root URI must name this machine (no host, or localhost): {uri!r}"
+    ),
+    QT_TRANSLATE_NOOP("CoreError", "not an absolute Windows file URI (drive or UNC): {uri!r}"),
+    QT_TRANSLATE_NOOP("CoreError", "a broken percent escape in {uri!r}"),
+    QT_TRANSLATE_NOOP("CoreError", "{uri!r} encodes bytes that are not UTF-8"),
 )
 
 
@@ -77,6 +93,6 @@ def _translate(template: str) -> str:
 
 def error_text(exc: Exception) -> str:
     """What to tell the user about *exc*: a core refusal in their language, else its message."""
-    if isinstance(exc, ModelError):
+    if isinstance(exc, Refusal):
         return exc.translated(_translate)
     return str(exc)
