@@ -959,7 +959,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+99"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+101"/>
         <location line="+152"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
@@ -1095,7 +1095,32 @@
         <translation>ストアを読み込めません。復旧するまで変更はできません。</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+41"/>
+        <source>Restart Roots Manager?</source>
+        <translation>Roots Manager を再起動しますか?</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The new language applies when Roots Manager starts again.</source>
+        <translation>新しい言語は Roots Manager の次回起動時に適用されます。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The servers connected from the app are disconnected: {names}.</source>
+        <translation>アプリから接続しているサーバーは切断されます: {names}。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Restart now</source>
+        <translation>今すぐ再起動(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Later</source>
+        <translation>後で(&amp;L)</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <location line="+50"/>
         <source>Connecting servers is not available in this build ({error}).</source>
         <translation>このビルドではサーバーに接続できません ({error})。</translation>
@@ -1194,7 +1219,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 各 MCP サーバーに見せるフォルダーを選び、サーバーがそれをどう使うかを確認します。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="+173"/>
+        <location filename="../../app/roots_manager/gui/app.py" line="+177"/>
         <source>The store was recovered: {how}</source>
         <translation>ストアを復旧しました: {how}</translation>
     </message>
@@ -1777,7 +1802,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/settings_dialog.py" line="+34"/>
+        <location filename="../../app/roots_manager/gui/settings_dialog.py" line="+37"/>
         <source>Settings</source>
         <translation>設定</translation>
     </message>
@@ -1797,12 +1822,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>ウィンドウを閉じてもトレイで実行し続ける(&amp;K)</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>A new language applies the next time Roots Manager starts.</source>
-        <translation>新しい言語は、次に Roots Manager を起動したときに反映されます。</translation>
+        <location line="+5"/>
+        <source>A new language applies when Roots Manager restarts; you are offered a restart.</source>
+        <translation>新しい言語は Roots Manager の再起動後に適用されます。再起動するかどうかを尋ねます。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+7"/>
         <source>&amp;Language:</source>
         <translation>言語(&amp;L):</translation>
     </message>

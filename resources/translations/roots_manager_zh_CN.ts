@@ -959,7 +959,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+99"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+101"/>
         <location line="+152"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
@@ -1095,7 +1095,32 @@
         <translation>无法读取存储文件；恢复之前无法进行更改。</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+41"/>
+        <source>Restart Roots Manager?</source>
+        <translation>重新启动 Roots Manager？</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The new language applies when Roots Manager starts again.</source>
+        <translation>新的语言将在 Roots Manager 再次启动时生效。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The servers connected from the app are disconnected: {names}.</source>
+        <translation>从本应用连接的服务器将被断开：{names}。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Restart now</source>
+        <translation>立即重新启动(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Later</source>
+        <translation>稍后(&amp;L)</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <location line="+50"/>
         <source>Connecting servers is not available in this build ({error}).</source>
         <translation>此版本无法连接服务器（{error}）。</translation>
@@ -1194,7 +1219,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 决定每个 MCP 服务器可以看到你的哪些文件夹，并查看它如何使用它们。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="+173"/>
+        <location filename="../../app/roots_manager/gui/app.py" line="+177"/>
         <source>The store was recovered: {how}</source>
         <translation>存储文件已恢复：{how}</translation>
     </message>
@@ -1777,7 +1802,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/settings_dialog.py" line="+34"/>
+        <location filename="../../app/roots_manager/gui/settings_dialog.py" line="+37"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
@@ -1797,12 +1822,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>关闭窗口后在托盘中继续运行(&amp;K)</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>A new language applies the next time Roots Manager starts.</source>
-        <translation>新语言将在下次启动 Roots Manager 时生效。</translation>
+        <location line="+5"/>
+        <source>A new language applies when Roots Manager restarts; you are offered a restart.</source>
+        <translation>新的语言在 Roots Manager 重新启动后生效；届时会询问你是否重新启动。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+7"/>
         <source>&amp;Language:</source>
         <translation>语言(&amp;L)：</translation>
     </message>

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import stat
@@ -57,3 +58,51 @@ def test_sigterm_quits_cleanly_and_ends_the_demo_connection(rm_home: Path) -> No
         if stat.S_IMODE(p.lstat().st_mode) != (0o700 if p.is_dir() else 0o600)
     ]
     assert loose == []
+
+
+RESTART_BY_HAND = """
+import sys
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QMessageBox
+from roots_manager.gui.app import main
+from roots_manager.gui.main_window import MainWindow
+
+def answer():
+    box = QApplication.activeModalWidget()
+    if isinstance(box, QMessageBox) and box.isVisible():
+        next(b for b in box.buttons() if b.text().replace("&", "") == "Restart now").click()
+    else:
+        QTimer.singleShot(20, answer)
+
+def shown():
+    window = next(w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow))
+    QTimer.singleShot(0, answer)
+    QTimer.singleShot(0, window.offer_restart)
+
+sys.exit(main([], on_shown=shown))
+"""
+
+
+def test_restart_ends_this_app_and_starts_a_new_one(rm_home: Path) -> None:
+    layout = Layout(rm_home)
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    first = subprocess.Popen([sys.executable, "-c", RESTART_BY_HAND], env=env)
+    again: psutil.Process | None = None
+    try:
+        # the first app answers "Restart now" to its own offer, ends, and starts the next one
+        assert first.wait(timeout=120) == 0
+        _wait_for(lambda: live.app_running(layout), "the restarted app's marker")
+        doc = json.loads((layout.live / live.APP_MARKER).read_text())
+        assert doc["pid"] != first.pid
+        again = psutil.Process(doc["pid"])
+        assert "roots_manager" in " ".join(again.cmdline())
+        again.send_signal(signal.SIGTERM)
+        again.wait(timeout=60)  # not our child: its exit code is not ours to read
+    finally:
+        if first.poll() is None:
+            first.kill()
+        if again is not None and again.is_running():
+            again.kill()
+    assert not live.app_running(layout)
+    # it quit as Quit does, not killed: its marker is gone
+    assert not (layout.live / live.APP_MARKER).exists()

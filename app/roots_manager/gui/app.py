@@ -9,6 +9,7 @@ import logging.handlers
 import os
 import signal
 import stat
+import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -106,6 +107,8 @@ class AppController(QObject):
         self.instance = InstanceServer(self.layout, self)
         self._started = False
         self._stopped = False
+        self.restart_pending = False
+        """The app is to start again once it has shut down (see :func:`relaunch`)."""
         self._recovery_note: str | None = None
 
     # ---- start ------------------------------------------------------------------------------
@@ -141,6 +144,7 @@ class AppController(QObject):
 
         self.instance.raise_requested.connect(self.show_window)
         self.window.quit_requested.connect(self.quit_requested)
+        self.window.restart_requested.connect(self._restart)
         self.window.review_requested.connect(self.review)
         self.window.recover_requested.connect(self.recover_running)
         self.window.hidden_to_tray.connect(self._hidden_to_tray)
@@ -252,6 +256,10 @@ class AppController(QObject):
 
     # ---- stop ------------------------------------------------------------------------------
 
+    def _restart(self) -> None:
+        self.restart_pending = True
+        self.quit_requested.emit()
+
     def shutdown(self) -> None:
         """Stop watching, end connections, remove the app marker; safe to call twice."""
         if self._stopped:
@@ -277,6 +285,25 @@ class AppController(QObject):
         if self._started:
             live.remove_app_marker(self.layout)
         self.settings.sync()
+
+
+def relaunch_command() -> list[str]:
+    """The command that starts this app again, as it was started."""
+    if getattr(sys, "frozen", False):  # a bundle: the executable is the app
+        return [sys.executable]
+    return [sys.executable, "-m", "roots_manager.cli"]
+
+
+def relaunch() -> None:
+    """Start the app again, as a process of its own (this one is ending)."""
+    subprocess.Popen(
+        relaunch_command(),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+        close_fds=True,
+    )
 
 
 def install_excepthook(loop: asyncio.AbstractEventLoop | None = None) -> None:
@@ -363,4 +390,12 @@ def main(argv: list[str], *, on_shown: Callable[[], None] | None = None) -> int:
     finally:
         controller.shutdown()
         del translators
+    if controller.restart_pending:
+        # after shutdown: the single-instance socket is closed, so the new app does not just
+        # raise this one
+        try:
+            relaunch()
+        except OSError as exc:
+            log.error("the app could not be started again: %s", exc)
+            print(f"roots-manager: could not start again: {exc}", file=sys.stderr)
     return exit_code

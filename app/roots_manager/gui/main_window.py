@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, Signal
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -78,6 +78,8 @@ class MainWindow(QMainWindow):
     """The app's one window."""
 
     quit_requested = Signal()
+    restart_requested = Signal()
+    """The user chose to restart the app (to apply a new language)."""
     review_requested = Signal()
     recover_requested = Signal()
     hidden_to_tray = Signal(bool)
@@ -270,7 +272,33 @@ class MainWindow(QMainWindow):
     def open_settings(self) -> None:
         dialog = SettingsDialog(self.watcher, self.settings, self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        # once the dialog is gone: a nested message box inside its signal would let Qt delete
+        # the dialog (it deletes itself on close) while the signal is still being delivered
+        dialog.language_changed.connect(lambda: QTimer.singleShot(0, self.offer_restart))
         dialog.open()
+
+    def offer_restart(self) -> None:
+        """Offer to restart now, so that a new language applies (the window is built in it)."""
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            self.tr("Restart Roots Manager?"),
+            self.tr("The new language applies when Roots Manager starts again."),
+            QMessageBox.StandardButton.NoButton,
+            self,
+        )
+        connected = sorted(self.connections.connections()) if self.connections else []
+        if connected:
+            box.setInformativeText(
+                self.tr("The servers connected from the app are disconnected: {names}.").format(
+                    names=", ".join(connected)
+                )
+            )
+        restart = box.addButton(self.tr("&Restart now"), QMessageBox.ButtonRole.AcceptRole)
+        box.addButton(self.tr("&Later"), QMessageBox.ButtonRole.RejectRole)
+        box.setDefaultButton(restart)
+        box.exec()
+        if box.clickedButton() is restart:
+            self.restart_requested.emit()
 
     def _connection_manager(self) -> Any:
         if self.connections is None:

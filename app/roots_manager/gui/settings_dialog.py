@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -25,6 +25,9 @@ LANGUAGE_NAMES = {"en": "English", "ja": "日本語", "zh_CN": "简体中文"}
 class SettingsDialog(QDialog):
     """Choose the language (kept in the store) and whether closing keeps the app in the tray."""
 
+    language_changed = Signal()
+    """A new language was saved; it applies when the app starts again."""
+
     def __init__(
         self, watcher: StoreWatcher, settings: QSettings, parent: QWidget | None = None
     ) -> None:
@@ -44,7 +47,12 @@ class SettingsDialog(QDialog):
             self.tr("&Keep running in the tray when the window is closed"), self
         )
         self.keep_in_tray.setChecked(bool(settings.value(KEEP_IN_TRAY_KEY, True, type=bool)))
-        note = QLabel(self.tr("A new language applies the next time Roots Manager starts."), self)
+        note = QLabel(
+            self.tr(
+                "A new language applies when Roots Manager restarts; you are offered a restart."
+            ),
+            self,
+        )
         note.setWordWrap(True)
 
         form = QFormLayout()
@@ -70,10 +78,14 @@ class SettingsDialog(QDialog):
         """Save the choices: the language in the store, the tray choice in the app settings."""
         self.settings.setValue(KEEP_IN_TRAY_KEY, self.keep_in_tray.isChecked())
         language = self.chosen_language()
+        changed = False
         if language != self.watcher.state.language:
 
-            def change(state: State) -> None:
+            def change(state: State) -> bool:
                 state.language = language
+                return True
 
-            self.watcher.edit(change)
+            changed = bool(self.watcher.edit(change))
         super().accept()
+        if changed:
+            self.language_changed.emit()

@@ -1,0 +1,59 @@
+"""Settings: a new language is saved and offers a restart, which starts the app again."""
+
+from __future__ import annotations
+
+import subprocess
+
+from pytestqt.qtbot import QtBot
+
+from roots_manager import __version__
+from roots_manager.core.store import Store
+from roots_manager.gui.app import AppController, relaunch_command
+from roots_manager.gui.settings_dialog import SettingsDialog
+from tests.gui.shell_support import answer_message_box, button_named
+
+
+def settings_of(controller: AppController) -> SettingsDialog:
+    window = controller.window
+    assert window is not None
+    window.open_settings()
+    # the one just opened (closed ones wait for the event loop to delete them)
+    (dialog,) = [d for d in window.findChildren(SettingsDialog) if d.isVisible()]
+    return dialog
+
+
+def test_a_new_language_is_saved_and_a_restart_offered(
+    controller: AppController, store: Store, qtbot: QtBot
+) -> None:
+    # the same language: nothing to restart for
+    dialog = settings_of(controller)
+    with qtbot.assertNotEmitted(dialog.language_changed):
+        dialog.accept()
+    assert not controller.restart_pending
+
+    dialog = settings_of(controller)
+    dialog.language.setCurrentIndex(dialog.language.findData("ja"))
+    seen: list[str] = []
+    answer_message_box(button_named("Later"), seen)
+    with qtbot.waitSignal(dialog.language_changed, timeout=10_000):
+        dialog.accept()
+    assert store.read().language == "ja"
+    qtbot.waitUntil(lambda: bool(seen), timeout=10_000)
+    assert "starts again" in seen[0]
+    assert not controller.restart_pending
+
+    dialog = settings_of(controller)
+    dialog.language.setCurrentIndex(dialog.language.findData("zh_CN"))
+    answer_message_box(button_named("Restart now"))
+    with qtbot.waitSignal(controller.quit_requested, timeout=10_000):
+        dialog.accept()
+    assert store.read().language == "zh_CN"
+    assert controller.restart_pending
+
+
+def test_the_restart_command_starts_this_program() -> None:
+    done = subprocess.run(
+        [*relaunch_command(), "--version"], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert __version__ in done.stdout
