@@ -189,6 +189,11 @@ def main() -> int:
         dialog.hide()
         tabs = window.findChild(QTabWidget)
         tabs.setCurrentIndex(1)
+        # the running server selected, so that what can be done with it shows
+        panel = window.servers_panel
+        model = panel.servers_model
+        row = next(r for r in range(model.rowCount()) if model.index(r, 0).data() == "filesystem")
+        panel.servers.selectRow(row)
         QTimer.singleShot(400, lambda: (save(window, "main"), show_log(window, tabs)))
 
     def show_log(window, tabs) -> None:  # type: ignore[no-untyped-def]
