@@ -192,8 +192,12 @@ def main() -> int:
         # the running server selected, so that what can be done with it shows
         panel = window.servers_panel
         model = panel.servers_model
-        row = next(r for r in range(model.rowCount()) if model.index(r, 0).data() == "filesystem")
-        panel.servers.selectRow(row)
+        rows = [r for r in range(model.rowCount()) if model.index(r, 0).data() == "filesystem"]
+        if not rows:  # a timer callback: say so and end, rather than hang
+            print("the sample's running server is not listed", file=sys.stderr)
+            QApplication.instance().exit(1)
+            return
+        panel.servers.selectRow(rows[0])
         QTimer.singleShot(400, lambda: (save(window, "main"), show_log(window, tabs)))
 
     def show_log(window, tabs) -> None:  # type: ignore[no-untyped-def]

@@ -2,6 +2,19 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ja" sourcelanguage="en">
 <context>
+    <name>AppController</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/app.py" line="+432"/>
+        <source>Roots Manager</source>
+        <translation>Roots Manager</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Roots Manager could not start again: {reason}</source>
+        <translation>Roots Manager を再び起動できませんでした: {reason}</translation>
+    </message>
+</context>
+<context>
     <name>ConnectDialog</name>
     <message>
         <location filename="../../app/roots_manager/gui/connect.py" line="+536"/>
@@ -459,7 +472,7 @@
     <message>
         <location line="+1"/>
         <source>a root URI must name this machine (no host, or localhost): {uri!r}</source>
-        <translation>ルートの URI はこのマシンを指す必要があります（ホストなし、または localhost）: {uri!r}</translation>
+        <translation>ルートの URI はこのコンピューターを指す必要があります（ホストなし、または localhost）: {uri!r}</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -475,6 +488,11 @@
         <location line="+1"/>
         <source>{uri!r} encodes bytes that are not UTF-8</source>
         <translation>{uri!r} は UTF-8 ではないバイトをエンコードしています</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{uri!r} holds raw bytes that are not UTF-8</source>
+        <translation>{uri!r} は UTF-8 ではないバイトをそのまま含んでいます</translation>
     </message>
 </context>
 <context>
@@ -959,7 +977,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+101"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+103"/>
         <location line="+152"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
@@ -1106,7 +1124,7 @@
     </message>
     <message>
         <location line="+7"/>
-        <source>The servers connected from the app are disconnected: {names}.</source>
+        <source>The servers connected from the app will be disconnected: {names}.</source>
         <translation>アプリから接続しているサーバーは切断されます: {names}。</translation>
     </message>
     <message>
@@ -1219,7 +1237,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 各 MCP サーバーに見せるフォルダーを選び、サーバーがそれをどう使うかを確認します。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="+177"/>
+        <location filename="../../app/roots_manager/gui/app.py" line="-252"/>
         <source>The store was recovered: {how}</source>
         <translation>ストアを復旧しました: {how}</translation>
     </message>
@@ -1802,7 +1820,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/settings_dialog.py" line="+37"/>
+        <location filename="../../app/roots_manager/gui/settings_dialog.py" line="+44"/>
         <source>Settings</source>
         <translation>設定</translation>
     </message>
@@ -1822,12 +1840,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>ウィンドウを閉じてもトレイで実行し続ける(&amp;K)</translation>
     </message>
     <message>
-        <location line="+5"/>
-        <source>A new language applies when Roots Manager restarts; you are offered a restart.</source>
-        <translation>新しい言語は Roots Manager の再起動後に適用されます。再起動するかどうかを尋ねます。</translation>
+        <location line="+4"/>
+        <source>A new language applies after a restart, which you are offered when you save.</source>
+        <translation>新しい言語は再起動後に適用されます。保存すると、再起動するかどうかを尋ねます。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+6"/>
         <source>&amp;Language:</source>
         <translation>言語(&amp;L):</translation>
     </message>
@@ -1835,7 +1853,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>StoreWatcher</name>
     <message>
-        <location filename="../../app/roots_manager/gui/watcher.py" line="+167"/>
+        <location filename="../../app/roots_manager/gui/watcher.py" line="+168"/>
         <source>Your change was not saved: the store cannot be read. Choose Recover… above the tabs to repair it.</source>
         <translation>変更は保存されませんでした。ストアを読み込めません。タブの上の「復旧…」で修復してください。</translation>
     </message>

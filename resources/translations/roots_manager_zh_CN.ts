@@ -2,6 +2,19 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
+    <name>AppController</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/app.py" line="+432"/>
+        <source>Roots Manager</source>
+        <translation>Roots Manager</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Roots Manager could not start again: {reason}</source>
+        <translation>Roots Manager 无法再次启动：{reason}</translation>
+    </message>
+</context>
+<context>
     <name>ConnectDialog</name>
     <message>
         <location filename="../../app/roots_manager/gui/connect.py" line="+536"/>
@@ -429,7 +442,7 @@
     <message>
         <location line="+1"/>
         <source>only file:// URIs can be roots, not {scheme}: {uri!r}</source>
-        <translation>只有 file:// URI 可以作为根目录，{scheme} 不行：{uri!r}</translation>
+        <translation>只有 file:// URI 可以作为根目录，不能使用 {scheme}：{uri!r}</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -475,6 +488,11 @@
         <location line="+1"/>
         <source>{uri!r} encodes bytes that are not UTF-8</source>
         <translation>{uri!r} 编码了不是 UTF-8 的字节</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{uri!r} holds raw bytes that are not UTF-8</source>
+        <translation>{uri!r} 直接包含了不是 UTF-8 的字节</translation>
     </message>
 </context>
 <context>
@@ -959,7 +977,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+101"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+103"/>
         <location line="+152"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
@@ -1097,7 +1115,7 @@
     <message>
         <location line="+41"/>
         <source>Restart Roots Manager?</source>
-        <translation>重新启动 Roots Manager？</translation>
+        <translation>要重新启动 Roots Manager 吗？</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1106,7 +1124,7 @@
     </message>
     <message>
         <location line="+7"/>
-        <source>The servers connected from the app are disconnected: {names}.</source>
+        <source>The servers connected from the app will be disconnected: {names}.</source>
         <translation>从本应用连接的服务器将被断开：{names}。</translation>
     </message>
     <message>
@@ -1219,7 +1237,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 决定每个 MCP 服务器可以看到你的哪些文件夹，并查看它如何使用它们。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="+177"/>
+        <location filename="../../app/roots_manager/gui/app.py" line="-252"/>
         <source>The store was recovered: {how}</source>
         <translation>存储文件已恢复：{how}</translation>
     </message>
@@ -1802,7 +1820,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/settings_dialog.py" line="+37"/>
+        <location filename="../../app/roots_manager/gui/settings_dialog.py" line="+44"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
@@ -1822,12 +1840,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>关闭窗口后在托盘中继续运行(&amp;K)</translation>
     </message>
     <message>
-        <location line="+5"/>
-        <source>A new language applies when Roots Manager restarts; you are offered a restart.</source>
-        <translation>新的语言在 Roots Manager 重新启动后生效；届时会询问你是否重新启动。</translation>
+        <location line="+4"/>
+        <source>A new language applies after a restart, which you are offered when you save.</source>
+        <translation>新的语言在重新启动后生效；保存后会询问你是否立即重新启动。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+6"/>
         <source>&amp;Language:</source>
         <translation>语言(&amp;L)：</translation>
     </message>
@@ -1835,7 +1853,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>StoreWatcher</name>
     <message>
-        <location filename="../../app/roots_manager/gui/watcher.py" line="+167"/>
+        <location filename="../../app/roots_manager/gui/watcher.py" line="+168"/>
         <source>Your change was not saved: the store cannot be read. Choose Recover… above the tabs to repair it.</source>
         <translation>更改未保存：无法读取存储文件。请点击标签页上方的“恢复…”进行修复。</translation>
     </message>

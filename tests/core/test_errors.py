@@ -93,6 +93,7 @@ URI_REFUSALS: list[Callable[[], object]] = [
     lambda: uri.uri_to_path("file:///relative", "windows"),
     lambda: uri.uri_to_path("file:///a%zz", "posix"),
     lambda: uri.uri_to_path("file:///a%ff", "windows"),
+    lambda: uri.uri_to_path("file:///tmp/\udcff", "posix"),  # a non-UTF-8 byte from argv
 ]
 
 
@@ -107,7 +108,7 @@ def test_every_uri_refusal_uses_a_listed_template_and_every_template_is_used() -
     assert sorted(used) == sorted(uri.ERROR_TEMPLATES)
 
 
-def test_a_uri_refusal_through_the_state_keeps_its_template(tmp_path: Path) -> None:
+def test_a_uri_refusal_through_the_state_keeps_its_template() -> None:
     with pytest.raises(ModelError) as caught:
         State().add_root("http://example.com/x")
     assert caught.value.template == "only file:// URIs can be roots, not {scheme}: {uri!r}"
@@ -132,6 +133,9 @@ def test_a_refusal_survives_pickling_and_copying_with_braces_in_its_values() -> 
     for again in (pickle.loads(pickle.dumps(exc)), copy.copy(exc)):
         assert isinstance(again, ModelError)
         assert (again.template, again.values, str(again)) == (exc.template, exc.values, str(exc))
+    bad = uri.UriError("a broken percent escape in {uri!r}", uri="file:///{%}")
+    again_uri = pickle.loads(pickle.dumps(bad))
+    assert type(again_uri) is uri.UriError and str(again_uri) == str(bad)
 
 
 def test_broad_reason_and_server_name_error_match_the_refusals(tmp_path: Path) -> None:

@@ -105,6 +105,7 @@ def test_refusals_are_clear_and_change_nothing(folders: list[Path], tmp_path: Pa
         (["roots", "add", str(folders[0])], "already a root"),
         (["grant", "fs", "no-such-root"], "no root matches"),
         (["revoke", "fs", "http://example.com/x"], "only file://"),
+        (["roots", "add", "file:///tmp/\udcff"], "raw bytes that are not UTF-8"),  # byte 0xff
         (["roots", "rename", str(folders[0]), "   "], "cannot be empty"),
         (["servers", "approve", "ghost"], "no server named"),
     ]

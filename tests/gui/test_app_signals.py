@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -101,8 +102,14 @@ def test_restart_ends_this_app_and_starts_a_new_one(rm_home: Path) -> None:
     finally:
         if first.poll() is None:
             first.kill()
+        if again is None:  # failed before it was found: find it by its marker, if any
+            with contextlib.suppress(OSError, ValueError, KeyError, psutil.Error):
+                doc = json.loads((layout.live / live.APP_MARKER).read_text())
+                again = psutil.Process(doc["pid"]) if doc["pid"] != first.pid else None
         if again is not None and again.is_running():
             again.kill()
     assert not live.app_running(layout)
+    restart_log = rm_home / "restart.log"  # the new app's early output, private
+    assert stat.S_IMODE(restart_log.stat().st_mode) == 0o600
     # it quit as Quit does, not killed: its marker is gone
     assert not (layout.live / live.APP_MARKER).exists()

@@ -42,6 +42,13 @@ def test_a_new_language_is_saved_and_a_restart_offered(
     assert "starts again" in seen[0]
     assert not controller.restart_pending
 
+    # back to the language the app runs in: saved, and nothing to restart for
+    dialog = settings_of(controller)
+    dialog.language.setCurrentIndex(0)  # the system's, as the app was started
+    with qtbot.assertNotEmitted(dialog.language_changed):
+        dialog.accept()
+    assert store.read().language is None
+
     dialog = settings_of(controller)
     dialog.language.setCurrentIndex(dialog.language.findData("zh_CN"))
     answer_message_box(button_named("Restart now"))

@@ -42,6 +42,7 @@ ERROR_TEMPLATES: tuple[str, ...] = (
     "not an absolute Windows file URI (drive or UNC): {uri!r}",
     "a broken percent escape in {uri!r}",
     "{uri!r} encodes bytes that are not UTF-8",
+    "{uri!r} holds raw bytes that are not UTF-8",
 )
 """Every message a :class:`UriError` can carry, as a ``str.format`` template."""
 
@@ -146,7 +147,12 @@ def uri_to_path(uri: str, flavour: Flavour = NATIVE) -> str:
 def _decode(encoded: str, uri: str) -> bytes:
     if re.search(r"%(?![0-9A-Fa-f]{2})", encoded):
         raise UriError("a broken percent escape in {uri!r}", uri=uri)
-    return unquote_to_bytes(encoded)
+    try:
+        return unquote_to_bytes(encoded)
+    except UnicodeEncodeError:
+        # a URI given on a command line with bytes that are not UTF-8 (lone surrogates here):
+        # a URI holds such bytes percent-encoded, never raw
+        raise UriError("{uri!r} holds raw bytes that are not UTF-8", uri=uri) from None
 
 
 def _utf8(raw: bytes, uri: str) -> str:

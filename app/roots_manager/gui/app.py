@@ -11,14 +11,14 @@ import signal
 import stat
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QMessageBox
 
 from roots_manager import APP_ID
 from roots_manager.core import live
@@ -89,6 +89,7 @@ class AppController(QObject):
         *,
         demo: bool = False,
         hidden: bool = False,
+        language: str | None = None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -96,6 +97,8 @@ class AppController(QObject):
         self.store = Store(self.layout)
         self.demo = demo
         self.hidden = hidden
+        self.language = language
+        """The language the app was started in (None: the system's)."""
         self.settings = app_settings(self.layout)
         self.icon = app_icon()
         self.window: MainWindow | None = None
@@ -135,6 +138,7 @@ class AppController(QObject):
         self._started = True
         self.watcher = StoreWatcher(self.store, self)
         self.window = MainWindow(self.watcher, self.settings, self.icon)
+        self.window.running_language = self.language
         self.tray = Tray(self.icon, self)
         self.window.tray_available = Tray.available()
         self.prompt = DialogPrompt(self.window)
@@ -287,23 +291,42 @@ class AppController(QObject):
         self.settings.sync()
 
 
-def relaunch_command() -> list[str]:
-    """The command that starts this app again, as it was started."""
+RESTART_LOG = "restart.log"
+"""What a restarted app wrote before its own log was set up, in the per-user directory."""
+
+
+def relaunch_command(argv: Sequence[str] = ()) -> list[str]:
+    """The command that starts this app again, with the app's own arguments *argv*."""
     if getattr(sys, "frozen", False):  # a bundle: the executable is the app
-        return [sys.executable]
-    return [sys.executable, "-m", "roots_manager.cli"]
+        return [sys.executable, *argv]
+    # -P: the working directory must not shadow the installed package
+    return [sys.executable, "-P", "-m", "roots_manager.cli", *argv]
 
 
-def relaunch() -> None:
-    """Start the app again, as a process of its own (this one is ending)."""
-    subprocess.Popen(
-        relaunch_command(),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-        close_fds=True,
-    )
+def relaunch(layout: Layout, argv: Sequence[str] = ()) -> None:
+    """Start the app again, as a process of its own (this one is ending); raises OSError."""
+    # its early words (a failure before its log is set up) go to a private file, not nowhere
+    fd = os.open(layout.home / RESTART_LOG, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        detach: dict[str, Any] = (
+            {
+                "creationflags": getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)
+                | getattr(subprocess, "DETACHED_PROCESS", 0)
+            }
+            if sys.platform == "win32"
+            else {"start_new_session": True}
+        )
+        subprocess.Popen(
+            relaunch_command(argv),
+            stdin=subprocess.DEVNULL,
+            stdout=fd,
+            stderr=fd,
+            cwd=Path.home(),
+            close_fds=True,
+            **detach,
+        )
+    finally:
+        os.close(fd)
 
 
 def install_excepthook(loop: asyncio.AbstractEventLoop | None = None) -> None:
@@ -370,17 +393,25 @@ def main(argv: list[str], *, on_shown: Callable[[], None] | None = None) -> int:
     asyncio.set_event_loop(loop)
     install_excepthook(loop)
     quitting = asyncio.Event()
-    controller = AppController(layout, demo=options.demo, hidden=options.hidden)
+    controller = AppController(layout, demo=options.demo, hidden=options.hidden, language=language)
+
+    def ended_from_outside() -> None:
+        # a logout or a signal while running: the session is ending, so no restart into it
+        # (once the app is quitting on its own, the loop's end emits aboutToQuit as well)
+        if not quitting.is_set():
+            controller.restart_pending = False
+            quitting.set()
+
     # quitting ends run_until_complete; app.quit() from outside (a session logout) as well
     controller.quit_requested.connect(quitting.set)
-    app.aboutToQuit.connect(quitting.set)
+    app.aboutToQuit.connect(ended_from_outside)
     if on_shown is not None:
         controller.window_shown.connect(on_shown)
     exit_code = 0
     if sys.platform != "win32":
         # a logout or `kill` ends the app as Quit does: connections closed, marker removed
         for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-            loop.add_signal_handler(sig, quitting.set)
+            loop.add_signal_handler(sig, ended_from_outside)
     try:
         with loop:
             loop.call_soon(controller.start)
@@ -389,13 +420,20 @@ def main(argv: list[str], *, on_shown: Callable[[], None] | None = None) -> int:
         log.info("event loop ended: %s", exc)
     finally:
         controller.shutdown()
-        del translators
     if controller.restart_pending:
         # after shutdown: the single-instance socket is closed, so the new app does not just
-        # raise this one
+        # raise this one; it starts as this one did, but shown
         try:
-            relaunch()
+            relaunch(layout, [a for a in argv if a != "--hidden"])
         except OSError as exc:
             log.error("the app could not be started again: %s", exc)
-            print(f"roots-manager: could not start again: {exc}", file=sys.stderr)
+            QMessageBox.critical(
+                None,
+                QCoreApplication.translate("AppController", "Roots Manager"),
+                QCoreApplication.translate(
+                    "AppController", "Roots Manager could not start again: {reason}"
+                ).format(reason=exc),
+            )
+            exit_code = 1
+    del translators
     return exit_code

@@ -84,6 +84,7 @@ CORE_ERROR_TEMPLATES = (
     QT_TRANSLATE_NOOP("CoreError", "not an absolute Windows file URI (drive or UNC): {uri!r}"),
     QT_TRANSLATE_NOOP("CoreError", "a broken percent escape in {uri!r}"),
     QT_TRANSLATE_NOOP("CoreError", "{uri!r} encodes bytes that are not UTF-8"),
+    QT_TRANSLATE_NOOP("CoreError", "{uri!r} holds raw bytes that are not UTF-8"),
 )
 
 

@@ -98,6 +98,8 @@ class MainWindow(QMainWindow):
         self.tray_available = False
         self.connections: Any = None
         self.log_panel: Any = None
+        self.running_language: str | None = None
+        """The language the window was built in (None: the system's); set by the app."""
         self.setWindowTitle(self.tr("Roots Manager"))
         if icon is not None:
             self.setWindowIcon(icon)
@@ -270,7 +272,7 @@ class MainWindow(QMainWindow):
         return dialog
 
     def open_settings(self) -> None:
-        dialog = SettingsDialog(self.watcher, self.settings, self)
+        dialog = SettingsDialog(self.watcher, self.settings, self, running=self.running_language)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         # once the dialog is gone: a nested message box inside its signal would let Qt delete
         # the dialog (it deletes itself on close) while the signal is still being delivered
@@ -289,7 +291,7 @@ class MainWindow(QMainWindow):
         connected = sorted(self.connections.connections()) if self.connections else []
         if connected:
             box.setInformativeText(
-                self.tr("The servers connected from the app are disconnected: {names}.").format(
+                self.tr("The servers connected from the app will be disconnected: {names}.").format(
                     names=", ".join(connected)
                 )
             )

@@ -29,11 +29,18 @@ class SettingsDialog(QDialog):
     """A new language was saved; it applies when the app starts again."""
 
     def __init__(
-        self, watcher: StoreWatcher, settings: QSettings, parent: QWidget | None = None
+        self,
+        watcher: StoreWatcher,
+        settings: QSettings,
+        parent: QWidget | None = None,
+        *,
+        running: str | None = None,
     ) -> None:
         super().__init__(parent)
         self.watcher = watcher
         self.settings = settings
+        self.running = running
+        """The language the app runs in now: choosing it again needs no restart."""
         self.setWindowTitle(self.tr("Settings"))
         self.language = QComboBox(self)
         self.language.setAccessibleName(self.tr("Language"))
@@ -48,9 +55,7 @@ class SettingsDialog(QDialog):
         )
         self.keep_in_tray.setChecked(bool(settings.value(KEEP_IN_TRAY_KEY, True, type=bool)))
         note = QLabel(
-            self.tr(
-                "A new language applies when Roots Manager restarts; you are offered a restart."
-            ),
+            self.tr("A new language applies after a restart, which you are offered when you save."),
             self,
         )
         note.setWordWrap(True)
@@ -87,5 +92,5 @@ class SettingsDialog(QDialog):
 
             changed = bool(self.watcher.edit(change))
         super().accept()
-        if changed:
+        if changed and language != self.running:
             self.language_changed.emit()

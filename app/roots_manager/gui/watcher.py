@@ -18,7 +18,8 @@ from PySide6.QtCore import QObject, QThread, QTimer, Signal
 
 from roots_manager.core import live
 from roots_manager.core.live import BridgeMarker
-from roots_manager.core.model import ModelError, State
+from roots_manager.core.model import State
+from roots_manager.core.refusal import Refusal
 from roots_manager.core.store import Store, StoreError, StoreUnreadable
 from roots_manager.gui.errors import error_text
 
@@ -174,7 +175,7 @@ class StoreWatcher(QObject):
             self.edit_failed.emit(self.tr("Your change was not saved: {reason}").format(reason=exc))
             self.reload_state()
             return None
-        except ModelError as exc:
+        except Refusal as exc:  # the state's, or a path or URI that cannot name a root
             self.edit_failed.emit(error_text(exc))
             self.reload_state()
             return None
