@@ -350,16 +350,13 @@ def cmd_notify(store: Store, args: argparse.Namespace) -> int:
 def _ask_and_wait(layout: Layout, m: live.BridgeMarker, wait: float) -> dict[str, Any] | None:
     """Ask bridge *m* for a list_changed; its ``list-changed-asked`` event, or None in time."""
     offsets: dict[Path, int] = {}
-    for path in ev.log_files(layout):
-        if ev.session_of(path) == m.session:
-            with contextlib.suppress(OSError):
-                offsets[path] = path.stat().st_size
+    for path in ev.session_log_files(layout, m.session):
+        with contextlib.suppress(OSError):
+            offsets[path] = path.stat().st_size
     request = live.ask_list_changed(layout, m.session, "cli")
     deadline = time.monotonic() + wait
     while time.monotonic() < deadline:
-        for path in ev.log_files(layout):
-            if ev.session_of(path) != m.session:
-                continue
+        for path in ev.session_log_files(layout, m.session):
             records, offsets[path] = ev.read_events(path, offsets.get(path, 0))
             for rec in records:
                 if rec.get("kind") == ev.LIST_CHANGED_ASKED and rec.get("request") == request:

@@ -646,7 +646,7 @@
         <translation>概要</translation>
     </message>
     <message>
-        <location line="+207"/>
+        <location line="+212"/>
         <source>(no longer on disk)</source>
         <translation>（ディスク上にもうありません）</translation>
     </message>
@@ -839,7 +839,7 @@
 <context>
     <name>LogSummary</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_model.py" line="-201"/>
+        <location filename="../../app/roots_manager/gui/log_model.py" line="-206"/>
         <source>started {command} (pid {pid}, {mode})</source>
         <translation>{command} を起動しました（PID {pid}、{mode}）</translation>
     </message>
@@ -1552,7 +1552,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_model.py" line="-203"/>
+        <location filename="../../app/roots_manager/gui/servers_model.py" line="-202"/>
         <source>Server</source>
         <translation>サーバー</translation>
     </message>
@@ -1624,16 +1624,6 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+3"/>
-        <source>managed</source>
-        <translation>管理モード</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>observing only</source>
-        <translation>観察のみ</translation>
-    </message>
-    <message>
-        <location line="+1"/>
         <source>; </source>
         <comment>between the bridges of one server</comment>
         <translation>／</translation>

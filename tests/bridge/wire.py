@@ -251,23 +251,26 @@ def initialize(
     }
 
 
+def initialize_result(msg_id: int = 1) -> dict[str, Any]:
+    """The puppet server's answer to initialize, in revision 2025-11-25."""
+    return {
+        "jsonrpc": "2.0",
+        "id": msg_id,
+        "result": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "serverInfo": {"name": "puppet", "version": "1"},
+        },
+    }
+
+
 def handshake(
     bridge: BridgeProc, server: Puppet, capabilities: dict[str, Any] | None = None
 ) -> dict[str, Any]:
     """Run the 2025 handshake through the bridge; returns the initialize the server received."""
     bridge.send(initialize(1, capabilities))
     init: dict[str, Any] = server.expect(is_method("initialize"), "initialize")
-    server.send(
-        {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "result": {
-                "protocolVersion": "2025-11-25",
-                "capabilities": {},
-                "serverInfo": {"name": "puppet", "version": "1"},
-            },
-        }
-    )
+    server.send(initialize_result(1))
     bridge.expect(is_id(1), "the initialize result")
     bridge.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
     server.expect(is_method("notifications/initialized"), "initialized")
@@ -276,3 +279,26 @@ def handshake(
 
 def iter_lines(data: bytes) -> Iterator[bytes]:
     yield from data.splitlines()
+
+
+class Bridged:
+    """A real bridge with the test as its host, in front of a puppet server."""
+
+    def __init__(self, name: str = "pup", *options: str, server_opts: tuple[str, ...] = ()) -> None:
+        self.server = Puppet()
+        self.bridge = BridgeProc(bridge_argv(name, self.server.command(*server_opts), *options))
+        self.server.accept()
+
+    def handshake(self, capabilities: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Run the 2025 handshake; returns the initialize the server received."""
+        return handshake(self.bridge, self.server, capabilities)
+
+    def ask(self, msg_id: object) -> list[str]:
+        """The server asks roots/list; the URIs the bridge answers with."""
+        self.server.send({"jsonrpc": "2.0", "id": msg_id, "method": "roots/list"})
+        answer = self.server.expect(is_id(msg_id), f"the answer to roots/list {msg_id}")
+        return [r["uri"] for r in answer["result"]["roots"]]
+
+    def close(self) -> None:
+        self.bridge.kill()
+        self.server.close()

@@ -16,34 +16,12 @@ from roots_manager.core import live
 from roots_manager.core.paths import Layout
 from roots_manager.core.store import Store
 from tests.bridge.wire import (
-    BridgeProc,
-    Puppet,
-    bridge_argv,
+    Bridged,
     events,
-    handshake,
     is_id,
     is_method,
     wait_for,
 )
-
-
-class Pair:
-    def __init__(self, name: str, *options: str) -> None:
-        self.server = Puppet()
-        self.bridge = BridgeProc(bridge_argv(name, self.server.command(), *options))
-        self.server.accept()
-
-    def handshake(self) -> None:
-        handshake(self.bridge, self.server)
-
-    def ask(self, msg_id: object) -> list[str]:
-        self.server.send({"jsonrpc": "2.0", "id": msg_id, "method": "roots/list"})
-        answer = self.server.expect(is_id(msg_id), f"the answer to roots/list {msg_id}")
-        return [r["uri"] for r in answer["result"]["roots"]]
-
-    def close(self) -> None:
-        self.bridge.kill()
-        self.server.close()
 
 
 @pytest.fixture
@@ -59,7 +37,7 @@ def test_unknown_server_waits_for_the_decision_while_the_app_runs(
     layout: Layout, store: Store, folder: tuple[str, str]
 ) -> None:
     live.write_app_marker(layout, pid=os.getpid())
-    p = Pair("newcomer")
+    p = Bridged("newcomer")
     try:
         wait_for(lambda: events(layout, ev.CONSENT_WAIT), "the consent-wait event")
         pending = store.read().pending
@@ -85,7 +63,7 @@ def test_consent_wait_times_out_with_nothing_granted(
     layout: Layout, store: Store, folder: tuple[str, str]
 ) -> None:
     live.write_app_marker(layout, pid=os.getpid())
-    p = Pair("slow", "--consent-timeout", "0.5")
+    p = Bridged("slow", "--consent-timeout", "0.5")
     try:
         assert p.ask(1) == []
         assert events(layout, ev.CONSENT_DECIDED)[0]["outcome"] == "timeout"
@@ -102,7 +80,7 @@ def test_consent_timeout_counts_from_the_first_held_roots_list(
     layout: Layout, store: Store, folder: tuple[str, str]
 ) -> None:
     live.write_app_marker(layout, pid=os.getpid())
-    p = Pair("late asker", "--consent-timeout", "1")
+    p = Bridged("late asker", "--consent-timeout", "1")
     try:
         wait_for(lambda: events(layout, ev.CONSENT_WAIT), "the consent-wait event")
         # a server that asks late still gets the whole wait: longer than the timeout here,
@@ -124,7 +102,7 @@ def test_consent_timeout_counts_from_the_first_held_roots_list(
 def test_without_the_app_answers_at_once_and_a_later_grant_sends_list_changed(
     layout: Layout, store: Store, folder: tuple[str, str]
 ) -> None:
-    p = Pair("solo")
+    p = Bridged("solo")
     try:
         p.handshake()
         assert p.ask(1) == []
@@ -149,7 +127,7 @@ def test_list_changed_policy(layout: Layout, store: Store, tmp_path: Path) -> No
             paths.append(path)
             ids.append(s.add_root(str(path)).id)
         s.grant("pol", [ids[0]])
-    p = Pair("pol")
+    p = Bridged("pol")
     try:
         # before the handshake no notice goes out, whatever changes
         assert len(p.ask("early")) == 1

@@ -17,41 +17,24 @@ from roots_manager.core import events as ev
 from roots_manager.core.paths import Layout
 from roots_manager.core.store import Store
 from tests.bridge.wire import (
+    Bridged,
     BridgeProc,
     Puppet,
     bridge_argv,
     events,
-    handshake,
     initialize,
+    initialize_result,
     is_id,
     is_method,
     wait_for,
 )
 
 
-class Pair:
-    def __init__(self, bridge: BridgeProc, server: Puppet) -> None:
-        self.bridge = bridge
-        self.server = server
-
-    def handshake(self, capabilities: dict[str, object] | None = None) -> dict[str, object]:
-        """Run the 2025 handshake; returns the initialize the server received."""
-        return handshake(self.bridge, self.server, capabilities)
-
-
-def start(name: str = "pup", *options: str, server_opts: tuple[str, ...] = ()) -> Pair:
-    server = Puppet()
-    bridge = BridgeProc(bridge_argv(name, server.command(*server_opts), *options))
-    server.accept()
-    return Pair(bridge, server)
-
-
 @pytest.fixture
-def pair() -> Iterator[Pair]:
-    p = start()
+def pair() -> Iterator[Bridged]:
+    p = Bridged()
     yield p
-    p.bridge.kill()
-    p.server.close()
+    p.close()
 
 
 def grant_folder(store: Store, tmp_path: Path, server: str, name: str) -> str:
@@ -64,7 +47,7 @@ def grant_folder(store: Store, tmp_path: Path, server: str, name: str) -> str:
 
 
 def test_initialize_gets_roots_capability_and_roots_list_is_answered(
-    pair: Pair, store: Store, tmp_path: Path, layout
+    pair: Bridged, store: Store, tmp_path: Path, layout
 ) -> None:
     uri = grant_folder(store, tmp_path, "pup", "proj a")
     init = pair.handshake()
@@ -85,13 +68,13 @@ def test_initialize_gets_roots_capability_and_roots_list_is_answered(
     assert events(layout, ev.ROOTS_ANSWERED)[0]["uris"] == [uri]
 
 
-def test_host_roots_capability_is_kept(pair: Pair) -> None:
+def test_host_roots_capability_is_kept(pair: Bridged) -> None:
     init = pair.handshake({"roots": {"listChanged": False}, "sampling": {}})
     assert init["params"]["capabilities"] == {"roots": {"listChanged": False}, "sampling": {}}
 
 
 def test_early_initialized_waits_for_the_initialize_result(
-    pair: Pair, store: Store, tmp_path: Path, layout
+    pair: Bridged, store: Store, tmp_path: Path, layout
 ) -> None:
     uri = grant_folder(store, tmp_path, "pup", "held")
     # a host that pipes the whole opening at once, without waiting for the result
@@ -108,17 +91,7 @@ def test_early_initialized_waits_for_the_initialize_result(
     assert [r["uri"] for r in answer["result"]["roots"]] == [uri]
     assert pair.server.lines is not None
     assert pair.server.lines.all() == [], "host messages overtook the initialize result"
-    pair.server.send(
-        {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "result": {
-                "protocolVersion": "2025-11-25",
-                "capabilities": {},
-                "serverInfo": {"name": "puppet", "version": "1"},
-            },
-        }
-    )
+    pair.server.send(initialize_result(1))
     pair.bridge.expect(is_id(1), "the initialize result")
 
     def methods() -> list[object]:
@@ -133,7 +106,9 @@ def test_early_initialized_waits_for_the_initialize_result(
     assert len(held) == 1 and held[0]["dir"] == ev.HOST_TO_SERVER
 
 
-def test_roots_list_before_initialize_is_answered(pair: Pair, store: Store, tmp_path: Path) -> None:
+def test_roots_list_before_initialize_is_answered(
+    pair: Bridged, store: Store, tmp_path: Path
+) -> None:
     uri = grant_folder(store, tmp_path, "pup", "early")
     pair.server.send({"jsonrpc": "2.0", "id": "first", "method": "roots/list"})
     answer = pair.server.expect(is_id("first"), "the early roots/list answer")
@@ -141,7 +116,7 @@ def test_roots_list_before_initialize_is_answered(pair: Pair, store: Store, tmp_
     pair.handshake()
 
 
-def test_malformed_and_invalid_utf8_lines_are_relayed_untouched(pair: Pair, layout) -> None:
+def test_malformed_and_invalid_utf8_lines_are_relayed_untouched(pair: Bridged, layout) -> None:
     pair.handshake()
     junk = [
         b"not json at all",
@@ -172,7 +147,7 @@ def test_malformed_and_invalid_utf8_lines_are_relayed_untouched(pair: Pair, layo
         ), direction
 
 
-def test_response_to_unknown_id_is_relayed_and_bridge_goes_on(pair: Pair) -> None:
+def test_response_to_unknown_id_is_relayed_and_bridge_goes_on(pair: Bridged) -> None:
     pair.handshake()
     pair.server.send({"jsonrpc": "2.0", "id": 424242, "result": {"surprise": True}})
     pair.bridge.expect(is_id(424242), "the stray response")
@@ -182,14 +157,14 @@ def test_response_to_unknown_id_is_relayed_and_bridge_goes_on(pair: Pair) -> Non
     pair.server.expect(is_id(5), "roots/list still answered")
 
 
-def test_other_server_requests_reach_the_host_untouched(pair: Pair) -> None:
+def test_other_server_requests_reach_the_host_untouched(pair: Bridged) -> None:
     pair.handshake()
     raw = b'{"jsonrpc":"2.0","id":3,"method":"sampling/createMessage","params":{"messages":[]}}'
     pair.server.send(raw)
     pair.bridge.out.raw(lambda b: b == raw + b"\n", "the sampling request, byte for byte")
 
 
-def test_batch_with_roots_list_inside(pair: Pair, store: Store, tmp_path: Path) -> None:
+def test_batch_with_roots_list_inside(pair: Bridged, store: Store, tmp_path: Path) -> None:
     uri = grant_folder(store, tmp_path, "pup", "batched")
     pair.handshake()
     pair.server.send(
@@ -225,7 +200,7 @@ def test_batch_with_roots_list_inside(pair: Pair, store: Store, tmp_path: Path) 
 
 
 def test_server_exit_code_propagates() -> None:
-    p = start()
+    p = Bridged()
     try:
         p.handshake()
         p.server.send(
@@ -235,8 +210,7 @@ def test_server_exit_code_propagates() -> None:
         assert p.bridge.wait() == 7
         p.bridge.expect(is_method("notifications/message"), "the last message before the exit")
     finally:
-        p.bridge.kill()
-        p.server.close()
+        p.close()
 
 
 def test_command_that_cannot_start(layout, tmp_path: Path) -> None:
@@ -332,7 +306,7 @@ def test_host_vanishing_stops_the_server_without_orphan(layout) -> None:
 
 
 def test_server_that_never_reads_stdin_gets_the_whole_ladder(layout) -> None:
-    p = start(server_opts=("--no-read",))
+    p = Bridged(server_opts=("--no-read",))
     try:
         # the host writes far more than the pipes hold; the server never reads
         assert p.bridge.proc.stdin is not None
@@ -370,13 +344,12 @@ def test_server_that_never_reads_stdin_gets_the_whole_ladder(layout) -> None:
         end = events(layout, ev.SESSION_END)[0]
         assert end["reason"] == "SIGTERM received" and end["stopped_by"] == "SIGTERM"
     finally:
-        p.bridge.kill()
-        p.server.close()
+        p.close()
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
 def test_signal_to_bridge_runs_the_shutdown_ladder(sig: int, layout) -> None:
-    p = start()
+    p = Bridged()
     try:
         p.handshake()
         p.bridge.proc.send_signal(sig)
@@ -387,11 +360,10 @@ def test_signal_to_bridge_runs_the_shutdown_ladder(sig: int, layout) -> None:
         assert events(layout, ev.SESSION_END)[0]["reason"] == f"{signal.Signals(sig).name} received"
         wait_for(lambda: _gone(p.server.pid), "the server to be gone")  # type: ignore[arg-type]
     finally:
-        p.bridge.kill()
-        p.server.close()
+        p.close()
 
 
-def test_live_marker_exists_while_running_and_goes_at_exit(pair: Pair, layout) -> None:
+def test_live_marker_exists_while_running_and_goes_at_exit(pair: Bridged, layout) -> None:
     from roots_manager.core import live
 
     pair.handshake()
@@ -407,7 +379,7 @@ def test_live_marker_exists_while_running_and_goes_at_exit(pair: Pair, layout) -
 
 
 def test_64_mib_lines_both_ways() -> None:
-    p = start()
+    p = Bridged()
     try:
         p.handshake()
         size = 64 * 1024 * 1024
@@ -437,12 +409,11 @@ def test_64_mib_lines_both_ways() -> None:
         # relayed by streaming: the bridge never needed the whole line
         assert getattr(peak, "rss", 0) < 4 * size
     finally:
-        p.bridge.kill()
-        p.server.close()
+        p.close()
 
 
 def test_observe_mode_touches_nothing_and_logs_roots(layout) -> None:
-    p = start("obs", "--observe")
+    p = Bridged("obs", "--observe")
     try:
         init = p.handshake()
         assert "roots" not in init["params"]["capabilities"]
@@ -459,12 +430,11 @@ def test_observe_mode_touches_nothing_and_logs_roots(layout) -> None:
         assert events(layout, ev.ROOTS_ANSWERED)[0]["uris"] == ["file:///h"]
         assert events(layout, ev.SESSION_START)[0]["mode"] == "observe"
     finally:
-        p.bridge.kill()
-        p.server.close()
+        p.close()
 
 
 def test_log_all_records_every_message(layout) -> None:
-    p = start("all", "--log-all")
+    p = Bridged("all", "--log-all")
     try:
         p.handshake()
         p.bridge.send({"jsonrpc": "2.0", "id": 3, "method": "tools/list"})
@@ -472,12 +442,11 @@ def test_log_all_records_every_message(layout) -> None:
         methods = [e.get("method") for e in events(layout, ev.MESSAGE)]
         assert "tools/list" in methods and "initialize" in methods
     finally:
-        p.bridge.kill()
-        p.server.close()
+        p.close()
 
 
 def test_server_ignoring_sigterm_gets_sigkill(layout) -> None:
-    p = start(server_opts=("--ignore-term",))
+    p = Bridged(server_opts=("--ignore-term",))
     try:
         p.handshake()
         p.bridge.close_stdin()
@@ -486,12 +455,11 @@ def test_server_ignoring_sigterm_gets_sigkill(layout) -> None:
         assert _gone(p.server.pid)  # type: ignore[arg-type]
         assert events(layout, ev.SESSION_END)[0]["stopped_by"] == "SIGKILL"
     finally:
-        p.bridge.kill()
-        p.server.close()
+        p.close()
 
 
 def test_server_closing_stdout_but_living_on_ends_the_session(layout) -> None:
-    p = start()
+    p = Bridged()
     try:
         p.handshake()
         p.server.send(b"!!close-stdout")
@@ -506,8 +474,7 @@ def test_server_closing_stdout_but_living_on_ends_the_session(layout) -> None:
         assert end["reason"] == "the server closed its stdout"
         assert end["stopped_by"] == "stdin closed"
     finally:
-        p.bridge.kill()
-        p.server.close()
+        p.close()
 
 
 def test_host_that_stops_reading_ends_the_session_without_sigpipe(layout) -> None:
@@ -571,7 +538,7 @@ def test_a_store_that_cannot_be_written_still_gives_answers(
     # every transaction now fails: the start cannot be recorded
     layout.store_lock.unlink(missing_ok=True)
     layout.store_lock.mkdir()
-    p = start()
+    p = Bridged()
     try:
         p.handshake()
         p.server.send({"jsonrpc": "2.0", "id": 1, "method": "roots/list"})
@@ -580,15 +547,14 @@ def test_a_store_that_cannot_be_written_still_gives_answers(
         errors = wait_for(lambda: events(layout, ev.ERROR), "the error event")
         assert "not recorded" in errors[0]["message"]
     finally:
-        p.bridge.kill()
-        p.server.close()
+        p.close()
 
 
 def test_a_store_damaged_while_running_keeps_the_last_answer_until_recovered(
     store: Store, tmp_path: Path, layout
 ) -> None:
     uri = grant_folder(store, tmp_path, "pup", "kept")
-    p = start()
+    p = Bridged()
     try:
         p.handshake()
         p.server.send({"jsonrpc": "2.0", "id": 1, "method": "roots/list"})
@@ -609,5 +575,4 @@ def test_a_store_damaged_while_running_keeps_the_last_answer_until_recovered(
         p.server.send({"jsonrpc": "2.0", "id": 3, "method": "roots/list"})
         assert p.server.expect(is_id(3), "the new answer")["result"] == {"roots": []}
     finally:
-        p.bridge.kill()
-        p.server.close()
+        p.close()

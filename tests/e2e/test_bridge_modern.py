@@ -14,7 +14,7 @@ from mcp import Client, StdioServerParameters
 
 from roots_manager.core import events as ev
 from roots_manager.core.store import Store
-from tests.bridge.wire import BridgeProc, Puppet, bridge_argv, events, is_id, is_method
+from tests.bridge.wire import Bridged, bridge_argv, events, is_id, is_method
 
 TOOL_SERVER = Path(__file__).with_name("roots_tool_server.py")
 META = {
@@ -61,19 +61,11 @@ def test_sdk_host_2026_without_roots_callback_gets_roots_through_the_bridge(
     assert events(layout, ev.HANDSHAKE)[0]["injected"] == {"roots": {}}
 
 
-class Pair:
-    def __init__(self) -> None:
-        self.server = Puppet()
-        self.bridge = BridgeProc(bridge_argv("m", self.server.command()))
-        self.server.accept()
-
-
 @pytest.fixture
-def pair() -> Iterator[Pair]:
-    p = Pair()
+def pair() -> Iterator[Bridged]:
+    p = Bridged("m")
     yield p
-    p.bridge.kill()
-    p.server.close()
+    p.close()
 
 
 def req(msg_id: object):  # type: ignore[no-untyped-def]
@@ -90,7 +82,7 @@ def call(msg_id: object, name: str = "t", **params: object) -> dict[str, object]
     }
 
 
-def test_meta_injection_keeps_everything_else(pair: Pair) -> None:
+def test_meta_injection_keeps_everything_else(pair: Bridged) -> None:
     pair.bridge.send(call(1))
     got = pair.server.expect(is_method("tools/call"), "the tool call")
     caps = got["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"]
@@ -116,7 +108,7 @@ def test_meta_injection_keeps_everything_else(pair: Pair) -> None:
 
 
 def test_roots_only_rounds_are_resolved_by_the_bridge(
-    pair: Pair, store: Store, tmp_path: Path, layout
+    pair: Bridged, store: Store, tmp_path: Path, layout
 ) -> None:
     uris = grant(store, tmp_path, "m", "one")
     pair.bridge.send(call(10))
@@ -180,7 +172,7 @@ def test_roots_only_rounds_are_resolved_by_the_bridge(
 
 
 def test_mixed_rounds_leave_elicitation_to_the_host(
-    pair: Pair, store: Store, tmp_path: Path, layout
+    pair: Bridged, store: Store, tmp_path: Path, layout
 ) -> None:
     uris = grant(store, tmp_path, "m", "mixed")
     pair.bridge.send(call("h1"))
@@ -224,7 +216,7 @@ def test_mixed_rounds_leave_elicitation_to_the_host(
     assert events(layout, ev.MRTR_RESOLVED)[0]["path"] == "host-retry"
 
 
-def test_required_capability_error_passes_through(pair: Pair) -> None:
+def test_required_capability_error_passes_through(pair: Bridged) -> None:
     pair.bridge.send(call(5))
     pair.server.expect(req(5), "call")
     err = {
@@ -240,7 +232,7 @@ def test_required_capability_error_passes_through(pair: Pair) -> None:
     assert pair.bridge.expect(is_id(5), "the error") == err
 
 
-def test_a_request_without_client_capabilities_gets_them(pair: Pair) -> None:
+def test_a_request_without_client_capabilities_gets_them(pair: Bridged) -> None:
     msg = call(6)
     del msg["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"]  # type: ignore[index]
     pair.bridge.send(msg)

@@ -12,9 +12,8 @@ from roots_manager.core import events as ev
 from roots_manager.core import live
 from roots_manager.core.paths import Layout
 from tests.bridge.wire import (
-    BridgeProc,
+    Bridged,
     Puppet,
-    bridge_argv,
     events,
     handshake,
     is_id,
@@ -26,23 +25,20 @@ from tests.conftest import run_cli
 LIST_CHANGED = "notifications/roots/list_changed"
 
 
-def start(layout: Layout, *options: str) -> tuple[BridgeProc, Puppet]:
-    server = Puppet()
-    bridge = BridgeProc(bridge_argv("pup", server.command(), *options))
-    server.accept()
+def start(layout: Layout, *options: str) -> Bridged:
+    p = Bridged("pup", *options)
     wait_for(
         lambda: [m for m in live.bridge_markers(layout) if m.server == "pup"] or None,
         "the bridge's live marker",
     )
-    return bridge, server
+    return p
 
 
 @pytest.fixture
-def bridged(layout: Layout) -> Iterator[tuple[BridgeProc, Puppet]]:
-    bridge, server = start(layout)
-    yield bridge, server
-    bridge.kill()
-    server.close()
+def bridged(layout: Layout) -> Iterator[Bridged]:
+    p = start(layout)
+    yield p
+    p.close()
 
 
 def notify(*args: str) -> subprocess.CompletedProcess[str]:
@@ -61,9 +57,9 @@ def requests_left(layout: Layout) -> list[str]:
 
 
 def test_notify_sends_list_changed_once_until_the_server_fetches(
-    bridged: tuple[BridgeProc, Puppet], layout: Layout
+    bridged: Bridged, layout: Layout
 ) -> None:
-    bridge, server = bridged
+    bridge, server = bridged.bridge, bridged.server
     early = notify()
     assert early.returncode == 1
     assert "the handshake is not complete" in early.stderr
@@ -100,7 +96,7 @@ def test_notify_sends_list_changed_once_until_the_server_fetches(
 
 
 def test_notify_refuses_an_observing_bridge_and_leaves_nothing(layout: Layout) -> None:
-    bridge, server = start(layout, "--observe")
+    p = start(layout, "--observe")
     try:
         proc = notify()
         assert proc.returncode == 1
@@ -108,19 +104,17 @@ def test_notify_refuses_an_observing_bridge_and_leaves_nothing(layout: Layout) -
         assert requests_left(layout) == []
         assert events(layout, ev.LIST_CHANGED_ASKED) == []
     finally:
-        bridge.kill()
-        server.close()
+        p.close()
 
 
 def test_a_request_left_by_an_ended_bridge_is_swept(layout: Layout) -> None:
     live.ask_list_changed(layout, "20260101T000000-deadbeef", "cli")  # no such bridge runs
     assert requests_left(layout) == ["notify-20260101T000000-deadbeef.json"]
-    bridge, server = start(layout)
+    p = start(layout)
     try:
         wait_for(lambda: requests_left(layout) == [] or None, "the stale request swept")
     finally:
-        bridge.kill()
-        server.close()
+        p.close()
 
 
 def test_notify_without_a_running_bridge_is_refused(layout: Layout) -> None:

@@ -215,13 +215,7 @@ class LineRelay:
                 else:
                     self.writer.relay(data, mid_line=False)
                     end = len(data) - (2 if len(data) > 1 and data[-2] == 0x0D else 1)
-                    noted = (
-                        end > 0
-                        and (data[0] not in _OPEN or data[end - 1] not in _CLOSE)
-                        and self._check_shape(data[:end])
-                    )
-                    if not noted and end <= TEXT_CHECK_LIMIT and not data.isascii():
-                        self._check_text(data, end)
+                    self._note_malformed(data, 0, end, data.isascii)
                     return
         out: list[bytes] = []
         start = 0
@@ -255,7 +249,15 @@ class LineRelay:
         pats = handler.patterns()
         every = handler.parse_all()
         find = data.find
-        ascii_chunk: bool | None = None  # looked at once, for the first line that needs it
+        ascii_chunk: bool | None = None
+
+        def chunk_is_ascii() -> bool:
+            # looked at once, for the first line that needs it
+            nonlocal ascii_chunk
+            if ascii_chunk is None:
+                ascii_chunk = data.isascii()
+            return ascii_chunk
+
         pos = run = start
         while True:
             nl = find(b"\n", pos)
@@ -280,16 +282,7 @@ class LineRelay:
                 run = nl + 1
                 pats = handler.patterns()
             else:
-                noted = (
-                    end > pos
-                    and (data[pos] not in _OPEN or data[end - 1] not in _CLOSE)
-                    and self._check_shape(data[pos:end])
-                )
-                if not noted and end - pos <= TEXT_CHECK_LIMIT:
-                    if ascii_chunk is None:
-                        ascii_chunk = data.isascii()
-                    if not ascii_chunk:
-                        self._check_text(memoryview(data)[pos:end], end - pos)
+                self._note_malformed(data, pos, end, chunk_is_ascii)
             pos = nl + 1
         if run < pos:
             out.append(data[run:pos] if (run, pos) != (0, len(data)) else data)
@@ -324,24 +317,26 @@ class LineRelay:
         body = line.rstrip(b"\r\n")
         if self.handler.parse_all() or any(p in body for p in self.handler.patterns()):
             return self.handler.handle(line)
-        if not self._check_shape(body) and len(body) <= TEXT_CHECK_LIMIT and not body.isascii():
-            self._check_text(body, len(body))
+        self._note_malformed(body, 0, len(body), body.isascii)
         return line
 
-    def _check_shape(self, body: bytes) -> bool:
-        """Note *body* if it cannot be JSON by its first and last bytes; True if noted."""
-        stripped = body.strip(_BLANK)
-        if stripped and (stripped[0] not in _OPEN or stripped[-1] not in _CLOSE):
-            self.handler.not_json(len(body), "JSON")
-            return True
-        return False
+    def _note_malformed(
+        self, data: bytes, start: int, end: int, is_ascii: Callable[[], bool]
+    ) -> None:
+        """Note ``data[start:end]``, a line relayed unparsed, if it cannot be a JSON-RPC message.
 
-    def _check_text(self, text: bytes | memoryview, size: int) -> None:
-        """Note a line that is not UTF-8 (*text* may carry its line ending; *size* does not)."""
-        try:
-            str(text, "utf-8")
-        except UnicodeDecodeError:
-            self.handler.not_json(size, "UTF-8")
+        *is_ascii* says whether all of *data* is ASCII (asked only when it matters).
+        """
+        if end > start and (data[start] not in _OPEN or data[end - 1] not in _CLOSE):
+            stripped = data[start:end].strip(_BLANK)
+            if stripped and (stripped[0] not in _OPEN or stripped[-1] not in _CLOSE):
+                self.handler.not_json(end - start, "JSON")
+                return
+        if end - start <= TEXT_CHECK_LIMIT and not is_ascii():
+            try:
+                str(memoryview(data)[start:end], "utf-8")
+            except UnicodeDecodeError:
+                self.handler.not_json(end - start, "UTF-8")
 
     def _reset_partial(self) -> None:
         self._partial = bytearray()

@@ -287,9 +287,9 @@ class Bridge:
                 self.log.event(ev.ERROR, message=f"the server's start was not recorded: {exc}")
                 print(f"roots-bridge: {exc}", file=sys.stderr, flush=True)
         self.log.start_marker(marker, loop)
-        # requests left for bridges that ended before they could take them
-        with contextlib.suppress(OSError):
-            await asyncio.to_thread(live.sweep_list_changed_requests, self.layout)
+        # requests left for bridges that ended before they could take them; in the background,
+        # since it reads every bridge's marker and the first answer must not wait for that
+        self._tasks.append(asyncio.create_task(asyncio.to_thread(self._sweep_requests)))
         if self.observe:
             return
         stop = self.stop_event
@@ -367,6 +367,10 @@ class Bridge:
             self.session.check_changes()
         # after a real change, so that one arriving together with a request is logged as such
         self._take_request()
+
+    def _sweep_requests(self) -> None:
+        with contextlib.suppress(OSError):
+            live.sweep_list_changed_requests(self.layout)
 
     def _take_request(self) -> None:
         try:

@@ -144,6 +144,11 @@ def log_files(layout: Layout) -> list[Path]:
     return sorted(names, key=lambda p: p.name)
 
 
+def session_log_files(layout: Layout, session: str) -> list[Path]:
+    """The event files of one bridge session, its parts in order."""
+    return [p for p in log_files(layout) if session_of(p) == session]
+
+
 def session_of(path: Path) -> str | None:
     """The session id an event file belongs to."""
     m = _PART.match(path.name)

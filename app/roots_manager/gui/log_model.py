@@ -97,12 +97,17 @@ def _translate_summary(template: str) -> str:
     return QCoreApplication.translate("LogSummary", template)
 
 
+def bridge_mode_name(mode: str) -> str:
+    """A bridge's mode (``managed``, ``observe``) in the user's language."""
+    return _translate_summary(_MODES[mode]) if mode in _MODES else mode
+
+
 def translated_summary(rec: dict[str, Any]) -> str:
     """An event's summary in the user's language."""
     template, values = events.summary_parts(rec)
     mode = values.get("mode")
-    if isinstance(mode, str) and mode in _MODES:
-        values = {**values, "mode": _translate_summary(_MODES[mode])}
+    if isinstance(mode, str):
+        values = {**values, "mode": bridge_mode_name(mode)}
     try:
         return _translate_summary(template).format(**values)
     except Exception:  # a translation with broken placeholders: the English summary

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QApplication, QStyle
 from roots_manager.core.consent import grant_active
 from roots_manager.core.live import BridgeMarker
 from roots_manager.core.model import Grant, Scope, State
+from roots_manager.gui.log_model import bridge_mode_name
 from roots_manager.gui.rows_model import Index, RowsModel
 from roots_manager.gui.watcher import StoreWatcher
 
@@ -117,11 +118,10 @@ class ServersModel(RowsModel[ServerRow]):
         return self.tr(", ", "between the parts of a server's status").join(parts)
 
     def _bridge(self, row: ServerRow) -> str:
-        modes = {"managed": self.tr("managed"), "observe": self.tr("observing only")}
         return self.tr("; ", "between the bridges of one server").join(
             self.tr("pid {pid}, {mode}, protocol {protocol}").format(
                 pid=m.pid,
-                mode=modes.get(m.mode, m.mode),
+                mode=bridge_mode_name(m.mode),
                 protocol=m.protocol or self.tr("not yet known"),
             )
             for m in row.markers
