@@ -61,17 +61,27 @@ def run_cli(
     return proc
 
 
-@pytest.fixture
-def filesystem_server() -> list[str]:
-    """The command that starts the reference filesystem server from tests/peers."""
+def _node_peer(script: Path, what: str) -> list[str]:
     node = shutil.which("node")
     if node is None:
         if os.environ.get("ROOTS_MANAGER_REQUIRE_PEERS"):
             # set by .ci/run: there a missing peer is a failure, never a skip
-            raise AssertionError("Node.js is required here for the real filesystem server")
+            raise AssertionError(f"Node.js is required here for {what}")
         pytest.skip("Node.js is not installed on this machine; these tests need it (CI has it)")
-    if not FILESYSTEM_SERVER.exists():
+    if not (PEERS / "node_modules").exists() or not script.exists():
         raise AssertionError(
-            f"{FILESYSTEM_SERVER} is missing: run 'npm ci --prefix tests/peers' (.ci/run does)"
+            f"{script} is missing its packages: run 'npm ci --prefix tests/peers' (.ci/run does)"
         )
-    return [node, str(FILESYSTEM_SERVER)]
+    return [node, str(script)]
+
+
+@pytest.fixture
+def filesystem_server() -> list[str]:
+    """The command that starts the reference filesystem server from tests/peers."""
+    return _node_peer(FILESYSTEM_SERVER, "the real filesystem server")
+
+
+@pytest.fixture
+def ts_host() -> list[str]:
+    """The command of a real host made with the TypeScript SDK (tests/peers/ts_host.mjs)."""
+    return _node_peer(PEERS / "ts_host.mjs", "the TypeScript SDK host")

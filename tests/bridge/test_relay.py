@@ -10,12 +10,23 @@ from roots_manager.bridge.relay import TEXT_CHECK_LIMIT, LineRelay, LineWriter
 class Recorder:
     """A handler that upper-cases the lines it is given, so handled lines are visible."""
 
-    def __init__(self, patterns: Sequence[bytes] = (b"roots",), stream: bool = True) -> None:
+    def __init__(
+        self,
+        patterns: Sequence[bytes] = (b"roots",),
+        stream: bool = True,
+        *,
+        guarded: bool = False,
+        keep: bool = False,
+    ) -> None:
         self._patterns = tuple(patterns)
         self.stream = stream
+        self._guarded = guarded
+        self.keep = keep
+        """Relay handled lines unchanged rather than upper-cased."""
         self.handled: list[bytes] = []
         self.nonjson: list[tuple[int, str]] = []
         self.streamed_lines: list[tuple[int, bool]] = []
+        self.withheld_lines: list[tuple[int, int]] = []
 
     def patterns(self) -> Sequence[bytes]:
         return self._patterns
@@ -28,7 +39,7 @@ class Recorder:
 
     def handle(self, line: bytes) -> bytes:
         self.handled.append(line)
-        return line.upper()
+        return line if self.keep else line.upper()
 
     def not_json(self, size: int, reason: str) -> None:
         self.nonjson.append((size, reason))
@@ -36,10 +47,21 @@ class Recorder:
     def streamed(self, size: int, matched: bool) -> None:
         self.streamed_lines.append((size, matched))
 
+    def guarded(self) -> bool:
+        return self._guarded
 
-def make(handler: Recorder, threshold: int = 64) -> tuple[LineRelay, list[bytes]]:
+    def withheld(self, size: int, relayed: int) -> None:
+        self.withheld_lines.append((size, relayed))
+
+
+def make(
+    handler: Recorder, threshold: int = 64, max_held: int = 1 << 20
+) -> tuple[LineRelay, list[bytes]]:
     writes: list[bytes] = []
-    return LineRelay(LineWriter(writes.append), handler, stream_threshold=threshold), writes
+    relay = LineRelay(
+        LineWriter(writes.append), handler, stream_threshold=threshold, max_held=max_held
+    )
+    return relay, writes
 
 
 def test_passing_lines_go_out_in_one_write_per_chunk() -> None:
@@ -230,3 +252,94 @@ def test_injections_from_another_thread_wait_for_a_streamed_line() -> None:
     finally:
         os.close(r)
         os.close(w)
+
+
+# ---- a guarded handler: nothing that may spell a pattern goes out unparsed -------------------
+
+
+def test_guarded_lines_that_could_spell_a_pattern_are_handled() -> None:
+    h = Recorder(guarded=True)
+    relay, writes = make(h)
+    disguised = [
+        b'{"method":"\\u0072oots/list","id":1}\n',
+        b'{"method":"r\\oots/list","id":2}\n',
+        b'{"method":"\\x72oots/list","id":3}\n',
+        b'{\x00"\x00m\x00}\n',
+        b'{"pad":"\xff","id":4}\n',
+    ]
+    ordinary = [b'{"text":"a\\nb \\"q\\" \\\\ \\/ \\t"}\n', '{"t":"caf\u00e9"}\n'.encode()]
+    for line in disguised + ordinary:
+        relay.feed(line)
+    assert h.handled == disguised
+    # one whole chunk of several lines takes the same decisions
+    h2 = Recorder(guarded=True)
+    relay2, _ = make(h2)
+    relay2.feed(b"".join(ordinary + disguised + ordinary))
+    assert h2.handled == disguised
+    assert b"".join(writes) == b"".join(x.upper() for x in disguised) + b"".join(ordinary)
+
+
+def test_unguarded_lines_that_only_spell_a_pattern_pass() -> None:
+    h = Recorder()
+    relay, _ = make(h)
+    relay.feed(b'{"method":"\\u0072oots/list","id":1}\n')
+    assert h.handled == []
+
+
+def test_guarded_line_with_a_late_pattern_is_judged_whole_before_its_rest_goes() -> None:
+    h = Recorder(guarded=True, keep=True)
+    relay, writes = make(h, threshold=16)
+    head = b'{"a":"' + b"x" * 40
+    relay.feed(head)
+    assert b"".join(writes) == head  # streaming began
+    relay.feed(b"ro")
+    relay.feed(b'ots"}\n')
+    # the rest was held back until the handler saw the whole line, which it kept unchanged
+    assert h.handled == [head + b'roots"}\n']
+    assert b"".join(writes) == head + b'roots"}\n'
+
+
+def test_guarded_line_changed_by_the_handler_is_cut_after_what_went_out() -> None:
+    h = Recorder(guarded=True)
+    relay, writes = make(h, threshold=16)
+    head = b'{"a":"' + b"x" * 40
+    relay.feed(head)
+    relay.feed(b'","method":"\\u0072oots/list","id":9}\n{"next":1}\n')
+    assert h.handled[0].startswith(head)
+    # the far side gets only the start, which spells nothing, then the next line
+    assert b"".join(writes) == head + b'\n{"next":1}\n'
+    assert h.withheld_lines == [(len(h.handled[0]), len(head))]
+
+
+def test_guarded_line_too_long_to_hold_is_dropped_or_cut() -> None:
+    # it matched before it could stream: none of it goes out
+    h = Recorder(guarded=True)
+    relay, writes = make(h, threshold=16, max_held=256)
+    relay.feed(b'{"method":"roots/list","pad":"')
+    for _ in range(10):
+        relay.feed(b"x" * 100)
+    relay.feed(b'"}\n{"next":1}\n')
+    assert b"".join(writes) == b'{"next":1}\n'
+    assert h.handled == []
+    assert h.withheld_lines == [(30 + 1000 + 3, 0)]
+    # it streamed, and the pattern showed after more than could be kept: cut where it was
+    h = Recorder(guarded=True)
+    relay, writes = make(h, threshold=16, max_held=256)
+    relay.feed(b'{"pad":"' + b"x" * 100)
+    for _ in range(5):
+        relay.feed(b"x" * 100)
+    relay.feed(b'","method":"roots/list"}\n')
+    out = b"".join(writes)
+    assert out == b'{"pad":"' + b"x" * 600 + b"\n"
+    assert h.handled == []
+
+
+def test_unguarded_line_too_long_to_hold_streams_on() -> None:
+    h = Recorder(stream=False)
+    relay, writes = make(h, threshold=16, max_held=256)
+    line = b'{"roots":"' + b"x" * 1000 + b'"}\n'
+    for i in range(0, len(line), 100):
+        relay.feed(line[i : i + 100])
+    assert b"".join(writes) == line
+    assert h.handled == []
+    assert h.streamed_lines == [(len(line), True)]

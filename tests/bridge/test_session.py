@@ -287,8 +287,11 @@ def test_requests_kept_for_input_required_rounds_are_bounded_in_bytes() -> None:
         assert out["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] == {"roots": {}}
     kept = sum(map(len, r.s._host_requests.values()))
     assert kept <= session.MAX_REMEMBERED_BYTES + len(mib) + 4096
-    # the oldest request was let go: its round goes to the host as it is, and says why
-    assert r.server(_roots_round(1))["result"]["resultType"] == "input_required"
+    # the oldest request was let go: the host gets an error for it (never the request for
+    # roots), and the log says why
+    answer = r.server(_roots_round(1))
+    assert answer["id"] == 1 and "result" not in answer
+    assert "no longer holds" in answer["error"]["message"]
     assert "did not keep" in r.log.events[-1]["message"]
     # the newest is still resolved by the bridge, with the request as it was relayed
     assert r.server(_roots_round(count)) is None

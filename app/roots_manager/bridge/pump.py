@@ -121,6 +121,12 @@ class SessionSide(Protocol):
 
     def streamed(self, size: int, matched: bool) -> None: ...
 
+    def guarded(self) -> bool: ...
+
+    def withheld(self, size: int, relayed: int) -> None: ...
+
+    def failed(self, line: bytes) -> bytes: ...
+
 
 class HandOff:
     """Which destination the line being handled on the event loop will be written to.
@@ -164,17 +170,21 @@ class LoopHandler(LineHandler):
         on_error: Callable[[str], None],
         on_overdue: Callable[[], None] | None = None,
         hold_limit: float = HOLD_LIMIT,
+        throttle: Callable[[], None] | None = None,
     ) -> None:
         self.side = side
         # read on every chunk: straight to the session's side, without a call in between
         self.patterns = side.patterns  # type: ignore[method-assign]
         self.parse_all = side.parse_all  # type: ignore[method-assign]
         self.may_stream = side.may_stream  # type: ignore[method-assign]
+        self.guarded = side.guarded  # type: ignore[method-assign]
         self.handoff = handoff
         self.writer = writer
         self.on_error = on_error
         self.on_overdue = on_overdue
         self.hold_limit = hold_limit
+        self.throttle = throttle
+        """Called in the pump thread after each handled line; may block (back-pressure)."""
 
     def patterns(self) -> Sequence[bytes]:
         return self.side.patterns()
@@ -185,16 +195,27 @@ class LoopHandler(LineHandler):
     def may_stream(self) -> bool:
         return self.side.may_stream()
 
+    def guarded(self) -> bool:
+        return self.side.guarded()
+
     def handle(self, line: bytes) -> bytes:
+        out = self._handle(line)
+        if self.throttle is not None:
+            self.throttle()
+        return out
+
+    def _handle(self, line: bytes) -> bytes:
         done: Future[bytes | Future[bytes]] = Future()
 
         def run() -> None:
             self.handoff.current = self.writer
             try:
                 done.set_result(self.side.handle(line))
-            except Exception as exc:  # a bug here must not stop the traffic
-                self.on_error(f"a message could not be handled ({exc!r}); relayed as it is")
-                done.set_result(line)
+            except Exception as exc:  # a bug here must not stop the traffic, nor open the gate
+                outcome = self.side.failed(line)
+                what = "relayed as it is" if outcome is line else "not relayed"
+                self.on_error(f"a message could not be handled ({exc!r}); {what}")
+                done.set_result(outcome)
             finally:
                 self.handoff.current = None
 
@@ -217,6 +238,9 @@ class LoopHandler(LineHandler):
 
     def streamed(self, size: int, matched: bool) -> None:
         self.handoff.call(lambda: self.side.streamed(size, matched))
+
+    def withheld(self, size: int, relayed: int) -> None:
+        self.handoff.call(lambda: self.side.withheld(size, relayed))
 
 
 class Pump:

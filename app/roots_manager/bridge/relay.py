@@ -11,10 +11,19 @@ does not open and close like a JSON object or array, or, up to :data:`TEXT_CHECK
 when it is not UTF-8. Nothing short of parsing tells every malformed line; that much costs no
 more than the triage itself.
 
+A *guarded* handler (the server's side in managed mode, where a request for roots must never
+reach the host) also sees every line that could spell a pattern in disguise
+(:func:`~roots_manager.bridge.lenient.disguised`) and every line that is not UTF-8.
+
 A line longer than :data:`STREAM_THRESHOLD` that has not matched any pattern yet is forwarded as
 it arrives (cut-through) when the handler allows it, so a 64 MiB message never sits whole in the
 bridge and a 1 MiB message is not delayed by a store-and-forward copy. A line that matches is
-held until its end and handed to the handler whole.
+held until its end and handed to the handler whole, up to :data:`MAX_HELD` bytes. Past that, a
+guarded line is dropped and any other streams on unparsed. When a pattern shows late in a guarded
+line that is streaming, the rest of the line is held back and the whole line (kept while it fits
+in :data:`MAX_HELD`) is handed to the handler: if it is relayed unchanged the rest follows, and
+otherwise, or when the line did not fit, the host gets only the part already sent, which holds
+no pattern, and a newline.
 """
 
 from __future__ import annotations
@@ -25,11 +34,16 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
+from roots_manager.bridge.lenient import disguised, is_utf8
+
 STREAM_THRESHOLD = 64 * 1024
 """A partial line longer than this may start streaming through (the size of a pipe buffer)."""
 
 TEXT_CHECK_LIMIT = STREAM_THRESHOLD
 """Lines up to this size that pass unparsed are checked for UTF-8 (all-ASCII ones at no cost)."""
+
+MAX_HELD = 16 * 1024 * 1024
+"""The most of one line the relay holds to hand it whole to the handler (a bound on memory)."""
 
 _OPEN = frozenset(b"{[")
 _CLOSE = frozenset(b"}]")
@@ -64,6 +78,14 @@ class LineHandler(Protocol):
     def streamed(self, size: int, matched: bool) -> None:
         """A long line was relayed without being parsed; *matched* if a pattern showed late."""
 
+    def guarded(self) -> bool:
+        """True when a line that could spell a pattern in disguise must be handled too, and a
+        long line that shows a pattern must never be relayed unparsed."""
+
+    def withheld(self, size: int, relayed: int) -> None:
+        """Of a guarded line of *size* bytes only the first *relayed* went out (it was too long
+        to be held whole, or the handler changed it after its start had gone)."""
+
 
 class LineWriter:
     """One destination stream, shared by a relay and by messages the bridge makes up itself.
@@ -95,6 +117,10 @@ class LineWriter:
         self._wake = threading.Event()
         self._sender: threading.Thread | None = None
         self._closed = False
+        # bytes injected and not yet written, under a lock of their own: the write lock is held
+        # for as long as a write blocks
+        self._backlog = 0
+        self._level = threading.Condition()
 
     def relay(self, data: bytes | memoryview, *, mid_line: bool) -> None:
         """Write relayed bytes; *mid_line* says whether they stop inside a line."""
@@ -115,6 +141,8 @@ class LineWriter:
 
     def inject(self, line: bytes) -> None:
         """Write a whole message the bridge made (it must end with a newline)."""
+        with self._level:
+            self._backlog += len(line)
         self._held.append(line)
         if not self._background:
             with self._lock:
@@ -144,6 +172,25 @@ class LineWriter:
             self._held.clear()
             closer()
         self._wake.set()
+        with self._level:
+            self._backlog = 0
+            self._level.notify_all()
+
+    @property
+    def backlog(self) -> int:
+        """Bytes of the bridge's own messages not written yet."""
+        return self._backlog
+
+    def wait_below(self, limit: int) -> bool:
+        """Block until fewer than *limit* bytes of injected messages wait (or the writer is
+        closed); True if it had to wait. This is the back-pressure on a peer that keeps asking
+        and never reads the answers."""
+        with self._level:
+            if self._backlog < limit or self._closed:
+                return False
+            while self._backlog >= limit and not self._closed:
+                self._level.wait(1.0)
+            return True
 
     def _fits_now(self) -> bool:
         # a write of at most PIPE_BUF bytes to a pipe that polls writable cannot block, so the
@@ -165,6 +212,10 @@ class LineWriter:
             lines.append(self._held.popleft())
         if lines and not self._closed:
             self._write(lines[0] if len(lines) == 1 else b"".join(lines))
+        if lines:
+            with self._level:
+                self._backlog -= sum(map(len, lines))
+                self._level.notify_all()
 
     def _send_later(self) -> None:
         if self._sender is None:
@@ -191,10 +242,12 @@ class LineRelay:
         handler: LineHandler,
         *,
         stream_threshold: int = STREAM_THRESHOLD,
+        max_held: int = MAX_HELD,
     ) -> None:
         self.writer = writer
         self.handler = handler
         self.stream_threshold = stream_threshold
+        self.max_held = max_held
         self._partial = bytearray()
         self._scanned = 0
         self._partial_match = False
@@ -202,32 +255,52 @@ class LineRelay:
         self._streamed_size = 0
         self._streamed_match = False
         self._tail = b""
+        # a guarded line that streams: a copy of what went out, while it fits in max_held; after
+        # a late match, the rest held back; or, when neither fits, the rest thrown away
+        self._copy: bytearray | None = None
+        self._rest: bytearray | None = None
+        self._cut = False
+        self._relayed = 0
+        self._dropping = False
+        """The rest of the current line is thrown away (a guarded line too long to hold)."""
 
     def feed(self, data: bytes) -> None:
         """Take the next chunk of the stream."""
-        if not self._streaming and not self._partial and data.find(b"\n") == len(data) - 1:
+        handler = self.handler
+        if (
+            not self._streaming
+            and not self._partial
+            and not self._dropping
+            and data.find(b"\n") == len(data) - 1
+            and not handler.parse_all()
+        ):
             # the usual chunk is one whole message: the shortest way through
-            handler = self.handler
-            if not handler.parse_all():
-                for p in handler.patterns():
-                    if p in data:
-                        break
-                else:
+            for p in handler.patterns():
+                if p in data:
+                    break
+            else:
+                end = len(data) - (2 if len(data) > 1 and data[-2] == 0x0D else 1)
+                guarded = handler.guarded()
+                if not guarded or not self._suspect(data, 0, end, data.isascii):
                     self.writer.relay(data, mid_line=False)
-                    end = len(data) - (2 if len(data) > 1 and data[-2] == 0x0D else 1)
-                    self._note_malformed(data, 0, end, data.isascii)
+                    self._note_malformed(data, 0, end, data.isascii, guarded)
                     return
         out: list[bytes] = []
         start = 0
-        if self._streaming:
+        if self._dropping:
             nl = data.find(b"\n")
+            self._streamed_size += len(data) if nl < 0 else nl + 1
             if nl < 0:
-                self._stream_more(data, len(data))
-                self.writer.relay(data, mid_line=True)
                 return
-            self._stream_more(data, nl + 1)
-            out.append(data if nl + 1 == len(data) else memoryview(data)[: nl + 1])  # type: ignore[arg-type]
-            self._end_stream()
+            self._end_drop()
+            start = nl + 1
+        elif self._streaming:
+            nl = data.find(b"\n")
+            self._stream_more(data, len(data) if nl < 0 else nl + 1, out)
+            if nl < 0:
+                self.writer.relay(b"".join(out), mid_line=True)
+                return
+            self._end_stream(out, ended=True)
             start = nl + 1
         elif self._partial:
             nl = data.find(b"\n")
@@ -244,10 +317,17 @@ class LineRelay:
         self._lines(data, start, out)
         self.writer.relay(b"".join(out) if len(out) != 1 else out[0], mid_line=self._streaming)
 
+    def _suspect(self, data: bytes, start: int, end: int, is_ascii: Callable[[], bool]) -> bool:
+        """Whether a guarded handler must see ``data[start:end]``, which matched no pattern."""
+        if disguised(data, start, end):
+            return True
+        return not is_ascii() and not is_utf8(memoryview(data)[start:end])
+
     def _lines(self, data: bytes, start: int, out: list[bytes]) -> None:
         handler = self.handler
         pats = handler.patterns()
         every = handler.parse_all()
+        guarded = handler.guarded()
         find = data.find
         ascii_chunk: bool | None = None
 
@@ -270,6 +350,8 @@ class LineRelay:
                     if find(p, pos, end) >= 0:
                         wanted = True
                         break
+                else:
+                    wanted = guarded and self._suspect(data, pos, end, chunk_is_ascii)
             if wanted:
                 if run < pos:
                     out.append(data[run:pos])
@@ -282,7 +364,7 @@ class LineRelay:
                 run = nl + 1
                 pats = handler.patterns()
             else:
-                self._note_malformed(data, pos, end, chunk_is_ascii)
+                self._note_malformed(data, pos, end, chunk_is_ascii, guarded)
             pos = nl + 1
         if run < pos:
             out.append(data[run:pos] if (run, pos) != (0, len(data)) else data)
@@ -304,39 +386,62 @@ class LineRelay:
         for p in handler.patterns():
             if data.find(p, pos) >= 0:
                 return False
+        guarded = handler.guarded()
+        if guarded and disguised(data, pos):
+            return False
+        first = data if pos == 0 else memoryview(data)[pos:]
+        self._begin_stream(first, len(data) - pos, matched=False, keep=guarded)  # type: ignore[arg-type]
+        self._tail = data[-64:]
+        out.append(first)  # type: ignore[arg-type]
+        return True
+
+    def _begin_stream(self, first: bytes, size: int, *, matched: bool, keep: bool) -> None:
         self._scanned = 0
         self._streaming = True
-        self._streamed_size = len(data) - pos
-        self._streamed_match = False
-        self._tail = data[-64:]
-        out.append(data if pos == 0 else memoryview(data)[pos:])  # type: ignore[arg-type]
-        return True
+        self._streamed_size = size
+        self._streamed_match = matched
+        self._copy = bytearray(first) if keep and size <= self.max_held else None
+        self._rest = None
+        self._cut = False
+        self._relayed = size
 
     def _one(self, line: bytes) -> bytes:
         """Triage and relay one whole line that was gathered across chunks."""
         body = line.rstrip(b"\r\n")
-        if self.handler.parse_all() or any(p in body for p in self.handler.patterns()):
-            return self.handler.handle(line)
-        self._note_malformed(body, 0, len(body), body.isascii)
+        handler = self.handler
+        if handler.parse_all() or any(p in body for p in handler.patterns()):
+            return handler.handle(line)
+        guarded = handler.guarded()
+        if guarded and self._suspect(body, 0, len(body), body.isascii):
+            return handler.handle(line)
+        self._note_malformed(body, 0, len(body), body.isascii, guarded)
         return line
 
     def _note_malformed(
-        self, data: bytes, start: int, end: int, is_ascii: Callable[[], bool]
+        self,
+        data: bytes,
+        start: int,
+        end: int,
+        is_ascii: Callable[[], bool],
+        utf8_known: bool = False,
     ) -> None:
         """Note ``data[start:end]``, a line relayed unparsed, if it cannot be a JSON-RPC message.
 
-        *is_ascii* says whether all of *data* is ASCII (asked only when it matters).
+        *is_ascii* says whether all of *data* is ASCII (asked only when it matters);
+        *utf8_known* that the line was found to be UTF-8 already.
         """
         if end > start and (data[start] not in _OPEN or data[end - 1] not in _CLOSE):
             stripped = data[start:end].strip(_BLANK)
             if stripped and (stripped[0] not in _OPEN or stripped[-1] not in _CLOSE):
                 self.handler.not_json(end - start, "JSON")
                 return
-        if end - start <= TEXT_CHECK_LIMIT and not is_ascii():
-            try:
-                str(memoryview(data)[start:end], "utf-8")
-            except UnicodeDecodeError:
-                self.handler.not_json(end - start, "UTF-8")
+        if (
+            not utf8_known
+            and end - start <= TEXT_CHECK_LIMIT
+            and not is_ascii()
+            and not is_utf8(memoryview(data)[start:end])
+        ):
+            self.handler.not_json(end - start, "UTF-8")
 
     def _reset_partial(self) -> None:
         self._partial = bytearray()
@@ -345,48 +450,116 @@ class LineRelay:
 
     def _maybe_stream(self, out: list[bytes]) -> None:
         n = len(self._partial)
-        if self._partial_match or n < self.stream_threshold or self.handler.parse_all():
+        if n < self.stream_threshold:
             return
-        # only the bytes added since the last look are scanned (with an overlap for a
-        # pattern cut in two), so a long held line costs linear time
-        begin = max(0, self._scanned - 64)
-        for p in self.handler.patterns():
-            if self._partial.find(p, begin) >= 0:
+        handler = self.handler
+        guarded = handler.guarded()
+        if not self._partial_match:
+            # only the bytes added since the last look are scanned (with an overlap for a
+            # pattern cut in two), so a long held line costs linear time
+            begin = max(0, self._scanned - 64)
+            partial = self._partial
+            if any(partial.find(p, begin) >= 0 for p in handler.patterns()) or (
+                guarded and disguised(partial, begin)  # type: ignore[arg-type]
+            ):
                 self._partial_match = True
+            self._scanned = n
+        if n > self.max_held:
+            if guarded and (self._partial_match or handler.parse_all()):
+                # too long to be judged whole, and it may ask for roots: none of it goes out
+                self._dropping = True
+                self._streamed_size = n
+                self._reset_partial()
                 return
-        self._scanned = n
-        if not self.handler.may_stream():
+            matched = self._partial_match
+        elif self._partial_match or handler.parse_all() or not handler.may_stream():
             return
-        self._streaming = True
-        self._streamed_size = len(self._partial)
-        self._streamed_match = False
-        self._tail = bytes(self._partial[-64:])
-        out.append(bytes(self._partial))
+        else:
+            matched = False
+        first = bytes(self._partial)
+        self._begin_stream(first, n, matched=matched, keep=guarded)
+        self._tail = first[-64:]
+        out.append(first)
         self._reset_partial()
 
-    def _stream_more(self, data: bytes, end: int) -> None:
-        """Account for ``data[:end]`` of a streamed line, watching for a pattern (even cut in two)."""
+    def _stream_more(self, data: bytes, end: int, out: list[bytes]) -> None:
+        """Take ``data[:end]`` of a streamed line, watching for a pattern (even cut in two)."""
         self._streamed_size += end
+        seg = data if end == len(data) else memoryview(data)[:end]
+        if self._rest is not None:
+            if len(self._rest) + end + len(self._copy or b"") > self.max_held:
+                self._rest = self._copy = None
+                self._cut = True
+            else:
+                self._rest += seg
+            return
+        if self._cut:
+            return
+        handler = self.handler
         if not self._streamed_match:
-            pats = self.handler.patterns()
+            pats = handler.patterns()
             window = self._tail + data[: min(end, 64)]
-            if any(p in window for p in pats) or any(data.find(p, 0, end) >= 0 for p in pats):
+            guarded = handler.guarded()
+            if (
+                any(p in window for p in pats)
+                or any(data.find(p, 0, end) >= 0 for p in pats)
+                or (guarded and (disguised(window) or disguised(data, 0, end)))
+            ):
                 self._streamed_match = True
+                if guarded:
+                    # nothing that may ask for roots goes out unparsed: hold the rest back
+                    if self._copy is not None and len(self._copy) + end <= self.max_held:
+                        self._rest = bytearray(seg)
+                    else:
+                        self._copy = None
+                        self._cut = True
+                    return
         if end >= 64:
             self._tail = data[end - 64 : end]
         else:
             self._tail = (self._tail + data[:end])[-64:]
+        if self._copy is not None:
+            if len(self._copy) + end > self.max_held:
+                self._copy = None
+            else:
+                self._copy += seg
+        self._relayed += end
+        out.append(seg)  # type: ignore[arg-type]
 
-    def _end_stream(self) -> None:
+    def _end_stream(self, out: list[bytes], *, ended: bool) -> None:
+        """The streamed line ended (*ended*: with its newline): finish it on the way out."""
+        size = self._streamed_size
+        copy, rest, cut = self._copy, self._rest, self._cut
         self._streaming = False
         self._tail = b""
-        self.handler.streamed(self._streamed_size, self._streamed_match)
+        self._copy = self._rest = None
+        self._cut = False
+        if rest is not None and copy is not None:
+            # judged whole after all: the rest follows if the line may go as it is
+            line = bytes(copy + rest)
+            if self.handler.handle(line) == line:
+                out.append(bytes(rest))
+                return
+            cut = True
+        if cut:
+            out.append(b"\n" if ended else b"")
+            self.handler.withheld(size, self._relayed)
+            return
+        self.handler.streamed(size, self._streamed_match)
+
+    def _end_drop(self) -> None:
+        self._dropping = False
+        self.handler.withheld(self._streamed_size, 0)
 
     def eof(self) -> None:
         """The stream ended: relay an unfinished last line as it is."""
+        if self._dropping:
+            self._end_drop()
+            return
         if self._streaming:
-            self._end_stream()
-            self.writer.relay(b"", mid_line=False)
+            out: list[bytes] = []
+            self._end_stream(out, ended=False)
+            self.writer.relay(b"".join(out), mid_line=False)
             return
         if self._partial:
             line = bytes(self._partial)

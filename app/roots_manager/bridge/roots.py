@@ -18,6 +18,8 @@ from roots_manager.core.model import State
 from roots_manager.core.store import Store, StoreError
 
 Result = dict[str, Any]
+MAX_WAITING = 1024
+"""Requests held for consent beyond which a server is answered with no folder at once."""
 
 
 class RootsSource:
@@ -65,10 +67,17 @@ class RootsSource:
         return self._state
 
     def effective(self) -> Result:
-        """The ``ListRootsResult`` this server gets now."""
-        return effective(
-            self.state(), self.server, fingerprint=self.fingerprint, session=self.session
-        )
+        """The ``ListRootsResult`` this server gets now; no folder when it cannot be computed."""
+        try:
+            return effective(
+                self.state(), self.server, fingerprint=self.fingerprint, session=self.session
+            )
+        except Exception as exc:  # an answer the bridge gives, never a relay to the host
+            message = f"the roots could not be computed ({exc!r}); the server is told no folder"
+            if message != self._last_error and self.on_error is not None:
+                self.on_error(message)
+            self._last_error = message
+            return {"roots": []}
 
     def folders(self) -> list[str]:
         """The paths of the folders this server may see, whether they are available or not."""
@@ -103,7 +112,10 @@ class HeldAnswers:
         return self.source.effective() if self.is_open else None
 
     def later(self, reply: Callable[[Result], None]) -> None:
-        """Call *reply* once the gate opens."""
+        """Call *reply* once the gate opens (at once, with no folder, past :data:`MAX_WAITING`)."""
+        if len(self._waiting) >= MAX_WAITING:
+            reply({"roots": []})
+            return
         self._waiting.append(reply)
         if self.first_held is None:
             self.first_held = time.monotonic()

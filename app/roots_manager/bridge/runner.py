@@ -37,6 +37,8 @@ from roots_manager.core.paths import Layout
 from roots_manager.core.store import Store, StoreError
 
 FLUSH_TIMEOUT = 5.0
+MAX_BACKLOG = 4 * 1024 * 1024
+"""Bytes of the bridge's answers a server may leave unread before its output waits for it."""
 HOST_IN = 0
 HOST_OUT = 1
 
@@ -195,9 +197,25 @@ class Bridge:
                 on_overdue=overdue,
             ),
         )
+
+        def throttle() -> None:
+            # a server that asks and never reads the answers: stop reading what it says until it
+            # reads, rather than keep every answer in memory
+            if self.to_server.backlog < MAX_BACKLOG:
+                return
+            handoff.call(
+                lambda: error(
+                    f"the server left {MAX_BACKLOG >> 20} MiB of answers unread; what it says "
+                    "is not read until it reads them"
+                )
+            )
+            self.to_server.wait_below(MAX_BACKLOG)
+
         s2h = LineRelay(
             self.to_host,
-            LoopHandler(self.session.server_side, handoff, self.to_host, on_error=error),
+            LoopHandler(
+                self.session.server_side, handoff, self.to_host, on_error=error, throttle=throttle
+            ),
         )
         Pump("host-to-server", HOST_IN, h2s, lambda: handoff.call(self.host_eof)).start()
         Pump(

@@ -18,6 +18,13 @@ returns what to relay in their place. It owns:
 The session runs on the event loop only; the relays' pump threads hand it the lines it must see
 and wait for what to relay in their place (a future, for a line it holds back).
 
+In managed mode a server's request for roots never reaches the host, however it is spelled: the
+server's lines are read as leniently as any host reads them (:mod:`~roots_manager.bridge.
+lenient`), a line that some reading takes for a request for roots is answered by the bridge or
+dropped, and an answer the bridge cannot compute is still an answer the bridge gives. A response
+from the host that carries roots (which only a request the bridge never relayed could have asked
+for) is replaced by an error before it reaches the server.
+
 Requests the bridge sends carry string ids ``"roots-bridge-<nonce>-<n>"``: the host's ids can never
 collide with them (the nonce is random per session), and their responses never reach the host.
 The ``roots`` in that prefix is deliberate: it makes the relay's single ``b"roots"`` test catch
@@ -34,6 +41,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from typing import Any, Protocol
 
+from roots_manager.bridge import lenient
 from roots_manager.bridge.relay import LineWriter
 from roots_manager.core import events as ev
 from roots_manager.core.model import now_iso
@@ -103,8 +111,13 @@ def _roots_keys(result: object) -> tuple[list[str], list[str]] | None:
     reqs = result.get("inputRequests")
     if not isinstance(reqs, dict):
         return None
-    roots = [k for k, v in reqs.items() if isinstance(v, dict) and v.get("method") == "roots/list"]
+    roots = lenient.roots_input_keys(result)
     return roots, [k for k in reqs if k not in roots]
+
+
+def _error(msg_id: object, message: str) -> bytes:
+    doc = {"jsonrpc": "2.0", "id": msg_id, "error": {"code": -32603, "message": message}}
+    return _dumps(doc) + b"\n"
 
 
 class Session:
@@ -231,6 +244,8 @@ class Session:
             self.log.event(ev.LIST_CHANGED_RELAYED, dir=ev.HOST_TO_SERVER)
             return False
         if _is_response(msg):
+            if not self.observe:
+                return self._roots_from_host(msg)
             key = _key(msg["id"])
             if key in self._asked:
                 self._asked.discard(key)
@@ -248,6 +263,27 @@ class Session:
         if not isinstance(meta, dict) or META_VERSION not in meta:
             return False
         return self._modern_request(msg, params, meta, held)
+
+    def _roots_from_host(self, msg: Json) -> bool:
+        """Replace a host's answer that carries roots by an error; True if it was replaced.
+
+        In managed mode no request for roots reaches the host, so such an answer can only
+        follow a request that got past the bridge: the server must not have it.
+        """
+        result = msg.get("result")
+        if not isinstance(result, dict) or not isinstance(result.get("roots"), list):
+            return False
+        del msg["result"]
+        msg["error"] = {"code": -32603, "message": "roots-bridge: roots come from the bridge"}
+        self.log.event(
+            ev.ERROR,
+            dir=ev.HOST_TO_SERVER,
+            id=msg.get("id"),
+            blocked=True,
+            message="the host answered a request for roots the bridge never relayed; the "
+            "server gets an error instead",
+        )
+        return True
 
     def _hold_initialized(self, line: bytes, msg: Json) -> Future[bytes]:
         # a server may settle its capabilities when initialized arrives (the reference
@@ -345,6 +381,23 @@ class Session:
                             uris=_uris(v),
                         )
             return False
+        responses = params.get("inputResponses")
+        if isinstance(responses, dict):
+            foreign = [k for k, v in responses.items() if isinstance(v, dict) and "roots" in v]
+            if foreign:
+                # roots answered by the host, to a request that got past the bridge somehow
+                for k in foreign:
+                    del responses[k]
+                changed = True
+                self.log.event(
+                    ev.ERROR,
+                    dir=ev.HOST_TO_SERVER,
+                    id=msg.get("id"),
+                    keys=foreign,
+                    blocked=True,
+                    message="the host answered a request for roots the bridge never relayed; "
+                    "removed from its retry",
+                )
         if msg.get("method") in MRTR_METHODS and "id" in msg:
             state = params.get("requestState")
             keys = (
@@ -407,10 +460,28 @@ class Session:
 
     def from_server(self, line: bytes) -> bytes:
         started = time.perf_counter()
-        parsed = self._parse(line, ev.SERVER_TO_HOST)
-        if parsed is None:
+        body, ending = _split(line)
+        reading = lenient.read(body)
+        if (reading.lossy or not reading.readable) and body.strip():
+            shaped = body.strip()[:1] in (b"{", b"[") and body.strip()[-1:] in (b"}", b"]")
+            reason = "UTF-8" if reading.lossy and shaped else "JSON"
+            self.log.event(ev.NON_JSON, dir=ev.SERVER_TO_HOST, bytes=len(body), reason=reason)
+        if not reading.readable:
+            if not self.observe and lenient.mentions_roots(reading.text):
+                return self._blocked(None, len(body), "a line no parser reads, spelling roots/list")
             return line
-        msg, ending = parsed
+        msg = reading.message
+        if (
+            not self.observe
+            and reading.first_wins is not None
+            and lenient.asks_for_roots(reading.first_wins)
+            and not lenient.asks_for_roots(msg)
+        ):
+            return self._blocked(
+                msg,
+                len(body),
+                "a message that asks for roots when the first of its duplicate keys is read",
+            )
         if isinstance(msg, list):
             return self._server_batch(msg, line, ending, started)
         if not isinstance(msg, dict):
@@ -418,8 +489,48 @@ class Session:
         self._log_message(msg, ev.SERVER_TO_HOST)
         out = self._server_message(msg, started)
         if out is None:
+            if not self.observe and lenient.asks_for_roots(msg):
+                return self._blocked(
+                    msg,
+                    len(body),
+                    "a message that asks for roots in a form the bridge does not answer",
+                )
             return line
         return out + ending if out else b""
+
+    def _blocked(self, msg: object, size: int, what: str) -> bytes:
+        """Keep a server's line that asks for roots from the host; what goes in its place.
+
+        A request gets an error from the bridge, a response that asks (2026-07-28) becomes an
+        error for the host's request, anything else is dropped; the log says so.
+        """
+        self.log.event(
+            ev.ERROR,
+            dir=ev.SERVER_TO_HOST,
+            bytes=size,
+            blocked=True,
+            message=f"{what}: kept from the host",
+        )
+        if not isinstance(msg, dict) or "id" not in msg:
+            return b""
+        text = "roots-bridge: roots are asked for with roots/list, answered by the bridge"
+        if "method" in msg:
+            self.to_server.inject(_error(msg["id"], text))
+            return b""
+        return _error(
+            msg["id"],
+            "roots-bridge: the server asked for roots in a form the bridge does not answer",
+        )
+
+    def failed(self, line: bytes) -> bytes:
+        """What to relay for a server line whose handling raised: never a request for roots."""
+        body = _split(line)[0]
+        reading = lenient.read(body)
+        if self.observe or not lenient.could_ask_for_roots(reading):
+            return line
+        return self._blocked(
+            reading.message, len(body), "a message that may ask for roots could not be handled"
+        )
 
     def _server_batch(self, batch: list[Any], line: bytes, ending: bytes, started: float) -> bytes:
         if self.observe:
@@ -429,14 +540,20 @@ class Session:
             return line
         rest: list[Any] = []
         asked: list[Json] = []
+        blocked = 0
         for item in batch:
             if isinstance(item, dict) and item.get("method") == "roots/list" and "id" in item:
                 asked.append(item)
                 self.log.event(ev.ROOTS_ASKED, dir=ev.SERVER_TO_HOST, id=item["id"], batch=True)
+            elif lenient.asks_for_roots(item):
+                blocked += 1
+                self._blocked(
+                    item, 0, "a batch item that asks for roots in a form the bridge does not answer"
+                )
             else:
                 rest.append(item)
         if not asked:
-            return line
+            return line if not blocked else (_dumps(rest) + ending if rest else b"")
 
         def reply(result: Result) -> None:
             answers = [{"jsonrpc": "2.0", "id": m["id"], "result": result} for m in asked]
@@ -562,9 +679,13 @@ class Session:
                 dir=ev.SERVER_TO_HOST,
                 id=host_id,
                 message="input_required for roots/list on a request the bridge did not keep; "
-                "relayed to the host as it is",
+                "the host gets an error instead",
             )
-            return None
+            return _error(
+                host_id,
+                "roots-bridge: the server asked for roots on a request the "
+                "bridge no longer holds; send the request again",
+            )[:-1]
         request: Json = json.loads(original) if isinstance(original, bytes) else original
         started = time.perf_counter()
 
@@ -691,6 +812,24 @@ class _Side:
                 message="a long message mentioning roots was relayed unparsed",
             )
 
+    def guarded(self) -> bool:
+        return False
+
+    def withheld(self, size: int, relayed: int) -> None:
+        self.s.log.event(
+            ev.ERROR,
+            dir=self.direction,
+            bytes=size,
+            relayed=relayed,
+            blocked=True,
+            message="a message too long to be read whole that may ask for roots; "
+            + ("dropped" if not relayed else "cut after its first bytes"),
+        )
+
+    def failed(self, line: bytes) -> bytes:
+        """What to relay for a line whose handling raised."""
+        return line
+
 
 class _HostSide(_Side):
     """The host-to-server direction."""
@@ -714,6 +853,14 @@ class _HostSide(_Side):
     def handle(self, line: bytes) -> bytes | Future[bytes]:
         return self.s.from_host(line)
 
+    def failed(self, line: bytes) -> bytes:
+        msg = lenient.read(_split(line)[0]).message
+        if not self.s.observe and isinstance(msg, dict) and _is_response(msg):
+            result = msg.get("result")
+            if isinstance(result, dict) and "roots" in result:
+                return b""  # a host's roots answer goes to the server only through the checks
+        return line
+
 
 class _ServerSide(_Side):
     """The server-to-host direction."""
@@ -731,3 +878,9 @@ class _ServerSide(_Side):
 
     def handle(self, line: bytes) -> bytes:
         return self.s.from_server(line)
+
+    def guarded(self) -> bool:
+        return not self.s.observe
+
+    def failed(self, line: bytes) -> bytes:
+        return self.s.failed(line)

@@ -1,0 +1,67 @@
+"""A hostile server asks a real host for its roots in every spelling: the host is never asked.
+
+The host is the TypeScript SDK's client with roots of its own, which it hands to any server that
+asks; the server (:mod:`tests.e2e.spelling_server`) escapes the method name, puts a byte order mark
+or bytes that are not UTF-8 in front, doubles the method key, and pads the request past what the
+bridge streams unparsed. Behind the bridge the host answers none of them, and every answer the
+server gets carries only what the user granted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from roots_manager.core import events as ev
+from roots_manager.core.store import Store
+from tests.bridge.wire import bridge_argv, events
+
+SERVER = Path(__file__).with_name("spelling_server.py")
+
+
+def run_host(ts_host: list[str], server: list[str], host_roots: list[dict[str, str]]) -> dict:
+    proc = subprocess.run(
+        [*ts_host, json.dumps(server), json.dumps(host_roots)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=os.environ.copy(),
+    )
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def test_the_real_host_answers_every_spelling_directly(ts_host: list[str], tmp_path: Path) -> None:
+    """Without the bridge the same host hands its folders to the server: the attack is real."""
+    secret = (tmp_path / "host-only").as_uri()
+    out = run_host(ts_host, [sys.executable, str(SERVER)], [{"uri": secret, "name": "all"}])
+    got = json.loads(out["report"])
+    leaked = sorted(k for k, v in got.items() if secret in json.dumps(v))
+    # the host reads the escaped, the doubled, the not-UTF-8 and the padded spellings
+    assert {"s1", "s2", "s5", "s6", "s7", "s8"} <= set(leaked), got
+    assert out["asked"] >= 6
+
+
+def test_behind_the_bridge_the_host_is_never_asked(
+    ts_host: list[str], store: Store, tmp_path: Path, layout
+) -> None:
+    granted = tmp_path / "granted"
+    granted.mkdir()
+    with store.transaction() as s:
+        root = s.add_root(str(granted))
+        s.grant("spell", [root.id])
+    secret = (tmp_path / "host-only").as_uri()
+    bridge = bridge_argv("spell", [sys.executable, str(SERVER)])
+    out = run_host(ts_host, bridge, [{"uri": secret, "name": "all"}])
+    got = json.loads(out["report"])
+    assert out["asked"] == 0
+    assert secret not in out["report"]
+    # every request with a readable id was answered by the bridge with the granted folder only
+    for key in ("s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9"):
+        assert got[key]["result"] == {"roots": [{"uri": root.uri, "name": "granted"}]}, key
+    # the host's answer to the final ping is there: it read every line before it
+    assert "done" in got
+    assert len(events(layout, ev.ROOTS_ANSWERED)) == 9
