@@ -20,7 +20,7 @@ from typing import Any
 from roots_manager import __version__
 from roots_manager.core import events as ev
 from roots_manager.core import live
-from roots_manager.core.consent import effective, grant_active, unavailable_reason
+from roots_manager.core.consent import effective, grant_active, root_unavailable, visible_roots
 from roots_manager.core.model import POLICIES, ModelError, State
 from roots_manager.core.paths import Layout
 from roots_manager.core.store import Store, StoreError, json_bytes
@@ -97,7 +97,7 @@ def roots_report(state: State, layout: Layout) -> list[dict[str, Any]]:
     sessions = live.live_sessions(layout)
     out = []
     for r in state.roots:
-        reason = unavailable_reason(r.path)
+        reason = root_unavailable(r)
         granted = [
             {"server": g.server, "scope": g.scope}
             for g in state.grants
@@ -308,6 +308,15 @@ def cmd_effective(store: Store, args: argparse.Namespace) -> int:
         print(f"{shown(args.server)} sees no roots{_why_none(state, args.server)}")
     for r in result["roots"]:
         print(f"{shown(r['name'])}\t{r['uri']}")
+    for root in visible_roots(state, args.server, live_sessions=live.live_sessions(store.layout)):
+        reason = root_unavailable(root)
+        if reason in ("moved", "too broad"):
+            real = os.path.realpath(root.path)
+            print(
+                f"withheld: {shown(root.name)}\t{shown(root.path)} now leads to {shown(real)} "
+                f"({reason})",
+                file=sys.stderr,
+            )
     return 0
 
 

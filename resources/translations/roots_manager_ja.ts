@@ -1327,6 +1327,16 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <source>unreadable</source>
         <translation>読み取れません</translation>
     </message>
+    <message>
+        <location line="+1"/>
+        <source>leads elsewhere now</source>
+        <translation>今は別の場所を指しています</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>too broad now</source>
+        <translation>今は範囲が広すぎます</translation>
+    </message>
 </context>
 <context>
     <name>RootsModel</name>

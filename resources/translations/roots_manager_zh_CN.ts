@@ -1327,6 +1327,16 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <source>unreadable</source>
         <translation>无法读取</translation>
     </message>
+    <message>
+        <location line="+1"/>
+        <source>leads elsewhere now</source>
+        <translation>现在指向别处</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>too broad now</source>
+        <translation>现在范围过大</translation>
+    </message>
 </context>
 <context>
     <name>RootsModel</name>

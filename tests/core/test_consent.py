@@ -386,3 +386,57 @@ def test_stored_values_of_the_wrong_type_are_refused_on_read(
     doc = {**State().to_json(), **doc_part}
     with pytest.raises(SchemaError, match=words):
         State.from_json(doc)
+
+
+def test_a_granted_folder_swapped_for_a_link_elsewhere_is_withheld(tmp_path: Path) -> None:
+    from roots_manager.core.consent import root_unavailable
+
+    folder = tmp_path / "project"
+    folder.mkdir()
+    s = State()
+    root = s.add_root(str(folder))
+    s.grant("srv", [root.id])
+    assert [r["uri"] for r in effective(s, "srv")["roots"]] == [root.uri]
+    # the folder is replaced by a link to the file system's root: checked at every answer
+    folder.rmdir()
+    folder.symlink_to("/")
+    assert root_unavailable(root) == "moved"
+    assert effective(s, "srv") == {"roots": []}
+    # a link to an ordinary folder elsewhere is withheld as well: it is not what was granted
+    folder.unlink()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    folder.symlink_to(elsewhere)
+    assert root_unavailable(root) == "moved"
+    assert effective(s, "srv") == {"roots": []}
+    # put back as it was, it is given again
+    folder.unlink()
+    folder.mkdir()
+    assert root_unavailable(root) is None
+    assert [r["uri"] for r in effective(s, "srv")["roots"]] == [root.uri]
+
+
+def test_a_root_from_an_older_store_that_became_too_broad_is_withheld(tmp_path: Path) -> None:
+    from roots_manager.core.consent import root_unavailable
+
+    folder = tmp_path / "project"
+    folder.mkdir()
+    s = State()
+    root = s.add_root(str(folder))
+    s.grant("srv", [root.id])
+    root.real = None  # as read from a store written before real paths were recorded
+    assert root_unavailable(root) is None
+    folder.rmdir()
+    folder.symlink_to(os.path.expanduser("~"))
+    assert root_unavailable(root) == "too broad"
+    assert effective(s, "srv") == {"roots": []}
+
+
+def test_a_broad_root_the_user_allowed_stays_given(tmp_path: Path) -> None:
+    from roots_manager.core.consent import root_unavailable
+
+    s = State()
+    root = s.add_root(os.path.expanduser("~"), allow_broad=True)
+    s.grant("srv", [root.id])
+    assert root_unavailable(root) is None
+    assert len(effective(s, "srv")["roots"]) == 1

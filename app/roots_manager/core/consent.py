@@ -5,6 +5,9 @@ moment. A server never seen sees nothing until a grant exists (policy "ask" or "
 "allow-all" gives every root. A server whose command line changed since it was approved has its
 grants suspended. Folders that are missing, not folders, or unreadable are left out, and two
 roots that resolve to the same real folder appear once, in the order the roots were added.
+
+What a root leads to is checked at every answer, not only when it was added: a root whose
+folder was swapped for a link elsewhere (to ``/`` or the home folder, say) is withheld.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import os
 from collections.abc import Collection
 from typing import Any
 
-from roots_manager.core.model import Grant, Root, State
+from roots_manager.core.model import Grant, Root, State, broad_reason
 
 
 def unavailable_reason(path: str) -> str | None:
@@ -28,6 +31,23 @@ def unavailable_reason(path: str) -> str | None:
     if not os.access(path, os.R_OK | os.X_OK):
         return "unreadable"
     return None
+
+
+def root_unavailable(root: Root) -> str | None:
+    """Why *root* cannot be given to a server now, or None if it can.
+
+    Besides :func:`unavailable_reason`: ``"moved"`` when its folder now resolves elsewhere than
+    when it was added (a link swapped in), and ``"too broad"`` when a root from an older store,
+    whose real path was not recorded, now leads to the file system's root, the home folder or a
+    folder holding it.
+    """
+    reason = unavailable_reason(root.path)
+    if reason is not None:
+        return reason
+    real = os.path.realpath(root.path)
+    if root.real is not None:
+        return "moved" if real != root.real else None
+    return "too broad" if broad_reason(real) is not None else None
 
 
 def grant_active(
@@ -89,7 +109,7 @@ def effective(
     for root in visible_roots(
         state, server, fingerprint=fingerprint, session=session, live_sessions=live_sessions
     ):
-        if unavailable_reason(root.path) is not None:
+        if root_unavailable(root) is not None:
             continue
         real = os.path.realpath(root.path)
         if real in seen:

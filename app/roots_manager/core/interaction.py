@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from roots_manager.core.consent import unavailable_reason
+from roots_manager.core.consent import root_unavailable
 from roots_manager.core.model import Decision, ModelError, PendingReason, State
 from roots_manager.core.store import Store, StoreError
 
@@ -70,7 +70,7 @@ class ConsentPrompt(Protocol):
 
 def questions(state: State) -> list[ConsentQuestion]:
     """The pending requests of *state* as questions, oldest first."""
-    roots = tuple(RootChoice(r.id, r.name, r.path, unavailable_reason(r.path)) for r in state.roots)
+    roots = tuple(RootChoice(r.id, r.name, r.path, root_unavailable(r)) for r in state.roots)
     pending = sorted(state.pending, key=lambda p: p.requested_at)
     return [
         ConsentQuestion(

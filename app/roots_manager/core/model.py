@@ -23,7 +23,8 @@ from typing import Any, Literal, TypeVar
 from roots_manager.core import uri as uris
 from roots_manager.core.refusal import Refusal
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""2 adds each root's real path when it was added (``real``); 1 is read as it is."""
 
 _URI_LIKE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]+://")
 _FINGERPRINT = re.compile(r"[0-9a-fA-F]{64}")
@@ -142,6 +143,9 @@ class Root:
     path: str
     name: str
     added_at: str
+    real: str | None = None
+    """The folder's real path (links followed) when it was added; None in older stores. A root
+    that later leads elsewhere, through a link swapped in, is withheld from every server."""
 
     @property
     def uri(self) -> str:
@@ -244,6 +248,7 @@ class State:
         root = Root(
             id=uuid.uuid4().hex[:12],
             path=norm,
+            real=os.path.realpath(norm),
             name=_clean_name(name)
             if name is not None
             else _shown_name(os.path.basename(norm) or norm),

@@ -8,7 +8,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QStyle
 
-from roots_manager.core.consent import grant_active, unavailable_reason
+from roots_manager.core.consent import grant_active, root_unavailable
 from roots_manager.core.model import Root
 from roots_manager.gui.rows_model import Index, RowsModel
 from roots_manager.gui.watcher import StoreWatcher
@@ -20,11 +20,13 @@ AVAILABILITY_RECHECK_MS = 3000
 
 
 def unavailable_text(reason: str) -> str:
-    """A translated form of :func:`roots_manager.core.consent.unavailable_reason`'s answer."""
+    """A translated form of :func:`roots_manager.core.consent.root_unavailable`'s answer."""
     texts = {
         "missing": QCoreApplication.translate("Roots", "missing"),
         "not a folder": QCoreApplication.translate("Roots", "not a folder"),
         "unreadable": QCoreApplication.translate("Roots", "unreadable"),
+        "moved": QCoreApplication.translate("Roots", "leads elsewhere now"),
+        "too broad": QCoreApplication.translate("Roots", "too broad now"),
     }
     return texts.get(reason, reason)
 
@@ -63,7 +65,7 @@ class RootsModel(RowsModel[RootRow]):
                     if g.root == r.id and grant_active(g, live_sessions=sessions)
                 )
             )
-            rows.append(RootRow(r, unavailable_reason(r.path), granted))
+            rows.append(RootRow(r, root_unavailable(r), granted))
         return rows
 
     def key(self, row: RootRow) -> str:
