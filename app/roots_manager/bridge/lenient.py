@@ -6,7 +6,7 @@ Two tests keep that promise:
 
 - :func:`disguised` lets the relay skip parsing a line only when the line provably cannot be a
   request for roots in any reading: with no literal ``roots`` in it, only an escape that stands
-  for a letter (``\\u0072``; ``\\x72`` or ``\\r\\o...``-style identity escapes in JSON5 and
+  for a letter (``\\u0072``; ``\\x72``, octal, or an identity escape such as ``\\o`` in JSON5 and
   JavaScript) or text in UTF-16 or UTF-32 (which holds NUL bytes) could spell the word. Bytes
   that are not UTF-8 decode, in every lenient reader, to replacement characters, never to letters;
   the relay sends such lines here all the same, for the note that they are not UTF-8.
@@ -23,18 +23,21 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-_ODD_ESCAPE = re.compile(rb'(?<!\\)(?:\\\\)*+\\[^"\\/bfnrt]')
-"""A backslash escape that can stand for a letter in some reading (the usual ones cannot),
-found from the start of its run of backslashes so that an escaped backslash is read as one."""
-_ANY_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|(.))", re.DOTALL)
+_LETTER_ESCAPE = re.compile(rb"\\[uxUosli1]")
+"""Escapes that can stand for a letter of ``roots/list`` in some reading: ``\\u`` (JSON), ``\\x``
+and ``\\U`` (JSON5, Python), a letter escaped as itself (JavaScript's and JSON5's identity
+escapes) and octal (``\\162`` is ``r`` in sloppy JavaScript). The usual escapes (``\\n``,
+``\\"``, ``\\\\``, ``\\t``, ``\\r``, ``\\/``) stand for no letter: a line full of them stays on the
+fast path. An escaped backslash before one of these letters is taken for an escape, which only
+sends the line to be parsed."""
+_ANY_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|([0-7]{1,3})|(.))", re.DOTALL)
 _SPELLING = "roots/list"
 
 
-def disguised(data: bytes, start: int = 0, end: int | None = None) -> bool:
+def disguised(data: bytes | bytearray, start: int = 0, end: int | None = None) -> bool:
     """Whether ``data[start:end]`` could spell a word without holding its bytes literally."""
     stop = len(data) if end is None else end
-    i = data.find(b"\\", start, stop)
-    if i >= 0 and _ODD_ESCAPE.search(data, i, stop) is not None:
+    if data.find(b"\\", start, stop) >= 0 and _LETTER_ESCAPE.search(data, start, stop):
         return True
     return data.find(b"\x00", start, stop) >= 0
 
@@ -139,9 +142,11 @@ def mentions_roots(text: str) -> bool:
 
 
 def _unescape(m: re.Match[str]) -> str:
-    hex4, hex2, char = m.groups()
+    hex4, hex2, octal, char = m.groups()
     if hex4 is not None:
         return chr(int(hex4, 16))
     if hex2 is not None:
         return chr(int(hex2, 16))
+    if octal is not None:
+        return chr(int(octal, 8))
     return str(char)

@@ -460,7 +460,7 @@ class LineRelay:
             begin = max(0, self._scanned - 64)
             partial = self._partial
             if any(partial.find(p, begin) >= 0 for p in handler.patterns()) or (
-                guarded and disguised(partial, begin)  # type: ignore[arg-type]
+                guarded and disguised(partial, begin)
             ):
                 self._partial_match = True
             self._scanned = n
