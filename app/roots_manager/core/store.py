@@ -20,8 +20,9 @@ from pathlib import Path
 
 from filelock import FileLock
 
-from roots_manager.core.model import NewerSchemaError, SchemaError, State
+from roots_manager.core.model import State
 from roots_manager.core.paths import Layout
+from roots_manager.core.schema import NewerSchemaError, SchemaError
 
 LOCK_TIMEOUT = 30.0
 
