@@ -269,6 +269,7 @@ BAD_FILES = {
     "nul-in-root": json.dumps({**GOOD, "roots": [{**ROOT, "path": "/srv/a\x00b"}]}).encode(),
     "schema-true": json.dumps({**GOOD, "schema": True}).encode(),
     "revision-1e308": json.dumps(GOOD).replace('"revision": 3', '"revision": 1e308').encode(),
+    "long-number": json.dumps(GOOD).replace('"revision": 3', '"revision": ' + "9" * 5000).encode(),
 }
 EXPECTED_WORDS = {
     "truncated": "not valid JSON",
@@ -281,6 +282,7 @@ EXPECTED_WORDS = {
     "nul-in-root": "roots[0].path holds a NUL character",
     "schema-true": "schema is true or false, not a whole number",
     "revision-1e308": "revision is not a whole number: 1e+308",
+    "long-number": "it holds a number too long to read",
 }
 
 
