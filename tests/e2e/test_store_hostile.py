@@ -140,6 +140,27 @@ def test_a_fifo_or_a_nested_file_among_the_live_markers_is_passed_over(layout: L
 # ---- symbolic links ------------------------------------------------------------------------
 
 
+def test_a_linked_store_is_saved_through_the_link(layout: Layout, tmp_path: Path) -> None:
+    elsewhere = tmp_path / "synced"
+    elsewhere.mkdir()
+    target = elsewhere / "roots-store.json"
+    folder = tmp_path / "proj"
+    folder.mkdir()
+    run_cli("policy", "deny")
+    os.replace(layout.store, target)
+    layout.store.symlink_to(target)
+    run_cli("roots", "add", str(folder))
+    run_cli("grant", "fs", str(folder))
+    assert layout.store.is_symlink() and os.readlink(layout.store) == str(target)
+    saved = json.loads(target.read_bytes())
+    assert saved["revision"] == 3 and saved["grants"][0]["server"] == "fs"
+    assert json.loads(layout.store_backup.read_bytes())["revision"] == 2
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600
+    assert [p.name for p in elsewhere.iterdir()] == [target.name]  # no temporary file left
+    answer = json.loads(run_cli("effective", "fs", "--json").stdout)
+    assert [r["uri"] for r in answer["roots"]] == [folder.as_uri()]
+
+
 def test_a_dangling_link_is_an_error_never_an_empty_store(layout: Layout, tmp_path: Path) -> None:
     missing = tmp_path / "unmounted" / "store.json"
     layout.store.symlink_to(missing)
@@ -154,6 +175,23 @@ def test_a_dangling_link_is_an_error_never_an_empty_store(layout: Layout, tmp_pa
     assert "started an empty store" in run_cli("store", "recover", "--empty").stdout
     assert os.readlink(_kept_aside(layout)) == str(missing)
     assert not layout.store.is_symlink() and Store(layout).read().roots == []
+
+
+def test_recover_through_a_link_keeps_the_link(
+    store: Store, layout: Layout, tmp_path: Path
+) -> None:
+    folder = _good_store_with_a_copy(store, tmp_path)
+    elsewhere = tmp_path / "synced"
+    elsewhere.mkdir()
+    target = elsewhere / "store.json"
+    target.write_bytes(b"{ damaged")
+    layout.store.unlink()
+    layout.store.symlink_to(target)
+    proc = run_cli("store", "recover", timeout=TIMEOUT)
+    assert "restored the last good copy (revision 1)" in proc.stdout
+    assert layout.store.is_symlink() and os.readlink(layout.store) == str(target)
+    assert [r.path for r in store.read().roots] == [folder]
+    assert _kept_aside(layout, elsewhere).read_bytes() == b"{ damaged"
 
 
 # ---- a bridge in front of such a store -----------------------------------------------------

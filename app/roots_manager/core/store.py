@@ -2,7 +2,8 @@
 
 A save writes a temporary file in the same directory, fsyncs it, renames it over the store and
 fsyncs the directory, so a crash at any moment leaves either the old or the new document. The
-document being replaced is first kept as the last good copy (``store.json.bak``).
+document being replaced is first kept as the last good copy (``store.json.bak``). A store that
+is a symbolic link is saved in the same way where the link points, so the link stays.
 
 A file that cannot be read is never overwritten: every operation fails with :class:`StoreError`,
 naming the file and the way out (``roots-manager store recover``). That covers a damaged or
@@ -13,6 +14,7 @@ a link to nothing (which must not pass for "no store yet" and start an empty one
 from __future__ import annotations
 
 import contextlib
+import glob
 import json
 import os
 import stat
@@ -206,9 +208,11 @@ class Store:
         """Lock the store, yield its state for editing, and save it if it changed.
 
         Nothing is saved if the block raises. The revision number grows by one per save.
+        A store that is a symbolic link is saved where the link points, and stays a link.
         """
         with self._locked():
-            self._sweep_orphans()
+            target = self._target()
+            self._sweep_orphans(target)
             before_bytes = read_store_file(self.path)
             state = _parse(before_bytes, self.path) if before_bytes is not None else State()
             before = state.to_json()
@@ -218,7 +222,15 @@ class Store:
             state.revision += 1
             if before_bytes is not None:
                 write_atomic(self.layout.store_backup, before_bytes)
-            write_atomic(self.path, _dump(state))
+            write_atomic(target, _dump(state))
+
+    def _target(self) -> Path:
+        # A save renames a new file over the old one; over a link that would replace the link
+        # and leave its target behind unchanged, so the file it points to is replaced instead.
+        # (A link to nothing, or to something not a file, is refused by the read that follows.)
+        if os.path.islink(self.path):
+            return Path(os.path.realpath(self.path))
+        return self.path
 
     @contextlib.contextmanager
     def _locked(self) -> Iterator[None]:
@@ -235,12 +247,13 @@ class Store:
         finally:
             self._lock.release()
 
-    def _sweep_orphans(self) -> None:
+    def _sweep_orphans(self, target: Path) -> None:
         # Only lock holders write these temporary files, so under the lock any left over
         # belong to a writer that was killed mid-save.
-        for leftover in self.layout.home.glob(f".{self.path.name}*.tmp"):
-            with contextlib.suppress(OSError):
-                leftover.unlink()
+        for directory, name in {(self.layout.home, self.path.name), (target.parent, target.name)}:
+            for leftover in directory.glob(f".{glob.escape(name)}*.tmp"):
+                with contextlib.suppress(OSError):
+                    leftover.unlink()
 
     def check(self) -> CheckReport:
         """Verify the store and its last good copy without changing anything."""
@@ -274,7 +287,9 @@ class Store:
         """Restore the last good copy, keeping the current file aside.
 
         Returns the path the bad file was moved to (None if there was nothing to move) and a
-        message. With *empty*, starts from an empty store when no good copy exists.
+        message. With *empty*, starts from an empty store when no good copy exists. A link to
+        a damaged file stays a link: the file it points to is put aside and replaced. A link
+        to nothing, or to something that is not a file, is itself put aside.
         """
         with self._locked():
             try:
@@ -290,7 +305,9 @@ class Store:
                     "keep the damaged file aside and start with an empty store.",
                     self.path,
                 )
-            bad = self.path
+            bad = self._target()
+            if not os.path.isfile(bad):
+                bad = self.path
             aside = _aside(bad)
             os.replace(bad, aside)
             if stat.S_ISREG(os.lstat(aside).st_mode):  # chmod would follow a link
