@@ -254,6 +254,8 @@ GOOD = {
     "pending": [],
 }
 
+ROOT = {"id": "0123456789ab", "path": "/srv/proj", "name": "proj", "added_at": "2025-01-01T00:00Z"}
+
 BAD_FILES = {
     "truncated": json.dumps(GOOD).encode()[:25],
     "invalid-utf8": b'{"schema": 1, "revision": 1, "settings": {"language": "\xff\xfe"}}',
@@ -263,14 +265,24 @@ BAD_FILES = {
     "wrong-types": json.dumps(
         {**GOOD, "roots": [{"id": "a", "path": 5, "name": "x", "added_at": ""}]}
     ).encode(),
+    "relative-root": json.dumps({**GOOD, "roots": [{**ROOT, "path": "rel/proj"}]}).encode(),
+    "nul-in-root": json.dumps({**GOOD, "roots": [{**ROOT, "path": "/srv/a\x00b"}]}).encode(),
+    "schema-true": json.dumps({**GOOD, "schema": True}).encode(),
+    "revision-1e308": json.dumps(GOOD).replace('"revision": 3', '"revision": 1e308').encode(),
+    "long-number": json.dumps(GOOD).replace('"revision": 3', '"revision": ' + "9" * 5000).encode(),
 }
 EXPECTED_WORDS = {
     "truncated": "not valid JSON",
     "invalid-utf8": "not valid UTF-8",
-    "json-array": "JSON list, not an object",
+    "json-array": "the top level is a list, not an object",
     "newer-schema": "newer Roots Manager",
     "wrong-shape": "damaged",
     "wrong-types": "damaged",
+    "relative-root": "roots[0].path is not an absolute path: 'rel/proj'",
+    "nul-in-root": "roots[0].path holds a NUL character",
+    "schema-true": "schema is true or false, not a whole number",
+    "revision-1e308": "revision is not a whole number: 1e+308",
+    "long-number": "it holds a number too long to read",
 }
 
 

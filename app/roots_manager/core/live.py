@@ -17,8 +17,9 @@ from typing import Any
 
 import psutil
 
+from roots_manager.core import statefile
 from roots_manager.core.paths import Layout
-from roots_manager.core.store import json_bytes, write_atomic
+from roots_manager.core.store import MAX_STORE_BYTES, json_bytes, write_atomic
 
 APP_MARKER = "app.json"
 
@@ -80,8 +81,9 @@ def remove_bridge_marker(layout: Layout, session: str) -> None:
 
 def _read_json(path: Path) -> dict[str, Any] | None:
     try:
-        doc = json.loads(path.read_bytes())
-    except (OSError, ValueError):
+        # a marker is far smaller than the store; a pipe or a device in its place is not read
+        doc = json.loads(statefile.read_regular(path, MAX_STORE_BYTES))
+    except (OSError, ValueError, RecursionError):
         return None
     return doc if isinstance(doc, dict) else None
 

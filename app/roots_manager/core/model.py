@@ -15,16 +15,15 @@ import re
 import shlex
 import unicodedata
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
+from roots_manager.core import schema
 from roots_manager.core import uri as uris
 from roots_manager.core.refusal import Refusal
-
-SCHEMA_VERSION = 2
-"""2 adds each root's real path when it was added (``real``); 1 is read as it is."""
+from roots_manager.core.schema import SCHEMA_VERSION, SchemaError
 
 _URI_LIKE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]+://")
 _FINGERPRINT = re.compile(r"[0-9a-fA-F]{64}")
@@ -34,9 +33,6 @@ POLICIES: tuple[Policy, ...] = ("ask", "deny", "allow-all")
 Scope = Literal["always", "session"]
 PendingReason = Literal["new-server", "command-changed"]
 Decision = Literal["always", "session", "deny"]
-
-
-_D = TypeVar("_D")
 
 
 _BROAD_REFUSAL = (
@@ -80,10 +76,6 @@ class ModelError(Refusal):
     Its template is one of :data:`ERROR_TEMPLATES`, or of :data:`roots_manager.core.uri.
     ERROR_TEMPLATES` for a path or URI that cannot name a root.
     """
-
-
-class SchemaError(ValueError):
-    """A store document that does not have the expected shape."""
 
 
 def now_iso() -> str:
@@ -512,90 +504,102 @@ class State:
 
     @classmethod
     def from_json(cls, doc: object) -> State:
-        """Build a state from a parsed store document; raises :class:`SchemaError`."""
-        if not isinstance(doc, dict):
-            raise SchemaError(f"the top level is a JSON {type(doc).__name__}, not an object")
-        schema = doc.get("schema")
-        if not isinstance(schema, int):
-            raise SchemaError("the 'schema' version number is missing")
-        if schema > SCHEMA_VERSION:
-            raise NewerSchemaError(schema)
-        try:
-            settings = doc.get("settings", {})
-            policy = settings.get("policy", "ask")
-            if policy not in POLICIES:
-                raise SchemaError(f"unknown policy {policy!r}")
-            language = settings.get("language")
-            if language is not None and not isinstance(language, str):
-                raise SchemaError("the language setting is not a string")
-            return cls(
-                roots=[_typed(Root, r, "a root") for r in _items(doc.get("roots", []), "roots")],
-                servers={
-                    n: Server(name=n, **_fields(_typed(Server, s, f"server {n!r}", build=False)))
-                    for n, s in _mapping(doc["servers"], "servers").items()
-                },
-                grants=[
-                    _typed(Grant, g, "a grant") for g in _items(doc.get("grants", []), "grants")
-                ],
-                pending=[
-                    _typed(Pending, p, "a pending request")
-                    for p in _items(doc.get("pending", []), "pending")
-                ],
-                policy=policy,
-                language=language,
-                revision=int(doc.get("revision", 0)),
-            )
-        except SchemaError:
-            raise
-        except (TypeError, KeyError, AttributeError, ValueError) as exc:
-            raise SchemaError(f"unexpected content: {exc}") from exc
+        """Build a state from a parsed store document; raises :class:`SchemaError`.
 
-
-class NewerSchemaError(SchemaError):
-    """A store written by a newer Roots Manager."""
-
-    def __init__(self, version: int) -> None:
-        super().__init__(
-            f"it was written by a newer Roots Manager (store schema {version}; "
-            f"this version reads schema {SCHEMA_VERSION})"
+        Every field is checked (type, range, form), and the first bad one is named.
+        """
+        top = schema.version(doc)
+        settings = _SETTINGS.read(schema.member(top, "settings", dict), "settings")
+        if "servers" not in top:
+            raise SchemaError("servers is missing")
+        roots = [
+            Root(**_ROOT.read(r, f"roots[{i}]"))
+            for i, r in enumerate(schema.member(top, "roots", list))
+        ]
+        schema.unique((r.id for r in roots), "the root id")
+        schema.unique((r.path for r in roots), "the root path")
+        return cls(
+            roots=roots,
+            servers={
+                n: Server(name=n, **_fields(_SERVER.read(s, f"servers[{n!r}]")))
+                for n, s in schema.member(top, "servers", dict).items()
+            },
+            grants=[
+                Grant(**_GRANT.read(g, f"grants[{i}]"))
+                for i, g in enumerate(schema.member(top, "grants", list))
+            ],
+            pending=[
+                Pending(**_PENDING.read(p, f"pending[{i}]"))
+                for i, p in enumerate(schema.member(top, "pending", list))
+            ],
+            policy=settings.get("policy", "ask"),
+            language=settings.get("language"),
+            revision=top.get("revision", 0),
         )
-        self.version = version
 
 
-# What each stored field may hold, by its annotation: a hand-edited or damaged file is refused
-# when read, instead of failing later in whatever first touches the odd value.
-_CHECKS: dict[str, Callable[[object], bool]] = {
-    "str": lambda v: isinstance(v, str),
-    "str | None": lambda v: v is None or isinstance(v, str),
-    "list[str]": lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
-    "list[str] | None": lambda v: v is None or _CHECKS["list[str]"](v),
-    "Scope": lambda v: v in ("always", "session"),
-    "PendingReason": lambda v: v in ("new-server", "command-changed"),
-}
+def _record(cls: type[Any], *keyed: str, **checks: schema.Check) -> schema.Record:
+    """The checks of dataclass *cls*'s fields; the ones without a default are required.
+
+    *keyed* fields need not be in the object: they come from its key (a server's name).
+    """
+    fields = dataclasses.fields(cls)
+    if {f.name for f in fields} != checks.keys():  # a new field needs its check
+        raise TypeError(f"the checks of {cls.__name__} do not match its fields")
+    required = {
+        f.name
+        for f in fields
+        if f.default is dataclasses.MISSING
+        and f.default_factory is dataclasses.MISSING
+        and f.name not in keyed
+    }
+    return schema.Record(checks, frozenset(required))
 
 
-def _items(value: object, what: str) -> list[Any]:
-    if not isinstance(value, list):
-        raise SchemaError(f"'{what}' is not a list")
-    return value
-
-
-def _mapping(value: object, what: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise SchemaError(f"'{what}' is not an object")
-    return value
-
-
-def _typed(cls: type[_D], doc: object, what: str, *, build: bool = True) -> Any:
-    """Check *doc* against the fields of dataclass *cls*; build one unless *build* is false."""
-    if not isinstance(doc, dict):
-        raise SchemaError(f"{what} is not an object")
-    types = {f.name: str(f.type) for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
-    for key, value in doc.items():
-        check = _CHECKS.get(types.get(key, ""))
-        if key in types and check is not None and not check(value):
-            raise SchemaError(f"{what} has an unexpected {key!r}: {value!r}")
-    return cls(**doc) if build else doc
+# What each stored field may hold.
+_ROOT = _record(
+    Root,
+    id=schema.identifier,
+    path=schema.root_path,
+    # names are not held to today's rules (no control characters): older versions stored
+    # folder names as they were, and such a store is not damaged
+    name=schema.text,
+    added_at=schema.timestamp,
+    real=schema.optional(schema.root_path),
+)
+_SERVER = _record(
+    Server,
+    "name",
+    name=schema.text,
+    fingerprint=schema.optional(schema.fingerprint),
+    command=schema.optional(schema.command),
+    seen_fingerprint=schema.optional(schema.fingerprint),
+    first_seen=schema.optional(schema.timestamp),
+    last_seen=schema.optional(schema.timestamp),
+)
+_GRANT = _record(
+    Grant,
+    server=schema.text,
+    root=schema.identifier,
+    scope=schema.one_of("always", "session"),
+    sessions=schema.list_of(schema.identifier),
+    granted_at=schema.empty_or(schema.timestamp),
+)
+_PENDING = _record(
+    Pending,
+    id=schema.identifier,
+    server=schema.text,
+    reason=schema.one_of("new-server", "command-changed"),
+    command=schema.command,
+    fingerprint=schema.fingerprint,
+    previous_command=schema.optional(schema.command),
+    requested_at=schema.timestamp,
+    session=schema.optional(schema.identifier),
+)
+_SETTINGS = schema.Record(
+    {"policy": schema.one_of(*POLICIES), "language": schema.optional(schema.language)},
+    frozenset(),
+)
 
 
 def _server_json(s: Server) -> dict[str, Any]:

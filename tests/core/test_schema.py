@@ -1,0 +1,130 @@
+"""Every field of the store document is checked on read, and the error names the field."""
+
+from __future__ import annotations
+
+import copy
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from roots_manager.core.model import State
+from roots_manager.core.schema import MAX_COUNTER, SchemaError
+
+FP = "ab" * 32
+
+
+@pytest.fixture
+def doc(tmp_path: Path) -> dict[str, Any]:
+    """A store document with one of everything, made by the operations that write them."""
+    s = State()
+    root = s.add_root(str(tmp_path))
+    s.grant("fs", [root.id], "session", ["20250101T000000-abcd1234"])
+    s.server_started("fs", ["npx", "fs"], "20250101T000000-abcd1234")
+    s.server_started("new", ["new-server"], "20250101T000000-abcd1234")
+    s.language = "zh_CN"
+    s.revision = 7
+    out = s.to_json()
+    assert out["pending"] and out["servers"]["fs"]["fingerprint"]
+    return out
+
+
+def test_the_document_the_operations_write_reads_back(doc: dict[str, Any]) -> None:
+    assert State.from_json(copy.deepcopy(doc)).to_json() == doc
+
+
+def _set(doc: dict[str, Any], where: str, value: object) -> dict[str, Any]:
+    """A copy of *doc* with the field at *where* ("roots.0.path") set to *value*."""
+    out = copy.deepcopy(doc)
+    *parents, last = where.split(".")
+    node: Any = out
+    for key in parents:
+        node = node[int(key)] if isinstance(node, list) else node[key]
+    node[int(last) if isinstance(node, list) else last] = value
+    return out
+
+
+BAD = [
+    # the cases that passed 'store check' before
+    ("roots.0.path", "relative/folder", "roots[0].path is not an absolute path: 'relative/folder'"),
+    ("roots.0.path", "/tmp/a\x00b", "roots[0].path holds a NUL character"),
+    ("schema", True, "schema is true or false, not a whole number"),
+    ("revision", 1e308, "revision is not a whole number: 1e+308"),
+    # the others, field by field
+    ("roots.0.path", "/tmp/a/../b", "roots[0].path is not in normal form (that is '/tmp/b')"),
+    ("roots.0.path", "/tmp/a/", "roots[0].path is not in normal form"),
+    ("roots.0.path", 7, "roots[0].path is a number, not a string"),
+    ("roots.0.id", "", "roots[0].id is not an id"),
+    ("roots.0.id", "a\nb", "roots[0].id is not an id (it holds control characters)"),
+    ("roots.0.id", "x" * 129, "roots[0].id is not an id (1 to 128 characters)"),
+    ("roots.0.name", None, "roots[0].name is null, not a string"),
+    ("roots.0.added_at", "yesterday", "roots[0].added_at is not an ISO 8601 time"),
+    ("roots.0.added_at", "2025-01-01T00:00:00", "roots[0].added_at is a time without its"),
+    ("roots.0.added_at", 1735689600, "roots[0].added_at is a number, not a string"),
+    ("schema", 0, "schema is 0; versions start at 1"),
+    ("schema", "1", "schema is a string, not a whole number"),
+    ("schema", 1.0, "schema is not a whole number: 1.0"),
+    ("revision", -1, "revision is out of range"),
+    ("revision", MAX_COUNTER + 1, "revision is out of range"),
+    ("revision", False, "revision is true or false, not a whole number"),
+    ("settings.policy", "allow", "settings.policy is not one of ask, deny, allow-all: 'allow'"),
+    ("settings.language", "../../etc", "settings.language is not a language code"),
+    ("settings.theme", "dark", "settings has an unknown field 'theme'"),
+    ("settings", [], "settings is a list, not an object"),
+    ("servers.fs.fingerprint", "abc", "servers['fs'].fingerprint is not a command fingerprint"),
+    ("servers.fs.seen_fingerprint", FP.upper(), "servers['fs'].seen_fingerprint is not a"),
+    ("servers.fs.command", [], "servers['fs'].command is a list, not a command line"),
+    ("servers.fs.command", ["npx", 1], "servers['fs'].command[1] is a number, not a string"),
+    ("servers.fs.first_seen", True, "servers['fs'].first_seen is true or false, not a string"),
+    ("servers.fs.last_seen", "noon", "servers['fs'].last_seen is not an ISO 8601 time"),
+    ("servers.fs", "npx fs", "servers['fs'] is a string, not an object"),
+    ("grants.0.scope", "forever", "grants[0].scope is not one of always, session"),
+    ("grants.0.sessions", ["ok", 5], "grants[0].sessions[1] is a number, not a string"),
+    ("grants.0.granted_at", None, "grants[0].granted_at is null, not a string"),
+    ("grants.0.root", {}, "grants[0].root is an object, not a string"),
+    ("grants.0.server", 3, "grants[0].server is a number, not a string"),
+    ("pending.0.reason", "why-not", "pending[0].reason is not one of new-server"),
+    ("pending.0.fingerprint", None, "pending[0].fingerprint is not a command fingerprint"),
+    ("pending.0.previous_command", "x", "pending[0].previous_command is 'x', not a command"),
+    ("pending.0.requested_at", "", "pending[0].requested_at is not an ISO 8601 time"),
+    ("pending.0.session", 12, "pending[0].session is a number, not a string"),
+    ("pending.0.extra", 1, "pending[0] has an unknown field 'extra'"),
+    ("pending", {}, "pending is an object, not a list"),
+]
+
+
+@pytest.mark.parametrize(
+    ("where", "value", "words"), BAD, ids=[f"{w}={v!r}"[:60] for w, v, _ in BAD]
+)
+def test_a_bad_field_is_refused_and_named(
+    doc: dict[str, Any], where: str, value: object, words: str
+) -> None:
+    with pytest.raises(SchemaError, match=re.escape(words)):
+        State.from_json(_set(doc, where, value))
+
+
+def test_a_missing_field_is_named(doc: dict[str, Any]) -> None:
+    del doc["roots"][0]["added_at"]
+    with pytest.raises(SchemaError, match=re.escape("roots[0] lacks its 'added_at'")):
+        State.from_json(doc)
+
+
+def test_two_roots_with_one_id_or_one_path_are_refused(doc: dict[str, Any]) -> None:
+    twin = dict(doc["roots"][0])
+    with pytest.raises(SchemaError, match=r"the root id .* appears twice"):
+        State.from_json({**doc, "roots": [twin, twin]})
+    with pytest.raises(SchemaError, match=r"the root path .* appears twice"):
+        State.from_json({**doc, "roots": [twin, {**twin, "id": "other"}]})
+
+
+def test_a_huge_or_deep_value_is_shown_short(doc: dict[str, Any]) -> None:
+    deep: list[Any] = []
+    for _ in range(900):  # deep enough that repr() would give up
+        deep = [deep]
+    with pytest.raises(SchemaError) as info:
+        State.from_json(_set(doc, "roots.0.id", deep))
+    assert str(info.value) == "roots[0].id is a list, not a string"
+    with pytest.raises(SchemaError) as info:
+        State.from_json(_set(doc, "roots.0.path", "x" * 10_000_000))
+    assert len(str(info.value)) < 200
