@@ -65,3 +65,60 @@ def test_behind_the_bridge_the_host_is_never_asked(
     # the host's answer to the final ping is there: it read every line before it
     assert "done" in got
     assert len(events(layout, ev.ROOTS_ANSWERED)) == 9
+
+
+SHIM = Path(__file__).with_name("escaping_shim.py")
+TOOL_SERVER = Path(__file__).with_name("roots_tool_server.py")
+
+
+def _sdk_host_show_roots(command: list[str], secret: str) -> tuple[str, int]:
+    """The Python SDK as a 2026-07-28 host with a roots callback of its own: what the server's
+    tool was given, and how often the host was asked."""
+    import anyio
+    import mcp_types as types
+    from mcp import Client, StdioServerParameters
+
+    asked = 0
+
+    async def host_roots(context: object) -> types.ListRootsResult:
+        nonlocal asked
+        asked += 1
+        return types.ListRootsResult(roots=[types.Root(uri=secret, name="all")])
+
+    params = StdioServerParameters(command=command[0], args=command[1:], env=os.environ.copy())
+
+    async def call() -> str:
+        async with Client(params, mode="2026-07-28", list_roots_callback=host_roots) as client:
+            result = await client.call_tool("show_roots", {})
+            assert not result.is_error, result
+            block = result.content[0]
+            assert block.type == "text"
+            return block.text
+
+    return anyio.run(call), asked
+
+
+def test_an_escaped_input_required_round_reaches_a_real_sdk_host_directly(tmp_path: Path) -> None:
+    """The control: without the bridge, the SDK host reads the escaped round and answers it."""
+    secret = (tmp_path / "host-only").as_uri()
+    text, asked = _sdk_host_show_roots(
+        [sys.executable, str(SHIM), sys.executable, str(TOOL_SERVER)], secret
+    )
+    assert asked >= 1 and secret in text
+
+
+def test_an_escaped_input_required_round_is_resolved_by_the_bridge(
+    store: Store, tmp_path: Path, layout
+) -> None:
+    granted = tmp_path / "granted"
+    granted.mkdir()
+    with store.transaction() as s:
+        root = s.add_root(str(granted))
+        s.grant("tool", [root.id])
+    secret = (tmp_path / "host-only").as_uri()
+    bridge = bridge_argv("tool", [sys.executable, str(SHIM), sys.executable, str(TOOL_SERVER)])
+    text, asked = _sdk_host_show_roots(bridge, secret)
+    assert asked == 0
+    assert [r["uri"] for r in json.loads(text)] == [root.uri]
+    resolved = events(layout, ev.MRTR_RESOLVED)
+    assert resolved and resolved[0]["uris"] == [root.uri]

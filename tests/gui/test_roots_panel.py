@@ -136,6 +136,20 @@ def test_a_vanished_folder_shows_as_unavailable(panel: RootsPanel, tmp_path: Pat
     )
 
 
+def test_a_folder_swapped_for_a_link_elsewhere_shows_as_withheld(  # type: ignore[no-untyped-def]
+    panel: RootsPanel, tmp_path: Path, qtbot
+) -> None:
+    (a,) = folders(tmp_path, "gamma")
+    panel.add_paths([str(a)])
+    assert panel.model.index(0, AVAILABLE).data() == "yes"
+    a.rmdir()
+    a.symlink_to("/")
+    qtbot.waitUntil(
+        lambda: panel.model.index(0, AVAILABLE).data() == "no (leads elsewhere now)",
+        timeout=15_000,
+    )
+
+
 def test_folders_dropped_on_the_window_become_roots(
     controller: AppController, store: Store, tmp_path: Path
 ) -> None:
