@@ -18,8 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from roots_manager.bridge import lenient
-from roots_manager.bridge.relay import LineRelay, LineWriter
+from roots_manager.bridge.relay import LineRelay
 from roots_manager.bridge.session import Session
+from roots_manager.bridge.writer import LineWriter
 
 ROOTS = {"roots": [{"uri": "file:///granted", "name": "granted"}]}
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from roots_manager.bridge.relay import TEXT_CHECK_LIMIT, LineRelay, LineWriter
+from roots_manager.bridge.relay import TEXT_CHECK_LIMIT, LineRelay
+from roots_manager.bridge.writer import LineWriter
 
 
 class Recorder:

@@ -6,8 +6,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from roots_manager.bridge.relay import LineWriter
 from roots_manager.bridge.session import Session
+from roots_manager.bridge.writer import LineWriter
 from roots_manager.core import events as ev
 
 ROOTS = {"roots": [{"uri": "file:///w", "name": "w"}]}

@@ -24,7 +24,8 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from typing import Protocol
 
-from roots_manager.bridge.relay import LineHandler, LineRelay, LineWriter
+from roots_manager.bridge.relay import LineHandler, LineRelay
+from roots_manager.bridge.writer import LineWriter
 
 READ_SIZE = 1024 * 1024
 """Bytes one read may take: a whole 1 MiB message in one go when the pipe holds it."""

@@ -25,11 +25,12 @@ from roots_manager.bridge.eventlog import BridgeLog
 from roots_manager.bridge.main import DEFAULT_CONSENT_TIMEOUT
 from roots_manager.bridge.process import GRACE, ServerProcess
 from roots_manager.bridge.pump import HOLD_LIMIT, FdSink, HandOff, LoopHandler, Pump
-from roots_manager.bridge.relay import LineRelay, LineWriter
+from roots_manager.bridge.relay import LineRelay
 from roots_manager.bridge.roots import HeldAnswers, RootsSource
 from roots_manager.bridge.session import Session
 from roots_manager.bridge.spawn import EXIT_CANNOT_START, exit_code, grow_pipe
 from roots_manager.bridge.watch import AVAILABILITY_PERIOD, FolderWatch, every, watch_store
+from roots_manager.bridge.writer import LineWriter
 from roots_manager.core import events as ev
 from roots_manager.core import live
 from roots_manager.core.model import fingerprint, now_iso

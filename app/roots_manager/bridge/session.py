@@ -42,7 +42,7 @@ from concurrent.futures import Future
 from typing import Any, Protocol
 
 from roots_manager.bridge import lenient
-from roots_manager.bridge.relay import LineWriter
+from roots_manager.bridge.writer import LineWriter
 from roots_manager.core import events as ev
 from roots_manager.core.model import now_iso
 
