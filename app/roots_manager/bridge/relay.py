@@ -147,7 +147,7 @@ class LineRelay:
             nl = data.find(b"\n")
             self._stream_more(data, len(data) if nl < 0 else nl + 1, out)
             if nl < 0:
-                self.writer.relay(b"".join(out), mid_line=True)
+                self.writer.relay(out[0] if len(out) == 1 else b"".join(out), mid_line=True)
                 return
             self._end_stream(out, ended=True)
             start = nl + 1
