@@ -85,3 +85,23 @@ def test_a_save_already_written_is_in_the_very_next_answer(store: Store, tmp_pat
             s.grant("srv", [now.id])
         assert [r["uri"] for r in src.effective()["roots"]] == [now.uri], f"save {n}"
         assert src.folders() == [now.path]
+
+
+def test_requests_held_for_consent_are_bounded(store: Store, tmp_path: Path) -> None:
+    from roots_manager.bridge.roots import MAX_WAITING
+
+    folder = tmp_path / "later"
+    folder.mkdir()
+    with store.transaction() as s:
+        root = s.add_root(str(folder))
+        s.grant("srv", [root.id])
+    held = HeldAnswers(RootsSource(store, "srv", fingerprint(CMD), "sess"))
+    replies: list[dict] = []
+    for _ in range(MAX_WAITING + 10):
+        held.later(replies.append)
+    # past the bound a request is answered at once, with no folder, rather than kept
+    assert held.waiting == MAX_WAITING
+    assert replies == [{"roots": []}] * 10
+    held.open()
+    granted = {"roots": [{"uri": root.uri, "name": "later"}]}
+    assert replies[10:] == [granted] * MAX_WAITING
