@@ -72,6 +72,7 @@ def shown(value: object) -> str:
 
 
 def text(value: object) -> str | None:
+    """Any string."""
     return None if isinstance(value, str) else f"is {_kind(value)}, not a string"
 
 
@@ -80,6 +81,7 @@ def _has_control(value: str) -> bool:
 
 
 def identifier(value: object) -> str | None:
+    """An id Roots Manager made: a short string without control characters."""
     if not isinstance(value, str):
         return text(value)
     if not value or len(value) > MAX_ID_LENGTH:
@@ -90,6 +92,7 @@ def identifier(value: object) -> str | None:
 
 
 def counter(value: object) -> str | None:
+    """A whole number from 0 to :data:`MAX_COUNTER`."""
     # bool is an int in Python, but true is no revision in the file
     if isinstance(value, float):
         return f"is not a whole number: {shown(value)}"
@@ -101,6 +104,7 @@ def counter(value: object) -> str | None:
 
 
 def timestamp(value: object) -> str | None:
+    """An ISO 8601 time with its time zone, as ``now_iso`` writes it."""
     if not isinstance(value, str):
         return text(value)
     try:
@@ -113,12 +117,14 @@ def timestamp(value: object) -> str | None:
 
 
 def fingerprint(value: object) -> str | None:
+    """A command fingerprint: a SHA-256 digest in lowercase hexadecimal."""
     if isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value):
         return None
     return f"is not a command fingerprint (64 lowercase hexadecimal digits): {shown(value)}"
 
 
 def command(value: object) -> str | None:
+    """A command line: a list of one or more strings."""
     if not isinstance(value, list) or not value:
         return f"is {shown(value)}, not a command line (a list of strings)"
     for i, arg in enumerate(value):
@@ -177,7 +183,7 @@ def empty_or(check: Check) -> Check:
 
 
 def language(value: object) -> str | None:
-    # a language code such as "ja" or "zh_CN": the app looks for a translation by this name
+    """A language code such as ``ja`` or ``zh_CN``: the app looks for a translation by it."""
     if not isinstance(value, str):
         return text(value)
     parts = value.replace("-", "_").split("_")
