@@ -326,3 +326,53 @@ def test_the_hosts_roots_answer_never_reaches_the_server() -> None:
     out = s.from_host(json.dumps(retry).encode() + b"\n")
     assert isinstance(out, bytes)
     assert b"/host/all" not in out
+
+
+def _pieces(data: bytes, size: int) -> list[int]:
+    return list(range(size, len(data), size))
+
+
+def test_a_batch_whose_request_for_roots_comes_after_megabytes_is_answered_and_the_rest_relayed() -> (
+    None
+):
+    d = ServerDirection(max_held=16 << 20)
+    note = {
+        "jsonrpc": "2.0",
+        "method": "notifications/message",
+        "params": {"data": "n" * (4 << 20)},
+    }
+    ask = {"jsonrpc": "2.0", "id": 8, "method": "roots/list"}
+    line = json.dumps([note, ask]).encode() + b"\n"
+    d.feed(line, _pieces(line, 64 << 10))
+    out = d.host_lines()
+    assert [json.loads(x) for x in out if x] == [[note]]
+    assert [json.loads(x) for x in d.to_server] == [[{"jsonrpc": "2.0", "id": 8, "result": ROOTS}]]
+
+
+def test_a_round_for_roots_after_a_long_request_state_is_resolved_however_it_arrives() -> None:
+    meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}
+    call = {
+        "jsonrpc": "2.0",
+        "id": 3,
+        "method": "tools/call",
+        "params": {"name": "t", "_meta": meta},
+    }
+    for state_size in (200 << 10, 4 << 20):
+        d = ServerDirection(max_held=16 << 20)
+        d.session.from_host(json.dumps(call).encode() + b"\n")
+        state = "s" * state_size
+        result = {
+            "jsonrpc": "2.0",
+            "id": 3,
+            "result": {
+                "resultType": "input_required",
+                "requestState": state,
+                "inputRequests": {"r": {"method": "roots/list"}},
+            },
+        }
+        line = json.dumps(result).encode() + b"\n"
+        d.feed(line, _pieces(line, 16 << 10))
+        assert d.host_lines() == [b""], "the round reached the host"
+        retry = json.loads(d.to_server[-1])
+        assert retry["params"]["requestState"] == state
+        assert retry["params"]["inputResponses"] == {"r": ROOTS}

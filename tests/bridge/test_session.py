@@ -275,30 +275,43 @@ def _roots_round(msg_id: int) -> dict[str, Any]:
     }
 
 
-def test_requests_kept_for_input_required_rounds_are_bounded_in_bytes() -> None:
-    from roots_manager.bridge import session
+def test_requests_kept_for_input_required_rounds_are_bounded_in_memory() -> None:
+    from roots_manager.bridge import mrtr
 
     r = Rig()
     mib = "x" * (1024 * 1024)
-    count = session.MAX_REMEMBERED_BYTES // len(mib) + 4
+    count = mrtr.MAX_REMEMBERED_BYTES // len(mib) + 4
     for n in range(1, count + 1):
         out = r.host(_modern_call(n, mib))
         # a request without clientCapabilities in its _meta still gets the roots capability
         assert out["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] == {"roots": {}}
-    kept = sum(map(len, r.s._host_requests.values()))
-    assert kept <= session.MAX_REMEMBERED_BYTES + len(mib) + 4096
-    # the oldest request was let go: the host gets an error for it (never the request for
-    # roots), and the log says why
+    assert r.s.rounds.kept_bytes <= mrtr.MAX_REMEMBERED_BYTES + len(mib) + 4096
+    # the oldest request waited in a file: large requests sent since did not push it out, and
+    # its round is resolved by the bridge with the request as it was relayed
+    assert r.server(_roots_round(1)) is None
+    retry = r.sent()[-1]
+    assert retry["params"]["arguments"]["blob"] == mib
+    assert retry["params"]["inputResponses"] == {"k": ROOTS}
+    # the newest too
+    assert r.server(_roots_round(count)) is None
+    retry = r.sent()[-1]
+    assert retry["params"]["arguments"]["blob"] == mib
+    assert retry["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] == {"roots": {}}
+
+
+def test_requests_kept_for_input_required_rounds_are_bounded_in_number() -> None:
+    from roots_manager.bridge import mrtr
+
+    r = Rig()
+    for n in range(1, mrtr.MAX_REMEMBERED + 2):
+        r.host(_modern_call(n, "small"))
+    # the oldest of more than can be kept was let go: the host gets an error for it (never the
+    # request for roots), and the log says why
     answer = r.server(_roots_round(1))
     assert answer["id"] == 1 and "result" not in answer
     assert "no longer holds" in answer["error"]["message"]
     assert "did not keep" in r.log.events[-1]["message"]
-    # the newest is still resolved by the bridge, with the request as it was relayed
-    assert r.server(_roots_round(count)) is None
-    retry = r.sent()[-1]
-    assert retry["params"]["arguments"]["blob"] == mib
-    assert retry["params"]["inputResponses"] == {"k": ROOTS}
-    assert retry["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] == {"roots": {}}
+    assert r.server(_roots_round(2)) is None
 
 
 def test_a_held_host_retry_is_kept_for_a_further_round() -> None:

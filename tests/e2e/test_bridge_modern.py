@@ -242,3 +242,45 @@ def test_a_request_without_client_capabilities_gets_them(pair: Bridged) -> None:
         got["params"]["_meta"]["io.modelcontextprotocol/clientInfo"]
         == META["io.modelcontextprotocol/clientInfo"]
     )
+
+
+def test_a_cancellation_reaches_the_call_the_bridge_retried(
+    pair: Bridged, store: Store, tmp_path: Path
+) -> None:
+    grant(store, tmp_path, "m", "one")
+    pair.bridge.send(call(20))
+    pair.server.expect(req(20), "the host's call")
+    pair.server.send(
+        {
+            "jsonrpc": "2.0",
+            "id": 20,
+            "result": {
+                "resultType": "input_required",
+                "requestState": "s",
+                "inputRequests": {"r": {"method": "roots/list"}},
+            },
+        }
+    )
+    retry = pair.server.expect(
+        lambda m: isinstance(m, dict) and m.get("method") == "tools/call" and m["id"] != 20,
+        "the bridge's retry",
+    )
+    # the host cancels its call by its own id; the server knows it by the bridge's
+    pair.bridge.send(
+        {
+            "jsonrpc": "2.0",
+            "method": "notifications/cancelled",
+            "params": {"requestId": 20, "reason": "the user pressed stop"},
+        }
+    )
+    got = pair.server.expect(is_method("notifications/cancelled"), "the cancellation")
+    assert got["params"] == {"requestId": retry["id"], "reason": "the user pressed stop"}
+    # a cancellation of a call the bridge did not retry goes as it is
+    pair.bridge.send(
+        {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 99}}
+    )
+    got = pair.server.expect(
+        lambda m: isinstance(m, dict) and m.get("params", {}).get("requestId") == 99,
+        "the other cancellation",
+    )
+    assert got["method"] == "notifications/cancelled"

@@ -18,12 +18,12 @@ reach the host) also sees every line that could spell a pattern in disguise
 A line longer than :data:`STREAM_THRESHOLD` that has not matched any pattern yet is forwarded as
 it arrives (cut-through) when the handler allows it, so a 64 MiB message never sits whole in the
 bridge and a 1 MiB message is not delayed by a store-and-forward copy. A line that matches is
-held until its end and handed to the handler whole, up to :data:`MAX_HELD` bytes. Past that, a
-guarded line is dropped and any other streams on unparsed. When a pattern shows late in a guarded
-line that is streaming, the rest of the line is held back and the whole line (kept while it fits
-in :data:`MAX_HELD`) is handed to the handler: if it is relayed unchanged the rest follows, and
-otherwise, or when the line did not fit, the host gets only the part already sent, which holds
-no pattern, and a newline.
+held until its end and handed to the handler whole, up to :data:`MAX_HELD` bytes; past that it
+streams on unparsed. A guarded line is held whole up to :data:`MAX_HELD` whether it matches or
+not, so that whether the bridge acts never depends on where in the line the request sits or how
+its bytes arrive. Past that, a guarded line that matched is dropped, and one that shows a
+pattern only after it began to stream reaches the far side cut where it was: the part sent holds
+no pattern, and a newline ends it.
 """
 
 from __future__ import annotations
@@ -104,11 +104,8 @@ class LineRelay:
         self._streamed_size = 0
         self._streamed_match = False
         self._tail = b""
-        # a guarded line that streams: a copy of what went out, while it fits in max_held; after
-        # a late match, the rest held back; or, when neither fits, the rest thrown away
-        self._copy: bytearray | None = None
-        self._rest: bytearray | None = None
         self._cut = False
+        """The rest of the guarded line streaming now is thrown away (a pattern showed late)."""
         self._relayed = 0
         self._dropping = False
         """The rest of the current line is thrown away (a guarded line too long to hold)."""
@@ -230,27 +227,22 @@ class LineRelay:
     def _stream_start(self, data: bytes, pos: int, out: list[bytes]) -> bool:
         """Start streaming a long unfinished line straight from *data*, without a copy."""
         handler = self.handler
-        if handler.parse_all() or not handler.may_stream():
+        if handler.parse_all() or not handler.may_stream() or handler.guarded():
             return False
         for p in handler.patterns():
             if data.find(p, pos) >= 0:
                 return False
-        guarded = handler.guarded()
-        if guarded and disguised(data, pos):
-            return False
         first = data if pos == 0 else memoryview(data)[pos:]
-        self._begin_stream(first, len(data) - pos, matched=False, keep=guarded)  # type: ignore[arg-type]
+        self._begin_stream(len(data) - pos, matched=False)
         self._tail = data[-64:]
         out.append(first)  # type: ignore[arg-type]
         return True
 
-    def _begin_stream(self, first: bytes, size: int, *, matched: bool, keep: bool) -> None:
+    def _begin_stream(self, size: int, *, matched: bool) -> None:
         self._scanned = 0
         self._streaming = True
         self._streamed_size = size
         self._streamed_match = matched
-        self._copy = bytearray(first) if keep and size <= self.max_held else None
-        self._rest = None
         self._cut = False
         self._relayed = size
 
@@ -321,12 +313,12 @@ class LineRelay:
                 self._reset_partial()
                 return
             matched = self._partial_match
-        elif self._partial_match or handler.parse_all() or not handler.may_stream():
+        elif guarded or self._partial_match or handler.parse_all() or not handler.may_stream():
             return
         else:
             matched = False
         first = bytes(self._partial)
-        self._begin_stream(first, n, matched=matched, keep=guarded)
+        self._begin_stream(n, matched=matched)
         self._tail = first[-64:]
         out.append(first)
         self._reset_partial()
@@ -334,14 +326,6 @@ class LineRelay:
     def _stream_more(self, data: bytes, end: int, out: list[bytes]) -> None:
         """Take ``data[:end]`` of a streamed line, watching for a pattern (even cut in two)."""
         self._streamed_size += end
-        seg = data if end == len(data) else memoryview(data)[:end]
-        if self._rest is not None:
-            if len(self._rest) + end + len(self._copy or b"") > self.max_held:
-                self._rest = self._copy = None
-                self._cut = True
-            else:
-                self._rest += seg
-            return
         if self._cut:
             return
         handler = self.handler
@@ -356,45 +340,26 @@ class LineRelay:
             ):
                 self._streamed_match = True
                 if guarded:
-                    # nothing that may ask for roots goes out unparsed: hold the rest back
-                    if self._copy is not None and len(self._copy) + end <= self.max_held:
-                        self._rest = bytearray(seg)
-                    else:
-                        self._copy = None
-                        self._cut = True
+                    # nothing that may ask for roots goes out unparsed: the rest is thrown away
+                    self._cut = True
                     return
         if end >= 64:
             self._tail = data[end - 64 : end]
         else:
             self._tail = (self._tail + data[:end])[-64:]
-        if self._copy is not None:
-            if len(self._copy) + end > self.max_held:
-                self._copy = None
-            else:
-                self._copy += seg
         self._relayed += end
-        out.append(seg)  # type: ignore[arg-type]
+        out.append(data if end == len(data) else memoryview(data)[:end])  # type: ignore[arg-type]
 
     def _end_stream(self, out: list[bytes], *, ended: bool) -> None:
         """The streamed line ended (*ended*: with its newline): finish it on the way out."""
-        size = self._streamed_size
-        copy, rest, cut = self._copy, self._rest, self._cut
         self._streaming = False
         self._tail = b""
-        self._copy = self._rest = None
-        self._cut = False
-        if rest is not None and copy is not None:
-            # judged whole after all: the rest follows if the line may go as it is
-            line = bytes(copy + rest)
-            if self.handler.handle(line) == line:
-                out.append(bytes(rest))
-                return
-            cut = True
-        if cut:
+        if self._cut:
+            self._cut = False
             out.append(b"\n" if ended else b"")
-            self.handler.withheld(size, self._relayed)
+            self.handler.withheld(self._streamed_size, self._relayed)
             return
-        self.handler.streamed(size, self._streamed_match)
+        self.handler.streamed(self._streamed_size, self._streamed_match)
 
     def _end_drop(self) -> None:
         self._dropping = False

@@ -22,7 +22,6 @@ from typing import Any
 
 from roots_manager import __version__
 from roots_manager.bridge.eventlog import BridgeLog
-from roots_manager.bridge.main import DEFAULT_CONSENT_TIMEOUT
 from roots_manager.bridge.process import GRACE, ServerProcess
 from roots_manager.bridge.pump import HOLD_LIMIT, FdSink, HandOff, LoopHandler, Pump
 from roots_manager.bridge.relay import LineRelay
@@ -59,7 +58,7 @@ class Bridge:
         proc: subprocess.Popen[bytes] | None,
         *,
         observe: bool = False,
-        consent_timeout: float = DEFAULT_CONSENT_TIMEOUT,
+        consent_timeout: float,
         log_all: bool = False,
         layout: Layout | None = None,
     ) -> None:
