@@ -22,6 +22,7 @@ from typing import Any
 
 from roots_manager.core import events as ev
 from roots_manager.core.paths import Layout
+from roots_manager.core.store import Store
 
 PUPPET = Path(__file__).with_name("puppet_server.py")
 WAIT = 30.0
@@ -221,6 +222,16 @@ class BridgeProc:
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
+
+
+def grant_folder(store: Store, tmp_path: Path, server: str, name: str) -> str:
+    """Make the folder *name* under *tmp_path*, add it as a root, grant it; its URI."""
+    folder = tmp_path / name
+    folder.mkdir(parents=True, exist_ok=True)
+    with store.transaction() as s:
+        root = s.add_root(str(folder))
+        s.grant(server, [root.id])
+    return root.uri
 
 
 def events(layout: Layout, kind: str | None = None) -> list[dict[str, Any]]:

@@ -22,6 +22,7 @@ from tests.bridge.wire import (
     Puppet,
     bridge_argv,
     events,
+    grant_folder,
     initialize,
     initialize_result,
     is_id,
@@ -35,15 +36,6 @@ def pair() -> Iterator[Bridged]:
     p = Bridged()
     yield p
     p.close()
-
-
-def grant_folder(store: Store, tmp_path: Path, server: str, name: str) -> str:
-    folder = tmp_path / name
-    folder.mkdir(parents=True, exist_ok=True)
-    with store.transaction() as s:
-        root = s.add_root(str(folder))
-        s.grant(server, [root.id])
-    return root.uri
 
 
 def test_initialize_gets_roots_capability_and_roots_list_is_answered(

@@ -6,24 +6,21 @@ import json
 from pathlib import Path
 
 from roots_manager.core.store import Store
-from tests.bridge.wire import Bridged, is_id
+from tests.bridge.wire import Bridged, grant_folder, is_id
 from tests.conftest import run_cli
 
 
 def test_a_folder_swapped_for_a_link_to_the_root_is_withheld_at_the_next_answer(
     store: Store, tmp_path: Path
 ) -> None:
+    uri = grant_folder(store, tmp_path, "pup", "work")
     folder = tmp_path / "work"
-    folder.mkdir()
-    with store.transaction() as s:
-        root = s.add_root(str(folder))
-        s.grant("pup", [root.id])
     pair = Bridged()
     try:
         pair.handshake()
         pair.server.send({"jsonrpc": "2.0", "id": 1, "method": "roots/list"})
         first = pair.server.expect(is_id(1), "the first answer")
-        assert [r["uri"] for r in first["result"]["roots"]] == [root.uri]
+        assert [r["uri"] for r in first["result"]["roots"]] == [uri]
         folder.rmdir()
         folder.symlink_to("/")
         pair.server.send({"jsonrpc": "2.0", "id": 2, "method": "roots/list"})

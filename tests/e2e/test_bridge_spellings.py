@@ -17,7 +17,7 @@ from pathlib import Path
 
 from roots_manager.core import events as ev
 from roots_manager.core.store import Store
-from tests.bridge.wire import bridge_argv, events
+from tests.bridge.wire import bridge_argv, events, grant_folder
 
 SERVER = Path(__file__).with_name("spelling_server.py")
 
@@ -48,11 +48,7 @@ def test_the_real_host_answers_every_spelling_directly(ts_host: list[str], tmp_p
 def test_behind_the_bridge_the_host_is_never_asked(
     ts_host: list[str], store: Store, tmp_path: Path, layout
 ) -> None:
-    granted = tmp_path / "granted"
-    granted.mkdir()
-    with store.transaction() as s:
-        root = s.add_root(str(granted))
-        s.grant("spell", [root.id])
+    uri = grant_folder(store, tmp_path, "spell", "granted")
     secret = (tmp_path / "host-only").as_uri()
     bridge = bridge_argv("spell", [sys.executable, str(SERVER)])
     out = run_host(ts_host, bridge, [{"uri": secret, "name": "all"}])
@@ -61,7 +57,7 @@ def test_behind_the_bridge_the_host_is_never_asked(
     assert secret not in out["report"]
     # every request with a readable id was answered by the bridge with the granted folder only
     for key in ("s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9"):
-        assert got[key]["result"] == {"roots": [{"uri": root.uri, "name": "granted"}]}, key
+        assert got[key]["result"] == {"roots": [{"uri": uri, "name": "granted"}]}, key
     # the host's answer to the final ping is there: it read every line before it
     assert "done" in got
     assert len(events(layout, ev.ROOTS_ANSWERED)) == 9
@@ -110,15 +106,11 @@ def test_an_escaped_input_required_round_reaches_a_real_sdk_host_directly(tmp_pa
 def test_an_escaped_input_required_round_is_resolved_by_the_bridge(
     store: Store, tmp_path: Path, layout
 ) -> None:
-    granted = tmp_path / "granted"
-    granted.mkdir()
-    with store.transaction() as s:
-        root = s.add_root(str(granted))
-        s.grant("tool", [root.id])
+    uri = grant_folder(store, tmp_path, "tool", "granted")
     secret = (tmp_path / "host-only").as_uri()
     bridge = bridge_argv("tool", [sys.executable, str(SHIM), sys.executable, str(TOOL_SERVER)])
     text, asked = _sdk_host_show_roots(bridge, secret)
     assert asked == 0
-    assert [r["uri"] for r in json.loads(text)] == [root.uri]
+    assert [r["uri"] for r in json.loads(text)] == [uri]
     resolved = events(layout, ev.MRTR_RESOLVED)
-    assert resolved and resolved[0]["uris"] == [root.uri]
+    assert resolved and resolved[0]["uris"] == [uri]
