@@ -13,7 +13,7 @@ import os
 import sys
 import time
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ from roots_manager.core import events as ev
 from roots_manager.core import live
 from roots_manager.core.consent import effective, grant_active, unavailable_reason
 from roots_manager.core.model import POLICIES, ModelError, State
+from roots_manager.core.names import BIDI_CONTROLS, find_by_visible, visible
 from roots_manager.core.paths import Layout
 from roots_manager.core.store import Store, StoreError, json_bytes
 from roots_manager.core.uri import UriError
@@ -42,10 +43,6 @@ def _print_json(doc: Any) -> None:
     print(_json_text(doc))
 
 
-# The bidirectional embeddings, overrides and isolates, which reorder what follows them.
-_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-
-
 def shown(text: str) -> str:
     """*text* made safe to print on a terminal.
 
@@ -57,11 +54,16 @@ def shown(text: str) -> str:
         cat = unicodedata.category(c)
         if cat == "Cs":  # a byte of a file name that is not UTF-8
             out.append(f"\\x{ord(c) - 0xDC00:02x}")
-        elif cat == "Cc" or c in _BIDI:
+        elif cat == "Cc" or c in BIDI_CONTROLS:
             out.append(repr(c)[1:-1] if ord(c) < 0x100 else f"\\u{ord(c):04x}")
         else:
             out.append(c)
     return "".join(out)
+
+
+def _named(names: Collection[str], ref: str) -> str:
+    """The server *ref* names: itself, or the stored name that shows as *ref* (``fs\\u200b``)."""
+    return find_by_visible(ref, names) or ref
 
 
 def _width(text: str) -> int:
@@ -133,7 +135,7 @@ def cmd_roots_list(store: Store, args: argparse.Namespace) -> int:
             r["path"],
             "yes" if r["available"] else f"no ({r['unavailable_reason']})",
             ", ".join(
-                g["server"] + (" (session)" if g["scope"] == "session" else "")
+                visible(g["server"]) + (" (session)" if g["scope"] == "session" else "")
                 for g in r["granted_to"]
             )
             or "-",
@@ -167,21 +169,22 @@ def cmd_roots_remove(store: Store, args: argparse.Namespace) -> int:
 
 
 def cmd_grant(store: Store, args: argparse.Namespace) -> int:
-    sessions: list[str] = []
-    if args.session:
-        sessions = [m.session for m in live.bridge_markers(store.layout) if m.server == args.server]
     with store.transaction() as state:
+        server = _named(state.servers, args.server)
+        sessions: list[str] = []
+        if args.session:
+            sessions = [m.session for m in live.bridge_markers(store.layout) if m.server == server]
         ids = [state.find_root(ref).id for ref in args.roots]
-        state.grant(args.server, ids, "session" if args.session else "always", sessions)
-        suspended = state.servers[args.server].suspended
+        state.grant(server, ids, "session" if args.session else "always", sessions)
+        suspended = state.servers[server].suspended
     what = "for this session" if args.session else "always"
-    print(f"granted {shown(args.server)} {len(ids)} root(s) ({what})")
+    print(f"granted {visible(server)} {len(ids)} root(s) ({what})")
     if args.session and not sessions:
         print("no bridge of this server runs now: the grant lasts for the next one to start")
     if suspended:
         print(
-            f"note: {shown(args.server)}'s command line changed since it was approved; its "
-            f"grants stay suspended until you run: roots-manager servers approve {shown(args.server)}"
+            f"note: {visible(server)}'s command line changed since it was approved; its "
+            f"grants stay suspended until you run: roots-manager servers approve {visible(server)}"
         )
     return 0
 
@@ -189,14 +192,15 @@ def cmd_grant(store: Store, args: argparse.Namespace) -> int:
 def cmd_revoke(store: Store, args: argparse.Namespace) -> int:
     with store.transaction() as state:
         ids = [state.find_root(ref).id for ref in args.roots]
-        state.server(args.server)  # a mistyped server name is refused, not "revoked" silently
-        n = state.revoke(args.server, ids)
+        server = _named(state.servers, args.server)
+        state.server(server)  # a mistyped server name is refused, not "revoked" silently
+        n = state.revoke(server, ids)
     if n == 0:
         print(
-            f"{shown(args.server)} had no grant of {'that root' if len(ids) == 1 else 'those roots'}; nothing changed"
+            f"{visible(server)} had no grant of {'that root' if len(ids) == 1 else 'those roots'}; nothing changed"
         )
     else:
-        print(f"revoked {n} grant(s) from {shown(args.server)}")
+        print(f"revoked {n} grant(s) from {visible(server)}")
     return 0
 
 
@@ -261,7 +265,7 @@ def cmd_servers_list(store: Store, args: argparse.Namespace) -> int:
             status.append(f"running ({len(s['running'])})")
         rows.append(
             [
-                s["name"],
+                visible(s["name"]),
                 (s["seen_fingerprint"] or s["fingerprint"] or "-")[:12],
                 s["first_seen"] or "-",
                 s["last_seen"] or "-",
@@ -274,25 +278,26 @@ def cmd_servers_list(store: Store, args: argparse.Namespace) -> int:
 
 def cmd_servers_approve(store: Store, args: argparse.Namespace) -> int:
     with store.transaction() as state:
-        srv = state.approve(args.server, args.fingerprint)
-    print(f"approved {shown(args.server)}'s command line: {shown(' '.join(srv.command or []))}")
+        srv = state.approve(_named(state.servers, args.server), args.fingerprint)
+    print(f"approved {visible(srv.name)}'s command line: {shown(' '.join(srv.command or []))}")
     return 0
 
 
 def cmd_servers_remove(store: Store, args: argparse.Namespace) -> int:
     with store.transaction() as state:
-        state.remove_server(args.server)
-    print(f"forgot {shown(args.server)} and its grants")
+        server = _named(state.servers, args.server)
+        state.remove_server(server)
+    print(f"forgot {visible(server)} and its grants")
     return 0
 
 
 def _why_none(state: State, server: str) -> str:
     srv = state.servers.get(server)
     if srv is None:
-        return f" (no server named '{shown(server)}' is known, and the policy is {state.policy})"
+        return f" (no server named '{visible(server)}' is known, and the policy is {state.policy})"
     if srv.suspended:
         return (
-            f" (its command line changed; roots-manager servers approve {shown(server)} "
+            f" (its command line changed; roots-manager servers approve {visible(server)} "
             "lifts the suspension)"
         )
     return ""
@@ -300,12 +305,13 @@ def _why_none(state: State, server: str) -> str:
 
 def cmd_effective(store: Store, args: argparse.Namespace) -> int:
     state = store.read()
-    result = effective(state, args.server, live_sessions=live.live_sessions(store.layout))
+    server = _named(state.servers, args.server)
+    result = effective(state, server, live_sessions=live.live_sessions(store.layout))
     if args.json:
         _print_json(result)
         return 0
     if not result["roots"]:
-        print(f"{shown(args.server)} sees no roots{_why_none(state, args.server)}")
+        print(f"{visible(server)} sees no roots{_why_none(state, server)}")
     for r in result["roots"]:
         print(f"{shown(r['name'])}\t{r['uri']}")
     return 0
@@ -317,8 +323,10 @@ NOTIFY_WAIT = 5.0
 
 def cmd_notify(store: Store, args: argparse.Namespace) -> int:
     layout = store.layout
-    bridges = [m for m in live.bridge_markers(layout) if m.server == args.server]
-    name = shown(args.server)
+    markers = live.bridge_markers(layout)
+    server = _named({m.server for m in markers}, args.server)
+    bridges = [m for m in markers if m.server == server]
+    name = visible(server)
     if not bridges:
         print(
             f"roots-manager: no bridge of {name} is running; "
@@ -403,7 +411,7 @@ def _print_event(rec: dict[str, Any], as_json: bool) -> None:
         return
     rid = "" if rec.get("id") is None else f"#{rec['id']}"
     line = (
-        f"{rec.get('ts', '')}  {rec.get('server', '')}  {rec.get('dir', '-')}  "
+        f"{rec.get('ts', '')}  {visible(str(rec.get('server', '')))}  {rec.get('dir', '-')}  "
         f"{rec.get('kind', '')} {rid}  {ev.summarize(rec)}"
     )
     print(shown(line), flush=True)
@@ -416,7 +424,8 @@ def cmd_log(store: Store, args: argparse.Namespace) -> int:
         for path in ev.log_files(store.layout):
             records, offsets[str(path)] = ev.read_events(path, offsets.get(str(path), 0))
             for rec in records:
-                if args.server is None or rec.get("server") == args.server:
+                server = str(rec.get("server", ""))
+                if args.server in (None, server) or visible(server) == args.server:
                     _print_event(rec, args.json)
 
     try:

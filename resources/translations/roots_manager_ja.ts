@@ -149,7 +149,7 @@
 <context>
     <name>ConsentDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/consent_dialog.py" line="+37"/>
+        <location filename="../../app/roots_manager/gui/consent_dialog.py" line="+38"/>
         <source>A server asks for your folders</source>
         <translation>サーバーがフォルダーを求めています</translation>
     </message>
@@ -257,7 +257,7 @@
 <context>
     <name>ConsentMatrixModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_model.py" line="+260"/>
+        <location filename="../../app/roots_manager/gui/servers_model.py" line="+261"/>
         <source>Its command line changed: its grants are suspended until approved</source>
         <translation>コマンドラインが変更されました。承認されるまで許可は停止されます</translation>
     </message>
@@ -413,6 +413,16 @@
         <location line="+1"/>
         <source>{name!r} is not a usable server name: it holds control or text-direction characters ({chars})</source>
         <translation>{name!r} はサーバー名として使えません: 制御文字や文字方向の制御文字を含んでいます（{chars}）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>{name!r} is not a usable server name: it holds characters that cannot be seen ({chars}), so it would look like another name</source>
+        <translation>{name!r} はサーバー名として使えません: 目に見えない文字を含んでいるため（{chars}）、別の名前と見分けがつきません</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>{name!r} is not a usable server name: it begins or ends with a space, so it would look like another name</source>
+        <translation>{name!r} はサーバー名として使えません: 先頭か末尾に空白があるため、別の名前と見分けがつきません</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -616,7 +626,7 @@
 <context>
     <name>LogModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_model.py" line="+40"/>
+        <location filename="../../app/roots_manager/gui/log_model.py" line="+41"/>
         <source>Time</source>
         <translation>時刻</translation>
     </message>
@@ -654,7 +664,7 @@
 <context>
     <name>LogPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_view.py" line="+52"/>
+        <location filename="../../app/roots_manager/gui/log_view.py" line="+53"/>
         <source>Server filter</source>
         <translation>サーバーの絞り込み</translation>
     </message>

@@ -149,7 +149,7 @@
 <context>
     <name>ConsentDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/consent_dialog.py" line="+37"/>
+        <location filename="../../app/roots_manager/gui/consent_dialog.py" line="+38"/>
         <source>A server asks for your folders</source>
         <translation>有服务器请求访问你的文件夹</translation>
     </message>
@@ -257,7 +257,7 @@
 <context>
     <name>ConsentMatrixModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_model.py" line="+260"/>
+        <location filename="../../app/roots_manager/gui/servers_model.py" line="+261"/>
         <source>Its command line changed: its grants are suspended until approved</source>
         <translation>其命令行已变化：在批准之前其授权已暂停</translation>
     </message>
@@ -413,6 +413,16 @@
         <location line="+1"/>
         <source>{name!r} is not a usable server name: it holds control or text-direction characters ({chars})</source>
         <translation>{name!r} 不能用作服务器名称：它包含控制字符或文字方向字符（{chars}）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>{name!r} is not a usable server name: it holds characters that cannot be seen ({chars}), so it would look like another name</source>
+        <translation>{name!r} 不能用作服务器名称：它包含看不见的字符（{chars}），看起来会与其他名称相同</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>{name!r} is not a usable server name: it begins or ends with a space, so it would look like another name</source>
+        <translation>{name!r} 不能用作服务器名称：它以空格开头或结尾，看起来会与其他名称相同</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -616,7 +626,7 @@
 <context>
     <name>LogModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_model.py" line="+40"/>
+        <location filename="../../app/roots_manager/gui/log_model.py" line="+41"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
@@ -654,7 +664,7 @@
 <context>
     <name>LogPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_view.py" line="+52"/>
+        <location filename="../../app/roots_manager/gui/log_view.py" line="+53"/>
         <source>Server filter</source>
         <translation>服务器筛选</translation>
     </message>

@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 from typing import Any, Literal, TypeVar
 
 from roots_manager.core import uri as uris
+from roots_manager.core.names import BIDI_CONTROLS, NameFlaw, check_server_name
 from roots_manager.core.refusal import Refusal
 
 SCHEMA_VERSION = 1
@@ -50,6 +51,16 @@ _BROAD_REASONS = {
     "at all your files",
 }
 
+_NAME_REFUSALS = {
+    NameFlaw.EMPTY: "{name!r} is not a usable server name: it is empty",
+    NameFlaw.CONTROL: "{name!r} is not a usable server name: it holds control or text-direction "
+    "characters ({chars})",
+    NameFlaw.INVISIBLE: "{name!r} is not a usable server name: it holds characters that cannot "
+    "be seen ({chars}), so it would look like another name",
+    NameFlaw.EDGE_SPACE: "{name!r} is not a usable server name: it begins or ends with a space, "
+    "so it would look like another name",
+}
+
 ERROR_TEMPLATES: tuple[str, ...] = (
     "several roots are named {ref!r} ({paths}); name one by its path",
     "no root matches {ref!r} (roots-manager roots list shows them)",
@@ -67,8 +78,7 @@ ERROR_TEMPLATES: tuple[str, ...] = (
     "{command} (fingerprint {seen}); look at it again before approving",
     "a root's name cannot be empty",
     "a root's name cannot hold control or text-direction characters ({chars})",
-    "{name!r} is not a usable server name: it is empty",
-    "{name!r} is not a usable server name: it holds control or text-direction characters ({chars})",
+    *_NAME_REFUSALS.values(),
 )
 """Every message a :class:`ModelError` can carry, as a ``str.format`` template."""
 
@@ -603,14 +613,10 @@ def _fields(s: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in s.items() if k != "name"}
 
 
-# The bidirectional embeddings, overrides and isolates: they can make a name read as another.
-_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-
-
 def _unsafe_char(c: str) -> bool:
     # Control characters can drive a terminal (escape sequences); lone surrogates stand for
     # file name bytes that are not UTF-8 and have no character to show.
-    return unicodedata.category(c) in ("Cc", "Cs") or c in _BIDI_CONTROLS
+    return unicodedata.category(c) in ("Cc", "Cs") or c in BIDI_CONTROLS
 
 
 def _clean_name(name: str) -> str:
@@ -633,18 +639,11 @@ def _shown_name(text: str) -> str:
 
 
 def server_name_error(name: str) -> ModelError | None:
-    """Why *name* cannot name a server (empty, or holding control or text-direction characters)."""
-    if not name or not name.strip():
-        return ModelError("{name!r} is not a usable server name: it is empty", name=name)
-    bad = sorted({f"U+{ord(c):04X}" for c in name if _unsafe_char(c)})
-    if bad:
-        return ModelError(
-            "{name!r} is not a usable server name: it holds control or text-direction characters "
-            "({chars})",
-            name=name,
-            chars=", ".join(bad),
-        )
-    return None
+    """Why *name* cannot name a server (see :func:`roots_manager.core.names.check_server_name`)."""
+    check = check_server_name(name)
+    if check is None:
+        return None
+    return ModelError(_NAME_REFUSALS[check.flaw], name=name, chars=", ".join(check.chars))
 
 
 def _check_server_name(name: str) -> None:
