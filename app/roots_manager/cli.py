@@ -13,6 +13,7 @@ import os
 import sys
 import time
 import unicodedata
+from collections import Counter
 from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,7 @@ from typing import Any
 from roots_manager import __version__
 from roots_manager.core import events as ev
 from roots_manager.core import live
-from roots_manager.core.consent import effective, grant_active, unavailable_reason
+from roots_manager.core.consent import active_grants_by_root, effective, unavailable_reason
 from roots_manager.core.model import POLICIES, ModelError, State
 from roots_manager.core.names import BIDI_CONTROLS, find_by_visible, visible
 from roots_manager.core.paths import Layout
@@ -49,6 +50,8 @@ def shown(text: str) -> str:
     Paths may legally hold control characters (an escape sequence would drive the terminal),
     text-direction overrides and bytes that are not UTF-8; they are shown as escapes instead.
     """
+    if text.isascii() and text.isprintable():  # most paths and names: nothing to escape
+        return text
     out = []
     for c in text:
         cat = unicodedata.category(c)
@@ -68,6 +71,8 @@ def _named(names: Collection[str], ref: str) -> str:
 
 def _width(text: str) -> int:
     """Columns *text* takes in a terminal: wide (CJK) characters take two, combining marks none."""
+    if text.isascii():  # shown() left no ASCII control character: one column each
+        return len(text)
     n = 0
     for c in text:
         if unicodedata.combining(c) or unicodedata.category(c) in ("Mn", "Me", "Cf"):
@@ -96,15 +101,11 @@ def cmd_roots_add(store: Store, args: argparse.Namespace) -> int:
 
 def roots_report(state: State, layout: Layout) -> list[dict[str, Any]]:
     """Each root with its availability and the servers it is granted to now."""
-    sessions = live.live_sessions(layout)
+    grants = active_grants_by_root(state, live.live_sessions(layout))
     out = []
     for r in state.roots:
         reason = unavailable_reason(r.path)
-        granted = [
-            {"server": g.server, "scope": g.scope}
-            for g in state.grants
-            if g.root == r.id and grant_active(g, live_sessions=sessions)
-        ]
+        granted = [{"server": g.server, "scope": g.scope} for g in grants.get(r.id, ())]
         out.append(
             {
                 "id": r.id,
@@ -218,6 +219,7 @@ def servers_report(state: State, layout: Layout) -> list[dict[str, Any]]:
                 "last_roots_list_at": m.last_roots_list_at,
             }
         )
+    grants = Counter(g.server for g in state.grants)
     out = []
     for name, s in sorted(state.servers.items()):
         pending = [p for p in state.pending if p.server == name]
@@ -239,7 +241,7 @@ def servers_report(state: State, layout: Layout) -> list[dict[str, Any]]:
                     }
                     for p in pending
                 ],
-                "grants": len(state.grants_of(name)),
+                "grants": grants[name],
                 "running": running.get(name, []),
             }
         )

@@ -305,19 +305,25 @@ class State:
         ]
         if srv.fingerprint is None and srv.seen_fingerprint is not None:
             srv.fingerprint = srv.seen_fingerprint
+        # looked up in a map and replaced in one pass: granting every root of a large store
+        # (the consent dialog's "all") must not take roots x grants steps
+        mine = {g.root: g for g in self.grants if g.server == server}
+        replaced: set[int] = set()
         made = []
         for rid in root_ids:
-            existing = self._grant(server, rid)
+            existing = mine.get(rid)
             if existing and existing.scope == "always":
                 continue
             if existing and scope == "session":
                 existing.sessions = sorted(set(existing.sessions) | set(sessions))
                 continue
             if existing:
-                self.grants.remove(existing)
-            g = Grant(server, rid, scope, sorted(set(sessions)), now_iso())
-            self.grants.append(g)
+                replaced.add(id(existing))
+            g = mine[rid] = Grant(server, rid, scope, sorted(set(sessions)), now_iso())
             made.append(g)
+        if replaced:
+            self.grants = [g for g in self.grants if id(g) not in replaced]
+        self.grants.extend(made)
         return made
 
     def revoke(self, server: str, root_ids: Iterable[str]) -> int:
@@ -326,12 +332,6 @@ class State:
         before = len(self.grants)
         self.grants = [g for g in self.grants if not (g.server == server and g.root in ids)]
         return before - len(self.grants)
-
-    def _grant(self, server: str, root_id: str) -> Grant | None:
-        for g in self.grants:
-            if g.server == server and g.root == root_id:
-                return g
-        return None
 
     def grants_of(self, server: str) -> list[Grant]:
         return [g for g in self.grants if g.server == server]

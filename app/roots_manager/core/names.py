@@ -97,6 +97,8 @@ def check_server_name(name: str) -> NameCheck | None:
     """Why *name* cannot name a server, or None when it can."""
     if not name.strip():
         return NameCheck(NameFlaw.EMPTY)
+    if name.isascii() and name.isprintable():  # the usual name, checked without a loop
+        return NameCheck(NameFlaw.EDGE_SPACE) if name != name.strip() else None
     control = [c for c in name if is_control(c)]
     if control:
         return NameCheck(NameFlaw.CONTROL, _code_points(control))
