@@ -20,7 +20,7 @@ from typing import Any
 
 from roots_manager import __version__
 from roots_manager.core import events as ev
-from roots_manager.core import live
+from roots_manager.core import live, retention
 from roots_manager.core.consent import active_grants_by_root, effective, unavailable_reason
 from roots_manager.core.model import POLICIES, ModelError, State
 from roots_manager.core.names import BIDI_CONTROLS, find_by_visible, visible
@@ -446,6 +446,40 @@ def cmd_log(store: Store, args: argparse.Namespace) -> int:
     return 0
 
 
+def _mib(n: int) -> str:
+    return f"{n / 2**20:.1f} MiB"
+
+
+def cmd_log_retention(store: Store, args: argparse.Namespace) -> int:
+    changing = args.max_size is not None or args.max_age is not None
+    if changing:
+        with store.transaction() as state:
+            limits = state.set_log_retention(args.max_size, args.max_age)
+    else:
+        limits = store.read().log_retention
+    size = f"up to {limits.max_mib} MiB in all" if limits.max_mib else "with no size limit"
+    age = f"for {limits.max_days} days" if limits.max_days else "with no age limit"
+    print(
+        f"traffic logs are kept {size}, {age}: the oldest files go first, and a running "
+        "bridge's are never removed"
+    )
+    if changing:
+        swept = retention.sweep_logs(store.layout, limits)
+        if swept.removed:
+            print(
+                f"removed {len(swept.removed)} file(s) over the limits ({_mib(swept.removed_bytes)})"
+            )
+    files = retention.log_usage(store.layout)
+    oldest = (
+        ", the oldest from " + time.strftime("%Y-%m-%d %H:%M", time.localtime(files[0].mtime))
+        if files
+        else ""
+    )
+    print(f"{shown(str(store.layout.logs))} holds {len(files)} file(s), "
+          f"{_mib(sum(f.size for f in files))}{oldest}")  # fmt: skip
+    return 0
+
+
 # ---- the rest ------------------------------------------------------------------------------
 
 
@@ -569,6 +603,18 @@ def build_parser() -> argparse.ArgumentParser:
     lg.add_argument("--server", help="only this server's events")
     lg.add_argument("--json", action="store_true", help="one JSON object per line")
     lg.set_defaults(func=cmd_log)
+
+    lr = sub.add_parser(
+        "log-retention",
+        help="show or set how much traffic log is kept across bridge runs (oldest removed first)",
+    )
+    lr.add_argument(
+        "--max-size", type=int, metavar="MIB", help="the most all logs may take (0: no limit)"
+    )
+    lr.add_argument(
+        "--max-age", type=int, metavar="DAYS", help="how long a log is kept (0: no limit)"
+    )
+    lr.set_defaults(func=cmd_log_retention)
 
     sub.add_parser("bridge", help="run the stdio bridge (the same as roots-bridge)", add_help=False)
     sub.add_parser("gui", help="open the desktop app (the default)", add_help=False)

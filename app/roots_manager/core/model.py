@@ -61,6 +61,13 @@ _NAME_REFUSALS = {
     "so it would look like another name",
 }
 
+_RETENTION_REFUSALS = {
+    "size": "the traffic log size limit must be a whole number of MiB from 0 (no limit) to "
+    "{top}, not {value!r}",
+    "age": "the traffic log age limit must be a whole number of days from 0 (no limit) to "
+    "{top}, not {value!r}",
+}
+
 ERROR_TEMPLATES: tuple[str, ...] = (
     "several roots are named {ref!r} ({paths}); name one by its path",
     "no root matches {ref!r} (roots-manager roots list shows them)",
@@ -79,6 +86,7 @@ ERROR_TEMPLATES: tuple[str, ...] = (
     "a root's name cannot be empty",
     "a root's name cannot hold control or text-direction characters ({chars})",
     *_NAME_REFUSALS.values(),
+    *_RETENTION_REFUSALS.values(),
 )
 """Every message a :class:`ModelError` can carry, as a ``str.format`` template."""
 
@@ -201,6 +209,40 @@ class Pending:
     session: str | None = None
 
 
+DEFAULT_LOG_MAX_MIB = 256
+DEFAULT_LOG_MAX_DAYS = 30
+_LOG_LIMIT_TOPS = {"size": 1024 * 1024, "age": 36500}  # 1 TiB, 100 years
+
+
+@dataclass(frozen=True)
+class LogRetention:
+    """How much of the bridges' traffic logs is kept, in all and in time; 0 is no limit.
+
+    The oldest files go first; a running bridge's files are never removed
+    (:mod:`roots_manager.core.retention`).
+    """
+
+    max_mib: int = DEFAULT_LOG_MAX_MIB
+    max_days: int = DEFAULT_LOG_MAX_DAYS
+
+    @property
+    def max_bytes(self) -> int | None:
+        return self.max_mib * 1024 * 1024 or None
+
+    @property
+    def max_age(self) -> float | None:
+        """The age limit in seconds."""
+        return self.max_days * 86400.0 or None
+
+
+def _log_limit(kind: str, value: object) -> int:
+    """*value* as a log limit of *kind* ("size" or "age"), or a :class:`ModelError`."""
+    top = _LOG_LIMIT_TOPS[kind]
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top:
+        raise ModelError(_RETENTION_REFUSALS[kind], top=top, value=value)
+    return value
+
+
 @dataclass
 class State:
     roots: list[Root] = field(default_factory=list)
@@ -209,6 +251,7 @@ class State:
     pending: list[Pending] = field(default_factory=list)
     policy: Policy = "ask"
     language: str | None = None
+    log_retention: LogRetention = field(default_factory=LogRetention)
     revision: int = 0
 
     # ---- roots -------------------------------------------------------------------------
@@ -344,6 +387,15 @@ class State:
                 choices=", ".join(POLICIES),
             )
         self.policy = policy
+
+    def set_log_retention(self, max_mib: object = None, max_days: object = None) -> LogRetention:
+        """Change the traffic log limits given (None keeps one as it is); returns the new ones."""
+        now = self.log_retention
+        self.log_retention = LogRetention(
+            now.max_mib if max_mib is None else _log_limit("size", max_mib),
+            now.max_days if max_days is None else _log_limit("age", max_days),
+        )
+        return self.log_retention
 
     def remove_server(self, name: str) -> None:
         """Forget a server, its grants and its pending requests."""
@@ -508,7 +560,12 @@ class State:
         return {
             "schema": SCHEMA_VERSION,
             "revision": self.revision,
-            "settings": {"policy": self.policy, "language": self.language},
+            "settings": {
+                "policy": self.policy,
+                "language": self.language,
+                "log_max_mib": self.log_retention.max_mib,
+                "log_max_days": self.log_retention.max_days,
+            },
             "roots": [vars(r).copy() for r in self.roots],
             "servers": {n: _server_json(s) for n, s in self.servers.items()},
             "grants": [vars(g).copy() for g in self.grants],
@@ -533,6 +590,13 @@ class State:
             language = settings.get("language")
             if language is not None and not isinstance(language, str):
                 raise SchemaError("the language setting is not a string")
+            try:
+                retention = LogRetention(
+                    _log_limit("size", settings.get("log_max_mib", DEFAULT_LOG_MAX_MIB)),
+                    _log_limit("age", settings.get("log_max_days", DEFAULT_LOG_MAX_DAYS)),
+                )
+            except ModelError as exc:
+                raise SchemaError(f"a log retention setting is out of range: {exc}") from exc
             return cls(
                 roots=[_typed(Root, r, "a root") for r in _items(doc.get("roots", []), "roots")],
                 servers={
@@ -548,6 +612,7 @@ class State:
                 ],
                 policy=policy,
                 language=language,
+                log_retention=retention,
                 revision=int(doc.get("revision", 0)),
             )
         except SchemaError:
