@@ -10,6 +10,7 @@ from pathlib import Path
 from roots_manager.core import live
 from roots_manager.core.model import now_iso
 from roots_manager.core.paths import Layout
+from roots_manager.core.retention import Swept
 
 MIB = 1024 * 1024
 DAY = 86400.0
@@ -47,6 +48,12 @@ def running(layout: Layout, session: str, pid: int | None = None) -> None:
 
 def names(paths: list[Path]) -> set[str]:
     return {p.name for p in paths}
+
+
+def removed(swept: Swept | None) -> set[str]:
+    """The names of the files a sweep removed."""
+    assert swept is not None, "the sweep did not run"
+    return {f.path.name for f in swept.removed}
 
 
 def remaining(layout: Layout) -> set[str]:

@@ -17,14 +17,14 @@ from roots_manager.core.model import (
 )
 from roots_manager.core.paths import Layout
 from roots_manager.core.store import Store, StoreUnreadable
-from tests.logruns import MIB, names, past_run, remaining, running
+from tests.logruns import MIB, names, past_run, remaining, removed, running
 
 
 def test_the_oldest_runs_go_first_until_the_total_fits(layout: Layout) -> None:
     # four runs of 8 MiB, the first the oldest; a cap of 20 MiB keeps the newest two
     runs = [past_run(layout, f"2026010{i}T000000-aaaa000{i}", 8, days_ago=10 - i) for i in range(4)]
     swept = retention.sweep_logs(layout, LogRetention(max_mib=20, max_days=0))
-    assert names([f.path for f in swept.removed]) == names(runs[0] + runs[1])
+    assert removed(swept) == names(runs[0] + runs[1])
     assert remaining(layout) == names(runs[2] + runs[3])
     assert swept.removed_bytes == 16 * MIB and swept.kept_bytes == 16 * MIB
 
@@ -37,7 +37,7 @@ def test_a_running_bridges_files_survive_even_when_oldest_and_over_the_cap(
     ended = past_run(layout, "20260101T000000-done0001", 4, days_ago=2)
     swept = retention.sweep_logs(layout, LogRetention(max_mib=16, max_days=30))
     # the running session alone is over both limits: every other file goes, its own stay
-    assert names([f.path for f in swept.removed]) == names(ended)
+    assert removed(swept) == names(ended)
     assert remaining(layout) == names(busy)
 
 
@@ -45,7 +45,7 @@ def test_runs_older_than_the_age_limit_go_whatever_the_size(layout: Layout) -> N
     old = past_run(layout, "20250101T000000-old00001", 0.01, days_ago=45)
     recent = past_run(layout, "20260101T000000-new00001", 0.01, days_ago=5)
     swept = retention.sweep_logs(layout, LogRetention(max_mib=256, max_days=30))
-    assert names([f.path for f in swept.removed]) == names(old)
+    assert removed(swept) == names(old)
     assert remaining(layout) == names(recent)
 
 
@@ -55,7 +55,7 @@ def test_zero_means_no_limit_and_a_fresh_file_is_never_removed(layout: Layout) -
     assert retention.sweep_logs(layout, LogRetention(max_mib=0, max_days=0)).removed == ()
     # a bridge that has just started has its file before its live marker: a minute's grace
     swept = retention.sweep_logs(layout, LogRetention(max_mib=1, max_days=1))
-    assert names([f.path for f in swept.removed]) == names(ancient)
+    assert removed(swept) == names(ancient)
     assert remaining(layout) == names(just_made)
 
 
@@ -74,7 +74,7 @@ def test_the_limits_saved_in_the_store_are_used(layout: Layout) -> None:
     with store.transaction() as state:
         state.set_log_retention(max_mib=5)
     swept = retention.sweep_by_settings(layout)
-    assert swept is not None and names([f.path for f in swept.removed]) == names(runs[0] + runs[1])
+    assert removed(swept) == names(runs[0] + runs[1])
 
 
 def test_nothing_is_removed_when_the_store_cannot_be_read(layout: Layout) -> None:
