@@ -13,15 +13,22 @@ import os
 import sys
 import time
 import unicodedata
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any
 
 from roots_manager import __version__
 from roots_manager.core import events as ev
-from roots_manager.core import live
-from roots_manager.core.consent import effective, grant_active, root_unavailable, visible_roots
+from roots_manager.core import live, retention
+from roots_manager.core.consent import (
+    active_grants_by_root,
+    effective,
+    root_unavailable,
+    visible_roots,
+)
 from roots_manager.core.model import POLICIES, ModelError, State
+from roots_manager.core.names import BIDI_CONTROLS, find_by_visible, visible
 from roots_manager.core.paths import Layout
 from roots_manager.core.store import Store, StoreError, json_bytes
 from roots_manager.core.uri import UriError
@@ -42,30 +49,35 @@ def _print_json(doc: Any) -> None:
     print(_json_text(doc))
 
 
-# The bidirectional embeddings, overrides and isolates, which reorder what follows them.
-_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-
-
 def shown(text: str) -> str:
     """*text* made safe to print on a terminal.
 
     Paths may legally hold control characters (an escape sequence would drive the terminal),
     text-direction overrides and bytes that are not UTF-8; they are shown as escapes instead.
     """
+    if text.isascii() and text.isprintable():  # most paths and names: nothing to escape
+        return text
     out = []
     for c in text:
         cat = unicodedata.category(c)
         if cat == "Cs":  # a byte of a file name that is not UTF-8
             out.append(f"\\x{ord(c) - 0xDC00:02x}")
-        elif cat == "Cc" or c in _BIDI:
+        elif cat == "Cc" or c in BIDI_CONTROLS:
             out.append(repr(c)[1:-1] if ord(c) < 0x100 else f"\\u{ord(c):04x}")
         else:
             out.append(c)
     return "".join(out)
 
 
+def _named(names: Collection[str], ref: str) -> str:
+    """The server *ref* names: itself, or the stored name that shows as *ref* (``fs\\u200b``)."""
+    return find_by_visible(ref, names) or ref
+
+
 def _width(text: str) -> int:
     """Columns *text* takes in a terminal: wide (CJK) characters take two, combining marks none."""
+    if text.isascii():  # shown() left no ASCII control character: one column each
+        return len(text)
     n = 0
     for c in text:
         if unicodedata.combining(c) or unicodedata.category(c) in ("Mn", "Me", "Cf"):
@@ -94,15 +106,11 @@ def cmd_roots_add(store: Store, args: argparse.Namespace) -> int:
 
 def roots_report(state: State, layout: Layout) -> list[dict[str, Any]]:
     """Each root with its availability and the servers it is granted to now."""
-    sessions = live.live_sessions(layout)
+    grants = active_grants_by_root(state, live.live_sessions(layout))
     out = []
     for r in state.roots:
         reason = root_unavailable(r)
-        granted = [
-            {"server": g.server, "scope": g.scope}
-            for g in state.grants
-            if g.root == r.id and grant_active(g, live_sessions=sessions)
-        ]
+        granted = [{"server": g.server, "scope": g.scope} for g in grants.get(r.id, ())]
         out.append(
             {
                 "id": r.id,
@@ -133,7 +141,7 @@ def cmd_roots_list(store: Store, args: argparse.Namespace) -> int:
             r["path"],
             "yes" if r["available"] else f"no ({r['unavailable_reason']})",
             ", ".join(
-                g["server"] + (" (session)" if g["scope"] == "session" else "")
+                visible(g["server"]) + (" (session)" if g["scope"] == "session" else "")
                 for g in r["granted_to"]
             )
             or "-",
@@ -167,21 +175,22 @@ def cmd_roots_remove(store: Store, args: argparse.Namespace) -> int:
 
 
 def cmd_grant(store: Store, args: argparse.Namespace) -> int:
-    sessions: list[str] = []
-    if args.session:
-        sessions = [m.session for m in live.bridge_markers(store.layout) if m.server == args.server]
     with store.transaction() as state:
+        server = _named(state.servers, args.server)
+        sessions: list[str] = []
+        if args.session:
+            sessions = [m.session for m in live.bridge_markers(store.layout) if m.server == server]
         ids = [state.find_root(ref).id for ref in args.roots]
-        state.grant(args.server, ids, "session" if args.session else "always", sessions)
-        suspended = state.servers[args.server].suspended
+        state.grant(server, ids, "session" if args.session else "always", sessions)
+        suspended = state.servers[server].suspended
     what = "for this session" if args.session else "always"
-    print(f"granted {shown(args.server)} {len(ids)} root(s) ({what})")
+    print(f"granted {visible(server)} {len(ids)} root(s) ({what})")
     if args.session and not sessions:
         print("no bridge of this server runs now: the grant lasts for the next one to start")
     if suspended:
         print(
-            f"note: {shown(args.server)}'s command line changed since it was approved; its "
-            f"grants stay suspended until you run: roots-manager servers approve {shown(args.server)}"
+            f"note: {visible(server)}'s command line changed since it was approved; its "
+            f"grants stay suspended until you run: roots-manager servers approve {visible(server)}"
         )
     return 0
 
@@ -189,14 +198,15 @@ def cmd_grant(store: Store, args: argparse.Namespace) -> int:
 def cmd_revoke(store: Store, args: argparse.Namespace) -> int:
     with store.transaction() as state:
         ids = [state.find_root(ref).id for ref in args.roots]
-        state.server(args.server)  # a mistyped server name is refused, not "revoked" silently
-        n = state.revoke(args.server, ids)
+        server = _named(state.servers, args.server)
+        state.server(server)  # a mistyped server name is refused, not "revoked" silently
+        n = state.revoke(server, ids)
     if n == 0:
         print(
-            f"{shown(args.server)} had no grant of {'that root' if len(ids) == 1 else 'those roots'}; nothing changed"
+            f"{visible(server)} had no grant of {'that root' if len(ids) == 1 else 'those roots'}; nothing changed"
         )
     else:
-        print(f"revoked {n} grant(s) from {shown(args.server)}")
+        print(f"revoked {n} grant(s) from {visible(server)}")
     return 0
 
 
@@ -214,6 +224,7 @@ def servers_report(state: State, layout: Layout) -> list[dict[str, Any]]:
                 "last_roots_list_at": m.last_roots_list_at,
             }
         )
+    grants = Counter(g.server for g in state.grants)
     out = []
     for name, s in sorted(state.servers.items()):
         pending = [p for p in state.pending if p.server == name]
@@ -235,7 +246,7 @@ def servers_report(state: State, layout: Layout) -> list[dict[str, Any]]:
                     }
                     for p in pending
                 ],
-                "grants": len(state.grants_of(name)),
+                "grants": grants[name],
                 "running": running.get(name, []),
             }
         )
@@ -261,7 +272,7 @@ def cmd_servers_list(store: Store, args: argparse.Namespace) -> int:
             status.append(f"running ({len(s['running'])})")
         rows.append(
             [
-                s["name"],
+                visible(s["name"]),
                 (s["seen_fingerprint"] or s["fingerprint"] or "-")[:12],
                 s["first_seen"] or "-",
                 s["last_seen"] or "-",
@@ -274,25 +285,26 @@ def cmd_servers_list(store: Store, args: argparse.Namespace) -> int:
 
 def cmd_servers_approve(store: Store, args: argparse.Namespace) -> int:
     with store.transaction() as state:
-        srv = state.approve(args.server, args.fingerprint)
-    print(f"approved {shown(args.server)}'s command line: {shown(' '.join(srv.command or []))}")
+        srv = state.approve(_named(state.servers, args.server), args.fingerprint)
+    print(f"approved {visible(srv.name)}'s command line: {shown(' '.join(srv.command or []))}")
     return 0
 
 
 def cmd_servers_remove(store: Store, args: argparse.Namespace) -> int:
     with store.transaction() as state:
-        state.remove_server(args.server)
-    print(f"forgot {shown(args.server)} and its grants")
+        server = _named(state.servers, args.server)
+        state.remove_server(server)
+    print(f"forgot {visible(server)} and its grants")
     return 0
 
 
 def _why_none(state: State, server: str) -> str:
     srv = state.servers.get(server)
     if srv is None:
-        return f" (no server named '{shown(server)}' is known, and the policy is {state.policy})"
+        return f" (no server named '{visible(server)}' is known, and the policy is {state.policy})"
     if srv.suspended:
         return (
-            f" (its command line changed; roots-manager servers approve {shown(server)} "
+            f" (its command line changed; roots-manager servers approve {visible(server)} "
             "lifts the suspension)"
         )
     return ""
@@ -300,12 +312,13 @@ def _why_none(state: State, server: str) -> str:
 
 def cmd_effective(store: Store, args: argparse.Namespace) -> int:
     state = store.read()
-    result = effective(state, args.server, live_sessions=live.live_sessions(store.layout))
+    server = _named(state.servers, args.server)
+    result = effective(state, server, live_sessions=live.live_sessions(store.layout))
     if args.json:
         _print_json(result)
         return 0
     if not result["roots"]:
-        print(f"{shown(args.server)} sees no roots{_why_none(state, args.server)}")
+        print(f"{visible(server)} sees no roots{_why_none(state, server)}")
     for r in result["roots"]:
         print(f"{shown(r['name'])}\t{r['uri']}")
     for root in visible_roots(state, args.server, live_sessions=live.live_sessions(store.layout)):
@@ -326,8 +339,10 @@ NOTIFY_WAIT = 5.0
 
 def cmd_notify(store: Store, args: argparse.Namespace) -> int:
     layout = store.layout
-    bridges = [m for m in live.bridge_markers(layout) if m.server == args.server]
-    name = shown(args.server)
+    markers = live.bridge_markers(layout)
+    server = _named({m.server for m in markers}, args.server)
+    bridges = [m for m in markers if m.server == server]
+    name = visible(server)
     if not bridges:
         print(
             f"roots-manager: no bridge of {name} is running; "
@@ -412,7 +427,7 @@ def _print_event(rec: dict[str, Any], as_json: bool) -> None:
         return
     rid = "" if rec.get("id") is None else f"#{rec['id']}"
     line = (
-        f"{rec.get('ts', '')}  {rec.get('server', '')}  {rec.get('dir', '-')}  "
+        f"{rec.get('ts', '')}  {visible(str(rec.get('server', '')))}  {rec.get('dir', '-')}  "
         f"{rec.get('kind', '')} {rid}  {ev.summarize(rec)}"
     )
     print(shown(line), flush=True)
@@ -425,7 +440,8 @@ def cmd_log(store: Store, args: argparse.Namespace) -> int:
         for path in ev.log_files(store.layout):
             records, offsets[str(path)] = ev.read_events(path, offsets.get(str(path), 0))
             for rec in records:
-                if args.server is None or rec.get("server") == args.server:
+                server = str(rec.get("server", ""))
+                if args.server in (None, server) or visible(server) == args.server:
                     _print_event(rec, args.json)
 
     try:
@@ -441,6 +457,40 @@ def cmd_log(store: Store, args: argparse.Namespace) -> int:
             drain()
     except KeyboardInterrupt:
         pass  # Ctrl-C is how --follow is meant to end
+    return 0
+
+
+def _mib(n: int) -> str:
+    return f"{n / 2**20:.1f} MiB"
+
+
+def cmd_log_retention(store: Store, args: argparse.Namespace) -> int:
+    changing = args.max_size is not None or args.max_age is not None
+    if changing:
+        with store.transaction() as state:
+            limits = state.set_log_retention(args.max_size, args.max_age)
+    else:
+        limits = store.read().log_retention
+    size = f"up to {limits.max_mib} MiB in all" if limits.max_mib else "with no size limit"
+    age = f"for {limits.max_days} days" if limits.max_days else "with no age limit"
+    print(
+        f"traffic logs are kept {size}, {age}: the oldest files go first, and a running "
+        "bridge's are never removed"
+    )
+    if changing:
+        swept = retention.sweep_logs(store.layout, limits)
+        if swept.removed:
+            print(
+                f"removed {len(swept.removed)} file(s) over the limits ({_mib(swept.removed_bytes)})"
+            )
+    files = retention.log_usage(store.layout)
+    oldest = (
+        ", the oldest from " + time.strftime("%Y-%m-%d %H:%M", time.localtime(files[0].mtime))
+        if files
+        else ""
+    )
+    print(f"{shown(str(store.layout.logs))} holds {len(files)} file(s), "
+          f"{_mib(sum(f.size for f in files))}{oldest}")  # fmt: skip
     return 0
 
 
@@ -567,6 +617,18 @@ def build_parser() -> argparse.ArgumentParser:
     lg.add_argument("--server", help="only this server's events")
     lg.add_argument("--json", action="store_true", help="one JSON object per line")
     lg.set_defaults(func=cmd_log)
+
+    lr = sub.add_parser(
+        "log-retention",
+        help="show or set how much traffic log is kept across bridge runs (oldest removed first)",
+    )
+    lr.add_argument(
+        "--max-size", type=int, metavar="MIB", help="the most all logs may take (0: no limit)"
+    )
+    lr.add_argument(
+        "--max-age", type=int, metavar="DAYS", help="how long a log is kept (0: no limit)"
+    )
+    lr.set_defaults(func=cmd_log_retention)
 
     sub.add_parser("bridge", help="run the stdio bridge (the same as roots-bridge)", add_help=False)
     sub.add_parser("gui", help="open the desktop app (the default)", add_help=False)

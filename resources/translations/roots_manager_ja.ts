@@ -149,7 +149,7 @@
 <context>
     <name>ConsentDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/consent_dialog.py" line="+37"/>
+        <location filename="../../app/roots_manager/gui/consent_dialog.py" line="+38"/>
         <source>A server asks for your folders</source>
         <translation>サーバーがフォルダーを求めています</translation>
     </message>
@@ -257,7 +257,7 @@
 <context>
     <name>ConsentMatrixModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_model.py" line="+260"/>
+        <location filename="../../app/roots_manager/gui/servers_model.py" line="+261"/>
         <source>Its command line changed: its grants are suspended until approved</source>
         <translation>コマンドラインが変更されました。承認されるまで許可は停止されます</translation>
     </message>
@@ -413,6 +413,26 @@
         <location line="+1"/>
         <source>{name!r} is not a usable server name: it holds control or text-direction characters ({chars})</source>
         <translation>{name!r} はサーバー名として使えません: 制御文字や文字方向の制御文字を含んでいます（{chars}）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>{name!r} is not a usable server name: it holds characters that cannot be seen ({chars}), so it would look like another name</source>
+        <translation>{name!r} はサーバー名として使えません: 目に見えない文字を含んでいるため（{chars}）、別の名前と見分けがつきません</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>{name!r} is not a usable server name: it begins or ends with a space, so it would look like another name</source>
+        <translation>{name!r} はサーバー名として使えません: 先頭か末尾に空白があるため、別の名前と見分けがつきません</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>the traffic log size limit must be a whole number of MiB from 0 (no limit) to {top}, not {value!r}</source>
+        <translation>通信ログのサイズ上限は 0（上限なし）から {top} までの整数（MiB）で指定してください。{value!r} は使えません</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>the traffic log age limit must be a whole number of days from 0 (no limit) to {top}, not {value!r}</source>
+        <translation>通信ログの保存期間は 0（上限なし）から {top} までの整数（日）で指定してください。{value!r} は使えません</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -616,7 +636,7 @@
 <context>
     <name>LogModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_model.py" line="+40"/>
+        <location filename="../../app/roots_manager/gui/log_model.py" line="+41"/>
         <source>Time</source>
         <translation>時刻</translation>
     </message>
@@ -654,7 +674,7 @@
 <context>
     <name>LogPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_view.py" line="+52"/>
+        <location filename="../../app/roots_manager/gui/log_view.py" line="+53"/>
         <source>Server filter</source>
         <translation>サーバーの絞り込み</translation>
     </message>
@@ -1313,7 +1333,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>Roots</name>
     <message>
-        <location filename="../../app/roots_manager/gui/roots_model.py" line="+25"/>
+        <location filename="../../app/roots_manager/gui/roots_model.py" line="+26"/>
         <source>missing</source>
         <translation>見つかりません</translation>
     </message>
@@ -1341,7 +1361,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RootsModel</name>
     <message>
-        <location line="+58"/>
+        <location line="+56"/>
         <source>Name</source>
         <translation>名前</translation>
     </message>
@@ -1667,7 +1687,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+58"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+64"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;ルートはサーバーにどこを見るべきかを伝えるもので、アクセス制御ではありません。&lt;/b&gt;サーバーは、そのプロセスに許されたファイルなら何でも開けます。実際に何をしているかは「ログ」で確認してください。</translation>
     </message>
@@ -1712,7 +1732,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>同意: どのサーバーにどのルートを見せるか</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>Tick a cell to let a server see a root. Space or a click cycles: not granted, this session (until the running server stops), always. Right-click for a menu.</source>
         <translation>セルにチェックを入れると、サーバーにそのルートが見えるようになります。Space キーまたはクリックで「許可なし」「このセッションのみ（実行中のサーバーが止まるまで）」「常に」を順に切り替えます。右クリックでメニューを表示します。</translation>
     </message>
@@ -1777,7 +1797,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>list_changed を送信(&amp;L)</translation>
     </message>
     <message>
-        <location line="+106"/>
+        <location line="+114"/>
         <source>Could not ask the bridge of {server}: {reason}</source>
         <translation>{server} のブリッジに依頼できませんでした: {reason}</translation>
     </message>
@@ -1820,7 +1840,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/settings_dialog.py" line="+44"/>
+        <location filename="../../app/roots_manager/gui/settings_dialog.py" line="+47"/>
         <source>Settings</source>
         <translation>設定</translation>
     </message>
@@ -1845,15 +1865,55 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>新しい言語は再起動後に適用されます。保存すると、再起動するかどうかを尋ねます。</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
+        <source> MiB</source>
+        <translation> MiB</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Most space all traffic logs may take</source>
+        <translation>すべての通信ログが使える最大の容量</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> days</source>
+        <translation> 日</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>How long traffic logs are kept</source>
+        <translation>通信ログを保存する期間</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>When the bridges&apos; traffic logs pass either limit, the oldest files are removed first. The log of a server running now is never removed.</source>
+        <translation>ブリッジの通信ログがどちらかの上限を超えると、古いファイルから削除されます。いま動いているサーバーのログは削除されません。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>&amp;Language:</source>
         <translation>言語(&amp;L):</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Keep traffic logs &amp;up to:</source>
+        <translation>通信ログの容量上限(&amp;U):</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Keep traffic logs &amp;for:</source>
+        <translation>通信ログの保存期間(&amp;F):</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>no limit</source>
+        <translation>上限なし</translation>
     </message>
 </context>
 <context>
     <name>StoreWatcher</name>
     <message>
-        <location filename="../../app/roots_manager/gui/watcher.py" line="+168"/>
+        <location filename="../../app/roots_manager/gui/watcher.py" line="+185"/>
         <source>Your change was not saved: the store cannot be read. Choose Recover… above the tabs to repair it.</source>
         <translation>変更は保存されませんでした。ストアを読み込めません。タブの上の「復旧…」で修復してください。</translation>
     </message>

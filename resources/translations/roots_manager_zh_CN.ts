@@ -149,7 +149,7 @@
 <context>
     <name>ConsentDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/consent_dialog.py" line="+37"/>
+        <location filename="../../app/roots_manager/gui/consent_dialog.py" line="+38"/>
         <source>A server asks for your folders</source>
         <translation>有服务器请求访问你的文件夹</translation>
     </message>
@@ -257,7 +257,7 @@
 <context>
     <name>ConsentMatrixModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_model.py" line="+260"/>
+        <location filename="../../app/roots_manager/gui/servers_model.py" line="+261"/>
         <source>Its command line changed: its grants are suspended until approved</source>
         <translation>其命令行已变化：在批准之前其授权已暂停</translation>
     </message>
@@ -413,6 +413,26 @@
         <location line="+1"/>
         <source>{name!r} is not a usable server name: it holds control or text-direction characters ({chars})</source>
         <translation>{name!r} 不能用作服务器名称：它包含控制字符或文字方向字符（{chars}）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>{name!r} is not a usable server name: it holds characters that cannot be seen ({chars}), so it would look like another name</source>
+        <translation>{name!r} 不能用作服务器名称：它包含看不见的字符（{chars}），看起来会与其他名称相同</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>{name!r} is not a usable server name: it begins or ends with a space, so it would look like another name</source>
+        <translation>{name!r} 不能用作服务器名称：它以空格开头或结尾，看起来会与其他名称相同</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>the traffic log size limit must be a whole number of MiB from 0 (no limit) to {top}, not {value!r}</source>
+        <translation>流量日志的大小上限必须是 0（不限）到 {top} 之间的整数（MiB），不能是 {value!r}</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>the traffic log age limit must be a whole number of days from 0 (no limit) to {top}, not {value!r}</source>
+        <translation>流量日志的保留期限必须是 0（不限）到 {top} 之间的整数（天），不能是 {value!r}</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -616,7 +636,7 @@
 <context>
     <name>LogModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_model.py" line="+40"/>
+        <location filename="../../app/roots_manager/gui/log_model.py" line="+41"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
@@ -654,7 +674,7 @@
 <context>
     <name>LogPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_view.py" line="+52"/>
+        <location filename="../../app/roots_manager/gui/log_view.py" line="+53"/>
         <source>Server filter</source>
         <translation>服务器筛选</translation>
     </message>
@@ -1313,7 +1333,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>Roots</name>
     <message>
-        <location filename="../../app/roots_manager/gui/roots_model.py" line="+25"/>
+        <location filename="../../app/roots_manager/gui/roots_model.py" line="+26"/>
         <source>missing</source>
         <translation>不存在</translation>
     </message>
@@ -1341,7 +1361,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RootsModel</name>
     <message>
-        <location line="+58"/>
+        <location line="+56"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
@@ -1667,7 +1687,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+58"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+64"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;根目录告诉服务器该去哪里查看，它们并不是访问控制。&lt;/b&gt;服务器仍然可以打开其进程有权访问的任何文件。请在“日志”中查看它实际做了什么。</translation>
     </message>
@@ -1712,7 +1732,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>授权：哪个服务器可以看到哪个根目录</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>Tick a cell to let a server see a root. Space or a click cycles: not granted, this session (until the running server stops), always. Right-click for a menu.</source>
         <translation>勾选单元格即可让服务器看到该根目录。按空格键或点击可依次切换：未授权、仅本次会话（直到正在运行的服务器停止）、始终。右键单击可打开菜单。</translation>
     </message>
@@ -1777,7 +1797,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>发送 list_changed(&amp;L)</translation>
     </message>
     <message>
-        <location line="+106"/>
+        <location line="+114"/>
         <source>Could not ask the bridge of {server}: {reason}</source>
         <translation>无法向 {server} 的桥接器发出请求：{reason}</translation>
     </message>
@@ -1820,7 +1840,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/settings_dialog.py" line="+44"/>
+        <location filename="../../app/roots_manager/gui/settings_dialog.py" line="+47"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
@@ -1845,15 +1865,55 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>新的语言在重新启动后生效；保存后会询问你是否立即重新启动。</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
+        <source> MiB</source>
+        <translation> MiB</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Most space all traffic logs may take</source>
+        <translation>所有流量日志最多可占用的空间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> days</source>
+        <translation> 天</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>How long traffic logs are kept</source>
+        <translation>流量日志的保留时间</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>When the bridges&apos; traffic logs pass either limit, the oldest files are removed first. The log of a server running now is never removed.</source>
+        <translation>当网桥的流量日志超过任一上限时，会先删除最旧的文件。正在运行的服务器的日志不会被删除。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>&amp;Language:</source>
         <translation>语言(&amp;L)：</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Keep traffic logs &amp;up to:</source>
+        <translation>流量日志最多保留(&amp;U)：</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Keep traffic logs &amp;for:</source>
+        <translation>流量日志保留期限(&amp;F)：</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>no limit</source>
+        <translation>不限</translation>
     </message>
 </context>
 <context>
     <name>StoreWatcher</name>
     <message>
-        <location filename="../../app/roots_manager/gui/watcher.py" line="+168"/>
+        <location filename="../../app/roots_manager/gui/watcher.py" line="+185"/>
         <source>Your change was not saved: the store cannot be read. Choose Recover… above the tabs to repair it.</source>
         <translation>更改未保存：无法读取存储文件。请点击标签页上方的“恢复…”进行修复。</translation>
     </message>

@@ -9,6 +9,9 @@ import pytest
 from roots_manager.bridge.eventlog import BridgeLog
 from roots_manager.core import events as ev
 from roots_manager.core.paths import Layout
+from roots_manager.core.store import Store
+from tests.e2e.test_log_retention import wait_for
+from tests.logruns import names, past_run, remaining
 
 
 def test_a_log_directory_that_cannot_be_written_is_reported_once(
@@ -34,3 +37,19 @@ def test_events_go_to_the_session_file(layout: Layout) -> None:
     assert log.path is not None
     records, _ = ev.read_events(log.path)
     assert [(r["kind"], r["server"], r["message"]) for r in records] == [(ev.ERROR, "srv", "hello")]
+
+
+def test_each_rotation_keeps_all_runs_within_the_limits(layout: Layout) -> None:
+    with Store(layout).transaction() as state:
+        state.set_log_retention(max_mib=10, max_days=0)
+    log = BridgeLog(layout, "srv", "20260110T000000-live0001")
+    assert log.writer is not None
+    first = past_run(layout, "20260101T000000-run00001", 6, days_ago=3)
+    second = past_run(layout, "20260102T000000-run00002", 6, days_ago=2)
+    # this session rotates after a few events; 12 MiB of past runs are over the 10 MiB cap
+    log.writer.max_bytes = 2000
+    while log.writer.part == 0:
+        log.event(ev.ERROR, message="x" * 200)
+    wait_for(lambda: names(first).isdisjoint(remaining(layout)), "no sweep after the rotation")
+    assert names(second) <= remaining(layout)
+    log.close()

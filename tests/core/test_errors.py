@@ -54,6 +54,10 @@ def refusals(work: Path) -> list[Callable[[], object]]:
         lambda: s.rename_root("proj", "bad\x1bname"),
         lambda: s.grant("", [root.id]),
         lambda: s.grant("evil\u202ename", [root.id]),
+        lambda: s.grant("fs\u200b", [root.id]),
+        lambda: s.server_started("fs ", ["fs-server"], "s3"),
+        lambda: s.set_log_retention(max_mib=-1),
+        lambda: s.set_log_retention(max_days=10**6),
     ]
 
 

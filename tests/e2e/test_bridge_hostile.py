@@ -235,7 +235,11 @@ def test_usage_errors() -> None:
     assert proc.returncode == 2 and "command" in proc.stderr
 
 
-@pytest.mark.parametrize("name", ["", "  ", "fs\x1b[2J", "fs\u202egnp.exe"])
+@pytest.mark.parametrize(
+    "name",
+    # empty, a terminal escape, a text-direction override, then names that print like "fs"
+    ["", "  ", "fs\x1b[2J", "fs\u202egnp.exe", "fs\u200b", "fs\u00ad", "fs ", " fs", "fs\ufeff"],
+)
 def test_unusable_server_names_are_refused_before_anything_is_recorded(
     name: str, layout: Layout
 ) -> None:
@@ -248,6 +252,8 @@ def test_unusable_server_names_are_refused_before_anything_is_recorded(
         stdin=subprocess.DEVNULL,
     )
     assert proc.returncode == 2 and "not a usable server name" in proc.stderr
+    # the refusal names the name with its hidden characters written out
+    assert repr(name) in proc.stderr
     assert Store(layout).read().servers == {}
 
 

@@ -328,3 +328,36 @@ def test_approve_takes_the_fingerprint_that_servers_list_json_shows(
     done = run_cli("servers", "approve", "fs", "--fingerprint", now)
     assert "--v3" in done.stdout
     assert path_to_uri(str(folders[0])) in run_cli("effective", "fs", "--json").stdout
+
+
+def test_stored_look_alike_server_names_are_told_apart(tmp_path: Path) -> None:
+    folder = tmp_path / "proj"
+    folder.mkdir()
+    run_cli("roots", "add", str(folder), "--name", "proj")
+    run_cli("grant", "fs", "proj")
+    # names a store may hold from before they were refused (or from a hand edit)
+    store = Path(os.environ["ROOTS_MANAGER_HOME"]) / "store.json"
+    doc = json.loads(store.read_text(encoding="utf-8"))
+    odd = ["fs\u200b", "fs\u00ad", "fs "]
+    for name in odd:
+        doc["servers"][name] = {}
+        doc["grants"].append({"server": name, "root": doc["roots"][0]["id"], "scope": "always"})
+    store.write_text(json.dumps(doc), encoding="utf-8")
+
+    table = run_cli("servers", "list").stdout.splitlines()
+    names = sorted(line.split()[0] for line in table[1:])
+    assert names == ["fs", "fs\\u200b", "fs\\x20", "fs\\xad"]
+    listed = json.loads(run_cli("servers", "list", "--json").stdout)
+    assert sorted(s["name"] for s in listed) == sorted(["fs", *odd])  # exact in JSON
+    granted = run_cli("roots", "list").stdout.splitlines()[1]
+    assert "fs, fs\\u200b, fs\\xad, fs\\x20" in granted
+
+    # what is shown can be typed: the look-alike goes, "fs" keeps its grant
+    assert "revoked 1 grant(s) from fs\\u200b" in run_cli("revoke", "fs\\u200b", "proj").stdout
+    assert "sees no roots" in run_cli("effective", "fs\\u200b").stdout
+    assert "forgot fs\\x20" in run_cli("servers", "remove", "fs\\x20").stdout
+    refused = run_cli("grant", "fs\\xad", "proj", check=False)
+    assert refused.returncode == 1 and "would look like another name" in refused.stderr
+    left = json.loads(run_cli("servers", "list", "--json").stdout)
+    assert sorted(s["name"] for s in left) == sorted(["fs", "fs\u200b", "fs\u00ad"])
+    assert effective_uris("fs") == [path_to_uri(str(folder))]

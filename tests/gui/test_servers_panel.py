@@ -205,3 +205,27 @@ def test_the_watcher_catches_up_without_change_notifications(store: Store, qtbot
         assert w.state.policy == "deny"
     finally:
         w.stop()
+
+
+def test_stored_look_alike_names_show_their_hidden_characters(
+    watcher: StoreWatcher, store: Store, tmp_path: Path, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    ids = seed(store, tmp_path)
+    # names a store may hold from before they were refused, or from a hand edit
+    doc = json.loads(store.path.read_text(encoding="utf-8"))
+    for name in ("files\u200b", "files "):
+        doc["servers"][name] = {}
+        doc["grants"].append({"server": name, "root": ids[0], "scope": "always"})
+    store.path.write_text(json.dumps(doc), encoding="utf-8")
+    watcher.reload()
+    panel = ServersPanel(watcher)
+    qtbot.addWidget(panel)
+    m, servers = panel.matrix_model, panel.servers_model
+    headers = [m.headerData(i, Qt.Orientation.Vertical) for i in range(m.rowCount())]
+    assert headers == ["files", "files\\x20", "files\\u200b", "notes"]
+    assert sorted(servers.index(i, 0).data() for i in range(servers.rowCount())) == sorted(headers)
+    # the escape is only on screen: the cell still edits the real name's grant
+    row = headers.index("files\\u200b")
+    assert "files\\u200b always sees" in m.index(row, 0).data(Qt.ItemDataRole.ToolTipRole)
+    m.set_scope(m.index(row, 0), None)
+    assert sorted(g.server for g in store.read().grants) == ["files ", "notes"]

@@ -7,10 +7,13 @@ import subprocess
 from pytestqt.qtbot import QtBot
 
 from roots_manager import __version__
+from roots_manager.core.model import LogRetention
+from roots_manager.core.paths import Layout
 from roots_manager.core.store import Store
 from roots_manager.gui.app import AppController, relaunch_command
 from roots_manager.gui.settings_dialog import SettingsDialog
 from tests.gui.shell_support import answer_message_box, button_named
+from tests.logruns import names, past_run, remaining
 
 
 def settings_of(controller: AppController) -> SettingsDialog:
@@ -64,3 +67,18 @@ def test_the_restart_command_starts_this_program() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert __version__ in done.stdout
+
+
+def test_the_log_limits_are_saved_and_applied_at_once(
+    controller: AppController, store: Store, layout: Layout
+) -> None:
+    dialog = settings_of(controller)
+    assert (dialog.log_size.value(), dialog.log_age.value()) == (256, 30)
+    assert dialog.log_age.specialValueText() == "no limit"  # shown for 0
+    old = past_run(layout, "20260101T000000-run00001", 1, days_ago=20)
+    new = past_run(layout, "20260105T000000-run00002", 1, days_ago=2)
+    dialog.log_age.setValue(7)
+    dialog.log_size.setValue(0)
+    dialog.accept()
+    assert store.read().log_retention == LogRetention(max_mib=0, max_days=7)
+    assert remaining(layout) == names(new) and not names(old) & remaining(layout)

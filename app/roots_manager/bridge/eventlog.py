@@ -4,7 +4,9 @@ Events go to the session's JSON Lines file at once (the log views follow it live
 cannot be written (a directory that is not writable, a full disk) is reported once on stderr and
 otherwise ignored: the traffic matters more than its record. The live marker (what the desktop app and ``roots-manager servers list`` show about a running bridge) is
 rewritten atomically in a worker thread, coalescing updates, so that an fsync never stalls the
-relay.
+relay. Across runs, all sessions' logs are kept within the limits saved in the store
+(:mod:`roots_manager.core.retention`), swept in a thread when the bridge starts and at each
+rotation.
 """
 
 from __future__ import annotations
@@ -13,11 +15,12 @@ import asyncio
 import contextlib
 import dataclasses
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
 from roots_manager.core import events as ev
-from roots_manager.core import live
+from roots_manager.core import live, retention
 from roots_manager.core.paths import Layout
 
 MARKER_DELAY = 0.1
@@ -33,8 +36,9 @@ class BridgeLog:
         self.session = session
         self.counts: dict[str, int] = {}
         self.writer: ev.EventWriter | None = None
+        self._sweeping = threading.Lock()
         try:
-            self.writer = ev.EventWriter(layout, session)
+            self.writer = ev.EventWriter(layout, session, on_rotate=self.sweep)
         except OSError as exc:
             self._cannot_log(exc)
         self._marker: live.BridgeMarker | None = None
@@ -63,6 +67,23 @@ class BridgeLog:
     def path(self) -> Path | None:
         """The file events go to now (None when there is no log)."""
         return self.writer.path if self.writer is not None else None
+
+    def sweep(self) -> None:
+        """Bring every session's logs within the saved limits, in a thread of its own.
+
+        Called when the bridge starts and at each rotation; reading the store and listing the
+        log directory must not hold up the relay. One sweep at a time: what a second would
+        find is this session's newest file, which is never removed anyway.
+        """
+        if self._closed or not self._sweeping.acquire(blocking=False):
+            return
+        threading.Thread(target=self._sweep, name="log-sweep", daemon=True).start()
+
+    def _sweep(self) -> None:
+        try:
+            retention.sweep_by_settings(self.layout, keep=(self.session,))
+        finally:
+            self._sweeping.release()
 
     def _cannot_log(self, exc: OSError) -> None:
         with contextlib.suppress(OSError, ValueError):

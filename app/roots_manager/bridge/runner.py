@@ -305,6 +305,8 @@ class Bridge:
                 self.log.event(ev.ERROR, message=f"the server's start was not recorded: {exc}")
                 print(f"roots-bridge: {exc}", file=sys.stderr, flush=True)
         self.log.start_marker(marker, loop)
+        # earlier runs' logs, kept within the limits (in a thread: the store is read again)
+        self.log.sweep()
         # requests left for bridges that ended before they could take them; in the background,
         # since it reads every bridge's marker and the first answer must not wait for that
         self._tasks.append(asyncio.create_task(asyncio.to_thread(self._sweep_requests)))

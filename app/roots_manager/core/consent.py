@@ -66,6 +66,21 @@ def grant_active(
     return any(s in live_sessions for s in grant.sessions)
 
 
+def active_grants_by_root(
+    state: State, live_sessions: Collection[str] | None = None
+) -> dict[str, list[Grant]]:
+    """The grants that apply now (see :func:`grant_active`) by root id, each in store order.
+
+    One pass over the grants, for tables that show each root's grantees: looking each root's
+    grants up in the whole list takes roots x grants steps (over a minute for 30,000 roots).
+    """
+    by_root: dict[str, list[Grant]] = {}
+    for g in state.grants:
+        if grant_active(g, live_sessions=live_sessions):
+            by_root.setdefault(g.root, []).append(g)
+    return by_root
+
+
 def visible_roots(
     state: State,
     server: str,

@@ -13,7 +13,7 @@ import contextlib
 import json
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
@@ -85,11 +85,14 @@ class EventWriter:
         *,
         max_bytes: int = DEFAULT_MAX_BYTES,
         keep_parts: int = DEFAULT_KEEP_PARTS,
+        on_rotate: Callable[[], None] | None = None,
     ) -> None:
         self.dir = layout.logs
         self.session = session
         self.max_bytes = max_bytes
         self.keep_parts = keep_parts
+        self.on_rotate = on_rotate
+        """Called after each rotation (the place to keep all sessions' logs within limits)."""
         self.part = 0
         self._file: IO[bytes] | None = None
         self._size = 0
@@ -128,6 +131,8 @@ class EventWriter:
             with contextlib.suppress(FileNotFoundError):
                 (self.dir / f"{self.session}-{old:04d}.jsonl").unlink()
         self._open()
+        if self.on_rotate is not None:
+            self.on_rotate()
 
     def close(self) -> None:
         if self._file is not None:

@@ -22,6 +22,7 @@ from typing import Any, Literal
 
 from roots_manager.core import schema
 from roots_manager.core import uri as uris
+from roots_manager.core.names import BIDI_CONTROLS, NameFlaw, check_server_name
 from roots_manager.core.refusal import Refusal
 from roots_manager.core.schema import SCHEMA_VERSION, SchemaError
 
@@ -47,6 +48,23 @@ _BROAD_REASONS = {
     "at all your files",
 }
 
+_NAME_REFUSALS = {
+    NameFlaw.EMPTY: "{name!r} is not a usable server name: it is empty",
+    NameFlaw.CONTROL: "{name!r} is not a usable server name: it holds control or text-direction "
+    "characters ({chars})",
+    NameFlaw.INVISIBLE: "{name!r} is not a usable server name: it holds characters that cannot "
+    "be seen ({chars}), so it would look like another name",
+    NameFlaw.EDGE_SPACE: "{name!r} is not a usable server name: it begins or ends with a space, "
+    "so it would look like another name",
+}
+
+_RETENTION_REFUSALS = {
+    "size": "the traffic log size limit must be a whole number of MiB from 0 (no limit) to "
+    "{top}, not {value!r}",
+    "age": "the traffic log age limit must be a whole number of days from 0 (no limit) to "
+    "{top}, not {value!r}",
+}
+
 ERROR_TEMPLATES: tuple[str, ...] = (
     "several roots are named {ref!r} ({paths}); name one by its path",
     "no root matches {ref!r} (roots-manager roots list shows them)",
@@ -64,8 +82,8 @@ ERROR_TEMPLATES: tuple[str, ...] = (
     "{command} (fingerprint {seen}); look at it again before approving",
     "a root's name cannot be empty",
     "a root's name cannot hold control or text-direction characters ({chars})",
-    "{name!r} is not a usable server name: it is empty",
-    "{name!r} is not a usable server name: it holds control or text-direction characters ({chars})",
+    *_NAME_REFUSALS.values(),
+    *_RETENTION_REFUSALS.values(),
 )
 """Every message a :class:`ModelError` can carry, as a ``str.format`` template."""
 
@@ -187,6 +205,40 @@ class Pending:
     session: str | None = None
 
 
+DEFAULT_LOG_MAX_MIB = 256
+DEFAULT_LOG_MAX_DAYS = 30
+_LOG_LIMIT_TOPS = {"size": 1024 * 1024, "age": 36500}  # 1 TiB, 100 years
+
+
+@dataclass(frozen=True)
+class LogRetention:
+    """How much of the bridges' traffic logs is kept, in all and in time; 0 is no limit.
+
+    The oldest files go first; a running bridge's files are never removed
+    (:mod:`roots_manager.core.retention`).
+    """
+
+    max_mib: int = DEFAULT_LOG_MAX_MIB
+    max_days: int = DEFAULT_LOG_MAX_DAYS
+
+    @property
+    def max_bytes(self) -> int | None:
+        return self.max_mib * 1024 * 1024 or None
+
+    @property
+    def max_age(self) -> float | None:
+        """The age limit in seconds."""
+        return self.max_days * 86400.0 or None
+
+
+def _log_limit(kind: str, value: object) -> int:
+    """*value* as a log limit of *kind* ("size" or "age"), or a :class:`ModelError`."""
+    top = _LOG_LIMIT_TOPS[kind]
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top:
+        raise ModelError(_RETENTION_REFUSALS[kind], top=top, value=value)
+    return value
+
+
 @dataclass
 class State:
     roots: list[Root] = field(default_factory=list)
@@ -195,6 +247,7 @@ class State:
     pending: list[Pending] = field(default_factory=list)
     policy: Policy = "ask"
     language: str | None = None
+    log_retention: LogRetention = field(default_factory=LogRetention)
     revision: int = 0
 
     # ---- roots -------------------------------------------------------------------------
@@ -292,19 +345,25 @@ class State:
         ]
         if srv.fingerprint is None and srv.seen_fingerprint is not None:
             srv.fingerprint = srv.seen_fingerprint
+        # looked up in a map and replaced in one pass: granting every root of a large store
+        # (the consent dialog's "all") must not take roots x grants steps
+        mine = {g.root: g for g in self.grants if g.server == server}
+        replaced: set[int] = set()
         made = []
         for rid in root_ids:
-            existing = self._grant(server, rid)
+            existing = mine.get(rid)
             if existing and existing.scope == "always":
                 continue
             if existing and scope == "session":
                 existing.sessions = sorted(set(existing.sessions) | set(sessions))
                 continue
             if existing:
-                self.grants.remove(existing)
-            g = Grant(server, rid, scope, sorted(set(sessions)), now_iso())
-            self.grants.append(g)
+                replaced.add(id(existing))
+            g = mine[rid] = Grant(server, rid, scope, sorted(set(sessions)), now_iso())
             made.append(g)
+        if replaced:
+            self.grants = [g for g in self.grants if id(g) not in replaced]
+        self.grants.extend(made)
         return made
 
     def revoke(self, server: str, root_ids: Iterable[str]) -> int:
@@ -313,12 +372,6 @@ class State:
         before = len(self.grants)
         self.grants = [g for g in self.grants if not (g.server == server and g.root in ids)]
         return before - len(self.grants)
-
-    def _grant(self, server: str, root_id: str) -> Grant | None:
-        for g in self.grants:
-            if g.server == server and g.root == root_id:
-                return g
-        return None
 
     def grants_of(self, server: str) -> list[Grant]:
         return [g for g in self.grants if g.server == server]
@@ -331,6 +384,15 @@ class State:
                 choices=", ".join(POLICIES),
             )
         self.policy = policy
+
+    def set_log_retention(self, max_mib: object = None, max_days: object = None) -> LogRetention:
+        """Change the traffic log limits given (None keeps one as it is); returns the new ones."""
+        now = self.log_retention
+        self.log_retention = LogRetention(
+            now.max_mib if max_mib is None else _log_limit("size", max_mib),
+            now.max_days if max_days is None else _log_limit("age", max_days),
+        )
+        return self.log_retention
 
     def remove_server(self, name: str) -> None:
         """Forget a server, its grants and its pending requests."""
@@ -495,7 +557,12 @@ class State:
         return {
             "schema": SCHEMA_VERSION,
             "revision": self.revision,
-            "settings": {"policy": self.policy, "language": self.language},
+            "settings": {
+                "policy": self.policy,
+                "language": self.language,
+                "log_max_mib": self.log_retention.max_mib,
+                "log_max_days": self.log_retention.max_days,
+            },
             "roots": [vars(r).copy() for r in self.roots],
             "servers": {n: _server_json(s) for n, s in self.servers.items()},
             "grants": [vars(g).copy() for g in self.grants],
@@ -534,6 +601,10 @@ class State:
             ],
             policy=settings.get("policy", "ask"),
             language=settings.get("language"),
+            log_retention=LogRetention(
+                settings.get("log_max_mib", DEFAULT_LOG_MAX_MIB),
+                settings.get("log_max_days", DEFAULT_LOG_MAX_DAYS),
+            ),
             revision=top.get("revision", 0),
         )
 
@@ -596,8 +667,26 @@ _PENDING = _record(
     requested_at=schema.timestamp,
     session=schema.optional(schema.identifier),
 )
+
+
+def _log_limit_check(kind: str) -> schema.Check:
+    top = _LOG_LIMIT_TOPS[kind]
+
+    def check(value: object) -> str | None:
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top:
+            return f"is not a whole number from 0 to {top}: {schema.shown(value)}"
+        return None
+
+    return check
+
+
 _SETTINGS = schema.Record(
-    {"policy": schema.one_of(*POLICIES), "language": schema.optional(schema.language)},
+    {
+        "policy": schema.one_of(*POLICIES),
+        "language": schema.optional(schema.language),
+        "log_max_mib": _log_limit_check("size"),
+        "log_max_days": _log_limit_check("age"),
+    },
     frozenset(),
 )
 
@@ -612,14 +701,10 @@ def _fields(s: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in s.items() if k != "name"}
 
 
-# The bidirectional embeddings, overrides and isolates: they can make a name read as another.
-_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-
-
 def _unsafe_char(c: str) -> bool:
     # Control characters can drive a terminal (escape sequences); lone surrogates stand for
     # file name bytes that are not UTF-8 and have no character to show.
-    return unicodedata.category(c) in ("Cc", "Cs") or c in _BIDI_CONTROLS
+    return unicodedata.category(c) in ("Cc", "Cs") or c in BIDI_CONTROLS
 
 
 def _clean_name(name: str) -> str:
@@ -642,18 +727,11 @@ def _shown_name(text: str) -> str:
 
 
 def server_name_error(name: str) -> ModelError | None:
-    """Why *name* cannot name a server (empty, or holding control or text-direction characters)."""
-    if not name or not name.strip():
-        return ModelError("{name!r} is not a usable server name: it is empty", name=name)
-    bad = sorted({f"U+{ord(c):04X}" for c in name if _unsafe_char(c)})
-    if bad:
-        return ModelError(
-            "{name!r} is not a usable server name: it holds control or text-direction characters "
-            "({chars})",
-            name=name,
-            chars=", ".join(bad),
-        )
-    return None
+    """Why *name* cannot name a server (see :func:`roots_manager.core.names.check_server_name`)."""
+    check = check_server_name(name)
+    if check is None:
+        return None
+    return ModelError(_NAME_REFUSALS[check.flaw], name=name, chars=", ".join(check.chars))
 
 
 def _check_server_name(name: str) -> None:

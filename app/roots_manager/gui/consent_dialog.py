@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from roots_manager.core.interaction import ConsentAnswer, ConsentQuestion, Reply
+from roots_manager.core.names import visible
 from roots_manager.gui.roots_model import unavailable_text
 from roots_manager.gui.servers_model import local_time
 
@@ -36,12 +37,12 @@ class ConsentDialog(QDialog):
         self._sent = False
         self.setWindowTitle(self.tr("A server asks for your folders"))
         self.setAccessibleName(
-            self.tr("Consent request from {server}").format(server=question.server)
+            self.tr("Consent request from {server}").format(server=visible(question.server))
         )
 
         title = QLabel(
             self.tr("<h3>May <i>{server}</i> see your folders?</h3>").format(
-                server=_html(question.server)
+                server=_html(visible(question.server))
             ),
             self,
         )

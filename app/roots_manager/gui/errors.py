@@ -67,6 +67,26 @@ CORE_ERROR_TEMPLATES = (
         "{name!r} is not a usable server name: it holds control or text-direction "
         "characters ({chars})",
     ),
+    QT_TRANSLATE_NOOP(
+        "CoreError",
+        "{name!r} is not a usable server name: it holds characters that cannot be seen "
+        "({chars}), so it would look like another name",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreError",
+        "{name!r} is not a usable server name: it begins or ends with a space, so it would "
+        "look like another name",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreError",
+        "the traffic log size limit must be a whole number of MiB from 0 (no limit) to {top}, "
+        "not {value!r}",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreError",
+        "the traffic log age limit must be a whole number of days from 0 (no limit) to {top}, "
+        "not {value!r}",
+    ),
     QT_TRANSLATE_NOOP("CoreError", "a path cannot contain a NUL character: {path!r}"),
     QT_TRANSLATE_NOOP("CoreError", "not an absolute path: {path!r}"),
     QT_TRANSLATE_NOOP("CoreError", "a UNC path needs a server and a share: {path!r}"),

@@ -33,6 +33,7 @@ from PySide6.QtCore import (
 
 from roots_manager.core import events
 from roots_manager.core.logindex import LogIndex, TextSearch
+from roots_manager.core.names import visible
 
 TIME, SERVER, DIRECTION, KIND, ID, SUMMARY = range(6)
 # Marked for extraction here, translated when shown (the translator may be installed later).
@@ -263,7 +264,7 @@ class LogModel(QAbstractTableModel):
             summary = translated_summary(rec)
         got = (
             _clock_time(ix.ts[row]),
-            ix.servers[ix.server[row]],
+            visible(ix.servers[ix.server[row]]),
             direction,
             ix.kinds[ix.kind[row]],
             ident,

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from roots_manager.core import export
 from roots_manager.core.logindex import LogIndex
+from roots_manager.core.names import visible
 from roots_manager.core.paths import Layout, ensure_private_dir
 from roots_manager.gui.log_model import DIRECTION, ID, KIND, SERVER, TIME, LogFeed, LogModel
 
@@ -334,7 +335,7 @@ class LogPanel(QWidget):
             box.clear()
             box.addItem(everything, None)
             for name in names:
-                box.addItem(name or "—", name)
+                box.addItem(visible(name) or "—", name)
             at = box.findData(current) if isinstance(current, str) else 0
             box.setCurrentIndex(max(at, 0))
         finally:

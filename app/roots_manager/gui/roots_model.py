@@ -6,9 +6,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer
+from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QStyle
 
-from roots_manager.core.consent import grant_active, root_unavailable
+from roots_manager.core.consent import active_grants_by_root, root_unavailable
 from roots_manager.core.model import Root
 from roots_manager.gui.rows_model import Index, RowsModel
 from roots_manager.gui.watcher import StoreWatcher
@@ -46,6 +47,7 @@ class RootsModel(RowsModel[RootRow]):
 
     def __init__(self, watcher: StoreWatcher, parent: QObject | None = None) -> None:
         super().__init__(watcher, parent)
+        self._icons: dict[bool, QIcon] = {}
         # a folder can vanish or come back (an unmounted drive) with no store change
         self._availability = QTimer(self)
         self._availability.setInterval(AVAILABILITY_RECHECK_MS)
@@ -55,18 +57,15 @@ class RootsModel(RowsModel[RootRow]):
 
     def build(self) -> list[RootRow]:
         state = self.watcher.state
-        sessions = {m.session for m in self.watcher.markers}
-        rows = []
-        for r in state.roots:
-            granted = tuple(
-                sorted(
-                    (g.server, g.scope)
-                    for g in state.grants
-                    if g.root == r.id and grant_active(g, live_sessions=sessions)
-                )
+        grants = active_grants_by_root(state, {m.session for m in self.watcher.markers})
+        return [
+            RootRow(
+                r,
+                root_unavailable(r),
+                tuple(sorted((g.server, g.scope) for g in grants.get(r.id, ()))),
             )
-            rows.append(RootRow(r, root_unavailable(r), granted))
-        return rows
+            for r in state.roots
+        ]
 
     def key(self, row: RootRow) -> str:
         return row.root.id
@@ -115,16 +114,23 @@ class RootsModel(RowsModel[RootRow]):
             if col == NAME:
                 return self.tr("Double-click or press F2 to rename")
         if role == Qt.ItemDataRole.DecorationRole and col == AVAILABLE:
-            icon = (
-                QStyle.StandardPixmap.SP_DialogApplyButton
-                if row.unavailable is None
-                else QStyle.StandardPixmap.SP_MessageBoxWarning
-            )
-            style = QApplication.style()
-            return style.standardIcon(icon) if style is not None else None
+            return self._icon(row.unavailable is None)
         if role == RootIdRole:
             return row.root.id
         return None
+
+    def _icon(self, available: bool) -> QIcon | None:
+        # asked for each row the view measures or paints; the style makes a new icon each time
+        if available not in self._icons:
+            style = QApplication.style()
+            if style is None:
+                return None
+            self._icons[available] = style.standardIcon(
+                QStyle.StandardPixmap.SP_DialogApplyButton
+                if available
+                else QStyle.StandardPixmap.SP_MessageBoxWarning
+            )
+        return self._icons[available]
 
     def flags(self, index: Index) -> Qt.ItemFlag:
         if not index.isValid():

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QApplication, QStyle
 from roots_manager.core.consent import grant_active
 from roots_manager.core.live import BridgeMarker
 from roots_manager.core.model import Grant, Scope, State
+from roots_manager.core.names import visible
 from roots_manager.gui.log_model import bridge_mode_name
 from roots_manager.gui.rows_model import Index, RowsModel
 from roots_manager.gui.watcher import StoreWatcher
@@ -134,7 +135,7 @@ class ServersModel(RowsModel[ServerRow]):
         col = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             if col == SERVER:
-                return row.name
+                return visible(row.name)
             if col == STATUS:
                 return self._status(row)
             if col == BRIDGE:
@@ -255,7 +256,7 @@ class ConsentMatrixModel(QAbstractTableModel):
         if orientation == Qt.Orientation.Vertical and 0 <= section < len(self._servers):
             name = self._servers[section]
             if role == Qt.ItemDataRole.DisplayRole:
-                return name
+                return visible(name)
             if role == Qt.ItemDataRole.ToolTipRole and name in self._suspended:
                 return self.tr("Its command line changed: its grants are suspended until approved")
         return None
@@ -281,13 +282,13 @@ class ConsentMatrixModel(QAbstractTableModel):
                 "always": self.tr("{server} always sees {root}"),
                 "session": self.tr("{server} sees {root} until its running session ends"),
                 None: self.tr("{server} does not see {root}"),
-            }[scope].format(server=server, root=root_name)
+            }[scope].format(server=visible(server), root=root_name)
             if server in self._suspended:
                 text += "\n" + self.tr("Suspended: its command line changed since it was approved")
             return text + "\n" + self.tr("Space: none, this session, always")
         if role == Qt.ItemDataRole.AccessibleTextRole:
             return self.tr("{server}, {root}: {scope}").format(
-                server=server,
+                server=visible(server),
                 root=self._roots[index.column()][1],
                 scope={
                     "always": self.tr("always"),

@@ -37,6 +37,12 @@ from roots_manager.gui.servers_model import (
 )
 from roots_manager.gui.watcher import StoreWatcher
 
+MATRIX_COLUMN_WIDTH = 110
+MATRIX_FIT_LIMIT = 200
+"""Up to this many roots the matrix's columns fit their names. Fitting measures every column
+again at each change (a running bridge's marker changes with every answer it gives), about a
+millisecond a column: past this many, the columns keep a fixed width the user can drag."""
+
 
 class ServersPanel(QWidget):
     """Known servers with their live state, and the server x root consent matrix."""
@@ -98,8 +104,9 @@ class ServersPanel(QWidget):
         self.matrix.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.matrix.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.matrix.customContextMenuRequested.connect(self._matrix_menu)
-        self.matrix.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.matrix.horizontalHeader().setMinimumSectionSize(110)
+        self.matrix.horizontalHeader().setMinimumSectionSize(MATRIX_COLUMN_WIDTH)
+        self.matrix_model.modelReset.connect(self._size_matrix_columns)
+        self._size_matrix_columns()
         matrix_hint = QLabel(
             self.tr(
                 "Tick a cell to let a server see a root. Space or a click cycles: not granted, "
@@ -211,6 +218,14 @@ class ServersPanel(QWidget):
         self.servers_model.modelReset.connect(self._update_buttons)
         self.servers_model.dataChanged.connect(self._update_buttons)
         self._state_changed(watcher.state)
+
+    def _size_matrix_columns(self) -> None:
+        header = self.matrix.horizontalHeader()
+        if self.matrix_model.columnCount() <= MATRIX_FIT_LIMIT:
+            header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        else:
+            header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+            header.setDefaultSectionSize(MATRIX_COLUMN_WIDTH)
 
     def _state_changed(self, state: State) -> None:
         i = self.policy.findData(state.policy)

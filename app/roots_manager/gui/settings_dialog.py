@@ -1,4 +1,4 @@
-"""The settings dialog: the app's language and what closing the window does."""
+"""The settings dialog: the app's language, what closing the window does, how much log is kept."""
 
 from __future__ import annotations
 
@@ -10,11 +10,13 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
     QLabel,
+    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
-from roots_manager.core.model import State
+from roots_manager.core import retention
+from roots_manager.core.model import LogRetention, State
 from roots_manager.core.resources import LANGUAGES
 from roots_manager.gui.watcher import StoreWatcher
 
@@ -23,7 +25,8 @@ LANGUAGE_NAMES = {"en": "English", "ja": "日本語", "zh_CN": "简体中文"}
 
 
 class SettingsDialog(QDialog):
-    """Choose the language (kept in the store) and whether closing keeps the app in the tray."""
+    """Choose the language and the traffic log limits (kept in the store), and whether closing
+    keeps the app in the tray."""
 
     language_changed = Signal()
     """A new language was saved; it applies when the app starts again."""
@@ -59,12 +62,32 @@ class SettingsDialog(QDialog):
             self,
         )
         note.setWordWrap(True)
+        limits = watcher.state.log_retention
+        self.log_size = self._limit_box(limits.max_mib, 1024 * 1024, self.tr(" MiB"))
+        self.log_size.setAccessibleName(self.tr("Most space all traffic logs may take"))
+        self.log_age = self._limit_box(limits.max_days, 36500, self.tr(" days"))
+        self.log_age.setAccessibleName(self.tr("How long traffic logs are kept"))
+        log_note = QLabel(
+            self.tr(
+                "When the bridges' traffic logs pass either limit, the oldest files are removed "
+                "first. The log of a server running now is never removed."
+            ),
+            self,
+        )
+        log_note.setWordWrap(True)
 
         form = QFormLayout()
         language_label = QLabel(self.tr("&Language:"), self)
         language_label.setBuddy(self.language)
         form.addRow(language_label, self.language)
         form.addRow(self.keep_in_tray)
+        size_label = QLabel(self.tr("Keep traffic logs &up to:"), self)
+        size_label.setBuddy(self.log_size)
+        form.addRow(size_label, self.log_size)
+        age_label = QLabel(self.tr("Keep traffic logs &for:"), self)
+        age_label.setBuddy(self.log_age)
+        form.addRow(age_label, self.log_age)
+        form.addRow(log_note)
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
         )
@@ -74,6 +97,14 @@ class SettingsDialog(QDialog):
         layout.addLayout(form)
         layout.addWidget(note)
         layout.addWidget(buttons)
+
+    def _limit_box(self, value: int, top: int, suffix: str) -> QSpinBox:
+        box = QSpinBox(self)
+        box.setRange(0, top)
+        box.setSuffix(suffix)
+        box.setSpecialValueText(self.tr("no limit"))  # shown for 0
+        box.setValue(value)
+        return box
 
     def chosen_language(self) -> str | None:
         data = self.language.currentData()
@@ -91,6 +122,14 @@ class SettingsDialog(QDialog):
                 return True
 
             changed = bool(self.watcher.edit(change))
+        limits = LogRetention(self.log_size.value(), self.log_age.value())
+        if limits != self.watcher.state.log_retention:
+            saved = self.watcher.edit(
+                lambda s: s.set_log_retention(limits.max_mib, limits.max_days)
+            )
+            if saved is not None:
+                # tighter limits apply now, not only when a bridge next starts or rotates
+                retention.sweep_logs(self.watcher.layout, saved)
         super().accept()
         if changed and language != self.running:
             self.language_changed.emit()

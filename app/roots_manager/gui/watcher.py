@@ -10,6 +10,7 @@ with SIGKILL leaves its marker behind and only its dead process id tells.
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from collections.abc import Callable
 from typing import TypeVar
@@ -90,6 +91,8 @@ class StoreWatcher(QObject):
         self.state = State()
         self.markers: list[BridgeMarker] = []
         self.error: str | None = None
+        self._stamp: tuple[int, int, int] | None = None
+        """The store file's (inode, size, modification time) when it was last read well."""
         self._thread: _WatchThread | None = None
         self._timer = QTimer(self)
         self._timer.setInterval(RECHECK_MS)
@@ -124,13 +127,26 @@ class StoreWatcher(QObject):
 
     def _recheck(self) -> None:
         # The watch can miss a change: one saved while it was still starting, or on a file
-        # system without change notification. The store is small: reading it again is
-        # cheaper than being wrong, and a reload announces only a real change.
+        # system without change notification. Looking at the file's stamp again is cheap,
+        # and a reload announces only a real change.
         self.reload_state()
         self.reload_markers()
 
+    def _file_stamp(self) -> tuple[int, int, int] | None:
+        try:
+            st = os.stat(self.store.path)
+        except OSError:
+            return None
+        return (st.st_ino, st.st_size, st.st_mtime_ns)
+
     def reload_state(self) -> None:
-        """Re-read the store, announcing a change or a failure."""
+        """Re-read the store if the file changed, announcing a change or a failure."""
+        # The recheck timer and the watch (which also fires for the lock file) come often, and
+        # a large store takes a second to parse: a save or an edit in place changes the inode,
+        # the size or the modification time, so the same stamp is the same document.
+        stamp = self._file_stamp()
+        if stamp is not None and stamp == self._stamp and self.error is None:
+            return
         try:
             state = self.store.read()
         except StoreError as exc:
@@ -138,6 +154,7 @@ class StoreWatcher(QObject):
                 self.error = str(exc)
                 self.store_failed.emit(self.error)
             return
+        self._stamp = stamp
         if self.error is not None:
             self.error = None
             self.store_recovered.emit()

@@ -1,0 +1,105 @@
+"""The Roots and Servers tabs grow linearly with the number of roots (offscreen).
+
+As in tests/test_scaling.py, a store of 2,000 granted roots and one of 8,000: the steps the
+app's own code takes (the tables' rows built, then every cell Qt asks for) must grow about four
+times, not sixteen. Building the rows of the Roots tab looked up each root's grants in the whole
+list: with 30,000 roots that took minutes, and it ran again every three seconds.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication, QHeaderView
+
+from roots_manager.core.paths import Layout
+from roots_manager.gui.roots_view import RootsPanel
+from roots_manager.gui.servers_view import MATRIX_FIT_LIMIT, ServersPanel
+from roots_manager.gui.watcher import StoreWatcher
+from tests.scale import assert_linear, granted, make_folders, saved, steps
+
+
+@pytest.fixture(scope="module")
+def folders(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    return make_folders(tmp_path_factory.mktemp("many"))
+
+
+def watcher_of(folders: list[str], n: int, home: Path) -> StoreWatcher:
+    watcher = StoreWatcher(saved(granted(folders, n), Layout(home).ensure()))
+    watcher.reload()
+    return watcher
+
+
+def test_the_roots_tab_grows_linearly(
+    folders: list[str], tmp_path: Path, qapp: QApplication, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    settings = QSettings(str(tmp_path / "gui.ini"), QSettings.Format.IniFormat)
+
+    def measure(n: int) -> int:
+        watcher = watcher_of(folders, n, tmp_path / f"home-{n}")
+        panels: list[RootsPanel] = []
+        count = steps(lambda: panels.append(RootsPanel(watcher, settings)))
+        panel = panels[0]
+        qtbot.addWidget(panel)
+        panel.model._availability.stop()  # the refresh below is the one measured
+        panel.resize(900, 600)
+        count += steps(lambda: (panel.show(), qapp.processEvents()))
+        count += steps(lambda: (panel.model.refresh(), qapp.processEvents()))
+        assert panel.model.rowCount() == n
+        assert panel.model.index(n - 1, 3).data() == "fs"
+        return count
+
+    assert_linear(measure, "the Roots tab")
+
+
+def test_the_servers_tab_grows_linearly(
+    folders: list[str], tmp_path: Path, qapp: QApplication, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    def measure(n: int) -> int:
+        watcher = watcher_of(folders, n, tmp_path / f"home-{n}")
+        panels: list[ServersPanel] = []
+        count = steps(lambda: panels.append(ServersPanel(watcher)))
+        panel = panels[0]
+        qtbot.addWidget(panel)
+        panel.resize(900, 600)
+        count += steps(lambda: (panel.show(), qapp.processEvents()))
+        # a running bridge's marker changes with every answer: each change refreshes the tab
+        count += steps(
+            lambda: (
+                panel.matrix_model._refresh(),
+                panel.servers_model.refresh(),
+                qapp.processEvents(),
+            )
+        )
+        assert panel.matrix_model.columnCount() == n
+        return count
+
+    assert_linear(measure, "the Servers tab")
+
+
+def test_matrix_columns_fit_their_names_only_while_there_are_few(
+    folders: list[str], tmp_path: Path, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    # fitting measures every column on each change (about a millisecond each)
+    modes = {}
+    for n in (MATRIX_FIT_LIMIT, MATRIX_FIT_LIMIT + 1):
+        panel = ServersPanel(watcher_of(folders, n, tmp_path / f"home-{n}"))
+        qtbot.addWidget(panel)
+        modes[n] = panel.matrix.horizontalHeader().sectionResizeMode(0)
+    assert modes == {
+        MATRIX_FIT_LIMIT: QHeaderView.ResizeMode.ResizeToContents,
+        MATRIX_FIT_LIMIT + 1: QHeaderView.ResizeMode.Interactive,
+    }
+
+
+def test_the_periodic_recheck_does_not_parse_an_unchanged_store(
+    folders: list[str], tmp_path: Path
+) -> None:
+    watcher = watcher_of(folders, len(folders), tmp_path / "home")
+    assert steps(watcher.reload_state) < 50  # a look at the file's stamp, not 8,000 roots parsed
+    with watcher.store.transaction() as state:
+        state.roots[0].name = "renamed"
+    assert steps(watcher.reload_state) > len(folders)  # a save is read
+    assert watcher.state.roots[0].name == "renamed"
