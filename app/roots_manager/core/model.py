@@ -154,6 +154,12 @@ class Server:
     seen_fingerprint: str | None = None
     first_seen: str | None = None
     last_seen: str | None = None
+    confine: bool = False
+    """Start the server confined to its grants (:mod:`roots_manager.core.confinement`)."""
+    allow_read: list[str] = field(default_factory=list)
+    """Extra paths a confined server may read (besides its grants and what it needs to run)."""
+    allow_write: list[str] = field(default_factory=list)
+    """Extra paths a confined server may read and write."""
 
     @property
     def suspended(self) -> bool:
@@ -173,6 +179,8 @@ class Grant:
     sessions: list[str] = field(default_factory=list)
     """For session grants: the bridge sessions it lasts for (empty: the next one to start)."""
     granted_at: str = ""
+    read_only: bool = False
+    """A confined server may read the root and write nothing in it; advice only otherwise."""
 
 
 @dataclass
@@ -279,8 +287,11 @@ class State:
         root_ids: Iterable[str],
         scope: Scope = "always",
         sessions: Sequence[str] = (),
+        read_only: bool | None = None,
     ) -> list[Grant]:
         """Grant *server* the roots *root_ids*; an "always" grant replaces a session grant.
+
+        *read_only*, when given, is set on every grant of *root_ids*, new or kept.
 
         Granting settles a pending request for a server never seen before; a command that
         changed still needs :meth:`approve` before its grants apply.
@@ -293,6 +304,7 @@ class State:
         if srv.fingerprint is None and srv.seen_fingerprint is not None:
             srv.fingerprint = srv.seen_fingerprint
         made = []
+        root_ids = list(root_ids)
         for rid in root_ids:
             existing = self._grant(server, rid)
             if existing and existing.scope == "always":
@@ -305,6 +317,10 @@ class State:
             g = Grant(server, rid, scope, sorted(set(sessions)), now_iso())
             self.grants.append(g)
             made.append(g)
+        if read_only is not None:
+            for g in self.grants_of(server):
+                if g.root in root_ids:
+                    g.read_only = read_only
         return made
 
     def revoke(self, server: str, root_ids: Iterable[str]) -> int:
@@ -576,6 +592,9 @@ _SERVER = _record(
     seen_fingerprint=schema.optional(schema.fingerprint),
     first_seen=schema.optional(schema.timestamp),
     last_seen=schema.optional(schema.timestamp),
+    confine=schema.flag,
+    allow_read=schema.list_of(schema.root_path),
+    allow_write=schema.list_of(schema.root_path),
 )
 _GRANT = _record(
     Grant,
@@ -584,6 +603,7 @@ _GRANT = _record(
     scope=schema.one_of("always", "session"),
     sessions=schema.list_of(schema.identifier),
     granted_at=schema.empty_or(schema.timestamp),
+    read_only=schema.flag,
 )
 _PENDING = _record(
     Pending,
