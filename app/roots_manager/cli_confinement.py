@@ -96,7 +96,8 @@ def add_commands(servers: Any) -> None:
     )
     c.set_defaults(func=cmd_confine)
     s = servers.add_parser(
-        "show", help="a server's confinement, what it may read and write, and whether this "
+        "show",
+        help="a server's confinement, what it may read and write, and whether this "
         "machine can confine",
     )
     s.add_argument("server")

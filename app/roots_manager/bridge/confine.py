@@ -85,8 +85,7 @@ def wrapped(command: Sequence[str], server: str, force: bool) -> list[str]:
     found = availability()
     if not found.available:
         raise ConfinementRefused(
-            f"confinement was asked for and {found.reason}; the server is not started "
-            "unconfined"
+            f"confinement was asked for and {found.reason}; the server is not started unconfined"
         )
     digest = hashlib.sha256(server.encode("utf-8", "surrogatepass")).hexdigest()[:16]
     tmpdir = ensure_private_dir(layout.home / "confined" / digest)

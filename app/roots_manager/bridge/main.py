@@ -85,7 +85,11 @@ def _early_command(argv: list[str]) -> list[str] | None:
         return None
     cut = argv.index("--")
     options, command = argv[:cut], argv[cut + 1 :]
-    if not command or "--server" not in options[:-1] or {"-h", "--help", "--version"} & set(options):
+    if (
+        not command
+        or "--server" not in options[:-1]
+        or {"-h", "--help", "--version"} & set(options)
+    ):
         return None
     return command
 

@@ -16,9 +16,7 @@ from roots_manager.core.confinement import Rules, runtime_rules
 from roots_manager.core.consent import root_unavailable, visible_roots
 from roots_manager.core.model import Server, State, normalize_path, server_name_error
 
-NEXT_START = (
-    "grants made or revoked while a confined server runs take effect at its next start"
-)
+NEXT_START = "grants made or revoked while a confined server runs take effect at its next start"
 CONFINED_MEANS = (
     "confined: the kernel refuses every file outside what was granted; the network is not "
     "restricted"
@@ -78,10 +76,9 @@ def granted_folders(
     Folders that are not available now (missing, moved, too broad) are in neither: a rule
     cannot name them, and the server is not told them either.
     """
-    read_only = {
-        g.root for g in state.grants if g.server == name and g.read_only
-    }
-    write, read = [], []
+    read_only = {g.root for g in state.grants if g.server == name and g.read_only}
+    write: list[str] = []
+    read: list[str] = []
     for root in visible_roots(state, name, fingerprint=fingerprint, session=_NOT_YET_BOUND):
         if root_unavailable(root) is None:
             (read if root.id in read_only else write).append(root.path)

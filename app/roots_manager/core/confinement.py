@@ -49,6 +49,14 @@ INTERPRETER_DEPTH = 3
 """Shebang hops followed (a script run by ``env node``, and node itself)."""
 
 Listing = Callable[[str], Iterable[str]]
+_OPTIONS = {
+    "--read-write": "read_write",
+    "--read-only": "read_only",
+    "--runtime": "runtime",
+    "--listing": "listing",
+    "--device": "devices",
+}
+"""The exec wrapper's option for each kind of path in :class:`Rules`."""
 
 
 @dataclass(frozen=True)
@@ -68,18 +76,10 @@ class Rules:
     tmpdir: str | None = None
     """The private temporary directory, exported to the server as ``TMPDIR``."""
 
-    _OPTIONS = {
-        "--read-write": "read_write",
-        "--read-only": "read_only",
-        "--runtime": "runtime",
-        "--listing": "listing",
-        "--device": "devices",
-    }
-
     def to_args(self) -> list[str]:
         """The rules as options of the exec wrapper (read back by :meth:`from_args`)."""
         out: list[str] = []
-        for option, name in self._OPTIONS.items():
+        for option, name in _OPTIONS.items():
             for path in getattr(self, name):
                 out += [option, path]
         if self.tmpdir is not None:
@@ -89,7 +89,7 @@ class Rules:
     @classmethod
     def from_args(cls, args: Sequence[str]) -> tuple[Rules, list[str]]:
         """The rules and the command from the wrapper's arguments (``OPTIONS -- COMMAND``)."""
-        lists: dict[str, list[str]] = {name: [] for name in cls._OPTIONS.values()}
+        lists: dict[str, list[str]] = {name: [] for name in _OPTIONS.values()}
         tmpdir = None
         i = 0
         while i < len(args) and args[i] != "--":
@@ -98,8 +98,8 @@ class Rules:
                 raise ValueError(f"{option} needs a path")
             if option == "--tmpdir":
                 tmpdir = args[i + 1]
-            elif option in cls._OPTIONS:
-                lists[cls._OPTIONS[option]].append(args[i + 1])
+            elif option in _OPTIONS:
+                lists[_OPTIONS[option]].append(args[i + 1])
             else:
                 raise ValueError(f"unknown option {option}")
             i += 2
@@ -196,7 +196,9 @@ def _venv_paths(prefix: str) -> list[str]:
     if not os.path.isfile(os.path.join(prefix, "pyvenv.cfg")):
         return []
     out = []
-    for pth in glob.glob(os.path.join(glob.escape(prefix), "lib", "python*", "site-packages", "*.pth")):
+    for pth in glob.glob(
+        os.path.join(glob.escape(prefix), "lib", "python*", "site-packages", "*.pth")
+    ):
         try:
             with open(pth, encoding="utf-8") as f:
                 lines = f.read().splitlines()
