@@ -161,10 +161,20 @@ def listed_beneath(top: str, secrets: Sequence[str]) -> list[str]:
     return out
 
 
-def _prefix(executable: str) -> str:
-    """The install an executable belongs to: ``/opt/node`` for ``/opt/node/bin/node``."""
+def _prefix(executable: str, home: str) -> str:
+    """The install an executable belongs to: ``/opt/node`` for ``/opt/node/bin/node``.
+
+    Never the file system's root (``/bin/sh``), the home folder (``~/bin/tool``) or
+    ``~/.local`` (which holds keyrings and app data): there, only the ``bin`` folder itself.
+    """
     folder = os.path.dirname(executable)
-    return os.path.dirname(folder) if os.path.basename(folder) == "bin" else folder
+    if os.path.basename(folder) != "bin":
+        return folder
+    prefix = os.path.dirname(folder)
+    too_broad = prefix == os.path.dirname(prefix) or prefix == os.path.join(home, ".local")
+    if too_broad or home == prefix or home.startswith(prefix.rstrip(os.sep) + os.sep):
+        return folder
+    return prefix
 
 
 def _package_dir(path: str) -> str:
@@ -215,7 +225,7 @@ def _executable(name: str, env: Mapping[str, str], needs: Needs, depth: int = 0)
         return
     for path in dict.fromkeys((os.path.abspath(found), os.path.realpath(found))):
         needs.add(path)
-        prefix = _prefix(path)
+        prefix = _prefix(path, os.path.realpath(_home(env)))
         needs.add(prefix)
         for extra in _venv_paths(prefix):
             needs.add(extra)
