@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from roots_manager.core.confined import granted_folders, rules_for, set_confinement
-from roots_manager.core.confinement import Rules, command_needs, listed_beneath, open_beneath
+from roots_manager.core.confinement import command_needs, listed_beneath, open_beneath
 from roots_manager.core.model import State
+from roots_manager.core.rules import Rules
 
 
 def test_rules_survive_the_wrappers_command_line() -> None:

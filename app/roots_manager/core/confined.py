@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
-from roots_manager.core.confinement import Rules, runtime_rules
+from roots_manager.core.confinement import runtime_rules
 from roots_manager.core.consent import root_unavailable, visible_roots
 from roots_manager.core.model import Server, State, normalize_path, server_name_error
+from roots_manager.core.rules import Rules
 
 NEXT_START = "grants made or revoked while a confined server runs take effect at its next start"
 CONFINED_MEANS = (
@@ -101,8 +101,7 @@ def rules_for(
     srv = state.servers.get(name)
     extra_read = srv.allow_read if srv is not None else []
     extra_write = srv.allow_write if srv is not None else []
-    return replace(
-        runtime,
+    return runtime.replace(
         read_write=(*runtime.read_write, *write, *extra_write, tmpdir),
         read_only=(*read, *extra_read),
         tmpdir=tmpdir,

@@ -1,9 +1,8 @@
 """What a confined server may touch: its roots, and what it needs to run.
 
 Pure path computation over the file system as it is now, testable on any OS: the platform
-code (:mod:`roots_manager.sandbox`) only turns :class:`Rules` into the kernel's rules. This module
-imports the standard library only, because the exec wrapper imports it on the server's start-up
-path.
+code (:mod:`roots_manager.sandbox`) only turns the :class:`~roots_manager.core.rules.Rules` made
+here into the kernel's rules.
 
 Everything a server needs to *run* is read-and-execute only: the system directories, ``/etc``
 without the files that hold secrets, the interpreter and its prefix (a venv, a Node.js install),
@@ -21,6 +20,8 @@ import os
 import shutil
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+
+from roots_manager.core.rules import Rules
 
 SYSTEM_DIRS = ("/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin", "/opt")
 PROC_AND_SYS = ("/proc", "/sys/fs/cgroup", "/sys/devices/system/cpu")
@@ -49,64 +50,6 @@ INTERPRETER_DEPTH = 3
 """Shebang hops followed (a script run by ``env node``, and node itself)."""
 
 Listing = Callable[[str], Iterable[str]]
-_OPTIONS = {
-    "--read-write": "read_write",
-    "--read-only": "read_only",
-    "--runtime": "runtime",
-    "--listing": "listing",
-    "--device": "devices",
-}
-"""The exec wrapper's option for each kind of path in :class:`Rules`."""
-
-
-@dataclass(frozen=True)
-class Rules:
-    """The paths a confined server may use, and how."""
-
-    read_write: tuple[str, ...] = ()
-    """Granted roots, extra writable paths, the temporary directory, package caches."""
-    read_only: tuple[str, ...] = ()
-    """Read-only grants and extra readable paths: read, never written, never executed."""
-    runtime: tuple[str, ...] = ()
-    """What the server needs to run: read and execute."""
-    listing: tuple[str, ...] = ()
-    """Directories whose names may be listed, though some of their files are closed."""
-    devices: tuple[str, ...] = ()
-    """Device files read and written (``/dev/null``, the terminal)."""
-    tmpdir: str | None = None
-    """The private temporary directory, exported to the server as ``TMPDIR``."""
-
-    def to_args(self) -> list[str]:
-        """The rules as options of the exec wrapper (read back by :meth:`from_args`)."""
-        out: list[str] = []
-        for option, name in _OPTIONS.items():
-            for path in getattr(self, name):
-                out += [option, path]
-        if self.tmpdir is not None:
-            out += ["--tmpdir", self.tmpdir]
-        return out
-
-    @classmethod
-    def from_args(cls, args: Sequence[str]) -> tuple[Rules, list[str]]:
-        """The rules and the command from the wrapper's arguments (``OPTIONS -- COMMAND``)."""
-        lists: dict[str, list[str]] = {name: [] for name in _OPTIONS.values()}
-        tmpdir = None
-        i = 0
-        while i < len(args) and args[i] != "--":
-            option = args[i]
-            if i + 1 >= len(args):
-                raise ValueError(f"{option} needs a path")
-            if option == "--tmpdir":
-                tmpdir = args[i + 1]
-            elif option in _OPTIONS:
-                lists[_OPTIONS[option]].append(args[i + 1])
-            else:
-                raise ValueError(f"unknown option {option}")
-            i += 2
-        command = list(args[i + 1 :])
-        if not command:
-            raise ValueError("give the server's command after --")
-        return cls(**{k: tuple(v) for k, v in lists.items()}, tmpdir=tmpdir), command
 
 
 @dataclass

@@ -7,22 +7,14 @@ refuses to start the server when this says no.
 
 from __future__ import annotations
 
-import os
 import shutil
 import sys
-from dataclasses import dataclass
+from typing import NamedTuple
 
-MIN_ABI = 3
-"""Landlock ABI 3 added the truncate right: below it, a confined server could still empty any
-file it can name (``truncate(2)`` needs no open for writing), so it would not be confined."""
-TEST_ABI_ENV = "ROOTS_MANAGER_TEST_LANDLOCK_ABI"
-"""Test-only: the Landlock ABI to pretend the kernel has (0: none). Tests use it to check the
-refusal on a kernel without Landlock; it can only make confinement refuse, never weaken it."""
 SANDBOX_EXEC = "/usr/bin/sandbox-exec"
 
 
-@dataclass(frozen=True)
-class Availability:
+class Availability(NamedTuple):
     """What this machine offers for confinement."""
 
     mechanism: str
@@ -39,29 +31,13 @@ class Availability:
 def _landlock() -> Availability:
     from roots_manager.sandbox import landlock
 
-    pretend = os.environ.get(TEST_ABI_ENV)
     try:
-        real = landlock.abi_version()
+        abi = landlock.usable_abi()
     except OSError as exc:
         return Availability("landlock", False, f"the Landlock check failed: {exc}", 0)
-    # the pretended version can only lower what the kernel has
-    abi = min(real, int(pretend)) if pretend is not None and pretend.isdigit() else real
-    if abi == 0:
-        return Availability(
-            "landlock",
-            False,
-            "this Linux kernel has no Landlock (it needs 5.13 or newer with Landlock enabled "
-            "in the lsm= boot list)",
-            0,
-        )
-    if abi < MIN_ABI:
-        return Availability(
-            "landlock",
-            False,
-            f"this Linux kernel's Landlock is ABI {abi}; confinement needs ABI {MIN_ABI} "
-            "(Linux 6.2 or newer), which can refuse truncating files outside the grants",
-            abi,
-        )
+    why = landlock.refusal(abi)
+    if why is not None:
+        return Availability("landlock", False, why, abi)
     return Availability("landlock", True, f"Landlock ABI {abi}", abi)
 
 

@@ -20,7 +20,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from roots_manager.core.confinement import Rules
+from roots_manager.core.rules import Rules
 
 EXIT_REFUSED = 126
 EXIT_CANNOT_RUN = 127
@@ -28,12 +28,13 @@ EXIT_USAGE = 2
 
 
 def _landlock(rules: Rules) -> None:
+    # the availability module is not imported: its typing import alone would double the cost
     from roots_manager.sandbox import landlock as ll
-    from roots_manager.sandbox.availability import availability
 
-    found = availability()
-    if not found.available or found.abi is None:
-        raise OSError(found.reason)
+    abi = ll.usable_abi()
+    why = ll.refusal(abi)
+    if why is not None:
+        raise OSError(why)
     grouped = (
         (rules.runtime, ll.READ_EXECUTE),
         (rules.listing, ll.READ_DIR),
@@ -41,7 +42,22 @@ def _landlock(rules: Rules) -> None:
         (rules.read_only, ll.READ),
         (rules.read_write, ll.READ_WRITE),
     )
-    ll.restrict_self([ll.Rule(p, access) for paths, access in grouped for p in paths], found.abi)
+    ll.restrict_self([(p, access) for paths, access in grouped for p in paths], abi)
+
+
+def _resolve(name: str) -> str:
+    """*name* looked up in ``PATH`` now, as ``execvp`` would.
+
+    Done before the rules apply: ``os.execvp`` imports ``warnings`` on its way, which the rules
+    no longer let this interpreter read once they apply.
+    """
+    if os.sep in name:
+        return name
+    for folder in os.environ.get("PATH", os.defpath).split(os.pathsep):
+        path = os.path.join(folder or os.curdir, name)
+        if os.path.isfile(path) and os.access(path, os.X_OK):
+            return path
+    return name
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -55,11 +71,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if rules.tmpdir is not None:
         for name in ("TMPDIR", "TMP", "TEMP"):
             os.environ[name] = rules.tmpdir
+    executable = _resolve(command[0])
     try:
         if sys.platform == "darwin":
             from roots_manager.sandbox.seatbelt import profile
 
-            command = ["/usr/bin/sandbox-exec", "-p", profile(rules), *command]
+            executable = "/usr/bin/sandbox-exec"
+            command = [executable, "-p", profile(rules), *command]
         else:
             _landlock(rules)
     except OSError as exc:
@@ -67,7 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_REFUSED
     sys.stdout.flush()
     try:
-        os.execvp(command[0], command)
+        os.execv(executable, command)
     except OSError as exc:
         print(f"roots-manager confine: {command[0]}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_CANNOT_RUN

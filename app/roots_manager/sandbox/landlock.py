@@ -18,7 +18,6 @@ import errno
 import os
 import stat
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 SYS_CREATE_RULESET = 444
 SYS_ADD_RULE = 445
@@ -72,12 +71,15 @@ def handled(abi: int) -> int:
     return ALL_BY_ABI[min(abi, max(ALL_BY_ABI))]
 
 
-@dataclass(frozen=True)
-class Rule:
-    """Rights allowed beneath one path (the path itself, if it is a file)."""
+MIN_ABI = 3
+"""ABI 3 added the truncate right: below it, a confined server could still empty any file it
+can name (``truncate(2)`` needs no open for writing), so it would not be confined."""
+TEST_ABI_ENV = "ROOTS_MANAGER_TEST_LANDLOCK_ABI"
+"""Test-only: the Landlock ABI to pretend the kernel has (0: none). Tests use it to check the
+refusal on a kernel without Landlock; it can only lower what the kernel has, never raise it."""
 
-    path: str
-    access: int
+Rule = tuple[str, int]
+"""A path, and the rights allowed beneath it (on it, if it is a file)."""
 
 
 class _RulesetAttr(ctypes.Structure):
@@ -114,6 +116,28 @@ def abi_version() -> int:
         raise
 
 
+def usable_abi() -> int:
+    """:func:`abi_version`, lowered to the test-only :data:`TEST_ABI_ENV` when that is set."""
+    real = abi_version()
+    pretend = os.environ.get(TEST_ABI_ENV, "")
+    return min(real, int(pretend)) if pretend.isdigit() else real
+
+
+def refusal(abi: int) -> str | None:
+    """Why Landlock at *abi* cannot confine a server, or None if it can."""
+    if abi == 0:
+        return (
+            "this Linux kernel has no Landlock (it needs 5.13 or newer with Landlock enabled "
+            "in the lsm= boot list)"
+        )
+    if abi < MIN_ABI:
+        return (
+            f"this Linux kernel's Landlock is ABI {abi}; confinement needs ABI {MIN_ABI} "
+            "(Linux 6.2 or newer), which can refuse truncating files outside the grants"
+        )
+    return None
+
+
 def restrict_self(rules: Iterable[Rule], abi: int) -> list[tuple[str, str]]:
     """Confine this process (and all it execs or starts) to *rules*; returns the skipped paths.
 
@@ -126,14 +150,14 @@ def restrict_self(rules: Iterable[Rule], abi: int) -> list[tuple[str, str]]:
     ruleset = _syscall(SYS_CREATE_RULESET, ctypes.byref(attr), ctypes.sizeof(attr), 0)
     skipped: list[tuple[str, str]] = []
     try:
-        for rule in rules:
+        for path, allowed in rules:
             try:
-                fd = os.open(rule.path, os.O_PATH | os.O_CLOEXEC)
+                fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
             except OSError as exc:
-                skipped.append((rule.path, exc.strerror or str(exc)))
+                skipped.append((path, exc.strerror or str(exc)))
                 continue
             try:
-                access = rule.access & mask
+                access = allowed & mask
                 if not stat.S_ISDIR(os.fstat(fd).st_mode):
                     access &= FILE_RIGHTS
                 beneath = _PathBeneathAttr(access, fd)
