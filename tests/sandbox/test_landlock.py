@@ -9,7 +9,8 @@ import sys
 import pytest
 
 from roots_manager.sandbox import landlock as ll
-from roots_manager.sandbox.availability import MIN_ABI, TEST_ABI_ENV, availability
+from roots_manager.sandbox.availability import availability
+from roots_manager.sandbox.landlock import MIN_ABI, TEST_ABI_ENV
 
 
 def test_each_abi_handles_the_rights_it_knows() -> None:

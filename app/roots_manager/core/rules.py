@@ -68,7 +68,7 @@ class Rules:
         """A copy with *changes* made."""
         values = {n: getattr(self, n) for n in self.__slots__}
         values.update(changes)
-        return Rules(**values)  # type: ignore[arg-type]
+        return Rules(**values)
 
     def to_args(self) -> list[str]:
         """The rules as options of the exec wrapper (read back by :meth:`from_args`)."""
