@@ -207,3 +207,10 @@ def test_servers_show_says_whether_this_machine_can_confine(tmp_path: Path) -> N
     assert "this machine can confine: no" in plain
     run_cli("servers", "confine", "srv", "--forget", str(tmp_path / "extra"))
     assert json.loads(run_cli("servers", "show", "srv", "--json").stdout)["allow_read"] == []
+
+
+def test_a_damaged_store_refuses_a_forced_confinement(tmp_path: Path, layout: Layout) -> None:
+    layout.store.write_text("{ damaged", encoding="utf-8")
+    proc = refused_run(tmp_path, "99", "--confine")
+    assert proc.returncode == 126
+    assert "cannot be read" in proc.stderr

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -41,15 +42,26 @@ def forced(options: Sequence[str]) -> bool:
 def _stored_setting(store_path: str, server: str) -> bool | None:
     """The server's stored ``confine`` at a glance (None: the store cannot be read now).
 
-    A glance rather than the checked read, which is only needed, and done, when confining.
+    A glance rather than the checked read, which is only needed, and done, when confining. A
+    store that is not a regular file (a FIFO would block the open) or is damaged reads as None.
     """
     try:
-        with open(store_path, "rb") as f:
-            doc = json.load(f)
+        fd = os.open(store_path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
         return False
-    except (OSError, ValueError):
+    except OSError:
         return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with os.fdopen(fd, "rb") as f:
+            fd = -1
+            doc = json.load(f)
+    except (OSError, ValueError, RecursionError):
+        return None
+    finally:
+        if fd >= 0:
+            os.close(fd)
     servers = doc.get("servers") if isinstance(doc, dict) else None
     entry = servers.get(server) if isinstance(servers, dict) else None
     return isinstance(entry, dict) and entry.get("confine") is True
@@ -75,10 +87,18 @@ def wrapped(command: Sequence[str], server: str, force: bool) -> list[str]:
     try:
         state = Store(layout.ensure()).read()
     except (StoreError, OSError) as exc:
-        if force or stored is None:
+        if force:
             raise ConfinementRefused(
-                f"the server may have to run confined, and the store cannot be read: {exc}"
+                f"the grants to confine the server to cannot be read: {exc}"
             ) from exc
+        # the bridge keeps serving over a damaged store, as before confinement existed; it says
+        # so rather than confine with rules made from nothing
+        print(
+            f"roots-bridge: the store cannot be read ({exc}), so whether {server!r} is to run "
+            "confined is unknown: it runs unconfined (--confine makes sure)",
+            file=sys.stderr,
+            flush=True,
+        )
         return list(command)
     if not (force or wants_confinement(state, server)):
         return list(command)
