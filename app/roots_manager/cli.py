@@ -181,9 +181,17 @@ def cmd_grant(store: Store, args: argparse.Namespace) -> int:
         if args.session:
             sessions = [m.session for m in live.bridge_markers(store.layout) if m.server == server]
         ids = [state.find_root(ref).id for ref in args.roots]
-        state.grant(server, ids, "session" if args.session else "always", sessions)
+        state.grant(
+            server,
+            ids,
+            "session" if args.session else "always",
+            sessions,
+            read_only=args.read_only,
+        )
         suspended = state.servers[server].suspended
     what = "for this session" if args.session else "always"
+    if args.read_only:
+        what += ", read-only: enforced only while the server runs confined"
     print(f"granted {visible(server)} {len(ids)} root(s) ({what})")
     if args.session and not sessions:
         print("no bridge of this server runs now: the grant lasts for the next one to start")
@@ -552,6 +560,11 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="only until that server's running bridge ends (default: always)",
     )
+    g.add_argument(
+        "--read-only",
+        action="store_true",
+        help="a confined server may read these roots and write nothing in them",
+    )
     g.set_defaults(func=cmd_grant)
     r = sub.add_parser("revoke", help="stop a server from seeing roots")
     r.add_argument("server")
@@ -575,6 +588,9 @@ def build_parser() -> argparse.ArgumentParser:
     sr = ssub.add_parser("remove", help="forget a server and its grants")
     sr.add_argument("server")
     sr.set_defaults(func=cmd_servers_remove)
+    from roots_manager.cli_confinement import add_commands
+
+    add_commands(ssub)
 
     e = sub.add_parser("effective", help="the roots/list answer a server gets now")
     e.add_argument("server")

@@ -112,7 +112,7 @@ def test_the_settings_round_trip_and_an_older_store_gets_the_defaults(store: Sto
     assert store.read().log_retention == LogRetention()
     doc["settings"]["log_max_days"] = -3  # a hand edit
     store.path.write_text(json.dumps(doc))
-    with pytest.raises(StoreUnreadable, match="settings.log_max_days is not a whole number"):
+    with pytest.raises(StoreUnreadable, match=r"settings\.log_max_days is not a whole number"):
         store.read()
 
 

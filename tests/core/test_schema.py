@@ -128,3 +128,22 @@ def test_a_huge_or_deep_value_is_shown_short(doc: dict[str, Any]) -> None:
     with pytest.raises(SchemaError) as info:
         State.from_json(_set(doc, "roots.0.path", "x" * 10_000_000))
     assert len(str(info.value)) < 200
+
+
+def test_confinement_fields_are_checked_and_older_stores_read_without_them() -> None:
+    import pytest
+
+    from roots_manager.core.model import State
+    from roots_manager.core.schema import SchemaError
+
+    old = {"schema": 2, "servers": {"fs": {}}, "grants": [{"server": "fs", "root": "r1"}]}
+    state = State.from_json(old)
+    assert state.servers["fs"].confine is False and state.grants[0].read_only is False
+    bad = {"schema": 3, "servers": {"fs": {"confine": "yes"}}}
+    with pytest.raises(SchemaError, match=r"servers\['fs'\]\.confine is a string"):
+        State.from_json(bad)
+    bad = {"schema": 3, "servers": {"fs": {"allow_read": ["relative"]}}}
+    with pytest.raises(SchemaError, match="not an absolute path"):
+        State.from_json(bad)
+    doc = State.from_json({"schema": 3, "servers": {"fs": {"confine": True}}}).to_json()
+    assert doc["schema"] == 3 and doc["servers"]["fs"]["confine"] is True

@@ -5,7 +5,8 @@ Usage::
     roots-bridge --server NAME [--observe] [--consent-timeout SECONDS] [--log-all] -- COMMAND [ARGS...]
 
 Exit codes: the server's own exit code (128 + N when it died of signal N); 127 when the command
-cannot be started; 2 for bad usage; 1 when the per-user directory cannot be used.
+cannot be started; 126 when it was to run confined and cannot be; 2 for bad usage; 1 when the
+per-user directory cannot be used.
 
 The server is started before the rest of the bridge is even imported, so that the host waits for
 the slower of the two start-ups, not for their sum.
@@ -62,6 +63,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also log every other message (method and id), not only roots traffic",
     )
+    p.add_argument(
+        "--confine",
+        action="store_true",
+        help="run the server confined to the folders granted to it (Linux Landlock), whatever "
+        "its stored setting; refuse to start it (exit 126) if this machine cannot",
+    )
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     p.add_argument(
         "command",
@@ -78,7 +85,11 @@ def _early_command(argv: list[str]) -> list[str] | None:
         return None
     cut = argv.index("--")
     options, command = argv[:cut], argv[cut + 1 :]
-    if not command or "--server" not in options or {"-h", "--help", "--version"} & set(options):
+    if (
+        not command
+        or "--server" not in options[:-1]
+        or {"-h", "--help", "--version"} & set(options)
+    ):
         return None
     return command
 
@@ -90,10 +101,11 @@ def main(argv: list[str] | None = None) -> int:
     proc: subprocess.Popen[bytes] | None = None
     failure: OSError | None = None
     if early is not None:
-        from roots_manager.bridge.spawn import spawn
+        from roots_manager.bridge.confine import forced, start
 
+        options = argv[: argv.index("--")]
         try:
-            proc = spawn(early)
+            proc = start(early, options[options.index("--server") + 1], forced(options))
         except OSError as exc:
             failure = exc
     parser = build_parser()
@@ -123,10 +135,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"roots-bridge: {problem}", file=sys.stderr)
         return EXIT_USAGE
     if proc is None and failure is None:
-        from roots_manager.bridge.spawn import spawn
+        from roots_manager.bridge.confine import start
 
         try:
-            proc = spawn(command)
+            proc = start(command, args.server, args.confine)
         except OSError as exc:
             failure = exc
     return _run(args, command, proc, failure)

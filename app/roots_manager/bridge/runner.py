@@ -264,8 +264,10 @@ class Bridge:
         return code
 
     def cannot_start(self, exc: OSError) -> int:
-        """Report a command that cannot be started; returns the exit code (127)."""
+        """Report a command that cannot be started; returns the exit code (127, or 126 when
+        it was to run confined and cannot be)."""
         what = exc.strerror or str(exc)
+        code = getattr(exc, "exit_code", EXIT_CANNOT_START)
         print(
             f"roots-bridge: cannot start the server {self.name!r}: {self.command[0]}: {what}",
             file=sys.stderr,
@@ -279,9 +281,9 @@ class Bridge:
             version=__version__,
         )
         self.log.event(ev.ERROR, message=f"cannot start {self.command[0]}: {what}")
-        self.log.event(ev.SESSION_END, exit_code=EXIT_CANNOT_START, reason="cannot start")
+        self.log.event(ev.SESSION_END, exit_code=code, reason="cannot start")
         self.log.close()
-        return EXIT_CANNOT_START
+        return int(code)
 
     async def _register(self) -> None:
         loop = asyncio.get_running_loop()

@@ -172,6 +172,12 @@ class Server:
     seen_fingerprint: str | None = None
     first_seen: str | None = None
     last_seen: str | None = None
+    confine: bool = False
+    """Start the server confined to its grants (:mod:`roots_manager.core.confinement`)."""
+    allow_read: list[str] = field(default_factory=list)
+    """Extra paths a confined server may read (besides its grants and what it needs to run)."""
+    allow_write: list[str] = field(default_factory=list)
+    """Extra paths a confined server may read and write."""
 
     @property
     def suspended(self) -> bool:
@@ -191,6 +197,8 @@ class Grant:
     sessions: list[str] = field(default_factory=list)
     """For session grants: the bridge sessions it lasts for (empty: the next one to start)."""
     granted_at: str = ""
+    read_only: bool = False
+    """A confined server may read the root and write nothing in it; advice only otherwise."""
 
 
 @dataclass
@@ -332,8 +340,11 @@ class State:
         root_ids: Iterable[str],
         scope: Scope = "always",
         sessions: Sequence[str] = (),
+        read_only: bool | None = None,
     ) -> list[Grant]:
         """Grant *server* the roots *root_ids*; an "always" grant replaces a session grant.
+
+        *read_only*, when given, is set on every grant of *root_ids*, new or kept.
 
         Granting settles a pending request for a server never seen before; a command that
         changed still needs :meth:`approve` before its grants apply.
@@ -350,6 +361,7 @@ class State:
         mine = {g.root: g for g in self.grants if g.server == server}
         replaced: set[int] = set()
         made = []
+        root_ids = list(root_ids)
         for rid in root_ids:
             existing = mine.get(rid)
             if existing and existing.scope == "always":
@@ -364,6 +376,9 @@ class State:
         if replaced:
             self.grants = [g for g in self.grants if id(g) not in replaced]
         self.grants.extend(made)
+        if read_only is not None:
+            for rid in root_ids:
+                mine[rid].read_only = read_only
         return made
 
     def revoke(self, server: str, root_ids: Iterable[str]) -> int:
@@ -647,6 +662,9 @@ _SERVER = _record(
     seen_fingerprint=schema.optional(schema.fingerprint),
     first_seen=schema.optional(schema.timestamp),
     last_seen=schema.optional(schema.timestamp),
+    confine=schema.flag,
+    allow_read=schema.list_of(schema.root_path),
+    allow_write=schema.list_of(schema.root_path),
 )
 _GRANT = _record(
     Grant,
@@ -655,6 +673,7 @@ _GRANT = _record(
     scope=schema.one_of("always", "session"),
     sessions=schema.list_of(schema.identifier),
     granted_at=schema.empty_or(schema.timestamp),
+    read_only=schema.flag,
 )
 _PENDING = _record(
     Pending,

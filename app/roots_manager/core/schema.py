@@ -18,8 +18,11 @@ from typing import Any
 
 from roots_manager.core import uri as uris
 
-SCHEMA_VERSION = 2
-"""2 adds each root's real path when it was added (``real``); 1 is read as it is."""
+SCHEMA_VERSION = 3
+"""2 adds each root's real path when it was added (``real``); 3 adds confinement (a server's
+``confine``, ``allow_read`` and ``allow_write``, a grant's ``read_only``), which an older version
+must not read as if absent: it would start a confined server unconfined and silently. 1 and 2 are
+read as they are."""
 
 MAX_COUNTER = 2**53 - 1
 """The largest revision read: every JSON reader keeps integers up to here exact."""
@@ -101,6 +104,11 @@ def counter(value: object) -> str | None:
     if not 0 <= value <= MAX_COUNTER:
         return f"is out of range (0 to {MAX_COUNTER}): {shown(value)}"
     return None
+
+
+def flag(value: object) -> str | None:
+    """true or false."""
+    return None if isinstance(value, bool) else f"is {_kind(value)}, not true or false"
 
 
 def timestamp(value: object) -> str | None:

@@ -1,0 +1,105 @@
+"""The confinement commands of ``roots-manager``: ``servers confine`` and ``servers show``."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from roots_manager.core.confined import report, set_confinement
+from roots_manager.core.store import Store, json_bytes
+from roots_manager.sandbox.availability import availability
+
+
+def _shown(text: str) -> str:
+    from roots_manager.cli import shown
+
+    return shown(text)
+
+
+def cmd_confine(store: Store, args: argparse.Namespace) -> int:
+    on = None if args.state is None else args.state == "on"
+    with store.transaction() as state:
+        srv = set_confinement(
+            state,
+            args.server,
+            on,
+            allow_read=args.allow_read,
+            allow_write=args.allow_write,
+            forget=args.forget,
+        )
+    name = _shown(args.server)
+    print(f"{name}: confinement {'on' if srv.confine else 'off'}")
+    for label, paths in (("may also read", srv.allow_read), ("may also write", srv.allow_write)):
+        for path in paths:
+            print(f"  {label}: {_shown(path)}")
+    found = availability()
+    if srv.confine and not found.available:
+        print(
+            f"note: this machine cannot confine ({found.reason}); a bridge of {name} will "
+            "refuse to start the server (exit 126) until it can"
+        )
+    elif srv.confine:
+        print("it takes effect when the server next starts")
+    return 0
+
+
+def show(store: Store, name: str) -> dict[str, Any]:
+    """The ``servers show`` report of server *name*."""
+    found = availability()
+    out = report(store.read(), name, can_confine=found.available, why=found.reason)
+    out["mechanism"] = found.mechanism
+    out["tested"] = found.tested
+    return out
+
+
+def cmd_show(store: Store, args: argparse.Namespace) -> int:
+    out = show(store, args.server)
+    if args.json:
+        print(json_bytes(out, indent=2).decode("utf-8"))
+        return 0
+    print(f"{_shown(out['name'])}: confinement {'on' if out['confine'] else 'off'}")
+    print(f"  {out['means']}")
+    for label, key in (
+        ("read and write", "read_write"),
+        ("read only", "read_only"),
+        ("also read", "allow_read"),
+        ("also write", "allow_write"),
+    ):
+        for path in out[key]:
+            print(f"  {label}: {_shown(path)}")
+    for path in out["missing_extra"]:
+        print(f"  missing now (skipped at start): {_shown(path)}")
+    if out["changes"]:
+        print(f"  {out['changes']}")
+    can = "yes" if out["can_confine"] else "no"
+    untested = "" if out["tested"] else " (untested)"
+    print(f"this machine can confine: {can}{untested}: {out['confinement']}")
+    return 0
+
+
+def add_commands(servers: Any) -> None:
+    """Add ``confine`` and ``show`` to the ``servers`` subcommands."""
+    c = servers.add_parser(
+        "confine",
+        help="run a server confined to its grants (Linux Landlock), or not; extra paths",
+    )
+    c.add_argument("server")
+    c.add_argument("state", nargs="?", choices=("on", "off"), help="on or off (default: unchanged)")
+    c.add_argument(
+        "--allow-read", action="append", default=[], metavar="PATH", help="also readable"
+    )
+    c.add_argument(
+        "--allow-write", action="append", default=[], metavar="PATH", help="also writable"
+    )
+    c.add_argument(
+        "--forget", action="append", default=[], metavar="PATH", help="drop an extra path"
+    )
+    c.set_defaults(func=cmd_confine)
+    s = servers.add_parser(
+        "show",
+        help="a server's confinement, what it may read and write, and whether this "
+        "machine can confine",
+    )
+    s.add_argument("server")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_show)

@@ -1,0 +1,127 @@
+"""A confined server as the store describes it: its setting, its grants as rules, its report.
+
+The rules are made once, when the server starts: a Landlock domain can only shrink, and only
+from inside, so a grant made or revoked while a confined server runs takes effect at its next
+start. The bridge's ``roots/list`` answers follow the store at once, as for any server.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from roots_manager.core.confinement import runtime_rules
+from roots_manager.core.consent import root_unavailable, visible_roots
+from roots_manager.core.model import Server, State, normalize_path, server_name_error
+from roots_manager.core.rules import Rules
+
+NEXT_START = "grants made or revoked while a confined server runs take effect at its next start"
+CONFINED_MEANS = (
+    "confined: the kernel refuses every file outside what was granted; the network is not "
+    "restricted"
+)
+ADVISORY_MEANS = (
+    "not confined: roots are advice, the server may read anything your user can, and "
+    "read-only grants are not enforced"
+)
+
+_NOT_YET_BOUND = ""
+"""A bridge session no grant is bound to yet: a server starting now gets the "always" grants
+and the session grants waiting for the next session to start, not those of other sessions."""
+
+
+def set_confinement(
+    state: State,
+    name: str,
+    on: bool | None = None,
+    *,
+    allow_read: Iterable[str] = (),
+    allow_write: Iterable[str] = (),
+    forget: Iterable[str] = (),
+) -> Server:
+    """Turn confinement on or off for server *name* (None: leave it), and edit its extra paths.
+
+    A server not seen yet is remembered, as a grant does, so that it starts confined.
+    """
+    error = server_name_error(name)
+    if error is not None:
+        raise error
+    srv = state.servers.setdefault(name, Server(name=name))
+    if on is not None:
+        srv.confine = on
+    gone = {normalize_path(p) for p in forget}
+    srv.allow_read = [p for p in srv.allow_read if p not in gone]
+    srv.allow_write = [p for p in srv.allow_write if p not in gone]
+    for path in map(normalize_path, allow_read):
+        if path not in srv.allow_read:
+            srv.allow_read.append(path)
+    for path in map(normalize_path, allow_write):
+        if path not in srv.allow_write:
+            srv.allow_write.append(path)
+    return srv
+
+
+def wants_confinement(state: State, name: str) -> bool:
+    """Whether the store asks for server *name* to be confined."""
+    srv = state.servers.get(name)
+    return srv is not None and srv.confine
+
+
+def granted_folders(
+    state: State, name: str, fingerprint: str | None = None
+) -> tuple[list[str], list[str]]:
+    """The folders server *name* starting now may write, and those it may only read.
+
+    Folders that are not available now (missing, moved, too broad) are in neither: a rule
+    cannot name them, and the server is not told them either.
+    """
+    read_only = {g.root for g in state.grants if g.server == name and g.read_only}
+    write: list[str] = []
+    read: list[str] = []
+    for root in visible_roots(state, name, fingerprint=fingerprint, session=_NOT_YET_BOUND):
+        if root_unavailable(root) is None:
+            (read if root.id in read_only else write).append(root.path)
+    return write, read
+
+
+def rules_for(
+    state: State,
+    name: str,
+    command: Sequence[str],
+    *,
+    fingerprint: str | None,
+    env: Mapping[str, str],
+    cwd: str,
+    tmpdir: str,
+) -> Rules:
+    """Everything server *name* may touch when *command* starts now, confined."""
+    runtime = runtime_rules(command, env, cwd)
+    write, read = granted_folders(state, name, fingerprint)
+    srv = state.servers.get(name)
+    extra_read = srv.allow_read if srv is not None else []
+    extra_write = srv.allow_write if srv is not None else []
+    return runtime.replace(
+        read_write=(*runtime.read_write, *write, *extra_write, tmpdir),
+        read_only=(*read, *extra_read),
+        tmpdir=tmpdir,
+    )
+
+
+def report(state: State, name: str, *, can_confine: bool, why: str) -> dict[str, Any]:
+    """What ``servers show`` says of server *name*: its setting and what it may read or write."""
+    srv = state.server(name)
+    write, read = granted_folders(state, name)
+    return {
+        "name": name,
+        "confine": srv.confine,
+        "means": CONFINED_MEANS if srv.confine else ADVISORY_MEANS,
+        "read_write": write,
+        "read_only": read,
+        "allow_read": list(srv.allow_read),
+        "allow_write": list(srv.allow_write),
+        "can_confine": can_confine,
+        "confinement": why,
+        "changes": NEXT_START if srv.confine else None,
+        "missing_extra": [p for p in (*srv.allow_read, *srv.allow_write) if not os.path.exists(p)],
+    }

@@ -1,0 +1,173 @@
+"""The three Landlock system calls, through ``ctypes``, with best-effort ABI compatibility.
+
+A ruleset names the file-system rights it *handles* (everything else stays allowed) and then,
+per folder or file, which of them are allowed beneath it. Each ABI version knows more rights;
+a right the running kernel does not know is masked out of both the handled set and every rule,
+which is the kernel documentation's best-effort compatibility: ``refer`` from ABI 2,
+``truncate`` from ABI 3, ``ioctl_dev`` from ABI 5. Network rights (ABI 4) are not handled at all:
+a confined server keeps its network.
+
+The syscall numbers 444-446 are the same on every architecture (they were added after the
+tables were unified).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import os
+import stat
+from collections.abc import Iterable
+
+SYS_CREATE_RULESET = 444
+SYS_ADD_RULE = 445
+SYS_RESTRICT_SELF = 446
+CREATE_RULESET_VERSION = 1
+RULE_PATH_BENEATH = 1
+PR_SET_NO_NEW_PRIVS = 38
+
+EXECUTE = 1 << 0
+WRITE_FILE = 1 << 1
+READ_FILE = 1 << 2
+READ_DIR = 1 << 3
+REMOVE_DIR = 1 << 4
+REMOVE_FILE = 1 << 5
+MAKE_CHAR = 1 << 6
+MAKE_DIR = 1 << 7
+MAKE_REG = 1 << 8
+MAKE_SOCK = 1 << 9
+MAKE_FIFO = 1 << 10
+MAKE_BLOCK = 1 << 11
+MAKE_SYM = 1 << 12
+REFER = 1 << 13
+TRUNCATE = 1 << 14
+IOCTL_DEV = 1 << 15
+
+_ABI_1 = (1 << 13) - 1
+ALL_BY_ABI = {1: _ABI_1, 2: _ABI_1 | REFER, 3: _ABI_1 | REFER | TRUNCATE}
+"""Every file-system right each ABI knows; ABI 4 added network rights, 5 ioctl on devices,
+6 and 7 scopes and logging (no new file-system right)."""
+for _abi in (4, 5, 6, 7):
+    ALL_BY_ABI[_abi] = ALL_BY_ABI[3] | (IOCTL_DEV if _abi >= 5 else 0)
+
+FILE_RIGHTS = EXECUTE | WRITE_FILE | READ_FILE | TRUNCATE | IOCTL_DEV
+"""The rights that apply to a file itself; a rule on a file may hold no other."""
+READ = READ_FILE | READ_DIR
+READ_EXECUTE = READ | EXECUTE
+READ_WRITE = ALL_BY_ABI[7]
+"""Everything a granted root allows: reading, writing, creating, removing, renaming into it."""
+DEVICE = READ_FILE | WRITE_FILE | IOCTL_DEV
+"""A terminal or /dev/null: read, write and the ioctls a terminal needs."""
+
+
+class LandlockError(OSError):
+    """Landlock cannot be used, or the ruleset could not be applied."""
+
+
+def handled(abi: int) -> int:
+    """The file-system rights a ruleset handles under *abi* (the newest known past ABI 7)."""
+    if abi < 1:
+        raise ValueError(f"Landlock ABI versions start at 1, not {abi}")
+    return ALL_BY_ABI[min(abi, max(ALL_BY_ABI))]
+
+
+MIN_ABI = 3
+"""ABI 3 added the truncate right: below it, a confined server could still empty any file it
+can name (``truncate(2)`` needs no open for writing), so it would not be confined."""
+TEST_ABI_ENV = "ROOTS_MANAGER_TEST_LANDLOCK_ABI"
+"""Test-only: the Landlock ABI to pretend the kernel has (0: none). Tests use it to check the
+refusal on a kernel without Landlock; it can only lower what the kernel has, never raise it."""
+
+Rule = tuple[str, int]
+"""A path, and the rights allowed beneath it (on it, if it is a file)."""
+
+
+class _RulesetAttr(ctypes.Structure):
+    # only the first field: the kernel reads a shorter struct as if the rest were zero, which
+    # leaves network rights and scopes unhandled on every ABI
+    _fields_ = (("handled_access_fs", ctypes.c_uint64),)
+
+
+class _PathBeneathAttr(ctypes.Structure):
+    _pack_ = 1  # packed in the kernel's header
+    _fields_ = (("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32))
+
+
+_libc = ctypes.CDLL(None, use_errno=True)
+_libc.syscall.restype = ctypes.c_long
+_libc.prctl.restype = ctypes.c_int
+
+
+def _syscall(number: int, *args: object) -> int:
+    ret = int(_libc.syscall(ctypes.c_long(number), *args))
+    if ret < 0:
+        err = ctypes.get_errno()
+        raise LandlockError(err, os.strerror(err))
+    return ret
+
+
+def abi_version() -> int:
+    """The running kernel's Landlock ABI version; 0 when it has no Landlock (or it is off)."""
+    try:
+        return _syscall(SYS_CREATE_RULESET, None, ctypes.c_size_t(0), CREATE_RULESET_VERSION)
+    except LandlockError as exc:
+        if exc.errno in (errno.ENOSYS, errno.EOPNOTSUPP):
+            return 0
+        raise
+
+
+def usable_abi() -> int:
+    """:func:`abi_version`, lowered to the test-only :data:`TEST_ABI_ENV` when that is set."""
+    real = abi_version()
+    pretend = os.environ.get(TEST_ABI_ENV, "")
+    return min(real, int(pretend)) if pretend.isdigit() else real
+
+
+def refusal(abi: int) -> str | None:
+    """Why Landlock at *abi* cannot confine a server, or None if it can."""
+    if abi == 0:
+        return (
+            "this Linux kernel has no Landlock (it needs 5.13 or newer with Landlock enabled "
+            "in the lsm= boot list)"
+        )
+    if abi < MIN_ABI:
+        return (
+            f"this Linux kernel's Landlock is ABI {abi}; confinement needs ABI {MIN_ABI} "
+            "(Linux 6.2 or newer), which can refuse truncating files outside the grants"
+        )
+    return None
+
+
+def restrict_self(rules: Iterable[Rule], abi: int) -> list[tuple[str, str]]:
+    """Confine this process (and all it execs or starts) to *rules*; returns the skipped paths.
+
+    A path that cannot be opened (missing, a dangling link) is skipped with its reason: it
+    cannot be reached either. No-new-privileges is set first, as the kernel requires of a
+    process without CAP_SYS_ADMIN (and so that a set-uid program cannot shed the domain).
+    """
+    mask = handled(abi)
+    attr = _RulesetAttr(mask)
+    ruleset = _syscall(SYS_CREATE_RULESET, ctypes.byref(attr), ctypes.sizeof(attr), 0)
+    skipped: list[tuple[str, str]] = []
+    try:
+        for path, allowed in rules:
+            try:
+                fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+            except OSError as exc:
+                skipped.append((path, exc.strerror or str(exc)))
+                continue
+            try:
+                access = allowed & mask
+                if not stat.S_ISDIR(os.fstat(fd).st_mode):
+                    access &= FILE_RIGHTS
+                beneath = _PathBeneathAttr(access, fd)
+                _syscall(SYS_ADD_RULE, ruleset, RULE_PATH_BENEATH, ctypes.byref(beneath), 0)
+            finally:
+                os.close(fd)
+        if _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+            err = ctypes.get_errno()
+            raise LandlockError(err, os.strerror(err))
+        _syscall(SYS_RESTRICT_SELF, ruleset, 0)
+    finally:
+        os.close(ruleset)
+    return skipped

@@ -1,0 +1,135 @@
+"""What a confined server may touch, computed from paths alone (no kernel involved)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from roots_manager.core.confined import granted_folders, rules_for, set_confinement
+from roots_manager.core.confinement import command_needs, listed_beneath, open_beneath
+from roots_manager.core.model import State
+from roots_manager.core.rules import Rules
+
+
+def test_rules_survive_the_wrappers_command_line() -> None:
+    rules = Rules(
+        read_write=("/w 1",),
+        read_only=("/r#",),
+        runtime=("/usr", "/opt"),
+        listing=("/etc",),
+        devices=("/dev/null",),
+        tmpdir="/t",
+    )
+    back, command = Rules.from_args([*rules.to_args(), "--", "node", "--", "x"])
+    assert back == rules
+    assert command == ["node", "--", "x"]
+    with pytest.raises(ValueError, match="after --"):
+        Rules.from_args(["--runtime", "/usr"])
+    with pytest.raises(ValueError, match="unknown option"):
+        Rules.from_args(["--everything", "/", "--", "sh"])
+
+
+def test_a_tree_is_opened_entry_by_entry_around_its_secrets(tmp_path: Path) -> None:
+    for name in (
+        "hostname",
+        "shadow",
+        "shadow-",
+        "gshadow",
+        "ssh/ssh_config",
+        "ssh/ssh_host_rsa_key",
+        "ssh/ssh_host_rsa_key.pub",
+        "ssl/certs/ca.pem",
+        "ssl/private/key.pem",
+    ):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("x", encoding="utf-8")
+    secrets = ("shadow*", "gshadow*", "ssh/ssh_host_*key", "ssl/private")
+    opened = {os.path.relpath(p, tmp_path) for p in open_beneath(str(tmp_path), secrets)}
+    assert opened == {"hostname", "ssh/ssh_config", "ssh/ssh_host_rsa_key.pub", "ssl/certs"}
+    listed = {os.path.relpath(p, tmp_path) for p in listed_beneath(str(tmp_path), secrets)}
+    assert listed == {".", "ssh", "ssl"}
+
+
+def test_a_script_opens_its_package_and_its_interpreter_through_env(tmp_path: Path) -> None:
+    node_home = tmp_path / "node-v22"
+    (node_home / "bin").mkdir(parents=True)
+    node = node_home / "bin" / "node"
+    node.write_text("#!/bin/sh\n", encoding="utf-8")
+    node.chmod(0o755)
+    package = tmp_path / "proj" / "node_modules" / "@scope" / "server" / "dist"
+    package.mkdir(parents=True)
+    script = package / "index.js"
+    script.write_text("#!/usr/bin/env -S node --flag\n", encoding="utf-8")
+    script.chmod(0o755)
+    config = tmp_path / "config.json"
+    config.write_text("{}", encoding="utf-8")
+    env = {"PATH": str(node_home / "bin"), "HOME": str(tmp_path / "home")}
+    needs = command_needs(["node", str(script), str(config), "/", "--flag"], env, str(tmp_path))
+    assert str(node) in needs.runtime and str(node_home) in needs.runtime
+    assert str(tmp_path / "proj" / "node_modules") in needs.runtime
+    assert str(config) in needs.runtime  # a file named on the line, but not its folder
+    assert str(tmp_path) not in needs.runtime and "/" not in needs.runtime
+    # the script run directly: its shebang leads to node through env
+    direct = command_needs([str(script)], env, str(tmp_path))
+    assert str(node) in direct.runtime
+
+
+def test_an_executable_in_bin_of_the_root_or_the_home_opens_only_that_bin(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    for folder in (home / "bin", home / ".local" / "bin"):
+        folder.mkdir(parents=True)
+        (folder / "tool").write_text("", encoding="utf-8")
+        (folder / "tool").chmod(0o755)
+    env = {"PATH": f"{home / 'bin'}", "HOME": str(home)}
+    assert command_needs(["tool"], env, "/").runtime == [
+        str(home / "bin" / "tool"),
+        str(home / "bin"),
+    ]
+    local = command_needs([str(home / ".local" / "bin" / "tool")], env, "/").runtime
+    assert local == [str(home / ".local" / "bin" / "tool"), str(home / ".local" / "bin")]
+    shell = command_needs(["/bin/sh", "-c", "true"], {"PATH": "/bin", "HOME": str(home)}, "/")
+    assert "/" not in shell.runtime
+
+
+def test_npx_and_uvx_get_their_caches_writable(tmp_path: Path) -> None:
+    env = {"PATH": "/nowhere", "HOME": str(tmp_path)}
+    assert command_needs(["npx", "-y", "pkg"], env, "/").writable == [str(tmp_path / ".npm")]
+    uv = command_needs(["uvx", "pkg"], {**env, "UV_CACHE_DIR": "/c"}, "/").writable
+    assert uv == ["/c", str(tmp_path / ".local" / "share" / "uv")]
+    assert command_needs(["node", "x.js"], env, "/").writable == []
+
+
+def test_grants_become_read_write_or_read_only_rules(tmp_path: Path) -> None:
+    state = State()
+    folders = []
+    for name in ("rw", "ro", "other", "gone"):
+        (tmp_path / name).mkdir()
+        folders.append(state.add_root(str(tmp_path / name)))
+    state.grant("s", [folders[0].id, folders[3].id])
+    state.grant("s", [folders[1].id], read_only=True)
+    state.grant("t", [folders[2].id])
+    (tmp_path / "gone").rmdir()
+    assert granted_folders(state, "s") == ([str(tmp_path / "rw")], [str(tmp_path / "ro")])
+    set_confinement(state, "s", True, allow_read=["/srv/data"], allow_write=["/var/cache/s"])
+    rules = rules_for(
+        state, "s", ["sh"], fingerprint=None, env={"PATH": "/usr/bin"}, cwd="/", tmpdir="/tmp/s"
+    )
+    assert rules.read_write[-3:] == (str(tmp_path / "rw"), "/var/cache/s", "/tmp/s")
+    assert rules.read_only == (str(tmp_path / "ro"), "/srv/data")
+    assert rules.tmpdir == "/tmp/s"
+    assert not {str(tmp_path / "other"), "/tmp", "/root", "/home"} & set(
+        rules.runtime + rules.read_write + rules.read_only
+    )
+    # granting again without read-only makes the grant writable
+    state.grant("s", [folders[1].id], read_only=False)
+    assert str(tmp_path / "ro") in granted_folders(state, "s")[0]
+
+
+def test_extra_paths_are_kept_once_and_forgotten() -> None:
+    state = State()
+    srv = set_confinement(state, "new", True, allow_read=["/a", "/a/"], allow_write=["/b"])
+    assert (srv.confine, srv.allow_read, srv.allow_write) == (True, ["/a"], ["/b"])
+    srv = set_confinement(state, "new", forget=["/a", "/b"])
+    assert (srv.confine, srv.allow_read, srv.allow_write) == (True, [], [])

@@ -1,0 +1,55 @@
+"""An SDK ``MCPServer`` whose tools read and write any path, ignoring its roots entirely.
+
+Run as ``python file_tool_server.py``. Its tools answer ``ok``, the text read, or the error's
+name (``EACCES``): whatever stops it is the kernel, never the server's own good will.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+
+from mcp.server.mcpserver import MCPServer
+
+server = MCPServer("file-tool")
+
+
+def _failure(exc: OSError) -> str:
+    return errno.errorcode.get(exc.errno or 0, str(exc))
+
+
+@server.tool()
+def write_file(path: str, text: str) -> str:
+    """Write *text* to *path*, whatever the roots say."""
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as exc:
+        return _failure(exc)
+    return "ok"
+
+
+@server.tool()
+def read_file(path: str) -> str:
+    """The text at *path*, whatever the roots say."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except OSError as exc:
+        return _failure(exc)
+
+
+@server.tool()
+def temp_dir() -> str:
+    """Where the server's temporary files go, after writing one there."""
+    folder = os.environ.get("TMPDIR", "")
+    try:
+        with open(os.path.join(folder, "probe"), "w", encoding="utf-8") as f:
+            f.write("x")
+    except OSError as exc:
+        return _failure(exc)
+    return folder
+
+
+if __name__ == "__main__":
+    server.run()

@@ -1,0 +1,216 @@
+"""Confined servers behind a real bridge, on the real kernel: what was not granted is refused.
+
+Both servers here ignore roots where it matters: the reference filesystem server is given ``/``
+on its command line and runs behind an observing bridge under a host without roots, so it
+believes it may read everything; the file tool server writes wherever it is told. Whatever
+refuses them is Landlock. Every path is checked as root, which Unix permissions do not stop.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+from mcp import Client, StdioServerParameters
+
+from roots_manager.core import events as ev
+from roots_manager.core.paths import Layout
+from roots_manager.sandbox.landlock import TEST_ABI_ENV
+from tests.bridge.wire import bridge_argv, events
+from tests.conftest import run_cli
+
+FILE_TOOL = Path(__file__).with_name("file_tool_server.py")
+SHADOW = "/etc/shadow"
+
+
+def world(tmp_path: Path) -> dict[str, Path]:
+    """Granted, read-only and sibling folders, and a fake home holding secrets."""
+    places = {
+        "granted": tmp_path / "work" / "granted",
+        "read_only": tmp_path / "work" / "reference",
+        "sibling": tmp_path / "work" / "sibling",
+        "home": tmp_path / "home",
+    }
+    for path in places.values():
+        path.mkdir(parents=True)
+    for name in ("granted", "read_only", "sibling"):
+        (places[name] / "hello.txt").write_text(f"in {name}\n", encoding="utf-8")
+    for secret in (".ssh/id_ed25519", ".aws/credentials", "Documents/taxes.txt"):
+        (places["home"] / secret).parent.mkdir(parents=True, exist_ok=True)
+        (places["home"] / secret).write_text("secret\n", encoding="utf-8")
+    run_cli("roots", "add", str(places["granted"]))
+    run_cli("roots", "add", str(places["read_only"]))
+    run_cli("roots", "add", str(places["sibling"]))
+    run_cli("grant", "srv", str(places["granted"]))
+    run_cli("grant", "srv", str(places["read_only"]), "--read-only")
+    assert os.path.exists(SHADOW)  # a file root could read, were it not for the rules
+    return places
+
+
+def params(command: list[str], home: Path, *options: str) -> StdioServerParameters:
+    argv = bridge_argv("srv", command, *options)
+    env = {**os.environ, "HOME": str(home)}
+    return StdioServerParameters(command=argv[0], args=argv[1:], env=env)
+
+
+async def text(client: Client, tool: str, **arguments: Any) -> str:
+    result = await client.call_tool(tool, arguments)
+    block = result.content[0]
+    assert block.type == "text"
+    return block.text
+
+
+def test_the_filesystem_server_given_the_whole_disk_reads_only_its_grants(
+    filesystem_server: list[str], tmp_path: Path
+) -> None:
+    w = world(tmp_path)
+    secrets = [
+        w["sibling"] / "hello.txt",
+        w["home"] / ".ssh" / "id_ed25519",
+        w["home"] / ".aws" / "credentials",
+        w["home"] / "Documents" / "taxes.txt",
+        Path(SHADOW),
+    ]
+
+    async def scenario() -> None:
+        command = [*filesystem_server, "/"]
+        async with Client(params(command, w["home"], "--observe", "--confine")) as client:
+            read = await text(client, "read_text_file", path=str(w["granted"] / "hello.txt"))
+            assert read.strip() == "in granted"
+            # over a file that exists: for a new one, this server lists the folders it allows
+            wrote = await text(
+                client, "write_file", path=str(w["granted"] / "hello.txt"), content="made"
+            )
+            assert "Successfully" in wrote, wrote
+            read = await text(client, "read_text_file", path=str(w["read_only"] / "hello.txt"))
+            assert read.strip() == "in read_only"
+            refused = await text(
+                client, "write_file", path=str(w["read_only"] / "hello.txt"), content="no"
+            )
+            assert "EACCES" in refused, refused
+            for path in secrets:
+                refused = await text(client, "read_text_file", path=str(path))
+                assert "EACCES" in refused, (path, refused)
+
+    anyio.run(scenario)
+    assert (w["granted"] / "hello.txt").read_text(encoding="utf-8") == "made"
+    assert (w["read_only"] / "hello.txt").read_text(encoding="utf-8") == "in read_only\n"
+
+
+def test_a_server_that_ignores_its_roots_is_held_to_them_by_the_stored_setting(
+    tmp_path: Path,
+) -> None:
+    w = world(tmp_path)
+    run_cli("servers", "confine", "srv", "on")
+
+    async def scenario() -> None:
+        command = [sys.executable, str(FILE_TOOL)]
+        async with Client(params(command, w["home"])) as client:
+            assert await text(client, "write_file", path=str(w["granted"] / "a"), text="1") == "ok"
+            assert await text(client, "read_file", path=str(w["granted"] / "a")) == "1"
+            ro = w["read_only"]
+            assert (await text(client, "read_file", path=str(ro / "hello.txt"))).strip() == (
+                "in read_only"
+            )
+            assert await text(client, "write_file", path=str(ro / "a"), text="1") == "EACCES"
+            assert await text(client, "write_file", path=str(w["sibling"] / "a"), text="1") == (
+                "EACCES"
+            )
+            for path in (
+                w["sibling"] / "hello.txt",
+                w["home"] / ".ssh" / "id_ed25519",
+                Path(SHADOW),
+            ):
+                assert await text(client, "read_file", path=str(path)) == "EACCES", path
+            # a private temporary folder, inside the per-user directory, is writable
+            tmp = await text(client, "temp_dir")
+            assert tmp.startswith(os.environ["ROOTS_MANAGER_HOME"]), tmp
+
+    anyio.run(scenario)
+    assert not (w["sibling"] / "a").exists()
+
+
+def test_turned_off_the_same_server_is_not_confined(tmp_path: Path) -> None:
+    w = world(tmp_path)
+    run_cli("servers", "confine", "srv", "on")
+    run_cli("servers", "confine", "srv", "off")
+
+    async def scenario() -> None:
+        command = [sys.executable, str(FILE_TOOL)]
+        async with Client(params(command, w["home"])) as client:
+            # roots are advice now: the read-only grant and the sibling are both writable
+            assert await text(client, "write_file", path=str(w["sibling"] / "a"), text="1") == "ok"
+            assert await text(client, "write_file", path=str(w["read_only"] / "a"), text="1") == (
+                "ok"
+            )
+
+    anyio.run(scenario)
+
+
+def refused_run(tmp_path: Path, abi: str, *options: str) -> subprocess.CompletedProcess[str]:
+    marker = tmp_path / "started"
+    argv = bridge_argv("srv", ["sh", "-c", f"touch '{marker}'"], *options)
+    proc = subprocess.run(
+        argv,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, TEST_ABI_ENV: abi},
+    )
+    assert not marker.exists(), "the server ran unconfined"
+    return proc
+
+
+def test_a_kernel_without_landlock_makes_the_bridge_refuse_with_126(
+    tmp_path: Path, layout: Layout
+) -> None:
+    proc = refused_run(tmp_path, "0", "--confine")
+    assert proc.returncode == 126
+    assert "no Landlock" in proc.stderr
+    errors = events(layout, ev.ERROR)
+    assert any("no Landlock" in e["message"] for e in errors)
+    assert events(layout, ev.SESSION_END)[-1]["exit_code"] == 126
+
+
+def test_an_old_landlock_and_the_stored_setting_refuse_too(tmp_path: Path) -> None:
+    run_cli("servers", "confine", "srv", "on")
+    proc = refused_run(tmp_path, "2")
+    assert proc.returncode == 126
+    assert "ABI 2" in proc.stderr
+    # a shortened --confine counts, as argparse lets it
+    run_cli("servers", "confine", "srv", "off")
+    assert refused_run(tmp_path, "0", "--conf").returncode == 126
+
+
+def test_servers_show_says_whether_this_machine_can_confine(tmp_path: Path) -> None:
+    import json
+
+    world(tmp_path)
+    run_cli("servers", "confine", "srv", "on", "--allow-read", str(tmp_path / "extra"))
+    shown = json.loads(run_cli("servers", "show", "srv", "--json").stdout)
+    assert shown["confine"] is True
+    assert shown["can_confine"] is True and shown["mechanism"] == "landlock"
+    assert shown["read_write"] == [str(tmp_path / "work" / "granted")]
+    assert shown["read_only"] == [str(tmp_path / "work" / "reference")]
+    assert shown["allow_read"] == [str(tmp_path / "extra")]
+    assert "next start" in shown["changes"]
+    os.environ[TEST_ABI_ENV] = "0"
+    try:
+        plain = run_cli("servers", "show", "srv").stdout
+    finally:
+        del os.environ[TEST_ABI_ENV]
+    assert "this machine can confine: no" in plain
+    run_cli("servers", "confine", "srv", "--forget", str(tmp_path / "extra"))
+    assert json.loads(run_cli("servers", "show", "srv", "--json").stdout)["allow_read"] == []
+
+
+def test_a_damaged_store_refuses_a_forced_confinement(tmp_path: Path, layout: Layout) -> None:
+    layout.store.write_text("{ damaged", encoding="utf-8")
+    proc = refused_run(tmp_path, "99", "--confine")
+    assert proc.returncode == 126
+    assert "cannot be read" in proc.stderr

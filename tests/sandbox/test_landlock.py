@@ -1,0 +1,64 @@
+"""The Landlock binding: rights masked per ABI, and the running kernel's version."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from roots_manager.sandbox import landlock as ll
+from roots_manager.sandbox.availability import availability
+from roots_manager.sandbox.landlock import MIN_ABI, TEST_ABI_ENV
+
+
+def test_each_abi_handles_the_rights_it_knows() -> None:
+    assert ll.handled(1) == (1 << 13) - 1
+    assert ll.handled(2) == ll.handled(1) | ll.REFER
+    assert ll.handled(3) == ll.handled(2) | ll.TRUNCATE
+    assert ll.handled(4) == ll.handled(3)  # ABI 4 added network rights, not handled here
+    assert ll.handled(5) == ll.handled(7) == ll.handled(3) | ll.IOCTL_DEV
+    assert ll.handled(9) == ll.handled(7)
+    with pytest.raises(ValueError):
+        ll.handled(0)
+
+
+def test_this_kernel_offers_landlock_and_a_test_can_only_lower_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert ll.abi_version() >= MIN_ABI
+    assert availability().available
+    monkeypatch.setenv(TEST_ABI_ENV, "99")
+    assert availability().abi == ll.abi_version()
+    monkeypatch.setenv(TEST_ABI_ENV, str(MIN_ABI - 1))
+    assert not availability().available
+
+
+def test_the_wrapper_confines_what_it_execs(tmp_path: os.PathLike[str]) -> None:
+    inside = os.path.join(tmp_path, "inside")
+    os.mkdir(inside)
+    script = (
+        f"echo in > '{inside}/f' && cat '{inside}/f'; "
+        f"echo out > '{tmp_path}/g' || echo refused; truncate -s0 /etc/hostname || echo kept"
+    )
+    argv = [
+        sys.executable, "-m", "roots_manager.sandbox.confine",
+        "--runtime", "/usr", "--runtime", "/bin", "--runtime", "/lib", "--runtime", "/lib64",
+        "--read-write", inside, "--device", "/dev/null", "--", "sh", "-c", script,
+    ]  # fmt: skip
+    out = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["in", "refused", "kept"]
+    assert not os.path.exists(os.path.join(tmp_path, "g"))
+
+
+def test_the_wrapper_refuses_with_126_rather_than_run_unconfined(tmp_path: str) -> None:
+    marker = os.path.join(tmp_path, "ran")
+    argv = [sys.executable, "-m", "roots_manager.sandbox.confine", "--", "touch", marker]
+    out = subprocess.run(
+        argv, capture_output=True, text=True, timeout=60, env={**os.environ, TEST_ABI_ENV: "0"}
+    )
+    assert out.returncode == 126
+    assert "cannot be confined" in out.stderr
+    assert not os.path.exists(marker)
