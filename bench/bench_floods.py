@@ -12,8 +12,8 @@ last line ``{"done":true}``; once that line reaches the host, the bridge's peak 
   then dropped);
 - *long line, asks late*: N MiB of padding, then the request (streams, then is cut);
 - *long line, no roots*: N MiB that never mention roots (cut-through);
-- *requests, never read*: many ``roots/list`` from a server that never reads its stdin
-  (back-pressure).
+- *requests, never read*: many ``roots/list`` from a server that reads nothing until it has
+  written them all (or is stopped by back-pressure).
 
 Linux only (``/proc``).
 """
@@ -93,6 +93,9 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--mib", type=int, default=512, help="size of the long lines")
     ap.add_argument("--requests", type=int, default=100000, help="requests in the flood")
+    ap.add_argument(
+        "--only", nargs="*", default=None, help="scenarios to run: early late plain unread"
+    )
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp) / "home"
@@ -112,6 +115,8 @@ def main() -> int:
         base = None
         print(f"{'scenario':42} {'peak RSS':>10} {'ratio':>7} {'time':>8} {'to host':>10}")
         for label, scenario, arg in rows:
+            if args.only is not None and scenario != "baseline" and scenario not in args.only:
+                continue
             peak, secs, got = run(scenario, arg, home)
             base = base or peak
             print(f"{label:42} {peak:8.1f} MiB {peak / base:6.2f}x {secs:7.1f}s {got:>10}")

@@ -1,7 +1,8 @@
 """A server for bench/bench_floods.py: sends one kind of flood, then ``{"done":true}``.
 
 Usage: flood_peer.py SCENARIO ARG, where SCENARIO is baseline, early, late, plain (ARG: MiB of
-the long line) or unread (ARG: how many requests; it starts reading its stdin only 3 s after it began asking).
+the long line) or unread (ARG: how many requests; it reads its stdin only once they are all
+written, or once writing them has stalled for a second).
 """
 
 from __future__ import annotations
@@ -9,22 +10,48 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from typing import BinaryIO
 
 CHUNK = 1 << 20
 
 
-def long_line(out: object, mib: int, head: bytes, tail: bytes) -> None:
-    write = out.write  # type: ignore[attr-defined]
-    write(head)
+def long_line(out: BinaryIO, mib: int, head: bytes, tail: bytes) -> None:
+    out.write(head)
     pad = b"x" * CHUNK
     for _ in range(mib):
-        write(pad)
-    write(tail)
+        out.write(pad)
+    out.write(tail)
+
+
+def unread(out: BinaryIO, count: int) -> None:
+    # nothing is read until the requests are all out, or until writing them stalls for a
+    # second (the bridge stopped reading): until then the answers have nowhere to go
+    written = 0
+
+    def ask() -> None:
+        nonlocal written
+        for i in range(count):
+            out.write(b'{"jsonrpc":"2.0","id":%d,"method":"roots/list"}\n' % i)
+            written = i
+        out.write(b'{"done":true}\n')
+        out.flush()
+        written = count
+
+    threading.Thread(target=ask, daemon=True).start()
+    seen, still = -1, 0.0
+    while written < count and still < 1.0:
+        time.sleep(0.1)
+        still = still + 0.1 if written == seen else 0.0
+        seen = written
+    sys.stdin.buffer.read()
 
 
 def main() -> None:
     scenario, arg = sys.argv[1], int(sys.argv[2])
     out = sys.stdout.buffer
+    if scenario == "unread":
+        unread(out, arg)
+        return
     if scenario == "baseline":
         out.write(b'{"jsonrpc":"2.0","id":1,"method":"roots/list"}\n')
     elif scenario == "early":
@@ -39,19 +66,6 @@ def main() -> None:
         long_line(
             out, arg, b'{"jsonrpc":"2.0","method":"notifications/message","params":{"p":"', b'"}}\n'
         )
-    elif scenario == "unread":
-        # nothing is read for the first 3 s: until then the answers have nowhere to go
-
-        def ask() -> None:
-            for i in range(arg):
-                out.write(b'{"jsonrpc":"2.0","id":%d,"method":"roots/list"}\n' % i)
-            out.write(b'{"done":true}\n')
-            out.flush()
-
-        threading.Thread(target=ask, daemon=True).start()
-        time.sleep(3)
-        sys.stdin.buffer.read()
-        return
     out.write(b'{"done":true}\n')
     out.flush()
     sys.stdin.buffer.read()
