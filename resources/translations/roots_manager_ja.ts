@@ -37,6 +37,12 @@
         <translation>オンにすると、サーバーの次回起動時から有効になります</translation>
     </message>
     <message>
+        <location line="+3"/>
+        <source>{clause}.</source>
+        <comment>a clause made a sentence: its full stop</comment>
+        <translation>{clause}。</translation>
+    </message>
+    <message>
         <location line="+6"/>
         <source>Start {server} confined to the folders it was granted; a change takes effect when it next starts</source>
         <translation>{server} を許可したフォルダーに閉じ込めて起動します。変更は次回の起動時から有効になります</translation>

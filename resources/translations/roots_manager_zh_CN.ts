@@ -37,6 +37,12 @@
         <translation>开启后将在服务器下次启动时生效</translation>
     </message>
     <message>
+        <location line="+3"/>
+        <source>{clause}.</source>
+        <comment>a clause made a sentence: its full stop</comment>
+        <translation>{clause}。</translation>
+    </message>
+    <message>
         <location line="+6"/>
         <source>Start {server} confined to the folders it was granted; a change takes effect when it next starts</source>
         <translation>启动 {server} 时将其限制在已授权的文件夹内；更改在其下次启动时生效</translation>

@@ -81,7 +81,10 @@ class ConfineBox(QWidget):
             else self.tr("turning it on takes effect when the server next starts")
         )
         # the core's lines are lower-case clauses, meant to follow a label
-        self.explanation.setText(" ".join(t[:1].upper() + t[1:] + "." for t in said))
+        sentence = self.tr("{clause}.", "a clause made a sentence: its full stop")
+        self.explanation.setText(
+            " ".join(sentence.format(clause=t[:1].upper() + t[1:]) for t in said)
+        )
         self.switch.setToolTip(
             self.tr(
                 "Start {server} confined to the folders it was granted; a change takes effect "
