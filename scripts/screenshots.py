@@ -54,6 +54,9 @@ def build_sample(home: Path, work: Path, lang: str) -> None:
         state.servers["filesystem"].fingerprint = state.servers["filesystem"].seen_fingerprint
         state.grant("filesystem", [roots["web-shop"].id, roots["api-server"].id])
         state.grant("git-helper", [roots["api-server"].id])
+        # the selected server runs confined, with one folder it may only read
+        state.servers["filesystem"].confine = True
+        state.grant("filesystem", [roots["api-server"].id], read_only=True)
         notes = next(
             r for n, r in roots.items() if n not in ("web-shop", "api-server", "data science")
         )

@@ -15,6 +15,78 @@
     </message>
 </context>
 <context>
+    <name>ConfineBox</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/confine_box.py" line="+35"/>
+        <source>Confine this server to its gr&amp;ants</source>
+        <translation>このサーバーを許可したフォルダーに閉じ込める(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Confine the selected server to its grants</source>
+        <translation>選択したサーバーを許可したフォルダーに閉じ込める</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>Select a server to confine it or not.</source>
+        <translation>閉じ込めるかどうかを決めるサーバーを選んでください。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>turning it on takes effect when the server next starts</source>
+        <translation>オンにすると、サーバーの次回起動時から有効になります</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{clause}.</source>
+        <comment>a clause made a sentence: its full stop</comment>
+        <translation>{clause}。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Start {server} confined to the folders it was granted; a change takes effect when it next starts</source>
+        <translation>{server} を許可したフォルダーに閉じ込めて起動します。変更は次回の起動時から有効になります</translation>
+    </message>
+</context>
+<context>
+    <name>Confinement</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/confinement_text.py" line="+49"/>
+        <source>Confinement works on Linux (Landlock); on macOS it is untested; on Windows it is unavailable.</source>
+        <translation>閉じ込めは Linux（Landlock）で動作します。macOS では未検証、Windows では利用できません。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>This machine can confine servers (Landlock ABI {abi}).</source>
+        <translation>このマシンはサーバーを閉じ込められます（Landlock ABI {abi}）。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>This machine can confine servers with sandbox-exec (untested on a real Mac).</source>
+        <translation>このマシンは sandbox-exec でサーバーを閉じ込められます（実機の Mac では未検証）。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>this Linux kernel has no Landlock (it needs Linux 5.13 or newer with Landlock enabled)</source>
+        <translation>この Linux カーネルには Landlock がありません（Landlock を有効にした Linux 5.13 以降が必要です）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>this Linux kernel&apos;s Landlock is ABI {abi}; confinement needs ABI {need} (Linux 6.2 or newer)</source>
+        <translation>この Linux カーネルの Landlock は ABI {abi} です。閉じ込めには ABI {need}（Linux 6.2 以降）が必要です</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>confinement is not available on this system (Linux and macOS only)</source>
+        <translation>このシステムでは閉じ込めを利用できません（Linux と macOS のみ）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>This machine cannot confine servers: {reason}.</source>
+        <translation>このマシンはサーバーを閉じ込められません: {reason}。</translation>
+    </message>
+</context>
+<context>
     <name>ConnectDialog</name>
     <message>
         <location filename="../../app/roots_manager/gui/connect.py" line="+536"/>
@@ -257,14 +329,29 @@
 <context>
     <name>ConsentMatrixModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_model.py" line="+261"/>
+        <location filename="../../app/roots_manager/gui/consent_matrix.py" line="+148"/>
         <source>Its command line changed: its grants are suspended until approved</source>
         <translation>コマンドラインが変更されました。承認されるまで許可は停止されます</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+12"/>
+        <source>always, read-only</source>
+        <translation>常に、読み取り専用</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>this session, read-only</source>
+        <translation>このセッションのみ、読み取り専用</translation>
+    </message>
+    <message>
+        <location line="+16"/>
         <source>Always</source>
         <translation>常に</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Always, read-only</source>
+        <translation>常に・読み取り専用</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -272,12 +359,17 @@
         <translation>このセッションのみ</translation>
     </message>
     <message>
+        <location line="+0"/>
+        <source>This session, read-only</source>
+        <translation>このセッションのみ・読み取り専用</translation>
+    </message>
+    <message>
         <location line="+1"/>
         <source>Allowed by policy</source>
         <translation>ポリシーにより許可</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+18"/>
         <source>{server} always sees {root}</source>
         <translation>{server} には {root} が常に見えます</translation>
     </message>
@@ -293,6 +385,16 @@
     </message>
     <message>
         <location line="+3"/>
+        <source>Read-only: the kernel lets it read the folder, not write in it</source>
+        <translation>読み取り専用: カーネルはフォルダーの読み取りを許し、書き込みを拒みます</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Read-only, but not enforced: read-only holds only while the server runs confined</source>
+        <translation>読み取り専用ですが強制されません: 読み取り専用はサーバーが閉じ込められて動いている間だけ有効です</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Suspended: its command line changed since it was approved</source>
         <translation>停止中: 承認後にコマンドラインが変更されました</translation>
     </message>
@@ -302,22 +404,32 @@
         <translation>Space キー: なし、このセッションのみ、常に</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-26"/>
         <source>{server}, {root}: {scope}</source>
         <translation>{server}、{root}: {scope}</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-44"/>
+        <source>{server}: confined</source>
+        <translation>{server}: 閉じ込め中</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{server}: not confined</source>
+        <translation>{server}: 閉じ込めなし</translation>
+    </message>
+    <message>
+        <location line="+21"/>
         <source>always</source>
         <translation>常に</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>this session</source>
         <translation>このセッションのみ</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-7"/>
         <source>not granted</source>
         <translation>許可なし</translation>
     </message>
@@ -513,6 +625,24 @@
         <location line="+1"/>
         <source>{uri!r} holds raw bytes that are not UTF-8</source>
         <translation>{uri!r} は UTF-8 ではないバイトをそのまま含んでいます</translation>
+    </message>
+</context>
+<context>
+    <name>CoreText</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/confinement_text.py" line="-72"/>
+        <source>confined: the kernel refuses every file outside what was granted; the network is not restricted</source>
+        <translation>閉じ込め中: 許可されたもの以外のファイルはすべてカーネルが拒否します。ネットワークは制限されません</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>not confined: roots are advice, the server may read anything your user can, and read-only grants are not enforced</source>
+        <translation>閉じ込めなし: ルートは助言にすぎず、サーバーはあなたのユーザーが読めるものを何でも読めます。読み取り専用の許可も強制されません</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>grants made or revoked while a confined server runs take effect at its next start</source>
+        <translation>閉じ込められたサーバーの実行中に与えた許可や取り消した許可は、次回の起動時から有効になります</translation>
     </message>
 </context>
 <context>
@@ -1582,7 +1712,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_model.py" line="-202"/>
+        <location filename="../../app/roots_manager/gui/servers_model.py" line="+96"/>
         <source>Server</source>
         <translation>サーバー</translation>
     </message>
@@ -1630,6 +1760,11 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <location line="+3"/>
         <source>not running</source>
         <translation>停止中</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>confined</source>
+        <translation>閉じ込め中</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -1687,7 +1822,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+64"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+65"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;ルートはサーバーにどこを見るべきかを伝えるもので、アクセス制御ではありません。&lt;/b&gt;サーバーは、そのプロセスに許されたファイルなら何でも開けます。実際に何をしているかは「ログ」で確認してください。</translation>
     </message>
@@ -1732,12 +1867,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>同意: どのサーバーにどのルートを見せるか</translation>
     </message>
     <message>
-        <location line="+10"/>
-        <source>Tick a cell to let a server see a root. Space or a click cycles: not granted, this session (until the running server stops), always. Right-click for a menu.</source>
-        <translation>セルにチェックを入れると、サーバーにそのルートが見えるようになります。Space キーまたはクリックで「許可なし」「このセッションのみ（実行中のサーバーが止まるまで）」「常に」を順に切り替えます。右クリックでメニューを表示します。</translation>
-    </message>
-    <message>
-        <location line="+9"/>
+        <location line="+20"/>
         <source>No server has run behind roots-bridge yet. Start one with Connect a server…, or put roots-bridge in front of a server in your host&apos;s configuration (Help, Use with your host); it appears here the first time it runs.</source>
         <translation>まだ roots-bridge 経由で動いたサーバーはありません。「サーバーに接続…」で起動するか、ホストの設定でサーバーの前に roots-bridge を置いてください（ヘルプ →「ホストで使う」）。サーバーは初めて動いたときにここに現れます。</translation>
     </message>
@@ -1777,7 +1907,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>コマンドを承認(&amp;P)</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-27"/>
+        <source>Tick a cell to let a server see a root. Space or a click cycles: not granted, this session (until the running server stops), always. Right-click for a menu, which can also make a grant read-only. A lock marks a confined server.</source>
+        <translation>セルにチェックを入れると、サーバーにそのルートが見えるようになります。Space キーまたはクリックで「許可なし」「このセッションのみ（実行中のサーバーが止まるまで）」「常に」を順に切り替えます。右クリックでメニューを表示し、許可を読み取り専用にすることもできます。鍵のマークは閉じ込められたサーバーを示します。</translation>
+    </message>
+    <message>
+        <location line="+29"/>
         <source>Accept the server&apos;s changed command line and lift the suspension</source>
         <translation>サーバーの変更後のコマンドラインを受け入れ、停止を解除します</translation>
     </message>
@@ -1797,7 +1932,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>list_changed を送信(&amp;L)</translation>
     </message>
     <message>
-        <location line="+114"/>
+        <location line="+119"/>
         <source>Could not ask the bridge of {server}: {reason}</source>
         <translation>{server} のブリッジに依頼できませんでした: {reason}</translation>
     </message>
@@ -1835,6 +1970,11 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <location line="+1"/>
         <source>&amp;Not granted</source>
         <translation>許可なし(&amp;N)</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>&amp;Read-only (holds only while the server runs confined)</source>
+        <translation>読み取り専用(&amp;R)（サーバーが閉じ込められて動いている間だけ有効）</translation>
     </message>
 </context>
 <context>

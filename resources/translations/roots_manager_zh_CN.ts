@@ -15,6 +15,78 @@
     </message>
 </context>
 <context>
+    <name>ConfineBox</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/confine_box.py" line="+35"/>
+        <source>Confine this server to its gr&amp;ants</source>
+        <translation>将此服务器限制在其授权范围内(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Confine the selected server to its grants</source>
+        <translation>将所选服务器限制在其授权范围内</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>Select a server to confine it or not.</source>
+        <translation>选择一个服务器，决定是否限制它。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>turning it on takes effect when the server next starts</source>
+        <translation>开启后将在服务器下次启动时生效</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{clause}.</source>
+        <comment>a clause made a sentence: its full stop</comment>
+        <translation>{clause}。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Start {server} confined to the folders it was granted; a change takes effect when it next starts</source>
+        <translation>启动 {server} 时将其限制在已授权的文件夹内；更改在其下次启动时生效</translation>
+    </message>
+</context>
+<context>
+    <name>Confinement</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/confinement_text.py" line="+49"/>
+        <source>Confinement works on Linux (Landlock); on macOS it is untested; on Windows it is unavailable.</source>
+        <translation>限制功能适用于 Linux（Landlock）；在 macOS 上未经测试；在 Windows 上不可用。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>This machine can confine servers (Landlock ABI {abi}).</source>
+        <translation>本机可以限制服务器（Landlock ABI {abi}）。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>This machine can confine servers with sandbox-exec (untested on a real Mac).</source>
+        <translation>本机可以用 sandbox-exec 限制服务器（未在真实的 Mac 上测试）。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>this Linux kernel has no Landlock (it needs Linux 5.13 or newer with Landlock enabled)</source>
+        <translation>此 Linux 内核没有 Landlock（需要启用了 Landlock 的 Linux 5.13 或更新版本）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>this Linux kernel&apos;s Landlock is ABI {abi}; confinement needs ABI {need} (Linux 6.2 or newer)</source>
+        <translation>此 Linux 内核的 Landlock 为 ABI {abi}；限制功能需要 ABI {need}（Linux 6.2 或更新版本）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>confinement is not available on this system (Linux and macOS only)</source>
+        <translation>此系统不支持限制功能（仅限 Linux 和 macOS）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>This machine cannot confine servers: {reason}.</source>
+        <translation>本机无法限制服务器：{reason}。</translation>
+    </message>
+</context>
+<context>
     <name>ConnectDialog</name>
     <message>
         <location filename="../../app/roots_manager/gui/connect.py" line="+536"/>
@@ -257,14 +329,29 @@
 <context>
     <name>ConsentMatrixModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_model.py" line="+261"/>
+        <location filename="../../app/roots_manager/gui/consent_matrix.py" line="+148"/>
         <source>Its command line changed: its grants are suspended until approved</source>
         <translation>其命令行已变化：在批准之前其授权已暂停</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+12"/>
+        <source>always, read-only</source>
+        <translation>始终，只读</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>this session, read-only</source>
+        <translation>仅本次会话，只读</translation>
+    </message>
+    <message>
+        <location line="+16"/>
         <source>Always</source>
         <translation>始终</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Always, read-only</source>
+        <translation>始终·只读</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -272,12 +359,17 @@
         <translation>仅本次会话</translation>
     </message>
     <message>
+        <location line="+0"/>
+        <source>This session, read-only</source>
+        <translation>仅本次会话·只读</translation>
+    </message>
+    <message>
         <location line="+1"/>
         <source>Allowed by policy</source>
         <translation>按策略允许</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+18"/>
         <source>{server} always sees {root}</source>
         <translation>{server} 始终可以看到 {root}</translation>
     </message>
@@ -293,6 +385,16 @@
     </message>
     <message>
         <location line="+3"/>
+        <source>Read-only: the kernel lets it read the folder, not write in it</source>
+        <translation>只读：内核允许它读取该文件夹，但不允许写入</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Read-only, but not enforced: read-only holds only while the server runs confined</source>
+        <translation>只读，但未强制执行：只读仅在服务器受限运行时有效</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Suspended: its command line changed since it was approved</source>
         <translation>已暂停：其命令行在批准后发生了变化</translation>
     </message>
@@ -302,22 +404,32 @@
         <translation>空格键：未授权、仅本次会话、始终</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-26"/>
         <source>{server}, {root}: {scope}</source>
         <translation>{server}，{root}：{scope}</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-44"/>
+        <source>{server}: confined</source>
+        <translation>{server}：已限制</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{server}: not confined</source>
+        <translation>{server}：未限制</translation>
+    </message>
+    <message>
+        <location line="+21"/>
         <source>always</source>
         <translation>始终</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>this session</source>
         <translation>仅本次会话</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-7"/>
         <source>not granted</source>
         <translation>未授权</translation>
     </message>
@@ -513,6 +625,24 @@
         <location line="+1"/>
         <source>{uri!r} holds raw bytes that are not UTF-8</source>
         <translation>{uri!r} 直接包含了不是 UTF-8 的字节</translation>
+    </message>
+</context>
+<context>
+    <name>CoreText</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/confinement_text.py" line="-72"/>
+        <source>confined: the kernel refuses every file outside what was granted; the network is not restricted</source>
+        <translation>已限制：内核拒绝访问授权范围以外的所有文件；网络不受限制</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>not confined: roots are advice, the server may read anything your user can, and read-only grants are not enforced</source>
+        <translation>未限制：根目录只是建议，服务器可以读取你的用户能读取的任何内容，只读授权也不会被强制执行</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>grants made or revoked while a confined server runs take effect at its next start</source>
+        <translation>受限服务器运行期间授予或撤销的授权将在其下次启动时生效</translation>
     </message>
 </context>
 <context>
@@ -1582,7 +1712,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_model.py" line="-202"/>
+        <location filename="../../app/roots_manager/gui/servers_model.py" line="+96"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
@@ -1630,6 +1760,11 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <location line="+3"/>
         <source>not running</source>
         <translation>未运行</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>confined</source>
+        <translation>已限制</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -1687,7 +1822,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+64"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+65"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;根目录告诉服务器该去哪里查看，它们并不是访问控制。&lt;/b&gt;服务器仍然可以打开其进程有权访问的任何文件。请在“日志”中查看它实际做了什么。</translation>
     </message>
@@ -1732,12 +1867,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>授权：哪个服务器可以看到哪个根目录</translation>
     </message>
     <message>
-        <location line="+10"/>
-        <source>Tick a cell to let a server see a root. Space or a click cycles: not granted, this session (until the running server stops), always. Right-click for a menu.</source>
-        <translation>勾选单元格即可让服务器看到该根目录。按空格键或点击可依次切换：未授权、仅本次会话（直到正在运行的服务器停止）、始终。右键单击可打开菜单。</translation>
-    </message>
-    <message>
-        <location line="+9"/>
+        <location line="+20"/>
         <source>No server has run behind roots-bridge yet. Start one with Connect a server…, or put roots-bridge in front of a server in your host&apos;s configuration (Help, Use with your host); it appears here the first time it runs.</source>
         <translation>还没有服务器通过 roots-bridge 运行过。请用“连接服务器…”启动一个，或在主机的配置中把 roots-bridge 放在服务器前面（帮助 →“在主机中使用”）；服务器第一次运行时会出现在这里。</translation>
     </message>
@@ -1777,7 +1907,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>批准命令(&amp;P)</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-27"/>
+        <source>Tick a cell to let a server see a root. Space or a click cycles: not granted, this session (until the running server stops), always. Right-click for a menu, which can also make a grant read-only. A lock marks a confined server.</source>
+        <translation>勾选单元格即可让服务器看到该根目录。按空格键或点击可依次切换：未授权、仅本次会话（直到正在运行的服务器停止）、始终。右键单击可打开菜单，也可在其中将授权设为只读。锁形标记表示受限的服务器。</translation>
+    </message>
+    <message>
+        <location line="+29"/>
         <source>Accept the server&apos;s changed command line and lift the suspension</source>
         <translation>接受服务器变化后的命令行并解除暂停</translation>
     </message>
@@ -1797,7 +1932,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>发送 list_changed(&amp;L)</translation>
     </message>
     <message>
-        <location line="+114"/>
+        <location line="+119"/>
         <source>Could not ask the bridge of {server}: {reason}</source>
         <translation>无法向 {server} 的桥接器发出请求：{reason}</translation>
     </message>
@@ -1835,6 +1970,11 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <location line="+1"/>
         <source>&amp;Not granted</source>
         <translation>未授权(&amp;N)</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>&amp;Read-only (holds only while the server runs confined)</source>
+        <translation>只读(&amp;R)（仅在服务器受限运行时有效）</translation>
     </message>
 </context>
 <context>

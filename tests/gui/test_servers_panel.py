@@ -16,12 +16,11 @@ from roots_manager.core.live import BridgeMarker
 from roots_manager.core.model import now_iso
 from roots_manager.core.paths import Layout
 from roots_manager.core.store import Store
+from roots_manager.gui.consent_matrix import CellScopeRole, ConsentMatrixModel
 from roots_manager.gui.servers_model import (
     LAST_ASKED,
     STALE,
     STATUS,
-    CellScopeRole,
-    ConsentMatrixModel,
     ServersModel,
 )
 from roots_manager.gui.servers_view import ServersPanel

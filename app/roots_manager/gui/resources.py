@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
-from PySide6.QtGui import QIcon, QPixmap
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QRectF, Qt, QTranslator
+from PySide6.QtGui import QColor, QIcon, QPainter, QPen, QPixmap
 
 from roots_manager.core import resources
 
@@ -19,6 +19,35 @@ def app_icon() -> QIcon:
     if icon.isNull() and svg.is_file():
         with resources.as_path(svg) as path:
             icon.addFile(str(path))
+    return icon
+
+
+def lock_icon() -> QIcon:
+    """A padlock: the desktop theme's where it has one, else one drawn here.
+
+    Drawn rather than taken from an emoji font, which many desktops (and the offscreen
+    platform) lack; the marked item's tooltip says the same in words.
+    """
+    themed = QIcon.fromTheme("changes-prevent")
+    if not themed.isNull():
+        return themed
+    icon = QIcon()
+    for size in (16, 24, 32, 48):
+        pixmap = QPixmap(size, size)
+        pixmap.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(pixmap)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        u = size / 16
+        ink = QColor(70, 70, 70)
+        painter.setPen(QPen(ink, 1.6 * u))
+        painter.drawArc(QRectF(4.5 * u, 1.5 * u, 7 * u, 9 * u), 0, 180 * 16)
+        painter.drawLine(int(4.5 * u), int(6 * u), int(4.5 * u), int(7.5 * u))
+        painter.drawLine(int(11.5 * u), int(6 * u), int(11.5 * u), int(7.5 * u))
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor(200, 150, 30))
+        painter.drawRoundedRect(QRectF(2.5 * u, 7 * u, 11 * u, 8 * u), 1.5 * u, 1.5 * u)
+        painter.end()
+        icon.addPixmap(pixmap)
     return icon
 
 

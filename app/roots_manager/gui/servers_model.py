@@ -1,4 +1,4 @@
-"""Table models of the servers: what runs now, and the server x root consent matrix."""
+"""The table model of the servers: what is known and what runs now."""
 
 from __future__ import annotations
 
@@ -7,17 +7,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from PySide6.QtCore import (
-    QAbstractTableModel,
-    QModelIndex,
-    QObject,
-    Qt,
-)
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QApplication, QStyle
 
-from roots_manager.core.consent import grant_active
 from roots_manager.core.live import BridgeMarker
-from roots_manager.core.model import Grant, Scope, State
+from roots_manager.core.model import State
 from roots_manager.core.names import visible
 from roots_manager.gui.log_model import bridge_mode_name
 from roots_manager.gui.rows_model import Index, RowsModel
@@ -25,8 +19,6 @@ from roots_manager.gui.watcher import StoreWatcher
 
 SERVER, STATUS, BRIDGE, STARTED, LAST_ASKED, STALE, COMMAND = range(7)
 ServerNameRole = Qt.ItemDataRole.UserRole + 1
-CellScopeRole = Qt.ItemDataRole.UserRole + 2
-"""The grant scope of a matrix cell: "always", "session" or None."""
 
 
 def local_time(stamp: str | None) -> str:
@@ -49,6 +41,8 @@ class ServerRow:
     """The reason of a pending consent request, if one waits."""
     command: tuple[str, ...]
     markers: tuple[BridgeMarker, ...]
+    confined: bool = False
+    """The store asks for the server to start confined to its grants."""
 
     @property
     def stale(self) -> bool:
@@ -69,7 +63,15 @@ def _server_rows(state: State, markers: list[BridgeMarker]) -> list[ServerRow]:
         mine = tuple(sorted((m for m in markers if m.server == name), key=lambda m: m.started_at))
         command = tuple(srv.command or []) if srv else (tuple(mine[0].command) if mine else ())
         rows.append(
-            ServerRow(name, srv is not None, bool(srv and srv.suspended), pending, command, mine)
+            ServerRow(
+                name,
+                srv is not None,
+                bool(srv and srv.suspended),
+                pending,
+                command,
+                mine,
+                bool(srv and srv.confine),
+            )
         )
     return rows
 
@@ -110,6 +112,8 @@ class ServersModel(RowsModel[ServerRow]):
             )
         else:
             parts.append(self.tr("not running"))
+        if row.confined:
+            parts.append(self.tr("confined"))
         if row.pending == "new-server":
             parts.append(self.tr("consent pending"))
         elif row.pending == "command-changed":
@@ -169,172 +173,3 @@ class ServersModel(RowsModel[ServerRow]):
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
         return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-
-
-_SCOPE_TO_STATE: dict[Scope | None, Qt.CheckState] = {
-    None: Qt.CheckState.Unchecked,
-    "session": Qt.CheckState.PartiallyChecked,
-    "always": Qt.CheckState.Checked,
-}
-
-
-class ConsentMatrixModel(QAbstractTableModel):
-    """Servers down, roots across; each cell is the grant: none, this session, or always.
-
-    The check state of a cell cycles none -> this session -> always -> none (Space or a click);
-    :meth:`set_scope` sets one directly. Every change is written to the store at once.
-    """
-
-    def __init__(self, watcher: StoreWatcher, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self.watcher = watcher
-        self._servers: list[str] = []
-        self._roots: list[tuple[str, str, str]] = []  # (id, name, path)
-        self._cells: dict[tuple[str, str], Grant] = {}
-        self._policy = "ask"
-        self._suspended: set[str] = set()
-        watcher.state_changed.connect(self._refresh)
-        watcher.markers_changed.connect(self._refresh)
-        self._refresh()
-
-    def _refresh(self, *_: object) -> None:
-        state = self.watcher.state
-        sessions = {m.session for m in self.watcher.markers}
-        servers = sorted(state.servers, key=str.casefold)
-        roots = [(r.id, r.name, r.path) for r in state.roots]
-        cells = {
-            (g.server, g.root): g
-            for g in state.grants
-            if g.server in state.servers and grant_active(g, live_sessions=sessions)
-        }
-        suspended = {n for n, s in state.servers.items() if s.suspended}
-        same_shape = servers == self._servers and [r[0] for r in roots] == [
-            r[0] for r in self._roots
-        ]
-        if not same_shape:
-            self.beginResetModel()
-        names_changed = roots != self._roots
-        self._servers, self._roots, self._cells = servers, roots, cells
-        self._policy, self._suspended = state.policy, suspended
-        if not same_shape:
-            self.endResetModel()
-            return
-        if names_changed and roots:
-            self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(roots) - 1)
-        if servers and roots:
-            self.dataChanged.emit(self.index(0, 0), self.index(len(servers) - 1, len(roots) - 1))
-
-    def server_at(self, row: int) -> str | None:
-        return self._servers[row] if 0 <= row < len(self._servers) else None
-
-    def root_id_at(self, column: int) -> str | None:
-        return self._roots[column][0] if 0 <= column < len(self._roots) else None
-
-    def scope_at(self, index: Index) -> Scope | None:
-        """The scope of the grant in the cell at *index* (None: not granted)."""
-        server, root = self.server_at(index.row()), self.root_id_at(index.column())
-        if server is None or root is None:
-            return None
-        g = self._cells.get((server, root))
-        return g.scope if g else None
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._servers)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._roots)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self._roots):
-            _, name, path = self._roots[section]
-            if role == Qt.ItemDataRole.DisplayRole:
-                return name
-            if role == Qt.ItemDataRole.ToolTipRole:
-                return path
-        if orientation == Qt.Orientation.Vertical and 0 <= section < len(self._servers):
-            name = self._servers[section]
-            if role == Qt.ItemDataRole.DisplayRole:
-                return visible(name)
-            if role == Qt.ItemDataRole.ToolTipRole and name in self._suspended:
-                return self.tr("Its command line changed: its grants are suspended until approved")
-        return None
-
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        server, root = self.server_at(index.row()), self.root_id_at(index.column())
-        if server is None or root is None:
-            return None
-        scope = self.scope_at(index)
-        if role == Qt.ItemDataRole.CheckStateRole:
-            return _SCOPE_TO_STATE[scope]
-        if role == Qt.ItemDataRole.DisplayRole:
-            if scope == "always":
-                return self.tr("Always")
-            if scope == "session":
-                return self.tr("This session")
-            return self.tr("Allowed by policy") if self._policy == "allow-all" else ""
-        if role == Qt.ItemDataRole.ToolTipRole:
-            root_name = self._roots[index.column()][1]
-            text = {
-                "always": self.tr("{server} always sees {root}"),
-                "session": self.tr("{server} sees {root} until its running session ends"),
-                None: self.tr("{server} does not see {root}"),
-            }[scope].format(server=visible(server), root=root_name)
-            if server in self._suspended:
-                text += "\n" + self.tr("Suspended: its command line changed since it was approved")
-            return text + "\n" + self.tr("Space: none, this session, always")
-        if role == Qt.ItemDataRole.AccessibleTextRole:
-            return self.tr("{server}, {root}: {scope}").format(
-                server=visible(server),
-                root=self._roots[index.column()][1],
-                scope={
-                    "always": self.tr("always"),
-                    "session": self.tr("this session"),
-                    None: self.tr("not granted"),
-                }[scope],
-            )
-        if role == CellScopeRole:
-            return scope
-        return None
-
-    def flags(self, index: Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return (
-            Qt.ItemFlag.ItemIsEnabled
-            | Qt.ItemFlag.ItemIsSelectable
-            | Qt.ItemFlag.ItemIsUserCheckable
-            | Qt.ItemFlag.ItemIsUserTristate
-        )
-
-    def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
-        if not index.isValid() or role != Qt.ItemDataRole.CheckStateRole:
-            return False
-        try:
-            check = Qt.CheckState(value)
-        except ValueError:
-            return False
-        scope: Scope | None = {
-            Qt.CheckState.Unchecked: None,
-            Qt.CheckState.PartiallyChecked: "session",
-            Qt.CheckState.Checked: "always",
-        }[check]
-        return self.set_scope(index, scope)
-
-    def set_scope(self, index: Index, scope: Scope | None) -> bool:
-        """Grant the cell's root to its server for *scope*, or revoke it (None)."""
-        server, root = self.server_at(index.row()), self.root_id_at(index.column())
-        if server is None or root is None or scope == self.scope_at(index):
-            return False
-        sessions = self.watcher.sessions_of(server)
-
-        def change(state: State) -> bool:
-            state.revoke(server, [root])
-            if scope is not None:
-                state.grant(server, [root], scope, sessions if scope == "session" else ())
-            return True
-
-        return self.watcher.edit(change) is not None

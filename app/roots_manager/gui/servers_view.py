@@ -23,6 +23,8 @@ from PySide6.QtWidgets import (
 from roots_manager.core import live
 from roots_manager.core.live import BridgeMarker
 from roots_manager.core.model import POLICIES, State
+from roots_manager.gui.confine_box import ConfineBox
+from roots_manager.gui.consent_matrix import ConsentMatrixModel
 from roots_manager.gui.servers_model import (
     BRIDGE,
     COMMAND,
@@ -31,7 +33,6 @@ from roots_manager.gui.servers_model import (
     STALE,
     STARTED,
     STATUS,
-    ConsentMatrixModel,
     ServerRow,
     ServersModel,
 )
@@ -110,7 +111,8 @@ class ServersPanel(QWidget):
         matrix_hint = QLabel(
             self.tr(
                 "Tick a cell to let a server see a root. Space or a click cycles: not granted, "
-                "this session (until the running server stops), always. Right-click for a menu."
+                "this session (until the running server stops), always. Right-click for a menu, "
+                "which can also make a grant read-only. A lock marks a confined server."
             ),
             self,
         )
@@ -176,6 +178,8 @@ class ServersPanel(QWidget):
             buttons.addWidget(b)
         buttons.addStretch(1)
 
+        self.confine_box = ConfineBox(watcher, self)
+
         upper = QWidget(self)
         ul = QVBoxLayout(upper)
         ul.setContentsMargins(0, 0, 0, 0)
@@ -183,6 +187,7 @@ class ServersPanel(QWidget):
         ul.addWidget(self.empty_hint)
         ul.addWidget(self.servers, 1)
         ul.addLayout(buttons)
+        ul.addWidget(self.confine_box)
         lower = QWidget(self)
         ll = QVBoxLayout(lower)
         ll.setContentsMargins(0, 0, 0, 0)
@@ -208,7 +213,8 @@ class ServersPanel(QWidget):
         self.setTabOrder(self.disconnect_button, self.notify_button)
         self.setTabOrder(self.notify_button, self.approve_button)
         self.setTabOrder(self.approve_button, self.forget_button)
-        self.setTabOrder(self.forget_button, self.matrix)
+        self.setTabOrder(self.forget_button, self.confine_box.switch)
+        self.setTabOrder(self.confine_box.switch, self.matrix)
 
         watcher.state_changed.connect(self._state_changed)
         self.servers_model.modelReset.connect(self._show_empty_hint)
@@ -259,6 +265,7 @@ class ServersPanel(QWidget):
         running = bool(self._managed_bridges())
         self.notify_button.setEnabled(running)
         self.notify_action.setEnabled(running)
+        self.confine_box.show_server(name)
 
     def notify_selected(self) -> None:
         """Ask the selected server's running bridges for a list_changed."""
@@ -342,4 +349,12 @@ class ServersPanel(QWidget):
             action.setCheckable(True)
             action.setChecked(current == scope)
             action.triggered.connect(lambda _=False, s=scope: self.matrix_model.set_scope(index, s))
+        if current is not None:
+            menu.addSeparator()
+            read_only = menu.addAction(
+                self.tr("&Read-only (holds only while the server runs confined)")
+            )
+            read_only.setCheckable(True)
+            read_only.setChecked(self.matrix_model.read_only_at(index))
+            read_only.triggered.connect(lambda on: self.matrix_model.set_read_only(index, bool(on)))
         return menu

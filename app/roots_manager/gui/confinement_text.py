@@ -1,0 +1,90 @@
+"""What confinement means, and whether this machine can do it, in the user's language.
+
+The explanations are the core's (:mod:`roots_manager.core.confined`), so that the app, the
+CLI and the docs say the same; they are listed here for Qt's translation tools (a test checks
+that the lists stay the same) and translated in the ``CoreText`` context.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+
+from roots_manager.core import confined
+from roots_manager.sandbox.availability import Availability
+
+CORE_CONFINEMENT_TEXTS = (
+    QT_TRANSLATE_NOOP(
+        "CoreText",
+        "confined: the kernel refuses every file outside what was granted; the network is not "
+        "restricted",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
+        "not confined: roots are advice, the server may read anything your user can, and "
+        "read-only grants are not enforced",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
+        "grants made or revoked while a confined server runs take effect at its next start",
+    ),
+)
+
+
+def _core(text: str) -> str:
+    return QCoreApplication.translate("CoreText", text)
+
+
+def means(is_confined: bool) -> str:
+    """One line on what the setting does, confined or not."""
+    return _core(confined.CONFINED_MEANS if is_confined else confined.ADVISORY_MEANS)
+
+
+def next_start() -> str:
+    """When a change to a confined server's rules takes effect."""
+    return _core(confined.NEXT_START)
+
+
+def platforms() -> str:
+    """Where confinement exists at all."""
+    return QCoreApplication.translate(
+        "Confinement",
+        "Confinement works on Linux (Landlock); on macOS it is untested; on Windows it is "
+        "unavailable.",
+    )
+
+
+def availability_text(found: Availability) -> str:
+    """Whether this machine can confine, and why not, in one line."""
+    if found.available and found.mechanism == "landlock":
+        return QCoreApplication.translate(
+            "Confinement", "This machine can confine servers (Landlock ABI {abi})."
+        ).format(abi=found.abi)
+    if found.available:
+        return QCoreApplication.translate(
+            "Confinement",
+            "This machine can confine servers with sandbox-exec (untested on a real Mac).",
+        )
+    why = found.reason  # a failed check or a missing tool: the core's own words say what
+    if found.mechanism == "landlock" and found.abi is not None:
+        # imported here: the Landlock module loads the C library, which Windows lacks
+        from roots_manager.sandbox import landlock
+
+        if found.reason == landlock.refusal(0):
+            why = QCoreApplication.translate(
+                "Confinement",
+                "this Linux kernel has no Landlock (it needs Linux 5.13 or newer with Landlock "
+                "enabled)",
+            )
+        elif found.abi > 0 and found.reason == landlock.refusal(found.abi):
+            why = QCoreApplication.translate(
+                "Confinement",
+                "this Linux kernel's Landlock is ABI {abi}; confinement needs ABI {need} "
+                "(Linux 6.2 or newer)",
+            ).format(abi=found.abi, need=landlock.MIN_ABI)
+    elif found.mechanism == "none":
+        why = QCoreApplication.translate(
+            "Confinement", "confinement is not available on this system (Linux and macOS only)"
+        )
+    return QCoreApplication.translate(
+        "Confinement", "This machine cannot confine servers: {reason}."
+    ).format(reason=why)

@@ -1,0 +1,274 @@
+"""The server x root consent matrix: who sees what, how long, read-only or not, confined or not."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt
+from PySide6.QtGui import QIcon
+
+from roots_manager.core.consent import grant_active
+from roots_manager.core.model import Grant, Scope, State
+from roots_manager.core.names import visible
+from roots_manager.gui import confinement_text
+from roots_manager.gui.resources import lock_icon
+from roots_manager.gui.rows_model import Index
+from roots_manager.gui.watcher import StoreWatcher
+
+CellScopeRole = Qt.ItemDataRole.UserRole + 2
+"""The grant scope of a matrix cell: "always", "session" or None."""
+CellReadOnlyRole = Qt.ItemDataRole.UserRole + 3
+"""Whether the grant of a matrix cell is read-only (False when there is no grant)."""
+ServerConfinedRole = Qt.ItemDataRole.UserRole + 4
+"""On the vertical header: whether the row's server is set to start confined."""
+
+_SCOPE_TO_STATE: dict[Scope | None, Qt.CheckState] = {
+    None: Qt.CheckState.Unchecked,
+    "session": Qt.CheckState.PartiallyChecked,
+    "always": Qt.CheckState.Checked,
+}
+
+
+class ConsentMatrixModel(QAbstractTableModel):
+    """Servers down, roots across; each cell is the grant: none, this session, or always.
+
+    The check state of a cell cycles none -> this session -> always -> none (Space or a click);
+    :meth:`set_scope` sets one directly and :meth:`set_read_only` makes a grant read-only or
+    read-write. Every change is written to the store at once. A confined server's row header
+    carries a lock.
+    """
+
+    def __init__(self, watcher: StoreWatcher, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.watcher = watcher
+        self._servers: list[str] = []
+        self._roots: list[tuple[str, str, str]] = []  # (id, name, path)
+        self._cells: dict[tuple[str, str], Grant] = {}
+        self._policy = "ask"
+        self._suspended: set[str] = set()
+        self._confined: set[str] = set()
+        self._lock: QIcon | None = None
+        watcher.state_changed.connect(self._refresh)
+        watcher.markers_changed.connect(self._refresh)
+        self._refresh()
+
+    def _refresh(self, *_: object) -> None:
+        state = self.watcher.state
+        sessions = {m.session for m in self.watcher.markers}
+        servers = sorted(state.servers, key=str.casefold)
+        roots = [(r.id, r.name, r.path) for r in state.roots]
+        cells = {
+            (g.server, g.root): g
+            for g in state.grants
+            if g.server in state.servers and grant_active(g, live_sessions=sessions)
+        }
+        suspended = {n for n, s in state.servers.items() if s.suspended}
+        confined = {n for n, s in state.servers.items() if s.confine}
+        same_shape = servers == self._servers and [r[0] for r in roots] == [
+            r[0] for r in self._roots
+        ]
+        if not same_shape:
+            self.beginResetModel()
+        names_changed = roots != self._roots
+        servers_changed = confined != self._confined or suspended != self._suspended
+        self._servers, self._roots, self._cells = servers, roots, cells
+        self._policy, self._suspended, self._confined = state.policy, suspended, confined
+        if not same_shape:
+            self.endResetModel()
+            return
+        if names_changed and roots:
+            self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(roots) - 1)
+        if servers_changed and servers:
+            self.headerDataChanged.emit(Qt.Orientation.Vertical, 0, len(servers) - 1)
+        if servers and roots:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(servers) - 1, len(roots) - 1))
+
+    def server_at(self, row: int) -> str | None:
+        return self._servers[row] if 0 <= row < len(self._servers) else None
+
+    def root_id_at(self, column: int) -> str | None:
+        return self._roots[column][0] if 0 <= column < len(self._roots) else None
+
+    def _grant_at(self, index: Index) -> Grant | None:
+        server, root = self.server_at(index.row()), self.root_id_at(index.column())
+        if server is None or root is None:
+            return None
+        return self._cells.get((server, root))
+
+    def scope_at(self, index: Index) -> Scope | None:
+        """The scope of the grant in the cell at *index* (None: not granted)."""
+        g = self._grant_at(index)
+        return g.scope if g else None
+
+    def read_only_at(self, index: Index) -> bool:
+        """Whether the grant in the cell at *index* is read-only (False: none, or read-write)."""
+        g = self._grant_at(index)
+        return bool(g and g.read_only)
+
+    def confined_at(self, row: int) -> bool:
+        """Whether the server of *row* is set to start confined."""
+        return self.server_at(row) in self._confined
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._servers)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._roots)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self._roots):
+            _, name, path = self._roots[section]
+            if role == Qt.ItemDataRole.DisplayRole:
+                return name
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return path
+        if orientation == Qt.Orientation.Vertical and 0 <= section < len(self._servers):
+            return self._server_header(self._servers[section], role)
+        return None
+
+    def _server_header(self, name: str, role: int) -> Any:
+        confined = name in self._confined
+        if role == Qt.ItemDataRole.DisplayRole:
+            return visible(name)
+        if role == Qt.ItemDataRole.DecorationRole and confined:
+            if self._lock is None:  # made once: every repaint of the header asks
+                self._lock = lock_icon()
+            return self._lock
+        if role in (Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.AccessibleTextRole):
+            lines = [
+                self.tr("{server}: confined").format(server=visible(name))
+                if confined
+                else self.tr("{server}: not confined").format(server=visible(name)),
+                confinement_text.means(confined),
+            ]
+            if name in self._suspended:
+                lines.append(
+                    self.tr("Its command line changed: its grants are suspended until approved")
+                )
+            return "\n".join(lines)
+        if role == ServerConfinedRole:
+            return confined
+        return None
+
+    def _scope_words(self, scope: Scope | None, read_only: bool) -> str:
+        if scope is None:
+            return self.tr("not granted")
+        if read_only:
+            return (
+                self.tr("always, read-only")
+                if scope == "always"
+                else self.tr("this session, read-only")
+            )
+        return self.tr("always") if scope == "always" else self.tr("this session")
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        server, root = self.server_at(index.row()), self.root_id_at(index.column())
+        if server is None or root is None:
+            return None
+        scope = self.scope_at(index)
+        read_only = self.read_only_at(index)
+        if role == Qt.ItemDataRole.CheckStateRole:
+            return _SCOPE_TO_STATE[scope]
+        if role == Qt.ItemDataRole.DisplayRole:
+            if scope == "always":
+                return self.tr("Always, read-only") if read_only else self.tr("Always")
+            if scope == "session":
+                return self.tr("This session, read-only") if read_only else self.tr("This session")
+            return self.tr("Allowed by policy") if self._policy == "allow-all" else ""
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._cell_tip(server, index.column(), scope, read_only)
+        if role == Qt.ItemDataRole.AccessibleTextRole:
+            return self.tr("{server}, {root}: {scope}").format(
+                server=visible(server),
+                root=self._roots[index.column()][1],
+                scope=self._scope_words(scope, read_only),
+            )
+        if role == CellScopeRole:
+            return scope
+        if role == CellReadOnlyRole:
+            return read_only
+        return None
+
+    def _cell_tip(self, server: str, column: int, scope: Scope | None, read_only: bool) -> str:
+        root_name = self._roots[column][1]
+        text = {
+            "always": self.tr("{server} always sees {root}"),
+            "session": self.tr("{server} sees {root} until its running session ends"),
+            None: self.tr("{server} does not see {root}"),
+        }[scope].format(server=visible(server), root=root_name)
+        if read_only and server in self._confined:
+            text += "\n" + self.tr("Read-only: the kernel lets it read the folder, not write in it")
+        elif read_only:
+            text += "\n" + self.tr(
+                "Read-only, but not enforced: read-only holds only while the server runs confined"
+            )
+        if server in self._suspended:
+            text += "\n" + self.tr("Suspended: its command line changed since it was approved")
+        return text + "\n" + self.tr("Space: none, this session, always")
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return (
+            Qt.ItemFlag.ItemIsEnabled
+            | Qt.ItemFlag.ItemIsSelectable
+            | Qt.ItemFlag.ItemIsUserCheckable
+            | Qt.ItemFlag.ItemIsUserTristate
+        )
+
+    def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
+        if not index.isValid() or role != Qt.ItemDataRole.CheckStateRole:
+            return False
+        try:
+            check = Qt.CheckState(value)
+        except ValueError:
+            return False
+        scope: Scope | None = {
+            Qt.CheckState.Unchecked: None,
+            Qt.CheckState.PartiallyChecked: "session",
+            Qt.CheckState.Checked: "always",
+        }[check]
+        return self.set_scope(index, scope)
+
+    def set_scope(self, index: Index, scope: Scope | None) -> bool:
+        """Grant the cell's root to its server for *scope*, or revoke it (None).
+
+        A read-only grant stays read-only when only its scope changes.
+        """
+        server, root = self.server_at(index.row()), self.root_id_at(index.column())
+        if server is None or root is None or scope == self.scope_at(index):
+            return False
+        sessions = self.watcher.sessions_of(server)
+        keep_read_only = True if self.read_only_at(index) else None
+
+        def change(state: State) -> bool:
+            state.revoke(server, [root])
+            if scope is not None:
+                state.grant(
+                    server,
+                    [root],
+                    scope,
+                    sessions if scope == "session" else (),
+                    read_only=keep_read_only,
+                )
+            return True
+
+        return self.watcher.edit(change) is not None
+
+    def set_read_only(self, index: Index, read_only: bool) -> bool:
+        """Make the cell's grant read-only or read-write; False if the cell has no grant."""
+        server, root = self.server_at(index.row()), self.root_id_at(index.column())
+        scope = self.scope_at(index)
+        if server is None or root is None or scope is None:
+            return False
+        if read_only == self.read_only_at(index):
+            return False
+        # granting again what is granted keeps its scope and sessions and sets the flag
+        return (
+            self.watcher.edit(lambda s: s.grant(server, [root], scope, read_only=read_only))
+            is not None
+        )

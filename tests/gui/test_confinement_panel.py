@@ -1,0 +1,183 @@
+"""The Confine switch and the matrix's lock and read-only grants, against a real store file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+from roots_manager.core import confined
+from roots_manager.core.store import Store
+from roots_manager.gui import confinement_text
+from roots_manager.gui.consent_matrix import CellReadOnlyRole, ServerConfinedRole
+from roots_manager.gui.resources import install_translators
+from roots_manager.gui.servers_view import ServersPanel
+from roots_manager.gui.watcher import StoreWatcher
+from roots_manager.sandbox.landlock import TEST_ABI_ENV
+from tests.conftest import run_cli
+from tests.gui.shell_support import folders
+
+
+def panel_with(watcher: StoreWatcher, store: Store, tmp_path: Path, qtbot: QtBot) -> ServersPanel:
+    a, b = folders(tmp_path, "alpha", "beta")
+    with store.transaction() as state:
+        ids = [state.add_root(str(a)).id, state.add_root(str(b)).id]
+        state.grant("files", [ids[0]])
+        state.grant("notes", [ids[1]])
+    watcher.reload()
+    panel = ServersPanel(watcher)
+    qtbot.addWidget(panel)
+    panel.show()
+    qtbot.waitExposed(panel)
+    return panel
+
+
+def select(panel: ServersPanel, name: str) -> None:
+    m = panel.servers_model
+    row = next(r for r in range(m.rowCount()) if m.index(r, 0).data() == name)
+    panel.servers.selectRow(row)
+
+
+def test_the_switch_writes_the_setting_and_follows_the_cli(
+    watcher: StoreWatcher, store: Store, tmp_path: Path, qtbot: QtBot
+) -> None:
+    panel = panel_with(watcher, store, tmp_path, qtbot)
+    box = panel.confine_box
+    assert not box.switch.isEnabled()  # nothing selected
+    select(panel, "files")
+    assert box.switch.isEnabled() and not box.switch.isChecked()
+    assert box.explanation.text().startswith("Not confined: roots are advice")
+
+    # keyboard only: the switch follows the buttons in the tab order, and Space turns it on
+    panel.activateWindow()
+    qtbot.waitActive(panel)
+    panel.forget_button.setFocus()
+    qtbot.waitUntil(panel.forget_button.hasFocus)
+    qtbot.keyClick(panel.forget_button, Qt.Key.Key_Tab)
+    qtbot.waitUntil(box.switch.hasFocus)
+    with qtbot.waitSignal(box.confinement_changed) as changed:
+        qtbot.keyClick(box.switch, Qt.Key.Key_Space)
+    assert changed.args == ["files", True]
+    assert store.read().servers["files"].confine is True
+    assert not store.read().servers["notes"].confine
+    assert box.explanation.text().startswith("Confined: the kernel refuses every file")
+    assert "network is not restricted" in box.explanation.text()
+    assert "next start" in box.explanation.text()
+    assert "confined" in panel.servers_model.index(panel.servers.currentIndex().row(), 1).data()
+
+    qtbot.keyClick(box.switch, Qt.Key.Key_Space)
+    assert store.read().servers["files"].confine is False
+
+    # a change made by the CLI shows in the switch
+    run_cli("servers", "confine", "files", "on")
+    qtbot.waitUntil(lambda: box.switch.isChecked(), timeout=10_000)
+    run_cli("servers", "confine", "files", "off")
+    qtbot.waitUntil(lambda: not box.switch.isChecked(), timeout=10_000)
+
+
+def test_the_matrix_marks_confined_servers_and_read_only_grants(
+    watcher: StoreWatcher, store: Store, tmp_path: Path, qtbot: QtBot
+) -> None:
+    panel = panel_with(watcher, store, tmp_path, qtbot)
+    m = panel.matrix_model
+    run_cli("servers", "confine", "files", "on")
+    qtbot.waitUntil(
+        lambda: m.headerData(0, Qt.Orientation.Vertical, ServerConfinedRole), timeout=10_000
+    )
+    lock = m.headerData(0, Qt.Orientation.Vertical, Qt.ItemDataRole.DecorationRole)
+    assert lock is not None and not lock.isNull()
+    assert m.headerData(1, Qt.Orientation.Vertical, Qt.ItemDataRole.DecorationRole) is None
+    tip = m.headerData(0, Qt.Orientation.Vertical, Qt.ItemDataRole.ToolTipRole)
+    assert tip.startswith("files: confined\n") and confined.CONFINED_MEANS in tip
+    assert confined.ADVISORY_MEANS in m.headerData(
+        1, Qt.Orientation.Vertical, Qt.ItemDataRole.ToolTipRole
+    )
+
+    # the cell menu makes the grant read-only, in the store, and the cell says so
+    cell = m.index(0, 0)
+    menu = panel._cell_menu(cell)
+    entry = next(a for a in menu.actions() if a.text().startswith("&Read-only"))
+    assert "holds only while the server runs confined" in entry.text()
+    assert not entry.isChecked()
+    entry.trigger()
+    assert [g.read_only for g in store.read().grants if g.server == "files"] == [True]
+    assert cell.data() == "Always, read-only"
+    assert cell.data(CellReadOnlyRole) is True
+    assert cell.data(Qt.ItemDataRole.AccessibleTextRole) == "files, alpha: always, read-only"
+    assert "the kernel lets it read" in cell.data(Qt.ItemDataRole.ToolTipRole)
+
+    # only the scope changing keeps it read-only
+    m.set_scope(cell, "session")
+    assert [(g.scope, g.read_only) for g in store.read().grants if g.server == "files"] == [
+        ("session", True)
+    ]
+    assert cell.data() == "This session, read-only"
+
+    # on a server that is not confined, the cell says read-only is not enforced
+    run_cli("servers", "confine", "files", "off")
+    qtbot.waitUntil(
+        lambda: not m.headerData(0, Qt.Orientation.Vertical, ServerConfinedRole), timeout=10_000
+    )
+    assert "not enforced" in cell.data(Qt.ItemDataRole.ToolTipRole)
+
+    menu = panel._cell_menu(cell)
+    entry = next(a for a in menu.actions() if a.text().startswith("&Read-only"))
+    assert entry.isChecked()
+    entry.trigger()
+    assert [g.read_only for g in store.read().grants if g.server == "files"] == [False]
+    assert cell.data() == "This session"
+
+    # a cell with no grant has nothing to make read-only
+    empty = m.index(1, 0)
+    assert not any(a.text().startswith("&Read-only") for a in panel._cell_menu(empty).actions())
+
+
+def test_the_switch_is_off_with_the_reason_where_the_machine_cannot_confine(
+    watcher: StoreWatcher,
+    store: Store,
+    tmp_path: Path,
+    qtbot: QtBot,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(TEST_ABI_ENV, "0")
+    panel = panel_with(watcher, store, tmp_path, qtbot)
+    box = panel.confine_box
+    select(panel, "files")
+    assert not box.switch.isEnabled()
+    assert "cannot confine servers: this Linux kernel has no Landlock" in box.machine_label.text()
+    assert "no Landlock" in box.switch.toolTip()
+
+    # a server already set to confined can still be turned off: its bridge refuses to start
+    run_cli("servers", "confine", "notes", "on")
+    select(panel, "notes")
+    qtbot.waitUntil(lambda: box.switch.isChecked(), timeout=10_000)
+    assert box.switch.isEnabled()
+    box.switch.click()
+    assert store.read().servers["notes"].confine is False
+    assert not box.switch.isEnabled()
+
+
+def test_the_gui_lists_the_cores_confinement_texts_for_translation() -> None:
+    assert tuple(map(str, confinement_text.CORE_CONFINEMENT_TEXTS)) == (
+        confined.CONFINED_MEANS,
+        confined.ADVISORY_MEANS,
+        confined.NEXT_START,
+    )
+
+
+@pytest.mark.parametrize("language", ["ja", "zh_CN"])
+def test_the_confinement_texts_are_translated(qapp: QApplication, language: str) -> None:
+    translators = install_translators(qapp, language)
+    try:
+        for text in confinement_text.CORE_CONFINEMENT_TEXTS:
+            assert QCoreApplication.translate("CoreText", text) != text
+        assert confinement_text.platforms() != (
+            "Confinement works on Linux (Landlock); on macOS it is untested; on Windows it is "
+            "unavailable."
+        )
+    finally:
+        for t in translators:
+            qapp.removeTranslator(t)
