@@ -49,6 +49,26 @@ def steps(run: Callable[[], object]) -> int:
     return count
 
 
+def calls(run: Callable[[], object], function: Callable[..., object]) -> int:
+    """How many times *run* calls the Python *function* (Qt calling back included)."""
+    code = function.__code__
+    count = 0
+
+    def hook(frame: FrameType, event: str, arg: Any) -> Any:
+        nonlocal count
+        if frame.f_code is code:
+            count += 1
+        return None
+
+    before = sys.gettrace()
+    sys.settrace(hook)
+    try:
+        run()
+    finally:
+        sys.settrace(before)
+    return count
+
+
 def assert_linear(measure: Callable[[int], int], what: str) -> None:
     """Check that *measure* (the steps for a number of roots) grows linearly."""
     small, large = measure(SMALL), measure(LARGE)

@@ -98,13 +98,23 @@ class ServersPanel(QWidget):
         sh.setSectionResizeMode(COMMAND, QHeaderView.ResizeMode.Stretch)
 
         self.matrix = QTableView(self)
+        # sized before the model comes: set on a header of 50,000 sections, the minimum
+        # resizes each one, in time that grows with the square of their number
+        self.matrix.horizontalHeader().setMinimumSectionSize(MATRIX_COLUMN_WIDTH)
+        self.matrix.horizontalHeader().setDefaultSectionSize(MATRIX_COLUMN_WIDTH)
         self.matrix.setModel(self.matrix_model)
         self.matrix.setAccessibleName(self.tr("Consent: which server sees which root"))
         self.matrix.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.matrix.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.matrix.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.matrix.customContextMenuRequested.connect(self._matrix_menu)
-        self.matrix.horizontalHeader().setMinimumSectionSize(MATRIX_COLUMN_WIDTH)
+        # fixed widths while the columns change, so that Qt does not measure thousands of them
+        # before it is known how many there are
+        self.matrix_model.modelAboutToBeReset.connect(
+            lambda: self.matrix.horizontalHeader().setSectionResizeMode(
+                QHeaderView.ResizeMode.Interactive
+            )
+        )
         self.matrix_model.modelReset.connect(self._size_matrix_columns)
         self._size_matrix_columns()
         matrix_hint = QLabel(
@@ -220,12 +230,10 @@ class ServersPanel(QWidget):
         self._state_changed(watcher.state)
 
     def _size_matrix_columns(self) -> None:
-        header = self.matrix.horizontalHeader()
-        if self.matrix_model.columnCount() <= MATRIX_FIT_LIMIT:
-            header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        else:
-            header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-            header.setDefaultSectionSize(MATRIX_COLUMN_WIDTH)
+        fit = self.matrix_model.columnCount() <= MATRIX_FIT_LIMIT
+        self.matrix.horizontalHeader().setSectionResizeMode(
+            QHeaderView.ResizeMode.ResizeToContents if fit else QHeaderView.ResizeMode.Interactive
+        )
 
     def _state_changed(self, state: State) -> None:
         i = self.policy.findData(state.policy)
