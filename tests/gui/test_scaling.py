@@ -14,8 +14,10 @@ import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication, QHeaderView
 
+from roots_manager.core.consent import unavailable_reason
 from roots_manager.core.model import State
 from roots_manager.core.paths import Layout
+from roots_manager.gui.roots_model import AVAILABILITY_BATCH, AVAILABLE, RootsModel
 from roots_manager.gui.roots_view import RootsPanel
 from roots_manager.gui.servers_model import ConsentMatrixModel
 from roots_manager.gui.servers_view import MATRIX_FIT_LIMIT, ServersPanel
@@ -137,3 +139,20 @@ def test_the_periodic_recheck_does_not_parse_an_unchanged_store(
         state.roots[0].name = "renamed"
     assert steps(watcher.reload_state) > len(folders)  # a save is read
     assert watcher.state.roots[0].name == "renamed"
+
+
+def test_a_large_store_is_rechecked_a_batch_at_a_time(folders: list[str], tmp_path: Path) -> None:
+    # the availability timer runs every few seconds: each run looks at a bounded batch
+    watcher = watcher_of(folders, len(folders), tmp_path / "home")
+    model = RootsModel(watcher)
+    model._availability.stop()
+    last = Path(folders[-1])
+    last.rmdir()
+    try:
+        rounds = -(-len(folders) // AVAILABILITY_BATCH)
+        looked = [calls(model.recheck_availability, unavailable_reason) for _ in range(rounds)]
+        assert max(looked) == AVAILABILITY_BATCH and sum(looked) == len(folders)
+        assert model.index(len(folders) - 1, AVAILABLE).data() == "no (missing)"
+        assert model.index(0, AVAILABLE).data() == "yes"
+    finally:
+        last.mkdir()
