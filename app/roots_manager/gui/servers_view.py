@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from roots_manager.core import live
 from roots_manager.core.live import BridgeMarker
 from roots_manager.core.model import POLICIES, State
+from roots_manager.core.names import visible
 from roots_manager.gui.servers_model import (
     BRIDGE,
     COMMAND,
@@ -280,7 +281,7 @@ class ServersPanel(QWidget):
             except (OSError, ValueError) as exc:
                 self.watcher.edit_failed.emit(
                     self.tr("Could not ask the bridge of {server}: {reason}").format(
-                        server=name, reason=exc
+                        server=visible(name or ""), reason=exc
                     )
                 )
         if name and asked:
@@ -323,7 +324,7 @@ class ServersPanel(QWidget):
             self.tr("Forget server"),
             self.tr(
                 "Forget {server} and its grants? The next time it starts it counts as a new server."
-            ).format(server=name),
+            ).format(server=visible(name)),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,
         )
