@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from roots_manager.core import live
@@ -14,6 +15,7 @@ from roots_manager.core.retention import Swept
 
 MIB = 1024 * 1024
 DAY = 86400.0
+WAIT = 60.0
 
 
 def past_run(
@@ -58,3 +60,11 @@ def removed(swept: Swept | None) -> set[str]:
 
 def remaining(layout: Layout) -> set[str]:
     return {p.name for p in layout.logs.glob("*.jsonl")}
+
+
+def wait_for(check: Callable[[], bool], what: str) -> None:
+    """Poll *check* until it holds; the deadline ends a failure, it measures nothing."""
+    deadline = time.monotonic() + WAIT
+    while not check():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.05)

@@ -27,25 +27,48 @@ LINEAR = 6.0
 COMMAND = ["fs-server", "--stdio"]
 
 
-def steps(run: Callable[[], object]) -> int:
-    """How many lines of ``roots_manager`` code *run* executes (in this thread)."""
-    count = 0
+Tracer = Callable[[FrameType, str, Any], Any]
 
-    def local(frame: FrameType, event: str, arg: Any) -> Any:
-        nonlocal count
-        if event == "line":
-            count += 1
-        return local
 
-    def calls(frame: FrameType, event: str, arg: Any) -> Any:
-        return local if frame.f_code.co_filename.startswith(PACKAGE) else None
-
+def _traced(run: Callable[[], object], tracer: Tracer) -> None:
+    """Run *run* with *tracer* as this thread's trace function."""
     before = sys.gettrace()
-    sys.settrace(calls)
+    sys.settrace(tracer)
     try:
         run()
     finally:
         sys.settrace(before)
+
+
+def steps(run: Callable[[], object]) -> int:
+    """How many lines of ``roots_manager`` code *run* executes (in this thread)."""
+    count = 0
+
+    def lines(frame: FrameType, event: str, arg: Any) -> Any:
+        nonlocal count
+        if event == "line":
+            count += 1
+        return lines
+
+    _traced(
+        run,
+        lambda frame, event, arg: lines if frame.f_code.co_filename.startswith(PACKAGE) else None,
+    )
+    return count
+
+
+def calls(run: Callable[[], object], function: Callable[..., object]) -> int:
+    """How many times *run* calls the Python *function* (Qt calling back included)."""
+    code = function.__code__
+    count = 0
+
+    def called(frame: FrameType, event: str, arg: Any) -> Any:
+        nonlocal count
+        if frame.f_code is code:  # a global trace function is told of calls only
+            count += 1
+        return None
+
+    _traced(run, called)
     return count
 
 

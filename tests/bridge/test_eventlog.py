@@ -10,8 +10,7 @@ from roots_manager.bridge.eventlog import BridgeLog
 from roots_manager.core import events as ev
 from roots_manager.core.paths import Layout
 from roots_manager.core.store import Store
-from tests.e2e.test_log_retention import wait_for
-from tests.logruns import names, past_run, remaining
+from tests.logruns import names, past_run, remaining, wait_for
 
 
 def test_a_log_directory_that_cannot_be_written_is_reported_once(

@@ -7,7 +7,9 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from roots_manager.bridge.watch import FolderWatch
+import pytest
+
+from roots_manager.bridge.watch import CHECK_SHARE, FolderWatch, pause_after
 
 WAIT = 30.0
 
@@ -77,3 +79,11 @@ def test_a_folder_whose_parent_is_missing_waits_for_a_refresh(tmp_path: Path) ->
         await asyncio.wait_for(task, WAIT)
 
     asyncio.run(scenario())
+
+
+def test_a_slow_periodic_check_comes_less_often() -> None:
+    # checking 50,000 granted folders takes seconds: every second, it would never stop
+    assert pause_after(1.0, 0.002) == 1.0
+    took = 2.0
+    pause = pause_after(1.0, took)
+    assert took / (took + pause) == pytest.approx(CHECK_SHARE)

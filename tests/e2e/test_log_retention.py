@@ -4,30 +4,19 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 
 from roots_manager.core.paths import Layout
 from roots_manager.core.store import Store
 from tests.bridge.wire import bridge_argv
 from tests.conftest import run_cli
-from tests.logruns import names, past_run, remaining, running
-
-WAIT = 60.0
-
-
-def wait_for(check: object, what: str) -> None:
-    """Poll *check* until it holds; a deadline so that a failure ends, not a time measured."""
-    deadline = time.monotonic() + WAIT
-    while not check():  # type: ignore[operator]
-        assert time.monotonic() < deadline, what
-        time.sleep(0.05)
+from tests.logruns import WAIT, names, past_run, remaining, running, wait_for
 
 
 def test_a_bridge_start_removes_old_runs_but_never_a_running_bridges_log(layout: Layout) -> None:
     with Store(layout).transaction() as state:
         state.set_log_retention(max_mib=20, max_days=30)
     too_old = past_run(layout, "20250101T000000-old00001", 1, days_ago=60)
-    oldest_fitting = past_run(layout, "20260101T000000-run00001", 8, days_ago=9, parts=2)
+    over_the_cap = past_run(layout, "20260101T000000-run00001", 8, days_ago=9, parts=2)
     kept = past_run(layout, "20260102T000000-run00002", 8, days_ago=8, parts=2)
     # a bridge running now (its marker names a live process) with the oldest, largest log
     busy = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"],
@@ -39,7 +28,7 @@ def test_a_bridge_start_removes_old_runs_but_never_a_running_bridges_log(layout:
         bridge = subprocess.Popen(bridge_argv("fs", server), stdin=subprocess.PIPE,
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
         try:
-            gone = names(too_old + oldest_fitting)
+            gone = names(too_old + over_the_cap)
             wait_for(lambda: not gone & remaining(layout), "the bridge never swept the logs")
             own = remaining(layout) - names(kept + busy_files)
             assert len(own) == 1 and next(iter(own)).endswith("-0000.jsonl"), own

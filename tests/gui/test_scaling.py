@@ -14,11 +14,17 @@ import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication, QHeaderView
 
+from roots_manager.core.consent import unavailable_reason
+from roots_manager.core.model import State
 from roots_manager.core.paths import Layout
+from roots_manager.gui.consent_matrix import ConsentMatrixModel
+from roots_manager.gui.roots_model import AVAILABILITY_BATCH, AVAILABLE, RootsModel
 from roots_manager.gui.roots_view import RootsPanel
 from roots_manager.gui.servers_view import MATRIX_FIT_LIMIT, ServersPanel
 from roots_manager.gui.watcher import StoreWatcher
-from tests.scale import assert_linear, granted, make_folders, saved, steps
+from tests.scale import assert_linear, calls, granted, make_folders, saved, steps
+
+HEADER_ASKS = 4000
 
 
 @pytest.fixture(scope="module")
@@ -80,9 +86,10 @@ def test_the_servers_tab_grows_linearly(
 
 
 def test_matrix_columns_fit_their_names_only_while_there_are_few(
-    folders: list[str], tmp_path: Path, qtbot
+    folders: list[str], tmp_path: Path, qapp: QApplication, qtbot
 ) -> None:  # type: ignore[no-untyped-def]
-    # fitting measures every column on each change (about a millisecond each)
+    # fitting measures every column at each change, about a millisecond each: past the limit,
+    # Qt asks only for the headers it shows
     modes = {}
     for n in (MATRIX_FIT_LIMIT, MATRIX_FIT_LIMIT + 1):
         panel = ServersPanel(watcher_of(folders, n, tmp_path / f"home-{n}"))
@@ -92,6 +99,35 @@ def test_matrix_columns_fit_their_names_only_while_there_are_few(
         MATRIX_FIT_LIMIT: QHeaderView.ResizeMode.ResizeToContents,
         MATRIX_FIT_LIMIT + 1: QHeaderView.ResizeMode.Interactive,
     }
+
+    watcher = watcher_of(folders, len(folders), tmp_path / "home-all")
+    full = watcher.state
+    panel = ServersPanel(watcher)
+    qtbot.addWidget(panel)
+    panel.resize(900, 600)
+    # Qt asks about the headers in view and a sample of the first and last, role by role:
+    # about 1,800 calls however many roots there are; fitting asks about every column
+    asked = calls(lambda: (panel.show(), qapp.processEvents()), ConsentMatrixModel.headerData)
+    assert asked < HEADER_ASKS, f"{asked} header texts asked for {len(folders)} roots"
+
+    def show(state: State) -> int:
+        watcher.state = state
+        return calls(
+            lambda: (watcher.state_changed.emit(state), qapp.processEvents()),
+            ConsentMatrixModel.headerData,
+        )
+
+    # from a few roots (fitted) to thousands: not measured on the way
+    show(State(roots=full.roots[:10], servers=full.servers, grants=full.grants[:10]))
+    assert (
+        panel.matrix.horizontalHeader().sectionResizeMode(0)
+        == QHeaderView.ResizeMode.ResizeToContents
+    )
+    asked = show(full)
+    assert asked < HEADER_ASKS, f"{asked} header texts asked going to {len(folders)} roots"
+    assert (
+        panel.matrix.horizontalHeader().sectionResizeMode(0) == QHeaderView.ResizeMode.Interactive
+    )
 
 
 def test_the_periodic_recheck_does_not_parse_an_unchanged_store(
@@ -103,3 +139,20 @@ def test_the_periodic_recheck_does_not_parse_an_unchanged_store(
         state.roots[0].name = "renamed"
     assert steps(watcher.reload_state) > len(folders)  # a save is read
     assert watcher.state.roots[0].name == "renamed"
+
+
+def test_a_large_store_is_rechecked_a_batch_at_a_time(folders: list[str], tmp_path: Path) -> None:
+    # the availability timer runs every few seconds: each run looks at a bounded batch
+    watcher = watcher_of(folders, len(folders), tmp_path / "home")
+    model = RootsModel(watcher)
+    model._availability.stop()
+    last = Path(folders[-1])
+    last.rmdir()
+    try:
+        rounds = -(-len(folders) // AVAILABILITY_BATCH)
+        looked = [calls(model.recheck_availability, unavailable_reason) for _ in range(rounds)]
+        assert max(looked) == AVAILABILITY_BATCH and sum(looked) == len(folders)
+        assert model.index(len(folders) - 1, AVAILABLE).data() == "no (missing)"
+        assert model.index(0, AVAILABLE).data() == "yes"
+    finally:
+        last.mkdir()

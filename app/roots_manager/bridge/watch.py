@@ -5,7 +5,8 @@ watch on the file itself would miss every save after the first. A granted folder
 renamed away, made unreadable or that comes back shows as an event in its parent directory, so
 the parents of the granted folders are watched too (:class:`FolderWatch`). A folder can also
 vanish together with any of its ancestors, which no such watch covers: a one-second check of
-everything remains as the fallback.
+everything remains as the fallback (less often when checking takes long: tens of thousands of
+granted folders).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import asyncio
 import contextlib
 import os
 import sys
+import time
 import traceback
 from collections.abc import Callable, Collection
 
@@ -26,6 +28,9 @@ STORE_STEP_MS = 5
 FOLDER_DEBOUNCE_MS = 50
 FOLDER_STEP_MS = 50
 AVAILABILITY_PERIOD = 1.0
+CHECK_SHARE = 0.1
+"""The most of the bridge's time the periodic check may take. Checking tens of thousands of
+granted folders takes seconds; every second, it would keep the bridge busy for good."""
 
 
 async def _pause(event: asyncio.Event, seconds: float) -> None:
@@ -135,17 +140,26 @@ class FolderWatch:
                 await _pause(self._rearm, AVAILABILITY_PERIOD)
 
 
+def pause_after(period: float, took: float, share: float = CHECK_SHARE) -> float:
+    """How long to wait after a check that took *took* seconds: *period*, or longer, so that
+    the checks take at most *share* of the time."""
+    return max(period, took * (1.0 - share) / share)
+
+
 async def every(period: float, tick: Callable[[], None], stop: asyncio.Event) -> None:
-    """Call *tick* every *period* seconds until *stop* is set.
+    """Call *tick* every *period* seconds until *stop* is set (less often if it is slow).
 
     A tick that fails is reported on stderr and the next one runs: this is the fallback that
     must outlive whatever made one check fail.
     """
+    pause = period
     while not stop.is_set():
-        await _pause(stop, period)
+        await _pause(stop, pause)
         if not stop.is_set():
+            started = time.monotonic()
             try:
                 tick()
             except Exception:  # a bug; say so, and keep checking
                 print("roots-bridge: a periodic check failed:", file=sys.stderr)
                 traceback.print_exc()
+            pause = pause_after(period, time.monotonic() - started)

@@ -24,6 +24,7 @@ from roots_manager import APP_ID
 from roots_manager.core import live
 from roots_manager.core.interaction import ConsentAnswer, ConsentQuestion, ConsentQueue
 from roots_manager.core.model import State
+from roots_manager.core.names import visible
 from roots_manager.core.paths import Layout
 from roots_manager.core.store import Store, StoreError
 from roots_manager.gui.consent_dialog import DialogPrompt
@@ -213,7 +214,7 @@ class AppController(QObject):
         if self.window is not None:
             self.window.statusBar().showMessage(
                 QCoreApplication.translate("MainWindow", "Decision for {server} saved").format(
-                    server=server
+                    server=visible(server)
                 ),
                 5000,
             )

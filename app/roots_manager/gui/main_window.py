@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 
 from roots_manager import __version__
 from roots_manager.core.model import State
+from roots_manager.core.names import visible
 from roots_manager.gui.detect import DetectDialog
 from roots_manager.gui.roots_view import RootsPanel
 from roots_manager.gui.servers_view import ServersPanel
@@ -337,7 +338,7 @@ class MainWindow(QMainWindow):
                 "Asked the {count} bridges of {server} for a list_changed; the Log shows whether "
                 "it went out and whether the server asks again"
             )
-        self.statusBar().showMessage(text.format(server=name, count=bridges), 8000)
+        self.statusBar().showMessage(text.format(server=visible(name), count=bridges), 8000)
 
     def _server_connected(self, name: str) -> None:
         self.statusBar().showMessage(self.tr("Connected {server}").format(server=name), 5000)

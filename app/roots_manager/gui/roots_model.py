@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +19,9 @@ NAME, PATH, AVAILABLE, GRANTED = range(4)
 
 RootIdRole = Qt.ItemDataRole.UserRole + 1
 AVAILABILITY_RECHECK_MS = 3000
+AVAILABILITY_BATCH = 2000
+"""The most folders one recheck looks at. A larger store is covered over several rechecks, so
+that one never holds the app for long (checking 50,000 folders takes a second or two)."""
 
 
 def unavailable_text(reason: str) -> str:
@@ -51,8 +55,9 @@ class RootsModel(RowsModel[RootRow]):
         # a folder can vanish or come back (an unmounted drive) with no store change
         self._availability = QTimer(self)
         self._availability.setInterval(AVAILABILITY_RECHECK_MS)
-        self._availability.timeout.connect(self.refresh)
+        self._availability.timeout.connect(self.recheck_availability)
         self._availability.start()
+        self._recheck_from = 0
         self.refresh()
 
     def build(self) -> list[RootRow]:
@@ -66,6 +71,24 @@ class RootsModel(RowsModel[RootRow]):
             )
             for r in state.roots
         ]
+
+    def recheck_availability(self) -> None:
+        """Look again at whether the folders are available (the next batch of them)."""
+        rows = self._rows
+        if len(rows) <= AVAILABILITY_BATCH:
+            self.refresh()
+            return
+        start = self._recheck_from % len(rows)
+        stop = min(start + AVAILABILITY_BATCH, len(rows))
+        changed = []
+        for i in range(start, stop):
+            reason = root_unavailable(rows[i].root)
+            if reason != rows[i].unavailable:
+                rows[i] = dataclasses.replace(rows[i], unavailable=reason)
+                changed.append(i)
+        self._recheck_from = stop % len(rows)
+        if changed:
+            self.dataChanged.emit(self.index(changed[0], 0), self.index(changed[-1], GRANTED))
 
     def key(self, row: RootRow) -> str:
         return row.root.id

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from roots_manager.core.model import Root, State, broad_reason, normalize_path
+from roots_manager.core.names import visible
 from roots_manager.gui.errors import error_text
 from roots_manager.gui.roots_model import AVAILABLE, GRANTED, NAME, PATH, RootsModel
 from roots_manager.gui.watcher import StoreWatcher
@@ -301,7 +302,7 @@ class RootsPanel(QWidget):
         names = ", ".join(r.name for r in roots)
         if losing:
             detail = self.tr("These servers will no longer be told about it: {servers}.").format(
-                servers=", ".join(losing)
+                servers=", ".join(map(visible, losing))
             )
         else:
             detail = self.tr("No server is granted it now.")

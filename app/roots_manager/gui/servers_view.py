@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from roots_manager.core import live
 from roots_manager.core.live import BridgeMarker
 from roots_manager.core.model import POLICIES, State
+from roots_manager.core.names import visible
 from roots_manager.gui.confine_box import ConfineBox
 from roots_manager.gui.consent_matrix import ConsentMatrixModel
 from roots_manager.gui.servers_model import (
@@ -99,13 +100,23 @@ class ServersPanel(QWidget):
         sh.setSectionResizeMode(COMMAND, QHeaderView.ResizeMode.Stretch)
 
         self.matrix = QTableView(self)
+        # sized before the model comes: set on a header of 50,000 sections, the minimum
+        # resizes each one, in time that grows with the square of their number
+        self.matrix.horizontalHeader().setMinimumSectionSize(MATRIX_COLUMN_WIDTH)
+        self.matrix.horizontalHeader().setDefaultSectionSize(MATRIX_COLUMN_WIDTH)
         self.matrix.setModel(self.matrix_model)
         self.matrix.setAccessibleName(self.tr("Consent: which server sees which root"))
         self.matrix.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.matrix.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.matrix.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.matrix.customContextMenuRequested.connect(self._matrix_menu)
-        self.matrix.horizontalHeader().setMinimumSectionSize(MATRIX_COLUMN_WIDTH)
+        # fixed widths while the columns change, so that Qt does not measure thousands of them
+        # before it is known how many there are
+        self.matrix_model.modelAboutToBeReset.connect(
+            lambda: self.matrix.horizontalHeader().setSectionResizeMode(
+                QHeaderView.ResizeMode.Interactive
+            )
+        )
         self.matrix_model.modelReset.connect(self._size_matrix_columns)
         self._size_matrix_columns()
         matrix_hint = QLabel(
@@ -226,12 +237,10 @@ class ServersPanel(QWidget):
         self._state_changed(watcher.state)
 
     def _size_matrix_columns(self) -> None:
-        header = self.matrix.horizontalHeader()
-        if self.matrix_model.columnCount() <= MATRIX_FIT_LIMIT:
-            header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        else:
-            header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-            header.setDefaultSectionSize(MATRIX_COLUMN_WIDTH)
+        fit = self.matrix_model.columnCount() <= MATRIX_FIT_LIMIT
+        self.matrix.horizontalHeader().setSectionResizeMode(
+            QHeaderView.ResizeMode.ResizeToContents if fit else QHeaderView.ResizeMode.Interactive
+        )
 
     def _state_changed(self, state: State) -> None:
         i = self.policy.findData(state.policy)
@@ -279,7 +288,7 @@ class ServersPanel(QWidget):
             except (OSError, ValueError) as exc:
                 self.watcher.edit_failed.emit(
                     self.tr("Could not ask the bridge of {server}: {reason}").format(
-                        server=name, reason=exc
+                        server=visible(name or ""), reason=exc
                     )
                 )
         if name and asked:
@@ -322,7 +331,7 @@ class ServersPanel(QWidget):
             self.tr("Forget server"),
             self.tr(
                 "Forget {server} and its grants? The next time it starts it counts as a new server."
-            ).format(server=name),
+            ).format(server=visible(name)),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,
         )

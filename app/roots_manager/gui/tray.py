@@ -6,6 +6,8 @@ from PySide6.QtCore import QObject, QRect, Qt, Signal
 from PySide6.QtGui import QAction, QFont, QIcon, QPainter, QPalette, QPixmap
 from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon
 
+from roots_manager.core.names import visible
+
 
 def badge_icon(base: QIcon, count: int) -> QIcon:
     """*base* with *count* drawn in a badge (in the palette's highlight colours), if non-zero."""
@@ -95,7 +97,9 @@ class Tray(QObject):
         self._message_is_request = True
         self.icon.showMessage(
             self.tr("A server asks for your folders"),
-            self.tr("{server} waits for your decision. Click to review.").format(server=server),
+            self.tr("{server} waits for your decision. Click to review.").format(
+                server=visible(server)
+            ),
             QSystemTrayIcon.MessageIcon.Information,
             15000,
         )
