@@ -43,6 +43,7 @@ TEXT_CHECK_LIMIT = STREAM_THRESHOLD
 MAX_HELD = 16 * 1024 * 1024
 """The most of one line the relay holds to hand it whole to the handler (a bound on memory)."""
 
+_EOL = frozenset(b"\r\n")
 _OPEN = frozenset(b"{[")
 _CLOSE = frozenset(b"}]")
 _BLANK = b" \t\r\n"
@@ -155,10 +156,11 @@ class LineRelay:
                 self._maybe_stream(out)
                 self.writer.relay(b"".join(out), mid_line=self._streaming)
                 return
-            self._partial += data[: nl + 1]
+            self._partial += memoryview(data)[: nl + 1]
             line = bytes(self._partial)
+            matched, clean = self._partial_match, self._scanned
             self._reset_partial()
-            out.append(self._one(line))
+            out.append(self._one(line, clean, matched))
             start = nl + 1
         self._lines(data, start, out)
         self.writer.relay(b"".join(out) if len(out) != 1 else out[0], mid_line=self._streaming)
@@ -221,7 +223,7 @@ class LineRelay:
                 and self._stream_start(data, pos, out)
             ):
                 return
-            self._partial += data[pos:]
+            self._partial += memoryview(data)[pos:]
             self._maybe_stream(out)
 
     def _stream_start(self, data: bytes, pos: int, out: list[bytes]) -> bool:
@@ -246,16 +248,31 @@ class LineRelay:
         self._cut = False
         self._relayed = size
 
-    def _one(self, line: bytes) -> bytes:
-        """Triage and relay one whole line that was gathered across chunks."""
-        body = line.rstrip(b"\r\n")
+    def _one(self, line: bytes, clean: int = 0, matched: bool = False) -> bytes:
+        """Triage and relay one whole line that was gathered across chunks.
+
+        *clean*: how many of its first bytes were already found to hold no pattern (nor, for a
+        guarded handler, a disguise), so that a long line is not scanned twice; *matched*: a
+        pattern was found in it already.
+        """
+        end = len(line)
+        while end and line[end - 1] in _EOL:
+            end -= 1
         handler = self.handler
-        if handler.parse_all() or any(p in body for p in handler.patterns()):
+        begin = max(0, clean - 64)
+        if (
+            matched
+            or handler.parse_all()
+            or any(line.find(p, begin, end) >= 0 for p in handler.patterns())
+        ):
             return handler.handle(line)
         guarded = handler.guarded()
-        if guarded and self._suspect(body, 0, len(body), body.isascii):
+        if guarded and (
+            disguised(line, begin, end)
+            or (not line.isascii() and not is_utf8(memoryview(line)[:end]))
+        ):
             return handler.handle(line)
-        self._note_malformed(body, 0, len(body), body.isascii, guarded)
+        self._note_malformed(line, 0, end, line.isascii, guarded)
         return line
 
     def _note_malformed(
