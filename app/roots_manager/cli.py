@@ -12,15 +12,15 @@ import contextlib
 import os
 import sys
 import time
-import unicodedata
 from collections import Counter
 from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any
 
 from roots_manager import __version__
+from roots_manager.cli_text import print_json, shown, table
 from roots_manager.core import events as ev
-from roots_manager.core import live, retention
+from roots_manager.core import live
 from roots_manager.core.consent import (
     active_grants_by_root,
     effective,
@@ -28,9 +28,9 @@ from roots_manager.core.consent import (
     visible_roots,
 )
 from roots_manager.core.model import POLICIES, ModelError, State
-from roots_manager.core.names import BIDI_CONTROLS, find_by_visible, visible
+from roots_manager.core.names import find_by_visible, visible
 from roots_manager.core.paths import Layout
-from roots_manager.core.store import Store, StoreError, json_bytes
+from roots_manager.core.store import Store, StoreError
 from roots_manager.core.uri import UriError
 
 EXIT_REFUSED = 1
@@ -39,59 +39,9 @@ EXIT_STORE = 3
 EXIT_INTERRUPTED = 130
 
 
-def _json_text(doc: Any, indent: int | None = 2) -> str:
-    # A file name that is not UTF-8 holds lone surrogates, which stdout cannot encode; they go
-    # out as the JSON escapes that decode to the same string.
-    return json_bytes(doc, indent=indent).decode("utf-8")
-
-
-def _print_json(doc: Any) -> None:
-    print(_json_text(doc))
-
-
-def shown(text: str) -> str:
-    """*text* made safe to print on a terminal.
-
-    Paths may legally hold control characters (an escape sequence would drive the terminal),
-    text-direction overrides and bytes that are not UTF-8; they are shown as escapes instead.
-    """
-    if text.isascii() and text.isprintable():  # most paths and names: nothing to escape
-        return text
-    out = []
-    for c in text:
-        cat = unicodedata.category(c)
-        if cat == "Cs":  # a byte of a file name that is not UTF-8
-            out.append(f"\\x{ord(c) - 0xDC00:02x}")
-        elif cat == "Cc" or c in BIDI_CONTROLS:
-            out.append(repr(c)[1:-1] if ord(c) < 0x100 else f"\\u{ord(c):04x}")
-        else:
-            out.append(c)
-    return "".join(out)
-
-
 def _named(names: Collection[str], ref: str) -> str:
     """The server *ref* names: itself, or the stored name that shows as *ref* (``fs\\u200b``)."""
     return find_by_visible(ref, names) or ref
-
-
-def _width(text: str) -> int:
-    """Columns *text* takes in a terminal: wide (CJK) characters take two, combining marks none."""
-    if text.isascii():  # shown() left no ASCII control character: one column each
-        return len(text)
-    n = 0
-    for c in text:
-        if unicodedata.combining(c) or unicodedata.category(c) in ("Mn", "Me", "Cf"):
-            continue
-        n += 2 if unicodedata.east_asian_width(c) in "WF" else 1
-    return n
-
-
-def _table(rows: list[list[str]], headers: list[str]) -> None:
-    rows = [[shown(c) for c in r] for r in rows]
-    widths = [max(_width(r[i]) for r in [headers, *rows]) for i in range(len(headers))]
-    for r in [headers, *rows]:
-        cells = (c + " " * (w - _width(c)) for c, w in zip(r, widths, strict=True))
-        print("  ".join(cells).rstrip())
 
 
 # ---- roots -------------------------------------------------------------------------------
@@ -130,7 +80,7 @@ def cmd_roots_list(store: Store, args: argparse.Namespace) -> int:
     state = store.read()
     report = roots_report(state, store.layout)
     if args.json:
-        _print_json(report)
+        print_json(report)
         return 0
     if not report:
         print("no roots yet; add one with: roots-manager roots add FOLDER")
@@ -149,7 +99,7 @@ def cmd_roots_list(store: Store, args: argparse.Namespace) -> int:
         ]
         for r in report
     ]
-    _table(rows, ["NAME", "PATH", "AVAILABLE", "GRANTED TO", "URI"])
+    table(rows, ["NAME", "PATH", "AVAILABLE", "GRANTED TO", "URI"])
     if state.policy == "allow-all":
         print("policy allow-all: every server sees every available root, granted or not")
     return 0
@@ -264,7 +214,7 @@ def servers_report(state: State, layout: Layout) -> list[dict[str, Any]]:
 def cmd_servers_list(store: Store, args: argparse.Namespace) -> int:
     report = servers_report(store.read(), store.layout)
     if args.json:
-        _print_json(report)
+        print_json(report)
         return 0
     if not report:
         print("no servers known yet; a server becomes known when it runs behind roots-bridge")
@@ -287,7 +237,7 @@ def cmd_servers_list(store: Store, args: argparse.Namespace) -> int:
                 ", ".join(status) or "-",
             ]
         )
-    _table(rows, ["NAME", "FINGERPRINT", "FIRST SEEN", "LAST SEEN", "STATUS"])
+    table(rows, ["NAME", "FINGERPRINT", "FIRST SEEN", "LAST SEEN", "STATUS"])
     return 0
 
 
@@ -323,7 +273,7 @@ def cmd_effective(store: Store, args: argparse.Namespace) -> int:
     server = _named(state.servers, args.server)
     result = effective(state, server, live_sessions=live.live_sessions(store.layout))
     if args.json:
-        _print_json(result)
+        print_json(result)
         return 0
     if not result["roots"]:
         print(f"{visible(server)} sees no roots{_why_none(state, server)}")
@@ -423,82 +373,6 @@ def cmd_store_check(store: Store, args: argparse.Namespace) -> int:
 def cmd_store_recover(store: Store, args: argparse.Namespace) -> int:
     _, message = store.recover(empty=args.empty)
     print(shown(message))
-    return 0
-
-
-# ---- log -----------------------------------------------------------------------------------
-
-
-def _print_event(rec: dict[str, Any], as_json: bool) -> None:
-    if as_json:
-        print(_json_text(rec, indent=None), flush=True)
-        return
-    rid = "" if rec.get("id") is None else f"#{rec['id']}"
-    line = (
-        f"{rec.get('ts', '')}  {visible(str(rec.get('server', '')))}  {rec.get('dir', '-')}  "
-        f"{rec.get('kind', '')} {rid}  {ev.summarize(rec)}"
-    )
-    print(shown(line), flush=True)
-
-
-def cmd_log(store: Store, args: argparse.Namespace) -> int:
-    offsets: dict[str, int] = {}
-
-    def drain() -> None:
-        for path in ev.log_files(store.layout):
-            records, offsets[str(path)] = ev.read_events(path, offsets.get(str(path), 0))
-            for rec in records:
-                server = str(rec.get("server", ""))
-                if args.server in (None, server) or visible(server) == args.server:
-                    _print_event(rec, args.json)
-
-    try:
-        drain()
-        if not args.follow:
-            return 0
-        from watchfiles import watch
-
-        # the timeout also drains, so events written while the watcher was starting still show
-        for _ in watch(
-            store.layout.logs, debounce=50, step=20, rust_timeout=500, yield_on_timeout=True
-        ):
-            drain()
-    except KeyboardInterrupt:
-        pass  # Ctrl-C is how --follow is meant to end
-    return 0
-
-
-def _mib(n: int) -> str:
-    return f"{n / 2**20:.1f} MiB"
-
-
-def cmd_log_retention(store: Store, args: argparse.Namespace) -> int:
-    changing = args.max_size is not None or args.max_age is not None
-    if changing:
-        with store.transaction() as state:
-            limits = state.set_log_retention(args.max_size, args.max_age)
-    else:
-        limits = store.read().log_retention
-    size = f"up to {limits.max_mib} MiB in all" if limits.max_mib else "with no size limit"
-    age = f"for {limits.max_days} days" if limits.max_days else "with no age limit"
-    print(
-        f"traffic logs are kept {size}, {age}: the oldest files go first, and a running "
-        "bridge's are never removed"
-    )
-    if changing:
-        swept = retention.sweep_logs(store.layout, limits)
-        if swept.removed:
-            print(
-                f"removed {len(swept.removed)} file(s) over the limits ({_mib(swept.removed_bytes)})"
-            )
-    files = retention.log_usage(store.layout)
-    oldest = (
-        ", the oldest from " + time.strftime("%Y-%m-%d %H:%M", time.localtime(files[0].mtime))
-        if files
-        else ""
-    )
-    print(f"{shown(str(store.layout.logs))} holds {len(files)} file(s), "
-          f"{_mib(sum(f.size for f in files))}{oldest}")  # fmt: skip
     return 0
 
 
@@ -628,23 +502,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sv.set_defaults(func=cmd_store_recover)
 
-    lg = sub.add_parser("log", help="print the roots traffic the bridges recorded")
-    lg.add_argument("--follow", "-f", action="store_true", help="keep printing new events")
-    lg.add_argument("--server", help="only this server's events")
-    lg.add_argument("--json", action="store_true", help="one JSON object per line")
-    lg.set_defaults(func=cmd_log)
+    from roots_manager.cli_log import add_commands as add_log_commands
 
-    lr = sub.add_parser(
-        "log-retention",
-        help="show or set how much traffic log is kept across bridge runs (oldest removed first)",
-    )
-    lr.add_argument(
-        "--max-size", type=int, metavar="MIB", help="the most all logs may take (0: no limit)"
-    )
-    lr.add_argument(
-        "--max-age", type=int, metavar="DAYS", help="how long a log is kept (0: no limit)"
-    )
-    lr.set_defaults(func=cmd_log_retention)
+    add_log_commands(sub)
 
     sub.add_parser("bridge", help="run the stdio bridge (the same as roots-bridge)", add_help=False)
     sub.add_parser("gui", help="open the desktop app (the default)", add_help=False)

@@ -5,15 +5,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from roots_manager.cli_text import shown
 from roots_manager.core.confined import report, set_confinement
 from roots_manager.core.store import Store, json_bytes
 from roots_manager.sandbox.availability import availability
-
-
-def _shown(text: str) -> str:
-    from roots_manager.cli import shown
-
-    return shown(text)
 
 
 def cmd_confine(store: Store, args: argparse.Namespace) -> int:
@@ -27,11 +22,11 @@ def cmd_confine(store: Store, args: argparse.Namespace) -> int:
             allow_write=args.allow_write,
             forget=args.forget,
         )
-    name = _shown(args.server)
+    name = shown(args.server)
     print(f"{name}: confinement {'on' if srv.confine else 'off'}")
     for label, paths in (("may also read", srv.allow_read), ("may also write", srv.allow_write)):
         for path in paths:
-            print(f"  {label}: {_shown(path)}")
+            print(f"  {label}: {shown(path)}")
     found = availability()
     if srv.confine and not found.available:
         print(
@@ -57,7 +52,7 @@ def cmd_show(store: Store, args: argparse.Namespace) -> int:
     if args.json:
         print(json_bytes(out, indent=2).decode("utf-8"))
         return 0
-    print(f"{_shown(out['name'])}: confinement {'on' if out['confine'] else 'off'}")
+    print(f"{shown(out['name'])}: confinement {'on' if out['confine'] else 'off'}")
     print(f"  {out['means']}")
     for label, key in (
         ("read and write", "read_write"),
@@ -66,9 +61,9 @@ def cmd_show(store: Store, args: argparse.Namespace) -> int:
         ("also write", "allow_write"),
     ):
         for path in out[key]:
-            print(f"  {label}: {_shown(path)}")
+            print(f"  {label}: {shown(path)}")
     for path in out["missing_extra"]:
-        print(f"  missing now (skipped at start): {_shown(path)}")
+        print(f"  missing now (skipped at start): {shown(path)}")
     if out["changes"]:
         print(f"  {out['changes']}")
     can = "yes" if out["can_confine"] else "no"
