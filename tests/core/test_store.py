@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from roots_manager.core.model import SCHEMA_VERSION, State
+from roots_manager.core.model import State
 from roots_manager.core.paths import Layout, SharedDirectoryError
+from roots_manager.core.schema import SCHEMA_VERSION
 from roots_manager.core.store import Store, StoreError, StoreUnreadable
 from tests.conftest import run_cli
 

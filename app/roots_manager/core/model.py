@@ -7,7 +7,6 @@ made from one of :data:`ERROR_TEMPLATES` so that a front end can show it in the 
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import os
@@ -20,11 +19,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from roots_manager.core import schema
 from roots_manager.core import uri as uris
 from roots_manager.core.names import BIDI_CONTROLS, NameFlaw, check_server_name
 from roots_manager.core.refusal import Refusal
-from roots_manager.core.schema import SCHEMA_VERSION, SchemaError
 
 _URI_LIKE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]+://")
 _FINGERPRINT = re.compile(r"[0-9a-fA-F]{64}")
@@ -215,7 +212,7 @@ class Pending:
 
 DEFAULT_LOG_MAX_MIB = 256
 DEFAULT_LOG_MAX_DAYS = 30
-_LOG_LIMIT_TOPS = {"size": 1024 * 1024, "age": 36500}  # 1 TiB, 100 years
+LOG_LIMIT_TOPS = {"size": 1024 * 1024, "age": 36500}  # 1 TiB, 100 years
 
 
 @dataclass(frozen=True)
@@ -241,7 +238,7 @@ class LogRetention:
 
 def _log_limit(kind: str, value: object) -> int:
     """*value* as a log limit of *kind* ("size" or "age"), or a :class:`ModelError`."""
-    top = _LOG_LIMIT_TOPS[kind]
+    top = LOG_LIMIT_TOPS[kind]
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top:
         raise ModelError(_RETENTION_REFUSALS[kind], top=top, value=value)
     return value
@@ -569,20 +566,11 @@ class State:
     # ---- serialisation ----------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "schema": SCHEMA_VERSION,
-            "revision": self.revision,
-            "settings": {
-                "policy": self.policy,
-                "language": self.language,
-                "log_max_mib": self.log_retention.max_mib,
-                "log_max_days": self.log_retention.max_days,
-            },
-            "roots": [vars(r).copy() for r in self.roots],
-            "servers": {n: _server_json(s) for n, s in self.servers.items()},
-            "grants": [vars(g).copy() for g in self.grants],
-            "pending": [vars(p).copy() for p in self.pending],
-        }
+        """The store document of this state (:mod:`roots_manager.core.document`)."""
+        # imported here: the document module builds States, so it imports this one
+        from roots_manager.core.document import to_document
+
+        return to_document(self)
 
     @classmethod
     def from_json(cls, doc: object) -> State:
@@ -590,134 +578,9 @@ class State:
 
         Every field is checked (type, range, form), and the first bad one is named.
         """
-        top = schema.version(doc)
-        settings = _SETTINGS.read(schema.member(top, "settings", dict), "settings")
-        if "servers" not in top:
-            raise SchemaError("servers is missing")
-        roots = [
-            Root(**_ROOT.read(r, f"roots[{i}]"))
-            for i, r in enumerate(schema.member(top, "roots", list))
-        ]
-        schema.unique((r.id for r in roots), "the root id")
-        schema.unique((r.path for r in roots), "the root path")
-        return cls(
-            roots=roots,
-            servers={
-                n: Server(name=n, **_fields(_SERVER.read(s, f"servers[{n!r}]")))
-                for n, s in schema.member(top, "servers", dict).items()
-            },
-            grants=[
-                Grant(**_GRANT.read(g, f"grants[{i}]"))
-                for i, g in enumerate(schema.member(top, "grants", list))
-            ],
-            pending=[
-                Pending(**_PENDING.read(p, f"pending[{i}]"))
-                for i, p in enumerate(schema.member(top, "pending", list))
-            ],
-            policy=settings.get("policy", "ask"),
-            language=settings.get("language"),
-            log_retention=LogRetention(
-                settings.get("log_max_mib", DEFAULT_LOG_MAX_MIB),
-                settings.get("log_max_days", DEFAULT_LOG_MAX_DAYS),
-            ),
-            revision=top.get("revision", 0),
-        )
+        from roots_manager.core.document import from_document
 
-
-def _record(cls: type[Any], *keyed: str, **checks: schema.Check) -> schema.Record:
-    """The checks of dataclass *cls*'s fields; the ones without a default are required.
-
-    *keyed* fields need not be in the object: they come from its key (a server's name).
-    """
-    fields = dataclasses.fields(cls)
-    if {f.name for f in fields} != checks.keys():  # a new field needs its check
-        raise TypeError(f"the checks of {cls.__name__} do not match its fields")
-    required = {
-        f.name
-        for f in fields
-        if f.default is dataclasses.MISSING
-        and f.default_factory is dataclasses.MISSING
-        and f.name not in keyed
-    }
-    return schema.Record(checks, frozenset(required))
-
-
-# What each stored field may hold.
-_ROOT = _record(
-    Root,
-    id=schema.identifier,
-    path=schema.root_path,
-    # names are not held to today's rules (no control characters): older versions stored
-    # folder names as they were, and such a store is not damaged
-    name=schema.text,
-    added_at=schema.timestamp,
-    real=schema.optional(schema.root_path),
-)
-_SERVER = _record(
-    Server,
-    "name",
-    name=schema.text,
-    fingerprint=schema.optional(schema.fingerprint),
-    command=schema.optional(schema.command),
-    seen_fingerprint=schema.optional(schema.fingerprint),
-    first_seen=schema.optional(schema.timestamp),
-    last_seen=schema.optional(schema.timestamp),
-    confine=schema.flag,
-    allow_read=schema.list_of(schema.root_path),
-    allow_write=schema.list_of(schema.root_path),
-)
-_GRANT = _record(
-    Grant,
-    server=schema.text,
-    root=schema.identifier,
-    scope=schema.one_of("always", "session"),
-    sessions=schema.list_of(schema.identifier),
-    granted_at=schema.empty_or(schema.timestamp),
-    read_only=schema.flag,
-)
-_PENDING = _record(
-    Pending,
-    id=schema.identifier,
-    server=schema.text,
-    reason=schema.one_of("new-server", "command-changed"),
-    command=schema.command,
-    fingerprint=schema.fingerprint,
-    previous_command=schema.optional(schema.command),
-    requested_at=schema.timestamp,
-    session=schema.optional(schema.identifier),
-)
-
-
-def _log_limit_check(kind: str) -> schema.Check:
-    top = _LOG_LIMIT_TOPS[kind]
-
-    def check(value: object) -> str | None:
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top:
-            return f"is not a whole number from 0 to {top}: {schema.shown(value)}"
-        return None
-
-    return check
-
-
-_SETTINGS = schema.Record(
-    {
-        "policy": schema.one_of(*POLICIES),
-        "language": schema.optional(schema.language),
-        "log_max_mib": _log_limit_check("size"),
-        "log_max_days": _log_limit_check("age"),
-    },
-    frozenset(),
-)
-
-
-def _server_json(s: Server) -> dict[str, Any]:
-    d = vars(s).copy()
-    del d["name"]
-    return d
-
-
-def _fields(s: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in s.items() if k != "name"}
+        return from_document(doc)
 
 
 def _unsafe_char(c: str) -> bool:

@@ -1,0 +1,178 @@
+"""The store document: what each stored field may hold, and a state read from or made into it.
+
+A :class:`~roots_manager.core.model.State` is written as one JSON document (the version of its
+shape in ``schema``). Reading it checks every field's type, range and form with
+:mod:`roots_manager.core.schema` and names the first bad one: a hand-edited or damaged file is
+refused when read, not when something first touches the odd value.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from roots_manager.core import schema
+from roots_manager.core.model import (
+    DEFAULT_LOG_MAX_DAYS,
+    DEFAULT_LOG_MAX_MIB,
+    LOG_LIMIT_TOPS,
+    POLICIES,
+    Grant,
+    LogRetention,
+    Pending,
+    Root,
+    Server,
+    State,
+)
+from roots_manager.core.schema import SCHEMA_VERSION, SchemaError
+
+
+def to_document(state: State) -> dict[str, Any]:
+    """The store document of *state*, as it is written."""
+    return {
+        "schema": SCHEMA_VERSION,
+        "revision": state.revision,
+        "settings": {
+            "policy": state.policy,
+            "language": state.language,
+            "log_max_mib": state.log_retention.max_mib,
+            "log_max_days": state.log_retention.max_days,
+        },
+        "roots": [vars(r).copy() for r in state.roots],
+        "servers": {n: _server_json(s) for n, s in state.servers.items()},
+        "grants": [vars(g).copy() for g in state.grants],
+        "pending": [vars(p).copy() for p in state.pending],
+    }
+
+
+def from_document(doc: object) -> State:
+    """Build a state from a parsed store document; raises :class:`SchemaError` naming the
+    first bad field."""
+    top = schema.version(doc)
+    settings = _SETTINGS.read(schema.member(top, "settings", dict), "settings")
+    if "servers" not in top:
+        raise SchemaError("servers is missing")
+    roots = [
+        Root(**_ROOT.read(r, f"roots[{i}]"))
+        for i, r in enumerate(schema.member(top, "roots", list))
+    ]
+    schema.unique((r.id for r in roots), "the root id")
+    schema.unique((r.path for r in roots), "the root path")
+    return State(
+        roots=roots,
+        servers={
+            n: Server(name=n, **_fields(_SERVER.read(s, f"servers[{n!r}]")))
+            for n, s in schema.member(top, "servers", dict).items()
+        },
+        grants=[
+            Grant(**_GRANT.read(g, f"grants[{i}]"))
+            for i, g in enumerate(schema.member(top, "grants", list))
+        ],
+        pending=[
+            Pending(**_PENDING.read(p, f"pending[{i}]"))
+            for i, p in enumerate(schema.member(top, "pending", list))
+        ],
+        policy=settings.get("policy", "ask"),
+        language=settings.get("language"),
+        log_retention=LogRetention(
+            settings.get("log_max_mib", DEFAULT_LOG_MAX_MIB),
+            settings.get("log_max_days", DEFAULT_LOG_MAX_DAYS),
+        ),
+        revision=top.get("revision", 0),
+    )
+
+
+def _record(cls: type[Any], *keyed: str, **checks: schema.Check) -> schema.Record:
+    """The checks of dataclass *cls*'s fields; the ones without a default are required.
+
+    *keyed* fields need not be in the object: they come from its key (a server's name).
+    """
+    fields = dataclasses.fields(cls)
+    if {f.name for f in fields} != checks.keys():  # a new field needs its check
+        raise TypeError(f"the checks of {cls.__name__} do not match its fields")
+    required = {
+        f.name
+        for f in fields
+        if f.default is dataclasses.MISSING
+        and f.default_factory is dataclasses.MISSING
+        and f.name not in keyed
+    }
+    return schema.Record(checks, frozenset(required))
+
+
+# What each stored field may hold.
+_ROOT = _record(
+    Root,
+    id=schema.identifier,
+    path=schema.root_path,
+    # names are not held to today's rules (no control characters): older versions stored
+    # folder names as they were, and such a store is not damaged
+    name=schema.text,
+    added_at=schema.timestamp,
+    real=schema.optional(schema.root_path),
+)
+_SERVER = _record(
+    Server,
+    "name",
+    name=schema.text,
+    fingerprint=schema.optional(schema.fingerprint),
+    command=schema.optional(schema.command),
+    seen_fingerprint=schema.optional(schema.fingerprint),
+    first_seen=schema.optional(schema.timestamp),
+    last_seen=schema.optional(schema.timestamp),
+    confine=schema.flag,
+    allow_read=schema.list_of(schema.root_path),
+    allow_write=schema.list_of(schema.root_path),
+)
+_GRANT = _record(
+    Grant,
+    server=schema.text,
+    root=schema.identifier,
+    scope=schema.one_of("always", "session"),
+    sessions=schema.list_of(schema.identifier),
+    granted_at=schema.empty_or(schema.timestamp),
+    read_only=schema.flag,
+)
+_PENDING = _record(
+    Pending,
+    id=schema.identifier,
+    server=schema.text,
+    reason=schema.one_of("new-server", "command-changed"),
+    command=schema.command,
+    fingerprint=schema.fingerprint,
+    previous_command=schema.optional(schema.command),
+    requested_at=schema.timestamp,
+    session=schema.optional(schema.identifier),
+)
+
+
+def _log_limit_check(kind: str) -> schema.Check:
+    top = LOG_LIMIT_TOPS[kind]
+
+    def check(value: object) -> str | None:
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top:
+            return f"is not a whole number from 0 to {top}: {schema.shown(value)}"
+        return None
+
+    return check
+
+
+_SETTINGS = schema.Record(
+    {
+        "policy": schema.one_of(*POLICIES),
+        "language": schema.optional(schema.language),
+        "log_max_mib": _log_limit_check("size"),
+        "log_max_days": _log_limit_check("age"),
+    },
+    frozenset(),
+)
+
+
+def _server_json(s: Server) -> dict[str, Any]:
+    d = vars(s).copy()
+    del d["name"]
+    return d
+
+
+def _fields(s: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in s.items() if k != "name"}
