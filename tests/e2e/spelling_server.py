@@ -2,13 +2,16 @@
 
 Each request has an id ``s<n>``; a final ``ping`` (id ``done``) follows them, so once its answer
 is in, the host has read every line before it. The tool ``report`` returns every response the
-server got, as JSON text, once that answer is in.
+server got, as JSON text, once that answer is in and every request has its answer (answers the
+bridge writes itself may come after the host's), or two seconds after, for the requests a host
+never answers.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+import threading
 
 PAD = "x" * 70000
 
@@ -38,8 +41,16 @@ def main() -> None:
         out.write(json.dumps(doc).encode() + b"\n")
         out.flush()
 
+    lock = threading.Lock()
+    reported = False
+
     def report() -> None:
-        text = json.dumps(received)
+        nonlocal reported
+        with lock:
+            if reported or report_id is None or "done" not in received:
+                return
+            reported = True
+            text = json.dumps(received)
         send(
             {
                 "jsonrpc": "2.0",
@@ -52,7 +63,7 @@ def main() -> None:
         msg = json.loads(raw)
         if isinstance(msg, list):  # answers to a batch
             received.update((str(m["id"]), m) for m in msg)
-            continue
+            msg = {}
         method = msg.get("method")
         if method == "initialize":
             send(
@@ -74,13 +85,15 @@ def main() -> None:
         elif method == "tools/call":
             report_id = msg["id"]
             if "done" in received:
-                report()
+                threading.Timer(2.0, report).start()
         elif method is None and "id" in msg:
             received[str(msg["id"])] = msg
-            if msg["id"] == "done" and report_id is not None:
-                report()
+            if msg["id"] == "done":
+                threading.Timer(2.0, report).start()
         elif "id" in msg:
             send({"jsonrpc": "2.0", "id": msg["id"], "result": {}})
+        if "done" in received and all(f"s{n}" in received for n in range(1, 10)):
+            report()
 
 
 if __name__ == "__main__":

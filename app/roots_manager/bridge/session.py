@@ -14,10 +14,10 @@ and wait for what to relay in their place (a future, for a line it holds back).
 
 In managed mode a server's request for roots never reaches the host, however it is spelled: the
 server's lines are read as leniently as any host reads them (:mod:`~roots_manager.bridge.
-lenient`), a line that some reading takes for a request for roots is answered by the bridge or
-dropped, and an answer the bridge cannot compute is still an answer the bridge gives. A response
-from the host that carries roots (which only a request the bridge never relayed could have asked
-for) is replaced by an error before it reaches the server.
+lenient`), the session answers every request for roots such a reading finds, and
+:mod:`~roots_manager.bridge.guard` keeps the rest from the host. A response from the host that
+carries roots (which only a request the bridge never relayed could have asked for) is replaced
+by an error before it reaches the server.
 
 Requests the bridge sends carry string ids ``"roots-bridge-<nonce>-<n>"``: the host's ids can never
 collide with them (the nonce is random per session), and their responses never reach the host.
@@ -35,6 +35,7 @@ from concurrent.futures import Future
 from typing import Any
 
 from roots_manager.bridge import lenient
+from roots_manager.bridge.guard import Guard
 from roots_manager.bridge.handshake import Handshake
 from roots_manager.bridge.jsonrpc import (
     CANCELLED,
@@ -47,7 +48,6 @@ from roots_manager.bridge.jsonrpc import (
     Json,
     Result,
     dumps,
-    error_line,
     is_response,
     key,
     params_of,
@@ -86,6 +86,7 @@ class Session:
         self.observe = observe
         self.log_all = log_all
         self.handshake = Handshake(log, observe=observe)
+        self.guard = Guard(log, to_server.inject)
         self.rounds = InputRounds(
             answers=answers,
             log=log,
@@ -256,22 +257,13 @@ class Session:
             shaped = body.strip()[:1] in (b"{", b"[") and body.strip()[-1:] in (b"}", b"]")
             reason = "UTF-8" if reading.lossy and shaped else "JSON"
             self.log.event(ev.NON_JSON, dir=ev.SERVER_TO_HOST, bytes=len(body), reason=reason)
+        if not self.observe:
+            instead = self.guard.screen(reading, len(body))
+            if instead is not None:
+                return instead
         if not reading.readable:
-            if not self.observe and lenient.mentions_roots(reading.text):
-                return self._blocked(None, len(body), "a line no parser reads, spelling roots/list")
             return line
         msg = reading.message
-        if (
-            not self.observe
-            and reading.first_wins is not None
-            and lenient.asks_for_roots(reading.first_wins)
-            and not lenient.asks_for_roots(msg)
-        ):
-            return self._blocked(
-                msg,
-                len(body),
-                "a message that asks for roots when the first of its duplicate keys is read",
-            )
         if isinstance(msg, list):
             return self._server_batch(msg, line, ending, started)
         if not isinstance(msg, dict):
@@ -279,48 +271,13 @@ class Session:
         self._log_message(msg, ev.SERVER_TO_HOST)
         out = self._server_message(msg, started)
         if out is None:
-            if not self.observe and lenient.asks_for_roots(msg):
-                return self._blocked(
-                    msg,
-                    len(body),
-                    "a message that asks for roots in a form the bridge does not answer",
-                )
-            return line
+            instead = None if self.observe else self.guard.unanswered(msg, len(body))
+            return line if instead is None else instead
         return out + ending if out else b""
-
-    def _blocked(self, msg: object, size: int, what: str) -> bytes:
-        """Keep a server's line that asks for roots from the host; what goes in its place.
-
-        A request gets an error from the bridge, a response that asks (2026-07-28) becomes an
-        error for the host's request, anything else is dropped; the log says so.
-        """
-        self.log.event(
-            ev.ERROR,
-            dir=ev.SERVER_TO_HOST,
-            bytes=size,
-            blocked=True,
-            message=f"{what}: kept from the host",
-        )
-        if not isinstance(msg, dict) or "id" not in msg:
-            return b""
-        text = "roots-bridge: roots are asked for with roots/list, answered by the bridge"
-        if "method" in msg:
-            self.to_server.inject(error_line(msg["id"], text))
-            return b""
-        return error_line(
-            msg["id"],
-            "roots-bridge: the server asked for roots in a form the bridge does not answer",
-        )
 
     def failed(self, line: bytes) -> bytes:
         """What to relay for a server line whose handling raised: never a request for roots."""
-        body = split_line(line)[0]
-        reading = lenient.read(body)
-        if self.observe or not lenient.could_ask_for_roots(reading):
-            return line
-        return self._blocked(
-            reading.message, len(body), "a message that may ask for roots could not be handled"
-        )
+        return line if self.observe else self.guard.failed(line, split_line(line)[0])
 
     def _server_batch(self, batch: list[Any], line: bytes, ending: bytes, started: float) -> bytes:
         if self.observe:
@@ -337,7 +294,7 @@ class Session:
                 self.log.event(ev.ROOTS_ASKED, dir=ev.SERVER_TO_HOST, id=item["id"], batch=True)
             elif lenient.asks_for_roots(item):
                 blocked += 1
-                self._blocked(
+                self.guard.blocked(
                     item, 0, "a batch item that asks for roots in a form the bridge does not answer"
                 )
             else:
