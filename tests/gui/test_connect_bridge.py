@@ -13,9 +13,13 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from roots_manager.core.paths import Layout
+from roots_manager.core.store import Store
 from roots_manager.gui.app import AppController
 from roots_manager.gui.connect import ConnectionManager, demo_command
+from roots_manager.gui.main_window import MainWindow
 from tests.conftest import run_cli
+from tests.gui.bridge_host import BridgeHost
+from tests.gui.shell_support import answer_message_box, button_named
 
 WAIT_MS = 30_000
 NAME = "roots-demo"
@@ -125,29 +129,60 @@ def test_shutdown_leaves_no_bridge_or_server_running(
     assert_gone(qtbot, procs)
 
 
-def test_disconnect_is_offered_only_while_a_server_is_connected(
-    controller: AppController, qtbot: QtBot
+def select_server(window: MainWindow, name: str) -> None:
+    """Select the row of server *name* in the Servers table, as a click would."""
+    view = window.servers_panel.servers
+    model = window.servers_panel.servers_model
+    rows = [r for r in range(model.rowCount()) if model.index(r, 0).data() == name]
+    assert rows, f"no row for {name}"
+    view.selectRow(rows[0])
+
+
+def test_disconnect_ends_only_the_selected_server_the_app_connected_once_confirmed(
+    controller: AppController, store: Store, qtbot: QtBot
 ) -> None:
+    with store.transaction() as state:
+        state.set_policy("deny")  # no consent prompt in the way
     window = controller.window
     assert window is not None
     button = window.servers_panel.disconnect_button
     assert not button.isEnabled() and not window.disconnect_action.isEnabled()
 
-    window.connect_command(NAME, demo_command())
-    manager = window.connections
-    assert manager is not None
-    # offered from the start, so that a connection still starting can be given up
-    assert button.isEnabled() and window.disconnect_action.isEnabled()
-    qtbot.waitUntil(lambda: manager.is_connected(NAME), timeout=WAIT_MS)
-    assert button.isEnabled()
+    outside = BridgeHost("outside", demo_command())
+    try:
+        outside.handshake()
+        window.connect_command(NAME, demo_command())
+        manager = window.connections
+        assert manager is not None
+        qtbot.waitUntil(lambda: manager.is_connected(NAME), timeout=WAIT_MS)
+        panel_model = window.servers_panel.servers_model
+        qtbot.waitUntil(lambda: panel_model.rowCount() == 2, timeout=WAIT_MS)
 
-    with qtbot.waitSignal(manager.disconnected, timeout=WAIT_MS):
+        # a server an outside host started is not the app's to end
+        select_server(window, "outside")
+        assert not button.isEnabled() and not window.disconnect_action.isEnabled()
+        select_server(window, NAME)
+        assert button.isEnabled() and window.disconnect_action.isEnabled()
+
+        # asked first; keeping it running leaves it connected
+        seen: list[str] = []
+        answer_message_box(button_named("Keep running"), seen)
         button.click()
-    assert not button.isEnabled() and not window.disconnect_action.isEnabled()
+        assert seen and NAME in seen[0]
+        assert manager.is_connected(NAME)
+
+        answer_message_box(button_named("Disconnect"))
+        with qtbot.waitSignal(manager.disconnected, timeout=WAIT_MS) as ended:
+            window.disconnect_action.trigger()
+        assert ended.args is not None and ended.args[0] == NAME
+        assert outside.proc.poll() is None, "the outside host's bridge was ended"
+        select_server(window, "outside")
+        assert not button.isEnabled()
+    finally:
+        outside.close()
 
     # a command that cannot start leaves nothing to disconnect
     with qtbot.waitSignal(manager.failed, timeout=WAIT_MS):
         window.connect_command("nowhere", ["/nonexistent/server-binary"])
     qtbot.waitUntil(lambda: manager.connections() == [], timeout=WAIT_MS)
-    qtbot.waitUntil(lambda: not button.isEnabled(), timeout=WAIT_MS)
     assert not window.disconnect_action.isEnabled()

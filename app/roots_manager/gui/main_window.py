@@ -23,7 +23,6 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
-    QInputDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
@@ -201,11 +200,7 @@ class MainWindow(QMainWindow):
         servers.addAction(
             self._action(self.tr("&Connect a server…"), self.connect_server, "Ctrl+K")
         )
-        self.disconnect_action = self._action(
-            self.tr("&Disconnect"),
-            lambda: self.disconnect_server(self.servers_panel.selected_server() or ""),
-            "Ctrl+Shift+K",
-        )
+        self.disconnect_action = self.servers_panel.disconnect_action
         servers.addAction(self.disconnect_action)
         servers.addAction(self.servers_panel.notify_action)
         servers.addSeparator()
@@ -322,10 +317,9 @@ class MainWindow(QMainWindow):
         return self.connections
 
     def _sync_disconnect(self, *_: object) -> None:
-        # Disconnect is offered only while a server connected from this app is running
-        running = self.connections is not None and bool(self.connections.connections())
-        self.disconnect_action.setEnabled(running)
-        self.servers_panel.disconnect_button.setEnabled(running)
+        # Disconnect is offered only for a selected server this app connected
+        names = self.connections.connections() if self.connections is not None else []
+        self.servers_panel.set_app_connected(frozenset(names))
 
     def _list_changed_requested(self, name: str, bridges: int) -> None:
         if bridges == 1:
@@ -378,20 +372,28 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(self.tr("Connecting {server}…").format(server=name), 5000)
 
     def disconnect_server(self, name: str) -> None:
-        """End the connection to *name* (asking which one when none or another is selected)."""
-        names = sorted(self.connections.connections()) if self.connections is not None else []
-        if self.connections is None or not names:
-            self.statusBar().showMessage(self.tr("No server is connected from this app"), 5000)
+        """End the connection to *name*, a server this app connected, once the user confirms."""
+        if self.connections is None or name not in self.connections.connections():
+            self.statusBar().showMessage(
+                self.tr("{server} was not connected from this app").format(server=visible(name)),
+                5000,
+            )
             return
-        if name not in names:
-            if len(names) == 1:
-                name = names[0]
-            else:
-                name, ok = QInputDialog.getItem(
-                    self, self.tr("Disconnect"), self.tr("Server to disconnect:"), names, 0, False
-                )
-                if not ok:
-                    return
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            self.tr("Disconnect {server}?").format(server=visible(name)),
+            self.tr("Disconnect {server}? Its bridge and the server stop.").format(
+                server=visible(name)
+            ),
+            QMessageBox.StandardButton.NoButton,
+            self,
+        )
+        end = box.addButton(self.tr("&Disconnect"), QMessageBox.ButtonRole.DestructiveRole)
+        keep = box.addButton(self.tr("&Keep running"), QMessageBox.ButtonRole.RejectRole)
+        box.setDefaultButton(keep)
+        box.exec()
+        if box.clickedButton() is not end:
+            return
         self.connections.disconnect_server(name)
         self.statusBar().showMessage(self.tr("Disconnected {server}").format(server=name), 5000)
 

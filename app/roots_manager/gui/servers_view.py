@@ -51,13 +51,15 @@ class ServersPanel(QWidget):
 
     connect_requested = Signal()
     disconnect_requested = Signal(str)
-    """Disconnect the server named by the argument ("" when none is selected)."""
+    """Disconnect the selected server, named by the argument (one the app connected)."""
     list_changed_requested = Signal(str, int)
     """The running bridges of a server (name, how many) were asked for a list_changed."""
 
     def __init__(self, watcher: StoreWatcher, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.watcher = watcher
+        self.app_connected: frozenset[str] = frozenset()
+        """The servers this app connected as their host (the ones Disconnect can end)."""
         self.servers_model = ServersModel(watcher, self)
         self.matrix_model = ConsentMatrixModel(watcher, self)
 
@@ -157,10 +159,16 @@ class ServersPanel(QWidget):
         self.forget_button.clicked.connect(self.forget_selected)
         self.connect_button = QPushButton(self.tr("Co&nnect a server…"), self)
         self.connect_button.clicked.connect(self.connect_requested)
-        self.disconnect_button = QPushButton(self.tr("&Disconnect"), self)
-        self.disconnect_button.clicked.connect(
-            lambda: self.disconnect_requested.emit(self.selected_server() or "")
+        self.disconnect_button = QPushButton(self.tr("&Disconnect…"), self)
+        self.disconnect_button.setToolTip(
+            self.tr("End the selected server, which this app connected as its host")
         )
+        self.disconnect_button.clicked.connect(self.disconnect_selected)
+        # the same, for the Servers menu
+        self.disconnect_action = QAction(self.tr("&Disconnect…"), self)
+        self.disconnect_action.setShortcut("Ctrl+Shift+K")
+        self.disconnect_action.setToolTip(self.disconnect_button.toolTip())
+        self.disconnect_action.triggered.connect(self.disconnect_selected)
         self.notify_button = QPushButton(self.tr("Send l&ist_changed"), self)
         self.notify_button.setToolTip(
             self.tr(
@@ -274,7 +282,23 @@ class ServersPanel(QWidget):
         running = bool(self._managed_bridges())
         self.notify_button.setEnabled(running)
         self.notify_action.setEnabled(running)
+        # only a server the app itself started can be ended from here; an outside host's is
+        # its host's to end
+        mine = name is not None and name in self.app_connected
+        self.disconnect_button.setEnabled(mine)
+        self.disconnect_action.setEnabled(mine)
         self.confine_box.show_server(name)
+
+    def set_app_connected(self, names: frozenset[str]) -> None:
+        """The servers this app connected now (Disconnect is offered for these only)."""
+        self.app_connected = names
+        self._update_buttons()
+
+    def disconnect_selected(self) -> None:
+        """Ask for the selected server to be disconnected, if this app connected it."""
+        name = self.selected_server()
+        if name is not None and name in self.app_connected:
+            self.disconnect_requested.emit(name)
 
     def notify_selected(self) -> None:
         """Ask the selected server's running bridges for a list_changed."""
