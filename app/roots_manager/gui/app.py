@@ -22,7 +22,13 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from roots_manager import APP_ID
 from roots_manager.core import live
-from roots_manager.core.interaction import ConsentAnswer, ConsentQuestion, ConsentQueue
+from roots_manager.core.consent import root_unavailable
+from roots_manager.core.interaction import (
+    ConsentAnswer,
+    ConsentQuestion,
+    ConsentQueue,
+    RootChoice,
+)
 from roots_manager.core.model import State
 from roots_manager.core.names import visible
 from roots_manager.core.paths import Layout
@@ -142,7 +148,7 @@ class AppController(QObject):
         self.window.running_language = self.language
         self.tray = Tray(self.icon, self)
         self.window.tray_available = Tray.available()
-        self.prompt = DialogPrompt(self.window)
+        self.prompt = DialogPrompt(self.window, layout=self.layout, add_roots=self._add_roots)
         self.queue = ConsentQueue(
             self.store, self.prompt, on_error=self.window.show_error, on_decided=self._decided
         )
@@ -176,6 +182,17 @@ class AppController(QObject):
             self.window.statusBar().showMessage(self._recovery_note, 30000)
         if self.demo:
             QTimer.singleShot(0, self._connect_demo)
+
+    def _add_roots(self, paths: list[str]) -> list[RootChoice]:
+        """Add folders as roots from the consent prompt, as the Roots tab adds them."""
+        assert self.window is not None and self.watcher is not None
+        ids = self.window.roots_panel.add_paths(paths)
+        roots = {r.id: r for r in self.watcher.state.roots}
+        return [
+            RootChoice(r.id, r.name, r.path, root_unavailable(r))
+            for r in (roots.get(i) for i in ids)
+            if r is not None
+        ]
 
     def _recovered(self, how: str) -> None:
         """Say where the damaged store went, once the window can show it."""

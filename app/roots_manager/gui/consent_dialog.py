@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 import shlex
+import time
+from collections.abc import Callable
 
-from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtGui import QFontDatabase, QStandardItem, QStandardItemModel
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import (
+    QDragEnterEvent,
+    QDropEvent,
+    QFontDatabase,
+    QStandardItem,
+    QStandardItemModel,
+)
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
+    QFileDialog,
+    QHBoxLayout,
     QLabel,
     QListView,
     QPlainTextEdit,
@@ -17,12 +27,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from roots_manager.core.interaction import ConsentAnswer, ConsentQuestion, Reply
+from roots_manager.core.consent_wait import ConsentWait, WaitStage, current_wait
+from roots_manager.core.interaction import ConsentAnswer, ConsentQuestion, Reply, RootChoice
 from roots_manager.core.names import visible
+from roots_manager.core.paths import Layout
+from roots_manager.gui.folder_drops import dropped_folders
 from roots_manager.gui.roots_model import unavailable_text
 from roots_manager.gui.servers_model import local_time
 
 RootIdRole = Qt.ItemDataRole.UserRole + 1
+
+AddRoots = Callable[[list[str]], list[RootChoice]]
+"""Adds folders as roots (asking and reporting as the Roots tab does); returns the new ones."""
+
+WAIT_TICK_MS = 500
 
 
 class ConsentDialog(QDialog):
@@ -31,9 +49,18 @@ class ConsentDialog(QDialog):
     answered = Signal(object)
     """The user decided; the argument is a :class:`ConsentAnswer`, or None for "not now"."""
 
-    def __init__(self, question: ConsentQuestion, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        question: ConsentQuestion,
+        parent: QWidget | None = None,
+        *,
+        layout: Layout | None = None,
+        add_roots: AddRoots | None = None,
+    ) -> None:
         super().__init__(parent)
         self.question = question
+        self.layout_ = layout
+        self.add_roots = add_roots
         self._sent = False
         self.setWindowTitle(self.tr("A server asks for your folders"))
         self.setAccessibleName(
@@ -49,8 +76,9 @@ class ConsentDialog(QDialog):
         title.setTextFormat(Qt.TextFormat.RichText)
         if question.reason == "new-server":
             why = self.tr(
-                "This server has not run behind Roots Manager before. Until you decide, it is "
-                "told about no folder."
+                "This server has not run behind Roots Manager before. While you decide, its "
+                "request for folders is held, for a limited time; then it is answered with no "
+                "folder, and your decision reaches it later."
             )
         else:
             why = self.tr(
@@ -62,6 +90,15 @@ class ConsentDialog(QDialog):
         when = QLabel(
             self.tr("Asked at {when}.").format(when=local_time(question.requested_at)), self
         )
+        # the deadline the server really has, from its bridge's log, kept current
+        self.wait_label = QLabel(self)
+        self.wait_label.setObjectName("consentWait")
+        self.wait_label.setWordWrap(True)
+        self.wait_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.wait: ConsentWait | None = None
+        self._wait_timer = QTimer(self)
+        self._wait_timer.setInterval(WAIT_TICK_MS)
+        self._wait_timer.timeout.connect(self.update_wait)
 
         mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         self.command = QPlainTextEdit(shlex.join(question.command), self)
@@ -72,12 +109,13 @@ class ConsentDialog(QDialog):
         command_label = QLabel(self.tr("Full co&mmand line:"), self)
         command_label.setBuddy(self.command)
 
-        layout = QVBoxLayout(self)
-        layout.addWidget(title)
-        layout.addWidget(reason)
-        layout.addWidget(when)
-        layout.addWidget(command_label)
-        layout.addWidget(self.command)
+        box = QVBoxLayout(self)
+        box.addWidget(title)
+        box.addWidget(reason)
+        box.addWidget(when)
+        box.addWidget(self.wait_label)
+        box.addWidget(command_label)
+        box.addWidget(self.command)
         if question.previous_command is not None:
             self.previous = QPlainTextEdit(shlex.join(question.previous_command), self)
             self.previous.setReadOnly(True)
@@ -86,38 +124,34 @@ class ConsentDialog(QDialog):
             self.previous.setAccessibleName(self.tr("Previously approved command line"))
             previous_label = QLabel(self.tr("Previously &approved command line:"), self)
             previous_label.setBuddy(self.previous)
-            layout.addWidget(previous_label)
-            layout.addWidget(self.previous)
+            box.addWidget(previous_label)
+            box.addWidget(self.previous)
 
         self.model = QStandardItemModel(self)
         for r in question.roots:
-            item = QStandardItem(f"{r.name} — {r.path}")
-            item.setData(r.id, RootIdRole)
-            item.setEditable(False)
-            item.setCheckable(True)
-            item.setCheckState(Qt.CheckState.Unchecked)
-            if r.unavailable is not None:
-                # a missing folder is never sent to a server, so it cannot be ticked either
-                item.setEnabled(False)
-                item.setText(
-                    self.tr("{name} — {path} ({reason})").format(
-                        name=r.name, path=r.path, reason=unavailable_text(r.unavailable)
-                    )
-                )
-            self.model.appendRow(item)
+            self._append_root(r, checked=False)
         self.roots = QListView(self)
         self.roots.setModel(self.model)
         self.roots.setAccessibleName(self.tr("Roots the server may see"))
-        roots_label = QLabel(
-            self.tr("&Roots it may see (tick the ones you allow):")
-            if question.roots
-            else self.tr("You have no roots yet: allowing approves the server with no folder."),
-            self,
+        # a folder dropped on the list becomes a root, ticked
+        self.roots.setAcceptDrops(add_roots is not None)
+        self.roots.viewport().setAcceptDrops(add_roots is not None)
+        self.roots.viewport().installEventFilter(self)
+        self.roots_label = QLabel(self)
+        self.roots_label.setWordWrap(True)
+        self.roots_label.setBuddy(self.roots)
+        self.add_button = QPushButton(self.tr("Add &folder…"), self)
+        self.add_button.setToolTip(
+            self.tr("Add a folder to your roots and tick it here (or drop folders on the list)")
         )
-        roots_label.setWordWrap(True)
-        roots_label.setBuddy(self.roots)
-        layout.addWidget(roots_label)
-        layout.addWidget(self.roots, 1)
+        self.add_button.clicked.connect(self.add_folder)
+        self.add_button.setVisible(add_roots is not None)
+        label_row = QHBoxLayout()
+        label_row.addWidget(self.roots_label, 1)
+        label_row.addWidget(self.add_button)
+        box.addLayout(label_row)
+        box.addWidget(self.roots, 1)
+        self._label_roots()
 
         notice = QLabel(
             self.tr(
@@ -127,13 +161,11 @@ class ConsentDialog(QDialog):
             self,
         )
         notice.setWordWrap(True)
-        layout.addWidget(notice)
+        box.addWidget(notice)
         if question.waiting:
-            layout.addWidget(
+            box.addWidget(
                 QLabel(
-                    self.tr("{count} more request(s) wait after this one.").format(
-                        count=question.waiting
-                    ),
+                    self.tr("%n more request(s) wait after this one.", "", question.waiting),
                     self,
                 )
             )
@@ -154,7 +186,7 @@ class ConsentDialog(QDialog):
         self.always_button.clicked.connect(lambda: self._send("always"))
         self.deny_button.clicked.connect(lambda: self._send("deny"))
         self.later_button.clicked.connect(self.reject)
-        layout.addWidget(self.buttons)
+        box.addWidget(self.buttons)
         # no default button: Enter must not allow anything by accident
         for b in (self.session_button, self.always_button, self.deny_button, self.later_button):
             b.setAutoDefault(False)
@@ -162,7 +194,113 @@ class ConsentDialog(QDialog):
         self.model.itemChanged.connect(self._update_buttons)
         self._update_buttons()
         self.roots.setFocus()
-        self.resize(560, 480)
+        self.resize(560, 520)
+        if layout is not None:
+            self.update_wait()
+            self._wait_timer.start()
+        else:
+            self.wait_label.setVisible(False)
+
+    # ---- the server's deadline ------------------------------------------------------------
+
+    def update_wait(self) -> None:
+        """Read the server's wait again from its bridge's log and say where it stands."""
+        if self.layout_ is None:
+            return
+        self.wait = current_wait(self.layout_, self.question.server)
+        self.wait_label.setText(self.wait_text(self.wait, time.time()))
+        if self.wait is not None and self.wait.stage in (WaitStage.TIMED_OUT, WaitStage.DECIDED):
+            self._wait_timer.stop()  # nothing moves any more
+
+    def wait_text(self, wait: ConsentWait | None, now: float) -> str:
+        """What the user is told about the server's wait."""
+        server = visible(self.question.server)
+        if wait is None:
+            return self.tr(
+                "{server} is not waiting now: your decision applies when it next asks."
+            ).format(server=server)
+        if wait.stage is WaitStage.NOT_ASKED:
+            return self.tr(
+                "{server} has not asked for its folders yet; once it asks, it waits up to "
+                "{seconds} s for your decision."
+            ).format(server=server, seconds=f"{wait.timeout:g}")
+        if wait.stage is WaitStage.HOLDING:
+            left = wait.remaining(now) or 0.0
+            return self.tr("{server} is waiting: {seconds} s").format(
+                server=server, seconds=int(left + 0.999)
+            )
+        return self.tr(
+            "The time ran out: {server} was answered with no folder. A decision now still "
+            "reaches it."
+        ).format(server=server)
+
+    # ---- adding roots here ----------------------------------------------------------------
+
+    def _append_root(self, r: RootChoice, *, checked: bool) -> None:
+        item = QStandardItem(f"{r.name} — {r.path}")
+        item.setData(r.id, RootIdRole)
+        item.setEditable(False)
+        item.setCheckable(True)
+        item.setCheckState(Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked)
+        if r.unavailable is not None:
+            # a missing folder is never sent to a server, so it cannot be ticked either
+            item.setEnabled(False)
+            item.setCheckState(Qt.CheckState.Unchecked)
+            item.setText(
+                self.tr("{name} — {path} ({reason})").format(
+                    name=r.name, path=r.path, reason=unavailable_text(r.unavailable)
+                )
+            )
+        self.model.appendRow(item)
+
+    def _label_roots(self) -> None:
+        if self.model.rowCount():
+            text = self.tr("&Roots it may see (tick the ones you allow):")
+        elif self.add_roots is not None:
+            text = self.tr(
+                "You have no roots yet. Add the folders this server may see with Add folder…, "
+                "or allow it with none for now."
+            )
+        else:
+            text = self.tr("You have no roots yet: allowing approves the server with no folder.")
+        self.roots_label.setText(text)
+
+    def add_folder(self) -> None:
+        """Pick a folder, add it as a root and tick it."""
+        path = QFileDialog.getExistingDirectory(self, self.tr("Add a folder the server may see"))
+        if path:
+            self.add_paths([path])
+
+    def add_paths(self, paths: list[str]) -> list[RootChoice]:
+        """Add *paths* as roots and list them here, ticked; returns the roots added."""
+        if self.add_roots is None or not paths:
+            return []
+        added = self.add_roots(paths)
+        known = {
+            self.model.item(row).data(RootIdRole) for row in range(self.model.rowCount())
+        }
+        for r in added:
+            if r.id not in known:
+                self._append_root(r, checked=True)
+        self._label_roots()
+        self._update_buttons()
+        return added
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.roots.viewport() and self.add_roots is not None:
+            if event.type() in (QEvent.Type.DragEnter, QEvent.Type.DragMove):
+                drag: QDragEnterEvent = event  # type: ignore[assignment]
+                if drag.mimeData().hasUrls() and dropped_folders(drag.mimeData().urls()):
+                    drag.acceptProposedAction()
+                    return True
+            elif event.type() == QEvent.Type.Drop:
+                drop: QDropEvent = event  # type: ignore[assignment]
+                folders = dropped_folders(drop.mimeData().urls())
+                if folders:
+                    drop.acceptProposedAction()
+                    self.add_paths(folders)
+                    return True
+        return super().eventFilter(watched, event)
 
     def checked_root_ids(self) -> list[str]:
         """The ids of the roots ticked."""
@@ -182,7 +320,7 @@ class ConsentDialog(QDialog):
                 item.setCheckState(Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
 
     def _update_buttons(self, *_: object) -> None:
-        some = bool(self.checked_root_ids()) or not self.question.roots
+        some = bool(self.checked_root_ids()) or not self.model.rowCount()
         self.session_button.setEnabled(some)
         self.always_button.setEnabled(some)
 
@@ -220,9 +358,17 @@ class DialogPrompt(QObject):
     attention_needed = Signal(object)
     """A question waits while the window is hidden; the argument is the question."""
 
-    def __init__(self, window: QWidget) -> None:
+    def __init__(
+        self,
+        window: QWidget,
+        *,
+        layout: Layout | None = None,
+        add_roots: AddRoots | None = None,
+    ) -> None:
         super().__init__(window)
         self.window = window
+        self.layout = layout
+        self.add_roots = add_roots
         self.dialog: ConsentDialog | None = None
         self._waiting: tuple[ConsentQuestion, Reply] | None = None
 
@@ -243,7 +389,7 @@ class DialogPrompt(QObject):
             return
         question, reply = self._waiting
         self._waiting = None
-        dialog = ConsentDialog(question, self.window)
+        dialog = ConsentDialog(question, self.window, layout=self.layout, add_roots=self.add_roots)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.dialog = dialog
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import html
 import json
 import logging
-import os
 import shutil
 import sys
 from pathlib import Path
@@ -36,6 +35,7 @@ from roots_manager import __version__
 from roots_manager.core.model import State
 from roots_manager.core.names import visible
 from roots_manager.gui.detect import DetectDialog
+from roots_manager.gui.folder_drops import dropped_folders
 from roots_manager.gui.roots_view import RootsPanel
 from roots_manager.gui.servers_view import ServersPanel
 from roots_manager.gui.settings_dialog import KEEP_IN_TRAY_KEY, SettingsDialog
@@ -45,17 +45,6 @@ log = logging.getLogger(__name__)
 
 TOLD_ABOUT_TRAY_KEY = "toldAboutTray"
 GEOMETRY_KEY = "geometry"
-
-
-def dropped_folders(urls: list[Any]) -> list[str]:
-    """The local folders among dropped URLs."""
-    out = []
-    for url in urls:
-        if url.isLocalFile():
-            path = url.toLocalFile()
-            if os.path.isdir(path):
-                out.append(path)
-    return out
 
 
 class Banner(QFrame):
