@@ -37,7 +37,9 @@ def app(layout: Layout, qtbot: QtBot) -> Iterator[AppController]:
 
 def open_dialog(app: AppController, qtbot: QtBot) -> ConsentDialog:
     assert app.prompt is not None
-    qtbot.waitUntil(lambda: app.prompt is not None and app.prompt.dialog is not None, timeout=WAIT_MS)
+    qtbot.waitUntil(
+        lambda: app.prompt is not None and app.prompt.dialog is not None, timeout=WAIT_MS
+    )
     dialog = app.prompt.dialog
     assert dialog is not None
     return dialog
@@ -73,8 +75,10 @@ def test_the_prompt_counts_down_the_servers_wait_then_says_what_it_was_told(
         dialog = open_dialog(app, qtbot)
         # the bridge holds the server's roots/list: a live countdown, in whole seconds
         qtbot.waitUntil(
-            lambda: re.fullmatch(r"roots-demo is waiting: [1-6] s", dialog.wait_label.text())
-            is not None,
+            lambda: (
+                re.fullmatch(r"roots-demo is waiting: [1-6] s", dialog.wait_label.text())
+                is not None
+            ),
             timeout=WAIT_MS,
         )
         first = dialog.wait_label.text()

@@ -276,9 +276,7 @@ class ConsentDialog(QDialog):
         if self.add_roots is None or not paths:
             return []
         added = self.add_roots(paths)
-        known = {
-            self.model.item(row).data(RootIdRole) for row in range(self.model.rowCount())
-        }
+        known = {self.model.item(row).data(RootIdRole) for row in range(self.model.rowCount())}
         for r in added:
             if r.id not in known:
                 self._append_root(r, checked=True)

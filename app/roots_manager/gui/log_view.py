@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from PySide6.QtCore import QItemSelection, QModelIndex, Qt, QTimer, Slot
-from PySide6.QtGui import QFontDatabase, QKeySequence, QShortcut
+from PySide6.QtGui import QFontDatabase, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QAbstractSlider,
@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QSplitter,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -31,6 +30,7 @@ from roots_manager.core.logindex import LogIndex
 from roots_manager.core.names import visible
 from roots_manager.core.paths import Layout, ensure_private_dir
 from roots_manager.gui.log_model import DIRECTION, ID, KIND, SERVER, TIME, LogFeed, LogModel
+from roots_manager.gui.placeholder_view import PlaceholderTableView
 
 # Typing in the filter box re-filters once the user pauses, not on every key.
 FILTER_DELAY_MS = 250
@@ -95,7 +95,7 @@ class LogPanel(QWidget):
         bar.addWidget(self.clear_button)
         bar.addWidget(self.export_button)
 
-        self.table = QTableView()
+        self.table = PlaceholderTableView()
         self.table.setAccessibleName(self.tr("Events"))
         self.table.setModel(self.model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -192,6 +192,18 @@ class LogPanel(QWidget):
         self._started = False
         self.feed.stop()
         self.index_.close()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        # rows that came while the tab was hidden were scrolled to in a view of no size: now
+        # that it has one, the newest rows are brought into view (once laid out)
+        if self.follow_box.isChecked():
+            QTimer.singleShot(0, self._scroll_if_following)
+
+    @Slot()
+    def _scroll_if_following(self) -> None:
+        if self.follow_box.isChecked():
+            self.table.scrollToBottom()
 
     # -- actions --------------------------------------------------------------------------------
 
@@ -317,6 +329,22 @@ class LogPanel(QWidget):
         )
         self._update_status()
 
+    def _update_placeholder(self) -> None:
+        if self.model.filtered and len(self.index_):
+            text = (
+                self.tr("Filtering…")
+                if self.model.filtering
+                else self.tr("No event matches the filter.")
+            )
+        elif len(self.index_) and self.model.rowCount() == 0:
+            text = self.tr("The view was cleared; new events appear here as they come.")
+        else:
+            text = self.tr(
+                "No events yet. Each server run behind roots-bridge logs here its handshake, "
+                "every roots/list and every list_changed."
+            )
+        self.table.set_placeholder(text)
+
     @Slot()
     def _focus_filter(self) -> None:
         self.text_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
@@ -343,6 +371,7 @@ class LogPanel(QWidget):
 
     @Slot()
     def _update_status(self) -> None:
+        self._update_placeholder()
         shown = self.model.rowCount()
         total = len(self.index_)
         parts = [self.tr("Showing {shown} of {total} events").format(shown=shown, total=total)]

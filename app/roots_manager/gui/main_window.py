@@ -40,6 +40,7 @@ from roots_manager.gui.roots_view import RootsPanel
 from roots_manager.gui.servers_view import ServersPanel
 from roots_manager.gui.settings_dialog import KEEP_IN_TRAY_KEY, SettingsDialog
 from roots_manager.gui.watcher import StoreWatcher
+from roots_manager.gui.welcome import WelcomeBanner
 
 log = logging.getLogger(__name__)
 
@@ -112,8 +113,11 @@ class MainWindow(QMainWindow):
         self.store_banner = Banner(self.tr("Re&cover…"), self)
         self.store_banner.button.clicked.connect(self.recover_requested)
 
+        self.welcome = WelcomeBanner(settings, self)
+
         central = QWidget(self)
         layout = QVBoxLayout(central)
+        layout.addWidget(self.welcome)
         layout.addWidget(self.store_banner)
         layout.addWidget(self.pending_banner)
         layout.addWidget(self.tabs, 1)

@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QMenu,
     QMessageBox,
     QPushButton,
-    QTableView,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -25,6 +24,7 @@ from PySide6.QtWidgets import (
 from roots_manager.core.model import Root, State, broad_reason, normalize_path
 from roots_manager.core.names import visible
 from roots_manager.gui.errors import error_text
+from roots_manager.gui.placeholder_view import PlaceholderTableView
 from roots_manager.gui.roots_model import AVAILABLE, GRANTED, NAME, PATH, RootsModel
 from roots_manager.gui.watcher import StoreWatcher
 
@@ -67,7 +67,13 @@ class RootsPanel(QWidget):
         self.recent = RecentFolders(settings)
         self.model = RootsModel(watcher, self)
 
-        self.table = QTableView(self)
+        self.table = PlaceholderTableView(self)
+        self.table.set_placeholder(
+            self.tr(
+                "No roots yet. Add the folders you work in with Add folder… or Detect "
+                "projects…, or drop them here from your file manager."
+            )
+        )
         self.table.setModel(self.model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setEditTriggers(

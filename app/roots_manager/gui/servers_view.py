@@ -26,6 +26,7 @@ from roots_manager.core.model import POLICIES, State
 from roots_manager.core.names import visible
 from roots_manager.gui.confine_box import ConfineBox
 from roots_manager.gui.consent_matrix import ConsentMatrixModel
+from roots_manager.gui.placeholder_view import PlaceholderTableView
 from roots_manager.gui.servers_model import (
     BRIDGE,
     COMMAND,
@@ -101,7 +102,7 @@ class ServersPanel(QWidget):
             sh.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
         sh.setSectionResizeMode(COMMAND, QHeaderView.ResizeMode.Stretch)
 
-        self.matrix = QTableView(self)
+        self.matrix = PlaceholderTableView(self)
         # sized before the model comes: set on a header of 50,000 sections, the minimum
         # resizes each one, in time that grows with the square of their number
         self.matrix.horizontalHeader().setMinimumSectionSize(MATRIX_COLUMN_WIDTH)
@@ -120,7 +121,9 @@ class ServersPanel(QWidget):
             )
         )
         self.matrix_model.modelReset.connect(self._size_matrix_columns)
+        self.matrix_model.modelReset.connect(self._matrix_placeholder)
         self._size_matrix_columns()
+        self._matrix_placeholder()
         matrix_hint = QLabel(
             self.tr(
                 "Tick a cell to let a server see a root. Space or a click cycles: not granted, "
@@ -243,6 +246,18 @@ class ServersPanel(QWidget):
         self.servers_model.modelReset.connect(self._update_buttons)
         self.servers_model.dataChanged.connect(self._update_buttons)
         self._state_changed(watcher.state)
+
+    def _matrix_placeholder(self) -> None:
+        if self.matrix_model.rowCount() == 0:
+            text = self.tr("Each server appears here as a row once it has run behind roots-bridge.")
+        elif self.matrix_model.columnCount() == 0:
+            text = self.tr(
+                "You have no roots yet: add folders in the Roots tab, and each becomes a column "
+                "here."
+            )
+        else:
+            text = ""
+        self.matrix.set_placeholder(text)
 
     def _size_matrix_columns(self) -> None:
         fit = self.matrix_model.columnCount() <= MATRIX_FIT_LIMIT

@@ -1,0 +1,56 @@
+"""A table view that says what to do when it has no rows, instead of showing a blank grid."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QPainter, QPaintEvent, QPalette
+from PySide6.QtWidgets import QTableView, QWidget
+
+
+class PlaceholderTableView(QTableView):
+    """A :class:`QTableView` that paints a short text over its empty viewport (no rows or no
+    columns).
+
+    The text is painted, not a widget laid over the table: nothing moves when the first row
+    arrives, and the header stays where it is.
+    """
+
+    MARGIN = 24
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._placeholder = ""
+
+    def placeholder(self) -> str:
+        """The text painted while the table has no rows."""
+        return self._placeholder
+
+    def set_placeholder(self, text: str) -> None:
+        """Paint *text* while the table has no rows ("" for nothing)."""
+        if text != self._placeholder:
+            self._placeholder = text
+            self.viewport().update()
+
+    def placeholder_shown(self) -> bool:
+        """Whether the placeholder is what the table shows now."""
+        model = self.model()
+        return bool(self._placeholder) and (
+            model is None or model.rowCount() == 0 or model.columnCount() == 0
+        )
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        if not self.placeholder_shown():
+            return
+        painter = QPainter(self.viewport())
+        color = self.palette().color(QPalette.ColorRole.PlaceholderText)
+        painter.setPen(color)
+        area = self.viewport().rect().adjusted(self.MARGIN, self.MARGIN, -self.MARGIN, 0)
+        painter.drawText(
+            QRect(area),
+            int(
+                Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap
+            ),
+            self._placeholder,
+        )
+        painter.end()

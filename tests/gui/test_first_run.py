@@ -1,0 +1,77 @@
+"""The app as a new user first sees it: the welcome, and tables that say what to do."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtGui import QImage
+from pytestqt.qtbot import QtBot
+
+from roots_manager.core.paths import Layout
+from roots_manager.core.store import Store
+from roots_manager.gui.app import AppController
+from roots_manager.gui.placeholder_view import PlaceholderTableView
+from roots_manager.gui.welcome import WelcomeBanner
+from tests.gui.shell_support import folders
+
+
+def painted(view: PlaceholderTableView) -> QImage:
+    return view.viewport().grab().toImage()
+
+
+def ink(image: QImage) -> int:
+    """How many pixels of *image* differ from its top-left corner (the background)."""
+    background = image.pixelColor(0, 0)
+    return sum(
+        image.pixelColor(x, y) != background
+        for y in range(0, image.height(), 2)
+        for x in range(0, image.width(), 2)
+    )
+
+
+def test_first_run_shows_the_welcome_once_and_tables_that_say_what_to_do(
+    layout: Layout, store: Store, tmp_path: Path, qtbot: QtBot
+) -> None:
+    app = AppController(layout)
+    app.start()
+    try:
+        window = app.window
+        assert window is not None
+        qtbot.addWidget(window)
+        qtbot.waitExposed(window)
+        assert window.welcome.isVisible()
+        assert "roots-bridge" in window.welcome.label.text()
+
+        roots = window.roots_panel.table
+        assert roots.placeholder_shown()
+        assert "Add folder" in roots.placeholder()
+        assert ink(painted(roots)) > 0, "the empty Roots table paints no hint"
+
+        window.tabs.setCurrentWidget(window.servers_panel)
+        matrix = window.servers_panel.matrix
+        assert matrix.placeholder_shown() and "row" in matrix.placeholder()
+        with store.transaction() as state:
+            state.server_started("fs", ["/usr/bin/fs"], "session-1")
+            state.set_policy("deny")
+        qtbot.waitUntil(lambda: window.servers_panel.matrix_model.rowCount() == 1)
+        assert matrix.placeholder_shown() and "Roots tab" in matrix.placeholder()
+
+        (a,) = folders(tmp_path, "alpha")
+        window.roots_panel.add_paths([str(a)])
+        assert not roots.placeholder_shown()
+        qtbot.waitUntil(lambda: not matrix.placeholder_shown())
+
+        window.welcome.button.click()
+        assert not window.welcome.isVisible()
+    finally:
+        app.shutdown()
+
+    again = AppController(layout)
+    again.start()
+    try:
+        assert again.window is not None
+        qtbot.addWidget(again.window)
+        assert not again.window.welcome.isVisible()
+        assert WelcomeBanner.was_dismissed(again.settings)
+    finally:
+        again.shutdown()
