@@ -47,7 +47,7 @@ def test_log_prints_filters_and_emits_json(layout: Layout) -> None:
     ]
     assert {r["server"] for r in only} == {"git"} and len(only) == 2
     human = run_cli("log").stdout
-    assert "roots-list-answered #1  1 root(s): file:///p/1" in human
+    assert "roots-list-answered #1  1 root: /p/1" in human
 
 
 def test_rotated_parts_are_read_in_order(layout: Layout) -> None:
@@ -112,7 +112,7 @@ def test_every_kind_has_a_readable_summary() -> None:
     assert s(ev.HANDSHAKE, protocol="2025-06-18", injected=True).endswith("capability injected")
     assert s(ev.ROOTS_ASKED, held=True) == "the server asked for its roots (held until you decide)"
     assert s(ev.ROOTS_ANSWERED, uris=[]) == "no roots"
-    assert s(ev.LIST_CHANGED_SENT, uris=["file:///a"]) == "roots changed, now 1 root(s): file:///a"
+    assert s(ev.LIST_CHANGED_SENT, uris=["file:///a"]) == "roots changed, now 1 root: /a"
     assert s(ev.NON_JSON, bytes=12, reason="UTF-8") == "12 bytes that are not UTF-8"
     assert s(ev.ERROR, message="boom") == "boom"
     assert s(ev.MESSAGE, method="tools/call") == "tools/call"
@@ -147,7 +147,7 @@ def test_follow_ends_cleanly_on_ctrl_c(layout: Layout) -> None:
     assert proc.stdout is not None and proc.stderr is not None
     try:
         _write(layout, "s1", "fs", 1)
-        assert "1 root(s)" in proc.stdout.readline()  # it is following now
+        assert "1 root: " in proc.stdout.readline()  # it is following now
         proc.send_signal(signal.SIGINT)
         code = proc.wait(timeout=60)
     finally:

@@ -68,7 +68,7 @@ def test_cells_show_the_event(layout: Layout) -> None:
     assert cell(5, KIND) == events.ROOTS_ANSWERED
     assert cell(5, DIRECTION) == events.BRIDGE_TO_SERVER
     assert cell(5, ID) == "5"
-    assert cell(5, SUMMARY) == "1 root(s): file:///work/p5"
+    assert cell(5, SUMMARY) == "1 root: /work/p5"
     assert cell(1, SUMMARY) == "tools/call"
     assert model.headerData(SUMMARY, Qt.Orientation.Horizontal) == "Summary"
 
@@ -292,7 +292,7 @@ FILTERS = [
     {"kind": events.ROOTS_ANSWERED},
     {"text": "FILE:///WORK/P1"},
     {"server": "fs", "text": "tools"},
-    {"text": "root(s): file"},  # in the summary only
+    {"text": "1 root: /work/p1"},  # in the summary only
     {"server": "nobody"},
 ]
 

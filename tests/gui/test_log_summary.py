@@ -34,6 +34,8 @@ def test_every_template_is_reachable_and_formats() -> None:
         events.event(events.MRTR_RESOLVED, "fs", "s", uris=["file:///a"]),
         events.event(events.LIST_CHANGED_SENT, "fs", "s", uris=[]),
         events.event(events.LIST_CHANGED_SENT, "fs", "s", uris=["file:///a"]),
+        events.event(events.ROOTS_ANSWERED, "fs", "s", uris=["file:///a", "file:///b"]),
+        events.event(events.LIST_CHANGED_SENT, "fs", "s", uris=["file:///a", "file:///b"]),
         events.event(events.LIST_CHANGED_RELAYED, "fs", "s"),
         *(
             events.event(events.LIST_CHANGED_ASKED, "fs", "s", outcome=outcome)
@@ -49,7 +51,7 @@ def test_every_template_is_reachable_and_formats() -> None:
     used = {events.summary_parts(rec)[0] for rec in samples}
     assert used == set(events.SUMMARY_TEMPLATES)
     assert (
-        events.summarize(samples[19]) == "waiting up to 30 s for your decision in the desktop app"
+        events.summarize(samples[21]) == "waiting up to 30 s for your decision in the desktop app"
     )
 
 
@@ -75,7 +77,7 @@ def test_summaries_are_translated_and_found_by_the_filter(layout: Layout, japane
     shown = [model.data(model.index(r, SUMMARY)) for r in range(model.rowCount())]
     assert shown == [
         "サーバーがルートを尋ねました",
-        "1 件のルート: file:///w/a",
+        "1 件のルート: /w/a",
         "ルートが変わりました。現在はルートなし",
     ]
     model.set_filter(text="尋ねました")  # only in the translated summary, not in the JSON

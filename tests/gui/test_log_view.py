@@ -178,3 +178,75 @@ def test_long_filter_shows_progress_and_keeps_following(layout: Layout, qtbot: Q
         qtbot.waitUntil(lambda: sb.value() == sb.maximum(), timeout=WAIT_MS)
     finally:
         panel.stop()
+
+
+def test_roots_show_as_folders_and_the_filter_finds_either_form(
+    layout: Layout, qtbot: QtBot
+) -> None:
+    from roots_manager.core.uri import path_to_uri
+    from roots_manager.gui.log_model import SUMMARY
+
+    folder = "/home/ana/my projects/web#staging/日本"
+    uri = path_to_uri(folder)
+    assert "%20" in uri and "%23" in uri
+    w = events.EventWriter(layout, "s1")
+    _write(w, 4)
+    w.write(
+        events.event(events.ROOTS_ANSWERED, "fs", "s1", dir=events.BRIDGE_TO_SERVER, uris=[uri])
+    )
+    panel = LogPanel(layout)
+    qtbot.addWidget(panel)
+    panel.resize(1000, 600)
+    panel.show()
+    panel.start()
+    try:
+        qtbot.waitUntil(lambda: panel.model.rowCount() == 5, timeout=WAIT_MS)
+        summary = panel.model.index(4, SUMMARY).data()
+        assert summary == f"1 root: {folder}"
+        panel.table.selectRow(4)
+        assert uri in panel.detail.toPlainText()  # the URI itself, in the JSON
+
+        for text in ("my projects/web#staging", "日本", "my%20projects", uri):
+            panel.text_edit.setText(text)
+            panel.text_edit.returnPressed.emit()
+            qtbot.waitUntil(lambda: not panel.model.filtering, timeout=WAIT_MS)
+            assert panel.model.rowCount() == 1, text
+            assert not panel.table.placeholder_shown()
+
+        panel.text_edit.setText("no such folder")
+        panel.text_edit.returnPressed.emit()
+        qtbot.waitUntil(lambda: not panel.model.filtering, timeout=WAIT_MS)
+        assert panel.model.rowCount() == 0
+        assert panel.table.placeholder_shown()
+        assert panel.table.placeholder() == "No event matches the filter."
+    finally:
+        panel.stop()
+
+
+def test_follow_newest_shows_the_newest_when_the_log_tab_opens(
+    layout: Layout, qtbot: QtBot
+) -> None:
+    from PySide6.QtWidgets import QTabWidget
+
+    tabs = QTabWidget()
+    qtbot.addWidget(tabs)
+    tabs.resize(900, 500)
+    first = QWidget()
+    tabs.addTab(first, "first")
+    panel = LogPanel(layout)
+    tabs.addTab(panel, "log")
+    tabs.show()
+    qtbot.waitExposed(tabs)
+    panel.start()
+    try:
+        w = events.EventWriter(layout, "s1")
+        _write(w, 400)  # arrive while the Log tab is not the one shown
+        qtbot.waitUntil(lambda: panel.model.rowCount() == 400, timeout=WAIT_MS)
+        assert panel.follow_box.isChecked()
+        tabs.setCurrentWidget(panel)
+        bar = panel.table.verticalScrollBar()
+        qtbot.waitUntil(lambda: bar.maximum() > 0 and bar.value() == bar.maximum(), timeout=5000)
+        last = panel.table.rowAt(panel.table.viewport().height() - 2)
+        assert last in (398, 399, -1) and panel.table.rowAt(0) > 300
+    finally:
+        panel.stop()

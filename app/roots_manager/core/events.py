@@ -19,6 +19,7 @@ from typing import IO, Any
 
 from roots_manager.core.model import now_iso
 from roots_manager.core.paths import Layout
+from roots_manager.core.uri import UriError, uri_to_path
 
 # kinds of event
 SESSION_START = "session-start"
@@ -202,9 +203,11 @@ SUMMARY_TEMPLATES = (
     "the server asked for its roots (held until you decide)",
     "roots/list relayed to the host",
     "no roots",
-    "{count} root(s): {uris}",
+    "1 root: {paths}",
+    "{count} roots: {paths}",
     "roots changed, now no roots",
-    "roots changed, now {count} root(s): {uris}",
+    "roots changed, now 1 root: {paths}",
+    "roots changed, now {count} roots: {paths}",
     "list_changed relayed",
     "list_changed sent on request",
     "list_changed not sent on request: the server has not fetched the list since the last notice",
@@ -228,6 +231,15 @@ _ASKED_OUTCOMES = {
     "no-notice": "list_changed not sent on request: protocol 2026-07-28 has no list_changed",
     "observe": "list_changed not sent on request: the bridge only observes",
 }
+
+
+def shown_path(uri: object) -> str:
+    """The folder a root's URI names, decoded as the user knows it; the URI itself when it does
+    not name a local folder (a server's own odd URI is shown as it came)."""
+    try:
+        return uri_to_path(str(uri))
+    except UriError:
+        return str(uri)
 
 
 def summary_parts(rec: dict[str, Any]) -> tuple[str, dict[str, Any]]:
@@ -265,10 +277,11 @@ def summary_parts(rec: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         prefix = "roots changed, now " if kind == LIST_CHANGED_SENT else ""
         if not isinstance(uris, list) or not uris:
             return prefix + "no roots", {}
-        return prefix + "{count} root(s): {uris}", {
-            "count": len(uris),
-            "uris": ", ".join(map(str, uris)),
-        }
+        # the folders as the user knows them; the URIs stay in the event's JSON
+        paths = ", ".join(shown_path(u) for u in uris)
+        if len(uris) == 1:
+            return prefix + "1 root: {paths}", {"paths": paths}
+        return prefix + "{count} roots: {paths}", {"count": len(uris), "paths": paths}
     if kind == LIST_CHANGED_RELAYED:
         return "list_changed relayed", {}
     if kind == LIST_CHANGED_ASKED and rec.get("outcome") in _ASKED_OUTCOMES:

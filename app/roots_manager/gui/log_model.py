@@ -59,9 +59,11 @@ SUMMARY_TEMPLATES = (
     QT_TRANSLATE_NOOP("LogSummary", "the server asked for its roots (held until you decide)"),
     QT_TRANSLATE_NOOP("LogSummary", "roots/list relayed to the host"),
     QT_TRANSLATE_NOOP("LogSummary", "no roots"),
-    QT_TRANSLATE_NOOP("LogSummary", "{count} root(s): {uris}"),
+    QT_TRANSLATE_NOOP("LogSummary", "1 root: {paths}"),
+    QT_TRANSLATE_NOOP("LogSummary", "{count} roots: {paths}"),
     QT_TRANSLATE_NOOP("LogSummary", "roots changed, now no roots"),
-    QT_TRANSLATE_NOOP("LogSummary", "roots changed, now {count} root(s): {uris}"),
+    QT_TRANSLATE_NOOP("LogSummary", "roots changed, now 1 root: {paths}"),
+    QT_TRANSLATE_NOOP("LogSummary", "roots changed, now {count} roots: {paths}"),
     QT_TRANSLATE_NOOP("LogSummary", "list_changed relayed"),
     QT_TRANSLATE_NOOP("LogSummary", "list_changed sent on request"),
     QT_TRANSLATE_NOOP(
