@@ -64,7 +64,7 @@ def test_toggling_the_matrix_makes_a_running_bridge_send_list_changed(
     assert not events_of(layout, "fs", "list-changed-sent")
 
     cell = panel.matrix_model.index(0, 1)
-    assert panel.matrix_model.setData(cell, Qt.CheckState.Checked, Qt.ItemDataRole.CheckStateRole)
+    assert panel.matrix_model.set_scope(cell, "always")
     assert [(g.server, g.scope) for g in store.read().grants] == [("fs", "always")]
     qtbot.waitUntil(lambda: bool(events_of(layout, "fs", "list-changed-sent")), timeout=WAIT)
     # the filesystem server re-asks and gets the new root

@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QLabel, QMessageBox
 
 from roots_manager.core import live
 from roots_manager.core.live import BridgeMarker
@@ -64,7 +64,7 @@ def test_space_cycles_a_cell_and_every_step_is_saved(
     assert cell.data(CellScopeRole) == "session"
     qtbot.keyClick(panel.matrix, Qt.Key.Key_Space)
     assert ("files", ids[0], "always") in grants()
-    assert cell.data(Qt.ItemDataRole.CheckStateRole) == Qt.CheckState.Checked
+    assert cell.data(CellScopeRole) == "always" and cell.data() == "Always"
     qtbot.keyClick(panel.matrix, Qt.Key.Key_Space)
     assert grants() == [("notes", ids[1], "always")]
 
@@ -72,6 +72,53 @@ def test_space_cycles_a_cell_and_every_step_is_saved(
     m.set_scope(m.index(1, 1), "session")
     assert grants() == [("notes", ids[1], "session")]
     assert m.index(1, 1).data() == "This session"
+
+
+def test_one_click_on_a_cell_changes_it_and_the_states_read_as_words(
+    watcher: StoreWatcher, store: Store, tmp_path: Path, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    ids = seed(store, tmp_path)
+    watcher.reload()
+    panel = ServersPanel(watcher)
+    qtbot.addWidget(panel)
+    panel.resize(900, 700)
+    panel.show()
+    qtbot.waitExposed(panel)
+    m = panel.matrix_model
+    cell = m.index(0, 0)
+    assert cell.data() == "Not granted"
+    assert not cell.flags() & Qt.ItemFlag.ItemIsUserCheckable  # no tri-state box to decipher
+    assert cell.data(Qt.ItemDataRole.CheckStateRole) is None
+    marks = [m.index(0, 0).data(Qt.ItemDataRole.DecorationRole)]
+    center = panel.matrix.visualRect(cell).center()
+
+    def scope_of() -> str | None:
+        return next(
+            (g.scope for g in store.read().grants if (g.server, g.root) == ("files", ids[0])),
+            None,
+        )
+
+    qtbot.mouseClick(panel.matrix.viewport(), Qt.MouseButton.LeftButton, pos=center)
+    assert scope_of() == "session" and cell.data() == "This session"
+    marks.append(cell.data(Qt.ItemDataRole.DecorationRole))
+    qtbot.mouseClick(panel.matrix.viewport(), Qt.MouseButton.LeftButton, pos=center)
+    assert scope_of() == "always" and cell.data() == "Always"
+    marks.append(cell.data(Qt.ItemDataRole.DecorationRole))
+    qtbot.mouseClick(panel.matrix.viewport(), Qt.MouseButton.LeftButton, pos=center)
+    assert scope_of() is None and cell.data() == "Not granted"
+    # three marks anyone can tell apart, explained by the legend under the matrix
+    images = [mark.pixmap(16, 16).toImage() for mark in marks]
+    assert images[0] != images[1] != images[2] != images[0]
+    legend = " ".join(w.text() for w in panel.legend.findChildren(QLabel))
+    assert "Always" in legend and "This session" in legend and "Not granted" in legend
+
+    # the right-click menu offers the three as one choice: radio items
+    menu = panel._cell_menu(cell)
+    scopes = [a for a in menu.actions() if a.isCheckable() and a.actionGroup() is not None]
+    assert len(scopes) == 3
+    group = scopes[0].actionGroup()
+    assert group is not None and group.isExclusive()
+    assert [a.isChecked() for a in scopes] == [False, False, True]
 
 
 def test_policy_choice_is_saved_and_follows_the_cli(

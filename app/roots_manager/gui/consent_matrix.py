@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt
-from PySide6.QtGui import QIcon
+from PySide6.QtGui import QIcon, QPalette
 
 from roots_manager.core.consent import grant_active
 from roots_manager.core.model import Grant, Scope, State
 from roots_manager.core.names import visible
 from roots_manager.gui import confinement_text
-from roots_manager.gui.resources import lock_icon
+from roots_manager.gui.resources import lock_icon, scope_icon
 from roots_manager.gui.rows_model import Index
 from roots_manager.gui.watcher import StoreWatcher
 
@@ -22,20 +22,21 @@ CellReadOnlyRole = Qt.ItemDataRole.UserRole + 3
 ServerConfinedRole = Qt.ItemDataRole.UserRole + 4
 """On the vertical header: whether the row's server is set to start confined."""
 
-_SCOPE_TO_STATE: dict[Scope | None, Qt.CheckState] = {
-    None: Qt.CheckState.Unchecked,
-    "session": Qt.CheckState.PartiallyChecked,
-    "always": Qt.CheckState.Checked,
+NEXT_SCOPE: dict[Scope | None, Scope | None] = {
+    None: "session",
+    "session": "always",
+    "always": None,
 }
+"""What a click or Space makes of a cell: not granted -> this session -> always -> not granted."""
 
 
 class ConsentMatrixModel(QAbstractTableModel):
     """Servers down, roots across; each cell is the grant: none, this session, or always.
 
-    The check state of a cell cycles none -> this session -> always -> none (Space or a click);
-    :meth:`set_scope` sets one directly and :meth:`set_read_only` makes a grant read-only or
-    read-write. Every change is written to the store at once. A confined server's row header
-    carries a lock.
+    A cell shows its scope in words with a mark (:func:`scope_icon`), read-only grants say so;
+    :meth:`cycle` moves it on (the view calls it on a click or Space), :meth:`set_scope` sets
+    one directly and :meth:`set_read_only` makes a grant read-only or read-write. Every change
+    is written to the store at once. A confined server's row header carries a lock.
     """
 
     def __init__(self, watcher: StoreWatcher, parent: QObject | None = None) -> None:
@@ -48,6 +49,7 @@ class ConsentMatrixModel(QAbstractTableModel):
         self._suspended: set[str] = set()
         self._confined: set[str] = set()
         self._lock: QIcon | None = None
+        self._marks: dict[Scope | None, QIcon] = {}  # made once: every paint asks
         watcher.state_changed.connect(self._refresh)
         watcher.markers_changed.connect(self._refresh)
         self._refresh()
@@ -171,14 +173,23 @@ class ConsentMatrixModel(QAbstractTableModel):
             return None
         scope = self.scope_at(index)
         read_only = self.read_only_at(index)
-        if role == Qt.ItemDataRole.CheckStateRole:
-            return _SCOPE_TO_STATE[scope]
         if role == Qt.ItemDataRole.DisplayRole:
             if scope == "always":
                 return self.tr("Always, read-only") if read_only else self.tr("Always")
             if scope == "session":
                 return self.tr("This session, read-only") if read_only else self.tr("This session")
-            return self.tr("Allowed by policy") if self._policy == "allow-all" else ""
+            return (
+                self.tr("Allowed by policy")
+                if self._policy == "allow-all"
+                else self.tr("Not granted")
+            )
+        if role == Qt.ItemDataRole.DecorationRole:
+            if scope not in self._marks:
+                self._marks[scope] = scope_icon(scope)
+            return self._marks[scope]
+        if role == Qt.ItemDataRole.ForegroundRole and scope is None:
+            # the words of an empty cell recede; a grant is what the eye should find
+            return QPalette().brush(QPalette.ColorGroup.Active, QPalette.ColorRole.PlaceholderText)
         if role == Qt.ItemDataRole.ToolTipRole:
             return self._cell_tip(server, index.column(), scope, read_only)
         if role == Qt.ItemDataRole.AccessibleTextRole:
@@ -208,31 +219,18 @@ class ConsentMatrixModel(QAbstractTableModel):
             )
         if server in self._suspended:
             text += "\n" + self.tr("Suspended: its command line changed since it was approved")
-        return text + "\n" + self.tr("Space: none, this session, always")
+        return text + "\n" + self.tr("Click or Space: not granted, this session, always")
 
     def flags(self, index: Index) -> Qt.ItemFlag:
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
-        return (
-            Qt.ItemFlag.ItemIsEnabled
-            | Qt.ItemFlag.ItemIsSelectable
-            | Qt.ItemFlag.ItemIsUserCheckable
-            | Qt.ItemFlag.ItemIsUserTristate
-        )
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 
-    def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
-        if not index.isValid() or role != Qt.ItemDataRole.CheckStateRole:
+    def cycle(self, index: Index) -> bool:
+        """Move the cell on: not granted -> this session -> always -> not granted."""
+        if not index.isValid():
             return False
-        try:
-            check = Qt.CheckState(value)
-        except ValueError:
-            return False
-        scope: Scope | None = {
-            Qt.CheckState.Unchecked: None,
-            Qt.CheckState.PartiallyChecked: "session",
-            Qt.CheckState.Checked: "always",
-        }[check]
-        return self.set_scope(index, scope)
+        return self.set_scope(index, NEXT_SCOPE[self.scope_at(index)])
 
     def set_scope(self, index: Index, scope: Scope | None) -> bool:
         """Grant the cell's root to its server for *scope*, or revoke it (None).

@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QRectF, Qt, QTranslator
+from PySide6.QtCore import (
+    QCoreApplication,
+    QLibraryInfo,
+    QLocale,
+    QPointF,
+    QRectF,
+    Qt,
+    QTranslator,
+)
 from PySide6.QtGui import QColor, QIcon, QPainter, QPen, QPixmap
 
 from roots_manager.core import resources
@@ -46,6 +54,50 @@ def lock_icon() -> QIcon:
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(QColor(200, 150, 30))
         painter.drawRoundedRect(QRectF(2.5 * u, 7 * u, 11 * u, 8 * u), 1.5 * u, 1.5 * u)
+        painter.end()
+        icon.addPixmap(pixmap)
+    return icon
+
+
+def scope_icon(scope: str | None) -> QIcon:
+    """The mark of a grant's scope in the consent matrix and its legend.
+
+    ``always``: a green disc with a tick; ``session``: an amber clock (it ends with the running
+    server); None: a grey dash. Drawn here so that they look the same on every desktop; the
+    cell's words say the same.
+    """
+    icon = QIcon()
+    for size in (16, 24, 32, 48):
+        pixmap = QPixmap(size, size)
+        pixmap.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(pixmap)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        u = size / 16
+        if scope == "always":
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QColor(46, 139, 87))
+            painter.drawEllipse(QRectF(1 * u, 1 * u, 14 * u, 14 * u))
+            pen = QPen(QColor(255, 255, 255), 2 * u)
+            pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+            painter.setPen(pen)
+            painter.drawPolyline(
+                [QPointF(4.5 * u, 8.5 * u), QPointF(7 * u, 11 * u), QPointF(11.5 * u, 5.5 * u)]
+            )
+        elif scope == "session":
+            painter.setPen(QPen(QColor(200, 130, 20), 1.8 * u))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawEllipse(QRectF(1.5 * u, 1.5 * u, 13 * u, 13 * u))
+            pen = QPen(QColor(200, 130, 20), 1.6 * u)
+            pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+            painter.setPen(pen)
+            painter.drawPolyline(
+                [QPointF(8 * u, 4 * u), QPointF(8 * u, 8 * u), QPointF(11 * u, 10 * u)]
+            )
+        else:
+            pen = QPen(QColor(150, 150, 150), 1.6 * u)
+            pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+            painter.setPen(pen)
+            painter.drawLine(QPointF(4.5 * u, 8 * u), QPointF(11.5 * u, 8 * u))
         painter.end()
         icon.addPixmap(pixmap)
     return icon

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QPoint, Qt, Signal
-from PySide6.QtGui import QAction
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QPoint, Qt, Signal
+from PySide6.QtGui import QAction, QActionGroup, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QPushButton,
     QSplitter,
+    QStyle,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -27,6 +28,7 @@ from roots_manager.core.names import visible
 from roots_manager.gui.confine_box import ConfineBox
 from roots_manager.gui.consent_matrix import ConsentMatrixModel
 from roots_manager.gui.placeholder_view import PlaceholderTableView
+from roots_manager.gui.resources import scope_icon
 from roots_manager.gui.servers_model import (
     BRIDGE,
     COMMAND,
@@ -124,11 +126,13 @@ class ServersPanel(QWidget):
         self.matrix_model.modelReset.connect(self._matrix_placeholder)
         self._size_matrix_columns()
         self._matrix_placeholder()
+        self.matrix.clicked.connect(self.matrix_model.cycle)
+        self.matrix.installEventFilter(self)  # Space cycles the current cell as a click does
         matrix_hint = QLabel(
             self.tr(
-                "Tick a cell to let a server see a root. Space or a click cycles: not granted, "
-                "this session (until the running server stops), always. Right-click for a menu, "
-                "which can also make a grant read-only. A lock marks a confined server."
+                "A click on a cell, or Space, changes what a server sees: not granted, then "
+                "this session (until the running server stops), then always. Right-click for a "
+                "menu, which can also make a grant read-only. A lock marks a confined server."
             ),
             self,
         )
@@ -216,6 +220,8 @@ class ServersPanel(QWidget):
         ll.addWidget(matrix_label)
         ll.addWidget(matrix_hint)
         ll.addWidget(self.matrix, 1)
+        self.legend = self._make_legend()
+        ll.addWidget(self.legend)
         split = QSplitter(Qt.Orientation.Vertical, self)
         split.addWidget(upper)
         split.addWidget(lower)
@@ -246,6 +252,34 @@ class ServersPanel(QWidget):
         self.servers_model.modelReset.connect(self._update_buttons)
         self.servers_model.dataChanged.connect(self._update_buttons)
         self._state_changed(watcher.state)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.matrix and event.type() == QEvent.Type.KeyPress:
+            key: QKeyEvent = event  # type: ignore[assignment]
+            if key.key() == Qt.Key.Key_Space and not key.modifiers():
+                self.matrix_model.cycle(self.matrix.currentIndex())
+                return True
+        return super().eventFilter(watched, event)
+
+    def _make_legend(self) -> QWidget:
+        legend = QWidget(self)
+        legend.setAccessibleName(self.tr("Legend of the consent cells"))
+        row = QHBoxLayout(legend)
+        row.setContentsMargins(0, 0, 0, 0)
+        size = self.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize)
+        for scope, words in (
+            ("always", self.tr("Always: from now on")),
+            ("session", self.tr("This session: until the running server stops")),
+            (None, self.tr("Not granted")),
+        ):
+            mark = QLabel(legend)
+            mark.setPixmap(scope_icon(scope).pixmap(size, size))
+            row.addWidget(mark)
+            row.addWidget(QLabel(words, legend))
+            row.addSpacing(size)
+        row.addWidget(QLabel(self.tr("Read-only: said in the cell"), legend))
+        row.addStretch(1)
+        return legend
 
     def _matrix_placeholder(self) -> None:
         if self.matrix_model.rowCount() == 0:
@@ -388,14 +422,18 @@ class ServersPanel(QWidget):
     def _cell_menu(self, index: QModelIndex) -> QMenu:
         menu = QMenu(self)
         current = self.matrix_model.scope_at(index)
+        # one of three: radio items, not check boxes
+        choice = QActionGroup(menu)
+        choice.setExclusive(True)
         for scope, text in (
             ("always", self.tr("&Always")),
             ("session", self.tr("This &session")),
             (None, self.tr("&Not granted")),
         ):
-            action = menu.addAction(text)
+            action = menu.addAction(scope_icon(scope), text)
             action.setCheckable(True)
             action.setChecked(current == scope)
+            choice.addAction(action)
             action.triggered.connect(lambda _=False, s=scope: self.matrix_model.set_scope(index, s))
         if current is not None:
             menu.addSeparator()

@@ -32,7 +32,7 @@ class WelcomeBanner(QFrame):
         )
         self.label.setTextFormat(Qt.TextFormat.RichText)
         self.label.setWordWrap(True)
-        self.button = QPushButton(self.tr("&Got it"), self)
+        self.button = QPushButton(self.tr("Got it"), self)
         self.button.setToolTip(self.tr("Hide this welcome for good"))
         self.button.clicked.connect(self.dismiss)
         row = QHBoxLayout(self)
