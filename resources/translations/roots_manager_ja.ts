@@ -4,7 +4,7 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="+432"/>
+        <location filename="../../app/roots_manager/gui/app.py" line="+450"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
@@ -119,7 +119,7 @@
         <translation>例: npx -y @modelcontextprotocol/server-filesystem</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+10"/>
         <source>Use the &amp;demo server</source>
         <translation>デモサーバーを使う(&amp;D)</translation>
     </message>
@@ -203,7 +203,7 @@
 <context>
     <name>ConnectionManager</name>
     <message>
-        <location line="-257"/>
+        <location line="-263"/>
         <source>the command line is empty</source>
         <translation>コマンドラインが空です</translation>
     </message>
@@ -221,7 +221,7 @@
 <context>
     <name>ConsentDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/consent_dialog.py" line="+38"/>
+        <location filename="../../app/roots_manager/gui/consent_dialog.py" line="+65"/>
         <source>A server asks for your folders</source>
         <translation>サーバーがフォルダーを求めています</translation>
     </message>
@@ -236,12 +236,7 @@
         <translation>&lt;h3&gt;&lt;i&gt;{server}&lt;/i&gt; にフォルダーを見せますか?&lt;/h3&gt;</translation>
     </message>
     <message>
-        <location line="+8"/>
-        <source>This server has not run behind Roots Manager before. Until you decide, it is told about no folder.</source>
-        <translation>このサーバーが Roots Manager 経由で動くのは初めてです。決めるまでは、どのフォルダーも知らされません。</translation>
-    </message>
-    <message>
-        <location line="+5"/>
+        <location line="+14"/>
         <source>This server&apos;s command line changed since you approved it. Its grants are suspended until you decide; a changed command may be a different program.</source>
         <translation>このサーバーのコマンドラインは承認後に変更されました。決めるまで許可は停止されます。コマンドが変わった場合、別のプログラムである可能性があります。</translation>
     </message>
@@ -251,7 +246,7 @@
         <translation>{when} にリクエストされました。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+17"/>
         <source>Full command line</source>
         <translation>完全なコマンドライン</translation>
     </message>
@@ -261,7 +256,7 @@
         <translation>完全なコマンドライン(&amp;M):</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>Previously approved command line</source>
         <translation>以前に承認したコマンドライン</translation>
     </message>
@@ -271,37 +266,84 @@
         <translation>以前に承認したコマンドライン(&amp;A):</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+18"/>
+        <source>Add &amp;folder…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Add a folder to your roots and tick it here (or drop folders on the list)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+23"/>
+        <source>%n more request(s) wait after this one.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+52"/>
+        <source>{server} is not waiting now: your decision applies when it next asks.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{server} has not asked for its folders yet; once it asks, it waits up to {seconds} s for your decision.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>{server} is waiting: {seconds} s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The time ran out: {server} was answered with no folder. A decision now still reaches it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>{name} — {path} ({reason})</source>
         <translation>{name} — {path}（{reason}）</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+20"/>
+        <source>Add a folder the server may see</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-135"/>
         <source>Roots the server may see</source>
         <translation>サーバーに見せてよいルート</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-56"/>
+        <source>This server has not run behind Roots Manager before. While you decide, its request for folders is held, for a limited time; then it is answered with no folder, and your decision reaches it later.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+179"/>
         <source>&amp;Roots it may see (tick the ones you allow):</source>
         <translation>見せてよいルート(&amp;R)（許可するものにチェック）:</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
+        <source>You have no roots yet. Add the folders this server may see with Add folder…, or allow it with none for now.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>You have no roots yet: allowing approves the server with no folder.</source>
         <translation>まだルートがありません。許可すると、フォルダーなしでサーバーを承認します。</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="-107"/>
         <source>Roots tell a server where to look; they are not an access control. A server can still open any file its process may.</source>
         <translation>ルートはサーバーにどこを見るべきかを伝えるもので、アクセス制御ではありません。サーバーは、そのプロセスが開けるファイルなら何でも開けます。</translation>
     </message>
     <message>
-        <location line="+10"/>
-        <source>{count} more request(s) wait after this one.</source>
-        <translation>この後にさらに {count} 件のリクエストが待っています。</translation>
-    </message>
-    <message>
-        <location line="+8"/>
+        <location line="+16"/>
         <source>Allow for this &amp;session</source>
         <translation>このセッションだけ許可(&amp;S)</translation>
     </message>
@@ -329,7 +371,7 @@
 <context>
     <name>ConsentMatrixModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/consent_matrix.py" line="+148"/>
+        <location filename="../../app/roots_manager/gui/consent_matrix.py" line="+150"/>
         <source>Its command line changed: its grants are suspended until approved</source>
         <translation>コマンドラインが変更されました。承認されるまで許可は停止されます</translation>
     </message>
@@ -344,7 +386,7 @@
         <translation>このセッションのみ、読み取り専用</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+14"/>
         <source>Always</source>
         <translation>常に</translation>
     </message>
@@ -364,12 +406,17 @@
         <translation>このセッションのみ・読み取り専用</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Allowed by policy</source>
         <translation>ポリシーにより許可</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+2"/>
+        <source>Not granted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+26"/>
         <source>{server} always sees {root}</source>
         <translation>{server} には {root} が常に見えます</translation>
     </message>
@@ -400,8 +447,8 @@
     </message>
     <message>
         <location line="+1"/>
-        <source>Space: none, this session, always</source>
-        <translation>Space キー: なし、このセッションのみ、常に</translation>
+        <source>Click or Space: not granted, this session, always</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="-26"/>
@@ -409,7 +456,7 @@
         <translation>{server}、{root}: {scope}</translation>
     </message>
     <message>
-        <location line="-44"/>
+        <location line="-53"/>
         <source>{server}: confined</source>
         <translation>{server}: 閉じ込め中</translation>
     </message>
@@ -678,7 +725,7 @@
         <translation>スキャンの進行状況</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Choose a folder and press Scan.</source>
         <translation>フォルダーを選んで「スキャン」を押してください。</translation>
     </message>
@@ -723,7 +770,7 @@
         <translation>{path} はフォルダーではありません。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Searching {path}…</source>
         <translation>{path} を検索中…</translation>
     </message>
@@ -732,25 +779,38 @@
         <source>Cancelling…</source>
         <translation>中止しています…</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location line="+6"/>
-        <source>%p% ({visited} folders)</source>
-        <translation>%p%（{visited} フォルダー）</translation>
+        <source>%p% (%n folder(s))</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
     </message>
-    <message>
-        <location line="+16"/>
-        <source>Cancelled after {visited} folders; {count} project(s) found so far.</source>
-        <translation>{visited} フォルダーを調べた時点で中止しました。それまでに {count} 件のプロジェクトが見つかりました。</translation>
+    <message numerus="yes">
+        <location line="+15"/>
+        <source>%n folder(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>Cancelled after {visited}; %n project(s) found so far.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n project(s) found in {visited}.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
     </message>
     <message>
         <location line="+2"/>
-        <source>{count} project(s) found in {visited} folders.</source>
-        <translation>{visited} フォルダー中に {count} 件のプロジェクトが見つかりました。</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>No project found in {visited} folders.</source>
-        <translation>{visited} フォルダー中にプロジェクトは見つかりませんでした。</translation>
+        <source>No project found in {visited}.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+11"/>
@@ -766,7 +826,7 @@
 <context>
     <name>LogModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_model.py" line="+41"/>
+        <location filename="../../app/roots_manager/gui/log_model.py" line="+42"/>
         <source>Time</source>
         <translation>時刻</translation>
     </message>
@@ -796,7 +856,7 @@
         <translation>概要</translation>
     </message>
     <message>
-        <location line="+212"/>
+        <location line="+242"/>
         <source>(no longer on disk)</source>
         <translation>（ディスク上にもうありません）</translation>
     </message>
@@ -840,12 +900,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+138"/>
+        <location line="+150"/>
         <source>&amp;Pause</source>
         <translation>一時停止(&amp;P)</translation>
     </message>
     <message>
-        <location line="-136"/>
+        <location line="-148"/>
         <source>Pause the log</source>
         <translation>ログを一時停止</translation>
     </message>
@@ -866,12 +926,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+153"/>
+        <location line="+165"/>
         <source>Export the shown events</source>
         <translation>表示中のイベントをエクスポート</translation>
     </message>
     <message>
-        <location line="-152"/>
+        <location line="-164"/>
         <source>Save the events shown as JSON Lines or CSV</source>
         <translation>表示中のイベントを JSON Lines または CSV で保存します</translation>
     </message>
@@ -900,8 +960,22 @@
         <source>Log status</source>
         <translation>ログの状態</translation>
     </message>
+    <message numerus="yes">
+        <location line="+116"/>
+        <source>Exported %n event(s) to {path}</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+117"/>
+        <source>Showing {shown} of %n event(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="-72"/>
+        <location line="-305"/>
         <source>Cle&amp;ar view</source>
         <translation>表示をクリア(&amp;A)</translation>
     </message>
@@ -921,7 +995,7 @@
         <translation>絞り込み(&amp;I):</translation>
     </message>
     <message>
-        <location line="+121"/>
+        <location line="+133"/>
         <source>Res&amp;ume</source>
         <translation>再開(&amp;U)</translation>
     </message>
@@ -946,17 +1020,32 @@
         <translation>{path} に書き込めませんでした: {error}</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>Exported {n} events to {path}</source>
-        <translation>{n} 件のイベントを {path} にエクスポートしました</translation>
-    </message>
-    <message>
-        <location line="+56"/>
+        <location line="+59"/>
         <source>This event is no longer on disk.</source>
         <translation>このイベントはもうディスク上にありません。</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+19"/>
+        <source>Filtering…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No event matches the filter.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The view was cleared; new events appear here as they come.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>No events yet. Each server run behind roots-bridge logs here its handshake, every roots/list and every list_changed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>All servers</source>
         <translation>すべてのサーバー</translation>
     </message>
@@ -966,12 +1055,7 @@
         <translation>すべての種類</translation>
     </message>
     <message>
-        <location line="+20"/>
-        <source>Showing {shown} of {total} events</source>
-        <translation>{total} 件中 {shown} 件のイベントを表示</translation>
-    </message>
-    <message>
-        <location line="+3"/>
+        <location line="+24"/>
         <source>filtering, {percent}% done</source>
         <translation>絞り込み中、{percent}% 完了</translation>
     </message>
@@ -989,7 +1073,7 @@
 <context>
     <name>LogSummary</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_model.py" line="-206"/>
+        <location filename="../../app/roots_manager/gui/log_model.py" line="-236"/>
         <source>started {command} (pid {pid}, {mode})</source>
         <translation>{command} を起動しました（PID {pid}、{mode}）</translation>
     </message>
@@ -1039,19 +1123,29 @@
         <translation>ルートなし</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>{count} root(s): {uris}</source>
-        <translation>{count} 件のルート: {uris}</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>roots changed, now no roots</source>
         <translation>ルートが変わりました。現在はルートなし</translation>
     </message>
     <message>
+        <location line="-2"/>
+        <source>1 root: {paths}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <location line="+1"/>
-        <source>roots changed, now {count} root(s): {uris}</source>
-        <translation>ルートが変わりました。現在 {count} 件: {uris}</translation>
+        <source>{count} roots: {paths}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>roots changed, now 1 root: {paths}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>roots changed, now {count} roots: {paths}</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1123,17 +1217,22 @@
         <source>observing only</source>
         <translation>観察のみ</translation>
     </message>
+    <message>
+        <location line="+16"/>
+        <source>{signal} received</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+103"/>
-        <location line="+152"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+94"/>
+        <location line="+165"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-139"/>
+        <location line="-152"/>
         <source>Sections</source>
         <translation>セクション</translation>
     </message>
@@ -1158,17 +1257,12 @@
         <translation>確認(&amp;W)…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+14"/>
         <source>Re&amp;cover…</source>
         <translation>復旧(&amp;C)…</translation>
     </message>
     <message>
-        <location line="+17"/>
-        <source>Added {count} root(s)</source>
-        <translation>{count} 件のルートを追加しました</translation>
-    </message>
-    <message>
-        <location line="+16"/>
+        <location line="+37"/>
         <source>The live log is not available in this build.</source>
         <translation>このビルドではライブログを使えません。</translation>
     </message>
@@ -1193,12 +1287,12 @@
         <translation>最近使ったフォルダー(&amp;R)</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+3"/>
         <source>&amp;Settings…</source>
         <translation>設定(&amp;S)…</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+11"/>
         <source>&amp;Close window</source>
         <translation>ウィンドウを閉じる(&amp;C)</translation>
     </message>
@@ -1217,18 +1311,57 @@
         <source>&amp;Connect a server…</source>
         <translation>サーバーに接続(&amp;C)…</translation>
     </message>
+    <message numerus="yes">
+        <location line="+31"/>
+        <source>%n server(s) wait for your decision</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+3"/>
+        <location line="+143"/>
+        <source>{server} was not connected from this app</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Disconnect {server}?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Disconnect {server}? Its bridge and the server stop.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>&amp;Disconnect</source>
         <translation>切断(&amp;D)</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+1"/>
+        <source>&amp;Keep running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+57"/>
+        <source>The server then appears in the Servers and consent tab the first time it runs, and sees only the roots you grant it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-238"/>
         <source>&amp;Review pending requests…</source>
         <translation>保留中のリクエストを確認(&amp;R)…</translation>
     </message>
+    <message numerus="yes">
+        <location line="-74"/>
+        <source>Added %n root(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+3"/>
+        <location line="+77"/>
         <source>&amp;View</source>
         <translation>表示(&amp;V)</translation>
     </message>
@@ -1253,12 +1386,7 @@
         <translation>Roots Manager について(&amp;A)</translation>
     </message>
     <message>
-        <location line="+9"/>
-        <source>{count} server(s) wait for your decision: {names}</source>
-        <translation>{count} 件のサーバーが決定を待っています: {names}</translation>
-    </message>
-    <message>
-        <location line="+8"/>
+        <location line="+14"/>
         <source>The store cannot be read; changes are not possible until it is recovered.</source>
         <translation>ストアを読み込めません。復旧するまで変更はできません。</translation>
     </message>
@@ -1289,7 +1417,7 @@
     </message>
     <message>
         <location line="+12"/>
-        <location line="+50"/>
+        <location line="+49"/>
         <source>Connecting servers is not available in this build ({error}).</source>
         <translation>このビルドではサーバーに接続できません ({error})。</translation>
     </message>
@@ -1324,22 +1452,7 @@
         <translation>{server} に接続中…</translation>
     </message>
     <message>
-        <location line="+6"/>
-        <source>No server is connected from this app</source>
-        <translation>このアプリから接続しているサーバーはありません</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>Disconnect</source>
-        <translation>切断</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Server to disconnect:</source>
-        <translation>切断するサーバー:</translation>
-    </message>
-    <message>
-        <location line="+5"/>
+        <location line="+26"/>
         <source>Disconnected {server}</source>
         <translation>{server} を切断しました</translation>
     </message>
@@ -1368,12 +1481,7 @@ Roots tell a server where to look; they are not an access control. A server can 
         <translation>ホスト（Claude Desktop、VS Code、Cursor など）の設定で、サーバーの代わりに roots-bridge を起動します。サーバーの名前を指定し、続けて &lt;code&gt;--&lt;/code&gt; とサーバー本来のコマンドラインを書きます。たとえば Claude Desktop の claude_desktop_config.json では次のようになります:</translation>
     </message>
     <message>
-        <location line="+7"/>
-        <source>The server then appears in the Servers tab the first time it runs, and sees only the roots you grant it.</source>
-        <translation>サーバーは初めて動いたときに「サーバーと同意」タブに現れ、あなたが許可したルートだけが見えます。</translation>
-    </message>
-    <message>
-        <location line="+10"/>
+        <location line="+17"/>
         <source>About Roots Manager</source>
         <translation>Roots Manager について</translation>
     </message>
@@ -1463,7 +1571,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>Roots</name>
     <message>
-        <location filename="../../app/roots_manager/gui/roots_model.py" line="+26"/>
+        <location filename="../../app/roots_manager/gui/roots_model.py" line="+30"/>
         <source>missing</source>
         <translation>見つかりません</translation>
     </message>
@@ -1491,7 +1599,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RootsModel</name>
     <message>
-        <location line="+56"/>
+        <location line="+75"/>
         <source>Name</source>
         <translation>名前</translation>
     </message>
@@ -1544,7 +1652,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RootsPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/roots_view.py" line="+83"/>
+        <location filename="../../app/roots_manager/gui/roots_view.py" line="+90"/>
         <source>Workspace roots</source>
         <translation>ワークスペースのルート</translation>
     </message>
@@ -1592,7 +1700,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>最近(&amp;E)</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="-28"/>
+        <source>No roots yet. Add the folders you work in with Add folder… or Detect projects…, or drop them here from your file manager.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+35"/>
         <source>Rename the selected root (F2)</source>
         <translation>選択したルートの名前を変更 (F2)</translation>
     </message>
@@ -1625,8 +1738,8 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+8"/>
-        <source>Roots are the folders you work in. Drop folders here from your file manager, then choose in the Servers tab which server may see which.</source>
-        <translation>ルートは作業するフォルダーです。ファイルマネージャーからここへフォルダーをドロップし、「サーバー」タブでどのサーバーにどれを見せるかを選んでください。</translation>
+        <source>Roots are the folders you work in. Drop folders here from your file manager, then choose in the Servers and consent tab which server may see which.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+72"/>
@@ -1822,7 +1935,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+65"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+61"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;ルートはサーバーにどこを見るべきかを伝えるもので、アクセス制御ではありません。&lt;/b&gt;サーバーは、そのプロセスに許されたファイルなら何でも開けます。実際に何をしているかは「ログ」で確認してください。</translation>
     </message>
@@ -1862,12 +1975,17 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>サーバー</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+14"/>
         <source>Consent: which server sees which root</source>
         <translation>同意: どのサーバーにどのルートを見せるか</translation>
     </message>
     <message>
         <location line="+20"/>
+        <source>A click on a cell, or Space, changes what a server sees: not granted, then this session (until the running server stops), then always. Right-click for a menu, which can also make a grant read-only. A lock marks a confined server.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>No server has run behind roots-bridge yet. Start one with Connect a server…, or put roots-bridge in front of a server in your host&apos;s configuration (Help, Use with your host); it appears here the first time it runs.</source>
         <translation>まだ roots-bridge 経由で動いたサーバーはありません。「サーバーに接続…」で起動するか、ホストの設定でサーバーの前に roots-bridge を置いてください（ヘルプ →「ホストで使う」）。サーバーは初めて動いたときにここに現れます。</translation>
     </message>
@@ -1897,27 +2015,28 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>サーバーに接続(&amp;N)…</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>&amp;Disconnect</source>
-        <translation>切断(&amp;D)</translation>
-    </message>
-    <message>
-        <location line="-9"/>
+        <location line="-7"/>
         <source>A&amp;pprove command</source>
         <translation>コマンドを承認(&amp;P)</translation>
     </message>
     <message>
-        <location line="-27"/>
-        <source>Tick a cell to let a server see a root. Space or a click cycles: not granted, this session (until the running server stops), always. Right-click for a menu, which can also make a grant read-only. A lock marks a confined server.</source>
-        <translation>セルにチェックを入れると、サーバーにそのルートが見えるようになります。Space キーまたはクリックで「許可なし」「このセッションのみ（実行中のサーバーが止まるまで）」「常に」を順に切り替えます。右クリックでメニューを表示し、許可を読み取り専用にすることもできます。鍵のマークは閉じ込められたサーバーを示します。</translation>
-    </message>
-    <message>
-        <location line="+29"/>
+        <location line="+2"/>
         <source>Accept the server&apos;s changed command line and lift the suspension</source>
         <translation>サーバーの変更後のコマンドラインを受け入れ、停止を解除します</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+7"/>
+        <location line="+6"/>
+        <source>&amp;Disconnect…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <source>End the selected server, which this app connected as its host</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>Send l&amp;ist_changed</source>
         <translation>list_changed を送信(&amp;I)</translation>
     </message>
@@ -1932,7 +2051,42 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>list_changed を送信(&amp;L)</translation>
     </message>
     <message>
-        <location line="+119"/>
+        <location line="+81"/>
+        <source>Legend of the consent cells</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Always: from now on</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>This session: until the running server stops</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Not granted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Read-only: said in the cell</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Each server appears here as a row once it has run behind roots-bridge.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>You have no roots yet: add folders in the Roots tab, and each becomes a column here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+94"/>
         <source>Could not ask the bridge of {server}: {reason}</source>
         <translation>{server} のブリッジに依頼できませんでした: {reason}</translation>
     </message>
@@ -1957,7 +2111,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>{server} とその許可を削除しますか? 次に起動したときは新しいサーバーとして扱われます。</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+23"/>
         <source>&amp;Always</source>
         <translation>常に(&amp;A)</translation>
     </message>
@@ -1972,7 +2126,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>許可なし(&amp;N)</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>&amp;Read-only (holds only while the server runs confined)</source>
         <translation>読み取り専用(&amp;R)（サーバーが閉じ込められて動いている間だけ有効）</translation>
     </message>
@@ -2066,7 +2220,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>Tray</name>
     <message>
-        <location filename="../../app/roots_manager/gui/tray.py" line="+52"/>
+        <location filename="../../app/roots_manager/gui/tray.py" line="+54"/>
         <source>&amp;Show Roots Manager</source>
         <translation>Roots Manager を表示(&amp;S)</translation>
     </message>
@@ -2080,10 +2234,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <source>&amp;Quit</source>
         <translation>終了(&amp;Q)</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location line="+28"/>
-        <source>Roots Manager: {count} consent request(s) waiting</source>
-        <translation>Roots Manager: {count} 件の同意リクエストが待機中</translation>
+        <source>Roots Manager: %n consent request(s) waiting</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
     </message>
     <message>
         <location line="+2"/>
@@ -2104,6 +2260,29 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <location line="+1"/>
         <source>{server} waits for your decision. Click to review.</source>
         <translation>{server} が決定を待っています。クリックして確認してください。</translation>
+    </message>
+</context>
+<context>
+    <name>WelcomeBanner</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/welcome.py" line="+21"/>
+        <source>Welcome</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&lt;b&gt;Welcome.&lt;/b&gt; Roots Manager keeps one list of the folders you work in (your roots) and decides, for each MCP server, which of them it may see.&lt;br&gt;A host reaches it through roots-bridge, put in front of a server in the host&apos;s configuration (Help ▸ Use with your host), or try Servers ▸ Connect a server… with the demo server.&lt;br&gt;Every roots request and change notice then shows live in the Log.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Got it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Hide this welcome for good</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

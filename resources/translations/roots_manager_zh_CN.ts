@@ -4,7 +4,7 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="+432"/>
+        <location filename="../../app/roots_manager/gui/app.py" line="+450"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
@@ -119,7 +119,7 @@
         <translation>例如：npx -y @modelcontextprotocol/server-filesystem</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+10"/>
         <source>Use the &amp;demo server</source>
         <translation>使用演示服务器(&amp;D)</translation>
     </message>
@@ -203,7 +203,7 @@
 <context>
     <name>ConnectionManager</name>
     <message>
-        <location line="-257"/>
+        <location line="-263"/>
         <source>the command line is empty</source>
         <translation>命令行为空</translation>
     </message>
@@ -221,7 +221,7 @@
 <context>
     <name>ConsentDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/consent_dialog.py" line="+38"/>
+        <location filename="../../app/roots_manager/gui/consent_dialog.py" line="+65"/>
         <source>A server asks for your folders</source>
         <translation>有服务器请求访问你的文件夹</translation>
     </message>
@@ -236,12 +236,7 @@
         <translation>&lt;h3&gt;允许 &lt;i&gt;{server}&lt;/i&gt; 看到你的文件夹吗？&lt;/h3&gt;</translation>
     </message>
     <message>
-        <location line="+8"/>
-        <source>This server has not run behind Roots Manager before. Until you decide, it is told about no folder.</source>
-        <translation>此服务器此前从未通过 Roots Manager 运行。在你做出决定之前，它不会得知任何文件夹。</translation>
-    </message>
-    <message>
-        <location line="+5"/>
+        <location line="+14"/>
         <source>This server&apos;s command line changed since you approved it. Its grants are suspended until you decide; a changed command may be a different program.</source>
         <translation>此服务器的命令行在你批准后发生了变化。在你做出决定之前，其授权已暂停；命令变化可能意味着这是另一个程序。</translation>
     </message>
@@ -251,7 +246,7 @@
         <translation>请求时间：{when}。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+17"/>
         <source>Full command line</source>
         <translation>完整命令行</translation>
     </message>
@@ -261,7 +256,7 @@
         <translation>完整命令行(&amp;M)：</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>Previously approved command line</source>
         <translation>之前批准的命令行</translation>
     </message>
@@ -271,37 +266,84 @@
         <translation>之前批准的命令行(&amp;A)：</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+18"/>
+        <source>Add &amp;folder…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Add a folder to your roots and tick it here (or drop folders on the list)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+23"/>
+        <source>%n more request(s) wait after this one.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+52"/>
+        <source>{server} is not waiting now: your decision applies when it next asks.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{server} has not asked for its folders yet; once it asks, it waits up to {seconds} s for your decision.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>{server} is waiting: {seconds} s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The time ran out: {server} was answered with no folder. A decision now still reaches it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>{name} — {path} ({reason})</source>
         <translation>{name} — {path}（{reason}）</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+20"/>
+        <source>Add a folder the server may see</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-135"/>
         <source>Roots the server may see</source>
         <translation>服务器可以看到的根目录</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-56"/>
+        <source>This server has not run behind Roots Manager before. While you decide, its request for folders is held, for a limited time; then it is answered with no folder, and your decision reaches it later.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+179"/>
         <source>&amp;Roots it may see (tick the ones you allow):</source>
         <translation>可以看到的根目录(&amp;R)（勾选你允许的）：</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
+        <source>You have no roots yet. Add the folders this server may see with Add folder…, or allow it with none for now.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>You have no roots yet: allowing approves the server with no folder.</source>
         <translation>你还没有根目录：允许将批准此服务器，但不授予任何文件夹。</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="-107"/>
         <source>Roots tell a server where to look; they are not an access control. A server can still open any file its process may.</source>
         <translation>根目录告诉服务器该去哪里查看，它们并不是访问控制。服务器仍然可以打开其进程有权访问的任何文件。</translation>
     </message>
     <message>
-        <location line="+10"/>
-        <source>{count} more request(s) wait after this one.</source>
-        <translation>此后还有 {count} 个请求在等待。</translation>
-    </message>
-    <message>
-        <location line="+8"/>
+        <location line="+16"/>
         <source>Allow for this &amp;session</source>
         <translation>仅本次会话允许(&amp;S)</translation>
     </message>
@@ -329,7 +371,7 @@
 <context>
     <name>ConsentMatrixModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/consent_matrix.py" line="+148"/>
+        <location filename="../../app/roots_manager/gui/consent_matrix.py" line="+150"/>
         <source>Its command line changed: its grants are suspended until approved</source>
         <translation>其命令行已变化：在批准之前其授权已暂停</translation>
     </message>
@@ -344,7 +386,7 @@
         <translation>仅本次会话，只读</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+14"/>
         <source>Always</source>
         <translation>始终</translation>
     </message>
@@ -364,12 +406,17 @@
         <translation>仅本次会话·只读</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Allowed by policy</source>
         <translation>按策略允许</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+2"/>
+        <source>Not granted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+26"/>
         <source>{server} always sees {root}</source>
         <translation>{server} 始终可以看到 {root}</translation>
     </message>
@@ -400,8 +447,8 @@
     </message>
     <message>
         <location line="+1"/>
-        <source>Space: none, this session, always</source>
-        <translation>空格键：未授权、仅本次会话、始终</translation>
+        <source>Click or Space: not granted, this session, always</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="-26"/>
@@ -409,7 +456,7 @@
         <translation>{server}，{root}：{scope}</translation>
     </message>
     <message>
-        <location line="-44"/>
+        <location line="-53"/>
         <source>{server}: confined</source>
         <translation>{server}：已限制</translation>
     </message>
@@ -678,7 +725,7 @@
         <translation>扫描进度</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Choose a folder and press Scan.</source>
         <translation>选择一个文件夹，然后点击“扫描”。</translation>
     </message>
@@ -723,7 +770,7 @@
         <translation>{path} 不是文件夹。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Searching {path}…</source>
         <translation>正在搜索 {path}…</translation>
     </message>
@@ -732,25 +779,38 @@
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location line="+6"/>
-        <source>%p% ({visited} folders)</source>
-        <translation>%p%（{visited} 个文件夹）</translation>
+        <source>%p% (%n folder(s))</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
     </message>
-    <message>
-        <location line="+16"/>
-        <source>Cancelled after {visited} folders; {count} project(s) found so far.</source>
-        <translation>在检查 {visited} 个文件夹后已取消；目前找到 {count} 个项目。</translation>
+    <message numerus="yes">
+        <location line="+15"/>
+        <source>%n folder(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>Cancelled after {visited}; %n project(s) found so far.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n project(s) found in {visited}.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
     </message>
     <message>
         <location line="+2"/>
-        <source>{count} project(s) found in {visited} folders.</source>
-        <translation>在 {visited} 个文件夹中找到 {count} 个项目。</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>No project found in {visited} folders.</source>
-        <translation>在 {visited} 个文件夹中未找到项目。</translation>
+        <source>No project found in {visited}.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+11"/>
@@ -766,7 +826,7 @@
 <context>
     <name>LogModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_model.py" line="+41"/>
+        <location filename="../../app/roots_manager/gui/log_model.py" line="+42"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
@@ -796,7 +856,7 @@
         <translation>摘要</translation>
     </message>
     <message>
-        <location line="+212"/>
+        <location line="+242"/>
         <source>(no longer on disk)</source>
         <translation>（已不在磁盘上）</translation>
     </message>
@@ -840,12 +900,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+138"/>
+        <location line="+150"/>
         <source>&amp;Pause</source>
         <translation>暂停(&amp;P)</translation>
     </message>
     <message>
-        <location line="-136"/>
+        <location line="-148"/>
         <source>Pause the log</source>
         <translation>暂停日志</translation>
     </message>
@@ -866,12 +926,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+153"/>
+        <location line="+165"/>
         <source>Export the shown events</source>
         <translation>导出显示的事件</translation>
     </message>
     <message>
-        <location line="-152"/>
+        <location line="-164"/>
         <source>Save the events shown as JSON Lines or CSV</source>
         <translation>将显示的事件保存为 JSON Lines 或 CSV</translation>
     </message>
@@ -900,8 +960,22 @@
         <source>Log status</source>
         <translation>日志状态</translation>
     </message>
+    <message numerus="yes">
+        <location line="+116"/>
+        <source>Exported %n event(s) to {path}</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+117"/>
+        <source>Showing {shown} of %n event(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="-72"/>
+        <location line="-305"/>
         <source>Cle&amp;ar view</source>
         <translation>清空视图(&amp;A)</translation>
     </message>
@@ -921,7 +995,7 @@
         <translation>筛选(&amp;I)：</translation>
     </message>
     <message>
-        <location line="+121"/>
+        <location line="+133"/>
         <source>Res&amp;ume</source>
         <translation>恢复(&amp;U)</translation>
     </message>
@@ -946,17 +1020,32 @@
         <translation>无法写入 {path}：{error}</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>Exported {n} events to {path}</source>
-        <translation>已将 {n} 个事件导出到 {path}</translation>
-    </message>
-    <message>
-        <location line="+56"/>
+        <location line="+59"/>
         <source>This event is no longer on disk.</source>
         <translation>此事件已不在磁盘上。</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+19"/>
+        <source>Filtering…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No event matches the filter.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The view was cleared; new events appear here as they come.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>No events yet. Each server run behind roots-bridge logs here its handshake, every roots/list and every list_changed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>All servers</source>
         <translation>所有服务器</translation>
     </message>
@@ -966,12 +1055,7 @@
         <translation>所有类型</translation>
     </message>
     <message>
-        <location line="+20"/>
-        <source>Showing {shown} of {total} events</source>
-        <translation>显示 {shown} / {total} 个事件</translation>
-    </message>
-    <message>
-        <location line="+3"/>
+        <location line="+24"/>
         <source>filtering, {percent}% done</source>
         <translation>正在筛选，已完成 {percent}%</translation>
     </message>
@@ -989,7 +1073,7 @@
 <context>
     <name>LogSummary</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_model.py" line="-206"/>
+        <location filename="../../app/roots_manager/gui/log_model.py" line="-236"/>
         <source>started {command} (pid {pid}, {mode})</source>
         <translation>已启动 {command}（PID {pid}，{mode}）</translation>
     </message>
@@ -1039,19 +1123,29 @@
         <translation>没有根目录</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>{count} root(s): {uris}</source>
-        <translation>{count} 个根目录：{uris}</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>roots changed, now no roots</source>
         <translation>根目录已变更，现在没有根目录</translation>
     </message>
     <message>
+        <location line="-2"/>
+        <source>1 root: {paths}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <location line="+1"/>
-        <source>roots changed, now {count} root(s): {uris}</source>
-        <translation>根目录已变更，现在 {count} 个：{uris}</translation>
+        <source>{count} roots: {paths}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>roots changed, now 1 root: {paths}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>roots changed, now {count} roots: {paths}</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1123,17 +1217,22 @@
         <source>observing only</source>
         <translation>仅观察</translation>
     </message>
+    <message>
+        <location line="+16"/>
+        <source>{signal} received</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+103"/>
-        <location line="+152"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+94"/>
+        <location line="+165"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-139"/>
+        <location line="-152"/>
         <source>Sections</source>
         <translation>分区</translation>
     </message>
@@ -1158,17 +1257,12 @@
         <translation>查看(&amp;W)…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+14"/>
         <source>Re&amp;cover…</source>
         <translation>恢复(&amp;C)…</translation>
     </message>
     <message>
-        <location line="+17"/>
-        <source>Added {count} root(s)</source>
-        <translation>已添加 {count} 个根目录</translation>
-    </message>
-    <message>
-        <location line="+16"/>
+        <location line="+37"/>
         <source>The live log is not available in this build.</source>
         <translation>此版本不提供实时日志。</translation>
     </message>
@@ -1193,12 +1287,12 @@
         <translation>最近的文件夹(&amp;R)</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+3"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+11"/>
         <source>&amp;Close window</source>
         <translation>关闭窗口(&amp;C)</translation>
     </message>
@@ -1217,18 +1311,57 @@
         <source>&amp;Connect a server…</source>
         <translation>连接服务器(&amp;C)…</translation>
     </message>
+    <message numerus="yes">
+        <location line="+31"/>
+        <source>%n server(s) wait for your decision</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+3"/>
+        <location line="+143"/>
+        <source>{server} was not connected from this app</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Disconnect {server}?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Disconnect {server}? Its bridge and the server stop.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>&amp;Disconnect</source>
         <translation>断开连接(&amp;D)</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+1"/>
+        <source>&amp;Keep running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+57"/>
+        <source>The server then appears in the Servers and consent tab the first time it runs, and sees only the roots you grant it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-238"/>
         <source>&amp;Review pending requests…</source>
         <translation>查看待处理的请求(&amp;R)…</translation>
     </message>
+    <message numerus="yes">
+        <location line="-74"/>
+        <source>Added %n root(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+3"/>
+        <location line="+77"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -1253,12 +1386,7 @@
         <translation>关于 Roots Manager(&amp;A)</translation>
     </message>
     <message>
-        <location line="+9"/>
-        <source>{count} server(s) wait for your decision: {names}</source>
-        <translation>{count} 个服务器正在等待你的决定：{names}</translation>
-    </message>
-    <message>
-        <location line="+8"/>
+        <location line="+14"/>
         <source>The store cannot be read; changes are not possible until it is recovered.</source>
         <translation>无法读取存储文件；恢复之前无法进行更改。</translation>
     </message>
@@ -1289,7 +1417,7 @@
     </message>
     <message>
         <location line="+12"/>
-        <location line="+50"/>
+        <location line="+49"/>
         <source>Connecting servers is not available in this build ({error}).</source>
         <translation>此版本无法连接服务器（{error}）。</translation>
     </message>
@@ -1324,22 +1452,7 @@
         <translation>正在连接 {server}…</translation>
     </message>
     <message>
-        <location line="+6"/>
-        <source>No server is connected from this app</source>
-        <translation>没有从此应用连接的服务器</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>Disconnect</source>
-        <translation>断开连接</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Server to disconnect:</source>
-        <translation>要断开的服务器：</translation>
-    </message>
-    <message>
-        <location line="+5"/>
+        <location line="+26"/>
         <source>Disconnected {server}</source>
         <translation>已断开 {server}</translation>
     </message>
@@ -1368,12 +1481,7 @@ Roots tell a server where to look; they are not an access control. A server can 
         <translation>在主机（Claude Desktop、VS Code、Cursor 等）的配置中，启动 roots-bridge 来代替服务器：先为服务器指定一个名称，然后写 &lt;code&gt;--&lt;/code&gt; 和服务器自己的命令行。例如在 Claude Desktop 的 claude_desktop_config.json 中：</translation>
     </message>
     <message>
-        <location line="+7"/>
-        <source>The server then appears in the Servers tab the first time it runs, and sees only the roots you grant it.</source>
-        <translation>服务器第一次运行时会出现在“服务器与授权”标签页中，并且只能看到你授权给它的根目录。</translation>
-    </message>
-    <message>
-        <location line="+10"/>
+        <location line="+17"/>
         <source>About Roots Manager</source>
         <translation>关于 Roots Manager</translation>
     </message>
@@ -1463,7 +1571,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>Roots</name>
     <message>
-        <location filename="../../app/roots_manager/gui/roots_model.py" line="+26"/>
+        <location filename="../../app/roots_manager/gui/roots_model.py" line="+30"/>
         <source>missing</source>
         <translation>不存在</translation>
     </message>
@@ -1491,7 +1599,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RootsModel</name>
     <message>
-        <location line="+56"/>
+        <location line="+75"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
@@ -1544,7 +1652,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RootsPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/roots_view.py" line="+83"/>
+        <location filename="../../app/roots_manager/gui/roots_view.py" line="+90"/>
         <source>Workspace roots</source>
         <translation>工作区根目录</translation>
     </message>
@@ -1592,7 +1700,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>最近(&amp;E)</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="-28"/>
+        <source>No roots yet. Add the folders you work in with Add folder… or Detect projects…, or drop them here from your file manager.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+35"/>
         <source>Rename the selected root (F2)</source>
         <translation>重命名所选根目录 (F2)</translation>
     </message>
@@ -1625,8 +1738,8 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+8"/>
-        <source>Roots are the folders you work in. Drop folders here from your file manager, then choose in the Servers tab which server may see which.</source>
-        <translation>根目录就是你工作所在的文件夹。从文件管理器把文件夹拖到这里，然后在“服务器”标签页中选择哪个服务器可以看到哪些文件夹。</translation>
+        <source>Roots are the folders you work in. Drop folders here from your file manager, then choose in the Servers and consent tab which server may see which.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+72"/>
@@ -1822,7 +1935,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+65"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+61"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;根目录告诉服务器该去哪里查看，它们并不是访问控制。&lt;/b&gt;服务器仍然可以打开其进程有权访问的任何文件。请在“日志”中查看它实际做了什么。</translation>
     </message>
@@ -1862,12 +1975,17 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>服务器</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+14"/>
         <source>Consent: which server sees which root</source>
         <translation>授权：哪个服务器可以看到哪个根目录</translation>
     </message>
     <message>
         <location line="+20"/>
+        <source>A click on a cell, or Space, changes what a server sees: not granted, then this session (until the running server stops), then always. Right-click for a menu, which can also make a grant read-only. A lock marks a confined server.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>No server has run behind roots-bridge yet. Start one with Connect a server…, or put roots-bridge in front of a server in your host&apos;s configuration (Help, Use with your host); it appears here the first time it runs.</source>
         <translation>还没有服务器通过 roots-bridge 运行过。请用“连接服务器…”启动一个，或在主机的配置中把 roots-bridge 放在服务器前面（帮助 →“在主机中使用”）；服务器第一次运行时会出现在这里。</translation>
     </message>
@@ -1897,27 +2015,28 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>连接服务器(&amp;N)…</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>&amp;Disconnect</source>
-        <translation>断开连接(&amp;D)</translation>
-    </message>
-    <message>
-        <location line="-9"/>
+        <location line="-7"/>
         <source>A&amp;pprove command</source>
         <translation>批准命令(&amp;P)</translation>
     </message>
     <message>
-        <location line="-27"/>
-        <source>Tick a cell to let a server see a root. Space or a click cycles: not granted, this session (until the running server stops), always. Right-click for a menu, which can also make a grant read-only. A lock marks a confined server.</source>
-        <translation>勾选单元格即可让服务器看到该根目录。按空格键或点击可依次切换：未授权、仅本次会话（直到正在运行的服务器停止）、始终。右键单击可打开菜单，也可在其中将授权设为只读。锁形标记表示受限的服务器。</translation>
-    </message>
-    <message>
-        <location line="+29"/>
+        <location line="+2"/>
         <source>Accept the server&apos;s changed command line and lift the suspension</source>
         <translation>接受服务器变化后的命令行并解除暂停</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+7"/>
+        <location line="+6"/>
+        <source>&amp;Disconnect…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <source>End the selected server, which this app connected as its host</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>Send l&amp;ist_changed</source>
         <translation>发送 list_changed(&amp;I)</translation>
     </message>
@@ -1932,7 +2051,42 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>发送 list_changed(&amp;L)</translation>
     </message>
     <message>
-        <location line="+119"/>
+        <location line="+81"/>
+        <source>Legend of the consent cells</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Always: from now on</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>This session: until the running server stops</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Not granted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Read-only: said in the cell</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Each server appears here as a row once it has run behind roots-bridge.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>You have no roots yet: add folders in the Roots tab, and each becomes a column here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+94"/>
         <source>Could not ask the bridge of {server}: {reason}</source>
         <translation>无法向 {server} 的桥接器发出请求：{reason}</translation>
     </message>
@@ -1957,7 +2111,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>要移除 {server} 及其授权吗？下次启动时它将被视为新服务器。</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+23"/>
         <source>&amp;Always</source>
         <translation>始终(&amp;A)</translation>
     </message>
@@ -1972,7 +2126,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>未授权(&amp;N)</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>&amp;Read-only (holds only while the server runs confined)</source>
         <translation>只读(&amp;R)（仅在服务器受限运行时有效）</translation>
     </message>
@@ -2066,7 +2220,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>Tray</name>
     <message>
-        <location filename="../../app/roots_manager/gui/tray.py" line="+52"/>
+        <location filename="../../app/roots_manager/gui/tray.py" line="+54"/>
         <source>&amp;Show Roots Manager</source>
         <translation>显示 Roots Manager(&amp;S)</translation>
     </message>
@@ -2080,10 +2234,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location line="+28"/>
-        <source>Roots Manager: {count} consent request(s) waiting</source>
-        <translation>Roots Manager：{count} 个授权请求正在等待</translation>
+        <source>Roots Manager: %n consent request(s) waiting</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
     </message>
     <message>
         <location line="+2"/>
@@ -2104,6 +2260,29 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <location line="+1"/>
         <source>{server} waits for your decision. Click to review.</source>
         <translation>{server} 正在等待你的决定。点击查看。</translation>
+    </message>
+</context>
+<context>
+    <name>WelcomeBanner</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/welcome.py" line="+21"/>
+        <source>Welcome</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&lt;b&gt;Welcome.&lt;/b&gt; Roots Manager keeps one list of the folders you work in (your roots) and decides, for each MCP server, which of them it may see.&lt;br&gt;A host reaches it through roots-bridge, put in front of a server in the host&apos;s configuration (Help ▸ Use with your host), or try Servers ▸ Connect a server… with the demo server.&lt;br&gt;Every roots request and change notice then shows live in the Log.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Got it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Hide this welcome for good</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

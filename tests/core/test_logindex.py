@@ -188,7 +188,7 @@ def test_one_search_over_slices_finds_what_one_pass_finds(layout: Layout) -> Non
             w.write(events.event(kind, name, name, id=i, uris=[f"file:///p/{i}"]))
     ix = LogIndex(layout)
     ix.scan()
-    for text in ("file:///p/1", "ROOT(S)", "response", '"id": 3'):
+    for text in ("file:///p/1", "1 ROOT:", "response", '"id": 3'):
         whole = list(ix.matching(0, len(ix), text=text))
         search = TextSearch(ix, text)
         sliced: list[int] = []

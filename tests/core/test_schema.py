@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from roots_manager.core.model import State
-from roots_manager.core.schema import MAX_COUNTER, SchemaError
+from roots_manager.core.schema import MAX_COUNTER, SCHEMA_VERSION, SchemaError
 
 FP = "ab" * 32
 
@@ -146,4 +146,4 @@ def test_confinement_fields_are_checked_and_older_stores_read_without_them() -> 
     with pytest.raises(SchemaError, match="not an absolute path"):
         State.from_json(bad)
     doc = State.from_json({"schema": 3, "servers": {"fs": {"confine": True}}}).to_json()
-    assert doc["schema"] == 3 and doc["servers"]["fs"]["confine"] is True
+    assert doc["schema"] == SCHEMA_VERSION and doc["servers"]["fs"]["confine"] is True

@@ -123,6 +123,8 @@ _SERVER = _record(
     confine=schema.flag,
     allow_read=schema.list_of(schema.root_path),
     allow_write=schema.list_of(schema.root_path),
+    decision=schema.optional(schema.one_of("always", "session", "deny")),
+    decided_at=schema.optional(schema.timestamp),
 )
 _GRANT = _record(
     Grant,

@@ -138,6 +138,20 @@ class LogIndex:
         """The code of event kind *name*, or None if it is unknown."""
         return self._kind_codes.get(name)
 
+    def latest_of_kind(self, kind: str, start: int = 0) -> dict[str, float]:
+        """The time of the newest event of *kind* per server, among rows from *start* on."""
+        code = self.code_of_kind(kind)
+        if code is None:
+            return {}
+        newest: dict[int, float] = {}
+        kinds, servers, ts = self.kind, self.server, self.ts
+        for i in range(start, self._published):
+            if kinds[i] == code:
+                s = servers[i]
+                if ts[i] > newest.get(s, 0.0):
+                    newest[s] = ts[i]
+        return {self.servers[s]: t for s, t in newest.items()}
+
     def path_of(self, row: int) -> Path:
         """The file event *row* was read from."""
         return self._files[self.file_no[row]].path

@@ -175,6 +175,10 @@ class Server:
     """Extra paths a confined server may read (besides its grants and what it needs to run)."""
     allow_write: list[str] = field(default_factory=list)
     """Extra paths a confined server may read and write."""
+    decision: Decision | None = None
+    """The user's answer to the last consent request about this server (None: never asked,
+    or decided before this was kept)."""
+    decided_at: str | None = None
 
     @property
     def suspended(self) -> bool:
@@ -521,6 +525,7 @@ class State:
         p = self.pending_request(ref)
         srv = self.servers.setdefault(p.server, Server(name=p.server))
         self.pending.remove(p)
+        srv.decision, srv.decided_at = decision, now_iso()
         if decision == "deny":
             srv.fingerprint = p.fingerprint
             if p.reason == "command-changed":

@@ -20,7 +20,8 @@ ICON_SIZES: tuple[int, ...] = (16, 24, 32, 48, 64, 128, 256, 512)
 """The PNG sizes rendered from the SVG (``scripts/render-icons.py``)."""
 TRANSLATION_PREFIX = "roots_manager"
 LANGUAGES: tuple[str, ...] = ("en", "ja", "zh_CN")
-"""The languages of the user interface; English is the source language (no file)."""
+"""The languages of the user interface; English is the source language (its file holds only
+the plural forms, "1 server" and "2 servers", which the source text writes "%n server(s)")."""
 
 
 def root() -> Traversable:
@@ -56,7 +57,7 @@ def translations_dir() -> Traversable:
 
 
 def translation_file(language: str, suffix: str = ".qm") -> Traversable:
-    """The catalogue of *language* (``ja``, ``zh_CN``), present or not."""
+    """The catalogue of *language* (``en``, ``ja``, ``zh_CN``), present or not."""
     return translations_dir() / f"{TRANSLATION_PREFIX}_{language}{suffix}"
 
 

@@ -288,7 +288,7 @@ class AppController(QObject):
             return
         self._stopped = True
         if self.window is not None:
-            self.settings.setValue("geometry", self.window.saveGeometry())
+            self.window.save_view_state()
             if self.window.log_panel is not None:
                 try:
                     self.window.log_panel.stop()

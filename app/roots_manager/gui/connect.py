@@ -561,6 +561,12 @@ class ConnectDialog(QDialog):
             self.tr("for example: npx -y @modelcontextprotocol/server-filesystem")
         )
         self.command_edit.textChanged.connect(self._on_command_changed)
+        # wide enough for its example and a real command line, not a cut-off stub
+        metrics = self.command_edit.fontMetrics()
+        self.command_edit.setMinimumWidth(
+            metrics.horizontalAdvance(self.command_edit.placeholderText())
+            + 4 * metrics.averageCharWidth()
+        )
 
         self.demo_button = QPushButton(self.tr("Use the &demo server"))
         self.demo_button.setAccessibleName(self.tr("Use the demo server"))

@@ -80,7 +80,8 @@ class DetectDialog(QDialog):
 
         self.progress = QProgressBar(self)
         self.progress.setAccessibleName(self.tr("Scan progress"))
-        self.progress.setTextVisible(True)
+        # no "0%" before anything started: the figure appears with the scan
+        self.progress.setTextVisible(False)
         self.progress.setRange(0, 1)
         self.progress.setValue(0)
         self.status = QLabel(self.tr("Choose a folder and press Scan."), self)
@@ -149,6 +150,7 @@ class DetectDialog(QDialog):
         self.model.clear()
         self.scan_result = None
         self.progress.setRange(0, 0)  # busy until the first report gives a total
+        self.progress.setTextVisible(True)
         self.status.setText(self.tr("Searching {path}…").format(path=top))
         self.scan_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
@@ -169,7 +171,7 @@ class DetectDialog(QDialog):
         if total > 0:
             self.progress.setRange(0, total)
             self.progress.setValue(done)
-        self.progress.setFormat(self.tr("%p% ({visited} folders)").format(visited=visited))
+        self.progress.setFormat(self.tr("%p% (%n folder(s))", "", visited))
 
     def _scanned(self, result: ScanResult) -> None:
         worker, self.worker = self.worker, None
@@ -184,13 +186,14 @@ class DetectDialog(QDialog):
         for project in result.projects:
             self.model.appendRow(self._item(project))
         n = len(result.projects)
+        visited = self.tr("%n folder(s)", "", result.visited)
         if result.cancelled:
-            text = self.tr("Cancelled after {visited} folders; {count} project(s) found so far.")
+            text = self.tr("Cancelled after {visited}; %n project(s) found so far.", "", n)
         elif n:
-            text = self.tr("{count} project(s) found in {visited} folders.")
+            text = self.tr("%n project(s) found in {visited}.", "", n)
         else:
-            text = self.tr("No project found in {visited} folders.")
-        self.status.setText(text.format(count=n, visited=result.visited))
+            text = self.tr("No project found in {visited}.")
+        self.status.setText(text.format(visited=visited))
         self._update_add()
         if self.model.rowCount():
             self.add_button.setDefault(True)

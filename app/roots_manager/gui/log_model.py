@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import threading
 import time
 from array import array
@@ -96,6 +97,30 @@ _MODES: dict[str, str] = {
 }
 
 
+# why a bridge session ended, as the bridge words it (its log is in English)
+_END_REASONS = frozenset(
+    {
+        QT_TRANSLATE_NOOP("LogSummary", "host closed stdin"),
+        QT_TRANSLATE_NOOP("LogSummary", "host stopped reading"),
+        QT_TRANSLATE_NOOP("LogSummary", "the server closed its stdout"),
+        QT_TRANSLATE_NOOP("LogSummary", "server exited"),
+        QT_TRANSLATE_NOOP("LogSummary", "cannot start"),
+    }
+)
+_SIGNAL_REASON = re.compile(r"^(SIG[A-Z0-9]+) received$")
+QT_TRANSLATE_NOOP("LogSummary", "{signal} received")
+
+
+def end_reason(reason: str) -> str:
+    """Why a bridge session ended, in the user's language when the bridge's words are known."""
+    if reason in _END_REASONS:
+        return _translate_summary(reason)
+    m = _SIGNAL_REASON.match(reason)
+    if m:
+        return _translate_summary("{signal} received").format(signal=m.group(1))
+    return reason
+
+
 def _translate_summary(template: str) -> str:
     return QCoreApplication.translate("LogSummary", template)
 
@@ -111,6 +136,9 @@ def translated_summary(rec: dict[str, Any]) -> str:
     mode = values.get("mode")
     if isinstance(mode, str):
         values = {**values, "mode": bridge_mode_name(mode)}
+    reason = values.get("reason")
+    if rec.get("kind") == events.SESSION_END and isinstance(reason, str):
+        values = {**values, "reason": end_reason(reason)}
     try:
         return _translate_summary(template).format(**values)
     except Exception:  # a translation with broken placeholders: the English summary

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
-from PySide6.QtCore import QItemSelection, QModelIndex, Qt, QTimer, Slot
+from PySide6.QtCore import QItemSelection, QModelIndex, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QFontDatabase, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -25,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from roots_manager.core import export
+from roots_manager.core import events, export
 from roots_manager.core.logindex import LogIndex
 from roots_manager.core.names import visible
 from roots_manager.core.paths import Layout, ensure_private_dir
@@ -40,6 +41,9 @@ class LogPanel(QWidget):
     """The live log: a filterable table of events, a detail pane with the event's JSON,
     follow/pause, clear view and export. Call `start` to begin following, `stop` to end."""
 
+    roots_asked_seen = Signal(dict)
+    """Roots requests were indexed: the newest one's time (ISO UTC) per server name."""
+
     def __init__(self, layout: Layout, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._home = layout
@@ -48,6 +52,7 @@ class LogPanel(QWidget):
         self.feed = LogFeed(self.index_, self)
         self._started = False
         self._error = ""
+        self._asked_upto = 0  # index rows looked through for roots requests
 
         self.server_box = QComboBox()
         self.server_box.setAccessibleName(self.tr("Server filter"))
@@ -257,7 +262,7 @@ class LogPanel(QWidget):
                 self.tr("Could not write {path}: {error}").format(path=path, error=exc.strerror),
             )
             return
-        self.status.setText(self.tr("Exported {n} events to {path}").format(n=n, path=path))
+        self.status.setText(self.tr("Exported %n event(s) to {path}", "", n).format(path=path))
 
     # -- reactions ------------------------------------------------------------------------------
 
@@ -265,6 +270,17 @@ class LogPanel(QWidget):
     def _on_indexed(self, _added: int) -> None:
         # the model coalesces batches into a few flushes a second; the status follows those
         self.model.refresh_soon()
+        newest = self.index_.latest_of_kind(events.ROOTS_ASKED, self._asked_upto)
+        self._asked_upto = len(self.index_)
+        if newest:
+            self.roots_asked_seen.emit(
+                {
+                    server: datetime.fromtimestamp(t, UTC)
+                    .isoformat(timespec="milliseconds")
+                    .replace("+00:00", "Z")
+                    for server, t in newest.items()
+                }
+            )
 
     @Slot(str)
     def _on_failed(self, message: str) -> None:
@@ -374,7 +390,7 @@ class LogPanel(QWidget):
         self._update_placeholder()
         shown = self.model.rowCount()
         total = len(self.index_)
-        parts = [self.tr("Showing {shown} of {total} events").format(shown=shown, total=total)]
+        parts = [self.tr("Showing {shown} of %n event(s)", "", total).format(shown=shown)]
         if self.model.filtering:
             parts.append(
                 self.tr("filtering, {percent}% done").format(percent=int(self.model.progress * 100))

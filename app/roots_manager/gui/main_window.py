@@ -46,6 +46,7 @@ log = logging.getLogger(__name__)
 
 TOLD_ABOUT_TRAY_KEY = "toldAboutTray"
 GEOMETRY_KEY = "geometry"
+SERVER_COLUMNS_KEY = "serverColumns"
 
 
 class Banner(QFrame):
@@ -57,10 +58,10 @@ class Banner(QFrame):
         self.label = QLabel(self)
         self.label.setWordWrap(True)
         self.button = QPushButton(button_text, self)
-        row = QHBoxLayout(self)
-        row.setContentsMargins(8, 4, 8, 4)
-        row.addWidget(self.label, 1)
-        row.addWidget(self.button)
+        self.row = QHBoxLayout(self)
+        self.row.setContentsMargins(8, 4, 8, 4)
+        self.row.addWidget(self.label, 1)
+        self.row.addWidget(self.button)
         self.setVisible(False)
 
 
@@ -110,6 +111,18 @@ class MainWindow(QMainWindow):
 
         self.pending_banner = Banner(self.tr("Revie&w…"), self)
         self.pending_banner.button.clicked.connect(self.review_requested)
+        # in the tab bar's corner, its room kept while hidden: coming and going, it moves
+        # nothing under the pointer
+        self.pending_banner.label.setWordWrap(False)
+        self.pending_banner.setFrameShape(QFrame.Shape.NoFrame)
+        self.pending_banner.row.setContentsMargins(6, 0, 2, 0)
+        font = self.pending_banner.label.font()
+        font.setBold(True)
+        self.pending_banner.label.setFont(font)
+        keep = self.pending_banner.sizePolicy()
+        keep.setRetainSizeWhenHidden(True)
+        self.pending_banner.setSizePolicy(keep)
+        self.tabs.setCornerWidget(self.pending_banner, Qt.Corner.TopRightCorner)
         self.store_banner = Banner(self.tr("Re&cover…"), self)
         self.store_banner.button.clicked.connect(self.recover_requested)
 
@@ -119,7 +132,6 @@ class MainWindow(QMainWindow):
         layout = QVBoxLayout(central)
         layout.addWidget(self.welcome)
         layout.addWidget(self.store_banner)
-        layout.addWidget(self.pending_banner)
         layout.addWidget(self.tabs, 1)
         self.setCentralWidget(central)
 
@@ -130,7 +142,7 @@ class MainWindow(QMainWindow):
         watcher.store_recovered.connect(lambda: self.store_banner.setVisible(False))
         self.roots_panel.roots_added.connect(
             lambda ids: self.statusBar().showMessage(
-                self.tr("Added {count} root(s)").format(count=len(ids)), 5000
+                self.tr("Added %n root(s)", "", len(ids)), 5000
             )
         )
         self._state_changed(watcher.state)
@@ -138,6 +150,8 @@ class MainWindow(QMainWindow):
         geometry = settings.value(GEOMETRY_KEY)
         if not isinstance(geometry, QByteArray) or not self.restoreGeometry(geometry):
             self.resize(1100, 700)
+        self.clamp_to_screen()
+        self.servers_panel.restore_columns(settings.value(SERVER_COLUMNS_KEY))
 
     # ---- building -----------------------------------------------------------------------
 
@@ -150,6 +164,8 @@ class MainWindow(QMainWindow):
             placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
             return placeholder
         self.log_panel = LogPanel(self.watcher.layout, self)
+        # a server's last roots/list, told by the logs once its bridge has ended
+        self.log_panel.roots_asked_seen.connect(self.servers_panel.servers_model.note_last_asked)
         return self.log_panel  # type: ignore[no-any-return]
 
     def _action(
@@ -176,11 +192,15 @@ class MainWindow(QMainWindow):
         recent = file.addMenu(self.tr("&Recent folders"))
         recent.aboutToShow.connect(lambda: self.roots_panel.fill_recent(recent))
         file.addSeparator()
-        file.addAction(
-            self._action(
-                self.tr("&Settings…"), self.open_settings, QKeySequence.StandardKey.Preferences
-            )
+        settings_action = self._action(self.tr("&Settings…"), self.open_settings)
+        # the platform's own key where it has one (Cmd+, on macOS), and Ctrl+, everywhere
+        settings_action.setShortcuts(
+            [
+                *QKeySequence.keyBindings(QKeySequence.StandardKey.Preferences),
+                QKeySequence("Ctrl+,"),
+            ]
         )
+        file.addAction(settings_action)
         file.addSeparator()
         file.addAction(
             self._action(self.tr("&Close window"), self.close, QKeySequence.StandardKey.Close)
@@ -221,12 +241,9 @@ class MainWindow(QMainWindow):
     def _state_changed(self, state: State) -> None:
         n = len(state.pending)
         if n:
-            names = ", ".join(sorted({p.server for p in state.pending}))
-            self.pending_banner.label.setText(
-                self.tr("{count} server(s) wait for your decision: {names}").format(
-                    count=n, names=names
-                )
-            )
+            names = ", ".join(visible(s) for s in sorted({p.server for p in state.pending}))
+            self.pending_banner.label.setText(self.tr("%n server(s) wait for your decision", "", n))
+            self.pending_banner.setToolTip(names)
         self.pending_banner.setVisible(n > 0)
 
     def _store_failed(self, message: str) -> None:
@@ -439,7 +456,7 @@ class MainWindow(QMainWindow):
             )
             + f"<pre>{html.escape(example)}</pre>"
             + self.tr(
-                "The server then appears in the Servers tab the first time it runs, and sees "
+                "The server then appears in the Servers and consent tab the first time it runs, and sees "
                 "only the roots you grant it."
             )
         )
@@ -469,8 +486,36 @@ class MainWindow(QMainWindow):
     def keep_in_tray(self) -> bool:
         return self.tray_available and bool(self.settings.value(KEEP_IN_TRAY_KEY, True, type=bool))
 
-    def closeEvent(self, event: QCloseEvent) -> None:
+    def clamp_to_screen(self) -> None:
+        """Keep the window, title bar and all, within the available area of its screen.
+
+        A geometry saved at another scale or on a larger monitor can put the close button
+        off-screen; it is shrunk to fit, then moved in.
+        """
+        screen = self.screen()
+        if screen is None:
+            return
+        area = screen.availableGeometry()
+        frame = self.frameGeometry()
+        extra_w = frame.width() - self.width()
+        extra_h = frame.height() - self.height()
+        width = min(self.width(), area.width() - extra_w)
+        height = min(self.height(), area.height() - extra_h)
+        if (width, height) != (self.width(), self.height()):
+            self.resize(max(width, self.minimumWidth()), max(height, self.minimumHeight()))
+        frame = self.frameGeometry()
+        x = min(max(frame.x(), area.left()), area.right() + 1 - frame.width())
+        y = min(max(frame.y(), area.top()), area.bottom() + 1 - frame.height())
+        if (x, y) != (frame.x(), frame.y()):
+            self.move(max(x, area.left()), max(y, area.top()))
+
+    def save_view_state(self) -> None:
+        """Save the window's geometry and the servers table's columns in the settings."""
         self.settings.setValue(GEOMETRY_KEY, self.saveGeometry())
+        self.settings.setValue(SERVER_COLUMNS_KEY, self.servers_panel.column_state())
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.save_view_state()
         if self.keep_in_tray():
             event.ignore()
             self.hide()

@@ -134,7 +134,8 @@ def load_translator(language: str | None = None) -> tuple[str, QTranslator] | No
 
 
 def install_translators(app: QCoreApplication, language: str | None = None) -> list[QTranslator]:
-    """Install the app's catalogue and Qt's own (dialog buttons and the like) for *language*.
+    """Install the app's catalogue and Qt's own (dialog buttons and the like) for *language*;
+    for English, the catalogue of its plural forms.
 
     The caller keeps the returned translators: a translator that is garbage-collected stops
     translating.
@@ -142,6 +143,11 @@ def install_translators(app: QCoreApplication, language: str | None = None) -> l
     installed: list[QTranslator] = []
     found = load_translator(language)
     if found is None:
+        # English: the source text, but its plural forms ("%n server(s)") come from a catalogue
+        plurals = Catalogue(resources.translation_file("en").read_bytes())
+        if plurals.load_data():
+            app.installTranslator(plurals)
+            installed.append(plurals)
         return installed
     code, translator = found
     app.installTranslator(translator)

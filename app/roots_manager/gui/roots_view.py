@@ -128,7 +128,7 @@ class RootsPanel(QWidget):
         hint = QLabel(
             self.tr(
                 "Roots are the folders you work in. Drop folders here from your file manager, "
-                "then choose in the Servers tab which server may see which."
+                "then choose in the Servers and consent tab which server may see which."
             ),
             self,
         )

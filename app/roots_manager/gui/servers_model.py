@@ -43,6 +43,11 @@ class ServerRow:
     markers: tuple[BridgeMarker, ...]
     confined: bool = False
     """The store asks for the server to start confined to its grants."""
+    decision: str | None = None
+    """The user's answer to the last consent request about it ("always", "session", "deny")."""
+    decided_at: str | None = None
+    asked_before: str | None = None
+    """The last roots/list seen from a bridge of it that has ended (or in the logs)."""
 
     @property
     def stale(self) -> bool:
@@ -51,10 +56,14 @@ class ServerRow:
     @property
     def last_asked(self) -> str | None:
         stamps = [m.last_roots_list_at for m in self.markers if m.last_roots_list_at]
+        if self.asked_before:
+            stamps.append(self.asked_before)
         return max(stamps) if stamps else None
 
 
-def _server_rows(state: State, markers: list[BridgeMarker]) -> list[ServerRow]:
+def _server_rows(
+    state: State, markers: list[BridgeMarker], asked: dict[str, str] | None = None
+) -> list[ServerRow]:
     names = sorted(set(state.servers) | {m.server for m in markers}, key=str.casefold)
     rows = []
     for name in names:
@@ -71,6 +80,9 @@ def _server_rows(state: State, markers: list[BridgeMarker]) -> list[ServerRow]:
                 command,
                 mine,
                 bool(srv and srv.confine),
+                srv.decision if srv else None,
+                srv.decided_at if srv else None,
+                (asked or {}).get(name),
             )
         )
     return rows
@@ -82,11 +94,27 @@ class ServersModel(RowsModel[ServerRow]):
     column_count = 7
 
     def __init__(self, watcher: StoreWatcher, parent: QObject | None = None) -> None:
+        # the last roots/list per server, kept when its bridge (and marker) is gone
+        self._asked: dict[str, str] = {}
         super().__init__(watcher, parent)
         self.refresh()
 
     def build(self) -> list[ServerRow]:
-        return _server_rows(self.watcher.state, self.watcher.markers)
+        for m in self.watcher.markers:
+            stamp = m.last_roots_list_at
+            if stamp and stamp > self._asked.get(m.server, ""):
+                self._asked[m.server] = stamp
+        return _server_rows(self.watcher.state, self.watcher.markers, self._asked)
+
+    def note_last_asked(self, stamps: dict[str, str]) -> None:
+        """Roots requests found in the event logs: the newest (ISO UTC time) per server."""
+        changed = False
+        for server, stamp in stamps.items():
+            if stamp > self._asked.get(server, ""):
+                self._asked[server] = stamp
+                changed = True
+        if changed:
+            self.refresh()
 
     def key(self, row: ServerRow) -> str:
         return row.name
@@ -120,7 +148,16 @@ class ServersModel(RowsModel[ServerRow]):
             parts.append(self.tr("command changed, consent pending"))
         elif row.suspended:
             parts.append(self.tr("command changed: grants suspended"))
+        if row.pending is None and row.decision is not None:
+            parts.append(self._decision(row.decision, local_time(row.decided_at)))
         return self.tr(", ", "between the parts of a server's status").join(parts)
+
+    def _decision(self, decision: str, when: str) -> str:
+        if decision == "deny":
+            return self.tr("denied on {when}").format(when=when)
+        if decision == "session":
+            return self.tr("allowed for its session on {when}").format(when=when)
+        return self.tr("allowed on {when}").format(when=when)
 
     def _bridge(self, row: ServerRow) -> str:
         return self.tr("; ", "between the bridges of one server").join(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QModelIndex, QObject, QPoint, Qt, Signal
+from PySide6.QtCore import QByteArray, QEvent, QModelIndex, QObject, QPoint, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -29,17 +29,7 @@ from roots_manager.gui.confine_box import ConfineBox
 from roots_manager.gui.consent_matrix import ConsentMatrixModel
 from roots_manager.gui.placeholder_view import PlaceholderTableView
 from roots_manager.gui.resources import scope_icon
-from roots_manager.gui.servers_model import (
-    BRIDGE,
-    COMMAND,
-    LAST_ASKED,
-    SERVER,
-    STALE,
-    STARTED,
-    STATUS,
-    ServerRow,
-    ServersModel,
-)
+from roots_manager.gui.servers_model import COMMAND, ServerRow, ServersModel
 from roots_manager.gui.watcher import StoreWatcher
 
 MATRIX_COLUMN_WIDTH = 110
@@ -99,10 +89,12 @@ class ServersPanel(QWidget):
         self.servers.verticalHeader().setVisible(False)
         self.servers.setAlternatingRowColors(True)
         self.servers.setAccessibleName(self.tr("Servers"))
+        # widths the user controls: fitted once to the first rows (or restored), then left
+        # alone as rows come and go, so that nothing reflows under the pointer
         sh = self.servers.horizontalHeader()
-        for col in (SERVER, STATUS, BRIDGE, STARTED, LAST_ASKED, STALE):
-            sh.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
-        sh.setSectionResizeMode(COMMAND, QHeaderView.ResizeMode.Stretch)
+        sh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        sh.setStretchLastSection(True)  # the command line takes what is left
+        self._columns_fitted = False
 
         self.matrix = PlaceholderTableView(self)
         # sized before the model comes: set on a header of 50,000 sections, the minimum
@@ -246,7 +238,10 @@ class ServersPanel(QWidget):
 
         watcher.state_changed.connect(self._state_changed)
         self.servers_model.modelReset.connect(self._show_empty_hint)
+        self.servers_model.modelReset.connect(self._fit_columns_once)
+        self.servers_model.rowsInserted.connect(self._fit_columns_once)
         self._show_empty_hint()
+        self._fit_columns_once()
         self.servers.selectionModel().selectionChanged.connect(self._update_buttons)
         self.servers.selectionModel().currentChanged.connect(self._update_buttons)
         self.servers_model.modelReset.connect(self._update_buttons)
@@ -304,6 +299,26 @@ class ServersPanel(QWidget):
         if i >= 0:
             self.policy.setCurrentIndex(i)
         self._update_buttons()
+
+    def _fit_columns_once(self, *_: object) -> None:
+        if self._columns_fitted or self.servers_model.rowCount() == 0:
+            return
+        self._columns_fitted = True
+        for col in range(COMMAND):
+            self.servers.resizeColumnToContents(col)
+
+    def column_state(self) -> QByteArray:
+        """The servers table's column widths and order, to be saved with the window."""
+        return self.servers.horizontalHeader().saveState()
+
+    def restore_columns(self, state: object) -> bool:
+        """Put back column widths saved by :meth:`column_state`; False if *state* is not one."""
+        if not isinstance(state, QByteArray) or state.isEmpty():
+            return False
+        if not self.servers.horizontalHeader().restoreState(state):
+            return False
+        self._columns_fitted = True
+        return True
 
     def _show_empty_hint(self) -> None:
         self.empty_hint.setVisible(self.servers_model.rowCount() == 0)

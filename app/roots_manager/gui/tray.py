@@ -83,7 +83,7 @@ class Tray(QObject):
         self.pending = count
         self.icon.setIcon(badge_icon(self.base_icon, count))
         if count:
-            tip = self.tr("Roots Manager: {count} consent request(s) waiting").format(count=count)
+            tip = self.tr("Roots Manager: %n consent request(s) waiting", "", count)
         else:
             tip = self.tr("Roots Manager")
         self.icon.setToolTip(tip)

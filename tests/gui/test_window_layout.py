@@ -1,0 +1,122 @@
+"""The window keeps still and fits: the pending notice moves nothing, columns stay as the user
+left them, and a saved geometry never puts the window off its screen."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QPoint, QRect
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+from roots_manager.core.paths import Layout
+from roots_manager.core.store import Store
+from roots_manager.gui.app import AppController, app_settings
+from roots_manager.gui.main_window import GEOMETRY_KEY, MainWindow
+from roots_manager.gui.servers_model import COMMAND, SERVER, STATUS
+from roots_manager.gui.watcher import StoreWatcher
+from tests.gui.shell_support import folders
+
+
+def test_the_pending_notice_comes_and_goes_without_moving_anything(
+    layout: Layout, store: Store, tmp_path: Path, qtbot: QtBot
+) -> None:
+    folders(tmp_path, "alpha")
+    app = AppController(layout)
+    app.start()
+    try:
+        window = app.window
+        assert window is not None and app.prompt is not None
+        qtbot.addWidget(window)
+        qtbot.waitExposed(window)
+        table = window.roots_panel.table
+
+        def where() -> tuple[QRect, QPoint]:
+            return window.tabs.geometry(), table.mapTo(window, QPoint(0, 0))
+
+        before = where()
+        assert not window.pending_banner.isVisible()
+        with store.transaction() as state:
+            state.server_started("newcomer", ["/usr/bin/newcomer"], "session-1")
+        qtbot.waitUntil(window.pending_banner.isVisible)
+        assert window.pending_banner.label.text() == "1 server waits for your decision"
+        assert window.pending_banner.toolTip() == "newcomer"
+        QApplication.processEvents()
+        assert where() == before
+
+        qtbot.waitUntil(lambda: app.prompt is not None and app.prompt.dialog is not None)
+        assert app.prompt.dialog is not None
+        app.prompt.dialog.deny_button.click()
+        qtbot.waitUntil(lambda: not window.pending_banner.isVisible())
+        QApplication.processEvents()
+        assert where() == before
+    finally:
+        app.shutdown()
+
+
+def test_server_columns_stay_put_and_come_back_as_the_user_left_them(
+    layout: Layout, store: Store, qtbot: QtBot
+) -> None:
+    with store.transaction() as state:
+        state.set_policy("deny")
+        state.server_started("fs", ["npx", "fs"], "session-1")
+    settings = app_settings(layout)
+    watcher = StoreWatcher(store)
+    watcher.start()
+    try:
+        window = MainWindow(watcher, settings)
+        qtbot.addWidget(window)
+        window.show()
+        qtbot.waitExposed(window)
+        header = window.servers_panel.servers.horizontalHeader()
+        widths = [header.sectionSize(c) for c in range(COMMAND)]
+        # a server with a long name and command arrives: the other columns do not reflow
+        with store.transaction() as state:
+            state.server_started("a-server-with-a-much-longer-name", ["x"] * 60, "session-2")
+        watcher.reload()
+        assert window.servers_panel.servers_model.rowCount() == 2
+        QApplication.processEvents()
+        assert [header.sectionSize(c) for c in range(COMMAND)] == widths
+
+        header.resizeSection(STATUS, widths[STATUS] + 77)
+        header.resizeSection(SERVER, widths[SERVER] + 33)
+        window.close()
+        settings.sync()
+
+        again = MainWindow(watcher, app_settings(layout))
+        qtbot.addWidget(again)
+        again.show()
+        qtbot.waitExposed(again)
+        restored = again.servers_panel.servers.horizontalHeader()
+        assert restored.sectionSize(STATUS) == widths[STATUS] + 77
+        assert restored.sectionSize(SERVER) == widths[SERVER] + 33
+    finally:
+        watcher.stop()
+
+
+def test_a_saved_geometry_larger_than_the_screen_is_clamped_to_it(
+    layout: Layout, store: Store, qtbot: QtBot
+) -> None:
+    settings = app_settings(layout)
+    watcher = StoreWatcher(store)
+    watcher.start()
+    try:
+        big = MainWindow(watcher, settings)
+        qtbot.addWidget(big)
+        area = big.screen().availableGeometry()
+        # saved on a larger screen (or at another scale), right and below of this one
+        big.setGeometry(
+            area.x() + area.width() // 2, area.y() + 200, area.width() * 2, area.height() * 2
+        )
+        settings.setValue(GEOMETRY_KEY, big.saveGeometry())
+        big.deleteLater()
+        assert isinstance(settings.value(GEOMETRY_KEY), QByteArray)
+
+        window = MainWindow(watcher, settings)
+        qtbot.addWidget(window)
+        window.show()
+        qtbot.waitExposed(window)
+        frame = window.frameGeometry()
+        assert area.contains(frame), f"{frame} is not within the screen's {area}"
+    finally:
+        watcher.stop()
