@@ -138,23 +138,28 @@ def test_translation_sources_are_up_to_date(tmp_path: Path) -> None:
         )
 
 
-PLACEHOLDER = re.compile(r"\{[^}]*\}|%p%|%\d")
+PLACEHOLDER = re.compile(r"\{[^}]*\}|%p%|%\d|%n")
 
 
-@pytest.mark.parametrize("lang", ["ja", "zh_CN"])
+@pytest.mark.parametrize("lang", ["en", "ja", "zh_CN"])
 def test_translations_are_complete_and_keep_placeholders(lang: str) -> None:
     ts = REPO / "resources" / "translations" / f"roots_manager_{lang}.ts"
     problems = []
     for (ctx, source), msg in _messages(ts).items():
         tr = msg.find("translation")
         assert tr is not None
-        text = tr.text or ""
-        if tr.get("type") in ("unfinished", "vanished", "obsolete") or not text.strip():
+        # a message with plural forms ("%n root(s)") has one text per form
+        forms = [f.text or "" for f in tr.findall("numerusform")] or [tr.text or ""]
+        if tr.get("type") in ("unfinished", "vanished", "obsolete") or not all(
+            text.strip() for text in forms
+        ):
             problems.append(f"{ctx}: {source!r} is not translated")
-        elif sorted(PLACEHOLDER.findall(text)) != sorted(PLACEHOLDER.findall(source)):
-            problems.append(f"{ctx}: {source!r} -> {text!r} changes the placeholders")
-        elif ("&" in source.replace("&&", "")) != ("&" in text.replace("&&", "")):
-            problems.append(f"{ctx}: {source!r} -> {text!r} loses or adds a keyboard mnemonic")
+            continue
+        for text in forms:
+            if sorted(PLACEHOLDER.findall(text)) != sorted(PLACEHOLDER.findall(source)):
+                problems.append(f"{ctx}: {source!r} -> {text!r} changes the placeholders")
+            elif ("&" in source.replace("&&", "")) != ("&" in text.replace("&&", "")):
+                problems.append(f"{ctx}: {source!r} -> {text!r} loses or adds a keyboard mnemonic")
     assert not problems, "\n".join(problems)
 
 
@@ -202,3 +207,28 @@ def test_qt_icon_and_translators(qapp) -> None:  # type: ignore[no-untyped-def]
         for t in installed:
             QCoreApplication.removeTranslator(t)
     assert QCoreApplication.translate("ConnectDialog", "Connect a server") == "Connect a server"
+
+
+@pytest.mark.parametrize(
+    ("language", "one", "two"),
+    [
+        ("en", "Added 1 root", "Added 2 roots"),
+        ("ja", "1 件のルートを追加しました", "2 件のルートを追加しました"),
+        ("zh_CN", "已添加 1 个根目录", "已添加 2 个根目录"),
+    ],
+)
+def test_counts_use_the_plural_forms_of_each_language(  # type: ignore[no-untyped-def]
+    qapp, language: str, one: str, two: str
+) -> None:
+    from PySide6.QtCore import QCoreApplication
+
+    from roots_manager.gui.resources import install_translators
+
+    installed = install_translators(qapp, language)
+    try:
+        assert installed, f"no catalogue for {language}"
+        say = lambda n: QCoreApplication.translate("MainWindow", "Added %n root(s)", None, n)  # noqa: E731
+        assert (say(1), say(2)) == (one, two)
+    finally:
+        for t in installed:
+            QCoreApplication.removeTranslator(t)

@@ -6,9 +6,9 @@
     <message numerus="yes">
         <location filename="../../app/roots_manager/gui/consent_dialog.py" line="+168"/>
         <source>%n more request(s) wait after this one.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n more request waits after this one.</numerusform>
+            <numerusform>%n more requests wait after this one.</numerusform>
         </translation>
     </message>
 </context>
@@ -17,52 +17,52 @@
     <message numerus="yes">
         <location filename="../../app/roots_manager/gui/detect.py" line="+174"/>
         <source>%p% (%n folder(s))</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%p% (%n folder)</numerusform>
+            <numerusform>%p% (%n folders)</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <location line="+15"/>
         <source>%n folder(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n folder</numerusform>
+            <numerusform>%n folders</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <location line="+2"/>
         <source>Cancelled after {visited}; %n project(s) found so far.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Cancelled after {visited}; %n project found so far.</numerusform>
+            <numerusform>Cancelled after {visited}; %n projects found so far.</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <location line="+2"/>
         <source>%n project(s) found in {visited}.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n project found in {visited}.</numerusform>
+            <numerusform>%n projects found in {visited}.</numerusform>
         </translation>
     </message>
 </context>
 <context>
     <name>LogPanel</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/log_view.py" line="+260"/>
+        <location filename="../../app/roots_manager/gui/log_view.py" line="+265"/>
         <source>Exported %n event(s) to {path}</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Exported %n event to {path}</numerusform>
+            <numerusform>Exported %n events to {path}</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+117"/>
+        <location line="+128"/>
         <source>Showing {shown} of %n event(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Showing {shown} of %n event</numerusform>
+            <numerusform>Showing {shown} of %n events</numerusform>
         </translation>
     </message>
 </context>
@@ -71,17 +71,17 @@
     <message numerus="yes">
         <location filename="../../app/roots_manager/gui/main_window.py" line="+145"/>
         <source>Added %n root(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Added %n root</numerusform>
+            <numerusform>Added %n roots</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+98"/>
+        <location line="+100"/>
         <source>%n server(s) wait for your decision</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n server waits for your decision</numerusform>
+            <numerusform>%n servers wait for your decision</numerusform>
         </translation>
     </message>
 </context>
@@ -90,9 +90,9 @@
     <message numerus="yes">
         <location filename="../../app/roots_manager/gui/tray.py" line="+86"/>
         <source>Roots Manager: %n consent request(s) waiting</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Roots Manager: %n consent request waiting</numerusform>
+            <numerusform>Roots Manager: %n consent requests waiting</numerusform>
         </translation>
     </message>
 </context>

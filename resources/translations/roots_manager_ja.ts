@@ -268,39 +268,39 @@
     <message>
         <location line="+18"/>
         <source>Add &amp;folder…</source>
-        <translation type="unfinished"></translation>
+        <translation>フォルダーを追加(&amp;F)…</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Add a folder to your roots and tick it here (or drop folders on the list)</source>
-        <translation type="unfinished"></translation>
+        <translation>フォルダーをルートに追加して、ここでチェックします（一覧にフォルダーをドロップしても追加できます）</translation>
     </message>
     <message numerus="yes">
         <location line="+23"/>
         <source>%n more request(s) wait after this one.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>このあとにさらに %n 件のリクエストが待っています。</numerusform>
         </translation>
     </message>
     <message>
         <location line="+52"/>
         <source>{server} is not waiting now: your decision applies when it next asks.</source>
-        <translation type="unfinished"></translation>
+        <translation>{server} は今は待っていません。決定は次にフォルダーを尋ねたときに適用されます。</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>{server} has not asked for its folders yet; once it asks, it waits up to {seconds} s for your decision.</source>
-        <translation type="unfinished"></translation>
+        <translation>{server} はまだフォルダーを尋ねていません。尋ねると、あなたの決定を最大 {seconds} 秒待ちます。</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>{server} is waiting: {seconds} s</source>
-        <translation type="unfinished"></translation>
+        <translation>{server} が待っています: 残り {seconds} 秒</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>The time ran out: {server} was answered with no folder. A decision now still reaches it.</source>
-        <translation type="unfinished"></translation>
+        <translation>時間切れです: {server} にはフォルダーなしで応答しました。今決定しても、その決定はサーバーに届きます。</translation>
     </message>
     <message>
         <location line="+17"/>
@@ -310,7 +310,7 @@
     <message>
         <location line="+20"/>
         <source>Add a folder the server may see</source>
-        <translation type="unfinished"></translation>
+        <translation>サーバーに見せるフォルダーを追加</translation>
     </message>
     <message>
         <location line="-135"/>
@@ -320,7 +320,7 @@
     <message>
         <location line="-56"/>
         <source>This server has not run behind Roots Manager before. While you decide, its request for folders is held, for a limited time; then it is answered with no folder, and your decision reaches it later.</source>
-        <translation type="unfinished"></translation>
+        <translation>このサーバーは Roots Manager の背後で動いたことがありません。あなたが決めるまで、フォルダーのリクエストは一定時間保留されます。その後はフォルダーなしで応答し、あなたの決定はあとからサーバーに届きます。</translation>
     </message>
     <message>
         <location line="+179"/>
@@ -330,7 +330,7 @@
     <message>
         <location line="+3"/>
         <source>You have no roots yet. Add the folders this server may see with Add folder…, or allow it with none for now.</source>
-        <translation type="unfinished"></translation>
+        <translation>まだルートがありません。このサーバーに見せるフォルダーを「フォルダーを追加…」で追加するか、今はフォルダーなしで許可してください。</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -413,7 +413,7 @@
     <message>
         <location line="+2"/>
         <source>Not granted</source>
-        <translation type="unfinished"></translation>
+        <translation>許可なし</translation>
     </message>
     <message>
         <location line="+26"/>
@@ -448,7 +448,7 @@
     <message>
         <location line="+1"/>
         <source>Click or Space: not granted, this session, always</source>
-        <translation type="unfinished"></translation>
+        <translation>クリックまたは Space: 許可なし → このセッションのみ → 常に</translation>
     </message>
     <message>
         <location line="-26"/>
@@ -782,35 +782,35 @@
     <message numerus="yes">
         <location line="+6"/>
         <source>%p% (%n folder(s))</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%p%（%n 個のフォルダー）</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <location line="+15"/>
         <source>%n folder(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 個のフォルダー</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <location line="+2"/>
         <source>Cancelled after {visited}; %n project(s) found so far.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>{visited}を調べたところで中止しました。これまでに %n 件のプロジェクトが見つかりました。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <location line="+2"/>
         <source>%n project(s) found in {visited}.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>{visited}から %n 件のプロジェクトが見つかりました。</numerusform>
         </translation>
     </message>
     <message>
         <location line="+2"/>
         <source>No project found in {visited}.</source>
-        <translation type="unfinished"></translation>
+        <translation>{visited}からプロジェクトは見つかりませんでした。</translation>
     </message>
     <message>
         <location line="+11"/>
@@ -856,7 +856,7 @@
         <translation>概要</translation>
     </message>
     <message>
-        <location line="+242"/>
+        <location line="+241"/>
         <source>(no longer on disk)</source>
         <translation>（ディスク上にもうありません）</translation>
     </message>
@@ -864,7 +864,7 @@
 <context>
     <name>LogPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_view.py" line="+53"/>
+        <location filename="../../app/roots_manager/gui/log_view.py" line="+58"/>
         <source>Server filter</source>
         <translation>サーバーの絞り込み</translation>
     </message>
@@ -963,19 +963,19 @@
     <message numerus="yes">
         <location line="+116"/>
         <source>Exported %n event(s) to {path}</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 件のイベントを {path} に書き出しました</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+117"/>
+        <location line="+128"/>
         <source>Showing {shown} of %n event(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 件中 {shown} 件のイベントを表示</numerusform>
         </translation>
     </message>
     <message>
-        <location line="-305"/>
+        <location line="-316"/>
         <source>Cle&amp;ar view</source>
         <translation>表示をクリア(&amp;A)</translation>
     </message>
@@ -1020,29 +1020,29 @@
         <translation>{path} に書き込めませんでした: {error}</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+70"/>
         <source>This event is no longer on disk.</source>
         <translation>このイベントはもうディスク上にありません。</translation>
     </message>
     <message>
         <location line="+19"/>
         <source>Filtering…</source>
-        <translation type="unfinished"></translation>
+        <translation>絞り込み中…</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>No event matches the filter.</source>
-        <translation type="unfinished"></translation>
+        <translation>条件に一致するイベントはありません。</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>The view was cleared; new events appear here as they come.</source>
-        <translation type="unfinished"></translation>
+        <translation>表示をクリアしました。新しいイベントは届きしだいここに表示されます。</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>No events yet. Each server run behind roots-bridge logs here its handshake, every roots/list and every list_changed.</source>
-        <translation type="unfinished"></translation>
+        <translation>まだイベントはありません。roots-bridge の背後で動く各サーバーのハンドシェイク、すべての roots/list と list_changed がここに記録されます。</translation>
     </message>
     <message>
         <location line="+12"/>
@@ -1073,7 +1073,7 @@
 <context>
     <name>LogSummary</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_model.py" line="-236"/>
+        <location filename="../../app/roots_manager/gui/log_model.py" line="-235"/>
         <source>started {command} (pid {pid}, {mode})</source>
         <translation>{command} を起動しました（PID {pid}、{mode}）</translation>
     </message>
@@ -1130,22 +1130,22 @@
     <message>
         <location line="-2"/>
         <source>1 root: {paths}</source>
-        <translation type="unfinished"></translation>
+        <translation>1 件のルート: {paths}</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>{count} roots: {paths}</source>
-        <translation type="unfinished"></translation>
+        <translation>{count} 件のルート: {paths}</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>roots changed, now 1 root: {paths}</source>
-        <translation type="unfinished"></translation>
+        <translation>ルートが変わりました。現在は 1 件: {paths}</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>roots changed, now {count} roots: {paths}</source>
-        <translation type="unfinished"></translation>
+        <translation>ルートが変わりました。現在は {count} 件: {paths}</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1218,21 +1218,46 @@
         <translation>観察のみ</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+7"/>
+        <source>host closed stdin</source>
+        <translation>ホストが標準入力を閉じました</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>host stopped reading</source>
+        <translation>ホストが読み取りをやめました</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the server closed its stdout</source>
+        <translation>サーバーが標準出力を閉じました</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>server exited</source>
+        <translation>サーバーが終了しました</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cannot start</source>
+        <translation>起動できません</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>{signal} received</source>
-        <translation type="unfinished"></translation>
+        <translation>{signal} を受信しました</translation>
     </message>
 </context>
 <context>
     <name>MainWindow</name>
     <message>
         <location filename="../../app/roots_manager/gui/main_window.py" line="+94"/>
-        <location line="+165"/>
+        <location line="+167"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-152"/>
+        <location line="-154"/>
         <source>Sections</source>
         <translation>セクション</translation>
     </message>
@@ -1267,7 +1292,7 @@
         <translation>このビルドではライブログを使えません。</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+22"/>
         <source>&amp;File</source>
         <translation>ファイル(&amp;F)</translation>
     </message>
@@ -1314,24 +1339,24 @@
     <message numerus="yes">
         <location line="+31"/>
         <source>%n server(s) wait for your decision</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 個のサーバーがあなたの決定を待っています</numerusform>
         </translation>
     </message>
     <message>
         <location line="+143"/>
         <source>{server} was not connected from this app</source>
-        <translation type="unfinished"></translation>
+        <translation>{server} はこのアプリから接続したサーバーではありません</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Disconnect {server}?</source>
-        <translation type="unfinished"></translation>
+        <translation>{server} を切断しますか？</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Disconnect {server}? Its bridge and the server stop.</source>
-        <translation type="unfinished"></translation>
+        <translation>{server} を切断しますか？ ブリッジとサーバーが停止します。</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -1341,12 +1366,12 @@
     <message>
         <location line="+1"/>
         <source>&amp;Keep running</source>
-        <translation type="unfinished"></translation>
+        <translation>実行を続ける(&amp;K)</translation>
     </message>
     <message>
         <location line="+57"/>
         <source>The server then appears in the Servers and consent tab the first time it runs, and sees only the roots you grant it.</source>
-        <translation type="unfinished"></translation>
+        <translation>サーバーは初めて起動したときに「サーバーと同意」タブに表示され、あなたが許可したルートだけを見ます。</translation>
     </message>
     <message>
         <location line="-238"/>
@@ -1354,14 +1379,14 @@
         <translation>保留中のリクエストを確認(&amp;R)…</translation>
     </message>
     <message numerus="yes">
-        <location line="-74"/>
+        <location line="-76"/>
         <source>Added %n root(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 件のルートを追加しました</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+79"/>
         <source>&amp;View</source>
         <translation>表示(&amp;V)</translation>
     </message>
@@ -1702,7 +1727,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="-28"/>
         <source>No roots yet. Add the folders you work in with Add folder… or Detect projects…, or drop them here from your file manager.</source>
-        <translation type="unfinished"></translation>
+        <translation>まだルートがありません。作業するフォルダーを「フォルダーを追加…」や「プロジェクトを検出…」で追加するか、ファイルマネージャーからここにドロップしてください。</translation>
     </message>
     <message>
         <location line="+35"/>
@@ -1739,7 +1764,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="+8"/>
         <source>Roots are the folders you work in. Drop folders here from your file manager, then choose in the Servers and consent tab which server may see which.</source>
-        <translation type="unfinished"></translation>
+        <translation>ルートとは、あなたが作業するフォルダーです。ファイルマネージャーからここにフォルダーをドロップし、どのサーバーにどれを見せるかを「サーバーと同意」タブで選びます。</translation>
     </message>
     <message>
         <location line="+72"/>
@@ -1825,7 +1850,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_model.py" line="+96"/>
+        <location filename="../../app/roots_manager/gui/servers_model.py" line="+124"/>
         <source>Server</source>
         <translation>サーバー</translation>
     </message>
@@ -1895,10 +1920,25 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>コマンド変更: 許可を停止中</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>, </source>
         <comment>between the parts of a server&apos;s status</comment>
         <translation>、</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>denied on {when}</source>
+        <translation>{when} に拒否</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>allowed for its session on {when}</source>
+        <translation>{when} にこのセッションのみ許可</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>allowed on {when}</source>
+        <translation>{when} に許可</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -1982,7 +2022,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="+20"/>
         <source>A click on a cell, or Space, changes what a server sees: not granted, then this session (until the running server stops), then always. Right-click for a menu, which can also make a grant read-only. A lock marks a confined server.</source>
-        <translation type="unfinished"></translation>
+        <translation>セルをクリックするか Space を押すと、サーバーに見せる範囲が 許可なし → このセッションのみ（実行中のサーバーが止まるまで）→ 常に と切り替わります。右クリックのメニューでは許可を読み取り専用にもできます。鍵は隔離されたサーバーの印です。</translation>
     </message>
     <message>
         <location line="+10"/>
@@ -2028,12 +2068,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <location line="+7"/>
         <location line="+6"/>
         <source>&amp;Disconnect…</source>
-        <translation type="unfinished"></translation>
+        <translation>切断(&amp;D)…</translation>
     </message>
     <message>
         <location line="-4"/>
         <source>End the selected server, which this app connected as its host</source>
-        <translation type="unfinished"></translation>
+        <translation>このアプリがホストとして接続した、選択中のサーバーを終了します</translation>
     </message>
     <message>
         <location line="+8"/>
@@ -2053,37 +2093,37 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="+81"/>
         <source>Legend of the consent cells</source>
-        <translation type="unfinished"></translation>
+        <translation>同意セルの凡例</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>Always: from now on</source>
-        <translation type="unfinished"></translation>
+        <translation>常に: これから先ずっと</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>This session: until the running server stops</source>
-        <translation type="unfinished"></translation>
+        <translation>このセッションのみ: 実行中のサーバーが止まるまで</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Not granted</source>
-        <translation type="unfinished"></translation>
+        <translation>許可なし</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Read-only: said in the cell</source>
-        <translation type="unfinished"></translation>
+        <translation>読み取り専用: セルに表示</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Each server appears here as a row once it has run behind roots-bridge.</source>
-        <translation type="unfinished"></translation>
+        <translation>各サーバーは、roots-bridge の背後で一度動くとここに行として表示されます。</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>You have no roots yet: add folders in the Roots tab, and each becomes a column here.</source>
-        <translation type="unfinished"></translation>
+        <translation>まだルートがありません。「ルート」タブでフォルダーを追加すると、それぞれがここで列になります。</translation>
     </message>
     <message>
         <location line="+94"/>
@@ -2237,8 +2277,8 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message numerus="yes">
         <location line="+28"/>
         <source>Roots Manager: %n consent request(s) waiting</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Roots Manager: %n 件の同意リクエストが待っています</numerusform>
         </translation>
     </message>
     <message>
@@ -2267,22 +2307,22 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location filename="../../app/roots_manager/gui/welcome.py" line="+21"/>
         <source>Welcome</source>
-        <translation type="unfinished"></translation>
+        <translation>ようこそ</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>&lt;b&gt;Welcome.&lt;/b&gt; Roots Manager keeps one list of the folders you work in (your roots) and decides, for each MCP server, which of them it may see.&lt;br&gt;A host reaches it through roots-bridge, put in front of a server in the host&apos;s configuration (Help ▸ Use with your host), or try Servers ▸ Connect a server… with the demo server.&lt;br&gt;Every roots request and change notice then shows live in the Log.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;ようこそ。&lt;/b&gt;Roots Manager は作業するフォルダー（ルート）の一覧を一つ持ち、MCP サーバーごとにどれを見せるかを決めます。&lt;br&gt;ホストからは roots-bridge を通して使います。ホストの設定でサーバーの前に roots-bridge を置くか（ヘルプ ▸ ホストで使う）、サーバー ▸ サーバーに接続… でデモサーバーを試してください。&lt;br&gt;ルートのリクエストと変更通知は、すべてログにリアルタイムで表示されます。</translation>
     </message>
     <message>
         <location line="+11"/>
         <source>Got it</source>
-        <translation type="unfinished"></translation>
+        <translation>わかりました</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Hide this welcome for good</source>
-        <translation type="unfinished"></translation>
+        <translation>この案内を今後表示しない</translation>
     </message>
 </context>
 <context>

@@ -268,39 +268,39 @@
     <message>
         <location line="+18"/>
         <source>Add &amp;folder…</source>
-        <translation type="unfinished"></translation>
+        <translation>添加文件夹(&amp;F)…</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Add a folder to your roots and tick it here (or drop folders on the list)</source>
-        <translation type="unfinished"></translation>
+        <translation>将文件夹添加为根目录并在此勾选（也可以把文件夹拖放到列表上）</translation>
     </message>
     <message numerus="yes">
         <location line="+23"/>
         <source>%n more request(s) wait after this one.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>此请求之后还有 %n 个请求在等待。</numerusform>
         </translation>
     </message>
     <message>
         <location line="+52"/>
         <source>{server} is not waiting now: your decision applies when it next asks.</source>
-        <translation type="unfinished"></translation>
+        <translation>{server} 目前没有在等待：你的决定将在它下次请求时生效。</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>{server} has not asked for its folders yet; once it asks, it waits up to {seconds} s for your decision.</source>
-        <translation type="unfinished"></translation>
+        <translation>{server} 还没有请求文件夹；请求后，它最多等待 {seconds} 秒等你决定。</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>{server} is waiting: {seconds} s</source>
-        <translation type="unfinished"></translation>
+        <translation>{server} 正在等待：还剩 {seconds} 秒</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>The time ran out: {server} was answered with no folder. A decision now still reaches it.</source>
-        <translation type="unfinished"></translation>
+        <translation>时间已到：已回复 {server} 没有文件夹。现在做出的决定仍会送达该服务器。</translation>
     </message>
     <message>
         <location line="+17"/>
@@ -310,7 +310,7 @@
     <message>
         <location line="+20"/>
         <source>Add a folder the server may see</source>
-        <translation type="unfinished"></translation>
+        <translation>添加服务器可以看到的文件夹</translation>
     </message>
     <message>
         <location line="-135"/>
@@ -320,7 +320,7 @@
     <message>
         <location line="-56"/>
         <source>This server has not run behind Roots Manager before. While you decide, its request for folders is held, for a limited time; then it is answered with no folder, and your decision reaches it later.</source>
-        <translation type="unfinished"></translation>
+        <translation>此服务器以前没有在 Roots Manager 之后运行过。在你决定期间，它对文件夹的请求会被暂缓一段有限的时间；之后将回复它没有文件夹，你的决定稍后仍会送达。</translation>
     </message>
     <message>
         <location line="+179"/>
@@ -330,7 +330,7 @@
     <message>
         <location line="+3"/>
         <source>You have no roots yet. Add the folders this server may see with Add folder…, or allow it with none for now.</source>
-        <translation type="unfinished"></translation>
+        <translation>你还没有根目录。请用“添加文件夹…”添加此服务器可以看到的文件夹，或者暂时在没有文件夹的情况下允许它。</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -413,7 +413,7 @@
     <message>
         <location line="+2"/>
         <source>Not granted</source>
-        <translation type="unfinished"></translation>
+        <translation>未授权</translation>
     </message>
     <message>
         <location line="+26"/>
@@ -448,7 +448,7 @@
     <message>
         <location line="+1"/>
         <source>Click or Space: not granted, this session, always</source>
-        <translation type="unfinished"></translation>
+        <translation>单击或按空格：未授权 → 仅本次会话 → 始终</translation>
     </message>
     <message>
         <location line="-26"/>
@@ -782,35 +782,35 @@
     <message numerus="yes">
         <location line="+6"/>
         <source>%p% (%n folder(s))</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%p%（%n 个文件夹）</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <location line="+15"/>
         <source>%n folder(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个文件夹</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <location line="+2"/>
         <source>Cancelled after {visited}; %n project(s) found so far.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>已在检查 {visited}后取消；目前找到 %n 个项目。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <location line="+2"/>
         <source>%n project(s) found in {visited}.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>在 {visited}中找到 %n 个项目。</numerusform>
         </translation>
     </message>
     <message>
         <location line="+2"/>
         <source>No project found in {visited}.</source>
-        <translation type="unfinished"></translation>
+        <translation>在 {visited}中没有找到项目。</translation>
     </message>
     <message>
         <location line="+11"/>
@@ -856,7 +856,7 @@
         <translation>摘要</translation>
     </message>
     <message>
-        <location line="+242"/>
+        <location line="+241"/>
         <source>(no longer on disk)</source>
         <translation>（已不在磁盘上）</translation>
     </message>
@@ -864,7 +864,7 @@
 <context>
     <name>LogPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_view.py" line="+53"/>
+        <location filename="../../app/roots_manager/gui/log_view.py" line="+58"/>
         <source>Server filter</source>
         <translation>服务器筛选</translation>
     </message>
@@ -963,19 +963,19 @@
     <message numerus="yes">
         <location line="+116"/>
         <source>Exported %n event(s) to {path}</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>已将 %n 个事件导出到 {path}</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+117"/>
+        <location line="+128"/>
         <source>Showing {shown} of %n event(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>显示 %n 个事件中的 {shown} 个</numerusform>
         </translation>
     </message>
     <message>
-        <location line="-305"/>
+        <location line="-316"/>
         <source>Cle&amp;ar view</source>
         <translation>清空视图(&amp;A)</translation>
     </message>
@@ -1020,29 +1020,29 @@
         <translation>无法写入 {path}：{error}</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+70"/>
         <source>This event is no longer on disk.</source>
         <translation>此事件已不在磁盘上。</translation>
     </message>
     <message>
         <location line="+19"/>
         <source>Filtering…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在筛选…</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>No event matches the filter.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有符合筛选条件的事件。</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>The view was cleared; new events appear here as they come.</source>
-        <translation type="unfinished"></translation>
+        <translation>视图已清空；新事件到达时会显示在这里。</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>No events yet. Each server run behind roots-bridge logs here its handshake, every roots/list and every list_changed.</source>
-        <translation type="unfinished"></translation>
+        <translation>还没有事件。每个在 roots-bridge 之后运行的服务器的握手、每次 roots/list 和每次 list_changed 都会记录在这里。</translation>
     </message>
     <message>
         <location line="+12"/>
@@ -1073,7 +1073,7 @@
 <context>
     <name>LogSummary</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_model.py" line="-236"/>
+        <location filename="../../app/roots_manager/gui/log_model.py" line="-235"/>
         <source>started {command} (pid {pid}, {mode})</source>
         <translation>已启动 {command}（PID {pid}，{mode}）</translation>
     </message>
@@ -1130,22 +1130,22 @@
     <message>
         <location line="-2"/>
         <source>1 root: {paths}</source>
-        <translation type="unfinished"></translation>
+        <translation>1 个根目录：{paths}</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>{count} roots: {paths}</source>
-        <translation type="unfinished"></translation>
+        <translation>{count} 个根目录：{paths}</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>roots changed, now 1 root: {paths}</source>
-        <translation type="unfinished"></translation>
+        <translation>根目录已变更，现在有 1 个：{paths}</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>roots changed, now {count} roots: {paths}</source>
-        <translation type="unfinished"></translation>
+        <translation>根目录已变更，现在有 {count} 个：{paths}</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1218,21 +1218,46 @@
         <translation>仅观察</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+7"/>
+        <source>host closed stdin</source>
+        <translation>主机关闭了标准输入</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>host stopped reading</source>
+        <translation>主机停止了读取</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the server closed its stdout</source>
+        <translation>服务器关闭了标准输出</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>server exited</source>
+        <translation>服务器已退出</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cannot start</source>
+        <translation>无法启动</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>{signal} received</source>
-        <translation type="unfinished"></translation>
+        <translation>收到 {signal}</translation>
     </message>
 </context>
 <context>
     <name>MainWindow</name>
     <message>
         <location filename="../../app/roots_manager/gui/main_window.py" line="+94"/>
-        <location line="+165"/>
+        <location line="+167"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-152"/>
+        <location line="-154"/>
         <source>Sections</source>
         <translation>分区</translation>
     </message>
@@ -1267,7 +1292,7 @@
         <translation>此版本不提供实时日志。</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+22"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -1314,24 +1339,24 @@
     <message numerus="yes">
         <location line="+31"/>
         <source>%n server(s) wait for your decision</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个服务器在等待你的决定</numerusform>
         </translation>
     </message>
     <message>
         <location line="+143"/>
         <source>{server} was not connected from this app</source>
-        <translation type="unfinished"></translation>
+        <translation>{server} 不是由本应用连接的</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Disconnect {server}?</source>
-        <translation type="unfinished"></translation>
+        <translation>断开 {server}？</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Disconnect {server}? Its bridge and the server stop.</source>
-        <translation type="unfinished"></translation>
+        <translation>要断开 {server} 吗？它的桥接程序和服务器都会停止。</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -1341,12 +1366,12 @@
     <message>
         <location line="+1"/>
         <source>&amp;Keep running</source>
-        <translation type="unfinished"></translation>
+        <translation>继续运行(&amp;K)</translation>
     </message>
     <message>
         <location line="+57"/>
         <source>The server then appears in the Servers and consent tab the first time it runs, and sees only the roots you grant it.</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器首次运行时会出现在“服务器与授权”标签页中，并且只能看到你授予它的根目录。</translation>
     </message>
     <message>
         <location line="-238"/>
@@ -1354,14 +1379,14 @@
         <translation>查看待处理的请求(&amp;R)…</translation>
     </message>
     <message numerus="yes">
-        <location line="-74"/>
+        <location line="-76"/>
         <source>Added %n root(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>已添加 %n 个根目录</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+79"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -1702,7 +1727,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="-28"/>
         <source>No roots yet. Add the folders you work in with Add folder… or Detect projects…, or drop them here from your file manager.</source>
-        <translation type="unfinished"></translation>
+        <translation>还没有根目录。请用“添加文件夹…”或“检测项目…”添加你工作的文件夹，或从文件管理器把它们拖放到这里。</translation>
     </message>
     <message>
         <location line="+35"/>
@@ -1739,7 +1764,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="+8"/>
         <source>Roots are the folders you work in. Drop folders here from your file manager, then choose in the Servers and consent tab which server may see which.</source>
-        <translation type="unfinished"></translation>
+        <translation>根目录是你工作的文件夹。从文件管理器把文件夹拖放到这里，然后在“服务器与授权”标签页中选择哪个服务器可以看到哪些。</translation>
     </message>
     <message>
         <location line="+72"/>
@@ -1825,7 +1850,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_model.py" line="+96"/>
+        <location filename="../../app/roots_manager/gui/servers_model.py" line="+124"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
@@ -1895,10 +1920,25 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>命令已变化：授权已暂停</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>, </source>
         <comment>between the parts of a server&apos;s status</comment>
         <translation>，</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>denied on {when}</source>
+        <translation>于 {when} 拒绝</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>allowed for its session on {when}</source>
+        <translation>于 {when} 仅本次会话允许</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>allowed on {when}</source>
+        <translation>于 {when} 允许</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -1982,7 +2022,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="+20"/>
         <source>A click on a cell, or Space, changes what a server sees: not granted, then this session (until the running server stops), then always. Right-click for a menu, which can also make a grant read-only. A lock marks a confined server.</source>
-        <translation type="unfinished"></translation>
+        <translation>单击单元格或按空格可更改服务器能看到的内容：未授权 → 仅本次会话（直到正在运行的服务器停止）→ 始终。右键菜单还可以把授权设为只读。锁形图标表示受限的服务器。</translation>
     </message>
     <message>
         <location line="+10"/>
@@ -2028,12 +2068,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <location line="+7"/>
         <location line="+6"/>
         <source>&amp;Disconnect…</source>
-        <translation type="unfinished"></translation>
+        <translation>断开连接(&amp;D)…</translation>
     </message>
     <message>
         <location line="-4"/>
         <source>End the selected server, which this app connected as its host</source>
-        <translation type="unfinished"></translation>
+        <translation>结束所选的服务器（由本应用作为主机连接）</translation>
     </message>
     <message>
         <location line="+8"/>
@@ -2053,37 +2093,37 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="+81"/>
         <source>Legend of the consent cells</source>
-        <translation type="unfinished"></translation>
+        <translation>授权单元格图例</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>Always: from now on</source>
-        <translation type="unfinished"></translation>
+        <translation>始终：从现在起</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>This session: until the running server stops</source>
-        <translation type="unfinished"></translation>
+        <translation>仅本次会话：直到正在运行的服务器停止</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Not granted</source>
-        <translation type="unfinished"></translation>
+        <translation>未授权</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Read-only: said in the cell</source>
-        <translation type="unfinished"></translation>
+        <translation>只读：在单元格中注明</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Each server appears here as a row once it has run behind roots-bridge.</source>
-        <translation type="unfinished"></translation>
+        <translation>每个服务器在 roots-bridge 之后运行过一次后，都会在这里显示为一行。</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>You have no roots yet: add folders in the Roots tab, and each becomes a column here.</source>
-        <translation type="unfinished"></translation>
+        <translation>你还没有根目录：在“根目录”标签页中添加文件夹，每个文件夹都会成为这里的一列。</translation>
     </message>
     <message>
         <location line="+94"/>
@@ -2237,8 +2277,8 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message numerus="yes">
         <location line="+28"/>
         <source>Roots Manager: %n consent request(s) waiting</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Roots Manager：%n 个授权请求在等待</numerusform>
         </translation>
     </message>
     <message>
@@ -2267,22 +2307,22 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location filename="../../app/roots_manager/gui/welcome.py" line="+21"/>
         <source>Welcome</source>
-        <translation type="unfinished"></translation>
+        <translation>欢迎</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>&lt;b&gt;Welcome.&lt;/b&gt; Roots Manager keeps one list of the folders you work in (your roots) and decides, for each MCP server, which of them it may see.&lt;br&gt;A host reaches it through roots-bridge, put in front of a server in the host&apos;s configuration (Help ▸ Use with your host), or try Servers ▸ Connect a server… with the demo server.&lt;br&gt;Every roots request and change notice then shows live in the Log.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;欢迎。&lt;/b&gt;Roots Manager 保存一份你工作的文件夹（根目录）列表，并为每个 MCP 服务器决定它可以看到其中哪些。&lt;br&gt;主机通过 roots-bridge 使用它：在主机配置中把 roots-bridge 放在服务器前面（帮助 ▸ 在主机中使用），或者通过 服务器 ▸ 连接服务器… 试用演示服务器。&lt;br&gt;每个根目录请求和变更通知都会实时显示在日志中。</translation>
     </message>
     <message>
         <location line="+11"/>
         <source>Got it</source>
-        <translation type="unfinished"></translation>
+        <translation>知道了</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Hide this welcome for good</source>
-        <translation type="unfinished"></translation>
+        <translation>不再显示此欢迎信息</translation>
     </message>
 </context>
 <context>

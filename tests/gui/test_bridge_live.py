@@ -7,7 +7,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
 
 from roots_manager.core.paths import Layout
 from roots_manager.core.store import Store

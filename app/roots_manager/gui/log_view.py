@@ -56,10 +56,18 @@ class LogPanel(QWidget):
 
         self.server_box = QComboBox()
         self.server_box.setAccessibleName(self.tr("Server filter"))
-        self.server_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        # a fixed width: a long name or kind seen later must not reflow the bar or widen the
+        # window past a small screen (the list that opens shows them whole)
+        self.server_box.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.server_box.setMinimumContentsLength(8)
         self.kind_box = QComboBox()
         self.kind_box.setAccessibleName(self.tr("Kind filter"))
-        self.kind_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.kind_box.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.kind_box.setMinimumContentsLength(10)
         self.text_edit = QLineEdit()
         self.text_edit.setAccessibleName(self.tr("Text filter"))
         self.text_edit.setPlaceholderText(self.tr("Text in the summary or the JSON (Ctrl+F)"))
@@ -95,10 +103,13 @@ class LogPanel(QWidget):
         bar.addWidget(self.kind_box)
         bar.addWidget(text_label)
         bar.addWidget(self.text_edit, 1)
-        bar.addWidget(self.follow_box)
-        bar.addWidget(self.pause_button)
-        bar.addWidget(self.clear_button)
-        bar.addWidget(self.export_button)
+        # the actions go under the table, beside the status: one bar of all of them would make
+        # the window wider than a small screen
+        actions = QHBoxLayout()
+        actions.addWidget(self.follow_box)
+        actions.addWidget(self.pause_button)
+        actions.addWidget(self.clear_button)
+        actions.addWidget(self.export_button)
 
         self.table = PlaceholderTableView()
         self.table.setAccessibleName(self.tr("Events"))
@@ -151,7 +162,9 @@ class LogPanel(QWidget):
         box = QVBoxLayout(self)
         box.addLayout(bar)
         box.addWidget(self.splitter, 1)
-        box.addWidget(self.status)
+        self.status.setMinimumWidth(1)  # elided by its width, never widening the window
+        actions.insertWidget(0, self.status, 1)
+        box.addLayout(actions)
 
         self._filter_timer = QTimer(self)
         self._filter_timer.setSingleShot(True)

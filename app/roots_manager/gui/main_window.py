@@ -18,6 +18,7 @@ from PySide6.QtGui import (
     QDropEvent,
     QIcon,
     QKeySequence,
+    QShowEvent,
 )
 from PySide6.QtWidgets import (
     QFrame,
@@ -136,6 +137,8 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(central)
 
         self._make_menus()
+        # made now, not by the first message: appearing, it would shrink the tabs under the pointer
+        self.statusBar().setSizeGripEnabled(True)
         watcher.state_changed.connect(self._state_changed)
         watcher.edit_failed.connect(self.show_error)
         watcher.store_failed.connect(self._store_failed)
@@ -508,6 +511,12 @@ class MainWindow(QMainWindow):
         y = min(max(frame.y(), area.top()), area.bottom() + 1 - frame.height())
         if (x, y) != (frame.x(), frame.y()):
             self.move(max(x, area.left()), max(y, area.top()))
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        # again once shown: only then are the window manager's frame margins known
+        self.clamp_to_screen()
+        QTimer.singleShot(0, self.clamp_to_screen)
 
     def save_view_state(self) -> None:
         """Save the window's geometry and the servers table's columns in the settings."""
