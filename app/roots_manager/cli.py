@@ -379,6 +379,10 @@ def cmd_store_recover(store: Store, args: argparse.Namespace) -> int:
 # ---- the rest ------------------------------------------------------------------------------
 
 
+HELP_ONLY = ("-h", "--help", "--version")
+"""Options of the command line itself, not of the desktop app."""
+
+
 def cmd_bridge(argv: Sequence[str]) -> int:
     from roots_manager.bridge.main import main as bridge_main
 
@@ -402,6 +406,9 @@ def build_parser() -> argparse.ArgumentParser:
         "they are not an access control.",
     )
     p.add_argument("--version", action="version", version=f"roots-manager {__version__}")
+    from roots_manager.gui.options import add_app_options  # Qt-free: no Qt loads here
+
+    add_app_options(p)
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     roots = sub.add_parser("roots", help="the list of workspace folders")
@@ -507,7 +514,13 @@ def build_parser() -> argparse.ArgumentParser:
     add_log_commands(sub)
 
     sub.add_parser("bridge", help="run the stdio bridge (the same as roots-bridge)", add_help=False)
-    sub.add_parser("gui", help="open the desktop app (the default)", add_help=False)
+    gui = sub.add_parser(
+        "gui",
+        help="open the desktop app (the default)",
+        description="Open the desktop app. Qt's own options (-platform, -style ...) are "
+        "passed on to Qt.",
+    )
+    add_app_options(gui)
     return p
 
 
@@ -515,14 +528,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "bridge":
         return cmd_bridge(argv[1:])
-    if (
-        not argv
-        or argv[0] == "gui"
-        or (argv[0].startswith("--") and argv[0] not in ("--help", "--version"))
-    ):
-        # no command, or only app options such as --demo: the desktop app
-        return cmd_gui(argv[1:] if argv and argv[0] == "gui" else argv)
     parser = build_parser()
+    if not argv or argv[0] == "gui" or (argv[0].startswith("-") and argv[0] not in HELP_ONLY):
+        # no command, or only options such as --demo: the desktop app, unless an option is
+        # one nobody takes (a typo must not open a window)
+        app_argv = argv[1:] if argv and argv[0] == "gui" else argv
+        if any(a in ("-h", "--help") for a in app_argv):
+            parser.parse_args(["gui", "--help"])  # prints the app's options and exits
+        from roots_manager.gui.options import parse_app_options
+
+        unknown = parse_app_options(app_argv).unknown
+        if unknown:
+            parser.error(f"unrecognized arguments: {' '.join(unknown)}")  # usage, exit 2
+        return cmd_gui(app_argv)
     args = parser.parse_args(argv)
     try:
         store = Store(Layout.default())

@@ -361,3 +361,20 @@ def test_stored_look_alike_server_names_are_told_apart(tmp_path: Path) -> None:
     left = json.loads(run_cli("servers", "list", "--json").stdout)
     assert sorted(s["name"] for s in left) == sorted(["fs", "fs\u200b", "fs\u00ad"])
     assert effective_uris("fs") == [path_to_uri(str(folder))]
+
+
+@pytest.mark.parametrize("args", [["--jsno"], ["gui", "--jsno"], ["--demo", "--hiden"], ["--json"]])
+def test_a_mistyped_option_is_a_usage_error_not_the_desktop_app(args: list[str]) -> None:
+    # a window opened by mistake would keep the process running into the timeout
+    proc = run_cli(*args, check=False, timeout=30)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith("usage: roots-manager")
+    assert f"unrecognized arguments: {args[-1]}" in proc.stderr
+    assert proc.stdout == ""
+
+
+def test_the_apps_own_options_are_in_the_help() -> None:
+    shown = run_cli("--help").stdout
+    assert "--demo" in shown and "--hidden" in shown
+    shown = run_cli("gui", "--help").stdout
+    assert "--demo" in shown and "-platform" in shown

@@ -36,6 +36,7 @@ from roots_manager.core.store import Store, StoreError
 from roots_manager.gui.consent_dialog import DialogPrompt
 from roots_manager.gui.instance import InstanceServer, ask_running_instance
 from roots_manager.gui.main_window import MainWindow
+from roots_manager.gui.options import parse_app_options
 from roots_manager.gui.recovery import RecoveryDialog
 from roots_manager.gui.resources import app_icon, install_translators
 from roots_manager.gui.tray import Tray
@@ -366,13 +367,12 @@ def install_excepthook(loop: asyncio.AbstractEventLoop | None = None) -> None:
 
 
 def parse_options(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
-    """The app's own options; the rest is left for Qt (``-platform``, ``-style`` ...)."""
-    p = argparse.ArgumentParser(prog="roots-manager", add_help=True)
-    p.add_argument("--demo", action="store_true", help="connect a small demo server at start")
-    p.add_argument(
-        "--hidden", action="store_true", help="start in the tray, without showing the window"
-    )
-    return p.parse_known_args(argv)
+    """The app's own options; the rest is left for Qt (``-platform``, ``-style`` ...).
+
+    The CLI has refused unknown options already (:func:`parse_app_options`).
+    """
+    parsed = parse_app_options(argv)
+    return parsed.options, parsed.qt_args
 
 
 def main(argv: list[str], *, on_shown: Callable[[], None] | None = None) -> int:
