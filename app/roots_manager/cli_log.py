@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import time
 from typing import Any
 
@@ -36,6 +37,12 @@ def cmd_log(store: Store, args: argparse.Namespace) -> int:
                 if args.server in (None, server) or visible(server) == args.server:
                     _print_event(rec, args.json)
 
+    if args.follow:
+        # Ctrl+C is the only way --follow ends. A process started with SIGINT ignored (a
+        # background job of a script, some CI runners and service managers) inherits that,
+        # and Python then installs no handler of its own: the interrupt would be lost and
+        # the command would follow forever. It is asked for, so it is taken.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         drain()
         if not args.follow:

@@ -8,6 +8,8 @@ import signal
 import subprocess
 import sys
 
+import pytest
+
 from roots_manager.core import events as ev
 from roots_manager.core.paths import Layout
 from tests.conftest import run_cli
@@ -136,9 +138,15 @@ def test_piped_into_a_reader_that_stops_early(layout: Layout) -> None:
         assert err == ""
 
 
-def test_follow_ends_cleanly_on_ctrl_c(layout: Layout) -> None:
+@pytest.mark.parametrize("inherited", ["default", "ignored"])
+def test_follow_ends_cleanly_on_ctrl_c(layout: Layout, inherited: str) -> None:
+    # "ignored": a background job of a script (or a process some CI runners start) begins with
+    # SIGINT ignored; Python then keeps it ignored unless told otherwise, and Ctrl+C was lost
+    command = [sys.executable, "-m", "roots_manager.cli", "log", "--follow"]
+    if inherited == "ignored":
+        command = ["sh", "-c", 'trap "" INT; exec "$0" "$@"', *command]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "roots_manager.cli", "log", "--follow"],
+        command,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
