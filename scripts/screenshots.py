@@ -1,17 +1,23 @@
 #!/usr/bin/env python3
 """Take the README's screenshots: the main window, the consent prompt and the live log.
 
+    QT_QPA_PLATFORM=offscreen python scripts/screenshots.py --lang ja --out docs
+    QT_QPA_PLATFORM=offscreen python scripts/screenshots.py --lang ja --first-run --out docs
     xvfb-run -a -s "-screen 0 1400x900x24" env QT_QPA_PLATFORM=xcb \
-        python scripts/screenshots.py --lang ja --out docs
+        python scripts/screenshots.py --lang ja --scale 1.5 --out /tmp/shots
 
 Builds a sample workspace in a temporary ROOTS_MANAGER_HOME (roots, servers, grants, a
 running bridge's marker, a pending consent request and a few hundred traffic events), opens
-the real app on it, and grabs each view to PNG. Look at the results before committing them.
+the real app on it, and grabs each view to PNG. With --first-run the state is what a new user
+meets instead: no roots, the welcome, and a first server waiting for consent. Under the
+offscreen platform the screen is made 1400x900 (its own default is too small for the window).
+Look at the results before committing them.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import sys
@@ -150,18 +156,92 @@ def build_sample(home: Path, work: Path, lang: str) -> None:
     writer.close()
 
 
+def build_first_run(home: Path) -> None:
+    """A new user's state: no roots, and the demo server waiting for consent (its bridge's
+    marker and log say it holds the server's roots/list, so the prompt counts down)."""
+    from roots_manager.core import events as ev
+    from roots_manager.core import live
+    from roots_manager.core.model import now_iso
+    from roots_manager.core.paths import Layout
+    from roots_manager.core.store import Store
+    from roots_manager.gui.connect import DEMO_SERVER_NAME
+
+    layout = Layout(home).ensure()
+    session = "20261130T090000-roots-demo"
+    # the command as an installed app runs it, not this checkout's interpreter path
+    command = ["python3", "-m", "roots_manager.demo_server"]
+    with Store(layout).transaction() as state:
+        state.server_started(DEMO_SERVER_NAME, command, session)
+    live.write_bridge_marker(
+        layout,
+        live.BridgeMarker(
+            session=session,
+            server=DEMO_SERVER_NAME,
+            pid=os.getpid(),
+            started_at=now_iso(),
+            command=command,
+            protocol="2025-11-25",
+            process_started=live.process_start_time(os.getpid()),
+        ),
+    )
+    writer = ev.EventWriter(layout, session)
+    writer.write(ev.event(ev.CONSENT_WAIT, DEMO_SERVER_NAME, session, timeout=30.0))
+    asked = ev.event(ev.ROOTS_ASKED, DEMO_SERVER_NAME, session, dir=ev.SERVER_TO_HOST, id=0)
+    asked["held"] = True
+    # asked 7 s ago: the prompt shows the 23 s left
+    asked["ts"] = (
+        (datetime.now(UTC) - timedelta(seconds=7))
+        .isoformat(timespec="milliseconds")
+        .replace("+00:00", "Z")
+    )
+    writer.write(asked)
+    writer.close()
+
+
+def big_offscreen_screen(tmp: Path, scale: float) -> None:
+    """Give the offscreen platform a screen the size of a laptop's (its default is 800x800)."""
+    platform = os.environ.get("QT_QPA_PLATFORM", "")
+    if platform != "offscreen":
+        return
+    config = tmp / "offscreen.json"
+    # scaled: a 1920x1080 laptop screen, 1280x720 at 1.5 (where the window must be clamped)
+    width, height = (1400, 900) if scale == 1.0 else (1920, 1080)
+    screen = {"name": "shots", "x": 0, "y": 0, "width": width, "height": height,
+              "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}  # fmt: skip
+    config.write_text(json.dumps({"screens": [screen]}), encoding="utf-8")
+    os.environ["QT_QPA_PLATFORM"] = f"offscreen:configfile={config}"
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--lang", default="en", help="en, ja or zh_CN")
     p.add_argument("--out", type=Path, default=Path("docs"))
+    p.add_argument(
+        "--first-run", action="store_true", help="a new user's state instead of the sample"
+    )
+    p.add_argument("--scale", type=float, default=1.0, help="the interface scale (QT_SCALE_FACTOR)")
     args = p.parse_args()
     suffix = "" if args.lang == "en" else f"-{args.lang}"
+    if args.scale != 1.0:
+        suffix += f"@{args.scale:g}x"
+        os.environ["QT_SCALE_FACTOR"] = f"{args.scale:g}"
     # a fixed, short place, so the paths in the pictures read well
     tmp = Path(tempfile.gettempdir()) / "roots-manager-sample"
     shutil.rmtree(tmp, ignore_errors=True)
     home = tmp / "state"
     os.environ["ROOTS_MANAGER_HOME"] = str(home)
-    build_sample(home, tmp / "code", args.lang)
+    tmp.mkdir(parents=True)
+    big_offscreen_screen(tmp, args.scale)
+    if args.first_run:
+        build_first_run(home)
+    else:
+        build_sample(home, tmp / "code", args.lang)
+        from roots_manager.core.paths import Layout
+        from roots_manager.gui.welcome import WELCOME_DISMISSED_KEY
+
+        # the sample is a user's workspace some days in: the welcome was dismissed long ago
+        settings = Layout(home).ensure().home / "gui.ini"
+        settings.write_text(f"[General]\n{WELCOME_DISMISSED_KEY}=true\n", encoding="utf-8")
     if args.lang != "en":
         from roots_manager.core.paths import Layout
         from roots_manager.core.store import Store
@@ -188,6 +268,13 @@ def main() -> int:
         dialog = next(
             w for w in qapp.topLevelWidgets() if isinstance(w, ConsentDialog) and w.isVisible()
         )
+        if args.first_run:
+            save(dialog, "first-consent")
+            dialog.hide()
+            QTimer.singleShot(
+                400, lambda: (save(window, "first-run"), QApplication.instance().quit())
+            )
+            return
         save(dialog, "consent")
         dialog.hide()
         tabs = window.findChild(QTabWidget)
@@ -218,6 +305,7 @@ def main() -> int:
             w for w in QApplication.instance().topLevelWidgets() if w.inherits("QMainWindow")
         )
         window.resize(1200, 760)
+        window.clamp_to_screen()  # as a saved geometry is
         QTimer.singleShot(1500, shoot)
 
     return gui_app.main([], on_shown=shown)

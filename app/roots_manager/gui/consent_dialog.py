@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
     QLabel,
-    QListView,
     QPlainTextEdit,
     QPushButton,
     QVBoxLayout,
@@ -32,6 +31,7 @@ from roots_manager.core.interaction import ConsentAnswer, ConsentQuestion, Reply
 from roots_manager.core.names import visible
 from roots_manager.core.paths import Layout
 from roots_manager.gui.folder_drops import dropped_folders
+from roots_manager.gui.placeholder_view import PlaceholderListView
 from roots_manager.gui.roots_model import unavailable_text
 from roots_manager.gui.servers_model import local_time
 
@@ -95,6 +95,9 @@ class ConsentDialog(QDialog):
         self.wait_label.setObjectName("consentWait")
         self.wait_label.setWordWrap(True)
         self.wait_label.setTextFormat(Qt.TextFormat.PlainText)
+        bold = self.wait_label.font()
+        bold.setBold(True)
+        self.wait_label.setFont(bold)
         self.wait: ConsentWait | None = None
         self._wait_timer = QTimer(self)
         self._wait_timer.setInterval(WAIT_TICK_MS)
@@ -130,7 +133,10 @@ class ConsentDialog(QDialog):
         self.model = QStandardItemModel(self)
         for r in question.roots:
             self._append_root(r, checked=False)
-        self.roots = QListView(self)
+        self.roots = PlaceholderListView(
+            self.tr("Drop folders here, or use Add folder…") if add_roots is not None else "",
+            self,
+        )
         self.roots.setModel(self.model)
         self.roots.setAccessibleName(self.tr("Roots the server may see"))
         # a folder dropped on the list becomes a root, ticked

@@ -1,10 +1,25 @@
-"""A table view that says what to do when it has no rows, instead of showing a blank grid."""
+"""Item views that say what to do when they have no rows, instead of showing a blank grid."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QPainter, QPaintEvent, QPalette
-from PySide6.QtWidgets import QTableView, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QListView, QTableView, QWidget
+
+MARGIN = 24
+
+
+def paint_placeholder(view: QAbstractItemView, text: str) -> None:
+    """Paint *text* at the top of *view*'s viewport, in the palette's placeholder colour."""
+    painter = QPainter(view.viewport())
+    painter.setPen(view.palette().color(QPalette.ColorRole.PlaceholderText))
+    area = view.viewport().rect().adjusted(MARGIN, MARGIN, -MARGIN, 0)
+    painter.drawText(
+        QRect(area),
+        int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap),
+        text,
+    )
+    painter.end()
 
 
 class PlaceholderTableView(QTableView):
@@ -14,8 +29,6 @@ class PlaceholderTableView(QTableView):
     The text is painted, not a widget laid over the table: nothing moves when the first row
     arrives, and the header stays where it is.
     """
-
-    MARGIN = 24
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -40,17 +53,19 @@ class PlaceholderTableView(QTableView):
 
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)
-        if not self.placeholder_shown():
-            return
-        painter = QPainter(self.viewport())
-        color = self.palette().color(QPalette.ColorRole.PlaceholderText)
-        painter.setPen(color)
-        area = self.viewport().rect().adjusted(self.MARGIN, self.MARGIN, -self.MARGIN, 0)
-        painter.drawText(
-            QRect(area),
-            int(
-                Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap
-            ),
-            self._placeholder,
-        )
-        painter.end()
+        if self.placeholder_shown():
+            paint_placeholder(self, self._placeholder)
+
+
+class PlaceholderListView(QListView):
+    """A :class:`QListView` that paints a short text while it has no rows."""
+
+    def __init__(self, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.placeholder = text
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        model = self.model()
+        if self.placeholder and (model is None or model.rowCount() == 0):
+            paint_placeholder(self, self.placeholder)

@@ -29,7 +29,16 @@ from roots_manager.gui.confine_box import ConfineBox
 from roots_manager.gui.consent_matrix import ConsentMatrixModel
 from roots_manager.gui.placeholder_view import PlaceholderTableView
 from roots_manager.gui.resources import scope_icon
-from roots_manager.gui.servers_model import COMMAND, ServerRow, ServersModel
+from roots_manager.gui.servers_model import (
+    BRIDGE,
+    COMMAND,
+    LAST_ASKED,
+    SERVER,
+    STARTED,
+    STATUS,
+    ServerRow,
+    ServersModel,
+)
 from roots_manager.gui.watcher import StoreWatcher
 
 MATRIX_COLUMN_WIDTH = 110
@@ -301,11 +310,25 @@ class ServersPanel(QWidget):
         self._update_buttons()
 
     def _fit_columns_once(self, *_: object) -> None:
+        # fitted to the first rows, but at least as wide as what a running server shows there
+        # (its bridge and times often come a moment after its row)
         if self._columns_fitted or self.servers_model.rowCount() == 0:
             return
         self._columns_fitted = True
+        metrics = self.servers.fontMetrics()
+        pad = 3 * metrics.averageCharWidth()
+        stamp = metrics.horizontalAdvance("2026-12-31 23:59:59") + pad
+        least = {
+            SERVER: metrics.horizontalAdvance("m" * 10) + pad,
+            STATUS: metrics.horizontalAdvance(self.tr("running") + ", ") + 8 * pad,
+            BRIDGE: metrics.horizontalAdvance("pid 123456, managed, protocol 2025-11-25") + pad,
+            STARTED: stamp,
+            LAST_ASKED: stamp,
+        }
+        header = self.servers.horizontalHeader()
         for col in range(COMMAND):
             self.servers.resizeColumnToContents(col)
+            header.resizeSection(col, max(header.sectionSize(col), least.get(col, 0)))
 
     def column_state(self) -> QByteArray:
         """The servers table's column widths and order, to be saved with the window."""
