@@ -33,6 +33,7 @@ from roots_manager.core.model import State
 from roots_manager.core.names import visible
 from roots_manager.core.paths import Layout
 from roots_manager.core.store import Store, StoreError
+from roots_manager.gui.connect import DEMO_SERVER_NAME, demo_command
 from roots_manager.gui.consent_dialog import DialogPrompt
 from roots_manager.gui.instance import InstanceServer, ask_running_instance
 from roots_manager.gui.main_window import MainWindow
@@ -205,15 +206,6 @@ class AppController(QObject):
 
     def _connect_demo(self) -> None:
         assert self.window is not None
-        try:
-            from roots_manager.gui.connect import DEMO_SERVER_NAME, demo_command
-        except ImportError as exc:
-            self.window.show_error(
-                QCoreApplication.translate(
-                    "MainWindow", "The demo server is not available in this build ({error})."
-                ).format(error=exc)
-            )
-            return
         self.window.connect_command(DEMO_SERVER_NAME, list(demo_command()))
 
     # ---- following the store ------------------------------------------------------------------

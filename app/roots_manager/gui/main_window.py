@@ -35,8 +35,10 @@ from PySide6.QtWidgets import (
 from roots_manager import __version__
 from roots_manager.core.model import State
 from roots_manager.core.names import visible
+from roots_manager.gui.connect import ConnectDialog, ConnectionManager
 from roots_manager.gui.detect import DetectDialog
 from roots_manager.gui.folder_drops import dropped_folders
+from roots_manager.gui.log_view import LogPanel
 from roots_manager.gui.roots_view import RootsPanel
 from roots_manager.gui.servers_view import ServersPanel
 from roots_manager.gui.settings_dialog import KEEP_IN_TRAY_KEY, SettingsDialog
@@ -88,8 +90,8 @@ class MainWindow(QMainWindow):
         self.watcher = watcher
         self.settings = settings
         self.tray_available = False
-        self.connections: Any = None
-        self.log_panel: Any = None
+        self.connections: ConnectionManager | None = None
+        self.log_panel: LogPanel | None = None
         self.running_language: str | None = None
         """The language the window was built in (None: the system's); set by the app."""
         self.setWindowTitle(self.tr("Roots Manager"))
@@ -158,18 +160,11 @@ class MainWindow(QMainWindow):
 
     # ---- building -----------------------------------------------------------------------
 
-    def _make_log_panel(self) -> QWidget:
-        try:
-            from roots_manager.gui.log_view import LogPanel
-        except ImportError as exc:
-            log.info("the log view is not available: %s", exc)
-            placeholder = QLabel(self.tr("The live log is not available in this build."), self)
-            placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
-            return placeholder
+    def _make_log_panel(self) -> LogPanel:
         self.log_panel = LogPanel(self.watcher.layout, self)
         # a server's last roots/list, told by the logs once its bridge has ended
         self.log_panel.roots_asked_seen.connect(self.servers_panel.servers_model.note_last_asked)
-        return self.log_panel  # type: ignore[no-any-return]
+        return self.log_panel
 
     def _action(
         self,
@@ -311,17 +306,8 @@ class MainWindow(QMainWindow):
         if box.clickedButton() is restart:
             self.restart_requested.emit()
 
-    def _connection_manager(self) -> Any:
+    def _connection_manager(self) -> ConnectionManager:
         if self.connections is None:
-            try:
-                from roots_manager.gui.connect import ConnectionManager
-            except ImportError as exc:
-                self.show_error(
-                    self.tr("Connecting servers is not available in this build ({error}).").format(
-                        error=exc
-                    )
-                )
-                return None
             self.connections = ConnectionManager(self.watcher.layout, self)
             self.connections.connected.connect(self._server_connected)
             self.connections.disconnected.connect(self._server_disconnected)
@@ -362,15 +348,6 @@ class MainWindow(QMainWindow):
 
     def connect_server(self) -> None:
         """Ask for a command line and run it through the bridge with this app as the host."""
-        try:
-            from roots_manager.gui.connect import ConnectDialog
-        except ImportError as exc:
-            self.show_error(
-                self.tr("Connecting servers is not available in this build ({error}).").format(
-                    error=exc
-                )
-            )
-            return
         dialog = ConnectDialog(self.watcher.layout, self)
         if not dialog.exec():
             return
@@ -378,10 +355,7 @@ class MainWindow(QMainWindow):
 
     def connect_command(self, name: str, command: list[str]) -> None:
         """Connect server *name* started by *command*."""
-        manager = self._connection_manager()
-        if manager is None:
-            return
-        manager.connect_server(name, command)
+        self._connection_manager().connect_server(name, command)
         self.statusBar().showMessage(self.tr("Connecting {server}…").format(server=name), 5000)
 
     def disconnect_server(self, name: str) -> None:

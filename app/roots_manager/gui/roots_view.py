@@ -238,24 +238,14 @@ class RootsPanel(QWidget):
             return []
 
         def change(state: State) -> tuple[list[str], list[str]]:
+            # the core decides what can be a root (already one, gone, not a folder) and says
+            # why not; its refusal is shown, not re-checked here
             ids, refused = [], []
             for p in wanted:
-                known = next((r for r in state.roots if r.path == p), None)
-                if known is not None:
-                    refused.append(
-                        self.tr("{path} is already a root, named “{name}”.").format(
-                            path=p, name=known.name
-                        )
-                    )
-                elif not os.path.isdir(p):
-                    refused.append(
-                        self.tr("{path} no longer exists or is not a folder.").format(path=p)
-                    )
-                else:
-                    try:
-                        ids.append(state.add_root(p, allow_broad=True).id)
-                    except ValueError as exc:  # ModelError, UriError: reasons not foreseen here
-                        refused.append(error_text(exc))
+                try:
+                    ids.append(state.add_root(p, allow_broad=True).id)
+                except ValueError as exc:  # ModelError, UriError
+                    refused.append(error_text(exc))
             return ids, refused
 
         done = self.watcher.edit(change)
