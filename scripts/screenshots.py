@@ -163,8 +163,8 @@ def build_first_run(home: Path) -> None:
     from roots_manager.core import live
     from roots_manager.core.model import now_iso
     from roots_manager.core.paths import Layout
+    from roots_manager.core.server_command import DEMO_SERVER_NAME
     from roots_manager.core.store import Store
-    from roots_manager.gui.connect import DEMO_SERVER_NAME
 
     layout = Layout(home).ensure()
     session = "20261130T090000-roots-demo"

@@ -4,7 +4,7 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="+450"/>
+        <location filename="../../app/roots_manager/gui/app.py" line="+442"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
@@ -89,7 +89,7 @@
 <context>
     <name>ConnectDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/connect.py" line="+536"/>
+        <location filename="../../app/roots_manager/gui/connect_dialog.py" line="+41"/>
         <source>Connect a server</source>
         <translation>サーバーに接続</translation>
     </message>
@@ -203,7 +203,7 @@
 <context>
     <name>ConnectionManager</name>
     <message>
-        <location line="-263"/>
+        <location filename="../../app/roots_manager/gui/connect.py" line="+110"/>
         <source>the command line is empty</source>
         <translation>コマンドラインが空です</translation>
     </message>
@@ -246,7 +246,7 @@
         <translation>{when} にリクエストされました。</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+20"/>
         <source>Full command line</source>
         <translation>完全なコマンドライン</translation>
     </message>
@@ -266,7 +266,12 @@
         <translation>以前に承認したコマンドライン(&amp;A):</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+9"/>
+        <source>Drop folders here, or use Add folder…</source>
+        <translation>ここにフォルダーをドロップするか、「フォルダーを追加…」を使ってください</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>Add &amp;folder…</source>
         <translation>フォルダーを追加(&amp;F)…</translation>
     </message>
@@ -318,12 +323,12 @@
         <translation>サーバーに見せてよいルート</translation>
     </message>
     <message>
-        <location line="-56"/>
+        <location line="-62"/>
         <source>This server has not run behind Roots Manager before. While you decide, its request for folders is held, for a limited time; then it is answered with no folder, and your decision reaches it later.</source>
         <translation>このサーバーは Roots Manager の背後で動いたことがありません。あなたが決めるまで、フォルダーのリクエストは一定時間保留されます。その後はフォルダーなしで応答し、あなたの決定はあとからサーバーに届きます。</translation>
     </message>
     <message>
-        <location line="+179"/>
+        <location line="+185"/>
         <source>&amp;Roots it may see (tick the ones you allow):</source>
         <translation>見せてよいルート(&amp;R)（許可するものにチェック）:</translation>
     </message>
@@ -824,6 +829,29 @@
     </message>
 </context>
 <context>
+    <name>HostConnection</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/host_connection.py" line="+273"/>
+        <source>the server refused the handshake: {0}</source>
+        <translation>サーバーがハンドシェイクを拒否しました: {0}</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>the server did not answer the handshake within {0} s</source>
+        <translation>サーバーが {0} 秒以内にハンドシェイクに応答しませんでした</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>the bridge could not be started ({0}): {1}</source>
+        <translation>ブリッジを起動できませんでした ({0}): {1}</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>the server stopped before the handshake (exit code {0})</source>
+        <translation>サーバーがハンドシェイクの前に終了しました（終了コード {0}）</translation>
+    </message>
+</context>
+<context>
     <name>LogModel</name>
     <message>
         <location filename="../../app/roots_manager/gui/log_model.py" line="+42"/>
@@ -869,12 +897,12 @@
         <translation>サーバーの絞り込み</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+8"/>
         <source>Kind filter</source>
         <translation>種類の絞り込み</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+6"/>
         <source>Text filter</source>
         <translation>テキストの絞り込み</translation>
     </message>
@@ -900,12 +928,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+150"/>
+        <location line="+155"/>
         <source>&amp;Pause</source>
         <translation>一時停止(&amp;P)</translation>
     </message>
     <message>
-        <location line="-148"/>
+        <location line="-153"/>
         <source>Pause the log</source>
         <translation>ログを一時停止</translation>
     </message>
@@ -926,12 +954,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+165"/>
+        <location line="+170"/>
         <source>Export the shown events</source>
         <translation>表示中のイベントをエクスポート</translation>
     </message>
     <message>
-        <location line="-164"/>
+        <location line="-169"/>
         <source>Save the events shown as JSON Lines or CSV</source>
         <translation>表示中のイベントを JSON Lines または CSV で保存します</translation>
     </message>
@@ -941,7 +969,7 @@
         <translation>種類(&amp;K):</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+21"/>
         <source>Events</source>
         <translation>イベント</translation>
     </message>
@@ -961,7 +989,7 @@
         <translation>ログの状態</translation>
     </message>
     <message numerus="yes">
-        <location line="+116"/>
+        <location line="+118"/>
         <source>Exported %n event(s) to {path}</source>
         <translation>
             <numerusform>%n 件のイベントを {path} に書き出しました</numerusform>
@@ -975,7 +1003,7 @@
         </translation>
     </message>
     <message>
-        <location line="-316"/>
+        <location line="-321"/>
         <source>Cle&amp;ar view</source>
         <translation>表示をクリア(&amp;A)</translation>
     </message>
@@ -995,7 +1023,7 @@
         <translation>絞り込み(&amp;I):</translation>
     </message>
     <message>
-        <location line="+133"/>
+        <location line="+138"/>
         <source>Res&amp;ume</source>
         <translation>再開(&amp;U)</translation>
     </message>
@@ -1251,13 +1279,13 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+94"/>
-        <location line="+167"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+98"/>
+        <location line="+162"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-154"/>
+        <location line="-149"/>
         <source>Sections</source>
         <translation>セクション</translation>
     </message>
@@ -1287,12 +1315,7 @@
         <translation>復旧(&amp;C)…</translation>
     </message>
     <message>
-        <location line="+37"/>
-        <source>The live log is not available in this build.</source>
-        <translation>このビルドではライブログを使えません。</translation>
-    </message>
-    <message>
-        <location line="+22"/>
+        <location line="+54"/>
         <source>&amp;File</source>
         <translation>ファイル(&amp;F)</translation>
     </message>
@@ -1344,7 +1367,7 @@
         </translation>
     </message>
     <message>
-        <location line="+143"/>
+        <location line="+122"/>
         <source>{server} was not connected from this app</source>
         <translation>{server} はこのアプリから接続したサーバーではありません</translation>
     </message>
@@ -1374,19 +1397,19 @@
         <translation>サーバーは初めて起動したときに「サーバーと同意」タブに表示され、あなたが許可したルートだけを見ます。</translation>
     </message>
     <message>
-        <location line="-238"/>
+        <location line="-217"/>
         <source>&amp;Review pending requests…</source>
         <translation>保留中のリクエストを確認(&amp;R)…</translation>
     </message>
     <message numerus="yes">
-        <location line="-76"/>
+        <location line="-69"/>
         <source>Added %n root(s)</source>
         <translation>
             <numerusform>%n 件のルートを追加しました</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+79"/>
+        <location line="+72"/>
         <source>&amp;View</source>
         <translation>表示(&amp;V)</translation>
     </message>
@@ -1441,13 +1464,7 @@
         <translation>後で(&amp;L)</translation>
     </message>
     <message>
-        <location line="+12"/>
-        <location line="+49"/>
-        <source>Connecting servers is not available in this build ({error}).</source>
-        <translation>このビルドではサーバーに接続できません ({error})。</translation>
-    </message>
-    <message>
-        <location line="-29"/>
+        <location line="+23"/>
         <source>Asked {server}&apos;s bridge for a list_changed; the Log shows whether it went out and whether the server asks again</source>
         <translation>{server} のブリッジに list_changed を依頼しました。送られたか、サーバーがもう一度尋ねるかは「ログ」で確認できます</translation>
     </message>
@@ -1472,7 +1489,7 @@
         <translation>{server} に接続できませんでした: {message}</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+13"/>
         <source>Connecting {server}…</source>
         <translation>{server} に接続中…</translation>
     </message>
@@ -1520,17 +1537,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 各 MCP サーバーに見せるフォルダーを選び、サーバーがそれをどう使うかを確認します。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="-252"/>
+        <location filename="../../app/roots_manager/gui/app.py" line="-242"/>
         <source>The store was recovered: {how}</source>
         <translation>ストアを復旧しました: {how}</translation>
     </message>
     <message>
-        <location line="+12"/>
-        <source>The demo server is not available in this build ({error}).</source>
-        <translation>このビルドではデモサーバーを使えません ({error})。</translation>
-    </message>
-    <message>
-        <location line="+22"/>
+        <location line="+25"/>
         <source>Decision for {server} saved</source>
         <translation>{server} についての決定を保存しました</translation>
     </message>
@@ -1752,12 +1764,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+3"/>
-        <location line="+207"/>
+        <location line="+197"/>
         <source>Remove</source>
         <translation>削除</translation>
     </message>
     <message>
-        <location line="-201"/>
+        <location line="-191"/>
         <source>Rename</source>
         <translation>名前を変更</translation>
     </message>
@@ -1797,17 +1809,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>それでも追加する</translation>
     </message>
     <message>
-        <location line="+26"/>
-        <source>{path} is already a root, named “{name}”.</source>
-        <translation>{path} はすでにルートです（名前は「{name}」）。</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>{path} no longer exists or is not a folder.</source>
-        <translation>{path} はもう存在しないか、フォルダーではありません。</translation>
-    </message>
-    <message>
-        <location line="+14"/>
+        <location line="+36"/>
         <source>Not added:</source>
         <translation>追加されなかったもの:</translation>
     </message>
@@ -1886,6 +1888,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+7"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+332"/>
         <source>running</source>
         <translation>実行中</translation>
     </message>
@@ -1975,7 +1978,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+61"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="-253"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;ルートはサーバーにどこを見るべきかを伝えるもので、アクセス制御ではありません。&lt;/b&gt;サーバーは、そのプロセスに許されたファイルなら何でも開けます。実際に何をしているかは「ログ」で確認してください。</translation>
     </message>
@@ -2126,7 +2129,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>まだルートがありません。「ルート」タブでフォルダーを追加すると、それぞれがここで列になります。</translation>
     </message>
     <message>
-        <location line="+94"/>
+        <location line="+109"/>
         <source>Could not ask the bridge of {server}: {reason}</source>
         <translation>{server} のブリッジに依頼できませんでした: {reason}</translation>
     </message>
@@ -2323,29 +2326,6 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <location line="+1"/>
         <source>Hide this welcome for good</source>
         <translation>この案内を今後表示しない</translation>
-    </message>
-</context>
-<context>
-    <name>_Session</name>
-    <message>
-        <location filename="../../app/roots_manager/gui/connect.py" line="-163"/>
-        <source>the server refused the handshake: {0}</source>
-        <translation>サーバーがハンドシェイクを拒否しました: {0}</translation>
-    </message>
-    <message>
-        <location line="+28"/>
-        <source>the server did not answer the handshake within {0} s</source>
-        <translation>サーバーが {0} 秒以内にハンドシェイクに応答しませんでした</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>the bridge could not be started ({0}): {1}</source>
-        <translation>ブリッジを起動できませんでした ({0}): {1}</translation>
-    </message>
-    <message>
-        <location line="+24"/>
-        <source>the server stopped before the handshake (exit code {0})</source>
-        <translation>サーバーがハンドシェイクの前に終了しました（終了コード {0}）</translation>
     </message>
 </context>
 </TS>

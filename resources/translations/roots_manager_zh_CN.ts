@@ -4,7 +4,7 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="+450"/>
+        <location filename="../../app/roots_manager/gui/app.py" line="+442"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
@@ -89,7 +89,7 @@
 <context>
     <name>ConnectDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/connect.py" line="+536"/>
+        <location filename="../../app/roots_manager/gui/connect_dialog.py" line="+41"/>
         <source>Connect a server</source>
         <translation>连接服务器</translation>
     </message>
@@ -203,7 +203,7 @@
 <context>
     <name>ConnectionManager</name>
     <message>
-        <location line="-263"/>
+        <location filename="../../app/roots_manager/gui/connect.py" line="+110"/>
         <source>the command line is empty</source>
         <translation>命令行为空</translation>
     </message>
@@ -246,7 +246,7 @@
         <translation>请求时间：{when}。</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+20"/>
         <source>Full command line</source>
         <translation>完整命令行</translation>
     </message>
@@ -266,7 +266,12 @@
         <translation>之前批准的命令行(&amp;A)：</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+9"/>
+        <source>Drop folders here, or use Add folder…</source>
+        <translation>把文件夹拖放到这里，或使用“添加文件夹…”</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>Add &amp;folder…</source>
         <translation>添加文件夹(&amp;F)…</translation>
     </message>
@@ -318,12 +323,12 @@
         <translation>服务器可以看到的根目录</translation>
     </message>
     <message>
-        <location line="-56"/>
+        <location line="-62"/>
         <source>This server has not run behind Roots Manager before. While you decide, its request for folders is held, for a limited time; then it is answered with no folder, and your decision reaches it later.</source>
         <translation>此服务器以前没有在 Roots Manager 之后运行过。在你决定期间，它对文件夹的请求会被暂缓一段有限的时间；之后将回复它没有文件夹，你的决定稍后仍会送达。</translation>
     </message>
     <message>
-        <location line="+179"/>
+        <location line="+185"/>
         <source>&amp;Roots it may see (tick the ones you allow):</source>
         <translation>可以看到的根目录(&amp;R)（勾选你允许的）：</translation>
     </message>
@@ -824,6 +829,29 @@
     </message>
 </context>
 <context>
+    <name>HostConnection</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/host_connection.py" line="+273"/>
+        <source>the server refused the handshake: {0}</source>
+        <translation>服务器拒绝了握手：{0}</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>the server did not answer the handshake within {0} s</source>
+        <translation>服务器未在 {0} 秒内响应握手</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>the bridge could not be started ({0}): {1}</source>
+        <translation>无法启动桥接器（{0}）：{1}</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>the server stopped before the handshake (exit code {0})</source>
+        <translation>服务器在握手前就已停止（退出码 {0}）</translation>
+    </message>
+</context>
+<context>
     <name>LogModel</name>
     <message>
         <location filename="../../app/roots_manager/gui/log_model.py" line="+42"/>
@@ -869,12 +897,12 @@
         <translation>服务器筛选</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+8"/>
         <source>Kind filter</source>
         <translation>类型筛选</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+6"/>
         <source>Text filter</source>
         <translation>文本筛选</translation>
     </message>
@@ -900,12 +928,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+150"/>
+        <location line="+155"/>
         <source>&amp;Pause</source>
         <translation>暂停(&amp;P)</translation>
     </message>
     <message>
-        <location line="-148"/>
+        <location line="-153"/>
         <source>Pause the log</source>
         <translation>暂停日志</translation>
     </message>
@@ -926,12 +954,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+165"/>
+        <location line="+170"/>
         <source>Export the shown events</source>
         <translation>导出显示的事件</translation>
     </message>
     <message>
-        <location line="-164"/>
+        <location line="-169"/>
         <source>Save the events shown as JSON Lines or CSV</source>
         <translation>将显示的事件保存为 JSON Lines 或 CSV</translation>
     </message>
@@ -941,7 +969,7 @@
         <translation>类型(&amp;K)：</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+21"/>
         <source>Events</source>
         <translation>事件</translation>
     </message>
@@ -961,7 +989,7 @@
         <translation>日志状态</translation>
     </message>
     <message numerus="yes">
-        <location line="+116"/>
+        <location line="+118"/>
         <source>Exported %n event(s) to {path}</source>
         <translation>
             <numerusform>已将 %n 个事件导出到 {path}</numerusform>
@@ -975,7 +1003,7 @@
         </translation>
     </message>
     <message>
-        <location line="-316"/>
+        <location line="-321"/>
         <source>Cle&amp;ar view</source>
         <translation>清空视图(&amp;A)</translation>
     </message>
@@ -995,7 +1023,7 @@
         <translation>筛选(&amp;I)：</translation>
     </message>
     <message>
-        <location line="+133"/>
+        <location line="+138"/>
         <source>Res&amp;ume</source>
         <translation>恢复(&amp;U)</translation>
     </message>
@@ -1251,13 +1279,13 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+94"/>
-        <location line="+167"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+98"/>
+        <location line="+162"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-154"/>
+        <location line="-149"/>
         <source>Sections</source>
         <translation>分区</translation>
     </message>
@@ -1287,12 +1315,7 @@
         <translation>恢复(&amp;C)…</translation>
     </message>
     <message>
-        <location line="+37"/>
-        <source>The live log is not available in this build.</source>
-        <translation>此版本不提供实时日志。</translation>
-    </message>
-    <message>
-        <location line="+22"/>
+        <location line="+54"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -1344,7 +1367,7 @@
         </translation>
     </message>
     <message>
-        <location line="+143"/>
+        <location line="+122"/>
         <source>{server} was not connected from this app</source>
         <translation>{server} 不是由本应用连接的</translation>
     </message>
@@ -1374,19 +1397,19 @@
         <translation>服务器首次运行时会出现在“服务器与授权”标签页中，并且只能看到你授予它的根目录。</translation>
     </message>
     <message>
-        <location line="-238"/>
+        <location line="-217"/>
         <source>&amp;Review pending requests…</source>
         <translation>查看待处理的请求(&amp;R)…</translation>
     </message>
     <message numerus="yes">
-        <location line="-76"/>
+        <location line="-69"/>
         <source>Added %n root(s)</source>
         <translation>
             <numerusform>已添加 %n 个根目录</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+79"/>
+        <location line="+72"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -1441,13 +1464,7 @@
         <translation>稍后(&amp;L)</translation>
     </message>
     <message>
-        <location line="+12"/>
-        <location line="+49"/>
-        <source>Connecting servers is not available in this build ({error}).</source>
-        <translation>此版本无法连接服务器（{error}）。</translation>
-    </message>
-    <message>
-        <location line="-29"/>
+        <location line="+23"/>
         <source>Asked {server}&apos;s bridge for a list_changed; the Log shows whether it went out and whether the server asks again</source>
         <translation>已请求 {server} 的桥接器发送 list_changed；可在“日志”中查看它是否已发出、服务器是否再次询问</translation>
     </message>
@@ -1472,7 +1489,7 @@
         <translation>无法连接 {server}：{message}</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+13"/>
         <source>Connecting {server}…</source>
         <translation>正在连接 {server}…</translation>
     </message>
@@ -1520,17 +1537,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 决定每个 MCP 服务器可以看到你的哪些文件夹，并查看它如何使用它们。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="-252"/>
+        <location filename="../../app/roots_manager/gui/app.py" line="-242"/>
         <source>The store was recovered: {how}</source>
         <translation>存储文件已恢复：{how}</translation>
     </message>
     <message>
-        <location line="+12"/>
-        <source>The demo server is not available in this build ({error}).</source>
-        <translation>此版本不提供演示服务器（{error}）。</translation>
-    </message>
-    <message>
-        <location line="+22"/>
+        <location line="+25"/>
         <source>Decision for {server} saved</source>
         <translation>已保存对 {server} 的决定</translation>
     </message>
@@ -1752,12 +1764,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+3"/>
-        <location line="+207"/>
+        <location line="+197"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location line="-201"/>
+        <location line="-191"/>
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
@@ -1797,17 +1809,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>仍然添加</translation>
     </message>
     <message>
-        <location line="+26"/>
-        <source>{path} is already a root, named “{name}”.</source>
-        <translation>{path} 已是根目录，名为“{name}”。</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>{path} no longer exists or is not a folder.</source>
-        <translation>{path} 已不存在或不是文件夹。</translation>
-    </message>
-    <message>
-        <location line="+14"/>
+        <location line="+36"/>
         <source>Not added:</source>
         <translation>未添加：</translation>
     </message>
@@ -1886,6 +1888,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+7"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+332"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
@@ -1975,7 +1978,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+61"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="-253"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;根目录告诉服务器该去哪里查看，它们并不是访问控制。&lt;/b&gt;服务器仍然可以打开其进程有权访问的任何文件。请在“日志”中查看它实际做了什么。</translation>
     </message>
@@ -2126,7 +2129,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>你还没有根目录：在“根目录”标签页中添加文件夹，每个文件夹都会成为这里的一列。</translation>
     </message>
     <message>
-        <location line="+94"/>
+        <location line="+109"/>
         <source>Could not ask the bridge of {server}: {reason}</source>
         <translation>无法向 {server} 的桥接器发出请求：{reason}</translation>
     </message>
@@ -2323,29 +2326,6 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <location line="+1"/>
         <source>Hide this welcome for good</source>
         <translation>不再显示此欢迎信息</translation>
-    </message>
-</context>
-<context>
-    <name>_Session</name>
-    <message>
-        <location filename="../../app/roots_manager/gui/connect.py" line="-163"/>
-        <source>the server refused the handshake: {0}</source>
-        <translation>服务器拒绝了握手：{0}</translation>
-    </message>
-    <message>
-        <location line="+28"/>
-        <source>the server did not answer the handshake within {0} s</source>
-        <translation>服务器未在 {0} 秒内响应握手</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>the bridge could not be started ({0}): {1}</source>
-        <translation>无法启动桥接器（{0}）：{1}</translation>
-    </message>
-    <message>
-        <location line="+24"/>
-        <source>the server stopped before the handshake (exit code {0})</source>
-        <translation>服务器在握手前就已停止（退出码 {0}）</translation>
     </message>
 </context>
 </TS>

@@ -11,8 +11,9 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox
 from pytestqt.qtbot import QtBot
 
 from roots_manager.core.paths import Layout
+from roots_manager.core.server_command import default_name, demo_command, split_command
 from roots_manager.core.store import Store
-from roots_manager.gui.connect import ConnectDialog, default_name, demo_command, split_command
+from roots_manager.gui.connect_dialog import ConnectDialog
 
 
 def make(layout: Layout, qtbot: QtBot) -> ConnectDialog:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 import textwrap
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import psutil
@@ -18,8 +18,9 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from roots_manager.core.paths import Layout
-from roots_manager.gui import connect
-from roots_manager.gui.connect import ConnectionManager, demo_command
+from roots_manager.core.server_command import demo_command
+from roots_manager.gui.connect import ConnectionManager
+from roots_manager.gui.host_connection import PROTOCOL_VERSION, HostTimings
 
 WAIT_MS = 30_000
 
@@ -84,6 +85,21 @@ def manager(layout: Layout, qtbot: QtBot):  # type: ignore[no-untyped-def]
     m.shutdown()
 
 
+@pytest.fixture
+def quick(layout: Layout, qtbot: QtBot):  # type: ignore[no-untyped-def]
+    """A manager whose waits are short: the shutdown ladder's steps, or the handshake's."""
+    made: list[ConnectionManager] = []
+
+    def make(**timings: int) -> ConnectionManager:
+        m = ConnectionManager(layout, launcher=direct, timings=HostTimings(**timings))
+        made.append(m)
+        return m
+
+    yield make
+    for m in made:
+        m.shutdown()
+
+
 def lines_of(m: ConnectionManager, name: str) -> list[str]:
     return m.stderr_tail(name)
 
@@ -107,7 +123,7 @@ def test_handshake_declares_no_roots_and_answers_pings(
     assert manager.connections() == ["pinger"]
     assert manager.is_connected("pinger")
     assert manager.server_info("pinger")["name"] == "pinger"
-    assert manager.protocol_version("pinger") == connect.PROTOCOL_VERSION
+    assert manager.protocol_version("pinger") == PROTOCOL_VERSION
 
     caps = wait_line(qtbot, manager, "pinger", "host capabilities")
     assert caps.endswith("{}"), caps  # no roots: the bridge is the one that injects it
@@ -136,10 +152,9 @@ def test_demo_server_directly_sees_a_host_without_roots(
 
 
 def test_shutdown_ladder_kills_a_stubborn_server_and_its_child(
-    manager: ConnectionManager, qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    quick: Callable[..., ConnectionManager], qtbot: QtBot, tmp_path: Path
 ) -> None:
-    monkeypatch.setattr(connect, "STDIN_GRACE_MS", 300)
-    monkeypatch.setattr(connect, "TERM_GRACE_MS", 300)
+    manager = quick(stdin_grace_ms=300, term_grace_ms=300)
     with qtbot.waitSignal(manager.connected, timeout=WAIT_MS):
         manager.connect_server("stubborn", script(tmp_path, "stubborn.py", STUBBORN))
     line = wait_line(qtbot, manager, "stubborn", "stubborn: child")
@@ -167,10 +182,9 @@ def _gone(proc: psutil.Process) -> None:
 
 
 def test_shutdown_blocks_until_every_server_ended(
-    manager: ConnectionManager, qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    quick: Callable[..., ConnectionManager], qtbot: QtBot, tmp_path: Path
 ) -> None:
-    monkeypatch.setattr(connect, "STDIN_GRACE_MS", 300)
-    monkeypatch.setattr(connect, "TERM_GRACE_MS", 300)
+    manager = quick(stdin_grace_ms=300, term_grace_ms=300)
     with qtbot.waitSignal(manager.connected, timeout=WAIT_MS):
         manager.connect_server("stubborn", script(tmp_path, "stubborn.py", STUBBORN))
     with qtbot.waitSignal(manager.connected, timeout=WAIT_MS):
@@ -267,9 +281,9 @@ def test_disconnecting_while_the_handshake_waits_ends_the_attempt(
 
 
 def test_a_handshake_that_never_comes_fails_after_the_timeout(
-    manager: ConnectionManager, qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    quick: Callable[..., ConnectionManager], qtbot: QtBot, tmp_path: Path
 ) -> None:
-    monkeypatch.setattr(connect, "HANDSHAKE_TIMEOUT_MS", 300)
+    manager = quick(handshake_timeout_ms=300)
     disconnections: list[str] = []
     manager.disconnected.connect(lambda n, c: disconnections.append(n))
     ended: list[int] = []

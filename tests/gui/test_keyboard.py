@@ -23,7 +23,7 @@ from roots_manager.core.interaction import questions
 from roots_manager.core.paths import Layout
 from roots_manager.core.store import Store
 from roots_manager.gui.app import AppController, app_settings
-from roots_manager.gui.connect import ConnectDialog
+from roots_manager.gui.connect_dialog import ConnectDialog
 from roots_manager.gui.consent_dialog import ConsentDialog
 from roots_manager.gui.detect import DetectDialog
 from roots_manager.gui.recovery import RecoveryDialog

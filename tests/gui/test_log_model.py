@@ -221,7 +221,7 @@ def test_panel_shows_a_real_bridge_session(layout: Layout, qtbot: QtBot, tmp_pat
     import subprocess
     import sys
 
-    from roots_manager.gui.connect import demo_command
+    from roots_manager.core.server_command import demo_command
     from tests.bridge.wire import bridge_argv
 
     panel = LogPanel(layout)

@@ -32,8 +32,8 @@ from roots_manager.core.interaction import (
 from roots_manager.core.model import State
 from roots_manager.core.names import visible
 from roots_manager.core.paths import Layout
+from roots_manager.core.server_command import DEMO_SERVER_NAME, demo_command
 from roots_manager.core.store import Store, StoreError
-from roots_manager.gui.connect import DEMO_SERVER_NAME, demo_command
 from roots_manager.gui.consent_dialog import DialogPrompt
 from roots_manager.gui.instance import InstanceServer, ask_running_instance
 from roots_manager.gui.main_window import MainWindow

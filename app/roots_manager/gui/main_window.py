@@ -35,7 +35,8 @@ from PySide6.QtWidgets import (
 from roots_manager import __version__
 from roots_manager.core.model import State
 from roots_manager.core.names import visible
-from roots_manager.gui.connect import ConnectDialog, ConnectionManager
+from roots_manager.gui.connect import ConnectionManager
+from roots_manager.gui.connect_dialog import ConnectDialog
 from roots_manager.gui.detect import DetectDialog
 from roots_manager.gui.folder_drops import dropped_folders
 from roots_manager.gui.log_view import LogPanel

@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QByteArray, QEvent, QModelIndex, QObject, QPoint, Qt, Signal
+from PySide6.QtCore import (
+    QByteArray,
+    QCoreApplication,
+    QEvent,
+    QModelIndex,
+    QObject,
+    QPoint,
+    Qt,
+    Signal,
+)
 from PySide6.QtGui import QAction, QActionGroup, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -320,7 +329,8 @@ class ServersPanel(QWidget):
         stamp = metrics.horizontalAdvance("2026-12-31 23:59:59") + pad
         least = {
             SERVER: metrics.horizontalAdvance("m" * 10) + pad,
-            STATUS: metrics.horizontalAdvance(self.tr("running") + ", ") + 8 * pad,
+            STATUS: metrics.horizontalAdvance(QCoreApplication.translate("ServersModel", "running"))
+            + 9 * pad,
             BRIDGE: metrics.horizontalAdvance("pid 123456, managed, protocol 2025-11-25") + pad,
             STARTED: stamp,
             LAST_ASKED: stamp,
