@@ -12,7 +12,9 @@ from pytestqt.qtbot import QtBot
 
 from roots_manager.core import events, export
 from roots_manager.core.paths import Layout
+from roots_manager.core.timeline import MarkKind
 from roots_manager.gui.log_view import LogPanel
+from roots_manager.gui.timeline_view import COLORS
 
 WAIT_MS = 20_000
 
@@ -248,5 +250,50 @@ def test_follow_newest_shows_the_newest_when_the_log_tab_opens(
         qtbot.waitUntil(lambda: bar.maximum() > 0 and bar.value() == bar.maximum(), timeout=5000)
         last = panel.table.rowAt(panel.table.viewport().height() - 2)
         assert last in (398, 399, -1) and panel.table.rowAt(0) > 300
+    finally:
+        panel.stop()
+
+
+def test_the_timeline_shows_each_servers_marks_and_a_click_selects_the_event(
+    layout: Layout, qtbot: QtBot
+) -> None:
+    w = events.EventWriter(layout, "s1")
+    w.write(events.event(events.ROOTS_ASKED, "fs", "s1", dir=events.SERVER_TO_HOST, id=1))
+    w.write(events.event(events.ROOTS_ANSWERED, "fs", "s1", id=1, uris=["file:///a"]))
+    w.write(events.event(events.MESSAGE, "fs", "s1", method="tools/call", id=2))
+    w.write(events.event(events.LIST_CHANGED_SENT, "git", "s1", uris=[]))
+    panel = LogPanel(layout)
+    qtbot.addWidget(panel)
+    panel.resize(1000, 700)
+    panel.show()
+    panel.start()
+    try:
+        qtbot.waitUntil(lambda: panel.model.rowCount() == 4, timeout=WAIT_MS)
+        view = panel.timeline
+        qtbot.waitUntil(lambda: view.timeline.servers() == ["fs", "git"], timeout=WAIT_MS)
+        kinds = [m.kind for m in view.timeline.lanes["fs"].marks]
+        assert kinds == [MarkKind.ASKED, MarkKind.ANSWERED]
+        assert view.isVisible() and view.height() >= view.minimumHeight()
+
+        # the newest is in view, and painted
+        view.zoom(0.01)  # out: seconds apart become pixels apart
+        view.following = True
+        view.refresh()
+        image = view.grab().toImage()
+        point = view.point_of_row(3)  # git's list_changed
+        assert point is not None and 0 <= point.x() < view.width()
+        assert image.pixelColor(point) == COLORS[MarkKind.LIST_CHANGED]
+
+        qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=point)
+        rows = panel.table.selectionModel().selectedRows()
+        assert [r.row() for r in rows] == [3]
+        assert json.loads(panel.detail.toPlainText())["kind"] == events.LIST_CHANGED_SENT
+        assert not panel.follow_box.isChecked()  # what was picked stays in view
+
+        # a filter that hides the event: the click says so instead of selecting another
+        panel.text_edit.setText("tools/call")
+        panel.text_edit.returnPressed.emit()
+        assert not panel.select_index_row(3)
+        assert "hidden" in panel.status.text()
     finally:
         panel.stop()

@@ -266,6 +266,22 @@ class LogModel(QAbstractTableModel):
         """The index row shown at *view_row*."""
         return self._rows[view_row] if self._rows is not None else self._base + view_row
 
+    def view_row_of(self, index_row: int) -> int | None:
+        """The view row showing index row *index_row*; None when it is not shown (filtered
+        out, cleared, or not in the view yet)."""
+        if self._rows is None:
+            view_row = index_row - self._base
+            return view_row if 0 <= view_row < self._shown - self._base else None
+        # filtered rows are in index order: a binary search
+        lo, hi = 0, len(self._rows)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self._rows[mid] < index_row:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo if lo < len(self._rows) and self._rows[lo] == index_row else None
+
     def index_rows(self) -> Iterator[int]:
         """The index rows shown, top to bottom."""
         if self._rows is not None:

@@ -32,6 +32,7 @@ from roots_manager.core.names import visible
 from roots_manager.core.paths import Layout, ensure_private_dir
 from roots_manager.gui.log_model import DIRECTION, ID, KIND, SERVER, TIME, LogFeed, LogModel
 from roots_manager.gui.placeholder_view import PlaceholderTableView
+from roots_manager.gui.timeline_view import TimelineView
 
 # Typing in the filter box re-filters once the user pauses, not on every key.
 FILTER_DELAY_MS = 250
@@ -149,11 +150,16 @@ class LogPanel(QWidget):
         self.detail.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.detail.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
 
+        self.timeline = TimelineView(self.index_)
+        self.timeline.mark_clicked.connect(self.select_index_row)
+
         self.splitter = QSplitter(Qt.Orientation.Vertical)
+        self.splitter.addWidget(self.timeline)
         self.splitter.addWidget(self.table)
         self.splitter.addWidget(self.detail)
-        self.splitter.setStretchFactor(0, 3)
-        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setStretchFactor(0, 1)
+        self.splitter.setStretchFactor(1, 3)
+        self.splitter.setStretchFactor(2, 1)
         self.splitter.setChildrenCollapsible(False)
 
         self.status = QLabel()
@@ -283,6 +289,7 @@ class LogPanel(QWidget):
     def _on_indexed(self, _added: int) -> None:
         # the model coalesces batches into a few flushes a second; the status follows those
         self.model.refresh_soon()
+        self.timeline.refresh()
         newest = self.index_.latest_of_kind(events.ROOTS_ASKED, self._asked_upto)
         self._asked_upto = len(self.index_)
         if newest:
@@ -337,6 +344,19 @@ class LogPanel(QWidget):
             self.detail.clear()
             return
         self.show_detail(rows[0])
+
+    def select_index_row(self, index_row: int) -> bool:
+        """Select the event of log index row *index_row* in the table (a timeline mark's);
+        False when the filter or a clear hides it."""
+        self.model.refresh()  # it may have come in the last moment
+        view_row = self.model.view_row_of(index_row)
+        if view_row is None:
+            self.status.setText(self.tr("That event is hidden by the filter or the cleared view"))
+            return False
+        self.follow_box.setChecked(False)  # the user is looking at something: stay there
+        self.table.selectRow(view_row)
+        self.table.scrollTo(self.model.index(view_row, 0))
+        return True
 
     def show_detail(self, index: QModelIndex) -> None:
         """Show the JSON of the event at *index* in the detail pane."""
