@@ -220,8 +220,11 @@ def main() -> int:
         "--first-run", action="store_true", help="a new user's state instead of the sample"
     )
     p.add_argument("--scale", type=float, default=1.0, help="the interface scale (QT_SCALE_FACTOR)")
+    p.add_argument("--dark", action="store_true", help="as on a desktop set to dark")
     args = p.parse_args()
     suffix = "" if args.lang == "en" else f"-{args.lang}"
+    if args.dark:
+        suffix += "-dark"
     if args.scale != 1.0:
         suffix += f"@{args.scale:g}x"
         os.environ["QT_SCALE_FACTOR"] = f"{args.scale:g}"
@@ -308,6 +311,14 @@ def main() -> int:
         window.clamp_to_screen()  # as a saved geometry is
         QTimer.singleShot(1500, shoot)
 
+    if args.dark:
+        # what a dark desktop's colour scheme makes the app do (offscreen has no scheme)
+        from PySide6.QtCore import Qt
+
+        from roots_manager.gui.appearance import apply_color_scheme
+
+        qapp = QApplication(["roots-manager"])
+        apply_color_scheme(qapp, Qt.ColorScheme.Dark)
     return gui_app.main([], on_shown=shown)
 
 

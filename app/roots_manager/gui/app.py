@@ -34,6 +34,7 @@ from roots_manager.core.names import visible
 from roots_manager.core.paths import Layout
 from roots_manager.core.server_command import DEMO_SERVER_NAME, demo_command
 from roots_manager.core.store import Store, StoreError
+from roots_manager.gui.appearance import follow_system_color_scheme
 from roots_manager.gui.consent_dialog import DialogPrompt
 from roots_manager.gui.instance import InstanceServer, ask_running_instance
 from roots_manager.gui.main_window import MainWindow
@@ -394,6 +395,7 @@ def main(argv: list[str], *, on_shown: Callable[[], None] | None = None) -> int:
     except StoreError:
         language = None
     translators = install_translators(app, language)
+    follow_system_color_scheme(app)
     app.setWindowIcon(app_icon())
     app.setQuitOnLastWindowClosed(False)
 

@@ -11,7 +11,7 @@ from PySide6.QtCore import (
     Qt,
     QTranslator,
 )
-from PySide6.QtGui import QColor, QIcon, QPainter, QPen, QPixmap
+from PySide6.QtGui import QColor, QGuiApplication, QIcon, QPainter, QPalette, QPen, QPixmap
 
 from roots_manager.core import resources
 
@@ -46,7 +46,8 @@ def lock_icon() -> QIcon:
         painter = QPainter(pixmap)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         u = size / 16
-        ink = QColor(70, 70, 70)
+        # the shackle in the text's colour, so that it shows on a dark palette too
+        ink = QGuiApplication.palette().color(QPalette.ColorRole.Text)
         painter.setPen(QPen(ink, 1.6 * u))
         painter.drawArc(QRectF(4.5 * u, 1.5 * u, 7 * u, 9 * u), 0, 180 * 16)
         painter.drawLine(int(4.5 * u), int(6 * u), int(4.5 * u), int(7.5 * u))

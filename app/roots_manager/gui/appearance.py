@@ -1,0 +1,77 @@
+"""Light or dark, as the system is: a dark palette when the desktop asks for one.
+
+Qt's platform themes hand over a dark palette on some desktops and not on others (the X11 and
+offscreen platforms know nothing of the portal's colour scheme on many setups, and Fusion is
+light by default). When the system says dark and the palette is still light, a dark Fusion
+palette is set; when it turns light again, the style's own palette comes back.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QGuiApplication, QPalette
+from PySide6.QtWidgets import QApplication
+
+_ROLES_DARK: dict[QPalette.ColorRole, QColor] = {
+    QPalette.ColorRole.Window: QColor(45, 45, 48),
+    QPalette.ColorRole.WindowText: QColor(225, 225, 225),
+    QPalette.ColorRole.Base: QColor(30, 30, 32),
+    QPalette.ColorRole.AlternateBase: QColor(40, 40, 44),
+    QPalette.ColorRole.ToolTipBase: QColor(55, 55, 60),
+    QPalette.ColorRole.ToolTipText: QColor(230, 230, 230),
+    QPalette.ColorRole.PlaceholderText: QColor(140, 140, 145),
+    QPalette.ColorRole.Text: QColor(225, 225, 225),
+    QPalette.ColorRole.Button: QColor(55, 55, 60),
+    QPalette.ColorRole.ButtonText: QColor(225, 225, 225),
+    QPalette.ColorRole.BrightText: QColor(255, 90, 90),
+    QPalette.ColorRole.Light: QColor(75, 75, 80),
+    QPalette.ColorRole.Midlight: QColor(62, 62, 66),
+    QPalette.ColorRole.Mid: QColor(40, 40, 44),
+    QPalette.ColorRole.Dark: QColor(25, 25, 28),
+    QPalette.ColorRole.Shadow: QColor(10, 10, 10),
+    QPalette.ColorRole.Highlight: QColor(42, 110, 200),
+    QPalette.ColorRole.HighlightedText: QColor(255, 255, 255),
+    QPalette.ColorRole.Link: QColor(110, 170, 255),
+    QPalette.ColorRole.LinkVisited: QColor(170, 140, 255),
+}
+
+
+def dark_palette() -> QPalette:
+    """A dark palette for the Fusion style, disabled texts dimmed."""
+    palette = QPalette()
+    for role, color in _ROLES_DARK.items():
+        palette.setColor(role, color)
+    dim = QColor(120, 120, 125)
+    for role in (
+        QPalette.ColorRole.WindowText,
+        QPalette.ColorRole.Text,
+        QPalette.ColorRole.ButtonText,
+    ):
+        palette.setColor(QPalette.ColorGroup.Disabled, role, dim)
+    return palette
+
+
+def is_dark(palette: QPalette) -> bool:
+    """Whether *palette* draws light text on dark windows."""
+    return palette.color(QPalette.ColorRole.Window).lightness() < 128
+
+
+def apply_color_scheme(app: QApplication, scheme: Qt.ColorScheme | None = None) -> bool:
+    """Follow *scheme* (default: the system's); returns whether the palette is dark now."""
+    hints = QGuiApplication.styleHints()
+    wanted = scheme if scheme is not None else hints.colorScheme()
+    current = app.palette()
+    if wanted == Qt.ColorScheme.Dark and not is_dark(current):
+        app.setPalette(dark_palette())
+    elif wanted == Qt.ColorScheme.Light and is_dark(current):
+        style = app.style()
+        app.setPalette(style.standardPalette() if style is not None else QPalette())
+    return is_dark(app.palette())
+
+
+def follow_system_color_scheme(app: QApplication) -> None:
+    """Apply the system's colour scheme now and whenever it changes."""
+    apply_color_scheme(app)
+    QGuiApplication.styleHints().colorSchemeChanged.connect(
+        lambda scheme: apply_color_scheme(app, scheme)
+    )
