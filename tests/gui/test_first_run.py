@@ -42,6 +42,18 @@ def test_first_run_shows_the_welcome_once_and_tables_that_say_what_to_do(
         assert window.welcome.isVisible()
         assert "roots-bridge" in window.welcome.label.text()
 
+        # actions carry icons, from the theme or Qt's own (the offscreen platform has no theme)
+        panel = window.servers_panel
+        for button in (
+            window.roots_panel.add_button,
+            window.roots_panel.detect_button,
+            panel.connect_button,
+            panel.disconnect_button,
+            panel.forget_button,
+        ):
+            assert not button.icon().isNull(), button.text()
+        assert not window.disconnect_action.icon().isNull()
+
         roots = window.roots_panel.table
         assert roots.placeholder_shown()
         assert "Add folder" in roots.placeholder()

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QSplitter,
+    QStyle,
     QVBoxLayout,
     QWidget,
 )
@@ -32,6 +33,7 @@ from roots_manager.core.names import visible
 from roots_manager.core.paths import Layout, ensure_private_dir
 from roots_manager.gui.log_model import DIRECTION, ID, KIND, SERVER, TIME, LogFeed, LogModel
 from roots_manager.gui.placeholder_view import PlaceholderTableView
+from roots_manager.gui.resources import action_icon
 from roots_manager.gui.timeline_view import TimelineView
 
 # Typing in the filter box re-filters once the user pauses, not on every key.
@@ -87,6 +89,15 @@ class LogPanel(QWidget):
         self.clear_button.setAccessibleName(self.tr("Clear the view"))
         self.clear_button.setToolTip(self.tr("Hide the events shown now; the log files keep them"))
         self.export_button = QPushButton(self.tr("E&xport…"))
+        self.export_button.setIcon(
+            action_icon("document-save-as", QStyle.StandardPixmap.SP_DialogSaveButton)
+        )
+        self.pause_button.setIcon(
+            action_icon("media-playback-pause", QStyle.StandardPixmap.SP_MediaPause)
+        )
+        self.clear_button.setIcon(
+            action_icon("edit-clear", QStyle.StandardPixmap.SP_DialogResetButton)
+        )
         self.export_button.setAccessibleName(self.tr("Export the shown events"))
         self.export_button.setToolTip(self.tr("Save the events shown as JSON Lines or CSV"))
 

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QPushButton,
+    QStyle,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -40,6 +41,7 @@ from roots_manager.gui.connect_dialog import ConnectDialog
 from roots_manager.gui.detect import DetectDialog
 from roots_manager.gui.folder_drops import dropped_folders
 from roots_manager.gui.log_view import LogPanel
+from roots_manager.gui.resources import action_icon
 from roots_manager.gui.roots_view import RootsPanel
 from roots_manager.gui.servers_view import ServersPanel
 from roots_manager.gui.settings_dialog import KEEP_IN_TRAY_KEY, SettingsDialog
@@ -172,8 +174,11 @@ class MainWindow(QMainWindow):
         text: str,
         slot: Any,
         shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None,
+        icon: tuple[str, QStyle.StandardPixmap] | None = None,
     ) -> QAction:
         action = QAction(text, self)
+        if icon is not None:
+            action.setIcon(action_icon(*icon))
         if shortcut is not None:
             action.setShortcut(QKeySequence(shortcut))
         action.triggered.connect(slot)
@@ -184,14 +189,28 @@ class MainWindow(QMainWindow):
         file = bar.addMenu(self.tr("&File"))
         file.addAction(
             self._action(
-                self.tr("&Add folder…"), self.roots_panel.add_folder, QKeySequence.StandardKey.Open
+                self.tr("&Add folder…"),
+                self.roots_panel.add_folder,
+                QKeySequence.StandardKey.Open,
+                ("folder-new", QStyle.StandardPixmap.SP_FileDialogNewFolder),
             )
         )
-        file.addAction(self._action(self.tr("&Detect projects…"), self.detect_projects, "Ctrl+D"))
+        file.addAction(
+            self._action(
+                self.tr("&Detect projects…"),
+                self.detect_projects,
+                "Ctrl+D",
+                ("edit-find", QStyle.StandardPixmap.SP_FileDialogContentsView),
+            )
+        )
         recent = file.addMenu(self.tr("&Recent folders"))
         recent.aboutToShow.connect(lambda: self.roots_panel.fill_recent(recent))
         file.addSeparator()
-        settings_action = self._action(self.tr("&Settings…"), self.open_settings)
+        settings_action = self._action(
+            self.tr("&Settings…"),
+            self.open_settings,
+            icon=("preferences-system", QStyle.StandardPixmap.SP_FileDialogDetailedView),
+        )
         # the platform's own key where it has one (Cmd+, on macOS), and Ctrl+, everywhere
         settings_action.setShortcuts(
             [
@@ -205,12 +224,22 @@ class MainWindow(QMainWindow):
             self._action(self.tr("&Close window"), self.close, QKeySequence.StandardKey.Close)
         )
         file.addAction(
-            self._action(self.tr("&Quit"), self.quit_requested, QKeySequence.StandardKey.Quit)
+            self._action(
+                self.tr("&Quit"),
+                self.quit_requested,
+                QKeySequence.StandardKey.Quit,
+                ("application-exit", QStyle.StandardPixmap.SP_DialogCloseButton),
+            )
         )
 
         servers = bar.addMenu(self.tr("&Servers"))
         servers.addAction(
-            self._action(self.tr("&Connect a server…"), self.connect_server, "Ctrl+K")
+            self._action(
+                self.tr("&Connect a server…"),
+                self.connect_server,
+                "Ctrl+K",
+                ("network-connect", QStyle.StandardPixmap.SP_MediaPlay),
+            )
         )
         self.disconnect_action = self.servers_panel.disconnect_action
         servers.addAction(self.disconnect_action)

@@ -12,6 +12,7 @@ from PySide6.QtCore import (
     QTranslator,
 )
 from PySide6.QtGui import QColor, QGuiApplication, QIcon, QPainter, QPalette, QPen, QPixmap
+from PySide6.QtWidgets import QApplication, QStyle
 
 from roots_manager.core import resources
 
@@ -28,6 +29,19 @@ def app_icon() -> QIcon:
         with resources.as_path(svg) as path:
             icon.addFile(str(path))
     return icon
+
+
+def action_icon(theme: str, fallback: QStyle.StandardPixmap) -> QIcon:
+    """The desktop theme's icon *theme* (freedesktop names), else Qt's own *fallback*.
+
+    Qt's standard pixmaps ship with Qt itself, so an action has an icon on every platform,
+    with or without an icon theme (the offscreen platform and most Windows setups have none).
+    """
+    themed = QIcon.fromTheme(theme)
+    if not themed.isNull():
+        return themed
+    style = QApplication.style()
+    return style.standardIcon(fallback) if style is not None else QIcon()
 
 
 def lock_icon() -> QIcon:

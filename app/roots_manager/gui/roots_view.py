@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QMenu,
     QMessageBox,
     QPushButton,
+    QStyle,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -25,6 +26,7 @@ from roots_manager.core.model import Root, State, broad_reason, normalize_path
 from roots_manager.core.names import visible
 from roots_manager.gui.errors import error_text
 from roots_manager.gui.placeholder_view import PlaceholderTableView
+from roots_manager.gui.resources import action_icon
 from roots_manager.gui.roots_model import AVAILABLE, GRANTED, NAME, PATH, RootsModel
 from roots_manager.gui.watcher import StoreWatcher
 
@@ -94,9 +96,15 @@ class RootsPanel(QWidget):
         self.add_button = QPushButton(self.tr("&Add folder…"), self)
         self.add_button.setAccessibleName(self.tr("Add a folder as a root"))
         self.add_button.clicked.connect(self.add_folder)
+        self.add_button.setIcon(
+            action_icon("folder-new", QStyle.StandardPixmap.SP_FileDialogNewFolder)
+        )
         self.detect_button = QPushButton(self.tr("&Detect projects…"), self)
         self.detect_button.setAccessibleName(self.tr("Detect projects in a folder"))
         self.detect_button.clicked.connect(self.detect_requested)
+        self.detect_button.setIcon(
+            action_icon("edit-find", QStyle.StandardPixmap.SP_FileDialogContentsView)
+        )
         self.recent_button = QToolButton(self)
         self.recent_button.setText(self.tr("Rec&ent"))
         self.recent_button.setAccessibleName(self.tr("Recent folders"))
@@ -112,6 +120,7 @@ class RootsPanel(QWidget):
         self.remove_button.setToolTip(self.tr("Remove the selected roots (Delete)"))
         self.remove_button.setAccessibleName(self.tr("Remove the selected roots"))
         self.remove_button.clicked.connect(self.remove_selected)
+        self.remove_button.setIcon(action_icon("list-remove", QStyle.StandardPixmap.SP_TrashIcon))
 
         self.remove_action = QAction(self.tr("Remove"), self)
         self.remove_action.setShortcut(QKeySequence.StandardKey.Delete)

@@ -37,7 +37,7 @@ from roots_manager.core.names import visible
 from roots_manager.gui.confine_box import ConfineBox
 from roots_manager.gui.consent_matrix import ConsentMatrixModel
 from roots_manager.gui.placeholder_view import PlaceholderTableView
-from roots_manager.gui.resources import scope_icon
+from roots_manager.gui.resources import action_icon, scope_icon
 from roots_manager.gui.servers_model import (
     BRIDGE,
     COMMAND,
@@ -176,6 +176,9 @@ class ServersPanel(QWidget):
         self.forget_button.clicked.connect(self.forget_selected)
         self.connect_button = QPushButton(self.tr("Co&nnect a server…"), self)
         self.connect_button.clicked.connect(self.connect_requested)
+        self.connect_button.setIcon(
+            action_icon("network-connect", QStyle.StandardPixmap.SP_MediaPlay)
+        )
         self.disconnect_button = QPushButton(self.tr("&Disconnect…"), self)
         self.disconnect_button.setToolTip(
             self.tr("End the selected server, which this app connected as its host")
@@ -186,6 +189,9 @@ class ServersPanel(QWidget):
         self.disconnect_action.setShortcut("Ctrl+Shift+K")
         self.disconnect_action.setToolTip(self.disconnect_button.toolTip())
         self.disconnect_action.triggered.connect(self.disconnect_selected)
+        stop = action_icon("process-stop", QStyle.StandardPixmap.SP_BrowserStop)
+        self.disconnect_button.setIcon(stop)
+        self.disconnect_action.setIcon(stop)
         self.notify_button = QPushButton(self.tr("Send l&ist_changed"), self)
         self.notify_button.setToolTip(
             self.tr(
@@ -198,6 +204,13 @@ class ServersPanel(QWidget):
         self.notify_action = QAction(self.tr("Send &list_changed"), self)
         self.notify_action.setToolTip(self.notify_button.toolTip())
         self.notify_action.triggered.connect(self.notify_selected)
+        again = action_icon("view-refresh", QStyle.StandardPixmap.SP_BrowserReload)
+        self.notify_button.setIcon(again)
+        self.notify_action.setIcon(again)
+        self.approve_button.setIcon(
+            action_icon("dialog-ok-apply", QStyle.StandardPixmap.SP_DialogApplyButton)
+        )
+        self.forget_button.setIcon(action_icon("edit-delete", QStyle.StandardPixmap.SP_TrashIcon))
 
         top = QHBoxLayout()
         top.addWidget(policy_label)
