@@ -4,7 +4,7 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="+442"/>
+        <location filename="../../app/roots_manager/gui/app.py" line="+444"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
@@ -884,7 +884,7 @@
         <translation>概要</translation>
     </message>
     <message>
-        <location line="+241"/>
+        <location line="+257"/>
         <source>(no longer on disk)</source>
         <translation>（ディスク上にもうありません）</translation>
     </message>
@@ -892,7 +892,7 @@
 <context>
     <name>LogPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_view.py" line="+58"/>
+        <location filename="../../app/roots_manager/gui/log_view.py" line="+61"/>
         <source>Server filter</source>
         <translation>サーバーの絞り込み</translation>
     </message>
@@ -928,12 +928,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+155"/>
+        <location line="+169"/>
         <source>&amp;Pause</source>
         <translation>一時停止(&amp;P)</translation>
     </message>
     <message>
-        <location line="-153"/>
+        <location line="-167"/>
         <source>Pause the log</source>
         <translation>ログを一時停止</translation>
     </message>
@@ -953,13 +953,13 @@
         <translation>いま表示中のイベントを隠します。ログファイルには残ります</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <location line="+170"/>
+        <location line="+11"/>
+        <location line="+175"/>
         <source>Export the shown events</source>
         <translation>表示中のイベントをエクスポート</translation>
     </message>
     <message>
-        <location line="-169"/>
+        <location line="-174"/>
         <source>Save the events shown as JSON Lines or CSV</source>
         <translation>表示中のイベントを JSON Lines または CSV で保存します</translation>
     </message>
@@ -984,7 +984,7 @@
         <translation>イベントを選ぶと JSON が表示されます</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+17"/>
         <source>Log status</source>
         <translation>ログの状態</translation>
     </message>
@@ -995,15 +995,20 @@
             <numerusform>%n 件のイベントを {path} に書き出しました</numerusform>
         </translation>
     </message>
+    <message>
+        <location line="+70"/>
+        <source>That event is hidden by the filter or the cleared view</source>
+        <translation>そのイベントは絞り込みかクリアした表示で隠れています</translation>
+    </message>
     <message numerus="yes">
-        <location line="+128"/>
+        <location line="+72"/>
         <source>Showing {shown} of %n event(s)</source>
         <translation>
             <numerusform>%n 件中 {shown} 件のイベントを表示</numerusform>
         </translation>
     </message>
     <message>
-        <location line="-321"/>
+        <location line="-349"/>
         <source>Cle&amp;ar view</source>
         <translation>表示をクリア(&amp;A)</translation>
     </message>
@@ -1013,7 +1018,7 @@
         <translation>エクスポート(&amp;X)…</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+13"/>
         <source>S&amp;erver:</source>
         <translation>サーバー(&amp;E):</translation>
     </message>
@@ -1023,7 +1028,7 @@
         <translation>絞り込み(&amp;I):</translation>
     </message>
     <message>
-        <location line="+138"/>
+        <location line="+143"/>
         <source>Res&amp;ume</source>
         <translation>再開(&amp;U)</translation>
     </message>
@@ -1048,7 +1053,7 @@
         <translation>{path} に書き込めませんでした: {error}</translation>
     </message>
     <message>
-        <location line="+70"/>
+        <location line="+84"/>
         <source>This event is no longer on disk.</source>
         <translation>このイベントはもうディスク上にありません。</translation>
     </message>
@@ -1101,7 +1106,7 @@
 <context>
     <name>LogSummary</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_model.py" line="-235"/>
+        <location filename="../../app/roots_manager/gui/log_model.py" line="-251"/>
         <source>started {command} (pid {pid}, {mode})</source>
         <translation>{command} を起動しました（PID {pid}、{mode}）</translation>
     </message>
@@ -1279,13 +1284,13 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+98"/>
-        <location line="+162"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+100"/>
+        <location line="+189"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-149"/>
+        <location line="-176"/>
         <source>Sections</source>
         <translation>セクション</translation>
     </message>
@@ -1315,7 +1320,7 @@
         <translation>復旧(&amp;C)…</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+57"/>
         <source>&amp;File</source>
         <translation>ファイル(&amp;F)</translation>
     </message>
@@ -1325,42 +1330,42 @@
         <translation>フォルダーを追加(&amp;A)…</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+8"/>
         <source>&amp;Detect projects…</source>
         <translation>プロジェクトを検出(&amp;D)…</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+6"/>
         <source>&amp;Recent folders</source>
         <translation>最近使ったフォルダー(&amp;R)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>&amp;Settings…</source>
         <translation>設定(&amp;S)…</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+14"/>
         <source>&amp;Close window</source>
         <translation>ウィンドウを閉じる(&amp;C)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>&amp;Quit</source>
         <translation>終了(&amp;Q)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+7"/>
         <source>&amp;Servers</source>
         <translation>サーバー(&amp;S)</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>&amp;Connect a server…</source>
         <translation>サーバーに接続(&amp;C)…</translation>
     </message>
     <message numerus="yes">
-        <location line="+31"/>
+        <location line="+35"/>
         <source>%n server(s) wait for your decision</source>
         <translation>
             <numerusform>%n 個のサーバーがあなたの決定を待っています</numerusform>
@@ -1402,14 +1407,14 @@
         <translation>保留中のリクエストを確認(&amp;R)…</translation>
     </message>
     <message numerus="yes">
-        <location line="-69"/>
+        <location line="-96"/>
         <source>Added %n root(s)</source>
         <translation>
             <numerusform>%n 件のルートを追加しました</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+99"/>
         <source>&amp;View</source>
         <translation>表示(&amp;V)</translation>
     </message>
@@ -1537,7 +1542,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 各 MCP サーバーに見せるフォルダーを選び、サーバーがそれをどう使うかを確認します。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="-242"/>
+        <location filename="../../app/roots_manager/gui/app.py" line="-243"/>
         <source>The store was recovered: {how}</source>
         <translation>ストアを復旧しました: {how}</translation>
     </message>
@@ -1689,7 +1694,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RootsPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/roots_view.py" line="+90"/>
+        <location filename="../../app/roots_manager/gui/roots_view.py" line="+92"/>
         <source>Workspace roots</source>
         <translation>ワークスペースのルート</translation>
     </message>
@@ -1700,12 +1705,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+1"/>
-        <location line="+98"/>
+        <location line="+105"/>
         <source>Add a folder as a root</source>
         <translation>フォルダーをルートとして追加</translation>
     </message>
     <message>
-        <location line="-96"/>
+        <location line="-100"/>
         <source>&amp;Detect projects…</source>
         <translation>プロジェクトを検出(&amp;D)…</translation>
     </message>
@@ -1715,19 +1720,19 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>フォルダー内のプロジェクトを検出</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+7"/>
         <location line="+2"/>
         <source>Recent folders</source>
         <translation>最近使ったフォルダー</translation>
     </message>
     <message>
         <location line="+3"/>
-        <location line="+71"/>
+        <location line="+72"/>
         <source>Re&amp;name</source>
         <translation>名前を変更(&amp;N)</translation>
     </message>
     <message>
-        <location line="-69"/>
+        <location line="-70"/>
         <source>Rename the selected root</source>
         <translation>選択したルートの名前を変更</translation>
     </message>
@@ -1737,23 +1742,23 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>最近(&amp;E)</translation>
     </message>
     <message>
-        <location line="-28"/>
+        <location line="-34"/>
         <source>No roots yet. Add the folders you work in with Add folder… or Detect projects…, or drop them here from your file manager.</source>
         <translation>まだルートがありません。作業するフォルダーを「フォルダーを追加…」や「プロジェクトを検出…」で追加するか、ファイルマネージャーからここにドロップしてください。</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+41"/>
         <source>Rename the selected root (F2)</source>
         <translation>選択したルートの名前を変更 (F2)</translation>
     </message>
     <message>
         <location line="+3"/>
-        <location line="+70"/>
+        <location line="+71"/>
         <source>Re&amp;move…</source>
         <translation>削除(&amp;M)…</translation>
     </message>
     <message>
-        <location line="-69"/>
+        <location line="-70"/>
         <source>Remove the selected roots (Delete)</source>
         <translation>選択したルートを削除 (Delete)</translation>
     </message>
@@ -1763,7 +1768,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>選択したルートを削除</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <location line="+197"/>
         <source>Remove</source>
         <translation>削除</translation>
@@ -1888,7 +1893,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+7"/>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+332"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+345"/>
         <source>running</source>
         <translation>実行中</translation>
     </message>
@@ -1978,7 +1983,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="-253"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="-266"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;ルートはサーバーにどこを見るべきかを伝えるもので、アクセス制御ではありません。&lt;/b&gt;サーバーは、そのプロセスに許されたファイルなら何でも開けます。実際に何をしているかは「ログ」で確認してください。</translation>
     </message>
@@ -2068,7 +2073,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>サーバーの変更後のコマンドラインを受け入れ、停止を解除します</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+10"/>
         <location line="+6"/>
         <source>&amp;Disconnect…</source>
         <translation>切断(&amp;D)…</translation>
@@ -2079,7 +2084,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>このアプリがホストとして接続した、選択中のサーバーを終了します</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+11"/>
         <source>Send l&amp;ist_changed</source>
         <translation>list_changed を送信(&amp;I)</translation>
     </message>
@@ -2094,7 +2099,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>list_changed を送信(&amp;L)</translation>
     </message>
     <message>
-        <location line="+81"/>
+        <location line="+88"/>
         <source>Legend of the consent cells</source>
         <translation>同意セルの凡例</translation>
     </message>
@@ -2258,6 +2263,44 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <location line="+7"/>
         <source>Your change was not saved: {reason}</source>
         <translation>変更は保存されませんでした: {reason}</translation>
+    </message>
+</context>
+<context>
+    <name>TimelineView</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/timeline_view.py" line="+66"/>
+        <source>Timeline of the roots traffic</source>
+        <translation>ルートのやりとりのタイムライン</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Blue: asked for roots; green: answered; orange: list_changed sent; purple: consent. Wheel: zoom; Shift+wheel or drag: move; click a mark to select it.</source>
+        <translation>青: ルートの問い合わせ、緑: 応答、橙: list_changed の送信、紫: 同意。ホイール: 拡大縮小、Shift+ホイールまたはドラッグ: 移動、印をクリックするとそのイベントを選択します。</translation>
+    </message>
+    <message>
+        <location line="+127"/>
+        <source>asked for its roots</source>
+        <translation>ルートを問い合わせ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>answered</source>
+        <translation>応答</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>list_changed sent</source>
+        <translation>list_changed を送信</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>consent</source>
+        <translation>同意</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>The timeline shows each server&apos;s roots requests once there are some.</source>
+        <translation>ルートのリクエストがあると、サーバーごとにここのタイムラインに表示されます。</translation>
     </message>
 </context>
 <context>

@@ -4,7 +4,7 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="+442"/>
+        <location filename="../../app/roots_manager/gui/app.py" line="+444"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
@@ -884,7 +884,7 @@
         <translation>摘要</translation>
     </message>
     <message>
-        <location line="+241"/>
+        <location line="+257"/>
         <source>(no longer on disk)</source>
         <translation>（已不在磁盘上）</translation>
     </message>
@@ -892,7 +892,7 @@
 <context>
     <name>LogPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_view.py" line="+58"/>
+        <location filename="../../app/roots_manager/gui/log_view.py" line="+61"/>
         <source>Server filter</source>
         <translation>服务器筛选</translation>
     </message>
@@ -928,12 +928,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+155"/>
+        <location line="+169"/>
         <source>&amp;Pause</source>
         <translation>暂停(&amp;P)</translation>
     </message>
     <message>
-        <location line="-153"/>
+        <location line="-167"/>
         <source>Pause the log</source>
         <translation>暂停日志</translation>
     </message>
@@ -953,13 +953,13 @@
         <translation>隐藏当前显示的事件；日志文件仍会保留它们</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <location line="+170"/>
+        <location line="+11"/>
+        <location line="+175"/>
         <source>Export the shown events</source>
         <translation>导出显示的事件</translation>
     </message>
     <message>
-        <location line="-169"/>
+        <location line="-174"/>
         <source>Save the events shown as JSON Lines or CSV</source>
         <translation>将显示的事件保存为 JSON Lines 或 CSV</translation>
     </message>
@@ -984,7 +984,7 @@
         <translation>选择一个事件以查看其 JSON</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+17"/>
         <source>Log status</source>
         <translation>日志状态</translation>
     </message>
@@ -995,15 +995,20 @@
             <numerusform>已将 %n 个事件导出到 {path}</numerusform>
         </translation>
     </message>
+    <message>
+        <location line="+70"/>
+        <source>That event is hidden by the filter or the cleared view</source>
+        <translation>该事件被筛选条件或已清空的视图隐藏了</translation>
+    </message>
     <message numerus="yes">
-        <location line="+128"/>
+        <location line="+72"/>
         <source>Showing {shown} of %n event(s)</source>
         <translation>
             <numerusform>显示 %n 个事件中的 {shown} 个</numerusform>
         </translation>
     </message>
     <message>
-        <location line="-321"/>
+        <location line="-349"/>
         <source>Cle&amp;ar view</source>
         <translation>清空视图(&amp;A)</translation>
     </message>
@@ -1013,7 +1018,7 @@
         <translation>导出(&amp;X)…</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+13"/>
         <source>S&amp;erver:</source>
         <translation>服务器(&amp;E)：</translation>
     </message>
@@ -1023,7 +1028,7 @@
         <translation>筛选(&amp;I)：</translation>
     </message>
     <message>
-        <location line="+138"/>
+        <location line="+143"/>
         <source>Res&amp;ume</source>
         <translation>恢复(&amp;U)</translation>
     </message>
@@ -1048,7 +1053,7 @@
         <translation>无法写入 {path}：{error}</translation>
     </message>
     <message>
-        <location line="+70"/>
+        <location line="+84"/>
         <source>This event is no longer on disk.</source>
         <translation>此事件已不在磁盘上。</translation>
     </message>
@@ -1101,7 +1106,7 @@
 <context>
     <name>LogSummary</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_model.py" line="-235"/>
+        <location filename="../../app/roots_manager/gui/log_model.py" line="-251"/>
         <source>started {command} (pid {pid}, {mode})</source>
         <translation>已启动 {command}（PID {pid}，{mode}）</translation>
     </message>
@@ -1279,13 +1284,13 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+98"/>
-        <location line="+162"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+100"/>
+        <location line="+189"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-149"/>
+        <location line="-176"/>
         <source>Sections</source>
         <translation>分区</translation>
     </message>
@@ -1315,7 +1320,7 @@
         <translation>恢复(&amp;C)…</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+57"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -1325,42 +1330,42 @@
         <translation>添加文件夹(&amp;A)…</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+8"/>
         <source>&amp;Detect projects…</source>
         <translation>检测项目(&amp;D)…</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+6"/>
         <source>&amp;Recent folders</source>
         <translation>最近的文件夹(&amp;R)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+14"/>
         <source>&amp;Close window</source>
         <translation>关闭窗口(&amp;C)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+7"/>
         <source>&amp;Servers</source>
         <translation>服务器(&amp;S)</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>&amp;Connect a server…</source>
         <translation>连接服务器(&amp;C)…</translation>
     </message>
     <message numerus="yes">
-        <location line="+31"/>
+        <location line="+35"/>
         <source>%n server(s) wait for your decision</source>
         <translation>
             <numerusform>%n 个服务器在等待你的决定</numerusform>
@@ -1402,14 +1407,14 @@
         <translation>查看待处理的请求(&amp;R)…</translation>
     </message>
     <message numerus="yes">
-        <location line="-69"/>
+        <location line="-96"/>
         <source>Added %n root(s)</source>
         <translation>
             <numerusform>已添加 %n 个根目录</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+99"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -1537,7 +1542,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 决定每个 MCP 服务器可以看到你的哪些文件夹，并查看它如何使用它们。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="-242"/>
+        <location filename="../../app/roots_manager/gui/app.py" line="-243"/>
         <source>The store was recovered: {how}</source>
         <translation>存储文件已恢复：{how}</translation>
     </message>
@@ -1689,7 +1694,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RootsPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/roots_view.py" line="+90"/>
+        <location filename="../../app/roots_manager/gui/roots_view.py" line="+92"/>
         <source>Workspace roots</source>
         <translation>工作区根目录</translation>
     </message>
@@ -1700,12 +1705,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+1"/>
-        <location line="+98"/>
+        <location line="+105"/>
         <source>Add a folder as a root</source>
         <translation>将文件夹添加为根目录</translation>
     </message>
     <message>
-        <location line="-96"/>
+        <location line="-100"/>
         <source>&amp;Detect projects…</source>
         <translation>检测项目(&amp;D)…</translation>
     </message>
@@ -1715,19 +1720,19 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>在文件夹中检测项目</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+7"/>
         <location line="+2"/>
         <source>Recent folders</source>
         <translation>最近的文件夹</translation>
     </message>
     <message>
         <location line="+3"/>
-        <location line="+71"/>
+        <location line="+72"/>
         <source>Re&amp;name</source>
         <translation>重命名(&amp;N)</translation>
     </message>
     <message>
-        <location line="-69"/>
+        <location line="-70"/>
         <source>Rename the selected root</source>
         <translation>重命名所选根目录</translation>
     </message>
@@ -1737,23 +1742,23 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>最近(&amp;E)</translation>
     </message>
     <message>
-        <location line="-28"/>
+        <location line="-34"/>
         <source>No roots yet. Add the folders you work in with Add folder… or Detect projects…, or drop them here from your file manager.</source>
         <translation>还没有根目录。请用“添加文件夹…”或“检测项目…”添加你工作的文件夹，或从文件管理器把它们拖放到这里。</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+41"/>
         <source>Rename the selected root (F2)</source>
         <translation>重命名所选根目录 (F2)</translation>
     </message>
     <message>
         <location line="+3"/>
-        <location line="+70"/>
+        <location line="+71"/>
         <source>Re&amp;move…</source>
         <translation>移除(&amp;M)…</translation>
     </message>
     <message>
-        <location line="-69"/>
+        <location line="-70"/>
         <source>Remove the selected roots (Delete)</source>
         <translation>移除所选根目录 (Delete)</translation>
     </message>
@@ -1763,7 +1768,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>移除所选根目录</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <location line="+197"/>
         <source>Remove</source>
         <translation>移除</translation>
@@ -1888,7 +1893,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+7"/>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+332"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+345"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
@@ -1978,7 +1983,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="-253"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="-266"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;根目录告诉服务器该去哪里查看，它们并不是访问控制。&lt;/b&gt;服务器仍然可以打开其进程有权访问的任何文件。请在“日志”中查看它实际做了什么。</translation>
     </message>
@@ -2068,7 +2073,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>接受服务器变化后的命令行并解除暂停</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+10"/>
         <location line="+6"/>
         <source>&amp;Disconnect…</source>
         <translation>断开连接(&amp;D)…</translation>
@@ -2079,7 +2084,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>结束所选的服务器（由本应用作为主机连接）</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+11"/>
         <source>Send l&amp;ist_changed</source>
         <translation>发送 list_changed(&amp;I)</translation>
     </message>
@@ -2094,7 +2099,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>发送 list_changed(&amp;L)</translation>
     </message>
     <message>
-        <location line="+81"/>
+        <location line="+88"/>
         <source>Legend of the consent cells</source>
         <translation>授权单元格图例</translation>
     </message>
@@ -2258,6 +2263,44 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <location line="+7"/>
         <source>Your change was not saved: {reason}</source>
         <translation>更改未保存：{reason}</translation>
+    </message>
+</context>
+<context>
+    <name>TimelineView</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/timeline_view.py" line="+66"/>
+        <source>Timeline of the roots traffic</source>
+        <translation>根目录通信时间线</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Blue: asked for roots; green: answered; orange: list_changed sent; purple: consent. Wheel: zoom; Shift+wheel or drag: move; click a mark to select it.</source>
+        <translation>蓝色：请求根目录；绿色：已回复；橙色：已发送 list_changed；紫色：授权。滚轮：缩放；Shift+滚轮或拖动：移动；单击标记可选中对应事件。</translation>
+    </message>
+    <message>
+        <location line="+127"/>
+        <source>asked for its roots</source>
+        <translation>请求根目录</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>answered</source>
+        <translation>已回复</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>list_changed sent</source>
+        <translation>已发送 list_changed</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>consent</source>
+        <translation>授权</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>The timeline shows each server&apos;s roots requests once there are some.</source>
+        <translation>有根目录请求后，时间线会按服务器显示它们。</translation>
     </message>
 </context>
 <context>
