@@ -854,7 +854,7 @@
 <context>
     <name>LogModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_model.py" line="+42"/>
+        <location filename="../../app/roots_manager/gui/log_model.py" line="+39"/>
         <source>Time</source>
         <translation>時刻</translation>
     </message>
@@ -884,7 +884,7 @@
         <translation>概要</translation>
     </message>
     <message>
-        <location line="+257"/>
+        <location line="+159"/>
         <source>(no longer on disk)</source>
         <translation>（ディスク上にもうありません）</translation>
     </message>
@@ -892,7 +892,7 @@
 <context>
     <name>LogPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_view.py" line="+61"/>
+        <location filename="../../app/roots_manager/gui/log_view.py" line="+62"/>
         <source>Server filter</source>
         <translation>サーバーの絞り込み</translation>
     </message>
@@ -1106,7 +1106,7 @@
 <context>
     <name>LogSummary</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_model.py" line="-251"/>
+        <location filename="../../app/roots_manager/gui/log_texts.py" line="+20"/>
         <source>started {command} (pid {pid}, {mode})</source>
         <translation>{command} を起動しました（PID {pid}、{mode}）</translation>
     </message>

@@ -854,7 +854,7 @@
 <context>
     <name>LogModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_model.py" line="+42"/>
+        <location filename="../../app/roots_manager/gui/log_model.py" line="+39"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
@@ -884,7 +884,7 @@
         <translation>摘要</translation>
     </message>
     <message>
-        <location line="+257"/>
+        <location line="+159"/>
         <source>(no longer on disk)</source>
         <translation>（已不在磁盘上）</translation>
     </message>
@@ -892,7 +892,7 @@
 <context>
     <name>LogPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_view.py" line="+61"/>
+        <location filename="../../app/roots_manager/gui/log_view.py" line="+62"/>
         <source>Server filter</source>
         <translation>服务器筛选</translation>
     </message>
@@ -1106,7 +1106,7 @@
 <context>
     <name>LogSummary</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_model.py" line="-251"/>
+        <location filename="../../app/roots_manager/gui/log_texts.py" line="+20"/>
         <source>started {command} (pid {pid}, {mode})</source>
         <translation>已启动 {command}（PID {pid}，{mode}）</translation>
     </message>

@@ -10,13 +10,13 @@ from PySide6.QtWidgets import QApplication
 from roots_manager.core import events
 from roots_manager.core.logindex import LogIndex
 from roots_manager.core.paths import Layout
-from roots_manager.gui import log_model
+from roots_manager.gui import log_texts
 from roots_manager.gui.log_model import SUMMARY, LogModel
 from roots_manager.gui.resources import install_translators
 
 
 def test_the_gui_lists_every_summary_template_for_translation() -> None:
-    assert tuple(map(str, log_model.SUMMARY_TEMPLATES)) == events.SUMMARY_TEMPLATES
+    assert tuple(map(str, log_texts.SUMMARY_TEMPLATES)) == events.SUMMARY_TEMPLATES
 
 
 def test_every_template_is_reachable_and_formats() -> None:
@@ -88,5 +88,5 @@ def test_summaries_are_translated_and_found_by_the_filter(layout: Layout, japane
 
 def test_the_bridge_mode_is_named_in_the_users_language(japanese: None) -> None:
     start = events.event(events.SESSION_START, "fs", "s", command=["srv"], pid=7, mode="observe")
-    assert log_model.translated_summary(start) == "srv を起動しました（PID 7、観察のみ）"
+    assert log_texts.translated_summary(start) == "srv を起動しました（PID 7、観察のみ）"
     assert events.summarize(start) == "started srv (pid 7, observe)"  # the CLI's words

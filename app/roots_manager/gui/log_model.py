@@ -1,24 +1,21 @@
-"""The live log's table model and the feed that keeps it current from the event files.
+"""The live log's table model over the index of the event files.
 
 The model shows rows of a `LogIndex` (a compact index of every event on disk) and reads an
 event back from its file only when a view asks for a row it has not cached: like a browser table
 over a database, a million events cost a few tens of megabytes. New events arrive in batches
-from `LogFeed`, which watches the logs directory on a thread of its own.
+from `LogFeed` (:mod:`roots_manager.gui.log_feed`), which watches the logs directory on a
+thread of its own; the words of the summaries are in :mod:`roots_manager.gui.log_texts`.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
-import re
-import threading
 import time
 from array import array
 from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any
 
-import watchfiles
 from PySide6.QtCore import (
     QT_TRANSLATE_NOOP,
     QAbstractTableModel,
@@ -32,9 +29,9 @@ from PySide6.QtCore import (
     Slot,
 )
 
-from roots_manager.core import events
 from roots_manager.core.logindex import LogIndex, TextSearch
 from roots_manager.core.names import visible
+from roots_manager.gui.log_texts import translated_summary
 
 TIME, SERVER, DIRECTION, KIND, ID, SUMMARY = range(6)
 # Marked for extraction here, translated when shown (the translator may be installed later).
@@ -46,104 +43,6 @@ _HEADERS = (
     str(QT_TRANSLATE_NOOP("LogModel", "Id")),
     str(QT_TRANSLATE_NOOP("LogModel", "Summary")),
 )
-
-# The templates of events.summarize(), listed here for Qt's translation tools; a test checks
-# that this list and events.SUMMARY_TEMPLATES stay the same.
-SUMMARY_TEMPLATES = (
-    QT_TRANSLATE_NOOP("LogSummary", "started {command} (pid {pid}, {mode})"),
-    QT_TRANSLATE_NOOP("LogSummary", "ended, exit code {code}"),
-    QT_TRANSLATE_NOOP("LogSummary", "ended, exit code {code} ({reason})"),
-    QT_TRANSLATE_NOOP("LogSummary", "protocol {protocol}"),
-    QT_TRANSLATE_NOOP("LogSummary", "protocol {protocol}, roots capability injected"),
-    QT_TRANSLATE_NOOP("LogSummary", "the server asked for its roots"),
-    QT_TRANSLATE_NOOP("LogSummary", "the server asked for its roots in a batch"),
-    QT_TRANSLATE_NOOP("LogSummary", "the server asked for its roots (held until you decide)"),
-    QT_TRANSLATE_NOOP("LogSummary", "roots/list relayed to the host"),
-    QT_TRANSLATE_NOOP("LogSummary", "no roots"),
-    QT_TRANSLATE_NOOP("LogSummary", "1 root: {paths}"),
-    QT_TRANSLATE_NOOP("LogSummary", "{count} roots: {paths}"),
-    QT_TRANSLATE_NOOP("LogSummary", "roots changed, now no roots"),
-    QT_TRANSLATE_NOOP("LogSummary", "roots changed, now 1 root: {paths}"),
-    QT_TRANSLATE_NOOP("LogSummary", "roots changed, now {count} roots: {paths}"),
-    QT_TRANSLATE_NOOP("LogSummary", "list_changed relayed"),
-    QT_TRANSLATE_NOOP("LogSummary", "list_changed sent on request"),
-    QT_TRANSLATE_NOOP(
-        "LogSummary",
-        "list_changed not sent on request: the server has not fetched the list since the last "
-        "notice",
-    ),
-    QT_TRANSLATE_NOOP(
-        "LogSummary", "list_changed not sent on request: the handshake is not complete"
-    ),
-    QT_TRANSLATE_NOOP(
-        "LogSummary", "list_changed not sent on request: protocol 2026-07-28 has no list_changed"
-    ),
-    QT_TRANSLATE_NOOP("LogSummary", "list_changed not sent on request: the bridge only observes"),
-    QT_TRANSLATE_NOOP(
-        "LogSummary", "waiting up to {timeout} s for your decision in the desktop app"
-    ),
-    QT_TRANSLATE_NOOP("LogSummary", "the decision arrived"),
-    QT_TRANSLATE_NOOP("LogSummary", "no decision in time: answered with what is granted"),
-    QT_TRANSLATE_NOOP("LogSummary", "{bytes} bytes that are not {reason}"),
-    QT_TRANSLATE_NOOP("LogSummary", "response"),
-    QT_TRANSLATE_NOOP("LogSummary", "{text}"),
-)
-
-
-# the bridge's modes, as a session start names them
-_MODES: dict[str, str] = {
-    "managed": str(QT_TRANSLATE_NOOP("LogSummary", "managed")),
-    "observe": str(QT_TRANSLATE_NOOP("LogSummary", "observing only")),
-}
-
-
-# why a bridge session ended, as the bridge words it (its log is in English)
-_END_REASONS = frozenset(
-    {
-        QT_TRANSLATE_NOOP("LogSummary", "host closed stdin"),
-        QT_TRANSLATE_NOOP("LogSummary", "host stopped reading"),
-        QT_TRANSLATE_NOOP("LogSummary", "the server closed its stdout"),
-        QT_TRANSLATE_NOOP("LogSummary", "server exited"),
-        QT_TRANSLATE_NOOP("LogSummary", "cannot start"),
-    }
-)
-_SIGNAL_REASON = re.compile(r"^(SIG[A-Z0-9]+) received$")
-QT_TRANSLATE_NOOP("LogSummary", "{signal} received")
-
-
-def end_reason(reason: str) -> str:
-    """Why a bridge session ended, in the user's language when the bridge's words are known."""
-    if reason in _END_REASONS:
-        return _translate_summary(reason)
-    m = _SIGNAL_REASON.match(reason)
-    if m:
-        return _translate_summary("{signal} received").format(signal=m.group(1))
-    return reason
-
-
-def _translate_summary(template: str) -> str:
-    return QCoreApplication.translate("LogSummary", template)
-
-
-def bridge_mode_name(mode: str) -> str:
-    """A bridge's mode (``managed``, ``observe``) in the user's language."""
-    return _translate_summary(_MODES[mode]) if mode in _MODES else mode
-
-
-def translated_summary(rec: dict[str, Any]) -> str:
-    """An event's summary in the user's language."""
-    template, values = events.summary_parts(rec)
-    mode = values.get("mode")
-    if isinstance(mode, str):
-        values = {**values, "mode": bridge_mode_name(mode)}
-    reason = values.get("reason")
-    if rec.get("kind") == events.SESSION_END and isinstance(reason, str):
-        values = {**values, "reason": end_reason(reason)}
-    try:
-        return _translate_summary(template).format(**values)
-    except Exception:  # a translation with broken placeholders: the English summary
-        return template.format(**values)
-
 
 # Rows read back from the files and kept formatted; a screenful is ~50, so this covers fast
 # scrolling.
@@ -520,112 +419,3 @@ def _clock_time(t: float) -> str:
 
 def _full_time(t: float) -> str:
     return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(t)) + f".{int(t * 1000) % 1000:03d}"
-
-
-class LogFeed(QObject):
-    """Keeps a `LogIndex` current and says when new events are in.
-
-    The first read of what is on disk (possibly a million events) runs on a thread of its own
-    while the view shows nothing yet. After that the thread only waits on watchfiles for
-    changes in the logs directory (or a timeout, a safety net for file systems without change
-    notification), and the GUI thread indexes the new bytes in slices of a few milliseconds.
-    Indexing there rather than on the thread matters: Python code on a second thread makes
-    every call from Qt into the model wait for the interpreter lock, which stalls painting.
-    """
-
-    indexed = Signal(int)  # events added to the index
-    loaded = Signal()  # the first read of the files is done
-    failed = Signal(str)
-    _changed = Signal()  # from the watching thread: the directory changed
-
-    # watchfiles yields at most this often while writes go on (ms): new events reach the view
-    # well within 200 ms, in batches rather than one by one.
-    DEBOUNCE_MS = 40
-    STEP_MS = 5
-    SAFETY_MS = 500
-    # one slice of indexing on the GUI thread: about a few milliseconds of work
-    SLICE_BYTES = 128 * 1024
-    SLICE_SECONDS = 0.005
-
-    def __init__(self, index: LogIndex, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self.index_ = index
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._loaded = False
-        # a zero-interval timer rather than a chain of posted calls, so the event loop serves
-        # other timers between slices
-        self._pump_timer = QTimer(self)
-        self._pump_timer.setInterval(0)
-        self._pump_timer.timeout.connect(self._pump)
-        self._changed.connect(self._pump_soon, Qt.ConnectionType.QueuedConnection)
-
-    @property
-    def is_loaded(self) -> bool:
-        return self._loaded
-
-    def start(self) -> None:
-        """Read what is there and follow what comes, until `stop`."""
-        if self._thread is not None:
-            return
-        self._stop.clear()
-        self._thread = threading.Thread(
-            target=self._run, name="roots-manager-log-feed", daemon=True
-        )
-        self._thread.start()
-
-    def stop(self) -> None:
-        """Stop following and wait for the thread to end."""
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=10)
-            self._thread = None
-
-    def _run(self) -> None:
-        logs = self.index_.layout.logs
-        try:
-            added = self.index_.scan()
-            with contextlib.suppress(RuntimeError):  # the panel may be gone already
-                self._changed.emit()  # the GUI thread takes over from here
-                if added:
-                    self.indexed.emit(added)
-            for _changes in watchfiles.watch(
-                logs,
-                debounce=self.DEBOUNCE_MS,
-                step=self.STEP_MS,
-                rust_timeout=self.SAFETY_MS,
-                yield_on_timeout=True,
-                stop_event=self._stop,
-                ignore_permission_denied=True,
-                raise_interrupt=False,
-            ):
-                if self._stop.is_set():
-                    break
-                self._changed.emit()
-        except Exception as exc:  # reported to the view; the files are untouched
-            with contextlib.suppress(RuntimeError):
-                self.failed.emit(f"{type(exc).__name__}: {exc}")
-
-    @Slot()
-    def _pump_soon(self) -> None:
-        if not self._loaded:
-            self._loaded = True
-            self.loaded.emit()
-        if not self._pump_timer.isActive():
-            self._pump_timer.start()
-
-    @Slot()
-    def _pump(self) -> None:
-        if self._stop.is_set():
-            self._pump_timer.stop()
-            return
-        deadline = time.perf_counter() + self.SLICE_SECONDS
-        added = 0
-        while True:
-            added += self.index_.scan(self.SLICE_BYTES)
-            if not self.index_.behind or time.perf_counter() >= deadline:
-                break
-        if added:
-            self.indexed.emit(added)
-        if not self.index_.behind:
-            self._pump_timer.stop()  # else the next slice comes after the view has painted

@@ -31,7 +31,8 @@ from roots_manager.core import events, export
 from roots_manager.core.logindex import LogIndex
 from roots_manager.core.names import visible
 from roots_manager.core.paths import Layout, ensure_private_dir
-from roots_manager.gui.log_model import DIRECTION, ID, KIND, SERVER, TIME, LogFeed, LogModel
+from roots_manager.gui.log_feed import LogFeed
+from roots_manager.gui.log_model import DIRECTION, ID, KIND, SERVER, TIME, LogModel
 from roots_manager.gui.placeholder_view import PlaceholderTableView
 from roots_manager.gui.resources import action_icon
 from roots_manager.gui.timeline_view import TimelineView

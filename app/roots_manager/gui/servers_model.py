@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication, QStyle
 from roots_manager.core.live import BridgeMarker
 from roots_manager.core.model import State
 from roots_manager.core.names import visible
-from roots_manager.gui.log_model import bridge_mode_name
+from roots_manager.gui.log_texts import bridge_mode_name
 from roots_manager.gui.rows_model import Index, RowsModel
 from roots_manager.gui.watcher import StoreWatcher
 

@@ -1,0 +1,122 @@
+"""The feed that keeps the live log's index current: a thread waits on the logs directory,
+the GUI thread indexes new bytes in slices."""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+
+import watchfiles
+from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
+
+from roots_manager.core.logindex import LogIndex
+
+
+class LogFeed(QObject):
+    """Keeps a `LogIndex` current and says when new events are in.
+
+    The first read of what is on disk (possibly a million events) runs on a thread of its own
+    while the view shows nothing yet. After that the thread only waits on watchfiles for
+    changes in the logs directory (or a timeout, a safety net for file systems without change
+    notification), and the GUI thread indexes the new bytes in slices of a few milliseconds.
+    Indexing there rather than on the thread matters: Python code on a second thread makes
+    every call from Qt into the model wait for the interpreter lock, which stalls painting.
+    """
+
+    indexed = Signal(int)  # events added to the index
+    loaded = Signal()  # the first read of the files is done
+    failed = Signal(str)
+    _changed = Signal()  # from the watching thread: the directory changed
+
+    # watchfiles yields at most this often while writes go on (ms): new events reach the view
+    # well within 200 ms, in batches rather than one by one.
+    DEBOUNCE_MS = 40
+    STEP_MS = 5
+    SAFETY_MS = 500
+    # one slice of indexing on the GUI thread: about a few milliseconds of work
+    SLICE_BYTES = 128 * 1024
+    SLICE_SECONDS = 0.005
+
+    def __init__(self, index: LogIndex, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.index_ = index
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._loaded = False
+        # a zero-interval timer rather than a chain of posted calls, so the event loop serves
+        # other timers between slices
+        self._pump_timer = QTimer(self)
+        self._pump_timer.setInterval(0)
+        self._pump_timer.timeout.connect(self._pump)
+        self._changed.connect(self._pump_soon, Qt.ConnectionType.QueuedConnection)
+
+    @property
+    def is_loaded(self) -> bool:
+        return self._loaded
+
+    def start(self) -> None:
+        """Read what is there and follow what comes, until `stop`."""
+        if self._thread is not None:
+            return
+        self._stop.clear()
+        self._thread = threading.Thread(
+            target=self._run, name="roots-manager-log-feed", daemon=True
+        )
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop following and wait for the thread to end."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+            self._thread = None
+
+    def _run(self) -> None:
+        logs = self.index_.layout.logs
+        try:
+            added = self.index_.scan()
+            with contextlib.suppress(RuntimeError):  # the panel may be gone already
+                self._changed.emit()  # the GUI thread takes over from here
+                if added:
+                    self.indexed.emit(added)
+            for _changes in watchfiles.watch(
+                logs,
+                debounce=self.DEBOUNCE_MS,
+                step=self.STEP_MS,
+                rust_timeout=self.SAFETY_MS,
+                yield_on_timeout=True,
+                stop_event=self._stop,
+                ignore_permission_denied=True,
+                raise_interrupt=False,
+            ):
+                if self._stop.is_set():
+                    break
+                self._changed.emit()
+        except Exception as exc:  # reported to the view; the files are untouched
+            with contextlib.suppress(RuntimeError):
+                self.failed.emit(f"{type(exc).__name__}: {exc}")
+
+    @Slot()
+    def _pump_soon(self) -> None:
+        if not self._loaded:
+            self._loaded = True
+            self.loaded.emit()
+        if not self._pump_timer.isActive():
+            self._pump_timer.start()
+
+    @Slot()
+    def _pump(self) -> None:
+        if self._stop.is_set():
+            self._pump_timer.stop()
+            return
+        deadline = time.perf_counter() + self.SLICE_SECONDS
+        added = 0
+        while True:
+            added += self.index_.scan(self.SLICE_BYTES)
+            if not self.index_.behind or time.perf_counter() >= deadline:
+                break
+        if added:
+            self.indexed.emit(added)
+        if not self.index_.behind:
+            self._pump_timer.stop()  # else the next slice comes after the view has painted

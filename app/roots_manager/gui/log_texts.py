@@ -1,0 +1,112 @@
+"""The log's words in the user's language: event summaries, bridge modes, why a bridge ended.
+
+The core words its summaries in English (:func:`roots_manager.core.events.summary_parts`); this
+module lists every template for Qt's translation tools and translates them when shown. The
+servers table uses the same words as the log, without depending on the log's model.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+
+from roots_manager.core import events
+
+# The templates of events.summarize(), listed here for Qt's translation tools; a test checks
+# that this list and events.SUMMARY_TEMPLATES stay the same.
+SUMMARY_TEMPLATES = (
+    QT_TRANSLATE_NOOP("LogSummary", "started {command} (pid {pid}, {mode})"),
+    QT_TRANSLATE_NOOP("LogSummary", "ended, exit code {code}"),
+    QT_TRANSLATE_NOOP("LogSummary", "ended, exit code {code} ({reason})"),
+    QT_TRANSLATE_NOOP("LogSummary", "protocol {protocol}"),
+    QT_TRANSLATE_NOOP("LogSummary", "protocol {protocol}, roots capability injected"),
+    QT_TRANSLATE_NOOP("LogSummary", "the server asked for its roots"),
+    QT_TRANSLATE_NOOP("LogSummary", "the server asked for its roots in a batch"),
+    QT_TRANSLATE_NOOP("LogSummary", "the server asked for its roots (held until you decide)"),
+    QT_TRANSLATE_NOOP("LogSummary", "roots/list relayed to the host"),
+    QT_TRANSLATE_NOOP("LogSummary", "no roots"),
+    QT_TRANSLATE_NOOP("LogSummary", "1 root: {paths}"),
+    QT_TRANSLATE_NOOP("LogSummary", "{count} roots: {paths}"),
+    QT_TRANSLATE_NOOP("LogSummary", "roots changed, now no roots"),
+    QT_TRANSLATE_NOOP("LogSummary", "roots changed, now 1 root: {paths}"),
+    QT_TRANSLATE_NOOP("LogSummary", "roots changed, now {count} roots: {paths}"),
+    QT_TRANSLATE_NOOP("LogSummary", "list_changed relayed"),
+    QT_TRANSLATE_NOOP("LogSummary", "list_changed sent on request"),
+    QT_TRANSLATE_NOOP(
+        "LogSummary",
+        "list_changed not sent on request: the server has not fetched the list since the last "
+        "notice",
+    ),
+    QT_TRANSLATE_NOOP(
+        "LogSummary", "list_changed not sent on request: the handshake is not complete"
+    ),
+    QT_TRANSLATE_NOOP(
+        "LogSummary", "list_changed not sent on request: protocol 2026-07-28 has no list_changed"
+    ),
+    QT_TRANSLATE_NOOP("LogSummary", "list_changed not sent on request: the bridge only observes"),
+    QT_TRANSLATE_NOOP(
+        "LogSummary", "waiting up to {timeout} s for your decision in the desktop app"
+    ),
+    QT_TRANSLATE_NOOP("LogSummary", "the decision arrived"),
+    QT_TRANSLATE_NOOP("LogSummary", "no decision in time: answered with what is granted"),
+    QT_TRANSLATE_NOOP("LogSummary", "{bytes} bytes that are not {reason}"),
+    QT_TRANSLATE_NOOP("LogSummary", "response"),
+    QT_TRANSLATE_NOOP("LogSummary", "{text}"),
+)
+
+
+# the bridge's modes, as a session start names them
+_MODES: dict[str, str] = {
+    "managed": str(QT_TRANSLATE_NOOP("LogSummary", "managed")),
+    "observe": str(QT_TRANSLATE_NOOP("LogSummary", "observing only")),
+}
+
+
+# why a bridge session ended, as the bridge words it (its log is in English)
+_END_REASONS = frozenset(
+    {
+        QT_TRANSLATE_NOOP("LogSummary", "host closed stdin"),
+        QT_TRANSLATE_NOOP("LogSummary", "host stopped reading"),
+        QT_TRANSLATE_NOOP("LogSummary", "the server closed its stdout"),
+        QT_TRANSLATE_NOOP("LogSummary", "server exited"),
+        QT_TRANSLATE_NOOP("LogSummary", "cannot start"),
+    }
+)
+_SIGNAL_REASON = re.compile(r"^(SIG[A-Z0-9]+) received$")
+QT_TRANSLATE_NOOP("LogSummary", "{signal} received")
+
+
+def end_reason(reason: str) -> str:
+    """Why a bridge session ended, in the user's language when the bridge's words are known."""
+    if reason in _END_REASONS:
+        return _translate_summary(reason)
+    m = _SIGNAL_REASON.match(reason)
+    if m:
+        return _translate_summary("{signal} received").format(signal=m.group(1))
+    return reason
+
+
+def _translate_summary(template: str) -> str:
+    return QCoreApplication.translate("LogSummary", template)
+
+
+def bridge_mode_name(mode: str) -> str:
+    """A bridge's mode (``managed``, ``observe``) in the user's language."""
+    return _translate_summary(_MODES[mode]) if mode in _MODES else mode
+
+
+def translated_summary(rec: dict[str, Any]) -> str:
+    """An event's summary in the user's language."""
+    template, values = events.summary_parts(rec)
+    mode = values.get("mode")
+    if isinstance(mode, str):
+        values = {**values, "mode": bridge_mode_name(mode)}
+    reason = values.get("reason")
+    if rec.get("kind") == events.SESSION_END and isinstance(reason, str):
+        values = {**values, "reason": end_reason(reason)}
+    try:
+        return _translate_summary(template).format(**values)
+    except Exception:  # a translation with broken placeholders: the English summary
+        return template.format(**values)
