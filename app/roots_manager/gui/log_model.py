@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import time
-from array import array
 from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any
@@ -29,6 +28,7 @@ from PySide6.QtCore import (
     Slot,
 )
 
+from roots_manager.core.log_window import LogWindow
 from roots_manager.core.logindex import LogIndex, TextSearch
 from roots_manager.core.names import visible
 from roots_manager.gui.log_texts import translated_summary
@@ -83,12 +83,7 @@ class LogModel(QAbstractTableModel):
     def __init__(self, index: LogIndex, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.index_ = index
-        self._base = 0  # rows before this were cleared from the view
-        self._shown = 0  # unfiltered: index rows [_base, _shown) are in the view
-        self._done = 0  # index rows examined against the current filter so far
-        self._target = 0  # index rows to examine: all indexed, or those known when paused
-        self._rows: array[int] | None = None  # view row -> index row; None when unfiltered
-        self._found = array("Q")  # filtered: matches not yet inserted into the view
+        self.window = LogWindow()  # which index rows the view shows (its rules asserted)
         self._server: str | None = None
         self._kind: str | None = None
         self._text = ""
@@ -111,9 +106,7 @@ class LogModel(QAbstractTableModel):
     # -- Qt model interface -----------------------------------------------------------------
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 - Qt's signature
-        if parent.isValid():
-            return 0
-        return len(self._rows) if self._rows is not None else self._shown - self._base
+        return 0 if parent.isValid() else len(self.window)
 
     def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(_HEADERS)
@@ -141,16 +134,9 @@ class LogModel(QAbstractTableModel):
             tip = True
         else:
             return None
-        r = index.row()
-        rows = self._rows
-        if rows is not None:
-            if not 0 <= r < len(rows):
-                return None
-            row = rows[r]
-        else:
-            row = self._base + r
-            if r < 0 or row >= self._shown:
-                return None
+        row = self.window.index_row(index.row())
+        if row is None:
+            return None
         col = index.column()
         if tip and col == TIME:
             return _full_time(self.index_.ts[row])
@@ -163,29 +149,19 @@ class LogModel(QAbstractTableModel):
 
     def index_row(self, view_row: int) -> int:
         """The index row shown at *view_row*."""
-        return self._rows[view_row] if self._rows is not None else self._base + view_row
+        row = self.window.index_row(view_row)
+        if row is None:
+            raise IndexError(f"no view row {view_row}")
+        return row
 
     def view_row_of(self, index_row: int) -> int | None:
         """The view row showing index row *index_row*; None when it is not shown (filtered
         out, cleared, or not in the view yet)."""
-        if self._rows is None:
-            view_row = index_row - self._base
-            return view_row if 0 <= view_row < self._shown - self._base else None
-        # filtered rows are in index order: a binary search
-        lo, hi = 0, len(self._rows)
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if self._rows[mid] < index_row:
-                lo = mid + 1
-            else:
-                hi = mid
-        return lo if lo < len(self._rows) and self._rows[lo] == index_row else None
+        return self.window.view_row_of(index_row)
 
     def index_rows(self) -> Iterator[int]:
         """The index rows shown, top to bottom."""
-        if self._rows is not None:
-            return iter(self._rows)
-        return iter(range(self._base, self._shown))
+        return self.window.index_rows()
 
     def record_at(self, view_row: int) -> dict[str, Any] | None:
         """The event shown at *view_row*, read back from its file (None if it is gone)."""
@@ -230,7 +206,7 @@ class LogModel(QAbstractTableModel):
     @property
     def pending(self) -> int:
         """Events indexed but held back from the view while paused."""
-        return len(self.index_) - self._target if self._paused else 0
+        return len(self.index_) - self.window.target if self._paused else 0
 
     @property
     def filtering(self) -> bool:
@@ -240,8 +216,7 @@ class LogModel(QAbstractTableModel):
     @property
     def progress(self) -> float:
         """How far the filter has gone through its rows, from 0.0 to 1.0."""
-        span = self._target - self._base
-        return 1.0 if span <= 0 else min(max((self._done - self._base) / span, 0.0), 1.0)
+        return self.window.progress
 
     def set_paused(self, paused: bool) -> None:
         """Hold new events back from the view (True) or show them, and those held (False)."""
@@ -273,37 +248,36 @@ class LogModel(QAbstractTableModel):
         # Examine the rows up to the target: all of them here if at most *sync_rows* (None:
         # any number) are left, else in slices from the event loop.
         self._note_sources()
+        w = self.window
         if not self._paused:
-            self._target = len(self.index_)
-        if self._rows is None:
-            self._done = self._target  # unfiltered: nothing to examine
-            return
-        left = self._target - self._done
+            w.aim(len(self.index_))  # unfiltered, nothing is left to examine after this
+        left = w.left
         if left <= 0:
             return
         if sync_rows is None or left <= sync_rows:
-            self._examine(self._target)
+            self._examine(w.target)
             self._work_timer.stop()
         elif not self._work_timer.isActive():
             self._work_timer.start()
 
     def _examine(self, stop: int) -> None:
+        w = self.window
         found = self.index_.matching(
-            self._done, stop, servers=self._servers, kinds=self._kinds, text=self._search or ""
+            w.done, stop, servers=self._servers, kinds=self._kinds, text=self._search or ""
         )
-        self._done = stop
-        self._found.extend(found)
+        w.examined(stop, found)
 
     @Slot()
     def _work(self) -> None:
         # One slice of a filter: rows in chunks until the slice's time is up.
         deadline = time.perf_counter() + self.SLICE_SECONDS
         chunk = 4096 if self._search is not None else 65536
-        while self._done < self._target:
-            self._examine(min(self._done + chunk, self._target))
+        w = self.window
+        while w.left > 0:
+            self._examine(min(w.done + chunk, w.target))
             if time.perf_counter() >= deadline:
                 break
-        if self._done >= self._target:
+        if w.left <= 0:
             self._work_timer.stop()
             if self._search is not None:
                 self._search.forget()  # the next rows are few: no need to keep big windows
@@ -326,19 +300,10 @@ class LogModel(QAbstractTableModel):
         self._flush_timer.stop()
         self._last_flush = time.perf_counter()
         added = 0
-        if self._rows is None:
-            added = self._done - self._shown
-            if added > 0:
-                first = self._shown - self._base
-                self.beginInsertRows(QModelIndex(), first, first + added - 1)
-                self._shown = self._done
-                self.endInsertRows()
-        elif self._found:
-            added = len(self._found)
-            first = len(self._rows)
-            self.beginInsertRows(QModelIndex(), first, first + added - 1)
-            self._rows.extend(self._found)
-            self._found = array("Q")
+        coming = self.window.pending()
+        if coming is not None:
+            self.beginInsertRows(QModelIndex(), coming.first, coming.first + coming.count - 1)
+            added = self.window.take_pending()
             self.endInsertRows()
         if self._paused:
             self.pending_changed.emit(self.pending)
@@ -372,29 +337,23 @@ class LogModel(QAbstractTableModel):
         self._server, self._kind, self._text = server, kind, text
         self._servers, self._kinds = self._codes()
         self._search = TextSearch(self.index_, text, translated_summary) if text else None
-        self._restart(self._base)
+        self._restart(self.window.base)
 
     def clear_view(self) -> None:
         """Hide every event shown now; the files keep them, and new events still appear."""
         if not self._paused:
-            self._target = len(self.index_)
+            self.window.aim(len(self.index_))
         self._cache.clear()
-        self._restart(self._target)
+        self._restart(self.window.target)
 
     def _restart(self, base: int) -> None:
         # Empty the view and examine again from *base*: a filter over few rows completes
         # inside the reset, a long one goes on in slices.
         self._work_timer.stop()
         self.beginResetModel()
-        self._base = self._done = self._shown = base
-        self._rows = array("Q") if self.filtered else None
-        self._found = array("Q")
+        self.window.restart(base, filtered=self.filtered)
         self._catch_up(self.SYNC_ROWS)
-        if self._rows is not None:
-            self._rows.extend(self._found)
-            self._found = array("Q")
-        else:
-            self._shown = self._done
+        self.window.take_pending()  # inside the reset: what was found is there when it ends
         self.endResetModel()
         self._last_flush = time.perf_counter()
         self.updated.emit()
