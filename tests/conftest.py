@@ -28,6 +28,14 @@ def rm_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     yield home
 
 
+@pytest.fixture(name="wait_for")
+def wait_for_fixture():  # type: ignore[no-untyped-def]
+    """The one polling helper (:func:`tests.polling.wait_for`), for tests without Qt."""
+    from tests.polling import wait_for
+
+    return wait_for
+
+
 @pytest.fixture
 def layout(rm_home: Path):  # type: ignore[no-untyped-def]
     from roots_manager.core.paths import Layout

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 from roots_manager.core import live
@@ -60,11 +59,3 @@ def removed(swept: Swept | None) -> set[str]:
 
 def remaining(layout: Layout) -> set[str]:
     return {p.name for p in layout.logs.glob("*.jsonl")}
-
-
-def wait_for(check: Callable[[], bool], what: str) -> None:
-    """Poll *check* until it holds; the deadline ends a failure, it measures nothing."""
-    deadline = time.monotonic() + WAIT
-    while not check():
-        assert time.monotonic() < deadline, what
-        time.sleep(0.05)

@@ -15,7 +15,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -23,22 +22,10 @@ from typing import Any
 from roots_manager.core import events as ev
 from roots_manager.core.paths import Layout
 from roots_manager.core.store import Store
+from tests.polling import WAIT, wait_for
 
 PUPPET = Path(__file__).with_name("puppet_server.py")
-WAIT = 30.0
 Msg = Any
-
-
-def wait_for(cond: Callable[[], Any], what: str, timeout: float = WAIT, step: float = 0.02) -> Any:
-    """Poll *cond* until it returns something truthy; fail saying *what* did not happen."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = cond()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"gave up after {timeout:.0f} s waiting for {what}")
-        time.sleep(step)
 
 
 def bridge_argv(name: str, command: list[str], *options: str) -> list[str]:

@@ -9,7 +9,8 @@ from roots_manager.core.paths import Layout
 from roots_manager.core.store import Store
 from tests.bridge.wire import bridge_argv
 from tests.conftest import run_cli
-from tests.logruns import WAIT, names, past_run, remaining, running, wait_for
+from tests.logruns import WAIT, names, past_run, remaining, running
+from tests.polling import wait_for
 
 
 def test_a_bridge_start_removes_old_runs_but_never_a_running_bridges_log(layout: Layout) -> None:
@@ -29,7 +30,11 @@ def test_a_bridge_start_removes_old_runs_but_never_a_running_bridges_log(layout:
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
         try:
             gone = names(too_old + over_the_cap)
-            wait_for(lambda: not gone & remaining(layout), "the bridge never swept the logs")
+            wait_for(
+                lambda: not gone & remaining(layout),
+                "the bridge never swept the logs",
+                timeout=WAIT,
+            )
             own = remaining(layout) - names(kept + busy_files)
             assert len(own) == 1 and next(iter(own)).endswith("-0000.jsonl"), own
         finally:

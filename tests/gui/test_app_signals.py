@@ -9,21 +9,15 @@ import signal
 import stat
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import psutil
 
 from roots_manager.core import live
 from roots_manager.core.paths import Layout
+from tests.polling import wait_for
 
-
-def _wait_for(condition, what: str, timeout: float = 60.0) -> None:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
+APP_WAIT = 60.0  # the app starts Qt and a bridge: slower than most
 
 
 def test_sigterm_quits_cleanly_and_ends_the_demo_connection(rm_home: Path) -> None:
@@ -38,8 +32,8 @@ def test_sigterm_quits_cleanly_and_ends_the_demo_connection(rm_home: Path) -> No
         umask=0o022,  # a permissive umask: the app's own files must still be private
     )
     try:
-        _wait_for(lambda: live.app_running(layout), "the app marker")
-        _wait_for(lambda: live.bridge_markers(layout), "the demo server's bridge")
+        wait_for(lambda: live.app_running(layout), "the app marker", timeout=APP_WAIT)
+        wait_for(lambda: live.bridge_markers(layout), "the demo server's bridge", timeout=APP_WAIT)
         children = psutil.Process(app.pid).children(recursive=True)
         assert children, "the demo connection runs a bridge and a server"
         app.send_signal(signal.SIGTERM)
@@ -92,7 +86,7 @@ def test_restart_ends_this_app_and_starts_a_new_one(rm_home: Path) -> None:
     try:
         # the first app answers "Restart now" to its own offer, ends, and starts the next one
         assert first.wait(timeout=120) == 0
-        _wait_for(lambda: live.app_running(layout), "the restarted app's marker")
+        wait_for(lambda: live.app_running(layout), "the restarted app's marker", timeout=APP_WAIT)
         doc = json.loads((layout.live / live.APP_MARKER).read_text())
         assert doc["pid"] != first.pid
         again = psutil.Process(doc["pid"])
