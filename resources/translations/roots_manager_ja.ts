@@ -2030,7 +2030,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="+20"/>
         <source>A click on a cell, or Space, changes what a server sees: not granted, then this session (until the running server stops), then always. Right-click for a menu, which can also make a grant read-only. A lock marks a confined server.</source>
-        <translation>セルをクリックするか Space を押すと、サーバーに見せる範囲が 許可なし → このセッションのみ（実行中のサーバーが止まるまで）→ 常に と切り替わります。右クリックのメニューでは許可を読み取り専用にもできます。鍵は隔離されたサーバーの印です。</translation>
+        <translation>セルをクリックするか Space を押すと、サーバーに見せる範囲が 許可なし → このセッションのみ（実行中のサーバーが止まるまで）→ 常に と切り替わります。右クリックのメニューでは許可を読み取り専用にもできます。鍵は閉じ込められたサーバーの印です。</translation>
     </message>
     <message>
         <location line="+10"/>

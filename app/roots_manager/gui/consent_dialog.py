@@ -95,9 +95,6 @@ class ConsentDialog(QDialog):
         self.wait_label.setObjectName("consentWait")
         self.wait_label.setWordWrap(True)
         self.wait_label.setTextFormat(Qt.TextFormat.PlainText)
-        bold = self.wait_label.font()
-        bold.setBold(True)
-        self.wait_label.setFont(bold)
         self.wait: ConsentWait | None = None
         self._wait_timer = QTimer(self)
         self._wait_timer.setInterval(WAIT_TICK_MS)
@@ -215,6 +212,10 @@ class ConsentDialog(QDialog):
             return
         self.wait = current_wait(self.layout_, self.question.server)
         self.wait_label.setText(self.wait_text(self.wait, time.time()))
+        # the countdown stands out while it runs; the other states are plain information
+        font = self.wait_label.font()
+        font.setBold(self.wait is not None and self.wait.stage is WaitStage.HOLDING)
+        self.wait_label.setFont(font)
         if self.wait is not None and self.wait.stage in (WaitStage.TIMED_OUT, WaitStage.DECIDED):
             self._wait_timer.stop()  # nothing moves any more
 

@@ -65,7 +65,7 @@ class LogPanel(QWidget):
         self.server_box.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )
-        self.server_box.setMinimumContentsLength(8)
+        self.server_box.setMinimumContentsLength(10)
         self.kind_box = QComboBox()
         self.kind_box.setAccessibleName(self.tr("Kind filter"))
         self.kind_box.setSizeAdjustPolicy(
