@@ -10,7 +10,8 @@ from roots_manager.bridge.eventlog import BridgeLog
 from roots_manager.core import events as ev
 from roots_manager.core.paths import Layout
 from roots_manager.core.store import Store
-from tests.logruns import names, past_run, remaining, wait_for
+from tests.logruns import WAIT, names, past_run, remaining
+from tests.polling import wait_for
 
 
 def test_a_log_directory_that_cannot_be_written_is_reported_once(
@@ -49,6 +50,10 @@ def test_each_rotation_keeps_all_runs_within_the_limits(layout: Layout) -> None:
     log.writer.max_bytes = 2000
     while log.writer.part == 0:
         log.event(ev.ERROR, message="x" * 200)
-    wait_for(lambda: names(first).isdisjoint(remaining(layout)), "no sweep after the rotation")
+    wait_for(
+        lambda: names(first).isdisjoint(remaining(layout)),
+        "no sweep after the rotation",
+        timeout=WAIT,
+    )
     assert names(second) <= remaining(layout)
     log.close()
