@@ -134,14 +134,14 @@ class RootsPanel(QWidget):
         self.rename_action.triggered.connect(self.rename_selected)
         self.table.addAction(self.rename_action)
 
-        hint = QLabel(
+        self.hint = QLabel(
             self.tr(
                 "Roots are the folders you work in. Drop folders here from your file manager, "
                 "then choose in the Servers and consent tab which server may see which."
             ),
             self,
         )
-        hint.setWordWrap(True)
+        self.hint.setWordWrap(True)
 
         buttons = QHBoxLayout()
         for w in (
@@ -154,7 +154,7 @@ class RootsPanel(QWidget):
             buttons.addWidget(w)
         buttons.addStretch(1)
         layout = QVBoxLayout(self)
-        layout.addWidget(hint)
+        layout.addWidget(self.hint)
         layout.addLayout(buttons)
         layout.addWidget(self.table, 1)
 
