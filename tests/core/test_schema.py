@@ -146,4 +146,28 @@ def test_confinement_fields_are_checked_and_older_stores_read_without_them() -> 
     with pytest.raises(SchemaError, match="not an absolute path"):
         State.from_json(bad)
     doc = State.from_json({"schema": 3, "servers": {"fs": {"confine": True}}}).to_json()
-    assert doc["schema"] == 3 and doc["servers"]["fs"]["confine"] is True
+    assert doc["schema"] == 4 and doc["servers"]["fs"]["confine"] is True
+    assert doc["servers"]["fs"]["restart_on_revoke"] is None
+
+
+def test_restart_on_revoke_defaults_to_confinement_and_is_checked() -> None:
+    """Schema 4: a server's restart_on_revoke, unset (the default), true or false."""
+    from roots_manager.core.model import State
+    from roots_manager.core.schema import SchemaError
+
+    state = State.from_json(
+        {
+            "schema": 4,
+            "servers": {
+                "plain": {},
+                "confined": {"confine": True},
+                "off": {"confine": True, "restart_on_revoke": False},
+                "on": {"restart_on_revoke": True},
+            },
+        }
+    )
+    got = {n: s.restarts_on_revoke for n, s in state.servers.items()}
+    assert got == {"plain": False, "confined": True, "off": False, "on": True}
+    bad = {"schema": 4, "servers": {"fs": {"restart_on_revoke": "on"}}}
+    with pytest.raises(SchemaError, match=r"servers\['fs'\]\.restart_on_revoke is a string"):
+        State.from_json(bad)

@@ -39,8 +39,9 @@ def forced(options: Sequence[str]) -> bool:
     return any(o.startswith("--conf") and CONFINE_OPTION.startswith(o) for o in options)
 
 
-def _stored_setting(store_path: str, server: str) -> bool | None:
-    """The server's stored ``confine`` at a glance (None: the store cannot be read now).
+def _stored_setting(store_path: str, server: str) -> dict[str, object] | None:
+    """The server's stored entry at a glance ({} when there is none; None: the store cannot be
+    read now).
 
     A glance rather than the checked read, which is only needed, and done, when confining. A
     store that is not a regular file (a FIFO would block the open) or is damaged reads as None.
@@ -48,7 +49,7 @@ def _stored_setting(store_path: str, server: str) -> bool | None:
     try:
         fd = os.open(store_path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
-        return False
+        return {}
     except OSError:
         return None
     try:
@@ -64,21 +65,41 @@ def _stored_setting(store_path: str, server: str) -> bool | None:
             os.close(fd)
     servers = doc.get("servers") if isinstance(doc, dict) else None
     entry = servers.get(server) if isinstance(servers, dict) else None
-    return isinstance(entry, dict) and entry.get("confine") is True
+    return entry if isinstance(entry, dict) else {}
 
 
-def wrapped(command: Sequence[str], server: str, force: bool) -> list[str]:
+class Launch:
+    """How the server was started: the command line run, and what its confinement depends on."""
+
+    __slots__ = ("argv", "key", "restartable")
+
+    def __init__(
+        self,
+        argv: list[str],
+        key: tuple[tuple[str, ...], ...] | None,
+        entry: dict[str, object] | None = None,
+    ) -> None:
+        self.argv = argv
+        self.key = key
+        """:func:`~roots_manager.core.confined.confinement_key` at the start; None: unconfined."""
+        setting = (entry or {}).get("restart_on_revoke")
+        self.restartable = setting is True or (key is not None and setting is not False)
+        """Whether the bridge may restart this server (confined, or restart on revoke on)."""
+
+
+def wrapped(command: Sequence[str], server: str, force: bool, session: str = "") -> Launch:
     """The command line to start: *command*, or the wrapper confining it.
 
+    *session* is the bridge session a restart happens in (none yet at the first start).
     Raises :class:`ConfinementRefused` when confinement is asked for and cannot be had.
     """
     from roots_manager.core.paths import Layout
 
     layout = Layout.default()
-    stored = _stored_setting(str(layout.store), server)
-    if not force and stored is False:
-        return list(command)
-    from roots_manager.core.confined import rules_for, wants_confinement
+    entry = _stored_setting(str(layout.store), server)
+    if not force and entry is not None and entry.get("confine") is not True:
+        return Launch(list(command), None, entry)
+    from roots_manager.core.confined import confinement_key, rules_for, wants_confinement
     from roots_manager.core.model import fingerprint
     from roots_manager.core.paths import ensure_private_dir
     from roots_manager.core.store import Store, StoreError
@@ -99,9 +120,9 @@ def wrapped(command: Sequence[str], server: str, force: bool) -> list[str]:
             file=sys.stderr,
             flush=True,
         )
-        return list(command)
+        return Launch(list(command), None, entry)
     if not (force or wants_confinement(state, server)):
-        return list(command)
+        return Launch(list(command), None, entry)
     found = availability()
     if not found.available:
         raise ConfinementRefused(
@@ -109,20 +130,27 @@ def wrapped(command: Sequence[str], server: str, force: bool) -> list[str]:
         )
     digest = hashlib.sha256(server.encode("utf-8", "surrogatepass")).hexdigest()[:16]
     tmpdir = ensure_private_dir(layout.home / "confined" / digest)
+    fp = fingerprint(command)
     rules = rules_for(
         state,
         server,
         command,
-        fingerprint=fingerprint(command),
+        fingerprint=fp,
         env=os.environ,
         cwd=os.getcwd(),
         tmpdir=str(tmpdir),
+        session=session,
     )
+    key = confinement_key(state, server, fingerprint=fp, session=session, forced=True)
     package_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     app_dir = os.path.dirname(package_parent)
-    return [sys.executable, "-I", "-S", "-c", _BOOT, app_dir, *rules.to_args(), "--", *command]
+    argv = [sys.executable, "-I", "-S", "-c", _BOOT, app_dir, *rules.to_args(), "--", *command]
+    return Launch(argv, key, entry)
 
 
-def start(command: Sequence[str], server: str, force: bool) -> subprocess.Popen[bytes]:
+def start(
+    command: Sequence[str], server: str, force: bool, session: str = ""
+) -> tuple[subprocess.Popen[bytes], Launch]:
     """Start the server, confined if asked; raises :class:`OSError` if it cannot start."""
-    return spawn(wrapped(command, server, force))
+    launch = wrapped(command, server, force, session)
+    return spawn(launch.argv), launch

@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import argparse
 
+    from roots_manager.bridge.confine import Launch
+
 EXIT_USAGE = 2
 EXIT_NO_HOME = 1
 DEFAULT_CONSENT_TIMEOUT = 30.0
@@ -99,13 +101,14 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     early = _early_command(argv)
     proc: subprocess.Popen[bytes] | None = None
+    launch: Launch | None = None
     failure: OSError | None = None
     if early is not None:
         from roots_manager.bridge.confine import forced, start
 
         options = argv[: argv.index("--")]
         try:
-            proc = start(early, options[options.index("--server") + 1], forced(options))
+            proc, launch = start(early, options[options.index("--server") + 1], forced(options))
         except OSError as exc:
             failure = exc
     parser = build_parser()
@@ -138,10 +141,10 @@ def main(argv: list[str] | None = None) -> int:
         from roots_manager.bridge.confine import start
 
         try:
-            proc = start(command, args.server, args.confine)
+            proc, launch = start(command, args.server, args.confine)
         except OSError as exc:
             failure = exc
-    return _run(args, command, proc, failure)
+    return _run(args, command, proc, launch, failure)
 
 
 def _discard(proc: subprocess.Popen[bytes]) -> None:
@@ -161,6 +164,7 @@ def _run(
     args: argparse.Namespace,
     command: list[str],
     proc: subprocess.Popen[bytes] | None,
+    launch: Launch | None,
     failure: OSError | None,
 ) -> int:
     import asyncio
@@ -176,6 +180,8 @@ def _run(
                 observe=args.observe,
                 consent_timeout=args.consent_timeout,
                 log_all=args.log_all,
+                launch=launch,
+                confine=args.confine,
             )
         except OSError as exc:
             # without its directory the bridge can neither answer nor record: say so, and

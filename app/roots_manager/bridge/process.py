@@ -83,6 +83,10 @@ class ServerProcess:
         await self.reap_group(grace)
         return how
 
+    def kill_group(self) -> None:
+        """End the server and its process group at once (the session is ending mid-restart)."""
+        self._signal_group(signal.SIGKILL)
+
     async def reap_group(self, grace: float = GRACE) -> None:
         """Stop what the server left running in its process group after it ended itself."""
         if not _POSIX or self.pid is None:

@@ -35,6 +35,7 @@ from concurrent.futures import Future
 from typing import Any
 
 from roots_manager.bridge import lenient
+from roots_manager.bridge.carried import Carried
 from roots_manager.bridge.guard import Guard
 from roots_manager.bridge.handshake import Handshake
 from roots_manager.bridge.jsonrpc import (
@@ -62,6 +63,9 @@ from roots_manager.core.model import now_iso
 
 __all__ = ["Answers", "EventSink", "Session"]
 
+HELD_LIMIT = 16 * 1024 * 1024
+"""Bytes of the host's messages held during a restart beyond which the host's pump waits."""
+
 
 class Session:
     """The roots protocol logic of one bridge session, shared by both directions."""
@@ -77,6 +81,7 @@ class Session:
         observe: bool = False,
         log_all: bool = False,
         nonce: str | None = None,
+        restartable: bool = False,
     ) -> None:
         self.answers = answers
         self.log = log
@@ -98,6 +103,12 @@ class Session:
         self.stale = False
         """A list_changed went out and the server has not fetched the list since."""
         self.notices = 0
+        self.told: set[str] = set()
+        """Every root URI the server running now was told (a revocation restarts it)."""
+        self.carried = Carried() if restartable and not observe else None
+        """What a restart carries over; None when the server is never restarted."""
+        self._held_lines: list[tuple[Json | list[Any], bytes, Future[bytes] | None]] | None = None
+        self._held_bytes = 0
         self._asked: set[str] = set()  # observe mode: server roots/list ids awaiting the host
         self.host_side = HostSide(self)
         self.server_side = ServerSide(self)
@@ -134,16 +145,26 @@ class Session:
                 if isinstance(item, dict):
                     self._log_message(item, ev.HOST_TO_SERVER)
                     changed = self._host_message(item).changed or changed
-            return dumps(msg) + ending if changed else line
+            return self._sent(msg, dumps(msg) + ending if changed else line)
         if not isinstance(msg, dict):
             return line
         self._log_message(msg, ev.HOST_TO_SERVER)
+        if self.carried is not None and self.carried.orphan_answer(msg):
+            self.log.event(
+                ev.MESSAGE,
+                dir=ev.HOST_TO_SERVER,
+                id=msg.get("id"),
+                message="an answer to a request of the server before its restart; dropped",
+            )
+            return b""
         if msg.get("method") == "notifications/initialized" and (
             self.handshake.initialized_is_early()
         ):
             held = self.handshake.hold_initialized(line, msg)
             # runs once the released line has been written, like the check after an on-time one
             self.defer(self.check_changes)
+            if self.carried is not None:
+                self.carried.host_sent(msg)
             return held
         request = self._host_message(msg)
         if request.held:
@@ -151,7 +172,65 @@ class Session:
         out = dumps(msg) + ending if request.changed else line
         if request.keep:
             self.rounds.remember(msg["id"], out)
+        return self._sent(msg, out)
+
+    def _sent(self, msg: Json | list[Any], out: bytes) -> bytes | Future[bytes]:
+        """*out* goes to the server now, or waits while the server is being replaced."""
+        carried = self.carried
+        if carried is None:
+            return out
+        if self._held_lines is not None and not carried.passes_while_held(msg):
+            waiter: Future[bytes] | None = None
+            if self._held_bytes > HELD_LIMIT:
+                waiter = Future()  # the host's pump waits: no more of its lines are read
+            self._held_lines.append((msg, out, waiter))
+            self._held_bytes += len(out)
+            return waiter if waiter is not None else b""
+        for item in msg if isinstance(msg, list) else (msg,):
+            if isinstance(item, dict):
+                carried.host_sent(item)
         return out
+
+    # ---- a restart of the server ----------------------------------------------------------
+
+    def hold_host(self) -> None:
+        """Keep the host's requests and notifications from the server until :meth:`release_host`
+        (answers to the server's requests, and cancellations of what it handles, still go)."""
+        if self._held_lines is None:
+            self._held_lines = []
+            self._held_bytes = 0
+
+    @property
+    def holding_host(self) -> bool:
+        """The host's messages are held (a restart is under way)."""
+        return self._held_lines is not None
+
+    def server_replaced(self) -> list[object]:
+        """The server was replaced: forget what the old one was doing and was told; returns the
+        ids of the host's requests it left unanswered."""
+        assert self.carried is not None
+        self.last_answered = None
+        self.stale = False
+        self.told.clear()
+        self.rounds.forget_all()
+        forget = getattr(self.answers, "forget_waiting", None)
+        if forget is not None:
+            forget()
+        return self.carried.server_replaced()
+
+    def release_host(self) -> int:
+        """Send the held host messages to the (new) server, in order; returns how many."""
+        held, self._held_lines = self._held_lines or [], None
+        self._held_bytes = 0
+        for msg, out, waiter in held:
+            for item in msg if isinstance(msg, list) else (msg,):
+                if isinstance(item, dict) and self.carried is not None:
+                    self.carried.host_sent(item)
+            if waiter is None:
+                self.to_server.inject(out if out.endswith(b"\n") else out + b"\n")
+            else:
+                waiter.set_result(out)
+        return len(held)
 
     def _parse_host(self, body: bytes) -> object:
         """The host's message in *body*; None (noted) if it is not JSON."""
@@ -270,6 +349,8 @@ class Session:
             return line
         self._log_message(msg, ev.SERVER_TO_HOST)
         out = self._server_message(msg, started)
+        if self.carried is not None and out != b"":
+            self.carried.server_sent(msg)
         if out is None:
             instead = None if self.observe else self.guard.unanswered(msg, len(body))
             return line if instead is None else instead
@@ -299,6 +380,10 @@ class Session:
                 )
             else:
                 rest.append(item)
+        if self.carried is not None:
+            for item in rest:
+                if isinstance(item, dict):
+                    self.carried.server_sent(item)
         if not asked:
             return line if not blocked else (dumps(rest) + ending if rest else b"")
 
@@ -360,7 +445,12 @@ class Session:
             return None
         if not is_response(msg):
             return None
+        if self.carried is not None and self.carried.own_response(msg):
+            return b""
         if self.handshake.server_result(msg):
+            if self.carried is not None:
+                result = msg.get("result")
+                self.carried.server_result = result if isinstance(result, dict) else None
             if self.handshake.holding:
                 # after this result has been written to the host
                 self.defer(self.release_initialized)
@@ -385,6 +475,7 @@ class Session:
 
     def _answered(self, result: Result) -> None:
         self.last_answered = result
+        self.told.update(root_uris(result))
         self.stale = False
         self.log.marker(last_roots_list_at=now_iso(), stale=False)
 
@@ -392,6 +483,8 @@ class Session:
         """Send ``list_changed`` if the server's effective roots moved; True if it was sent."""
         if self.observe or self.handshake.era is Era.PER_REQUEST or not self.handshake_done:
             return False
+        if self._held_lines is not None:
+            return False  # the server is being replaced; the new one asks afresh
         if self.last_answered is None or self.stale:
             return False
         current = self.answers.now()

@@ -34,6 +34,9 @@ LIST_CHANGED_ASKED = "list-changed-asked"
 MRTR_RESOLVED = "mrtr-resolved"
 CONSENT_WAIT = "consent-wait"
 CONSENT_DECIDED = "consent-decided"
+SERVER_RESTARTED = "server-restarted"
+"""The bridge restarted the server behind the host's back, for a consent change."""
+RESTART_FAILED = "restart-failed"
 NON_JSON = "non-json"
 ERROR = "error"
 MESSAGE = "message"
@@ -51,6 +54,8 @@ KINDS = (
     MRTR_RESOLVED,
     CONSENT_WAIT,
     CONSENT_DECIDED,
+    SERVER_RESTARTED,
+    RESTART_FAILED,
     NON_JSON,
     ERROR,
     MESSAGE,
