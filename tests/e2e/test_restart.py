@@ -6,6 +6,7 @@ its grants change and replays the handshake, so the same host session goes on, u
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -17,7 +18,15 @@ from mcp import Client, StdioServerParameters
 
 from roots_manager.core import events as ev
 from roots_manager.core.paths import Layout
-from tests.bridge.wire import bridge_argv, events, wait_for
+from tests.bridge.wire import (
+    BridgeProc,
+    bridge_argv,
+    events,
+    initialize,
+    is_id,
+    is_method,
+    wait_for,
+)
 from tests.conftest import run_cli
 
 HERE = Path(__file__).parent
@@ -96,3 +105,142 @@ def test_a_revoked_folder_is_closed_to_the_running_confined_server(
         assert e["replayed"] == (replayed if mode == "legacy" else [])
         assert e["cut"] == 0 and e["attempts"] == 1
     assert len(events(layout, ev.SESSION_START)) == 1
+
+
+RECORDING = HERE / "recording_server.py"
+
+
+def recorded(path: Path) -> list[tuple[int, dict[str, Any]]]:
+    lines = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+    return [(r["pid"], r["msg"]) for r in map(json.loads, lines)]
+
+
+def tool_call(msg_id: int, name: str, **arguments: Any) -> dict[str, Any]:
+    params = {"name": name, "arguments": arguments}
+    return {"jsonrpc": "2.0", "id": msg_id, "method": "tools/call", "params": params}
+
+
+def request(msg_id: int, method: str, **params: Any) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params}
+
+
+def recording_bridge(tmp_path: Path, **env: str) -> tuple[BridgeProc, Path, Path]:
+    record, version = tmp_path / "record.jsonl", tmp_path / "version"
+    version.write_text("1", encoding="utf-8")
+    os.environ.update(env)
+    try:
+        command = [sys.executable, str(RECORDING), str(record), str(version)]
+        return BridgeProc(bridge_argv("srv", command)), record, version
+    finally:
+        for k in env:
+            del os.environ[k]
+
+
+def test_the_restarted_server_is_told_what_the_host_told_the_old_one(
+    tmp_path: Path, layout: Layout
+) -> None:
+    """An unconfined server with restart on revoke: replay, open requests, held requests."""
+    w = folders(tmp_path, "kept", "taken")
+    run_cli("grant", "srv", str(w["kept"]))
+    run_cli("grant", "srv", str(w["taken"]))
+    run_cli("servers", "restart-on-revoke", "srv", "on")
+    bridge, record, version = recording_bridge(tmp_path)
+    try:
+        bridge.send(initialize(1))
+        first = bridge.expect(is_id(1), "the initialize result")
+        assert first["result"]["serverInfo"]["version"] == "1"
+        bridge.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        wait_for(lambda: any(m.get("id") == "r1" for _, m in recorded(record)), "roots answer")
+        bridge.send(request(2, "logging/setLevel", level="debug"))
+        bridge.send(request(3, "resources/subscribe", uri="file:///x"))
+        bridge.send(request(4, "resources/subscribe", uri="file:///y"))
+        bridge.send(request(5, "resources/unsubscribe", uri="file:///y"))
+        for i in (2, 3, 4, 5):
+            bridge.expect(is_id(i), f"the answer to {i}")
+        bridge.send(tool_call(6, "slow", seconds=1))  # finishes within the drain
+        bridge.send(tool_call(7, "slow", seconds=60))  # cut short
+        wait_for(lambda: len(recorded(record)) >= 9, "both calls at the server")
+        version.write_text("2", encoding="utf-8")
+        run_cli("revoke", "srv", str(w["taken"]))
+        wait_for(lambda: events(layout, ev.SERVER_RESTARTING), "the restart to begin")
+        bridge.send(tool_call(8, "pid"))  # held, then answered by the new server
+        assert bridge.expect(is_id(6), "the drained call")["result"]["content"][0]["text"] == (
+            "slept 1.0"
+        )
+        cut = bridge.expect(is_id(7), "the cut call")["error"]
+        assert cut["code"] == -32000 and "restarted for a consent change" in cut["message"]
+        new_pid = int(bridge.expect(is_id(8), "the held call")["result"]["content"][0]["text"])
+        for kind in ("tools", "resources"):
+            bridge.expect(is_method(f"notifications/{kind}/list_changed"), f"{kind} changed")
+        restart = restarted(layout, 1)[0]
+        assert restart["new_pid"] == new_pid != restart["old_pid"]
+        assert restart["reason"] == f"revoked: {_uri(w['taken'])}"
+        assert restart["cut"] == 1 and restart["released"] == 1
+        assert restart["notices"] == [
+            "notifications/tools/list_changed",
+            "notifications/resources/list_changed",
+        ]
+        bridge.close_stdin()
+        assert bridge.wait() == 0
+    finally:
+        bridge.kill()
+    got = recorded(record)
+    old_pid = restart["old_pid"]
+    old = [m for pid, m in got if pid == old_pid]
+    new = [m for pid, m in got if pid == new_pid]
+    # exactly the host's session, replayed before the held call: the initialize as the bridge
+    # forwarded it (with the roots capability), initialized, the level, the open subscription
+    assert [m.get("method") for m in new if "method" in m] == [
+        "initialize",
+        "notifications/initialized",
+        "logging/setLevel",
+        "resources/subscribe",
+        "tools/call",
+    ]
+    assert new[0]["params"] == old[0]["params"]
+    assert new[0]["params"]["capabilities"]["roots"] == {"listChanged": True}
+    assert next(m for m in new if m.get("method") == "resources/subscribe")["params"] == {
+        "uri": "file:///x"
+    }
+    assert next(m for m in new if m.get("method") == "logging/setLevel")["params"] == {
+        "level": "debug"
+    }
+    roots = [m["result"]["roots"] for m in new if m.get("id") == "r1"]
+    assert roots == [[{"uri": _uri(w["kept"]), "name": "kept"}]]
+    # the host never saw the replayed initialize's answer, nor a second first answer
+    assert not [m for m in bridge.out.all() if isinstance(m, dict) and m.get("id") == 1]
+    assert len(events(layout, ev.SESSION_START)) == 1
+
+
+def _uri(path: Path) -> str:
+    from roots_manager.core.uri import path_to_uri
+
+    return path_to_uri(str(path))
+
+
+def test_a_server_that_crashes_during_the_replay_is_not_restarted_for_ever(
+    tmp_path: Path, layout: Layout
+) -> None:
+    w = folders(tmp_path, "kept", "taken")
+    run_cli("grant", "srv", str(w["kept"]))
+    run_cli("grant", "srv", str(w["taken"]))
+    run_cli("servers", "restart-on-revoke", "srv", "on")
+    crash = tmp_path / "crash"
+    bridge, record, _ = recording_bridge(tmp_path, CRASH_FILE=str(crash))
+    try:
+        bridge.send(initialize(1))
+        bridge.expect(is_id(1), "the initialize result")
+        bridge.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        wait_for(lambda: any(m.get("id") == "r1" for _, m in recorded(record)), "roots answer")
+        crash.touch()
+        run_cli("revoke", "srv", str(w["taken"]))
+        bridge.out.wait_closed()
+        assert bridge.wait() == 3  # the last server's own exit code
+    finally:
+        bridge.kill()
+    failed = events(layout, ev.RESTART_FAILED)
+    assert len(failed) == 1 and failed[0]["attempts"] == 3
+    assert "during the replay, 3 times" in failed[0]["message"]
+    pids = {pid for pid, m in recorded(record) if m.get("method") == "initialize"}
+    assert len(pids) == 4  # the first server and three attempts, no more
+    assert "not restarted" in events(layout, ev.SESSION_END)[-1]["reason"]

@@ -113,6 +113,7 @@ class Restarts:
             return
         # the old server gets nothing new from now on
         b.session.hold_host()
+        b.log.event(ev.SERVER_RESTARTING, reason=reason, pid=b.server.pid)
         self._task = asyncio.create_task(self._run(reason))
 
     async def wait(self) -> None:
@@ -178,7 +179,9 @@ class Restarts:
             session.server_replaced()
             if attempts >= CRASH_LOOP:
                 self._fail(
-                    reason, f"the restarted server {why} during the replay, {attempts} times", 0
+                    reason,
+                    f"the restarted server {why} during the replay, {attempts} times",
+                    attempts,
                 )
                 return
         notices = self._notify(old_result, result)

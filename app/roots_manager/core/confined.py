@@ -71,6 +71,17 @@ def set_confinement(
     return srv
 
 
+def set_restart_on_revoke(state: State, name: str, on: bool | None) -> Server:
+    """Set whether server *name* is restarted when a folder it was told is revoked (None: the
+    default, on for confined servers). A server not seen yet is remembered."""
+    error = server_name_error(name)
+    if error is not None:
+        raise error
+    srv = state.servers.setdefault(name, Server(name=name))
+    srv.restart_on_revoke = on
+    return srv
+
+
 def wants_confinement(state: State, name: str) -> bool:
     """Whether the store asks for server *name* to be confined."""
     srv = state.servers.get(name)

@@ -34,6 +34,8 @@ LIST_CHANGED_ASKED = "list-changed-asked"
 MRTR_RESOLVED = "mrtr-resolved"
 CONSENT_WAIT = "consent-wait"
 CONSENT_DECIDED = "consent-decided"
+SERVER_RESTARTING = "server-restarting"
+"""A consent change needs a restart: the host's messages are held from now on."""
 SERVER_RESTARTED = "server-restarted"
 """The bridge restarted the server behind the host's back, for a consent change."""
 RESTART_FAILED = "restart-failed"
@@ -54,6 +56,7 @@ KINDS = (
     MRTR_RESOLVED,
     CONSENT_WAIT,
     CONSENT_DECIDED,
+    SERVER_RESTARTING,
     SERVER_RESTARTED,
     RESTART_FAILED,
     NON_JSON,
