@@ -4,7 +4,7 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="+432"/>
+        <location filename="../../app/roots_manager/gui/app.py" line="+433"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
@@ -796,7 +796,7 @@
         <translation>概要</translation>
     </message>
     <message>
-        <location line="+212"/>
+        <location line="+221"/>
         <source>(no longer on disk)</source>
         <translation>（ディスク上にもうありません）</translation>
     </message>
@@ -989,7 +989,7 @@
 <context>
     <name>LogSummary</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_model.py" line="-206"/>
+        <location filename="../../app/roots_manager/gui/log_model.py" line="-215"/>
         <source>started {command} (pid {pid}, {mode})</source>
         <translation>{command} を起動しました（PID {pid}、{mode}）</translation>
     </message>
@@ -1100,6 +1100,21 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>consent changed ({reason}): restarting the server, the host&apos;s messages wait</source>
+        <translation>同意が変更されました（{reason}）：サーバーを再起動しています。ホストのメッセージは待機中です</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>restarted for a consent change: pid {old} is now pid {new}; the host waited {ms} ms</source>
+        <translation>同意の変更により再起動しました：pid {old} は pid {new} になりました。ホストの待ち時間 {ms} ms</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the server could not be restarted: {why}</source>
+        <translation>サーバーを再起動できませんでした：{why}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>{bytes} bytes that are not {reason}</source>
         <translation>{reason} ではない {bytes} バイト</translation>
     </message>
@@ -1127,7 +1142,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+103"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+104"/>
         <location line="+152"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
@@ -1463,7 +1478,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>Roots</name>
     <message>
-        <location filename="../../app/roots_manager/gui/roots_model.py" line="+26"/>
+        <location filename="../../app/roots_manager/gui/roots_model.py" line="+30"/>
         <source>missing</source>
         <translation>見つかりません</translation>
     </message>
@@ -1491,7 +1506,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RootsModel</name>
     <message>
-        <location line="+56"/>
+        <location line="+75"/>
         <source>Name</source>
         <translation>名前</translation>
     </message>
@@ -1544,7 +1559,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RootsPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/roots_view.py" line="+83"/>
+        <location filename="../../app/roots_manager/gui/roots_view.py" line="+84"/>
         <source>Workspace roots</source>
         <translation>ワークスペースのルート</translation>
     </message>
@@ -1822,7 +1837,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+65"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+66"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;ルートはサーバーにどこを見るべきかを伝えるもので、アクセス制御ではありません。&lt;/b&gt;サーバーは、そのプロセスに許されたファイルなら何でも開けます。実際に何をしているかは「ログ」で確認してください。</translation>
     </message>
@@ -1862,12 +1877,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>サーバー</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+12"/>
         <source>Consent: which server sees which root</source>
         <translation>同意: どのサーバーにどのルートを見せるか</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+26"/>
         <source>No server has run behind roots-bridge yet. Start one with Connect a server…, or put roots-bridge in front of a server in your host&apos;s configuration (Help, Use with your host); it appears here the first time it runs.</source>
         <translation>まだ roots-bridge 経由で動いたサーバーはありません。「サーバーに接続…」で起動するか、ホストの設定でサーバーの前に roots-bridge を置いてください（ヘルプ →「ホストで使う」）。サーバーは初めて動いたときにここに現れます。</translation>
     </message>
@@ -1932,7 +1947,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>list_changed を送信(&amp;L)</translation>
     </message>
     <message>
-        <location line="+119"/>
+        <location line="+117"/>
         <source>Could not ask the bridge of {server}: {reason}</source>
         <translation>{server} のブリッジに依頼できませんでした: {reason}</translation>
     </message>
@@ -2066,7 +2081,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>Tray</name>
     <message>
-        <location filename="../../app/roots_manager/gui/tray.py" line="+52"/>
+        <location filename="../../app/roots_manager/gui/tray.py" line="+54"/>
         <source>&amp;Show Roots Manager</source>
         <translation>Roots Manager を表示(&amp;S)</translation>
     </message>

@@ -4,7 +4,7 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="+432"/>
+        <location filename="../../app/roots_manager/gui/app.py" line="+433"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
@@ -796,7 +796,7 @@
         <translation>摘要</translation>
     </message>
     <message>
-        <location line="+212"/>
+        <location line="+221"/>
         <source>(no longer on disk)</source>
         <translation>（已不在磁盘上）</translation>
     </message>
@@ -989,7 +989,7 @@
 <context>
     <name>LogSummary</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_model.py" line="-206"/>
+        <location filename="../../app/roots_manager/gui/log_model.py" line="-215"/>
         <source>started {command} (pid {pid}, {mode})</source>
         <translation>已启动 {command}（PID {pid}，{mode}）</translation>
     </message>
@@ -1100,6 +1100,21 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>consent changed ({reason}): restarting the server, the host&apos;s messages wait</source>
+        <translation>授权已更改（{reason}）：正在重启服务器，主机的消息暂缓发送</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>restarted for a consent change: pid {old} is now pid {new}; the host waited {ms} ms</source>
+        <translation>因授权更改而重启：pid {old} 现为 pid {new}；主机等待了 {ms} 毫秒</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the server could not be restarted: {why}</source>
+        <translation>无法重启服务器：{why}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>{bytes} bytes that are not {reason}</source>
         <translation>{bytes} 字节不是 {reason}</translation>
     </message>
@@ -1127,7 +1142,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+103"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+104"/>
         <location line="+152"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
@@ -1463,7 +1478,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>Roots</name>
     <message>
-        <location filename="../../app/roots_manager/gui/roots_model.py" line="+26"/>
+        <location filename="../../app/roots_manager/gui/roots_model.py" line="+30"/>
         <source>missing</source>
         <translation>不存在</translation>
     </message>
@@ -1491,7 +1506,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RootsModel</name>
     <message>
-        <location line="+56"/>
+        <location line="+75"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
@@ -1544,7 +1559,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RootsPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/roots_view.py" line="+83"/>
+        <location filename="../../app/roots_manager/gui/roots_view.py" line="+84"/>
         <source>Workspace roots</source>
         <translation>工作区根目录</translation>
     </message>
@@ -1822,7 +1837,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+65"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+66"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;根目录告诉服务器该去哪里查看，它们并不是访问控制。&lt;/b&gt;服务器仍然可以打开其进程有权访问的任何文件。请在“日志”中查看它实际做了什么。</translation>
     </message>
@@ -1862,12 +1877,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>服务器</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+12"/>
         <source>Consent: which server sees which root</source>
         <translation>授权：哪个服务器可以看到哪个根目录</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+26"/>
         <source>No server has run behind roots-bridge yet. Start one with Connect a server…, or put roots-bridge in front of a server in your host&apos;s configuration (Help, Use with your host); it appears here the first time it runs.</source>
         <translation>还没有服务器通过 roots-bridge 运行过。请用“连接服务器…”启动一个，或在主机的配置中把 roots-bridge 放在服务器前面（帮助 →“在主机中使用”）；服务器第一次运行时会出现在这里。</translation>
     </message>
@@ -1932,7 +1947,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>发送 list_changed(&amp;L)</translation>
     </message>
     <message>
-        <location line="+119"/>
+        <location line="+117"/>
         <source>Could not ask the bridge of {server}: {reason}</source>
         <translation>无法向 {server} 的桥接器发出请求：{reason}</translation>
     </message>
@@ -2066,7 +2081,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>Tray</name>
     <message>
-        <location filename="../../app/roots_manager/gui/tray.py" line="+52"/>
+        <location filename="../../app/roots_manager/gui/tray.py" line="+54"/>
         <source>&amp;Show Roots Manager</source>
         <translation>显示 Roots Manager(&amp;S)</translation>
     </message>

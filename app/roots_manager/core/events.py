@@ -222,6 +222,9 @@ SUMMARY_TEMPLATES = (
     "waiting up to {timeout} s for your decision in the desktop app",
     "the decision arrived",
     "no decision in time: answered with what is granted",
+    "consent changed ({reason}): restarting the server, the host's messages wait",
+    "restarted for a consent change: pid {old} is now pid {new}; the host waited {ms} ms",
+    "the server could not be restarted: {why}",
     "{bytes} bytes that are not {reason}",
     "response",
     "{text}",
@@ -291,6 +294,21 @@ def summary_parts(rec: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         if rec["outcome"] == "decided":
             return "the decision arrived", {}
         return "no decision in time: answered with what is granted", {}
+    if kind == SERVER_RESTARTING:
+        return "consent changed ({reason}): restarting the server, the host's messages wait", {
+            "reason": rec.get("reason", "?")
+        }
+    if kind == SERVER_RESTARTED:
+        return (
+            "restarted for a consent change: pid {old} is now pid {new}; the host waited {ms} ms",
+            {
+                "old": rec.get("old_pid", "?"),
+                "new": rec.get("new_pid", "?"),
+                "ms": rec.get("held_ms", "?"),
+            },
+        )
+    if kind == RESTART_FAILED:
+        return "the server could not be restarted: {why}", {"why": rec.get("message", "?")}
     if kind == NON_JSON:
         return "{bytes} bytes that are not {reason}", {
             "bytes": rec.get("bytes", "?"),
