@@ -244,3 +244,47 @@ def test_a_server_that_crashes_during_the_replay_is_not_restarted_for_ever(
     pids = {pid for pid, m in recorded(record) if m.get("method") == "initialize"}
     assert len(pids) == 4  # the first server and three attempts, no more
     assert "not restarted" in events(layout, ev.SESSION_END)[-1]["reason"]
+
+
+@pytest.mark.parametrize("restart", ["on", "off"])
+def test_the_reference_filesystem_server_forgets_a_revoked_folder_only_when_restarted(
+    filesystem_server: list[str], tmp_path: Path, layout: Layout, restart: str
+) -> None:
+    """The npm filesystem server keeps its folders when handed an empty list; a restart is the
+    fix for such a server, confined or not."""
+    w = folders(tmp_path, "allowed", "taken")
+    run_cli("grant", "srv", str(w["taken"]))
+    run_cli("servers", "restart-on-revoke", "srv", restart)
+    # its own command line allows "allowed"; the roots replace that with "taken"
+    command = [*filesystem_server, str(w["allowed"])]
+    target = str(w["taken"] / "hello.txt")
+
+    async def scenario() -> str:
+        async with Client(params(command), mode="legacy") as client:
+            # the server applies its roots a moment after it has them
+            for _ in range(200):
+                if await text(client, "read_text_file", path=target) == "in taken\n":
+                    break
+                await anyio.sleep(0.05)
+            else:
+                raise AssertionError("the server never took its roots")
+            run_cli("revoke", "srv", str(w["taken"]))
+            if restart == "on":
+                await anyio.to_thread.run_sync(restarted, layout, 1)
+            else:
+                await anyio.to_thread.run_sync(
+                    wait_for,
+                    lambda: events(layout, ev.ROOTS_ANSWERED)[1:],
+                    "the server's second roots/list",
+                )
+            return await text(client, "read_text_file", path=target)
+
+    after = anyio.run(scenario)
+    if restart == "on":
+        assert "Access denied" in after, after
+        assert not events(layout, ev.LIST_CHANGED_SENT)
+    else:
+        # the server was told, asked again, got no folder, and kept the revoked one
+        assert events(layout, ev.ROOTS_ANSWERED)[-1]["uris"] == []
+        assert after == "in taken\n"
+        assert not events(layout, ev.SERVER_RESTARTED)
