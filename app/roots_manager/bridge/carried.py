@@ -117,15 +117,18 @@ class Carried:
 
     # ---- a restart ---------------------------------------------------------------------------
 
-    def server_replaced(self) -> list[object]:
-        """The server was replaced: the ids of the host's requests it never answered (they are
-        forgotten), and the old server's requests are orphaned."""
+    def open_requests(self) -> list[object]:
+        """The replaced server has ended: the ids of the host's requests it never answered
+        (they are forgotten); its requests to the host are orphaned."""
         open_ids = list(self.in_flight.values())
         self.in_flight.clear()
         self._orphaned |= self._server_asked
         self._server_asked.clear()
-        self._expected.clear()
         return open_ids
+
+    def forget_expected(self) -> None:
+        """A new server failed its replay: the answers awaited from it will not come."""
+        self._expected.clear()
 
     def replayed(self) -> list[tuple[str, Any]]:
         """What a new server is told before the host's next message: (method, params)."""

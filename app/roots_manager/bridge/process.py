@@ -69,10 +69,12 @@ class ServerProcess:
             await asyncio.wait_for(self.exited.wait(), timeout)
         return self.exited.is_set()
 
-    async def stop(self, grace: float = GRACE) -> str:
-        """Close stdin, wait, SIGTERM, wait, SIGKILL; returns which step ended the server."""
+    async def stop(self, grace: float = GRACE, *, close: bool = True) -> str:
+        """Close stdin (unless already done), wait, SIGTERM, wait, SIGKILL; returns which step
+        ended the server."""
         how = "stdin closed"
-        self.close_stdin()
+        if close:
+            self.close_stdin()
         if not await self._wait_exit(grace):
             how = "SIGTERM"
             self._signal_group(signal.SIGTERM)

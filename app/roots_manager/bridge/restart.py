@@ -38,7 +38,7 @@ from roots_manager.core.model import State
 if TYPE_CHECKING:
     from roots_manager.bridge.runner import Bridge
 
-COALESCE = 0.2
+COALESCE = 0.05
 """Seconds a change waits for others to join it in one restart."""
 MIN_INTERVAL = 1.0
 """Seconds between the starts of two restarts."""
@@ -152,38 +152,23 @@ class Restarts:
                 await asyncio.wait_for(idle.wait(), DRAIN)
             carried.on_idle = None
         drained = round((time.monotonic() - held_at) * 1000)
-        stopped_by = await b.retire()
-        cut = session.server_replaced()
+        # the old server stops while the new one starts: a restart costs the slower of the two
+        closed = b.release_stdin()
+        stopping = asyncio.create_task(b.retire(stdin_closed=True))
+        try:
+            await closed.wait()
+            session.server_replaced()
+            attempts, outcome = await self._start_again(reason)
+            stopped_by = await stopping
+        finally:
+            stopping.cancel()  # the session is ending: retire() kills what is left
+        # what the old server left unanswered, once all it said has reached the host
+        cut = carried.open_requests()
         for msg_id in cut:
             b.to_host.inject(_restarted_error(msg_id, reason))
-        attempts = 0
-        result: Json | None = None
-        replayed: list[str] = []
-        while True:
-            attempts += 1
-            try:
-                await b.replace()
-            except OSError as exc:
-                self._fail(reason, f"the server cannot be started again: {exc}", attempts)
-                return
-            outcome = await self._replay()
-            if outcome is not None:
-                result, replayed = outcome
-                break
-            why = (
-                f"exited with code {b.server.returncode}"
-                if b.server.exited.is_set()
-                else f"did not answer within {REPLAY_TIMEOUT:g} s"
-            )
-            await b.retire()
-            session.server_replaced()
-            if attempts >= CRASH_LOOP:
-                self._fail(
-                    reason,
-                    f"the restarted server {why} during the replay, {attempts} times",
-                    attempts,
-                )
-                return
+        if outcome is None:
+            return
+        result, replayed = outcome
         notices = self._notify(old_result, result)
         released = session.release_host()
         self.count += 1
@@ -205,6 +190,37 @@ class Restarts:
         b.log.marker(server_pid=b.server.pid, restarts=self.count)
         # a change that came during the restart
         self.check()
+
+    async def _start_again(self, reason: str) -> tuple[int, tuple[Json | None, list[str]] | None]:
+        """Start the new server and replay the host's session to it, up to :data:`CRASH_LOOP`
+        times; the attempts made, and the replay's outcome (None: given up, session ending)."""
+        b = self.b
+        assert b.session.carried is not None
+        attempts = 0
+        while True:
+            attempts += 1
+            try:
+                await b.replace()
+            except OSError as exc:
+                self._fail(reason, f"the server cannot be started again: {exc}", attempts)
+                return attempts, None
+            outcome = await self._replay()
+            if outcome is not None:
+                return attempts, outcome
+            why = (
+                f"exited with code {b.server.returncode}"
+                if b.server.exited.is_set()
+                else f"did not answer within {REPLAY_TIMEOUT:g} s"
+            )
+            await b.retire()
+            b.session.carried.forget_expected()
+            if attempts >= CRASH_LOOP:
+                self._fail(
+                    reason,
+                    f"the restarted server {why} during the replay, {attempts} times",
+                    attempts,
+                )
+                return attempts, None
 
     async def _replay(self) -> tuple[Json | None, list[str]] | None:
         """Tell the new server what the host told the old one; None if it failed to listen."""

@@ -267,19 +267,24 @@ class Bridge:
             current=lambda: root_uris(self.source.effective()),
         )
 
-    async def retire(self) -> str:
-        """Stop the server running now, for a restart; returns which step ended it."""
-        server = self.server
+    def release_stdin(self) -> asyncio.Event:
+        """Close the running server's stdin now; the event is set once the writer to it is
+        free for another server."""
+        self._close_server_stdin()
+        assert self._stdin_closed is not None
+        return self._stdin_closed
+
+    async def retire(self, *, stdin_closed: bool = False) -> str:
+        """Stop the server running now, for a restart, and wait until all it said has reached
+        the host; returns which step of the ladder ended it."""
+        server, ended = self.server, self.server_out_ended
         try:
-            how = await server.stop(GRACE)
+            how = await server.stop(GRACE, close=not stdin_closed)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(ended.wait(), FLUSH_TIMEOUT)
         except asyncio.CancelledError:
             server.kill_group()
             raise
-        closed, ended = self._stdin_closed, self.server_out_ended
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(ended.wait(), FLUSH_TIMEOUT)
-            if closed is not None:
-                await asyncio.wait_for(closed.wait(), FLUSH_TIMEOUT)
         return how
 
     async def replace(self) -> None:

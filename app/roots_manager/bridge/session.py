@@ -205,10 +205,9 @@ class Session:
         """The host's messages are held (a restart is under way)."""
         return self._held_lines is not None
 
-    def server_replaced(self) -> list[object]:
-        """The server was replaced: forget what the old one was doing and was told; returns the
-        ids of the host's requests it left unanswered."""
-        assert self.carried is not None
+    def server_replaced(self) -> None:
+        """A new server replaces the one running: forget what the old one was told and asked
+        (the requests it handles are :meth:`Carried.open_requests`)."""
         self.last_answered = None
         self.stale = False
         self.told.clear()
@@ -216,7 +215,6 @@ class Session:
         forget = getattr(self.answers, "forget_waiting", None)
         if forget is not None:
             forget()
-        return self.carried.server_replaced()
 
     def release_host(self) -> int:
         """Send the held host messages to the (new) server, in order; returns how many."""
