@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import stat
 import subprocess
 import sys
@@ -26,6 +27,10 @@ _BOOT = (
 )
 """The wrapper runs with ``-I -S``: without site, Python starts in a third of the time, and the
 package is found through the folder it was imported from here."""
+
+
+def _digest(server: str) -> str:
+    return hashlib.sha256(server.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 class ConfinementRefused(OSError):
@@ -97,7 +102,10 @@ def wrapped(command: Sequence[str], server: str, force: bool, session: str = "")
 
     layout = Layout.default()
     entry = _stored_setting(str(layout.store), server)
+    ran_confined = layout.home / "confined" / _digest(server)
     if not force and entry is not None and entry.get("confine") is not True:
+        if ran_confined.exists():  # confinement was turned off since
+            shutil.rmtree(ran_confined, ignore_errors=True)
         return Launch(list(command), None, entry)
     from roots_manager.core.confined import confinement_key, rules_for, wants_confinement
     from roots_manager.core.model import fingerprint
@@ -111,6 +119,12 @@ def wrapped(command: Sequence[str], server: str, force: bool, session: str = "")
         if force:
             raise ConfinementRefused(
                 f"the grants to confine the server to cannot be read: {exc}"
+            ) from exc
+        if ran_confined.exists():
+            # it ran confined last time: a damaged store must not be what sets it free
+            raise ConfinementRefused(
+                f"the store cannot be read ({exc}) and {server!r} ran confined before: it is "
+                "not started unconfined; repair the store (the desktop app offers to)"
             ) from exc
         # the bridge keeps serving over a damaged store, as before confinement existed; it says
         # so rather than confine with rules made from nothing
@@ -128,8 +142,7 @@ def wrapped(command: Sequence[str], server: str, force: bool, session: str = "")
         raise ConfinementRefused(
             f"confinement was asked for and {found.reason}; the server is not started unconfined"
         )
-    digest = hashlib.sha256(server.encode("utf-8", "surrogatepass")).hexdigest()[:16]
-    tmpdir = ensure_private_dir(layout.home / "confined" / digest)
+    tmpdir = ensure_private_dir(ran_confined)
     fp = fingerprint(command)
     rules = rules_for(
         state,

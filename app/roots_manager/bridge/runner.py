@@ -254,6 +254,11 @@ class Bridge:
 
     # ---- a restart (:mod:`~roots_manager.bridge.restart`) ------------------------------------
 
+    @property
+    def confined(self) -> bool:
+        """The server running now runs confined."""
+        return self.launch is not None and self.launch.key is not None
+
     def restart_reason(self) -> str | None:
         """Why the server running now must be restarted, or None."""
         return restart_reason(
@@ -319,6 +324,8 @@ class Bridge:
             server_pid=self.server.pid,
             mode="observe" if self.observe else "managed",
             version=__version__,
+            confined=self.confined,
+            restartable=self.session.carried is not None,
         )
         self._start_pumps(loop)
         self._tasks.append(asyncio.create_task(self._register()))
@@ -383,6 +390,8 @@ class Bridge:
             mode="observe" if self.observe else "managed",
             log_file=str(self.log.path) if self.log.path is not None else None,
             server_pid=self.server.pid,
+            confined=self.confined,
+            restartable=self.session.carried is not None,
         )
         pending = False
         if not self.observe:

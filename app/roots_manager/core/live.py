@@ -56,6 +56,12 @@ class BridgeMarker:
     last_list_changed_at: str | None = None
     stale: bool = False
     """True when a list_changed was sent and the server has not asked roots/list since."""
+    confined: bool = False
+    """The server runs confined to its grants (Landlock)."""
+    restartable: bool = False
+    """A consent change restarts the server behind the host's back."""
+    restarts: int = 0
+    """How many times the bridge has restarted the server so far."""
     process_started: float | None = field(default=None)
 
     @property
