@@ -17,7 +17,7 @@
 <context>
     <name>ConfineBox</name>
     <message>
-        <location filename="../../app/roots_manager/gui/confine_box.py" line="+35"/>
+        <location filename="../../app/roots_manager/gui/confine_box.py" line="+47"/>
         <source>Confine this server to its gr&amp;ants</source>
         <translation>このサーバーを許可したフォルダーに閉じ込める(&amp;A)</translation>
     </message>
@@ -27,7 +27,47 @@
         <translation>選択したサーバーを許可したフォルダーに閉じ込める</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+12"/>
+        <source>&amp;Restart it when a folder is revoked</source>
+        <translation>フォルダーが取り消されたら再起動する(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Stop and start the server again behind the host&apos;s back when a folder it was told is revoked (and, confined, when its grants change): the host&apos;s session goes on, and the server forgets the folder. On by default for confined servers; from the server&apos;s next start.</source>
+        <translation>伝えたフォルダーが取り消されたとき（隔離中なら許可が変わったときも）、ホストに気付かれずにサーバーを停止して再起動します。ホストのセッションは続き、サーバーはそのフォルダーを忘れます。隔離されたサーバーでは既定でオン。サーバーの次回起動から有効です。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Turn on restart on re&amp;voke</source>
+        <translation>取り消し時の再起動をオンにする(&amp;V)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Extra paths the confined server may use</source>
+        <translation>隔離されたサーバーが追加で使えるパス</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Also rea&amp;dable…</source>
+        <translation>読み取りも許可…(&amp;D)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Also &amp;writable…</source>
+        <translation>書き込みも許可…(&amp;W)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Re&amp;move path</source>
+        <translation>パスを削除(&amp;M)</translation>
+    </message>
+    <message>
+        <location line="+58"/>
+        <source>{server} was told its folders changed and has not asked for them since: it may still use a folder you revoked. Restart on revoke makes a revocation restart it, from its next start.</source>
+        <translation>{server} はフォルダーの変更を通知されましたが、その後問い合わせていません。取り消したフォルダーをまだ使っている可能性があります。「取り消し時の再起動」をオンにすると、次回起動から取り消しのたびに再起動されます。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>Select a server to confine it or not.</source>
         <translation>閉じ込めるかどうかを決めるサーバーを選んでください。</translation>
     </message>
@@ -47,11 +87,31 @@
         <source>Start {server} confined to the folders it was granted; a change takes effect when it next starts</source>
         <translation>{server} を許可したフォルダーに閉じ込めて起動します。変更は次回の起動時から有効になります</translation>
     </message>
+    <message>
+        <location line="+29"/>
+        <source>read: {path}</source>
+        <translation>読み取り：{path}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>read and write: {path}</source>
+        <translation>読み書き：{path}</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>A folder {server} may also write</source>
+        <translation>{server} が書き込みもできるフォルダー</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A folder {server} may also read</source>
+        <translation>{server} が読み取りもできるフォルダー</translation>
+    </message>
 </context>
 <context>
     <name>Confinement</name>
     <message>
-        <location filename="../../app/roots_manager/gui/confinement_text.py" line="+49"/>
+        <location filename="../../app/roots_manager/gui/confinement_text.py" line="+55"/>
         <source>Confinement works on Linux (Landlock); on macOS it is untested; on Windows it is unavailable.</source>
         <translation>閉じ込めは Linux（Landlock）で動作します。macOS では未検証、Windows では利用できません。</translation>
     </message>
@@ -630,7 +690,7 @@
 <context>
     <name>CoreText</name>
     <message>
-        <location filename="../../app/roots_manager/gui/confinement_text.py" line="-72"/>
+        <location filename="../../app/roots_manager/gui/confinement_text.py" line="-78"/>
         <source>confined: the kernel refuses every file outside what was granted; the network is not restricted</source>
         <translation>閉じ込め中: 許可されたもの以外のファイルはすべてカーネルが拒否します。ネットワークは制限されません</translation>
     </message>
@@ -641,8 +701,13 @@
     </message>
     <message>
         <location line="+5"/>
-        <source>grants made or revoked while a confined server runs take effect at its next start</source>
-        <translation>閉じ込められたサーバーの実行中に与えた許可や取り消した許可は、次回の起動時から有効になります</translation>
+        <source>grants made or revoked while a confined server runs restart it with the new rules, unseen by the host</source>
+        <translation>隔離されたサーバーの実行中に許可を変更または取り消すと、新しいルールでサーバーを再起動します（ホストからは見えません）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>restart on revoke is off: grants made or revoked while a confined server runs take effect at its next start</source>
+        <translation>取り消し時の再起動はオフです：隔離されたサーバーの実行中に変更した許可は次回起動時に有効になります</translation>
     </message>
 </context>
 <context>
@@ -1819,7 +1884,19 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>まだ不明</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+2"/>
+        <source>, running confined</source>
+        <translation>、隔離して実行中</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>, restarted %n time(s)</source>
+        <translation>
+            <numerusform>、%n 回再起動</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+19"/>
         <source>never</source>
         <translation>なし</translation>
     </message>
@@ -1947,7 +2024,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>list_changed を送信(&amp;L)</translation>
     </message>
     <message>
-        <location line="+117"/>
+        <location line="+123"/>
         <source>Could not ask the bridge of {server}: {reason}</source>
         <translation>{server} のブリッジに依頼できませんでした: {reason}</translation>
     </message>

@@ -274,7 +274,13 @@ class ServersPanel(QWidget):
         running = bool(self._managed_bridges())
         self.notify_button.setEnabled(running)
         self.notify_action.setEnabled(running)
-        self.confine_box.show_server(name)
+        row = self._selected_row()
+        self.confine_box.show_server(
+            name,
+            stale_unrestartable=bool(
+                row and any(m.stale and not m.restartable for m in row.markers)
+            ),
+        )
 
     def notify_selected(self) -> None:
         """Ask the selected server's running bridges for a list_changed."""
