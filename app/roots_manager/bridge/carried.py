@@ -12,10 +12,13 @@ the host's late answers to the old server's requests are dropped.
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import Future
 from typing import Any
 
 from roots_manager.bridge.jsonrpc import CANCELLED, Json, is_response, key, params_of
 
+HELD_LIMIT = 16 * 1024 * 1024
+"""Bytes of the host's messages held during a restart beyond which the host's pump waits."""
 SET_LEVEL = "logging/setLevel"
 SUBSCRIBE = "resources/subscribe"
 UNSUBSCRIBE = "resources/unsubscribe"
@@ -42,6 +45,8 @@ class Carried:
         self._expected: dict[str, Callable[[Json], None]] = {}
         self.on_idle: Callable[[], None] | None = None
         """Called when the last request in flight is answered."""
+        self._held: list[tuple[Json | list[Any], bytes, Future[bytes] | None]] | None = None
+        self._held_bytes = 0
 
     # ---- the host's side -------------------------------------------------------------------
 
@@ -89,6 +94,48 @@ class Carried:
             and params is not None
             and key(params.get("requestId")) in self.in_flight
         )
+
+    # ---- holding the host's messages during a restart -----------------------------------------
+
+    def hold(self) -> None:
+        """Keep the host's requests and notifications from the server until :meth:`release`;
+        answers to the server's requests, and cancellations of what it handles, still go."""
+        if self._held is None:
+            self._held = []
+            self._held_bytes = 0
+
+    @property
+    def holding(self) -> bool:
+        """The host's messages are held (a restart is under way)."""
+        return self._held is not None
+
+    def sent(self, msg: Json | list[Any], out: bytes) -> bytes | Future[bytes]:
+        """What to write to the server now for the host's *msg* (as *out*): *out*, or nothing
+        while it is held (a future once :data:`HELD_LIMIT` bytes are held: the host's pump
+        waits)."""
+        if self._held is not None and not self.passes_while_held(msg):
+            waiter: Future[bytes] | None = Future() if self._held_bytes > HELD_LIMIT else None
+            self._held.append((msg, out, waiter))
+            self._held_bytes += len(out)
+            return waiter if waiter is not None else b""
+        for item in msg if isinstance(msg, list) else (msg,):
+            if isinstance(item, dict):
+                self.host_sent(item)
+        return out
+
+    def release(self, inject: Callable[[bytes], None]) -> int:
+        """Send the held messages to the (new) server with *inject*, in order; how many."""
+        held, self._held = self._held or [], None
+        self._held_bytes = 0
+        for msg, out, waiter in held:
+            for item in msg if isinstance(msg, list) else (msg,):
+                if isinstance(item, dict):
+                    self.host_sent(item)
+            if waiter is None:
+                inject(out if out.endswith(b"\n") else out + b"\n")
+            else:
+                waiter.set_result(out)
+        return len(held)
 
     # ---- the server's side -----------------------------------------------------------------
 

@@ -63,9 +63,6 @@ from roots_manager.core.model import now_iso
 
 __all__ = ["Answers", "EventSink", "Session"]
 
-HELD_LIMIT = 16 * 1024 * 1024
-"""Bytes of the host's messages held during a restart beyond which the host's pump waits."""
-
 
 class Session:
     """The roots protocol logic of one bridge session, shared by both directions."""
@@ -107,8 +104,6 @@ class Session:
         """Every root URI the server running now was told (a revocation restarts it)."""
         self.carried = Carried() if restartable and not observe else None
         """What a restart carries over; None when the server is never restarted."""
-        self._held_lines: list[tuple[Json | list[Any], bytes, Future[bytes] | None]] | None = None
-        self._held_bytes = 0
         self._asked: set[str] = set()  # observe mode: server roots/list ids awaiting the host
         self.host_side = HostSide(self)
         self.server_side = ServerSide(self)
@@ -176,34 +171,15 @@ class Session:
 
     def _sent(self, msg: Json | list[Any], out: bytes) -> bytes | Future[bytes]:
         """*out* goes to the server now, or waits while the server is being replaced."""
-        carried = self.carried
-        if carried is None:
-            return out
-        if self._held_lines is not None and not carried.passes_while_held(msg):
-            waiter: Future[bytes] | None = None
-            if self._held_bytes > HELD_LIMIT:
-                waiter = Future()  # the host's pump waits: no more of its lines are read
-            self._held_lines.append((msg, out, waiter))
-            self._held_bytes += len(out)
-            return waiter if waiter is not None else b""
-        for item in msg if isinstance(msg, list) else (msg,):
-            if isinstance(item, dict):
-                carried.host_sent(item)
-        return out
+        return out if self.carried is None else self.carried.sent(msg, out)
 
     # ---- a restart of the server ----------------------------------------------------------
 
     def hold_host(self) -> None:
-        """Keep the host's requests and notifications from the server until :meth:`release_host`
-        (answers to the server's requests, and cancellations of what it handles, still go)."""
-        if self._held_lines is None:
-            self._held_lines = []
-            self._held_bytes = 0
-
-    @property
-    def holding_host(self) -> bool:
-        """The host's messages are held (a restart is under way)."""
-        return self._held_lines is not None
+        """Keep the host's requests and notifications from the server until
+        :meth:`release_host` (see :meth:`Carried.hold`)."""
+        assert self.carried is not None
+        self.carried.hold()
 
     def server_replaced(self) -> None:
         """A new server replaces the one running: forget what the old one was told and asked
@@ -218,17 +194,8 @@ class Session:
 
     def release_host(self) -> int:
         """Send the held host messages to the (new) server, in order; returns how many."""
-        held, self._held_lines = self._held_lines or [], None
-        self._held_bytes = 0
-        for msg, out, waiter in held:
-            for item in msg if isinstance(msg, list) else (msg,):
-                if isinstance(item, dict) and self.carried is not None:
-                    self.carried.host_sent(item)
-            if waiter is None:
-                self.to_server.inject(out if out.endswith(b"\n") else out + b"\n")
-            else:
-                waiter.set_result(out)
-        return len(held)
+        assert self.carried is not None
+        return self.carried.release(self.to_server.inject)
 
     def _parse_host(self, body: bytes) -> object:
         """The host's message in *body*; None (noted) if it is not JSON."""
@@ -481,7 +448,7 @@ class Session:
         """Send ``list_changed`` if the server's effective roots moved; True if it was sent."""
         if self.observe or self.handshake.era is Era.PER_REQUEST or not self.handshake_done:
             return False
-        if self._held_lines is not None:
+        if self.carried is not None and self.carried.holding:
             return False  # the server is being replaced; the new one asks afresh
         if self.last_answered is None or self.stale:
             return False
