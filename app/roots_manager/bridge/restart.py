@@ -32,11 +32,10 @@ from typing import TYPE_CHECKING, Any
 
 from roots_manager.bridge.jsonrpc import Json, dumps
 from roots_manager.core import events as ev
-from roots_manager.core.confined import confinement_key
-from roots_manager.core.model import State
 
 if TYPE_CHECKING:
     from roots_manager.bridge.runner import Bridge
+    from roots_manager.core.model import State
 
 COALESCE = 0.05
 """Seconds a change waits for others to join it in one restart."""
@@ -69,6 +68,11 @@ def restart_reason(
     *current* gives the root URIs it would be told now. None: it need not be.
     """
     srv = state.servers.get(name)
+    if running is None and not forced and not (srv and (srv.confine or srv.restarts_on_revoke)):
+        return None
+    # only for a server that may be restarted: the confinement rules' module is not light
+    from roots_manager.core.confined import confinement_key
+
     wanted = srv is not None and srv.restarts_on_revoke
     key = confinement_key(state, name, fingerprint=fingerprint, session=session, forced=forced)
     if key != running:

@@ -17,7 +17,10 @@ import ctypes
 import errno
 import os
 import stat
-from collections.abc import Iterable
+
+TYPE_CHECKING = False  # not typing's: the exec wrapper must not pay for importing it
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 SYS_CREATE_RULESET = 444
 SYS_ADD_RULE = 445
