@@ -288,3 +288,34 @@ def test_the_reference_filesystem_server_forgets_a_revoked_folder_only_when_rest
         assert events(layout, ev.ROOTS_ANSWERED)[-1]["uris"] == []
         assert after == "in taken\n"
         assert not events(layout, ev.SERVER_RESTARTED)
+
+
+def test_the_filesystem_server_given_the_whole_disk_loses_a_revoked_folder_at_once(
+    filesystem_server: list[str], tmp_path: Path, layout: Layout
+) -> None:
+    """Observed, not answered: the server believes it may read all of ``/``; only the kernel
+    stops it, and the restart is what narrows the kernel's rules."""
+    w = folders(tmp_path, "kept", "taken")
+    run_cli("grant", "srv", str(w["kept"]))
+    run_cli("grant", "srv", str(w["taken"]))
+    command = [*filesystem_server, "/"]
+    target = str(w["taken"] / "hello.txt")
+
+    async def scenario() -> None:
+        async with Client(params(command, "--observe", "--confine"), mode="legacy") as client:
+            assert await text(client, "read_text_file", path=target) == "in taken\n"
+            run_cli("revoke", "srv", str(w["taken"]))
+            await anyio.to_thread.run_sync(restarted, layout, 1)
+            assert "EACCES" in await text(client, "read_text_file", path=target)
+            tools = await client.list_tools()
+            assert "read_text_file" in {t.name for t in tools.tools}
+            got = await text(client, "read_text_file", path=str(w["kept"] / "hello.txt"))
+            assert got == "in kept\n"
+            run_cli("grant", "srv", str(w["taken"]))
+            await anyio.to_thread.run_sync(restarted, layout, 2)
+            assert await text(client, "read_text_file", path=target) == "in taken\n"
+
+    anyio.run(scenario)
+    done = events(layout, ev.SERVER_RESTARTED)
+    assert [e["replayed"] for e in done] == [["initialize", "notifications/initialized"]] * 2
+    assert len(events(layout, ev.SESSION_START)) == 1

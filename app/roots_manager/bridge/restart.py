@@ -68,12 +68,14 @@ def restart_reason(
     *current* gives the root URIs it would be told now. None: it need not be.
     """
     srv = state.servers.get(name)
-    if running is None and not forced and not (srv and (srv.confine or srv.restarts_on_revoke)):
+    setting = srv.restart_on_revoke if srv is not None else None
+    # the default follows confinement: the stored setting, or --confine
+    wanted = setting if setting is not None else (forced or bool(srv and srv.confine))
+    if running is None and not forced and not (srv and srv.confine) and not wanted:
         return None
     # only for a server that may be restarted: the confinement rules' module is not light
     from roots_manager.core.confined import confinement_key
 
-    wanted = srv is not None and srv.restarts_on_revoke
     key = confinement_key(state, name, fingerprint=fingerprint, session=session, forced=forced)
     if key != running:
         if running is None:

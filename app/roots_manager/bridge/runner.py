@@ -409,16 +409,10 @@ class Bridge:
         # since it reads every bridge's marker and the first answer must not wait for that
         self._tasks.append(asyncio.create_task(asyncio.to_thread(self._sweep_requests)))
         if self.observe:
+            if self.session.carried is not None:  # confined: a change of grants restarts it
+                self._watch()
             return
-        stop = self.stop_event
-        request = live.list_changed_request_name(self.session_id)
-        self._tasks.append(
-            asyncio.create_task(watch_store(self.layout, self._store_changed, stop, (request,)))
-        )
-        self._tasks.append(asyncio.create_task(self._folders.run()))
-        self._tasks.append(
-            asyncio.create_task(every(AVAILABILITY_PERIOD, self._store_changed, stop))
-        )
+        self._watch()
         if pending and live.app_running(self.layout):
             self._consent_waiting = True
             self.log.event(
@@ -436,6 +430,18 @@ class Bridge:
         else:
             self.answers.open()
             self.session.check_changes()
+
+    def _watch(self) -> None:
+        """Follow the store, the granted folders and the requests of the desktop app."""
+        stop = self.stop_event
+        request = live.list_changed_request_name(self.session_id)
+        self._tasks.append(
+            asyncio.create_task(watch_store(self.layout, self._store_changed, stop, (request,)))
+        )
+        self._tasks.append(asyncio.create_task(self._folders.run()))
+        self._tasks.append(
+            asyncio.create_task(every(AVAILABILITY_PERIOD, self._store_changed, stop))
+        )
 
     def _record_start(self) -> bool:
         sessions = live.live_sessions(self.layout) | {self.session_id}

@@ -102,7 +102,7 @@ class Session:
         self.notices = 0
         self.told: set[str] = set()
         """Every root URI the server running now was told (a revocation restarts it)."""
-        self.carried = Carried() if restartable and not observe else None
+        self.carried = Carried() if restartable else None
         """What a restart carries over; None when the server is never restarted."""
         self._asked: set[str] = set()  # observe mode: server roots/list ids awaiting the host
         self.host_side = HostSide(self)
