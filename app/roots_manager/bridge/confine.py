@@ -21,6 +21,8 @@ from roots_manager.bridge.spawn import spawn
 EXIT_NOT_CONFINED = 126
 """The shell's "cannot execute": the server was asked to run confined and cannot be."""
 CONFINE_OPTION = "--confine"
+EXEC_CONFINED = "--exec-confined"
+"""The bundled bridge's first argument when it runs as the exec wrapper (never a user's)."""
 _BOOT = (
     "import sys; sys.path.insert(0, sys.argv[1]); "
     "from roots_manager.sandbox.confine import main; sys.exit(main(sys.argv[2:]))"
@@ -155,10 +157,19 @@ def wrapped(command: Sequence[str], server: str, force: bool, session: str = "")
         session=session,
     )
     key = confinement_key(state, server, fingerprint=fp, session=session, forced=True)
+    return Launch([*wrapper(), *rules.to_args(), "--", *command], key, entry)
+
+
+def wrapper() -> list[str]:
+    """The exec wrapper's command line, before its rules.
+
+    In a bundle (PyInstaller) there is no Python to run with ``-c``: the bundled bridge itself
+    is the wrapper when its first argument is :data:`EXEC_CONFINED`.
+    """
+    if getattr(sys, "frozen", False):
+        return [sys.executable, EXEC_CONFINED]
     package_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    app_dir = os.path.dirname(package_parent)
-    argv = [sys.executable, "-I", "-S", "-c", _BOOT, app_dir, *rules.to_args(), "--", *command]
-    return Launch(argv, key, entry)
+    return [sys.executable, "-I", "-S", "-c", _BOOT, os.path.dirname(package_parent)]
 
 
 def start(
