@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from roots_manager.cli_text import shown
+from roots_manager.core import live
 from roots_manager.core.confined import report, set_confinement, set_restart_on_revoke
 from roots_manager.core.store import Store, json_bytes
 from roots_manager.sandbox.availability import availability
@@ -64,6 +65,18 @@ def show(store: Store, name: str) -> dict[str, Any]:
     out = report(store.read(), name, can_confine=found.available, why=found.reason)
     out["mechanism"] = found.mechanism
     out["tested"] = found.tested
+    out["running"] = [
+        {
+            "session": m.session,
+            "bridge_pid": m.pid,
+            "server_pid": m.server_pid,
+            "confined": m.confined,
+            "restartable": m.restartable,
+            "restarts": m.restarts,
+        }
+        for m in live.bridge_markers(store.layout)
+        if m.server == name
+    ]
     return out
 
 
@@ -88,6 +101,13 @@ def cmd_show(store: Store, args: argparse.Namespace) -> int:
     print(f"  restart on revoke: {restart}{'' if out['restart_on_revoke_set'] else ' (default)'}")
     if out["changes"]:
         print(f"  {out['changes']}")
+    for run in out["running"]:
+        how = "confined" if run["confined"] else "not confined"
+        again = "may be restarted" if run["restartable"] else "is not restarted"
+        print(
+            f"  running: server pid {run['server_pid']} ({how}; {again}; "
+            f"restarted {run['restarts']} time{'' if run['restarts'] == 1 else 's'})"
+        )
     can = "yes" if out["can_confine"] else "no"
     untested = "" if out["tested"] else " (untested)"
     print(f"this machine can confine: {can}{untested}: {out['confinement']}")

@@ -94,6 +94,17 @@ def test_a_revoked_folder_is_closed_to_the_running_confined_server(
             got = await text(client, "read_file", path=str(w["taken"] / "hello.txt"))
             assert got == "in taken\n"
             assert first[0]["reason"] == f"revoked: {w['taken']}"
+            # the bridge's live marker follows a moment later
+            shown = await anyio.to_thread.run_sync(
+                wait_for,
+                lambda: (
+                    "restarted 2 times" in (out := run_cli("servers", "show", "srv").stdout) and out
+                ),
+                "the marker to count two restarts",
+            )
+            assert "running confined" not in shown and "(confined; may be restarted" in shown
+            running = json.loads(run_cli("servers", "show", "srv", "--json").stdout)["running"]
+            assert [(r["confined"], r["restarts"]) for r in running] == [(True, 2)]
 
     anyio.run(scenario)
     done = events(layout, ev.SERVER_RESTARTED)
