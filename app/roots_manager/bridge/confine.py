@@ -54,7 +54,9 @@ def _stored_setting(store_path: str, server: str) -> dict[str, object] | None:
     store that is not a regular file (a FIFO would block the open) or is damaged reads as None.
     """
     try:
-        fd = os.open(store_path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(
+            store_path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+        )
     except FileNotFoundError:
         return {}
     except OSError:

@@ -14,7 +14,6 @@ the slower of the two start-ups, not for their sum.
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from typing import TYPE_CHECKING
@@ -148,15 +147,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _discard(proc: subprocess.Popen[bytes]) -> None:
-    import signal
+    from roots_manager.bridge.process import KILL, signal_tree
 
-    try:
-        if os.name == "posix":
-            os.killpg(proc.pid, signal.SIGKILL)
-        else:  # pragma: no cover
-            proc.kill()
-    except OSError:
-        pass
+    signal_tree(proc, KILL)
     proc.wait()
 
 
