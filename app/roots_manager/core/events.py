@@ -19,6 +19,7 @@ from typing import IO, Any
 
 from roots_manager.core.model import now_iso
 from roots_manager.core.paths import Layout
+from roots_manager.core.statefile import retrying
 
 # kinds of event
 SESSION_START = "session-start"
@@ -136,8 +137,10 @@ class EventWriter:
         self.part += 1
         old = self.part - self.keep_parts
         if old >= 0:
-            with contextlib.suppress(FileNotFoundError):
-                (self.dir / f"{self.session}-{old:04d}.jsonl").unlink()
+            # a reader (the app) may have it open: Windows then refuses for a moment, and a
+            # part that stays is swept with the old logs rather than stop the log
+            with contextlib.suppress(OSError):
+                retrying((self.dir / f"{self.session}-{old:04d}.jsonl").unlink)
         self._open()
         if self.on_rotate is not None:
             self.on_rotate()

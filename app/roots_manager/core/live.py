@@ -82,7 +82,7 @@ def write_bridge_marker(layout: Layout, marker: BridgeMarker) -> None:
 
 def remove_bridge_marker(layout: Layout, session: str) -> None:
     with contextlib.suppress(FileNotFoundError):
-        _bridge_path(layout, session).unlink()
+        statefile.retrying(_bridge_path(layout, session).unlink)
 
 
 def _read_json(path: Path) -> dict[str, Any] | None:
@@ -140,7 +140,7 @@ def write_app_marker(layout: Layout, pid: int | None = None) -> None:
 
 def remove_app_marker(layout: Layout) -> None:
     with contextlib.suppress(FileNotFoundError):
-        (layout.live / APP_MARKER).unlink()
+        statefile.retrying((layout.live / APP_MARKER).unlink)
 
 
 def app_running(layout: Layout) -> bool:
