@@ -30,7 +30,7 @@ def first_line(command: list[str], server: str, force: bool) -> float:
 
     start = time.perf_counter()
     proc = subprocess.Popen(
-        wrapped(command, server, force),
+        wrapped(command, server, force).argv,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,

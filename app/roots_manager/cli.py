@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from roots_manager import __version__
-from roots_manager.cli_text import print_json, shown, table
+from roots_manager.cli_text import print_json, shown, table, utf8_output
 from roots_manager.core import events as ev
 from roots_manager.core import live
 from roots_manager.core.consent import (
@@ -542,6 +542,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"unrecognized arguments: {' '.join(unknown)}")  # usage, exit 2
         return cmd_gui(app_argv)
     args = parser.parse_args(argv)
+    utf8_output()
     try:
         store = Store(Layout.default())
         code = int(args.func(store, args))

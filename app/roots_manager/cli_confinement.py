@@ -6,7 +6,8 @@ import argparse
 from typing import Any
 
 from roots_manager.cli_text import shown
-from roots_manager.core.confined import report, set_confinement
+from roots_manager.core import live
+from roots_manager.core.confined import report, set_confinement, set_restart_on_revoke
 from roots_manager.core.store import Store, json_bytes
 from roots_manager.sandbox.availability import availability
 
@@ -38,12 +39,44 @@ def cmd_confine(store: Store, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_restart_on_revoke(store: Store, args: argparse.Namespace) -> int:
+    with store.transaction() as state:
+        srv = set_restart_on_revoke(state, args.server, _SETTING[args.state])
+    name = shown(args.server)
+    default = " (the default for a server that is " + ("" if srv.confine else "not ") + "confined)"
+    state_word = "on" if srv.restarts_on_revoke else "off"
+    print(
+        f"{name}: restart on revoke {state_word}{default if srv.restart_on_revoke is None else ''}"
+    )
+    if srv.restarts_on_revoke:
+        print(
+            "from the server's next start on, a revoked folder restarts it behind the host's back"
+            + ("; so do new grants, since it is confined" if srv.confine else "")
+        )
+    return 0
+
+
+_SETTING = {"on": True, "off": False, "default": None}
+
+
 def show(store: Store, name: str) -> dict[str, Any]:
     """The ``servers show`` report of server *name*."""
     found = availability()
     out = report(store.read(), name, can_confine=found.available, why=found.reason)
     out["mechanism"] = found.mechanism
     out["tested"] = found.tested
+    out["running"] = [
+        {
+            "session": m.session,
+            "bridge_pid": m.pid,
+            "server_pid": m.server_pid,
+            "confined": m.confined,
+            "restartable": m.restartable,
+            "restarts": m.restarts,
+        }
+        for m in live.bridge_markers(store.layout)
+        if m.server == name
+    ]
     return out
 
 
@@ -64,8 +97,17 @@ def cmd_show(store: Store, args: argparse.Namespace) -> int:
             print(f"  {label}: {shown(path)}")
     for path in out["missing_extra"]:
         print(f"  missing now (skipped at start): {shown(path)}")
+    restart = "on" if out["restart_on_revoke"] else "off"
+    print(f"  restart on revoke: {restart}{'' if out['restart_on_revoke_set'] else ' (default)'}")
     if out["changes"]:
         print(f"  {out['changes']}")
+    for run in out["running"]:
+        how = "confined" if run["confined"] else "not confined"
+        again = "may be restarted" if run["restartable"] else "is not restarted"
+        print(
+            f"  running: server pid {run['server_pid']} ({how}; {again}; "
+            f"restarted {run['restarts']} time{'' if run['restarts'] == 1 else 's'})"
+        )
     can = "yes" if out["can_confine"] else "no"
     untested = "" if out["tested"] else " (untested)"
     print(f"this machine can confine: {can}{untested}: {out['confinement']}")
@@ -90,6 +132,14 @@ def add_commands(servers: Any) -> None:
         "--forget", action="append", default=[], metavar="PATH", help="drop an extra path"
     )
     c.set_defaults(func=cmd_confine)
+    r = servers.add_parser(
+        "restart-on-revoke",
+        help="restart a server behind the host's back when a folder it was told is revoked "
+        "(default: on for confined servers)",
+    )
+    r.add_argument("server")
+    r.add_argument("state", choices=tuple(_SETTING))
+    r.set_defaults(func=cmd_restart_on_revoke)
     s = servers.add_parser(
         "show",
         help="a server's confinement, what it may read and write, and whether this "

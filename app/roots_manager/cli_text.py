@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import unicodedata
 from typing import Any
 
@@ -60,3 +61,17 @@ def table(rows: list[list[str]], headers: list[str]) -> None:
     for r in [headers, *rows]:
         cells = (c + " " * (w - width(c)) for c, w in zip(r, widths, strict=True))
         print("  ".join(cells).rstrip())
+
+
+def utf8_output() -> None:
+    """Write UTF-8 to a redirected stdout and stderr, whatever the locale says.
+
+    On Windows a redirected stream uses the ANSI code page, which cannot encode a Japanese or
+    Chinese folder name: ``roots list > roots.txt`` would fail half-way. A console is left alone
+    (Python writes it through the console's Unicode API).
+    """
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+        reconfigure = getattr(stream, "reconfigure", None)
+        if encoding != "utf8" and reconfigure is not None and not stream.isatty():
+            reconfigure(encoding="utf-8")

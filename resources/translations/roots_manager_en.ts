@@ -4,7 +4,7 @@
 <context>
     <name>ConsentDialog</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/consent_dialog.py" line="+174"/>
+        <location filename="../../app/roots_manager/gui/consent_dialog.py" line="+171"/>
         <source>%n more request(s) wait after this one.</source>
         <translation>
             <numerusform>%n more request waits after this one.</numerusform>
@@ -82,6 +82,17 @@
         <translation>
             <numerusform>%n server waits for your decision</numerusform>
             <numerusform>%n servers wait for your decision</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ServersModel</name>
+    <message numerus="yes">
+        <location filename="../../app/roots_manager/gui/servers_model.py" line="+170"/>
+        <source>, restarted %n time(s)</source>
+        <translation>
+            <numerusform>, restarted %n time</numerusform>
+            <numerusform>, restarted %n times</numerusform>
         </translation>
     </message>
 </context>

@@ -17,7 +17,7 @@
 <context>
     <name>ConfineBox</name>
     <message>
-        <location filename="../../app/roots_manager/gui/confine_box.py" line="+35"/>
+        <location filename="../../app/roots_manager/gui/confine_box.py" line="+47"/>
         <source>Confine this server to its gr&amp;ants</source>
         <translation>このサーバーを許可したフォルダーに閉じ込める(&amp;A)</translation>
     </message>
@@ -27,7 +27,47 @@
         <translation>選択したサーバーを許可したフォルダーに閉じ込める</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+12"/>
+        <source>&amp;Restart it when a folder is revoked</source>
+        <translation>フォルダーが取り消されたら再起動する(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Stop and start the server again behind the host&apos;s back when a folder it was told is revoked (and, confined, when its grants change): the host&apos;s session goes on, and the server forgets the folder. On by default for confined servers; from the server&apos;s next start.</source>
+        <translation>伝えたフォルダーが取り消されたとき（隔離中なら許可が変わったときも）、ホストに気付かれずにサーバーを停止して再起動します。ホストのセッションは続き、サーバーはそのフォルダーを忘れます。隔離されたサーバーでは既定でオン。サーバーの次回起動から有効です。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Turn on restart on re&amp;voke</source>
+        <translation>取り消し時の再起動をオンにする(&amp;V)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Extra paths the confined server may use</source>
+        <translation>隔離されたサーバーが追加で使えるパス</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Also rea&amp;dable…</source>
+        <translation>読み取りも許可…(&amp;D)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Also &amp;writable…</source>
+        <translation>書き込みも許可…(&amp;W)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Re&amp;move path</source>
+        <translation>パスを削除(&amp;M)</translation>
+    </message>
+    <message>
+        <location line="+58"/>
+        <source>{server} was told its folders changed and has not asked for them since: it may still use a folder you revoked. Restart on revoke makes a revocation restart it, from its next start.</source>
+        <translation>{server} はフォルダーの変更を通知されましたが、その後問い合わせていません。取り消したフォルダーをまだ使っている可能性があります。「取り消し時の再起動」をオンにすると、次回起動から取り消しのたびに再起動されます。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>Select a server to confine it or not.</source>
         <translation>閉じ込めるかどうかを決めるサーバーを選んでください。</translation>
     </message>
@@ -47,11 +87,31 @@
         <source>Start {server} confined to the folders it was granted; a change takes effect when it next starts</source>
         <translation>{server} を許可したフォルダーに閉じ込めて起動します。変更は次回の起動時から有効になります</translation>
     </message>
+    <message>
+        <location line="+29"/>
+        <source>read: {path}</source>
+        <translation>読み取り：{path}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>read and write: {path}</source>
+        <translation>読み書き：{path}</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>A folder {server} may also write</source>
+        <translation>{server} が書き込みもできるフォルダー</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A folder {server} may also read</source>
+        <translation>{server} が読み取りもできるフォルダー</translation>
+    </message>
 </context>
 <context>
     <name>Confinement</name>
     <message>
-        <location filename="../../app/roots_manager/gui/confinement_text.py" line="+49"/>
+        <location filename="../../app/roots_manager/gui/confinement_text.py" line="+55"/>
         <source>Confinement works on Linux (Landlock); on macOS it is untested; on Windows it is unavailable.</source>
         <translation>閉じ込めは Linux（Landlock）で動作します。macOS では未検証、Windows では利用できません。</translation>
     </message>
@@ -246,7 +306,7 @@
         <translation>{when} にリクエストされました。</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+17"/>
         <source>Full command line</source>
         <translation>完全なコマンドライン</translation>
     </message>
@@ -288,7 +348,7 @@
         </translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+56"/>
         <source>{server} is not waiting now: your decision applies when it next asks.</source>
         <translation>{server} は今は待っていません。決定は次にフォルダーを尋ねたときに適用されます。</translation>
     </message>
@@ -318,17 +378,17 @@
         <translation>サーバーに見せるフォルダーを追加</translation>
     </message>
     <message>
-        <location line="-135"/>
+        <location line="-139"/>
         <source>Roots the server may see</source>
         <translation>サーバーに見せてよいルート</translation>
     </message>
     <message>
-        <location line="-62"/>
+        <location line="-59"/>
         <source>This server has not run behind Roots Manager before. While you decide, its request for folders is held, for a limited time; then it is answered with no folder, and your decision reaches it later.</source>
         <translation>このサーバーは Roots Manager の背後で動いたことがありません。あなたが決めるまで、フォルダーのリクエストは一定時間保留されます。その後はフォルダーなしで応答し、あなたの決定はあとからサーバーに届きます。</translation>
     </message>
     <message>
-        <location line="+185"/>
+        <location line="+186"/>
         <source>&amp;Roots it may see (tick the ones you allow):</source>
         <translation>見せてよいルート(&amp;R)（許可するものにチェック）:</translation>
     </message>
@@ -343,7 +403,7 @@
         <translation>まだルートがありません。許可すると、フォルダーなしでサーバーを承認します。</translation>
     </message>
     <message>
-        <location line="-107"/>
+        <location line="-111"/>
         <source>Roots tell a server where to look; they are not an access control. A server can still open any file its process may.</source>
         <translation>ルートはサーバーにどこを見るべきかを伝えるもので、アクセス制御ではありません。サーバーは、そのプロセスが開けるファイルなら何でも開けます。</translation>
     </message>
@@ -682,7 +742,7 @@
 <context>
     <name>CoreText</name>
     <message>
-        <location filename="../../app/roots_manager/gui/confinement_text.py" line="-72"/>
+        <location filename="../../app/roots_manager/gui/confinement_text.py" line="-78"/>
         <source>confined: the kernel refuses every file outside what was granted; the network is not restricted</source>
         <translation>閉じ込め中: 許可されたもの以外のファイルはすべてカーネルが拒否します。ネットワークは制限されません</translation>
     </message>
@@ -693,8 +753,13 @@
     </message>
     <message>
         <location line="+5"/>
-        <source>grants made or revoked while a confined server runs take effect at its next start</source>
-        <translation>閉じ込められたサーバーの実行中に与えた許可や取り消した許可は、次回の起動時から有効になります</translation>
+        <source>grants made or revoked while a confined server runs restart it with the new rules, unseen by the host</source>
+        <translation>隔離されたサーバーの実行中に許可を変更または取り消すと、新しいルールでサーバーを再起動します（ホストからは見えません）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>restart on revoke is off: grants made or revoked while a confined server runs take effect at its next start</source>
+        <translation>取り消し時の再起動はオフです：隔離されたサーバーの実行中に変更した許可は次回起動時に有効になります</translation>
     </message>
 </context>
 <context>
@@ -884,7 +949,7 @@
         <translation>概要</translation>
     </message>
     <message>
-        <location line="+159"/>
+        <location line="+135"/>
         <source>(no longer on disk)</source>
         <translation>（ディスク上にもうありません）</translation>
     </message>
@@ -1224,6 +1289,21 @@
         <location line="+1"/>
         <source>no decision in time: answered with what is granted</source>
         <translation>時間内に決定がありませんでした。許可済みの内容で応答しました</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>consent changed ({reason}): restarting the server, the host&apos;s messages wait</source>
+        <translation>同意が変更されました（{reason}）：サーバーを再起動しています。ホストのメッセージは待機中です</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>restarted for a consent change: pid {old} is now pid {new}; the host waited {ms} ms</source>
+        <translation>同意の変更により再起動しました：pid {old} は pid {new} になりました。ホストの待ち時間 {ms} ms</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the server could not be restarted: {why}</source>
+        <translation>サーバーを再起動できませんでした：{why}</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1965,7 +2045,19 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>まだ不明</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+2"/>
+        <source>, running confined</source>
+        <translation>、隔離して実行中</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>, restarted %n time(s)</source>
+        <translation>
+            <numerusform>、%n 回再起動</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+19"/>
         <source>never</source>
         <translation>なし</translation>
     </message>
@@ -2134,7 +2226,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>まだルートがありません。「ルート」タブでフォルダーを追加すると、それぞれがここで列になります。</translation>
     </message>
     <message>
-        <location line="+109"/>
+        <location line="+115"/>
         <source>Could not ask the bridge of {server}: {reason}</source>
         <translation>{server} のブリッジに依頼できませんでした: {reason}</translation>
     </message>

@@ -17,7 +17,7 @@
 <context>
     <name>ConfineBox</name>
     <message>
-        <location filename="../../app/roots_manager/gui/confine_box.py" line="+35"/>
+        <location filename="../../app/roots_manager/gui/confine_box.py" line="+47"/>
         <source>Confine this server to its gr&amp;ants</source>
         <translation>将此服务器限制在其授权范围内(&amp;A)</translation>
     </message>
@@ -27,7 +27,47 @@
         <translation>将所选服务器限制在其授权范围内</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+12"/>
+        <source>&amp;Restart it when a folder is revoked</source>
+        <translation>文件夹被撤销时重启(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Stop and start the server again behind the host&apos;s back when a folder it was told is revoked (and, confined, when its grants change): the host&apos;s session goes on, and the server forgets the folder. On by default for confined servers; from the server&apos;s next start.</source>
+        <translation>当已告知服务器的文件夹被撤销时（受限时，授权变化时也一样），在主机不知情的情况下停止并重新启动服务器：主机的会话继续，服务器忘记该文件夹。受限服务器默认开启；从服务器下次启动起生效。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Turn on restart on re&amp;voke</source>
+        <translation>开启撤销时重启(&amp;V)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Extra paths the confined server may use</source>
+        <translation>受限服务器可额外使用的路径</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Also rea&amp;dable…</source>
+        <translation>另可读取…(&amp;D)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Also &amp;writable…</source>
+        <translation>另可写入…(&amp;W)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Re&amp;move path</source>
+        <translation>移除路径(&amp;M)</translation>
+    </message>
+    <message>
+        <location line="+58"/>
+        <source>{server} was told its folders changed and has not asked for them since: it may still use a folder you revoked. Restart on revoke makes a revocation restart it, from its next start.</source>
+        <translation>已通知 {server} 其文件夹已更改，但它此后未再询问：它可能仍在使用您撤销的文件夹。开启“撤销时重启”后，从下次启动起，每次撤销都会重启它。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>Select a server to confine it or not.</source>
         <translation>选择一个服务器，决定是否限制它。</translation>
     </message>
@@ -47,11 +87,31 @@
         <source>Start {server} confined to the folders it was granted; a change takes effect when it next starts</source>
         <translation>启动 {server} 时将其限制在已授权的文件夹内；更改在其下次启动时生效</translation>
     </message>
+    <message>
+        <location line="+29"/>
+        <source>read: {path}</source>
+        <translation>读取：{path}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>read and write: {path}</source>
+        <translation>读写：{path}</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>A folder {server} may also write</source>
+        <translation>{server} 还可写入的文件夹</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A folder {server} may also read</source>
+        <translation>{server} 还可读取的文件夹</translation>
+    </message>
 </context>
 <context>
     <name>Confinement</name>
     <message>
-        <location filename="../../app/roots_manager/gui/confinement_text.py" line="+49"/>
+        <location filename="../../app/roots_manager/gui/confinement_text.py" line="+55"/>
         <source>Confinement works on Linux (Landlock); on macOS it is untested; on Windows it is unavailable.</source>
         <translation>限制功能适用于 Linux（Landlock）；在 macOS 上未经测试；在 Windows 上不可用。</translation>
     </message>
@@ -246,7 +306,7 @@
         <translation>请求时间：{when}。</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+17"/>
         <source>Full command line</source>
         <translation>完整命令行</translation>
     </message>
@@ -288,7 +348,7 @@
         </translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+56"/>
         <source>{server} is not waiting now: your decision applies when it next asks.</source>
         <translation>{server} 目前没有在等待：你的决定将在它下次请求时生效。</translation>
     </message>
@@ -318,17 +378,17 @@
         <translation>添加服务器可以看到的文件夹</translation>
     </message>
     <message>
-        <location line="-135"/>
+        <location line="-139"/>
         <source>Roots the server may see</source>
         <translation>服务器可以看到的根目录</translation>
     </message>
     <message>
-        <location line="-62"/>
+        <location line="-59"/>
         <source>This server has not run behind Roots Manager before. While you decide, its request for folders is held, for a limited time; then it is answered with no folder, and your decision reaches it later.</source>
         <translation>此服务器以前没有在 Roots Manager 之后运行过。在你决定期间，它对文件夹的请求会被暂缓一段有限的时间；之后将回复它没有文件夹，你的决定稍后仍会送达。</translation>
     </message>
     <message>
-        <location line="+185"/>
+        <location line="+186"/>
         <source>&amp;Roots it may see (tick the ones you allow):</source>
         <translation>可以看到的根目录(&amp;R)（勾选你允许的）：</translation>
     </message>
@@ -343,7 +403,7 @@
         <translation>你还没有根目录：允许将批准此服务器，但不授予任何文件夹。</translation>
     </message>
     <message>
-        <location line="-107"/>
+        <location line="-111"/>
         <source>Roots tell a server where to look; they are not an access control. A server can still open any file its process may.</source>
         <translation>根目录告诉服务器该去哪里查看，它们并不是访问控制。服务器仍然可以打开其进程有权访问的任何文件。</translation>
     </message>
@@ -682,7 +742,7 @@
 <context>
     <name>CoreText</name>
     <message>
-        <location filename="../../app/roots_manager/gui/confinement_text.py" line="-72"/>
+        <location filename="../../app/roots_manager/gui/confinement_text.py" line="-78"/>
         <source>confined: the kernel refuses every file outside what was granted; the network is not restricted</source>
         <translation>已限制：内核拒绝访问授权范围以外的所有文件；网络不受限制</translation>
     </message>
@@ -693,8 +753,13 @@
     </message>
     <message>
         <location line="+5"/>
-        <source>grants made or revoked while a confined server runs take effect at its next start</source>
-        <translation>受限服务器运行期间授予或撤销的授权将在其下次启动时生效</translation>
+        <source>grants made or revoked while a confined server runs restart it with the new rules, unseen by the host</source>
+        <translation>受限服务器运行期间授予或撤销的授权会使其以新规则重启，主机察觉不到</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>restart on revoke is off: grants made or revoked while a confined server runs take effect at its next start</source>
+        <translation>撤销时重启已关闭：受限服务器运行期间授予或撤销的授权在其下次启动时生效</translation>
     </message>
 </context>
 <context>
@@ -884,7 +949,7 @@
         <translation>摘要</translation>
     </message>
     <message>
-        <location line="+159"/>
+        <location line="+135"/>
         <source>(no longer on disk)</source>
         <translation>（已不在磁盘上）</translation>
     </message>
@@ -1224,6 +1289,21 @@
         <location line="+1"/>
         <source>no decision in time: answered with what is granted</source>
         <translation>未及时做出决定：已按已授权的内容答复</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>consent changed ({reason}): restarting the server, the host&apos;s messages wait</source>
+        <translation>授权已更改（{reason}）：正在重启服务器，主机的消息暂缓发送</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>restarted for a consent change: pid {old} is now pid {new}; the host waited {ms} ms</source>
+        <translation>因授权更改而重启：pid {old} 现为 pid {new}；主机等待了 {ms} 毫秒</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the server could not be restarted: {why}</source>
+        <translation>无法重启服务器：{why}</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1965,7 +2045,19 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>尚不清楚</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+2"/>
+        <source>, running confined</source>
+        <translation>，受限运行中</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>, restarted %n time(s)</source>
+        <translation>
+            <numerusform>，已重启 %n 次</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+19"/>
         <source>never</source>
         <translation>从未</translation>
     </message>
@@ -2134,7 +2226,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>你还没有根目录：在“根目录”标签页中添加文件夹，每个文件夹都会成为这里的一列。</translation>
     </message>
     <message>
-        <location line="+109"/>
+        <location line="+115"/>
         <source>Could not ask the bridge of {server}: {reason}</source>
         <translation>无法向 {server} 的桥接器发出请求：{reason}</translation>
     </message>

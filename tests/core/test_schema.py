@@ -147,3 +147,45 @@ def test_confinement_fields_are_checked_and_older_stores_read_without_them() -> 
         State.from_json(bad)
     doc = State.from_json({"schema": 3, "servers": {"fs": {"confine": True}}}).to_json()
     assert doc["schema"] == SCHEMA_VERSION and doc["servers"]["fs"]["confine"] is True
+    assert doc["servers"]["fs"]["restart_on_revoke"] is None
+
+
+def test_restart_on_revoke_defaults_to_confinement_and_is_checked() -> None:
+    """Schema 4: a server's restart_on_revoke, unset (the default), true or false."""
+    from roots_manager.core.model import State
+    from roots_manager.core.schema import SchemaError
+
+    state = State.from_json(
+        {
+            "schema": 4,
+            "servers": {
+                "plain": {},
+                "confined": {"confine": True},
+                "off": {"confine": True, "restart_on_revoke": False},
+                "on": {"restart_on_revoke": True},
+            },
+        }
+    )
+    got = {n: s.restarts_on_revoke for n, s in state.servers.items()}
+    assert got == {"plain": False, "confined": True, "off": False, "on": True}
+    bad = {"schema": 4, "servers": {"fs": {"restart_on_revoke": "on"}}}
+    with pytest.raises(SchemaError, match=r"servers\['fs'\]\.restart_on_revoke is a string"):
+        State.from_json(bad)
+
+
+def test_the_last_consent_decision_is_kept_and_checked() -> None:
+    """Schema 5: a server's last consent decision and its time; older stores read without them."""
+    from roots_manager.core.model import State
+    from roots_manager.core.schema import SchemaError
+
+    state = State.from_json({"schema": 4, "servers": {"fs": {}}})
+    assert state.servers["fs"].decision is None and state.servers["fs"].decided_at is None
+    state.server_started("new", ["/usr/bin/new"], "session-1")
+    state.decide("new", "deny")
+    doc = state.to_json()
+    assert doc["schema"] == SCHEMA_VERSION == 5
+    assert doc["servers"]["new"]["decision"] == "deny" and doc["servers"]["new"]["decided_at"]
+    assert State.from_json(doc).servers["new"].decision == "deny"
+    bad = {"schema": 5, "servers": {"fs": {"decision": "maybe"}}}
+    with pytest.raises(SchemaError, match=r"servers\['fs'\]\.decision"):
+        State.from_json(bad)

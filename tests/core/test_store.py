@@ -407,3 +407,32 @@ def test_folder_names_that_are_not_utf8_are_stored_and_read_back(
     with store.transaction() as s:  # an unchanged read-modify-write keeps it byte for byte
         s.find_root(again.roots[0].uri)
     assert store.path.read_bytes() == data
+
+
+def test_windows_sharing_violations_are_waited_out_and_other_refusals_are_not() -> None:
+    """Windows refuses to replace or open a file another process has open, for a moment."""
+    from roots_manager.core import statefile
+
+    tries: list[int] = []
+    pauses: list[float] = []
+
+    def busy_twice() -> str:
+        tries.append(1)
+        if len(tries) <= 2:
+            raise PermissionError(13, "The process cannot access the file")
+        return "done"
+
+    assert statefile.retrying(busy_twice, windows=True, sleep=pauses.append) == "done"
+    assert len(tries) == 3 and pauses == list(statefile.SHARING_PAUSES[:2])
+
+    def always_busy() -> None:
+        raise PermissionError(13, "denied")
+
+    pauses.clear()
+    with pytest.raises(PermissionError):
+        statefile.retrying(always_busy, windows=True, sleep=pauses.append)
+    assert pauses == list(statefile.SHARING_PAUSES)  # about a second, then the error
+    tries.clear()
+    with pytest.raises(PermissionError):
+        statefile.retrying(busy_twice, windows=False, sleep=pauses.append)  # POSIX: final
+    assert len(tries) == 1

@@ -363,6 +363,21 @@ def test_stored_look_alike_server_names_are_told_apart(tmp_path: Path) -> None:
     assert effective_uris("fs") == [path_to_uri(str(folder))]
 
 
+def test_redirected_output_is_utf8_whatever_the_locale_says(tmp_path: Path) -> None:
+    """Windows gives a redirected stdout the ANSI code page; a CJK folder name must still go."""
+    folder = tmp_path / "日本語のプロジェクト"
+    folder.mkdir()
+    run_cli("roots", "add", str(folder))
+    proc = subprocess.run(
+        [sys.executable, "-m", "roots_manager.cli", "roots", "list"],
+        capture_output=True,
+        timeout=60,
+        env={**os.environ, "PYTHONIOENCODING": "cp1252"},
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert str(folder) in proc.stdout.decode("utf-8")
+
+
 @pytest.mark.parametrize("args", [["--jsno"], ["gui", "--jsno"], ["--demo", "--hiden"], ["--json"]])
 def test_a_mistyped_option_is_a_usage_error_not_the_desktop_app(args: list[str]) -> None:
     # a window opened by mistake would keep the process running into the timeout

@@ -198,7 +198,11 @@ def test_servers_show_says_whether_this_machine_can_confine(tmp_path: Path) -> N
     assert shown["read_write"] == [str(tmp_path / "work" / "granted")]
     assert shown["read_only"] == [str(tmp_path / "work" / "reference")]
     assert shown["allow_read"] == [str(tmp_path / "extra")]
-    assert "next start" in shown["changes"]
+    assert "restart it with the new rules" in shown["changes"]
+    assert shown["restart_on_revoke"] is True and shown["restart_on_revoke_set"] is False
+    run_cli("servers", "restart-on-revoke", "srv", "off")
+    shown = json.loads(run_cli("servers", "show", "srv", "--json").stdout)
+    assert "next start" in shown["changes"] and shown["restart_on_revoke"] is False
     os.environ[TEST_ABI_ENV] = "0"
     try:
         plain = run_cli("servers", "show", "srv").stdout
@@ -214,3 +218,26 @@ def test_a_damaged_store_refuses_a_forced_confinement(tmp_path: Path, layout: La
     proc = refused_run(tmp_path, "99", "--confine")
     assert proc.returncode == 126
     assert "cannot be read" in proc.stderr
+
+
+def test_a_damaged_store_does_not_set_free_a_server_that_ran_confined(
+    tmp_path: Path, layout: Layout
+) -> None:
+    run_cli("servers", "confine", "srv", "on")
+    command = [sys.executable, "-c", "pass"]
+    ran = subprocess.run(bridge_argv("srv", command), stdin=subprocess.DEVNULL, timeout=60)
+    assert ran.returncode == 0 and len(list((layout.home / "confined").iterdir())) == 1
+    layout.store.write_text("{ damaged", encoding="utf-8")
+    proc = refused_run(tmp_path, "99")
+    assert proc.returncode == 126
+    assert "ran confined before" in proc.stderr
+    # a server never confined still runs over a damaged store, with a warning
+    other = subprocess.run(
+        bridge_argv("other", ["true"]), stdin=subprocess.DEVNULL, capture_output=True, text=True
+    )
+    assert other.returncode == 0 and "runs unconfined" in other.stderr
+    # once confinement is turned off (the store repaired), the trace of it goes at the next start
+    layout.store.unlink()
+    run_cli("servers", "confine", "srv", "off")
+    assert subprocess.run(bridge_argv("srv", command), stdin=subprocess.DEVNULL).returncode == 0
+    assert list((layout.home / "confined").iterdir()) == []

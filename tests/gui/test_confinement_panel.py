@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -9,7 +10,10 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from roots_manager.core import confined
+from roots_manager.core import confined, live
+from roots_manager.core.live import BridgeMarker
+from roots_manager.core.model import now_iso
+from roots_manager.core.paths import Layout
 from roots_manager.core.store import Store
 from roots_manager.gui import confinement_text
 from roots_manager.gui.consent_matrix import CellReadOnlyRole, ServerConfinedRole
@@ -65,7 +69,7 @@ def test_the_switch_writes_the_setting_and_follows_the_cli(
     assert not store.read().servers["notes"].confine
     assert box.explanation.text().startswith("Confined: the kernel refuses every file")
     assert "network is not restricted" in box.explanation.text()
-    assert "next start" in box.explanation.text()
+    assert "restart it with the new rules" in box.explanation.text()
     assert "confined" in panel.servers_model.index(panel.servers.currentIndex().row(), 1).data()
 
     qtbot.keyClick(box.switch, Qt.Key.Key_Space)
@@ -165,6 +169,7 @@ def test_the_gui_lists_the_cores_confinement_texts_for_translation() -> None:
         confined.CONFINED_MEANS,
         confined.ADVISORY_MEANS,
         confined.NEXT_START,
+        confined.NEXT_START_NO_RESTART,
     )
 
 
@@ -181,3 +186,82 @@ def test_the_confinement_texts_are_translated(qapp: QApplication, language: str)
     finally:
         for t in translators:
             qapp.removeTranslator(t)
+
+
+def test_restart_on_revoke_follows_confinement_by_default_and_can_be_set(
+    watcher: StoreWatcher, store: Store, tmp_path: Path, qtbot: QtBot
+) -> None:
+    panel = panel_with(watcher, store, tmp_path, qtbot)
+    box = panel.confine_box
+    select(panel, "files")
+    assert box.restart_switch.isEnabled() and not box.restart_switch.isChecked()
+    box.switch.click()  # confined: restarting is the default
+    qtbot.waitUntil(box.restart_switch.isChecked, timeout=10_000)
+    assert store.read().servers["files"].restart_on_revoke is None
+    assert "restart it with the new rules" in box.explanation.text()
+    box.restart_switch.click()
+    assert store.read().servers["files"].restart_on_revoke is False
+    qtbot.waitUntil(lambda: "next start" in box.explanation.text(), timeout=10_000)
+    box.restart_switch.click()  # back to the default, not a setting of its own
+    assert store.read().servers["files"].restart_on_revoke is None
+    # the CLI's change shows here
+    run_cli("servers", "confine", "files", "off")
+    run_cli("servers", "restart-on-revoke", "files", "on")
+    watcher.reload()
+    qtbot.waitUntil(
+        lambda: box.restart_switch.isChecked() and not box.switch.isChecked(), timeout=10_000
+    )
+
+
+def test_a_stale_server_that_cannot_be_restarted_gets_a_proposal(
+    watcher: StoreWatcher, store: Store, layout: Layout, tmp_path: Path, qtbot: QtBot
+) -> None:
+    panel = panel_with(watcher, store, tmp_path, qtbot)
+    box = panel.confine_box
+    marker = BridgeMarker("s-test", "files", os.getpid(), now_iso(), ["x"], stale=True)
+    live.write_bridge_marker(layout, marker)
+    watcher.reload()
+    select(panel, "files")
+    qtbot.waitUntil(box.stale_hint.isVisible, timeout=10_000)
+    assert "may still use a folder you revoked" in box.stale_hint.text()
+    box.stale_button.click()
+    assert store.read().servers["files"].restart_on_revoke is True
+    qtbot.waitUntil(lambda: not box.stale_hint.isVisible(), timeout=10_000)
+    # a bridge that restarts its server on revoke needs no proposal
+    with store.transaction() as state:
+        state.servers["files"].restart_on_revoke = None
+    live.write_bridge_marker(layout, BridgeMarker(**{**vars(marker), "restartable": True}))
+    watcher.reload()
+    qtbot.waitUntil(lambda: not box.stale_button.isVisible(), timeout=10_000)
+    assert "restarted" not in panel.servers_model.index(0, 2).data()
+    live.write_bridge_marker(
+        layout, BridgeMarker(**{**vars(marker), "confined": True, "restarts": 2})
+    )
+    watcher.reload()
+    qtbot.waitUntil(
+        lambda: "restarted 2 time" in panel.servers_model.index(0, 2).data(), timeout=10_000
+    )
+    assert "running confined" in panel.servers_model.index(0, 2).data()
+    live.remove_bridge_marker(layout, "s-test")
+
+
+def test_extra_paths_are_shown_added_and_removed(
+    watcher: StoreWatcher, store: Store, tmp_path: Path, qtbot: QtBot
+) -> None:
+    panel = panel_with(watcher, store, tmp_path, qtbot)
+    box = panel.confine_box
+    assert not box.add_read.isEnabled()
+    select(panel, "files")
+    extra = tmp_path / "cache"
+    box.add_extra_path(str(extra), write=True)
+    run_cli("servers", "confine", "files", "--allow-read", str(tmp_path / "models"))
+    watcher.reload()
+    qtbot.waitUntil(lambda: box.extra.count() == 2, timeout=10_000)
+    shown = [box.extra.item(i).text() for i in range(2)]
+    assert shown == [f"read: {tmp_path / 'models'}", f"read and write: {extra}"]
+    assert not box.remove_extra.isEnabled()
+    box.extra.setCurrentRow(1)
+    box.remove_extra.click()
+    srv = store.read().servers["files"]
+    assert srv.allow_write == [] and srv.allow_read == [str(tmp_path / "models")]
+    qtbot.waitUntil(lambda: box.extra.count() == 1, timeout=10_000)

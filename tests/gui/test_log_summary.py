@@ -46,8 +46,14 @@ def test_every_template_is_reachable_and_formats() -> None:
         events.event(events.CONSENT_DECIDED, "fs", "s", outcome="timeout"),
         events.event(events.NON_JSON, "fs", "s", bytes=3, reason="UTF-8"),
         events.event(events.MESSAGE, "fs", "s", id=4),
+        events.event(events.SERVER_RESTARTING, "fs", "s", reason="revoked: /a"),
+        events.event(events.SERVER_RESTARTED, "fs", "s", old_pid=1, new_pid=2, held_ms=5),
+        events.event(events.RESTART_FAILED, "fs", "s", message="it crashed"),
         events.event(events.ERROR, "fs", "s", message="boom"),
     ]
+    assert events.summarize(samples[-3]) == (
+        "restarted for a consent change: pid 1 is now pid 2; the host waited 5 ms"
+    )
     used = {events.summary_parts(rec)[0] for rec in samples}
     assert used == set(events.SUMMARY_TEMPLATES)
     assert (

@@ -35,7 +35,16 @@ def test_this_kernel_offers_landlock_and_a_test_can_only_lower_it(
     assert not availability().available
 
 
-def test_the_wrapper_confines_what_it_execs(tmp_path: os.PathLike[str]) -> None:
+ENTRY_BRIDGE = os.path.join(os.path.dirname(__file__), "..", "..", "packaging", "entry_bridge.py")
+WRAPPERS = {
+    "module": [sys.executable, "-m", "roots_manager.sandbox.confine"],
+    # a bundle's roots-bridge is its own wrapper: the same entry point, run as a script here
+    "bundled bridge": [sys.executable, ENTRY_BRIDGE, "--exec-confined"],
+}
+
+
+@pytest.mark.parametrize("wrapper", WRAPPERS)
+def test_the_wrapper_confines_what_it_execs(tmp_path: os.PathLike[str], wrapper: str) -> None:
     inside = os.path.join(tmp_path, "inside")
     os.mkdir(inside)
     script = (
@@ -43,7 +52,7 @@ def test_the_wrapper_confines_what_it_execs(tmp_path: os.PathLike[str]) -> None:
         f"echo out > '{tmp_path}/g' || echo refused; truncate -s0 /etc/hostname || echo kept"
     )
     argv = [
-        sys.executable, "-m", "roots_manager.sandbox.confine",
+        *WRAPPERS[wrapper],
         "--runtime", "/usr", "--runtime", "/bin", "--runtime", "/lib", "--runtime", "/lib64",
         "--read-write", inside, "--device", "/dev/null", "--", "sh", "-c", script,
     ]  # fmt: skip
@@ -62,3 +71,11 @@ def test_the_wrapper_refuses_with_126_rather_than_run_unconfined(tmp_path: str) 
     assert out.returncode == 126
     assert "cannot be confined" in out.stderr
     assert not os.path.exists(marker)
+
+
+def test_a_bundle_confines_through_its_own_bridge(monkeypatch: pytest.MonkeyPatch) -> None:
+    from roots_manager.bridge import confine
+
+    assert confine.wrapper()[:4] == [sys.executable, "-I", "-S", "-c"]
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    assert confine.wrapper() == [sys.executable, confine.EXEC_CONFINED]

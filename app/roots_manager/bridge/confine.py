@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import stat
 import subprocess
 import sys
@@ -20,12 +21,18 @@ from roots_manager.bridge.spawn import spawn
 EXIT_NOT_CONFINED = 126
 """The shell's "cannot execute": the server was asked to run confined and cannot be."""
 CONFINE_OPTION = "--confine"
+EXEC_CONFINED = "--exec-confined"
+"""The bundled bridge's first argument when it runs as the exec wrapper (never a user's)."""
 _BOOT = (
     "import sys; sys.path.insert(0, sys.argv[1]); "
     "from roots_manager.sandbox.confine import main; sys.exit(main(sys.argv[2:]))"
 )
 """The wrapper runs with ``-I -S``: without site, Python starts in a third of the time, and the
 package is found through the folder it was imported from here."""
+
+
+def _digest(server: str) -> str:
+    return hashlib.sha256(server.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 class ConfinementRefused(OSError):
@@ -39,16 +46,19 @@ def forced(options: Sequence[str]) -> bool:
     return any(o.startswith("--conf") and CONFINE_OPTION.startswith(o) for o in options)
 
 
-def _stored_setting(store_path: str, server: str) -> bool | None:
-    """The server's stored ``confine`` at a glance (None: the store cannot be read now).
+def _stored_setting(store_path: str, server: str) -> dict[str, object] | None:
+    """The server's stored entry at a glance ({} when there is none; None: the store cannot be
+    read now).
 
     A glance rather than the checked read, which is only needed, and done, when confining. A
     store that is not a regular file (a FIFO would block the open) or is damaged reads as None.
     """
     try:
-        fd = os.open(store_path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(
+            store_path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+        )
     except FileNotFoundError:
-        return False
+        return {}
     except OSError:
         return None
     try:
@@ -64,21 +74,44 @@ def _stored_setting(store_path: str, server: str) -> bool | None:
             os.close(fd)
     servers = doc.get("servers") if isinstance(doc, dict) else None
     entry = servers.get(server) if isinstance(servers, dict) else None
-    return isinstance(entry, dict) and entry.get("confine") is True
+    return entry if isinstance(entry, dict) else {}
 
 
-def wrapped(command: Sequence[str], server: str, force: bool) -> list[str]:
+class Launch:
+    """How the server was started: the command line run, and what its confinement depends on."""
+
+    __slots__ = ("argv", "key", "restartable")
+
+    def __init__(
+        self,
+        argv: list[str],
+        key: tuple[tuple[str, ...], ...] | None,
+        entry: dict[str, object] | None = None,
+    ) -> None:
+        self.argv = argv
+        self.key = key
+        """:func:`~roots_manager.core.confined.confinement_key` at the start; None: unconfined."""
+        setting = (entry or {}).get("restart_on_revoke")
+        self.restartable = setting is True or (key is not None and setting is not False)
+        """Whether the bridge may restart this server (confined, or restart on revoke on)."""
+
+
+def wrapped(command: Sequence[str], server: str, force: bool, session: str = "") -> Launch:
     """The command line to start: *command*, or the wrapper confining it.
 
+    *session* is the bridge session a restart happens in (none yet at the first start).
     Raises :class:`ConfinementRefused` when confinement is asked for and cannot be had.
     """
     from roots_manager.core.paths import Layout
 
     layout = Layout.default()
-    stored = _stored_setting(str(layout.store), server)
-    if not force and stored is False:
-        return list(command)
-    from roots_manager.core.confined import rules_for, wants_confinement
+    entry = _stored_setting(str(layout.store), server)
+    ran_confined = layout.home / "confined" / _digest(server)
+    if not force and entry is not None and entry.get("confine") is not True:
+        if ran_confined.exists():  # confinement was turned off since
+            shutil.rmtree(ran_confined, ignore_errors=True)
+        return Launch(list(command), None, entry)
+    from roots_manager.core.confined import confinement_key, rules_for, wants_confinement
     from roots_manager.core.model import fingerprint
     from roots_manager.core.paths import ensure_private_dir
     from roots_manager.core.store import Store, StoreError
@@ -91,6 +124,12 @@ def wrapped(command: Sequence[str], server: str, force: bool) -> list[str]:
             raise ConfinementRefused(
                 f"the grants to confine the server to cannot be read: {exc}"
             ) from exc
+        if ran_confined.exists():
+            # it ran confined last time: a damaged store must not be what sets it free
+            raise ConfinementRefused(
+                f"the store cannot be read ({exc}) and {server!r} ran confined before: it is "
+                "not started unconfined; repair the store (the desktop app offers to)"
+            ) from exc
         # the bridge keeps serving over a damaged store, as before confinement existed; it says
         # so rather than confine with rules made from nothing
         print(
@@ -99,30 +138,45 @@ def wrapped(command: Sequence[str], server: str, force: bool) -> list[str]:
             file=sys.stderr,
             flush=True,
         )
-        return list(command)
+        return Launch(list(command), None, entry)
     if not (force or wants_confinement(state, server)):
-        return list(command)
+        return Launch(list(command), None, entry)
     found = availability()
     if not found.available:
         raise ConfinementRefused(
             f"confinement was asked for and {found.reason}; the server is not started unconfined"
         )
-    digest = hashlib.sha256(server.encode("utf-8", "surrogatepass")).hexdigest()[:16]
-    tmpdir = ensure_private_dir(layout.home / "confined" / digest)
+    tmpdir = ensure_private_dir(ran_confined)
+    fp = fingerprint(command)
     rules = rules_for(
         state,
         server,
         command,
-        fingerprint=fingerprint(command),
+        fingerprint=fp,
         env=os.environ,
         cwd=os.getcwd(),
         tmpdir=str(tmpdir),
+        session=session,
     )
+    key = confinement_key(state, server, fingerprint=fp, session=session, forced=True)
+    return Launch([*wrapper(), *rules.to_args(), "--", *command], key, entry)
+
+
+def wrapper() -> list[str]:
+    """The exec wrapper's command line, before its rules.
+
+    In a bundle (PyInstaller) there is no Python to run with ``-c``: the bundled bridge itself
+    is the wrapper when its first argument is :data:`EXEC_CONFINED`.
+    """
+    if getattr(sys, "frozen", False):
+        return [sys.executable, EXEC_CONFINED]
     package_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    app_dir = os.path.dirname(package_parent)
-    return [sys.executable, "-I", "-S", "-c", _BOOT, app_dir, *rules.to_args(), "--", *command]
+    return [sys.executable, "-I", "-S", "-c", _BOOT, os.path.dirname(package_parent)]
 
 
-def start(command: Sequence[str], server: str, force: bool) -> subprocess.Popen[bytes]:
+def start(
+    command: Sequence[str], server: str, force: bool, session: str = ""
+) -> tuple[subprocess.Popen[bytes], Launch]:
     """Start the server, confined if asked; raises :class:`OSError` if it cannot start."""
-    return spawn(wrapped(command, server, force))
+    launch = wrapped(command, server, force, session)
+    return spawn(launch.argv), launch

@@ -14,13 +14,14 @@ the slower of the two start-ups, not for their sum.
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import argparse
+
+    from roots_manager.bridge.confine import Launch
 
 EXIT_USAGE = 2
 EXIT_NO_HOME = 1
@@ -99,13 +100,14 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     early = _early_command(argv)
     proc: subprocess.Popen[bytes] | None = None
+    launch: Launch | None = None
     failure: OSError | None = None
     if early is not None:
         from roots_manager.bridge.confine import forced, start
 
         options = argv[: argv.index("--")]
         try:
-            proc = start(early, options[options.index("--server") + 1], forced(options))
+            proc, launch = start(early, options[options.index("--server") + 1], forced(options))
         except OSError as exc:
             failure = exc
     parser = build_parser()
@@ -138,22 +140,16 @@ def main(argv: list[str] | None = None) -> int:
         from roots_manager.bridge.confine import start
 
         try:
-            proc = start(command, args.server, args.confine)
+            proc, launch = start(command, args.server, args.confine)
         except OSError as exc:
             failure = exc
-    return _run(args, command, proc, failure)
+    return _run(args, command, proc, launch, failure)
 
 
 def _discard(proc: subprocess.Popen[bytes]) -> None:
-    import signal
+    from roots_manager.bridge.process import KILL, signal_tree
 
-    try:
-        if os.name == "posix":
-            os.killpg(proc.pid, signal.SIGKILL)
-        else:  # pragma: no cover
-            proc.kill()
-    except OSError:
-        pass
+    signal_tree(proc, KILL)
     proc.wait()
 
 
@@ -161,6 +157,7 @@ def _run(
     args: argparse.Namespace,
     command: list[str],
     proc: subprocess.Popen[bytes] | None,
+    launch: Launch | None,
     failure: OSError | None,
 ) -> int:
     import asyncio
@@ -176,6 +173,8 @@ def _run(
                 observe=args.observe,
                 consent_timeout=args.consent_timeout,
                 log_all=args.log_all,
+                launch=launch,
+                confine=args.confine,
             )
         except OSError as exc:
             # without its directory the bridge can neither answer nor record: say so, and

@@ -212,6 +212,15 @@ class InputRounds:
             f.write(line)
         return Path(name)
 
+    def forget_all(self) -> None:
+        """The server was replaced: nothing it was asked is retried or answered any more."""
+        for kept in self._requests.values():
+            self._drop(kept)
+        self._requests.clear()
+        self._retries.clear()
+        self._retried.clear()
+        self._mixed.clear()
+
     @property
     def kept_bytes(self) -> int:
         """Bytes of host requests kept in memory now."""

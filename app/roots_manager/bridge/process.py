@@ -3,7 +3,9 @@
 Stopping follows the ladder the MCP SDKs use: close the server's stdin, wait, SIGTERM, wait,
 SIGKILL (2 s each by default). The server runs in its own process group so that the ladder also
 reaches what it spawned itself (``npx`` starts ``node``, shells start their commands), and a
-terminal's Ctrl+C reaches only the bridge, which then stops the server in order.
+terminal's Ctrl+C reaches only the bridge, which then stops the server in order. On Windows the
+tree is a job object (:mod:`~roots_manager.bridge.wintree`): ``CTRL_BREAK_EVENT`` is the
+graceful step, ending the job the last.
 """
 
 from __future__ import annotations
@@ -13,10 +15,9 @@ import contextlib
 import os
 import signal
 import subprocess
+import sys
 import threading
 from collections.abc import Callable
-
-from roots_manager.bridge.spawn import POSIX as _POSIX
 
 GRACE = 2.0
 
@@ -55,54 +56,89 @@ class ServerProcess:
         pid = self.pid
         if pid is None:
             return False
-        try:
-            if _POSIX:
-                os.killpg(pid, sig)
-            elif self.returncode is None:  # pragma: no cover - Windows
-                self.proc.send_signal(sig)
-            return True
-        except (ProcessLookupError, PermissionError):
-            return False
+        return signal_tree(self.proc, sig)
 
     async def _wait_exit(self, timeout: float) -> bool:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.exited.wait(), timeout)
         return self.exited.is_set()
 
-    async def stop(self, grace: float = GRACE) -> str:
-        """Close stdin, wait, SIGTERM, wait, SIGKILL; returns which step ended the server."""
+    async def stop(self, grace: float = GRACE, *, close: bool = True) -> str:
+        """Close stdin (unless already done), wait, SIGTERM, wait, SIGKILL; returns which step
+        ended the server."""
         how = "stdin closed"
-        self.close_stdin()
+        if close:
+            self.close_stdin()
         if not await self._wait_exit(grace):
             how = "SIGTERM"
-            self._signal_group(signal.SIGTERM)
+            self._signal_group(TERMINATE)
             if not await self._wait_exit(grace):
                 how = "SIGKILL"
-                self._signal_group(signal.SIGKILL)
+                self._signal_group(KILL)
                 await self.exited.wait()
         await self.reap_group(grace)
         return how
 
+    def kill_group(self) -> None:
+        """End the server and its process group at once (the session is ending mid-restart)."""
+        self._signal_group(KILL)
+
     async def reap_group(self, grace: float = GRACE) -> None:
         """Stop what the server left running in its process group after it ended itself."""
-        if not _POSIX or self.pid is None:
+        if self.pid is None or not tree_alive(self.proc):
             return
-        if not self._group_alive():
-            return
-        self._signal_group(signal.SIGTERM)
+        self._signal_group(TERMINATE)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + grace
-        while self._group_alive() and loop.time() < deadline:
+        while tree_alive(self.proc) and loop.time() < deadline:
             await asyncio.sleep(0.05)
-        if self._group_alive():
-            self._signal_group(signal.SIGKILL)
+        if tree_alive(self.proc):
+            self._signal_group(KILL)
+        if sys.platform == "win32":
+            from roots_manager.bridge import wintree
 
-    def _group_alive(self) -> bool:
-        pid = self.pid
-        if pid is None:
-            return False
-        try:
-            os.killpg(pid, 0)
-        except (ProcessLookupError, PermissionError):
-            return False
+            wintree.release(self.proc.pid)
+
+
+if sys.platform == "win32":
+    TERMINATE = signal.CTRL_BREAK_EVENT
+    KILL = signal.SIGTERM  # stands for "end the job": see signal_tree
+else:
+    TERMINATE = signal.SIGTERM
+    KILL = signal.SIGKILL
+
+
+def signal_tree(proc: subprocess.Popen[bytes], sig: int) -> bool:
+    """Send *sig* to *proc* and what it started; False if they are gone."""
+    try:
+        if sys.platform == "win32":
+            from roots_manager.bridge import wintree
+
+            if sig == KILL:
+                return wintree.kill(proc.pid) or _quietly_kill(proc)
+            if proc.returncode is None:
+                proc.send_signal(sig)
+            return True
+        os.killpg(proc.pid, sig)
         return True
+    except (ProcessLookupError, PermissionError, OSError):
+        return False
+
+
+def _quietly_kill(proc: subprocess.Popen[bytes]) -> bool:
+    with contextlib.suppress(OSError):
+        proc.kill()
+    return True
+
+
+def tree_alive(proc: subprocess.Popen[bytes]) -> bool:
+    """Whether *proc* or anything in its process group (its job, on Windows) still runs."""
+    if sys.platform == "win32":
+        from roots_manager.bridge import wintree
+
+        return wintree.alive(proc.pid)
+    try:
+        os.killpg(proc.pid, 0)
+    except (ProcessLookupError, PermissionError):
+        return False
+    return True

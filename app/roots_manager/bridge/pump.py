@@ -101,6 +101,11 @@ class FdSink:
         except OSError as exc:
             self._broke(exc)
 
+    def retarget(self, fd: int) -> None:
+        """Write to *fd* from now on (a restarted server's stdin)."""
+        self.fd = fd
+        self.broken = False
+
     def _broke(self, exc: OSError) -> None:
         self.broken = True
         if self.on_broken is not None:

@@ -127,6 +127,10 @@ class HeldAnswers:
         """How many answers are held now."""
         return len(self._waiting)
 
+    def forget_waiting(self) -> None:
+        """Drop the held answers: the server that asked was replaced (the new one asks again)."""
+        self._waiting.clear()
+
     def open(self) -> None:
         """Stop holding answers and give the held ones."""
         self.is_open = True

@@ -21,10 +21,13 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from roots_manager import __version__
+from roots_manager.bridge.confine import Launch, start
 from roots_manager.bridge.eventlog import BridgeLog
+from roots_manager.bridge.jsonrpc import root_uris
 from roots_manager.bridge.process import GRACE, ServerProcess
 from roots_manager.bridge.pump import HOLD_LIMIT, FdSink, HandOff, LoopHandler, Pump
 from roots_manager.bridge.relay import LineRelay
+from roots_manager.bridge.restart import Restarts, restart_reason
 from roots_manager.bridge.roots import HeldAnswers, RootsSource
 from roots_manager.bridge.session import Session
 from roots_manager.bridge.spawn import EXIT_CANNOT_START, exit_code, grow_pipe
@@ -61,6 +64,8 @@ class Bridge:
         consent_timeout: float,
         log_all: bool = False,
         layout: Layout | None = None,
+        launch: Launch | None = None,
+        confine: bool = False,
     ) -> None:
         self.name = server_name
         self.command = list(command)
@@ -80,7 +85,12 @@ class Bridge:
         )
         self.answers = HeldAnswers(self.source)
         self.proc = proc
+        self.launch = launch
+        self.confine = confine
+        """``--confine``: every start of the server is confined, whatever the store says."""
         self._handoff: HandOff | None = None
+        self._s2h: LoopHandler | None = None
+        self._stdin_closed: asyncio.Event | None = None
         stdin_fd = proc.stdin.fileno() if proc is not None and proc.stdin is not None else -1
         # a server that stopped reading is the ladder's business; nothing to report here
         self._server_in = FdSink(stdin_fd)
@@ -99,7 +109,9 @@ class Bridge:
             defer=self._defer,
             observe=observe,
             log_all=log_all,
+            restartable=launch is not None and launch.restartable,
         )
+        self.restarts = Restarts(self)
         self.stop_event = asyncio.Event()
         self.server_out_ended = asyncio.Event()
         """The server's stdout ended and all it said has been written to the host."""
@@ -132,12 +144,15 @@ class Bridge:
         if proc is None or proc.stdin is None:
             return
         stdin = proc.stdin
-        threading.Thread(
-            target=self.to_server.close,
-            args=(lambda: _quietly(stdin.close),),
-            name="close-server-stdin",
-            daemon=True,
-        ).start()
+        closed = self._stdin_closed = asyncio.Event()
+        handoff = self._handoff
+
+        def close() -> None:
+            self.to_server.close(lambda: _quietly(stdin.close))
+            if handoff is not None:
+                handoff.call(closed.set)
+
+        threading.Thread(target=close, name="close-server-stdin", daemon=True).start()
 
     def host_eof(self) -> None:
         """The host closed its end of our stdin."""
@@ -151,7 +166,16 @@ class Bridge:
             self._reason = self._reason or "host stopped reading"
             self.stop_event.set()
 
-    def _server_out_end(self) -> None:
+    def end(self, reason: str) -> None:
+        """End the session now, for *reason*."""
+        if not self.stop_event.is_set():
+            self._reason = self._reason or reason
+            self.stop_event.set()
+
+    def _server_out_end(self, ended: asyncio.Event) -> None:
+        if ended is not self.server_out_ended or self.restarts.active:
+            ended.set()  # a server stopped for a restart
+            return
         # nothing more comes from the server: a held initialized has nothing to wait for
         self.session.release_initialized()
         self.server_out_ended.set()
@@ -211,19 +235,77 @@ class Bridge:
             )
             self.to_server.wait_below(MAX_BACKLOG)
 
-        s2h = LineRelay(
-            self.to_host,
-            LoopHandler(
-                self.session.server_side, handoff, self.to_host, on_error=error, throttle=throttle
-            ),
+        self._s2h = LoopHandler(
+            self.session.server_side, handoff, self.to_host, on_error=error, throttle=throttle
         )
         Pump("host-to-server", HOST_IN, h2s, lambda: handoff.call(self.host_eof)).start()
+        self._pump_server(self.proc)
+
+    def _pump_server(self, proc: subprocess.Popen[bytes]) -> None:
+        assert proc.stdout is not None and self._handoff is not None and self._s2h is not None
+        handoff = self._handoff
+        ended = self.server_out_ended
         Pump(
             "server-to-host",
-            self.proc.stdout.fileno(),
-            s2h,
-            lambda: handoff.call(self._server_out_end),
+            proc.stdout.fileno(),
+            LineRelay(self.to_host, self._s2h),
+            lambda: handoff.call(lambda: self._server_out_end(ended)),
         ).start()
+
+    # ---- a restart (:mod:`~roots_manager.bridge.restart`) ------------------------------------
+
+    @property
+    def confined(self) -> bool:
+        """The server running now runs confined."""
+        return self.launch is not None and self.launch.key is not None
+
+    def restart_reason(self) -> str | None:
+        """Why the server running now must be restarted, or None."""
+        return restart_reason(
+            self.source.state(),
+            self.name,
+            fingerprint=self.fingerprint,
+            session=self.session_id,
+            forced=self.confine,
+            running=self.launch.key if self.launch is not None else None,
+            told=self.session.told,
+            current=lambda: root_uris(self.source.effective()),
+        )
+
+    def release_stdin(self) -> asyncio.Event:
+        """Close the running server's stdin now; the event is set once the writer to it is
+        free for another server."""
+        self._close_server_stdin()
+        assert self._stdin_closed is not None
+        return self._stdin_closed
+
+    async def retire(self, *, stdin_closed: bool = False) -> str:
+        """Stop the server running now, for a restart, and wait until all it said has reached
+        the host; returns which step of the ladder ended it."""
+        server, ended = self.server, self.server_out_ended
+        try:
+            how = await server.stop(GRACE, close=not stdin_closed)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(ended.wait(), FLUSH_TIMEOUT)
+        except asyncio.CancelledError:
+            server.kill_group()
+            raise
+        return how
+
+    async def replace(self) -> None:
+        """Start the server again, in this session; raises :class:`OSError` if it cannot."""
+        proc, launch = await asyncio.to_thread(
+            start, self.command, self.name, self.confine, self.session_id
+        )
+        assert proc.stdin is not None
+        self.proc, self.launch = proc, launch
+        self.server = ServerProcess(proc, close_stdin=self._close_server_stdin)
+        self.server_out_ended = asyncio.Event()
+        self._stdin_closed = None
+        self._server_in.retarget(proc.stdin.fileno())
+        self.to_server.reopen(proc.stdin.fileno())
+        self.server.watch(asyncio.get_running_loop())
+        self._pump_server(proc)
 
     # ---- the session --------------------------------------------------------------------
 
@@ -242,12 +324,25 @@ class Bridge:
             server_pid=self.server.pid,
             mode="observe" if self.observe else "managed",
             version=__version__,
+            confined=self.confined,
+            restartable=self.session.carried is not None,
         )
         self._start_pumps(loop)
         self._tasks.append(asyncio.create_task(self._register()))
-        exited = asyncio.create_task(self.server.exited.wait())
-        stopped = asyncio.create_task(self.stop_event.wait())
-        await asyncio.wait({exited, stopped}, return_when=asyncio.FIRST_COMPLETED)
+        while True:
+            exited = asyncio.create_task(self.server.exited.wait())
+            stopped = asyncio.create_task(self.stop_event.wait())
+            await asyncio.wait({exited, stopped}, return_when=asyncio.FIRST_COMPLETED)
+            exited.cancel()
+            if self.stop_event.is_set() or not self.restarts.active:
+                break
+            # stopped for a restart: on with the new server, unless the session ends first
+            restarted = asyncio.create_task(self.restarts.wait())
+            await asyncio.wait({restarted, stopped}, return_when=asyncio.FIRST_COMPLETED)
+            stopped.cancel()
+            if self.stop_event.is_set():
+                break
+        await self.restarts.cancel()
         how = None
         if not self.server.exited.is_set():
             how = await self.server.stop(GRACE)
@@ -258,7 +353,6 @@ class Bridge:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.server_out_ended.wait(), FLUSH_TIMEOUT)
         code = exit_code(self.server.returncode)
-        exited.cancel()
         stopped.cancel()
         await self._finish(code, how)
         return code
@@ -296,6 +390,8 @@ class Bridge:
             mode="observe" if self.observe else "managed",
             log_file=str(self.log.path) if self.log.path is not None else None,
             server_pid=self.server.pid,
+            confined=self.confined,
+            restartable=self.session.carried is not None,
         )
         pending = False
         if not self.observe:
@@ -313,16 +409,10 @@ class Bridge:
         # since it reads every bridge's marker and the first answer must not wait for that
         self._tasks.append(asyncio.create_task(asyncio.to_thread(self._sweep_requests)))
         if self.observe:
+            if self.session.carried is not None:  # confined: a change of grants restarts it
+                self._watch()
             return
-        stop = self.stop_event
-        request = live.list_changed_request_name(self.session_id)
-        self._tasks.append(
-            asyncio.create_task(watch_store(self.layout, self._store_changed, stop, (request,)))
-        )
-        self._tasks.append(asyncio.create_task(self._folders.run()))
-        self._tasks.append(
-            asyncio.create_task(every(AVAILABILITY_PERIOD, self._store_changed, stop))
-        )
+        self._watch()
         if pending and live.app_running(self.layout):
             self._consent_waiting = True
             self.log.event(
@@ -340,6 +430,18 @@ class Bridge:
         else:
             self.answers.open()
             self.session.check_changes()
+
+    def _watch(self) -> None:
+        """Follow the store, the granted folders and the requests of the desktop app."""
+        stop = self.stop_event
+        request = live.list_changed_request_name(self.session_id)
+        self._tasks.append(
+            asyncio.create_task(watch_store(self.layout, self._store_changed, stop, (request,)))
+        )
+        self._tasks.append(asyncio.create_task(self._folders.run()))
+        self._tasks.append(
+            asyncio.create_task(every(AVAILABILITY_PERIOD, self._store_changed, stop))
+        )
 
     def _record_start(self) -> bool:
         sessions = live.live_sessions(self.layout) | {self.session_id}
@@ -383,6 +485,7 @@ class Bridge:
     def _store_changed(self) -> None:
         # the store, a granted folder's parent directory, a request, or the periodic check
         self._folders.refresh()
+        self.restarts.check()
         if self._consent_waiting and not self.source.pending():
             self._consent_over(False)
         elif self.answers.is_open:

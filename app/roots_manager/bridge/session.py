@@ -35,6 +35,7 @@ from concurrent.futures import Future
 from typing import Any
 
 from roots_manager.bridge import lenient
+from roots_manager.bridge.carried import Carried
 from roots_manager.bridge.guard import Guard
 from roots_manager.bridge.handshake import Handshake
 from roots_manager.bridge.jsonrpc import (
@@ -77,6 +78,7 @@ class Session:
         observe: bool = False,
         log_all: bool = False,
         nonce: str | None = None,
+        restartable: bool = False,
     ) -> None:
         self.answers = answers
         self.log = log
@@ -98,6 +100,10 @@ class Session:
         self.stale = False
         """A list_changed went out and the server has not fetched the list since."""
         self.notices = 0
+        self.told: set[str] = set()
+        """Every root URI the server running now was told (a revocation restarts it)."""
+        self.carried = Carried() if restartable else None
+        """What a restart carries over; None when the server is never restarted."""
         self._asked: set[str] = set()  # observe mode: server roots/list ids awaiting the host
         self.host_side = HostSide(self)
         self.server_side = ServerSide(self)
@@ -134,16 +140,26 @@ class Session:
                 if isinstance(item, dict):
                     self._log_message(item, ev.HOST_TO_SERVER)
                     changed = self._host_message(item).changed or changed
-            return dumps(msg) + ending if changed else line
+            return self._sent(msg, dumps(msg) + ending if changed else line)
         if not isinstance(msg, dict):
             return line
         self._log_message(msg, ev.HOST_TO_SERVER)
+        if self.carried is not None and self.carried.orphan_answer(msg):
+            self.log.event(
+                ev.MESSAGE,
+                dir=ev.HOST_TO_SERVER,
+                id=msg.get("id"),
+                message="an answer to a request of the server before its restart; dropped",
+            )
+            return b""
         if msg.get("method") == "notifications/initialized" and (
             self.handshake.initialized_is_early()
         ):
             held = self.handshake.hold_initialized(line, msg)
             # runs once the released line has been written, like the check after an on-time one
             self.defer(self.check_changes)
+            if self.carried is not None:
+                self.carried.host_sent(msg)
             return held
         request = self._host_message(msg)
         if request.held:
@@ -151,7 +167,35 @@ class Session:
         out = dumps(msg) + ending if request.changed else line
         if request.keep:
             self.rounds.remember(msg["id"], out)
-        return out
+        return self._sent(msg, out)
+
+    def _sent(self, msg: Json | list[Any], out: bytes) -> bytes | Future[bytes]:
+        """*out* goes to the server now, or waits while the server is being replaced."""
+        return out if self.carried is None else self.carried.sent(msg, out)
+
+    # ---- a restart of the server ----------------------------------------------------------
+
+    def hold_host(self) -> None:
+        """Keep the host's requests and notifications from the server until
+        :meth:`release_host` (see :meth:`Carried.hold`)."""
+        assert self.carried is not None
+        self.carried.hold()
+
+    def server_replaced(self) -> None:
+        """A new server replaces the one running: forget what the old one was told and asked
+        (the requests it handles are :meth:`Carried.open_requests`)."""
+        self.last_answered = None
+        self.stale = False
+        self.told.clear()
+        self.rounds.forget_all()
+        forget = getattr(self.answers, "forget_waiting", None)
+        if forget is not None:
+            forget()
+
+    def release_host(self) -> int:
+        """Send the held host messages to the (new) server, in order; returns how many."""
+        assert self.carried is not None
+        return self.carried.release(self.to_server.inject)
 
     def _parse_host(self, body: bytes) -> object:
         """The host's message in *body*; None (noted) if it is not JSON."""
@@ -270,6 +314,8 @@ class Session:
             return line
         self._log_message(msg, ev.SERVER_TO_HOST)
         out = self._server_message(msg, started)
+        if self.carried is not None and out != b"":
+            self.carried.server_sent(msg)
         if out is None:
             instead = None if self.observe else self.guard.unanswered(msg, len(body))
             return line if instead is None else instead
@@ -299,6 +345,10 @@ class Session:
                 )
             else:
                 rest.append(item)
+        if self.carried is not None:
+            for item in rest:
+                if isinstance(item, dict):
+                    self.carried.server_sent(item)
         if not asked:
             return line if not blocked else (dumps(rest) + ending if rest else b"")
 
@@ -360,7 +410,12 @@ class Session:
             return None
         if not is_response(msg):
             return None
+        if self.carried is not None and self.carried.own_response(msg):
+            return b""
         if self.handshake.server_result(msg):
+            if self.carried is not None:
+                result = msg.get("result")
+                self.carried.server_result = result if isinstance(result, dict) else None
             if self.handshake.holding:
                 # after this result has been written to the host
                 self.defer(self.release_initialized)
@@ -385,6 +440,7 @@ class Session:
 
     def _answered(self, result: Result) -> None:
         self.last_answered = result
+        self.told.update(root_uris(result))
         self.stale = False
         self.log.marker(last_roots_list_at=now_iso(), stale=False)
 
@@ -392,6 +448,8 @@ class Session:
         """Send ``list_changed`` if the server's effective roots moved; True if it was sent."""
         if self.observe or self.handshake.era is Era.PER_REQUEST or not self.handshake_done:
             return False
+        if self.carried is not None and self.carried.holding:
+            return False  # the server is being replaced; the new one asks afresh
         if self.last_answered is None or self.stale:
             return False
         current = self.answers.now()

@@ -23,7 +23,8 @@ class _Side:
         self.s = session
 
     def parse_all(self) -> bool:
-        return self.s.log_all
+        # a server that may be restarted: every message counts for what a restart carries over
+        return self.s.log_all or self.s.carried is not None
 
     def not_json(self, size: int, reason: str) -> None:
         self.s.log.event(ev.NON_JSON, dir=self.direction, bytes=size, reason=reason)
@@ -78,8 +79,9 @@ class HostSide(_Side):
         return self._late if self._settled() else self._early
 
     def may_stream(self) -> bool:
-        # a 2026-07-28 request may need the roots capability added; a 2025 one never changes
-        return self.s.observe or self._settled()
+        # a 2026-07-28 request may need the roots capability added; a 2025 one never changes;
+        # a restart needs every request's id
+        return (self.s.observe or self._settled()) and self.s.carried is None
 
     def handle(self, line: bytes) -> bytes | Future[bytes]:
         return self.s.from_host(line)

@@ -9,15 +9,10 @@ from __future__ import annotations
 import contextlib
 import os
 import subprocess
+import sys
 from collections.abc import Sequence
 from typing import Any
 
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - Windows
-    fcntl = None  # type: ignore[assignment]
-
-POSIX = os.name == "posix"
 PIPE_SIZE = 1024 * 1024
 EXIT_CANNOT_START = 127
 
@@ -37,24 +32,69 @@ def spawn(command: Sequence[str]) -> subprocess.Popen[bytes]:
     This is the first thing the bridge does, before it imports the rest of itself, so that the
     server's own start-up overlaps the bridge's.
     """
-    extra: dict[str, Any] = {"start_new_session": True} if POSIX else {}
+    extra: dict[str, Any] = {}
+    args: str | list[str] = list(command)
+    if sys.platform == "win32":
+        from roots_manager.bridge import winargs
+
+        # npx is npx.cmd: found through PATHEXT, run by cmd.exe with its arguments quoted for it
+        args = winargs.command_line(
+            command,
+            os.environ.get("PATH", ""),
+            os.environ.get("PATHEXT", winargs.DEFAULT_PATHEXT),
+            os.environ.get("COMSPEC", "cmd.exe"),
+        )
+        extra["creationflags"] = subprocess.CREATE_NEW_PROCESS_GROUP
+    else:
+        extra["start_new_session"] = True
+    extra.update(_child_environment())
     proc = subprocess.Popen(
-        list(command),
+        args,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=None,
         bufsize=0,
         **extra,
     )
+    if sys.platform == "win32":
+        from roots_manager.bridge import wintree
+
+        wintree.contain(proc)
     for pipe in (proc.stdin, proc.stdout):
         if pipe is not None:
             grow_pipe(pipe.fileno())
     return proc
 
 
+def _child_environment() -> dict[str, Any]:
+    """The environment for the server: a bundle's own library path is not the server's.
+
+    A PyInstaller bundle sets ``LD_LIBRARY_PATH`` (``DYLD_LIBRARY_PATH`` on macOS) to its own
+    folder, keeping the user's in ``..._ORIG``, and adds ``_PYI_*`` variables: passed on, they
+    make ``node`` load the bundle's older ``libstdc++`` ("GLIBCXX not found"). Outside a bundle
+    the environment is inherited as it is.
+    """
+    if not getattr(sys, "frozen", False):
+        return {}
+    env = dict(os.environ)
+    for name in ("LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH"):
+        original = env.pop(name + "_ORIG", None)
+        env.pop(name, None)
+        if original is not None:
+            env[name] = original
+    for name in list(env):
+        if name.startswith("_PYI_") or name == "_MEIPASS2":
+            del env[name]
+    return {"env": env}
+
+
 def grow_pipe(fd: int, size: int = PIPE_SIZE) -> None:
     """Enlarge a pipe's kernel buffer (Linux), so a large message needs fewer hand-overs."""
-    setsz = getattr(fcntl, "F_SETPIPE_SZ", None) if fcntl is not None else None
+    if sys.platform == "win32":
+        return
+    import fcntl
+
+    setsz = getattr(fcntl, "F_SETPIPE_SZ", None)
     if setsz is None:
         return
     with contextlib.suppress(OSError):

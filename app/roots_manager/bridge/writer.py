@@ -50,6 +50,8 @@ class LineWriter:
     def relay(self, data: bytes | memoryview, *, mid_line: bool) -> None:
         """Write relayed bytes; *mid_line* says whether they stop inside a line."""
         with self._lock:
+            if self._held and not self._mid_line:
+                self._write_held()  # lines injected before these bytes arrived go first
             if data and not self._closed:
                 self._write(data)  # type: ignore[arg-type]
             self._mid_line = mid_line
@@ -100,6 +102,18 @@ class LineWriter:
         with self._level:
             self._backlog = 0
             self._level.notify_all()
+
+    def reopen(self, fd: int | None) -> None:
+        """Take writes again after :meth:`close`: the destination was replaced (a restarted
+        server) and now writes to *fd*."""
+        with self._lock:
+            self._closed = False
+            self._mid_line = False
+            self._held.clear()
+            self._fd = fd
+            self._sender = None  # the old one ended with the close
+        with self._level:
+            self._backlog = 0
 
     @property
     def backlog(self) -> int:

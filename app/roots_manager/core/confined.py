@@ -1,8 +1,10 @@
 """A confined server as the store describes it: its setting, its grants as rules, its report.
 
-The rules are made once, when the server starts: a Landlock domain can only shrink, and only
-from inside, so a grant made or revoked while a confined server runs takes effect at its next
-start. The bridge's ``roots/list`` answers follow the store at once, as for any server.
+The rules are made when the server starts: a Landlock domain can only shrink, and only from
+inside. So when the grants a confined server runs under change, its bridge restarts it with the
+new rules behind the host's back (:mod:`roots_manager.bridge.restart`); :func:`confinement_key`
+is what such a restart depends on. The bridge's ``roots/list`` answers follow the store at once,
+as for any server.
 """
 
 from __future__ import annotations
@@ -16,7 +18,14 @@ from roots_manager.core.consent import root_unavailable, visible_roots
 from roots_manager.core.model import Server, State, normalize_path, server_name_error
 from roots_manager.core.rules import Rules
 
-NEXT_START = "grants made or revoked while a confined server runs take effect at its next start"
+NEXT_START = (
+    "grants made or revoked while a confined server runs restart it with the new rules, "
+    "unseen by the host"
+)
+NEXT_START_NO_RESTART = (
+    "restart on revoke is off: grants made or revoked while a confined server runs take "
+    "effect at its next start"
+)
 CONFINED_MEANS = (
     "confined: the kernel refuses every file outside what was granted; the network is not "
     "restricted"
@@ -62,6 +71,17 @@ def set_confinement(
     return srv
 
 
+def set_restart_on_revoke(state: State, name: str, on: bool | None) -> Server:
+    """Set whether server *name* is restarted when a folder it was told is revoked (None: the
+    default, on for confined servers). A server not seen yet is remembered."""
+    error = server_name_error(name)
+    if error is not None:
+        raise error
+    srv = state.servers.setdefault(name, Server(name=name))
+    srv.restart_on_revoke = on
+    return srv
+
+
 def wants_confinement(state: State, name: str) -> bool:
     """Whether the store asks for server *name* to be confined."""
     srv = state.servers.get(name)
@@ -69,17 +89,18 @@ def wants_confinement(state: State, name: str) -> bool:
 
 
 def granted_folders(
-    state: State, name: str, fingerprint: str | None = None
+    state: State, name: str, fingerprint: str | None = None, session: str = _NOT_YET_BOUND
 ) -> tuple[list[str], list[str]]:
     """The folders server *name* starting now may write, and those it may only read.
 
+    *session* is the bridge session it starts in, when the server restarts within one.
     Folders that are not available now (missing, moved, too broad) are in neither: a rule
     cannot name them, and the server is not told them either.
     """
     read_only = {g.root for g in state.grants if g.server == name and g.read_only}
     write: list[str] = []
     read: list[str] = []
-    for root in visible_roots(state, name, fingerprint=fingerprint, session=_NOT_YET_BOUND):
+    for root in visible_roots(state, name, fingerprint=fingerprint, session=session):
         if root_unavailable(root) is None:
             (read if root.id in read_only else write).append(root.path)
     return write, read
@@ -94,10 +115,11 @@ def rules_for(
     env: Mapping[str, str],
     cwd: str,
     tmpdir: str,
+    session: str = _NOT_YET_BOUND,
 ) -> Rules:
     """Everything server *name* may touch when *command* starts now, confined."""
     runtime = runtime_rules(command, env, cwd)
-    write, read = granted_folders(state, name, fingerprint)
+    write, read = granted_folders(state, name, fingerprint, session)
     srv = state.servers.get(name)
     extra_read = srv.allow_read if srv is not None else []
     extra_write = srv.allow_write if srv is not None else []
@@ -106,6 +128,25 @@ def rules_for(
         read_only=(*read, *extra_read),
         tmpdir=tmpdir,
     )
+
+
+def confinement_key(
+    state: State,
+    name: str,
+    *,
+    fingerprint: str | None,
+    session: str = _NOT_YET_BOUND,
+    forced: bool = False,
+) -> tuple[tuple[str, ...], ...] | None:
+    """What of the store a confined start of server *name* now depends on; None when it would
+    not be confined. Two starts with equal keys run under the same rules."""
+    if not (forced or wants_confinement(state, name)):
+        return None
+    write, read = granted_folders(state, name, fingerprint, session)
+    srv = state.servers.get(name)
+    extra_read = srv.allow_read if srv is not None else []
+    extra_write = srv.allow_write if srv is not None else []
+    return tuple(tuple(sorted(x)) for x in (write, read, extra_read, extra_write))
 
 
 def report(state: State, name: str, *, can_confine: bool, why: str) -> dict[str, Any]:
@@ -122,6 +163,10 @@ def report(state: State, name: str, *, can_confine: bool, why: str) -> dict[str,
         "allow_write": list(srv.allow_write),
         "can_confine": can_confine,
         "confinement": why,
-        "changes": NEXT_START if srv.confine else None,
+        "restart_on_revoke": srv.restarts_on_revoke,
+        "restart_on_revoke_set": srv.restart_on_revoke is not None,
+        "changes": (NEXT_START if srv.restarts_on_revoke else NEXT_START_NO_RESTART)
+        if srv.confine
+        else None,
         "missing_extra": [p for p in (*srv.allow_read, *srv.allow_write) if not os.path.exists(p)],
     }

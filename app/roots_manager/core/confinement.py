@@ -17,6 +17,7 @@ from __future__ import annotations
 import fnmatch
 import glob
 import os
+import re
 import shutil
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -79,7 +80,13 @@ def open_beneath(top: str, secrets: Sequence[str], listdir: Listing = os.listdir
         names = sorted(listdir(top))
     except OSError:
         return out
+    # one match per name: most names (all but a few of /etc's) match no secret at all
+    any_first = re.compile("|".join(fnmatch.translate(p[0]) for p in patterns))
+    prefix = top if top.endswith(os.sep) else top + os.sep
     for name in names:
+        if any_first.match(name) is None:
+            out.append(prefix + name)
+            continue
         matching = [p for p in patterns if fnmatch.fnmatchcase(name, p[0])]
         if any(len(p) == 1 for p in matching):
             continue

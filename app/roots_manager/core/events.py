@@ -19,6 +19,7 @@ from typing import IO, Any
 
 from roots_manager.core.model import now_iso
 from roots_manager.core.paths import Layout
+from roots_manager.core.statefile import retrying
 from roots_manager.core.uri import UriError, uri_to_path
 
 # kinds of event
@@ -35,6 +36,11 @@ LIST_CHANGED_ASKED = "list-changed-asked"
 MRTR_RESOLVED = "mrtr-resolved"
 CONSENT_WAIT = "consent-wait"
 CONSENT_DECIDED = "consent-decided"
+SERVER_RESTARTING = "server-restarting"
+"""A consent change needs a restart: the host's messages are held from now on."""
+SERVER_RESTARTED = "server-restarted"
+"""The bridge restarted the server behind the host's back, for a consent change."""
+RESTART_FAILED = "restart-failed"
 NON_JSON = "non-json"
 ERROR = "error"
 MESSAGE = "message"
@@ -52,6 +58,9 @@ KINDS = (
     MRTR_RESOLVED,
     CONSENT_WAIT,
     CONSENT_DECIDED,
+    SERVER_RESTARTING,
+    SERVER_RESTARTED,
+    RESTART_FAILED,
     NON_JSON,
     ERROR,
     MESSAGE,
@@ -129,8 +138,10 @@ class EventWriter:
         self.part += 1
         old = self.part - self.keep_parts
         if old >= 0:
-            with contextlib.suppress(FileNotFoundError):
-                (self.dir / f"{self.session}-{old:04d}.jsonl").unlink()
+            # a reader (the app) may have it open: Windows then refuses for a moment, and a
+            # part that stays is swept with the old logs rather than stop the log
+            with contextlib.suppress(OSError):
+                retrying((self.dir / f"{self.session}-{old:04d}.jsonl").unlink)
         self._open()
         if self.on_rotate is not None:
             self.on_rotate()
@@ -217,6 +228,9 @@ SUMMARY_TEMPLATES = (
     "waiting up to {timeout} s for your decision in the desktop app",
     "the decision arrived",
     "no decision in time: answered with what is granted",
+    "consent changed ({reason}): restarting the server, the host's messages wait",
+    "restarted for a consent change: pid {old} is now pid {new}; the host waited {ms} ms",
+    "the server could not be restarted: {why}",
     "{bytes} bytes that are not {reason}",
     "response",
     "{text}",
@@ -296,6 +310,21 @@ def summary_parts(rec: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         if rec["outcome"] == "decided":
             return "the decision arrived", {}
         return "no decision in time: answered with what is granted", {}
+    if kind == SERVER_RESTARTING:
+        return "consent changed ({reason}): restarting the server, the host's messages wait", {
+            "reason": rec.get("reason", "?")
+        }
+    if kind == SERVER_RESTARTED:
+        return (
+            "restarted for a consent change: pid {old} is now pid {new}; the host waited {ms} ms",
+            {
+                "old": rec.get("old_pid", "?"),
+                "new": rec.get("new_pid", "?"),
+                "ms": rec.get("held_ms", "?"),
+            },
+        )
+    if kind == RESTART_FAILED:
+        return "the server could not be restarted: {why}", {"why": rec.get("message", "?")}
     if kind == NON_JSON:
         return "{bytes} bytes that are not {reason}", {
             "bytes": rec.get("bytes", "?"),

@@ -56,6 +56,12 @@ class BridgeMarker:
     last_list_changed_at: str | None = None
     stale: bool = False
     """True when a list_changed was sent and the server has not asked roots/list since."""
+    confined: bool = False
+    """The server runs confined to its grants (Landlock)."""
+    restartable: bool = False
+    """A consent change restarts the server behind the host's back."""
+    restarts: int = 0
+    """How many times the bridge has restarted the server so far."""
     process_started: float | None = field(default=None)
 
     @property
@@ -76,7 +82,7 @@ def write_bridge_marker(layout: Layout, marker: BridgeMarker) -> None:
 
 def remove_bridge_marker(layout: Layout, session: str) -> None:
     with contextlib.suppress(FileNotFoundError):
-        _bridge_path(layout, session).unlink()
+        statefile.retrying(_bridge_path(layout, session).unlink)
 
 
 def _read_json(path: Path) -> dict[str, Any] | None:
@@ -134,7 +140,7 @@ def write_app_marker(layout: Layout, pid: int | None = None) -> None:
 
 def remove_app_marker(layout: Layout) -> None:
     with contextlib.suppress(FileNotFoundError):
-        (layout.live / APP_MARKER).unlink()
+        statefile.retrying((layout.live / APP_MARKER).unlink)
 
 
 def app_running(layout: Layout) -> bool:

@@ -175,10 +175,18 @@ class Server:
     """Extra paths a confined server may read (besides its grants and what it needs to run)."""
     allow_write: list[str] = field(default_factory=list)
     """Extra paths a confined server may read and write."""
+    restart_on_revoke: bool | None = None
+    """Restart the server behind the host's back when a folder it was told is revoked (and,
+    confined, whenever its rules change); None: the default, on for confined servers only."""
     decision: Decision | None = None
     """The user's answer to the last consent request about this server (None: never asked,
     or decided before this was kept)."""
     decided_at: str | None = None
+
+    @property
+    def restarts_on_revoke(self) -> bool:
+        """Whether a revocation restarts this server (its setting, or the default)."""
+        return self.confine if self.restart_on_revoke is None else self.restart_on_revoke
 
     @property
     def suspended(self) -> bool:

@@ -6,7 +6,9 @@ imports (no dataclasses, no typing, no re): the wrapper imports this on every co
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+TYPE_CHECKING = False  # not typing's: the exec wrapper must not pay for importing it
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 _OPTIONS = {
     "--read-write": "read_write",

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import os
 import stat
+import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 _KINDS: tuple[tuple[Callable[[int], bool], str], ...] = (
     (stat.S_ISDIR, "a folder"),
@@ -71,6 +73,30 @@ def _check(path: Path, st: os.stat_result, limit: int) -> None:
         raise TooLarge(path, st.st_size, limit)
 
 
+SHARING_PAUSES = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5)
+"""Pauses between tries of a file operation Windows refuses while another process has the file
+open (a reader of the store while it is replaced): about a second in all."""
+
+T = TypeVar("T")
+
+
+def retrying(
+    op: Callable[[], T],
+    *,
+    windows: bool = os.name == "nt",
+    sleep: Callable[[float], None] = time.sleep,
+) -> T:
+    """*op*, tried again while Windows refuses it with :class:`PermissionError` because another
+    process has the file open (a sharing violation); elsewhere a refusal is final at once."""
+    if windows:
+        for pause in SHARING_PAUSES:
+            try:
+                return op()
+            except PermissionError:
+                sleep(pause)
+    return op()
+
+
 def read_regular(path: Path, limit: int) -> bytes:
     """The bytes of the regular file *path* (symbolic links followed), at most *limit* of them.
 
@@ -81,7 +107,7 @@ def read_regular(path: Path, limit: int) -> bytes:
     try:
         # checked before opening as well: opening a device can act on it (a tape rewinds)
         _check(path, os.stat(path), limit)
-        fd = os.open(path, _OPEN_FLAGS)
+        fd = retrying(lambda: os.open(path, _OPEN_FLAGS))
     except FileNotFoundError:
         if os.path.islink(path):
             raise DanglingLink(path, os.readlink(path)) from None

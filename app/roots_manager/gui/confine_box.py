@@ -3,9 +3,19 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
-from roots_manager.core.confined import set_confinement
+from roots_manager.core.confined import set_confinement, set_restart_on_revoke
 from roots_manager.core.model import State
 from roots_manager.core.names import visible
 from roots_manager.gui import confinement_text
@@ -25,6 +35,8 @@ class ConfineBox(QWidget):
 
     confinement_changed = Signal(str, bool)
     """The stored setting of a server (name, confined or not) was changed from this switch."""
+
+    _PathRole = Qt.ItemDataRole.UserRole + 1
 
     def __init__(self, watcher: StoreWatcher, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -46,20 +58,65 @@ class ConfineBox(QWidget):
         self.machine_label.setWordWrap(True)
         self.machine_label.setEnabled(self.machine.available)
 
+        self.restart_switch = QCheckBox(self.tr("&Restart it when a folder is revoked"), self)
+        self.restart_switch.setToolTip(
+            self.tr(
+                "Stop and start the server again behind the host's back when a folder it was "
+                "told is revoked (and, confined, when its grants change): the host's session "
+                "goes on, and the server forgets the folder. On by default for confined "
+                "servers; from the server's next start."
+            )
+        )
+        self.restart_switch.toggled.connect(self._restart_switched)
+        self.stale_hint = QLabel(self)
+        self.stale_hint.setWordWrap(True)
+        self.stale_button = QPushButton(self.tr("Turn on restart on re&voke"), self)
+        self.stale_button.clicked.connect(lambda: self.restart_switch.setChecked(True))
+
+        self.extra = QListWidget(self)
+        self.extra.setAccessibleName(self.tr("Extra paths the confined server may use"))
+        self.extra.setMaximumHeight(self.extra.fontMetrics().height() * 5)
+        self.add_read = QPushButton(self.tr("Also rea&dable…"), self)
+        self.add_read.clicked.connect(lambda: self._add_extra(write=False))
+        self.add_write = QPushButton(self.tr("Also &writable…"), self)
+        self.add_write.clicked.connect(lambda: self._add_extra(write=True))
+        self.remove_extra = QPushButton(self.tr("Re&move path"), self)
+        self.remove_extra.clicked.connect(self._remove_extra)
+        self.extra.currentItemChanged.connect(lambda *_: self._update_extra_buttons())
+
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.switch)
         row.addWidget(self.explanation, 1)
+        stale = QHBoxLayout()
+        stale.setContentsMargins(0, 0, 0, 0)
+        stale.addWidget(self.stale_hint, 1)
+        stale.addWidget(self.stale_button)
+        buttons = QHBoxLayout()
+        buttons.setContentsMargins(0, 0, 0, 0)
+        for b in (self.add_read, self.add_write, self.remove_extra):
+            buttons.addWidget(b)
+        buttons.addStretch(1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(row)
+        layout.addWidget(self.restart_switch)
+        layout.addLayout(stale)
+        layout.addWidget(self.extra)
+        layout.addLayout(buttons)
         layout.addWidget(self.machine_label)
         watcher.state_changed.connect(self._state_changed)
+        self._stale = False
         self.show_server(None)
 
-    def show_server(self, name: str | None) -> None:
-        """Show the setting of server *name* (None: no server selected)."""
+    def show_server(self, name: str | None, *, stale_unrestartable: bool = False) -> None:
+        """Show the setting of server *name* (None: no server selected).
+
+        *stale_unrestartable*: it was told its roots changed, has not asked since, and its
+        bridge cannot restart it: the box proposes restart on revoke.
+        """
         self._server = name
+        self._stale = stale_unrestartable
         self._state_changed(self.watcher.state)
 
     def _state_changed(self, state: State) -> None:
@@ -70,13 +127,30 @@ class ConfineBox(QWidget):
         self.switch.setChecked(on)
         self.switch.blockSignals(False)
         self.switch.setEnabled(name is not None and (self.machine.available or on))
+        restarts = bool(srv and srv.restarts_on_revoke)
+        self.restart_switch.blockSignals(True)
+        self.restart_switch.setChecked(restarts)
+        self.restart_switch.blockSignals(False)
+        self.restart_switch.setEnabled(name is not None)
+        proposal = self._stale and not restarts and name is not None
+        self.stale_hint.setVisible(proposal)
+        self.stale_button.setVisible(proposal)
+        if proposal:
+            self.stale_hint.setText(
+                self.tr(
+                    "{server} was told its folders changed and has not asked for them since: it "
+                    "may still use a folder you revoked. Restart on revoke makes a revocation "
+                    "restart it, from its next start."
+                ).format(server=visible(name or ""))
+            )
+        self._fill_extra(srv.allow_read if srv else [], srv.allow_write if srv else [])
         if name is None:
             self.explanation.setText(self.tr("Select a server to confine it or not."))
             self.switch.setToolTip("")
             return
         said = [confinement_text.means(on)]
         said.append(
-            confinement_text.next_start()
+            confinement_text.next_start(restarts)
             if on
             else self.tr("turning it on takes effect when the server next starts")
         )
@@ -102,3 +176,63 @@ class ConfineBox(QWidget):
             self._state_changed(self.watcher.state)  # refused: show what is stored
             return
         self.confinement_changed.emit(name, on)
+
+    def _restart_switched(self, on: bool) -> None:
+        name = self._server
+        if name is None:
+            return
+        srv = self.watcher.state.servers.get(name)
+        # the default (unset) is kept when the switch shows it again
+        default = bool(srv and srv.confine)
+        value = None if on == default else on
+        if self.watcher.edit(lambda s: set_restart_on_revoke(s, name, value)) is None:
+            self._state_changed(self.watcher.state)
+
+    def _fill_extra(self, read: list[str], write: list[str]) -> None:
+        self.extra.clear()
+        for path, label in [(p, self.tr("read: {path}")) for p in read] + [
+            (p, self.tr("read and write: {path}")) for p in write
+        ]:
+            item = QListWidgetItem(label.format(path=visible(path)))
+            item.setData(self._PathRole, path)
+            self.extra.addItem(item)
+        named = self._server is not None
+        self.extra.setEnabled(named)
+        self.add_read.setEnabled(named)
+        self.add_write.setEnabled(named)
+        self._update_extra_buttons()
+
+    def _update_extra_buttons(self) -> None:
+        self.remove_extra.setEnabled(self.extra.currentItem() is not None)
+
+    def _add_extra(self, *, write: bool) -> None:
+        name = self._server
+        if name is None:
+            return
+        title = (
+            self.tr("A folder {server} may also write")
+            if write
+            else self.tr("A folder {server} may also read")
+        )
+        path = QFileDialog.getExistingDirectory(self, title.format(server=visible(name)))
+        if path:
+            self.add_extra_path(path, write=write)
+
+    def add_extra_path(self, path: str, *, write: bool) -> None:
+        """Let the selected server, when confined, also read (or write) *path*."""
+        name = self._server
+        if name is None:
+            return
+        paths = [path]
+        self.watcher.edit(
+            lambda s: set_confinement(
+                s, name, allow_read=() if write else paths, allow_write=paths if write else ()
+            )
+        )
+
+    def _remove_extra(self) -> None:
+        name, item = self._server, self.extra.currentItem()
+        if name is None or item is None:
+            return
+        path = str(item.data(self._PathRole))
+        self.watcher.edit(lambda s: set_confinement(s, name, forget=[path]))

@@ -25,7 +25,13 @@ CORE_CONFINEMENT_TEXTS = (
     ),
     QT_TRANSLATE_NOOP(
         "CoreText",
-        "grants made or revoked while a confined server runs take effect at its next start",
+        "grants made or revoked while a confined server runs restart it with the new rules, "
+        "unseen by the host",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
+        "restart on revoke is off: grants made or revoked while a confined server runs take "
+        "effect at its next start",
     ),
 )
 
@@ -39,9 +45,9 @@ def means(is_confined: bool) -> str:
     return _core(confined.CONFINED_MEANS if is_confined else confined.ADVISORY_MEANS)
 
 
-def next_start() -> str:
+def next_start(restarts: bool = True) -> str:
     """When a change to a confined server's rules takes effect."""
-    return _core(confined.NEXT_START)
+    return _core(confined.NEXT_START if restarts else confined.NEXT_START_NO_RESTART)
 
 
 def platforms() -> str:

@@ -51,6 +51,15 @@ SUMMARY_TEMPLATES = (
     ),
     QT_TRANSLATE_NOOP("LogSummary", "the decision arrived"),
     QT_TRANSLATE_NOOP("LogSummary", "no decision in time: answered with what is granted"),
+    QT_TRANSLATE_NOOP(
+        "LogSummary",
+        "consent changed ({reason}): restarting the server, the host's messages wait",
+    ),
+    QT_TRANSLATE_NOOP(
+        "LogSummary",
+        "restarted for a consent change: pid {old} is now pid {new}; the host waited {ms} ms",
+    ),
+    QT_TRANSLATE_NOOP("LogSummary", "the server could not be restarted: {why}"),
     QT_TRANSLATE_NOOP("LogSummary", "{bytes} bytes that are not {reason}"),
     QT_TRANSLATE_NOOP("LogSummary", "response"),
     QT_TRANSLATE_NOOP("LogSummary", "{text}"),

@@ -166,6 +166,8 @@ class ServersModel(RowsModel[ServerRow]):
                 mode=bridge_mode_name(m.mode),
                 protocol=m.protocol or self.tr("not yet known"),
             )
+            + (self.tr(", running confined") if m.confined else "")
+            + (self.tr(", restarted %n time(s)", "", m.restarts) if m.restarts else "")
             for m in row.markers
         )
 

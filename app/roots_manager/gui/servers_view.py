@@ -397,7 +397,13 @@ class ServersPanel(QWidget):
         mine = name is not None and name in self.app_connected
         self.disconnect_button.setEnabled(mine)
         self.disconnect_action.setEnabled(mine)
-        self.confine_box.show_server(name)
+        row = self._selected_row()
+        self.confine_box.show_server(
+            name,
+            stale_unrestartable=bool(
+                row and any(m.stale and not m.restartable for m in row.markers)
+            ),
+        )
 
     def set_app_connected(self, names: frozenset[str]) -> None:
         """The servers this app connected now (Disconnect is offered for these only)."""

@@ -18,9 +18,12 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
 
 from roots_manager.core.rules import Rules
+
+TYPE_CHECKING = False  # not typing's: the exec wrapper must not pay for importing it
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 EXIT_REFUSED = 126
 EXIT_CANNOT_RUN = 127

@@ -17,7 +17,11 @@ import ctypes
 import errno
 import os
 import stat
-from collections.abc import Iterable
+
+_OPEN_PATH: int = getattr(os, "O_PATH", 0) | getattr(os, "O_CLOEXEC", 0)  # Linux, like Landlock
+TYPE_CHECKING = False  # not typing's: the exec wrapper must not pay for importing it
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 SYS_CREATE_RULESET = 444
 SYS_ADD_RULE = 445
@@ -152,7 +156,7 @@ def restrict_self(rules: Iterable[Rule], abi: int) -> list[tuple[str, str]]:
     try:
         for path, allowed in rules:
             try:
-                fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+                fd = os.open(path, _OPEN_PATH)
             except OSError as exc:
                 skipped.append((path, exc.strerror or str(exc)))
                 continue

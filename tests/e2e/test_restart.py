@@ -1,0 +1,332 @@
+"""Revocation that revokes: a confined server restarted behind the host's back, on the real kernel.
+
+The host is the Python SDK's client, which initializes once; the bridge restarts the server when
+its grants change and replays the handshake, so the same host session goes on, under new rules.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import Client, StdioServerParameters
+
+from roots_manager.core import events as ev
+from roots_manager.core.paths import Layout
+from tests.bridge.wire import (
+    BridgeProc,
+    bridge_argv,
+    events,
+    initialize,
+    is_id,
+    is_method,
+    wait_for,
+)
+from tests.conftest import run_cli
+
+HERE = Path(__file__).parent
+FILE_TOOL = HERE / "file_tool_server.py"
+
+
+def folders(tmp_path: Path, *names: str) -> dict[str, Path]:
+    out = {}
+    for name in names:
+        path = out[name] = tmp_path / "work" / name
+        path.mkdir(parents=True)
+        (path / "hello.txt").write_text(f"in {name}\n", encoding="utf-8")
+        run_cli("roots", "add", str(path))
+    return out
+
+
+def params(command: list[str], *options: str) -> StdioServerParameters:
+    argv = bridge_argv("srv", command, *options)
+    return StdioServerParameters(command=argv[0], args=argv[1:], env=dict(os.environ))
+
+
+async def text(client: Client, tool: str, **arguments: Any) -> str:
+    result = await client.call_tool(tool, arguments)
+    block = result.content[0]
+    assert block.type == "text"
+    return block.text
+
+
+def restarted(layout: Layout, count: int) -> list[dict[str, Any]]:
+    """Wait for the bridge's *count*-th restart; all of them so far."""
+    return wait_for(
+        lambda: (r := events(layout, ev.SERVER_RESTARTED)) and len(r) >= count and r,
+        f"restart {count}",
+    )
+
+
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+def test_a_revoked_folder_is_closed_to_the_running_confined_server(
+    tmp_path: Path, layout: Layout, mode: str
+) -> None:
+    w = folders(tmp_path, "kept", "taken")
+    run_cli("grant", "srv", str(w["kept"]))
+    run_cli("grant", "srv", str(w["taken"]))
+    run_cli("servers", "confine", "srv", "on")
+    command = [sys.executable, str(FILE_TOOL)]
+
+    async def scenario() -> None:
+        async with Client(params(command), mode=mode) as client:  # type: ignore[arg-type]
+            for name in ("kept", "taken"):
+                got = await text(client, "read_file", path=str(w[name] / "hello.txt"))
+                assert got == f"in {name}\n"
+            run_cli("revoke", "srv", str(w["taken"]))
+            first = await anyio.to_thread.run_sync(restarted, layout, 1)
+            # the same host session: no second initialize, and every tool still there
+            tools = await client.list_tools()
+            assert {t.name for t in tools.tools} >= {"read_file", "write_file"}
+            got = await text(client, "read_file", path=str(w["taken"] / "hello.txt"))
+            assert got == "EACCES"
+            got = await text(client, "read_file", path=str(w["kept"] / "hello.txt"))
+            assert got == "in kept\n"
+            assert await text(client, "write_file", path=str(w["kept"] / "a"), text="1") == "ok"
+            # a grant takes effect the same way
+            run_cli("grant", "srv", str(w["taken"]))
+            await anyio.to_thread.run_sync(restarted, layout, 2)
+            got = await text(client, "read_file", path=str(w["taken"] / "hello.txt"))
+            assert got == "in taken\n"
+            assert first[0]["reason"] == f"revoked: {w['taken']}"
+            # the bridge's live marker follows a moment later
+            shown = await anyio.to_thread.run_sync(
+                wait_for,
+                lambda: (
+                    "restarted 2 times" in (out := run_cli("servers", "show", "srv").stdout) and out
+                ),
+                "the marker to count two restarts",
+            )
+            assert "running confined" not in shown and "(confined; may be restarted" in shown
+            running = json.loads(run_cli("servers", "show", "srv", "--json").stdout)["running"]
+            assert [(r["confined"], r["restarts"]) for r in running] == [(True, 2)]
+
+    anyio.run(scenario)
+    done = events(layout, ev.SERVER_RESTARTED)
+    assert [e["reason"] for e in done] == [f"revoked: {w['taken']}", "its grants changed"]
+    # a 2025 host's handshake is replayed; a 2026-07-28 host made none
+    replayed = ["initialize", "notifications/initialized"]
+    for e in done:
+        assert e["old_pid"] != e["new_pid"]
+        assert e["replayed"] == (replayed if mode == "legacy" else [])
+        assert e["cut"] == 0 and e["attempts"] == 1
+    assert len(events(layout, ev.SESSION_START)) == 1
+
+
+RECORDING = HERE / "recording_server.py"
+
+
+def recorded(path: Path) -> list[tuple[int, dict[str, Any]]]:
+    lines = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+    return [(r["pid"], r["msg"]) for r in map(json.loads, lines)]
+
+
+def tool_call(msg_id: int, name: str, **arguments: Any) -> dict[str, Any]:
+    params = {"name": name, "arguments": arguments}
+    return {"jsonrpc": "2.0", "id": msg_id, "method": "tools/call", "params": params}
+
+
+def request(msg_id: int, method: str, **params: Any) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params}
+
+
+def recording_bridge(tmp_path: Path, **env: str) -> tuple[BridgeProc, Path, Path]:
+    record, version = tmp_path / "record.jsonl", tmp_path / "version"
+    version.write_text("1", encoding="utf-8")
+    os.environ.update(env)
+    try:
+        command = [sys.executable, str(RECORDING), str(record), str(version)]
+        return BridgeProc(bridge_argv("srv", command)), record, version
+    finally:
+        for k in env:
+            del os.environ[k]
+
+
+def test_the_restarted_server_is_told_what_the_host_told_the_old_one(
+    tmp_path: Path, layout: Layout
+) -> None:
+    """An unconfined server with restart on revoke: replay, open requests, held requests."""
+    w = folders(tmp_path, "kept", "taken")
+    run_cli("grant", "srv", str(w["kept"]))
+    run_cli("grant", "srv", str(w["taken"]))
+    run_cli("servers", "restart-on-revoke", "srv", "on")
+    bridge, record, version = recording_bridge(tmp_path)
+    try:
+        bridge.send(initialize(1))
+        first = bridge.expect(is_id(1), "the initialize result")
+        assert first["result"]["serverInfo"]["version"] == "1"
+        bridge.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        wait_for(lambda: any(m.get("id") == "r1" for _, m in recorded(record)), "roots answer")
+        bridge.send(request(2, "logging/setLevel", level="debug"))
+        bridge.send(request(3, "resources/subscribe", uri="file:///x"))
+        bridge.send(request(4, "resources/subscribe", uri="file:///y"))
+        bridge.send(request(5, "resources/unsubscribe", uri="file:///y"))
+        for i in (2, 3, 4, 5):
+            bridge.expect(is_id(i), f"the answer to {i}")
+        bridge.send(tool_call(6, "slow", seconds=1))  # finishes within the drain
+        bridge.send(tool_call(7, "slow", seconds=60))  # cut short
+        wait_for(lambda: len(recorded(record)) >= 9, "both calls at the server")
+        version.write_text("2", encoding="utf-8")
+        run_cli("revoke", "srv", str(w["taken"]))
+        wait_for(lambda: events(layout, ev.SERVER_RESTARTING), "the restart to begin")
+        bridge.send(tool_call(8, "pid"))  # held, then answered by the new server
+        assert bridge.expect(is_id(6), "the drained call")["result"]["content"][0]["text"] == (
+            "slept 1.0"
+        )
+        cut = bridge.expect(is_id(7), "the cut call")["error"]
+        assert cut["code"] == -32000 and "restarted for a consent change" in cut["message"]
+        new_pid = int(bridge.expect(is_id(8), "the held call")["result"]["content"][0]["text"])
+        for kind in ("tools", "resources"):
+            bridge.expect(is_method(f"notifications/{kind}/list_changed"), f"{kind} changed")
+        restart = restarted(layout, 1)[0]
+        assert restart["new_pid"] == new_pid != restart["old_pid"]
+        assert restart["reason"] == f"revoked: {_uri(w['taken'])}"
+        assert restart["cut"] == 1 and restart["released"] == 1
+        assert restart["notices"] == [
+            "notifications/tools/list_changed",
+            "notifications/resources/list_changed",
+        ]
+        bridge.close_stdin()
+        assert bridge.wait() == 0
+    finally:
+        bridge.kill()
+    got = recorded(record)
+    old_pid = restart["old_pid"]
+    old = [m for pid, m in got if pid == old_pid]
+    new = [m for pid, m in got if pid == new_pid]
+    # exactly the host's session, replayed before the held call: the initialize as the bridge
+    # forwarded it (with the roots capability), initialized, the level, the open subscription
+    assert [m.get("method") for m in new if "method" in m] == [
+        "initialize",
+        "notifications/initialized",
+        "logging/setLevel",
+        "resources/subscribe",
+        "tools/call",
+    ]
+    assert new[0]["params"] == old[0]["params"]
+    assert new[0]["params"]["capabilities"]["roots"] == {"listChanged": True}
+    assert next(m for m in new if m.get("method") == "resources/subscribe")["params"] == {
+        "uri": "file:///x"
+    }
+    assert next(m for m in new if m.get("method") == "logging/setLevel")["params"] == {
+        "level": "debug"
+    }
+    roots = [m["result"]["roots"] for m in new if m.get("id") == "r1"]
+    assert roots == [[{"uri": _uri(w["kept"]), "name": "kept"}]]
+    # the host never saw the replayed initialize's answer, nor a second first answer
+    assert not [m for m in bridge.out.all() if isinstance(m, dict) and m.get("id") == 1]
+    assert len(events(layout, ev.SESSION_START)) == 1
+
+
+def _uri(path: Path) -> str:
+    from roots_manager.core.uri import path_to_uri
+
+    return path_to_uri(str(path))
+
+
+def test_a_server_that_crashes_during_the_replay_is_not_restarted_for_ever(
+    tmp_path: Path, layout: Layout
+) -> None:
+    w = folders(tmp_path, "kept", "taken")
+    run_cli("grant", "srv", str(w["kept"]))
+    run_cli("grant", "srv", str(w["taken"]))
+    run_cli("servers", "restart-on-revoke", "srv", "on")
+    crash = tmp_path / "crash"
+    bridge, record, _ = recording_bridge(tmp_path, CRASH_FILE=str(crash))
+    try:
+        bridge.send(initialize(1))
+        bridge.expect(is_id(1), "the initialize result")
+        bridge.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        wait_for(lambda: any(m.get("id") == "r1" for _, m in recorded(record)), "roots answer")
+        crash.touch()
+        run_cli("revoke", "srv", str(w["taken"]))
+        bridge.out.wait_closed()
+        assert bridge.wait() == 3  # the last server's own exit code
+    finally:
+        bridge.kill()
+    failed = events(layout, ev.RESTART_FAILED)
+    assert len(failed) == 1 and failed[0]["attempts"] == 3
+    assert "during the replay, 3 times" in failed[0]["message"]
+    pids = {pid for pid, m in recorded(record) if m.get("method") == "initialize"}
+    assert len(pids) == 4  # the first server and three attempts, no more
+    assert "not restarted" in events(layout, ev.SESSION_END)[-1]["reason"]
+
+
+@pytest.mark.parametrize("restart", ["on", "off"])
+def test_the_reference_filesystem_server_forgets_a_revoked_folder_only_when_restarted(
+    filesystem_server: list[str], tmp_path: Path, layout: Layout, restart: str
+) -> None:
+    """The npm filesystem server keeps its folders when handed an empty list; a restart is the
+    fix for such a server, confined or not."""
+    w = folders(tmp_path, "allowed", "taken")
+    run_cli("grant", "srv", str(w["taken"]))
+    run_cli("servers", "restart-on-revoke", "srv", restart)
+    # its own command line allows "allowed"; the roots replace that with "taken"
+    command = [*filesystem_server, str(w["allowed"])]
+    target = str(w["taken"] / "hello.txt")
+
+    async def scenario() -> str:
+        async with Client(params(command), mode="legacy") as client:
+            # the server applies its roots a moment after it has them
+            for _ in range(200):
+                if await text(client, "read_text_file", path=target) == "in taken\n":
+                    break
+                await anyio.sleep(0.05)
+            else:
+                raise AssertionError("the server never took its roots")
+            run_cli("revoke", "srv", str(w["taken"]))
+            if restart == "on":
+                await anyio.to_thread.run_sync(restarted, layout, 1)
+            else:
+                await anyio.to_thread.run_sync(
+                    wait_for,
+                    lambda: events(layout, ev.ROOTS_ANSWERED)[1:],
+                    "the server's second roots/list",
+                )
+            return await text(client, "read_text_file", path=target)
+
+    after = anyio.run(scenario)
+    if restart == "on":
+        assert "Access denied" in after, after
+        assert not events(layout, ev.LIST_CHANGED_SENT)
+    else:
+        # the server was told, asked again, got no folder, and kept the revoked one
+        assert events(layout, ev.ROOTS_ANSWERED)[-1]["uris"] == []
+        assert after == "in taken\n"
+        assert not events(layout, ev.SERVER_RESTARTED)
+
+
+def test_the_filesystem_server_given_the_whole_disk_loses_a_revoked_folder_at_once(
+    filesystem_server: list[str], tmp_path: Path, layout: Layout
+) -> None:
+    """Observed, not answered: the server believes it may read all of ``/``; only the kernel
+    stops it, and the restart is what narrows the kernel's rules."""
+    w = folders(tmp_path, "kept", "taken")
+    run_cli("grant", "srv", str(w["kept"]))
+    run_cli("grant", "srv", str(w["taken"]))
+    command = [*filesystem_server, "/"]
+    target = str(w["taken"] / "hello.txt")
+
+    async def scenario() -> None:
+        async with Client(params(command, "--observe", "--confine"), mode="legacy") as client:
+            assert await text(client, "read_text_file", path=target) == "in taken\n"
+            run_cli("revoke", "srv", str(w["taken"]))
+            await anyio.to_thread.run_sync(restarted, layout, 1)
+            assert "EACCES" in await text(client, "read_text_file", path=target)
+            tools = await client.list_tools()
+            assert "read_text_file" in {t.name for t in tools.tools}
+            got = await text(client, "read_text_file", path=str(w["kept"] / "hello.txt"))
+            assert got == "in kept\n"
+            run_cli("grant", "srv", str(w["taken"]))
+            await anyio.to_thread.run_sync(restarted, layout, 2)
+            assert await text(client, "read_text_file", path=target) == "in taken\n"
+
+    anyio.run(scenario)
+    done = events(layout, ev.SERVER_RESTARTED)
+    assert [e["replayed"] for e in done] == [["initialize", "notifications/initialized"]] * 2
+    assert len(events(layout, ev.SESSION_START)) == 1
