@@ -28,8 +28,8 @@
     </message>
     <message>
         <location line="+12"/>
-        <source>&amp;Restart it when a folder is revoked</source>
-        <translation>フォルダーが取り消されたら再起動する(&amp;R)</translation>
+        <source>Restart it when a folder is revo&amp;ked</source>
+        <translation>フォルダーが取り消されたら再起動する(&amp;K)</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -48,13 +48,13 @@
     </message>
     <message>
         <location line="+2"/>
-        <source>Also rea&amp;dable…</source>
-        <translation>読み取りも許可…(&amp;D)</translation>
+        <source>Extra reada&amp;ble path…</source>
+        <translation>読み取り用の追加パス…(&amp;B)</translation>
     </message>
     <message>
         <location line="+2"/>
-        <source>Also &amp;writable…</source>
-        <translation>書き込みも許可…(&amp;W)</translation>
+        <source>E&amp;xtra writable path…</source>
+        <translation>書き込み用の追加パス…(&amp;X)</translation>
     </message>
     <message>
         <location line="+2"/>

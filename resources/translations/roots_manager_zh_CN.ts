@@ -28,8 +28,8 @@
     </message>
     <message>
         <location line="+12"/>
-        <source>&amp;Restart it when a folder is revoked</source>
-        <translation>文件夹被撤销时重启(&amp;R)</translation>
+        <source>Restart it when a folder is revo&amp;ked</source>
+        <translation>文件夹被撤销时重启(&amp;K)</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -48,13 +48,13 @@
     </message>
     <message>
         <location line="+2"/>
-        <source>Also rea&amp;dable…</source>
-        <translation>另可读取…(&amp;D)</translation>
+        <source>Extra reada&amp;ble path…</source>
+        <translation>额外可读路径…(&amp;B)</translation>
     </message>
     <message>
         <location line="+2"/>
-        <source>Also &amp;writable…</source>
-        <translation>另可写入…(&amp;W)</translation>
+        <source>E&amp;xtra writable path…</source>
+        <translation>额外可写路径…(&amp;X)</translation>
     </message>
     <message>
         <location line="+2"/>
