@@ -413,6 +413,24 @@ class State:
         self.grants = [g for g in self.grants if g.server != name]
         self.pending = [p for p in self.pending if p.server != name]
 
+    def expect_server(self, name: str, command: Sequence[str]) -> Server:
+        """Know server *name* before it first runs, approving *command* for it.
+
+        The user put the server behind the bridge (``hosts wrap``): grants can be made now, and
+        its first start with *command* asks nothing. A server already known with another
+        approved command keeps it (the name was chosen not to clash).
+        """
+        _check_server_name(name)
+        fp = fingerprint(command)
+        srv = self.servers.setdefault(name, Server(name=name))
+        if srv.fingerprint is None and srv.seen_fingerprint in (None, fp):
+            srv.fingerprint = fp
+            srv.command = srv.command or list(command)
+            self.pending = [
+                p for p in self.pending if not (p.server == name and p.fingerprint == fp)
+            ]
+        return srv
+
     # ---- a bridge seeing its server run ------------------------------------------------
 
     def server_started(self, name: str, command: Sequence[str], session: str) -> Pending | None:
