@@ -58,8 +58,17 @@ class FileResult:
     error: str | None = None
 
 
-class UnknownHost(ModelError):
-    pass
+ERROR_TEMPLATES: tuple[str, ...] = (
+    "no host is called {host!r}; the hosts are {ids}",
+    "no server named {names} in these files: {files}",
+    "cannot find roots-bridge beside {python}; give its path with --bridge",
+    "the bridge must be given by its absolute path, not {path!r}",
+)
+"""Every message a :class:`HostRefusal` can carry, as a ``str.format`` template."""
+
+
+class HostRefusal(ModelError):
+    """A host operation refused; its template is one of :data:`ERROR_TEMPLATES` here."""
 
 
 def projects(store: Store) -> list[str]:
@@ -86,7 +95,7 @@ def host_files(host_id: str, platform: Platform, folders: Collection[str]) -> li
     """The files of host *host_id* found; refuses an unknown id."""
     spec = host(host_id)
     if spec is None:
-        raise UnknownHost(
+        raise HostRefusal(
             "no host is called {host!r}; the hosts are {ids}",
             host=host_id,
             ids=", ".join(h.id for h in HOSTS),
@@ -120,7 +129,7 @@ def change(
                 continue
         missing = sorted(set(wanted) - found)
         if missing:
-            raise ModelError(
+            raise HostRefusal(
                 "no server named {names} in these files: {files}",
                 names=", ".join(repr(n) for n in missing),
                 files=", ".join(str(f.path) for f in files) or "(none found)",
