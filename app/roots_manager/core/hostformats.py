@@ -10,6 +10,8 @@ would not give back byte for byte unchanged is refused before any edit (:class:`
 from __future__ import annotations
 
 import io
+import itertools
+import json
 from collections.abc import Mapping
 from typing import Any, Protocol
 
@@ -233,13 +235,47 @@ class TomlDoc(_TreeDoc):
     def dump(self) -> str:
         return tomlkit.dumps(self.tree)
 
+    # tomlkit spaces items put into a one-line array oddly ("a","b"): such arrays are edited as
+    # text, the way the JSON ones are; arrays over several lines it edits well
+
+    def prepend(self, loc: Location, key: str, items: list[str], after: str) -> None:
+        entry = self._get(loc)
+        old = entry.get(key)
+        if old is None or "\n" in old.as_string():
+            super().prepend(loc, key, items, after)
+            return
+        lead, rest = _split_array(old.as_string())
+        added = ", ".join(_basic(i) for i in items)
+        self._swap(entry, key, "[" + lead + added + ("" if rest.startswith("]") else ", ") + rest)
+
+    def drop(self, loc: Location, key: str, count: int, remove_if_empty: bool) -> None:
+        entry = self._get(loc)
+        old = entry[key]
+        lead, rest = _split_array(old.as_string())
+        added = ", ".join(_basic(str(i)) for i in list(old)[:count])
+        if "\n" in old.as_string() or not rest.startswith(added):
+            super().drop(loc, key, count, remove_if_empty)
+        elif remove_if_empty and count == len(old):
+            del entry[key]
+        elif rest.startswith(added + ", "):
+            self._swap(entry, key, "[" + lead + rest[len(added) + 2 :])
+        else:
+            self._swap(entry, key, "[" + lead + rest[len(added) :].lstrip(", "))
+
+    def _swap(self, entry: Any, key: str, text: str) -> None:
+        old = entry[key]
+        new = tomlkit.parse(f"x = {text}")["x"]
+        for attr in ("indent", "comment_ws", "comment", "trail"):
+            setattr(new.trivia, attr, getattr(old.trivia, attr))
+        entry[key] = new
+
 
 class YamlDoc(_TreeDoc):
     """A YAML document edited with ``ruamel.yaml``, which keeps comments, order and quotes."""
 
     def __init__(self, text: str) -> None:
         try:
-            _, indent, offset = load_yaml_guess_indent(text)
+            _, guessed, guessed_offset = load_yaml_guess_indent(text)
         except MarkedYAMLError as exc:
             mark = exc.problem_mark or exc.context_mark
             raise SyntaxProblem(
@@ -247,13 +283,20 @@ class YamlDoc(_TreeDoc):
             ) from exc
         except YAMLError as exc:
             raise SyntaxProblem(str(exc), None) from exc
-        # serde_yaml (Goose) writes "null"; other writers leave the value empty: the spelling
-        # that gives the file back unchanged is the one it uses
-        for null in ("null", ""):
+        # The indentation is guessed, and serde_yaml (Goose) writes "null" where other writers
+        # leave the value empty: the settings that give the file back unchanged are the ones
+        # it was written with.
+        guess = (guessed or 2, guessed_offset or 0)
+        tried = [
+            (guess[0], guess[0], guess[1]),
+            *itertools.product((2, 4), (2, 4, 6), (0, 2, 4)),
+        ]
+        layouts = [t for t in dict.fromkeys(tried) if t[1] >= t[2] + 2]
+        for (mapping, sequence, offset), null in itertools.product(layouts, ("null", "", "~")):
             self.yaml = YAML()
             self.yaml.preserve_quotes = True
             self.yaml.width = 1 << 16
-            self.yaml.indent(mapping=indent or 2, sequence=(indent or 2) + offset, offset=offset)
+            self.yaml.indent(mapping=mapping, sequence=sequence, offset=offset)
             self.yaml.representer.add_representer(
                 type(None),
                 lambda r, _d, null=null: r.represent_scalar("tag:yaml.org,2002:null", null),
@@ -271,6 +314,18 @@ class YamlDoc(_TreeDoc):
         out = io.StringIO()
         self.yaml.dump(self.tree, out)
         return out.getvalue()
+
+
+def _split_array(text: str) -> tuple[str, str]:
+    """A one-line TOML array's text as the spaces after ``[`` and the rest."""
+    inner = text[1:]
+    rest = inner.lstrip(" \t")
+    return inner[: len(inner) - len(rest)], rest
+
+
+def _basic(value: str) -> str:
+    """*value* as a TOML basic string (JSON's escapes are TOML's)."""
+    return json.dumps(value, ensure_ascii=False)
 
 
 def load(fmt: Format, text: str) -> JsonDoc | TomlDoc | YamlDoc:
