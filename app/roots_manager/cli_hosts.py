@@ -120,9 +120,10 @@ def _print_results(results: list[FileResult], args: argparse.Namespace, action: 
             for o in r.outcomes:
                 name = f" as {o.server!r}" if o.server and o.server != o.name else ""
                 detail = f" ({o.detail})" if o.detail else ""
-                print(
-                    f"  {shown(o.name)}: {o.status.replace('-', ' ')}{shown(name)}{shown(detail)}"
-                )
+                status = o.status.replace("-", " ")
+                if args.dry_run and o.status in ("wrapped", "unwrapped"):
+                    status = f"would be {status}"
+                print(f"  {shown(o.name)}: {status}{shown(name)}{shown(detail)}")
             if r.error:
                 print(f"  {shown(r.error)}")
             elif r.written:
