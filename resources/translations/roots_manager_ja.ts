@@ -4,7 +4,7 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="+432"/>
+        <location filename="../../app/roots_manager/gui/app.py" line="+433"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
@@ -764,6 +764,108 @@
     </message>
 </context>
 <context>
+    <name>HostsModel</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/hosts_view.py" line="+96"/>
+        <source>Host</source>
+        <translation>ホスト</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Server</source>
+        <translation>サーバー</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Protect</source>
+        <translation>保護</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>File</source>
+        <translation>ファイル</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Behind the bridge as {name}</source>
+        <translation>{name} としてブリッジ経由</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Not protected</source>
+        <translation>保護されていません</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A remote server: its roots do not go through the bridge</source>
+        <translation>リモートサーバー: ルートはブリッジを通りません</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Cannot be read: {reason}</source>
+        <translation>読み込めません: {reason}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cannot be read (line {line}): {reason}</source>
+        <translation>読み込めません ({line} 行目): {reason}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Cannot be protected: {reason}</source>
+        <translation>保護できません: {reason}</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>project</source>
+        <translation>プロジェクト</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>user</source>
+        <translation>ユーザー</translation>
+    </message>
+</context>
+<context>
+    <name>HostsPanel</name>
+    <message>
+        <location line="+52"/>
+        <source>Hosts and their servers</source>
+        <translation>ホストとそのサーバー</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The MCP hosts found on this computer and in your roots. Protect puts a server behind the bridge, so it sees only the folders you grant it; the host&apos;s file keeps everything else, and a backup is kept.</source>
+        <translation>このコンピューターとルート内で見つかった MCP ホストです。「保護」はサーバーをブリッジ経由にし、許可したフォルダーだけが見えるようにします。ホストのファイルのほかの部分はそのまま残り、バックアップも保存されます。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Re&amp;fresh</source>
+        <translation>再読み込み(&amp;F)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Undo last change</source>
+        <translation>最後の変更を元に戻す(&amp;U)</translation>
+    </message>
+    <message>
+        <location line="+40"/>
+        <location line="+24"/>
+        <source>roots-bridge cannot be found beside this program; reinstall it.</source>
+        <translation>このプログラムの隣に roots-bridge が見つかりません。再インストールしてください。</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Restart {host} to apply the change.</source>
+        <translation>変更を反映するには {host} を再起動してください。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{host} applies the change by itself.</source>
+        <translation>{host} は変更を自動で反映します。</translation>
+    </message>
+</context>
+<context>
     <name>LogModel</name>
     <message>
         <location filename="../../app/roots_manager/gui/log_model.py" line="+41"/>
@@ -1127,13 +1229,13 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+103"/>
-        <location line="+152"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+105"/>
+        <location line="+160"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-139"/>
+        <location line="-147"/>
         <source>Sections</source>
         <translation>セクション</translation>
     </message>
@@ -1153,7 +1255,17 @@
         <translation>サーバーと同意(&amp;T)</translation>
     </message>
     <message>
+        <location line="+6"/>
+        <source>Changed {path}</source>
+        <translation>{path} を変更しました</translation>
+    </message>
+    <message>
         <location line="+3"/>
+        <source>H&amp;osts</source>
+        <translation>ホスト(&amp;O)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Revie&amp;w…</source>
         <translation>確認(&amp;W)…</translation>
     </message>
@@ -1463,7 +1575,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>Roots</name>
     <message>
-        <location filename="../../app/roots_manager/gui/roots_model.py" line="+26"/>
+        <location filename="../../app/roots_manager/gui/roots_model.py" line="+30"/>
         <source>missing</source>
         <translation>見つかりません</translation>
     </message>
@@ -1491,7 +1603,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RootsModel</name>
     <message>
-        <location line="+56"/>
+        <location line="+75"/>
         <source>Name</source>
         <translation>名前</translation>
     </message>
@@ -1544,7 +1656,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RootsPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/roots_view.py" line="+83"/>
+        <location filename="../../app/roots_manager/gui/roots_view.py" line="+84"/>
         <source>Workspace roots</source>
         <translation>ワークスペースのルート</translation>
     </message>
@@ -1822,7 +1934,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+65"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+66"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;ルートはサーバーにどこを見るべきかを伝えるもので、アクセス制御ではありません。&lt;/b&gt;サーバーは、そのプロセスに許されたファイルなら何でも開けます。実際に何をしているかは「ログ」で確認してください。</translation>
     </message>
@@ -1862,12 +1974,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>サーバー</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+12"/>
         <source>Consent: which server sees which root</source>
         <translation>同意: どのサーバーにどのルートを見せるか</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+26"/>
         <source>No server has run behind roots-bridge yet. Start one with Connect a server…, or put roots-bridge in front of a server in your host&apos;s configuration (Help, Use with your host); it appears here the first time it runs.</source>
         <translation>まだ roots-bridge 経由で動いたサーバーはありません。「サーバーに接続…」で起動するか、ホストの設定でサーバーの前に roots-bridge を置いてください（ヘルプ →「ホストで使う」）。サーバーは初めて動いたときにここに現れます。</translation>
     </message>
@@ -1932,7 +2044,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>list_changed を送信(&amp;L)</translation>
     </message>
     <message>
-        <location line="+119"/>
+        <location line="+117"/>
         <source>Could not ask the bridge of {server}: {reason}</source>
         <translation>{server} のブリッジに依頼できませんでした: {reason}</translation>
     </message>
@@ -2066,7 +2178,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>Tray</name>
     <message>
-        <location filename="../../app/roots_manager/gui/tray.py" line="+52"/>
+        <location filename="../../app/roots_manager/gui/tray.py" line="+54"/>
         <source>&amp;Show Roots Manager</source>
         <translation>Roots Manager を表示(&amp;S)</translation>
     </message>

@@ -4,7 +4,7 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="+432"/>
+        <location filename="../../app/roots_manager/gui/app.py" line="+433"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
@@ -764,6 +764,108 @@
     </message>
 </context>
 <context>
+    <name>HostsModel</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/hosts_view.py" line="+96"/>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Protect</source>
+        <translation>保护</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Behind the bridge as {name}</source>
+        <translation>以 {name} 的名称经由桥接</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Not protected</source>
+        <translation>未受保护</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A remote server: its roots do not go through the bridge</source>
+        <translation>远程服务器：其根目录不经过桥接</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Cannot be read: {reason}</source>
+        <translation>无法读取：{reason}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cannot be read (line {line}): {reason}</source>
+        <translation>无法读取（第 {line} 行）：{reason}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Cannot be protected: {reason}</source>
+        <translation>无法保护：{reason}</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>project</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>user</source>
+        <translation>用户</translation>
+    </message>
+</context>
+<context>
+    <name>HostsPanel</name>
+    <message>
+        <location line="+52"/>
+        <source>Hosts and their servers</source>
+        <translation>主机及其服务器</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The MCP hosts found on this computer and in your roots. Protect puts a server behind the bridge, so it sees only the folders you grant it; the host&apos;s file keeps everything else, and a backup is kept.</source>
+        <translation>在本机和您的根目录中找到的 MCP 主机。“保护”会让服务器经由桥接运行，使其只能看到您授权的文件夹；主机文件的其余内容保持不变，并会保留备份。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Re&amp;fresh</source>
+        <translation>刷新(&amp;F)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Undo last change</source>
+        <translation>撤销上一次更改(&amp;U)</translation>
+    </message>
+    <message>
+        <location line="+40"/>
+        <location line="+24"/>
+        <source>roots-bridge cannot be found beside this program; reinstall it.</source>
+        <translation>在本程序旁找不到 roots-bridge；请重新安装。</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Restart {host} to apply the change.</source>
+        <translation>请重启 {host} 以应用更改。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{host} applies the change by itself.</source>
+        <translation>{host} 会自动应用更改。</translation>
+    </message>
+</context>
+<context>
     <name>LogModel</name>
     <message>
         <location filename="../../app/roots_manager/gui/log_model.py" line="+41"/>
@@ -1127,13 +1229,13 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+103"/>
-        <location line="+152"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+105"/>
+        <location line="+160"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-139"/>
+        <location line="-147"/>
         <source>Sections</source>
         <translation>分区</translation>
     </message>
@@ -1153,7 +1255,17 @@
         <translation>服务器与授权(&amp;T)</translation>
     </message>
     <message>
+        <location line="+6"/>
+        <source>Changed {path}</source>
+        <translation>已更改 {path}</translation>
+    </message>
+    <message>
         <location line="+3"/>
+        <source>H&amp;osts</source>
+        <translation>主机(&amp;O)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Revie&amp;w…</source>
         <translation>查看(&amp;W)…</translation>
     </message>
@@ -1463,7 +1575,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>Roots</name>
     <message>
-        <location filename="../../app/roots_manager/gui/roots_model.py" line="+26"/>
+        <location filename="../../app/roots_manager/gui/roots_model.py" line="+30"/>
         <source>missing</source>
         <translation>不存在</translation>
     </message>
@@ -1491,7 +1603,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RootsModel</name>
     <message>
-        <location line="+56"/>
+        <location line="+75"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
@@ -1544,7 +1656,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RootsPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/roots_view.py" line="+83"/>
+        <location filename="../../app/roots_manager/gui/roots_view.py" line="+84"/>
         <source>Workspace roots</source>
         <translation>工作区根目录</translation>
     </message>
@@ -1822,7 +1934,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+65"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+66"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;根目录告诉服务器该去哪里查看，它们并不是访问控制。&lt;/b&gt;服务器仍然可以打开其进程有权访问的任何文件。请在“日志”中查看它实际做了什么。</translation>
     </message>
@@ -1862,12 +1974,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>服务器</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+12"/>
         <source>Consent: which server sees which root</source>
         <translation>授权：哪个服务器可以看到哪个根目录</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+26"/>
         <source>No server has run behind roots-bridge yet. Start one with Connect a server…, or put roots-bridge in front of a server in your host&apos;s configuration (Help, Use with your host); it appears here the first time it runs.</source>
         <translation>还没有服务器通过 roots-bridge 运行过。请用“连接服务器…”启动一个，或在主机的配置中把 roots-bridge 放在服务器前面（帮助 →“在主机中使用”）；服务器第一次运行时会出现在这里。</translation>
     </message>
@@ -1932,7 +2044,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>发送 list_changed(&amp;L)</translation>
     </message>
     <message>
-        <location line="+119"/>
+        <location line="+117"/>
         <source>Could not ask the bridge of {server}: {reason}</source>
         <translation>无法向 {server} 的桥接器发出请求：{reason}</translation>
     </message>
@@ -2066,7 +2178,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>Tray</name>
     <message>
-        <location filename="../../app/roots_manager/gui/tray.py" line="+52"/>
+        <location filename="../../app/roots_manager/gui/tray.py" line="+54"/>
         <source>&amp;Show Roots Manager</source>
         <translation>显示 Roots Manager(&amp;S)</translation>
     </message>

@@ -126,7 +126,8 @@ def change(
             try:
                 found |= {s.name for s in read_servers(file, hostrecord.read_host_file(file.path))}
             except (SyntaxProblem, Refused, OSError):
-                continue
+                # the file's own result says what is wrong with it, rather than "no server"
+                found |= set(wanted)
         missing = sorted(set(wanted) - found)
         if missing:
             raise HostRefusal(
