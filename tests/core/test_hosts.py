@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import sys
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ from roots_manager.core import hostchanges, hostrecord, jsonc
 from roots_manager.core.hostchanges import UNWRAP, WRAP
 from roots_manager.core.hosts import HOST_IDS, HOSTS, Platform, host
 from roots_manager.core.hostservers import Transport, parse_wrapped
-from roots_manager.core.hostwrap import home_for_hosts
+from roots_manager.core.hostwrap import find_bridge, home_for_hosts
 from roots_manager.core.model import fingerprint
 from roots_manager.core.paths import Layout
 from roots_manager.core.store import Store
@@ -410,3 +411,19 @@ def test_the_file_keeps_its_mode_and_a_link_stays_a_link(tmp_path: Path, layout:
 
 def test_every_host_is_in_the_catalogue_once() -> None:
     assert len({h.id for h in HOSTS}) == len(HOSTS) == 10
+
+
+def test_the_bridge_is_found_beside_this_program(tmp_path: Path) -> None:
+    bundle = tmp_path / "bundle"
+    bundle.mkdir()
+    (bundle / "roots-manager").write_text("")
+    assert find_bridge(str(bundle / "roots-manager"), frozen=True) is None
+    bridge = bundle / "roots-bridge"
+    bridge.write_text("")
+    assert find_bridge(str(bundle / "roots-manager"), frozen=True) is None  # not executable
+    bridge.chmod(0o755)
+    assert find_bridge(str(bundle / "roots-manager"), frozen=True) == str(bridge)
+    # this test's own venv: the script pip installed beside its Python
+    found = find_bridge()
+    assert found is not None and Path(found).parent == Path(sys.executable).parent
+    assert parse_wrapped([sys.executable, "-m", "roots_manager.bridge", "--server", "a", "--", "b"])

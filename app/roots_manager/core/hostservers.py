@@ -60,7 +60,7 @@ class Wrapped:
 def parse_wrapped(argv: Sequence[str]) -> Wrapped | None:
     """What *argv* runs through the bridge, if it is ``roots-bridge [OPTIONS] -- COMMAND ...``.
 
-    ``roots-manager bridge ...`` counts as well. A command line written by hand counts as much as
+    ``roots-manager bridge ...`` and ``python -m roots_manager.bridge ...`` count as well. A command line written by hand counts as much as
     one written by ``hosts wrap``.
     """
     if not argv:
@@ -69,6 +69,11 @@ def parse_wrapped(argv: Sequence[str]) -> Wrapped | None:
     rest = list(argv[1:])
     if base in ("roots-manager", "roots-manager.exe") and rest[:1] == ["bridge"]:
         rest = rest[1:]
+    elif base.startswith("python") and rest[:2] in (
+        ["-m", "roots_manager.bridge"],
+        ["-m", "roots_manager.bridge.main"],
+    ):
+        rest = rest[2:]
     elif base not in BRIDGE_NAMES:
         return None
     if "--" not in rest:

@@ -11,10 +11,12 @@ which give back the original bytes as well (a file they would not is never edite
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import difflib
 import os
 import sys
+import sysconfig
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,15 +38,27 @@ ABSENT: Any = ...
 def find_bridge(executable: str | None = None, frozen: bool | None = None) -> str | None:
     """The absolute path of the ``roots-bridge`` that belongs with this installation.
 
-    In a bundle it is the executable beside this one; in a venv or an install, the script
-    beside this Python. A host's ``PATH`` may not hold either, hence the absolute path.
+    In a bundle it is the executable beside this one; otherwise the script pip installed with
+    this package: beside this Python (a venv), or in this Python's scripts folder (a system or
+    ``--user`` install). ``PATH`` is not searched: it may lead to another installation, and a
+    host's ``PATH`` may not hold ours, hence the absolute path.
     """
     executable = executable or sys.executable
     frozen = getattr(sys, "frozen", False) if frozen is None else frozen
     name = "roots-bridge.exe" if os.name == "nt" else "roots-bridge"
-    folder = Path(executable).parent
-    # installed with pip on Windows, scripts live in Scripts\ beside python.exe
-    for candidate in (folder / name, *(() if frozen else (folder / "Scripts" / name,))):
+    folders = [Path(executable).parent]
+    if not frozen:
+        folders.append(Path(executable).parent / "Scripts")  # Windows venvs and installs
+        for scheme in (None, f"{os.name}_user"):
+            with contextlib.suppress(KeyError):
+                scripts = (
+                    sysconfig.get_path("scripts", scheme)
+                    if scheme
+                    else sysconfig.get_path("scripts")
+                )
+                folders.append(Path(scripts))
+    for folder in folders:
+        candidate = folder / name
         if candidate.is_file() and os.access(candidate, os.X_OK):
             return str(candidate.absolute())
     return None
