@@ -427,3 +427,28 @@ def test_the_bridge_is_found_beside_this_program(tmp_path: Path) -> None:
     found = find_bridge()
     assert found is not None and Path(found).parent == Path(sys.executable).parent
     assert parse_wrapped([sys.executable, "-m", "roots_manager.bridge", "--server", "a", "--", "b"])
+
+
+def test_a_file_the_library_would_reformat_is_listed_but_not_edited(
+    tmp_path: Path, layout: Layout
+) -> None:
+    p = platform("linux", tmp_path)
+    text = "extensions:\n  fs:\n    cmd:    npx\n    type: stdio\n"
+    path = place(p, "goose", text)
+    [found] = hostchanges.report(p, [])
+    assert found.error is None and found.servers[0].argv == ["npx"]
+    [r] = change(layout, p, "goose", WRAP)
+    assert r.error is not None and "would not write this file back unchanged" in r.error
+    assert path.read_text() == text and not r.written
+
+
+def test_a_damaged_record_stops_every_change(tmp_path: Path, layout: Layout) -> None:
+    p = platform("linux", tmp_path)
+    path = place(p, "cursor")
+    record = hostrecord.record_path(layout)
+    record.parent.mkdir(parents=True)
+    record.write_text('{"version": 1, "wrapped": "nonsense"')
+    [r] = change(layout, p, "cursor", WRAP)
+    assert r.error is not None and "record of host changes" in r.error
+    assert path.read_text() == SAMPLES["cursor"]
+    assert record.read_text() == '{"version": 1, "wrapped": "nonsense"'

@@ -243,6 +243,7 @@ def _write(layout: Layout, plan: Plan, action: str, remember: bool) -> Path:
                 backup=str(backup),
             )
         )
+    del record.changes[: -hostrecord.CHANGES_KEPT]
     hostrecord.save(layout, record)
     try:
         hostrecord.write_host_file(file.path, plan.after, plan.before)

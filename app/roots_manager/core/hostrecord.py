@@ -27,6 +27,8 @@ from roots_manager.core.paths import Layout, ensure_private_dir
 from roots_manager.core.store import json_bytes, write_atomic
 
 RECORD_VERSION = 1
+CHANGES_KEPT = 100
+"""How many changes Undo can go back through (their backups stay until removed by hand)."""
 MAX_RECORD_BYTES = 16 * 1024 * 1024
 MAX_HOST_FILE_BYTES = 16 * 1024 * 1024
 """The largest host file read: a host's settings are kilobytes, a file far past this is not one."""
