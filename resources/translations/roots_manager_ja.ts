@@ -840,8 +840,8 @@
     </message>
     <message>
         <location line="+10"/>
-        <source>Re&amp;fresh</source>
-        <translation>再読み込み(&amp;F)</translation>
+        <source>R&amp;efresh</source>
+        <translation>再読み込み(&amp;E)</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -1230,12 +1230,12 @@
     <name>MainWindow</name>
     <message>
         <location filename="../../app/roots_manager/gui/main_window.py" line="+105"/>
-        <location line="+160"/>
+        <location line="+161"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-147"/>
+        <location line="-148"/>
         <source>Sections</source>
         <translation>セクション</translation>
     </message>
@@ -1260,9 +1260,9 @@
         <translation>{path} を変更しました</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>H&amp;osts</source>
-        <translation>ホスト(&amp;O)</translation>
+        <location line="+4"/>
+        <source>Hosts</source>
+        <translation>ホスト</translation>
     </message>
     <message>
         <location line="+2"/>

@@ -186,7 +186,7 @@ class HostsPanel(QWidget):
         self.hint = QLabel(self)
         self.hint.setWordWrap(True)
         self.hint.setVisible(False)
-        self.refresh_button = QPushButton(self.tr("Re&fresh"), self)
+        self.refresh_button = QPushButton(self.tr("R&efresh"), self)
         self.refresh_button.clicked.connect(self.refresh)
         self.undo_button = QPushButton(self.tr("&Undo last change"), self)
         self.undo_button.clicked.connect(self.undo)

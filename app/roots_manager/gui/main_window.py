@@ -126,7 +126,8 @@ class MainWindow(QMainWindow):
                 self.tr("Changed {path}").format(path=result.file.path), 5000
             )
         )
-        self.tabs.addTab(self.hosts_panel, self.tr("H&osts"))
+        # no letter of "Hosts" is free for a mnemonic: View > Hosts (Ctrl+4) reaches it
+        self.tabs.addTab(self.hosts_panel, self.tr("Hosts"))
 
         self.pending_banner = Banner(self.tr("Revie&w…"), self)
         self.pending_banner.button.clicked.connect(self.review_requested)
