@@ -452,3 +452,19 @@ def test_a_damaged_record_stops_every_change(tmp_path: Path, layout: Layout) -> 
     assert r.error is not None and "record of host changes" in r.error
     assert path.read_text() == SAMPLES["cursor"]
     assert record.read_text() == '{"version": 1, "wrapped": "nonsense"'
+
+
+def test_a_command_with_host_variables_is_known_but_not_fixed(
+    tmp_path: Path, layout: Layout, store: Store
+) -> None:
+    p = platform("linux", tmp_path)
+    text = '{"servers": {"fs": {"command": "npx", "args": ["srv", "${workspaceFolder}"]}}}'
+    place(p, "vscode", text)
+    change(layout, p, "vscode", WRAP)
+    with store.transaction() as state:
+        assert state.servers["fs"].fingerprint is None
+        root = state.add_root(str(tmp_path))
+        state.grant("fs", [root.id])
+        # VS Code starts it with the folder filled in: trusted on first use, nothing asked
+        assert state.server_started("fs", ["npx", "srv", "/work/app"], "s1") is None
+        assert state.servers["fs"].fingerprint == fingerprint(["npx", "srv", "/work/app"])
