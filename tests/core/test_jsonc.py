@@ -32,17 +32,21 @@ def test_reads_what_json_reads(value: object, indent: int | str | None, ascii_on
     st.dictionaries(st.text(min_size=1, max_size=6), scalars, min_size=0, max_size=5),
     st.sampled_from([None, 2, 4, "\t"]),
     st.text(min_size=1, max_size=8),
+    st.integers(0, 5),
 )
 def test_adding_then_removing_a_member_gives_back_the_same_text(
-    obj: dict[str, object], indent: int | str | None, key: str
+    obj: dict[str, object], indent: int | str | None, key: str, where: int
 ) -> None:
     obj.pop(key, None)
     text = json.dumps({"entry": obj}, indent=indent)
     root = jsonc.parse(text)
     entry = jsonc.find(root, ("entry",))
     assert entry is not None
-    added = jsonc.insert_member(text, entry, key, '["x"]')
+    after = list(obj)[where] if where < len(obj) else None
+    added = jsonc.insert_member(text, entry, key, '["x"]', after)
     assert json.loads(added) == {"entry": {**obj, key: ["x"]}}
+    keys = list(json.loads(added)["entry"])
+    assert keys.index(key) == (len(obj) if after is None else keys.index(after) + 1)
     entry = jsonc.find(jsonc.parse(added), ("entry",))
     assert entry is not None
     assert jsonc.remove_member(added, entry, key) == text
@@ -89,3 +93,15 @@ def test_errors_name_their_line_and_column(text: str, line: int, column: int) ->
     with pytest.raises(jsonc.JsoncError) as info:
         jsonc.parse(text)
     assert (info.value.line, info.value.column) == (line, column), info.value
+
+
+def test_a_member_put_between_two_leaves_their_comments_in_place() -> None:
+    text = '{\n  "command": "uvx", // the runner\n  "env": {}\n}'
+    root = jsonc.parse(text)
+    added = jsonc.insert_member(text, root, "args", '["a"]', after="command")
+    assert added == '{\n  "command": "uvx", // the runner\n  "args": ["a"],\n  "env": {}\n}'
+    assert jsonc.remove_member(added, jsonc.parse(added), "args") == text
+    inline = '{"command": "uvx", "env": {}}'
+    added = jsonc.insert_member(inline, jsonc.parse(inline), "args", "[]", after="command")
+    assert added == '{"command": "uvx", "args": [], "env": {}}'
+    assert jsonc.remove_member(added, jsonc.parse(added), "args") == inline

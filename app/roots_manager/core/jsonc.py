@@ -235,24 +235,32 @@ def insert_member(text: str, obj: Node, key: str, value: str, after: str | None 
     indent = _indent_before(text, lead_from + (0 if index == 0 else 1), prev.key_start)
     between = text[prev.key_end : prev.value.start]  # the neighbour's ':' and its spacing
     new = f"{dumps(key)}{': ' if '/' in between else between}{value}"
-    if prev.comma is not None:
-        # a member follows, or a trailing comma that stays trailing
+    if index + 1 < len(obj.members):
+        # put before the next member, so that a comment after the neighbour's comma stays its own
+        following = obj.members[index + 1]
+        assert prev.comma is not None
+        sep = _line_break(text[prev.comma + 1 : following.key_start]) or " "
+        return _splice(text, following.key_start, following.key_start, f"{new},{sep}")
+    if prev.comma is not None:  # a trailing comma stays trailing
         return _splice(text, prev.comma + 1, prev.comma + 1, f"{indent}{new},")
     return _splice(text, prev.value.end, prev.value.end, f",{indent}{new}")
 
 
 def remove_member(text: str, obj: Node, key: str) -> str:
-    """*text* with member *key* of *obj* taken out, with the separator that came with it."""
+    """*text* with member *key* of *obj* taken out, with the separator that came with it.
+
+    The exact undo of :func:`insert_member`.
+    """
     index = max(i for i, m in enumerate(obj.members) if m.key == key)
     member = obj.members[index]
+    if index + 1 < len(obj.members):
+        return _splice(text, member.key_start, obj.members[index + 1].key_start, "")
     if index > 0:
         before = obj.members[index - 1]
         end = member.value.end if member.comma is None else member.comma
         start = before.value.end if member.comma is None else before.comma
         assert start is not None
         return _splice(text, start, end, "")
-    if len(obj.members) > 1:
-        return _splice(text, member.key_start, obj.members[1].key_start, "")
     return _splice(text, obj.start + 1, obj.end - 1, "")
 
 
