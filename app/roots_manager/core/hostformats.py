@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 import tomlkit
 import tomlkit.exceptions
+import tomlkit.items
 from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.util import load_yaml_guess_indent
@@ -221,6 +222,14 @@ class TomlDoc(_TreeDoc):
             raise SyntaxProblem(str(exc).split(" at line")[0], exc.line) from exc
         if tomlkit.dumps(self.tree) != text:
             raise NotEditable("tomlkit would not write this file back unchanged")
+
+    def _insert(self, entry: Any, key: str, value: Any, after: str) -> None:
+        if isinstance(entry, tomlkit.items.Table) and after in entry:
+            # next to its neighbour, not after the comments that end the table (they belong to
+            # what follows); tomlkit has no public call for it
+            entry.value._insert_after(after, key, value)
+        else:
+            entry[key] = value
 
     def _new_list(self, items: list[str]) -> Any:
         array = tomlkit.array()
