@@ -468,3 +468,28 @@ def test_a_command_with_host_variables_is_known_but_not_fixed(
         # VS Code starts it with the folder filled in: trusted on first use, nothing asked
         assert state.server_started("fs", ["npx", "srv", "/work/app"], "s1") is None
         assert state.servers["fs"].fingerprint == fingerprint(["npx", "srv", "/work/app"])
+
+
+def test_new_keys_go_next_to_the_command_in_toml_and_yaml(tmp_path: Path, layout: Layout) -> None:
+    p = platform("linux", tmp_path)
+    toml = '[mcp_servers.docs]\ncommand = "docs"  # ours\n\n# the next one\n[tui]\nx = 1\n'
+    path = place(p, "codex", toml)
+    hostchanges.change(
+        layout, hostchanges.host_files("codex", p, []), None, WRAP, bridge=BRIDGE, home="/h"
+    )
+    assert path.read_text() == toml.replace(
+        '"docs"  # ours\n',
+        f'"{BRIDGE}"  # ours\nargs = ["--server", "docs", "--", "docs"]\n'
+        'env = {ROOTS_MANAGER_HOME = "/h"}\n',
+    )
+    change(layout, p, "codex", UNWRAP)
+    assert path.read_text() == toml
+    yaml = "extensions:\n  docs:\n    cmd: docs\n    enabled: true\n    type: stdio\n"
+    path = place(p, "goose", yaml)
+    change(layout, p, "goose", WRAP)
+    assert path.read_text() == yaml.replace(
+        "cmd: docs\n",
+        f"cmd: {BRIDGE}\n    args:\n    - --server\n    - docs\n    - --\n    - docs\n",
+    )
+    change(layout, p, "goose", UNWRAP)
+    assert path.read_text() == yaml
