@@ -829,6 +829,108 @@
     </message>
 </context>
 <context>
+    <name>HostsModel</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/hosts_view.py" line="+96"/>
+        <source>Host</source>
+        <translation>ホスト</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Server</source>
+        <translation>サーバー</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Protect</source>
+        <translation>保護</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>File</source>
+        <translation>ファイル</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Behind the bridge as {name}</source>
+        <translation>{name} としてブリッジ経由</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Not protected</source>
+        <translation>保護されていません</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A remote server: its roots do not go through the bridge</source>
+        <translation>リモートサーバー: ルートはブリッジを通りません</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Cannot be read: {reason}</source>
+        <translation>読み込めません: {reason}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cannot be read (line {line}): {reason}</source>
+        <translation>読み込めません ({line} 行目): {reason}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Cannot be protected: {reason}</source>
+        <translation>保護できません: {reason}</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>project</source>
+        <translation>プロジェクト</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>user</source>
+        <translation>ユーザー</translation>
+    </message>
+</context>
+<context>
+    <name>HostsPanel</name>
+    <message>
+        <location line="+52"/>
+        <source>Hosts and their servers</source>
+        <translation>ホストとそのサーバー</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The MCP hosts found on this computer and in your roots. Protect puts a server behind the bridge, so it sees only the folders you grant it; the host&apos;s file keeps everything else, and a backup is kept.</source>
+        <translation>このコンピューターとルート内で見つかった MCP ホストです。「保護」はサーバーをブリッジ経由にし、許可したフォルダーだけが見えるようにします。ホストのファイルのほかの部分はそのまま残り、バックアップも保存されます。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>R&amp;efresh</source>
+        <translation>再読み込み(&amp;E)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Undo last change</source>
+        <translation>最後の変更を元に戻す(&amp;U)</translation>
+    </message>
+    <message>
+        <location line="+40"/>
+        <location line="+24"/>
+        <source>roots-bridge cannot be found beside this program; reinstall it.</source>
+        <translation>このプログラムの隣に roots-bridge が見つかりません。再インストールしてください。</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Restart {host} to apply the change.</source>
+        <translation>変更を反映するには {host} を再起動してください。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{host} applies the change by itself.</source>
+        <translation>{host} は変更を自動で反映します。</translation>
+    </message>
+</context>
+<context>
     <name>LogModel</name>
     <message>
         <location filename="../../app/roots_manager/gui/log_model.py" line="+41"/>
@@ -1207,13 +1309,13 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+104"/>
-        <location line="+152"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+105"/>
+        <location line="+161"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-139"/>
+        <location line="-148"/>
         <source>Sections</source>
         <translation>セクション</translation>
     </message>
@@ -1233,7 +1335,17 @@
         <translation>サーバーと同意(&amp;T)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+6"/>
+        <source>Changed {path}</source>
+        <translation>{path} を変更しました</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Hosts</source>
+        <translation>ホスト</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Revie&amp;w…</source>
         <translation>確認(&amp;W)…</translation>
     </message>

@@ -829,6 +829,108 @@
     </message>
 </context>
 <context>
+    <name>HostsModel</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/hosts_view.py" line="+96"/>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Protect</source>
+        <translation>保护</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Behind the bridge as {name}</source>
+        <translation>以 {name} 的名称经由桥接</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Not protected</source>
+        <translation>未受保护</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A remote server: its roots do not go through the bridge</source>
+        <translation>远程服务器：其根目录不经过桥接</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Cannot be read: {reason}</source>
+        <translation>无法读取：{reason}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cannot be read (line {line}): {reason}</source>
+        <translation>无法读取（第 {line} 行）：{reason}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Cannot be protected: {reason}</source>
+        <translation>无法保护：{reason}</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>project</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>user</source>
+        <translation>用户</translation>
+    </message>
+</context>
+<context>
+    <name>HostsPanel</name>
+    <message>
+        <location line="+52"/>
+        <source>Hosts and their servers</source>
+        <translation>主机及其服务器</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The MCP hosts found on this computer and in your roots. Protect puts a server behind the bridge, so it sees only the folders you grant it; the host&apos;s file keeps everything else, and a backup is kept.</source>
+        <translation>在本机和您的根目录中找到的 MCP 主机。“保护”会让服务器经由桥接运行，使其只能看到您授权的文件夹；主机文件的其余内容保持不变，并会保留备份。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>R&amp;efresh</source>
+        <translation>刷新(&amp;E)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Undo last change</source>
+        <translation>撤销上一次更改(&amp;U)</translation>
+    </message>
+    <message>
+        <location line="+40"/>
+        <location line="+24"/>
+        <source>roots-bridge cannot be found beside this program; reinstall it.</source>
+        <translation>在本程序旁找不到 roots-bridge；请重新安装。</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Restart {host} to apply the change.</source>
+        <translation>请重启 {host} 以应用更改。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{host} applies the change by itself.</source>
+        <translation>{host} 会自动应用更改。</translation>
+    </message>
+</context>
+<context>
     <name>LogModel</name>
     <message>
         <location filename="../../app/roots_manager/gui/log_model.py" line="+41"/>
@@ -1207,13 +1309,13 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+104"/>
-        <location line="+152"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+105"/>
+        <location line="+161"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-139"/>
+        <location line="-148"/>
         <source>Sections</source>
         <translation>分区</translation>
     </message>
@@ -1233,7 +1335,17 @@
         <translation>服务器与授权(&amp;T)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+6"/>
+        <source>Changed {path}</source>
+        <translation>已更改 {path}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Hosts</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Revie&amp;w…</source>
         <translation>查看(&amp;W)…</translation>
     </message>
