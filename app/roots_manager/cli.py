@@ -269,6 +269,10 @@ def _why_none(state: State, server: str) -> str:
 
 
 def cmd_effective(store: Store, args: argparse.Namespace) -> int:
+    if args.watch:
+        from roots_manager.cli_hosts import watch_effective
+
+        return watch_effective(store, args.server, args.json)
     state = store.read()
     server = _named(state.servers, args.server)
     result = effective(state, server, live_sessions=live.live_sessions(store.layout))
@@ -475,7 +479,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     e = sub.add_parser("effective", help="the roots/list answer a server gets now")
     e.add_argument("server")
-    e.add_argument("--json", action="store_true")
+    e.add_argument("--json", action="store_true", help="the ListRootsResult as JSON")
+    e.add_argument(
+        "--watch",
+        action="store_true",
+        help="keep printing: the answer now, then again each time it changes (with --json, "
+        "one JSON object per line)",
+    )
     e.set_defaults(func=cmd_effective)
 
     nt = sub.add_parser(
@@ -512,6 +522,10 @@ def build_parser() -> argparse.ArgumentParser:
     from roots_manager.cli_log import add_commands as add_log_commands
 
     add_log_commands(sub)
+
+    from roots_manager.cli_hosts import add_commands as add_hosts_commands
+
+    add_hosts_commands(sub)
 
     sub.add_parser("bridge", help="run the stdio bridge (the same as roots-bridge)", add_help=False)
     gui = sub.add_parser(

@@ -27,12 +27,7 @@
         <translation>選択したサーバーを許可したフォルダーに閉じ込める</translation>
     </message>
     <message>
-        <location line="+12"/>
-        <source>&amp;Restart it when a folder is revoked</source>
-        <translation>フォルダーが取り消されたら再起動する(&amp;R)</translation>
-    </message>
-    <message>
-        <location line="+3"/>
+        <location line="+15"/>
         <source>Stop and start the server again behind the host&apos;s back when a folder it was told is revoked (and, confined, when its grants change): the host&apos;s session goes on, and the server forgets the folder. On by default for confined servers; from the server&apos;s next start.</source>
         <translation>伝えたフォルダーが取り消されたとき（隔離中なら許可が変わったときも）、ホストに気付かれずにサーバーを停止して再起動します。ホストのセッションは続き、サーバーはそのフォルダーを忘れます。隔離されたサーバーでは既定でオン。サーバーの次回起動から有効です。</translation>
     </message>
@@ -47,14 +42,19 @@
         <translation>隔離されたサーバーが追加で使えるパス</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>Also rea&amp;dable…</source>
-        <translation>読み取りも許可…(&amp;D)</translation>
+        <location line="-16"/>
+        <source>Restart it when a folder is revo&amp;ked</source>
+        <translation>フォルダーが取り消されたら再起動する(&amp;K)</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Extra reada&amp;ble path…</source>
+        <translation>読み取り用の追加パス…(&amp;B)</translation>
     </message>
     <message>
         <location line="+2"/>
-        <source>Also &amp;writable…</source>
-        <translation>書き込みも許可…(&amp;W)</translation>
+        <source>E&amp;xtra writable path…</source>
+        <translation>書き込み用の追加パス…(&amp;X)</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -917,6 +917,108 @@
     </message>
 </context>
 <context>
+    <name>HostsModel</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/hosts_view.py" line="+96"/>
+        <source>Host</source>
+        <translation>ホスト</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Server</source>
+        <translation>サーバー</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Protect</source>
+        <translation>保護</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>File</source>
+        <translation>ファイル</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Behind the bridge as {name}</source>
+        <translation>{name} としてブリッジ経由</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Not protected</source>
+        <translation>保護されていません</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A remote server: its roots do not go through the bridge</source>
+        <translation>リモートサーバー: ルートはブリッジを通りません</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Cannot be read: {reason}</source>
+        <translation>読み込めません: {reason}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cannot be read (line {line}): {reason}</source>
+        <translation>読み込めません ({line} 行目): {reason}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Cannot be protected: {reason}</source>
+        <translation>保護できません: {reason}</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>project</source>
+        <translation>プロジェクト</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>user</source>
+        <translation>ユーザー</translation>
+    </message>
+</context>
+<context>
+    <name>HostsPanel</name>
+    <message>
+        <location line="+52"/>
+        <source>Hosts and their servers</source>
+        <translation>ホストとそのサーバー</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The MCP hosts found on this computer and in your roots. Protect puts a server behind the bridge, so it sees only the folders you grant it; the host&apos;s file keeps everything else, and a backup is kept.</source>
+        <translation>このコンピューターとルート内で見つかった MCP ホストです。「保護」はサーバーをブリッジ経由にし、許可したフォルダーだけが見えるようにします。ホストのファイルのほかの部分はそのまま残り、バックアップも保存されます。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>R&amp;efresh</source>
+        <translation>再読み込み(&amp;E)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Undo last change</source>
+        <translation>最後の変更を元に戻す(&amp;U)</translation>
+    </message>
+    <message>
+        <location line="+40"/>
+        <location line="+24"/>
+        <source>roots-bridge cannot be found beside this program; reinstall it.</source>
+        <translation>このプログラムの隣に roots-bridge が見つかりません。再インストールしてください。</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Restart {host} to apply the change.</source>
+        <translation>変更を反映するには {host} を再起動してください。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{host} applies the change by itself.</source>
+        <translation>{host} は変更を自動で反映します。</translation>
+    </message>
+</context>
+<context>
     <name>LogModel</name>
     <message>
         <location filename="../../app/roots_manager/gui/log_model.py" line="+39"/>
@@ -1364,13 +1466,13 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+100"/>
-        <location line="+189"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+101"/>
+        <location line="+198"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-176"/>
+        <location line="-185"/>
         <source>Sections</source>
         <translation>セクション</translation>
     </message>
@@ -1390,7 +1492,7 @@
         <translation>サーバーと同意(&amp;T)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+12"/>
         <source>Revie&amp;w…</source>
         <translation>確認(&amp;W)…</translation>
     </message>
@@ -1486,8 +1588,18 @@
         <source>&amp;Review pending requests…</source>
         <translation>保留中のリクエストを確認(&amp;R)…</translation>
     </message>
+    <message>
+        <location line="-137"/>
+        <source>Changed {path}</source>
+        <translation>{path} を変更しました</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Hosts</source>
+        <translation>ホスト</translation>
+    </message>
     <message numerus="yes">
-        <location line="-96"/>
+        <location line="+37"/>
         <source>Added %n root(s)</source>
         <translation>
             <numerusform>%n 件のルートを追加しました</numerusform>

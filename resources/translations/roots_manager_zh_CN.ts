@@ -27,12 +27,7 @@
         <translation>将所选服务器限制在其授权范围内</translation>
     </message>
     <message>
-        <location line="+12"/>
-        <source>&amp;Restart it when a folder is revoked</source>
-        <translation>文件夹被撤销时重启(&amp;R)</translation>
-    </message>
-    <message>
-        <location line="+3"/>
+        <location line="+15"/>
         <source>Stop and start the server again behind the host&apos;s back when a folder it was told is revoked (and, confined, when its grants change): the host&apos;s session goes on, and the server forgets the folder. On by default for confined servers; from the server&apos;s next start.</source>
         <translation>当已告知服务器的文件夹被撤销时（受限时，授权变化时也一样），在主机不知情的情况下停止并重新启动服务器：主机的会话继续，服务器忘记该文件夹。受限服务器默认开启；从服务器下次启动起生效。</translation>
     </message>
@@ -47,14 +42,19 @@
         <translation>受限服务器可额外使用的路径</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>Also rea&amp;dable…</source>
-        <translation>另可读取…(&amp;D)</translation>
+        <location line="-16"/>
+        <source>Restart it when a folder is revo&amp;ked</source>
+        <translation>文件夹被撤销时重启(&amp;K)</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Extra reada&amp;ble path…</source>
+        <translation>额外可读路径…(&amp;B)</translation>
     </message>
     <message>
         <location line="+2"/>
-        <source>Also &amp;writable…</source>
-        <translation>另可写入…(&amp;W)</translation>
+        <source>E&amp;xtra writable path…</source>
+        <translation>额外可写路径…(&amp;X)</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -917,6 +917,108 @@
     </message>
 </context>
 <context>
+    <name>HostsModel</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/hosts_view.py" line="+96"/>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Protect</source>
+        <translation>保护</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Behind the bridge as {name}</source>
+        <translation>以 {name} 的名称经由桥接</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Not protected</source>
+        <translation>未受保护</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A remote server: its roots do not go through the bridge</source>
+        <translation>远程服务器：其根目录不经过桥接</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Cannot be read: {reason}</source>
+        <translation>无法读取：{reason}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cannot be read (line {line}): {reason}</source>
+        <translation>无法读取（第 {line} 行）：{reason}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Cannot be protected: {reason}</source>
+        <translation>无法保护：{reason}</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>project</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>user</source>
+        <translation>用户</translation>
+    </message>
+</context>
+<context>
+    <name>HostsPanel</name>
+    <message>
+        <location line="+52"/>
+        <source>Hosts and their servers</source>
+        <translation>主机及其服务器</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The MCP hosts found on this computer and in your roots. Protect puts a server behind the bridge, so it sees only the folders you grant it; the host&apos;s file keeps everything else, and a backup is kept.</source>
+        <translation>在本机和您的根目录中找到的 MCP 主机。“保护”会让服务器经由桥接运行，使其只能看到您授权的文件夹；主机文件的其余内容保持不变，并会保留备份。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>R&amp;efresh</source>
+        <translation>刷新(&amp;E)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Undo last change</source>
+        <translation>撤销上一次更改(&amp;U)</translation>
+    </message>
+    <message>
+        <location line="+40"/>
+        <location line="+24"/>
+        <source>roots-bridge cannot be found beside this program; reinstall it.</source>
+        <translation>在本程序旁找不到 roots-bridge；请重新安装。</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Restart {host} to apply the change.</source>
+        <translation>请重启 {host} 以应用更改。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{host} applies the change by itself.</source>
+        <translation>{host} 会自动应用更改。</translation>
+    </message>
+</context>
+<context>
     <name>LogModel</name>
     <message>
         <location filename="../../app/roots_manager/gui/log_model.py" line="+39"/>
@@ -1364,13 +1466,13 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+100"/>
-        <location line="+189"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+101"/>
+        <location line="+198"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-176"/>
+        <location line="-185"/>
         <source>Sections</source>
         <translation>分区</translation>
     </message>
@@ -1390,7 +1492,7 @@
         <translation>服务器与授权(&amp;T)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+12"/>
         <source>Revie&amp;w…</source>
         <translation>查看(&amp;W)…</translation>
     </message>
@@ -1486,8 +1588,18 @@
         <source>&amp;Review pending requests…</source>
         <translation>查看待处理的请求(&amp;R)…</translation>
     </message>
+    <message>
+        <location line="-137"/>
+        <source>Changed {path}</source>
+        <translation>已更改 {path}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Hosts</source>
+        <translation>主机</translation>
+    </message>
     <message numerus="yes">
-        <location line="-96"/>
+        <location line="+37"/>
         <source>Added %n root(s)</source>
         <translation>
             <numerusform>已添加 %n 个根目录</numerusform>

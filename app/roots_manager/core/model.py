@@ -425,6 +425,29 @@ class State:
         self.grants = [g for g in self.grants if g.server != name]
         self.pending = [p for p in self.pending if p.server != name]
 
+    def expect_server(self, name: str, command: Sequence[str] | None) -> Server:
+        """Know server *name* before it first runs, approving *command* for it.
+
+        The user put the server behind the bridge (``hosts wrap``): grants can be made now, and
+        its first start with *command* asks nothing. With *command* None (a host fills in
+        variables such as ``${workspaceFolder}``, so the command that runs is not known yet) the
+        name is known and the first command to use it is trusted if it was granted something.
+        A server already known with another approved command keeps it (the name was chosen not
+        to clash).
+        """
+        _check_server_name(name)
+        srv = self.servers.setdefault(name, Server(name=name))
+        if command is None:
+            return srv
+        fp = fingerprint(command)
+        if srv.fingerprint is None and srv.seen_fingerprint in (None, fp):
+            srv.fingerprint = fp
+            srv.command = srv.command or list(command)
+            self.pending = [
+                p for p in self.pending if not (p.server == name and p.fingerprint == fp)
+            ]
+        return srv
+
     # ---- a bridge seeing its server run ------------------------------------------------
 
     def server_started(self, name: str, command: Sequence[str], session: str) -> Pending | None:

@@ -17,6 +17,11 @@ def default_home() -> Path:
     override = os.environ.get(HOME_ENV)
     if override:
         return Path(override).expanduser().absolute()
+    return platform_home()
+
+
+def platform_home() -> Path:
+    """The per-user directory the platform gives, whatever ``$ROOTS_MANAGER_HOME`` says."""
     return Path(platformdirs.user_data_dir("roots-manager", appauthor=False))
 
 

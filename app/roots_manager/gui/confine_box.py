@@ -58,7 +58,7 @@ class ConfineBox(QWidget):
         self.machine_label.setWordWrap(True)
         self.machine_label.setEnabled(self.machine.available)
 
-        self.restart_switch = QCheckBox(self.tr("&Restart it when a folder is revoked"), self)
+        self.restart_switch = QCheckBox(self.tr("Restart it when a folder is revo&ked"), self)
         self.restart_switch.setToolTip(
             self.tr(
                 "Stop and start the server again behind the host's back when a folder it was "
@@ -76,9 +76,9 @@ class ConfineBox(QWidget):
         self.extra = QListWidget(self)
         self.extra.setAccessibleName(self.tr("Extra paths the confined server may use"))
         self.extra.setMaximumHeight(self.extra.fontMetrics().height() * 5)
-        self.add_read = QPushButton(self.tr("Also rea&dable…"), self)
+        self.add_read = QPushButton(self.tr("Extra reada&ble path…"), self)
         self.add_read.clicked.connect(lambda: self._add_extra(write=False))
-        self.add_write = QPushButton(self.tr("Also &writable…"), self)
+        self.add_write = QPushButton(self.tr("E&xtra writable path…"), self)
         self.add_write.clicked.connect(lambda: self._add_extra(write=True))
         self.remove_extra = QPushButton(self.tr("Re&move path"), self)
         self.remove_extra.clicked.connect(self._remove_extra)

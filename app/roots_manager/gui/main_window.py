@@ -40,6 +40,7 @@ from roots_manager.gui.connect import ConnectionManager
 from roots_manager.gui.connect_dialog import ConnectDialog
 from roots_manager.gui.detect import DetectDialog
 from roots_manager.gui.folder_drops import dropped_folders
+from roots_manager.gui.hosts_view import HostsPanel
 from roots_manager.gui.log_view import LogPanel
 from roots_manager.gui.resources import action_icon
 from roots_manager.gui.roots_view import RootsPanel
@@ -114,6 +115,15 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.roots_panel, self.tr("&Roots"))
         self.tabs.addTab(self.servers_panel, self.tr("Servers and consen&t"))
         self.log_tab_index = self.tabs.addTab(self._make_log_panel(), self.tr("&Log"))
+        self.hosts_panel = HostsPanel(watcher, self)
+        self.hosts_panel.change_failed.connect(self.show_error)
+        self.hosts_panel.hosts_changed.connect(
+            lambda result: self.statusBar().showMessage(
+                self.tr("Changed {path}").format(path=result.file.path), 5000
+            )
+        )
+        # no letter of "Hosts" is free for a mnemonic: View > Hosts (Ctrl+4) reaches it
+        self.tabs.addTab(self.hosts_panel, self.tr("Hosts"))
 
         self.pending_banner = Banner(self.tr("Revie&w…"), self)
         self.pending_banner.button.clicked.connect(self.review_requested)
@@ -250,7 +260,7 @@ class MainWindow(QMainWindow):
         )
 
         view = bar.addMenu(self.tr("&View"))
-        for i, key in enumerate(("Ctrl+1", "Ctrl+2", "Ctrl+3")):
+        for i, key in enumerate(("Ctrl+1", "Ctrl+2", "Ctrl+3", "Ctrl+4")):
             view.addAction(
                 self._action(
                     self.tabs.tabText(i).replace("&", ""),

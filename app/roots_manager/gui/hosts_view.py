@@ -1,0 +1,280 @@
+"""The Hosts tab: the MCP hosts found, their servers, and a Protect switch for each.
+
+Protecting a server puts it behind the bridge in its host's file (:mod:`roots_manager.core.
+hostchanges` does the edit, the backup and the record); the tab only shows what the core found
+and calls it. A host that reads its file only when it starts is named in a "restart" hint; Undo
+takes back the last change, whichever tab or command made it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt, Signal
+from PySide6.QtGui import QShowEvent
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from roots_manager.core import hostchanges
+from roots_manager.core.hostchanges import FileReport, FileResult
+from roots_manager.core.hostrecord import ChangeRecord
+from roots_manager.core.hosts import Platform
+from roots_manager.core.hostservers import Transport
+from roots_manager.core.hostwrap import find_bridge, home_for_hosts
+from roots_manager.core.paths import platform_home
+from roots_manager.gui.rows_model import Index
+from roots_manager.gui.watcher import StoreWatcher
+
+HOST, SERVER, PROTECT, FILE = range(4)
+
+
+@dataclass(frozen=True)
+class HostRow:
+    """One line of the table: a server of a host file, or a file that cannot be read."""
+
+    report: FileReport
+    server: str | None
+    protectable: bool
+    protected: bool
+    status: str
+    """What the Protect column says besides its switch (untranslated parts only: names)."""
+    kind: str
+    """"wrapped", "stdio", "remote", "other" or "error": what the status text is made from."""
+
+
+def host_rows(reports: list[FileReport]) -> list[HostRow]:
+    """The table's rows for the files found."""
+    rows = []
+    for r in reports:
+        if r.error is not None:
+            rows.append(HostRow(r, None, False, False, r.error, "error"))
+            continue
+        for s in r.servers:
+            wrapped = s.wrapped is not None
+            stdio = s.transport is Transport.STDIO
+            kind = "wrapped" if wrapped else s.transport.value
+            status = s.wrapped.server if s.wrapped else (s.problem or "")
+            rows.append(HostRow(r, s.name, stdio, wrapped, status, kind))
+    return rows
+
+
+class HostsModel(QAbstractTableModel):
+    """The servers of every host file found; the Protect column is a check box."""
+
+    protect_requested = Signal(int, bool)
+    """The user switched Protect on (True) or off in row *int*."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.rows: list[HostRow] = []
+
+    def set_rows(self, rows: list[HostRow]) -> None:
+        self.beginResetModel()
+        self.rows = rows
+        self.endResetModel()
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else 4
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
+            return None
+        return (self.tr("Host"), self.tr("Server"), self.tr("Protect"), self.tr("File"))[section]
+
+    def _status(self, row: HostRow) -> str:
+        if row.kind == "wrapped":
+            return self.tr("Behind the bridge as {name}").format(name=row.status)
+        if row.kind == "stdio":
+            return self.tr("Not protected")
+        if row.kind == "remote":
+            return self.tr("A remote server: its roots do not go through the bridge")
+        if row.kind == "error":
+            line = row.report.line
+            if line is None:
+                return self.tr("Cannot be read: {reason}").format(reason=row.status)
+            return self.tr("Cannot be read (line {line}): {reason}").format(
+                line=line, reason=row.status
+            )
+        return self.tr("Cannot be protected: {reason}").format(reason=row.status)
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        row, col = self.rows[index.row()], index.column()
+        file = row.report.file
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == HOST:
+                scope = self.tr("project") if file.project is not None else self.tr("user")
+                return f"{file.host.label} ({scope})"
+            if col == SERVER:
+                return row.server or ""
+            if col == PROTECT:
+                return self._status(row)
+            return str(file.path)
+        if role == Qt.ItemDataRole.CheckStateRole and col == PROTECT and row.protectable:
+            return Qt.CheckState.Checked if row.protected else Qt.CheckState.Unchecked
+        if role == Qt.ItemDataRole.ToolTipRole and col == FILE:
+            return str(file.path)
+        return None
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        flags = super().flags(index)
+        if index.isValid() and index.column() == PROTECT and self.rows[index.row()].protectable:
+            flags |= Qt.ItemFlag.ItemIsUserCheckable
+        return flags
+
+    def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
+        if role != Qt.ItemDataRole.CheckStateRole or not index.isValid():
+            return False
+        row = self.rows[index.row()]
+        if index.column() != PROTECT or not row.protectable:
+            return False
+        on = Qt.CheckState(value) == Qt.CheckState.Checked
+        if on != row.protected:
+            self.protect_requested.emit(index.row(), on)
+        return True
+
+
+class HostsPanel(QWidget):
+    """The Hosts tab."""
+
+    hosts_changed = Signal(object)
+    """A host file was changed; the argument is the core's :class:`FileResult`."""
+    change_failed = Signal(str)
+    """A change was refused; the argument is a message for the user."""
+
+    def __init__(
+        self,
+        watcher: StoreWatcher,
+        parent: QWidget | None = None,
+        platform: Callable[[], Platform] = Platform.current,
+    ) -> None:
+        super().__init__(parent)
+        self.watcher = watcher
+        self.platform = platform
+        self.model = HostsModel(self)
+        self.model.protect_requested.connect(self._protect)
+        self.table = QTableView(self)
+        self.table.setModel(self.model)
+        self.table.setAccessibleName(self.tr("Hosts and their servers"))
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.verticalHeader().setVisible(False)
+        intro = QLabel(
+            self.tr(
+                "The MCP hosts found on this computer and in your roots. Protect puts a server "
+                "behind the bridge, so it sees only the folders you grant it; the host's file "
+                "keeps everything else, and a backup is kept."
+            ),
+            self,
+        )
+        intro.setWordWrap(True)
+        self.hint = QLabel(self)
+        self.hint.setWordWrap(True)
+        self.hint.setVisible(False)
+        self.refresh_button = QPushButton(self.tr("R&efresh"), self)
+        self.refresh_button.clicked.connect(self.refresh)
+        self.undo_button = QPushButton(self.tr("&Undo last change"), self)
+        self.undo_button.clicked.connect(self.undo)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.hint, 1)
+        buttons.addWidget(self.refresh_button)
+        buttons.addWidget(self.undo_button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(intro)
+        layout.addWidget(self.table, 1)
+        layout.addLayout(buttons)
+        self._scanned = False
+
+    def showEvent(self, event: QShowEvent) -> None:
+        # the hosts' files are read when the tab is first shown, not when the app starts
+        if not self._scanned:
+            self.refresh()
+        super().showEvent(event)
+
+    def refresh(self) -> None:
+        """Look for the hosts' files again and show what they hold."""
+        self._scanned = True
+        folders = [r.path for r in self.watcher.state.roots]
+        self.model.set_rows(host_rows(hostchanges.report(self.platform(), folders)))
+        self.table.resizeColumnsToContents()
+        self.undo_button.setEnabled(self._last_change() is not None)
+
+    def _last_change(self) -> ChangeRecord | None:
+        try:
+            return hostchanges.last_change(self.watcher.layout)
+        except OSError:
+            return None
+
+    def _home(self) -> str | None:
+        return home_for_hosts(self.watcher.layout.home, platform_home())
+
+    def _protect(self, index: int, on: bool) -> None:
+        row = self.model.rows[index]
+        bridge = find_bridge() if on else ""
+        if bridge is None:
+            self.change_failed.emit(
+                self.tr("roots-bridge cannot be found beside this program; reinstall it.")
+            )
+            return
+        try:
+            [result] = hostchanges.change(
+                self.watcher.layout,
+                [row.report.file],
+                [row.server or ""],
+                hostchanges.WRAP if on else hostchanges.UNWRAP,
+                bridge=bridge,
+                home=self._home(),
+            )
+        except (OSError, ValueError) as exc:
+            self.change_failed.emit(str(exc))
+            return
+        self._done(result)
+
+    def undo(self) -> None:
+        """Take back the last change of a host file."""
+        bridge = find_bridge()
+        try:
+            last = hostchanges.last_change(self.watcher.layout)
+            if last is not None and last.action == hostchanges.UNWRAP and bridge is None:
+                self.change_failed.emit(
+                    self.tr("roots-bridge cannot be found beside this program; reinstall it.")
+                )
+                return
+            result = hostchanges.undo_last(
+                self.watcher.layout, bridge=bridge or "", home=self._home()
+            )
+        except (OSError, ValueError) as exc:
+            self.change_failed.emit(str(exc))
+            return
+        if result is not None:
+            self._done(result)
+
+    def _done(self, result: FileResult) -> None:
+        if result.error is not None:
+            self.change_failed.emit(result.error)
+        elif result.written:
+            host = result.file.host
+            self.hint.setText(
+                self.tr("Restart {host} to apply the change.").format(host=host.label)
+                if not host.reloads
+                else self.tr("{host} applies the change by itself.").format(host=host.label)
+            )
+            self.hint.setVisible(True)
+            self.hosts_changed.emit(result)
+        self.watcher.reload()
+        self.refresh()

@@ -1,0 +1,92 @@
+"""The Hosts tab against real host files in a fake home folder, and the real store."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+
+from roots_manager.core.hosts import Platform
+from roots_manager.core.store import Store
+from roots_manager.gui.hosts_view import FILE, HOST, PROTECT, SERVER, HostsPanel
+from roots_manager.gui.watcher import StoreWatcher
+from tests.core.hosts_samples import BROKEN, SAMPLES
+
+
+def test_protect_wraps_the_server_and_undo_takes_it_back(
+    watcher: StoreWatcher, store: Store, tmp_path: Path, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    home = tmp_path / "home"
+    desktop = home / "xdg" / "Claude" / "claude_desktop_config.json"
+    desktop.parent.mkdir(parents=True)
+    desktop.write_text(SAMPLES["claude-desktop"])
+    original = desktop.read_bytes()
+    goose = home / "xdg" / "goose" / "config.yaml"
+    goose.parent.mkdir(parents=True)
+    goose.write_text(BROKEN["yaml"][0])
+    platform = Platform("linux", home, {"XDG_CONFIG_HOME": str(home / "xdg")})
+
+    panel = HostsPanel(watcher, platform=lambda: platform)
+    qtbot.addWidget(panel)
+    assert panel.model.rowCount() == 0  # nothing is read before the tab shows
+    panel.show()
+    qtbot.waitExposed(panel)
+    m = panel.model
+
+    def cells(col: int) -> list[str]:
+        return [m.data(m.index(r, col)) for r in range(m.rowCount())]
+
+    assert cells(SERVER) == ["fs", "web", ""]
+    assert cells(HOST)[0] == "Claude Desktop (user)" and cells(FILE)[0] == str(desktop)
+    assert cells(PROTECT)[0] == "Not protected"
+    assert "remote" in cells(PROTECT)[1]
+    assert "line 4" in cells(PROTECT)[2]
+    fs, web = m.index(0, PROTECT), m.index(1, PROTECT)
+    assert m.data(fs, Qt.ItemDataRole.CheckStateRole) == Qt.CheckState.Unchecked
+    assert m.data(web, Qt.ItemDataRole.CheckStateRole) is None
+    assert not m.flags(web) & Qt.ItemFlag.ItemIsUserCheckable
+    assert not panel.undo_button.isEnabled()
+
+    with qtbot.waitSignal(panel.hosts_changed, timeout=10000):
+        m.setData(fs, Qt.CheckState.Checked.value, Qt.ItemDataRole.CheckStateRole)
+    entry = json.loads(desktop.read_text())["mcpServers"]["fs"]
+    assert Path(entry["command"]).name == "roots-bridge"
+    assert entry["args"][:3] == ["--server", "fs", "--"]
+    assert "fs" in store.read().servers  # known before it first runs
+    fs = m.index(0, PROTECT)
+    assert m.data(fs, Qt.ItemDataRole.CheckStateRole) == Qt.CheckState.Checked
+    assert m.data(fs) == "Behind the bridge as fs"
+    assert panel.hint.isVisible() and "Restart Claude Desktop" in panel.hint.text()
+    assert panel.undo_button.isEnabled()
+
+    with qtbot.waitSignal(panel.hosts_changed, timeout=10000):
+        panel.undo_button.click()
+    assert desktop.read_bytes() == original
+    assert m.data(m.index(0, PROTECT), Qt.ItemDataRole.CheckStateRole) == Qt.CheckState.Unchecked
+    assert not panel.undo_button.isEnabled()
+
+
+def test_a_refused_change_is_reported_and_nothing_written(
+    watcher: StoreWatcher, tmp_path: Path, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    home = tmp_path / "home"
+    cursor = home / ".cursor" / "mcp.json"
+    cursor.parent.mkdir(parents=True)
+    cursor.write_text(SAMPLES["cursor"])
+    platform = Platform("linux", home, {})
+    panel = HostsPanel(watcher, platform=lambda: platform)
+    qtbot.addWidget(panel)
+    panel.show()
+    qtbot.waitExposed(panel)
+    # the host rewrites its file with an error after the tab read it
+    cursor.write_text("{ broken")
+    with qtbot.waitSignal(panel.change_failed, timeout=10000) as failed:
+        panel.model.setData(
+            panel.model.index(0, PROTECT),
+            Qt.CheckState.Checked.value,
+            Qt.ItemDataRole.CheckStateRole,
+        )
+    assert "syntax error" in failed.args[0]
+    assert cursor.read_text() == "{ broken"
+    assert "line 1" in panel.model.data(panel.model.index(0, PROTECT))
