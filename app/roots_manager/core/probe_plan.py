@@ -157,7 +157,9 @@ class PathTool:
 
     def kinds(self) -> list[TargetKind]:
         """The boundary kinds this tool is probed with."""
-        kinds = [k for k in BOUNDARY_KINDS if k is not TargetKind.DESTINATION_OUTSIDE]
+        kinds: list[TargetKind] = [
+            k for k in BOUNDARY_KINDS if k is not TargetKind.DESTINATION_OUTSIDE
+        ]
         if len(self.slots) > 1:
             kinds.append(TargetKind.DESTINATION_OUTSIDE)
         return kinds
@@ -301,8 +303,9 @@ def fill(prop: dict[str, Any], schema: dict[str, Any], depth: int = 0) -> Any:
     if "default" in prop:
         return prop["default"]
     t = _type(prop)
-    if t is None and (prop.get("anyOf") or prop.get("oneOf")):
-        return fill((prop.get("anyOf") or prop.get("oneOf"))[0], schema, depth + 1)
+    options = prop.get("anyOf") or prop.get("oneOf")
+    if t is None and isinstance(options, list) and options:
+        return fill(options[0], schema, depth + 1)
     if t == "string":
         return "notes"
     if t in ("integer", "number"):
@@ -315,7 +318,9 @@ def fill(prop: dict[str, Any], schema: dict[str, Any], depth: int = 0) -> Any:
         return [fill(prop.get("items") or {}, schema, depth + 1) for _ in range(count)]
     if t == "object" or t is None:
         props = prop.get("properties") or {}
-        return {k: fill(props[k], schema, depth + 1) for k in prop.get("required") or () if k in props}
+        return {
+            k: fill(props[k], schema, depth + 1) for k in prop.get("required") or () if k in props
+        }
     if t == "null":
         return None
     raise _Unfillable(f"its input schema has a type the probe cannot fill ({t})")

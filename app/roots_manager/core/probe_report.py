@@ -50,6 +50,10 @@ class Report:
     seconds: float = 0.0
     stderr_tail: str = ""
     secret_revealed: bool = False
+    tree: str = ""
+    """Where the scratch tree was (removed after the run): the targets' paths start with it."""
+    events: list[dict[str, Any]] = field(default_factory=list)
+    """The roots traffic the bridge recorded in the run's private log."""
 
     def to_json(self) -> dict[str, Any]:
         """The ``--json`` document."""
@@ -75,6 +79,8 @@ class Report:
             "left_out": self.left_out,
             "secret_revealed": self.secret_revealed,
             "stderr_tail": self.stderr_tail,
+            "tree": self.tree,
+            "events": self.events,
         }
 
     @classmethod
@@ -101,6 +107,8 @@ class Report:
             seconds=float(doc.get("seconds", 0.0)),
             stderr_tail=str(doc.get("stderr_tail", "")),
             secret_revealed=bool(doc.get("secret_revealed", False)),
+            tree=str(doc.get("tree", "")),
+            events=list(doc.get("events") or []),
         )
 
 
@@ -127,6 +135,11 @@ CELL_MARK = {
     Outcome.SERVER_GONE: "server gone",
     Outcome.NOT_RUN: "-",
 }
+
+
+def short(report: Report, text: str) -> str:
+    """*text* with the scratch tree's path shown as ``<tree>``."""
+    return text.replace(report.tree, "<tree>") if report.tree else text
 
 
 def kind_text(kind: TargetKind) -> str:

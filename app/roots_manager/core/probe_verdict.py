@@ -138,6 +138,10 @@ class Row:
         if self.inside.outcome is not Outcome.WORKED:
             if self.inside.outcome is Outcome.NOT_RUN:
                 return f"not run: {self.inside.detail}"
+            if self.inside.outcome is Outcome.SERVER_GONE:
+                return "the server went"
+            if self.inside.outcome is Outcome.TIMED_OUT:
+                return "inconclusive: the call timed out inside"
             return "inconclusive: the tool failed inside too"
         if self.outside.outcome not in ANSWERED:
             return f"inconclusive: outside, the call {self.outside.outcome.value}"
@@ -220,8 +224,27 @@ def _names(rows: list[Row]) -> str:
     return ", ".join(shown[:4]) + (f" and {len(shown) - 4} more" if len(shown) > 4 else "")
 
 
-def verdict(rows: list[Row], traffic: Traffic, allowance_known: bool) -> dict[str, Finding]:
-    """Each finding of :data:`VERDICT_NAMES`, from the paired rows and the roots traffic."""
+def verdict(
+    rows: list[Row], traffic: Traffic, allowance_known: bool, complete: bool = True
+) -> dict[str, Finding]:
+    """Each finding of :data:`VERDICT_NAMES`, from the paired rows and the roots traffic.
+
+    A probe that stopped early keeps what it found (a ``yes`` other than ``enforces_roots``
+    was seen happen), and decides nothing that claims an absence: the rows not run might
+    have shown it.
+    """
+    found = _verdict(rows, traffic, allowance_known)
+    if complete:
+        return found
+    out = {}
+    for name, f in found.items():
+        if f.value is False or (name == "enforces_roots" and f.value is True):
+            f = Finding(None, f"the probe stopped early; so far: {f.reason}")
+        out[name] = f
+    return out
+
+
+def _verdict(rows: list[Row], traffic: Traffic, allowance_known: bool) -> dict[str, Finding]:
     boundary = _of(rows, *BOUNDARY_KINDS)
     siblings = _of(rows, TargetKind.SIBLING)
     out: dict[str, Finding] = {}
@@ -234,7 +257,9 @@ def verdict(rows: list[Row], traffic: Traffic, allowance_known: bool) -> dict[st
     elif escaped:
         out["enforces_roots"] = Finding(False, f"outside targets worked: {_names(escaped)}")
     elif not allowance_known:
-        out["enforces_roots"] = Finding(None, "every outside target was refused, but " + ALLOWANCE_UNKNOWN)
+        out["enforces_roots"] = Finding(
+            None, "every outside target was refused, but " + ALLOWANCE_UNKNOWN
+        )
     else:
         out["enforces_roots"] = Finding(
             True,
@@ -268,9 +293,7 @@ def verdict(rows: list[Row], traffic: Traffic, allowance_known: bool) -> dict[st
     out["reasks_after_list_changed"] = _reasks(rows, traffic)
     out["keeps_roots_after_empty_list"] = _keeps(rows, traffic, advisory)
     out["symlink_escape"] = _escape(rows, TargetKind.SYMLINK, "the link out of the root", advisory)
-    out["prefix_bug"] = _escape(
-        rows, TargetKind.PREFIX_SIBLING, "packages/checkout-old", advisory
-    )
+    out["prefix_bug"] = _escape(rows, TargetKind.PREFIX_SIBLING, "packages/checkout-old", advisory)
     return out
 
 
@@ -285,12 +308,18 @@ def _by_operation(boundary: list[Row]) -> tuple[Finding, Finding]:
     rw = (
         Finding(True, f"reads outside were refused, writes outside worked: {_names(write_open)}")
         if not read_open and write_open
-        else Finding(False, "reads and writes are checked alike" if not read_open else "reads outside worked too")
+        else Finding(
+            False,
+            "reads and writes are checked alike" if not read_open else "reads outside worked too",
+        )
     )
     wr = (
         Finding(True, f"writes outside were refused, reads outside worked: {_names(read_open)}")
         if not write_open and read_open
-        else Finding(False, "writes and reads are checked alike" if not write_open else "writes outside worked too")
+        else Finding(
+            False,
+            "writes and reads are checked alike" if not write_open else "writes outside worked too",
+        )
     )
     return rw, wr
 
@@ -325,18 +354,20 @@ def _keeps(rows: list[Row], traffic: Traffic, advisory: bool) -> Finding:
 
 
 def _escape(rows: list[Row], kind: TargetKind, what: str, advisory: bool) -> Finding:
-    mine = _of(rows, kind)
-    if not mine:
-        return Finding(None, f"no row on {what} paired a working inside call")
-    escaped = _worked(mine)
-    if not escaped:
-        return Finding(False, f"{what} was refused")
+    """Whether *kind*'s target got through where the plain sibling was kept out."""
     if advisory:
-        return Finding(None, f"{what} worked, as every outside target did: the roots narrow nothing")
-    sibling_refused = {
+        return Finding(None, "the roots narrow nothing for this server")
+    guarded = {
         r.tool for r in _of(rows, TargetKind.SIBLING) if r.outside.outcome is Outcome.REFUSED
     }
-    real = [r for r in escaped if r.tool in sibling_refused]
-    if real:
-        return Finding(True, f"{what} worked where the sibling package was refused: {_names(real)}")
-    return Finding(None, f"{what} worked, but so did the sibling package for the same tools")
+    mine = [r for r in _of(rows, kind) if r.tool in guarded]
+    if not mine:
+        return Finding(
+            None, f"no tool that kept the sibling package out was tried on {what} conclusively"
+        )
+    escaped = _worked(mine)
+    if escaped:
+        return Finding(
+            True, f"{what} worked where the sibling package was refused: {_names(escaped)}"
+        )
+    return Finding(False, f"{what} was refused")

@@ -36,13 +36,14 @@ def answer_text(answer: dict[str, Any]) -> str:
     for block in answer.get("content") or answer.get("contents") or []:
         if not isinstance(block, dict):
             continue
-        inner = block.get("resource") if isinstance(block.get("resource"), dict) else block
-        for key in ("text",):
-            if isinstance(inner.get(key), str):
-                parts.append(inner[key])
+        resource = block.get("resource")
+        inner: dict[str, Any] = resource if isinstance(resource, dict) else block
+        if isinstance(inner.get("text"), str):
+            parts.append(inner["text"])
         for key in ("blob", "data"):
-            if isinstance(inner.get(key), str):
-                parts.append(_decoded(inner[key]))
+            value = inner.get(key)
+            if isinstance(value, str):
+                parts.append(_decoded(value))
     if answer.get("structuredContent") is not None:
         parts.append(json.dumps(answer["structuredContent"], ensure_ascii=False))
     return "\n".join(parts)
@@ -84,7 +85,7 @@ class CellRunner:
             request = {"method": "tools/call", "params": {"name": tool.name, "arguments": args}}
         cell = Cell(targets=shown, request=request)
         if tool.name in self.hung:
-            cell.detail = "not run: this tool hung on an earlier call"
+            cell.detail = "this tool hung on an earlier call"
             return cell
         self.fixture.restore()
         before = self.fixture.snapshot()
@@ -122,9 +123,7 @@ class CellRunner:
         cell.changed, elsewhere = self._changed_since(before, targets, tool)
         cell.revealed_secret = self.fixture.secret in text
         token = self._token(tool, targets)
-        cell.outcome, cell.evidence = judge(
-            bool(answer.get("isError")), text, token, cell.changed
-        )
+        cell.outcome, cell.evidence = judge(bool(answer.get("isError")), text, token, cell.changed)
         if elsewhere and not cell.changed:
             # the server took the target's spelling literally: it never reached the target
             cell.outcome, cell.evidence = Outcome.REFUSED, Evidence.DISK

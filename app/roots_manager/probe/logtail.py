@@ -34,9 +34,7 @@ class LogTail:
         """How many events of *kind* so far."""
         return sum(1 for e in self.poll() if e.get("kind") == kind)
 
-    async def wait(
-        self, found: Callable[[list[dict[str, Any]]], bool], timeout: float
-    ) -> bool:
+    async def wait(self, found: Callable[[list[dict[str, Any]]], bool], timeout: float) -> bool:
         """Poll until *found* holds for the events so far; False if *timeout* passes first."""
         deadline = time.monotonic() + timeout
         while True:

@@ -25,7 +25,7 @@ from typing import Any
 import anyio
 from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
-from mcp_types import Implementation
+from mcp_types import Implementation, PaginatedRequestParams
 
 from roots_manager import __version__
 from roots_manager.core import events as ev
@@ -132,7 +132,12 @@ class ProbeRun:
             except _Stop as exc:
                 self.report.problem = str(exc)
             except Exception as exc:  # the SDK's start-up failures come in many types
-                self.report.problem = self._gone_reason(f"the server could not be reached: {exc}")
+                leaf = _leaf(exc)
+                self.report.problem = (
+                    str(leaf)
+                    if isinstance(leaf, _Stop)
+                    else self._gone_reason(f"the server could not be reached: {_said(leaf)}")
+                )
             self.report.stderr_tail = _tail(stderr)
             self._finish_report(time.monotonic() - started)
             return self.report
@@ -160,7 +165,6 @@ class ProbeRun:
             command=sys.executable,
             args=["-m", "roots_manager.bridge", "--server", BRIDGE_NAME, "--", *argv],
             env=env,
-            cwd=str(self.fixture.top.parent),
         )
 
     async def _connect(self, errlog: Any) -> None:
@@ -178,7 +182,7 @@ class ProbeRun:
                 with anyio.fail_after(self.timeouts.start):
                     init = await session.initialize()
             except (TimeoutError, MCPError, *_CLOSED) as exc:
-                raise _Stop(self._gone_reason(f"the server did not start: {exc}")) from exc
+                raise _Stop(self._gone_reason(f"the server did not start: {_said(exc)}")) from exc
             info = init.server_info
             self.report.server_name = info.name
             self.report.version = info.version or ""
@@ -192,7 +196,9 @@ class ProbeRun:
         await asyncio.sleep(self.timeouts.settle)
         tools = await self._tools(session, init)
         if not tools:
+            # the roots traffic can still be watched: does it ask again after list_changed?
             self.report.problem = "the server offers no tool that takes paths: nothing to probe"
+            await self._list_changed(cells, session, [])
             self.report.complete = True
             return
         self.total = sum(2 * len(t.kinds()) + 5 for t in tools)
@@ -211,8 +217,12 @@ class ProbeRun:
         if init.capabilities.tools is not None:
             cursor: str | None = None
             for _ in range(20):
-                page = await session.list_tools(cursor=cursor) if cursor else await session.list_tools()
-                listed += [t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in page.tools]
+                page = await session.list_tools(
+                    params=PaginatedRequestParams(cursor=cursor) if cursor else None
+                )
+                listed += [
+                    t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in page.tools
+                ]
                 cursor = page.next_cursor
                 if not cursor:
                     break
@@ -245,7 +255,7 @@ class ProbeRun:
     ) -> Cell:
         """One cell; after a server that went, the row is kept and the probe stops."""
         if before is not None and before.outcome is Outcome.SERVER_GONE:
-            return Cell(targets=[], detail="not run: the server went")
+            return Cell(targets=[], detail="the server went")
         try:
             cell = await cells.run(tool, targets)
             if cell.outcome is Outcome.TIMED_OUT:
@@ -308,15 +318,19 @@ class ProbeRun:
                 ev.LIST_CHANGED_SENT, notices, t.reask
             )
         if self.empty_notice_sent:
-            self.asked_for_empty = await self.tail.wait_kind(
-                ev.ROOTS_ANSWERED, 0, t.reask, uris=[]
-            )
+            self.asked_for_empty = await self.tail.wait_kind(ev.ROOTS_ANSWERED, 0, t.reask, uris=[])
             await asyncio.sleep(t.settle)
         _, target = PAIRS[TargetKind.AFTER_EMPTY_LIST]
         for tool in tools:
             outside = await self._cell(cells, session, tool, [target])
             self._add(
-                Row(tool.name, tool.operation, TargetKind.AFTER_EMPTY_LIST, controls[tool.name], outside)
+                Row(
+                    tool.name,
+                    tool.operation,
+                    TargetKind.AFTER_EMPTY_LIST,
+                    controls[tool.name],
+                    outside,
+                )
             )
 
     # ---- the end ---------------------------------------------------------------------------
@@ -340,12 +354,43 @@ class ProbeRun:
             empty_notice_sent=self.empty_notice_sent,
             asked_for_empty_list=self.asked_for_empty,
         )
-        r.verdict = verdict(self.rows, r.traffic, r.allowance is not None)
+        r.verdict = verdict(self.rows, r.traffic, r.allowance is not None, r.complete)
+        r.tree = str(self.fixture.top) if hasattr(self, "fixture") else ""
+        r.events = [
+            {k: e[k] for k in ("ts", "kind", "dir", "uris", "outcome", "exit_code") if k in e}
+            for e in (self.tail.poll() if hasattr(self, "tail") else [])
+            if e.get("kind") in _ROOTS_KINDS
+        ]
         if not r.name:
             r.name = BRIDGE_NAME
 
 
+_ROOTS_KINDS = {
+    ev.SESSION_START,
+    ev.HANDSHAKE,
+    ev.ROOTS_ASKED,
+    ev.ROOTS_ANSWERED,
+    ev.LIST_CHANGED_SENT,
+    ev.SESSION_END,
+    ev.ERROR,
+}
+"""The bridge's events the report keeps: the roots traffic of the run, from its private log."""
+
 _CLOSED = (anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.EndOfStream)
+
+
+def _leaf(exc: BaseException) -> BaseException:
+    """The first real error inside task groups' wrappers."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return exc
+
+
+def _said(exc: BaseException) -> str:
+    exc = _leaf(exc)
+    if isinstance(exc, MCPError):
+        return exc.message
+    return str(exc) or type(exc).__name__
 
 
 def _tail(path: Path, chars: int = 2000) -> str:
