@@ -28,7 +28,8 @@ _STAMP = re.compile(r"^(\d{8}T\d{6}Z)(?:-(\d+))?--")
 def folder_name(name: str) -> str:
     """A file-system-safe, reversible spelling of a server name."""
     spelled = quote(name, safe="-_")
-    return spelled if spelled not in ("", ".", "..") else quote(name, safe="") or "%00"
+    # a leading dot would hide the folder, or make it "." or ".."
+    return "%2E" + spelled[1:] if spelled.startswith(".") else spelled or "%00"
 
 
 def table_folder(layout: Layout, name: str) -> Path:
