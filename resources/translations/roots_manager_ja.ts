@@ -2138,8 +2138,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>list_changed を送信(&amp;L)</translation>
     </message>
     <message>
-        <location line="+4"/>
-        <location line="+9"/>
+        <location line="+13"/>
         <source>&amp;Probe…</source>
         <translation>プローブ(&amp;P)…</translation>
     </message>
@@ -2149,7 +2148,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>作業用ツリーでサーバーを実行し、ルートを実際にどう扱うかを調べます。パスを扱うすべてのツールをルートの内と外で試します</translation>
     </message>
     <message>
-        <location line="+135"/>
+        <location line="-3"/>
+        <source>Pro&amp;be…</source>
+        <translation>プローブ(&amp;B)…</translation>
+    </message>
+    <message>
+        <location line="+138"/>
         <source>Could not ask the bridge of {server}: {reason}</source>
         <translation>{server} のブリッジに依頼できませんでした: {reason}</translation>
     </message>

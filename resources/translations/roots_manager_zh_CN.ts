@@ -2138,8 +2138,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>发送 list_changed(&amp;L)</translation>
     </message>
     <message>
-        <location line="+4"/>
-        <location line="+9"/>
+        <location line="+13"/>
         <source>&amp;Probe…</source>
         <translation>探测(&amp;P)…</translation>
     </message>
@@ -2149,7 +2148,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>在草稿目录树上运行服务器，查明它实际上如何对待自己的根：每个路径工具都在根内和根外各试一次</translation>
     </message>
     <message>
-        <location line="+135"/>
+        <location line="-3"/>
+        <source>Pro&amp;be…</source>
+        <translation>探测(&amp;B)…</translation>
+    </message>
+    <message>
+        <location line="+138"/>
         <source>Could not ask the bridge of {server}: {reason}</source>
         <translation>无法向 {server} 的桥接器发出请求：{reason}</translation>
     </message>

@@ -176,7 +176,7 @@ class ServersPanel(QWidget):
         self.notify_action.setToolTip(self.notify_button.toolTip())
         self.notify_action.triggered.connect(self.notify_selected)
 
-        self.probe_button = QPushButton(self.tr("&Probe…"), self)
+        self.probe_button = QPushButton(self.tr("Pro&be…"), self)
         self.probe_button.setToolTip(
             self.tr(
                 "Run the server over a scratch tree and find out what it really does with its "
