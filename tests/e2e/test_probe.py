@@ -116,7 +116,8 @@ def test_the_prefix_bug_shows_in_its_own_rows_only() -> None:
         for r in doc["rows"]
         if r["target_kind"] in ("sibling", "prefix_sibling")
     }
-    for tool in ("read_file", "write_file", "list_directory"):
+    # resources/read follows the same check as read_file: the prefix bug shows there too
+    for tool in ("read_file", "write_file", "list_directory", "resources/read"):
         assert outside[(tool, "sibling")] == "refused"
         assert outside[(tool, "prefix_sibling")] == "worked"
     # the read of checkout-old revealed that file's own token: a read, not an answer's say-so

@@ -13,7 +13,10 @@ folder on its command line when it has none. BEHAVIOUR bends one rule:
 - ``never-reasks``: asks once and ignores ``list_changed``;
 - ``crash``: exits (code 3) at its fifth tool call;
 - ``hang``: also has ``slow_read``, which never answers;
-- ``no-paths``: offers only ``echo``, which takes no path.
+- ``no-paths``: offers only ``echo``, which takes no path, and no resources.
+
+Every other behaviour also serves ``file://`` resources, read under the same rules as
+``read_file``.
 
 It speaks JSON-RPC by hand rather than through an SDK so that when it asks for its roots, and
 whether it asks again, is exactly what its behaviour says.
@@ -24,6 +27,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
 
@@ -150,7 +154,9 @@ def handle(msg: dict[str, Any]) -> None:
                 "id": msg["id"],
                 "result": {
                     "protocolVersion": "2025-06-18",
-                    "capabilities": {"tools": {}},
+                    "capabilities": {"tools": {}}
+                    if BEHAVIOUR == "no-paths"
+                    else {"tools": {}, "resources": {}},
                     "serverInfo": {"name": f"puppet-{BEHAVIOUR}", "version": "1.0.0"},
                 },
             }
@@ -162,6 +168,27 @@ def handle(msg: dict[str, Any]) -> None:
         result = call(str(params.get("name")), params.get("arguments") or {})
         if result is not None:
             send({"jsonrpc": "2.0", "id": msg["id"], "result": result})
+    elif method == "resources/list":
+        first = (roots or [ALLOWED or "/"])[0]
+        listed = [{"uri": Path(first, "notes.txt").as_uri(), "name": "notes"}]
+        send({"jsonrpc": "2.0", "id": msg["id"], "result": {"resources": listed}})
+    elif method == "resources/read":
+        uri = str((msg.get("params") or {}).get("uri", ""))
+        path = unquote(urlparse(uri).path)
+        if not allowed(path, write=False):
+            send(
+                {"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32002, "message": "denied"}}
+            )
+            return
+        try:
+            with open(path, encoding="utf-8") as f:
+                contents = [{"uri": uri, "mimeType": "text/plain", "text": f.read()}]
+        except OSError as exc:
+            send(
+                {"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32002, "message": str(exc)}}
+            )
+            return
+        send({"jsonrpc": "2.0", "id": msg["id"], "result": {"contents": contents}})
     elif method == "ping":
         send({"jsonrpc": "2.0", "id": msg["id"], "result": {}})
     elif "id" in msg:

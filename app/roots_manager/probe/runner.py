@@ -161,9 +161,10 @@ class ProbeRun:
         argv = [a.replace(ALLOW, top) for a in self.command]
         env = dict(os.environ)
         env[HOME_ENV] = str(self.layout.home)
+        bridge = bridge_program()
         return StdioServerParameters(
-            command=sys.executable,
-            args=["-m", "roots_manager.bridge", "--server", BRIDGE_NAME, "--", *argv],
+            command=bridge[0],
+            args=[*bridge[1:], "--server", BRIDGE_NAME, "--", *argv],
             env=env,
         )
 
@@ -377,6 +378,15 @@ _ROOTS_KINDS = {
 """The bridge's events the report keeps: the roots traffic of the run, from its private log."""
 
 _CLOSED = (anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.EndOfStream)
+
+
+def bridge_program() -> list[str]:
+    """How to start ``roots-bridge``: the executable next to the app's in a frozen bundle (as
+    the app's Connect dialog does), else this Python's module."""
+    if getattr(sys, "frozen", False):
+        exe = "roots-bridge" + (".exe" if os.name == "nt" else "")
+        return [os.path.join(os.path.dirname(sys.executable), exe)]
+    return [sys.executable, "-m", "roots_manager.bridge"]
 
 
 def _leaf(exc: BaseException) -> BaseException:
