@@ -188,6 +188,13 @@ def _compare(store: Store, args: argparse.Namespace) -> int:
     return 0
 
 
+def _seconds(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError("the timeout must be a number of seconds above 0")
+    return value
+
+
 def add_commands(sub: Any) -> None:
     """Add ``probe`` to the top-level subcommands."""
     p = sub.add_parser(
@@ -215,7 +222,7 @@ def add_commands(sub: Any) -> None:
     )
     p.add_argument(
         "--timeout",
-        type=float,
+        type=_seconds,
         default=10.0,
         metavar="SECONDS",
         help="how long each call may take (default %(default)s)",

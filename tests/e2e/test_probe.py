@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -160,6 +161,18 @@ def test_a_tool_that_hangs_is_a_cell_that_says_so() -> None:
     assert all("hung on an earlier call" in r["reading"] for r in hung[1:])
     # the other tools were probed in full, so the verdict stands
     assert doc["verdict"] == CLEAN, doc["verdict_reasons"]
+
+
+def test_a_server_that_stops_answering_ends_the_probe_with_a_clear_report() -> None:
+    started = time.monotonic()
+    doc = probe_json(*puppet("freeze"), options=("--timeout", "1"), check=False)
+    assert doc["exit"] == 1 and not doc["complete"]
+    assert "it stopped answering, even to ping" in doc["problem"]
+    assert "freezing on purpose at call 5" in doc["stderr_tail"]
+    last = doc["rows"][-1]
+    assert last["inside"]["outcome"] == "timed out" and last["outside"]["outcome"] == "not run"
+    # one call's timeout and one ping's, not a timeout for every cell left
+    assert time.monotonic() - started < 60
 
 
 def test_a_server_without_path_tools_is_reported_as_such() -> None:

@@ -13,6 +13,7 @@ folder on its command line when it has none. BEHAVIOUR bends one rule:
 - ``never-reasks``: asks once and ignores ``list_changed``;
 - ``crash``: exits (code 3) at its fifth tool call;
 - ``hang``: also has ``slow_read``, which never answers;
+- ``freeze``: stops answering anything, pings included, at its fifth tool call;
 - ``no-paths``: offers only ``echo``, which takes no path, and no resources.
 
 Every other behaviour also serves ``file://`` resources, read under the same rules as
@@ -27,6 +28,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
@@ -82,6 +84,9 @@ def call(name: str, args: dict[str, Any]) -> dict[str, Any] | None:
     if BEHAVIOUR == "crash" and calls == 5:
         print("puppet: crashing on purpose at call 5", file=sys.stderr, flush=True)
         os._exit(3)
+    if BEHAVIOUR == "freeze" and calls == 5:
+        print("puppet: freezing on purpose at call 5", file=sys.stderr, flush=True)
+        time.sleep(3600)
     if name == "echo":
         return text(str(args.get("text", "")))
     if name == "slow_read":

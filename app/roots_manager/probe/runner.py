@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import shutil
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
@@ -23,14 +21,14 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-from mcp import ClientSession, StdioServerParameters, stdio_client
+from mcp import ClientSession, stdio_client
 from mcp.shared.exceptions import MCPError
 from mcp_types import Implementation, PaginatedRequestParams
 
 from roots_manager import __version__
 from roots_manager.core import events as ev
 from roots_manager.core.model import now_iso
-from roots_manager.core.paths import HOME_ENV, Layout
+from roots_manager.core.paths import Layout
 from roots_manager.core.probe_fixture import NEW_ROOT, ROOT, SECOND_ROOT, Fixture
 from roots_manager.core.probe_plan import (
     PAIRS,
@@ -44,9 +42,16 @@ from roots_manager.core.probe_report import Report
 from roots_manager.core.probe_verdict import Cell, Outcome, Row, Traffic, verdict
 from roots_manager.core.store import Store
 from roots_manager.probe.cells import CellRunner, ServerGone
+from roots_manager.probe.connection import (
+    ALLOW,
+    CLOSED,
+    leaf,
+    said,
+    server_params,
+    stderr_tail,
+)
 from roots_manager.probe.logtail import LogTail
 
-ALLOW = "{allow}"
 BRIDGE_NAME = "probe"
 """The server's name in the private store (the saved table's name is the report's)."""
 
@@ -132,13 +137,13 @@ class ProbeRun:
             except _Stop as exc:
                 self.report.problem = str(exc)
             except Exception as exc:  # the SDK's start-up failures come in many types
-                leaf = _leaf(exc)
+                first = leaf(exc)
                 self.report.problem = (
-                    str(leaf)
-                    if isinstance(leaf, _Stop)
-                    else self._gone_reason(f"the server could not be reached: {_said(leaf)}")
+                    str(first)
+                    if isinstance(first, _Stop)
+                    else self._gone_reason(f"the server could not be reached: {said(first)}")
                 )
-            self.report.stderr_tail = _tail(stderr)
+            self.report.stderr_tail = stderr_tail(stderr)
             self._finish_report(time.monotonic() - started)
             return self.report
         finally:
@@ -156,34 +161,25 @@ class ProbeRun:
     def _uris(self, *rels: str) -> list[str]:
         return [Path(self.fixture.path(r)).as_uri() for r in rels]
 
-    def _params(self) -> StdioServerParameters:
-        top = str(self.fixture.top)
-        argv = [a.replace(ALLOW, top) for a in self.command]
-        env = dict(os.environ)
-        env[HOME_ENV] = str(self.layout.home)
-        bridge = bridge_program()
-        return StdioServerParameters(
-            command=bridge[0],
-            args=[*bridge[1:], "--server", BRIDGE_NAME, "--", *argv],
-            env=env,
-        )
-
     async def _connect(self, errlog: Any) -> None:
         self.progress(0, 0, None, "starting the server")
         async with (
-            stdio_client(self._params(), errlog=errlog) as (read, write),
+            stdio_client(
+                server_params(self.command, self.fixture.top, self.layout.home, BRIDGE_NAME),
+                errlog=errlog,
+            ) as (read, write),
             ClientSession(
                 read,
                 write,
-                read_timeout_seconds=self.timeouts.call,
+                # no default: initialize gets the start timeout, each call its own
                 client_info=Implementation(name="roots-manager-probe", version=__version__),
             ) as session,
         ):
             try:
                 with anyio.fail_after(self.timeouts.start):
                     init = await session.initialize()
-            except (TimeoutError, MCPError, *_CLOSED) as exc:
-                raise _Stop(self._gone_reason(f"the server did not start: {_said(exc)}")) from exc
+            except (TimeoutError, MCPError, *CLOSED) as exc:
+                raise _Stop(self._gone_reason(f"the server did not start: {said(exc)}")) from exc
             info = init.server_info
             self.report.server_name = info.name
             self.report.version = info.version or ""
@@ -196,14 +192,11 @@ class ProbeRun:
         await self.tail.wait_kind(ev.ROOTS_ANSWERED, 0, self.timeouts.first_ask)
         await asyncio.sleep(self.timeouts.settle)
         tools = await self._tools(session, init)
-        if not tools:
-            # the roots traffic can still be watched: does it ask again after list_changed?
-            self.report.problem = "the server offers no tool that takes paths: nothing to probe"
-            await self._list_changed(cells, session, [])
-            self.report.complete = True
-            return
         self.total = sum(2 * len(t.kinds()) + 5 for t in tools)
         try:
+            if not tools:
+                # the roots traffic can still be watched: does it ask again after list_changed?
+                self.report.problem = "the server offers no tool that takes paths: nothing to probe"
             for tool in tools:
                 for kind in [*tool.kinds(), TargetKind.SECOND_ROOT]:
                     await self._row(cells, session, tool, kind)
@@ -218,9 +211,10 @@ class ProbeRun:
         if init.capabilities.tools is not None:
             cursor: str | None = None
             for _ in range(20):
-                page = await session.list_tools(
-                    params=PaginatedRequestParams(cursor=cursor) if cursor else None
-                )
+                with anyio.fail_after(self.timeouts.call):
+                    page = await session.list_tools(
+                        params=PaginatedRequestParams(cursor=cursor) if cursor else None
+                    )
                 listed += [
                     t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in page.tools
                 ]
@@ -231,7 +225,7 @@ class ProbeRun:
         self.report.left_out = choice.left_out
         tools = list(choice.tools)
         if init.capabilities.resources is not None:
-            with contextlib.suppress(MCPError, TimeoutError):
+            with contextlib.suppress(MCPError, TimeoutError), anyio.fail_after(self.timeouts.call):
                 await session.list_resources()
                 tools.append(RESOURCE_READ)
         return tools
@@ -243,7 +237,7 @@ class ProbeRun:
     ) -> Row:
         inside_targets, outside_targets = targets_for(tool, kind)
         inside = await self._cell(cells, session, tool, inside_targets)
-        outside = await self._cell(cells, session, tool, outside_targets, inside)
+        outside = await self._cell(cells, session, tool, outside_targets)
         return self._add(Row(tool.name, tool.operation, kind, inside, outside))
 
     async def _cell(
@@ -252,27 +246,30 @@ class ProbeRun:
         session: ClientSession,
         tool: PathTool,
         targets: list[Any],
-        before: Cell | None = None,
     ) -> Cell:
         """One cell; after a server that went, the row is kept and the probe stops."""
-        if before is not None and before.outcome is Outcome.SERVER_GONE:
+        if self.gone is not None:
             return Cell(targets=[], detail="the server went")
         try:
             cell = await cells.run(tool, targets)
-            if cell.outcome is Outcome.TIMED_OUT:
-                await self._still_answering(session)
         except ServerGone as exc:
             self.gone = exc
             cell = Cell(targets=[], outcome=Outcome.SERVER_GONE, detail=str(exc))
+        else:
+            if cell.outcome is Outcome.TIMED_OUT:
+                # a tool that hangs is a cell; a server that hangs ends the probe
+                try:
+                    await self._still_answering(session)
+                except ServerGone as exc:
+                    self.gone = exc
         self.done += 1
         return cell
 
     async def _still_answering(self, session: ClientSession) -> None:
-        # a tool that hangs is a cell; a server that hangs ends the probe
         try:
             with anyio.fail_after(min(self.timeouts.call, 5.0)):
                 await session.send_ping()
-        except (TimeoutError, MCPError, *_CLOSED) as exc:
+        except (TimeoutError, MCPError, *CLOSED) as exc:
             raise ServerGone("it stopped answering, even to ping") from exc
 
     def _add(self, row: Row) -> Row:
@@ -337,7 +334,7 @@ class ProbeRun:
     # ---- the end ---------------------------------------------------------------------------
 
     def _gone_reason(self, what: str) -> str:
-        ended = self.tail.last_exit() if hasattr(self, "tail") else None
+        ended = self.tail.last_exit()
         return what + (f"; the bridge's log: the server ended with {ended}" if ended else "")
 
     def _finish_report(self, seconds: float) -> None:
@@ -347,7 +344,7 @@ class ProbeRun:
         r.secret_revealed = any(
             c.revealed_secret for row in self.rows for c in (row.inside, row.outside)
         )
-        asked_at_start = self.tail.count(ev.ROOTS_ASKED) > 0 if hasattr(self, "tail") else False
+        asked_at_start = self.tail.count(ev.ROOTS_ASKED) > 0
         r.traffic = Traffic(
             asked_at_start=asked_at_start,
             notice_sent=self.notice_sent,
@@ -356,10 +353,10 @@ class ProbeRun:
             asked_for_empty_list=self.asked_for_empty,
         )
         r.verdict = verdict(self.rows, r.traffic, r.allowance is not None, r.complete)
-        r.tree = str(self.fixture.top) if hasattr(self, "fixture") else ""
+        r.tree = str(self.fixture.top)
         r.events = [
             {k: e[k] for k in ("ts", "kind", "dir", "uris", "outcome", "exit_code") if k in e}
-            for e in (self.tail.poll() if hasattr(self, "tail") else [])
+            for e in self.tail.poll()
             if e.get("kind") in _ROOTS_KINDS
         ]
         if not r.name:
@@ -376,39 +373,6 @@ _ROOTS_KINDS = {
     ev.ERROR,
 }
 """The bridge's events the report keeps: the roots traffic of the run, from its private log."""
-
-_CLOSED = (anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.EndOfStream)
-
-
-def bridge_program() -> list[str]:
-    """How to start ``roots-bridge``: the executable next to the app's in a frozen bundle (as
-    the app's Connect dialog does), else this Python's module."""
-    if getattr(sys, "frozen", False):
-        exe = "roots-bridge" + (".exe" if os.name == "nt" else "")
-        return [os.path.join(os.path.dirname(sys.executable), exe)]
-    return [sys.executable, "-m", "roots_manager.bridge"]
-
-
-def _leaf(exc: BaseException) -> BaseException:
-    """The first real error inside task groups' wrappers."""
-    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        exc = exc.exceptions[0]
-    return exc
-
-
-def _said(exc: BaseException) -> str:
-    exc = _leaf(exc)
-    if isinstance(exc, MCPError):
-        return exc.message
-    return str(exc) or type(exc).__name__
-
-
-def _tail(path: Path, chars: int = 2000) -> str:
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return ""
-    return text[-chars:]
 
 
 async def probe(
