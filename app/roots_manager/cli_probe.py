@@ -10,6 +10,7 @@ from typing import Any
 from roots_manager.cli_text import print_json, shown, table
 from roots_manager.core.model import ModelError
 from roots_manager.core.names import find_by_visible, visible
+from roots_manager.core.probe_plan import KIND_TEXT
 from roots_manager.core.probe_report import CELL_MARK, Report, short, verdict_lines
 from roots_manager.core.probe_table import compare, comparison_json, history, save
 from roots_manager.core.store import Store
@@ -81,6 +82,10 @@ def print_report(report: Report) -> None:
             ],
             ["TOOL", "OP", "TARGET", "INSIDE", "OUTSIDE", "OUTSIDE SAID"],
         )
+        print()
+        seen = dict.fromkeys(r.target_kind for r in report.rows)
+        for kind in seen:
+            print(f"{kind.value}: {KIND_TEXT[kind]}")
     if report.left_out:
         print()
         for name, why in sorted(report.left_out.items()):

@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from roots_manager.core.probe_plan import KIND_TEXT, TargetKind
 from roots_manager.core.probe_verdict import (
     ALLOWANCE_UNKNOWN,
     VERDICT_NAMES,
@@ -140,8 +139,3 @@ CELL_MARK = {
 def short(report: Report, text: str) -> str:
     """*text* with the scratch tree's path shown as ``<tree>``."""
     return text.replace(report.tree, "<tree>") if report.tree else text
-
-
-def kind_text(kind: TargetKind) -> str:
-    """What a target kind means, in words."""
-    return KIND_TEXT[kind]
