@@ -110,6 +110,25 @@ def test_each_puppet_gets_its_own_verdict(behaviour: str, different: dict[str, A
     assert doc["server"]["reported_name"] == f"puppet-{behaviour}"
 
 
+def test_an_sdk_server_that_never_asks_for_roots_is_advisory() -> None:
+    # the Python SDK's MCPServer with tools that open any path and never ask for roots
+    server = Path(__file__).with_name("file_tool_server.py")
+    doc = probe_json(sys.executable, str(server))
+    assert doc["exit"] == 0 and doc["complete"], doc["problem"]
+    assert doc["verdict"] == {
+        **CLEAN,
+        "enforces_roots": False,
+        "advisory": True,
+        "reasks_after_list_changed": None,
+        "keeps_roots_after_empty_list": None,
+        "symlink_escape": None,
+        "prefix_bug": None,
+    }, doc["verdict_reasons"]
+    assert "never asked for roots/list" in doc["verdict_reasons"]["reasks_after_list_changed"]
+    assert doc["left_out"] == {"temp_dir": "takes no path"}
+    assert doc["secret_revealed"]  # the link out of the root led it to the secret file
+
+
 def test_the_prefix_bug_shows_in_its_own_rows_only() -> None:
     doc = probe_json(*puppet("prefix-bug"))
     outside = {
@@ -236,3 +255,10 @@ def test_a_known_server_is_probed_with_its_last_command_line(store: Store) -> No
     assert store.layout.store.read_bytes() == before  # read, never written
     missing = run_cli("probe", "--server", "nobody", check=False)
     assert missing.returncode == 1 and "no server named 'nobody'" in missing.stderr
+
+
+def test_the_probe_needs_a_command_and_a_real_timeout() -> None:
+    bare = run_cli("probe", check=False)
+    assert bare.returncode == 1 and "give the server's command after --" in bare.stderr
+    zero = run_cli("probe", "--timeout", "0", "--", *puppet("enforcing"), check=False)
+    assert zero.returncode == 2 and "above 0" in zero.stderr
