@@ -8,7 +8,6 @@ import sys
 from typing import Any
 
 from roots_manager.cli_text import print_json, shown, table
-from roots_manager.core.model import ModelError
 from roots_manager.core.names import find_by_visible, visible
 from roots_manager.core.probe_plan import KIND_TEXT
 from roots_manager.core.probe_report import CELL_MARK, Report, short, verdict_lines
@@ -18,6 +17,10 @@ from roots_manager.core.store import Store
 EXIT_INCOMPLETE = 1
 
 
+class _NoCommand(Exception):
+    """Nothing says which server to probe."""
+
+
 def _command(store: Store, args: argparse.Namespace) -> list[str]:
     command = list(args.command)
     if command and command[0] == "--":
@@ -25,7 +28,7 @@ def _command(store: Store, args: argparse.Namespace) -> list[str]:
     if command:
         return command
     if args.server is None:
-        raise ModelError(
+        raise _NoCommand(
             "give the server's command after -- (with {allow} where it takes its folders), "
             "or --server NAME for a server the store knows"
         )
@@ -33,10 +36,9 @@ def _command(store: Store, args: argparse.Namespace) -> list[str]:
     name = find_by_visible(args.server, state.servers) or args.server
     srv = state.server(name)
     if not srv.command:
-        raise ModelError(
-            "no command line of {name!r} is known yet: it becomes known when the server runs "
-            "behind roots-bridge",
-            name=visible(name),
+        raise _NoCommand(
+            f"no command line of '{visible(name)}' is known yet: it becomes known when the "
+            "server runs behind roots-bridge"
         )
     return list(srv.command)
 
@@ -109,7 +111,11 @@ def cmd_probe(store: Store, args: argparse.Namespace) -> int:
         return _compare(store, args)
     from roots_manager.probe.runner import Timeouts, probe
 
-    command = _command(store, args)
+    try:
+        command = _command(store, args)
+    except _NoCommand as exc:
+        print(f"roots-manager: {shown(str(exc))}", file=sys.stderr)
+        return EXIT_INCOMPLETE
     quiet = args.json or not sys.stderr.isatty()
     report = asyncio.run(
         probe(

@@ -255,6 +255,11 @@ def test_a_known_server_is_probed_with_its_last_command_line(store: Store) -> No
     assert store.layout.store.read_bytes() == before  # read, never written
     missing = run_cli("probe", "--server", "nobody", check=False)
     assert missing.returncode == 1 and "no server named 'nobody'" in missing.stderr
+    with store.transaction() as state:
+        state.grant("granted-only", [])
+    unknown = run_cli("probe", "--server", "granted-only", check=False)
+    assert unknown.returncode == 1
+    assert "no command line of 'granted-only' is known yet" in unknown.stderr
 
 
 def test_the_probe_needs_a_command_and_a_real_timeout() -> None:
