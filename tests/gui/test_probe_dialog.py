@@ -122,3 +122,25 @@ def test_the_servers_panel_offers_the_probe_for_a_server_with_a_command(
     with qtbot.waitSignal(panel.probe_requested) as asked:
         qtbot.mouseClick(panel.probe_button, Qt.MouseButton.LeftButton)
     assert asked.args == ["ran"]
+
+
+def test_the_servers_menu_opens_the_dialog_with_the_servers_last_command(
+    controller, store: Store, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    with store.transaction() as state:
+        state.server_started("ran", puppet("enforcing"), "s1")
+    window = controller.window
+    qtbot.waitUntil(lambda: "ran" in window.watcher.state.servers, timeout=10_000)
+    panel = window.servers_panel
+    names = [panel.servers_model.row_at(i).name for i in range(panel.servers_model.rowCount())]  # type: ignore[union-attr]
+    panel.servers.selectRow(names.index("ran"))
+    servers_menu = next(
+        a.menu() for a in window.menuBar().actions() if a.text().replace("&", "") == "Servers"
+    )
+    assert panel.probe_action in servers_menu.actions()
+    panel.probe_action.trigger()
+    dialogs = window.findChildren(ProbeDialog)
+    assert len(dialogs) == 1
+    assert dialogs[0].isVisible() and not dialogs[0].running  # nothing runs before Start
+    assert dialogs[0].command.text().endswith("puppet_server.py enforcing '{allow}'")
+    dialogs[0].close()
