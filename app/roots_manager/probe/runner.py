@@ -288,6 +288,7 @@ class ProbeRun:
         t = self.timeouts
         asked = self.tail.count(ev.ROOTS_ASKED)
         notices = self.tail.count(ev.LIST_CHANGED_SENT)
+        answered = self.tail.count(ev.ROOTS_ANSWERED)
         self.progress(self.done, self.total, None, "changing the roots (list_changed)")
         with self.store.transaction() as state:
             state.revoke(BRIDGE_NAME, [self.ids[ROOT], self.ids[SECOND_ROOT]])
@@ -299,15 +300,15 @@ class ProbeRun:
         if self.notice_sent:
             self.asked_after_notice = await self.tail.wait_kind(ev.ROOTS_ASKED, asked, t.reask)
             if self.asked_after_notice:
-                await self.tail.wait_kind(ev.ROOTS_ANSWERED, 0, t.reask, uris=new)
+                await self.tail.wait_kind(ev.ROOTS_ANSWERED, answered, t.reask, uris=new)
                 await asyncio.sleep(t.settle)
         controls: dict[str, Cell] = {}
         for tool in tools:
             row = await self._row(cells, session, tool, TargetKind.NEW_ROOT)
             controls[tool.name] = row.inside
 
-        asked = self.tail.count(ev.ROOTS_ASKED)
         notices = self.tail.count(ev.LIST_CHANGED_SENT)
+        answered = self.tail.count(ev.ROOTS_ANSWERED)
         self.progress(self.done, self.total, None, "emptying the roots (list_changed)")
         with self.store.transaction() as state:
             state.revoke(BRIDGE_NAME, [self.ids[NEW_ROOT]])
@@ -317,7 +318,9 @@ class ProbeRun:
                 ev.LIST_CHANGED_SENT, notices, t.reask
             )
         if self.empty_notice_sent:
-            self.asked_for_empty = await self.tail.wait_kind(ev.ROOTS_ANSWERED, 0, t.reask, uris=[])
+            self.asked_for_empty = await self.tail.wait_kind(
+                ev.ROOTS_ANSWERED, answered, t.reask, uris=[]
+            )
             await asyncio.sleep(t.settle)
         _, target = PAIRS[TargetKind.AFTER_EMPTY_LIST]
         for tool in tools:
