@@ -1310,12 +1310,12 @@
     <name>MainWindow</name>
     <message>
         <location filename="../../app/roots_manager/gui/main_window.py" line="+105"/>
-        <location line="+161"/>
+        <location line="+163"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-148"/>
+        <location line="-149"/>
         <source>Sections</source>
         <translation>セクション</translation>
     </message>
@@ -1415,7 +1415,7 @@
         <translation>切断(&amp;D)</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>&amp;Review pending requests…</source>
         <translation>保留中のリクエストを確認(&amp;R)…</translation>
     </message>
@@ -1481,12 +1481,12 @@
     </message>
     <message>
         <location line="+12"/>
-        <location line="+50"/>
+        <location line="+61"/>
         <source>Connecting servers is not available in this build ({error}).</source>
         <translation>このビルドではサーバーに接続できません ({error})。</translation>
     </message>
     <message>
-        <location line="-29"/>
+        <location line="-40"/>
         <source>Asked {server}&apos;s bridge for a list_changed; the Log shows whether it went out and whether the server asks again</source>
         <translation>{server} のブリッジに list_changed を依頼しました。送られたか、サーバーがもう一度尋ねるかは「ログ」で確認できます</translation>
     </message>
@@ -1511,7 +1511,7 @@
         <translation>{server} に接続できませんでした: {message}</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+36"/>
         <source>Connecting {server}…</source>
         <translation>{server} に接続中…</translation>
     </message>
@@ -1602,6 +1602,212 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <location line="+1"/>
         <source>It stays in the tray to ask you about new servers. Choose Quit from the tray icon&apos;s menu to end it. Your servers keep working either way.</source>
         <translation>新しいサーバーについて確認するため、トレイに常駐します。終了するにはトレイアイコンのメニューから「終了」を選んでください。どちらの場合もサーバーは動き続けます。</translation>
+    </message>
+</context>
+<context>
+    <name>ProbeDialog</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/probe_dialog.py" line="+56"/>
+        <source>Probe {server}</source>
+        <translation>{server} をプローブ</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The probe starts the server behind a private bridge over a scratch tree in a temporary folder, never your own folders or grants. It gives the server one root, packages/checkout, strictly narrower than the tree ({allow} in the command line stands for the tree&apos;s top), calls each tool that takes paths on a target inside the root and on a partner outside it (a sibling, a sibling whose name starts the same, &apos;..&apos;, a link out, &apos;#&apos; and non-ASCII names), grants a second root, changes the roots with list_changed and finally empties them. Without {allow} a refusal proves less: the server&apos;s own allowance is unknown.</source>
+        <translation>プローブは、一時フォルダー内の作業用ツリーに対し、専用のブリッジの後ろでサーバーを起動します（あなた自身のフォルダーや許可には触れません）。サーバーにはツリーより厳密に狭いルート packages/checkout を 1 つだけ与え（コマンドラインの {allow} はツリーの最上位を表します）、パスを受け取る各ツールを、ルート内の対象とルート外の相手（兄弟フォルダー、名前の先頭が同じ兄弟、&apos;..&apos;、外へ向かうリンク、&apos;#&apos; や非 ASCII の名前）に対して呼び出します。続いて 2 つ目のルートを許可し、list_changed でルートを変更し、最後に空にします。{allow} がないと、拒否の証明力は下がります。サーバー自身の許可範囲がわからないからです。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>The server&apos;s command line</source>
+        <translation>サーバーのコマンドライン</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>npx -y some-server {allow}</source>
+        <translation>npx -y some-server {allow}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Command:</source>
+        <translation>コマンド(&amp;C):</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Verdict</source>
+        <translation>判定</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Progress</source>
+        <translation>進行状況</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Probe matrix</source>
+        <translation>プローブの表</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Request and answer</source>
+        <translation>要求と応答</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Select a cell to see the request sent and the answer received.</source>
+        <translation>セルを選ぶと、送った要求と受け取った応答が表示されます。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&amp;Start</source>
+        <translation>開始(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Ca&amp;ncel</source>
+        <translation>キャンセル(&amp;N)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>C&amp;lose</source>
+        <translation>閉じる(&amp;L)</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>The command line cannot be read: {reason}</source>
+        <translation>コマンドラインを読み取れません: {reason}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Give the server&apos;s command line first.</source>
+        <translation>先にサーバーのコマンドラインを入力してください。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Starting the server…</source>
+        <translation>サーバーを起動しています…</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Cancelling: stopping the server…</source>
+        <translation>キャンセル中: サーバーを停止しています…</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>The probe failed: {reason}</source>
+        <translation>プローブに失敗しました: {reason}</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Cancelled. The server was stopped.</source>
+        <translation>キャンセルしました。サーバーは停止しました。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Saved as {file}.</source>
+        <translation>{file} として保存しました。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The table could not be saved: {reason}</source>
+        <translation>表を保存できませんでした: {reason}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{rows} rows in {seconds} s.</source>
+        <translation>{rows} 行、{seconds} 秒。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>{rows} row(s) changed since the previous run ({when}, version {version})</source>
+        <translation>前回の実行（{when}、バージョン {version}）から {rows} 行が変わりました</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>yes</source>
+        <translation>はい</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>no</source>
+        <translation>いいえ</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>undecided</source>
+        <translation>未決定</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The server&apos;s own allowance is unknown (no {allow} in its command line): a refusal outside the root proves less.</source>
+        <translation>サーバー自身の許可範囲は不明です（コマンドラインに {allow} がありません）。ルート外での拒否の証明力は下がります。</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>Compared with the run of {when} (version {version}):</source>
+        <translation>{when} の実行（バージョン {version}）との比較:</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>No row changed its outcome.</source>
+        <translation>結果が変わった行はありません。</translation>
+    </message>
+</context>
+<context>
+    <name>ProbeRowsModel</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/probe_model.py" line="+48"/>
+        <source>Tool</source>
+        <translation>ツール</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Operation</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Target</source>
+        <translation>対象</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Inside</source>
+        <translation>ルート内</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Outside</source>
+        <translation>ルート外</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reading</source>
+        <translation>解釈</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>worked</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>refused</source>
+        <translation>拒否</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>timed out</source>
+        <translation>タイムアウト</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>server gone</source>
+        <translation>サーバー終了</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not run</source>
+        <translation>未実行</translation>
     </message>
 </context>
 <context>
@@ -2026,7 +2232,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+66"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+68"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;ルートはサーバーにどこを見るべきかを伝えるもので、アクセス制御ではありません。&lt;/b&gt;サーバーは、そのプロセスに許されたファイルなら何でも開けます。実際に何をしているかは「ログ」で確認してください。</translation>
     </message>
@@ -2136,7 +2342,22 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>list_changed を送信(&amp;L)</translation>
     </message>
     <message>
-        <location line="+123"/>
+        <location line="+4"/>
+        <source>Pro&amp;be…</source>
+        <translation>プローブ(&amp;B)…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Run the server over a scratch tree and find out what it really does with its roots: every path tool tried inside and outside its root</source>
+        <translation>作業用ツリーでサーバーを実行し、ルートを実際にどう扱うかを調べます。パスを扱うすべてのツールをルートの内と外で試します</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&amp;Probe…</source>
+        <translation>プローブ(&amp;P)…</translation>
+    </message>
+    <message>
+        <location line="+135"/>
         <source>Could not ask the bridge of {server}: {reason}</source>
         <translation>{server} のブリッジに依頼できませんでした: {reason}</translation>
     </message>

@@ -54,6 +54,8 @@ class ServersPanel(QWidget):
     """Disconnect the server named by the argument ("" when none is selected)."""
     list_changed_requested = Signal(str, int)
     """The running bridges of a server (name, how many) were asked for a list_changed."""
+    probe_requested = Signal(str)
+    """Probe the server named by the argument (what it really does with its roots)."""
 
     def __init__(self, watcher: StoreWatcher, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -174,6 +176,19 @@ class ServersPanel(QWidget):
         self.notify_action.setToolTip(self.notify_button.toolTip())
         self.notify_action.triggered.connect(self.notify_selected)
 
+        self.probe_button = QPushButton(self.tr("Pro&be…"), self)
+        self.probe_button.setToolTip(
+            self.tr(
+                "Run the server over a scratch tree and find out what it really does with its "
+                "roots: every path tool tried inside and outside its root"
+            )
+        )
+        self.probe_button.clicked.connect(self.probe_selected)
+        # the same, for the Servers menu
+        self.probe_action = QAction(self.tr("&Probe…"), self)
+        self.probe_action.setToolTip(self.probe_button.toolTip())
+        self.probe_action.triggered.connect(self.probe_selected)
+
         top = QHBoxLayout()
         top.addWidget(policy_label)
         top.addWidget(self.policy)
@@ -183,6 +198,7 @@ class ServersPanel(QWidget):
             self.connect_button,
             self.disconnect_button,
             self.notify_button,
+            self.probe_button,
             self.approve_button,
             self.forget_button,
         ):
@@ -222,7 +238,8 @@ class ServersPanel(QWidget):
         self.setTabOrder(self.servers, self.connect_button)
         self.setTabOrder(self.connect_button, self.disconnect_button)
         self.setTabOrder(self.disconnect_button, self.notify_button)
-        self.setTabOrder(self.notify_button, self.approve_button)
+        self.setTabOrder(self.notify_button, self.probe_button)
+        self.setTabOrder(self.probe_button, self.approve_button)
         self.setTabOrder(self.approve_button, self.forget_button)
         self.setTabOrder(self.forget_button, self.confine_box.switch)
         self.setTabOrder(self.confine_box.switch, self.matrix)
@@ -274,6 +291,9 @@ class ServersPanel(QWidget):
         running = bool(self._managed_bridges())
         self.notify_button.setEnabled(running)
         self.notify_action.setEnabled(running)
+        probe = bool(srv and srv.command)
+        self.probe_button.setEnabled(probe)
+        self.probe_action.setEnabled(probe)
         row = self._selected_row()
         self.confine_box.show_server(
             name,
@@ -281,6 +301,13 @@ class ServersPanel(QWidget):
                 row and any(m.stale and not m.restartable for m in row.markers)
             ),
         )
+
+    def probe_selected(self) -> None:
+        """Ask for the selected server to be probed."""
+        name = self.selected_server()
+        srv = self.watcher.state.servers.get(name) if name else None
+        if name and srv is not None and srv.command:
+            self.probe_requested.emit(name)
 
     def notify_selected(self) -> None:
         """Ask the selected server's running bridges for a list_changed."""
