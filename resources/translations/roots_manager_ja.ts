@@ -48,8 +48,8 @@
     </message>
     <message>
         <location line="+2"/>
-        <source>Extra reada&amp;ble path…</source>
-        <translation>読み取り用の追加パス…(&amp;B)</translation>
+        <source>Extra read-onl&amp;y path…</source>
+        <translation>読み取り専用の追加パス…(&amp;Y)</translation>
     </message>
     <message>
         <location line="+2"/>

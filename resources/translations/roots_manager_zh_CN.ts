@@ -48,8 +48,8 @@
     </message>
     <message>
         <location line="+2"/>
-        <source>Extra reada&amp;ble path…</source>
-        <translation>额外可读路径…(&amp;B)</translation>
+        <source>Extra read-onl&amp;y path…</source>
+        <translation>额外只读路径…(&amp;Y)</translation>
     </message>
     <message>
         <location line="+2"/>
