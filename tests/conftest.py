@@ -93,3 +93,8 @@ def filesystem_server() -> list[str]:
 def ts_host() -> list[str]:
     """The command of a real host made with the TypeScript SDK (tests/peers/ts_host.mjs)."""
     return _node_peer(PEERS / "ts_host.mjs", "the TypeScript SDK host")
+
+
+def only_on_linux(why: str) -> pytest.MarkDecorator:
+    """A test of something only Linux has (*why*): it runs on Linux, and says why elsewhere."""
+    return pytest.mark.skipif(not sys.platform.startswith("linux"), reason=why)

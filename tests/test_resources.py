@@ -17,6 +17,7 @@ from PySide6.QtSvg import QSvgRenderer
 
 from roots_manager import APP_ID
 from roots_manager.core import resources
+from tests.conftest import only_on_linux
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -34,6 +35,7 @@ def validate(argv: list[str]) -> subprocess.CompletedProcess[str]:
     return proc
 
 
+@only_on_linux("the freedesktop validators are Linux tools")
 def test_desktop_entry_is_valid() -> None:
     with resources.as_path(resources.desktop_entry()) as path:
         proc = validate([tool("desktop-file-validate", "desktop-file-utils"), str(path)])
@@ -47,6 +49,7 @@ def test_desktop_entry_is_valid() -> None:
     assert group["Name[ja]"] and group["Comment[zh_CN]"]
 
 
+@only_on_linux("the freedesktop validators are Linux tools")
 def test_metainfo_is_valid() -> None:
     with resources.as_path(resources.metainfo()) as path:
         validate([tool("appstreamcli", "appstream"), "validate", "--no-net", str(path)])

@@ -527,6 +527,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_hosts_commands(sub)
 
+    from roots_manager.cli_probe import add_commands as add_probe_commands
+
+    add_probe_commands(sub)
+
     sub.add_parser("bridge", help="run the stdio bridge (the same as roots-bridge)", add_help=False)
     gui = sub.add_parser(
         "gui",

@@ -48,8 +48,8 @@
     </message>
     <message>
         <location line="+18"/>
-        <source>Extra reada&amp;ble path…</source>
-        <translation>読み取り用の追加パス…(&amp;B)</translation>
+        <source>Extra read-onl&amp;y path…</source>
+        <translation>読み取り専用の追加パス…(&amp;Y)</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -1467,12 +1467,12 @@
     <name>MainWindow</name>
     <message>
         <location filename="../../app/roots_manager/gui/main_window.py" line="+101"/>
-        <location line="+198"/>
+        <location line="+200"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-185"/>
+        <location line="-186"/>
         <source>Sections</source>
         <translation>セクション</translation>
     </message>
@@ -1547,14 +1547,14 @@
         <translation>サーバーに接続(&amp;C)…</translation>
     </message>
     <message numerus="yes">
-        <location line="+35"/>
+        <location line="+36"/>
         <source>%n server(s) wait for your decision</source>
         <translation>
             <numerusform>%n 個のサーバーがあなたの決定を待っています</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+122"/>
+        <location line="+133"/>
         <source>{server} was not connected from this app</source>
         <translation>{server} はこのアプリから接続したサーバーではありません</translation>
     </message>
@@ -1584,12 +1584,12 @@
         <translation>サーバーは初めて起動したときに「サーバーと同意」タブに表示され、あなたが許可したルートだけを見ます。</translation>
     </message>
     <message>
-        <location line="-217"/>
+        <location line="-228"/>
         <source>&amp;Review pending requests…</source>
         <translation>保留中のリクエストを確認(&amp;R)…</translation>
     </message>
     <message>
-        <location line="-137"/>
+        <location line="-138"/>
         <source>Changed {path}</source>
         <translation>{path} を変更しました</translation>
     </message>
@@ -1606,7 +1606,7 @@
         </translation>
     </message>
     <message>
-        <location line="+99"/>
+        <location line="+100"/>
         <source>&amp;View</source>
         <translation>表示(&amp;V)</translation>
     </message>
@@ -1686,7 +1686,7 @@
         <translation>{server} に接続できませんでした: {message}</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+24"/>
         <source>Connecting {server}…</source>
         <translation>{server} に接続中…</translation>
     </message>
@@ -1752,6 +1752,212 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <location line="+1"/>
         <source>It stays in the tray to ask you about new servers. Choose Quit from the tray icon&apos;s menu to end it. Your servers keep working either way.</source>
         <translation>新しいサーバーについて確認するため、トレイに常駐します。終了するにはトレイアイコンのメニューから「終了」を選んでください。どちらの場合もサーバーは動き続けます。</translation>
+    </message>
+</context>
+<context>
+    <name>ProbeDialog</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/probe_dialog.py" line="+56"/>
+        <source>Probe {server}</source>
+        <translation>{server} をプローブ</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The probe starts the server behind a private bridge over a scratch tree in a temporary folder, never your own folders or grants. It gives the server one root, packages/checkout, strictly narrower than the tree ({allow} in the command line stands for the tree&apos;s top), calls each tool that takes paths on a target inside the root and on a partner outside it (a sibling, a sibling whose name starts the same, &apos;..&apos;, a link out, &apos;#&apos; and non-ASCII names), grants a second root, changes the roots with list_changed and finally empties them. Without {allow} a refusal proves less: the server&apos;s own allowance is unknown.</source>
+        <translation>プローブは、一時フォルダー内の作業用ツリーに対し、専用のブリッジの後ろでサーバーを起動します（あなた自身のフォルダーや許可には触れません）。サーバーにはツリーより厳密に狭いルート packages/checkout を 1 つだけ与え（コマンドラインの {allow} はツリーの最上位を表します）、パスを受け取る各ツールを、ルート内の対象とルート外の相手（兄弟フォルダー、名前の先頭が同じ兄弟、&apos;..&apos;、外へ向かうリンク、&apos;#&apos; や非 ASCII の名前）に対して呼び出します。続いて 2 つ目のルートを許可し、list_changed でルートを変更し、最後に空にします。{allow} がないと、拒否の証明力は下がります。サーバー自身の許可範囲がわからないからです。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>The server&apos;s command line</source>
+        <translation>サーバーのコマンドライン</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>npx -y some-server {allow}</source>
+        <translation>npx -y some-server {allow}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Command:</source>
+        <translation>コマンド(&amp;C):</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Verdict</source>
+        <translation>判定</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Progress</source>
+        <translation>進行状況</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Probe matrix</source>
+        <translation>プローブの表</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Request and answer</source>
+        <translation>要求と応答</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Select a cell to see the request sent and the answer received.</source>
+        <translation>セルを選ぶと、送った要求と受け取った応答が表示されます。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&amp;Start</source>
+        <translation>開始(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Ca&amp;ncel</source>
+        <translation>キャンセル(&amp;N)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>C&amp;lose</source>
+        <translation>閉じる(&amp;L)</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>The command line cannot be read: {reason}</source>
+        <translation>コマンドラインを読み取れません: {reason}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Give the server&apos;s command line first.</source>
+        <translation>先にサーバーのコマンドラインを入力してください。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Starting the server…</source>
+        <translation>サーバーを起動しています…</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Cancelling: stopping the server…</source>
+        <translation>キャンセル中: サーバーを停止しています…</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>The probe failed: {reason}</source>
+        <translation>プローブに失敗しました: {reason}</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Cancelled. The server was stopped.</source>
+        <translation>キャンセルしました。サーバーは停止しました。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Saved as {file}.</source>
+        <translation>{file} として保存しました。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The table could not be saved: {reason}</source>
+        <translation>表を保存できませんでした: {reason}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{rows} rows in {seconds} s.</source>
+        <translation>{rows} 行、{seconds} 秒。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>{rows} row(s) changed since the previous run ({when}, version {version})</source>
+        <translation>前回の実行（{when}、バージョン {version}）から {rows} 行が変わりました</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>yes</source>
+        <translation>はい</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>no</source>
+        <translation>いいえ</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>undecided</source>
+        <translation>未決定</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The server&apos;s own allowance is unknown (no {allow} in its command line): a refusal outside the root proves less.</source>
+        <translation>サーバー自身の許可範囲は不明です（コマンドラインに {allow} がありません）。ルート外での拒否の証明力は下がります。</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>Compared with the run of {when} (version {version}):</source>
+        <translation>{when} の実行（バージョン {version}）との比較:</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>No row changed its outcome.</source>
+        <translation>結果が変わった行はありません。</translation>
+    </message>
+</context>
+<context>
+    <name>ProbeRowsModel</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/probe_model.py" line="+48"/>
+        <source>Tool</source>
+        <translation>ツール</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Operation</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Target</source>
+        <translation>対象</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Inside</source>
+        <translation>ルート内</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Outside</source>
+        <translation>ルート外</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reading</source>
+        <translation>解釈</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>worked</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>refused</source>
+        <translation>拒否</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>timed out</source>
+        <translation>タイムアウト</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>server gone</source>
+        <translation>サーバー終了</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not run</source>
+        <translation>未実行</translation>
     </message>
 </context>
 <context>
@@ -2085,7 +2291,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+7"/>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+345"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+362"/>
         <source>running</source>
         <translation>実行中</translation>
     </message>
@@ -2187,7 +2393,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="-266"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="-281"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;ルートはサーバーにどこを見るべきかを伝えるもので、アクセス制御ではありません。&lt;/b&gt;サーバーは、そのプロセスに許されたファイルなら何でも開けます。実際に何をしているかは「ログ」で確認してください。</translation>
     </message>
@@ -2303,7 +2509,22 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>list_changed を送信(&amp;L)</translation>
     </message>
     <message>
-        <location line="+88"/>
+        <location line="+11"/>
+        <source>Pro&amp;be…</source>
+        <translation>プローブ(&amp;B)…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Run the server over a scratch tree and find out what it really does with its roots: every path tool tried inside and outside its root</source>
+        <translation>作業用ツリーでサーバーを実行し、ルートを実際にどう扱うかを調べます。パスを扱うすべてのツールをルートの内と外で試します</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&amp;Probe…</source>
+        <translation>プローブ(&amp;P)…</translation>
+    </message>
+    <message>
+        <location line="+83"/>
         <source>Legend of the consent cells</source>
         <translation>同意セルの凡例</translation>
     </message>
@@ -2338,7 +2559,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>まだルートがありません。「ルート」タブでフォルダーを追加すると、それぞれがここで列になります。</translation>
     </message>
     <message>
-        <location line="+115"/>
+        <location line="+125"/>
         <source>Could not ask the bridge of {server}: {reason}</source>
         <translation>{server} のブリッジに依頼できませんでした: {reason}</translation>
     </message>

@@ -48,8 +48,8 @@
     </message>
     <message>
         <location line="+18"/>
-        <source>Extra reada&amp;ble path…</source>
-        <translation>额外可读路径…(&amp;B)</translation>
+        <source>Extra read-onl&amp;y path…</source>
+        <translation>额外只读路径…(&amp;Y)</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -1467,12 +1467,12 @@
     <name>MainWindow</name>
     <message>
         <location filename="../../app/roots_manager/gui/main_window.py" line="+101"/>
-        <location line="+198"/>
+        <location line="+200"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-185"/>
+        <location line="-186"/>
         <source>Sections</source>
         <translation>分区</translation>
     </message>
@@ -1547,14 +1547,14 @@
         <translation>连接服务器(&amp;C)…</translation>
     </message>
     <message numerus="yes">
-        <location line="+35"/>
+        <location line="+36"/>
         <source>%n server(s) wait for your decision</source>
         <translation>
             <numerusform>%n 个服务器在等待你的决定</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+122"/>
+        <location line="+133"/>
         <source>{server} was not connected from this app</source>
         <translation>{server} 不是由本应用连接的</translation>
     </message>
@@ -1584,12 +1584,12 @@
         <translation>服务器首次运行时会出现在“服务器与授权”标签页中，并且只能看到你授予它的根目录。</translation>
     </message>
     <message>
-        <location line="-217"/>
+        <location line="-228"/>
         <source>&amp;Review pending requests…</source>
         <translation>查看待处理的请求(&amp;R)…</translation>
     </message>
     <message>
-        <location line="-137"/>
+        <location line="-138"/>
         <source>Changed {path}</source>
         <translation>已更改 {path}</translation>
     </message>
@@ -1606,7 +1606,7 @@
         </translation>
     </message>
     <message>
-        <location line="+99"/>
+        <location line="+100"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -1686,7 +1686,7 @@
         <translation>无法连接 {server}：{message}</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+24"/>
         <source>Connecting {server}…</source>
         <translation>正在连接 {server}…</translation>
     </message>
@@ -1752,6 +1752,212 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <location line="+1"/>
         <source>It stays in the tray to ask you about new servers. Choose Quit from the tray icon&apos;s menu to end it. Your servers keep working either way.</source>
         <translation>它会留在托盘中，以便就新服务器询问你。要结束它，请从托盘图标的菜单中选择“退出”。无论哪种情况，你的服务器都会继续工作。</translation>
+    </message>
+</context>
+<context>
+    <name>ProbeDialog</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/probe_dialog.py" line="+56"/>
+        <source>Probe {server}</source>
+        <translation>探测 {server}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The probe starts the server behind a private bridge over a scratch tree in a temporary folder, never your own folders or grants. It gives the server one root, packages/checkout, strictly narrower than the tree ({allow} in the command line stands for the tree&apos;s top), calls each tool that takes paths on a target inside the root and on a partner outside it (a sibling, a sibling whose name starts the same, &apos;..&apos;, a link out, &apos;#&apos; and non-ASCII names), grants a second root, changes the roots with list_changed and finally empties them. Without {allow} a refusal proves less: the server&apos;s own allowance is unknown.</source>
+        <translation>探测会在一个私有桥接之后启动服务器，面对临时文件夹中的一棵草稿目录树，绝不涉及你自己的文件夹或授权。它只给服务器一个根 packages/checkout，严格窄于整棵树（命令行中的 {allow} 代表树的顶层），并对每个接受路径的工具分别调用根内的目标和根外的对应目标（同级目录、名称开头相同的同级目录、&apos;..&apos;、指向外部的链接、含 &apos;#&apos; 和非 ASCII 字符的名称），然后授予第二个根，用 list_changed 更改根，最后清空。没有 {allow} 时，拒绝的证明力较弱：服务器自身允许的范围未知。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>The server&apos;s command line</source>
+        <translation>服务器的命令行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>npx -y some-server {allow}</source>
+        <translation>npx -y some-server {allow}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Command:</source>
+        <translation>命令(&amp;C):</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Verdict</source>
+        <translation>结论</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Progress</source>
+        <translation>进度</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Probe matrix</source>
+        <translation>探测矩阵</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Request and answer</source>
+        <translation>请求与应答</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Select a cell to see the request sent and the answer received.</source>
+        <translation>选择一个单元格，查看发送的请求和收到的应答。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&amp;Start</source>
+        <translation>开始(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Ca&amp;ncel</source>
+        <translation>取消(&amp;N)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>C&amp;lose</source>
+        <translation>关闭(&amp;L)</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>The command line cannot be read: {reason}</source>
+        <translation>无法读取命令行：{reason}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Give the server&apos;s command line first.</source>
+        <translation>请先填写服务器的命令行。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Starting the server…</source>
+        <translation>正在启动服务器…</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Cancelling: stopping the server…</source>
+        <translation>正在取消：正在停止服务器…</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>The probe failed: {reason}</source>
+        <translation>探测失败：{reason}</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Cancelled. The server was stopped.</source>
+        <translation>已取消。服务器已停止。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Saved as {file}.</source>
+        <translation>已保存为 {file}。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The table could not be saved: {reason}</source>
+        <translation>无法保存表格：{reason}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{rows} rows in {seconds} s.</source>
+        <translation>{rows} 行，用时 {seconds} 秒。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>{rows} row(s) changed since the previous run ({when}, version {version})</source>
+        <translation>自上次运行（{when}，版本 {version}）以来有 {rows} 行发生变化</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>undecided</source>
+        <translation>未定</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The server&apos;s own allowance is unknown (no {allow} in its command line): a refusal outside the root proves less.</source>
+        <translation>服务器自身允许的范围未知（其命令行中没有 {allow}）：根外的拒绝证明力较弱。</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>Compared with the run of {when} (version {version}):</source>
+        <translation>与 {when} 的运行（版本 {version}）相比：</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>No row changed its outcome.</source>
+        <translation>没有哪一行的结果发生变化。</translation>
+    </message>
+</context>
+<context>
+    <name>ProbeRowsModel</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/probe_model.py" line="+48"/>
+        <source>Tool</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Operation</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Target</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Inside</source>
+        <translation>根内</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Outside</source>
+        <translation>根外</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reading</source>
+        <translation>解读</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>worked</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>refused</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>timed out</source>
+        <translation>超时</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>server gone</source>
+        <translation>服务器已退出</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not run</source>
+        <translation>未运行</translation>
     </message>
 </context>
 <context>
@@ -2085,7 +2291,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+7"/>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+345"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+362"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
@@ -2187,7 +2393,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="-266"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="-281"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;根目录告诉服务器该去哪里查看，它们并不是访问控制。&lt;/b&gt;服务器仍然可以打开其进程有权访问的任何文件。请在“日志”中查看它实际做了什么。</translation>
     </message>
@@ -2303,7 +2509,22 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>发送 list_changed(&amp;L)</translation>
     </message>
     <message>
-        <location line="+88"/>
+        <location line="+11"/>
+        <source>Pro&amp;be…</source>
+        <translation>探测(&amp;B)…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Run the server over a scratch tree and find out what it really does with its roots: every path tool tried inside and outside its root</source>
+        <translation>在草稿目录树上运行服务器，查明它实际上如何对待自己的根：每个路径工具都在根内和根外各试一次</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&amp;Probe…</source>
+        <translation>探测(&amp;P)…</translation>
+    </message>
+    <message>
+        <location line="+83"/>
         <source>Legend of the consent cells</source>
         <translation>授权单元格图例</translation>
     </message>
@@ -2338,7 +2559,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>你还没有根目录：在“根目录”标签页中添加文件夹，每个文件夹都会成为这里的一列。</translation>
     </message>
     <message>
-        <location line="+115"/>
+        <location line="+125"/>
         <source>Could not ask the bridge of {server}: {reason}</source>
         <translation>无法向 {server} 的桥接器发出请求：{reason}</translation>
     </message>

@@ -21,9 +21,11 @@ from roots_manager.core import events as ev
 from roots_manager.core.paths import Layout
 from roots_manager.sandbox.landlock import TEST_ABI_ENV
 from tests.bridge.wire import bridge_argv, events
-from tests.conftest import run_cli
+from tests.conftest import only_on_linux, run_cli
 
 FILE_TOOL = Path(__file__).with_name("file_tool_server.py")
+
+pytestmark = only_on_linux("confinement is tested on Linux (Landlock); macOS's is untested")
 SHADOW = "/etc/shadow"
 
 

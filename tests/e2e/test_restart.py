@@ -27,7 +27,7 @@ from tests.bridge.wire import (
     is_method,
     wait_for,
 )
-from tests.conftest import run_cli
+from tests.conftest import only_on_linux, run_cli
 
 HERE = Path(__file__).parent
 FILE_TOOL = HERE / "file_tool_server.py"
@@ -63,6 +63,7 @@ def restarted(layout: Layout, count: int) -> list[dict[str, Any]]:
     )
 
 
+@only_on_linux("confinement (Landlock) is Linux only")
 @pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
 def test_a_revoked_folder_is_closed_to_the_running_confined_server(
     tmp_path: Path, layout: Layout, mode: str
@@ -301,6 +302,7 @@ def test_the_reference_filesystem_server_forgets_a_revoked_folder_only_when_rest
         assert not events(layout, ev.SERVER_RESTARTED)
 
 
+@only_on_linux("confinement (Landlock) is Linux only")
 def test_the_filesystem_server_given_the_whole_disk_loses_a_revoked_folder_at_once(
     filesystem_server: list[str], tmp_path: Path, layout: Layout
 ) -> None:

@@ -11,6 +11,9 @@ import pytest
 from roots_manager.sandbox import landlock as ll
 from roots_manager.sandbox.availability import availability
 from roots_manager.sandbox.landlock import MIN_ABI, TEST_ABI_ENV
+from tests.conftest import only_on_linux
+
+pytestmark = only_on_linux("Landlock is a Linux kernel feature")
 
 
 def test_each_abi_handles_the_rights_it_knows() -> None:

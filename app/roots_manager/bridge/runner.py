@@ -193,6 +193,20 @@ class Bridge:
             self._reason = f"{signal.Signals(signum).name} received"
             self.stop_event.set()
 
+    def _handle_signals(self, loop: asyncio.AbstractEventLoop) -> None:
+        """End the session in order on the signals that ask a process to end."""
+        # SIGHUP too: a closed terminal must not end the bridge without the server; Windows
+        # has none, but Ctrl+Break (SIGBREAK), and no add_signal_handler: a plain handler
+        # hands the signal to the loop there
+        names = ("SIGTERM", "SIGINT", "SIGHUP", "SIGBREAK")
+        for sig in [getattr(signal, n) for n in names if hasattr(signal, n)]:
+            try:
+                loop.add_signal_handler(sig, self._signalled, sig)
+            except NotImplementedError:
+                signal.signal(sig, lambda s, _f: loop.call_soon_threadsafe(self._signalled, s))
+            except RuntimeError:  # not the main thread (a test running the bridge inline)
+                pass
+
     def _start_pumps(self, loop: asyncio.AbstractEventLoop) -> None:
         assert self.proc is not None and self.proc.stdout is not None
         handoff = self._handoff = HandOff(loop)
@@ -313,10 +327,7 @@ class Bridge:
         """Run until the host or the server goes; returns the bridge's exit code."""
         loop = asyncio.get_running_loop()
         self.server.watch(loop)
-        # SIGHUP too: a closed terminal must not end the bridge without the server
-        for sig in (signal.SIGTERM, signal.SIGINT, getattr(signal, "SIGHUP", signal.SIGTERM)):
-            with contextlib.suppress(NotImplementedError, RuntimeError):
-                loop.add_signal_handler(sig, self._signalled, sig)
+        self._handle_signals(loop)
         self.log.event(
             ev.SESSION_START,
             command=self.command,

@@ -93,6 +93,11 @@ class Layout:
         """Markers of running bridges and of the running desktop app."""
         return self.home / "live"
 
+    @property
+    def probes(self) -> Path:
+        """The boundary probe's saved tables, a folder per server."""
+        return self.home / "probes"
+
     def ensure(self) -> Layout:
         """Create the private directory tree."""
         for d in (self.home, self.logs, self.live):

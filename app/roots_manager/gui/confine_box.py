@@ -76,7 +76,7 @@ class ConfineBox(QWidget):
         self.extra = QListWidget(self)
         self.extra.setAccessibleName(self.tr("Extra paths the confined server may use"))
         self.extra.setMaximumHeight(self.extra.fontMetrics().height() * 5)
-        self.add_read = QPushButton(self.tr("Extra reada&ble path…"), self)
+        self.add_read = QPushButton(self.tr("Extra read-onl&y path…"), self)
         self.add_read.clicked.connect(lambda: self._add_extra(write=False))
         self.add_write = QPushButton(self.tr("E&xtra writable path…"), self)
         self.add_write.clicked.connect(lambda: self._add_extra(write=True))

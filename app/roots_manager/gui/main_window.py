@@ -108,6 +108,7 @@ class MainWindow(QMainWindow):
         self.servers_panel = ServersPanel(watcher, self)
         self.servers_panel.connect_requested.connect(self.connect_server)
         self.servers_panel.disconnect_requested.connect(self.disconnect_server)
+        self.servers_panel.probe_requested.connect(self.probe_server)
         self.servers_panel.list_changed_requested.connect(self._list_changed_requested)
 
         self.tabs = QTabWidget(self)
@@ -254,6 +255,7 @@ class MainWindow(QMainWindow):
         self.disconnect_action = self.servers_panel.disconnect_action
         servers.addAction(self.disconnect_action)
         servers.addAction(self.servers_panel.notify_action)
+        servers.addAction(self.servers_panel.probe_action)
         servers.addSeparator()
         servers.addAction(
             self._action(self.tr("&Review pending requests…"), self.review_requested, "Ctrl+R")
@@ -385,6 +387,17 @@ class MainWindow(QMainWindow):
         self.show_error(
             self.tr("Could not connect {server}: {message}").format(server=name, message=message)
         )
+
+    def probe_server(self, name: str) -> None:
+        """Open the Probe… dialog on server *name*, with the command line it last ran."""
+        from roots_manager.gui.probe_dialog import ProbeDialog
+
+        srv = self.watcher.state.servers.get(name)
+        dialog = ProbeDialog(
+            self.watcher.layout, name, list(srv.command or []) if srv else [], self
+        )
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.show()
 
     def connect_server(self) -> None:
         """Ask for a command line and run it through the bridge with this app as the host."""

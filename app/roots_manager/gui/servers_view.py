@@ -65,6 +65,8 @@ class ServersPanel(QWidget):
     """Disconnect the selected server, named by the argument (one the app connected)."""
     list_changed_requested = Signal(str, int)
     """The running bridges of a server (name, how many) were asked for a list_changed."""
+    probe_requested = Signal(str)
+    """Probe the server named by the argument (what it really does with its roots)."""
 
     def __init__(self, watcher: StoreWatcher, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -212,20 +214,35 @@ class ServersPanel(QWidget):
         )
         self.forget_button.setIcon(action_icon("edit-delete", QStyle.StandardPixmap.SP_TrashIcon))
 
+        self.probe_button = QPushButton(self.tr("Pro&be…"), self)
+        self.probe_button.setToolTip(
+            self.tr(
+                "Run the server over a scratch tree and find out what it really does with its "
+                "roots: every path tool tried inside and outside its root"
+            )
+        )
+        self.probe_button.clicked.connect(self.probe_selected)
+        # the same, for the Servers menu
+        self.probe_action = QAction(self.tr("&Probe…"), self)
+        self.probe_action.setToolTip(self.probe_button.toolTip())
+        self.probe_action.triggered.connect(self.probe_selected)
+
         top = QHBoxLayout()
         top.addWidget(policy_label)
         top.addWidget(self.policy)
         top.addStretch(1)
-        buttons = QHBoxLayout()
-        for b in (
-            self.connect_button,
-            self.disconnect_button,
-            self.notify_button,
-            self.approve_button,
-            self.forget_button,
+        # two rows, what acts on a running server and what acts on the server's record: one
+        # row of all six would make the window wider than a small screen
+        buttons = QVBoxLayout()
+        for group in (
+            (self.connect_button, self.disconnect_button, self.notify_button, self.probe_button),
+            (self.approve_button, self.forget_button),
         ):
-            buttons.addWidget(b)
-        buttons.addStretch(1)
+            row = QHBoxLayout()
+            for b in group:
+                row.addWidget(b)
+            row.addStretch(1)
+            buttons.addLayout(row)
 
         self.confine_box = ConfineBox(watcher, self)
 
@@ -262,7 +279,8 @@ class ServersPanel(QWidget):
         self.setTabOrder(self.servers, self.connect_button)
         self.setTabOrder(self.connect_button, self.disconnect_button)
         self.setTabOrder(self.disconnect_button, self.notify_button)
-        self.setTabOrder(self.notify_button, self.approve_button)
+        self.setTabOrder(self.notify_button, self.probe_button)
+        self.setTabOrder(self.probe_button, self.approve_button)
         self.setTabOrder(self.approve_button, self.forget_button)
         self.setTabOrder(self.forget_button, self.confine_box.switch)
         self.setTabOrder(self.confine_box.switch, self.matrix)
@@ -397,6 +415,9 @@ class ServersPanel(QWidget):
         mine = name is not None and name in self.app_connected
         self.disconnect_button.setEnabled(mine)
         self.disconnect_action.setEnabled(mine)
+        probe = bool(srv and srv.command)
+        self.probe_button.setEnabled(probe)
+        self.probe_action.setEnabled(probe)
         row = self._selected_row()
         self.confine_box.show_server(
             name,
@@ -415,6 +436,13 @@ class ServersPanel(QWidget):
         name = self.selected_server()
         if name is not None and name in self.app_connected:
             self.disconnect_requested.emit(name)
+
+    def probe_selected(self) -> None:
+        """Ask for the selected server to be probed."""
+        name = self.selected_server()
+        srv = self.watcher.state.servers.get(name) if name else None
+        if name and srv is not None and srv.command:
+            self.probe_requested.emit(name)
 
     def notify_selected(self) -> None:
         """Ask the selected server's running bridges for a list_changed."""

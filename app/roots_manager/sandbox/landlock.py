@@ -97,13 +97,23 @@ class _PathBeneathAttr(ctypes.Structure):
     _fields_ = (("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32))
 
 
-_libc = ctypes.CDLL(None, use_errno=True)
-_libc.syscall.restype = ctypes.c_long
-_libc.prctl.restype = ctypes.c_int
+_libc_loaded: ctypes.CDLL | None = None
+
+
+def _libc() -> ctypes.CDLL:
+    """The C library, loaded on first use: the module imports anywhere, even where there is
+    no such library to load (Windows)."""
+    global _libc_loaded
+    if _libc_loaded is None:
+        lib = ctypes.CDLL(None, use_errno=True)
+        lib.syscall.restype = ctypes.c_long
+        lib.prctl.restype = ctypes.c_int
+        _libc_loaded = lib
+    return _libc_loaded
 
 
 def _syscall(number: int, *args: object) -> int:
-    ret = int(_libc.syscall(ctypes.c_long(number), *args))
+    ret = int(_libc().syscall(ctypes.c_long(number), *args))
     if ret < 0:
         err = ctypes.get_errno()
         raise LandlockError(err, os.strerror(err))
@@ -168,7 +178,7 @@ def restrict_self(rules: Iterable[Rule], abi: int) -> list[tuple[str, str]]:
                 _syscall(SYS_ADD_RULE, ruleset, RULE_PATH_BENEATH, ctypes.byref(beneath), 0)
             finally:
                 os.close(fd)
-        if _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        if _libc().prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
             err = ctypes.get_errno()
             raise LandlockError(err, os.strerror(err))
         _syscall(SYS_RESTRICT_SELF, ruleset, 0)

@@ -1,0 +1,141 @@
+"""The boundary probe's result: the server, the roots it was given, the rows and the verdict.
+
+This is the document ``roots-manager probe --json`` prints and ``--save`` keeps, one file per
+run (:mod:`~roots_manager.core.probe_table`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from roots_manager.core.probe_verdict import (
+    ALLOWANCE_UNKNOWN,
+    VERDICT_NAMES,
+    Finding,
+    Outcome,
+    Row,
+    Traffic,
+)
+
+FORMAT = 1
+
+
+@dataclass
+class Report:
+    """Everything one probe run found."""
+
+    name: str
+    """The name the table is kept under (``--server``, else the server's own name)."""
+    version: str
+    """The version the server reported."""
+    command: list[str]
+    """The command line as given (``{allow}`` not replaced)."""
+    allowance: str | None
+    """The scratch tree's top when ``{allow}`` stood in the command line; None: unknown."""
+    started_at: str
+    server_name: str = ""
+    """The name the server reported (``serverInfo.name``)."""
+    roots: list[dict[str, Any]] = field(default_factory=list)
+    """The roots of each phase: ``{"phase", "uris"}``."""
+    rows: list[Row] = field(default_factory=list)
+    verdict: dict[str, Finding] = field(default_factory=dict)
+    traffic: Traffic | None = None
+    left_out: dict[str, str] = field(default_factory=dict)
+    """Tools not probed and why (``takes no path``)."""
+    complete: bool = False
+    problem: str | None = None
+    """Why the probe stopped early, or found nothing to probe."""
+    seconds: float = 0.0
+    stderr_tail: str = ""
+    secret_revealed: bool = False
+    tree: str = ""
+    """Where the scratch tree was (removed after the run): the targets' paths start with it."""
+    events: list[dict[str, Any]] = field(default_factory=list)
+    """The roots traffic the bridge recorded in the run's private log."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``--json`` document."""
+        t = self.traffic
+        return {
+            "format": FORMAT,
+            "server": {
+                "name": self.name,
+                "reported_name": self.server_name,
+                "version": self.version,
+                "command": self.command,
+            },
+            "allowance": self.allowance,
+            "started_at": self.started_at,
+            "seconds": round(self.seconds, 2),
+            "complete": self.complete,
+            "problem": self.problem,
+            "roots": self.roots,
+            "rows": [r.to_json() for r in self.rows],
+            "verdict": {k: f.value for k, f in self.verdict.items()},
+            "verdict_reasons": {k: f.reason for k, f in self.verdict.items()},
+            "traffic": None if t is None else dict(t.__dict__),
+            "left_out": self.left_out,
+            "secret_revealed": self.secret_revealed,
+            "stderr_tail": self.stderr_tail,
+            "tree": self.tree,
+            "events": self.events,
+        }
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> Report:
+        """A report read back from a saved table."""
+        server = doc.get("server") or {}
+        values = doc.get("verdict") or {}
+        reasons = doc.get("verdict_reasons") or {}
+        traffic = doc.get("traffic")
+        return cls(
+            name=str(server.get("name", "")),
+            version=str(server.get("version", "")),
+            command=[str(a) for a in server.get("command") or []],
+            allowance=doc.get("allowance"),
+            started_at=str(doc.get("started_at", "")),
+            server_name=str(server.get("reported_name", "")),
+            roots=list(doc.get("roots") or []),
+            rows=[Row.from_json(r) for r in doc.get("rows") or []],
+            verdict={k: Finding(values.get(k), str(reasons.get(k, ""))) for k in values},
+            traffic=Traffic(**traffic) if isinstance(traffic, dict) else None,
+            left_out=dict(doc.get("left_out") or {}),
+            complete=bool(doc.get("complete", False)),
+            problem=doc.get("problem"),
+            seconds=float(doc.get("seconds", 0.0)),
+            stderr_tail=str(doc.get("stderr_tail", "")),
+            secret_revealed=bool(doc.get("secret_revealed", False)),
+            tree=str(doc.get("tree", "")),
+            events=list(doc.get("events") or []),
+        )
+
+
+def verdict_lines(report: Report) -> list[str]:
+    """The verdict, one line each: ``enforces_roots: yes: every outside target...``."""
+    out = []
+    for name in VERDICT_NAMES:
+        f = report.verdict.get(name)
+        if f is None:
+            continue
+        value = {True: "yes", False: "no", None: "undecided"}[f.value]
+        out.append(f"{name}: {value}: {f.reason}")
+    if report.allowance is None:
+        out.append(f"note: {ALLOWANCE_UNKNOWN}")
+    if report.secret_revealed:
+        out.append("note: an answer revealed the secret file outside every root")
+    return out
+
+
+CELL_MARK = {
+    Outcome.WORKED: "worked",
+    Outcome.REFUSED: "refused",
+    Outcome.TIMED_OUT: "TIMED OUT",
+    Outcome.SERVER_GONE: "server gone",
+    Outcome.NOT_RUN: "-",
+}
+
+
+def short(report: Report, text: str) -> str:
+    """*text* with the scratch tree's path shown as ``<tree>``."""
+    return text.replace(report.tree, "<tree>") if report.tree else text

@@ -1,0 +1,317 @@
+"""The Probe… dialog: what a server really does with its roots, as a paired matrix.
+
+The dialog shows the plan, runs it with a progress bar and Cancel, fills the matrix as rows
+arrive (inside and outside side by side, coloured by outcome, the raw request and answer of
+the selected cell below), puts the verdict on top, keeps the table (the app always saves it)
+and links to what changed since the previous saved run.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import shlex
+
+from PySide6.QtCore import QItemSelection, Qt, Signal
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from roots_manager.core.names import visible
+from roots_manager.core.paths import Layout
+from roots_manager.core.probe_report import Report, short
+from roots_manager.core.probe_table import Comparison, compare, history, save
+from roots_manager.core.probe_verdict import VERDICT_NAMES
+from roots_manager.gui.probe_model import INSIDE, OUTSIDE, ProbeRowsModel, ProbeWorker
+
+
+class ProbeDialog(QDialog):
+    """Probe one server: its command line (with ``{allow}``), the plan, the run, the table."""
+
+    run_finished = Signal(object)
+    """The run ended: its :class:`Report`, or None when it was cancelled."""
+
+    def __init__(
+        self, layout: Layout, server: str, command: list[str], parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.layout_ = layout
+        self.server = server
+        self.worker: ProbeWorker | None = None
+        self.report: Report | None = None
+        self.comparison: Comparison | None = None
+        self.setWindowTitle(self.tr("Probe {server}").format(server=visible(server)))
+
+        plan = QLabel(
+            self.tr(
+                "The probe starts the server behind a private bridge over a scratch tree in a "
+                "temporary folder, never your own folders or grants. It gives the server one "
+                "root, packages/checkout, strictly narrower than the tree ({allow} in the "
+                "command line stands for the tree's top), calls each tool that takes paths on "
+                "a target inside the root and on a partner outside it (a sibling, a sibling "
+                "whose name starts the same, '..', a link out, '#' and non-ASCII names), "
+                "grants a second root, changes the roots with list_changed and finally "
+                "empties them. Without {allow} a refusal proves less: the server's own "
+                "allowance is unknown."
+            ),
+            self,
+        )
+        plan.setWordWrap(True)
+        self.command = QLineEdit(shlex.join(command), self)
+        self.command.setAccessibleName(self.tr("The server's command line"))
+        self.command.setPlaceholderText(self.tr("npx -y some-server {allow}"))
+        command_label = QLabel(self.tr("&Command:"), self)
+        command_label.setBuddy(self.command)
+
+        self.verdict = QLabel(self)
+        self.verdict.setWordWrap(True)
+        self.verdict.setTextFormat(Qt.TextFormat.RichText)
+        self.verdict.setAccessibleName(self.tr("Verdict"))
+        self.changes = QLabel(self)
+        self.changes.setTextFormat(Qt.TextFormat.RichText)
+        self.changes.linkActivated.connect(self.show_changes)
+        self.changes.hide()
+
+        self.progress = QProgressBar(self)
+        self.progress.setAccessibleName(self.tr("Progress"))
+        self.progress.setRange(0, 1)
+        self.progress.setValue(0)
+        self.status = QLabel(self)
+
+        self.model = ProbeRowsModel(self)
+        self.table = QTableView(self)
+        self.table.setModel(self.model)
+        self.table.setAccessibleName(self.tr("Probe matrix"))
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.verticalHeader().setVisible(False)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.selectionModel().selectionChanged.connect(self._selected)
+        self.raw = QPlainTextEdit(self)
+        self.raw.setReadOnly(True)
+        self.raw.setAccessibleName(self.tr("Request and answer"))
+        self.raw.setPlaceholderText(
+            self.tr("Select a cell to see the request sent and the answer received.")
+        )
+        split = QSplitter(Qt.Orientation.Vertical, self)
+        split.addWidget(self.table)
+        split.addWidget(self.raw)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 1)
+
+        self.start_button = QPushButton(self.tr("&Start"), self)
+        self.start_button.setDefault(True)
+        self.start_button.clicked.connect(self.start)
+        self.cancel_button = QPushButton(self.tr("Ca&ncel"), self)
+        self.cancel_button.setEnabled(False)
+        self.cancel_button.clicked.connect(self.cancel)
+        close = QPushButton(self.tr("C&lose"), self)
+        close.clicked.connect(self.close)
+
+        row = QHBoxLayout()
+        row.addWidget(command_label)
+        row.addWidget(self.command, 1)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.progress, 1)
+        buttons.addWidget(self.start_button)
+        buttons.addWidget(self.cancel_button)
+        buttons.addWidget(close)
+        lay = QVBoxLayout(self)
+        lay.addWidget(self.verdict)
+        lay.addWidget(self.changes)
+        lay.addWidget(plan)
+        lay.addLayout(row)
+        lay.addLayout(buttons)
+        lay.addWidget(self.status)
+        lay.addWidget(split, 1)
+        self.resize(1000, 700)
+
+    # ---- the run ------------------------------------------------------------------------
+
+    @property
+    def running(self) -> bool:
+        return self.worker is not None
+
+    def start(self) -> None:
+        """Run the probe with the command line in the box."""
+        if self.running:
+            return
+        try:
+            command = shlex.split(self.command.text())
+        except ValueError as exc:
+            self.status.setText(
+                self.tr("The command line cannot be read: {reason}").format(reason=exc)
+            )
+            return
+        if not command:
+            self.status.setText(self.tr("Give the server's command line first."))
+            return
+        self.model.clear()
+        self.report = None
+        self.verdict.clear()
+        self.changes.hide()
+        self.raw.clear()
+        self.progress.setRange(0, 0)  # busy until the plan is known
+        self.status.setText(self.tr("Starting the server…"))
+        self.worker = ProbeWorker(command, self.server, self)
+        self.worker.rows_found.connect(self.model.add_rows)
+        self.worker.progressed.connect(self._progressed)
+        self.worker.finished.connect(self._finished)
+        self.worker.failed.connect(self._failed)
+        self.start_button.setEnabled(False)
+        self.cancel_button.setEnabled(True)
+        self.command.setEnabled(False)
+        self.worker.start()
+
+    def cancel(self) -> None:
+        """Stop the run; the server is stopped and the scratch tree removed."""
+        if self.worker is not None:
+            self.status.setText(self.tr("Cancelling: stopping the server…"))
+            self.cancel_button.setEnabled(False)
+            self.worker.cancel()
+
+    def _progressed(self, done: int, total: int, message: str) -> None:
+        if total:
+            self.progress.setRange(0, total)
+            self.progress.setValue(min(done, total))
+        self.status.setText(message)
+
+    def _ended(self) -> None:
+        if self.worker is not None:
+            self.worker.wait(10)
+            self.worker.deleteLater()
+        self.worker = None
+        self.start_button.setEnabled(True)
+        self.cancel_button.setEnabled(False)
+        self.command.setEnabled(True)
+        self.progress.setRange(0, 1)
+
+    def _failed(self, reason: str) -> None:
+        self._ended()
+        self.status.setText(self.tr("The probe failed: {reason}").format(reason=reason))
+        self.run_finished.emit(None)
+
+    def _finished(self, report: Report | None) -> None:
+        self._ended()
+        if report is None:
+            self.status.setText(self.tr("Cancelled. The server was stopped."))
+            self.run_finished.emit(None)
+            return
+        self.progress.setValue(1)
+        self.report = report
+        self.model.finish(report)
+        self.verdict.setText(self._verdict_html(report))
+        previous = history(self.layout_, report.name)
+        try:
+            path = save(self.layout_, report)
+            saved = self.tr("Saved as {file}.").format(file=path.name)
+        except OSError as exc:
+            saved = self.tr("The table could not be saved: {reason}").format(reason=exc)
+        took = self.tr("{rows} rows in {seconds} s.").format(
+            rows=len(report.rows), seconds=f"{report.seconds:.1f}"
+        )
+        problem = report.problem or ""
+        self.status.setText(" ".join(p for p in (problem, took, saved) if p))
+        if previous:
+            self.comparison = compare(previous[0].report, report)
+            self.changes.setText(
+                '<a href="changes">'
+                + html.escape(
+                    self.tr(
+                        "{rows} row(s) changed since the previous run ({when}, version {version})"
+                    ).format(
+                        rows=len(self.comparison.rows),
+                        when=previous[0].report.started_at,
+                        version=previous[0].report.version or "?",
+                    )
+                )
+                + "</a>"
+            )
+            self.changes.show()
+        self.run_finished.emit(report)
+
+    def _verdict_html(self, report: Report) -> str:
+        words = {True: self.tr("yes"), False: self.tr("no"), None: self.tr("undecided")}
+        lines = []
+        for name in VERDICT_NAMES:
+            f = report.verdict.get(name)
+            if f is None:
+                continue
+            mark = f"<b>{html.escape(words[f.value])}</b>"
+            lines.append(f"{html.escape(name)}: {mark} <small>{html.escape(f.reason)}</small>")
+        if report.allowance is None:
+            lines.append(
+                html.escape(
+                    self.tr(
+                        "The server's own allowance is unknown (no {allow} in its command "
+                        "line): a refusal outside the root proves less."
+                    )
+                )
+            )
+        return "<br>".join(lines)
+
+    # ---- details ------------------------------------------------------------------------
+
+    def _selected(self, selected: QItemSelection, _: QItemSelection) -> None:
+        indexes = selected.indexes()
+        if not indexes:
+            return
+        index = indexes[0]
+        row = self.model.row_at(index.row())
+        if row is None:
+            return
+        cells = (
+            [("inside", row.inside)]
+            if index.column() == INSIDE
+            else [("outside", row.outside)]
+            if index.column() == OUTSIDE
+            else [("inside", row.inside), ("outside", row.outside)]
+        )
+        parts = []
+        for side, cell in cells:
+            doc = {"request": cell.request, "answer": cell.answer, "changed": cell.changed}
+            text = json.dumps(doc, ensure_ascii=False, indent=2)
+            if self.report is not None:
+                text = short(self.report, text)
+            parts.append(f"# {side}: {cell.outcome.value} ({cell.evidence.value})\n{text}")
+        self.raw.setPlainText("\n\n".join(parts))
+
+    def show_changes(self, _link: str = "") -> None:
+        """Show the rows that changed since the previous saved run, below the matrix."""
+        c = self.comparison
+        if c is None:
+            return
+        lines = [
+            self.tr("Compared with the run of {when} (version {version}):").format(
+                when=c.old.started_at, version=c.old.version or "?"
+            )
+        ]
+        for ch in c.rows:
+            old = "-" if ch.old is None else f"{ch.old[0].value} / {ch.old[1].value}"
+            new = "-" if ch.new is None else f"{ch.new[0].value} / {ch.new[1].value}"
+            lines.append(f"{' '.join(ch.key)}: {old} -> {new}")
+        for name, (a, b) in c.verdict.items():
+            lines.append(f"{name}: {a} -> {b}")
+        if not c.rows and not c.verdict:
+            lines.append(self.tr("No row changed its outcome."))
+        self.raw.setPlainText("\n".join(lines))
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        # closing stops the run: no server is left behind a closed window
+        if self.worker is not None:
+            self.worker.cancel()
+            self.worker.wait(15)
+        super().closeEvent(event)

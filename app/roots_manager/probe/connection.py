@@ -1,0 +1,66 @@
+"""How the probe reaches a server: through ``roots-bridge``, with the run's private directory."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import anyio
+from mcp import StdioServerParameters
+from mcp.shared.exceptions import MCPError
+
+from roots_manager.core.paths import HOME_ENV
+
+ALLOW = "{allow}"
+"""Where the server's command line takes its folders: replaced by the scratch tree's top."""
+
+CLOSED = (anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.EndOfStream)
+"""What the SDK's streams raise once the bridge has gone."""
+
+
+def bridge_program() -> list[str]:
+    """How to start ``roots-bridge``: the executable next to the app's in a frozen bundle (as
+    the app's Connect dialog does), else this Python's module."""
+    if getattr(sys, "frozen", False):
+        exe = "roots-bridge" + (".exe" if os.name == "nt" else "")
+        return [os.path.join(os.path.dirname(sys.executable), exe)]
+    return [sys.executable, "-m", "roots_manager.bridge"]
+
+
+def leaf(exc: BaseException) -> BaseException:
+    """The first real error inside task groups' wrappers."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return exc
+
+
+def said(exc: BaseException) -> str:
+    """What went wrong, in a line: the first real error's message."""
+    exc = leaf(exc)
+    if isinstance(exc, MCPError):
+        return exc.message
+    return str(exc) or type(exc).__name__
+
+
+def server_params(
+    command: Sequence[str], top: Path, home: Path, name: str
+) -> StdioServerParameters:
+    """The bridge in front of *command* (``{allow}`` replaced by *top*), its store in *home*."""
+    argv = [a.replace(ALLOW, str(top)) for a in command]
+    env = dict(os.environ)
+    env[HOME_ENV] = str(home)
+    bridge = bridge_program()
+    return StdioServerParameters(
+        command=bridge[0], args=[*bridge[1:], "--server", name, "--", *argv], env=env
+    )
+
+
+def stderr_tail(path: Path, chars: int = 2000) -> str:
+    """The end of what the server (and its bridge) wrote on stderr: its last words."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+    return text[-chars:]

@@ -1,0 +1,164 @@
+"""The verdict from paired cells, the scratch tree, and the saved tables."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from roots_manager.core.paths import Layout
+from roots_manager.core.probe_fixture import LINK, ROOT, SECRET, Fixture, changed
+from roots_manager.core.probe_plan import Operation, TargetKind
+from roots_manager.core.probe_report import Report
+from roots_manager.core.probe_table import compare, folder_name, history, save
+from roots_manager.core.probe_verdict import (
+    Cell,
+    Evidence,
+    Outcome,
+    Row,
+    Traffic,
+    judge,
+    verdict,
+)
+
+W, R = Outcome.WORKED, Outcome.REFUSED
+ALL_TRAFFIC = Traffic(True, True, True, True, True)
+
+
+def row(tool: str, kind: TargetKind, inside: Outcome, outside: Outcome, op: str = "read") -> Row:
+    return Row(tool, Operation(op), kind, Cell([], inside), Cell([], outside))
+
+
+def test_judge_trusts_the_disk_then_the_token_then_the_answer() -> None:
+    assert judge(True, "Access denied", "tok", ["a/b"]) == (W, Evidence.DISK)
+    assert judge(False, "tok and more", "tok", []) == (W, Evidence.TOKEN)
+    assert judge(False, "x: Error - Access denied", "tok", []) == (R, Evidence.ANSWER)
+    assert judge(True, "", None, []) == (R, Evidence.ANSWER)
+    assert judge(False, "size: 82\npermissions: 644", None, []) == (W, Evidence.ANSWER)
+
+
+def test_a_row_whose_inside_failed_proves_nothing() -> None:
+    broken = row("t", TargetKind.SIBLING, R, R)
+    assert not broken.conclusive
+    assert broken.reading == "inconclusive: the tool failed inside too"
+    found = verdict([broken], ALL_TRAFFIC, allowance_known=True)
+    assert found["enforces_roots"].value is None
+    assert "1 row(s) inconclusive" in found["enforces_roots"].reason
+
+
+def test_a_boundary_held_in_every_pair_is_enforcement_only_with_a_known_allowance() -> None:
+    rows = [
+        row("read", TargetKind.SIBLING, W, R),
+        row("read", TargetKind.PREFIX_SIBLING, W, R),
+        row("read", TargetKind.SYMLINK, W, R),
+        row("write", TargetKind.SIBLING, W, R, "write"),
+        row("read", TargetKind.SECOND_ROOT, W, W),
+        row("read", TargetKind.AFTER_EMPTY_LIST, W, W),
+    ]
+    found = verdict(rows, ALL_TRAFFIC, allowance_known=True)
+    assert {k: f.value for k, f in found.items()} == {
+        "enforces_roots": True,
+        "advisory": False,
+        "first_root_only": False,
+        "reads_checked_writes_not": False,
+        "writes_checked_reads_not": False,
+        "reasks_after_list_changed": True,
+        "keeps_roots_after_empty_list": True,
+        "symlink_escape": False,
+        "prefix_bug": False,
+    }
+    unknown = verdict(rows, ALL_TRAFFIC, allowance_known=False)
+    assert unknown["enforces_roots"].value is None
+    assert "allowance is unknown" in unknown["enforces_roots"].reason
+
+
+def test_escapes_count_only_where_the_sibling_was_kept_out() -> None:
+    rows = [
+        row("a", TargetKind.SIBLING, W, R),
+        row("a", TargetKind.SYMLINK, W, W),
+        row("b", TargetKind.SIBLING, W, W, "write"),
+        row("b", TargetKind.PREFIX_SIBLING, W, W, "write"),
+    ]
+    found = verdict(rows, ALL_TRAFFIC, allowance_known=True)
+    assert found["symlink_escape"].value is True
+    assert found["prefix_bug"].value is None  # b lets the plain sibling through as well
+    assert found["reads_checked_writes_not"].value is False  # a's symlink read got out
+    assert found["enforces_roots"].value is False
+
+
+def test_traffic_decides_the_list_changed_lines() -> None:
+    rows = [row("a", TargetKind.SIBLING, W, R), row("a", TargetKind.NEW_ROOT, R, W)]
+    silent = Traffic(True, True, False, False, False)
+    found = verdict(rows, silent, allowance_known=True)
+    assert found["reasks_after_list_changed"].value is False
+    assert found["keeps_roots_after_empty_list"].value is None
+    asked = verdict(rows, Traffic(True, True, True, False, False), allowance_known=True)
+    assert asked["reasks_after_list_changed"].value is True
+    assert "did not take effect" in asked["reasks_after_list_changed"].reason
+    never = verdict(rows, Traffic(False, False, False, False, False), allowance_known=True)
+    assert never["reasks_after_list_changed"].value is None
+
+
+def test_a_probe_that_stopped_early_keeps_its_findings_and_decides_no_absence() -> None:
+    rows = [row("a", TargetKind.SIBLING, W, R), row("a", TargetKind.PREFIX_SIBLING, W, W)]
+    found = verdict(rows, ALL_TRAFFIC, allowance_known=True, complete=False)
+    assert found["prefix_bug"].value is True
+    assert found["advisory"].value is None and "stopped early" in found["advisory"].reason
+
+
+def test_the_tree_is_restored_and_tells_where_its_paths_lead(tmp_path: Path) -> None:
+    fx = Fixture.create(tmp_path / "tree")
+    pristine = fx.snapshot()
+    assert os.readlink(fx.path(LINK)) == "../../private"
+    assert fx.path(f"{ROOT}/web#staging/notes.txt").is_file()
+    assert fx.token_of(f"{LINK}/secret.txt") == fx.secret == fx.tokens[SECRET]
+    assert fx.resolved(f"{ROOT}/../billing/x") == "packages/billing/x"
+    assert fx.resolved(f"{ROOT}/%2e%2e/billing") == "packages/billing"
+    # a write, a removal, a folder turned into a file and a swapped link are all undone
+    fx.path(f"{ROOT}/probe-new.txt").write_text("x")
+    fx.path("packages/billing/notes.txt").unlink()
+    (fx.path(f"{ROOT}/日本語 données/notes.txt")).write_text("changed")
+    fx.path(LINK).unlink()
+    fx.path(LINK).symlink_to("/")
+    after = fx.snapshot()
+    assert set(changed(pristine, after)) == {
+        f"{ROOT}/probe-new.txt",
+        "packages/billing/notes.txt",
+        f"{ROOT}/日本語 données/notes.txt",
+        LINK,
+    }
+    fx.restore()
+    assert fx.snapshot() == pristine
+    assert (tmp_path / "tree" / SECRET).read_text().startswith(fx.secret)
+
+
+def report(version: str, started: str, prefix: Outcome) -> Report:
+    rows = [
+        row("read", TargetKind.SIBLING, W, R),
+        row("read", TargetKind.PREFIX_SIBLING, W, prefix),
+    ]
+    r = Report("fs/odd name", version, ["srv", "{allow}"], "/t", started, complete=True, rows=rows)
+    r.verdict = verdict(rows, ALL_TRAFFIC, allowance_known=True)
+    return r
+
+
+def test_tables_are_kept_per_server_and_version_and_compared(tmp_path: Path) -> None:
+    layout = Layout(tmp_path / "home")
+    old = save(layout, report("1.0", "2026-01-01T10:00:00.000Z", R))
+    new = save(layout, report("1.1", "2026-02-01T10:00:00.000Z", W))
+    again = save(layout, report("1.1", "2026-02-01T10:00:00.000Z", W))
+    assert old.parent == layout.probes / folder_name("fs/odd name")
+    assert "/" not in folder_name("fs/odd name") and folder_name("..") != ".."
+    assert old.name == "20260101T100000Z--1.0.json"
+    assert again.name == "20260201T100000Z-1--1.1.json"
+    assert (old.stat().st_mode & 0o777, old.parent.stat().st_mode & 0o777) == (0o600, 0o700)
+    kept = history(layout, "fs/odd name")
+    assert [t.path for t in kept] == [again, new, old]
+    assert kept[2].report.rows[1].outside.outcome is R
+    moved = compare(kept[2].report, kept[1].report)
+    assert [(c.key, c.old, c.new) for c in moved.rows] == [
+        (("read", "read", "prefix_sibling"), (W, R), (W, W))
+    ]
+    assert moved.verdict == {"enforces_roots": (True, False), "prefix_bug": (False, True)}
+    assert compare(kept[1].report, kept[0].report).rows == []
+    (old.parent / "20260301T100000Z--2.0.json").write_text("{not json")
+    assert len(history(layout, "fs/odd name")) == 3  # a damaged table is skipped, not fatal

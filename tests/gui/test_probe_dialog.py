@@ -1,0 +1,146 @@
+"""The Probe… dialog: a real probe of a puppet server, its matrix, verdict, saved table and Cancel."""
+
+from __future__ import annotations
+
+import secrets
+import sys
+from pathlib import Path
+
+import psutil
+from PySide6.QtCore import QItemSelectionModel, Qt
+
+from roots_manager.core.paths import Layout
+from roots_manager.core.probe_verdict import Outcome
+from roots_manager.core.store import Store
+from roots_manager.gui.probe_dialog import ProbeDialog
+from roots_manager.gui.probe_model import COLOURS, INSIDE, OUTSIDE
+from roots_manager.gui.servers_view import ServersPanel
+from roots_manager.gui.watcher import StoreWatcher
+
+PUPPET = Path(__file__).resolve().parent.parent / "probe" / "puppet_server.py"
+RUN_LIMIT = 90_000
+
+
+def puppet(behaviour: str, *extra: str) -> list[str]:
+    return [sys.executable, str(PUPPET), behaviour, "{allow}", *extra]
+
+
+def test_a_run_fills_the_matrix_shows_the_verdict_and_keeps_the_table(
+    layout: Layout, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    dialog = ProbeDialog(layout, "pup", puppet("first-root-only"))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    with qtbot.waitSignal(dialog.run_finished, timeout=RUN_LIMIT) as done:
+        qtbot.mouseClick(dialog.start_button, Qt.MouseButton.LeftButton)
+        assert dialog.running and not dialog.start_button.isEnabled()
+    report = done.args[0]
+    assert report is not None and report.complete
+    assert not dialog.running and dialog.start_button.isEnabled()
+    assert "first_root_only: <b>yes</b>" in dialog.verdict.text()
+    assert "enforces_roots: <b>yes</b>" in dialog.verdict.text()
+    model = dialog.model
+    assert model.rowCount() == len(report.rows) > 20
+    # outcomes are coloured side by side: a refused partner next to a working inside call
+    first = model.row_at(0)
+    assert first is not None and first.target_kind.value == "sibling"
+    assert model.index(0, INSIDE).data(Qt.ItemDataRole.BackgroundRole) == COLOURS[Outcome.WORKED]
+    assert model.index(0, OUTSIDE).data(Qt.ItemDataRole.BackgroundRole) == COLOURS[Outcome.REFUSED]
+    # selecting a cell shows the raw request and answer of that call
+    dialog.table.selectionModel().select(
+        model.index(0, OUTSIDE), QItemSelectionModel.SelectionFlag.ClearAndSelect
+    )
+    raw = dialog.raw.toPlainText()
+    assert raw.startswith("# outside: refused")
+    assert '"method": "tools/call"' in raw and "<tree>/packages/billing/notes.txt" in raw
+    assert "Access denied" in raw
+    # the app always keeps the table; a second run links to what changed since the first
+    saved = list((layout.probes / "pup").glob("*--1.0.0.json"))
+    assert len(saved) == 1
+    assert not dialog.changes.isVisible()
+    with qtbot.waitSignal(dialog.run_finished, timeout=RUN_LIMIT):
+        dialog.start()
+    assert len(list((layout.probes / "pup").glob("*.json"))) == 2
+    assert dialog.changes.isVisible() and "0 row(s) changed" in dialog.changes.text()
+    dialog.show_changes()
+    assert "No row changed its outcome." in dialog.raw.toPlainText()
+
+
+def _puppets(marker: str) -> list[psutil.Process]:
+    found = []
+    for p in psutil.process_iter(["cmdline"]):
+        try:
+            if marker in (p.info["cmdline"] or []):
+                found.append(p)
+        except psutil.Error:
+            continue
+    return found
+
+
+def test_cancel_stops_the_server_and_removes_the_scratch_tree(layout: Layout, qtbot) -> None:  # type: ignore[no-untyped-def]
+    marker = f"marker-{secrets.token_hex(4)}"
+    dialog = ProbeDialog(layout, "slow", puppet("hang", marker))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.start()
+
+    # the hanging tool holds the run for its 10 s timeout: cancel while it waits
+    def server() -> psutil.Process | None:
+        # the bridge's command line holds the marker too; the server's starts with the puppet
+        return next((p for p in _puppets(marker) if p.cmdline()[1] == str(PUPPET)), None)
+
+    qtbot.waitUntil(lambda: server() is not None, timeout=RUN_LIMIT)
+    found = server()
+    assert found is not None
+    tree = Path(found.cmdline()[3])
+    assert tree.name == "tree" and tree.is_dir()
+    qtbot.waitUntil(lambda: "slow_read" in dialog.status.text(), timeout=RUN_LIMIT)
+    with qtbot.waitSignal(dialog.run_finished, timeout=RUN_LIMIT) as done:
+        qtbot.mouseClick(dialog.cancel_button, Qt.MouseButton.LeftButton)
+    assert done.args == [None]
+    assert dialog.status.text() == "Cancelled. The server was stopped."
+    assert not tree.parent.exists()
+    qtbot.waitUntil(lambda: not _puppets(marker), timeout=10_000)  # neither bridge nor server
+    assert list(layout.probes.glob("*/*.json")) == []  # a cancelled run keeps no table
+
+
+def test_the_servers_panel_offers_the_probe_for_a_server_with_a_command(
+    watcher: StoreWatcher, store: Store, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    with store.transaction() as state:
+        state.server_started("ran", puppet("enforcing"), "s1")
+        state.grant("never-ran", [])
+    watcher.reload()
+    panel = ServersPanel(watcher)
+    qtbot.addWidget(panel)
+    panel.show()
+    names = [panel.servers_model.row_at(i).name for i in range(panel.servers_model.rowCount())]  # type: ignore[union-attr]
+    for name in ("never-ran", "ran"):
+        panel.servers.selectRow(names.index(name))
+        assert panel.probe_button.isEnabled() is (name == "ran")
+        assert panel.probe_action.isEnabled() is (name == "ran")
+    with qtbot.waitSignal(panel.probe_requested) as asked:
+        qtbot.mouseClick(panel.probe_button, Qt.MouseButton.LeftButton)
+    assert asked.args == ["ran"]
+
+
+def test_the_servers_menu_opens_the_dialog_with_the_servers_last_command(
+    controller, store: Store, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    with store.transaction() as state:
+        state.server_started("ran", puppet("enforcing"), "s1")
+    window = controller.window
+    qtbot.waitUntil(lambda: "ran" in window.watcher.state.servers, timeout=10_000)
+    panel = window.servers_panel
+    names = [panel.servers_model.row_at(i).name for i in range(panel.servers_model.rowCount())]  # type: ignore[union-attr]
+    panel.servers.selectRow(names.index("ran"))
+    servers_menu = next(
+        a.menu() for a in window.menuBar().actions() if a.text().replace("&", "") == "Servers"
+    )
+    assert panel.probe_action in servers_menu.actions()
+    panel.probe_action.trigger()
+    dialogs = window.findChildren(ProbeDialog)
+    assert len(dialogs) == 1
+    assert dialogs[0].isVisible() and not dialogs[0].running  # nothing runs before Start
+    assert dialogs[0].command.text().endswith("puppet_server.py enforcing '{allow}'")
+    dialogs[0].close()
