@@ -141,7 +141,7 @@ def test_translation_sources_are_up_to_date(tmp_path: Path) -> None:
         )
 
 
-PLACEHOLDER = re.compile(r"\{[^}]*\}|%p%|%\d")
+PLACEHOLDER = re.compile(r"\{[^}]*\}|%p%|%\d|%n")
 
 
 @pytest.mark.parametrize("lang", ["ja", "zh_CN"])
@@ -151,13 +151,18 @@ def test_translations_are_complete_and_keep_placeholders(lang: str) -> None:
     for (ctx, source), msg in _messages(ts).items():
         tr = msg.find("translation")
         assert tr is not None
-        text = tr.text or ""
-        if tr.get("type") in ("unfinished", "vanished", "obsolete") or not text.strip():
+        # a plural (tr with n) has one form per plural rule of the language: each is checked
+        forms = [f.text or "" for f in tr.findall("numerusform")] or [tr.text or ""]
+        if tr.get("type") in ("unfinished", "vanished", "obsolete") or not all(
+            f.strip() for f in forms
+        ):
             problems.append(f"{ctx}: {source!r} is not translated")
-        elif sorted(PLACEHOLDER.findall(text)) != sorted(PLACEHOLDER.findall(source)):
-            problems.append(f"{ctx}: {source!r} -> {text!r} changes the placeholders")
-        elif ("&" in source.replace("&&", "")) != ("&" in text.replace("&&", "")):
-            problems.append(f"{ctx}: {source!r} -> {text!r} loses or adds a keyboard mnemonic")
+            continue
+        for text in forms:
+            if sorted(PLACEHOLDER.findall(text)) != sorted(PLACEHOLDER.findall(source)):
+                problems.append(f"{ctx}: {source!r} -> {text!r} changes the placeholders")
+            elif ("&" in source.replace("&&", "")) != ("&" in text.replace("&&", "")):
+                problems.append(f"{ctx}: {source!r} -> {text!r} loses or adds a keyboard mnemonic")
     assert not problems, "\n".join(problems)
 
 
