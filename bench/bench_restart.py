@@ -8,6 +8,11 @@ from the new server, after the replayed handshake. The baseline, measured in the
 cold start of the same server without a bridge: spawn, ``initialize``, ``initialized`` and the
 same ``tools/list``. The goal is a p50 under 1 s for a Python SDK server.
 
+A bridge that may restart its server reads every message both ways (to know what is open and
+what the host set up); what that costs is measured too: small and 256 KiB round trips to an
+echo server, directly, through a bridge, and through a bridge that may restart it, in
+interleaved blocks.
+
 Run: python bench/bench_restart.py [--rounds N]
 """
 
@@ -181,10 +186,61 @@ def report(label: str, command: list[str], rounds: int, confined: bool) -> None:
     )
 
 
+ECHO = [sys.executable, str(REPO / "bench" / "echo_server.py")]
+
+
+def round_trips(peer: Peer, count: int, size: int) -> list[float]:
+    payload = {"blob": "x" * size}
+    out = []
+    for _ in range(count):
+        start = time.perf_counter()
+        peer.answer(peer.send("bench/echo", payload))
+        out.append(time.perf_counter() - start)
+    return out
+
+
+def tracking_cost(blocks: int) -> None:
+    """Round trips directly, through a bridge, and through one that may restart its server."""
+    from roots_manager.core.confined import set_restart_on_revoke
+    from roots_manager.core.paths import Layout
+    from roots_manager.core.store import Store
+
+    with tempfile.TemporaryDirectory() as home:
+        os.environ["ROOTS_MANAGER_HOME"] = str(Path(home) / "rm")
+        with Store(Layout.default().ensure()).transaction() as state:
+            set_restart_on_revoke(state, "tracked", True)
+        bridge = [sys.executable, "-m", "roots_manager.bridge", "--server"]
+        routes = {
+            "direct": ECHO,
+            "bridge": [*bridge, "plain", "--", *ECHO],
+            "bridge, may restart": [*bridge, "tracked", "--", *ECHO],
+        }
+        peers = {name: Peer(argv) for name, argv in routes.items()}
+        for peer in peers.values():
+            peer.handshake()
+            round_trips(peer, 50, 10)  # warm
+        times: dict[str, dict[int, list[float]]] = {n: {10: [], 256 * 1024: []} for n in peers}
+        for _ in range(blocks):
+            for name, peer in peers.items():
+                times[name][10] += round_trips(peer, 200, 10)
+                times[name][256 * 1024] += round_trips(peer, 20, 256 * 1024)
+        for peer in peers.values():
+            peer.close()
+    base = {size: statistics.median(times["direct"][size]) for size in (10, 256 * 1024)}
+    for name in peers:
+        small = statistics.median(times[name][10])
+        big = statistics.median(times[name][256 * 1024])
+        print(
+            f"{name}: small round trip p50 {small * 1e6:.0f} us ({small / base[10]:.2f}x direct), "
+            f"256 KiB {big * 1e3:.2f} ms ({big / base[256 * 1024]:.2f}x direct)"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=10)
     args = parser.parse_args()
+    tracking_cost(max(3, args.rounds // 2))
     sdk = [sys.executable, str(SDK_SERVER)]
     # it never asks for its roots, so only confinement restarts it
     report("Python SDK server, confined", sdk, args.rounds, True)

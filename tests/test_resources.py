@@ -151,10 +151,10 @@ def test_translations_are_complete_and_keep_placeholders(lang: str) -> None:
     for (ctx, source), msg in _messages(ts).items():
         tr = msg.find("translation")
         assert tr is not None
-        # a message with plural forms ("%n root(s)") has one text per form
+        # a plural (tr with n) has one form per plural rule of the language: each is checked
         forms = [f.text or "" for f in tr.findall("numerusform")] or [tr.text or ""]
         if tr.get("type") in ("unfinished", "vanished", "obsolete") or not all(
-            text.strip() for text in forms
+            f.strip() for f in forms
         ):
             problems.append(f"{ctx}: {source!r} is not translated")
             continue

@@ -2291,7 +2291,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+7"/>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+362"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+363"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
@@ -2393,7 +2393,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="-281"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="-282"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;根目录告诉服务器该去哪里查看，它们并不是访问控制。&lt;/b&gt;服务器仍然可以打开其进程有权访问的任何文件。请在“日志”中查看它实际做了什么。</translation>
     </message>
@@ -2524,7 +2524,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>探测(&amp;P)…</translation>
     </message>
     <message>
-        <location line="+83"/>
+        <location line="+84"/>
         <source>Legend of the consent cells</source>
         <translation>授权单元格图例</translation>
     </message>

@@ -43,6 +43,16 @@ def folders(tmp_path: Path, *names: str) -> dict[str, Path]:
     return out
 
 
+def both_granted(tmp_path: Path, *setting: str) -> dict[str, Path]:
+    """Folders "kept" and "taken", both granted to srv, and srv's *setting* (a servers command)."""
+    w = folders(tmp_path, "kept", "taken")
+    for path in w.values():
+        run_cli("grant", "srv", str(path))
+    if setting:
+        run_cli("servers", *setting)
+    return w
+
+
 def params(command: list[str], *options: str) -> StdioServerParameters:
     argv = bridge_argv("srv", command, *options)
     return StdioServerParameters(command=argv[0], args=argv[1:], env=dict(os.environ))
@@ -68,10 +78,7 @@ def restarted(layout: Layout, count: int) -> list[dict[str, Any]]:
 def test_a_revoked_folder_is_closed_to_the_running_confined_server(
     tmp_path: Path, layout: Layout, mode: str
 ) -> None:
-    w = folders(tmp_path, "kept", "taken")
-    run_cli("grant", "srv", str(w["kept"]))
-    run_cli("grant", "srv", str(w["taken"]))
-    run_cli("servers", "confine", "srv", "on")
+    w = both_granted(tmp_path, "confine", "srv", "on")
     command = [sys.executable, str(FILE_TOOL)]
 
     async def scenario() -> None:
@@ -152,10 +159,7 @@ def test_the_restarted_server_is_told_what_the_host_told_the_old_one(
     tmp_path: Path, layout: Layout
 ) -> None:
     """An unconfined server with restart on revoke: replay, open requests, held requests."""
-    w = folders(tmp_path, "kept", "taken")
-    run_cli("grant", "srv", str(w["kept"]))
-    run_cli("grant", "srv", str(w["taken"]))
-    run_cli("servers", "restart-on-revoke", "srv", "on")
+    w = both_granted(tmp_path, "restart-on-revoke", "srv", "on")
     bridge, record, version = recording_bridge(tmp_path)
     try:
         bridge.send(initialize(1))
@@ -233,10 +237,7 @@ def _uri(path: Path) -> str:
 def test_a_server_that_crashes_during_the_replay_is_not_restarted_for_ever(
     tmp_path: Path, layout: Layout
 ) -> None:
-    w = folders(tmp_path, "kept", "taken")
-    run_cli("grant", "srv", str(w["kept"]))
-    run_cli("grant", "srv", str(w["taken"]))
-    run_cli("servers", "restart-on-revoke", "srv", "on")
+    w = both_granted(tmp_path, "restart-on-revoke", "srv", "on")
     crash = tmp_path / "crash"
     bridge, record, _ = recording_bridge(tmp_path, CRASH_FILE=str(crash))
     try:
@@ -308,9 +309,7 @@ def test_the_filesystem_server_given_the_whole_disk_loses_a_revoked_folder_at_on
 ) -> None:
     """Observed, not answered: the server believes it may read all of ``/``; only the kernel
     stops it, and the restart is what narrows the kernel's rules."""
-    w = folders(tmp_path, "kept", "taken")
-    run_cli("grant", "srv", str(w["kept"]))
-    run_cli("grant", "srv", str(w["taken"]))
+    w = both_granted(tmp_path)
     command = [*filesystem_server, "/"]
     target = str(w["taken"] / "hello.txt")
 

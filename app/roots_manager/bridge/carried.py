@@ -164,13 +164,18 @@ class Carried:
 
     # ---- a restart ---------------------------------------------------------------------------
 
-    def open_requests(self) -> list[object]:
-        """The replaced server has ended: the ids of the host's requests it never answered
-        (they are forgotten); its requests to the host are orphaned."""
-        open_ids = list(self.in_flight.values())
-        self.in_flight.clear()
+    def stdin_closed(self) -> None:
+        """The old server reads nothing more: the host's answers to its requests are dropped
+        (a new server would not know their ids)."""
         self._orphaned |= self._server_asked
         self._server_asked.clear()
+
+    def open_requests(self) -> list[object]:
+        """The replaced server has ended: the ids of the host's requests it never answered
+        (they are forgotten)."""
+        open_ids = list(self.in_flight.values())
+        self.in_flight.clear()
+        self.stdin_closed()  # what it asked while it was stopping
         return open_ids
 
     def forget_expected(self) -> None:

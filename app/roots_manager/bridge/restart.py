@@ -163,6 +163,7 @@ class Restarts:
         stopping = asyncio.create_task(b.retire(stdin_closed=True))
         try:
             await closed.wait()
+            carried.stdin_closed()
             session.server_replaced()
             attempts, outcome = await self._start_again(reason)
             stopped_by = await stopping

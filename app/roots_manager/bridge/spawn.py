@@ -13,6 +13,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from roots_manager.core.bundle import restore_user_environment
+
 PIPE_SIZE = 1024 * 1024
 EXIT_CANNOT_START = 127
 
@@ -67,25 +69,10 @@ def spawn(command: Sequence[str]) -> subprocess.Popen[bytes]:
 
 
 def _child_environment() -> dict[str, Any]:
-    """The environment for the server: a bundle's own library path is not the server's.
-
-    A PyInstaller bundle sets ``LD_LIBRARY_PATH`` (``DYLD_LIBRARY_PATH`` on macOS) to its own
-    folder, keeping the user's in ``..._ORIG``, and adds ``_PYI_*`` variables: passed on, they
-    make ``node`` load the bundle's older ``libstdc++`` ("GLIBCXX not found"). Outside a bundle
-    the environment is inherited as it is.
-    """
-    if not getattr(sys, "frozen", False):
-        return {}
+    """The environment for the server: a bundle's own library path is not the server's
+    (:mod:`roots_manager.core.bundle`); outside a bundle it is inherited as it is."""
     env = dict(os.environ)
-    for name in ("LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH"):
-        original = env.pop(name + "_ORIG", None)
-        env.pop(name, None)
-        if original is not None:
-            env[name] = original
-    for name in list(env):
-        if name.startswith("_PYI_") or name == "_MEIPASS2":
-            del env[name]
-    return {"env": env}
+    return {"env": env} if restore_user_environment(env) else {}
 
 
 def grow_pipe(fd: int, size: int = PIPE_SIZE) -> None:

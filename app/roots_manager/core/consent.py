@@ -16,6 +16,7 @@ import os
 from collections.abc import Collection
 from typing import Any
 
+from roots_manager.core import identity
 from roots_manager.core.model import Grant, Root, State, broad_reason
 
 
@@ -119,16 +120,17 @@ def effective(
     live_sessions: Collection[str] | None = None,
 ) -> dict[str, Any]:
     """The ``ListRootsResult`` that *server* gets now: ``{"roots": [{"uri", "name"}...]}``."""
-    seen: set[str] = set()
+    seen: set[object] = set()
     roots = []
     for root in visible_roots(
         state, server, fingerprint=fingerprint, session=session, live_sessions=live_sessions
     ):
         if root_unavailable(root) is not None:
             continue
-        real = os.path.realpath(root.path)
-        if real in seen:
+        # one folder answered once, however many roots spell it (links, case, normalisation)
+        same = identity.identity(root.path) or os.path.realpath(root.path)
+        if same in seen:
             continue
-        seen.add(real)
+        seen.add(same)
         roots.append({"uri": root.uri, "name": root.name})
     return {"roots": roots}

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
 
+from roots_manager.core import identity
 from roots_manager.core import uri as uris
 from roots_manager.core.names import BIDI_CONTROLS, NameFlaw, check_server_name
 from roots_manager.core.refusal import Refusal
@@ -105,8 +106,9 @@ def fingerprint(command: Sequence[str]) -> str:
 
 
 def normalize_path(path: str) -> str:
-    """Make *path* absolute and tidy (``~`` expanded, ``..`` folded); symlinks are kept."""
-    return os.path.normpath(os.path.abspath(os.path.expanduser(path)))
+    """Make *path* absolute and tidy (``~`` expanded, ``..`` folded, NFC on macOS); symlinks
+    are kept."""
+    return identity.spelled(os.path.normpath(os.path.abspath(os.path.expanduser(path))))
 
 
 def path_of(ref: str) -> str:
@@ -122,12 +124,13 @@ def path_of(ref: str) -> str:
 def _broad_kind(path: str) -> tuple[str, dict[str, str]] | None:
     """Which of :data:`_BROAD_REASONS` makes *path* too broad for a root, with its values."""
     real = os.path.realpath(path)
-    if real == os.path.realpath(os.sep) or os.path.dirname(real) == real:
+    if os.path.dirname(real) == real or identity.same(real, os.sep):
         return "fs-root", {}
     home = os.path.realpath(os.path.expanduser("~"))
-    if real == home:
+    # by identity: on macOS /users/ME is the home folder /Users/me
+    if identity.same(real, home):
         return "home", {}
-    if os.path.dirname(home) != home and home.startswith(real.rstrip(os.sep) + os.sep):
+    if os.path.dirname(home) != home and identity.holds(real, home):
         return "holds-home", {"home": home}
     return None
 
@@ -304,7 +307,7 @@ class State:
             kind, values = broad
             raise ModelError(_BROAD_REFUSAL % _BROAD_REASONS[kind], path=norm, **values)
         for r in self.roots:
-            if r.path == norm:
+            if identity.respelled(r.path, norm):  # /Users/me/Code is /users/me/code on a Mac
                 raise ModelError("{path} is already a root, named {name!r}", path=norm, name=r.name)
         uris.path_to_uri(norm)  # refuses paths with no URI before anything is stored
         root = Root(

@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import sys
 
+from roots_manager.core.bundle import restore_user_environment
 from roots_manager.core.rules import Rules
 
 TYPE_CHECKING = False  # not typing's: the exec wrapper must not pay for importing it
@@ -88,6 +89,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_REFUSED
     sys.stdout.flush()
     try:
+        # the bundled bridge is the wrapper in a bundle: what it added is not the server's
+        restore_user_environment(os.environ)
         os.execv(executable, command)
     except OSError as exc:
         print(f"roots-manager confine: {command[0]}: {exc.strerror or exc}", file=sys.stderr)

@@ -1,0 +1,74 @@
+"""One folder, however it is spelled: a case-insensitive, normalising file system, simulated."""
+
+from __future__ import annotations
+
+import os
+import stat as st
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+from roots_manager.core import identity
+from roots_manager.core.model import ModelError, State
+
+NFC = "/Users/me/プロジェクト"
+NFD = unicodedata.normalize("NFD", NFC)
+
+
+def mac_fs(*folders: str) -> identity.Stat:
+    """The stat of a file system that ignores case and normalisation (APFS, NTFS)."""
+
+    def key(path: str) -> str:
+        return unicodedata.normalize("NFC", path).casefold().rstrip("/") or "/"
+
+    table = {key(f): i + 1 for i, f in enumerate(folders)}
+
+    def stat(path: str) -> os.stat_result:
+        if key(path) not in table:
+            raise FileNotFoundError(path)
+        return os.stat_result((st.S_IFDIR | 0o755, table[key(path)], 7, 1, 0, 0, 0, 0, 0, 0))
+
+    return stat
+
+
+FS = mac_fs("/", "/Users", "/Users/me", "/Users/me/Code", NFC)
+
+
+def test_spellings_of_one_folder_are_the_same_folder() -> None:
+    assert identity.same("/Users/me/Code", "/users/ME/code", FS)
+    assert identity.same(NFC, NFD, FS)
+    assert NFC != NFD
+    assert not identity.same("/Users/me/Code", "/Users/me", FS)
+    assert not identity.same("/Users/me/gone", "/users/me/gone", FS)  # nothing to compare
+
+
+def test_a_folder_holds_another_by_identity() -> None:
+    assert identity.holds("/users", "/Users/me/Code", FS)
+    assert identity.holds("/", "/Users/me", FS)
+    assert not identity.holds("/Users/me/Code", "/Users/me/Code", FS)
+    assert not identity.holds("/Users/me/Code", "/Users/me", FS)
+
+
+def test_macos_keeps_paths_in_nfc_and_linux_as_they_are() -> None:
+    assert identity.spelled(NFD, "darwin") == NFC
+    assert identity.spelled(NFD, "linux") == NFD
+
+
+def test_a_respelling_is_case_or_normalisation_never_a_link() -> None:
+    assert identity.respelled("/Users/me/Code", "/users/me/CODE", FS)
+    assert identity.respelled(NFC, NFD, FS)
+    linked = mac_fs("/Users/me/Code", "/Users/me/alias")
+    assert not identity.respelled("/Users/me/Code", "/Users/me/alias", linked)
+
+
+def test_two_folders_differing_in_case_stay_two_on_linux(tmp_path: Path) -> None:
+    """Where the file system tells case apart, so does the store."""
+    for name in ("Code", "code"):
+        (tmp_path / name).mkdir()
+    state = State()
+    state.add_root(str(tmp_path / "Code"))
+    state.add_root(str(tmp_path / "code"))
+    assert len(state.roots) == 2
+    with pytest.raises(ModelError, match="already a root"):
+        state.add_root(str(tmp_path / "code"))
