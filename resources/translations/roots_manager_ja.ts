@@ -29,7 +29,7 @@
     <message>
         <location line="+15"/>
         <source>Stop and start the server again behind the host&apos;s back when a folder it was told is revoked (and, confined, when its grants change): the host&apos;s session goes on, and the server forgets the folder. On by default for confined servers; from the server&apos;s next start.</source>
-        <translation>伝えたフォルダーが取り消されたとき（隔離中なら許可が変わったときも）、ホストに気付かれずにサーバーを停止して再起動します。ホストのセッションは続き、サーバーはそのフォルダーを忘れます。隔離されたサーバーでは既定でオン。サーバーの次回起動から有効です。</translation>
+        <translation>伝えたフォルダーが取り消されたとき（閉じ込め中なら許可が変わったときも）、ホストに気付かれずにサーバーを停止して再起動します。ホストのセッションは続き、サーバーはそのフォルダーを忘れます。閉じ込められたサーバーでは既定でオン。サーバーの次回起動から有効です。</translation>
     </message>
     <message>
         <location line="+9"/>
@@ -39,7 +39,7 @@
     <message>
         <location line="+4"/>
         <source>Extra paths the confined server may use</source>
-        <translation>隔離されたサーバーが追加で使えるパス</translation>
+        <translation>閉じ込められたサーバーが追加で使えるパス</translation>
     </message>
     <message>
         <location line="-16"/>
@@ -47,7 +47,7 @@
         <translation>フォルダーが取り消されたら再起動する(&amp;K)</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+17"/>
         <source>Extra read-onl&amp;y path…</source>
         <translation>読み取り専用の追加パス…(&amp;Y)</translation>
     </message>
@@ -98,7 +98,7 @@
         <translation>読み書き：{path}</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+23"/>
         <source>A folder {server} may also write</source>
         <translation>{server} が書き込みもできるフォルダー</translation>
     </message>
@@ -754,12 +754,12 @@
     <message>
         <location line="+5"/>
         <source>grants made or revoked while a confined server runs restart it with the new rules, unseen by the host</source>
-        <translation>隔離されたサーバーの実行中に許可を変更または取り消すと、新しいルールでサーバーを再起動します（ホストからは見えません）</translation>
+        <translation>閉じ込められたサーバーの実行中に許可を変更または取り消すと、新しいルールでサーバーを再起動します（ホストからは見えません）</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>restart on revoke is off: grants made or revoked while a confined server runs take effect at its next start</source>
-        <translation>取り消し時の再起動はオフです：隔離されたサーバーの実行中に変更した許可は次回起動時に有効になります</translation>
+        <translation>取り消し時の再起動はオフです：閉じ込められたサーバーの実行中に変更した許可は次回起動時に有効になります</translation>
     </message>
 </context>
 <context>
@@ -2365,7 +2365,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="+2"/>
         <source>, running confined</source>
-        <translation>、隔離して実行中</translation>
+        <translation>、閉じ込めて実行中</translation>
     </message>
     <message numerus="yes">
         <location line="+1"/>

@@ -29,7 +29,7 @@
     <message>
         <location line="+15"/>
         <source>Stop and start the server again behind the host&apos;s back when a folder it was told is revoked (and, confined, when its grants change): the host&apos;s session goes on, and the server forgets the folder. On by default for confined servers; from the server&apos;s next start.</source>
-        <translation>当已告知服务器的文件夹被撤销时（受限时，授权变化时也一样），在主机不知情的情况下停止并重新启动服务器：主机的会话继续，服务器忘记该文件夹。受限服务器默认开启；从服务器下次启动起生效。</translation>
+        <translation>当已告知服务器的文件夹被撤销时（已限制时，授权变化时也一样），在主机不知情的情况下停止并重新启动服务器：主机的会话继续，服务器忘记该文件夹。已限制的服务器默认开启；从服务器下次启动起生效。</translation>
     </message>
     <message>
         <location line="+9"/>
@@ -39,7 +39,7 @@
     <message>
         <location line="+4"/>
         <source>Extra paths the confined server may use</source>
-        <translation>受限服务器可额外使用的路径</translation>
+        <translation>已限制的服务器可额外使用的路径</translation>
     </message>
     <message>
         <location line="-16"/>
@@ -47,7 +47,7 @@
         <translation>文件夹被撤销时重启(&amp;K)</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+17"/>
         <source>Extra read-onl&amp;y path…</source>
         <translation>额外只读路径…(&amp;Y)</translation>
     </message>
@@ -98,7 +98,7 @@
         <translation>读写：{path}</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+23"/>
         <source>A folder {server} may also write</source>
         <translation>{server} 还可写入的文件夹</translation>
     </message>
@@ -754,12 +754,12 @@
     <message>
         <location line="+5"/>
         <source>grants made or revoked while a confined server runs restart it with the new rules, unseen by the host</source>
-        <translation>受限服务器运行期间授予或撤销的授权会使其以新规则重启，主机察觉不到</translation>
+        <translation>已限制的服务器运行期间授予或撤销的授权会使其以新规则重启，主机察觉不到</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>restart on revoke is off: grants made or revoked while a confined server runs take effect at its next start</source>
-        <translation>撤销时重启已关闭：受限服务器运行期间授予或撤销的授权在其下次启动时生效</translation>
+        <translation>撤销时重启已关闭：已限制的服务器运行期间授予或撤销的授权在其下次启动时生效</translation>
     </message>
 </context>
 <context>
@@ -2365,7 +2365,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="+2"/>
         <source>, running confined</source>
-        <translation>，受限运行中</translation>
+        <translation>，已限制运行中</translation>
     </message>
     <message numerus="yes">
         <location line="+1"/>

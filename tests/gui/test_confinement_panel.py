@@ -252,11 +252,13 @@ def test_extra_paths_are_shown_added_and_removed(
     box = panel.confine_box
     assert not box.add_read.isEnabled()
     select(panel, "files")
+    assert not box.extra.isVisible()  # no extra path: no room taken
     extra = tmp_path / "cache"
     box.add_extra_path(str(extra), write=True)
     run_cli("servers", "confine", "files", "--allow-read", str(tmp_path / "models"))
     watcher.reload()
     qtbot.waitUntil(lambda: box.extra.count() == 2, timeout=10_000)
+    assert box.extra.isVisible()
     shown = [box.extra.item(i).text() for i in range(2)]
     assert shown == [f"read: {tmp_path / 'models'}", f"read and write: {extra}"]
     assert not box.remove_extra.isEnabled()

@@ -75,7 +75,6 @@ class ConfineBox(QWidget):
 
         self.extra = QListWidget(self)
         self.extra.setAccessibleName(self.tr("Extra paths the confined server may use"))
-        self.extra.setMaximumHeight(self.extra.fontMetrics().height() * 5)
         self.add_read = QPushButton(self.tr("Extra read-onl&y path…"), self)
         self.add_read.clicked.connect(lambda: self._add_extra(write=False))
         self.add_write = QPushButton(self.tr("E&xtra writable path…"), self)
@@ -197,6 +196,10 @@ class ConfineBox(QWidget):
             item.setData(self._PathRole, path)
             self.extra.addItem(item)
         named = self._server is not None
+        # as tall as its paths, up to five; none takes no room from the servers table
+        rows = min(self.extra.count(), 5)
+        self.extra.setFixedHeight(self.extra.sizeHintForRow(0) * rows + 2 * self.extra.frameWidth())
+        self.extra.setVisible(rows > 0)
         self.extra.setEnabled(named)
         self.add_read.setEnabled(named)
         self.add_write.setEnabled(named)
