@@ -145,7 +145,12 @@ class Restarts:
         await asyncio.sleep(max(COALESCE, self._last_start + MIN_INTERVAL - loop.time()))
         again = b.restart_reason()  # the burst may have undone itself
         if again is None:
-            session.release_host()
+            released = session.release_host()
+            b.log.event(
+                ev.MESSAGE,
+                message="the consent change was undone before the restart: none needed",
+                released=released,
+            )
             return
         reason = again
         self._last_start = loop.time()
