@@ -24,6 +24,9 @@ class Answers:
     def later(self, reply: Callable[[dict[str, Any]], None]) -> None:
         self.held.append(reply)
 
+    def forget_waiting(self) -> None:
+        self.held.clear()
+
 
 class Log:
     def __init__(self) -> None:

@@ -38,6 +38,9 @@ class Answers(Protocol):
     def later(self, reply: Callable[[Result], None]) -> None:
         """Call *reply* with the answer once answers are no longer held."""
 
+    def forget_waiting(self) -> None:
+        """Drop the replies still held: the server that asked was replaced."""
+
 
 class EventSink(Protocol):
     """Where the session records what it sees."""
@@ -80,7 +83,7 @@ def params_of(msg: Json) -> Json | None:
     return params if isinstance(params, dict) else None
 
 
-def error_line(msg_id: object, message: str) -> bytes:
-    """A JSON-RPC internal error for *msg_id*, as a line with its newline."""
-    doc = {"jsonrpc": "2.0", "id": msg_id, "error": {"code": -32603, "message": message}}
+def error_line(msg_id: object, message: str, code: int = -32603) -> bytes:
+    """A JSON-RPC error for *msg_id* (an internal error by default), as a line with its newline."""
+    doc = {"jsonrpc": "2.0", "id": msg_id, "error": {"code": code, "message": message}}
     return dumps(doc) + b"\n"

@@ -30,7 +30,7 @@ import time
 from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, Any
 
-from roots_manager.bridge.jsonrpc import Json, dumps
+from roots_manager.bridge.jsonrpc import Json, dumps, error_line, root_uris
 from roots_manager.core import events as ev
 
 if TYPE_CHECKING:
@@ -114,13 +114,27 @@ class Restarts:
         b = self.b
         if self.active or b.session.carried is None or b.stop_event.is_set():
             return
-        reason = b.restart_reason()
+        reason = self.reason()
         if reason is None:
             return
         # the old server gets nothing new from now on
         b.session.hold_host()
         b.log.event(ev.SERVER_RESTARTING, reason=reason, pid=b.server.pid)
         self._task = asyncio.create_task(self._run(reason))
+
+    def reason(self) -> str | None:
+        """Why the server running now must be restarted, or None."""
+        b = self.b
+        return restart_reason(
+            b.source.state(),
+            b.name,
+            fingerprint=b.fingerprint,
+            session=b.session_id,
+            forced=b.confine,
+            running=b.launch.key if b.launch is not None else None,
+            told=b.session.told,
+            current=lambda: root_uris(b.source.effective()),
+        )
 
     async def wait(self) -> None:
         """Until the restart under way has ended (the session may have ended with it)."""
@@ -143,7 +157,7 @@ class Restarts:
         loop = asyncio.get_running_loop()
         held_at = time.monotonic()
         await asyncio.sleep(max(COALESCE, self._last_start + MIN_INTERVAL - loop.time()))
-        again = b.restart_reason()  # the burst may have undone itself
+        again = self.reason()  # the burst may have undone itself
         if again is None:
             released = session.release_host()
             b.log.event(
@@ -177,7 +191,14 @@ class Restarts:
         # what the old server left unanswered, once all it said has reached the host
         cut = carried.open_requests()
         for msg_id in cut:
-            b.to_host.inject(_restarted_error(msg_id, reason))
+            b.to_host.inject(
+                error_line(
+                    msg_id,
+                    "roots-bridge: the server was restarted for a consent change "
+                    f"({reason}); send the request again",
+                    RESTARTED,
+                )
+            )
         if outcome is None:
             return
         result, replayed = outcome
@@ -308,16 +329,3 @@ def _settle(answer: asyncio.Future[Any]) -> Callable[[Json], None]:
             answer.set_result(msg)
 
     return settle
-
-
-def _restarted_error(msg_id: object, reason: str) -> bytes:
-    doc = {
-        "jsonrpc": "2.0",
-        "id": msg_id,
-        "error": {
-            "code": RESTARTED,
-            "message": "roots-bridge: the server was restarted for a consent change "
-            f"({reason}); send the request again",
-        },
-    }
-    return dumps(doc) + b"\n"

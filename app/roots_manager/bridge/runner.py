@@ -23,11 +23,10 @@ from typing import Any
 from roots_manager import __version__
 from roots_manager.bridge.confine import Launch, start
 from roots_manager.bridge.eventlog import BridgeLog
-from roots_manager.bridge.jsonrpc import root_uris
 from roots_manager.bridge.process import GRACE, ServerProcess
 from roots_manager.bridge.pump import HOLD_LIMIT, FdSink, HandOff, LoopHandler, Pump
 from roots_manager.bridge.relay import LineRelay
-from roots_manager.bridge.restart import Restarts, restart_reason
+from roots_manager.bridge.restart import Restarts
 from roots_manager.bridge.roots import HeldAnswers, RootsSource
 from roots_manager.bridge.session import Session
 from roots_manager.bridge.spawn import EXIT_CANNOT_START, exit_code, grow_pipe
@@ -272,19 +271,6 @@ class Bridge:
     def confined(self) -> bool:
         """The server running now runs confined."""
         return self.launch is not None and self.launch.key is not None
-
-    def restart_reason(self) -> str | None:
-        """Why the server running now must be restarted, or None."""
-        return restart_reason(
-            self.source.state(),
-            self.name,
-            fingerprint=self.fingerprint,
-            session=self.session_id,
-            forced=self.confine,
-            running=self.launch.key if self.launch is not None else None,
-            told=self.session.told,
-            current=lambda: root_uris(self.source.effective()),
-        )
 
     def release_stdin(self) -> asyncio.Event:
         """Close the running server's stdin now; the event is set once the writer to it is

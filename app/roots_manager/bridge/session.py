@@ -188,9 +188,7 @@ class Session:
         self.stale = False
         self.told.clear()
         self.rounds.forget_all()
-        forget = getattr(self.answers, "forget_waiting", None)
-        if forget is not None:
-            forget()
+        self.answers.forget_waiting()
 
     def release_host(self) -> int:
         """Send the held host messages to the (new) server, in order; returns how many."""
