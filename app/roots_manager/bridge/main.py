@@ -32,7 +32,14 @@ def build_parser() -> argparse.ArgumentParser:
     """The command line of ``roots-bridge``."""
     import argparse
 
-    from roots_manager import __version__
+    class Version(argparse.Action):
+        # the version is looked up only when asked for: importlib.metadata (with the email
+        # and zip modules it brings) would cost every bridge 2.5 MiB and tens of milliseconds
+        def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+            from roots_manager import __version__
+
+            print(f"{parser.prog} {__version__}")
+            parser.exit()
 
     p = argparse.ArgumentParser(
         prog="roots-bridge",
@@ -70,7 +77,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="run the server confined to the folders granted to it (Linux Landlock), whatever "
         "its stored setting; refuse to start it (exit 126) if this machine cannot",
     )
-    p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    p.add_argument(
+        "--version", action=Version, nargs=0, help="show the version and exit", default=None
+    )
     p.add_argument(
         "command",
         nargs=argparse.REMAINDER,
@@ -95,8 +104,24 @@ def _early_command(argv: list[str]) -> list[str] | None:
     return command
 
 
+LEFT_OUT = ("ssl", "_hashlib")
+"""Modules a bridge process never needs, left out of it: asyncio imports ``ssl`` and the store's
+lock imports ``hmac`` (which takes ``_hashlib``), each only in case it is wanted, and together
+they load OpenSSL's two libraries: about 7 MiB of a bridge's memory. The bridge opens no network
+connection, and hashes nothing that Python's own ``hashlib`` implementations cannot."""
+
+
+def leave_out_unused_modules() -> None:
+    """Make :data:`LEFT_OUT` unimportable in this process (for the bridge's own process only:
+    they stay importable for whatever imported them already)."""
+    for name in LEFT_OUT:
+        sys.modules.setdefault(name, None)  # type: ignore[arg-type]
+
+
 def main(argv: list[str] | None = None) -> int:
-    """The ``roots-bridge`` command."""
+    """The ``roots-bridge`` command (*argv* given: called from inside another program)."""
+    if argv is None:
+        leave_out_unused_modules()
     argv = list(sys.argv[1:] if argv is None else argv)
     early = _early_command(argv)
     proc: subprocess.Popen[bytes] | None = None

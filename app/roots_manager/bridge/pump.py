@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import mmap
 import os
 import select
 import sys
@@ -25,7 +26,7 @@ from concurrent.futures import Future
 from typing import Protocol
 
 from roots_manager.bridge.relay import LineHandler, LineRelay
-from roots_manager.bridge.writer import LineWriter
+from roots_manager.bridge.writer import Chunk, LineWriter
 
 READ_SIZE = 1024 * 1024
 """Bytes one read may take: a whole 1 MiB message in one go when the pipe holds it."""
@@ -40,12 +41,14 @@ class Reader:
     ``os.read(fd, 1 MiB)`` would allocate a fresh 1 MiB object for every message, small or
     not, and shrink it afterwards: page faults and a remapping per read, which cost a small
     message more than the rest of its relaying. Reading into a kept buffer and copying out
-    what came costs a copy of the bytes actually read.
+    what came costs a copy of the bytes actually read. The buffer is an anonymous mapping, so
+    its pages take memory only once a read has reached them: a bridge relaying small messages
+    holds a few pages, not 1 MiB per direction.
     """
 
     def __init__(self, fd: int, size: int = READ_SIZE) -> None:
         self.fd = fd
-        self._buf = bytearray(size)
+        self._buf = mmap.mmap(-1, size)
         self._view = memoryview(self._buf)
         self._readv = getattr(os, "readv", None)  # not on Windows
 
@@ -76,7 +79,7 @@ class FdSink:
         self.on_broken = on_broken
         self.broken = False
 
-    def write(self, data: bytes) -> None:
+    def write(self, data: Chunk) -> None:
         """Write all of *data*, or nothing more once the reader is gone."""
         if self.broken:
             return

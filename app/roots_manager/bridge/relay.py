@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from roots_manager.bridge.lenient import disguised, is_utf8
-from roots_manager.bridge.writer import LineWriter
+from roots_manager.bridge.writer import Chunk, LineWriter
 
 STREAM_THRESHOLD = 64 * 1024
 """A partial line longer than this may start streaming through (the size of a pipe buffer)."""
@@ -132,7 +132,7 @@ class LineRelay:
                     self.writer.relay(data, mid_line=False)
                     self._note_malformed(data, 0, end, data.isascii, guarded)
                     return
-        out: list[bytes] = []
+        out: list[Chunk] = []
         start = 0
         if self._dropping:
             nl = data.find(b"\n")
@@ -157,7 +157,8 @@ class LineRelay:
                 self.writer.relay(b"".join(out), mid_line=self._streaming)
                 return
             self._partial += memoryview(data)[: nl + 1]
-            line = bytes(self._partial)
+            # taken as it is (a fresh buffer replaces it): a long line is not copied again
+            line = self._partial
             matched, clean = self._partial_match, self._scanned
             self._reset_partial()
             out.append(self._one(line, clean, matched))
@@ -171,7 +172,7 @@ class LineRelay:
             return True
         return not is_ascii() and not is_utf8(memoryview(data)[start:end])
 
-    def _lines(self, data: bytes, start: int, out: list[bytes]) -> None:
+    def _lines(self, data: bytes, start: int, out: list[Chunk]) -> None:
         handler = self.handler
         pats = handler.patterns()
         every = handler.parse_all()
@@ -226,7 +227,7 @@ class LineRelay:
             self._partial += memoryview(data)[pos:]
             self._maybe_stream(out)
 
-    def _stream_start(self, data: bytes, pos: int, out: list[bytes]) -> bool:
+    def _stream_start(self, data: bytes, pos: int, out: list[Chunk]) -> bool:
         """Start streaming a long unfinished line straight from *data*, without a copy."""
         handler = self.handler
         if handler.parse_all() or not handler.may_stream() or handler.guarded():
@@ -237,7 +238,7 @@ class LineRelay:
         first = data if pos == 0 else memoryview(data)[pos:]
         self._begin_stream(len(data) - pos, matched=False)
         self._tail = data[-64:]
-        out.append(first)  # type: ignore[arg-type]
+        out.append(first)
         return True
 
     def _begin_stream(self, size: int, *, matched: bool) -> None:
@@ -248,7 +249,7 @@ class LineRelay:
         self._cut = False
         self._relayed = size
 
-    def _one(self, line: bytes, clean: int = 0, matched: bool = False) -> bytes:
+    def _one(self, line: bytearray, clean: int = 0, matched: bool = False) -> Chunk:
         """Triage and relay one whole line that was gathered across chunks.
 
         *clean*: how many of its first bytes were already found to hold no pattern (nor, for a
@@ -265,19 +266,19 @@ class LineRelay:
             or handler.parse_all()
             or any(line.find(p, begin, end) >= 0 for p in handler.patterns())
         ):
-            return handler.handle(line)
+            return handler.handle(bytes(line))
         guarded = handler.guarded()
         if guarded and (
             disguised(line, begin, end)
             or (not line.isascii() and not is_utf8(memoryview(line)[:end]))
         ):
-            return handler.handle(line)
+            return handler.handle(bytes(line))
         self._note_malformed(line, 0, end, line.isascii, guarded)
         return line
 
     def _note_malformed(
         self,
-        data: bytes,
+        data: bytes | bytearray,
         start: int,
         end: int,
         is_ascii: Callable[[], bool],
@@ -306,7 +307,7 @@ class LineRelay:
         self._scanned = 0
         self._partial_match = False
 
-    def _maybe_stream(self, out: list[bytes]) -> None:
+    def _maybe_stream(self, out: list[Chunk]) -> None:
         n = len(self._partial)
         if n < self.stream_threshold:
             return
@@ -340,7 +341,7 @@ class LineRelay:
         out.append(first)
         self._reset_partial()
 
-    def _stream_more(self, data: bytes, end: int, out: list[bytes]) -> None:
+    def _stream_more(self, data: bytes, end: int, out: list[Chunk]) -> None:
         """Take ``data[:end]`` of a streamed line, watching for a pattern (even cut in two)."""
         self._streamed_size += end
         if self._cut:
@@ -365,9 +366,9 @@ class LineRelay:
         else:
             self._tail = (self._tail + data[:end])[-64:]
         self._relayed += end
-        out.append(data if end == len(data) else memoryview(data)[:end])  # type: ignore[arg-type]
+        out.append(data if end == len(data) else memoryview(data)[:end])
 
-    def _end_stream(self, out: list[bytes], *, ended: bool) -> None:
+    def _end_stream(self, out: list[Chunk], *, ended: bool) -> None:
         """The streamed line ended (*ended*: with its newline): finish it on the way out."""
         self._streaming = False
         self._tail = b""
@@ -388,11 +389,11 @@ class LineRelay:
             self._end_drop()
             return
         if self._streaming:
-            out: list[bytes] = []
+            out: list[Chunk] = []
             self._end_stream(out, ended=False)
             self.writer.relay(b"".join(out), mid_line=False)
             return
         if self._partial:
-            line = bytes(self._partial)
+            line = self._partial
             self._reset_partial()
             self.writer.relay(self._one(line), mid_line=False)

@@ -11,6 +11,9 @@ _poll = getattr(select, "poll", None)
 _POLLOUT = getattr(select, "POLLOUT", 4)
 _PIPE_BUF = getattr(select, "PIPE_BUF", 512)
 
+Chunk = bytes | bytearray | memoryview
+"""Bytes on their way out: a slice of what was read, a line gathered across reads, or bytes."""
+
 
 class LineWriter:
     """One destination stream, shared by a relay and by messages the bridge makes up itself.
@@ -27,7 +30,7 @@ class LineWriter:
 
     def __init__(
         self,
-        write: Callable[[bytes], None],
+        write: Callable[[Chunk], None],
         *,
         background: bool = False,
         fd: int | None = None,
@@ -47,13 +50,13 @@ class LineWriter:
         self._backlog = 0
         self._level = threading.Condition()
 
-    def relay(self, data: bytes | memoryview, *, mid_line: bool) -> None:
+    def relay(self, data: Chunk, *, mid_line: bool) -> None:
         """Write relayed bytes; *mid_line* says whether they stop inside a line."""
         with self._lock:
             if self._held and not self._mid_line:
                 self._write_held()  # lines injected before these bytes arrived go first
             if data and not self._closed:
-                self._write(data)  # type: ignore[arg-type]
+                self._write(data)
             self._mid_line = mid_line
             if not mid_line and self._held:
                 self._write_held()

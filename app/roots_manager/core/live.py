@@ -15,8 +15,6 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-import psutil
-
 from roots_manager.core import statefile
 from roots_manager.core.paths import Layout
 from roots_manager.core.store import MAX_STORE_BYTES, json_bytes, write_atomic
@@ -26,6 +24,8 @@ APP_MARKER = "app.json"
 
 def process_start_time(pid: int) -> float | None:
     """The start time of process *pid*, or None if it does not exist."""
+    import psutil  # the first call only: a bridge asks once, at its start
+
     try:
         return float(psutil.Process(pid).create_time())
     except (psutil.Error, OSError):
