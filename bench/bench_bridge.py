@@ -21,6 +21,11 @@ Against ``bench/sdk_echo_server.py``, an SDK ``MCPServer`` with an echo tool cal
 ``tools/call`` (the realistic baseline: real servers do work per request): small and 1 MiB
 round trips.
 
+With the SDK as the host (``bench/sdk_host.py``), ``tools/call`` small and 256 KiB round trips to
+the SDK echo server along direct, the bridge, and FastMCP's stdio proxy (``fastmcp`` 4.x
+``create_proxy``, installed from the registry into a venv of its own the first time; what a user
+would put there instead).
+
 Then, for the bridge alone:
 - roots/list answered by the bridge: the time inside the bridge (from the event log, p50/p99,
   target p99 < 1 ms) and the round trip seen by the server;
@@ -28,6 +33,9 @@ Then, for the bridge alone:
   server's stdin (target p50 < 150 ms), and the same with the store API in a separate process;
 - start-up: launching the bridge until the server runs, against launching the server directly;
 - the bridge's peak RSS, against the echo server's (a bare Python process with json).
+
+The run ends with the table of targets (``bench/bridge_targets.py``): each row a ratio measured
+in this run, its target, and pass or fail; ``--json`` prints it as JSON too.
 """
 
 from __future__ import annotations
@@ -44,6 +52,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from platformdirs import user_cache_dir
+
+import bridge_targets
+import sdk_host
 
 HERE = Path(__file__).resolve().parent
 ECHO = [sys.executable, str(HERE / "echo_server.py")]
@@ -82,6 +95,7 @@ def routes_for(c_hop: Path | None, *, floors: bool) -> Routes:
     routes: Routes = {"direct": []}
     if floors:
         routes["hop"] = HOP
+        routes["hop1"] = [*HOP, "--single"]
         if c_hop is not None:
             routes["c-hop"] = [str(c_hop)]
             routes["c-spin"] = [str(c_hop), "--spin", str(SPIN_US)]
@@ -344,6 +358,7 @@ def compare(
 ROUTE_TITLES = {
     "direct": "direct",
     "hop": "any hop",
+    "hop1": "1-thr hop",
     "c-hop": "C hop",
     "c-spin": "C spin",
     "bridge": "bridge",
@@ -391,6 +406,9 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer rounds")
     ap.add_argument("--json", action="store_true", help="end with the headline figures as JSON")
+    ap.add_argument(
+        "--no-fastmcp", action="store_true", help="leave out the FastMCP proxy (no install)"
+    )
     args = ap.parse_args()
     blocks = 3 if args.quick else 6
     n_small = 300 if args.quick else 500
@@ -422,6 +440,15 @@ def main() -> int:
     echo = compare(ECHO, echo_routes, env, blocks, n_small, n_big, size, pipeline=True)
     sdk_routes = routes_for(None, floors=True)
     sdk = compare(SDK_ECHO, sdk_routes, env, blocks, n_small // 2, n_big, size, pipeline=False)
+    host_routes = {"direct": SDK_ECHO, "bridge": bridge_cmd("bench-host", SDK_ECHO)}
+    proxy = (
+        None
+        if args.no_fastmcp
+        else sdk_host.fastmcp_python(Path(user_cache_dir("roots-manager-bench")))
+    )
+    if proxy is not None:
+        host_routes["fastmcp"] = [str(proxy), str(HERE / "fastmcp_proxy.py"), *SDK_ECHO]
+    host = sdk_host.compare(host_routes, env, blocks, n_small // 6, n_big, 256 * 1024)
     bridged = Peer(bridge_cmd("bench"), env)
     bridged.handshake()
     direct = Peer(ECHO, env)
@@ -512,6 +539,17 @@ def main() -> int:
         f"{(med(e['bridge']['big']) - med(e['direct']['big'])) * 1e3:.2f} ms, SDK "
         f"{(med(k['bridge']['big']) - med(k['direct']['big'])) * 1e3:.2f} ms"
     )
+    print()
+    print("SDK host, tools/call to the SDK echo server (bench/sdk_host.py), p50:")
+    for route, d in host.items():
+        print(
+            f"  {route:8} small {med(d['small']) * 1e3:7.2f} ms   "
+            f"256 KiB {med(d['big']) * 1e3:7.2f} ms"
+        )
+    rows = bridge_targets.judge(echo, sdk, host, roots_inside=inside, rss_mib=rss_bridge, pct=pct)
+    print()
+    print("Targets (every ratio from this run):")
+    bridge_targets.print_table(rows)
     if args.json:
         figures = {
             f"{label}_{what}_{route}": med(data[route][what]) / med(data["direct"][what])
@@ -526,7 +564,7 @@ def main() -> int:
             grant_p50_ms=med(cli_lat) * 1e3,
             rss_mib=rss_bridge,
         )
-        print(json.dumps(figures))
+        print(json.dumps({"targets": bridge_targets.as_json(rows), "figures": figures}))
     return 0
 
 

@@ -14,24 +14,29 @@ from __future__ import annotations
 
 import os
 from collections.abc import Collection
+from stat import S_ISDIR
 from typing import Any
 
-from roots_manager.core import identity
 from roots_manager.core.model import Grant, Root, State, broad_reason
 
 
 def unavailable_reason(path: str) -> str | None:
     """Why the folder at *path* cannot be given to a server now, or None if it can."""
+    return _look(path)[0]
+
+
+def _look(path: str) -> tuple[str | None, os.stat_result | None]:
+    """Why the folder at *path* cannot be given now (or None), and its ``stat`` if it exists:
+    one ``stat`` for the existence, the kind and the identity of the folder."""
     try:
-        if not os.path.exists(path):
-            return "missing"
-        if not os.path.isdir(path):
-            return "not a folder"
-    except OSError as exc:  # pragma: no cover - exists() swallows most errors itself
-        return exc.strerror or "unreadable"
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return "missing", None
+    if not S_ISDIR(st.st_mode):
+        return "not a folder", st
     if not os.access(path, os.R_OK | os.X_OK):
-        return "unreadable"
-    return None
+        return "unreadable", st
+    return None, st
 
 
 def root_unavailable(root: Root) -> str | None:
@@ -42,13 +47,17 @@ def root_unavailable(root: Root) -> str | None:
     whose real path was not recorded, now leads to the file system's root, the home folder or a
     folder holding it.
     """
-    reason = unavailable_reason(root.path)
+    return _root_look(root)[0]
+
+
+def _root_look(root: Root) -> tuple[str | None, os.stat_result | None]:
+    reason, st = _look(root.path)
     if reason is not None:
-        return reason
+        return reason, st
     real = os.path.realpath(root.path)
     if root.real is not None:
-        return "moved" if real != root.real else None
-    return "too broad" if broad_reason(real) is not None else None
+        return ("moved" if real != root.real else None), st
+    return ("too broad" if broad_reason(real) is not None else None), st
 
 
 def grant_active(
@@ -125,10 +134,12 @@ def effective(
     for root in visible_roots(
         state, server, fingerprint=fingerprint, session=session, live_sessions=live_sessions
     ):
-        if root_unavailable(root) is not None:
+        reason, st = _root_look(root)
+        if reason is not None or st is None:
             continue
-        # one folder answered once, however many roots spell it (links, case, normalisation)
-        same = identity.identity(root.path) or os.path.realpath(root.path)
+        # one folder answered once, however many roots spell it (links, case, normalisation):
+        # its identity is the device and inode of the stat just made
+        same = (st.st_dev, st.st_ino)
         if same in seen:
             continue
         seen.add(same)
