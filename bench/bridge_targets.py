@@ -62,81 +62,123 @@ def judge(
     ``roots/list`` answer took inside the bridge.
     """
     rows = []
-
-    def ratio(
-        measure: str, a: Data, ra: str, b: Data, rb: str, what: str, tgt: float | None
-    ) -> None:
-        value, detail = _ratio(a, ra, b, rb, what)
-        rows.append(Row(measure, value, "x", tgt, detail))
-
-    ratio("small round trip, bridge / C hop", echo, "bridge", echo, "c-hop", "small", 1.10)
-    ratio("1 MiB round trip, bridge / C hop", echo, "bridge", echo, "c-hop", "big", 1.05)
-    ratio("CPU per small round trip, bridge / C hop", echo, "bridge", echo, "c-hop", "cpu", 1.3)
-    ratio("CPU per 1 MiB round trip, bridge / C hop", echo, "bridge", echo, "c-hop", "cpu_big", 1.3)
-    ratio(
-        "small round trip, SDK echo server, bridge / direct",
-        sdk,
-        "bridge",
-        sdk,
-        "direct",
-        "small",
-        1.05,
-    )
-    ratio(
-        "SDK host, small tools/call, bridge / FastMCP proxy",
-        host,
-        "bridge",
-        host,
-        "fastmcp",
-        "small",
-        0.3,
-    )
-    ratio(
-        "SDK host, 256 KiB tools/call, bridge / FastMCP proxy",
-        host,
-        "bridge",
-        host,
-        "fastmcp",
-        "big",
-        0.35,
-    )
-    ratio(
-        "SDK host, small tools/call, bridge / direct", host, "bridge", host, "direct", "small", 1.05
-    )
-    ratio(
-        "SDK host, 256 KiB tools/call, bridge / direct", host, "bridge", host, "direct", "big", 1.05
-    )
+    data = {"echo": echo, "sdk": sdk, "host": host}
+    for measure, (a, ra), (b, rb), what, target in RATIOS[:9]:
+        value, detail = _ratio(data[a], ra, data[b], rb, what)
+        rows.append(Row(measure, value, "x", target, detail))
     p99 = pct(roots_inside, 99) * 1e6 if roots_inside else None
     p50 = med(roots_inside) * 1e6 if roots_inside else 0.0
     rows.append(
         Row("roots/list answered inside the bridge, p99", p99, "us", 500, f"p50 {p50:.0f} us")
     )
     rows.append(Row("bridge peak RSS after 1 MiB messages", rss_mib, "MiB", 30))
-    # the floors: what a relay of another kind costs in the same run
-    ratio("floor: small round trip, Python hop / C hop", echo, "hop", echo, "c-hop", "small", None)
-    ratio(
-        "floor: CPU per small round trip, Python hop / C hop",
-        echo,
-        "hop",
-        echo,
-        "c-hop",
-        "cpu",
-        None,
-    )
-    ratio("floor: small round trip, C hop / direct", echo, "c-hop", echo, "direct", "small", None)
-    ratio(
-        "floor: small round trip, bridge / Python hop", echo, "bridge", echo, "hop", "small", None
-    )
-    ratio(
-        "floor: CPU per small round trip, bridge / Python hop",
-        echo,
-        "bridge",
-        echo,
-        "hop",
-        "cpu",
-        None,
-    )
+    for measure, (a, ra), (b, rb), what, target in RATIOS[9:]:
+        value, detail = _ratio(data[a], ra, data[b], rb, what)
+        rows.append(Row(measure, value, "x", target, detail))
     return rows
+
+
+RATIOS: list[tuple[str, tuple[str, str], tuple[str, str], str, float | None]] = [
+    # (measure, (figures, route), (figures, route) it is divided by, what, target)
+    ("small round trip, bridge / C hop", ("echo", "bridge"), ("echo", "c-hop"), "small", 1.10),
+    ("1 MiB round trip, bridge / C hop", ("echo", "bridge"), ("echo", "c-hop"), "big", 1.05),
+    ("CPU per small round trip, bridge / C hop", ("echo", "bridge"), ("echo", "c-hop"), "cpu", 1.3),
+    (
+        "CPU per 1 MiB round trip, bridge / C hop",
+        ("echo", "bridge"),
+        ("echo", "c-hop"),
+        "cpu_big",
+        1.3,
+    ),
+    (
+        "SDK echo server, small, bridge / direct",
+        ("sdk", "bridge"),
+        ("sdk", "direct"),
+        "small",
+        1.05,
+    ),
+    (
+        "SDK host, small call, bridge / FastMCP proxy",
+        ("host", "bridge"),
+        ("host", "fastmcp"),
+        "small",
+        0.3,
+    ),
+    (
+        "SDK host, 256 KiB call, bridge / FastMCP proxy",
+        ("host", "bridge"),
+        ("host", "fastmcp"),
+        "big",
+        0.35,
+    ),
+    (
+        "SDK host, small call, bridge / direct",
+        ("host", "bridge"),
+        ("host", "direct"),
+        "small",
+        1.05,
+    ),
+    (
+        "SDK host, 256 KiB call, bridge / direct",
+        ("host", "bridge"),
+        ("host", "direct"),
+        "big",
+        1.05,
+    ),
+    # the floors: what a relay of another kind costs, in the same run
+    (
+        "floor: small round trip, C hop / direct",
+        ("echo", "c-hop"),
+        ("echo", "direct"),
+        "small",
+        None,
+    ),
+    (
+        "floor: small round trip, Python hop / C hop",
+        ("echo", "hop"),
+        ("echo", "c-hop"),
+        "small",
+        None,
+    ),
+    (
+        "floor: CPU per small round trip, Python hop / C hop",
+        ("echo", "hop"),
+        ("echo", "c-hop"),
+        "cpu",
+        None,
+    ),
+    (
+        "floor: CPU per 1 MiB round trip, Python hop / C hop",
+        ("echo", "hop"),
+        ("echo", "c-hop"),
+        "cpu_big",
+        None,
+    ),
+    ("bridge / Python hop, small round trip", ("echo", "bridge"), ("echo", "hop"), "small", None),
+    (
+        "bridge / Python hop, CPU per small round trip",
+        ("echo", "bridge"),
+        ("echo", "hop"),
+        "cpu",
+        None,
+    ),
+    (
+        "bridge / Python hop, CPU per 1 MiB round trip",
+        ("echo", "bridge"),
+        ("echo", "hop"),
+        "cpu_big",
+        None,
+    ),
+    ("one-thread / two-thread Python hop, small", ("echo", "hop1"), ("echo", "hop"), "small", None),
+    (
+        "one-thread / two-thread Python hop, CPU small",
+        ("echo", "hop1"),
+        ("echo", "hop"),
+        "cpu",
+        None,
+    ),
+]
+"""Every ratio row: the first nine are targets (issue 13), the rest floors for comparison."""
 
 
 def print_table(rows: list[Row]) -> None:
