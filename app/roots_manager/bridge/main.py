@@ -186,8 +186,13 @@ def _run(
     failure: OSError | None,
 ) -> int:
     import asyncio
+    import gc
 
     from roots_manager.bridge.runner import Bridge
+
+    # what is loaded by now lives as long as the bridge: kept out of the collector's full
+    # passes, so that one never pauses a roots/list answer to walk every module again
+    gc.freeze()
 
     async def run() -> int:
         try:
