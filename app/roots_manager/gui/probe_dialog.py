@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from roots_manager.core.names import visible
 from roots_manager.core.paths import Layout
+from roots_manager.core.probe_reasons import Status
 from roots_manager.core.probe_report import Report, short
 from roots_manager.core.probe_table import Comparison, compare, history, save
 from roots_manager.core.probe_verdict import VERDICT_NAMES
@@ -166,7 +167,7 @@ class ProbeDialog(QDialog):
         self.raw.clear()
         self.progress.setRange(0, 0)  # busy until the plan is known
         self.status.setText(self.tr("Starting the server…"))
-        self.worker = ProbeWorker(command, self.server, self)
+        self.worker = ProbeWorker(command, self.server, self.layout_.logs, self)
         self.worker.rows_found.connect(self.model.add_rows)
         self.worker.progressed.connect(self._progressed)
         self.worker.finished.connect(self._finished)
@@ -183,11 +184,11 @@ class ProbeDialog(QDialog):
             self.cancel_button.setEnabled(False)
             self.worker.cancel()
 
-    def _progressed(self, done: int, total: int, message: str) -> None:
+    def _progressed(self, done: int, total: int, status: Status) -> None:
         if total:
             self.progress.setRange(0, total)
             self.progress.setValue(min(done, total))
-        self.status.setText(message)
+        self.status.setText(status.text)
 
     def _ended(self) -> None:
         if self.worker is not None:

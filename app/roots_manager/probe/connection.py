@@ -11,7 +11,7 @@ import anyio
 from mcp import StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
-from roots_manager.core.paths import HOME_ENV
+from roots_manager.core.paths import HOME_ENV, LOGS_ENV, Layout
 
 ALLOW = "{allow}"
 """Where the server's command line takes its folders: replaced by the scratch tree's top."""
@@ -45,12 +45,16 @@ def said(exc: BaseException) -> str:
 
 
 def server_params(
-    command: Sequence[str], top: Path, home: Path, name: str
+    command: Sequence[str], top: Path, layout: Layout, name: str
 ) -> StdioServerParameters:
-    """The bridge in front of *command* (``{allow}`` replaced by *top*), its store in *home*."""
+    """The bridge in front of *command* (``{allow}`` replaced by *top*), its store and logs
+    where *layout* says."""
     argv = [a.replace(ALLOW, str(top)) for a in command]
     env = dict(os.environ)
-    env[HOME_ENV] = str(home)
+    env[HOME_ENV] = str(layout.home)
+    env.pop(LOGS_ENV, None)
+    if layout.log_dir is not None:
+        env[LOGS_ENV] = str(layout.log_dir)
     bridge = bridge_program()
     return StdioServerParameters(
         command=bridge[0], args=[*bridge[1:], "--server", name, "--", *argv], env=env

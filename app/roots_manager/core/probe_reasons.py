@@ -1,0 +1,230 @@
+"""What the boundary probe says, as codes with parameters: its verdict's reasons, its steps.
+
+The core decides and the views word it: a verdict line carries a :class:`Reason` and the values
+that fill it (tool names, counts), a progress report a :class:`Step`. The English wording is
+here (:data:`REASON_TEXT`, :data:`STEP_TEXT`), for the CLI, the JSON document and the saved
+tables; the desktop app words the same codes through its translations. Parameters are data
+(names of tools, numbers), never sentences, so that every language can place them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+
+class Reason(StrEnum):
+    """Why a verdict line is what it is."""
+
+    NO_PAIRED_ROW = "no_paired_row"
+    OUTSIDE_WORKED = "outside_worked"
+    REFUSED_ALLOWANCE_UNKNOWN = "refused_allowance_unknown"
+    ENFORCED = "enforced"
+    NO_SIBLING_ROW = "no_sibling_row"
+    SIBLING_WORKED = "sibling_worked"
+    SIBLING_REFUSED_ALLOWANCE_UNKNOWN = "sibling_refused_allowance_unknown"
+    SIBLING_REFUSED = "sibling_refused"
+    ROOTS_NEVER_ASKED = "roots_never_asked"
+    NO_SECOND_ROOT_ROW = "no_second_root_row"
+    SECOND_ROOT_REFUSED_AT_START = "second_root_refused_at_start"
+    ADDED_ROOT_REFUSED = "added_root_refused"
+    SECOND_ROOT_REACHABLE = "second_root_reachable"
+    SECOND_ROOT_REACHABLE_BOTH = "second_root_reachable_both"
+    NO_READ_ROW = "no_read_row"
+    NO_WRITE_ROW = "no_write_row"
+    READS_REFUSED_WRITES_WORKED = "reads_refused_writes_worked"
+    WRITES_REFUSED_READS_WORKED = "writes_refused_reads_worked"
+    CHECKED_ALIKE = "checked_alike"
+    READS_WORKED_TOO = "reads_worked_too"
+    WRITES_WORKED_TOO = "writes_worked_too"
+    NEVER_ASKED_NO_NOTICE = "never_asked_no_notice"
+    NO_NOTICE_SENT = "no_notice_sent"
+    DID_NOT_REASK = "did_not_reask"
+    REASKED = "reasked"
+    REASKED_TOOK_EFFECT = "reasked_took_effect"
+    REASKED_NO_EFFECT = "reasked_no_effect"
+    NO_LIST_CHANGED = "no_list_changed"
+    NO_LIST_CHANGED_TOOK_EFFECT = "no_list_changed_took_effect"
+    NO_LIST_CHANGED_NO_EFFECT = "no_list_changed_no_effect"
+    NEVER_GOT_EMPTY_LIST = "never_got_empty_list"
+    NARROWS_NOTHING = "narrows_nothing"
+    NO_LAST_ROOT_ROW = "no_last_root_row"
+    KEPT_AFTER_EMPTY = "kept_after_empty"
+    REFUSED_AFTER_EMPTY = "refused_after_empty"
+    SYMLINK_UNTESTED = "symlink_untested"
+    SYMLINK_ESCAPED = "symlink_escaped"
+    SYMLINK_REFUSED = "symlink_refused"
+    PREFIX_UNTESTED = "prefix_untested"
+    PREFIX_ESCAPED = "prefix_escaped"
+    PREFIX_REFUSED = "prefix_refused"
+
+
+class Phase(StrEnum):
+    """The part of the run whose rows decided a verdict line."""
+
+    START = "start"
+    """Two roots given at once, before any change."""
+    CHANGED = "changed"
+    """After the roots were replaced (``list_changed``, or the next request under 2026-07-28)."""
+    ADDED = "added"
+    """After a second root was added to the changed list."""
+    EMPTIED = "emptied"
+    """After the list was emptied."""
+
+
+ALLOWANCE_UNKNOWN = (
+    "the server's own allowance is unknown (no {{allow}} in its command line), so a refusal "
+    "outside the root may be its command line's rather than the roots': it proves less"
+)
+"""A template (``{{allow}}`` is the literal ``{allow}`` once formatted)."""
+
+REASON_TEXT: dict[Reason, str] = {
+    Reason.NO_PAIRED_ROW: "no row paired a working inside call ({inconclusive} row(s) "
+    "inconclusive)",
+    Reason.OUTSIDE_WORKED: "outside targets worked: {rows}",
+    Reason.REFUSED_ALLOWANCE_UNKNOWN: "every outside target was refused, but "
+    + ALLOWANCE_UNKNOWN,
+    Reason.ENFORCED: "every outside target was refused while its inside partner worked "
+    "({pairs} pair(s), {inconclusive} row(s) inconclusive)",
+    Reason.NO_SIBLING_ROW: "no sibling row paired a working inside call",
+    Reason.SIBLING_WORKED: "every operation on the sibling package worked: the roots narrow "
+    "nothing",
+    Reason.SIBLING_REFUSED_ALLOWANCE_UNKNOWN: "the sibling package was refused, but "
+    + ALLOWANCE_UNKNOWN,
+    Reason.SIBLING_REFUSED: "operations on the sibling package were refused",
+    Reason.ROOTS_NEVER_ASKED: "the server never asked for its roots: no second root reached it",
+    Reason.NO_SECOND_ROOT_ROW: "no second-root row paired a working inside call",
+    Reason.SECOND_ROOT_REFUSED_AT_START: "given two roots from the start, the server refused "
+    "the second root's files while the first root's worked: {rows}",
+    Reason.ADDED_ROOT_REFUSED: "a second root added to the changed list was refused after the "
+    "server had asked for the new list, while the first root's files worked: {rows}",
+    Reason.SECOND_ROOT_REACHABLE: "the second root's files were reachable when it was given "
+    "from the start",
+    Reason.SECOND_ROOT_REACHABLE_BOTH: "the second root's files were reachable, given from the "
+    "start and added to the changed list",
+    Reason.NO_READ_ROW: "no read operation paired a working inside call",
+    Reason.NO_WRITE_ROW: "no write operation paired a working inside call",
+    Reason.READS_REFUSED_WRITES_WORKED: "reads outside were refused, writes outside worked: "
+    "{rows}",
+    Reason.WRITES_REFUSED_READS_WORKED: "writes outside were refused, reads outside worked: "
+    "{rows}",
+    Reason.CHECKED_ALIKE: "reads and writes are checked alike",
+    Reason.READS_WORKED_TOO: "reads outside worked too",
+    Reason.WRITES_WORKED_TOO: "writes outside worked too",
+    Reason.NEVER_ASKED_NO_NOTICE: "the server never asked for roots/list, so no notice was sent",
+    Reason.NO_NOTICE_SENT: "the bridge sent no list_changed (see the log)",
+    Reason.DID_NOT_REASK: "the server did not ask for roots/list again after list_changed",
+    Reason.REASKED: "the server asked for roots/list again after list_changed",
+    Reason.REASKED_TOOK_EFFECT: "the server asked for roots/list again after list_changed; "
+    "the new root took effect",
+    Reason.REASKED_NO_EFFECT: "the server asked for roots/list again after list_changed; but "
+    "the new root did not take effect in any tool",
+    Reason.NO_LIST_CHANGED: "does not apply under 2026-07-28: there is no list_changed, the "
+    "roots travel with each request",
+    Reason.NO_LIST_CHANGED_TOOK_EFFECT: "does not apply under 2026-07-28: there is no "
+    "list_changed, the roots travel with each request; the changed root took effect on the "
+    "next request",
+    Reason.NO_LIST_CHANGED_NO_EFFECT: "does not apply under 2026-07-28: there is no "
+    "list_changed, the roots travel with each request; but the changed root did not take "
+    "effect in any tool",
+    Reason.NEVER_GOT_EMPTY_LIST: "the server never asked for the empty list",
+    Reason.NARROWS_NOTHING: "the roots narrow nothing for this server",
+    Reason.NO_LAST_ROOT_ROW: "no tool worked on the last root before the list was emptied",
+    Reason.KEPT_AFTER_EMPTY: "the last root still worked after the empty list",
+    Reason.REFUSED_AFTER_EMPTY: "the last root was refused after the empty list",
+    Reason.SYMLINK_UNTESTED: "no tool that kept the sibling package out was tried on the link "
+    "out of the root conclusively",
+    Reason.SYMLINK_ESCAPED: "the link out of the root worked where the sibling package was "
+    "refused: {rows}",
+    Reason.SYMLINK_REFUSED: "the link out of the root was refused",
+    Reason.PREFIX_UNTESTED: "no tool that kept the sibling package out was tried on "
+    "packages/checkout-old conclusively",
+    Reason.PREFIX_ESCAPED: "packages/checkout-old worked where the sibling package was refused: "
+    "{rows}",
+    Reason.PREFIX_REFUSED: "packages/checkout-old was refused",
+}
+
+STOPPED_EARLY = "the probe stopped early; so far: {reason}"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One line of the verdict: true, false, or None (not decidable), and why."""
+
+    value: bool | None
+    code: Reason
+    params: dict[str, Any] = field(default_factory=dict)
+    phase: Phase | None = None
+    """Which part of the run decided it (None: no single part, or nothing decided)."""
+    early: bool = False
+    """The probe stopped before the end: what is said holds so far."""
+
+    @property
+    def reason(self) -> str:
+        """The reason in English."""
+        text = REASON_TEXT[self.code].format(**self.params)
+        return STOPPED_EARLY.format(reason=text) if self.early else text
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "value": self.value,
+            "code": self.code.value,
+            "params": self.params,
+            "phase": None if self.phase is None else self.phase.value,
+            "early": self.early,
+            "reason": self.reason,
+        }
+
+    @classmethod
+    def from_json(cls, value: bool | None, doc: Any) -> Finding:
+        """A finding read back from a saved table (one of an older format: its value only)."""
+        if not isinstance(doc, dict):
+            doc = {}
+        try:
+            code = Reason(doc.get("code"))
+            phase = Phase(doc["phase"]) if doc.get("phase") else None
+        except ValueError:
+            code, phase = Reason.NO_PAIRED_ROW, None
+        params = doc.get("params") if isinstance(doc.get("params"), dict) else {}
+        return cls(value, code, dict(params), phase, bool(doc.get("early", False)))
+
+
+class Step(StrEnum):
+    """What the probe is doing now."""
+
+    STARTING = "starting"
+    WAITING_FIRST_ASK = "waiting_first_ask"
+    LISTING_TOOLS = "listing_tools"
+    LISTING_RESOURCES = "listing_resources"
+    PLANNED = "planned"
+    ROW = "row"
+    CHANGING_ROOTS = "changing_roots"
+    ADDING_ROOT = "adding_root"
+    EMPTYING_ROOTS = "emptying_roots"
+
+
+STEP_TEXT: dict[Step, str] = {
+    Step.STARTING: "starting the server",
+    Step.WAITING_FIRST_ASK: "waiting for the server to ask for its roots",
+    Step.LISTING_TOOLS: "listing the tools",
+    Step.LISTING_RESOURCES: "listing the resources",
+    Step.PLANNED: "{tools} tool(s) to probe, {cells} call(s) planned",
+    Step.ROW: "{tool}: {target}",
+    Step.CHANGING_ROOTS: "changing the roots",
+    Step.ADDING_ROOT: "adding a second root",
+    Step.EMPTYING_ROOTS: "emptying the roots",
+}
+
+
+@dataclass(frozen=True)
+class Status:
+    """A progress report: the step and what fills its words."""
+
+    step: Step
+    params: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        """The status in English."""
+        return STEP_TEXT[self.step].format(**self.params)
