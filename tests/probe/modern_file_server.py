@@ -15,15 +15,18 @@ from urllib.parse import unquote, urlparse
 
 import mcp_types as types
 from mcp.server.mcpserver import ListRoots, MCPServer, Resolve
+from mcp.server.mcpserver.exceptions import ToolError
 
 warnings.simplefilter("ignore")  # the roots APIs are deprecated (SEP-2577) but still defined
 
 server = MCPServer("modern-files")
-Roots = Annotated[types.ListRootsResult, Resolve(lambda: _ask())]
 
 
 async def _ask() -> ListRoots:
     return ListRoots()
+
+
+Roots = Annotated[types.ListRootsResult, Resolve(_ask)]
 
 
 def _check(path: str, roots: types.ListRootsResult) -> str:
@@ -32,7 +35,7 @@ def _check(path: str, roots: types.ListRootsResult) -> str:
         base = os.path.realpath(unquote(urlparse(str(root.uri)).path))
         if real == base or real.startswith(base + os.sep):
             return real
-    raise ValueError(f"Access denied: {path} is outside the roots")
+    raise ToolError(f"Access denied: {path} is outside the roots")
 
 
 @server.tool()

@@ -283,7 +283,13 @@ class ProbeRun:
                 uris = [str(r.uri) for r in found.resources]
                 self.listed = listed_inside(uris, str(self.fixture.top))
                 self.report.resources = uris
-                tools.append(RESOURCE_READ)
+                if self.listed:
+                    tools.append(RESOURCE_READ)
+                else:
+                    # nothing listed to pair with: a refusal of an unlisted URI says nothing
+                    self.report.left_out[RESOURCE_READ.name] = (
+                        "no file:// resource listed inside the root"
+                    )
         return tools
 
     # ---- rows -----------------------------------------------------------------------------
