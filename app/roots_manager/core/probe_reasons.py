@@ -41,6 +41,7 @@ class Reason(StrEnum):
     NEVER_ASKED_NO_NOTICE = "never_asked_no_notice"
     NO_NOTICE_SENT = "no_notice_sent"
     DID_NOT_REASK = "did_not_reask"
+    DID_NOT_REASK_TOOK_EFFECT = "did_not_reask_took_effect"
     REASKED = "reasked"
     REASKED_TOOK_EFFECT = "reasked_took_effect"
     REASKED_NO_EFFECT = "reasked_no_effect"
@@ -115,6 +116,8 @@ REASON_TEXT: dict[Reason, str] = {
     Reason.NEVER_ASKED_NO_NOTICE: "the server never asked for roots/list, so no notice was sent",
     Reason.NO_NOTICE_SENT: "the bridge sent no list_changed (see the log)",
     Reason.DID_NOT_REASK: "the server did not ask for roots/list again after list_changed",
+    Reason.DID_NOT_REASK_TOOK_EFFECT: "the server did not ask for roots/list right after "
+    "list_changed, but the new root took effect: it asks when a call needs its roots",
     Reason.REASKED: "the server asked for roots/list again after list_changed",
     Reason.REASKED_TOOK_EFFECT: "the server asked for roots/list again after list_changed; "
     "the new root took effect",

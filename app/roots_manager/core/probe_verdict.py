@@ -337,7 +337,8 @@ def _reasks(rows: list[Row], traffic: Traffic) -> Finding:
     if not traffic.notice_sent:
         return Finding(None, R.NO_NOTICE_SENT)
     if not traffic.asked_after_notice:
-        return Finding(False, R.DID_NOT_REASK, phase=P.CHANGED)
+        code = R.DID_NOT_REASK_TOOK_EFFECT if took else R.DID_NOT_REASK
+        return Finding(False, code, phase=P.CHANGED)
     code = R.REASKED_TOOK_EFFECT if took else R.REASKED_NO_EFFECT if new else R.REASKED
     return Finding(True, code, phase=P.CHANGED)
 
