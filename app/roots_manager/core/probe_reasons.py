@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from roots_manager.core.probe_plan import Operation, PathTool
+
 
 class Reason(StrEnum):
     """Why a verdict line is what it is."""
@@ -231,3 +233,79 @@ class Status:
     def text(self) -> str:
         """The status in English."""
         return STEP_TEXT[self.step].format(**self.params)
+
+
+class PlanLine(StrEnum):
+    """One line of the plan the probe shows before and while it runs."""
+
+    FIXTURE = "fixture"
+    ROOTS = "roots"
+    TOOLS_UNKNOWN = "tools_unknown"
+    TOOL_READ = "tool_read"
+    TOOL_WRITE = "tool_write"
+    RESOURCES = "resources"
+    NO_TOOLS = "no_tools"
+    CHANGES = "changes"
+    CHANGES_MODERN = "changes_modern"
+    ALLOWANCE_UNKNOWN = "allowance_unknown"
+
+
+PLAN_TEXT: dict[PlanLine, str] = {
+    PlanLine.FIXTURE: "The server starts behind a private bridge over a scratch tree in a "
+    "temporary folder, never your own folders or grants; {{allow}} in the command line stands "
+    "for the tree's top. Its roots traffic shows in the log as {server}.",
+    PlanLine.ROOTS: "Its roots at the start: packages/checkout and packages/shipping, strictly "
+    "narrower than the tree.",
+    PlanLine.TOOLS_UNKNOWN: "Each tool that takes paths (known once the server lists them) is "
+    "called on a target inside the root and on partners outside it: a sibling, a sibling "
+    "whose name starts the same, '..', a link out, '#' and non-ASCII names.",
+    PlanLine.TOOL_READ: "{tool} (reads): {pairs} pairs, inside and outside",
+    PlanLine.TOOL_WRITE: "{tool} (writes): {pairs} pairs, inside and outside",
+    PlanLine.RESOURCES: "resources/read of the resources the server listed: {pairs} pairs, "
+    "inside and outside",
+    PlanLine.NO_TOOLS: "No tool takes paths: only the roots traffic is watched.",
+    PlanLine.CHANGES: "Then packages/billing replaces both roots (list_changed: does the "
+    "server ask again?), packages/docs is added as a second root, and the list is emptied.",
+    PlanLine.CHANGES_MODERN: "Then packages/billing replaces both roots, packages/docs is "
+    "added, and the list is emptied; under 2026-07-28 each change travels with the next "
+    "request (there is no list_changed).",
+    PlanLine.ALLOWANCE_UNKNOWN: "Without {{allow}} a refusal proves less: the server's own "
+    "allowance is unknown.",
+}
+
+
+@dataclass(frozen=True)
+class PlanItem:
+    """A line of the plan and what fills its words."""
+
+    line: PlanLine
+    params: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        """The line in English."""
+        return PLAN_TEXT[self.line].format(**self.params)
+
+
+def plan(
+    tools: list[PathTool] | None, *, server: str, modern: bool, allowance_known: bool
+) -> list[PlanItem]:
+    """The plan: the phases, and once ``tools/list`` is known (*tools* not None) the tools
+    and operations that will be probed, with the number of pairs of each."""
+    out = [PlanItem(PlanLine.FIXTURE, {"server": server}), PlanItem(PlanLine.ROOTS)]
+    if tools is None:
+        out.append(PlanItem(PlanLine.TOOLS_UNKNOWN))
+    elif not tools:
+        out.append(PlanItem(PlanLine.NO_TOOLS))
+    for tool in tools or []:
+        # the boundary kinds, the second root, the new root, the added root, after the empty list
+        pairs = len(tool.kinds()) + 4
+        if tool.resource:
+            out.append(PlanItem(PlanLine.RESOURCES, {"pairs": pairs}))
+        else:
+            line = PlanLine.TOOL_READ if tool.operation is Operation.READ else PlanLine.TOOL_WRITE
+            out.append(PlanItem(line, {"tool": tool.name, "pairs": pairs}))
+    out.append(PlanItem(PlanLine.CHANGES_MODERN if modern else PlanLine.CHANGES))
+    if not allowance_known:
+        out.append(PlanItem(PlanLine.ALLOWANCE_UNKNOWN))
+    return out

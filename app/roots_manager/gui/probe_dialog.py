@@ -32,11 +32,15 @@ from PySide6.QtWidgets import (
 
 from roots_manager.core.names import visible
 from roots_manager.core.paths import Layout
-from roots_manager.core.probe_reasons import Status
+from roots_manager.core.probe_plan import PathTool
+from roots_manager.core.probe_reasons import Status, plan
 from roots_manager.core.probe_report import Report, short
 from roots_manager.core.probe_table import Comparison, compare, history, save
 from roots_manager.core.probe_verdict import VERDICT_NAMES
 from roots_manager.gui.probe_model import INSIDE, OUTSIDE, ProbeRowsModel, ProbeWorker
+from roots_manager.gui.probe_texts import plan_text, reason_text, status_text
+from roots_manager.probe.connection import ALLOW
+from roots_manager.probe.runner import bridge_name
 
 
 class ProbeDialog(QDialog):
@@ -56,22 +60,12 @@ class ProbeDialog(QDialog):
         self.comparison: Comparison | None = None
         self.setWindowTitle(self.tr("Probe {server}").format(server=visible(server)))
 
-        plan = QLabel(
-            self.tr(
-                "The probe starts the server behind a private bridge over a scratch tree in a "
-                "temporary folder, never your own folders or grants. It gives the server one "
-                "root, packages/checkout, strictly narrower than the tree ({allow} in the "
-                "command line stands for the tree's top), calls each tool that takes paths on "
-                "a target inside the root and on a partner outside it (a sibling, a sibling "
-                "whose name starts the same, '..', a link out, '#' and non-ASCII names), "
-                "grants a second root, changes the roots with list_changed and finally "
-                "empties them. Without {allow} a refusal proves less: the server's own "
-                "allowance is unknown."
-            ),
-            self,
-        )
+        self.plan = QLabel(self)
+        self.plan.setAccessibleName(self.tr("Plan"))
+        plan = self.plan
         plan.setWordWrap(True)
         self.command = QLineEdit(shlex.join(command), self)
+        self.command.textChanged.connect(lambda _: self._show_plan(None))
         self.command.setAccessibleName(self.tr("The server's command line"))
         self.command.setPlaceholderText(self.tr("npx -y some-server {allow}"))
         command_label = QLabel(self.tr("&Command:"), self)
@@ -139,6 +133,17 @@ class ProbeDialog(QDialog):
         lay.addWidget(self.status)
         lay.addWidget(split, 1)
         self.resize(1000, 700)
+        self._show_plan(None)
+
+    def _show_plan(self, tools: list[PathTool] | None) -> None:
+        """The plan: the phases, and the tools to be probed once the server listed them."""
+        items = plan(
+            tools,
+            server=bridge_name(self.server),
+            modern=False,
+            allowance_known=ALLOW in self.command.text(),
+        )
+        self.plan.setText(plan_text(items))
 
     # ---- the run ------------------------------------------------------------------------
 
@@ -170,6 +175,7 @@ class ProbeDialog(QDialog):
         self.worker = ProbeWorker(command, self.server, self.layout_.logs, self)
         self.worker.rows_found.connect(self.model.add_rows)
         self.worker.progressed.connect(self._progressed)
+        self.worker.planned.connect(self._show_plan)
         self.worker.finished.connect(self._finished)
         self.worker.failed.connect(self._failed)
         self.start_button.setEnabled(False)
@@ -188,7 +194,7 @@ class ProbeDialog(QDialog):
         if total:
             self.progress.setRange(0, total)
             self.progress.setValue(min(done, total))
-        self.status.setText(status.text)
+        self.status.setText(status_text(status))
 
     def _ended(self) -> None:
         if self.worker is not None:
@@ -252,7 +258,8 @@ class ProbeDialog(QDialog):
             if f is None:
                 continue
             mark = f"<b>{html.escape(words[f.value])}</b>"
-            lines.append(f"{html.escape(name)}: {mark} <small>{html.escape(f.reason)}</small>")
+            reason = html.escape(reason_text(f))
+            lines.append(f"{html.escape(name)}: {mark} <small>{reason}</small>")
         if report.allowance is None:
             lines.append(
                 html.escape(
