@@ -82,7 +82,12 @@ def test_a_server_that_drops_an_added_root_is_caught_after_it_asked_again() -> N
     assert phase(doc, "first_root_only") == "added"
     assert doc["traffic"]["asked_after_added"] is True
     added = [r for r in doc["rows"] if r["target_kind"] == "added_root"]
-    assert {r["tool"] for r in added} == {"read_file", "write_file", "list_directory", "resources/read"}
+    assert {r["tool"] for r in added} == {
+        "read_file",
+        "write_file",
+        "list_directory",
+        "resources/read",
+    }
     assert all(r["inside"]["outcome"] == "worked" for r in added)
     assert all(r["outside"]["outcome"] == "refused" for r in added)
     start = [r for r in doc["rows"] if r["target_kind"] == "second_root"]
@@ -113,7 +118,10 @@ def test_listed_resources_are_read_and_paired_with_outside_uris() -> None:
     boundary = [r for r in rows if r["target_kind"] in {"sibling", "prefix_sibling", "traversal"}]
     for row in boundary:
         # the inside cell reads the URI exactly as listed, the outside one a fixture partner
-        assert row["inside"]["request"] == {"method": "resources/read", "params": {"uri": listed[0]}}
+        assert row["inside"]["request"] == {
+            "method": "resources/read",
+            "params": {"uri": listed[0]},
+        }
         assert row["inside"]["outcome"] == "worked" and row["inside"]["evidence"] == "token"
         assert row["outside"]["outcome"] == "worked" and row["outside"]["evidence"] == "token"
     symlink = next(r for r in rows if r["target_kind"] == "symlink")

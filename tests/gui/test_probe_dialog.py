@@ -31,13 +31,28 @@ def test_a_run_fills_the_matrix_shows_the_verdict_and_keeps_the_table(
     dialog = ProbeDialog(layout, "pup", puppet("first-root-only"))
     qtbot.addWidget(dialog)
     dialog.show()
+    # before the run the plan has only its phases; the tools come once the server lists them
+    assert "known once the server lists them" in dialog.plan.text()
+    assert "probe:pup" in dialog.plan.text() and "Without {allow}" not in dialog.plan.text()
     with qtbot.waitSignal(dialog.run_finished, timeout=RUN_LIMIT) as done:
         qtbot.mouseClick(dialog.start_button, Qt.MouseButton.LeftButton)
         assert dialog.running and not dialog.start_button.isEnabled()
     report = done.args[0]
+    plan = dialog.plan.text()
+    assert "read_file (reads): 11 pairs" in plan and "write_file (writes): 11 pairs" in plan
+    assert "resources/read of the resources the server listed: 11 pairs" in plan
+    assert "known once" not in plan
+    # the probe's traffic is in the user's log, under its own name, for the Log tab
+    assert report.log == {
+        "server": "probe:pup",
+        "session": report.log["session"],
+        "folder": str(layout.logs),
+    }
+    assert any(p.name.startswith(report.log["session"]) for p in layout.logs.iterdir())
     assert report is not None and report.complete
     assert not dialog.running and dialog.start_button.isEnabled()
     assert "first_root_only: <b>yes</b>" in dialog.verdict.text()
+    assert "given two roots from the start" in dialog.verdict.text()
     assert "enforces_roots: <b>yes</b>" in dialog.verdict.text()
     model = dialog.model
     assert model.rowCount() == len(report.rows) > 20

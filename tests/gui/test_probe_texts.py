@@ -1,0 +1,83 @@
+"""The probe's verdict reasons, steps and plan in the user's language, from the core's codes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from PySide6.QtWidgets import QApplication
+
+from roots_manager.core import probe_reasons as core
+from roots_manager.core.probe_plan import RESOURCE_READ, choose_tools
+from roots_manager.core.probe_reasons import Finding, Reason, Status, Step, plan
+from roots_manager.gui import probe_texts
+from roots_manager.gui.resources import install_translators
+
+
+def test_the_gui_lists_every_template_of_the_core_for_translation() -> None:
+    assert {k: str(v) for k, v in probe_texts.REASONS.items()} == core.REASON_TEXT
+    assert {k: str(v) for k, v in probe_texts.STEPS.items()} == core.STEP_TEXT
+    assert {k: str(v) for k, v in probe_texts.PLAN.items()} == core.PLAN_TEXT
+    assert str(probe_texts.STOPPED_EARLY) == core.STOPPED_EARLY
+
+
+def test_untranslated_the_gui_words_them_as_the_cli_does() -> None:
+    f = Finding(False, Reason.OUTSIDE_WORKED, {"rows": "read_file (sibling)"}, early=True)
+    assert probe_texts.reason_text(f) == f.reason
+    status = Status(Step.PLANNED, {"tools": 2, "cells": 30, "plan": []})
+    assert (
+        probe_texts.status_text(status) == status.text == "2 tool(s) to probe, 30 call(s) planned"
+    )
+
+
+@pytest.fixture
+def japanese(qapp: QApplication) -> Iterator[None]:
+    translators = install_translators(qapp, "ja")
+    assert translators, "the Japanese catalogue must load"
+    yield
+    for t in translators:
+        qapp.removeTranslator(t)
+
+
+@pytest.fixture
+def chinese(qapp: QApplication) -> Iterator[None]:
+    translators = install_translators(qapp, "zh_CN")
+    assert translators, "the Chinese catalogue must load"
+    yield
+    for t in translators:
+        qapp.removeTranslator(t)
+
+
+def _every_reason() -> list[Finding]:
+    params = {"rows": "read_file (sibling)", "pairs": 3, "inconclusive": 1}
+    return [Finding(None, code, params) for code in Reason]
+
+
+def test_every_reason_step_and_plan_line_is_japanese(japanese: None) -> None:
+    for f in _every_reason():
+        text = probe_texts.reason_text(f)
+        assert text != f.reason and "{" not in text.replace("{allow}", ""), f.code
+    early = Finding(None, Reason.OUTSIDE_WORKED, {"rows": "t (sibling)"}, early=True)
+    assert probe_texts.reason_text(early).startswith("プローブは途中で止まりました")
+    assert "t (sibling)" in probe_texts.reason_text(early)
+    for step in Step:
+        status = Status(step, {"tools": 1, "cells": 2, "tool": "t", "target": "sibling"})
+        if step is not Step.ROW:
+            assert probe_texts.status_text(status) != status.text, step
+    tools = [
+        *choose_tools(
+            [{"name": "read_file", "inputSchema": {"properties": {"path": {"type": "string"}}}}]
+        ).tools,
+        RESOURCE_READ,
+    ]
+    items = plan(tools, server="probe:fs", modern=True, allowance_known=False)
+    shown = probe_texts.plan_text(items)
+    assert "read_file(読み取り): ルート内と外の 11 組" in shown
+    assert "probe:fs" in shown and "{allow}" in shown and "2026-07-28" in shown
+    assert all(item.text not in shown for item in items)
+
+
+def test_the_reasons_are_chinese_too(chinese: None) -> None:
+    for f in _every_reason():
+        text = probe_texts.reason_text(f)
+        assert text != f.reason and "{" not in text.replace("{allow}", ""), f.code
