@@ -86,8 +86,7 @@ REASON_TEXT: dict[Reason, str] = {
     Reason.NO_PAIRED_ROW: "no row paired a working inside call ({inconclusive} row(s) "
     "inconclusive)",
     Reason.OUTSIDE_WORKED: "outside targets worked: {rows}",
-    Reason.REFUSED_ALLOWANCE_UNKNOWN: "every outside target was refused, but "
-    + ALLOWANCE_UNKNOWN,
+    Reason.REFUSED_ALLOWANCE_UNKNOWN: "every outside target was refused, but " + ALLOWANCE_UNKNOWN,
     Reason.ENFORCED: "every outside target was refused while its inside partner worked "
     "({pairs} pair(s), {inconclusive} row(s) inconclusive)",
     Reason.NO_SIBLING_ROW: "no sibling row paired a working inside call",
@@ -108,10 +107,8 @@ REASON_TEXT: dict[Reason, str] = {
     "start and added to the changed list",
     Reason.NO_READ_ROW: "no read operation paired a working inside call",
     Reason.NO_WRITE_ROW: "no write operation paired a working inside call",
-    Reason.READS_REFUSED_WRITES_WORKED: "reads outside were refused, writes outside worked: "
-    "{rows}",
-    Reason.WRITES_REFUSED_READS_WORKED: "writes outside were refused, reads outside worked: "
-    "{rows}",
+    Reason.READS_REFUSED_WRITES_WORKED: "reads outside were refused, writes outside worked: {rows}",
+    Reason.WRITES_REFUSED_READS_WORKED: "writes outside were refused, reads outside worked: {rows}",
     Reason.CHECKED_ALIKE: "reads and writes are checked alike",
     Reason.READS_WORKED_TOO: "reads outside worked too",
     Reason.WRITES_WORKED_TOO: "writes outside worked too",

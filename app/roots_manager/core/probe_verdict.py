@@ -360,9 +360,7 @@ _SYMLINK = (R.SYMLINK_UNTESTED, R.SYMLINK_ESCAPED, R.SYMLINK_REFUSED)
 _PREFIX = (R.PREFIX_UNTESTED, R.PREFIX_ESCAPED, R.PREFIX_REFUSED)
 
 
-def _escape(
-    rows: list[Row], kind: TargetKind, codes: tuple[R, R, R], advisory: bool
-) -> Finding:
+def _escape(rows: list[Row], kind: TargetKind, codes: tuple[R, R, R], advisory: bool) -> Finding:
     """Whether *kind*'s target got through where the plain sibling was kept out."""
     if advisory:
         return Finding(None, R.NARROWS_NOTHING)

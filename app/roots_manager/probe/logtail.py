@@ -26,9 +26,7 @@ POLL = 0.02
 class LogTail:
     """Every event the probe's bridge has written so far, read incrementally."""
 
-    def __init__(
-        self, layout: Layout, server: str = "", command: list[str] | None = None
-    ) -> None:
+    def __init__(self, layout: Layout, server: str = "", command: list[str] | None = None) -> None:
         self.layout = layout
         self.server = server
         self.command = command
@@ -36,9 +34,7 @@ class LogTail:
         self.session: str | None = None
         """The bridge's session, once known (always None for a private log folder)."""
         self._offsets: dict[str, int] = {}
-        self._before = (
-            {str(p) for p in ev.log_files(layout)} if layout.logs_elsewhere else set()
-        )
+        self._before = {str(p) for p in ev.log_files(layout)} if layout.logs_elsewhere else set()
 
     def poll(self) -> list[dict[str, Any]]:
         """Read what was written since the last poll; returns all events so far."""
