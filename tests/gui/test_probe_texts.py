@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 from PySide6.QtWidgets import QApplication
@@ -30,22 +31,25 @@ def test_untranslated_the_gui_words_them_as_the_cli_does() -> None:
     )
 
 
-@pytest.fixture
-def japanese(qapp: QApplication) -> Iterator[None]:
-    translators = install_translators(qapp, "ja")
-    assert translators, "the Japanese catalogue must load"
+@contextmanager
+def _language(qapp: QApplication, language: str) -> Iterator[None]:
+    translators = install_translators(qapp, language)
+    assert translators, f"the {language} catalogue must load"
     yield
     for t in translators:
         qapp.removeTranslator(t)
+
+
+@pytest.fixture
+def japanese(qapp: QApplication) -> Iterator[None]:
+    with _language(qapp, "ja"):
+        yield
 
 
 @pytest.fixture
 def chinese(qapp: QApplication) -> Iterator[None]:
-    translators = install_translators(qapp, "zh_CN")
-    assert translators, "the Chinese catalogue must load"
-    yield
-    for t in translators:
-        qapp.removeTranslator(t)
+    with _language(qapp, "zh_CN"):
+        yield
 
 
 def _every_reason() -> list[Finding]:

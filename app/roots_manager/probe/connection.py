@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import anyio
@@ -68,3 +69,40 @@ def stderr_tail(path: Path, chars: int = 2000) -> str:
     except OSError:
         return ""
     return text[-chars:]
+
+
+BRIDGE_NAME = "probe"
+"""The server's name in the private store and the log when the probe is given no name."""
+PREFIX = "probe:"
+
+
+def bridge_name(name: str | None) -> str:
+    """The name the probe's bridge runs under: ``probe:fs`` for a probe of ``fs``.
+
+    Never a name of the user's own servers, so that the probe's roots traffic in the user's log
+    is not taken for theirs (the app's last roots/list of ``fs`` stays the real ``fs``'s).
+    """
+    return PREFIX + name if name else BRIDGE_NAME
+
+
+@dataclass(frozen=True)
+class Timeouts:
+    """How long the probe waits, in seconds."""
+
+    start: float = 60.0
+    """For the server to answer ``initialize`` (``npx`` may download it first)."""
+    call: float = 10.0
+    """For each call."""
+    first_ask: float = 3.0
+    """For the server's own ``roots/list`` after ``initialized`` (some ask only later)."""
+    reask: float = 5.0
+    """For the server to ask again after ``list_changed``."""
+    settle: float = 0.3
+    """After the bridge answered, for the server to apply the roots it was given."""
+
+
+MODERN = "2026-07-28"
+HANDSHAKE = "initialize"
+PROTOCOLS = (HANDSHAKE, MODERN)
+"""How the probe speaks to the server: the ``initialize`` handshake (the server picks a revision
+up to 2025-11-25), or 2026-07-28 (``server/discover``, roots with each request)."""

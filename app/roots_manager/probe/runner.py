@@ -18,7 +18,6 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -50,55 +49,27 @@ from roots_manager.probe.cells import CellRunner, ServerGone
 from roots_manager.probe.changes import Change, RootsChanger
 from roots_manager.probe.connection import (
     ALLOW,
+    BRIDGE_NAME,
     CLOSED,
+    HANDSHAKE,
+    MODERN,
+    PROTOCOLS,
+    Timeouts,
+    bridge_name,
     leaf,
     said,
     server_params,
     stderr_tail,
 )
+
+__all__ = ["HANDSHAKE", "MODERN", "PROTOCOLS", "ProbeRun", "Timeouts", "bridge_name", "probe"]
 from roots_manager.probe.logtail import LogTail
-
-BRIDGE_NAME = "probe"
-"""The server's name in the private store and the log when the probe is given no name."""
-PREFIX = "probe:"
-
-
-def bridge_name(name: str | None) -> str:
-    """The name the probe's bridge runs under: ``probe:fs`` for a probe of ``fs``.
-
-    Never a name of the user's own servers, so that the probe's roots traffic in the user's log
-    is not taken for theirs (the app's last roots/list of ``fs`` stays the real ``fs``'s).
-    """
-    return PREFIX + name if name else BRIDGE_NAME
-
-
-@dataclass(frozen=True)
-class Timeouts:
-    """How long the probe waits, in seconds."""
-
-    start: float = 60.0
-    """For the server to answer ``initialize`` (``npx`` may download it first)."""
-    call: float = 10.0
-    """For each call."""
-    first_ask: float = 3.0
-    """For the server's own ``roots/list`` after ``initialized`` (some ask only later)."""
-    reask: float = 5.0
-    """For the server to ask again after ``list_changed``."""
-    settle: float = 0.3
-    """After the bridge answered, for the server to apply the roots it was given."""
-
 
 Progress = Callable[[int, int, Row | None, Status], None]
 """Called with (cells done, cells planned, the row just finished or None, what happens now).
 
 With :attr:`Step.PLANNED` the status's ``plan`` parameter holds the tools to be probed (a list
 of :class:`PathTool`): the views show the plan from it."""
-
-MODERN = "2026-07-28"
-HANDSHAKE = "initialize"
-PROTOCOLS = (HANDSHAKE, MODERN)
-"""How the probe speaks to the server: the ``initialize`` handshake (the server picks a revision
-up to 2025-11-25), or 2026-07-28 (``server/discover``, roots with each request)."""
 
 
 def _quiet(done: int, total: int, row: Row | None, status: Status) -> None:
