@@ -1757,7 +1757,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProbeDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/probe_dialog.py" line="+61"/>
+        <location filename="../../app/roots_manager/gui/probe_dialog.py" line="+62"/>
         <source>Probe {server}</source>
         <translation>{server} をプローブ</translation>
     </message>
@@ -1780,6 +1780,26 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <location line="+1"/>
         <source>&amp;Command:</source>
         <translation>コマンド(&amp;C):</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>initialize handshake</source>
+        <translation>initialize ハンドシェイク</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>2026-07-28 (roots with each request)</source>
+        <translation>2026-07-28(ルートは各リクエストとともに)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Protocol</source>
+        <translation>プロトコル</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Protocol:</source>
+        <translation>プロトコル(&amp;P):</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -1822,7 +1842,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>閉じる(&amp;L)</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+48"/>
         <source>The command line cannot be read: {reason}</source>
         <translation>コマンドラインを読み取れません: {reason}</translation>
     </message>
@@ -1837,12 +1857,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>サーバーを起動しています…</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+18"/>
         <source>Cancelling: stopping the server…</source>
         <translation>キャンセル中: サーバーを停止しています…</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+23"/>
         <source>The probe failed: {reason}</source>
         <translation>プローブに失敗しました: {reason}</translation>
     </message>
@@ -1867,7 +1887,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>{rows} 行、{seconds} 秒。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+15"/>
         <source>{rows} row(s) changed since the previous run ({when}, version {version})</source>
         <translation>前回の実行（{when}、バージョン {version}）から {rows} 行が変わりました</translation>
     </message>
@@ -1905,7 +1925,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProbePlan</name>
     <message>
-        <location filename="../../app/roots_manager/gui/probe_texts.py" line="+234"/>
+        <location filename="../../app/roots_manager/gui/probe_texts.py" line="+237"/>
         <source>The server starts behind a private bridge over a scratch tree in a temporary folder, never your own folders or grants; {{allow}} in the command line stands for the tree&apos;s top. Its roots traffic shows in the log as {server}.</source>
         <translation>サーバーは一時フォルダーのスクラッチツリー上で、専用のブリッジの背後で起動します。あなたのフォルダーや許可には触れません。コマンドラインの {{allow}} はツリーの最上位を表します。ルートの通信はログに {server} として表示されます。</translation>
     </message>
@@ -1956,9 +1976,52 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
 </context>
 <context>
+    <name>ProbeProblem</name>
+    <message>
+        <location line="+8"/>
+        <source>the server offers no tool that takes paths: nothing to probe</source>
+        <translation>サーバーにパスを受け取るツールがありません: プローブするものがありません</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the server did not start: {detail}</source>
+        <translation>サーバーが起動しませんでした: {detail}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the server does not speak 2026-07-28: it answered server/discover with {detail}; probe it with the initialize handshake</source>
+        <translation>サーバーは 2026-07-28 を話しません: server/discover に {detail} と答えました。initialize ハンドシェイクでプローブしてください</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the server could not be reached: {detail}</source>
+        <translation>サーバーに接続できませんでした: {detail}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the server went during the probe ({detail})</source>
+        <translation>プローブ中にサーバーがいなくなりました({detail})</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the server went during the probe (it stopped answering, even to ping)</source>
+        <translation>プローブ中にサーバーがいなくなりました(ping にも応答しなくなりました)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>; the bridge&apos;s log: the server ended with exit code {code}</source>
+        <translation>。ブリッジのログ: サーバーは終了コード {code} で終了しました</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>; the bridge&apos;s log: the server ended with exit code {code} ({reason})</source>
+        <translation>。ブリッジのログ: サーバーは終了コード {code} で終了しました({reason})</translation>
+    </message>
+</context>
+<context>
     <name>ProbeReason</name>
     <message>
-        <location line="-248"/>
+        <location line="-284"/>
         <source>no row paired a working inside call ({inconclusive} row(s) inconclusive)</source>
         <translation>ルート内で成功した呼び出しと対になった行がありません(決め手のない行 {inconclusive} 件)</translation>
     </message>

@@ -1757,7 +1757,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProbeDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/probe_dialog.py" line="+61"/>
+        <location filename="../../app/roots_manager/gui/probe_dialog.py" line="+62"/>
         <source>Probe {server}</source>
         <translation>探测 {server}</translation>
     </message>
@@ -1780,6 +1780,26 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <location line="+1"/>
         <source>&amp;Command:</source>
         <translation>命令(&amp;C):</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>initialize handshake</source>
+        <translation>initialize 握手</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>2026-07-28 (roots with each request)</source>
+        <translation>2026-07-28(根随每个请求送达)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Protocol</source>
+        <translation>协议</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Protocol:</source>
+        <translation>协议(&amp;P):</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -1822,7 +1842,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>关闭(&amp;L)</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+48"/>
         <source>The command line cannot be read: {reason}</source>
         <translation>无法读取命令行：{reason}</translation>
     </message>
@@ -1837,12 +1857,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>正在启动服务器…</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+18"/>
         <source>Cancelling: stopping the server…</source>
         <translation>正在取消：正在停止服务器…</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+23"/>
         <source>The probe failed: {reason}</source>
         <translation>探测失败：{reason}</translation>
     </message>
@@ -1867,7 +1887,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>{rows} 行，用时 {seconds} 秒。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+15"/>
         <source>{rows} row(s) changed since the previous run ({when}, version {version})</source>
         <translation>自上次运行（{when}，版本 {version}）以来有 {rows} 行发生变化</translation>
     </message>
@@ -1905,7 +1925,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProbePlan</name>
     <message>
-        <location filename="../../app/roots_manager/gui/probe_texts.py" line="+234"/>
+        <location filename="../../app/roots_manager/gui/probe_texts.py" line="+237"/>
         <source>The server starts behind a private bridge over a scratch tree in a temporary folder, never your own folders or grants; {{allow}} in the command line stands for the tree&apos;s top. Its roots traffic shows in the log as {server}.</source>
         <translation>服务器在临时文件夹中的草稿树上、在专用桥接之后启动,绝不涉及你自己的文件夹或授权;命令行中的 {{allow}} 代表该树的顶层。它的根通信在日志中显示为 {server}。</translation>
     </message>
@@ -1956,9 +1976,52 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
 </context>
 <context>
+    <name>ProbeProblem</name>
+    <message>
+        <location line="+8"/>
+        <source>the server offers no tool that takes paths: nothing to probe</source>
+        <translation>服务器没有接受路径的工具:没有可探测的内容</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the server did not start: {detail}</source>
+        <translation>服务器没有启动:{detail}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the server does not speak 2026-07-28: it answered server/discover with {detail}; probe it with the initialize handshake</source>
+        <translation>服务器不支持 2026-07-28:它对 server/discover 的回答是 {detail};请用 initialize 握手探测</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the server could not be reached: {detail}</source>
+        <translation>无法连接到服务器:{detail}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the server went during the probe ({detail})</source>
+        <translation>探测期间服务器消失了({detail})</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the server went during the probe (it stopped answering, even to ping)</source>
+        <translation>探测期间服务器消失了(它不再应答,连 ping 也不应答)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>; the bridge&apos;s log: the server ended with exit code {code}</source>
+        <translation>;桥接日志:服务器以退出码 {code} 结束</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>; the bridge&apos;s log: the server ended with exit code {code} ({reason})</source>
+        <translation>;桥接日志:服务器以退出码 {code} 结束({reason})</translation>
+    </message>
+</context>
+<context>
     <name>ProbeReason</name>
     <message>
-        <location line="-248"/>
+        <location line="-284"/>
         <source>no row paired a working inside call ({inconclusive} row(s) inconclusive)</source>
         <translation>没有任何行与根内成功的调用配对({inconclusive} 行无定论)</translation>
     </message>

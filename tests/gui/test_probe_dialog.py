@@ -110,6 +110,10 @@ def test_cancel_stops_the_server_and_removes_the_scratch_tree(layout: Layout, qt
     tree = Path(found.cmdline()[3])
     assert tree.name == "tree" and tree.is_dir()
     qtbot.waitUntil(lambda: "slow_read" in dialog.status.text(), timeout=RUN_LIMIT)
+    # while it runs, its bridge's marker is in the run's private folder, not where the app
+    # looks: no server of the user's seems to run
+    assert not list(layout.live.glob("bridge-*.json"))
+    assert list(tree.parent.glob("home/live/bridge-*.json"))
     with qtbot.waitSignal(dialog.run_finished, timeout=RUN_LIMIT) as done:
         qtbot.mouseClick(dialog.cancel_button, Qt.MouseButton.LeftButton)
     assert done.args == [None]
@@ -159,3 +163,22 @@ def test_the_servers_menu_opens_the_dialog_with_the_servers_last_command(
     assert dialogs[0].isVisible() and not dialogs[0].running  # nothing runs before Start
     assert dialogs[0].command.text().endswith("puppet_server.py enforcing '{allow}'")
     dialogs[0].close()
+
+
+def test_the_protocol_choice_changes_the_plan_and_a_server_without_2026_says_so(
+    layout: Layout, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    dialog = ProbeDialog(layout, "pup", puppet("enforcing"))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert "(list_changed: does the server ask again?)" in dialog.plan.text()
+    dialog.protocol.setCurrentIndex(dialog.protocol.findData("2026-07-28"))
+    assert "there is no list_changed" in dialog.plan.text()
+    with qtbot.waitSignal(dialog.run_finished, timeout=RUN_LIMIT) as done:
+        dialog.start()
+        assert not dialog.protocol.isEnabled()
+    report = done.args[0]
+    assert report is not None and not report.complete
+    assert report.problem_detail.code == "not_modern"
+    assert "the server does not speak 2026-07-28" in dialog.status.text()
+    assert "error -32601" in dialog.status.text() and dialog.protocol.isEnabled()

@@ -10,7 +10,15 @@ from PySide6.QtWidgets import QApplication
 
 from roots_manager.core import probe_reasons as core
 from roots_manager.core.probe_plan import RESOURCE_READ, choose_tools
-from roots_manager.core.probe_reasons import Finding, Reason, Status, Step, plan
+from roots_manager.core.probe_reasons import (
+    Finding,
+    Problem,
+    ProblemCode,
+    Reason,
+    Status,
+    Step,
+    plan,
+)
 from roots_manager.gui import probe_texts
 from roots_manager.gui.resources import install_translators
 
@@ -20,6 +28,9 @@ def test_the_gui_lists_every_template_of_the_core_for_translation() -> None:
     assert {k: str(v) for k, v in probe_texts.STEPS.items()} == core.STEP_TEXT
     assert {k: str(v) for k, v in probe_texts.PLAN.items()} == core.PLAN_TEXT
     assert str(probe_texts.STOPPED_EARLY) == core.STOPPED_EARLY
+    assert {k: str(v) for k, v in probe_texts.PROBLEMS.items()} == core.PROBLEM_TEXT
+    assert str(probe_texts.ENDED) == core.ENDED_TEXT
+    assert str(probe_texts.ENDED_REASON) == core.ENDED_REASON_TEXT
 
 
 def test_untranslated_the_gui_words_them_as_the_cli_does() -> None:
@@ -79,6 +90,16 @@ def test_every_reason_step_and_plan_line_is_japanese(japanese: None) -> None:
     assert "read_file(読み取り): ルート内と外の 11 組" in shown
     assert "probe:fs" in shown and "{allow}" in shown and "2026-07-28" in shown
     assert all(item.text not in shown for item in items)
+
+
+def test_why_a_probe_stopped_is_japanese_with_the_servers_words_kept(japanese: None) -> None:
+    for code in ProblemCode:
+        problem = Problem(code, "Method not found", 3, "server exited")
+        text = probe_texts.problem_text(problem)
+        assert text != problem.text and "{" not in text, code
+        assert text.endswith("終了コード 3 で終了しました(サーバーが終了しました)"), text
+    bare = probe_texts.problem_text(Problem(ProblemCode.NOT_MODERN, "error -32601: nope"))
+    assert bare.startswith("サーバーは 2026-07-28 を話しません") and "error -32601: nope" in bare
 
 
 def test_the_reasons_are_chinese_too(chinese: None) -> None:

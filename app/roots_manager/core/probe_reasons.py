@@ -306,3 +306,71 @@ def plan(
     if not allowance_known:
         out.append(PlanItem(PlanLine.ALLOWANCE_UNKNOWN))
     return out
+
+
+class ProblemCode(StrEnum):
+    """Why a probe stopped early, or found nothing to probe."""
+
+    NO_PATH_TOOLS = "no_path_tools"
+    DID_NOT_START = "did_not_start"
+    NOT_MODERN = "not_modern"
+    UNREACHABLE = "unreachable"
+    WENT = "went"
+    STOPPED_ANSWERING = "stopped_answering"
+
+
+PROBLEM_TEXT: dict[ProblemCode, str] = {
+    ProblemCode.NO_PATH_TOOLS: "the server offers no tool that takes paths: nothing to probe",
+    ProblemCode.DID_NOT_START: "the server did not start: {detail}",
+    ProblemCode.NOT_MODERN: "the server does not speak 2026-07-28: it answered server/discover "
+    "with {detail}; probe it with the initialize handshake",
+    ProblemCode.UNREACHABLE: "the server could not be reached: {detail}",
+    ProblemCode.WENT: "the server went during the probe ({detail})",
+    ProblemCode.STOPPED_ANSWERING: "the server went during the probe (it stopped answering, "
+    "even to ping)",
+}
+ENDED_TEXT = "; the bridge's log: the server ended with exit code {code}"
+ENDED_REASON_TEXT = "; the bridge's log: the server ended with exit code {code} ({reason})"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Why a probe stopped: the code, the words the server or the SDK said, how it ended."""
+
+    code: ProblemCode
+    detail: str = ""
+    """What the server or the SDK said (their words, not translated)."""
+    exit_code: int | str | None = None
+    """The server's exit code, from the bridge's ``session-end`` event, if it ended."""
+    end_reason: str = ""
+    """Why the bridge says it ended (``server exited``), if it says."""
+
+    @property
+    def text(self) -> str:
+        """The problem in English."""
+        text = PROBLEM_TEXT[self.code].format(detail=self.detail)
+        if self.exit_code is None:
+            return text
+        ended = ENDED_REASON_TEXT if self.end_reason else ENDED_TEXT
+        return text + ended.format(code=self.exit_code, reason=self.end_reason)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "code": self.code.value,
+            "detail": self.detail,
+            "exit_code": self.exit_code,
+            "end_reason": self.end_reason,
+        }
+
+    @classmethod
+    def from_json(cls, doc: Any) -> Problem | None:
+        """A problem read back from a saved table (None: none, or of an unknown kind)."""
+        if not isinstance(doc, dict):
+            return None
+        try:
+            code = ProblemCode(str(doc.get("code")))
+        except ValueError:
+            return None
+        return cls(
+            code, str(doc.get("detail", "")), doc.get("exit_code"), str(doc.get("end_reason", ""))
+        )

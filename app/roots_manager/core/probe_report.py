@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from roots_manager.core.probe_reasons import ALLOWANCE_UNKNOWN, Finding
+from roots_manager.core.probe_reasons import ALLOWANCE_UNKNOWN, Finding, Problem
 from roots_manager.core.probe_verdict import VERDICT_NAMES, Outcome, Row, Traffic
 
 FORMAT = 2
@@ -44,7 +44,9 @@ class Report:
     """Tools not probed and why (``takes no path``)."""
     complete: bool = False
     problem: str | None = None
-    """Why the probe stopped early, or found nothing to probe."""
+    """Why the probe stopped early, or found nothing to probe (in English)."""
+    problem_detail: Problem | None = None
+    """The same as a code with its parameters, for the views to word."""
     seconds: float = 0.0
     stderr_tail: str = ""
     secret_revealed: bool = False
@@ -72,6 +74,9 @@ class Report:
             "seconds": round(self.seconds, 2),
             "complete": self.complete,
             "problem": self.problem,
+            "problem_detail": None
+            if self.problem_detail is None
+            else self.problem_detail.to_json(),
             "roots": self.roots,
             "rows": [r.to_json() for r in self.rows],
             "verdict": {k: f.value for k, f in self.verdict.items()},
@@ -111,6 +116,7 @@ class Report:
             left_out=dict(doc.get("left_out") or {}),
             complete=bool(doc.get("complete", False)),
             problem=doc.get("problem"),
+            problem_detail=Problem.from_json(doc.get("problem_detail")),
             seconds=float(doc.get("seconds", 0.0)),
             stderr_tail=str(doc.get("stderr_tail", "")),
             secret_revealed=bool(doc.get("secret_revealed", False)),

@@ -16,6 +16,7 @@ from PySide6.QtCore import QItemSelection, Qt, Signal
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QComboBox,
     QDialog,
     QHBoxLayout,
     QHeaderView,
@@ -38,9 +39,9 @@ from roots_manager.core.probe_report import Report, short
 from roots_manager.core.probe_table import Comparison, compare, history, save
 from roots_manager.core.probe_verdict import VERDICT_NAMES
 from roots_manager.gui.probe_model import INSIDE, OUTSIDE, ProbeRowsModel, ProbeWorker
-from roots_manager.gui.probe_texts import plan_text, reason_text, status_text
+from roots_manager.gui.probe_texts import plan_text, problem_text, reason_text, status_text
 from roots_manager.probe.connection import ALLOW
-from roots_manager.probe.runner import bridge_name
+from roots_manager.probe.runner import HANDSHAKE, MODERN, bridge_name
 
 
 class ProbeDialog(QDialog):
@@ -70,6 +71,13 @@ class ProbeDialog(QDialog):
         self.command.setPlaceholderText(self.tr("npx -y some-server {allow}"))
         command_label = QLabel(self.tr("&Command:"), self)
         command_label.setBuddy(self.command)
+        self.protocol = QComboBox(self)
+        self.protocol.addItem(self.tr("initialize handshake"), HANDSHAKE)
+        self.protocol.addItem(self.tr("2026-07-28 (roots with each request)"), MODERN)
+        self.protocol.setAccessibleName(self.tr("Protocol"))
+        self.protocol.currentIndexChanged.connect(lambda _: self._show_plan(None))
+        protocol_label = QLabel(self.tr("&Protocol:"), self)
+        protocol_label.setBuddy(self.protocol)
 
         self.verdict = QLabel(self)
         self.verdict.setWordWrap(True)
@@ -119,6 +127,8 @@ class ProbeDialog(QDialog):
         row = QHBoxLayout()
         row.addWidget(command_label)
         row.addWidget(self.command, 1)
+        row.addWidget(protocol_label)
+        row.addWidget(self.protocol)
         buttons = QHBoxLayout()
         buttons.addWidget(self.progress, 1)
         buttons.addWidget(self.start_button)
@@ -140,7 +150,7 @@ class ProbeDialog(QDialog):
         items = plan(
             tools,
             server=bridge_name(self.server),
-            modern=False,
+            modern=self.protocol.currentData() == MODERN,
             allowance_known=ALLOW in self.command.text(),
         )
         self.plan.setText(plan_text(items))
@@ -172,7 +182,9 @@ class ProbeDialog(QDialog):
         self.raw.clear()
         self.progress.setRange(0, 0)  # busy until the plan is known
         self.status.setText(self.tr("Starting the server…"))
-        self.worker = ProbeWorker(command, self.server, self.layout_.logs, self)
+        self.worker = ProbeWorker(
+            command, self.server, self.layout_.logs, self.protocol.currentData(), self
+        )
         self.worker.rows_found.connect(self.model.add_rows)
         self.worker.progressed.connect(self._progressed)
         self.worker.planned.connect(self._show_plan)
@@ -181,6 +193,7 @@ class ProbeDialog(QDialog):
         self.start_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
         self.command.setEnabled(False)
+        self.protocol.setEnabled(False)
         self.worker.start()
 
     def cancel(self) -> None:
@@ -204,6 +217,7 @@ class ProbeDialog(QDialog):
         self.start_button.setEnabled(True)
         self.cancel_button.setEnabled(False)
         self.command.setEnabled(True)
+        self.protocol.setEnabled(True)
         self.progress.setRange(0, 1)
 
     def _failed(self, reason: str) -> None:
@@ -230,7 +244,11 @@ class ProbeDialog(QDialog):
         took = self.tr("{rows} rows in {seconds} s.").format(
             rows=len(report.rows), seconds=f"{report.seconds:.1f}"
         )
-        problem = report.problem or ""
+        problem = (
+            problem_text(report.problem_detail)
+            if report.problem_detail is not None
+            else report.problem or ""
+        )
         self.status.setText(" ".join(p for p in (problem, took, saved) if p))
         if previous:
             self.comparison = compare(previous[0].report, report)

@@ -148,9 +148,15 @@ class ProbeWorker(QObject):
     failed = Signal(str)
 
     def __init__(
-        self, command: list[str], name: str, logs: Path | None, parent: QObject | None = None
+        self,
+        command: list[str],
+        name: str,
+        logs: Path | None,
+        protocol: str,
+        parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
+        self.protocol = protocol
         self.command = command
         self.name = name
         self.logs = logs
@@ -194,7 +200,13 @@ class ProbeWorker(QObject):
             self._task = asyncio.current_task()
             if self._cancelled.is_set():
                 raise asyncio.CancelledError
-            return await probe(self.command, name=self.name, progress=progress, logs=self.logs)
+            return await probe(
+                self.command,
+                name=self.name,
+                progress=progress,
+                logs=self.logs,
+                protocol=self.protocol,
+            )
 
         try:
             report = asyncio.run(main())

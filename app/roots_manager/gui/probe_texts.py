@@ -13,10 +13,13 @@ from roots_manager.core.probe_reasons import (
     Finding,
     PlanItem,
     PlanLine,
+    Problem,
+    ProblemCode,
     Reason,
     Status,
     Step,
 )
+from roots_manager.gui.log_texts import end_reason
 
 REASONS: dict[Reason, object] = {
     Reason.NO_PAIRED_ROW: QT_TRANSLATE_NOOP(
@@ -274,6 +277,40 @@ PLAN: dict[PlanLine, object] = {
 }
 
 
+PROBLEMS: dict[ProblemCode, object] = {
+    ProblemCode.NO_PATH_TOOLS: QT_TRANSLATE_NOOP(
+        "ProbeProblem",
+        "the server offers no tool that takes paths: nothing to probe",
+    ),
+    ProblemCode.DID_NOT_START: QT_TRANSLATE_NOOP(
+        "ProbeProblem",
+        "the server did not start: {detail}",
+    ),
+    ProblemCode.NOT_MODERN: QT_TRANSLATE_NOOP(
+        "ProbeProblem",
+        "the server does not speak 2026-07-28: it answered server/discover with {detail}; probe it with the initialize handshake",
+    ),
+    ProblemCode.UNREACHABLE: QT_TRANSLATE_NOOP(
+        "ProbeProblem",
+        "the server could not be reached: {detail}",
+    ),
+    ProblemCode.WENT: QT_TRANSLATE_NOOP(
+        "ProbeProblem",
+        "the server went during the probe ({detail})",
+    ),
+    ProblemCode.STOPPED_ANSWERING: QT_TRANSLATE_NOOP(
+        "ProbeProblem",
+        "the server went during the probe (it stopped answering, even to ping)",
+    ),
+}
+ENDED = QT_TRANSLATE_NOOP(
+    "ProbeProblem", "; the bridge's log: the server ended with exit code {code}"
+)
+ENDED_REASON = QT_TRANSLATE_NOOP(
+    "ProbeProblem", "; the bridge's log: the server ended with exit code {code} ({reason})"
+)
+
+
 def _format(context: str, template: object, params: dict[str, object]) -> str:
     english = str(template)
     try:
@@ -297,3 +334,16 @@ def status_text(status: Status) -> str:
 def plan_text(items: list[PlanItem]) -> str:
     """The plan, one line each, in the user's language."""
     return "\n".join(_format("ProbePlan", PLAN[i.line], i.params) for i in items)
+
+
+def problem_text(problem: Problem) -> str:
+    """Why the probe stopped, in the user's language (the server's own words kept as said)."""
+    text = _format("ProbeProblem", PROBLEMS[problem.code], {"detail": problem.detail})
+    if problem.exit_code is None:
+        return text
+    if not problem.end_reason:
+        return text + _format("ProbeProblem", ENDED, {"code": problem.exit_code})
+    reason = end_reason(problem.end_reason)
+    return text + _format(
+        "ProbeProblem", ENDED_REASON, {"code": problem.exit_code, "reason": reason}
+    )

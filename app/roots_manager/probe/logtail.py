@@ -95,10 +95,10 @@ class LogTail:
 
         return await self.wait(found, timeout)
 
-    def last_exit(self) -> str | None:
-        """How the bridge's session ended, from its ``session-end`` event, if it has."""
+    def last_exit(self) -> tuple[int | str, str] | None:
+        """How the bridge's session ended (exit code, reason), from its ``session-end``."""
         for e in reversed(self.poll()):
             if e.get("kind") == ev.SESSION_END:
                 code = e.get("returncode", e.get("exit_code"))
-                return f"exit code {code}" + (f" ({e['reason']})" if e.get("reason") else "")
+                return (code if isinstance(code, (int, str)) else "?", str(e.get("reason") or ""))
         return None

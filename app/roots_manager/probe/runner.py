@@ -41,7 +41,7 @@ from roots_manager.core.probe_plan import (
     listed_inside,
     targets_for,
 )
-from roots_manager.core.probe_reasons import Status, Step
+from roots_manager.core.probe_reasons import Problem, ProblemCode, Status, Step
 from roots_manager.core.probe_report import Report
 from roots_manager.core.probe_verdict import Cell, Outcome, Row, Traffic, verdict
 from roots_manager.core.store import Store
@@ -78,6 +78,10 @@ def _quiet(done: int, total: int, row: Row | None, status: Status) -> None:
 
 class _Stop(Exception):
     """The probe cannot go on (the server went, or stopped answering)."""
+
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(problem.text)
+        self.problem = problem
 
 
 class ProbeRun:
@@ -136,18 +140,22 @@ class ProbeRun:
                 started_at=now_iso(),
             )
             self._grant_start()
+            t = self.timeouts
+            self.changer = RootsChanger(
+                self.store, self.tail, self.bridge_name, self.ids, t.reask, t.settle, self.modern
+            )
             stderr = base / "stderr.txt"
             try:
                 with open(stderr, "w", encoding="utf-8", errors="replace") as errlog:
                     await self._connect(errlog)
             except _Stop as exc:
-                self.report.problem = str(exc)
+                self._problem(exc.problem)
             except Exception as exc:  # the SDK's start-up failures come in many types
                 first = leaf(exc)
-                self.report.problem = (
-                    str(first)
+                self._problem(
+                    first.problem
                     if isinstance(first, _Stop)
-                    else self._gone_reason(f"the server could not be reached: {said(first)}")
+                    else self._gone(ProblemCode.UNREACHABLE, said(first))
                 )
             self.report.stderr_tail = stderr_tail(stderr)
             self._finish_report(time.monotonic() - started)
@@ -188,8 +196,13 @@ class ProbeRun:
                         await session.discover()
                     else:
                         await session.initialize()
-            except (TimeoutError, MCPError, RuntimeError, *CLOSED) as exc:
-                raise _Stop(self._gone_reason(f"the server did not start: {said(exc)}")) from exc
+            except MCPError as exc:
+                if self.modern:  # it answered, but not as a 2026-07-28 server does
+                    detail = f"error {exc.code}: {exc.message}"
+                    raise _Stop(self._gone(ProblemCode.NOT_MODERN, detail)) from exc
+                raise _Stop(self._gone(ProblemCode.DID_NOT_START, said(exc))) from exc
+            except (TimeoutError, RuntimeError, *CLOSED) as exc:
+                raise _Stop(self._gone(ProblemCode.DID_NOT_START, said(exc))) from exc
             info = session.server_info
             self.report.protocol = session.protocol_version or ""
             self.report.server_name = info.name if info else ""
@@ -200,9 +213,6 @@ class ProbeRun:
     async def _run_matrix(self, session: ClientSession) -> None:
         cells = CellRunner(session, self.fixture, self.timeouts.call)
         t = self.timeouts
-        self.changer = RootsChanger(
-            self.store, self.tail, self.bridge_name, self.ids, t.reask, t.settle, self.modern
-        )
         if not self.modern:  # under 2026-07-28 roots come with requests: nothing to wait for
             self.progress(0, 0, None, Status(Step.WAITING_FIRST_ASK))
             await self.tail.wait_kind(ev.ROOTS_ANSWERED, 0, t.first_ask)
@@ -218,14 +228,15 @@ class ProbeRun:
         try:
             if not tools:
                 # the roots traffic can still be watched: does it ask again after list_changed?
-                self.report.problem = "the server offers no tool that takes paths: nothing to probe"
+                self._problem(Problem(ProblemCode.NO_PATH_TOOLS))
             for tool in tools:
                 for kind in [*tool.kinds(), TargetKind.SECOND_ROOT]:
                     await self._row(cells, tool, kind)
             await self._changes(cells, tools)
             self.report.complete = True
         except ServerGone as exc:
-            raise _Stop(self._gone_reason(f"the server went during the probe ({exc})")) from exc
+            code = ProblemCode.STOPPED_ANSWERING if exc.silent else ProblemCode.WENT
+            raise _Stop(self._gone(code, str(exc))) from exc
 
     async def _tools(self, session: ClientSession) -> list[PathTool]:
         self.progress(0, 0, None, Status(Step.LISTING_TOOLS))
@@ -295,7 +306,7 @@ class ProbeRun:
             with anyio.fail_after(min(self.timeouts.call, 5.0)):
                 await session.send_ping()
         except (TimeoutError, MCPError, *CLOSED) as exc:
-            raise ServerGone("it stopped answering, even to ping") from exc
+            raise ServerGone("it stopped answering, even to ping", silent=True) from exc
 
     def _add(self, row: Row) -> Row:
         self.rows.append(row)
@@ -374,9 +385,16 @@ class ProbeRun:
 
     # ---- the end ---------------------------------------------------------------------------
 
-    def _gone_reason(self, what: str) -> str:
+    def _gone(self, code: ProblemCode, detail: str = "") -> Problem:
+        """The problem, with how the server ended if the bridge's log says."""
         ended = self.tail.last_exit()
-        return what + (f"; the bridge's log: the server ended with {ended}" if ended else "")
+        if ended is None:
+            return Problem(code, detail)
+        return Problem(code, detail, ended[0], ended[1])
+
+    def _problem(self, problem: Problem) -> None:
+        self.report.problem = problem.text
+        self.report.problem_detail = problem
 
     def _finish_report(self, seconds: float) -> None:
         r = self.report
