@@ -189,3 +189,18 @@ def test_the_same_server_over_the_handshake_asks_for_roots_at_each_call() -> Non
     assert reasks["value"] is False and reasks["code"] == "did_not_reask_took_effect"
     new = [r for r in doc["rows"] if r["target_kind"] == "new_root"]
     assert new and all(r["inside"]["outcome"] == "worked" for r in new)
+
+
+def test_a_server_that_does_not_speak_2026_07_28_is_told_apart_from_one_that_failed(
+    filesystem_server: list[str],
+) -> None:
+    # the reference filesystem server answers server/discover with "method not found"
+    doc = probe_json(
+        *filesystem_server, "{allow}", options=("--protocol", "2026-07-28"), check=False
+    )
+    assert doc["exit"] == 1 and not doc["complete"] and doc["rows"] == []
+    assert doc["problem_detail"]["code"] == "not_modern"
+    assert doc["problem"].startswith(
+        "the server does not speak 2026-07-28: it answered server/discover with error -32601"
+    )
+    assert doc["problem"].endswith("probe it with the initialize handshake")

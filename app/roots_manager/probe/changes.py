@@ -13,6 +13,7 @@ import asyncio
 from dataclasses import dataclass
 
 from roots_manager.core import events as ev
+from roots_manager.core.probe_verdict import Traffic
 from roots_manager.core.store import Store
 from roots_manager.probe.logtail import LogTail
 
@@ -69,4 +70,19 @@ class RootsChanger:
         """Under 2026-07-28: whether a request was resolved with exactly these roots."""
         return any(
             e.get("kind") == ev.MRTR_RESOLVED and e.get("uris") == uris for e in self.tail.poll()
+        )
+
+    def modern_traffic(self, start: list[str], changed: list[str], added: list[str]) -> Traffic:
+        """Under 2026-07-28: each request that needed roots was resolved with the list of its
+        moment; which lists were seen is what the server was given."""
+        seen = self.resolved_with
+        return Traffic(
+            asked_at_start=seen(start),
+            notice_sent=False,
+            asked_after_notice=seen(changed),
+            empty_notice_sent=False,
+            asked_for_empty_list=seen([]),
+            added_notice_sent=False,
+            asked_after_added=seen(added),
+            modern=True,
         )

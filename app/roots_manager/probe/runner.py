@@ -13,7 +13,6 @@ usual ladder (stdin closed, SIGTERM, SIGKILL) and the bridge does the same to th
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import shutil
 import tempfile
 import time
@@ -24,7 +23,7 @@ from typing import Any
 import anyio
 from mcp import ClientSession, stdio_client
 from mcp.shared.exceptions import MCPError
-from mcp_types import Implementation, PaginatedRequestParams
+from mcp_types import Implementation
 
 from roots_manager import __version__
 from roots_manager.core import events as ev
@@ -33,12 +32,9 @@ from roots_manager.core.paths import Layout
 from roots_manager.core.probe_fixture import ADDED_ROOT, NEW_ROOT, ROOT, SECOND_ROOT, Fixture
 from roots_manager.core.probe_plan import (
     PAIRS,
-    RESOURCE_READ,
     PathTool,
     Target,
     TargetKind,
-    choose_tools,
-    listed_inside,
     targets_for,
 )
 from roots_manager.core.probe_reasons import Problem, ProblemCode, Status, Step
@@ -63,6 +59,7 @@ from roots_manager.probe.connection import (
 )
 
 __all__ = ["HANDSHAKE", "MODERN", "PROTOCOLS", "ProbeRun", "Timeouts", "bridge_name", "probe"]
+from roots_manager.probe.listing import list_offer
 from roots_manager.probe.logtail import LogTail
 
 Progress = Callable[[int, int, Row | None, Status], None]
@@ -240,39 +237,16 @@ class ProbeRun:
 
     async def _tools(self, session: ClientSession) -> list[PathTool]:
         self.progress(0, 0, None, Status(Step.LISTING_TOOLS))
-        caps = session.server_capabilities
-        listed: list[dict[str, Any]] = []
-        if caps is not None and caps.tools is not None:
-            cursor: str | None = None
-            for _ in range(20):
-                with anyio.fail_after(self.timeouts.call):
-                    page = await session.list_tools(
-                        params=PaginatedRequestParams(cursor=cursor) if cursor else None
-                    )
-                listed += [
-                    t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in page.tools
-                ]
-                cursor = page.next_cursor
-                if not cursor:
-                    break
-        choice = choose_tools(listed)
-        self.report.left_out = choice.left_out
-        tools = list(choice.tools)
-        if caps is not None and caps.resources is not None:
-            self.progress(0, 0, None, Status(Step.LISTING_RESOURCES))
-            with contextlib.suppress(MCPError, TimeoutError), anyio.fail_after(self.timeouts.call):
-                found = await session.list_resources()
-                uris = [str(r.uri) for r in found.resources]
-                self.listed = listed_inside(uris, str(self.fixture.top))
-                self.report.resources = uris
-                if self.listed:
-                    tools.append(RESOURCE_READ)
-                else:
-                    # nothing listed to pair with: a refusal of an unlisted URI says nothing
-                    self.report.left_out[RESOURCE_READ.name] = (
-                        "no file:// resource listed inside the root"
-                    )
-        return tools
+        offer = await list_offer(
+            session,
+            self.timeouts.call,
+            str(self.fixture.top),
+            lambda: self.progress(0, 0, None, Status(Step.LISTING_RESOURCES)),
+        )
+        self.report.left_out = offer.left_out
+        self.report.resources = offer.resources
+        self.listed = offer.listed
+        return offer.tools
 
     # ---- rows -----------------------------------------------------------------------------
 
@@ -370,17 +344,8 @@ class ProbeRun:
                 added_notice_sent=self.added.notice_sent,
                 asked_after_added=self.added.answered,
             )
-        # 2026-07-28: each request that needed roots was resolved with the list of its moment
-        seen = self.changer.resolved_with
-        return Traffic(
-            asked_at_start=seen(self._uris(ROOT, SECOND_ROOT)),
-            notice_sent=False,
-            asked_after_notice=seen(self._uris(NEW_ROOT)),
-            empty_notice_sent=False,
-            asked_for_empty_list=seen([]),
-            added_notice_sent=False,
-            asked_after_added=seen(self._uris(NEW_ROOT, ADDED_ROOT)),
-            modern=True,
+        return self.changer.modern_traffic(
+            self._uris(ROOT, SECOND_ROOT), self._uris(NEW_ROOT), self._uris(NEW_ROOT, ADDED_ROOT)
         )
 
     # ---- the end ---------------------------------------------------------------------------
