@@ -9,9 +9,11 @@ from pathlib import Path
 import psutil
 from PySide6.QtCore import QItemSelectionModel, Qt
 
+from roots_manager.core.logindex import LogIndex
 from roots_manager.core.paths import Layout
 from roots_manager.core.probe_verdict import Outcome
 from roots_manager.core.store import Store
+from roots_manager.gui.log_model import LogModel
 from roots_manager.gui.probe_dialog import ProbeDialog
 from roots_manager.gui.probe_model import COLOURS, INSIDE, OUTSIDE
 from roots_manager.gui.servers_view import ServersPanel
@@ -49,6 +51,15 @@ def test_a_run_fills_the_matrix_shows_the_verdict_and_keeps_the_table(
         "folder": str(layout.logs),
     }
     assert any(p.name.startswith(report.log["session"]) for p in layout.logs.iterdir())
+    index = LogIndex(layout)
+    index.scan()
+    records = [index.record(r) for r in range(len(index))]
+    model = LogModel(index)
+    model.refresh()
+    assert model.rowCount() == len(records) > 0
+    assert {r["server"] for r in records if r} == {"probe:pup"}
+    assert sum(1 for r in records if r and r["kind"] == "roots-list-answered") == 4
+    index.close()
     assert report is not None and report.complete
     assert not dialog.running and dialog.start_button.isEnabled()
     assert "first_root_only: <b>yes</b>" in dialog.verdict.text()
@@ -138,6 +149,9 @@ def test_the_servers_panel_offers_the_probe_for_a_server_with_a_command(
         panel.servers.selectRow(names.index(name))
         assert panel.probe_button.isEnabled() is (name == "ran")
         assert panel.probe_action.isEnabled() is (name == "ran")
+    # a probe's roots traffic in the log (under probe:NAME) adds no server to the table
+    panel.servers_model.note_last_asked({"probe:ran": "2026-11-30T12:00:00.000Z"})
+    assert panel.servers_model.rowCount() == len(names)
     with qtbot.waitSignal(panel.probe_requested) as asked:
         qtbot.mouseClick(panel.probe_button, Qt.MouseButton.LeftButton)
     assert asked.args == ["ran"]
