@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -216,3 +217,25 @@ def test_reason_codes_survive_a_saved_table_and_an_early_stop(layout: Layout) ->
     early = read.verdict["enforces_roots"]
     assert early.early and early.value is None and early.params == {"rows": "t (sibling)"}
     assert early.reason == "the probe stopped early; so far: outside targets worked: t (sibling)"
+
+
+def test_a_table_saved_before_reason_codes_keeps_its_words(layout: Layout) -> None:
+    folder = layout.probes / "old"
+    folder.mkdir(parents=True)
+    doc = {
+        "format": 1,
+        "server": {"name": "old", "version": "0.1"},
+        "started_at": "2026-11-01T10:00:00+00:00",
+        "rows": [],
+        "verdict": {"enforces_roots": True, "prefix_bug": None},
+        "verdict_reasons": {
+            "enforces_roots": "every outside target was refused (3 pair(s))",
+            "prefix_bug": "no tool was tried",
+        },
+    }
+    (folder / "20261101T100000Z--0.1.json").write_text(json.dumps(doc), encoding="utf-8")
+    read = history(layout, "old")[0].report
+    assert read.verdict["enforces_roots"].value is True
+    assert read.verdict["enforces_roots"].reason == "every outside target was refused (3 pair(s))"
+    assert read.verdict["prefix_bug"].reason == "no tool was tried"
+    assert read.problem_detail is None

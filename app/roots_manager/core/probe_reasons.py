@@ -161,10 +161,14 @@ class Finding:
     """Which part of the run decided it (None: no single part, or nothing decided)."""
     early: bool = False
     """The probe stopped before the end: what is said holds so far."""
+    worded: str = ""
+    """The reason as a table saved before reasons had codes worded it (then it is the reason)."""
 
     @property
     def reason(self) -> str:
         """The reason in English."""
+        if self.worded:
+            return self.worded
         text = REASON_TEXT[self.code].format(**self.params)
         return STOPPED_EARLY.format(reason=text) if self.early else text
 
@@ -179,16 +183,18 @@ class Finding:
         }
 
     @classmethod
-    def from_json(cls, value: bool | None, doc: Any) -> Finding:
-        """A finding read back from a saved table (one of an older format: its value only)."""
+    def from_json(cls, value: bool | None, doc: Any, worded: str = "") -> Finding:
+        """A finding read back from a saved table; one of an older format, or whose code this
+        version does not know, keeps the reason as it was worded."""
         if not isinstance(doc, dict):
             doc = {}
-        try:
-            code = Reason(doc.get("code"))
-            phase = Phase(doc["phase"]) if doc.get("phase") else None
-        except ValueError:
-            code, phase = Reason.NO_PAIRED_ROW, None
         params = doc.get("params") if isinstance(doc.get("params"), dict) else {}
+        try:
+            code = Reason(str(doc.get("code")))
+            phase = Phase(doc["phase"]) if doc.get("phase") else None
+            REASON_TEXT[code].format(**params)
+        except (ValueError, KeyError, IndexError):
+            return cls(value, Reason.NO_PAIRED_ROW, {}, None, False, worded or "?")
         return cls(value, code, dict(params), phase, bool(doc.get("early", False)))
 
 

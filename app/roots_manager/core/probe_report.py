@@ -99,6 +99,7 @@ class Report:
         server = doc.get("server") or {}
         values = doc.get("verdict") or {}
         details = doc.get("verdict_details") or {}
+        worded = doc.get("verdict_reasons") or {}
         traffic = doc.get("traffic")
         return cls(
             name=str(server.get("name", "")),
@@ -109,7 +110,10 @@ class Report:
             server_name=str(server.get("reported_name", "")),
             roots=list(doc.get("roots") or []),
             rows=[Row.from_json(r) for r in doc.get("rows") or []],
-            verdict={k: Finding.from_json(values.get(k), details.get(k)) for k in values},
+            verdict={
+                k: Finding.from_json(values.get(k), details.get(k), str(worded.get(k, "")))
+                for k in values
+            },
             protocol=str(doc.get("protocol", "")),
             traffic=Traffic(**traffic) if isinstance(traffic, dict) else None,
             resources=[str(u) for u in doc.get("resources") or []],

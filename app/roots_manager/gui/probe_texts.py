@@ -321,6 +321,8 @@ def _format(context: str, template: object, params: dict[str, object]) -> str:
 
 def reason_text(finding: Finding) -> str:
     """Why a verdict line is what it is, in the user's language."""
+    if finding.worded:  # from a table saved before reasons had codes: as it was worded
+        return finding.worded
     text = _format("ProbeReason", REASONS[finding.code], finding.params)
     return _format("ProbeReason", STOPPED_EARLY, {"reason": text}) if finding.early else text
 
