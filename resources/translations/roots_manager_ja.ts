@@ -1925,7 +1925,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProbePlan</name>
     <message>
-        <location filename="../../app/roots_manager/gui/probe_texts.py" line="+237"/>
+        <location filename="../../app/roots_manager/gui/probe_texts.py" line="+241"/>
         <source>The server starts behind a private bridge over a scratch tree in a temporary folder, never your own folders or grants; {{allow}} in the command line stands for the tree&apos;s top. Its roots traffic shows in the log as {server}.</source>
         <translation>サーバーは一時フォルダーのスクラッチツリー上で、専用のブリッジの背後で起動します。あなたのフォルダーや許可には触れません。コマンドラインの {{allow}} はツリーの最上位を表します。ルートの通信はログに {server} として表示されます。</translation>
     </message>
@@ -2019,9 +2019,42 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
 </context>
 <context>
+    <name>ProbeReading</name>
+    <message>
+        <location line="+6"/>
+        <source>not run: {detail}</source>
+        <translation>未実行: {detail}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the server went</source>
+        <translation>サーバーがいなくなりました</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>inconclusive: the call timed out inside</source>
+        <translation>決め手なし: ルート内の呼び出しがタイムアウトしました</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>inconclusive: the tool failed inside too</source>
+        <translation>決め手なし: ルート内でもツールが失敗しました</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>inconclusive: outside, the call {outcome}</source>
+        <translation>決め手なし: ルート外の呼び出しは {outcome}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>outside {outcome}</source>
+        <translation>ルート外: {outcome}</translation>
+    </message>
+</context>
+<context>
     <name>ProbeReason</name>
     <message>
-        <location line="-284"/>
+        <location line="-301"/>
         <source>no row paired a working inside call ({inconclusive} row(s) inconclusive)</source>
         <translation>ルート内で成功した呼び出しと対になった行がありません(決め手のない行 {inconclusive} 件)</translation>
     </message>
@@ -2239,7 +2272,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProbeRowsModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/probe_model.py" line="+50"/>
+        <location filename="../../app/roots_manager/gui/probe_model.py" line="+51"/>
         <source>Tool</source>
         <translation>ツール</translation>
     </message>

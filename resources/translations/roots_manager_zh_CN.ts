@@ -1925,7 +1925,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProbePlan</name>
     <message>
-        <location filename="../../app/roots_manager/gui/probe_texts.py" line="+237"/>
+        <location filename="../../app/roots_manager/gui/probe_texts.py" line="+241"/>
         <source>The server starts behind a private bridge over a scratch tree in a temporary folder, never your own folders or grants; {{allow}} in the command line stands for the tree&apos;s top. Its roots traffic shows in the log as {server}.</source>
         <translation>服务器在临时文件夹中的草稿树上、在专用桥接之后启动,绝不涉及你自己的文件夹或授权;命令行中的 {{allow}} 代表该树的顶层。它的根通信在日志中显示为 {server}。</translation>
     </message>
@@ -2019,9 +2019,42 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
 </context>
 <context>
+    <name>ProbeReading</name>
+    <message>
+        <location line="+6"/>
+        <source>not run: {detail}</source>
+        <translation>未运行:{detail}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the server went</source>
+        <translation>服务器消失了</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>inconclusive: the call timed out inside</source>
+        <translation>无定论:根内的调用超时</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>inconclusive: the tool failed inside too</source>
+        <translation>无定论:工具在根内也失败了</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>inconclusive: outside, the call {outcome}</source>
+        <translation>无定论:根外调用的结果为 {outcome}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>outside {outcome}</source>
+        <translation>根外:{outcome}</translation>
+    </message>
+</context>
+<context>
     <name>ProbeReason</name>
     <message>
-        <location line="-284"/>
+        <location line="-301"/>
         <source>no row paired a working inside call ({inconclusive} row(s) inconclusive)</source>
         <translation>没有任何行与根内成功的调用配对({inconclusive} 行无定论)</translation>
     </message>
@@ -2239,7 +2272,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProbeRowsModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/probe_model.py" line="+50"/>
+        <location filename="../../app/roots_manager/gui/probe_model.py" line="+51"/>
         <source>Tool</source>
         <translation>工具</translation>
     </message>

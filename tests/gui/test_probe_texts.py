@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtWidgets import QApplication
 
 from roots_manager.core import probe_reasons as core
-from roots_manager.core.probe_plan import RESOURCE_READ, choose_tools
+from roots_manager.core.probe_plan import RESOURCE_READ, Operation, TargetKind, choose_tools
 from roots_manager.core.probe_reasons import (
     Finding,
     Problem,
@@ -19,7 +19,9 @@ from roots_manager.core.probe_reasons import (
     Step,
     plan,
 )
+from roots_manager.core.probe_verdict import Cell, Outcome, Row
 from roots_manager.gui import probe_texts
+from roots_manager.gui.probe_model import READING, ProbeRowsModel
 from roots_manager.gui.resources import install_translators
 
 
@@ -31,6 +33,7 @@ def test_the_gui_lists_every_template_of_the_core_for_translation() -> None:
     assert {k: str(v) for k, v in probe_texts.PROBLEMS.items()} == core.PROBLEM_TEXT
     assert str(probe_texts.ENDED) == core.ENDED_TEXT
     assert str(probe_texts.ENDED_REASON) == core.ENDED_REASON_TEXT
+    assert {k: str(v) for k, v in probe_texts.READINGS.items()} == core.READING_TEXT
 
 
 def test_untranslated_the_gui_words_them_as_the_cli_does() -> None:
@@ -100,6 +103,35 @@ def test_why_a_probe_stopped_is_japanese_with_the_servers_words_kept(japanese: N
         assert text.endswith("終了コード 3 で終了しました(サーバーが終了しました)"), text
     bare = probe_texts.problem_text(Problem(ProblemCode.NOT_MODERN, "error -32601: nope"))
     assert bare.startswith("サーバーは 2026-07-28 を話しません") and "error -32601: nope" in bare
+
+
+def _row(inside: Outcome, outside: Outcome, detail: str = "") -> Row:
+    return Row(
+        "read_file",
+        Operation.READ,
+        TargetKind.SIBLING,
+        Cell([], inside, detail=detail),
+        Cell([], outside),
+    )
+
+
+def test_the_matrix_reads_in_japanese(japanese: None) -> None:
+    model = ProbeRowsModel()
+    rows = [
+        _row(Outcome.WORKED, Outcome.REFUSED),
+        _row(Outcome.REFUSED, Outcome.REFUSED),
+        _row(Outcome.WORKED, Outcome.TIMED_OUT),
+        _row(Outcome.NOT_RUN, Outcome.NOT_RUN, "this tool hung on an earlier call"),
+    ]
+    model.add_rows(rows)
+    shown = [model.index(r, READING).data() for r in range(model.rowCount())]
+    assert shown == [
+        "ルート外: 拒否",
+        "決め手なし: ルート内でもツールが失敗しました",
+        "決め手なし: ルート外の呼び出しは " + model._marks[Outcome.TIMED_OUT],
+        "未実行: this tool hung on an earlier call",
+    ]
+    assert rows[0].reading == "outside refused"  # the CLI's words are English
 
 
 def test_the_reasons_are_chinese_too(chinese: None) -> None:

@@ -150,6 +150,28 @@ REASON_TEXT: dict[Reason, str] = {
 STOPPED_EARLY = "the probe stopped early; so far: {reason}"
 
 
+class Reading(StrEnum):
+    """What a row of the matrix shows, in a word or two."""
+
+    NOT_RUN = "not_run"
+    SERVER_WENT = "server_went"
+    TIMED_OUT_INSIDE = "timed_out_inside"
+    FAILED_INSIDE = "failed_inside"
+    OUTSIDE_UNANSWERED = "outside_unanswered"
+    OUTSIDE = "outside"
+
+
+READING_TEXT: dict[Reading, str] = {
+    Reading.NOT_RUN: "not run: {detail}",
+    Reading.SERVER_WENT: "the server went",
+    Reading.TIMED_OUT_INSIDE: "inconclusive: the call timed out inside",
+    Reading.FAILED_INSIDE: "inconclusive: the tool failed inside too",
+    Reading.OUTSIDE_UNANSWERED: "inconclusive: outside, the call {outcome}",
+    Reading.OUTSIDE: "outside {outcome}",
+}
+"""``{outcome}`` is a cell's outcome (``refused``), ``{detail}`` why a call was not made."""
+
+
 @dataclass(frozen=True)
 class Finding:
     """One line of the verdict: true, false, or None (not decidable), and why."""

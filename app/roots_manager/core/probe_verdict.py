@@ -14,7 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from roots_manager.core.probe_plan import BOUNDARY_KINDS, Operation, TargetKind
-from roots_manager.core.probe_reasons import Finding
+from roots_manager.core.probe_reasons import READING_TEXT, Finding, Reading
 from roots_manager.core.probe_reasons import Phase as P
 from roots_manager.core.probe_reasons import Reason as R
 
@@ -136,19 +136,25 @@ class Row:
         return self.inside.outcome is Outcome.WORKED and self.outside.outcome in ANSWERED
 
     @property
-    def reading(self) -> str:
-        """The row in words."""
+    def reading_code(self) -> tuple[Reading, dict[str, str]]:
+        """The row in a word or two: the code, and the outcome or detail that fills it."""
         if self.inside.outcome is not Outcome.WORKED:
             if self.inside.outcome is Outcome.NOT_RUN:
-                return f"not run: {self.inside.detail}"
+                return Reading.NOT_RUN, {"detail": self.inside.detail}
             if self.inside.outcome is Outcome.SERVER_GONE:
-                return "the server went"
+                return Reading.SERVER_WENT, {}
             if self.inside.outcome is Outcome.TIMED_OUT:
-                return "inconclusive: the call timed out inside"
-            return "inconclusive: the tool failed inside too"
+                return Reading.TIMED_OUT_INSIDE, {}
+            return Reading.FAILED_INSIDE, {}
         if self.outside.outcome not in ANSWERED:
-            return f"inconclusive: outside, the call {self.outside.outcome.value}"
-        return f"outside {self.outside.outcome.value}"
+            return Reading.OUTSIDE_UNANSWERED, {"outcome": self.outside.outcome.value}
+        return Reading.OUTSIDE, {"outcome": self.outside.outcome.value}
+
+    @property
+    def reading(self) -> str:
+        """The row in words, in English."""
+        code, params = self.reading_code
+        return READING_TEXT[code].format(**params)
 
     def key(self) -> tuple[str, str, str]:
         return (self.tool, self.operation.value, self.target_kind.value)

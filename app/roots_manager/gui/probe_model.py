@@ -27,6 +27,7 @@ from PySide6.QtGui import QColor
 from roots_manager.core.probe_reasons import Status, Step
 from roots_manager.core.probe_report import CELL_MARK, Report, short
 from roots_manager.core.probe_verdict import Cell, Outcome, Row
+from roots_manager.gui.probe_texts import reading_text
 
 TOOL, OPERATION, TARGET, INSIDE, OUTSIDE, READING = range(6)
 
@@ -123,7 +124,7 @@ class ProbeRowsModel(QAbstractTableModel):
             if col == TARGET:
                 return row.target_kind.value
             if col == READING:
-                return row.reading
+                return reading_text(row, self._marks)
         if role == Qt.ItemDataRole.BackgroundRole and cell is not None:
             return COLOURS.get(cell.outcome)
         if role == Qt.ItemDataRole.ForegroundRole and cell is not None and cell.outcome in COLOURS:

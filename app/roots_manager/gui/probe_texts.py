@@ -7,6 +7,8 @@ translates them when shown. A test checks that these templates and the core's st
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
 from roots_manager.core.probe_reasons import (
@@ -15,10 +17,12 @@ from roots_manager.core.probe_reasons import (
     PlanLine,
     Problem,
     ProblemCode,
+    Reading,
     Reason,
     Status,
     Step,
 )
+from roots_manager.core.probe_verdict import Outcome, Row
 from roots_manager.gui.log_texts import end_reason
 
 REASONS: dict[Reason, object] = {
@@ -311,6 +315,22 @@ ENDED_REASON = QT_TRANSLATE_NOOP(
 )
 
 
+READINGS: dict[Reading, object] = {
+    Reading.NOT_RUN: QT_TRANSLATE_NOOP("ProbeReading", "not run: {detail}"),
+    Reading.SERVER_WENT: QT_TRANSLATE_NOOP("ProbeReading", "the server went"),
+    Reading.TIMED_OUT_INSIDE: QT_TRANSLATE_NOOP(
+        "ProbeReading", "inconclusive: the call timed out inside"
+    ),
+    Reading.FAILED_INSIDE: QT_TRANSLATE_NOOP(
+        "ProbeReading", "inconclusive: the tool failed inside too"
+    ),
+    Reading.OUTSIDE_UNANSWERED: QT_TRANSLATE_NOOP(
+        "ProbeReading", "inconclusive: outside, the call {outcome}"
+    ),
+    Reading.OUTSIDE: QT_TRANSLATE_NOOP("ProbeReading", "outside {outcome}"),
+}
+
+
 def _format(context: str, template: object, params: dict[str, object]) -> str:
     english = str(template)
     try:
@@ -349,3 +369,11 @@ def problem_text(problem: Problem) -> str:
     return text + _format(
         "ProbeProblem", ENDED_REASON, {"code": problem.exit_code, "reason": reason}
     )
+
+
+def reading_text(row: Row, outcomes: Mapping[Outcome, str]) -> str:
+    """A row of the matrix in a word or two, the outcome in the words of *outcomes*."""
+    code, params = row.reading_code
+    if "outcome" in params:
+        params = {**params, "outcome": outcomes[Outcome(params["outcome"])]}
+    return _format("ProbeReading", READINGS[code], dict(params))
