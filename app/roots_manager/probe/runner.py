@@ -396,7 +396,7 @@ _ROOTS_KINDS = {
     ev.SESSION_END,
     ev.ERROR,
 }
-"""The bridge's events the report keeps: the roots traffic of the run, from its private log."""
+"""The bridge's events the report keeps: the roots traffic of the run, from its log."""
 
 
 async def probe(
