@@ -25,6 +25,8 @@ def rm_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """Every test gets its own ROOTS_MANAGER_HOME, inherited by the processes it starts."""
     home = tmp_path / "rm-home"
     monkeypatch.setenv("ROOTS_MANAGER_HOME", str(home))
+    # the logs go where the home says unless a test says otherwise
+    monkeypatch.delenv("ROOTS_MANAGER_LOGS", raising=False)
     yield home
 
 

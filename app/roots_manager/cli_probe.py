@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import shlex
 import sys
 from typing import Any
 
 from roots_manager.cli_text import print_json, shown, table
 from roots_manager.core.names import find_by_visible, visible
 from roots_manager.core.probe_plan import KIND_TEXT
+from roots_manager.core.probe_reasons import Status
 from roots_manager.core.probe_report import CELL_MARK, Report, short, verdict_lines
 from roots_manager.core.probe_table import compare, comparison_json, history, save
 from roots_manager.core.store import Store
@@ -43,7 +45,8 @@ def _command(store: Store, args: argparse.Namespace) -> list[str]:
     return list(srv.command)
 
 
-def _progress(done: int, total: int, row: Any, message: str) -> None:
+def _progress(done: int, total: int, row: Any, status: Status) -> None:
+    message = status.text
     if total:
         print(f"\r\x1b[K[{done}/{total}] {shown(message)}", end="", file=sys.stderr, flush=True)
     else:
@@ -63,6 +66,8 @@ def print_report(report: Report) -> None:
     print(f"server: {shown(report.name)}{shown(version)}  ({shown(' '.join(report.command))})")
     allowance = report.allowance or "unknown (no {allow} in the command line)"
     print(f"allowance: {shown(allowance)}")
+    if report.protocol:
+        print(f"protocol: {shown(report.protocol)}")
     if report.tree:
         print(f"scratch tree (<tree>, removed after the run): {shown(report.tree)}")
     for phase in report.roots:
@@ -102,6 +107,9 @@ def print_report(report: Report) -> None:
             for line in report.stderr_tail.strip().splitlines()[-10:]:
                 print(f"  {shown(line)}")
     print(f"\n{len(report.rows)} rows in {report.seconds:.1f} s")
+    if report.log.get("folder"):
+        server = report.log.get("server", "")
+        print(f"the roots traffic: roots-manager log --server {shown(shlex.quote(server))}")
 
 
 def cmd_probe(store: Store, args: argparse.Namespace) -> int:
@@ -109,7 +117,7 @@ def cmd_probe(store: Store, args: argparse.Namespace) -> int:
         return _history(store, args)
     if args.compare is not None:
         return _compare(store, args)
-    from roots_manager.probe.runner import Timeouts, probe
+    from roots_manager.probe.runner import HANDSHAKE, Timeouts, probe
 
     try:
         command = _command(store, args)
@@ -123,6 +131,8 @@ def cmd_probe(store: Store, args: argparse.Namespace) -> int:
             name=args.server,
             timeouts=Timeouts(call=args.timeout),
             progress=None if quiet else _progress,
+            logs=store.layout.logs,
+            protocol=args.protocol or HANDSHAKE,
         )
     )
     if not quiet:
@@ -237,6 +247,14 @@ def add_commands(sub: Any) -> None:
         default=10.0,
         metavar="SECONDS",
         help="how long each call may take (default %(default)s)",
+    )
+    p.add_argument(
+        "--protocol",
+        choices=("initialize", "2026-07-28"),
+        default="initialize",
+        help="how to speak to the server: the initialize handshake (it picks a revision up to "
+        "2025-11-25; the default), or 2026-07-28 (no list_changed: roots travel with each "
+        "request)",
     )
     p.add_argument(
         "command",

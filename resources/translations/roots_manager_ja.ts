@@ -1757,17 +1757,17 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProbeDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/probe_dialog.py" line="+56"/>
+        <location filename="../../app/roots_manager/gui/probe_dialog.py" line="+62"/>
         <source>Probe {server}</source>
         <translation>{server} をプローブ</translation>
     </message>
     <message>
-        <location line="+4"/>
-        <source>The probe starts the server behind a private bridge over a scratch tree in a temporary folder, never your own folders or grants. It gives the server one root, packages/checkout, strictly narrower than the tree ({allow} in the command line stands for the tree&apos;s top), calls each tool that takes paths on a target inside the root and on a partner outside it (a sibling, a sibling whose name starts the same, &apos;..&apos;, a link out, &apos;#&apos; and non-ASCII names), grants a second root, changes the roots with list_changed and finally empties them. Without {allow} a refusal proves less: the server&apos;s own allowance is unknown.</source>
-        <translation>プローブは、一時フォルダー内の作業用ツリーに対し、専用のブリッジの後ろでサーバーを起動します（あなた自身のフォルダーや許可には触れません）。サーバーにはツリーより厳密に狭いルート packages/checkout を 1 つだけ与え（コマンドラインの {allow} はツリーの最上位を表します）、パスを受け取る各ツールを、ルート内の対象とルート外の相手（兄弟フォルダー、名前の先頭が同じ兄弟、&apos;..&apos;、外へ向かうリンク、&apos;#&apos; や非 ASCII の名前）に対して呼び出します。続いて 2 つ目のルートを許可し、list_changed でルートを変更し、最後に空にします。{allow} がないと、拒否の証明力は下がります。サーバー自身の許可範囲がわからないからです。</translation>
+        <location line="+3"/>
+        <source>Plan</source>
+        <translation>計画</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+5"/>
         <source>The server&apos;s command line</source>
         <translation>サーバーのコマンドライン</translation>
     </message>
@@ -1780,6 +1780,26 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <location line="+1"/>
         <source>&amp;Command:</source>
         <translation>コマンド(&amp;C):</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>initialize handshake</source>
+        <translation>initialize ハンドシェイク</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>2026-07-28 (roots with each request)</source>
+        <translation>2026-07-28(ルートは各リクエストとともに)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Protocol</source>
+        <translation>プロトコル</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Protocol:</source>
+        <translation>プロトコル(&amp;P):</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -1822,7 +1842,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>閉じる(&amp;L)</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+48"/>
         <source>The command line cannot be read: {reason}</source>
         <translation>コマンドラインを読み取れません: {reason}</translation>
     </message>
@@ -1837,12 +1857,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>サーバーを起動しています…</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+18"/>
         <source>Cancelling: stopping the server…</source>
         <translation>キャンセル中: サーバーを停止しています…</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+23"/>
         <source>The probe failed: {reason}</source>
         <translation>プローブに失敗しました: {reason}</translation>
     </message>
@@ -1867,7 +1887,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>{rows} 行、{seconds} 秒。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+15"/>
         <source>{rows} row(s) changed since the previous run ({when}, version {version})</source>
         <translation>前回の実行（{when}、バージョン {version}）から {rows} 行が変わりました</translation>
     </message>
@@ -1887,7 +1907,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>未決定</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <source>The server&apos;s own allowance is unknown (no {allow} in its command line): a refusal outside the root proves less.</source>
         <translation>サーバー自身の許可範囲は不明です（コマンドラインに {allow} がありません）。ルート外での拒否の証明力は下がります。</translation>
     </message>
@@ -1903,9 +1923,356 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
 </context>
 <context>
+    <name>ProbePlan</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/probe_texts.py" line="+241"/>
+        <source>The server starts behind a private bridge over a scratch tree in a temporary folder, never your own folders or grants; {{allow}} in the command line stands for the tree&apos;s top. Its roots traffic shows in the log as {server}.</source>
+        <translation>サーバーは一時フォルダーのスクラッチツリー上で、専用のブリッジの背後で起動します。あなたのフォルダーや許可には触れません。コマンドラインの {{allow}} はツリーの最上位を表します。ルートの通信はログに {server} として表示されます。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Its roots at the start: packages/checkout and packages/shipping, strictly narrower than the tree.</source>
+        <translation>開始時のルート: packages/checkout と packages/shipping(ツリーより厳密に狭い範囲)。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Each tool that takes paths (known once the server lists them) is called on a target inside the root and on partners outside it: a sibling, a sibling whose name starts the same, &apos;..&apos;, a link out, &apos;#&apos; and non-ASCII names.</source>
+        <translation>パスを受け取る各ツール(サーバーが一覧を返した時点で判明)を、ルート内の対象と、ルート外の相手(兄弟フォルダー、名前の先頭が同じ兄弟、「..」、外へのリンク、「#」や非 ASCII の名前)に対して呼び出します。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{tool} (reads): {pairs} pairs, inside and outside</source>
+        <translation>{tool}(読み取り): ルート内と外の {pairs} 組</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{tool} (writes): {pairs} pairs, inside and outside</source>
+        <translation>{tool}(書き込み): ルート内と外の {pairs} 組</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>resources/read of the resources the server listed: {pairs} pairs, inside and outside</source>
+        <translation>サーバーが一覧にしたリソースの resources/read: ルート内と外の {pairs} 組</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>No tool takes paths: only the roots traffic is watched.</source>
+        <translation>パスを受け取るツールがありません。ルートの通信だけを観察します。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Then packages/billing replaces both roots (list_changed: does the server ask again?), packages/docs is added as a second root, and the list is emptied.</source>
+        <translation>続いて packages/billing が両方のルートに置き換わり(list_changed: サーバーは再び問い合わせるか?)、packages/docs が 2 つ目のルートとして追加され、最後に一覧が空になります。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Then packages/billing replaces both roots, packages/docs is added, and the list is emptied; under 2026-07-28 each change travels with the next request (there is no list_changed).</source>
+        <translation>続いて packages/billing が両方のルートに置き換わり、packages/docs が追加され、最後に一覧が空になります。2026-07-28 では各変更は次のリクエストとともに届きます(list_changed はありません)。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Without {{allow}} a refusal proves less: the server&apos;s own allowance is unknown.</source>
+        <translation>{{allow}} がないと拒否が示すことは少なくなります: サーバー自身の許可範囲が不明です。</translation>
+    </message>
+</context>
+<context>
+    <name>ProbeProblem</name>
+    <message>
+        <location line="+8"/>
+        <source>the server offers no tool that takes paths: nothing to probe</source>
+        <translation>サーバーにパスを受け取るツールがありません: プローブするものがありません</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the server did not start: {detail}</source>
+        <translation>サーバーが起動しませんでした: {detail}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the server does not speak 2026-07-28: it answered server/discover with {detail}; probe it with the initialize handshake</source>
+        <translation>サーバーは 2026-07-28 を話しません: server/discover に {detail} と答えました。initialize ハンドシェイクでプローブしてください</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the server could not be reached: {detail}</source>
+        <translation>サーバーに接続できませんでした: {detail}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the server went during the probe ({detail})</source>
+        <translation>プローブ中にサーバーがいなくなりました({detail})</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the server went during the probe (it stopped answering, even to ping)</source>
+        <translation>プローブ中にサーバーがいなくなりました(ping にも応答しなくなりました)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>; the bridge&apos;s log: the server ended with exit code {code}</source>
+        <translation>。ブリッジのログ: サーバーは終了コード {code} で終了しました</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>; the bridge&apos;s log: the server ended with exit code {code} ({reason})</source>
+        <translation>。ブリッジのログ: サーバーは終了コード {code} で終了しました({reason})</translation>
+    </message>
+</context>
+<context>
+    <name>ProbeReading</name>
+    <message>
+        <location line="+6"/>
+        <source>not run: {detail}</source>
+        <translation>未実行: {detail}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the server went</source>
+        <translation>サーバーがいなくなりました</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>inconclusive: the call timed out inside</source>
+        <translation>決め手なし: ルート内の呼び出しがタイムアウトしました</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>inconclusive: the tool failed inside too</source>
+        <translation>決め手なし: ルート内でもツールが失敗しました</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>inconclusive: outside, the call {outcome}</source>
+        <translation>決め手なし: ルート外の呼び出しは {outcome}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>outside {outcome}</source>
+        <translation>ルート外: {outcome}</translation>
+    </message>
+</context>
+<context>
+    <name>ProbeReason</name>
+    <message>
+        <location line="-301"/>
+        <source>no row paired a working inside call ({inconclusive} row(s) inconclusive)</source>
+        <translation>ルート内で成功した呼び出しと対になった行がありません(決め手のない行 {inconclusive} 件)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>outside targets worked: {rows}</source>
+        <translation>ルート外の対象が成功しました: {rows}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>every outside target was refused, but the server&apos;s own allowance is unknown (no {{allow}} in its command line), so a refusal outside the root may be its command line&apos;s rather than the roots&apos;: it proves less</source>
+        <translation>ルート外の対象はすべて拒否されましたが、サーバー自身の許可範囲が不明なため(コマンドラインに {{allow}} がない)、ルート外での拒否はルートではなくコマンドラインによるものかもしれず、示すことは少なくなります</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>every outside target was refused while its inside partner worked ({pairs} pair(s), {inconclusive} row(s) inconclusive)</source>
+        <translation>ルート外の対象はすべて拒否され、対になるルート内の呼び出しは成功しました({pairs} 組、決め手のない行 {inconclusive} 件)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>no sibling row paired a working inside call</source>
+        <translation>ルート内で成功した呼び出しと対になった兄弟パッケージの行がありません</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>every operation on the sibling package worked: the roots narrow nothing</source>
+        <translation>兄弟パッケージへの操作はすべて成功しました: ルートは何も狭めていません</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the sibling package was refused, but the server&apos;s own allowance is unknown (no {{allow}} in its command line), so a refusal outside the root may be its command line&apos;s rather than the roots&apos;: it proves less</source>
+        <translation>兄弟パッケージは拒否されましたが、サーバー自身の許可範囲が不明なため(コマンドラインに {{allow}} がない)、ルート外での拒否はルートではなくコマンドラインによるものかもしれず、示すことは少なくなります</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>operations on the sibling package were refused</source>
+        <translation>兄弟パッケージへの操作は拒否されました</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the server never asked for its roots: no second root reached it</source>
+        <translation>サーバーはルートを一度も問い合わせませんでした: 2 つ目のルートは届いていません</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>no second-root row paired a working inside call</source>
+        <translation>ルート内で成功した呼び出しと対になった 2 つ目のルートの行がありません</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>given two roots from the start, the server refused the second root&apos;s files while the first root&apos;s worked: {rows}</source>
+        <translation>開始時から 2 つのルートを渡されたサーバーは、1 つ目のルートのファイルは扱えたのに 2 つ目のルートのファイルを拒否しました: {rows}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>a second root added to the changed list was refused after the server had asked for the new list, while the first root&apos;s files worked: {rows}</source>
+        <translation>変更後の一覧に追加した 2 つ目のルートは、サーバーが新しい一覧を問い合わせた後も拒否され、1 つ目のルートのファイルは扱えました: {rows}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the second root&apos;s files were reachable when it was given from the start</source>
+        <translation>開始時から渡した 2 つ目のルートのファイルに届きました</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the second root&apos;s files were reachable, given from the start and added to the changed list</source>
+        <translation>開始時から渡した場合も、変更後の一覧に追加した場合も、2 つ目のルートのファイルに届きました</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>no read operation paired a working inside call</source>
+        <translation>ルート内で成功した呼び出しと対になった読み取り操作がありません</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>no write operation paired a working inside call</source>
+        <translation>ルート内で成功した呼び出しと対になった書き込み操作がありません</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>reads outside were refused, writes outside worked: {rows}</source>
+        <translation>ルート外の読み取りは拒否され、書き込みは成功しました: {rows}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>writes outside were refused, reads outside worked: {rows}</source>
+        <translation>ルート外の書き込みは拒否され、読み取りは成功しました: {rows}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>reads and writes are checked alike</source>
+        <translation>読み取りと書き込みは同じように検査されています</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>reads outside worked too</source>
+        <translation>ルート外の読み取りも成功しました</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>writes outside worked too</source>
+        <translation>ルート外の書き込みも成功しました</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the server never asked for roots/list, so no notice was sent</source>
+        <translation>サーバーは roots/list を一度も問い合わせなかったため、通知は送られていません</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the bridge sent no list_changed (see the log)</source>
+        <translation>ブリッジは list_changed を送りませんでした(ログを参照)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the server did not ask for roots/list again after list_changed</source>
+        <translation>サーバーは list_changed の後に roots/list を再び問い合わせませんでした</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the server did not ask for roots/list right after list_changed, but the new root took effect: it asks when a call needs its roots</source>
+        <translation>サーバーは list_changed の直後には roots/list を問い合わせませんでしたが、新しいルートは有効になりました: 呼び出しでルートが必要になったときに問い合わせます</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the server asked for roots/list again after list_changed</source>
+        <translation>サーバーは list_changed の後に roots/list を再び問い合わせました</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the server asked for roots/list again after list_changed; the new root took effect</source>
+        <translation>サーバーは list_changed の後に roots/list を再び問い合わせ、新しいルートが有効になりました</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the server asked for roots/list again after list_changed; but the new root did not take effect in any tool</source>
+        <translation>サーバーは list_changed の後に roots/list を再び問い合わせましたが、新しいルートはどのツールでも有効になりませんでした</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>does not apply under 2026-07-28: there is no list_changed, the roots travel with each request</source>
+        <translation>2026-07-28 には該当しません: list_changed はなく、ルートは各リクエストとともに届きます</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>does not apply under 2026-07-28: there is no list_changed, the roots travel with each request; the changed root took effect on the next request</source>
+        <translation>2026-07-28 には該当しません: list_changed はなく、ルートは各リクエストとともに届きます。変更したルートは次のリクエストで有効になりました</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>does not apply under 2026-07-28: there is no list_changed, the roots travel with each request; but the changed root did not take effect in any tool</source>
+        <translation>2026-07-28 には該当しません: list_changed はなく、ルートは各リクエストとともに届きます。ただし変更したルートはどのツールでも有効になりませんでした</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the server never asked for the empty list</source>
+        <translation>サーバーは空の一覧を問い合わせませんでした</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the roots narrow nothing for this server</source>
+        <translation>このサーバーではルートは何も狭めていません</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>no tool worked on the last root before the list was emptied</source>
+        <translation>一覧を空にする前の最後のルートで成功したツールがありません</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the last root still worked after the empty list</source>
+        <translation>空の一覧の後も最後のルートはまだ使えました</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the last root was refused after the empty list</source>
+        <translation>空の一覧の後、最後のルートは拒否されました</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>no tool that kept the sibling package out was tried on the link out of the root conclusively</source>
+        <translation>兄弟パッケージを締め出したツールのうち、ルート外へのリンクで決め手のある結果を得たものがありません</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the link out of the root worked where the sibling package was refused: {rows}</source>
+        <translation>兄弟パッケージが拒否されたのに、ルート外へのリンクは成功しました: {rows}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the link out of the root was refused</source>
+        <translation>ルート外へのリンクは拒否されました</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>no tool that kept the sibling package out was tried on packages/checkout-old conclusively</source>
+        <translation>兄弟パッケージを締め出したツールのうち、packages/checkout-old で決め手のある結果を得たものがありません</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>packages/checkout-old worked where the sibling package was refused: {rows}</source>
+        <translation>兄弟パッケージが拒否されたのに、packages/checkout-old は成功しました: {rows}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>packages/checkout-old was refused</source>
+        <translation>packages/checkout-old は拒否されました</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>the probe stopped early; so far: {reason}</source>
+        <translation>プローブは途中で止まりました。ここまでの結果: {reason}</translation>
+    </message>
+</context>
+<context>
     <name>ProbeRowsModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/probe_model.py" line="+48"/>
+        <location filename="../../app/roots_manager/gui/probe_model.py" line="+51"/>
         <source>Tool</source>
         <translation>ツール</translation>
     </message>
@@ -1958,6 +2325,54 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <location line="+1"/>
         <source>not run</source>
         <translation>未実行</translation>
+    </message>
+</context>
+<context>
+    <name>ProbeStep</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/probe_texts.py" line="+3"/>
+        <source>starting the server</source>
+        <translation>サーバーを起動しています</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>waiting for the server to ask for its roots</source>
+        <translation>サーバーがルートを問い合わせるのを待っています</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>listing the tools</source>
+        <translation>ツールの一覧を取得しています</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>listing the resources</source>
+        <translation>リソースの一覧を取得しています</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{tools} tool(s) to probe, {cells} call(s) planned</source>
+        <translation>プローブするツール {tools} 個、予定の呼び出し {cells} 回</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{tool}: {target}</source>
+        <translation>{tool}: {target}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>changing the roots</source>
+        <translation>ルートを変更しています</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>adding a second root</source>
+        <translation>2 つ目のルートを追加しています</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>emptying the roots</source>
+        <translation>ルートを空にしています</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -162,3 +163,79 @@ def test_tables_are_kept_per_server_and_version_and_compared(tmp_path: Path) -> 
     assert compare(kept[1].report, kept[0].report).rows == []
     (old.parent / "20260301T100000Z--2.0.json").write_text("{not json")
     assert len(history(layout, "fs/odd name")) == 3  # a damaged table is skipped, not fatal
+
+
+def test_first_root_only_is_decided_at_the_start_or_after_a_reask_only() -> None:
+    base = [row("t", TargetKind.SIBLING, W, R)]
+    start_refused = [*base, row("t", TargetKind.SECOND_ROOT, W, R)]
+    start_open = [*base, row("t", TargetKind.SECOND_ROOT, W, W)]
+    added_refused = row("t", TargetKind.ADDED_ROOT, W, R)
+    reasked = Traffic(True, True, True, True, True, True, True)
+    silent = Traffic(True, True, False, False, False)
+
+    found = verdict(start_refused, silent, allowance_known=True)["first_root_only"]
+    assert (found.value, found.code, found.phase) == (True, "second_root_refused_at_start", "start")
+    # the added root is refused, but the server never asked for the list that held it
+    found = verdict([*start_open, added_refused], silent, allowance_known=True)["first_root_only"]
+    assert (found.value, found.code, found.phase) == (False, "second_root_reachable", "start")
+    found = verdict([*start_open, added_refused], reasked, allowance_known=True)["first_root_only"]
+    assert (found.value, found.code, found.phase) == (True, "added_root_refused", "added")
+    assert "t (added_root)" in found.reason
+    both = [*start_open, row("t", TargetKind.ADDED_ROOT, W, W)]
+    found = verdict(both, reasked, allowance_known=True)["first_root_only"]
+    assert (found.value, found.code) == (False, "second_root_reachable_both")
+    # a server that never asked for roots got no second root at all
+    never = Traffic(False, False, False, False, False)
+    found = verdict(start_refused, never, allowance_known=True)["first_root_only"]
+    assert (found.value, found.code) == (None, "roots_never_asked")
+
+
+def test_under_2026_07_28_the_reask_finding_does_not_apply() -> None:
+    modern = Traffic(True, False, True, False, True, False, True, modern=True)
+    took = [row("t", TargetKind.SIBLING, W, R), row("t", TargetKind.NEW_ROOT, W, R)]
+    found = verdict(took, modern, allowance_known=True)
+    reasks = found["reasks_after_list_changed"]
+    assert (reasks.value, reasks.code) == (None, "no_list_changed_took_effect")
+    assert reasks.reason.startswith("does not apply under 2026-07-28")
+    stuck = [row("t", TargetKind.SIBLING, W, R), row("t", TargetKind.NEW_ROOT, R, W)]
+    assert verdict(stuck, modern, True)["reasks_after_list_changed"].code == (
+        "no_list_changed_no_effect"
+    )
+    # the empty list travelled with a request: whether the last root still works is decided
+    after = [*took, row("t", TargetKind.AFTER_EMPTY_LIST, W, R)]
+    keeps = verdict(after, modern, True)["keeps_roots_after_empty_list"]
+    assert (keeps.value, keeps.phase) == (False, "emptied")
+
+
+def test_reason_codes_survive_a_saved_table_and_an_early_stop(layout: Layout) -> None:
+    rows = [row("t", TargetKind.SIBLING, W, W)]
+    report = Report("s", "1", ["x"], None, "2026-11-30T17:41:00+00:00")
+    report.verdict = verdict(rows, ALL_TRAFFIC, allowance_known=False, complete=False)
+    path = save(layout, report)
+    read = history(layout, "s")[0].report
+    assert path.exists() and read.verdict == report.verdict
+    early = read.verdict["enforces_roots"]
+    assert early.early and early.value is None and early.params == {"rows": "t (sibling)"}
+    assert early.reason == "the probe stopped early; so far: outside targets worked: t (sibling)"
+
+
+def test_a_table_saved_before_reason_codes_keeps_its_words(layout: Layout) -> None:
+    folder = layout.probes / "old"
+    folder.mkdir(parents=True)
+    doc = {
+        "format": 1,
+        "server": {"name": "old", "version": "0.1"},
+        "started_at": "2026-11-01T10:00:00+00:00",
+        "rows": [],
+        "verdict": {"enforces_roots": True, "prefix_bug": None},
+        "verdict_reasons": {
+            "enforces_roots": "every outside target was refused (3 pair(s))",
+            "prefix_bug": "no tool was tried",
+        },
+    }
+    (folder / "20261101T100000Z--0.1.json").write_text(json.dumps(doc), encoding="utf-8")
+    read = history(layout, "old")[0].report
+    assert read.verdict["enforces_roots"].value is True
+    assert read.verdict["enforces_roots"].reason == "every outside target was refused (3 pair(s))"
+    assert read.verdict["prefix_bug"].reason == "no tool was tried"
+    assert read.problem_detail is None

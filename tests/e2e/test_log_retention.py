@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -62,3 +63,33 @@ def test_log_retention_shows_sets_and_applies_the_limits(layout: Layout) -> None
     assert refused.returncode == 1 and "from 0 (no limit) to 1048576, not -5" in refused.stderr
     assert Store(layout).read().log_retention.max_mib == 0
     assert old[0].name not in run_cli("log-retention").stdout
+
+
+def test_a_bridge_logging_elsewhere_writes_there_and_sweeps_nothing(
+    layout: Layout, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
+    # as the probe runs one: its own store (with tight limits) and the user's log folder
+    private = Layout(tmp_path / "private").ensure()
+    with Store(private).transaction() as state:
+        state.set_log_retention(max_mib=1, max_days=1)
+    old = past_run(layout, "20250101T000000-old00001", 2, days_ago=60)
+    env = {
+        **os.environ,
+        "ROOTS_MANAGER_HOME": str(private.home),
+        "ROOTS_MANAGER_LOGS": str(layout.logs),
+    }
+    server = [sys.executable, "-c", "import sys; sys.stdin.buffer.read()"]
+    bridge = subprocess.Popen(bridge_argv("probe:fs", server), stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)  # fmt: skip
+    try:
+        wait_for(lambda: len(remaining(layout)) == 2, "the bridge never logged", timeout=WAIT)
+        # its marker is where its store is, not where the app looks
+        wait_for(lambda: list(private.live.glob("bridge-*.json")), "no marker", timeout=WAIT)
+        assert not list(layout.live.glob("bridge-*.json"))
+    finally:
+        bridge.communicate(timeout=WAIT)
+    # the old run is over the private store's limits, but those are not the log folder's
+    assert names(old) <= remaining(layout)
+    assert not list(private.logs.glob("*.jsonl"))
+    events = [e for e in run_cli("log", "--json").stdout.splitlines() if '"probe:fs"' in e]
+    assert '"session-start"' in events[0] and '"session-end"' in events[-1]

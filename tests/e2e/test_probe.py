@@ -71,10 +71,11 @@ def test_the_reference_filesystem_server_enforces_reasks_and_keeps_roots_after_a
     assert written["inside"]["changed"] == ["packages/checkout/probe-new.txt"]
     assert written["outside"]["changed"] == []
     assert not doc["secret_revealed"]
-    assert [p["uris"] != [] for p in doc["roots"]] == [True, True, False]
-    # the roots traffic came from the bridge's own log: asked, answered, noticed, asked again
+    assert [len(p["uris"]) for p in doc["roots"]] == [2, 1, 2, 0]
+    # the roots traffic came from the bridge's log: asked, answered, noticed, asked again
     kinds = [e["kind"] for e in doc["events"]]
-    assert kinds.count("list-changed-sent") == 2 and kinds.count("roots-list-asked") == 3
+    assert kinds.count("list-changed-sent") == 3 and kinds.count("roots-list-asked") == 4
+    assert doc["verdict_details"]["first_root_only"]["code"] == "second_root_reachable_both"
     # the scratch tree is gone, and the user's own store was never made
     assert not Path(doc["tree"]).exists()
     assert not (rm_home / "store.json").exists()
@@ -119,13 +120,17 @@ def test_an_sdk_server_that_never_asks_for_roots_is_advisory() -> None:
         **CLEAN,
         "enforces_roots": False,
         "advisory": True,
+        "first_root_only": None,
         "reasks_after_list_changed": None,
         "keeps_roots_after_empty_list": None,
         "symlink_escape": None,
         "prefix_bug": None,
     }, doc["verdict_reasons"]
     assert "never asked for roots/list" in doc["verdict_reasons"]["reasks_after_list_changed"]
-    assert doc["left_out"] == {"temp_dir": "takes no path"}
+    assert doc["left_out"] == {
+        "temp_dir": "takes no path",
+        "resources/read": "no file:// resource listed inside the root",
+    }
     assert doc["secret_revealed"]  # the link out of the root led it to the secret file
 
 

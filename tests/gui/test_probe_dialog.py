@@ -9,9 +9,11 @@ from pathlib import Path
 import psutil
 from PySide6.QtCore import QItemSelectionModel, Qt
 
+from roots_manager.core.logindex import LogIndex
 from roots_manager.core.paths import Layout
 from roots_manager.core.probe_verdict import Outcome
 from roots_manager.core.store import Store
+from roots_manager.gui.log_model import LogModel
 from roots_manager.gui.probe_dialog import ProbeDialog
 from roots_manager.gui.probe_model import COLOURS, INSIDE, OUTSIDE
 from roots_manager.gui.servers_view import ServersPanel
@@ -31,13 +33,37 @@ def test_a_run_fills_the_matrix_shows_the_verdict_and_keeps_the_table(
     dialog = ProbeDialog(layout, "pup", puppet("first-root-only"))
     qtbot.addWidget(dialog)
     dialog.show()
+    # before the run the plan has only its phases; the tools come once the server lists them
+    assert "known once the server lists them" in dialog.plan.text()
+    assert "probe:pup" in dialog.plan.text() and "Without {allow}" not in dialog.plan.text()
     with qtbot.waitSignal(dialog.run_finished, timeout=RUN_LIMIT) as done:
         qtbot.mouseClick(dialog.start_button, Qt.MouseButton.LeftButton)
         assert dialog.running and not dialog.start_button.isEnabled()
     report = done.args[0]
+    plan = dialog.plan.text()
+    assert "read_file (reads): 11 pairs" in plan and "write_file (writes): 11 pairs" in plan
+    assert "resources/read of the resources the server listed: 11 pairs" in plan
+    assert "known once" not in plan
+    # the probe's traffic is in the user's log, under its own name, for the Log tab
+    assert report.log == {
+        "server": "probe:pup",
+        "session": report.log["session"],
+        "folder": str(layout.logs),
+    }
+    assert any(p.name.startswith(report.log["session"]) for p in layout.logs.iterdir())
+    index = LogIndex(layout)
+    index.scan()
+    records = [index.record(r) for r in range(len(index))]
+    model = LogModel(index)
+    model.refresh()
+    assert model.rowCount() == len(records) > 0
+    assert {r["server"] for r in records if r} == {"probe:pup"}
+    assert sum(1 for r in records if r and r["kind"] == "roots-list-answered") == 4
+    index.close()
     assert report is not None and report.complete
     assert not dialog.running and dialog.start_button.isEnabled()
     assert "first_root_only: <b>yes</b>" in dialog.verdict.text()
+    assert "given two roots from the start" in dialog.verdict.text()
     assert "enforces_roots: <b>yes</b>" in dialog.verdict.text()
     model = dialog.model
     assert model.rowCount() == len(report.rows) > 20
@@ -95,6 +121,10 @@ def test_cancel_stops_the_server_and_removes_the_scratch_tree(layout: Layout, qt
     tree = Path(found.cmdline()[3])
     assert tree.name == "tree" and tree.is_dir()
     qtbot.waitUntil(lambda: "slow_read" in dialog.status.text(), timeout=RUN_LIMIT)
+    # while it runs, its bridge's marker is in the run's private folder, not where the app
+    # looks: no server of the user's seems to run
+    assert not list(layout.live.glob("bridge-*.json"))
+    assert list(tree.parent.glob("home/live/bridge-*.json"))
     with qtbot.waitSignal(dialog.run_finished, timeout=RUN_LIMIT) as done:
         qtbot.mouseClick(dialog.cancel_button, Qt.MouseButton.LeftButton)
     assert done.args == [None]
@@ -119,6 +149,9 @@ def test_the_servers_panel_offers_the_probe_for_a_server_with_a_command(
         panel.servers.selectRow(names.index(name))
         assert panel.probe_button.isEnabled() is (name == "ran")
         assert panel.probe_action.isEnabled() is (name == "ran")
+    # a probe's roots traffic in the log (under probe:NAME) adds no server to the table
+    panel.servers_model.note_last_asked({"probe:ran": "2026-11-30T12:00:00.000Z"})
+    assert panel.servers_model.rowCount() == len(names)
     with qtbot.waitSignal(panel.probe_requested) as asked:
         qtbot.mouseClick(panel.probe_button, Qt.MouseButton.LeftButton)
     assert asked.args == ["ran"]
@@ -144,3 +177,22 @@ def test_the_servers_menu_opens_the_dialog_with_the_servers_last_command(
     assert dialogs[0].isVisible() and not dialogs[0].running  # nothing runs before Start
     assert dialogs[0].command.text().endswith("puppet_server.py enforcing '{allow}'")
     dialogs[0].close()
+
+
+def test_the_protocol_choice_changes_the_plan_and_a_server_without_2026_says_so(
+    layout: Layout, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    dialog = ProbeDialog(layout, "pup", puppet("enforcing"))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert "(list_changed: does the server ask again?)" in dialog.plan.text()
+    dialog.protocol.setCurrentIndex(dialog.protocol.findData("2026-07-28"))
+    assert "there is no list_changed" in dialog.plan.text()
+    with qtbot.waitSignal(dialog.run_finished, timeout=RUN_LIMIT) as done:
+        dialog.start()
+        assert not dialog.protocol.isEnabled()
+    report = done.args[0]
+    assert report is not None and not report.complete
+    assert report.problem_detail.code == "not_modern"
+    assert "the server does not speak 2026-07-28" in dialog.status.text()
+    assert "error -32601" in dialog.status.text() and dialog.protocol.isEnabled()

@@ -8,6 +8,8 @@ folder on its command line when it has none. BEHAVIOUR bends one rule:
 - ``enforcing``: checks every path against its roots; an empty list leaves it no folder at all;
 - ``advisory``: checks paths against its command-line folder only, whatever the roots say;
 - ``first-root-only``: keeps only the first root of the list;
+- ``first-root-after-change``: keeps every root of its first list, only the first of later ones;
+- ``resource-leak``: checks its tools' paths against its roots, but reads any resource;
 - ``reads-checked``: reads are checked against the roots, writes against the command line only;
 - ``prefix-bug``: ``path.startswith(root)``, so ``checkout-old`` passes for ``checkout``;
 - ``never-reasks``: asks once and ignores ``list_changed``;
@@ -57,7 +59,8 @@ def take_roots(result: dict[str, Any]) -> None:
     paths = [os.path.realpath(unquote(urlparse(r["uri"]).path)) for r in result.get("roots", [])]
     if not paths and BEHAVIOUR != "enforcing":
         return  # as the reference server does: an empty list keeps the previous folders
-    roots = paths[:1] if BEHAVIOUR == "first-root-only" else paths
+    later = BEHAVIOUR == "first-root-after-change" and roots is not None
+    roots = paths[:1] if BEHAVIOUR == "first-root-only" or later else paths
 
 
 def bases(write: bool) -> list[str]:
@@ -180,7 +183,7 @@ def handle(msg: dict[str, Any]) -> None:
     elif method == "resources/read":
         uri = str((msg.get("params") or {}).get("uri", ""))
         path = unquote(urlparse(uri).path)
-        if not allowed(path, write=False):
+        if BEHAVIOUR != "resource-leak" and not allowed(path, write=False):
             send(
                 {"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32002, "message": "denied"}}
             )

@@ -75,6 +75,10 @@ class BridgeLog:
         log directory must not hold up the relay. One sweep at a time: what a second would
         find is this session's newest file, which is never removed anyway.
         """
+        if self.layout.logs_elsewhere:
+            # the limits and the live markers that guard running sessions belong to the
+            # directory that owns the logs (the app's), not to this bridge's store
+            return
         if self._closed or not self._sweeping.acquire(blocking=False):
             return
         threading.Thread(target=self._sweep, name="log-sweep", daemon=True).start()

@@ -4,6 +4,10 @@ Usage::
 
     roots-bridge --server NAME [--observe] [--consent-timeout SECONDS] [--log-all] -- COMMAND [ARGS...]
 
+The store and the live marker are in ``$ROOTS_MANAGER_HOME`` (else the per-user directory); the
+events go to ``$ROOTS_MANAGER_LOGS`` when it is set (else ``logs`` there). A bridge whose logs
+are elsewhere leaves sweeping them to the directory that owns them.
+
 Exit codes: the server's own exit code (128 + N when it died of signal N); 127 when the command
 cannot be started; 126 when it was to run confined and cannot be; 2 for bad usage; 1 when the
 per-user directory cannot be used.
@@ -45,7 +49,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="roots-bridge",
         description="Run a stdio MCP server behind Roots Manager: the bridge answers the "
         "server's roots/list with the folders you granted it and tells it when they change.",
-        epilog="Example: roots-bridge --server fs -- npx -y @modelcontextprotocol/server-filesystem",
+        epilog="Example: roots-bridge --server fs -- npx -y @modelcontextprotocol/server-filesystem. "
+        "Environment: ROOTS_MANAGER_HOME (the store and live markers), ROOTS_MANAGER_LOGS "
+        "(where the events go, if not the logs folder there).",
     )
     p.add_argument(
         "--server",

@@ -10,6 +10,8 @@ from pathlib import Path
 import platformdirs
 
 HOME_ENV = "ROOTS_MANAGER_HOME"
+LOGS_ENV = "ROOTS_MANAGER_LOGS"
+"""Where the bridges' event logs go, when not in the per-user directory's ``logs`` folder."""
 
 
 def default_home() -> Path:
@@ -67,10 +69,18 @@ class Layout:
     """The files and folders inside the per-user directory."""
 
     home: Path
+    log_dir: Path | None = None
+    """The event logs' folder when it is not ``logs`` in *home* (``$ROOTS_MANAGER_LOGS``)."""
 
     @classmethod
     def default(cls) -> Layout:
-        return cls(default_home())
+        logs = os.environ.get(LOGS_ENV)
+        return cls(default_home(), Path(logs).expanduser().absolute() if logs else None)
+
+    @property
+    def logs_elsewhere(self) -> bool:
+        """The event logs are kept outside *home*: its store's limits are not theirs."""
+        return self.log_dir is not None
 
     @property
     def store(self) -> Path:
@@ -86,7 +96,7 @@ class Layout:
 
     @property
     def logs(self) -> Path:
-        return self.home / "logs"
+        return self.log_dir if self.log_dir is not None else self.home / "logs"
 
     @property
     def live(self) -> Path:

@@ -27,6 +27,8 @@ SECOND_ROOT = "packages/shipping"
 """The second root, granted from the start: a server that honours only the first refuses it."""
 NEW_ROOT = "packages/billing"
 """The root that replaces both in the ``list_changed`` round trip (an outside sibling before)."""
+ADDED_ROOT = "packages/docs"
+"""The second root added to the changed list (after ``packages/billing`` in the list)."""
 NOTES = "notes.txt"
 SECRET = "private/secret.txt"
 """Outside every root at all times: only a boundary failure can reveal its token."""
@@ -42,6 +44,7 @@ FOLDERS = (
     "packages/checkout-old",
     NEW_ROOT,
     SECOND_ROOT,
+    ADDED_ROOT,
     f"packages/{HASH_NAME}",
     f"packages/{NON_ASCII}",
     "private",

@@ -13,13 +13,22 @@ replaces both after ``list_changed``, and the same target after the list was emp
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from roots_manager.core.probe_fixture import HASH_NAME, LINK, NEW_ROOT, NON_ASCII, ROOT, SECOND_ROOT
-from roots_manager.core.uri import path_to_uri
+from roots_manager.core.probe_fixture import (
+    ADDED_ROOT,
+    HASH_NAME,
+    LINK,
+    NEW_ROOT,
+    NON_ASCII,
+    ROOT,
+    SECOND_ROOT,
+)
+from roots_manager.core.uri import UriError, path_to_uri, uri_to_path
 
 
 class Operation(StrEnum):
@@ -42,6 +51,7 @@ class TargetKind(StrEnum):
     DESTINATION_OUTSIDE = "destination_outside"
     SECOND_ROOT = "second_root"
     NEW_ROOT = "new_root"
+    ADDED_ROOT = "added_root"
     AFTER_EMPTY_LIST = "after_empty_list"
 
 
@@ -67,7 +77,8 @@ KIND_TEXT = {
     TargetKind.PERCENT_ENCODED: "'%2e%2e' (an encoded '..') from inside the root",
     TargetKind.DESTINATION_OUTSIDE: "the source inside, the destination outside",
     TargetKind.SECOND_ROOT: "the second root (inside: the first)",
-    TargetKind.NEW_ROOT: "after list_changed, the new root (outside: the dropped one)",
+    TargetKind.NEW_ROOT: "after the change, the new root (outside: the dropped one)",
+    TargetKind.ADDED_ROOT: "a second root added to the changed list (inside: the first)",
     TargetKind.AFTER_EMPTY_LIST: "the last root, before and after the list was emptied",
 }
 
@@ -78,6 +89,8 @@ class Target:
 
     folder: str
     file: str
+    uri: str | None = None
+    """The URI exactly as the server listed it (a resource), sent as is."""
 
 
 def _t(folder: str, file: str = "notes.txt") -> Target:
@@ -95,9 +108,10 @@ PAIRS: dict[TargetKind, tuple[Target, Target]] = {
     TargetKind.PERCENT_ENCODED: (INSIDE, _t(f"{ROOT}/%2e%2e/billing")),
     TargetKind.SECOND_ROOT: (INSIDE, _t(SECOND_ROOT)),
     TargetKind.NEW_ROOT: (_t(NEW_ROOT), INSIDE),
+    TargetKind.ADDED_ROOT: (_t(NEW_ROOT), _t(ADDED_ROOT)),
     TargetKind.AFTER_EMPTY_LIST: (_t(NEW_ROOT), _t(NEW_ROOT)),
 }
-"""Each kind's (inside, outside) targets. For the last three the inside cell is the control: a
+"""Each kind's (inside, outside) targets. For the last four the inside cell is the control: a
 target that should work at that moment (the first root, the new root, the last root before the
 list was emptied) and the outside cell the one under test."""
 
@@ -348,13 +362,44 @@ def arguments(tool: PathTool, top: str, targets: list[Target]) -> dict[str, Any]
     """The call's arguments: slot *i* gets ``targets[i]`` (the last target for the rest)."""
     args = dict(tool.fixed)
     for i, slot in enumerate(tool.slots):
-        value = spell(top, slot_rel(slot, targets[min(i, len(targets) - 1)]), slot.uri)
+        target = targets[min(i, len(targets) - 1)]
+        if slot.uri and target.uri is not None:
+            value = target.uri
+        else:
+            value = spell(top, slot_rel(slot, target), slot.uri)
         args[slot.arg] = [value] if slot.many else value
     return args
 
 
-def targets_for(tool: PathTool, kind: TargetKind) -> tuple[list[Target], list[Target]]:
-    """The inside and outside cells' targets, one per slot, for *kind*."""
+def listed_inside(uris: list[str], top: str) -> list[Target]:
+    """The ``file://`` URIs a server listed as resources that lie inside the probe's root.
+
+    Each is read exactly as listed; its partners outside are the fixture's (:data:`PAIRS`).
+    """
+    real_top = os.path.realpath(top)
+    root = os.path.join(real_top, ROOT)
+    out = []
+    for uri in uris:
+        try:
+            path = os.path.realpath(uri_to_path(uri))
+        except (UriError, ValueError):
+            continue
+        if path.startswith(root + os.sep) and os.path.isfile(path):
+            rel = os.path.relpath(path, real_top).replace(os.sep, "/")
+            out.append(Target(os.path.dirname(rel), rel, uri))
+    return out
+
+
+def targets_for(
+    tool: PathTool, kind: TargetKind, listed: list[Target] | None = None
+) -> tuple[list[Target], list[Target]]:
+    """The inside and outside cells' targets, one per slot, for *kind*.
+
+    *listed*: resources the server listed inside the root; for ``resources/read`` the inside
+    cell of each boundary row reads the first of them rather than a file of the fixture's.
+    """
+    if tool.resource and listed and kind in BOUNDARY_KINDS:
+        return [listed[0]], [PAIRS[kind][1]]
     if kind is TargetKind.DESTINATION_OUTSIDE:
         outside = PAIRS[TargetKind.SIBLING][1]
         return [INSIDE], [INSIDE] + [outside] * (len(tool.slots) - 1)

@@ -9,16 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from roots_manager.core.probe_verdict import (
-    ALLOWANCE_UNKNOWN,
-    VERDICT_NAMES,
-    Finding,
-    Outcome,
-    Row,
-    Traffic,
-)
+from roots_manager.core.probe_reasons import ALLOWANCE_UNKNOWN, Finding, Problem
+from roots_manager.core.probe_verdict import VERDICT_NAMES, Outcome, Row, Traffic
 
-FORMAT = 1
+FORMAT = 2
+"""2: each verdict line's reason code, parameters and deciding phase (``verdict_details``)."""
 
 
 @dataclass
@@ -41,18 +36,27 @@ class Report:
     rows: list[Row] = field(default_factory=list)
     verdict: dict[str, Finding] = field(default_factory=dict)
     traffic: Traffic | None = None
+    protocol: str = ""
+    """The protocol revision spoken with the server (``2025-06-18``, ``2026-07-28``...)."""
+    resources: list[str] = field(default_factory=list)
+    """The URIs the server listed as resources (``resources/list``)."""
     left_out: dict[str, str] = field(default_factory=dict)
     """Tools not probed and why (``takes no path``)."""
     complete: bool = False
     problem: str | None = None
-    """Why the probe stopped early, or found nothing to probe."""
+    """Why the probe stopped early, or found nothing to probe (in English)."""
+    problem_detail: Problem | None = None
+    """The same as a code with its parameters, for the views to word."""
     seconds: float = 0.0
     stderr_tail: str = ""
     secret_revealed: bool = False
     tree: str = ""
     """Where the scratch tree was (removed after the run): the targets' paths start with it."""
     events: list[dict[str, Any]] = field(default_factory=list)
-    """The roots traffic the bridge recorded in the run's private log."""
+    """The roots traffic the bridge recorded in its log."""
+    log: dict[str, Any] = field(default_factory=dict)
+    """Where the bridge's events are: ``{"server", "session", "folder"}`` (folder None: the
+    run's private folder, removed with it)."""
 
     def to_json(self) -> dict[str, Any]:
         """The ``--json`` document."""
@@ -70,16 +74,23 @@ class Report:
             "seconds": round(self.seconds, 2),
             "complete": self.complete,
             "problem": self.problem,
+            "problem_detail": None
+            if self.problem_detail is None
+            else self.problem_detail.to_json(),
             "roots": self.roots,
             "rows": [r.to_json() for r in self.rows],
             "verdict": {k: f.value for k, f in self.verdict.items()},
             "verdict_reasons": {k: f.reason for k, f in self.verdict.items()},
+            "verdict_details": {k: f.to_json() for k, f in self.verdict.items()},
+            "protocol": self.protocol,
             "traffic": None if t is None else dict(t.__dict__),
+            "resources": self.resources,
             "left_out": self.left_out,
             "secret_revealed": self.secret_revealed,
             "stderr_tail": self.stderr_tail,
             "tree": self.tree,
             "events": self.events,
+            "log": self.log,
         }
 
     @classmethod
@@ -87,7 +98,8 @@ class Report:
         """A report read back from a saved table."""
         server = doc.get("server") or {}
         values = doc.get("verdict") or {}
-        reasons = doc.get("verdict_reasons") or {}
+        details = doc.get("verdict_details") or {}
+        worded = doc.get("verdict_reasons") or {}
         traffic = doc.get("traffic")
         return cls(
             name=str(server.get("name", "")),
@@ -98,16 +110,23 @@ class Report:
             server_name=str(server.get("reported_name", "")),
             roots=list(doc.get("roots") or []),
             rows=[Row.from_json(r) for r in doc.get("rows") or []],
-            verdict={k: Finding(values.get(k), str(reasons.get(k, ""))) for k in values},
+            verdict={
+                k: Finding.from_json(values.get(k), details.get(k), str(worded.get(k, "")))
+                for k in values
+            },
+            protocol=str(doc.get("protocol", "")),
             traffic=Traffic(**traffic) if isinstance(traffic, dict) else None,
+            resources=[str(u) for u in doc.get("resources") or []],
             left_out=dict(doc.get("left_out") or {}),
             complete=bool(doc.get("complete", False)),
             problem=doc.get("problem"),
+            problem_detail=Problem.from_json(doc.get("problem_detail")),
             seconds=float(doc.get("seconds", 0.0)),
             stderr_tail=str(doc.get("stderr_tail", "")),
             secret_revealed=bool(doc.get("secret_revealed", False)),
             tree=str(doc.get("tree", "")),
             events=list(doc.get("events") or []),
+            log=dict(doc.get("log") or {}),
         )
 
 
@@ -119,9 +138,10 @@ def verdict_lines(report: Report) -> list[str]:
         if f is None:
             continue
         value = {True: "yes", False: "no", None: "undecided"}[f.value]
-        out.append(f"{name}: {value}: {f.reason}")
+        phase = f" [{f.phase.value}]" if f.phase is not None else ""
+        out.append(f"{name}: {value}{phase}: {f.reason}")
     if report.allowance is None:
-        out.append(f"note: {ALLOWANCE_UNKNOWN}")
+        out.append("note: " + ALLOWANCE_UNKNOWN.format())
     if report.secret_revealed:
         out.append("note: an answer revealed the secret file outside every root")
     return out

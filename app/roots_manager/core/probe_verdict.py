@@ -14,6 +14,9 @@ from enum import StrEnum
 from typing import Any
 
 from roots_manager.core.probe_plan import BOUNDARY_KINDS, Operation, TargetKind
+from roots_manager.core.probe_reasons import READING_TEXT, Finding, Reading
+from roots_manager.core.probe_reasons import Phase as P
+from roots_manager.core.probe_reasons import Reason as R
 
 
 class Outcome(StrEnum):
@@ -133,19 +136,25 @@ class Row:
         return self.inside.outcome is Outcome.WORKED and self.outside.outcome in ANSWERED
 
     @property
-    def reading(self) -> str:
-        """The row in words."""
+    def reading_code(self) -> tuple[Reading, dict[str, str]]:
+        """The row in a word or two: the code, and the outcome or detail that fills it."""
         if self.inside.outcome is not Outcome.WORKED:
             if self.inside.outcome is Outcome.NOT_RUN:
-                return f"not run: {self.inside.detail}"
+                return Reading.NOT_RUN, {"detail": self.inside.detail}
             if self.inside.outcome is Outcome.SERVER_GONE:
-                return "the server went"
+                return Reading.SERVER_WENT, {}
             if self.inside.outcome is Outcome.TIMED_OUT:
-                return "inconclusive: the call timed out inside"
-            return "inconclusive: the tool failed inside too"
+                return Reading.TIMED_OUT_INSIDE, {}
+            return Reading.FAILED_INSIDE, {}
         if self.outside.outcome not in ANSWERED:
-            return f"inconclusive: outside, the call {self.outside.outcome.value}"
-        return f"outside {self.outside.outcome.value}"
+            return Reading.OUTSIDE_UNANSWERED, {"outcome": self.outside.outcome.value}
+        return Reading.OUTSIDE, {"outcome": self.outside.outcome.value}
+
+    @property
+    def reading(self) -> str:
+        """The row in words, in English."""
+        code, params = self.reading_code
+        return READING_TEXT[code].format(**params)
 
     def key(self) -> tuple[str, str, str]:
         return (self.tool, self.operation.value, self.target_kind.value)
@@ -172,25 +181,19 @@ class Row:
 
 
 @dataclass(frozen=True)
-class Finding:
-    """One line of the verdict: true, false, or None (not decidable), and why."""
-
-    value: bool | None
-    reason: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"value": self.value, "reason": self.reason}
-
-
-@dataclass(frozen=True)
 class Traffic:
-    """What the bridge's log showed of the roots traffic around ``list_changed``."""
+    """What the bridge's log showed of the roots traffic around each change of the roots."""
 
     asked_at_start: bool
     notice_sent: bool
     asked_after_notice: bool
     empty_notice_sent: bool
     asked_for_empty_list: bool
+    added_notice_sent: bool = False
+    asked_after_added: bool = False
+    """The server asked for (or, under 2026-07-28, was sent) the list with a second root added."""
+    modern: bool = False
+    """2026-07-28: no ``list_changed``, the roots travel with each request."""
 
 
 VERDICT_NAMES = (
@@ -205,11 +208,6 @@ VERDICT_NAMES = (
     "prefix_bug",
 )
 
-ALLOWANCE_UNKNOWN = (
-    "the server's own allowance is unknown (no {allow} in its command line), so a refusal "
-    "outside the root may be its command line's rather than the roots': it proves less"
-)
-
 
 def _of(rows: list[Row], *kinds: TargetKind) -> list[Row]:
     return [r for r in rows if r.target_kind in kinds and r.conclusive]
@@ -220,8 +218,9 @@ def _worked(rows: list[Row]) -> list[Row]:
 
 
 def _names(rows: list[Row]) -> str:
+    """The rows' tools and target kinds, a few of them: data for a reason, not a sentence."""
     shown = sorted({f"{r.tool} ({r.target_kind.value})" for r in rows})
-    return ", ".join(shown[:4]) + (f" and {len(shown) - 4} more" if len(shown) > 4 else "")
+    return ", ".join(shown[:4]) + (f", +{len(shown) - 4}" if len(shown) > 4 else "")
 
 
 def verdict(
@@ -239,7 +238,7 @@ def verdict(
     out = {}
     for name, f in found.items():
         if f.value is False or (name == "enforces_roots" and f.value is True):
-            f = Finding(None, f"the probe stopped early; so far: {f.reason}")
+            f = Finding(None, f.code, f.params, f.phase, early=True)
         out[name] = f
     return out
 
@@ -248,126 +247,137 @@ def _verdict(rows: list[Row], traffic: Traffic, allowance_known: bool) -> dict[s
     boundary = _of(rows, *BOUNDARY_KINDS)
     siblings = _of(rows, TargetKind.SIBLING)
     out: dict[str, Finding] = {}
-    inconclusive = [r for r in rows if r.target_kind in BOUNDARY_KINDS and not r.conclusive]
-    tail = f" ({len(inconclusive)} row(s) inconclusive)" if inconclusive else ""
+    inconclusive = len([r for r in rows if r.target_kind in BOUNDARY_KINDS and not r.conclusive])
 
     escaped = _worked(boundary)
     if not boundary:
-        out["enforces_roots"] = Finding(None, "no row paired a working inside call" + tail)
+        out["enforces_roots"] = Finding(None, R.NO_PAIRED_ROW, {"inconclusive": inconclusive})
     elif escaped:
-        out["enforces_roots"] = Finding(False, f"outside targets worked: {_names(escaped)}")
+        out["enforces_roots"] = Finding(False, R.OUTSIDE_WORKED, {"rows": _names(escaped)})
     elif not allowance_known:
-        out["enforces_roots"] = Finding(
-            None, "every outside target was refused, but " + ALLOWANCE_UNKNOWN
-        )
+        out["enforces_roots"] = Finding(None, R.REFUSED_ALLOWANCE_UNKNOWN)
     else:
         out["enforces_roots"] = Finding(
-            True,
-            f"every outside target was refused while its inside partner worked "
-            f"({len(boundary)} pair(s)){tail}",
+            True, R.ENFORCED, {"pairs": len(boundary), "inconclusive": inconclusive}
         )
 
     if not siblings:
-        out["advisory"] = Finding(None, "no sibling row paired a working inside call")
+        out["advisory"] = Finding(None, R.NO_SIBLING_ROW)
     elif len(_worked(siblings)) == len(siblings):
-        out["advisory"] = Finding(
-            True, "every operation on the sibling package worked: the roots narrow nothing"
-        )
+        out["advisory"] = Finding(True, R.SIBLING_WORKED)
     elif not allowance_known and not _worked(siblings):
-        out["advisory"] = Finding(None, "the sibling package was refused, but " + ALLOWANCE_UNKNOWN)
+        out["advisory"] = Finding(None, R.SIBLING_REFUSED_ALLOWANCE_UNKNOWN)
     else:
-        out["advisory"] = Finding(False, "operations on the sibling package were refused")
+        out["advisory"] = Finding(False, R.SIBLING_REFUSED)
     advisory = out["advisory"].value is True
 
-    second = _of(rows, TargetKind.SECOND_ROOT)
-    if not second:
-        out["first_root_only"] = Finding(None, "no second-root row paired a working inside call")
-    elif _worked(second):
-        out["first_root_only"] = Finding(False, "the second root's files were reachable")
-    else:
-        out["first_root_only"] = Finding(
-            True, "the second root's files were refused while the first root's worked"
-        )
-
+    out["first_root_only"] = _first_root_only(rows, traffic)
     out["reads_checked_writes_not"], out["writes_checked_reads_not"] = _by_operation(boundary)
     out["reasks_after_list_changed"] = _reasks(rows, traffic)
     out["keeps_roots_after_empty_list"] = _keeps(rows, traffic, advisory)
-    out["symlink_escape"] = _escape(rows, TargetKind.SYMLINK, "the link out of the root", advisory)
-    out["prefix_bug"] = _escape(rows, TargetKind.PREFIX_SIBLING, "packages/checkout-old", advisory)
+    out["symlink_escape"] = _escape(rows, TargetKind.SYMLINK, _SYMLINK, advisory)
+    out["prefix_bug"] = _escape(rows, TargetKind.PREFIX_SIBLING, _PREFIX, advisory)
     return out
+
+
+def _first_root_only(rows: list[Row], traffic: Traffic) -> Finding:
+    """Whether a second root is refused: given from the start, or added to a changed list.
+
+    The start decides alone when it is conclusive: two roots at once need no re-asking, so a
+    server that never asks again is judged there like any other. The added root counts only
+    when the server did ask for (or was sent) the list that holds it: a server that never
+    re-asks still has its old roots, and its refusal of the added one says nothing of how
+    many roots it honours.
+    """
+    if not traffic.asked_at_start:
+        return Finding(None, R.ROOTS_NEVER_ASKED)
+    start = _of(rows, TargetKind.SECOND_ROOT)
+    added = _of(rows, TargetKind.ADDED_ROOT) if traffic.asked_after_added else []
+    if start and not _worked(start):
+        return Finding(True, R.SECOND_ROOT_REFUSED_AT_START, {"rows": _names(start)}, P.START)
+    if added and not _worked(added):
+        return Finding(True, R.ADDED_ROOT_REFUSED, {"rows": _names(added)}, P.ADDED)
+    if start:
+        if added:
+            return Finding(False, R.SECOND_ROOT_REACHABLE_BOTH, phase=None)
+        return Finding(False, R.SECOND_ROOT_REACHABLE, phase=P.START)
+    return Finding(None, R.NO_SECOND_ROOT_ROW)
 
 
 def _by_operation(boundary: list[Row]) -> tuple[Finding, Finding]:
     reads = [r for r in boundary if r.operation is Operation.READ]
     writes = [r for r in boundary if r.operation is Operation.WRITE]
     if not reads or not writes:
-        missing = "read" if not reads else "write"
-        why = f"no {missing} operation paired a working inside call"
+        why = R.NO_READ_ROW if not reads else R.NO_WRITE_ROW
         return Finding(None, why), Finding(None, why)
     read_open, write_open = _worked(reads), _worked(writes)
     rw = (
-        Finding(True, f"reads outside were refused, writes outside worked: {_names(write_open)}")
+        Finding(True, R.READS_REFUSED_WRITES_WORKED, {"rows": _names(write_open)})
         if not read_open and write_open
-        else Finding(
-            False,
-            "reads and writes are checked alike" if not read_open else "reads outside worked too",
-        )
+        else Finding(False, R.CHECKED_ALIKE if not read_open else R.READS_WORKED_TOO)
     )
     wr = (
-        Finding(True, f"writes outside were refused, reads outside worked: {_names(read_open)}")
+        Finding(True, R.WRITES_REFUSED_READS_WORKED, {"rows": _names(read_open)})
         if not write_open and read_open
-        else Finding(
-            False,
-            "writes and reads are checked alike" if not write_open else "writes outside worked too",
-        )
+        else Finding(False, R.CHECKED_ALIKE if not write_open else R.WRITES_WORKED_TOO)
     )
     return rw, wr
 
 
 def _reasks(rows: list[Row], traffic: Traffic) -> Finding:
-    if not traffic.asked_at_start:
-        return Finding(None, "the server never asked for roots/list, so no notice was sent")
-    if not traffic.notice_sent:
-        return Finding(None, "the bridge sent no list_changed (see the log)")
-    if not traffic.asked_after_notice:
-        return Finding(False, "the server did not ask for roots/list again after list_changed")
     new = [r for r in rows if r.target_kind is TargetKind.NEW_ROOT]
-    effect = ""
-    if any(r.inside.outcome is Outcome.WORKED for r in new):
-        effect = "; the new root took effect"
-    elif new:
-        effect = "; but the new root did not take effect in any tool"
-    return Finding(True, "the server asked for roots/list again after list_changed" + effect)
+    took = any(r.inside.outcome is Outcome.WORKED for r in new)
+    if traffic.modern:
+        # no list_changed to re-ask after: what is left to see is whether the next request's
+        # roots were the changed ones
+        code = (
+            R.NO_LIST_CHANGED_TOOK_EFFECT
+            if took
+            else R.NO_LIST_CHANGED_NO_EFFECT
+            if new
+            else R.NO_LIST_CHANGED
+        )
+        return Finding(None, code, phase=P.CHANGED if new else None)
+    if not traffic.asked_at_start:
+        return Finding(None, R.NEVER_ASKED_NO_NOTICE)
+    if not traffic.notice_sent:
+        return Finding(None, R.NO_NOTICE_SENT)
+    if not traffic.asked_after_notice:
+        code = R.DID_NOT_REASK_TOOK_EFFECT if took else R.DID_NOT_REASK
+        return Finding(False, code, phase=P.CHANGED)
+    code = R.REASKED_TOOK_EFFECT if took else R.REASKED_NO_EFFECT if new else R.REASKED
+    return Finding(True, code, phase=P.CHANGED)
 
 
 def _keeps(rows: list[Row], traffic: Traffic, advisory: bool) -> Finding:
-    if not traffic.empty_notice_sent or not traffic.asked_for_empty_list:
-        return Finding(None, "the server never asked for the empty list")
+    if not traffic.asked_for_empty_list:
+        return Finding(None, R.NEVER_GOT_EMPTY_LIST)
     if advisory:
-        return Finding(None, "the roots narrow nothing for this server")
+        return Finding(None, R.NARROWS_NOTHING)
     after = _of(rows, TargetKind.AFTER_EMPTY_LIST)
     if not after:
-        return Finding(None, "no tool worked on the last root before the list was emptied")
+        return Finding(None, R.NO_LAST_ROOT_ROW)
     if _worked(after):
-        return Finding(True, "the last root still worked after the empty list")
-    return Finding(False, "the last root was refused after the empty list")
+        return Finding(True, R.KEPT_AFTER_EMPTY, phase=P.EMPTIED)
+    return Finding(False, R.REFUSED_AFTER_EMPTY, phase=P.EMPTIED)
 
 
-def _escape(rows: list[Row], kind: TargetKind, what: str, advisory: bool) -> Finding:
+_SYMLINK = (R.SYMLINK_UNTESTED, R.SYMLINK_ESCAPED, R.SYMLINK_REFUSED)
+_PREFIX = (R.PREFIX_UNTESTED, R.PREFIX_ESCAPED, R.PREFIX_REFUSED)
+
+
+def _escape(rows: list[Row], kind: TargetKind, codes: tuple[R, R, R], advisory: bool) -> Finding:
     """Whether *kind*'s target got through where the plain sibling was kept out."""
     if advisory:
-        return Finding(None, "the roots narrow nothing for this server")
+        return Finding(None, R.NARROWS_NOTHING)
+    untested, escaped_code, refused = codes
     guarded = {
         r.tool for r in _of(rows, TargetKind.SIBLING) if r.outside.outcome is Outcome.REFUSED
     }
     mine = [r for r in _of(rows, kind) if r.tool in guarded]
     if not mine:
-        return Finding(
-            None, f"no tool that kept the sibling package out was tried on {what} conclusively"
-        )
+        return Finding(None, untested)
     escaped = _worked(mine)
     if escaped:
-        return Finding(
-            True, f"{what} worked where the sibling package was refused: {_names(escaped)}"
-        )
-    return Finding(False, f"{what} was refused")
+        return Finding(True, escaped_code, {"rows": _names(escaped)}, P.START)
+    return Finding(False, refused, phase=P.START)

@@ -16,6 +16,7 @@ from PySide6.QtCore import QItemSelection, Qt, Signal
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QComboBox,
     QDialog,
     QHBoxLayout,
     QHeaderView,
@@ -32,10 +33,15 @@ from PySide6.QtWidgets import (
 
 from roots_manager.core.names import visible
 from roots_manager.core.paths import Layout
+from roots_manager.core.probe_plan import PathTool
+from roots_manager.core.probe_reasons import Status, plan
 from roots_manager.core.probe_report import Report, short
 from roots_manager.core.probe_table import Comparison, compare, history, save
 from roots_manager.core.probe_verdict import VERDICT_NAMES
 from roots_manager.gui.probe_model import INSIDE, OUTSIDE, ProbeRowsModel, ProbeWorker
+from roots_manager.gui.probe_texts import plan_text, problem_text, reason_text, status_text
+from roots_manager.probe.connection import ALLOW
+from roots_manager.probe.runner import HANDSHAKE, MODERN, bridge_name
 
 
 class ProbeDialog(QDialog):
@@ -55,26 +61,23 @@ class ProbeDialog(QDialog):
         self.comparison: Comparison | None = None
         self.setWindowTitle(self.tr("Probe {server}").format(server=visible(server)))
 
-        plan = QLabel(
-            self.tr(
-                "The probe starts the server behind a private bridge over a scratch tree in a "
-                "temporary folder, never your own folders or grants. It gives the server one "
-                "root, packages/checkout, strictly narrower than the tree ({allow} in the "
-                "command line stands for the tree's top), calls each tool that takes paths on "
-                "a target inside the root and on a partner outside it (a sibling, a sibling "
-                "whose name starts the same, '..', a link out, '#' and non-ASCII names), "
-                "grants a second root, changes the roots with list_changed and finally "
-                "empties them. Without {allow} a refusal proves less: the server's own "
-                "allowance is unknown."
-            ),
-            self,
-        )
+        self.plan = QLabel(self)
+        self.plan.setAccessibleName(self.tr("Plan"))
+        plan = self.plan
         plan.setWordWrap(True)
         self.command = QLineEdit(shlex.join(command), self)
+        self.command.textChanged.connect(lambda _: self._show_plan(None))
         self.command.setAccessibleName(self.tr("The server's command line"))
         self.command.setPlaceholderText(self.tr("npx -y some-server {allow}"))
         command_label = QLabel(self.tr("&Command:"), self)
         command_label.setBuddy(self.command)
+        self.protocol = QComboBox(self)
+        self.protocol.addItem(self.tr("initialize handshake"), HANDSHAKE)
+        self.protocol.addItem(self.tr("2026-07-28 (roots with each request)"), MODERN)
+        self.protocol.setAccessibleName(self.tr("Protocol"))
+        self.protocol.currentIndexChanged.connect(lambda _: self._show_plan(None))
+        protocol_label = QLabel(self.tr("&Protocol:"), self)
+        protocol_label.setBuddy(self.protocol)
 
         self.verdict = QLabel(self)
         self.verdict.setWordWrap(True)
@@ -124,6 +127,8 @@ class ProbeDialog(QDialog):
         row = QHBoxLayout()
         row.addWidget(command_label)
         row.addWidget(self.command, 1)
+        row.addWidget(protocol_label)
+        row.addWidget(self.protocol)
         buttons = QHBoxLayout()
         buttons.addWidget(self.progress, 1)
         buttons.addWidget(self.start_button)
@@ -138,6 +143,17 @@ class ProbeDialog(QDialog):
         lay.addWidget(self.status)
         lay.addWidget(split, 1)
         self.resize(1000, 700)
+        self._show_plan(None)
+
+    def _show_plan(self, tools: list[PathTool] | None) -> None:
+        """The plan: the phases, and the tools to be probed once the server listed them."""
+        items = plan(
+            tools,
+            server=bridge_name(self.server),
+            modern=self.protocol.currentData() == MODERN,
+            allowance_known=ALLOW in self.command.text(),
+        )
+        self.plan.setText(plan_text(items))
 
     # ---- the run ------------------------------------------------------------------------
 
@@ -166,14 +182,18 @@ class ProbeDialog(QDialog):
         self.raw.clear()
         self.progress.setRange(0, 0)  # busy until the plan is known
         self.status.setText(self.tr("Starting the server…"))
-        self.worker = ProbeWorker(command, self.server, self)
+        self.worker = ProbeWorker(
+            command, self.server, self.layout_.logs, self.protocol.currentData(), self
+        )
         self.worker.rows_found.connect(self.model.add_rows)
         self.worker.progressed.connect(self._progressed)
+        self.worker.planned.connect(self._show_plan)
         self.worker.finished.connect(self._finished)
         self.worker.failed.connect(self._failed)
         self.start_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
         self.command.setEnabled(False)
+        self.protocol.setEnabled(False)
         self.worker.start()
 
     def cancel(self) -> None:
@@ -183,11 +203,11 @@ class ProbeDialog(QDialog):
             self.cancel_button.setEnabled(False)
             self.worker.cancel()
 
-    def _progressed(self, done: int, total: int, message: str) -> None:
+    def _progressed(self, done: int, total: int, status: Status) -> None:
         if total:
             self.progress.setRange(0, total)
             self.progress.setValue(min(done, total))
-        self.status.setText(message)
+        self.status.setText(status_text(status))
 
     def _ended(self) -> None:
         if self.worker is not None:
@@ -197,6 +217,7 @@ class ProbeDialog(QDialog):
         self.start_button.setEnabled(True)
         self.cancel_button.setEnabled(False)
         self.command.setEnabled(True)
+        self.protocol.setEnabled(True)
         self.progress.setRange(0, 1)
 
     def _failed(self, reason: str) -> None:
@@ -223,7 +244,11 @@ class ProbeDialog(QDialog):
         took = self.tr("{rows} rows in {seconds} s.").format(
             rows=len(report.rows), seconds=f"{report.seconds:.1f}"
         )
-        problem = report.problem or ""
+        problem = (
+            problem_text(report.problem_detail)
+            if report.problem_detail is not None
+            else report.problem or ""
+        )
         self.status.setText(" ".join(p for p in (problem, took, saved) if p))
         if previous:
             self.comparison = compare(previous[0].report, report)
@@ -251,7 +276,8 @@ class ProbeDialog(QDialog):
             if f is None:
                 continue
             mark = f"<b>{html.escape(words[f.value])}</b>"
-            lines.append(f"{html.escape(name)}: {mark} <small>{html.escape(f.reason)}</small>")
+            reason = html.escape(reason_text(f))
+            lines.append(f"{html.escape(name)}: {mark} <small>{reason}</small>")
         if report.allowance is None:
             lines.append(
                 html.escape(

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import (
@@ -23,8 +24,10 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor
 
+from roots_manager.core.probe_reasons import Status, Step
 from roots_manager.core.probe_report import CELL_MARK, Report, short
 from roots_manager.core.probe_verdict import Cell, Outcome, Row
+from roots_manager.gui.probe_texts import reading_text
 
 TOOL, OPERATION, TARGET, INSIDE, OUTSIDE, READING = range(6)
 
@@ -121,7 +124,7 @@ class ProbeRowsModel(QAbstractTableModel):
             if col == TARGET:
                 return row.target_kind.value
             if col == READING:
-                return row.reading
+                return reading_text(row, self._marks)
         if role == Qt.ItemDataRole.BackgroundRole and cell is not None:
             return COLOURS.get(cell.outcome)
         if role == Qt.ItemDataRole.ForegroundRole and cell is not None and cell.outcome in COLOURS:
@@ -137,16 +140,28 @@ class ProbeWorker(QObject):
 
     rows_found = Signal(object)
     """A list of :class:`Row`, in the order found."""
-    progressed = Signal(int, int, str)
-    """(cells done, cells planned, what happens now)."""
+    progressed = Signal(int, int, object)
+    """(cells done, cells planned, what happens now: a :class:`Status`)."""
+    planned = Signal(object)
+    """The tools to be probed (a list of :class:`PathTool`), once the server has listed them."""
     finished = Signal(object)
     """The :class:`Report`, or None when the run was cancelled."""
     failed = Signal(str)
 
-    def __init__(self, command: list[str], name: str, parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        command: list[str],
+        name: str,
+        logs: Path | None,
+        protocol: str,
+        parent: QObject | None = None,
+    ) -> None:
         super().__init__(parent)
+        self.protocol = protocol
         self.command = command
         self.name = name
+        self.logs = logs
+        """The user's log folder: the Log tab shows the probe's traffic as it happens."""
         self._loop: asyncio.AbstractEventLoop | None = None
         self._task: asyncio.Task[Report] | None = None
         self._thread: threading.Thread | None = None
@@ -174,17 +189,25 @@ class ProbeWorker(QObject):
     def _run(self) -> None:
         from roots_manager.probe.runner import probe
 
-        def progress(done: int, total: int, row: Row | None, message: str) -> None:
+        def progress(done: int, total: int, row: Row | None, status: Status) -> None:
             if row is not None:
                 self.rows_found.emit([row])
-            self.progressed.emit(done, total, message)
+            if status.step is Step.PLANNED:
+                self.planned.emit(list(status.params.get("plan") or []))
+            self.progressed.emit(done, total, status)
 
         async def main() -> Report:
             self._loop = asyncio.get_running_loop()
             self._task = asyncio.current_task()
             if self._cancelled.is_set():
                 raise asyncio.CancelledError
-            return await probe(self.command, name=self.name, progress=progress)
+            return await probe(
+                self.command,
+                name=self.name,
+                progress=progress,
+                logs=self.logs,
+                protocol=self.protocol,
+            )
 
         try:
             report = asyncio.run(main())

@@ -27,7 +27,11 @@ _GONE = (anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.EndOfStream
 
 
 class ServerGone(Exception):
-    """The connection to the server ended."""
+    """The connection to the server ended (*silent*: it is there but answers nothing)."""
+
+    def __init__(self, message: str, *, silent: bool = False) -> None:
+        super().__init__(message)
+        self.silent = silent
 
 
 def answer_text(answer: dict[str, Any]) -> str:

@@ -5,13 +5,14 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import anyio
 from mcp import StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
-from roots_manager.core.paths import HOME_ENV
+from roots_manager.core.paths import HOME_ENV, LOGS_ENV, Layout
 
 ALLOW = "{allow}"
 """Where the server's command line takes its folders: replaced by the scratch tree's top."""
@@ -45,12 +46,16 @@ def said(exc: BaseException) -> str:
 
 
 def server_params(
-    command: Sequence[str], top: Path, home: Path, name: str
+    command: Sequence[str], top: Path, layout: Layout, name: str
 ) -> StdioServerParameters:
-    """The bridge in front of *command* (``{allow}`` replaced by *top*), its store in *home*."""
+    """The bridge in front of *command* (``{allow}`` replaced by *top*), its store and logs
+    where *layout* says."""
     argv = [a.replace(ALLOW, str(top)) for a in command]
     env = dict(os.environ)
-    env[HOME_ENV] = str(home)
+    env[HOME_ENV] = str(layout.home)
+    env.pop(LOGS_ENV, None)
+    if layout.log_dir is not None:
+        env[LOGS_ENV] = str(layout.log_dir)
     bridge = bridge_program()
     return StdioServerParameters(
         command=bridge[0], args=[*bridge[1:], "--server", name, "--", *argv], env=env
@@ -64,3 +69,40 @@ def stderr_tail(path: Path, chars: int = 2000) -> str:
     except OSError:
         return ""
     return text[-chars:]
+
+
+BRIDGE_NAME = "probe"
+"""The server's name in the private store and the log when the probe is given no name."""
+PREFIX = "probe:"
+
+
+def bridge_name(name: str | None) -> str:
+    """The name the probe's bridge runs under: ``probe:fs`` for a probe of ``fs``.
+
+    Never a name of the user's own servers, so that the probe's roots traffic in the user's log
+    is not taken for theirs (the app's last roots/list of ``fs`` stays the real ``fs``'s).
+    """
+    return PREFIX + name if name else BRIDGE_NAME
+
+
+@dataclass(frozen=True)
+class Timeouts:
+    """How long the probe waits, in seconds."""
+
+    start: float = 60.0
+    """For the server to answer ``initialize`` (``npx`` may download it first)."""
+    call: float = 10.0
+    """For each call."""
+    first_ask: float = 3.0
+    """For the server's own ``roots/list`` after ``initialized`` (some ask only later)."""
+    reask: float = 5.0
+    """For the server to ask again after ``list_changed``."""
+    settle: float = 0.3
+    """After the bridge answered, for the server to apply the roots it was given."""
+
+
+MODERN = "2026-07-28"
+HANDSHAKE = "initialize"
+PROTOCOLS = (HANDSHAKE, MODERN)
+"""How the probe speaks to the server: the ``initialize`` handshake (the server picks a revision
+up to 2025-11-25), or 2026-07-28 (``server/discover``, roots with each request)."""

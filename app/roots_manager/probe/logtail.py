@@ -1,13 +1,23 @@
-"""The probe's view of its private bridge's event log: what the server asked, what it was told."""
+"""The probe's view of its bridge's event log: what the server asked, what it was told.
+
+The bridge may write into the user's log folder (so that the app's Log tab and ``roots-manager
+log`` show the probe's traffic) while its store and live marker stay in the run's private
+directory. Then the folder holds other sessions too: the tail keeps to its bridge's session,
+which the private live marker names (the only marker there), or, before the marker is written
+or after the bridge has gone, the new session that started under the probe's server name with
+the server's command line.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from roots_manager.core import events as ev
+from roots_manager.core import live
 from roots_manager.core.paths import Layout
 
 POLL = 0.02
@@ -16,19 +26,49 @@ POLL = 0.02
 class LogTail:
     """Every event the probe's bridge has written so far, read incrementally."""
 
-    def __init__(self, layout: Layout) -> None:
+    def __init__(self, layout: Layout, server: str = "", command: list[str] | None = None) -> None:
         self.layout = layout
+        self.server = server
+        self.command = command
         self.events: list[dict[str, Any]] = []
+        self.session: str | None = None
+        """The bridge's session, once known (always None for a private log folder)."""
         self._offsets: dict[str, int] = {}
+        self._before = {str(p) for p in ev.log_files(layout)} if layout.logs_elsewhere else set()
 
     def poll(self) -> list[dict[str, Any]]:
         """Read what was written since the last poll; returns all events so far."""
-        for path in ev.log_files(self.layout):
+        for path in self._files():
             records, self._offsets[str(path)] = ev.read_events(
                 path, self._offsets.get(str(path), 0)
             )
             self.events.extend(records)
         return self.events
+
+    def _files(self) -> list[Path]:
+        files = ev.log_files(self.layout)
+        if not self.layout.logs_elsewhere:
+            return files
+        if self.session is None:
+            self.session = self._find_session(files)
+        return [p for p in files if self.session is not None and ev.session_of(p) == self.session]
+
+    def _find_session(self, files: list[Path]) -> str | None:
+        for m in live.bridge_markers(self.layout, include_dead=True):
+            if m.server == self.server:
+                return m.session
+        for path in files:
+            if str(path) in self._before:
+                continue
+            first, _ = ev.read_events(path, 0)
+            start = first[0] if first else {}
+            if (
+                start.get("kind") == ev.SESSION_START
+                and start.get("server") == self.server
+                and start.get("command") == self.command
+            ):
+                return ev.session_of(path)
+        return None
 
     def count(self, kind: str) -> int:
         """How many events of *kind* so far."""
@@ -55,10 +95,10 @@ class LogTail:
 
         return await self.wait(found, timeout)
 
-    def last_exit(self) -> str | None:
-        """How the bridge's session ended, from its ``session-end`` event, if it has."""
+    def last_exit(self) -> tuple[int | str, str] | None:
+        """How the bridge's session ended (exit code, reason), from its ``session-end``."""
         for e in reversed(self.poll()):
             if e.get("kind") == ev.SESSION_END:
                 code = e.get("returncode", e.get("exit_code"))
-                return f"exit code {code}" + (f" ({e['reason']})" if e.get("reason") else "")
+                return (code if isinstance(code, (int, str)) else "?", str(e.get("reason") or ""))
         return None

@@ -1,87 +1,84 @@
 """The boundary probe: a bare host that drives a server through the bridge over a scratch tree.
 
 The server runs behind the project's own ``roots-bridge`` with a private per-user directory made
-for the run (a store holding only the probe's roots, its own event log), so the user's store is
-never read or written and the roots traffic is recorded as for any server. The roots are
-changed the way the app changes them, by editing that store: the bridge sees the change and
-sends ``list_changed``. Every call has a timeout; at the end the SDK closes the bridge with the
+for the run (a store holding only the probe's roots, its live marker), so the user's store is
+never read or written and no server of the user's seems to run. Its events go to the user's
+log folder when one is given (``$ROOTS_MANAGER_LOGS`` for the bridge), under the server name
+``probe:NAME``, so that the app's Log tab and ``roots-manager log`` show the probe's traffic;
+else to the private directory, removed with it. The roots are changed the way the app changes
+them, by editing the private store: the bridge sees the change and sends ``list_changed``. Every call has a timeout; at the end the SDK closes the bridge with the
 usual ladder (stdin closed, SIGTERM, SIGKILL) and the bridge does the same to the server.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import shutil
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import anyio
 from mcp import ClientSession, stdio_client
 from mcp.shared.exceptions import MCPError
-from mcp_types import Implementation, PaginatedRequestParams
+from mcp_types import Implementation
 
 from roots_manager import __version__
 from roots_manager.core import events as ev
 from roots_manager.core.model import now_iso
 from roots_manager.core.paths import Layout
-from roots_manager.core.probe_fixture import NEW_ROOT, ROOT, SECOND_ROOT, Fixture
+from roots_manager.core.probe_fixture import ADDED_ROOT, NEW_ROOT, ROOT, SECOND_ROOT, Fixture
 from roots_manager.core.probe_plan import (
     PAIRS,
-    RESOURCE_READ,
     PathTool,
+    Target,
     TargetKind,
-    choose_tools,
     targets_for,
 )
+from roots_manager.core.probe_reasons import Problem, ProblemCode, Status, Step
 from roots_manager.core.probe_report import Report
 from roots_manager.core.probe_verdict import Cell, Outcome, Row, Traffic, verdict
 from roots_manager.core.store import Store
 from roots_manager.probe.cells import CellRunner, ServerGone
+from roots_manager.probe.changes import Change, RootsChanger
 from roots_manager.probe.connection import (
     ALLOW,
+    BRIDGE_NAME,
     CLOSED,
+    HANDSHAKE,
+    MODERN,
+    PROTOCOLS,
+    Timeouts,
+    bridge_name,
     leaf,
     said,
     server_params,
     stderr_tail,
 )
+
+__all__ = ["HANDSHAKE", "MODERN", "PROTOCOLS", "ProbeRun", "Timeouts", "bridge_name", "probe"]
+from roots_manager.probe.listing import list_offer
 from roots_manager.probe.logtail import LogTail
 
-BRIDGE_NAME = "probe"
-"""The server's name in the private store (the saved table's name is the report's)."""
+Progress = Callable[[int, int, Row | None, Status], None]
+"""Called with (cells done, cells planned, the row just finished or None, what happens now).
+
+With :attr:`Step.PLANNED` the status's ``plan`` parameter holds the tools to be probed (a list
+of :class:`PathTool`): the views show the plan from it."""
 
 
-@dataclass(frozen=True)
-class Timeouts:
-    """How long the probe waits, in seconds."""
-
-    start: float = 60.0
-    """For the server to answer ``initialize`` (``npx`` may download it first)."""
-    call: float = 10.0
-    """For each call."""
-    first_ask: float = 3.0
-    """For the server's own ``roots/list`` after ``initialized`` (some ask only later)."""
-    reask: float = 5.0
-    """For the server to ask again after ``list_changed``."""
-    settle: float = 0.3
-    """After the bridge answered, for the server to apply the roots it was given."""
-
-
-Progress = Callable[[int, int, Row | None, str], None]
-"""Called with (cells done, cells planned, the row just finished or None, what happens now)."""
-
-
-def _quiet(done: int, total: int, row: Row | None, message: str) -> None:
+def _quiet(done: int, total: int, row: Row | None, status: Status) -> None:
     pass
 
 
 class _Stop(Exception):
     """The probe cannot go on (the server went, or stopped answering)."""
+
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(problem.text)
+        self.problem = problem
 
 
 class ProbeRun:
@@ -94,20 +91,29 @@ class ProbeRun:
         name: str | None = None,
         timeouts: Timeouts | None = None,
         progress: Progress | None = None,
+        logs: Path | None = None,
+        protocol: str = HANDSHAKE,
     ) -> None:
         if not command:
             raise ValueError("the probe needs the server's command line")
+        if protocol not in PROTOCOLS:
+            raise ValueError(f"the probe speaks {' or '.join(PROTOCOLS)}, not {protocol}")
+        self.modern = protocol == MODERN
         self.command = list(command)
         self.name = name
         self.timeouts = timeouts or Timeouts()
         self.progress = progress or _quiet
+        self.logs = logs
+        """The user's log folder the bridge writes to (None: a private one)."""
+        self.bridge_name = bridge_name(name)
         self.rows: list[Row] = []
         self.done = 0
         self.total = 0
-        self.asked_after_notice = False
-        self.notice_sent = False
-        self.empty_notice_sent = False
-        self.asked_for_empty = False
+        self.changed = Change()
+        self.added = Change()
+        self.emptied = Change()
+        self.listed: list[Target] = []
+        """Resources the server listed inside the root."""
         self.gone: ServerGone | None = None
 
     # ---- the whole run --------------------------------------------------------------------
@@ -118,9 +124,10 @@ class ProbeRun:
         base = Path(tempfile.mkdtemp(prefix="roots-probe-"))
         try:
             self.fixture = Fixture.create(base / "tree")
-            self.layout = Layout(base / "home").ensure()
+            self.layout = Layout(base / "home", self.logs).ensure()
             self.store = Store(self.layout)
-            self.tail = LogTail(self.layout)
+            argv = [a.replace(ALLOW, str(self.fixture.top)) for a in self.command]
+            self.tail = LogTail(self.layout, self.bridge_name, argv)
             allowance = str(self.fixture.top) if any(ALLOW in a for a in self.command) else None
             self.report = Report(
                 name=self.name or "",
@@ -130,18 +137,22 @@ class ProbeRun:
                 started_at=now_iso(),
             )
             self._grant_start()
+            t = self.timeouts
+            self.changer = RootsChanger(
+                self.store, self.tail, self.bridge_name, self.ids, t.reask, t.settle, self.modern
+            )
             stderr = base / "stderr.txt"
             try:
                 with open(stderr, "w", encoding="utf-8", errors="replace") as errlog:
                     await self._connect(errlog)
             except _Stop as exc:
-                self.report.problem = str(exc)
+                self._problem(exc.problem)
             except Exception as exc:  # the SDK's start-up failures come in many types
                 first = leaf(exc)
-                self.report.problem = (
-                    str(first)
+                self._problem(
+                    first.problem
                     if isinstance(first, _Stop)
-                    else self._gone_reason(f"the server could not be reached: {said(first)}")
+                    else self._gone(ProblemCode.UNREACHABLE, said(first))
                 )
             self.report.stderr_tail = stderr_tail(stderr)
             self._finish_report(time.monotonic() - started)
@@ -151,21 +162,22 @@ class ProbeRun:
 
     def _grant_start(self) -> None:
         with self.store.transaction() as state:
+            # in this order: each phase's list is answered in the order the roots were added
             self.ids = {
                 rel: state.add_root(str(self.fixture.path(rel))).id
-                for rel in (ROOT, SECOND_ROOT, NEW_ROOT)
+                for rel in (ROOT, SECOND_ROOT, NEW_ROOT, ADDED_ROOT)
             }
-            state.grant(BRIDGE_NAME, [self.ids[ROOT], self.ids[SECOND_ROOT]])
+            state.grant(self.bridge_name, [self.ids[ROOT], self.ids[SECOND_ROOT]])
         self.report.roots.append({"phase": "start", "uris": self._uris(ROOT, SECOND_ROOT)})
 
     def _uris(self, *rels: str) -> list[str]:
         return [Path(self.fixture.path(r)).as_uri() for r in rels]
 
     async def _connect(self, errlog: Any) -> None:
-        self.progress(0, 0, None, "starting the server")
+        self.progress(0, 0, None, Status(Step.STARTING))
         async with (
             stdio_client(
-                server_params(self.command, self.fixture.top, self.layout.home, BRIDGE_NAME),
+                server_params(self.command, self.fixture.top, self.layout, self.bridge_name),
                 errlog=errlog,
             ) as (read, write),
             ClientSession(
@@ -177,76 +189,74 @@ class ProbeRun:
         ):
             try:
                 with anyio.fail_after(self.timeouts.start):
-                    init = await session.initialize()
-            except (TimeoutError, MCPError, *CLOSED) as exc:
-                raise _Stop(self._gone_reason(f"the server did not start: {said(exc)}")) from exc
-            info = init.server_info
-            self.report.server_name = info.name
-            self.report.version = info.version or ""
-            self.report.name = self.name or info.name
-            await self._run_matrix(session, init)
+                    if self.modern:
+                        await session.discover()
+                    else:
+                        await session.initialize()
+            except MCPError as exc:
+                if self.modern:  # it answered, but not as a 2026-07-28 server does
+                    detail = f"error {exc.code}: {exc.message}"
+                    raise _Stop(self._gone(ProblemCode.NOT_MODERN, detail)) from exc
+                raise _Stop(self._gone(ProblemCode.DID_NOT_START, said(exc))) from exc
+            except (TimeoutError, RuntimeError, *CLOSED) as exc:
+                raise _Stop(self._gone(ProblemCode.DID_NOT_START, said(exc))) from exc
+            info = session.server_info
+            self.report.protocol = session.protocol_version or ""
+            self.report.server_name = info.name if info else ""
+            self.report.version = (info.version if info else "") or ""
+            self.report.name = self.name or self.report.server_name
+            await self._run_matrix(session)
 
-    async def _run_matrix(self, session: ClientSession, init: Any) -> None:
+    async def _run_matrix(self, session: ClientSession) -> None:
         cells = CellRunner(session, self.fixture, self.timeouts.call)
-        self.progress(0, 0, None, "waiting for the server to ask for its roots")
-        await self.tail.wait_kind(ev.ROOTS_ANSWERED, 0, self.timeouts.first_ask)
-        await asyncio.sleep(self.timeouts.settle)
-        tools = await self._tools(session, init)
-        self.total = sum(2 * len(t.kinds()) + 5 for t in tools)
+        t = self.timeouts
+        if not self.modern:  # under 2026-07-28 roots come with requests: nothing to wait for
+            self.progress(0, 0, None, Status(Step.WAITING_FIRST_ASK))
+            await self.tail.wait_kind(ev.ROOTS_ANSWERED, 0, t.first_ask)
+            await asyncio.sleep(t.settle)
+        tools = await self._tools(session)
+        self.total = sum(2 * len(tool.kinds()) + 7 for tool in tools)
+        self.progress(
+            0,
+            self.total,
+            None,
+            Status(Step.PLANNED, {"tools": len(tools), "cells": self.total, "plan": tools}),
+        )
         try:
             if not tools:
                 # the roots traffic can still be watched: does it ask again after list_changed?
-                self.report.problem = "the server offers no tool that takes paths: nothing to probe"
+                self._problem(Problem(ProblemCode.NO_PATH_TOOLS))
             for tool in tools:
                 for kind in [*tool.kinds(), TargetKind.SECOND_ROOT]:
-                    await self._row(cells, session, tool, kind)
-            await self._list_changed(cells, session, tools)
+                    await self._row(cells, tool, kind)
+            await self._changes(cells, tools)
             self.report.complete = True
         except ServerGone as exc:
-            raise _Stop(self._gone_reason(f"the server went during the probe ({exc})")) from exc
+            code = ProblemCode.STOPPED_ANSWERING if exc.silent else ProblemCode.WENT
+            raise _Stop(self._gone(code, str(exc))) from exc
 
-    async def _tools(self, session: ClientSession, init: Any) -> list[PathTool]:
-        self.progress(0, 0, None, "listing the tools")
-        listed: list[dict[str, Any]] = []
-        if init.capabilities.tools is not None:
-            cursor: str | None = None
-            for _ in range(20):
-                with anyio.fail_after(self.timeouts.call):
-                    page = await session.list_tools(
-                        params=PaginatedRequestParams(cursor=cursor) if cursor else None
-                    )
-                listed += [
-                    t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in page.tools
-                ]
-                cursor = page.next_cursor
-                if not cursor:
-                    break
-        choice = choose_tools(listed)
-        self.report.left_out = choice.left_out
-        tools = list(choice.tools)
-        if init.capabilities.resources is not None:
-            with contextlib.suppress(MCPError, TimeoutError), anyio.fail_after(self.timeouts.call):
-                await session.list_resources()
-                tools.append(RESOURCE_READ)
-        return tools
+    async def _tools(self, session: ClientSession) -> list[PathTool]:
+        self.progress(0, 0, None, Status(Step.LISTING_TOOLS))
+        offer = await list_offer(
+            session,
+            self.timeouts.call,
+            str(self.fixture.top),
+            lambda: self.progress(0, 0, None, Status(Step.LISTING_RESOURCES)),
+        )
+        self.report.left_out = offer.left_out
+        self.report.resources = offer.resources
+        self.listed = offer.listed
+        return offer.tools
 
     # ---- rows -----------------------------------------------------------------------------
 
-    async def _row(
-        self, cells: CellRunner, session: ClientSession, tool: PathTool, kind: TargetKind
-    ) -> Row:
-        inside_targets, outside_targets = targets_for(tool, kind)
-        inside = await self._cell(cells, session, tool, inside_targets)
-        outside = await self._cell(cells, session, tool, outside_targets)
+    async def _row(self, cells: CellRunner, tool: PathTool, kind: TargetKind) -> Row:
+        inside_targets, outside_targets = targets_for(tool, kind, self.listed)
+        inside = await self._cell(cells, tool, inside_targets)
+        outside = await self._cell(cells, tool, outside_targets)
         return self._add(Row(tool.name, tool.operation, kind, inside, outside))
 
-    async def _cell(
-        self,
-        cells: CellRunner,
-        session: ClientSession,
-        tool: PathTool,
-        targets: list[Any],
-    ) -> Cell:
+    async def _cell(self, cells: CellRunner, tool: PathTool, targets: list[Any]) -> Cell:
         """One cell; after a server that went, the row is kept and the probe stops."""
         if self.gone is not None:
             return Cell(targets=[], detail="the server went")
@@ -259,7 +269,7 @@ class ProbeRun:
             if cell.outcome is Outcome.TIMED_OUT:
                 # a tool that hangs is a cell; a server that hangs ends the probe
                 try:
-                    await self._still_answering(session)
+                    await self._still_answering(cells.session)
                 except ServerGone as exc:
                     self.gone = exc
         self.done += 1
@@ -270,61 +280,49 @@ class ProbeRun:
             with anyio.fail_after(min(self.timeouts.call, 5.0)):
                 await session.send_ping()
         except (TimeoutError, MCPError, *CLOSED) as exc:
-            raise ServerGone("it stopped answering, even to ping") from exc
+            raise ServerGone("it stopped answering, even to ping", silent=True) from exc
 
     def _add(self, row: Row) -> Row:
         self.rows.append(row)
         self.report.rows = self.rows
-        self.progress(self.done, self.total, row, f"{row.tool}: {row.target_kind.value}")
+        status = Status(Step.ROW, {"tool": row.tool, "target": row.target_kind.value})
+        self.progress(self.done, self.total, row, status)
         if self.gone is not None:
             raise self.gone
         return row
 
-    # ---- list_changed ----------------------------------------------------------------------
+    # ---- changing the roots -----------------------------------------------------------------
 
-    async def _list_changed(
-        self, cells: CellRunner, session: ClientSession, tools: list[PathTool]
-    ) -> None:
-        t = self.timeouts
-        asked = self.tail.count(ev.ROOTS_ASKED)
-        notices = self.tail.count(ev.LIST_CHANGED_SENT)
-        answered = self.tail.count(ev.ROOTS_ANSWERED)
-        self.progress(self.done, self.total, None, "changing the roots (list_changed)")
-        with self.store.transaction() as state:
-            state.revoke(BRIDGE_NAME, [self.ids[ROOT], self.ids[SECOND_ROOT]])
-            state.grant(BRIDGE_NAME, [self.ids[NEW_ROOT]])
-        new = self._uris(NEW_ROOT)
-        self.report.roots.append({"phase": "after list_changed", "uris": new})
-        if asked:  # the bridge notices only a server that has fetched the list
-            self.notice_sent = await self.tail.wait_kind(ev.LIST_CHANGED_SENT, notices, t.reask)
-        if self.notice_sent:
-            self.asked_after_notice = await self.tail.wait_kind(ev.ROOTS_ASKED, asked, t.reask)
-            if self.asked_after_notice:
-                await self.tail.wait_kind(ev.ROOTS_ANSWERED, answered, t.reask, uris=new)
-                await asyncio.sleep(t.settle)
+    async def _changes(self, cells: CellRunner, tools: list[PathTool]) -> None:
+        """Replace the roots, add a second one, empty the list: each time, rows that show
+        whether the change took effect (a notice and a re-ask under the handshake revisions,
+        the next request under 2026-07-28)."""
+        fetched = self.tail.count(ev.ROOTS_ASKED) > 0
+        self.progress(self.done, self.total, None, Status(Step.CHANGING_ROOTS))
+        self.changed = await self.changer.change(
+            [NEW_ROOT], [ROOT, SECOND_ROOT], self._uris(NEW_ROOT), fetched
+        )
+        self.report.roots.append({"phase": "changed", "uris": self._uris(NEW_ROOT)})
+        for tool in tools:
+            await self._row(cells, tool, TargetKind.NEW_ROOT)
+
+        self.progress(self.done, self.total, None, Status(Step.ADDING_ROOT))
+        both = self._uris(NEW_ROOT, ADDED_ROOT)
+        self.added = await self.changer.change([ADDED_ROOT], [], both, self.changed.asked)
+        self.report.roots.append({"phase": "added", "uris": both})
         controls: dict[str, Cell] = {}
         for tool in tools:
-            row = await self._row(cells, session, tool, TargetKind.NEW_ROOT)
+            row = await self._row(cells, tool, TargetKind.ADDED_ROOT)
             controls[tool.name] = row.inside
 
-        notices = self.tail.count(ev.LIST_CHANGED_SENT)
-        answered = self.tail.count(ev.ROOTS_ANSWERED)
-        self.progress(self.done, self.total, None, "emptying the roots (list_changed)")
-        with self.store.transaction() as state:
-            state.revoke(BRIDGE_NAME, [self.ids[NEW_ROOT]])
-        self.report.roots.append({"phase": "after the empty list", "uris": []})
-        if self.asked_after_notice:
-            self.empty_notice_sent = await self.tail.wait_kind(
-                ev.LIST_CHANGED_SENT, notices, t.reask
-            )
-        if self.empty_notice_sent:
-            self.asked_for_empty = await self.tail.wait_kind(
-                ev.ROOTS_ANSWERED, answered, t.reask, uris=[]
-            )
-            await asyncio.sleep(t.settle)
+        self.progress(self.done, self.total, None, Status(Step.EMPTYING_ROOTS))
+        self.emptied = await self.changer.change(
+            [], [NEW_ROOT, ADDED_ROOT], [], self.added.asked or self.changed.asked
+        )
+        self.report.roots.append({"phase": "emptied", "uris": []})
         _, target = PAIRS[TargetKind.AFTER_EMPTY_LIST]
         for tool in tools:
-            outside = await self._cell(cells, session, tool, [target])
+            outside = await self._cell(cells, tool, [target])
             self._add(
                 Row(
                     tool.name,
@@ -335,11 +333,33 @@ class ProbeRun:
                 )
             )
 
+    def _traffic(self) -> Traffic:
+        if not self.modern:
+            return Traffic(
+                asked_at_start=self.tail.count(ev.ROOTS_ASKED) > 0,
+                notice_sent=self.changed.notice_sent,
+                asked_after_notice=self.changed.asked,
+                empty_notice_sent=self.emptied.notice_sent,
+                asked_for_empty_list=self.emptied.answered,
+                added_notice_sent=self.added.notice_sent,
+                asked_after_added=self.added.answered,
+            )
+        return self.changer.modern_traffic(
+            self._uris(ROOT, SECOND_ROOT), self._uris(NEW_ROOT), self._uris(NEW_ROOT, ADDED_ROOT)
+        )
+
     # ---- the end ---------------------------------------------------------------------------
 
-    def _gone_reason(self, what: str) -> str:
+    def _gone(self, code: ProblemCode, detail: str = "") -> Problem:
+        """The problem, with how the server ended if the bridge's log says."""
         ended = self.tail.last_exit()
-        return what + (f"; the bridge's log: the server ended with {ended}" if ended else "")
+        if ended is None:
+            return Problem(code, detail)
+        return Problem(code, detail, ended[0], ended[1])
+
+    def _problem(self, problem: Problem) -> None:
+        self.report.problem = problem.text
+        self.report.problem_detail = problem
 
     def _finish_report(self, seconds: float) -> None:
         r = self.report
@@ -348,14 +368,7 @@ class ProbeRun:
         r.secret_revealed = any(
             c.revealed_secret for row in self.rows for c in (row.inside, row.outside)
         )
-        asked_at_start = self.tail.count(ev.ROOTS_ASKED) > 0
-        r.traffic = Traffic(
-            asked_at_start=asked_at_start,
-            notice_sent=self.notice_sent,
-            asked_after_notice=self.asked_after_notice,
-            empty_notice_sent=self.empty_notice_sent,
-            asked_for_empty_list=self.asked_for_empty,
-        )
+        r.traffic = self._traffic()
         r.verdict = verdict(self.rows, r.traffic, r.allowance is not None, r.complete)
         r.tree = str(self.fixture.top)
         r.events = [
@@ -365,6 +378,12 @@ class ProbeRun:
         ]
         if not r.name:
             r.name = BRIDGE_NAME
+        session = next((e.get("session") for e in self.tail.events if e.get("session")), None)
+        r.log = {
+            "server": self.bridge_name,
+            "session": session,
+            "folder": None if self.logs is None else str(self.logs),
+        }
 
 
 _ROOTS_KINDS = {
@@ -373,10 +392,11 @@ _ROOTS_KINDS = {
     ev.ROOTS_ASKED,
     ev.ROOTS_ANSWERED,
     ev.LIST_CHANGED_SENT,
+    ev.MRTR_RESOLVED,
     ev.SESSION_END,
     ev.ERROR,
 }
-"""The bridge's events the report keeps: the roots traffic of the run, from its private log."""
+"""The bridge's events the report keeps: the roots traffic of the run, from its log."""
 
 
 async def probe(
@@ -385,6 +405,14 @@ async def probe(
     name: str | None = None,
     timeouts: Timeouts | None = None,
     progress: Progress | None = None,
+    logs: Path | None = None,
+    protocol: str = HANDSHAKE,
 ) -> Report:
-    """Probe the server started by *command* (``{allow}`` is replaced by the scratch tree)."""
-    return await ProbeRun(command, name=name, timeouts=timeouts, progress=progress).run()
+    """Probe the server started by *command* (``{allow}`` is replaced by the scratch tree).
+
+    *logs*: the user's log folder, where the probe's bridge writes its events (None: a private
+    folder removed after the run).
+    """
+    return await ProbeRun(
+        command, name=name, timeouts=timeouts, progress=progress, logs=logs, protocol=protocol
+    ).run()

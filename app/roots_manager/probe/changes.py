@@ -1,0 +1,88 @@
+"""Changing the probe's roots mid-run, the way the app does it, and watching what follows.
+
+The roots are changed by editing the run's private store. Under the handshake revisions the
+bridge sees the change and sends ``list_changed`` (only to a server that fetched the list since
+the last notice); whether the server asks again, and gets the new list, is read from the
+bridge's log. Under 2026-07-28 there is no notice: the next request that needs roots carries
+the new list (the bridge's ``mrtr-resolved`` events say which), so there is nothing to wait for.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from roots_manager.core import events as ev
+from roots_manager.core.probe_verdict import Traffic
+from roots_manager.core.store import Store
+from roots_manager.probe.logtail import LogTail
+
+
+@dataclass(frozen=True)
+class Change:
+    """What the log showed after one change of the roots."""
+
+    notice_sent: bool = False
+    """The bridge sent ``list_changed``."""
+    asked: bool = False
+    """The server asked for ``roots/list`` again after the notice."""
+    answered: bool = False
+    """The bridge answered it with the changed list."""
+
+
+@dataclass
+class RootsChanger:
+    """Edits the private store's grants of the probe's bridge and waits for their effect."""
+
+    store: Store
+    tail: LogTail
+    server: str
+    ids: dict[str, str]
+    """Root id by the fixture's relative folder."""
+    reask: float
+    settle: float
+    modern: bool
+
+    async def change(
+        self, grant: list[str], revoke: list[str], uris: list[str], noticeable: bool
+    ) -> Change:
+        """Grant and revoke these folders; *noticeable*: the server fetched the list since
+        the last notice, so the bridge will send one."""
+        asked = self.tail.count(ev.ROOTS_ASKED)
+        notices = self.tail.count(ev.LIST_CHANGED_SENT)
+        answered = self.tail.count(ev.ROOTS_ANSWERED)
+        with self.store.transaction() as state:
+            if revoke:
+                state.revoke(self.server, [self.ids[r] for r in revoke])
+            if grant:
+                state.grant(self.server, [self.ids[r] for r in grant])
+        if self.modern or not noticeable:
+            return Change()
+        if not await self.tail.wait_kind(ev.LIST_CHANGED_SENT, notices, self.reask):
+            return Change()
+        if not await self.tail.wait_kind(ev.ROOTS_ASKED, asked, self.reask):
+            return Change(notice_sent=True)
+        got = await self.tail.wait_kind(ev.ROOTS_ANSWERED, answered, self.reask, uris=uris)
+        await asyncio.sleep(self.settle)
+        return Change(notice_sent=True, asked=True, answered=got)
+
+    def resolved_with(self, uris: list[str]) -> bool:
+        """Under 2026-07-28: whether a request was resolved with exactly these roots."""
+        return any(
+            e.get("kind") == ev.MRTR_RESOLVED and e.get("uris") == uris for e in self.tail.poll()
+        )
+
+    def modern_traffic(self, start: list[str], changed: list[str], added: list[str]) -> Traffic:
+        """Under 2026-07-28: each request that needed roots was resolved with the list of its
+        moment; which lists were seen is what the server was given."""
+        seen = self.resolved_with
+        return Traffic(
+            asked_at_start=seen(start),
+            notice_sent=False,
+            asked_after_notice=seen(changed),
+            empty_notice_sent=False,
+            asked_for_empty_list=seen([]),
+            added_notice_sent=False,
+            asked_after_added=seen(added),
+            modern=True,
+        )
