@@ -263,6 +263,7 @@ class ServersPanel(QWidget):
         self.legend = self._make_legend()
         ll.addWidget(self.legend)
         split = QSplitter(Qt.Orientation.Vertical, self)
+        split.setObjectName("serversSplitter")
         split.addWidget(upper)
         split.addWidget(lower)
         split.setChildrenCollapsible(False)
