@@ -159,13 +159,13 @@ def test_text_matches_what_the_summary_shows(layout: Layout) -> None:
     w = events.EventWriter(layout, "s")
     w.write(
         events.event(
-            events.SESSION_START, "fs", "s", command=["npx", "server-fs"], pid=12, mode="managed"
+            events.RUN_START, "fs", "s", command=["npx", "server-fs"], pid=12, mode="managed"
         )
     )
     w.write(events.event(events.ROOTS_ANSWERED, "fs", "s", id=1, uris=["file:///a", "file:///b"]))
     w.write(events.event(events.MESSAGE, "fs", "s", dir=events.HOST_TO_SERVER, id=2, method="x"))
     w.write(events.event(events.MESSAGE, "fs", "s", dir=events.SERVER_TO_HOST, id=2))
-    w.write(events.event(events.SESSION_END, "fs", "s", exit_code=0))
+    w.write(events.event(events.RUN_END, "fs", "s", exit_code=0))
     ix = LogIndex(layout)
     ix.scan()
     recs = [ix.record(r) for r in range(len(ix))]

@@ -9,14 +9,14 @@ from roots_manager.core.timeline import MarkKind, Timeline
 
 
 def write(w: events.EventWriter, kind: str, server: str, second: int, **fields: object) -> None:
-    rec = events.event(kind, server, w.session, **fields)
+    rec = events.event(kind, server, w.run, **fields)
     rec["ts"] = f"2026-01-01T10:00:{second:02d}.000Z"
     w.write(rec)
 
 
 def test_marks_per_server_with_held_spans_and_incremental_updates(layout: Layout) -> None:
     w = events.EventWriter(layout, "s1")
-    write(w, events.SESSION_START, "fs", 0, command=["x"], pid=1)
+    write(w, events.RUN_START, "fs", 0, command=["x"], pid=1)
     write(w, events.CONSENT_WAIT, "fs", 1, timeout=30.0)
     write(w, events.ROOTS_ASKED, "fs", 2, id=1, held=True)
     write(w, events.CONSENT_DECIDED, "fs", 9, outcome="decided")
@@ -93,7 +93,7 @@ def test_ids_pair_within_a_bridge_run_and_an_ended_run_holds_nothing(layout: Lay
     assert [(s.start - t0, (s.end or 0) - t0) for s in lane.spans] == [(1.0, 2.0)]
     assert [s.start - t0 for s in lane.open_spans] == [0.0]
 
-    write(first, events.SESSION_END, "fs", 7, reason="host closed stdin")
+    write(first, events.RUN_END, "fs", 7, reason="host closed stdin")
     ix.scan()
     tl.update()
     assert lane.open_spans == []

@@ -123,7 +123,7 @@ def test_a_revoked_folder_is_closed_to_the_running_confined_server(
         assert e["old_pid"] != e["new_pid"]
         assert e["replayed"] == (replayed if mode == "legacy" else [])
         assert e["cut"] == 0 and e["attempts"] == 1
-    assert len(events(layout, ev.SESSION_START)) == 1
+    assert len(events(layout, ev.RUN_START)) == 1
 
 
 RECORDING = HERE / "recording_server.py"
@@ -225,7 +225,7 @@ def test_the_restarted_server_is_told_what_the_host_told_the_old_one(
     assert roots == [[{"uri": _uri(w["kept"]), "name": "kept"}]]
     # the host never saw the replayed initialize's answer, nor a second first answer
     assert not [m for m in bridge.out.all() if isinstance(m, dict) and m.get("id") == 1]
-    assert len(events(layout, ev.SESSION_START)) == 1
+    assert len(events(layout, ev.RUN_START)) == 1
 
 
 def _uri(path: Path) -> str:
@@ -256,7 +256,7 @@ def test_a_server_that_crashes_during_the_replay_is_not_restarted_for_ever(
     assert "during the replay, 3 times" in failed[0]["message"]
     pids = {pid for pid, m in recorded(record) if m.get("method") == "initialize"}
     assert len(pids) == 4  # the first server and three attempts, no more
-    assert "not restarted" in events(layout, ev.SESSION_END)[-1]["reason"]
+    assert "not restarted" in events(layout, ev.RUN_END)[-1]["reason"]
 
 
 @pytest.mark.parametrize("restart", ["on", "off"])
@@ -330,4 +330,4 @@ def test_the_filesystem_server_given_the_whole_disk_loses_a_revoked_folder_at_on
     anyio.run(scenario)
     done = events(layout, ev.SERVER_RESTARTED)
     assert [e["replayed"] for e in done] == [["initialize", "notifications/initialized"]] * 2
-    assert len(events(layout, ev.SESSION_START)) == 1
+    assert len(events(layout, ev.RUN_START)) == 1

@@ -241,7 +241,7 @@ def test_panel_shows_a_real_bridge_session(layout: Layout, qtbot: QtBot, tmp_pat
             panel.model.data(panel.model.index(r, KIND)) for r in range(panel.model.rowCount())
         }
         qtbot.waitUntil(
-            lambda: {events.SESSION_START, events.HANDSHAKE, events.SESSION_END} <= kinds(),
+            lambda: {events.RUN_START, events.HANDSHAKE, events.RUN_END} <= kinds(),
             timeout=WAIT_MS,
         )
         servers = {
@@ -251,10 +251,10 @@ def test_panel_shows_a_real_bridge_session(layout: Layout, qtbot: QtBot, tmp_pat
         start = next(
             r
             for r in range(panel.model.rowCount())
-            if panel.model.data(panel.model.index(r, KIND)) == events.SESSION_START
+            if panel.model.data(panel.model.index(r, KIND)) == events.RUN_START
         )
         panel.table.selectRow(start)
-        assert json.loads(panel.detail.toPlainText())["kind"] == events.SESSION_START
+        assert json.loads(panel.detail.toPlainText())["kind"] == events.RUN_START
     finally:
         panel.stop()
 

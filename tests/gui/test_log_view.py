@@ -25,9 +25,7 @@ def _write(w: events.EventWriter, n: int, start: int = 0) -> None:
         server = ("fs", "git")[i % 2]
         kind = events.ROOTS_ASKED if i % 4 == 0 else events.MESSAGE
         w.write(
-            events.event(
-                kind, server, w.session, dir=events.SERVER_TO_HOST, id=i, method="roots/list"
-            )
+            events.event(kind, server, w.run, dir=events.SERVER_TO_HOST, id=i, method="roots/list")
         )
 
 

@@ -163,7 +163,7 @@ class LogIndex:
 
         With *max_bytes*, stop after reading about that much (`behind` then says more is
         waiting), so a caller on a GUI thread can index in slices between paints. Events of
-        several files read in one scan are merged by time, so concurrent sessions interleave as
+        several files read in one scan are merged by time, so concurrent runs interleave as
         they happened. A line without its newline yet is left for the next scan.
         """
         start = len(self.file_no)
@@ -454,7 +454,7 @@ class TextSearch:
     long range in several calls; `forget` drops them.
     """
 
-    _MAX_WINDOWS = 8  # interleaved sessions need one window each; a few suffice
+    _MAX_WINDOWS = 8  # interleaved runs need one window each; a few suffice
 
     def __init__(
         self,

@@ -159,7 +159,7 @@ class Timeline:
         ix = self.index
         codes = {ix.code_of_kind(k): mark for k, mark in _KINDS.items()}
         codes.pop(None, None)
-        run_end = ix.code_of_kind(events.SESSION_END)
+        run_end = ix.code_of_kind(events.RUN_END)
         added = 0
         kinds, servers, ts = ix.kind, ix.server, ix.ts
         stop = len(ix)

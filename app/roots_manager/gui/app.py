@@ -408,13 +408,13 @@ def main(argv: list[str], *, on_shown: Callable[[], None] | None = None) -> int:
     controller = AppController(layout, demo=options.demo, hidden=options.hidden, language=language)
 
     def ended_from_outside() -> None:
-        # a logout or a signal while running: the session is ending, so no restart into it
+        # a logout or a signal while running: the login is ending, so no restart into it
         # (once the app is quitting on its own, the loop's end emits aboutToQuit as well)
         if not quitting.is_set():
             controller.restart_pending = False
             quitting.set()
 
-    # quitting ends run_until_complete; app.quit() from outside (a session logout) as well
+    # quitting ends run_until_complete; app.quit() from outside (a logout) as well
     controller.quit_requested.connect(quitting.set)
     app.aboutToQuit.connect(ended_from_outside)
     if on_shown is not None:

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 
 from roots_manager.core import live
 from roots_manager.core.live import BridgeMarker
-from roots_manager.core.model import POLICIES, State
+from roots_manager.core.model import POLICIES, Scope, State
 from roots_manager.core.names import visible
 from roots_manager.gui.confine_box import ConfineBox
 from roots_manager.gui.consent_matrix import ConsentMatrixModel
@@ -143,7 +143,7 @@ class ServersPanel(QWidget):
         matrix_hint = QLabel(
             self.tr(
                 "A click on a cell, or Space, changes what a server sees: not granted, then "
-                "this session (until the running server stops), then always. Right-click for a "
+                "while running (until the server stops), then always. Right-click for a "
                 "menu, which can also make a grant read-only. A lock marks a confined server."
             ),
             self,
@@ -313,8 +313,8 @@ class ServersPanel(QWidget):
         row.setContentsMargins(0, 0, 0, 0)
         size = self.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize)
         for scope, words in (
-            ("always", self.tr("Always: from now on")),
-            ("session", self.tr("This session: until the running server stops")),
+            (Scope.ALWAYS, self.tr("Always: from now on")),
+            (Scope.WHILE_RUNNING, self.tr("While running: until the server stops")),
             (None, self.tr("Not granted")),
         ):
             mark = QLabel(legend)
@@ -452,7 +452,7 @@ class ServersPanel(QWidget):
         asked = 0
         for m in bridges:
             try:
-                live.ask_list_changed(self.watcher.layout, m.session, "app")
+                live.ask_list_changed(self.watcher.layout, m.run, "app")
                 asked += 1
             except (OSError, ValueError) as exc:
                 self.watcher.edit_failed.emit(
@@ -522,8 +522,8 @@ class ServersPanel(QWidget):
         choice = QActionGroup(menu)
         choice.setExclusive(True)
         for scope, text in (
-            ("always", self.tr("&Always")),
-            ("session", self.tr("This &session")),
+            (Scope.ALWAYS, self.tr("&Always")),
+            (Scope.WHILE_RUNNING, self.tr("&While running")),
             (None, self.tr("&Not granted")),
         ):
             action = menu.addAction(scope_icon(scope), text)

@@ -56,9 +56,9 @@ class LogTail:
         return await self.wait(found, timeout)
 
     def last_exit(self) -> str | None:
-        """How the bridge's session ended, from its ``session-end`` event, if it has."""
+        """How the bridge run ended, from its ``session-end`` event, if it has."""
         for e in reversed(self.poll()):
-            if e.get("kind") == ev.SESSION_END:
+            if e.get("kind") == ev.RUN_END:
                 code = e.get("returncode", e.get("exit_code"))
                 return f"exit code {code}" + (f" ({e['reason']})" if e.get("reason") else "")
         return None

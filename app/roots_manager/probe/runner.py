@@ -173,25 +173,25 @@ class ProbeRun:
                 write,
                 # no default: initialize gets the start timeout, each call its own
                 client_info=Implementation(name="roots-manager-probe", version=__version__),
-            ) as session,
+            ) as client,
         ):
             try:
                 with anyio.fail_after(self.timeouts.start):
-                    init = await session.initialize()
+                    init = await client.initialize()
             except (TimeoutError, MCPError, *CLOSED) as exc:
                 raise _Stop(self._gone_reason(f"the server did not start: {said(exc)}")) from exc
             info = init.server_info
             self.report.server_name = info.name
             self.report.version = info.version or ""
             self.report.name = self.name or info.name
-            await self._run_matrix(session, init)
+            await self._run_matrix(client, init)
 
-    async def _run_matrix(self, session: ClientSession, init: Any) -> None:
-        cells = CellRunner(session, self.fixture, self.timeouts.call)
+    async def _run_matrix(self, client: ClientSession, init: Any) -> None:
+        cells = CellRunner(client, self.fixture, self.timeouts.call)
         self.progress(0, 0, None, "waiting for the server to ask for its roots")
         await self.tail.wait_kind(ev.ROOTS_ANSWERED, 0, self.timeouts.first_ask)
         await asyncio.sleep(self.timeouts.settle)
-        tools = await self._tools(session, init)
+        tools = await self._tools(client, init)
         self.total = sum(2 * len(t.kinds()) + 5 for t in tools)
         try:
             if not tools:
@@ -199,20 +199,20 @@ class ProbeRun:
                 self.report.problem = "the server offers no tool that takes paths: nothing to probe"
             for tool in tools:
                 for kind in [*tool.kinds(), TargetKind.SECOND_ROOT]:
-                    await self._row(cells, session, tool, kind)
-            await self._list_changed(cells, session, tools)
+                    await self._row(cells, client, tool, kind)
+            await self._list_changed(cells, client, tools)
             self.report.complete = True
         except ServerGone as exc:
             raise _Stop(self._gone_reason(f"the server went during the probe ({exc})")) from exc
 
-    async def _tools(self, session: ClientSession, init: Any) -> list[PathTool]:
+    async def _tools(self, client: ClientSession, init: Any) -> list[PathTool]:
         self.progress(0, 0, None, "listing the tools")
         listed: list[dict[str, Any]] = []
         if init.capabilities.tools is not None:
             cursor: str | None = None
             for _ in range(20):
                 with anyio.fail_after(self.timeouts.call):
-                    page = await session.list_tools(
+                    page = await client.list_tools(
                         params=PaginatedRequestParams(cursor=cursor) if cursor else None
                     )
                 listed += [
@@ -226,24 +226,24 @@ class ProbeRun:
         tools = list(choice.tools)
         if init.capabilities.resources is not None:
             with contextlib.suppress(MCPError, TimeoutError), anyio.fail_after(self.timeouts.call):
-                await session.list_resources()
+                await client.list_resources()
                 tools.append(RESOURCE_READ)
         return tools
 
     # ---- rows -----------------------------------------------------------------------------
 
     async def _row(
-        self, cells: CellRunner, session: ClientSession, tool: PathTool, kind: TargetKind
+        self, cells: CellRunner, client: ClientSession, tool: PathTool, kind: TargetKind
     ) -> Row:
         inside_targets, outside_targets = targets_for(tool, kind)
-        inside = await self._cell(cells, session, tool, inside_targets)
-        outside = await self._cell(cells, session, tool, outside_targets)
+        inside = await self._cell(cells, client, tool, inside_targets)
+        outside = await self._cell(cells, client, tool, outside_targets)
         return self._add(Row(tool.name, tool.operation, kind, inside, outside))
 
     async def _cell(
         self,
         cells: CellRunner,
-        session: ClientSession,
+        client: ClientSession,
         tool: PathTool,
         targets: list[Any],
     ) -> Cell:
@@ -259,16 +259,16 @@ class ProbeRun:
             if cell.outcome is Outcome.TIMED_OUT:
                 # a tool that hangs is a cell; a server that hangs ends the probe
                 try:
-                    await self._still_answering(session)
+                    await self._still_answering(client)
                 except ServerGone as exc:
                     self.gone = exc
         self.done += 1
         return cell
 
-    async def _still_answering(self, session: ClientSession) -> None:
+    async def _still_answering(self, client: ClientSession) -> None:
         try:
             with anyio.fail_after(min(self.timeouts.call, 5.0)):
-                await session.send_ping()
+                await client.send_ping()
         except (TimeoutError, MCPError, *CLOSED) as exc:
             raise ServerGone("it stopped answering, even to ping") from exc
 
@@ -283,7 +283,7 @@ class ProbeRun:
     # ---- list_changed ----------------------------------------------------------------------
 
     async def _list_changed(
-        self, cells: CellRunner, session: ClientSession, tools: list[PathTool]
+        self, cells: CellRunner, client: ClientSession, tools: list[PathTool]
     ) -> None:
         t = self.timeouts
         asked = self.tail.count(ev.ROOTS_ASKED)
@@ -304,7 +304,7 @@ class ProbeRun:
                 await asyncio.sleep(t.settle)
         controls: dict[str, Cell] = {}
         for tool in tools:
-            row = await self._row(cells, session, tool, TargetKind.NEW_ROOT)
+            row = await self._row(cells, client, tool, TargetKind.NEW_ROOT)
             controls[tool.name] = row.inside
 
         notices = self.tail.count(ev.LIST_CHANGED_SENT)
@@ -324,7 +324,7 @@ class ProbeRun:
             await asyncio.sleep(t.settle)
         _, target = PAIRS[TargetKind.AFTER_EMPTY_LIST]
         for tool in tools:
-            outside = await self._cell(cells, session, tool, [target])
+            outside = await self._cell(cells, client, tool, [target])
             self._add(
                 Row(
                     tool.name,
@@ -368,12 +368,12 @@ class ProbeRun:
 
 
 _ROOTS_KINDS = {
-    ev.SESSION_START,
+    ev.RUN_START,
     ev.HANDSHAKE,
     ev.ROOTS_ASKED,
     ev.ROOTS_ANSWERED,
     ev.LIST_CHANGED_SENT,
-    ev.SESSION_END,
+    ev.RUN_END,
     ev.ERROR,
 }
 """The bridge's events the report keeps: the roots traffic of the run, from its private log."""
