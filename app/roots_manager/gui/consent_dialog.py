@@ -175,7 +175,7 @@ class ConsentDialog(QDialog):
             )
 
         self.buttons = QDialogButtonBox(self)
-        self.while_running_button = QPushButton(self.tr("Allow while it &runs"), self)
+        self.while_running_button = QPushButton(self.tr("Allow w&hile it runs"), self)
         self.always_button = QPushButton(self.tr("Al&ways allow"), self)
         self.deny_button = QPushButton(self.tr("&Deny"), self)
         self.later_button = QPushButton(self.tr("&Later"), self)
