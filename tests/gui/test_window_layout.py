@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QPoint, QRect
-from PySide6.QtWidgets import QApplication, QSplitter
+from PySide6.QtWidgets import QApplication, QSplitter, QStyle
 from pytestqt.qtbot import QtBot
 
 from roots_manager.core.paths import Layout
@@ -14,7 +14,7 @@ from roots_manager.core.store import Store
 from roots_manager.gui import window_state
 from roots_manager.gui.app import AppController, app_settings
 from roots_manager.gui.main_window import GEOMETRY_KEY, MainWindow
-from roots_manager.gui.servers_model import COMMAND, SERVER, STATUS
+from roots_manager.gui.servers_model import COMMAND, SERVER, STALE, STATUS
 from roots_manager.gui.watcher import StoreWatcher
 from tests.gui.shell_support import folders
 
@@ -193,5 +193,26 @@ def test_a_saved_tab_or_split_that_no_longer_fits_is_ignored(
             again.servers_panel.findChild(QSplitter, "serversSplitter").sizes()
             == (default_sizes["serversSplitter"])
         )
+    finally:
+        watcher.stop()
+
+
+def test_the_stale_column_has_room_for_its_mark_and_word_before_any_server_is_stale(
+    layout: Layout, store: Store, qtbot: QtBot
+) -> None:
+    with store.transaction() as state:
+        state.server_started("fs", ["npx", "fs"], "run-1")
+    watcher = StoreWatcher(store)
+    watcher.start()
+    try:
+        window = _window(watcher, layout, qtbot)
+        view = window.servers_panel.servers
+        qtbot.waitUntil(lambda: window.servers_panel.servers_model.rowCount() == 1)
+        # the columns are fitted to the first rows, where nothing is stale yet; a stale mark
+        # and its word come later, and must not be cut to "…" then
+        metrics = view.fontMetrics()
+        icon = view.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize)
+        word = metrics.horizontalAdvance("stale")
+        assert view.horizontalHeader().sectionSize(STALE) >= icon + word
     finally:
         watcher.stop()

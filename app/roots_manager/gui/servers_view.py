@@ -43,6 +43,7 @@ from roots_manager.gui.servers_model import (
     COMMAND,
     LAST_ASKED,
     SERVER,
+    STALE,
     STARTED,
     STATUS,
     ServerRow,
@@ -366,6 +367,10 @@ class ServersPanel(QWidget):
             BRIDGE: metrics.horizontalAdvance("pid 123456, managed, protocol 2025-11-25") + pad,
             STARTED: stamp,
             LAST_ASKED: stamp,
+            # the warning mark and its word, which come later than the first rows do
+            STALE: self.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize)
+            + metrics.horizontalAdvance(QCoreApplication.translate("ServersModel", "stale"))
+            + pad,
         }
         header = self.servers.horizontalHeader()
         for col in range(COMMAND):
