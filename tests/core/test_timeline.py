@@ -5,13 +5,22 @@ from __future__ import annotations
 from roots_manager.core import events
 from roots_manager.core.logindex import LogIndex
 from roots_manager.core.paths import Layout
-from roots_manager.core.timeline import MarkKind, Timeline
+from roots_manager.core.timeline import Lane, MarkKind, Timeline
 
 
 def write(w: events.EventWriter, kind: str, server: str, second: int, **fields: object) -> None:
     rec = events.event(kind, server, w.run, **fields)
     rec["ts"] = f"2026-01-01T10:00:{second:02d}.000Z"
     w.write(rec)
+
+
+def _lane(layout: Layout, server: str) -> Lane:
+    """*server*'s lane in a timeline of everything written so far."""
+    ix = LogIndex(layout)
+    ix.scan()
+    tl = Timeline(ix)
+    tl.update()
+    return tl.lanes[server]
 
 
 def test_marks_per_server_with_held_spans_and_incremental_updates(layout: Layout) -> None:
@@ -64,11 +73,7 @@ def test_held_spans_pair_each_request_with_its_own_answer_by_id(layout: Layout) 
     # an answer naming a request nobody saw closes nothing
     write(w, events.ROOTS_ASKED, "fs", 20, id="20")
     write(w, events.ROOTS_ANSWERED, "fs", 21, id=20, uris=[])
-    ix = LogIndex(layout)
-    ix.scan()
-    tl = Timeline(ix)
-    tl.update()
-    lane = tl.lanes["fs"]
+    lane = _lane(layout, "fs")
     t0 = lane.marks[0].ts
     held = sorted((s.start - t0, s.end - t0) for s in lane.spans if s.end is not None)
     assert held == [(0.0, 8.0), (1.0, 4.0)]
@@ -84,18 +89,13 @@ def test_ids_pair_within_a_bridge_run_and_an_ended_run_holds_nothing(layout: Lay
     write(first, events.ROOTS_ASKED, "fs", 1, id=0, held=True)
     write(second, events.ROOTS_ASKED, "fs", 2, id=0)  # ids restart in every run
     write(second, events.ROOTS_ANSWERED, "fs", 3, id=0, uris=[])
-    ix = LogIndex(layout)
-    ix.scan()
-    tl = Timeline(ix)
-    tl.update()
-    lane = tl.lanes["fs"]
+    lane = _lane(layout, "fs")
     t0 = lane.marks[0].ts
     assert [(s.start - t0, (s.end or 0) - t0) for s in lane.spans] == [(1.0, 2.0)]
     assert [s.start - t0 for s in lane.open_spans] == [0.0]
 
     write(first, events.RUN_END, "fs", 7, reason="host closed stdin")
-    ix.scan()
-    tl.update()
+    lane = _lane(layout, "fs")
     assert lane.open_spans == []
     ended = lane.spans[-1]
     assert not ended.answered and (ended.start - t0, (ended.end or 0) - t0) == (0.0, 6.0)
@@ -109,11 +109,7 @@ def test_a_2026_request_pairs_with_its_retry_by_host_id_or_input_key(layout: Lay
     write(w, events.MRTR_RESOLVED, "fs", 4, id="roots-bridge-x-1", host_id=5, keys=["roots"])
     # the host retried itself under a new id: only the key ties it to its request
     write(w, events.MRTR_RESOLVED, "fs", 7, id=99, keys=["r2"], path="host-retry")
-    ix = LogIndex(layout)
-    ix.scan()
-    tl = Timeline(ix)
-    tl.update()
-    lane = tl.lanes["fs"]
+    lane = _lane(layout, "fs")
     t0 = lane.marks[0].ts
     assert [(s.start - t0, (s.end or 0) - t0) for s in lane.spans] == [(0.0, 3.0), (1.0, 6.0)]
     assert lane.open_spans == []

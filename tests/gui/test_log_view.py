@@ -298,6 +298,24 @@ def test_the_timeline_shows_each_servers_marks_and_a_click_selects_the_event(
         panel.stop()
 
 
+def _timed(w: events.EventWriter, at: str, kind: str, server: str, rid: object) -> None:
+    """Write an event of *server* at second *at* of a fixed minute."""
+    rec = events.event(kind, server, w.run, id=rid, uris=[])
+    rec["ts"] = f"2026-01-01T10:00:{at}Z"
+    w.write(rec)
+
+
+def _shown_panel(layout: Layout, qtbot: QtBot) -> LogPanel:
+    panel = LogPanel(layout)
+    qtbot.addWidget(panel)
+    panel.resize(1000, 700)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.activateWindow()
+    panel.start()
+    return panel
+
+
 def test_the_timeline_is_worked_from_the_keyboard(layout: Layout, qtbot: QtBot) -> None:
     w = events.EventWriter(layout, "s1")
     for at, kind, server, rid in (
@@ -307,16 +325,8 @@ def test_the_timeline_is_worked_from_the_keyboard(layout: Layout, qtbot: QtBot) 
         ("04.0", events.LIST_CHANGED_SENT, "fs", None),  # row 3
         ("05.0", events.ROOTS_ANSWERED, "git", 7),  # row 4
     ):
-        rec = events.event(kind, server, "s1", id=rid, uris=[])
-        rec["ts"] = f"2026-01-01T10:00:{at}00Z"
-        w.write(rec)
-    panel = LogPanel(layout)
-    qtbot.addWidget(panel)
-    panel.resize(1000, 700)
-    panel.show()
-    qtbot.waitExposed(panel)
-    panel.activateWindow()
-    panel.start()
+        _timed(w, at + "00", kind, server, rid)
+    panel = _shown_panel(layout, qtbot)
     try:
         qtbot.waitUntil(lambda: panel.model.rowCount() == 5, timeout=WAIT_MS)
         view = panel.timeline
@@ -400,14 +410,8 @@ def test_overlapping_requests_draw_two_held_bars_and_an_unanswered_one_reaches_n
         (7, events.ROOTS_ANSWERED, 1),
         (8, events.ROOTS_ASKED, 3),
     ):
-        rec = events.event(kind, "fs", "s1", id=rid, uris=[])
-        rec["ts"] = f"2026-01-01T10:00:0{second}.000Z"
-        w.write(rec)
-    panel = LogPanel(layout)
-    qtbot.addWidget(panel)
-    panel.resize(1000, 700)
-    panel.show()
-    panel.start()
+        _timed(w, f"0{second}.000", kind, "fs", rid)
+    panel = _shown_panel(layout, qtbot)
     try:
         view = panel.timeline
         qtbot.waitUntil(lambda: len(view.timeline.lanes.get("fs", Lane("fs")).marks) == 5)
