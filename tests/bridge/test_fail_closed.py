@@ -1,6 +1,6 @@
 """Managed mode fails closed: no spelling of a request for roots gets from the server to the host.
 
-The server's direction runs as in a bridge (the relay's byte-level triage, then the session),
+The server's direction runs as in a bridge (the relay's byte-level triage, then the mediator),
 fed in random chunks. What comes out on the host's side is read by every reader a host may use:
 JSON as JavaScript and Python parse it (last duplicate key wins), a parser that keeps the first
 duplicate, control characters allowed, a byte order mark skipped, bytes that are not UTF-8

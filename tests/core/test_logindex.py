@@ -10,10 +10,10 @@ from roots_manager.core.logindex import LogIndex, TextSearch, parse_ts
 from roots_manager.core.paths import Layout
 
 
-def _write(layout: Layout, session: str, server: str, n: int, **kw: object) -> events.EventWriter:
-    w = events.EventWriter(layout, session, **kw)  # type: ignore[arg-type]
+def _write(layout: Layout, run: str, server: str, n: int, **kw: object) -> events.EventWriter:
+    w = events.EventWriter(layout, run, **kw)  # type: ignore[arg-type]
     for i in range(n):
-        w.write(events.event(events.MESSAGE, server, session, dir=events.HOST_TO_SERVER, id=i))
+        w.write(events.event(events.MESSAGE, server, run, dir=events.HOST_TO_SERVER, id=i))
     return w
 
 
@@ -64,7 +64,7 @@ def test_rotated_parts_are_read_in_order_and_gone_parts_read_as_none(layout: Lay
     assert ix.record(len(ix) - 1) is not None
 
 
-def test_concurrent_sessions_interleave_by_time(layout: Layout) -> None:
+def test_concurrent_bridge_runs_interleave_by_time(layout: Layout) -> None:
     a = events.EventWriter(layout, "a")
     b = events.EventWriter(layout, "b")
     stamps = [f"2026-01-01T00:00:{s:02d}.000Z" for s in range(10)]

@@ -456,7 +456,7 @@ def test_server_ignoring_sigterm_gets_sigkill(layout) -> None:
         p.close()
 
 
-def test_server_closing_stdout_but_living_on_ends_the_session(layout) -> None:
+def test_server_closing_stdout_but_living_on_ends_the_bridge_run(layout) -> None:
     p = Bridged()
     try:
         p.handshake()
@@ -475,7 +475,7 @@ def test_server_closing_stdout_but_living_on_ends_the_session(layout) -> None:
         p.close()
 
 
-def test_host_that_stops_reading_ends_the_session_without_sigpipe(layout) -> None:
+def test_host_that_stops_reading_ends_the_bridge_run_without_sigpipe(layout) -> None:
     server = Puppet()
     read_end, write_end = os.pipe()
     bridge = subprocess.Popen(

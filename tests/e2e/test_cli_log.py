@@ -15,14 +15,14 @@ from roots_manager.core.paths import Layout
 from tests.conftest import run_cli
 
 
-def _write(layout: Layout, session: str, server: str, n: int, **extra: object) -> None:
-    w = ev.EventWriter(layout, session)
+def _write(layout: Layout, run: str, server: str, n: int, **extra: object) -> None:
+    w = ev.EventWriter(layout, run)
     for i in range(n):
         w.write(
             ev.event(
                 ev.ROOTS_ANSWERED,
                 server,
-                session,
+                run,
                 dir=ev.BRIDGE_TO_SERVER,
                 id=i,
                 uris=[f"file:///p/{i}"],

@@ -1,7 +1,7 @@
 """Revocation that revokes: a confined server restarted behind the host's back, on the real kernel.
 
 The host is the Python SDK's client, which initializes once; the bridge restarts the server when
-its grants change and replays the handshake, so the same host session goes on, under new rules.
+its grants change and replays the handshake, so the host's protocol state goes on, under new rules.
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ def test_a_revoked_folder_is_closed_to_the_running_confined_server(
                 assert got == f"in {name}\n"
             run_cli("revoke", "srv", str(w["taken"]))
             first = await anyio.to_thread.run_sync(restarted, layout, 1)
-            # the same host session: no second initialize, and every tool still there
+            # the host's protocol state goes on: no second initialize, and every tool still there
             tools = await client.list_tools()
             assert {t.name for t in tools.tools} >= {"read_file", "write_file"}
             got = await text(client, "read_file", path=str(w["taken"] / "hello.txt"))
@@ -204,7 +204,7 @@ def test_the_restarted_server_is_told_what_the_host_told_the_old_one(
     old_pid = restart["old_pid"]
     old = [m for pid, m in got if pid == old_pid]
     new = [m for pid, m in got if pid == new_pid]
-    # exactly the host's session, replayed before the held call: the initialize as the bridge
+    # exactly the host's handshake, replayed before the held call: the initialize as the bridge
     # forwarded it (with the roots capability), initialized, the level, the open subscription
     assert [m.get("method") for m in new if "method" in m] == [
         "initialize",
