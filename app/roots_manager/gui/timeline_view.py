@@ -355,17 +355,21 @@ class TimelineView(QWidget):
         painter.end()
 
     def held_bars(self, server: str, now: float | None = None) -> list[QRectF]:
-        """The bars of *server*'s held answers in view; one still held reaches *now*."""
+        """The bars of *server*'s held answers in view: one per answered request, and one from
+        the oldest request still waiting to *now* (the requests waiting all end there, so one
+        bar covers them, however many a server left unanswered)."""
         lane = self.timeline.lanes[server]
         mid = AXIS_HEIGHT + self.timeline.servers().index(server) * LANE_HEIGHT + LANE_HEIGHT / 2
         now = time.time() if now is None else now
         left, right = self.time_at(LABEL_WIDTH), self.time_at(self.width())
+        spans = [(s.start, s.end) for s in lane.spans]
+        if lane.open_since is not None:
+            spans.append((lane.open_since, max(now, self.timeline.last or now)))
         bars = []
-        for span in [*lane.spans, *lane.open_spans]:
-            stop = span.end if span.end is not None else max(now, self.timeline.last or now)
-            if stop < left or span.start > right:
+        for start, stop in spans:
+            if stop is None or stop < left or start > right:
                 continue
-            x0, x1 = max(self.x_of(span.start), LABEL_WIDTH), self.x_of(stop)
+            x0, x1 = max(self.x_of(start), LABEL_WIDTH), self.x_of(stop)
             bars.append(QRectF(x0, mid - 4, max(x1 - x0, 1.0), 8))
         return bars
 
