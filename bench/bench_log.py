@@ -35,7 +35,7 @@ def _rss_mb() -> float:
     return float(psutil.Process().memory_info().rss) / 2**20
 
 
-def _event(i: int, server: str, session: str) -> dict[str, Any]:
+def _event(i: int, server: str, run: str) -> dict[str, Any]:
     from roots_manager.core import events
 
     # a mix like real traffic: mostly relayed messages, some roots traffic
@@ -43,17 +43,17 @@ def _event(i: int, server: str, session: str) -> dict[str, Any]:
         return events.event(
             events.ROOTS_ANSWERED,
             server,
-            session,
+            run,
             dir=events.BRIDGE_TO_SERVER,
             id=i,
             uris=["file:///home/user/src/project-a", "file:///home/user/src/project-b"],
         )
     if i % 50 == 1:
-        return events.event(events.ROOTS_ASKED, server, session, dir=events.SERVER_TO_HOST, id=i)
+        return events.event(events.ROOTS_ASKED, server, run, dir=events.SERVER_TO_HOST, id=i)
     return events.event(
         events.MESSAGE,
         server,
-        session,
+        run,
         dir=events.HOST_TO_SERVER if i % 2 else events.SERVER_TO_HOST,
         id=i,
         method="tools/call" if i % 2 else None,
@@ -64,22 +64,20 @@ def _event(i: int, server: str, session: str) -> dict[str, Any]:
 # -- child processes ---------------------------------------------------------------------------
 
 
-def child_writer(home: str, n: int, sessions: int, rate: float = 0.0) -> None:
-    """Append *n* events round-robin to *sessions* sessions, at *rate* events/s (0: as fast as
+def child_writer(home: str, n: int, runs: int, rate: float = 0.0) -> None:
+    """Append *n* events round-robin to *runs* runs, at *rate* events/s (0: as fast as
     possible)."""
     from roots_manager.core import events
     from roots_manager.core.paths import Layout
 
     layout = Layout(Path(home)).ensure()
-    writers = [
-        events.EventWriter(layout, f"bench{s:02d}", keep_parts=100_000) for s in range(sessions)
-    ]
-    servers = [f"server-{s}" for s in range(sessions)]
+    writers = [events.EventWriter(layout, f"bench{s:02d}", keep_parts=100_000) for s in range(runs)]
+    servers = [f"server-{s}" for s in range(runs)]
     start_wall = time.time()
     t0 = time.perf_counter()
     for i in range(n):
-        s = i % sessions
-        writers[s].write(_event(i, servers[s], writers[s].session))
+        s = i % runs
+        writers[s].write(_event(i, servers[s], writers[s].run))
         if rate and i % 100 == 99:
             # paced in bursts of 100: sleep until this burst is due
             ahead = t0 + (i + 1) / rate - time.perf_counter()
@@ -131,7 +129,7 @@ def _wait(app: Any, cond: Any, what: str) -> None:
         time.sleep(0.0005)
 
 
-def child_ingest(home: str, n: int, sessions: int, rate: float) -> None:
+def child_ingest(home: str, n: int, runs: int, rate: float) -> None:
     """Follow while a writer process appends *n* events; then measure single-event latency."""
     from PySide6.QtWidgets import QApplication
 
@@ -158,7 +156,7 @@ def child_ingest(home: str, n: int, sessions: int, rate: float) -> None:
 
     model.rows_appended.connect(on_rows)
     writer = subprocess.Popen(
-        [sys.executable, __file__, "_writer", home, str(n), str(sessions), str(rate)],
+        [sys.executable, __file__, "_writer", home, str(n), str(runs), str(rate)],
         stdout=subprocess.PIPE,
         text=True,
     )
@@ -294,7 +292,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--events", type=int, default=1_000_000, help="events on disk for memory")
     ap.add_argument("--ingest", type=int, default=300_000, help="events appended while following")
-    ap.add_argument("--sessions", type=int, default=4, help="concurrent writer sessions")
+    ap.add_argument("--runs", type=int, default=4, help="concurrent bridge runs writing")
     ap.add_argument(
         "--rates",
         default="30000,0",
@@ -311,19 +309,19 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory(prefix="rm-bench-log-") as tmp:
         bare = _child("_bare")
-        base = _child("_writer", str(Path(tmp) / "alone"), str(a.ingest), str(a.sessions), "0")
+        base = _child("_writer", str(Path(tmp) / "alone"), str(a.ingest), str(a.runs), "0")
         rates = [float(r) for r in a.rates.split(",")]
         ings = [
             (
                 r,
                 _child(
-                    "_ingest", str(Path(tmp) / f"follow{k}"), str(a.ingest), str(a.sessions), str(r)
+                    "_ingest", str(Path(tmp) / f"follow{k}"), str(a.ingest), str(a.runs), str(r)
                 ),
             )
             for k, r in enumerate(rates)
         ]
         big = str(Path(tmp) / "big")
-        gen = _child("_writer", big, str(a.events), str(a.sessions), "0")
+        gen = _child("_writer", big, str(a.events), str(a.runs), "0")
         mem = _child("_memory", big, str(a.events))
 
     ok = lambda b: "ok" if b else "MISSED"  # noqa: E731
@@ -331,9 +329,7 @@ def main() -> None:
     print(f"  baseline: writer alone            {base['rate']:>12,.0f} events/s")
     for rate, ing in ings:
         paced = f"paced at {rate:,.0f} events/s" if rate else "flat out"
-        print(
-            f"  ingest while following ({a.ingest:,} events, {a.sessions} sessions, writer {paced})"
-        )
+        print(f"  ingest while following ({a.ingest:,} events, {a.runs} runs, writer {paced})")
         print(f"    writer during ingest            {ing['writer']['rate']:>12,.0f} events/s")
         print(
             f"    model ingest                    {ing['ingest_rate']:>12,.0f} events/s"

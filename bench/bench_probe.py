@@ -2,7 +2,7 @@
 
 The probe starts the server behind a private bridge over a scratch tree, walks every path tool
 with its paired inside/outside targets, does the ``list_changed`` round trip and the empty
-list, and stops the server. The baseline, measured in the same run, is one bare session through
+list, and stops the server. The baseline, measured in the same run, is one bare MCP client through
 the same bridge (start, ``initialize``, ``tools/list``, stop): what no probe can do without. The
 goal is a full probe under 20 s; the essay's pass by hand takes about ten minutes.
 
@@ -29,7 +29,7 @@ FILESYSTEM = REPO / "tests/peers/node_modules/@modelcontextprotocol/server-files
 GOAL_S = 20.0
 
 
-async def bare_session(home: str) -> float:
+async def bare_client(home: str) -> float:
     start = time.perf_counter()
     params = StdioServerParameters(
         command=sys.executable,
@@ -39,10 +39,10 @@ async def bare_session(home: str) -> float:
     with open(os.devnull, "w") as quiet:
         async with (
             stdio_client(params, errlog=quiet) as (read, write),
-            ClientSession(read, write) as session,
+            ClientSession(read, write) as client,
         ):
-            await session.initialize()
-            await session.list_tools()
+            await client.initialize()
+            await client.list_tools()
     return time.perf_counter() - start
 
 
@@ -65,7 +65,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-probe-") as home:
-        base = [asyncio.run(bare_session(home)) for _ in range(args.runs)]
+        base = [asyncio.run(bare_client(home)) for _ in range(args.runs)]
     runs = [asyncio.run(full_probe()) for _ in range(args.runs)]
     b50 = statistics.median(base)
     p50 = statistics.median(t for t, _, _ in runs)
@@ -73,7 +73,7 @@ def main() -> None:
     verdict = "within" if p50 < GOAL_S else "OVER"
     print(
         f"full probe of server-filesystem: p50 {p50:.2f} s over {args.runs} run(s) "
-        f"({rows} rows, {calls} calls, {calls / p50:.0f} calls/s); bare session p50 {b50:.2f} s, "
+        f"({rows} rows, {calls} calls, {calls / p50:.0f} calls/s); bare client p50 {b50:.2f} s, "
         f"ratio {p50 / b50:.1f}x ({verdict} the {GOAL_S:.0f} s goal)"
     )
 

@@ -74,11 +74,11 @@ def build_sample(home: Path, work: Path, lang: str) -> None:
         )
     (work / "data science").rmdir()  # shown as unavailable
 
-    session = "20261129T090000-filesystem"
+    run = "20261129T090000-filesystem"
     live.write_bridge_marker(
         layout,
         live.BridgeMarker(
-            session=session,
+            run=run,
             server="filesystem",
             pid=os.getpid(),
             started_at=now_iso(),
@@ -89,7 +89,7 @@ def build_sample(home: Path, work: Path, lang: str) -> None:
             stale=True,
         ),
     )
-    writer = ev.EventWriter(layout, session)
+    writer = ev.EventWriter(layout, run)
     clock = datetime.now(UTC).replace(microsecond=0) - timedelta(minutes=30)
 
     def stamped(rec: dict[str, object]) -> dict[str, object]:
@@ -102,9 +102,9 @@ def build_sample(home: Path, work: Path, lang: str) -> None:
     writer.write(
         stamped(
             ev.event(
-                ev.SESSION_START,
+                ev.RUN_START,
                 "filesystem",
-                session,
+                run,
                 command=SERVERS["filesystem"],
                 pid=4242,
                 mode="managed",
@@ -116,7 +116,7 @@ def build_sample(home: Path, work: Path, lang: str) -> None:
             ev.event(
                 ev.HANDSHAKE,
                 "filesystem",
-                session,
+                run,
                 dir=ev.HOST_TO_SERVER,
                 id=0,
                 protocol="2025-11-25",
@@ -126,14 +126,14 @@ def build_sample(home: Path, work: Path, lang: str) -> None:
     )
     for i in range(1, 120):
         writer.write(
-            stamped(ev.event(ev.ROOTS_ASKED, "filesystem", session, dir=ev.SERVER_TO_HOST, id=i))
+            stamped(ev.event(ev.ROOTS_ASKED, "filesystem", run, dir=ev.SERVER_TO_HOST, id=i))
         )
         writer.write(
             stamped(
                 ev.event(
                     ev.ROOTS_ANSWERED,
                     "filesystem",
-                    session,
+                    run,
                     dir=ev.BRIDGE_TO_SERVER,
                     id=i,
                     uris=uris[: 1 + i % 2],
@@ -147,7 +147,7 @@ def build_sample(home: Path, work: Path, lang: str) -> None:
                     ev.event(
                         ev.LIST_CHANGED_SENT,
                         "filesystem",
-                        session,
+                        run,
                         dir=ev.BRIDGE_TO_SERVER,
                         uris=uris[: 1 + (i + 1) % 2],
                     )
@@ -167,15 +167,15 @@ def build_first_run(home: Path) -> None:
     from roots_manager.core.store import Store
 
     layout = Layout(home).ensure()
-    session = "20261130T090000-roots-demo"
+    run = "20261130T090000-roots-demo"
     # the command as an installed app runs it, not this checkout's interpreter path
     command = ["python3", "-m", "roots_manager.demo_server"]
     with Store(layout).transaction() as state:
-        state.server_started(DEMO_SERVER_NAME, command, session)
+        state.server_started(DEMO_SERVER_NAME, command, run)
     live.write_bridge_marker(
         layout,
         live.BridgeMarker(
-            session=session,
+            run=run,
             server=DEMO_SERVER_NAME,
             pid=os.getpid(),
             started_at=now_iso(),
@@ -184,9 +184,9 @@ def build_first_run(home: Path) -> None:
             process_started=live.process_start_time(os.getpid()),
         ),
     )
-    writer = ev.EventWriter(layout, session)
-    writer.write(ev.event(ev.CONSENT_WAIT, DEMO_SERVER_NAME, session, timeout=30.0))
-    asked = ev.event(ev.ROOTS_ASKED, DEMO_SERVER_NAME, session, dir=ev.SERVER_TO_HOST, id=0)
+    writer = ev.EventWriter(layout, run)
+    writer.write(ev.event(ev.CONSENT_WAIT, DEMO_SERVER_NAME, run, timeout=30.0))
+    asked = ev.event(ev.ROOTS_ASKED, DEMO_SERVER_NAME, run, dir=ev.SERVER_TO_HOST, id=0)
     asked["held"] = True
     # asked 7 s ago: the prompt shows the 23 s left
     asked["ts"] = (

@@ -1,5 +1,5 @@
 """Log files of past bridge runs, made for the retention tests: real files with chosen sizes
-and ages, and a live marker for a session whose bridge "runs" (a process that is alive)."""
+and ages, and a live marker for a run whose bridge "runs" (a process that is alive)."""
 
 from __future__ import annotations
 
@@ -17,15 +17,13 @@ DAY = 86400.0
 WAIT = 60.0
 
 
-def past_run(
-    layout: Layout, session: str, mib: float, days_ago: float, parts: int = 1
-) -> list[Path]:
+def past_run(layout: Layout, run: str, mib: float, days_ago: float, parts: int = 1) -> list[Path]:
     """The event files of a bridge run that ended *days_ago*, *mib* MiB in all over *parts*."""
     made = []
     when = time.time() - days_ago * DAY
     for part in range(parts):
-        path = layout.logs / f"{session}-{part:04d}.jsonl"
-        line = b'{"kind":"message","session":"%s"}\n' % session.encode()
+        path = layout.logs / f"{run}-{part:04d}.jsonl"
+        line = b'{"kind":"message","session":"%s"}\n' % run.encode()
         size = int(mib * MIB / parts)
         path.write_bytes(line * (size // len(line)) + b" " * (size % len(line)))
         os.utime(path, (when + part, when + part))  # later parts are a little newer
@@ -33,12 +31,12 @@ def past_run(
     return made
 
 
-def running(layout: Layout, session: str, pid: int | None = None) -> None:
-    """Mark *session* as a bridge running now: its marker names a live process (this one)."""
+def running(layout: Layout, run: str, pid: int | None = None) -> None:
+    """Mark *run* as a bridge running now: its marker names a live process (this one)."""
     live.write_bridge_marker(
         layout,
         live.BridgeMarker(
-            session=session,
+            run=run,
             server="busy",
             pid=pid or os.getpid(),
             started_at=now_iso(),

@@ -71,7 +71,8 @@ def test_granting_every_root_at_once_grows_linearly(folders: list[str]) -> None:
         state = ungranted(folders, n)
         ids = [r.id for r in state.roots]
         count = steps(lambda: state.grant("fs", ids, "session", ["s1"]))
-        count += steps(lambda: state.grant("fs", ids, "always"))  # each session grant replaced
+        # each while-running grant replaced
+        count += steps(lambda: state.grant("fs", ids, "always"))
         assert len(state.grants) == n and {g.scope for g in state.grants} == {"always"}
         return count
 

@@ -27,7 +27,7 @@ from roots_manager.core.consent import (
     root_unavailable,
     visible_roots,
 )
-from roots_manager.core.model import POLICIES, ModelError, State
+from roots_manager.core.model import POLICIES, ModelError, Scope, State
 from roots_manager.core.names import find_by_visible, visible
 from roots_manager.core.paths import Layout
 from roots_manager.core.store import Store, StoreError
@@ -56,7 +56,7 @@ def cmd_roots_add(store: Store, args: argparse.Namespace) -> int:
 
 def roots_report(state: State, layout: Layout) -> list[dict[str, Any]]:
     """Each root with its availability and the servers it is granted to now."""
-    grants = active_grants_by_root(state, live.live_sessions(layout))
+    grants = active_grants_by_root(state, live.live_runs(layout))
     out = []
     for r in state.roots:
         reason = root_unavailable(r)
@@ -91,7 +91,8 @@ def cmd_roots_list(store: Store, args: argparse.Namespace) -> int:
             r["path"],
             "yes" if r["available"] else f"no ({r['unavailable_reason']})",
             ", ".join(
-                visible(g["server"]) + (" (session)" if g["scope"] == "session" else "")
+                visible(g["server"])
+                + (" (while running)" if g["scope"] == Scope.WHILE_RUNNING else "")
                 for g in r["granted_to"]
             )
             or "-",
@@ -127,23 +128,23 @@ def cmd_roots_remove(store: Store, args: argparse.Namespace) -> int:
 def cmd_grant(store: Store, args: argparse.Namespace) -> int:
     with store.transaction() as state:
         server = _named(state.servers, args.server)
-        sessions: list[str] = []
-        if args.session:
-            sessions = [m.session for m in live.bridge_markers(store.layout) if m.server == server]
+        runs: list[str] = []
+        if args.while_running:
+            runs = [m.run for m in live.bridge_markers(store.layout) if m.server == server]
         ids = [state.find_root(ref).id for ref in args.roots]
         state.grant(
             server,
             ids,
-            "session" if args.session else "always",
-            sessions,
+            Scope.WHILE_RUNNING if args.while_running else Scope.ALWAYS,
+            runs,
             read_only=args.read_only,
         )
         suspended = state.servers[server].suspended
-    what = "for this session" if args.session else "always"
+    what = "while it runs" if args.while_running else "always"
     if args.read_only:
         what += ", read-only: enforced only while the server runs confined"
     print(f"granted {visible(server)} {len(ids)} root(s) ({what})")
-    if args.session and not sessions:
+    if args.while_running and not runs:
         print("no bridge of this server runs now: the grant lasts for the next one to start")
     if suspended:
         print(
@@ -173,7 +174,8 @@ def servers_report(state: State, layout: Layout) -> list[dict[str, Any]]:
     for m in live.bridge_markers(layout):
         running.setdefault(m.server, []).append(
             {
-                "session": m.session,
+                # the bridge run's id, under the key scripts have read since the first version
+                "session": m.run,
                 "pid": m.pid,
                 "started_at": m.started_at,
                 "mode": m.mode,
@@ -275,7 +277,7 @@ def cmd_effective(store: Store, args: argparse.Namespace) -> int:
         return watch_effective(store, args.server, args.json)
     state = store.read()
     server = _named(state.servers, args.server)
-    result = effective(state, server, live_sessions=live.live_sessions(store.layout))
+    result = effective(state, server, live_runs=live.live_runs(store.layout))
     if args.json:
         print_json(result)
         return 0
@@ -283,7 +285,7 @@ def cmd_effective(store: Store, args: argparse.Namespace) -> int:
         print(f"{visible(server)} sees no roots{_why_none(state, server)}")
     for r in result["roots"]:
         print(f"{shown(r['name'])}\t{r['uri']}")
-    for root in visible_roots(state, args.server, live_sessions=live.live_sessions(store.layout)):
+    for root in visible_roots(state, args.server, live_runs=live.live_runs(store.layout)):
         reason = root_unavailable(root)
         if reason in ("moved", "too broad"):
             real = os.path.realpath(root.path)
@@ -336,13 +338,13 @@ def cmd_notify(store: Store, args: argparse.Namespace) -> int:
 def _ask_and_wait(layout: Layout, m: live.BridgeMarker, wait: float) -> dict[str, Any] | None:
     """Ask bridge *m* for a list_changed; its ``list-changed-asked`` event, or None in time."""
     offsets: dict[Path, int] = {}
-    for path in ev.session_log_files(layout, m.session):
+    for path in ev.run_log_files(layout, m.run):
         with contextlib.suppress(OSError):
             offsets[path] = path.stat().st_size
-    request = live.ask_list_changed(layout, m.session, "cli")
+    request = live.ask_list_changed(layout, m.run, "cli")
     deadline = time.monotonic() + wait
     while time.monotonic() < deadline:
-        for path in ev.session_log_files(layout, m.session):
+        for path in ev.run_log_files(layout, m.run):
             records, offsets[path] = ev.read_events(path, offsets.get(path, 0))
             for rec in records:
                 if rec.get("kind") == ev.LIST_CHANGED_ASKED and rec.get("request") == request:
@@ -350,7 +352,7 @@ def _ask_and_wait(layout: Layout, m: live.BridgeMarker, wait: float) -> dict[str
         time.sleep(0.05)
     # not taken in time: withdraw it, unless the bridge is taking it right now
     with contextlib.suppress(OSError):
-        live.take_list_changed_request(layout, m.session)
+        live.take_list_changed_request(layout, m.run)
     return None
 
 
@@ -441,10 +443,12 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("server")
     g.add_argument("roots", nargs="+", metavar="ROOT")
     g.add_argument(
-        "--session",
+        "--while-running",
         action="store_true",
         help="only until that server's running bridge ends (default: always)",
     )
+    # the flag's first name, kept for the scripts and hosts that pass it
+    g.add_argument("--session", dest="while_running", action="store_true", help=argparse.SUPPRESS)
     g.add_argument(
         "--read-only",
         action="store_true",

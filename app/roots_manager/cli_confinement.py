@@ -67,7 +67,7 @@ def show(store: Store, name: str) -> dict[str, Any]:
     out["tested"] = found.tested
     out["running"] = [
         {
-            "session": m.session,
+            "session": m.run,  # the bridge run's id, under the key it has always had
             "bridge_pid": m.pid,
             "server_pid": m.server_pid,
             "confined": m.confined,

@@ -208,7 +208,7 @@ def watch_effective(store: Store, server_ref: str, as_json: bool) -> int:
         nonlocal last
         state = store.read()
         server = find_by_visible(server_ref, state.servers) or server_ref
-        result = effective(state, server, live_sessions=live.live_sessions(layout))
+        result = effective(state, server, live_runs=live.live_runs(layout))
         if result == last:
             return  # coalesced: a save that changed nothing for this server prints nothing
         last = result
@@ -221,7 +221,7 @@ def watch_effective(store: Store, server_ref: str, as_json: bool) -> int:
     try:
         emit()
         # the store is replaced by rename, so its folder is watched; the markers of running
-        # bridges decide session grants; the timeout catches a bridge that died unannounced
+        # bridges decide while-running grants; the timeout catches a bridge that died unannounced
         for _ in watch(
             layout.home,
             layout.live,

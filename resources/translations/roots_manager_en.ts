@@ -4,7 +4,7 @@
 <context>
     <name>ConsentDialog</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/consent_dialog.py" line="+171"/>
+        <location filename="../../app/roots_manager/gui/consent_dialog.py" line="+172"/>
         <source>%n more request(s) wait after this one.</source>
         <translation>
             <numerusform>%n more request waits after this one.</numerusform>
@@ -50,7 +50,7 @@
 <context>
     <name>LogPanel</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/log_view.py" line="+296"/>
+        <location filename="../../app/roots_manager/gui/log_view.py" line="+297"/>
         <source>Exported %n event(s) to {path}</source>
         <translation>
             <numerusform>Exported %n event to {path}</numerusform>
@@ -69,7 +69,7 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+164"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+165"/>
         <source>Added %n root(s)</source>
         <translation>
             <numerusform>Added %n root</numerusform>
@@ -77,7 +77,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+121"/>
+        <location line="+122"/>
         <source>%n server(s) wait for your decision</source>
         <translation>
             <numerusform>%n server waits for your decision</numerusform>

@@ -4,7 +4,7 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="+444"/>
+        <location filename="../../app/roots_manager/gui/app.py" line="+354"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
@@ -27,12 +27,7 @@
         <translation>選択したサーバーを許可したフォルダーに閉じ込める</translation>
     </message>
     <message>
-        <location line="+15"/>
-        <source>Stop and start the server again behind the host&apos;s back when a folder it was told is revoked (and, confined, when its grants change): the host&apos;s session goes on, and the server forgets the folder. On by default for confined servers; from the server&apos;s next start.</source>
-        <translation>伝えたフォルダーが取り消されたとき（閉じ込め中なら許可が変わったときも）、ホストに気付かれずにサーバーを停止して再起動します。ホストのセッションは続き、サーバーはそのフォルダーを忘れます。閉じ込められたサーバーでは既定でオン。サーバーの次回起動から有効です。</translation>
-    </message>
-    <message>
-        <location line="+9"/>
+        <location line="+24"/>
         <source>Turn on restart on re&amp;voke</source>
         <translation>取り消し時の再起動をオンにする(&amp;V)</translation>
     </message>
@@ -47,7 +42,12 @@
         <translation>フォルダーが取り消されたら再起動する(&amp;K)</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+3"/>
+        <source>Stop and start the server again behind the host&apos;s back when a folder it was told is revoked (and, confined, when its grants change): the host stays connected, and the server forgets the folder. On by default for confined servers; from the server&apos;s next start.</source>
+        <translation>伝えたフォルダーが取り消されたとき（閉じ込め中なら許可が変わったときも）、ホストに気付かれずにサーバーを停止して再起動します。ホストは接続したままで、サーバーはそのフォルダーを忘れます。閉じ込められたサーバーでは既定でオン。サーバーの次回起動から有効です。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>Extra read-onl&amp;y path…</source>
         <translation>読み取り専用の追加パス…(&amp;Y)</translation>
     </message>
@@ -281,7 +281,7 @@
 <context>
     <name>ConsentDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/consent_dialog.py" line="+65"/>
+        <location filename="../../app/roots_manager/gui/consent_dialog.py" line="+66"/>
         <source>A server asks for your folders</source>
         <translation>サーバーがフォルダーを求めています</translation>
     </message>
@@ -348,7 +348,12 @@
         </translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+6"/>
+        <source>Allow w&amp;hile it runs</source>
+        <translation>実行中だけ許可(&amp;H)</translation>
+    </message>
+    <message>
+        <location line="+55"/>
         <source>{server} is not waiting now: your decision applies when it next asks.</source>
         <translation>{server} は今は待っていません。決定は次にフォルダーを尋ねたときに適用されます。</translation>
     </message>
@@ -378,7 +383,7 @@
         <translation>サーバーに見せるフォルダーを追加</translation>
     </message>
     <message>
-        <location line="-139"/>
+        <location line="-144"/>
         <source>Roots the server may see</source>
         <translation>サーバーに見せてよいルート</translation>
     </message>
@@ -388,7 +393,7 @@
         <translation>このサーバーは Roots Manager の背後で動いたことがありません。あなたが決めるまで、フォルダーのリクエストは一定時間保留されます。その後はフォルダーなしで応答し、あなたの決定はあとからサーバーに届きます。</translation>
     </message>
     <message>
-        <location line="+186"/>
+        <location line="+191"/>
         <source>&amp;Roots it may see (tick the ones you allow):</source>
         <translation>見せてよいルート(&amp;R)（許可するものにチェック）:</translation>
     </message>
@@ -403,17 +408,12 @@
         <translation>まだルートがありません。許可すると、フォルダーなしでサーバーを承認します。</translation>
     </message>
     <message>
-        <location line="-111"/>
+        <location line="-116"/>
         <source>Roots tell a server where to look; they are not an access control. A server can still open any file its process may.</source>
         <translation>ルートはサーバーにどこを見るべきかを伝えるもので、アクセス制御ではありません。サーバーは、そのプロセスが開けるファイルなら何でも開けます。</translation>
     </message>
     <message>
-        <location line="+16"/>
-        <source>Allow for this &amp;session</source>
-        <translation>このセッションだけ許可(&amp;S)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+17"/>
         <source>Al&amp;ways allow</source>
         <translation>常に許可(&amp;W)</translation>
     </message>
@@ -446,12 +446,7 @@
         <translation>常に、読み取り専用</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>this session, read-only</source>
-        <translation>このセッションのみ、読み取り専用</translation>
-    </message>
-    <message>
-        <location line="+14"/>
+        <location line="+16"/>
         <source>Always</source>
         <translation>常に</translation>
     </message>
@@ -461,17 +456,7 @@
         <translation>常に・読み取り専用</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>This session</source>
-        <translation>このセッションのみ</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>This session, read-only</source>
-        <translation>このセッションのみ・読み取り専用</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location line="+6"/>
         <source>Allowed by policy</source>
         <translation>ポリシーにより許可</translation>
     </message>
@@ -486,9 +471,24 @@
         <translation>{server} には {root} が常に見えます</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>{server} sees {root} until its running session ends</source>
-        <translation>{server} には実行中のセッションが終わるまで {root} が見えます</translation>
+        <location line="-46"/>
+        <source>while running</source>
+        <translation>実行中のみ</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>While running, read-only</source>
+        <translation>実行中のみ・読み取り専用</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>While running</source>
+        <translation>実行中のみ</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>{server} sees {root} until it stops running</source>
+        <translation>{server} には実行が止まるまで {root} が見えます</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -512,8 +512,8 @@
     </message>
     <message>
         <location line="+1"/>
-        <source>Click or Space: not granted, this session, always</source>
-        <translation>クリックまたは Space: 許可なし → このセッションのみ → 常に</translation>
+        <source>Click or Space: not granted, while running, always</source>
+        <translation>クリックまたは Space: 許可なし → 実行中のみ → 常に</translation>
     </message>
     <message>
         <location line="-26"/>
@@ -521,7 +521,7 @@
         <translation>{server}、{root}: {scope}</translation>
     </message>
     <message>
-        <location line="-53"/>
+        <location line="-55"/>
         <source>{server}: confined</source>
         <translation>{server}: 閉じ込め中</translation>
     </message>
@@ -531,14 +531,14 @@
         <translation>{server}: 閉じ込めなし</translation>
     </message>
     <message>
-        <location line="+21"/>
-        <source>always</source>
-        <translation>常に</translation>
+        <location line="+19"/>
+        <source>while running, read-only</source>
+        <translation>実行中のみ、読み取り専用</translation>
     </message>
     <message>
-        <location line="+0"/>
-        <source>this session</source>
-        <translation>このセッションのみ</translation>
+        <location line="+2"/>
+        <source>always</source>
+        <translation>常に</translation>
     </message>
     <message>
         <location line="-7"/>
@@ -1095,12 +1095,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+169"/>
+        <location line="+170"/>
         <source>&amp;Pause</source>
         <translation>一時停止(&amp;P)</translation>
     </message>
     <message>
-        <location line="-167"/>
+        <location line="-168"/>
         <source>Pause the log</source>
         <translation>ログを一時停止</translation>
     </message>
@@ -1121,12 +1121,12 @@
     </message>
     <message>
         <location line="+11"/>
-        <location line="+175"/>
+        <location line="+176"/>
         <source>Export the shown events</source>
         <translation>表示中のイベントをエクスポート</translation>
     </message>
     <message>
-        <location line="-174"/>
+        <location line="-175"/>
         <source>Save the events shown as JSON Lines or CSV</source>
         <translation>表示中のイベントを JSON Lines または CSV で保存します</translation>
     </message>
@@ -1151,7 +1151,7 @@
         <translation>イベントを選ぶと JSON が表示されます</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+18"/>
         <source>Log status</source>
         <translation>ログの状態</translation>
     </message>
@@ -1175,7 +1175,7 @@
         </translation>
     </message>
     <message>
-        <location line="-349"/>
+        <location line="-350"/>
         <source>Cle&amp;ar view</source>
         <translation>表示をクリア(&amp;A)</translation>
     </message>
@@ -1195,7 +1195,7 @@
         <translation>絞り込み(&amp;I):</translation>
     </message>
     <message>
-        <location line="+143"/>
+        <location line="+144"/>
         <source>Res&amp;ume</source>
         <translation>再開(&amp;U)</translation>
     </message>
@@ -1466,13 +1466,13 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+101"/>
-        <location line="+200"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+102"/>
+        <location line="+201"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-186"/>
+        <location line="-187"/>
         <source>Sections</source>
         <translation>セクション</translation>
     </message>
@@ -1502,7 +1502,7 @@
         <translation>復旧(&amp;C)…</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+58"/>
         <source>&amp;File</source>
         <translation>ファイル(&amp;F)</translation>
     </message>
@@ -1589,7 +1589,7 @@
         <translation>保留中のリクエストを確認(&amp;R)…</translation>
     </message>
     <message>
-        <location line="-138"/>
+        <location line="-139"/>
         <source>Changed {path}</source>
         <translation>{path} を変更しました</translation>
     </message>
@@ -1606,7 +1606,7 @@
         </translation>
     </message>
     <message>
-        <location line="+100"/>
+        <location line="+101"/>
         <source>&amp;View</source>
         <translation>表示(&amp;V)</translation>
     </message>
@@ -1734,7 +1734,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 各 MCP サーバーに見せるフォルダーを選び、サーバーがそれをどう使うかを確認します。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="-243"/>
+        <location filename="../../app/roots_manager/gui/app.py" line="-187"/>
         <source>The store was recovered: {how}</source>
         <translation>ストアを復旧しました: {how}</translation>
     </message>
@@ -2484,9 +2484,9 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>いいえ（{reason}）</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>{server} (this session)</source>
-        <translation>{server}（このセッションのみ）</translation>
+        <location line="+5"/>
+        <source>{server} (while running)</source>
+        <translation>{server}（実行中のみ）</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -2706,7 +2706,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+7"/>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+363"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+365"/>
         <source>running</source>
         <translation>実行中</translation>
     </message>
@@ -2753,8 +2753,8 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+2"/>
-        <source>allowed for its session on {when}</source>
-        <translation>{when} にこのセッションのみ許可</translation>
+        <source>allowed while it runs, on {when}</source>
+        <translation>{when} に実行中のみ許可</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2796,6 +2796,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+2"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+7"/>
         <source>stale</source>
         <translation>古い情報</translation>
     </message>
@@ -2808,7 +2809,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="-282"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="-290"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;ルートはサーバーにどこを見るべきかを伝えるもので、アクセス制御ではありません。&lt;/b&gt;サーバーは、そのプロセスに許されたファイルなら何でも開けます。実際に何をしているかは「ログ」で確認してください。</translation>
     </message>
@@ -2853,12 +2854,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>同意: どのサーバーにどのルートを見せるか</translation>
     </message>
     <message>
-        <location line="+20"/>
-        <source>A click on a cell, or Space, changes what a server sees: not granted, then this session (until the running server stops), then always. Right-click for a menu, which can also make a grant read-only. A lock marks a confined server.</source>
-        <translation>セルをクリックするか Space を押すと、サーバーに見せる範囲が 許可なし → このセッションのみ（実行中のサーバーが止まるまで）→ 常に と切り替わります。右クリックのメニューでは許可を読み取り専用にもできます。鍵は閉じ込められたサーバーの印です。</translation>
-    </message>
-    <message>
-        <location line="+10"/>
+        <location line="+30"/>
         <source>No server has run behind roots-bridge yet. Start one with Connect a server…, or put roots-bridge in front of a server in your host&apos;s configuration (Help, Use with your host); it appears here the first time it runs.</source>
         <translation>まだ roots-bridge 経由で動いたサーバーはありません。「サーバーに接続…」で起動するか、ホストの設定でサーバーの前に roots-bridge を置いてください（ヘルプ →「ホストで使う」）。サーバーは初めて動いたときにここに現れます。</translation>
     </message>
@@ -2893,7 +2889,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>コマンドを承認(&amp;P)</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-27"/>
+        <source>A click on a cell, or Space, changes what a server sees: not granted, then while running (until the server stops), then always. Right-click for a menu, which can also make a grant read-only. A lock marks a confined server.</source>
+        <translation>セルをクリックするか Space を押すと、サーバーに見せる範囲が 許可なし → 実行中のみ（サーバーが止まるまで）→ 常に と切り替わります。右クリックのメニューでは許可を読み取り専用にもできます。鍵は閉じ込められたサーバーの印です。</translation>
+    </message>
+    <message>
+        <location line="+29"/>
         <source>Accept the server&apos;s changed command line and lift the suspension</source>
         <translation>サーバーの変更後のコマンドラインを受け入れ、停止を解除します</translation>
     </message>
@@ -2939,7 +2940,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>プローブ(&amp;P)…</translation>
     </message>
     <message>
-        <location line="+84"/>
+        <location line="+85"/>
         <source>Legend of the consent cells</source>
         <translation>同意セルの凡例</translation>
     </message>
@@ -2950,11 +2951,16 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+1"/>
-        <source>This session: until the running server stops</source>
-        <translation>このセッションのみ: 実行中のサーバーが止まるまで</translation>
+        <source>While running: until the server stops</source>
+        <translation>実行中のみ: サーバーが止まるまで</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+213"/>
+        <source>&amp;While running</source>
+        <translation>実行中のみ(&amp;W)</translation>
+    </message>
+    <message>
+        <location line="-212"/>
         <source>Not granted</source>
         <translation>許可なし</translation>
     </message>
@@ -2974,7 +2980,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>まだルートがありません。「ルート」タブでフォルダーを追加すると、それぞれがここで列になります。</translation>
     </message>
     <message>
-        <location line="+125"/>
+        <location line="+129"/>
         <source>Could not ask the bridge of {server}: {reason}</source>
         <translation>{server} のブリッジに依頼できませんでした: {reason}</translation>
     </message>
@@ -3004,12 +3010,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>常に(&amp;A)</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>This &amp;session</source>
-        <translation>このセッションのみ(&amp;S)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>&amp;Not granted</source>
         <translation>許可なし(&amp;N)</translation>
     </message>
@@ -3108,17 +3109,22 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>TimelineView</name>
     <message>
-        <location filename="../../app/roots_manager/gui/timeline_view.py" line="+66"/>
+        <location filename="../../app/roots_manager/gui/timeline_view.py" line="+77"/>
         <source>Timeline of the roots traffic</source>
         <translation>ルートのやりとりのタイムライン</translation>
     </message>
     <message>
         <location line="+3"/>
-        <source>Blue: asked for roots; green: answered; orange: list_changed sent; purple: consent. Wheel: zoom; Shift+wheel or drag: move; click a mark to select it.</source>
-        <translation>青: ルートの問い合わせ、緑: 応答、橙: list_changed の送信、紫: 同意。ホイール: 拡大縮小、Shift+ホイールまたはドラッグ: 移動、印をクリックするとそのイベントを選択します。</translation>
+        <source>Blue: asked for roots; green: answered; orange: list_changed sent; purple: consent. Wheel: zoom; Shift+wheel or drag: move; click a mark to select it. Keys: arrows move between marks, Enter selects, +/- zoom.</source>
+        <translation>青: ルートの要求、緑: 応答、橙: list_changed の送信、紫: 同意。ホイール: 拡大縮小、Shift+ホイールまたはドラッグ: 移動、印をクリックで選択。キー: 矢印で印の間を移動、Enter で選択、+/- で拡大縮小。</translation>
     </message>
     <message>
-        <location line="+127"/>
+        <location line="+77"/>
+        <source>{server}: {mark}</source>
+        <translation>{server}: {mark}</translation>
+    </message>
+    <message>
+        <location line="+143"/>
         <source>asked for its roots</source>
         <translation>ルートを問い合わせ</translation>
     </message>

@@ -4,7 +4,7 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="+444"/>
+        <location filename="../../app/roots_manager/gui/app.py" line="+354"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
@@ -27,12 +27,7 @@
         <translation>将所选服务器限制在其授权范围内</translation>
     </message>
     <message>
-        <location line="+15"/>
-        <source>Stop and start the server again behind the host&apos;s back when a folder it was told is revoked (and, confined, when its grants change): the host&apos;s session goes on, and the server forgets the folder. On by default for confined servers; from the server&apos;s next start.</source>
-        <translation>当已告知服务器的文件夹被撤销时（已限制时，授权变化时也一样），在主机不知情的情况下停止并重新启动服务器：主机的会话继续，服务器忘记该文件夹。已限制的服务器默认开启；从服务器下次启动起生效。</translation>
-    </message>
-    <message>
-        <location line="+9"/>
+        <location line="+24"/>
         <source>Turn on restart on re&amp;voke</source>
         <translation>开启撤销时重启(&amp;V)</translation>
     </message>
@@ -47,7 +42,12 @@
         <translation>文件夹被撤销时重启(&amp;K)</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+3"/>
+        <source>Stop and start the server again behind the host&apos;s back when a folder it was told is revoked (and, confined, when its grants change): the host stays connected, and the server forgets the folder. On by default for confined servers; from the server&apos;s next start.</source>
+        <translation>当已告知服务器的文件夹被撤销时（已限制时，授权变化时也一样），在主机不知情的情况下停止并重新启动服务器：主机保持连接，服务器忘记该文件夹。已限制的服务器默认开启；从服务器下次启动起生效。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>Extra read-onl&amp;y path…</source>
         <translation>额外只读路径…(&amp;Y)</translation>
     </message>
@@ -281,7 +281,7 @@
 <context>
     <name>ConsentDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/consent_dialog.py" line="+65"/>
+        <location filename="../../app/roots_manager/gui/consent_dialog.py" line="+66"/>
         <source>A server asks for your folders</source>
         <translation>有服务器请求访问你的文件夹</translation>
     </message>
@@ -348,7 +348,12 @@
         </translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+6"/>
+        <source>Allow w&amp;hile it runs</source>
+        <translation>仅运行期间允许(&amp;H)</translation>
+    </message>
+    <message>
+        <location line="+55"/>
         <source>{server} is not waiting now: your decision applies when it next asks.</source>
         <translation>{server} 目前没有在等待：你的决定将在它下次请求时生效。</translation>
     </message>
@@ -378,7 +383,7 @@
         <translation>添加服务器可以看到的文件夹</translation>
     </message>
     <message>
-        <location line="-139"/>
+        <location line="-144"/>
         <source>Roots the server may see</source>
         <translation>服务器可以看到的根目录</translation>
     </message>
@@ -388,7 +393,7 @@
         <translation>此服务器以前没有在 Roots Manager 之后运行过。在你决定期间，它对文件夹的请求会被暂缓一段有限的时间；之后将回复它没有文件夹，你的决定稍后仍会送达。</translation>
     </message>
     <message>
-        <location line="+186"/>
+        <location line="+191"/>
         <source>&amp;Roots it may see (tick the ones you allow):</source>
         <translation>可以看到的根目录(&amp;R)（勾选你允许的）：</translation>
     </message>
@@ -403,17 +408,12 @@
         <translation>你还没有根目录：允许将批准此服务器，但不授予任何文件夹。</translation>
     </message>
     <message>
-        <location line="-111"/>
+        <location line="-116"/>
         <source>Roots tell a server where to look; they are not an access control. A server can still open any file its process may.</source>
         <translation>根目录告诉服务器该去哪里查看，它们并不是访问控制。服务器仍然可以打开其进程有权访问的任何文件。</translation>
     </message>
     <message>
-        <location line="+16"/>
-        <source>Allow for this &amp;session</source>
-        <translation>仅本次会话允许(&amp;S)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+17"/>
         <source>Al&amp;ways allow</source>
         <translation>始终允许(&amp;W)</translation>
     </message>
@@ -446,12 +446,7 @@
         <translation>始终，只读</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>this session, read-only</source>
-        <translation>仅本次会话，只读</translation>
-    </message>
-    <message>
-        <location line="+14"/>
+        <location line="+16"/>
         <source>Always</source>
         <translation>始终</translation>
     </message>
@@ -461,17 +456,7 @@
         <translation>始终·只读</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>This session</source>
-        <translation>仅本次会话</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>This session, read-only</source>
-        <translation>仅本次会话·只读</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location line="+6"/>
         <source>Allowed by policy</source>
         <translation>按策略允许</translation>
     </message>
@@ -486,9 +471,24 @@
         <translation>{server} 始终可以看到 {root}</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>{server} sees {root} until its running session ends</source>
-        <translation>{server} 在当前运行的会话结束前可以看到 {root}</translation>
+        <location line="-46"/>
+        <source>while running</source>
+        <translation>仅运行期间</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>While running, read-only</source>
+        <translation>仅运行期间·只读</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>While running</source>
+        <translation>仅运行期间</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>{server} sees {root} until it stops running</source>
+        <translation>{server} 在停止运行前可以看到 {root}</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -512,8 +512,8 @@
     </message>
     <message>
         <location line="+1"/>
-        <source>Click or Space: not granted, this session, always</source>
-        <translation>单击或按空格：未授权 → 仅本次会话 → 始终</translation>
+        <source>Click or Space: not granted, while running, always</source>
+        <translation>单击或按空格：未授权 → 仅运行期间 → 始终</translation>
     </message>
     <message>
         <location line="-26"/>
@@ -521,7 +521,7 @@
         <translation>{server}，{root}：{scope}</translation>
     </message>
     <message>
-        <location line="-53"/>
+        <location line="-55"/>
         <source>{server}: confined</source>
         <translation>{server}：已限制</translation>
     </message>
@@ -531,14 +531,14 @@
         <translation>{server}：未限制</translation>
     </message>
     <message>
-        <location line="+21"/>
-        <source>always</source>
-        <translation>始终</translation>
+        <location line="+19"/>
+        <source>while running, read-only</source>
+        <translation>仅运行期间，只读</translation>
     </message>
     <message>
-        <location line="+0"/>
-        <source>this session</source>
-        <translation>仅本次会话</translation>
+        <location line="+2"/>
+        <source>always</source>
+        <translation>始终</translation>
     </message>
     <message>
         <location line="-7"/>
@@ -1095,12 +1095,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+169"/>
+        <location line="+170"/>
         <source>&amp;Pause</source>
         <translation>暂停(&amp;P)</translation>
     </message>
     <message>
-        <location line="-167"/>
+        <location line="-168"/>
         <source>Pause the log</source>
         <translation>暂停日志</translation>
     </message>
@@ -1121,12 +1121,12 @@
     </message>
     <message>
         <location line="+11"/>
-        <location line="+175"/>
+        <location line="+176"/>
         <source>Export the shown events</source>
         <translation>导出显示的事件</translation>
     </message>
     <message>
-        <location line="-174"/>
+        <location line="-175"/>
         <source>Save the events shown as JSON Lines or CSV</source>
         <translation>将显示的事件保存为 JSON Lines 或 CSV</translation>
     </message>
@@ -1151,7 +1151,7 @@
         <translation>选择一个事件以查看其 JSON</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+18"/>
         <source>Log status</source>
         <translation>日志状态</translation>
     </message>
@@ -1175,7 +1175,7 @@
         </translation>
     </message>
     <message>
-        <location line="-349"/>
+        <location line="-350"/>
         <source>Cle&amp;ar view</source>
         <translation>清空视图(&amp;A)</translation>
     </message>
@@ -1195,7 +1195,7 @@
         <translation>筛选(&amp;I)：</translation>
     </message>
     <message>
-        <location line="+143"/>
+        <location line="+144"/>
         <source>Res&amp;ume</source>
         <translation>恢复(&amp;U)</translation>
     </message>
@@ -1466,13 +1466,13 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+101"/>
-        <location line="+200"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+102"/>
+        <location line="+201"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-186"/>
+        <location line="-187"/>
         <source>Sections</source>
         <translation>分区</translation>
     </message>
@@ -1502,7 +1502,7 @@
         <translation>恢复(&amp;C)…</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+58"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -1589,7 +1589,7 @@
         <translation>查看待处理的请求(&amp;R)…</translation>
     </message>
     <message>
-        <location line="-138"/>
+        <location line="-139"/>
         <source>Changed {path}</source>
         <translation>已更改 {path}</translation>
     </message>
@@ -1606,7 +1606,7 @@
         </translation>
     </message>
     <message>
-        <location line="+100"/>
+        <location line="+101"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -1734,7 +1734,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 决定每个 MCP 服务器可以看到你的哪些文件夹，并查看它如何使用它们。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="-243"/>
+        <location filename="../../app/roots_manager/gui/app.py" line="-187"/>
         <source>The store was recovered: {how}</source>
         <translation>存储文件已恢复：{how}</translation>
     </message>
@@ -2484,9 +2484,9 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>否（{reason}）</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>{server} (this session)</source>
-        <translation>{server}（仅本次会话）</translation>
+        <location line="+5"/>
+        <source>{server} (while running)</source>
+        <translation>{server}（仅运行期间）</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -2706,7 +2706,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+7"/>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+363"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+365"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
@@ -2753,8 +2753,8 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+2"/>
-        <source>allowed for its session on {when}</source>
-        <translation>于 {when} 仅本次会话允许</translation>
+        <source>allowed while it runs, on {when}</source>
+        <translation>于 {when} 允许（仅运行期间）</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2796,6 +2796,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+2"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+7"/>
         <source>stale</source>
         <translation>过时</translation>
     </message>
@@ -2808,7 +2809,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="-282"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="-290"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;根目录告诉服务器该去哪里查看，它们并不是访问控制。&lt;/b&gt;服务器仍然可以打开其进程有权访问的任何文件。请在“日志”中查看它实际做了什么。</translation>
     </message>
@@ -2853,12 +2854,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>授权：哪个服务器可以看到哪个根目录</translation>
     </message>
     <message>
-        <location line="+20"/>
-        <source>A click on a cell, or Space, changes what a server sees: not granted, then this session (until the running server stops), then always. Right-click for a menu, which can also make a grant read-only. A lock marks a confined server.</source>
-        <translation>单击单元格或按空格可更改服务器能看到的内容：未授权 → 仅本次会话（直到正在运行的服务器停止）→ 始终。右键菜单还可以把授权设为只读。锁形图标表示受限的服务器。</translation>
-    </message>
-    <message>
-        <location line="+10"/>
+        <location line="+30"/>
         <source>No server has run behind roots-bridge yet. Start one with Connect a server…, or put roots-bridge in front of a server in your host&apos;s configuration (Help, Use with your host); it appears here the first time it runs.</source>
         <translation>还没有服务器通过 roots-bridge 运行过。请用“连接服务器…”启动一个，或在主机的配置中把 roots-bridge 放在服务器前面（帮助 →“在主机中使用”）；服务器第一次运行时会出现在这里。</translation>
     </message>
@@ -2893,7 +2889,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>批准命令(&amp;P)</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-27"/>
+        <source>A click on a cell, or Space, changes what a server sees: not granted, then while running (until the server stops), then always. Right-click for a menu, which can also make a grant read-only. A lock marks a confined server.</source>
+        <translation>单击单元格或按空格可更改服务器能看到的内容：未授权 → 仅运行期间（直到服务器停止）→ 始终。右键菜单还可以把授权设为只读。锁形图标表示受限的服务器。</translation>
+    </message>
+    <message>
+        <location line="+29"/>
         <source>Accept the server&apos;s changed command line and lift the suspension</source>
         <translation>接受服务器变化后的命令行并解除暂停</translation>
     </message>
@@ -2939,7 +2940,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>探测(&amp;P)…</translation>
     </message>
     <message>
-        <location line="+84"/>
+        <location line="+85"/>
         <source>Legend of the consent cells</source>
         <translation>授权单元格图例</translation>
     </message>
@@ -2950,11 +2951,16 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+1"/>
-        <source>This session: until the running server stops</source>
-        <translation>仅本次会话：直到正在运行的服务器停止</translation>
+        <source>While running: until the server stops</source>
+        <translation>仅运行期间：直到服务器停止</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+213"/>
+        <source>&amp;While running</source>
+        <translation>仅运行期间(&amp;W)</translation>
+    </message>
+    <message>
+        <location line="-212"/>
         <source>Not granted</source>
         <translation>未授权</translation>
     </message>
@@ -2974,7 +2980,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>你还没有根目录：在“根目录”标签页中添加文件夹，每个文件夹都会成为这里的一列。</translation>
     </message>
     <message>
-        <location line="+125"/>
+        <location line="+129"/>
         <source>Could not ask the bridge of {server}: {reason}</source>
         <translation>无法向 {server} 的桥接器发出请求：{reason}</translation>
     </message>
@@ -3004,12 +3010,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>始终(&amp;A)</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>This &amp;session</source>
-        <translation>仅本次会话(&amp;S)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>&amp;Not granted</source>
         <translation>未授权(&amp;N)</translation>
     </message>
@@ -3108,17 +3109,22 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>TimelineView</name>
     <message>
-        <location filename="../../app/roots_manager/gui/timeline_view.py" line="+66"/>
+        <location filename="../../app/roots_manager/gui/timeline_view.py" line="+77"/>
         <source>Timeline of the roots traffic</source>
         <translation>根目录通信时间线</translation>
     </message>
     <message>
         <location line="+3"/>
-        <source>Blue: asked for roots; green: answered; orange: list_changed sent; purple: consent. Wheel: zoom; Shift+wheel or drag: move; click a mark to select it.</source>
-        <translation>蓝色：请求根目录；绿色：已回复；橙色：已发送 list_changed；紫色：授权。滚轮：缩放；Shift+滚轮或拖动：移动；单击标记可选中对应事件。</translation>
+        <source>Blue: asked for roots; green: answered; orange: list_changed sent; purple: consent. Wheel: zoom; Shift+wheel or drag: move; click a mark to select it. Keys: arrows move between marks, Enter selects, +/- zoom.</source>
+        <translation>蓝色：请求根；绿色：已应答；橙色：已发送 list_changed；紫色：同意。滚轮：缩放；Shift+滚轮或拖动：移动；单击标记可选中。按键：方向键在标记间移动，Enter 选中，+/- 缩放。</translation>
     </message>
     <message>
-        <location line="+127"/>
+        <location line="+77"/>
+        <source>{server}: {mark}</source>
+        <translation>{server}：{mark}</translation>
+    </message>
+    <message>
+        <location line="+143"/>
         <source>asked for its roots</source>
         <translation>请求根目录</translation>
     </message>

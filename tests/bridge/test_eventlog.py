@@ -22,7 +22,7 @@ def test_a_log_directory_that_cannot_be_written_is_reported_once(
     (home / "logs").write_text("a file where the log directory should be")
     log = BridgeLog(Layout(home), "srv", "sess")
     assert log.path is None
-    log.event(ev.SESSION_START, command=["x"])
+    log.event(ev.RUN_START, command=["x"])
     log.event(ev.ERROR, message="still no log")
     assert log.counts["lost"] == 2
     log.close()
@@ -30,7 +30,7 @@ def test_a_log_directory_that_cannot_be_written_is_reported_once(
     assert err.count("the traffic log cannot be written") == 1 and "runs without it" in err
 
 
-def test_events_go_to_the_session_file(layout: Layout) -> None:
+def test_events_go_to_the_bridge_runs_file(layout: Layout) -> None:
     log = BridgeLog(layout, "srv", "sess")
     log.event(ev.ERROR, message="hello")
     log.close()
@@ -46,7 +46,7 @@ def test_each_rotation_keeps_all_runs_within_the_limits(layout: Layout) -> None:
     assert log.writer is not None
     first = past_run(layout, "20260101T000000-run00001", 6, days_ago=3)
     second = past_run(layout, "20260102T000000-run00002", 6, days_ago=2)
-    # this session rotates after a few events; 12 MiB of past runs are over the 10 MiB cap
+    # this run rotates after a few events; 12 MiB of past runs are over the 10 MiB cap
     log.writer.max_bytes = 2000
     while log.writer.part == 0:
         log.event(ev.ERROR, message="x" * 200)

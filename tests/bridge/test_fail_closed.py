@@ -1,6 +1,6 @@
 """Managed mode fails closed: no spelling of a request for roots gets from the server to the host.
 
-The server's direction runs as in a bridge (the relay's byte-level triage, then the session),
+The server's direction runs as in a bridge (the relay's byte-level triage, then the mediator),
 fed in random chunks. What comes out on the host's side is read by every reader a host may use:
 JSON as JavaScript and Python parse it (last duplicate key wins), a parser that keeps the first
 duplicate, control characters allowed, a byte order mark skipped, bytes that are not UTF-8
@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from roots_manager.bridge import lenient
+from roots_manager.bridge.mediator import Mediator
 from roots_manager.bridge.relay import LineRelay
-from roots_manager.bridge.session import Session
 from roots_manager.bridge.writer import LineWriter
 
 ROOTS = {"roots": [{"uri": "file:///granted", "name": "granted"}]}
@@ -54,7 +54,7 @@ class ServerDirection:
         self.to_host: list[bytes] = []
         self.to_server: list[bytes] = []
         self.log = Log()
-        self.session = Session(
+        self.mediator = Mediator(
             answers=Answers(),
             log=self.log,
             to_server=LineWriter(self.to_server.append),
@@ -62,8 +62,8 @@ class ServerDirection:
             defer=lambda fn: None,
         )
         self.relay = LineRelay(
-            self.session.to_host,
-            self.session.server_side,
+            self.mediator.to_host,
+            self.mediator.server_side,
             stream_threshold=1024,
             max_held=max_held,
         )
@@ -284,7 +284,7 @@ def test_an_error_while_answering_becomes_the_bridges_answer(
     answers = roots.HeldAnswers(roots.RootsSource(store, "srv", "fp", "s", on_error=errors.append))
     answers.open()
     d = ServerDirection()
-    d.session.answers = answers
+    d.mediator.answers = answers
     d.feed(b'{"jsonrpc":"2.0","id":5,"method":"roots/list"}\n', [])
     assert d.host_lines() == [b""]
     assert json.loads(d.to_server[0]) == {"jsonrpc": "2.0", "id": 5, "result": {"roots": []}}
@@ -293,7 +293,7 @@ def test_an_error_while_answering_becomes_the_bridges_answer(
 
 def test_a_handler_that_raises_never_relays_a_request_for_roots() -> None:
     d = ServerDirection()
-    side = d.session.server_side
+    side = d.mediator.server_side
     line_ = b'{"jsonrpc":"2.0","id":1,"method":"roots/list"}\n'
     assert side.failed(line_) == b""
     assert side.failed(ordinary) == ordinary
@@ -302,7 +302,7 @@ def test_a_handler_that_raises_never_relays_a_request_for_roots() -> None:
 
 def test_the_hosts_roots_answer_never_reaches_the_server() -> None:
     to_server: list[bytes] = []
-    s = Session(
+    s = Mediator(
         answers=Answers(),
         log=Log(),
         to_server=LineWriter(to_server.append),
@@ -362,7 +362,7 @@ def test_a_round_for_roots_after_a_long_request_state_is_resolved_however_it_arr
     }
     for state_size in (200 << 10, 4 << 20):
         d = ServerDirection(max_held=16 << 20)
-        d.session.from_host(json.dumps(call).encode() + b"\n")
+        d.mediator.from_host(json.dumps(call).encode() + b"\n")
         state = "s" * state_size
         result = {
             "jsonrpc": "2.0",

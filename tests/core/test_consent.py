@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from roots_manager.core.consent import effective, unavailable_reason
-from roots_manager.core.model import ModelError, State, fingerprint
+from roots_manager.core.model import Decision, ModelError, Scope, State, fingerprint
 from roots_manager.core.uri import path_to_uri
 
 CMD = ["npx", "-y", "@modelcontextprotocol/server-filesystem"]
@@ -203,39 +203,39 @@ def test_deny_policy_records_no_request() -> None:
     assert not s.pending
 
 
-def test_session_grants_last_for_their_bridge_session(folders: list[Path]) -> None:
+def test_while_running_grants_last_for_their_bridge_run(folders: list[Path]) -> None:
     s = State()
     r = s.add_root(str(folders[0]))
     req = s.server_started("fs", CMD, "sess-1")
     assert req is not None
-    s.decide(req.id, "session", [r.id])
-    assert uris_of(effective(s, "fs", session="sess-1"))
-    assert effective(s, "fs", session="sess-other") == {"roots": []}
-    assert uris_of(effective(s, "fs", live_sessions={"sess-1"}))
-    assert effective(s, "fs", live_sessions=set()) == {"roots": []}
-    s.session_ended("fs", "sess-1")
+    s.decide(req.id, Decision.WHILE_RUNNING, [r.id])
+    assert uris_of(effective(s, "fs", run="sess-1"))
+    assert effective(s, "fs", run="sess-other") == {"roots": []}
+    assert uris_of(effective(s, "fs", live_runs={"sess-1"}))
+    assert effective(s, "fs", live_runs=set()) == {"roots": []}
+    s.run_ended("fs", "sess-1")
     assert effective(s, "fs") == {"roots": []}
     assert not s.grants
 
 
-def test_unbound_session_grant_binds_to_the_next_bridge(folders: list[Path]) -> None:
+def test_unbound_while_running_grant_binds_to_the_next_bridge(folders: list[Path]) -> None:
     s = State()
     r = s.add_root(str(folders[0]))
-    s.grant("fs", [r.id], "session")
-    assert s.grants[0].sessions == []
+    s.grant("fs", [r.id], Scope.WHILE_RUNNING)
+    assert s.grants[0].runs == []
     s.server_started("fs", CMD, "sess-9")
-    assert s.grants[0].sessions == ["sess-9"]
-    s.prune_sessions(live=set())  # that bridge died without saying so
+    assert s.grants[0].runs == ["sess-9"]
+    s.prune_runs(live=set())  # that bridge died without saying so
     assert not s.grants
 
 
-def test_always_grant_replaces_a_session_grant(folders: list[Path]) -> None:
+def test_always_grant_replaces_a_while_running_grant(folders: list[Path]) -> None:
     s = State()
     r = s.add_root(str(folders[0]))
     s.grant("fs", [r.id], "session", ["sess-1"])
     s.grant("fs", [r.id], "always")
-    assert [(g.scope, g.sessions) for g in s.grants] == [("always", [])]
-    s.session_ended("fs", "sess-1")
+    assert [(g.scope, g.runs) for g in s.grants] == [("always", [])]
+    s.run_ended("fs", "sess-1")
     assert s.grants
 
 

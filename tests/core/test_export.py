@@ -9,7 +9,7 @@ from pathlib import Path
 from roots_manager.core import events, export
 
 RECS: list[dict[str, object]] = [
-    events.event(events.SESSION_START, "fs", "s1", command=["npx", "a b"], pid=7),
+    events.event(events.RUN_START, "fs", "s1", command=["npx", "a b"], pid=7),
     events.event(
         events.MESSAGE, "fs", "s1", dir=events.SERVER_TO_HOST, id="x,1", method="roots/list"
     ),

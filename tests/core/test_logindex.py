@@ -10,10 +10,10 @@ from roots_manager.core.logindex import LogIndex, TextSearch, parse_ts
 from roots_manager.core.paths import Layout
 
 
-def _write(layout: Layout, session: str, server: str, n: int, **kw: object) -> events.EventWriter:
-    w = events.EventWriter(layout, session, **kw)  # type: ignore[arg-type]
+def _write(layout: Layout, run: str, server: str, n: int, **kw: object) -> events.EventWriter:
+    w = events.EventWriter(layout, run, **kw)  # type: ignore[arg-type]
     for i in range(n):
-        w.write(events.event(events.MESSAGE, server, session, dir=events.HOST_TO_SERVER, id=i))
+        w.write(events.event(events.MESSAGE, server, run, dir=events.HOST_TO_SERVER, id=i))
     return w
 
 
@@ -64,7 +64,7 @@ def test_rotated_parts_are_read_in_order_and_gone_parts_read_as_none(layout: Lay
     assert ix.record(len(ix) - 1) is not None
 
 
-def test_concurrent_sessions_interleave_by_time(layout: Layout) -> None:
+def test_concurrent_bridge_runs_interleave_by_time(layout: Layout) -> None:
     a = events.EventWriter(layout, "a")
     b = events.EventWriter(layout, "b")
     stamps = [f"2026-01-01T00:00:{s:02d}.000Z" for s in range(10)]
@@ -159,13 +159,13 @@ def test_text_matches_what_the_summary_shows(layout: Layout) -> None:
     w = events.EventWriter(layout, "s")
     w.write(
         events.event(
-            events.SESSION_START, "fs", "s", command=["npx", "server-fs"], pid=12, mode="managed"
+            events.RUN_START, "fs", "s", command=["npx", "server-fs"], pid=12, mode="managed"
         )
     )
     w.write(events.event(events.ROOTS_ANSWERED, "fs", "s", id=1, uris=["file:///a", "file:///b"]))
     w.write(events.event(events.MESSAGE, "fs", "s", dir=events.HOST_TO_SERVER, id=2, method="x"))
     w.write(events.event(events.MESSAGE, "fs", "s", dir=events.SERVER_TO_HOST, id=2))
-    w.write(events.event(events.SESSION_END, "fs", "s", exit_code=0))
+    w.write(events.event(events.RUN_END, "fs", "s", exit_code=0))
     ix = LogIndex(layout)
     ix.scan()
     recs = [ix.record(r) for r in range(len(ix))]

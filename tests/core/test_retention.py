@@ -36,7 +36,7 @@ def test_a_running_bridges_files_survive_even_when_oldest_and_over_the_cap(
     running(layout, "20250101T000000-busy0001")
     ended = past_run(layout, "20260101T000000-done0001", 4, days_ago=2)
     swept = retention.sweep_logs(layout, LogRetention(max_mib=16, max_days=30))
-    # the running session alone is over both limits: every other file goes, its own stay
+    # the bridge running now alone is over both limits: every other file goes, its own stay
     assert removed(swept) == names(ended)
     assert remaining(layout) == names(busy)
 

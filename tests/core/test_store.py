@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from roots_manager.core.model import State
+from roots_manager.core.model import Decision, Scope, State
 from roots_manager.core.paths import Layout, SharedDirectoryError
 from roots_manager.core.schema import SCHEMA_VERSION
 from roots_manager.core.store import Store, StoreError, StoreUnreadable
@@ -436,3 +436,46 @@ def test_windows_sharing_violations_are_waited_out_and_other_refusals_are_not() 
     with pytest.raises(PermissionError):
         statefile.retrying(busy_twice, windows=False, sleep=pauses.append)  # POSIX: final
     assert len(tries) == 1
+
+
+def test_a_while_running_grant_keeps_the_stored_words_older_versions_read(
+    store: Store, tmp_path: Path
+) -> None:
+    """The grant scope, its runs and a request's run were stored as "session", "sessions" and
+    "session": such a file reads as today's names and is written back in the same words."""
+    folder = tmp_path / "proj"
+    folder.mkdir()
+    root = {**ROOT, "path": str(folder)}
+    old = {
+        **GOOD,
+        "servers": {"fs": {"decision": "session", "decided_at": "2025-01-01T00:00Z"}},
+        "roots": [root],
+        "grants": [{"server": "fs", "root": root["id"], "scope": "session", "sessions": ["r-1"]}],
+        "pending": [
+            {
+                "id": "abcdef012345",
+                "server": "git",
+                "reason": "new-server",
+                "command": ["git-mcp"],
+                "fingerprint": "0" * 64,
+                "previous_command": None,
+                "requested_at": "2025-01-01T00:00Z",
+                "session": "r-2",
+            }
+        ],
+    }
+    store.path.write_text(json.dumps(old))
+    state = store.read()
+    grant = state.grants[0]
+    assert grant.scope is Scope.WHILE_RUNNING and grant.runs == ["r-1"]
+    assert state.servers["fs"].decision is Decision.WHILE_RUNNING
+    assert state.pending[0].run == "r-2"
+
+    with store.transaction() as state:
+        state.grant("fs", [root["id"]], Scope.WHILE_RUNNING, ["r-3"])
+    saved = json.loads(store.path.read_text())
+    assert saved["grants"][0]["scope"] == "session"
+    assert saved["grants"][0]["sessions"] == ["r-1", "r-3"]
+    assert "runs" not in saved["grants"][0]
+    assert saved["servers"]["fs"]["decision"] == "session"
+    assert saved["pending"][0]["session"] == "r-2" and "run" not in saved["pending"][0]

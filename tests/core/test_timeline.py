@@ -5,18 +5,27 @@ from __future__ import annotations
 from roots_manager.core import events
 from roots_manager.core.logindex import LogIndex
 from roots_manager.core.paths import Layout
-from roots_manager.core.timeline import MarkKind, Timeline
+from roots_manager.core.timeline import Lane, MarkKind, Timeline
 
 
 def write(w: events.EventWriter, kind: str, server: str, second: int, **fields: object) -> None:
-    rec = events.event(kind, server, w.session, **fields)
+    rec = events.event(kind, server, w.run, **fields)
     rec["ts"] = f"2026-01-01T10:00:{second:02d}.000Z"
     w.write(rec)
 
 
+def _lane(layout: Layout, server: str) -> Lane:
+    """*server*'s lane in a timeline of everything written so far."""
+    ix = LogIndex(layout)
+    ix.scan()
+    tl = Timeline(ix)
+    tl.update()
+    return tl.lanes[server]
+
+
 def test_marks_per_server_with_held_spans_and_incremental_updates(layout: Layout) -> None:
     w = events.EventWriter(layout, "s1")
-    write(w, events.SESSION_START, "fs", 0, command=["x"], pid=1)
+    write(w, events.RUN_START, "fs", 0, command=["x"], pid=1)
     write(w, events.CONSENT_WAIT, "fs", 1, timeout=30.0)
     write(w, events.ROOTS_ASKED, "fs", 2, id=1, held=True)
     write(w, events.CONSENT_DECIDED, "fs", 9, outcome="decided")
@@ -47,7 +56,60 @@ def test_marks_per_server_with_held_spans_and_incremental_updates(layout: Layout
     assert tl.servers() == ["fs", "git"]
     assert lane.marks[-2].kind is MarkKind.LIST_CHANGED
     assert lane.open_since is not None and tl.lanes["git"].open_since is not None
+    assert len(lane.open_spans) == 1 and lane.open_spans[0].asked_row == 7
     assert tl.update() == 0
     near = tl.nearest("fs", lane.marks[-1].ts + 0.4, within=0.5)
     assert near is not None and near.row == lane.marks[-1].row
     assert tl.nearest("fs", lane.marks[-1].ts + 3, within=0.5) is None
+
+
+def test_held_spans_pair_each_request_with_its_own_answer_by_id(layout: Layout) -> None:
+    w = events.EventWriter(layout, "run-1")
+    # two requests in flight from one server, answered in the other order
+    write(w, events.ROOTS_ASKED, "fs", 1, id=10, held=True)
+    write(w, events.ROOTS_ASKED, "fs", 2, id=11, held=True)
+    write(w, events.ROOTS_ANSWERED, "fs", 5, id=11, uris=[])
+    write(w, events.ROOTS_ANSWERED, "fs", 9, id=10, uris=[])
+    # an answer naming a request nobody saw closes nothing
+    write(w, events.ROOTS_ASKED, "fs", 20, id="20")
+    write(w, events.ROOTS_ANSWERED, "fs", 21, id=20, uris=[])
+    lane = _lane(layout, "fs")
+    t0 = lane.marks[0].ts
+    held = sorted((s.start - t0, s.end - t0) for s in lane.spans if s.end is not None)
+    assert held == [(0.0, 8.0), (1.0, 4.0)]
+    assert [s.asked_row for s in lane.spans] == [1, 0]
+    # "20" (a string) is not 20 (a number): still open, from its request to now
+    assert [(s.start - t0, s.end, s.asked_row) for s in lane.open_spans] == [(19.0, None, 4)]
+    assert lane.open_since == lane.marks[4].ts
+
+
+def test_ids_pair_within_a_bridge_run_and_an_ended_run_holds_nothing(layout: Layout) -> None:
+    first = events.EventWriter(layout, "run-1")
+    second = events.EventWriter(layout, "run-2")
+    write(first, events.ROOTS_ASKED, "fs", 1, id=0, held=True)
+    write(second, events.ROOTS_ASKED, "fs", 2, id=0)  # ids restart in every run
+    write(second, events.ROOTS_ANSWERED, "fs", 3, id=0, uris=[])
+    lane = _lane(layout, "fs")
+    t0 = lane.marks[0].ts
+    assert [(s.start - t0, (s.end or 0) - t0) for s in lane.spans] == [(1.0, 2.0)]
+    assert [s.start - t0 for s in lane.open_spans] == [0.0]
+
+    write(first, events.RUN_END, "fs", 7, reason="host closed stdin")
+    lane = _lane(layout, "fs")
+    assert lane.open_spans == []
+    ended = lane.spans[-1]
+    assert not ended.answered and (ended.start - t0, (ended.end or 0) - t0) == (0.0, 6.0)
+
+
+def test_a_2026_request_pairs_with_its_retry_by_host_id_or_input_key(layout: Layout) -> None:
+    w = events.EventWriter(layout, "run-1")
+    # the bridge retried under its own id; the resolution names the host's id
+    write(w, events.ROOTS_ASKED, "fs", 1, id=5, keys=["roots"], mrtr=True)
+    write(w, events.ROOTS_ASKED, "fs", 2, id=6, keys=["r2"], mrtr=True)
+    write(w, events.MRTR_RESOLVED, "fs", 4, id="roots-bridge-x-1", host_id=5, keys=["roots"])
+    # the host retried itself under a new id: only the key ties it to its request
+    write(w, events.MRTR_RESOLVED, "fs", 7, id=99, keys=["r2"], path="host-retry")
+    lane = _lane(layout, "fs")
+    t0 = lane.marks[0].ts
+    assert [(s.start - t0, (s.end or 0) - t0) for s in lane.spans] == [(0.0, 3.0), (1.0, 6.0)]
+    assert lane.open_spans == []

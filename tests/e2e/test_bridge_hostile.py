@@ -219,7 +219,7 @@ def test_command_that_cannot_start(layout, tmp_path: Path) -> None:
     assert "cannot start the server 'ghost'" in proc.stderr and missing in proc.stderr
     errors = events(layout, ev.ERROR)
     assert errors and missing in errors[0]["message"]
-    assert events(layout, ev.SESSION_END)[0]["exit_code"] == 127
+    assert events(layout, ev.RUN_END)[0]["exit_code"] == 127
     assert "ghost" not in Store(layout).read().servers
 
 
@@ -296,7 +296,7 @@ def test_host_vanishing_stops_the_server_without_orphan(layout) -> None:
         server.exit(0)
         wait_for(lambda: _gone(bridge_pid), "the bridge to exit")
         wait_for(lambda: _gone(server.pid), "the server process to be gone")  # type: ignore[arg-type]
-        end = wait_for(lambda: events(layout, ev.SESSION_END), "the session-end event")[0]
+        end = wait_for(lambda: events(layout, ev.RUN_END), "the session-end event")[0]
         assert end["reason"] == "host closed stdin" and end["stopped_by"] == "stdin closed"
     finally:
         host.kill()
@@ -339,7 +339,7 @@ def test_server_that_never_reads_stdin_gets_the_whole_ladder(layout) -> None:
         # the puppet ignores a closed stdin it never reads; SIGTERM ends it
         assert code == 128 + signal.SIGTERM
         assert _gone(p.server.pid)  # type: ignore[arg-type]
-        end = events(layout, ev.SESSION_END)[0]
+        end = events(layout, ev.RUN_END)[0]
         assert end["reason"] == "SIGTERM received" and end["stopped_by"] == "SIGTERM"
     finally:
         p.close()
@@ -355,7 +355,7 @@ def test_signal_to_bridge_runs_the_shutdown_ladder(sig: int, layout) -> None:
         p.server.lines.raw(lambda b: b == b"!!eof\n", "the server's stdin to close")
         p.server.exit(0)
         assert p.bridge.wait() == 0
-        assert events(layout, ev.SESSION_END)[0]["reason"] == f"{signal.Signals(sig).name} received"
+        assert events(layout, ev.RUN_END)[0]["reason"] == f"{signal.Signals(sig).name} received"
         wait_for(lambda: _gone(p.server.pid), "the server to be gone")  # type: ignore[arg-type]
     finally:
         p.close()
@@ -426,7 +426,7 @@ def test_observe_mode_touches_nothing_and_logs_roots(layout) -> None:
         assert events(layout, ev.ROOTS_ASKED)[0]["id"] == 5
         assert events(layout, ev.ROOTS_RELAYED)[0]["id"] == 5
         assert events(layout, ev.ROOTS_ANSWERED)[0]["uris"] == ["file:///h"]
-        assert events(layout, ev.SESSION_START)[0]["mode"] == "observe"
+        assert events(layout, ev.RUN_START)[0]["mode"] == "observe"
     finally:
         p.close()
 
@@ -451,12 +451,12 @@ def test_server_ignoring_sigterm_gets_sigkill(layout) -> None:
         code = p.bridge.wait()
         assert code == 128 + signal.SIGKILL
         assert _gone(p.server.pid)  # type: ignore[arg-type]
-        assert events(layout, ev.SESSION_END)[0]["stopped_by"] == "SIGKILL"
+        assert events(layout, ev.RUN_END)[0]["stopped_by"] == "SIGKILL"
     finally:
         p.close()
 
 
-def test_server_closing_stdout_but_living_on_ends_the_session(layout) -> None:
+def test_server_closing_stdout_but_living_on_ends_the_bridge_run(layout) -> None:
     p = Bridged()
     try:
         p.handshake()
@@ -468,14 +468,14 @@ def test_server_closing_stdout_but_living_on_ends_the_session(layout) -> None:
         assert p.bridge.wait() == 5
         p.bridge.out.wait_closed()
         wait_for(lambda: _gone(p.server.pid), "the server to be gone")  # type: ignore[arg-type]
-        end = events(layout, ev.SESSION_END)[0]
+        end = events(layout, ev.RUN_END)[0]
         assert end["reason"] == "the server closed its stdout"
         assert end["stopped_by"] == "stdin closed"
     finally:
         p.close()
 
 
-def test_host_that_stops_reading_ends_the_session_without_sigpipe(layout) -> None:
+def test_host_that_stops_reading_ends_the_bridge_run_without_sigpipe(layout) -> None:
     server = Puppet()
     read_end, write_end = os.pipe()
     bridge = subprocess.Popen(
@@ -495,7 +495,7 @@ def test_host_that_stops_reading_ends_the_session_without_sigpipe(layout) -> Non
         server.lines.raw(lambda b: b == b"!!eof\n", "the server's stdin to close")
         server.exit(0)
         assert bridge.wait(60) == 0
-        end = events(layout, ev.SESSION_END)[0]
+        end = events(layout, ev.RUN_END)[0]
         assert end["reason"] == "host stopped reading" and end["stopped_by"] == "stdin closed"
         wait_for(lambda: _gone(server.pid), "the server to be gone")  # type: ignore[arg-type]
     finally:

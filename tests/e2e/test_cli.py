@@ -65,7 +65,7 @@ def test_full_flow_with_awkward_names(folders: list[Path]) -> None:
 
     run_cli("roots", "rename", "中文项目", "后端 服务")
     assert roots_json()[4]["name"] == "后端 服务"
-    run_cli("grant", "fs", "后端 服务", "--session")
+    run_cli("grant", "fs", "后端 服务", "--while-running")
     granted = {r["name"]: r["granted_to"] for r in roots_json()}
     assert granted["后端 服务"] == [{"server": "fs", "scope": "session"}]
 

@@ -15,14 +15,14 @@ from roots_manager.core.paths import Layout
 from tests.conftest import run_cli
 
 
-def _write(layout: Layout, session: str, server: str, n: int, **extra: object) -> None:
-    w = ev.EventWriter(layout, session)
+def _write(layout: Layout, run: str, server: str, n: int, **extra: object) -> None:
+    w = ev.EventWriter(layout, run)
     for i in range(n):
         w.write(
             ev.event(
                 ev.ROOTS_ANSWERED,
                 server,
-                session,
+                run,
                 dir=ev.BRIDGE_TO_SERVER,
                 id=i,
                 uris=[f"file:///p/{i}"],
@@ -107,10 +107,8 @@ def test_every_kind_has_a_readable_summary() -> None:
     def s(kind: str, **fields: object) -> str:
         return ev.summarize(ev.event(kind, "fs", "s", **fields))
 
-    assert s(ev.SESSION_START, command=["npx", "fs"], pid=7) == "started npx fs (pid 7, managed)"
-    assert (
-        s(ev.SESSION_END, exit_code=0, reason="host closed") == "ended, exit code 0 (host closed)"
-    )
+    assert s(ev.RUN_START, command=["npx", "fs"], pid=7) == "started npx fs (pid 7, managed)"
+    assert s(ev.RUN_END, exit_code=0, reason="host closed") == "ended, exit code 0 (host closed)"
     assert s(ev.HANDSHAKE, protocol="2025-06-18", injected=True).endswith("capability injected")
     assert s(ev.ROOTS_ASKED, held=True) == "the server asked for its roots (held until you decide)"
     assert s(ev.ROOTS_ANSWERED, uris=[]) == "no roots"

@@ -176,7 +176,7 @@ def test_a_kernel_without_landlock_makes_the_bridge_refuse_with_126(
     assert "no Landlock" in proc.stderr
     errors = events(layout, ev.ERROR)
     assert any("no Landlock" in e["message"] for e in errors)
-    assert events(layout, ev.SESSION_END)[-1]["exit_code"] == 126
+    assert events(layout, ev.RUN_END)[-1]["exit_code"] == 126
 
 
 def test_an_old_landlock_and_the_stored_setting_refuse_too(tmp_path: Path) -> None:

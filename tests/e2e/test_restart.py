@@ -1,7 +1,7 @@
 """Revocation that revokes: a confined server restarted behind the host's back, on the real kernel.
 
 The host is the Python SDK's client, which initializes once; the bridge restarts the server when
-its grants change and replays the handshake, so the same host session goes on, under new rules.
+its grants change and replays the handshake, so the host's protocol state goes on, under new rules.
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ def test_a_revoked_folder_is_closed_to_the_running_confined_server(
                 assert got == f"in {name}\n"
             run_cli("revoke", "srv", str(w["taken"]))
             first = await anyio.to_thread.run_sync(restarted, layout, 1)
-            # the same host session: no second initialize, and every tool still there
+            # the host's protocol state goes on: no second initialize, and every tool still there
             tools = await client.list_tools()
             assert {t.name for t in tools.tools} >= {"read_file", "write_file"}
             got = await text(client, "read_file", path=str(w["taken"] / "hello.txt"))
@@ -123,7 +123,7 @@ def test_a_revoked_folder_is_closed_to_the_running_confined_server(
         assert e["old_pid"] != e["new_pid"]
         assert e["replayed"] == (replayed if mode == "legacy" else [])
         assert e["cut"] == 0 and e["attempts"] == 1
-    assert len(events(layout, ev.SESSION_START)) == 1
+    assert len(events(layout, ev.RUN_START)) == 1
 
 
 RECORDING = HERE / "recording_server.py"
@@ -204,7 +204,7 @@ def test_the_restarted_server_is_told_what_the_host_told_the_old_one(
     old_pid = restart["old_pid"]
     old = [m for pid, m in got if pid == old_pid]
     new = [m for pid, m in got if pid == new_pid]
-    # exactly the host's session, replayed before the held call: the initialize as the bridge
+    # exactly the host's handshake, replayed before the held call: the initialize as the bridge
     # forwarded it (with the roots capability), initialized, the level, the open subscription
     assert [m.get("method") for m in new if "method" in m] == [
         "initialize",
@@ -225,7 +225,7 @@ def test_the_restarted_server_is_told_what_the_host_told_the_old_one(
     assert roots == [[{"uri": _uri(w["kept"]), "name": "kept"}]]
     # the host never saw the replayed initialize's answer, nor a second first answer
     assert not [m for m in bridge.out.all() if isinstance(m, dict) and m.get("id") == 1]
-    assert len(events(layout, ev.SESSION_START)) == 1
+    assert len(events(layout, ev.RUN_START)) == 1
 
 
 def _uri(path: Path) -> str:
@@ -256,7 +256,7 @@ def test_a_server_that_crashes_during_the_replay_is_not_restarted_for_ever(
     assert "during the replay, 3 times" in failed[0]["message"]
     pids = {pid for pid, m in recorded(record) if m.get("method") == "initialize"}
     assert len(pids) == 4  # the first server and three attempts, no more
-    assert "not restarted" in events(layout, ev.SESSION_END)[-1]["reason"]
+    assert "not restarted" in events(layout, ev.RUN_END)[-1]["reason"]
 
 
 @pytest.mark.parametrize("restart", ["on", "off"])
@@ -330,4 +330,4 @@ def test_the_filesystem_server_given_the_whole_disk_loses_a_revoked_folder_at_on
     anyio.run(scenario)
     done = events(layout, ev.SERVER_RESTARTED)
     assert [e["replayed"] for e in done] == [["initialize", "notifications/initialized"]] * 2
-    assert len(events(layout, ev.SESSION_START)) == 1
+    assert len(events(layout, ev.RUN_START)) == 1

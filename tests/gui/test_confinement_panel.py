@@ -118,7 +118,7 @@ def test_the_matrix_marks_confined_servers_and_read_only_grants(
     assert [(g.scope, g.read_only) for g in store.read().grants if g.server == "files"] == [
         ("session", True)
     ]
-    assert cell.data() == "This session, read-only"
+    assert cell.data() == "While running, read-only"
 
     # on a server that is not confined, the cell says read-only is not enforced
     run_cli("servers", "confine", "files", "off")
@@ -132,7 +132,7 @@ def test_the_matrix_marks_confined_servers_and_read_only_grants(
     assert entry.isChecked()
     entry.trigger()
     assert [g.read_only for g in store.read().grants if g.server == "files"] == [False]
-    assert cell.data() == "This session"
+    assert cell.data() == "While running"
 
     # a cell with no grant has nothing to make read-only
     empty = m.index(1, 0)

@@ -1,6 +1,6 @@
 """The app as an MCP host on its own: handshake, pings, the shutdown ladder, failures.
 
-These run the host session against real processes started directly (the ``launcher`` seam),
+These run the host connection against real processes started directly (the ``launcher`` seam),
 so that the host side is checked apart from the bridge; tests/gui/test_connect_bridge.py runs
 the same manager through the real bridge.
 """
@@ -208,7 +208,7 @@ def test_a_program_that_cannot_start_fails_clearly(
     assert manager.connections() == []
 
 
-def test_a_bridge_that_cannot_start_ends_its_session(layout: Layout, qtbot: QtBot) -> None:
+def test_a_bridge_that_cannot_start_ends_its_connection(layout: Layout, qtbot: QtBot) -> None:
     missing = "/nonexistent/roots-bridge"
     m = ConnectionManager(layout, launcher=lambda name, command, options: [missing, *command])
     try:

@@ -95,7 +95,7 @@ def test_dialog_flow_through_the_app(layout: Layout, store: Store, tmp_path: Pat
         assert dialog.question.server == "one"
         assert "/usr/bin/one --stdio" in dialog.command.toPlainText()
         assert dialog.checked_root_ids() == []  # nothing pre-checked
-        assert not dialog.always_button.isEnabled() and not dialog.session_button.isEnabled()
+        assert not dialog.always_button.isEnabled() and not dialog.while_running_button.isEnabled()
         dialog.set_checked([rb])
         assert dialog.always_button.isEnabled()
         dialog.always_button.click()
@@ -105,10 +105,10 @@ def test_dialog_flow_through_the_app(layout: Layout, store: Store, tmp_path: Pat
         dialog = open_dialog(controller, qtbot)
         assert dialog.question.server == "two"
         dialog.set_checked([ra])
-        dialog.session_button.click()
+        dialog.while_running_button.click()
         qtbot.waitUntil(lambda: not store.read().pending)
         g = next(g for g in store.read().grants if g.server == "two")
-        assert (g.root, g.scope, g.sessions) == (ra, "session", ["session-1"])
+        assert (g.root, g.scope, g.runs) == (ra, "session", ["session-1"])
         qtbot.waitUntil(lambda: not controller.window.pending_banner.isVisible())  # type: ignore[union-attr]
     finally:
         controller.shutdown()

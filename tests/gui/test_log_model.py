@@ -19,15 +19,15 @@ from roots_manager.gui.log_view import LogPanel
 WAIT_MS = 20_000  # generous: the machine is shared; the 200 ms figure is measured in bench/
 
 
-def _fill(layout: Layout, session: str, servers: list[str], n: int) -> events.EventWriter:
-    w = events.EventWriter(layout, session, keep_parts=1000)
+def _fill(layout: Layout, run: str, servers: list[str], n: int) -> events.EventWriter:
+    w = events.EventWriter(layout, run, keep_parts=1000)
     for i in range(n):
         kind = events.ROOTS_ANSWERED if i % 5 == 0 else events.MESSAGE
         w.write(
             events.event(
                 kind,
                 servers[i % len(servers)],
-                session,
+                run,
                 dir=events.BRIDGE_TO_SERVER
                 if kind == events.ROOTS_ANSWERED
                 else events.HOST_TO_SERVER,
@@ -85,7 +85,7 @@ def test_panel_follows_events_appended_while_it_runs(layout: Layout, qtbot: QtBo
         qtbot.waitUntil(lambda: panel.model.rowCount() == 35, timeout=WAIT_MS)
         rec = panel.model.record_at(34)
         assert rec is not None and rec["message"] == "late 24"
-        # a second session appearing later is picked up too
+        # a second run appearing later is picked up too
         _fill(layout, "s2", ["other"], 3)
         qtbot.waitUntil(lambda: panel.model.rowCount() == 38, timeout=WAIT_MS)
         assert panel.server_box.findData("other") > 0
@@ -216,7 +216,7 @@ anyio.run(main)
 """
 
 
-def test_panel_shows_a_real_bridge_session(layout: Layout, qtbot: QtBot, tmp_path: Path) -> None:
+def test_panel_shows_a_real_bridge_run(layout: Layout, qtbot: QtBot, tmp_path: Path) -> None:
     """A real host talks to the demo server through a real roots-bridge; the panel shows it."""
     import subprocess
     import sys
@@ -241,7 +241,7 @@ def test_panel_shows_a_real_bridge_session(layout: Layout, qtbot: QtBot, tmp_pat
             panel.model.data(panel.model.index(r, KIND)) for r in range(panel.model.rowCount())
         }
         qtbot.waitUntil(
-            lambda: {events.SESSION_START, events.HANDSHAKE, events.SESSION_END} <= kinds(),
+            lambda: {events.RUN_START, events.HANDSHAKE, events.RUN_END} <= kinds(),
             timeout=WAIT_MS,
         )
         servers = {
@@ -251,10 +251,10 @@ def test_panel_shows_a_real_bridge_session(layout: Layout, qtbot: QtBot, tmp_pat
         start = next(
             r
             for r in range(panel.model.rowCount())
-            if panel.model.data(panel.model.index(r, KIND)) == events.SESSION_START
+            if panel.model.data(panel.model.index(r, KIND)) == events.RUN_START
         )
         panel.table.selectRow(start)
-        assert json.loads(panel.detail.toPlainText())["kind"] == events.SESSION_START
+        assert json.loads(panel.detail.toPlainText())["kind"] == events.RUN_START
     finally:
         panel.stop()
 

@@ -21,9 +21,9 @@ def test_the_gui_lists_every_summary_template_for_translation() -> None:
 
 def test_every_template_is_reachable_and_formats() -> None:
     samples = [
-        events.event(events.SESSION_START, "fs", "s", command=["x"], pid=1),
-        events.event(events.SESSION_END, "fs", "s", exit_code=0),
-        events.event(events.SESSION_END, "fs", "s", exit_code=1, reason="host closed stdin"),
+        events.event(events.RUN_START, "fs", "s", command=["x"], pid=1),
+        events.event(events.RUN_END, "fs", "s", exit_code=0),
+        events.event(events.RUN_END, "fs", "s", exit_code=1, reason="host closed stdin"),
         events.event(events.HANDSHAKE, "fs", "s", protocol="2025-03-26"),
         events.event(events.HANDSHAKE, "fs", "s", protocol="2025-03-26", injected={"roots": {}}),
         events.event(events.ROOTS_ASKED, "fs", "s"),
@@ -93,6 +93,6 @@ def test_summaries_are_translated_and_found_by_the_filter(layout: Layout, japane
 
 
 def test_the_bridge_mode_is_named_in_the_users_language(japanese: None) -> None:
-    start = events.event(events.SESSION_START, "fs", "s", command=["srv"], pid=7, mode="observe")
+    start = events.event(events.RUN_START, "fs", "s", command=["srv"], pid=7, mode="observe")
     assert log_texts.translated_summary(start) == "srv を起動しました（PID 7、観察のみ）"
     assert events.summarize(start) == "started srv (pid 7, observe)"  # the CLI's words

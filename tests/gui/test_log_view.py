@@ -6,15 +6,16 @@ import csv
 import json
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from roots_manager.core import events, export
 from roots_manager.core.paths import Layout
-from roots_manager.core.timeline import MarkKind
+from roots_manager.core.timeline import Lane, MarkKind
 from roots_manager.gui.log_view import LogPanel
-from roots_manager.gui.timeline_view import COLORS
+from roots_manager.gui.timeline_view import COLORS, FOCUS_RING
 
 WAIT_MS = 20_000
 
@@ -24,9 +25,7 @@ def _write(w: events.EventWriter, n: int, start: int = 0) -> None:
         server = ("fs", "git")[i % 2]
         kind = events.ROOTS_ASKED if i % 4 == 0 else events.MESSAGE
         w.write(
-            events.event(
-                kind, server, w.session, dir=events.SERVER_TO_HOST, id=i, method="roots/list"
-            )
+            events.event(kind, server, w.run, dir=events.SERVER_TO_HOST, id=i, method="roots/list")
         )
 
 
@@ -295,5 +294,144 @@ def test_the_timeline_shows_each_servers_marks_and_a_click_selects_the_event(
         panel.text_edit.returnPressed.emit()
         assert not panel.select_index_row(3)
         assert "hidden" in panel.status.text()
+    finally:
+        panel.stop()
+
+
+def _timed(w: events.EventWriter, at: str, kind: str, server: str, rid: object) -> None:
+    """Write an event of *server* at second *at* of a fixed minute."""
+    rec = events.event(kind, server, w.run, id=rid, uris=[])
+    rec["ts"] = f"2026-01-01T10:00:{at}Z"
+    w.write(rec)
+
+
+def _shown_panel(layout: Layout, qtbot: QtBot) -> LogPanel:
+    panel = LogPanel(layout)
+    qtbot.addWidget(panel)
+    panel.resize(1000, 700)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.activateWindow()
+    panel.start()
+    return panel
+
+
+def test_the_timeline_is_worked_from_the_keyboard(layout: Layout, qtbot: QtBot) -> None:
+    w = events.EventWriter(layout, "s1")
+    for at, kind, server, rid in (
+        ("01.0", events.ROOTS_ASKED, "fs", 1),  # row 0
+        ("02.8", events.ROOTS_ASKED, "git", 7),  # row 1
+        ("03.0", events.ROOTS_ANSWERED, "fs", 1),  # row 2
+        ("04.0", events.LIST_CHANGED_SENT, "fs", None),  # row 3
+        ("05.0", events.ROOTS_ANSWERED, "git", 7),  # row 4
+    ):
+        _timed(w, at + "00", kind, server, rid)
+    panel = _shown_panel(layout, qtbot)
+    try:
+        qtbot.waitUntil(lambda: panel.model.rowCount() == 5, timeout=WAIT_MS)
+        view = panel.timeline
+        qtbot.waitUntil(lambda: view.timeline.servers() == ["fs", "git"], timeout=WAIT_MS)
+        view.seconds_per_px = 0.01
+
+        # Tab reaches it from the control before it, and it starts on the newest mark
+        previous = view.previousInFocusChain()
+        previous.setFocus(Qt.FocusReason.TabFocusReason)
+        qtbot.waitUntil(previous.hasFocus, timeout=WAIT_MS)
+        qtbot.keyClick(previous, Qt.Key.Key_Tab)
+        qtbot.waitUntil(view.hasFocus, timeout=WAIT_MS)
+        assert view.focused == ("git", 1)
+        assert "git" in view.accessibleDescription()
+        assert "answered" in view.accessibleDescription()
+
+        def focused_row() -> int | None:
+            mark = view.focused_mark()
+            return mark.row if mark else None
+
+        qtbot.keyClick(view, Qt.Key.Key_Left)
+        assert focused_row() == 1
+        qtbot.keyClick(view, Qt.Key.Key_Up)  # fs's mark nearest in time to git's request
+        assert focused_row() == 2
+        qtbot.keyClick(view, Qt.Key.Key_End)
+        assert focused_row() == 3
+        assert "list_changed sent" in view.accessibleDescription()
+        qtbot.keyClick(view, Qt.Key.Key_Right)  # the lane's end: stays
+        assert focused_row() == 3
+        qtbot.keyClick(view, Qt.Key.Key_Home)
+        assert focused_row() == 0
+        qtbot.keyClick(view, Qt.Key.Key_Right)
+        assert focused_row() == 2
+        qtbot.keyClick(view, Qt.Key.Key_Down)
+        assert focused_row() == 1
+        qtbot.keyClick(view, Qt.Key.Key_Down)  # no lane below: stays
+        assert focused_row() == 1
+        qtbot.keyClick(view, Qt.Key.Key_Up)
+        assert focused_row() == 2
+
+        # the focused mark is ringed in the highlight colour
+        ring = view.palette().color(view.palette().ColorRole.Highlight)
+        point = view.point_of_row(2)
+        assert point is not None
+        image = view.grab().toImage()
+        ringed = [
+            image.pixelColor(point.x() + dx, point.y())
+            for dx in range(-int(FOCUS_RING) - 2, int(FOCUS_RING) + 3)
+        ]
+        assert ring in ringed
+
+        # Enter selects the event as a click does; Space as well
+        qtbot.keyClick(view, Qt.Key.Key_Return)
+        assert [r.row() for r in panel.table.selectionModel().selectedRows()] == [2]
+        assert json.loads(panel.detail.toPlainText())["kind"] == events.ROOTS_ANSWERED
+        view.setFocus()
+        qtbot.keyClick(view, Qt.Key.Key_Left)
+        qtbot.keyClick(view, Qt.Key.Key_Space)
+        assert [r.row() for r in panel.table.selectionModel().selectedRows()] == [0]
+
+        # +/- zoom
+        view.setFocus()
+        before = view.seconds_per_px
+        qtbot.keyClick(view, Qt.Key.Key_Plus)
+        assert view.seconds_per_px < before
+        qtbot.keyClick(view, Qt.Key.Key_Minus)
+        qtbot.keyClick(view, Qt.Key.Key_Minus)
+        assert view.seconds_per_px > before
+    finally:
+        panel.stop()
+
+
+def test_overlapping_requests_draw_two_held_bars_and_an_unanswered_one_reaches_now(
+    layout: Layout, qtbot: QtBot
+) -> None:
+    w = events.EventWriter(layout, "s1")
+    for second, kind, rid in (
+        (1, events.ROOTS_ASKED, 1),
+        (2, events.ROOTS_ASKED, 2),
+        (4, events.ROOTS_ANSWERED, 2),
+        (7, events.ROOTS_ANSWERED, 1),
+        (8, events.ROOTS_ASKED, 3),
+    ):
+        _timed(w, f"0{second}.000", kind, "fs", rid)
+    panel = _shown_panel(layout, qtbot)
+    try:
+        view = panel.timeline
+        qtbot.waitUntil(lambda: len(view.timeline.lanes.get("fs", Lane("fs")).marks) == 5)
+        lane = view.timeline.lanes["fs"]
+        assert [s.asked_row for s in lane.spans] == [1, 0]
+        assert [s.asked_row for s in lane.open_spans] == [4]
+        view.seconds_per_px = 0.02
+        asked = [m.ts for m in lane.marks]
+        view.left = asked[0] - 10 * view.seconds_per_px
+        now = asked[-1] + 2.0
+        bars = view.held_bars("fs", now=now)
+        assert len(bars) == 3
+        by_start = sorted(bars, key=lambda b: b.left())
+        # each bar starts at its own request and ends at its own answer
+        assert by_start[0].left() == pytest.approx(view.x_of(asked[0]))
+        assert by_start[0].right() == pytest.approx(view.x_of(asked[3]))
+        assert by_start[1].left() == pytest.approx(view.x_of(asked[1]))
+        assert by_start[1].right() == pytest.approx(view.x_of(asked[2]))
+        # the request not answered is held up to now
+        assert by_start[2].left() == pytest.approx(view.x_of(asked[4]))
+        assert by_start[2].right() == pytest.approx(view.x_of(now))
     finally:
         panel.stop()

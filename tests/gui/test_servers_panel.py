@@ -68,10 +68,10 @@ def test_space_cycles_a_cell_and_every_step_is_saved(
     qtbot.keyClick(panel.matrix, Qt.Key.Key_Space)
     assert grants() == [("notes", ids[1], "always")]
 
-    # the context menu sets a scope directly, including always -> session
+    # the context menu sets a scope directly, including always -> while running
     m.set_scope(m.index(1, 1), "session")
     assert grants() == [("notes", ids[1], "session")]
-    assert m.index(1, 1).data() == "This session"
+    assert m.index(1, 1).data() == "While running"
 
 
 def test_one_click_on_a_cell_changes_it_and_the_states_read_as_words(
@@ -99,7 +99,7 @@ def test_one_click_on_a_cell_changes_it_and_the_states_read_as_words(
         )
 
     qtbot.mouseClick(panel.matrix.viewport(), Qt.MouseButton.LeftButton, pos=center)
-    assert scope_of() == "session" and cell.data() == "This session"
+    assert scope_of() == "session" and cell.data() == "While running"
     marks.append(cell.data(Qt.ItemDataRole.DecorationRole))
     qtbot.mouseClick(panel.matrix.viewport(), Qt.MouseButton.LeftButton, pos=center)
     assert scope_of() == "always" and cell.data() == "Always"
@@ -110,7 +110,7 @@ def test_one_click_on_a_cell_changes_it_and_the_states_read_as_words(
     images = [mark.pixmap(16, 16).toImage() for mark in marks]
     assert images[0] != images[1] != images[2] != images[0]
     legend = " ".join(w.text() for w in panel.legend.findChildren(QLabel))
-    assert "Always" in legend and "This session" in legend and "Not granted" in legend
+    assert "Always" in legend and "While running" in legend and "Not granted" in legend
 
     # the right-click menu offers the three as one choice: radio items
     menu = panel._cell_menu(cell)
@@ -143,7 +143,7 @@ def test_running_and_stale_servers_show_from_their_markers(
     assert model.index(0, LAST_ASKED).data() == "never"
     # a marker of this very process: alive for as long as the test runs
     marker = BridgeMarker(
-        session="s-test",
+        run="s-test",
         server="files",
         pid=os.getpid(),
         started_at=now_iso(),

@@ -6,14 +6,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QPoint, QRect
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QSplitter, QStyle
 from pytestqt.qtbot import QtBot
 
 from roots_manager.core.paths import Layout
 from roots_manager.core.store import Store
+from roots_manager.gui import window_state
 from roots_manager.gui.app import AppController, app_settings
 from roots_manager.gui.main_window import GEOMETRY_KEY, MainWindow
-from roots_manager.gui.servers_model import COMMAND, SERVER, STATUS
+from roots_manager.gui.servers_model import COMMAND, SERVER, STALE, STATUS
 from roots_manager.gui.watcher import StoreWatcher
 from tests.gui.shell_support import folders
 
@@ -120,3 +121,84 @@ def test_a_saved_geometry_larger_than_the_screen_is_clamped_to_it(
         assert area.contains(frame), f"{frame} is not within the screen's {area}"
     finally:
         watcher.stop()
+
+
+def _window(watcher: StoreWatcher, layout: Layout, qtbot: QtBot) -> MainWindow:
+    window = MainWindow(watcher, app_settings(layout))
+    qtbot.addWidget(window)
+    window.resize(1100, 800)
+    window.show()
+    qtbot.waitExposed(window)
+    return window
+
+
+def test_the_current_tab_and_every_splitter_come_back_as_the_user_left_them(
+    layout: Layout, watcher: StoreWatcher, qtbot: QtBot
+) -> None:
+    window = _window(watcher, layout, qtbot)
+    splitters = window_state.splitters_of(window)
+    names = sorted(s.objectName() for s in splitters)
+    assert names == ["logSplitter", "serversSplitter"]
+    window.tabs.setCurrentIndex(window.log_tab_index)
+    QApplication.processEvents()
+    wanted: dict[str, list[int]] = {}
+    for s in splitters:
+        sizes = s.sizes()
+        # move the first handle well away from where the default split puts it
+        shift = sum(sizes) // 5
+        s.setSizes([sizes[0] + shift, sizes[1] - shift, *sizes[2:]])
+        wanted[s.objectName()] = s.sizes()
+        assert wanted[s.objectName()] != sizes
+    window.close()
+
+    again = _window(watcher, layout, qtbot)
+    assert again.tabs.currentIndex() == again.log_tab_index
+    for s in window_state.splitters_of(again):
+        assert s.sizes() == wanted[s.objectName()], s.objectName()
+
+
+def test_a_saved_tab_or_split_that_no_longer_fits_is_ignored(
+    layout: Layout, watcher: StoreWatcher, qtbot: QtBot
+) -> None:
+    defaults = _window(watcher, layout, qtbot)
+    default_sizes = {s.objectName(): s.sizes() for s in window_state.splitters_of(defaults)}
+    defaults.deleteLater()
+    settings = app_settings(layout)
+    settings.setValue(window_state.TAB_KEY, 42)  # a tab a later layout removed
+    # a layout with one pane more, another with one pane less, and nonsense
+    settings.setValue("splitters/logSplitter", [100, 200, 300, 400])
+    settings.setValue("splitters/serversSplitter", ["x", "y"])
+    settings.sync()
+
+    window = _window(watcher, layout, qtbot)
+    assert window.tabs.currentIndex() == 0
+    for s in window_state.splitters_of(window):
+        assert s.sizes() == default_sizes[s.objectName()], s.objectName()
+
+    settings.setValue(window_state.TAB_KEY, -3)
+    settings.setValue("splitters/serversSplitter", [0, 0])
+    settings.sync()
+    window.deleteLater()
+    again = _window(watcher, layout, qtbot)
+    assert again.tabs.currentIndex() == 0
+    assert (
+        again.servers_panel.findChild(QSplitter, "serversSplitter").sizes()
+        == (default_sizes["serversSplitter"])
+    )
+
+
+def test_the_stale_column_has_room_for_its_mark_and_word_before_any_server_is_stale(
+    layout: Layout, store: Store, watcher: StoreWatcher, qtbot: QtBot
+) -> None:
+    with store.transaction() as state:
+        state.server_started("fs", ["npx", "fs"], "run-1")
+    watcher.reload()
+    window = _window(watcher, layout, qtbot)
+    view = window.servers_panel.servers
+    qtbot.waitUntil(lambda: window.servers_panel.servers_model.rowCount() == 1)
+    # the columns are fitted to the first rows, where nothing is stale yet; a stale mark
+    # and its word come later, and must not be cut to "…" then
+    metrics = view.fontMetrics()
+    icon = view.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize)
+    word = metrics.horizontalAdvance("stale")
+    assert view.horizontalHeader().sectionSize(STALE) >= icon + word

@@ -74,9 +74,9 @@ def japanese(qapp: QApplication):  # type: ignore[no-untyped-def]
 
 
 def test_why_a_bridge_ended_is_said_in_the_users_language(japanese: None) -> None:
-    ended = events.event(events.SESSION_END, "fs", "s", exit_code=0, reason="host closed stdin")
+    ended = events.event(events.RUN_END, "fs", "s", exit_code=0, reason="host closed stdin")
     assert translated_summary(ended) == "終了しました（終了コード 0、ホストが標準入力を閉じました）"
-    killed = events.event(events.SESSION_END, "fs", "s", exit_code=1, reason="SIGTERM received")
+    killed = events.event(events.RUN_END, "fs", "s", exit_code=1, reason="SIGTERM received")
     assert "SIGTERM を受信しました" in translated_summary(killed)
-    odd = events.event(events.SESSION_END, "fs", "s", exit_code=1, reason="something new")
+    odd = events.event(events.RUN_END, "fs", "s", exit_code=1, reason="something new")
     assert "something new" in translated_summary(odd)  # unknown words are shown as they are

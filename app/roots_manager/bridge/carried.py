@@ -1,8 +1,8 @@
 """What a restart of the server carries over: the host's handshake and settings, and what is open.
 
-Kept only in a session whose server may be restarted behind the host's back
-(:mod:`~roots_manager.bridge.restart`); such a session reads every message both ways for it.
-The host set up its session with the first server: the ``initialize`` request (as the bridge
+Kept only in a bridge run whose server may be restarted behind the host's back
+(:mod:`~roots_manager.bridge.restart`); such a run reads every message both ways for it.
+The host set up its protocol state with the first server: the ``initialize`` request (as the bridge
 forwarded it, with the roots capability), ``notifications/initialized``, the log level, the
 resources it subscribed to. A new server must be told the same before it sees the host's next
 message. Requests open on either side cannot survive a restart: the host's get an error, and
@@ -25,7 +25,7 @@ UNSUBSCRIBE = "resources/unsubscribe"
 
 
 class Carried:
-    """The host's session state, the requests in flight, and the bridge's own replayed calls."""
+    """The host's protocol state, the requests in flight, and the bridge's own replayed calls."""
 
     def __init__(self) -> None:
         self.initialize: Json | None = None

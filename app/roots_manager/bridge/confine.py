@@ -96,10 +96,10 @@ class Launch:
         """Whether the bridge may restart this server (confined, or restart on revoke on)."""
 
 
-def wrapped(command: Sequence[str], server: str, force: bool, session: str = "") -> Launch:
+def wrapped(command: Sequence[str], server: str, force: bool, run: str = "") -> Launch:
     """The command line to start: *command*, or the wrapper confining it.
 
-    *session* is the bridge session a restart happens in (none yet at the first start).
+    *run* is the bridge run a restart happens in (none yet at the first start).
     Raises :class:`ConfinementRefused` when confinement is asked for and cannot be had.
     """
     from roots_manager.core.paths import Layout
@@ -156,9 +156,9 @@ def wrapped(command: Sequence[str], server: str, force: bool, session: str = "")
         env=os.environ,
         cwd=os.getcwd(),
         tmpdir=str(tmpdir),
-        session=session,
+        run=run,
     )
-    key = confinement_key(state, server, fingerprint=fp, session=session, forced=True)
+    key = confinement_key(state, server, fingerprint=fp, run=run, forced=True)
     return Launch([*wrapper(), *rules.to_args(), "--", *command], key, entry)
 
 
@@ -175,8 +175,8 @@ def wrapper() -> list[str]:
 
 
 def start(
-    command: Sequence[str], server: str, force: bool, session: str = ""
+    command: Sequence[str], server: str, force: bool, run: str = ""
 ) -> tuple[subprocess.Popen[bytes], Launch]:
     """Start the server, confined if asked; raises :class:`OSError` if it cannot start."""
-    launch = wrapped(command, server, force, session)
+    launch = wrapped(command, server, force, run)
     return spawn(launch.argv), launch

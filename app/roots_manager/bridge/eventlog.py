@@ -1,10 +1,10 @@
 """The bridge's traffic log and its live marker.
 
-Events go to the session's JSON Lines file at once (the log views follow it live). A log that
+Events go to the run's JSON Lines file at once (the log views follow it live). A log that
 cannot be written (a directory that is not writable, a full disk) is reported once on stderr and
 otherwise ignored: the traffic matters more than its record. The live marker (what the desktop app and ``roots-manager servers list`` show about a running bridge) is
 rewritten atomically in a worker thread, coalescing updates, so that an fsync never stalls the
-relay. Across runs, all sessions' logs are kept within the limits saved in the store
+relay. Across runs, all bridge runs' logs are kept within the limits saved in the store
 (:mod:`roots_manager.core.retention`), swept in a thread when the bridge starts and at each
 rotation.
 """
@@ -28,17 +28,17 @@ MARKER_DELAY = 0.1
 
 
 class BridgeLog:
-    """Event records and the live marker of one bridge session."""
+    """Event records and the live marker of one bridge run."""
 
-    def __init__(self, layout: Layout, server: str, session: str) -> None:
+    def __init__(self, layout: Layout, server: str, run: str) -> None:
         self.layout = layout
         self.server = server
-        self.session = session
+        self.run = run
         self.counts: dict[str, int] = {}
         self.writer: ev.EventWriter | None = None
         self._sweeping = threading.Lock()
         try:
-            self.writer = ev.EventWriter(layout, session, on_rotate=self.sweep)
+            self.writer = ev.EventWriter(layout, run, on_rotate=self.sweep)
         except OSError as exc:
             self._cannot_log(exc)
         self._marker: live.BridgeMarker | None = None
@@ -57,7 +57,7 @@ class BridgeLog:
             self.counts["lost"] = self.counts.get("lost", 0) + 1
             return
         try:
-            self.writer.write(ev.event(kind, self.server, self.session, **fields))
+            self.writer.write(ev.event(kind, self.server, self.run, **fields))
         except OSError as exc:
             if not self.counts.get("lost"):
                 self._cannot_log(exc)
@@ -69,11 +69,11 @@ class BridgeLog:
         return self.writer.path if self.writer is not None else None
 
     def sweep(self) -> None:
-        """Bring every session's logs within the saved limits, in a thread of its own.
+        """Bring every run's logs within the saved limits, in a thread of its own.
 
         Called when the bridge starts and at each rotation; reading the store and listing the
         log directory must not hold up the relay. One sweep at a time: what a second would
-        find is this session's newest file, which is never removed anyway.
+        find is this run's newest file, which is never removed anyway.
         """
         if self.layout.logs_elsewhere:
             # the limits and the live markers that guard running sessions belong to the
@@ -85,7 +85,7 @@ class BridgeLog:
 
     def _sweep(self) -> None:
         try:
-            retention.sweep_by_settings(self.layout, keep=(self.session,))
+            retention.sweep_by_settings(self.layout, keep=(self.run,))
         finally:
             self._sweeping.release()
 
@@ -112,7 +112,7 @@ class BridgeLog:
     def marker(self, **fields: Any) -> None:
         """Update fields of the live marker (written soon, off the event loop)."""
         if self._marker is None:
-            # the marker is written once the session is recorded; keep what happened before
+            # the marker is written once the run is recorded; keep what happened before
             self._early.update(fields)
             return
         for k, v in fields.items():
@@ -156,7 +156,7 @@ class BridgeLog:
         """Remove the live marker and close the log file."""
         self._closed = True
         with contextlib.suppress(OSError):
-            live.remove_bridge_marker(self.layout, self.session)
+            live.remove_bridge_marker(self.layout, self.run)
         if self.writer is not None:
             with contextlib.suppress(OSError):
                 self.writer.close()

@@ -1,9 +1,9 @@
 """Managed mode's promise for the server's lines: no request for roots reaches the host.
 
-The session answers every request for roots it reads the way hosts do. What is left for this
+The mediator answers every request for roots it reads the way hosts do. What is left for this
 module: a line that only an unusual reading takes for a request (no parser reads it but it
 spells ``roots/list`` once unescaped, or only the first of its duplicate keys asks), one the
-session does not answer (a ``roots/list`` notification, a 2026-07-28 round on a result that is
+mediator does not answer (a ``roots/list`` notification, a 2026-07-28 round on a result that is
 not ``input_required``), and one whose handling failed. Each is kept from the host and logged.
 """
 
@@ -25,7 +25,7 @@ class Guard:
         """Writes a line to the server."""
 
     def screen(self, reading: lenient.Reading, size: int) -> bytes | None:
-        """Before the session handles a line: what goes in its place if only an unusual reading
+        """Before the mediator handles a line: what goes in its place if only an unusual reading
         asks for roots, else None."""
         if not reading.readable:
             if lenient.mentions_roots(reading.text):
@@ -44,7 +44,7 @@ class Guard:
         return None
 
     def unanswered(self, msg: object, size: int) -> bytes | None:
-        """After the session chose to relay *msg* as it is: what goes instead if it asks for
+        """After the mediator chose to relay *msg* as it is: what goes instead if it asks for
         roots, else None."""
         if not lenient.asks_for_roots(msg):
             return None

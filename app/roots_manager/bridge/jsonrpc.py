@@ -43,7 +43,7 @@ class Answers(Protocol):
 
 
 class EventSink(Protocol):
-    """Where the session records what it sees."""
+    """Where the mediator records what it sees."""
 
     def event(self, kind: str, **fields: Any) -> None: ...
 

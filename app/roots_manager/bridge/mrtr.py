@@ -204,7 +204,7 @@ class InputRounds:
 
     def _spilled(self, line: bytes) -> Path:
         if self._spill is None:
-            # private to the user (mkdtemp makes it 0700), and gone with the session
+            # private to the user (mkdtemp makes it 0700), and gone with the run
             self._spill = Path(tempfile.mkdtemp(prefix="roots-bridge-requests-"))
             weakref.finalize(self, shutil.rmtree, self._spill, True)
         fd, name = tempfile.mkstemp(dir=self._spill)

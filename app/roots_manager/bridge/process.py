@@ -80,7 +80,7 @@ class ServerProcess:
         return how
 
     def kill_group(self) -> None:
-        """End the server and its process group at once (the session is ending mid-restart)."""
+        """End the server and its process group at once (the run is ending mid-restart)."""
         self._signal_group(KILL)
 
     async def reap_group(self, grace: float = GRACE) -> None:

@@ -6,9 +6,9 @@ triage (:class:`~roots_manager.bridge.relay.LineRelay`) run inline in that threa
 would add its own bookkeeping and wake-ups to every message, and almost no message needs it.
 
 The rare line that must be parsed, rewritten or answered is handed to the event loop, where the
-protocol logic, the store watcher and the timers live (so the session is only ever touched by
+protocol logic, the store watcher and the timers live (so the mediator is only ever touched by
 one thread), and the pump waits for the outcome: later lines never overtake it. The outcome may
-itself be a future, for a line the session holds back until something else has happened.
+itself be a future, for a line the mediator holds back until something else has happened.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ READ_SIZE = 1024 * 1024
 """Bytes one read may take: a whole 1 MiB message in one go when the pipe holds it."""
 
 HOLD_LIMIT = 10.0
-"""Seconds a line held back by the session may wait before the session is asked to let it go."""
+"""Seconds a line held back by the mediator may wait before the mediator is asked to let it go."""
 
 
 class Reader:
@@ -115,8 +115,8 @@ class FdSink:
             self.on_broken(exc)
 
 
-class SessionSide(Protocol):
-    """One direction of the session: a line handler whose answer may come later."""
+class MediatorSide(Protocol):
+    """One direction of the mediator: a line handler whose answer may come later."""
 
     def patterns(self) -> Sequence[bytes]: ...
 
@@ -140,7 +140,7 @@ class SessionSide(Protocol):
 class HandOff:
     """Which destination the line being handled on the event loop will be written to.
 
-    The session's ``defer`` uses it: work deferred while a line is handled runs once the pump
+    The mediator's ``defer`` uses it: work deferred while a line is handled runs once the pump
     has written that line (a ``list_changed`` must follow the ``initialized`` that allows it).
     """
 
@@ -163,16 +163,16 @@ class HandOff:
 
 
 class LoopHandler(LineHandler):
-    """The relay's handler in a pump thread: the session's work runs on the event loop.
+    """The relay's handler in a pump thread: the mediator's work runs on the event loop.
 
     ``patterns``, ``parse_all`` and ``may_stream`` are read from the pump thread: they look at a
-    few attributes of the session, which the loop changes only while handling a line of this or
+    few attributes of the mediator, which the loop changes only while handling a line of this or
     the other direction, before the bytes that make the change matter have been written.
     """
 
     def __init__(
         self,
-        side: SessionSide,
+        side: MediatorSide,
         handoff: HandOff,
         writer: LineWriter,
         *,
@@ -182,7 +182,7 @@ class LoopHandler(LineHandler):
         throttle: Callable[[], None] | None = None,
     ) -> None:
         self.side = side
-        # read on every chunk: straight to the session's side, without a call in between
+        # read on every chunk: straight to the mediator's side, without a call in between
         self.patterns = side.patterns  # type: ignore[method-assign]
         self.parse_all = side.parse_all  # type: ignore[method-assign]
         self.may_stream = side.may_stream  # type: ignore[method-assign]

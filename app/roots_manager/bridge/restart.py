@@ -19,7 +19,7 @@ again to forget a revoked one. Either way the host never notices:
 
 A burst of changes makes one restart (:data:`COALESCE`), restarts start at least
 :data:`MIN_INTERVAL` apart, and a server that exits (or does not answer) during the replay
-:data:`CRASH_LOOP` times running is not started again: the session ends and says why.
+:data:`CRASH_LOOP` times running is not started again: the run ends and says why.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def restart_reason(
     name: str,
     *,
     fingerprint: str,
-    session: str,
+    run: str,
     forced: bool,
     running: tuple[tuple[str, ...], ...] | None,
     told: Collection[str],
@@ -76,7 +76,7 @@ def restart_reason(
     # only for a server that may be restarted: the confinement rules' module is not light
     from roots_manager.core.confined import confinement_key
 
-    key = confinement_key(state, name, fingerprint=fingerprint, session=session, forced=forced)
+    key = confinement_key(state, name, fingerprint=fingerprint, run=run, forced=forced)
     if key != running:
         if running is None:
             return "confinement was turned on"
@@ -95,7 +95,7 @@ def restart_reason(
 
 
 class Restarts:
-    """The restarts of one bridge session's server."""
+    """The restarts of one bridge run's server."""
 
     def __init__(self, bridge: Bridge) -> None:
         self.b = bridge
@@ -112,13 +112,13 @@ class Restarts:
     def check(self) -> None:
         """After any change of the store or of a folder: restart if the server's consent moved."""
         b = self.b
-        if self.active or b.session.carried is None or b.stop_event.is_set():
+        if self.active or b.mediator.carried is None or b.stop_event.is_set():
             return
         reason = self.reason()
         if reason is None:
             return
         # the old server gets nothing new from now on
-        b.session.hold_host()
+        b.mediator.hold_host()
         b.log.event(ev.SERVER_RESTARTING, reason=reason, pid=b.server.pid)
         self._task = asyncio.create_task(self._run(reason))
 
@@ -129,21 +129,21 @@ class Restarts:
             b.source.state(),
             b.name,
             fingerprint=b.fingerprint,
-            session=b.session_id,
+            run=b.run_id,
             forced=b.confine,
             running=b.launch.key if b.launch is not None else None,
-            told=b.session.told,
+            told=b.mediator.told,
             current=lambda: root_uris(b.source.effective()),
         )
 
     async def wait(self) -> None:
-        """Until the restart under way has ended (the session may have ended with it)."""
+        """Until the restart under way has ended (the run may have ended with it)."""
         if self._task is not None:
             with contextlib.suppress(asyncio.CancelledError):
                 await asyncio.shield(self._task)
 
     async def cancel(self) -> None:
-        """End a restart under way (the session ends): no server is left behind."""
+        """End a restart under way (the run ends): no server is left behind."""
         if self._task is not None and not self._task.done():
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -151,15 +151,15 @@ class Restarts:
 
     async def _run(self, reason: str) -> None:
         b = self.b
-        session = b.session
-        carried = session.carried
+        mediator = b.mediator
+        carried = mediator.carried
         assert carried is not None
         loop = asyncio.get_running_loop()
         held_at = time.monotonic()
         await asyncio.sleep(max(COALESCE, self._last_start + MIN_INTERVAL - loop.time()))
         again = self.reason()  # the burst may have undone itself
         if again is None:
-            released = session.release_host()
+            released = mediator.release_host()
             b.log.event(
                 ev.MESSAGE,
                 message="the consent change was undone before the restart: none needed",
@@ -183,11 +183,11 @@ class Restarts:
         try:
             await closed.wait()
             carried.stdin_closed()
-            session.server_replaced()
+            mediator.server_replaced()
             attempts, outcome = await self._start_again(reason)
             stopped_by = await stopping
         finally:
-            stopping.cancel()  # the session is ending: retire() kills what is left
+            stopping.cancel()  # the run is ending: retire() kills what is left
         # what the old server left unanswered, once all it said has reached the host
         cut = carried.open_requests()
         for msg_id in cut:
@@ -203,7 +203,7 @@ class Restarts:
             return
         result, replayed = outcome
         notices = self._notify(old_result, result)
-        released = session.release_host()
+        released = mediator.release_host()
         self.count += 1
         held_ms = round((time.monotonic() - held_at) * 1000)
         b.log.event(
@@ -225,10 +225,10 @@ class Restarts:
         self.check()
 
     async def _start_again(self, reason: str) -> tuple[int, tuple[Json | None, list[str]] | None]:
-        """Start the new server and replay the host's session to it, up to :data:`CRASH_LOOP`
-        times; the attempts made, and the replay's outcome (None: given up, session ending)."""
+        """Start the new server and replay the host's handshake to it, up to :data:`CRASH_LOOP`
+        times; the attempts made, and the replay's outcome (None: given up, run ending)."""
         b = self.b
-        assert b.session.carried is not None
+        assert b.mediator.carried is not None
         attempts = 0
         while True:
             attempts += 1
@@ -246,7 +246,7 @@ class Restarts:
                 else f"did not answer within {REPLAY_TIMEOUT:g} s"
             )
             await b.retire()
-            b.session.carried.forget_expected()
+            b.mediator.carried.forget_expected()
             if attempts >= CRASH_LOOP:
                 self._fail(
                     reason,
@@ -258,7 +258,7 @@ class Restarts:
     async def _replay(self) -> tuple[Json | None, list[str]] | None:
         """Tell the new server what the host told the old one; None if it failed to listen."""
         b = self.b
-        carried = b.session.carried
+        carried = b.mediator.carried
         assert carried is not None
         loop = asyncio.get_running_loop()
         result: Json | None = None
@@ -274,7 +274,7 @@ class Restarts:
                     done.append(method)
                     continue
                 self._replays += 1
-                msg["id"] = f"{b.session.rounds.prefix}replay-{self._replays}"
+                msg["id"] = f"{b.mediator.rounds.prefix}replay-{self._replays}"
                 answer: asyncio.Future[Any] = loop.create_future()
                 carried.expect(msg["id"], _settle(answer))
                 b.to_server.inject(dumps(msg) + b"\n")
@@ -318,7 +318,7 @@ class Restarts:
 
     def _fail(self, reason: str, why: str, attempts: int) -> None:
         b = self.b
-        b.session.release_host()
+        b.mediator.release_host()
         b.log.event(ev.RESTART_FAILED, reason=reason, message=why, attempts=attempts)
         b.end(f"not restarted: {why}")
 

@@ -1,7 +1,7 @@
 """The answer the bridge gives to ``roots/list``: the store, the consent rules, and consent waits.
 
 Every answer is :func:`roots_manager.core.consent.effective` for this server, this command line and
-this bridge session, computed on the spot (the folders' availability is checked each time). The
+this bridge run, computed on the spot (the folders' availability is checked each time). The
 store file is parsed again only when it changed on disk (its inode, size or modification time),
 which keeps an answer well under a millisecond.
 """
@@ -30,13 +30,13 @@ class RootsSource:
         store: Store,
         server: str,
         fingerprint: str,
-        session: str,
+        run: str,
         on_error: Callable[[str], None] | None = None,
     ) -> None:
         self.store = store
         self.server = server
         self.fingerprint = fingerprint
-        self.session = session
+        self.run = run
         self.on_error = on_error
         self._stamp: tuple[int, int, int] | None = None
         self._state = State()
@@ -69,9 +69,7 @@ class RootsSource:
     def effective(self) -> Result:
         """The ``ListRootsResult`` this server gets now; no folder when it cannot be computed."""
         try:
-            return effective(
-                self.state(), self.server, fingerprint=self.fingerprint, session=self.session
-            )
+            return effective(self.state(), self.server, fingerprint=self.fingerprint, run=self.run)
         except Exception as exc:  # an answer the bridge gives, never a relay to the host
             message = f"the roots could not be computed ({exc!r}); the server is told no folder"
             if message != self._last_error and self.on_error is not None:
@@ -82,9 +80,7 @@ class RootsSource:
     def folders(self) -> list[str]:
         """The paths of the folders this server may see, whether they are available or not."""
         state = self.state()
-        roots = visible_roots(
-            state, self.server, fingerprint=self.fingerprint, session=self.session
-        )
+        roots = visible_roots(state, self.server, fingerprint=self.fingerprint, run=self.run)
         return [r.path for r in roots]
 
     def pending(self) -> bool:

@@ -1,9 +1,9 @@
-"""One bridge session from start to end: the server, both relays, the roots logic, the watchers.
+"""One bridge run from start to end: the server, both relays, the roots logic, the watchers.
 
 The server process is already running when a :class:`Bridge` is made (``main`` starts it first
 thing). The bridge pumps each direction in a thread of its own (:mod:`~roots_manager.bridge.pump`)
 and keeps the event loop for the protocol logic, the store watcher, the timers and the process
-ladder; it records the session in the store and runs until the host or the server goes.
+ladder; it records the run in the store and runs until the host or the server goes.
 """
 
 from __future__ import annotations
@@ -23,12 +23,12 @@ from typing import Any
 from roots_manager import __version__
 from roots_manager.bridge.confine import Launch, start
 from roots_manager.bridge.eventlog import BridgeLog
+from roots_manager.bridge.mediator import Mediator
 from roots_manager.bridge.process import GRACE, ServerProcess
 from roots_manager.bridge.pump import HOLD_LIMIT, FdSink, HandOff, LoopHandler, Pump
 from roots_manager.bridge.relay import LineRelay
 from roots_manager.bridge.restart import Restarts
 from roots_manager.bridge.roots import HeldAnswers, RootsSource
-from roots_manager.bridge.session import Session
 from roots_manager.bridge.spawn import EXIT_CANNOT_START, exit_code, grow_pipe
 from roots_manager.bridge.watch import AVAILABILITY_PERIOD, FolderWatch, every, watch_store
 from roots_manager.bridge.writer import LineWriter
@@ -45,13 +45,13 @@ HOST_IN = 0
 HOST_OUT = 1
 
 
-def new_session_id() -> str:
-    """A session id that sorts by start time (log files are listed by name)."""
+def new_run_id() -> str:
+    """A run id that sorts by start time (log files are listed by name)."""
     return time.strftime("%Y%m%dT%H%M%S", time.gmtime()) + "-" + secrets.token_hex(4)
 
 
 class Bridge:
-    """One bridge session: the server, both relays, the roots logic, the watchers."""
+    """One bridge run: the server, both relays, the roots logic, the watchers."""
 
     def __init__(
         self,
@@ -71,15 +71,15 @@ class Bridge:
         self.observe = observe
         self.consent_timeout = consent_timeout
         self.layout = (layout or Layout.default()).ensure()
-        self.session_id = new_session_id()
+        self.run_id = new_run_id()
         self.fingerprint = fingerprint(self.command)
         self.store = Store(self.layout)
-        self.log = BridgeLog(self.layout, server_name, self.session_id)
+        self.log = BridgeLog(self.layout, server_name, self.run_id)
         self.source = RootsSource(
             self.store,
             server_name,
             self.fingerprint,
-            self.session_id,
+            self.run_id,
             on_error=lambda m: self.log.event(ev.ERROR, message=m),
         )
         self.answers = HeldAnswers(self.source)
@@ -100,7 +100,7 @@ class Bridge:
             proc,  # type: ignore[arg-type]
             close_stdin=self._close_server_stdin,
         )
-        self.session = Session(
+        self.mediator = Mediator(
             answers=self.answers,
             log=self.log,
             to_server=self.to_server,
@@ -166,7 +166,7 @@ class Bridge:
             self.stop_event.set()
 
     def end(self, reason: str) -> None:
-        """End the session now, for *reason*."""
+        """End the run now, for *reason*."""
         if not self.stop_event.is_set():
             self._reason = self._reason or reason
             self.stop_event.set()
@@ -176,10 +176,10 @@ class Bridge:
             ended.set()  # a server stopped for a restart
             return
         # nothing more comes from the server: a held initialized has nothing to wait for
-        self.session.release_initialized()
+        self.mediator.release_initialized()
         self.server_out_ended.set()
         # a server usually closes its stdout as it exits; one that lives on can never answer
-        # again, so after a grace period the session ends as if the host had gone
+        # again, so after a grace period the run ends as if the host had gone
         self._silent_timer = asyncio.get_running_loop().call_later(GRACE, self._server_silent)
 
     def _server_silent(self) -> None:
@@ -193,7 +193,7 @@ class Bridge:
             self.stop_event.set()
 
     def _handle_signals(self, loop: asyncio.AbstractEventLoop) -> None:
-        """End the session in order on the signals that ask a process to end."""
+        """End the run in order on the signals that ask a process to end."""
         # SIGHUP too: a closed terminal must not end the bridge without the server; Windows
         # has none, but Ctrl+Break (SIGBREAK), and no add_signal_handler: a plain handler
         # hands the signal to the loop there
@@ -222,12 +222,12 @@ class Bridge:
                 message=f"no initialize result within {HOLD_LIMIT:g} s; the held "
                 "initialized goes to the server now",
             )
-            self.session.release_initialized()
+            self.mediator.release_initialized()
 
         h2s = LineRelay(
             self.to_server,
             LoopHandler(
-                self.session.host_side,
+                self.mediator.host_side,
                 handoff,
                 self.to_server,
                 on_error=error,
@@ -249,7 +249,7 @@ class Bridge:
             self.to_server.wait_below(MAX_BACKLOG)
 
         self._s2h = LoopHandler(
-            self.session.server_side, handoff, self.to_host, on_error=error, throttle=throttle
+            self.mediator.server_side, handoff, self.to_host, on_error=error, throttle=throttle
         )
         Pump("host-to-server", HOST_IN, h2s, lambda: handoff.call(self.host_eof)).start()
         self._pump_server(self.proc)
@@ -293,9 +293,9 @@ class Bridge:
         return how
 
     async def replace(self) -> None:
-        """Start the server again, in this session; raises :class:`OSError` if it cannot."""
+        """Start the server again, in this run; raises :class:`OSError` if it cannot."""
         proc, launch = await asyncio.to_thread(
-            start, self.command, self.name, self.confine, self.session_id
+            start, self.command, self.name, self.confine, self.run_id
         )
         assert proc.stdin is not None
         self.proc, self.launch = proc, launch
@@ -307,7 +307,7 @@ class Bridge:
         self.server.watch(asyncio.get_running_loop())
         self._pump_server(proc)
 
-    # ---- the session --------------------------------------------------------------------
+    # ---- the run --------------------------------------------------------------------
 
     async def run(self) -> int:
         """Run until the host or the server goes; returns the bridge's exit code."""
@@ -315,14 +315,14 @@ class Bridge:
         self.server.watch(loop)
         self._handle_signals(loop)
         self.log.event(
-            ev.SESSION_START,
+            ev.RUN_START,
             command=self.command,
             pid=os.getpid(),
             server_pid=self.server.pid,
             mode="observe" if self.observe else "managed",
             version=__version__,
             confined=self.confined,
-            restartable=self.session.carried is not None,
+            restartable=self.mediator.carried is not None,
         )
         self._start_pumps(loop)
         self._tasks.append(asyncio.create_task(self._register()))
@@ -333,7 +333,7 @@ class Bridge:
             exited.cancel()
             if self.stop_event.is_set() or not self.restarts.active:
                 break
-            # stopped for a restart: on with the new server, unless the session ends first
+            # stopped for a restart: on with the new server, unless the run ends first
             restarted = asyncio.create_task(self.restarts.wait())
             await asyncio.wait({restarted, stopped}, return_when=asyncio.FIRST_COMPLETED)
             stopped.cancel()
@@ -365,21 +365,21 @@ class Bridge:
             flush=True,
         )
         self.log.event(
-            ev.SESSION_START,
+            ev.RUN_START,
             command=self.command,
             pid=os.getpid(),
             mode="observe" if self.observe else "managed",
             version=__version__,
         )
         self.log.event(ev.ERROR, message=f"cannot start {self.command[0]}: {what}")
-        self.log.event(ev.SESSION_END, exit_code=code, reason="cannot start")
+        self.log.event(ev.RUN_END, exit_code=code, reason="cannot start")
         self.log.close()
         return int(code)
 
     async def _register(self) -> None:
         loop = asyncio.get_running_loop()
         marker = live.BridgeMarker(
-            session=self.session_id,
+            run=self.run_id,
             server=self.name,
             pid=os.getpid(),
             started_at=now_iso(),
@@ -388,7 +388,7 @@ class Bridge:
             log_file=str(self.log.path) if self.log.path is not None else None,
             server_pid=self.server.pid,
             confined=self.confined,
-            restartable=self.session.carried is not None,
+            restartable=self.mediator.carried is not None,
         )
         pending = False
         if not self.observe:
@@ -406,7 +406,7 @@ class Bridge:
         # since it reads every bridge's marker and the first answer must not wait for that
         self._tasks.append(asyncio.create_task(asyncio.to_thread(self._sweep_requests)))
         if self.observe:
-            if self.session.carried is not None:  # confined: a change of grants restarts it
+            if self.mediator.carried is not None:  # confined: a change of grants restarts it
                 self._watch()
             return
         self._watch()
@@ -426,12 +426,12 @@ class Bridge:
                 self.answers.on_first_hold = self._arm_consent_timer
         else:
             self.answers.open()
-            self.session.check_changes()
+            self.mediator.check_changes()
 
     def _watch(self) -> None:
         """Follow the store, the granted folders and the requests of the desktop app."""
         stop = self.stop_event
-        request = live.list_changed_request_name(self.session_id)
+        request = live.list_changed_request_name(self.run_id)
         self._tasks.append(
             asyncio.create_task(watch_store(self.layout, self._store_changed, stop, (request,)))
         )
@@ -441,10 +441,10 @@ class Bridge:
         )
 
     def _record_start(self) -> bool:
-        sessions = live.live_sessions(self.layout) | {self.session_id}
+        runs = live.live_runs(self.layout) | {self.run_id}
         with self.store.transaction() as state:
-            state.prune_sessions(sessions)
-            request = state.server_started(self.name, self.command, self.session_id)
+            state.prune_runs(runs)
+            request = state.server_started(self.name, self.command, self.run_id)
         return request is not None
 
     def _arm_consent_timer(self) -> None:
@@ -477,7 +477,7 @@ class Bridge:
             held=self.answers.waiting,
         )
         self.answers.open()
-        self.session.check_changes()
+        self.mediator.check_changes()
 
     def _store_changed(self) -> None:
         # the store, a granted folder's parent directory, a request, or the periodic check
@@ -486,7 +486,7 @@ class Bridge:
         if self._consent_waiting and not self.source.pending():
             self._consent_over(False)
         elif self.answers.is_open:
-            self.session.check_changes()
+            self.mediator.check_changes()
         # after a real change, so that one arriving together with a request is logged as such
         self._take_request()
 
@@ -496,7 +496,7 @@ class Bridge:
 
     def _take_request(self) -> None:
         try:
-            asked = live.take_list_changed_request(self.layout, self.session_id)
+            asked = live.take_list_changed_request(self.layout, self.run_id)
         except OSError as exc:  # the change checks above must go on whatever this file is
             if not self._request_failed:
                 self._request_failed = True
@@ -504,7 +504,7 @@ class Bridge:
             return
         if asked is not None:
             by, request = asked.get("by"), asked.get("id")
-            self.session.list_changed_asked(
+            self.mediator.list_changed_asked(
                 by if isinstance(by, str) else "?", request if isinstance(request, str) else None
             )
 
@@ -519,22 +519,22 @@ class Bridge:
             with contextlib.suppress(StoreError, OSError):
                 await asyncio.to_thread(self._record_end)
         self.log.event(
-            ev.SESSION_END,
+            ev.RUN_END,
             exit_code=code,
             returncode=self.server.returncode,
             reason=self._reason or None,
             stopped_by=how,
-            notices=self.session.notices,
+            notices=self.mediator.notices,
         )
         await self.log.settle()
         self.log.close()
         # a request that came too late (once the marker is gone, no new one can come)
         with contextlib.suppress(OSError):
-            live.take_list_changed_request(self.layout, self.session_id)
+            live.take_list_changed_request(self.layout, self.run_id)
 
     def _record_end(self) -> None:
         with self.store.transaction() as state:
-            state.session_ended(self.name, self.session_id)
+            state.run_ended(self.name, self.run_id)
 
 
 def _quietly(fn: Callable[[], object]) -> None:

@@ -1,4 +1,4 @@
-"""Each direction of a session as its relay sees it: what to look for, what to hand over."""
+"""Each direction of the mediator as its relay sees it: what to look for, what to hand over."""
 
 from __future__ import annotations
 
@@ -11,16 +11,16 @@ from roots_manager.bridge.jsonrpc import CANCELLED, META_VERSION, Era, is_respon
 from roots_manager.core import events as ev
 
 if TYPE_CHECKING:
-    from roots_manager.bridge.session import Session
+    from roots_manager.bridge.mediator import Mediator
 
 
 class _Side:
-    """One direction of the session as its relay sees it."""
+    """One direction of the mediator as its relay sees it."""
 
     direction = ""
 
-    def __init__(self, session: Session) -> None:
-        self.s = session
+    def __init__(self, mediator: Mediator) -> None:
+        self.s = mediator
 
     def parse_all(self) -> bool:
         # a server that may be restarted: every message counts for what a restart carries over

@@ -36,8 +36,8 @@ ADVISORY_MEANS = (
 )
 
 _NOT_YET_BOUND = ""
-"""A bridge session no grant is bound to yet: a server starting now gets the "always" grants
-and the session grants waiting for the next session to start, not those of other sessions."""
+"""A bridge run no grant is bound to yet: a server starting now gets the "always" grants
+and the while-running grants waiting for the next run to start, not those of other runs."""
 
 
 def set_confinement(
@@ -89,18 +89,18 @@ def wants_confinement(state: State, name: str) -> bool:
 
 
 def granted_folders(
-    state: State, name: str, fingerprint: str | None = None, session: str = _NOT_YET_BOUND
+    state: State, name: str, fingerprint: str | None = None, run: str = _NOT_YET_BOUND
 ) -> tuple[list[str], list[str]]:
     """The folders server *name* starting now may write, and those it may only read.
 
-    *session* is the bridge session it starts in, when the server restarts within one.
+    *run* is the bridge run it starts in, when the server restarts within one.
     Folders that are not available now (missing, moved, too broad) are in neither: a rule
     cannot name them, and the server is not told them either.
     """
     read_only = {g.root for g in state.grants if g.server == name and g.read_only}
     write: list[str] = []
     read: list[str] = []
-    for root in visible_roots(state, name, fingerprint=fingerprint, session=session):
+    for root in visible_roots(state, name, fingerprint=fingerprint, run=run):
         if root_unavailable(root) is None:
             (read if root.id in read_only else write).append(root.path)
     return write, read
@@ -115,11 +115,11 @@ def rules_for(
     env: Mapping[str, str],
     cwd: str,
     tmpdir: str,
-    session: str = _NOT_YET_BOUND,
+    run: str = _NOT_YET_BOUND,
 ) -> Rules:
     """Everything server *name* may touch when *command* starts now, confined."""
     runtime = runtime_rules(command, env, cwd)
-    write, read = granted_folders(state, name, fingerprint, session)
+    write, read = granted_folders(state, name, fingerprint, run)
     srv = state.servers.get(name)
     extra_read = srv.allow_read if srv is not None else []
     extra_write = srv.allow_write if srv is not None else []
@@ -135,14 +135,14 @@ def confinement_key(
     name: str,
     *,
     fingerprint: str | None,
-    session: str = _NOT_YET_BOUND,
+    run: str = _NOT_YET_BOUND,
     forced: bool = False,
 ) -> tuple[tuple[str, ...], ...] | None:
     """What of the store a confined start of server *name* now depends on; None when it would
     not be confined. Two starts with equal keys run under the same rules."""
     if not (forced or wants_confinement(state, name)):
         return None
-    write, read = granted_folders(state, name, fingerprint, session)
+    write, read = granted_folders(state, name, fingerprint, run)
     srv = state.servers.get(name)
     extra_read = srv.allow_read if srv is not None else []
     extra_write = srv.allow_write if srv is not None else []

@@ -17,7 +17,7 @@ from collections.abc import Collection
 from stat import S_ISDIR
 from typing import Any
 
-from roots_manager.core.model import Grant, Root, State, broad_reason
+from roots_manager.core.model import Grant, Root, Scope, State, broad_reason
 
 
 def unavailable_reason(path: str) -> str | None:
@@ -61,23 +61,23 @@ def _root_look(root: Root) -> tuple[str | None, os.stat_result | None]:
 
 
 def grant_active(
-    grant: Grant, session: str | None = None, live_sessions: Collection[str] | None = None
+    grant: Grant, run: str | None = None, live_runs: Collection[str] | None = None
 ) -> bool:
-    """Whether *grant* applies to bridge *session* (or, with no session, to any live one).
+    """Whether *grant* applies to bridge *run* (or, with no run, to any live one).
 
-    A session grant not yet bound to a bridge session applies to the next one to start.
+    A while-running grant not yet bound to a bridge run applies to the next one to start.
     """
-    if grant.scope == "always" or not grant.sessions:
+    if grant.scope == Scope.ALWAYS or not grant.runs:
         return True
-    if session is not None:
-        return session in grant.sessions
-    if live_sessions is None:
+    if run is not None:
+        return run in grant.runs
+    if live_runs is None:
         return True
-    return any(s in live_sessions for s in grant.sessions)
+    return any(s in live_runs for s in grant.runs)
 
 
 def active_grants_by_root(
-    state: State, live_sessions: Collection[str] | None = None
+    state: State, live_runs: Collection[str] | None = None
 ) -> dict[str, list[Grant]]:
     """The grants that apply now (see :func:`grant_active`) by root id, each in store order.
 
@@ -86,7 +86,7 @@ def active_grants_by_root(
     """
     by_root: dict[str, list[Grant]] = {}
     for g in state.grants:
-        if grant_active(g, live_sessions=live_sessions):
+        if grant_active(g, live_runs=live_runs):
             by_root.setdefault(g.root, []).append(g)
     return by_root
 
@@ -96,13 +96,13 @@ def visible_roots(
     server: str,
     *,
     fingerprint: str | None = None,
-    session: str | None = None,
-    live_sessions: Collection[str] | None = None,
+    run: str | None = None,
+    live_runs: Collection[str] | None = None,
 ) -> list[Root]:
     """The roots *server* may be told about, before the file system is consulted.
 
     *fingerprint* is the command line running now (default: the one last seen);
-    *session* the asking bridge session, if any.
+    *run* the asking bridge run, if any.
     """
     if state.policy == "allow-all":
         return list(state.roots)
@@ -113,9 +113,7 @@ def visible_roots(
     if srv.fingerprint is not None and fp is not None and fp != srv.fingerprint:
         return []
     granted = {
-        g.root
-        for g in state.grants
-        if g.server == server and grant_active(g, session, live_sessions)
+        g.root for g in state.grants if g.server == server and grant_active(g, run, live_runs)
     }
     return [r for r in state.roots if r.id in granted]
 
@@ -125,15 +123,13 @@ def effective(
     server: str,
     *,
     fingerprint: str | None = None,
-    session: str | None = None,
-    live_sessions: Collection[str] | None = None,
+    run: str | None = None,
+    live_runs: Collection[str] | None = None,
 ) -> dict[str, Any]:
     """The ``ListRootsResult`` that *server* gets now: ``{"roots": [{"uri", "name"}...]}``."""
     seen: set[object] = set()
     roots = []
-    for root in visible_roots(
-        state, server, fingerprint=fingerprint, session=session, live_sessions=live_sessions
-    ):
+    for root in visible_roots(state, server, fingerprint=fingerprint, run=run, live_runs=live_runs):
         reason, st = _root_look(root)
         if reason is not None or st is None:
             continue

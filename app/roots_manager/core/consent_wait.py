@@ -49,7 +49,7 @@ class ConsentWait:
 
 
 def wait_of(records: Iterable[dict[str, Any]]) -> ConsentWait | None:
-    """The wait told by one bridge session's events, in order; None if it never waited."""
+    """The wait told by one bridge run's events, in order; None if it never waited."""
     timeout: float | None = None
     held_since: float | None = None
     stage = WaitStage.NOT_ASKED
@@ -79,7 +79,7 @@ def waits_of_server(layout: Layout, server: str) -> list[ConsentWait]:
         if m.server != server or m.mode != "managed":
             continue
         records: list[dict[str, Any]] = []
-        for path in events.session_log_files(layout, m.session):
+        for path in events.run_log_files(layout, m.run):
             got, _ = events.read_events(path)
             records.extend(got)
         wait = wait_of(records)

@@ -17,10 +17,12 @@ from roots_manager.core.model import (
     DEFAULT_LOG_MAX_MIB,
     LOG_LIMIT_TOPS,
     POLICIES,
+    Decision,
     Grant,
     LogRetention,
     Pending,
     Root,
+    Scope,
     Server,
     State,
 )
@@ -40,8 +42,8 @@ def to_document(state: State) -> dict[str, Any]:
         },
         "roots": [vars(r).copy() for r in state.roots],
         "servers": {n: _server_json(s) for n, s in state.servers.items()},
-        "grants": [vars(g).copy() for g in state.grants],
-        "pending": [vars(p).copy() for p in state.pending],
+        "grants": [_stored(vars(g), _GRANT_KEYS) for g in state.grants],
+        "pending": [_stored(vars(p), _PENDING_KEYS) for p in state.pending],
     }
 
 
@@ -61,15 +63,15 @@ def from_document(doc: object) -> State:
     return State(
         roots=roots,
         servers={
-            n: Server(name=n, **_fields(_SERVER.read(s, f"servers[{n!r}]")))
+            n: _server(n, _fields(_SERVER.read(s, f"servers[{n!r}]")))
             for n, s in schema.member(top, "servers", dict).items()
         },
         grants=[
-            Grant(**_GRANT.read(g, f"grants[{i}]"))
+            _grant(_named(_GRANT.read(g, f"grants[{i}]"), _GRANT_KEYS))
             for i, g in enumerate(schema.member(top, "grants", list))
         ],
         pending=[
-            Pending(**_PENDING.read(p, f"pending[{i}]"))
+            Pending(**_named(_PENDING.read(p, f"pending[{i}]"), _PENDING_KEYS))
             for i, p in enumerate(schema.member(top, "pending", list))
         ],
         policy=settings.get("policy", "ask"),
@@ -82,16 +84,50 @@ def from_document(doc: object) -> State:
     )
 
 
-def _record(cls: type[Any], *keyed: str, **checks: schema.Check) -> schema.Record:
-    """The checks of dataclass *cls*'s fields; the ones without a default are required.
+# Fields stored under another name than the one the code gives them: the bridge run a grant
+# lasts for, and the one a consent request came from, were once called "sessions" and
+# "session", and bridges and apps of older versions read and write the same file.
+_GRANT_KEYS = {"runs": "sessions"}
+_PENDING_KEYS = {"run": "session"}
+
+
+def _stored(fields: dict[str, Any], keys: dict[str, str]) -> dict[str, Any]:
+    """An object's *fields* under their stored names."""
+    return {keys.get(k, k): v for k, v in fields.items()}
+
+
+def _named(stored: dict[str, Any], keys: dict[str, str]) -> dict[str, Any]:
+    """Stored fields under the names the code gives them."""
+    names = {v: k for k, v in keys.items()}
+    return {names.get(k, k): v for k, v in stored.items()}
+
+
+def _server(name: str, fields: dict[str, Any]) -> Server:
+    decision = fields.get("decision")
+    return Server(name=name, **{**fields, "decision": Decision(decision) if decision else None})
+
+
+def _grant(fields: dict[str, Any]) -> Grant:
+    if "scope" in fields:
+        fields = {**fields, "scope": Scope(fields["scope"])}
+    return Grant(**fields)
+
+
+def _record(
+    cls: type[Any], *keyed: str, stored: dict[str, str] | None = None, **checks: schema.Check
+) -> schema.Record:
+    """The checks of dataclass *cls*'s fields, by stored name; those without a default are
+    required.
 
     *keyed* fields need not be in the object: they come from its key (a server's name).
+    *stored* names the fields stored under another name than their own.
     """
+    keys = stored or {}
     fields = dataclasses.fields(cls)
-    if {f.name for f in fields} != checks.keys():  # a new field needs its check
+    if {keys.get(f.name, f.name) for f in fields} != checks.keys():  # a new field needs its check
         raise TypeError(f"the checks of {cls.__name__} do not match its fields")
     required = {
-        f.name
+        keys.get(f.name, f.name)
         for f in fields
         if f.default is dataclasses.MISSING
         and f.default_factory is dataclasses.MISSING
@@ -124,20 +160,22 @@ _SERVER = _record(
     allow_read=schema.list_of(schema.root_path),
     allow_write=schema.list_of(schema.root_path),
     restart_on_revoke=schema.optional(schema.flag),
-    decision=schema.optional(schema.one_of("always", "session", "deny")),
+    decision=schema.optional(schema.one_of(*Decision)),
     decided_at=schema.optional(schema.timestamp),
 )
 _GRANT = _record(
     Grant,
+    stored=_GRANT_KEYS,
     server=schema.text,
     root=schema.identifier,
-    scope=schema.one_of("always", "session"),
+    scope=schema.one_of(*Scope),
     sessions=schema.list_of(schema.identifier),
     granted_at=schema.empty_or(schema.timestamp),
     read_only=schema.flag,
 )
 _PENDING = _record(
     Pending,
+    stored=_PENDING_KEYS,
     id=schema.identifier,
     server=schema.text,
     reason=schema.one_of("new-server", "command-changed"),

@@ -1,9 +1,10 @@
 """Traffic event records: what bridges write and the log views read.
 
-Each bridge session appends JSON Lines to its own files under ``logs/``, named
-``<session>-<part>.jsonl``; a part that grows past a size limit is closed and the next begins,
-and only the newest parts of a session are kept. Every event is one JSON object with at least
-``ts`` (ISO 8601 UTC), ``server``, ``session``, ``kind``, and where they apply ``dir`` (who sent
+Each bridge run appends JSON Lines to its own files under ``logs/``, named
+``<run>-<part>.jsonl``; a part that grows past a size limit is closed and the next begins,
+and only the newest parts of a run are kept. Every event is one JSON object with at least
+``ts`` (ISO 8601 UTC), ``server``, ``session`` (the bridge run's id: the field kept its first
+name, which readers of older logs know), ``kind``, and where they apply ``dir`` (who sent
 the message to whom) and ``id`` (its JSON-RPC id).
 """
 
@@ -23,8 +24,9 @@ from roots_manager.core.statefile import retrying
 from roots_manager.core.uri import UriError, uri_to_path
 
 # kinds of event
-SESSION_START = "session-start"
-SESSION_END = "session-end"
+# a bridge run starts and ends; the kinds keep the names older logs and readers know
+RUN_START = "session-start"
+RUN_END = "session-end"
 HANDSHAKE = "handshake"
 ROOTS_ASKED = "roots-list-asked"
 ROOTS_ANSWERED = "roots-list-answered"
@@ -46,8 +48,8 @@ ERROR = "error"
 MESSAGE = "message"
 
 KINDS = (
-    SESSION_START,
-    SESSION_END,
+    RUN_START,
+    RUN_END,
     HANDSHAKE,
     ROOTS_ASKED,
     ROOTS_ANSWERED,
@@ -75,34 +77,34 @@ BRIDGE_TO_HOST = "bridge>host"
 DEFAULT_MAX_BYTES = 8 * 1024 * 1024
 DEFAULT_KEEP_PARTS = 4
 
-_PART = re.compile(r"^(?P<session>.+)-(?P<part>\d{4})\.jsonl$")
+_PART = re.compile(r"^(?P<run>.+)-(?P<part>\d{4})\.jsonl$")
 
 
-def event(kind: str, server: str, session: str, **fields: Any) -> dict[str, Any]:
+def event(kind: str, server: str, run: str, **fields: Any) -> dict[str, Any]:
     """A new event record stamped with the current time; fields that are None are left out."""
-    rec: dict[str, Any] = {"ts": now_iso(), "server": server, "session": session, "kind": kind}
+    rec: dict[str, Any] = {"ts": now_iso(), "server": server, "session": run, "kind": kind}
     rec.update({k: v for k, v in fields.items() if v is not None})
     return rec
 
 
 class EventWriter:
-    """Appends one bridge session's events to private, size-rotated JSON Lines files."""
+    """Appends one bridge run's events to private, size-rotated JSON Lines files."""
 
     def __init__(
         self,
         layout: Layout,
-        session: str,
+        run: str,
         *,
         max_bytes: int = DEFAULT_MAX_BYTES,
         keep_parts: int = DEFAULT_KEEP_PARTS,
         on_rotate: Callable[[], None] | None = None,
     ) -> None:
         self.dir = layout.logs
-        self.session = session
+        self.run = run
         self.max_bytes = max_bytes
         self.keep_parts = keep_parts
         self.on_rotate = on_rotate
-        """Called after each rotation (the place to keep all sessions' logs within limits)."""
+        """Called after each rotation (the place to keep all runs' logs within limits)."""
         self.part = 0
         self._file: IO[bytes] | None = None
         self._size = 0
@@ -110,7 +112,7 @@ class EventWriter:
 
     @property
     def path(self) -> Path:
-        return self.dir / f"{self.session}-{self.part:04d}.jsonl"
+        return self.dir / f"{self.run}-{self.part:04d}.jsonl"
 
     def _open(self) -> None:
         fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
@@ -141,7 +143,7 @@ class EventWriter:
             # a reader (the app) may have it open: Windows then refuses for a moment, and a
             # part that stays is swept with the old logs rather than stop the log
             with contextlib.suppress(OSError):
-                retrying((self.dir / f"{self.session}-{old:04d}.jsonl").unlink)
+                retrying((self.dir / f"{self.run}-{old:04d}.jsonl").unlink)
         self._open()
         if self.on_rotate is not None:
             self.on_rotate()
@@ -153,7 +155,7 @@ class EventWriter:
 
 
 def log_files(layout: Layout) -> list[Path]:
-    """Every event file, oldest session first, each session's parts in order."""
+    """Every event file, oldest run first, each run's parts in order."""
     try:
         names = [p for p in layout.logs.iterdir() if _PART.match(p.name)]
     except OSError:
@@ -161,15 +163,15 @@ def log_files(layout: Layout) -> list[Path]:
     return sorted(names, key=lambda p: p.name)
 
 
-def session_log_files(layout: Layout, session: str) -> list[Path]:
-    """The event files of one bridge session, its parts in order."""
-    return [p for p in log_files(layout) if session_of(p) == session]
+def run_log_files(layout: Layout, run: str) -> list[Path]:
+    """The event files of one bridge run, its parts in order."""
+    return [p for p in log_files(layout) if run_of(p) == run]
 
 
-def session_of(path: Path) -> str | None:
-    """The session id an event file belongs to."""
+def run_of(path: Path) -> str | None:
+    """The run id an event file belongs to."""
     m = _PART.match(path.name)
-    return m.group("session") if m else None
+    return m.group("run") if m else None
 
 
 def read_events(path: Path, offset: int = 0) -> tuple[list[dict[str, Any]], int]:
@@ -259,13 +261,13 @@ def shown_path(uri: object) -> str:
 def summary_parts(rec: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     """The summary of an event as a template (one of `SUMMARY_TEMPLATES`) and its values."""
     kind = rec.get("kind")
-    if kind == SESSION_START:
+    if kind == RUN_START:
         return "started {command} (pid {pid}, {mode})", {
             "command": " ".join(map(str, rec.get("command", []))),
             "pid": rec.get("pid"),
             "mode": rec.get("mode", "managed"),
         }
-    if kind == SESSION_END:
+    if kind == RUN_END:
         if rec.get("reason"):
             return "ended, exit code {code} ({reason})", {
                 "code": rec.get("exit_code"),

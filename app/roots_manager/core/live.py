@@ -1,4 +1,4 @@
-"""Markers of what is running now: one file per live bridge session, one for the desktop app.
+"""Markers of what is running now: one file per live bridge run, one for the desktop app.
 
 A marker holds the process id and its start time, so a marker left behind by a process that
 was killed is recognised as dead (the id may have been reused by another process since).
@@ -39,11 +39,16 @@ def _alive(pid: int, started: float | None) -> bool:
     return started is None or abs(now - started) < 1.0
 
 
+# The marker file names the bridge run "session": the desktop app and the CLI of an older
+# version read the markers of a newer bridge, and the other way round.
+_RUN_KEY = "session"
+
+
 @dataclass
 class BridgeMarker:
     """What a running bridge tells the desktop app about itself."""
 
-    session: str
+    run: str
     server: str
     pid: int
     started_at: str
@@ -69,20 +74,22 @@ class BridgeMarker:
         return _alive(self.pid, self.process_started)
 
 
-def _bridge_path(layout: Layout, session: str) -> Path:
-    return layout.live / f"bridge-{session}.json"
+def _bridge_path(layout: Layout, run: str) -> Path:
+    return layout.live / f"bridge-{run}.json"
 
 
 def write_bridge_marker(layout: Layout, marker: BridgeMarker) -> None:
-    """Create or update the marker of a live bridge session."""
+    """Create or update the marker of a live bridge run."""
     if marker.process_started is None:
         marker.process_started = process_start_time(marker.pid)
-    write_atomic(_bridge_path(layout, marker.session), json_bytes(asdict(marker)))
+    doc = asdict(marker)
+    doc[_RUN_KEY] = doc.pop("run")
+    write_atomic(_bridge_path(layout, marker.run), json_bytes(doc))
 
 
-def remove_bridge_marker(layout: Layout, session: str) -> None:
+def remove_bridge_marker(layout: Layout, run: str) -> None:
     with contextlib.suppress(FileNotFoundError):
-        statefile.retrying(_bridge_path(layout, session).unlink)
+        statefile.retrying(_bridge_path(layout, run).unlink)
 
 
 def _read_json(path: Path) -> dict[str, Any] | None:
@@ -95,7 +102,7 @@ def _read_json(path: Path) -> dict[str, Any] | None:
 
 
 def bridge_markers(layout: Layout, *, include_dead: bool = False) -> list[BridgeMarker]:
-    """The markers of bridge sessions, live ones only unless *include_dead*."""
+    """The markers of bridge runs, live ones only unless *include_dead*."""
     found = []
     try:
         paths = sorted(layout.live.glob("bridge-*.json"))
@@ -106,19 +113,20 @@ def bridge_markers(layout: Layout, *, include_dead: bool = False) -> list[Bridge
         if doc is None:
             continue
         try:
-            m = BridgeMarker(**doc)
+            run = doc.pop(_RUN_KEY, None)
+            m = BridgeMarker(run=run, **doc)
         except TypeError:
             continue
-        if not isinstance(m.session, str) or not _SESSION_ID.fullmatch(m.session):
-            continue  # not written by a bridge: its session names no file of ours
+        if not isinstance(m.run, str) or not _RUN_ID.fullmatch(m.run):
+            continue  # not written by a bridge: its run names no file of ours
         if include_dead or m.alive:
             found.append(m)
     return found
 
 
-def live_sessions(layout: Layout) -> set[str]:
-    """The ids of the bridge sessions running now."""
-    return {m.session for m in bridge_markers(layout)}
+def live_runs(layout: Layout) -> set[str]:
+    """The ids of the bridge runs running now."""
+    return {m.run for m in bridge_markers(layout)}
 
 
 def remove_dead_markers(layout: Layout) -> int:
@@ -126,7 +134,7 @@ def remove_dead_markers(layout: Layout) -> int:
     n = 0
     for m in bridge_markers(layout, include_dead=True):
         if not m.alive:
-            remove_bridge_marker(layout, m.session)
+            remove_bridge_marker(layout, m.run)
             n += 1
     return n
 
@@ -155,38 +163,38 @@ def app_running(layout: Layout) -> bool:
 #
 # A request is a file next to the store, where every bridge already watches for saves (the live
 # directory changes with every answer of every bridge, so bridges do not watch it). The bridge of
-# that session takes the request (reads and deletes it) and logs what it did.
+# that run takes the request (reads and deletes it) and logs what it did.
 
 _NOTIFY_PREFIX = "notify-"
-_SESSION_ID = re.compile(r"[0-9A-Za-z][0-9A-Za-z._-]{0,63}")
+_RUN_ID = re.compile(r"[0-9A-Za-z][0-9A-Za-z._-]{0,63}")
 
 
-def list_changed_request_name(session: str) -> str:
-    """The name of the file that asks the bridge of *session* for a list_changed."""
-    if not _SESSION_ID.fullmatch(session):
-        raise ValueError(f"not a bridge session id: {session!r}")
-    return f"{_NOTIFY_PREFIX}{session}.json"
+def list_changed_request_name(run: str) -> str:
+    """The name of the file that asks the bridge of *run* for a list_changed."""
+    if not _RUN_ID.fullmatch(run):
+        raise ValueError(f"not a bridge run id: {run!r}")
+    return f"{_NOTIFY_PREFIX}{run}.json"
 
 
-def _notify_path(layout: Layout, session: str) -> Path:
-    return layout.home / list_changed_request_name(session)
+def _notify_path(layout: Layout, run: str) -> Path:
+    return layout.home / list_changed_request_name(run)
 
 
-def ask_list_changed(layout: Layout, session: str, by: str) -> str:
-    """Ask the bridge of *session* to send ``list_changed`` now, though nothing changed.
+def ask_list_changed(layout: Layout, run: str, by: str) -> str:
+    """Ask the bridge of *run* to send ``list_changed`` now, though nothing changed.
 
     *by* says who asked (``cli``, ``app``), for the bridge's log. Returns the request's id, which
     the bridge's ``list-changed-asked`` event carries.
     """
     request = secrets.token_hex(4)
     doc = {"by": by, "id": request}
-    write_atomic(_notify_path(layout, session), json.dumps(doc).encode("utf-8"))
+    write_atomic(_notify_path(layout, run), json.dumps(doc).encode("utf-8"))
     return request
 
 
-def take_list_changed_request(layout: Layout, session: str) -> dict[str, Any] | None:
-    """The request waiting for *session*, removed as it is taken; None if there is none."""
-    path = _notify_path(layout, session)
+def take_list_changed_request(layout: Layout, run: str) -> dict[str, Any] | None:
+    """The request waiting for *run*, removed as it is taken; None if there is none."""
+    path = _notify_path(layout, run)
     doc = _read_json(path)
     try:
         path.unlink()
@@ -197,7 +205,7 @@ def take_list_changed_request(layout: Layout, session: str) -> dict[str, Any] | 
 
 def sweep_list_changed_requests(layout: Layout) -> int:
     """Delete requests whose bridge is no longer running; returns how many."""
-    running = {list_changed_request_name(s) for s in live_sessions(layout)}
+    running = {list_changed_request_name(s) for s in live_runs(layout)}
     n = 0
     try:
         found = list(layout.home.glob(f"{_NOTIFY_PREFIX}*.json"))

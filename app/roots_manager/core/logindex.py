@@ -29,6 +29,7 @@ from typing import IO, Any
 
 from roots_manager.core import events
 from roots_manager.core.paths import Layout
+from roots_manager.core.readahead import ReadAhead
 
 # EventWriter writes these keys first and in this order (json.dumps keeps insertion order), so
 # most lines can be indexed with one regular expression instead of a full JSON parse; anything
@@ -163,7 +164,7 @@ class LogIndex:
 
         With *max_bytes*, stop after reading about that much (`behind` then says more is
         waiting), so a caller on a GUI thread can index in slices between paints. Events of
-        several files read in one scan are merged by time, so concurrent sessions interleave as
+        several files read in one scan are merged by time, so concurrent runs interleave as
         they happened. A line without its newline yet is left for the next scan.
         """
         start = len(self.file_no)
@@ -410,8 +411,9 @@ class LogIndex:
         search = text if isinstance(text, TextSearch) else TextSearch(self, text)
         return array("Q", search.rows(cand))
 
-    def _window(self, no: int, off: int, need: int) -> bytes:
-        # Rows of one file come in file order, so reading ahead serves the next rows too.
+    def read_at(self, no: int, off: int, need: int) -> bytes:
+        """At least *need* bytes of file *no* from *off* (a chunk more, to serve the lines
+        after it; see :class:`~roots_manager.core.readahead.ReadAhead`); fewer at its end."""
         with self._lock:
             fh = self._handle(no)
             if fh is None:
@@ -424,7 +426,7 @@ class LogIndex:
             finally:
                 if not _KEEP_HANDLES:
                     fh.close()
-        return data.lower()
+        return data
 
     def close(self) -> None:
         """Close the read-back handles."""
@@ -454,8 +456,6 @@ class TextSearch:
     long range in several calls; `forget` drops them.
     """
 
-    _MAX_WINDOWS = 8  # interleaved sessions need one window each; a few suffice
-
     def __init__(
         self,
         index: LogIndex,
@@ -475,11 +475,11 @@ class TextSearch:
         # per kind code: parse rows of that kind whose line does not contain the text
         self._parse: list[bool] = []
         self._escaped = escaped
-        self._windows: OrderedDict[int, tuple[bytes, int]] = OrderedDict()
+        self._reader = ReadAhead(index, lower=True)
 
     def forget(self) -> None:
         """Drop the file windows read so far (the next rows read what they need afresh)."""
-        self._windows.clear()
+        self._reader.forget()
 
     def _parse_kind(self, code: int) -> bool:
         parse = self._parse
@@ -496,23 +496,14 @@ class TextSearch:
     def rows(self, rows: Iterable[int]) -> Iterator[int]:
         """Those of *rows* whose line or summary contains the text, in the order given."""
         ix = self.index
-        windows = self._windows
+        line = self._reader.line
         n1, n2 = self._needles
-        file_no, offset, length, kind = ix.file_no, ix.offset, ix.length, ix.kind
+        length, kind = ix.length, ix.kind
         parse = self._parse
         text = self.text
         for i in rows:
-            no, off, n = file_no[i], offset[i], length[i]
-            window = windows.get(no)
-            if window is None or not (window[1] <= off and off + n <= window[1] + len(window[0])):
-                window = (ix._window(no, off, n), off)
-                windows[no] = window
-                while len(windows) > self._MAX_WINDOWS:
-                    windows.popitem(last=False)
-            elif len(windows) > 1:
-                windows.move_to_end(no)
-            lo = off - window[1]
-            piece = window[0][lo : lo + n]
+            n = length[i]
+            piece = line(i)
             if n1 in piece or n2 in piece:
                 yield i
                 continue

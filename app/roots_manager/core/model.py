@@ -17,6 +17,7 @@ import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Any, Literal
 
 from roots_manager.core import identity
@@ -29,9 +30,32 @@ _FINGERPRINT = re.compile(r"[0-9a-fA-F]{64}")
 
 Policy = Literal["ask", "deny", "allow-all"]
 POLICIES: tuple[Policy, ...] = ("ask", "deny", "allow-all")
-Scope = Literal["always", "session"]
+
+
+class Scope(StrEnum):
+    """How long a grant lasts."""
+
+    ALWAYS = "always"
+    WHILE_RUNNING = "session"
+    """While the server runs: until the bridge run it was granted for (or the next one to
+    start) ends. Stored as "session", its first name, and still written so: a bridge or an app
+    of an older version reads the same store, and would refuse a value it does not know."""
+
+
 PendingReason = Literal["new-server", "command-changed"]
-Decision = Literal["always", "session", "deny"]
+
+
+class Decision(StrEnum):
+    """The user's answer to a consent request (stored as its value, like :class:`Scope`)."""
+
+    ALWAYS = "always"
+    WHILE_RUNNING = "session"
+    DENY = "deny"
+
+    @property
+    def scope(self) -> Scope:
+        """The scope of the grants an allowing decision makes."""
+        return Scope.ALWAYS if self == Decision.ALWAYS else Scope.WHILE_RUNNING
 
 
 _BROAD_REFUSAL = (
@@ -205,9 +229,9 @@ class Server:
 class Grant:
     server: str
     root: str
-    scope: Scope = "always"
-    sessions: list[str] = field(default_factory=list)
-    """For session grants: the bridge sessions it lasts for (empty: the next one to start)."""
+    scope: Scope = Scope.ALWAYS
+    runs: list[str] = field(default_factory=list)
+    """For while-running grants: the bridge runs it lasts for (empty: the next one to start)."""
     granted_at: str = ""
     read_only: bool = False
     """A confined server may read the root and write nothing in it; advice only otherwise."""
@@ -222,7 +246,7 @@ class Pending:
     fingerprint: str
     previous_command: list[str] | None
     requested_at: str
-    session: str | None = None
+    run: str | None = None
 
 
 DEFAULT_LOG_MAX_MIB = 256
@@ -350,11 +374,11 @@ class State:
         self,
         server: str,
         root_ids: Iterable[str],
-        scope: Scope = "always",
-        sessions: Sequence[str] = (),
+        scope: Scope = Scope.ALWAYS,
+        runs: Sequence[str] = (),
         read_only: bool | None = None,
     ) -> list[Grant]:
-        """Grant *server* the roots *root_ids*; an "always" grant replaces a session grant.
+        """Grant *server* the roots *root_ids*; an "always" grant replaces a while-running grant.
 
         *read_only*, when given, is set on every grant of *root_ids*, new or kept.
 
@@ -362,6 +386,7 @@ class State:
         changed still needs :meth:`approve` before its grants apply.
         """
         _check_server_name(server)
+        scope = Scope(scope)  # a plain "always" from a caller becomes the enum
         srv = self.servers.setdefault(server, Server(name=server))
         self.pending = [
             p for p in self.pending if not (p.server == server and p.reason == "new-server")
@@ -376,14 +401,14 @@ class State:
         root_ids = list(root_ids)
         for rid in root_ids:
             existing = mine.get(rid)
-            if existing and existing.scope == "always":
+            if existing and existing.scope == Scope.ALWAYS:
                 continue
-            if existing and scope == "session":
-                existing.sessions = sorted(set(existing.sessions) | set(sessions))
+            if existing and scope == Scope.WHILE_RUNNING:
+                existing.runs = sorted(set(existing.runs) | set(runs))
                 continue
             if existing:
                 replaced.add(id(existing))
-            g = mine[rid] = Grant(server, rid, scope, sorted(set(sessions)), now_iso())
+            g = mine[rid] = Grant(server, rid, scope, sorted(set(runs)), now_iso())
             made.append(g)
         if replaced:
             self.grants = [g for g in self.grants if id(g) not in replaced]
@@ -453,13 +478,13 @@ class State:
 
     # ---- a bridge seeing its server run ------------------------------------------------
 
-    def server_started(self, name: str, command: Sequence[str], session: str) -> Pending | None:
-        """Record that *command* runs as server *name* in bridge *session*.
+    def server_started(self, name: str, command: Sequence[str], run: str) -> Pending | None:
+        """Record that *command* runs as server *name* in bridge *run*.
 
         Returns the pending consent request this creates or keeps, if any: for a server never
         seen with no grant (under policy "ask"), or one whose command line changed.
         Grants made for the name before any command used it are bound to this command
-        (trust on first use). Session grants not yet bound to a session are bound to this one.
+        (trust on first use). While-running grants not yet bound to a run are bound to this one.
         """
         _check_server_name(name)
         fp = fingerprint(command)
@@ -469,23 +494,23 @@ class State:
         if srv is None:
             srv = self.servers[name] = Server(name=name, first_seen=stamp)
             if self.policy == "ask":
-                request = self._request(name, "new-server", command, fp, None, session)
+                request = self._request(name, "new-server", command, fp, None, run)
             else:
                 srv.fingerprint = fp
         elif srv.fingerprint is None:
             if self.grants_of(name) or self.policy != "ask":
                 srv.fingerprint = fp
             else:
-                request = self._request(name, "new-server", command, fp, None, session)
+                request = self._request(name, "new-server", command, fp, None, run)
         elif srv.fingerprint != fp and self.policy != "allow-all":
-            request = self._request(name, "command-changed", command, fp, srv.command, session)
+            request = self._request(name, "command-changed", command, fp, srv.command, run)
         srv.first_seen = srv.first_seen or stamp
         srv.last_seen = stamp
         srv.command = list(command)
         srv.seen_fingerprint = fp
         for g in self.grants_of(name):
-            if g.scope == "session" and not g.sessions:
-                g.sessions = [session]
+            if g.scope == Scope.WHILE_RUNNING and not g.runs:
+                g.runs = [run]
         return request
 
     def _request(
@@ -495,11 +520,11 @@ class State:
         command: Sequence[str],
         fp: str,
         previous: Sequence[str] | None,
-        session: str,
+        run: str,
     ) -> Pending:
         for p in self.pending:
             if p.server == server and p.fingerprint == fp:
-                p.session = session
+                p.run = run
                 return p
         self.pending = [p for p in self.pending if p.server != server]
         p = Pending(
@@ -510,29 +535,29 @@ class State:
             fingerprint=fp,
             previous_command=list(previous) if previous is not None else None,
             requested_at=now_iso(),
-            session=session,
+            run=run,
         )
         self.pending.append(p)
         return p
 
-    def session_ended(self, name: str, session: str) -> None:
-        """A bridge session ended: the session grants that lasted only for it go."""
+    def run_ended(self, name: str, run: str) -> None:
+        """A bridge run ended: the while-running grants that lasted only for it go."""
         keep = []
         for g in self.grants:
-            if g.server == name and g.scope == "session" and session in g.sessions:
-                g.sessions.remove(session)
-                if not g.sessions:
+            if g.server == name and g.scope == Scope.WHILE_RUNNING and run in g.runs:
+                g.runs.remove(run)
+                if not g.runs:
                     continue
             keep.append(g)
         self.grants = keep
 
-    def prune_sessions(self, live: set[str]) -> None:
-        """Drop session grants whose bridge sessions all ended without saying so (a crash)."""
+    def prune_runs(self, live: set[str]) -> None:
+        """Drop while-running grants whose bridge runs all ended without saying so (a crash)."""
         keep = []
         for g in self.grants:
-            if g.scope == "session" and g.sessions:
-                g.sessions = [s for s in g.sessions if s in live]
-                if not g.sessions:
+            if g.scope == Scope.WHILE_RUNNING and g.runs:
+                g.runs = [s for s in g.runs if s in live]
+                if not g.runs:
                     continue
             keep.append(g)
         self.grants = keep
@@ -549,25 +574,26 @@ class State:
         ref: str,
         decision: Decision,
         root_ids: Iterable[str] = (),
-        sessions: Sequence[str] = (),
+        runs: Sequence[str] = (),
     ) -> Pending:
         """Settle a pending request: approve its command and grant *root_ids*, or deny it.
 
         Denying also approves the command line, so that the user is not asked again on every
         start; the server keeps seeing only what it is granted (nothing, for a new server).
         """
+        decision = Decision(decision)  # a plain "always" from a caller becomes the enum
         p = self.pending_request(ref)
         srv = self.servers.setdefault(p.server, Server(name=p.server))
         self.pending.remove(p)
         srv.decision, srv.decided_at = decision, now_iso()
-        if decision == "deny":
+        if decision == Decision.DENY:
             srv.fingerprint = p.fingerprint
             if p.reason == "command-changed":
                 # the user said no to the new command: its grants do not carry over
                 self.grants = [g for g in self.grants if g.server != p.server]
             return p
         srv.fingerprint = p.fingerprint
-        self.grant(p.server, root_ids, decision, sessions or ([p.session] if p.session else []))
+        self.grant(p.server, root_ids, decision.scope, runs or ([p.run] if p.run else []))
         return p
 
     def approve(self, name: str, expected: str | None = None) -> Server:

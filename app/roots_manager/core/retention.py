@@ -1,6 +1,6 @@
 """Keeping the traffic logs within their limits across bridge runs.
 
-Each bridge session rotates its own files (:class:`roots_manager.core.events.EventWriter`), which
+Each bridge run rotates its own files (:class:`roots_manager.core.events.EventWriter`), which
 bounds one run; nothing bounded the sum of many runs. :func:`sweep_logs` removes event files,
 oldest first (by modification time), until the log directory is within the size limit and holds
 nothing older than the age limit (:class:`roots_manager.core.model.LogRetention`). It never removes
@@ -35,7 +35,7 @@ class LogFile:
     """One event file as it was when looked at."""
 
     path: Path
-    session: str
+    run: str
     size: int
     mtime: float
 
@@ -64,9 +64,9 @@ def log_usage(layout: Layout) -> list[LogFile]:
             st = path.lstat()
         except OSError:
             continue  # removed meanwhile
-        session = ev.session_of(path)
-        if session is not None and stat.S_ISREG(st.st_mode):
-            found.append(LogFile(path, session, st.st_size, st.st_mtime))
+        run = ev.run_of(path)
+        if run is not None and stat.S_ISREG(st.st_mode):
+            found.append(LogFile(path, run, st.st_size, st.st_mtime))
     found.sort(key=lambda f: (f.mtime, f.path.name))
     return found
 
@@ -80,11 +80,11 @@ def sweep_logs(
 ) -> Swept:
     """Remove the oldest event files until the logs are within *limits*.
 
-    The files of the bridge sessions in *keep* and of every bridge running now count towards
+    The files of the bridge runs in *keep* and of every bridge running now count towards
     the size but are never removed, nor is any file written in the last :data:`GRACE` seconds.
     """
     now = time.time() if now is None else now
-    running = set(keep) | live.live_sessions(layout)
+    running = set(keep) | live.live_runs(layout)
     files = log_usage(layout)
     total = sum(f.size for f in files)
     removed: list[LogFile] = []
@@ -94,7 +94,7 @@ def sweep_logs(
         over = (limits.max_bytes is not None and total > limits.max_bytes) or (
             limits.max_age is not None and age > limits.max_age
         )
-        if not over or f.session in running or age < GRACE:
+        if not over or f.run in running or age < GRACE:
             kept.append(f)
             continue
         try:

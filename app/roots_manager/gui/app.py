@@ -5,16 +5,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import logging.handlers
-import os
 import signal
-import stat
-import subprocess
 import sys
-from collections.abc import Callable, Sequence
-from pathlib import Path
-from types import TracebackType
-from typing import Any
+from collections.abc import Callable
 
 from PySide6.QtCore import QCoreApplication, QObject, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
@@ -34,24 +27,19 @@ from roots_manager.core.names import visible
 from roots_manager.core.paths import Layout
 from roots_manager.core.server_command import DEMO_SERVER_NAME, demo_command
 from roots_manager.core.store import Store, StoreError
+from roots_manager.gui.app_log import install_excepthook, private_file, setup_logging
 from roots_manager.gui.appearance import follow_system_color_scheme
 from roots_manager.gui.consent_dialog import DialogPrompt
 from roots_manager.gui.instance import InstanceServer, ask_running_instance
 from roots_manager.gui.main_window import MainWindow
 from roots_manager.gui.options import parse_app_options
 from roots_manager.gui.recovery import RecoveryDialog
+from roots_manager.gui.relaunch import relaunch
 from roots_manager.gui.resources import app_icon, install_translators
 from roots_manager.gui.tray import Tray
 from roots_manager.gui.watcher import StoreWatcher
 
 log = logging.getLogger("roots_manager.gui")
-
-
-def _private_file(path: Path) -> None:
-    """Create *path* empty and private (0600) if it is missing; tighten it if it is not."""
-    os.close(os.open(path, os.O_CREAT | os.O_WRONLY | os.O_APPEND, 0o600))
-    if os.name != "nt" and stat.S_IMODE(path.stat().st_mode) != 0o600:
-        path.chmod(0o600)
 
 
 def app_settings(layout: Layout) -> QSettings:
@@ -61,30 +49,8 @@ def app_settings(layout: Layout) -> QSettings:
     the file it replaces.
     """
     path = layout.home / "gui.ini"
-    _private_file(path)
+    private_file(path)
     return QSettings(str(path), QSettings.Format.IniFormat)
-
-
-class _PrivateRotatingFileHandler(logging.handlers.RotatingFileHandler):
-    """A rotating log whose files are private to the user, whatever the umask."""
-
-    def _open(self):  # type: ignore[no-untyped-def]
-        _private_file(Path(self.baseFilename))
-        return super()._open()
-
-
-def setup_logging(layout: Layout) -> None:
-    """Send the app's log (and unhandled exceptions) to ``app.log`` in the state directory."""
-    logger = logging.getLogger("roots_manager")
-    if any(getattr(h, "_roots_manager", False) for h in logger.handlers):
-        return
-    handler = _PrivateRotatingFileHandler(
-        layout.home / "app.log", maxBytes=1_000_000, backupCount=2, encoding="utf-8"
-    )
-    handler._roots_manager = True  # type: ignore[attr-defined]
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
 
 
 class AppController(QObject):
@@ -303,62 +269,6 @@ class AppController(QObject):
         self.settings.sync()
 
 
-RESTART_LOG = "restart.log"
-"""What a restarted app wrote before its own log was set up, in the per-user directory."""
-
-
-def relaunch_command(argv: Sequence[str] = ()) -> list[str]:
-    """The command that starts this app again, with the app's own arguments *argv*."""
-    if getattr(sys, "frozen", False):  # a bundle: the executable is the app
-        return [sys.executable, *argv]
-    # -P: the working directory must not shadow the installed package
-    return [sys.executable, "-P", "-m", "roots_manager.cli", *argv]
-
-
-def relaunch(layout: Layout, argv: Sequence[str] = ()) -> None:
-    """Start the app again, as a process of its own (this one is ending); raises OSError."""
-    # its early words (a failure before its log is set up) go to a private file, not nowhere
-    fd = os.open(layout.home / RESTART_LOG, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        detach: dict[str, Any] = (
-            {
-                "creationflags": getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)
-                | getattr(subprocess, "DETACHED_PROCESS", 0)
-            }
-            if sys.platform == "win32"
-            else {"start_new_session": True}
-        )
-        subprocess.Popen(
-            relaunch_command(argv),
-            stdin=subprocess.DEVNULL,
-            stdout=fd,
-            stderr=fd,
-            cwd=Path.home(),
-            close_fds=True,
-            **detach,
-        )
-    finally:
-        os.close(fd)
-
-
-def install_excepthook(loop: asyncio.AbstractEventLoop | None = None) -> None:
-    """Route exceptions from Qt slots and async tasks to the app log instead of stderr alone."""
-
-    def hook(kind: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
-        log.error("unhandled exception", exc_info=(kind, exc, tb))
-        sys.__excepthook__(kind, exc, tb)
-
-    sys.excepthook = hook
-    if loop is not None:
-
-        def handler(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
-            log.error(
-                "async task failed: %s", context.get("message"), exc_info=context.get("exception")
-            )
-
-        loop.set_exception_handler(handler)
-
-
 def parse_options(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
     """The app's own options; the rest is left for Qt (``-platform``, ``-style`` ...).
 
@@ -408,13 +318,13 @@ def main(argv: list[str], *, on_shown: Callable[[], None] | None = None) -> int:
     controller = AppController(layout, demo=options.demo, hidden=options.hidden, language=language)
 
     def ended_from_outside() -> None:
-        # a logout or a signal while running: the session is ending, so no restart into it
+        # a logout or a signal while running: the login is ending, so no restart into it
         # (once the app is quitting on its own, the loop's end emits aboutToQuit as well)
         if not quitting.is_set():
             controller.restart_pending = False
             quitting.set()
 
-    # quitting ends run_until_complete; app.quit() from outside (a session logout) as well
+    # quitting ends run_until_complete; app.quit() from outside (a logout) as well
     controller.quit_requested.connect(quitting.set)
     app.aboutToQuit.connect(ended_from_outside)
     if on_shown is not None:

@@ -4,13 +4,26 @@ Qt's platform themes hand over a dark palette on some desktops and not on others
 offscreen platforms know nothing of the portal's colour scheme on many setups, and Fusion is
 light by default). When the system says dark and the palette is still light, a dark Fusion
 palette is set; when it turns light again, the style's own palette comes back.
+
+Fusion outlines check boxes and radio marks with a shade of the *window* colour, which in a dark
+palette is as dark as the *base* of a list: an unticked box in a list (the consent prompt's roots)
+disappears. With the dark palette, Fusion is wrapped so that those marks are outlined with a
+light shade instead.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QGuiApplication, QPalette
-from PySide6.QtWidgets import QApplication
+from PySide6.QtGui import QColor, QGuiApplication, QPainter, QPalette
+from PySide6.QtWidgets import (
+    QApplication,
+    QProxyStyle,
+    QStyle,
+    QStyleOption,
+    QStyleOptionButton,
+    QStyleOptionViewItem,
+    QWidget,
+)
 
 _ROLES_DARK: dict[QPalette.ColorRole, QColor] = {
     QPalette.ColorRole.Window: QColor(45, 45, 48),
@@ -56,12 +69,55 @@ def is_dark(palette: QPalette) -> bool:
     return palette.color(QPalette.ColorRole.Window).lightness() < 128
 
 
+OUTLINED_MARKS = (
+    QStyle.PrimitiveElement.PE_IndicatorCheckBox,
+    QStyle.PrimitiveElement.PE_IndicatorItemViewItemCheck,
+    QStyle.PrimitiveElement.PE_IndicatorRadioButton,
+)
+MARK_OUTLINE_SOURCE = QColor(150, 150, 156)
+"""In a dark palette, the window colour Fusion derives a mark's outline from (darker by 40%)."""
+
+
+class DarkMarksStyle(QProxyStyle):
+    """Fusion, with check boxes and radio marks that stay visible on a dark base."""
+
+    def drawPrimitive(
+        self,
+        element: QStyle.PrimitiveElement,
+        option: QStyleOption,
+        painter: QPainter,
+        widget: QWidget | None = None,
+    ) -> None:
+        if element in OUTLINED_MARKS and is_dark(option.palette):
+            copy = (
+                QStyleOptionViewItem(option)
+                if isinstance(option, QStyleOptionViewItem)
+                else QStyleOptionButton(option)
+                if isinstance(option, QStyleOptionButton)
+                else QStyleOption(option)
+            )
+            palette = QPalette(option.palette)
+            palette.setColor(QPalette.ColorRole.Window, MARK_OUTLINE_SOURCE)
+            copy.palette = palette
+            option = copy
+        super().drawPrimitive(element, option, painter, widget)
+
+
+def _outline_marks(app: QApplication) -> None:
+    """Wrap the app's style in :class:`DarkMarksStyle` if it is Fusion, once."""
+    style = app.style()
+    if style is None or isinstance(style, DarkMarksStyle) or style.name().casefold() != "fusion":
+        return
+    app.setStyle(DarkMarksStyle("Fusion"))
+
+
 def apply_color_scheme(app: QApplication, scheme: Qt.ColorScheme | None = None) -> bool:
     """Follow *scheme* (default: the system's); returns whether the palette is dark now."""
     hints = QGuiApplication.styleHints()
     wanted = scheme if scheme is not None else hints.colorScheme()
     current = app.palette()
     if wanted == Qt.ColorScheme.Dark and not is_dark(current):
+        _outline_marks(app)
         app.setPalette(dark_palette())
     elif wanted == Qt.ColorScheme.Light and is_dark(current):
         style = app.style()

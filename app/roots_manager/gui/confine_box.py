@@ -62,8 +62,8 @@ class ConfineBox(QWidget):
         self.restart_switch.setToolTip(
             self.tr(
                 "Stop and start the server again behind the host's back when a folder it was "
-                "told is revoked (and, confined, when its grants change): the host's session "
-                "goes on, and the server forgets the folder. On by default for confined "
+                "told is revoked (and, confined, when its grants change): the host stays "
+                "connected, and the server forgets the folder. On by default for confined "
                 "servers; from the server's next start."
             )
         )

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from roots_manager.core.consent_wait import ConsentWait, WaitStage, current_wait
 from roots_manager.core.interaction import ConsentAnswer, ConsentQuestion, Reply, RootChoice
+from roots_manager.core.model import Decision
 from roots_manager.core.names import visible
 from roots_manager.core.paths import Layout
 from roots_manager.gui.folder_drops import dropped_folders
@@ -174,24 +175,29 @@ class ConsentDialog(QDialog):
             )
 
         self.buttons = QDialogButtonBox(self)
-        self.session_button = QPushButton(self.tr("Allow for this &session"), self)
+        self.while_running_button = QPushButton(self.tr("Allow w&hile it runs"), self)
         self.always_button = QPushButton(self.tr("Al&ways allow"), self)
         self.deny_button = QPushButton(self.tr("&Deny"), self)
         self.later_button = QPushButton(self.tr("&Later"), self)
         self.later_button.setToolTip(
             self.tr("Decide later: the request stays pending and the server waits or sees nothing")
         )
-        self.buttons.addButton(self.session_button, QDialogButtonBox.ButtonRole.AcceptRole)
+        self.buttons.addButton(self.while_running_button, QDialogButtonBox.ButtonRole.AcceptRole)
         self.buttons.addButton(self.always_button, QDialogButtonBox.ButtonRole.AcceptRole)
         self.buttons.addButton(self.deny_button, QDialogButtonBox.ButtonRole.DestructiveRole)
         self.buttons.addButton(self.later_button, QDialogButtonBox.ButtonRole.RejectRole)
-        self.session_button.clicked.connect(lambda: self._send("session"))
-        self.always_button.clicked.connect(lambda: self._send("always"))
-        self.deny_button.clicked.connect(lambda: self._send("deny"))
+        self.while_running_button.clicked.connect(lambda: self._send(Decision.WHILE_RUNNING))
+        self.always_button.clicked.connect(lambda: self._send(Decision.ALWAYS))
+        self.deny_button.clicked.connect(lambda: self._send(Decision.DENY))
         self.later_button.clicked.connect(self.reject)
         box.addWidget(self.buttons)
         # no default button: Enter must not allow anything by accident
-        for b in (self.session_button, self.always_button, self.deny_button, self.later_button):
+        for b in (
+            self.while_running_button,
+            self.always_button,
+            self.deny_button,
+            self.later_button,
+        ):
             b.setAutoDefault(False)
             b.setDefault(False)
         self.model.itemChanged.connect(self._update_buttons)
@@ -326,12 +332,12 @@ class ConsentDialog(QDialog):
 
     def _update_buttons(self, *_: object) -> None:
         some = bool(self.checked_root_ids()) or not self.model.rowCount()
-        self.session_button.setEnabled(some)
+        self.while_running_button.setEnabled(some)
         self.always_button.setEnabled(some)
 
-    def _send(self, decision: str) -> None:
-        ids = () if decision == "deny" else tuple(self.checked_root_ids())
-        self._emit(ConsentAnswer(decision, ids))  # type: ignore[arg-type]
+    def _send(self, decision: Decision) -> None:
+        ids = () if decision == Decision.DENY else tuple(self.checked_root_ids())
+        self._emit(ConsentAnswer(decision, ids))
         self.accept()
 
     def _emit(self, answer: ConsentAnswer | None) -> None:

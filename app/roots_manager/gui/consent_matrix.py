@@ -16,22 +16,22 @@ from roots_manager.gui.rows_model import Index
 from roots_manager.gui.watcher import StoreWatcher
 
 CellScopeRole = Qt.ItemDataRole.UserRole + 2
-"""The grant scope of a matrix cell: "always", "session" or None."""
+"""The grant scope of a matrix cell: a :class:`Scope`, or None when nothing is granted."""
 CellReadOnlyRole = Qt.ItemDataRole.UserRole + 3
 """Whether the grant of a matrix cell is read-only (False when there is no grant)."""
 ServerConfinedRole = Qt.ItemDataRole.UserRole + 4
 """On the vertical header: whether the row's server is set to start confined."""
 
 NEXT_SCOPE: dict[Scope | None, Scope | None] = {
-    None: "session",
-    "session": "always",
-    "always": None,
+    None: Scope.WHILE_RUNNING,
+    Scope.WHILE_RUNNING: Scope.ALWAYS,
+    Scope.ALWAYS: None,
 }
-"""What a click or Space makes of a cell: not granted -> this session -> always -> not granted."""
+"""What a click or Space makes of a cell: not granted -> while running -> always -> not granted."""
 
 
 class ConsentMatrixModel(QAbstractTableModel):
-    """Servers down, roots across; each cell is the grant: none, this session, or always.
+    """Servers down, roots across; each cell is the grant: none, while running, or always.
 
     A cell shows its scope in words with a mark (:func:`scope_icon`), read-only grants say so;
     :meth:`cycle` moves it on (the view calls it on a click or Space), :meth:`set_scope` sets
@@ -56,13 +56,13 @@ class ConsentMatrixModel(QAbstractTableModel):
 
     def _refresh(self, *_: object) -> None:
         state = self.watcher.state
-        sessions = {m.session for m in self.watcher.markers}
+        runs = {m.run for m in self.watcher.markers}
         servers = sorted(state.servers, key=str.casefold)
         roots = [(r.id, r.name, r.path) for r in state.roots]
         cells = {
             (g.server, g.root): g
             for g in state.grants
-            if g.server in state.servers and grant_active(g, live_sessions=sessions)
+            if g.server in state.servers and grant_active(g, live_runs=runs)
         }
         suspended = {n for n, s in state.servers.items() if s.suspended}
         confined = {n for n, s in state.servers.items() if s.confine}
@@ -160,10 +160,10 @@ class ConsentMatrixModel(QAbstractTableModel):
         if read_only:
             return (
                 self.tr("always, read-only")
-                if scope == "always"
-                else self.tr("this session, read-only")
+                if scope == Scope.ALWAYS
+                else self.tr("while running, read-only")
             )
-        return self.tr("always") if scope == "always" else self.tr("this session")
+        return self.tr("always") if scope == Scope.ALWAYS else self.tr("while running")
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
@@ -174,10 +174,12 @@ class ConsentMatrixModel(QAbstractTableModel):
         scope = self.scope_at(index)
         read_only = self.read_only_at(index)
         if role == Qt.ItemDataRole.DisplayRole:
-            if scope == "always":
+            if scope == Scope.ALWAYS:
                 return self.tr("Always, read-only") if read_only else self.tr("Always")
-            if scope == "session":
-                return self.tr("This session, read-only") if read_only else self.tr("This session")
+            if scope == Scope.WHILE_RUNNING:
+                return (
+                    self.tr("While running, read-only") if read_only else self.tr("While running")
+                )
             return (
                 self.tr("Allowed by policy")
                 if self._policy == "allow-all"
@@ -207,8 +209,8 @@ class ConsentMatrixModel(QAbstractTableModel):
     def _cell_tip(self, server: str, column: int, scope: Scope | None, read_only: bool) -> str:
         root_name = self._roots[column][1]
         text = {
-            "always": self.tr("{server} always sees {root}"),
-            "session": self.tr("{server} sees {root} until its running session ends"),
+            Scope.ALWAYS: self.tr("{server} always sees {root}"),
+            Scope.WHILE_RUNNING: self.tr("{server} sees {root} until it stops running"),
             None: self.tr("{server} does not see {root}"),
         }[scope].format(server=visible(server), root=root_name)
         if read_only and server in self._confined:
@@ -219,7 +221,7 @@ class ConsentMatrixModel(QAbstractTableModel):
             )
         if server in self._suspended:
             text += "\n" + self.tr("Suspended: its command line changed since it was approved")
-        return text + "\n" + self.tr("Click or Space: not granted, this session, always")
+        return text + "\n" + self.tr("Click or Space: not granted, while running, always")
 
     def flags(self, index: Index) -> Qt.ItemFlag:
         if not index.isValid():
@@ -227,7 +229,7 @@ class ConsentMatrixModel(QAbstractTableModel):
         return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 
     def cycle(self, index: Index) -> bool:
-        """Move the cell on: not granted -> this session -> always -> not granted."""
+        """Move the cell on: not granted -> while running -> always -> not granted."""
         if not index.isValid():
             return False
         return self.set_scope(index, NEXT_SCOPE[self.scope_at(index)])
@@ -240,7 +242,7 @@ class ConsentMatrixModel(QAbstractTableModel):
         server, root = self.server_at(index.row()), self.root_id_at(index.column())
         if server is None or root is None or scope == self.scope_at(index):
             return False
-        sessions = self.watcher.sessions_of(server)
+        runs = self.watcher.runs_of(server)
         keep_read_only = True if self.read_only_at(index) else None
 
         def change(state: State) -> bool:
@@ -250,7 +252,7 @@ class ConsentMatrixModel(QAbstractTableModel):
                     server,
                     [root],
                     scope,
-                    sessions if scope == "session" else (),
+                    runs if scope == Scope.WHILE_RUNNING else (),
                     read_only=keep_read_only,
                 )
             return True
@@ -265,7 +267,7 @@ class ConsentMatrixModel(QAbstractTableModel):
             return False
         if read_only == self.read_only_at(index):
             return False
-        # granting again what is granted keeps its scope and sessions and sets the flag
+        # granting again what is granted keeps its scope and runs and sets the flag
         return (
             self.watcher.edit(lambda s: s.grant(server, [root], scope, read_only=read_only))
             is not None

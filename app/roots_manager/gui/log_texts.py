@@ -66,14 +66,14 @@ SUMMARY_TEMPLATES = (
 )
 
 
-# the bridge's modes, as a session start names them
+# the bridge's modes, as a run start names them
 _MODES: dict[str, str] = {
     "managed": str(QT_TRANSLATE_NOOP("LogSummary", "managed")),
     "observe": str(QT_TRANSLATE_NOOP("LogSummary", "observing only")),
 }
 
 
-# why a bridge session ended, as the bridge words it (its log is in English)
+# why a bridge run ended, as the bridge words it (its log is in English)
 _END_REASONS = frozenset(
     {
         QT_TRANSLATE_NOOP("LogSummary", "host closed stdin"),
@@ -88,7 +88,7 @@ QT_TRANSLATE_NOOP("LogSummary", "{signal} received")
 
 
 def end_reason(reason: str) -> str:
-    """Why a bridge session ended, in the user's language when the bridge's words are known."""
+    """Why a bridge run ended, in the user's language when the bridge's words are known."""
     if reason in _END_REASONS:
         return _translate_summary(reason)
     m = _SIGNAL_REASON.match(reason)
@@ -113,7 +113,7 @@ def translated_summary(rec: dict[str, Any]) -> str:
     if isinstance(mode, str):
         values = {**values, "mode": bridge_mode_name(mode)}
     reason = values.get("reason")
-    if rec.get("kind") == events.SESSION_END and isinstance(reason, str):
+    if rec.get("kind") == events.RUN_END and isinstance(reason, str):
         values = {**values, "reason": end_reason(reason)}
     try:
         return _translate_summary(template).format(**values)

@@ -166,6 +166,7 @@ class LogPanel(QWidget):
         self.timeline.mark_clicked.connect(self.select_index_row)
 
         self.splitter = QSplitter(Qt.Orientation.Vertical)
+        self.splitter.setObjectName("logSplitter")
         self.splitter.addWidget(self.timeline)
         self.splitter.addWidget(self.table)
         self.splitter.addWidget(self.detail)

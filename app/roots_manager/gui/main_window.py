@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 from roots_manager import __version__
 from roots_manager.core.model import State
 from roots_manager.core.names import visible
+from roots_manager.gui import window_state
 from roots_manager.gui.connect import ConnectionManager
 from roots_manager.gui.connect_dialog import ConnectDialog
 from roots_manager.gui.detect import DetectDialog
@@ -171,6 +172,7 @@ class MainWindow(QMainWindow):
             self.resize(1100, 700)
         self.clamp_to_screen()
         self.servers_panel.restore_columns(settings.value(SERVER_COLUMNS_KEY))
+        window_state.restore(settings, self, self.tabs)
 
     # ---- building -----------------------------------------------------------------------
 
@@ -546,9 +548,11 @@ class MainWindow(QMainWindow):
         QTimer.singleShot(0, self.clamp_to_screen)
 
     def save_view_state(self) -> None:
-        """Save the window's geometry and the servers table's columns in the settings."""
+        """Save the window's geometry, the servers table's columns, the current tab and the
+        splitters' panes in the settings."""
         self.settings.setValue(GEOMETRY_KEY, self.saveGeometry())
         self.settings.setValue(SERVER_COLUMNS_KEY, self.servers_panel.column_state())
+        window_state.save(self.settings, self, self.tabs)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.save_view_state()

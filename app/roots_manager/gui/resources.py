@@ -15,6 +15,7 @@ from PySide6.QtGui import QColor, QGuiApplication, QIcon, QPainter, QPalette, QP
 from PySide6.QtWidgets import QApplication, QStyle
 
 from roots_manager.core import resources
+from roots_manager.core.model import Scope
 
 
 def app_icon() -> QIcon:
@@ -77,7 +78,7 @@ def lock_icon() -> QIcon:
 def scope_icon(scope: str | None) -> QIcon:
     """The mark of a grant's scope in the consent matrix and its legend.
 
-    ``always``: a green disc with a tick; ``session``: an amber clock (it ends with the running
+    ``ALWAYS``: a green disc with a tick; ``WHILE_RUNNING``: an amber clock (it ends with the running
     server); None: a grey dash. Drawn here so that they look the same on every desktop; the
     cell's words say the same.
     """
@@ -88,7 +89,7 @@ def scope_icon(scope: str | None) -> QIcon:
         painter = QPainter(pixmap)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         u = size / 16
-        if scope == "always":
+        if scope == Scope.ALWAYS:
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(QColor(46, 139, 87))
             painter.drawEllipse(QRectF(1 * u, 1 * u, 14 * u, 14 * u))
@@ -98,7 +99,7 @@ def scope_icon(scope: str | None) -> QIcon:
             painter.drawPolyline(
                 [QPointF(4.5 * u, 8.5 * u), QPointF(7 * u, 11 * u), QPointF(11.5 * u, 5.5 * u)]
             )
-        elif scope == "session":
+        elif scope == Scope.WHILE_RUNNING:
             painter.setPen(QPen(QColor(200, 130, 20), 1.8 * u))
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawEllipse(QRectF(1.5 * u, 1.5 * u, 13 * u, 13 * u))

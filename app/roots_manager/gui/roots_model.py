@@ -11,7 +11,7 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QStyle
 
 from roots_manager.core.consent import active_grants_by_root, root_unavailable
-from roots_manager.core.model import Root
+from roots_manager.core.model import Root, Scope
 from roots_manager.gui.rows_model import Index, RowsModel
 from roots_manager.gui.watcher import StoreWatcher
 
@@ -62,7 +62,7 @@ class RootsModel(RowsModel[RootRow]):
 
     def build(self) -> list[RootRow]:
         state = self.watcher.state
-        grants = active_grants_by_root(state, {m.session for m in self.watcher.markers})
+        grants = active_grants_by_root(state, {m.run for m in self.watcher.markers})
         return [
             RootRow(
                 r,
@@ -124,7 +124,9 @@ class RootsModel(RowsModel[RootRow]):
                 return self.tr("no ({reason})").format(reason=unavailable_text(row.unavailable))
             if col == GRANTED:
                 return ", ".join(
-                    s if scope == "always" else self.tr("{server} (this session)").format(server=s)
+                    s
+                    if scope == Scope.ALWAYS
+                    else self.tr("{server} (while running)").format(server=s)
                     for s, scope in row.granted
                 ) or self.tr("nobody")
         if role == Qt.ItemDataRole.ToolTipRole:

@@ -11,7 +11,7 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QApplication, QStyle
 
 from roots_manager.core.live import BridgeMarker
-from roots_manager.core.model import State
+from roots_manager.core.model import Decision, State
 from roots_manager.core.names import visible
 from roots_manager.gui.log_texts import bridge_mode_name
 from roots_manager.gui.rows_model import Index, RowsModel
@@ -43,8 +43,8 @@ class ServerRow:
     markers: tuple[BridgeMarker, ...]
     confined: bool = False
     """The store asks for the server to start confined to its grants."""
-    decision: str | None = None
-    """The user's answer to the last consent request about it ("always", "session", "deny")."""
+    decision: Decision | None = None
+    """The user's answer to the last consent request about it."""
     decided_at: str | None = None
     asked_before: str | None = None
     """The last roots/list seen from a bridge of it that has ended (or in the logs)."""
@@ -152,11 +152,11 @@ class ServersModel(RowsModel[ServerRow]):
             parts.append(self._decision(row.decision, local_time(row.decided_at)))
         return self.tr(", ", "between the parts of a server's status").join(parts)
 
-    def _decision(self, decision: str, when: str) -> str:
-        if decision == "deny":
+    def _decision(self, decision: Decision, when: str) -> str:
+        if decision == Decision.DENY:
             return self.tr("denied on {when}").format(when=when)
-        if decision == "session":
-            return self.tr("allowed for its session on {when}").format(when=when)
+        if decision == Decision.WHILE_RUNNING:
+            return self.tr("allowed while it runs, on {when}").format(when=when)
         return self.tr("allowed on {when}").format(when=when)
 
     def _bridge(self, row: ServerRow) -> str:

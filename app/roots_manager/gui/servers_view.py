@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 
 from roots_manager.core import live
 from roots_manager.core.live import BridgeMarker
-from roots_manager.core.model import POLICIES, State
+from roots_manager.core.model import POLICIES, Scope, State
 from roots_manager.core.names import visible
 from roots_manager.gui.confine_box import ConfineBox
 from roots_manager.gui.consent_matrix import ConsentMatrixModel
@@ -43,6 +43,7 @@ from roots_manager.gui.servers_model import (
     COMMAND,
     LAST_ASKED,
     SERVER,
+    STALE,
     STARTED,
     STATUS,
     ServerRow,
@@ -143,7 +144,7 @@ class ServersPanel(QWidget):
         matrix_hint = QLabel(
             self.tr(
                 "A click on a cell, or Space, changes what a server sees: not granted, then "
-                "this session (until the running server stops), then always. Right-click for a "
+                "while running (until the server stops), then always. Right-click for a "
                 "menu, which can also make a grant read-only. A lock marks a confined server."
             ),
             self,
@@ -263,6 +264,7 @@ class ServersPanel(QWidget):
         self.legend = self._make_legend()
         ll.addWidget(self.legend)
         split = QSplitter(Qt.Orientation.Vertical, self)
+        split.setObjectName("serversSplitter")
         split.addWidget(upper)
         split.addWidget(lower)
         split.setChildrenCollapsible(False)
@@ -312,8 +314,8 @@ class ServersPanel(QWidget):
         row.setContentsMargins(0, 0, 0, 0)
         size = self.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize)
         for scope, words in (
-            ("always", self.tr("Always: from now on")),
-            ("session", self.tr("This session: until the running server stops")),
+            (Scope.ALWAYS, self.tr("Always: from now on")),
+            (Scope.WHILE_RUNNING, self.tr("While running: until the server stops")),
             (None, self.tr("Not granted")),
         ):
             mark = QLabel(legend)
@@ -365,6 +367,10 @@ class ServersPanel(QWidget):
             BRIDGE: metrics.horizontalAdvance("pid 123456, managed, protocol 2025-11-25") + pad,
             STARTED: stamp,
             LAST_ASKED: stamp,
+            # the warning mark and its word, which come later than the first rows do
+            STALE: self.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize)
+            + metrics.horizontalAdvance(QCoreApplication.translate("ServersModel", "stale"))
+            + pad,
         }
         header = self.servers.horizontalHeader()
         for col in range(COMMAND):
@@ -451,7 +457,7 @@ class ServersPanel(QWidget):
         asked = 0
         for m in bridges:
             try:
-                live.ask_list_changed(self.watcher.layout, m.session, "app")
+                live.ask_list_changed(self.watcher.layout, m.run, "app")
                 asked += 1
             except (OSError, ValueError) as exc:
                 self.watcher.edit_failed.emit(
@@ -521,8 +527,8 @@ class ServersPanel(QWidget):
         choice = QActionGroup(menu)
         choice.setExclusive(True)
         for scope, text in (
-            ("always", self.tr("&Always")),
-            ("session", self.tr("This &session")),
+            (Scope.ALWAYS, self.tr("&Always")),
+            (Scope.WHILE_RUNNING, self.tr("&While running")),
             (None, self.tr("&Not granted")),
         ):
             action = menu.addAction(scope_icon(scope), text)

@@ -3,8 +3,15 @@
 Painted with QPainter over :class:`~roots_manager.core.timeline.Timeline` (no plotting
 library): a lane per server; a blue triangle where the server asked for its roots, a green dot
 where it was answered, an orange diamond where a ``list_changed`` was sent, a purple square for
-a consent wait or decision, and a pale bar while an answer was held. The wheel zooms around the
-pointer (Shift+wheel or a drag pans), and clicking a mark selects its event in the table.
+a consent wait or decision, and a pale bar while an answer was held (to now while it is still
+held). The wheel zooms around the pointer (Shift+wheel or a drag pans), and clicking a mark
+selects its event in the table.
+
+The keyboard reaches every mark: Tab gives the timeline focus, Left/Right move to the previous or
+next mark of the lane, Up/Down to the nearest mark in time of the server above or below, Home/End
+to a lane's first or last mark, Enter or Space select the event as a click does, +/- zoom and
+Shift+Left/Right move the view. The focused mark is ringed, kept in view, and told to assistive
+technology as the timeline's accessible description.
 """
 
 from __future__ import annotations
@@ -13,14 +20,17 @@ import time
 
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
+    QAccessible,
+    QAccessibleEvent,
     QColor,
+    QFocusEvent,
     QHelpEvent,
+    QKeyEvent,
     QMouseEvent,
     QPainter,
     QPaintEvent,
     QPalette,
     QPen,
-    QPolygonF,
     QResizeEvent,
     QWheelEvent,
 )
@@ -29,21 +39,20 @@ from PySide6.QtWidgets import QToolTip, QWidget
 from roots_manager.core.logindex import LogIndex
 from roots_manager.core.names import visible
 from roots_manager.core.timeline import Mark, MarkKind, Timeline
+from roots_manager.gui.timeline_paint import (
+    AXIS_HEIGHT,
+    COLORS,
+    LABEL_WIDTH,
+    MARK_SIZE,
+    paint_axis,
+    paint_mark,
+)
 
 LANE_HEIGHT = 22
-AXIS_HEIGHT = 18
-LABEL_WIDTH = 130
-MARK_SIZE = 5.0
 HIT_PX = 7.0
+FOCUS_RING = MARK_SIZE + 4.0
 MIN_SECONDS_PER_PX = 0.0005
 MAX_SECONDS_PER_PX = 3600.0
-
-COLORS: dict[MarkKind, QColor] = {
-    MarkKind.ASKED: QColor(40, 110, 220),
-    MarkKind.ANSWERED: QColor(46, 150, 87),
-    MarkKind.LIST_CHANGED: QColor(230, 130, 20),
-    MarkKind.CONSENT: QColor(150, 70, 190),
-}
 
 
 class TimelineView(QWidget):
@@ -60,6 +69,8 @@ class TimelineView(QWidget):
         """The time at the left edge of the plot."""
         self.following = True
         self._drag: tuple[float, float] | None = None  # (x pressed, left then)
+        self.focused: tuple[str, int] | None = None
+        """The mark the keyboard is on: its server and its place in the server's lane."""
         self.setMouseTracking(False)
         self.setMinimumHeight(AXIS_HEIGHT + 2 * LANE_HEIGHT)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
@@ -67,7 +78,8 @@ class TimelineView(QWidget):
         self.setToolTip(
             self.tr(
                 "Blue: asked for roots; green: answered; orange: list_changed sent; purple: "
-                "consent. Wheel: zoom; Shift+wheel or drag: move; click a mark to select it."
+                "consent. Wheel: zoom; Shift+wheel or drag: move; click a mark to select it. "
+                "Keys: arrows move between marks, Enter selects, +/- zoom."
             )
         )
 
@@ -121,6 +133,82 @@ class TimelineView(QWidget):
         lane = self.timeline.servers().index(server)
         return QPointF(self.x_of(mark.ts), AXIS_HEIGHT + lane * LANE_HEIGHT + LANE_HEIGHT / 2)
 
+    # ---- the keyboard's mark --------------------------------------------------------------
+
+    def focused_mark(self) -> Mark | None:
+        """The mark the keyboard is on, if any."""
+        if self.focused is None:
+            return None
+        server, i = self.focused
+        lane = self.timeline.lanes.get(server)
+        return lane.marks[i] if lane is not None and 0 <= i < len(lane.marks) else None
+
+    def focus_mark(self, server: str, i: int) -> None:
+        """Put the keyboard on mark *i* of *server*'s lane, bring it into view, and tell it."""
+        lane = self.timeline.lanes[server]
+        i = min(max(i, 0), len(lane.marks) - 1)
+        self.focused = (server, i)
+        mark = lane.marks[i]
+        x = self.x_of(mark.ts)
+        if not LABEL_WIDTH + MARK_SIZE <= x <= self.width() - MARK_SIZE:
+            self.left = mark.ts - self.plot_width() * self.seconds_per_px / 2
+            last = self.timeline.last
+            self.following = last is not None and self.x_of(last) <= self.width()
+        description = self.tr("{server}: {mark}").format(
+            server=visible(server), mark=self.mark_text(mark)
+        )
+        self.setAccessibleDescription(description)
+        QAccessible.updateAccessibility(
+            QAccessibleEvent(self, QAccessible.Event.DescriptionChanged)
+        )
+        self.update()
+
+    def _move_in_lane(self, step: int | None, to_end: bool = False) -> None:
+        """Next/previous mark (*step*), or the lane's last (*to_end*) or first (None)."""
+        servers = self.timeline.servers()
+        if not servers:
+            return
+        if self.focused is None or self.focused[0] not in self.timeline.lanes:
+            self._focus_newest()
+            return
+        server, i = self.focused
+        count = len(self.timeline.lanes[server].marks)
+        if step is not None:
+            self.focus_mark(server, i + step)
+        else:
+            self.focus_mark(server, count - 1 if to_end else 0)
+
+    def _move_lane(self, step: int) -> None:
+        """To the mark nearest in time in the lane *step* lanes down (negative: up)."""
+        servers = self.timeline.servers()
+        current = self.focused_mark()
+        if current is None or self.focused is None:
+            self._focus_newest()
+            return
+        at = servers.index(self.focused[0]) + step
+        if not 0 <= at < len(servers):
+            return
+        marks = self.timeline.lanes[servers[at]].marks
+        nearest = min(range(len(marks)), key=lambda j: abs(marks[j].ts - current.ts))
+        self.focus_mark(servers[at], nearest)
+
+    def _focus_newest(self) -> None:
+        """Put the keyboard on the newest mark of all."""
+        lanes = list(self.timeline.lanes.values())
+        if lanes:
+            lane = max(lanes, key=lambda ln: (ln.marks[-1].ts, ln.marks[-1].row))
+            self.focus_mark(lane.server, len(lane.marks) - 1)
+
+    def focusInEvent(self, event: QFocusEvent) -> None:
+        super().focusInEvent(event)
+        if self.focused_mark() is None:
+            self._focus_newest()
+        self.update()
+
+    def focusOutEvent(self, event: QFocusEvent) -> None:
+        super().focusOutEvent(event)
+        self.update()
+
     # ---- zoom and pan -----------------------------------------------------------------------
 
     def zoom(self, factor: float, anchor_x: float | None = None) -> None:
@@ -152,6 +240,10 @@ class TimelineView(QWidget):
             return
         mark = self.mark_at(event.position())
         if mark is not None:
+            server = self.lane_at(event.position().y())
+            if server is not None:
+                self.focused = (server, self.timeline.lanes[server].marks.index(mark))
+                self.update()
             self.mark_clicked.emit(mark.row)
             return
         self._drag = (event.position().x(), self.left)
@@ -165,21 +257,33 @@ class TimelineView(QWidget):
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         self._drag = None
 
-    def keyPressEvent(self, event: object) -> None:
-        key = event.key()  # type: ignore[attr-defined]
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key = event.key()
+        shift = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
         if key in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
             self.zoom(1.5)
         elif key == Qt.Key.Key_Minus:
             self.zoom(1 / 1.5)
-        elif key == Qt.Key.Key_Left:
-            self.pan(-60)
-        elif key == Qt.Key.Key_Right:
-            self.pan(60)
+        elif key in (Qt.Key.Key_Left, Qt.Key.Key_Right) and (shift or not self.timeline.lanes):
+            self.pan(-60 if key == Qt.Key.Key_Left else 60)
+        elif key in (Qt.Key.Key_Left, Qt.Key.Key_Right):
+            self._move_in_lane(-1 if key == Qt.Key.Key_Left else 1)
+        elif key in (Qt.Key.Key_Up, Qt.Key.Key_Down):
+            self._move_lane(-1 if key == Qt.Key.Key_Up else 1)
+        elif key == Qt.Key.Key_Home:
+            self._move_in_lane(None)
         elif key == Qt.Key.Key_End:
+            self._move_in_lane(None, to_end=True)
             self.following = True
             self.refresh()
+        elif key in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space):
+            mark = self.focused_mark()
+            if mark is None:
+                super().keyPressEvent(event)
+            else:
+                self.mark_clicked.emit(mark.row)
         else:
-            super().keyPressEvent(event)  # type: ignore[arg-type]
+            super().keyPressEvent(event)
 
     def event(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.ToolTip:
@@ -219,7 +323,7 @@ class TimelineView(QWidget):
                 self.tr("The timeline shows each server's roots requests once there are some."),
             )
             return
-        self._paint_axis(painter, faint)
+        paint_axis(painter, self, faint)
         left, right = self.time_at(LABEL_WIDTH), self.time_at(self.width())
         for i, server in enumerate(servers):
             top = AXIS_HEIGHT + i * LANE_HEIGHT
@@ -242,61 +346,46 @@ class TimelineView(QWidget):
             lane = self.timeline.lanes[server]
             held = QColor(COLORS[MarkKind.ASKED])
             held.setAlpha(60)
-            spans = [(s.start, s.end) for s in lane.spans]
-            if lane.open_since is not None:
-                spans.append((lane.open_since, None))
-            for start, end in spans:
-                stop = end if end is not None else (self.timeline.last or start)
-                if stop < left or start > right:
-                    continue
-                x0, x1 = self.x_of(start), self.x_of(stop)
-                painter.fillRect(QRectF(x0, mid - 4, max(x1 - x0, 1.0), 8), held)
+            for bar in self.held_bars(server):
+                painter.fillRect(bar, held)
             for mark in lane.marks:
                 if left - 1 <= mark.ts <= right + 1:
-                    self._paint_mark(painter, mark.kind, QPointF(self.x_of(mark.ts), mid))
+                    paint_mark(painter, mark.kind, QPointF(self.x_of(mark.ts), mid))
+        self._paint_focus(painter, pal)
         painter.end()
 
-    def _paint_axis(self, painter: QPainter, ink: QColor) -> None:
-        # a tick every "round" interval that leaves about 90 px between labels
-        span = 90 * self.seconds_per_px
-        steps = (0.01, 0.05, 0.1, 0.5, 1, 2, 5, 10, 30, 60, 300, 600, 1800, 3600, 21600, 86400)
-        step = next((s for s in steps if s >= span), steps[-1])
-        first = (self.time_at(LABEL_WIDTH) // step + 1) * step
-        painter.setPen(ink)
-        t = first
-        while (x := self.x_of(t)) < self.width():
-            painter.drawLine(QPointF(x, AXIS_HEIGHT - 4), QPointF(x, AXIS_HEIGHT))
-            clock = time.strftime("%H:%M:%S", time.localtime(t))
-            if step < 1:
-                clock += f".{round(t * 1000) % 1000:03d}"[: 2 if step >= 0.1 else 3]
-            painter.drawText(QPointF(x + 2, AXIS_HEIGHT - 5), clock)
-            t += step
+    def held_bars(self, server: str, now: float | None = None) -> list[QRectF]:
+        """The bars of *server*'s held answers in view: one per answered request, and one from
+        the oldest request still waiting to *now* (the requests waiting all end there, so one
+        bar covers them, however many a server left unanswered)."""
+        lane = self.timeline.lanes[server]
+        mid = AXIS_HEIGHT + self.timeline.servers().index(server) * LANE_HEIGHT + LANE_HEIGHT / 2
+        now = time.time() if now is None else now
+        left, right = self.time_at(LABEL_WIDTH), self.time_at(self.width())
+        spans = [(s.start, s.end) for s in lane.spans]
+        if lane.open_since is not None:
+            spans.append((lane.open_since, max(now, self.timeline.last or now)))
+        bars = []
+        for start, stop in spans:
+            if stop is None or stop < left or start > right:
+                continue
+            x0, x1 = max(self.x_of(start), LABEL_WIDTH), self.x_of(stop)
+            bars.append(QRectF(x0, mid - 4, max(x1 - x0, 1.0), 8))
+        return bars
 
-    @staticmethod
-    def _paint_mark(painter: QPainter, kind: MarkKind, at: QPointF) -> None:
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(COLORS[kind])
-        r = MARK_SIZE
-        x, y = at.x(), at.y()
-        if kind is MarkKind.ASKED:
-            painter.drawPolygon(
-                QPolygonF([QPointF(x, y - r - 1), QPointF(x - r, y + r), QPointF(x + r, y + r)])
-            )
-        elif kind is MarkKind.ANSWERED:
-            painter.drawEllipse(at, r, r)
-        elif kind is MarkKind.LIST_CHANGED:
-            painter.drawPolygon(
-                QPolygonF(
-                    [
-                        QPointF(x, y - r - 1),
-                        QPointF(x + r + 1, y),
-                        QPointF(x, y + r + 1),
-                        QPointF(x - r - 1, y),
-                    ]
-                )
-            )
-        else:
-            painter.drawRect(QRectF(x - r + 1, y - r + 1, 2 * r - 2, 2 * r - 2))
+    def _paint_focus(self, painter: QPainter, pal: QPalette) -> None:
+        """Ring the keyboard's mark (and frame the strip) while the timeline has focus."""
+        if not self.hasFocus():
+            return
+        ink = pal.color(QPalette.ColorRole.Highlight)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(QPen(ink, 1, Qt.PenStyle.DotLine))
+        painter.drawRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5))
+        mark = self.focused_mark()
+        if mark is None or self.focused is None:
+            return
+        painter.setPen(QPen(ink, 2))
+        painter.drawEllipse(self.mark_position(mark, self.focused[0]), FOCUS_RING, FOCUS_RING)
 
     def point_of_row(self, row: int) -> QPoint | None:
         """Where the mark of index row *row* is drawn (None when it has none)."""

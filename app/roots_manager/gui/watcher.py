@@ -199,6 +199,6 @@ class StoreWatcher(QObject):
         self.reload_state()
         return result
 
-    def sessions_of(self, server: str) -> list[str]:
-        """The live bridge sessions of *server*."""
-        return [m.session for m in self.markers if m.server == server]
+    def runs_of(self, server: str) -> list[str]:
+        """The live bridge runs of *server*."""
+        return [m.run for m in self.markers if m.server == server]

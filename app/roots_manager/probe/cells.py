@@ -70,9 +70,9 @@ def _trimmed(answer: dict[str, Any]) -> dict[str, Any]:
 
 @dataclass
 class CellRunner:
-    """Makes the calls of one probe run against one connected session."""
+    """Makes the calls of one probe run through one connected MCP client."""
 
-    session: ClientSession
+    client: ClientSession
     fixture: Fixture
     timeout: float
     hung: set[str] = field(default_factory=set)
@@ -97,9 +97,9 @@ class CellRunner:
         try:
             with anyio.fail_after(self.timeout + 1):
                 if tool.resource:
-                    result: Any = await self.session.read_resource(args["uri"])
+                    result: Any = await self.client.read_resource(args["uri"])
                 else:
-                    result = await self.session.call_tool(
+                    result = await self.client.call_tool(
                         tool.name, args, read_timeout_seconds=self.timeout
                     )
         except TimeoutError:

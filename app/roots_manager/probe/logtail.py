@@ -2,9 +2,9 @@
 
 The bridge may write into the user's log folder (so that the app's Log tab and ``roots-manager
 log`` show the probe's traffic) while its store and live marker stay in the run's private
-directory. Then the folder holds other sessions too: the tail keeps to its bridge's session,
+directory. Then the folder holds other bridges' runs too: the tail keeps to its bridge's run,
 which the private live marker names (the only marker there), or, before the marker is written
-or after the bridge has gone, the new session that started under the probe's server name with
+or after the bridge has gone, the new run that started under the probe's server name with
 the server's command line.
 """
 
@@ -31,8 +31,8 @@ class LogTail:
         self.server = server
         self.command = command
         self.events: list[dict[str, Any]] = []
-        self.session: str | None = None
-        """The bridge's session, once known (always None for a private log folder)."""
+        self.run: str | None = None
+        """The bridge's run, once known (always None for a private log folder)."""
         self._offsets: dict[str, int] = {}
         self._before = {str(p) for p in ev.log_files(layout)} if layout.logs_elsewhere else set()
 
@@ -49,25 +49,25 @@ class LogTail:
         files = ev.log_files(self.layout)
         if not self.layout.logs_elsewhere:
             return files
-        if self.session is None:
-            self.session = self._find_session(files)
-        return [p for p in files if self.session is not None and ev.session_of(p) == self.session]
+        if self.run is None:
+            self.run = self._find_run(files)
+        return [p for p in files if self.run is not None and ev.run_of(p) == self.run]
 
-    def _find_session(self, files: list[Path]) -> str | None:
+    def _find_run(self, files: list[Path]) -> str | None:
         for m in live.bridge_markers(self.layout, include_dead=True):
             if m.server == self.server:
-                return m.session
+                return m.run
         for path in files:
             if str(path) in self._before:
                 continue
             first, _ = ev.read_events(path, 0)
             start = first[0] if first else {}
             if (
-                start.get("kind") == ev.SESSION_START
+                start.get("kind") == ev.RUN_START
                 and start.get("server") == self.server
                 and start.get("command") == self.command
             ):
-                return ev.session_of(path)
+                return ev.run_of(path)
         return None
 
     def count(self, kind: str) -> int:
@@ -96,9 +96,9 @@ class LogTail:
         return await self.wait(found, timeout)
 
     def last_exit(self) -> tuple[int | str, str] | None:
-        """How the bridge's session ended (exit code, reason), from its ``session-end``."""
+        """How the bridge run ended (exit code, reason), from its ``session-end`` event."""
         for e in reversed(self.poll()):
-            if e.get("kind") == ev.SESSION_END:
+            if e.get("kind") == ev.RUN_END:
                 code = e.get("returncode", e.get("exit_code"))
                 return (code if isinstance(code, (int, str)) else "?", str(e.get("reason") or ""))
         return None

@@ -185,14 +185,14 @@ class ProbeRun:
                 write,
                 # no default: initialize gets the start timeout, each call its own
                 client_info=Implementation(name="roots-manager-probe", version=__version__),
-            ) as session,
+            ) as client,
         ):
             try:
                 with anyio.fail_after(self.timeouts.start):
                     if self.modern:
-                        await session.discover()
+                        await client.discover()
                     else:
-                        await session.initialize()
+                        await client.initialize()
             except MCPError as exc:
                 if self.modern:  # it answered, but not as a 2026-07-28 server does
                     detail = f"error {exc.code}: {exc.message}"
@@ -200,21 +200,21 @@ class ProbeRun:
                 raise _Stop(self._gone(ProblemCode.DID_NOT_START, said(exc))) from exc
             except (TimeoutError, RuntimeError, *CLOSED) as exc:
                 raise _Stop(self._gone(ProblemCode.DID_NOT_START, said(exc))) from exc
-            info = session.server_info
-            self.report.protocol = session.protocol_version or ""
+            info = client.server_info
+            self.report.protocol = client.protocol_version or ""
             self.report.server_name = info.name if info else ""
             self.report.version = (info.version if info else "") or ""
             self.report.name = self.name or self.report.server_name
-            await self._run_matrix(session)
+            await self._run_matrix(client)
 
-    async def _run_matrix(self, session: ClientSession) -> None:
-        cells = CellRunner(session, self.fixture, self.timeouts.call)
+    async def _run_matrix(self, client: ClientSession) -> None:
+        cells = CellRunner(client, self.fixture, self.timeouts.call)
         t = self.timeouts
         if not self.modern:  # under 2026-07-28 roots come with requests: nothing to wait for
             self.progress(0, 0, None, Status(Step.WAITING_FIRST_ASK))
             await self.tail.wait_kind(ev.ROOTS_ANSWERED, 0, t.first_ask)
             await asyncio.sleep(t.settle)
-        tools = await self._tools(session)
+        tools = await self._tools(client)
         self.total = sum(2 * len(tool.kinds()) + 7 for tool in tools)
         self.progress(
             0,
@@ -235,10 +235,10 @@ class ProbeRun:
             code = ProblemCode.STOPPED_ANSWERING if exc.silent else ProblemCode.WENT
             raise _Stop(self._gone(code, str(exc))) from exc
 
-    async def _tools(self, session: ClientSession) -> list[PathTool]:
+    async def _tools(self, client: ClientSession) -> list[PathTool]:
         self.progress(0, 0, None, Status(Step.LISTING_TOOLS))
         offer = await list_offer(
-            session,
+            client,
             self.timeouts.call,
             str(self.fixture.top),
             lambda: self.progress(0, 0, None, Status(Step.LISTING_RESOURCES)),
@@ -269,16 +269,16 @@ class ProbeRun:
             if cell.outcome is Outcome.TIMED_OUT:
                 # a tool that hangs is a cell; a server that hangs ends the probe
                 try:
-                    await self._still_answering(cells.session)
+                    await self._still_answering(cells.client)
                 except ServerGone as exc:
                     self.gone = exc
         self.done += 1
         return cell
 
-    async def _still_answering(self, session: ClientSession) -> None:
+    async def _still_answering(self, client: ClientSession) -> None:
         try:
             with anyio.fail_after(min(self.timeouts.call, 5.0)):
-                await session.send_ping()
+                await client.send_ping()
         except (TimeoutError, MCPError, *CLOSED) as exc:
             raise ServerGone("it stopped answering, even to ping", silent=True) from exc
 
@@ -387,13 +387,13 @@ class ProbeRun:
 
 
 _ROOTS_KINDS = {
-    ev.SESSION_START,
+    ev.RUN_START,
     ev.HANDSHAKE,
     ev.ROOTS_ASKED,
     ev.ROOTS_ANSWERED,
     ev.LIST_CHANGED_SENT,
     ev.MRTR_RESOLVED,
-    ev.SESSION_END,
+    ev.RUN_END,
     ev.ERROR,
 }
 """The bridge's events the report keeps: the roots traffic of the run, from its log."""

@@ -6,7 +6,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from roots_manager.bridge.session import Session
+from roots_manager.bridge.mediator import Mediator
 from roots_manager.bridge.writer import LineWriter
 from roots_manager.core import events as ev
 
@@ -50,7 +50,7 @@ class Rig:
         self.deferred: list[Callable[[], object]] = []
         self.log = Log()
         self.answers = answers or Answers()
-        self.s = Session(
+        self.s = Mediator(
             answers=self.answers,
             log=self.log,
             to_server=LineWriter(self.to_server.append),

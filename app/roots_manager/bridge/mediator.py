@@ -1,26 +1,26 @@
 """What the bridge does with the messages that concern roots, in managed and observe mode.
 
-The session sees only the lines the relays' byte-level triage hands it, parses them, and
+The mediator sees only the lines the relays' byte-level triage hands it, parses them, and
 returns what to relay in their place. It owns answering the server's ``roots/list`` (also inside
 2025-03-26 batches) with the effective roots, observe mode's record of the host's answers, and
 the ``list_changed`` policy: one notice per effective change, only once the handshake is
 complete, and only if the server fetched the list since the previous notice. The handshake and
 the roots capability are :mod:`~roots_manager.bridge.handshake`'s; the 2026-07-28
 ``input_required`` rounds :mod:`~roots_manager.bridge.mrtr`'s; what each relay asks of the
-session :mod:`~roots_manager.bridge.sides`'.
+mediator :mod:`~roots_manager.bridge.sides`'.
 
-The session runs on the event loop only; the relays' pump threads hand it the lines it must see
+The mediator runs on the event loop only; the relays' pump threads hand it the lines it must see
 and wait for what to relay in their place (a future, for a line it holds back).
 
 In managed mode a server's request for roots never reaches the host, however it is spelled: the
 server's lines are read as leniently as any host reads them (:mod:`~roots_manager.bridge.
-lenient`), the session answers every request for roots such a reading finds, and
+lenient`), the mediator answers every request for roots such a reading finds, and
 :mod:`~roots_manager.bridge.guard` keeps the rest from the host. A response from the host that
 carries roots (which only a request the bridge never relayed could have asked for) is replaced
 by an error before it reaches the server.
 
 Requests the bridge sends carry string ids ``"roots-bridge-<nonce>-<n>"``: the host's ids can never
-collide with them (the nonce is random per session), and their responses never reach the host.
+collide with them (the nonce is random per bridge run), and their responses never reach the host.
 The ``roots`` in that prefix is deliberate: it makes the relay's single ``b"roots"`` test catch
 the responses to them without a second scan of every line.
 """
@@ -61,11 +61,13 @@ from roots_manager.bridge.writer import LineWriter
 from roots_manager.core import events as ev
 from roots_manager.core.model import now_iso
 
-__all__ = ["Answers", "EventSink", "Session"]
+__all__ = ["Answers", "EventSink", "Mediator"]
 
 
-class Session:
-    """The roots protocol logic of one bridge session, shared by both directions."""
+class Mediator:
+    """The roots protocol logic of one bridge run, shared by both directions.
+
+    (Called the mediator: it stands between host and server for everything about roots.)"""
 
     def __init__(
         self,

@@ -1,0 +1,70 @@
+"""How the timeline draws its axis and its marks (the view decides where)."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QPainter, QPolygonF
+
+from roots_manager.core.timeline import MarkKind
+
+if TYPE_CHECKING:
+    from roots_manager.gui.timeline_view import TimelineView
+
+AXIS_HEIGHT = 18
+LABEL_WIDTH = 130
+MARK_SIZE = 5.0
+
+COLORS: dict[MarkKind, QColor] = {
+    MarkKind.ASKED: QColor(40, 110, 220),
+    MarkKind.ANSWERED: QColor(46, 150, 87),
+    MarkKind.LIST_CHANGED: QColor(230, 130, 20),
+    MarkKind.CONSENT: QColor(150, 70, 190),
+}
+
+
+def paint_axis(painter: QPainter, view: TimelineView, ink: QColor) -> None:
+    """The time axis of *view*: a tick and a clock time every round interval."""
+    # a tick every "round" interval that leaves about 90 px between labels
+    span = 90 * view.seconds_per_px
+    steps = (0.01, 0.05, 0.1, 0.5, 1, 2, 5, 10, 30, 60, 300, 600, 1800, 3600, 21600, 86400)
+    step = next((s for s in steps if s >= span), steps[-1])
+    first = (view.time_at(LABEL_WIDTH) // step + 1) * step
+    painter.setPen(ink)
+    t = first
+    while (x := view.x_of(t)) < view.width():
+        painter.drawLine(QPointF(x, AXIS_HEIGHT - 4), QPointF(x, AXIS_HEIGHT))
+        clock = time.strftime("%H:%M:%S", time.localtime(t))
+        if step < 1:
+            clock += f".{round(t * 1000) % 1000:03d}"[: 2 if step >= 0.1 else 3]
+        painter.drawText(QPointF(x + 2, AXIS_HEIGHT - 5), clock)
+        t += step
+
+
+def paint_mark(painter: QPainter, kind: MarkKind, at: QPointF) -> None:
+    """One mark, its shape and colour telling its kind (shapes for those who see no colour)."""
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(COLORS[kind])
+    r = MARK_SIZE
+    x, y = at.x(), at.y()
+    if kind is MarkKind.ASKED:
+        painter.drawPolygon(
+            QPolygonF([QPointF(x, y - r - 1), QPointF(x - r, y + r), QPointF(x + r, y + r)])
+        )
+    elif kind is MarkKind.ANSWERED:
+        painter.drawEllipse(at, r, r)
+    elif kind is MarkKind.LIST_CHANGED:
+        painter.drawPolygon(
+            QPolygonF(
+                [
+                    QPointF(x, y - r - 1),
+                    QPointF(x + r + 1, y),
+                    QPointF(x, y + r + 1),
+                    QPointF(x - r - 1, y),
+                ]
+            )
+        )
+    else:
+        painter.drawRect(QRectF(x - r + 1, y - r + 1, 2 * r - 2, 2 * r - 2))
