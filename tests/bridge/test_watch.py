@@ -141,7 +141,12 @@ def test_macos_events_match_resolved_respelled_and_nfd_paths() -> None:
     )
     assert parents == {"/private/tmp", "/private/var/folders/ab", "/Users/me"}
     # what FSEvents reports: the resolved path, in the disk's case, the name in NFD
-    for reported in ("/private/tmp/work", "/private/var/folders/ab/cache", nfd, "/users/ME/プロジェクト"):
+    for reported in (
+        "/private/tmp/work",
+        "/private/var/folders/ab/cache",
+        nfd,
+        "/users/ME/プロジェクト",
+    ):
         assert identity.watch_key(reported, "darwin") in keys
     assert identity.watch_key("/private/tmp/other", "darwin") not in keys
 

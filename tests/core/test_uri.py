@@ -205,7 +205,11 @@ def test_a_uri_cannot_smuggle_a_newline_or_a_percent_escape_unencoded() -> None:
 @pytest.mark.parametrize(
     ("path", "uri", "back"),
     [
-        ("\\\\?\\C:\\Users\\me\\長い", "file:///C:/Users/me/%E9%95%B7%E3%81%84", "C:\\Users\\me\\長い"),
+        (
+            "\\\\?\\C:\\Users\\me\\長い",
+            "file:///C:/Users/me/%E9%95%B7%E3%81%84",
+            "C:\\Users\\me\\長い",
+        ),
         ("\\\\?\\c:", "file:///c:/", "c:\\"),
         ("\\\\.\\D:\\work", "file:///D:/work", "D:\\work"),
         (

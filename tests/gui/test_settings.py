@@ -10,7 +10,8 @@ from roots_manager import __version__
 from roots_manager.core.model import LogRetention
 from roots_manager.core.paths import Layout
 from roots_manager.core.store import Store
-from roots_manager.gui.app import AppController, relaunch_command
+from roots_manager.gui.app import AppController
+from roots_manager.gui.relaunch import relaunch_command
 from roots_manager.gui.settings_dialog import SettingsDialog
 from tests.gui.shell_support import answer_message_box, button_named
 from tests.logruns import names, past_run, remaining

@@ -31,9 +31,10 @@ def test_macos_events_under_the_resolved_respelled_directory_count_as_markers() 
     )
     assert changed == (False, True)
     store_event = "/private/var/folders/xy/T/Roots Manager/store.json"
-    assert where_changed(
-        [store_event], live_dir, realpath=_fake_realpath, platform="darwin"
-    ) == (True, False)
+    assert where_changed([store_event], live_dir, realpath=_fake_realpath, platform="darwin") == (
+        True,
+        False,
+    )
     both = where_changed(
         [store_event, "/var/folders/xy/T/Roots Manager/ライブ/b.json"],
         live_dir,
@@ -68,6 +69,7 @@ def test_a_per_user_directory_reached_through_a_link_is_watched_where_it_is(
     thread.start()
     try:
         marker = BridgeMarker("s1", "fs", os.getpid(), "2026-01-01T00:00:00Z", ["node"])
+
         # the watch may still be starting: write until an event arrives
         def marker_seen() -> bool:
             if not any(markers for _, markers in seen):

@@ -9,9 +9,8 @@ import logging.handlers
 import os
 import signal
 import stat
-import subprocess
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -36,10 +35,12 @@ from roots_manager.core.server_command import DEMO_SERVER_NAME, demo_command
 from roots_manager.core.store import Store, StoreError
 from roots_manager.gui.appearance import follow_system_color_scheme
 from roots_manager.gui.consent_dialog import DialogPrompt
+from roots_manager.gui.dock import DockReopen
 from roots_manager.gui.instance import InstanceServer, ask_running_instance
 from roots_manager.gui.main_window import MainWindow
 from roots_manager.gui.options import parse_app_options
 from roots_manager.gui.recovery import RecoveryDialog
+from roots_manager.gui.relaunch import relaunch
 from roots_manager.gui.resources import app_icon, install_translators
 from roots_manager.gui.tray import Tray
 from roots_manager.gui.watcher import StoreWatcher
@@ -100,6 +101,7 @@ class AppController(QObject):
         demo: bool = False,
         hidden: bool = False,
         language: str | None = None,
+        instance: InstanceServer | None = None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -117,7 +119,9 @@ class AppController(QObject):
         self.queue: ConsentQueue | None = None
         self.prompt: DialogPrompt | None = None
         self.recovery: RecoveryDialog | None = None
-        self.instance = InstanceServer(self.layout, self)
+        self.dock: DockReopen | None = None
+        self.instance = instance or InstanceServer(self.layout)
+        self.instance.setParent(self)
         self._started = False
         self._stopped = False
         self.restart_pending = False
@@ -163,6 +167,12 @@ class AppController(QObject):
         self.window.recover_requested.connect(self.recover_running)
         self.window.hidden_to_tray.connect(self._hidden_to_tray)
         self.tray.show_requested.connect(self.show_window)
+        window = self.window
+        self.dock = DockReopen(lambda: not window.isVisible(), self)
+        self.dock.reopen_requested.connect(self.show_window)
+        app = QGuiApplication.instance()
+        if isinstance(app, QGuiApplication):
+            self.dock.follow(app)
         self.tray.review_requested.connect(self.review)
         self.tray.quit_requested.connect(self.quit_requested)
         self.prompt.attention_needed.connect(self._attention)
@@ -303,42 +313,8 @@ class AppController(QObject):
         self.settings.sync()
 
 
-RESTART_LOG = "restart.log"
-"""What a restarted app wrote before its own log was set up, in the per-user directory."""
-
-
-def relaunch_command(argv: Sequence[str] = ()) -> list[str]:
-    """The command that starts this app again, with the app's own arguments *argv*."""
-    if getattr(sys, "frozen", False):  # a bundle: the executable is the app
-        return [sys.executable, *argv]
-    # -P: the working directory must not shadow the installed package
-    return [sys.executable, "-P", "-m", "roots_manager.cli", *argv]
-
-
-def relaunch(layout: Layout, argv: Sequence[str] = ()) -> None:
-    """Start the app again, as a process of its own (this one is ending); raises OSError."""
-    # its early words (a failure before its log is set up) go to a private file, not nowhere
-    fd = os.open(layout.home / RESTART_LOG, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        detach: dict[str, Any] = (
-            {
-                "creationflags": getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)
-                | getattr(subprocess, "DETACHED_PROCESS", 0)
-            }
-            if sys.platform == "win32"
-            else {"start_new_session": True}
-        )
-        subprocess.Popen(
-            relaunch_command(argv),
-            stdin=subprocess.DEVNULL,
-            stdout=fd,
-            stderr=fd,
-            cwd=Path.home(),
-            close_fds=True,
-            **detach,
-        )
-    finally:
-        os.close(fd)
+STARTING_TIMEOUT_MS = 10_000
+"""How long a start waits for an app that holds the lock but is still starting to answer."""
 
 
 def install_excepthook(loop: asyncio.AbstractEventLoop | None = None) -> None:
@@ -388,6 +364,18 @@ def main(argv: list[str], *, on_shown: Callable[[], None] | None = None) -> int:
     if ask_running_instance(layout):
         print("roots-manager: already running; its window was raised", file=sys.stderr)
         return 0
+    instance = InstanceServer(layout)
+    if not instance.listen():
+        # another app holds the lock but did not answer yet: it is still starting
+        if ask_running_instance(layout, STARTING_TIMEOUT_MS):
+            print("roots-manager: already running; its window was raised", file=sys.stderr)
+            return 0
+        print(
+            f"roots-manager: another Roots Manager holds {instance.lock.fileName()} "
+            "and does not answer; not starting a second one",
+            file=sys.stderr,
+        )
+        return 1
 
     setup_logging(layout)
     try:
@@ -405,7 +393,9 @@ def main(argv: list[str], *, on_shown: Callable[[], None] | None = None) -> int:
     asyncio.set_event_loop(loop)
     install_excepthook(loop)
     quitting = asyncio.Event()
-    controller = AppController(layout, demo=options.demo, hidden=options.hidden, language=language)
+    controller = AppController(
+        layout, demo=options.demo, hidden=options.hidden, language=language, instance=instance
+    )
 
     def ended_from_outside() -> None:
         # a logout or a signal while running: the session is ending, so no restart into it
