@@ -59,23 +59,32 @@ PINGER = """
     print("pinger: stdin closed", file=sys.stderr, flush=True)
 """
 
-# Answers the handshake, then ignores stdin EOF and SIGTERM; its child does the same.
-STUBBORN = """
-    import json, signal, subprocess, sys, time
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    child = subprocess.Popen([sys.executable, "-c",
-        "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(600)"])
-    print("stubborn: child", child.pid, file=sys.stderr, flush=True)
+# The handshake's answer, then nothing more until stdin closes (indented as the scripts are).
+ANSWER_INITIALIZE = """
     for line in sys.stdin:
         m = json.loads(line)
         if m.get("method") == "initialize":
             sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": m["id"], "result": {
                 "protocolVersion": "2025-06-18", "capabilities": {},
-                "serverInfo": {"name": "stubborn", "version": "1"}}}) + "\\n")
+                "serverInfo": {"name": "test-server", "version": "1"}}}) + "\\n")
             sys.stdout.flush()
+"""
+
+# Answers the handshake, then ignores stdin EOF and SIGTERM; its child does the same.
+STUBBORN = (
+    """
+    import json, signal, subprocess, sys, time
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    child = subprocess.Popen([sys.executable, "-c",
+        "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(600)"])
+    print("stubborn: child", child.pid, file=sys.stderr, flush=True)
+"""
+    + ANSWER_INITIALIZE
+    + """
     while True:
         time.sleep(0.1)
 """
+)
 
 
 @pytest.fixture
@@ -175,23 +184,21 @@ def test_shutdown_ladder_kills_a_stubborn_server_and_its_child(
 
 # Answers the handshake, ignores stdin EOF, and notes when it is asked to terminate (and stays),
 # in a file beside itself: its stderr is gone with the connection.
-DEAF_TO_EOF = """
+DEAF_TO_EOF = (
+    """
     import json, signal, sys, time
     def note(what):
         with open(sys.argv[0] + ".log", "a") as f:
             f.write(what + "\\n")
     signal.signal(signal.SIGTERM, lambda *_: note("SIGTERM"))
-    for line in sys.stdin:
-        m = json.loads(line)
-        if m.get("method") == "initialize":
-            sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": m["id"], "result": {
-                "protocolVersion": "2025-06-18", "capabilities": {},
-                "serverInfo": {"name": "deaf", "version": "1"}}}) + "\\n")
-            sys.stdout.flush()
+"""
+    + ANSWER_INITIALIZE
+    + """
     note("stdin closed")
     while True:
         time.sleep(0.1)
 """
+)
 
 
 def test_without_a_terminate_step_the_ladder_kills_after_stdin_s_grace(
