@@ -65,7 +65,8 @@ def test_only_the_holder_of_the_lock_listens(layout: Layout, qtbot) -> None:  # 
         second.close()
 
 
-def test_a_lock_left_by_a_killed_app_is_taken_over(layout: Layout) -> None:
+def lock_holder(layout: Layout) -> subprocess.Popen[str]:
+    """Another process that holds the app's lock (and never listens), once it says so."""
     holder = subprocess.Popen(
         [
             sys.executable,
@@ -79,8 +80,13 @@ def test_a_lock_left_by_a_killed_app_is_taken_over(layout: Layout) -> None:
         stdout=subprocess.PIPE,
         text=True,
     )
+    assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+    return holder
+
+
+def test_a_lock_left_by_a_killed_app_is_taken_over(layout: Layout) -> None:
+    holder = lock_holder(layout)
     try:
-        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
         blocked = InstanceServer(layout)
         assert not blocked.listen()
         holder.kill()
@@ -92,3 +98,23 @@ def test_a_lock_left_by_a_killed_app_is_taken_over(layout: Layout) -> None:
         if holder.poll() is None:
             holder.kill()
             holder.wait()
+
+
+def test_a_start_while_another_app_holds_the_lock_and_does_not_answer_stops(
+    layout: Layout,
+) -> None:
+    # the holder never listens: a second app must not start beside it, and must say why
+    holder = lock_holder(layout)
+    try:
+        second = subprocess.run(
+            [sys.executable, "-m", "roots_manager.cli"],
+            env=dict(os.environ, QT_QPA_PLATFORM="offscreen"),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert second.returncode == 1, second.stderr
+        assert "does not answer" in second.stderr and LOCK_NAME in second.stderr
+    finally:
+        holder.kill()
+        holder.wait()
