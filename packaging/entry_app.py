@@ -1,4 +1,5 @@
-"""Frozen entry point of ``roots-manager`` (the app and the CLI)."""
+"""Frozen entry point of ``roots-manager-app``, the desktop app (it also takes the CLI's
+commands, so a shortcut with arguments behaves as ``roots-manager`` does)."""
 
 import sys
 

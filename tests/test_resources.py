@@ -4,6 +4,7 @@ importlib.resources and checked with the freedesktop validators."""
 from __future__ import annotations
 
 import configparser
+import os
 import re
 import shutil
 import subprocess
@@ -235,3 +236,51 @@ def test_counts_use_the_plural_forms_of_each_language(  # type: ignore[no-untype
     finally:
         for t in installed:
             QCoreApplication.removeTranslator(t)
+
+
+@pytest.mark.parametrize(
+    ("ui_languages", "code"),
+    [
+        (["ja-JP", "en-US"], "ja"),
+        (["en-GB", "ja-JP"], "en"),  # English first: English, though Japanese is read too
+        (["fr-FR", "de", "zh-Hant-TW", "en"], "zh_CN"),  # unshipped languages are passed over
+        (["fr-FR"], "en"),
+        ([], "en"),
+        (["zh-Hans-CN"], "zh_CN"),
+    ],
+)
+def test_the_interface_language_is_the_first_shipped_one_the_user_reads(
+    ui_languages: list[str], code: str
+) -> None:
+    assert resources.preferred_language(ui_languages) == code
+
+
+@pytest.mark.parametrize(
+    ("environment", "code"),
+    [
+        # regional format French, interface languages French then Japanese: Japanese, the
+        # first one shipped (the regional format alone would give English)
+        ({"LANG": "fr_FR.UTF-8", "LANGUAGE": "fr:ja"}, "ja"),
+        ({"LANG": "ja_JP.UTF-8", "LANGUAGE": "en_US:ja"}, None),
+    ],
+)
+@only_on_linux("LANGUAGE sets Qt's interface languages on Linux; Windows and macOS ask the system")
+def test_the_app_follows_the_system_s_interface_languages(
+    environment: dict[str, str], code: str | None
+) -> None:
+    probe = (
+        "from PySide6.QtCore import QCoreApplication\n"
+        "from roots_manager.gui.resources import load_translator\n"
+        "app = QCoreApplication([])\n"
+        "found = load_translator()\n"
+        "print(found[0] if found else None)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "LANG"))}
+    out = subprocess.run(
+        [sys.executable, "-c", probe],
+        env={**env, **environment},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    assert out == [str(code)]

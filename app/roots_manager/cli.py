@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from roots_manager import __version__
+from roots_manager.cli_gui import open_app
 from roots_manager.cli_text import print_json, shown, table, utf8_output
 from roots_manager.core import events as ev
 from roots_manager.core import live
@@ -395,15 +396,6 @@ def cmd_bridge(argv: Sequence[str]) -> int:
     return bridge_main(list(argv))
 
 
-def cmd_gui(argv: Sequence[str]) -> int:
-    try:
-        from roots_manager.gui.app import main as gui_main
-    except ImportError as exc:
-        print(f"roots-manager: the desktop app cannot start: {exc}", file=sys.stderr)
-        return EXIT_REFUSED
-    return gui_main(list(argv))
-
-
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="roots-manager",
@@ -562,7 +554,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         unknown = parse_app_options(app_argv).unknown
         if unknown:
             parser.error(f"unrecognized arguments: {' '.join(unknown)}")  # usage, exit 2
-        return cmd_gui(app_argv)
+        return open_app(app_argv)
     args = parser.parse_args(argv)
     utf8_output()
     try:

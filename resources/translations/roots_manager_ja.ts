@@ -4,7 +4,7 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="+354"/>
+        <location filename="../../app/roots_manager/gui/app.py" line="+382"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
@@ -680,6 +680,11 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>a Windows device or volume path has no file URI: {path!r}</source>
+        <translation>Windows のデバイスまたはボリュームのパスには file URI がありません: {path!r}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>not a URI (no scheme); a root must be a file:// URI: {uri!r}</source>
         <translation>URI ではありません（スキームがありません）。ルートは file:// URI である必要があります: {uri!r}</translation>
     </message>
@@ -896,7 +901,7 @@
 <context>
     <name>HostConnection</name>
     <message>
-        <location filename="../../app/roots_manager/gui/host_connection.py" line="+273"/>
+        <location filename="../../app/roots_manager/gui/host_connection.py" line="+290"/>
         <source>the server refused the handshake: {0}</source>
         <translation>サーバーがハンドシェイクを拒否しました: {0}</translation>
     </message>
@@ -1466,7 +1471,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+102"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+101"/>
         <location line="+201"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
@@ -1734,7 +1739,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 各 MCP サーバーに見せるフォルダーを選び、サーバーがそれをどう使うかを確認します。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="-187"/>
+        <location filename="../../app/roots_manager/gui/app.py" line="-205"/>
         <source>The store was recovered: {how}</source>
         <translation>ストアを復旧しました: {how}</translation>
     </message>
@@ -3096,7 +3101,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>StoreWatcher</name>
     <message>
-        <location filename="../../app/roots_manager/gui/watcher.py" line="+185"/>
+        <location filename="../../app/roots_manager/gui/watcher.py" line="+201"/>
         <source>Your change was not saved: the store cannot be read. Choose Recover… above the tabs to repair it.</source>
         <translation>変更は保存されませんでした。ストアを読み込めません。タブの上の「復旧…」で修復してください。</translation>
     </message>

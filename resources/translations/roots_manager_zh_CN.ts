@@ -4,7 +4,7 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="+354"/>
+        <location filename="../../app/roots_manager/gui/app.py" line="+382"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
@@ -680,6 +680,11 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>a Windows device or volume path has no file URI: {path!r}</source>
+        <translation>Windows 设备或卷路径没有 file URI：{path!r}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>not a URI (no scheme); a root must be a file:// URI: {uri!r}</source>
         <translation>不是 URI（没有协议）；根目录必须是 file:// URI：{uri!r}</translation>
     </message>
@@ -896,7 +901,7 @@
 <context>
     <name>HostConnection</name>
     <message>
-        <location filename="../../app/roots_manager/gui/host_connection.py" line="+273"/>
+        <location filename="../../app/roots_manager/gui/host_connection.py" line="+290"/>
         <source>the server refused the handshake: {0}</source>
         <translation>服务器拒绝了握手：{0}</translation>
     </message>
@@ -1466,7 +1471,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+102"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+101"/>
         <location line="+201"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
@@ -1734,7 +1739,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 决定每个 MCP 服务器可以看到你的哪些文件夹，并查看它如何使用它们。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="-187"/>
+        <location filename="../../app/roots_manager/gui/app.py" line="-205"/>
         <source>The store was recovered: {how}</source>
         <translation>存储文件已恢复：{how}</translation>
     </message>
@@ -3096,7 +3101,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>StoreWatcher</name>
     <message>
-        <location filename="../../app/roots_manager/gui/watcher.py" line="+185"/>
+        <location filename="../../app/roots_manager/gui/watcher.py" line="+201"/>
         <source>Your change was not saved: the store cannot be read. Choose Recover… above the tabs to repair it.</source>
         <translation>更改未保存：无法读取存储文件。请点击标签页上方的“恢复…”进行修复。</translation>
     </message>

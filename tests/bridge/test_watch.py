@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import os
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from roots_manager.bridge.watch import CHECK_SHARE, FolderWatch, pause_after
+from roots_manager.bridge.watch import CHECK_SHARE, FolderWatch, folder_targets, pause_after
+from roots_manager.core import identity
 
 WAIT = 30.0
 
@@ -87,3 +89,79 @@ def test_a_slow_periodic_check_comes_less_often() -> None:
     took = 2.0
     pause = pause_after(1.0, took)
     assert took / (took + pause) == pytest.approx(CHECK_SHARE)
+
+
+def test_a_folder_reached_through_a_link_is_watched_where_it_really_is(tmp_path: Path) -> None:
+    tmp_path = tmp_path.resolve()
+    # /tmp on macOS is a link to /private/tmp, and FSEvents names /private/tmp/x: here the
+    # watch is put on the resolved directory, so the event carries the resolved path too
+    real = tmp_path / "real"
+    granted = real / "granted"
+    granted.mkdir(parents=True)
+    (tmp_path / "link").symlink_to(real, target_is_directory=True)
+    target = tmp_path / "elsewhere" / "target"
+    target.mkdir(parents=True)
+    (tmp_path / "alias").symlink_to(target, target_is_directory=True)
+    folders = [str(tmp_path / "link" / "granted"), str(tmp_path / "alias")]
+    calls: list[str] = []
+
+    async def scenario() -> None:
+        watch = FolderWatch(lambda: folders, lambda: calls.append("changed"))
+        task = asyncio.create_task(watch.run())
+        # the link's own directory (for the alias itself), the resolved ones for the rest
+        expected = {str(real), str(tmp_path), str(target.parent)}
+        await until(lambda: watch.watched == expected, "the resolved directories to be watched")
+        granted.rmdir()
+        await until(lambda: calls, "the folder removed through its resolved path to be noticed")
+        count = len(calls)
+        target.rmdir()  # the alias now leads nowhere
+        await until(lambda: len(calls) > count, "the alias's folder going away to be noticed")
+        watch.close()
+        await asyncio.wait_for(task, WAIT)
+
+    asyncio.run(scenario())
+
+
+def _fake_realpath(path: str) -> str:
+    """macOS's /tmp and /var, which are links into /private."""
+    for link in ("/tmp", "/var"):
+        if path == link or path.startswith(link + "/"):
+            return "/private" + path
+    return path
+
+
+def test_macos_events_match_resolved_respelled_and_nfd_paths() -> None:
+    nfc = "/Users/me/プロジェクト"
+    nfd = unicodedata.normalize("NFD", nfc)
+    keys, parents = folder_targets(
+        ["/tmp/Work", "/var/folders/ab/Cache", nfc],
+        realpath=_fake_realpath,
+        isdir=lambda _: True,
+        platform="darwin",
+    )
+    assert parents == {"/private/tmp", "/private/var/folders/ab", "/Users/me"}
+    # what FSEvents reports: the resolved path, in the disk's case, the name in NFD
+    for reported in (
+        "/private/tmp/work",
+        "/private/var/folders/ab/cache",
+        nfd,
+        "/users/ME/プロジェクト",
+    ):
+        assert identity.watch_key(reported, "darwin") in keys
+    assert identity.watch_key("/private/tmp/other", "darwin") not in keys
+
+
+def test_linux_events_match_resolved_paths_but_keep_case_and_form() -> None:
+    keys, parents = folder_targets(
+        ["/tmp/Work"], realpath=_fake_realpath, isdir=lambda _: True, platform="linux"
+    )
+    assert parents == {"/private/tmp"}
+    assert "/private/tmp/Work" in keys
+    # on Linux another case is another folder
+    assert identity.watch_key("/private/tmp/work", "linux") not in keys
+
+
+def test_windows_events_match_in_any_case_and_without_the_long_path_prefix() -> None:
+    assert identity.watch_key("\\\\?\\C:\\Work\\Proj", "win32") == identity.watch_key(
+        "c:\\work\\PROJ", "win32"
+    )

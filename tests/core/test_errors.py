@@ -86,6 +86,7 @@ URI_REFUSALS: list[Callable[[], object]] = [
     lambda: uri.path_to_uri("relative/dir", "posix"),
     lambda: uri.path_to_uri("\\\\server", "windows"),
     lambda: uri.path_to_uri("relative\\dir", "windows"),
+    lambda: uri.path_to_uri("\\\\?\\Volume{0b1c}\\x", "windows"),
     lambda: uri.uri_to_path("just-a-name", "posix"),
     lambda: uri.uri_to_path("http://example.com/x", "posix"),
     lambda: uri.uri_to_path("file:///a?b", "posix"),

@@ -55,6 +55,15 @@ def test_macos_keeps_paths_in_nfc_and_linux_as_they_are() -> None:
     assert identity.spelled(NFD, "linux") == NFD
 
 
+def test_windows_keeps_paths_without_the_long_path_prefix() -> None:
+    assert identity.spelled("\\\\?\\C:\\Users\\me", "win32") == "C:\\Users\\me"
+    assert identity.spelled("\\\\?\\UNC\\srv\\share", "win32") == "\\\\srv\\share"
+    # a device path is kept as written, for the URI step to refuse with its reason
+    assert identity.spelled("\\\\.\\pipe\\x", "win32") == "\\\\.\\pipe\\x"
+    # on Linux a backslash is an ordinary character in a file name
+    assert identity.spelled("\\\\?\\C:\\x", "linux") == "\\\\?\\C:\\x"
+
+
 def test_a_respelling_is_case_or_normalisation_never_a_link() -> None:
     assert identity.respelled("/Users/me/Code", "/users/me/CODE", FS)
     assert identity.respelled(NFC, NFD, FS)

@@ -197,3 +197,117 @@ def test_a_uri_cannot_smuggle_a_newline_or_a_percent_escape_unencoded() -> None:
     assert uri_to_path("file:///a%0Ab", "posix") == "/a\nb"
     with pytest.raises(UriError, match="broken percent"):
         uri_to_path("file:///100%", "posix")
+
+
+# ---- Windows long paths, UNC spellings, drive letters ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("path", "uri", "back"),
+    [
+        (
+            "\\\\?\\C:\\Users\\me\\長い",
+            "file:///C:/Users/me/%E9%95%B7%E3%81%84",
+            "C:\\Users\\me\\長い",
+        ),
+        ("\\\\?\\c:", "file:///c:/", "c:\\"),
+        ("\\\\.\\D:\\work", "file:///D:/work", "D:\\work"),
+        (
+            "\\\\?\\UNC\\fileserver\\share\\team docs",
+            "file://fileserver/share/team%20docs",
+            "\\\\fileserver\\share\\team docs",
+        ),
+        ("\\\\?\\unc\\srv\\share", "file://srv/share", "\\\\srv\\share"),
+        ("//srv/share/a", "file://srv/share/a", "\\\\srv\\share\\a"),
+    ],
+)
+def test_windows_long_and_device_prefixes_name_the_plain_folder(
+    path: str, uri: str, back: str
+) -> None:
+    # \\?\C:\x and C:\x are one folder: one URI, and the URI comes back without the prefix
+    assert path_to_uri(path, "windows") == uri
+    assert uri_to_path(uri, "windows") == back
+    assert path_to_uri(back, "windows") == uri
+
+
+def test_a_long_windows_path_round_trips_through_its_plain_form() -> None:
+    deep = "C:\\" + "\\".join(["フォルダ name"] * 40)
+    assert len(deep) > 260
+    uri = path_to_uri("\\\\?\\" + deep, "windows")
+    assert uri == PureWindowsPath(deep).as_uri()
+    assert uri_to_path(uri, "windows") == deep
+
+
+@pytest.mark.parametrize(
+    ("uri", "path"),
+    [
+        # the four-slash form (Windows Explorer, .NET) and Mozilla's five slashes are UNC
+        ("file:////fileserver/share/team%20docs", "\\\\fileserver\\share\\team docs"),
+        ("file://///fileserver/share/x", "\\\\fileserver\\share\\x"),
+        ("file:////fileserver/share", "\\\\fileserver\\share"),
+        ("file://fileserver/share", "\\\\fileserver\\share"),
+        # a drive: the legacy "C|", a drive in the host's place, localhost, an encoded colon
+        ("file:///C|/Users/me", "C:\\Users\\me"),
+        ("file://C:/Users/me", "C:\\Users\\me"),
+        ("file://localhost/d:/x", "d:\\x"),
+        ("file:///C%3A/x", "C:\\x"),
+        ("file:///C:", "C:\\"),
+        # a UNC server called localhost is still a server (\\localhost\share is an admin share)
+        ("file://localhost/share/x", "\\\\localhost\\share\\x"),
+        # an encoded long-path prefix is the folder it names
+        ("file:////%3F/C:/x", "C:\\x"),
+        ("file:////%3F/UNC/srv/share", "\\\\srv\\share"),
+    ],
+)
+def test_windows_uri_spellings_are_accepted(uri: str, path: str) -> None:
+    assert uri_to_path(uri, "windows") == path
+
+
+@pytest.mark.parametrize(
+    ("uri", "words"),
+    [
+        ("file://srv/", "server and a share"),
+        ("file:////srv", "server and a share"),
+        ("file:////srv/", "server and a share"),
+        ("file:///C:relative", "drive or UNC"),
+        ("file:///share/x", "drive or UNC"),
+        ("file:////%3F/Volume%7B0b1c%7D/x", "device or volume"),
+        ("file:////./pipe/x", "device or volume"),
+    ],
+)
+def test_windows_uris_that_name_no_folder_are_refused(uri: str, words: str) -> None:
+    with pytest.raises(UriError, match=words):
+        uri_to_path(uri, "windows")
+
+
+@pytest.mark.parametrize(
+    ("path", "words"),
+    [
+        ("\\\\?\\Volume{0b1c}\\x", "device or volume"),
+        ("\\\\.\\pipe\\roots", "device or volume"),
+        ("C:", "drive or UNC"),
+        ("C:relative", "drive or UNC"),
+        ("\\\\server", "server and a share"),
+        ("\\\\?\\UNC\\server", "server and a share"),
+    ],
+)
+def test_windows_paths_that_have_no_uri_are_refused(path: str, words: str) -> None:
+    with pytest.raises(UriError, match=words):
+        path_to_uri(path, "windows")
+
+
+def test_posix_keeps_the_four_slash_form_as_a_double_slash_path() -> None:
+    # on POSIX "//x" is its own (implementation-defined) path, not a network share
+    assert uri_to_path("file:////srv/share", "posix") == "//srv/share"
+
+
+@given(
+    st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-", min_size=1, max_size=10),
+    st.lists(windows_segment, min_size=2, max_size=4),
+)
+def test_unc_in_every_spelling_is_one_folder(host: str, segs: list[str]) -> None:
+    path = f"\\\\{host}\\" + "\\".join(segs)
+    uri = path_to_uri(path, "windows")
+    assert path_to_uri(f"\\\\?\\UNC\\{host}\\" + "\\".join(segs), "windows") == uri
+    four_slash = "file:////" + uri[len("file://") :]
+    assert uri_to_path(four_slash, "windows") == uri_to_path(uri, "windows") == path

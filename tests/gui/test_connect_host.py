@@ -20,7 +20,7 @@ from pytestqt.qtbot import QtBot
 from roots_manager.core.paths import Layout
 from roots_manager.core.server_command import demo_command
 from roots_manager.gui.connect import ConnectionManager
-from roots_manager.gui.host_connection import PROTOCOL_VERSION, HostTimings
+from roots_manager.gui.host_connection import PROTOCOL_VERSION, HostTimings, terminate_heard
 
 WAIT_MS = 30_000
 
@@ -59,23 +59,32 @@ PINGER = """
     print("pinger: stdin closed", file=sys.stderr, flush=True)
 """
 
-# Answers the handshake, then ignores stdin EOF and SIGTERM; its child does the same.
-STUBBORN = """
-    import json, signal, subprocess, sys, time
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    child = subprocess.Popen([sys.executable, "-c",
-        "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(600)"])
-    print("stubborn: child", child.pid, file=sys.stderr, flush=True)
+# The handshake's answer, then nothing more until stdin closes (indented as the scripts are).
+ANSWER_INITIALIZE = """
     for line in sys.stdin:
         m = json.loads(line)
         if m.get("method") == "initialize":
             sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": m["id"], "result": {
                 "protocolVersion": "2025-06-18", "capabilities": {},
-                "serverInfo": {"name": "stubborn", "version": "1"}}}) + "\\n")
+                "serverInfo": {"name": "test-server", "version": "1"}}}) + "\\n")
             sys.stdout.flush()
+"""
+
+# Answers the handshake, then ignores stdin EOF and SIGTERM; its child does the same.
+STUBBORN = (
+    """
+    import json, signal, subprocess, sys, time
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    child = subprocess.Popen([sys.executable, "-c",
+        "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(600)"])
+    print("stubborn: child", child.pid, file=sys.stderr, flush=True)
+"""
+    + ANSWER_INITIALIZE
+    + """
     while True:
         time.sleep(0.1)
 """
+)
 
 
 @pytest.fixture
@@ -171,6 +180,49 @@ def test_shutdown_ladder_kills_a_stubborn_server_and_its_child(
     assert time.monotonic() - started >= 0.5  # stdin closed, then SIGTERM, then SIGKILL
     for proc in (parent, child):
         qtbot.waitUntil(lambda p=proc: _gone(p), timeout=WAIT_MS)
+
+
+# Answers the handshake, ignores stdin EOF, and notes when it is asked to terminate (and stays),
+# in a file beside itself: its stderr is gone with the connection.
+DEAF_TO_EOF = (
+    """
+    import json, signal, sys, time
+    def note(what):
+        with open(sys.argv[0] + ".log", "a") as f:
+            f.write(what + "\\n")
+    signal.signal(signal.SIGTERM, lambda *_: note("SIGTERM"))
+"""
+    + ANSWER_INITIALIZE
+    + """
+    note("stdin closed")
+    while True:
+        time.sleep(0.1)
+"""
+)
+
+
+def test_without_a_terminate_step_the_ladder_kills_after_stdin_s_grace(
+    quick: Callable[..., ConnectionManager], qtbot: QtBot, tmp_path: Path
+) -> None:
+    # Windows' ladder: QProcess.terminate posts WM_CLOSE, which a console bridge never sees, so
+    # stdin's close is the polite step and the kill follows. The terminate step's grace is
+    # longer than the test waits: only a ladder without that step gets to the kill in time.
+    manager = quick(stdin_grace_ms=1000, term_grace_ms=3_600_000, terminate=False)
+    with qtbot.waitSignal(manager.connected, timeout=WAIT_MS):
+        manager.connect_server("deaf", script(tmp_path, "deaf.py", DEAF_TO_EOF))
+    pid = manager.bridge_pid("deaf")
+    assert pid is not None
+    proc = psutil.Process(pid)
+    with qtbot.waitSignal(manager.disconnected, timeout=WAIT_MS) as sig:
+        manager.disconnect_server("deaf")
+    assert sig.args[0] == "deaf" and sig.args[1] != 0  # killed
+    assert (tmp_path / "deaf.py.log").read_text().splitlines() == ["stdin closed"]
+    qtbot.waitUntil(lambda: _gone(proc), timeout=WAIT_MS)
+
+
+def test_the_terminate_step_is_left_out_on_windows_only() -> None:
+    assert not terminate_heard("win32")
+    assert terminate_heard("linux") and terminate_heard("darwin")
 
 
 def _gone(proc: psutil.Process) -> None:

@@ -7,6 +7,10 @@ the parents of the granted folders are watched too (:class:`FolderWatch`). A fol
 vanish together with any of its ancestors, which no such watch covers: a one-second check of
 everything remains as the fallback (less often when checking takes long: tens of thousands of
 granted folders).
+
+Events name paths as the watch sees them: resolved through links (macOS reports ``/private/tmp``
+for ``/tmp``), and on macOS in the disk's case and Unicode form. A granted folder is matched under
+every such name (:func:`folder_targets`), so its changes do not wait for the periodic check.
 """
 
 from __future__ import annotations
@@ -17,10 +21,11 @@ import os
 import sys
 import time
 import traceback
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable
 
 from watchfiles import Change, awatch
 
+from roots_manager.core import identity
 from roots_manager.core.paths import Layout
 
 STORE_DEBOUNCE_MS = 30
@@ -31,6 +36,19 @@ AVAILABILITY_PERIOD = 1.0
 CHECK_SHARE = 0.1
 """The most of the bridge's time the periodic check may take. Checking tens of thousands of
 granted folders takes seconds; every second, it would keep the bridge busy for good."""
+
+
+def folder_targets(
+    folders: Iterable[str],
+    realpath: identity.Resolve = os.path.realpath,
+    isdir: Callable[[str], bool] = os.path.isdir,
+    platform: str = sys.platform,
+) -> tuple[frozenset[str], frozenset[str]]:
+    """What to watch for *folders*: the keys (:func:`identity.watch_key`) of every path an
+    event about one of them can carry, and the existing directories to watch for it."""
+    names = {name for folder in folders for name in identity.watched_as(folder, realpath)}
+    parents = frozenset(p for p in (os.path.dirname(n) for n in names) if p and isdir(p))
+    return frozenset(identity.watch_key(n, platform) for n in names), parents
 
 
 async def _pause(event: asyncio.Event, seconds: float) -> None:
@@ -87,13 +105,7 @@ class FolderWatch:
         self._closed = False
 
     def _targets(self) -> tuple[frozenset[str], frozenset[str]]:
-        paths = frozenset(os.path.normpath(p) for p in self._folders())
-        parents = frozenset(
-            parent
-            for parent in (os.path.dirname(p) for p in paths)
-            if parent and os.path.isdir(parent)
-        )
-        return paths, parents
+        return folder_targets(self._folders())
 
     @property
     def watched(self) -> frozenset[str]:
@@ -122,7 +134,7 @@ class FolderWatch:
                 continue
 
             def granted(_: Change, path: str, paths: frozenset[str] = paths) -> bool:
-                return path in paths
+                return identity.watch_key(path) in paths
 
             try:
                 async for _ in awatch(

@@ -15,6 +15,8 @@ import sys
 import unicodedata
 from collections.abc import Callable
 
+from roots_manager.core.uri import plain_windows_path
+
 Stat = Callable[[str], os.stat_result]
 
 
@@ -58,6 +60,39 @@ def holds(folder: str, path: str, stat: Stat = os.stat) -> bool:
 
 
 def spelled(path: str, platform: str = sys.platform) -> str:
-    """*path* as it is kept and shown: NFC on macOS, whose file system takes either spelling,
-    so that one folder gets one URI; as it is elsewhere, where two spellings are two files."""
-    return unicodedata.normalize("NFC", path) if platform == "darwin" else path
+    r"""*path* as it is kept and shown: NFC on macOS, whose file system takes either spelling,
+    so that one folder gets one URI; without the long-path prefix on Windows (``\\?\C:\x`` is
+    ``C:\x``); as it is elsewhere, where two spellings are two files."""
+    if platform == "darwin":
+        return unicodedata.normalize("NFC", path)
+    if platform == "win32":
+        return plain_windows_path(path)
+    return path
+
+
+def watch_key(path: str, platform: str = sys.platform) -> str:
+    """*path* folded for comparing a file-change event's path with a folder's path.
+
+    macOS reports events under the spelling the disk holds (another case, NFD) and Windows
+    under any case; both are folded away there. Folding can make two folders of a
+    case-sensitive volume compare equal: the cost is one extra check, never a missed change.
+    """
+    if platform == "darwin":
+        return unicodedata.normalize("NFC", path).casefold()
+    if platform == "win32":
+        return plain_windows_path(path).casefold()
+    return path
+
+
+Resolve = Callable[[str], str]
+
+
+def watched_as(path: str, realpath: Resolve = os.path.realpath) -> frozenset[str]:
+    """The paths under which a change to the folder *path* can be reported.
+
+    A watch reports the resolved path of the directory it watches (macOS' FSEvents reports
+    ``/private/tmp/x`` for ``/tmp/x``): the folder's own name under its resolved parent, and,
+    when the folder is itself a link, the folder it leads to.
+    """
+    parent, name = os.path.split(os.path.normpath(path))
+    return frozenset({os.path.join(realpath(parent), name), realpath(path)})

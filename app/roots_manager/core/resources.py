@@ -8,7 +8,7 @@ in a source checkout, an installed wheel, a zip and a frozen bundle.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from importlib.resources import as_file, files
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -85,6 +85,23 @@ def translation_for(locale_name: str) -> tuple[str, Traversable] | None:
             if t.is_file():
                 return code, t
     return None
+
+
+def preferred_language(ui_languages: Iterable[str]) -> str:
+    """The shipped language the user's ordered list of interface languages asks for first.
+
+    *ui_languages* is what the system gives as the user's interface languages, most wanted
+    first (``QLocale.uiLanguages()``: ``ja-JP``, ``en-US``), not the regional format, which on
+    Windows and macOS is set apart (English menus with Japanese dates, and the other way round).
+    A language with no catalogue is passed over; English, and an empty list, give ``en``.
+    """
+    for name in ui_languages:
+        if name.split("-")[0].split("_")[0].lower() == "en":
+            return "en"
+        found = translation_for(name)
+        if found is not None:
+            return found[0]
+    return "en"
 
 
 def available_languages() -> list[str]:

@@ -19,6 +19,8 @@ Flavour = Literal["posix", "windows"]
 NATIVE: Flavour = "windows" if os.name == "nt" else "posix"
 
 _DRIVE = re.compile(r"^[A-Za-z]:$")
+# a drive in a URI: "C:", or the legacy "C|" that old browsers and some hosts still write
+_URI_DRIVE = re.compile(r"^[A-Za-z][:|]$")
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):")
 
 
@@ -31,6 +33,7 @@ ERROR_TEMPLATES: tuple[str, ...] = (
     "not an absolute path: {path!r}",
     "a UNC path needs a server and a share: {path!r}",
     "not an absolute Windows path (drive or UNC): {path!r}",
+    "a Windows device or volume path has no file URI: {path!r}",
     "not a URI (no scheme); a root must be a file:// URI: {uri!r}",
     "only file:// URIs can be roots, not {scheme}: {uri!r}",
     "a root URI cannot have a query (an unencoded '?'): {uri!r}",
@@ -71,8 +74,34 @@ def _collapse_slashes(path: str) -> str:
     return re.sub(r"/{2,}", "/", path)
 
 
+_EXTENDED = ("\\\\?\\", "\\\\.\\")
+r"""The prefixes of Windows' extended-length (``\\?\``) and device (``\\.\``) paths."""
+
+
+def plain_windows_path(path: str) -> str:
+    r"""*path* without the ``\\?\`` (or ``\\.\``) prefix that Windows puts on long paths.
+
+    ``\\?\C:\x`` is ``C:\x`` and ``\\?\UNC\server\share`` is ``\\server\share``: one
+    folder, so one URI and one root. Any other path, a device or volume path
+    (``\\?\Volume{...}``, ``\\.\pipe\x``) among them, is returned as it is.
+    """
+    for prefix in _EXTENDED:
+        if path.startswith(prefix):
+            rest = path[len(prefix) :]
+            if rest[:4].upper() == "UNC\\":
+                return "\\\\" + rest[4:]
+            if len(rest) == 2 and _DRIVE.match(rest):
+                return rest + "\\"
+            if len(rest) >= 3 and _DRIVE.match(rest[:2]) and rest[2] == "\\":
+                return rest
+    return path
+
+
 def _windows_path_to_uri(path: str) -> str:
-    p = path.replace("/", "\\")
+    p = plain_windows_path(path)
+    if p.startswith(_EXTENDED):
+        raise UriError("a Windows device or volume path has no file URI: {path!r}", path=path)
+    p = p.replace("/", "\\")
     if p.startswith("\\\\"):
         parts = p[2:].split("\\")
         if len(parts) < 2 or not parts[0] or not parts[1]:
@@ -115,8 +144,6 @@ def uri_to_path(uri: str, flavour: Flavour = NATIVE) -> str:
     else:
         raise UriError("not an absolute file URI: {uri!r}", uri=uri)
     host = _utf8(_decode(authority, uri), uri) if authority else ""
-    if host.lower() == "localhost":
-        host = ""
     segments = encoded.split("/")
     for seg in segments:
         low = seg.lower()
@@ -126,7 +153,7 @@ def uri_to_path(uri: str, flavour: Flavour = NATIVE) -> str:
     if b"\x00" in raw:
         raise UriError("a root URI cannot encode a NUL character (%00): {uri!r}", uri=uri)
     if flavour == "posix":
-        if host:
+        if host and host.lower() != "localhost":
             raise UriError(
                 "a root URI must name this machine (no host, or localhost): {uri!r}", uri=uri
             )
@@ -135,12 +162,31 @@ def uri_to_path(uri: str, flavour: Flavour = NATIVE) -> str:
         if raw.startswith(b"//") and not raw.startswith(b"///"):
             return os.fsdecode(raw)
         return os.fsdecode(re.sub(rb"/{2,}", b"/", raw))
-    text = _utf8(raw, uri)
+    return _windows_uri_path(host, _utf8(raw, uri), uri)
+
+
+def _windows_uri_path(host: str, text: str, uri: str) -> str:
+    """The Windows path of a file URI's (decoded) host and path: a drive path, or UNC."""
+    if _URI_DRIVE.match(host):
+        # "file://C:/x": a drive written where the host goes
+        text, host = "/" + host + text, ""
+    if host.lower() == "localhost" and _URI_DRIVE.match(text[1:3]):
+        host = ""
+    if len(text) >= 3 and text[0] == "/" and _URI_DRIVE.match(text[1:3]):
+        if text[3:4] not in ("", "/"):
+            raise UriError("not an absolute Windows file URI (drive or UNC): {uri!r}", uri=uri)
+        return text[1] + ":" + (text[3:] or "/").replace("/", "\\")
+    if not host and text.startswith("//"):
+        # "file:////server/share" (and Mozilla's five slashes): UNC with an empty authority
+        host, _, text = text.lstrip("/").partition("/")
+        text = "/" + text
+    if host and len(text) > 1 and text.split("/")[1]:
+        unc = plain_windows_path("\\\\" + host + text.replace("/", "\\"))
+        if unc.startswith(_EXTENDED):
+            raise UriError("a Windows device or volume path has no file URI: {path!r}", path=uri)
+        return unc
     if host:
-        return "\\\\" + host + text.replace("/", "\\")
-    if len(text) >= 3 and text[0] == "/" and _DRIVE.match(text[1:3]):
-        drive_rest = text[3:] or "/"
-        return text[1:3] + drive_rest.replace("/", "\\")
+        raise UriError("a UNC path needs a server and a share: {path!r}", path=uri)
     raise UriError("not an absolute Windows file URI (drive or UNC): {uri!r}", uri=uri)
 
 

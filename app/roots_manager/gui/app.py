@@ -30,6 +30,7 @@ from roots_manager.core.store import Store, StoreError
 from roots_manager.gui.app_log import install_excepthook, private_file, setup_logging
 from roots_manager.gui.appearance import follow_system_color_scheme
 from roots_manager.gui.consent_dialog import DialogPrompt
+from roots_manager.gui.dock import DockReopen
 from roots_manager.gui.instance import InstanceServer, ask_running_instance
 from roots_manager.gui.main_window import MainWindow
 from roots_manager.gui.options import parse_app_options
@@ -66,6 +67,7 @@ class AppController(QObject):
         demo: bool = False,
         hidden: bool = False,
         language: str | None = None,
+        instance: InstanceServer | None = None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -83,7 +85,9 @@ class AppController(QObject):
         self.queue: ConsentQueue | None = None
         self.prompt: DialogPrompt | None = None
         self.recovery: RecoveryDialog | None = None
-        self.instance = InstanceServer(self.layout, self)
+        self.dock: DockReopen | None = None
+        self.instance = instance or InstanceServer(self.layout)
+        self.instance.setParent(self)
         self._started = False
         self._stopped = False
         self.restart_pending = False
@@ -129,6 +133,12 @@ class AppController(QObject):
         self.window.recover_requested.connect(self.recover_running)
         self.window.hidden_to_tray.connect(self._hidden_to_tray)
         self.tray.show_requested.connect(self.show_window)
+        window = self.window
+        self.dock = DockReopen(lambda: not window.isVisible(), self)
+        self.dock.reopen_requested.connect(self.show_window)
+        app = QGuiApplication.instance()
+        if isinstance(app, QGuiApplication):
+            self.dock.follow(app)
         self.tray.review_requested.connect(self.review)
         self.tray.quit_requested.connect(self.quit_requested)
         self.prompt.attention_needed.connect(self._attention)
@@ -269,6 +279,10 @@ class AppController(QObject):
         self.settings.sync()
 
 
+STARTING_TIMEOUT_MS = 10_000
+"""How long a start waits for an app that holds the lock but is still starting to answer."""
+
+
 def parse_options(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
     """The app's own options; the rest is left for Qt (``-platform``, ``-style`` ...).
 
@@ -298,6 +312,18 @@ def main(argv: list[str], *, on_shown: Callable[[], None] | None = None) -> int:
     if ask_running_instance(layout):
         print("roots-manager: already running; its window was raised", file=sys.stderr)
         return 0
+    instance = InstanceServer(layout)
+    if not instance.listen():
+        # another app holds the lock but did not answer yet: it is still starting
+        if ask_running_instance(layout, STARTING_TIMEOUT_MS):
+            print("roots-manager: already running; its window was raised", file=sys.stderr)
+            return 0
+        print(
+            f"roots-manager: another Roots Manager holds {instance.lock.fileName()} "
+            "and does not answer; not starting a second one",
+            file=sys.stderr,
+        )
+        return 1
 
     setup_logging(layout)
     try:
@@ -315,7 +341,9 @@ def main(argv: list[str], *, on_shown: Callable[[], None] | None = None) -> int:
     asyncio.set_event_loop(loop)
     install_excepthook(loop)
     quitting = asyncio.Event()
-    controller = AppController(layout, demo=options.demo, hidden=options.hidden, language=language)
+    controller = AppController(
+        layout, demo=options.demo, hidden=options.hidden, language=language, instance=instance
+    )
 
     def ended_from_outside() -> None:
         # a logout or a signal while running: the login is ending, so no restart into it

@@ -91,6 +91,7 @@ CORE_ERROR_TEMPLATES = (
     QT_TRANSLATE_NOOP("CoreError", "not an absolute path: {path!r}"),
     QT_TRANSLATE_NOOP("CoreError", "a UNC path needs a server and a share: {path!r}"),
     QT_TRANSLATE_NOOP("CoreError", "not an absolute Windows path (drive or UNC): {path!r}"),
+    QT_TRANSLATE_NOOP("CoreError", "a Windows device or volume path has no file URI: {path!r}"),
     QT_TRANSLATE_NOOP("CoreError", "not a URI (no scheme); a root must be a file:// URI: {uri!r}"),
     QT_TRANSLATE_NOOP("CoreError", "only file:// URIs can be roots, not {scheme}: {uri!r}"),
     QT_TRANSLATE_NOOP("CoreError", "a root URI cannot have a query (an unencoded '?'): {uri!r}"),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import sys
 from collections import deque
 from dataclasses import dataclass
 from enum import Enum
@@ -37,6 +38,16 @@ STDERR_KEPT = 200
 METHOD_NOT_FOUND = -32601
 
 
+def terminate_heard(platform: str = sys.platform) -> bool:
+    """Whether ``QProcess.terminate`` can stop the bridge politely on *platform*.
+
+    On Windows it posts ``WM_CLOSE`` to the process's windows, and the bridge, a console program,
+    has none: the step would only delay the kill. There closing stdin is the polite step (the
+    bridge stops its server and exits on it), and the kill follows its grace period.
+    """
+    return platform != "win32"
+
+
 @dataclass(frozen=True)
 class HostTimings:
     """How long the app waits at each step of a connection (tests shorten them)."""
@@ -44,6 +55,8 @@ class HostTimings:
     handshake_timeout_ms: int = HANDSHAKE_TIMEOUT_MS
     stdin_grace_ms: int = STDIN_GRACE_MS
     term_grace_ms: int = TERM_GRACE_MS
+    terminate: bool = terminate_heard()
+    """Whether the ladder has its SIGTERM step (not on Windows: :func:`terminate_heard`)."""
 
 
 DEFAULT_TIMINGS = HostTimings()
@@ -107,7 +120,8 @@ class HostConnection(QObject):
         self._next_id = 1
         self._init_id: int | None = None
         self.reported_failure = False
-        self._termed = False
+        # without the terminate step the ladder goes from stdin's grace straight to the kill
+        self._termed = not timings.terminate
         self.was_ready = False
         self.closed_on_request = False
         self._descendants: list[psutil.Process] = []
@@ -161,10 +175,13 @@ class HostConnection(QObject):
         if not self.running:
             return
         if not self.process.waitForFinished(self.stdin_grace_ms):
-            self.process.terminate()
-            if not self.process.waitForFinished(self.term_grace_ms):
-                self._kill()
-                self.process.waitForFinished(self.term_grace_ms)
+            if not self._termed:
+                self._termed = True
+                self.process.terminate()
+                if self.process.waitForFinished(self.term_grace_ms):
+                    return
+            self._kill()
+            self.process.waitForFinished(self.term_grace_ms)
 
     @Slot()
     def _next_rung(self) -> None:

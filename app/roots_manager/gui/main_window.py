@@ -6,8 +6,6 @@ import html
 import json
 import logging
 import shutil
-import sys
-from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
@@ -34,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from roots_manager import __version__
+from roots_manager.core.hostwrap import find_bridge
 from roots_manager.core.model import State
 from roots_manager.core.names import visible
 from roots_manager.gui import window_state
@@ -456,8 +455,8 @@ class MainWindow(QMainWindow):
         """Show how to put the bridge in front of a server in a host's configuration."""
         # hosts often start servers with a short PATH: name the bridge by its full path, the
         # one installed beside this Python first
-        beside = Path(sys.executable).with_name("roots-bridge")
-        bridge = str(beside) if beside.exists() else shutil.which("roots-bridge") or "roots-bridge"
+        # (roots-bridge.exe on Windows, in a venv's Scripts folder, or beside a bundle's app)
+        bridge = find_bridge() or shutil.which("roots-bridge") or "roots-bridge"
         example = json.dumps(
             {
                 "mcpServers": {

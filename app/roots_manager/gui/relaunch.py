@@ -1,26 +1,75 @@
-"""Starting the desktop app again in a process of its own (a new language needs a new start)."""
+"""Starting the app again after it has shut down (a change of language takes a restart).
+
+How depends on how the app runs: from an installed package, the same Python with ``-m``; from a
+bundle, its executable; from a macOS ``.app``, through LaunchServices (``open``), so that the new
+app is the bundle as a Finder start makes it (its Dock icon and menu bar, its place in the
+system's privacy settings) rather than a bare process of its executable. The command is a pure
+function of the platform and the executable, tested on every platform.
+"""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
-from collections.abc import Sequence
-from pathlib import Path
+from collections.abc import Mapping, Sequence
+from pathlib import Path, PurePosixPath
 from typing import Any
 
-from roots_manager.core.paths import Layout
+from roots_manager.core.paths import HOME_ENV, Layout
 
 RESTART_LOG = "restart.log"
 """What a restarted app wrote before its own log was set up, in the per-user directory."""
 
+OPEN = "/usr/bin/open"
 
-def relaunch_command(argv: Sequence[str] = ()) -> list[str]:
+CREATE_NEW_PROCESS_GROUP = 0x00000200
+DETACHED_PROCESS = 0x00000008
+"""Windows process creation flags (``subprocess`` defines them on Windows only)."""
+
+
+def app_bundle(executable: str) -> str | None:
+    """The ``.app`` folder *executable* runs in (``X.app/Contents/MacOS/x``), if it is one."""
+    path = PurePosixPath(executable)
+    if (
+        len(path.parts) >= 4
+        and path.parent.name == "MacOS"
+        and path.parent.parent.name == "Contents"
+    ):
+        bundle = path.parent.parent.parent
+        if bundle.suffix == ".app":
+            return str(bundle)
+    return None
+
+
+def relaunch_command(
+    argv: Sequence[str] = (),
+    *,
+    executable: str = sys.executable,
+    frozen: bool = bool(getattr(sys, "frozen", False)),
+    platform: str = sys.platform,
+    environ: Mapping[str, str] = os.environ,
+) -> list[str]:
     """The command that starts this app again, with the app's own arguments *argv*."""
-    if getattr(sys, "frozen", False):  # a bundle: the executable is the app
-        return [sys.executable, *argv]
+    bundle = app_bundle(executable) if frozen and platform == "darwin" else None
+    if bundle is not None:
+        # -n: a new instance even though this one is still ending; -a the bundle itself, not
+        # whichever copy LaunchServices has registered under the bundle id. LaunchServices
+        # does not pass this process's environment on: the per-user directory, if chosen by
+        # the environment, is handed over explicitly.
+        chosen = ["--env", f"{HOME_ENV}={environ[HOME_ENV]}"] if environ.get(HOME_ENV) else []
+        return [OPEN, "-n", "-a", bundle, *chosen, "--args", *argv]
+    if frozen:  # a bundle: the executable is the app
+        return [executable, *argv]
     # -P: the working directory must not shadow the installed package
-    return [sys.executable, "-P", "-m", "roots_manager.cli", *argv]
+    return [executable, "-P", "-m", "roots_manager.cli", *argv]
+
+
+def detached(platform: str = sys.platform) -> dict[str, Any]:
+    """The ``Popen`` options that make the new app outlive this one and its console."""
+    if platform == "win32":
+        return {"creationflags": CREATE_NEW_PROCESS_GROUP | DETACHED_PROCESS}
+    return {"start_new_session": True}
 
 
 def relaunch(layout: Layout, argv: Sequence[str] = ()) -> None:
@@ -28,14 +77,6 @@ def relaunch(layout: Layout, argv: Sequence[str] = ()) -> None:
     # its early words (a failure before its log is set up) go to a private file, not nowhere
     fd = os.open(layout.home / RESTART_LOG, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
-        detach: dict[str, Any] = (
-            {
-                "creationflags": getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)
-                | getattr(subprocess, "DETACHED_PROCESS", 0)
-            }
-            if sys.platform == "win32"
-            else {"start_new_session": True}
-        )
         subprocess.Popen(
             relaunch_command(argv),
             stdin=subprocess.DEVNULL,
@@ -43,7 +84,7 @@ def relaunch(layout: Layout, argv: Sequence[str] = ()) -> None:
             stderr=fd,
             cwd=Path.home(),
             close_fds=True,
-            **detach,
+            **detached(),
         )
     finally:
         os.close(fd)

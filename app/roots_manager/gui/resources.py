@@ -132,12 +132,13 @@ class Catalogue(QTranslator):
 
 
 def load_translator(language: str | None = None) -> tuple[str, QTranslator] | None:
-    """A translator for *language* (``ja``, ``zh_CN``), or for the system locale if None.
+    """A translator for *language* (``ja``, ``zh_CN``), or for the user's interface languages
+    if None (not the regional format, which Windows and macOS set apart).
 
     Returns the language code chosen and the loaded translator, or None for English or a
     language with no shipped catalogue.
     """
-    locale_name = language or QLocale.system().name()
+    locale_name = language or resources.preferred_language(QLocale.system().uiLanguages())
     found = resources.translation_for(locale_name)
     if found is None:
         return None

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TypeVar
 
 from PySide6.QtCore import QObject, QThread, QTimer, Signal
 
-from roots_manager.core import live
+from roots_manager.core import identity, live
 from roots_manager.core.live import BridgeMarker
 from roots_manager.core.model import State
 from roots_manager.core.refusal import Refusal
@@ -30,6 +31,24 @@ T = TypeVar("T")
 
 RECHECK_MS = 2000
 """How often the store and the live markers are read again, whatever the watch reported."""
+
+
+def where_changed(
+    paths: Iterable[str],
+    live_dir: str,
+    realpath: identity.Resolve = os.path.realpath,
+    platform: str = sys.platform,
+) -> tuple[bool, bool]:
+    """Whether the changed *paths* lie in the store's directory, in the live markers' one.
+
+    An event names the directory as the watch resolved it (``/private/var/...`` on macOS for
+    ``/var/...``), in the disk's case and Unicode form there: compared by
+    :func:`identity.watch_key` of both spellings of *live_dir*, a marker change is not taken for
+    a store change (and the markers left to the recheck timer).
+    """
+    live_keys = {identity.watch_key(d, platform) for d in (live_dir, realpath(live_dir))}
+    dirs = {identity.watch_key(p.rsplit("/", 1)[0].rsplit("\\", 1)[0], platform) for p in paths}
+    return any(d not in live_keys for d in dirs), any(d in live_keys for d in dirs)
 
 
 class _WatchThread(QThread):
@@ -49,8 +68,8 @@ class _WatchThread(QThread):
 
         try:
             for changes in watch(
-                self._home,
-                self._live,
+                os.path.realpath(self._home),
+                os.path.realpath(self._live),
                 debounce=30,
                 step=10,
                 stop_event=self._stop,
@@ -58,10 +77,7 @@ class _WatchThread(QThread):
                 raise_interrupt=False,
                 watch_filter=None,
             ):
-                dirs = {path.rsplit("/", 1)[0].rsplit("\\", 1)[0] for _, path in changes}
-                in_live = any(d == self._live for d in dirs)
-                in_home = any(d != self._live for d in dirs)
-                self.changed.emit(in_home, in_live)
+                self.changed.emit(*where_changed((path for _, path in changes), self._live))
         except Exception:  # the watch is a convenience: the timer still refreshes
             log.exception("watching %s stopped", self._home)
 
