@@ -9,6 +9,8 @@ developer sees at a glance whether a server re-asks after a change and how long 
 
 from __future__ import annotations
 
+import math
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -62,6 +64,77 @@ class Lane:
     spans: list[Span] = field(default_factory=list)
     open_since: float | None = None
     """When the request still waiting for its answer was made."""
+    times: dict[MarkKind, list[float]] = field(default_factory=dict)
+    """The times of the marks, per kind, in the lane's order."""
+    ordered: bool = True
+    """Whether the marks (and so the spans) are in time order, so that a time range is found
+    by bisection: a view paints only what is in sight, however long the log."""
+
+    def sample(self, kind: MarkKind, start: float, end: float, step: float) -> list[float]:
+        """The times of the marks of *kind* from *start* to *end* (both included), at most one
+        per *step* seconds counted from *start*: the first of each. A view passes the time one
+        pixel spans, and paints as many marks as there are pixels however many events a flood
+        put there."""
+        times = self.times.get(kind, [])
+        if self.ordered:
+            lo = bisect_left(times, start)
+            hi = bisect_right(times, end, lo=lo)
+        else:
+            times = sorted(t for t in times if start <= t <= end)
+            lo, hi = 0, len(times)
+        got: list[float] = []
+        i = lo
+        while i < hi:
+            t = times[i]
+            got.append(t)
+            # on to the first mark past this one's step, skipping those in it by bisection
+            i = bisect_left(times, start + (math.floor((t - start) / step) + 1) * step, i + 1, hi)
+        return got
+
+    def held(
+        self, start: float, end: float, step: float, until: float
+    ) -> list[tuple[float, float]]:
+        """When answers were held between *start* and *end*: the spans (an open one ends at
+        *until*), each at least *step* long, those less than *step* apart joined into one. A
+        view passes the time one pixel spans, and paints as many bars as there are gaps."""
+        spans = self.spans
+        if self.ordered:
+            # in time order, spans do not overlap: their ends are as ordered as their starts
+            i = bisect_left(spans, start, key=_span_end)
+            hi = bisect_right(spans, end, lo=i, key=_span_start)
+        else:
+            spans = sorted(
+                (s for s in spans if _span_end(s) >= start and s.start <= end), key=_span_start
+            )
+            i, hi = 0, len(spans)
+        got: list[tuple[float, float]] = []
+        while i < hi:
+            first, reach = spans[i].start, max(_span_end(spans[i]), spans[i].start + step)
+            i += 1
+            while i < hi:
+                # every span starting within a step of the bar's end joins it: the last of
+                # them ends latest
+                j = bisect_right(spans, reach + step, i, hi, key=_span_start)
+                if j == i:
+                    break
+                reach = max(reach, _span_end(spans[j - 1]), spans[j - 1].start + step)
+                i = j
+            got.append((first, reach))
+        if self.open_since is not None and self.open_since <= end:
+            since, stop = self.open_since, max(until, self.open_since + step)
+            if got and since <= got[-1][1] + step:
+                got[-1] = (got[-1][0], max(got[-1][1], stop))
+            elif stop >= start:
+                got.append((since, stop))
+        return got
+
+
+def _span_start(span: Span) -> float:
+    return span.start
+
+
+def _span_end(span: Span) -> float:
+    return span.start if span.end is None else span.end
 
 
 class Timeline:
@@ -92,7 +165,10 @@ class Timeline:
             lane = self.lanes.get(name)
             if lane is None:
                 lane = self.lanes[name] = Lane(name)
+            if lane.ordered and lane.marks and t < lane.marks[-1].ts:
+                lane.ordered = False  # sessions of one server written at the same time
             lane.marks.append(Mark(row, t, kind))
+            lane.times.setdefault(kind, []).append(t)
             if kind is MarkKind.ASKED and lane.open_since is None:
                 lane.open_since = t
             elif kind is MarkKind.ANSWERED and lane.open_since is not None:

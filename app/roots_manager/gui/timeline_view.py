@@ -242,18 +242,15 @@ class TimelineView(QWidget):
             lane = self.timeline.lanes[server]
             held = QColor(COLORS[MarkKind.ASKED])
             held.setAlpha(60)
-            spans = [(s.start, s.end) for s in lane.spans]
-            if lane.open_since is not None:
-                spans.append((lane.open_since, None))
-            for start, end in spans:
-                stop = end if end is not None else (self.timeline.last or start)
-                if stop < left or start > right:
-                    continue
-                x0, x1 = self.x_of(start), self.x_of(stop)
-                painter.fillRect(QRectF(x0, mid - 4, max(x1 - x0, 1.0), 8), held)
-            for mark in lane.marks:
-                if left - 1 <= mark.ts <= right + 1:
-                    self._paint_mark(painter, mark.kind, QPointF(self.x_of(mark.ts), mid))
+            spp = self.seconds_per_px
+            for start, stop in lane.held(left, right, spp, self.timeline.last or left):
+                x0 = self.x_of(start)
+                painter.fillRect(QRectF(x0, mid - 4, max(self.x_of(stop) - x0, 1.0), 8), held)
+            # Only what is in sight, and one mark of a kind per pixel: a flood puts thousands of
+            # marks on a few pixels, and painting each of them made a frame cost tens of ms.
+            for kind in MarkKind:
+                for t in lane.sample(kind, left - 1, right + 1, spp):
+                    self._paint_mark(painter, kind, QPointF(self.x_of(t), mid))
         painter.end()
 
     def _paint_axis(self, painter: QPainter, ink: QColor) -> None:
