@@ -194,6 +194,7 @@ class LogPanel(QWidget):
         self.model.rows_appended.connect(self._on_rows_appended)
         self.model.sources_changed.connect(self._fill_filters)
         self.model.updated.connect(self._update_status)
+        self.model.updated.connect(self.timeline.refresh)
         self.model.pending_changed.connect(self._update_status)
         self.model.modelReset.connect(self._on_reset)
         self.table.selectionModel().selectionChanged.connect(self._on_selection)
@@ -299,9 +300,9 @@ class LogPanel(QWidget):
 
     @Slot(int)
     def _on_indexed(self, _added: int) -> None:
-        # the model coalesces batches into a few flushes a second; the status follows those
+        # the model coalesces batches into a few flushes a second; the status and the
+        # timeline follow those (a repaint per batch of a flood is what stalls the GUI)
         self.model.refresh_soon()
-        self.timeline.refresh()
         newest = self.index_.latest_of_kind(events.ROOTS_ASKED, self._asked_upto)
         self._asked_upto = len(self.index_)
         if newest:
