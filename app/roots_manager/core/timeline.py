@@ -37,7 +37,7 @@ _KINDS: dict[str, MarkKind] = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # a flood makes tens of thousands of them
 class Mark:
     """One event on a server's lane."""
 
@@ -47,7 +47,7 @@ class Mark:
     kind: MarkKind
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Span:
     """A ``roots/list`` answer held: from the request to its answer (or still open)."""
 

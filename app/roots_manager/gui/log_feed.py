@@ -10,6 +10,7 @@ import time
 import watchfiles
 from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
 
+from roots_manager.core import heap
 from roots_manager.core.logindex import LogIndex
 
 
@@ -78,6 +79,7 @@ class LogFeed(QObject):
         logs = self.index_.layout.logs
         try:
             added = self.index_.scan()
+            heap.give_back()  # what reading a million events used for a moment
             with contextlib.suppress(RuntimeError):  # the panel may be gone already
                 self._changed.emit()  # the GUI thread takes over from here
                 if added:
