@@ -170,10 +170,15 @@ def child_ingest(home: str, n: int, sessions: int, rate: float) -> None:
             first.append(time.perf_counter())
 
     model.rows_appended.connect(on_rows)
+    # The writer stands for bridges, which hosts start: other programs, never in the app's
+    # session. A session of its own also puts it in a scheduling group of its own where Linux
+    # groups processes by session (autogroup): otherwise the writer's busy core would count
+    # against the app's share of the CPUs.
     writer = subprocess.Popen(
         [sys.executable, __file__, "_writer", home, str(n), str(sessions), str(rate)],
         stdout=subprocess.PIPE,
         text=True,
+        start_new_session=True,
     )
     hb.reset()
     cpu0, wall0 = time.process_time(), time.perf_counter()
@@ -310,7 +315,11 @@ PACED_RATE = 30_000.0
 
 def _ingest(tmp: str, name: str, a: argparse.Namespace, rate: float, load: int) -> dict[str, Any]:
     """One ingest run in a child, with *load* busy processes beside it for its whole length."""
-    busy = [subprocess.Popen([sys.executable, __file__, "_busy"]) for _ in range(load)]
+    # other programs, each in a session (and so a scheduling group) of its own, like the writer
+    busy = [
+        subprocess.Popen([sys.executable, __file__, "_busy"], start_new_session=True)
+        for _ in range(load)
+    ]
     try:
         got = _child("_ingest", str(Path(tmp) / name), str(a.ingest), str(a.sessions), str(rate))
     finally:

@@ -253,7 +253,9 @@ class TimelineView(QWidget):
             for kind in MarkKind:
                 stamp = _stamp(kind, dpr)  # a mark painted once, then copied: 10x cheaper
                 for t in lane.sample(kind, left - 1, right + 1, spp):
-                    painter.drawImage(QPointF(self.x_of(t) - _STAMP_HALF, mid - _STAMP_HALF), stamp)
+                    painter.drawImage(
+                        QPoint(round(self.x_of(t) - _STAMP_HALF), round(mid - _STAMP_HALF)), stamp
+                    )
         painter.end()
 
     def _paint_axis(self, painter: QPainter, ink: QColor) -> None:
