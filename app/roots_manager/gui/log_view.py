@@ -188,13 +188,16 @@ class LogPanel(QWidget):
         self._filter_timer.setSingleShot(True)
         self._filter_timer.setInterval(FILTER_DELAY_MS)
         self._filter_timer.timeout.connect(self._apply_filter)
+        self._timeline_timer = QTimer(self)
+        self._timeline_timer.setSingleShot(True)
+        self._timeline_timer.setInterval(LogModel.FLUSH_MS)
+        self._timeline_timer.timeout.connect(self.timeline.refresh)
 
         self.feed.indexed.connect(self._on_indexed)
         self.feed.failed.connect(self._on_failed)
         self.model.rows_appended.connect(self._on_rows_appended)
         self.model.sources_changed.connect(self._fill_filters)
         self.model.updated.connect(self._update_status)
-        self.model.updated.connect(self.timeline.refresh)
         self.model.pending_changed.connect(self._update_status)
         self.model.modelReset.connect(self._on_reset)
         self.table.selectionModel().selectionChanged.connect(self._on_selection)
@@ -300,9 +303,11 @@ class LogPanel(QWidget):
 
     @Slot(int)
     def _on_indexed(self, _added: int) -> None:
-        # the model coalesces batches into a few flushes a second; the status and the
-        # timeline follow those (a repaint per batch of a flood is what stalls the GUI)
+        # the model coalesces batches into a few flushes a second, and the timeline takes
+        # them in as often (a relayout and repaint per batch of a flood stalled the GUI)
         self.model.refresh_soon()
+        if not self._timeline_timer.isActive():
+            self._timeline_timer.start()
         newest = self.index_.latest_of_kind(events.ROOTS_ASKED, self._asked_upto)
         self._asked_upto = len(self.index_)
         if newest:
