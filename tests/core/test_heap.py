@@ -24,15 +24,17 @@ def test_memory_freed_in_the_heap_is_returned() -> None:
     # a big scan do once the threshold has risen), each followed by a small block kept.
     kept: list[bytes] = []
     pins: list[bytes] = []
+    block, pin = 64 * 1024, 4096  # names, not literals: a literal b"p" * 4096 is one constant
     for _ in range(2560):  # 160 MiB
-        kept.append(b"k" * (64 * 1024))
-        pins.append(b"p" * 4096)
+        kept.append(b"k" * block)
+        pins.append(b"p" * pin)
+    assert len({id(p) for p in pins}) == len(pins)
     del kept
     before = _rss_mb()  # freed, but held by the allocator between the pins
     assert heap.give_back()
     after = _rss_mb()
     assert before - after > 50, (before, after)
-    assert all(p == b"p" * 4096 for p in pins)  # what is in use is untouched
+    assert all(p == b"p" * pin for p in pins)  # what is in use is untouched
 
 
 def test_giving_back_with_nothing_freed_is_harmless() -> None:
