@@ -2,12 +2,19 @@
 memory with a million events on disk.
 
 Run: ``python bench/bench_log.py`` (``--events`` and ``--ingest`` change the sizes, ``--quick``
-makes them small for iterating).
+makes them small for iterating, ``--repeat`` runs the ingest several times, ``--json`` prints the
+results as one JSON object for comparisons between commits).
 
 Each measurement runs in a process of its own (so memory figures are not polluted), against
 baselines measured in the same run: the writer's own rate to the files with nobody reading, and
-the memory of a bare QApplication. Targets: ingest >= 20,000 events/s with no stall over 100 ms,
-new events shown within 200 ms, under 300 MB with 1,000,000 events.
+the memory of a bare QApplication. The ingest at 30,000 events/s runs twice: on the machine as
+it is, and with a parallel CPU load (a busy process per core, ``--load-procs``), so that "a
+margin under load" is measured. The load average before and after is printed with the figures:
+on a shared machine the other users' load is part of the result.
+
+Targets (issue 13): the longest GUI stall while ingesting 30,000 events/s <= 50 ms, also under
+the parallel load; memory with 1,000,000 events <= 150 MB. Kept from before: ingest >= 20,000
+events/s flat out, new events shown within 200 ms, filters with no stall over 100 ms.
 """
 
 from __future__ import annotations
@@ -129,6 +136,12 @@ def _wait(app: Any, cond: Any, what: str) -> None:
         time.sleep(0.0005)
 
 
+def child_busy() -> None:
+    """A parallel CPU load: spin until killed."""
+    while True:
+        pass
+
+
 def child_ingest(home: str, n: int, runs: int, rate: float) -> None:
     """Follow while a writer process appends *n* events; then measure single-event latency."""
     from PySide6.QtWidgets import QApplication
@@ -155,10 +168,15 @@ def child_ingest(home: str, n: int, runs: int, rate: float) -> None:
             first.append(time.perf_counter())
 
     model.rows_appended.connect(on_rows)
+    # The writer stands for bridges, which hosts start: other programs, never in the app's
+    # session. A session of its own also puts it in a scheduling group of its own where Linux
+    # groups processes by session (autogroup): otherwise the writer's busy core would count
+    # against the app's share of the CPUs.
     writer = subprocess.Popen(
         [sys.executable, __file__, "_writer", home, str(n), str(runs), str(rate)],
         stdout=subprocess.PIPE,
         text=True,
+        start_new_session=True,
     )
     hb.reset()
     cpu0, wall0 = time.process_time(), time.perf_counter()
@@ -288,6 +306,63 @@ def _child(*args: str) -> dict[str, Any]:
     return result
 
 
+STALL_TARGET_MS = 50.0
+MEMORY_TARGET_MB = 150.0
+PACED_RATE = 30_000.0
+
+
+def _ingest(tmp: str, name: str, a: argparse.Namespace, rate: float, load: int) -> dict[str, Any]:
+    """One ingest run in a child, with *load* busy processes beside it for its whole length."""
+    # other programs, each in a session (and so a scheduling group) of its own, like the writer
+    busy = [
+        subprocess.Popen([sys.executable, __file__, "_busy"], start_new_session=True)
+        for _ in range(load)
+    ]
+    try:
+        got = _child("_ingest", str(Path(tmp) / name), str(a.ingest), str(a.runs), str(rate))
+    finally:
+        for p in busy:
+            p.kill()
+            p.wait()
+    got["load_procs"] = load
+    got["paced_rate"] = rate
+    return got
+
+
+def _targets(res: dict[str, Any]) -> list[dict[str, Any]]:
+    """The issue's targets, one row each: what was measured, the target, pass or fail."""
+    rows = []
+    for key, label in (("paced", "log: longest GUI stall, 30k events/s"), ("paced_load", "")):
+        runs = res.get(key) or []
+        if not runs:
+            continue
+        if key == "paced_load":
+            label = f"  the same, {runs[0]['load_procs']} busy processes beside it"
+        worst = max(r["max_stall_ms"] for r in runs)
+        rows.append(
+            {
+                "measure": label,
+                "value": worst,
+                "runs": [round(r["max_stall_ms"], 1) for r in runs],
+                "unit": "ms",
+                "target": f"<= {STALL_TARGET_MS:.0f}",
+                "ok": worst <= STALL_TARGET_MS,
+            }
+        )
+    mem = res["memory"]
+    rows.append(
+        {
+            "measure": f"log: memory with {mem['rows']:,} events",
+            "value": mem["rss_mb"],
+            "runs": [round(mem["rss_mb"], 1)],
+            "unit": "MB",
+            "target": f"<= {MEMORY_TARGET_MB:.0f}",
+            "ok": mem["rss_mb"] <= MEMORY_TARGET_MB,
+        }
+    )
+    return rows
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--events", type=int, default=1_000_000, help="events on disk for memory")
@@ -295,53 +370,75 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=4, help="concurrent bridge runs writing")
     ap.add_argument(
         "--rates",
-        default="30000,0",
-        help="writer rates for the ingest runs, events/s, comma-separated (0: flat out)",
+        default="0",
+        help="writer rates for further ingest runs, events/s, comma-separated (0: flat out)",
     )
+    ap.add_argument("--repeat", type=int, default=1, help="ingest runs per condition")
+    ap.add_argument(
+        "--load-procs",
+        type=int,
+        default=os.cpu_count() or 2,
+        help="busy processes for the run under a parallel CPU load (0: no such run)",
+    )
+    ap.add_argument("--json", action="store_true", help="print the results as JSON")
     ap.add_argument(
         "--quick",
         action="store_true",
-        help="smaller sizes for iterating (100,000 ingested, 200,000 on disk, flat out only)",
+        help="smaller sizes for iterating (100,000 ingested, 200,000 on disk, no extra rates)",
     )
     a = ap.parse_args()
     if a.quick:
-        a.events, a.ingest, a.rates = 200_000, 100_000, "0"
+        a.events, a.ingest, a.rates = 200_000, 100_000, ""
 
+    res: dict[str, Any] = {"load_before": os.getloadavg(), "cpus": os.cpu_count()}
     with tempfile.TemporaryDirectory(prefix="rm-bench-log-") as tmp:
-        bare = _child("_bare")
-        base = _child("_writer", str(Path(tmp) / "alone"), str(a.ingest), str(a.runs), "0")
-        rates = [float(r) for r in a.rates.split(",")]
-        ings = [
-            (
-                r,
-                _child(
-                    "_ingest", str(Path(tmp) / f"follow{k}"), str(a.ingest), str(a.runs), str(r)
-                ),
-            )
-            for k, r in enumerate(rates)
-        ]
+        res["bare"] = _child("_bare")
+        res["writer_alone"] = _child(
+            "_writer", str(Path(tmp) / "alone"), str(a.ingest), str(a.runs), "0"
+        )
+        res["paced"], res["paced_load"] = [], []
+        for k in range(a.repeat):
+            # interleaved, so that a change in the machine's load touches both alike
+            res["paced"].append(_ingest(tmp, f"paced{k}", a, PACED_RATE, 0))
+            if a.load_procs:
+                res["paced_load"].append(_ingest(tmp, f"loaded{k}", a, PACED_RATE, a.load_procs))
+        rates = [float(r) for r in a.rates.split(",") if r.strip()]
+        res["other"] = [_ingest(tmp, f"rate{k}", a, r, 0) for k, r in enumerate(rates)]
         big = str(Path(tmp) / "big")
-        gen = _child("_writer", big, str(a.events), str(a.runs), "0")
-        mem = _child("_memory", big, str(a.events))
+        res["generate"] = _child("_writer", big, str(a.events), str(a.runs), "0")
+        res["memory"] = _child("_memory", big, str(a.events))
+    res["load_after"] = os.getloadavg()
+    res["targets"] = _targets(res)
+    if a.json:
+        print(json.dumps(res, indent=1))
+    else:
+        _report(a, res)
 
+
+def _report(a: argparse.Namespace, res: dict[str, Any]) -> None:
     ok = lambda b: "ok" if b else "MISSED"  # noqa: E731
-    print("Live log benchmark")
+    base, bare, mem = res["writer_alone"], res["bare"], res["memory"]
+    load = " / ".join(f"{x:.1f}" for x in res["load_before"])
+    print(f"Live log benchmark ({res['cpus']} CPUs; load average before: {load})")
     print(f"  baseline: writer alone            {base['rate']:>12,.0f} events/s")
-    for rate, ing in ings:
+    for ing in res["paced"] + res["paced_load"] + res["other"]:
+        rate = ing["paced_rate"]
         paced = f"paced at {rate:,.0f} events/s" if rate else "flat out"
-        print(f"  ingest while following ({a.ingest:,} events, {a.runs} runs, writer {paced})")
+        beside = f", {ing['load_procs']} busy processes beside it" if ing["load_procs"] else ""
+        print(
+            f"  ingest while following ({a.ingest:,} events, {a.runs} runs, writer {paced}{beside})"
+        )
         print(f"    writer during ingest            {ing['writer']['rate']:>12,.0f} events/s")
         print(
             f"    model ingest                    {ing['ingest_rate']:>12,.0f} events/s"
             f"  = {ing['ingest_rate'] / ing['writer']['rate']:.2f} x this writer,"
             f" {ing['ingest_rate'] / base['rate']:.2f} x writer alone"
-            f"  [target >= 20,000: {ok(ing['ingest_rate'] >= 20_000)}]"
+            + (f"  [target >= 20,000: {ok(ing['ingest_rate'] >= 20_000)}]" if not rate else "")
         )
         print(f"    last row shown after writer end {ing['tail_lag_s'] * 1000:>12.0f} ms")
         print(
             f"    longest UI stall                {ing['max_stall_ms']:>12.1f} ms"
             f"  = {ing['max_stall_ms'] / HEARTBEAT_MS:.1f} x heartbeat"
-            f"  [target <= 100: {ok(ing['max_stall_ms'] <= 100)}]"
         )
         print(f"    app CPU while following         {ing['cpu_share'] * 100:>12.0f} % of one core")
         print(
@@ -359,12 +456,11 @@ def main() -> None:
         f"    panel, all events loaded        {mem['rss_mb']:>12.1f} MB"
         f"  = {mem['rss_mb'] / bare['rss_mb']:.2f} x bare,"
         f" {(mem['rss_mb'] - mem['rss_empty_panel_mb']) * 2**20 / mem['rows']:.0f} bytes/event"
-        f"  [target < 300: {ok(mem['rss_mb'] < 300)}]"
     )
     print(
         f"    initial load                    {mem['load_s']:>12.2f} s"
         f"  = {mem['rows'] / mem['load_s']:,.0f} events/s"
-        f" ({mem['rows'] / mem['load_s'] / gen['rate']:.1f} x the writer's rate),"
+        f" ({mem['rows'] / mem['load_s'] / res['generate']['rate']:.1f} x the writer's rate),"
         f" longest stall {mem['load_max_stall_ms']:.0f} ms"
     )
     print(f"    jump-scroll and repaint         {mem['scroll_ms']:>12.1f} ms per jump")
@@ -380,6 +476,15 @@ def main() -> None:
             f"    {label}  {ms:>12.0f} ms to complete ({rows:,} rows),"
             f" longest stall {stall:.0f} ms  [target <= 100: {ok(stall <= 100)}]"
         )
+    load = " / ".join(f"{x:.1f}" for x in res["load_after"])
+    print(f"Targets (load average after: {load})")
+    print(f"  {'measure':52} {'value':>10}  {'target':>8}  result  runs")
+    for row in res["targets"]:
+        runs = ", ".join(f"{v:g}" for v in row["runs"])
+        print(
+            f"  {row['measure']:52} {row['value']:>7.1f} {row['unit']:2}  {row['target']:>8}"
+            f"  {ok(row['ok']):6}  {runs}"
+        )
 
 
 if __name__ == "__main__":
@@ -390,6 +495,8 @@ if __name__ == "__main__":
         child_bare()
     elif cmd == "_ingest":
         child_ingest(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5]))
+    elif cmd == "_busy":
+        child_busy()
     elif cmd == "_memory":
         child_memory(sys.argv[2], int(sys.argv[3]))
     else:

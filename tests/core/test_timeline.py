@@ -113,3 +113,48 @@ def test_a_2026_request_pairs_with_its_retry_by_host_id_or_input_key(layout: Lay
     t0 = lane.marks[0].ts
     assert [(s.start - t0, (s.end or 0) - t0) for s in lane.spans] == [(0.0, 3.0), (1.0, 6.0)]
     assert lane.open_spans == []
+
+
+def test_a_flood_is_sampled_to_one_mark_per_step(layout: Layout) -> None:
+    # 10 seconds of a flood: a request every 0.1 s, answered 0.05 s later, in one file
+    w = events.EventWriter(layout, "s1")
+    for tenth in range(100):
+        for kind, at in ((events.ROOTS_ASKED, 0), (events.ROOTS_ANSWERED, 50)):
+            rec = events.event(kind, "fs", w.run, id=tenth)
+            rec["ts"] = f"2026-01-01T10:00:{tenth // 10:02d}.{tenth % 10}{at:02d}Z"
+            w.write(rec)
+    ix = LogIndex(layout)
+    ix.scan()
+    tl = Timeline(ix)
+    assert tl.update() == 200
+    lane = tl.lanes["fs"]
+    assert lane.ordered
+    t0 = lane.marks[0].ts
+    asked = [m.ts for m in lane.marks if m.kind is MarkKind.ASKED]
+
+    # a step finer than the marks: every mark in range; a coarse step: the first of each step
+    assert lane.sample(MarkKind.ASKED, t0, t0 + 10, 0.01) == asked
+    assert lane.sample(MarkKind.ASKED, t0 + 2, t0 + 3, 0.01) == asked[20:31]
+    coarse = lane.sample(MarkKind.ASKED, t0, t0 + 10, 1.0)
+    assert coarse == asked[::10]
+    assert lane.sample(MarkKind.LIST_CHANGED, t0, t0 + 10, 1.0) == []
+
+
+def test_marks_out_of_time_order_are_still_sampled_in_order(layout: Layout) -> None:
+    # two bridge runs of one server, the later written first: the lane is not in time order
+    late, early = events.EventWriter(layout, "b"), events.EventWriter(layout, "a")
+    write(late, events.ROOTS_ASKED, "fs", 30, id=1)
+    write(late, events.ROOTS_ANSWERED, "fs", 31, id=1, uris=[])
+    ix = LogIndex(layout)
+    ix.scan()
+    tl = Timeline(ix)
+    tl.update()
+    write(early, events.ROOTS_ASKED, "fs", 10, id=1)
+    write(early, events.ROOTS_ANSWERED, "fs", 12, id=1, uris=[])
+    ix.scan()
+    tl.update()
+    lane = tl.lanes["fs"]
+    assert not lane.ordered
+    t30 = lane.marks[0].ts
+    assert lane.sample(MarkKind.ASKED, t30 - 30, t30 + 30, 0.5) == [t30 - 20, t30]
+    assert lane.sample(MarkKind.ASKED, t30 - 30, t30 + 30, 60.0) == [t30 - 20]

@@ -18,7 +18,9 @@ answered stays open until its bridge run ends (then the span ends there, unanswe
 from __future__ import annotations
 
 import json
+import math
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, NamedTuple
@@ -47,7 +49,7 @@ _KINDS: dict[str, MarkKind] = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # a flood makes tens of thousands of them
 class Mark:
     """One event on a server's lane."""
 
@@ -57,7 +59,7 @@ class Mark:
     kind: MarkKind
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Span:
     """A ``roots/list`` answer held: from the request to its answer (or still open)."""
 
@@ -93,6 +95,39 @@ class Lane:
     """The requests not answered yet, by their rows, oldest first."""
     _by_id: dict[tuple[str, str], list[int]] = field(default_factory=dict)
     """The rows of the waiting requests, by bridge run and id (a reused id queues)."""
+    times: dict[MarkKind, list[float]] = field(default_factory=dict)
+    """The times of the marks, per kind, in the lane's order."""
+    ordered: bool = True
+    """Whether the marks are in time order, so that a time range is found by bisection: a view
+    paints only what is in sight, however long the log."""
+
+    def add(self, mark: Mark) -> None:
+        """A mark, at the end of the lane."""
+        if self.ordered and self.marks and mark.ts < self.marks[-1].ts:
+            self.ordered = False  # bridge runs of one server written at the same time
+        self.marks.append(mark)
+        self.times.setdefault(mark.kind, []).append(mark.ts)
+
+    def sample(self, kind: MarkKind, start: float, end: float, step: float) -> list[float]:
+        """The times of the marks of *kind* from *start* to *end* (both included), at most one
+        per *step* seconds counted from *start*: the first of each. A view passes the time one
+        pixel spans, and paints as many marks as there are pixels however many events a flood
+        put there."""
+        times = self.times.get(kind, [])
+        if self.ordered:
+            lo = bisect_left(times, start)
+            hi = bisect_right(times, end, lo=lo)
+        else:
+            times = sorted(t for t in times if start <= t <= end)
+            lo, hi = 0, len(times)
+        got: list[float] = []
+        i = lo
+        while i < hi:
+            t = times[i]
+            got.append(t)
+            # on to the first mark past this one's step, skipping those in it by bisection
+            i = bisect_left(times, start + (math.floor((t - start) / step) + 1) * step, i + 1, hi)
+        return got
 
     @property
     def open_spans(self) -> list[Span]:
@@ -226,7 +261,7 @@ class Timeline:
             lane = self.lanes.get(name)
             if lane is None:
                 lane = self.lanes[name] = Lane(name)
-            lane.marks.append(Mark(row, t, kind))
+            lane.add(Mark(row, t, kind))
             if kind is MarkKind.ASKED:
                 lane.ask(row, t, pairing_of(read(row)))
             elif kind is MarkKind.ANSWERED and lane.waiting:

@@ -10,6 +10,7 @@ import time
 import watchfiles
 from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
 
+from roots_manager.core import heap
 from roots_manager.core.logindex import LogIndex
 
 
@@ -34,9 +35,11 @@ class LogFeed(QObject):
     DEBOUNCE_MS = 40
     STEP_MS = 5
     SAFETY_MS = 500
-    # one slice of indexing on the GUI thread: about a few milliseconds of work
-    SLICE_BYTES = 128 * 1024
-    SLICE_SECONDS = 0.005
+    # one slice of indexing on the GUI thread: a millisecond or two of work per read, a few
+    # reads per turn of the event loop (under a parallel CPU load a turn's wall time is a
+    # multiple of its CPU time, so each turn must stay short for painting to keep up)
+    SLICE_BYTES = 32 * 1024
+    SLICE_SECONDS = 0.003
 
     def __init__(self, index: LogIndex, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -76,6 +79,7 @@ class LogFeed(QObject):
         logs = self.index_.layout.logs
         try:
             added = self.index_.scan()
+            heap.give_back()  # what reading a million events used for a moment
             with contextlib.suppress(RuntimeError):  # the panel may be gone already
                 self._changed.emit()  # the GUI thread takes over from here
                 if added:

@@ -28,6 +28,7 @@ from PySide6.QtCore import (
     Slot,
 )
 
+from roots_manager.core import heap
 from roots_manager.core.log_window import LogWindow
 from roots_manager.core.logindex import LogIndex, TextSearch
 from roots_manager.core.names import visible
@@ -281,6 +282,7 @@ class LogModel(QAbstractTableModel):
             self._work_timer.stop()
             if self._search is not None:
                 self._search.forget()  # the next rows are few: no need to keep big windows
+                heap.give_back()  # nor the memory those windows took
             self._flush()
         else:
             self._request_flush()

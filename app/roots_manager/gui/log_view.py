@@ -189,6 +189,10 @@ class LogPanel(QWidget):
         self._filter_timer.setSingleShot(True)
         self._filter_timer.setInterval(FILTER_DELAY_MS)
         self._filter_timer.timeout.connect(self._apply_filter)
+        self._timeline_timer = QTimer(self)
+        self._timeline_timer.setSingleShot(True)
+        self._timeline_timer.setInterval(LogModel.FLUSH_MS)
+        self._timeline_timer.timeout.connect(self.timeline.refresh)
 
         self.feed.indexed.connect(self._on_indexed)
         self.feed.failed.connect(self._on_failed)
@@ -300,9 +304,11 @@ class LogPanel(QWidget):
 
     @Slot(int)
     def _on_indexed(self, _added: int) -> None:
-        # the model coalesces batches into a few flushes a second; the status follows those
+        # the model coalesces batches into a few flushes a second, and the timeline takes
+        # them in as often (a relayout and repaint per batch of a flood stalled the GUI)
         self.model.refresh_soon()
-        self.timeline.refresh()
+        if not self._timeline_timer.isActive():
+            self._timeline_timer.start()
         newest = self.index_.latest_of_kind(events.ROOTS_ASKED, self._asked_upto)
         self._asked_upto = len(self.index_)
         if newest:

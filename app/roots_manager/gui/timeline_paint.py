@@ -6,7 +6,7 @@ import time
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPolygonF
+from PySide6.QtGui import QColor, QImage, QPainter, QPolygonF
 
 from roots_manager.core.timeline import MarkKind
 
@@ -68,3 +68,24 @@ def paint_mark(painter: QPainter, kind: MarkKind, at: QPointF) -> None:
         )
     else:
         painter.drawRect(QRectF(x - r + 1, y - r + 1, 2 * r - 2, 2 * r - 2))
+
+
+STAMP_HALF = MARK_SIZE + 2
+"""Half the side of a mark's image, room for its largest shape."""
+_stamps: dict[tuple[MarkKind, float], QImage] = {}
+
+
+def stamp(kind: MarkKind, dpr: float) -> QImage:
+    """The mark of *kind* as an image, painted once per device pixel ratio and then copied."""
+    got = _stamps.get((kind, dpr))
+    if got is None:
+        side = int(2 * STAMP_HALF * dpr + 0.5)
+        got = QImage(side, side, QImage.Format.Format_ARGB32_Premultiplied)
+        got.setDevicePixelRatio(dpr)
+        got.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(got)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        paint_mark(painter, kind, QPointF(STAMP_HALF, STAMP_HALF))
+        painter.end()
+        _stamps[(kind, dpr)] = got
+    return got
