@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     import argparse
 
     from roots_manager.bridge.confine import Launch
+    from roots_manager.bridge.runner import Bridge
 
 EXIT_USAGE = 2
 EXIT_NO_HOME = 1
@@ -124,6 +125,25 @@ def leave_out_unused_modules() -> None:
         sys.modules.setdefault(name, None)  # type: ignore[arg-type]
 
 
+def let_unused_modules_in() -> None:
+    """Undo :func:`leave_out_unused_modules`: something the bridge imports wants them after all
+    (anyio imports ``ssl`` at once where its lazy imports cannot work, as in a bundle)."""
+    for name in LEFT_OUT:
+        if name in sys.modules and sys.modules[name] is None:
+            del sys.modules[name]
+
+
+def _bridge_class() -> type[Bridge]:
+    try:
+        from roots_manager.bridge.runner import Bridge
+    except ImportError as exc:
+        if exc.name not in LEFT_OUT:
+            raise
+        let_unused_modules_in()
+        from roots_manager.bridge.runner import Bridge
+    return Bridge
+
+
 def main(argv: list[str] | None = None) -> int:
     """The ``roots-bridge`` command (*argv* given: called from inside another program)."""
     if argv is None:
@@ -194,15 +214,14 @@ def _run(
     import asyncio
     import gc
 
-    from roots_manager.bridge.runner import Bridge
-
+    bridge_class = _bridge_class()
     # what is loaded by now lives as long as the bridge: kept out of the collector's full
     # passes, so that one never pauses a roots/list answer to walk every module again
     gc.freeze()
 
     async def run() -> int:
         try:
-            bridge = Bridge(
+            bridge = bridge_class(
                 args.server,
                 command,
                 proc,
