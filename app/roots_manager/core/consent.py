@@ -47,17 +47,16 @@ def root_unavailable(root: Root) -> str | None:
     whose real path was not recorded, now leads to the file system's root, the home folder or a
     folder holding it.
     """
-    return _root_look(root)[0]
+    reason = unavailable_reason(root.path)
+    return reason if reason is not None else _led_elsewhere(root)
 
 
-def _root_look(root: Root) -> tuple[str | None, os.stat_result | None]:
-    reason, st = _look(root.path)
-    if reason is not None:
-        return reason, st
+def _led_elsewhere(root: Root) -> str | None:
+    """``"moved"`` or ``"too broad"`` (see :func:`root_unavailable`), or None."""
     real = os.path.realpath(root.path)
     if root.real is not None:
-        return ("moved" if real != root.real else None), st
-    return ("too broad" if broad_reason(real) is not None else None), st
+        return "moved" if real != root.real else None
+    return "too broad" if broad_reason(real) is not None else None
 
 
 def grant_active(
@@ -130,8 +129,8 @@ def effective(
     seen: set[object] = set()
     roots = []
     for root in visible_roots(state, server, fingerprint=fingerprint, run=run, live_runs=live_runs):
-        reason, st = _root_look(root)
-        if reason is not None or st is None:
+        reason, st = _look(root.path)
+        if reason is not None or st is None or _led_elsewhere(root) is not None:
             continue
         # one folder answered once, however many roots spell it (links, case, normalisation):
         # its identity is the device and inode of the stat just made
