@@ -1,4 +1,4 @@
-"""What a bridge process carries: none of OpenSSL, and a version known without package metadata."""
+"""A bridge's watchers stay up, and its version is known without package metadata."""
 
 from __future__ import annotations
 
@@ -8,29 +8,27 @@ import sys
 from pathlib import Path
 
 import roots_manager
+from roots_manager.core import events as ev
 from roots_manager.core.store import Store
-from tests.bridge.wire import Bridged, grant_folder, is_method
-from tests.conftest import only_on_linux
+from tests.bridge.wire import Bridged, events, grant_folder, is_method
 
 
-@only_on_linux("a process's mapped libraries are read from /proc")
-def test_a_running_bridge_loads_no_openssl_and_still_watches(store: Store, tmp_path: Path) -> None:
+def test_a_bridges_watchers_keep_running_after_a_change(store: Store, tmp_path: Path) -> None:
     uri = grant_folder(store, tmp_path, "pup", "work")
     pair = Bridged()
     try:
         pair.handshake()
         assert pair.ask(1) == [uri]
-        # the store watcher (watchfiles, anyio) and the consent logic have all run by now
-        maps = Path(f"/proc/{pair.bridge.proc.pid}/maps").read_text()
-        loaded = {line.split()[-1] for line in maps.splitlines() if "/" in line}
-        assert not [p for p in loaded if "libssl" in p or "libcrypto" in p], sorted(loaded)
-        # and the store watcher still works: a revocation arrives as list_changed
         with store.transaction() as s:
             s.revoke("pup", [s.roots[0].id])
         pair.server.expect(is_method("notifications/roots/list_changed"), "the revocation")
         assert pair.ask(2) == []
     finally:
         pair.close()
+    # a watcher that failed (the store's, the folders' or the periodic check) says so in the
+    # log; the notice above could still have come from the periodic check a second later
+    failed = [e["message"] for e in events(store.layout, ev.ERROR)]
+    assert not [m for m in failed if "failed" in m], failed
 
 
 def test_the_version_is_the_packages_own() -> None:

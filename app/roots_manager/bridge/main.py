@@ -26,7 +26,6 @@ if TYPE_CHECKING:
     import argparse
 
     from roots_manager.bridge.confine import Launch
-    from roots_manager.bridge.runner import Bridge
 
 EXIT_USAGE = 2
 EXIT_NO_HOME = 1
@@ -37,14 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The command line of ``roots-bridge``."""
     import argparse
 
-    class Version(argparse.Action):
-        # the version is looked up only when asked for: importlib.metadata (with the email
-        # and zip modules it brings) would cost every bridge 2.5 MiB and tens of milliseconds
-        def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
-            from roots_manager import __version__
-
-            print(f"{parser.prog} {__version__}")
-            parser.exit()
+    from roots_manager import __version__
 
     p = argparse.ArgumentParser(
         prog="roots-bridge",
@@ -84,9 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="run the server confined to the folders granted to it (Linux Landlock), whatever "
         "its stored setting; refuse to start it (exit 126) if this machine cannot",
     )
-    p.add_argument(
-        "--version", action=Version, nargs=0, help="show the version and exit", default=None
-    )
+    p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     p.add_argument(
         "command",
         nargs=argparse.REMAINDER,
@@ -111,43 +101,8 @@ def _early_command(argv: list[str]) -> list[str] | None:
     return command
 
 
-LEFT_OUT = ("ssl", "_hashlib")
-"""Modules a bridge process never needs, left out of it: asyncio imports ``ssl`` and the store's
-lock imports ``hmac`` (which takes ``_hashlib``), each only in case it is wanted, and together
-they load OpenSSL's two libraries: about 7 MiB of a bridge's memory. The bridge opens no network
-connection, and hashes nothing that Python's own ``hashlib`` implementations cannot."""
-
-
-def leave_out_unused_modules() -> None:
-    """Make :data:`LEFT_OUT` unimportable in this process (for the bridge's own process only:
-    they stay importable for whatever imported them already)."""
-    for name in LEFT_OUT:
-        sys.modules.setdefault(name, None)  # type: ignore[arg-type]
-
-
-def let_unused_modules_in() -> None:
-    """Undo :func:`leave_out_unused_modules`: something the bridge imports wants them after all
-    (anyio imports ``ssl`` at once where its lazy imports cannot work, as in a bundle)."""
-    for name in LEFT_OUT:
-        if name in sys.modules and sys.modules[name] is None:
-            del sys.modules[name]
-
-
-def _bridge_class() -> type[Bridge]:
-    try:
-        from roots_manager.bridge.runner import Bridge
-    except ImportError as exc:
-        if exc.name not in LEFT_OUT:
-            raise
-        let_unused_modules_in()
-        from roots_manager.bridge.runner import Bridge
-    return Bridge
-
-
 def main(argv: list[str] | None = None) -> int:
-    """The ``roots-bridge`` command (*argv* given: called from inside another program)."""
-    if argv is None:
-        leave_out_unused_modules()
+    """The ``roots-bridge`` command."""
     argv = list(sys.argv[1:] if argv is None else argv)
     early = _early_command(argv)
     proc: subprocess.Popen[bytes] | None = None
@@ -214,14 +169,15 @@ def _run(
     import asyncio
     import gc
 
-    bridge_class = _bridge_class()
+    from roots_manager.bridge.runner import Bridge
+
     # what is loaded by now lives as long as the bridge: kept out of the collector's full
     # passes, so that one never pauses a roots/list answer to walk every module again
     gc.freeze()
 
     async def run() -> int:
         try:
-            bridge = bridge_class(
+            bridge = Bridge(
                 args.server,
                 command,
                 proc,

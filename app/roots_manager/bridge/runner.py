@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import os
 import secrets
 import signal
@@ -432,13 +433,20 @@ class Bridge:
         """Follow the store, the granted folders and the requests of the desktop app."""
         stop = self.stop_event
         request = live.list_changed_request_name(self.run_id)
-        self._tasks.append(
-            asyncio.create_task(watch_store(self.layout, self._store_changed, stop, (request,)))
-        )
-        self._tasks.append(asyncio.create_task(self._folders.run()))
-        self._tasks.append(
-            asyncio.create_task(every(AVAILABILITY_PERIOD, self._store_changed, stop))
-        )
+        for name, work in (
+            ("the store watcher", watch_store(self.layout, self._store_changed, stop, (request,))),
+            ("the folder watcher", self._folders.run()),
+            ("the periodic check", every(AVAILABILITY_PERIOD, self._store_changed, stop)),
+        ):
+            task = asyncio.create_task(work)
+            task.add_done_callback(functools.partial(self._watcher_ended, name))
+            self._tasks.append(task)
+
+    def _watcher_ended(self, name: str, task: asyncio.Task[Any]) -> None:
+        # a watcher that fails leaves changes to the others (at worst, the periodic check a
+        # second later): said in the log, never lost in a task nobody awaits
+        if not task.cancelled() and task.exception() is not None:
+            self.log.event(ev.ERROR, message=f"{name} failed: {task.exception()!r}")
 
     def _record_start(self) -> bool:
         runs = live.live_runs(self.layout) | {self.run_id}
