@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import (
     QCoreApplication,
     QLibraryInfo,
@@ -45,6 +47,21 @@ def action_icon(theme: str, fallback: QStyle.StandardPixmap) -> QIcon:
     return style.standardIcon(fallback) if style is not None else QIcon()
 
 
+def drawn_icon(draw: Callable[[QPainter, float], None]) -> QIcon:
+    """An icon drawn here at the usual sizes: *draw* paints on a 16-unit square, one unit
+    being given (antialiased, on a transparent ground)."""
+    icon = QIcon()
+    for size in (16, 24, 32, 48):
+        pixmap = QPixmap(size, size)
+        pixmap.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(pixmap)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        draw(painter, size / 16)
+        painter.end()
+        icon.addPixmap(pixmap)
+    return icon
+
+
 def lock_icon() -> QIcon:
     """A padlock: the desktop theme's where it has one, else one drawn here.
 
@@ -54,13 +71,8 @@ def lock_icon() -> QIcon:
     themed = QIcon.fromTheme("changes-prevent")
     if not themed.isNull():
         return themed
-    icon = QIcon()
-    for size in (16, 24, 32, 48):
-        pixmap = QPixmap(size, size)
-        pixmap.fill(Qt.GlobalColor.transparent)
-        painter = QPainter(pixmap)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        u = size / 16
+
+    def draw(painter: QPainter, u: float) -> None:
         # the shackle in the text's colour, so that it shows on a dark palette too
         ink = QGuiApplication.palette().color(QPalette.ColorRole.Text)
         painter.setPen(QPen(ink, 1.6 * u))
@@ -70,9 +82,8 @@ def lock_icon() -> QIcon:
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(QColor(200, 150, 30))
         painter.drawRoundedRect(QRectF(2.5 * u, 7 * u, 11 * u, 8 * u), 1.5 * u, 1.5 * u)
-        painter.end()
-        icon.addPixmap(pixmap)
-    return icon
+
+    return drawn_icon(draw)
 
 
 def scope_icon(scope: str | None) -> QIcon:
@@ -82,13 +93,8 @@ def scope_icon(scope: str | None) -> QIcon:
     server); None: a grey dash. Drawn here so that they look the same on every desktop; the
     cell's words say the same.
     """
-    icon = QIcon()
-    for size in (16, 24, 32, 48):
-        pixmap = QPixmap(size, size)
-        pixmap.fill(Qt.GlobalColor.transparent)
-        painter = QPainter(pixmap)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        u = size / 16
+
+    def draw(painter: QPainter, u: float) -> None:
         if scope == Scope.ALWAYS:
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(QColor(46, 139, 87))
@@ -114,9 +120,8 @@ def scope_icon(scope: str | None) -> QIcon:
             pen.setCapStyle(Qt.PenCapStyle.RoundCap)
             painter.setPen(pen)
             painter.drawLine(QPointF(4.5 * u, 8 * u), QPointF(11.5 * u, 8 * u))
-        painter.end()
-        icon.addPixmap(pixmap)
-    return icon
+
+    return drawn_icon(draw)
 
 
 class Catalogue(QTranslator):
