@@ -57,6 +57,7 @@ from platformdirs import user_cache_dir
 
 import bridge_targets
 import sdk_host
+from roots_manager.bridge.writer import fastrelay
 
 HERE = Path(__file__).resolve().parent
 ECHO = [sys.executable, str(HERE / "echo_server.py")]
@@ -99,6 +100,8 @@ def routes_for(c_hop: Path | None, *, floors: bool) -> Routes:
         if c_hop is not None:
             routes["c-hop"] = [str(c_hop)]
             routes["c-spin"] = [str(c_hop), "--spin", str(SPIN_US)]
+        if fastrelay is not None:
+            routes["bridge-py"] = []  # the bridge with its Python relay alone
     routes["bridge"] = []
     return routes
 
@@ -106,6 +109,8 @@ def routes_for(c_hop: Path | None, *, floors: bool) -> Routes:
 def route_cmd(route: str, prefix: list[str], name: str, server: list[str]) -> list[str]:
     if route == "bridge":
         return bridge_cmd(name, server)
+    if route == "bridge-py":
+        return ["env", "ROOTS_MANAGER_PURE_RELAY=1", *bridge_cmd(name, server)]
     return [*prefix, *server]
 
 
@@ -361,6 +366,7 @@ ROUTE_TITLES = {
     "hop1": "1-thr hop",
     "c-hop": "C hop",
     "c-spin": "C spin",
+    "bridge-py": "py relay",
     "bridge": "bridge",
 }
 

@@ -198,7 +198,7 @@ def test_injection_never_blocks_on_a_destination_that_does_not_read() -> None:
     import os
     import threading
 
-    from roots_manager.bridge.pump import FdSink
+    from roots_manager.bridge.writer import FdSink
 
     r, w = os.pipe()
     try:
@@ -234,7 +234,7 @@ def test_injections_from_another_thread_wait_for_a_streamed_line() -> None:
     import os
     import threading
 
-    from roots_manager.bridge.pump import FdSink
+    from roots_manager.bridge.writer import FdSink
 
     r, w = os.pipe()
     try:

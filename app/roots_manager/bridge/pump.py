@@ -26,7 +26,7 @@ from concurrent.futures import Future
 from typing import Protocol
 
 from roots_manager.bridge.relay import LineHandler, LineRelay
-from roots_manager.bridge.writer import Chunk, LineWriter
+from roots_manager.bridge.writer import LineWriter, fastrelay
 
 READ_SIZE = 1024 * 1024
 """Bytes one read may take: a whole 1 MiB message in one go when the pipe holds it."""
@@ -65,54 +65,6 @@ class Reader:
                 select.select([self.fd], [], [])
             except OSError:
                 return b""
-
-
-class FdSink:
-    """Blocking writes to one file descriptor; the first failure ends it quietly.
-
-    A failed write means the reader is gone (``EPIPE``): what follows is dropped, and
-    *on_broken* is told once.
-    """
-
-    def __init__(self, fd: int, on_broken: Callable[[OSError], None] | None = None) -> None:
-        self.fd = fd
-        self.on_broken = on_broken
-        self.broken = False
-
-    def write(self, data: Chunk) -> None:
-        """Write all of *data*, or nothing more once the reader is gone."""
-        if self.broken:
-            return
-        try:
-            n = os.write(self.fd, data)
-        except BlockingIOError:
-            n = 0
-        except OSError as exc:
-            self._broke(exc)
-            return
-        if n == len(data):
-            return
-        view = memoryview(data)[n:]
-        try:
-            while view:
-                try:
-                    n = os.write(self.fd, view)
-                except BlockingIOError:
-                    select.select([], [self.fd], [])
-                    continue
-                view = view[n:]
-        except OSError as exc:
-            self._broke(exc)
-
-    def retarget(self, fd: int) -> None:
-        """Write to *fd* from now on (a restarted server's stdin)."""
-        self.fd = fd
-        self.broken = False
-
-    def _broke(self, exc: OSError) -> None:
-        self.broken = True
-        if self.on_broken is not None:
-            self.on_broken(exc)
 
 
 class MediatorSide(Protocol):
@@ -269,8 +221,13 @@ class Pump:
     def _run(self) -> None:
         try:
             feed = self.relay.feed
-            read = Reader(self.fd).read
+            read = self._reader()
+            writer = self.relay.writer
             while data := read():
+                if isinstance(data, int):  # the C hot path's write failed: the reader is gone
+                    assert writer.sink is not None
+                    writer.sink.broke(OSError(data, os.strerror(data)))
+                    continue
                 feed(data)
             self.relay.eof()
         except Exception:  # pragma: no cover - a bug; say so and end this direction cleanly
@@ -278,3 +235,12 @@ class Pump:
             traceback.print_exc()
         finally:
             self.on_end()
+
+    def _reader(self) -> Callable[[], bytes | int]:
+        """The C hot path where it was built and the destination is a descriptor; else reads
+        for the Python relay alone."""
+        writer = self.relay.writer
+        if fastrelay is None or writer.sink is None:
+            return Reader(self.fd).read
+        fast = fastrelay.FastPump(self.fd, writer.gate, self.relay, READ_SIZE)
+        return fast.next  # type: ignore[no-any-return]

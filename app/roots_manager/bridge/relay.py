@@ -111,6 +111,31 @@ class LineRelay:
         self._dropping = False
         """The rest of the current line is thrown away (a guarded line too long to hold)."""
 
+    # ---- for the C hot path (:mod:`roots_manager.bridge._fastrelay`), which relays the lines
+    # that need no thought and hands this relay the rest, as if they had been read here
+
+    def triage(self) -> tuple[tuple[bytes, ...], bool, bool] | None:
+        """What the hot path needs to relay a line on its own: the handler's patterns, whether
+        it is guarded, whether a long line may stream; None when every chunk must come here (a
+        line is under way in this relay, or every line is to be handled)."""
+        if self._partial or self._streaming or self._dropping:
+            return None
+        handler = self.handler
+        if handler.parse_all():
+            return None
+        return tuple(handler.patterns()), handler.guarded(), handler.may_stream()
+
+    def adopt_stream(self, size: int, tail: bytes) -> None:
+        """Go on with a long line the hot path began streaming: its first *size* bytes went
+        out, ending with *tail*."""
+        self._begin_stream(size, matched=False)
+        self._tail = tail
+
+    def stream_ended(self, size: int) -> None:
+        """A long line the hot path streamed whole has ended: what waited for it goes out."""
+        self.handler.streamed(size, False)
+        self.writer.relay(b"", mid_line=False)
+
     def feed(self, data: bytes) -> None:
         """Take the next chunk of the stream."""
         handler = self.handler

@@ -26,13 +26,13 @@ from roots_manager.bridge.confine import Launch, start
 from roots_manager.bridge.eventlog import BridgeLog
 from roots_manager.bridge.mediator import Mediator
 from roots_manager.bridge.process import GRACE, ServerProcess
-from roots_manager.bridge.pump import HOLD_LIMIT, FdSink, HandOff, LoopHandler, Pump
+from roots_manager.bridge.pump import HOLD_LIMIT, HandOff, LoopHandler, Pump
 from roots_manager.bridge.relay import LineRelay
 from roots_manager.bridge.restart import Restarts
 from roots_manager.bridge.roots import HeldAnswers, RootsSource
 from roots_manager.bridge.spawn import EXIT_CANNOT_START, exit_code, grow_pipe
 from roots_manager.bridge.watch import AVAILABILITY_PERIOD, FolderWatch, every, watch_store
-from roots_manager.bridge.writer import LineWriter
+from roots_manager.bridge.writer import FdSink, LineWriter
 from roots_manager.core import events as ev
 from roots_manager.core import live
 from roots_manager.core.model import fingerprint, now_iso
@@ -95,8 +95,8 @@ class Bridge:
         # a server that stopped reading is the ladder's business; nothing to report here
         self._server_in = FdSink(stdin_fd)
         self._host_out = FdSink(HOST_OUT, on_broken=self._host_broken)
-        self.to_server = LineWriter(self._server_in.write, background=True, fd=stdin_fd)
-        self.to_host = LineWriter(self._host_out.write, background=True, fd=HOST_OUT)
+        self.to_server = LineWriter(sink=self._server_in, background=True)
+        self.to_host = LineWriter(sink=self._host_out, background=True)
         self.server = ServerProcess(
             proc,  # type: ignore[arg-type]
             close_stdin=self._close_server_stdin,

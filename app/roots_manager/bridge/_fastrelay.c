@@ -1,0 +1,635 @@
+/*
+ * The relay's hot path in C: read, frame, triage and write the ordinary line without holding the
+ * interpreter lock, so that relaying costs close to what a compiled two-thread pump costs.
+ *
+ * Two types, used by roots_manager.bridge.pump and roots_manager.bridge.writer:
+ *
+ * Gate(fd)
+ *     One destination: its descriptor, the lock every write to it holds (the LineWriter's lock,
+ *     usable from Python as a context manager and with acquire/release), and the flags the hot
+ *     path must see: closed (the writer drops what comes), broken (a write failed: the reader is
+ *     gone), mid_line (the relay stopped inside a line).
+ *
+ * FastPump(src_fd, gate, triage, read_size, stream_threshold, max_held)
+ *     One direction. next() reads and relays, in a loop without the interpreter lock, every line
+ *     that provably needs no thought, and returns to Python with what does:
+ *       - bytes: a chunk the Python relay (LineRelay.feed) must take, exactly as if it had been
+ *         read in one go; b"" at the end of the stream;
+ *       - an int: the errno of a write that failed (the destination is broken; what follows is
+ *         dropped, as FdSink does).
+ *
+ * A line is relayed here only when all of these hold, and otherwise it goes to Python, which
+ * decides it as it always has (so the C path changes no outcome, only where it is computed):
+ *   - it ends the chunk it arrived in (or, held across reads, the chunk that ends it), and no
+ *     partial line is pending in the Python relay;
+ *   - it opens with { or [ and closes with } or ] (a line Python would not note as non-JSON);
+ *   - it is UTF-8 (Python would note it otherwise);
+ *   - triage() (called with the interpreter lock, after the read) returns (patterns, guarded),
+ *     not None, and no pattern occurs in the line;
+ *   - when guarded, no escape that could stand for a letter (backslash before one of uxUosli1)
+ *     and no NUL byte (bridge/lenient.py, disguised()).
+ * A line longer than one read is held here while it is shorter than stream_threshold, or, for a
+ * guarded direction, than max_held (the Python relay holds those lines whole too); past that it
+ * goes to Python, which streams it as it would have.
+ *
+ * POSIX only; on other systems the bridge runs the Python relay alone.
+ */
+#define PY_SSIZE_T_CLEAN
+#define _GNU_SOURCE
+#include <Python.h>
+#include <structmember.h>
+
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- Gate ----------------------------------------------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD
+    PyThread_type_lock lock;
+    int fd;
+    int closed;
+    int broken;
+    int mid_line;
+} Gate;
+
+static int Gate_init(Gate *self, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"fd", NULL};
+    int fd = -1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|i", kwlist, &fd)) return -1;
+    if (self->lock == NULL) {
+        self->lock = PyThread_allocate_lock();
+        if (self->lock == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
+    self->fd = fd;
+    return 0;
+}
+
+static void Gate_dealloc(Gate *self) {
+    if (self->lock != NULL) PyThread_free_lock(self->lock);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *Gate_acquire(Gate *self, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"blocking", NULL};
+    int blocking = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|p", kwlist, &blocking)) return NULL;
+    if (PyThread_acquire_lock(self->lock, NOWAIT_LOCK)) Py_RETURN_TRUE;
+    if (!blocking) Py_RETURN_FALSE;
+    Py_BEGIN_ALLOW_THREADS
+    PyThread_acquire_lock(self->lock, WAIT_LOCK);
+    Py_END_ALLOW_THREADS
+    Py_RETURN_TRUE;
+}
+
+static PyObject *Gate_release(Gate *self, PyObject *Py_UNUSED(ignored)) {
+    PyThread_release_lock(self->lock);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Gate_enter(Gate *self, PyObject *Py_UNUSED(ignored)) {
+    if (!PyThread_acquire_lock(self->lock, NOWAIT_LOCK)) {
+        Py_BEGIN_ALLOW_THREADS
+        PyThread_acquire_lock(self->lock, WAIT_LOCK);
+        Py_END_ALLOW_THREADS
+    }
+    Py_RETURN_TRUE;
+}
+
+static PyObject *Gate_exit(Gate *self, PyObject *Py_UNUSED(args)) {
+    PyThread_release_lock(self->lock);
+    Py_RETURN_FALSE;
+}
+
+static PyMethodDef Gate_methods[] = {
+    {"acquire", (PyCFunction)(void (*)(void))Gate_acquire, METH_VARARGS | METH_KEYWORDS,
+     "Take the lock (waiting without the interpreter lock); False if not blocking and taken."},
+    {"release", (PyCFunction)Gate_release, METH_NOARGS, "Give the lock back."},
+    {"__enter__", (PyCFunction)Gate_enter, METH_NOARGS, NULL},
+    {"__exit__", (PyCFunction)Gate_exit, METH_VARARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyMemberDef Gate_members[] = {
+    {"fd", T_INT, offsetof(Gate, fd), 0, "The destination's descriptor."},
+    {"closed", T_BOOL, offsetof(Gate, closed), 0, "Writes are dropped (the writer was closed)."},
+    {"broken", T_BOOL, offsetof(Gate, broken), 0, "A write failed: the reader is gone."},
+    {"mid_line", T_BOOL, offsetof(Gate, mid_line), 0, "The relay stopped inside a line."},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyTypeObject GateType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "roots_manager.bridge._fastrelay.Gate",
+    .tp_basicsize = sizeof(Gate),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "One destination: its descriptor, its write lock and its state.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Gate_init,
+    .tp_dealloc = (destructor)Gate_dealloc,
+    .tp_methods = Gate_methods,
+    .tp_members = Gate_members,
+};
+
+/* ---- the checks ----------------------------------------------------------------------------- */
+
+/* Whether buf[0:n] is UTF-8 as Python's strict decoder takes it (no surrogates, no overlong
+ * forms, nothing past U+10FFFF). */
+static int is_utf8(const unsigned char *s, size_t n) {
+    size_t i = 0;
+    while (i < n) {
+        /* ASCII 32 bytes at a time, then 8 */
+        while (i + 32 <= n) {
+            unsigned long long w[4];
+            memcpy(w, s + i, 32);
+            if ((w[0] | w[1] | w[2] | w[3]) & 0x8080808080808080ULL) break;
+            i += 32;
+        }
+        while (i + 8 <= n) {
+            unsigned long long w;
+            memcpy(&w, s + i, 8);
+            if (w & 0x8080808080808080ULL) break;
+            i += 8;
+        }
+        if (i >= n) break;
+        unsigned char c = s[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        if (c >= 0xC2 && c <= 0xDF) {
+            if (i + 1 >= n || (s[i + 1] & 0xC0) != 0x80) return 0;
+            i += 2;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            if (i + 2 >= n) return 0;
+            unsigned char c1 = s[i + 1];
+            if ((c1 & 0xC0) != 0x80 || (s[i + 2] & 0xC0) != 0x80) return 0;
+            if (c == 0xE0 && c1 < 0xA0) return 0;  /* overlong */
+            if (c == 0xED && c1 >= 0xA0) return 0; /* surrogate */
+            i += 3;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            if (i + 3 >= n) return 0;
+            unsigned char c1 = s[i + 1];
+            if ((c1 & 0xC0) != 0x80 || (s[i + 2] & 0xC0) != 0x80 || (s[i + 3] & 0xC0) != 0x80)
+                return 0;
+            if (c == 0xF0 && c1 < 0x90) return 0; /* overlong */
+            if (c == 0xF4 && c1 >= 0x90) return 0; /* past U+10FFFF */
+            i += 4;
+        } else {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* bridge/lenient.py, disguised(): an escape that could stand for a letter, or a NUL byte. */
+static int disguised(const char *s, size_t n) {
+    if (memchr(s, 0, n) != NULL) return 1;
+    const char *p = s, *end = s + n;
+    while ((p = memchr(p, '\\', (size_t)(end - p))) != NULL) {
+        if (p + 1 >= end) break;
+        switch (p[1]) {
+        case 'u': case 'x': case 'U': case 'o': case 's': case 'l': case 'i': case '1':
+            return 1;
+        }
+        p += 1;
+    }
+    return 0;
+}
+
+/* Whether the line s[0:n] (ending with its newline) is shaped like JSON at both ends, as
+ * LineRelay._note_malformed checks before stripping blanks. */
+static int json_shaped(const char *s, size_t n) {
+    size_t end = n - 1;
+    if (end > 0 && s[end - 1] == '\r') end--;
+    if (end == 0) return 0;
+    char a = s[0], z = s[end - 1];
+    return (a == '{' || a == '[') && (z == '}' || z == ']');
+}
+
+/* ---- FastPump ------------------------------------------------------------------------------- */
+
+#define TAIL 64 /* as LineRelay: the overlap kept for a pattern cut in two between reads */
+
+typedef struct {
+    PyObject_HEAD
+    int src;
+    Gate *gate;
+    PyObject *triage, *adopt, *ended; /* the relay's triage, adopt_stream, stream_ended */
+    char *buf;
+    size_t size;
+    size_t stream_threshold;
+    size_t max_held;
+    char *held; /* a line read across chunks, while it is short enough to hold */
+    size_t held_len, held_cap;
+    int streaming; /* a long line is being forwarded as it arrives */
+    size_t streamed;
+    char tail[TAIL];
+    size_t tail_len;
+    int failed; /* the errno of a failed write, for the next call to return */
+} FastPump;
+
+static void FastPump_dealloc(FastPump *self) {
+    Py_XDECREF(self->gate);
+    Py_XDECREF(self->triage);
+    Py_XDECREF(self->adopt);
+    Py_XDECREF(self->ended);
+    free(self->buf);
+    free(self->held);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int size_attr(PyObject *obj, const char *name, size_t *out) {
+    PyObject *v = PyObject_GetAttrString(obj, name);
+    if (v == NULL) return -1;
+    Py_ssize_t n = PyLong_AsSsize_t(v);
+    Py_DECREF(v);
+    if (n == -1 && PyErr_Occurred()) return -1;
+    if (n <= 0) {
+        PyErr_Format(PyExc_ValueError, "%s must be positive", name);
+        return -1;
+    }
+    *out = (size_t)n;
+    return 0;
+}
+
+static int FastPump_init(FastPump *self, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"src", "gate", "relay", "read_size", NULL};
+    int src;
+    PyObject *gate, *relay;
+    Py_ssize_t size = 1024 * 1024;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iO!O|n", kwlist, &src, &GateType, &gate,
+                                     &relay, &size))
+        return -1;
+    if (size <= 0) {
+        PyErr_SetString(PyExc_ValueError, "read_size must be positive");
+        return -1;
+    }
+    if (size_attr(relay, "stream_threshold", &self->stream_threshold) < 0 ||
+        size_attr(relay, "max_held", &self->max_held) < 0)
+        return -1;
+    PyObject *triage = PyObject_GetAttrString(relay, "triage");
+    PyObject *adopt = PyObject_GetAttrString(relay, "adopt_stream");
+    PyObject *ended = PyObject_GetAttrString(relay, "stream_ended");
+    if (triage == NULL || adopt == NULL || ended == NULL) {
+        Py_XDECREF(triage);
+        Py_XDECREF(adopt);
+        Py_XDECREF(ended);
+        return -1;
+    }
+    Py_XSETREF(self->triage, triage);
+    Py_XSETREF(self->adopt, adopt);
+    Py_XSETREF(self->ended, ended);
+    self->src = src;
+    Py_INCREF(gate);
+    Py_XSETREF(self->gate, (Gate *)gate);
+    free(self->buf);
+    /* large enough that malloc maps it: its pages cost memory only once a read reaches them */
+    self->buf = malloc((size_t)size);
+    if (self->buf == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    self->size = (size_t)size;
+    return 0;
+}
+
+static int hold(FastPump *self, const char *data, size_t n) {
+    if (self->held_len + n > self->held_cap) {
+        size_t cap = self->held_cap ? self->held_cap : 64 * 1024;
+        while (cap < self->held_len + n) cap *= 2;
+        char *grown = realloc(self->held, cap);
+        if (grown == NULL) return -1;
+        self->held = grown;
+        self->held_cap = cap;
+    }
+    memcpy(self->held + self->held_len, data, n);
+    self->held_len += n;
+    return 0;
+}
+
+static void drop_held(FastPump *self) {
+    self->held_len = 0;
+    if (self->held_cap > 4 * 1024 * 1024) { /* do not keep a big buffer for one big line */
+        free(self->held);
+        self->held = NULL;
+        self->held_cap = 0;
+    }
+}
+
+/* The chunk for Python: what is held, then data[0:n]; empties what is held. */
+static PyObject *give(FastPump *self, const char *data, size_t n) {
+    PyObject *out;
+    if (self->held_len == 0) return PyBytes_FromStringAndSize(data, (Py_ssize_t)n);
+    out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(self->held_len + n));
+    if (out != NULL) {
+        memcpy(PyBytes_AS_STRING(out), self->held, self->held_len);
+        memcpy(PyBytes_AS_STRING(out) + self->held_len, data, n);
+    }
+    drop_held(self);
+    return out;
+}
+
+static int write_all(int fd, const char *s, size_t n) {
+    while (n > 0) {
+        ssize_t w = write(fd, s, n);
+        if (w >= 0) {
+            s += w;
+            n -= (size_t)w;
+        } else if (errno == EINTR) {
+            continue;
+        } else if (errno == EAGAIN || errno == EWOULDBLOCK) {
+            struct pollfd p = {fd, POLLOUT, 0};
+            poll(&p, 1, -1);
+        } else {
+            return -errno;
+        }
+    }
+    return 0;
+}
+
+/* Writes s[0:n] under the gate's lock; *mid_line* is the state it leaves the line in; *starts*
+ * when it starts a line.
+ * 1: written (or dropped for a closed or broken destination); 0: the destination is inside
+ * another line, nothing written; -errno: the write failed. Called without the interpreter lock. */
+static int write_gated(Gate *gate, const char *s, size_t n, int starts, int mid_line) {
+    int rc = 1;
+    PyThread_acquire_lock(gate->lock, WAIT_LOCK);
+    if (starts && gate->mid_line) {
+        rc = 0;
+    } else {
+        if (!gate->closed && !gate->broken) {
+            int r = write_all(gate->fd, s, n);
+            if (r < 0) {
+                gate->broken = 1;
+                rc = r;
+            }
+        }
+        gate->mid_line = mid_line;
+    }
+    PyThread_release_lock(gate->lock);
+    return rc;
+}
+
+/* triage() asked with the interpreter lock held: 1 with *patterns (a new reference to a tuple of
+ * bytes), *guarded and *may_stream set, 0 when Python must have the chunk, -1 on an error. */
+static int ask(FastPump *self, PyObject **patterns, int *guarded, int *may_stream) {
+    PyObject *r = PyObject_CallNoArgs(self->triage);
+    if (r == NULL) return -1;
+    if (r == Py_None) {
+        Py_DECREF(r);
+        return 0;
+    }
+    if (!PyTuple_Check(r) || PyTuple_GET_SIZE(r) != 3 || !PyTuple_Check(PyTuple_GET_ITEM(r, 0))) {
+        Py_DECREF(r);
+        PyErr_SetString(PyExc_TypeError, "triage() must return (patterns, guarded, may_stream)");
+        return -1;
+    }
+    PyObject *pats = PyTuple_GET_ITEM(r, 0);
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(pats); i++) {
+        if (!PyBytes_Check(PyTuple_GET_ITEM(pats, i))) {
+            Py_DECREF(r);
+            PyErr_SetString(PyExc_TypeError, "patterns must be bytes");
+            return -1;
+        }
+    }
+    int g = PyObject_IsTrue(PyTuple_GET_ITEM(r, 1));
+    int m = PyObject_IsTrue(PyTuple_GET_ITEM(r, 2));
+    if (g < 0 || m < 0) {
+        Py_DECREF(r);
+        return -1;
+    }
+    Py_INCREF(pats);
+    Py_DECREF(r);
+    *patterns = pats;
+    *guarded = g;
+    *may_stream = m;
+    return 1;
+}
+
+static int mentions(PyObject *patterns, const char *s, size_t n) {
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(patterns); i++) {
+        PyObject *p = PyTuple_GET_ITEM(patterns, i);
+        if (memmem(s, n, PyBytes_AS_STRING(p), (size_t)PyBytes_GET_SIZE(p)) != NULL) return 1;
+    }
+    return 0;
+}
+
+static void keep_tail(FastPump *self, const char *data, size_t n) {
+    /* the last TAIL bytes of what went out of the line so far */
+    if (n >= TAIL) {
+        memcpy(self->tail, data + n - TAIL, TAIL);
+        self->tail_len = TAIL;
+        return;
+    }
+    size_t keep = self->tail_len + n > TAIL ? TAIL - n : self->tail_len;
+    memmove(self->tail, self->tail + self->tail_len - keep, keep);
+    memcpy(self->tail + keep, data, n);
+    self->tail_len = keep + n;
+}
+
+/* Python takes over the line being streamed (something about it needs thought). */
+static int hand_over(FastPump *self) {
+    PyObject *tail = PyBytes_FromStringAndSize(self->tail, (Py_ssize_t)self->tail_len);
+    if (tail == NULL) return -1;
+    PyObject *r = PyObject_CallFunction(self->adopt, "nO", (Py_ssize_t)self->streamed, tail);
+    Py_DECREF(tail);
+    self->streaming = 0;
+    self->tail_len = 0;
+    if (r == NULL) return -1;
+    Py_DECREF(r);
+    return 0;
+}
+
+/* One chunk of a line being streamed: 1 relayed (the line may have ended), 0 Python must take
+ * over with this chunk, -1 an error. */
+static int stream_more(FastPump *self, size_t n) {
+    PyObject *patterns = NULL;
+    int guarded = 0, may_stream = 0;
+    int ok = ask(self, &patterns, &guarded, &may_stream);
+    if (ok <= 0) return ok;
+    const char *nl = memchr(self->buf, '\n', n);
+    size_t end = nl ? (size_t)(nl - self->buf) + 1 : n;
+    size_t head = end < TAIL ? end : TAIL;
+    char window[2 * TAIL];
+    memcpy(window, self->tail, self->tail_len);
+    memcpy(window + self->tail_len, self->buf, head);
+    int plain = !guarded && !mentions(patterns, window, self->tail_len + head) &&
+                !mentions(patterns, self->buf, end);
+    Py_DECREF(patterns);
+    if (!plain) return 0;
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = write_gated(self->gate, self->buf, end, 0, 1);
+    Py_END_ALLOW_THREADS
+    self->streamed += end;
+    keep_tail(self, self->buf, end);
+    if (nl) {
+        /* the line ended: the relay writes what waited for it and notes the line */
+        self->streaming = 0;
+        self->tail_len = 0;
+        PyObject *r = PyObject_CallFunction(self->ended, "n", (Py_ssize_t)self->streamed);
+        if (r == NULL) return -1;
+        Py_DECREF(r);
+    }
+    if (rc < 0) self->failed = -rc;
+    return 1;
+}
+
+static PyObject *FastPump_next(FastPump *self, PyObject *Py_UNUSED(ignored)) {
+    for (;;) {
+        if (self->failed) { /* said once; later writes are dropped (the gate is broken) */
+            int e = self->failed;
+            self->failed = 0;
+            return PyLong_FromLong(e);
+        }
+        ssize_t got;
+        Py_BEGIN_ALLOW_THREADS
+        for (;;) {
+            got = read(self->src, self->buf, self->size);
+            if (got >= 0) break;
+            if (errno == EINTR) continue;
+            if (errno == EAGAIN || errno == EWOULDBLOCK) {
+                /* a descriptor someone else made non-blocking: wait for it rather than spin */
+                struct pollfd p = {self->src, POLLIN, 0};
+                poll(&p, 1, -1);
+                continue;
+            }
+            got = 0; /* an unusable descriptor ends the stream, as Reader does */
+            break;
+        }
+        Py_END_ALLOW_THREADS
+        size_t n = (size_t)got;
+        if (n == 0) { /* what is held first; the next read sees the end again */
+            if (self->streaming && hand_over(self) < 0) return NULL;
+            return give(self, self->buf, 0);
+        }
+        if (self->streaming) {
+            int r = stream_more(self, n);
+            if (r < 0) return NULL;
+            if (r == 0) {
+                if (hand_over(self) < 0) return NULL;
+                return give(self, self->buf, n);
+            }
+            const char *nl = memchr(self->buf, '\n', n);
+            if (nl && nl != self->buf + n - 1) /* what follows the line: Python's, whole */
+                return give(self, nl + 1, (size_t)(self->buf + n - nl - 1));
+            continue;
+        }
+        /* asked for every chunk: a chunk given to Python may have left it inside a line */
+        PyObject *patterns = NULL;
+        int guarded = 0, may_stream = 0;
+        int ok = ask(self, &patterns, &guarded, &may_stream);
+        if (ok < 0) return NULL;
+        if (ok == 0) return give(self, self->buf, n);
+        const char *nl = memchr(self->buf, '\n', n);
+        if (nl == NULL) {
+            /* a line that goes on: held while short, or, guarded, while Python would hold it */
+            size_t total = self->held_len + n;
+            if (total < self->stream_threshold || (guarded && total <= self->max_held)) {
+                Py_DECREF(patterns);
+                if (hold(self, self->buf, n) < 0) return PyErr_NoMemory();
+                continue;
+            }
+            /* long enough to stream, as LineRelay would: straight through, unless it is
+             * guarded or mentions a pattern already (then Python holds or streams it) */
+            const char *first = self->buf;
+            size_t first_len = n;
+            if (self->held_len) { /* one piece, so that a pattern cut in two is seen */
+                if (hold(self, self->buf, n) < 0) {
+                    Py_DECREF(patterns);
+                    return PyErr_NoMemory();
+                }
+                first = self->held;
+                first_len = self->held_len;
+            }
+            int plain = !guarded && may_stream && !mentions(patterns, first, first_len);
+            Py_DECREF(patterns);
+            int rc = 0;
+            if (plain) {
+                Py_BEGIN_ALLOW_THREADS
+                rc = write_gated(self->gate, first, first_len, 1, 1);
+                Py_END_ALLOW_THREADS
+            }
+            if (rc == 0) /* Python's, whole */
+                return self->held_len ? give(self, self->buf, 0) : give(self, first, first_len);
+            self->streaming = 1;
+            self->streamed = first_len;
+            self->tail_len = 0;
+            keep_tail(self, first, first_len);
+            drop_held(self);
+            if (rc < 0) self->failed = -rc;
+            continue;
+        }
+        if (nl != self->buf + n - 1) { /* more than one line */
+            Py_DECREF(patterns);
+            return give(self, self->buf, n);
+        }
+        const char *line = self->buf;
+        size_t len = n;
+        if (self->held_len) {
+            if (hold(self, self->buf, n) < 0) {
+                Py_DECREF(patterns);
+                return PyErr_NoMemory();
+            }
+            line = self->held;
+            len = self->held_len;
+        }
+        int plain = json_shaped(line, len) && is_utf8((const unsigned char *)line, len) &&
+                    !mentions(patterns, line, len) && !(guarded && disguised(line, len - 1));
+        Py_DECREF(patterns);
+        int rc = 0;
+        if (plain) {
+            Py_BEGIN_ALLOW_THREADS
+            rc = write_gated(self->gate, line, len, 1, 0);
+            Py_END_ALLOW_THREADS
+        }
+        if (rc == 0) /* Python decides the whole line */
+            return self->held_len ? give(self, self->buf, 0) : give(self, line, len);
+        drop_held(self);
+        if (rc < 0) self->failed = -rc;
+    }
+}
+
+static PyMethodDef FastPump_methods[] = {
+    {"next", (PyCFunction)FastPump_next, METH_NOARGS,
+     "Relay what needs no thought; return the next chunk for Python (b\"\" at the end), or "
+     "the errno of a failed write."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject FastPumpType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "roots_manager.bridge._fastrelay.FastPump",
+    .tp_basicsize = sizeof(FastPump),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "One direction's hot path.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)FastPump_init,
+    .tp_dealloc = (destructor)FastPump_dealloc,
+    .tp_methods = FastPump_methods,
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_fastrelay", "The relay's hot path in C.", -1, NULL, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__fastrelay(void) {
+    if (PyType_Ready(&GateType) < 0 || PyType_Ready(&FastPumpType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL) return NULL;
+    Py_INCREF(&GateType);
+    Py_INCREF(&FastPumpType);
+    if (PyModule_AddObject(m, "Gate", (PyObject *)&GateType) < 0 ||
+        PyModule_AddObject(m, "FastPump", (PyObject *)&FastPumpType) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
