@@ -5,6 +5,10 @@ one blocking ``os.read`` and writes with blocking ``os.write`` calls; framing an
 triage (:class:`~roots_manager.bridge.relay.LineRelay`) run inline in that thread. An event loop
 would add its own bookkeeping and wake-ups to every message, and almost no message needs it.
 
+Where the hot path in C was built (:mod:`roots_manager.bridge._fastrelay`), it does the reads and
+the ordinary lines' framing, triage and writes without the interpreter lock, and hands the relay
+only the chunks that need it; the relay decides those exactly as it would have.
+
 The rare line that must be parsed, rewritten or answered is handed to the event loop, where the
 protocol logic, the store watcher and the timers live (so the mediator is only ever touched by
 one thread), and the pump waits for the outcome: later lines never overtake it. The outcome may
