@@ -300,16 +300,23 @@ static int FastPump_init(FastPump *self, PyObject *args, PyObject *kwds) {
     return 0;
 }
 
+static int reserve(FastPump *self, size_t more) {
+    if (self->held_len + more <= self->held_cap) return 0;
+    size_t cap = self->held_cap ? self->held_cap : 64 * 1024;
+    while (cap < self->held_len + more) cap *= 2;
+    char *grown = realloc(self->held, cap);
+    if (grown == NULL) return -1;
+    self->held = grown;
+    self->held_cap = cap;
+    return 0;
+}
+
+/* Adds data[0:n] to what is held (nothing to copy when it was read in place, after it). */
 static int hold(FastPump *self, const char *data, size_t n) {
-    if (self->held_len + n > self->held_cap) {
-        size_t cap = self->held_cap ? self->held_cap : 64 * 1024;
-        while (cap < self->held_len + n) cap *= 2;
-        char *grown = realloc(self->held, cap);
-        if (grown == NULL) return -1;
-        self->held = grown;
-        self->held_cap = cap;
+    if (data != self->held + self->held_len) {
+        if (reserve(self, n) < 0) return -1;
+        memcpy(self->held + self->held_len, data, n);
     }
-    memcpy(self->held + self->held_len, data, n);
     self->held_len += n;
     return 0;
 }
@@ -327,10 +334,14 @@ static void drop_held(FastPump *self) {
 static PyObject *give(FastPump *self, const char *data, size_t n) {
     PyObject *out;
     if (self->held_len == 0) return PyBytes_FromStringAndSize(data, (Py_ssize_t)n);
-    out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(self->held_len + n));
-    if (out != NULL) {
-        memcpy(PyBytes_AS_STRING(out), self->held, self->held_len);
-        memcpy(PyBytes_AS_STRING(out) + self->held_len, data, n);
+    if (data == self->held + self->held_len) { /* read in place, after what is held */
+        out = PyBytes_FromStringAndSize(self->held, (Py_ssize_t)(self->held_len + n));
+    } else {
+        out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(self->held_len + n));
+        if (out != NULL) {
+            memcpy(PyBytes_AS_STRING(out), self->held, self->held_len);
+            memcpy(PyBytes_AS_STRING(out) + self->held_len, data, n);
+        }
     }
     drop_held(self);
     return out;
@@ -489,10 +500,16 @@ static PyObject *FastPump_next(FastPump *self, PyObject *Py_UNUSED(ignored)) {
             self->failed = 0;
             return PyLong_FromLong(e);
         }
+        /* a line held across reads: read straight after it, rather than copy each read */
+        char *data = self->buf;
+        if (self->held_len && !self->streaming) {
+            if (reserve(self, self->size) < 0) return PyErr_NoMemory();
+            data = self->held + self->held_len;
+        }
         ssize_t got;
         Py_BEGIN_ALLOW_THREADS
         for (;;) {
-            got = read(self->src, self->buf, self->size);
+            got = read(self->src, data, self->size);
             if (got >= 0) break;
             if (errno == EINTR) continue;
             if (errno == EAGAIN || errno == EWOULDBLOCK) {
@@ -527,22 +544,22 @@ static PyObject *FastPump_next(FastPump *self, PyObject *Py_UNUSED(ignored)) {
         int guarded = 0, may_stream = 0;
         int ok = ask(self, &patterns, &guarded, &may_stream);
         if (ok < 0) return NULL;
-        if (ok == 0) return give(self, self->buf, n);
-        const char *nl = memchr(self->buf, '\n', n);
+        if (ok == 0) return give(self, data, n);
+        const char *nl = memchr(data, '\n', n);
         if (nl == NULL) {
             /* a line that goes on: held while short, or, guarded, while Python would hold it */
             size_t total = self->held_len + n;
             if (total < self->stream_threshold || (guarded && total <= self->max_held)) {
                 Py_DECREF(patterns);
-                if (hold(self, self->buf, n) < 0) return PyErr_NoMemory();
+                if (hold(self, data, n) < 0) return PyErr_NoMemory();
                 continue;
             }
             /* long enough to stream, as LineRelay would: straight through, unless it is
              * guarded or mentions a pattern already (then Python holds or streams it) */
-            const char *first = self->buf;
+            const char *first = data;
             size_t first_len = n;
             if (self->held_len) { /* one piece, so that a pattern cut in two is seen */
-                if (hold(self, self->buf, n) < 0) {
+                if (hold(self, data, n) < 0) {
                     Py_DECREF(patterns);
                     return PyErr_NoMemory();
                 }
@@ -558,7 +575,7 @@ static PyObject *FastPump_next(FastPump *self, PyObject *Py_UNUSED(ignored)) {
                 Py_END_ALLOW_THREADS
             }
             if (rc == 0) /* Python's, whole */
-                return self->held_len ? give(self, self->buf, 0) : give(self, first, first_len);
+                return self->held_len ? give(self, data, 0) : give(self, first, first_len);
             self->streaming = 1;
             self->streamed = first_len;
             self->tail_len = 0;
@@ -567,14 +584,14 @@ static PyObject *FastPump_next(FastPump *self, PyObject *Py_UNUSED(ignored)) {
             if (rc < 0) self->failed = -rc;
             continue;
         }
-        if (nl != self->buf + n - 1) { /* more than one line */
+        if (nl != data + n - 1) { /* more than one line */
             Py_DECREF(patterns);
-            return give(self, self->buf, n);
+            return give(self, data, n);
         }
-        const char *line = self->buf;
+        const char *line = data;
         size_t len = n;
         if (self->held_len) {
-            if (hold(self, self->buf, n) < 0) {
+            if (hold(self, data, n) < 0) {
                 Py_DECREF(patterns);
                 return PyErr_NoMemory();
             }
@@ -591,7 +608,7 @@ static PyObject *FastPump_next(FastPump *self, PyObject *Py_UNUSED(ignored)) {
             Py_END_ALLOW_THREADS
         }
         if (rc == 0) /* Python decides the whole line */
-            return self->held_len ? give(self, self->buf, 0) : give(self, line, len);
+            return self->held_len ? give(self, data, 0) : give(self, line, len);
         drop_held(self);
         if (rc < 0) self->failed = -rc;
     }
