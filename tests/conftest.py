@@ -30,6 +30,17 @@ def rm_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     yield home
 
 
+@pytest.fixture(params=["c-relay", "python-relay"])
+def both_relays(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run the test against bridges with the relay's hot path in C (where it was built) and
+    against bridges with the Python relay alone (``ROOTS_MANAGER_PURE_RELAY``)."""
+    if request.param == "python-relay":
+        monkeypatch.setenv("ROOTS_MANAGER_PURE_RELAY", "1")
+    else:
+        monkeypatch.delenv("ROOTS_MANAGER_PURE_RELAY", raising=False)
+    return str(request.param)
+
+
 @pytest.fixture(name="wait_for")
 def wait_for_fixture():  # type: ignore[no-untyped-def]
     """The one polling helper (:func:`tests.polling.wait_for`), for tests without Qt."""

@@ -31,6 +31,11 @@ from tests.bridge.wire import (
 )
 
 
+@pytest.fixture(autouse=True)
+def _every_relay(both_relays: str) -> None:
+    """Every test here runs with each relay: the traffic is the relay's hardest."""
+
+
 @pytest.fixture
 def pair() -> Iterator[Bridged]:
     p = Bridged()

@@ -15,9 +15,17 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from roots_manager.core import events as ev
 from roots_manager.core.store import Store
 from tests.bridge.wire import bridge_argv, events, grant_folder, wait_for
+
+
+@pytest.fixture(autouse=True)
+def _every_relay(both_relays: str) -> None:
+    """Every test here runs with each relay: the traffic is the relay's hardest."""
+
 
 SERVER = Path(__file__).with_name("spelling_server.py")
 
