@@ -1,9 +1,11 @@
 """The answer the bridge gives to ``roots/list``: the store, the consent rules, and consent waits.
 
 Every answer is :func:`roots_manager.core.consent.effective` for this server, this command line and
-this bridge run, computed on the spot (the folders' availability is checked each time). The
-store file is parsed again only when it changed on disk (its inode, size or modification time),
-which keeps an answer well under a millisecond.
+this bridge run. It is computed on the spot (the folders' availability checked each time) unless
+nothing it rests on can have changed since the last one, which the kernel tells
+(:mod:`~roots_manager.bridge.answercache`, Linux): then the last answer is given again without a
+file-system call. The store file is parsed again only when it changed on disk (its inode, size or
+modification time), which keeps a computed answer well under a millisecond.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from roots_manager.bridge.answercache import AnswerCache
 from roots_manager.core.consent import effective, visible_roots
 from roots_manager.core.model import State
 from roots_manager.core.store import Store, StoreError
@@ -41,6 +44,7 @@ class RootsSource:
         self._stamp: tuple[int, int, int] | None = None
         self._state = State()
         self._last_error: str | None = None
+        self.cache = AnswerCache()
 
     def state(self) -> State:
         """The store's state; the last good one if the file cannot be read now."""
@@ -68,8 +72,18 @@ class RootsSource:
 
     def effective(self) -> Result:
         """The ``ListRootsResult`` this server gets now; no folder when it cannot be computed."""
+        kept = self.cache.get()
+        if kept is not None:
+            return kept
         try:
-            return effective(self.state(), self.server, fingerprint=self.fingerprint, run=self.run)
+            watched = self.folders() if self.cache.enabled else []
+            watching = self.cache.enabled and self.cache.watch(watched, str(self.store.path))
+            # computed after the watches are in place: a change from now on drops the answer
+            state = self.state()
+            result = effective(state, self.server, fingerprint=self.fingerprint, run=self.run)
+            if watching:
+                self.cache.keep(result, self._paths(state), watched)
+            return result
         except Exception as exc:  # an answer the bridge gives, never a relay to the host
             message = f"the roots could not be computed ({exc!r}); the server is told no folder"
             if message != self._last_error and self.on_error is not None:
@@ -79,7 +93,9 @@ class RootsSource:
 
     def folders(self) -> list[str]:
         """The paths of the folders this server may see, whether they are available or not."""
-        state = self.state()
+        return self._paths(self.state())
+
+    def _paths(self, state: State) -> list[str]:
         roots = visible_roots(state, self.server, fingerprint=self.fingerprint, run=self.run)
         return [r.path for r in roots]
 

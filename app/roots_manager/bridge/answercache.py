@@ -1,0 +1,186 @@
+"""The last ``roots/list`` answer, kept for as long as nothing it rests on can have changed.
+
+An answer rests on the store file and on every folder it names: whether each exists, is a folder,
+may be read, and where its path leads. On Linux an ``inotify`` descriptor watches every directory
+the kernel consults to reach each of those paths (each component, and for a symbolic link every
+directory its target passes through), the folders themselves and the store's directory. The
+kernel queues an event before the call that made the change returns, so draining the descriptor
+right before answering, and finding it empty, proves that no watched entry changed since the
+answer was computed: the answer is given again without a single file-system call. Any event, an
+overflow of the queue, or a watch the kernel refused, and the answer is computed afresh.
+
+What inotify does not report, a file system mounted over a folder or over one of its parents,
+is not seen until something else changes; the periodic check of the bridge's store watcher
+(every second) drops the answer as well, so such a change is seen within a second.
+
+Elsewhere (macOS, Windows) nothing is kept: every answer is computed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import ctypes.util
+import os
+import stat
+import sys
+import time
+from collections.abc import Iterable
+from typing import Any
+
+_IN_NONBLOCK = 0o4000
+_IN_CLOEXEC = 0o2000000
+_IN_MODIFY = 0x00000002
+_IN_ATTRIB = 0x00000004
+_IN_CLOSE_WRITE = 0x00000008
+_IN_MOVED_FROM = 0x00000040
+_IN_MOVED_TO = 0x00000080
+_IN_CREATE = 0x00000100
+_IN_DELETE = 0x00000200
+_IN_DELETE_SELF = 0x00000400
+_IN_MOVE_SELF = 0x00000800
+_SELF = _IN_ATTRIB | _IN_DELETE_SELF | _IN_MOVE_SELF
+"""A folder: its own permissions, and it going away (what is inside does not matter)."""
+_ENTRIES = _SELF | _IN_CREATE | _IN_DELETE | _IN_MOVED_FROM | _IN_MOVED_TO
+"""A directory on the way: its entries appearing, going or being replaced, and its own
+permissions (which decide whether the way goes on)."""
+_STORE_DIR = _ENTRIES | _IN_MODIFY | _IN_CLOSE_WRITE
+"""The store's directory: also the store written in place (an edit by hand)."""
+MAX_AGE = 1.0
+"""Seconds an answer is kept at most: what inotify does not report (a mount) is seen by then."""
+_MAX_LINKS = 40
+"""Symbolic links followed along one path before giving up, as the kernel does."""
+
+_libc: Any = None
+
+
+def _load() -> Any:
+    global _libc
+    if _libc is None:
+        name = ctypes.util.find_library("c")
+        lib = ctypes.CDLL(name, use_errno=True)
+        lib.inotify_init1.argtypes = [ctypes.c_int]
+        lib.inotify_add_watch.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_uint32]
+        _libc = lib
+    return _libc
+
+
+def consulted(path: str) -> tuple[set[str], str | None]:
+    """The directories whose entries the kernel reads to reach *path* (every component, and for
+    each symbolic link on the way the directories its target passes through), and where *path*
+    leads if it exists. A path that leads nowhere gives the directories up to where it stops
+    (the one in which the missing name would appear) and None."""
+    dirs: set[str] = set()
+    todo = [c for c in os.path.abspath(path).split("/") if c]
+    cur = "/"
+    links = 0
+    while todo:
+        name = todo.pop(0)
+        if name == ".":
+            continue
+        if name == "..":
+            cur = os.path.dirname(cur)
+            continue
+        dirs.add(cur)
+        nxt = os.path.join(cur, name)
+        try:
+            st = os.lstat(nxt)
+        except (OSError, ValueError):
+            return dirs, None
+        if stat.S_ISLNK(st.st_mode):
+            links += 1
+            if links > _MAX_LINKS:
+                return dirs, None
+            try:
+                target = os.readlink(nxt)
+            except OSError:
+                return dirs, None
+            if target.startswith("/"):
+                cur = "/"
+            todo[:0] = [c for c in target.split("/") if c]
+            continue
+        cur = nxt
+    return dirs, cur
+
+
+class AnswerCache:
+    """Keeps one answer while an ``inotify`` descriptor proves nothing it rests on changed."""
+
+    def __init__(self) -> None:
+        self._fd = -1
+        self._answer: dict[str, Any] | None = None
+        self._kept_at = 0.0
+        self.enabled = sys.platform.startswith("linux") and not os.environ.get(
+            "ROOTS_MANAGER_NO_ANSWER_CACHE"
+        )
+
+    def get(self) -> dict[str, Any] | None:
+        """The kept answer, if nothing it rests on changed since it was kept; else None."""
+        if self._answer is None:
+            return None
+        if time.monotonic() - self._kept_at > MAX_AGE:
+            self.drop()
+            return None
+        try:
+            data = os.read(self._fd, 65536)
+        except BlockingIOError:
+            return self._answer  # nothing happened
+        except OSError:
+            data = b"?"
+        if data:
+            self.drop()
+        return None
+
+    def watch(self, folders: Iterable[str], store: str) -> bool:
+        """Start watching what the answer for *folders* and the store at *store* rests on,
+        before the answer is computed; False when that cannot be done (nothing will be kept)."""
+        self.drop()
+        if not self.enabled:
+            return False
+        try:
+            lib = _load()
+        except OSError:
+            self.enabled = False
+            return False
+        fd = lib.inotify_init1(_IN_NONBLOCK | _IN_CLOEXEC)
+        if fd < 0:
+            return False
+        self._fd = fd
+        masks: dict[str, int] = {}
+
+        def want(path: str, mask: int) -> None:
+            masks[path] = masks.get(path, 0) | mask
+
+        for folder in folders:
+            dirs, final = consulted(folder)
+            for d in dirs:
+                want(d, _ENTRIES)
+            if final is not None:
+                want(final, _SELF)
+        dirs, final = consulted(os.path.dirname(os.path.abspath(store)))
+        for d in dirs:
+            want(d, _ENTRIES)
+        if final is not None:
+            want(final, _STORE_DIR)
+        for path, mask in masks.items():
+            if lib.inotify_add_watch(fd, os.fsencode(path), mask) < 0:
+                # gone since it was looked at, or a limit: the event that would say what changed
+                # may have come before the watch, so nothing can be kept this time
+                self.drop()
+                return False
+        return True
+
+    def keep(self, answer: dict[str, Any], folders: Iterable[str], watched: Iterable[str]) -> None:
+        """Keep *answer*, computed after :meth:`watch` of *watched*, if it rests on the same
+        *folders* (the store may have named others in between)."""
+        if self._fd >= 0 and list(folders) == list(watched):
+            self._answer = answer
+            self._kept_at = time.monotonic()
+
+    def drop(self) -> None:
+        """Forget the answer and the watches."""
+        self._answer = None
+        if self._fd >= 0:
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
+            self._fd = -1
