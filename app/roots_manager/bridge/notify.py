@@ -13,6 +13,7 @@ each burst of changes to the loop with ``call_soon_threadsafe``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib.machinery
 import importlib.util
 import os
@@ -107,10 +108,8 @@ def _wait(
                     deliver(raw)
     except BaseException as exc:  # handed to the loop: the watch's owner decides
         end = exc
-    try:
+    with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
         deliver(end)
-    except RuntimeError:  # the loop is closed: nobody is waiting any more
-        pass
 
 
 async def watch_dirs(
