@@ -102,12 +102,12 @@ def _early_command(argv: list[str]) -> list[str] | None:
 
 
 LEFT_OUT = ("ssl", "_hashlib")
-"""Modules a bridge process never needs, left out of it: asyncio imports ``ssl`` and ``hashlib``
+"""Modules a bridge process never needs, left out of it: asyncio imports ``ssl``, and ``hashlib``
 and ``hmac`` (through the store's lock and ``secrets``) import ``_hashlib``, each only in case it
-is wanted and each getting on without it, and together they load OpenSSL's libraries: about
-5 MiB of a bridge's memory. The bridge opens no network connection, hashes nothing that
-Python's own ``hashlib`` implementations cannot, and watches the store without anyio (which
-needs ``ssl``: see :mod:`roots_manager.bridge.notify`)."""
+is wanted and each getting on without it; together they load OpenSSL's libraries, about 5 MiB
+of a bridge's peak memory. The bridge opens no network connection, hashes nothing that Python's
+own ``hashlib`` implementations cannot, and watches the store without anyio (which needs
+``ssl``: see :mod:`roots_manager.bridge.notify`)."""
 
 
 def leave_out_unused_modules() -> None:
