@@ -28,12 +28,16 @@ PUPPET = Path(__file__).with_name("puppet_server.py")
 Msg = Any
 
 
-def bridge_argv(name: str, command: list[str], *options: str) -> list[str]:
-    """The command line of a bridge in front of *command*."""
+BRIDGE_MODULE = ("-m", "roots_manager.bridge")
+
+
+def bridge_argv(
+    name: str, command: list[str], *options: str, run: tuple[str, ...] = BRIDGE_MODULE
+) -> list[str]:
+    """The command line of a bridge in front of *command* (*run*: how Python starts it)."""
     return [
         sys.executable,
-        "-m",
-        "roots_manager.bridge",
+        *run,
         "--server",
         name,
         *options,
@@ -282,9 +286,17 @@ def iter_lines(data: bytes) -> Iterator[bytes]:
 class Bridged:
     """A real bridge with the test as its host, in front of a puppet server."""
 
-    def __init__(self, name: str = "pup", *options: str, server_opts: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        name: str = "pup",
+        *options: str,
+        server_opts: tuple[str, ...] = (),
+        run: tuple[str, ...] = BRIDGE_MODULE,
+    ) -> None:
         self.server = Puppet()
-        self.bridge = BridgeProc(bridge_argv(name, self.server.command(*server_opts), *options))
+        self.bridge = BridgeProc(
+            bridge_argv(name, self.server.command(*server_opts), *options, run=run)
+        )
         self.server.accept()
 
     def handshake(self, capabilities: dict[str, Any] | None = None) -> dict[str, Any]:

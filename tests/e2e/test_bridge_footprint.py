@@ -1,4 +1,5 @@
-"""A bridge's watchers stay up, and its version is known without package metadata."""
+"""What a bridge process carries: its watchers stay up without OpenSSL or anyio, and its
+version is known without package metadata."""
 
 from __future__ import annotations
 
@@ -7,10 +8,27 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import roots_manager
 from roots_manager.core import events as ev
 from roots_manager.core.store import Store
 from tests.bridge.wire import Bridged, events, grant_folder, is_method
+
+MODULES_AT_EXIT = """
+import atexit, os, runpy, sys
+
+def dump():
+    with open(os.environ["BRIDGE_MODULES_FILE"], "w") as f:
+        f.write("\\n".join(sorted(n for n, m in sys.modules.items() if m is not None)))
+
+atexit.register(dump)
+runpy.run_module("roots_manager.bridge", run_name="__main__", alter_sys=True)
+"""
+"""``python -m roots_manager.bridge`` that writes down, as it exits, the modules it loaded."""
+
+NEVER_LOADED = ("ssl", "_ssl", "_hashlib", "anyio", "watchfiles", "multiprocessing")
+"""OpenSSL's modules (several MiB of libraries), and anyio, which would bring them back."""
 
 
 def test_a_bridges_watchers_keep_running_after_a_change(store: Store, tmp_path: Path) -> None:
@@ -27,6 +45,37 @@ def test_a_bridges_watchers_keep_running_after_a_change(store: Store, tmp_path: 
         pair.close()
     # a watcher that failed (the store's, the folders' or the periodic check) says so in the
     # log; the notice above could still have come from the periodic check a second later
+    failed = [e["message"] for e in events(store.layout, ev.ERROR)]
+    assert not [m for m in failed if "failed" in m], failed
+
+
+def test_a_bridge_that_watched_a_change_never_loaded_openssl(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    listing = tmp_path / "modules.txt"
+    monkeypatch.setenv("BRIDGE_MODULES_FILE", str(listing))
+    uri = grant_folder(store, tmp_path, "pup", "work")
+    pair = Bridged(run=("-c", MODULES_AT_EXIT))
+    server, bridge = pair.server, pair.bridge
+    try:
+        pair.handshake()
+        assert pair.ask(1) == [uri]
+        with store.transaction() as s:
+            s.revoke("pup", [s.roots[0].id])
+        server.expect(is_method("notifications/roots/list_changed"), "the revocation")
+        assert pair.ask(2) == []
+        if sys.platform.startswith("linux"):
+            maps = Path(f"/proc/{bridge.proc.pid}/maps").read_text()
+            mapped = {line.split()[-1] for line in maps.splitlines() if "/" in line}
+            assert not [p for p in mapped if "libssl" in p or "libcrypto" in p], sorted(mapped)
+        server.exit(0)
+        assert bridge.wait() == 0, bridge.stderr
+    finally:
+        pair.close()
+    loaded = set(listing.read_text().split())
+    assert "roots_manager.bridge.runner" in loaded  # the listing is the whole bridge's
+    assert "watchfiles._rust_notify" in loaded
+    assert not [m for m in NEVER_LOADED if m in loaded], sorted(loaded)
     failed = [e["message"] for e in events(store.layout, ev.ERROR)]
     assert not [m for m in failed if "failed" in m], failed
 

@@ -101,8 +101,27 @@ def _early_command(argv: list[str]) -> list[str] | None:
     return command
 
 
+LEFT_OUT = ("ssl", "_hashlib")
+"""Modules a bridge process never needs, left out of it: asyncio imports ``ssl``, and ``hashlib``
+and ``hmac`` (through the store's lock and ``secrets``) import ``_hashlib``, each only in case it
+is wanted and each getting on without it; together they load OpenSSL's libraries, about 5 MiB
+of a bridge's peak memory. The bridge opens no network connection, hashes nothing that Python's
+own ``hashlib`` implementations cannot, and watches the store without anyio (which needs
+``ssl``: see :mod:`roots_manager.bridge.notify`)."""
+
+
+def leave_out_unused_modules() -> None:
+    """Make :data:`LEFT_OUT` unimportable in this process (for the bridge's own process only:
+    they stay importable for whatever imported them already)."""
+    for name in LEFT_OUT:
+        sys.modules.setdefault(name, None)  # type: ignore[arg-type]
+
+
 def main(argv: list[str] | None = None) -> int:
-    """The ``roots-bridge`` command."""
+    """The ``roots-bridge`` command (*argv* given: called from inside another program, whose
+    modules are left alone)."""
+    if argv is None:
+        leave_out_unused_modules()
     argv = list(sys.argv[1:] if argv is None else argv)
     early = _early_command(argv)
     proc: subprocess.Popen[bytes] | None = None

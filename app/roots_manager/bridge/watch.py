@@ -23,8 +23,7 @@ import time
 import traceback
 from collections.abc import Callable, Collection, Iterable
 
-from watchfiles import Change, awatch
-
+from roots_manager.bridge.notify import watch_dirs
 from roots_manager.core import identity
 from roots_manager.core.paths import Layout
 
@@ -68,20 +67,19 @@ async def watch_store(
     """
     names = {layout.store.name, *also}
 
-    def only_store(_: Change, path: str) -> bool:
+    def only_store(path: str) -> bool:
         return os.path.basename(path) in names
 
     while not stop.is_set():
         try:
-            async for _ in awatch(
-                layout.home,
-                watch_filter=only_store,
+            await watch_dirs(
+                [str(layout.home)],
+                only_store,
+                on_change,
+                stop,
                 debounce=STORE_DEBOUNCE_MS,
                 step=STORE_STEP_MS,
-                stop_event=stop,
-                recursive=False,
-            ):
-                on_change()
+            )
         except (OSError, RuntimeError):
             # the directory went away or the watcher failed: the periodic check still
             # re-reads the store, so keep trying without busy-looping
@@ -126,26 +124,25 @@ class FolderWatch:
         """Watch until :meth:`close`."""
         while not self._closed:
             self._rearm.clear()
-            # awatch puts its watch in place before it first yields to the loop, so whoever
+            # the watch is in place before watch_dirs first yields to the loop, so whoever
             # reads `watched` on the loop sees directories that are really watched
             self._watched = paths, parents = self._targets()
             if not parents:
                 await self._rearm.wait()
                 continue
 
-            def granted(_: Change, path: str, paths: frozenset[str] = paths) -> bool:
+            def granted(path: str, paths: frozenset[str] = paths) -> bool:
                 return identity.watch_key(path) in paths
 
             try:
-                async for _ in awatch(
-                    *sorted(parents),
-                    watch_filter=granted,
+                await watch_dirs(
+                    sorted(parents),
+                    granted,
+                    self._on_change,
+                    self._rearm,
                     debounce=FOLDER_DEBOUNCE_MS,
                     step=FOLDER_STEP_MS,
-                    stop_event=self._rearm,
-                    recursive=False,
-                ):
-                    self._on_change()
+                )
             except (OSError, RuntimeError):
                 # a parent vanished between the look and the watch: the periodic check
                 # notices the change and asks for a refresh
