@@ -97,7 +97,7 @@ def test_a_folder_read_back_is_private_only_with_exactly_those_entries(
 class FakeWindows:
     """The calls of ``core/winacl.py``, over real folders: each folder's DACL in a dict."""
 
-    def __init__(self, sid: str = USER, fail: OSError | None = None) -> None:
+    def __init__(self, sid: str = USER, fail: Exception | None = None) -> None:
         self.sid = sid
         self.fail = fail
         self.dacls: dict[Path, str] = {}
@@ -122,11 +122,11 @@ def test_a_folder_is_given_the_list_once(tmp_path: Path) -> None:
     windows = FakeWindows()
     home = tmp_path / "roots-manager"
     home.mkdir()
-    assert acl.make_private(home, windows, home_or_root(home)) == AclOutcome(AclStep.SET)
+    assert acl.make_private(home, lambda: windows, home_or_root(home)) == AclOutcome(AclStep.SET)
     assert windows.dacls == {home: f"D:PAI(A;OICI;FA;;;{USER})(A;OICI;FA;;;SY)"}
     # already private: left alone (setting it again would walk every file inside)
     windows.fail = PermissionError(5, "Access is denied")
-    assert acl.make_private(home, windows, home_or_root(home)) == AclOutcome(AclStep.KEEP)
+    assert acl.make_private(home, lambda: windows, home_or_root(home)) == AclOutcome(AclStep.KEEP)
 
 
 def test_the_home_folder_and_a_drives_root_are_refused(
@@ -137,7 +137,7 @@ def test_the_home_folder_and_a_drives_root_are_refused(
     monkeypatch.setenv("HOME", str(me))
     windows = FakeWindows()
     for folder in (me, Path("/")):
-        outcome = acl.make_private(folder, windows, home_or_root(folder))
+        outcome = acl.make_private(folder, lambda: windows, home_or_root(folder))
         assert outcome.step is AclStep.REFUSED
         assert outcome.reason == "it is your home folder or the root of the file system"
     assert windows.dacls == {}
@@ -153,7 +153,7 @@ def test_a_failure_is_returned_and_said_once(
     outcomes = []
     for folder in folders:
         folder.mkdir()
-        outcomes.append(acl.make_private(folder, windows, None))
+        outcomes.append(acl.make_private(folder, lambda: windows, None))
     assert {o.step for o in outcomes} == {AclStep.FAILED}
     assert "Access is denied" in (outcomes[0].reason or "")
     with caplog.at_level(logging.WARNING):
@@ -168,12 +168,24 @@ def test_a_failure_is_returned_and_said_once(
     assert all(f.is_dir() for f in folders)
 
 
+def test_calls_that_cannot_even_be_loaded_are_a_failure_said_not_raised(tmp_path: Path) -> None:
+    def broken() -> FakeWindows:
+        raise AttributeError("function 'SetNamedSecurityInfoW' not found")
+
+    outcome = acl.make_private(tmp_path, broken, None)
+    assert outcome == AclOutcome(AclStep.FAILED, "function 'SetNamedSecurityInfoW' not found")
+    windows = FakeWindows(fail=TypeError())  # a wrong ctypes declaration, say
+    assert acl.make_private(tmp_path, lambda: windows, None) == AclOutcome(
+        AclStep.FAILED, "TypeError"
+    )
+
+
 def test_a_token_whose_user_is_not_a_user_changes_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(acl, "_said", [])
     windows = FakeWindows(sid="S-1-1-0")
-    outcome = acl.make_private(tmp_path, windows, None)
+    outcome = acl.make_private(tmp_path, lambda: windows, None)
     assert outcome.step is AclStep.FAILED and "S-1-1-0" in (outcome.reason or "")
     assert windows.dacls == {}
     assert acl.say_failure_once(tmp_path, AclOutcome(AclStep.KEEP)) is False

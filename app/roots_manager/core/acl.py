@@ -26,6 +26,7 @@ from __future__ import annotations
 import enum
 import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -142,21 +143,26 @@ class AclSystem(Protocol):
         ...
 
 
-def make_private(path: Path, system: AclSystem, shared: str | None) -> AclOutcome:
+def make_private(path: Path, system: Callable[[], AclSystem], shared: str | None) -> AclOutcome:
     """Give the folder *path* the protected DACL of the current user, unless it has it.
 
-    *shared* is why the folder must not be made private (the home folder, a drive's root), or
-    None. A failure of the calls is returned, not raised: the folder is used all the same.
+    *system* loads the calls to Windows; *shared* is why the folder must not be made private
+    (the home folder, a drive's root), or None. A failure is returned, not raised: the folder
+    is used all the same.
     """
     try:
-        wanted = system.canonical(private_sddl(system.current_user_sid()))
-        if same_private_dacl(system.read_dacl(path), wanted):
+        calls = system()
+        wanted = calls.canonical(private_sddl(calls.current_user_sid()))
+        if same_private_dacl(calls.read_dacl(path), wanted):
             return AclOutcome(AclStep.KEEP)
         if shared is not None:
             return AclOutcome(AclStep.REFUSED, shared)
-        system.set_protected_dacl(path, wanted)
-    except (OSError, SidError) as exc:
-        return AclOutcome(AclStep.FAILED, str(exc))
+        calls.set_protected_dacl(path, wanted)
+    except Exception as exc:
+        # Not only OSError: the ctypes calls have never run on Windows (a wrong declaration
+        # raises ArgumentError or AttributeError), and privacy that cannot be had must not
+        # keep anyone from their state: the failure is said, the folder used.
+        return AclOutcome(AclStep.FAILED, str(exc) or type(exc).__name__)
     return AclOutcome(AclStep.SET)
 
 

@@ -71,9 +71,14 @@ def ensure_private_dir(path: Path) -> Path:
     path.mkdir(parents=True, exist_ok=True, mode=0o700)
     if sys.platform == "win32":
         # imported here: nothing of it is needed, nor loaded, on other systems
-        from roots_manager.core import acl, winacl
+        from roots_manager.core import acl
 
-        outcome = acl.make_private(path, winacl, shared=home_or_root(path))
+        def windows() -> acl.AclSystem:
+            from roots_manager.core import winacl
+
+            return winacl
+
+        outcome = acl.make_private(path, windows, shared=home_or_root(path))
         if outcome.step is acl.AclStep.REFUSED:
             raise _refused(path, outcome.reason or "")
         acl.say_failure_once(path, outcome)
