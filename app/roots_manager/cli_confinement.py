@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from roots_manager.cli_text import shown
-from roots_manager.core import live
-from roots_manager.core.confined import report, set_confinement, set_restart_on_revoke
-from roots_manager.core.store import Store, json_bytes
-from roots_manager.sandbox.availability import availability
+from roots_manager.cli_text import json_text, shown
+
+if TYPE_CHECKING:
+    from roots_manager.core.store import Store
+
+# What the commands need is imported in them: building the parser, which every call of
+# roots-manager does (--version too), must stay cheap.
 
 
 def cmd_confine(store: Store, args: argparse.Namespace) -> int:
+    from roots_manager.core.confined import set_confinement
+    from roots_manager.sandbox.availability import availability
+
     on = None if args.state is None else args.state == "on"
     with store.transaction() as state:
         srv = set_confinement(
@@ -40,6 +45,8 @@ def cmd_confine(store: Store, args: argparse.Namespace) -> int:
 
 
 def cmd_restart_on_revoke(store: Store, args: argparse.Namespace) -> int:
+    from roots_manager.core.confined import set_restart_on_revoke
+
     with store.transaction() as state:
         srv = set_restart_on_revoke(state, args.server, _SETTING[args.state])
     name = shown(args.server)
@@ -61,6 +68,10 @@ _SETTING = {"on": True, "off": False, "default": None}
 
 def show(store: Store, name: str) -> dict[str, Any]:
     """The ``servers show`` report of server *name*."""
+    from roots_manager.core import live
+    from roots_manager.core.confined import report
+    from roots_manager.sandbox.availability import availability
+
     found = availability()
     out = report(store.read(), name, can_confine=found.available, why=found.reason)
     out["mechanism"] = found.mechanism
@@ -83,7 +94,7 @@ def show(store: Store, name: str) -> dict[str, Any]:
 def cmd_show(store: Store, args: argparse.Namespace) -> int:
     out = show(store, args.server)
     if args.json:
-        print(json_bytes(out, indent=2).decode("utf-8"))
+        print(json_text(out))
         return 0
     print(f"{shown(out['name'])}: confinement {'on' if out['confine'] else 'off'}")
     print(f"  {out['means']}")

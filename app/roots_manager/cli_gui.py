@@ -10,7 +10,6 @@ one is built without a console window.
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -43,6 +42,8 @@ def open_app(argv: Sequence[str]) -> int:
     app = app_executable()
     if app is not None:
         if sys.platform == "win32":
+            import subprocess
+
             # no exec on Windows: wait for the app, so that the command's exit code is its own
             return subprocess.call([app, *argv])
         sys.stdout.flush()

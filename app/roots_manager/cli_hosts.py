@@ -9,18 +9,20 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from roots_manager.cli_text import json_text, print_json, shown, table
-from roots_manager.core import hostchanges, live
-from roots_manager.core.consent import effective
-from roots_manager.core.hostchanges import FileReport, FileResult, HostRefusal
 from roots_manager.core.hosts import HOST_IDS, Platform
-from roots_manager.core.hostservers import HostServer, Transport
-from roots_manager.core.hostwrap import find_bridge, home_for_hosts
 from roots_manager.core.names import find_by_visible
 from roots_manager.core.paths import platform_home
-from roots_manager.core.store import Store
+
+if TYPE_CHECKING:
+    from roots_manager.core.hostchanges import FileReport, FileResult
+    from roots_manager.core.hostservers import HostServer
+    from roots_manager.core.store import Store
+
+# What the commands need is imported in them: building the parser, which every call of
+# roots-manager does (--version too), must stay cheap.
 
 JSON_VERSION = 1
 EXIT_REFUSED = 1
@@ -28,6 +30,8 @@ EXIT_USAGE = 2
 
 
 def _server_json(s: HostServer) -> dict[str, Any]:
+    from roots_manager.core.hostservers import Transport
+
     return {
         "name": s.name,
         "table": list(s.container),
@@ -57,6 +61,8 @@ def _file_json(r: FileReport) -> dict[str, Any]:
 
 
 def _status(s: HostServer) -> str:
+    from roots_manager.core.hostservers import Transport
+
     if s.wrapped is not None:
         return f"behind the bridge as {s.wrapped.server!r}"
     if s.transport is Transport.STDIO:
@@ -65,6 +71,8 @@ def _status(s: HostServer) -> str:
 
 
 def cmd_hosts_list(store: Store, args: argparse.Namespace) -> int:
+    from roots_manager.core import hostchanges
+
     reports = hostchanges.report(Platform.current(), hostchanges.projects(store))
     if args.json:
         print_json({"version": JSON_VERSION, "files": [_file_json(r) for r in reports]})
@@ -140,6 +148,9 @@ def shown_diff(diff: str) -> str:
 
 
 def _bridge(args: argparse.Namespace) -> str:
+    from roots_manager.core.hostchanges import HostRefusal
+    from roots_manager.core.hostwrap import find_bridge
+
     bridge = args.bridge or find_bridge()
     if bridge is None:
         raise HostRefusal(
@@ -154,6 +165,9 @@ def _bridge(args: argparse.Namespace) -> str:
 
 
 def _change(store: Store, args: argparse.Namespace, action: str) -> int:
+    from roots_manager.core import hostchanges
+    from roots_manager.core.hostwrap import home_for_hosts
+
     if not args.all and not args.servers:
         print(
             f"roots-manager: name the servers to {action}, or pass --all "
@@ -176,14 +190,21 @@ def _change(store: Store, args: argparse.Namespace, action: str) -> int:
 
 
 def cmd_hosts_wrap(store: Store, args: argparse.Namespace) -> int:
-    return _change(store, args, hostchanges.WRAP)
+    from roots_manager.core.hostchanges import WRAP
+
+    return _change(store, args, WRAP)
 
 
 def cmd_hosts_unwrap(store: Store, args: argparse.Namespace) -> int:
-    return _change(store, args, hostchanges.UNWRAP)
+    from roots_manager.core.hostchanges import UNWRAP
+
+    return _change(store, args, UNWRAP)
 
 
 def cmd_hosts_undo(store: Store, args: argparse.Namespace) -> int:
+    from roots_manager.core import hostchanges
+    from roots_manager.core.hostwrap import home_for_hosts
+
     last = hostchanges.last_change(store.layout)
     if last is None:
         print("no host change to undo")
@@ -200,6 +221,9 @@ def cmd_hosts_undo(store: Store, args: argparse.Namespace) -> int:
 def watch_effective(store: Store, server_ref: str, as_json: bool) -> int:
     """Print *server*'s ``roots/list`` answer now, then again each time it changes."""
     from watchfiles import watch
+
+    from roots_manager.core import live
+    from roots_manager.core.consent import effective
 
     layout = store.layout
     last: dict[str, Any] | None = None

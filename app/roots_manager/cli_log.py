@@ -5,19 +5,24 @@ from __future__ import annotations
 import argparse
 import signal
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from roots_manager.cli_text import json_text, shown
-from roots_manager.core import events as ev
-from roots_manager.core import retention
 from roots_manager.core.names import visible
-from roots_manager.core.store import Store
+
+if TYPE_CHECKING:
+    from roots_manager.core.store import Store
+
+# What the commands need is imported in them: building the parser, which every call of
+# roots-manager does (--version too), must stay cheap.
 
 
 def _print_event(rec: dict[str, Any], as_json: bool) -> None:
     if as_json:
         print(json_text(rec, indent=None), flush=True)
         return
+    from roots_manager.core import events as ev
+
     rid = "" if rec.get("id") is None else f"#{rec['id']}"
     line = (
         f"{rec.get('ts', '')}  {visible(str(rec.get('server', '')))}  {rec.get('dir', '-')}  "
@@ -27,6 +32,8 @@ def _print_event(rec: dict[str, Any], as_json: bool) -> None:
 
 
 def cmd_log(store: Store, args: argparse.Namespace) -> int:
+    from roots_manager.core import events as ev
+
     offsets: dict[str, int] = {}
 
     def drain() -> None:
@@ -64,6 +71,8 @@ def _mib(n: int) -> str:
 
 
 def cmd_log_retention(store: Store, args: argparse.Namespace) -> int:
+    from roots_manager.core import retention
+
     changing = args.max_size is not None or args.max_age is not None
     if changing:
         with store.transaction() as state:

@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import shlex
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from roots_manager.cli_text import print_json, shown, table
 from roots_manager.core.names import find_by_visible, visible
-from roots_manager.core.probe_plan import KIND_TEXT
-from roots_manager.core.probe_reasons import Status
-from roots_manager.core.probe_report import CELL_MARK, Report, short, verdict_lines
-from roots_manager.core.probe_table import compare, comparison_json, history, save
-from roots_manager.core.store import Store
+
+if TYPE_CHECKING:
+    from roots_manager.core.probe_reasons import Status
+    from roots_manager.core.probe_report import Report
+    from roots_manager.core.store import Store
+
+# What the commands need is imported in them: building the parser, which every call of
+# roots-manager does (--version too), must stay cheap (asyncio and the probe's tables are not).
 
 EXIT_INCOMPLETE = 1
 
@@ -62,6 +64,9 @@ def _cut(text: str) -> str:
 
 def print_report(report: Report) -> None:
     """The report as text: the server, its roots, the matrix, the verdict."""
+    from roots_manager.core.probe_plan import KIND_TEXT
+    from roots_manager.core.probe_report import CELL_MARK, short, verdict_lines
+
     version = f" {report.version}" if report.version else ""
     print(f"server: {shown(report.name)}{shown(version)}  ({shown(' '.join(report.command))})")
     allowance = report.allowance or "unknown (no {allow} in the command line)"
@@ -117,6 +122,9 @@ def cmd_probe(store: Store, args: argparse.Namespace) -> int:
         return _history(store, args)
     if args.compare is not None:
         return _compare(store, args)
+    import asyncio
+
+    from roots_manager.core.probe_table import save
     from roots_manager.probe.runner import HANDSHAKE, Timeouts, probe
 
     try:
@@ -148,6 +156,8 @@ def cmd_probe(store: Store, args: argparse.Namespace) -> int:
 
 
 def _history(store: Store, args: argparse.Namespace) -> int:
+    from roots_manager.core.probe_table import history
+
     tables = history(store.layout, args.history)
     if args.json:
         print_json(
@@ -177,6 +187,8 @@ def _history(store: Store, args: argparse.Namespace) -> int:
 
 
 def _compare(store: Store, args: argparse.Namespace) -> int:
+    from roots_manager.core.probe_table import compare, comparison_json, history
+
     tables = history(store.layout, args.compare)
     if len(tables) < 2:
         print(

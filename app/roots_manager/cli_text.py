@@ -7,13 +7,14 @@ import unicodedata
 from typing import Any
 
 from roots_manager.core.names import BIDI_CONTROLS
-from roots_manager.core.store import json_bytes
 
 
 def json_text(doc: Any, indent: int | None = 2) -> str:
     """*doc* as JSON text; lone surrogates become escapes."""
     # A file name that is not UTF-8 holds lone surrogates, which stdout cannot encode; they go
     # out as the JSON escapes that decode to the same string.
+    from roots_manager.core.store import json_bytes
+
     return json_bytes(doc, indent=indent).decode("utf-8")
 
 

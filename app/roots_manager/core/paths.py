@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,28 +39,56 @@ def _not_ours(path: Path, st: os.stat_result) -> str | None:
         return "it belongs to another user"
     if st.st_mode & (stat.S_ISVTX | stat.S_IWOTH):
         return "it is a shared folder (writable by everyone)"
+    return home_or_root(path)
+
+
+def home_or_root(path: Path) -> str | None:
+    """Why *path* must never be made private to Roots Manager: it is the home folder or the
+    root of a file system (a drive on Windows); None for any other folder."""
     real = os.path.realpath(path)
     if real == os.path.realpath(os.path.expanduser("~")) or os.path.dirname(real) == real:
         return "it is your home folder or the root of the file system"
     return None
 
 
+def _refused(path: Path, reason: str) -> SharedDirectoryError:
+    return SharedDirectoryError(
+        f"{path} cannot hold Roots Manager's private state: {reason}. Point "
+        f"{HOME_ENV} at a folder of its own (it is created if missing)"
+    )
+
+
 def ensure_private_dir(path: Path) -> Path:
-    """Create *path* (and parents) if needed and make it private to the user (0700).
+    """Create *path* (and parents) if needed and make it private to the user.
+
+    On POSIX that is mode 0700; on Windows a protected access list for the user and SYSTEM
+    (:mod:`roots_manager.core.acl`), which what is created inside inherits; a failure to set it
+    is said once and the folder is used all the same.
 
     Raises :class:`SharedDirectoryError` for a folder that must not be made private: another
     user's, a shared one such as ``/tmp``, the home folder, or the root of the file system.
     """
     path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    if sys.platform == "win32":
+        # imported here: nothing of it is needed, nor loaded, on other systems
+        from roots_manager.core import acl
+
+        def windows() -> acl.AclSystem:
+            from roots_manager.core import winacl
+
+            return winacl
+
+        outcome = acl.make_private(path, windows, shared=home_or_root(path))
+        if outcome.step is acl.AclStep.REFUSED:
+            raise _refused(path, outcome.reason or "")
+        acl.say_failure_once(path, outcome)
+        return path
     st = path.stat()
     mode = stat.S_IMODE(st.st_mode)
-    if mode != 0o700 and os.name != "nt":
+    if mode != 0o700:
         reason = _not_ours(path, st)
         if reason:
-            raise SharedDirectoryError(
-                f"{path} cannot hold Roots Manager's private state: {reason}. Point "
-                f"{HOME_ENV} at a folder of its own (it is created if missing)"
-            )
+            raise _refused(path, reason)
         path.chmod(0o700)
     return path
 

@@ -24,8 +24,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from filelock import FileLock
-
 from roots_manager.core import statefile
 from roots_manager.core.model import State
 from roots_manager.core.paths import Layout
@@ -194,6 +192,10 @@ class Store:
     def __init__(self, layout: Layout | None = None) -> None:
         self.layout = (layout or Layout.default()).ensure()
         self.path = self.layout.store
+        # imported here: the module is loaded by commands that never open a store
+        # (roots-manager --version), and filelock costs more to import than the rest of them
+        from filelock import FileLock
+
         self._lock = FileLock(str(self.layout.store_lock), timeout=LOCK_TIMEOUT, mode=0o600)
 
     # Reads need no lock: a save replaces the whole file by rename, so a reader sees either
