@@ -18,9 +18,11 @@ from roots_manager.cli_gui import open_app
 from roots_manager.cli_text import print_json, shown, table, utf8_output
 from roots_manager.core import live
 from roots_manager.core.consent import active_grants_by_root, root_unavailable
-from roots_manager.core.model import ModelError, Scope, State
+from roots_manager.core.grants import Scope
+from roots_manager.core.model import State
 from roots_manager.core.names import visible
 from roots_manager.core.paths import Layout
+from roots_manager.core.refusal import ModelError
 from roots_manager.core.store import Store, StoreError
 from roots_manager.core.uri import UriError
 

@@ -15,7 +15,8 @@ from typing import Any
 
 from roots_manager.core.confinement import runtime_rules
 from roots_manager.core.consent import root_unavailable, visible_roots
-from roots_manager.core.model import Server, State, normalize_path, server_name_error
+from roots_manager.core.model import Server, State, server_name_error
+from roots_manager.core.roots import normalize_path
 from roots_manager.core.rules import Rules
 
 NEXT_START = (

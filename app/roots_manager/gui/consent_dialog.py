@@ -27,8 +27,8 @@ from PySide6.QtWidgets import (
 )
 
 from roots_manager.core.consent_wait import ConsentWait, WaitStage, current_wait
+from roots_manager.core.grants import Decision
 from roots_manager.core.interaction import ConsentAnswer, ConsentQuestion, Reply, RootChoice
-from roots_manager.core.model import Decision
 from roots_manager.core.names import visible
 from roots_manager.core.paths import Layout
 from roots_manager.gui.folder_drops import dropped_folders

@@ -31,8 +31,9 @@ from PySide6.QtWidgets import (
 )
 
 from roots_manager.core import live
+from roots_manager.core.grants import Scope
 from roots_manager.core.live import BridgeMarker
-from roots_manager.core.model import POLICIES, Scope, State
+from roots_manager.core.model import POLICIES, State
 from roots_manager.core.names import visible
 from roots_manager.gui.confine_box import ConfineBox
 from roots_manager.gui.consent_matrix import ConsentMatrixModel
