@@ -2711,7 +2711,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+7"/>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+366"/>
+        <location filename="../../app/roots_manager/gui/servers_table.py" line="+48"/>
         <source>running</source>
         <translation>実行中</translation>
     </message>
@@ -2801,7 +2801,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+2"/>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+7"/>
+        <location filename="../../app/roots_manager/gui/servers_table.py" line="+7"/>
         <source>stale</source>
         <translation>古い情報</translation>
     </message>
@@ -2814,7 +2814,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="-290"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+66"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;ルートはサーバーにどこを見るべきかを伝えるもので、アクセス制御ではありません。&lt;/b&gt;サーバーは、そのプロセスに許されたファイルなら何でも開けます。実際に何をしているかは「ログ」で確認してください。</translation>
     </message>
@@ -2824,7 +2824,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>注意: ルートはアクセス制御ではありません</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../../app/roots_manager/gui/policy_choice.py" line="+18"/>
         <source>Policy for unknown servers</source>
         <translation>未知のサーバーに対するポリシー</translation>
     </message>
@@ -2844,22 +2844,22 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>すべてのルートを見せる</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+4"/>
         <source>When an &amp;unknown server starts:</source>
         <translation>未知のサーバーが起動したとき(&amp;U):</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location filename="../../app/roots_manager/gui/servers_table.py" line="-24"/>
         <source>Servers</source>
         <translation>サーバー</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location filename="../../app/roots_manager/gui/consent_cells.py" line="+43"/>
         <source>Consent: which server sees which root</source>
         <translation>同意: どのサーバーにどのルートを見せるか</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+21"/>
         <source>No server has run behind roots-bridge yet. Start one with Connect a server…, or put roots-bridge in front of a server in your host&apos;s configuration (Help, Use with your host); it appears here the first time it runs.</source>
         <translation>まだ roots-bridge 経由で動いたサーバーはありません。「サーバーに接続…」で起動するか、ホストの設定でサーバーの前に roots-bridge を置いてください（ヘルプ →「ホストで使う」）。サーバーは初めて動いたときにここに現れます。</translation>
     </message>
@@ -2945,62 +2945,62 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>プローブ(&amp;P)…</translation>
     </message>
     <message>
-        <location line="+85"/>
+        <location filename="../../app/roots_manager/gui/consent_cells.py" line="+42"/>
         <source>Legend of the consent cells</source>
         <translation>同意セルの凡例</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Always: from now on</source>
         <translation>常に: これから先ずっと</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>While running: until the server stops</source>
         <translation>実行中のみ: サーバーが止まるまで</translation>
     </message>
     <message>
-        <location line="+213"/>
+        <location line="+25"/>
         <source>&amp;While running</source>
         <translation>実行中のみ(&amp;W)</translation>
     </message>
     <message>
-        <location line="-212"/>
+        <location line="-23"/>
         <source>Not granted</source>
         <translation>許可なし</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>Read-only: said in the cell</source>
         <translation>読み取り専用: セルに表示</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="-41"/>
         <source>Each server appears here as a row once it has run behind roots-bridge.</source>
         <translation>各サーバーは、roots-bridge の背後で一度動くとここに行として表示されます。</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>You have no roots yet: add folders in the Roots tab, and each becomes a column here.</source>
         <translation>まだルートがありません。「ルート」タブでフォルダーを追加すると、それぞれがここで列になります。</translation>
     </message>
     <message>
-        <location line="+129"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+180"/>
         <source>Could not ask the bridge of {server}: {reason}</source>
         <translation>{server} のブリッジに依頼できませんでした: {reason}</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location filename="../../app/roots_manager/gui/policy_choice.py" line="+11"/>
         <source>Show every root to unknown servers?</source>
         <translation>未知のサーバーにすべてのルートを見せますか?</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>Any server that starts behind the bridge will be told about every root, without asking you. Continue?</source>
         <translation>ブリッジ経由で起動するサーバーはすべて、確認なしにすべてのルートを知らされます。続けますか?</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+30"/>
         <source>Forget server</source>
         <translation>サーバーを削除</translation>
     </message>
@@ -3010,7 +3010,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>{server} とその許可を削除しますか? 次に起動したときは新しいサーバーとして扱われます。</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location filename="../../app/roots_manager/gui/consent_cells.py" line="+51"/>
         <source>&amp;Always</source>
         <translation>常に(&amp;A)</translation>
     </message>

@@ -2711,7 +2711,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+7"/>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+366"/>
+        <location filename="../../app/roots_manager/gui/servers_table.py" line="+48"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
@@ -2801,7 +2801,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+2"/>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+7"/>
+        <location filename="../../app/roots_manager/gui/servers_table.py" line="+7"/>
         <source>stale</source>
         <translation>过时</translation>
     </message>
@@ -2814,7 +2814,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="-290"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+66"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;根目录告诉服务器该去哪里查看，它们并不是访问控制。&lt;/b&gt;服务器仍然可以打开其进程有权访问的任何文件。请在“日志”中查看它实际做了什么。</translation>
     </message>
@@ -2824,7 +2824,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>注意：根目录不是访问控制</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../../app/roots_manager/gui/policy_choice.py" line="+18"/>
         <source>Policy for unknown servers</source>
         <translation>未知服务器的策略</translation>
     </message>
@@ -2844,22 +2844,22 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>显示所有根目录</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+4"/>
         <source>When an &amp;unknown server starts:</source>
         <translation>未知服务器启动时(&amp;U)：</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location filename="../../app/roots_manager/gui/servers_table.py" line="-24"/>
         <source>Servers</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location filename="../../app/roots_manager/gui/consent_cells.py" line="+43"/>
         <source>Consent: which server sees which root</source>
         <translation>授权：哪个服务器可以看到哪个根目录</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+21"/>
         <source>No server has run behind roots-bridge yet. Start one with Connect a server…, or put roots-bridge in front of a server in your host&apos;s configuration (Help, Use with your host); it appears here the first time it runs.</source>
         <translation>还没有服务器通过 roots-bridge 运行过。请用“连接服务器…”启动一个，或在主机的配置中把 roots-bridge 放在服务器前面（帮助 →“在主机中使用”）；服务器第一次运行时会出现在这里。</translation>
     </message>
@@ -2945,62 +2945,62 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>探测(&amp;P)…</translation>
     </message>
     <message>
-        <location line="+85"/>
+        <location filename="../../app/roots_manager/gui/consent_cells.py" line="+42"/>
         <source>Legend of the consent cells</source>
         <translation>授权单元格图例</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Always: from now on</source>
         <translation>始终：从现在起</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>While running: until the server stops</source>
         <translation>仅运行期间：直到服务器停止</translation>
     </message>
     <message>
-        <location line="+213"/>
+        <location line="+25"/>
         <source>&amp;While running</source>
         <translation>仅运行期间(&amp;W)</translation>
     </message>
     <message>
-        <location line="-212"/>
+        <location line="-23"/>
         <source>Not granted</source>
         <translation>未授权</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>Read-only: said in the cell</source>
         <translation>只读：在单元格中注明</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="-41"/>
         <source>Each server appears here as a row once it has run behind roots-bridge.</source>
         <translation>每个服务器在 roots-bridge 之后运行过一次后，都会在这里显示为一行。</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>You have no roots yet: add folders in the Roots tab, and each becomes a column here.</source>
         <translation>你还没有根目录：在“根目录”标签页中添加文件夹，每个文件夹都会成为这里的一列。</translation>
     </message>
     <message>
-        <location line="+129"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+180"/>
         <source>Could not ask the bridge of {server}: {reason}</source>
         <translation>无法向 {server} 的桥接器发出请求：{reason}</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location filename="../../app/roots_manager/gui/policy_choice.py" line="+11"/>
         <source>Show every root to unknown servers?</source>
         <translation>要向未知服务器显示所有根目录吗？</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>Any server that starts behind the bridge will be told about every root, without asking you. Continue?</source>
         <translation>任何通过桥接器启动的服务器都会在不询问你的情况下得知所有根目录。是否继续？</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+30"/>
         <source>Forget server</source>
         <translation>移除服务器</translation>
     </message>
@@ -3010,7 +3010,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>要移除 {server} 及其授权吗？下次启动时它将被视为新服务器。</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location filename="../../app/roots_manager/gui/consent_cells.py" line="+51"/>
         <source>&amp;Always</source>
         <translation>始终(&amp;A)</translation>
     </message>
