@@ -117,7 +117,8 @@ def cmd_probe(store: Store, args: argparse.Namespace) -> int:
         return _history(store, args)
     if args.compare is not None:
         return _compare(store, args)
-    from roots_manager.probe.runner import HANDSHAKE, Timeouts, probe
+    from roots_manager.probe.connection import HANDSHAKE, Timeouts
+    from roots_manager.probe.runner import probe
 
     try:
         command = _command(store, args)
