@@ -19,9 +19,10 @@ from roots_manager.core.log_limits import (
     LOG_LIMIT_TOPS,
     LogRetention,
 )
-from roots_manager.core.model import POLICIES, Server, State
+from roots_manager.core.model import POLICIES, State
 from roots_manager.core.roots import Root
 from roots_manager.core.schema import SCHEMA_VERSION, SchemaError
+from roots_manager.core.servers import Server
 
 
 def to_document(state: State) -> dict[str, Any]:

@@ -4,8 +4,9 @@ Every operation here is a pure edit of a :class:`State` in memory; :mod:`roots_m
 makes it durable. Operations raise :class:`~roots_manager.core.refusal.ModelError` with a
 message meant for the user, made from one of :data:`ERROR_TEMPLATES` so that a front end can show
 it in the user's language. The records it keeps are defined beside it: roots in
-:mod:`roots_manager.core.roots`, grants and consent requests in :mod:`roots_manager.core.grants`,
-the traffic log limits in :mod:`roots_manager.core.log_limits`.
+:mod:`roots_manager.core.roots`, servers in :mod:`roots_manager.core.servers`, grants and consent
+requests in :mod:`roots_manager.core.grants`, the traffic log limits in
+:mod:`roots_manager.core.log_limits`.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from roots_manager.core.log_limits import RETENTION_REFUSALS, LogRetention, log_
 from roots_manager.core.names import NameFlaw, check_server_name
 from roots_manager.core.refusal import ModelError
 from roots_manager.core.roots import BROAD_REFUSALS, Root, clean_name, find_root, new_root
+from roots_manager.core.servers import Server
 
 _FINGERPRINT = re.compile(r"[0-9a-fA-F]{64}")
 
@@ -83,45 +85,6 @@ def fingerprint(command: Sequence[str]) -> str:
     """A stable fingerprint of a server's command line (the argv it is started with)."""
     data = json.dumps(list(command), ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(data.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-@dataclass
-class Server:
-    name: str
-    fingerprint: str | None = None
-    """The approved command fingerprint; None until a command has used the name."""
-    command: list[str] | None = None
-    """The command line last seen running under this name."""
-    seen_fingerprint: str | None = None
-    first_seen: str | None = None
-    last_seen: str | None = None
-    confine: bool = False
-    """Start the server confined to its grants (:mod:`roots_manager.core.confinement`)."""
-    allow_read: list[str] = field(default_factory=list)
-    """Extra paths a confined server may read (besides its grants and what it needs to run)."""
-    allow_write: list[str] = field(default_factory=list)
-    """Extra paths a confined server may read and write."""
-    restart_on_revoke: bool | None = None
-    """Restart the server behind the host's back when a folder it was told is revoked (and,
-    confined, whenever its rules change); None: the default, on for confined servers only."""
-    decision: Decision | None = None
-    """The user's answer to the last consent request about this server (None: never asked,
-    or decided before this was kept)."""
-    decided_at: str | None = None
-
-    @property
-    def restarts_on_revoke(self) -> bool:
-        """Whether a revocation restarts this server (its setting, or the default)."""
-        return self.confine if self.restart_on_revoke is None else self.restart_on_revoke
-
-    @property
-    def suspended(self) -> bool:
-        """True when the last command seen differs from the approved one."""
-        return (
-            self.fingerprint is not None
-            and self.seen_fingerprint is not None
-            and self.fingerprint != self.seen_fingerprint
-        )
 
 
 @dataclass
