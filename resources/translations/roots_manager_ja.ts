@@ -1762,7 +1762,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProbeDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/probe_dialog.py" line="+62"/>
+        <location filename="../../app/roots_manager/gui/probe_dialog.py" line="+61"/>
         <source>Probe {server}</source>
         <translation>{server} をプローブ</translation>
     </message>
