@@ -44,8 +44,9 @@ CLI = [
 
 def make_home(base: Path, n: int) -> dict[str, str]:
     """A per-user directory holding *n* real folders, all granted to the bench server."""
-    from roots_manager.core.model import Root, State, fingerprint, now_iso
+    from roots_manager.core.model import State, fingerprint, now_iso
     from roots_manager.core.paths import Layout
+    from roots_manager.core.roots import Root
     from roots_manager.core.store import Store, json_bytes, write_atomic
 
     folders = base / f"folders-{n}"

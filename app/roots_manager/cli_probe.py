@@ -125,7 +125,8 @@ def cmd_probe(store: Store, args: argparse.Namespace) -> int:
     import asyncio
 
     from roots_manager.core.probe_table import save
-    from roots_manager.probe.runner import HANDSHAKE, Timeouts, probe
+    from roots_manager.probe.connection import HANDSHAKE, Timeouts
+    from roots_manager.probe.runner import probe
 
     try:
         command = _command(store, args)

@@ -50,7 +50,7 @@
 <context>
     <name>LogPanel</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/log_view.py" line="+297"/>
+        <location filename="../../app/roots_manager/gui/log_view.py" line="+301"/>
         <source>Exported %n event(s) to {path}</source>
         <translation>
             <numerusform>Exported %n event to {path}</numerusform>
@@ -58,7 +58,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+142"/>
+        <location line="+144"/>
         <source>Showing {shown} of %n event(s)</source>
         <translation>
             <numerusform>Showing {shown} of %n event</numerusform>
@@ -69,7 +69,7 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+164"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+139"/>
         <source>Added %n root(s)</source>
         <translation>
             <numerusform>Added %n root</numerusform>
@@ -77,7 +77,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+122"/>
+        <location line="+26"/>
         <source>%n server(s) wait for your decision</source>
         <translation>
             <numerusform>%n server waits for your decision</numerusform>
@@ -88,7 +88,7 @@
 <context>
     <name>ServersModel</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/servers_model.py" line="+170"/>
+        <location filename="../../app/roots_manager/gui/servers_model.py" line="+171"/>
         <source>, restarted %n time(s)</source>
         <translation>
             <numerusform>, restarted %n time</numerusform>

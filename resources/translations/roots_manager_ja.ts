@@ -436,7 +436,7 @@
 <context>
     <name>ConsentMatrixModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/consent_matrix.py" line="+150"/>
+        <location filename="../../app/roots_manager/gui/consent_matrix.py" line="+151"/>
         <source>Its command line changed: its grants are suspended until approved</source>
         <translation>コマンドラインが変更されました。承認されるまで許可は停止されます</translation>
     </message>
@@ -1026,7 +1026,7 @@
 <context>
     <name>LogModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_model.py" line="+39"/>
+        <location filename="../../app/roots_manager/gui/log_model.py" line="+41"/>
         <source>Time</source>
         <translation>時刻</translation>
     </message>
@@ -1100,12 +1100,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+170"/>
+        <location line="+174"/>
         <source>&amp;Pause</source>
         <translation>一時停止(&amp;P)</translation>
     </message>
     <message>
-        <location line="-168"/>
+        <location line="-172"/>
         <source>Pause the log</source>
         <translation>ログを一時停止</translation>
     </message>
@@ -1126,12 +1126,12 @@
     </message>
     <message>
         <location line="+11"/>
-        <location line="+176"/>
+        <location line="+180"/>
         <source>Export the shown events</source>
         <translation>表示中のイベントをエクスポート</translation>
     </message>
     <message>
-        <location line="-175"/>
+        <location line="-179"/>
         <source>Save the events shown as JSON Lines or CSV</source>
         <translation>表示中のイベントを JSON Lines または CSV で保存します</translation>
     </message>
@@ -1161,14 +1161,14 @@
         <translation>ログの状態</translation>
     </message>
     <message numerus="yes">
-        <location line="+118"/>
+        <location line="+122"/>
         <source>Exported %n event(s) to {path}</source>
         <translation>
             <numerusform>%n 件のイベントを {path} に書き出しました</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+70"/>
+        <location line="+72"/>
         <source>That event is hidden by the filter or the cleared view</source>
         <translation>そのイベントは絞り込みかクリアした表示で隠れています</translation>
     </message>
@@ -1180,7 +1180,7 @@
         </translation>
     </message>
     <message>
-        <location line="-350"/>
+        <location line="-356"/>
         <source>Cle&amp;ar view</source>
         <translation>表示をクリア(&amp;A)</translation>
     </message>
@@ -1200,7 +1200,7 @@
         <translation>絞り込み(&amp;I):</translation>
     </message>
     <message>
-        <location line="+144"/>
+        <location line="+148"/>
         <source>Res&amp;ume</source>
         <translation>再開(&amp;U)</translation>
     </message>
@@ -1225,7 +1225,7 @@
         <translation>{path} に書き込めませんでした: {error}</translation>
     </message>
     <message>
-        <location line="+84"/>
+        <location line="+86"/>
         <source>This event is no longer on disk.</source>
         <translation>このイベントはもうディスク上にありません。</translation>
     </message>
@@ -1471,13 +1471,13 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+101"/>
-        <location line="+201"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+75"/>
+        <location line="+106"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-187"/>
+        <location line="-92"/>
         <source>Sections</source>
         <translation>セクション</translation>
     </message>
@@ -1507,17 +1507,17 @@
         <translation>復旧(&amp;C)…</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location filename="../../app/roots_manager/gui/main_menus.py" line="+36"/>
         <source>&amp;File</source>
         <translation>ファイル(&amp;F)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>&amp;Add folder…</source>
         <translation>フォルダーを追加(&amp;A)…</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>&amp;Detect projects…</source>
         <translation>プロジェクトを検出(&amp;D)…</translation>
     </message>
@@ -1527,17 +1527,17 @@
         <translation>最近使ったフォルダー(&amp;R)</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>&amp;Settings…</source>
         <translation>設定(&amp;S)…</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+16"/>
         <source>&amp;Close window</source>
         <translation>ウィンドウを閉じる(&amp;C)</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+8"/>
         <source>&amp;Quit</source>
         <translation>終了(&amp;Q)</translation>
     </message>
@@ -1547,12 +1547,12 @@
         <translation>サーバー(&amp;S)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>&amp;Connect a server…</source>
         <translation>サーバーに接続(&amp;C)…</translation>
     </message>
     <message numerus="yes">
-        <location line="+36"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+48"/>
         <source>%n server(s) wait for your decision</source>
         <translation>
             <numerusform>%n 個のサーバーがあなたの決定を待っています</numerusform>
@@ -1584,17 +1584,17 @@
         <translation>実行を続ける(&amp;K)</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location filename="../../app/roots_manager/gui/help_boxes.py" line="+68"/>
         <source>The server then appears in the Servers and consent tab the first time it runs, and sees only the roots you grant it.</source>
         <translation>サーバーは初めて起動したときに「サーバーと同意」タブに表示され、あなたが許可したルートだけを見ます。</translation>
     </message>
     <message>
-        <location line="-228"/>
+        <location filename="../../app/roots_manager/gui/main_menus.py" line="+13"/>
         <source>&amp;Review pending requests…</source>
         <translation>保留中のリクエストを確認(&amp;R)…</translation>
     </message>
     <message>
-        <location line="-139"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="-215"/>
         <source>Changed {path}</source>
         <translation>{path} を変更しました</translation>
     </message>
@@ -1604,39 +1604,39 @@
         <translation>ホスト</translation>
     </message>
     <message numerus="yes">
-        <location line="+37"/>
+        <location line="+38"/>
         <source>Added %n root(s)</source>
         <translation>
             <numerusform>%n 件のルートを追加しました</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+101"/>
+        <location filename="../../app/roots_manager/gui/main_menus.py" line="+6"/>
         <source>&amp;View</source>
         <translation>表示(&amp;V)</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>&amp;Help</source>
         <translation>ヘルプ(&amp;H)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+4"/>
         <source>&amp;What roots are</source>
         <translation>ルートとは(&amp;W)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+7"/>
         <source>Use with your &amp;host…</source>
         <translation>ホストで使う(&amp;H)…</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+6"/>
         <source>&amp;About Roots Manager</source>
         <translation>Roots Manager について(&amp;A)</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+32"/>
         <source>The store cannot be read; changes are not possible until it is recovered.</source>
         <translation>ストアを読み込めません。復旧するまで変更はできません。</translation>
     </message>
@@ -1701,12 +1701,12 @@
         <translation>{server} を切断しました</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location filename="../../app/roots_manager/gui/help_boxes.py" line="-48"/>
         <source>What roots are</source>
         <translation>ルートとは</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>Roots are the folders an MCP server is told to work in. Roots Manager answers each server&apos;s roots/list with only the roots you granted it, and tells running servers when that changes.
 
 Roots tell a server where to look; they are not an access control. A server can still open any file its process is allowed to. Watch the Log to see what each server asks for.</source>
@@ -1715,22 +1715,22 @@ Roots tell a server where to look; they are not an access control. A server can 
 ルートはサーバーにどこを見るべきかを伝えるもので、アクセス制御ではありません。サーバーは、そのプロセスに許されたファイルなら何でも開けます。各サーバーが何を求めているかは「ログ」で確認できます。</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+36"/>
         <source>Use with your host</source>
         <translation>ホストで使う</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>In your host&apos;s configuration (Claude Desktop, VS Code, Cursor, ...), start roots-bridge instead of the server: give it a name for the server, then &lt;code&gt;--&lt;/code&gt; and the server&apos;s own command line. For example, in Claude Desktop&apos;s claude_desktop_config.json:</source>
         <translation>ホスト（Claude Desktop、VS Code、Cursor など）の設定で、サーバーの代わりに roots-bridge を起動します。サーバーの名前を指定し、続けて &lt;code&gt;--&lt;/code&gt; とサーバー本来のコマンドラインを書きます。たとえば Claude Desktop の claude_desktop_config.json では次のようになります:</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+22"/>
         <source>About Roots Manager</source>
         <translation>Roots Manager について</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>Roots Manager {version}
 
 Decide which of your folders each MCP server may see, and watch what it does with them.</source>
@@ -1762,7 +1762,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProbeDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/probe_dialog.py" line="+62"/>
+        <location filename="../../app/roots_manager/gui/probe_dialog.py" line="+61"/>
         <source>Probe {server}</source>
         <translation>{server} をプローブ</translation>
     </message>
@@ -2431,7 +2431,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>Roots</name>
     <message>
-        <location filename="../../app/roots_manager/gui/roots_model.py" line="+30"/>
+        <location filename="../../app/roots_manager/gui/roots_model.py" line="+31"/>
         <source>missing</source>
         <translation>見つかりません</translation>
     </message>
@@ -2512,7 +2512,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RootsPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/roots_view.py" line="+92"/>
+        <location filename="../../app/roots_manager/gui/roots_view.py" line="+93"/>
         <source>Workspace roots</source>
         <translation>ワークスペースのルート</translation>
     </message>
@@ -2675,7 +2675,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_model.py" line="+124"/>
+        <location filename="../../app/roots_manager/gui/servers_model.py" line="+125"/>
         <source>Server</source>
         <translation>サーバー</translation>
     </message>
@@ -2711,7 +2711,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+7"/>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+365"/>
+        <location filename="../../app/roots_manager/gui/servers_table.py" line="+48"/>
         <source>running</source>
         <translation>実行中</translation>
     </message>
@@ -2801,7 +2801,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+2"/>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+7"/>
+        <location filename="../../app/roots_manager/gui/servers_table.py" line="+7"/>
         <source>stale</source>
         <translation>古い情報</translation>
     </message>
@@ -2814,7 +2814,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="-290"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+66"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;ルートはサーバーにどこを見るべきかを伝えるもので、アクセス制御ではありません。&lt;/b&gt;サーバーは、そのプロセスに許されたファイルなら何でも開けます。実際に何をしているかは「ログ」で確認してください。</translation>
     </message>
@@ -2824,7 +2824,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>注意: ルートはアクセス制御ではありません</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../../app/roots_manager/gui/policy_choice.py" line="+18"/>
         <source>Policy for unknown servers</source>
         <translation>未知のサーバーに対するポリシー</translation>
     </message>
@@ -2844,22 +2844,22 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>すべてのルートを見せる</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+4"/>
         <source>When an &amp;unknown server starts:</source>
         <translation>未知のサーバーが起動したとき(&amp;U):</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location filename="../../app/roots_manager/gui/servers_table.py" line="-24"/>
         <source>Servers</source>
         <translation>サーバー</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location filename="../../app/roots_manager/gui/consent_cells.py" line="+43"/>
         <source>Consent: which server sees which root</source>
         <translation>同意: どのサーバーにどのルートを見せるか</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+21"/>
         <source>No server has run behind roots-bridge yet. Start one with Connect a server…, or put roots-bridge in front of a server in your host&apos;s configuration (Help, Use with your host); it appears here the first time it runs.</source>
         <translation>まだ roots-bridge 経由で動いたサーバーはありません。「サーバーに接続…」で起動するか、ホストの設定でサーバーの前に roots-bridge を置いてください（ヘルプ →「ホストで使う」）。サーバーは初めて動いたときにここに現れます。</translation>
     </message>
@@ -2945,62 +2945,62 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>プローブ(&amp;P)…</translation>
     </message>
     <message>
-        <location line="+85"/>
+        <location filename="../../app/roots_manager/gui/consent_cells.py" line="+42"/>
         <source>Legend of the consent cells</source>
         <translation>同意セルの凡例</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Always: from now on</source>
         <translation>常に: これから先ずっと</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>While running: until the server stops</source>
         <translation>実行中のみ: サーバーが止まるまで</translation>
     </message>
     <message>
-        <location line="+213"/>
+        <location line="+25"/>
         <source>&amp;While running</source>
         <translation>実行中のみ(&amp;W)</translation>
     </message>
     <message>
-        <location line="-212"/>
+        <location line="-23"/>
         <source>Not granted</source>
         <translation>許可なし</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>Read-only: said in the cell</source>
         <translation>読み取り専用: セルに表示</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="-41"/>
         <source>Each server appears here as a row once it has run behind roots-bridge.</source>
         <translation>各サーバーは、roots-bridge の背後で一度動くとここに行として表示されます。</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>You have no roots yet: add folders in the Roots tab, and each becomes a column here.</source>
         <translation>まだルートがありません。「ルート」タブでフォルダーを追加すると、それぞれがここで列になります。</translation>
     </message>
     <message>
-        <location line="+129"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+180"/>
         <source>Could not ask the bridge of {server}: {reason}</source>
         <translation>{server} のブリッジに依頼できませんでした: {reason}</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location filename="../../app/roots_manager/gui/policy_choice.py" line="+11"/>
         <source>Show every root to unknown servers?</source>
         <translation>未知のサーバーにすべてのルートを見せますか?</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>Any server that starts behind the bridge will be told about every root, without asking you. Continue?</source>
         <translation>ブリッジ経由で起動するサーバーはすべて、確認なしにすべてのルートを知らされます。続けますか?</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+30"/>
         <source>Forget server</source>
         <translation>サーバーを削除</translation>
     </message>
@@ -3010,7 +3010,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>{server} とその許可を削除しますか? 次に起動したときは新しいサーバーとして扱われます。</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location filename="../../app/roots_manager/gui/consent_cells.py" line="+51"/>
         <source>&amp;Always</source>
         <translation>常に(&amp;A)</translation>
     </message>
@@ -3028,7 +3028,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/settings_dialog.py" line="+47"/>
+        <location filename="../../app/roots_manager/gui/settings_dialog.py" line="+48"/>
         <source>Settings</source>
         <translation>設定</translation>
     </message>
@@ -3114,7 +3114,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>TimelineView</name>
     <message>
-        <location filename="../../app/roots_manager/gui/timeline_view.py" line="+77"/>
+        <location filename="../../app/roots_manager/gui/timeline_view.py" line="+78"/>
         <source>Timeline of the roots traffic</source>
         <translation>ルートのやりとりのタイムライン</translation>
     </message>

@@ -436,7 +436,7 @@
 <context>
     <name>ConsentMatrixModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/consent_matrix.py" line="+150"/>
+        <location filename="../../app/roots_manager/gui/consent_matrix.py" line="+151"/>
         <source>Its command line changed: its grants are suspended until approved</source>
         <translation>其命令行已变化：在批准之前其授权已暂停</translation>
     </message>
@@ -1026,7 +1026,7 @@
 <context>
     <name>LogModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_model.py" line="+39"/>
+        <location filename="../../app/roots_manager/gui/log_model.py" line="+41"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
@@ -1100,12 +1100,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+170"/>
+        <location line="+174"/>
         <source>&amp;Pause</source>
         <translation>暂停(&amp;P)</translation>
     </message>
     <message>
-        <location line="-168"/>
+        <location line="-172"/>
         <source>Pause the log</source>
         <translation>暂停日志</translation>
     </message>
@@ -1126,12 +1126,12 @@
     </message>
     <message>
         <location line="+11"/>
-        <location line="+176"/>
+        <location line="+180"/>
         <source>Export the shown events</source>
         <translation>导出显示的事件</translation>
     </message>
     <message>
-        <location line="-175"/>
+        <location line="-179"/>
         <source>Save the events shown as JSON Lines or CSV</source>
         <translation>将显示的事件保存为 JSON Lines 或 CSV</translation>
     </message>
@@ -1161,14 +1161,14 @@
         <translation>日志状态</translation>
     </message>
     <message numerus="yes">
-        <location line="+118"/>
+        <location line="+122"/>
         <source>Exported %n event(s) to {path}</source>
         <translation>
             <numerusform>已将 %n 个事件导出到 {path}</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+70"/>
+        <location line="+72"/>
         <source>That event is hidden by the filter or the cleared view</source>
         <translation>该事件被筛选条件或已清空的视图隐藏了</translation>
     </message>
@@ -1180,7 +1180,7 @@
         </translation>
     </message>
     <message>
-        <location line="-350"/>
+        <location line="-356"/>
         <source>Cle&amp;ar view</source>
         <translation>清空视图(&amp;A)</translation>
     </message>
@@ -1200,7 +1200,7 @@
         <translation>筛选(&amp;I)：</translation>
     </message>
     <message>
-        <location line="+144"/>
+        <location line="+148"/>
         <source>Res&amp;ume</source>
         <translation>恢复(&amp;U)</translation>
     </message>
@@ -1225,7 +1225,7 @@
         <translation>无法写入 {path}：{error}</translation>
     </message>
     <message>
-        <location line="+84"/>
+        <location line="+86"/>
         <source>This event is no longer on disk.</source>
         <translation>此事件已不在磁盘上。</translation>
     </message>
@@ -1471,13 +1471,13 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+101"/>
-        <location line="+201"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+75"/>
+        <location line="+106"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-187"/>
+        <location line="-92"/>
         <source>Sections</source>
         <translation>分区</translation>
     </message>
@@ -1507,17 +1507,17 @@
         <translation>恢复(&amp;C)…</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location filename="../../app/roots_manager/gui/main_menus.py" line="+36"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>&amp;Add folder…</source>
         <translation>添加文件夹(&amp;A)…</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>&amp;Detect projects…</source>
         <translation>检测项目(&amp;D)…</translation>
     </message>
@@ -1527,17 +1527,17 @@
         <translation>最近的文件夹(&amp;R)</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+16"/>
         <source>&amp;Close window</source>
         <translation>关闭窗口(&amp;C)</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+8"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
@@ -1547,12 +1547,12 @@
         <translation>服务器(&amp;S)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>&amp;Connect a server…</source>
         <translation>连接服务器(&amp;C)…</translation>
     </message>
     <message numerus="yes">
-        <location line="+36"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+48"/>
         <source>%n server(s) wait for your decision</source>
         <translation>
             <numerusform>%n 个服务器在等待你的决定</numerusform>
@@ -1584,17 +1584,17 @@
         <translation>继续运行(&amp;K)</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location filename="../../app/roots_manager/gui/help_boxes.py" line="+68"/>
         <source>The server then appears in the Servers and consent tab the first time it runs, and sees only the roots you grant it.</source>
         <translation>服务器首次运行时会出现在“服务器与授权”标签页中，并且只能看到你授予它的根目录。</translation>
     </message>
     <message>
-        <location line="-228"/>
+        <location filename="../../app/roots_manager/gui/main_menus.py" line="+13"/>
         <source>&amp;Review pending requests…</source>
         <translation>查看待处理的请求(&amp;R)…</translation>
     </message>
     <message>
-        <location line="-139"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="-215"/>
         <source>Changed {path}</source>
         <translation>已更改 {path}</translation>
     </message>
@@ -1604,39 +1604,39 @@
         <translation>主机</translation>
     </message>
     <message numerus="yes">
-        <location line="+37"/>
+        <location line="+38"/>
         <source>Added %n root(s)</source>
         <translation>
             <numerusform>已添加 %n 个根目录</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+101"/>
+        <location filename="../../app/roots_manager/gui/main_menus.py" line="+6"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+4"/>
         <source>&amp;What roots are</source>
         <translation>什么是根目录(&amp;W)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+7"/>
         <source>Use with your &amp;host…</source>
         <translation>在主机中使用(&amp;H)…</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+6"/>
         <source>&amp;About Roots Manager</source>
         <translation>关于 Roots Manager(&amp;A)</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+32"/>
         <source>The store cannot be read; changes are not possible until it is recovered.</source>
         <translation>无法读取存储文件；恢复之前无法进行更改。</translation>
     </message>
@@ -1701,12 +1701,12 @@
         <translation>已断开 {server}</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location filename="../../app/roots_manager/gui/help_boxes.py" line="-48"/>
         <source>What roots are</source>
         <translation>什么是根目录</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>Roots are the folders an MCP server is told to work in. Roots Manager answers each server&apos;s roots/list with only the roots you granted it, and tells running servers when that changes.
 
 Roots tell a server where to look; they are not an access control. A server can still open any file its process is allowed to. Watch the Log to see what each server asks for.</source>
@@ -1715,22 +1715,22 @@ Roots tell a server where to look; they are not an access control. A server can 
 根目录告诉服务器该去哪里查看，它们并不是访问控制。服务器仍然可以打开其进程有权访问的任何文件。在“日志”中可以查看每个服务器请求了什么。</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+36"/>
         <source>Use with your host</source>
         <translation>在主机中使用</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>In your host&apos;s configuration (Claude Desktop, VS Code, Cursor, ...), start roots-bridge instead of the server: give it a name for the server, then &lt;code&gt;--&lt;/code&gt; and the server&apos;s own command line. For example, in Claude Desktop&apos;s claude_desktop_config.json:</source>
         <translation>在主机（Claude Desktop、VS Code、Cursor 等）的配置中，启动 roots-bridge 来代替服务器：先为服务器指定一个名称，然后写 &lt;code&gt;--&lt;/code&gt; 和服务器自己的命令行。例如在 Claude Desktop 的 claude_desktop_config.json 中：</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+22"/>
         <source>About Roots Manager</source>
         <translation>关于 Roots Manager</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>Roots Manager {version}
 
 Decide which of your folders each MCP server may see, and watch what it does with them.</source>
@@ -1762,7 +1762,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProbeDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/probe_dialog.py" line="+62"/>
+        <location filename="../../app/roots_manager/gui/probe_dialog.py" line="+61"/>
         <source>Probe {server}</source>
         <translation>探测 {server}</translation>
     </message>
@@ -2431,7 +2431,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>Roots</name>
     <message>
-        <location filename="../../app/roots_manager/gui/roots_model.py" line="+30"/>
+        <location filename="../../app/roots_manager/gui/roots_model.py" line="+31"/>
         <source>missing</source>
         <translation>不存在</translation>
     </message>
@@ -2512,7 +2512,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RootsPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/roots_view.py" line="+92"/>
+        <location filename="../../app/roots_manager/gui/roots_view.py" line="+93"/>
         <source>Workspace roots</source>
         <translation>工作区根目录</translation>
     </message>
@@ -2675,7 +2675,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_model.py" line="+124"/>
+        <location filename="../../app/roots_manager/gui/servers_model.py" line="+125"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
@@ -2711,7 +2711,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+7"/>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+365"/>
+        <location filename="../../app/roots_manager/gui/servers_table.py" line="+48"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
@@ -2801,7 +2801,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+2"/>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+7"/>
+        <location filename="../../app/roots_manager/gui/servers_table.py" line="+7"/>
         <source>stale</source>
         <translation>过时</translation>
     </message>
@@ -2814,7 +2814,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="-290"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+66"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;根目录告诉服务器该去哪里查看，它们并不是访问控制。&lt;/b&gt;服务器仍然可以打开其进程有权访问的任何文件。请在“日志”中查看它实际做了什么。</translation>
     </message>
@@ -2824,7 +2824,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>注意：根目录不是访问控制</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../../app/roots_manager/gui/policy_choice.py" line="+18"/>
         <source>Policy for unknown servers</source>
         <translation>未知服务器的策略</translation>
     </message>
@@ -2844,22 +2844,22 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>显示所有根目录</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+4"/>
         <source>When an &amp;unknown server starts:</source>
         <translation>未知服务器启动时(&amp;U)：</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location filename="../../app/roots_manager/gui/servers_table.py" line="-24"/>
         <source>Servers</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location filename="../../app/roots_manager/gui/consent_cells.py" line="+43"/>
         <source>Consent: which server sees which root</source>
         <translation>授权：哪个服务器可以看到哪个根目录</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+21"/>
         <source>No server has run behind roots-bridge yet. Start one with Connect a server…, or put roots-bridge in front of a server in your host&apos;s configuration (Help, Use with your host); it appears here the first time it runs.</source>
         <translation>还没有服务器通过 roots-bridge 运行过。请用“连接服务器…”启动一个，或在主机的配置中把 roots-bridge 放在服务器前面（帮助 →“在主机中使用”）；服务器第一次运行时会出现在这里。</translation>
     </message>
@@ -2945,62 +2945,62 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>探测(&amp;P)…</translation>
     </message>
     <message>
-        <location line="+85"/>
+        <location filename="../../app/roots_manager/gui/consent_cells.py" line="+42"/>
         <source>Legend of the consent cells</source>
         <translation>授权单元格图例</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Always: from now on</source>
         <translation>始终：从现在起</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>While running: until the server stops</source>
         <translation>仅运行期间：直到服务器停止</translation>
     </message>
     <message>
-        <location line="+213"/>
+        <location line="+25"/>
         <source>&amp;While running</source>
         <translation>仅运行期间(&amp;W)</translation>
     </message>
     <message>
-        <location line="-212"/>
+        <location line="-23"/>
         <source>Not granted</source>
         <translation>未授权</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>Read-only: said in the cell</source>
         <translation>只读：在单元格中注明</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="-41"/>
         <source>Each server appears here as a row once it has run behind roots-bridge.</source>
         <translation>每个服务器在 roots-bridge 之后运行过一次后，都会在这里显示为一行。</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>You have no roots yet: add folders in the Roots tab, and each becomes a column here.</source>
         <translation>你还没有根目录：在“根目录”标签页中添加文件夹，每个文件夹都会成为这里的一列。</translation>
     </message>
     <message>
-        <location line="+129"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+180"/>
         <source>Could not ask the bridge of {server}: {reason}</source>
         <translation>无法向 {server} 的桥接器发出请求：{reason}</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location filename="../../app/roots_manager/gui/policy_choice.py" line="+11"/>
         <source>Show every root to unknown servers?</source>
         <translation>要向未知服务器显示所有根目录吗？</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>Any server that starts behind the bridge will be told about every root, without asking you. Continue?</source>
         <translation>任何通过桥接器启动的服务器都会在不询问你的情况下得知所有根目录。是否继续？</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+30"/>
         <source>Forget server</source>
         <translation>移除服务器</translation>
     </message>
@@ -3010,7 +3010,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>要移除 {server} 及其授权吗？下次启动时它将被视为新服务器。</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location filename="../../app/roots_manager/gui/consent_cells.py" line="+51"/>
         <source>&amp;Always</source>
         <translation>始终(&amp;A)</translation>
     </message>
@@ -3028,7 +3028,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/settings_dialog.py" line="+47"/>
+        <location filename="../../app/roots_manager/gui/settings_dialog.py" line="+48"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
@@ -3114,7 +3114,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>TimelineView</name>
     <message>
-        <location filename="../../app/roots_manager/gui/timeline_view.py" line="+77"/>
+        <location filename="../../app/roots_manager/gui/timeline_view.py" line="+78"/>
         <source>Timeline of the roots traffic</source>
         <translation>根目录通信时间线</translation>
     </message>

@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from roots_manager.core.consent import effective, unavailable_reason
-from roots_manager.core.model import Decision, ModelError, Scope, State, fingerprint
+from roots_manager.core.grants import Decision, Scope
+from roots_manager.core.model import State, fingerprint
+from roots_manager.core.refusal import ModelError
 from roots_manager.core.uri import path_to_uri
 
 CMD = ["npx", "-y", "@modelcontextprotocol/server-filesystem"]

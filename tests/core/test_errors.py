@@ -11,14 +11,9 @@ from pathlib import Path
 import pytest
 
 from roots_manager.core import uri
-from roots_manager.core.model import (
-    ERROR_TEMPLATES,
-    ModelError,
-    State,
-    broad_reason,
-    fingerprint,
-    server_name_error,
-)
+from roots_manager.core.model import ERROR_TEMPLATES, State, fingerprint, server_name_error
+from roots_manager.core.refusal import ModelError
+from roots_manager.core.roots import broad_reason
 
 
 def refusals(work: Path) -> list[Callable[[], object]]:

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from roots_manager.core import identity
-from roots_manager.core.model import ModelError, State
+from roots_manager.core.model import State
+from roots_manager.core.refusal import ModelError
 
 NFC = "/Users/me/プロジェクト"
 NFD = unicodedata.normalize("NFD", NFC)

@@ -6,7 +6,9 @@ import json
 import os
 
 from roots_manager.core import events
-from roots_manager.core.logindex import LogIndex, TextSearch, parse_ts
+from roots_manager.core.event_time import parse_ts
+from roots_manager.core.logindex import LogIndex
+from roots_manager.core.logsearch import TextSearch
 from roots_manager.core.paths import Layout
 
 

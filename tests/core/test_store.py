@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from roots_manager.core.model import Decision, Scope, State
+from roots_manager.core.grants import Decision, Scope
+from roots_manager.core.model import State
 from roots_manager.core.paths import Layout, SharedDirectoryError
 from roots_manager.core.schema import SCHEMA_VERSION
 from roots_manager.core.store import Store, StoreError, StoreUnreadable

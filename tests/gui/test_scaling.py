@@ -17,10 +17,11 @@ from PySide6.QtWidgets import QApplication, QHeaderView
 from roots_manager.core.consent import unavailable_reason
 from roots_manager.core.model import State
 from roots_manager.core.paths import Layout
+from roots_manager.gui.consent_cells import MATRIX_FIT_LIMIT
 from roots_manager.gui.consent_matrix import ConsentMatrixModel
 from roots_manager.gui.roots_model import AVAILABILITY_BATCH, AVAILABLE, RootsModel
 from roots_manager.gui.roots_view import RootsPanel
-from roots_manager.gui.servers_view import MATRIX_FIT_LIMIT, ServersPanel
+from roots_manager.gui.servers_view import ServersPanel
 from roots_manager.gui.watcher import StoreWatcher
 from tests.scale import assert_linear, calls, granted, make_folders, saved, steps
 

@@ -7,7 +7,7 @@ import subprocess
 from pytestqt.qtbot import QtBot
 
 from roots_manager import __version__
-from roots_manager.core.model import LogRetention
+from roots_manager.core.log_limits import LogRetention
 from roots_manager.core.paths import Layout
 from roots_manager.core.store import Store
 from roots_manager.gui.app import AppController

@@ -15,8 +15,10 @@ from typing import Any
 
 from roots_manager.core.confinement import runtime_rules
 from roots_manager.core.consent import root_unavailable, visible_roots
-from roots_manager.core.model import Server, State, normalize_path, server_name_error
+from roots_manager.core.model import State, server_name_error
+from roots_manager.core.roots import normalize_path
 from roots_manager.core.rules import Rules
+from roots_manager.core.servers import Server
 
 NEXT_START = (
     "grants made or revoked while a confined server runs restart it with the new rules, "

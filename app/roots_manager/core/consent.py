@@ -17,7 +17,9 @@ from collections.abc import Collection
 from stat import S_ISDIR
 from typing import Any
 
-from roots_manager.core.model import Grant, Root, Scope, State, broad_reason
+from roots_manager.core.grants import Grant, Scope
+from roots_manager.core.model import State
+from roots_manager.core.roots import Root, broad_reason
 
 
 def unavailable_reason(path: str) -> str | None:

@@ -15,7 +15,7 @@ from enum import Enum
 from typing import Any
 
 from roots_manager.core import events, live
-from roots_manager.core.logindex import parse_ts
+from roots_manager.core.event_time import parse_ts
 from roots_manager.core.paths import Layout
 
 

@@ -12,21 +12,17 @@ import dataclasses
 from typing import Any
 
 from roots_manager.core import schema
-from roots_manager.core.model import (
+from roots_manager.core.grants import Decision, Grant, Pending, Scope
+from roots_manager.core.log_limits import (
     DEFAULT_LOG_MAX_DAYS,
     DEFAULT_LOG_MAX_MIB,
     LOG_LIMIT_TOPS,
-    POLICIES,
-    Decision,
-    Grant,
     LogRetention,
-    Pending,
-    Root,
-    Scope,
-    Server,
-    State,
 )
+from roots_manager.core.model import POLICIES, State
+from roots_manager.core.roots import Root
 from roots_manager.core.schema import SCHEMA_VERSION, SchemaError
+from roots_manager.core.servers import Server
 
 
 def to_document(state: State) -> dict[str, Any]:

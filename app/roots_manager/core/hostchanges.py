@@ -28,8 +28,9 @@ from roots_manager.core.hostwrap import (
     plan_wrap,
     read_servers,
 )
-from roots_manager.core.model import ModelError, now_iso
+from roots_manager.core.model import now_iso
 from roots_manager.core.paths import Layout
+from roots_manager.core.refusal import ModelError
 from roots_manager.core.store import Store
 
 WRAP = "wrap"

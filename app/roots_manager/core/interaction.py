@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from roots_manager.core.consent import root_unavailable
-from roots_manager.core.model import Decision, ModelError, PendingReason, State
+from roots_manager.core.grants import Decision, PendingReason
+from roots_manager.core.model import State
+from roots_manager.core.refusal import ModelError
 from roots_manager.core.store import Store, StoreError
 
 

@@ -21,15 +21,15 @@ import re
 import threading
 from array import array
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
 from roots_manager.core import events
+from roots_manager.core.event_time import ISO_Z, epoch_of, parse_ts
+from roots_manager.core.logsearch import TextSearch
 from roots_manager.core.paths import Layout
-from roots_manager.core.readahead import ReadAhead
 
 # EventWriter writes these keys first and in this order (json.dumps keeps insertion order), so
 # most lines can be indexed with one regular expression instead of a full JSON parse; anything
@@ -37,8 +37,6 @@ from roots_manager.core.readahead import ReadAhead
 _FAST = re.compile(
     rb'\{"ts": "([^"\\]*)", "server": "([^"\\]*)", "session": "[^"\\]*", "kind": "([^"\\]*)"'
 )
-# ISO 8601 UTC with a fraction and a Z, as events.event() stamps it
-_ISO_Z = re.compile(rb"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(\.\d+)?Z$")
 
 # Reading a file in bounded chunks keeps the peak memory of a first scan of huge files small.
 DEFAULT_CHUNK = 4 * 1024 * 1024
@@ -54,34 +52,6 @@ class _File:
     no: int
     ident: tuple[int, int]  # (device, inode): a new file at the same path is a new file
     pos: int = 0  # bytes indexed so far, always at a line start
-
-
-def parse_ts(raw: bytes | str) -> float:
-    """Seconds since the epoch for an event's ``ts``; 0.0 when it is not a timestamp."""
-    data = raw.encode() if isinstance(raw, str) else raw
-    m = _ISO_Z.match(data)
-    try:
-        if m:
-            secs = _epoch_of(m.group(1))
-            frac = m.group(2)
-            return secs + float(frac) if frac else secs
-        return datetime.fromisoformat(data.decode()).timestamp()
-    except (ValueError, UnicodeDecodeError):
-        return 0.0
-
-
-_epoch_cache: dict[bytes, float] = {}
-
-
-def _epoch_of(second: bytes) -> float:
-    # Events come in bursts within the same second: parse each second once.
-    got = _epoch_cache.get(second)
-    if got is None:
-        if len(_epoch_cache) > 4096:
-            _epoch_cache.clear()
-        got = datetime.fromisoformat(second.decode() + "+00:00").timestamp()
-        _epoch_cache[second] = got
-    return got
 
 
 class LogIndex:
@@ -257,8 +227,8 @@ class LogIndex:
         kinds = self._kind_codes
         a_file, a_off, a_len = self.file_no.append, self.offset.append, self.length.append
         a_srv, a_kind, a_ts = self.server.append, self.kind.append, self.ts.append
-        iso = _ISO_Z.match
-        epoch = _epoch_of
+        iso = ISO_Z.match
+        epoch = epoch_of
         no = f.no
         pos = f.pos
         last_second = b""
@@ -435,85 +405,3 @@ class LogIndex:
                 with contextlib.suppress(OSError):
                     fh.close()
             self._handles.clear()
-
-
-# The kinds whose summary is one of the event's own values (an error's message, a message's
-# method), which its JSON holds, or, for a message without a method, the word "response". The
-# summary of every other kind is worded by a template, and may hold the text where the JSON
-# does not: a row of those kinds is parsed when its JSON does not contain the text.
-_PLAIN_KINDS = frozenset({events.MESSAGE, events.ERROR})
-# JSON writes these characters escaped, so a value holding them is not found in the raw line.
-_ESCAPED = re.compile(r'["\\\x00-\x1f]')
-
-
-class TextSearch:
-    """A case-insensitive search for a text in events' JSON lines and in their summaries (what
-    the log shows), over rows of a `LogIndex`.
-
-    Each row is first tested on its raw line, which needs no parsing; only rows whose summary
-    could hold the text where their JSON does not (kinds outside `_PLAIN_KINDS`) are parsed.
-    The search keeps the windows of file bytes it has read, so one search can go through a
-    long range in several calls; `forget` drops them.
-    """
-
-    def __init__(
-        self,
-        index: LogIndex,
-        text: str,
-        summarize: Callable[[dict[str, Any]], str] = events.summarize,
-    ) -> None:
-        self.index = index
-        self.text = text.lower()
-        self.summarize = summarize
-        # matched both as UTF-8 and as JSON's \\u escapes would write it
-        self._needles = (
-            self.text.encode("utf-8"),
-            json.dumps(self.text)[1:-1].encode("ascii").lower(),
-        )
-        escaped = _ESCAPED.search(self.text) is not None
-        self._in_response = self.text in summarize({"kind": events.MESSAGE, "id": 0}).lower()
-        # per kind code: parse rows of that kind whose line does not contain the text
-        self._parse: list[bool] = []
-        self._escaped = escaped
-        self._reader = ReadAhead(index, lower=True)
-
-    def forget(self) -> None:
-        """Drop the file windows read so far (the next rows read what they need afresh)."""
-        self._reader.forget()
-
-    def _parse_kind(self, code: int) -> bool:
-        parse = self._parse
-        kinds = self.index.kinds
-        while len(parse) < len(kinds):
-            name = kinds[len(parse)]
-            parse.append(
-                self._escaped
-                or name not in _PLAIN_KINDS
-                or (name == events.MESSAGE and self._in_response)
-            )
-        return parse[code]
-
-    def rows(self, rows: Iterable[int]) -> Iterator[int]:
-        """Those of *rows* whose line or summary contains the text, in the order given."""
-        ix = self.index
-        line = self._reader.line
-        n1, n2 = self._needles
-        length, kind = ix.length, ix.kind
-        parse = self._parse
-        text = self.text
-        for i in rows:
-            n = length[i]
-            piece = line(i)
-            if n1 in piece or n2 in piece:
-                yield i
-                continue
-            k = kind[i]
-            if not (parse[k] if k < len(parse) else self._parse_kind(k)) or len(piece) < n:
-                continue
-            try:
-                # the window is lower-cased, which leaves JSON's syntax and keys as they are
-                rec = json.loads(piece)
-            except ValueError:
-                continue
-            if isinstance(rec, dict) and text in self.summarize(rec).lower():
-                yield i

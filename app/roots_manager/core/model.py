@@ -1,74 +1,47 @@
 """The state Roots Manager keeps: roots, known servers, grants, pending consent, settings.
 
 Every operation here is a pure edit of a :class:`State` in memory; :mod:`roots_manager.core.store`
-makes it durable. Operations raise :class:`ModelError` with a message meant for the user,
-made from one of :data:`ERROR_TEMPLATES` so that a front end can show it in the user's language.
+makes it durable. Operations raise :class:`~roots_manager.core.refusal.ModelError` with a
+message meant for the user, made from one of :data:`ERROR_TEMPLATES` so that a front end can show
+it in the user's language. The records it keeps are defined beside it: roots in
+:mod:`roots_manager.core.roots`, servers in :mod:`roots_manager.core.servers`, grants and consent
+requests in :mod:`roots_manager.core.grants`, the traffic log limits in
+:mod:`roots_manager.core.log_limits`.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import shlex
-import unicodedata
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from enum import StrEnum
 from typing import Any, Literal
 
-from roots_manager.core import identity
-from roots_manager.core import uri as uris
-from roots_manager.core.names import BIDI_CONTROLS, NameFlaw, check_server_name
-from roots_manager.core.refusal import Refusal
+from roots_manager.core.grants import (
+    Decision,
+    Grant,
+    Pending,
+    PendingReason,
+    Scope,
+    after_run,
+    pruned,
+    with_granted,
+)
+from roots_manager.core.log_limits import RETENTION_REFUSALS, LogRetention, log_limit
+from roots_manager.core.names import NameFlaw, check_server_name
+from roots_manager.core.refusal import ModelError
+from roots_manager.core.roots import BROAD_REFUSALS, Root, clean_name, find_root, new_root
+from roots_manager.core.servers import Server
 
-_URI_LIKE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]+://")
 _FINGERPRINT = re.compile(r"[0-9a-fA-F]{64}")
 
 Policy = Literal["ask", "deny", "allow-all"]
 POLICIES: tuple[Policy, ...] = ("ask", "deny", "allow-all")
 
-
-class Scope(StrEnum):
-    """How long a grant lasts."""
-
-    ALWAYS = "always"
-    WHILE_RUNNING = "session"
-    """While the server runs: until the bridge run it was granted for (or the next one to
-    start) ends. Stored as "session", its first name, and still written so: a bridge or an app
-    of an older version reads the same store, and would refuse a value it does not know."""
-
-
-PendingReason = Literal["new-server", "command-changed"]
-
-
-class Decision(StrEnum):
-    """The user's answer to a consent request (stored as its value, like :class:`Scope`)."""
-
-    ALWAYS = "always"
-    WHILE_RUNNING = "session"
-    DENY = "deny"
-
-    @property
-    def scope(self) -> Scope:
-        """The scope of the grants an allowing decision makes."""
-        return Scope.ALWAYS if self == Decision.ALWAYS else Scope.WHILE_RUNNING
-
-
-_BROAD_REFUSAL = (
-    "refusing to add {path}: %s. Add a project folder instead, or pass --allow-broad if you "
-    "really mean it"
-)
-_BROAD_REASONS = {
-    "fs-root": "it is the root of the file system: every server granted it could be pointed at "
-    "every file",
-    "home": "it is your home folder: every server granted it could be pointed at all your files",
-    "holds-home": "it holds your home folder ({home}): every server granted it could be pointed "
-    "at all your files",
-}
 
 _NAME_REFUSALS = {
     NameFlaw.EMPTY: "{name!r} is not a usable server name: it is empty",
@@ -80,19 +53,12 @@ _NAME_REFUSALS = {
     "so it would look like another name",
 }
 
-_RETENTION_REFUSALS = {
-    "size": "the traffic log size limit must be a whole number of MiB from 0 (no limit) to "
-    "{top}, not {value!r}",
-    "age": "the traffic log age limit must be a whole number of days from 0 (no limit) to "
-    "{top}, not {value!r}",
-}
-
 ERROR_TEMPLATES: tuple[str, ...] = (
     "several roots are named {ref!r} ({paths}); name one by its path",
     "no root matches {ref!r} (roots-manager roots list shows them)",
     "cannot add {path}: it does not exist",
     "cannot add {path}: it is not a folder",
-    *(_BROAD_REFUSAL % reason for reason in _BROAD_REASONS.values()),
+    *BROAD_REFUSALS,
     "{path} is already a root, named {name!r}",
     "no server named {name!r} is known (roots-manager servers list shows them)",
     "unknown policy {policy!r}; choose one of {choices}",
@@ -105,17 +71,9 @@ ERROR_TEMPLATES: tuple[str, ...] = (
     "a root's name cannot be empty",
     "a root's name cannot hold control or text-direction characters ({chars})",
     *_NAME_REFUSALS.values(),
-    *_RETENTION_REFUSALS.values(),
+    *RETENTION_REFUSALS,
 )
 """Every message a :class:`ModelError` can carry, as a ``str.format`` template."""
-
-
-class ModelError(Refusal):
-    """An operation the state cannot take, with a message for the user.
-
-    Its template is one of :data:`ERROR_TEMPLATES`, or of :data:`roots_manager.core.uri.
-    ERROR_TEMPLATES` for a path or URI that cannot name a root.
-    """
 
 
 def now_iso() -> str:
@@ -127,160 +85,6 @@ def fingerprint(command: Sequence[str]) -> str:
     """A stable fingerprint of a server's command line (the argv it is started with)."""
     data = json.dumps(list(command), ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(data.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def normalize_path(path: str) -> str:
-    """Make *path* absolute and tidy (``~`` expanded, ``..`` folded, NFC on macOS); symlinks
-    are kept."""
-    return identity.spelled(os.path.normpath(os.path.abspath(os.path.expanduser(path))))
-
-
-def path_of(ref: str) -> str:
-    """The normalised path that *ref* names: a ``file://`` URI or a path (``~`` allowed)."""
-    if ref.lower().startswith("file:") or _URI_LIKE.match(ref):
-        try:
-            return normalize_path(uris.uri_to_path(ref))
-        except uris.UriError as exc:
-            raise ModelError(exc.template, **exc.values) from exc
-    return normalize_path(ref)
-
-
-def _broad_kind(path: str) -> tuple[str, dict[str, str]] | None:
-    """Which of :data:`_BROAD_REASONS` makes *path* too broad for a root, with its values."""
-    real = os.path.realpath(path)
-    if os.path.dirname(real) == real or identity.same(real, os.sep):
-        return "fs-root", {}
-    home = os.path.realpath(os.path.expanduser("~"))
-    # by identity: on macOS /users/ME is the home folder /Users/me
-    if identity.same(real, home):
-        return "home", {}
-    if os.path.dirname(home) != home and identity.holds(real, home):
-        return "holds-home", {"home": home}
-    return None
-
-
-def broad_reason(path: str) -> str | None:
-    """Why adding *path* as a root is too broad, or None if it is not.
-
-    Symbolic links are followed: a link to the home folder is as broad as the home folder.
-    """
-    broad = _broad_kind(path)
-    if broad is None:
-        return None
-    kind, values = broad
-    return _BROAD_REASONS[kind].format(**values)
-
-
-@dataclass
-class Root:
-    id: str
-    path: str
-    name: str
-    added_at: str
-    real: str | None = None
-    """The folder's real path (links followed) when it was added; None in older stores. A root
-    that later leads elsewhere, through a link swapped in, is withheld from every server."""
-
-    @property
-    def uri(self) -> str:
-        return uris.path_to_uri(self.path)
-
-
-@dataclass
-class Server:
-    name: str
-    fingerprint: str | None = None
-    """The approved command fingerprint; None until a command has used the name."""
-    command: list[str] | None = None
-    """The command line last seen running under this name."""
-    seen_fingerprint: str | None = None
-    first_seen: str | None = None
-    last_seen: str | None = None
-    confine: bool = False
-    """Start the server confined to its grants (:mod:`roots_manager.core.confinement`)."""
-    allow_read: list[str] = field(default_factory=list)
-    """Extra paths a confined server may read (besides its grants and what it needs to run)."""
-    allow_write: list[str] = field(default_factory=list)
-    """Extra paths a confined server may read and write."""
-    restart_on_revoke: bool | None = None
-    """Restart the server behind the host's back when a folder it was told is revoked (and,
-    confined, whenever its rules change); None: the default, on for confined servers only."""
-    decision: Decision | None = None
-    """The user's answer to the last consent request about this server (None: never asked,
-    or decided before this was kept)."""
-    decided_at: str | None = None
-
-    @property
-    def restarts_on_revoke(self) -> bool:
-        """Whether a revocation restarts this server (its setting, or the default)."""
-        return self.confine if self.restart_on_revoke is None else self.restart_on_revoke
-
-    @property
-    def suspended(self) -> bool:
-        """True when the last command seen differs from the approved one."""
-        return (
-            self.fingerprint is not None
-            and self.seen_fingerprint is not None
-            and self.fingerprint != self.seen_fingerprint
-        )
-
-
-@dataclass
-class Grant:
-    server: str
-    root: str
-    scope: Scope = Scope.ALWAYS
-    runs: list[str] = field(default_factory=list)
-    """For while-running grants: the bridge runs it lasts for (empty: the next one to start)."""
-    granted_at: str = ""
-    read_only: bool = False
-    """A confined server may read the root and write nothing in it; advice only otherwise."""
-
-
-@dataclass
-class Pending:
-    id: str
-    server: str
-    reason: PendingReason
-    command: list[str]
-    fingerprint: str
-    previous_command: list[str] | None
-    requested_at: str
-    run: str | None = None
-
-
-DEFAULT_LOG_MAX_MIB = 256
-DEFAULT_LOG_MAX_DAYS = 30
-LOG_LIMIT_TOPS = {"size": 1024 * 1024, "age": 36500}  # 1 TiB, 100 years
-
-
-@dataclass(frozen=True)
-class LogRetention:
-    """How much of the bridges' traffic logs is kept, in all and in time; 0 is no limit.
-
-    The oldest files go first; a running bridge's files are never removed
-    (:mod:`roots_manager.core.retention`).
-    """
-
-    max_mib: int = DEFAULT_LOG_MAX_MIB
-    max_days: int = DEFAULT_LOG_MAX_DAYS
-
-    @property
-    def max_bytes(self) -> int | None:
-        return self.max_mib * 1024 * 1024 or None
-
-    @property
-    def max_age(self) -> float | None:
-        """The age limit in seconds."""
-        return self.max_days * 86400.0 or None
-
-
-def _log_limit(kind: str, value: object) -> int:
-    """*value* as a log limit of *kind* ("size" or "age"), or a :class:`ModelError`."""
-    top = LOG_LIMIT_TOPS[kind]
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top:
-        raise ModelError(_RETENTION_REFUSALS[kind], top=top, value=value)
-    return value
 
 
 @dataclass
@@ -298,57 +102,17 @@ class State:
 
     def find_root(self, ref: str) -> Root:
         """The root named by *ref*: a ``file://`` URI, a root's name, or a path."""
-        if ref.lower().startswith("file:") or _URI_LIKE.match(ref):
-            return self._root_by_path(path_of(ref), ref)
-        by_name = [r for r in self.roots if r.name == ref]
-        looks_like_path = ref.startswith(("/", "~", ".")) or os.sep in ref
-        if len(by_name) == 1 and not looks_like_path:
-            return by_name[0]
-        if len(by_name) > 1 and not looks_like_path:
-            paths = ", ".join(r.path for r in by_name)
-            raise ModelError(
-                "several roots are named {ref!r} ({paths}); name one by its path",
-                ref=ref,
-                paths=paths,
-            )
-        return self._root_by_path(normalize_path(ref), ref)
-
-    def _root_by_path(self, path: str, ref: str) -> Root:
-        for r in self.roots:
-            if r.path == path:
-                return r
-        raise ModelError("no root matches {ref!r} (roots-manager roots list shows them)", ref=ref)
+        return find_root(self.roots, ref)
 
     def add_root(self, path: str, name: str | None = None, *, allow_broad: bool = False) -> Root:
         """Add the folder at *path* (a path or a ``file://`` URI) as a root."""
-        norm = path_of(path)
-        if not os.path.isdir(norm):
-            if not os.path.lexists(norm):
-                raise ModelError("cannot add {path}: it does not exist", path=norm)
-            raise ModelError("cannot add {path}: it is not a folder", path=norm)
-        broad = _broad_kind(norm)
-        if broad is not None and not allow_broad:
-            kind, values = broad
-            raise ModelError(_BROAD_REFUSAL % _BROAD_REASONS[kind], path=norm, **values)
-        for r in self.roots:
-            if identity.respelled(r.path, norm):  # /Users/me/Code is /users/me/code on a Mac
-                raise ModelError("{path} is already a root, named {name!r}", path=norm, name=r.name)
-        uris.path_to_uri(norm)  # refuses paths with no URI before anything is stored
-        root = Root(
-            id=uuid.uuid4().hex[:12],
-            path=norm,
-            real=os.path.realpath(norm),
-            name=_clean_name(name)
-            if name is not None
-            else _shown_name(os.path.basename(norm) or norm),
-            added_at=now_iso(),
-        )
+        root = new_root(self.roots, path, name, allow_broad=allow_broad, added_at=now_iso())
         self.roots.append(root)
         return root
 
     def rename_root(self, ref: str, name: str) -> Root:
         root = self.find_root(ref)
-        root.name = _clean_name(name)
+        root.name = clean_name(name)
         return root
 
     def remove_root(self, ref: str) -> tuple[Root, list[str]]:
@@ -393,29 +157,9 @@ class State:
         ]
         if srv.fingerprint is None and srv.seen_fingerprint is not None:
             srv.fingerprint = srv.seen_fingerprint
-        # looked up in a map and replaced in one pass: granting every root of a large store
-        # (the consent dialog's "all") must not take roots x grants steps
-        mine = {g.root: g for g in self.grants if g.server == server}
-        replaced: set[int] = set()
-        made = []
-        root_ids = list(root_ids)
-        for rid in root_ids:
-            existing = mine.get(rid)
-            if existing and existing.scope == Scope.ALWAYS:
-                continue
-            if existing and scope == Scope.WHILE_RUNNING:
-                existing.runs = sorted(set(existing.runs) | set(runs))
-                continue
-            if existing:
-                replaced.add(id(existing))
-            g = mine[rid] = Grant(server, rid, scope, sorted(set(runs)), now_iso())
-            made.append(g)
-        if replaced:
-            self.grants = [g for g in self.grants if id(g) not in replaced]
-        self.grants.extend(made)
-        if read_only is not None:
-            for rid in root_ids:
-                mine[rid].read_only = read_only
+        self.grants, made = with_granted(
+            self.grants, server, list(root_ids), scope, runs, read_only, now_iso
+        )
         return made
 
     def revoke(self, server: str, root_ids: Iterable[str]) -> int:
@@ -441,8 +185,8 @@ class State:
         """Change the traffic log limits given (None keeps one as it is); returns the new ones."""
         now = self.log_retention
         self.log_retention = LogRetention(
-            now.max_mib if max_mib is None else _log_limit("size", max_mib),
-            now.max_days if max_days is None else _log_limit("age", max_days),
+            now.max_mib if max_mib is None else log_limit("size", max_mib),
+            now.max_days if max_days is None else log_limit("age", max_days),
         )
         return self.log_retention
 
@@ -542,25 +286,11 @@ class State:
 
     def run_ended(self, name: str, run: str) -> None:
         """A bridge run ended: the while-running grants that lasted only for it go."""
-        keep = []
-        for g in self.grants:
-            if g.server == name and g.scope == Scope.WHILE_RUNNING and run in g.runs:
-                g.runs.remove(run)
-                if not g.runs:
-                    continue
-            keep.append(g)
-        self.grants = keep
+        self.grants = after_run(self.grants, name, run)
 
     def prune_runs(self, live: set[str]) -> None:
         """Drop while-running grants whose bridge runs all ended without saying so (a crash)."""
-        keep = []
-        for g in self.grants:
-            if g.scope == Scope.WHILE_RUNNING and g.runs:
-                g.runs = [s for s in g.runs if s in live]
-                if not g.runs:
-                    continue
-            keep.append(g)
-        self.grants = keep
+        self.grants = pruned(self.grants, live)
 
     def pending_request(self, ref: str) -> Pending:
         """A pending request by its id or by its server's name."""
@@ -646,31 +376,6 @@ class State:
         from roots_manager.core.document import from_document
 
         return from_document(doc)
-
-
-def _unsafe_char(c: str) -> bool:
-    # Control characters can drive a terminal (escape sequences); lone surrogates stand for
-    # file name bytes that are not UTF-8 and have no character to show.
-    return unicodedata.category(c) in ("Cc", "Cs") or c in BIDI_CONTROLS
-
-
-def _clean_name(name: str) -> str:
-    cleaned = " ".join(name.split())
-    if not cleaned:
-        raise ModelError("a root's name cannot be empty")
-    bad = sorted({f"U+{ord(c):04X}" for c in cleaned if _unsafe_char(c)})
-    if bad:
-        raise ModelError(
-            "a root's name cannot hold control or text-direction characters ({chars})",
-            chars=", ".join(bad),
-        )
-    return cleaned
-
-
-def _shown_name(text: str) -> str:
-    """A name made from a folder's own name, with characters a name cannot hold replaced."""
-    cleaned = " ".join(text.split())
-    return "".join("\ufffd" if _unsafe_char(c) else c for c in cleaned) or "\ufffd"
 
 
 def server_name_error(name: str) -> ModelError | None:

@@ -9,11 +9,24 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from roots_manager.core import events as ev
 from roots_manager.core.probe_reasons import ALLOWANCE_UNKNOWN, Finding, Problem
-from roots_manager.core.probe_verdict import VERDICT_NAMES, Outcome, Row, Traffic
+from roots_manager.core.probe_verdict import VERDICT_NAMES, Outcome, Row, Traffic, verdict
 
 FORMAT = 2
 """2: each verdict line's reason code, parameters and deciding phase (``verdict_details``)."""
+
+ROOTS_KINDS = {
+    ev.RUN_START,
+    ev.HANDSHAKE,
+    ev.ROOTS_ASKED,
+    ev.ROOTS_ANSWERED,
+    ev.LIST_CHANGED_SENT,
+    ev.MRTR_RESOLVED,
+    ev.RUN_END,
+    ev.ERROR,
+}
+"""The bridge's events a report keeps: the roots traffic of the run, from its log."""
 
 
 @dataclass
@@ -57,6 +70,31 @@ class Report:
     log: dict[str, Any] = field(default_factory=dict)
     """Where the bridge's events are: ``{"server", "session", "folder"}`` (folder None: the
     run's private folder, removed with it)."""
+
+    def close(
+        self,
+        rows: list[Row],
+        seconds: float,
+        traffic: Traffic,
+        *,
+        tree: str,
+        events: list[dict[str, Any]],
+    ) -> None:
+        """Fill in what the run ended with: its rows and time, the roots traffic and the
+        verdict on them, the scratch tree, and the bridge's roots events among *events*."""
+        self.rows = rows
+        self.seconds = seconds
+        self.secret_revealed = any(
+            c.revealed_secret for row in rows for c in (row.inside, row.outside)
+        )
+        self.traffic = traffic
+        self.verdict = verdict(rows, traffic, self.allowance is not None, self.complete)
+        self.tree = tree
+        self.events = [
+            {k: e[k] for k in ("ts", "kind", "dir", "uris", "outcome", "exit_code") if k in e}
+            for e in events
+            if e.get("kind") in ROOTS_KINDS
+        ]
 
     def to_json(self) -> dict[str, Any]:
         """The ``--json`` document."""

@@ -37,3 +37,11 @@ class Refusal(ValueError):
 
 def _rebuild(cls: type[Refusal], template: str, values: dict[str, Any]) -> Refusal:
     return cls(template, **values)
+
+
+class ModelError(Refusal):
+    """An operation the state cannot take, with a message for the user.
+
+    Its template is one of :data:`roots_manager.core.model.ERROR_TEMPLATES`, or of
+    :data:`roots_manager.core.uri.ERROR_TEMPLATES` for a path or URI that cannot name a root.
+    """

@@ -3,7 +3,7 @@
 Each bridge run rotates its own files (:class:`roots_manager.core.events.EventWriter`), which
 bounds one run; nothing bounded the sum of many runs. :func:`sweep_logs` removes event files,
 oldest first (by modification time), until the log directory is within the size limit and holds
-nothing older than the age limit (:class:`roots_manager.core.model.LogRetention`). It never removes
+nothing older than the age limit (:class:`roots_manager.core.log_limits.LogRetention`). It never removes
 a file of a bridge that is running now, nor one written in the last minute: a bridge that has just
 started has a log file before its live marker.
 
@@ -22,7 +22,7 @@ from pathlib import Path
 
 from roots_manager.core import events as ev
 from roots_manager.core import live
-from roots_manager.core.model import LogRetention
+from roots_manager.core.log_limits import LogRetention
 from roots_manager.core.paths import Layout
 from roots_manager.core.store import Store, StoreError
 

@@ -29,7 +29,7 @@ from roots_manager.core.server_command import DEMO_SERVER_NAME, demo_command
 from roots_manager.core.store import Store, StoreError
 from roots_manager.gui.app_log import install_excepthook, private_file, setup_logging
 from roots_manager.gui.appearance import follow_system_color_scheme
-from roots_manager.gui.consent_dialog import DialogPrompt
+from roots_manager.gui.consent_prompt import DialogPrompt
 from roots_manager.gui.dock import DockReopen
 from roots_manager.gui.instance import InstanceServer, ask_running_instance
 from roots_manager.gui.main_window import MainWindow

@@ -21,8 +21,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from roots_manager.core.model import normalize_path
 from roots_manager.core.projects import Project, ScanProgress, ScanResult, scan
+from roots_manager.core.roots import normalize_path
 
 PathRole = Qt.ItemDataRole.UserRole + 1
 

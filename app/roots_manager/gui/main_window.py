@@ -2,47 +2,37 @@
 
 from __future__ import annotations
 
-import html
-import json
 import logging
-import shutil
 from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import (
-    QAction,
     QCloseEvent,
     QDragEnterEvent,
     QDropEvent,
     QIcon,
-    QKeySequence,
     QShowEvent,
 )
 from PySide6.QtWidgets import (
     QFrame,
-    QHBoxLayout,
-    QLabel,
     QMainWindow,
     QMessageBox,
-    QPushButton,
-    QStyle,
     QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
-from roots_manager import __version__
-from roots_manager.core.hostwrap import find_bridge
 from roots_manager.core.model import State
 from roots_manager.core.names import visible
-from roots_manager.gui import window_state
+from roots_manager.gui import help_boxes, window_state
+from roots_manager.gui.banner import Banner
 from roots_manager.gui.connect import ConnectionManager
 from roots_manager.gui.connect_dialog import ConnectDialog
 from roots_manager.gui.detect import DetectDialog
 from roots_manager.gui.folder_drops import dropped_folders
 from roots_manager.gui.hosts_view import HostsPanel
 from roots_manager.gui.log_view import LogPanel
-from roots_manager.gui.resources import action_icon
+from roots_manager.gui.main_menus import make_menus
 from roots_manager.gui.roots_view import RootsPanel
 from roots_manager.gui.servers_view import ServersPanel
 from roots_manager.gui.settings_dialog import KEEP_IN_TRAY_KEY, SettingsDialog
@@ -54,22 +44,6 @@ log = logging.getLogger(__name__)
 TOLD_ABOUT_TRAY_KEY = "toldAboutTray"
 GEOMETRY_KEY = "geometry"
 SERVER_COLUMNS_KEY = "serverColumns"
-
-
-class Banner(QFrame):
-    """A line of text with a button, shown above the tabs when something needs the user."""
-
-    def __init__(self, button_text: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.label = QLabel(self)
-        self.label.setWordWrap(True)
-        self.button = QPushButton(button_text, self)
-        self.row = QHBoxLayout(self)
-        self.row.setContentsMargins(8, 4, 8, 4)
-        self.row.addWidget(self.label, 1)
-        self.row.addWidget(self.button)
-        self.setVisible(False)
 
 
 class MainWindow(QMainWindow):
@@ -152,7 +126,8 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.tabs, 1)
         self.setCentralWidget(central)
 
-        self._make_menus()
+        self.disconnect_action = self.servers_panel.disconnect_action
+        make_menus(self)
         # made now, not by the first message: appearing, it would shrink the tabs under the pointer
         self.statusBar().setSizeGripEnabled(True)
         watcher.state_changed.connect(self._state_changed)
@@ -169,7 +144,7 @@ class MainWindow(QMainWindow):
         geometry = settings.value(GEOMETRY_KEY)
         if not isinstance(geometry, QByteArray) or not self.restoreGeometry(geometry):
             self.resize(1100, 700)
-        self.clamp_to_screen()
+        window_state.clamp_to_screen(self)
         self.servers_panel.restore_columns(settings.value(SERVER_COLUMNS_KEY))
         window_state.restore(settings, self, self.tabs)
 
@@ -180,102 +155,6 @@ class MainWindow(QMainWindow):
         # a server's last roots/list, told by the logs once its bridge has ended
         self.log_panel.roots_asked_seen.connect(self.servers_panel.servers_model.note_last_asked)
         return self.log_panel
-
-    def _action(
-        self,
-        text: str,
-        slot: Any,
-        shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None,
-        icon: tuple[str, QStyle.StandardPixmap] | None = None,
-    ) -> QAction:
-        action = QAction(text, self)
-        if icon is not None:
-            action.setIcon(action_icon(*icon))
-        if shortcut is not None:
-            action.setShortcut(QKeySequence(shortcut))
-        action.triggered.connect(slot)
-        return action
-
-    def _make_menus(self) -> None:
-        bar = self.menuBar()
-        file = bar.addMenu(self.tr("&File"))
-        file.addAction(
-            self._action(
-                self.tr("&Add folder…"),
-                self.roots_panel.add_folder,
-                QKeySequence.StandardKey.Open,
-                ("folder-new", QStyle.StandardPixmap.SP_FileDialogNewFolder),
-            )
-        )
-        file.addAction(
-            self._action(
-                self.tr("&Detect projects…"),
-                self.detect_projects,
-                "Ctrl+D",
-                ("edit-find", QStyle.StandardPixmap.SP_FileDialogContentsView),
-            )
-        )
-        recent = file.addMenu(self.tr("&Recent folders"))
-        recent.aboutToShow.connect(lambda: self.roots_panel.fill_recent(recent))
-        file.addSeparator()
-        settings_action = self._action(
-            self.tr("&Settings…"),
-            self.open_settings,
-            icon=("preferences-system", QStyle.StandardPixmap.SP_FileDialogDetailedView),
-        )
-        # the platform's own key where it has one (Cmd+, on macOS), and Ctrl+, everywhere
-        settings_action.setShortcuts(
-            [
-                *QKeySequence.keyBindings(QKeySequence.StandardKey.Preferences),
-                QKeySequence("Ctrl+,"),
-            ]
-        )
-        file.addAction(settings_action)
-        file.addSeparator()
-        file.addAction(
-            self._action(self.tr("&Close window"), self.close, QKeySequence.StandardKey.Close)
-        )
-        file.addAction(
-            self._action(
-                self.tr("&Quit"),
-                self.quit_requested,
-                QKeySequence.StandardKey.Quit,
-                ("application-exit", QStyle.StandardPixmap.SP_DialogCloseButton),
-            )
-        )
-
-        servers = bar.addMenu(self.tr("&Servers"))
-        servers.addAction(
-            self._action(
-                self.tr("&Connect a server…"),
-                self.connect_server,
-                "Ctrl+K",
-                ("network-connect", QStyle.StandardPixmap.SP_MediaPlay),
-            )
-        )
-        self.disconnect_action = self.servers_panel.disconnect_action
-        servers.addAction(self.disconnect_action)
-        servers.addAction(self.servers_panel.notify_action)
-        servers.addAction(self.servers_panel.probe_action)
-        servers.addSeparator()
-        servers.addAction(
-            self._action(self.tr("&Review pending requests…"), self.review_requested, "Ctrl+R")
-        )
-
-        view = bar.addMenu(self.tr("&View"))
-        for i, key in enumerate(("Ctrl+1", "Ctrl+2", "Ctrl+3", "Ctrl+4")):
-            view.addAction(
-                self._action(
-                    self.tabs.tabText(i).replace("&", ""),
-                    lambda _=False, i=i: self.tabs.setCurrentIndex(i),
-                    key,
-                )
-            )
-
-        help_menu = bar.addMenu(self.tr("&Help"))
-        help_menu.addAction(self._action(self.tr("&What roots are"), self.explain_roots))
-        help_menu.addAction(self._action(self.tr("Use with your &host…"), self.explain_hosts))
-        help_menu.addAction(self._action(self.tr("&About Roots Manager"), self.about))
 
     # ---- state --------------------------------------------------------------------------
 
@@ -439,70 +318,15 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(self.tr("Disconnected {server}").format(server=name), 5000)
 
     def explain_roots(self) -> None:
-        QMessageBox.information(
-            self,
-            self.tr("What roots are"),
-            self.tr(
-                "Roots are the folders an MCP server is told to work in. Roots Manager answers "
-                "each server's roots/list with only the roots you granted it, and tells running "
-                "servers when that changes.\n\nRoots tell a server where to look; they are not an "
-                "access control. A server can still open any file its process is allowed to. "
-                "Watch the Log to see what each server asks for."
-            ),
-        )
+        """Say what roots are, and what they are not."""
+        help_boxes.explain_roots(self)
 
     def explain_hosts(self) -> None:
         """Show how to put the bridge in front of a server in a host's configuration."""
-        # hosts often start servers with a short PATH: name the bridge by its full path, the
-        # one installed beside this Python first
-        # (roots-bridge.exe on Windows, in a venv's Scripts folder, or beside a bundle's app)
-        bridge = find_bridge() or shutil.which("roots-bridge") or "roots-bridge"
-        example = json.dumps(
-            {
-                "mcpServers": {
-                    "fs": {
-                        "command": bridge,
-                        "args": [
-                            "--server",
-                            "fs",
-                            "--",
-                            "npx",
-                            "-y",
-                            "@modelcontextprotocol/server-filesystem",
-                        ],
-                    }
-                }
-            },
-            indent=2,
-        )
-        box = QMessageBox(self)
-        box.setWindowTitle(self.tr("Use with your host"))
-        box.setTextFormat(Qt.TextFormat.RichText)
-        box.setText(
-            self.tr(
-                "In your host's configuration (Claude Desktop, VS Code, Cursor, ...), start "
-                "roots-bridge instead of the server: give it a name for the server, then "
-                "<code>--</code> and the server's own command line. For example, in Claude "
-                "Desktop's claude_desktop_config.json:"
-            )
-            + f"<pre>{html.escape(example)}</pre>"
-            + self.tr(
-                "The server then appears in the Servers and consent tab the first time it runs, and sees "
-                "only the roots you grant it."
-            )
-        )
-        box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        box.open()
+        help_boxes.explain_hosts(self)
 
     def about(self) -> None:
-        QMessageBox.about(
-            self,
-            self.tr("About Roots Manager"),
-            self.tr(
-                "Roots Manager {version}\n\nDecide which of your folders each MCP server may "
-                "see, and watch what it does with them."
-            ).format(version=__version__),
-        )
+        help_boxes.about(self)
 
     # ---- window behaviour -----------------------------------------------------------------
 
@@ -517,34 +341,11 @@ class MainWindow(QMainWindow):
     def keep_in_tray(self) -> bool:
         return self.tray_available and bool(self.settings.value(KEEP_IN_TRAY_KEY, True, type=bool))
 
-    def clamp_to_screen(self) -> None:
-        """Keep the window, title bar and all, within the available area of its screen.
-
-        A geometry saved at another scale or on a larger monitor can put the close button
-        off-screen; it is shrunk to fit, then moved in.
-        """
-        screen = self.screen()
-        if screen is None:
-            return
-        area = screen.availableGeometry()
-        frame = self.frameGeometry()
-        extra_w = frame.width() - self.width()
-        extra_h = frame.height() - self.height()
-        width = min(self.width(), area.width() - extra_w)
-        height = min(self.height(), area.height() - extra_h)
-        if (width, height) != (self.width(), self.height()):
-            self.resize(max(width, self.minimumWidth()), max(height, self.minimumHeight()))
-        frame = self.frameGeometry()
-        x = min(max(frame.x(), area.left()), area.right() + 1 - frame.width())
-        y = min(max(frame.y(), area.top()), area.bottom() + 1 - frame.height())
-        if (x, y) != (frame.x(), frame.y()):
-            self.move(max(x, area.left()), max(y, area.top()))
-
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         # again once shown: only then are the window manager's frame margins known
-        self.clamp_to_screen()
-        QTimer.singleShot(0, self.clamp_to_screen)
+        window_state.clamp_to_screen(self)
+        QTimer.singleShot(0, lambda: window_state.clamp_to_screen(self))
 
     def save_view_state(self) -> None:
         """Save the window's geometry, the servers table's columns, the current tab and the

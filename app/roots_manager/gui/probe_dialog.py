@@ -40,8 +40,7 @@ from roots_manager.core.probe_table import Comparison, compare, history, save
 from roots_manager.core.probe_verdict import VERDICT_NAMES
 from roots_manager.gui.probe_model import INSIDE, OUTSIDE, ProbeRowsModel, ProbeWorker
 from roots_manager.gui.probe_texts import plan_text, problem_text, reason_text, status_text
-from roots_manager.probe.connection import ALLOW
-from roots_manager.probe.runner import HANDSHAKE, MODERN, bridge_name
+from roots_manager.probe.connection import ALLOW, HANDSHAKE, MODERN, bridge_name
 
 
 class ProbeDialog(QDialog):

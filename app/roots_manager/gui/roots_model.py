@@ -11,7 +11,8 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QStyle
 
 from roots_manager.core.consent import active_grants_by_root, root_unavailable
-from roots_manager.core.model import Root, Scope
+from roots_manager.core.grants import Scope
+from roots_manager.core.roots import Root
 from roots_manager.gui.rows_model import Index, RowsModel
 from roots_manager.gui.watcher import StoreWatcher
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from PySide6.QtCore import (
     QByteArray,
-    QCoreApplication,
     QEvent,
     QModelIndex,
     QObject,
@@ -12,50 +11,35 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QAction, QActionGroup, QKeyEvent
+from PySide6.QtGui import QAction, QKeyEvent
 from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QComboBox,
     QFrame,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QMenu,
     QMessageBox,
     QPushButton,
     QSplitter,
     QStyle,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
 
 from roots_manager.core import live
 from roots_manager.core.live import BridgeMarker
-from roots_manager.core.model import POLICIES, Scope, State
+from roots_manager.core.model import State
 from roots_manager.core.names import visible
 from roots_manager.gui.confine_box import ConfineBox
+from roots_manager.gui.consent_cells import cell_menu, make_legend, make_matrix_view
 from roots_manager.gui.consent_matrix import ConsentMatrixModel
-from roots_manager.gui.placeholder_view import PlaceholderTableView
-from roots_manager.gui.resources import action_icon, scope_icon
+from roots_manager.gui.policy_choice import confirm_allow_all, make_policy_box
+from roots_manager.gui.resources import action_icon
 from roots_manager.gui.servers_model import (
-    BRIDGE,
-    COMMAND,
-    LAST_ASKED,
-    SERVER,
-    STALE,
-    STARTED,
-    STATUS,
     ServerRow,
     ServersModel,
 )
+from roots_manager.gui.servers_table import fit_columns, make_servers_table
 from roots_manager.gui.watcher import StoreWatcher
-
-MATRIX_COLUMN_WIDTH = 110
-MATRIX_FIT_LIMIT = 200
-"""Up to this many roots the matrix's columns fit their names. Fitting measures every column
-again at each change (a running bridge's marker changes with every answer it gives), about a
-millisecond a column: past this many, the columns keep a fixed width the user can drag."""
 
 
 class ServersPanel(QWidget):
@@ -90,56 +74,16 @@ class ServersPanel(QWidget):
         notice.setMargin(6)
         notice.setAccessibleName(self.tr("Notice: roots are not an access control"))
 
-        self.policy = QComboBox(self)
-        self.policy.setAccessibleName(self.tr("Policy for unknown servers"))
-        labels = {
-            "ask": self.tr("Ask me"),
-            "deny": self.tr("Show them nothing"),
-            "allow-all": self.tr("Show them every root"),
-        }
-        for p in POLICIES:
-            self.policy.addItem(labels[p], p)
+        self.policy = make_policy_box(self)
         self.policy.activated.connect(self._policy_chosen)
         policy_label = QLabel(self.tr("When an &unknown server starts:"), self)
         policy_label.setBuddy(self.policy)
 
-        self.servers = QTableView(self)
-        self.servers.setModel(self.servers_model)
-        self.servers.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.servers.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.servers.verticalHeader().setVisible(False)
-        self.servers.setAlternatingRowColors(True)
-        self.servers.setAccessibleName(self.tr("Servers"))
-        # widths the user controls: fitted once to the first rows (or restored), then left
-        # alone as rows come and go, so that nothing reflows under the pointer
-        sh = self.servers.horizontalHeader()
-        sh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        sh.setStretchLastSection(True)  # the command line takes what is left
+        self.servers = make_servers_table(self, self.servers_model)
         self._columns_fitted = False
 
-        self.matrix = PlaceholderTableView(self)
-        # sized before the model comes: set on a header of 50,000 sections, the minimum
-        # resizes each one, in time that grows with the square of their number
-        self.matrix.horizontalHeader().setMinimumSectionSize(MATRIX_COLUMN_WIDTH)
-        self.matrix.horizontalHeader().setDefaultSectionSize(MATRIX_COLUMN_WIDTH)
-        self.matrix.setModel(self.matrix_model)
-        self.matrix.setAccessibleName(self.tr("Consent: which server sees which root"))
-        self.matrix.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.matrix.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.matrix.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.matrix = make_matrix_view(self, self.matrix_model)
         self.matrix.customContextMenuRequested.connect(self._matrix_menu)
-        # fixed widths while the columns change, so that Qt does not measure thousands of them
-        # before it is known how many there are
-        self.matrix_model.modelAboutToBeReset.connect(
-            lambda: self.matrix.horizontalHeader().setSectionResizeMode(
-                QHeaderView.ResizeMode.Interactive
-            )
-        )
-        self.matrix_model.modelReset.connect(self._size_matrix_columns)
-        self.matrix_model.modelReset.connect(self._matrix_placeholder)
-        self._size_matrix_columns()
-        self._matrix_placeholder()
-        self.matrix.clicked.connect(self.matrix_model.cycle)
         self.matrix.installEventFilter(self)  # Space cycles the current cell as a click does
         matrix_hint = QLabel(
             self.tr(
@@ -261,7 +205,7 @@ class ServersPanel(QWidget):
         ll.addWidget(matrix_label)
         ll.addWidget(matrix_hint)
         ll.addWidget(self.matrix, 1)
-        self.legend = self._make_legend()
+        self.legend = make_legend(self)
         ll.addWidget(self.legend)
         split = QSplitter(Qt.Orientation.Vertical, self)
         split.setObjectName("serversSplitter")
@@ -307,44 +251,6 @@ class ServersPanel(QWidget):
                 return True
         return super().eventFilter(watched, event)
 
-    def _make_legend(self) -> QWidget:
-        legend = QWidget(self)
-        legend.setAccessibleName(self.tr("Legend of the consent cells"))
-        row = QHBoxLayout(legend)
-        row.setContentsMargins(0, 0, 0, 0)
-        size = self.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize)
-        for scope, words in (
-            (Scope.ALWAYS, self.tr("Always: from now on")),
-            (Scope.WHILE_RUNNING, self.tr("While running: until the server stops")),
-            (None, self.tr("Not granted")),
-        ):
-            mark = QLabel(legend)
-            mark.setPixmap(scope_icon(scope).pixmap(size, size))
-            row.addWidget(mark)
-            row.addWidget(QLabel(words, legend))
-            row.addSpacing(size)
-        row.addWidget(QLabel(self.tr("Read-only: said in the cell"), legend))
-        row.addStretch(1)
-        return legend
-
-    def _matrix_placeholder(self) -> None:
-        if self.matrix_model.rowCount() == 0:
-            text = self.tr("Each server appears here as a row once it has run behind roots-bridge.")
-        elif self.matrix_model.columnCount() == 0:
-            text = self.tr(
-                "You have no roots yet: add folders in the Roots tab, and each becomes a column "
-                "here."
-            )
-        else:
-            text = ""
-        self.matrix.set_placeholder(text)
-
-    def _size_matrix_columns(self) -> None:
-        fit = self.matrix_model.columnCount() <= MATRIX_FIT_LIMIT
-        self.matrix.horizontalHeader().setSectionResizeMode(
-            QHeaderView.ResizeMode.ResizeToContents if fit else QHeaderView.ResizeMode.Interactive
-        )
-
     def _state_changed(self, state: State) -> None:
         i = self.policy.findData(state.policy)
         if i >= 0:
@@ -352,30 +258,11 @@ class ServersPanel(QWidget):
         self._update_buttons()
 
     def _fit_columns_once(self, *_: object) -> None:
-        # fitted to the first rows, but at least as wide as what a running server shows there
-        # (its bridge and times often come a moment after its row)
+        # once: after that, the widths are the user's
         if self._columns_fitted or self.servers_model.rowCount() == 0:
             return
         self._columns_fitted = True
-        metrics = self.servers.fontMetrics()
-        pad = 3 * metrics.averageCharWidth()
-        stamp = metrics.horizontalAdvance("2026-12-31 23:59:59") + pad
-        least = {
-            SERVER: metrics.horizontalAdvance("m" * 10) + pad,
-            STATUS: metrics.horizontalAdvance(QCoreApplication.translate("ServersModel", "running"))
-            + 9 * pad,
-            BRIDGE: metrics.horizontalAdvance("pid 123456, managed, protocol 2025-11-25") + pad,
-            STARTED: stamp,
-            LAST_ASKED: stamp,
-            # the warning mark and its word, which come later than the first rows do
-            STALE: self.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize)
-            + metrics.horizontalAdvance(QCoreApplication.translate("ServersModel", "stale"))
-            + pad,
-        }
-        header = self.servers.horizontalHeader()
-        for col in range(COMMAND):
-            self.servers.resizeColumnToContents(col)
-            header.resizeSection(col, max(header.sectionSize(col), least.get(col, 0)))
+        fit_columns(self.servers)
 
     def column_state(self) -> QByteArray:
         """The servers table's column widths and order, to be saved with the window."""
@@ -472,20 +359,9 @@ class ServersPanel(QWidget):
         policy = str(self.policy.itemData(index))
         if policy == self.watcher.state.policy:
             return
-        if policy == "allow-all":
-            answer = QMessageBox.warning(
-                self,
-                self.tr("Show every root to unknown servers?"),
-                self.tr(
-                    "Any server that starts behind the bridge will be told about every root, "
-                    "without asking you. Continue?"
-                ),
-                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-                QMessageBox.StandardButton.No,
-            )
-            if answer != QMessageBox.StandardButton.Yes:
-                self._state_changed(self.watcher.state)
-                return
+        if policy == "allow-all" and not confirm_allow_all(self):
+            self._state_changed(self.watcher.state)
+            return
         self.watcher.edit(lambda s: s.set_policy(policy))
 
     def approve_selected(self) -> None:
@@ -521,27 +397,4 @@ class ServersPanel(QWidget):
         self._cell_menu(index).exec(self.matrix.viewport().mapToGlobal(pos))
 
     def _cell_menu(self, index: QModelIndex) -> QMenu:
-        menu = QMenu(self)
-        current = self.matrix_model.scope_at(index)
-        # one of three: radio items, not check boxes
-        choice = QActionGroup(menu)
-        choice.setExclusive(True)
-        for scope, text in (
-            (Scope.ALWAYS, self.tr("&Always")),
-            (Scope.WHILE_RUNNING, self.tr("&While running")),
-            (None, self.tr("&Not granted")),
-        ):
-            action = menu.addAction(scope_icon(scope), text)
-            action.setCheckable(True)
-            action.setChecked(current == scope)
-            choice.addAction(action)
-            action.triggered.connect(lambda _=False, s=scope: self.matrix_model.set_scope(index, s))
-        if current is not None:
-            menu.addSeparator()
-            read_only = menu.addAction(
-                self.tr("&Read-only (holds only while the server runs confined)")
-            )
-            read_only.setCheckable(True)
-            read_only.setChecked(self.matrix_model.read_only_at(index))
-            read_only.triggered.connect(lambda on: self.matrix_model.set_read_only(index, bool(on)))
-        return menu
+        return cell_menu(self, self.matrix_model, index)

@@ -16,7 +16,8 @@ from PySide6.QtWidgets import (
 )
 
 from roots_manager.core import retention
-from roots_manager.core.model import LogRetention, State
+from roots_manager.core.log_limits import LogRetention
+from roots_manager.core.model import State
 from roots_manager.core.resources import LANGUAGES
 from roots_manager.gui.watcher import StoreWatcher
 

@@ -58,3 +58,27 @@ def restore(settings: QSettings, window: QWidget, tabs: QTabWidget) -> None:
         )
         if sizes is not None:
             splitter.setSizes(sizes)
+
+
+def clamp_to_screen(window: QWidget) -> None:
+    """Keep *window*, title bar and all, within the available area of its screen.
+
+    A geometry saved at another scale or on a larger monitor can put the close button
+    off-screen; it is shrunk to fit, then moved in.
+    """
+    screen = window.screen()
+    if screen is None:
+        return
+    area = screen.availableGeometry()
+    frame = window.frameGeometry()
+    extra_w = frame.width() - window.width()
+    extra_h = frame.height() - window.height()
+    width = min(window.width(), area.width() - extra_w)
+    height = min(window.height(), area.height() - extra_h)
+    if (width, height) != (window.width(), window.height()):
+        window.resize(max(width, window.minimumWidth()), max(height, window.minimumHeight()))
+    frame = window.frameGeometry()
+    x = min(max(frame.x(), area.left()), area.right() + 1 - frame.width())
+    y = min(max(frame.y(), area.top()), area.bottom() + 1 - frame.height())
+    if (x, y) != (frame.x(), frame.y()):
+        window.move(max(x, area.left()), max(y, area.top()))

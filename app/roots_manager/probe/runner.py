@@ -39,7 +39,7 @@ from roots_manager.core.probe_plan import (
 )
 from roots_manager.core.probe_reasons import Problem, ProblemCode, Status, Step
 from roots_manager.core.probe_report import Report
-from roots_manager.core.probe_verdict import Cell, Outcome, Row, Traffic, verdict
+from roots_manager.core.probe_verdict import Cell, Outcome, Row, Traffic
 from roots_manager.core.store import Store
 from roots_manager.probe.cells import CellRunner, ServerGone
 from roots_manager.probe.changes import Change, RootsChanger
@@ -57,8 +57,6 @@ from roots_manager.probe.connection import (
     server_params,
     stderr_tail,
 )
-
-__all__ = ["HANDSHAKE", "MODERN", "PROTOCOLS", "ProbeRun", "Timeouts", "bridge_name", "probe"]
 from roots_manager.probe.listing import list_offer
 from roots_manager.probe.logtail import LogTail
 
@@ -362,41 +360,22 @@ class ProbeRun:
         self.report.problem_detail = problem
 
     def _finish_report(self, seconds: float) -> None:
-        r = self.report
-        r.rows = self.rows
-        r.seconds = seconds
-        r.secret_revealed = any(
-            c.revealed_secret for row in self.rows for c in (row.inside, row.outside)
+        traffic = self._traffic()
+        self.report.close(
+            self.rows,
+            seconds,
+            traffic,
+            tree=str(self.fixture.top),
+            events=self.tail.poll(),
         )
-        r.traffic = self._traffic()
-        r.verdict = verdict(self.rows, r.traffic, r.allowance is not None, r.complete)
-        r.tree = str(self.fixture.top)
-        r.events = [
-            {k: e[k] for k in ("ts", "kind", "dir", "uris", "outcome", "exit_code") if k in e}
-            for e in self.tail.poll()
-            if e.get("kind") in _ROOTS_KINDS
-        ]
-        if not r.name:
-            r.name = BRIDGE_NAME
+        if not self.report.name:
+            self.report.name = BRIDGE_NAME
         session = next((e.get("session") for e in self.tail.events if e.get("session")), None)
-        r.log = {
+        self.report.log = {
             "server": self.bridge_name,
             "session": session,
             "folder": None if self.logs is None else str(self.logs),
         }
-
-
-_ROOTS_KINDS = {
-    ev.RUN_START,
-    ev.HANDSHAKE,
-    ev.ROOTS_ASKED,
-    ev.ROOTS_ANSWERED,
-    ev.LIST_CHANGED_SENT,
-    ev.MRTR_RESOLVED,
-    ev.RUN_END,
-    ev.ERROR,
-}
-"""The bridge's events the report keeps: the roots traffic of the run, from its log."""
 
 
 async def probe(

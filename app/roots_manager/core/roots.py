@@ -1,0 +1,170 @@
+"""A root: a folder the user keeps, and what a folder must be to become one.
+
+A root is named by a path or a ``file://`` URI; :func:`find_root` and :func:`new_root` are the
+rules :class:`roots_manager.core.model.State` applies to its list of roots.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import unicodedata
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from roots_manager.core import identity
+from roots_manager.core import uri as uris
+from roots_manager.core.names import BIDI_CONTROLS
+from roots_manager.core.refusal import ModelError
+
+_URI_LIKE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]+://")
+
+_BROAD_REFUSAL = (
+    "refusing to add {path}: %s. Add a project folder instead, or pass --allow-broad if you "
+    "really mean it"
+)
+_BROAD_REASONS = {
+    "fs-root": "it is the root of the file system: every server granted it could be pointed at "
+    "every file",
+    "home": "it is your home folder: every server granted it could be pointed at all your files",
+    "holds-home": "it holds your home folder ({home}): every server granted it could be pointed "
+    "at all your files",
+}
+BROAD_REFUSALS: tuple[str, ...] = tuple(_BROAD_REFUSAL % r for r in _BROAD_REASONS.values())
+"""The templates of a folder refused as too broad, one per reason."""
+
+
+@dataclass
+class Root:
+    id: str
+    path: str
+    name: str
+    added_at: str
+    real: str | None = None
+    """The folder's real path (links followed) when it was added; None in older stores. A root
+    that later leads elsewhere, through a link swapped in, is withheld from every server."""
+
+    @property
+    def uri(self) -> str:
+        return uris.path_to_uri(self.path)
+
+
+def normalize_path(path: str) -> str:
+    """Make *path* absolute and tidy (``~`` expanded, ``..`` folded, NFC on macOS); symlinks
+    are kept."""
+    return identity.spelled(os.path.normpath(os.path.abspath(os.path.expanduser(path))))
+
+
+def path_of(ref: str) -> str:
+    """The normalised path that *ref* names: a ``file://`` URI or a path (``~`` allowed)."""
+    if ref.lower().startswith("file:") or _URI_LIKE.match(ref):
+        try:
+            return normalize_path(uris.uri_to_path(ref))
+        except uris.UriError as exc:
+            raise ModelError(exc.template, **exc.values) from exc
+    return normalize_path(ref)
+
+
+def _broad_kind(path: str) -> tuple[str, dict[str, str]] | None:
+    """Which of :data:`_BROAD_REASONS` makes *path* too broad for a root, with its values."""
+    real = os.path.realpath(path)
+    if os.path.dirname(real) == real or identity.same(real, os.sep):
+        return "fs-root", {}
+    home = os.path.realpath(os.path.expanduser("~"))
+    # by identity: on macOS /users/ME is the home folder /Users/me
+    if identity.same(real, home):
+        return "home", {}
+    if os.path.dirname(home) != home and identity.holds(real, home):
+        return "holds-home", {"home": home}
+    return None
+
+
+def broad_reason(path: str) -> str | None:
+    """Why adding *path* as a root is too broad, or None if it is not.
+
+    Symbolic links are followed: a link to the home folder is as broad as the home folder.
+    """
+    broad = _broad_kind(path)
+    if broad is None:
+        return None
+    kind, values = broad
+    return _BROAD_REASONS[kind].format(**values)
+
+
+def find_root(roots: Sequence[Root], ref: str) -> Root:
+    """The root of *roots* named by *ref*: a ``file://`` URI, a root's name, or a path."""
+    if ref.lower().startswith("file:") or _URI_LIKE.match(ref):
+        return _root_by_path(roots, path_of(ref), ref)
+    by_name = [r for r in roots if r.name == ref]
+    looks_like_path = ref.startswith(("/", "~", ".")) or os.sep in ref
+    if len(by_name) == 1 and not looks_like_path:
+        return by_name[0]
+    if len(by_name) > 1 and not looks_like_path:
+        paths = ", ".join(r.path for r in by_name)
+        raise ModelError(
+            "several roots are named {ref!r} ({paths}); name one by its path",
+            ref=ref,
+            paths=paths,
+        )
+    return _root_by_path(roots, normalize_path(ref), ref)
+
+
+def _root_by_path(roots: Sequence[Root], path: str, ref: str) -> Root:
+    for r in roots:
+        if r.path == path:
+            return r
+    raise ModelError("no root matches {ref!r} (roots-manager roots list shows them)", ref=ref)
+
+
+def new_root(
+    roots: Sequence[Root], path: str, name: str | None, *, allow_broad: bool, added_at: str
+) -> Root:
+    """The root the folder at *path* (a path or a ``file://`` URI) makes beside *roots*."""
+    norm = path_of(path)
+    if not os.path.isdir(norm):
+        if not os.path.lexists(norm):
+            raise ModelError("cannot add {path}: it does not exist", path=norm)
+        raise ModelError("cannot add {path}: it is not a folder", path=norm)
+    broad = _broad_kind(norm)
+    if broad is not None and not allow_broad:
+        kind, values = broad
+        raise ModelError(_BROAD_REFUSAL % _BROAD_REASONS[kind], path=norm, **values)
+    for r in roots:
+        if identity.respelled(r.path, norm):  # /Users/me/Code is /users/me/code on a Mac
+            raise ModelError("{path} is already a root, named {name!r}", path=norm, name=r.name)
+    uris.path_to_uri(norm)  # refuses paths with no URI before anything is stored
+    return Root(
+        id=uuid.uuid4().hex[:12],
+        path=norm,
+        real=os.path.realpath(norm),
+        name=clean_name(name) if name is not None else _shown_name(os.path.basename(norm) or norm),
+        added_at=added_at,
+    )
+
+
+def _unsafe_char(c: str) -> bool:
+    # Control characters can drive a terminal (escape sequences); lone surrogates stand for
+    # file name bytes that are not UTF-8 and have no character to show.
+    return unicodedata.category(c) in ("Cc", "Cs") or c in BIDI_CONTROLS
+
+
+def clean_name(name: str) -> str:
+    """*name* as a root's name: white space folded; an empty name or an unsafe character is
+    refused."""
+    cleaned = " ".join(name.split())
+    if not cleaned:
+        raise ModelError("a root's name cannot be empty")
+    bad = sorted({f"U+{ord(c):04X}" for c in cleaned if _unsafe_char(c)})
+    if bad:
+        raise ModelError(
+            "a root's name cannot hold control or text-direction characters ({chars})",
+            chars=", ".join(bad),
+        )
+    return cleaned
+
+
+def _shown_name(text: str) -> str:
+    """A name made from a folder's own name, with characters a name cannot hold replaced."""
+    cleaned = " ".join(text.split())
+    return "".join("\ufffd" if _unsafe_char(c) else c for c in cleaned) or "\ufffd"

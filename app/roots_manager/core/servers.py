@@ -1,0 +1,50 @@
+"""A server Roots Manager knows: the command line approved for it and the one it last ran with,
+how it is confined, and the user's last answer about it.
+
+Its name is checked where it is first recorded (:func:`roots_manager.core.model.server_name_error`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from roots_manager.core.grants import Decision
+
+
+@dataclass
+class Server:
+    name: str
+    fingerprint: str | None = None
+    """The approved command fingerprint; None until a command has used the name."""
+    command: list[str] | None = None
+    """The command line last seen running under this name."""
+    seen_fingerprint: str | None = None
+    first_seen: str | None = None
+    last_seen: str | None = None
+    confine: bool = False
+    """Start the server confined to its grants (:mod:`roots_manager.core.confinement`)."""
+    allow_read: list[str] = field(default_factory=list)
+    """Extra paths a confined server may read (besides its grants and what it needs to run)."""
+    allow_write: list[str] = field(default_factory=list)
+    """Extra paths a confined server may read and write."""
+    restart_on_revoke: bool | None = None
+    """Restart the server behind the host's back when a folder it was told is revoked (and,
+    confined, whenever its rules change); None: the default, on for confined servers only."""
+    decision: Decision | None = None
+    """The user's answer to the last consent request about this server (None: never asked,
+    or decided before this was kept)."""
+    decided_at: str | None = None
+
+    @property
+    def restarts_on_revoke(self) -> bool:
+        """Whether a revocation restarts this server (its setting, or the default)."""
+        return self.confine if self.restart_on_revoke is None else self.restart_on_revoke
+
+    @property
+    def suspended(self) -> bool:
+        """True when the last command seen differs from the approved one."""
+        return (
+            self.fingerprint is not None
+            and self.seen_fingerprint is not None
+            and self.fingerprint != self.seen_fingerprint
+        )
