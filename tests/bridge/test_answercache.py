@@ -175,3 +175,14 @@ def test_nothing_is_kept_when_asked_not_to(
     [uri] = granted(store, folder)
     src = RootsSource(store, "srv", fingerprint(CMD), "run")
     assert uris(src) == [uri] and src.cache.get() is None
+
+
+def test_nothing_is_kept_for_more_folders_than_are_worth_watching(
+    store: Store, tmp_path: Path
+) -> None:
+    folders = [tmp_path / f"f{i}" for i in range(answercache.MAX_FOLDERS + 1)]
+    for f in folders:
+        f.mkdir()
+    expected = granted(store, *folders)
+    src = source(store)
+    assert uris(src) == expected and src.cache.get() is None

@@ -13,7 +13,8 @@ What inotify does not report, a file system mounted over a folder or over one of
 is not seen until something else changes; the periodic check of the bridge's store watcher
 (every second) drops the answer as well, so such a change is seen within a second.
 
-Elsewhere (macOS, Windows) nothing is kept: every answer is computed.
+Elsewhere (macOS, Windows), and for a server granted more than :data:`MAX_FOLDERS` folders,
+nothing is kept: every answer is computed.
 """
 
 from __future__ import annotations
@@ -46,6 +47,8 @@ _ENTRIES = _SELF | _IN_CREATE | _IN_DELETE | _IN_MOVED_FROM | _IN_MOVED_TO
 permissions (which decide whether the way goes on)."""
 _STORE_DIR = _ENTRIES | _IN_MODIFY | _IN_CLOSE_WRITE
 """The store's directory: also the store written in place (an edit by hand)."""
+MAX_FOLDERS = 256
+"""Granted folders beyond which nothing is kept: watching costs more than answering then."""
 MAX_AGE = 1.0
 """Seconds an answer is kept at most: what inotify does not report (a mount) is seen by then."""
 _MAX_LINKS = 40
@@ -135,7 +138,8 @@ class AnswerCache:
         """Start watching what the answer for *folders* and the store at *store* rests on,
         before the answer is computed; False when that cannot be done (nothing will be kept)."""
         self.drop()
-        if not self.enabled:
+        folders = list(folders)
+        if not self.enabled or len(folders) > MAX_FOLDERS:
             return False
         try:
             lib = _load()
