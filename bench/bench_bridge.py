@@ -100,6 +100,7 @@ def routes_for(c_hop: Path | None, *, floors: bool) -> Routes:
         if c_hop is not None:
             routes["c-hop"] = [str(c_hop)]
             routes["c-spin"] = [str(c_hop), "--spin", str(SPIN_US)]
+            routes["c-hold"] = [str(c_hop), "--hold"]
         if fastrelay is not None:
             routes["bridge-py"] = []  # the bridge with its Python relay alone
     routes["bridge"] = []
@@ -366,6 +367,7 @@ ROUTE_TITLES = {
     "hop1": "1-thr hop",
     "c-hop": "C hop",
     "c-spin": "C spin",
+    "c-hold": "C hold",
     "bridge-py": "py relay",
     "bridge": "bridge",
 }
@@ -444,7 +446,7 @@ def main() -> int:
     c_hop = build_c_hop(tmp)
     echo_routes = routes_for(c_hop, floors=True)
     echo = compare(ECHO, echo_routes, env, blocks, n_small, n_big, size, pipeline=True)
-    sdk_routes = routes_for(None, floors=True)
+    sdk_routes = routes_for(c_hop, floors=True)
     sdk = compare(SDK_ECHO, sdk_routes, env, blocks, n_small // 2, n_big, size, pipeline=False)
     host_routes = {"direct": SDK_ECHO, "bridge": bridge_cmd("bench-host", SDK_ECHO)}
     proxy = (

@@ -127,6 +127,34 @@ RATIOS: list[tuple[str, tuple[str, str], tuple[str, str], str, float | None]] = 
     ),
     # the floors: what a relay of another kind costs, in the same run
     (
+        "floor: 1 MiB round trip, C hop holding the server's lines whole / C hop",
+        ("echo", "c-hold"),
+        ("echo", "c-hop"),
+        "big",
+        None,
+    ),
+    (
+        "floor: SDK echo server, small, C hop / direct",
+        ("sdk", "c-hop"),
+        ("sdk", "direct"),
+        "small",
+        None,
+    ),
+    (
+        "floor: SDK host, small call, direct / FastMCP proxy",
+        ("host", "direct"),
+        ("host", "fastmcp"),
+        "small",
+        None,
+    ),
+    (
+        "floor: SDK host, 256 KiB call, direct / FastMCP proxy",
+        ("host", "direct"),
+        ("host", "fastmcp"),
+        "big",
+        None,
+    ),
+    (
         "floor: small round trip, C hop / direct",
         ("echo", "c-hop"),
         ("echo", "direct"),

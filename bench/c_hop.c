@@ -5,6 +5,9 @@
  *   c_hop COMMAND [ARGS...]             two blocking threads, one per direction (as pump_hop.py)
  *   c_hop --spin US COMMAND [ARGS...]   one thread polling both directions, which keeps polling
  *                                       without sleeping for US microseconds after each chunk
+ *   c_hop --hold COMMAND [ARGS...]      as the first, but the server's lines are held until they
+ *                                       end and written whole (store and forward, as the bridge
+ *                                       must for what a server says: the floor for that)
  *
  * A sleeping relay costs two more wake-ups per round trip, and on a virtual machine a wake-up on
  * an idle CPU is the dearest part of a small message's trip. Busy-polling avoids it at the price
@@ -51,8 +54,38 @@ static ssize_t relay_once(int src, int dst, char *buf) {
 
 struct direction { int src, dst, close_dst; };
 
+/* Store and forward: what is read is written only up to its last newline, the rest held. */
+static void hold_pump(int src, int dst) {
+    size_t cap = 2 * CHUNK, len = 0;
+    char *buf = malloc(cap);
+    for (;;) {
+        if (cap - len < CHUNK) {
+            cap *= 2;
+            buf = realloc(buf, cap);
+        }
+        if (!buf) return;
+        ssize_t n = read(src, buf + len, CHUNK);
+        if (n <= 0) break;
+        sink += (size_t)(memmem(buf + len, (size_t)n, "roots", 5) != NULL);
+        len += (size_t)n;
+        char *nl = memrchr(buf, '\n', len);
+        if (!nl) continue;
+        size_t whole = (size_t)(nl - buf) + 1;
+        if (write_all(dst, buf, (ssize_t)whole) < 0) break;
+        memmove(buf, buf + whole, len - whole);
+        len -= whole;
+    }
+    free(buf);
+}
+
+static int hold_server_lines;
+
 static void *pump(void *arg) {
     struct direction *d = arg;
+    if (hold_server_lines && d->src != 0) {
+        hold_pump(d->src, d->dst);
+        return NULL;
+    }
     char *buf = malloc(CHUNK);
     while (buf && relay_once(d->src, d->dst, buf) > 0) {
     }
@@ -102,9 +135,12 @@ int main(int argc, char **argv) {
     if (argc > 2 && strcmp(argv[1], "--spin") == 0) {
         spin_ns = atoll(argv[2]) * 1000LL;
         first = 3;
+    } else if (argc > 1 && strcmp(argv[1], "--hold") == 0) {
+        hold_server_lines = 1;
+        first = 2;
     }
     if (first >= argc) {
-        fprintf(stderr, "usage: c_hop [--spin US] COMMAND [ARGS...]\n");
+        fprintf(stderr, "usage: c_hop [--spin US | --hold] COMMAND [ARGS...]\n");
         return 2;
     }
     int up[2], down[2];

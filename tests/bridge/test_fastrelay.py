@@ -278,3 +278,21 @@ def test_long_lines_come_out_as_the_python_relay_lets_them(
     assert fh.handled == ph.handled and fh.nonjson == ph.nonjson
     if guarded:  # held whole, never streamed (how an open line streams depends on the reads)
         assert fh.streamed_lines == ph.streamed_lines == []
+
+
+def test_what_the_handler_looks_for_is_asked_again_once_it_may_have_changed() -> None:
+    from roots_manager.bridge.writer import note_change
+
+    h = Recorder()
+    run = Run(h, fast=True, threshold=64 * 1024, max_held=1 << 20, collect=False)
+    os.write(run.src_w, b'{"zzz":1}\n')
+    assert os.read(run.dst_r, 100) == b'{"zzz":1}\n'  # not looked for: relayed by the C path
+    h._patterns = (b"roots", b"zzz")
+    note_change()  # what the mediator does after every line it handled
+    os.write(run.src_w, b'{"zzz":2}\n')
+    assert os.read(run.dst_r, 100) == b'{"ZZZ":2}\n'
+    assert h.handled == [b'{"zzz":2}\n']
+    os.close(run.src_w)
+    assert run.ended.wait(30)
+    for fd in (run.dst_r, run.dst_w, run.src_r):
+        os.close(fd)

@@ -24,8 +24,10 @@
  *     partial line is pending in the Python relay;
  *   - it opens with { or [ and closes with } or ] (a line Python would not note as non-JSON);
  *   - it is UTF-8 (Python would note it otherwise);
- *   - triage() (called with the interpreter lock, after the read) returns (patterns, guarded),
- *     not None, and no pattern occurs in the line;
+ *   - triage() returns (patterns, guarded, may_stream), not None, and no pattern occurs in the
+ *     line. triage() is asked again (with the interpreter lock) only after a chunk went to
+ *     Python, or after note_change() said that the handlers may answer otherwise: the ordinary
+ *     line is read, judged and written without the interpreter lock at all;
  *   - when guarded, no escape that could stand for a letter (backslash before one of uxUosli1)
  *     and no NUL byte (bridge/lenient.py, disguised()).
  * A line longer than one read is held here while it is shorter than stream_threshold, or, for a
@@ -217,30 +219,53 @@ static int json_shaped(const char *s, size_t n) {
 
 #define TAIL 64 /* as LineRelay: the overlap kept for a pattern cut in two between reads */
 
+/* Bumped by note_change() whenever the relays' handlers may answer triage() otherwise (the
+ * mediator changes what it looks for only while it handles a line): a pump asks triage() again
+ * only then, or after it gave Python a chunk, so the ordinary line needs no interpreter lock. */
+static long epoch;
+
+static PyObject *note_change(PyObject *Py_UNUSED(module), PyObject *Py_UNUSED(ignored)) {
+    __atomic_add_fetch(&epoch, 1, __ATOMIC_SEQ_CST);
+    Py_RETURN_NONE;
+}
+
 typedef struct {
     PyObject_HEAD
     int src;
     Gate *gate;
     PyObject *triage, *adopt, *ended; /* the relay's triage, adopt_stream, stream_ended */
-    char *buf;
-    size_t size;
+    size_t size; /* the most one read takes */
     size_t stream_threshold;
     size_t max_held;
-    char *held; /* a line read across chunks, while it is short enough to hold */
+    /* where every read goes, after the start of a line read across chunks, while it is short
+     * enough to hold (malloc maps it: its pages cost memory once a read reaches them) */
+    char *held;
     size_t held_len, held_cap;
     int streaming; /* a long line is being forwarded as it arrives */
     size_t streamed;
     char tail[TAIL];
     size_t tail_len;
     int failed; /* the errno of a failed write, for the next call to return */
+    /* triage()'s last answer, good while known and the epoch is the one it was asked in */
+    PyObject *patterns;
+    int guarded, may_stream, known;
+    long asked_in;
+    PyThreadState *ts; /* while the interpreter lock is let go */
 } FastPump;
+
+static void let_go(FastPump *self) { self->ts = PyEval_SaveThread(); }
+
+static void take(FastPump *self) {
+    PyEval_RestoreThread(self->ts);
+    self->ts = NULL;
+}
 
 static void FastPump_dealloc(FastPump *self) {
     Py_XDECREF(self->gate);
     Py_XDECREF(self->triage);
     Py_XDECREF(self->adopt);
     Py_XDECREF(self->ended);
-    free(self->buf);
+    Py_XDECREF(self->patterns);
     free(self->held);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -289,14 +314,8 @@ static int FastPump_init(FastPump *self, PyObject *args, PyObject *kwds) {
     self->src = src;
     Py_INCREF(gate);
     Py_XSETREF(self->gate, (Gate *)gate);
-    free(self->buf);
-    /* large enough that malloc maps it: its pages cost memory only once a read reaches them */
-    self->buf = malloc((size_t)size);
-    if (self->buf == NULL) {
-        PyErr_NoMemory();
-        return -1;
-    }
     self->size = (size_t)size;
+    self->known = 0;
     return 0;
 }
 
@@ -330,9 +349,11 @@ static void drop_held(FastPump *self) {
     }
 }
 
-/* The chunk for Python: what is held, then data[0:n]; empties what is held. */
+/* The chunk for Python: what is held, then data[0:n]; empties what is held. With the
+ * interpreter lock. Python may be inside a line after it: triage() is asked again next time. */
 static PyObject *give(FastPump *self, const char *data, size_t n) {
     PyObject *out;
+    self->known = 0;
     if (self->held_len == 0) return PyBytes_FromStringAndSize(data, (Py_ssize_t)n);
     if (data == self->held + self->held_len) { /* read in place, after what is held */
         out = PyBytes_FromStringAndSize(self->held, (Py_ssize_t)(self->held_len + n));
@@ -366,9 +387,9 @@ static int write_all(int fd, const char *s, size_t n) {
 }
 
 /* Writes s[0:n] under the gate's lock; *mid_line* is the state it leaves the line in; *starts*
- * when it starts a line.
- * 1: written (or dropped for a closed or broken destination); 0: the destination is inside
- * another line, nothing written; -errno: the write failed. Called without the interpreter lock. */
+ * when it starts a line. 1: written (or dropped for a closed or broken destination); 0: the
+ * destination is inside another line, nothing written; -errno: the write failed. Without the
+ * interpreter lock. */
 static int write_gated(Gate *gate, const char *s, size_t n, int starts, int mid_line) {
     int rc = 1;
     PyThread_acquire_lock(gate->lock, WAIT_LOCK);
@@ -388,13 +409,20 @@ static int write_gated(Gate *gate, const char *s, size_t n, int starts, int mid_
     return rc;
 }
 
-/* triage() asked with the interpreter lock held: 1 with *patterns (a new reference to a tuple of
- * bytes), *guarded and *may_stream set, 0 when Python must have the chunk, -1 on an error. */
-static int ask(FastPump *self, PyObject **patterns, int *guarded, int *may_stream) {
+/* What triage() says, asked again only when it may have changed. Called without the
+ * interpreter lock: 1 with self->patterns, ->guarded and ->may_stream good, 0 when Python must
+ * have the chunk (both without the lock); -1 on an error, with the lock held. */
+static int ask(FastPump *self) {
+    long now = __atomic_load_n(&epoch, __ATOMIC_SEQ_CST);
+    if (self->known && self->asked_in == now) return 1;
+    take(self);
+    self->known = 0;
+    Py_CLEAR(self->patterns);
     PyObject *r = PyObject_CallNoArgs(self->triage);
     if (r == NULL) return -1;
     if (r == Py_None) {
         Py_DECREF(r);
+        let_go(self);
         return 0;
     }
     if (!PyTuple_Check(r) || PyTuple_GET_SIZE(r) != 3 || !PyTuple_Check(PyTuple_GET_ITEM(r, 0))) {
@@ -417,10 +445,13 @@ static int ask(FastPump *self, PyObject **patterns, int *guarded, int *may_strea
         return -1;
     }
     Py_INCREF(pats);
+    self->patterns = pats; /* kept: its bytes are read without the lock while it lives */
+    self->guarded = g;
+    self->may_stream = m;
+    self->asked_in = now;
+    self->known = 1;
     Py_DECREF(r);
-    *patterns = pats;
-    *guarded = g;
-    *may_stream = m;
+    let_go(self);
     return 1;
 }
 
@@ -445,69 +476,70 @@ static void keep_tail(FastPump *self, const char *data, size_t n) {
     self->tail_len = keep + n;
 }
 
-/* Python takes over the line being streamed (something about it needs thought). */
+/* Python takes over the line being streamed (something about it needs thought). With the
+ * interpreter lock. */
 static int hand_over(FastPump *self) {
+    self->streaming = 0;
+    self->known = 0;
     PyObject *tail = PyBytes_FromStringAndSize(self->tail, (Py_ssize_t)self->tail_len);
+    self->tail_len = 0;
     if (tail == NULL) return -1;
     PyObject *r = PyObject_CallFunction(self->adopt, "nO", (Py_ssize_t)self->streamed, tail);
     Py_DECREF(tail);
-    self->streaming = 0;
-    self->tail_len = 0;
     if (r == NULL) return -1;
     Py_DECREF(r);
     return 0;
 }
 
-/* One chunk of a line being streamed: 1 relayed (the line may have ended), 0 Python must take
- * over with this chunk, -1 an error. */
-static int stream_more(FastPump *self, size_t n) {
-    PyObject *patterns = NULL;
-    int guarded = 0, may_stream = 0;
-    int ok = ask(self, &patterns, &guarded, &may_stream);
+/* One chunk of a line being streamed, without the interpreter lock: 1 relayed (the line may
+ * have ended), 0 Python must take over with this chunk (both without the lock), -1 an error
+ * (with the lock). */
+static int stream_more(FastPump *self, const char *data, size_t n) {
+    int ok = ask(self);
     if (ok <= 0) return ok;
-    const char *nl = memchr(self->buf, '\n', n);
-    size_t end = nl ? (size_t)(nl - self->buf) + 1 : n;
+    const char *nl = memchr(data, '\n', n);
+    size_t end = nl ? (size_t)(nl - data) + 1 : n;
     size_t head = end < TAIL ? end : TAIL;
     char window[2 * TAIL];
     memcpy(window, self->tail, self->tail_len);
-    memcpy(window + self->tail_len, self->buf, head);
-    int plain = !guarded && !mentions(patterns, window, self->tail_len + head) &&
-                !mentions(patterns, self->buf, end);
-    Py_DECREF(patterns);
-    if (!plain) return 0;
-    int rc;
-    Py_BEGIN_ALLOW_THREADS
-    rc = write_gated(self->gate, self->buf, end, 0, 1);
-    Py_END_ALLOW_THREADS
+    memcpy(window + self->tail_len, data, head);
+    if (self->guarded || mentions(self->patterns, window, self->tail_len + head) ||
+        mentions(self->patterns, data, end))
+        return 0;
+    int rc = write_gated(self->gate, data, end, 0, 1);
+    if (rc < 0) self->failed = -rc;
     self->streamed += end;
-    keep_tail(self, self->buf, end);
+    keep_tail(self, data, end);
     if (nl) {
         /* the line ended: the relay writes what waited for it and notes the line */
         self->streaming = 0;
         self->tail_len = 0;
+        self->known = 0;
+        take(self);
         PyObject *r = PyObject_CallFunction(self->ended, "n", (Py_ssize_t)self->streamed);
         if (r == NULL) return -1;
         Py_DECREF(r);
+        let_go(self);
     }
-    if (rc < 0) self->failed = -rc;
     return 1;
 }
 
 static PyObject *FastPump_next(FastPump *self, PyObject *Py_UNUSED(ignored)) {
+    let_go(self);
     for (;;) {
         if (self->failed) { /* said once; later writes are dropped (the gate is broken) */
             int e = self->failed;
             self->failed = 0;
+            take(self);
             return PyLong_FromLong(e);
         }
-        /* a line held across reads: read straight after it, rather than copy each read */
-        char *data = self->buf;
-        if (self->held_len && !self->streaming) {
-            if (reserve(self, self->size) < 0) return PyErr_NoMemory();
-            data = self->held + self->held_len;
+        /* read after what is held (nothing, mostly): a line read across chunks is not copied */
+        if (reserve(self, self->size) < 0) {
+            take(self);
+            return PyErr_NoMemory();
         }
+        char *data = self->held + self->held_len;
         ssize_t got;
-        Py_BEGIN_ALLOW_THREADS
         for (;;) {
             got = read(self->src, data, self->size);
             if (got >= 0) break;
@@ -521,37 +553,42 @@ static PyObject *FastPump_next(FastPump *self, PyObject *Py_UNUSED(ignored)) {
             got = 0; /* an unusable descriptor ends the stream, as Reader does */
             break;
         }
-        Py_END_ALLOW_THREADS
         size_t n = (size_t)got;
         if (n == 0) { /* what is held first; the next read sees the end again */
+            take(self);
             if (self->streaming && hand_over(self) < 0) return NULL;
-            return give(self, self->buf, 0);
+            return give(self, data, 0);
         }
         if (self->streaming) {
-            int r = stream_more(self, n);
+            int r = stream_more(self, data, n);
             if (r < 0) return NULL;
             if (r == 0) {
+                take(self);
                 if (hand_over(self) < 0) return NULL;
-                return give(self, self->buf, n);
+                return give(self, data, n);
             }
-            const char *nl = memchr(self->buf, '\n', n);
-            if (nl && nl != self->buf + n - 1) /* what follows the line: Python's, whole */
-                return give(self, nl + 1, (size_t)(self->buf + n - nl - 1));
+            const char *nl = memchr(data, '\n', n);
+            if (nl && nl != data + n - 1) { /* what follows the line: Python's, whole */
+                take(self);
+                return give(self, nl + 1, (size_t)(data + n - nl - 1));
+            }
             continue;
         }
-        /* asked for every chunk: a chunk given to Python may have left it inside a line */
-        PyObject *patterns = NULL;
-        int guarded = 0, may_stream = 0;
-        int ok = ask(self, &patterns, &guarded, &may_stream);
+        int ok = ask(self);
         if (ok < 0) return NULL;
-        if (ok == 0) return give(self, data, n);
+        if (ok == 0) {
+            take(self);
+            return give(self, data, n);
+        }
         const char *nl = memchr(data, '\n', n);
         if (nl == NULL) {
             /* a line that goes on: held while short, or, guarded, while Python would hold it */
             size_t total = self->held_len + n;
-            if (total < self->stream_threshold || (guarded && total <= self->max_held)) {
-                Py_DECREF(patterns);
-                if (hold(self, data, n) < 0) return PyErr_NoMemory();
+            if (total < self->stream_threshold || (self->guarded && total <= self->max_held)) {
+                if (hold(self, data, n) < 0) {
+                    take(self);
+                    return PyErr_NoMemory();
+                }
                 continue;
             }
             /* long enough to stream, as LineRelay would: straight through, unless it is
@@ -560,22 +597,19 @@ static PyObject *FastPump_next(FastPump *self, PyObject *Py_UNUSED(ignored)) {
             size_t first_len = n;
             if (self->held_len) { /* one piece, so that a pattern cut in two is seen */
                 if (hold(self, data, n) < 0) {
-                    Py_DECREF(patterns);
+                    take(self);
                     return PyErr_NoMemory();
                 }
                 first = self->held;
                 first_len = self->held_len;
             }
-            int plain = !guarded && may_stream && !mentions(patterns, first, first_len);
-            Py_DECREF(patterns);
             int rc = 0;
-            if (plain) {
-                Py_BEGIN_ALLOW_THREADS
+            if (!self->guarded && self->may_stream && !mentions(self->patterns, first, first_len))
                 rc = write_gated(self->gate, first, first_len, 1, 1);
-                Py_END_ALLOW_THREADS
-            }
-            if (rc == 0) /* Python's, whole */
+            if (rc == 0) { /* Python's, whole */
+                take(self);
                 return self->held_len ? give(self, data, 0) : give(self, first, first_len);
+            }
             self->streaming = 1;
             self->streamed = first_len;
             self->tail_len = 0;
@@ -585,30 +619,27 @@ static PyObject *FastPump_next(FastPump *self, PyObject *Py_UNUSED(ignored)) {
             continue;
         }
         if (nl != data + n - 1) { /* more than one line */
-            Py_DECREF(patterns);
+            take(self);
             return give(self, data, n);
         }
         const char *line = data;
         size_t len = n;
         if (self->held_len) {
             if (hold(self, data, n) < 0) {
-                Py_DECREF(patterns);
+                take(self);
                 return PyErr_NoMemory();
             }
             line = self->held;
             len = self->held_len;
         }
-        int plain = json_shaped(line, len) && is_utf8((const unsigned char *)line, len) &&
-                    !mentions(patterns, line, len) && !(guarded && disguised(line, len - 1));
-        Py_DECREF(patterns);
         int rc = 0;
-        if (plain) {
-            Py_BEGIN_ALLOW_THREADS
+        if (json_shaped(line, len) && is_utf8((const unsigned char *)line, len) &&
+            !mentions(self->patterns, line, len) && !(self->guarded && disguised(line, len - 1)))
             rc = write_gated(self->gate, line, len, 1, 0);
-            Py_END_ALLOW_THREADS
-        }
-        if (rc == 0) /* Python decides the whole line */
+        if (rc == 0) { /* Python decides the whole line */
+            take(self);
             return self->held_len ? give(self, data, 0) : give(self, line, len);
+        }
         drop_held(self);
         if (rc < 0) self->failed = -rc;
     }
@@ -633,8 +664,15 @@ static PyTypeObject FastPumpType = {
     .tp_methods = FastPump_methods,
 };
 
+static PyMethodDef module_methods[] = {
+    {"note_change", note_change, METH_NOARGS,
+     "The relays' handlers may answer triage() otherwise from now on: every pump asks again."},
+    {NULL, NULL, 0, NULL},
+};
+
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_fastrelay", "The relay's hot path in C.", -1, NULL, NULL, NULL, NULL, NULL,
+    PyModuleDef_HEAD_INIT, "_fastrelay", "The relay's hot path in C.", -1, module_methods,
+    NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__fastrelay(void) {

@@ -30,7 +30,7 @@ from concurrent.futures import Future
 from typing import Protocol
 
 from roots_manager.bridge.relay import LineHandler, LineRelay
-from roots_manager.bridge.writer import LineWriter, fastrelay
+from roots_manager.bridge.writer import LineWriter, fastrelay, note_change
 
 READ_SIZE = 1024 * 1024
 """Bytes one read may take: a whole 1 MiB message in one go when the pipe holds it."""
@@ -106,8 +106,15 @@ class HandOff:
 
     def call(self, fn: Callable[[], object]) -> None:
         """Run *fn* on the event loop, from any thread (dropped once the loop is closed)."""
+
+        def run() -> None:
+            try:
+                fn()
+            finally:
+                note_change()
+
         with contextlib.suppress(RuntimeError):
-            self.loop.call_soon_threadsafe(fn)
+            self.loop.call_soon_threadsafe(run)
 
     def defer(self, fn: Callable[[], object]) -> None:
         """Run *fn* on the loop after the line being handled is written (or soon, if none is)."""
@@ -183,6 +190,7 @@ class LoopHandler(LineHandler):
                 done.set_result(outcome)
             finally:
                 self.handoff.current = None
+                note_change()
 
         try:
             self.handoff.loop.call_soon_threadsafe(run)

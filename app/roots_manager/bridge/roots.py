@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from roots_manager.bridge.answercache import AnswerCache
+from roots_manager.bridge.writer import note_change
 from roots_manager.core.consent import effective, visible_roots
 from roots_manager.core.model import State
 from roots_manager.core.store import Store, StoreError
@@ -149,5 +150,8 @@ class HeldAnswers:
         waiting, self._waiting = self._waiting, []
         if waiting:
             result = self.source.effective()
-            for reply in waiting:
-                reply(result)
+            try:
+                for reply in waiting:
+                    reply(result)
+            finally:
+                note_change()  # a reply may start a retry, which the relays must look out for

@@ -33,6 +33,17 @@ def _hot_path() -> ModuleType | None:
 fastrelay = _hot_path()
 
 
+def _nothing() -> None:
+    pass
+
+
+note_change: Callable[[], None] = _nothing if fastrelay is None else fastrelay.note_change
+"""Tells the hot path that what the mediator looks for may have changed (its sides' patterns,
+``guarded``, ``may_stream``): the hot path asks the relays' ``triage`` again. Called after every
+line handled and every call run on the loop for a pump, and when held answers are released
+(a 2026-07-28 retry may start then); the mediator changes what it looks for at no other time."""
+
+
 class PyGate:
     """One destination's descriptor, write lock and state: the Python twin of the C ``Gate``.
 
