@@ -58,6 +58,7 @@ class Recorder:
         self._sched_path = f"/proc/self/task/{threading.get_native_id()}/schedstat"
         self.last_sched = self.schedstat()
         self.gap_sched: list[tuple[float, ...]] = []
+        self.threads: list[tuple[str, float]] = []
 
     def schedstat(self) -> tuple[float, float, float]:
         """The GUI thread's CPU time, time waiting for a CPU (both in seconds) and thread CPU
@@ -119,6 +120,17 @@ class Recorder:
 
     def stop(self) -> None:
         self._stop.set()
+
+
+def thread_cpu() -> list[tuple[str, float]]:
+    """Each thread of this process: its name and the CPU it used so far (seconds)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    got = []
+    for task in sorted(Path("/proc/self/task").iterdir()):
+        name = (task / "comm").read_text().strip()
+        fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+        got.append((name, (int(fields[11]) + int(fields[12])) / tick))
+    return got
 
 
 def report(rec: Recorder, top: int) -> None:
@@ -235,6 +247,8 @@ def main() -> None:
             wait(app, cond, what)
         finally:
             rec.active = False
+        if what == "the ingest":
+            rec.threads = thread_cpu()
 
     bench_log._wait = tracked_wait
 
@@ -257,6 +271,9 @@ def main() -> None:
             p.wait()
     print(f"load average after: {os.getloadavg()}")
     report(rec, a.top)
+    print("CPU per thread of the app, start to the end of the ingest (s):")
+    for name, cpu in rec.threads:
+        print(f"   {name:24} {cpu:7.2f}")
     print(
         f"switch interval {sys.getswitchinterval() * 1000:.1f} ms, feed step {LogFeed.STEP_MS} ms"
     )
