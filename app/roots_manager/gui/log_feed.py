@@ -41,10 +41,10 @@ class LogFeed(QObject):
     SAFETY_MS = 500
     # A flood is read by polling the files' sizes, not through change notification: the
     # kernel sends a notice per write, and handling 30,000 of them a second took a third as
-    # much CPU as all the rest of the app. After a change is noticed the thread polls every
-    # POLL_MS while the files grow by FLOOD_BYTES or more a poll (about 4,000 events a second),
-    # then watches again, and the view looks once more REWATCH_LOOK_MS later, for what was
-    # written while the watch was being set up.
+    # much CPU as all the rest of the app. When the files grew by FLOOD_BYTES or more between
+    # two changes noticed, the thread polls every POLL_MS while they grow by that much a poll
+    # (about 4,000 events a second), then watches again, and the view looks once more
+    # REWATCH_LOOK_MS later, for what was written while the watch was being set up.
     POLL_MS = 40
     FLOOD_BYTES = 48 * 1024
     REWATCH_LOOK_MS = 100
@@ -111,8 +111,9 @@ class LogFeed(QObject):
                 self.failed.emit(f"{type(exc).__name__}: {exc}")
 
     def _watch(self, logs: Path) -> bool:
-        """Tell each change in *logs* until one comes (True: a flood may be starting) or the
-        feed stops (False)."""
+        """Tell each change in *logs* until the files grew by `FLOOD_BYTES` or more since the
+        last change (True: a flood) or the feed stops (False)."""
+        size = _total_size(logs)
         for changes in watchfiles.watch(
             logs,
             debounce=self.DEBOUNCE_MS,
@@ -127,7 +128,10 @@ class LogFeed(QObject):
                 return False
             self._changed.emit()
             if changes:
-                return True
+                now = _total_size(logs)
+                if abs(now - size) >= self.FLOOD_BYTES:
+                    return True
+                size = now  # a trickle: notices are few, keep watching
         return False
 
     def _poll_flood(self, logs: Path) -> None:
