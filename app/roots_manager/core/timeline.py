@@ -246,8 +246,9 @@ class Timeline:
         self.first: float | None = None
         self.last: float | None = None
 
-    def update(self) -> int:
-        """Take in the rows indexed since the last call; returns how many marks were added."""
+    def update(self, limit: int | None = None) -> int:
+        """Take in the rows indexed since the last call, at most *limit* of them (None: all;
+        `behind` then tells whether more are waiting); returns how many marks were added."""
         ix = self.index
         codes = {ix.code_of_kind(k): mark for k, mark in _KINDS.items()}
         codes.pop(None, None)
@@ -255,7 +256,7 @@ class Timeline:
         read = ReadAhead(ix).line
         added = 0
         kinds, servers, ts = ix.kind, ix.server, ix.ts
-        stop = len(ix)
+        stop = len(ix) if limit is None else min(len(ix), self.upto + limit)
         for row in range(self.upto, stop):
             code = kinds[row]
             kind = codes.get(code)
@@ -279,6 +280,11 @@ class Timeline:
             added += 1
         self.upto = stop
         return added
+
+    @property
+    def behind(self) -> bool:
+        """Rows were indexed that `update` has not taken in yet."""
+        return self.upto < len(self.index)
 
     def servers(self) -> list[str]:
         """The servers with marks, by name."""
