@@ -94,6 +94,41 @@ def test_lines_from_other_writers_fall_back_and_garbage_is_skipped(layout: Layou
     assert ix.ts[1] - ix.ts[0] == 1.5
 
 
+def test_every_layout_of_a_line_is_indexed_where_it_is(layout: Layout) -> None:
+    # the writer's layout with its stamp, with another stamp, with bytes that are not UTF-8 and
+    # with a CR before the newline; an empty line and a JSON array between them
+    lines = [
+        b'{"ts": "2026-01-01T00:00:00.250Z", "server": "caf\xc3\xa9", "session": "o", '
+        b'"kind": "message", "id": 1}',
+        b"",
+        b'{"ts": "2026-01-01T00:00:01+00:00", "server": "caf\xc3\xa9", "session": "o", '
+        b'"kind": "roots-list-asked"}',
+        b"[1, 2]",
+        b'{"ts": "2026-01-01T00:00:02Z", "server": "bad\xff", "session": "o", "kind": "new"}',
+        b'{"ts": "2026-01-01T00:00:03.5Z", "server": "bad\xff", "session": "o", "kind": "new"}\r',
+        b'{"ts": "never", "server": "caf\xc3\xa9", "session": "o", "kind": "message"}',
+    ]
+    path = layout.logs / "other-0000.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    ix = LogIndex(layout)
+    assert ix.scan() == 5
+    events_at = [0, 2, 4, 5, 6]
+    assert [ix.line(r) for r in range(5)] == [lines[i] for i in events_at]
+    assert [ix.servers[ix.server[r]] for r in range(5)] == ["café"] * 2 + ["bad\ufffd"] * 2 + [
+        "café"
+    ]
+    assert [ix.kinds[ix.kind[r]] for r in range(5)] == [
+        events.MESSAGE,
+        events.ROOTS_ASKED,
+        "new",
+        "new",
+        events.MESSAGE,
+    ]
+    t0 = parse_ts("2026-01-01T00:00:00Z")
+    assert [ix.ts[r] - t0 for r in range(4)] == [0.25, 1.0, 2.0, 3.5]
+    assert ix.ts[4] == 0.0  # not a time: kept, at the epoch
+
+
 def test_matching_uses_codes_and_text(layout: Layout) -> None:
     w = events.EventWriter(layout, "s")
     for i in range(300):

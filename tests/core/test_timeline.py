@@ -158,3 +158,22 @@ def test_marks_out_of_time_order_are_still_sampled_in_order(layout: Layout) -> N
     t30 = lane.marks[0].ts
     assert lane.sample(MarkKind.ASKED, t30 - 30, t30 + 30, 0.5) == [t30 - 20, t30]
     assert lane.sample(MarkKind.ASKED, t30 - 30, t30 + 30, 60.0) == [t30 - 20]
+
+
+def test_a_long_log_is_taken_in_a_part_at_a_time_to_the_same_lanes(layout: Layout) -> None:
+    w = events.EventWriter(layout, "s1")
+    for i in range(30):
+        write(w, events.ROOTS_ASKED, "fs", i, id=i)
+        write(w, events.MESSAGE, "fs", i)
+        write(w, events.ROOTS_ANSWERED, "fs", i, id=i, uris=[])
+    ix = LogIndex(layout)
+    ix.scan()
+    whole, parts = Timeline(ix), Timeline(ix)
+    assert whole.update() == 60 and not whole.behind
+    added = []
+    while parts.behind:
+        added.append(parts.update(7))
+    assert len(added) == 13 and sum(added) == 60
+    assert parts.lanes["fs"].marks == whole.lanes["fs"].marks
+    assert parts.lanes["fs"].spans == whole.lanes["fs"].spans
+    assert parts.update(7) == 0 and not parts.behind

@@ -287,6 +287,35 @@ def test_batches_are_coalesced_into_few_insertions(layout: Layout, qtbot: QtBot)
     assert model.record_at(109)["message"] == "b19 4"  # type: ignore[index]
 
 
+def test_a_flood_is_flushed_less_often_and_a_trickle_as_before(
+    layout: Layout, qtbot: QtBot
+) -> None:
+    ix = LogIndex(layout)
+    model = LogModel(ix)
+    inserted: list[tuple[int, int]] = []
+    model.rowsInserted.connect(lambda _p, first, last: inserted.append((first, last)))
+    w = events.EventWriter(layout, "s1")
+    flood = model.FLOOD_ROWS
+    for batch in range(2):
+        for i in range(flood):
+            w.write(events.event(events.ERROR, "fs", "s1", message=f"flood {batch} {i}"))
+        ix.scan()
+        model.refresh()  # a batch of a flood, as the next flush would bring it
+        # one big batch alone (the first read of the files) is no flood; two in a row are
+        assert model.flush_interval_ms == (model.FLOOD_FLUSH_MS if batch else model.FLUSH_MS)
+    assert model.FLOOD_FLUSH_MS > model.FLUSH_MS
+    assert inserted == [(0, flood - 1), (flood, 2 * flood - 1)]
+    w.write(events.event(events.ERROR, "fs", "s1", message="after"))
+    ix.scan()
+    model.refresh_soon()
+    assert len(inserted) == 2  # held for the flood's interval
+    qtbot.waitUntil(lambda: model.rowCount() == 2 * flood + 1, timeout=WAIT_MS)
+    assert inserted[-1] == (2 * flood, 2 * flood)
+    assert model.record_at(2 * flood)["message"] == "after"  # type: ignore[index]
+    assert model.flush_interval_ms == model.FLUSH_MS  # one row: no flood any more
+    w.close()
+
+
 FILTERS = [
     {"server": "git"},
     {"kind": events.ROOTS_ANSWERED},

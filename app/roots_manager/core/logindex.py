@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from roots_manager.core import events
-from roots_manager.core.event_time import ISO_Z, epoch_of, parse_ts
+from roots_manager.core.event_time import epoch_of, parse_ts
 from roots_manager.core.logsearch import TextSearch
 from roots_manager.core.paths import Layout
 
@@ -36,6 +36,13 @@ from roots_manager.core.paths import Layout
 # else (escapes, other writers, other key orders) falls back to json.loads.
 _FAST = re.compile(
     rb'\{"ts": "([^"\\]*)", "server": "([^"\\]*)", "session": "[^"\\]*", "kind": "([^"\\]*)"'
+)
+# One line of a chunk, with the fields of `_FAST` when the line starts as EventWriter writes it
+# and its time is as events.event() stamps it: the whole chunk is indexed by one `finditer`,
+# without a bytes object per line (the other lines go through `_FAST` and json.loads).
+_LINE = re.compile(
+    rb'(?:\{"ts": "(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(\.\d+)?Z", "server": "([^"\\\n]*)", '
+    rb'"session": "[^"\\\n]*", "kind": "([^"\\\n]*)")?[^\n]*\n'
 )
 
 # Reading a file in bounded chunks keeps the peak memory of a first scan of huge files small.
@@ -54,6 +61,26 @@ class _File:
     pos: int = 0  # bytes indexed so far, always at a line start
 
 
+def _slow_fields(line: bytes) -> tuple[str, str, float] | None:
+    """Server, kind and time of an event *line* not laid out or stamped as EventWriter does it;
+    None when the line is not an event."""
+    m = _FAST.match(line)
+    if m is not None:
+        ts_raw, srv_raw, kind_raw = m.groups()
+        return (
+            srv_raw.decode("utf-8", "replace"),
+            kind_raw.decode("utf-8", "replace"),
+            parse_ts(ts_raw),
+        )
+    try:
+        rec = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(rec, dict):
+        return None
+    return str(rec.get("server", "")), str(rec.get("kind", "")), parse_ts(str(rec.get("ts", "")))
+
+
 class LogIndex:
     """An append-only index of every event in a logs directory."""
 
@@ -64,6 +91,9 @@ class LogIndex:
         self.kinds: list[str] = list(events.KINDS)
         self._server_codes: dict[str, int] = {}
         self._kind_codes: dict[str, int] = {k: i for i, k in enumerate(self.kinds)}
+        # the same codes by the names' bytes as the lines spell them (no decoding per line)
+        self._server_raw: dict[bytes, int] = {}
+        self._kind_raw: dict[bytes, int] = {}
         self._files: list[_File] = []
         self._by_path: dict[Path, _File] = {}
         # one entry per event, all of the same length
@@ -221,57 +251,43 @@ class LogIndex:
         return used
 
     def _index_lines(self, f: _File, data: bytes) -> None:
-        # The hot loop of a first scan over a million events: locals only.
-        fast = _FAST.match
-        servers = self._server_codes
-        kinds = self._kind_codes
+        # The hot loop of a first scan over a million events, and of following a flood: locals
+        # only, one regular expression over the chunk, names coded by their bytes.
+        servers_raw = self._server_raw
+        kinds_raw = self._kind_raw
         a_file, a_off, a_len = self.file_no.append, self.offset.append, self.length.append
         a_srv, a_kind, a_ts = self.server.append, self.kind.append, self.ts.append
-        iso = ISO_Z.match
         epoch = epoch_of
         no = f.no
-        pos = f.pos
+        base = f.pos
         last_second = b""
         last_epoch = 0.0
-        for line in data.split(b"\n")[:-1]:
-            n = len(line)
-            m = fast(line)
-            if m is not None:
-                ts_raw, srv_raw, kind_raw = m.groups()
-                srv = srv_raw.decode("utf-8", "replace")
-                kind = kind_raw.decode("utf-8", "replace")
-                tm = iso(ts_raw)
-                if tm is not None:
-                    second, frac = tm.groups()
-                    if second != last_second:
-                        last_second, last_epoch = second, epoch(second)
-                    t = last_epoch + float(frac) if frac else last_epoch
-                else:
-                    t = parse_ts(ts_raw)
+        for m in _LINE.finditer(data):
+            second, frac, srv_raw, kind_raw = m.groups()
+            start, end = m.span()
+            if second is not None:
+                if second != last_second:
+                    last_second, last_epoch = second, epoch(second)
+                t = last_epoch + float(frac) if frac else last_epoch
+                s = servers_raw.get(srv_raw)
+                if s is None:
+                    s = servers_raw[srv_raw] = self.server_code(srv_raw.decode("utf-8", "replace"))
+                k = kinds_raw.get(kind_raw)
+                if k is None:
+                    k = kinds_raw[kind_raw] = self.kind_code(kind_raw.decode("utf-8", "replace"))
             else:
-                try:
-                    rec = json.loads(line)
-                except ValueError:
-                    rec = None
-                if not isinstance(rec, dict):
-                    pos += n + 1
+                got = _slow_fields(data[start : end - 1])
+                if got is None:
                     continue  # not an event (as events.read_events skips it)
-                srv = str(rec.get("server", ""))
-                kind = str(rec.get("kind", ""))
-                t = parse_ts(str(rec.get("ts", "")))
-            s = servers.get(srv)
-            if s is None:
+                srv, kind, t = got
                 s = self.server_code(srv)
-            k = kinds.get(kind)
-            if k is None:
                 k = self.kind_code(kind)
             a_file(no)
-            a_off(pos)
-            a_len(n)
+            a_off(base + start)
+            a_len(end - start - 1)
             a_srv(s)
             a_kind(k)
             a_ts(t)
-            pos += n + 1
 
     def _ordered(self, runs: list[tuple[int, int]]) -> bool:
         ts = self.ts

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left, bisect_right, insort
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, NamedTuple
@@ -96,17 +96,25 @@ class Lane:
     _by_id: dict[tuple[str, str], list[int]] = field(default_factory=dict)
     """The rows of the waiting requests, by bridge run and id (a reused id queues)."""
     times: dict[MarkKind, list[float]] = field(default_factory=dict)
-    """The times of the marks, per kind, in the lane's order."""
+    """The times of the marks, per kind, in time order (whatever the order of the marks), so
+    that a time range is found by bisection: a view paints only what is in sight, however long
+    the log."""
     ordered: bool = True
-    """Whether the marks are in time order, so that a time range is found by bisection: a view
-    paints only what is in sight, however long the log."""
+    """Whether the marks are in time order."""
+    _oldest: float | None = None
+    """The time of the oldest request waiting (what `open_since` tells, kept rather than
+    looked for among all of them on each paint)."""
 
     def add(self, mark: Mark) -> None:
         """A mark, at the end of the lane."""
         if self.ordered and self.marks and mark.ts < self.marks[-1].ts:
             self.ordered = False  # bridge runs of one server written at the same time
         self.marks.append(mark)
-        self.times.setdefault(mark.kind, []).append(mark.ts)
+        times = self.times.setdefault(mark.kind, [])
+        if times and mark.ts < times[-1]:
+            insort(times, mark.ts)  # rare: kept sorted here rather than sorted per paint
+        else:
+            times.append(mark.ts)
 
     def sample(self, kind: MarkKind, start: float, end: float, step: float) -> list[float]:
         """The times of the marks of *kind* from *start* to *end* (both included), at most one
@@ -114,12 +122,8 @@ class Lane:
         pixel spans, and paints as many marks as there are pixels however many events a flood
         put there."""
         times = self.times.get(kind, [])
-        if self.ordered:
-            lo = bisect_left(times, start)
-            hi = bisect_right(times, end, lo=lo)
-        else:
-            times = sorted(t for t in times if start <= t <= end)
-            lo, hi = 0, len(times)
+        lo = bisect_left(times, start)
+        hi = bisect_right(times, end, lo=lo)
         got: list[float] = []
         i = lo
         while i < hi:
@@ -137,11 +141,13 @@ class Lane:
     @property
     def open_since(self) -> float | None:
         """When the oldest request still waiting for its answer was made."""
-        return min((o.start for o in self.waiting.values()), default=None)
+        return self._oldest
 
     def ask(self, row: int, t: float, what: Pairing) -> None:
         """A request for roots was made."""
         self.waiting[row] = _Open(t, row, what.run, what.id, what.keys)
+        if self._oldest is None or t < self._oldest:
+            self._oldest = t
         if what.id is not None:
             self._by_id.setdefault((what.run, what.id), []).append(row)
 
@@ -170,6 +176,8 @@ class Lane:
 
     def _close(self, o: _Open) -> None:
         del self.waiting[o.row]
+        if o.start == self._oldest:
+            self._oldest = min((w.start for w in self.waiting.values()), default=None)
         if o.id is not None:
             rows = self._by_id[(o.run, o.id)]
             rows.remove(o.row)
@@ -238,8 +246,9 @@ class Timeline:
         self.first: float | None = None
         self.last: float | None = None
 
-    def update(self) -> int:
-        """Take in the rows indexed since the last call; returns how many marks were added."""
+    def update(self, limit: int | None = None) -> int:
+        """Take in the rows indexed since the last call, at most *limit* of them (None: all;
+        `behind` then tells whether more are waiting); returns how many marks were added."""
         ix = self.index
         codes = {ix.code_of_kind(k): mark for k, mark in _KINDS.items()}
         codes.pop(None, None)
@@ -247,7 +256,7 @@ class Timeline:
         read = ReadAhead(ix).line
         added = 0
         kinds, servers, ts = ix.kind, ix.server, ix.ts
-        stop = len(ix)
+        stop = len(ix) if limit is None else min(len(ix), self.upto + limit)
         for row in range(self.upto, stop):
             code = kinds[row]
             kind = codes.get(code)
@@ -271,6 +280,11 @@ class Timeline:
             added += 1
         self.upto = stop
         return added
+
+    @property
+    def behind(self) -> bool:
+        """Rows were indexed that `update` has not taken in yet."""
+        return self.upto < len(self.index)
 
     def servers(self) -> list[str]:
         """The servers with marks, by name."""

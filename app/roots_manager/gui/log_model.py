@@ -75,6 +75,13 @@ class LogModel(QAbstractTableModel):
     updated = Signal()  # a flush happened: counts, progress or the pending figure may differ
 
     FLUSH_MS = 60
+    # In a flood (the last two flushes, close together, each brought more rows than any screen
+    # shows) every row in sight is new at each flush whatever their rate, and painting a
+    # screenful of new rows is most of the GUI thread's work: flushes then come at most every
+    # FLOOD_FLUSH_MS, which is well within the 200 ms in which a new event must show, and
+    # leaves the CPU to the rest. One big batch (the first read of the files) is no flood.
+    FLOOD_ROWS = 256
+    FLOOD_FLUSH_MS = 150
     SLICE_SECONDS = 0.006
     # A filter over at most this many rows completes within `set_filter`.
     SYNC_ROWS = 20_000
@@ -97,6 +104,8 @@ class LogModel(QAbstractTableModel):
         self._n_servers = 0
         self._n_kinds = 0
         self._last_flush = float("-inf")
+        self._flooded = False  # the last two flushes brought FLOOD_ROWS or more each
+        self._big = False  # the last flush brought FLOOD_ROWS or more
         self._flush_timer = QTimer(self)
         self._flush_timer.setSingleShot(True)
         self._flush_timer.timeout.connect(self._flush)
@@ -288,10 +297,16 @@ class LogModel(QAbstractTableModel):
         else:
             self._request_flush()
 
+    @property
+    def flush_interval_ms(self) -> int:
+        """The least time between two flushes now: `FLUSH_MS`, or `FLOOD_FLUSH_MS` while the
+        last flushes brought a flood of rows."""
+        return self.FLOOD_FLUSH_MS if self._flooded else self.FLUSH_MS
+
     def _request_flush(self) -> None:
         if self._flush_timer.isActive():
             return
-        wait = self.FLUSH_MS - (time.perf_counter() - self._last_flush) * 1000
+        wait = self.flush_interval_ms - (time.perf_counter() - self._last_flush) * 1000
         if wait <= 0:
             self._flush()
         else:
@@ -301,13 +316,16 @@ class LogModel(QAbstractTableModel):
     def _flush(self) -> None:
         # The only place rows enter the view.
         self._flush_timer.stop()
-        self._last_flush = time.perf_counter()
+        before, self._last_flush = self._last_flush, time.perf_counter()
+        close = (self._last_flush - before) * 1000 <= 2 * self.FLOOD_FLUSH_MS
         added = 0
         coming = self.window.pending()
         if coming is not None:
             self.beginInsertRows(QModelIndex(), coming.first, coming.first + coming.count - 1)
             added = self.window.take_pending()
             self.endInsertRows()
+        big = added >= self.FLOOD_ROWS
+        self._flooded, self._big = big and self._big and close, big
         if self._paused:
             self.pending_changed.emit(self.pending)
         if added > 0:

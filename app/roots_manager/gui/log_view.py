@@ -191,7 +191,6 @@ class LogPanel(QWidget):
         self._filter_timer.timeout.connect(self._apply_filter)
         self._timeline_timer = QTimer(self)
         self._timeline_timer.setSingleShot(True)
-        self._timeline_timer.setInterval(LogModel.FLUSH_MS)
         self._timeline_timer.timeout.connect(self.timeline.refresh)
 
         self.feed.indexed.connect(self._on_indexed)
@@ -308,7 +307,7 @@ class LogPanel(QWidget):
         # them in as often (a relayout and repaint per batch of a flood stalled the GUI)
         self.model.refresh_soon()
         if not self._timeline_timer.isActive():
-            self._timeline_timer.start()
+            self._timeline_timer.start(self.model.flush_interval_ms)  # as often as the table
         newest = self.index_.latest_of_kind(events.ROOTS_ASKED, self._asked_upto)
         self._asked_upto = len(self.index_)
         if newest:

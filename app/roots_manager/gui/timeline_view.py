@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import time
 
-from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QAccessible,
     QAccessibleEvent,
@@ -62,6 +62,9 @@ class TimelineView(QWidget):
     mark_clicked = Signal(int)
     """A mark was clicked; the argument is its event's row in the log index."""
 
+    TAKE_ROWS = 50_000
+    """Indexed events taken in per turn of the event loop (about 15 ms of work)."""
+
     def __init__(self, index: LogIndex, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.timeline = Timeline(index)
@@ -70,6 +73,7 @@ class TimelineView(QWidget):
         """The time at the left edge of the plot."""
         self.following = True
         self._drag: tuple[float, float] | None = None  # (x pressed, left then)
+        self._taking = False  # a take-in of more indexed events is due in the next turn
         self.focused: tuple[str, int] | None = None
         """The mark the keyboard is on: its server and its place in the server's lane."""
         self.setMouseTracking(False)
@@ -87,12 +91,22 @@ class TimelineView(QWidget):
     # ---- data -----------------------------------------------------------------------------
 
     def refresh(self) -> None:
-        """Take in newly indexed events; while following, keep the newest in view."""
-        if self.timeline.update() or self.timeline.last is not None:
+        """Take in newly indexed events; while following, keep the newest in view.
+
+        At most `TAKE_ROWS` events a turn of the event loop: the first take-in of a long log
+        (a third of a second for a million events) goes on in the turns after this one."""
+        if self.timeline.update(self.TAKE_ROWS) or self.timeline.last is not None:
             if self.following and self.timeline.last is not None:
                 self.left = self.timeline.last - self.plot_width() * self.seconds_per_px * 0.9
             self.updateGeometry()
             self.update()
+        if self.timeline.behind and not self._taking:
+            self._taking = True
+            QTimer.singleShot(0, self, self._take_more)
+
+    def _take_more(self) -> None:
+        self._taking = False
+        self.refresh()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -353,12 +367,15 @@ class TimelineView(QWidget):
             # marks on a few pixels, and painting each of them made a frame cost tens of ms.
             spp = self.seconds_per_px
             dpr = self.devicePixelRatioF()
+            # x_of(t) inlined, and no QPoint per mark: a flood puts a mark on every pixel of
+            # the lane, and this loop runs for each of them
+            at = self.left
+            y = round(mid - STAMP_HALF)
+            draw = painter.drawImage
             for kind in MarkKind:
                 image = stamp(kind, dpr)  # a mark painted once, then copied: 10x cheaper
                 for t in lane.sample(kind, left - 1, right + 1, spp):
-                    painter.drawImage(
-                        QPoint(round(self.x_of(t) - STAMP_HALF), round(mid - STAMP_HALF)), image
-                    )
+                    draw(round(LABEL_WIDTH + (t - at) / spp - STAMP_HALF), y, image)
         self._paint_focus(painter, pal)
         painter.end()
 
