@@ -19,7 +19,6 @@ nothing is kept: every answer is computed.
 
 from __future__ import annotations
 
-import contextlib
 import ctypes
 import ctypes.util
 import os
@@ -64,6 +63,7 @@ def _load() -> Any:
         lib = ctypes.CDLL(name, use_errno=True)
         lib.inotify_init1.argtypes = [ctypes.c_int]
         lib.inotify_add_watch.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_uint32]
+        lib.inotify_rm_watch.argtypes = [ctypes.c_int, ctypes.c_int]
         _libc = lib
     return _libc
 
@@ -107,10 +107,16 @@ def consulted(path: str) -> tuple[set[str], str | None]:
 
 
 class AnswerCache:
-    """Keeps one answer while an ``inotify`` descriptor proves nothing it rests on changed."""
+    """Keeps one answer while an ``inotify`` descriptor proves nothing it rests on changed.
+
+    The descriptor lives as long as the cache: its watches are changed to what the next answer
+    rests on, never dropped with it (closing an inotify descriptor waits for the kernel to
+    retire its watches, which takes milliseconds).
+    """
 
     def __init__(self) -> None:
         self._fd = -1
+        self._wds: set[int] = set()
         self._answer: dict[str, Any] | None = None
         self._kept_at = 0.0
         self.enabled = sys.platform.startswith("linux") and not os.environ.get(
@@ -122,22 +128,31 @@ class AnswerCache:
         if self._answer is None:
             return None
         if time.monotonic() - self._kept_at > MAX_AGE:
-            self.drop()
+            self._answer = None
             return None
-        try:
-            data = os.read(self._fd, 65536)
-        except BlockingIOError:
-            return self._answer  # nothing happened
-        except OSError:
-            data = b"?"
-        if data:
-            self.drop()
-        return None
+        if self._drain():
+            self._answer = None
+            return None
+        return self._answer
+
+    def _drain(self) -> bool:
+        """Read every event queued; True if there was one (or the descriptor failed)."""
+        seen = False
+        while True:
+            try:
+                data = os.read(self._fd, 65536)
+            except BlockingIOError:
+                return seen
+            except OSError:
+                return True
+            if not data:
+                return True
+            seen = True
 
     def watch(self, folders: Iterable[str], store: str) -> bool:
-        """Start watching what the answer for *folders* and the store at *store* rests on,
-        before the answer is computed; False when that cannot be done (nothing will be kept)."""
-        self.drop()
+        """Watch what the answer for *folders* and the store at *store* rests on, before the
+        answer is computed; False when that cannot be done (nothing will be kept)."""
+        self._answer = None
         folders = list(folders)
         if not self.enabled or len(folders) > MAX_FOLDERS:
             return False
@@ -146,10 +161,10 @@ class AnswerCache:
         except OSError:
             self.enabled = False
             return False
-        fd = lib.inotify_init1(_IN_NONBLOCK | _IN_CLOEXEC)
-        if fd < 0:
-            return False
-        self._fd = fd
+        if self._fd < 0:
+            self._fd = lib.inotify_init1(_IN_NONBLOCK | _IN_CLOEXEC)
+            if self._fd < 0:
+                return False
         masks: dict[str, int] = {}
 
         def want(path: str, mask: int) -> None:
@@ -166,13 +181,23 @@ class AnswerCache:
             want(d, _ENTRIES)
         if final is not None:
             want(final, _STORE_DIR)
+        # every path again: one that leads to another directory now gets a watch of its own
+        wds = set()
+        ok = True
         for path, mask in masks.items():
-            if lib.inotify_add_watch(fd, os.fsencode(path), mask) < 0:
+            wd = lib.inotify_add_watch(self._fd, os.fsencode(path), mask)
+            if wd < 0:
                 # gone since it was looked at, or a limit: the event that would say what changed
                 # may have come before the watch, so nothing can be kept this time
-                self.drop()
-                return False
-        return True
+                ok = False
+                break
+            wds.add(wd)
+        for wd in self._wds - wds:
+            lib.inotify_rm_watch(self._fd, wd)
+        self._wds = wds if ok else self._wds | wds
+        # what happened before now is in the answer about to be computed
+        self._drain()
+        return ok
 
     def keep(self, answer: dict[str, Any], folders: Iterable[str], watched: Iterable[str]) -> None:
         """Keep *answer*, computed after :meth:`watch` of *watched*, if it rests on the same
@@ -182,9 +207,5 @@ class AnswerCache:
             self._kept_at = time.monotonic()
 
     def drop(self) -> None:
-        """Forget the answer and the watches."""
+        """Forget the answer (the watches stay until the next :meth:`watch`)."""
         self._answer = None
-        if self._fd >= 0:
-            with contextlib.suppress(OSError):
-                os.close(self._fd)
-            self._fd = -1
