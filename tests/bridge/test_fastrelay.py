@@ -99,6 +99,17 @@ def same(pieces: list[bytes], **kw: object) -> tuple[bytes, Recorder]:
     return fast_out, fh
 
 
+def cut_at(stream: bytes, cuts: list[int]) -> list[bytes]:
+    """*stream* in pieces, cut at each of *cuts* that falls inside it."""
+    pieces, pos = [], 0
+    for cut in sorted(set(cuts)):
+        if pos < cut < len(stream):
+            pieces.append(stream[pos:cut])
+            pos = cut
+    pieces.append(stream[pos:])
+    return pieces
+
+
 # lines that exercise each of the C path's reasons to hand a line over
 FRAGMENTS = [
     b'{"jsonrpc":"2.0","id":1,"result":{}}',
@@ -136,12 +147,7 @@ def test_short_lines_come_out_as_the_python_relay_lets_them(
     lines: list[tuple[bytes, bytes]], cuts: list[int], guarded: bool
 ) -> None:
     stream = b"".join(body + end for body, end in lines)
-    pieces, pos = [], 0
-    for cut in sorted(set(cuts)):
-        if pos < cut < len(stream):
-            pieces.append(stream[pos:cut])
-            pos = cut
-    pieces.append(stream[pos:])
+    pieces = cut_at(stream, cuts)
     same(pieces, guarded=guarded, pause=0.001)
 
 
@@ -267,12 +273,7 @@ def test_long_lines_come_out_as_the_python_relay_lets_them(
                 pad[m : m + 5] = b"roots"
         lines.append(b'{"i":%d,"pad":"' % i + bytes(pad) + b'"}\n')
     stream = b"".join(lines)
-    pieces, pos = [], 0
-    for cut in sorted(set(cuts)):
-        if pos < cut < len(stream):
-            pieces.append(stream[pos:cut])
-            pos = cut
-    pieces.append(stream[pos:])
+    pieces = cut_at(stream, cuts)
     (fast_out, fh), (py_out, ph) = both(pieces, guarded=guarded, max_held=1 << 22, pause=0.002)
     assert fast_out == py_out
     assert fh.handled == ph.handled and fh.nonjson == ph.nonjson
