@@ -449,6 +449,9 @@ def main() -> int:
     sdk_routes = routes_for(c_hop, floors=True)
     sdk = compare(SDK_ECHO, sdk_routes, env, blocks, n_small // 2, n_big, size, pipeline=False)
     host_routes = {"direct": SDK_ECHO, "bridge": bridge_cmd("bench-host", SDK_ECHO)}
+    if c_hop is not None:  # the floors: any compiled hop, and one holding the server's lines
+        host_routes["c-hop"] = [str(c_hop), *SDK_ECHO]
+        host_routes["c-hold"] = [str(c_hop), "--hold", *SDK_ECHO]
     proxy = (
         None
         if args.no_fastmcp

@@ -141,6 +141,20 @@ RATIOS: list[tuple[str, tuple[str, str], tuple[str, str], str, float | None]] = 
         None,
     ),
     (
+        "floor: SDK host, 256 KiB call, C hop / direct",
+        ("host", "c-hop"),
+        ("host", "direct"),
+        "big",
+        None,
+    ),
+    (
+        "floor: SDK host, 256 KiB call, C hop holding the server's lines whole / direct",
+        ("host", "c-hold"),
+        ("host", "direct"),
+        "big",
+        None,
+    ),
+    (
         "floor: SDK host, small call, direct / FastMCP proxy",
         ("host", "direct"),
         ("host", "fastmcp"),

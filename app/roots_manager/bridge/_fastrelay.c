@@ -10,9 +10,10 @@
  *     path must see: closed (the writer drops what comes), broken (a write failed: the reader is
  *     gone), mid_line (the relay stopped inside a line).
  *
- * FastPump(src_fd, gate, triage, read_size, stream_threshold, max_held)
- *     One direction. next() reads and relays, in a loop without the interpreter lock, every line
- *     that provably needs no thought, and returns to Python with what does:
+ * FastPump(src_fd, gate, relay, read_size)
+ *     One direction, in front of a LineRelay (its triage, adopt_stream and stream_ended, its
+ *     stream_threshold and max_held). next() reads and relays, in a loop without the interpreter
+ *     lock, every line that provably needs no thought, and returns to Python with what does:
  *       - bytes: a chunk the Python relay (LineRelay.feed) must take, exactly as if it had been
  *         read in one go; b"" at the end of the stream;
  *       - an int: the errno of a write that failed (the destination is broken; what follows is
@@ -31,8 +32,12 @@
  *   - when guarded, no escape that could stand for a letter (backslash before one of uxUosli1)
  *     and no NUL byte (bridge/lenient.py, disguised()).
  * A line longer than one read is held here while it is shorter than stream_threshold, or, for a
- * guarded direction, than max_held (the Python relay holds those lines whole too); past that it
- * goes to Python, which streams it as it would have.
+ * guarded direction, than max_held (the Python relay holds those lines whole too). Past that, a
+ * line that may stream (not guarded, no pattern in it so far) is streamed here as LineRelay
+ * would: written as it arrives, watched for a pattern across reads; the moment something about
+ * it needs thought (a pattern, the direction becoming guarded) the relay adopts the stream
+ * (adopt_stream) and takes the chunk, and a line streamed to its end is reported to it
+ * (stream_ended) so that what waited for it goes out. Any other long line goes to Python.
  *
  * POSIX only; on other systems the bridge runs the Python relay alone.
  */
