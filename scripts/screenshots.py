@@ -307,8 +307,10 @@ def main() -> int:
         window = next(
             w for w in QApplication.instance().topLevelWidgets() if w.inherits("QMainWindow")
         )
+        from roots_manager.gui.window_state import clamp_to_screen
+
         window.resize(1200, 760)
-        window.clamp_to_screen()  # as a saved geometry is
+        clamp_to_screen(window)  # as a saved geometry is
         QTimer.singleShot(1500, shoot)
 
     if args.dark:
