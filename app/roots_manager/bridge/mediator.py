@@ -1,13 +1,15 @@
 """What the bridge does with the messages that concern roots, in managed and observe mode.
 
 The mediator sees only the lines the relays' byte-level triage hands it, parses them, and
-returns what to relay in their place. It owns answering the server's ``roots/list`` (also inside
-2025-03-26 batches) with the effective roots, observe mode's record of the host's answers, and
-the ``list_changed`` policy: one notice per effective change, only once the handshake is
-complete, and only if the server fetched the list since the previous notice. The handshake and
-the roots capability are :mod:`~roots_manager.bridge.handshake`'s; the 2026-07-28
-``input_required`` rounds :mod:`~roots_manager.bridge.mrtr`'s; what each relay asks of the
-mediator :mod:`~roots_manager.bridge.sides`'.
+returns what to relay in their place. It decides which of the server's messages ask for roots
+(also inside 2025-03-26 batches) and what becomes of the host's messages. The answers to
+``roots/list`` and the ``list_changed`` policy (one notice per effective change, only once the
+handshake is complete, and only if the server fetched the list since the previous notice) are
+:mod:`~roots_manager.bridge.telling`'s; observe mode's record of the host's answers
+:mod:`~roots_manager.bridge.observed`'s; the handshake and the roots capability
+:mod:`~roots_manager.bridge.handshake`'s; the 2026-07-28 ``input_required`` rounds
+:mod:`~roots_manager.bridge.mrtr`'s; what each relay asks of the mediator
+:mod:`~roots_manager.bridge.sides`'.
 
 The mediator runs on the event loop only; the relays' pump threads hand it the lines it must see
 and wait for what to relay in their place (a future, for a line it holds back).
@@ -44,22 +46,19 @@ from roots_manager.bridge.jsonrpc import (
     META_VERSION,
     ROOTS_LIST,
     Answers,
-    Era,
     EventSink,
     Json,
-    Result,
     dumps,
     is_response,
-    key,
     params_of,
-    root_uris,
     split_line,
 )
-from roots_manager.bridge.mrtr import HostRequest, InputRounds, roots_keys
+from roots_manager.bridge.mrtr import HostRequest, InputRounds
+from roots_manager.bridge.observed import Observed
 from roots_manager.bridge.sides import HostSide, ServerSide
+from roots_manager.bridge.telling import Telling
 from roots_manager.bridge.writer import LineWriter
 from roots_manager.core import events as ev
-from roots_manager.core.model import now_iso
 
 __all__ = ["Answers", "EventSink", "Mediator"]
 
@@ -82,7 +81,6 @@ class Mediator:
         nonce: str | None = None,
         restartable: bool = False,
     ) -> None:
-        self.answers = answers
         self.log = log
         self.to_server = to_server
         self.to_host = to_host
@@ -91,22 +89,24 @@ class Mediator:
         self.log_all = log_all
         self.handshake = Handshake(log, observe=observe)
         self.guard = Guard(log, to_server.inject)
+        self.carried = Carried() if restartable else None
+        """What a restart carries over; None when the server is never restarted."""
+        self.telling = Telling(
+            answers=answers,
+            log=log,
+            inject=to_server.inject,
+            handshake=self.handshake,
+            carried=self.carried,
+            observe=observe,
+        )
         self.rounds = InputRounds(
             answers=answers,
             log=log,
             inject=to_server.inject,
-            answered=self._answered,
+            answered=self.telling.answered,
             prefix=f"roots-bridge-{nonce or secrets.token_hex(6)}-",
         )
-        self.last_answered: Result | None = None
-        self.stale = False
-        """A list_changed went out and the server has not fetched the list since."""
-        self.notices = 0
-        self.told: set[str] = set()
-        """Every root URI the server running now was told (a revocation restarts it)."""
-        self.carried = Carried() if restartable else None
-        """What a restart carries over; None when the server is never restarted."""
-        self._asked: set[str] = set()  # observe mode: server roots/list ids awaiting the host
+        self.observed = Observed(log)
         self.host_side = HostSide(self)
         self.server_side = ServerSide(self)
 
@@ -114,6 +114,25 @@ class Mediator:
     def handshake_done(self) -> bool:
         """The host's ``notifications/initialized`` has gone to the server."""
         return self.handshake.done
+
+    @property
+    def answers(self) -> Answers:
+        """Where the answers to the server's ``roots/list`` come from."""
+        return self.telling.answers
+
+    @answers.setter
+    def answers(self, answers: Answers) -> None:
+        self.telling.answers = answers
+
+    @property
+    def told(self) -> set[str]:
+        """Every root URI the server running now was told (a revocation restarts it)."""
+        return self.telling.told
+
+    @property
+    def notices(self) -> int:
+        """How many ``list_changed`` notices went to the server."""
+        return self.telling.notices
 
     @property
     def busy(self) -> bool:
@@ -186,9 +205,7 @@ class Mediator:
     def server_replaced(self) -> None:
         """A new server replaces the one running: forget what the old one was told and asked
         (the requests it handles are :meth:`Carried.open_requests`)."""
-        self.last_answered = None
-        self.stale = False
-        self.told.clear()
+        self.telling.forget()
         self.rounds.forget_all()
         self.answers.forget_waiting()
 
@@ -230,31 +247,17 @@ class Mediator:
         if is_response(msg):
             if not self.observe:
                 return HostRequest(changed=self._roots_from_host(msg))
-            self._log_host_answer(msg)
+            self.observed.host_response(msg)
             return HostRequest()
         meta = params.get("_meta") if params else None
         if params is None or not isinstance(meta, dict) or META_VERSION not in meta:
             return HostRequest()
         changed = self.handshake.per_request(msg, meta)
         if self.observe:
-            self._log_host_answers(msg, params)
+            self.observed.host_request(msg, params)
             return HostRequest(changed=changed)
         request = self.rounds.host_request(msg, params)
         return HostRequest(changed=changed or request.changed, held=request.held, keep=request.keep)
-
-    def _log_host_answer(self, msg: Json) -> None:
-        k = key(msg["id"])
-        if k not in self._asked:
-            return
-        self._asked.discard(k)
-        result = msg.get("result")
-        self.log.event(
-            ev.ROOTS_ANSWERED,
-            dir=ev.HOST_TO_SERVER,
-            id=msg["id"],
-            uris=root_uris(result) if isinstance(result, dict) else None,
-            error=msg.get("error"),
-        )
 
     def _roots_from_host(self, msg: Json) -> bool:
         """Replace a host's answer that carries roots by an error; True if it was replaced.
@@ -276,20 +279,6 @@ class Mediator:
             "server gets an error instead",
         )
         return True
-
-    def _log_host_answers(self, msg: Json, params: Json) -> None:
-        responses = params.get("inputResponses")
-        if not isinstance(responses, dict):
-            return
-        for k, v in responses.items():
-            if isinstance(v, dict) and isinstance(v.get("roots"), list):
-                self.log.event(
-                    ev.ROOTS_ANSWERED,
-                    dir=ev.HOST_TO_SERVER,
-                    id=msg.get("id"),
-                    key=k,
-                    uris=root_uris(v),
-                )
 
     # ---- server -> host -------------------------------------------------------------------
 
@@ -351,22 +340,7 @@ class Mediator:
                     self.carried.server_sent(item)
         if not asked:
             return line if not blocked else (dumps(rest) + ending if rest else b"")
-
-        def reply(result: Result) -> None:
-            answers = [{"jsonrpc": "2.0", "id": m["id"], "result": result} for m in asked]
-            self.to_server.inject(dumps(answers) + b"\n")
-            self._answered(result)
-            for m in asked:
-                self.log.event(
-                    ev.ROOTS_ANSWERED,
-                    dir=ev.BRIDGE_TO_SERVER,
-                    id=m["id"],
-                    uris=root_uris(result),
-                    batch=True,
-                    us=round((time.perf_counter() - started) * 1e6),
-                )
-
-        self._answer(reply)
+        self.telling.answer_batch(asked, started)
         return dumps(rest) + ending if rest else b""
 
     def _server_message(self, msg: Json, started: float) -> bytes | None:
@@ -375,35 +349,9 @@ class Mediator:
         if method == ROOTS_LIST and "id" in msg:
             msg_id = msg["id"]
             if self.observe:
-                self.log.event(ev.ROOTS_ASKED, dir=ev.SERVER_TO_HOST, id=msg_id)
-                self._asked.add(key(msg_id))
-                self.log.event(ev.ROOTS_RELAYED, dir=ev.SERVER_TO_HOST, id=msg_id)
+                self.observed.server_asked(msg_id)
                 return None
-            now = self.answers.now()
-            if now is None:
-                # the request is logged now; its answer when the gate opens
-                self.log.event(ev.ROOTS_ASKED, dir=ev.SERVER_TO_HOST, id=msg_id, held=True)
-
-            def reply(result: Result) -> None:
-                answer = {"jsonrpc": "2.0", "id": msg_id, "result": result}
-                self.to_server.inject(dumps(answer) + b"\n")
-                # timed up to the write: the log records below are not on the server's path
-                us = round((time.perf_counter() - started) * 1e6)
-                if now is not None:
-                    self.log.event(ev.ROOTS_ASKED, dir=ev.SERVER_TO_HOST, id=msg_id)
-                self._answered(result)
-                self.log.event(
-                    ev.ROOTS_ANSWERED,
-                    dir=ev.BRIDGE_TO_SERVER,
-                    id=msg_id,
-                    uris=root_uris(result),
-                    us=us,
-                )
-
-            if now is None:
-                self.answers.later(reply)
-            else:
-                reply(now)
+            self.telling.answer(msg_id, started)
             return b""
         if method == LIST_CHANGED:
             self.log.event(ev.LIST_CHANGED_RELAYED, dir=ev.SERVER_TO_HOST)
@@ -421,79 +369,17 @@ class Mediator:
                 self.defer(self.release_initialized)
             return None
         if self.observe:
-            found = roots_keys(msg.get("result"))
-            if found and found[0]:
-                self.log.event(
-                    ev.ROOTS_ASKED, dir=ev.SERVER_TO_HOST, id=msg["id"], keys=found[0], mrtr=True
-                )
+            self.observed.server_result(msg)
             return None
         return self.rounds.server_response(msg)
 
-    # ---- answers and list_changed --------------------------------------------------------
-
-    def _answer(self, reply: Callable[[Result], None]) -> None:
-        result = self.answers.now()
-        if result is None:
-            self.answers.later(reply)
-        else:
-            reply(result)
-
-    def _answered(self, result: Result) -> None:
-        self.last_answered = result
-        self.told.update(root_uris(result))
-        self.stale = False
-        self.log.marker(last_roots_list_at=now_iso(), stale=False)
+    # ---- list_changed ----------------------------------------------------------------------
 
     def check_changes(self) -> bool:
         """Send ``list_changed`` if the server's effective roots moved; True if it was sent."""
-        if self.observe or self.handshake.era is Era.PER_REQUEST or not self.handshake_done:
-            return False
-        if self.carried is not None and self.carried.holding:
-            return False  # the server is being replaced; the new one asks afresh
-        if self.last_answered is None or self.stale:
-            return False
-        current = self.answers.now()
-        if current is None or current == self.last_answered:
-            return False
-        self._send_list_changed()
-        self.log.event(
-            ev.LIST_CHANGED_SENT,
-            dir=ev.BRIDGE_TO_SERVER,
-            uris=root_uris(current),
-            previous=root_uris(self.last_answered),
-        )
-        return True
+        return self.telling.check_changes()
 
     def list_changed_asked(self, by: str, request: str | None = None) -> bool:
-        """Send ``list_changed`` though nothing changed, because the user asked; True if sent.
-
-        For a developer watching whether their server asks again. The rules against storms
-        still hold: not before the handshake, and not while the server has not fetched the
-        list since the previous notice; the log says why when it is not sent.
-        """
-        if self.observe:
-            outcome = "observe"
-        elif self.handshake.era is Era.PER_REQUEST:
-            outcome = "no-notice"
-        elif not self.handshake_done:
-            outcome = "handshake"
-        elif self.stale:
-            outcome = "not-fetched"
-        else:
-            outcome = "sent"
-            self._send_list_changed()
-        sent = outcome == "sent"
-        self.log.event(
-            ev.LIST_CHANGED_ASKED,
-            dir=ev.BRIDGE_TO_SERVER if sent else None,
-            outcome=outcome,
-            by=by,
-            request=request,
-        )
-        return sent
-
-    def _send_list_changed(self) -> None:
-        self.stale = True
-        self.notices += 1
-        self.to_server.inject(dumps({"jsonrpc": "2.0", "method": LIST_CHANGED}) + b"\n")
-        self.log.marker(last_list_changed_at=now_iso(), stale=True)
+        """Send ``list_changed`` though nothing changed, because the user asked; True if sent
+        (see :meth:`Telling.list_changed_asked`)."""
+        return self.telling.list_changed_asked(by, request)

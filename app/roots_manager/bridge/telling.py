@@ -1,0 +1,180 @@
+"""What the server is told of its roots: the bridge's answers to its ``roots/list`` and the
+``list_changed`` notices between them, in managed mode.
+
+The two are one policy over one state: the last list the server was given, and whether a notice
+went out since it fetched the list. A notice goes only once the handshake is complete, only if
+the server fetched the list since the previous notice, and (unless the user asks for one) only
+when the effective roots moved from what it was last given. The
+:class:`~roots_manager.bridge.mediator.Mediator` decides which of the server's messages ask for
+roots and hands them here; the 2026-07-28 ``input_required`` rounds report what they gave
+through :meth:`Telling.answered`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from roots_manager.bridge.carried import Carried
+from roots_manager.bridge.handshake import Handshake
+from roots_manager.bridge.jsonrpc import (
+    LIST_CHANGED,
+    Answers,
+    Era,
+    EventSink,
+    Json,
+    Result,
+    dumps,
+    root_uris,
+)
+from roots_manager.core import events as ev
+from roots_manager.core.model import now_iso
+
+
+class Telling:
+    """The roots one server was told, and when it must be told again."""
+
+    def __init__(
+        self,
+        *,
+        answers: Answers,
+        log: EventSink,
+        inject: Callable[[bytes], object],
+        handshake: Handshake,
+        carried: Carried | None,
+        observe: bool,
+    ) -> None:
+        self.answers = answers
+        self.log = log
+        self.inject = inject
+        self.handshake = handshake
+        self.carried = carried
+        self.observe = observe
+        self.last_answered: Result | None = None
+        self.stale = False
+        """A list_changed went out and the server has not fetched the list since."""
+        self.notices = 0
+        self.told: set[str] = set()
+        """Every root URI the server running now was told (a revocation restarts it)."""
+
+    # ---- answers to roots/list ---------------------------------------------------------------
+
+    def answer(self, msg_id: object, started: float) -> None:
+        """Answer the server's ``roots/list`` *msg_id* now, or once the answer is known."""
+        now = self.answers.now()
+        if now is None:
+            # the request is logged now; its answer when the gate opens
+            self.log.event(ev.ROOTS_ASKED, dir=ev.SERVER_TO_HOST, id=msg_id, held=True)
+
+        def reply(result: Result) -> None:
+            answer = {"jsonrpc": "2.0", "id": msg_id, "result": result}
+            self.inject(dumps(answer) + b"\n")
+            # timed up to the write: the log records below are not on the server's path
+            us = round((time.perf_counter() - started) * 1e6)
+            if now is not None:
+                self.log.event(ev.ROOTS_ASKED, dir=ev.SERVER_TO_HOST, id=msg_id)
+            self.answered(result)
+            self.log.event(
+                ev.ROOTS_ANSWERED,
+                dir=ev.BRIDGE_TO_SERVER,
+                id=msg_id,
+                uris=root_uris(result),
+                us=us,
+            )
+
+        if now is None:
+            self.answers.later(reply)
+        else:
+            reply(now)
+
+    def answer_batch(self, asked: list[Json], started: float) -> None:
+        """Answer the ``roots/list`` requests of one 2025-03-26 batch with one batch."""
+
+        def reply(result: Result) -> None:
+            answers = [{"jsonrpc": "2.0", "id": m["id"], "result": result} for m in asked]
+            self.inject(dumps(answers) + b"\n")
+            self.answered(result)
+            for m in asked:
+                self.log.event(
+                    ev.ROOTS_ANSWERED,
+                    dir=ev.BRIDGE_TO_SERVER,
+                    id=m["id"],
+                    uris=root_uris(result),
+                    batch=True,
+                    us=round((time.perf_counter() - started) * 1e6),
+                )
+
+        result = self.answers.now()
+        if result is None:
+            self.answers.later(reply)
+        else:
+            reply(result)
+
+    def answered(self, result: Result) -> None:
+        """The server was given *result* (by any of the bridge's answers)."""
+        self.last_answered = result
+        self.told.update(root_uris(result))
+        self.stale = False
+        self.log.marker(last_roots_list_at=now_iso(), stale=False)
+
+    def forget(self) -> None:
+        """A new server replaces the one running: it was told nothing yet."""
+        self.last_answered = None
+        self.stale = False
+        self.told.clear()
+
+    # ---- list_changed ------------------------------------------------------------------------
+
+    def check_changes(self) -> bool:
+        """Send ``list_changed`` if the server's effective roots moved; True if it was sent."""
+        if self.observe or self.handshake.era is Era.PER_REQUEST or not self.handshake.done:
+            return False
+        if self.carried is not None and self.carried.holding:
+            return False  # the server is being replaced; the new one asks afresh
+        if self.last_answered is None or self.stale:
+            return False
+        current = self.answers.now()
+        if current is None or current == self.last_answered:
+            return False
+        self._send_list_changed()
+        self.log.event(
+            ev.LIST_CHANGED_SENT,
+            dir=ev.BRIDGE_TO_SERVER,
+            uris=root_uris(current),
+            previous=root_uris(self.last_answered),
+        )
+        return True
+
+    def list_changed_asked(self, by: str, request: str | None = None) -> bool:
+        """Send ``list_changed`` though nothing changed, because the user asked; True if sent.
+
+        For a developer watching whether their server asks again. The rules against storms
+        still hold: not before the handshake, and not while the server has not fetched the
+        list since the previous notice; the log says why when it is not sent.
+        """
+        if self.observe:
+            outcome = "observe"
+        elif self.handshake.era is Era.PER_REQUEST:
+            outcome = "no-notice"
+        elif not self.handshake.done:
+            outcome = "handshake"
+        elif self.stale:
+            outcome = "not-fetched"
+        else:
+            outcome = "sent"
+            self._send_list_changed()
+        sent = outcome == "sent"
+        self.log.event(
+            ev.LIST_CHANGED_ASKED,
+            dir=ev.BRIDGE_TO_SERVER if sent else None,
+            outcome=outcome,
+            by=by,
+            request=request,
+        )
+        return sent
+
+    def _send_list_changed(self) -> None:
+        self.stale = True
+        self.notices += 1
+        self.inject(dumps({"jsonrpc": "2.0", "method": LIST_CHANGED}) + b"\n")
+        self.log.marker(last_list_changed_at=now_iso(), stale=True)
