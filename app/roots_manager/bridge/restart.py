@@ -119,7 +119,7 @@ class Restarts:
             return
         # the old server gets nothing new from now on
         b.mediator.hold_host()
-        b.log.event(ev.SERVER_RESTARTING, reason=reason, pid=b.server.pid)
+        b.log.event(ev.SERVER_RESTARTING, reason=reason, pid=b.slot.server.pid)
         self._task = asyncio.create_task(self._run(reason))
 
     def reason(self) -> str | None:
@@ -131,7 +131,7 @@ class Restarts:
             fingerprint=b.fingerprint,
             run=b.run_id,
             forced=b.confine,
-            running=b.launch.key if b.launch is not None else None,
+            running=b.slot.launch.key if b.slot.launch is not None else None,
             told=b.mediator.told,
             current=lambda: root_uris(b.source.effective()),
         )
@@ -168,7 +168,7 @@ class Restarts:
             return
         reason = again
         self._last_start = loop.time()
-        old_pid = b.server.pid
+        old_pid = b.slot.server.pid
         old_result = carried.server_result
         if carried.in_flight:
             idle = asyncio.Event()
@@ -178,8 +178,8 @@ class Restarts:
             carried.on_idle = None
         drained = round((time.monotonic() - held_at) * 1000)
         # the old server stops while the new one starts: a restart costs the slower of the two
-        closed = b.release_stdin()
-        stopping = asyncio.create_task(b.retire(stdin_closed=True))
+        closed = b.slot.release_stdin()
+        stopping = asyncio.create_task(b.slot.retire(stdin_closed=True))
         try:
             await closed.wait()
             carried.stdin_closed()
@@ -210,7 +210,7 @@ class Restarts:
             ev.SERVER_RESTARTED,
             reason=reason,
             old_pid=old_pid,
-            new_pid=b.server.pid,
+            new_pid=b.slot.server.pid,
             replayed=replayed,
             held_ms=held_ms,
             drained_ms=drained,
@@ -220,7 +220,7 @@ class Restarts:
             notices=notices,
             attempts=attempts,
         )
-        b.log.marker(server_pid=b.server.pid, restarts=self.count)
+        b.log.marker(server_pid=b.slot.server.pid, restarts=self.count)
         # a change that came during the restart
         self.check()
 
@@ -241,11 +241,11 @@ class Restarts:
             if outcome is not None:
                 return attempts, outcome
             why = (
-                f"exited with code {b.server.returncode}"
-                if b.server.exited.is_set()
+                f"exited with code {b.slot.server.returncode}"
+                if b.slot.server.exited.is_set()
                 else f"did not answer within {REPLAY_TIMEOUT:g} s"
             )
-            await b.retire()
+            await b.slot.retire()
             b.mediator.carried.forget_expected()
             if attempts >= CRASH_LOOP:
                 self._fail(
@@ -263,7 +263,7 @@ class Restarts:
         loop = asyncio.get_running_loop()
         result: Json | None = None
         done: list[str] = []
-        exited: asyncio.Future[Any] = asyncio.ensure_future(b.server.exited.wait())
+        exited: asyncio.Future[Any] = asyncio.ensure_future(b.slot.server.exited.wait())
         try:
             for method, params in carried.replayed():
                 msg: Json = {"jsonrpc": "2.0", "method": method}

@@ -4,6 +4,10 @@ The server process is already running when a :class:`Bridge` is made (``main`` s
 thing). The bridge pumps each direction in a thread of its own (:mod:`~roots_manager.bridge.pump`)
 and keeps the event loop for the protocol logic, the store watcher, the timers and the process
 ladder; it records the run in the store and runs until the host or the server goes.
+
+The server running now is a :class:`~roots_manager.bridge.slot.ServerSlot`, which a restart
+swaps; the wait for the user's decision is :mod:`~roots_manager.bridge.consent`'s; the handlers
+of the two directions are :mod:`~roots_manager.bridge.handlers`'.
 """
 
 from __future__ import annotations
@@ -16,20 +20,22 @@ import secrets
 import signal
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from roots_manager import __version__
 from roots_manager.bridge.confine import Launch, start
+from roots_manager.bridge.consent import ConsentWait
 from roots_manager.bridge.eventlog import BridgeLog
+from roots_manager.bridge.handlers import host_handler, server_handler
 from roots_manager.bridge.mediator import Mediator
-from roots_manager.bridge.process import GRACE, ServerProcess
-from roots_manager.bridge.pump import HOLD_LIMIT, HandOff, LoopHandler, Pump
+from roots_manager.bridge.process import GRACE
+from roots_manager.bridge.pump import HandOff, LoopHandler, Pump
 from roots_manager.bridge.relay import LineRelay
 from roots_manager.bridge.restart import Restarts
 from roots_manager.bridge.roots import HeldAnswers, RootsSource
+from roots_manager.bridge.slot import FLUSH_TIMEOUT, ServerSlot
 from roots_manager.bridge.spawn import EXIT_CANNOT_START, exit_code, grow_pipe
 from roots_manager.bridge.watch import AVAILABILITY_PERIOD, FolderWatch, every, watch_store
 from roots_manager.bridge.writer import FdSink, LineWriter
@@ -39,9 +45,6 @@ from roots_manager.core.model import fingerprint, now_iso
 from roots_manager.core.paths import Layout
 from roots_manager.core.store import Store, StoreError
 
-FLUSH_TIMEOUT = 5.0
-MAX_BACKLOG = 4 * 1024 * 1024
-"""Bytes of the bridge's answers a server may leave unread before its output waits for it."""
 HOST_IN = 0
 HOST_OUT = 1
 
@@ -70,7 +73,6 @@ class Bridge:
         self.name = server_name
         self.command = list(command)
         self.observe = observe
-        self.consent_timeout = consent_timeout
         self.layout = (layout or Layout.default()).ensure()
         self.run_id = new_run_id()
         self.fingerprint = fingerprint(self.command)
@@ -84,23 +86,18 @@ class Bridge:
             on_error=lambda m: self.log.event(ev.ERROR, message=m),
         )
         self.answers = HeldAnswers(self.source)
-        self.proc = proc
-        self.launch = launch
         self.confine = confine
         """``--confine``: every start of the server is confined, whatever the store says."""
         self._handoff: HandOff | None = None
         self._s2h: LoopHandler | None = None
-        self._stdin_closed: asyncio.Event | None = None
         stdin_fd = proc.stdin.fileno() if proc is not None and proc.stdin is not None else -1
         # a server that stopped reading is the ladder's business; nothing to report here
         self._server_in = FdSink(stdin_fd)
         self._host_out = FdSink(HOST_OUT, on_broken=self._host_broken)
         self.to_server = LineWriter(sink=self._server_in, background=True)
         self.to_host = LineWriter(sink=self._host_out, background=True)
-        self.server = ServerProcess(
-            proc,  # type: ignore[arg-type]
-            close_stdin=self._close_server_stdin,
-        )
+        self.slot = ServerSlot(proc, launch, self.to_server)
+        """The server running now, swapped by a restart."""
         self.mediator = Mediator(
             answers=self.answers,
             log=self.log,
@@ -113,13 +110,12 @@ class Bridge:
         )
         self.restarts = Restarts(self)
         self.stop_event = asyncio.Event()
-        self.server_out_ended = asyncio.Event()
-        """The server's stdout ended and all it said has been written to the host."""
         self._reason = ""
         self._registered = False
         self._request_failed = False
-        self._consent_waiting = False
-        self._consent_timer: asyncio.TimerHandle | None = None
+        self.consent = ConsentWait(
+            self.answers, self.log, consent_timeout, on_open=self.mediator.check_changes
+        )
         self._silent_timer: asyncio.TimerHandle | None = None
         self._folders = FolderWatch(self.source.folders, self._store_changed)
         self._tasks: list[asyncio.Task[Any]] = []
@@ -136,23 +132,6 @@ class Bridge:
         # called from whichever thread wrote last
         if self._handoff is not None:
             self._handoff.call(lambda: self.host_gone(exc))
-
-    def _close_server_stdin(self) -> None:
-        # the closer waits for a write in progress, which a server that does not read can
-        # make last until the ladder ends it: never on the event loop
-        proc = self.proc
-        if proc is None or proc.stdin is None:
-            return
-        stdin = proc.stdin
-        closed = self._stdin_closed = asyncio.Event()
-        handoff = self._handoff
-
-        def close() -> None:
-            self.to_server.close(lambda: _quietly(stdin.close))
-            if handoff is not None:
-                handoff.call(closed.set)
-
-        threading.Thread(target=close, name="close-server-stdin", daemon=True).start()
 
     def host_eof(self) -> None:
         """The host closed its end of our stdin."""
@@ -173,18 +152,18 @@ class Bridge:
             self.stop_event.set()
 
     def _server_out_end(self, ended: asyncio.Event) -> None:
-        if ended is not self.server_out_ended or self.restarts.active:
+        if ended is not self.slot.out_ended or self.restarts.active:
             ended.set()  # a server stopped for a restart
             return
         # nothing more comes from the server: a held initialized has nothing to wait for
         self.mediator.release_initialized()
-        self.server_out_ended.set()
+        ended.set()
         # a server usually closes its stdout as it exits; one that lives on can never answer
         # again, so after a grace period the run ends as if the host had gone
         self._silent_timer = asyncio.get_running_loop().call_later(GRACE, self._server_silent)
 
     def _server_silent(self) -> None:
-        if not self.server.exited.is_set() and not self.stop_event.is_set():
+        if not self.slot.server.exited.is_set() and not self.stop_event.is_set():
             self._reason = "the server closed its stdout"
             self.stop_event.set()
 
@@ -208,127 +187,54 @@ class Bridge:
                 pass
 
     def _start_pumps(self, loop: asyncio.AbstractEventLoop) -> None:
-        assert self.proc is not None and self.proc.stdout is not None
         handoff = self._handoff = HandOff(loop)
         for fd in (HOST_IN, HOST_OUT):
             grow_pipe(fd)
 
-        def error(message: str) -> None:
-            self.log.event(ev.ERROR, message=message)
-
-        def overdue() -> None:
-            self.log.event(
-                ev.ERROR,
-                dir=ev.HOST_TO_SERVER,
-                message=f"no initialize result within {HOLD_LIMIT:g} s; the held "
-                "initialized goes to the server now",
-            )
-            self.mediator.release_initialized()
-
         h2s = LineRelay(
-            self.to_server,
-            LoopHandler(
-                self.mediator.host_side,
-                handoff,
-                self.to_server,
-                on_error=error,
-                on_overdue=overdue,
-            ),
+            self.to_server, host_handler(self.mediator, handoff, self.to_server, self.log)
         )
-
-        def throttle() -> None:
-            # a server that asks and never reads the answers: stop reading what it says until it
-            # reads, rather than keep every answer in memory
-            if self.to_server.backlog < MAX_BACKLOG:
-                return
-            handoff.call(
-                lambda: error(
-                    f"the server left {MAX_BACKLOG >> 20} MiB of answers unread; what it says "
-                    "is not read until it reads them"
-                )
-            )
-            self.to_server.wait_below(MAX_BACKLOG)
-
-        self._s2h = LoopHandler(
-            self.mediator.server_side, handoff, self.to_host, on_error=error, throttle=throttle
-        )
+        self._s2h = server_handler(self.mediator, handoff, self.to_server, self.to_host, self.log)
         Pump("host-to-server", HOST_IN, h2s, lambda: handoff.call(self.host_eof)).start()
-        self._pump_server(self.proc)
+        self._pump_server()
 
-    def _pump_server(self, proc: subprocess.Popen[bytes]) -> None:
-        assert proc.stdout is not None and self._handoff is not None and self._s2h is not None
-        handoff = self._handoff
-        ended = self.server_out_ended
-        Pump(
-            "server-to-host",
-            proc.stdout.fileno(),
-            LineRelay(self.to_host, self._s2h),
-            lambda: handoff.call(lambda: self._server_out_end(ended)),
-        ).start()
+    def _pump_server(self) -> None:
+        assert self._handoff is not None and self._s2h is not None
+        self.slot.pump(self._handoff, self.to_host, self._s2h, self._server_out_end)
 
     # ---- a restart (:mod:`~roots_manager.bridge.restart`) ------------------------------------
-
-    @property
-    def confined(self) -> bool:
-        """The server running now runs confined."""
-        return self.launch is not None and self.launch.key is not None
-
-    def release_stdin(self) -> asyncio.Event:
-        """Close the running server's stdin now; the event is set once the writer to it is
-        free for another server."""
-        self._close_server_stdin()
-        assert self._stdin_closed is not None
-        return self._stdin_closed
-
-    async def retire(self, *, stdin_closed: bool = False) -> str:
-        """Stop the server running now, for a restart, and wait until all it said has reached
-        the host; returns which step of the ladder ended it."""
-        server, ended = self.server, self.server_out_ended
-        try:
-            how = await server.stop(GRACE, close=not stdin_closed)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(ended.wait(), FLUSH_TIMEOUT)
-        except asyncio.CancelledError:
-            server.kill_group()
-            raise
-        return how
 
     async def replace(self) -> None:
         """Start the server again, in this run; raises :class:`OSError` if it cannot."""
         proc, launch = await asyncio.to_thread(
             start, self.command, self.name, self.confine, self.run_id
         )
-        assert proc.stdin is not None
-        self.proc, self.launch = proc, launch
-        self.server = ServerProcess(proc, close_stdin=self._close_server_stdin)
-        self.server_out_ended = asyncio.Event()
-        self._stdin_closed = None
-        self._server_in.retarget(proc.stdin.fileno())
-        self.to_server.reopen(proc.stdin.fileno())
-        self.server.watch(asyncio.get_running_loop())
-        self._pump_server(proc)
+        self.slot = ServerSlot(proc, launch, self.to_server)
+        self.slot.take_writer(self._server_in)
+        self.slot.server.watch(asyncio.get_running_loop())
+        self._pump_server()
 
     # ---- the run --------------------------------------------------------------------
 
     async def run(self) -> int:
         """Run until the host or the server goes; returns the bridge's exit code."""
         loop = asyncio.get_running_loop()
-        self.server.watch(loop)
+        self.slot.server.watch(loop)
         self._handle_signals(loop)
         self.log.event(
             ev.RUN_START,
             command=self.command,
             pid=os.getpid(),
-            server_pid=self.server.pid,
+            server_pid=self.slot.server.pid,
             mode="observe" if self.observe else "managed",
             version=__version__,
-            confined=self.confined,
+            confined=self.slot.confined,
             restartable=self.mediator.carried is not None,
         )
         self._start_pumps(loop)
         self._tasks.append(asyncio.create_task(self._register()))
         while True:
-            exited = asyncio.create_task(self.server.exited.wait())
+            exited = asyncio.create_task(self.slot.server.exited.wait())
             stopped = asyncio.create_task(self.stop_event.wait())
             await asyncio.wait({exited, stopped}, return_when=asyncio.FIRST_COMPLETED)
             exited.cancel()
@@ -342,15 +248,15 @@ class Bridge:
                 break
         await self.restarts.cancel()
         how = None
-        if not self.server.exited.is_set():
-            how = await self.server.stop(GRACE)
+        if not self.slot.server.exited.is_set():
+            how = await self.slot.server.stop(GRACE)
         else:
             self._reason = self._reason or "server exited"
-            await self.server.reap_group(GRACE)
+            await self.slot.server.reap_group(GRACE)
         # what the server said last reaches the host, unless the host does not read it
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.server_out_ended.wait(), FLUSH_TIMEOUT)
-        code = exit_code(self.server.returncode)
+            await asyncio.wait_for(self.slot.out_ended.wait(), FLUSH_TIMEOUT)
+        code = exit_code(self.slot.server.returncode)
         stopped.cancel()
         await self._finish(code, how)
         return code
@@ -387,8 +293,8 @@ class Bridge:
             command=self.command,
             mode="observe" if self.observe else "managed",
             log_file=str(self.log.path) if self.log.path is not None else None,
-            server_pid=self.server.pid,
-            confined=self.confined,
+            server_pid=self.slot.server.pid,
+            confined=self.slot.confined,
             restartable=self.mediator.carried is not None,
         )
         pending = False
@@ -412,19 +318,7 @@ class Bridge:
             return
         self._watch()
         if pending and live.app_running(self.layout):
-            self._consent_waiting = True
-            self.log.event(
-                ev.CONSENT_WAIT,
-                timeout=self.consent_timeout,
-                message=f"waiting for your decision on {self.name!r} in the desktop app, up "
-                f"to {self.consent_timeout:g} s from the server's first roots/list",
-            )
-            if not self.source.pending():
-                self._consent_over(False)
-            elif self.answers.first_held is not None:
-                self._arm_consent_timer()
-            else:
-                self.answers.on_first_hold = self._arm_consent_timer
+            self.consent.begin(self.name, decided=not self.source.pending())
         else:
             self.answers.open()
             self.mediator.check_changes()
@@ -455,44 +349,12 @@ class Bridge:
             request = state.server_started(self.name, self.command, self.run_id)
         return request is not None
 
-    def _arm_consent_timer(self) -> None:
-        # the wait is for a server that is waiting: it starts with the first answer held
-        if not self._consent_waiting or self._consent_timer is not None:
-            return
-        first = self.answers.first_held
-        waited = 0.0 if first is None else time.monotonic() - first
-        self._consent_timer = asyncio.get_running_loop().call_later(
-            max(0.0, self.consent_timeout - waited), self._consent_over, True
-        )
-
-    def _consent_over(self, timed_out: bool) -> None:
-        if not self._consent_waiting:
-            return
-        self._consent_waiting = False
-        if self._consent_timer is not None:
-            self._consent_timer.cancel()
-        if timed_out:
-            message = (
-                f"no decision within {self.consent_timeout:g} s: answering with what is "
-                "granted; a later grant reaches the server as list_changed"
-            )
-        else:
-            message = "the decision arrived"
-        self.log.event(
-            ev.CONSENT_DECIDED,
-            outcome="timeout" if timed_out else "decided",
-            message=message,
-            held=self.answers.waiting,
-        )
-        self.answers.open()
-        self.mediator.check_changes()
-
     def _store_changed(self) -> None:
         # the store, a granted folder's parent directory, a request, or the periodic check
         self._folders.refresh()
         self.restarts.check()
-        if self._consent_waiting and not self.source.pending():
-            self._consent_over(False)
+        if self.consent.waiting and not self.source.pending():
+            self.consent.over(False)
         elif self.answers.is_open:
             self.mediator.check_changes()
         # after a real change, so that one arriving together with a request is logged as such
@@ -520,16 +382,16 @@ class Bridge:
         self._folders.close()
         for t in self._tasks:
             t.cancel()
-        for timer in (self._consent_timer, self._silent_timer):
-            if timer is not None:
-                timer.cancel()
+        self.consent.cancel()
+        if self._silent_timer is not None:
+            self._silent_timer.cancel()
         if self._registered:
             with contextlib.suppress(StoreError, OSError):
                 await asyncio.to_thread(self._record_end)
         self.log.event(
             ev.RUN_END,
             exit_code=code,
-            returncode=self.server.returncode,
+            returncode=self.slot.server.returncode,
             reason=self._reason or None,
             stopped_by=how,
             notices=self.mediator.notices,
@@ -543,8 +405,3 @@ class Bridge:
     def _record_end(self) -> None:
         with self.store.transaction() as state:
             state.run_ended(self.name, self.run_id)
-
-
-def _quietly(fn: Callable[[], object]) -> None:
-    with contextlib.suppress(OSError):
-        fn()

@@ -1,0 +1,77 @@
+"""The loop handlers of a bridge run's two directions, and what each does when stuck.
+
+Each direction is pumped in a thread of its own (:mod:`~roots_manager.bridge.pump`); its
+handler hands the lines to the mediator on the event loop. The host's side releases a held
+``initialized`` that waited too long; the server's side stops reading a server that leaves its
+answers unread.
+"""
+
+from __future__ import annotations
+
+from roots_manager.bridge.eventlog import BridgeLog
+from roots_manager.bridge.mediator import Mediator
+from roots_manager.bridge.pump import HOLD_LIMIT, HandOff, LoopHandler
+from roots_manager.bridge.writer import LineWriter
+from roots_manager.core import events as ev
+
+MAX_BACKLOG = 4 * 1024 * 1024
+"""Bytes of the bridge's answers a server may leave unread before its output waits for it."""
+
+
+def _error(log: BridgeLog, message: str) -> None:
+    log.event(ev.ERROR, message=message)
+
+
+def host_handler(
+    mediator: Mediator, handoff: HandOff, to_server: LineWriter, log: BridgeLog
+) -> LoopHandler:
+    """The handler of what the host says."""
+
+    def overdue() -> None:
+        log.event(
+            ev.ERROR,
+            dir=ev.HOST_TO_SERVER,
+            message=f"no initialize result within {HOLD_LIMIT:g} s; the held "
+            "initialized goes to the server now",
+        )
+        mediator.release_initialized()
+
+    return LoopHandler(
+        mediator.host_side,
+        handoff,
+        to_server,
+        on_error=lambda m: _error(log, m),
+        on_overdue=overdue,
+    )
+
+
+def server_handler(
+    mediator: Mediator,
+    handoff: HandOff,
+    to_server: LineWriter,
+    to_host: LineWriter,
+    log: BridgeLog,
+) -> LoopHandler:
+    """The handler of what the server says (whichever server runs: a restart keeps it)."""
+
+    def throttle() -> None:
+        # a server that asks and never reads the answers: stop reading what it says until it
+        # reads, rather than keep every answer in memory
+        if to_server.backlog < MAX_BACKLOG:
+            return
+        handoff.call(
+            lambda: _error(
+                log,
+                f"the server left {MAX_BACKLOG >> 20} MiB of answers unread; what it says "
+                "is not read until it reads them",
+            )
+        )
+        to_server.wait_below(MAX_BACKLOG)
+
+    return LoopHandler(
+        mediator.server_side,
+        handoff,
+        to_host,
+        on_error=lambda m: _error(log, m),
+        throttle=throttle,
+    )

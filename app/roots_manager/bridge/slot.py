@@ -1,0 +1,118 @@
+"""The server slot of a bridge run: one server process and the bridge's ends of its pipes.
+
+A slot holds what a restart (:mod:`~roots_manager.bridge.restart`) swaps: the process, how it
+was launched, the pump that reads its stdout, the closing of its stdin and the wait for its
+exit. The writer to the server's stdin outlives the slots: each new slot points it at its own
+process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import subprocess
+import threading
+from collections.abc import Callable
+
+from roots_manager.bridge.confine import Launch
+from roots_manager.bridge.process import GRACE, ServerProcess
+from roots_manager.bridge.pump import HandOff, LoopHandler, Pump
+from roots_manager.bridge.relay import LineRelay
+from roots_manager.bridge.writer import FdSink, LineWriter
+
+FLUSH_TIMEOUT = 5.0
+
+
+class ServerSlot:
+    """One server process of a run: what a restart stops and starts again."""
+
+    def __init__(
+        self,
+        proc: subprocess.Popen[bytes] | None,
+        launch: Launch | None,
+        to_server: LineWriter,
+    ) -> None:
+        self.proc = proc
+        self.launch = launch
+        self._to_server = to_server
+        self.server = ServerProcess(
+            proc,  # type: ignore[arg-type]
+            close_stdin=self.close_stdin,
+        )
+        self.out_ended = asyncio.Event()
+        """The server's stdout ended and all it said has been written to the host."""
+        self._stdin_closed: asyncio.Event | None = None
+        self._handoff: HandOff | None = None
+
+    @property
+    def confined(self) -> bool:
+        """This server runs confined."""
+        return self.launch is not None and self.launch.key is not None
+
+    def take_writer(self, sink: FdSink) -> None:
+        """Point the writer to the server's stdin, and its *sink*, at this slot's process (a
+        restarted server)."""
+        assert self.proc is not None and self.proc.stdin is not None
+        sink.retarget(self.proc.stdin.fileno())
+        self._to_server.reopen(self.proc.stdin.fileno())
+
+    def pump(
+        self,
+        handoff: HandOff,
+        to_host: LineWriter,
+        handler: LoopHandler,
+        on_end: Callable[[asyncio.Event], None],
+    ) -> None:
+        """Read what the server says, in a thread, and hand it to *handler*; *on_end* gets
+        this slot's :attr:`out_ended` on the loop once the server's stdout ends."""
+        assert self.proc is not None and self.proc.stdout is not None
+        self._handoff = handoff
+        ended = self.out_ended
+        Pump(
+            "server-to-host",
+            self.proc.stdout.fileno(),
+            LineRelay(to_host, handler),
+            lambda: handoff.call(lambda: on_end(ended)),
+        ).start()
+
+    def close_stdin(self) -> None:
+        # the closer waits for a write in progress, which a server that does not read can
+        # make last until the ladder ends it: never on the event loop
+        proc = self.proc
+        if proc is None or proc.stdin is None:
+            return
+        stdin = proc.stdin
+        closed = self._stdin_closed = asyncio.Event()
+        handoff = self._handoff
+        to_server = self._to_server
+
+        def close() -> None:
+            to_server.close(lambda: _quietly(stdin.close))
+            if handoff is not None:
+                handoff.call(closed.set)
+
+        threading.Thread(target=close, name="close-server-stdin", daemon=True).start()
+
+    def release_stdin(self) -> asyncio.Event:
+        """Close the server's stdin now; the event is set once the writer to it is free for
+        another server."""
+        self.close_stdin()
+        assert self._stdin_closed is not None
+        return self._stdin_closed
+
+    async def retire(self, *, stdin_closed: bool = False) -> str:
+        """Stop the server, for a restart, and wait until all it said has reached the host;
+        returns which step of the ladder ended it."""
+        try:
+            how = await self.server.stop(GRACE, close=not stdin_closed)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.out_ended.wait(), FLUSH_TIMEOUT)
+        except asyncio.CancelledError:
+            self.server.kill_group()
+            raise
+        return how
+
+
+def _quietly(fn: Callable[[], object]) -> None:
+    with contextlib.suppress(OSError):
+        fn()
