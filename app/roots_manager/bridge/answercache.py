@@ -20,7 +20,6 @@ nothing is kept: every answer is computed.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import os
 import stat
 import sys
@@ -59,8 +58,9 @@ _libc: Any = None
 def _load() -> Any:
     global _libc
     if _libc is None:
-        name = ctypes.util.find_library("c")
-        lib = ctypes.CDLL(name, use_errno=True)
+        # the process's own symbols, libc's among them: find_library would run ldconfig in a
+        # subprocess, on the bridge's first answer
+        lib = ctypes.CDLL(None, use_errno=True)
         lib.inotify_init1.argtypes = [ctypes.c_int]
         lib.inotify_add_watch.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_uint32]
         lib.inotify_rm_watch.argtypes = [ctypes.c_int, ctypes.c_int]
