@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from roots_manager.bridge.relay import TEXT_CHECK_LIMIT, LineRelay
+from roots_manager.bridge.linecheck import TEXT_CHECK_LIMIT
+from roots_manager.bridge.relay import LineRelay
 from roots_manager.bridge.writer import LineWriter
 
 

@@ -6,14 +6,13 @@ never parses them: a few ``bytes.find`` calls over the line (no copy) decide whe
 :class:`LineHandler` must see it. Runs of lines that pass are written as one slice of the chunk
 they arrived in, so a chunk full of ordinary traffic costs one write.
 
-A line that is not relayed as it arrives is noted when it cannot be a JSON-RPC message: when it
-does not open and close like a JSON object or array, or, up to :data:`TEXT_CHECK_LIMIT` bytes,
-when it is not UTF-8. Nothing short of parsing tells every malformed line; that much costs no
-more than the triage itself.
+A line that is not relayed as it arrives is noted when it cannot be a JSON-RPC message
+(:func:`~roots_manager.bridge.linecheck.malformed`). Nothing short of parsing tells every
+malformed line; that much costs no more than the triage itself.
 
 A *guarded* handler (the server's side in managed mode, where a request for roots must never
 reach the host) also sees every line that could spell a pattern in disguise
-(:func:`~roots_manager.bridge.lenient.disguised`) and every line that is not UTF-8.
+(:func:`~roots_manager.bridge.linecheck.suspect`).
 
 A line longer than :data:`STREAM_THRESHOLD` that has not matched any pattern yet is forwarded as
 it arrives (cut-through) when the handler allows it, so a 64 MiB message never sits whole in the
@@ -32,21 +31,16 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from roots_manager.bridge.lenient import disguised, is_utf8
+from roots_manager.bridge.linecheck import malformed, suspect
 from roots_manager.bridge.writer import Chunk, LineWriter
 
 STREAM_THRESHOLD = 64 * 1024
 """A partial line longer than this may start streaming through (the size of a pipe buffer)."""
 
-TEXT_CHECK_LIMIT = STREAM_THRESHOLD
-"""Lines up to this size that pass unparsed are checked for UTF-8 (all-ASCII ones at no cost)."""
-
 MAX_HELD = 16 * 1024 * 1024
 """The most of one line the relay holds to hand it whole to the handler (a bound on memory)."""
 
 _EOL = frozenset(b"\r\n")
-_OPEN = frozenset(b"{[")
-_CLOSE = frozenset(b"}]")
-_BLANK = b" \t\r\n"
 
 
 class LineHandler(Protocol):
@@ -153,7 +147,7 @@ class LineRelay:
             else:
                 end = len(data) - (2 if len(data) > 1 and data[-2] == 0x0D else 1)
                 guarded = handler.guarded()
-                if not guarded or not self._suspect(data, 0, end, data.isascii):
+                if not guarded or not suspect(data, 0, end, data.isascii):
                     self.writer.relay(data, mid_line=False)
                     self._note_malformed(data, 0, end, data.isascii, guarded)
                     return
@@ -191,12 +185,6 @@ class LineRelay:
         self._lines(data, start, out)
         self.writer.relay(b"".join(out) if len(out) != 1 else out[0], mid_line=self._streaming)
 
-    def _suspect(self, data: bytes, start: int, end: int, is_ascii: Callable[[], bool]) -> bool:
-        """Whether a guarded handler must see ``data[start:end]``, which matched no pattern."""
-        if disguised(data, start, end):
-            return True
-        return not is_ascii() and not is_utf8(memoryview(data)[start:end])
-
     def _lines(self, data: bytes, start: int, out: list[Chunk]) -> None:
         handler = self.handler
         pats = handler.patterns()
@@ -225,7 +213,7 @@ class LineRelay:
                         wanted = True
                         break
                 else:
-                    wanted = guarded and self._suspect(data, pos, end, chunk_is_ascii)
+                    wanted = guarded and suspect(data, pos, end, chunk_is_ascii)
             if wanted:
                 if run < pos:
                     out.append(data[run:pos])
@@ -309,23 +297,10 @@ class LineRelay:
         is_ascii: Callable[[], bool],
         utf8_known: bool = False,
     ) -> None:
-        """Note ``data[start:end]``, a line relayed unparsed, if it cannot be a JSON-RPC message.
-
-        *is_ascii* says whether all of *data* is ASCII (asked only when it matters);
-        *utf8_known* that the line was found to be UTF-8 already.
-        """
-        if end > start and (data[start] not in _OPEN or data[end - 1] not in _CLOSE):
-            stripped = data[start:end].strip(_BLANK)
-            if stripped and (stripped[0] not in _OPEN or stripped[-1] not in _CLOSE):
-                self.handler.not_json(end - start, "JSON")
-                return
-        if (
-            not utf8_known
-            and end - start <= TEXT_CHECK_LIMIT
-            and not is_ascii()
-            and not is_utf8(memoryview(data)[start:end])
-        ):
-            self.handler.not_json(end - start, "UTF-8")
+        """Note ``data[start:end]``, a line relayed unparsed, if it cannot be a JSON-RPC message."""
+        reason = malformed(data, start, end, is_ascii, utf8_known)
+        if reason is not None:
+            self.handler.not_json(end - start, reason)
 
     def _reset_partial(self) -> None:
         self._partial = bytearray()
