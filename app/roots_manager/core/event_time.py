@@ -1,4 +1,6 @@
-"""When an event happened: its ``ts`` read back as seconds since the epoch.
+"""An event line read back for the log index: when it happened (its ``ts`` as seconds since the
+epoch), and its server and kind without parsing the line when it is laid out as
+:class:`roots_manager.core.events.EventWriter` writes it.
 
 The common form (ISO 8601 UTC with a fraction and a Z, as :func:`roots_manager.core.events.event`
 stamps it) is read without ``datetime`` parsing each value; anything else goes through
@@ -7,6 +9,7 @@ stamps it) is read without ``datetime`` parsing each value; anything else goes t
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import datetime
 
@@ -41,3 +44,38 @@ def epoch_of(second: bytes) -> float:
         got = datetime.fromisoformat(second.decode() + "+00:00").timestamp()
         _epoch_cache[second] = got
     return got
+
+
+# EventWriter writes these keys first and in this order (json.dumps keeps insertion order), so
+# most lines can be indexed with one regular expression instead of a full JSON parse; anything
+# else (escapes, other writers, other key orders) falls back to json.loads.
+FAST = re.compile(
+    rb'\{"ts": "([^"\\]*)", "server": "([^"\\]*)", "session": "[^"\\]*", "kind": "([^"\\]*)"'
+)
+# One line of a chunk, with the fields of `FAST` when the line starts as EventWriter writes it
+# and its time is as events.event() stamps it: the whole chunk is indexed by one `finditer`,
+# without a bytes object per line (the other lines go through `FAST` and json.loads).
+LINE = re.compile(
+    rb'(?:\{"ts": "(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(\.\d+)?Z", "server": "([^"\\\n]*)", '
+    rb'"session": "[^"\\\n]*", "kind": "([^"\\\n]*)")?[^\n]*\n'
+)
+
+
+def slow_fields(line: bytes) -> tuple[str, str, float] | None:
+    """Server, kind and time of an event *line* not laid out or stamped as EventWriter does it;
+    None when the line is not an event."""
+    m = FAST.match(line)
+    if m is not None:
+        ts_raw, srv_raw, kind_raw = m.groups()
+        return (
+            srv_raw.decode("utf-8", "replace"),
+            kind_raw.decode("utf-8", "replace"),
+            parse_ts(ts_raw),
+        )
+    try:
+        rec = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(rec, dict):
+        return None
+    return str(rec.get("server", "")), str(rec.get("kind", "")), parse_ts(str(rec.get("ts", "")))

@@ -17,7 +17,6 @@ import heapq
 import itertools
 import json
 import os
-import re
 import threading
 from array import array
 from collections import OrderedDict
@@ -27,23 +26,9 @@ from pathlib import Path
 from typing import IO, Any
 
 from roots_manager.core import events
-from roots_manager.core.event_time import epoch_of, parse_ts
+from roots_manager.core.event_time import LINE, epoch_of, slow_fields
 from roots_manager.core.logsearch import TextSearch
 from roots_manager.core.paths import Layout
-
-# EventWriter writes these keys first and in this order (json.dumps keeps insertion order), so
-# most lines can be indexed with one regular expression instead of a full JSON parse; anything
-# else (escapes, other writers, other key orders) falls back to json.loads.
-_FAST = re.compile(
-    rb'\{"ts": "([^"\\]*)", "server": "([^"\\]*)", "session": "[^"\\]*", "kind": "([^"\\]*)"'
-)
-# One line of a chunk, with the fields of `_FAST` when the line starts as EventWriter writes it
-# and its time is as events.event() stamps it: the whole chunk is indexed by one `finditer`,
-# without a bytes object per line (the other lines go through `_FAST` and json.loads).
-_LINE = re.compile(
-    rb'(?:\{"ts": "(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(\.\d+)?Z", "server": "([^"\\\n]*)", '
-    rb'"session": "[^"\\\n]*", "kind": "([^"\\\n]*)")?[^\n]*\n'
-)
 
 # Reading a file in bounded chunks keeps the peak memory of a first scan of huge files small.
 DEFAULT_CHUNK = 4 * 1024 * 1024
@@ -59,26 +44,6 @@ class _File:
     no: int
     ident: tuple[int, int]  # (device, inode): a new file at the same path is a new file
     pos: int = 0  # bytes indexed so far, always at a line start
-
-
-def _slow_fields(line: bytes) -> tuple[str, str, float] | None:
-    """Server, kind and time of an event *line* not laid out or stamped as EventWriter does it;
-    None when the line is not an event."""
-    m = _FAST.match(line)
-    if m is not None:
-        ts_raw, srv_raw, kind_raw = m.groups()
-        return (
-            srv_raw.decode("utf-8", "replace"),
-            kind_raw.decode("utf-8", "replace"),
-            parse_ts(ts_raw),
-        )
-    try:
-        rec = json.loads(line)
-    except ValueError:
-        return None
-    if not isinstance(rec, dict):
-        return None
-    return str(rec.get("server", "")), str(rec.get("kind", "")), parse_ts(str(rec.get("ts", "")))
 
 
 class LogIndex:
@@ -262,7 +227,7 @@ class LogIndex:
         base = f.pos
         last_second = b""
         last_epoch = 0.0
-        for m in _LINE.finditer(data):
+        for m in LINE.finditer(data):
             second, frac, srv_raw, kind_raw = m.groups()
             start, end = m.span()
             if second is not None:
@@ -276,7 +241,7 @@ class LogIndex:
                 if k is None:
                     k = kinds_raw[kind_raw] = self.kind_code(kind_raw.decode("utf-8", "replace"))
             else:
-                got = _slow_fields(data[start : end - 1])
+                got = slow_fields(data[start : end - 1])
                 if got is None:
                     continue  # not an event (as events.read_events skips it)
                 srv, kind, t = got
