@@ -1056,7 +1056,7 @@
         <translation>概要</translation>
     </message>
     <message>
-        <location line="+135"/>
+        <location line="+144"/>
         <source>(no longer on disk)</source>
         <translation>（ディスク上にもうありません）</translation>
     </message>
@@ -1100,12 +1100,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+174"/>
+        <location line="+173"/>
         <source>&amp;Pause</source>
         <translation>一時停止(&amp;P)</translation>
     </message>
     <message>
-        <location line="-172"/>
+        <location line="-171"/>
         <source>Pause the log</source>
         <translation>ログを一時停止</translation>
     </message>
@@ -1126,12 +1126,12 @@
     </message>
     <message>
         <location line="+11"/>
-        <location line="+180"/>
+        <location line="+179"/>
         <source>Export the shown events</source>
         <translation>表示中のイベントをエクスポート</translation>
     </message>
     <message>
-        <location line="-179"/>
+        <location line="-178"/>
         <source>Save the events shown as JSON Lines or CSV</source>
         <translation>表示中のイベントを JSON Lines または CSV で保存します</translation>
     </message>
@@ -1161,7 +1161,7 @@
         <translation>ログの状態</translation>
     </message>
     <message numerus="yes">
-        <location line="+122"/>
+        <location line="+121"/>
         <source>Exported %n event(s) to {path}</source>
         <translation>
             <numerusform>%n 件のイベントを {path} に書き出しました</numerusform>
@@ -1180,7 +1180,7 @@
         </translation>
     </message>
     <message>
-        <location line="-356"/>
+        <location line="-355"/>
         <source>Cle&amp;ar view</source>
         <translation>表示をクリア(&amp;A)</translation>
     </message>
@@ -1200,7 +1200,7 @@
         <translation>絞り込み(&amp;I):</translation>
     </message>
     <message>
-        <location line="+148"/>
+        <location line="+147"/>
         <source>Res&amp;ume</source>
         <translation>再開(&amp;U)</translation>
     </message>
@@ -3124,7 +3124,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>青: ルートの要求、緑: 応答、橙: list_changed の送信、紫: 同意。ホイール: 拡大縮小、Shift+ホイールまたはドラッグ: 移動、印をクリックで選択。キー: 矢印で印の間を移動、Enter で選択、+/- で拡大縮小。</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+87"/>
         <source>{server}: {mark}</source>
         <translation>{server}: {mark}</translation>
     </message>
@@ -3149,7 +3149,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>同意</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+19"/>
         <source>The timeline shows each server&apos;s roots requests once there are some.</source>
         <translation>ルートのリクエストがあると、サーバーごとにここのタイムラインに表示されます。</translation>
     </message>

@@ -1056,7 +1056,7 @@
         <translation>摘要</translation>
     </message>
     <message>
-        <location line="+135"/>
+        <location line="+144"/>
         <source>(no longer on disk)</source>
         <translation>（已不在磁盘上）</translation>
     </message>
@@ -1100,12 +1100,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+174"/>
+        <location line="+173"/>
         <source>&amp;Pause</source>
         <translation>暂停(&amp;P)</translation>
     </message>
     <message>
-        <location line="-172"/>
+        <location line="-171"/>
         <source>Pause the log</source>
         <translation>暂停日志</translation>
     </message>
@@ -1126,12 +1126,12 @@
     </message>
     <message>
         <location line="+11"/>
-        <location line="+180"/>
+        <location line="+179"/>
         <source>Export the shown events</source>
         <translation>导出显示的事件</translation>
     </message>
     <message>
-        <location line="-179"/>
+        <location line="-178"/>
         <source>Save the events shown as JSON Lines or CSV</source>
         <translation>将显示的事件保存为 JSON Lines 或 CSV</translation>
     </message>
@@ -1161,7 +1161,7 @@
         <translation>日志状态</translation>
     </message>
     <message numerus="yes">
-        <location line="+122"/>
+        <location line="+121"/>
         <source>Exported %n event(s) to {path}</source>
         <translation>
             <numerusform>已将 %n 个事件导出到 {path}</numerusform>
@@ -1180,7 +1180,7 @@
         </translation>
     </message>
     <message>
-        <location line="-356"/>
+        <location line="-355"/>
         <source>Cle&amp;ar view</source>
         <translation>清空视图(&amp;A)</translation>
     </message>
@@ -1200,7 +1200,7 @@
         <translation>筛选(&amp;I)：</translation>
     </message>
     <message>
-        <location line="+148"/>
+        <location line="+147"/>
         <source>Res&amp;ume</source>
         <translation>恢复(&amp;U)</translation>
     </message>
@@ -3124,7 +3124,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>蓝色：请求根；绿色：已应答；橙色：已发送 list_changed；紫色：同意。滚轮：缩放；Shift+滚轮或拖动：移动；单击标记可选中。按键：方向键在标记间移动，Enter 选中，+/- 缩放。</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+87"/>
         <source>{server}: {mark}</source>
         <translation>{server}：{mark}</translation>
     </message>
@@ -3149,7 +3149,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>授权</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+19"/>
         <source>The timeline shows each server&apos;s roots requests once there are some.</source>
         <translation>有根目录请求后，时间线会按服务器显示它们。</translation>
     </message>

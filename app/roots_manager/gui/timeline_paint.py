@@ -1,4 +1,4 @@
-"""How the timeline draws its axis and its marks (the view decides where)."""
+"""How the timeline draws its axis, its lanes, its marks and its focus (the view decides where)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,9 @@ import time
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QImage, QPainter, QPolygonF
+from PySide6.QtGui import QColor, QImage, QPainter, QPalette, QPen, QPolygonF
 
+from roots_manager.core.names import visible
 from roots_manager.core.timeline import MarkKind
 
 if TYPE_CHECKING:
@@ -16,6 +17,8 @@ if TYPE_CHECKING:
 AXIS_HEIGHT = 18
 LABEL_WIDTH = 130
 MARK_SIZE = 5.0
+LANE_HEIGHT = 22
+FOCUS_RING = MARK_SIZE + 4.0
 
 COLORS: dict[MarkKind, QColor] = {
     MarkKind.ASKED: QColor(40, 110, 220),
@@ -89,3 +92,63 @@ def stamp(kind: MarkKind, dpr: float) -> QImage:
         painter.end()
         _stamps[(kind, dpr)] = got
     return got
+
+
+def paint_lane(
+    painter: QPainter, view: TimelineView, i: int, server: str, left: float, right: float
+) -> None:
+    """Lane *i* of *view*, *server*'s: its name, its line, its held bars and the marks in sight
+    between the times *left* and *right*."""
+    pal = view.palette()
+    text = pal.color(QPalette.ColorRole.Text)
+    faint = pal.color(QPalette.ColorRole.PlaceholderText)
+    top = AXIS_HEIGHT + i * LANE_HEIGHT
+    mid = top + LANE_HEIGHT / 2
+    if i % 2:
+        painter.fillRect(
+            QRectF(0, top, view.width(), LANE_HEIGHT),
+            pal.color(QPalette.ColorRole.AlternateBase),
+        )
+    painter.setPen(text)
+    painter.drawText(
+        QRectF(4, top, LABEL_WIDTH - 8, LANE_HEIGHT),
+        int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft),
+        painter.fontMetrics().elidedText(
+            visible(server), Qt.TextElideMode.ElideRight, LABEL_WIDTH - 8
+        ),
+    )
+    painter.setPen(QPen(faint, 1))
+    painter.drawLine(QPointF(LABEL_WIDTH, mid), QPointF(view.width(), mid))
+    lane = view.timeline.lanes[server]
+    held = QColor(COLORS[MarkKind.ASKED])
+    held.setAlpha(60)
+    for bar in view.held_bars(server):
+        painter.fillRect(bar, held)
+    # Only what is in sight, and one mark of a kind per pixel: a flood puts thousands of
+    # marks on a few pixels, and painting each of them made a frame cost tens of ms.
+    spp = view.seconds_per_px
+    dpr = view.devicePixelRatioF()
+    # x_of(t) inlined, and no QPoint per mark: a flood puts a mark on every pixel of
+    # the lane, and this loop runs for each of them
+    at = view.left
+    y = round(mid - STAMP_HALF)
+    draw = painter.drawImage
+    for kind in MarkKind:
+        image = stamp(kind, dpr)  # a mark painted once, then copied: 10x cheaper
+        for t in lane.sample(kind, left - 1, right + 1, spp):
+            draw(round(LABEL_WIDTH + (t - at) / spp - STAMP_HALF), y, image)
+
+
+def paint_focus(painter: QPainter, view: TimelineView) -> None:
+    """Ring the keyboard's mark (and frame the strip) while *view* has focus."""
+    if not view.hasFocus():
+        return
+    ink = view.palette().color(QPalette.ColorRole.Highlight)
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    painter.setPen(QPen(ink, 1, Qt.PenStyle.DotLine))
+    painter.drawRect(QRectF(view.rect()).adjusted(0.5, 0.5, -0.5, -0.5))
+    mark = view.focused_mark()
+    if mark is None or view.focused is None:
+        return
+    painter.setPen(QPen(ink, 2))
+    painter.drawEllipse(view.mark_position(mark, view.focused[0]), FOCUS_RING, FOCUS_RING)

@@ -22,7 +22,6 @@ from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, QSize, Qt, QTimer, S
 from PySide6.QtGui import (
     QAccessible,
     QAccessibleEvent,
-    QColor,
     QFocusEvent,
     QHelpEvent,
     QKeyEvent,
@@ -30,7 +29,6 @@ from PySide6.QtGui import (
     QPainter,
     QPaintEvent,
     QPalette,
-    QPen,
     QResizeEvent,
     QWheelEvent,
 )
@@ -41,17 +39,15 @@ from roots_manager.core.names import visible
 from roots_manager.core.timeline import Mark, MarkKind, Timeline
 from roots_manager.gui.timeline_paint import (
     AXIS_HEIGHT,
-    COLORS,
     LABEL_WIDTH,
+    LANE_HEIGHT,
     MARK_SIZE,
-    STAMP_HALF,
     paint_axis,
-    stamp,
+    paint_focus,
+    paint_lane,
 )
 
-LANE_HEIGHT = 22
 HIT_PX = 7.0
-FOCUS_RING = MARK_SIZE + 4.0
 MIN_SECONDS_PER_PX = 0.0005
 MAX_SECONDS_PER_PX = 3600.0
 
@@ -327,7 +323,6 @@ class TimelineView(QWidget):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         pal = self.palette()
         painter.fillRect(self.rect(), pal.color(QPalette.ColorRole.Base))
-        text = pal.color(QPalette.ColorRole.Text)
         faint = pal.color(QPalette.ColorRole.PlaceholderText)
         servers = self.timeline.servers()
         if not servers:
@@ -341,42 +336,8 @@ class TimelineView(QWidget):
         paint_axis(painter, self, faint)
         left, right = self.time_at(LABEL_WIDTH), self.time_at(self.width())
         for i, server in enumerate(servers):
-            top = AXIS_HEIGHT + i * LANE_HEIGHT
-            mid = top + LANE_HEIGHT / 2
-            if i % 2:
-                painter.fillRect(
-                    QRectF(0, top, self.width(), LANE_HEIGHT),
-                    pal.color(QPalette.ColorRole.AlternateBase),
-                )
-            painter.setPen(text)
-            painter.drawText(
-                QRectF(4, top, LABEL_WIDTH - 8, LANE_HEIGHT),
-                int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft),
-                painter.fontMetrics().elidedText(
-                    visible(server), Qt.TextElideMode.ElideRight, LABEL_WIDTH - 8
-                ),
-            )
-            painter.setPen(QPen(faint, 1))
-            painter.drawLine(QPointF(LABEL_WIDTH, mid), QPointF(self.width(), mid))
-            lane = self.timeline.lanes[server]
-            held = QColor(COLORS[MarkKind.ASKED])
-            held.setAlpha(60)
-            for bar in self.held_bars(server):
-                painter.fillRect(bar, held)
-            # Only what is in sight, and one mark of a kind per pixel: a flood puts thousands of
-            # marks on a few pixels, and painting each of them made a frame cost tens of ms.
-            spp = self.seconds_per_px
-            dpr = self.devicePixelRatioF()
-            # x_of(t) inlined, and no QPoint per mark: a flood puts a mark on every pixel of
-            # the lane, and this loop runs for each of them
-            at = self.left
-            y = round(mid - STAMP_HALF)
-            draw = painter.drawImage
-            for kind in MarkKind:
-                image = stamp(kind, dpr)  # a mark painted once, then copied: 10x cheaper
-                for t in lane.sample(kind, left - 1, right + 1, spp):
-                    draw(round(LABEL_WIDTH + (t - at) / spp - STAMP_HALF), y, image)
-        self._paint_focus(painter, pal)
+            paint_lane(painter, self, i, server, left, right)
+        paint_focus(painter, self)
         painter.end()
 
     def held_bars(self, server: str, now: float | None = None) -> list[QRectF]:
@@ -397,20 +358,6 @@ class TimelineView(QWidget):
             x0, x1 = max(self.x_of(start), LABEL_WIDTH), self.x_of(stop)
             bars.append(QRectF(x0, mid - 4, max(x1 - x0, 1.0), 8))
         return bars
-
-    def _paint_focus(self, painter: QPainter, pal: QPalette) -> None:
-        """Ring the keyboard's mark (and frame the strip) while the timeline has focus."""
-        if not self.hasFocus():
-            return
-        ink = pal.color(QPalette.ColorRole.Highlight)
-        painter.setBrush(Qt.BrushStyle.NoBrush)
-        painter.setPen(QPen(ink, 1, Qt.PenStyle.DotLine))
-        painter.drawRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5))
-        mark = self.focused_mark()
-        if mark is None or self.focused is None:
-            return
-        painter.setPen(QPen(ink, 2))
-        painter.drawEllipse(self.mark_position(mark, self.focused[0]), FOCUS_RING, FOCUS_RING)
 
     def point_of_row(self, row: int) -> QPoint | None:
         """Where the mark of index row *row* is drawn (None when it has none)."""
