@@ -1064,7 +1064,7 @@
 <context>
     <name>LogPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_view.py" line="+62"/>
+        <location filename="../../app/roots_manager/gui/log_view.py" line="+59"/>
         <source>Server filter</source>
         <translation>サーバーの絞り込み</translation>
     </message>
@@ -1100,12 +1100,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+173"/>
+        <location line="+145"/>
         <source>&amp;Pause</source>
         <translation>一時停止(&amp;P)</translation>
     </message>
     <message>
-        <location line="-171"/>
+        <location line="-143"/>
         <source>Pause the log</source>
         <translation>ログを一時停止</translation>
     </message>
@@ -1125,13 +1125,13 @@
         <translation>いま表示中のイベントを隠します。ログファイルには残ります</translation>
     </message>
     <message>
-        <location line="+11"/>
-        <location line="+179"/>
+        <location filename="../../app/roots_manager/gui/log_export.py" line="+36"/>
+        <location filename="../../app/roots_manager/gui/log_view.py" line="+11"/>
         <source>Export the shown events</source>
         <translation>表示中のイベントをエクスポート</translation>
     </message>
     <message>
-        <location line="-178"/>
+        <location filename="../../app/roots_manager/gui/log_view.py" line="+1"/>
         <source>Save the events shown as JSON Lines or CSV</source>
         <translation>表示中のイベントを JSON Lines または CSV で保存します</translation>
     </message>
@@ -1146,7 +1146,7 @@
         <translation>イベント</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+4"/>
         <source>Event details</source>
         <translation>イベントの詳細</translation>
     </message>
@@ -1161,7 +1161,7 @@
         <translation>ログの状態</translation>
     </message>
     <message numerus="yes">
-        <location line="+121"/>
+        <location line="+95"/>
         <source>Exported %n event(s) to {path}</source>
         <translation>
             <numerusform>%n 件のイベントを {path} に書き出しました</numerusform>
@@ -1180,7 +1180,7 @@
         </translation>
     </message>
     <message>
-        <location line="-355"/>
+        <location line="-301"/>
         <source>Cle&amp;ar view</source>
         <translation>表示をクリア(&amp;A)</translation>
     </message>
@@ -1200,12 +1200,12 @@
         <translation>絞り込み(&amp;I):</translation>
     </message>
     <message>
-        <location line="+147"/>
+        <location line="+119"/>
         <source>Res&amp;ume</source>
         <translation>再開(&amp;U)</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location filename="../../app/roots_manager/gui/log_export.py" line="-4"/>
         <source>JSON Lines (*.jsonl)</source>
         <translation>JSON Lines (*.jsonl)</translation>
     </message>
@@ -1225,7 +1225,7 @@
         <translation>{path} に書き込めませんでした: {error}</translation>
     </message>
     <message>
-        <location line="+86"/>
+        <location filename="../../app/roots_manager/gui/log_view.py" line="+101"/>
         <source>This event is no longer on disk.</source>
         <translation>このイベントはもうディスク上にありません。</translation>
     </message>

@@ -1064,7 +1064,7 @@
 <context>
     <name>LogPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_view.py" line="+62"/>
+        <location filename="../../app/roots_manager/gui/log_view.py" line="+59"/>
         <source>Server filter</source>
         <translation>服务器筛选</translation>
     </message>
@@ -1100,12 +1100,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+173"/>
+        <location line="+145"/>
         <source>&amp;Pause</source>
         <translation>暂停(&amp;P)</translation>
     </message>
     <message>
-        <location line="-171"/>
+        <location line="-143"/>
         <source>Pause the log</source>
         <translation>暂停日志</translation>
     </message>
@@ -1125,13 +1125,13 @@
         <translation>隐藏当前显示的事件；日志文件仍会保留它们</translation>
     </message>
     <message>
-        <location line="+11"/>
-        <location line="+179"/>
+        <location filename="../../app/roots_manager/gui/log_export.py" line="+36"/>
+        <location filename="../../app/roots_manager/gui/log_view.py" line="+11"/>
         <source>Export the shown events</source>
         <translation>导出显示的事件</translation>
     </message>
     <message>
-        <location line="-178"/>
+        <location filename="../../app/roots_manager/gui/log_view.py" line="+1"/>
         <source>Save the events shown as JSON Lines or CSV</source>
         <translation>将显示的事件保存为 JSON Lines 或 CSV</translation>
     </message>
@@ -1146,7 +1146,7 @@
         <translation>事件</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+4"/>
         <source>Event details</source>
         <translation>事件详情</translation>
     </message>
@@ -1161,7 +1161,7 @@
         <translation>日志状态</translation>
     </message>
     <message numerus="yes">
-        <location line="+121"/>
+        <location line="+95"/>
         <source>Exported %n event(s) to {path}</source>
         <translation>
             <numerusform>已将 %n 个事件导出到 {path}</numerusform>
@@ -1180,7 +1180,7 @@
         </translation>
     </message>
     <message>
-        <location line="-355"/>
+        <location line="-301"/>
         <source>Cle&amp;ar view</source>
         <translation>清空视图(&amp;A)</translation>
     </message>
@@ -1200,12 +1200,12 @@
         <translation>筛选(&amp;I)：</translation>
     </message>
     <message>
-        <location line="+147"/>
+        <location line="+119"/>
         <source>Res&amp;ume</source>
         <translation>恢复(&amp;U)</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location filename="../../app/roots_manager/gui/log_export.py" line="-4"/>
         <source>JSON Lines (*.jsonl)</source>
         <translation>JSON Lines (*.jsonl)</translation>
     </message>
@@ -1225,7 +1225,7 @@
         <translation>无法写入 {path}：{error}</translation>
     </message>
     <message>
-        <location line="+86"/>
+        <location filename="../../app/roots_manager/gui/log_view.py" line="+101"/>
         <source>This event is no longer on disk.</source>
         <translation>此事件已不在磁盘上。</translation>
     </message>

@@ -9,16 +9,12 @@ from pathlib import Path
 from PySide6.QtCore import QItemSelection, QModelIndex, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QFontDatabase, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QAbstractSlider,
     QCheckBox,
     QComboBox,
-    QFileDialog,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
-    QMessageBox,
     QPlainTextEdit,
     QPushButton,
     QSplitter,
@@ -27,13 +23,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from roots_manager.core import events, export
+from roots_manager.core import events
 from roots_manager.core.logindex import LogIndex
 from roots_manager.core.names import visible
 from roots_manager.core.paths import Layout, ensure_private_dir
+from roots_manager.gui.log_export import ask_export, export_shown
 from roots_manager.gui.log_feed import LogFeed
-from roots_manager.gui.log_model import DIRECTION, ID, KIND, SERVER, TIME, LogModel
-from roots_manager.gui.placeholder_view import PlaceholderTableView
+from roots_manager.gui.log_model import LogModel
+from roots_manager.gui.log_table import events_table
 from roots_manager.gui.resources import action_icon
 from roots_manager.gui.timeline_view import TimelineView
 
@@ -124,36 +121,8 @@ class LogPanel(QWidget):
         actions.addWidget(self.clear_button)
         actions.addWidget(self.export_button)
 
-        self.table = PlaceholderTableView()
+        self.table = events_table(self.model, self.fontMetrics())
         self.table.setAccessibleName(self.tr("Events"))
-        self.table.setModel(self.model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setWordWrap(False)
-        self.table.setAlternatingRowColors(True)
-        self.table.setShowGrid(False)
-        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
-        # Fixed row heights and column widths: a view over a million rows must never measure
-        # its contents.
-        vh = self.table.verticalHeader()
-        vh.hide()
-        vh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        vh.setDefaultSectionSize(self.fontMetrics().height() + 6)
-        hh = self.table.horizontalHeader()
-        hh.setStretchLastSection(True)
-        hh.setHighlightSections(False)
-        hh.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-        fm = self.fontMetrics()
-        pad = 4 * fm.averageCharWidth()
-        widths = {
-            TIME: fm.horizontalAdvance("00:00:00.000"),
-            SERVER: fm.horizontalAdvance("m" * 14),
-            DIRECTION: fm.horizontalAdvance("bridge>server"),
-            KIND: fm.horizontalAdvance("list-changed-relayed"),
-            ID: fm.horizontalAdvance("0" * 6),
-        }
-        for col, w in widths.items():
-            hh.resizeSection(col, w + pad)
 
         self.detail = QPlainTextEdit()
         self.detail.setReadOnly(True)
@@ -264,40 +233,14 @@ class LogPanel(QWidget):
 
     def export_visible(self, path: Path, fmt: str | None = None) -> int:
         """Write the events shown (after filtering) to *path*; returns how many."""
-        fmt = fmt or export.format_for(path)
-        rows = self.model.index_rows()
-        if fmt == export.CSV:
-            recs = (self.index_.record(r) for r in rows)
-            return export.write_csv((r for r in recs if r is not None), path)
-        lines = (line for _, line in self.index_.lines(rows) if line is not None)
-        return export.write_jsonl(lines, path)
+        return export_shown(self.index_, self.model.index_rows(), path, fmt)
 
     @Slot()
     def _ask_export(self) -> None:
-        jsonl = self.tr("JSON Lines (*.jsonl)")
-        csv = self.tr("CSV (*.csv)")
-        name, chosen = QFileDialog.getSaveFileName(
-            self,
-            self.tr("Export the shown events"),
-            str(Path.home() / "roots-log.jsonl"),
-            f"{jsonl};;{csv}",
-        )
-        if not name:
-            return
-        path = Path(name)
-        fmt = export.CSV if chosen == csv or path.suffix.lower() == ".csv" else export.JSONL
-        if not path.suffix:
-            path = path.with_suffix(".csv" if fmt == export.CSV else ".jsonl")
-        try:
-            n = self.export_visible(path, fmt)
-        except OSError as exc:
-            QMessageBox.warning(
-                self,
-                self.tr("Export failed"),
-                self.tr("Could not write {path}: {error}").format(path=path, error=exc.strerror),
-            )
-            return
-        self.status.setText(self.tr("Exported %n event(s) to {path}", "", n).format(path=path))
+        done = ask_export(self, self.export_visible)
+        if done is not None:
+            n, path = done
+            self.status.setText(self.tr("Exported %n event(s) to {path}", "", n).format(path=path))
 
     # -- reactions ------------------------------------------------------------------------------
 
