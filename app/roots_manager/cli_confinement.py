@@ -26,11 +26,16 @@ def cmd_confine(store: Store, args: argparse.Namespace) -> int:
             on,
             allow_read=args.allow_read,
             allow_write=args.allow_write,
+            allow_socket=args.allow_socket,
             forget=args.forget,
         )
     name = shown(args.server)
     print(f"{name}: confinement {'on' if srv.confine else 'off'}")
-    for label, paths in (("may also read", srv.allow_read), ("may also write", srv.allow_write)):
+    for label, paths in (
+        ("may also read", srv.allow_read),
+        ("may also write", srv.allow_write),
+        ("may connect to the socket", srv.allow_socket),
+    ):
         for path in paths:
             print(f"  {label}: {shown(path)}")
     found = availability()
@@ -70,10 +75,11 @@ def show(store: Store, name: str) -> dict[str, Any]:
     """The ``servers show`` report of server *name*."""
     from roots_manager.core import live
     from roots_manager.core.confined import report
-    from roots_manager.sandbox.availability import availability
+    from roots_manager.sandbox.availability import availability, protections
 
     found = availability()
     out = report(store.read(), name, can_confine=found.available, why=found.reason)
+    out["protections"] = [p._asdict() for p in protections(found)]
     out["mechanism"] = found.mechanism
     out["tested"] = found.tested
     out["running"] = [
@@ -103,6 +109,7 @@ def cmd_show(store: Store, args: argparse.Namespace) -> int:
         ("read only", "read_only"),
         ("also read", "allow_read"),
         ("also write", "allow_write"),
+        ("may connect to the socket", "allow_socket"),
     ):
         for path in out[key]:
             print(f"  {label}: {shown(path)}")
@@ -122,6 +129,16 @@ def cmd_show(store: Store, args: argparse.Namespace) -> int:
     can = "yes" if out["can_confine"] else "no"
     untested = "" if out["tested"] else " (untested)"
     print(f"this machine can confine: {can}{untested}: {out['confinement']}")
+    held = [p for p in out["protections"] if p["enforced"]]
+    missing = [p for p in out["protections"] if not p["enforced"]]
+    if held:
+        print("what the kernel holds a confined server to here:")
+        for p in held:
+            print(f"  {p['name']}: {p['detail']}")
+    if missing:
+        print("what it does not:")
+        for p in missing:
+            print(f"  {p['name']}: {p['detail']}")
     return 0
 
 
@@ -138,6 +155,13 @@ def add_commands(servers: Any) -> None:
     )
     c.add_argument(
         "--allow-write", action="append", default=[], metavar="PATH", help="also writable"
+    )
+    c.add_argument(
+        "--allow-socket",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="a Unix socket it may connect to (every other one is refused)",
     )
     c.add_argument(
         "--forget", action="append", default=[], metavar="PATH", help="drop an extra path"

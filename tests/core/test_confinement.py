@@ -69,7 +69,8 @@ def test_a_script_opens_its_package_and_its_interpreter_through_env(tmp_path: Pa
     needs = command_needs(["node", str(script), str(config), "/", "--flag"], env, str(tmp_path))
     assert str(node) in needs.runtime and str(node_home) in needs.runtime
     assert str(tmp_path / "proj" / "node_modules") in needs.runtime
-    assert str(config) in needs.runtime  # a file named on the line, but not its folder
+    # a file named on the line is read on its own, never executed, and its folder is not open
+    assert str(config) in needs.files and str(config) not in needs.runtime
     assert str(tmp_path) not in needs.runtime and "/" not in needs.runtime
     # the script run directly: its shebang leads to node through env
     direct = command_needs([str(script)], env, str(tmp_path))
@@ -112,13 +113,24 @@ def test_grants_become_read_write_or_read_only_rules(tmp_path: Path) -> None:
     state.grant("t", [folders[2].id])
     (tmp_path / "gone").rmdir()
     assert granted_folders(state, "s") == ([str(tmp_path / "rw")], [str(tmp_path / "ro")])
-    set_confinement(state, "s", True, allow_read=["/srv/data"], allow_write=["/var/cache/s"])
-    rules = rules_for(
-        state, "s", ["sh"], fingerprint=None, env={"PATH": "/usr/bin"}, cwd="/", tmpdir="/tmp/s"
+    data, cache, tmp = (tmp_path / n for n in ("data", "cache", "tmp"))
+    for folder in (data, cache, tmp):
+        folder.mkdir()
+    extra = {"allow_read": [str(data), "/srv/missing"], "allow_write": [str(cache)]}
+    set_confinement(state, "s", True, **extra)
+    derived = rules_for(
+        state, "s", ["sh"], fingerprint=None, env={"PATH": "/usr/bin"}, cwd="/", tmpdir=str(tmp)
     )
-    assert rules.read_write[-3:] == (str(tmp_path / "rw"), "/var/cache/s", "/tmp/s")
-    assert rules.read_only == (str(tmp_path / "ro"), "/srv/data")
-    assert rules.tmpdir == "/tmp/s"
+    rules = derived.rules
+    assert rules.read_write[-3:] == (str(tmp_path / "rw"), str(cache), str(tmp))
+    assert rules.read_only == (str(tmp_path / "ro"), str(data))
+    assert rules.tmpdir == str(tmp)
+    # each granted folder travels with the identity it had when it was checked
+    assert len(rules.expect) == 5 and all(
+        e.endswith(p)
+        for e, p in zip(rules.expect, (*rules.read_write[-3:], *rules.read_only), strict=True)
+    )
+    assert [p for p, _ in derived.refused] == ["/srv/missing"]
     assert not {str(tmp_path / "other"), "/tmp", "/root", "/home"} & set(
         rules.runtime + rules.read_write + rules.read_only
     )

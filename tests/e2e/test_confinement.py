@@ -9,12 +9,14 @@ refuses them is Landlock. Every path is checked as root, which Unix permissions 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import anyio
+import pytest
 from mcp import Client, StdioServerParameters
 
 from roots_manager.core import events as ev
@@ -243,3 +245,29 @@ def test_a_damaged_store_does_not_set_free_a_server_that_ran_confined(
     run_cli("servers", "confine", "srv", "off")
     assert subprocess.run(bridge_argv("srv", command), stdin=subprocess.DEVNULL).returncode == 0
     assert list((layout.home / "confined").iterdir()) == []
+
+
+def test_an_npx_server_starts_confined_from_an_empty_cache(tmp_path: Path) -> None:
+    """``npx -y`` as a new user runs it: the cache made, the package fetched and unpacked (its
+    modes and times set through the supervisor) inside ``~/.npm``, then served, all confined."""
+    if shutil.which("npx") is None:
+        pytest.fail("npx comes with Node.js, which these tests need")
+    w = world(tmp_path)
+    run_cli("servers", "confine", "srv", "on")
+    assert not (w["home"] / ".npm").exists()
+
+    async def scenario() -> None:
+        command = ["npx", "-y", "@modelcontextprotocol/server-filesystem", str(w["sibling"])]
+        async with Client(params(command, w["home"])) as client:
+            # the server asks for its roots once it runs (a first call may come before)
+            with anyio.fail_after(60):
+                while str(w["granted"]) not in await text(client, "list_allowed_directories"):
+                    await anyio.sleep(0.1)
+            read = await text(client, "read_text_file", path=str(w["granted"] / "hello.txt"))
+            assert read.strip() == "in granted"
+            refused = await text(client, "read_text_file", path=str(w["sibling"] / "hello.txt"))
+            assert "EACCES" in refused or "denied" in refused, refused
+
+    anyio.run(scenario)
+    unpacked = list((w["home"] / ".npm" / "_npx").glob("*/node_modules/@modelcontextprotocol"))
+    assert unpacked, "npx unpacked the server into the cache it was given"

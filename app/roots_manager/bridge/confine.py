@@ -7,6 +7,7 @@ the server unconfined: it refuses with :data:`EXIT_NOT_CONFINED` and says why.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -147,8 +148,14 @@ def wrapped(command: Sequence[str], server: str, force: bool, run: str = "") -> 
             f"confinement was asked for and {found.reason}; the server is not started unconfined"
         )
     tmpdir = ensure_private_dir(ran_confined)
+    from roots_manager.core.confinement import package_caches
+
+    for cache in package_caches(command, os.environ):
+        # a first npx has no ~/.npm yet: a rule cannot name a folder that is not there
+        with contextlib.suppress(OSError):
+            os.makedirs(cache, mode=0o700, exist_ok=True)
     fp = fingerprint(command)
-    rules = rules_for(
+    derived = rules_for(
         state,
         server,
         command,
@@ -158,8 +165,24 @@ def wrapped(command: Sequence[str], server: str, force: bool, run: str = "") -> 
         tmpdir=str(tmpdir),
         run=run,
     )
+    from roots_manager.sandbox.availability import ALWAYS_MISSING, protections
+
+    for protection in protections(found):
+        if not protection.enforced and protection.name not in ALWAYS_MISSING:
+            print(
+                f"roots-bridge: {server}: confined, but without this protection "
+                f"({protection.name}): {protection.detail}",
+                file=sys.stderr,
+                flush=True,
+            )
+    for path, why in derived.refused:
+        # said on stderr, which the host keeps: the server starts with less, never with more
+        print(
+            f"roots-bridge: {server}: confined without {path}: {why}", file=sys.stderr, flush=True
+        )
     key = confinement_key(state, server, fingerprint=fp, run=run, forced=True)
-    return Launch([*wrapper(), *rules.to_args(), "--", *command], key, entry)
+    argv = [*wrapper(), "--parent", str(os.getpid()), *derived.rules.to_args(), "--", *command]
+    return Launch(argv, key, entry)
 
 
 def wrapper() -> list[str]:

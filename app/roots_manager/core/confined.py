@@ -16,6 +16,7 @@ from typing import Any
 from roots_manager.core.confinement import runtime_rules
 from roots_manager.core.consent import root_unavailable, visible_roots
 from roots_manager.core.model import State, server_name_error
+from roots_manager.core.nofollow import identify
 from roots_manager.core.roots import normalize_path
 from roots_manager.core.rules import Rules
 from roots_manager.core.servers import Server
@@ -49,6 +50,7 @@ def set_confinement(
     *,
     allow_read: Iterable[str] = (),
     allow_write: Iterable[str] = (),
+    allow_socket: Iterable[str] = (),
     forget: Iterable[str] = (),
 ) -> Server:
     """Turn confinement on or off for server *name* (None: leave it), and edit its extra paths.
@@ -64,12 +66,16 @@ def set_confinement(
     gone = {normalize_path(p) for p in forget}
     srv.allow_read = [p for p in srv.allow_read if p not in gone]
     srv.allow_write = [p for p in srv.allow_write if p not in gone]
+    srv.allow_socket = [p for p in srv.allow_socket if p not in gone]
     for path in map(normalize_path, allow_read):
         if path not in srv.allow_read:
             srv.allow_read.append(path)
     for path in map(normalize_path, allow_write):
         if path not in srv.allow_write:
             srv.allow_write.append(path)
+    for path in map(normalize_path, allow_socket):
+        if path not in srv.allow_socket:
+            srv.allow_socket.append(path)
     return srv
 
 
@@ -104,8 +110,20 @@ def granted_folders(
     read: list[str] = []
     for root in visible_roots(state, name, fingerprint=fingerprint, run=run):
         if root_unavailable(root) is None:
-            (read if root.id in read_only else write).append(root.path)
+            # the real path checked when it was added: the rule is opened without following
+            # links, so a link swapped in since leads nowhere rather than elsewhere
+            (read if root.id in read_only else write).append(root.real or root.path)
     return write, read
+
+
+class Derived:
+    """The rules a confined start gets, and the paths it was refused with why."""
+
+    __slots__ = ("refused", "rules")
+
+    def __init__(self, rules: Rules, refused: list[tuple[str, str]]) -> None:
+        self.rules = rules
+        self.refused = refused
 
 
 def rules_for(
@@ -118,18 +136,39 @@ def rules_for(
     cwd: str,
     tmpdir: str,
     run: str = _NOT_YET_BOUND,
-) -> Rules:
-    """Everything server *name* may touch when *command* starts now, confined."""
-    runtime = runtime_rules(command, env, cwd)
+) -> Derived:
+    """Everything server *name* may touch when *command* starts now, confined.
+
+    Each folder it may write or read is identified now, without following links
+    (:func:`~roots_manager.core.nofollow.identify`); one that cannot be (a link swapped in, gone)
+    is refused, and the wrapper gives the kernel the very object identified here or nothing.
+    """
     write, read = granted_folders(state, name, fingerprint, run)
     srv = state.servers.get(name)
     extra_read = srv.allow_read if srv is not None else []
     extra_write = srv.allow_write if srv is not None else []
-    return runtime.replace(
-        read_write=(*runtime.read_write, *write, *extra_write, tmpdir),
-        read_only=(*read, *extra_read),
+    writable = [*write, *extra_write, tmpdir]
+    runtime, refused = runtime_rules(command, env, cwd, writable)
+    expect: list[str] = []
+
+    def identified(paths: Iterable[str]) -> tuple[str, ...]:
+        kept: list[str] = []
+        for path in dict.fromkeys(paths):
+            try:
+                expect.append(identify(path).to_arg())
+            except OSError as exc:
+                refused.append((path, f"it cannot be opened without following links: {exc}"))
+                continue
+            kept.append(path)
+        return tuple(kept)
+
+    rules = runtime.replace(
+        read_write=identified((*runtime.read_write, *writable)),
+        read_only=(*runtime.read_only, *identified((*read, *extra_read))),
         tmpdir=tmpdir,
+        sockets=tuple(srv.allow_socket) if srv is not None else (),
     )
+    return Derived(rules.replace(expect=tuple(expect)), refused)
 
 
 def confinement_key(
@@ -148,7 +187,8 @@ def confinement_key(
     srv = state.servers.get(name)
     extra_read = srv.allow_read if srv is not None else []
     extra_write = srv.allow_write if srv is not None else []
-    return tuple(tuple(sorted(x)) for x in (write, read, extra_read, extra_write))
+    sockets = srv.allow_socket if srv is not None else []
+    return tuple(tuple(sorted(x)) for x in (write, read, extra_read, extra_write, sockets))
 
 
 def report(state: State, name: str, *, can_confine: bool, why: str) -> dict[str, Any]:
@@ -163,6 +203,7 @@ def report(state: State, name: str, *, can_confine: bool, why: str) -> dict[str,
         "read_only": read,
         "allow_read": list(srv.allow_read),
         "allow_write": list(srv.allow_write),
+        "allow_socket": list(srv.allow_socket),
         "can_confine": can_confine,
         "confinement": why,
         "restart_on_revoke": srv.restarts_on_revoke,

@@ -58,12 +58,21 @@ class Needs:
     """What a command needs besides its roots, found by :func:`command_needs`."""
 
     runtime: list[str] = field(default_factory=list)
+    """Folders and programs read and executed."""
+    files: list[str] = field(default_factory=list)
+    """Files named on the command line: each read, on its own, never written."""
     writable: list[str] = field(default_factory=list)
+    refused: list[tuple[str, str]] = field(default_factory=list)
+    """Paths the command seemed to need and is not given, each with why."""
 
-    def add(self, path: str, *, writable: bool = False) -> None:
-        target = self.writable if writable else self.runtime
+    def add(self, path: str, *, writable: bool = False, file: bool = False) -> None:
+        target = self.writable if writable else self.files if file else self.runtime
         if path not in target:
             target.append(path)
+
+    def refuse(self, path: str, why: str) -> None:
+        if all(p != path for p, _ in self.refused):
+            self.refused.append((path, why))
 
 
 def open_beneath(top: str, secrets: Sequence[str], listdir: Listing = os.listdir) -> list[str]:
@@ -99,6 +108,20 @@ def open_beneath(top: str, secrets: Sequence[str], listdir: Listing = os.listdir
     return out
 
 
+def _etc_secret(path: str) -> str | None:
+    """Why *path* (reached through a link in /etc) is a secret of /etc's, or None."""
+    if not path.startswith(ETC + os.sep):
+        return None
+    parts = path[len(ETC) + 1 :].split(os.sep)
+    for secret in ETC_SECRETS:
+        pattern = secret.split("/")
+        if len(parts) >= len(pattern) and all(
+            fnmatch.fnmatchcase(n, p) for n, p in zip(parts, pattern, strict=False)
+        ):
+            return "it holds secrets"
+    return None
+
+
 def listed_beneath(top: str, secrets: Sequence[str]) -> list[str]:
     """The folders :func:`open_beneath` descends into: their names may be listed."""
     out = [top]
@@ -109,6 +132,42 @@ def listed_beneath(top: str, secrets: Sequence[str]) -> list[str]:
             if os.path.isdir(path) and path not in out:
                 out.append(path)
     return out
+
+
+class _Scope:
+    """What derivation must respect: the home folder, and the folders the server may write.
+
+    Nothing a server can write may widen its own rules, so a file inside a writable folder is
+    never read to find more paths (its shebang, a venv's ``.pth`` files); and no derived rule
+    may cover the file system's root, the home folder or a folder that holds it.
+    """
+
+    def __init__(self, env: Mapping[str, str], writable: Iterable[str]) -> None:
+        self.home = os.path.realpath(_home(env))
+        self.writable = [os.path.realpath(p) for p in writable]
+
+    def too_broad(self, path: str) -> str | None:
+        """Why *path* (a real path) may not be opened by a derived rule, or None."""
+        if os.path.dirname(path) == path:
+            return "it is the file system's root"
+        if path == self.home:
+            return "it is the home folder"
+        if self.home.startswith(path.rstrip(os.sep) + os.sep):
+            return "it holds the home folder"
+        return None
+
+    def writable_by_server(self, path: str) -> bool:
+        """Whether *path* (a real path) lies in a folder the server may write."""
+        return any(path == w or path.startswith(w.rstrip(os.sep) + os.sep) for w in self.writable)
+
+    def allow(self, needs: Needs, path: str, *, file: bool = False) -> bool:
+        """Add real path *path* to *needs* unless it is too broad (then say why)."""
+        why = self.too_broad(path)
+        if why is not None:
+            needs.refuse(path, why)
+            return False
+        needs.add(path, file=file)
+        return True
 
 
 def _prefix(executable: str, home: str) -> str:
@@ -127,8 +186,9 @@ def _prefix(executable: str, home: str) -> str:
     return prefix
 
 
-def _package_dir(path: str) -> str:
-    """The folder a script's code lives in: its outermost node_modules or site-packages, if any.
+def _package_dir(path: str) -> str | None:
+    """The folder a script's code lives in: its outermost node_modules or site-packages, if any;
+    otherwise its own folder.
 
     A script inside an npm package imports its sibling packages; one inside site-packages
     imports the others there; anything else, only its own folder.
@@ -151,6 +211,34 @@ def _shebang(path: str) -> list[str]:
     return head[2:].split(b"\n", 1)[0].decode("utf-8", "replace").split()
 
 
+_ENV_TAKES_VALUE = frozenset(("-u", "--unset", "-C", "--chdir", "-S", "--split-string", "-P"))
+
+
+def env_program(words: Sequence[str]) -> str | None:
+    """The program ``env`` runs given *words* (its arguments, as a shebang splits them).
+
+    Options (``-i``, ``-u NAME``, ``-C DIR``, ``-S STRING`` split into more words) and
+    ``NAME=VALUE`` assignments are skipped, never taken for paths. None when no program is left.
+    """
+    rest = list(words)
+    while rest:
+        word = rest.pop(0)
+        if word == "--":
+            return rest[0] if rest else None
+        if word in ("-S", "--split-string"):
+            continue  # the rest of the line is already split into words
+        if word.startswith("-S") or word.startswith("--split-string="):
+            rest = word.split("=", 1)[1].split() + rest if "=" in word else word[2:].split() + rest
+            continue
+        if word in _ENV_TAKES_VALUE:
+            rest = rest[1:]
+            continue
+        if word.startswith("-") or ("=" in word and not word.startswith(os.sep)):
+            continue
+        return word
+    return None
+
+
 def _venv_paths(prefix: str) -> list[str]:
     """The folders a venv's ``.pth`` files add to its path (editable installs)."""
     if not os.path.isfile(os.path.join(prefix, "pyvenv.cfg")):
@@ -168,75 +256,138 @@ def _venv_paths(prefix: str) -> list[str]:
     return out
 
 
-def _executable(name: str, env: Mapping[str, str], needs: Needs, depth: int = 0) -> None:
-    """Add *name*, its install and its shebang's interpreter (and theirs) to *needs*."""
+def _executable(
+    name: str, env: Mapping[str, str], needs: Needs, scope: _Scope, depth: int = 0
+) -> None:
+    """Add *name*, its install and its shebang's interpreter (and theirs) to *needs*.
+
+    Only real paths are added (a rule is opened without following links). What lies in a folder
+    the server may write is opened as it is, but not read for more (its shebang, its venv).
+    """
     found = shutil.which(name, path=env.get("PATH")) if os.sep not in name else name
     if found is None or depth > INTERPRETER_DEPTH:
         return
-    for path in dict.fromkeys((os.path.abspath(found), os.path.realpath(found))):
-        needs.add(path)
-        prefix = _prefix(path, os.path.realpath(_home(env)))
-        needs.add(prefix)
-        for extra in _venv_paths(prefix):
-            needs.add(extra)
-    words = _shebang(os.path.realpath(found))
+    path = os.path.realpath(found)
+    if not scope.allow(needs, path):
+        return
+    if scope.writable_by_server(path):
+        needs.refuse(path, "the server may write it: it is not read to find what it runs")
+        return
+    # the install is found from the name as called too: a venv's python links out of the venv
+    for called in dict.fromkeys((os.path.abspath(found), path)):
+        prefix = os.path.realpath(_prefix(called, scope.home))
+        if scope.allow(needs, prefix) and not scope.writable_by_server(prefix):
+            for extra in _venv_paths(prefix):
+                scope.allow(needs, os.path.realpath(extra))
+    words = _shebang(path)
     if not words:
         return
+    program: str | None = words[0]
     if os.path.basename(words[0]) == "env":
-        words = [w for w in words[1:] if not w.startswith("-")] or words
-    _executable(words[0], env, needs, depth + 1)
+        program = env_program(words[1:])
+    if program is not None:
+        _executable(program, env, needs, scope, depth + 1)
 
 
 def _home(env: Mapping[str, str]) -> str:
     return env.get("HOME") or os.path.expanduser("~")
 
 
+_NPX = frozenset(("npx", "npx-cli.js"))
+_NPM = frozenset(("npm", "npm-cli.js"))
+_UVX = frozenset(("uvx",))
+_UV = frozenset(("uv",))
+
+
 def _caches(command: Sequence[str], env: Mapping[str, str], needs: Needs) -> None:
-    """The package manager caches *command* runs from: writable, since it fills them."""
-    words = [os.path.basename(w) for w in command[:3]]
+    """The package manager caches *command* runs from: writable, since it fills them.
+
+    Decided from the program that runs (its real path's name, and its first argument), never
+    from words that merely appear on the command line.
+    """
+    found = shutil.which(command[0], path=env.get("PATH")) if os.sep not in command[0] else None
+    program = os.path.basename(os.path.realpath(found or command[0]))
+    first = next((w for w in command[1:] if not w.startswith("-")), "")
     home = _home(env)
-    if "npx" in words or ("npm" in words and ("exec" in command or "x" in command)):
+    if program in _NPX or (program in _NPM and first in ("exec", "x")):
         needs.add(env.get("npm_config_cache") or os.path.join(home, ".npm"), writable=True)
-    if "uvx" in words or ("uv" in words and ("run" in command or "tool" in command)):
+    if program in _UVX or (program in _UV and first in ("run", "tool", "x")):
         cache = env.get("XDG_CACHE_HOME") or os.path.join(home, ".cache")
         data = env.get("XDG_DATA_HOME") or os.path.join(home, ".local", "share")
         needs.add(env.get("UV_CACHE_DIR") or os.path.join(cache, "uv"), writable=True)
         needs.add(env.get("UV_PYTHON_INSTALL_DIR") or os.path.join(data, "uv"), writable=True)
 
 
-def command_needs(command: Sequence[str], env: Mapping[str, str], cwd: str) -> Needs:
+def package_caches(command: Sequence[str], env: Mapping[str, str]) -> list[str]:
+    """The package manager caches *command* fills (made writable for it), as
+    :func:`command_needs` finds them."""
+    needs = Needs()
+    _caches(command, env, needs)
+    return needs.writable
+
+
+SCRIPT_SUFFIXES = (".py", ".pyz", ".js", ".mjs", ".cjs", ".ts", ".mts", ".rb", ".pl", ".sh", ".php")
+"""What a script an interpreter runs is called; any other file named on a command line is data."""
+
+
+def command_needs(
+    command: Sequence[str], env: Mapping[str, str], cwd: str, writable: Iterable[str] = ()
+) -> Needs:
     """What *command* needs to run: its executable, interpreters, package, files, caches.
 
-    Of the files named on the command line, each is readable; the first (the script an
-    interpreter runs) opens its package too. Folders named on it are not: a server is told its
-    folders there (the filesystem server given ``/``), and those are what confinement withholds.
+    *writable* are the folders the server will be able to write (its grants, its temporary
+    folder): nothing in them is read to widen the rules. Each file named on the command line is
+    readable on its own; the first of them that is a script (:data:`SCRIPT_SUFFIXES`) opens its
+    package too, or its own folder. Folders named on it are not: a server is told its folders
+    there (the filesystem server given ``/``), and those are what confinement withholds. No
+    derived rule covers ``/``, the home folder or a folder holding it (:attr:`Needs.refused`).
     """
     needs = Needs()
-    _executable(command[0], env, needs)
-    first = True
+    _caches(command, env, needs)
+    scope = _Scope(env, [*writable, *needs.writable])
+    _executable(command[0], env, needs, scope)
+    script = False
     for arg in command[1:]:
         path = os.path.normpath(os.path.join(cwd, arg)) if arg and not arg.startswith("-") else ""
         if not path or not os.path.isfile(path):
             continue
-        needs.add(path)
-        if first:
-            package = _package_dir(os.path.realpath(path))
-            needs.add(package)
-            first = False
-    _caches(command, env, needs)
+        real = os.path.realpath(path)
+        scope.allow(needs, real, file=True)
+        if not script and real.endswith(SCRIPT_SUFFIXES):
+            script = True
+            package = _package_dir(real)
+            if package is not None:
+                scope.allow(needs, package)
     return needs
 
 
-def runtime_rules(command: Sequence[str], env: Mapping[str, str], cwd: str) -> Rules:
-    """The rules every confined server gets for *command*, before its roots are added."""
-    needs = command_needs(command, env, cwd)
-    runtime = [d for d in SYSTEM_DIRS if os.path.isdir(d)]
-    runtime += open_beneath(ETC, ETC_SECRETS)
-    runtime += [p for p in PROC_AND_SYS if os.path.exists(p)]
-    runtime += [p for p in needs.runtime if p not in runtime]
-    return Rules(
-        read_write=tuple(needs.writable),
-        runtime=tuple(runtime),
-        listing=tuple(listed_beneath(ETC, ETC_SECRETS)),
-        devices=tuple(d for d in DEVICES if os.path.exists(d)),
+def runtime_rules(
+    command: Sequence[str], env: Mapping[str, str], cwd: str, writable: Iterable[str] = ()
+) -> tuple[Rules, list[tuple[str, str]]]:
+    """The rules every confined server gets for *command*, before its roots are added, and the
+    paths refused to it with why (see :func:`command_needs`)."""
+    needs = command_needs(command, env, cwd, writable)
+    scope = _Scope(env, ())
+    system = [d for d in SYSTEM_DIRS if os.path.isdir(d)]
+    system += open_beneath(ETC, ETC_SECRETS)
+    system += [p for p in PROC_AND_SYS if os.path.exists(p)]
+    # every rule is opened without following links: a link here (``/lib`` to ``usr/lib``,
+    # ``/etc/localtime``) is given as what it leads to, which the server cannot change
+    runtime: list[str] = []
+    for path in (*system, *needs.runtime):
+        real = os.path.realpath(path)
+        why = scope.too_broad(real) or _etc_secret(real)
+        if why is not None:
+            needs.refuse(real, why)
+        elif real not in runtime:
+            runtime.append(real)
+    return (
+        Rules(
+            read_write=tuple(os.path.realpath(p) for p in needs.writable),
+            read_only=tuple(needs.files),
+            runtime=tuple(runtime),
+            listing=tuple(listed_beneath(ETC, ETC_SECRETS)),
+            devices=tuple(d for d in DEVICES if os.path.exists(d)),
+        ),
+        needs.refused,
     )

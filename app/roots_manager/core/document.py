@@ -155,6 +155,7 @@ _SERVER = _record(
     confine=schema.flag,
     allow_read=schema.list_of(schema.root_path),
     allow_write=schema.list_of(schema.root_path),
+    allow_socket=schema.list_of(schema.root_path),
     restart_on_revoke=schema.optional(schema.flag),
     decision=schema.optional(schema.one_of(*Decision)),
     decided_at=schema.optional(schema.timestamp),

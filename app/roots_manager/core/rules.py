@@ -16,6 +16,8 @@ _OPTIONS = {
     "--runtime": "runtime",
     "--listing": "listing",
     "--device": "devices",
+    "--expect": "expect",
+    "--allow-socket": "sockets",
 }
 """The exec wrapper's option for each kind of path in :class:`Rules`."""
 
@@ -23,7 +25,16 @@ _OPTIONS = {
 class Rules:
     """The paths a confined server may use, and how (immutable)."""
 
-    __slots__ = ("devices", "listing", "read_only", "read_write", "runtime", "tmpdir")
+    __slots__ = (
+        "devices",
+        "expect",
+        "listing",
+        "read_only",
+        "read_write",
+        "runtime",
+        "sockets",
+        "tmpdir",
+    )
     read_write: tuple[str, ...]
     """Granted roots, extra writable paths, the temporary directory, package caches."""
     read_only: tuple[str, ...]
@@ -34,6 +45,11 @@ class Rules:
     """Directories whose names may be listed, though some of their files are closed."""
     devices: tuple[str, ...]
     """Device files read and written (``/dev/null``, the terminal)."""
+    expect: tuple[str, ...]
+    """``DEV:INO:PATH`` for each granted path as it was checked
+    (:class:`~roots_manager.core.nofollow.Identity`): the wrapper opens that object or none."""
+    sockets: tuple[str, ...]
+    """Unix sockets, by path, the server may connect to (every other one is refused)."""
     tmpdir: str | None
     """The private temporary directory, exported to the server as ``TMPDIR``."""
 
@@ -45,8 +61,10 @@ class Rules:
         listing: tuple[str, ...] = (),
         devices: tuple[str, ...] = (),
         tmpdir: str | None = None,
+        expect: tuple[str, ...] = (),
+        sockets: tuple[str, ...] = (),
     ) -> None:
-        values = (devices, listing, read_only, read_write, runtime, tmpdir)
+        values = (devices, expect, listing, read_only, read_write, runtime, sockets, tmpdir)
         for name, value in zip(self.__slots__, values, strict=True):
             object.__setattr__(self, name, value)
 

@@ -27,6 +27,8 @@ class Server:
     """Extra paths a confined server may read (besides its grants and what it needs to run)."""
     allow_write: list[str] = field(default_factory=list)
     """Extra paths a confined server may read and write."""
+    allow_socket: list[str] = field(default_factory=list)
+    """Unix sockets, by path, a confined server may connect to (it may connect to no other)."""
     restart_on_revoke: bool | None = None
     """Restart the server behind the host's back when a folder it was told is revoked (and,
     confined, whenever its rules change); None: the default, on for confined servers only."""

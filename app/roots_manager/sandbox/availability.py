@@ -41,6 +41,98 @@ def _landlock() -> Availability:
     return Availability("landlock", True, f"Landlock ABI {abi}", abi)
 
 
+class Protection(NamedTuple):
+    """One thing confinement holds a server to on this machine, or cannot."""
+
+    name: str
+    enforced: bool
+    detail: str
+
+
+def _linux_protections(abi: int) -> list[Protection]:
+    assert sys.platform == "linux"  # Landlock was found
+    from roots_manager.sandbox import landlock, seccomp
+
+    rights = "reading, writing, running, creating, removing, renaming and truncating files"
+    if abi >= 5:
+        rights += " and device ioctls"
+    scoped = abi >= landlock.SCOPES_ABI
+    need_scope = f"needs Landlock ABI {landlock.SCOPES_ABI} (Linux 6.12); this kernel has {abi}"
+    filtered = seccomp.available()
+    filter_note = filtered or ""
+    return [
+        Protection("files", True, f"Landlock ABI {abi}: {rights} outside the grants is refused"),
+        Protection(
+            "abstract Unix sockets",
+            scoped,
+            "no connecting to a socket by abstract name made outside the server"
+            if scoped
+            else need_scope,
+        ),
+        Protection(
+            "signals",
+            scoped,
+            "no signal to a process outside the server's own tree" if scoped else need_scope,
+        ),
+        Protection(
+            "Unix sockets by path",
+            filtered is None,
+            "refused (the session bus, the user's systemd), but those the user allowed"
+            if filtered is None
+            else filter_note,
+        ),
+        Protection(
+            "metadata",
+            filtered is None,
+            "chmod, chown, utime and extended attributes only inside the writable grants"
+            if filtered is None
+            else filter_note,
+        ),
+        Protection(
+            "terminal",
+            filtered is None,
+            "a new session with no controlling terminal; TIOCSTI and TIOCLINUX refused"
+            if filtered is None
+            else "a new session with no controlling terminal; " + filter_note,
+        ),
+        Protection(
+            "privileges",
+            True,
+            "every capability dropped (as root the bounding set too); no new privileges",
+        ),
+        Protection(
+            "process tree",
+            True,
+            "all the server starts ends with it: at a restart, and when its bridge ends, "
+            "even killed",
+        ),
+        Protection("network", False, "not restricted: a confined server may connect anywhere"),
+        Protection(
+            "hard links",
+            False,
+            "a hard link put inside a grant before the server ran leads to its file: the kernel "
+            "judges the file by where it is reached",
+        ),
+    ]
+
+
+ALWAYS_MISSING = ("network", "hard links")
+"""What no machine's confinement holds a server to: said in the report, not at every start."""
+
+
+def protections(found: Availability | None = None) -> list[Protection]:
+    """What a confined server is held to here, and what it is not (empty: nothing confines)."""
+    found = availability() if found is None else found
+    if not found.available:
+        return []
+    if found.mechanism == "landlock":
+        return _linux_protections(found.abi or 0)
+    return [
+        Protection("files", True, "sandbox-exec's profile (untested on a real Mac)"),
+        Protection("network", False, "not restricted: a confined server may connect anywhere"),
+    ]
+
+
 def availability() -> Availability:
     """What this machine offers; see :class:`Availability`."""
     if sys.platform.startswith("linux"):

@@ -6,9 +6,10 @@ Usage::
         [--listing P] [--device P] [--tmpdir P] -- COMMAND [ARGS...]
 
 The bridge starts a confined server through this wrapper rather than confining in a
-``preexec_fn``, which can deadlock in a threaded process. On Linux the Landlock rules are applied
-to this process, which then ``exec``s the server: the server and everything it starts run under
-them. On macOS the wrapper ``exec``s ``sandbox-exec`` with the generated profile.
+``preexec_fn``, which can deadlock in a threaded process. On Linux this process becomes the server's supervisor
+(:mod:`roots_manager.sandbox.supervisor`): its child drops every capability, applies the Landlock
+rules and the seccomp filter, and ``exec``s the server, which with everything it starts runs
+under them. On macOS the wrapper ``exec``s ``sandbox-exec`` with the generated profile.
 
 Exit codes (only before the exec; after it, the server's own): 126 the rules cannot be applied,
 127 the command cannot be run, 2 bad usage.
@@ -31,14 +32,18 @@ EXIT_CANNOT_RUN = 127
 EXIT_USAGE = 2
 
 
-def _landlock(rules: Rules) -> None:
-    # the availability module is not imported: its typing import alone would double the cost
+def open_rules(rules: Rules) -> tuple[list[tuple[int, int]], list[str]]:
+    """Each rule's path opened without following links, with its Landlock rights; and the real
+    paths of the folders the server may write.
+
+    A path that cannot be opened so (missing, a link anywhere in it) gets no rule: it cannot be
+    reached either. A granted path whose object is not the one the bridge checked (its
+    ``--expect`` identity) gets none and is said: the server starts with less, never with more.
+    """
+    from roots_manager.core.nofollow import Identity, open_no_follow
     from roots_manager.sandbox import landlock as ll
 
-    abi = ll.usable_abi()
-    why = ll.refusal(abi)
-    if why is not None:
-        raise OSError(why)
+    expected = {i.path: i for i in map(Identity.from_arg, rules.expect)}
     grouped = (
         (rules.runtime, ll.READ_EXECUTE),
         (rules.listing, ll.READ_DIR),
@@ -46,7 +51,27 @@ def _landlock(rules: Rules) -> None:
         (rules.read_only, ll.READ),
         (rules.read_write, ll.READ_WRITE),
     )
-    ll.restrict_self([(p, access) for paths, access in grouped for p in paths], abi)
+    opened: list[tuple[int, int]] = []
+    writable: list[str] = []
+    for paths, access in grouped:
+        for path in paths:
+            try:
+                fd = open_no_follow(path)
+            except OSError:
+                continue
+            identity = expected.get(path)
+            if identity is not None and not identity.matches(fd):
+                os.close(fd)
+                print(
+                    f"roots-manager confine: {path} is no longer the folder that was granted; "
+                    "the server starts without it",
+                    file=sys.stderr,
+                )
+                continue
+            opened.append((fd, access))
+            if access == ll.READ_WRITE:
+                writable.append(os.readlink(f"/proc/self/fd/{fd}"))
+    return opened, writable
 
 
 def _resolve(name: str) -> str:
@@ -64,9 +89,35 @@ def _resolve(name: str) -> str:
     return name
 
 
+def _linux(rules: Rules, executable: str, command: list[str], parent: int | None) -> int:
+    if sys.platform != "linux":
+        raise OSError(f"confinement is not available on {sys.platform} (Linux and macOS only)")
+    # the availability module is not imported: its typing import alone would double the cost
+    from roots_manager.sandbox import landlock as ll
+    from roots_manager.sandbox import seccomp, supervisor
+
+    abi = ll.usable_abi()
+    why = ll.refusal(abi)
+    if why is not None:
+        raise OSError(why)
+    # without the filter the server still runs confined by Landlock; the bridge said what
+    # is missing (the sockets by path, metadata, the terminal's injection)
+    filtered = seccomp.available() is None
+    opened, writable = open_rules(rules)
+    plan = supervisor.Plan(
+        opened, writable, list(rules.sockets), executable, command, abi, filtered
+    )
+    sys.stdout.flush()
+    return supervisor.supervise(plan, parent)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Apply the rules and exec the command; returns an exit code only if that fails."""
+    """Confine and run the command; returns its exit code (or why it could not run)."""
     args = list(sys.argv[1:] if argv is None else argv)
+    parent: int | None = None
+    if args[:1] == ["--parent"] and len(args) > 1 and args[1].isdigit():
+        parent = int(args[1])
+        args = args[2:]
     try:
         rules, command = Rules.from_args(args)
     except ValueError as exc:
@@ -76,17 +127,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         for name in ("TMPDIR", "TMP", "TEMP"):
             os.environ[name] = rules.tmpdir
     executable = _resolve(command[0])
-    try:
-        if sys.platform == "darwin":
-            from roots_manager.sandbox.seatbelt import profile
+    if sys.platform != "darwin":
+        try:
+            return _linux(rules, executable, command, parent)
+        except OSError as exc:
+            print(f"roots-manager confine: the server cannot be confined: {exc}", file=sys.stderr)
+            return EXIT_REFUSED
+    from roots_manager.sandbox.seatbelt import profile
 
-            executable = "/usr/bin/sandbox-exec"
-            command = [executable, "-p", profile(rules), *command]
-        else:
-            _landlock(rules)
-    except OSError as exc:
-        print(f"roots-manager confine: the server cannot be confined: {exc}", file=sys.stderr)
-        return EXIT_REFUSED
+    executable = "/usr/bin/sandbox-exec"
+    command = [executable, "-p", profile(rules), *command]
     sys.stdout.flush()
     try:
         # the bundled bridge is the wrapper in a bundle: what it added is not the server's
@@ -95,6 +145,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:
         print(f"roots-manager confine: {command[0]}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_CANNOT_RUN
+    return EXIT_CANNOT_RUN
 
 
 if __name__ == "__main__":

@@ -18,7 +18,6 @@ import errno
 import os
 import stat
 
-_OPEN_PATH: int = getattr(os, "O_PATH", 0) | getattr(os, "O_CLOEXEC", 0)  # Linux, like Landlock
 TYPE_CHECKING = False  # not typing's: the exec wrapper must not pay for importing it
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -86,10 +85,21 @@ Rule = tuple[str, int]
 """A path, and the rights allowed beneath it (on it, if it is a file)."""
 
 
+SCOPE_ABSTRACT_UNIX_SOCKET = 1 << 0
+SCOPE_SIGNAL = 1 << 1
+SCOPES_ABI = 6
+"""From ABI 6 a domain can be *scoped*: no connecting to an abstract Unix socket made outside
+it, no signal to a process outside it."""
+
+
 class _RulesetAttr(ctypes.Structure):
-    # only the first field: the kernel reads a shorter struct as if the rest were zero, which
-    # leaves network rights and scopes unhandled on every ABI
-    _fields_ = (("handled_access_fs", ctypes.c_uint64),)
+    # the kernel reads a shorter struct as if the rest were zero: below ABI 6 only the first
+    # field is passed; network rights (handled_access_net) are never handled
+    _fields_ = (
+        ("handled_access_fs", ctypes.c_uint64),
+        ("handled_access_net", ctypes.c_uint64),
+        ("scoped", ctypes.c_uint64),
+    )
 
 
 class _PathBeneathAttr(ctypes.Structure):
@@ -152,36 +162,41 @@ def refusal(abi: int) -> str | None:
     return None
 
 
-def restrict_self(rules: Iterable[Rule], abi: int) -> list[tuple[str, str]]:
-    """Confine this process (and all it execs or starts) to *rules*; returns the skipped paths.
+def scopes(abi: int) -> int:
+    """The scopes a ruleset asks for under *abi*: abstract sockets and signals, from ABI 6."""
+    return SCOPE_ABSTRACT_UNIX_SOCKET | SCOPE_SIGNAL if abi >= SCOPES_ABI else 0
 
-    A path that cannot be opened (missing, a dangling link) is skipped with its reason: it
-    cannot be reached either. No-new-privileges is set first, as the kernel requires of a
-    process without CAP_SYS_ADMIN (and so that a set-uid program cannot shed the domain).
+
+def restrict_self(rules: Iterable[tuple[int, int]], abi: int) -> None:
+    """Confine this process (and all it execs or starts) to *rules*: descriptors, each opened
+    on the very folder or file to allow, with the rights allowed beneath it.
+
+    The descriptors are the caller's: each was opened without following links and checked, so
+    the rule is made from the object that was checked, never from a path opened again. From ABI
+    6 the domain is also scoped (:func:`scopes`). No-new-privileges is set first, as the kernel
+    requires of a process without CAP_SYS_ADMIN (and so that a set-uid program cannot shed the
+    domain).
     """
     mask = handled(abi)
-    attr = _RulesetAttr(mask)
-    ruleset = _syscall(SYS_CREATE_RULESET, ctypes.byref(attr), ctypes.sizeof(attr), 0)
-    skipped: list[tuple[str, str]] = []
+    scoped = scopes(abi)
+    attr = _RulesetAttr(mask, 0, scoped)
+    size = ctypes.sizeof(attr) if scoped else ctypes.sizeof(ctypes.c_uint64)
+    ruleset = _syscall(SYS_CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(size), 0)
     try:
-        for path, allowed in rules:
-            try:
-                fd = os.open(path, _OPEN_PATH)
-            except OSError as exc:
-                skipped.append((path, exc.strerror or str(exc)))
-                continue
-            try:
-                access = allowed & mask
-                if not stat.S_ISDIR(os.fstat(fd).st_mode):
-                    access &= FILE_RIGHTS
-                beneath = _PathBeneathAttr(access, fd)
-                _syscall(SYS_ADD_RULE, ruleset, RULE_PATH_BENEATH, ctypes.byref(beneath), 0)
-            finally:
-                os.close(fd)
-        if _libc().prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
-            err = ctypes.get_errno()
-            raise LandlockError(err, os.strerror(err))
+        for fd, allowed in rules:
+            access = allowed & mask
+            if not stat.S_ISDIR(os.fstat(fd).st_mode):
+                access &= FILE_RIGHTS
+            beneath = _PathBeneathAttr(access, fd)
+            _syscall(SYS_ADD_RULE, ruleset, RULE_PATH_BENEATH, ctypes.byref(beneath), 0)
+        set_no_new_privs()
         _syscall(SYS_RESTRICT_SELF, ruleset, 0)
     finally:
         os.close(ruleset)
-    return skipped
+
+
+def set_no_new_privs() -> None:
+    """Set no-new-privileges on this process (needed before Landlock and seccomp)."""
+    if _libc().prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        err = ctypes.get_errno()
+        raise LandlockError(err, os.strerror(err))

@@ -1,0 +1,403 @@
+"""The supervisor's side of the seccomp notifications: decide each call, and make it itself.
+
+A confined process that calls ``chmod``, ``chown``, ``utime`` or a ``*xattr`` call (in any
+form), or ``connect`` when the user allowed it some Unix sockets, waits while this decides. The
+decision is made on an object, never on a path read twice: the path (or descriptor) the caller
+named is opened here, from the caller's working folder or descriptor, and the change is then
+made *here*, on that very object, with the caller's own credentials (the supervisor has dropped
+every capability, as the server has). So there is no window between the check and the use, and
+the kernel's ordinary permission checks still apply; the only thing added is the boundary:
+
+- a metadata change is made only on an object beneath a folder the server may write (its
+  writable grants, its temporary folder); anywhere else it fails with ``EACCES``, as a write
+  would;
+- a ``connect`` to a Unix socket is made only to a path the user allowed; other families
+  (the network) are connected as asked: the network is not restricted.
+
+A caller that is gone, or whose memory cannot be read, gets ``EPERM`` or nothing.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import fcntl
+import os
+import socket
+import stat
+import struct
+import sys
+
+from roots_manager.sandbox import seccomp
+
+assert sys.platform == "linux", "imported only where Landlock confines (Linux)"
+
+AT_FDCWD = -100
+AT_SYMLINK_NOFOLLOW = 0x100
+AT_EMPTY_PATH = 0x1000
+SYS_PIDFD_GETFD = 438
+PATH_MAX = 4096
+XATTR_NAME_MAX = 255
+XATTR_SIZE_MAX = 65536
+_O_PATH = getattr(os, "O_PATH", 0) | os.O_CLOEXEC
+
+
+NOTIF_RECV = 0xC0502100
+NOTIF_SEND = 0xC0182101
+NOTIF_ID_VALID = 0x40082102
+NOTIF = struct.Struct("=QIIiIQ6Q")
+"""struct seccomp_notif: id, pid, flags, then seccomp_data (nr, arch, ip, args[6])."""
+RESPONSE = struct.Struct("=QqiI")
+"""struct seccomp_notif_resp: id, val, error, flags."""
+
+
+class Notification:
+    """One system call a confined process waits in, for the supervisor to decide."""
+
+    __slots__ = ("args", "id", "nr", "pid")
+
+    def __init__(self, raw: bytes) -> None:
+        fields = NOTIF.unpack(raw)
+        self.id: int = fields[0]
+        self.pid: int = fields[1]
+        self.nr: int = fields[3]
+        self.args: tuple[int, ...] = fields[6:12]
+
+
+def receive(listener: int) -> Notification | None:
+    """The next notification (call when *listener* is readable); None if its caller is gone."""
+    buf = bytearray(NOTIF.size)
+    try:
+        fcntl.ioctl(listener, NOTIF_RECV, buf, True)
+    except OSError as exc:
+        if exc.errno in (errno.ENOENT, errno.EINTR):
+            return None
+        raise
+    return Notification(bytes(buf))
+
+
+def still_waiting(listener: int, note: Notification) -> bool:
+    """Whether *note*'s caller still waits (its pid was not reused since it was received)."""
+    try:
+        fcntl.ioctl(listener, NOTIF_ID_VALID, struct.pack("=Q", note.id))
+    except OSError:
+        return False
+    return True
+
+
+def respond(listener: int, note: Notification, value: int = 0, error: int = 0) -> None:
+    """Let *note*'s call return *value*, or fail with errno *error*."""
+    try:
+        fcntl.ioctl(listener, NOTIF_SEND, RESPONSE.pack(note.id, value, -error, 0))
+    except OSError as exc:
+        if exc.errno != errno.ENOENT:  # the caller was killed while we decided
+            raise
+
+
+class Refused(Exception):
+    """The call is answered with this errno."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+def _int(value: int) -> int:
+    """A register's low 32 bits as a C ``int`` (descriptors, flags)."""
+    value &= 0xFFFFFFFF
+    return value - (1 << 32) if value & 0x80000000 else value
+
+
+class _Caller:
+    """The process a notification came from: its memory, its descriptors, its working folder."""
+
+    def __init__(self, listener: int, note: Notification) -> None:
+        self.listener = listener
+        self.note = note
+        self.tid = note.pid
+        self._mem: int | None = None
+        self._pidfd: int | None = None
+        self.opened: list[int] = []
+
+    def close(self) -> None:
+        for fd in (self._mem, self._pidfd, *self.opened):
+            if fd is not None:
+                os.close(fd)
+
+    def _checked(self) -> None:
+        # the tid may have been reused between the notification and our opening its files
+        if not still_waiting(self.listener, self.note):
+            raise Refused(errno.ESRCH)
+
+    def read(self, address: int, size: int) -> bytes:
+        if self._mem is None:
+            try:
+                self._mem = os.open(f"/proc/{self.tid}/mem", os.O_RDONLY | os.O_CLOEXEC)
+            except OSError as exc:
+                raise Refused(errno.EPERM) from exc
+            self._checked()
+        try:
+            return os.pread(self._mem, size, address)
+        except OSError as exc:
+            raise Refused(errno.EFAULT) from exc
+
+    def string(self, address: int, limit: int = PATH_MAX) -> bytes:
+        """The NUL-ended string at *address*, read a page at a time (never past a mapping)."""
+        if address == 0:
+            raise Refused(errno.EFAULT)
+        out = b""
+        while len(out) < limit:
+            page = 4096 - (address + len(out)) % 4096
+            chunk = self.read(address + len(out), min(page, limit - len(out)))
+            if not chunk:
+                raise Refused(errno.EFAULT)
+            end = chunk.find(b"\0")
+            if end >= 0:
+                return out + chunk[:end]
+            out += chunk
+        raise Refused(errno.ENAMETOOLONG)
+
+    def descriptor(self, fd: int) -> int:
+        """A copy, here, of the caller's descriptor *fd* (the same open file)."""
+        if self._pidfd is None:
+            try:
+                self._pidfd = os.pidfd_open(_tgid(self.tid))
+            except OSError as exc:
+                raise Refused(errno.ESRCH) from exc
+            self._checked()
+        ret = _libc().syscall(ctypes.c_long(SYS_PIDFD_GETFD), self._pidfd, fd, 0)
+        if ret < 0:
+            raise Refused(errno.EBADF)
+        self.opened.append(ret)
+        return int(ret)
+
+    def base(self, dirfd: int) -> int:
+        """The folder a relative path of the caller starts from."""
+        if dirfd != AT_FDCWD:
+            return self.descriptor(dirfd)
+        try:
+            fd = os.open(f"/proc/{self.tid}/cwd", _O_PATH | os.O_DIRECTORY)
+        except OSError as exc:
+            raise Refused(errno.ESRCH) from exc
+        self.opened.append(fd)
+        self._checked()
+        return fd
+
+    def target_at(self, dirfd: int, path_address: int, flags: int) -> int:
+        """:meth:`target` for the ``*at`` forms, whose *flags* may say ``AT_SYMLINK_NOFOLLOW``
+        and ``AT_EMPTY_PATH``."""
+        follow = not flags & AT_SYMLINK_NOFOLLOW
+        return self.target(dirfd, path_address, follow=follow, empty=bool(flags & AT_EMPTY_PATH))
+
+    def target(self, dirfd: int, path_address: int, *, follow: bool, empty: bool = False) -> int:
+        """The object a path argument names, opened here as the kernel would reach it.
+
+        *path_address* 0 (``utimensat`` on a descriptor) or an empty path with *empty*
+        (``AT_EMPTY_PATH``) names *dirfd* itself.
+        """
+        if path_address == 0:
+            if dirfd == AT_FDCWD:
+                raise Refused(errno.EFAULT)
+            return self.descriptor(dirfd)
+        path = self.string(path_address)
+        if not path:
+            if not empty:
+                raise Refused(errno.ENOENT)
+            return self.base(dirfd)
+        base = self.base(dirfd) if not path.startswith(b"/") else None
+        flags = _O_PATH | (0 if follow else os.O_NOFOLLOW)
+        try:
+            fd = os.open(path, flags, dir_fd=base)
+        except OSError as exc:
+            raise Refused(exc.errno or errno.ENOENT) from exc
+        self.opened.append(fd)
+        return fd
+
+
+def _tgid(tid: int) -> int:
+    with open(f"/proc/{tid}/status", encoding="ascii", errors="replace") as f:
+        for line in f:
+            if line.startswith("Tgid:"):
+                return int(line.split()[1])
+    raise Refused(errno.ESRCH)
+
+
+_libc_loaded: ctypes.CDLL | None = None
+
+
+def _libc() -> ctypes.CDLL:
+    global _libc_loaded
+    if _libc_loaded is None:
+        lib = ctypes.CDLL(None, use_errno=True)
+        lib.syscall.restype = ctypes.c_long
+        lib.fchownat.argtypes = (
+            ctypes.c_int,
+            ctypes.c_char_p,
+            ctypes.c_uint,
+            ctypes.c_uint,
+            ctypes.c_int,
+        )
+        lib.utimensat.argtypes = (ctypes.c_int, ctypes.c_char_p, ctypes.c_void_p, ctypes.c_int)
+        _libc_loaded = lib
+    return _libc_loaded
+
+
+def _checked_libc(ret: int) -> None:
+    if ret != 0:
+        raise Refused(ctypes.get_errno() or errno.EPERM)
+
+
+def _proc(fd: int) -> str:
+    return f"/proc/self/fd/{fd}"
+
+
+class Mediator:
+    """Decides and makes the calls of one confined server's tree (see the module's text)."""
+
+    def __init__(self, listener: int, writable: list[str], sockets: list[str], arch: str) -> None:
+        self.listener = listener
+        self.writable = [w.rstrip("/") or "/" for w in writable]
+        self.sockets = {os.fsencode(s) for s in sockets}
+        self.names = seccomp.names(arch)
+
+    def beneath_writable(self, fd: int) -> bool:
+        """Whether the object open as *fd* lies in a folder the server may write, now."""
+        try:
+            where = os.readlink(_proc(fd))
+        except OSError:
+            return False
+        if not where.startswith("/") or where.endswith(" (deleted)"):
+            return False
+        return any(where == w or where.startswith(w + "/") for w in self.writable)
+
+    def handle(self) -> None:
+        """Answer the next notification (call when the listener is readable)."""
+        note = receive(self.listener)
+        if note is None:
+            return
+        caller = _Caller(self.listener, note)
+        try:
+            value = self._decide(caller, self.names.get(note.nr, ""), note.args)
+        except Refused as refused:
+            respond(self.listener, note, error=refused.code)
+        except OSError as exc:
+            respond(self.listener, note, error=exc.errno or errno.EPERM)
+        else:
+            if value is not None:
+                respond(self.listener, note, value)
+        finally:
+            caller.close()
+
+    def _object(self, fd: int) -> None:
+        """Refuse the change unless the object open as *fd* is the server's to write."""
+        if not self.beneath_writable(fd):
+            raise Refused(errno.EACCES)
+
+    def _decide(self, c: _Caller, name: str, a: tuple[int, ...]) -> int | None:
+        if name == "connect":
+            return self._connect(c, a)
+        follow = not name.startswith("l")
+        if name in ("chmod", "fchmod", "fchmodat", "fchmodat2"):
+            if name == "chmod":
+                obj, mode = c.target(AT_FDCWD, a[0], follow=True), a[1]
+            elif name == "fchmod":
+                obj, mode = c.descriptor(_int(a[0])), a[1]
+            else:
+                flags = _int(a[3]) if name == "fchmodat2" else 0
+                obj = c.target_at(_int(a[0]), a[1], flags)
+                mode = a[2]
+            self._object(obj)
+            if stat.S_ISLNK(os.fstat(obj).st_mode):
+                raise Refused(errno.EOPNOTSUPP)
+            os.chmod(_proc(obj), mode & 0o7777)
+            return 0
+        if name in ("chown", "lchown", "fchown", "fchownat"):
+            if name == "fchown":
+                obj, uid, gid = c.descriptor(_int(a[0])), a[1], a[2]
+            elif name == "fchownat":
+                obj = c.target_at(_int(a[0]), a[1], _int(a[4]))
+                uid, gid = a[2], a[3]
+            else:
+                obj, uid, gid = c.target(AT_FDCWD, a[0], follow=follow), a[1], a[2]
+            self._object(obj)
+            lib = _libc()
+            _checked_libc(lib.fchownat(obj, b"", uid & 0xFFFFFFFF, gid & 0xFFFFFFFF, AT_EMPTY_PATH))
+            return 0
+        if name in ("utime", "utimes", "futimesat", "utimensat"):
+            return self._times(c, name, a)
+        if name.endswith("setxattr") or name.endswith("removexattr"):
+            if name.startswith("f"):
+                obj = c.descriptor(_int(a[0]))
+            else:
+                obj = c.target(AT_FDCWD, a[0], follow=follow)
+            self._object(obj)
+            if stat.S_ISLNK(os.fstat(obj).st_mode):
+                raise Refused(errno.EPERM)
+            attr = os.fsdecode(c.string(a[1], XATTR_NAME_MAX + 1))
+            if name.endswith("removexattr"):
+                os.removexattr(_proc(obj), attr)
+            else:
+                size = a[3]
+                if size > XATTR_SIZE_MAX:
+                    raise Refused(errno.E2BIG)
+                value = c.read(a[2], size) if size else b""
+                os.setxattr(_proc(obj), attr, value, _int(a[4]))
+            return 0
+        raise Refused(errno.ENOSYS)
+
+    def _times(self, c: _Caller, name: str, a: tuple[int, ...]) -> int:
+        times: bytes | None
+        if name == "utimensat":
+            obj = c.target_at(_int(a[0]), a[1], _int(a[3]))
+            times = c.read(a[2], 32) if a[2] else None
+        else:
+            if name == "futimesat":
+                obj, address = c.target(_int(a[0]), a[1], follow=True), a[2]
+            else:
+                obj, address = c.target(AT_FDCWD, a[0], follow=True), a[1]
+            times = None
+            if address:
+                if name == "utime":  # struct utimbuf: two longs
+                    at, mt = struct.unpack("=qq", c.read(address, 16))
+                    times = struct.pack("=qqqq", at, 0, mt, 0)
+                else:  # two struct timeval
+                    at, au, mt, mu = struct.unpack("=qqqq", c.read(address, 32))
+                    times = struct.pack("=qqqq", at, au * 1000, mt, mu * 1000)
+        self._object(obj)
+        if stat.S_ISLNK(os.fstat(obj).st_mode):
+            raise Refused(errno.EPERM)
+        buf = ctypes.create_string_buffer(times, 32) if times is not None else None
+        _checked_libc(_libc().utimensat(AT_FDCWD, os.fsencode(_proc(obj)), buf, 0))
+        return 0
+
+    def _connect(self, c: _Caller, a: tuple[int, ...]) -> int:
+        length = a[2] & 0xFFFFFFFF
+        if length < 2 or length > 128:
+            raise Refused(errno.EINVAL)
+        address = c.read(a[1], length)
+        family = struct.unpack("=H", address[:2])[0]
+        sock = socket.socket(fileno=os.dup(c.descriptor(_int(a[0]))))
+        try:
+            target: str | bytes | tuple[str, int] | tuple[str, int, int, int]
+            if family == socket.AF_UNIX:
+                path = address[2:].split(b"\0", 1)[0]
+                if not path or path not in self.sockets:  # abstract names are never allowed
+                    raise Refused(errno.EACCES)
+                target = path
+            elif family == socket.AF_INET:
+                port = int.from_bytes(address[2:4], "big")
+                target = (socket.inet_ntop(socket.AF_INET, address[4:8]), port)
+            elif family == socket.AF_INET6 and length >= 28:
+                port = int.from_bytes(address[2:4], "big")
+                flow = struct.unpack("!I", address[4:8])[0]  # the socket module takes host order
+                scope = struct.unpack("=I", address[24:28])[0]
+                target = (socket.inet_ntop(socket.AF_INET6, address[8:24]), port, flow, scope)
+            else:
+                raise Refused(errno.EAFNOSUPPORT)
+            # the very socket the caller holds: connecting it here connects it there
+            code = sock.connect_ex(target)
+        finally:
+            sock.close()  # the copy only: the caller's descriptor stays open
+        if code:
+            raise Refused(code)
+        return 0

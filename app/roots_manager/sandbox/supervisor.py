@@ -1,0 +1,351 @@
+"""The supervisor: the confined server's parent, which outlives nothing it started.
+
+Between the bridge and the server runs this small process, unconfined and without any
+capability. It
+
+- forks the server's process, which starts a new session (no controlling terminal), drops every
+  capability, applies the Landlock rules and the seccomp filter, and ``exec``s the server;
+- is a *child subreaper*: whatever the server starts and however it detaches (``setsid``, a
+  double fork), its orphans become the supervisor's children rather than init's. When the server
+  ends, is restarted or its bridge ends, every one of them is killed and reaped, so a revoked
+  folder has no writer left;
+- watches the bridge through a pidfd: a bridge killed with ``SIGKILL`` still ends the tree;
+- passes on the signals the bridge sends (the host's shutdown ladder) to the server's process
+  group at once, and ends the tree itself :data:`GRACE` seconds after ``SIGTERM``, before the
+  bridge's own ``SIGKILL`` step;
+- answers the seccomp filter's notifications (:mod:`roots_manager.sandbox.mediation`).
+
+Its exit code is the server's (128 + N for a signal N), or :data:`EXIT_REFUSED` when the
+server's process could not be confined.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import errno
+import os
+import select
+import signal
+import sys
+import time
+
+from roots_manager.sandbox import landlock, privileges, seccomp
+
+assert sys.platform == "linux", "imported only where Landlock confines (Linux)"
+
+TYPE_CHECKING = False  # not typing's: the exec wrapper must not pay for importing it
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+EXIT_REFUSED = 126
+EXIT_CANNOT_RUN = 127
+GRACE = 1.5
+"""Seconds between passing ``SIGTERM`` on and killing the tree (the bridge waits 2)."""
+END_LIMIT = 10.0
+PR_SET_PDEATHSIG = 1
+PR_SET_CHILD_SUBREAPER = 36
+FORWARDED = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT)
+_POLL_MS = 200
+
+
+class Plan:
+    """What the server's process is to run under."""
+
+    __slots__ = ("abi", "command", "executable", "filtered", "rules", "sockets", "writable")
+
+    def __init__(
+        self,
+        rules: list[tuple[int, int]],
+        writable: list[str],
+        sockets: list[str],
+        executable: str,
+        command: Sequence[str],
+        abi: int,
+        filtered: bool = True,
+    ) -> None:
+        self.rules = rules
+        """Descriptors opened on what is allowed, with the Landlock rights for each."""
+        self.writable = writable
+        """The real paths of the folders the server may write (metadata changes go there)."""
+        self.sockets = sockets
+        self.executable = executable
+        self.command = list(command)
+        self.abi = abi
+        self.filtered = filtered
+        """Whether the seccomp filter is installed (this kernel has its user notification)."""
+
+
+def _prctl(option: int, value: int) -> None:
+    lib = ctypes.CDLL(None, use_errno=True)
+    if lib.prctl(option, ctypes.c_ulong(value), 0, 0, 0) != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, os.strerror(err))
+
+
+def _server_process(plan: Plan, supervisor: int, to_parent: int, from_parent: int) -> None:
+    """In the forked child: confine this process and exec the server. Never returns."""
+    step = "a new session"
+    try:
+        os.setsid()
+        step = "the parent-death signal"
+        _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() != supervisor:
+            os._exit(EXIT_REFUSED)
+        step = "dropping the bounding capabilities"
+        privileges.drop_bounding()
+        step = "the Landlock rules"
+        landlock.restrict_self(plan.rules, plan.abi)
+        step = "the seccomp filter"
+        listener = -1
+        if plan.filtered:
+            listener = seccomp.install(seccomp.machine(), sockets=bool(plan.sockets))
+        os.write(to_parent, b"L%d\n" % listener)
+        if os.read(from_parent, 1) != b"k":
+            os._exit(EXIT_REFUSED)
+        if listener >= 0:
+            os.close(listener)  # whoever holds it answers for the filter: the supervisor only
+        step = "dropping the capabilities"
+        privileges.drop_all()
+        for fd, _ in plan.rules:
+            os.close(fd)
+        for sig in FORWARDED:
+            signal.signal(sig, signal.SIG_DFL)
+    except BaseException as exc:  # the child must never return into the caller
+        with contextlib.suppress(OSError):
+            os.write(to_parent, f"E{step}: {exc}\n".encode(errors="replace"))
+        os._exit(EXIT_REFUSED)
+    try:
+        from roots_manager.core.bundle import restore_user_environment
+
+        restore_user_environment(os.environ)
+        os.execv(plan.executable, plan.command)
+    except BaseException as exc:
+        message = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        with contextlib.suppress(OSError):
+            os.write(to_parent, f"X{plan.command[0]}: {message}\n".encode(errors="replace"))
+        os._exit(EXIT_CANNOT_RUN)
+
+
+def _read_all(fd: int) -> bytes:
+    out = b""
+    while chunk := os.read(fd, 4096):
+        out += chunk
+        if out.endswith(b"\n") and out.startswith(b"L"):
+            break
+    return out
+
+
+def _descendants(root: int) -> list[int]:
+    """Every process below *root*, from the process table (parents before children)."""
+    children: dict[int, list[int]] = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        children.setdefault(int(fields[1]), []).append(int(name))
+    out: list[int] = []
+    todo = list(children.get(root, ()))
+    while todo:
+        pid = todo.pop(0)
+        out.append(pid)
+        todo += children.get(pid, ())
+    return out
+
+
+class Supervisor:
+    """One confined server's supervision, from its fork to the end of its tree."""
+
+    def __init__(self, plan: Plan, parent: int | None) -> None:
+        self.plan = plan
+        self.parent = parent
+        self.server = -1
+        self.status: int | None = None
+
+    def _parent_fd(self) -> int | None:
+        if self.parent is None:
+            return None
+        try:
+            fd = os.pidfd_open(self.parent)
+        except OSError:
+            return -1
+        if os.getppid() != self.parent:  # it ended before we watched it
+            os.close(fd)
+            return -1
+        return fd
+
+    def run(self) -> int:
+        """Start the server confined and supervise it; returns the exit code."""
+        _prctl(PR_SET_CHILD_SUBREAPER, 1)
+        parent_fd = self._parent_fd()
+        if parent_fd == -1:
+            os.write(2, b"roots-manager confine: the bridge that started the server is gone\n")
+            return EXIT_REFUSED
+        up_r, up_w = os.pipe()
+        down_r, down_w = os.pipe()
+        me = os.getpid()
+        pid = os.fork()
+        if pid == 0:
+            os.close(up_r)
+            os.close(down_w)
+            _server_process(self.plan, me, up_w, down_r)
+        self.server = pid
+        os.close(up_w)
+        os.close(down_r)
+        for fd, _ in self.plan.rules:
+            os.close(fd)
+        listener = self._handshake(up_r, down_w)
+        if listener is None:
+            return self._wait_failed()
+        # the supervisor acts for the server from now on: with its credentials, no more
+        privileges.drop_bounding()
+        privileges.drop_all()
+        null = os.open(os.devnull, os.O_RDWR)
+        os.dup2(null, 0)
+        os.dup2(null, 1)  # the server's stdout is its own: ours would hold the pipe open
+        os.close(null)
+        return self._supervise(listener, parent_fd)
+
+    def _handshake(self, up: int, down: int) -> int | None:
+        """Take the filter's notification descriptor from the server's process; None if it
+        failed to confine (said on stderr)."""
+        try:
+            message = _read_all(up)
+            if not message.startswith(b"L"):
+                self._say(message)
+                return None
+            import roots_manager.sandbox.mediation as mediation
+
+            if int(message[1:]) < 0:  # no filter: nothing to take over
+                os.write(down, b"k")
+                if rest := _read_all(up):
+                    self._say(rest)
+                return -1
+            pidfd = os.pidfd_open(self.server)
+            try:
+                got = mediation._libc().syscall(
+                    ctypes.c_long(mediation.SYS_PIDFD_GETFD), pidfd, int(message[1:]), 0
+                )
+            finally:
+                os.close(pidfd)
+            if got < 0:
+                self._say(b"Ethe seccomp filter's descriptor cannot be taken over\n")
+                os.kill(self.server, signal.SIGKILL)
+                return None
+            os.write(down, b"k")
+            rest = _read_all(up)  # empty when the exec succeeded (the pipe closes on exec)
+            if rest:
+                self._say(rest)
+            return int(got)
+        finally:
+            os.close(up)
+            os.close(down)
+
+    @staticmethod
+    def _say(message: bytes) -> None:
+        text = message[1:].decode(errors="replace").strip()
+        if message.startswith(b"E"):
+            text = f"roots-manager confine: the server cannot be confined: {text}"
+        else:
+            text = f"roots-manager confine: {text}"
+        with contextlib.suppress(OSError):
+            os.write(2, text.encode(errors="replace") + b"\n")
+
+    def _wait_failed(self) -> int:
+        _, status = os.waitpid(self.server, 0)
+        self._end_tree()
+        return os.waitstatus_to_exitcode(status) if os.WIFEXITED(status) else EXIT_REFUSED
+
+    def _supervise(self, listener: int, parent_fd: int | None) -> int:
+        from roots_manager.sandbox.mediation import Mediator
+
+        wake_r, wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
+        signal.set_wakeup_fd(wake_w, warn_on_full_buffer=False)
+        for sig in (*FORWARDED, signal.SIGCHLD):
+            signal.signal(sig, lambda *_: None)
+        mediator = Mediator(listener, self.plan.writable, self.plan.sockets, seccomp.machine())
+        poll = select.poll()
+        poll.register(wake_r, select.POLLIN)
+        if listener >= 0:
+            poll.register(listener, select.POLLIN)
+        if parent_fd is not None:
+            poll.register(parent_fd, select.POLLIN)
+        deadline: float | None = None
+        while True:
+            for fd, event in poll.poll(_POLL_MS):
+                if fd == wake_r:
+                    deadline = self._pass_signals(wake_r, deadline)
+                elif fd == listener:
+                    if event & select.POLLIN:
+                        mediator.handle()
+                    elif event & (select.POLLHUP | select.POLLERR):
+                        poll.unregister(listener)
+                elif fd == parent_fd:  # the bridge is gone, however it ended
+                    self._end_tree()
+                    return EXIT_REFUSED
+            self._reap()
+            if self.status is not None:
+                self._end_tree()
+                if os.WIFEXITED(self.status):
+                    return os.WEXITSTATUS(self.status)
+                return 128 + os.WTERMSIG(self.status)
+            if deadline is not None and time.monotonic() > deadline:
+                self._end_tree()
+
+    def _pass_signals(self, wake: int, deadline: float | None) -> float | None:
+        try:
+            received = os.read(wake, 64)
+        except BlockingIOError:
+            return deadline
+        for sig in set(received):
+            if sig == signal.SIGCHLD:
+                continue
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.server, sig)
+            if deadline is None:
+                deadline = time.monotonic() + GRACE
+        return deadline
+
+    def _reap(self) -> None:
+        while True:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+            if pid == self.server:
+                self.status = status
+
+    def _end_tree(self) -> None:
+        """Kill and reap every process below this one, however it detached."""
+        limit = time.monotonic() + END_LIMIT
+        while time.monotonic() < limit:
+            for pid in _descendants(os.getpid()):
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+            try:
+                while True:
+                    pid, status = os.waitpid(-1, os.WNOHANG)
+                    if pid == 0:
+                        break
+                    if pid == self.server:
+                        self.status = status
+            except ChildProcessError:
+                return
+            time.sleep(0.01)
+
+
+def supervise(plan: Plan, parent: int | None) -> int:
+    """Start the server under *plan* and supervise it (see the module's text)."""
+    try:
+        return Supervisor(plan, parent).run()
+    except OSError as exc:
+        if exc.errno == errno.EINVAL:
+            os.write(2, f"roots-manager confine: cannot supervise the server: {exc}\n".encode())
+            return EXIT_REFUSED
+        raise

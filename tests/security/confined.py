@@ -1,0 +1,263 @@
+"""A hostile server confined behind a real bridge, driven by a scripted host, as root or a user.
+
+:class:`World` lays out a fake home with secrets, a granted folder, a read-only one and a sibling
+outside the grants, under a folder an ordinary user can reach. :class:`Hostile` starts the real
+bridge (``python -m roots_manager.bridge``) in front of :mod:`tests.security.hostile_server`,
+confined by the stored setting, optionally as the unprivileged test user (``setpriv``), and
+calls the server's ``attack`` tool over the bridge's stdio, as a host would.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pwd
+import queue
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.bridge.wire import bridge_argv
+from tests.conftest import run_cli
+from tests.polling import wait_for
+
+HOSTILE = Path(__file__).with_name("hostile_server.py")
+TEST_USER = "roots-manager-test"
+"""The unprivileged user the tests that differ between root and a user also run as; made by
+``.ci/run`` (``useradd``)."""
+SECRET = "the private key\n"
+
+
+def test_user() -> pwd.struct_passwd:
+    """The unprivileged test user; a failure (never a skip) when root runs without it in CI."""
+    try:
+        return pwd.getpwnam(TEST_USER)
+    except KeyError:
+        if os.environ.get("ROOTS_MANAGER_REQUIRE_PEERS"):
+            raise AssertionError(
+                f"the test user {TEST_USER} is missing (.ci/run makes it)"
+            ) from None
+        pytest.skip(f"run as root, these tests also run as the user {TEST_USER}, missing here")
+
+
+def users() -> list[str]:
+    """Who the tests that differ between root and a user run as, here."""
+    return ["root", "user"] if os.geteuid() == 0 else ["user"]
+
+
+class World:
+    """The folders a confined server is tried in, owned by whoever it runs as."""
+
+    def __init__(self, who: str) -> None:
+        self.who = who
+        # under /tmp rather than pytest's folder, which only root may enter
+        self.base = Path(tempfile.mkdtemp(prefix="rm-security-"))
+        self.base.chmod(0o755)
+        self.home = self.base / "home"
+        self.granted = self.base / "work" / "granted"
+        self.read_only = self.base / "work" / "reference"
+        self.sibling = self.base / "work" / "sibling"
+        self.rm_home = self.base / "rm-home"
+        for folder in (self.home / ".ssh", self.granted, self.read_only, self.sibling):
+            folder.mkdir(parents=True)
+        self.key = self.home / ".ssh" / "id_rsa"
+        self.key.write_text(SECRET, encoding="utf-8")
+        self.key.chmod(0o600)
+        (self.read_only / "notes.txt").write_text("reference\n", encoding="utf-8")
+        (self.sibling / "notes.txt").write_text("sibling\n", encoding="utf-8")
+        self.env = {**os.environ, "ROOTS_MANAGER_HOME": str(self.rm_home), "HOME": str(self.home)}
+
+    def cli(self, *args: str) -> subprocess.CompletedProcess[str]:
+        """``roots-manager ARGS`` on this world's store (as root: the files are handed over
+        to the user before its bridge starts)."""
+        saved = os.environ.get("ROOTS_MANAGER_HOME")
+        os.environ["ROOTS_MANAGER_HOME"] = str(self.rm_home)
+        try:
+            proc = run_cli(*args)
+        finally:
+            if saved is not None:
+                os.environ["ROOTS_MANAGER_HOME"] = saved
+        self.hand_over()
+        return proc
+
+    def setup(self, *extra: str) -> None:
+        """The usual grants: *granted* writable, *reference* read-only, confinement on."""
+        for folder in (self.granted, self.read_only, self.sibling):
+            self.cli("roots", "add", str(folder))
+        self.cli("grant", "srv", str(self.granted))
+        self.cli("grant", "srv", str(self.read_only), "--read-only")
+        self.cli("servers", "confine", "srv", "on", *extra)
+
+    def hand_over(self) -> None:
+        """Give every file of this world to the test user, when the server runs as it."""
+        if self.who != "user" or os.geteuid() != 0:
+            return
+        user = test_user()
+        for top, folders, files in os.walk(self.base):
+            for name in [top, *(os.path.join(top, n) for n in folders + files)]:
+                os.lchown(name, user.pw_uid, user.pw_gid)
+
+    def close(self) -> None:
+        shutil.rmtree(self.base, ignore_errors=True)
+
+
+def _user_python() -> str:
+    """An interpreter the test user may run (this one may sit in root's home, closed to it)."""
+    found = shutil.which(f"python{sys.version_info[0]}.{sys.version_info[1]}", path="/usr/bin:/bin")
+    if found is None:
+        raise AssertionError("the system's python of this version runs the bridge as a user")
+    return found
+
+
+def _importable() -> list[str]:
+    """Where this interpreter finds roots_manager and its dependencies, for the user's one."""
+    import sysconfig
+
+    import roots_manager
+
+    paths = sysconfig.get_paths()
+    return [str(Path(roots_manager.__file__).parents[1]), paths["purelib"], paths["platlib"]]
+
+
+class Hostile:
+    """The hostile server behind a real bridge, and the host that calls it."""
+
+    def __init__(
+        self,
+        world: World,
+        command: list[str] | None = None,
+        *,
+        stderr: int | None = None,
+        options: tuple[str, ...] = (),
+        name: str = "srv",
+        ambient: str = "",
+    ) -> None:
+        self.world = world
+        world.hand_over()
+        argv = bridge_argv(name, command or [sys.executable, str(HOSTILE)], *options)
+        if world.who == "user" and os.geteuid() == 0:
+            user = test_user()
+            argv = [
+                "setpriv",
+                f"--reuid={user.pw_uid}",
+                f"--regid={user.pw_gid}",
+                "--clear-groups",
+                # a user's process may hold capabilities too: ambient ones survive exec
+                *([f"--inh-caps=+{ambient}", f"--ambient-caps=+{ambient}"] if ambient else []),
+                "--",
+                *argv,
+            ]
+        env = world.env
+        if world.who == "user" and os.geteuid() == 0:
+            env = {**env, "PYTHONPATH": os.pathsep.join(_importable())}
+            argv = [_user_python() if a == sys.executable else a for a in argv]
+        self.errors: list[bytes] = []
+        self.proc = subprocess.Popen(
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE if stderr is None else stderr,
+            env=env,
+            cwd=str(world.base),
+        )
+        self.lines: queue.Queue[dict[str, Any] | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+        if stderr is None:
+            threading.Thread(target=self._read_errors, daemon=True).start()
+        self.next_id = 0
+        self.request("initialize", {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "security-test", "version": "1"},
+        })  # fmt: skip
+        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            try:
+                self.lines.put(json.loads(line))
+            except ValueError:
+                continue
+        self.lines.put(None)
+
+    def _read_errors(self) -> None:
+        assert self.proc.stderr is not None
+        for line in self.proc.stderr:
+            self.errors.append(line)
+
+    def send(self, msg: dict[str, Any]) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(json.dumps(msg).encode() + b"\n")
+        self.proc.stdin.flush()
+
+    def request(self, method: str, params: dict[str, Any], timeout: float = 60) -> Any:
+        self.next_id += 1
+        ident = self.next_id
+        self.send({"jsonrpc": "2.0", "id": ident, "method": method, "params": params})
+        while True:
+            try:
+                msg = self.lines.get(timeout=timeout)
+            except queue.Empty:
+                raise AssertionError(
+                    f"no answer to {method} in {timeout} s: {self.stderr()}"
+                ) from None
+            if msg is None:
+                raise AssertionError(
+                    f"the bridge closed before answering {method}: {self.stderr()}"
+                )
+            if msg.get("id") == ident and "method" not in msg:
+                if "error" in msg:
+                    raise AssertionError(f"{method} failed: {msg['error']}")
+                return msg["result"]
+
+    def attack(self, what: str, **arguments: Any) -> str:
+        """The outcome of attack *what*: ``ok...`` or an error's name."""
+        result = self.request(
+            "tools/call", {"name": "attack", "arguments": {"what": what, **arguments}}
+        )
+        return str(result["content"][0]["text"])
+
+    def pid(self) -> int:
+        return int(self.attack("pid").split(":", 1)[1])
+
+    def restarted(self, old: int, timeout: float = 60) -> int:
+        """Wait until the server runs with a pid other than *old*; return it."""
+        return wait_for(lambda: (p := self.pid()) != old and p, "the server's restart", timeout)
+
+    def stderr(self) -> str:
+        return b"".join(self.errors).decode(errors="replace")[-4000:]
+
+    def close(self) -> None:
+        if self.proc.stdin is not None and not self.proc.stdin.closed:
+            self.proc.stdin.close()
+        try:
+            self.proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def alive(pid: int) -> bool:
+    """Whether process *pid* runs (a zombie does not)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except OSError:
+        return False
+
+
+@pytest.fixture
+def world(request: pytest.FixtureRequest) -> Iterator[World]:
+    """A :class:`World` for whoever the test's ``who`` parameter names (root by default)."""
+    who = getattr(request, "param", "root" if os.geteuid() == 0 else "user")
+    w = World(who)
+    yield w
+    w.close()

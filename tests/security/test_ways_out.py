@@ -1,0 +1,386 @@
+"""A hostile confined server tries each way out of its grants that was once found open.
+
+Each test runs the real bridge in front of a real hostile server (:mod:`.hostile_server`) on the
+real kernel, confined by the stored setting, one folder granted for writing and one read-only.
+The tests where root and an ordinary user differ (sockets and signals, the terminal, the
+capabilities) run as both when the suite runs as root. Every one of them got out before the
+supervisor, the seccomp filter and the derivation's limits were added.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import shutil
+import signal
+import socket
+import stat
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import only_on_linux
+from tests.polling import wait_for
+from tests.security.confined import HOSTILE, SECRET, Hostile, World, alive, users
+
+pytestmark = only_on_linux("confinement is tested on Linux (Landlock and seccomp)")
+EACCES_OR_EPERM = ("EACCES", "EPERM")
+
+
+# 2. a file on the command line
+
+
+def test_a_file_named_on_the_command_line_opens_that_file_alone(world: World) -> None:
+    world.setup()
+    script = world.home / "server.py"
+    shutil.copy(HOSTILE, script)
+    db = world.home / "test.db"
+    db.write_text("rows\n", encoding="utf-8")
+    (world.home / "notes.txt").write_text("private\n", encoding="utf-8")
+    host = Hostile(world, [sys.executable, str(script), "--db-path", str(db)])
+    try:
+        assert host.attack("read", path=str(db)) == "ok:rows\n"
+        assert host.attack("write", path=str(db)) in EACCES_OR_EPERM  # read-only, on its own
+        # neither the script's folder nor the data file's, the home, opens
+        assert host.attack("read", path=str(world.home / "notes.txt")) == "EACCES"
+        assert host.attack("read", path=str(world.key)) == "EACCES"
+        assert host.attack("listdir", path=str(world.home)) == "EACCES"
+    finally:
+        host.close()
+    assert "confined without" in host.stderr() and "home folder" in host.stderr()
+
+
+# 3. a script that rewrites its own shebang
+
+
+@pytest.mark.parametrize("option", ["-u {home}/x", "-C {home}", "-u /x"])
+def test_a_script_rewriting_its_own_shebang_gains_nothing_at_its_next_start(
+    world: World, option: str
+) -> None:
+    world.setup()
+    # the system's interpreter: one in a venv is found through the script's shebang alone,
+    # which a script in a writable folder is never read for
+    python = shutil.which("python3", path="/usr/bin:/bin")
+    assert python is not None, "the system's python3 runs this server"
+    script = world.granted / "server.py"
+    script.write_text(f"#!{python}\n" + HOSTILE.read_text(encoding="utf-8"), "utf-8")
+    script.chmod(0o755)
+    other = world.base / "work" / "other"
+    other.mkdir()
+    world.cli("roots", "add", str(other))
+    host = Hostile(world, [str(script)])
+    try:
+        assert host.attack("read", path=str(world.key)) == "EACCES"
+        line = f"#!/usr/bin/env -S {option.format(home=world.home)} {python}"
+        assert host.attack("rewrite_shebang", path=str(script), line=line) == "ok"
+        first = host.pid()
+        world.cli("grant", "srv", str(other))  # a new grant restarts the confined server
+        host.restarted(first)
+        assert host.attack("read", path=str(world.key)) == "EACCES"
+        assert host.attack("listdir", path=str(world.home)) == "EACCES"
+        assert host.attack("write", path=str(world.home / "escaped")) == "EACCES"
+    finally:
+        host.close()
+    assert not (world.home / "escaped").exists()
+
+
+# 4. a detached child outliving a revocation, or its bridge
+
+
+def _detached(host: Hostile, world: World) -> tuple[int, Path]:
+    out = world.granted / "out"
+    pid = int(host.attack("detach", path=str(out), pid_file=str(world.granted / "pid"))[3:])
+    wait_for(lambda: out.exists() and out.stat().st_size > 3, "the detached child's writes")
+    assert alive(pid)
+    return pid, out
+
+
+def _no_longer_grows(out: Path) -> None:
+    size = out.stat().st_size
+    time.sleep(0.5)
+    assert out.stat().st_size == size, "something still writes into the revoked folder"
+
+
+def test_a_detached_grandchild_ends_when_its_folder_is_revoked(world: World) -> None:
+    world.setup()
+    host = Hostile(world)
+    try:
+        pid, out = _detached(host, world)
+        first = host.pid()
+        world.cli("revoke", "srv", str(world.granted))
+        host.restarted(first)
+        wait_for(lambda: not alive(pid), "the detached grandchild's end")
+        _no_longer_grows(out)
+    finally:
+        host.close()
+
+
+def test_a_detached_grandchild_ends_when_its_bridge_is_killed(world: World) -> None:
+    world.setup()
+    host = Hostile(world)
+    try:
+        pid, out = _detached(host, world)
+        server = host.pid()
+        host.proc.kill()  # SIGKILL: the bridge can do nothing about it
+        host.proc.wait()
+        wait_for(lambda: not alive(pid) and not alive(server), "the server tree's end")
+        _no_longer_grows(out)
+    finally:
+        host.close()
+
+
+# 5. sockets and signals
+
+
+class _Bus:
+    """A stand-in session bus outside the grants: whoever connects is given the key."""
+
+    def __init__(self, address: str) -> None:
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.bind(address)
+        self.sock.listen()
+        self.served = 0
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            with conn:
+                conn.sendall(SECRET.encode())
+                self.served += 1
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+@pytest.fixture
+def bus(world: World) -> Iterator[tuple[str, str]]:
+    path = str(world.base / "bus")
+    abstract = f"rm-test-bus-{os.getpid()}-{time.monotonic_ns()}"
+    buses = [_Bus(path), _Bus("\0" + abstract)]
+    os.chmod(path, 0o777)
+    yield path, abstract
+    for b in buses:
+        b.close()
+
+
+@pytest.mark.parametrize("world", users(), indirect=True)
+def test_unix_sockets_and_signals_lead_nowhere(world: World, bus: tuple[str, str]) -> None:
+    path, abstract = bus
+    world.setup()
+    bystander = subprocess.Popen(["sleep", "300"], preexec_fn=_as(world))
+    host = Hostile(world)
+    try:
+        assert host.attack("unix_connect", path=path) in EACCES_OR_EPERM
+        assert host.attack("unix_connect", abstract=abstract) in EACCES_OR_EPERM
+        assert host.attack("socketpair") == "ok:ping"  # what runtimes use among themselves
+        assert host.attack("kill", pid=bystander.pid) == "EPERM"
+        assert bystander.poll() is None
+    finally:
+        host.close()
+        bystander.kill()
+        bystander.wait()
+
+
+@pytest.mark.parametrize("world", users(), indirect=True)
+def test_a_socket_the_user_allowed_is_the_only_one_that_connects(
+    world: World, bus: tuple[str, str]
+) -> None:
+    path, abstract = bus
+    world.setup("--allow-socket", path)
+    other = str(world.base / "other-bus")
+    second = _Bus(other)
+    os.chmod(other, 0o777)
+    host = Hostile(world)
+    try:
+        assert host.attack("unix_connect", path=path) == "ok:" + SECRET
+        assert host.attack("unix_connect", path=other) in EACCES_OR_EPERM
+        assert host.attack("unix_connect", abstract=abstract) in EACCES_OR_EPERM
+    finally:
+        host.close()
+        second.close()
+
+
+def _as(world: World):  # type: ignore[no-untyped-def]
+    """A preexec function running a bystander as the server's user."""
+    if world.who != "user" or os.geteuid() != 0:
+        return None
+    from tests.security.confined import test_user
+
+    user = test_user()
+
+    def become() -> None:
+        os.setgid(user.pw_gid)
+        os.setuid(user.pw_uid)
+
+    return become
+
+
+# 6. metadata
+
+
+def test_metadata_changes_are_refused_outside_the_writable_grants(world: World) -> None:
+    world.setup()
+    (world.granted / "mine.txt").write_text("x", encoding="utf-8")
+    host = Hostile(world)
+    ro_file = world.read_only / "notes.txt"
+    before = {p: p.stat() for p in (world.key, world.home, ro_file)}
+    try:
+        for target in (world.key, world.home, ro_file):
+            assert host.attack("chmod", path=str(target), mode=0o777) == "EACCES", target
+            assert host.attack("utime", path=str(target)) == "EACCES", target
+            assert host.attack("setxattr", path=str(target)) == "EACCES", target
+            uid = os.stat(target).st_uid
+            assert host.attack("chown", path=str(target), uid=uid, gid=-1) == "EACCES", target
+        assert host.attack("fchmod_read_only", path=str(ro_file), mode=0o777) == "EACCES"
+        assert host.attack(
+            "chmod_at", folder=str(world.read_only), name="notes.txt", mode=0o777
+        ) == ("EACCES")
+        # inside the writable grant, every form works as it would unconfined
+        mine = world.granted / "mine.txt"
+        assert host.attack("chmod", path=str(mine), mode=0o640) == "ok"
+        assert (
+            host.attack("chmod_at", folder=str(world.granted), name="mine.txt", mode=0o604) == "ok"
+        )
+        assert host.attack("utime", path=str(mine)) == "ok"
+        assert host.attack("setxattr", path=str(mine)) == "ok"
+        assert host.attack("chown", path=str(mine), uid=os.stat(mine).st_uid, gid=-1) == "ok"
+        # a link inside the grant to a file outside changes nothing outside
+        (world.granted / "key-link").symlink_to(world.key)
+        assert host.attack("chmod", path=str(world.granted / "key-link"), mode=0o666) == "EACCES"
+    finally:
+        host.close()
+    for path, st in before.items():
+        now = path.stat()
+        assert (now.st_mode, now.st_mtime_ns) == (st.st_mode, st.st_mtime_ns), path
+        assert "user.hostile" not in os.listxattr(path)
+    mine_st = (world.granted / "mine.txt").stat()
+    assert stat.S_IMODE(mine_st.st_mode) == 0o604 and int(mine_st.st_mtime) == 1
+    assert os.getxattr(world.granted / "mine.txt", "user.hostile") == b"1"
+
+
+def test_io_uring_cannot_go_around_the_filter(world: World) -> None:
+    world.setup()
+    host = Hostile(world)
+    try:
+        assert host.attack("io_uring") == "EPERM"
+    finally:
+        host.close()
+
+
+# 7. the terminal
+
+
+@pytest.mark.parametrize("world", users(), indirect=True)
+def test_nothing_is_pushed_into_the_terminal_the_server_writes_to(world: World) -> None:
+    world.setup()
+    master, slave = pty.openpty()
+    if world.who == "user" and os.geteuid() == 0:
+        from tests.security.confined import test_user
+
+        os.fchown(slave, test_user().pw_uid, -1)
+    host = Hostile(world, stderr=slave)
+    try:
+        outcome = host.attack("inject", text="echo INJECTED\n", fd=2)
+        assert outcome in ("EPERM", "EIO", "ENOTTY"), outcome
+    finally:
+        host.close()
+    # what was pushed would be waiting as the terminal's input, read from its slave side
+    os.set_blocking(slave, False)
+    try:
+        pushed = os.read(slave, 1024)
+    except BlockingIOError:
+        pushed = b""
+    os.close(slave)
+    os.close(master)
+    assert b"INJECTED" not in pushed
+
+
+# 8. privileges
+
+
+@pytest.mark.parametrize("world", users(), indirect=True)
+def test_the_server_holds_no_capability(world: World) -> None:
+    """As root the server would hold them all; a user's bridge may hold an ambient one."""
+    world.setup()
+    as_user = world.who == "user" and os.geteuid() == 0
+    host = Hostile(world, ambient="net_bind_service" if as_user else "")
+    try:
+        caps = json.loads(host.attack("capabilities")[3:])
+        # changing a file's owner needs CAP_CHOWN, which root lost
+        target = world.granted / "owned"
+        target.write_text("x", encoding="utf-8")
+        chown = host.attack("chown", path=str(target), uid=12345, gid=-1)
+    finally:
+        host.close()
+    for key in ("CapEff", "CapPrm", "CapInh", "CapAmb"):
+        assert int(caps[key], 16) == 0, caps
+    if world.who == "root":
+        assert int(caps["CapBnd"], 16) == 0, caps  # nothing an exec could give back
+        assert chown == "EPERM"
+        assert os.stat(target).st_uid == 0
+
+
+# 9. a word on the command line
+
+
+def test_the_word_npx_on_the_command_line_opens_no_cache(world: World) -> None:
+    world.setup()
+    npm = world.home / ".npm"
+    npm.mkdir()
+    host = Hostile(world, [sys.executable, str(HOSTILE), "npx", "-y"])
+    try:
+        assert host.attack("write", path=str(npm / "planted")) == "EACCES"
+    finally:
+        host.close()
+    assert not (npm / "planted").exists()
+
+
+def test_signal_forwarding_ends_the_tree_within_the_hosts_ladder(world: World) -> None:
+    """The bridge's SIGTERM reaches the server, and the supervisor ends what it left."""
+    world.setup()
+    host = Hostile(world)
+    try:
+        pid, _ = _detached(host, world)
+        host.proc.send_signal(signal.SIGTERM)
+        host.proc.wait(timeout=15)
+        wait_for(lambda: not alive(pid), "the detached grandchild's end")
+    finally:
+        host.close()
+
+
+def test_a_kernel_without_a_feature_confines_with_what_it_has_and_says_what_is_missing(
+    world: World,
+) -> None:
+    from roots_manager.sandbox.landlock import TEST_ABI_ENV
+    from roots_manager.sandbox.seccomp import TEST_OFF_ENV
+
+    world.setup()
+    world.env = {**world.env, TEST_ABI_ENV: "5", TEST_OFF_ENV: "1"}
+    host = Hostile(world)
+    try:
+        assert host.attack("read", path=str(world.key)) == "EACCES"  # the files still hold
+        assert host.attack("write", path=str(world.granted / "a")) == "ok"
+    finally:
+        host.close()
+    said = host.stderr()
+    for name in ("abstract Unix sockets", "signals", "Unix sockets by path", "metadata"):
+        assert f"without this protection ({name})" in said, said
+    shown = subprocess.run(
+        [sys.executable, "-m", "roots_manager.cli", "servers", "show", "srv", "--json"],
+        capture_output=True,
+        text=True,
+        env=world.env,
+        check=True,
+    )
+    missing = {p["name"] for p in json.loads(shown.stdout)["protections"] if not p["enforced"]}
+    assert {"signals", "metadata", "network"} <= missing
