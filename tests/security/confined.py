@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import pwd
 import queue
 import shutil
 import subprocess
@@ -35,8 +34,11 @@ TEST_USER = "roots-manager-test"
 SECRET = "the private key\n"
 
 
-def test_user() -> pwd.struct_passwd:
-    """The unprivileged test user; a failure (never a skip) when root runs without it in CI."""
+def unprivileged_user() -> Any:
+    """The unprivileged test user (a ``pwd`` entry); a failure (never a skip) when root runs
+    without it in CI."""
+    import pwd
+
     try:
         return pwd.getpwnam(TEST_USER)
     except KeyError:
@@ -99,7 +101,7 @@ class World:
         """Give every file of this world to the test user, when the server runs as it."""
         if self.who != "user" or os.geteuid() != 0:
             return
-        user = test_user()
+        user = unprivileged_user()
         for top, folders, files in os.walk(self.base):
             for name in [top, *(os.path.join(top, n) for n in folders + files)]:
                 os.lchown(name, user.pw_uid, user.pw_gid)
@@ -143,7 +145,7 @@ class Hostile:
         world.hand_over()
         argv = bridge_argv(name, command or [sys.executable, str(HOSTILE)], *options)
         if world.who == "user" and os.geteuid() == 0:
-            user = test_user()
+            user = unprivileged_user()
             argv = [
                 "setpriv",
                 f"--reuid={user.pw_uid}",

@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import errno
-import fcntl
 import json
 import os
 import socket
@@ -109,6 +108,8 @@ def kill(pid: int, sig: int = 15) -> str:
 def inject(text: str, fd: int = 2) -> str:
     """Push *text* into the input of the terminal that *fd* is on (TIOCSTI), after making it
     this session's controlling terminal if it can (a session leader without one can)."""
+    import fcntl
+
     with contextlib.suppress(OSError):
         fcntl.ioctl(fd, TIOCSCTTY, 0)
     for ch in text.encode():

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import pty
 import shutil
 import signal
 import socket
@@ -214,9 +213,9 @@ def _as(world: World):  # type: ignore[no-untyped-def]
     """A preexec function running a bystander as the server's user."""
     if world.who != "user" or os.geteuid() != 0:
         return None
-    from tests.security.confined import test_user
+    from tests.security.confined import unprivileged_user
 
-    user = test_user()
+    user = unprivileged_user()
 
     def become() -> None:
         os.setgid(user.pw_gid)
@@ -282,12 +281,14 @@ def test_io_uring_cannot_go_around_the_filter(world: World) -> None:
 
 @pytest.mark.parametrize("world", users(), indirect=True)
 def test_nothing_is_pushed_into_the_terminal_the_server_writes_to(world: World) -> None:
+    import pty
+
     world.setup()
     master, slave = pty.openpty()
     if world.who == "user" and os.geteuid() == 0:
-        from tests.security.confined import test_user
+        from tests.security.confined import unprivileged_user
 
-        os.fchown(slave, test_user().pw_uid, -1)
+        os.fchown(slave, unprivileged_user().pw_uid, -1)
     host = Hostile(world, stderr=slave)
     try:
         outcome = host.attack("inject", text="echo INJECTED\n", fd=2)

@@ -46,7 +46,6 @@ END_LIMIT = 10.0
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
 FORWARDED = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT)
-_POLL_MS = 200
 
 
 class Plan:
@@ -276,7 +275,17 @@ class Supervisor:
             poll.register(parent_fd, select.POLLIN)
         deadline: float | None = None
         while True:
-            for fd, event in poll.poll(_POLL_MS):
+            # an exit before the handlers were set sent no wake-up: the first turn reaps anyway;
+            # after it, SIGCHLD wakes the poll, which otherwise sleeps (no timer for idle servers)
+            self._reap()
+            if self.status is None:
+                wait = (
+                    None if deadline is None else max(0, int((deadline - time.monotonic()) * 1000))
+                )
+                events = poll.poll(wait)
+            else:
+                events = []
+            for fd, event in events:
                 if fd == wake_r:
                     deadline = self._pass_signals(wake_r, deadline)
                 elif fd == listener:
