@@ -17,6 +17,8 @@ Run: python bench/bench_confine.py [--runs N] [--walks N]
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import os
 import statistics
 import subprocess
@@ -92,8 +94,10 @@ def walk_once(folder: Path, force: bool, filtered: bool = True) -> float:
         os.environ[TEST_OFF_ENV] = "1"  # Landlock alone: what the filter adds, apart
 
     command = [sys.executable, "-S", "-c", WALK, str(folder), str(FILES)]
+    with contextlib.redirect_stderr(io.StringIO()):  # what the bridge says of the protections
+        argv = wrapped(command, "bench", force).argv
     out = subprocess.run(
-        wrapped(command, "bench", force).argv,
+        argv,
         stdin=subprocess.DEVNULL,
         capture_output=True,
         check=True,

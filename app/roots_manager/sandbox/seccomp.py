@@ -22,7 +22,6 @@ from __future__ import annotations
 import ctypes
 import errno
 import os
-import platform
 import struct
 
 AUDIT_ARCH = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7}
@@ -79,7 +78,7 @@ class SeccompError(OSError):
 
 def machine() -> str:
     """This machine's architecture, as :data:`SYSCALLS` names it."""
-    name = platform.machine().lower()
+    name = os.uname().machine.lower()  # not the platform module: 2.5 ms of the wrapper's start
     return {"amd64": "x86_64", "arm64": "aarch64"}.get(name, name)
 
 

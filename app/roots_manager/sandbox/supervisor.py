@@ -21,7 +21,6 @@ server's process could not be confined.
 
 from __future__ import annotations
 
-import contextlib
 import ctypes
 import errno
 import os
@@ -45,6 +44,7 @@ GRACE = 1.5
 END_LIMIT = 10.0
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
+SYS_PIDFD_GETFD = 438
 FORWARDED = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT)
 
 
@@ -111,8 +111,7 @@ def _server_process(plan: Plan, supervisor: int, to_parent: int, from_parent: in
         for sig in FORWARDED:
             signal.signal(sig, signal.SIG_DFL)
     except BaseException as exc:  # the child must never return into the caller
-        with contextlib.suppress(OSError):
-            os.write(to_parent, f"E{step}: {exc}\n".encode(errors="replace"))
+        _quietly_write(to_parent, f"E{step}: {exc}\n".encode(errors="replace"))
         os._exit(EXIT_REFUSED)
     try:
         from roots_manager.core.bundle import restore_user_environment
@@ -121,9 +120,15 @@ def _server_process(plan: Plan, supervisor: int, to_parent: int, from_parent: in
         os.execv(plan.executable, plan.command)
     except BaseException as exc:
         message = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        with contextlib.suppress(OSError):
-            os.write(to_parent, f"X{plan.command[0]}: {message}\n".encode(errors="replace"))
+        _quietly_write(to_parent, f"X{plan.command[0]}: {message}\n".encode(errors="replace"))
         os._exit(EXIT_CANNOT_RUN)
+
+
+def _quietly_write(fd: int, data: bytes) -> None:
+    try:
+        os.write(fd, data)
+    except OSError:
+        return  # nobody to tell (contextlib would cost the wrapper's start 2 ms)
 
 
 def _read_all(fd: int) -> bytes:
@@ -217,8 +222,6 @@ class Supervisor:
             if not message.startswith(b"L"):
                 self._say(message)
                 return None
-            import roots_manager.sandbox.mediation as mediation
-
             if int(message[1:]) < 0:  # no filter: nothing to take over
                 os.write(down, b"k")
                 if rest := _read_all(up):
@@ -226,9 +229,9 @@ class Supervisor:
                 return -1
             pidfd = os.pidfd_open(self.server)
             try:
-                got = mediation._libc().syscall(
-                    ctypes.c_long(mediation.SYS_PIDFD_GETFD), pidfd, int(message[1:]), 0
-                )
+                libc = ctypes.CDLL(None, use_errno=True)
+                libc.syscall.restype = ctypes.c_long
+                got = libc.syscall(ctypes.c_long(SYS_PIDFD_GETFD), pidfd, int(message[1:]), 0)
             finally:
                 os.close(pidfd)
             if got < 0:
@@ -251,8 +254,7 @@ class Supervisor:
             text = f"roots-manager confine: the server cannot be confined: {text}"
         else:
             text = f"roots-manager confine: {text}"
-        with contextlib.suppress(OSError):
-            os.write(2, text.encode(errors="replace") + b"\n")
+        _quietly_write(2, text.encode(errors="replace") + b"\n")
 
     def _wait_failed(self) -> int:
         _, status = os.waitpid(self.server, 0)
@@ -313,8 +315,10 @@ class Supervisor:
         for sig in set(received):
             if sig == signal.SIGCHLD:
                 continue
-            with contextlib.suppress(ProcessLookupError, PermissionError):
+            try:
                 os.killpg(self.server, sig)
+            except (ProcessLookupError, PermissionError):
+                continue  # the server is gone: its end is seen by the wait
             if deadline is None:
                 deadline = time.monotonic() + GRACE
         return deadline
@@ -335,8 +339,10 @@ class Supervisor:
         limit = time.monotonic() + END_LIMIT
         while time.monotonic() < limit:
             for pid in _descendants(os.getpid()):
-                with contextlib.suppress(ProcessLookupError, PermissionError):
+                try:
                     os.kill(pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    continue  # ended already
             try:
                 while True:
                     pid, status = os.waitpid(-1, os.WNOHANG)
