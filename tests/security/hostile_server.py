@@ -213,6 +213,166 @@ def escape(home: str) -> str:
     return ";".join(out)
 
 
+_NR = {
+    "x86_64": {"fchmodat": 268, "utimensat": 280, "prlimit64": 302, "file_setattr": 469},
+    "aarch64": {"fchmodat": 53, "utimensat": 88, "prlimit64": 261, "file_setattr": 469},
+}
+_NR_MORE = {
+    "x86_64": {"keyctl": 250, "clone3": 435, "unshare": 272, "open_tree": 428},
+    "aarch64": {"keyctl": 219, "clone3": 435, "unshare": 97, "open_tree": 428},
+}
+
+
+def _syscall(name: str, *args: int | bytes | ctypes.c_void_p | None) -> int:
+    arch = os.uname().machine
+    number = {**_NR[arch], **_NR_MORE[arch]}[name]
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    ret = libc.syscall(ctypes.c_long(number), *args)
+    if ret < 0:
+        raise OSError(ctypes.get_errno(), name)
+    return int(ret)
+
+
+def bad_pointers(path: str) -> str:
+    """Calls the supervisor decides, given addresses that lead nowhere; each answer in turn."""
+    import mmap
+
+    out = []
+    try:
+        _syscall("fchmodat", -100, ctypes.c_void_p(0xFFFFFFFFFFFF0000), 0o777, 0)
+        out.append("ok")
+    except OSError as exc:
+        out.append(_failure(exc))
+    # times that run past the end of the caller's memory: a page with nothing mapped after it
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mmap.restype = ctypes.c_void_p
+    libc.mmap.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
+                          ctypes.c_int, ctypes.c_long)  # fmt: skip
+    size = mmap.PAGESIZE
+    base = libc.mmap(None, 2 * size, mmap.PROT_READ | mmap.PROT_WRITE,
+                     mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS, -1, 0)  # fmt: skip
+    libc.munmap(ctypes.c_void_p(base + size), ctypes.c_size_t(size))
+    end = base + size - 8
+    try:
+        _syscall("utimensat", -100, os.fsencode(path), ctypes.c_void_p(end), 0)
+        out.append("ok")
+    except OSError as exc:
+        out.append(_failure(exc))
+    return ",".join(out)
+
+
+def prlimit(pid: int) -> str:
+    """Shrink another process's open-file limit to 3."""
+    limits = (ctypes.c_uint64 * 2)(3, 3)
+    _syscall("prlimit64", pid, 7, limits, None)  # RLIMIT_NOFILE
+    return "ok"
+
+
+def renice_user() -> str:
+    os.setpriority(os.PRIO_USER, 0, 19)
+    return "ok"
+
+
+def chattr(path: str) -> str:
+    """Set the append-only... any file attribute by ioctl (FS_IOC_SETFLAGS)."""
+    import fcntl
+
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        flags = ctypes.c_long(0x00000080)  # FS_NOATIME_FL
+        fcntl.ioctl(fd, 0x40086602, flags)
+    finally:
+        os.close(fd)
+    return "ok"
+
+
+def file_setattr(path: str) -> str:
+    attr = ctypes.create_string_buffer(32)
+    _syscall("file_setattr", -100, os.fsencode(path), attr, 24, 0)
+    return "ok"
+
+
+def datagram(path: str) -> str:
+    """A datagram pair, then a send to a socket by path outside the grants."""
+    a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+    with a, b:
+        a.sendto(b"hello from the confined server", path)
+    return "ok"
+
+
+def keyring() -> str:
+    """The user's keyring's id (KEYCTL_GET_KEYRING_ID of KEY_SPEC_USER_KEYRING)."""
+    return f"ok:{_syscall('keyctl', 0, -4, 0)}"
+
+
+def user_namespace() -> str:
+    out = []
+    for attempt in (
+        lambda: _syscall("unshare", 0x10000000 | 0x00020000),  # CLONE_NEWUSER | CLONE_NEWNS
+        lambda: _syscall("clone3", None, 0),
+        lambda: _syscall("open_tree", -100, b"/", 1),  # OPEN_TREE_CLONE
+    ):
+        try:
+            attempt()
+            out.append("ok")
+        except OSError as exc:
+            out.append(_failure(exc))
+    return ",".join(out)
+
+
+def setuid_file(path: str) -> str:
+    """A set-user-ID file, by chmod and by creating it so; the modes that resulted."""
+    with open(path, "w", encoding="ascii") as f:
+        f.write("#!/bin/sh\n")
+    os.chmod(path, 0o4755)
+    out = [oct(os.stat(path).st_mode & 0o7777)]
+    try:
+        os.close(os.open(path + ".new", os.O_CREAT | os.O_WRONLY, 0o4755))
+        out.append(oct(os.stat(path + ".new").st_mode & 0o7777))
+    except OSError as exc:
+        out.append(_failure(exc))
+    return "ok:" + ",".join(out)
+
+
+def swap_socket(path: str, target: str) -> str:
+    """Put a link to *target* where the allowed socket *path* was, and connect to it."""
+    os.unlink(path)
+    os.symlink(target, path)
+    return unix_connect(path=path)
+
+
+def connect_and_hang(path: str) -> str:
+    """Fill an allowed socket's backlog, then leave a blocking connect to it waiting."""
+    held = []
+    for _ in range(64):
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.setblocking(False)
+        try:
+            s.connect(path)
+        except BlockingIOError:
+            s.close()
+            break
+        except OSError:
+            s.close()
+            break
+        held.append(s)
+
+    def waiting() -> None:
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        with contextlib.suppress(OSError):
+            s.connect(path)
+        time.sleep(3600)
+
+    _swapping.append(threading.Thread(target=waiting, daemon=True))
+    _swapping[-1].start()
+    _held.extend(held)
+    return f"ok:{len(held)}"
+
+
+_held: list[socket.socket] = []
+
+
 def pid() -> str:
     return f"ok:{os.getpid()}"
 
@@ -220,7 +380,8 @@ def pid() -> str:
 ATTACKS = {f.__name__: f for f in (
     read, write, listdir, chmod, fchmod_read_only, chmod_at, utime, setxattr, chown,
     unix_connect, socketpair, kill, inject, capabilities, io_uring, detach, rewrite_shebang,
-    swap, escape, pid,
+    swap, escape, pid, bad_pointers, prlimit, renice_user, chattr, file_setattr, datagram,
+    keyring, user_namespace, setuid_file, swap_socket, connect_and_hang,
 )}  # fmt: skip
 
 TOOL = {

@@ -9,6 +9,7 @@ supervisor, the seccomp filter and the derivation's limits were added.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -385,3 +386,130 @@ def test_a_kernel_without_a_feature_confines_with_what_it_has_and_says_what_is_m
     )
     missing = {p["name"] for p in json.loads(shown.stdout)["protections"] if not p["enforced"]}
     assert {"signals", "metadata", "network"} <= missing
+
+
+# found by a second look: the supervisor as a deputy, and what else a user's process reaches
+
+
+def test_addresses_that_lead_nowhere_get_an_error_and_leave_the_supervisor_standing(
+    world: World,
+) -> None:
+    world.setup()
+    target = world.granted / "t"
+    target.write_text("x", encoding="utf-8")
+    host = Hostile(world)
+    try:
+        assert host.attack("bad_pointers", path=str(target)) == "EFAULT,EFAULT"
+        # the supervisor still answers, and still ends what the server leaves behind
+        assert host.attack("chmod", path=str(target), mode=0o600) == "ok"
+        pid, out = _detached(host, world)
+        server = host.pid()
+        host.proc.kill()
+        host.proc.wait()
+        wait_for(lambda: not alive(pid) and not alive(server), "the server tree's end")
+        _no_longer_grows(out)
+    finally:
+        host.close()
+
+
+def test_no_limit_priority_or_keyring_of_another_process_is_reached(world: World) -> None:
+    world.setup()
+    bystander = subprocess.Popen(["sleep", "300"])
+    host = Hostile(world)
+    try:
+        supervisor = int(
+            Path(f"/proc/{host.pid()}/stat").read_bytes().rsplit(b")", 1)[1].split()[1]
+        )
+        assert host.attack("prlimit", pid=supervisor) == "EPERM"
+        assert host.attack("prlimit", pid=bystander.pid) == "EPERM"
+        assert host.attack("renice_user") == "EPERM"
+        assert host.attack("keyring") == "EPERM"
+        limits = Path(f"/proc/{bystander.pid}/limits").read_text(encoding="ascii")
+        assert [line.split()[3] for line in limits.splitlines() if "open files" in line] != ["3"]
+    finally:
+        host.close()
+        bystander.kill()
+        bystander.wait()
+
+
+def test_no_user_namespace_and_so_no_mount_of_its_own(world: World) -> None:
+    """A detached mount's paths read like the grants' own: the supervisor would be misled."""
+    world.setup()
+    host = Hostile(world)
+    try:
+        assert host.attack("user_namespace") == "EPERM,ENOSYS,EPERM"
+    finally:
+        host.close()
+
+
+def test_file_attributes_and_set_id_bits_are_not_the_servers_to_set(world: World) -> None:
+    world.setup()
+    ro_file = world.read_only / "notes.txt"
+    host = Hostile(world)
+    try:
+        assert host.attack("chattr", path=str(ro_file)) == "EPERM"
+        assert host.attack("file_setattr", path=str(ro_file)) == "ENOSYS"
+        made = world.granted / "tool"
+        assert host.attack("setuid_file", path=str(made)) == "ok:0o755,EPERM"
+    finally:
+        host.close()
+    assert not (made.stat().st_mode & 0o6000)
+    assert not (world.granted / "tool.new").exists()
+
+
+def test_a_datagram_pair_sends_to_no_socket_by_path(world: World) -> None:
+    world.setup()
+    received: list[bytes] = []
+    path = str(world.base / "log")
+    sink = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sink.bind(path)
+    os.chmod(path, 0o777)
+    sink.settimeout(1)
+    host = Hostile(world)
+    try:
+        assert host.attack("datagram", path=path) == "EACCES"
+    finally:
+        host.close()
+    with contextlib.suppress(TimeoutError):
+        received.append(sink.recv(100))
+    sink.close()
+    assert received == []
+
+
+def test_an_allowed_socket_swapped_for_a_link_connects_nowhere(
+    world: World, bus: tuple[str, str]
+) -> None:
+    outside, _ = bus
+    allowed = world.granted / "allowed.sock"
+    mine = _Bus(str(allowed))
+    world.setup("--allow-socket", str(allowed))
+    host = Hostile(world)
+    try:
+        assert host.attack("unix_connect", path=str(allowed)) == "ok:" + SECRET
+        outcome = host.attack("swap_socket", path=str(allowed), target=outside)
+        assert outcome in ("EACCES", "ECONNREFUSED"), outcome
+    finally:
+        host.close()
+        mine.close()
+
+
+def test_a_connect_that_never_completes_holds_up_nothing(world: World) -> None:
+    """With sockets allowed the supervisor connects for the server; one that waits for ever
+    does not keep it from ending the tree when the bridge goes."""
+    path = str(world.base / "slow.sock")
+    slow = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    slow.bind(path)
+    slow.listen(0)  # never accepted: the backlog fills
+    os.chmod(path, 0o777)
+    world.setup("--allow-socket", path)
+    host = Hostile(world)
+    try:
+        assert host.attack("connect_and_hang", path=path).startswith("ok:")
+        assert host.attack("pid").startswith("ok:")  # the supervisor answers meanwhile
+        server = host.pid()
+        host.proc.kill()
+        host.proc.wait()
+        wait_for(lambda: not alive(server), "the server's end while a connect waits")
+    finally:
+        host.close()
+        slow.close()

@@ -26,8 +26,10 @@ from roots_manager.core.rules import Rules
 
 SYSTEM_DIRS = ("/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin", "/opt")
 PROC_AND_SYS = ("/proc", "/sys/fs/cgroup", "/sys/devices/system/cpu")
-"""Read by runtimes to size themselves (CPU count, memory limit). Other processes' /proc entries
-stay closed: Landlock refuses ptrace-mode access to processes outside the domain."""
+"""Read by runtimes to size themselves (CPU count, memory limit). What of other processes needs
+ptrace access (their memory, descriptors, environment, ``root`` and ``cwd``) stays closed: Landlock
+refuses it for processes outside the domain; what any process may read of another (its command
+line, its status) stays readable."""
 DEVICES = ("/dev/null", "/dev/zero", "/dev/urandom", "/dev/random", "/dev/tty")
 ETC = "/etc"
 ETC_SECRETS = (

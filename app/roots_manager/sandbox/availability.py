@@ -75,6 +75,14 @@ def _linux_protections(abi: int) -> list[Protection]:
             "no signal to a process outside the server's own tree" if scoped else need_scope,
         ),
         Protection(
+            "other processes",
+            filtered is None,
+            "no change to the limits, priority or CPUs of a process but itself; no user "
+            "namespace, no mount, no keyring"
+            if filtered is None
+            else filter_note,
+        ),
+        Protection(
             "Unix sockets by path",
             filtered is None,
             "refused (the session bus, the user's systemd), but those the user allowed"
@@ -84,7 +92,8 @@ def _linux_protections(abi: int) -> list[Protection]:
         Protection(
             "metadata",
             filtered is None,
-            "chmod, chown, utime and extended attributes only inside the writable grants"
+            "chmod, chown, utime and extended attributes only inside the writable grants; "
+            "no set-user-ID file; no file attribute set by ioctl"
             if filtered is None
             else filter_note,
         ),
@@ -108,6 +117,12 @@ def _linux_protections(abi: int) -> list[Protection]:
         ),
         Protection("network", False, "not restricted: a confined server may connect anywhere"),
         Protection(
+            "names",
+            False,
+            "a path outside the grants can still be looked up (stat, its extended attributes "
+            "read, inotify), and other processes' command lines read in /proc",
+        ),
+        Protection(
             "hard links",
             False,
             "a hard link put inside a grant before the server ran leads to its file: the kernel "
@@ -116,7 +131,7 @@ def _linux_protections(abi: int) -> list[Protection]:
     ]
 
 
-ALWAYS_MISSING = ("network", "hard links")
+ALWAYS_MISSING = ("network", "names", "hard links")
 """What no machine's confinement holds a server to: said in the report, not at every start."""
 
 

@@ -32,9 +32,9 @@ EXIT_CANNOT_RUN = 127
 EXIT_USAGE = 2
 
 
-def open_rules(rules: Rules) -> tuple[list[tuple[int, int]], list[str]]:
+def open_rules(rules: Rules) -> tuple[list[tuple[int, int]], list[tuple[str, int]]]:
     """Each rule's path opened without following links, with its Landlock rights; and the real
-    paths of the folders the server may write.
+    path of each folder the server may write, with a descriptor of its own for the supervisor.
 
     A path that cannot be opened so (missing, a link anywhere in it) gets no rule: it cannot be
     reached either. A granted path whose object is not the one the bridge checked (its
@@ -52,7 +52,7 @@ def open_rules(rules: Rules) -> tuple[list[tuple[int, int]], list[str]]:
         (rules.read_write, ll.READ_WRITE),
     )
     opened: list[tuple[int, int]] = []
-    writable: list[str] = []
+    writable: list[tuple[str, int]] = []
     for paths, access in grouped:
         for path in paths:
             try:
@@ -70,7 +70,7 @@ def open_rules(rules: Rules) -> tuple[list[tuple[int, int]], list[str]]:
                 continue
             opened.append((fd, access))
             if access == ll.READ_WRITE:
-                writable.append(os.readlink(f"/proc/self/fd/{fd}"))
+                writable.append((os.readlink(f"/proc/self/fd/{fd}"), os.dup(fd)))
     return opened, writable
 
 

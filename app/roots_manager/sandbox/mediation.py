@@ -26,7 +26,9 @@ import os
 import stat
 import struct
 import sys
+import threading
 
+from roots_manager.core.nofollow import open_no_follow
 from roots_manager.sandbox import seccomp
 
 assert sys.platform == "linux", "imported only where Landlock confines (Linux)"
@@ -36,6 +38,8 @@ AT_SYMLINK_NOFOLLOW = 0x100
 AT_EMPTY_PATH = 0x1000
 SYS_PIDFD_GETFD = 438
 PATH_MAX = 4096
+ADDRESS_LIMIT = 1 << 63
+"""No user-space address reaches this far; a larger one is the caller's fault (EFAULT)."""
 XATTR_NAME_MAX = 255
 XATTR_SIZE_MAX = 65536
 _O_PATH = getattr(os, "O_PATH", 0) | os.O_CLOEXEC
@@ -135,6 +139,22 @@ class _Caller:
             except OSError as exc:
                 raise Refused(errno.EPERM) from exc
             self._checked()
+        if not 0 < address < ADDRESS_LIMIT or size > ADDRESS_LIMIT - address:
+            raise Refused(errno.EFAULT)
+        try:
+            data = os.pread(self._mem, size, address)
+        except OSError as exc:
+            raise Refused(errno.EFAULT) from exc
+        if len(data) != size:  # the caller's memory ends before what it named
+            raise Refused(errno.EFAULT)
+        return data
+
+    def _some(self, address: int, size: int) -> bytes:
+        """Up to *size* bytes at *address*, fewer where a mapping ends (for strings)."""
+        if not 0 < address < ADDRESS_LIMIT:
+            raise Refused(errno.EFAULT)
+        self.read(address, 1)  # opens the memory and checks the first byte is there
+        assert self._mem is not None
         try:
             return os.pread(self._mem, size, address)
         except OSError as exc:
@@ -147,7 +167,7 @@ class _Caller:
         out = b""
         while len(out) < limit:
             page = 4096 - (address + len(out)) % 4096
-            chunk = self.read(address + len(out), min(page, limit - len(out)))
+            chunk = self._some(address + len(out), min(page, limit - len(out)))
             if not chunk:
                 raise Refused(errno.EFAULT)
             end = chunk.find(b"\0")
@@ -250,24 +270,92 @@ def _proc(fd: int) -> str:
     return f"/proc/self/fd/{fd}"
 
 
+SYS_OPENAT2 = 437
+RESOLVE_NO_XDEV = 0x01
+RESOLVE_NO_MAGICLINKS = 0x02
+RESOLVE_NO_SYMLINKS = 0x04
+RESOLVE_BENEATH = 0x08
+CONNECTS = 64
+"""Connections made for a server at once; past that its ``connect`` fails with EAGAIN."""
+
+
+class _OpenHow(ctypes.Structure):
+    _fields_ = (("flags", ctypes.c_uint64), ("mode", ctypes.c_uint64), ("resolve", ctypes.c_uint64))
+
+
+def _beneath(folder_fd: int, relative: str) -> int:
+    """*relative* opened from *folder_fd* without leaving it: no link, no ``..`` above it,
+    no other mount (``openat2``)."""
+    how = _OpenHow(
+        os.O_PATH | os.O_NOFOLLOW | os.O_CLOEXEC,
+        0,
+        RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV,
+    )
+    path = ctypes.c_char_p(os.fsencode(relative))
+    fd = int(
+        _libc().syscall(
+            ctypes.c_long(SYS_OPENAT2), folder_fd, path, ctypes.byref(how), ctypes.sizeof(how)
+        )
+    )
+    if fd < 0:
+        err = ctypes.get_errno()
+        raise OSError(err, os.strerror(err))
+    return fd
+
+
+def _mount_id(fd: int) -> int:
+    with open(f"/proc/self/fdinfo/{fd}", encoding="ascii") as f:
+        for line in f:
+            if line.startswith("mnt_id:"):
+                return int(line.split()[1])
+    raise OSError(errno.EINVAL, "no mount id")
+
+
+def _same(a: int, b: int) -> bool:
+    """Whether descriptors *a* and *b* are the same object on the same mount."""
+    sa, sb = os.fstat(a), os.fstat(b)
+    return (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino) and _mount_id(a) == _mount_id(b)
+
+
 class Mediator:
     """Decides and makes the calls of one confined server's tree (see the module's text)."""
 
-    def __init__(self, listener: int, writable: list[str], sockets: list[str], arch: str) -> None:
+    def __init__(
+        self, listener: int, writable: list[tuple[str, int]], sockets: list[str], arch: str
+    ) -> None:
         self.listener = listener
-        self.writable = [w.rstrip("/") or "/" for w in writable]
-        self.sockets = {os.fsencode(s) for s in sockets}
+        self.writable = [(w.rstrip("/") or "/", fd) for w, fd in writable]
+        """Each writable folder's real path, and a descriptor of it held since the start."""
+        self.sockets = set(sockets)
         self.names = seccomp.names(arch)
+        self.connecting = threading.BoundedSemaphore(CONNECTS)
 
     def beneath_writable(self, fd: int) -> bool:
-        """Whether the object open as *fd* lies in a folder the server may write, now."""
+        """Whether the object open as *fd* lies in a folder the server may write, now.
+
+        Decided on the object, not on a name: where the kernel says it is, reached again from
+        the writable folder's own descriptor without leaving it (no link, no other mount), must
+        be that very object, on that very mount.
+        """
         try:
             where = os.readlink(_proc(fd))
         except OSError:
             return False
         if not where.startswith("/") or where.endswith(" (deleted)"):
             return False
-        return any(where == w or where.startswith(w + "/") for w in self.writable)
+        for folder, folder_fd in self.writable:
+            if where == folder:
+                return _same(fd, folder_fd)
+            if where.startswith(folder + "/"):
+                try:
+                    again = _beneath(folder_fd, where[len(folder) + 1 :])
+                except OSError:
+                    return False
+                try:
+                    return _same(fd, again)
+                finally:
+                    os.close(again)
+        return False
 
     def handle(self) -> None:
         """Answer the next notification (call when the listener is readable)."""
@@ -275,26 +363,51 @@ class Mediator:
         if note is None:
             return
         caller = _Caller(self.listener, note)
+        name = self.names.get(note.nr, "")
+        if name == "connect":
+            self._connect_later(caller)
+            return
         try:
-            value = self._decide(caller, self.names.get(note.nr, ""), note.args)
+            respond(self.listener, note, self._decide(caller, name, note.args))
         except Refused as refused:
             respond(self.listener, note, error=refused.code)
         except OSError as exc:
             respond(self.listener, note, error=exc.errno or errno.EPERM)
-        else:
-            if value is not None:
-                respond(self.listener, note, value)
+        except Exception:  # whatever a hostile caller passed: never the supervisor's end
+            respond(self.listener, note, error=errno.EINVAL)
         finally:
             caller.close()
+
+    def _connect_later(self, caller: _Caller) -> None:
+        """Make a ``connect`` in a thread of its own: a blocking one may take minutes, and the
+        supervisor must go on watching the bridge and the tree meanwhile."""
+        note = caller.note
+        if not self.connecting.acquire(blocking=False):
+            caller.close()
+            respond(self.listener, note, error=errno.EAGAIN)
+            return
+
+        def run() -> None:
+            try:
+                respond(self.listener, note, self._connect(caller, note.args))
+            except Refused as refused:
+                respond(self.listener, note, error=refused.code)
+            except OSError as exc:
+                respond(self.listener, note, error=exc.errno or errno.EPERM)
+            except Exception:
+                respond(self.listener, note, error=errno.EINVAL)
+            finally:
+                caller.close()
+                self.connecting.release()
+
+        threading.Thread(target=run, name="connect", daemon=True).start()
 
     def _object(self, fd: int) -> None:
         """Refuse the change unless the object open as *fd* is the server's to write."""
         if not self.beneath_writable(fd):
             raise Refused(errno.EACCES)
 
-    def _decide(self, c: _Caller, name: str, a: tuple[int, ...]) -> int | None:
-        if name == "connect":
-            return self._connect(c, a)
+    def _decide(self, c: _Caller, name: str, a: tuple[int, ...]) -> int:
         follow = not name.startswith("l")
         if name in ("chmod", "fchmod", "fchmodat", "fchmodat2"):
             if name == "chmod":
@@ -308,7 +421,8 @@ class Mediator:
             self._object(obj)
             if stat.S_ISLNK(os.fstat(obj).st_mode):
                 raise Refused(errno.EOPNOTSUPP)
-            os.chmod(_proc(obj), mode & 0o7777)
+            # no set-user-ID or set-group-ID file: another user running it would become this one
+            os.chmod(_proc(obj), mode & 0o1777)
             return 0
         if name in ("chown", "lchown", "fchown", "fchownat"):
             if name == "fchown":
@@ -379,12 +493,20 @@ class Mediator:
         family = struct.unpack("=H", address[:2])[0]
         sock = socket.socket(fileno=os.dup(c.descriptor(_int(a[0]))))
         try:
-            target: str | bytes | tuple[str, int] | tuple[str, int, int, int]
+            target: str | tuple[str, int] | tuple[str, int, int, int]
             if family == socket.AF_UNIX:
-                path = address[2:].split(b"\0", 1)[0]
+                path = os.fsdecode(address[2:].split(b"\0", 1)[0])
                 if not path or path not in self.sockets:  # abstract names are never allowed
                     raise Refused(errno.EACCES)
-                target = path
+                # the allowed socket itself, reached without a link (one swapped in leads on)
+                try:
+                    found = open_no_follow(path)
+                except OSError as exc:
+                    raise Refused(errno.EACCES) from exc
+                c.opened.append(found)
+                if not stat.S_ISSOCK(os.fstat(found).st_mode):
+                    raise Refused(errno.ECONNREFUSED)
+                target = _proc(found)
             elif family == socket.AF_INET:
                 port = int.from_bytes(address[2:4], "big")
                 target = (socket.inet_ntop(socket.AF_INET, address[4:8]), port)

@@ -1,17 +1,25 @@
-"""The seccomp filter a confined server runs under, and the notifications it raises.
+"""The seccomp filter a confined server runs under.
 
 Landlock decides which files a server may open; it has no right for what is done to a file
-without opening it, nor for a Unix socket named by path. The filter closes those ways out:
+without opening it, nor for a Unix socket named by path, nor for the rest of what a process of
+the user can reach. The filter closes those ways out:
 
 - **metadata**: ``chmod``, ``chown``, ``utime`` and the ``*xattr`` calls, in every form (by
   path, by descriptor, relative to a folder), raise a *user notification*: the supervisor
-  (:mod:`roots_manager.sandbox.metadata`) decides from the object named and performs the change
-  itself, so that it is made inside the writable grants only;
-- **Unix sockets**: ``socket(AF_UNIX, ...)`` is refused (``socketpair`` is not a ``socket``
-  call and keeps working); when the user allowed named sockets, the socket may be made and each
-  ``connect`` is decided by the supervisor, which connects to the allowed path itself;
+  (:mod:`roots_manager.sandbox.mediation`) decides from the object named and performs the change
+  itself, so that it is made inside the writable grants only. File attributes set by ioctl
+  (``chattr``, fs-verity, encryption policies) and ``file_setattr`` are refused; no file is made
+  set-user-ID or set-group-ID;
+- **Unix sockets**: ``socket(AF_UNIX, ...)`` is refused, and ``socketpair`` only makes stream or
+  sequenced pairs (an unconnected datagram socket could send to any path); when the user allowed
+  named sockets, stream sockets may be made and each ``connect`` is decided by the supervisor;
 - **the terminal**: ``ioctl(TIOCSTI)`` and ``ioctl(TIOCLINUX)`` are refused;
-- ``io_uring_setup`` is refused: its operations (``setxattr`` among them) never pass the filter;
+- **other processes**: a user namespace (and so mounts of its own), ``setns``, and changing the
+  limits, priority or CPUs of any process but itself are refused; so are the keyrings, which
+  every process of the user shares;
+- ``io_uring`` is refused: its operations never pass the filter; a second listening filter is
+  refused; the newer calls whose arguments sit in memory (``clone3``, ``openat2``,
+  ``setxattrat``...) are "not implemented", and libc falls back to the older ones;
 - a system call of another architecture (x32, or 32-bit code) is refused as not implemented.
 
 x86-64 and AArch64; the filter is the kernel's classic BPF, built here.
@@ -33,30 +41,87 @@ METADATA = (
     *("setxattr", "lsetxattr", "fsetxattr", "removexattr", "lremovexattr", "fremovexattr"),
 )
 """The calls decided by the supervisor."""
-_NAMES = (
-    *METADATA,
-    *("setxattrat", "removexattrat", "ioctl", "socket", "connect", "io_uring_setup", "seccomp"),
+NOT_IMPLEMENTED = ("setxattrat", "removexattrat", "file_setattr", "clone3", "openat2")
+"""Refused as absent (libc and runtimes fall back to the older call, which the filter sees):
+newer forms whose arguments sit in memory, where the filter cannot read them."""
+REFUSED = (
+    # io_uring's operations (setxattr among them) never pass the filter
+    *("io_uring_setup", "io_uring_enter", "io_uring_register"),
+    # a second listener would answer for this filter
+    "seccomp",
+    # the user's keyrings are shared with everything else the user runs
+    *("keyctl", "add_key", "request_key"),
+    # namespaces and mounts: a mount of its own would mislead the supervisor's checks
+    *("setns", "mount", "umount2", "pivot_root", "open_tree", "move_mount", "fsopen"),
+    *("fsconfig", "fsmount", "fspick", "mount_setattr"),
 )
-# the numbers of the calls the filter names, per architecture (None: the call does not exist)
-_X86_64: tuple[int | None, ...] = (
-    *(90, 91, 268, 452, 92, 94, 93, 260, 132, 235, 261, 280),
-    *(188, 189, 190, 197, 198, 199, 463, 466, 16, 41, 42, 425, 317),
-)
-_AARCH64: tuple[int | None, ...] = (
-    *(None, 52, 53, 452, None, None, 55, 54, None, None, None, 88),
-    *(5, 6, 7, 14, 15, 16, 463, 466, 29, 198, 203, 425, 277),
-)
-SYSCALLS: dict[str, dict[str, int | None]] = {
-    "x86_64": dict(zip(_NAMES, _X86_64, strict=True)),
-    "aarch64": dict(zip(_NAMES, _AARCH64, strict=True)),
-}
-NOT_IMPLEMENTED = ("setxattrat", "removexattrat")
-"""Newer forms the supervisor does not decide: refused as absent (libc falls back)."""
+"""Refused outright (``EPERM``)."""
 
+# the numbers, per architecture; a name missing from one does not exist there
+SYSCALLS: dict[str, dict[str, int]] = {
+    "x86_64": {
+        **{"chmod": 90, "fchmod": 91, "fchmodat": 268, "fchmodat2": 452, "chown": 92},
+        **{"lchown": 94, "fchown": 93, "fchownat": 260, "utime": 132, "utimes": 235},
+        **{"futimesat": 261, "utimensat": 280, "setxattr": 188, "lsetxattr": 189},
+        **{"fsetxattr": 190, "removexattr": 197, "lremovexattr": 198, "fremovexattr": 199},
+        **{"setxattrat": 463, "removexattrat": 466, "file_setattr": 469, "clone3": 435},
+        **{"openat2": 437, "io_uring_setup": 425, "io_uring_enter": 426},
+        **{"io_uring_register": 427, "seccomp": 317, "keyctl": 250, "add_key": 248},
+        **{"request_key": 249, "setns": 308, "mount": 165, "umount2": 166, "pivot_root": 155},
+        **{"open_tree": 428, "move_mount": 429, "fsopen": 430, "fsconfig": 431},
+        **{"fsmount": 432, "fspick": 433, "mount_setattr": 442, "ioctl": 16, "socket": 41},
+        **{"socketpair": 53, "connect": 42, "clone": 56, "unshare": 272, "prlimit64": 302},
+        **{"setpriority": 141, "sched_setaffinity": 203, "sched_setscheduler": 144},
+        **{"sched_setparam": 142, "sched_setattr": 314, "ioprio_set": 251},
+        **{"open": 2, "openat": 257, "creat": 85, "mkdir": 83, "mkdirat": 258, "mknod": 133},
+        **{"mknodat": 259},
+    },
+    "aarch64": {
+        **{"fchmod": 52, "fchmodat": 53, "fchmodat2": 452, "fchown": 55, "fchownat": 54},
+        **{"utimensat": 88, "setxattr": 5, "lsetxattr": 6, "fsetxattr": 7, "removexattr": 14},
+        **{"lremovexattr": 15, "fremovexattr": 16, "setxattrat": 463, "removexattrat": 466},
+        **{"file_setattr": 469, "clone3": 435, "openat2": 437, "io_uring_setup": 425},
+        **{"io_uring_enter": 426, "io_uring_register": 427, "seccomp": 277, "keyctl": 219},
+        **{"add_key": 217, "request_key": 218, "setns": 268, "mount": 40, "umount2": 39},
+        **{"pivot_root": 41, "open_tree": 428, "move_mount": 429, "fsopen": 430},
+        **{"fsconfig": 431, "fsmount": 432, "fspick": 433, "mount_setattr": 442, "ioctl": 29},
+        **{"socket": 198, "socketpair": 199, "connect": 203, "clone": 220, "unshare": 97},
+        **{"prlimit64": 261, "setpriority": 140, "sched_setaffinity": 122},
+        **{"sched_setscheduler": 119, "sched_setparam": 118, "sched_setattr": 274},
+        **{"ioprio_set": 30, "openat": 56, "mkdirat": 34, "mknodat": 33},
+    },
+}
+
+SETID = 0o6000
+"""The set-user-ID and set-group-ID bits: a confined server makes no such file."""
+CREATING = {"openat": 3, "open": 2, "creat": 1, "mkdir": 1, "mkdirat": 2, "mknod": 1, "mknodat": 2}
+"""Calls that make a file with a mode, and which argument the mode is."""
+OTHERS_ONLY = {
+    "prlimit64": (0,),
+    "setpriority": (0, 1),
+    "sched_setaffinity": (0,),
+    "sched_setscheduler": (0,),
+    "sched_setparam": (0,),
+    "sched_setattr": (0,),
+    "ioprio_set": (1,),
+}
+"""Calls that may name another process (or a group, or a user), and the arguments that do:
+refused unless they are 0, this process (the limits, priority and CPUs of a process outside the
+server's tree, its supervisor's among them, are not the server's to change)."""
+CLONE_NEWUSER = 0x10000000
 TIOCSTI = 0x5412
 TIOCLINUX = 0x541C
+FS_IOCTLS = (
+    *(0x40086602, 0x40046602),  # FS_IOC_SETFLAGS (chattr), for 64- and 32-bit longs
+    *(0x40087602, 0x40047602),  # FS_IOC_SETVERSION
+    0x401C5820,  # FS_IOC_FSSETXATTR
+    0x40806685,  # FS_IOC_ENABLE_VERITY
+    0x800C6613,  # FS_IOC_SET_ENCRYPTION_POLICY
+)
+"""File attributes set through ioctl, which Landlock does not hook: refused everywhere."""
 AF_UNIX = 1
 SOCK_STREAM = 1
+SOCK_SEQPACKET = 5
 
 _LD_ABS_W = 0x20
 _AND = 0x54
@@ -68,7 +133,6 @@ RET_NOTIFY = 0x7FC00000
 RET_ERRNO = 0x00050000
 
 SET_MODE_FILTER = 1
-GET_NOTIF_SIZES = 3
 FLAG_NEW_LISTENER = 1 << 3
 
 
@@ -90,12 +154,41 @@ def _errno(code: int) -> int:
     return RET_ERRNO | code
 
 
+def _arg(index: int) -> bytes:
+    # an argument's low 32 bits: every one compared here is a C int or unsigned int
+    return _op(_LD_ABS_W, 16 + 8 * index)
+
+
+def _block(number: int | None, body: list[bytes]) -> list[bytes]:
+    """*body* run for call *number* (it ends in a return); other calls skip it."""
+    if number is None:
+        return []
+    return [_op(_JEQ, number, 0, len(body)), *body]
+
+
+def _nonzero(conditions: list[tuple[int, int]], action: int) -> list[bytes]:
+    """*action* when any (argument & mask) is not 0; allowed otherwise."""
+    body: list[bytes] = []
+    for index, mask in conditions:
+        body += [_arg(index), _op(_AND, mask), _op(_JEQ, 0, 1, 0), _op(_RET, action)]
+    return [*body, _op(_RET, RET_ALLOW)]
+
+
+def _one_of(index: int, values: tuple[int, ...], action: int) -> list[bytes]:
+    """*action* when argument *index* is one of *values*; allowed otherwise."""
+    body = [_arg(index)]
+    for value in values:
+        body += [_op(_JEQ, value, 0, 1), _op(_RET, action)]
+    return [*body, _op(_RET, RET_ALLOW)]
+
+
 def program(arch: str, *, sockets: bool) -> bytes:
-    """The filter for *arch*; *sockets*: Unix sockets may be made, and their ``connect``
-    is decided by the supervisor (the user allowed some by path)."""
+    """The filter for *arch*; *sockets*: Unix stream sockets may be made, and every
+    ``connect`` is decided by the supervisor (the user allowed some sockets by path)."""
     if arch not in SYSCALLS:
         raise SeccompError(errno.ENOSYS, f"no seccomp filter for the {arch} architecture")
-    nr = SYSCALLS[arch]
+    nr = SYSCALLS[arch].get
+    eperm, eacces = _errno(errno.EPERM), _errno(errno.EACCES)
     ops = [
         _op(_LD_ABS_W, 4),  # arch
         _op(_JEQ, AUDIT_ARCH[arch], 1, 0),
@@ -104,53 +197,33 @@ def program(arch: str, *, sockets: bool) -> bytes:
     ]
     if arch == "x86_64":
         ops += [_op(_JGE, X32_BIT, 0, 1), _op(_RET, _errno(errno.ENOSYS))]
-
-    def one(number: int | None, action: int) -> None:
-        if number is not None:
-            ops.extend((_op(_JEQ, number, 0, 1), _op(_RET, action)))
-
-    for name in METADATA:
-        one(nr[name], RET_NOTIFY)
-    for name in NOT_IMPLEMENTED:
-        one(nr[name], _errno(errno.ENOSYS))
-    one(nr["io_uring_setup"], _errno(errno.EPERM))
-    # a second filter could not be refused by this one's notifier: only this one is installed
-    one(nr["seccomp"], _errno(errno.EPERM))
-    ioctl = nr["ioctl"]
-    assert ioctl is not None
-    # ioctl(fd, request): the request is an unsigned int, so only its low 32 bits are compared
-    ops += [
-        _op(_JEQ, ioctl, 0, 6),
-        _op(_LD_ABS_W, 16 + 8 * 1),
-        _op(_JEQ, TIOCSTI, 0, 1),
-        _op(_RET, _errno(errno.EPERM)),
-        _op(_JEQ, TIOCLINUX, 0, 1),
-        _op(_RET, _errno(errno.EPERM)),
-        _op(_RET, RET_ALLOW),
-    ]
-    socket = nr["socket"]
-    assert socket is not None
-    if sockets:
-        # a stream socket only: a datagram one could send to any path without a connect
-        ops += [
-            _op(_JEQ, socket, 0, 7),
-            _op(_LD_ABS_W, 16),
-            _op(_JEQ, AF_UNIX, 0, 4),
-            _op(_LD_ABS_W, 16 + 8 * 1),
-            _op(_AND, 0xF),
-            _op(_JEQ, SOCK_STREAM, 1, 0),
-            _op(_RET, _errno(errno.EACCES)),
-            _op(_RET, RET_ALLOW),
-        ]
-        one(nr["connect"], RET_NOTIFY)
+    # the calls that look at their arguments come first, the most frequent (openat) first; each
+    # block ends in a return, so the number is loaded again after none of them
+    for name, index in CREATING.items():
+        ops += _block(nr(name), _nonzero([(index, SETID)], eperm))
+    ops += _block(nr("ioctl"), _one_of(1, (TIOCSTI, TIOCLINUX, *FS_IOCTLS), eperm))
+    for name in ("clone", "unshare"):
+        ops += _block(nr(name), _nonzero([(0, CLONE_NEWUSER)], eperm))
+    for name, indexes in OTHERS_ONLY.items():
+        ops += _block(nr(name), _nonzero([(i, 0xFFFFFFFF) for i in indexes], eperm))
+    if sockets:  # a stream socket only: a datagram one could send to any path unconnected
+        unix = [_arg(1), _op(_AND, 0xF), _op(_JEQ, SOCK_STREAM, 1, 0), _op(_RET, eacces)]
     else:
-        ops += [
-            _op(_JEQ, socket, 0, 4),
-            _op(_LD_ABS_W, 16),
-            _op(_JEQ, AF_UNIX, 0, 1),
-            _op(_RET, _errno(errno.EACCES)),
-            _op(_RET, RET_ALLOW),
-        ]
+        unix = [_op(_RET, eacces)]
+    ops += _block(
+        nr("socket"),
+        [_arg(0), _op(_JEQ, AF_UNIX, 0, len(unix)), *unix, _op(_RET, RET_ALLOW)],
+    )
+    # a connected pair is private; an unconnected datagram one could send to any path
+    pair = [_op(_JEQ, SOCK_STREAM, 2, 0), _op(_JEQ, SOCK_SEQPACKET, 1, 0), _op(_RET, eacces)]
+    ops += _block(nr("socketpair"), [_arg(1), _op(_AND, 0xF), *pair, _op(_RET, RET_ALLOW)])
+    whole = [(name, RET_NOTIFY) for name in METADATA]
+    whole += [(name, _errno(errno.ENOSYS)) for name in NOT_IMPLEMENTED]
+    whole += [(name, eperm) for name in REFUSED]
+    if sockets:
+        whole.append(("connect", RET_NOTIFY))
+    for name, action in whole:
+        ops += _block(nr(name), [_op(_RET, action)])
     ops.append(_op(_RET, RET_ALLOW))
     return b"".join(ops)
 
@@ -192,7 +265,7 @@ def install(arch: str, *, sockets: bool) -> int:
 
 def names(arch: str) -> dict[int, str]:
     """The filtered calls by number, on *arch*."""
-    return {n: name for name, n in SYSCALLS[arch].items() if n is not None}
+    return {n: name for name, n in SYSCALLS[arch].items()}
 
 
 TEST_OFF_ENV = "ROOTS_MANAGER_TEST_NO_SECCOMP"

@@ -56,7 +56,7 @@ class Plan:
     def __init__(
         self,
         rules: list[tuple[int, int]],
-        writable: list[str],
+        writable: list[tuple[str, int]],
         sockets: list[str],
         executable: str,
         command: Sequence[str],
@@ -66,7 +66,8 @@ class Plan:
         self.rules = rules
         """Descriptors opened on what is allowed, with the Landlock rights for each."""
         self.writable = writable
-        """The real paths of the folders the server may write (metadata changes go there)."""
+        """The real path of each folder the server may write (metadata changes go there), and
+        a descriptor of it: what lies beneath is judged from that descriptor."""
         self.sockets = sockets
         self.executable = executable
         self.command = list(command)
@@ -212,7 +213,11 @@ class Supervisor:
         os.dup2(null, 0)
         os.dup2(null, 1)  # the server's stdout is its own: ours would hold the pipe open
         os.close(null)
-        return self._supervise(listener, parent_fd)
+        try:
+            return self._supervise(listener, parent_fd)
+        except BaseException:
+            self._end_tree()  # whatever ended the supervision ends the tree with it
+            raise
 
     def _handshake(self, up: int, down: int) -> int | None:
         """Take the filter's notification descriptor from the server's process; None if it
@@ -338,7 +343,11 @@ class Supervisor:
         """Kill and reap every process below this one, however it detached."""
         limit = time.monotonic() + END_LIMIT
         while time.monotonic() < limit:
-            for pid in _descendants(os.getpid()):
+            try:
+                below = _descendants(os.getpid())
+            except OSError:  # the process table cannot be read: the children at least
+                below = [self.server]
+            for pid in below:
                 try:
                     os.kill(pid, signal.SIGKILL)
                 except (ProcessLookupError, PermissionError):
