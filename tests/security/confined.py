@@ -118,6 +118,28 @@ def _user_python() -> str:
     return found
 
 
+_user_can_run: list[bool] = []
+
+
+def _check_user_can_run(env: dict[str, str]) -> None:
+    """Fail once, saying why, when the test user cannot reach this checkout or its packages
+    (a folder above it only root may enter)."""
+    if _user_can_run:
+        return
+    user = unprivileged_user()
+    probe = subprocess.run(
+        ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--clear-groups", "--",
+         _user_python(), "-c", "import roots_manager.bridge, watchfiles"],
+        env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    if probe.returncode != 0:
+        raise AssertionError(
+            f"the user {TEST_USER} cannot import the bridge from {_importable()}: every folder "
+            f"above them must be enterable by others (o+x)\n{probe.stderr}"
+        )
+    _user_can_run.append(True)
+
+
 def _importable() -> list[str]:
     """Where this interpreter finds roots_manager and its dependencies, for the user's one."""
     import sysconfig
@@ -159,6 +181,7 @@ class Hostile:
         env = world.env
         if world.who == "user" and os.geteuid() == 0:
             env = {**env, "PYTHONPATH": os.pathsep.join(_importable())}
+            _check_user_can_run(env)
             argv = [_user_python() if a == sys.executable else a for a in argv]
         self.errors: list[bytes] = []
         self.proc = subprocess.Popen(
