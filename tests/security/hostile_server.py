@@ -373,6 +373,56 @@ def connect_and_hang(path: str) -> str:
 _held: list[socket.socket] = []
 
 
+def fs_ioctls(path: str) -> str:
+    """The file systems' own ioctls that write: fscrypt's keys, ext4's version, btrfs's
+    subvolumes, f2fs's; each outcome."""
+    import fcntl
+
+    fd = os.open(path, os.O_RDONLY)
+    out = []
+    try:
+        for request in (0xC0406618, 0xC0506617, 0x40086604, 0x5000940F, 0x4008941A, 0x4004F501):
+            try:
+                fcntl.ioctl(fd, request, bytes(256))
+                out.append("ok")
+            except OSError as exc:
+                out.append(_failure(exc))
+    finally:
+        os.close(fd)
+    return ",".join(out)
+
+
+def shared_memory(ident: int) -> str:
+    """Attach a System V segment of another process's by its number; read it."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.shmat.restype = ctypes.c_void_p
+    address = libc.shmat(ident, None, 0)
+    if address in (None, ctypes.c_void_p(-1).value):
+        raise OSError(ctypes.get_errno(), "shmat")
+    return "ok:" + ctypes.string_at(address, 16).split(b"\0")[0].decode()
+
+
+def lease(path: str) -> str:
+    import fcntl
+
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        fcntl.fcntl(fd, 1024, fcntl.F_RDLCK)  # F_SETLEASE
+    finally:
+        os.close(fd)
+    return "ok"
+
+
+def chmod_own_descriptor(path: str, mode: int) -> str:
+    """chmod through /proc/self/fd of a descriptor of its own (as glibc does for lchmod)."""
+    fd = os.open(path, os.O_PATH)
+    try:
+        _syscall("fchmodat", -100, f"/proc/self/fd/{fd}".encode(), mode, 0)
+    finally:
+        os.close(fd)
+    return "ok"
+
+
 def pid() -> str:
     return f"ok:{os.getpid()}"
 
@@ -381,7 +431,8 @@ ATTACKS = {f.__name__: f for f in (
     read, write, listdir, chmod, fchmod_read_only, chmod_at, utime, setxattr, chown,
     unix_connect, socketpair, kill, inject, capabilities, io_uring, detach, rewrite_shebang,
     swap, escape, pid, bad_pointers, prlimit, renice_user, chattr, file_setattr, datagram,
-    keyring, user_namespace, setuid_file, swap_socket, connect_and_hang,
+    keyring, user_namespace, setuid_file, swap_socket, connect_and_hang, fs_ioctls,
+    shared_memory, lease, chmod_own_descriptor,
 )}  # fmt: skip
 
 TOOL = {

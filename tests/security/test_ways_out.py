@@ -513,3 +513,56 @@ def test_a_connect_that_never_completes_holds_up_nothing(world: World) -> None:
     finally:
         host.close()
         slow.close()
+
+
+# found by a third look
+
+
+def test_no_file_system_ioctl_that_writes_reaches_a_file(world: World) -> None:
+    """fscrypt's keys (removing one locks the user's encrypted files), ext4's versions, btrfs's
+    subvolumes (one in a read-only grant could be deleted), f2fs's: none is the server's."""
+    world.setup()
+    host = Hostile(world)
+    try:
+        outcome = host.attack("fs_ioctls", path=str(world.read_only / "notes.txt"))
+        assert outcome == ",".join(["EPERM"] * 6), outcome
+        assert host.attack("lease", path=str(world.read_only / "notes.txt")) == "EPERM"
+    finally:
+        host.close()
+
+
+def test_system_v_shared_memory_of_another_process_is_out_of_reach(world: World) -> None:
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    ident = libc.shmget(0, 4096, 0o1000 | 0o600)  # IPC_PRIVATE, IPC_CREAT
+    assert ident >= 0
+    libc.shmat.restype = ctypes.c_void_p
+    address = libc.shmat(ident, None, 0)
+    ctypes.memmove(address, b"outside secret\0", 15)
+    world.setup()
+    host = Hostile(world)
+    try:
+        assert host.attack("shared_memory", ident=ident) == "EPERM"
+    finally:
+        host.close()
+        libc.shmdt(ctypes.c_void_p(address))
+        libc.shmctl(ident, 0, None)  # IPC_RMID
+
+
+def test_a_descriptor_named_through_proc_self_is_the_callers_own(world: World) -> None:
+    """The supervisor resolves what the server names: /proc/self there would be its own."""
+    world.setup()
+    mine = world.granted / "mine"
+    mine.write_text("x", encoding="utf-8")
+    mine.chmod(0o644)
+    before = stat.S_IMODE(world.granted.stat().st_mode)
+    host = Hostile(world)
+    try:
+        assert host.attack("chmod_own_descriptor", path=str(mine), mode=0o600) == "ok"
+        outside = world.read_only / "notes.txt"
+        assert host.attack("chmod_own_descriptor", path=str(outside), mode=0o600) == "EACCES"
+    finally:
+        host.close()
+    assert stat.S_IMODE(mine.stat().st_mode) == 0o600
+    assert stat.S_IMODE(world.granted.stat().st_mode) == before

@@ -20,15 +20,26 @@ import threading
 from collections.abc import Callable
 
 GRACE = 2.0
+SUPERVISOR_ENDS = 10.0
+"""Seconds more a supervisor gets after SIGTERM to end the tree (its own limit) before SIGKILL."""
 
 
 class ServerProcess:
     """One spawned server; its pipes are pumped by the bridge, its stderr is the bridge's stderr."""
 
-    def __init__(self, proc: subprocess.Popen[bytes], *, close_stdin: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        proc: subprocess.Popen[bytes],
+        *,
+        close_stdin: Callable[[], None],
+        supervised: bool = False,
+    ) -> None:
         self.proc = proc
         self.exited = asyncio.Event()
         self._close_stdin = close_stdin
+        self.supervised = supervised
+        """The process is a confined server's supervisor: after SIGTERM it ends the server's
+        tree itself, and a SIGKILL meanwhile would leave what detached from it running."""
 
     def watch(self, loop: asyncio.AbstractEventLoop) -> None:
         """Start watching for the server's exit (it sets :attr:`exited` on *loop*)."""
@@ -72,7 +83,7 @@ class ServerProcess:
         if not await self._wait_exit(grace):
             how = "SIGTERM"
             self._signal_group(TERMINATE)
-            if not await self._wait_exit(grace):
+            if not await self._wait_exit(grace + (SUPERVISOR_ENDS if self.supervised else 0)):
                 how = "SIGKILL"
                 self._signal_group(KILL)
                 await self.exited.wait()

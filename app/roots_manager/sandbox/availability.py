@@ -78,7 +78,7 @@ def _linux_protections(abi: int) -> list[Protection]:
             "other processes",
             filtered is None,
             "no change to the limits, priority or CPUs of a process but itself; no user "
-            "namespace, no mount, no keyring"
+            "namespace, no mount, no keyring, no System V IPC"
             if filtered is None
             else filter_note,
         ),
@@ -93,7 +93,7 @@ def _linux_protections(abi: int) -> list[Protection]:
             "metadata",
             filtered is None,
             "chmod, chown, utime and extended attributes only inside the writable grants; "
-            "no set-user-ID file; no file attribute set by ioctl"
+            "no set-user-ID file; no file system ioctl that writes; no lease"
             if filtered is None
             else filter_note,
         ),
@@ -123,6 +123,12 @@ def _linux_protections(abi: int) -> list[Protection]:
             "read, inotify), and other processes' command lines read in /proc",
         ),
         Protection(
+            "abstract socket names and locks",
+            False,
+            "an abstract Unix socket name can still be bound (a client outside may connect to "
+            "it), and files it may read locked",
+        ),
+        Protection(
             "hard links",
             False,
             "a hard link put inside a grant before the server ran leads to its file: the kernel "
@@ -131,7 +137,7 @@ def _linux_protections(abi: int) -> list[Protection]:
     ]
 
 
-ALWAYS_MISSING = ("network", "names", "hard links")
+ALWAYS_MISSING = ("network", "names", "abstract socket names and locks", "hard links")
 """What no machine's confinement holds a server to: said in the report, not at every start."""
 
 

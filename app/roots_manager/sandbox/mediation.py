@@ -23,6 +23,7 @@ import ctypes
 import errno
 import fcntl
 import os
+import re
 import stat
 import struct
 import sys
@@ -180,9 +181,13 @@ class _Caller:
         """A copy, here, of the caller's descriptor *fd* (the same open file)."""
         if self._pidfd is None:
             try:
-                self._pidfd = os.pidfd_open(_tgid(self.tid))
-            except OSError as exc:
-                raise Refused(errno.ESRCH) from exc
+                # the calling thread's own table (one that unshared it has its own), Linux 6.9
+                self._pidfd = os.pidfd_open(self.tid, PIDFD_THREAD)
+            except OSError:
+                try:
+                    self._pidfd = os.pidfd_open(_tgid(self.tid))
+                except OSError as exc:
+                    raise Refused(errno.ESRCH) from exc
             self._checked()
         ret = _libc().syscall(ctypes.c_long(SYS_PIDFD_GETFD), self._pidfd, fd, 0)
         if ret < 0:
@@ -223,14 +228,25 @@ class _Caller:
             if not empty:
                 raise Refused(errno.ENOENT)
             return self.base(dirfd)
-        base = self.base(dirfd) if not path.startswith(b"/") else None
+        own = _OWN_DESCRIPTOR.match(path)
+        if own is not None and own.group(1) in (b"self", b"thread-self", None, b"%d" % self.tgid):
+            # /proc/self/fd/N (glibc's fchmodat without following links) names the caller's
+            # descriptor N, never the supervisor's
+            return self.descriptor(int(own.group(2)))
+        base = self.base(dirfd) if not path.startswith(b"/") else AT_FDCWD
         flags = _O_PATH | (0 if follow else os.O_NOFOLLOW)
         try:
-            fd = os.open(path, flags, dir_fd=base)
+            # no magic link on the way: /proc/self would be the supervisor, and any other
+            # process's descriptors are not the caller's to name
+            fd = _open_how(base, path, flags, RESOLVE_NO_MAGICLINKS)
         except OSError as exc:
             raise Refused(exc.errno or errno.ENOENT) from exc
         self.opened.append(fd)
         return fd
+
+    @property
+    def tgid(self) -> int:
+        return _tgid(self.tid)
 
 
 def _tgid(tid: int) -> int:
@@ -271,6 +287,9 @@ def _proc(fd: int) -> str:
 
 
 SYS_OPENAT2 = 437
+PIDFD_THREAD = os.O_EXCL
+_OWN_DESCRIPTOR = re.compile(rb"^/(?:proc/(self|thread-self|\d+)(?:/task/\d+)?|dev)/fd/(\d+)$")
+"""A path that names a descriptor of the caller's (``/dev/fd/N`` too)."""
 RESOLVE_NO_XDEV = 0x01
 RESOLVE_NO_MAGICLINKS = 0x02
 RESOLVE_NO_SYMLINKS = 0x04
@@ -283,24 +302,29 @@ class _OpenHow(ctypes.Structure):
     _fields_ = (("flags", ctypes.c_uint64), ("mode", ctypes.c_uint64), ("resolve", ctypes.c_uint64))
 
 
-def _beneath(folder_fd: int, relative: str) -> int:
-    """*relative* opened from *folder_fd* without leaving it: no link, no ``..`` above it,
-    no other mount (``openat2``)."""
-    how = _OpenHow(
-        os.O_PATH | os.O_NOFOLLOW | os.O_CLOEXEC,
-        0,
-        RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV,
-    )
-    path = ctypes.c_char_p(os.fsencode(relative))
+def _open_how(base: int, path: bytes, flags: int, resolve: int) -> int:
+    """``openat2(base, path, flags, resolve)``."""
+    how = _OpenHow(flags | os.O_CLOEXEC, 0, resolve)
     fd = int(
         _libc().syscall(
-            ctypes.c_long(SYS_OPENAT2), folder_fd, path, ctypes.byref(how), ctypes.sizeof(how)
+            ctypes.c_long(SYS_OPENAT2),
+            base,
+            ctypes.c_char_p(path),
+            ctypes.byref(how),
+            ctypes.sizeof(how),
         )
     )
     if fd < 0:
         err = ctypes.get_errno()
         raise OSError(err, os.strerror(err))
     return fd
+
+
+def _beneath(folder_fd: int, relative: str) -> int:
+    """*relative* opened from *folder_fd* without leaving it: no link, no ``..`` above it,
+    no other mount."""
+    resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV
+    return _open_how(folder_fd, os.fsencode(relative), os.O_PATH | os.O_NOFOLLOW, resolve)
 
 
 def _mount_id(fd: int) -> int:

@@ -7,16 +7,16 @@ the user can reach. The filter closes those ways out:
 - **metadata**: ``chmod``, ``chown``, ``utime`` and the ``*xattr`` calls, in every form (by
   path, by descriptor, relative to a folder), raise a *user notification*: the supervisor
   (:mod:`roots_manager.sandbox.mediation`) decides from the object named and performs the change
-  itself, so that it is made inside the writable grants only. File attributes set by ioctl
-  (``chattr``, fs-verity, encryption policies) and ``file_setattr`` are refused; no file is made
-  set-user-ID or set-group-ID;
+  itself, so that it is made inside the writable grants only. The file systems' own ioctls
+  (attributes, versions, encryption keys, btrfs subvolumes) and ``file_setattr`` are refused
+  but for those that only read or clone; no file is made set-user-ID or set-group-ID; no lease;
 - **Unix sockets**: ``socket(AF_UNIX, ...)`` is refused, and ``socketpair`` only makes stream or
   sequenced pairs (an unconnected datagram socket could send to any path); when the user allowed
   named sockets, stream sockets may be made and each ``connect`` is decided by the supervisor;
 - **the terminal**: ``ioctl(TIOCSTI)`` and ``ioctl(TIOCLINUX)`` are refused;
 - **other processes**: a user namespace (and so mounts of its own), ``setns``, and changing the
-  limits, priority or CPUs of any process but itself are refused; so are the keyrings, which
-  every process of the user shares;
+  limits, priority or CPUs of any process but itself are refused; so are the keyrings and System
+  V IPC, which every process of the user shares;
 - ``io_uring`` is refused: its operations never pass the filter; a second listening filter is
   refused; the newer calls whose arguments sit in memory (``clone3``, ``openat2``,
   ``setxattrat``...) are "not implemented", and libc falls back to the older ones;
@@ -53,8 +53,11 @@ REFUSED = (
     # the user's keyrings are shared with everything else the user runs
     *("keyctl", "add_key", "request_key"),
     # namespaces and mounts: a mount of its own would mislead the supervisor's checks
-    *("setns", "mount", "umount2", "pivot_root", "open_tree", "move_mount", "fsopen"),
-    *("fsconfig", "fsmount", "fspick", "mount_setattr"),
+    *("setns", "mount", "umount2", "pivot_root", "open_tree", "open_tree_attr", "move_mount"),
+    *("fsopen", "fsconfig", "fsmount", "fspick", "mount_setattr"),
+    # System V IPC is shared with every process of the user (a segment is found by its number)
+    *("shmget", "shmat", "shmctl", "shmdt", "semget", "semop", "semctl", "semtimedop"),
+    *("msgget", "msgsnd", "msgrcv", "msgctl"),
 )
 """Refused outright (``EPERM``)."""
 
@@ -75,7 +78,9 @@ SYSCALLS: dict[str, dict[str, int]] = {
         **{"setpriority": 141, "sched_setaffinity": 203, "sched_setscheduler": 144},
         **{"sched_setparam": 142, "sched_setattr": 314, "ioprio_set": 251},
         **{"open": 2, "openat": 257, "creat": 85, "mkdir": 83, "mkdirat": 258, "mknod": 133},
-        **{"mknodat": 259},
+        **{"mknodat": 259, "open_tree_attr": 467, "fcntl": 72, "shmget": 29, "shmat": 30},
+        **{"shmctl": 31, "shmdt": 67, "semget": 64, "semop": 65, "semctl": 66},
+        **{"semtimedop": 220, "msgget": 68, "msgsnd": 69, "msgrcv": 70, "msgctl": 71},
     },
     "aarch64": {
         **{"fchmod": 52, "fchmodat": 53, "fchmodat2": 452, "fchown": 55, "fchownat": 54},
@@ -90,6 +95,9 @@ SYSCALLS: dict[str, dict[str, int]] = {
         **{"prlimit64": 261, "setpriority": 140, "sched_setaffinity": 122},
         **{"sched_setscheduler": 119, "sched_setparam": 118, "sched_setattr": 274},
         **{"ioprio_set": 30, "openat": 56, "mkdirat": 34, "mknodat": 33},
+        **{"open_tree_attr": 467, "fcntl": 25, "msgget": 186, "msgctl": 187, "msgrcv": 188},
+        **{"msgsnd": 189, "semget": 190, "semctl": 191, "semtimedop": 192, "semop": 193},
+        **{"shmget": 194, "shmctl": 195, "shmat": 196, "shmdt": 197},
     },
 }
 
@@ -112,14 +120,22 @@ server's tree, its supervisor's among them, are not the server's to change)."""
 CLONE_NEWUSER = 0x10000000
 TIOCSTI = 0x5412
 TIOCLINUX = 0x541C
-FS_IOCTLS = (
-    *(0x40086602, 0x40046602),  # FS_IOC_SETFLAGS (chattr), for 64- and 32-bit longs
-    *(0x40087602, 0x40047602),  # FS_IOC_SETVERSION
-    0x401C5820,  # FS_IOC_FSSETXATTR
-    0x40806685,  # FS_IOC_ENABLE_VERITY
-    0x800C6613,  # FS_IOC_SET_ENCRYPTION_POLICY
+FS_IOCTL_TYPES = (0x66, 0x76, 0x94, 0x58, 0xF5)
+"""The ioctl families of file systems (``f``: ext4, fscrypt, fs-verity and the generic flags;
+``v``: versions; btrfs; ``X``: XFS; f2fs): they set attributes, versions, keys, delete
+subvolumes, none of which Landlock hooks on a file or folder. Refused, but :data:`FS_IOCTLS_KEPT`."""
+FS_IOCTLS_KEPT = (
+    *(0x80086601, 0x80046601),  # FS_IOC_GETFLAGS
+    *(0x80087601, 0x80047601, 0x80086603, 0x80046603),  # FS_IOC_GETVERSION, EXT4's
+    0xC020660B,  # FS_IOC_FIEMAP (cp reads where a file's data is)
+    *(0x400C6615, 0xC0096616),  # FS_IOC_GET_ENCRYPTION_POLICY(_EX)
+    *(0xC0046686, 0xC0286687),  # fs-verity: measure, read its metadata
+    *(0x40049409, 0x4020940D, 0xC0189436),  # FICLONE, FICLONERANGE, FIDEDUPERANGE (copies)
+    0x801C581F,  # FS_IOC_FSGETXATTR
 )
-"""File attributes set through ioctl, which Landlock does not hook: refused everywhere."""
+"""What of those families only reads, or clones into a file already opened for writing."""
+F_SETLEASE = 1024
+"""A lease on a file it may only read would let the server stall every writer of it."""
 AF_UNIX = 1
 SOCK_STREAM = 1
 SOCK_SEQPACKET = 5
@@ -185,6 +201,19 @@ def _one_of(index: int, values: tuple[int, ...], action: int) -> list[bytes]:
     return [*body, _op(_RET, RET_ALLOW)]
 
 
+def _ioctl(action: int) -> list[bytes]:
+    """The terminal's injections refused, and the file systems' families but what they keep."""
+    body = [_arg(1)]
+    for value in (TIOCSTI, TIOCLINUX):
+        body += [_op(_JEQ, value, 0, 1), _op(_RET, action)]
+    for value in FS_IOCTLS_KEPT:
+        body += [_op(_JEQ, value, 0, 1), _op(_RET, RET_ALLOW)]
+    body.append(_op(_AND, 0xFF00))
+    for kind in FS_IOCTL_TYPES:
+        body += [_op(_JEQ, kind << 8, 0, 1), _op(_RET, action)]
+    return [*body, _op(_RET, RET_ALLOW)]
+
+
 def program(arch: str, *, sockets: bool) -> bytes:
     """The filter for *arch*; *sockets*: Unix stream sockets may be made, and every
     ``connect`` is decided by the supervisor (the user allowed some sockets by path)."""
@@ -204,7 +233,8 @@ def program(arch: str, *, sockets: bool) -> bytes:
     # block ends in a return, so the number is loaded again after none of them
     for name, index in CREATING.items():
         ops += _block(nr(name), _nonzero([(index, SETID)], eperm))
-    ops += _block(nr("ioctl"), _one_of(1, (TIOCSTI, TIOCLINUX, *FS_IOCTLS), eperm))
+    ops += _block(nr("ioctl"), _ioctl(eperm))
+    ops += _block(nr("fcntl"), _one_of(1, (F_SETLEASE,), eperm))
     for name in ("clone", "unshare"):
         ops += _block(nr(name), _nonzero([(0, CLONE_NEWUSER)], eperm))
     for name, indexes in OTHERS_ONLY.items():
