@@ -93,9 +93,10 @@ def respond(listener: int, note: Notification, value: int = 0, error: int = 0) -
     """Let *note*'s call return *value*, or fail with errno *error*."""
     try:
         fcntl.ioctl(listener, NOTIF_SEND, RESPONSE.pack(note.id, value, -error, 0))
-    except OSError as exc:
-        if exc.errno != errno.ENOENT:  # the caller was killed while we decided
-            raise
+    except OSError:
+        # the caller was killed while we decided (ENOENT), or its answer is not wanted any
+        # more: nothing is left to answer, and the supervision goes on
+        return
 
 
 class Refused(Exception):
