@@ -413,6 +413,23 @@ def lease(path: str) -> str:
     return "ok"
 
 
+def bind_names(abstract: str, inside: str, outside: str) -> str:
+    """Bind an abstract name, a path in its grant and one outside, and a local TCP port."""
+    out = []
+    for address in ("\0" + abstract, inside, outside):
+        a, b = socket.socketpair()
+        with a, b:
+            try:
+                a.bind(address)
+                out.append("ok")
+            except OSError as exc:
+                out.append(_failure(exc))
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as tcp:
+        tcp.bind(("127.0.0.1", 0))
+        out.append("ok" if tcp.getsockname()[1] else "no port")
+    return ",".join(out)
+
+
 def chmod_own_descriptor(path: str, mode: int) -> str:
     """chmod through /proc/self/fd of a descriptor of its own (as glibc does for lchmod)."""
     fd = os.open(path, os.O_PATH)
@@ -432,7 +449,7 @@ ATTACKS = {f.__name__: f for f in (
     unix_connect, socketpair, kill, inject, capabilities, io_uring, detach, rewrite_shebang,
     swap, escape, pid, bad_pointers, prlimit, renice_user, chattr, file_setattr, datagram,
     keyring, user_namespace, setuid_file, swap_socket, connect_and_hang, fs_ioctls,
-    shared_memory, lease, chmod_own_descriptor,
+    shared_memory, lease, chmod_own_descriptor, bind_names,
 )}  # fmt: skip
 
 TOOL = {

@@ -566,3 +566,26 @@ def test_a_descriptor_named_through_proc_self_is_the_callers_own(world: World) -
         host.close()
     assert stat.S_IMODE(mine.stat().st_mode) == 0o600
     assert stat.S_IMODE(world.granted.stat().st_mode) == before
+
+
+def test_no_abstract_socket_name_is_taken_and_paths_bind_in_the_grants_only(world: World) -> None:
+    """A name bound inside would be taken by a client outside for the service it expects
+    (an X server's, a session's), or keep that service from starting."""
+    world.setup()
+    name = f"rm-test-squat-{os.getpid()}-{time.monotonic_ns()}"
+    host = Hostile(world)
+    try:
+        outcome = host.attack(
+            "bind_names",
+            abstract=name,
+            inside=str(world.granted / "mine.sock"),
+            outside=str(world.sibling / "theirs.sock"),
+        )
+    finally:
+        host.close()
+    assert outcome == "EACCES,ok,EACCES,ok", outcome
+    assert stat.S_ISSOCK((world.granted / "mine.sock").lstat().st_mode)
+    assert not (world.sibling / "theirs.sock").exists()
+    # the name is still free for whoever it belongs to
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s.bind("\0" + name)

@@ -85,7 +85,8 @@ def _linux_protections(abi: int) -> list[Protection]:
         Protection(
             "Unix sockets by path",
             filtered is None,
-            "refused (the session bus, the user's systemd), but those the user allowed"
+            "refused (the session bus, the user's systemd), but those the user allowed; no "
+            "abstract name bound, a path bound only in a writable grant"
             if filtered is None
             else filter_note,
         ),
@@ -123,10 +124,9 @@ def _linux_protections(abi: int) -> list[Protection]:
             "read, inotify), and other processes' command lines read in /proc",
         ),
         Protection(
-            "abstract socket names and locks",
+            "locks",
             False,
-            "an abstract Unix socket name can still be bound (a client outside may connect to "
-            "it), and files it may read locked",
+            "a file it may read can still be locked (flock, read locks), making its writers wait",
         ),
         Protection(
             "hard links",
@@ -137,7 +137,7 @@ def _linux_protections(abi: int) -> list[Protection]:
     ]
 
 
-ALWAYS_MISSING = ("network", "names", "abstract socket names and locks", "hard links")
+ALWAYS_MISSING = ("network", "names", "locks", "hard links")
 """What no machine's confinement holds a server to: said in the report, not at every start."""
 
 

@@ -1,9 +1,9 @@
 """The supervisor's side of the seccomp notifications: decide each call, and make it itself.
 
 A confined process that calls ``chmod``, ``chown``, ``utime`` or a ``*xattr`` call (in any
-form), or ``connect`` when the user allowed it some Unix sockets, waits while this decides. The
-decision is made on an object, never on a path read twice: the path (or descriptor) the caller
-named is opened here, from the caller's working folder or descriptor, and the change is then
+form), ``bind``, or ``connect`` when the user allowed it some Unix sockets, waits while this
+decides. The decision is made on an object, never on a path read twice: the path (or
+descriptor) the caller named is opened here, from the caller's working folder or descriptor, and the change is then
 made *here*, on that very object, with the caller's own credentials (the supervisor has dropped
 every capability, as the server has). So there is no window between the check and the use, and
 the kernel's ordinary permission checks still apply; the only thing added is the boundary:
@@ -12,7 +12,9 @@ the kernel's ordinary permission checks still apply; the only thing added is the
   writable grants, its temporary folder); anywhere else it fails with ``EACCES``, as a write
   would;
 - a ``connect`` to a Unix socket is made only to a path the user allowed; other families
-  (the network) are connected as asked: the network is not restricted.
+  (the network) are connected as asked: the network is not restricted;
+- a ``bind`` of a Unix socket is made only by path, in a writable grant (never an abstract name,
+  which a client outside would take for another's); other families are bound as asked.
 
 A caller that is gone, or whose memory cannot be read, gets ``EPERM`` or nothing.
 """
@@ -224,7 +226,10 @@ class _Caller:
             if dirfd == AT_FDCWD:
                 raise Refused(errno.EFAULT)
             return self.descriptor(dirfd)
-        path = self.string(path_address)
+        return self.resolve(dirfd, self.string(path_address), follow=follow, empty=empty)
+
+    def resolve(self, dirfd: int, path: bytes, *, follow: bool, empty: bool = False) -> int:
+        """The object *path* names for the caller (from *dirfd*), opened here."""
         if not path:
             if not empty:
                 raise Refused(errno.ENOENT)
@@ -392,8 +397,9 @@ class Mediator:
         if name == "connect":
             self._connect_later(caller)
             return
+        decide = self._bind if name == "bind" else self._decide
         try:
-            respond(self.listener, note, self._decide(caller, name, note.args))
+            respond(self.listener, note, decide(caller, name, note.args))
         except Refused as refused:
             respond(self.listener, note, error=refused.code)
         except OSError as exc:
@@ -509,13 +515,9 @@ class Mediator:
         return 0
 
     def _connect(self, c: _Caller, a: tuple[int, ...]) -> int:
-        length = a[2] & 0xFFFFFFFF
-        if length < 2 or length > 128:
-            raise Refused(errno.EINVAL)
         import socket  # only here: most confined servers are never allowed a socket
 
-        address = c.read(a[1], length)
-        family = struct.unpack("=H", address[:2])[0]
+        family, address = _address(c, a)
         sock = socket.socket(fileno=os.dup(c.descriptor(_int(a[0]))))
         try:
             target: str | tuple[str, int] | tuple[str, int, int, int]
@@ -532,16 +534,8 @@ class Mediator:
                 if not stat.S_ISSOCK(os.fstat(found).st_mode):
                     raise Refused(errno.ECONNREFUSED)
                 target = _proc(found)
-            elif family == socket.AF_INET:
-                port = int.from_bytes(address[2:4], "big")
-                target = (socket.inet_ntop(socket.AF_INET, address[4:8]), port)
-            elif family == socket.AF_INET6 and length >= 28:
-                port = int.from_bytes(address[2:4], "big")
-                flow = struct.unpack("!I", address[4:8])[0]  # the socket module takes host order
-                scope = struct.unpack("=I", address[24:28])[0]
-                target = (socket.inet_ntop(socket.AF_INET6, address[8:24]), port, flow, scope)
             else:
-                raise Refused(errno.EAFNOSUPPORT)
+                target = _inet(family, address)
             # the very socket the caller holds: connecting it here connects it there
             code = sock.connect_ex(target)
         finally:
@@ -549,3 +543,61 @@ class Mediator:
         if code:
             raise Refused(code)
         return 0
+
+    def _bind(self, c: _Caller, name: str, a: tuple[int, ...]) -> int:
+        """``bind``, made here on the caller's socket: a Unix socket by path only in a writable
+        grant (as Landlock would allow), never by an abstract name; the network as asked."""
+        import socket
+
+        family, address = _address(c, a)
+        sock = socket.socket(fileno=os.dup(c.descriptor(_int(a[0]))))
+        try:
+            if family == socket.AF_UNIX:
+                sock.bind(self._unix_name(c, address))
+            elif family == socket.AF_NETLINK:  # libc asks the kernel its addresses this way
+                sock.bind(struct.unpack("=2xII", address[:12].ljust(12, b"\0")))
+            else:
+                sock.bind(_inet(family, address))
+        finally:
+            sock.close()
+        return 0
+
+    def _unix_name(self, c: _Caller, address: bytes) -> str:
+        if len(address) == 2:
+            return ""  # the kernel picks an abstract name no one else knows
+        name = address[2:]
+        if name[:1] == b"\0":
+            raise Refused(errno.EACCES)
+        path = name.split(b"\0", 1)[0]
+        folder, base = os.path.split(path)
+        if not base:
+            raise Refused(errno.EINVAL)
+        parent = c.resolve(AT_FDCWD, folder or b".", follow=True)
+        self._object(parent)
+        where = f"{_proc(parent)}/{os.fsdecode(base)}"
+        if len(os.fsencode(where)) > 107:
+            raise Refused(errno.ENAMETOOLONG)
+        return where
+
+
+def _address(c: _Caller, a: tuple[int, ...]) -> tuple[int, bytes]:
+    """The socket address a ``connect`` or ``bind`` names (arguments 1 and 2), and its family."""
+    length = a[2] & 0xFFFFFFFF
+    if length < 2 or length > 128:
+        raise Refused(errno.EINVAL)
+    address = c.read(a[1], length)
+    return struct.unpack("=H", address[:2])[0], address
+
+
+def _inet(family: int, address: bytes) -> tuple[str, int] | tuple[str, int, int, int]:
+    import socket
+
+    if family == socket.AF_INET and len(address) >= 8:
+        port = int.from_bytes(address[2:4], "big")
+        return socket.inet_ntop(socket.AF_INET, address[4:8]), port
+    if family == socket.AF_INET6 and len(address) >= 28:
+        port = int.from_bytes(address[2:4], "big")
+        flow = struct.unpack("!I", address[4:8])[0]  # the socket module takes host order
+        scope = struct.unpack("=I", address[24:28])[0]
+        return socket.inet_ntop(socket.AF_INET6, address[8:24]), port, flow, scope
+    raise Refused(errno.EAFNOSUPPORT)

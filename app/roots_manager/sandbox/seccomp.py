@@ -11,7 +11,8 @@ the user can reach. The filter closes those ways out:
   (attributes, versions, encryption keys, btrfs subvolumes) and ``file_setattr`` are refused
   but for those that only read or clone; no file is made set-user-ID or set-group-ID; no lease;
 - **Unix sockets**: ``socket(AF_UNIX, ...)`` is refused, and ``socketpair`` only makes stream or
-  sequenced pairs (an unconnected datagram socket could send to any path); when the user allowed
+  sequenced pairs (an unconnected datagram socket could send to any path); each ``bind`` is made
+  by the supervisor (no abstract name, a path in a writable grant only); when the user allowed
   named sockets, stream sockets may be made and each ``connect`` is decided by the supervisor;
 - **the terminal**: ``ioctl(TIOCSTI)`` and ``ioctl(TIOCLINUX)`` are refused;
 - **other processes**: a user namespace (and so mounts of its own), ``setns``, and changing the
@@ -74,7 +75,14 @@ SYSCALLS: dict[str, dict[str, int]] = {
         **{"request_key": 249, "setns": 308, "mount": 165, "umount2": 166, "pivot_root": 155},
         **{"open_tree": 428, "move_mount": 429, "fsopen": 430, "fsconfig": 431},
         **{"fsmount": 432, "fspick": 433, "mount_setattr": 442, "ioctl": 16, "socket": 41},
-        **{"socketpair": 53, "connect": 42, "clone": 56, "unshare": 272, "prlimit64": 302},
+        **{
+            "socketpair": 53,
+            "connect": 42,
+            "bind": 49,
+            "clone": 56,
+            "unshare": 272,
+            "prlimit64": 302,
+        },
         **{"setpriority": 141, "sched_setaffinity": 203, "sched_setscheduler": 144},
         **{"sched_setparam": 142, "sched_setattr": 314, "ioprio_set": 251},
         **{"open": 2, "openat": 257, "creat": 85, "mkdir": 83, "mkdirat": 258, "mknod": 133},
@@ -91,7 +99,14 @@ SYSCALLS: dict[str, dict[str, int]] = {
         **{"add_key": 217, "request_key": 218, "setns": 268, "mount": 40, "umount2": 39},
         **{"pivot_root": 41, "open_tree": 428, "move_mount": 429, "fsopen": 430},
         **{"fsconfig": 431, "fsmount": 432, "fspick": 433, "mount_setattr": 442, "ioctl": 29},
-        **{"socket": 198, "socketpair": 199, "connect": 203, "clone": 220, "unshare": 97},
+        **{
+            "socket": 198,
+            "socketpair": 199,
+            "connect": 203,
+            "bind": 200,
+            "clone": 220,
+            "unshare": 97,
+        },
         **{"prlimit64": 261, "setpriority": 140, "sched_setaffinity": 122},
         **{"sched_setscheduler": 119, "sched_setparam": 118, "sched_setattr": 274},
         **{"ioprio_set": 30, "openat": 56, "mkdirat": 34, "mknodat": 33},
@@ -250,7 +265,8 @@ def program(arch: str, *, sockets: bool) -> bytes:
     # a connected pair is private; an unconnected datagram one could send to any path
     pair = [_op(_JEQ, SOCK_STREAM, 2, 0), _op(_JEQ, SOCK_SEQPACKET, 1, 0), _op(_RET, eacces)]
     ops += _block(nr("socketpair"), [_arg(1), _op(_AND, 0xF), *pair, _op(_RET, RET_ALLOW)])
-    whole = [(name, RET_NOTIFY) for name in METADATA]
+    # bind too: an abstract name bound inside would be taken by a client outside for another's
+    whole = [(name, RET_NOTIFY) for name in (*METADATA, "bind")]
     whole += [(name, _errno(errno.ENOSYS)) for name in NOT_IMPLEMENTED]
     whole += [(name, eperm) for name in REFUSED]
     if sockets:
