@@ -183,9 +183,25 @@ def test_the_last_consent_decision_is_kept_and_checked() -> None:
     state.server_started("new", ["/usr/bin/new"], "session-1")
     state.decide("new", "deny")
     doc = state.to_json()
-    assert doc["schema"] == SCHEMA_VERSION == 5
+    assert doc["schema"] == SCHEMA_VERSION
     assert doc["servers"]["new"]["decision"] == "deny" and doc["servers"]["new"]["decided_at"]
     assert State.from_json(doc).servers["new"].decision == "deny"
     bad = {"schema": 5, "servers": {"fs": {"decision": "maybe"}}}
     with pytest.raises(SchemaError, match=r"servers\['fs'\]\.decision"):
         State.from_json(bad)
+
+
+def test_the_sockets_a_confined_server_may_connect_to_are_kept_and_checked() -> None:
+    """Schema 6: a server's allowed Unix sockets; older stores read without them."""
+    from roots_manager.core.confined import set_confinement
+    from roots_manager.core.model import State
+    from roots_manager.core.schema import SchemaError
+
+    state = State.from_json({"schema": 5, "servers": {"fs": {"confine": True}}})
+    assert state.servers["fs"].allow_socket == []
+    set_confinement(state, "fs", allow_socket=["/run/user/1000/app.sock"])
+    doc = state.to_json()
+    assert doc["schema"] == SCHEMA_VERSION == 6
+    assert State.from_json(doc).servers["fs"].allow_socket == ["/run/user/1000/app.sock"]
+    with pytest.raises(SchemaError, match=r"servers\['fs'\]\.allow_socket"):
+        State.from_json({"schema": 6, "servers": {"fs": {"allow_socket": ["relative"]}}})
