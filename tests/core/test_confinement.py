@@ -8,7 +8,12 @@ from pathlib import Path
 import pytest
 
 from roots_manager.core.confined import granted_folders, rules_for, set_confinement
-from roots_manager.core.confinement import command_needs, listed_beneath, open_beneath
+from roots_manager.core.confinement import (
+    command_needs,
+    env_program,
+    listed_beneath,
+    open_beneath,
+)
 from roots_manager.core.model import State
 from roots_manager.core.rules import Rules
 
@@ -145,3 +150,37 @@ def test_extra_paths_are_kept_once_and_forgotten() -> None:
     assert (srv.confine, srv.allow_read, srv.allow_write) == (True, ["/a"], ["/b"])
     srv = set_confinement(state, "new", forget=["/a", "/b"])
     assert (srv.confine, srv.allow_read, srv.allow_write) == (True, [], [])
+
+
+@pytest.mark.parametrize(
+    ("words", "program"),
+    [
+        (["node"], "node"),
+        (["-S", "node", "--flag"], "node"),
+        (["-S", "-u", "/root/x", "/usr/bin/python3"], "/usr/bin/python3"),
+        (["-S", "-C", "/home/me", "python3", "-I"], "python3"),
+        (["-i", "PATH=/x:/y", "A=1", "deno", "run"], "deno"),
+        (["--split-string=-u HOME python3"], "python3"),
+        (["-u", "X", "--", "-weird"], "-weird"),
+        (["-i", "-u", "X"], None),
+    ],
+)
+def test_env_in_a_shebang_is_read_for_its_program_never_for_paths(
+    words: list[str], program: str | None
+) -> None:
+    assert env_program(words) == program
+
+
+def test_no_derived_rule_opens_the_home_or_a_folder_holding_it(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    script = home / "server.py"
+    script.write_text("", encoding="utf-8")
+    data = home / "test.db"
+    data.write_text("", encoding="utf-8")
+    env = {"PATH": "/usr/bin", "HOME": str(home)}
+    needs = command_needs(["python3", str(script), "--db-path", str(data)], env, "/")
+    assert {str(script), str(data)} <= set(needs.files)
+    opened = set(needs.runtime) | set(needs.files) | set(needs.writable)
+    assert not opened & {str(home), str(tmp_path), "/"}
+    assert (str(home), "it is the home folder") in needs.refused

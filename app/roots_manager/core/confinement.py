@@ -188,7 +188,7 @@ def _prefix(executable: str, home: str) -> str:
     return prefix
 
 
-def _package_dir(path: str) -> str | None:
+def _package_dir(path: str) -> str:
     """The folder a script's code lives in: its outermost node_modules or site-packages, if any;
     otherwise its own folder.
 
@@ -357,9 +357,7 @@ def command_needs(
         scope.allow(needs, real, file=True)
         if not script and real.endswith(SCRIPT_SUFFIXES):
             script = True
-            package = _package_dir(real)
-            if package is not None:
-                scope.allow(needs, package)
+            scope.allow(needs, _package_dir(real))
     return needs
 
 
