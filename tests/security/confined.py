@@ -19,7 +19,7 @@ import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -28,25 +28,50 @@ from tests.conftest import run_cli
 from tests.polling import wait_for
 
 HOSTILE = Path(__file__).with_name("hostile_server.py")
-TEST_USER = "roots-manager-test"
-"""The unprivileged user the tests that differ between root and a user also run as; made by
-``.ci/run`` (``useradd``)."""
 SECRET = "the private key\n"
 
 
-def unprivileged_user() -> Any:
-    """The unprivileged test user (a ``pwd`` entry); a failure (never a skip) when root runs
-    without it in CI."""
+class Unprivileged(NamedTuple):
+    """A user id and group id that no account and no running process has."""
+
+    pw_uid: int
+    pw_gid: int
+
+
+_unprivileged: list[Unprivileged] = []
+
+
+def unprivileged_user() -> Unprivileged:
+    """The ordinary user the tests that differ between root and a user also run as, when root
+    runs them: an id no account has (``setpriv`` needs no account), nor any process, so that
+    nothing of anyone else's shares it and no set-up step has to make a user."""
+    import grp
     import pwd
 
-    try:
-        return pwd.getpwnam(TEST_USER)
-    except KeyError:
-        if os.environ.get("ROOTS_MANAGER_REQUIRE_PEERS"):
-            raise AssertionError(
-                f"the test user {TEST_USER} is missing (.ci/run makes it)"
-            ) from None
-        pytest.skip(f"run as root, these tests also run as the user {TEST_USER}, missing here")
+    if _unprivileged:
+        return _unprivileged[0]
+    running = set()
+    for name in os.listdir("/proc"):
+        try:
+            status = Path(f"/proc/{name}/status").read_text(encoding="ascii", errors="replace")
+        except OSError:
+            continue
+        running |= {line.split()[1] for line in status.splitlines() if line.startswith("Uid:")}
+    for uid in range(61000, 62000):
+        try:
+            pwd.getpwuid(uid)
+            continue
+        except KeyError:
+            pass
+        try:
+            grp.getgrgid(uid)
+            continue
+        except KeyError:
+            pass
+        if str(uid) not in running:
+            _unprivileged.append(Unprivileged(uid, uid))
+            return _unprivileged[0]
+    raise AssertionError("no free user id between 61000 and 62000 to run a confined server as")
 
 
 def users() -> list[str]:
@@ -134,7 +159,7 @@ def _check_user_can_run(env: dict[str, str]) -> None:
     )  # fmt: skip
     if probe.returncode != 0:
         raise AssertionError(
-            f"the user {TEST_USER} cannot import the bridge from {_importable()}: every folder "
+            f"an ordinary user cannot import the bridge from {_importable()}: every folder "
             f"above them must be enterable by others (o+x)\n{probe.stderr}"
         )
     _user_can_run.append(True)
