@@ -81,7 +81,7 @@ def _stored_setting(store_path: str, server: str) -> dict[str, object] | None:
 class Launch:
     """How the server was started: the command line run, and what its confinement depends on."""
 
-    __slots__ = ("argv", "key", "restartable")
+    __slots__ = ("argv", "key", "restartable", "supervised")
 
     def __init__(
         self,
@@ -91,6 +91,9 @@ class Launch:
     ) -> None:
         self.argv = argv
         self.key = key
+        self.supervised = key is not None and sys.platform.startswith("linux")
+        """The process started is the confined server's supervisor
+        (:mod:`roots_manager.sandbox.supervisor`), not the server itself."""
         """:func:`~roots_manager.core.confined.confinement_key` at the start; None: unconfined."""
         setting = (entry or {}).get("restart_on_revoke")
         self.restartable = setting is True or (key is not None and setting is not False)

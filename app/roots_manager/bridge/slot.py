@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import subprocess
-import sys
 import threading
 from collections.abc import Callable
 
@@ -39,7 +38,7 @@ class ServerSlot:
         self.server = ServerProcess(
             proc,  # type: ignore[arg-type]
             close_stdin=self.close_stdin,
-            supervised=launch is not None and launch.key is not None and sys.platform == "linux",
+            supervised=launch is not None and launch.supervised,
         )
         self.out_ended = asyncio.Event()
         """The server's stdout ended and all it said has been written to the host."""

@@ -66,19 +66,6 @@ class Identity:
         self.dev = dev
         self.ino = ino
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Identity) and (self.path, self.dev, self.ino) == (
-            other.path,
-            other.dev,
-            other.ino,
-        )
-
-    def __hash__(self) -> int:
-        return hash((self.path, self.dev, self.ino))
-
-    def __repr__(self) -> str:
-        return f"Identity({self.path!r}, {self.dev}, {self.ino})"
-
     def matches(self, fd: int) -> bool:
         """Whether descriptor *fd* is the object this identity names."""
         st = os.fstat(fd)

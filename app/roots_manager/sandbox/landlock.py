@@ -18,6 +18,8 @@ import errno
 import os
 import stat
 
+from roots_manager.sandbox import libc
+
 TYPE_CHECKING = False  # not typing's: the exec wrapper must not pay for importing it
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -107,27 +109,8 @@ class _PathBeneathAttr(ctypes.Structure):
     _fields_ = (("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32))
 
 
-_libc_loaded: ctypes.CDLL | None = None
-
-
-def _libc() -> ctypes.CDLL:
-    """The C library, loaded on first use: the module imports anywhere, even where there is
-    no such library to load (Windows)."""
-    global _libc_loaded
-    if _libc_loaded is None:
-        lib = ctypes.CDLL(None, use_errno=True)
-        lib.syscall.restype = ctypes.c_long
-        lib.prctl.restype = ctypes.c_int
-        _libc_loaded = lib
-    return _libc_loaded
-
-
 def _syscall(number: int, *args: object) -> int:
-    ret = int(_libc().syscall(ctypes.c_long(number), *args))
-    if ret < 0:
-        err = ctypes.get_errno()
-        raise LandlockError(err, os.strerror(err))
-    return ret
+    return libc.syscall(number, *args, error=LandlockError)
 
 
 def abi_version() -> int:
@@ -197,6 +180,7 @@ def restrict_self(rules: Iterable[tuple[int, int]], abi: int) -> None:
 
 def set_no_new_privs() -> None:
     """Set no-new-privileges on this process (needed before Landlock and seccomp)."""
-    if _libc().prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
-        err = ctypes.get_errno()
-        raise LandlockError(err, os.strerror(err))
+    try:
+        libc.prctl(PR_SET_NO_NEW_PRIVS, 1)
+    except OSError as exc:
+        raise LandlockError(exc.errno, exc.strerror) from exc

@@ -32,14 +32,13 @@ import sys
 import threading
 
 from roots_manager.core.nofollow import open_no_follow
-from roots_manager.sandbox import seccomp
+from roots_manager.sandbox import libc, seccomp
 
 assert sys.platform == "linux", "imported only where Landlock confines (Linux)"
 
 AT_FDCWD = -100
 AT_SYMLINK_NOFOLLOW = 0x100
 AT_EMPTY_PATH = 0x1000
-SYS_PIDFD_GETFD = 438
 PATH_MAX = 4096
 ADDRESS_LIMIT = 1 << 63
 """No user-space address reaches this far; a larger one is the caller's fault (EFAULT)."""
@@ -192,11 +191,12 @@ class _Caller:
                 except OSError as exc:
                     raise Refused(errno.ESRCH) from exc
             self._checked()
-        ret = _libc().syscall(ctypes.c_long(SYS_PIDFD_GETFD), self._pidfd, fd, 0)
-        if ret < 0:
-            raise Refused(errno.EBADF)
-        self.opened.append(ret)
-        return int(ret)
+        try:
+            copy = libc.pidfd_getfd(self._pidfd, fd)
+        except OSError as exc:
+            raise Refused(errno.EBADF) from exc
+        self.opened.append(copy)
+        return copy
 
     def base(self, dirfd: int) -> int:
         """The folder a relative path of the caller starts from."""
@@ -263,31 +263,6 @@ def _tgid(tid: int) -> int:
     raise Refused(errno.ESRCH)
 
 
-_libc_loaded: ctypes.CDLL | None = None
-
-
-def _libc() -> ctypes.CDLL:
-    global _libc_loaded
-    if _libc_loaded is None:
-        lib = ctypes.CDLL(None, use_errno=True)
-        lib.syscall.restype = ctypes.c_long
-        lib.fchownat.argtypes = (
-            ctypes.c_int,
-            ctypes.c_char_p,
-            ctypes.c_uint,
-            ctypes.c_uint,
-            ctypes.c_int,
-        )
-        lib.utimensat.argtypes = (ctypes.c_int, ctypes.c_char_p, ctypes.c_void_p, ctypes.c_int)
-        _libc_loaded = lib
-    return _libc_loaded
-
-
-def _checked_libc(ret: int) -> None:
-    if ret != 0:
-        raise Refused(ctypes.get_errno() or errno.EPERM)
-
-
 def _proc(fd: int) -> str:
     return f"/proc/self/fd/{fd}"
 
@@ -311,19 +286,9 @@ class _OpenHow(ctypes.Structure):
 def _open_how(base: int, path: bytes, flags: int, resolve: int) -> int:
     """``openat2(base, path, flags, resolve)``."""
     how = _OpenHow(flags | os.O_CLOEXEC, 0, resolve)
-    fd = int(
-        _libc().syscall(
-            ctypes.c_long(SYS_OPENAT2),
-            base,
-            ctypes.c_char_p(path),
-            ctypes.byref(how),
-            ctypes.sizeof(how),
-        )
+    return libc.syscall(
+        SYS_OPENAT2, base, ctypes.c_char_p(path), ctypes.byref(how), ctypes.sizeof(how)
     )
-    if fd < 0:
-        err = ctypes.get_errno()
-        raise OSError(err, os.strerror(err))
-    return fd
 
 
 def _beneath(folder_fd: int, relative: str) -> int:
@@ -464,8 +429,8 @@ class Mediator:
             else:
                 obj, uid, gid = c.target(AT_FDCWD, a[0], follow=follow), a[1], a[2]
             self._object(obj)
-            lib = _libc()
-            _checked_libc(lib.fchownat(obj, b"", uid & 0xFFFFFFFF, gid & 0xFFFFFFFF, AT_EMPTY_PATH))
+            owner = (uid & 0xFFFFFFFF, gid & 0xFFFFFFFF)
+            libc.checked(libc.libc().fchownat(obj, b"", *owner, AT_EMPTY_PATH))
             return 0
         if name in ("utime", "utimes", "futimesat", "utimensat"):
             return self._times(c, name, a)
@@ -511,7 +476,7 @@ class Mediator:
         if stat.S_ISLNK(os.fstat(obj).st_mode):
             raise Refused(errno.EPERM)
         buf = ctypes.create_string_buffer(times, 32) if times is not None else None
-        _checked_libc(_libc().utimensat(AT_FDCWD, os.fsencode(_proc(obj)), buf, 0))
+        libc.checked(libc.libc().utimensat(AT_FDCWD, os.fsencode(_proc(obj)), buf, 0))
         return 0
 
     def _connect(self, c: _Caller, a: tuple[int, ...]) -> int:

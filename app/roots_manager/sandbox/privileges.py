@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import ctypes
 import errno
-import os
 import sys
+
+from roots_manager.sandbox import libc
 
 assert sys.platform == "linux", "imported only where Landlock confines (Linux)"
 
@@ -38,19 +39,6 @@ class _Data(ctypes.Structure):
     )
 
 
-def _libc() -> ctypes.CDLL:
-    lib = ctypes.CDLL(None, use_errno=True)
-    lib.prctl.restype = ctypes.c_int
-    lib.prctl.argtypes = (
-        ctypes.c_int,
-        ctypes.c_ulong,
-        ctypes.c_ulong,
-        ctypes.c_ulong,
-        ctypes.c_ulong,
-    )
-    return lib
-
-
 def last_capability() -> int:
     """The highest capability number this kernel knows."""
     try:
@@ -66,38 +54,28 @@ def drop_bounding() -> None:
     Needs ``CAP_SETPCAP``: an ordinary user's process has it not, and has no capability that
     an ``exec`` could give it under no-new-privileges either.
     """
-    lib = _libc()
-    failed = lib.prctl(PR_SET_SECUREBITS, SECBITS_LOCKED_NOROOT, 0, 0, 0) != 0
-    if failed and ctypes.get_errno() != errno.EPERM:
-        raise OSError(ctypes.get_errno(), "the secure bits cannot be set")
+    try:
+        libc.prctl(PR_SET_SECUREBITS, SECBITS_LOCKED_NOROOT)
+    except PermissionError:
+        return  # not CAP_SETPCAP: an ordinary user's, with nothing to lock or drop
     for cap in range(last_capability() + 1):
-        if lib.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
-            err = ctypes.get_errno()
-            if err == errno.EINVAL:  # past what this kernel knows
-                break
-            if err != errno.EPERM:
-                raise OSError(err, f"capability {cap} cannot be dropped: {os.strerror(err)}")
+        try:
+            libc.prctl(PR_CAPBSET_DROP, cap)
+        except PermissionError:
+            return  # not CAP_SETPCAP: an ordinary user's, which an exec gives nothing
+        except OSError as exc:
+            if exc.errno == errno.EINVAL:  # past what this kernel knows
+                return
+            raise
 
 
 def drop_all() -> None:
     """Empty the ambient, effective, permitted and inheritable capability sets of this thread."""
-    lib = _libc()
-    failed = lib.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0
-    if failed and ctypes.get_errno() != errno.EINVAL:  # a kernel without ambient capabilities
-        raise OSError(ctypes.get_errno(), "the ambient capabilities cannot be cleared")
+    try:
+        libc.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL)
+    except OSError as exc:
+        if exc.errno != errno.EINVAL:  # EINVAL: a kernel without ambient capabilities
+            raise
     header = _Header(CAPABILITY_VERSION_3, 0)
     data = (_Data * 2)()
-    if lib.capset(ctypes.byref(header), data) != 0:
-        err = ctypes.get_errno()
-        raise OSError(err, f"the capabilities cannot be dropped: {os.strerror(err)}")
-
-
-def held() -> dict[str, int]:
-    """This process's capability sets as ``/proc/self/status`` shows them (for reports, tests)."""
-    out: dict[str, int] = {}
-    with open("/proc/self/status", encoding="ascii", errors="replace") as f:
-        for line in f:
-            if line.startswith("Cap"):
-                key, value = line.split(":", 1)
-                out[key] = int(value.strip(), 16)
-    return out
+    libc.checked(libc.libc().capset(ctypes.byref(header), data))

@@ -34,6 +34,8 @@ import os
 import struct
 import sys
 
+from roots_manager.sandbox import libc
+
 AUDIT_ARCH = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7}
 X32_BIT = 0x40000000
 
@@ -281,12 +283,6 @@ class _Fprog(ctypes.Structure):
     _fields_ = (("len", ctypes.c_ushort), ("filter", ctypes.c_void_p))
 
 
-def _libc() -> ctypes.CDLL:
-    lib = ctypes.CDLL(None, use_errno=True)
-    lib.syscall.restype = ctypes.c_long
-    return lib
-
-
 def install(arch: str, *, sockets: bool) -> int:
     """Install the filter on this thread's process; returns the notification descriptor.
 
@@ -298,17 +294,17 @@ def install(arch: str, *, sockets: bool) -> int:
     prog = _Fprog(len(code) // 8, ctypes.cast(buf, ctypes.c_void_p))
     number = SYSCALLS[arch]["seccomp"]
     assert number is not None
-    fd = int(
-        _libc().syscall(
-            ctypes.c_long(number),
+    try:
+        fd = libc.syscall(
+            number,
             ctypes.c_uint(SET_MODE_FILTER),
             ctypes.c_uint(FLAG_NEW_LISTENER),
             ctypes.byref(prog),
         )
-    )
-    if fd < 0:
-        err = ctypes.get_errno()
-        raise SeccompError(err, f"the seccomp filter cannot be installed: {os.strerror(err)}")
+    except OSError as exc:
+        raise SeccompError(
+            exc.errno, f"the seccomp filter cannot be installed: {exc.strerror}"
+        ) from exc
     return fd
 
 

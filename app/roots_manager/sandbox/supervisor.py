@@ -21,7 +21,6 @@ server's process could not be confined.
 
 from __future__ import annotations
 
-import ctypes
 import errno
 import os
 import select
@@ -29,7 +28,7 @@ import signal
 import sys
 import time
 
-from roots_manager.sandbox import landlock, privileges, seccomp
+from roots_manager.sandbox import landlock, libc, privileges, seccomp
 
 assert sys.platform == "linux", "imported only where Landlock confines (Linux)"
 
@@ -44,7 +43,6 @@ GRACE = 1.5
 END_LIMIT = 10.0
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
-SYS_PIDFD_GETFD = 438
 FORWARDED = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT)
 
 
@@ -76,20 +74,13 @@ class Plan:
         """Whether the seccomp filter is installed (this kernel has its user notification)."""
 
 
-def _prctl(option: int, value: int) -> None:
-    lib = ctypes.CDLL(None, use_errno=True)
-    if lib.prctl(option, ctypes.c_ulong(value), 0, 0, 0) != 0:
-        err = ctypes.get_errno()
-        raise OSError(err, os.strerror(err))
-
-
 def _server_process(plan: Plan, supervisor: int, to_parent: int, from_parent: int) -> None:
     """In the forked child: confine this process and exec the server. Never returns."""
     step = "a new session"
     try:
         os.setsid()
         step = "the parent-death signal"
-        _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
         if os.getppid() != supervisor:
             os._exit(EXIT_REFUSED)
         step = "dropping the bounding capabilities"
@@ -185,7 +176,7 @@ class Supervisor:
 
     def run(self) -> int:
         """Start the server confined and supervise it; returns the exit code."""
-        _prctl(PR_SET_CHILD_SUBREAPER, 1)
+        libc.prctl(PR_SET_CHILD_SUBREAPER, 1)
         parent_fd = self._parent_fd()
         if parent_fd == -1:
             os.write(2, b"roots-manager confine: the bridge that started the server is gone\n")
@@ -234,9 +225,9 @@ class Supervisor:
                 return -1
             pidfd = os.pidfd_open(self.server)
             try:
-                libc = ctypes.CDLL(None, use_errno=True)
-                libc.syscall.restype = ctypes.c_long
-                got = libc.syscall(ctypes.c_long(SYS_PIDFD_GETFD), pidfd, int(message[1:]), 0)
+                got = libc.pidfd_getfd(pidfd, int(message[1:]))
+            except OSError:
+                got = -1
             finally:
                 os.close(pidfd)
             if got < 0:
