@@ -1507,7 +1507,7 @@
         <translation>復旧(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/main_menus.py" line="+36"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+36"/>
         <source>&amp;File</source>
         <translation>ファイル(&amp;F)</translation>
     </message>
@@ -1589,7 +1589,7 @@
         <translation>サーバーは初めて起動したときに「サーバーと同意」タブに表示され、あなたが許可したルートだけを見ます。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/main_menus.py" line="+13"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+13"/>
         <source>&amp;Review pending requests…</source>
         <translation>保留中のリクエストを確認(&amp;R)…</translation>
     </message>
@@ -1611,7 +1611,7 @@
         </translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/main_menus.py" line="+6"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+6"/>
         <source>&amp;View</source>
         <translation>表示(&amp;V)</translation>
     </message>

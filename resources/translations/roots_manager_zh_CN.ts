@@ -1507,7 +1507,7 @@
         <translation>恢复(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/main_menus.py" line="+36"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+36"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -1589,7 +1589,7 @@
         <translation>服务器首次运行时会出现在“服务器与授权”标签页中，并且只能看到你授予它的根目录。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/main_menus.py" line="+13"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+13"/>
         <source>&amp;Review pending requests…</source>
         <translation>查看待处理的请求(&amp;R)…</translation>
     </message>
@@ -1611,7 +1611,7 @@
         </translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/main_menus.py" line="+6"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+6"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>

@@ -15,7 +15,7 @@ from roots_manager.core import events, export
 from roots_manager.core.paths import Layout
 from roots_manager.core.timeline import Lane, MarkKind
 from roots_manager.gui.log_view import LogPanel
-from roots_manager.gui.timeline_paint import COLORS, FOCUS_RING
+from roots_manager.gui.timeline_view import COLORS, FOCUS_RING
 
 WAIT_MS = 20_000
 
