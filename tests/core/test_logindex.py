@@ -7,8 +7,7 @@ import os
 
 from roots_manager.core import events
 from roots_manager.core.event_time import parse_ts
-from roots_manager.core.logindex import LogIndex
-from roots_manager.core.logsearch import TextSearch
+from roots_manager.core.logindex import LogIndex, TextSearch
 from roots_manager.core.paths import Layout
 
 

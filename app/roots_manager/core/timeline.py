@@ -26,8 +26,7 @@ from enum import Enum
 from typing import Any, NamedTuple
 
 from roots_manager.core import events
-from roots_manager.core.logindex import LogIndex
-from roots_manager.core.readahead import ReadAhead
+from roots_manager.core.logindex import LogIndex, ReadAhead
 
 
 class MarkKind(Enum):
