@@ -17,8 +17,8 @@ from roots_manager.cli_text import print_json, shown, table
 from roots_manager.core import events as ev
 from roots_manager.core import live
 from roots_manager.core.consent import effective, root_unavailable, visible_roots
-from roots_manager.core.grants import Scope
-from roots_manager.core.model import POLICIES, State
+from roots_manager.core.grants import POLICIES, Scope
+from roots_manager.core.model import State
 from roots_manager.core.names import find_by_visible, visible
 from roots_manager.core.paths import Layout
 from roots_manager.core.store import Store

@@ -9,23 +9,35 @@ refused when read, not when something first touches the odd value.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, Protocol
 
 from roots_manager.core import schema
-from roots_manager.core.grants import Decision, Grant, Pending, Scope
+from roots_manager.core.grants import POLICIES, Decision, Grant, Pending, Policy, Scope
 from roots_manager.core.log_limits import (
     DEFAULT_LOG_MAX_DAYS,
     DEFAULT_LOG_MAX_MIB,
     LOG_LIMIT_TOPS,
     LogRetention,
 )
-from roots_manager.core.model import POLICIES, State
 from roots_manager.core.roots import Root
 from roots_manager.core.schema import SCHEMA_VERSION, SchemaError
 from roots_manager.core.servers import Server
 
 
-def to_document(state: State) -> dict[str, Any]:
+class Stored(Protocol):
+    """What of a state its document holds (:class:`~roots_manager.core.model.State` has it)."""
+
+    roots: list[Root]
+    servers: dict[str, Server]
+    grants: list[Grant]
+    pending: list[Pending]
+    policy: Policy
+    language: str | None
+    log_retention: LogRetention
+    revision: int
+
+
+def to_document(state: Stored) -> dict[str, Any]:
     """The store document of *state*, as it is written."""
     return {
         "schema": SCHEMA_VERSION,
@@ -43,9 +55,9 @@ def to_document(state: State) -> dict[str, Any]:
     }
 
 
-def from_document(doc: object) -> State:
-    """Build a state from a parsed store document; raises :class:`SchemaError` naming the
-    first bad field."""
+def stored_fields(doc: object) -> dict[str, Any]:
+    """The fields of a state read from a parsed store document (its constructor's keyword
+    arguments); raises :class:`SchemaError` naming the first bad field."""
     top = schema.version(doc)
     settings = _SETTINGS.read(schema.member(top, "settings", dict), "settings")
     if "servers" not in top:
@@ -56,7 +68,7 @@ def from_document(doc: object) -> State:
     ]
     schema.unique((r.id for r in roots), "the root id")
     schema.unique((r.path for r in roots), "the root path")
-    return State(
+    return dict(
         roots=roots,
         servers={
             n: _server(n, _fields(_SERVER.read(s, f"servers[{n!r}]")))

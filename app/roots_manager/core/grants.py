@@ -12,6 +12,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Literal
 
+Policy = Literal["ask", "deny", "allow-all"]
+POLICIES: tuple[Policy, ...] = ("ask", "deny", "allow-all")
+"""What becomes of a server no grant names yet: ask the user, deny it, or allow it every root."""
+
 
 class Scope(StrEnum):
     """How long a grant lasts."""

@@ -19,13 +19,16 @@ import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any
 
+from roots_manager.core.document import stored_fields, to_document
 from roots_manager.core.grants import (
+    POLICIES,
     Decision,
     Grant,
     Pending,
     PendingReason,
+    Policy,
     Scope,
     after_run,
     pruned,
@@ -38,9 +41,6 @@ from roots_manager.core.roots import BROAD_REFUSALS, Root, clean_name, find_root
 from roots_manager.core.servers import Server
 
 _FINGERPRINT = re.compile(r"[0-9a-fA-F]{64}")
-
-Policy = Literal["ask", "deny", "allow-all"]
-POLICIES: tuple[Policy, ...] = ("ask", "deny", "allow-all")
 
 
 _NAME_REFUSALS = {
@@ -362,9 +362,6 @@ class State:
 
     def to_json(self) -> dict[str, Any]:
         """The store document of this state (:mod:`roots_manager.core.document`)."""
-        # imported here: the document module builds States, so it imports this one
-        from roots_manager.core.document import to_document
-
         return to_document(self)
 
     @classmethod
@@ -373,9 +370,7 @@ class State:
 
         Every field is checked (type, range, form), and the first bad one is named.
         """
-        from roots_manager.core.document import from_document
-
-        return from_document(doc)
+        return cls(**stored_fields(doc))
 
 
 def server_name_error(name: str) -> ModelError | None:
