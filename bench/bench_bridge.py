@@ -291,7 +291,7 @@ def change_latency(
         else:
             code = (
                 "import time,sys\n"
-                "from roots_manager.core.store import Store\n"
+                "from roots_manager.core.store.file import Store\n"
                 "st=Store()\n"
                 "with st.transaction() as s:\n"
                 f"    rid=s.find_root({root!r}).id\n"

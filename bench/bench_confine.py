@@ -108,7 +108,7 @@ def walk_once(folder: Path, force: bool, filtered: bool = True) -> float:
 
 def walk(home: str, walks: int) -> None:
     from roots_manager.core.paths import Layout
-    from roots_manager.core.store import Store
+    from roots_manager.core.store.file import Store
 
     folder = Path(home) / "granted"
     for d in range(FILES // 100):

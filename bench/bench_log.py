@@ -43,7 +43,7 @@ def _rss_mb() -> float:
 
 
 def _event(i: int, server: str, run: str) -> dict[str, Any]:
-    from roots_manager.core import events
+    from roots_manager.core.log import events
 
     # a mix like real traffic: mostly relayed messages, some roots traffic
     if i % 50 == 0:
@@ -74,7 +74,7 @@ def _event(i: int, server: str, run: str) -> dict[str, Any]:
 def child_writer(home: str, n: int, runs: int, rate: float = 0.0) -> None:
     """Append *n* events round-robin to *runs* runs, at *rate* events/s (0: as fast as
     possible)."""
-    from roots_manager.core import events
+    from roots_manager.core.log import events
     from roots_manager.core.paths import Layout
 
     layout = Layout(Path(home)).ensure()
@@ -146,7 +146,7 @@ def child_ingest(home: str, n: int, runs: int, rate: float) -> None:
     """Follow while a writer process appends *n* events; then measure single-event latency."""
     from PySide6.QtWidgets import QApplication
 
-    from roots_manager.core import events
+    from roots_manager.core.log import events
     from roots_manager.core.paths import Layout
     from roots_manager.gui.log_view import LogPanel
 

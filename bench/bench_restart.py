@@ -103,7 +103,7 @@ def cold_start(command: list[str]) -> float:
 
 
 def count(kind: str) -> list[dict[str, Any]]:
-    from roots_manager.core import events as ev
+    from roots_manager.core.log import events as ev
     from roots_manager.core.paths import Layout
 
     return [e for e in ev.iter_events(Layout.default()) if e.get("kind") == kind]
@@ -123,9 +123,9 @@ def wait_count(kind: str, n: int, timeout: float = 30.0) -> list[dict[str, Any]]
 def restarts(
     command: list[str], folders: dict[str, str], rounds: int, confined: bool
 ) -> dict[str, list[float]]:
-    from roots_manager.core.confined import set_confinement, set_restart_on_revoke
+    from roots_manager.core.confinement.confined import set_confinement, set_restart_on_revoke
     from roots_manager.core.paths import Layout
-    from roots_manager.core.store import Store
+    from roots_manager.core.store.file import Store
 
     store = Store(Layout.default().ensure())
     with store.transaction() as state:
@@ -201,9 +201,9 @@ def round_trips(peer: Peer, count: int, size: int) -> list[float]:
 
 def tracking_cost(blocks: int) -> None:
     """Round trips directly, through a bridge, and through one that may restart its server."""
-    from roots_manager.core.confined import set_restart_on_revoke
+    from roots_manager.core.confinement.confined import set_restart_on_revoke
     from roots_manager.core.paths import Layout
-    from roots_manager.core.store import Store
+    from roots_manager.core.store.file import Store
 
     with tempfile.TemporaryDirectory() as home:
         os.environ["ROOTS_MANAGER_HOME"] = str(Path(home) / "rm")

@@ -44,10 +44,10 @@ CLI = [
 
 def make_home(base: Path, n: int) -> dict[str, str]:
     """A per-user directory holding *n* real folders, all granted to the bench server."""
-    from roots_manager.core.model import State, fingerprint, now_iso
     from roots_manager.core.paths import Layout
     from roots_manager.core.roots import Root
-    from roots_manager.core.store import Store, json_bytes, write_atomic
+    from roots_manager.core.store.file import Store, json_bytes, write_atomic
+    from roots_manager.core.store.state import State, fingerprint, now_iso
 
     folders = base / f"folders-{n}"
     folders.mkdir()
@@ -115,7 +115,7 @@ def child_gui() -> None:
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
-    from roots_manager.core.store import Store
+    from roots_manager.core.store.file import Store
     from roots_manager.gui.roots_view import RootsPanel
     from roots_manager.gui.servers_view import ServersPanel
     from roots_manager.gui.watcher import StoreWatcher

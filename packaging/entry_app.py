@@ -3,6 +3,6 @@ commands, so a shortcut with arguments behaves as ``roots-manager`` does)."""
 
 import sys
 
-from roots_manager.cli import main
+from roots_manager.cli.main import main
 
 sys.exit(main())

@@ -34,11 +34,11 @@ SERVERS = {
 
 def build_sample(home: Path, work: Path, lang: str) -> None:
     """Fill *home* with a realistic state and traffic log."""
-    from roots_manager.core import events as ev
     from roots_manager.core import live
-    from roots_manager.core.model import now_iso
+    from roots_manager.core.log import events as ev
     from roots_manager.core.paths import Layout
-    from roots_manager.core.store import Store
+    from roots_manager.core.store.file import Store
+    from roots_manager.core.store.state import now_iso
 
     layout = Layout(home).ensure()
     folders = {
@@ -159,12 +159,12 @@ def build_sample(home: Path, work: Path, lang: str) -> None:
 def build_first_run(home: Path) -> None:
     """A new user's state: no roots, and the demo server waiting for consent (its bridge's
     marker and log say it holds the server's roots/list, so the prompt counts down)."""
-    from roots_manager.core import events as ev
     from roots_manager.core import live
-    from roots_manager.core.model import now_iso
+    from roots_manager.core.log import events as ev
     from roots_manager.core.paths import Layout
     from roots_manager.core.server_command import DEMO_SERVER_NAME
-    from roots_manager.core.store import Store
+    from roots_manager.core.store.file import Store
+    from roots_manager.core.store.state import now_iso
 
     layout = Layout(home).ensure()
     run = "20261130T090000-roots-demo"
@@ -247,7 +247,7 @@ def main() -> int:
         settings.write_text(f"[General]\n{WELCOME_DISMISSED_KEY}=true\n", encoding="utf-8")
     if args.lang != "en":
         from roots_manager.core.paths import Layout
-        from roots_manager.core.store import Store
+        from roots_manager.core.store.file import Store
 
         with Store(Layout(home)).transaction() as state:
             state.language = args.lang

@@ -58,7 +58,7 @@ def layout(rm_home: Path):  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 def store(layout):  # type: ignore[no-untyped-def]
-    from roots_manager.core.store import Store
+    from roots_manager.core.store.file import Store
 
     return Store(layout)
 

@@ -8,9 +8,9 @@ import time
 from pathlib import Path
 
 from roots_manager.core import live
-from roots_manager.core.model import now_iso
+from roots_manager.core.log.retention import Swept
 from roots_manager.core.paths import Layout
-from roots_manager.core.retention import Swept
+from roots_manager.core.store.state import now_iso
 
 MIB = 1024 * 1024
 DAY = 86400.0

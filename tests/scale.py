@@ -16,10 +16,10 @@ from types import FrameType
 from typing import Any
 
 import roots_manager
-from roots_manager.core.model import State, now_iso
 from roots_manager.core.paths import Layout
 from roots_manager.core.roots import Root
-from roots_manager.core.store import Store, json_bytes, write_atomic
+from roots_manager.core.store.file import Store, json_bytes, write_atomic
+from roots_manager.core.store.state import State, now_iso
 
 PACKAGE = str(Path(roots_manager.__file__).resolve().parent)
 SMALL, LARGE = 2_000, 8_000

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import pytest
 
-from roots_manager import cli
 from roots_manager.bridge.roots import RootsSource
-from roots_manager.core.consent import effective
-from roots_manager.core.model import fingerprint
+from roots_manager.cli import main as cli
+from roots_manager.core.consent.effective import effective
 from roots_manager.core.paths import Layout
+from roots_manager.core.store.state import fingerprint
 from tests.scale import COMMAND, assert_linear, granted, make_folders, saved, steps, ungranted
 
 

@@ -13,8 +13,8 @@ import pytest
 from roots_manager.bridge import answercache
 from roots_manager.bridge.answercache import consulted
 from roots_manager.bridge.roots import RootsSource
-from roots_manager.core.model import fingerprint
-from roots_manager.core.store import Store
+from roots_manager.core.store.file import Store
+from roots_manager.core.store.state import fingerprint
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="the answer is kept on Linux only (inotify)"

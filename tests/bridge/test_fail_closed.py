@@ -273,7 +273,7 @@ def test_an_error_while_answering_becomes_the_bridges_answer(
     """Whatever breaks the computation of an answer, the server is answered by the bridge."""
     from roots_manager.bridge import roots
     from roots_manager.core.paths import Layout
-    from roots_manager.core.store import Store
+    from roots_manager.core.store.file import Store
 
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise ValueError("a root the rules cannot read")

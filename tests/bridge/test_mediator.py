@@ -8,7 +8,7 @@ from typing import Any
 
 from roots_manager.bridge.mediator import Mediator
 from roots_manager.bridge.writer import LineWriter
-from roots_manager.core import events as ev
+from roots_manager.core.log import events as ev
 
 ROOTS = {"roots": [{"uri": "file:///w", "name": "w"}]}
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from roots_manager.bridge.roots import HeldAnswers, RootsSource
-from roots_manager.core.model import fingerprint
-from roots_manager.core.store import Store
+from roots_manager.core.store.file import Store
+from roots_manager.core.store.state import fingerprint
 
 CMD = ["server", "--flag"]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from roots_manager.bridge import winargs
+from roots_manager.platform.windows import command_line as winargs
 
 PATH = r"C:\Windows\system32;C:\Program Files\nodejs;C:\work\node_modules\.bin"
 FILES = {

@@ -1,6 +1,6 @@
 """The per-user folder's access list on Windows: the parts that run anywhere.
 
-The calls to Windows (``core/winacl.py``) cannot run here; what decides and builds the access
+The calls to Windows (``platform/windows/acl_calls.py``) cannot run here; what decides and builds the access
 list can, and runs below against a stand-in for those calls over real folders.
 """
 
@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from roots_manager.core import acl
-from roots_manager.core.acl import AclOutcome, AclStep, SidError
 from roots_manager.core.paths import Layout, home_or_root
+from roots_manager.platform.windows import folder_acl as acl
+from roots_manager.platform.windows.folder_acl import AclOutcome, AclStep, SidError
 
 USER = "S-1-5-21-3623811015-3361044348-30300820-1013"
 PRIVATE = f"D:P(A;OICI;FA;;;{USER})(A;OICI;FA;;;SY)"
@@ -95,7 +95,7 @@ def test_a_folder_read_back_is_private_only_with_exactly_those_entries(
 
 
 class FakeWindows:
-    """The calls of ``core/winacl.py``, over real folders: each folder's DACL in a dict."""
+    """The calls of ``platform/windows/acl_calls.py``, over real folders: each folder's DACL in a dict."""
 
     def __init__(self, sid: str = USER, fail: Exception | None = None) -> None:
         self.sid = sid
@@ -205,7 +205,10 @@ def test_posix_folders_stay_mode_0700_and_never_load_the_windows_code(tmp_path: 
     )
     loaded = json.loads(done.stdout)
     assert "roots_manager.core.paths" in loaded
-    assert "roots_manager.core.acl" not in loaded and "roots_manager.core.winacl" not in loaded
+    assert (
+        "roots_manager.platform.windows.folder_acl" not in loaded
+        and "roots_manager.platform.windows.acl_calls" not in loaded
+    )
     lay = Layout(home)
     assert {stat.S_IMODE(p.stat().st_mode) for p in (lay.home, lay.logs, lay.live)} == {0o700}
     assert done.stderr == ""

@@ -7,15 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from roots_manager.core.confined import granted_folders, rules_for, set_confinement
-from roots_manager.core.confinement import (
+from roots_manager.core.confinement.confined import granted_folders, rules_for, set_confinement
+from roots_manager.core.confinement.derive import (
     command_needs,
     env_program,
     listed_beneath,
     open_beneath,
 )
-from roots_manager.core.model import State
-from roots_manager.core.rules import Rules
+from roots_manager.core.confinement.rules import Rules
+from roots_manager.core.store.state import State
 
 
 def test_rules_survive_the_wrappers_command_line() -> None:

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from roots_manager.core.consent import effective, unavailable_reason
-from roots_manager.core.grants import Decision, Scope
-from roots_manager.core.model import State, fingerprint
+from roots_manager.core.consent.effective import effective, unavailable_reason
 from roots_manager.core.refusal import ModelError
+from roots_manager.core.store.grants import Decision, Scope
+from roots_manager.core.store.state import State, fingerprint
 from roots_manager.core.uri import path_to_uri
 
 CMD = ["npx", "-y", "@modelcontextprotocol/server-filesystem"]
@@ -396,7 +396,7 @@ def test_a_name_taken_from_an_odd_folder_name_is_made_safe(tmp_path: Path) -> No
 def test_stored_values_of_the_wrong_type_are_refused_on_read(
     doc_part: dict[str, object], words: str
 ) -> None:
-    from roots_manager.core.schema import SchemaError
+    from roots_manager.core.store.schema import SchemaError
 
     doc = {**State().to_json(), **doc_part}
     with pytest.raises(SchemaError, match=re.escape(words)):
@@ -404,7 +404,7 @@ def test_stored_values_of_the_wrong_type_are_refused_on_read(
 
 
 def test_a_granted_folder_swapped_for_a_link_elsewhere_is_withheld(tmp_path: Path) -> None:
-    from roots_manager.core.consent import root_unavailable
+    from roots_manager.core.consent.effective import root_unavailable
 
     folder = tmp_path / "project"
     folder.mkdir()
@@ -432,7 +432,7 @@ def test_a_granted_folder_swapped_for_a_link_elsewhere_is_withheld(tmp_path: Pat
 
 
 def test_a_root_from_an_older_store_that_became_too_broad_is_withheld(tmp_path: Path) -> None:
-    from roots_manager.core.consent import root_unavailable
+    from roots_manager.core.consent.effective import root_unavailable
 
     folder = tmp_path / "project"
     folder.mkdir()
@@ -448,7 +448,7 @@ def test_a_root_from_an_older_store_that_became_too_broad_is_withheld(tmp_path: 
 
 
 def test_a_broad_root_the_user_allowed_stays_given(tmp_path: Path) -> None:
-    from roots_manager.core.consent import root_unavailable
+    from roots_manager.core.consent.effective import root_unavailable
 
     s = State()
     root = s.add_root(os.path.expanduser("~"), allow_broad=True)

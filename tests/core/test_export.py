@@ -6,7 +6,7 @@ import csv
 import json
 from pathlib import Path
 
-from roots_manager.core import events, export
+from roots_manager.core.log import events, export
 
 RECS: list[dict[str, object]] = [
     events.event(events.RUN_START, "fs", "s1", command=["npx", "a b"], pid=7),

@@ -15,14 +15,16 @@ from pathlib import Path
 
 import pytest
 
-from roots_manager.core import hostchanges, hostrecord, jsonc
-from roots_manager.core.hostchanges import UNWRAP, WRAP
-from roots_manager.core.hosts import HOST_IDS, HOSTS, Platform, host
-from roots_manager.core.hostservers import Transport, parse_wrapped
-from roots_manager.core.hostwrap import find_bridge, home_for_hosts
-from roots_manager.core.model import fingerprint
+from roots_manager.core.hosts import jsonc
+from roots_manager.core.hosts import operations as hostchanges
+from roots_manager.core.hosts import record as hostrecord
+from roots_manager.core.hosts.declared import Transport, parse_wrapped
+from roots_manager.core.hosts.known import HOST_IDS, HOSTS, Platform, host
+from roots_manager.core.hosts.operations import UNWRAP, WRAP
+from roots_manager.core.hosts.wrap import find_bridge, home_for_hosts
 from roots_manager.core.paths import Layout
-from roots_manager.core.store import Store
+from roots_manager.core.store.file import Store
+from roots_manager.core.store.state import fingerprint
 from tests.core.hosts_samples import BROKEN, SAMPLES
 
 BRIDGE = "/opt/roots manager/bin/roots-bridge"

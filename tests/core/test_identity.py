@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from roots_manager.core import identity
-from roots_manager.core.model import State
 from roots_manager.core.refusal import ModelError
+from roots_manager.core.store.state import State
 
 NFC = "/Users/me/プロジェクト"
 NFD = unicodedata.normalize("NFD", NFC)

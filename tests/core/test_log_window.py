@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from roots_manager.core.log_window import Insertion, LogWindow
+from roots_manager.core.log.window import Insertion, LogWindow
 
 
 def test_unfiltered_rows_enter_the_view_as_one_insertion_per_flush() -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import os
 
-from roots_manager.core import events
-from roots_manager.core.event_time import parse_ts
-from roots_manager.core.logindex import LogIndex, TextSearch
+from roots_manager.core.log import events
+from roots_manager.core.log.event_time import parse_ts
+from roots_manager.core.log.index import LogIndex, TextSearch
 from roots_manager.core.paths import Layout
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from roots_manager.core.probe_plan import (
+from roots_manager.core.probe.plan import (
     Operation,
     PathTool,
     TargetKind,

@@ -7,11 +7,11 @@ import os
 from pathlib import Path
 
 from roots_manager.core.paths import Layout
-from roots_manager.core.probe_fixture import LINK, ROOT, SECRET, Fixture, changed
-from roots_manager.core.probe_plan import Operation, TargetKind
-from roots_manager.core.probe_report import Report
-from roots_manager.core.probe_table import compare, folder_name, history, save
-from roots_manager.core.probe_verdict import (
+from roots_manager.core.probe.fixture import LINK, ROOT, SECRET, Fixture, changed
+from roots_manager.core.probe.plan import Operation, TargetKind
+from roots_manager.core.probe.report import Report
+from roots_manager.core.probe.table import compare, folder_name, history, save
+from roots_manager.core.probe.verdict import (
     Cell,
     Evidence,
     Outcome,

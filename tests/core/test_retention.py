@@ -7,12 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from roots_manager.core import retention
-from roots_manager.core.log_limits import DEFAULT_LOG_MAX_DAYS, DEFAULT_LOG_MAX_MIB, LogRetention
-from roots_manager.core.model import State
+from roots_manager.core.log import retention
 from roots_manager.core.paths import Layout
 from roots_manager.core.refusal import ModelError
-from roots_manager.core.store import Store, StoreUnreadable
+from roots_manager.core.store.file import Store, StoreUnreadable
+from roots_manager.core.store.log_limits import (
+    DEFAULT_LOG_MAX_DAYS,
+    DEFAULT_LOG_MAX_MIB,
+    LogRetention,
+)
+from roots_manager.core.store.state import State
 from tests.logruns import MIB, names, past_run, remaining, removed, running
 
 

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from roots_manager.core.model import State
-from roots_manager.core.schema import MAX_COUNTER, SCHEMA_VERSION, SchemaError
+from roots_manager.core.store.schema import MAX_COUNTER, SCHEMA_VERSION, SchemaError
+from roots_manager.core.store.state import State
 
 FP = "ab" * 32
 
@@ -133,8 +133,8 @@ def test_a_huge_or_deep_value_is_shown_short(doc: dict[str, Any]) -> None:
 def test_confinement_fields_are_checked_and_older_stores_read_without_them() -> None:
     import pytest
 
-    from roots_manager.core.model import State
-    from roots_manager.core.schema import SchemaError
+    from roots_manager.core.store.schema import SchemaError
+    from roots_manager.core.store.state import State
 
     old = {"schema": 2, "servers": {"fs": {}}, "grants": [{"server": "fs", "root": "r1"}]}
     state = State.from_json(old)
@@ -152,8 +152,8 @@ def test_confinement_fields_are_checked_and_older_stores_read_without_them() -> 
 
 def test_restart_on_revoke_defaults_to_confinement_and_is_checked() -> None:
     """Schema 4: a server's restart_on_revoke, unset (the default), true or false."""
-    from roots_manager.core.model import State
-    from roots_manager.core.schema import SchemaError
+    from roots_manager.core.store.schema import SchemaError
+    from roots_manager.core.store.state import State
 
     state = State.from_json(
         {
@@ -175,8 +175,8 @@ def test_restart_on_revoke_defaults_to_confinement_and_is_checked() -> None:
 
 def test_the_last_consent_decision_is_kept_and_checked() -> None:
     """Schema 5: a server's last consent decision and its time; older stores read without them."""
-    from roots_manager.core.model import State
-    from roots_manager.core.schema import SchemaError
+    from roots_manager.core.store.schema import SchemaError
+    from roots_manager.core.store.state import State
 
     state = State.from_json({"schema": 4, "servers": {"fs": {}}})
     assert state.servers["fs"].decision is None and state.servers["fs"].decided_at is None
@@ -193,9 +193,9 @@ def test_the_last_consent_decision_is_kept_and_checked() -> None:
 
 def test_the_sockets_a_confined_server_may_connect_to_are_kept_and_checked() -> None:
     """Schema 6: a server's allowed Unix sockets; older stores read without them."""
-    from roots_manager.core.confined import set_confinement
-    from roots_manager.core.model import State
-    from roots_manager.core.schema import SchemaError
+    from roots_manager.core.confinement.confined import set_confinement
+    from roots_manager.core.store.schema import SchemaError
+    from roots_manager.core.store.state import State
 
     state = State.from_json({"schema": 5, "servers": {"fs": {"confine": True}}})
     assert state.servers["fs"].allow_socket == []

@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from roots_manager.core.grants import Decision, Scope
-from roots_manager.core.model import State
 from roots_manager.core.paths import Layout, SharedDirectoryError
-from roots_manager.core.schema import SCHEMA_VERSION
-from roots_manager.core.store import Store, StoreError, StoreUnreadable
+from roots_manager.core.store.file import Store, StoreError, StoreUnreadable
+from roots_manager.core.store.grants import Decision, Scope
+from roots_manager.core.store.schema import SCHEMA_VERSION
+from roots_manager.core.store.state import State
 from tests.conftest import run_cli
 
 
@@ -183,7 +183,7 @@ WORKER = textwrap.dedent(
     import sys
     from pathlib import Path
     from roots_manager.core.paths import Layout
-    from roots_manager.core.store import Store
+    from roots_manager.core.store.file import Store
     from tests.core.test_store import apply_op
 
     home, base, worker = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])

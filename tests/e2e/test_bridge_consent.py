@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from roots_manager.core import events as ev
 from roots_manager.core import live
+from roots_manager.core.log import events as ev
 from roots_manager.core.paths import Layout
-from roots_manager.core.store import Store
+from roots_manager.core.store.file import Store
 from tests.bridge.wire import (
     Bridged,
     events,

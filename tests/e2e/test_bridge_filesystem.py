@@ -17,7 +17,7 @@ from pathlib import Path
 import anyio
 from mcp import Client, StdioServerParameters
 
-from roots_manager.core import events as ev
+from roots_manager.core.log import events as ev
 from roots_manager.core.paths import Layout
 from tests.bridge.wire import BridgeProc, bridge_argv, events, initialize, is_id, wait_for
 from tests.conftest import run_cli

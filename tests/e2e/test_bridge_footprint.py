@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 import roots_manager
-from roots_manager.core import events as ev
-from roots_manager.core.store import Store
+from roots_manager.core.log import events as ev
+from roots_manager.core.store.file import Store
 from tests.bridge.wire import Bridged, events, grant_folder, is_method
 
 MODULES_AT_EXIT = """

@@ -8,9 +8,9 @@ from pathlib import Path
 import psutil
 
 from roots_manager.bridge.handlers import MAX_BACKLOG
-from roots_manager.core import events as ev
+from roots_manager.core.log import events as ev
 from roots_manager.core.paths import Layout
-from roots_manager.core.store import Store
+from roots_manager.core.store.file import Store
 from tests.bridge.wire import BridgeProc, bridge_argv, events, wait_for
 
 FLOOD = Path(__file__).with_name("flood_server.py")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from roots_manager.core.store import Store
+from roots_manager.core.store.file import Store
 from tests.bridge.wire import Bridged, grant_folder, is_id
 from tests.conftest import run_cli
 

@@ -12,8 +12,8 @@ import anyio
 import pytest
 from mcp import Client, StdioServerParameters
 
-from roots_manager.core import events as ev
-from roots_manager.core.store import Store
+from roots_manager.core.log import events as ev
+from roots_manager.core.store.file import Store
 from tests.bridge.wire import Bridged, bridge_argv, events, is_id, is_method
 
 TOOL_SERVER = Path(__file__).with_name("roots_tool_server.py")

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from roots_manager.core import events as ev
 from roots_manager.core import live
+from roots_manager.core.log import events as ev
 from roots_manager.core.paths import Layout
 from tests.bridge.wire import (
     Bridged,

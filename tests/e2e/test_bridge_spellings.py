@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from roots_manager.core import events as ev
-from roots_manager.core.store import Store
+from roots_manager.core.log import events as ev
+from roots_manager.core.store.file import Store
 from tests.bridge.wire import bridge_argv, events, grant_folder, wait_for
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from roots_manager.cli_gui import APP_EXECUTABLE, app_executable
+from roots_manager.cli.gui import APP_EXECUTABLE, app_executable
 
 
 def test_a_bundled_command_hands_over_to_the_app_beside_it(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from roots_manager.core import events as ev
+from roots_manager.core.log import events as ev
 from roots_manager.core.paths import Layout
 from tests.conftest import run_cli
 

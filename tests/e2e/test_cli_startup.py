@@ -17,7 +17,7 @@ from roots_manager import __version__
 # Run in a fresh interpreter: the test process itself has imported everything already.
 REPORT = """
 import contextlib, json, sys
-from roots_manager.cli import main
+from roots_manager.cli.main import main
 with contextlib.redirect_stdout(sys.stderr), contextlib.suppress(SystemExit):
     main(sys.argv[1:])
 print(json.dumps(sorted(sys.modules)))
@@ -32,12 +32,12 @@ NOT_FOR_ANY_COMMAND_HERE = {
     "watchfiles",  # --follow, --watch
     "PySide6",  # the app
     "roots_manager.probe",
-    "roots_manager.core.probe_table",
-    "roots_manager.core.probe_report",
-    "roots_manager.core.hostchanges",
-    "roots_manager.core.hostformats",
-    "roots_manager.core.confined",
-    "roots_manager.core.retention",
+    "roots_manager.core.probe.table",
+    "roots_manager.core.probe.report",
+    "roots_manager.core.hosts.operations",
+    "roots_manager.core.hosts.formats",
+    "roots_manager.core.confinement.confined",
+    "roots_manager.core.log.retention",
     "roots_manager.sandbox",
 }
 
@@ -64,7 +64,7 @@ def test_listing_roots_loads_the_store_but_not_other_commands_work(tmp_path: Pat
     loaded_by("roots", "add", str(tmp_path / "work"))
     modules, printed = loaded_by("roots", "list", "--json")
     assert [r["path"] for r in json.loads(printed)] == [str(tmp_path / "work")]
-    assert "roots_manager.core.store" in modules
+    assert "roots_manager.core.store.file" in modules
     assert sorted(NOT_FOR_ANY_COMMAND_HERE & modules) == []
 
 
@@ -72,13 +72,13 @@ def test_a_command_still_finds_what_it_imports_late(tmp_path: Path) -> None:
     # each subcommand module imports its work inside the command: one of each runs here
     modules, printed = loaded_by("hosts", "list", "--json")
     assert json.loads(printed)["version"] == 1
-    assert "roots_manager.core.hostchanges" in modules
+    assert "roots_manager.core.hosts.operations" in modules
     modules, printed = loaded_by("probe", "--history", "nobody", "--json")
     assert json.loads(printed) == []
-    assert "roots_manager.core.probe_table" in modules
+    assert "roots_manager.core.probe.table" in modules
     modules, printed = loaded_by("log-retention")
     assert "traffic logs are kept" in printed
-    assert "roots_manager.core.retention" in modules
+    assert "roots_manager.core.log.retention" in modules
     loaded_by("servers", "confine", "fs", "on")
     modules, printed = loaded_by("servers", "show", "fs", "--json")
     assert json.loads(printed)["confine"] is True

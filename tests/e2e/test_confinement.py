@@ -19,7 +19,7 @@ import anyio
 import pytest
 from mcp import Client, StdioServerParameters
 
-from roots_manager.core import events as ev
+from roots_manager.core.log import events as ev
 from roots_manager.core.paths import Layout
 from roots_manager.sandbox.landlock import TEST_ABI_ENV
 from tests.bridge.wire import bridge_argv, events

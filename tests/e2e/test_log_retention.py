@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 from roots_manager.core.paths import Layout
-from roots_manager.core.store import Store
+from roots_manager.core.store.file import Store
 from tests.bridge.wire import bridge_argv
 from tests.conftest import run_cli
 from tests.logruns import WAIT, names, past_run, remaining, running

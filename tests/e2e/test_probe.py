@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from roots_manager.core.paths import Layout
-from roots_manager.core.store import Store
+from roots_manager.core.store.file import Store
 from tests.conftest import run_cli
 
 PUPPET = Path(__file__).resolve().parent.parent / "probe" / "puppet_server.py"

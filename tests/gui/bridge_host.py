@@ -12,7 +12,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from roots_manager.core.events import iter_events
+from roots_manager.core.log.events import iter_events
 from roots_manager.core.paths import Layout
 
 HERE = Path(__file__).resolve().parent

@@ -10,7 +10,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QAbstractButton, QApplication, QMessageBox, QWidget
 
 from roots_manager.core.paths import Layout
-from roots_manager.core.store import Store
+from roots_manager.core.store.file import Store
 from roots_manager.gui.app import AppController
 from roots_manager.gui.watcher import StoreWatcher
 

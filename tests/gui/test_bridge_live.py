@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from roots_manager.core.paths import Layout
-from roots_manager.core.store import Store
+from roots_manager.core.store.file import Store
 from roots_manager.gui.app import AppController
 from roots_manager.gui.servers_model import BRIDGE, STALE, STATUS
 from roots_manager.gui.servers_view import ServersPanel

@@ -10,11 +10,12 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from roots_manager.core import confined, live
+from roots_manager.core import live
+from roots_manager.core.confinement import confined
 from roots_manager.core.live import BridgeMarker
-from roots_manager.core.model import now_iso
 from roots_manager.core.paths import Layout
-from roots_manager.core.store import Store
+from roots_manager.core.store.file import Store
+from roots_manager.core.store.state import now_iso
 from roots_manager.gui import confinement_text
 from roots_manager.gui.consent_matrix import CellReadOnlyRole, ServerConfinedRole
 from roots_manager.gui.resources import install_translators

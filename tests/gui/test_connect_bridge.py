@@ -14,7 +14,7 @@ from pytestqt.qtbot import QtBot
 
 from roots_manager.core.paths import Layout
 from roots_manager.core.server_command import demo_command
-from roots_manager.core.store import Store
+from roots_manager.core.store.file import Store
 from roots_manager.gui.app import AppController
 from roots_manager.gui.connect import ConnectionManager
 from roots_manager.gui.main_window import MainWindow

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from roots_manager.core.interaction import (
+from roots_manager.core.consent.questions import (
     ConsentAnswer,
     ConsentQuestion,
     ConsentQueue,
     Reply,
 )
 from roots_manager.core.paths import Layout
-from roots_manager.core.store import Store
+from roots_manager.core.store.file import Store
 from roots_manager.gui.app import AppController
 from roots_manager.gui.consent_dialog import ConsentDialog
 from tests.conftest import run_cli

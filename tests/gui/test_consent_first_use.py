@@ -12,11 +12,11 @@ from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from roots_manager.core import events
-from roots_manager.core.consent_wait import WaitStage, wait_of
+from roots_manager.core.consent.wait import WaitStage, wait_of
+from roots_manager.core.log import events
 from roots_manager.core.paths import Layout
 from roots_manager.core.server_command import demo_command
-from roots_manager.core.store import Store
+from roots_manager.core.store.file import Store
 from roots_manager.gui.app import AppController
 from roots_manager.gui.consent_dialog import ConsentDialog
 from tests.gui.bridge_host import BridgeHost, events_of

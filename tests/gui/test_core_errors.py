@@ -10,8 +10,9 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from roots_manager.core import model, uri
-from roots_manager.core.store import Store
+from roots_manager.core import uri
+from roots_manager.core.store import state as model
+from roots_manager.core.store.file import Store
 from roots_manager.gui import errors
 from roots_manager.gui.resources import install_translators
 from roots_manager.gui.watcher import StoreWatcher

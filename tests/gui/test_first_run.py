@@ -8,7 +8,7 @@ from PySide6.QtGui import QImage
 from pytestqt.qtbot import QtBot
 
 from roots_manager.core.paths import Layout
-from roots_manager.core.store import Store
+from roots_manager.core.store.file import Store
 from roots_manager.gui.app import AppController
 from roots_manager.gui.placeholder_view import PlaceholderTableView
 from roots_manager.gui.welcome import WelcomeBanner

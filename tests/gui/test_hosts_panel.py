@@ -7,8 +7,8 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 
-from roots_manager.core.hosts import Platform
-from roots_manager.core.store import Store
+from roots_manager.core.hosts.known import Platform
+from roots_manager.core.store.file import Store
 from roots_manager.gui.hosts_view import FILE, HOST, PROTECT, SERVER, HostsPanel
 from roots_manager.gui.watcher import StoreWatcher
 from tests.core.hosts_samples import BROKEN, SAMPLES

@@ -19,9 +19,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from roots_manager.core.interaction import questions
+from roots_manager.core.consent.questions import questions
 from roots_manager.core.paths import Layout
-from roots_manager.core.store import Store
+from roots_manager.core.store.file import Store
 from roots_manager.gui.app import AppController, app_settings
 from roots_manager.gui.connect_dialog import ConnectDialog
 from roots_manager.gui.consent_dialog import ConsentDialog

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pytestqt.qtbot import QtBot
 
-from roots_manager.core import events
-from roots_manager.core.logindex import LogIndex
+from roots_manager.core.log import events
+from roots_manager.core.log.index import LogIndex
 from roots_manager.core.paths import Layout
 from roots_manager.gui.log_feed import LogFeed
 

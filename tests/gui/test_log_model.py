@@ -10,8 +10,8 @@ import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from roots_manager.core import events
-from roots_manager.core.logindex import LogIndex
+from roots_manager.core.log import events
+from roots_manager.core.log.index import LogIndex
 from roots_manager.core.paths import Layout
 from roots_manager.gui.log_model import DIRECTION, ID, KIND, ROW_CACHE, SERVER, SUMMARY, LogModel
 from roots_manager.gui.log_view import LogPanel

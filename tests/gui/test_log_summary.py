@@ -7,8 +7,8 @@ from collections.abc import Iterator
 import pytest
 from PySide6.QtWidgets import QApplication
 
-from roots_manager.core import events
-from roots_manager.core.logindex import LogIndex
+from roots_manager.core.log import events
+from roots_manager.core.log.index import LogIndex
 from roots_manager.core.paths import Layout
 from roots_manager.gui import log_texts
 from roots_manager.gui.log_model import SUMMARY, LogModel

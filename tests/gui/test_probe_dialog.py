@@ -9,10 +9,10 @@ from pathlib import Path
 import psutil
 from PySide6.QtCore import QItemSelectionModel, Qt
 
-from roots_manager.core.logindex import LogIndex
+from roots_manager.core.log.index import LogIndex
 from roots_manager.core.paths import Layout
-from roots_manager.core.probe_verdict import Outcome
-from roots_manager.core.store import Store
+from roots_manager.core.probe.verdict import Outcome
+from roots_manager.core.store.file import Store
 from roots_manager.gui.log_model import LogModel
 from roots_manager.gui.probe_dialog import ProbeDialog
 from roots_manager.gui.probe_model import COLOURS, INSIDE, OUTSIDE

@@ -8,9 +8,9 @@ from contextlib import contextmanager
 import pytest
 from PySide6.QtWidgets import QApplication
 
-from roots_manager.core import probe_reasons as core
-from roots_manager.core.probe_plan import RESOURCE_READ, Operation, TargetKind, choose_tools
-from roots_manager.core.probe_reasons import (
+from roots_manager.core.probe import reasons as core
+from roots_manager.core.probe.plan import RESOURCE_READ, Operation, TargetKind, choose_tools
+from roots_manager.core.probe.reasons import (
     Finding,
     Problem,
     ProblemCode,
@@ -19,7 +19,7 @@ from roots_manager.core.probe_reasons import (
     Step,
     plan,
 )
-from roots_manager.core.probe_verdict import Cell, Outcome, Row
+from roots_manager.core.probe.verdict import Cell, Outcome, Row
 from roots_manager.gui import probe_texts
 from roots_manager.gui.probe_model import READING, ProbeRowsModel
 from roots_manager.gui.resources import install_translators

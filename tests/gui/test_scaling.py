@@ -14,9 +14,9 @@ import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication, QHeaderView
 
-from roots_manager.core.consent import unavailable_reason
-from roots_manager.core.model import State
+from roots_manager.core.consent.effective import unavailable_reason
 from roots_manager.core.paths import Layout
+from roots_manager.core.store.state import State
 from roots_manager.gui.consent_cells import MATRIX_FIT_LIMIT
 from roots_manager.gui.consent_matrix import ConsentMatrixModel
 from roots_manager.gui.roots_model import AVAILABILITY_BATCH, AVAILABLE, RootsModel

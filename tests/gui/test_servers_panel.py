@@ -13,9 +13,9 @@ from PySide6.QtWidgets import QLabel, QMessageBox
 
 from roots_manager.core import live
 from roots_manager.core.live import BridgeMarker
-from roots_manager.core.model import now_iso
 from roots_manager.core.paths import Layout
-from roots_manager.core.store import Store
+from roots_manager.core.store.file import Store
+from roots_manager.core.store.state import now_iso
 from roots_manager.gui.consent_matrix import CellScopeRole, ConsentMatrixModel
 from roots_manager.gui.servers_model import (
     LAST_ASKED,

@@ -7,9 +7,9 @@ import subprocess
 from pytestqt.qtbot import QtBot
 
 from roots_manager import __version__
-from roots_manager.core.log_limits import LogRetention
 from roots_manager.core.paths import Layout
-from roots_manager.core.store import Store
+from roots_manager.core.store.file import Store
+from roots_manager.core.store.log_limits import LogRetention
 from roots_manager.gui.app import AppController
 from roots_manager.gui.relaunch import relaunch_command
 from roots_manager.gui.settings_dialog import SettingsDialog

@@ -13,7 +13,7 @@ from pathlib import Path
 from roots_manager.core import live
 from roots_manager.core.live import BridgeMarker
 from roots_manager.core.paths import Layout
-from roots_manager.core.store import Store
+from roots_manager.core.store.file import Store
 from roots_manager.gui.watcher import _WatchThread, where_changed
 
 WAIT = 30_000

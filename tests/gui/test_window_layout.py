@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QApplication, QSplitter, QStyle
 from pytestqt.qtbot import QtBot
 
 from roots_manager.core.paths import Layout
-from roots_manager.core.store import Store
+from roots_manager.core.store.file import Store
 from roots_manager.gui import window_state
 from roots_manager.gui.app import AppController, app_settings
 from roots_manager.gui.main_window import GEOMETRY_KEY, MainWindow

@@ -10,7 +10,7 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from roots_manager.core import events
+from roots_manager.core.log import events
 from roots_manager.gui.app import AppController
 from roots_manager.gui.connect_dialog import ConnectDialog
 from roots_manager.gui.detect import DetectDialog

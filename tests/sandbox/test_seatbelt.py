@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from roots_manager.core.rules import Rules
+from roots_manager.core.confinement.rules import Rules
 from roots_manager.sandbox.seatbelt import profile, quote
 
 

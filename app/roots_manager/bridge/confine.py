@@ -94,7 +94,7 @@ class Launch:
         self.supervised = key is not None and sys.platform.startswith("linux")
         """The process started is the confined server's supervisor
         (:mod:`roots_manager.sandbox.supervisor`), not the server itself."""
-        """:func:`~roots_manager.core.confined.confinement_key` at the start; None: unconfined."""
+        """:func:`~roots_manager.core.confinement.confined.confinement_key` at the start; None: unconfined."""
         setting = (entry or {}).get("restart_on_revoke")
         self.restartable = setting is True or (key is not None and setting is not False)
         """Whether the bridge may restart this server (confined, or restart on revoke on)."""
@@ -115,10 +115,14 @@ def wrapped(command: Sequence[str], server: str, force: bool, run: str = "") -> 
         if ran_confined.exists():  # confinement was turned off since
             shutil.rmtree(ran_confined, ignore_errors=True)
         return Launch(list(command), None, entry)
-    from roots_manager.core.confined import confinement_key, rules_for, wants_confinement
-    from roots_manager.core.model import fingerprint
+    from roots_manager.core.confinement.confined import (
+        confinement_key,
+        rules_for,
+        wants_confinement,
+    )
     from roots_manager.core.paths import ensure_private_dir
-    from roots_manager.core.store import Store, StoreError
+    from roots_manager.core.store.file import Store, StoreError
+    from roots_manager.core.store.state import fingerprint
     from roots_manager.sandbox.availability import availability
 
     try:
@@ -151,7 +155,7 @@ def wrapped(command: Sequence[str], server: str, force: bool, run: str = "") -> 
             f"confinement was asked for and {found.reason}; the server is not started unconfined"
         )
     tmpdir = ensure_private_dir(ran_confined)
-    from roots_manager.core.confinement import package_caches
+    from roots_manager.core.confinement.derive import package_caches
 
     for cache in package_caches(command, os.environ):
         # a first npx has no ~/.npm yet: a rule cannot name a folder that is not there

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from roots_manager.bridge.eventlog import BridgeLog
 from roots_manager.bridge.roots import HeldAnswers
-from roots_manager.core import events as ev
+from roots_manager.core.log import events as ev
 
 
 class ConsentWait:

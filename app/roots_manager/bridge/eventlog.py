@@ -5,7 +5,7 @@ cannot be written (a directory that is not writable, a full disk) is reported on
 otherwise ignored: the traffic matters more than its record. The live marker (what the desktop app and ``roots-manager servers list`` show about a running bridge) is
 rewritten atomically in a worker thread, coalescing updates, so that an fsync never stalls the
 relay. Across runs, all bridge runs' logs are kept within the limits saved in the store
-(:mod:`roots_manager.core.retention`), swept in a thread when the bridge starts and at each
+(:mod:`roots_manager.core.log.retention`), swept in a thread when the bridge starts and at each
 rotation.
 """
 
@@ -19,8 +19,9 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from roots_manager.core import events as ev
-from roots_manager.core import live, retention
+from roots_manager.core import live
+from roots_manager.core.log import events as ev
+from roots_manager.core.log import retention
 from roots_manager.core.paths import Layout
 
 MARKER_DELAY = 0.1

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from roots_manager.bridge import lenient
 from roots_manager.bridge.jsonrpc import EventSink, error_line
-from roots_manager.core import events as ev
+from roots_manager.core.log import events as ev
 
 
 class Guard:

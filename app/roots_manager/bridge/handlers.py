@@ -12,7 +12,7 @@ from roots_manager.bridge.eventlog import BridgeLog
 from roots_manager.bridge.mediator import Mediator
 from roots_manager.bridge.pump import HOLD_LIMIT, HandOff, LoopHandler
 from roots_manager.bridge.writer import LineWriter
-from roots_manager.core import events as ev
+from roots_manager.core.log import events as ev
 
 MAX_BACKLOG = 4 * 1024 * 1024
 """Bytes of the bridge's answers a server may leave unread before its output waits for it."""

@@ -20,7 +20,7 @@ from roots_manager.bridge.jsonrpc import (
     Json,
     key,
 )
-from roots_manager.core import events as ev
+from roots_manager.core.log import events as ev
 
 
 class Handshake:

@@ -145,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
     command = list(args.command)
     if command and command[0] == "--":
         command = command[1:]
-    from roots_manager.core.model import server_name_error
+    from roots_manager.core.store.state import server_name_error
 
     problem = None
     name_error = server_name_error(args.server)

@@ -58,7 +58,7 @@ from roots_manager.bridge.mrtr import HostRequest, InputRounds
 from roots_manager.bridge.observed import Observed
 from roots_manager.bridge.telling import Telling
 from roots_manager.bridge.writer import LineWriter
-from roots_manager.core import events as ev
+from roots_manager.core.log import events as ev
 
 __all__ = ["Answers", "EventSink", "Mediator"]
 

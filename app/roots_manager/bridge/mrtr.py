@@ -39,7 +39,7 @@ from roots_manager.bridge.jsonrpc import (
     key,
     root_uris,
 )
-from roots_manager.core import events as ev
+from roots_manager.core.log import events as ev
 
 MAX_REMEMBERED = 256
 """Host requests kept in case the server answers them with input_required."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from roots_manager.bridge.jsonrpc import EventSink, Json, key, root_uris
 from roots_manager.bridge.mrtr import roots_keys
-from roots_manager.core import events as ev
+from roots_manager.core.log import events as ev
 
 
 class Observed:

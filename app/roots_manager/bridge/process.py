@@ -4,7 +4,7 @@ Stopping follows the ladder the MCP SDKs use: close the server's stdin, wait, SI
 SIGKILL (2 s each by default). The server runs in its own process group so that the ladder also
 reaches what it spawned itself (``npx`` starts ``node``, shells start their commands), and a
 terminal's Ctrl+C reaches only the bridge, which then stops the server in order. On Windows the
-tree is a job object (:mod:`~roots_manager.bridge.wintree`): ``CTRL_BREAK_EVENT`` is the
+tree is a job object (:mod:`~roots_manager.platform.windows.job`): ``CTRL_BREAK_EVENT`` is the
 graceful step, ending the job the last.
 """
 
@@ -106,7 +106,7 @@ class ServerProcess:
         if tree_alive(self.proc):
             self._signal_group(KILL)
         if sys.platform == "win32":
-            from roots_manager.bridge import wintree
+            from roots_manager.platform.windows import job as wintree
 
             wintree.release(self.proc.pid)
 
@@ -123,7 +123,7 @@ def signal_tree(proc: subprocess.Popen[bytes], sig: int) -> bool:
     """Send *sig* to *proc* and what it started; False if they are gone."""
     try:
         if sys.platform == "win32":
-            from roots_manager.bridge import wintree
+            from roots_manager.platform.windows import job as wintree
 
             if sig == KILL:
                 return wintree.kill(proc.pid) or _quietly_kill(proc)
@@ -145,7 +145,7 @@ def _quietly_kill(proc: subprocess.Popen[bytes]) -> bool:
 def tree_alive(proc: subprocess.Popen[bytes]) -> bool:
     """Whether *proc* or anything in its process group (its job, on Windows) still runs."""
     if sys.platform == "win32":
-        from roots_manager.bridge import wintree
+        from roots_manager.platform.windows import job as wintree
 
         return wintree.alive(proc.pid)
     try:

@@ -1,6 +1,6 @@
 """The answer the bridge gives to ``roots/list``: the store, the consent rules, and consent waits.
 
-Every answer is :func:`roots_manager.core.consent.effective` for this server, this command line and
+Every answer is :func:`roots_manager.core.consent.effective.effective` for this server, this command line and
 this bridge run. It is computed on the spot (the folders' availability checked each time) unless
 nothing it rests on can have changed since the last one, which the kernel tells
 (:mod:`~roots_manager.bridge.answercache`, Linux): then the last answer is given again without a
@@ -17,9 +17,9 @@ from typing import Any
 
 from roots_manager.bridge.answercache import AnswerCache
 from roots_manager.bridge.writer import note_change
-from roots_manager.core.consent import effective, visible_roots
-from roots_manager.core.model import State
-from roots_manager.core.store import Store, StoreError
+from roots_manager.core.consent.effective import effective, visible_roots
+from roots_manager.core.store.file import Store, StoreError
+from roots_manager.core.store.state import State
 
 Result = dict[str, Any]
 MAX_WAITING = 1024

@@ -39,11 +39,11 @@ from roots_manager.bridge.slot import FLUSH_TIMEOUT, ServerSlot
 from roots_manager.bridge.spawn import EXIT_CANNOT_START, exit_code, grow_pipe
 from roots_manager.bridge.watch import AVAILABILITY_PERIOD, FolderWatch, every, watch_store
 from roots_manager.bridge.writer import FdSink, LineWriter
-from roots_manager.core import events as ev
 from roots_manager.core import live
-from roots_manager.core.model import State, fingerprint, now_iso
+from roots_manager.core.log import events as ev
 from roots_manager.core.paths import Layout
-from roots_manager.core.store import Store, StoreError
+from roots_manager.core.store.file import Store, StoreError
+from roots_manager.core.store.state import State, fingerprint, now_iso
 
 HOST_IN = 0
 HOST_OUT = 1
@@ -91,7 +91,7 @@ def restart_reason(
     if running is None and not forced and not (srv and srv.confine) and not wanted:
         return None
     # only for a server that may be restarted: the confinement rules' module is not light
-    from roots_manager.core.confined import confinement_key
+    from roots_manager.core.confinement.confined import confinement_key
 
     key = confinement_key(state, name, fingerprint=fingerprint, run=run, forced=forced)
     if key != running:

@@ -37,7 +37,7 @@ def spawn(command: Sequence[str]) -> subprocess.Popen[bytes]:
     extra: dict[str, Any] = {}
     args: str | list[str] = list(command)
     if sys.platform == "win32":
-        from roots_manager.bridge import winargs
+        from roots_manager.platform.windows import command_line as winargs
 
         # npx is npx.cmd: found through PATHEXT, run by cmd.exe with its arguments quoted for it
         args = winargs.command_line(
@@ -59,7 +59,7 @@ def spawn(command: Sequence[str]) -> subprocess.Popen[bytes]:
         **extra,
     )
     if sys.platform == "win32":
-        from roots_manager.bridge import wintree
+        from roots_manager.platform.windows import job as wintree
 
         wintree.contain(proc)
     for pipe in (proc.stdin, proc.stdout):

@@ -27,8 +27,8 @@ from roots_manager.bridge.jsonrpc import (
     dumps,
     root_uris,
 )
-from roots_manager.core import events as ev
-from roots_manager.core.model import now_iso
+from roots_manager.core.log import events as ev
+from roots_manager.core.store.state import now_iso
 
 
 class Telling:

@@ -17,7 +17,7 @@ from typing import Any
 
 from roots_manager.core import statefile
 from roots_manager.core.paths import Layout
-from roots_manager.core.store import MAX_STORE_BYTES, json_bytes, write_atomic
+from roots_manager.core.store.file import MAX_STORE_BYTES, json_bytes, write_atomic
 
 APP_MARKER = "app.json"
 

@@ -62,7 +62,7 @@ def ensure_private_dir(path: Path) -> Path:
     """Create *path* (and parents) if needed and make it private to the user.
 
     On POSIX that is mode 0700; on Windows a protected access list for the user and SYSTEM
-    (:mod:`roots_manager.core.acl`), which what is created inside inherits; a failure to set it
+    (:mod:`roots_manager.platform.windows.folder_acl`), which what is created inside inherits; a failure to set it
     is said once and the folder is used all the same.
 
     Raises :class:`SharedDirectoryError` for a folder that must not be made private: another
@@ -71,10 +71,10 @@ def ensure_private_dir(path: Path) -> Path:
     path.mkdir(parents=True, exist_ok=True, mode=0o700)
     if sys.platform == "win32":
         # imported here: nothing of it is needed, nor loaded, on other systems
-        from roots_manager.core import acl
+        from roots_manager.platform.windows import folder_acl as acl
 
         def windows() -> acl.AclSystem:
-            from roots_manager.core import winacl
+            from roots_manager.platform.windows import acl_calls as winacl
 
             return winacl
 

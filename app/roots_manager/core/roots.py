@@ -1,7 +1,7 @@
 """A root: a folder the user keeps, and what a folder must be to become one.
 
 A root is named by a path or a ``file://`` URI; :func:`find_root` and :func:`new_root` are the
-rules :class:`roots_manager.core.model.State` applies to its list of roots.
+rules :class:`roots_manager.core.store.state.State` applies to its list of roots.
 """
 
 from __future__ import annotations

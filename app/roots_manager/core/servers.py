@@ -1,14 +1,14 @@
 """A server Roots Manager knows: the command line approved for it and the one it last ran with,
 how it is confined, and the user's last answer about it.
 
-Its name is checked where it is first recorded (:func:`roots_manager.core.model.server_name_error`).
+Its name is checked where it is first recorded (:func:`roots_manager.core.store.state.server_name_error`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from roots_manager.core.grants import Decision
+from roots_manager.core.store.grants import Decision
 
 
 @dataclass
@@ -22,7 +22,7 @@ class Server:
     first_seen: str | None = None
     last_seen: str | None = None
     confine: bool = False
-    """Start the server confined to its grants (:mod:`roots_manager.core.confinement`)."""
+    """Start the server confined to its grants (:mod:`roots_manager.core.confinement.derive`)."""
     allow_read: list[str] = field(default_factory=list)
     """Extra paths a confined server may read (besides its grants and what it needs to run)."""
     allow_write: list[str] = field(default_factory=list)

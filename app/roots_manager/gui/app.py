@@ -15,18 +15,18 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from roots_manager import APP_ID
 from roots_manager.core import live
-from roots_manager.core.consent import root_unavailable
-from roots_manager.core.interaction import (
+from roots_manager.core.consent.effective import root_unavailable
+from roots_manager.core.consent.questions import (
     ConsentAnswer,
     ConsentQuestion,
     ConsentQueue,
     RootChoice,
 )
-from roots_manager.core.model import State
 from roots_manager.core.names import visible
 from roots_manager.core.paths import Layout
 from roots_manager.core.server_command import DEMO_SERVER_NAME, demo_command
-from roots_manager.core.store import Store, StoreError
+from roots_manager.core.store.file import Store, StoreError
+from roots_manager.core.store.state import State
 from roots_manager.gui.app_log import install_excepthook, private_file, setup_logging
 from roots_manager.gui.appearance import follow_system_color_scheme
 from roots_manager.gui.consent_prompt import DialogPrompt

@@ -15,9 +15,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from roots_manager.core.confined import set_confinement, set_restart_on_revoke
-from roots_manager.core.model import State
+from roots_manager.core.confinement.confined import set_confinement, set_restart_on_revoke
 from roots_manager.core.names import visible
+from roots_manager.core.store.state import State
 from roots_manager.gui import confinement_text
 from roots_manager.gui.resources import lock_icon
 from roots_manager.gui.watcher import StoreWatcher

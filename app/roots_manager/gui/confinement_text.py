@@ -1,6 +1,6 @@
 """What confinement means, and whether this machine can do it, in the user's language.
 
-The explanations are the core's (:mod:`roots_manager.core.confined`), so that the app, the
+The explanations are the core's (:mod:`roots_manager.core.confinement.confined`), so that the app, the
 CLI and the docs say the same; they are listed here for Qt's translation tools (a test checks
 that the lists stay the same) and translated in the ``CoreText`` context.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
-from roots_manager.core import confined
+from roots_manager.core.confinement import confined
 from roots_manager.sandbox.availability import Availability
 
 CORE_CONFINEMENT_TEXTS = (

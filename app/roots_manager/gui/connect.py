@@ -16,9 +16,9 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from roots_manager.core.model import server_name_error
 from roots_manager.core.paths import Layout
 from roots_manager.core.server_command import bridge_command
+from roots_manager.core.store.state import server_name_error
 from roots_manager.gui.errors import error_text
 from roots_manager.gui.host_connection import (
     DEFAULT_TIMINGS,

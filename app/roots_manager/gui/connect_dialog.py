@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from roots_manager.core.model import State, server_name_error
 from roots_manager.core.paths import Layout
 from roots_manager.core.server_command import (
     DEMO_SERVER_NAME,
@@ -28,7 +27,8 @@ from roots_manager.core.server_command import (
     demo_command,
     split_command,
 )
-from roots_manager.core.store import Store, StoreError
+from roots_manager.core.store.file import Store, StoreError
+from roots_manager.core.store.state import State, server_name_error
 from roots_manager.gui.errors import error_text
 
 

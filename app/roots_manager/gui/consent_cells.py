@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from roots_manager.core.grants import Scope
+from roots_manager.core.store.grants import Scope
 from roots_manager.gui.consent_matrix import ConsentMatrixModel
 from roots_manager.gui.placeholder_view import PlaceholderTableView
 from roots_manager.gui.resources import scope_icon

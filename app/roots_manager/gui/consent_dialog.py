@@ -26,11 +26,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from roots_manager.core.consent_wait import ConsentWait, WaitStage, current_wait
-from roots_manager.core.grants import Decision
-from roots_manager.core.interaction import ConsentAnswer, ConsentQuestion, RootChoice
+from roots_manager.core.consent.questions import ConsentAnswer, ConsentQuestion, RootChoice
+from roots_manager.core.consent.wait import ConsentWait, WaitStage, current_wait
 from roots_manager.core.names import visible
 from roots_manager.core.paths import Layout
+from roots_manager.core.store.grants import Decision
 from roots_manager.gui.folder_drops import dropped_folders
 from roots_manager.gui.placeholder_view import PlaceholderListView
 from roots_manager.gui.roots_model import unavailable_text

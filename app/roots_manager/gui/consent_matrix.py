@@ -7,10 +7,10 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt
 from PySide6.QtGui import QIcon, QPalette
 
-from roots_manager.core.consent import grant_active
-from roots_manager.core.grants import Grant, Scope
-from roots_manager.core.model import State
+from roots_manager.core.consent.effective import grant_active
 from roots_manager.core.names import visible
+from roots_manager.core.store.grants import Grant, Scope
+from roots_manager.core.store.state import State
 from roots_manager.gui import confinement_text
 from roots_manager.gui.resources import lock_icon, scope_icon
 from roots_manager.gui.rows_model import Index

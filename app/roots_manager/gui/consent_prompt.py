@@ -5,13 +5,13 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QWidget
 
-from roots_manager.core.interaction import ConsentAnswer, ConsentQuestion, Reply
+from roots_manager.core.consent.questions import ConsentAnswer, ConsentQuestion, Reply
 from roots_manager.core.paths import Layout
 from roots_manager.gui.consent_dialog import AddRoots, ConsentDialog
 
 
 class DialogPrompt(QObject):
-    """The GUI's :class:`roots_manager.core.interaction.ConsentPrompt`.
+    """The GUI's :class:`roots_manager.core.consent.questions.ConsentPrompt`.
 
     With the main window shown, a question opens its dialog at once; with the window hidden it
     waits, and ``attention_needed`` lets the tray tell the user, whose click opens it.

@@ -1,7 +1,7 @@
 """The core's error messages in the user's language.
 
 A :class:`~roots_manager.core.refusal.Refusal` carries a template from
-:data:`roots_manager.core.model.ERROR_TEMPLATES` or :data:`roots_manager.core.uri.ERROR_TEMPLATES`
+:data:`roots_manager.core.store.state.ERROR_TEMPLATES` or :data:`roots_manager.core.uri.ERROR_TEMPLATES`
 and its values; the templates are listed here for Qt's translation tools (a test checks that the
 lists stay the same), and translated in the ``CoreError`` context.
 """

@@ -10,7 +10,7 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from roots_manager import __version__
-from roots_manager.core.hostwrap import find_bridge
+from roots_manager.core.hosts.wrap import find_bridge
 
 
 def explain_roots(parent: QWidget) -> None:

@@ -24,12 +24,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from roots_manager.core import hostchanges
-from roots_manager.core.hostchanges import FileReport, FileResult
-from roots_manager.core.hostrecord import ChangeRecord
-from roots_manager.core.hosts import Platform
-from roots_manager.core.hostservers import Transport
-from roots_manager.core.hostwrap import find_bridge, home_for_hosts
+from roots_manager.core.hosts import operations as hostchanges
+from roots_manager.core.hosts.declared import Transport
+from roots_manager.core.hosts.known import Platform
+from roots_manager.core.hosts.operations import FileReport, FileResult
+from roots_manager.core.hosts.record import ChangeRecord
+from roots_manager.core.hosts.wrap import find_bridge, home_for_hosts
 from roots_manager.core.paths import platform_home
 from roots_manager.gui.rows_model import Index
 from roots_manager.gui.watcher import StoreWatcher

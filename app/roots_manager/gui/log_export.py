@@ -11,8 +11,8 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
-from roots_manager.core import export
-from roots_manager.core.logindex import LogIndex
+from roots_manager.core.log import export
+from roots_manager.core.log.index import LogIndex
 
 
 def export_shown(index: LogIndex, rows: Iterable[int], path: Path, fmt: str | None = None) -> int:

@@ -14,7 +14,7 @@ import watchfiles
 from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
 
 from roots_manager.core import heap
-from roots_manager.core.logindex import LogIndex
+from roots_manager.core.log.index import LogIndex
 
 
 class LogFeed(QObject):

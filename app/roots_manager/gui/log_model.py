@@ -29,8 +29,8 @@ from PySide6.QtCore import (
 )
 
 from roots_manager.core import heap
-from roots_manager.core.log_window import LogWindow
-from roots_manager.core.logindex import LogIndex, TextSearch
+from roots_manager.core.log.index import LogIndex, TextSearch
+from roots_manager.core.log.window import LogWindow
 from roots_manager.core.names import visible
 from roots_manager.gui.log_texts import translated_summary
 

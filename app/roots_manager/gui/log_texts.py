@@ -1,6 +1,6 @@
 """The log's words in the user's language: event summaries, bridge modes, why a bridge ended.
 
-The core words its summaries in English (:func:`roots_manager.core.events.summary_parts`); this
+The core words its summaries in English (:func:`roots_manager.core.log.events.summary_parts`); this
 module lists every template for Qt's translation tools and translates them when shown. The
 servers table uses the same words as the log, without depending on the log's model.
 """
@@ -12,7 +12,7 @@ from typing import Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
-from roots_manager.core import events
+from roots_manager.core.log import events
 
 # The templates of events.summarize(), listed here for Qt's translation tools; a test checks
 # that this list and events.SUMMARY_TEMPLATES stay the same.

@@ -23,8 +23,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from roots_manager.core import events
-from roots_manager.core.logindex import LogIndex
+from roots_manager.core.log import events
+from roots_manager.core.log.index import LogIndex
 from roots_manager.core.names import visible
 from roots_manager.core.paths import Layout, ensure_private_dir
 from roots_manager.gui.log_export import ask_export, export_shown

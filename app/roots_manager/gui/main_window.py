@@ -25,8 +25,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from roots_manager.core.model import State
 from roots_manager.core.names import visible
+from roots_manager.core.store.state import State
 from roots_manager.gui import help_boxes, window_state
 from roots_manager.gui.banner import Banner
 from roots_manager.gui.connect import ConnectionManager

@@ -9,7 +9,7 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QComboBox, QMessageBox, QWidget
 
-from roots_manager.core.grants import POLICIES
+from roots_manager.core.store.grants import POLICIES
 
 
 def make_policy_box(parent: QWidget) -> QComboBox:

@@ -33,11 +33,11 @@ from PySide6.QtWidgets import (
 
 from roots_manager.core.names import visible
 from roots_manager.core.paths import Layout
-from roots_manager.core.probe_plan import PathTool
-from roots_manager.core.probe_reasons import Status, plan
-from roots_manager.core.probe_report import Report, short
-from roots_manager.core.probe_table import Comparison, compare, history, save
-from roots_manager.core.probe_verdict import VERDICT_NAMES
+from roots_manager.core.probe.plan import PathTool
+from roots_manager.core.probe.reasons import Status, plan
+from roots_manager.core.probe.report import Report, short
+from roots_manager.core.probe.table import Comparison, compare, history, save
+from roots_manager.core.probe.verdict import VERDICT_NAMES
 from roots_manager.gui.probe_model import INSIDE, OUTSIDE, ProbeRowsModel, ProbeWorker
 from roots_manager.gui.probe_texts import plan_text, problem_text, reason_text, status_text
 from roots_manager.probe.connection import ALLOW, HANDSHAKE, MODERN, bridge_name

@@ -24,9 +24,9 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor
 
-from roots_manager.core.probe_reasons import Status, Step
-from roots_manager.core.probe_report import CELL_MARK, Report, short
-from roots_manager.core.probe_verdict import Cell, Outcome, Row
+from roots_manager.core.probe.reasons import Status, Step
+from roots_manager.core.probe.report import CELL_MARK, Report, short
+from roots_manager.core.probe.verdict import Cell, Outcome, Row
 from roots_manager.gui.probe_texts import reading_text
 
 TOOL, OPERATION, TARGET, INSIDE, OUTSIDE, READING = range(6)

@@ -1,6 +1,6 @@
 """The probe's words in the user's language: its verdict's reasons, its steps, its plan.
 
-The core says what it found as codes with parameters (:mod:`roots_manager.core.probe_reasons`)
+The core says what it found as codes with parameters (:mod:`roots_manager.core.probe.reasons`)
 and words them in English; this module lists the same templates for Qt's translation tools and
 translates them when shown. A test checks that these templates and the core's stay the same.
 """
@@ -11,7 +11,7 @@ from collections.abc import Mapping
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
-from roots_manager.core.probe_reasons import (
+from roots_manager.core.probe.reasons import (
     Finding,
     PlanItem,
     PlanLine,
@@ -22,7 +22,7 @@ from roots_manager.core.probe_reasons import (
     Status,
     Step,
 )
-from roots_manager.core.probe_verdict import Outcome, Row
+from roots_manager.core.probe.verdict import Outcome, Row
 from roots_manager.gui.log_texts import end_reason
 
 REASONS: dict[Reason, object] = {

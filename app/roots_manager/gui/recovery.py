@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from roots_manager.core.store import Store, StoreError
+from roots_manager.core.store.file import Store, StoreError
 
 
 class RecoveryDialog(QDialog):

@@ -17,7 +17,7 @@ from PySide6.QtGui import QColor, QGuiApplication, QIcon, QPainter, QPalette, QP
 from PySide6.QtWidgets import QApplication, QStyle
 
 from roots_manager.core import resources
-from roots_manager.core.grants import Scope
+from roots_manager.core.store.grants import Scope
 
 
 def app_icon() -> QIcon:

@@ -10,9 +10,9 @@ from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QStyle
 
-from roots_manager.core.consent import active_grants_by_root, root_unavailable
-from roots_manager.core.grants import Scope
+from roots_manager.core.consent.effective import active_grants_by_root, root_unavailable
 from roots_manager.core.roots import Root
+from roots_manager.core.store.grants import Scope
 from roots_manager.gui.rows_model import Index, RowsModel
 from roots_manager.gui.watcher import StoreWatcher
 
@@ -26,7 +26,7 @@ that one never holds the app for long (checking 50,000 folders takes a second or
 
 
 def unavailable_text(reason: str) -> str:
-    """A translated form of :func:`roots_manager.core.consent.root_unavailable`'s answer."""
+    """A translated form of :func:`roots_manager.core.consent.effective.root_unavailable`'s answer."""
     texts = {
         "missing": QCoreApplication.translate("Roots", "missing"),
         "not a folder": QCoreApplication.translate("Roots", "not a folder"),

@@ -22,9 +22,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from roots_manager.core.model import State
 from roots_manager.core.names import visible
 from roots_manager.core.roots import Root, broad_reason, normalize_path
+from roots_manager.core.store.state import State
 from roots_manager.gui.errors import error_text
 from roots_manager.gui.placeholder_view import PlaceholderTableView
 from roots_manager.gui.resources import action_icon

@@ -10,10 +10,10 @@ from typing import Any
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QApplication, QStyle
 
-from roots_manager.core.grants import Decision
 from roots_manager.core.live import BridgeMarker
-from roots_manager.core.model import State
 from roots_manager.core.names import visible
+from roots_manager.core.store.grants import Decision
+from roots_manager.core.store.state import State
 from roots_manager.gui.log_texts import bridge_mode_name
 from roots_manager.gui.rows_model import Index, RowsModel
 from roots_manager.gui.watcher import StoreWatcher

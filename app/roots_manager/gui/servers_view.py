@@ -27,8 +27,8 @@ from PySide6.QtWidgets import (
 
 from roots_manager.core import live
 from roots_manager.core.live import BridgeMarker
-from roots_manager.core.model import State
 from roots_manager.core.names import visible
+from roots_manager.core.store.state import State
 from roots_manager.gui.confine_box import ConfineBox
 from roots_manager.gui.consent_cells import cell_menu, make_legend, make_matrix_view
 from roots_manager.gui.consent_matrix import ConsentMatrixModel

@@ -15,10 +15,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from roots_manager.core import retention
-from roots_manager.core.log_limits import LogRetention
-from roots_manager.core.model import State
+from roots_manager.core.log import retention
 from roots_manager.core.resources import LANGUAGES
+from roots_manager.core.store.log_limits import LogRetention
+from roots_manager.core.store.state import State
 from roots_manager.gui.watcher import StoreWatcher
 
 KEEP_IN_TRAY_KEY = "keepInTray"

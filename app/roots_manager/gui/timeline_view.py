@@ -1,6 +1,6 @@
 """The Log tab's timeline: per server, a strip over time with a mark for each roots event.
 
-Painted with QPainter over :class:`~roots_manager.core.timeline.Timeline` (no plotting
+Painted with QPainter over :class:`~roots_manager.core.log.timeline.Timeline` (no plotting
 library): a lane per server; a blue triangle where the server asked for its roots, a green dot
 where it was answered, an orange diamond where a ``list_changed`` was sent, a purple square for
 a consent wait or decision, and a pale bar while an answer was held (to now while it is still
@@ -38,9 +38,9 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QToolTip, QWidget
 
-from roots_manager.core.logindex import LogIndex
+from roots_manager.core.log.index import LogIndex
+from roots_manager.core.log.timeline import Mark, MarkKind, Timeline
 from roots_manager.core.names import visible
-from roots_manager.core.timeline import Mark, MarkKind, Timeline
 
 HIT_PX = 7.0
 MIN_SECONDS_PER_PX = 0.0005

@@ -20,9 +20,9 @@ from PySide6.QtCore import QObject, QThread, QTimer, Signal
 
 from roots_manager.core import identity, live
 from roots_manager.core.live import BridgeMarker
-from roots_manager.core.model import State
 from roots_manager.core.refusal import Refusal
-from roots_manager.core.store import Store, StoreError, StoreUnreadable
+from roots_manager.core.store.file import Store, StoreError, StoreUnreadable
+from roots_manager.core.store.state import State
 from roots_manager.gui.errors import error_text
 
 log = logging.getLogger(__name__)

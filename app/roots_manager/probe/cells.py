@@ -15,9 +15,9 @@ from mcp import ClientSession
 from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
 
-from roots_manager.core.probe_fixture import Fixture, changed, within
-from roots_manager.core.probe_plan import PathTool, Target, arguments, slot_rel
-from roots_manager.core.probe_verdict import Cell, Evidence, Outcome, judge
+from roots_manager.core.probe.fixture import Fixture, changed, within
+from roots_manager.core.probe.plan import PathTool, Target, arguments, slot_rel
+from roots_manager.core.probe.verdict import Cell, Evidence, Outcome, judge
 
 DETAIL_CHARS = 160
 ANSWER_CHARS = 4000

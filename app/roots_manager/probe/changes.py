@@ -12,9 +12,9 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
-from roots_manager.core import events as ev
-from roots_manager.core.probe_verdict import Traffic
-from roots_manager.core.store import Store
+from roots_manager.core.log import events as ev
+from roots_manager.core.probe.verdict import Traffic
+from roots_manager.core.store.file import Store
 from roots_manager.probe.logtail import LogTail
 
 

@@ -12,7 +12,7 @@ from mcp import ClientSession
 from mcp.shared.exceptions import MCPError
 from mcp_types import PaginatedRequestParams
 
-from roots_manager.core.probe_plan import (
+from roots_manager.core.probe.plan import (
     RESOURCE_READ,
     PathTool,
     Target,

@@ -16,8 +16,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from roots_manager.core import events as ev
 from roots_manager.core import live
+from roots_manager.core.log import events as ev
 from roots_manager.core.paths import Layout
 
 POLL = 0.02

@@ -26,21 +26,21 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import Implementation
 
 from roots_manager import __version__
-from roots_manager.core import events as ev
-from roots_manager.core.model import now_iso
+from roots_manager.core.log import events as ev
 from roots_manager.core.paths import Layout
-from roots_manager.core.probe_fixture import ADDED_ROOT, NEW_ROOT, ROOT, SECOND_ROOT, Fixture
-from roots_manager.core.probe_plan import (
+from roots_manager.core.probe.fixture import ADDED_ROOT, NEW_ROOT, ROOT, SECOND_ROOT, Fixture
+from roots_manager.core.probe.plan import (
     PAIRS,
     PathTool,
     Target,
     TargetKind,
     targets_for,
 )
-from roots_manager.core.probe_reasons import Problem, ProblemCode, Status, Step
-from roots_manager.core.probe_report import Report
-from roots_manager.core.probe_verdict import Cell, Outcome, Row, Traffic
-from roots_manager.core.store import Store
+from roots_manager.core.probe.reasons import Problem, ProblemCode, Status, Step
+from roots_manager.core.probe.report import Report
+from roots_manager.core.probe.verdict import Cell, Outcome, Row, Traffic
+from roots_manager.core.store.file import Store
+from roots_manager.core.store.state import now_iso
 from roots_manager.probe.cells import CellRunner, ServerGone
 from roots_manager.probe.changes import Change, RootsChanger
 from roots_manager.probe.connection import (

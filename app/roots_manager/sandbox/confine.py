@@ -21,7 +21,7 @@ import os
 import sys
 
 from roots_manager.core.bundle import restore_user_environment
-from roots_manager.core.rules import Rules
+from roots_manager.core.confinement.rules import Rules
 
 TYPE_CHECKING = False  # not typing's: the exec wrapper must not pay for importing it
 if TYPE_CHECKING:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 
-from roots_manager.core.rules import Rules
+from roots_manager.core.confinement.rules import Rules
 
 _HEADER = """(version 1)
 (deny default)

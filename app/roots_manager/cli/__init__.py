@@ -1,0 +1,1 @@
+"""The ``roots-manager`` command: one module per command group, and how the command prints."""

@@ -1,0 +1,185 @@
+"""The confinement commands of ``roots-manager``: ``servers confine`` and ``servers show``."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, Any
+
+from roots_manager.cli.text import json_text, shown
+
+if TYPE_CHECKING:
+    from roots_manager.core.store.file import Store
+
+# What the commands need is imported in them: building the parser, which every call of
+# roots-manager does (--version too), must stay cheap.
+
+
+def cmd_confine(store: Store, args: argparse.Namespace) -> int:
+    from roots_manager.core.confinement.confined import set_confinement
+    from roots_manager.sandbox.availability import availability
+
+    on = None if args.state is None else args.state == "on"
+    with store.transaction() as state:
+        srv = set_confinement(
+            state,
+            args.server,
+            on,
+            allow_read=args.allow_read,
+            allow_write=args.allow_write,
+            allow_socket=args.allow_socket,
+            forget=args.forget,
+        )
+    name = shown(args.server)
+    print(f"{name}: confinement {'on' if srv.confine else 'off'}")
+    for label, paths in (
+        ("may also read", srv.allow_read),
+        ("may also write", srv.allow_write),
+        ("may connect to the socket", srv.allow_socket),
+    ):
+        for path in paths:
+            print(f"  {label}: {shown(path)}")
+    found = availability()
+    if srv.confine and not found.available:
+        print(
+            f"note: this machine cannot confine ({found.reason}); a bridge of {name} will "
+            "refuse to start the server (exit 126) until it can"
+        )
+    elif srv.confine:
+        print("it takes effect when the server next starts")
+    return 0
+
+
+def cmd_restart_on_revoke(store: Store, args: argparse.Namespace) -> int:
+    from roots_manager.core.confinement.confined import set_restart_on_revoke
+
+    with store.transaction() as state:
+        srv = set_restart_on_revoke(state, args.server, _SETTING[args.state])
+    name = shown(args.server)
+    default = " (the default for a server that is " + ("" if srv.confine else "not ") + "confined)"
+    state_word = "on" if srv.restarts_on_revoke else "off"
+    print(
+        f"{name}: restart on revoke {state_word}{default if srv.restart_on_revoke is None else ''}"
+    )
+    if srv.restarts_on_revoke:
+        print(
+            "from the server's next start on, a revoked folder restarts it behind the host's back"
+            + ("; so do new grants, since it is confined" if srv.confine else "")
+        )
+    return 0
+
+
+_SETTING = {"on": True, "off": False, "default": None}
+
+
+def show(store: Store, name: str) -> dict[str, Any]:
+    """The ``servers show`` report of server *name*."""
+    from roots_manager.core import live
+    from roots_manager.core.confinement.confined import report
+    from roots_manager.sandbox.availability import availability, protections
+
+    found = availability()
+    out = report(store.read(), name, can_confine=found.available, why=found.reason)
+    out["protections"] = [p._asdict() for p in protections(found)]
+    out["mechanism"] = found.mechanism
+    out["tested"] = found.tested
+    out["running"] = [
+        {
+            "session": m.run,  # the bridge run's id, under the key it has always had
+            "bridge_pid": m.pid,
+            "server_pid": m.server_pid,
+            "confined": m.confined,
+            "restartable": m.restartable,
+            "restarts": m.restarts,
+        }
+        for m in live.bridge_markers(store.layout)
+        if m.server == name
+    ]
+    return out
+
+
+def cmd_show(store: Store, args: argparse.Namespace) -> int:
+    out = show(store, args.server)
+    if args.json:
+        print(json_text(out))
+        return 0
+    print(f"{shown(out['name'])}: confinement {'on' if out['confine'] else 'off'}")
+    print(f"  {out['means']}")
+    for label, key in (
+        ("read and write", "read_write"),
+        ("read only", "read_only"),
+        ("also read", "allow_read"),
+        ("also write", "allow_write"),
+        ("may connect to the socket", "allow_socket"),
+    ):
+        for path in out[key]:
+            print(f"  {label}: {shown(path)}")
+    for path in out["missing_extra"]:
+        print(f"  missing now (skipped at start): {shown(path)}")
+    restart = "on" if out["restart_on_revoke"] else "off"
+    print(f"  restart on revoke: {restart}{'' if out['restart_on_revoke_set'] else ' (default)'}")
+    if out["changes"]:
+        print(f"  {out['changes']}")
+    for run in out["running"]:
+        how = "confined" if run["confined"] else "not confined"
+        again = "may be restarted" if run["restartable"] else "is not restarted"
+        print(
+            f"  running: server pid {run['server_pid']} ({how}; {again}; "
+            f"restarted {run['restarts']} time{'' if run['restarts'] == 1 else 's'})"
+        )
+    can = "yes" if out["can_confine"] else "no"
+    untested = "" if out["tested"] else " (untested)"
+    print(f"this machine can confine: {can}{untested}: {out['confinement']}")
+    held = [p for p in out["protections"] if p["enforced"]]
+    missing = [p for p in out["protections"] if not p["enforced"]]
+    if held:
+        print("what the kernel holds a confined server to here:")
+        for p in held:
+            print(f"  {p['name']}: {p['detail']}")
+    if missing:
+        print("what it does not:")
+        for p in missing:
+            print(f"  {p['name']}: {p['detail']}")
+    return 0
+
+
+def add_commands(servers: Any) -> None:
+    """Add ``confine`` and ``show`` to the ``servers`` subcommands."""
+    c = servers.add_parser(
+        "confine",
+        help="run a server confined to its grants (Linux Landlock), or not; extra paths",
+    )
+    c.add_argument("server")
+    c.add_argument("state", nargs="?", choices=("on", "off"), help="on or off (default: unchanged)")
+    c.add_argument(
+        "--allow-read", action="append", default=[], metavar="PATH", help="also readable"
+    )
+    c.add_argument(
+        "--allow-write", action="append", default=[], metavar="PATH", help="also writable"
+    )
+    c.add_argument(
+        "--allow-socket",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="a Unix socket it may connect to (every other one is refused)",
+    )
+    c.add_argument(
+        "--forget", action="append", default=[], metavar="PATH", help="drop an extra path"
+    )
+    c.set_defaults(func=cmd_confine)
+    r = servers.add_parser(
+        "restart-on-revoke",
+        help="restart a server behind the host's back when a folder it was told is revoked "
+        "(default: on for confined servers)",
+    )
+    r.add_argument("server")
+    r.add_argument("state", choices=tuple(_SETTING))
+    r.set_defaults(func=cmd_restart_on_revoke)
+    s = servers.add_parser(
+        "show",
+        help="a server's confinement, what it may read and write, and whether this "
+        "machine can confine",
+    )
+    s.add_argument("server")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_show)

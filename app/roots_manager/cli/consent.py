@@ -1,0 +1,349 @@
+"""The consent commands of ``roots-manager``: ``grant``, ``revoke``, ``servers``, ``effective``,
+``notify`` and ``policy``."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+import time
+from collections import Counter
+from collections.abc import Collection
+from pathlib import Path
+from typing import Any
+
+from roots_manager.cli.text import print_json, shown, table
+from roots_manager.core import live
+from roots_manager.core.consent.effective import effective, root_unavailable, visible_roots
+from roots_manager.core.log import events as ev
+from roots_manager.core.names import find_by_visible, visible
+from roots_manager.core.paths import Layout
+from roots_manager.core.store.file import Store
+from roots_manager.core.store.grants import POLICIES, Scope
+from roots_manager.core.store.state import State
+
+EXIT_REFUSED = 1
+"""The exit code of a refused operation, as everywhere in ``roots-manager``."""
+
+
+def _named(names: Collection[str], ref: str) -> str:
+    """The server *ref* names: itself, or the stored name that shows as *ref* (``fs\\u200b``)."""
+    return find_by_visible(ref, names) or ref
+
+
+def cmd_grant(store: Store, args: argparse.Namespace) -> int:
+    with store.transaction() as state:
+        server = _named(state.servers, args.server)
+        runs: list[str] = []
+        if args.while_running:
+            runs = [m.run for m in live.bridge_markers(store.layout) if m.server == server]
+        ids = [state.find_root(ref).id for ref in args.roots]
+        state.grant(
+            server,
+            ids,
+            Scope.WHILE_RUNNING if args.while_running else Scope.ALWAYS,
+            runs,
+            read_only=args.read_only,
+        )
+        suspended = state.servers[server].suspended
+    what = "while it runs" if args.while_running else "always"
+    if args.read_only:
+        what += ", read-only: enforced only while the server runs confined"
+    print(f"granted {visible(server)} {len(ids)} root(s) ({what})")
+    if args.while_running and not runs:
+        print("no bridge of this server runs now: the grant lasts for the next one to start")
+    if suspended:
+        print(
+            f"note: {visible(server)}'s command line changed since it was approved; its "
+            f"grants stay suspended until you run: roots-manager servers approve {visible(server)}"
+        )
+    return 0
+
+
+def cmd_revoke(store: Store, args: argparse.Namespace) -> int:
+    with store.transaction() as state:
+        ids = [state.find_root(ref).id for ref in args.roots]
+        server = _named(state.servers, args.server)
+        state.server(server)  # a mistyped server name is refused, not "revoked" silently
+        n = state.revoke(server, ids)
+    if n == 0:
+        print(
+            f"{visible(server)} had no grant of {'that root' if len(ids) == 1 else 'those roots'}; nothing changed"
+        )
+    else:
+        print(f"revoked {n} grant(s) from {visible(server)}")
+    return 0
+
+
+def servers_report(state: State, layout: Layout) -> list[dict[str, Any]]:
+    running: dict[str, list[dict[str, Any]]] = {}
+    for m in live.bridge_markers(layout):
+        running.setdefault(m.server, []).append(
+            {
+                # the bridge run's id, under the key scripts have read since the first version
+                "session": m.run,
+                "pid": m.pid,
+                "started_at": m.started_at,
+                "mode": m.mode,
+                "protocol": m.protocol,
+                "stale": m.stale,
+                "last_roots_list_at": m.last_roots_list_at,
+            }
+        )
+    grants = Counter(g.server for g in state.grants)
+    out = []
+    for name, s in sorted(state.servers.items()):
+        pending = [p for p in state.pending if p.server == name]
+        out.append(
+            {
+                "name": name,
+                "fingerprint": s.fingerprint,
+                "seen_fingerprint": s.seen_fingerprint,
+                "command": s.command,
+                "first_seen": s.first_seen,
+                "last_seen": s.last_seen,
+                "suspended": s.suspended,
+                "pending": [
+                    {
+                        "id": p.id,
+                        "reason": p.reason,
+                        "command": p.command,
+                        "requested_at": p.requested_at,
+                    }
+                    for p in pending
+                ],
+                "grants": grants[name],
+                "running": running.get(name, []),
+            }
+        )
+    return out
+
+
+def cmd_servers_list(store: Store, args: argparse.Namespace) -> int:
+    report = servers_report(store.read(), store.layout)
+    if args.json:
+        print_json(report)
+        return 0
+    if not report:
+        print("no servers known yet; a server becomes known when it runs behind roots-bridge")
+        return 0
+    rows = []
+    for s in report:
+        status = []
+        if s["pending"]:
+            status.append(f"consent pending ({s['pending'][0]['reason']})")
+        if s["suspended"]:
+            status.append("suspended: command changed")
+        if s["running"]:
+            status.append(f"running ({len(s['running'])})")
+        rows.append(
+            [
+                visible(s["name"]),
+                (s["seen_fingerprint"] or s["fingerprint"] or "-")[:12],
+                s["first_seen"] or "-",
+                s["last_seen"] or "-",
+                ", ".join(status) or "-",
+            ]
+        )
+    table(rows, ["NAME", "FINGERPRINT", "FIRST SEEN", "LAST SEEN", "STATUS"])
+    return 0
+
+
+def cmd_servers_approve(store: Store, args: argparse.Namespace) -> int:
+    with store.transaction() as state:
+        srv = state.approve(_named(state.servers, args.server), args.fingerprint)
+    print(f"approved {visible(srv.name)}'s command line: {shown(' '.join(srv.command or []))}")
+    return 0
+
+
+def cmd_servers_remove(store: Store, args: argparse.Namespace) -> int:
+    with store.transaction() as state:
+        server = _named(state.servers, args.server)
+        state.remove_server(server)
+    print(f"forgot {visible(server)} and its grants")
+    return 0
+
+
+def _why_none(state: State, server: str) -> str:
+    srv = state.servers.get(server)
+    if srv is None:
+        return f" (no server named '{visible(server)}' is known, and the policy is {state.policy})"
+    if srv.suspended:
+        return (
+            f" (its command line changed; roots-manager servers approve {visible(server)} "
+            "lifts the suspension)"
+        )
+    return ""
+
+
+def cmd_effective(store: Store, args: argparse.Namespace) -> int:
+    if args.watch:
+        from roots_manager.cli.hosts import watch_effective
+
+        return watch_effective(store, args.server, args.json)
+    state = store.read()
+    server = _named(state.servers, args.server)
+    result = effective(state, server, live_runs=live.live_runs(store.layout))
+    if args.json:
+        print_json(result)
+        return 0
+    if not result["roots"]:
+        print(f"{visible(server)} sees no roots{_why_none(state, server)}")
+    for r in result["roots"]:
+        print(f"{shown(r['name'])}\t{r['uri']}")
+    for root in visible_roots(state, args.server, live_runs=live.live_runs(store.layout)):
+        reason = root_unavailable(root)
+        if reason in ("moved", "too broad"):
+            real = os.path.realpath(root.path)
+            print(
+                f"withheld: {shown(root.name)}\t{shown(root.path)} now leads to {shown(real)} "
+                f"({reason})",
+                file=sys.stderr,
+            )
+    return 0
+
+
+NOTIFY_WAIT = 5.0
+"""Seconds `notify` waits by default for a bridge to act (bridges look at least every second)."""
+
+
+def cmd_notify(store: Store, args: argparse.Namespace) -> int:
+    layout = store.layout
+    markers = live.bridge_markers(layout)
+    server = _named({m.server for m in markers}, args.server)
+    bridges = [m for m in markers if m.server == server]
+    name = visible(server)
+    if not bridges:
+        print(
+            f"roots-manager: no bridge of {name} is running; "
+            "list_changed goes to a running server only",
+            file=sys.stderr,
+        )
+        return EXIT_REFUSED
+    live.sweep_list_changed_requests(layout)
+    sent = 0
+    for m in bridges:
+        where = f"{name} (bridge pid {m.pid})"
+        if m.mode != "managed":
+            print(f"roots-manager: {where}: the bridge only observes", file=sys.stderr)
+            continue
+        outcome = _ask_and_wait(layout, m, args.wait)
+        if outcome is None:
+            print(
+                f"roots-manager: {where}: the bridge did not act within {args.wait:g} s",
+                file=sys.stderr,
+            )
+        elif outcome.get("outcome") == "sent":
+            sent += 1
+            print(f"{where}: {ev.summarize(outcome)}")
+        else:
+            print(f"roots-manager: {where}: {ev.summarize(outcome)}", file=sys.stderr)
+    return 0 if sent == len(bridges) else EXIT_REFUSED
+
+
+def _ask_and_wait(layout: Layout, m: live.BridgeMarker, wait: float) -> dict[str, Any] | None:
+    """Ask bridge *m* for a list_changed; its ``list-changed-asked`` event, or None in time."""
+    offsets: dict[Path, int] = {}
+    for path in ev.run_log_files(layout, m.run):
+        with contextlib.suppress(OSError):
+            offsets[path] = path.stat().st_size
+    request = live.ask_list_changed(layout, m.run, "cli")
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        for path in ev.run_log_files(layout, m.run):
+            records, offsets[path] = ev.read_events(path, offsets.get(path, 0))
+            for rec in records:
+                if rec.get("kind") == ev.LIST_CHANGED_ASKED and rec.get("request") == request:
+                    return rec
+        time.sleep(0.05)
+    # not taken in time: withdraw it, unless the bridge is taking it right now
+    with contextlib.suppress(OSError):
+        live.take_list_changed_request(layout, m.run)
+    return None
+
+
+def cmd_policy(store: Store, args: argparse.Namespace) -> int:
+    if args.policy is None:
+        print(store.read().policy)
+        return 0
+    with store.transaction() as state:
+        state.set_policy(args.policy)
+    print(f"policy for unknown servers: {args.policy}")
+    return 0
+
+
+def add_commands(sub: Any) -> None:
+    """Add ``grant``, ``revoke``, ``servers``, ``effective``, ``notify`` and ``policy`` to the
+    subcommands *sub*."""
+    g = sub.add_parser("grant", help="let a server see roots")
+    g.add_argument("server")
+    g.add_argument("roots", nargs="+", metavar="ROOT")
+    g.add_argument(
+        "--while-running",
+        action="store_true",
+        help="only until that server's running bridge ends (default: always)",
+    )
+    # the flag's first name, kept for the scripts and hosts that pass it
+    g.add_argument("--session", dest="while_running", action="store_true", help=argparse.SUPPRESS)
+    g.add_argument(
+        "--read-only",
+        action="store_true",
+        help="a confined server may read these roots and write nothing in them",
+    )
+    g.set_defaults(func=cmd_grant)
+    r = sub.add_parser("revoke", help="stop a server from seeing roots")
+    r.add_argument("server")
+    r.add_argument("roots", nargs="+", metavar="ROOT")
+    r.set_defaults(func=cmd_revoke)
+
+    servers = sub.add_parser("servers", help="the servers Roots Manager knows")
+    ssub = servers.add_subparsers(dest="servers_command", metavar="ACTION", required=True)
+    sl = ssub.add_parser("list", help="known servers, their fingerprints and pending consent")
+    sl.add_argument("--json", action="store_true")
+    sl.set_defaults(func=cmd_servers_list)
+    sa = ssub.add_parser("approve", help="approve a server's changed command line")
+    sa.add_argument("server")
+    sa.add_argument(
+        "--fingerprint",
+        metavar="FP",
+        help="approve only if the command is still the one with this fingerprint (shown in "
+        "full by 'servers list --json')",
+    )
+    sa.set_defaults(func=cmd_servers_approve)
+    sr = ssub.add_parser("remove", help="forget a server and its grants")
+    sr.add_argument("server")
+    sr.set_defaults(func=cmd_servers_remove)
+    from roots_manager.cli.confinement import add_commands
+
+    add_commands(ssub)
+
+    e = sub.add_parser("effective", help="the roots/list answer a server gets now")
+    e.add_argument("server")
+    e.add_argument("--json", action="store_true", help="the ListRootsResult as JSON")
+    e.add_argument(
+        "--watch",
+        action="store_true",
+        help="keep printing: the answer now, then again each time it changes (with --json, "
+        "one JSON object per line)",
+    )
+    e.set_defaults(func=cmd_effective)
+
+    nt = sub.add_parser(
+        "notify",
+        help="have a running server's bridge send list_changed now, though nothing changed "
+        "(to see whether the server asks again)",
+    )
+    nt.add_argument("server")
+    nt.add_argument(
+        "--wait",
+        type=float,
+        default=NOTIFY_WAIT,
+        metavar="SECONDS",
+        help=f"how long to wait for each bridge to act (default {NOTIFY_WAIT:g})",
+    )
+    nt.set_defaults(func=cmd_notify)
+
+    po = sub.add_parser("policy", help="show or set what an unknown server gets")
+    po.add_argument("policy", nargs="?", choices=POLICIES)
+    po.set_defaults(func=cmd_policy)

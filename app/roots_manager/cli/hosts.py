@@ -1,0 +1,293 @@
+"""The host commands of ``roots-manager``: ``hosts list|wrap|unwrap|undo`` and ``effective --watch``.
+
+The ``--json`` outputs are a contract for hosts and scripts (``docs/hosts.md``): each carries
+``"version": 1``, and a field is only ever added.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import TYPE_CHECKING, Any
+
+from roots_manager.cli.text import json_text, print_json, shown, table
+from roots_manager.core.hosts.known import HOST_IDS, Platform
+from roots_manager.core.names import find_by_visible
+from roots_manager.core.paths import platform_home
+
+if TYPE_CHECKING:
+    from roots_manager.core.hosts.declared import HostServer
+    from roots_manager.core.hosts.operations import FileReport, FileResult
+    from roots_manager.core.store.file import Store
+
+# What the commands need is imported in them: building the parser, which every call of
+# roots-manager does (--version too), must stay cheap.
+
+JSON_VERSION = 1
+EXIT_REFUSED = 1
+EXIT_USAGE = 2
+
+
+def _server_json(s: HostServer) -> dict[str, Any]:
+    from roots_manager.core.hosts.declared import Transport
+
+    return {
+        "name": s.name,
+        "table": list(s.container),
+        "transport": s.transport.value,
+        "wrappable": s.transport is Transport.STDIO,
+        "wrapped": s.wrapped is not None,
+        "bridge_server": s.wrapped.server if s.wrapped else None,
+        "command": s.argv,
+        "server_command": s.server_argv,
+        "problem": s.problem,
+    }
+
+
+def _file_json(r: FileReport) -> dict[str, Any]:
+    return {
+        "host": r.file.host.id,
+        "label": r.file.host.label,
+        "path": str(r.file.path),
+        "scope": r.file.scope,
+        "project": None if r.file.project is None else str(r.file.project),
+        "format": r.file.host.format.value,
+        "reloads": r.file.host.reloads,
+        "error": r.error,
+        "line": r.line,
+        "servers": [_server_json(s) for s in r.servers],
+    }
+
+
+def _status(s: HostServer) -> str:
+    from roots_manager.core.hosts.declared import Transport
+
+    if s.wrapped is not None:
+        return f"behind the bridge as {s.wrapped.server!r}"
+    if s.transport is Transport.STDIO:
+        return "not protected"
+    return f"not wrappable: {s.problem}"
+
+
+def cmd_hosts_list(store: Store, args: argparse.Namespace) -> int:
+    from roots_manager.core.hosts import operations as hostchanges
+
+    reports = hostchanges.report(Platform.current(), hostchanges.projects(store))
+    if args.json:
+        print_json({"version": JSON_VERSION, "files": [_file_json(r) for r in reports]})
+        return 0
+    if not reports:
+        print(f"no host configuration found (hosts looked for: {', '.join(HOST_IDS)})")
+        return 0
+    rows = []
+    for r in reports:
+        where = f"{r.file.host.id} ({r.file.scope})"
+        if r.error is not None:
+            line = f" at line {r.line}" if r.line is not None else ""
+            rows.append([where, str(r.file.path), "-", f"cannot be read{line}: {r.error}"])
+        elif not r.servers:
+            rows.append([where, str(r.file.path), "-", "no servers"])
+        for s in r.servers:
+            rows.append([where, str(r.file.path), s.name, _status(s)])
+    table(rows, ["HOST", "FILE", "SERVER", "STATUS"])
+    return 0
+
+
+def _result_json(r: FileResult) -> dict[str, Any]:
+    return {
+        "host": r.file.host.id,
+        "path": str(r.file.path),
+        "written": r.written,
+        "backup": None if r.backup is None else str(r.backup),
+        "error": r.error,
+        "diff": r.diff,
+        "restart_needed": r.written and not r.file.host.reloads,
+        "servers": [
+            {"name": o.name, "status": o.status, "bridge_server": o.server, "detail": o.detail}
+            for o in r.outcomes
+        ],
+    }
+
+
+def _print_results(results: list[FileResult], args: argparse.Namespace, action: str) -> int:
+    if args.json:
+        print_json(
+            {
+                "version": JSON_VERSION,
+                "action": action,
+                "dry_run": args.dry_run,
+                "files": [_result_json(r) for r in results],
+            }
+        )
+    else:
+        for r in results:
+            print(f"{shown(str(r.file.path))}:")
+            if args.dry_run and r.diff:
+                print(shown_diff(r.diff), end="")
+            for o in r.outcomes:
+                name = f" as {o.server!r}" if o.server and o.server != o.name else ""
+                detail = f" ({o.detail})" if o.detail else ""
+                status = o.status.replace("-", " ")
+                if args.dry_run and o.status in ("wrapped", "unwrapped"):
+                    status = f"would be {status}"
+                print(f"  {shown(o.name)}: {status}{shown(name)}{shown(detail)}")
+            if r.error:
+                print(f"  {shown(r.error)}")
+            elif r.written:
+                print(f"  backup of the previous file: {shown(str(r.backup))}")
+                if not r.file.host.reloads:
+                    print(f"  restart {r.file.host.label} to apply")
+        if not results:
+            print("no configuration file of this host was found")
+    return EXIT_REFUSED if any(r.error for r in results) else 0
+
+
+def shown_diff(diff: str) -> str:
+    return "".join(shown(line.rstrip("\n")) + "\n" for line in diff.splitlines())
+
+
+def _bridge(args: argparse.Namespace) -> str:
+    from roots_manager.core.hosts.operations import HostRefusal
+    from roots_manager.core.hosts.wrap import find_bridge
+
+    bridge = args.bridge or find_bridge()
+    if bridge is None:
+        raise HostRefusal(
+            "cannot find roots-bridge beside {python}; give its path with --bridge",
+            python=sys.executable,
+        )
+    if not os.path.isabs(bridge):
+        raise HostRefusal(
+            "the bridge must be given by its absolute path, not {path!r}", path=bridge
+        )
+    return bridge
+
+
+def _change(store: Store, args: argparse.Namespace, action: str) -> int:
+    from roots_manager.core.hosts import operations as hostchanges
+    from roots_manager.core.hosts.wrap import home_for_hosts
+
+    if not args.all and not args.servers:
+        print(
+            f"roots-manager: name the servers to {action}, or pass --all "
+            "(roots-manager hosts list shows them)",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    files = hostchanges.host_files(args.host, Platform.current(), hostchanges.projects(store))
+    bridge = _bridge(args) if action == hostchanges.WRAP else ""
+    results = hostchanges.change(
+        store.layout,
+        files,
+        None if args.all else args.servers,
+        action,
+        bridge=bridge,
+        home=home_for_hosts(store.layout.home, platform_home()),
+        dry_run=args.dry_run,
+    )
+    return _print_results(results, args, action)
+
+
+def cmd_hosts_wrap(store: Store, args: argparse.Namespace) -> int:
+    from roots_manager.core.hosts.operations import WRAP
+
+    return _change(store, args, WRAP)
+
+
+def cmd_hosts_unwrap(store: Store, args: argparse.Namespace) -> int:
+    from roots_manager.core.hosts.operations import UNWRAP
+
+    return _change(store, args, UNWRAP)
+
+
+def cmd_hosts_undo(store: Store, args: argparse.Namespace) -> int:
+    from roots_manager.core.hosts import operations as hostchanges
+    from roots_manager.core.hosts.wrap import home_for_hosts
+
+    last = hostchanges.last_change(store.layout)
+    if last is None:
+        print("no host change to undo")
+        return 0
+    result = hostchanges.undo_last(
+        store.layout,
+        bridge=_bridge(args) if last.action == hostchanges.UNWRAP else "",
+        home=home_for_hosts(store.layout.home, platform_home()),
+    )
+    assert result is not None
+    return _print_results([result], args, "undo")
+
+
+def watch_effective(store: Store, server_ref: str, as_json: bool) -> int:
+    """Print *server*'s ``roots/list`` answer now, then again each time it changes."""
+    from watchfiles import watch
+
+    from roots_manager.core import live
+    from roots_manager.core.consent.effective import effective
+
+    layout = store.layout
+    last: dict[str, Any] | None = None
+
+    def emit() -> None:
+        nonlocal last
+        state = store.read()
+        server = find_by_visible(server_ref, state.servers) or server_ref
+        result = effective(state, server, live_runs=live.live_runs(layout))
+        if result == last:
+            return  # coalesced: a save that changed nothing for this server prints nothing
+        last = result
+        if as_json:
+            print(json_text(result, indent=None), flush=True)
+        else:
+            lines = [f"{shown(r['name'])}\t{r['uri']}" for r in result["roots"]]
+            print("\n".join(lines or ["(no roots)"]) + "\n", flush=True)
+
+    try:
+        emit()
+        # the store is replaced by rename, so its folder is watched; the markers of running
+        # bridges decide while-running grants; the timeout catches a bridge that died unannounced
+        for _ in watch(
+            layout.home,
+            layout.live,
+            recursive=False,
+            debounce=50,
+            step=20,
+            rust_timeout=1000,
+            yield_on_timeout=True,
+        ):
+            emit()
+    except KeyboardInterrupt:
+        return 0
+    return 0
+
+
+def add_commands(sub: Any) -> None:
+    """Add ``hosts`` to the subcommands *sub*."""
+    hosts = sub.add_parser(
+        "hosts", help="the MCP hosts on this machine: put their servers behind the bridge"
+    )
+    hsub = hosts.add_subparsers(dest="hosts_command", metavar="ACTION", required=True)
+    ls = hsub.add_parser("list", help="hosts found, their files and servers, which are protected")
+    ls.add_argument("--json", action="store_true")
+    ls.set_defaults(func=cmd_hosts_list)
+    for action, func, text in (
+        ("wrap", cmd_hosts_wrap, "put servers of a host behind roots-bridge"),
+        ("unwrap", cmd_hosts_unwrap, "give servers of a host their own command back"),
+    ):
+        p = hsub.add_parser(action, help=text)
+        p.add_argument("host", choices=HOST_IDS, metavar="HOST", help=", ".join(HOST_IDS))
+        p.add_argument("servers", nargs="*", metavar="SERVER", help="the host's names for them")
+        p.add_argument("--all", action="store_true", help="every server of the host")
+        p.add_argument("--dry-run", action="store_true", help="show the change, write nothing")
+        p.add_argument("--json", action="store_true")
+        if action == "wrap":
+            p.add_argument(
+                "--bridge",
+                metavar="PATH",
+                help="the roots-bridge to use (default: the one installed with this command)",
+            )
+        p.set_defaults(func=func, bridge=None)
+    u = hsub.add_parser("undo", help="take back the last wrap or unwrap")
+    u.add_argument("--json", action="store_true")
+    u.add_argument("--bridge", metavar="PATH", help="the roots-bridge to use to wrap again")
+    u.set_defaults(func=cmd_hosts_undo, dry_run=False)

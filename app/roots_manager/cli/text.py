@@ -1,0 +1,78 @@
+"""How ``roots-manager`` prints: JSON, text safe for a terminal, aligned tables."""
+
+from __future__ import annotations
+
+import sys
+import unicodedata
+from typing import Any
+
+from roots_manager.core.names import BIDI_CONTROLS
+
+
+def json_text(doc: Any, indent: int | None = 2) -> str:
+    """*doc* as JSON text; lone surrogates become escapes."""
+    # A file name that is not UTF-8 holds lone surrogates, which stdout cannot encode; they go
+    # out as the JSON escapes that decode to the same string.
+    from roots_manager.core.store.file import json_bytes
+
+    return json_bytes(doc, indent=indent).decode("utf-8")
+
+
+def print_json(doc: Any) -> None:
+    """Print *doc* as indented JSON, safe for any terminal encoding."""
+    print(json_text(doc))
+
+
+def shown(text: str) -> str:
+    """*text* made safe to print on a terminal.
+
+    Paths may legally hold control characters (an escape sequence would drive the terminal),
+    text-direction overrides and bytes that are not UTF-8; they are shown as escapes instead.
+    """
+    if text.isascii() and text.isprintable():  # most paths and names: nothing to escape
+        return text
+    out = []
+    for c in text:
+        cat = unicodedata.category(c)
+        if cat == "Cs":  # a byte of a file name that is not UTF-8
+            out.append(f"\\x{ord(c) - 0xDC00:02x}")
+        elif cat == "Cc" or c in BIDI_CONTROLS:
+            out.append(repr(c)[1:-1] if ord(c) < 0x100 else f"\\u{ord(c):04x}")
+        else:
+            out.append(c)
+    return "".join(out)
+
+
+def width(text: str) -> int:
+    """Columns *text* takes in a terminal: wide (CJK) characters take two, combining marks none."""
+    if text.isascii():  # shown() left no ASCII control character: one column each
+        return len(text)
+    n = 0
+    for c in text:
+        if unicodedata.combining(c) or unicodedata.category(c) in ("Mn", "Me", "Cf"):
+            continue
+        n += 2 if unicodedata.east_asian_width(c) in "WF" else 1
+    return n
+
+
+def table(rows: list[list[str]], headers: list[str]) -> None:
+    """Print *rows* under *headers* in aligned columns, every cell made safe to show."""
+    rows = [[shown(c) for c in r] for r in rows]
+    widths = [max(width(r[i]) for r in [headers, *rows]) for i in range(len(headers))]
+    for r in [headers, *rows]:
+        cells = (c + " " * (w - width(c)) for c, w in zip(r, widths, strict=True))
+        print("  ".join(cells).rstrip())
+
+
+def utf8_output() -> None:
+    """Write UTF-8 to a redirected stdout and stderr, whatever the locale says.
+
+    On Windows a redirected stream uses the ANSI code page, which cannot encode a Japanese or
+    Chinese folder name: ``roots list > roots.txt`` would fail half-way. A console is left alone
+    (Python writes it through the console's Unicode API).
+    """
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+        reconfigure = getattr(stream, "reconfigure", None)
+        if encoding != "utf8" and reconfigure is not None and not stream.isatty():
+            reconfigure(encoding="utf-8")

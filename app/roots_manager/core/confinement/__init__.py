@@ -1,0 +1,1 @@
+"""Confinement rules: what a confined server may touch, derived from its grants, and how they travel."""

@@ -1,0 +1,215 @@
+"""A confined server as the store describes it: its setting, its grants as rules, its report.
+
+The rules are made when the server starts: a Landlock domain can only shrink, and only from
+inside. So when the grants a confined server runs under change, its bridge restarts it with the
+new rules behind the host's back (:class:`roots_manager.bridge.runner.Restarts`); :func:`confinement_key`
+is what such a restart depends on. The bridge's ``roots/list`` answers follow the store at once,
+as for any server.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from roots_manager.core.confinement.derive import runtime_rules
+from roots_manager.core.confinement.rules import Rules
+from roots_manager.core.consent.effective import root_unavailable, visible_roots
+from roots_manager.core.nofollow import identify
+from roots_manager.core.roots import normalize_path
+from roots_manager.core.servers import Server
+from roots_manager.core.store.state import State, server_name_error
+
+NEXT_START = (
+    "grants made or revoked while a confined server runs restart it with the new rules, "
+    "unseen by the host"
+)
+NEXT_START_NO_RESTART = (
+    "restart on revoke is off: grants made or revoked while a confined server runs take "
+    "effect at its next start"
+)
+CONFINED_MEANS = (
+    "confined: the kernel refuses every file outside what was granted; the network is not "
+    "restricted"
+)
+ADVISORY_MEANS = (
+    "not confined: roots are advice, the server may read anything your user can, and "
+    "read-only grants are not enforced"
+)
+
+_NOT_YET_BOUND = ""
+"""A bridge run no grant is bound to yet: a server starting now gets the "always" grants
+and the while-running grants waiting for the next run to start, not those of other runs."""
+
+
+def set_confinement(
+    state: State,
+    name: str,
+    on: bool | None = None,
+    *,
+    allow_read: Iterable[str] = (),
+    allow_write: Iterable[str] = (),
+    allow_socket: Iterable[str] = (),
+    forget: Iterable[str] = (),
+) -> Server:
+    """Turn confinement on or off for server *name* (None: leave it), and edit its extra paths.
+
+    A server not seen yet is remembered, as a grant does, so that it starts confined.
+    """
+    error = server_name_error(name)
+    if error is not None:
+        raise error
+    srv = state.servers.setdefault(name, Server(name=name))
+    if on is not None:
+        srv.confine = on
+    gone = {normalize_path(p) for p in forget}
+    srv.allow_read = [p for p in srv.allow_read if p not in gone]
+    srv.allow_write = [p for p in srv.allow_write if p not in gone]
+    srv.allow_socket = [p for p in srv.allow_socket if p not in gone]
+    for path in map(normalize_path, allow_read):
+        if path not in srv.allow_read:
+            srv.allow_read.append(path)
+    for path in map(normalize_path, allow_write):
+        if path not in srv.allow_write:
+            srv.allow_write.append(path)
+    for path in map(normalize_path, allow_socket):
+        if path not in srv.allow_socket:
+            srv.allow_socket.append(path)
+    return srv
+
+
+def set_restart_on_revoke(state: State, name: str, on: bool | None) -> Server:
+    """Set whether server *name* is restarted when a folder it was told is revoked (None: the
+    default, on for confined servers). A server not seen yet is remembered."""
+    error = server_name_error(name)
+    if error is not None:
+        raise error
+    srv = state.servers.setdefault(name, Server(name=name))
+    srv.restart_on_revoke = on
+    return srv
+
+
+def wants_confinement(state: State, name: str) -> bool:
+    """Whether the store asks for server *name* to be confined."""
+    srv = state.servers.get(name)
+    return srv is not None and srv.confine
+
+
+def granted_folders(
+    state: State, name: str, fingerprint: str | None = None, run: str = _NOT_YET_BOUND
+) -> tuple[list[str], list[str]]:
+    """The folders server *name* starting now may write, and those it may only read.
+
+    *run* is the bridge run it starts in, when the server restarts within one.
+    Folders that are not available now (missing, moved, too broad) are in neither: a rule
+    cannot name them, and the server is not told them either.
+    """
+    read_only = {g.root for g in state.grants if g.server == name and g.read_only}
+    write: list[str] = []
+    read: list[str] = []
+    for root in visible_roots(state, name, fingerprint=fingerprint, run=run):
+        if root_unavailable(root) is None:
+            # the real path checked when it was added: the rule is opened without following
+            # links, so a link swapped in since leads nowhere rather than elsewhere
+            (read if root.id in read_only else write).append(root.real or root.path)
+    return write, read
+
+
+class Derived:
+    """The rules a confined start gets, and the paths it was refused with why."""
+
+    __slots__ = ("refused", "rules")
+
+    def __init__(self, rules: Rules, refused: list[tuple[str, str]]) -> None:
+        self.rules = rules
+        self.refused = refused
+
+
+def rules_for(
+    state: State,
+    name: str,
+    command: Sequence[str],
+    *,
+    fingerprint: str | None,
+    env: Mapping[str, str],
+    cwd: str,
+    tmpdir: str,
+    run: str = _NOT_YET_BOUND,
+) -> Derived:
+    """Everything server *name* may touch when *command* starts now, confined.
+
+    Each folder it may write or read is identified now, without following links
+    (:func:`~roots_manager.core.nofollow.identify`); one that cannot be (a link swapped in, gone)
+    is refused, and the wrapper gives the kernel the very object identified here or nothing.
+    """
+    write, read = granted_folders(state, name, fingerprint, run)
+    srv = state.servers.get(name)
+    extra_read = srv.allow_read if srv is not None else []
+    extra_write = srv.allow_write if srv is not None else []
+    writable = [*write, *extra_write, tmpdir]
+    runtime, refused = runtime_rules(command, env, cwd, writable)
+    expect: list[str] = []
+
+    def identified(paths: Iterable[str]) -> tuple[str, ...]:
+        kept: list[str] = []
+        for path in dict.fromkeys(paths):
+            try:
+                expect.append(identify(path).to_arg())
+            except OSError as exc:
+                refused.append((path, f"it cannot be opened without following links: {exc}"))
+                continue
+            kept.append(path)
+        return tuple(kept)
+
+    rules = runtime.replace(
+        read_write=identified((*runtime.read_write, *writable)),
+        read_only=(*runtime.read_only, *identified((*read, *extra_read))),
+        tmpdir=tmpdir,
+        sockets=tuple(srv.allow_socket) if srv is not None else (),
+    )
+    return Derived(rules.replace(expect=tuple(expect)), refused)
+
+
+def confinement_key(
+    state: State,
+    name: str,
+    *,
+    fingerprint: str | None,
+    run: str = _NOT_YET_BOUND,
+    forced: bool = False,
+) -> tuple[tuple[str, ...], ...] | None:
+    """What of the store a confined start of server *name* now depends on; None when it would
+    not be confined. Two starts with equal keys run under the same rules."""
+    if not (forced or wants_confinement(state, name)):
+        return None
+    write, read = granted_folders(state, name, fingerprint, run)
+    srv = state.servers.get(name)
+    extra_read = srv.allow_read if srv is not None else []
+    extra_write = srv.allow_write if srv is not None else []
+    sockets = srv.allow_socket if srv is not None else []
+    return tuple(tuple(sorted(x)) for x in (write, read, extra_read, extra_write, sockets))
+
+
+def report(state: State, name: str, *, can_confine: bool, why: str) -> dict[str, Any]:
+    """What ``servers show`` says of server *name*: its setting and what it may read or write."""
+    srv = state.server(name)
+    write, read = granted_folders(state, name)
+    return {
+        "name": name,
+        "confine": srv.confine,
+        "means": CONFINED_MEANS if srv.confine else ADVISORY_MEANS,
+        "read_write": write,
+        "read_only": read,
+        "allow_read": list(srv.allow_read),
+        "allow_write": list(srv.allow_write),
+        "allow_socket": list(srv.allow_socket),
+        "can_confine": can_confine,
+        "confinement": why,
+        "restart_on_revoke": srv.restarts_on_revoke,
+        "restart_on_revoke_set": srv.restart_on_revoke is not None,
+        "changes": (NEXT_START if srv.restarts_on_revoke else NEXT_START_NO_RESTART)
+        if srv.confine
+        else None,
+        "missing_extra": [p for p in (*srv.allow_read, *srv.allow_write) if not os.path.exists(p)],
+    }

@@ -1,0 +1,393 @@
+"""What a confined server may touch: its roots, and what it needs to run.
+
+Pure path computation over the file system as it is now, testable on any OS: the platform
+code (:mod:`roots_manager.sandbox`) only turns the :class:`~roots_manager.core.confinement.rules.Rules` made
+here into the kernel's rules.
+
+Everything a server needs to *run* is read-and-execute only: the system directories, ``/etc``
+without the files that hold secrets, the interpreter and its prefix (a venv, a Node.js install),
+the command's own package and the files named on its command line, ``/proc`` and a few devices.
+Writable besides the roots: a private temporary directory and the package manager caches the
+command needs (``~/.npm`` for ``npx``, the uv cache for ``uvx``). The rest of the home folder
+(``~/.ssh``, ``~/.aws``, ``~/Documents``) is not in the rules, so it cannot be read.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import glob
+import os
+import re
+import shutil
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from roots_manager.core.confinement.rules import Rules
+
+SYSTEM_DIRS = ("/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin", "/opt")
+PROC_AND_SYS = ("/proc", "/sys/fs/cgroup", "/sys/devices/system/cpu")
+"""Read by runtimes to size themselves (CPU count, memory limit). What of other processes needs
+ptrace access (their memory, descriptors, environment, ``root`` and ``cwd``) stays closed: Landlock
+refuses it for processes outside the domain; what any process may read of another (its command
+line, its status) stays readable."""
+DEVICES = ("/dev/null", "/dev/zero", "/dev/urandom", "/dev/random", "/dev/tty")
+ETC = "/etc"
+ETC_SECRETS = (
+    "shadow*",
+    "gshadow*",
+    "sudoers",
+    "sudoers.d",
+    "ssh/ssh_host_*key",
+    "ssl/private",
+    "credstore*",
+    "wireguard",
+    "NetworkManager/system-connections",
+    "security/opasswd",
+    "ipsec.secrets",
+    "ipsec.d/private",
+    "libvirt/secrets",
+    "openvpn",
+)
+"""Paths under /etc (shell patterns, per path component) that hold secrets; never readable."""
+INTERPRETER_DEPTH = 3
+"""Shebang hops followed (a script run by ``env node``, and node itself)."""
+
+Listing = Callable[[str], Iterable[str]]
+
+
+@dataclass
+class Needs:
+    """What a command needs besides its roots, found by :func:`command_needs`."""
+
+    runtime: list[str] = field(default_factory=list)
+    """Folders and programs read and executed."""
+    files: list[str] = field(default_factory=list)
+    """Files named on the command line: each read, on its own, never written."""
+    writable: list[str] = field(default_factory=list)
+    refused: list[tuple[str, str]] = field(default_factory=list)
+    """Paths the command seemed to need and is not given, each with why."""
+
+    def add(self, path: str, *, writable: bool = False, file: bool = False) -> None:
+        target = self.writable if writable else self.files if file else self.runtime
+        if path not in target:
+            target.append(path)
+
+    def refuse(self, path: str, why: str) -> None:
+        if all(p != path for p, _ in self.refused):
+            self.refused.append((path, why))
+
+
+def open_beneath(top: str, secrets: Sequence[str], listdir: Listing = os.listdir) -> list[str]:
+    """The paths under *top* to open so that all of it is readable except *secrets*.
+
+    Landlock can only allow, never carve out, so a folder holding a secret is opened entry by
+    entry, down to the secret itself. *secrets* are relative shell patterns, one per component.
+    """
+    patterns = [tuple(s.split("/")) for s in secrets]
+    if not patterns:
+        return [top]
+    out: list[str] = []
+    try:
+        names = sorted(listdir(top))
+    except OSError:
+        return out
+    # one match per name: most names (all but a few of /etc's) match no secret at all
+    any_first = re.compile("|".join(fnmatch.translate(p[0]) for p in patterns))
+    prefix = top if top.endswith(os.sep) else top + os.sep
+    for name in names:
+        if any_first.match(name) is None:
+            out.append(prefix + name)
+            continue
+        matching = [p for p in patterns if fnmatch.fnmatchcase(name, p[0])]
+        if any(len(p) == 1 for p in matching):
+            continue
+        path = os.path.join(top, name)
+        deeper = ["/".join(p[1:]) for p in matching]
+        if deeper and os.path.isdir(path) and not os.path.islink(path):
+            out += open_beneath(path, deeper, listdir)
+        else:
+            out.append(path)
+    return out
+
+
+def _etc_secret(path: str) -> str | None:
+    """Why *path* (reached through a link in /etc) is a secret of /etc's, or None."""
+    if not path.startswith(ETC + os.sep):
+        return None
+    parts = path[len(ETC) + 1 :].split(os.sep)
+    for secret in ETC_SECRETS:
+        pattern = secret.split("/")
+        if len(parts) >= len(pattern) and all(
+            fnmatch.fnmatchcase(n, p) for n, p in zip(parts, pattern, strict=False)
+        ):
+            return "it holds secrets"
+    return None
+
+
+def listed_beneath(top: str, secrets: Sequence[str]) -> list[str]:
+    """The folders :func:`open_beneath` descends into: their names may be listed."""
+    out = [top]
+    for secret in secrets:
+        parts = secret.split("/")[:-1]
+        for n in range(1, len(parts) + 1):
+            path = os.path.join(top, *parts[:n])
+            if os.path.isdir(path) and path not in out:
+                out.append(path)
+    return out
+
+
+class _Scope:
+    """What derivation must respect: the home folder, and the folders the server may write.
+
+    Nothing a server can write may widen its own rules, so a file inside a writable folder is
+    never read to find more paths (its shebang, a venv's ``.pth`` files); and no derived rule
+    may cover the file system's root, the home folder or a folder that holds it.
+    """
+
+    def __init__(self, env: Mapping[str, str], writable: Iterable[str]) -> None:
+        self.home = os.path.realpath(_home(env))
+        self.writable = [os.path.realpath(p) for p in writable]
+
+    def too_broad(self, path: str) -> str | None:
+        """Why *path* (a real path) may not be opened by a derived rule, or None."""
+        if os.path.dirname(path) == path:
+            return "it is the file system's root"
+        if path == self.home:
+            return "it is the home folder"
+        if self.home.startswith(path.rstrip(os.sep) + os.sep):
+            return "it holds the home folder"
+        return None
+
+    def writable_by_server(self, path: str) -> bool:
+        """Whether *path* (a real path) lies in a folder the server may write."""
+        return any(path == w or path.startswith(w.rstrip(os.sep) + os.sep) for w in self.writable)
+
+    def allow(self, needs: Needs, path: str, *, file: bool = False) -> bool:
+        """Add real path *path* to *needs* unless it is too broad (then say why)."""
+        why = self.too_broad(path)
+        if why is not None:
+            needs.refuse(path, why)
+            return False
+        needs.add(path, file=file)
+        return True
+
+
+def _prefix(executable: str, home: str) -> str:
+    """The install an executable belongs to: ``/opt/node`` for ``/opt/node/bin/node``.
+
+    Never the file system's root (``/bin/sh``), the home folder (``~/bin/tool``) or
+    ``~/.local`` (which holds keyrings and app data): there, only the ``bin`` folder itself.
+    """
+    folder = os.path.dirname(executable)
+    if os.path.basename(folder) != "bin":
+        return folder
+    prefix = os.path.dirname(folder)
+    too_broad = prefix == os.path.dirname(prefix) or prefix == os.path.join(home, ".local")
+    if too_broad or home == prefix or home.startswith(prefix.rstrip(os.sep) + os.sep):
+        return folder
+    return prefix
+
+
+def _package_dir(path: str) -> str:
+    """The folder a script's code lives in: its outermost node_modules or site-packages, if any;
+    otherwise its own folder.
+
+    A script inside an npm package imports its sibling packages; one inside site-packages
+    imports the others there; anything else, only its own folder.
+    """
+    parts = path.split(os.sep)
+    for marker in ("node_modules", "site-packages"):
+        if marker in parts[:-1]:
+            return os.sep.join(parts[: parts.index(marker) + 1])
+    return os.path.dirname(path)
+
+
+def _shebang(path: str) -> list[str]:
+    try:
+        with open(path, "rb") as f:
+            head = f.read(256)
+    except OSError:
+        return []
+    if not head.startswith(b"#!"):
+        return []
+    return head[2:].split(b"\n", 1)[0].decode("utf-8", "replace").split()
+
+
+_ENV_TAKES_VALUE = frozenset(("-u", "--unset", "-C", "--chdir", "-S", "--split-string", "-P"))
+
+
+def env_program(words: Sequence[str]) -> str | None:
+    """The program ``env`` runs given *words* (its arguments, as a shebang splits them).
+
+    Options (``-i``, ``-u NAME``, ``-C DIR``, ``-S STRING`` split into more words) and
+    ``NAME=VALUE`` assignments are skipped, never taken for paths. None when no program is left.
+    """
+    rest = list(words)
+    while rest:
+        word = rest.pop(0)
+        if word == "--":
+            return rest[0] if rest else None
+        if word in ("-S", "--split-string"):
+            continue  # the rest of the line is already split into words
+        if word.startswith("-S") or word.startswith("--split-string="):
+            rest = word.split("=", 1)[1].split() + rest if "=" in word else word[2:].split() + rest
+            continue
+        if word in _ENV_TAKES_VALUE:
+            rest = rest[1:]
+            continue
+        if word.startswith("-") or ("=" in word and not word.startswith(os.sep)):
+            continue
+        return word
+    return None
+
+
+def _venv_paths(prefix: str) -> list[str]:
+    """The folders a venv's ``.pth`` files add to its path (editable installs)."""
+    if not os.path.isfile(os.path.join(prefix, "pyvenv.cfg")):
+        return []
+    out = []
+    for pth in glob.glob(
+        os.path.join(glob.escape(prefix), "lib", "python*", "site-packages", "*.pth")
+    ):
+        try:
+            with open(pth, encoding="utf-8") as f:
+                lines = f.read().splitlines()
+        except (OSError, UnicodeDecodeError):
+            continue
+        out += [line for line in lines if os.path.isabs(line) and os.path.isdir(line)]
+    return out
+
+
+def _executable(
+    name: str, env: Mapping[str, str], needs: Needs, scope: _Scope, depth: int = 0
+) -> None:
+    """Add *name*, its install and its shebang's interpreter (and theirs) to *needs*.
+
+    Only real paths are added (a rule is opened without following links). What lies in a folder
+    the server may write is opened as it is, but not read for more (its shebang, its venv).
+    """
+    found = shutil.which(name, path=env.get("PATH")) if os.sep not in name else name
+    if found is None or depth > INTERPRETER_DEPTH:
+        return
+    path = os.path.realpath(found)
+    if not scope.allow(needs, path):
+        return
+    if scope.writable_by_server(path):
+        needs.refuse(path, "the server may write it: it is not read to find what it runs")
+        return
+    # the install is found from the name as called too: a venv's python links out of the venv
+    for called in dict.fromkeys((os.path.abspath(found), path)):
+        prefix = os.path.realpath(_prefix(called, scope.home))
+        if scope.allow(needs, prefix) and not scope.writable_by_server(prefix):
+            for extra in _venv_paths(prefix):
+                scope.allow(needs, os.path.realpath(extra))
+    words = _shebang(path)
+    if not words:
+        return
+    program: str | None = words[0]
+    if os.path.basename(words[0]) == "env":
+        program = env_program(words[1:])
+    if program is not None:
+        _executable(program, env, needs, scope, depth + 1)
+
+
+def _home(env: Mapping[str, str]) -> str:
+    return env.get("HOME") or os.path.expanduser("~")
+
+
+_NPX = frozenset(("npx", "npx-cli.js"))
+_NPM = frozenset(("npm", "npm-cli.js"))
+_UVX = frozenset(("uvx",))
+_UV = frozenset(("uv",))
+
+
+def _caches(command: Sequence[str], env: Mapping[str, str], needs: Needs) -> None:
+    """The package manager caches *command* runs from: writable, since it fills them.
+
+    Decided from the program that runs (its real path's name, and its first argument), never
+    from words that merely appear on the command line.
+    """
+    found = shutil.which(command[0], path=env.get("PATH")) if os.sep not in command[0] else None
+    program = os.path.basename(os.path.realpath(found or command[0]))
+    first = next((w for w in command[1:] if not w.startswith("-")), "")
+    home = _home(env)
+    if program in _NPX or (program in _NPM and first in ("exec", "x")):
+        needs.add(env.get("npm_config_cache") or os.path.join(home, ".npm"), writable=True)
+    if program in _UVX or (program in _UV and first in ("run", "tool", "x")):
+        cache = env.get("XDG_CACHE_HOME") or os.path.join(home, ".cache")
+        data = env.get("XDG_DATA_HOME") or os.path.join(home, ".local", "share")
+        needs.add(env.get("UV_CACHE_DIR") or os.path.join(cache, "uv"), writable=True)
+        needs.add(env.get("UV_PYTHON_INSTALL_DIR") or os.path.join(data, "uv"), writable=True)
+
+
+def package_caches(command: Sequence[str], env: Mapping[str, str]) -> list[str]:
+    """The package manager caches *command* fills (made writable for it), as
+    :func:`command_needs` finds them."""
+    needs = Needs()
+    _caches(command, env, needs)
+    return needs.writable
+
+
+SCRIPT_SUFFIXES = (".py", ".pyz", ".js", ".mjs", ".cjs", ".ts", ".mts", ".rb", ".pl", ".sh", ".php")
+"""What a script an interpreter runs is called; any other file named on a command line is data."""
+
+
+def command_needs(
+    command: Sequence[str], env: Mapping[str, str], cwd: str, writable: Iterable[str] = ()
+) -> Needs:
+    """What *command* needs to run: its executable, interpreters, package, files, caches.
+
+    *writable* are the folders the server will be able to write (its grants, its temporary
+    folder): nothing in them is read to widen the rules. Each file named on the command line is
+    readable on its own; the first of them that is a script (:data:`SCRIPT_SUFFIXES`) opens its
+    package too, or its own folder. Folders named on it are not: a server is told its folders
+    there (the filesystem server given ``/``), and those are what confinement withholds. No
+    derived rule covers ``/``, the home folder or a folder holding it (:attr:`Needs.refused`).
+    """
+    needs = Needs()
+    _caches(command, env, needs)
+    scope = _Scope(env, [*writable, *needs.writable])
+    _executable(command[0], env, needs, scope)
+    script = False
+    for arg in command[1:]:
+        path = os.path.normpath(os.path.join(cwd, arg)) if arg and not arg.startswith("-") else ""
+        if not path or not os.path.isfile(path):
+            continue
+        real = os.path.realpath(path)
+        scope.allow(needs, real, file=True)
+        if not script and real.endswith(SCRIPT_SUFFIXES):
+            script = True
+            scope.allow(needs, _package_dir(real))
+    return needs
+
+
+def runtime_rules(
+    command: Sequence[str], env: Mapping[str, str], cwd: str, writable: Iterable[str] = ()
+) -> tuple[Rules, list[tuple[str, str]]]:
+    """The rules every confined server gets for *command*, before its roots are added, and the
+    paths refused to it with why (see :func:`command_needs`)."""
+    needs = command_needs(command, env, cwd, writable)
+    scope = _Scope(env, ())
+    system = [d for d in SYSTEM_DIRS if os.path.isdir(d)]
+    system += open_beneath(ETC, ETC_SECRETS)
+    system += [p for p in PROC_AND_SYS if os.path.exists(p)]
+    # every rule is opened without following links: a link here (``/lib`` to ``usr/lib``,
+    # ``/etc/localtime``) is given as what it leads to, which the server cannot change
+    runtime: list[str] = []
+    for path in (*system, *needs.runtime):
+        real = os.path.realpath(path)
+        why = scope.too_broad(real) or _etc_secret(real)
+        if why is not None:
+            needs.refuse(real, why)
+        elif real not in runtime:
+            runtime.append(real)
+    return (
+        Rules(
+            read_write=tuple(os.path.realpath(p) for p in needs.writable),
+            read_only=tuple(needs.files),
+            runtime=tuple(runtime),
+            listing=tuple(listed_beneath(ETC, ETC_SECRETS)),
+            devices=tuple(d for d in DEVICES if os.path.exists(d)),
+        ),
+        needs.refused,
+    )

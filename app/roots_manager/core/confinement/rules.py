@@ -1,0 +1,123 @@
+"""The rules a confined server runs under, and how they travel to the exec wrapper.
+
+Kept apart from the computation (:mod:`roots_manager.core.confinement.derive`) and free of heavy
+imports (no dataclasses, no typing, no re): the wrapper imports this on every confined server's start-up.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False  # not typing's: the exec wrapper must not pay for importing it
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+_OPTIONS = {
+    "--read-write": "read_write",
+    "--read-only": "read_only",
+    "--runtime": "runtime",
+    "--listing": "listing",
+    "--device": "devices",
+    "--expect": "expect",
+    "--allow-socket": "sockets",
+}
+"""The exec wrapper's option for each kind of path in :class:`Rules`."""
+
+
+class Rules:
+    """The paths a confined server may use, and how (immutable)."""
+
+    __slots__ = (
+        "devices",
+        "expect",
+        "listing",
+        "read_only",
+        "read_write",
+        "runtime",
+        "sockets",
+        "tmpdir",
+    )
+    read_write: tuple[str, ...]
+    """Granted roots, extra writable paths, the temporary directory, package caches."""
+    read_only: tuple[str, ...]
+    """Read-only grants and extra readable paths: read, never written, never executed."""
+    runtime: tuple[str, ...]
+    """What the server needs to run: read and execute."""
+    listing: tuple[str, ...]
+    """Directories whose names may be listed, though some of their files are closed."""
+    devices: tuple[str, ...]
+    """Device files read and written (``/dev/null``, the terminal)."""
+    expect: tuple[str, ...]
+    """``DEV:INO:PATH`` for each granted path as it was checked
+    (:class:`~roots_manager.core.nofollow.Identity`): the wrapper opens that object or none."""
+    sockets: tuple[str, ...]
+    """Unix sockets, by path, the server may connect to (every other one is refused)."""
+    tmpdir: str | None
+    """The private temporary directory, exported to the server as ``TMPDIR``."""
+
+    def __init__(
+        self,
+        read_write: tuple[str, ...] = (),
+        read_only: tuple[str, ...] = (),
+        runtime: tuple[str, ...] = (),
+        listing: tuple[str, ...] = (),
+        devices: tuple[str, ...] = (),
+        tmpdir: str | None = None,
+        expect: tuple[str, ...] = (),
+        sockets: tuple[str, ...] = (),
+    ) -> None:
+        values = (devices, expect, listing, read_only, read_write, runtime, sockets, tmpdir)
+        for name, value in zip(self.__slots__, values, strict=True):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Rules are immutable; use replace()")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Rules) and self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__)
+        return f"Rules({fields})"
+
+    def _values(self) -> tuple[object, ...]:
+        return tuple(getattr(self, n) for n in self.__slots__)
+
+    def replace(self, **changes: object) -> Rules:
+        """A copy with *changes* made."""
+        values = {n: getattr(self, n) for n in self.__slots__}
+        values.update(changes)
+        return Rules(**values)
+
+    def to_args(self) -> list[str]:
+        """The rules as options of the exec wrapper (read back by :meth:`from_args`)."""
+        out: list[str] = []
+        for option, name in _OPTIONS.items():
+            for path in getattr(self, name):
+                out += [option, path]
+        if self.tmpdir is not None:
+            out += ["--tmpdir", self.tmpdir]
+        return out
+
+    @classmethod
+    def from_args(cls, args: Sequence[str]) -> tuple[Rules, list[str]]:
+        """The rules and the command from the wrapper's arguments (``OPTIONS -- COMMAND``)."""
+        lists: dict[str, list[str]] = {name: [] for name in _OPTIONS.values()}
+        tmpdir = None
+        i = 0
+        while i < len(args) and args[i] != "--":
+            option = args[i]
+            if i + 1 >= len(args):
+                raise ValueError(f"{option} needs a path")
+            if option == "--tmpdir":
+                tmpdir = args[i + 1]
+            elif option in _OPTIONS:
+                lists[_OPTIONS[option]].append(args[i + 1])
+            else:
+                raise ValueError(f"unknown option {option}")
+            i += 2
+        command = list(args[i + 1 :])
+        if not command:
+            raise ValueError("give the server's command after --")
+        return cls(**{k: tuple(v) for k, v in lists.items()}, tmpdir=tmpdir), command

@@ -1,0 +1,1 @@
+"""Consent: what a server may see, how long a grant lasts, and the questions put to the user."""

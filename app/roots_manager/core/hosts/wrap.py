@@ -1,0 +1,312 @@
+"""Putting a host's servers behind ``roots-bridge``, and taking them out again exactly.
+
+A wrapped entry starts the absolute path of ``roots-bridge`` with ``--server NAME -- COMMAND
+ARGS...``: the original command stays in the entry, every other key stays as it was. Each change
+is computed in full first (a :class:`Plan`, which ``--dry-run`` shows as a diff), checked (the
+file parsed again must differ from the original in that entry's launch keys only), then written
+(:mod:`roots_manager.core.hosts.record`). Unwrapping a JSON entry nobody touched since puts its
+original text back, byte for byte; TOML and YAML go back through their round-trip libraries,
+which give back the original bytes as well (a file they would not is never edited).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import difflib
+import os
+import sys
+import sysconfig
+from collections.abc import Collection
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from roots_manager.core.hosts import formats as hostformats
+from roots_manager.core.hosts.declared import HostServer, Transport, servers
+from roots_manager.core.hosts.formats import JsonDoc, Location
+from roots_manager.core.hosts.known import ConfigFile
+from roots_manager.core.hosts.record import HostRecord, WrapRecord
+from roots_manager.core.paths import HOME_ENV
+from roots_manager.core.store.state import State, fingerprint, now_iso, server_name_error
+
+BRIDGE_FLAG = "--server"
+ABSENT: Any = ...
+"""In the launch keys an edit must leave: the key is not there."""
+
+
+def find_bridge(executable: str | None = None, frozen: bool | None = None) -> str | None:
+    """The absolute path of the ``roots-bridge`` that belongs with this installation.
+
+    In a bundle it is the executable beside this one; otherwise the script pip installed with
+    this package: beside this Python (a venv), or in this Python's scripts folder (a system or
+    ``--user`` install). ``PATH`` is not searched: it may lead to another installation, and a
+    host's ``PATH`` may not hold ours, hence the absolute path.
+    """
+    executable = executable or sys.executable
+    frozen = getattr(sys, "frozen", False) if frozen is None else frozen
+    name = "roots-bridge.exe" if os.name == "nt" else "roots-bridge"
+    folders = [Path(executable).parent]
+    if not frozen:
+        folders.append(Path(executable).parent / "Scripts")  # Windows venvs and installs
+        for scheme in (None, f"{os.name}_user"):
+            with contextlib.suppress(KeyError):
+                scripts = (
+                    sysconfig.get_path("scripts", scheme)
+                    if scheme
+                    else sysconfig.get_path("scripts")
+                )
+                folders.append(Path(scripts))
+    for folder in folders:
+        candidate = folder / name
+        if candidate.is_file() and os.access(candidate, os.X_OK):
+            return str(candidate.absolute())
+    return None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What happened (or would happen) to one server of a file."""
+
+    name: str
+    """The host's key for the server."""
+    status: str
+    """wrapped, unwrapped, already-wrapped, not-wrapped or not-wrappable."""
+    server: str | None = None
+    """The name the bridge keeps the server's grants under."""
+    detail: str = ""
+
+
+@dataclass
+class Plan:
+    """A change of one host file, computed and checked, not yet written."""
+
+    file: ConfigFile
+    before: bytes
+    after: bytes
+    outcomes: list[Outcome] = field(default_factory=list)
+    records: list[WrapRecord] = field(default_factory=list)
+    """Servers wrapped by this change (for wrap) or unwrapped (for unwrap)."""
+
+    @property
+    def changed(self) -> bool:
+        return self.before != self.after
+
+    def diff(self) -> str:
+        """The change as a unified diff."""
+        name = str(self.file.path)
+        return "".join(
+            difflib.unified_diff(
+                self.before.decode("utf-8", "replace").splitlines(keepends=True),
+                self.after.decode("utf-8", "replace").splitlines(keepends=True),
+                fromfile=name,
+                tofile=name,
+            )
+        )
+
+
+class Refused(ValueError):
+    """The file cannot be changed safely; nothing was."""
+
+
+def _decode(data: bytes, path: Path) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise Refused(f"{path} is not UTF-8 text (byte {exc.start})") from exc
+
+
+def read_servers(file: ConfigFile, data: bytes) -> list[HostServer]:
+    """The server entries of *file*, whose bytes are *data*; raises ``SyntaxProblem``."""
+    return servers(file, hostformats.read(file.host.format, _decode(data, file.path)))
+
+
+def _get(data: Any, loc: Location) -> Any:
+    for key in loc:
+        data = data[key]
+    return data
+
+
+def _check(file: ConfigFile, before: Any, after_text: str, loc: Location, launch: Any) -> None:
+    """Refuse unless *after_text* differs from *before* only in the launch keys at *loc*."""
+    after = hostformats.load(file.host.format, after_text).data()
+    trimmed_before, trimmed_after = copy.deepcopy(before), copy.deepcopy(after)
+    _get(trimmed_before, loc[:-1])[loc[-1]] = None
+    _get(trimmed_after, loc[:-1])[loc[-1]] = None
+    old, new = _get(before, loc), _get(after, loc)
+    kept = {k: v for k, v in old.items() if k not in launch}
+    if (
+        trimmed_before != trimmed_after
+        or {k: v for k, v in new.items() if k not in launch} != kept
+        or {k: new[k] for k in launch if k in new}
+        != {k: v for k, v in launch.items() if v is not ABSENT}
+    ):
+        raise Refused(
+            f"editing {file.path} would change more than the server's command; nothing was changed"
+        )
+
+
+@dataclass
+class Names:
+    """The bridge names in use, so two hosts' servers with one key but two commands get two."""
+
+    state: State
+    record: HostRecord
+    chosen: dict[str, str] = field(default_factory=dict)
+
+    def _taken(self, name: str, fp: str) -> bool:
+        srv = self.state.servers.get(name)
+        known = srv and (srv.fingerprint or srv.seen_fingerprint)
+        if known and known != fp:
+            return True
+        if any(w.server == name and fingerprint(w.argv) != fp for w in self.record.wrapped):
+            return True
+        return self.chosen.get(name, fp) != fp
+
+    def pick(self, key: str, host_id: str, argv: list[str]) -> str:
+        fp = fingerprint(argv)
+        name, n = key, 1
+        while self._taken(name, fp):
+            n += 1
+            name = f"{key}-{host_id}" if n == 2 else f"{key}-{host_id}-{n - 1}"
+        self.chosen[name] = fp
+        return name
+
+
+def _selected(entries: list[HostServer], wanted: Collection[str] | None) -> list[HostServer]:
+    if wanted is None:
+        return entries
+    return [e for e in entries if e.name in wanted]
+
+
+def plan_wrap(
+    file: ConfigFile,
+    before: bytes,
+    wanted: Collection[str] | None,
+    *,
+    bridge: str,
+    home: str | None,
+    names: Names,
+) -> Plan:
+    """Put the servers *wanted* (None: all) of *file* behind *bridge*.
+
+    *home*, when given, goes into each wrapped entry's environment as ``ROOTS_MANAGER_HOME``.
+    """
+    text = _decode(before, file.path)
+    doc = hostformats.load(file.host.format, text)
+    data = doc.data()
+    plan = Plan(file, before, before)
+    for entry in _selected(servers(file, data), wanted):
+        if entry.transport is not Transport.STDIO or entry.argv is None:
+            plan.outcomes.append(Outcome(entry.name, "not-wrappable", detail=entry.problem or ""))
+            continue
+        if entry.wrapped is not None:
+            plan.outcomes.append(Outcome(entry.name, "already-wrapped", entry.wrapped.server))
+            continue
+        error = server_name_error(entry.name)
+        if error is not None:
+            plan.outcomes.append(Outcome(entry.name, "not-wrappable", detail=str(error)))
+            continue
+        name = names.pick(entry.name, file.host.id, entry.argv)
+        keys, loc = entry.keys, entry.loc
+        raw = _get(data, loc)
+        entry_before = doc.entry_text(loc) if isinstance(doc, JsonDoc) else None
+        doc.set_string(loc, keys.command, bridge)
+        doc.prepend(loc, keys.args, [BRIDGE_FLAG, name, "--", entry.argv[0]], keys.command)
+        env_change = None
+        if home is not None and entry.env.get(HOME_ENV) is None:
+            env_change = "added" if isinstance(raw.get(keys.env), dict) else "created"
+            doc.set_item(loc, keys.env, HOME_ENV, home, keys.args)
+        launch = {
+            keys.command: bridge,
+            keys.args: [BRIDGE_FLAG, name, "--", *entry.argv],
+            keys.env: {**raw.get(keys.env, {}), HOME_ENV: home}
+            if env_change
+            else raw.get(keys.env, ABSENT),
+        }
+        _check(file, data, doc.dump(), loc, launch)
+        data = doc.data()
+        detail = "" if name == entry.name else f"named {name!r}: another server has that name"
+        plan.outcomes.append(Outcome(entry.name, "wrapped", name, detail))
+        plan.records.append(
+            WrapRecord(
+                host=file.host.id,
+                file=str(file.path),
+                loc=list(loc),
+                name=entry.name,
+                server=name,
+                argv=entry.argv,
+                args_absent=keys.args not in raw,
+                env=env_change,
+                entry_before=entry_before,
+                entry_after=doc.entry_text(loc) if isinstance(doc, JsonDoc) else None,
+                backup="",
+                at=now_iso(),
+            )
+        )
+    plan.after = doc.dump().encode("utf-8")
+    return plan
+
+
+def plan_unwrap(
+    file: ConfigFile, before: bytes, wanted: Collection[str] | None, record: HostRecord
+) -> Plan:
+    """Give the servers *wanted* (None: all) of *file* back their own command lines."""
+    text = _decode(before, file.path)
+    doc = hostformats.load(file.host.format, text)
+    data = doc.data()
+    plan = Plan(file, before, before)
+    for entry in _selected(servers(file, data), wanted):
+        wrapped = entry.wrapped
+        if wrapped is None:
+            status = "not-wrapped" if entry.transport is Transport.STDIO else "not-wrappable"
+            plan.outcomes.append(Outcome(entry.name, status, detail=entry.problem or ""))
+            continue
+        keys, loc = entry.keys, entry.loc
+        rec = record.find(file.path, loc)
+        raw = _get(data, loc)
+        if rec and rec.entry_after is not None and isinstance(doc, JsonDoc):
+            exact = doc.entry_text(loc) == rec.entry_after
+        else:
+            exact = False
+        if exact and rec and rec.entry_before is not None and isinstance(doc, JsonDoc):
+            doc.replace_entry(loc, rec.entry_before)
+        else:
+            args_absent = bool(rec and rec.args_absent)
+            doc.drop(loc, keys.args, wrapped.prefix, args_absent)
+            doc.set_string(loc, keys.command, wrapped.original[0])
+            env = raw.get(keys.env)
+            if rec and rec.env and isinstance(env, dict) and HOME_ENV in env:
+                doc.del_item(loc, keys.env, HOME_ENV, rec.env == "created")
+        _check(file, data, doc.dump(), loc, _unwrapped_launch(entry, raw, rec))
+        data = doc.data()
+        plan.outcomes.append(Outcome(entry.name, "unwrapped", wrapped.server))
+        if rec is not None:
+            plan.records.append(rec)
+    plan.after = doc.dump().encode("utf-8")
+    return plan
+
+
+def _unwrapped_launch(entry: HostServer, raw: Any, rec: WrapRecord | None) -> dict[str, Any]:
+    assert entry.wrapped is not None
+    keys, original = entry.keys, entry.wrapped.original
+    args: Any = original[1:]
+    if rec and rec.args_absent and not args:
+        args = ABSENT
+    env: Any = raw.get(keys.env, ABSENT)
+    if rec and rec.env and isinstance(env, dict) and HOME_ENV in env:
+        env = {k: v for k, v in env.items() if k != HOME_ENV}
+        if rec.env == "created" and not env:
+            env = ABSENT
+    return {keys.command: original[0], keys.args: args, keys.env: env}
+
+
+def home_for_hosts(home: Path, default: Path) -> str | None:
+    """``ROOTS_MANAGER_HOME`` for wrapped entries: the per-user directory if not the default.
+
+    Hosts start servers with a reduced environment; the bridge must use the directory the app
+    uses.
+    """
+    if os.path.realpath(home) == os.path.realpath(default):
+        return None
+    return str(home)

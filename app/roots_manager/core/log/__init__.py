@@ -1,0 +1,1 @@
+"""The traffic log: event records, their index, the limits kept, export and the timeline."""

@@ -1,0 +1,346 @@
+"""Traffic event records: what bridges write and the log views read.
+
+Each bridge run appends JSON Lines to its own files under ``logs/``, named
+``<run>-<part>.jsonl``; a part that grows past a size limit is closed and the next begins,
+and only the newest parts of a run are kept. Every event is one JSON object with at least
+``ts`` (ISO 8601 UTC), ``server``, ``session`` (the bridge run's id: the field kept its first
+name, which readers of older logs know), ``kind``, and where they apply ``dir`` (who sent
+the message to whom) and ``id`` (its JSON-RPC id).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import IO, Any
+
+from roots_manager.core.paths import Layout
+from roots_manager.core.statefile import retrying
+from roots_manager.core.store.state import now_iso
+from roots_manager.core.uri import UriError, uri_to_path
+
+# kinds of event
+# a bridge run starts and ends; the kinds keep the names older logs and readers know
+RUN_START = "session-start"
+RUN_END = "session-end"
+HANDSHAKE = "handshake"
+ROOTS_ASKED = "roots-list-asked"
+ROOTS_ANSWERED = "roots-list-answered"
+ROOTS_RELAYED = "roots-list-relayed"
+LIST_CHANGED_SENT = "list-changed-sent"
+LIST_CHANGED_RELAYED = "list-changed-relayed"
+LIST_CHANGED_ASKED = "list-changed-asked"
+"""The user asked for a list_changed though nothing changed; ``outcome`` says what was done."""
+MRTR_RESOLVED = "mrtr-resolved"
+CONSENT_WAIT = "consent-wait"
+CONSENT_DECIDED = "consent-decided"
+SERVER_RESTARTING = "server-restarting"
+"""A consent change needs a restart: the host's messages are held from now on."""
+SERVER_RESTARTED = "server-restarted"
+"""The bridge restarted the server behind the host's back, for a consent change."""
+RESTART_FAILED = "restart-failed"
+NON_JSON = "non-json"
+ERROR = "error"
+MESSAGE = "message"
+
+KINDS = (
+    RUN_START,
+    RUN_END,
+    HANDSHAKE,
+    ROOTS_ASKED,
+    ROOTS_ANSWERED,
+    ROOTS_RELAYED,
+    LIST_CHANGED_SENT,
+    LIST_CHANGED_RELAYED,
+    LIST_CHANGED_ASKED,
+    MRTR_RESOLVED,
+    CONSENT_WAIT,
+    CONSENT_DECIDED,
+    SERVER_RESTARTING,
+    SERVER_RESTARTED,
+    RESTART_FAILED,
+    NON_JSON,
+    ERROR,
+    MESSAGE,
+)
+
+# directions
+HOST_TO_SERVER = "host>server"
+SERVER_TO_HOST = "server>host"
+BRIDGE_TO_SERVER = "bridge>server"
+BRIDGE_TO_HOST = "bridge>host"
+
+DEFAULT_MAX_BYTES = 8 * 1024 * 1024
+DEFAULT_KEEP_PARTS = 4
+
+_PART = re.compile(r"^(?P<run>.+)-(?P<part>\d{4})\.jsonl$")
+
+
+def event(kind: str, server: str, run: str, **fields: Any) -> dict[str, Any]:
+    """A new event record stamped with the current time; fields that are None are left out."""
+    rec: dict[str, Any] = {"ts": now_iso(), "server": server, "session": run, "kind": kind}
+    rec.update({k: v for k, v in fields.items() if v is not None})
+    return rec
+
+
+class EventWriter:
+    """Appends one bridge run's events to private, size-rotated JSON Lines files."""
+
+    def __init__(
+        self,
+        layout: Layout,
+        run: str,
+        *,
+        max_bytes: int = DEFAULT_MAX_BYTES,
+        keep_parts: int = DEFAULT_KEEP_PARTS,
+        on_rotate: Callable[[], None] | None = None,
+    ) -> None:
+        self.dir = layout.logs
+        self.run = run
+        self.max_bytes = max_bytes
+        self.keep_parts = keep_parts
+        self.on_rotate = on_rotate
+        """Called after each rotation (the place to keep all runs' logs within limits)."""
+        self.part = 0
+        self._file: IO[bytes] | None = None
+        self._size = 0
+        self._open()
+
+    @property
+    def path(self) -> Path:
+        return self.dir / f"{self.run}-{self.part:04d}.jsonl"
+
+    def _open(self) -> None:
+        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        self._file = os.fdopen(fd, "ab")
+        self._size = self._file.tell()
+
+    def write(self, record: dict[str, Any]) -> None:
+        """Append *record* and flush it, so that readers see it at once."""
+        # backslashreplace: a command line holding a file name that is not UTF-8 (lone
+        # surrogates) is written as JSON escapes instead of stopping the bridge
+        line = (
+            json.dumps(record, ensure_ascii=False, default=str).encode("utf-8", "backslashreplace")
+            + b"\n"
+        )
+        if self._size and self._size + len(line) > self.max_bytes:
+            self._rotate()
+        assert self._file is not None
+        self._file.write(line)
+        self._file.flush()
+        self._size += len(line)
+
+    def _rotate(self) -> None:
+        assert self._file is not None
+        self._file.close()
+        self.part += 1
+        old = self.part - self.keep_parts
+        if old >= 0:
+            # a reader (the app) may have it open: Windows then refuses for a moment, and a
+            # part that stays is swept with the old logs rather than stop the log
+            with contextlib.suppress(OSError):
+                retrying((self.dir / f"{self.run}-{old:04d}.jsonl").unlink)
+        self._open()
+        if self.on_rotate is not None:
+            self.on_rotate()
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+def log_files(layout: Layout) -> list[Path]:
+    """Every event file, oldest run first, each run's parts in order."""
+    try:
+        names = [p for p in layout.logs.iterdir() if _PART.match(p.name)]
+    except OSError:
+        return []
+    return sorted(names, key=lambda p: p.name)
+
+
+def run_log_files(layout: Layout, run: str) -> list[Path]:
+    """The event files of one bridge run, its parts in order."""
+    return [p for p in log_files(layout) if run_of(p) == run]
+
+
+def run_of(path: Path) -> str | None:
+    """The run id an event file belongs to."""
+    m = _PART.match(path.name)
+    return m.group("run") if m else None
+
+
+def read_events(path: Path, offset: int = 0) -> tuple[list[dict[str, Any]], int]:
+    """Read the complete events in *path* from byte *offset*; returns them and the new offset.
+
+    A line still being written (no newline yet) is left for the next read; a line that is not a
+    JSON object is skipped.
+    """
+    try:
+        with open(path, "rb") as f:
+            f.seek(offset)
+            data = f.read()
+    except OSError:
+        return [], offset
+    end = data.rfind(b"\n") + 1
+    out = []
+    for line in data[:end].splitlines():
+        with contextlib.suppress(ValueError):
+            rec = json.loads(line)
+            if isinstance(rec, dict):
+                out.append(rec)
+    return out, offset + end
+
+
+def iter_events(layout: Layout) -> Iterator[dict[str, Any]]:
+    """Every event in every file, file by file."""
+    for path in log_files(layout):
+        events, _ = read_events(path)
+        yield from events
+
+
+# Every template summary_parts() returns, so that a user interface can translate them
+# (the GUI lists the same strings for Qt's translation tools; a test keeps the two equal).
+SUMMARY_TEMPLATES = (
+    "started {command} (pid {pid}, {mode})",
+    "ended, exit code {code}",
+    "ended, exit code {code} ({reason})",
+    "protocol {protocol}",
+    "protocol {protocol}, roots capability injected",
+    "the server asked for its roots",
+    "the server asked for its roots in a batch",
+    "the server asked for its roots (held until you decide)",
+    "roots/list relayed to the host",
+    "no roots",
+    "1 root: {paths}",
+    "{count} roots: {paths}",
+    "roots changed, now no roots",
+    "roots changed, now 1 root: {paths}",
+    "roots changed, now {count} roots: {paths}",
+    "list_changed relayed",
+    "list_changed sent on request",
+    "list_changed not sent on request: the server has not fetched the list since the last notice",
+    "list_changed not sent on request: the handshake is not complete",
+    "list_changed not sent on request: protocol 2026-07-28 has no list_changed",
+    "list_changed not sent on request: the bridge only observes",
+    "waiting up to {timeout} s for your decision in the desktop app",
+    "the decision arrived",
+    "no decision in time: answered with what is granted",
+    "consent changed ({reason}): restarting the server, the host's messages wait",
+    "restarted for a consent change: pid {old} is now pid {new}; the host waited {ms} ms",
+    "the server could not be restarted: {why}",
+    "{bytes} bytes that are not {reason}",
+    "response",
+    "{text}",
+)
+
+
+_ASKED_OUTCOMES = {
+    "sent": "list_changed sent on request",
+    "not-fetched": "list_changed not sent on request: the server has not fetched the list since "
+    "the last notice",
+    "handshake": "list_changed not sent on request: the handshake is not complete",
+    "no-notice": "list_changed not sent on request: protocol 2026-07-28 has no list_changed",
+    "observe": "list_changed not sent on request: the bridge only observes",
+}
+
+
+def shown_path(uri: object) -> str:
+    """The folder a root's URI names, decoded as the user knows it; the URI itself when it does
+    not name a local folder (a server's own odd URI is shown as it came)."""
+    try:
+        return uri_to_path(str(uri))
+    except UriError:
+        return str(uri)
+
+
+def summary_parts(rec: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The summary of an event as a template (one of `SUMMARY_TEMPLATES`) and its values."""
+    kind = rec.get("kind")
+    if kind == RUN_START:
+        return "started {command} (pid {pid}, {mode})", {
+            "command": " ".join(map(str, rec.get("command", []))),
+            "pid": rec.get("pid"),
+            "mode": rec.get("mode", "managed"),
+        }
+    if kind == RUN_END:
+        if rec.get("reason"):
+            return "ended, exit code {code} ({reason})", {
+                "code": rec.get("exit_code"),
+                "reason": rec["reason"],
+            }
+        return "ended, exit code {code}", {"code": rec.get("exit_code")}
+    if kind == HANDSHAKE:
+        if rec.get("injected"):
+            return "protocol {protocol}, roots capability injected", {
+                "protocol": rec.get("protocol", "?")
+            }
+        return "protocol {protocol}", {"protocol": rec.get("protocol", "?")}
+    if kind == ROOTS_ASKED:
+        if rec.get("held"):
+            return "the server asked for its roots (held until you decide)", {}
+        if rec.get("batch"):
+            return "the server asked for its roots in a batch", {}
+        return "the server asked for its roots", {}
+    if kind == ROOTS_RELAYED:
+        return "roots/list relayed to the host", {}
+    if kind in (ROOTS_ANSWERED, MRTR_RESOLVED, LIST_CHANGED_SENT):
+        uris = rec.get("uris")
+        prefix = "roots changed, now " if kind == LIST_CHANGED_SENT else ""
+        if not isinstance(uris, list) or not uris:
+            return prefix + "no roots", {}
+        # the folders as the user knows them; the URIs stay in the event's JSON
+        paths = ", ".join(shown_path(u) for u in uris)
+        if len(uris) == 1:
+            return prefix + "1 root: {paths}", {"paths": paths}
+        return prefix + "{count} roots: {paths}", {"count": len(uris), "paths": paths}
+    if kind == LIST_CHANGED_RELAYED:
+        return "list_changed relayed", {}
+    if kind == LIST_CHANGED_ASKED and rec.get("outcome") in _ASKED_OUTCOMES:
+        return _ASKED_OUTCOMES[rec["outcome"]], {}
+    if kind == CONSENT_WAIT and rec.get("timeout") is not None:
+        return "waiting up to {timeout} s for your decision in the desktop app", {
+            "timeout": f"{rec['timeout']:g}"
+            if isinstance(rec["timeout"], float)
+            else rec["timeout"]
+        }
+    if kind == CONSENT_DECIDED and rec.get("outcome") in ("decided", "timeout"):
+        if rec["outcome"] == "decided":
+            return "the decision arrived", {}
+        return "no decision in time: answered with what is granted", {}
+    if kind == SERVER_RESTARTING:
+        return "consent changed ({reason}): restarting the server, the host's messages wait", {
+            "reason": rec.get("reason", "?")
+        }
+    if kind == SERVER_RESTARTED:
+        return (
+            "restarted for a consent change: pid {old} is now pid {new}; the host waited {ms} ms",
+            {
+                "old": rec.get("old_pid", "?"),
+                "new": rec.get("new_pid", "?"),
+                "ms": rec.get("held_ms", "?"),
+            },
+        )
+    if kind == RESTART_FAILED:
+        return "the server could not be restarted: {why}", {"why": rec.get("message", "?")}
+    if kind == NON_JSON:
+        return "{bytes} bytes that are not {reason}", {
+            "bytes": rec.get("bytes", "?"),
+            "reason": rec.get("reason", "JSON"),
+        }
+    if kind == MESSAGE:
+        if rec.get("method"):
+            return "{text}", {"text": rec["method"]}
+        if "id" in rec:
+            return "response", {}
+    return "{text}", {"text": str(rec.get("message", ""))}
+
+
+def summarize(rec: dict[str, Any]) -> str:
+    """A one-line human summary of an event, in English (front ends translate `summary_parts`)."""
+    template, values = summary_parts(rec)
+    return template.format(**values)

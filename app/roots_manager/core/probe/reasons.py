@@ -1,0 +1,404 @@
+"""What the boundary probe says, as codes with parameters: its verdict's reasons, its steps.
+
+The core decides and the views word it: a verdict line carries a :class:`Reason` and the values
+that fill it (tool names, counts), a progress report a :class:`Step`. The English wording is
+here (:data:`REASON_TEXT`, :data:`STEP_TEXT`), for the CLI, the JSON document and the saved
+tables; the desktop app words the same codes through its translations. Parameters are data
+(names of tools, numbers), never sentences, so that every language can place them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from roots_manager.core.probe.plan import Operation, PathTool
+
+
+class Reason(StrEnum):
+    """Why a verdict line is what it is."""
+
+    NO_PAIRED_ROW = "no_paired_row"
+    OUTSIDE_WORKED = "outside_worked"
+    REFUSED_ALLOWANCE_UNKNOWN = "refused_allowance_unknown"
+    ENFORCED = "enforced"
+    NO_SIBLING_ROW = "no_sibling_row"
+    SIBLING_WORKED = "sibling_worked"
+    SIBLING_REFUSED_ALLOWANCE_UNKNOWN = "sibling_refused_allowance_unknown"
+    SIBLING_REFUSED = "sibling_refused"
+    ROOTS_NEVER_ASKED = "roots_never_asked"
+    NO_SECOND_ROOT_ROW = "no_second_root_row"
+    SECOND_ROOT_REFUSED_AT_START = "second_root_refused_at_start"
+    ADDED_ROOT_REFUSED = "added_root_refused"
+    SECOND_ROOT_REACHABLE = "second_root_reachable"
+    SECOND_ROOT_REACHABLE_BOTH = "second_root_reachable_both"
+    NO_READ_ROW = "no_read_row"
+    NO_WRITE_ROW = "no_write_row"
+    READS_REFUSED_WRITES_WORKED = "reads_refused_writes_worked"
+    WRITES_REFUSED_READS_WORKED = "writes_refused_reads_worked"
+    CHECKED_ALIKE = "checked_alike"
+    READS_WORKED_TOO = "reads_worked_too"
+    WRITES_WORKED_TOO = "writes_worked_too"
+    NEVER_ASKED_NO_NOTICE = "never_asked_no_notice"
+    NO_NOTICE_SENT = "no_notice_sent"
+    DID_NOT_REASK = "did_not_reask"
+    DID_NOT_REASK_TOOK_EFFECT = "did_not_reask_took_effect"
+    REASKED = "reasked"
+    REASKED_TOOK_EFFECT = "reasked_took_effect"
+    REASKED_NO_EFFECT = "reasked_no_effect"
+    NO_LIST_CHANGED = "no_list_changed"
+    NO_LIST_CHANGED_TOOK_EFFECT = "no_list_changed_took_effect"
+    NO_LIST_CHANGED_NO_EFFECT = "no_list_changed_no_effect"
+    NEVER_GOT_EMPTY_LIST = "never_got_empty_list"
+    NARROWS_NOTHING = "narrows_nothing"
+    NO_LAST_ROOT_ROW = "no_last_root_row"
+    KEPT_AFTER_EMPTY = "kept_after_empty"
+    REFUSED_AFTER_EMPTY = "refused_after_empty"
+    SYMLINK_UNTESTED = "symlink_untested"
+    SYMLINK_ESCAPED = "symlink_escaped"
+    SYMLINK_REFUSED = "symlink_refused"
+    PREFIX_UNTESTED = "prefix_untested"
+    PREFIX_ESCAPED = "prefix_escaped"
+    PREFIX_REFUSED = "prefix_refused"
+
+
+class Phase(StrEnum):
+    """The part of the run whose rows decided a verdict line."""
+
+    START = "start"
+    """Two roots given at once, before any change."""
+    CHANGED = "changed"
+    """After the roots were replaced (``list_changed``, or the next request under 2026-07-28)."""
+    ADDED = "added"
+    """After a second root was added to the changed list."""
+    EMPTIED = "emptied"
+    """After the list was emptied."""
+
+
+ALLOWANCE_UNKNOWN = (
+    "the server's own allowance is unknown (no {{allow}} in its command line), so a refusal "
+    "outside the root may be its command line's rather than the roots': it proves less"
+)
+"""A template (``{{allow}}`` is the literal ``{allow}`` once formatted)."""
+
+REASON_TEXT: dict[Reason, str] = {
+    Reason.NO_PAIRED_ROW: "no row paired a working inside call ({inconclusive} row(s) "
+    "inconclusive)",
+    Reason.OUTSIDE_WORKED: "outside targets worked: {rows}",
+    Reason.REFUSED_ALLOWANCE_UNKNOWN: "every outside target was refused, but " + ALLOWANCE_UNKNOWN,
+    Reason.ENFORCED: "every outside target was refused while its inside partner worked "
+    "({pairs} pair(s), {inconclusive} row(s) inconclusive)",
+    Reason.NO_SIBLING_ROW: "no sibling row paired a working inside call",
+    Reason.SIBLING_WORKED: "every operation on the sibling package worked: the roots narrow "
+    "nothing",
+    Reason.SIBLING_REFUSED_ALLOWANCE_UNKNOWN: "the sibling package was refused, but "
+    + ALLOWANCE_UNKNOWN,
+    Reason.SIBLING_REFUSED: "operations on the sibling package were refused",
+    Reason.ROOTS_NEVER_ASKED: "the server never asked for its roots: no second root reached it",
+    Reason.NO_SECOND_ROOT_ROW: "no second-root row paired a working inside call",
+    Reason.SECOND_ROOT_REFUSED_AT_START: "given two roots from the start, the server refused "
+    "the second root's files while the first root's worked: {rows}",
+    Reason.ADDED_ROOT_REFUSED: "a second root added to the changed list was refused after the "
+    "server had asked for the new list, while the first root's files worked: {rows}",
+    Reason.SECOND_ROOT_REACHABLE: "the second root's files were reachable when it was given "
+    "from the start",
+    Reason.SECOND_ROOT_REACHABLE_BOTH: "the second root's files were reachable, given from the "
+    "start and added to the changed list",
+    Reason.NO_READ_ROW: "no read operation paired a working inside call",
+    Reason.NO_WRITE_ROW: "no write operation paired a working inside call",
+    Reason.READS_REFUSED_WRITES_WORKED: "reads outside were refused, writes outside worked: {rows}",
+    Reason.WRITES_REFUSED_READS_WORKED: "writes outside were refused, reads outside worked: {rows}",
+    Reason.CHECKED_ALIKE: "reads and writes are checked alike",
+    Reason.READS_WORKED_TOO: "reads outside worked too",
+    Reason.WRITES_WORKED_TOO: "writes outside worked too",
+    Reason.NEVER_ASKED_NO_NOTICE: "the server never asked for roots/list, so no notice was sent",
+    Reason.NO_NOTICE_SENT: "the bridge sent no list_changed (see the log)",
+    Reason.DID_NOT_REASK: "the server did not ask for roots/list again after list_changed",
+    Reason.DID_NOT_REASK_TOOK_EFFECT: "the server did not ask for roots/list right after "
+    "list_changed, but the new root took effect: it asks when a call needs its roots",
+    Reason.REASKED: "the server asked for roots/list again after list_changed",
+    Reason.REASKED_TOOK_EFFECT: "the server asked for roots/list again after list_changed; "
+    "the new root took effect",
+    Reason.REASKED_NO_EFFECT: "the server asked for roots/list again after list_changed; but "
+    "the new root did not take effect in any tool",
+    Reason.NO_LIST_CHANGED: "does not apply under 2026-07-28: there is no list_changed, the "
+    "roots travel with each request",
+    Reason.NO_LIST_CHANGED_TOOK_EFFECT: "does not apply under 2026-07-28: there is no "
+    "list_changed, the roots travel with each request; the changed root took effect on the "
+    "next request",
+    Reason.NO_LIST_CHANGED_NO_EFFECT: "does not apply under 2026-07-28: there is no "
+    "list_changed, the roots travel with each request; but the changed root did not take "
+    "effect in any tool",
+    Reason.NEVER_GOT_EMPTY_LIST: "the server never asked for the empty list",
+    Reason.NARROWS_NOTHING: "the roots narrow nothing for this server",
+    Reason.NO_LAST_ROOT_ROW: "no tool worked on the last root before the list was emptied",
+    Reason.KEPT_AFTER_EMPTY: "the last root still worked after the empty list",
+    Reason.REFUSED_AFTER_EMPTY: "the last root was refused after the empty list",
+    Reason.SYMLINK_UNTESTED: "no tool that kept the sibling package out was tried on the link "
+    "out of the root conclusively",
+    Reason.SYMLINK_ESCAPED: "the link out of the root worked where the sibling package was "
+    "refused: {rows}",
+    Reason.SYMLINK_REFUSED: "the link out of the root was refused",
+    Reason.PREFIX_UNTESTED: "no tool that kept the sibling package out was tried on "
+    "packages/checkout-old conclusively",
+    Reason.PREFIX_ESCAPED: "packages/checkout-old worked where the sibling package was refused: "
+    "{rows}",
+    Reason.PREFIX_REFUSED: "packages/checkout-old was refused",
+}
+
+STOPPED_EARLY = "the probe stopped early; so far: {reason}"
+
+
+class Reading(StrEnum):
+    """What a row of the matrix shows, in a word or two."""
+
+    NOT_RUN = "not_run"
+    SERVER_WENT = "server_went"
+    TIMED_OUT_INSIDE = "timed_out_inside"
+    FAILED_INSIDE = "failed_inside"
+    OUTSIDE_UNANSWERED = "outside_unanswered"
+    OUTSIDE = "outside"
+
+
+READING_TEXT: dict[Reading, str] = {
+    Reading.NOT_RUN: "not run: {detail}",
+    Reading.SERVER_WENT: "the server went",
+    Reading.TIMED_OUT_INSIDE: "inconclusive: the call timed out inside",
+    Reading.FAILED_INSIDE: "inconclusive: the tool failed inside too",
+    Reading.OUTSIDE_UNANSWERED: "inconclusive: outside, the call {outcome}",
+    Reading.OUTSIDE: "outside {outcome}",
+}
+"""``{outcome}`` is a cell's outcome (``refused``), ``{detail}`` why a call was not made."""
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One line of the verdict: true, false, or None (not decidable), and why."""
+
+    value: bool | None
+    code: Reason
+    params: dict[str, Any] = field(default_factory=dict)
+    phase: Phase | None = None
+    """Which part of the run decided it (None: no single part, or nothing decided)."""
+    early: bool = False
+    """The probe stopped before the end: what is said holds so far."""
+    worded: str = ""
+    """The reason as a table saved before reasons had codes worded it (then it is the reason)."""
+
+    @property
+    def reason(self) -> str:
+        """The reason in English."""
+        if self.worded:
+            return self.worded
+        text = REASON_TEXT[self.code].format(**self.params)
+        return STOPPED_EARLY.format(reason=text) if self.early else text
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "value": self.value,
+            "code": self.code.value,
+            "params": self.params,
+            "phase": None if self.phase is None else self.phase.value,
+            "early": self.early,
+            "reason": self.reason,
+        }
+
+    @classmethod
+    def from_json(cls, value: bool | None, doc: Any, worded: str = "") -> Finding:
+        """A finding read back from a saved table; one of an older format, or whose code this
+        version does not know, keeps the reason as it was worded."""
+        if not isinstance(doc, dict):
+            doc = {}
+        params = doc.get("params") if isinstance(doc.get("params"), dict) else {}
+        try:
+            code = Reason(str(doc.get("code")))
+            phase = Phase(doc["phase"]) if doc.get("phase") else None
+            REASON_TEXT[code].format(**params)
+        except (ValueError, KeyError, IndexError):
+            return cls(value, Reason.NO_PAIRED_ROW, {}, None, False, worded or "?")
+        return cls(value, code, dict(params), phase, bool(doc.get("early", False)))
+
+
+class Step(StrEnum):
+    """What the probe is doing now."""
+
+    STARTING = "starting"
+    WAITING_FIRST_ASK = "waiting_first_ask"
+    LISTING_TOOLS = "listing_tools"
+    LISTING_RESOURCES = "listing_resources"
+    PLANNED = "planned"
+    ROW = "row"
+    CHANGING_ROOTS = "changing_roots"
+    ADDING_ROOT = "adding_root"
+    EMPTYING_ROOTS = "emptying_roots"
+
+
+STEP_TEXT: dict[Step, str] = {
+    Step.STARTING: "starting the server",
+    Step.WAITING_FIRST_ASK: "waiting for the server to ask for its roots",
+    Step.LISTING_TOOLS: "listing the tools",
+    Step.LISTING_RESOURCES: "listing the resources",
+    Step.PLANNED: "{tools} tool(s) to probe, {cells} call(s) planned",
+    Step.ROW: "{tool}: {target}",
+    Step.CHANGING_ROOTS: "changing the roots",
+    Step.ADDING_ROOT: "adding a second root",
+    Step.EMPTYING_ROOTS: "emptying the roots",
+}
+
+
+@dataclass(frozen=True)
+class Status:
+    """A progress report: the step and what fills its words."""
+
+    step: Step
+    params: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        """The status in English."""
+        return STEP_TEXT[self.step].format(**self.params)
+
+
+class PlanLine(StrEnum):
+    """One line of the plan the probe shows before and while it runs."""
+
+    FIXTURE = "fixture"
+    ROOTS = "roots"
+    TOOLS_UNKNOWN = "tools_unknown"
+    TOOL_READ = "tool_read"
+    TOOL_WRITE = "tool_write"
+    RESOURCES = "resources"
+    NO_TOOLS = "no_tools"
+    CHANGES = "changes"
+    CHANGES_MODERN = "changes_modern"
+    ALLOWANCE_UNKNOWN = "allowance_unknown"
+
+
+PLAN_TEXT: dict[PlanLine, str] = {
+    PlanLine.FIXTURE: "The server starts behind a private bridge over a scratch tree in a "
+    "temporary folder, never your own folders or grants; {{allow}} in the command line stands "
+    "for the tree's top. Its roots traffic shows in the log as {server}.",
+    PlanLine.ROOTS: "Its roots at the start: packages/checkout and packages/shipping, strictly "
+    "narrower than the tree.",
+    PlanLine.TOOLS_UNKNOWN: "Each tool that takes paths (known once the server lists them) is "
+    "called on a target inside the root and on partners outside it: a sibling, a sibling "
+    "whose name starts the same, '..', a link out, '#' and non-ASCII names.",
+    PlanLine.TOOL_READ: "{tool} (reads): {pairs} pairs, inside and outside",
+    PlanLine.TOOL_WRITE: "{tool} (writes): {pairs} pairs, inside and outside",
+    PlanLine.RESOURCES: "resources/read of the resources the server listed: {pairs} pairs, "
+    "inside and outside",
+    PlanLine.NO_TOOLS: "No tool takes paths: only the roots traffic is watched.",
+    PlanLine.CHANGES: "Then packages/billing replaces both roots (list_changed: does the "
+    "server ask again?), packages/docs is added as a second root, and the list is emptied.",
+    PlanLine.CHANGES_MODERN: "Then packages/billing replaces both roots, packages/docs is "
+    "added, and the list is emptied; under 2026-07-28 each change travels with the next "
+    "request (there is no list_changed).",
+    PlanLine.ALLOWANCE_UNKNOWN: "Without {{allow}} a refusal proves less: the server's own "
+    "allowance is unknown.",
+}
+
+
+@dataclass(frozen=True)
+class PlanItem:
+    """A line of the plan and what fills its words."""
+
+    line: PlanLine
+    params: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        """The line in English."""
+        return PLAN_TEXT[self.line].format(**self.params)
+
+
+def plan(
+    tools: list[PathTool] | None, *, server: str, modern: bool, allowance_known: bool
+) -> list[PlanItem]:
+    """The plan: the phases, and once ``tools/list`` is known (*tools* not None) the tools
+    and operations that will be probed, with the number of pairs of each."""
+    out = [PlanItem(PlanLine.FIXTURE, {"server": server}), PlanItem(PlanLine.ROOTS)]
+    if tools is None:
+        out.append(PlanItem(PlanLine.TOOLS_UNKNOWN))
+    elif not tools:
+        out.append(PlanItem(PlanLine.NO_TOOLS))
+    for tool in tools or []:
+        # the boundary kinds, the second root, the new root, the added root, after the empty list
+        pairs = len(tool.kinds()) + 4
+        if tool.resource:
+            out.append(PlanItem(PlanLine.RESOURCES, {"pairs": pairs}))
+        else:
+            line = PlanLine.TOOL_READ if tool.operation is Operation.READ else PlanLine.TOOL_WRITE
+            out.append(PlanItem(line, {"tool": tool.name, "pairs": pairs}))
+    out.append(PlanItem(PlanLine.CHANGES_MODERN if modern else PlanLine.CHANGES))
+    if not allowance_known:
+        out.append(PlanItem(PlanLine.ALLOWANCE_UNKNOWN))
+    return out
+
+
+class ProblemCode(StrEnum):
+    """Why a probe stopped early, or found nothing to probe."""
+
+    NO_PATH_TOOLS = "no_path_tools"
+    DID_NOT_START = "did_not_start"
+    NOT_MODERN = "not_modern"
+    UNREACHABLE = "unreachable"
+    WENT = "went"
+    STOPPED_ANSWERING = "stopped_answering"
+
+
+PROBLEM_TEXT: dict[ProblemCode, str] = {
+    ProblemCode.NO_PATH_TOOLS: "the server offers no tool that takes paths: nothing to probe",
+    ProblemCode.DID_NOT_START: "the server did not start: {detail}",
+    ProblemCode.NOT_MODERN: "the server does not speak 2026-07-28: it answered server/discover "
+    "with {detail}; probe it with the initialize handshake",
+    ProblemCode.UNREACHABLE: "the server could not be reached: {detail}",
+    ProblemCode.WENT: "the server went during the probe ({detail})",
+    ProblemCode.STOPPED_ANSWERING: "the server went during the probe (it stopped answering, "
+    "even to ping)",
+}
+ENDED_TEXT = "; the bridge's log: the server ended with exit code {code}"
+ENDED_REASON_TEXT = "; the bridge's log: the server ended with exit code {code} ({reason})"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Why a probe stopped: the code, the words the server or the SDK said, how it ended."""
+
+    code: ProblemCode
+    detail: str = ""
+    """What the server or the SDK said (their words, not translated)."""
+    exit_code: int | str | None = None
+    """The server's exit code, from the bridge's ``session-end`` event, if it ended."""
+    end_reason: str = ""
+    """Why the bridge says it ended (``server exited``), if it says."""
+
+    @property
+    def text(self) -> str:
+        """The problem in English."""
+        text = PROBLEM_TEXT[self.code].format(detail=self.detail)
+        if self.exit_code is None:
+            return text
+        ended = ENDED_REASON_TEXT if self.end_reason else ENDED_TEXT
+        return text + ended.format(code=self.exit_code, reason=self.end_reason)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "code": self.code.value,
+            "detail": self.detail,
+            "exit_code": self.exit_code,
+            "end_reason": self.end_reason,
+        }
+
+    @classmethod
+    def from_json(cls, doc: Any) -> Problem | None:
+        """A problem read back from a saved table (None: none, or of an unknown kind)."""
+        if not isinstance(doc, dict):
+            return None
+        try:
+            code = ProblemCode(str(doc.get("code")))
+        except ValueError:
+            return None
+        return cls(
+            code, str(doc.get("detail", "")), doc.get("exit_code"), str(doc.get("end_reason", ""))
+        )

@@ -1,0 +1,228 @@
+"""The store document: what each stored field may hold, and a state read from or made into it.
+
+A :class:`~roots_manager.core.store.state.State` is written as one JSON document (the version of its
+shape in ``schema``). Reading it checks every field's type, range and form with
+:mod:`roots_manager.core.store.schema` and names the first bad one: a hand-edited or damaged file is
+refused when read, not when something first touches the odd value.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Protocol
+
+from roots_manager.core.roots import Root
+from roots_manager.core.servers import Server
+from roots_manager.core.store import schema
+from roots_manager.core.store.grants import POLICIES, Decision, Grant, Pending, Policy, Scope
+from roots_manager.core.store.log_limits import (
+    DEFAULT_LOG_MAX_DAYS,
+    DEFAULT_LOG_MAX_MIB,
+    LOG_LIMIT_TOPS,
+    LogRetention,
+)
+from roots_manager.core.store.schema import SCHEMA_VERSION, SchemaError
+
+
+class Stored(Protocol):
+    """What of a state its document holds (:class:`~roots_manager.core.store.state.State` has it)."""
+
+    roots: list[Root]
+    servers: dict[str, Server]
+    grants: list[Grant]
+    pending: list[Pending]
+    policy: Policy
+    language: str | None
+    log_retention: LogRetention
+    revision: int
+
+
+def to_document(state: Stored) -> dict[str, Any]:
+    """The store document of *state*, as it is written."""
+    return {
+        "schema": SCHEMA_VERSION,
+        "revision": state.revision,
+        "settings": {
+            "policy": state.policy,
+            "language": state.language,
+            "log_max_mib": state.log_retention.max_mib,
+            "log_max_days": state.log_retention.max_days,
+        },
+        "roots": [vars(r).copy() for r in state.roots],
+        "servers": {n: _server_json(s) for n, s in state.servers.items()},
+        "grants": [_stored(vars(g), _GRANT_KEYS) for g in state.grants],
+        "pending": [_stored(vars(p), _PENDING_KEYS) for p in state.pending],
+    }
+
+
+def stored_fields(doc: object) -> dict[str, Any]:
+    """The fields of a state read from a parsed store document (its constructor's keyword
+    arguments); raises :class:`SchemaError` naming the first bad field."""
+    top = schema.version(doc)
+    settings = _SETTINGS.read(schema.member(top, "settings", dict), "settings")
+    if "servers" not in top:
+        raise SchemaError("servers is missing")
+    roots = [
+        Root(**_ROOT.read(r, f"roots[{i}]"))
+        for i, r in enumerate(schema.member(top, "roots", list))
+    ]
+    schema.unique((r.id for r in roots), "the root id")
+    schema.unique((r.path for r in roots), "the root path")
+    return dict(
+        roots=roots,
+        servers={
+            n: _server(n, _fields(_SERVER.read(s, f"servers[{n!r}]")))
+            for n, s in schema.member(top, "servers", dict).items()
+        },
+        grants=[
+            _grant(_named(_GRANT.read(g, f"grants[{i}]"), _GRANT_KEYS))
+            for i, g in enumerate(schema.member(top, "grants", list))
+        ],
+        pending=[
+            Pending(**_named(_PENDING.read(p, f"pending[{i}]"), _PENDING_KEYS))
+            for i, p in enumerate(schema.member(top, "pending", list))
+        ],
+        policy=settings.get("policy", "ask"),
+        language=settings.get("language"),
+        log_retention=LogRetention(
+            settings.get("log_max_mib", DEFAULT_LOG_MAX_MIB),
+            settings.get("log_max_days", DEFAULT_LOG_MAX_DAYS),
+        ),
+        revision=top.get("revision", 0),
+    )
+
+
+# Fields stored under another name than the one the code gives them: the bridge run a grant
+# lasts for, and the one a consent request came from, were once called "sessions" and
+# "session", and bridges and apps of older versions read and write the same file.
+_GRANT_KEYS = {"runs": "sessions"}
+_PENDING_KEYS = {"run": "session"}
+
+
+def _stored(fields: dict[str, Any], keys: dict[str, str]) -> dict[str, Any]:
+    """An object's *fields* under their stored names."""
+    return {keys.get(k, k): v for k, v in fields.items()}
+
+
+def _named(stored: dict[str, Any], keys: dict[str, str]) -> dict[str, Any]:
+    """Stored fields under the names the code gives them."""
+    names = {v: k for k, v in keys.items()}
+    return {names.get(k, k): v for k, v in stored.items()}
+
+
+def _server(name: str, fields: dict[str, Any]) -> Server:
+    decision = fields.get("decision")
+    return Server(name=name, **{**fields, "decision": Decision(decision) if decision else None})
+
+
+def _grant(fields: dict[str, Any]) -> Grant:
+    if "scope" in fields:
+        fields = {**fields, "scope": Scope(fields["scope"])}
+    return Grant(**fields)
+
+
+def _record(
+    cls: type[Any], *keyed: str, stored: dict[str, str] | None = None, **checks: schema.Check
+) -> schema.Record:
+    """The checks of dataclass *cls*'s fields, by stored name; those without a default are
+    required.
+
+    *keyed* fields need not be in the object: they come from its key (a server's name).
+    *stored* names the fields stored under another name than their own.
+    """
+    keys = stored or {}
+    fields = dataclasses.fields(cls)
+    if {keys.get(f.name, f.name) for f in fields} != checks.keys():  # a new field needs its check
+        raise TypeError(f"the checks of {cls.__name__} do not match its fields")
+    required = {
+        keys.get(f.name, f.name)
+        for f in fields
+        if f.default is dataclasses.MISSING
+        and f.default_factory is dataclasses.MISSING
+        and f.name not in keyed
+    }
+    return schema.Record(checks, frozenset(required))
+
+
+# What each stored field may hold.
+_ROOT = _record(
+    Root,
+    id=schema.identifier,
+    path=schema.root_path,
+    # names are not held to today's rules (no control characters): older versions stored
+    # folder names as they were, and such a store is not damaged
+    name=schema.text,
+    added_at=schema.timestamp,
+    real=schema.optional(schema.root_path),
+)
+_SERVER = _record(
+    Server,
+    "name",
+    name=schema.text,
+    fingerprint=schema.optional(schema.fingerprint),
+    command=schema.optional(schema.command),
+    seen_fingerprint=schema.optional(schema.fingerprint),
+    first_seen=schema.optional(schema.timestamp),
+    last_seen=schema.optional(schema.timestamp),
+    confine=schema.flag,
+    allow_read=schema.list_of(schema.root_path),
+    allow_write=schema.list_of(schema.root_path),
+    allow_socket=schema.list_of(schema.root_path),
+    restart_on_revoke=schema.optional(schema.flag),
+    decision=schema.optional(schema.one_of(*Decision)),
+    decided_at=schema.optional(schema.timestamp),
+)
+_GRANT = _record(
+    Grant,
+    stored=_GRANT_KEYS,
+    server=schema.text,
+    root=schema.identifier,
+    scope=schema.one_of(*Scope),
+    sessions=schema.list_of(schema.identifier),
+    granted_at=schema.empty_or(schema.timestamp),
+    read_only=schema.flag,
+)
+_PENDING = _record(
+    Pending,
+    stored=_PENDING_KEYS,
+    id=schema.identifier,
+    server=schema.text,
+    reason=schema.one_of("new-server", "command-changed"),
+    command=schema.command,
+    fingerprint=schema.fingerprint,
+    previous_command=schema.optional(schema.command),
+    requested_at=schema.timestamp,
+    session=schema.optional(schema.identifier),
+)
+
+
+def _log_limit_check(kind: str) -> schema.Check:
+    top = LOG_LIMIT_TOPS[kind]
+
+    def check(value: object) -> str | None:
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top:
+            return f"is not a whole number from 0 to {top}: {schema.shown(value)}"
+        return None
+
+    return check
+
+
+_SETTINGS = schema.Record(
+    {
+        "policy": schema.one_of(*POLICIES),
+        "language": schema.optional(schema.language),
+        "log_max_mib": _log_limit_check("size"),
+        "log_max_days": _log_limit_check("age"),
+    },
+    frozenset(),
+)
+
+
+def _server_json(s: Server) -> dict[str, Any]:
+    d = vars(s).copy()
+    del d["name"]
+    return d
+
+
+def _fields(s: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in s.items() if k != "name"}

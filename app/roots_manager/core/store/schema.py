@@ -1,0 +1,266 @@
+"""What each field of the store document may hold: its type, its range and its form.
+
+The store is only ever written from a :class:`~roots_manager.core.store.state.State`, so a value that
+breaks these rules was written by hand or damaged. It is refused when the file is read, with the
+field named, rather than failing later in whatever first touches it: a relative root path would
+otherwise reach the bridge's answer, and ``true`` would pass for the schema version 1.
+"""
+
+from __future__ import annotations
+
+import os
+import reprlib
+import unicodedata
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from roots_manager.core import uri as uris
+
+SCHEMA_VERSION = 6
+"""2 adds each root's real path when it was added (``real``); 3 adds confinement (a server's
+``confine``, ``allow_read`` and ``allow_write``, a grant's ``read_only``), which an older version
+must not read as if absent: it would start a confined server unconfined and silently; 4 adds a
+server's ``restart_on_revoke``, which an older version would not honour; 5 adds the user's last
+consent decision on a server and its time (``decision``, ``decided_at``), which an older version
+would refuse as unknown fields; 6 adds the Unix sockets a confined server may connect to
+(``allow_socket``), which an older version would refuse as an unknown field. 1 to 5 are read as
+they are."""
+
+MAX_COUNTER = 2**53 - 1
+"""The largest revision read: every JSON reader keeps integers up to here exact."""
+
+MAX_ID_LENGTH = 128
+"""Ids are made by Roots Manager (12 hexadecimal digits, or a time and 8 digits): far shorter."""
+
+
+class SchemaError(ValueError):
+    """A store document that does not have the expected shape."""
+
+
+class NewerSchemaError(SchemaError):
+    """A store written by a newer Roots Manager."""
+
+    def __init__(self, version: int) -> None:
+        super().__init__(
+            f"it was written by a newer Roots Manager (store schema {version}; "
+            f"this version reads schema {SCHEMA_VERSION})"
+        )
+        self.version = version
+
+
+Check = Callable[[object], str | None]
+"""Says why a value is refused (completing "<field> ..." or "<field>[i] ..."), or None."""
+
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = 80
+_SHORT.maxother = 80
+
+
+def _kind(value: object) -> str:
+    """The JSON name of *value*'s type, as a reader of the file would call it."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "a list" if isinstance(value, list) else "an object"
+
+
+def shown(value: object) -> str:
+    """*value* for an error message: short, whatever its size or depth in the file."""
+    if isinstance(value, list | dict):
+        return _kind(value)
+    return _SHORT.repr(value)
+
+
+def text(value: object) -> str | None:
+    """Any string."""
+    return None if isinstance(value, str) else f"is {_kind(value)}, not a string"
+
+
+def _has_control(value: str) -> bool:
+    return any(unicodedata.category(c) in ("Cc", "Cs") for c in value)
+
+
+def identifier(value: object) -> str | None:
+    """An id Roots Manager made: a short string without control characters."""
+    if not isinstance(value, str):
+        return text(value)
+    if not value or len(value) > MAX_ID_LENGTH:
+        return f"is not an id (1 to {MAX_ID_LENGTH} characters): {shown(value)}"
+    if _has_control(value):
+        return f"is not an id (it holds control characters): {shown(value)}"
+    return None
+
+
+def counter(value: object) -> str | None:
+    """A whole number from 0 to :data:`MAX_COUNTER`."""
+    # bool is an int in Python, but true is no revision in the file
+    if isinstance(value, float):
+        return f"is not a whole number: {shown(value)}"
+    if not isinstance(value, int) or isinstance(value, bool):
+        return f"is {_kind(value)}, not a whole number"
+    if not 0 <= value <= MAX_COUNTER:
+        return f"is out of range (0 to {MAX_COUNTER}): {shown(value)}"
+    return None
+
+
+def flag(value: object) -> str | None:
+    """true or false."""
+    return None if isinstance(value, bool) else f"is {_kind(value)}, not true or false"
+
+
+def timestamp(value: object) -> str | None:
+    """An ISO 8601 time with its time zone, as ``now_iso`` writes it."""
+    if not isinstance(value, str):
+        return text(value)
+    try:
+        stamp = datetime.fromisoformat(value)
+    except ValueError:
+        return f"is not an ISO 8601 time: {shown(value)}"
+    if stamp.tzinfo is None:
+        return f"is a time without its time zone: {shown(value)}"
+    return None
+
+
+def fingerprint(value: object) -> str | None:
+    """A command fingerprint: a SHA-256 digest in lowercase hexadecimal."""
+    if isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value):
+        return None
+    return f"is not a command fingerprint (64 lowercase hexadecimal digits): {shown(value)}"
+
+
+def command(value: object) -> str | None:
+    """A command line: a list of one or more strings."""
+    if not isinstance(value, list) or not value:
+        return f"is {shown(value)}, not a command line (a list of strings)"
+    for i, arg in enumerate(value):
+        if not isinstance(arg, str):
+            return f"[{i}] is {_kind(arg)}, not a string"
+    return None
+
+
+def root_path(value: object) -> str | None:
+    """A root's folder: absolute, without NUL, in the normal form a root is stored in."""
+    if not isinstance(value, str):
+        return text(value)
+    if "\x00" in value:
+        return f"holds a NUL character: {shown(value)}"
+    if not os.path.isabs(value):
+        return f"is not an absolute path: {shown(value)}"
+    normal = os.path.normpath(value)
+    if normal != value:
+        return f"is not in normal form (that is {shown(normal)}): {shown(value)}"
+    try:
+        uris.path_to_uri(value)
+    except uris.UriError as exc:
+        return f"has no file:// URI ({exc})"
+    return None
+
+
+def optional(check: Check) -> Check:
+    """*check*, or null."""
+    return lambda value: None if value is None else check(value)
+
+
+def list_of(check: Check) -> Check:
+    """A list whose every item passes *check*."""
+
+    def checked(value: object) -> str | None:
+        if not isinstance(value, list):
+            return f"is {_kind(value)}, not a list"
+        for i, item in enumerate(value):
+            why = check(item)
+            if why is not None:
+                return f"[{i}] {why}"
+        return None
+
+    return checked
+
+
+def one_of(*choices: str) -> Check:
+    """One of the strings *choices*."""
+    listed = ", ".join(choices)
+    return lambda value: None if value in choices else f"is not one of {listed}: {shown(value)}"
+
+
+def empty_or(check: Check) -> Check:
+    """*check*, or the empty string a field defaults to."""
+    return lambda value: None if value == "" else check(value)
+
+
+def language(value: object) -> str | None:
+    """A language code such as ``ja`` or ``zh_CN``: the app looks for a translation by it."""
+    if not isinstance(value, str):
+        return text(value)
+    parts = value.replace("-", "_").split("_")
+    if 2 <= len(parts[0]) <= 8 and all(p.isascii() and p.isalnum() and p for p in parts):
+        return None
+    return f"is not a language code (such as ja or zh_CN): {shown(value)}"
+
+
+@dataclass(frozen=True)
+class Record:
+    """The fields one kind of object in the file has: each with its check, some required."""
+
+    checks: Mapping[str, Check]
+    required: frozenset[str]
+
+    def read(self, doc: object, where: str) -> dict[str, Any]:
+        """*doc*'s fields, checked; raises :class:`SchemaError` naming the first bad one."""
+        if not isinstance(doc, dict):
+            raise SchemaError(f"{where} is {_kind(doc)}, not an object")
+        for key in doc:
+            if key not in self.checks:
+                raise SchemaError(f"{where} has an unknown field {shown(key)}")
+        missing = sorted(self.required - doc.keys())
+        if missing:
+            raise SchemaError(f"{where} lacks its {missing[0]!r}")
+        for key, value in doc.items():
+            why = self.checks[key](value)
+            if why is not None:
+                # an item's reason starts with its index: "command[1] is a number"
+                raise SchemaError(f"{where}.{key}{'' if why.startswith('[') else ' '}{why}")
+        return doc
+
+
+def member(doc: Mapping[str, Any], key: str, kind: type[list[Any] | dict[str, Any]]) -> Any:
+    """The list or object at top-level *key* of *doc* (empty when missing)."""
+    value = doc.get(key, kind())
+    if not isinstance(value, kind):
+        raise SchemaError(f"{key} is {_kind(value)}, not {_kind(kind())}")
+    return value
+
+
+def unique(values: Iterable[str], where: str) -> None:
+    """Refuse a second occurrence of any of *values* (ids and paths name one thing each)."""
+    seen: set[str] = set()
+    for value in values:
+        if value in seen:
+            raise SchemaError(f"{where} {shown(value)} appears twice")
+        seen.add(value)
+
+
+def version(doc: object) -> dict[str, Any]:
+    """The top level of a store document, after checking its schema version and revision."""
+    if not isinstance(doc, dict):
+        raise SchemaError(f"the top level is {_kind(doc)}, not an object")
+    if "schema" not in doc:
+        raise SchemaError("the 'schema' version number is missing")
+    schema = doc["schema"]
+    why = counter(schema)
+    if why is not None:
+        raise SchemaError(f"schema {why}")
+    if schema > SCHEMA_VERSION:
+        raise NewerSchemaError(schema)
+    if schema < 1:
+        raise SchemaError(f"schema is {schema}; versions start at 1")
+    why = counter(doc.get("revision", 0))
+    if why is not None:
+        raise SchemaError(f"revision {why}")
+    return doc

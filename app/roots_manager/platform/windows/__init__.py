@@ -1,0 +1,1 @@
+"""Windows: the per-user folder's access list, command lines as Windows reads them, job objects."""
