@@ -28,3 +28,13 @@ def test_the_test_command_says_what_it_needs_and_installs_nothing() -> None:
     for tool in ("desktop-file-validate", "appstreamcli"):
         assert f"command -v {tool}" in script
     assert not re.search(r"\b(apt-get|brew|pip) install\b", script)
+
+
+def test_the_readme_is_a_front_door_whose_links_all_lead_somewhere() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) <= 150, "the manual belongs in docs/"
+    links = re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", readme)
+    assert any(link.startswith("docs/") for link in links)
+    for link in links:
+        if "://" not in link:
+            assert (REPO / link).exists(), f"the README links {link}, which does not exist"

@@ -111,6 +111,15 @@ def test_wheel_ships_icon_and_translations(tmp_path: Path) -> None:
     out = run([str(py), str(probe)], cwd=tmp_path).stdout
     assert out.rstrip().endswith("OK"), out
     assert str(REPO) not in out
+    # every module of the source tree is in the wheel (the packages are listed by hand)
+    installed = Path(out.split("package:", 1)[1].splitlines()[0].strip())
+    source = REPO / "app" / "roots_manager"
+    missing = [
+        str(module.relative_to(source))
+        for module in source.rglob("*.py")
+        if not (installed / module.relative_to(source)).is_file()
+    ]
+    assert not missing, f"the wheel lacks {missing}: list their packages in pyproject.toml"
     scripts = venv / ("Scripts" if os.name == "nt" else "bin")
     for script in ("roots-manager", "roots-bridge"):
         assert any(scripts.glob(f"{script}*")), f"the wheel installs no {script} command"
