@@ -74,7 +74,7 @@ def test_a_bridge_that_watched_a_change_never_loaded_openssl(
         pair.close()
     loaded = set(listing.read_text().split())
     assert "roots_manager.bridge.runner" in loaded  # the listing is the whole bridge's
-    assert "watchfiles._rust_notify" in loaded
+    assert "roots_manager.core.dirwatch" in loaded  # the store is watched, without watchfiles
     assert not [m for m in NEVER_LOADED if m in loaded], sorted(loaded)
     failed = [e["message"] for e in events(store.layout, ev.ERROR)]
     assert not [m for m in failed if "failed" in m], failed

@@ -19,7 +19,6 @@ nothing is kept: every answer is computed.
 
 from __future__ import annotations
 
-import ctypes
 import os
 import stat
 import sys
@@ -27,23 +26,25 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
-_IN_NONBLOCK = 0o4000
-_IN_CLOEXEC = 0o2000000
-_IN_MODIFY = 0x00000002
-_IN_ATTRIB = 0x00000004
-_IN_CLOSE_WRITE = 0x00000008
-_IN_MOVED_FROM = 0x00000040
-_IN_MOVED_TO = 0x00000080
-_IN_CREATE = 0x00000100
-_IN_DELETE = 0x00000200
-_IN_DELETE_SELF = 0x00000400
-_IN_MOVE_SELF = 0x00000800
-_SELF = _IN_ATTRIB | _IN_DELETE_SELF | _IN_MOVE_SELF
+from roots_manager.platform.linux.inotify import (
+    IN_ATTRIB,
+    IN_CLOSE_WRITE,
+    IN_CREATE,
+    IN_DELETE,
+    IN_DELETE_SELF,
+    IN_MODIFY,
+    IN_MOVE_SELF,
+    IN_MOVED_FROM,
+    IN_MOVED_TO,
+    Inotify,
+)
+
+_SELF = IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF
 """A folder: its own permissions, and it going away (what is inside does not matter)."""
-_ENTRIES = _SELF | _IN_CREATE | _IN_DELETE | _IN_MOVED_FROM | _IN_MOVED_TO
+_ENTRIES = _SELF | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO
 """A directory on the way: its entries appearing, going or being replaced, and its own
 permissions (which decide whether the way goes on)."""
-_STORE_DIR = _ENTRIES | _IN_MODIFY | _IN_CLOSE_WRITE
+_STORE_DIR = _ENTRIES | IN_MODIFY | IN_CLOSE_WRITE
 """The store's directory: also the store written in place (an edit by hand)."""
 MAX_FOLDERS = 256
 """Granted folders beyond which nothing is kept: watching costs more than answering then."""
@@ -51,21 +52,6 @@ MAX_AGE = 1.0
 """Seconds an answer is kept at most: what inotify does not report (a mount) is seen by then."""
 _MAX_LINKS = 40
 """Symbolic links followed along one path before giving up, as the kernel does."""
-
-_libc: Any = None
-
-
-def _load() -> Any:
-    global _libc
-    if _libc is None:
-        # the process's own symbols, libc's among them: find_library would run ldconfig in a
-        # subprocess, on the bridge's first answer
-        lib = ctypes.CDLL(None, use_errno=True)
-        lib.inotify_init1.argtypes = [ctypes.c_int]
-        lib.inotify_add_watch.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_uint32]
-        lib.inotify_rm_watch.argtypes = [ctypes.c_int, ctypes.c_int]
-        _libc = lib
-    return _libc
 
 
 def consulted(path: str) -> tuple[set[str], str | None]:
@@ -115,7 +101,7 @@ class AnswerCache:
     """
 
     def __init__(self) -> None:
-        self._fd = -1
+        self._inotify: Inotify | None = None
         self._wds: set[int] = set()
         self._answer: dict[str, Any] | None = None
         self._kept_at = 0.0
@@ -130,24 +116,10 @@ class AnswerCache:
         if time.monotonic() - self._kept_at > MAX_AGE:
             self._answer = None
             return None
-        if self._drain():
+        if self._inotify is None or self._inotify.drain():
             self._answer = None
             return None
         return self._answer
-
-    def _drain(self) -> bool:
-        """Read every event queued; True if there was one (or the descriptor failed)."""
-        seen = False
-        while True:
-            try:
-                data = os.read(self._fd, 65536)
-            except BlockingIOError:
-                return seen
-            except OSError:
-                return True
-            if not data:
-                return True
-            seen = True
 
     def watch(self, folders: Iterable[str], store: str) -> bool:
         """Watch what the answer for *folders* and the store at *store* rests on, before the
@@ -156,15 +128,12 @@ class AnswerCache:
         folders = list(folders)
         if not self.enabled or len(folders) > MAX_FOLDERS:
             return False
-        try:
-            lib = _load()
-        except OSError:
-            self.enabled = False
-            return False
-        if self._fd < 0:
-            self._fd = lib.inotify_init1(_IN_NONBLOCK | _IN_CLOEXEC)
-            if self._fd < 0:
+        if self._inotify is None:
+            try:
+                self._inotify = Inotify()
+            except OSError:  # no inotify here, or the limit of instances: nothing is kept
                 return False
+        inotify = self._inotify
         masks: dict[str, int] = {}
 
         def want(path: str, mask: int) -> None:
@@ -185,24 +154,24 @@ class AnswerCache:
         wds = set()
         ok = True
         for path, mask in masks.items():
-            wd = lib.inotify_add_watch(self._fd, os.fsencode(path), mask)
-            if wd < 0:
+            try:
+                wds.add(inotify.add(path, mask))
+            except OSError:
                 # gone since it was looked at, or a limit: the event that would say what changed
                 # may have come before the watch, so nothing can be kept this time
                 ok = False
                 break
-            wds.add(wd)
         for wd in self._wds - wds:
-            lib.inotify_rm_watch(self._fd, wd)
+            inotify.remove(wd)
         self._wds = wds if ok else self._wds | wds
         # what happened before now is in the answer about to be computed
-        self._drain()
+        inotify.drain()
         return ok
 
     def keep(self, answer: dict[str, Any], folders: Iterable[str], watched: Iterable[str]) -> None:
         """Keep *answer*, computed after :meth:`watch` of *watched*, if it rests on the same
         *folders* (the store may have named others in between)."""
-        if self._fd >= 0 and list(folders) == list(watched):
+        if self._inotify is not None and list(folders) == list(watched):
             self._answer = answer
             self._kept_at = time.monotonic()
 

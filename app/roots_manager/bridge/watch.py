@@ -19,18 +19,20 @@ import asyncio
 import contextlib
 import os
 import sys
+import threading
 import time
 import traceback
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Sequence
 
-from roots_manager.bridge.notify import watch_dirs
 from roots_manager.core import identity
+from roots_manager.core.dirwatch import DirWatch
 from roots_manager.core.paths import Layout
 
-STORE_DEBOUNCE_MS = 30
-STORE_STEP_MS = 5
-FOLDER_DEBOUNCE_MS = 50
-FOLDER_STEP_MS = 50
+STORE_DEBOUNCE = 0.030
+STORE_SETTLE = 0.005
+"""A save is a few calls in a row (write, rename): it is told 5 ms after the last of them."""
+FOLDER_DEBOUNCE = 0.050
+FOLDER_SETTLE = 0.050
 AVAILABILITY_PERIOD = 1.0
 CHECK_SHARE = 0.1
 """The most of the bridge's time the periodic check may take. Checking tens of thousands of
@@ -48,6 +50,56 @@ def folder_targets(
     names = {name for folder in folders for name in identity.watched_as(folder, realpath)}
     parents = frozenset(p for p in (os.path.dirname(n) for n in names) if p and isdir(p))
     return frozenset(identity.watch_key(n, platform) for n in names), parents
+
+
+Outcome = set[str] | BaseException | None
+
+
+async def watch_dirs(
+    paths: Sequence[str],
+    keep: Callable[[str], bool],
+    on_change: Callable[[], None],
+    stop: asyncio.Event,
+    *,
+    debounce: float,
+    settle: float,
+) -> None:
+    """Call *on_change* after each burst of changes in the directories *paths* (not their
+    subdirectories) that names a path *keep* accepts, until *stop* is set.
+
+    The watch is in place when this first yields to the loop; a thread of its own waits on it
+    (in the kernel, with no timer, on Linux) and hands each burst to the loop. Raises
+    ``OSError`` when a directory cannot be watched, ``RuntimeError`` when the watch fails
+    later; *on_change*'s own errors propagate too.
+    """
+    watch = DirWatch(paths)
+    loop = asyncio.get_running_loop()
+    bursts: asyncio.Queue[Outcome] = asyncio.Queue()
+
+    def wait() -> None:
+        end: Outcome = None
+        try:
+            while (changes := watch.wait(None, debounce, settle)) is not None:
+                loop.call_soon_threadsafe(bursts.put_nowait, changes)
+        except BaseException as exc:  # handed to the loop: the watch's owner decides
+            end = exc
+        finally:
+            watch.close()  # by this thread, which no longer waits on it
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+            loop.call_soon_threadsafe(bursts.put_nowait, end)
+
+    threading.Thread(target=wait, name="roots-bridge watch", daemon=True).start()
+    stopper = loop.create_task(stop.wait())
+    stopper.add_done_callback(lambda _: watch.stop())
+    try:
+        while (outcome := await bursts.get()) is not None:
+            if isinstance(outcome, BaseException):
+                raise outcome
+            if any(keep(path) for path in outcome):
+                on_change()
+    finally:
+        stopper.cancel()  # cancelled, or on_change failed: the thread ends at once
+        watch.stop()
 
 
 async def _pause(event: asyncio.Event, seconds: float) -> None:
@@ -77,8 +129,8 @@ async def watch_store(
                 only_store,
                 on_change,
                 stop,
-                debounce=STORE_DEBOUNCE_MS,
-                step=STORE_STEP_MS,
+                debounce=STORE_DEBOUNCE,
+                settle=STORE_SETTLE,
             )
         except (OSError, RuntimeError):
             # the directory went away or the watcher failed: the periodic check still
@@ -116,7 +168,7 @@ class FolderWatch:
             self._rearm.set()
 
     def close(self) -> None:
-        """End :meth:`run` (its watcher thread stops within one step)."""
+        """End :meth:`run` (its watcher thread stops at once)."""
         self._closed = True
         self._rearm.set()
 
@@ -140,8 +192,8 @@ class FolderWatch:
                     granted,
                     self._on_change,
                     self._rearm,
-                    debounce=FOLDER_DEBOUNCE_MS,
-                    step=FOLDER_STEP_MS,
+                    debounce=FOLDER_DEBOUNCE,
+                    settle=FOLDER_SETTLE,
                 )
             except (OSError, RuntimeError):
                 # a parent vanished between the look and the watch: the periodic check

@@ -220,10 +220,9 @@ def cmd_hosts_undo(store: Store, args: argparse.Namespace) -> int:
 
 def watch_effective(store: Store, server_ref: str, as_json: bool) -> int:
     """Print *server*'s ``roots/list`` answer now, then again each time it changes."""
-    from watchfiles import watch
-
     from roots_manager.core import live
     from roots_manager.core.consent.effective import effective
+    from roots_manager.core.dirwatch import DirWatch
 
     layout = store.layout
     last: dict[str, Any] | None = None
@@ -246,16 +245,10 @@ def watch_effective(store: Store, server_ref: str, as_json: bool) -> int:
         emit()
         # the store is replaced by rename, so its folder is watched; the markers of running
         # bridges decide while-running grants; the timeout catches a bridge that died unannounced
-        for _ in watch(
-            layout.home,
-            layout.live,
-            recursive=False,
-            debounce=50,
-            step=20,
-            rust_timeout=1000,
-            yield_on_timeout=True,
-        ):
-            emit()
+        with DirWatch([str(layout.home), str(layout.live)]) as watch:
+            emit()  # a change made while the watch was being set up
+            while watch.wait(1.0, debounce=0.05, settle=0.02) is not None:
+                emit()
     except KeyboardInterrupt:
         return 0
     return 0

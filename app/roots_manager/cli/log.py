@@ -54,13 +54,13 @@ def cmd_log(store: Store, args: argparse.Namespace) -> int:
         drain()
         if not args.follow:
             return 0
-        from watchfiles import watch
+        from roots_manager.core.dirwatch import DirWatch
 
-        # the timeout also drains, so events written while the watcher was starting still show
-        for _ in watch(
-            store.layout.logs, debounce=50, step=20, rust_timeout=500, yield_on_timeout=True
-        ):
-            drain()
+        with DirWatch([str(store.layout.logs)]) as watch:
+            drain()  # what was written while the watch was being set up
+            # the timeout also drains: a safety net for file systems that send no notices
+            while watch.wait(0.5, debounce=0.05, settle=0.02) is not None:
+                drain()
     except KeyboardInterrupt:
         pass  # Ctrl-C is how --follow is meant to end
     return 0

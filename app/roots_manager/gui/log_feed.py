@@ -10,10 +10,10 @@ import threading
 import time
 from pathlib import Path
 
-import watchfiles
 from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
 
 from roots_manager.core import heap
+from roots_manager.core.dirwatch import DirWatch
 from roots_manager.core.log.index import LogIndex
 
 
@@ -21,7 +21,7 @@ class LogFeed(QObject):
     """Keeps a `LogIndex` current and says when new events are in.
 
     The first read of what is on disk (possibly a million events) runs on a thread of its own
-    while the view shows nothing yet. After that the thread only waits on watchfiles for
+    while the view shows nothing yet. After that the thread only waits on a :class:`DirWatch` for
     changes in the logs directory (or a timeout, a safety net for file systems without change
     notification), and the GUI thread indexes the new bytes in slices of a few milliseconds.
     Indexing there rather than on the thread matters: Python code on a second thread makes
@@ -34,11 +34,11 @@ class LogFeed(QObject):
     _changed = Signal()  # from the watching thread: the directory changed
     _rewatching = Signal()  # from the watching thread: it watches again after a flood
 
-    # watchfiles yields at most this often while writes go on (ms): new events reach the view
-    # well within 200 ms, in batches rather than one by one.
-    DEBOUNCE_MS = 40
-    STEP_MS = 5
-    SAFETY_MS = 500
+    # the watch gathers changes for at most this long while writes go on (s): new events reach
+    # the view well within 200 ms, in batches rather than one by one
+    DEBOUNCE = 0.040
+    SETTLE = 0.005
+    SAFETY = 0.5
     # A flood is read by polling the files' sizes, not through change notification: the
     # kernel sends a notice per write, and handling 30,000 of them a second took a third as
     # much CPU as all the rest of the app. When the files grew by FLOOD_BYTES or more between
@@ -58,6 +58,8 @@ class LogFeed(QObject):
         super().__init__(parent)
         self.index_ = index
         self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._dirwatch: DirWatch | None = None
         self._thread: threading.Thread | None = None
         self._loaded = False
         # a zero-interval timer rather than a chain of posted calls, so the event loop serves
@@ -84,7 +86,10 @@ class LogFeed(QObject):
 
     def stop(self) -> None:
         """Stop following and wait for the thread to end."""
-        self._stop.set()
+        with self._lock:
+            self._stop.set()
+            if self._dirwatch is not None:
+                self._dirwatch.stop()
         if self._thread is not None:
             self._thread.join(timeout=10)
             self._thread = None
@@ -114,24 +119,19 @@ class LogFeed(QObject):
         """Tell each change in *logs* until the files grew by `FLOOD_BYTES` or more since the
         last change (True: a flood) or the feed stops (False)."""
         size = _total_size(logs)
-        for changes in watchfiles.watch(
-            logs,
-            debounce=self.DEBOUNCE_MS,
-            step=self.STEP_MS,
-            rust_timeout=self.SAFETY_MS,
-            yield_on_timeout=True,
-            stop_event=self._stop,
-            ignore_permission_denied=True,
-            raise_interrupt=False,
-        ):
+        with self._lock:
             if self._stop.is_set():
                 return False
-            self._changed.emit()
-            if changes:
-                now = _total_size(logs)
-                if abs(now - size) >= self.FLOOD_BYTES:
-                    return True
-                size = now  # a trickle: notices are few, keep watching
+            self._dirwatch = watch = DirWatch([str(logs)])
+        with watch:
+            # the timeout is a safety net for file systems that send no notices
+            while (changes := watch.wait(self.SAFETY, self.DEBOUNCE, self.SETTLE)) is not None:
+                self._changed.emit()
+                if changes:
+                    now = _total_size(logs)
+                    if abs(now - size) >= self.FLOOD_BYTES:
+                        return True
+                    size = now  # a trickle: notices are few, keep watching
         return False
 
     def _poll_flood(self, logs: Path) -> None:

@@ -19,6 +19,7 @@ from typing import TypeVar
 from PySide6.QtCore import QObject, QThread, QTimer, Signal
 
 from roots_manager.core import identity, live
+from roots_manager.core.dirwatch import DirWatch
 from roots_manager.core.live import BridgeMarker
 from roots_manager.core.refusal import Refusal
 from roots_manager.core.store.file import Store, StoreError, StoreUnreadable
@@ -52,7 +53,7 @@ def where_changed(
 
 
 class _WatchThread(QThread):
-    """Runs ``watchfiles.watch`` on the store and live directories until stopped."""
+    """Waits on the store and live directories (:class:`DirWatch`) until stopped."""
 
     changed = Signal(bool, bool)
     """Something changed: (in the store's directory, in the live markers' directory)."""
@@ -61,28 +62,29 @@ class _WatchThread(QThread):
         super().__init__(parent)
         self._home = str(store.layout.home)
         self._live = str(store.layout.live)
-        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._watch: DirWatch | None = None
+        self._stopped = False
 
     def run(self) -> None:
-        from watchfiles import watch
-
         try:
-            for changes in watch(
-                os.path.realpath(self._home),
-                os.path.realpath(self._live),
-                debounce=30,
-                step=10,
-                stop_event=self._stop,
-                recursive=False,
-                raise_interrupt=False,
-                watch_filter=None,
-            ):
-                self.changed.emit(*where_changed((path for _, path in changes), self._live))
+            with self._lock:
+                if self._stopped:
+                    return
+                dirs = [os.path.realpath(self._home), os.path.realpath(self._live)]
+                self._watch = watch = DirWatch(dirs)
+            with watch:
+                while (changes := watch.wait(None, debounce=0.03, settle=0.01)) is not None:
+                    if changes:
+                        self.changed.emit(*where_changed(changes, self._live))
         except Exception:  # the watch is a convenience: the timer still refreshes
             log.exception("watching %s stopped", self._home)
 
     def stop(self) -> None:
-        self._stop.set()
+        with self._lock:
+            self._stopped = True
+            if self._watch is not None:
+                self._watch.stop()
         self.wait(5000)
 
 

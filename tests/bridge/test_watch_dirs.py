@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from roots_manager.bridge.notify import POLL_DELAY_MS, force_polling, poll_delay_ms, watch_dirs
+from roots_manager.bridge.watch import watch_dirs
+from roots_manager.core.dirwatch import force_polling
 from tests.bridge.test_watch import WAIT, until
 
 
@@ -33,7 +34,7 @@ def test_kept_changes_reach_the_loop_and_stop_ends_the_thread(tmp_path: Path) ->
             seen.append("loop" if threading.get_ident() == loop_thread else "elsewhere")
 
         task = asyncio.create_task(
-            watch_dirs([str(tmp_path)], keep, changed, stop, debounce=30, step=5)
+            watch_dirs([str(tmp_path)], keep, changed, stop, debounce=0.03, settle=0.005)
         )
         await asyncio.sleep(0)  # the watch is in place once the task has first yielded
         assert len(watch_threads()) == 1
@@ -58,8 +59,8 @@ def test_a_missing_directory_is_refused_before_anything_is_watched(tmp_path: Pat
                 lambda _: True,
                 lambda: None,
                 asyncio.Event(),
-                debounce=30,
-                step=5,
+                debounce=0.03,
+                settle=0.005,
             )
 
     asyncio.run(scenario())
@@ -72,7 +73,9 @@ def test_a_failing_callback_ends_the_watch_with_its_error(tmp_path: Path) -> Non
 
     async def scenario() -> None:
         task = asyncio.create_task(
-            watch_dirs([str(tmp_path)], lambda _: True, fail, asyncio.Event(), debounce=30, step=5)
+            watch_dirs(
+                [str(tmp_path)], lambda _: True, fail, asyncio.Event(), debounce=0.03, settle=0.005
+            )
         )
         await asyncio.sleep(0)
         (tmp_path / "file").write_text("x")
@@ -87,7 +90,12 @@ def test_a_cancelled_watch_ends_its_thread(tmp_path: Path) -> None:
     async def scenario() -> None:
         task = asyncio.create_task(
             watch_dirs(
-                [str(tmp_path)], lambda _: True, lambda: None, asyncio.Event(), debounce=30, step=5
+                [str(tmp_path)],
+                lambda _: True,
+                lambda: None,
+                asyncio.Event(),
+                debounce=0.03,
+                settle=0.005,
             )
         )
         await asyncio.sleep(0)
@@ -102,11 +110,9 @@ def test_a_cancelled_watch_ends_its_thread(tmp_path: Path) -> None:
 
 def test_polling_follows_watchfiles_settings(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("WATCHFILES_FORCE_POLLING", "1")
-    monkeypatch.setenv("WATCHFILES_POLL_DELAY_MS", "120")
-    assert force_polling() and poll_delay_ms() == 120
+    assert force_polling()
     monkeypatch.setenv("WATCHFILES_FORCE_POLLING", "disabled")
-    monkeypatch.setenv("WATCHFILES_POLL_DELAY_MS", "soon")
-    assert not force_polling() and poll_delay_ms() == POLL_DELAY_MS
+    assert not force_polling()
 
 
 def test_a_polling_watch_still_sees_changes(
@@ -120,7 +126,12 @@ def test_a_polling_watch_still_sees_changes(
         stop = asyncio.Event()
         task = asyncio.create_task(
             watch_dirs(
-                [str(tmp_path)], lambda _: True, lambda: seen.append(1), stop, debounce=30, step=5
+                [str(tmp_path)],
+                lambda _: True,
+                lambda: seen.append(1),
+                stop,
+                debounce=0.03,
+                settle=0.005,
             )
         )
         await asyncio.sleep(0)

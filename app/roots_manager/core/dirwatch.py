@@ -1,0 +1,287 @@
+"""Watching directories for changes to their entries: the one watcher of the bridge, the app and
+the command line.
+
+On Linux it is an inotify descriptor (:mod:`roots_manager.platform.linux.inotify`): the watches
+are in place when :class:`DirWatch` returns, and a thread waiting in :meth:`DirWatch.wait`
+sleeps in the kernel until something changes, with no timer of its own. Elsewhere, and where
+notices miss changes (WSL, or ``WATCHFILES_FORCE_POLLING``), it is watchfiles' public ``watch``
+on a thread of its own, which wakes every :data:`STEP_MS` to look at its stop flag; there too the
+watch is in place when :class:`DirWatch` returns (it waits for watchfiles' first turn).
+
+A change names the path it is about: ``directory/entry`` for an entry created, removed, renamed,
+written or with its permissions changed, the directory itself for the directory. When the kernel
+lost notices (its queue overflowed), every entry of every watched directory is named: anything
+may have changed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import socket
+import sys
+import threading
+import time
+from collections.abc import Sequence
+from types import TracebackType
+
+from roots_manager.platform.linux import inotify as _in
+
+STEP_MS = 50
+"""How often watchfiles' thread looks at its stop flag (where watchfiles is used)."""
+READY_LIMIT = 5.0
+"""Seconds to wait at most for watchfiles' watch to be in place."""
+
+_MASK = (
+    _in.IN_CREATE
+    | _in.IN_DELETE
+    | _in.IN_MOVED_FROM
+    | _in.IN_MOVED_TO
+    | _in.IN_MODIFY
+    | _in.IN_CLOSE_WRITE
+    | _in.IN_ATTRIB
+    | _in.IN_DELETE_SELF
+    | _in.IN_MOVE_SELF
+    | _in.IN_ONLYDIR
+)
+"""What a change is, for inotify: an entry coming, going, written or its permissions changed;
+the directory itself changing or going."""
+
+
+def force_polling() -> bool:
+    """Whether change notices cannot be trusted here: ``WATCHFILES_FORCE_POLLING`` as watchfiles
+    reads it, else only under WSL, where notices miss Windows' own writes."""
+    setting = os.environ.get("WATCHFILES_FORCE_POLLING")
+    if setting:
+        return setting.lower() not in {"false", "disable", "disabled"}
+    if not sys.platform.startswith("linux"):
+        return False
+    return "microsoft-standard" in os.uname().release.lower()
+
+
+class DirWatch:
+    """Changes to the entries of *dirs* (not of their subdirectories), until :meth:`close`.
+
+    Raises ``OSError`` when a directory cannot be watched. :meth:`wait` is for one thread at a
+    time; :meth:`stop` may be called from any thread.
+    """
+
+    def __init__(
+        self, dirs: Sequence[str], *, polling: bool | None = None, portable: bool = False
+    ) -> None:
+        """*polling*: poll rather than be notified (default: :func:`force_polling`);
+        *portable*: use watchfiles, as on macOS and Windows, on Linux too."""
+        self.dirs = [os.path.abspath(d) for d in dirs]
+        polling = force_polling() if polling is None else polling
+        self._stopped = threading.Event()
+        self._wake_r, self._wake_w = socket.socketpair()
+        self._wake_r.setblocking(False)
+        self._backend: _Inotify | _Watchfiles
+        try:
+            if sys.platform.startswith("linux") and not polling and not portable:
+                self._backend = _Inotify(self.dirs)
+            else:
+                self._backend = _Watchfiles(self.dirs, polling, self._stopped, self._wake_w)
+        except BaseException:
+            self._wake_r.close()
+            self._wake_w.close()
+            raise
+
+    def fileno(self) -> int:
+        """A descriptor that is readable when :meth:`take` has something."""
+        own = self._backend.own_fd()
+        return self._wake_r.fileno() if own is None else own
+
+    def take(self) -> set[str]:
+        """The paths changed since the last take (empty when none). Raises ``RuntimeError``
+        when the watch failed."""
+        # nothing signalled, or the socket closed: either way the backend says what changed
+        with contextlib.suppress(OSError):
+            self._wake_r.recv(4096)
+        return self._backend.take()
+
+    def wait(
+        self, timeout: float | None = None, debounce: float = 0.0, settle: float = 0.005
+    ) -> set[str] | None:
+        """Block until something changes and return what changed: after the first change,
+        changes are gathered until none came for *settle* seconds, for at most *debounce*
+        seconds. An empty set after *timeout* seconds with no change; None once stopped."""
+        if not self._readable(timeout):
+            return None if self._stopped.is_set() else set()
+        changes = self.take()
+        end = time.monotonic() + debounce
+        while (left := end - time.monotonic()) > 0 and self._readable(min(settle, left)):
+            changes |= self.take()
+        return None if self._stopped.is_set() else changes
+
+    def _readable(self, timeout: float | None) -> bool:
+        """Whether a change is waiting (False after *timeout* seconds, or once stopped)."""
+        if self._stopped.is_set():
+            return False
+        fds = [self._wake_r.fileno()]
+        own = self._backend.own_fd()
+        if own is not None:
+            fds.append(own)
+        if sys.platform != "win32":  # poll: any descriptor number (select stops at 1024)
+            poller = select.poll()
+            for fd in fds:
+                poller.register(fd, select.POLLIN)
+            polled = poller.poll(None if timeout is None else max(0, int(timeout * 1000)))
+            ready = bool(polled)
+        else:  # Windows: sockets only, which these are
+            readable, _, _ = select.select(fds, [], [], timeout)
+            ready = bool(readable)
+        return ready and not self._stopped.is_set()
+
+    def stop(self) -> None:
+        """Make :meth:`wait` return None, now and from now on (from any thread)."""
+        self._stopped.set()
+        try:
+            self._wake_w.send(b"\0")
+        except OSError:
+            return  # closed already: nobody waits
+
+    def close(self) -> None:
+        """Stop, and release the watches (by the thread that waits, once it is done)."""
+        self.stop()
+        self._backend.close()
+        self._wake_r.close()
+        self._wake_w.close()
+
+    def __enter__(self) -> DirWatch:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+class _Inotify:
+    def __init__(self, dirs: Sequence[str]) -> None:
+        self._inotify = _in.Inotify()
+        self._dirs: dict[int, str] = {}
+        try:
+            for d in dirs:
+                self._dirs[self._inotify.add(d, _MASK)] = d
+        except BaseException:
+            self._inotify.close()
+            raise
+
+    def own_fd(self) -> int | None:
+        return self._inotify.fileno()
+
+    def take(self) -> set[str]:
+        changed: set[str] = set()
+        while True:
+            events = self._inotify.read()
+            if events is None:
+                raise RuntimeError("the inotify descriptor failed")
+            if not events:
+                return changed
+            for event in events:
+                if event.mask & _in.IN_Q_OVERFLOW:
+                    changed |= self._everything()
+                elif event.mask & _in.IN_IGNORED:
+                    continue
+                elif event.wd in self._dirs:
+                    d = self._dirs[event.wd]
+                    changed.add(os.path.join(d, event.name) if event.name else d)
+
+    def _everything(self) -> set[str]:
+        paths = set(self._dirs.values())
+        for d in self._dirs.values():
+            try:
+                paths |= {os.path.join(d, name) for name in os.listdir(d)}
+            except OSError:
+                continue  # gone: the directory itself is named
+        return paths
+
+    def close(self) -> None:
+        self._inotify.close()
+
+
+class _Watchfiles:
+    """watchfiles' public ``watch`` on a thread, handing its changes over through a socket."""
+
+    def __init__(
+        self,
+        dirs: Sequence[str],
+        polling: bool,
+        stopped: threading.Event,
+        wake: socket.socket,
+    ) -> None:
+        for d in dirs:  # as inotify would: a directory that is not there cannot be watched
+            if not os.path.isdir(d):
+                raise FileNotFoundError(2, "no such directory", d)
+        self._lock = threading.Lock()
+        self._pending: set[str] = set()
+        self._error: BaseException | None = None
+        self._wake = wake
+        self._ready = threading.Event()
+        self._thread = threading.Thread(
+            target=self._run,
+            args=(list(dirs), polling, stopped),
+            name="roots-manager watch",
+            daemon=True,
+        )
+        self._thread.start()
+        # watchfiles' watch is in place once its generator yields the first time (it yields an
+        # empty set at each STEP_MS without a change): what happens from now on is seen
+        self._ready.wait(READY_LIMIT)
+        with self._lock:
+            if isinstance(self._error, OSError):
+                raise self._error
+
+    def _run(self, dirs: list[str], polling: bool, stopped: threading.Event) -> None:
+        from watchfiles import watch
+
+        try:
+            for changes in watch(
+                *dirs,
+                watch_filter=None,
+                debounce=10,
+                step=STEP_MS,
+                rust_timeout=STEP_MS,
+                yield_on_timeout=True,
+                stop_event=stopped,
+                recursive=False,
+                raise_interrupt=False,
+                force_polling=polling,
+                ignore_permission_denied=True,
+            ):
+                self._ready.set()
+                if not changes:
+                    continue  # a turn without a change
+                with self._lock:
+                    self._pending |= {path for _, path in changes}
+                self._signal()
+        except Exception as exc:  # handed to whoever takes next
+            with self._lock:
+                self._error = exc
+            self._signal()
+        finally:
+            self._ready.set()
+
+    def _signal(self) -> None:
+        try:
+            self._wake.send(b"\1")
+        except OSError:
+            return  # closed: nobody waits
+
+    def own_fd(self) -> int | None:
+        return None  # its changes are signalled on the wake socket
+
+    def take(self) -> set[str]:
+        with self._lock:
+            if self._error is not None:
+                raise RuntimeError(f"the watch failed: {self._error}") from self._error
+            pending, self._pending = self._pending, set()
+        return pending
+
+    def close(self) -> None:
+        self._thread.join(timeout=2 * STEP_MS / 1000 + 1)

@@ -1,0 +1,1 @@
+"""Linux: the kernel's change notices (inotify) as a descriptor."""
