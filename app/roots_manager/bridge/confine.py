@@ -11,7 +11,6 @@ import contextlib
 import hashlib
 import json
 import os
-import shutil
 import stat
 import subprocess
 import sys
@@ -113,6 +112,8 @@ def wrapped(command: Sequence[str], server: str, force: bool, run: str = "") -> 
     ran_confined = layout.home / "confined" / _digest(server)
     if not force and entry is not None and entry.get("confine") is not True:
         if ran_confined.exists():  # confinement was turned off since
+            import shutil  # here: the server is not started yet, and seldom needs it
+
             shutil.rmtree(ran_confined, ignore_errors=True)
         return Launch(list(command), None, entry)
     from roots_manager.core.confinement.confined import (

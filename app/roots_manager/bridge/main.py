@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from typing import TYPE_CHECKING
+
+TYPE_CHECKING = False  # not typing's: nothing is imported before the server starts that need not be
 
 if TYPE_CHECKING:
     import argparse
@@ -106,8 +107,8 @@ LEFT_OUT = ("ssl", "_hashlib")
 and ``hmac`` (through the store's lock and ``secrets``) import ``_hashlib``, each only in case it
 is wanted and each getting on without it; together they load OpenSSL's libraries, about 5 MiB
 of a bridge's peak memory. The bridge opens no network connection, hashes nothing that Python's
-own ``hashlib`` implementations cannot, and watches the store without anyio (which needs
-``ssl``: see :mod:`roots_manager.bridge.notify`)."""
+own ``hashlib`` implementations cannot, and watches the store through inotify
+(:mod:`roots_manager.core.dirwatch`), without watchfiles and the anyio it imports."""
 
 
 def leave_out_unused_modules() -> None:

@@ -10,10 +10,13 @@ import contextlib
 import os
 import subprocess
 import sys
-from collections.abc import Sequence
-from typing import Any
 
 from roots_manager.core.bundle import restore_user_environment
+
+TYPE_CHECKING = False  # not typing's: see roots_manager.bridge.main
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
 
 PIPE_SIZE = 1024 * 1024
 EXIT_CANNOT_START = 127
