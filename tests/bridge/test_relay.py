@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from roots_manager.bridge.direction import Lookout
 from roots_manager.bridge.linecheck import TEXT_CHECK_LIMIT
 from roots_manager.bridge.relay import LineRelay
 from roots_manager.bridge.writer import LineWriter
 
 
 class Recorder:
-    """A handler that upper-cases the lines it is given, so handled lines are visible."""
+    """A direction that upper-cases the lines it is given, so handled lines are visible."""
 
     def __init__(
         self,
@@ -30,14 +31,8 @@ class Recorder:
         self.streamed_lines: list[tuple[int, bool]] = []
         self.withheld_lines: list[tuple[int, int]] = []
 
-    def patterns(self) -> Sequence[bytes]:
-        return self._patterns
-
-    def parse_all(self) -> bool:
-        return False
-
-    def may_stream(self) -> bool:
-        return self.stream
+    def lookout(self) -> Lookout:
+        return Lookout(self._patterns, may_stream=self.stream, guarded=self._guarded)
 
     def handle(self, line: bytes) -> bytes:
         self.handled.append(line)
@@ -49,8 +44,8 @@ class Recorder:
     def streamed(self, size: int, matched: bool) -> None:
         self.streamed_lines.append((size, matched))
 
-    def guarded(self) -> bool:
-        return self._guarded
+    def failed(self, line: bytes) -> bytes:
+        return line
 
     def withheld(self, size: int, relayed: int) -> None:
         self.withheld_lines.append((size, relayed))

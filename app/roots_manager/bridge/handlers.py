@@ -1,7 +1,7 @@
-"""The loop handlers of a bridge run's two directions, and what each does when stuck.
+"""How a bridge run's two relays reach the mediator, and what each does when stuck.
 
 Each direction is pumped in a thread of its own (:mod:`~roots_manager.bridge.pump`); its
-handler hands the lines to the mediator on the event loop. The host's side releases a held
+runner hands the lines to the mediator's side on the event loop. The host's side releases a held
 ``initialized`` that waited too long; the server's side stops reading a server that leaves its
 answers unread.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from roots_manager.bridge.eventlog import BridgeLog
 from roots_manager.bridge.mediator import Mediator
-from roots_manager.bridge.pump import HOLD_LIMIT, HandOff, LoopHandler
+from roots_manager.bridge.pump import HOLD_LIMIT, HandOff, LoopRunner
 from roots_manager.bridge.writer import LineWriter
 from roots_manager.core.log import events as ev
 
@@ -22,10 +22,10 @@ def _error(log: BridgeLog, message: str) -> None:
     log.event(ev.ERROR, message=message)
 
 
-def host_handler(
+def host_runner(
     mediator: Mediator, handoff: HandOff, to_server: LineWriter, log: BridgeLog
-) -> LoopHandler:
-    """The handler of what the host says."""
+) -> LoopRunner:
+    """The runner of what the host says."""
 
     def overdue() -> None:
         log.event(
@@ -36,8 +36,7 @@ def host_handler(
         )
         mediator.release_initialized()
 
-    return LoopHandler(
-        mediator.host_side,
+    return LoopRunner(
         handoff,
         to_server,
         on_error=lambda m: _error(log, m),
@@ -45,14 +44,13 @@ def host_handler(
     )
 
 
-def server_handler(
-    mediator: Mediator,
+def server_runner(
     handoff: HandOff,
     to_server: LineWriter,
     to_host: LineWriter,
     log: BridgeLog,
-) -> LoopHandler:
-    """The handler of what the server says (whichever server runs: a restart keeps it)."""
+) -> LoopRunner:
+    """The runner of what the server says (whichever server runs: a restart keeps it)."""
 
     def throttle() -> None:
         # a server that asks and never reads the answers: stop reading what it says until it
@@ -68,8 +66,7 @@ def server_handler(
         )
         to_server.wait_below(MAX_BACKLOG)
 
-    return LoopHandler(
-        mediator.server_side,
+    return LoopRunner(
         handoff,
         to_host,
         on_error=lambda m: _error(log, m),

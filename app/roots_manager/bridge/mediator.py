@@ -32,12 +32,13 @@ from __future__ import annotations
 import json
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
 
 from roots_manager.bridge import lenient
 from roots_manager.bridge.carried import Carried
+from roots_manager.bridge.direction import Lookout
 from roots_manager.bridge.guard import Guard
 from roots_manager.bridge.handshake import Handshake
 from roots_manager.bridge.jsonrpc import (
@@ -64,14 +65,15 @@ __all__ = ["Answers", "EventSink", "Mediator"]
 
 
 class _Side:
-    """One direction of the mediator as its relay sees it."""
+    """One direction of the mediator as its relay sees it (a
+    :class:`~roots_manager.bridge.direction.Direction`)."""
 
     direction = ""
 
     def __init__(self, mediator: Mediator) -> None:
         self.s = mediator
 
-    def parse_all(self) -> bool:
+    def _parse_all(self) -> bool:
         # a server that may be restarted: every message counts for what a restart carries over
         return self.s.log_all or self.s.carried is not None
 
@@ -86,9 +88,6 @@ class _Side:
                 bytes=size,
                 message="a long message mentioning roots was relayed unparsed",
             )
-
-    def guarded(self) -> bool:
-        return False
 
     def withheld(self, size: int, relayed: int) -> None:
         self.s.log.event(
@@ -122,15 +121,16 @@ class HostSide(_Side):
         hs = self.s.handshake
         return hs.era is Era.HANDSHAKE and hs.done
 
-    def patterns(self) -> Sequence[bytes]:
-        if self.s.busy:
-            return self._retrying
-        return self._late if self._settled() else self._early
-
-    def may_stream(self) -> bool:
-        # a 2026-07-28 request may need the roots capability added; a 2025 one never changes;
-        # a restart needs every request's id
-        return (self.s.observe or self._settled()) and self.s.carried is None
+    def lookout(self) -> Lookout:
+        settled = self._settled()
+        patterns: tuple[bytes, ...] = self._late if settled else self._early
+        return Lookout(
+            self._retrying if self.s.busy else patterns,
+            parse_all=self._parse_all(),
+            # a 2026-07-28 request may need the roots capability added; a 2025 one never
+            # changes; a restart needs every request's id
+            may_stream=(self.s.observe or settled) and self.s.carried is None,
+        )
 
     def handle(self, line: bytes) -> bytes | Future[bytes]:
         return self.s.from_host(line)
@@ -151,18 +151,17 @@ class ServerSide(_Side):
     _plain = (b"roots",)
     _init = (b"roots", b"protocolVersion")
 
-    def patterns(self) -> Sequence[bytes]:
-        return self._init if self.s.handshake.awaiting_result else self._plain
-
-    def may_stream(self) -> bool:
-        # the response to a retry of ours must get the host's id back: it is held whole
-        return not self.s.busy
+    def lookout(self) -> Lookout:
+        return Lookout(
+            self._init if self.s.handshake.awaiting_result else self._plain,
+            parse_all=self._parse_all(),
+            # the response to a retry of ours must get the host's id back: it is held whole
+            may_stream=not self.s.busy,
+            guarded=not self.s.observe,
+        )
 
     def handle(self, line: bytes) -> bytes:
         return self.s.from_server(line)
-
-    def guarded(self) -> bool:
-        return not self.s.observe
 
     def failed(self, line: bytes) -> bytes:
         return self.s.failed(line)

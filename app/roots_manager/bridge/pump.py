@@ -25,11 +25,11 @@ import select
 import sys
 import threading
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from concurrent.futures import Future
-from typing import Protocol
 
-from roots_manager.bridge.relay import LineHandler, LineRelay
+from roots_manager.bridge.direction import Direction
+from roots_manager.bridge.relay import LineRelay
 from roots_manager.bridge.writer import LineWriter, fastrelay, note_change
 
 READ_SIZE = 1024 * 1024
@@ -71,28 +71,6 @@ class Reader:
                 return b""
 
 
-class MediatorSide(Protocol):
-    """One direction of the mediator: a line handler whose answer may come later."""
-
-    def patterns(self) -> Sequence[bytes]: ...
-
-    def parse_all(self) -> bool: ...
-
-    def may_stream(self) -> bool: ...
-
-    def handle(self, line: bytes) -> bytes | Future[bytes]: ...
-
-    def not_json(self, size: int, reason: str) -> None: ...
-
-    def streamed(self, size: int, matched: bool) -> None: ...
-
-    def guarded(self) -> bool: ...
-
-    def withheld(self, size: int, relayed: int) -> None: ...
-
-    def failed(self, line: bytes) -> bytes: ...
-
-
 class HandOff:
     """Which destination the line being handled on the event loop will be written to.
 
@@ -125,17 +103,12 @@ class HandOff:
             writer.after_next_write(lambda: self.call(fn))
 
 
-class LoopHandler(LineHandler):
-    """The relay's handler in a pump thread: the mediator's work runs on the event loop.
-
-    ``patterns``, ``parse_all`` and ``may_stream`` are read from the pump thread: they look at a
-    few attributes of the mediator, which the loop changes only while handling a line of this or
-    the other direction, before the bytes that make the change matter have been written.
-    """
+class LoopRunner:
+    """How the relay of a pump thread reaches its direction: on the event loop, where the
+    protocol logic lives, waiting for what to relay in place of each line handled."""
 
     def __init__(
         self,
-        side: MediatorSide,
         handoff: HandOff,
         writer: LineWriter,
         *,
@@ -144,12 +117,6 @@ class LoopHandler(LineHandler):
         hold_limit: float = HOLD_LIMIT,
         throttle: Callable[[], None] | None = None,
     ) -> None:
-        self.side = side
-        # read on every chunk: straight to the mediator's side, without a call in between
-        self.patterns = side.patterns  # type: ignore[method-assign]
-        self.parse_all = side.parse_all  # type: ignore[method-assign]
-        self.may_stream = side.may_stream  # type: ignore[method-assign]
-        self.guarded = side.guarded  # type: ignore[method-assign]
         self.handoff = handoff
         self.writer = writer
         self.on_error = on_error
@@ -158,38 +125,27 @@ class LoopHandler(LineHandler):
         self.throttle = throttle
         """Called in the pump thread after each handled line; may block (back-pressure)."""
 
-    def patterns(self) -> Sequence[bytes]:
-        return self.side.patterns()
-
-    def parse_all(self) -> bool:
-        return self.side.parse_all()
-
-    def may_stream(self) -> bool:
-        return self.side.may_stream()
-
-    def guarded(self) -> bool:
-        return self.side.guarded()
-
-    def handle(self, line: bytes) -> bytes:
-        out = self._handle(line)
+    def handle(self, direction: Direction, line: bytes) -> bytes:
+        out = self._handle(direction, line)
         if self.throttle is not None:
             self.throttle()
         return out
 
-    def _handle(self, line: bytes) -> bytes:
+    def _handle(self, direction: Direction, line: bytes) -> bytes:
         done: Future[bytes | Future[bytes]] = Future()
 
         def run() -> None:
             self.handoff.current = self.writer
             try:
-                done.set_result(self.side.handle(line))
+                done.set_result(direction.handle(line))
             except Exception as exc:  # a bug here must not stop the traffic, nor open the gate
-                outcome = self.side.failed(line)
+                outcome = direction.failed(line)
                 what = "relayed as it is" if outcome is line else "not relayed"
                 self.on_error(f"a message could not be handled ({exc!r}); {what}")
                 done.set_result(outcome)
             finally:
                 self.handoff.current = None
+                # what either relay looks for may have changed: before this line is written
                 note_change()
 
         try:
@@ -206,14 +162,8 @@ class LoopHandler(LineHandler):
                 self.handoff.call(self.on_overdue)
             return outcome.result()
 
-    def not_json(self, size: int, reason: str) -> None:
-        self.handoff.call(lambda: self.side.not_json(size, reason))
-
-    def streamed(self, size: int, matched: bool) -> None:
-        self.handoff.call(lambda: self.side.streamed(size, matched))
-
-    def withheld(self, size: int, relayed: int) -> None:
-        self.handoff.call(lambda: self.side.withheld(size, relayed))
+    def note(self, call: Callable[[], object]) -> None:
+        self.handoff.call(call)
 
 
 class Pump:

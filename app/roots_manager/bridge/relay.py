@@ -3,21 +3,21 @@
 Each direction's relay runs in its own pump thread (:mod:`~roots_manager.bridge.pump`).
 A stdio MCP stream is one JSON message per line. Most lines cannot concern roots, so the relay
 never parses them: a few ``bytes.find`` calls over the line (no copy) decide whether the
-:class:`LineHandler` must see it. Runs of lines that pass are written as one slice of the chunk
+:class:`~roots_manager.bridge.direction.Direction` must see it. Runs of lines that pass are written as one slice of the chunk
 they arrived in, so a chunk full of ordinary traffic costs one write.
 
 A line that is not relayed as it arrives is noted when it cannot be a JSON-RPC message
 (:func:`~roots_manager.bridge.linecheck.malformed`). Nothing short of parsing tells every
 malformed line; that much costs no more than the triage itself.
 
-A *guarded* handler (the server's side in managed mode, where a request for roots must never
+A *guarded* direction (the server's side in managed mode, where a request for roots must never
 reach the host) also sees every line that could spell a pattern in disguise
 (:func:`~roots_manager.bridge.linecheck.suspect`).
 
 A line longer than :data:`STREAM_THRESHOLD` that has not matched any pattern yet is forwarded as
-it arrives (cut-through) when the handler allows it, so a 64 MiB message never sits whole in the
+it arrives (cut-through) when the direction allows it, so a 64 MiB message never sits whole in the
 bridge and a 1 MiB message is not delayed by a store-and-forward copy. A line that matches is
-held until its end and handed to the handler whole, up to :data:`MAX_HELD` bytes; past that it
+held until its end and handed to the direction whole, up to :data:`MAX_HELD` bytes; past that it
 streams on unparsed. A guarded line is held whole up to :data:`MAX_HELD` whether it matches or
 not, so that whether the bridge acts never depends on where in the line the request sits or how
 its bytes arrive. Past that, a guarded line that matched is dropped, and one that shows a
@@ -27,9 +27,9 @@ no pattern, and a newline ends it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Protocol
+from collections.abc import Callable
 
+from roots_manager.bridge.direction import Direction, Inline, Runner
 from roots_manager.bridge.lenient import disguised, is_utf8
 from roots_manager.bridge.linecheck import malformed, suspect
 from roots_manager.bridge.writer import Chunk, LineWriter
@@ -38,58 +38,27 @@ STREAM_THRESHOLD = 64 * 1024
 """A partial line longer than this may start streaming through (the size of a pipe buffer)."""
 
 MAX_HELD = 16 * 1024 * 1024
-"""The most of one line the relay holds to hand it whole to the handler (a bound on memory)."""
+"""The most of one line the relay holds to hand it whole to its direction (a bound on memory)."""
 
 _EOL = frozenset(b"\r\n")
 
 
-class LineHandler(Protocol):
-    """What a relay asks about the lines of its direction."""
-
-    def patterns(self) -> Sequence[bytes]:
-        """Byte strings whose presence makes a line worth parsing (may change over time)."""
-
-    def parse_all(self) -> bool:
-        """True when every line must be handled (``--log-all``)."""
-
-    def may_stream(self) -> bool:
-        """True when a long line that matched no pattern may be forwarded before it ends."""
-
-    def handle(self, line: bytes) -> bytes:
-        """Handle a whole line (with its newline, if any); return the bytes to relay in its place."""
-
-    def not_json(self, size: int, reason: str) -> None:
-        """A line that cannot be a JSON-RPC message went through untouched.
-
-        *reason* is ``"JSON"`` for a line not shaped like JSON, ``"UTF-8"`` for one that is
-        not UTF-8.
-        """
-
-    def streamed(self, size: int, matched: bool) -> None:
-        """A long line was relayed without being parsed; *matched* if a pattern showed late."""
-
-    def guarded(self) -> bool:
-        """True when a line that could spell a pattern in disguise must be handled too, and a
-        long line that shows a pattern must never be relayed unparsed."""
-
-    def withheld(self, size: int, relayed: int) -> None:
-        """Of a guarded line of *size* bytes only the first *relayed* went out (it was too long
-        to be held whole, or the handler changed it after its start had gone)."""
-
-
 class LineRelay:
-    """Frames a byte stream into lines and relays them, giving interesting ones to a handler."""
+    """Frames a byte stream into lines and relays them, handing interesting ones to *direction*
+    through *runner* (in place by default)."""
 
     def __init__(
         self,
         writer: LineWriter,
-        handler: LineHandler,
+        direction: Direction,
         *,
+        runner: Runner | None = None,
         stream_threshold: int = STREAM_THRESHOLD,
         max_held: int = MAX_HELD,
     ) -> None:
         self.writer = writer
-        self.handler = handler
+        self.direction = direction
+        self.runner: Runner = Inline() if runner is None else runner
         self.stream_threshold = stream_threshold
         self.max_held = max_held
         self._partial = bytearray()
@@ -109,15 +78,15 @@ class LineRelay:
     # that need no thought and hands this relay the rest, as if they had been read here
 
     def triage(self) -> tuple[tuple[bytes, ...], bool, bool] | None:
-        """What the hot path needs to relay a line on its own: the handler's patterns, whether
+        """What the hot path needs to relay a line on its own: the direction's patterns, whether
         it is guarded, whether a long line may stream; None when every chunk must come here (a
         line is under way in this relay, or every line is to be handled)."""
         if self._partial or self._streaming or self._dropping:
             return None
-        handler = self.handler
-        if handler.parse_all():
+        look = self.direction.lookout()
+        if look.parse_all:
             return None
-        return tuple(handler.patterns()), handler.guarded(), handler.may_stream()
+        return look.patterns, look.guarded, look.may_stream
 
     def adopt_stream(self, size: int, tail: bytes) -> None:
         """Go on with a long line the hot path began streaming: its first *size* bytes went
@@ -127,26 +96,26 @@ class LineRelay:
 
     def stream_ended(self, size: int) -> None:
         """A long line the hot path streamed whole has ended: what waited for it goes out."""
-        self.handler.streamed(size, False)
+        self._note(self.direction.streamed, size, False)
         self.writer.relay(b"", mid_line=False)
 
     def feed(self, data: bytes) -> None:
         """Take the next chunk of the stream."""
-        handler = self.handler
+        look = self.direction.lookout()
         if (
             not self._streaming
             and not self._partial
             and not self._dropping
             and data.find(b"\n") == len(data) - 1
-            and not handler.parse_all()
+            and not look.parse_all
         ):
             # the usual chunk is one whole message: the shortest way through
-            for p in handler.patterns():
+            for p in look.patterns:
                 if p in data:
                     break
             else:
                 end = len(data) - (2 if len(data) > 1 and data[-2] == 0x0D else 1)
-                guarded = handler.guarded()
+                guarded = look.guarded
                 if not guarded or not suspect(data, 0, end, data.isascii):
                     self.writer.relay(data, mid_line=False)
                     self._note_malformed(data, 0, end, data.isascii, guarded)
@@ -186,10 +155,7 @@ class LineRelay:
         self.writer.relay(b"".join(out) if len(out) != 1 else out[0], mid_line=self._streaming)
 
     def _lines(self, data: bytes, start: int, out: list[Chunk]) -> None:
-        handler = self.handler
-        pats = handler.patterns()
-        every = handler.parse_all()
-        guarded = handler.guarded()
+        pats, every, _, guarded = self.direction.lookout()
         find = data.find
         ascii_chunk: bool | None = None
 
@@ -218,13 +184,14 @@ class LineRelay:
                 if run < pos:
                     out.append(data[run:pos])
                 if out:
-                    # what came before goes out first: the handler may wait for the far side
+                    # what came before goes out first: the direction may hold the line for the far side
                     # (a held line), and the far side may be waiting for those bytes
                     self.writer.relay(out[0] if len(out) == 1 else b"".join(out), mid_line=False)
                     out.clear()
-                out.append(handler.handle(data[pos : nl + 1]))
+                out.append(self._handle(data[pos : nl + 1]))
                 run = nl + 1
-                pats = handler.patterns()
+                # handling a line may change what the next ones are looked at for
+                pats, every, _, guarded = self.direction.lookout()
             else:
                 self._note_malformed(data, pos, end, chunk_is_ascii, guarded)
             pos = nl + 1
@@ -242,10 +209,10 @@ class LineRelay:
 
     def _stream_start(self, data: bytes, pos: int, out: list[Chunk]) -> bool:
         """Start streaming a long unfinished line straight from *data*, without a copy."""
-        handler = self.handler
-        if handler.parse_all() or not handler.may_stream() or handler.guarded():
+        look = self.direction.lookout()
+        if look.parse_all or not look.may_stream or look.guarded:
             return False
-        for p in handler.patterns():
+        for p in look.patterns:
             if data.find(p, pos) >= 0:
                 return False
         first = data if pos == 0 else memoryview(data)[pos:]
@@ -266,26 +233,22 @@ class LineRelay:
         """Triage and relay one whole line that was gathered across chunks.
 
         *clean*: how many of its first bytes were already found to hold no pattern (nor, for a
-        guarded handler, a disguise), so that a long line is not scanned twice; *matched*: a
+        guarded direction, a disguise), so that a long line is not scanned twice; *matched*: a
         pattern was found in it already.
         """
         end = len(line)
         while end and line[end - 1] in _EOL:
             end -= 1
-        handler = self.handler
+        look = self.direction.lookout()
         begin = max(0, clean - 64)
-        if (
-            matched
-            or handler.parse_all()
-            or any(line.find(p, begin, end) >= 0 for p in handler.patterns())
-        ):
-            return handler.handle(bytes(line))
-        guarded = handler.guarded()
+        if matched or look.parse_all or any(line.find(p, begin, end) >= 0 for p in look.patterns):
+            return self._handle(bytes(line))
+        guarded = look.guarded
         if guarded and (
             disguised(line, begin, end)
             or (not line.isascii() and not is_utf8(memoryview(line)[:end]))
         ):
-            return handler.handle(bytes(line))
+            return self._handle(bytes(line))
         self._note_malformed(line, 0, end, line.isascii, guarded)
         return line
 
@@ -300,7 +263,7 @@ class LineRelay:
         """Note ``data[start:end]``, a line relayed unparsed, if it cannot be a JSON-RPC message."""
         reason = malformed(data, start, end, is_ascii, utf8_known)
         if reason is not None:
-            self.handler.not_json(end - start, reason)
+            self._note(self.direction.not_json, end - start, reason)
 
     def _reset_partial(self) -> None:
         self._partial = bytearray()
@@ -311,27 +274,27 @@ class LineRelay:
         n = len(self._partial)
         if n < self.stream_threshold:
             return
-        handler = self.handler
-        guarded = handler.guarded()
+        look = self.direction.lookout()
+        guarded = look.guarded
         if not self._partial_match:
             # only the bytes added since the last look are scanned (with an overlap for a
             # pattern cut in two), so a long held line costs linear time
             begin = max(0, self._scanned - 64)
             partial = self._partial
-            if any(partial.find(p, begin) >= 0 for p in handler.patterns()) or (
+            if any(partial.find(p, begin) >= 0 for p in look.patterns) or (
                 guarded and disguised(partial, begin)
             ):
                 self._partial_match = True
             self._scanned = n
         if n > self.max_held:
-            if guarded and (self._partial_match or handler.parse_all()):
+            if guarded and (self._partial_match or look.parse_all):
                 # too long to be judged whole, and it may ask for roots: none of it goes out
                 self._dropping = True
                 self._streamed_size = n
                 self._reset_partial()
                 return
             matched = self._partial_match
-        elif guarded or self._partial_match or handler.parse_all() or not handler.may_stream():
+        elif guarded or self._partial_match or look.parse_all or not look.may_stream:
             return
         else:
             matched = False
@@ -346,11 +309,11 @@ class LineRelay:
         self._streamed_size += end
         if self._cut:
             return
-        handler = self.handler
         if not self._streamed_match:
-            pats = handler.patterns()
+            look = self.direction.lookout()
+            pats = look.patterns
             window = self._tail + data[: min(end, 64)]
-            guarded = handler.guarded()
+            guarded = look.guarded
             if (
                 any(p in window for p in pats)
                 or any(data.find(p, 0, end) >= 0 for p in pats)
@@ -375,13 +338,19 @@ class LineRelay:
         if self._cut:
             self._cut = False
             out.append(b"\n" if ended else b"")
-            self.handler.withheld(self._streamed_size, self._relayed)
+            self._note(self.direction.withheld, self._streamed_size, self._relayed)
             return
-        self.handler.streamed(self._streamed_size, self._streamed_match)
+        self._note(self.direction.streamed, self._streamed_size, self._streamed_match)
 
     def _end_drop(self) -> None:
         self._dropping = False
-        self.handler.withheld(self._streamed_size, 0)
+        self._note(self.direction.withheld, self._streamed_size, 0)
+
+    def _handle(self, line: bytes) -> bytes:
+        return self.runner.handle(self.direction, line)
+
+    def _note(self, note: Callable[..., object], *args: object) -> None:
+        self.runner.note(lambda: note(*args))
 
     def eof(self) -> None:
         """The stream ended: relay an unfinished last line as it is."""

@@ -6,7 +6,7 @@ and keeps the event loop for the protocol logic, the store watcher, the timers a
 ladder; it records the run in the store and runs until the host or the server goes.
 
 The server running now is a :class:`~roots_manager.bridge.slot.ServerSlot`, which a restart
-swaps; the wait for the user's decision is :mod:`~roots_manager.bridge.consent`'s; the handlers
+swaps; the wait for the user's decision is :mod:`~roots_manager.bridge.consent`'s; the runners
 of the two directions are :mod:`~roots_manager.bridge.handlers`'.
 """
 
@@ -28,11 +28,11 @@ from roots_manager import __version__
 from roots_manager.bridge.confine import Launch, start
 from roots_manager.bridge.consent import ConsentWait
 from roots_manager.bridge.eventlog import BridgeLog
-from roots_manager.bridge.handlers import host_handler, server_handler
+from roots_manager.bridge.handlers import host_runner, server_runner
 from roots_manager.bridge.jsonrpc import Json, dumps, error_line, root_uris
 from roots_manager.bridge.mediator import Mediator
 from roots_manager.bridge.process import GRACE
-from roots_manager.bridge.pump import HandOff, LoopHandler, Pump
+from roots_manager.bridge.pump import HandOff, LoopRunner, Pump
 from roots_manager.bridge.relay import LineRelay
 from roots_manager.bridge.roots import HeldAnswers, RootsSource
 from roots_manager.bridge.slot import FLUSH_TIMEOUT, ServerSlot
@@ -407,7 +407,7 @@ class Bridge:
         self.confine = confine
         """``--confine``: every start of the server is confined, whatever the store says."""
         self._handoff: HandOff | None = None
-        self._s2h: LoopHandler | None = None
+        self._s2h: LoopRunner | None = None
         stdin_fd = proc.stdin.fileno() if proc is not None and proc.stdin is not None else -1
         # a server that stopped reading is the ladder's business; nothing to report here
         self._server_in = FdSink(stdin_fd)
@@ -510,15 +510,19 @@ class Bridge:
             grow_pipe(fd)
 
         h2s = LineRelay(
-            self.to_server, host_handler(self.mediator, handoff, self.to_server, self.log)
+            self.to_server,
+            self.mediator.host_side,
+            runner=host_runner(self.mediator, handoff, self.to_server, self.log),
         )
-        self._s2h = server_handler(self.mediator, handoff, self.to_server, self.to_host, self.log)
+        self._s2h = server_runner(handoff, self.to_server, self.to_host, self.log)
         Pump("host-to-server", HOST_IN, h2s, lambda: handoff.call(self.host_eof)).start()
         self._pump_server()
 
     def _pump_server(self) -> None:
         assert self._handoff is not None and self._s2h is not None
-        self.slot.pump(self._handoff, self.to_host, self._s2h, self._server_out_end)
+        self.slot.pump(
+            self._handoff, self.to_host, self.mediator.server_side, self._s2h, self._server_out_end
+        )
 
     # ---- a restart (:class:`Restarts`) ------------------------------------
 

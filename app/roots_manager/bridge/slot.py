@@ -15,8 +15,9 @@ import threading
 from collections.abc import Callable
 
 from roots_manager.bridge.confine import Launch
+from roots_manager.bridge.direction import Direction
 from roots_manager.bridge.process import GRACE, ServerProcess
-from roots_manager.bridge.pump import HandOff, LoopHandler, Pump
+from roots_manager.bridge.pump import HandOff, LoopRunner, Pump
 from roots_manager.bridge.relay import LineRelay
 from roots_manager.bridge.writer import FdSink, LineWriter
 
@@ -61,10 +62,12 @@ class ServerSlot:
         self,
         handoff: HandOff,
         to_host: LineWriter,
-        handler: LoopHandler,
+        direction: Direction,
+        runner: LoopRunner,
         on_end: Callable[[asyncio.Event], None],
     ) -> None:
-        """Read what the server says, in a thread, and hand it to *handler*; *on_end* gets
+        """Read what the server says, in a thread, and hand it to *direction* through
+        *runner*; *on_end* gets
         this slot's :attr:`out_ended` on the loop once the server's stdout ends."""
         assert self.proc is not None and self.proc.stdout is not None
         self._handoff = handoff
@@ -72,7 +75,7 @@ class ServerSlot:
         Pump(
             "server-to-host",
             self.proc.stdout.fileno(),
-            LineRelay(to_host, handler),
+            LineRelay(to_host, direction, runner=runner),
             lambda: handoff.call(lambda: on_end(ended)),
         ).start()
 

@@ -1,0 +1,83 @@
+"""The one interface between the bridge's transport and its protocol logic: a direction.
+
+Each direction of the relay (host to server, server to host) has a :class:`Direction`: what the
+relay must look for in its lines (a :class:`Lookout`, an immutable snapshot taken afresh with
+each chunk and after each line handled, so a relay never works from a set it kept), what to relay
+in place of a line worth reading, and what to note about the lines relayed unread. The relay
+reaches it through a :class:`Runner`: in place (:class:`Inline`), or on the event loop where the
+protocol lives (:class:`~roots_manager.bridge.pump.LoopRunner`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import Future
+from typing import NamedTuple, Protocol
+
+
+class Lookout(NamedTuple):
+    """What a relay looks for in the lines of its direction, now."""
+
+    patterns: tuple[bytes, ...]
+    """Byte strings whose presence makes a line worth handling."""
+    parse_all: bool = False
+    """Every line is to be handled (``--log-all``, or a server that may be restarted)."""
+    may_stream: bool = True
+    """A long line that shows no pattern may be relayed before it ends."""
+    guarded: bool = False
+    """A line that could spell a pattern in disguise is handled too, and a long line that
+    shows a pattern is never relayed unread (no request for roots may reach the host)."""
+
+
+class Direction(Protocol):
+    """One direction of the protocol logic, as the relay in front of it sees it."""
+
+    def lookout(self) -> Lookout:
+        """What to look for now."""
+        ...
+
+    def handle(self, line: bytes) -> bytes | Future[bytes]:
+        """What to relay in place of a whole *line* (with its newline, if any); a future for a
+        line held back until something else has happened."""
+        ...
+
+    def failed(self, line: bytes) -> bytes:
+        """What to relay in place of a line whose handling raised."""
+        ...
+
+    def not_json(self, size: int, reason: str) -> None:
+        """A line that cannot be a JSON-RPC message went through untouched (*reason*:
+        ``"JSON"`` for a line not shaped like JSON, ``"UTF-8"`` for one that is not UTF-8)."""
+        ...
+
+    def streamed(self, size: int, matched: bool) -> None:
+        """A long line was relayed without being read; *matched* if a pattern showed late."""
+        ...
+
+    def withheld(self, size: int, relayed: int) -> None:
+        """Of a guarded line of *size* bytes only the first *relayed* went out (it was too long
+        to be held whole, or a pattern showed after its start had gone)."""
+        ...
+
+
+class Runner(Protocol):
+    """How a relay reaches its direction from the thread it runs in."""
+
+    def handle(self, direction: Direction, line: bytes) -> bytes:
+        """What to relay in place of *line*, once it is known."""
+        ...
+
+    def note(self, call: Callable[[], object]) -> None:
+        """Run *call* (a note about a line relayed unread), without waiting for it."""
+        ...
+
+
+class Inline:
+    """A relay and its direction on one thread: every call made in place."""
+
+    def handle(self, direction: Direction, line: bytes) -> bytes:
+        out = direction.handle(line)
+        return out.result() if isinstance(out, Future) else out
+
+    def note(self, call: Callable[[], object]) -> None:
+        call()
