@@ -13,15 +13,14 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from typing import Any
 
 from roots_manager.bridge.answercache import AnswerCache
+from roots_manager.bridge.jsonrpc import Result
 from roots_manager.bridge.writer import note_change
 from roots_manager.core.consent.effective import effective, visible_roots
 from roots_manager.core.store.file import Store, StoreError
 from roots_manager.core.store.state import State
 
-Result = dict[str, Any]
 MAX_WAITING = 1024
 """Requests held for consent beyond which a server is answered with no folder at once."""
 

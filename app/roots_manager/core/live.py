@@ -129,16 +129,6 @@ def live_runs(layout: Layout) -> set[str]:
     return {m.run for m in bridge_markers(layout)}
 
 
-def remove_dead_markers(layout: Layout) -> int:
-    """Delete markers left by bridges that died without cleaning up; returns how many."""
-    n = 0
-    for m in bridge_markers(layout, include_dead=True):
-        if not m.alive:
-            remove_bridge_marker(layout, m.run)
-            n += 1
-    return n
-
-
 def write_app_marker(layout: Layout, pid: int | None = None) -> None:
     """Announce that the desktop app runs (bridges then wait for the user's consent)."""
     pid = pid or os.getpid()

@@ -177,10 +177,6 @@ class LogModel(QAbstractTableModel):
         """The event shown at *view_row*, read back from its file (None if it is gone)."""
         return self.index_.record(self.index_row(view_row))
 
-    def line_at(self, view_row: int) -> bytes | None:
-        """The raw JSON line of the event shown at *view_row*."""
-        return self.index_.line(self.index_row(view_row))
-
     def _format(self, row: int) -> tuple[str, str, str, str, str, str]:
         # All the cells of a row at once, in column order: the record is read and parsed once.
         ix = self.index_

@@ -26,7 +26,7 @@ from PySide6.QtGui import QColor
 
 from roots_manager.core.probe.reasons import Status, Step
 from roots_manager.core.probe.report import CELL_MARK, Report, short
-from roots_manager.core.probe.verdict import Cell, Outcome, Row
+from roots_manager.core.probe.verdict import Outcome, Row
 from roots_manager.gui.probe_texts import reading_text
 
 TOOL, OPERATION, TARGET, INSIDE, OUTSIDE, READING = range(6)
@@ -87,13 +87,6 @@ class ProbeRowsModel(QAbstractTableModel):
 
     def row_at(self, row: int) -> Row | None:
         return self.rows[row] if 0 <= row < len(self.rows) else None
-
-    def cell_at(self, index: _Index) -> Cell | None:
-        """The call behind *index* (the outside one on the columns that describe the row)."""
-        row = self.row_at(index.row())
-        if row is None:
-            return None
-        return row.inside if index.column() == INSIDE else row.outside
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.rows)
