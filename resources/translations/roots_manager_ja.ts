@@ -111,7 +111,7 @@
 <context>
     <name>Confinement</name>
     <message>
-        <location filename="../../app/roots_manager/gui/confinement_text.py" line="+55"/>
+        <location filename="../../app/roots_manager/gui/confinement_text.py" line="+32"/>
         <source>Confinement works on Linux (Landlock); on macOS it is untested; on Windows it is unavailable.</source>
         <translation>閉じ込めは Linux（Landlock）で動作します。macOS では未検証、Windows では利用できません。</translation>
     </message>
@@ -549,12 +549,12 @@
 <context>
     <name>CoreError</name>
     <message>
-        <location filename="../../app/roots_manager/gui/errors.py" line="+16"/>
+        <location filename="../../app/roots_manager/core/store/state.py" line="+69"/>
         <source>several roots are named {ref!r} ({paths}); name one by its path</source>
         <translation>{ref!r} という名前のルートが複数あります（{paths}）。パスで指定してください</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>no root matches {ref!r} (roots-manager roots list shows them)</source>
         <translation>{ref!r} に一致するルートはありません（roots-manager roots list で一覧を表示できます）</translation>
     </message>
@@ -569,7 +569,7 @@
         <translation>{path} を追加できません: フォルダーではありません</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location filename="../../app/roots_manager/core/roots.py" line="+25"/>
         <source>refusing to add {path}: it is the root of the file system: every server granted it could be pointed at every file. Add a project folder instead, or pass --allow-broad if you really mean it</source>
         <translation>{path} は追加しません: ファイルシステムのルートです。これを許可したサーバーはすべて、あらゆるファイルを対象にできてしまいます。代わりにプロジェクトフォルダーを追加するか、本当に必要な場合は --allow-broad を指定してください</translation>
     </message>
@@ -584,7 +584,7 @@
         <translation>{path} は追加しません: ホームフォルダー（{home}）を含んでいます。これを許可したサーバーはすべて、あなたのすべてのファイルを対象にできてしまいます。代わりにプロジェクトフォルダーを追加するか、本当に必要な場合は --allow-broad を指定してください</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location filename="../../app/roots_manager/core/store/state.py" line="+2"/>
         <source>{path} is already a root, named {name!r}</source>
         <translation>{path} はすでにルートです（名前: {name!r}）</translation>
     </message>
@@ -594,7 +594,7 @@
         <translation>{name!r} という名前のサーバーは登録されていません（roots-manager servers list で一覧を表示できます）</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>unknown policy {policy!r}; choose one of {choices}</source>
         <translation>不明なポリシー {policy!r} です。{choices} のいずれかを選んでください</translation>
     </message>
@@ -629,12 +629,12 @@
         <translation>ルートの名前に制御文字や文字方向の制御文字は使えません（{chars}）</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-46"/>
         <source>{name!r} is not a usable server name: it is empty</source>
         <translation>{name!r} はサーバー名として使えません: 空です</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>{name!r} is not a usable server name: it holds control or text-direction characters ({chars})</source>
         <translation>{name!r} はサーバー名として使えません: 制御文字や文字方向の制御文字を含んでいます（{chars}）</translation>
     </message>
@@ -649,7 +649,7 @@
         <translation>{name!r} はサーバー名として使えません: 先頭か末尾に空白があるため、別の名前と見分けがつきません</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location filename="../../app/roots_manager/core/store/log_limits.py" line="+14"/>
         <source>the traffic log size limit must be a whole number of MiB from 0 (no limit) to {top}, not {value!r}</source>
         <translation>通信ログのサイズ上限は 0（上限なし）から {top} までの整数（MiB）で指定してください。{value!r} は使えません</translation>
     </message>
@@ -659,7 +659,7 @@
         <translation>通信ログの保存期間は 0（上限なし）から {top} までの整数（日）で指定してください。{value!r} は使えません</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location filename="../../app/roots_manager/core/uri.py" line="+33"/>
         <source>a path cannot contain a NUL character: {path!r}</source>
         <translation>パスに NUL 文字は使えません: {path!r}</translation>
     </message>
@@ -747,7 +747,7 @@
 <context>
     <name>CoreText</name>
     <message>
-        <location filename="../../app/roots_manager/gui/confinement_text.py" line="-78"/>
+        <location filename="../../app/roots_manager/core/confinement/confined.py" line="+35"/>
         <source>confined: the kernel refuses every file outside what was granted; the network is not restricted</source>
         <translation>閉じ込め中: 許可されたもの以外のファイルはすべてカーネルが拒否します。ネットワークは制限されません</translation>
     </message>
@@ -757,7 +757,7 @@
         <translation>閉じ込めなし: ルートは助言にすぎず、サーバーはあなたのユーザーが読めるものを何でも読めます。読み取り専用の許可も強制されません</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-15"/>
         <source>grants made or revoked while a confined server runs restart it with the new rules, unseen by the host</source>
         <translation>閉じ込められたサーバーの実行中に許可を変更または取り消すと、新しいルールでサーバーを再起動します（ホストからは見えません）</translation>
     </message>
@@ -1026,7 +1026,7 @@
 <context>
     <name>LogModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_model.py" line="+41"/>
+        <location filename="../../app/roots_manager/gui/log_model.py" line="+40"/>
         <source>Time</source>
         <translation>時刻</translation>
     </message>
@@ -1056,7 +1056,7 @@
         <translation>概要</translation>
     </message>
     <message>
-        <location line="+144"/>
+        <location line="+140"/>
         <source>(no longer on disk)</source>
         <translation>（ディスク上にもうありません）</translation>
     </message>
@@ -1278,7 +1278,7 @@
 <context>
     <name>LogSummary</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_texts.py" line="+20"/>
+        <location filename="../../app/roots_manager/core/log/events.py" line="+210"/>
         <source>started {command} (pid {pid}, {mode})</source>
         <translation>{command} を起動しました（PID {pid}、{mode}）</translation>
     </message>
@@ -1368,7 +1368,7 @@
         <translation>依頼された list_changed は送りませんでした: 前回の通知以降、サーバーがまだリストを取得していません</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>list_changed not sent on request: the handshake is not complete</source>
         <translation>依頼された list_changed は送りませんでした: ハンドシェイクが完了していません</translation>
     </message>
@@ -1403,7 +1403,7 @@
         <translation>同意が変更されました（{reason}）：サーバーを再起動しています。ホストのメッセージは待機中です</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>restarted for a consent change: pid {old} is now pid {new}; the host waited {ms} ms</source>
         <translation>同意の変更により再起動しました：pid {old} は pid {new} になりました。ホストの待ち時間 {ms} ms</translation>
     </message>
@@ -1428,7 +1428,7 @@
         <translation>{text}</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location filename="../../app/roots_manager/gui/log_texts.py" line="+20"/>
         <source>managed</source>
         <translation>管理モード</translation>
     </message>
@@ -1471,7 +1471,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+75"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+208"/>
         <location line="+106"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
@@ -1507,7 +1507,7 @@
         <translation>復旧(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+36"/>
+        <location line="-179"/>
         <source>&amp;File</source>
         <translation>ファイル(&amp;F)</translation>
     </message>
@@ -1552,7 +1552,7 @@
         <translation>サーバーに接続(&amp;C)…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+48"/>
+        <location line="+168"/>
         <source>%n server(s) wait for your decision</source>
         <translation>
             <numerusform>%n 個のサーバーがあなたの決定を待っています</numerusform>
@@ -1589,12 +1589,12 @@
         <translation>サーバーは初めて起動したときに「サーバーと同意」タブに表示され、あなたが許可したルートだけを見ます。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+13"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="-302"/>
         <source>&amp;Review pending requests…</source>
         <translation>保留中のリクエストを確認(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="-215"/>
+        <location line="+87"/>
         <source>Changed {path}</source>
         <translation>{path} を変更しました</translation>
     </message>
@@ -1611,7 +1611,7 @@
         </translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+6"/>
+        <location line="-123"/>
         <source>&amp;View</source>
         <translation>表示(&amp;V)</translation>
     </message>
@@ -1636,7 +1636,7 @@
         <translation>Roots Manager について(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+32"/>
+        <location line="+127"/>
         <source>The store cannot be read; changes are not possible until it is recovered.</source>
         <translation>ストアを読み込めません。復旧するまで変更はできません。</translation>
     </message>
@@ -3101,7 +3101,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>StoreWatcher</name>
     <message>
-        <location filename="../../app/roots_manager/gui/watcher.py" line="+201"/>
+        <location filename="../../app/roots_manager/gui/watcher.py" line="+203"/>
         <source>Your change was not saved: the store cannot be read. Choose Recover… above the tabs to repair it.</source>
         <translation>変更は保存されませんでした。ストアを読み込めません。タブの上の「復旧…」で修復してください。</translation>
     </message>
@@ -3114,7 +3114,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>TimelineView</name>
     <message>
-        <location filename="../../app/roots_manager/gui/timeline_view.py" line="+78"/>
+        <location filename="../../app/roots_manager/gui/timeline_view.py" line="+213"/>
         <source>Timeline of the roots traffic</source>
         <translation>ルートのやりとりのタイムライン</translation>
     </message>

@@ -111,7 +111,7 @@
 <context>
     <name>Confinement</name>
     <message>
-        <location filename="../../app/roots_manager/gui/confinement_text.py" line="+55"/>
+        <location filename="../../app/roots_manager/gui/confinement_text.py" line="+32"/>
         <source>Confinement works on Linux (Landlock); on macOS it is untested; on Windows it is unavailable.</source>
         <translation>限制功能适用于 Linux（Landlock）；在 macOS 上未经测试；在 Windows 上不可用。</translation>
     </message>
@@ -549,12 +549,12 @@
 <context>
     <name>CoreError</name>
     <message>
-        <location filename="../../app/roots_manager/gui/errors.py" line="+16"/>
+        <location filename="../../app/roots_manager/core/store/state.py" line="+69"/>
         <source>several roots are named {ref!r} ({paths}); name one by its path</source>
         <translation>有多个根目录名为 {ref!r}（{paths}）；请用路径指定其中一个</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>no root matches {ref!r} (roots-manager roots list shows them)</source>
         <translation>没有与 {ref!r} 匹配的根目录（roots-manager roots list 可列出它们）</translation>
     </message>
@@ -569,7 +569,7 @@
         <translation>无法添加 {path}：它不是文件夹</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location filename="../../app/roots_manager/core/roots.py" line="+25"/>
         <source>refusing to add {path}: it is the root of the file system: every server granted it could be pointed at every file. Add a project folder instead, or pass --allow-broad if you really mean it</source>
         <translation>拒绝添加 {path}：它是文件系统的根目录，获得授权的每个服务器都可能被指向任何文件。请改为添加项目文件夹；如果确实需要，请加上 --allow-broad</translation>
     </message>
@@ -584,7 +584,7 @@
         <translation>拒绝添加 {path}：它包含你的主文件夹（{home}），获得授权的每个服务器都可能被指向你的所有文件。请改为添加项目文件夹；如果确实需要，请加上 --allow-broad</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location filename="../../app/roots_manager/core/store/state.py" line="+2"/>
         <source>{path} is already a root, named {name!r}</source>
         <translation>{path} 已经是根目录，名为 {name!r}</translation>
     </message>
@@ -594,7 +594,7 @@
         <translation>没有名为 {name!r} 的已知服务器（roots-manager servers list 可列出它们）</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>unknown policy {policy!r}; choose one of {choices}</source>
         <translation>未知策略 {policy!r}；请从 {choices} 中选择一个</translation>
     </message>
@@ -629,12 +629,12 @@
         <translation>根目录的名称不能包含控制字符或文字方向字符（{chars}）</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-46"/>
         <source>{name!r} is not a usable server name: it is empty</source>
         <translation>{name!r} 不能用作服务器名称：名称为空</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>{name!r} is not a usable server name: it holds control or text-direction characters ({chars})</source>
         <translation>{name!r} 不能用作服务器名称：它包含控制字符或文字方向字符（{chars}）</translation>
     </message>
@@ -649,7 +649,7 @@
         <translation>{name!r} 不能用作服务器名称：它以空格开头或结尾，看起来会与其他名称相同</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location filename="../../app/roots_manager/core/store/log_limits.py" line="+14"/>
         <source>the traffic log size limit must be a whole number of MiB from 0 (no limit) to {top}, not {value!r}</source>
         <translation>流量日志的大小上限必须是 0（不限）到 {top} 之间的整数（MiB），不能是 {value!r}</translation>
     </message>
@@ -659,7 +659,7 @@
         <translation>流量日志的保留期限必须是 0（不限）到 {top} 之间的整数（天），不能是 {value!r}</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location filename="../../app/roots_manager/core/uri.py" line="+33"/>
         <source>a path cannot contain a NUL character: {path!r}</source>
         <translation>路径不能包含 NUL 字符：{path!r}</translation>
     </message>
@@ -747,7 +747,7 @@
 <context>
     <name>CoreText</name>
     <message>
-        <location filename="../../app/roots_manager/gui/confinement_text.py" line="-78"/>
+        <location filename="../../app/roots_manager/core/confinement/confined.py" line="+35"/>
         <source>confined: the kernel refuses every file outside what was granted; the network is not restricted</source>
         <translation>已限制：内核拒绝访问授权范围以外的所有文件；网络不受限制</translation>
     </message>
@@ -757,7 +757,7 @@
         <translation>未限制：根目录只是建议，服务器可以读取你的用户能读取的任何内容，只读授权也不会被强制执行</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-15"/>
         <source>grants made or revoked while a confined server runs restart it with the new rules, unseen by the host</source>
         <translation>已限制的服务器运行期间授予或撤销的授权会使其以新规则重启，主机察觉不到</translation>
     </message>
@@ -1026,7 +1026,7 @@
 <context>
     <name>LogModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_model.py" line="+41"/>
+        <location filename="../../app/roots_manager/gui/log_model.py" line="+40"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
@@ -1056,7 +1056,7 @@
         <translation>摘要</translation>
     </message>
     <message>
-        <location line="+144"/>
+        <location line="+140"/>
         <source>(no longer on disk)</source>
         <translation>（已不在磁盘上）</translation>
     </message>
@@ -1278,7 +1278,7 @@
 <context>
     <name>LogSummary</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_texts.py" line="+20"/>
+        <location filename="../../app/roots_manager/core/log/events.py" line="+210"/>
         <source>started {command} (pid {pid}, {mode})</source>
         <translation>已启动 {command}（PID {pid}，{mode}）</translation>
     </message>
@@ -1368,7 +1368,7 @@
         <translation>未按请求发送 list_changed：自上次通知以来，服务器尚未获取列表</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>list_changed not sent on request: the handshake is not complete</source>
         <translation>未按请求发送 list_changed：握手尚未完成</translation>
     </message>
@@ -1403,7 +1403,7 @@
         <translation>授权已更改（{reason}）：正在重启服务器，主机的消息暂缓发送</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>restarted for a consent change: pid {old} is now pid {new}; the host waited {ms} ms</source>
         <translation>因授权更改而重启：pid {old} 现为 pid {new}；主机等待了 {ms} 毫秒</translation>
     </message>
@@ -1428,7 +1428,7 @@
         <translation>{text}</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location filename="../../app/roots_manager/gui/log_texts.py" line="+20"/>
         <source>managed</source>
         <translation>管理模式</translation>
     </message>
@@ -1471,7 +1471,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+75"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+208"/>
         <location line="+106"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
@@ -1507,7 +1507,7 @@
         <translation>恢复(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+36"/>
+        <location line="-179"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -1552,7 +1552,7 @@
         <translation>连接服务器(&amp;C)…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+48"/>
+        <location line="+168"/>
         <source>%n server(s) wait for your decision</source>
         <translation>
             <numerusform>%n 个服务器在等待你的决定</numerusform>
@@ -1589,12 +1589,12 @@
         <translation>服务器首次运行时会出现在“服务器与授权”标签页中，并且只能看到你授予它的根目录。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+13"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="-302"/>
         <source>&amp;Review pending requests…</source>
         <translation>查看待处理的请求(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="-215"/>
+        <location line="+87"/>
         <source>Changed {path}</source>
         <translation>已更改 {path}</translation>
     </message>
@@ -1611,7 +1611,7 @@
         </translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+6"/>
+        <location line="-123"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -1636,7 +1636,7 @@
         <translation>关于 Roots Manager(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+32"/>
+        <location line="+127"/>
         <source>The store cannot be read; changes are not possible until it is recovered.</source>
         <translation>无法读取存储文件；恢复之前无法进行更改。</translation>
     </message>
@@ -3101,7 +3101,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>StoreWatcher</name>
     <message>
-        <location filename="../../app/roots_manager/gui/watcher.py" line="+201"/>
+        <location filename="../../app/roots_manager/gui/watcher.py" line="+203"/>
         <source>Your change was not saved: the store cannot be read. Choose Recover… above the tabs to repair it.</source>
         <translation>更改未保存：无法读取存储文件。请点击标签页上方的“恢复…”进行修复。</translation>
     </message>
@@ -3114,7 +3114,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>TimelineView</name>
     <message>
-        <location filename="../../app/roots_manager/gui/timeline_view.py" line="+78"/>
+        <location filename="../../app/roots_manager/gui/timeline_view.py" line="+213"/>
         <source>Timeline of the roots traffic</source>
         <translation>根目录通信时间线</translation>
     </message>

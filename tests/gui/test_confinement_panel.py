@@ -22,6 +22,7 @@ from roots_manager.gui.resources import install_translators
 from roots_manager.gui.servers_view import ServersPanel
 from roots_manager.gui.watcher import StoreWatcher
 from roots_manager.sandbox.landlock import TEST_ABI_ENV
+from tests.catalogue import LANGUAGES, catalogued
 from tests.conftest import run_cli
 from tests.gui.shell_support import folders
 
@@ -165,20 +166,25 @@ def test_the_switch_is_off_with_the_reason_where_the_machine_cannot_confine(
     assert not box.switch.isEnabled()
 
 
-def test_the_gui_lists_the_cores_confinement_texts_for_translation() -> None:
-    assert tuple(map(str, confinement_text.CORE_CONFINEMENT_TEXTS)) == (
-        confined.CONFINED_MEANS,
-        confined.ADVISORY_MEANS,
-        confined.NEXT_START,
-        confined.NEXT_START_NO_RESTART,
-    )
+CORE_CONFINEMENT_TEXTS = (
+    confined.CONFINED_MEANS,
+    confined.ADVISORY_MEANS,
+    confined.NEXT_START,
+    confined.NEXT_START_NO_RESTART,
+)
+
+
+@pytest.mark.parametrize("catalogue", LANGUAGES)
+def test_the_cores_confinement_texts_are_in_the_catalogues(catalogue: str) -> None:
+    missing = set(CORE_CONFINEMENT_TEXTS) - catalogued("CoreText", catalogue)
+    assert not missing, f"not in the {catalogue} catalogue (scripts/update-translations): {missing}"
 
 
 @pytest.mark.parametrize("language", ["ja", "zh_CN"])
 def test_the_confinement_texts_are_translated(qapp: QApplication, language: str) -> None:
     translators = install_translators(qapp, language)
     try:
-        for text in confinement_text.CORE_CONFINEMENT_TEXTS:
+        for text in CORE_CONFINEMENT_TEXTS:
             assert QCoreApplication.translate("CoreText", text) != text
         assert confinement_text.platforms() != (
             "Confinement works on Linux (Landlock); on macOS it is untested; on Windows it is "

@@ -13,10 +13,13 @@ from roots_manager.core.paths import Layout
 from roots_manager.gui import log_texts
 from roots_manager.gui.log_model import SUMMARY, LogModel
 from roots_manager.gui.resources import install_translators
+from tests.catalogue import LANGUAGES, catalogued
 
 
-def test_the_gui_lists_every_summary_template_for_translation() -> None:
-    assert tuple(map(str, log_texts.SUMMARY_TEMPLATES)) == events.SUMMARY_TEMPLATES
+@pytest.mark.parametrize("catalogue", LANGUAGES)
+def test_every_summary_template_is_in_the_catalogues(catalogue: str) -> None:
+    missing = set(events.SUMMARY_TEMPLATES) - catalogued("LogSummary", catalogue)
+    assert not missing, f"not in the {catalogue} catalogue (scripts/update-translations): {missing}"
 
 
 def test_every_template_is_reachable_and_formats() -> None:

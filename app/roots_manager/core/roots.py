@@ -17,21 +17,36 @@ from roots_manager.core import identity
 from roots_manager.core import uri as uris
 from roots_manager.core.names import BIDI_CONTROLS
 from roots_manager.core.refusal import ModelError
+from roots_manager.core.translatable import QT_TRANSLATE_NOOP
 
 _URI_LIKE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]+://")
 
-_BROAD_REFUSAL = (
-    "refusing to add {path}: %s. Add a project folder instead, or pass --allow-broad if you "
-    "really mean it"
-)
-_BROAD_REASONS = {
-    "fs-root": "it is the root of the file system: every server granted it could be pointed at "
-    "every file",
-    "home": "it is your home folder: every server granted it could be pointed at all your files",
-    "holds-home": "it holds your home folder ({home}): every server granted it could be pointed "
-    "at all your files",
+_BROAD_TEMPLATES = {
+    "fs-root": QT_TRANSLATE_NOOP(
+        "CoreError",
+        "refusing to add {path}: it is the root of the file system: every server granted it "
+        "could be pointed at every file. Add a project folder instead, or pass --allow-broad "
+        "if you really mean it",
+    ),
+    "home": QT_TRANSLATE_NOOP(
+        "CoreError",
+        "refusing to add {path}: it is your home folder: every server granted it could be "
+        "pointed at all your files. Add a project folder instead, or pass --allow-broad if you "
+        "really mean it",
+    ),
+    "holds-home": QT_TRANSLATE_NOOP(
+        "CoreError",
+        "refusing to add {path}: it holds your home folder ({home}): every server granted it "
+        "could be pointed at all your files. Add a project folder instead, or pass "
+        "--allow-broad if you really mean it",
+    ),
 }
-BROAD_REFUSALS: tuple[str, ...] = tuple(_BROAD_REFUSAL % r for r in _BROAD_REASONS.values())
+_BROAD_REASONS = {
+    kind: template.removeprefix("refusing to add {path}: ").split(". Add a project folder")[0]
+    for kind, template in _BROAD_TEMPLATES.items()
+}
+"""Each reason alone, as the templates word it."""
+BROAD_REFUSALS: tuple[str, ...] = tuple(_BROAD_TEMPLATES.values())
 """The templates of a folder refused as too broad, one per reason."""
 
 
@@ -129,7 +144,7 @@ def new_root(
     broad = _broad_kind(norm)
     if broad is not None and not allow_broad:
         kind, values = broad
-        raise ModelError(_BROAD_REFUSAL % _BROAD_REASONS[kind], path=norm, **values)
+        raise ModelError(_BROAD_TEMPLATES[kind], path=norm, **values)
     for r in roots:
         if identity.respelled(r.path, norm):  # /Users/me/Code is /users/me/code on a Mac
             raise ModelError("{path} is already a root, named {name!r}", path=norm, name=r.name)

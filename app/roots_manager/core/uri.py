@@ -13,6 +13,7 @@ from typing import Literal
 from urllib.parse import quote_from_bytes, unquote_to_bytes
 
 from roots_manager.core.refusal import Refusal
+from roots_manager.core.translatable import QT_TRANSLATE_NOOP
 
 Flavour = Literal["posix", "windows"]
 
@@ -29,23 +30,25 @@ class UriError(Refusal):
 
 
 ERROR_TEMPLATES: tuple[str, ...] = (
-    "a path cannot contain a NUL character: {path!r}",
-    "not an absolute path: {path!r}",
-    "a UNC path needs a server and a share: {path!r}",
-    "not an absolute Windows path (drive or UNC): {path!r}",
-    "a Windows device or volume path has no file URI: {path!r}",
-    "not a URI (no scheme); a root must be a file:// URI: {uri!r}",
-    "only file:// URIs can be roots, not {scheme}: {uri!r}",
-    "a root URI cannot have a query (an unencoded '?'): {uri!r}",
-    "a root URI cannot have a fragment (an unencoded '#'): {uri!r}",
-    "not an absolute file URI: {uri!r}",
-    "a root URI cannot encode a path separator (%2F): {uri!r}",
-    "a root URI cannot encode a NUL character (%00): {uri!r}",
-    "a root URI must name this machine (no host, or localhost): {uri!r}",
-    "not an absolute Windows file URI (drive or UNC): {uri!r}",
-    "a broken percent escape in {uri!r}",
-    "{uri!r} encodes bytes that are not UTF-8",
-    "{uri!r} holds raw bytes that are not UTF-8",
+    QT_TRANSLATE_NOOP("CoreError", "a path cannot contain a NUL character: {path!r}"),
+    QT_TRANSLATE_NOOP("CoreError", "not an absolute path: {path!r}"),
+    QT_TRANSLATE_NOOP("CoreError", "a UNC path needs a server and a share: {path!r}"),
+    QT_TRANSLATE_NOOP("CoreError", "not an absolute Windows path (drive or UNC): {path!r}"),
+    QT_TRANSLATE_NOOP("CoreError", "a Windows device or volume path has no file URI: {path!r}"),
+    QT_TRANSLATE_NOOP("CoreError", "not a URI (no scheme); a root must be a file:// URI: {uri!r}"),
+    QT_TRANSLATE_NOOP("CoreError", "only file:// URIs can be roots, not {scheme}: {uri!r}"),
+    QT_TRANSLATE_NOOP("CoreError", "a root URI cannot have a query (an unencoded '?'): {uri!r}"),
+    QT_TRANSLATE_NOOP("CoreError", "a root URI cannot have a fragment (an unencoded '#'): {uri!r}"),
+    QT_TRANSLATE_NOOP("CoreError", "not an absolute file URI: {uri!r}"),
+    QT_TRANSLATE_NOOP("CoreError", "a root URI cannot encode a path separator (%2F): {uri!r}"),
+    QT_TRANSLATE_NOOP("CoreError", "a root URI cannot encode a NUL character (%00): {uri!r}"),
+    QT_TRANSLATE_NOOP(
+        "CoreError", "a root URI must name this machine (no host, or localhost): {uri!r}"
+    ),
+    QT_TRANSLATE_NOOP("CoreError", "not an absolute Windows file URI (drive or UNC): {uri!r}"),
+    QT_TRANSLATE_NOOP("CoreError", "a broken percent escape in {uri!r}"),
+    QT_TRANSLATE_NOOP("CoreError", "{uri!r} encodes bytes that are not UTF-8"),
+    QT_TRANSLATE_NOOP("CoreError", "{uri!r} holds raw bytes that are not UTF-8"),
 )
 """Every message a :class:`UriError` can carry, as a ``str.format`` template."""
 

@@ -1,39 +1,16 @@
 """What confinement means, and whether this machine can do it, in the user's language.
 
 The explanations are the core's (:mod:`roots_manager.core.confinement.confined`), so that the app, the
-CLI and the docs say the same; they are listed here for Qt's translation tools (a test checks
-that the lists stay the same) and translated in the ``CoreText`` context.
+CLI and the docs say the same; the core marks them for Qt's translation tools, in the
+``CoreText`` context, where they are translated here.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+from PySide6.QtCore import QCoreApplication
 
 from roots_manager.core.confinement import confined
 from roots_manager.sandbox.availability import Availability
-
-CORE_CONFINEMENT_TEXTS = (
-    QT_TRANSLATE_NOOP(
-        "CoreText",
-        "confined: the kernel refuses every file outside what was granted; the network is not "
-        "restricted",
-    ),
-    QT_TRANSLATE_NOOP(
-        "CoreText",
-        "not confined: roots are advice, the server may read anything your user can, and "
-        "read-only grants are not enforced",
-    ),
-    QT_TRANSLATE_NOOP(
-        "CoreText",
-        "grants made or revoked while a confined server runs restart it with the new rules, "
-        "unseen by the host",
-    ),
-    QT_TRANSLATE_NOOP(
-        "CoreText",
-        "restart on revoke is off: grants made or revoked while a confined server runs take "
-        "effect at its next start",
-    ),
-)
 
 
 def _core(text: str) -> str:

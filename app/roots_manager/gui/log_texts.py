@@ -1,7 +1,8 @@
 """The log's words in the user's language: event summaries, bridge modes, why a bridge ended.
 
-The core words its summaries in English (:func:`roots_manager.core.log.events.summary_parts`); this
-module lists every template for Qt's translation tools and translates them when shown. The
+The core words its summaries in English (:func:`roots_manager.core.log.events.summary_parts`),
+each template marked for Qt's translation tools where the core defines it, in the ``LogSummary``
+context; this module translates them when shown. The
 servers table uses the same words as the log, without depending on the log's model.
 """
 
@@ -13,58 +14,6 @@ from typing import Any
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
 from roots_manager.core.log import events
-
-# The templates of events.summarize(), listed here for Qt's translation tools; a test checks
-# that this list and events.SUMMARY_TEMPLATES stay the same.
-SUMMARY_TEMPLATES = (
-    QT_TRANSLATE_NOOP("LogSummary", "started {command} (pid {pid}, {mode})"),
-    QT_TRANSLATE_NOOP("LogSummary", "ended, exit code {code}"),
-    QT_TRANSLATE_NOOP("LogSummary", "ended, exit code {code} ({reason})"),
-    QT_TRANSLATE_NOOP("LogSummary", "protocol {protocol}"),
-    QT_TRANSLATE_NOOP("LogSummary", "protocol {protocol}, roots capability injected"),
-    QT_TRANSLATE_NOOP("LogSummary", "the server asked for its roots"),
-    QT_TRANSLATE_NOOP("LogSummary", "the server asked for its roots in a batch"),
-    QT_TRANSLATE_NOOP("LogSummary", "the server asked for its roots (held until you decide)"),
-    QT_TRANSLATE_NOOP("LogSummary", "roots/list relayed to the host"),
-    QT_TRANSLATE_NOOP("LogSummary", "no roots"),
-    QT_TRANSLATE_NOOP("LogSummary", "1 root: {paths}"),
-    QT_TRANSLATE_NOOP("LogSummary", "{count} roots: {paths}"),
-    QT_TRANSLATE_NOOP("LogSummary", "roots changed, now no roots"),
-    QT_TRANSLATE_NOOP("LogSummary", "roots changed, now 1 root: {paths}"),
-    QT_TRANSLATE_NOOP("LogSummary", "roots changed, now {count} roots: {paths}"),
-    QT_TRANSLATE_NOOP("LogSummary", "list_changed relayed"),
-    QT_TRANSLATE_NOOP("LogSummary", "list_changed sent on request"),
-    QT_TRANSLATE_NOOP(
-        "LogSummary",
-        "list_changed not sent on request: the server has not fetched the list since the last "
-        "notice",
-    ),
-    QT_TRANSLATE_NOOP(
-        "LogSummary", "list_changed not sent on request: the handshake is not complete"
-    ),
-    QT_TRANSLATE_NOOP(
-        "LogSummary", "list_changed not sent on request: protocol 2026-07-28 has no list_changed"
-    ),
-    QT_TRANSLATE_NOOP("LogSummary", "list_changed not sent on request: the bridge only observes"),
-    QT_TRANSLATE_NOOP(
-        "LogSummary", "waiting up to {timeout} s for your decision in the desktop app"
-    ),
-    QT_TRANSLATE_NOOP("LogSummary", "the decision arrived"),
-    QT_TRANSLATE_NOOP("LogSummary", "no decision in time: answered with what is granted"),
-    QT_TRANSLATE_NOOP(
-        "LogSummary",
-        "consent changed ({reason}): restarting the server, the host's messages wait",
-    ),
-    QT_TRANSLATE_NOOP(
-        "LogSummary",
-        "restarted for a consent change: pid {old} is now pid {new}; the host waited {ms} ms",
-    ),
-    QT_TRANSLATE_NOOP("LogSummary", "the server could not be restarted: {why}"),
-    QT_TRANSLATE_NOOP("LogSummary", "{bytes} bytes that are not {reason}"),
-    QT_TRANSLATE_NOOP("LogSummary", "response"),
-    QT_TRANSLATE_NOOP("LogSummary", "{text}"),
-)
-
 
 # the bridge's modes, as a run start names them
 _MODES: dict[str, str] = {

@@ -20,22 +20,27 @@ from roots_manager.core.nofollow import identify
 from roots_manager.core.roots import normalize_path
 from roots_manager.core.servers import Server
 from roots_manager.core.store.state import State, server_name_error
+from roots_manager.core.translatable import QT_TRANSLATE_NOOP
 
-NEXT_START = (
+NEXT_START = QT_TRANSLATE_NOOP(
+    "CoreText",
     "grants made or revoked while a confined server runs restart it with the new rules, "
-    "unseen by the host"
+    "unseen by the host",
 )
-NEXT_START_NO_RESTART = (
+NEXT_START_NO_RESTART = QT_TRANSLATE_NOOP(
+    "CoreText",
     "restart on revoke is off: grants made or revoked while a confined server runs take "
-    "effect at its next start"
+    "effect at its next start",
 )
-CONFINED_MEANS = (
+CONFINED_MEANS = QT_TRANSLATE_NOOP(
+    "CoreText",
     "confined: the kernel refuses every file outside what was granted; the network is not "
-    "restricted"
+    "restricted",
 )
-ADVISORY_MEANS = (
+ADVISORY_MEANS = QT_TRANSLATE_NOOP(
+    "CoreText",
     "not confined: roots are advice, the server may read anything your user can, and "
-    "read-only grants are not enforced"
+    "read-only grants are not enforced",
 )
 
 _NOT_YET_BOUND = ""

@@ -21,6 +21,7 @@ from typing import IO, Any
 from roots_manager.core.paths import Layout
 from roots_manager.core.statefile import retrying
 from roots_manager.core.store.state import now_iso
+from roots_manager.core.translatable import QT_TRANSLATE_NOOP
 from roots_manager.core.uri import UriError, uri_to_path
 
 # kinds of event
@@ -206,36 +207,50 @@ def iter_events(layout: Layout) -> Iterator[dict[str, Any]]:
 # Every template summary_parts() returns, so that a user interface can translate them
 # (the GUI lists the same strings for Qt's translation tools; a test keeps the two equal).
 SUMMARY_TEMPLATES = (
-    "started {command} (pid {pid}, {mode})",
-    "ended, exit code {code}",
-    "ended, exit code {code} ({reason})",
-    "protocol {protocol}",
-    "protocol {protocol}, roots capability injected",
-    "the server asked for its roots",
-    "the server asked for its roots in a batch",
-    "the server asked for its roots (held until you decide)",
-    "roots/list relayed to the host",
-    "no roots",
-    "1 root: {paths}",
-    "{count} roots: {paths}",
-    "roots changed, now no roots",
-    "roots changed, now 1 root: {paths}",
-    "roots changed, now {count} roots: {paths}",
-    "list_changed relayed",
-    "list_changed sent on request",
-    "list_changed not sent on request: the server has not fetched the list since the last notice",
-    "list_changed not sent on request: the handshake is not complete",
-    "list_changed not sent on request: protocol 2026-07-28 has no list_changed",
-    "list_changed not sent on request: the bridge only observes",
-    "waiting up to {timeout} s for your decision in the desktop app",
-    "the decision arrived",
-    "no decision in time: answered with what is granted",
-    "consent changed ({reason}): restarting the server, the host's messages wait",
-    "restarted for a consent change: pid {old} is now pid {new}; the host waited {ms} ms",
-    "the server could not be restarted: {why}",
-    "{bytes} bytes that are not {reason}",
-    "response",
-    "{text}",
+    QT_TRANSLATE_NOOP("LogSummary", "started {command} (pid {pid}, {mode})"),
+    QT_TRANSLATE_NOOP("LogSummary", "ended, exit code {code}"),
+    QT_TRANSLATE_NOOP("LogSummary", "ended, exit code {code} ({reason})"),
+    QT_TRANSLATE_NOOP("LogSummary", "protocol {protocol}"),
+    QT_TRANSLATE_NOOP("LogSummary", "protocol {protocol}, roots capability injected"),
+    QT_TRANSLATE_NOOP("LogSummary", "the server asked for its roots"),
+    QT_TRANSLATE_NOOP("LogSummary", "the server asked for its roots in a batch"),
+    QT_TRANSLATE_NOOP("LogSummary", "the server asked for its roots (held until you decide)"),
+    QT_TRANSLATE_NOOP("LogSummary", "roots/list relayed to the host"),
+    QT_TRANSLATE_NOOP("LogSummary", "no roots"),
+    QT_TRANSLATE_NOOP("LogSummary", "1 root: {paths}"),
+    QT_TRANSLATE_NOOP("LogSummary", "{count} roots: {paths}"),
+    QT_TRANSLATE_NOOP("LogSummary", "roots changed, now no roots"),
+    QT_TRANSLATE_NOOP("LogSummary", "roots changed, now 1 root: {paths}"),
+    QT_TRANSLATE_NOOP("LogSummary", "roots changed, now {count} roots: {paths}"),
+    QT_TRANSLATE_NOOP("LogSummary", "list_changed relayed"),
+    QT_TRANSLATE_NOOP("LogSummary", "list_changed sent on request"),
+    QT_TRANSLATE_NOOP(
+        "LogSummary",
+        "list_changed not sent on request: the server has not fetched the list since the last notice",
+    ),
+    QT_TRANSLATE_NOOP(
+        "LogSummary", "list_changed not sent on request: the handshake is not complete"
+    ),
+    QT_TRANSLATE_NOOP(
+        "LogSummary", "list_changed not sent on request: protocol 2026-07-28 has no list_changed"
+    ),
+    QT_TRANSLATE_NOOP("LogSummary", "list_changed not sent on request: the bridge only observes"),
+    QT_TRANSLATE_NOOP(
+        "LogSummary", "waiting up to {timeout} s for your decision in the desktop app"
+    ),
+    QT_TRANSLATE_NOOP("LogSummary", "the decision arrived"),
+    QT_TRANSLATE_NOOP("LogSummary", "no decision in time: answered with what is granted"),
+    QT_TRANSLATE_NOOP(
+        "LogSummary", "consent changed ({reason}): restarting the server, the host's messages wait"
+    ),
+    QT_TRANSLATE_NOOP(
+        "LogSummary",
+        "restarted for a consent change: pid {old} is now pid {new}; the host waited {ms} ms",
+    ),
+    QT_TRANSLATE_NOOP("LogSummary", "the server could not be restarted: {why}"),
+    QT_TRANSLATE_NOOP("LogSummary", "{bytes} bytes that are not {reason}"),
+    QT_TRANSLATE_NOOP("LogSummary", "response"),
+    QT_TRANSLATE_NOOP("LogSummary", "{text}"),
 )
 
 

@@ -8,12 +8,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from roots_manager.core.refusal import ModelError
+from roots_manager.core.translatable import QT_TRANSLATE_NOOP
 
 _REFUSALS = {
-    "size": "the traffic log size limit must be a whole number of MiB from 0 (no limit) to "
-    "{top}, not {value!r}",
-    "age": "the traffic log age limit must be a whole number of days from 0 (no limit) to "
-    "{top}, not {value!r}",
+    "size": QT_TRANSLATE_NOOP(
+        "CoreError",
+        "the traffic log size limit must be a whole number of MiB from 0 (no limit) to "
+        "{top}, not {value!r}",
+    ),
+    "age": QT_TRANSLATE_NOOP(
+        "CoreError",
+        "the traffic log age limit must be a whole number of days from 0 (no limit) to "
+        "{top}, not {value!r}",
+    ),
 }
 
 RETENTION_REFUSALS: tuple[str, ...] = tuple(_REFUSALS.values())

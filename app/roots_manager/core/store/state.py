@@ -39,37 +39,61 @@ from roots_manager.core.store.grants import (
     with_granted,
 )
 from roots_manager.core.store.log_limits import RETENTION_REFUSALS, LogRetention, log_limit
+from roots_manager.core.translatable import QT_TRANSLATE_NOOP
 
 _FINGERPRINT = re.compile(r"[0-9a-fA-F]{64}")
 
 
 _NAME_REFUSALS = {
-    NameFlaw.EMPTY: "{name!r} is not a usable server name: it is empty",
-    NameFlaw.CONTROL: "{name!r} is not a usable server name: it holds control or text-direction "
-    "characters ({chars})",
-    NameFlaw.INVISIBLE: "{name!r} is not a usable server name: it holds characters that cannot "
-    "be seen ({chars}), so it would look like another name",
-    NameFlaw.EDGE_SPACE: "{name!r} is not a usable server name: it begins or ends with a space, "
-    "so it would look like another name",
+    NameFlaw.EMPTY: QT_TRANSLATE_NOOP(
+        "CoreError", "{name!r} is not a usable server name: it is empty"
+    ),
+    NameFlaw.CONTROL: QT_TRANSLATE_NOOP(
+        "CoreError",
+        "{name!r} is not a usable server name: it holds control or text-direction "
+        "characters ({chars})",
+    ),
+    NameFlaw.INVISIBLE: QT_TRANSLATE_NOOP(
+        "CoreError",
+        "{name!r} is not a usable server name: it holds characters that cannot "
+        "be seen ({chars}), so it would look like another name",
+    ),
+    NameFlaw.EDGE_SPACE: QT_TRANSLATE_NOOP(
+        "CoreError",
+        "{name!r} is not a usable server name: it begins or ends with a space, "
+        "so it would look like another name",
+    ),
 }
 
 ERROR_TEMPLATES: tuple[str, ...] = (
-    "several roots are named {ref!r} ({paths}); name one by its path",
-    "no root matches {ref!r} (roots-manager roots list shows them)",
-    "cannot add {path}: it does not exist",
-    "cannot add {path}: it is not a folder",
+    QT_TRANSLATE_NOOP(
+        "CoreError", "several roots are named {ref!r} ({paths}); name one by its path"
+    ),
+    QT_TRANSLATE_NOOP("CoreError", "no root matches {ref!r} (roots-manager roots list shows them)"),
+    QT_TRANSLATE_NOOP("CoreError", "cannot add {path}: it does not exist"),
+    QT_TRANSLATE_NOOP("CoreError", "cannot add {path}: it is not a folder"),
     *BROAD_REFUSALS,
-    "{path} is already a root, named {name!r}",
-    "no server named {name!r} is known (roots-manager servers list shows them)",
-    "unknown policy {policy!r}; choose one of {choices}",
-    "no pending consent request for {ref!r}",
-    "server {name!r} has not run yet; there is nothing to approve",
-    "{given!r} is not a command fingerprint (64 hexadecimal digits; "
-    "roots-manager servers list --json shows each server's)",
-    "server {name!r} last ran with another command line than the one expected: "
-    "{command} (fingerprint {seen}); look at it again before approving",
-    "a root's name cannot be empty",
-    "a root's name cannot hold control or text-direction characters ({chars})",
+    QT_TRANSLATE_NOOP("CoreError", "{path} is already a root, named {name!r}"),
+    QT_TRANSLATE_NOOP(
+        "CoreError", "no server named {name!r} is known (roots-manager servers list shows them)"
+    ),
+    QT_TRANSLATE_NOOP("CoreError", "unknown policy {policy!r}; choose one of {choices}"),
+    QT_TRANSLATE_NOOP("CoreError", "no pending consent request for {ref!r}"),
+    QT_TRANSLATE_NOOP("CoreError", "server {name!r} has not run yet; there is nothing to approve"),
+    QT_TRANSLATE_NOOP(
+        "CoreError",
+        "{given!r} is not a command fingerprint (64 hexadecimal digits; "
+        "roots-manager servers list --json shows each server's)",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreError",
+        "server {name!r} last ran with another command line than the one expected: "
+        "{command} (fingerprint {seen}); look at it again before approving",
+    ),
+    QT_TRANSLATE_NOOP("CoreError", "a root's name cannot be empty"),
+    QT_TRANSLATE_NOOP(
+        "CoreError", "a root's name cannot hold control or text-direction characters ({chars})"
+    ),
     *_NAME_REFUSALS.values(),
     *RETENTION_REFUSALS,
 )

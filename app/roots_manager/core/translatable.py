@@ -1,0 +1,15 @@
+"""Marking the core's English for translation, without Qt: Qt's ``lupdate`` reads the marks.
+
+A text the app may show is written once, where the core defines it, inside
+``QT_TRANSLATE_NOOP(context, text)``. The function gives *text* back unchanged;
+``pyside6-lupdate`` (run by ``scripts/update-translations`` over the core's modules as well as the
+GUI's) finds every call by its name and collects the text into the catalogues under *context*,
+and the app shows it with ``QCoreApplication.translate(context, text)``.
+"""
+
+from __future__ import annotations
+
+
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:
+    """*text*, marked for translation in *context* (the name is the one ``lupdate`` looks for)."""
+    return text
