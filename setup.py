@@ -12,8 +12,8 @@ ext_modules = []
 if os.name == "posix":
     ext_modules.append(
         Extension(
-            "roots_manager.bridge._fastrelay",
-            ["app/roots_manager/bridge/_fastrelay.c"],
+            "roots_manager.bridge.transport._fastrelay",
+            ["app/roots_manager/bridge/transport/_fastrelay.c"],
             optional=True,
         )
     )

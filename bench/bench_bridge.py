@@ -57,7 +57,7 @@ from platformdirs import user_cache_dir
 
 import bridge_targets
 import sdk_host
-from roots_manager.bridge.writer import fastrelay
+from roots_manager.bridge.transport.writer import fastrelay
 
 HERE = Path(__file__).resolve().parent
 ECHO = [sys.executable, str(HERE / "echo_server.py")]

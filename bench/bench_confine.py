@@ -49,7 +49,7 @@ print(took)
 
 
 def first_line(command: list[str], server: str, force: bool) -> float:
-    from roots_manager.bridge.confine import wrapped
+    from roots_manager.bridge.run.confine import wrapped
 
     start = time.perf_counter()
     proc = subprocess.Popen(
@@ -85,7 +85,7 @@ def measure(label: str, command: list[str], runs: int) -> None:
 
 
 def walk_once(folder: Path, force: bool, filtered: bool = True) -> float:
-    from roots_manager.bridge.confine import wrapped
+    from roots_manager.bridge.run.confine import wrapped
     from roots_manager.sandbox.seccomp import TEST_OFF_ENV
 
     if filtered:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from roots_manager.bridge.roots import RootsSource
+from roots_manager.bridge.run.roots import RootsSource
 from roots_manager.cli import main as cli
 from roots_manager.core.consent.effective import effective
 from roots_manager.core.paths import Layout

@@ -57,9 +57,9 @@ PROBE = textwrap.dedent(
     assert QCoreApplication.translate("ConnectDialog", "Connect a server") == text
     print("translation:", text)
 
-    from roots_manager.bridge import writer
+    from roots_manager.bridge.transport import writer
     if os.name == "posix" and writer.fastrelay is None:
-        sys.exit("FAIL: the wheel has no C hot path (roots_manager.bridge._fastrelay)")
+        sys.exit("FAIL: the wheel has no C hot path (roots_manager.bridge.transport._fastrelay)")
     print("OK")
     """
 )

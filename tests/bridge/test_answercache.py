@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from roots_manager.bridge import answercache
-from roots_manager.bridge.answercache import consulted
-from roots_manager.bridge.roots import RootsSource
+from roots_manager.bridge.run import answercache
+from roots_manager.bridge.run.answercache import consulted
+from roots_manager.bridge.run.roots import RootsSource
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.state import fingerprint
 

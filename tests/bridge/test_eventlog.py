@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from roots_manager.bridge.eventlog import BridgeLog
+from roots_manager.bridge.run.eventlog import BridgeLog
 from roots_manager.core.log import events as ev
 from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store

@@ -17,10 +17,10 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from roots_manager.bridge import lenient
-from roots_manager.bridge.mediator import Mediator
-from roots_manager.bridge.relay import LineRelay
-from roots_manager.bridge.writer import LineWriter
+from roots_manager.bridge.protocol import lenient
+from roots_manager.bridge.protocol.mediator import Mediator
+from roots_manager.bridge.transport.relay import LineRelay
+from roots_manager.bridge.transport.writer import LineWriter
 
 ROOTS = {"roots": [{"uri": "file:///granted", "name": "granted"}]}
 
@@ -271,7 +271,7 @@ def test_an_error_while_answering_becomes_the_bridges_answer(
     tmp_path: Any, monkeypatch: Any
 ) -> None:
     """Whatever breaks the computation of an answer, the server is answered by the bridge."""
-    from roots_manager.bridge import roots
+    from roots_manager.bridge.run import roots
     from roots_manager.core.paths import Layout
     from roots_manager.core.store.file import Store
 

@@ -16,9 +16,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from roots_manager.bridge.pump import Pump
-from roots_manager.bridge.relay import LineRelay
-from roots_manager.bridge.writer import FdSink, LineWriter, fastrelay
+from roots_manager.bridge.transport.pump import Pump
+from roots_manager.bridge.transport.relay import LineRelay
+from roots_manager.bridge.transport.writer import FdSink, LineWriter, fastrelay
 from tests.bridge.test_relay import Recorder
 
 pytestmark = pytest.mark.skipif(
@@ -28,7 +28,7 @@ pytestmark = pytest.mark.skipif(
 
 def test_the_hot_path_is_built() -> None:
     assert fastrelay is not None, (
-        "roots_manager.bridge._fastrelay did not build (is there a C compiler?); "
+        "roots_manager.bridge.transport._fastrelay did not build (is there a C compiler?); "
         "ROOTS_MANAGER_PURE_RELAY=1 tests the Python relay alone"
     )
 
@@ -281,7 +281,7 @@ def test_long_lines_come_out_as_the_python_relay_lets_them(
 
 
 def test_what_the_handler_looks_for_is_asked_again_once_it_may_have_changed() -> None:
-    from roots_manager.bridge.writer import note_change
+    from roots_manager.bridge.transport.writer import note_change
 
     h = Recorder()
     run = Run(h, fast=True, threshold=64 * 1024, max_held=1 << 20, collect=False)

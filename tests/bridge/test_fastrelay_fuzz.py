@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from roots_manager.bridge.writer import fastrelay
+from roots_manager.bridge.transport.writer import fastrelay
 from tests.bridge.test_fastrelay import FRAGMENTS, cut_at, same
 
 pytestmark = pytest.mark.skipif(

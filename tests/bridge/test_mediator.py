@@ -6,8 +6,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from roots_manager.bridge.mediator import Mediator
-from roots_manager.bridge.writer import LineWriter
+from roots_manager.bridge.protocol.mediator import Mediator
+from roots_manager.bridge.transport.writer import LineWriter
 from roots_manager.core.log import events as ev
 
 ROOTS = {"roots": [{"uri": "file:///w", "name": "w"}]}
@@ -279,7 +279,7 @@ def _roots_round(msg_id: int) -> dict[str, Any]:
 
 
 def test_requests_kept_for_input_required_rounds_are_bounded_in_memory() -> None:
-    from roots_manager.bridge import mrtr
+    from roots_manager.bridge.protocol import mrtr
 
     r = Rig()
     mib = "x" * (1024 * 1024)
@@ -303,7 +303,7 @@ def test_requests_kept_for_input_required_rounds_are_bounded_in_memory() -> None
 
 
 def test_requests_kept_for_input_required_rounds_are_bounded_in_number() -> None:
-    from roots_manager.bridge import mrtr
+    from roots_manager.bridge.protocol import mrtr
 
     r = Rig()
     for n in range(1, mrtr.MAX_REMEMBERED + 2):

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from roots_manager.bridge.direction import Lookout
-from roots_manager.bridge.linecheck import TEXT_CHECK_LIMIT
-from roots_manager.bridge.relay import LineRelay
-from roots_manager.bridge.writer import LineWriter
+from roots_manager.bridge.protocol.direction import Lookout
+from roots_manager.bridge.transport.linecheck import TEXT_CHECK_LIMIT
+from roots_manager.bridge.transport.relay import LineRelay
+from roots_manager.bridge.transport.writer import LineWriter
 
 
 class Recorder:
@@ -194,7 +194,7 @@ def test_injection_never_blocks_on_a_destination_that_does_not_read() -> None:
     import os
     import threading
 
-    from roots_manager.bridge.writer import FdSink
+    from roots_manager.bridge.transport.writer import FdSink
 
     r, w = os.pipe()
     try:
@@ -230,7 +230,7 @@ def test_injections_from_another_thread_wait_for_a_streamed_line() -> None:
     import os
     import threading
 
-    from roots_manager.bridge.writer import FdSink
+    from roots_manager.bridge.transport.writer import FdSink
 
     r, w = os.pipe()
     try:

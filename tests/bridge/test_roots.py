@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from roots_manager.bridge.roots import HeldAnswers, RootsSource
+from roots_manager.bridge.run.roots import HeldAnswers, RootsSource
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.state import fingerprint
 
@@ -88,7 +88,7 @@ def test_a_save_already_written_is_in_the_very_next_answer(store: Store, tmp_pat
 
 
 def test_requests_held_for_consent_are_bounded(store: Store, tmp_path: Path) -> None:
-    from roots_manager.bridge.roots import MAX_WAITING
+    from roots_manager.bridge.run.roots import MAX_WAITING
 
     folder = tmp_path / "later"
     folder.mkdir()

@@ -15,7 +15,7 @@ def child_env(frozen: bool) -> dict[str, str]:
     script = (
         "import sys\n"
         f"sys.frozen = {frozen}\n"
-        "from roots_manager.bridge.spawn import spawn\n"
+        "from roots_manager.bridge.run.spawn import spawn\n"
         f"proc = spawn([sys.executable, '-c', {PRINT_ENV!r}])\n"
         "sys.stdout.buffer.write(proc.stdout.read()); proc.wait()\n"
     )

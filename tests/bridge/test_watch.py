@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from roots_manager.bridge.watch import CHECK_SHARE, FolderWatch, folder_targets, pause_after
+from roots_manager.bridge.run.watch import CHECK_SHARE, FolderWatch, folder_targets, pause_after
 from roots_manager.core import identity
 
 WAIT = 30.0

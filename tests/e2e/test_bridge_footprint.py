@@ -73,7 +73,7 @@ def test_a_bridge_that_watched_a_change_never_loaded_openssl(
     finally:
         pair.close()
     loaded = set(listing.read_text().split())
-    assert "roots_manager.bridge.runner" in loaded  # the listing is the whole bridge's
+    assert "roots_manager.bridge.run.runner" in loaded  # the listing is the whole bridge's
     assert "roots_manager.core.dirwatch" in loaded  # the store is watched, without watchfiles
     assert not [m for m in NEVER_LOADED if m in loaded], sorted(loaded)
     failed = [e["message"] for e in events(store.layout, ev.ERROR)]

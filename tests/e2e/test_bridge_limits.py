@@ -7,7 +7,7 @@ from pathlib import Path
 
 import psutil
 
-from roots_manager.bridge.handlers import MAX_BACKLOG
+from roots_manager.bridge.run.handlers import MAX_BACKLOG
 from roots_manager.core.log import events as ev
 from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store

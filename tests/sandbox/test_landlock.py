@@ -77,7 +77,7 @@ def test_the_wrapper_refuses_with_126_rather_than_run_unconfined(tmp_path: str) 
 
 
 def test_a_bundle_confines_through_its_own_bridge(monkeypatch: pytest.MonkeyPatch) -> None:
-    from roots_manager.bridge import confine
+    from roots_manager.bridge.run import confine
 
     assert confine.wrapper()[:4] == [sys.executable, "-I", "-S", "-c"]
     monkeypatch.setattr(sys, "frozen", True, raising=False)

@@ -26,7 +26,7 @@ TYPE_CHECKING = False  # not typing's: nothing is imported before the server sta
 if TYPE_CHECKING:
     import argparse
 
-    from roots_manager.bridge.confine import Launch
+    from roots_manager.bridge.run.confine import Launch
 
 EXIT_USAGE = 2
 EXIT_NO_HOME = 1
@@ -129,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     launch: Launch | None = None
     failure: OSError | None = None
     if early is not None:
-        from roots_manager.bridge.confine import forced, start
+        from roots_manager.bridge.run.confine import forced, start
 
         options = argv[: argv.index("--")]
         try:
@@ -163,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"roots-bridge: {problem}", file=sys.stderr)
         return EXIT_USAGE
     if proc is None and failure is None:
-        from roots_manager.bridge.confine import start
+        from roots_manager.bridge.run.confine import start
 
         try:
             proc, launch = start(command, args.server, args.confine)
@@ -173,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _discard(proc: subprocess.Popen[bytes]) -> None:
-    from roots_manager.bridge.process import KILL, signal_tree
+    from roots_manager.bridge.run.process import KILL, signal_tree
 
     signal_tree(proc, KILL)
     proc.wait()
@@ -189,7 +189,7 @@ def _run(
     import asyncio
     import gc
 
-    from roots_manager.bridge.runner import Bridge
+    from roots_manager.bridge.run.runner import Bridge
 
     # what is loaded by now lives as long as the bridge: kept out of the collector's full
     # passes, so that one never pauses a roots/list answer to walk every module again

@@ -8,8 +8,8 @@ answer; a 2026-07-28 ``input_required`` round that asks for roots is logged as a
 
 from __future__ import annotations
 
-from roots_manager.bridge.jsonrpc import EventSink, Json, key, root_uris
-from roots_manager.bridge.mrtr import roots_keys
+from roots_manager.bridge.protocol.jsonrpc import EventSink, Json, key, root_uris
+from roots_manager.bridge.protocol.mrtr import roots_keys
 from roots_manager.core.log import events as ev
 
 

@@ -2,7 +2,7 @@
 it, and whether it cannot be a JSON-RPC message (to be noted).
 
 Both are byte-level tests over a slice of a chunk, so a line is never copied to be judged. The
-C hot path (:mod:`roots_manager.bridge._fastrelay`) makes the same tests before it relays a line
+C hot path (:mod:`roots_manager.bridge.transport._fastrelay`) makes the same tests before it relays a line
 on its own, and hands every line that fails one of them to the relay.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from roots_manager.bridge.lenient import disguised, is_utf8
+from roots_manager.bridge.protocol.lenient import disguised, is_utf8
 
 TEXT_CHECK_LIMIT = 64 * 1024
 """Lines up to this size that pass unparsed are checked for UTF-8 (all-ASCII ones at no cost);

@@ -3,7 +3,7 @@
 Every answer is :func:`roots_manager.core.consent.effective.effective` for this server, this command line and
 this bridge run. It is computed on the spot (the folders' availability checked each time) unless
 nothing it rests on can have changed since the last one, which the kernel tells
-(:mod:`~roots_manager.bridge.answercache`, Linux): then the last answer is given again without a
+(:mod:`~roots_manager.bridge.run.answercache`, Linux): then the last answer is given again without a
 file-system call. The store file is parsed again only when it changed on disk (its inode, size or
 modification time), which keeps a computed answer well under a millisecond.
 """
@@ -14,9 +14,8 @@ import os
 import time
 from collections.abc import Callable
 
-from roots_manager.bridge.answercache import AnswerCache
-from roots_manager.bridge.jsonrpc import Result
-from roots_manager.bridge.writer import note_change
+from roots_manager.bridge.protocol.jsonrpc import Result
+from roots_manager.bridge.run.answercache import AnswerCache
 from roots_manager.core.consent.effective import effective, visible_roots
 from roots_manager.core.store.file import Store, StoreError
 from roots_manager.core.store.state import State
@@ -149,8 +148,5 @@ class HeldAnswers:
         waiting, self._waiting = self._waiting, []
         if waiting:
             result = self.source.effective()
-            try:
-                for reply in waiting:
-                    reply(result)
-            finally:
-                note_change()  # a reply may start a retry, which the relays must look out for
+            for reply in waiting:
+                reply(result)

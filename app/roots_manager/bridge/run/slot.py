@@ -1,6 +1,6 @@
 """The server slot of a bridge run: one server process and the bridge's ends of its pipes.
 
-A slot holds what a restart (:class:`~roots_manager.bridge.runner.Restarts`) swaps: the process, how it
+A slot holds what a restart (:class:`~roots_manager.bridge.run.runner.Restarts`) swaps: the process, how it
 was launched, the pump that reads its stdout, the closing of its stdin and the wait for its
 exit. The writer to the server's stdin outlives the slots: each new slot points it at its own
 process.
@@ -14,12 +14,12 @@ import subprocess
 import threading
 from collections.abc import Callable
 
-from roots_manager.bridge.confine import Launch
-from roots_manager.bridge.direction import Direction
-from roots_manager.bridge.process import GRACE, ServerProcess
-from roots_manager.bridge.pump import HandOff, LoopRunner, Pump
-from roots_manager.bridge.relay import LineRelay
-from roots_manager.bridge.writer import FdSink, LineWriter
+from roots_manager.bridge.protocol.direction import Direction
+from roots_manager.bridge.run.confine import Launch
+from roots_manager.bridge.run.process import GRACE, ServerProcess
+from roots_manager.bridge.transport.pump import HandOff, LoopRunner, Pump
+from roots_manager.bridge.transport.relay import LineRelay
+from roots_manager.bridge.transport.writer import FdSink, LineWriter
 
 FLUSH_TIMEOUT = 5.0
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from roots_manager.bridge import lenient
-from roots_manager.bridge.jsonrpc import EventSink, error_line
+from roots_manager.bridge.protocol import lenient
+from roots_manager.bridge.protocol.jsonrpc import EventSink, error_line
 from roots_manager.core.log import events as ev
 
 

@@ -11,8 +11,8 @@ import asyncio
 import time
 from collections.abc import Callable
 
-from roots_manager.bridge.eventlog import BridgeLog
-from roots_manager.bridge.roots import HeldAnswers
+from roots_manager.bridge.run.eventlog import BridgeLog
+from roots_manager.bridge.run.roots import HeldAnswers
 from roots_manager.core.log import events as ev
 
 

@@ -5,10 +5,10 @@ returns what to relay in their place. It decides which of the server's messages 
 (also inside 2025-03-26 batches) and what becomes of the host's messages. The answers to
 ``roots/list`` and the ``list_changed`` policy (one notice per effective change, only once the
 handshake is complete, and only if the server fetched the list since the previous notice) are
-:mod:`~roots_manager.bridge.telling`'s; observe mode's record of the host's answers
-:mod:`~roots_manager.bridge.observed`'s; the handshake and the roots capability
-:mod:`~roots_manager.bridge.handshake`'s; the 2026-07-28 ``input_required`` rounds
-:mod:`~roots_manager.bridge.mrtr`'s. What each relay asks of the mediator is a side of it
+:mod:`~roots_manager.bridge.protocol.telling`'s; observe mode's record of the host's answers
+:mod:`~roots_manager.bridge.protocol.observed`'s; the handshake and the roots capability
+:mod:`~roots_manager.bridge.protocol.handshake`'s; the 2026-07-28 ``input_required`` rounds
+:mod:`~roots_manager.bridge.protocol.mrtr`'s. What each relay asks of the mediator is a side of it
 (:class:`HostSide`, :class:`ServerSide`), here.
 
 The mediator runs on the event loop only; the relays' pump threads hand it the lines it must see
@@ -17,7 +17,7 @@ and wait for what to relay in their place (a future, for a line it holds back).
 In managed mode a server's request for roots never reaches the host, however it is spelled: the
 server's lines are read as leniently as any host reads them (:mod:`~roots_manager.bridge.
 lenient`), the mediator answers every request for roots such a reading finds, and
-:mod:`~roots_manager.bridge.guard` keeps the rest from the host. A response from the host that
+:mod:`~roots_manager.bridge.protocol.guard` keeps the rest from the host. A response from the host that
 carries roots (which only a request the bridge never relayed could have asked for) is replaced
 by an error before it reaches the server.
 
@@ -36,12 +36,12 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
 
-from roots_manager.bridge import lenient
-from roots_manager.bridge.carried import Carried
-from roots_manager.bridge.direction import Lookout
-from roots_manager.bridge.guard import Guard
-from roots_manager.bridge.handshake import Handshake
-from roots_manager.bridge.jsonrpc import (
+from roots_manager.bridge.protocol import lenient
+from roots_manager.bridge.protocol.carried import Carried
+from roots_manager.bridge.protocol.direction import Lookout, Outlet
+from roots_manager.bridge.protocol.guard import Guard
+from roots_manager.bridge.protocol.handshake import Handshake
+from roots_manager.bridge.protocol.jsonrpc import (
     CANCELLED,
     LIST_CHANGED,
     META_VERSION,
@@ -55,10 +55,9 @@ from roots_manager.bridge.jsonrpc import (
     params_of,
     split_line,
 )
-from roots_manager.bridge.mrtr import HostRequest, InputRounds
-from roots_manager.bridge.observed import Observed
-from roots_manager.bridge.telling import Telling
-from roots_manager.bridge.writer import LineWriter
+from roots_manager.bridge.protocol.mrtr import HostRequest, InputRounds
+from roots_manager.bridge.protocol.observed import Observed
+from roots_manager.bridge.protocol.telling import Telling
 from roots_manager.core.log import events as ev
 
 __all__ = ["Answers", "EventSink", "Mediator"]
@@ -66,7 +65,7 @@ __all__ = ["Answers", "EventSink", "Mediator"]
 
 class _Side:
     """One direction of the mediator as its relay sees it (a
-    :class:`~roots_manager.bridge.direction.Direction`)."""
+    :class:`~roots_manager.bridge.protocol.direction.Direction`)."""
 
     direction = ""
 
@@ -177,8 +176,8 @@ class Mediator:
         *,
         answers: Answers,
         log: EventSink,
-        to_server: LineWriter,
-        to_host: LineWriter,
+        to_server: Outlet,
+        to_host: Outlet,
         defer: Callable[[Callable[[], object]], None],
         observe: bool = False,
         log_all: bool = False,

@@ -1,7 +1,7 @@
 """What a restart of the server carries over: the host's handshake and settings, and what is open.
 
 Kept only in a bridge run whose server may be restarted behind the host's back
-(:class:`~roots_manager.bridge.runner.Restarts`); such a run reads every message both ways for it.
+(:class:`~roots_manager.bridge.run.runner.Restarts`); such a run reads every message both ways for it.
 The host set up its protocol state with the first server: the ``initialize`` request (as the bridge
 forwarded it, with the roots capability), ``notifications/initialized``, the log level, the
 resources it subscribed to. A new server must be told the same before it sees the host's next
@@ -15,7 +15,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
 
-from roots_manager.bridge.jsonrpc import CANCELLED, Json, is_response, key, params_of
+from roots_manager.bridge.protocol.jsonrpc import CANCELLED, Json, is_response, key, params_of
 
 HELD_LIMIT = 16 * 1024 * 1024
 """Bytes of the host's messages held during a restart beyond which the host's pump waits."""

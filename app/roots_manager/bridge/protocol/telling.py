@@ -5,7 +5,7 @@ The two are one policy over one state: the last list the server was given, and w
 went out since it fetched the list. A notice goes only once the handshake is complete, only if
 the server fetched the list since the previous notice, and (unless the user asks for one) only
 when the effective roots moved from what it was last given. The
-:class:`~roots_manager.bridge.mediator.Mediator` decides which of the server's messages ask for
+:class:`~roots_manager.bridge.protocol.mediator.Mediator` decides which of the server's messages ask for
 roots and hands them here; the 2026-07-28 ``input_required`` rounds report what they gave
 through :meth:`Telling.answered`.
 """
@@ -15,9 +15,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from roots_manager.bridge.carried import Carried
-from roots_manager.bridge.handshake import Handshake
-from roots_manager.bridge.jsonrpc import (
+from roots_manager.bridge.protocol.carried import Carried
+from roots_manager.bridge.protocol.handshake import Handshake
+from roots_manager.bridge.protocol.jsonrpc import (
     LIST_CHANGED,
     Answers,
     Era,

@@ -16,7 +16,7 @@ import subprocess
 import sys
 from collections.abc import Sequence
 
-from roots_manager.bridge.spawn import spawn
+from roots_manager.bridge.run.spawn import spawn
 
 EXIT_NOT_CONFINED = 126
 """The shell's "cannot execute": the server was asked to run confined and cannot be."""
@@ -201,8 +201,10 @@ def wrapper() -> list[str]:
     """
     if getattr(sys, "frozen", False):
         return [sys.executable, EXEC_CONFINED]
-    package_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    return [sys.executable, "-I", "-S", "-c", _BOOT, os.path.dirname(package_parent)]
+    import roots_manager  # imported already: where this package was found is where it is
+
+    package = os.path.dirname(os.path.abspath(roots_manager.__file__))
+    return [sys.executable, "-I", "-S", "-c", _BOOT, os.path.dirname(package)]
 
 
 def start(

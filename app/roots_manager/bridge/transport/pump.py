@@ -2,10 +2,10 @@
 
 Relaying must cost close to a pipe, so each direction is a thread that reads up to 1 MiB with
 one blocking ``os.read`` and writes with blocking ``os.write`` calls; framing and the byte-level
-triage (:class:`~roots_manager.bridge.relay.LineRelay`) run inline in that thread. An event loop
+triage (:class:`~roots_manager.bridge.transport.relay.LineRelay`) run inline in that thread. An event loop
 would add its own bookkeeping and wake-ups to every message, and almost no message needs it.
 
-Where the hot path in C was built (:mod:`roots_manager.bridge._fastrelay`), it does the reads and
+Where the hot path in C was built (:mod:`roots_manager.bridge.transport._fastrelay`), it does the reads and
 the ordinary lines' framing, triage and writes without the interpreter lock, and hands the relay
 only the chunks that need it; the relay decides those exactly as it would have.
 
@@ -28,9 +28,9 @@ import traceback
 from collections.abc import Callable
 from concurrent.futures import Future
 
-from roots_manager.bridge.direction import Direction
-from roots_manager.bridge.relay import LineRelay
-from roots_manager.bridge.writer import LineWriter, fastrelay, note_change
+from roots_manager.bridge.protocol.direction import Direction
+from roots_manager.bridge.transport.relay import LineRelay
+from roots_manager.bridge.transport.writer import LineWriter, fastrelay, note_change
 
 READ_SIZE = 1024 * 1024
 """Bytes one read may take: a whole 1 MiB message in one go when the pipe holds it."""
@@ -84,15 +84,8 @@ class HandOff:
 
     def call(self, fn: Callable[[], object]) -> None:
         """Run *fn* on the event loop, from any thread (dropped once the loop is closed)."""
-
-        def run() -> None:
-            try:
-                fn()
-            finally:
-                note_change()
-
         with contextlib.suppress(RuntimeError):
-            self.loop.call_soon_threadsafe(run)
+            self.loop.call_soon_threadsafe(fn)
 
     def defer(self, fn: Callable[[], object]) -> None:
         """Run *fn* on the loop after the line being handled is written (or soon, if none is)."""

@@ -19,12 +19,12 @@ Chunk = bytes | bytearray | memoryview
 
 
 def _hot_path() -> ModuleType | None:
-    """The relay's hot path in C (:mod:`roots_manager.bridge._fastrelay`), where it was built
+    """The relay's hot path in C (:mod:`roots_manager.bridge.transport._fastrelay`), where it was built
     and ``ROOTS_MANAGER_PURE_RELAY`` does not ask for the Python relay alone."""
     if os.name != "posix" or os.environ.get("ROOTS_MANAGER_PURE_RELAY"):
         return None
     try:
-        from roots_manager.bridge import _fastrelay
+        from roots_manager.bridge.transport import _fastrelay
     except ImportError:  # not built (no compiler at install): the Python relay does it all
         return None
     return _fastrelay
@@ -38,10 +38,13 @@ def _nothing() -> None:
 
 
 note_change: Callable[[], None] = _nothing if fastrelay is None else fastrelay.note_change
-"""Tells the hot path that what the mediator looks for may have changed (its sides' patterns,
-``guarded``, ``may_stream``): the hot path asks the relays' ``triage`` again. Called after every
-line handled and every call run on the loop for a pump, and when held answers are released
-(a 2026-07-28 retry may start then); the mediator changes what it looks for at no other time."""
+"""Tells the hot path that what a direction looks for may have changed (its
+:class:`~roots_manager.bridge.protocol.direction.Lookout`): the hot path asks the relays' ``triage``
+again. The transport calls it, never the protocol: after every line a direction handled (before
+that line is written) and before every line the bridge writes of its own (:meth:`LineWriter.
+inject`). What a direction looks for grows only when it handles a line (a handshake step) or
+when the bridge sends a message of its own (a 2026-07-28 retry); at other times it may only
+shrink, and a pump that looks for more than it must loses nothing."""
 
 
 class PyGate:
@@ -194,6 +197,9 @@ class LineWriter:
 
     def inject(self, line: bytes) -> None:
         """Write a whole message the bridge made (it must end with a newline)."""
+        # what the directions look for may have grown with this message (a retry the server's
+        # answer to which must be caught): the hot path asks again before it can be answered
+        note_change()
         with self._level:
             self._backlog += len(line)
         self._held.append(line)

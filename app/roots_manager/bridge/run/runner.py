@@ -1,13 +1,13 @@
 """One bridge run from start to end: the server, both relays, the roots logic, the watchers.
 
 The server process is already running when a :class:`Bridge` is made (``main`` starts it first
-thing). The bridge pumps each direction in a thread of its own (:mod:`~roots_manager.bridge.pump`)
+thing). The bridge pumps each direction in a thread of its own (:mod:`~roots_manager.bridge.transport.pump`)
 and keeps the event loop for the protocol logic, the store watcher, the timers and the process
 ladder; it records the run in the store and runs until the host or the server goes.
 
-The server running now is a :class:`~roots_manager.bridge.slot.ServerSlot`, which a restart
-swaps; the wait for the user's decision is :mod:`~roots_manager.bridge.consent`'s; the runners
-of the two directions are :mod:`~roots_manager.bridge.handlers`'.
+The server running now is a :class:`~roots_manager.bridge.run.slot.ServerSlot`, which a restart
+swaps; the wait for the user's decision is :mod:`~roots_manager.bridge.run.consent`'s; the runners
+of the two directions are :mod:`~roots_manager.bridge.run.handlers`'.
 """
 
 from __future__ import annotations
@@ -25,20 +25,20 @@ from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from roots_manager import __version__
-from roots_manager.bridge.confine import Launch, start
-from roots_manager.bridge.consent import ConsentWait
-from roots_manager.bridge.eventlog import BridgeLog
-from roots_manager.bridge.handlers import host_runner, server_runner
-from roots_manager.bridge.jsonrpc import Json, dumps, error_line, root_uris
-from roots_manager.bridge.mediator import Mediator
-from roots_manager.bridge.process import GRACE
-from roots_manager.bridge.pump import HandOff, LoopRunner, Pump
-from roots_manager.bridge.relay import LineRelay
-from roots_manager.bridge.roots import HeldAnswers, RootsSource
-from roots_manager.bridge.slot import FLUSH_TIMEOUT, ServerSlot
-from roots_manager.bridge.spawn import EXIT_CANNOT_START, exit_code, grow_pipe
-from roots_manager.bridge.watch import AVAILABILITY_PERIOD, FolderWatch, every, watch_store
-from roots_manager.bridge.writer import FdSink, LineWriter
+from roots_manager.bridge.protocol.jsonrpc import Json, dumps, error_line, root_uris
+from roots_manager.bridge.protocol.mediator import Mediator
+from roots_manager.bridge.run.confine import Launch, start
+from roots_manager.bridge.run.consent import ConsentWait
+from roots_manager.bridge.run.eventlog import BridgeLog
+from roots_manager.bridge.run.handlers import host_runner, server_runner
+from roots_manager.bridge.run.process import GRACE
+from roots_manager.bridge.run.roots import HeldAnswers, RootsSource
+from roots_manager.bridge.run.slot import FLUSH_TIMEOUT, ServerSlot
+from roots_manager.bridge.run.spawn import EXIT_CANNOT_START, exit_code, grow_pipe
+from roots_manager.bridge.run.watch import AVAILABILITY_PERIOD, FolderWatch, every, watch_store
+from roots_manager.bridge.transport.pump import HandOff, LoopRunner, Pump
+from roots_manager.bridge.transport.relay import LineRelay
+from roots_manager.bridge.transport.writer import FdSink, LineWriter
 from roots_manager.core import live
 from roots_manager.core.log import events as ev
 from roots_manager.core.paths import Layout
@@ -127,7 +127,7 @@ class Restarts:
     3. it is stopped with the usual ladder, and each request still open is answered with an error
        that says why (:data:`RESTARTED`);
     4. the new server starts (confined under the new rules) and is told what the host told the old
-       one (:mod:`~roots_manager.bridge.carried`): ``initialize``, whose answer is swallowed,
+       one (:mod:`~roots_manager.bridge.protocol.carried`): ``initialize``, whose answer is swallowed,
        ``notifications/initialized``, the log level, the subscriptions. Under 2026-07-28 there is no
        handshake to replay;
     5. the held messages go to it, in order; if its capabilities or ``serverInfo`` differ from the

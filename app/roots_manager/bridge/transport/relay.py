@@ -1,18 +1,18 @@
 """The byte pump of one direction: line framing, a cheap byte-level triage, and cut-through.
 
-Each direction's relay runs in its own pump thread (:mod:`~roots_manager.bridge.pump`).
+Each direction's relay runs in its own pump thread (:mod:`~roots_manager.bridge.transport.pump`).
 A stdio MCP stream is one JSON message per line. Most lines cannot concern roots, so the relay
 never parses them: a few ``bytes.find`` calls over the line (no copy) decide whether the
-:class:`~roots_manager.bridge.direction.Direction` must see it. Runs of lines that pass are written as one slice of the chunk
+:class:`~roots_manager.bridge.protocol.direction.Direction` must see it. Runs of lines that pass are written as one slice of the chunk
 they arrived in, so a chunk full of ordinary traffic costs one write.
 
 A line that is not relayed as it arrives is noted when it cannot be a JSON-RPC message
-(:func:`~roots_manager.bridge.linecheck.malformed`). Nothing short of parsing tells every
+(:func:`~roots_manager.bridge.transport.linecheck.malformed`). Nothing short of parsing tells every
 malformed line; that much costs no more than the triage itself.
 
 A *guarded* direction (the server's side in managed mode, where a request for roots must never
 reach the host) also sees every line that could spell a pattern in disguise
-(:func:`~roots_manager.bridge.linecheck.suspect`).
+(:func:`~roots_manager.bridge.transport.linecheck.suspect`).
 
 A line longer than :data:`STREAM_THRESHOLD` that has not matched any pattern yet is forwarded as
 it arrives (cut-through) when the direction allows it, so a 64 MiB message never sits whole in the
@@ -29,10 +29,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from roots_manager.bridge.direction import Direction, Inline, Runner
-from roots_manager.bridge.lenient import disguised, is_utf8
-from roots_manager.bridge.linecheck import malformed, suspect
-from roots_manager.bridge.writer import Chunk, LineWriter
+from roots_manager.bridge.protocol.direction import Direction, Inline, Runner
+from roots_manager.bridge.protocol.lenient import disguised, is_utf8
+from roots_manager.bridge.transport.linecheck import malformed, suspect
+from roots_manager.bridge.transport.writer import Chunk, LineWriter
 
 STREAM_THRESHOLD = 64 * 1024
 """A partial line longer than this may start streaming through (the size of a pipe buffer)."""
@@ -74,7 +74,7 @@ class LineRelay:
         self._dropping = False
         """The rest of the current line is thrown away (a guarded line too long to hold)."""
 
-    # ---- for the C hot path (:mod:`roots_manager.bridge._fastrelay`), which relays the lines
+    # ---- for the C hot path (:mod:`roots_manager.bridge.transport._fastrelay`), which relays the lines
     # that need no thought and hands this relay the rest, as if they had been read here
 
     def triage(self) -> tuple[tuple[bytes, ...], bool, bool] | None:

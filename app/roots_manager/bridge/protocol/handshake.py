@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from concurrent.futures import Future
 
-from roots_manager.bridge.jsonrpc import (
+from roots_manager.bridge.protocol.jsonrpc import (
     META_CAPS,
     META_VERSION,
     Era,

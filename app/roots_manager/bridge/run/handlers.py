@@ -1,6 +1,6 @@
 """How a bridge run's two relays reach the mediator, and what each does when stuck.
 
-Each direction is pumped in a thread of its own (:mod:`~roots_manager.bridge.pump`); its
+Each direction is pumped in a thread of its own (:mod:`~roots_manager.bridge.transport.pump`); its
 runner hands the lines to the mediator's side on the event loop. The host's side releases a held
 ``initialized`` that waited too long; the server's side stops reading a server that leaves its
 answers unread.
@@ -8,10 +8,10 @@ answers unread.
 
 from __future__ import annotations
 
-from roots_manager.bridge.eventlog import BridgeLog
-from roots_manager.bridge.mediator import Mediator
-from roots_manager.bridge.pump import HOLD_LIMIT, HandOff, LoopRunner
-from roots_manager.bridge.writer import LineWriter
+from roots_manager.bridge.protocol.mediator import Mediator
+from roots_manager.bridge.run.eventlog import BridgeLog
+from roots_manager.bridge.transport.pump import HOLD_LIMIT, HandOff, LoopRunner
+from roots_manager.bridge.transport.writer import LineWriter
 from roots_manager.core.log import events as ev
 
 MAX_BACKLOG = 4 * 1024 * 1024

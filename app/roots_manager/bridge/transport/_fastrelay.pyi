@@ -1,4 +1,4 @@
-from roots_manager.bridge.relay import LineRelay
+from roots_manager.bridge.transport.relay import LineRelay
 
 class Gate:
     fd: int

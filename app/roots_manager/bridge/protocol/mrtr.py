@@ -27,8 +27,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from roots_manager.bridge import lenient
-from roots_manager.bridge.jsonrpc import (
+from roots_manager.bridge.protocol import lenient
+from roots_manager.bridge.protocol.jsonrpc import (
     MRTR_METHODS,
     Answers,
     EventSink,

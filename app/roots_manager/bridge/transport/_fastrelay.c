@@ -2,7 +2,7 @@
  * The relay's hot path in C: read, frame, triage and write the ordinary line without holding the
  * interpreter lock, so that relaying costs close to what a compiled two-thread pump costs.
  *
- * Two types, used by roots_manager.bridge.pump and roots_manager.bridge.writer:
+ * Two types, used by roots_manager.bridge.transport.pump and roots_manager.bridge.transport.writer:
  *
  * Gate(fd)
  *     One destination: its descriptor, the lock every write to it holds (the LineWriter's lock,
@@ -30,7 +30,7 @@
  *     Python, or after note_change() said that the handlers may answer otherwise: the ordinary
  *     line is read, judged and written without the interpreter lock at all;
  *   - when guarded, no escape that could stand for a letter (backslash before one of uxUosli1)
- *     and no NUL byte (bridge/lenient.py, disguised()).
+ *     and no NUL byte (bridge/protocol/lenient.py, disguised()).
  * A line longer than one read is held here while it is shorter than stream_threshold, or, for a
  * guarded direction, than max_held (the Python relay holds those lines whole too). Past that, a
  * line that may stream (not guarded, no pattern in it so far) is streamed here as LineRelay
@@ -133,7 +133,7 @@ static PyMemberDef Gate_members[] = {
 
 static PyTypeObject GateType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "roots_manager.bridge._fastrelay.Gate",
+    .tp_name = "roots_manager.bridge.transport._fastrelay.Gate",
     .tp_basicsize = sizeof(Gate),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "One destination: its descriptor, its write lock and its state.",
@@ -195,7 +195,7 @@ static int is_utf8(const unsigned char *s, size_t n) {
     return 1;
 }
 
-/* bridge/lenient.py, disguised(): an escape that could stand for a letter, or a NUL byte. */
+/* bridge/protocol/lenient.py, disguised(): an escape that could stand for a letter, or a NUL byte. */
 static int disguised(const char *s, size_t n) {
     if (memchr(s, 0, n) != NULL) return 1;
     const char *p = s, *end = s + n;
@@ -659,7 +659,7 @@ static PyMethodDef FastPump_methods[] = {
 
 static PyTypeObject FastPumpType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "roots_manager.bridge._fastrelay.FastPump",
+    .tp_name = "roots_manager.bridge.transport._fastrelay.FastPump",
     .tp_basicsize = sizeof(FastPump),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "One direction's hot path.",
