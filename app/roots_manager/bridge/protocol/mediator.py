@@ -153,7 +153,8 @@ class ServerSide(_Side):
     def lookout(self) -> Lookout:
         return Lookout(
             self._init if self.s.handshake.awaiting_result else self._plain,
-            parse_all=self._parse_all(),
+            # while initialized is held, any answer to initialize releases it, an error too
+            parse_all=self._parse_all() or self.s.handshake.holding,
             # the response to a retry of ours must get the host's id back: it is held whole
             may_stream=not self.s.busy,
             guarded=not self.s.observe,

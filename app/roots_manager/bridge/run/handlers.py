@@ -28,13 +28,18 @@ def host_runner(
     """The runner of what the host says."""
 
     def overdue() -> None:
-        log.event(
-            ev.ERROR,
-            dir=ev.HOST_TO_SERVER,
-            message=f"no initialize result within {HOLD_LIMIT:g} s; the held "
-            "initialized goes to the server now",
-        )
-        mediator.release_initialized()
+        # A first npx start downloads the server for half a minute. initialized stays held
+        # until the server has answered initialize, however long that takes: the reference
+        # filesystem server ignores the roots capability when initialized comes first, and then
+        # never asks for its roots (the host waits for that answer too).
+        if mediator.handshake.holding:
+            log.event(
+                ev.HANDSHAKE,
+                dir=ev.HOST_TO_SERVER,
+                held=True,
+                message=f"no initialize result within {HOLD_LIMIT:g} s (a first start may be "
+                "downloading the server): initialized stays held until the server answers",
+            )
 
     return LoopRunner(
         handoff,
