@@ -65,9 +65,15 @@ def test_initialize_gets_roots_capability_and_roots_list_is_answered(
     assert events(layout, ev.ROOTS_ANSWERED)[0]["uris"] == [uri]
 
 
-def test_host_roots_capability_is_kept(pair: Bridged) -> None:
-    init = pair.handshake({"roots": {"listChanged": False}, "sampling": {}})
-    assert init["params"]["capabilities"] == {"roots": {"listChanged": False}, "sampling": {}}
+@pytest.mark.parametrize("declared", [{"listChanged": False}, {}])
+def test_the_server_is_told_what_the_bridge_does_not_what_the_host_declared(
+    pair: Bridged, layout: Layout, declared: dict[str, bool]
+) -> None:
+    # the bridge answers roots/list and sends list_changed whatever the host can do
+    init = pair.handshake({"roots": declared, "sampling": {}})
+    assert init["params"]["capabilities"] == {"roots": {"listChanged": True}, "sampling": {}}
+    hs = events(layout, ev.HANDSHAKE)[0]
+    assert hs["host_roots"] == declared and hs["injected"] == {"roots": {"listChanged": True}}
 
 
 def test_early_initialized_waits_for_the_initialize_result(

@@ -1,7 +1,8 @@
 """How host and server agree on a protocol, as the bridge sees it, and the roots capability.
 
 Under 2024-11-05 to 2025-11-25 the host sends ``initialize``; the bridge adds
-``roots: {"listChanged": true}`` to its capabilities (unless the host declared roots itself), and
+``roots: {"listChanged": true}`` to its capabilities (in place of whatever the host declared: the
+bridge answers ``roots/list`` and sends ``list_changed``, so that is what the server is told), and
 holds an early ``notifications/initialized`` (one sent before the server answered) until that
 answer has reached the host: some servers settle their capabilities then. Under 2026-07-28
 there is no handshake: every request names its revision in ``_meta``, and the bridge adds
@@ -21,6 +22,9 @@ from roots_manager.bridge.protocol.jsonrpc import (
     key,
 )
 from roots_manager.core.log import events as ev
+
+TOLD = {"listChanged": True}
+"""The roots capability a server is told in the handshake era: what the bridge does."""
 
 
 class Handshake:
@@ -43,7 +47,14 @@ class Handshake:
         return self._init_id is not None
 
     def initialize(self, msg: Json, params: Json | None) -> bool:
-        """Take the host's ``initialize``; True if the roots capability was added to it."""
+        """Take the host's ``initialize``; True if the roots capability was added to it or
+        changed.
+
+        In managed mode the server is told what the bridge does, not what the host declared:
+        the bridge answers ``roots/list`` and says when the roots change, so the server gets
+        ``roots: {"listChanged": true}`` even where the host said ``roots: {}`` or
+        ``listChanged: false`` (the log keeps what the host said).
+        """
         self.era = Era.HANDSHAKE
         caps = params.get("capabilities") if params else None
         version = params.get("protocolVersion") if params else None
@@ -55,11 +66,11 @@ class Handshake:
         if not self.observe and params is not None:
             if not isinstance(caps, dict):
                 caps = params["capabilities"] = {}
-            if "roots" not in caps:
-                caps["roots"] = {"listChanged": True}
+            if caps.get("roots") != TOLD:
+                caps["roots"] = dict(TOLD)
                 injected = True
         self._log_host(
-            msg, seen, {"roots": {"listChanged": True}} if injected else None, host_roots=host_roots
+            msg, seen, {"roots": dict(TOLD)} if injected else None, host_roots=host_roots
         )
         self.log.marker(protocol=self.protocol)
         return injected
