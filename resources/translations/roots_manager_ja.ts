@@ -1930,32 +1930,32 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProbePlan</name>
     <message>
-        <location filename="../../app/roots_manager/gui/probe_texts.py" line="+241"/>
+        <location filename="../../app/roots_manager/core/probe/reasons.py" line="+373"/>
         <source>The server starts behind a private bridge over a scratch tree in a temporary folder, never your own folders or grants; {{allow}} in the command line stands for the tree&apos;s top. Its roots traffic shows in the log as {server}.</source>
         <translation>サーバーは一時フォルダーのスクラッチツリー上で、専用のブリッジの背後で起動します。あなたのフォルダーや許可には触れません。コマンドラインの {{allow}} はツリーの最上位を表します。ルートの通信はログに {server} として表示されます。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>Its roots at the start: packages/checkout and packages/shipping, strictly narrower than the tree.</source>
         <translation>開始時のルート: packages/checkout と packages/shipping(ツリーより厳密に狭い範囲)。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Each tool that takes paths (known once the server lists them) is called on a target inside the root and on partners outside it: a sibling, a sibling whose name starts the same, &apos;..&apos;, a link out, &apos;#&apos; and non-ASCII names.</source>
         <translation>パスを受け取る各ツール(サーバーが一覧を返した時点で判明)を、ルート内の対象と、ルート外の相手(兄弟フォルダー、名前の先頭が同じ兄弟、「..」、外へのリンク、「#」や非 ASCII の名前)に対して呼び出します。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>{tool} (reads): {pairs} pairs, inside and outside</source>
         <translation>{tool}(読み取り): ルート内と外の {pairs} 組</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>{tool} (writes): {pairs} pairs, inside and outside</source>
         <translation>{tool}(書き込み): ルート内と外の {pairs} 組</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>resources/read of the resources the server listed: {pairs} pairs, inside and outside</source>
         <translation>サーバーが一覧にしたリソースの resources/read: ルート内と外の {pairs} 組</translation>
     </message>
@@ -1965,17 +1965,17 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>パスを受け取るツールがありません。ルートの通信だけを観察します。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>Then packages/billing replaces both roots (list_changed: does the server ask again?), packages/docs is added as a second root, and the list is emptied.</source>
         <translation>続いて packages/billing が両方のルートに置き換わり(list_changed: サーバーは再び問い合わせるか?)、packages/docs が 2 つ目のルートとして追加され、最後に一覧が空になります。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Then packages/billing replaces both roots, packages/docs is added, and the list is emptied; under 2026-07-28 each change travels with the next request (there is no list_changed).</source>
         <translation>続いて packages/billing が両方のルートに置き換わり、packages/docs が追加され、最後に一覧が空になります。2026-07-28 では各変更は次のリクエストとともに届きます(list_changed はありません)。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>Without {{allow}} a refusal proves less: the server&apos;s own allowance is unknown.</source>
         <translation>{{allow}} がないと拒否が示すことは少なくなります: サーバー自身の許可範囲が不明です。</translation>
     </message>
@@ -1983,37 +1983,37 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProbeProblem</name>
     <message>
-        <location line="+8"/>
+        <location line="+56"/>
         <source>the server offers no tool that takes paths: nothing to probe</source>
         <translation>サーバーにパスを受け取るツールがありません: プローブするものがありません</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>the server did not start: {detail}</source>
         <translation>サーバーが起動しませんでした: {detail}</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>the server does not speak 2026-07-28: it answered server/discover with {detail}; probe it with the initialize handshake</source>
         <translation>サーバーは 2026-07-28 を話しません: server/discover に {detail} と答えました。initialize ハンドシェイクでプローブしてください</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>the server could not be reached: {detail}</source>
         <translation>サーバーに接続できませんでした: {detail}</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>the server went during the probe ({detail})</source>
         <translation>プローブ中にサーバーがいなくなりました({detail})</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>the server went during the probe (it stopped answering, even to ping)</source>
         <translation>プローブ中にサーバーがいなくなりました(ping にも応答しなくなりました)</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>; the bridge&apos;s log: the server ended with exit code {code}</source>
         <translation>。ブリッジのログ: サーバーは終了コード {code} で終了しました</translation>
     </message>
@@ -2026,7 +2026,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProbeReading</name>
     <message>
-        <location line="+6"/>
+        <location line="-245"/>
         <source>not run: {detail}</source>
         <translation>未実行: {detail}</translation>
     </message>
@@ -2059,137 +2059,137 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProbeReason</name>
     <message>
-        <location line="-301"/>
+        <location line="-179"/>
         <source>no row paired a working inside call ({inconclusive} row(s) inconclusive)</source>
         <translation>ルート内で成功した呼び出しと対になった行がありません(決め手のない行 {inconclusive} 件)</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>outside targets worked: {rows}</source>
         <translation>ルート外の対象が成功しました: {rows}</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>every outside target was refused, but the server&apos;s own allowance is unknown (no {{allow}} in its command line), so a refusal outside the root may be its command line&apos;s rather than the roots&apos;: it proves less</source>
         <translation>ルート外の対象はすべて拒否されましたが、サーバー自身の許可範囲が不明なため(コマンドラインに {{allow}} がない)、ルート外での拒否はルートではなくコマンドラインによるものかもしれず、示すことは少なくなります</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>every outside target was refused while its inside partner worked ({pairs} pair(s), {inconclusive} row(s) inconclusive)</source>
         <translation>ルート外の対象はすべて拒否され、対になるルート内の呼び出しは成功しました({pairs} 組、決め手のない行 {inconclusive} 件)</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>no sibling row paired a working inside call</source>
         <translation>ルート内で成功した呼び出しと対になった兄弟パッケージの行がありません</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>every operation on the sibling package worked: the roots narrow nothing</source>
         <translation>兄弟パッケージへの操作はすべて成功しました: ルートは何も狭めていません</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>the sibling package was refused, but the server&apos;s own allowance is unknown (no {{allow}} in its command line), so a refusal outside the root may be its command line&apos;s rather than the roots&apos;: it proves less</source>
         <translation>兄弟パッケージは拒否されましたが、サーバー自身の許可範囲が不明なため(コマンドラインに {{allow}} がない)、ルート外での拒否はルートではなくコマンドラインによるものかもしれず、示すことは少なくなります</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>operations on the sibling package were refused</source>
         <translation>兄弟パッケージへの操作は拒否されました</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>the server never asked for its roots: no second root reached it</source>
         <translation>サーバーはルートを一度も問い合わせませんでした: 2 つ目のルートは届いていません</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>no second-root row paired a working inside call</source>
         <translation>ルート内で成功した呼び出しと対になった 2 つ目のルートの行がありません</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>given two roots from the start, the server refused the second root&apos;s files while the first root&apos;s worked: {rows}</source>
         <translation>開始時から 2 つのルートを渡されたサーバーは、1 つ目のルートのファイルは扱えたのに 2 つ目のルートのファイルを拒否しました: {rows}</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>a second root added to the changed list was refused after the server had asked for the new list, while the first root&apos;s files worked: {rows}</source>
         <translation>変更後の一覧に追加した 2 つ目のルートは、サーバーが新しい一覧を問い合わせた後も拒否され、1 つ目のルートのファイルは扱えました: {rows}</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>the second root&apos;s files were reachable when it was given from the start</source>
         <translation>開始時から渡した 2 つ目のルートのファイルに届きました</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>the second root&apos;s files were reachable, given from the start and added to the changed list</source>
         <translation>開始時から渡した場合も、変更後の一覧に追加した場合も、2 つ目のルートのファイルに届きました</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>no read operation paired a working inside call</source>
         <translation>ルート内で成功した呼び出しと対になった読み取り操作がありません</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>no write operation paired a working inside call</source>
         <translation>ルート内で成功した呼び出しと対になった書き込み操作がありません</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>reads outside were refused, writes outside worked: {rows}</source>
         <translation>ルート外の読み取りは拒否され、書き込みは成功しました: {rows}</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>writes outside were refused, reads outside worked: {rows}</source>
         <translation>ルート外の書き込みは拒否され、読み取りは成功しました: {rows}</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>reads and writes are checked alike</source>
         <translation>読み取りと書き込みは同じように検査されています</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>reads outside worked too</source>
         <translation>ルート外の読み取りも成功しました</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>writes outside worked too</source>
         <translation>ルート外の書き込みも成功しました</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>the server never asked for roots/list, so no notice was sent</source>
         <translation>サーバーは roots/list を一度も問い合わせなかったため、通知は送られていません</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>the bridge sent no list_changed (see the log)</source>
         <translation>ブリッジは list_changed を送りませんでした(ログを参照)</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>the server did not ask for roots/list again after list_changed</source>
         <translation>サーバーは list_changed の後に roots/list を再び問い合わせませんでした</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>the server did not ask for roots/list right after list_changed, but the new root took effect: it asks when a call needs its roots</source>
         <translation>サーバーは list_changed の直後には roots/list を問い合わせませんでしたが、新しいルートは有効になりました: 呼び出しでルートが必要になったときに問い合わせます</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>the server asked for roots/list again after list_changed</source>
         <translation>サーバーは list_changed の後に roots/list を再び問い合わせました</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>the server asked for roots/list again after list_changed; the new root took effect</source>
         <translation>サーバーは list_changed の後に roots/list を再び問い合わせ、新しいルートが有効になりました</translation>
     </message>
@@ -2199,52 +2199,52 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>サーバーは list_changed の後に roots/list を再び問い合わせましたが、新しいルートはどのツールでも有効になりませんでした</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>does not apply under 2026-07-28: there is no list_changed, the roots travel with each request</source>
         <translation>2026-07-28 には該当しません: list_changed はなく、ルートは各リクエストとともに届きます</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>does not apply under 2026-07-28: there is no list_changed, the roots travel with each request; the changed root took effect on the next request</source>
         <translation>2026-07-28 には該当しません: list_changed はなく、ルートは各リクエストとともに届きます。変更したルートは次のリクエストで有効になりました</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>does not apply under 2026-07-28: there is no list_changed, the roots travel with each request; but the changed root did not take effect in any tool</source>
         <translation>2026-07-28 には該当しません: list_changed はなく、ルートは各リクエストとともに届きます。ただし変更したルートはどのツールでも有効になりませんでした</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>the server never asked for the empty list</source>
         <translation>サーバーは空の一覧を問い合わせませんでした</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>the roots narrow nothing for this server</source>
         <translation>このサーバーではルートは何も狭めていません</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>no tool worked on the last root before the list was emptied</source>
         <translation>一覧を空にする前の最後のルートで成功したツールがありません</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>the last root still worked after the empty list</source>
         <translation>空の一覧の後も最後のルートはまだ使えました</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>the last root was refused after the empty list</source>
         <translation>空の一覧の後、最後のルートは拒否されました</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>no tool that kept the sibling package out was tried on the link out of the root conclusively</source>
         <translation>兄弟パッケージを締め出したツールのうち、ルート外へのリンクで決め手のある結果を得たものがありません</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>the link out of the root worked where the sibling package was refused: {rows}</source>
         <translation>兄弟パッケージが拒否されたのに、ルート外へのリンクは成功しました: {rows}</translation>
     </message>
@@ -2254,7 +2254,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>ルート外へのリンクは拒否されました</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>no tool that kept the sibling package out was tried on packages/checkout-old conclusively</source>
         <translation>兄弟パッケージを締め出したツールのうち、packages/checkout-old で決め手のある結果を得たものがありません</translation>
     </message>
@@ -2264,12 +2264,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>兄弟パッケージが拒否されたのに、packages/checkout-old は成功しました: {rows}</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>packages/checkout-old was refused</source>
         <translation>packages/checkout-old は拒否されました</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>the probe stopped early; so far: {reason}</source>
         <translation>プローブは途中で止まりました。ここまでの結果: {reason}</translation>
     </message>
@@ -2335,47 +2335,47 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProbeStep</name>
     <message>
-        <location filename="../../app/roots_manager/gui/probe_texts.py" line="+3"/>
+        <location filename="../../app/roots_manager/core/probe/reasons.py" line="+94"/>
         <source>starting the server</source>
         <translation>サーバーを起動しています</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>waiting for the server to ask for its roots</source>
         <translation>サーバーがルートを問い合わせるのを待っています</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>listing the tools</source>
         <translation>ツールの一覧を取得しています</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>listing the resources</source>
         <translation>リソースの一覧を取得しています</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>{tools} tool(s) to probe, {cells} call(s) planned</source>
         <translation>プローブするツール {tools} 個、予定の呼び出し {cells} 回</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>{tool}: {target}</source>
         <translation>{tool}: {target}</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>changing the roots</source>
         <translation>ルートを変更しています</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>adding a second root</source>
         <translation>2 つ目のルートを追加しています</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>emptying the roots</source>
         <translation>ルートを空にしています</translation>
     </message>

@@ -1930,32 +1930,32 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProbePlan</name>
     <message>
-        <location filename="../../app/roots_manager/gui/probe_texts.py" line="+241"/>
+        <location filename="../../app/roots_manager/core/probe/reasons.py" line="+373"/>
         <source>The server starts behind a private bridge over a scratch tree in a temporary folder, never your own folders or grants; {{allow}} in the command line stands for the tree&apos;s top. Its roots traffic shows in the log as {server}.</source>
         <translation>服务器在临时文件夹中的草稿树上、在专用桥接之后启动,绝不涉及你自己的文件夹或授权;命令行中的 {{allow}} 代表该树的顶层。它的根通信在日志中显示为 {server}。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>Its roots at the start: packages/checkout and packages/shipping, strictly narrower than the tree.</source>
         <translation>开始时的根:packages/checkout 和 packages/shipping,严格窄于整棵树。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Each tool that takes paths (known once the server lists them) is called on a target inside the root and on partners outside it: a sibling, a sibling whose name starts the same, &apos;..&apos;, a link out, &apos;#&apos; and non-ASCII names.</source>
         <translation>每个接受路径的工具(服务器列出后才知道)都会对根内的目标以及根外的对应目标调用:同级目录、名称前缀相同的同级目录、“..”、指向外部的链接、含“#”和非 ASCII 的名称。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>{tool} (reads): {pairs} pairs, inside and outside</source>
         <translation>{tool}(读取):根内与根外 {pairs} 对</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>{tool} (writes): {pairs} pairs, inside and outside</source>
         <translation>{tool}(写入):根内与根外 {pairs} 对</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>resources/read of the resources the server listed: {pairs} pairs, inside and outside</source>
         <translation>对服务器列出的资源执行 resources/read:根内与根外 {pairs} 对</translation>
     </message>
@@ -1965,17 +1965,17 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>没有接受路径的工具:只观察根通信。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>Then packages/billing replaces both roots (list_changed: does the server ask again?), packages/docs is added as a second root, and the list is emptied.</source>
         <translation>随后 packages/billing 取代两个根(list_changed:服务器会再次询问吗?),packages/docs 作为第二个根加入,最后清空列表。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Then packages/billing replaces both roots, packages/docs is added, and the list is emptied; under 2026-07-28 each change travels with the next request (there is no list_changed).</source>
         <translation>随后 packages/billing 取代两个根,加入 packages/docs,最后清空列表;在 2026-07-28 下每次变更随下一个请求送达(没有 list_changed)。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>Without {{allow}} a refusal proves less: the server&apos;s own allowance is unknown.</source>
         <translation>没有 {{allow}} 时拒绝说明得更少:服务器自身的许可范围未知。</translation>
     </message>
@@ -1983,37 +1983,37 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProbeProblem</name>
     <message>
-        <location line="+8"/>
+        <location line="+56"/>
         <source>the server offers no tool that takes paths: nothing to probe</source>
         <translation>服务器没有接受路径的工具:没有可探测的内容</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>the server did not start: {detail}</source>
         <translation>服务器没有启动:{detail}</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>the server does not speak 2026-07-28: it answered server/discover with {detail}; probe it with the initialize handshake</source>
         <translation>服务器不支持 2026-07-28:它对 server/discover 的回答是 {detail};请用 initialize 握手探测</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>the server could not be reached: {detail}</source>
         <translation>无法连接到服务器:{detail}</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>the server went during the probe ({detail})</source>
         <translation>探测期间服务器消失了({detail})</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>the server went during the probe (it stopped answering, even to ping)</source>
         <translation>探测期间服务器消失了(它不再应答,连 ping 也不应答)</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>; the bridge&apos;s log: the server ended with exit code {code}</source>
         <translation>;桥接日志:服务器以退出码 {code} 结束</translation>
     </message>
@@ -2026,7 +2026,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProbeReading</name>
     <message>
-        <location line="+6"/>
+        <location line="-245"/>
         <source>not run: {detail}</source>
         <translation>未运行:{detail}</translation>
     </message>
@@ -2059,137 +2059,137 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProbeReason</name>
     <message>
-        <location line="-301"/>
+        <location line="-179"/>
         <source>no row paired a working inside call ({inconclusive} row(s) inconclusive)</source>
         <translation>没有任何行与根内成功的调用配对({inconclusive} 行无定论)</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>outside targets worked: {rows}</source>
         <translation>根外目标成功了:{rows}</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>every outside target was refused, but the server&apos;s own allowance is unknown (no {{allow}} in its command line), so a refusal outside the root may be its command line&apos;s rather than the roots&apos;: it proves less</source>
         <translation>根外目标全部被拒绝,但服务器自身的许可范围未知(命令行中没有 {{allow}}),因此根外的拒绝可能来自命令行而非根:说明得更少</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>every outside target was refused while its inside partner worked ({pairs} pair(s), {inconclusive} row(s) inconclusive)</source>
         <translation>根外目标全部被拒绝,而其根内配对调用成功({pairs} 对,{inconclusive} 行无定论)</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>no sibling row paired a working inside call</source>
         <translation>没有同级包的行与根内成功的调用配对</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>every operation on the sibling package worked: the roots narrow nothing</source>
         <translation>对同级包的所有操作都成功了:根没有限制任何东西</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>the sibling package was refused, but the server&apos;s own allowance is unknown (no {{allow}} in its command line), so a refusal outside the root may be its command line&apos;s rather than the roots&apos;: it proves less</source>
         <translation>同级包被拒绝,但服务器自身的许可范围未知(命令行中没有 {{allow}}),因此根外的拒绝可能来自命令行而非根:说明得更少</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>operations on the sibling package were refused</source>
         <translation>对同级包的操作被拒绝了</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>the server never asked for its roots: no second root reached it</source>
         <translation>服务器从未询问它的根:第二个根没有送达</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>no second-root row paired a working inside call</source>
         <translation>没有第二个根的行与根内成功的调用配对</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>given two roots from the start, the server refused the second root&apos;s files while the first root&apos;s worked: {rows}</source>
         <translation>开始时就给了两个根,服务器拒绝了第二个根的文件,而第一个根的文件可用:{rows}</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>a second root added to the changed list was refused after the server had asked for the new list, while the first root&apos;s files worked: {rows}</source>
         <translation>在变更后的列表中加入的第二个根,在服务器询问新列表之后仍被拒绝,而第一个根的文件可用:{rows}</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>the second root&apos;s files were reachable when it was given from the start</source>
         <translation>开始时给出的第二个根的文件可以访问</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>the second root&apos;s files were reachable, given from the start and added to the changed list</source>
         <translation>无论开始时给出还是加入变更后的列表,第二个根的文件都可以访问</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>no read operation paired a working inside call</source>
         <translation>没有读取操作与根内成功的调用配对</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>no write operation paired a working inside call</source>
         <translation>没有写入操作与根内成功的调用配对</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>reads outside were refused, writes outside worked: {rows}</source>
         <translation>根外读取被拒绝,根外写入成功:{rows}</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>writes outside were refused, reads outside worked: {rows}</source>
         <translation>根外写入被拒绝,根外读取成功:{rows}</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>reads and writes are checked alike</source>
         <translation>读取和写入的检查相同</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>reads outside worked too</source>
         <translation>根外读取也成功了</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>writes outside worked too</source>
         <translation>根外写入也成功了</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>the server never asked for roots/list, so no notice was sent</source>
         <translation>服务器从未询问 roots/list,因此没有发送通知</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>the bridge sent no list_changed (see the log)</source>
         <translation>桥接没有发送 list_changed(见日志)</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>the server did not ask for roots/list again after list_changed</source>
         <translation>服务器在 list_changed 之后没有再次询问 roots/list</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>the server did not ask for roots/list right after list_changed, but the new root took effect: it asks when a call needs its roots</source>
         <translation>服务器在 list_changed 之后没有立即询问 roots/list,但新根已生效:它在调用需要根时才询问</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>the server asked for roots/list again after list_changed</source>
         <translation>服务器在 list_changed 之后再次询问了 roots/list</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>the server asked for roots/list again after list_changed; the new root took effect</source>
         <translation>服务器在 list_changed 之后再次询问了 roots/list;新根已生效</translation>
     </message>
@@ -2199,52 +2199,52 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>服务器在 list_changed 之后再次询问了 roots/list;但新根在任何工具中都没有生效</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>does not apply under 2026-07-28: there is no list_changed, the roots travel with each request</source>
         <translation>不适用于 2026-07-28:没有 list_changed,根随每个请求送达</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>does not apply under 2026-07-28: there is no list_changed, the roots travel with each request; the changed root took effect on the next request</source>
         <translation>不适用于 2026-07-28:没有 list_changed,根随每个请求送达;变更后的根在下一个请求中生效</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>does not apply under 2026-07-28: there is no list_changed, the roots travel with each request; but the changed root did not take effect in any tool</source>
         <translation>不适用于 2026-07-28:没有 list_changed,根随每个请求送达;但变更后的根在任何工具中都没有生效</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>the server never asked for the empty list</source>
         <translation>服务器从未询问空列表</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>the roots narrow nothing for this server</source>
         <translation>对这个服务器,根没有限制任何东西</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>no tool worked on the last root before the list was emptied</source>
         <translation>清空列表之前,没有工具在最后的根上成功</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>the last root still worked after the empty list</source>
         <translation>空列表之后最后的根仍然可用</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>the last root was refused after the empty list</source>
         <translation>空列表之后最后的根被拒绝</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>no tool that kept the sibling package out was tried on the link out of the root conclusively</source>
         <translation>挡住同级包的工具中,没有一个在指向根外的链接上得到确定结果</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>the link out of the root worked where the sibling package was refused: {rows}</source>
         <translation>同级包被拒绝,但指向根外的链接成功了:{rows}</translation>
     </message>
@@ -2254,7 +2254,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>指向根外的链接被拒绝</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>no tool that kept the sibling package out was tried on packages/checkout-old conclusively</source>
         <translation>挡住同级包的工具中,没有一个在 packages/checkout-old 上得到确定结果</translation>
     </message>
@@ -2264,12 +2264,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>同级包被拒绝,但 packages/checkout-old 成功了:{rows}</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>packages/checkout-old was refused</source>
         <translation>packages/checkout-old 被拒绝</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>the probe stopped early; so far: {reason}</source>
         <translation>探测提前停止;目前为止:{reason}</translation>
     </message>
@@ -2335,47 +2335,47 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProbeStep</name>
     <message>
-        <location filename="../../app/roots_manager/gui/probe_texts.py" line="+3"/>
+        <location filename="../../app/roots_manager/core/probe/reasons.py" line="+94"/>
         <source>starting the server</source>
         <translation>正在启动服务器</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>waiting for the server to ask for its roots</source>
         <translation>正在等待服务器询问它的根</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>listing the tools</source>
         <translation>正在列出工具</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>listing the resources</source>
         <translation>正在列出资源</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>{tools} tool(s) to probe, {cells} call(s) planned</source>
         <translation>要探测 {tools} 个工具,计划调用 {cells} 次</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>{tool}: {target}</source>
         <translation>{tool}:{target}</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>changing the roots</source>
         <translation>正在更改根</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>adding a second root</source>
         <translation>正在加入第二个根</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>emptying the roots</source>
         <translation>正在清空根</translation>
     </message>

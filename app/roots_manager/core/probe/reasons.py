@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from roots_manager.core.probe.plan import Operation, PathTool
+from roots_manager.core.translatable import QT_TRANSLATE_NOOP
 
 
 class Reason(StrEnum):
@@ -76,78 +77,161 @@ class Phase(StrEnum):
     """After the list was emptied."""
 
 
-ALLOWANCE_UNKNOWN = (
-    "the server's own allowance is unknown (no {{allow}} in its command line), so a refusal "
-    "outside the root may be its command line's rather than the roots': it proves less"
-)
-"""A template (``{{allow}}`` is the literal ``{allow}`` once formatted)."""
-
 REASON_TEXT: dict[Reason, str] = {
-    Reason.NO_PAIRED_ROW: "no row paired a working inside call ({inconclusive} row(s) "
-    "inconclusive)",
-    Reason.OUTSIDE_WORKED: "outside targets worked: {rows}",
-    Reason.REFUSED_ALLOWANCE_UNKNOWN: "every outside target was refused, but " + ALLOWANCE_UNKNOWN,
-    Reason.ENFORCED: "every outside target was refused while its inside partner worked "
-    "({pairs} pair(s), {inconclusive} row(s) inconclusive)",
-    Reason.NO_SIBLING_ROW: "no sibling row paired a working inside call",
-    Reason.SIBLING_WORKED: "every operation on the sibling package worked: the roots narrow "
-    "nothing",
-    Reason.SIBLING_REFUSED_ALLOWANCE_UNKNOWN: "the sibling package was refused, but "
-    + ALLOWANCE_UNKNOWN,
-    Reason.SIBLING_REFUSED: "operations on the sibling package were refused",
-    Reason.ROOTS_NEVER_ASKED: "the server never asked for its roots: no second root reached it",
-    Reason.NO_SECOND_ROOT_ROW: "no second-root row paired a working inside call",
-    Reason.SECOND_ROOT_REFUSED_AT_START: "given two roots from the start, the server refused "
-    "the second root's files while the first root's worked: {rows}",
-    Reason.ADDED_ROOT_REFUSED: "a second root added to the changed list was refused after the "
-    "server had asked for the new list, while the first root's files worked: {rows}",
-    Reason.SECOND_ROOT_REACHABLE: "the second root's files were reachable when it was given "
-    "from the start",
-    Reason.SECOND_ROOT_REACHABLE_BOTH: "the second root's files were reachable, given from the "
-    "start and added to the changed list",
-    Reason.NO_READ_ROW: "no read operation paired a working inside call",
-    Reason.NO_WRITE_ROW: "no write operation paired a working inside call",
-    Reason.READS_REFUSED_WRITES_WORKED: "reads outside were refused, writes outside worked: {rows}",
-    Reason.WRITES_REFUSED_READS_WORKED: "writes outside were refused, reads outside worked: {rows}",
-    Reason.CHECKED_ALIKE: "reads and writes are checked alike",
-    Reason.READS_WORKED_TOO: "reads outside worked too",
-    Reason.WRITES_WORKED_TOO: "writes outside worked too",
-    Reason.NEVER_ASKED_NO_NOTICE: "the server never asked for roots/list, so no notice was sent",
-    Reason.NO_NOTICE_SENT: "the bridge sent no list_changed (see the log)",
-    Reason.DID_NOT_REASK: "the server did not ask for roots/list again after list_changed",
-    Reason.DID_NOT_REASK_TOOK_EFFECT: "the server did not ask for roots/list right after "
-    "list_changed, but the new root took effect: it asks when a call needs its roots",
-    Reason.REASKED: "the server asked for roots/list again after list_changed",
-    Reason.REASKED_TOOK_EFFECT: "the server asked for roots/list again after list_changed; "
-    "the new root took effect",
-    Reason.REASKED_NO_EFFECT: "the server asked for roots/list again after list_changed; but "
-    "the new root did not take effect in any tool",
-    Reason.NO_LIST_CHANGED: "does not apply under 2026-07-28: there is no list_changed, the "
-    "roots travel with each request",
-    Reason.NO_LIST_CHANGED_TOOK_EFFECT: "does not apply under 2026-07-28: there is no "
-    "list_changed, the roots travel with each request; the changed root took effect on the "
-    "next request",
-    Reason.NO_LIST_CHANGED_NO_EFFECT: "does not apply under 2026-07-28: there is no "
-    "list_changed, the roots travel with each request; but the changed root did not take "
-    "effect in any tool",
-    Reason.NEVER_GOT_EMPTY_LIST: "the server never asked for the empty list",
-    Reason.NARROWS_NOTHING: "the roots narrow nothing for this server",
-    Reason.NO_LAST_ROOT_ROW: "no tool worked on the last root before the list was emptied",
-    Reason.KEPT_AFTER_EMPTY: "the last root still worked after the empty list",
-    Reason.REFUSED_AFTER_EMPTY: "the last root was refused after the empty list",
-    Reason.SYMLINK_UNTESTED: "no tool that kept the sibling package out was tried on the link "
-    "out of the root conclusively",
-    Reason.SYMLINK_ESCAPED: "the link out of the root worked where the sibling package was "
-    "refused: {rows}",
-    Reason.SYMLINK_REFUSED: "the link out of the root was refused",
-    Reason.PREFIX_UNTESTED: "no tool that kept the sibling package out was tried on "
-    "packages/checkout-old conclusively",
-    Reason.PREFIX_ESCAPED: "packages/checkout-old worked where the sibling package was refused: "
-    "{rows}",
-    Reason.PREFIX_REFUSED: "packages/checkout-old was refused",
+    Reason.NO_PAIRED_ROW: QT_TRANSLATE_NOOP(
+        "ProbeReason", "no row paired a working inside call ({inconclusive} row(s) inconclusive)"
+    ),
+    Reason.OUTSIDE_WORKED: QT_TRANSLATE_NOOP("ProbeReason", "outside targets worked: {rows}"),
+    Reason.REFUSED_ALLOWANCE_UNKNOWN: QT_TRANSLATE_NOOP(
+        "ProbeReason",
+        "every outside target was refused, but the server's own "
+        "allowance is unknown (no {{allow}} in its command line), so a refusal outside the root may "
+        "be its command line's rather than the roots': it proves less",
+    ),
+    Reason.ENFORCED: QT_TRANSLATE_NOOP(
+        "ProbeReason",
+        "every outside target was refused while its inside partner worked "
+        "({pairs} pair(s), {inconclusive} row(s) inconclusive)",
+    ),
+    Reason.NO_SIBLING_ROW: QT_TRANSLATE_NOOP(
+        "ProbeReason", "no sibling row paired a working inside call"
+    ),
+    Reason.SIBLING_WORKED: QT_TRANSLATE_NOOP(
+        "ProbeReason", "every operation on the sibling package worked: the roots narrow nothing"
+    ),
+    Reason.SIBLING_REFUSED_ALLOWANCE_UNKNOWN: QT_TRANSLATE_NOOP(
+        "ProbeReason",
+        "the sibling package was refused, but the "
+        "server's own allowance is unknown (no {{allow}} in its command line), so a refusal outside "
+        "the root may be its command line's rather than the roots': it proves less",
+    ),
+    Reason.SIBLING_REFUSED: QT_TRANSLATE_NOOP(
+        "ProbeReason", "operations on the sibling package were refused"
+    ),
+    Reason.ROOTS_NEVER_ASKED: QT_TRANSLATE_NOOP(
+        "ProbeReason", "the server never asked for its roots: no second root reached it"
+    ),
+    Reason.NO_SECOND_ROOT_ROW: QT_TRANSLATE_NOOP(
+        "ProbeReason", "no second-root row paired a working inside call"
+    ),
+    Reason.SECOND_ROOT_REFUSED_AT_START: QT_TRANSLATE_NOOP(
+        "ProbeReason",
+        "given two roots from the start, the server refused "
+        "the second root's files while the first root's worked: {rows}",
+    ),
+    Reason.ADDED_ROOT_REFUSED: QT_TRANSLATE_NOOP(
+        "ProbeReason",
+        "a second root added to the changed list was refused after the "
+        "server had asked for the new list, while the first root's files worked: {rows}",
+    ),
+    Reason.SECOND_ROOT_REACHABLE: QT_TRANSLATE_NOOP(
+        "ProbeReason", "the second root's files were reachable when it was given from the start"
+    ),
+    Reason.SECOND_ROOT_REACHABLE_BOTH: QT_TRANSLATE_NOOP(
+        "ProbeReason",
+        "the second root's files were reachable, given from the "
+        "start and added to the changed list",
+    ),
+    Reason.NO_READ_ROW: QT_TRANSLATE_NOOP(
+        "ProbeReason", "no read operation paired a working inside call"
+    ),
+    Reason.NO_WRITE_ROW: QT_TRANSLATE_NOOP(
+        "ProbeReason", "no write operation paired a working inside call"
+    ),
+    Reason.READS_REFUSED_WRITES_WORKED: QT_TRANSLATE_NOOP(
+        "ProbeReason", "reads outside were refused, writes outside worked: {rows}"
+    ),
+    Reason.WRITES_REFUSED_READS_WORKED: QT_TRANSLATE_NOOP(
+        "ProbeReason", "writes outside were refused, reads outside worked: {rows}"
+    ),
+    Reason.CHECKED_ALIKE: QT_TRANSLATE_NOOP("ProbeReason", "reads and writes are checked alike"),
+    Reason.READS_WORKED_TOO: QT_TRANSLATE_NOOP("ProbeReason", "reads outside worked too"),
+    Reason.WRITES_WORKED_TOO: QT_TRANSLATE_NOOP("ProbeReason", "writes outside worked too"),
+    Reason.NEVER_ASKED_NO_NOTICE: QT_TRANSLATE_NOOP(
+        "ProbeReason", "the server never asked for roots/list, so no notice was sent"
+    ),
+    Reason.NO_NOTICE_SENT: QT_TRANSLATE_NOOP(
+        "ProbeReason", "the bridge sent no list_changed (see the log)"
+    ),
+    Reason.DID_NOT_REASK: QT_TRANSLATE_NOOP(
+        "ProbeReason", "the server did not ask for roots/list again after list_changed"
+    ),
+    Reason.DID_NOT_REASK_TOOK_EFFECT: QT_TRANSLATE_NOOP(
+        "ProbeReason",
+        "the server did not ask for roots/list right after "
+        "list_changed, but the new root took effect: it asks when a call needs its roots",
+    ),
+    Reason.REASKED: QT_TRANSLATE_NOOP(
+        "ProbeReason", "the server asked for roots/list again after list_changed"
+    ),
+    Reason.REASKED_TOOK_EFFECT: QT_TRANSLATE_NOOP(
+        "ProbeReason",
+        "the server asked for roots/list again after list_changed; the new root took effect",
+    ),
+    Reason.REASKED_NO_EFFECT: QT_TRANSLATE_NOOP(
+        "ProbeReason",
+        "the server asked for roots/list again after list_changed; but "
+        "the new root did not take effect in any tool",
+    ),
+    Reason.NO_LIST_CHANGED: QT_TRANSLATE_NOOP(
+        "ProbeReason",
+        "does not apply under 2026-07-28: there is no list_changed, the "
+        "roots travel with each request",
+    ),
+    Reason.NO_LIST_CHANGED_TOOK_EFFECT: QT_TRANSLATE_NOOP(
+        "ProbeReason",
+        "does not apply under 2026-07-28: there is no "
+        "list_changed, the roots travel with each request; the changed root took effect on the "
+        "next request",
+    ),
+    Reason.NO_LIST_CHANGED_NO_EFFECT: QT_TRANSLATE_NOOP(
+        "ProbeReason",
+        "does not apply under 2026-07-28: there is no "
+        "list_changed, the roots travel with each request; but the changed root did not take "
+        "effect in any tool",
+    ),
+    Reason.NEVER_GOT_EMPTY_LIST: QT_TRANSLATE_NOOP(
+        "ProbeReason", "the server never asked for the empty list"
+    ),
+    Reason.NARROWS_NOTHING: QT_TRANSLATE_NOOP(
+        "ProbeReason", "the roots narrow nothing for this server"
+    ),
+    Reason.NO_LAST_ROOT_ROW: QT_TRANSLATE_NOOP(
+        "ProbeReason", "no tool worked on the last root before the list was emptied"
+    ),
+    Reason.KEPT_AFTER_EMPTY: QT_TRANSLATE_NOOP(
+        "ProbeReason", "the last root still worked after the empty list"
+    ),
+    Reason.REFUSED_AFTER_EMPTY: QT_TRANSLATE_NOOP(
+        "ProbeReason", "the last root was refused after the empty list"
+    ),
+    Reason.SYMLINK_UNTESTED: QT_TRANSLATE_NOOP(
+        "ProbeReason",
+        "no tool that kept the sibling package out was tried on the link "
+        "out of the root conclusively",
+    ),
+    Reason.SYMLINK_ESCAPED: QT_TRANSLATE_NOOP(
+        "ProbeReason",
+        "the link out of the root worked where the sibling package was refused: {rows}",
+    ),
+    Reason.SYMLINK_REFUSED: QT_TRANSLATE_NOOP(
+        "ProbeReason", "the link out of the root was refused"
+    ),
+    Reason.PREFIX_UNTESTED: QT_TRANSLATE_NOOP(
+        "ProbeReason",
+        "no tool that kept the sibling package out was tried on packages/checkout-old conclusively",
+    ),
+    Reason.PREFIX_ESCAPED: QT_TRANSLATE_NOOP(
+        "ProbeReason", "packages/checkout-old worked where the sibling package was refused: {rows}"
+    ),
+    Reason.PREFIX_REFUSED: QT_TRANSLATE_NOOP("ProbeReason", "packages/checkout-old was refused"),
 }
 
-STOPPED_EARLY = "the probe stopped early; so far: {reason}"
+ALLOWANCE_UNKNOWN = REASON_TEXT[Reason.REFUSED_ALLOWANCE_UNKNOWN].split(", but ", 1)[1]
+"""Why a refusal proves less without ``{allow}``, as the reasons word it (a template:
+``{{allow}}`` is the literal ``{allow}`` once formatted)."""
+
+STOPPED_EARLY = QT_TRANSLATE_NOOP("ProbeReason", "the probe stopped early; so far: {reason}")
 
 
 class Reading(StrEnum):
@@ -162,12 +246,18 @@ class Reading(StrEnum):
 
 
 READING_TEXT: dict[Reading, str] = {
-    Reading.NOT_RUN: "not run: {detail}",
-    Reading.SERVER_WENT: "the server went",
-    Reading.TIMED_OUT_INSIDE: "inconclusive: the call timed out inside",
-    Reading.FAILED_INSIDE: "inconclusive: the tool failed inside too",
-    Reading.OUTSIDE_UNANSWERED: "inconclusive: outside, the call {outcome}",
-    Reading.OUTSIDE: "outside {outcome}",
+    Reading.NOT_RUN: QT_TRANSLATE_NOOP("ProbeReading", "not run: {detail}"),
+    Reading.SERVER_WENT: QT_TRANSLATE_NOOP("ProbeReading", "the server went"),
+    Reading.TIMED_OUT_INSIDE: QT_TRANSLATE_NOOP(
+        "ProbeReading", "inconclusive: the call timed out inside"
+    ),
+    Reading.FAILED_INSIDE: QT_TRANSLATE_NOOP(
+        "ProbeReading", "inconclusive: the tool failed inside too"
+    ),
+    Reading.OUTSIDE_UNANSWERED: QT_TRANSLATE_NOOP(
+        "ProbeReading", "inconclusive: outside, the call {outcome}"
+    ),
+    Reading.OUTSIDE: QT_TRANSLATE_NOOP("ProbeReading", "outside {outcome}"),
 }
 """``{outcome}`` is a cell's outcome (``refused``), ``{detail}`` why a call was not made."""
 
@@ -235,15 +325,19 @@ class Step(StrEnum):
 
 
 STEP_TEXT: dict[Step, str] = {
-    Step.STARTING: "starting the server",
-    Step.WAITING_FIRST_ASK: "waiting for the server to ask for its roots",
-    Step.LISTING_TOOLS: "listing the tools",
-    Step.LISTING_RESOURCES: "listing the resources",
-    Step.PLANNED: "{tools} tool(s) to probe, {cells} call(s) planned",
-    Step.ROW: "{tool}: {target}",
-    Step.CHANGING_ROOTS: "changing the roots",
-    Step.ADDING_ROOT: "adding a second root",
-    Step.EMPTYING_ROOTS: "emptying the roots",
+    Step.STARTING: QT_TRANSLATE_NOOP("ProbeStep", "starting the server"),
+    Step.WAITING_FIRST_ASK: QT_TRANSLATE_NOOP(
+        "ProbeStep", "waiting for the server to ask for its roots"
+    ),
+    Step.LISTING_TOOLS: QT_TRANSLATE_NOOP("ProbeStep", "listing the tools"),
+    Step.LISTING_RESOURCES: QT_TRANSLATE_NOOP("ProbeStep", "listing the resources"),
+    Step.PLANNED: QT_TRANSLATE_NOOP(
+        "ProbeStep", "{tools} tool(s) to probe, {cells} call(s) planned"
+    ),
+    Step.ROW: QT_TRANSLATE_NOOP("ProbeStep", "{tool}: {target}"),
+    Step.CHANGING_ROOTS: QT_TRANSLATE_NOOP("ProbeStep", "changing the roots"),
+    Step.ADDING_ROOT: QT_TRANSLATE_NOOP("ProbeStep", "adding a second root"),
+    Step.EMPTYING_ROOTS: QT_TRANSLATE_NOOP("ProbeStep", "emptying the roots"),
 }
 
 
@@ -276,26 +370,51 @@ class PlanLine(StrEnum):
 
 
 PLAN_TEXT: dict[PlanLine, str] = {
-    PlanLine.FIXTURE: "The server starts behind a private bridge over a scratch tree in a "
-    "temporary folder, never your own folders or grants; {{allow}} in the command line stands "
-    "for the tree's top. Its roots traffic shows in the log as {server}.",
-    PlanLine.ROOTS: "Its roots at the start: packages/checkout and packages/shipping, strictly "
-    "narrower than the tree.",
-    PlanLine.TOOLS_UNKNOWN: "Each tool that takes paths (known once the server lists them) is "
-    "called on a target inside the root and on partners outside it: a sibling, a sibling "
-    "whose name starts the same, '..', a link out, '#' and non-ASCII names.",
-    PlanLine.TOOL_READ: "{tool} (reads): {pairs} pairs, inside and outside",
-    PlanLine.TOOL_WRITE: "{tool} (writes): {pairs} pairs, inside and outside",
-    PlanLine.RESOURCES: "resources/read of the resources the server listed: {pairs} pairs, "
-    "inside and outside",
-    PlanLine.NO_TOOLS: "No tool takes paths: only the roots traffic is watched.",
-    PlanLine.CHANGES: "Then packages/billing replaces both roots (list_changed: does the "
-    "server ask again?), packages/docs is added as a second root, and the list is emptied.",
-    PlanLine.CHANGES_MODERN: "Then packages/billing replaces both roots, packages/docs is "
-    "added, and the list is emptied; under 2026-07-28 each change travels with the next "
-    "request (there is no list_changed).",
-    PlanLine.ALLOWANCE_UNKNOWN: "Without {{allow}} a refusal proves less: the server's own "
-    "allowance is unknown.",
+    PlanLine.FIXTURE: QT_TRANSLATE_NOOP(
+        "ProbePlan",
+        "The server starts behind a private bridge over a scratch tree in a "
+        "temporary folder, never your own folders or grants; {{allow}} in the command line stands "
+        "for the tree's top. Its roots traffic shows in the log as {server}.",
+    ),
+    PlanLine.ROOTS: QT_TRANSLATE_NOOP(
+        "ProbePlan",
+        "Its roots at the start: packages/checkout and packages/shipping, strictly "
+        "narrower than the tree.",
+    ),
+    PlanLine.TOOLS_UNKNOWN: QT_TRANSLATE_NOOP(
+        "ProbePlan",
+        "Each tool that takes paths (known once the server lists them) is "
+        "called on a target inside the root and on partners outside it: a sibling, a sibling "
+        "whose name starts the same, '..', a link out, '#' and non-ASCII names.",
+    ),
+    PlanLine.TOOL_READ: QT_TRANSLATE_NOOP(
+        "ProbePlan", "{tool} (reads): {pairs} pairs, inside and outside"
+    ),
+    PlanLine.TOOL_WRITE: QT_TRANSLATE_NOOP(
+        "ProbePlan", "{tool} (writes): {pairs} pairs, inside and outside"
+    ),
+    PlanLine.RESOURCES: QT_TRANSLATE_NOOP(
+        "ProbePlan",
+        "resources/read of the resources the server listed: {pairs} pairs, inside and outside",
+    ),
+    PlanLine.NO_TOOLS: QT_TRANSLATE_NOOP(
+        "ProbePlan", "No tool takes paths: only the roots traffic is watched."
+    ),
+    PlanLine.CHANGES: QT_TRANSLATE_NOOP(
+        "ProbePlan",
+        "Then packages/billing replaces both roots (list_changed: does the "
+        "server ask again?), packages/docs is added as a second root, and the list is emptied.",
+    ),
+    PlanLine.CHANGES_MODERN: QT_TRANSLATE_NOOP(
+        "ProbePlan",
+        "Then packages/billing replaces both roots, packages/docs is "
+        "added, and the list is emptied; under 2026-07-28 each change travels with the next "
+        "request (there is no list_changed).",
+    ),
+    PlanLine.ALLOWANCE_UNKNOWN: QT_TRANSLATE_NOOP(
+        "ProbePlan",
+        "Without {{allow}} a refusal proves less: the server's own allowance is unknown.",
+    ),
 }
 
 
@@ -348,17 +467,33 @@ class ProblemCode(StrEnum):
 
 
 PROBLEM_TEXT: dict[ProblemCode, str] = {
-    ProblemCode.NO_PATH_TOOLS: "the server offers no tool that takes paths: nothing to probe",
-    ProblemCode.DID_NOT_START: "the server did not start: {detail}",
-    ProblemCode.NOT_MODERN: "the server does not speak 2026-07-28: it answered server/discover "
-    "with {detail}; probe it with the initialize handshake",
-    ProblemCode.UNREACHABLE: "the server could not be reached: {detail}",
-    ProblemCode.WENT: "the server went during the probe ({detail})",
-    ProblemCode.STOPPED_ANSWERING: "the server went during the probe (it stopped answering, "
-    "even to ping)",
+    ProblemCode.NO_PATH_TOOLS: QT_TRANSLATE_NOOP(
+        "ProbeProblem", "the server offers no tool that takes paths: nothing to probe"
+    ),
+    ProblemCode.DID_NOT_START: QT_TRANSLATE_NOOP(
+        "ProbeProblem", "the server did not start: {detail}"
+    ),
+    ProblemCode.NOT_MODERN: QT_TRANSLATE_NOOP(
+        "ProbeProblem",
+        "the server does not speak 2026-07-28: it answered server/discover "
+        "with {detail}; probe it with the initialize handshake",
+    ),
+    ProblemCode.UNREACHABLE: QT_TRANSLATE_NOOP(
+        "ProbeProblem", "the server could not be reached: {detail}"
+    ),
+    ProblemCode.WENT: QT_TRANSLATE_NOOP(
+        "ProbeProblem", "the server went during the probe ({detail})"
+    ),
+    ProblemCode.STOPPED_ANSWERING: QT_TRANSLATE_NOOP(
+        "ProbeProblem", "the server went during the probe (it stopped answering, even to ping)"
+    ),
 }
-ENDED_TEXT = "; the bridge's log: the server ended with exit code {code}"
-ENDED_REASON_TEXT = "; the bridge's log: the server ended with exit code {code} ({reason})"
+ENDED_TEXT = QT_TRANSLATE_NOOP(
+    "ProbeProblem", "; the bridge's log: the server ended with exit code {code}"
+)
+ENDED_REASON_TEXT = QT_TRANSLATE_NOOP(
+    "ProbeProblem", "; the bridge's log: the server ended with exit code {code} ({reason})"
+)
 
 
 @dataclass(frozen=True)
