@@ -4,7 +4,8 @@ Run as ``python puppet_server.py PORT [--no-read]``. It connects to the test on 
 every line it reads on stdin is sent to the test as it is, and every line the test sends is
 written to stdout, except control lines starting with ``!!``: ``!!exit N`` exits with code N,
 ``!!stderr TEXT`` writes TEXT to stderr, ``!!close-stdout`` closes its stdout and lives on.
-With ``--no-read`` it never reads its stdin; with ``--ignore-term`` it ignores SIGTERM.
+With ``--no-read`` it never reads its stdin; with ``--ignore-term`` it ignores SIGTERM; with
+``--report-signals`` it tells the test ``!!signal N`` on SIGTERM, SIGINT or SIGHUP, and exits 0.
 """
 
 from __future__ import annotations
@@ -23,6 +24,14 @@ def main() -> None:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
     sock = socket.create_connection(("127.0.0.1", port))
     sock.sendall(f"!!pid {os.getpid()}\n".encode())
+    if "--report-signals" in sys.argv[2:]:
+
+        def report(signum: int, _frame: object) -> None:
+            sock.sendall(f"!!signal {signum}\n".encode())
+            os._exit(0)
+
+        for name in ("SIGTERM", "SIGINT", "SIGHUP"):
+            signal.signal(getattr(signal, name), report)
 
     def pump_stdin() -> None:
         while True:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import stat
 from pathlib import Path
 
@@ -230,7 +229,7 @@ def test_a_bridge_over_a_fifo_answers_stops_and_lets_the_store_go(
         p.server.expect(is_method("notifications/roots/list_changed"), "list_changed")
         assert p.ask(2) == [Path(folder).as_uri()]
         run_cli("policy", "ask", timeout=TIMEOUT)  # takes the lock
-        p.bridge.proc.send_signal(signal.SIGTERM)
+        p.bridge.close_stdin()
         _ends_cleanly(p)
     finally:
         p.close()

@@ -37,6 +37,8 @@ class ServerProcess:
         self.proc = proc
         self.exited = asyncio.Event()
         self._close_stdin = close_stdin
+        self._forwarded: str | None = None
+        """The last signal passed on to the server from the host, by name."""
         self.supervised = supervised
         """The process is a confined server's supervisor: after SIGTERM it ends the server's
         tree itself, and a SIGKILL meanwhile would leave what detached from it running."""
@@ -63,6 +65,11 @@ class ServerProcess:
         """Close the server's stdin once what is being written to it has been written."""
         self._close_stdin()
 
+    def forward(self, sig: int) -> None:
+        """Pass a signal the bridge received on to the server's tree (POSIX)."""
+        if self.returncode is None and self._signal_group(sig):
+            self._forwarded = signal.Signals(sig).name
+
     def _signal_group(self, sig: int) -> bool:
         pid = self.pid
         if pid is None:
@@ -77,7 +84,8 @@ class ServerProcess:
     async def stop(self, grace: float = GRACE, *, close: bool = True) -> str:
         """Close stdin (unless already done), wait, SIGTERM, wait, SIGKILL; returns which step
         ended the server."""
-        how = "stdin closed"
+        # a signal passed on from the host ends most servers before the first step does
+        how = self._forwarded or "stdin closed"
         if close:
             self.close_stdin()
         if not await self._wait_exit(grace):

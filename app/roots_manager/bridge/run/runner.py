@@ -486,6 +486,11 @@ class Bridge:
             self.stop_event.set()
 
     def _signalled(self, signum: int) -> None:
+        # Passed on to the server's tree at once, every time, as npm and a shell do: a host's
+        # ladder (Claude Code: SIGINT, SIGTERM 100 ms later, SIGKILL at 500 ms) leaves the
+        # bridge no time to close stdin and wait, and a tree told nothing outlives it.
+        if sys.platform != "win32":
+            self.slot.server.forward(signum)
         if not self.stop_event.is_set():
             self._reason = f"{signal.Signals(signum).name} received"
             self.stop_event.set()

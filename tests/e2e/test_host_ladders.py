@@ -1,0 +1,88 @@
+"""A bridge stopped the way each host stops a server leaves nothing running and logs the end.
+
+The everything server runs as npm runs it for npx (npm exec, then sh, then node): a tree, the
+shape that outlived the bridge. Each host's way is taken from what the hosts do: close stdin (the
+SDKs), SIGTERM, and Claude Code's ladder (SIGINT, SIGTERM 100 ms later, SIGKILL at 500 ms).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+from roots_manager.core.log import events as ev
+from roots_manager.core.paths import Layout
+from tests.bridge.wire import BridgeProc, bridge_argv, events, initialize, is_id
+
+PEERS = Path(__file__).resolve().parent.parent / "peers"
+
+
+@pytest.fixture
+def everything_server() -> list[str]:
+    npm = shutil.which("npm")
+    if npm is None or not (PEERS / "node_modules" / ".bin" / "mcp-server-everything").exists():
+        raise AssertionError("the everything server needs npm and 'npm ci --prefix tests/peers'")
+    return [npm, "exec", "--prefix", str(PEERS), "--offline", "--", "mcp-server-everything"]
+
+
+def started(argv: list[str]) -> tuple[BridgeProc, list[psutil.Process]]:
+    """A bridge in front of *argv*, past the handshake, and the server's whole tree."""
+    bridge = BridgeProc(argv)
+    bridge.send(initialize(1))
+    bridge.expect(is_id(1), "the initialize result", timeout=60)
+    bridge.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    tree = psutil.Process(bridge.proc.pid).children(recursive=True)
+    assert any("node" in " ".join(p.cmdline()) for p in tree), [p.cmdline() for p in tree]
+    return bridge, tree
+
+
+def left(tree: list[psutil.Process], within: float = 5.0) -> list[str]:
+    """What of *tree* still runs after *within* seconds."""
+    deadline = time.monotonic() + within
+    alive = tree
+    while alive and time.monotonic() < deadline:
+        alive = [p for p in alive if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+        time.sleep(0.05)
+    return [" ".join(p.cmdline()) for p in alive]
+
+
+def ladder(bridge: BridgeProc, way: str) -> None:
+    proc = bridge.proc
+    if way == "close stdin":
+        bridge.close_stdin()
+    elif way == "SIGTERM":
+        proc.send_signal(signal.SIGTERM)
+    else:  # Claude Code's: SIGINT, SIGTERM 100 ms later, SIGKILL at 500 ms
+        proc.send_signal(signal.SIGINT)
+        time.sleep(0.1)
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+        time.sleep(0.4)
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGKILL)
+    proc.wait(15)
+
+
+@pytest.mark.parametrize("way", ["close stdin", "SIGTERM", "SIGINT, SIGTERM, SIGKILL"])
+def test_a_host_stopping_the_bridge_its_way_leaves_nothing_running(
+    everything_server: list[str], layout: Layout, way: str
+) -> None:
+    bridge, tree = started(bridge_argv("everything", everything_server))
+    try:
+        ladder(bridge, way)
+        assert left(tree) == [], f"still running after the host stopped the bridge ({way})"
+        assert events(layout, ev.RUN_END), "the end of the session was not logged"
+        assert not [p for p in layout.live.iterdir() if p.suffix == ".json"], os.listdir(
+            layout.live
+        )
+    finally:
+        bridge.kill()
+        for p in tree:
+            if p.is_running():
+                p.kill()
