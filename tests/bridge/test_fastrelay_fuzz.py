@@ -14,14 +14,11 @@ import os
 import random
 import time
 
-import pytest
-
 from roots_manager.bridge.transport.writer import fastrelay
+from tests.bridge import test_fastrelay
 from tests.bridge.test_fastrelay import FRAGMENTS, cut_at, same
 
-pytestmark = pytest.mark.skipif(
-    os.name != "posix", reason="the C hot path is built on POSIX systems only"
-)
+pytestmark = test_fastrelay.pytestmark  # where the C hot path is built
 
 SECONDS = float(os.environ.get("ROOTS_MANAGER_FUZZ_SECONDS", "3"))
 ENDS = (b"\n", b"\r\n")

@@ -4,7 +4,6 @@ watchfiles (what macOS and Windows use), with real files and real threads."""
 from __future__ import annotations
 
 import os
-import sys
 import threading
 import time
 from pathlib import Path
@@ -12,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from roots_manager.core.dirwatch import DirWatch
+from tests.conftest import only_on_linux
 
-LINUX = sys.platform.startswith("linux")
 BACKENDS = [
     pytest.param({}, id="native"),
     pytest.param({"portable": True}, id="watchfiles"),
@@ -88,7 +87,7 @@ def test_a_missing_directory_is_refused_at_once(tmp_path: Path, kind: dict[str, 
         DirWatch([str(tmp_path / "missing")], **kind)
 
 
-@pytest.mark.skipif(not LINUX, reason="inotify is Linux's")
+@only_on_linux("inotify is Linux's")
 def test_the_directory_itself_going_is_named(tmp_path: Path) -> None:
     folder = tmp_path / "folder"
     folder.mkdir()
@@ -97,7 +96,7 @@ def test_the_directory_itself_going_is_named(tmp_path: Path) -> None:
         assert str(folder) in gather(watch, {str(folder)})
 
 
-@pytest.mark.skipif(not LINUX, reason="inotify is Linux's")
+@only_on_linux("inotify is Linux's")
 def test_lost_notices_name_every_entry(tmp_path: Path) -> None:
     limit = int(Path("/proc/sys/fs/inotify/max_queued_events").read_text())
     files = [tmp_path / "a", tmp_path / "b"]
@@ -139,7 +138,7 @@ def idle_wakeups(watch: DirWatch, seconds: float = 1.0) -> int:
     return woke
 
 
-@pytest.mark.skipif(not LINUX, reason="inotify is Linux's; /proc counts the wake-ups")
+@only_on_linux("inotify is Linux's; /proc counts the wake-ups")
 def test_an_idle_watch_sleeps_in_the_kernel(tmp_path: Path) -> None:
     with DirWatch([str(tmp_path)], portable=True) as timed:
         baseline = idle_wakeups(timed)  # watchfiles looks at its stop flag every 50 ms

@@ -25,6 +25,7 @@ import threading
 import time
 from collections.abc import Sequence
 from types import TracebackType
+from typing import Any
 
 from roots_manager.platform.linux import inotify as _in
 
@@ -82,11 +83,21 @@ class DirWatch:
             if sys.platform.startswith("linux") and not polling and not portable:
                 self._backend = _Inotify(self.dirs)
             else:
-                self._backend = _Watchfiles(self.dirs, polling, self._stopped, self._wake_w)
+                self._backend = _Watchfiles(
+                    self.dirs, polling, self._stopped, self._wake_r, self._wake_w
+                )
         except BaseException:
             self._wake_r.close()
             self._wake_w.close()
             raise
+        own = self._backend.own_fd()
+        self._fds = [self._wake_r.fileno()] + ([] if own is None else [own])
+        """What a wait waits on: the wake socket (a stop; watchfiles' changes), inotify's."""
+        self._poller: Any = None
+        if sys.platform != "win32":  # poll: any descriptor number (select stops at 1024)
+            self._poller = select.poll()
+            for fd in self._fds:
+                self._poller.register(fd, select.POLLIN)
 
     def fileno(self) -> int:
         """A descriptor that is readable when :meth:`take` has something."""
@@ -96,9 +107,6 @@ class DirWatch:
     def take(self) -> set[str]:
         """The paths changed since the last take (empty when none). Raises ``RuntimeError``
         when the watch failed."""
-        # nothing signalled, or the socket closed: either way the backend says what changed
-        with contextlib.suppress(OSError):
-            self._wake_r.recv(4096)
         return self._backend.take()
 
     def wait(
@@ -119,18 +127,11 @@ class DirWatch:
         """Whether a change is waiting (False after *timeout* seconds, or once stopped)."""
         if self._stopped.is_set():
             return False
-        fds = [self._wake_r.fileno()]
-        own = self._backend.own_fd()
-        if own is not None:
-            fds.append(own)
-        if sys.platform != "win32":  # poll: any descriptor number (select stops at 1024)
-            poller = select.poll()
-            for fd in fds:
-                poller.register(fd, select.POLLIN)
-            polled = poller.poll(None if timeout is None else max(0, int(timeout * 1000)))
+        if self._poller is not None:
+            polled = self._poller.poll(None if timeout is None else max(0, int(timeout * 1000)))
             ready = bool(polled)
         else:  # Windows: sockets only, which these are
-            readable, _, _ = select.select(fds, [], [], timeout)
+            readable, _, _ = select.select(self._fds, [], [], timeout)
             ready = bool(readable)
         return ready and not self._stopped.is_set()
 
@@ -213,6 +214,7 @@ class _Watchfiles:
         dirs: Sequence[str],
         polling: bool,
         stopped: threading.Event,
+        signalled: socket.socket,
         wake: socket.socket,
     ) -> None:
         for d in dirs:  # as inotify would: a directory that is not there cannot be watched
@@ -221,6 +223,7 @@ class _Watchfiles:
         self._lock = threading.Lock()
         self._pending: set[str] = set()
         self._error: BaseException | None = None
+        self._signalled = signalled
         self._wake = wake
         self._ready = threading.Event()
         self._thread = threading.Thread(
@@ -277,6 +280,9 @@ class _Watchfiles:
         return None  # its changes are signalled on the wake socket
 
     def take(self) -> set[str]:
+        # what the thread signalled is read off the socket (a stop's byte too: harmless)
+        with contextlib.suppress(OSError):
+            self._signalled.recv(4096)
         with self._lock:
             if self._error is not None:
                 raise RuntimeError(f"the watch failed: {self._error}") from self._error

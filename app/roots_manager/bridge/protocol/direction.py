@@ -4,13 +4,11 @@ Each direction of the relay (host to server, server to host) has a :class:`Direc
 relay must look for in its lines (a :class:`Lookout`, an immutable snapshot taken afresh with
 each chunk and after each line handled, so a relay never works from a set it kept), what to relay
 in place of a line worth reading, and what to note about the lines relayed unread. The relay
-reaches it through a :class:`Runner`: in place (:class:`Inline`), or on the event loop where the
-protocol lives (:class:`~roots_manager.bridge.transport.pump.LoopRunner`).
+reaches it through a runner of the transport's (:class:`~roots_manager.bridge.transport.relay.Runner`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from concurrent.futures import Future
 from typing import NamedTuple, Protocol
 
@@ -66,26 +64,3 @@ class Outlet(Protocol):
     def inject(self, line: bytes) -> None:
         """Write a whole message (it ends with a newline) between the relayed lines."""
         ...
-
-
-class Runner(Protocol):
-    """How a relay reaches its direction from the thread it runs in."""
-
-    def handle(self, direction: Direction, line: bytes) -> bytes:
-        """What to relay in place of *line*, once it is known."""
-        ...
-
-    def note(self, call: Callable[[], object]) -> None:
-        """Run *call* (a note about a line relayed unread), without waiting for it."""
-        ...
-
-
-class Inline:
-    """A relay and its direction on one thread: every call made in place."""
-
-    def handle(self, direction: Direction, line: bytes) -> bytes:
-        out = direction.handle(line)
-        return out.result() if isinstance(out, Future) else out
-
-    def note(self, call: Callable[[], object]) -> None:
-        call()

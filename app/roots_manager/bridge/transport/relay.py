@@ -28,8 +28,10 @@ no pattern, and a newline ends it.
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import Future
+from typing import Protocol
 
-from roots_manager.bridge.protocol.direction import Direction, Inline, Runner
+from roots_manager.bridge.protocol.direction import Direction
 from roots_manager.bridge.protocol.lenient import disguised, is_utf8
 from roots_manager.bridge.transport.linecheck import malformed, suspect
 from roots_manager.bridge.transport.writer import Chunk, LineWriter
@@ -41,6 +43,31 @@ MAX_HELD = 16 * 1024 * 1024
 """The most of one line the relay holds to hand it whole to its direction (a bound on memory)."""
 
 _EOL = frozenset(b"\r\n")
+
+
+class Runner(Protocol):
+    """How a relay reaches its direction from the thread it runs in: in place (:class:`Inline`),
+    or on the event loop where the protocol lives (:class:`~roots_manager.bridge.transport.pump.
+    LoopRunner`)."""
+
+    def handle(self, direction: Direction, line: bytes) -> bytes:
+        """What to relay in place of *line*, once it is known."""
+        ...
+
+    def note(self, call: Callable[[], object]) -> None:
+        """Run *call* (a note about a line relayed unread), without waiting for it."""
+        ...
+
+
+class Inline:
+    """A relay and its direction on one thread: every call made in place."""
+
+    def handle(self, direction: Direction, line: bytes) -> bytes:
+        out = direction.handle(line)
+        return out.result() if isinstance(out, Future) else out
+
+    def note(self, call: Callable[[], object]) -> None:
+        call()
 
 
 class LineRelay:
