@@ -335,3 +335,16 @@ def test_unguarded_line_too_long_to_hold_streams_on() -> None:
     assert b"".join(writes) == line
     assert h.handled == []
     assert h.streamed_lines == [(len(line), True)]
+
+
+def test_a_line_read_across_chunks_is_noted_at_the_size_it_has_read_whole() -> None:
+    # found by the fuzz run: a stray CR before the CRLF counted in one way and not the other
+    line = b"not json\r\r\n"
+    noted = []
+    for pieces in ([line], [line[:4], line[4:]]):
+        h = Recorder()
+        relay, _ = make(h)
+        for piece in pieces:
+            relay.feed(piece)
+        noted.append(h.nonjson)
+    assert noted[0] == noted[1] == [(9, "JSON")]

@@ -42,8 +42,6 @@ STREAM_THRESHOLD = 64 * 1024
 MAX_HELD = 16 * 1024 * 1024
 """The most of one line the relay holds to hand it whole to its direction (a bound on memory)."""
 
-_EOL = frozenset(b"\r\n")
-
 
 class Runner(Protocol):
     """How a relay reaches its direction from the thread it runs in: in place (:class:`Inline`),
@@ -264,8 +262,11 @@ class LineRelay:
         pattern was found in it already.
         """
         end = len(line)
-        while end and line[end - 1] in _EOL:
+        # its ending, as for a line read in one chunk: the newline and one CR before it
+        if end and line[end - 1] == 0x0A:
             end -= 1
+            if end and line[end - 1] == 0x0D:
+                end -= 1
         look = self.direction.lookout()
         begin = max(0, clean - 64)
         if matched or look.parse_all or any(line.find(p, begin, end) >= 0 for p in look.patterns):
