@@ -393,3 +393,16 @@ def test_the_apps_own_options_are_in_the_help() -> None:
     assert "--demo" in shown and "--hidden" in shown
     shown = run_cli("gui", "--help").stdout
     assert "--demo" in shown and "-platform" in shown
+
+
+def test_grant_gives_exactly_the_scope_asked_as_the_app_does(folders: list[Path]) -> None:
+    """``grant --while-running`` of a root granted always narrows it, as a click on the app's
+    matrix cell does; a plain ``grant`` widens it again."""
+    run_cli("roots", "add", str(folders[0]))
+    run_cli("grant", "fs", NAMES[0])
+    assert roots_json()[0]["granted_to"] == [{"server": "fs", "scope": "always"}]
+    out = run_cli("grant", "fs", NAMES[0], "--while-running").stdout
+    assert "while it runs" in out
+    assert roots_json()[0]["granted_to"] == [{"server": "fs", "scope": "session"}]
+    run_cli("grant", "fs", NAMES[0])
+    assert roots_json()[0]["granted_to"] == [{"server": "fs", "scope": "always"}]

@@ -16,6 +16,7 @@ from typing import Any
 from roots_manager.cli.text import print_json, shown, table
 from roots_manager.core import live
 from roots_manager.core.consent.effective import effective, root_unavailable, visible_roots
+from roots_manager.core.consent.grant import set_scope
 from roots_manager.core.log import events as ev
 from roots_manager.core.names import find_by_visible, visible
 from roots_manager.core.paths import Layout
@@ -39,13 +40,8 @@ def cmd_grant(store: Store, args: argparse.Namespace) -> int:
         if args.while_running:
             runs = [m.run for m in live.bridge_markers(store.layout) if m.server == server]
         ids = [state.find_root(ref).id for ref in args.roots]
-        state.grant(
-            server,
-            ids,
-            Scope.WHILE_RUNNING if args.while_running else Scope.ALWAYS,
-            runs,
-            read_only=args.read_only,
-        )
+        scope = Scope.WHILE_RUNNING if args.while_running else Scope.ALWAYS
+        set_scope(state, server, ids, scope, runs, read_only=args.read_only)
         suspended = state.servers[server].suspended
     what = "while it runs" if args.while_running else "always"
     if args.read_only:
@@ -66,7 +62,7 @@ def cmd_revoke(store: Store, args: argparse.Namespace) -> int:
         ids = [state.find_root(ref).id for ref in args.roots]
         server = _named(state.servers, args.server)
         state.server(server)  # a mistyped server name is refused, not "revoked" silently
-        n = state.revoke(server, ids)
+        n = set_scope(state, server, ids, None)
     if n == 0:
         print(
             f"{visible(server)} had no grant of {'that root' if len(ids) == 1 else 'those roots'}; nothing changed"

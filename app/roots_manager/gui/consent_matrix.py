@@ -8,9 +8,9 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt
 from PySide6.QtGui import QIcon, QPalette
 
 from roots_manager.core.consent.effective import grant_active
+from roots_manager.core.consent.grant import set_scope
 from roots_manager.core.names import visible
 from roots_manager.core.store.grants import Grant, Scope
-from roots_manager.core.store.state import State
 from roots_manager.gui import confinement_text
 from roots_manager.gui.resources import lock_icon, scope_icon
 from roots_manager.gui.rows_model import Index
@@ -244,21 +244,7 @@ class ConsentMatrixModel(QAbstractTableModel):
         if server is None or root is None or scope == self.scope_at(index):
             return False
         runs = self.watcher.runs_of(server)
-        keep_read_only = True if self.read_only_at(index) else None
-
-        def change(state: State) -> bool:
-            state.revoke(server, [root])
-            if scope is not None:
-                state.grant(
-                    server,
-                    [root],
-                    scope,
-                    runs if scope == Scope.WHILE_RUNNING else (),
-                    read_only=keep_read_only,
-                )
-            return True
-
-        return self.watcher.edit(change) is not None
+        return self.watcher.edit(lambda s: set_scope(s, server, [root], scope, runs)) is not None
 
     def set_read_only(self, index: Index, read_only: bool) -> bool:
         """Make the cell's grant read-only or read-write; False if the cell has no grant."""
@@ -268,8 +254,7 @@ class ConsentMatrixModel(QAbstractTableModel):
             return False
         if read_only == self.read_only_at(index):
             return False
-        # granting again what is granted keeps its scope and runs and sets the flag
         return (
-            self.watcher.edit(lambda s: s.grant(server, [root], scope, read_only=read_only))
+            self.watcher.edit(lambda s: set_scope(s, server, [root], scope, read_only=read_only))
             is not None
         )
