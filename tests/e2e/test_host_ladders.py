@@ -10,6 +10,9 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import subprocess
+import sys
+import textwrap
 import time
 from pathlib import Path
 
@@ -56,6 +59,14 @@ def ladder(bridge: BridgeProc, way: str) -> None:
     proc = bridge.proc
     if way == "close stdin":
         bridge.close_stdin()
+    elif way == "the SDKs' ladder":  # close stdin, SIGTERM 2 s later, SIGKILL 2 s after that
+        bridge.close_stdin()
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            try:
+                proc.wait(2)
+                break
+            except subprocess.TimeoutExpired:
+                proc.send_signal(sig)
     elif way == "SIGTERM":
         proc.send_signal(signal.SIGTERM)
     else:  # Claude Code's: SIGINT, SIGTERM 100 ms later, SIGKILL at 500 ms
@@ -85,4 +96,44 @@ def test_a_host_stopping_the_bridge_its_way_leaves_nothing_running(
         bridge.kill()
         for p in tree:
             if p.is_running():
+                p.kill()
+
+
+# never reads its stdin, shrugs off every polite signal, and keeps a child of its own
+STUBBORN = """
+    import signal, subprocess, sys, time
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_IGN)
+    subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+    time.sleep(600)
+"""
+
+
+@pytest.mark.parametrize("way", ["the SDKs' ladder", "SIGINT, SIGTERM, SIGKILL"])
+def test_a_server_that_never_reads_nor_yields_is_ended_within_the_hosts_ladder(
+    tmp_path: Path, layout: Layout, way: str
+) -> None:
+    """The bridge kills such a tree before the host kills the bridge, and logs that it did."""
+    script = tmp_path / "stubborn.py"
+    script.write_text(textwrap.dedent(STUBBORN))
+    bridge = BridgeProc(bridge_argv("stubborn", [sys.executable, str(script)]))
+    try:
+        deadline = time.monotonic() + 20
+        tree: list[psutil.Process] = []
+        while len(tree) < 2 and time.monotonic() < deadline:
+            tree = psutil.Process(bridge.proc.pid).children(recursive=True)
+            time.sleep(0.05)
+        assert len(tree) >= 2, "the server and its child did not start"
+        bridge.send(initialize(1))  # never read
+        ladder(bridge, way)
+        assert left(tree, within=1.0) == [], (
+            f"still running after the host stopped the bridge ({way})"
+        )
+        [end] = events(layout, ev.RUN_END)
+        assert end["stopped_by"] == "SIGKILL, at the host's pace", end
+        assert bridge.proc.returncode != -signal.SIGKILL, "the host had to kill the bridge"
+    finally:
+        bridge.kill()
+        for p in psutil.Process().children(recursive=True):
+            if "sleep(600)" in " ".join(p.cmdline()):
                 p.kill()

@@ -33,6 +33,35 @@ EXIT_NO_HOME = 1
 DEFAULT_CONSENT_TIMEOUT = 30.0
 
 
+class EarlySignals:
+    """The host's stop signals that come before the run can take them (it still imports).
+
+    Each is passed on to the server's tree at once, as the run does (a host's ladder is quick,
+    and a bridge ended by its default action would leave the tree behind), and handed to the
+    run, which stops in order and keeps to the host's pace.
+    """
+
+    NAMES = ("SIGTERM", "SIGINT", "SIGHUP")
+
+    def __init__(self, proc: subprocess.Popen[bytes]) -> None:
+        import signal
+
+        self.proc = proc
+        self.caught: list[int] = []
+        for name in self.NAMES:
+            if hasattr(signal, name):
+                signal.signal(getattr(signal, name), self._caught)
+
+    def _caught(self, sig: int, _frame: object) -> None:
+        self.caught.append(sig)
+        if sys.platform != "win32":
+            import contextlib  # both loaded already, by subprocess
+            import os
+
+            with contextlib.suppress(OSError):
+                os.killpg(self.proc.pid, sig)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command line of ``roots-bridge``."""
     import argparse
@@ -121,6 +150,7 @@ def leave_out_unused_modules() -> None:
 def main(argv: list[str] | None = None) -> int:
     """The ``roots-bridge`` command (*argv* given: called from inside another program, whose
     modules are left alone)."""
+    argv_given = argv is not None  # then the process's signals are the caller's, not ours
     if argv is None:
         leave_out_unused_modules()
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -128,12 +158,14 @@ def main(argv: list[str] | None = None) -> int:
     proc: subprocess.Popen[bytes] | None = None
     launch: Launch | None = None
     failure: OSError | None = None
+    early_signals: EarlySignals | None = None
     if early is not None:
         from roots_manager.bridge.run.confine import forced, start
 
         options = argv[: argv.index("--")]
         try:
             proc, launch = start(early, options[options.index("--server") + 1], forced(options))
+            early_signals = None if argv_given else EarlySignals(proc)
         except OSError as exc:
             failure = exc
     parser = build_parser()
@@ -167,9 +199,10 @@ def main(argv: list[str] | None = None) -> int:
 
         try:
             proc, launch = start(command, args.server, args.confine)
+            early_signals = None if argv_given else EarlySignals(proc)
         except OSError as exc:
             failure = exc
-    return _run(args, command, proc, launch, failure)
+    return _run(args, command, proc, launch, failure, early_signals)
 
 
 def _discard(proc: subprocess.Popen[bytes]) -> None:
@@ -185,6 +218,7 @@ def _run(
     proc: subprocess.Popen[bytes] | None,
     launch: Launch | None,
     failure: OSError | None,
+    early_signals: EarlySignals | None = None,
 ) -> int:
     import asyncio
     import gc
@@ -218,7 +252,7 @@ def _run(
             return EXIT_NO_HOME
         if failure is not None or proc is None:
             return bridge.cannot_start(failure or OSError("cannot start"))
-        return await bridge.run()
+        return await bridge.run(early_signals.caught if early_signals is not None else ())
 
     return asyncio.run(run())
 

@@ -22,6 +22,12 @@ from collections.abc import Callable
 GRACE = 2.0
 SUPERVISOR_ENDS = 10.0
 """Seconds more a supervisor gets after SIGTERM to end the tree (its own limit) before SIGKILL."""
+AFTER_SIGNAL = 1.5
+"""Seconds a server's tree gets after the host's first signal before the bridge kills it: the
+SDKs' ladder sends SIGKILL 2 s after SIGTERM, and a bridge killed first leaves the tree behind."""
+AFTER_ESCALATION = 0.25
+"""Seconds it gets after the host's next signal: a host that escalates kills soon (Claude Code:
+SIGINT, SIGTERM 100 ms later, SIGKILL at 500 ms)."""
 
 
 class ServerProcess:
@@ -39,6 +45,12 @@ class ServerProcess:
         self._close_stdin = close_stdin
         self._forwarded: str | None = None
         """The last signal passed on to the server from the host, by name."""
+        self._signals = 0
+        self._kill_at: asyncio.TimerHandle | None = None
+        self._killed_at_host_pace = False
+        self._group_killed = False
+        """SIGKILL went to the whole group: nothing of it can still run (its zombies may wait for
+        a reaper other than the bridge, and must not be waited for)."""
         self.supervised = supervised
         """The process is a confined server's supervisor: after SIGTERM it ends the server's
         tree itself, and a SIGKILL meanwhile would leave what detached from it running."""
@@ -65,16 +77,37 @@ class ServerProcess:
         """Close the server's stdin once what is being written to it has been written."""
         self._close_stdin()
 
-    def forward(self, sig: int) -> None:
-        """Pass a signal the bridge received on to the server's tree (POSIX)."""
-        if self.returncode is None and self._signal_group(sig):
+    def forward(self, sig: int, *, sent: bool = False) -> None:
+        """Pass a signal the bridge received on to the server's tree (POSIX), and keep to the
+        host's pace: the tree is killed before the host could kill the bridge. (*sent*: it
+        has gone on to the tree already.)"""
+        if self.returncode is None and (sent or self._signal_group(sig)):
             self._forwarded = signal.Signals(sig).name
+            if not self.supervised:  # a supervisor ends the tree itself, and outlives the bridge
+                self._keep_to_host_pace()
+
+    def _keep_to_host_pace(self) -> None:
+        loop = asyncio.get_running_loop()
+        when = loop.time() + (AFTER_ESCALATION if self._signals else AFTER_SIGNAL)
+        self._signals += 1
+        if self._kill_at is not None:
+            if self._kill_at.when() <= when:
+                return
+            self._kill_at.cancel()
+        self._kill_at = loop.call_at(when, self._kill_at_host_pace)
+
+    def _kill_at_host_pace(self) -> None:
+        if self.returncode is None and not self.exited.is_set():
+            self._killed_at_host_pace = True
+            self._signal_group(KILL)
 
     def _signal_group(self, sig: int) -> bool:
         pid = self.pid
         if pid is None:
             return False
-        return signal_tree(self.proc, sig)
+        sent = signal_tree(self.proc, sig)
+        self._group_killed = self._group_killed or (sent and sig == KILL)
+        return sent
 
     async def _wait_exit(self, timeout: float) -> bool:
         with contextlib.suppress(TimeoutError):
@@ -95,8 +128,10 @@ class ServerProcess:
                 how = "SIGKILL"
                 self._signal_group(KILL)
                 await self.exited.wait()
+        if self._kill_at is not None:
+            self._kill_at.cancel()
         await self.reap_group(grace)
-        return how
+        return "SIGKILL, at the host's pace" if self._killed_at_host_pace else how
 
     def kill_group(self) -> None:
         """End the server and its process group at once (the run is ending mid-restart)."""
@@ -104,7 +139,7 @@ class ServerProcess:
 
     async def reap_group(self, grace: float = GRACE) -> None:
         """Stop what the server left running in its process group after it ended itself."""
-        if self.pid is None or not tree_alive(self.proc):
+        if self.pid is None or self._group_killed or not tree_alive(self.proc):
             return
         self._signal_group(TERMINATE)
         loop = asyncio.get_running_loop()

@@ -485,12 +485,13 @@ class Bridge:
             self._reason = "the server closed its stdout"
             self.stop_event.set()
 
-    def _signalled(self, signum: int) -> None:
+    def _signalled(self, signum: int, *, sent: bool = False) -> None:
         # Passed on to the server's tree at once, every time, as npm and a shell do: a host's
         # ladder (Claude Code: SIGINT, SIGTERM 100 ms later, SIGKILL at 500 ms) leaves the
-        # bridge no time to close stdin and wait, and a tree told nothing outlives it.
+        # bridge no time to close stdin and wait, and a tree told nothing outlives it. (*sent*:
+        # it came before the run, and went on to the tree then.)
         if sys.platform != "win32":
-            self.slot.server.forward(signum)
+            self.slot.server.forward(signum, sent=sent)
         if not self.stop_event.is_set():
             self._reason = f"{signal.Signals(signum).name} received"
             self.stop_event.set()
@@ -543,11 +544,16 @@ class Bridge:
 
     # ---- the run --------------------------------------------------------------------
 
-    async def run(self) -> int:
-        """Run until the host or the server goes; returns the bridge's exit code."""
+    async def run(self, early_signals: Sequence[int] = ()) -> int:
+        """Run until the host or the server goes; returns the bridge's exit code.
+
+        *early_signals* came after the server started and before this run could take them
+        (:class:`~roots_manager.bridge.main.EarlySignals`)."""
         loop = asyncio.get_running_loop()
         self.slot.server.watch(loop)
         self._handle_signals(loop)
+        for sig in list(early_signals):
+            self._signalled(sig, sent=True)
         self.log.event(
             ev.RUN_START,
             command=self.command,
