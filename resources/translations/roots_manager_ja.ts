@@ -1303,7 +1303,7 @@
         <translation>プロトコル {protocol}、roots 機能を追加しました</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+8"/>
         <source>the server asked for its roots</source>
         <translation>サーバーがルートを尋ねました</translation>
     </message>
@@ -1338,7 +1338,17 @@
         <translation>1 件のルート: {paths}</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-12"/>
+        <source>the host&apos;s first request waited {ms} ms for the server&apos;s roots</source>
+        <translation>ホストの最初のリクエストは、サーバーがルートを受け取るまで {ms} ms 待ちました</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the host&apos;s first request waited {ms} ms; the server did not ask for its roots</source>
+        <translation>ホストの最初のリクエストは {ms} ms 待ちました。サーバーはルートを求めませんでした</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>{count} roots: {paths}</source>
         <translation>{count} 件のルート: {paths}</translation>
     </message>

@@ -1303,7 +1303,7 @@
         <translation>协议 {protocol}，已添加 roots 能力</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+8"/>
         <source>the server asked for its roots</source>
         <translation>服务器请求了它的根目录</translation>
     </message>
@@ -1338,7 +1338,17 @@
         <translation>1 个根目录：{paths}</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-12"/>
+        <source>the host&apos;s first request waited {ms} ms for the server&apos;s roots</source>
+        <translation>主机的第一个请求等待了 {ms} 毫秒，直到服务器取得其根目录</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the host&apos;s first request waited {ms} ms; the server did not ask for its roots</source>
+        <translation>主机的第一个请求等待了 {ms} 毫秒；服务器没有请求其根目录</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>{count} roots: {paths}</source>
         <translation>{count} 个根目录：{paths}</translation>
     </message>

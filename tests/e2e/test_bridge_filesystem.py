@@ -158,3 +158,45 @@ def test_a_host_that_sends_initialized_at_once_still_gets_the_granted_folders(
         assert sorted(events(layout, ev.ROOTS_ANSWERED)[0]["uris"]) == [Path(granted).as_uri()]
     finally:
         bridge.kill()
+
+
+def _first_call_right_after_handshake(
+    filesystem_server: list[str], cli_folder: str, layout: Layout
+) -> list[str]:
+    """What a host that sends its first call as soon as initialized has gone (as Codex does)
+    is told the allowed folders are, by a bridge run that ends once roots were answered."""
+    answered = len(events(layout, ev.ROOTS_ANSWERED))
+    bridge = BridgeProc(bridge_argv("fs", [*filesystem_server, cli_folder]))
+    try:
+        bridge.send(initialize(1))
+        bridge.expect(is_id(1), "the initialize result")
+        bridge.send(
+            b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n'
+            b'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":'
+            b'{"name":"list_allowed_directories","arguments":{}}}\n'
+        )
+        text = bridge.expect(is_id(2), "the first call's answer")["result"]["content"][0]["text"]
+        wait_for(
+            lambda: len(events(layout, ev.ROOTS_ANSWERED)) > answered,
+            "the roots answer",
+            POLL_LIMIT,
+        )
+    finally:
+        bridge.close_stdin()
+        bridge.proc.wait(15)
+    return [line for line in text.splitlines() if line.startswith("/")]
+
+
+def test_the_first_call_after_the_handshake_sees_the_granted_folders(
+    filesystem_server: list[str], tmp_path: Path, layout: Layout
+) -> None:
+    """A server that asked for its roots right after the handshake in its previous run gets
+    them before the host's first call reaches it, and the log says the call was held."""
+    granted, cli_folder = make(tmp_path, "granted", "on the command line")
+    run_cli("roots", "add", granted)
+    run_cli("grant", "fs", granted)
+    _first_call_right_after_handshake(filesystem_server, cli_folder, layout)  # learns its habit
+    seen = _first_call_right_after_handshake(filesystem_server, cli_folder, layout)
+    assert seen == [granted]
+    held = [e for e in events(layout, ev.HANDSHAKE) if e.get("first_call_held")]
+    assert held and held[-1]["id"] == 2, held

@@ -39,6 +39,7 @@ from typing import Any
 from roots_manager.bridge.protocol import lenient
 from roots_manager.bridge.protocol.carried import Carried
 from roots_manager.bridge.protocol.direction import Lookout, Outlet
+from roots_manager.bridge.protocol.firstcall import FirstCall, Later
 from roots_manager.bridge.protocol.guard import Guard
 from roots_manager.bridge.protocol.handshake import Handshake
 from roots_manager.bridge.protocol.jsonrpc import (
@@ -125,7 +126,8 @@ class HostSide(_Side):
         patterns: tuple[bytes, ...] = self._late if settled else self._early
         return Lookout(
             self._retrying if self.s.busy else patterns,
-            parse_all=self._parse_all(),
+            # the first request after the handshake may have to wait for the server's roots
+            parse_all=self._parse_all() or self.s.first_call.watching,
             # a 2026-07-28 request may need the roots capability added; a 2025 one never
             # changes; a restart needs every request's id
             may_stream=(self.s.observe or settled) and self.s.carried is None,
@@ -184,7 +186,11 @@ class Mediator:
         log_all: bool = False,
         nonce: str | None = None,
         restartable: bool = False,
+        roots_asked_at_start: bool = False,
+        later: Later | None = None,
     ) -> None:
+        """*roots_asked_at_start*: the server asked for its roots right after the handshake in
+        its last run (its first request then waits for them; *later* times that wait)."""
         self.log = log
         self.to_server = to_server
         self.to_host = to_host
@@ -210,6 +216,8 @@ class Mediator:
             answered=self.telling.answered,
             prefix=f"roots-bridge-{nonce or secrets.token_hex(6)}-",
         )
+        self.first_call = FirstCall(log, expected=roots_asked_at_start and not observe, later=later)
+        self.telling.after_answer = self.first_call.roots_answered
         self.observed = Observed(log)
         self.host_side = HostSide(self)
         self.server_side = ServerSide(self)
@@ -245,7 +253,9 @@ class Mediator:
 
     def release_initialized(self) -> None:
         """Let a held ``notifications/initialized`` go to the server (no-op if none is held)."""
-        self.handshake.release_initialized()
+        if self.handshake.holding:
+            self.handshake.release_initialized()
+            self.first_call.initialized_sent()
 
     def _log_message(self, msg: object, direction: str) -> None:
         if not self.log_all or not isinstance(msg, dict):
@@ -292,7 +302,10 @@ class Mediator:
         out = dumps(msg) + ending if request.changed else line
         if request.keep:
             self.rounds.remember(msg["id"], out)
-        return self._sent(msg, out)
+        sent = self._sent(msg, out)
+        if isinstance(sent, bytes):
+            return self.first_call.hold(msg, sent) or sent
+        return sent
 
     def _sent(self, msg: Json | list[Any], out: bytes) -> bytes | Future[bytes]:
         """*out* goes to the server now, or waits while the server is being replaced."""
@@ -340,6 +353,7 @@ class Mediator:
             return HostRequest(changed=self.handshake.initialize(msg, params))
         if method == "notifications/initialized":
             if self.handshake.initialized():
+                self.first_call.initialized_sent()
                 # after the relay has written this notification, not before it
                 self.defer(self.check_changes)
             return HostRequest()
@@ -444,6 +458,7 @@ class Mediator:
                     self.carried.server_sent(item)
         if not asked:
             return line if not blocked else (dumps(rest) + ending if rest else b"")
+        self.first_call.roots_asked()
         self.telling.answer_batch(asked, started)
         return dumps(rest) + ending if rest else b""
 
@@ -455,6 +470,7 @@ class Mediator:
             if self.observe:
                 self.observed.server_asked(msg_id)
                 return None
+            self.first_call.roots_asked()
             self.telling.answer(msg_id, started)
             return b""
         if method == LIST_CHANGED:

@@ -51,6 +51,8 @@ class Telling:
         self.carried = carried
         self.observe = observe
         self.last_answered: Result | None = None
+        self.after_answer: Callable[[], None] | None = None
+        """Called once each answer has been written to the server."""
         self.stale = False
         """A list_changed went out and the server has not fetched the list since."""
         self.notices = 0
@@ -113,6 +115,8 @@ class Telling:
     def answered(self, result: Result) -> None:
         """The server was given *result* (by any of the bridge's answers)."""
         self.last_answered = result
+        if self.after_answer is not None:
+            self.after_answer()
         self.told.update(root_uris(result))
         self.stale = False
         self.log.marker(last_roots_list_at=now_iso(), stale=False)

@@ -39,7 +39,7 @@ from roots_manager.bridge.run.watch import AVAILABILITY_PERIOD, FolderWatch, eve
 from roots_manager.bridge.transport.pump import HandOff, LoopRunner, Pump
 from roots_manager.bridge.transport.relay import LineRelay
 from roots_manager.bridge.transport.writer import FdSink, LineWriter
-from roots_manager.core import live
+from roots_manager.core import habits, live
 from roots_manager.core.log import events as ev
 from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store, StoreError
@@ -372,6 +372,10 @@ def _settle(answer: asyncio.Future[Any]) -> Callable[[Json], None]:
     return settle
 
 
+def _call_later(delay: float, call: Callable[[], None]) -> object:
+    return asyncio.get_running_loop().call_later(delay, call)
+
+
 class Bridge:
     """One bridge run: the server, both relays, the roots logic, the watchers."""
 
@@ -425,6 +429,9 @@ class Bridge:
             observe=observe,
             log_all=log_all,
             restartable=launch is not None and launch.restartable,
+            roots_asked_at_start=not observe
+            and habits.asks_roots_at_start(self.layout, server_name),
+            later=_call_later,
         )
         self.restarts = Restarts(self)
         self.stop_event = asyncio.Event()
@@ -712,6 +719,13 @@ class Bridge:
             )
 
     async def _finish(self, code: int, how: str | None) -> None:
+        self.mediator.first_call.release()
+        asked_at_start = self.mediator.first_call.asked_at_start
+        if asked_at_start is not None and not self.observe:
+            try:
+                habits.remember(self.layout, self.name, asks_at_start=asked_at_start)
+            except OSError as exc:  # the next run's first call may not wait; nothing worse
+                self.log.event(ev.ERROR, message=f"what the server did was not kept: {exc}")
         self._folders.close()
         for t in self._tasks:
             t.cancel()

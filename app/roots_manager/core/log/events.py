@@ -212,6 +212,13 @@ SUMMARY_TEMPLATES = (
     QT_TRANSLATE_NOOP("LogSummary", "ended, exit code {code} ({reason})"),
     QT_TRANSLATE_NOOP("LogSummary", "protocol {protocol}"),
     QT_TRANSLATE_NOOP("LogSummary", "protocol {protocol}, roots capability injected"),
+    QT_TRANSLATE_NOOP(
+        "LogSummary", "the host's first request waited {ms} ms for the server's roots"
+    ),
+    QT_TRANSLATE_NOOP(
+        "LogSummary",
+        "the host's first request waited {ms} ms; the server did not ask for its roots",
+    ),
     QT_TRANSLATE_NOOP("LogSummary", "the server asked for its roots"),
     QT_TRANSLATE_NOOP("LogSummary", "the server asked for its roots in a batch"),
     QT_TRANSLATE_NOOP("LogSummary", "the server asked for its roots (held until you decide)"),
@@ -290,6 +297,15 @@ def summary_parts(rec: dict[str, Any]) -> tuple[str, dict[str, Any]]:
             }
         return "ended, exit code {code}", {"code": rec.get("exit_code")}
     if kind == HANDSHAKE:
+        if rec.get("first_call_held"):
+            if rec.get("roots_answered"):
+                return "the host's first request waited {ms} ms for the server's roots", {
+                    "ms": rec.get("ms", "?")
+                }
+            return (
+                "the host's first request waited {ms} ms; the server did not ask for its roots",
+                {"ms": rec.get("ms", "?")},
+            )
         if rec.get("injected"):
             return "protocol {protocol}, roots capability injected", {
                 "protocol": rec.get("protocol", "?")

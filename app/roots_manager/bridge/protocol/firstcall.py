@@ -1,0 +1,126 @@
+"""The host's first request after the handshake, held until the server has its roots.
+
+A server that asks for its roots when ``notifications/initialized`` arrives (the reference
+filesystem server does) still has the folders of its command line while that request makes its
+round trip; a host that calls at once (Codex lists the allowed folders as the server connects)
+is answered from those. So when the server asked right after the handshake in its last run
+(:mod:`roots_manager.core.habits`), the first request after ``initialized`` waits until the
+bridge has answered the server's ``roots/list``, or :data:`WAIT` seconds at most, and the log
+says how long it waited. Every later message keeps its order behind it.
+
+This run's own behaviour is measured here too, for the next run: whether the server asked
+within :data:`ASKED_AT_START` seconds of ``initialized``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from concurrent.futures import Future
+
+from roots_manager.bridge.protocol.jsonrpc import EventSink, Json
+from roots_manager.core.log import events as ev
+
+WAIT = 1.0
+"""Seconds at most the host's first request waits for the server's roots."""
+SETTLE = 0.05
+"""Seconds it waits more once the answer has been written: a server takes its roots in
+asynchronously (the filesystem server checks each folder on disk before it allows it), and a
+request read meanwhile is answered from the old folders."""
+ASKED_AT_START = 2.0
+"""A server that asks this soon after ``initialized`` asks "right after the handshake"."""
+
+Later = Callable[[float, Callable[[], None]], object]
+"""Runs a function once a delay has passed (the event loop's ``call_later``)."""
+
+
+class FirstCall:
+    """Holds the host's first request while a server expected to ask for its roots has not."""
+
+    def __init__(self, log: EventSink, *, expected: bool, later: Later | None) -> None:
+        self.log = log
+        self.expected = expected and later is not None
+        """The server asked right after the handshake last time: its first call waits."""
+        self._later = later
+        self._initialized_at: float | None = None
+        self._asked_after: float | None = None
+        self._answered_at: float | None = None
+        self._held: tuple[Future[bytes], bytes, Json, float] | None = None
+        self._passed = False
+        """The first request after ``initialized`` went on (or none will be held)."""
+
+    @property
+    def watching(self) -> bool:
+        """The next host request may have to wait: every host line must be looked at."""
+        return self.expected and self._initialized_at is not None and not self._passed
+
+    def initialized_sent(self) -> None:
+        """The host's ``notifications/initialized`` has gone to the server."""
+        if self._initialized_at is None:
+            self._initialized_at = time.monotonic()
+
+    def roots_asked(self) -> None:
+        """The server asked for its roots."""
+        if self._initialized_at is not None and self._asked_after is None:
+            self._asked_after = time.monotonic() - self._initialized_at
+
+    def roots_answered(self) -> None:
+        """The bridge's answer to the server's ``roots/list`` has been written to it."""
+        if self._answered_at is not None:
+            return
+        self._answered_at = time.monotonic()
+        if self._held is not None:
+            assert self._later is not None
+            self._later(SETTLE, self._release)
+
+    def hold(self, msg: Json, out: bytes) -> Future[bytes] | None:
+        """A future that gives *out* once the server has its roots, if *msg* is the first host
+        request to wait for them; None to relay it now."""
+        if not self.watching or "id" not in msg or not isinstance(msg.get("method"), str):
+            return None
+        self._passed = True
+        now = time.monotonic()
+        settled = None if self._answered_at is None else self._answered_at + SETTLE - now
+        if settled is not None and settled <= 0:
+            return None
+        held: Future[bytes] = Future()
+        self._held = (held, out, msg, now)
+        assert self._later is not None
+        if settled is None:
+            self._later(WAIT, self._release)
+        else:
+            self._later(settled, self._release)
+        return held
+
+    def _release(self) -> None:
+        held = self._held
+        if held is None:
+            return
+        self._held = None
+        future, out, msg, since = held
+        self.log.event(
+            ev.HANDSHAKE,
+            dir=ev.HOST_TO_SERVER,
+            id=msg.get("id"),
+            method=msg.get("method"),
+            first_call_held=True,
+            ms=round((time.monotonic() - since) * 1000),
+            roots_answered=self._answered_at is not None,
+        )
+        future.set_result(out)
+
+    def release(self) -> None:
+        """Let a held request go now (the run is ending or the server is being replaced)."""
+        self._release()
+
+    @property
+    def asked_at_start(self) -> bool | None:
+        """Whether the server asked for its roots right after ``initialized`` in this run; None
+        when the handshake never completed (nothing to learn)."""
+        if self._initialized_at is None:
+            return None
+        if self._asked_after is not None:
+            return self._asked_after <= ASKED_AT_START
+        if time.monotonic() - self._initialized_at < ASKED_AT_START:
+            return None  # ended too soon to tell
+        return False
