@@ -30,6 +30,29 @@ def test_a_log_directory_that_cannot_be_written_is_reported_once(
     assert err.count("the traffic log cannot be written") == 1 and "runs without it" in err
 
 
+def test_a_rotation_that_cannot_open_the_next_part_loses_events_not_the_bridge(
+    layout: Layout, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A part refused at rotation (here a folder in its place; a read-only log folder or a full
+    disk in life) must not leave a closed file behind: the next small event raised
+    ``ValueError`` through the answer to ``roots/list``, which the server got as -32603."""
+    log = BridgeLog(layout, "srv", "sess")
+    assert log.writer is not None and log.path is not None
+    log.writer.max_bytes = 400
+    blocker = log.path.with_name(log.path.name.replace("-0000", "-0001"))
+    blocker.mkdir()
+    log.event(ev.ERROR, message="x")
+    log.event(ev.ERROR, message="y" * 300)  # over the limit: the rotation is refused
+    log.event(ev.ROOTS_ASKED, id=1)  # small enough to fit in what the old part had left
+    log.event(ev.ROOTS_ASKED, id=2)
+    assert log.counts["lost"] == 3
+    blocker.rmdir()
+    log.event(ev.ROOTS_ASKED, id=3)  # the next part opens once it can
+    log.close()
+    assert [r.get("id") for r in ev.read_events(blocker)[0]] == [3]
+    assert capsys.readouterr().err.count("the traffic log cannot be written") == 1
+
+
 def test_events_go_to_the_bridge_runs_file(layout: Layout) -> None:
     log = BridgeLog(layout, "srv", "sess")
     log.event(ev.ERROR, message="hello")

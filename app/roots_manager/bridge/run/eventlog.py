@@ -59,7 +59,7 @@ class BridgeLog:
             return
         try:
             self.writer.write(ev.event(kind, self.server, self.run, **fields))
-        except OSError as exc:
+        except Exception as exc:  # a log that fails is a warning, never a different answer
             if not self.counts.get("lost"):
                 self._cannot_log(exc)
             self.counts["lost"] = self.counts.get("lost", 0) + 1
@@ -90,7 +90,7 @@ class BridgeLog:
         finally:
             self._sweeping.release()
 
-    def _cannot_log(self, exc: OSError) -> None:
+    def _cannot_log(self, exc: Exception) -> None:
         with contextlib.suppress(OSError, ValueError):
             print(
                 f"roots-bridge: the traffic log cannot be written ({exc}); the server runs "

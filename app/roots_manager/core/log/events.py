@@ -128,7 +128,9 @@ class EventWriter:
             json.dumps(record, ensure_ascii=False, default=str).encode("utf-8", "backslashreplace")
             + b"\n"
         )
-        if self._size and self._size + len(line) > self.max_bytes:
+        if self._file is None:
+            self._open()  # the last rotation could not open the next part: try again
+        elif self._size and self._size + len(line) > self.max_bytes:
             self._rotate()
         assert self._file is not None
         self._file.write(line)
@@ -137,7 +139,10 @@ class EventWriter:
 
     def _rotate(self) -> None:
         assert self._file is not None
-        self._file.close()
+        # no file until the next part opens: a refused part (a full disk, a folder made
+        # read-only) must not leave a closed file to be written to
+        file, self._file = self._file, None
+        file.close()
         self.part += 1
         old = self.part - self.keep_parts
         if old >= 0:
