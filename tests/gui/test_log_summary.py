@@ -29,6 +29,8 @@ def test_every_template_is_reachable_and_formats() -> None:
         events.event(events.RUN_END, "fs", "s", exit_code=1, reason="host closed stdin"),
         events.event(events.HANDSHAKE, "fs", "s", protocol="2025-03-26"),
         events.event(events.HANDSHAKE, "fs", "s", protocol="2025-03-26", injected={"roots": {}}),
+        events.event(events.HANDSHAKE, "fs", "s", first_call_held=True, ms=52, roots_answered=True),
+        events.event(events.HANDSHAKE, "fs", "s", first_call_held=True, ms=1000),
         events.event(events.ROOTS_ASKED, "fs", "s"),
         events.event(events.ROOTS_ASKED, "fs", "s", batch=True),
         events.event(events.ROOTS_ASKED, "fs", "s", held=True),
@@ -59,9 +61,8 @@ def test_every_template_is_reachable_and_formats() -> None:
     )
     used = {events.summary_parts(rec)[0] for rec in samples}
     assert used == set(events.SUMMARY_TEMPLATES)
-    assert (
-        events.summarize(samples[21]) == "waiting up to 30 s for your decision in the desktop app"
-    )
+    [wait] = [rec for rec in samples if rec["kind"] == events.CONSENT_WAIT]
+    assert events.summarize(wait) == "waiting up to 30 s for your decision in the desktop app"
 
 
 @pytest.fixture
