@@ -10,8 +10,10 @@ answer was computed: the answer is given again without a single file-system call
 overflow of the queue, or a watch the kernel refused, and the answer is computed afresh.
 
 What inotify does not report, a file system mounted over a folder or over one of its parents,
-is not seen until something else changes; the periodic check of the bridge's store watcher
-(every second) drops the answer as well, so such a change is seen within a second.
+is seen by the bridge's watch of the mount table, which drops the answer; a kept answer is
+also given for at most :data:`MAX_AGE`. The same descriptor tells the bridge, while it idles,
+that a path an answer rests on changed (:attr:`AnswerCache.covering`): it then sleeps with no
+periodic check at all.
 
 Elsewhere (macOS, Windows), and for a server granted more than :data:`MAX_FOLDERS` folders,
 nothing is kept: every answer is computed.
@@ -23,7 +25,7 @@ import os
 import stat
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from roots_manager.platform.linux.inotify import (
@@ -108,6 +110,34 @@ class AnswerCache:
         self.enabled = sys.platform.startswith("linux") and not os.environ.get(
             "ROOTS_MANAGER_NO_ANSWER_CACHE"
         )
+        self._covering = False
+        self.on_uncovered: Callable[[], None] | None = None
+        """Called when the watches stop covering the last answer (the periodic check must
+        take over until an answer is watched again)."""
+
+    @property
+    def covering(self) -> bool:
+        """Whether every path the last answer rests on is watched and nothing changed since:
+        the kernel then reports any change that could move it (but for mounts)."""
+        return self._covering
+
+    def fileno(self) -> int | None:
+        """The descriptor that becomes readable when a watched path changes (None: none yet)."""
+        return self._inotify.fileno() if self._inotify is not None else None
+
+    def _uncover(self) -> None:
+        if self._covering:
+            self._covering = False
+            if self.on_uncovered is not None:
+                self.on_uncovered()
+
+    def changed(self) -> bool:
+        """Take the kernel's notices: True (and the answer forgotten) if a watched path changed."""
+        if self._inotify is None or not self._inotify.drain():
+            return False
+        self._answer = None
+        self._uncover()
+        return True
 
     def get(self) -> dict[str, Any] | None:
         """The kept answer, if nothing it rests on changed since it was kept; else None."""
@@ -118,6 +148,7 @@ class AnswerCache:
             return None
         if self._inotify is None or self._inotify.drain():
             self._answer = None
+            self._uncover()
             return None
         return self._answer
 
@@ -127,6 +158,7 @@ class AnswerCache:
         self._answer = None
         folders = list(folders)
         if not self.enabled or len(folders) > MAX_FOLDERS:
+            self._uncover()
             return False
         if self._inotify is None:
             try:
@@ -166,6 +198,10 @@ class AnswerCache:
         self._wds = wds if ok else self._wds | wds
         # what happened before now is in the answer about to be computed
         inotify.drain()
+        if ok:
+            self._covering = True
+        else:
+            self._uncover()
         return ok
 
     def keep(self, answer: dict[str, Any], folders: Iterable[str], watched: Iterable[str]) -> None:
@@ -174,7 +210,10 @@ class AnswerCache:
         if self._inotify is not None and list(folders) == list(watched):
             self._answer = answer
             self._kept_at = time.monotonic()
+        else:  # what is watched is not what the answer rests on
+            self._uncover()
 
     def drop(self) -> None:
         """Forget the answer (the watches stay until the next :meth:`watch`)."""
         self._answer = None
+        self._uncover()

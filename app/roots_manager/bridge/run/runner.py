@@ -21,7 +21,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Coroutine, Sequence
 from typing import Any
 
 from roots_manager import __version__
@@ -35,7 +35,13 @@ from roots_manager.bridge.run.process import GRACE
 from roots_manager.bridge.run.roots import HeldAnswers, RootsSource
 from roots_manager.bridge.run.slot import FLUSH_TIMEOUT, ServerSlot
 from roots_manager.bridge.run.spawn import EXIT_CANNOT_START, exit_code, grow_pipe
-from roots_manager.bridge.run.watch import AVAILABILITY_PERIOD, FolderWatch, every, watch_store
+from roots_manager.bridge.run.watch import (
+    AVAILABILITY_PERIOD,
+    FolderWatch,
+    every,
+    watch_mounts,
+    watch_store,
+)
 from roots_manager.bridge.transport.pump import HandOff, LoopRunner, Pump
 from roots_manager.bridge.transport.relay import LineRelay
 from roots_manager.bridge.transport.writer import FdSink, LineWriter
@@ -443,6 +449,11 @@ class Bridge:
         )
         self._silent_timer: asyncio.TimerHandle | None = None
         self._folders = FolderWatch(self.source.folders, self._store_changed)
+        self._uncovered = asyncio.Event()
+        """Set when the kernel may no longer report every change: the periodic check resumes."""
+        self.source.cache.on_uncovered = self._uncovered.set
+        self._answer_fd: int | None = None
+        self._mounts_watched = False
         self._tasks: list[asyncio.Task[Any]] = []
 
     # ---- wiring ---------------------------------------------------------------------------
@@ -664,21 +675,66 @@ class Bridge:
             self.mediator.check_changes()
 
     def _watch(self) -> None:
-        """Follow the store, the granted folders and the requests of the desktop app."""
+        """Follow the store, the granted folders and the requests of the desktop app.
+
+        On Linux an idle bridge then sleeps in the kernel: the answer cache's watches cover
+        every path the last answer rests on (each directory on the way to each folder), the
+        mount table is watched for what inotify does not report, and the periodic check runs
+        only while that coverage is incomplete (no answer watched yet, too many folders, a
+        watch refused)."""
         stop = self.stop_event
         request = live.list_changed_request_name(self.run_id)
-        for name, work in (
+        periodic = every(
+            AVAILABILITY_PERIOD,
+            self._store_changed,
+            stop,
+            resting=self._kernel_reports,
+            wake=self._uncovered,
+        )
+        watchers: list[tuple[str, Coroutine[Any, Any, None]]] = [
             ("the store watcher", watch_store(self.layout, self._store_changed, stop, (request,))),
             ("the folder watcher", self._folders.run()),
-            ("the periodic check", every(AVAILABILITY_PERIOD, self._store_changed, stop)),
-        ):
+            ("the periodic check", periodic),
+        ]
+        if self.source.cache.enabled and sys.platform == "linux":
+            watchers.append(("the mount watcher", watch_mounts(self._mounts_changed, stop)))
+            self._mounts_watched = True
+            self.source.effective()  # its watches in place before any request: covered now
+            self._read_answer_changes()
+        for name, work in watchers:
             task = asyncio.create_task(work)
             task.add_done_callback(functools.partial(self._watcher_ended, name))
             self._tasks.append(task)
 
+    def _kernel_reports(self) -> bool:
+        """Whether every change that could move the answer is reported by the kernel now."""
+        self._read_answer_changes()
+        return self._mounts_watched and self._answer_fd is not None and self.source.cache.covering
+
+    def _read_answer_changes(self) -> None:
+        fd = self.source.cache.fileno()
+        if fd is None or fd == self._answer_fd:
+            return
+        asyncio.get_running_loop().add_reader(fd, self._answer_moved)
+        self._answer_fd = fd
+
+    def _answer_moved(self) -> None:
+        # a path the last answer rests on changed: compute it again (watching anew), then act
+        if self.source.cache.changed():
+            self.source.effective()
+            self._store_changed()
+
+    def _mounts_changed(self) -> None:
+        self.source.cache.drop()
+        self.source.effective()
+        self._store_changed()
+
     def _watcher_ended(self, name: str, task: asyncio.Task[Any]) -> None:
         # a watcher that fails leaves changes to the others (at worst, the periodic check a
         # second later): said in the log, never lost in a task nobody awaits
+        if name == "the mount watcher":
+            self._mounts_watched = False
+            self._uncovered.set()
         if not task.cancelled() and task.exception() is not None:
             self.log.event(ev.ERROR, message=f"{name} failed: {task.exception()!r}")
 
@@ -719,6 +775,8 @@ class Bridge:
             )
 
     async def _finish(self, code: int, how: str | None) -> None:
+        if self._answer_fd is not None:
+            asyncio.get_running_loop().remove_reader(self._answer_fd)
         self.mediator.first_call.release()
         asked_at_start = self.mediator.first_call.asked_at_start
         if asked_at_start is not None and not self.observe:

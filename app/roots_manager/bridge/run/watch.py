@@ -4,9 +4,11 @@ The store is watched through its *directory*: a save renames a new file over the
 watch on the file itself would miss every save after the first. A granted folder that is deleted,
 renamed away, made unreadable or that comes back shows as an event in its parent directory, so
 the parents of the granted folders are watched too (:class:`FolderWatch`). A folder can also
-vanish together with any of its ancestors, which no such watch covers: a one-second check of
-everything remains as the fallback (less often when checking takes long: tens of thousands of
-granted folders).
+vanish together with any of its ancestors, or be hidden by a mount: on Linux the answer cache
+watches every directory on the way to each folder and :func:`watch_mounts` the mount table, so
+an idle bridge sleeps in the kernel; a one-second check of everything runs only while that
+coverage is incomplete, and everywhere else (less often when checking takes long: tens of
+thousands of granted folders).
 
 Events name paths as the watch sees them: resolved through links (macOS reports ``/private/tmp``
 for ``/tmp``), and on macOS in the disk's case and Unicode form. A granted folder is matched under
@@ -201,20 +203,70 @@ class FolderWatch:
                 await _pause(self._rearm, AVAILABILITY_PERIOD)
 
 
+async def watch_mounts(on_change: Callable[[], None], stop: asyncio.Event) -> None:
+    """Call *on_change* after each change of this process's mount table, until *stop* is set
+    (Linux; raises :class:`OSError` where the table cannot be watched).
+
+    A thread waits in the kernel for the change; nothing wakes in between."""
+    if sys.platform != "linux":
+        raise OSError("the mount table is watched on Linux only")
+    from roots_manager.platform.linux import mounts
+
+    watch = mounts.MountWatch()
+    loop = asyncio.get_running_loop()
+
+    def wait() -> None:
+        try:
+            while watch.wait():
+                with contextlib.suppress(RuntimeError):  # the loop is gone: the run ended
+                    loop.call_soon_threadsafe(on_change)
+        finally:
+            watch.release()
+
+    threading.Thread(target=wait, name="mount-watch", daemon=True).start()
+    try:
+        await stop.wait()
+    finally:
+        watch.close()
+
+
+async def _first(*events: asyncio.Event) -> None:
+    """Wait until any of *events* is set."""
+    waits = [asyncio.ensure_future(e.wait()) for e in events]
+    try:
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for w in waits:
+            w.cancel()
+
+
 def pause_after(period: float, took: float, share: float = CHECK_SHARE) -> float:
     """How long to wait after a check that took *took* seconds: *period*, or longer, so that
     the checks take at most *share* of the time."""
     return max(period, took * (1.0 - share) / share)
 
 
-async def every(period: float, tick: Callable[[], None], stop: asyncio.Event) -> None:
-    """Call *tick* every *period* seconds until *stop* is set (less often if it is slow).
+async def every(
+    period: float,
+    tick: Callable[[], None],
+    stop: asyncio.Event,
+    *,
+    resting: Callable[[], bool] = lambda: False,
+    wake: asyncio.Event | None = None,
+) -> None:
+    """Call *tick* every *period* seconds until *stop* is set (less often if it is slow), but
+    while *resting* says the kernel reports every change: then sleep until *wake* is set.
 
     A tick that fails is reported on stderr and the next one runs: this is the fallback that
     must outlive whatever made one check fail.
     """
     pause = period
     while not stop.is_set():
+        if wake is not None and resting():
+            wake.clear()
+            if resting():  # not woken between the look and the clear
+                await _first(stop, wake)
+            continue
         await _pause(stop, pause)
         if not stop.is_set():
             started = time.monotonic()
