@@ -2,7 +2,9 @@
 nothing happens.
 
 Run: ``python bench/bench_idle.py`` (50 of each for 60 s; ``--count``, ``--seconds``,
-``--quick`` for 10 of each for 10 s). Linux only: it reads ``/proc``.
+``--quick`` for 10 of each for 10 s). Linux only: it reads ``/proc``. The window opens once
+every bridge has started and recorded its start (each record is a change the others see),
+after ``--warmup`` seconds more.
 
 Each bridge and each ``socat STDIO SYSTEM:...`` relay stands in front of the same trivial server
 (``python3 -c 'import sys; sys.stdin.read()'``) with its host's pipes open and silent. After a
@@ -104,6 +106,14 @@ def main() -> int:
         ]
         bare = start(SERVER, env)
         try:
+            # idle means after every bridge has started and recorded its start in the store
+            # (each record is a change the others see): wait for all markers, then the warm-up
+            live = Path(home) / "live"
+            deadline = time.monotonic() + 120
+            while (
+                time.monotonic() < deadline and len(list(live.glob("bridge-*.json"))) < args.count
+            ):
+                time.sleep(0.2)
             time.sleep(args.warmup)
             before_b, before_s = sample(bridges), sample(relays)
             time.sleep(args.seconds)

@@ -88,6 +88,25 @@ def test_an_unchanged_answer_is_given_without_a_file_system_call(
     assert uris(src) == expected and src.cache.get() is not None
 
 
+def test_a_file_beside_a_folder_on_the_way_keeps_the_answer(store: Store, tmp_path: Path) -> None:
+    """Only the names looked up on the way matter: a file created, renamed or removed beside
+    them (in /tmp, in a home folder busy with dotfiles) neither drops the answer nor, in an idle
+    bridge, wakes it; the store's own folder is the same."""
+    folder = tmp_path / "work" / "proj"
+    folder.mkdir(parents=True)
+    [uri] = granted(store, folder)
+    src = source(store)
+    assert uris(src) == [uri] and src.cache.get() is not None
+    (tmp_path / "work" / "notes.txt").write_text("beside the folder")
+    (tmp_path / "work" / "notes.txt").rename(tmp_path / "work" / "old-notes.txt")
+    (tmp_path / "elsewhere").mkdir()
+    (store.layout.home / "unrelated.json").write_text("{}")
+    assert not src.cache.changed() and src.cache.get() is not None
+    (tmp_path / "work").rename(tmp_path / "moved")  # a name on the way
+    assert src.cache.changed() and src.cache.get() is None
+    assert uris(src) == []
+
+
 @pytest.mark.parametrize(
     "change",
     [

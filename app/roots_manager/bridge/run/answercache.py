@@ -34,10 +34,13 @@ from roots_manager.platform.linux.inotify import (
     IN_CREATE,
     IN_DELETE,
     IN_DELETE_SELF,
+    IN_IGNORED,
     IN_MODIFY,
     IN_MOVE_SELF,
     IN_MOVED_FROM,
     IN_MOVED_TO,
+    IN_Q_OVERFLOW,
+    Event,
     Inotify,
 )
 
@@ -61,7 +64,14 @@ def consulted(path: str) -> tuple[set[str], str | None]:
     each symbolic link on the way the directories its target passes through), and where *path*
     leads if it exists. A path that leads nowhere gives the directories up to where it stops
     (the one in which the missing name would appear) and None."""
-    dirs: set[str] = set()
+    steps, final = consulted_names(path)
+    return set(steps), final
+
+
+def consulted_names(path: str) -> tuple[dict[str, set[str]], str | None]:
+    """As :func:`consulted`, with the names looked up in each directory: only an entry of one of
+    those names appearing, going or changing there can change where *path* leads."""
+    steps: dict[str, set[str]] = {}
     todo = [c for c in os.path.abspath(path).split("/") if c]
     cur = "/"
     links = 0
@@ -72,26 +82,26 @@ def consulted(path: str) -> tuple[set[str], str | None]:
         if name == "..":
             cur = os.path.dirname(cur)
             continue
-        dirs.add(cur)
+        steps.setdefault(cur, set()).add(name)
         nxt = os.path.join(cur, name)
         try:
             st = os.lstat(nxt)
         except (OSError, ValueError):
-            return dirs, None
+            return steps, None
         if stat.S_ISLNK(st.st_mode):
             links += 1
             if links > _MAX_LINKS:
-                return dirs, None
+                return steps, None
             try:
                 target = os.readlink(nxt)
             except OSError:
-                return dirs, None
+                return steps, None
             if target.startswith("/"):
                 cur = "/"
             todo[:0] = [c for c in target.split("/") if c]
             continue
         cur = nxt
-    return dirs, cur
+    return steps, cur
 
 
 class AnswerCache:
@@ -110,6 +120,10 @@ class AnswerCache:
         self.enabled = sys.platform.startswith("linux") and not os.environ.get(
             "ROOTS_MANAGER_NO_ANSWER_CACHE"
         )
+        self._relevant: dict[int, set[str]] = {}
+        """For each watch, the entry names that matter in it (an event about the watched
+        directory itself always does): a file created beside a folder on the way (in ``/tmp``,
+        in the home folder) neither wakes the bridge nor costs the kept answer."""
         self._covering = False
         self.on_uncovered: Callable[[], None] | None = None
         """Called when the watches stop covering the last answer (the periodic check must
@@ -133,11 +147,30 @@ class AnswerCache:
 
     def changed(self) -> bool:
         """Take the kernel's notices: True (and the answer forgotten) if a watched path changed."""
-        if self._inotify is None or not self._inotify.drain():
+        if self._inotify is None or not self._moved():
             return False
         self._answer = None
         self._uncover()
         return True
+
+    def _moved(self) -> bool:
+        """Read every notice queued; True if one is about a path an answer rests on (or the
+        descriptor failed, or its queue overflowed)."""
+        assert self._inotify is not None
+        moved = False
+        while True:
+            events = self._inotify.read()
+            if events is None:
+                return True
+            if not events:
+                return moved
+            moved = moved or any(self._matters(e) for e in events)
+
+    def _matters(self, event: Event) -> bool:
+        if not event.name or event.mask & (IN_Q_OVERFLOW | IN_IGNORED):
+            return True
+        names = self._relevant.get(event.wd)
+        return names is None or event.name in names
 
     def get(self) -> dict[str, Any] | None:
         """The kept answer, if nothing it rests on changed since it was kept; else None."""
@@ -146,7 +179,7 @@ class AnswerCache:
         if time.monotonic() - self._kept_at > MAX_AGE:
             self._answer = None
             return None
-        if self._inotify is None or self._inotify.drain():
+        if self._inotify is None or self._moved():
             self._answer = None
             self._uncover()
             return None
@@ -167,27 +200,34 @@ class AnswerCache:
                 return False
         inotify = self._inotify
         masks: dict[str, int] = {}
+        names: dict[str, set[str]] = {}
+        """The entries that matter in each directory watched for its entries."""
 
-        def want(path: str, mask: int) -> None:
+        def want(path: str, mask: int, entries: Iterable[str] = ()) -> None:
             masks[path] = masks.get(path, 0) | mask
+            names.setdefault(path, set()).update(entries)
 
         for folder in folders:
-            dirs, final = consulted(folder)
-            for d in dirs:
-                want(d, _ENTRIES)
+            steps, final = consulted_names(folder)
+            for d, looked_up in steps.items():
+                want(d, _ENTRIES, looked_up)
             if final is not None:
                 want(final, _SELF)
-        dirs, final = consulted(os.path.dirname(os.path.abspath(store)))
-        for d in dirs:
-            want(d, _ENTRIES)
+        store_path = os.path.abspath(store)
+        steps, final = consulted_names(os.path.dirname(store_path))
+        for d, looked_up in steps.items():
+            want(d, _ENTRIES, looked_up)
         if final is not None:
-            want(final, _STORE_DIR)
+            want(final, _STORE_DIR, [os.path.basename(store_path)])
         # every path again: one that leads to another directory now gets a watch of its own
         wds = set()
+        relevant: dict[int, set[str]] = {}
         ok = True
         for path, mask in masks.items():
             try:
-                wds.add(inotify.add(path, mask))
+                wd = inotify.add(path, mask)
+                wds.add(wd)
+                relevant.setdefault(wd, set()).update(names[path])
             except OSError:
                 # gone since it was looked at, or a limit: the event that would say what changed
                 # may have come before the watch, so nothing can be kept this time
@@ -196,6 +236,7 @@ class AnswerCache:
         for wd in self._wds - wds:
             inotify.remove(wd)
         self._wds = wds if ok else self._wds | wds
+        self._relevant = relevant
         # what happened before now is in the answer about to be computed
         inotify.drain()
         if ok:
