@@ -180,6 +180,216 @@ extensions:
 GOOSE_MODEL: gpt-4o
 """
 
+# The hosts below were added from their own documentation; each sample follows the example there
+# (the URL is beside it), with the filesystem server as ``fs`` and the remote example as ``web``.
+
+QWEN_CODE = """{
+  // Qwen Code reads its settings with comments, as Gemini CLI does
+  "general": {
+    "vimMode": false
+  },
+  "mcpServers": {
+    "fs": {
+      "command": "npx",
+      "args": ["-y", "@modelcontextprotocol/server-filesystem"],
+      "cwd": "./mcp-servers/python",
+      "env": {
+        "DATABASE_URL": "$DB_CONNECTION_STRING",
+        "API_KEY": "${EXTERNAL_API_KEY}"
+      },
+      "timeout": 15000
+    },
+    "web": {
+      "httpUrl": "https://example.invalid/mcp",
+      "headers": {
+        "Authorization": "Bearer your-api-token"
+      },
+      "timeout": 5000
+    }
+  },
+  "mcp": {
+    "allowed": ["fs", "web"]
+  }
+}
+"""
+"""https://qwenlm.github.io/qwen-code-docs/en/users/features/mcp/ (docs/users/features/mcp.md)"""
+
+OPENCODE = """{
+  "$schema": "https://opencode.ai/config.json",
+  "mcp": {
+    "fs": {
+      "type": "local",
+      // Or ["bun", "x", "my-mcp-command"]
+      "command": ["npx", "-y", "@modelcontextprotocol/server-filesystem"],
+      "enabled": true,
+      "environment": {
+        "MY_ENV_VAR": "my_env_var_value",
+      },
+    },
+    "web": {
+      "type": "remote",
+      "url": "https://example.invalid/mcp",
+      "enabled": true,
+      "headers": {
+        "Authorization": "Bearer MY_API_KEY",
+      },
+    },
+    // a server of the organisation's remote config, turned on here
+    "jira": {
+      "enabled": true,
+    },
+  },
+}
+"""
+"""https://opencode.ai/docs/mcp-servers/ (packages/web/src/content/docs/mcp-servers.mdx)"""
+
+FAST_AGENT = """default_model: sonnet
+
+logger:
+  type: file
+  level: error
+
+mcp:
+  servers:
+    # name used in agent servers array
+    fs:
+      # command to run
+      command: "npx"
+      # list of arguments for the command
+      args: ["-y", "@modelcontextprotocol/server-filesystem"]
+      # key/value pairs of environment variables
+      env:
+        BRAVE_API_KEY: your_key
+        KEY: value
+    web:
+      transport: "http"
+      # url to connect
+      url: "https://example.invalid/mcp"
+      # request headers for connection
+      headers:
+        Authorization: "Bearer <secret>"
+    fetch:
+      target: "uvx mcp-server-fetch"
+"""
+"""https://fast-agent.ai/mcp/ (and src/fast_agent/config.py, where the servers are mcp.servers)"""
+
+ROO_CODE = """{
+  "mcpServers": {
+    "fs": {
+      "command": "npx",
+      "args": ["-y", "@modelcontextprotocol/server-filesystem"],
+      "cwd": "/path/to/project/root",
+      "env": {
+        "API_KEY": "your_api_key"
+      },
+      "alwaysAllow": ["read_file"],
+      "disabled": false
+    },
+    "web": {
+      "type": "streamable-http",
+      "url": "https://example.invalid/mcp",
+      "headers": {
+        "X-API-Key": "your-api-key"
+      },
+      "alwaysAllow": [],
+      "disabled": false
+    }
+  }
+}
+"""
+"""https://docs.roocode.com/features/mcp/using-mcp-in-roo (Roo reads it with JSON.parse: no
+comments)"""
+
+CONTINUE = """name: Local Assistant
+version: 1.0.0
+schema: v1
+models:
+  - name: Llama 3.1 8B
+    provider: ollama
+    model: llama3.1:8b
+# MCP servers are used in agent mode only
+mcpServers:
+  - name: fs
+    type: stdio
+    command: npx
+    args:
+      - "-y"
+      - "@modelcontextprotocol/server-filesystem"
+    env:
+      ROOT: ${{ secrets.ROOT }}
+  - name: web
+    type: streamable-http
+    url: https://example.invalid/mcp
+  - uses: anthropic/memory-mcp
+"""
+"""https://docs.continue.dev/customize/deep-dives/mcp (a config.yaml and a block file in
+.continue/mcpServers/ have this shape)"""
+
+LM_STUDIO = """{
+  "mcpServers": {
+    "fs": {
+      "command": "npx",
+      "args": ["-y", "@modelcontextprotocol/server-filesystem"]
+    },
+    "web": {
+      "url": "https://example.invalid/mcp",
+      "headers": {
+        "Authorization": "Bearer <YOUR_HF_TOKEN>"
+      }
+    }
+  }
+}
+"""
+"""https://lmstudio.ai/docs/app/mcp ("LM Studio currently follows Cursor's mcp.json notation")"""
+
+KIRO = """{
+  "mcpServers": {
+    "fs": {
+      "command": "npx",
+      "args": ["-y", "@modelcontextprotocol/server-filesystem"],
+      "env": {
+        "ENV_VAR1": "hard-coded-variable",
+        "ENV_VAR2": "${EXPANDED_VARIABLE}"
+      },
+      "disabled": false,
+      "autoApprove": ["tool_name1", "tool_name2"],
+      "disabledTools": ["tool_name3"]
+    },
+    "web": {
+      "url": "https://example.invalid/mcp",
+      "headers": {
+        "HEADER1": "value1",
+        "HEADER2": "value2"
+      },
+      "disabled": false,
+      "autoApprove": ["tool_name1", "tool_name2"],
+      "disabledTools": ["tool_name3"]
+    }
+  }
+}
+"""
+"""https://kiro.dev/docs/mcp/configuration"""
+
+AMP = """{
+  "amp.notifications.enabled": true,
+  "amp.mcpServers": {
+    "fs": {
+      "command": "npx",
+      "args": ["-y", "@modelcontextprotocol/server-filesystem"],
+      "env": {}
+    },
+    "web": {
+      "url": "https://example.invalid/mcp",
+      "headers": {
+        "Authorization": "Bearer ${MCP_TOKEN}"
+      }
+    }
+  },
+  "amp.dangerouslyAllowAll": false
+}
+"""
+"""https://ampcode.com/manual#mcp (the settings key is amp.mcpServers, one key with a dot)"""
+
 SAMPLES = {
     "claude-desktop": CLAUDE_DESKTOP,
     "claude-code": CLAUDE_CODE,
@@ -191,8 +401,19 @@ SAMPLES = {
     "codex": CODEX,
     "zed": ZED,
     "goose": GOOSE,
+    "qwen-code": QWEN_CODE,
+    "opencode": OPENCODE,
+    "fast-agent": FAST_AGENT,
+    "roo-code": ROO_CODE,
+    "continue": CONTINUE,
+    "lm-studio": LM_STUDIO,
+    "kiro": KIRO,
+    "amp": AMP,
 }
 """A file of each host, with a stdio server ``fs`` and a remote server ``web``."""
+
+OTHERS = {"opencode": ["jira"], "fast-agent": ["fetch"], "continue": ["#3"]}
+"""The entries of the samples that are neither stdio nor remote: they are listed, never edited."""
 
 BROKEN = {
     "json": ('{\n  "mcpServers": {\n    "fs": {"command": "npx",}\n    "x": 1\n  }\n}\n', 4),
@@ -200,3 +421,35 @@ BROKEN = {
     "yaml": ("extensions:\n  fs:\n    cmd: npx\n   args: [\n", 4),
 }
 """A file with a syntax error for each format, and the line a reader should name."""
+
+
+def claude_code_history(size: int) -> str:
+    """A ``~/.claude.json`` of at least *size* characters, as Claude Code grows it: one server,
+    and the history of many projects (each with its own empty table of servers), written with
+    two spaces of indentation as Claude Code writes it."""
+    head = (
+        '{\n  "numStartups": 412,\n  "installMethod": "npm",\n  "autoUpdates": true,\n'
+        '  "projects": {\n'
+    )
+    tail = (
+        '\n  },\n  "mcpServers": {\n    "fs": {\n      "type": "stdio",\n'
+        '      "command": "npx",\n      "args": [\n        "-y",\n'
+        '        "@modelcontextprotocol/server-filesystem"\n      ],\n      "env": {}\n'
+        '    }\n  },\n  "userID": "0123456789abcdef"\n}\n'
+    )
+    projects, total, n = [], len(head) + len(tail), 0
+    while total < size:
+        history = ",\n".join(
+            f'        {{\n          "display": "in module {n}, make step {k} of the parser '
+            'faster; keep the error messages as they are and add a test for each",\n'
+            '          "pastedContents": {}\n        }'
+            for k in range(40)
+        )
+        projects.append(
+            f'    "/home/me/work/project-{n}": {{\n      "allowedTools": [],\n'
+            f'      "history": [\n{history}\n      ],\n      "mcpServers": {{}},\n'
+            '      "hasTrustDialogAccepted": true,\n      "lastCost": 0.4231\n    }'
+        )
+        total += len(projects[-1]) + 2
+        n += 1
+    return head + ",\n".join(projects) + tail

@@ -7,6 +7,7 @@ here too.
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import stat
@@ -15,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from roots_manager.core.hosts import diff as hostdiff
+from roots_manager.core.hosts import formats as hostformats
 from roots_manager.core.hosts import jsonc
 from roots_manager.core.hosts import operations as hostchanges
 from roots_manager.core.hosts import record as hostrecord
@@ -25,7 +28,8 @@ from roots_manager.core.hosts.wrap import find_bridge, home_for_hosts
 from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.state import fingerprint
-from tests.core.hosts_samples import BROKEN, SAMPLES
+from tests.conftest import only_on_linux
+from tests.core.hosts_samples import BROKEN, OTHERS, SAMPLES
 
 BRIDGE = "/opt/roots manager/bin/roots-bridge"
 FS_ARGV = ["npx", "-y", "@modelcontextprotocol/server-filesystem"]
@@ -35,6 +39,8 @@ def platform(system: str, home: Path) -> Platform:
     env = {"XDG_CONFIG_HOME": str(home / "xdg")} if system == "linux" else {}
     if system == "windows":
         env["APPDATA"] = str(home / "AppData" / "Roaming")
+    # fast-agent has no file of its own outside projects but the one of its home, when set
+    env["FAST_AGENT_HOME"] = str(home / "agents")
     return Platform(system, home, env)
 
 
@@ -82,11 +88,28 @@ def test_the_documented_paths(tmp_path: Path) -> None:
             tmp_path / ".config/goose/config.yaml",
             appdata / "Block/goose/config/config.yaml",
         ),
+        "roo-code": tuple(
+            folder / "Code/User/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json"
+            for folder in (xdg, tmp_path / "Library/Application Support", appdata)
+        ),
+        # opencode takes XDG's folder on every system, ~/.config when it is not set
+        "opencode": (
+            xdg / "opencode/opencode.json",
+            tmp_path / ".config/opencode/opencode.json",
+            tmp_path / ".config/opencode/opencode.json",
+        ),
         "claude-code": (tmp_path / ".claude.json",) * 3,
         "cursor": (tmp_path / ".cursor/mcp.json",) * 3,
         "windsurf": (tmp_path / ".codeium/windsurf/mcp_config.json",) * 3,
         "gemini-cli": (tmp_path / ".gemini/settings.json",) * 3,
         "codex": (tmp_path / ".codex/config.toml",) * 3,
+        "qwen-code": (tmp_path / ".qwen/settings.json",) * 3,
+        "fast-agent": (tmp_path / "agents/fastagent.config.yaml",) * 3,
+        "continue": (tmp_path / ".continue/config.yaml",) * 3,
+        "lm-studio": (tmp_path / ".lmstudio/mcp.json",) * 3,
+        "kiro": (tmp_path / ".kiro/settings/mcp.json",) * 3,
+        # ~/.config/amp on every system, whatever XDG says
+        "amp": (tmp_path / ".config/amp/settings.json",) * 3,
     }
     for host_id, paths in expected.items():
         spec = host(host_id)
@@ -110,6 +133,66 @@ def test_the_documented_paths(tmp_path: Path) -> None:
         tmp_path / ".config/Claude/claude_desktop_config.json"
     )
     assert set(HOST_IDS) == set(SAMPLES)
+
+
+def test_the_files_hosts_keep_beside_their_main_one(tmp_path: Path) -> None:
+    p = platform("linux", tmp_path)
+    xdg = tmp_path / "xdg"
+    # VS Code: each profile has its mcp.json, and extensions their globalStorage, in its folder
+    profiles = xdg / "Code/User/profiles"
+    for profile in ("-5c1e2a", "7d0f11b"):
+        (profiles / profile).mkdir(parents=True)
+    (profiles / "stray-file").write_text("")
+    vscode, roo = host("vscode"), host("roo-code")
+    assert vscode is not None and roo is not None
+    assert vscode.user_files(p)[:3] == [
+        xdg / "Code/User/mcp.json",
+        profiles / "-5c1e2a/mcp.json",
+        profiles / "7d0f11b/mcp.json",
+    ]
+    assert roo.user_files(p)[1] == (
+        profiles / "-5c1e2a/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json"
+    )
+    # Continue: config.yaml, then each block file of ~/.continue/mcpServers
+    blocks = tmp_path / ".continue/mcpServers"
+    blocks.mkdir(parents=True)
+    for name in ("sqlite.yaml", "notes.txt", "browser.yaml"):
+        (blocks / name).write_text("")
+    cont = host("continue")
+    assert cont is not None
+    assert cont.user_files(p) == [
+        tmp_path / ".continue/config.yaml",
+        blocks / "browser.yaml",
+        blocks / "sqlite.yaml",
+    ]
+    elsewhere = Platform("linux", tmp_path, {"CONTINUE_GLOBAL_DIR": str(tmp_path / "c")})
+    assert cont.user_files(elsewhere) == [tmp_path / "c/config.yaml"]
+    # LM Studio: its home is the folder its pointer file names, if there is one
+    lm = host("lm-studio")
+    assert lm is not None
+    assert lm.user_files(p) == [
+        tmp_path / ".lmstudio/mcp.json",
+        tmp_path / ".cache/lm-studio/mcp.json",
+    ]
+    (tmp_path / ".lmstudio-home-pointer").write_text(str(tmp_path / "models-disk") + "\n")
+    assert lm.user_files(p)[0] == tmp_path / "models-disk/mcp.json"
+    # opencode: the file OPENCODE_CONFIG names as well
+    oc = host("opencode")
+    assert oc is not None
+    custom = Platform("linux", tmp_path, {"OPENCODE_CONFIG": str(tmp_path / "oc.json")})
+    assert oc.user_files(custom)[-1] == tmp_path / "oc.json"
+    # fast-agent: nothing outside projects without FAST_AGENT_HOME
+    fast = host("fast-agent")
+    assert fast is not None and fast.user_files(Platform("linux", tmp_path, {})) == []
+
+
+@only_on_linux("a named pipe")
+def test_a_pipe_in_place_of_lm_studio_s_pointer_is_not_waited_on(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / ".lmstudio-home-pointer")
+    lm = host("lm-studio")
+    assert lm is not None and lm.user_files(platform("linux", tmp_path))[0] == (
+        tmp_path / ".lmstudio/mcp.json"
+    )
 
 
 @pytest.mark.parametrize("system", SYSTEMS)
@@ -150,6 +233,141 @@ def test_wrap_then_unwrap_gives_back_the_same_bytes(
     [back] = change(layout, p, host_id, UNWRAP)
     assert back.error is None and back.written
     assert path.read_bytes() == original
+
+
+ADDED_FROM_THEIR_DOCS = (
+    "qwen-code",
+    "opencode",
+    "fast-agent",
+    "roo-code",
+    "continue",
+    "lm-studio",
+    "kiro",
+    "amp",
+)
+
+
+@pytest.mark.parametrize("host_id", ADDED_FROM_THEIR_DOCS)
+def test_a_host_s_own_example_is_listed_wrapped_and_undone_exactly(
+    tmp_path: Path, layout: Layout, host_id: str
+) -> None:
+    p = platform("linux", tmp_path)
+    path = place(p, host_id)
+    others = OTHERS.get(host_id, [])
+    [found] = hostchanges.report(p, [])
+    assert found.error is None
+    assert {s.name: s.transport for s in found.servers} == {
+        "fs": Transport.STDIO,
+        "web": Transport.REMOTE,
+        **dict.fromkeys(others, Transport.OTHER),
+    }
+    before = {s.name: s for s in found.servers}
+
+    [r] = change(layout, p, host_id, WRAP)
+    assert r.written and {o.name: o.status for o in r.outcomes} == {
+        "fs": "wrapped",
+        "web": "not-wrappable",
+        **dict.fromkeys(others, "not-wrappable"),
+    }
+    [after] = hostchanges.report(p, [])
+    fs = next(s for s in after.servers if s.name == "fs")
+    assert fs.argv == [BRIDGE, "--server", "fs", "--", *FS_ARGV]
+    # what is not a stdio server is left as it was
+    doc = hostformats.read(found.file.host.format, path.read_text())
+    original = hostformats.read(found.file.host.format, SAMPLES[host_id])
+    for s in after.servers:
+        if s.name != "fs":
+            assert s.transport is before[s.name].transport
+            assert _at(doc, s.loc) == _at(original, before[s.name].loc)
+
+    undone = hostchanges.undo_last(layout, bridge=BRIDGE, home=None)
+    assert undone is not None and undone.done and undone.restored == [path]
+    assert path.read_bytes() == SAMPLES[host_id].encode()
+
+
+def _at(data: object, loc: tuple[str | int, ...]) -> object:
+    for key in loc:
+        data = data[key]  # type: ignore[index]
+    return data
+
+
+def test_opencode_s_command_list_continue_s_list_and_fast_agent_s_nesting_keep_their_bytes(
+    tmp_path: Path, layout: Layout
+) -> None:
+    p = platform("linux", tmp_path)
+    paths = {h: place(p, h) for h in ("opencode", "continue", "fast-agent")}
+    for host_id in paths:
+        hostchanges.change(
+            layout, hostchanges.host_files(host_id, p, []), None, WRAP, bridge=BRIDGE, home="/h"
+        )
+    # the bridge goes first in opencode's one list, and the directory into its environment
+    assert paths["opencode"].read_text() == SAMPLES["opencode"].replace(
+        '"command": ["npx", ',
+        f'"command": ["{BRIDGE}", "--server", "fs", "--", "npx", ',
+    ).replace(
+        '"MY_ENV_VAR": "my_env_var_value",\n',
+        '"MY_ENV_VAR": "my_env_var_value",\n        "ROOTS_MANAGER_HOME": "/h",\n',
+    )
+    # new items take the quotes of their neighbours, the command those of the one it replaces
+    assert paths["continue"].read_text() == SAMPLES["continue"].replace(
+        "    command: npx\n    args:\n",
+        f"    command: {BRIDGE}\n    args:\n"
+        '      - "--server"\n      - "fs"\n      - "--"\n      - "npx"\n',
+    ).replace(
+        "      ROOT: ${{ secrets.ROOT }}\n",
+        "      ROOT: ${{ secrets.ROOT }}\n      ROOTS_MANAGER_HOME: /h\n",
+    )
+    assert paths["fast-agent"].read_text() == SAMPLES["fast-agent"].replace(
+        'command: "npx"', f'command: "{BRIDGE}"'
+    ).replace('args: ["-y", ', 'args: ["--server", "fs", "--", "npx", "-y", ').replace(
+        "        KEY: value\n", "        KEY: value\n        ROOTS_MANAGER_HOME: /h\n"
+    )
+    for host_id, path in paths.items():
+        change(layout, p, host_id, UNWRAP)
+        assert path.read_text() == SAMPLES[host_id], host_id
+
+
+def test_keys_made_for_the_bridge_are_taken_out_again(tmp_path: Path, layout: Layout) -> None:
+    p = platform("linux", tmp_path)
+    opencode = '{\n  "mcp": {\n    "fs": {\n      "type": "local",\n      "command": ["uvx", "srv"]\n    }\n  }\n}\n'
+    cont = "mcpServers:\n- name: fs\n  command: srv\n  # its own comment\n- name: web\n  url: https://example.invalid/mcp\n"
+    for host_id, text in (("opencode", opencode), ("continue", cont)):
+        path = place(p, host_id, text)
+        files = hostchanges.host_files(host_id, p, [])
+        hostchanges.change(layout, files, None, WRAP, bridge=BRIDGE, home="/h")
+        [found] = [r for r in hostchanges.report(p, []) if r.file.host.id == host_id]
+        fs = next(s for s in found.servers if s.name == "fs")
+        assert fs.env == {"ROOTS_MANAGER_HOME": "/h"} and fs.wrapped is not None
+        hostchanges.change(layout, files, None, UNWRAP)
+        assert path.read_text() == text, host_id
+    # a Continue entry without a name has none to be shown under: it is not wrapped
+    place(p, "continue", "mcpServers:\n- command: srv\n")
+    [r] = change(layout, p, "continue", WRAP)
+    assert [(o.name, o.status, o.detail) for o in r.outcomes] == [
+        ("#1", "not-wrappable", "no name")
+    ]
+
+
+def test_a_vs_code_profile_s_file_is_found_wrapped_and_undone(
+    tmp_path: Path, layout: Layout
+) -> None:
+    p = platform("linux", tmp_path)
+    profile = tmp_path / "xdg/Code/User/profiles/4f2a9c1"
+    mcp = profile / "mcp.json"
+    roo = profile / "globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json"
+    for path, host_id in ((mcp, "vscode"), (roo, "roo-code")):
+        path.parent.mkdir(parents=True)
+        path.write_text(SAMPLES[host_id])
+    found = hostchanges.report(p, [])
+    assert [(r.file.host.id, r.file.path, r.file.scope) for r in found] == [
+        ("vscode", mcp, "user"),
+        ("roo-code", roo, "user"),
+    ]
+    for host_id in ("vscode", "roo-code"):
+        [r] = change(layout, p, host_id, WRAP)
+        assert r.written and BRIDGE in r.file.path.read_text()
+        hostchanges.undo_last(layout, bridge=BRIDGE, home=None)
+        assert r.file.path.read_text() == SAMPLES[host_id]
 
 
 def test_comments_order_and_formatting_survive_a_wrap(tmp_path: Path, layout: Layout) -> None:
@@ -273,6 +491,79 @@ def test_a_host_writing_the_file_meanwhile_is_noticed(tmp_path: Path, layout: La
     assert hostrecord.load(layout).find(path2, ("mcpServers", "fs")) is None
 
 
+@pytest.mark.parametrize(
+    "how",
+    [
+        "into the file",
+        pytest.param("by a rename", marks=only_on_linux("only Linux swaps two files in one step")),
+    ],
+)
+def test_a_host_writing_just_before_our_rename_is_seen_after_it(
+    tmp_path: Path, layout: Layout, how: str
+) -> None:
+    p = platform("linux", tmp_path)
+    path = place(p, "cursor")
+
+    def host_writes(target: Path, text: str) -> None:
+        if how == "into the file":
+            target.write_text(text)  # the same file, truncated and written again
+        else:
+            new = target.with_name("host-tmp")
+            new.write_text(text)
+            os.replace(new, target)
+
+    by_host = SAMPLES["cursor"].replace("sse", "events")
+    writes = []
+
+    def host_writes_once(_file: object) -> None:
+        if not writes:
+            writes.append(1)
+            host_writes(path, by_host)
+
+    [r] = change(layout, p, "cursor", WRAP, before_rename=host_writes_once)
+    # the rename took the host's write away: it is seen, put back, and the change made again
+    assert r.written and r.error is None and writes == [1]
+    text = path.read_text()
+    assert "example.invalid/events" in text and BRIDGE in text
+    assert r.backup is not None and r.backup.read_text() == by_host
+    assert os.listdir(hostrecord.backups_dir(layout)) == [r.backup.name]  # none of the first try
+    assert sorted(os.listdir(path.parent)) == ["mcp.json"]
+
+    path2 = place(p, "windsurf")
+    count = []
+
+    def host_keeps_writing(_file: object) -> None:
+        count.append(1)
+        text = SAMPLES["windsurf"].replace('"disabled": false', f'"n": {len(count)}')
+        host_writes(path2, text)
+
+    [r2] = change(layout, p, "windsurf", WRAP, before_rename=host_keeps_writing)
+    assert not r2.written and r2.error is not None and "kept changing" in r2.error
+    assert [o.status for o in r2.outcomes] == ["not-wrappable"]  # fs: nothing said of it
+    # what the host wrote last is what the file holds
+    assert path2.read_text() == SAMPLES["windsurf"].replace('"disabled": false', '"n": 2')
+    assert hostrecord.load(layout).find(path2, ("mcpServers", "fs")) is None
+    assert len(os.listdir(hostrecord.backups_dir(layout))) == 1
+
+
+def test_the_diff_of_a_big_file_is_the_one_difflib_gives() -> None:
+    lines = [f'    "key {i}": "value {i * 7 % 1000}",\n' for i in range(40_000)]
+    before = "{\n" + "".join(lines) + '    "end": 0\n}\n'
+    edited = list(lines)
+    edited[5] = '    "key 5": "changed",\n'
+    edited[20_000:20_002] = ['    "new": 1,\n']
+    edited[39_990] += '    "added": 2,\n'
+    after = "{\n" + "".join(edited) + '    "end": 0\n}'  # and no line break at the end
+    expected = "".join(
+        difflib.unified_diff(
+            before.splitlines(keepends=True), after.splitlines(keepends=True), "f", "f"
+        )
+    )
+    expected += "\n\\ No newline at end of file\n"  # as diff marks it
+    assert hostdiff.unified(before, after, "f") == expected
+    assert hostdiff.unified(before, before, "f") == ""
+
+
 def test_a_server_wrapped_by_hand_is_recognised_and_unwrapped(
     tmp_path: Path, layout: Layout
 ) -> None:
@@ -310,6 +601,23 @@ def test_two_hosts_with_one_key_for_two_commands_get_two_names(
     assert servers["fs-windsurf"].fingerprint == fingerprint(
         ["npx", "-y", "@modelcontextprotocol/server-other"]
     )
+
+
+def test_one_key_for_two_commands_in_two_files_of_one_step_gets_two_names(
+    tmp_path: Path, layout: Layout, store: Store
+) -> None:
+    p = platform("linux", tmp_path / "home")
+    place(p, "gemini-cli")
+    project = tmp_path / "work" / "app"
+    (project / ".gemini").mkdir(parents=True)
+    other = SAMPLES["gemini-cli"].replace("server-filesystem", "server-other")
+    (project / ".gemini" / "settings.json").write_text(other)
+    files = hostchanges.host_files("gemini-cli", p, [str(project)])
+    user, mine = hostchanges.change(layout, files, None, WRAP, bridge=BRIDGE)
+    assert (user.outcomes[0].server, mine.outcomes[0].server) == ("fs", "fs-gemini-cli")
+    assert set(store.read().servers) == {"fs", "fs-gemini-cli"}
+    [step] = hostrecord.load(layout).changes
+    assert [f.file for f in step.files] == [str(f.path) for f in files]
 
 
 def test_a_wrapped_server_is_known_and_its_first_start_asks_nothing(
@@ -365,9 +673,10 @@ def test_undo_takes_back_the_last_change(tmp_path: Path, layout: Layout) -> None
     change(layout, p, "codex", UNWRAP, "fs")
     assert path.read_text() == SAMPLES["codex"]
     last = hostchanges.last_change(layout)
-    assert last is not None and last.action == UNWRAP and last.servers == ["fs"]
+    assert last is not None and last.action == UNWRAP
+    assert [(f.file, f.servers) for f in last.files] == [(str(path), ["fs"])]
     r = hostchanges.undo_last(layout, bridge=BRIDGE, home=None)
-    assert r is not None and r.written and path.read_bytes() == wrapped
+    assert r is not None and r.done and r.restored == [path] and path.read_bytes() == wrapped
     r = hostchanges.undo_last(layout, bridge=BRIDGE, home=None)
     assert r is not None and path.read_text() == SAMPLES["codex"]
     assert hostchanges.last_change(layout) is None
@@ -376,19 +685,32 @@ def test_undo_takes_back_the_last_change(tmp_path: Path, layout: Layout) -> None
 def test_project_files_are_found_under_the_roots(tmp_path: Path, layout: Layout) -> None:
     p = platform("linux", tmp_path / "home")
     project = tmp_path / "work" / "app"
-    for rel, host_id in (
+    in_project = (
         (".mcp.json", "claude-code"),
         (".vscode/mcp.json", "vscode"),
         (".cursor/mcp.json", "cursor"),
         (".zed/settings.json", "zed"),
         (".gemini/settings.json", "gemini-cli"),
-    ):
+        (".qwen/settings.json", "qwen-code"),
+        ("opencode.jsonc", "opencode"),
+        ("fastagent.config.yaml", "fast-agent"),
+        (".roo/mcp.json", "roo-code"),
+        (".continue/mcpServers/fs.yaml", "continue"),
+        (".continue/mcpServers/more.yaml", "continue"),
+        (".kiro/settings/mcp.json", "kiro"),
+        (".amp/settings.json", "amp"),
+    )
+    for rel, host_id in in_project:
         f = project / rel
         f.parent.mkdir(parents=True, exist_ok=True)
         f.write_text(SAMPLES[host_id])
+    (project / ".continue/mcpServers/README.md").write_text("# not a block\n")
     found = hostchanges.report(p, [str(project), str(tmp_path / "elsewhere")])
     assert sorted((r.file.host.id, r.file.scope) for r in found) == sorted(
-        (h, "project") for h in ("claude-code", "vscode", "cursor", "zed", "gemini-cli")
+        (h, "project") for _, h in in_project
+    )
+    assert sorted(str(r.file.path.relative_to(project)) for r in found) == sorted(
+        rel for rel, _ in in_project
     )
     assert all(r.file.project == project and r.servers for r in found)
     files = hostchanges.host_files("vscode", p, [str(project)])
@@ -412,7 +734,7 @@ def test_the_file_keeps_its_mode_and_a_link_stays_a_link(tmp_path: Path, layout:
 
 
 def test_every_host_is_in_the_catalogue_once() -> None:
-    assert len({h.id for h in HOSTS}) == len(HOSTS) == 10
+    assert len({h.id for h in HOSTS}) == len(HOSTS) == 18
 
 
 def test_the_bridge_is_found_beside_this_program(tmp_path: Path) -> None:
@@ -470,6 +792,17 @@ def test_a_command_with_host_variables_is_known_but_not_fixed(
         # VS Code starts it with the folder filled in: trusted on first use, nothing asked
         assert state.server_started("fs", ["npx", "srv", "/work/app"], "s1") is None
         assert state.servers["fs"].fingerprint == fingerprint(["npx", "srv", "/work/app"])
+
+
+def test_opencode_s_env_references_make_a_command_known_by_name_only(
+    tmp_path: Path, layout: Layout, store: Store
+) -> None:
+    p = platform("linux", tmp_path)
+    text = '{"mcp": {"gh": {"type": "local", "command": ["gh-mcp", "--token={env:GH_TOKEN}"]}}}'
+    place(p, "opencode", text)
+    change(layout, p, "opencode", WRAP)
+    with store.transaction() as state:
+        assert "gh" in state.servers and state.servers["gh"].fingerprint is None
 
 
 def test_new_keys_go_next_to_the_command_in_toml_and_yaml(tmp_path: Path, layout: Layout) -> None:

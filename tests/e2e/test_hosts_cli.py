@@ -3,6 +3,10 @@
 The end-to-end test wraps a Claude Desktop file holding the reference filesystem server, then
 starts the very command the file now holds, the way a host does: with the Python SDK's client
 (which declares no roots capability) and its reduced environment plus the entry's ``env``.
+Undo is tried over commands that change several files and after hand edits; the files hosts
+really have are tried too: a ``~/.claude.json`` of a hundred megabytes, a named pipe or a link
+in a file's place, a file that is not a table, read-only files and folders (as a user without
+root's power over every file's mode).
 """
 
 from __future__ import annotations
@@ -20,8 +24,8 @@ import anyio
 import pytest
 from mcp import Client, StdioServerParameters
 
-from tests.conftest import run_cli
-from tests.core.hosts_samples import BROKEN, SAMPLES
+from tests.conftest import only_on_linux, run_cli
+from tests.core.hosts_samples import BROKEN, SAMPLES, claude_code_history
 from tests.e2e.test_bridge_filesystem import make, until
 
 
@@ -32,7 +36,14 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     home.mkdir()
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
-    for name in ("APPDATA", "CLAUDE_CONFIG_DIR", "CODEX_HOME"):
+    for name in (
+        "APPDATA",
+        "CLAUDE_CONFIG_DIR",
+        "CODEX_HOME",
+        "CONTINUE_GLOBAL_DIR",
+        "FAST_AGENT_HOME",
+        "OPENCODE_CONFIG",
+    ):
         monkeypatch.delenv(name, raising=False)
     return home
 
@@ -177,3 +188,316 @@ def test_a_wrapped_claude_desktop_server_gets_the_granted_folders(
     assert time.monotonic() - started < 60
     # no consent was asked: the command the user wrapped is the one that ran
     assert json.loads(run_cli("servers", "list", "--json").stdout)[0]["pending"] == []
+
+
+def _project(tmp_path: Path) -> Path:
+    folder = tmp_path / "work" / "app"
+    folder.mkdir(parents=True)
+    run_cli("roots", "add", str(folder))
+    return folder
+
+
+USER_AND_PROJECT = {
+    "gemini-cli": (Path(".gemini/settings.json"), Path(".gemini/settings.json")),
+    "vscode": (Path(".config/Code/User/mcp.json"), Path(".vscode/mcp.json")),
+    "opencode": (Path(".config/opencode/opencode.json"), Path("opencode.jsonc")),
+    "continue": (Path(".continue/config.yaml"), Path(".continue/mcpServers/fs.yaml")),
+}
+
+
+@pytest.mark.parametrize("host_id", sorted(USER_AND_PROJECT))
+def test_undo_takes_back_every_file_of_one_command(
+    home: Path, tmp_path: Path, host_id: str
+) -> None:
+    user_rel, project_rel = USER_AND_PROJECT[host_id]
+    user, project = home / user_rel, _project(tmp_path) / project_rel
+    for path in (user, project):
+        path.parent.mkdir(parents=True, exist_ok=True)  # opencode's is in the project's root
+        path.write_text(SAMPLES[host_id], encoding="utf-8")
+    wrapped = json.loads(run_cli("hosts", "wrap", host_id, "--all", "--json").stdout)
+    assert [f["path"] for f in wrapped["files"] if f["written"]] == [str(user), str(project)]
+
+    undo = json.loads(run_cli("hosts", "undo", "--json").stdout)
+    # one command, one undo: both files are as they were, byte for byte
+    assert user.read_text() == project.read_text() == SAMPLES[host_id]
+    assert undo["restored"] == [str(user), str(project)]
+    assert undo["undone"]["action"] == "wrap" and undo["undone"]["done"] is True
+    assert [s["status"] for f in undo["files"] for s in f["servers"]] == ["unwrapped"] * 2
+    nothing = json.loads(run_cli("hosts", "undo", "--json").stdout)
+    assert nothing["undone"] is None and nothing["files"] == []
+
+    run_cli("hosts", "wrap", host_id, "--all")
+    run_cli("hosts", "unwrap", host_id, "fs")
+    out = run_cli("hosts", "undo").stdout  # takes back the unwrap of both files
+    assert "took back the unwrap of " in out and f"restored {user}, {project}" in out
+    assert SAMPLES[host_id] not in (user.read_text(), project.read_text())
+    assert "restored" in run_cli("hosts", "undo").stdout
+    assert user.read_text() == project.read_text() == SAMPLES[host_id]
+    assert run_cli("hosts", "undo").stdout == "no host change to undo\n"
+
+
+def test_undo_reads_the_changes_older_versions_recorded_one_file_each(
+    home: Path, tmp_path: Path, rm_home: Path
+) -> None:
+    user = home / ".gemini" / "settings.json"
+    project = _project(tmp_path) / ".gemini" / "settings.json"
+    for path in (user, project):
+        path.parent.mkdir(parents=True)
+        path.write_text(SAMPLES["gemini-cli"], encoding="utf-8")
+    run_cli("hosts", "wrap", "gemini-cli", "--all")
+    record = rm_home / "hosts" / "record.json"
+    doc = json.loads(record.read_text())
+    # what the versions before steps wrote: an entry, with an id of its own, for each file
+    assert [c["file"] for c in doc["changes"]] == [str(user), str(project)]
+    assert len({c["id"] for c in doc["changes"]}) == 1
+    doc["changes"][0]["id"] = "0123456789ab"
+    record.write_text(json.dumps(doc, indent=2))
+    first = json.loads(run_cli("hosts", "undo", "--json").stdout)
+    assert first["restored"] == [str(project)] and user.read_text() != SAMPLES["gemini-cli"]
+    second = json.loads(run_cli("hosts", "undo", "--json").stdout)
+    assert second["restored"] == [str(user)] and user.read_text() == SAMPLES["gemini-cli"]
+    assert project.read_text() == SAMPLES["gemini-cli"]
+
+
+def test_undo_goes_on_after_a_hand_edit_took_a_server_away(home: Path) -> None:
+    servers = {
+        "a": {"command": "npx", "args": ["-y", "pkg-a"]},
+        "b": {"command": "uvx", "args": ["pkg-b"]},
+    }
+    path = claude_desktop(home, json.dumps({"mcpServers": servers}, indent=2) + "\n")
+    run_cli("hosts", "wrap", "claude-desktop", "a")
+    run_cli("hosts", "wrap", "claude-desktop", "b")
+    doc = json.loads(path.read_text())
+    del doc["mcpServers"]["b"]  # by hand
+    path.write_text(json.dumps(doc, indent=2) + "\n")
+    by_hand = path.read_bytes()
+
+    first = json.loads(run_cli("hosts", "undo", "--json").stdout)
+    assert first["undone"] == {"action": "wrap", "at": first["undone"]["at"], "done": True}
+    assert first["restored"] == [] and "error" not in first
+    [file] = first["files"]
+    assert file["notes"] == [f"'b' is no longer in {path}: nothing of it to take back"]
+    assert path.read_bytes() == by_hand
+    # and the undo before it goes on
+    second = run_cli("hosts", "undo")
+    assert "  a: unwrapped\n" in second.stdout and f"restored {path}" in second.stdout
+    assert json.loads(path.read_text()) == {"mcpServers": {"a": servers["a"]}}
+    assert run_cli("hosts", "undo").stdout == "no host change to undo\n"
+
+    run_cli("hosts", "wrap", "claude-desktop", "a")
+    path.unlink()
+    gone = run_cli("hosts", "undo")
+    assert f"  {path} no longer exists: nothing of it to take back\n" in gone.stdout
+    assert "nothing was left to restore" in gone.stdout
+    assert run_cli("hosts", "undo").stdout == "no host change to undo\n"
+
+
+def _json_failure(*args: str, code: int = 1) -> dict[str, object]:
+    proc = run_cli(*args, "--json", check=False)
+    assert proc.returncode == code, (args, proc.stdout, proc.stderr)
+    doc = json.loads(proc.stdout)  # one document, whatever went wrong
+    assert doc["version"] == 1 and set(doc["error"]) == {"code", "message"}
+    return doc  # type: ignore[no-any-return]
+
+
+def test_every_json_failure_of_the_hosts_commands_is_an_error_object(
+    home: Path, rm_home: Path
+) -> None:
+    path = claude_desktop(home, SAMPLES["claude-desktop"])
+    missing = _json_failure("hosts", "wrap", "claude-desktop", "nope")
+    assert missing["error"] == {
+        "code": "no-such-server",
+        "message": f"no server named 'nope' in these files: {path}",
+    }
+    relative = _json_failure("hosts", "wrap", "claude-desktop", "fs", "--bridge", "roots-bridge")
+    assert relative["error"]["code"] == "no-bridge"  # type: ignore[index]
+
+    path.write_text(BROKEN["json"][0])
+    broken = _json_failure("hosts", "wrap", "claude-desktop", "--all")
+    assert broken["error"]["code"] == "not-changed"  # type: ignore[index]
+    assert "syntax error" in broken["error"]["message"]  # type: ignore[index]
+    assert broken["files"][0]["error"] == broken["error"]["message"]  # type: ignore[index]
+
+    record = rm_home / "hosts" / "record.json"
+    record.parent.mkdir(parents=True, exist_ok=True)
+    record.write_text("{ damaged")
+    damaged = _json_failure("hosts", "undo")
+    assert damaged["error"]["code"] == "record" and str(record) in damaged["error"]["message"]  # type: ignore[index]
+
+    (rm_home / "store.json").write_text("{ damaged")
+    store = _json_failure("hosts", "list", code=3)
+    assert store["error"]["code"] == "store"  # type: ignore[index]
+
+
+def test_a_claude_code_file_of_a_hundred_megabytes_is_wrapped_and_undone_exactly(
+    home: Path,
+) -> None:
+    path = home / ".claude.json"
+    path.write_text(claude_code_history(100 << 20), encoding="utf-8")
+    original = path.read_bytes()
+    assert len(original) >= 100 << 20
+    [found] = listed()["files"]  # type: ignore[misc]
+    assert found["error"] is None and [s["name"] for s in found["servers"]] == ["fs"]
+    wrapped = json.loads(run_cli("hosts", "wrap", "claude-code", "--all", "--json").stdout)
+    [file] = wrapped["files"]
+    assert file["written"] and [s["status"] for s in file["servers"]] == ["wrapped"]
+    # the diff is of the entry, with its context, numbered as in the file
+    first_line = original[: original.index(b'"command": "npx"')].count(b"\n") + 1
+    assert file["diff"].split("\n")[2].startswith(f"@@ -{first_line - 3},")
+    assert len(file["diff"]) < 2000
+    entry = json.loads(path.read_bytes())["mcpServers"]["fs"]
+    assert entry["args"][:4] == ["--server", "fs", "--", "npx"]
+    run_cli("hosts", "undo")
+    assert path.read_bytes() == original
+
+
+@pytest.mark.parametrize("kind", ["named pipe", "link to nothing", "link to /dev/zero"])
+def test_what_stands_in_a_config_files_place_is_an_error_naming_it(home: Path, kind: str) -> None:
+    path = home / ".claude.json"
+    if kind == "named pipe":
+        os.mkfifo(path)
+        reason = f"{path} is a named pipe (FIFO), not a regular file"
+    elif kind == "link to nothing":
+        os.symlink(home / "gone.json", path)
+        reason = f"{path} is a symbolic link to {home / 'gone.json'}, which does not exist"
+    else:
+        os.symlink("/dev/zero", path)
+        reason = f"{path} (a symbolic link to /dev/zero) is a character device, not a regular file"
+    # read neither for ever nor until a writer comes
+    doc = json.loads(run_cli("hosts", "list", "--json", timeout=30).stdout)
+    assert [(f["path"], f["error"], f["servers"]) for f in doc["files"]] == [
+        (str(path), reason, [])
+    ]
+    assert reason in run_cli("hosts", "list", timeout=30).stdout
+    wrap = run_cli("hosts", "wrap", "claude-code", "--all", check=False, timeout=30)
+    assert wrap.returncode == 1 and f"  not changed: {reason}\n" in wrap.stdout
+    assert "no configuration file" not in wrap.stdout
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ('[{"mcpServers": {}}]\n', "a list"),
+        ("null\n", "null"),
+        ('"x"', "a string"),
+        ("7", "a number"),
+    ],
+)
+def test_a_file_that_is_not_a_table_of_settings_is_an_error_naming_it(
+    home: Path, text: str, kind: str
+) -> None:
+    path = claude_desktop(home, text)
+    reason = f"{path} holds {kind} at its top level, not a table of settings"
+    [found] = listed()["files"]  # type: ignore[misc]
+    assert found["error"] == reason and found["servers"] == []
+    wrap = run_cli("hosts", "wrap", "claude-desktop", "--all", check=False)
+    assert wrap.returncode == 1 and f"  not changed: {reason}\n" in wrap.stdout
+    named = run_cli("hosts", "wrap", "claude-desktop", "fs", check=False)
+    assert named.returncode == 1 and reason in named.stdout
+    assert path.read_text() == text
+
+
+def _without_override() -> None:  # pragma: no cover - runs in the child before exec
+    """Drop root's power over every file's mode (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH): the
+    command then meets read-only files and folders as a user does."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    pr_capbset_drop = 24
+    for cap in (1, 2):
+        if libc.prctl(pr_capbset_drop, cap, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP) failed")
+
+
+def run_as_user(*args: str) -> subprocess.CompletedProcess[str]:
+    """``roots-manager ARGS`` as an ordinary user would run it: root runs it without the power
+    to write what is read-only (the files stay root's, so every folder stays reachable)."""
+    return subprocess.run(
+        [sys.executable, "-m", "roots_manager.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=os.environ.copy(),
+        preexec_fn=_without_override if os.geteuid() == 0 else None,
+    )
+
+
+@only_on_linux("file modes and the capabilities root drops to meet them are Linux's")
+@pytest.mark.parametrize("locked", ["file", "folder", "unreadable file"])
+def test_a_read_only_file_or_folder_is_refused_in_one_sentence(
+    home: Path, rm_home: Path, locked: str
+) -> None:
+    path = home / ".cursor" / "mcp.json"
+    path.parent.mkdir()
+    path.write_text(SAMPLES["cursor"], encoding="utf-8")
+    run_cli("servers", "list")  # the per-user directory, made before the locks
+    target, mode, restore = {
+        "file": (path, 0o444, 0o644),
+        "folder": (path.parent, 0o555, 0o755),
+        "unreadable file": (path, 0o000, 0o644),
+    }[locked]
+    reason = {
+        "file": f"{path} is read-only",
+        "folder": f"the folder of {path} is read-only, and the new file is written there "
+        "before it takes the old one's place",
+        "unreadable file": f"{path} cannot be read: permission denied",
+    }[locked]
+    target.chmod(mode)
+    try:
+        human = run_as_user("hosts", "wrap", "cursor", "--all")
+        assert human.returncode == 1, human.stdout + human.stderr
+        # of the server that would have been wrapped, nothing (the remote one is as it was)
+        web = "  web: not wrappable (a remote server: its roots do not go over stdio)\n"
+        readable = locked != "unreadable file"
+        assert human.stdout == f"{path}:\n{web * readable}  not changed: {reason}\n"
+        assert human.stderr == ""
+        as_json = run_as_user("hosts", "wrap", "cursor", "--all", "--json")
+        assert as_json.returncode == 1
+        doc = json.loads(as_json.stdout)
+        assert doc["error"] == {"code": "not-changed", "message": f"not changed: {reason}"}
+        [file] = doc["files"]
+        assert not file["written"] and file["backup"] is None
+        outcomes = [(s["name"], s["status"]) for s in file["servers"]]
+        assert outcomes == [("web", "not-wrappable")] * readable
+        if locked == "unreadable file":
+            [found] = json.loads(run_as_user("hosts", "list", "--json").stdout)["files"]
+            assert found["error"] == reason
+    finally:
+        target.chmod(restore)
+    assert path.read_text() == SAMPLES["cursor"]
+    assert os.listdir(path.parent) == ["mcp.json"]  # no temporary file left
+    backups = rm_home / "hosts" / "backups"
+    assert not backups.exists() or os.listdir(backups) == []
+    record = rm_home / "hosts" / "record.json"
+    assert not record.exists() or json.loads(record.read_text())["wrapped"] == []
+
+
+@only_on_linux("file modes and the capabilities root drops to meet them are Linux's")
+def test_undo_keeps_a_file_it_could_not_change_for_the_next_undo(
+    home: Path, tmp_path: Path
+) -> None:
+    user = home / ".gemini" / "settings.json"
+    project = _project(tmp_path) / ".gemini" / "settings.json"
+    for path in (user, project):
+        path.parent.mkdir(parents=True)
+        path.write_text(SAMPLES["gemini-cli"], encoding="utf-8")
+    run_cli("hosts", "wrap", "gemini-cli", "--all")
+    wrapped = project.read_bytes()
+    project.chmod(0o444)
+    try:
+        partly = run_as_user("hosts", "undo", "--json")
+    finally:
+        project.chmod(0o644)
+    assert partly.returncode == 1
+    doc = json.loads(partly.stdout)
+    assert doc["restored"] == [str(user)] and doc["undone"]["done"] is False
+    assert doc["error"] == {
+        "code": "not-changed",
+        "message": f"not changed: {project} is read-only",
+    }
+    assert user.read_text() == SAMPLES["gemini-cli"] and project.read_bytes() == wrapped
+    # the step keeps the file it could not change, and the next undo takes it back
+    rest = run_cli("hosts", "undo")
+    assert f"restored {project}\n" in rest.stdout and str(user) not in rest.stdout
+    assert project.read_text() == SAMPLES["gemini-cli"]
+    assert run_cli("hosts", "undo").stdout == "no host change to undo\n"

@@ -1,14 +1,18 @@
 """The host commands of ``roots-manager``: ``hosts list|wrap|unwrap|undo`` and ``effective --watch``.
 
 The ``--json`` outputs are a contract for hosts and scripts (``docs/hosts.md``): each carries
-``"version": 1``, and a field is only ever added.
+``"version": 1``, and a field is only ever added. Whatever fails under ``--json`` says so on
+stdout as well, in an ``"error"`` object (a code for scripts, a message for people), so that a
+script reads one document whatever happens.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from roots_manager.cli.text import json_text, print_json, shown, table
@@ -18,7 +22,7 @@ from roots_manager.core.paths import platform_home
 
 if TYPE_CHECKING:
     from roots_manager.core.hosts.declared import HostServer
-    from roots_manager.core.hosts.operations import FileReport, FileResult
+    from roots_manager.core.hosts.operations import FileReport, FileResult, UndoResult
     from roots_manager.core.store.file import Store
 
 # What the commands need is imported in them: building the parser, which every call of
@@ -27,6 +31,49 @@ if TYPE_CHECKING:
 JSON_VERSION = 1
 EXIT_REFUSED = 1
 EXIT_USAGE = 2
+EXIT_STORE = 3
+
+Command = Callable[["Store", argparse.Namespace], int]
+
+
+def error_json(code: str, message: str) -> dict[str, Any]:
+    """The document a ``--json`` command prints when it fails."""
+    return {"version": JSON_VERSION, "error": {"code": code, "message": message}}
+
+
+def _errors_as_json(command: Command) -> Command:
+    """*command*, whose refusals under ``--json`` are printed as :func:`error_json` (without
+    it, they go on as usual to the command line's own handler, which prints them on stderr)."""
+
+    @functools.wraps(command)
+    def run(store: Store, args: argparse.Namespace) -> int:
+        from roots_manager.core.hosts.operations import HostRefusal
+        from roots_manager.core.hosts.record import RecordError
+        from roots_manager.core.refusal import Refusal
+        from roots_manager.core.store.file import StoreError
+        from roots_manager.core.uri import UriError
+
+        try:
+            return command(store, args)
+        except BrokenPipeError:
+            raise
+        except (StoreError, Refusal, UriError, OSError) as exc:
+            if not args.json:
+                raise
+            if isinstance(exc, StoreError):
+                code, exit_code = "store", EXIT_STORE
+            elif isinstance(exc, HostRefusal):
+                code, exit_code = exc.code, EXIT_REFUSED
+            elif isinstance(exc, RecordError):
+                code, exit_code = "record", EXIT_REFUSED
+            elif isinstance(exc, OSError):
+                code, exit_code = "io", EXIT_REFUSED
+            else:
+                code, exit_code = "refused", EXIT_REFUSED
+            print_json(error_json(code, str(exc)))
+            return exit_code
+
+    return run
 
 
 def _server_json(s: HostServer) -> dict[str, Any]:
@@ -70,6 +117,7 @@ def _status(s: HostServer) -> str:
     return f"not wrappable: {s.problem}"
 
 
+@_errors_as_json
 def cmd_hosts_list(store: Store, args: argparse.Namespace) -> int:
     from roots_manager.core.hosts import operations as hostchanges
 
@@ -107,40 +155,53 @@ def _result_json(r: FileResult) -> dict[str, Any]:
             {"name": o.name, "status": o.status, "bridge_server": o.server, "detail": o.detail}
             for o in r.outcomes
         ],
+        "notes": r.notes,
     }
+
+
+def _not_changed(results: list[FileResult]) -> dict[str, Any] | None:
+    """The ``"error"`` of a result document, if a file could not be changed."""
+    errors = [r.error for r in results if r.error]
+    return error_json("not-changed", "; ".join(errors))["error"] if errors else None
 
 
 def _print_results(results: list[FileResult], args: argparse.Namespace, action: str) -> int:
     if args.json:
-        print_json(
-            {
-                "version": JSON_VERSION,
-                "action": action,
-                "dry_run": args.dry_run,
-                "files": [_result_json(r) for r in results],
-            }
-        )
+        doc = {
+            "version": JSON_VERSION,
+            "action": action,
+            "dry_run": args.dry_run,
+            "files": [_result_json(r) for r in results],
+        }
+        error = _not_changed(results)
+        print_json(doc if error is None else {**doc, "error": error})
     else:
-        for r in results:
-            print(f"{shown(str(r.file.path))}:")
-            if args.dry_run and r.diff:
-                print(shown_diff(r.diff), end="")
-            for o in r.outcomes:
-                name = f" as {o.server!r}" if o.server and o.server != o.name else ""
-                detail = f" ({o.detail})" if o.detail else ""
-                status = o.status.replace("-", " ")
-                if args.dry_run and o.status in ("wrapped", "unwrapped"):
-                    status = f"would be {status}"
-                print(f"  {shown(o.name)}: {status}{shown(name)}{shown(detail)}")
-            if r.error:
-                print(f"  {shown(r.error)}")
-            elif r.written:
-                print(f"  backup of the previous file: {shown(str(r.backup))}")
-                if not r.file.host.reloads:
-                    print(f"  restart {r.file.host.label} to apply")
+        _print_files(results, args.dry_run)
         if not results:
             print("no configuration file of this host was found")
     return EXIT_REFUSED if any(r.error for r in results) else 0
+
+
+def _print_files(results: list[FileResult], dry_run: bool) -> None:
+    for r in results:
+        print(f"{shown(str(r.file.path))}:")
+        for note in r.notes:
+            print(f"  {shown(note)}")
+        if dry_run and r.diff:
+            print(shown_diff(r.diff), end="")
+        for o in r.outcomes:
+            name = f" as {o.server!r}" if o.server and o.server != o.name else ""
+            detail = f" ({o.detail})" if o.detail else ""
+            status = o.status.replace("-", " ")
+            if dry_run and o.status in ("wrapped", "unwrapped"):
+                status = f"would be {status}"
+            print(f"  {shown(o.name)}: {status}{shown(name)}{shown(detail)}")
+        if r.error:
+            print(f"  {shown(r.error)}")
+        elif r.written:
+            print(f"  backup of the previous file: {shown(str(r.backup))}")
+            if not r.file.host.reloads:
+                print(f"  restart {r.file.host.label} to apply")
 
 
 def shown_diff(diff: str) -> str:
@@ -189,33 +250,75 @@ def _change(store: Store, args: argparse.Namespace, action: str) -> int:
     return _print_results(results, args, action)
 
 
+@_errors_as_json
 def cmd_hosts_wrap(store: Store, args: argparse.Namespace) -> int:
     from roots_manager.core.hosts.operations import WRAP
 
     return _change(store, args, WRAP)
 
 
+@_errors_as_json
 def cmd_hosts_unwrap(store: Store, args: argparse.Namespace) -> int:
     from roots_manager.core.hosts.operations import UNWRAP
 
     return _change(store, args, UNWRAP)
 
 
+@_errors_as_json
 def cmd_hosts_undo(store: Store, args: argparse.Namespace) -> int:
     from roots_manager.core.hosts import operations as hostchanges
     from roots_manager.core.hosts.wrap import home_for_hosts
 
     last = hostchanges.last_change(store.layout)
-    if last is None:
-        print("no host change to undo")
-        return 0
-    result = hostchanges.undo_last(
-        store.layout,
-        bridge=_bridge(args) if last.action == hostchanges.UNWRAP else "",
-        home=home_for_hosts(store.layout.home, platform_home()),
+    undone = (
+        None
+        if last is None
+        else hostchanges.undo_last(
+            store.layout,
+            bridge=_bridge(args) if last.action == hostchanges.UNWRAP else "",
+            home=home_for_hosts(store.layout.home, platform_home()),
+        )
     )
-    assert result is not None
-    return _print_results([result], args, "undo")
+    if args.json:
+        print_json(_undo_json(undone))
+    elif undone is None:
+        print("no host change to undo")
+    else:
+        _print_files(undone.files, False)
+        print(shown(_undo_summary(undone)))
+    return 0 if undone is None or undone.done else EXIT_REFUSED
+
+
+def _undo_json(undone: UndoResult | None) -> dict[str, Any]:
+    doc: dict[str, Any] = {
+        "version": JSON_VERSION,
+        "action": "undo",
+        "dry_run": False,
+        "undone": None,
+        "restored": [],
+        "files": [],
+    }
+    if undone is None:
+        return doc
+    step = undone.step
+    doc["undone"] = {"action": step.action, "at": step.at, "done": undone.done}
+    doc["restored"] = [str(p) for p in undone.restored]
+    doc["files"] = [_result_json(r) for r in undone.files]
+    error = _not_changed(undone.files)
+    return doc if error is None else {**doc, "error": error}
+
+
+def _undo_summary(undone: UndoResult) -> str:
+    what = f"the {undone.step.action} of {undone.step.at}"
+    restored = ", ".join(str(p) for p in undone.restored)
+    if not undone.done:
+        return (
+            f"{what} is not all taken back: run roots-manager hosts undo again once the files "
+            "above can be changed" + (f" (restored: {restored})" if restored else "")
+        )
+    if not restored:
+        return f"took back {what}: nothing was left to restore"
+    return f"took back {what}: restored {restored}"
 
 
 def watch_effective(store: Store, server_ref: str, as_json: bool) -> int:

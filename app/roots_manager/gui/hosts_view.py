@@ -28,7 +28,7 @@ from roots_manager.core.hosts import operations as hostchanges
 from roots_manager.core.hosts.declared import Transport
 from roots_manager.core.hosts.known import Platform
 from roots_manager.core.hosts.operations import FileReport, FileResult
-from roots_manager.core.hosts.record import ChangeRecord
+from roots_manager.core.hosts.record import ChangeStep
 from roots_manager.core.hosts.wrap import find_bridge, home_for_hosts
 from roots_manager.core.paths import platform_home
 from roots_manager.gui.rows_model import Index
@@ -214,7 +214,7 @@ class HostsPanel(QWidget):
         self.table.resizeColumnsToContents()
         self.undo_button.setEnabled(self._last_change() is not None)
 
-    def _last_change(self) -> ChangeRecord | None:
+    def _last_change(self) -> ChangeStep | None:
         try:
             return hostchanges.last_change(self.watcher.layout)
         except OSError:
@@ -243,10 +243,10 @@ class HostsPanel(QWidget):
         except (OSError, ValueError) as exc:
             self.change_failed.emit(str(exc))
             return
-        self._done(result)
+        self._done([result])
 
     def undo(self) -> None:
-        """Take back the last change of a host file."""
+        """Take back the last change, every file of it."""
         bridge = find_bridge()
         try:
             last = hostchanges.last_change(self.watcher.layout)
@@ -255,26 +255,32 @@ class HostsPanel(QWidget):
                     self.tr("roots-bridge cannot be found beside this program; reinstall it.")
                 )
                 return
-            result = hostchanges.undo_last(
+            undone = hostchanges.undo_last(
                 self.watcher.layout, bridge=bridge or "", home=self._home()
             )
         except (OSError, ValueError) as exc:
             self.change_failed.emit(str(exc))
             return
-        if result is not None:
-            self._done(result)
+        if undone is not None:
+            self._done(undone.files)
 
-    def _done(self, result: FileResult) -> None:
-        if result.error is not None:
-            self.change_failed.emit(result.error)
-        elif result.written:
-            host = result.file.host
-            self.hint.setText(
+    def _done(self, results: list[FileResult]) -> None:
+        errors = [r.error for r in results if r.error is not None]
+        if errors:
+            self.change_failed.emit("\n".join(errors))
+        written = [r for r in results if r.written]
+        hints = []
+        for host in {r.file.host.id: r.file.host for r in written}.values():
+            hints.append(
                 self.tr("Restart {host} to apply the change.").format(host=host.label)
                 if not host.reloads
                 else self.tr("{host} applies the change by itself.").format(host=host.label)
             )
+        hints += [note for r in results for note in r.notes]
+        if hints:
+            self.hint.setText("\n".join(hints))
             self.hint.setVisible(True)
-            self.hosts_changed.emit(result)
+        for r in written:
+            self.hosts_changed.emit(r)
         self.watcher.reload()
         self.refresh()

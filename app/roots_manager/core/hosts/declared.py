@@ -1,13 +1,18 @@
 """The servers a host file declares: how each is started, and whether it is behind the bridge.
 
 Hosts spell a stdio server alike (``command``, ``args``, ``env``) with a few exceptions: Goose
-says ``cmd`` and ``envs``, and Zed's older settings nest ``{"path", "args", "env"}`` under
-``command``. A remote server (a ``url``, or a ``type`` of http, sse or streamable HTTP) gets its
-roots from the host over HTTP, not from a bridge on stdio, so it is listed and never edited.
+says ``cmd`` and ``envs``, Zed's older settings nest ``{"path", "args", "env"}`` under
+``command``, and opencode keeps the command and its arguments in one list, ``command``, beside
+``environment`` (its schema allows no other key, so its arguments cannot go in an ``args``).
+Most hosts key their servers by name; Continue lists them, each entry naming itself. A remote
+server (a ``url``, or a ``type`` or fast-agent's ``transport`` of http, sse, streamable HTTP or
+opencode's remote) gets its roots from the host over HTTP, not from a bridge on stdio, so it is
+listed and never edited.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import os
 from collections.abc import Sequence
@@ -36,13 +41,16 @@ class LaunchKeys:
     """The keys an entry starts its server with."""
 
     command: str = "command"
-    args: str = "args"
+    args: str | None = "args"
+    """None: the arguments follow the command in the list *command* (opencode)."""
     env: str = "env"
 
 
 JSON_KEYS = LaunchKeys()
 GOOSE_KEYS = LaunchKeys("cmd", "args", "envs")
 ZED_LEGACY_KEYS = LaunchKeys("path", "args", "env")
+OPENCODE_KEYS = LaunchKeys("command", None, "environment")
+_HOST_KEYS = {"goose": GOOSE_KEYS, "opencode": OPENCODE_KEYS}
 
 
 @dataclass(frozen=True)
@@ -114,7 +122,7 @@ class HostServer:
 
 def containers(file: ConfigFile, data: Any) -> list[Location]:
     """The tables of servers in *data*: the host's key, and Claude Code's per-project tables."""
-    out: list[Location] = [(file.host.servers_key,)]
+    out: list[Location] = [(*file.host.servers_in, file.host.servers_key)]
     if file.host.id == "claude-code" and file.project is None:
         projects = data.get("projects") if isinstance(data, dict) else None
         if isinstance(projects, dict):
@@ -132,16 +140,19 @@ def _strings(value: Any) -> list[str] | None:
     return None
 
 
-def _entry(file: ConfigFile, container: Location, name: str, entry: Any) -> HostServer:
-    loc = (*container, name)
-    keys = GOOSE_KEYS if file.host.id == "goose" else JSON_KEYS
+def _entry(
+    file: ConfigFile, container: Location, key: str | int, entry: Any, name: str
+) -> HostServer:
+    """The server *entry*, at *key* of the table (or list) at *container*, named *name*."""
+    loc = (*container, key)
+    keys = _HOST_KEYS.get(file.host.id, JSON_KEYS)
 
     def other(problem: str, transport: Transport = Transport.OTHER) -> HostServer:
         return HostServer(file, name, container, loc, keys, transport, None, {}, None, problem)
 
     if not isinstance(entry, dict):
         return other("the entry is not a table")
-    kind = str(entry.get("type", "")).lower().replace(" ", "")
+    kind = str(entry.get("type", entry.get("transport", ""))).lower().replace(" ", "")
     if kind in REMOTE_TYPES or any(k in entry for k in REMOTE_KEYS):
         return other("a remote server: its roots do not go over stdio", Transport.REMOTE)
     if file.host.id == "goose" and kind not in ("", "stdio"):
@@ -149,17 +160,38 @@ def _entry(file: ConfigFile, container: Location, name: str, entry: Any) -> Host
     launch = entry
     if file.host.id == "zed" and isinstance(entry.get("command"), dict):
         launch, loc, keys = entry["command"], (*loc, "command"), ZED_LEGACY_KEYS
-    command = launch.get(keys.command)
-    if not isinstance(command, str) or not command:
-        return other("no command to start")
-    args = _strings(launch.get(keys.args, []))
-    if args is None:
-        return other(f"its {keys.args!r} is not a list of strings")
+    if keys.args is None:
+        if keys.command not in launch:
+            return other("no command to start")
+        argv = _strings(launch[keys.command])
+        if not argv or not argv[0]:
+            return other(f"its {keys.command!r} is not a command line (a list of strings)")
+    else:
+        command = launch.get(keys.command)
+        if not isinstance(command, str) or not command:
+            return other("no command to start")
+        args = _strings(launch.get(keys.args, []))
+        if args is None:
+            return other(f"its {keys.args!r} is not a list of strings")
+        argv = [command, *args]
     env = launch.get(keys.env, {})
     env = {str(k): str(v) for k, v in env.items()} if isinstance(env, dict) else {}
-    argv = [command, *args]
     return HostServer(
         file, name, container, loc, keys, Transport.STDIO, argv, env, parse_wrapped(argv)
+    )
+
+
+def _listed_entry(file: ConfigFile, container: Location, index: int, entry: Any) -> HostServer:
+    """The server *entry*, item *index* of a list: named by its ``name``, or ``#N`` (from 1),
+    and then never wrapped, as the host has no name to show it under."""
+    name = entry.get("name") if isinstance(entry, dict) else None
+    if isinstance(name, str) and name:
+        return _entry(file, container, index, entry, name)
+    server = _entry(file, container, index, entry, f"#{index + 1}")
+    if server.transport is not Transport.STDIO:
+        return server
+    return dataclasses.replace(
+        server, transport=Transport.OTHER, argv=None, env={}, wrapped=None, problem="no name"
     )
 
 
@@ -171,5 +203,7 @@ def servers(file: ConfigFile, data: Any) -> list[HostServer]:
         for key in container:
             table = table.get(key) if isinstance(table, dict) else None
         if isinstance(table, dict):
-            out.extend(_entry(file, container, str(n), e) for n, e in table.items())
+            out.extend(_entry(file, container, str(n), e, str(n)) for n, e in table.items())
+        elif file.host.listed and isinstance(table, list):
+            out.extend(_listed_entry(file, container, i, e) for i, e in enumerate(table))
     return out

@@ -20,13 +20,14 @@ import tomlkit.exceptions
 import tomlkit.items
 from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.scalarstring import DoubleQuotedScalarString, SingleQuotedScalarString
 from ruamel.yaml.util import load_yaml_guess_indent
 
 from roots_manager.core.hosts import jsonc
 from roots_manager.core.hosts.known import Format
 
-Location = tuple[str, ...]
-"""The keys from the top of a document to one server entry."""
+Location = tuple[str | int, ...]
+"""The keys (and, in a list, the indexes) from the top of a document to one server entry."""
 
 
 class SyntaxProblem(ValueError):
@@ -76,8 +77,26 @@ def plain(value: Any) -> Any:
     return value
 
 
+class _Entry:
+    """One entry of a JSON document being edited: its span in the text read, its text now."""
+
+    def __init__(self, start: int, end: int, text: str) -> None:
+        self.start = start
+        self.end = end
+        self.set(text)
+
+    def set(self, text: str) -> None:
+        self.text = text
+        self.root = jsonc.parse(text)
+
+
 class JsonDoc:
-    """A JSON (with comments) document edited at the spans of its values."""
+    """A JSON (with comments) document edited at the spans of its values.
+
+    Each entry edited is kept apart, as a text of its own, until the document is dumped: an edit
+    reads that entry again, not the whole file, which for Claude Code's ``~/.claude.json`` is a
+    hundred megabytes of project history.
+    """
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -85,70 +104,113 @@ class JsonDoc:
             self.root = jsonc.parse(text)
         except jsonc.JsoncError as exc:
             raise SyntaxProblem(exc.reason, exc.line) from exc
+        self._entries: dict[Location, _Entry] = {}
 
     def data(self) -> Any:
-        return self.root.value
+        value = self.root.value
+        for loc, entry in self._entries.items():
+            value = _replaced(value, loc, entry.root.value)
+        return value
 
     def dump(self) -> str:
-        return self.text
+        parts, at = [], 0
+        for entry in sorted(self._entries.values(), key=lambda e: e.start):
+            assert entry.start >= at, "two entries edited overlap"
+            parts += [self.text[at : entry.start], entry.text]
+            at = entry.end
+        parts.append(self.text[at:])
+        return "".join(parts)
 
-    def _set(self, text: str) -> None:
-        self.text = text
-        self.root = jsonc.parse(text)
+    def _entry(self, loc: Location) -> _Entry:
+        entry = self._entries.get(loc)
+        if entry is None:
+            node = jsonc.find(self.root, loc)
+            if node is None or node.kind != "object":
+                raise NotEditable(f"{_dotted(loc)} is not a table")
+            entry = _Entry(node.start, node.end, self.text[node.start : node.end])
+            self._entries[loc] = entry
+        return entry
 
-    def _node(self, loc: Location, kind: str = "object") -> jsonc.Node:
-        node = jsonc.find(self.root, loc)
-        if node is None or node.kind != kind:
-            raise NotEditable(f"{'.'.join(loc)} is not a {'table' if kind == 'object' else 'list'}")
-        return node
+    def _node(self, loc: Location, key: str | None = None) -> tuple[_Entry, jsonc.Node]:
+        """The entry at *loc* and its node, or the node of its list *key*."""
+        entry = self._entry(loc)
+        if key is None:
+            return entry, entry.root
+        node = jsonc.find(entry.root, (key,))
+        if node is None or node.kind != "array":
+            raise NotEditable(f"{_dotted((*loc, key))} is not a list")
+        return entry, node
 
     def entry_text(self, loc: Location) -> str:
         """The exact text of the entry at *loc*."""
-        node = self._node(loc)
-        return self.text[node.start : node.end]
+        return self._entry(loc).text
 
     def replace_entry(self, loc: Location, text: str) -> None:
-        self._set(jsonc.replace(self.text, self._node(loc), text))
+        self._entry(loc).set(text)
 
     def set_string(self, loc: Location, key: str, value: str) -> None:
-        entry = self._node(loc)
-        member = entry.member(key)
+        entry, node = self._node(loc)
+        member = node.member(key)
         if member is None:
-            self._set(jsonc.insert_member(self.text, entry, key, jsonc.dumps(value)))
+            entry.set(jsonc.insert_member(entry.text, node, key, jsonc.dumps(value)))
         else:
-            self._set(jsonc.replace(self.text, member.value, jsonc.dumps(value)))
+            entry.set(jsonc.replace(entry.text, member.value, jsonc.dumps(value)))
 
     def prepend(self, loc: Location, key: str, items: list[str], after: str) -> None:
-        entry = self._node(loc)
-        member = entry.member(key)
+        entry, node = self._node(loc)
         texts = [jsonc.dumps(i) for i in items]
-        if member is None:
+        if node.member(key) is None:
             value = "[" + ", ".join(texts) + "]"
-            self._set(jsonc.insert_member(self.text, entry, key, value, _after(entry, after)))
+            entry.set(jsonc.insert_member(entry.text, node, key, value, _after(node, after)))
         else:
-            self._set(jsonc.prepend_items(self.text, self._node((*loc, key), "array"), texts))
+            entry.set(jsonc.prepend_items(entry.text, self._node(loc, key)[1], texts))
 
     def drop(self, loc: Location, key: str, count: int, remove_if_empty: bool) -> None:
-        array = self._node((*loc, key), "array")
+        entry, array = self._node(loc, key)
         if remove_if_empty and len(array.items) == count:
-            self._set(jsonc.remove_member(self.text, self._node(loc), key))
+            entry.set(jsonc.remove_member(entry.text, entry.root, key))
         else:
-            self._set(jsonc.drop_items(self.text, array, count))
+            entry.set(jsonc.drop_items(entry.text, array, count))
 
     def set_item(self, loc: Location, key: str, name: str, value: str, after: str) -> None:
-        entry = self._node(loc)
-        if entry.member(key) is None:
+        entry, node = self._node(loc)
+        member = node.member(key)
+        if member is None:
             table = "{" + jsonc.dumps(name) + ": " + jsonc.dumps(value) + "}"
-            self._set(jsonc.insert_member(self.text, entry, key, table, _after(entry, after)))
+            entry.set(jsonc.insert_member(entry.text, node, key, table, _after(node, after)))
+            return
+        if member.value.kind != "object":
+            raise NotEditable(f"{_dotted((*loc, key))} is not a table")
+        inner = member.value.member(name)
+        if inner is None:
+            text = jsonc.insert_member(entry.text, member.value, name, jsonc.dumps(value))
         else:
-            self.set_string((*loc, key), name, value)
+            text = jsonc.replace(entry.text, inner.value, jsonc.dumps(value))
+        entry.set(text)
 
     def del_item(self, loc: Location, key: str, name: str, remove_if_empty: bool) -> None:
-        table = self._node((*loc, key))
+        entry, node = self._node(loc)
+        member = node.member(key)
+        if member is None or member.value.kind != "object":
+            raise NotEditable(f"{_dotted((*loc, key))} is not a table")
+        table = member.value
         if remove_if_empty and [m.key for m in table.members] == [name]:
-            self._set(jsonc.remove_member(self.text, self._node(loc), key))
+            entry.set(jsonc.remove_member(entry.text, node, key))
         else:
-            self._set(jsonc.remove_member(self.text, table, name))
+            entry.set(jsonc.remove_member(entry.text, table, name))
+
+
+def _dotted(loc: Location) -> str:
+    return ".".join(str(key) for key in loc)
+
+
+def _replaced(data: Any, loc: Location, new: Any) -> Any:
+    """*data* with the value at *loc* replaced by *new*; *data* itself stays as it was."""
+    if not loc:
+        return new
+    out = list(data) if isinstance(data, list) else dict(data)
+    out[loc[0]] = _replaced(data[loc[0]], loc[1:], new)  # type: ignore[index]
+    return out
 
 
 def _after(entry: jsonc.Node, key: str) -> str | None:
@@ -319,10 +381,32 @@ class YamlDoc(_TreeDoc):
         keys = list(entry.keys())
         entry.insert(keys.index(after) + 1 if after in keys else len(keys), key, value)
 
+    # a string put in takes the quotes of the one it replaces or goes next to: "uvx" put back
+    # as uvx would not give back the bytes the file had
+
+    def set_string(self, loc: Location, key: str, value: str) -> None:
+        entry = self._get(loc)
+        entry[key] = _quoted_like(value, entry.get(key))
+
+    def prepend(self, loc: Location, key: str, items: list[str], after: str) -> None:
+        old = self._get(loc).get(key)
+        like = old[0] if isinstance(old, list) and old else None
+        super().prepend(loc, key, [_quoted_like(item, like) for item in items], after)
+
     def dump(self) -> str:
         out = io.StringIO()
         self.yaml.dump(self.tree, out)
         return out.getvalue()
+
+
+def _quoted_like(value: str, like: Any) -> str:
+    """*value* written in the quotes of *like*, a string read by ruamel.yaml, if it had any."""
+    quoted: str = value
+    if isinstance(like, DoubleQuotedScalarString):
+        quoted = DoubleQuotedScalarString(value)
+    elif isinstance(like, SingleQuotedScalarString):
+        quoted = SingleQuotedScalarString(value)
+    return quoted
 
 
 def _split_array(text: str) -> tuple[str, str]:

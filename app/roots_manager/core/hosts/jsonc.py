@@ -8,16 +8,23 @@ unmaintained or re-serialise the document. So this module parses the text into a
 at those offsets: the bytes outside the edited spans stay exactly as they were.
 
 The grammar is JSON plus comments and trailing commas (what VS Code's ``jsonc-parser`` accepts).
+
+Claude Code's ``~/.claude.json`` holds its project history and grows past a hundred megabytes, of
+which an edit needs the place of a few values. So a container written as plain JSON (no comment,
+no trailing comma) is read whole by the standard library's decoder, in C, and the places of its
+members or items are found only when first asked for; only containers with comments (or errors,
+to say where) are read character by character here.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 MAX_DEPTH = 200
+"""How deep the containers read here may nest (the standard decoder has a limit of its own)."""
 
 
 class JsoncError(ValueError):
@@ -42,17 +49,36 @@ class Member:
     """Offset of the comma after the value, if there is one."""
 
 
-@dataclass
 class Node:
     """A value with its span ``text[start:end]``; objects have members, arrays items."""
 
-    kind: str  # "object", "array", "string", "number", "literal"
-    start: int
-    end: int
-    members: list[Member] = field(default_factory=list)
-    items: list[Node] = field(default_factory=list)
-    value: Any = None
-    """The plain Python value (dicts keep the last of duplicated keys, as JSON.parse does)."""
+    __slots__ = ("_items", "_members", "_text", "end", "kind", "start", "value")
+
+    def __init__(self, kind: str, start: int, end: int, value: Any = None) -> None:
+        self.kind = kind  # "object", "array", "string", "number", "literal"
+        self.start = start
+        self.end = end
+        self.value = value
+        """The plain Python value (dicts keep the last of duplicated keys, as JSON.parse does)."""
+        self._members: list[Member] = []
+        self._items: list[Node] = []
+        self._text: str | None = None
+        """The text parsed, while the members or items are still to be found in it."""
+
+    @property
+    def members(self) -> list[Member]:
+        self._open()
+        return self._members
+
+    @property
+    def items(self) -> list[Node]:
+        self._open()
+        return self._items
+
+    def _open(self) -> None:
+        if self._text is not None:
+            text, self._text = self._text, None
+            _Parser(text).fill(self, 0)
 
     def member(self, key: str) -> Member | None:
         """The last member named *key* (the one a reader of the JSON sees)."""
@@ -63,6 +89,14 @@ class Node:
 _NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?")
 _STRING = re.compile(r'"(?:[^"\\\x00-\x1f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"')
 _LITERALS = {"true": True, "false": False, "null": None}
+
+
+def _not_json(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+_DECODER = json.JSONDecoder(parse_constant=_not_json)
+"""The standard decoder, without the NaN and Infinity it takes beyond JSON."""
 
 
 class _Parser:
@@ -98,34 +132,61 @@ class _Parser:
         if self.pos >= len(self.text):
             raise self.fail("a value is missing (the file ends)")
         c = self.text[self.pos]
-        if c == "{":
-            return self.object(depth)
-        if c == "[":
-            return self.array(depth)
+        if c in "{[":
+            return self.container(depth)
         start = self.pos
         if c == '"':
             m = _STRING.match(self.text, start)
             if m is None:
                 raise self.fail("a string is not closed or holds a bad escape")
             self.pos = m.end()
-            return Node("string", start, self.pos, value=json.loads(m.group()))
+            return Node("string", start, self.pos, json.loads(m.group()))
         m = _NUMBER.match(self.text, start)
         if m is not None:
             self.pos = m.end()
-            return Node("number", start, self.pos, value=json.loads(m.group()))
+            return Node("number", start, self.pos, json.loads(m.group()))
         for word, val in _LITERALS.items():
             if self.text.startswith(word, start):
                 self.pos += len(word)
-                return Node("literal", start, self.pos, value=val)
+                return Node("literal", start, self.pos, val)
         raise self.fail(f"unexpected {c!r}")
 
-    def object(self, depth: int) -> Node:
-        node = Node("object", self.pos, -1, value={})
+    def container(self, depth: int) -> Node:
+        """The object or array at the current position, read by the standard decoder if it can
+        (its members or items are found when asked for), else here."""
+        start = self.pos
+        kind = "object" if self.text[start] == "{" else "array"
+        try:
+            value, end = _DECODER.raw_decode(self.text, start)
+        except (ValueError, RecursionError):
+            # a comment, a trailing comma, an error (read here to say where) or deep nesting
+            node = Node(kind, start, -1, {} if kind == "object" else [])
+            self.fill(node, depth)
+            return node
+        node = Node(kind, start, end, value)
+        node._text = self.text
+        self.pos = end
+        return node
+
+    def fill(self, node: Node, depth: int) -> None:
+        """Find the members or items of *node* in the text, and put their values in its own.
+
+        A value already there is replaced by the one read again, which is equal: the memory
+        holds one copy of a big file's values, not two.
+        """
+        self.pos = node.start + 1
+        if node.kind == "object":
+            self._members(node, depth)
+        else:
+            self._items(node, depth)
         self.pos += 1
+        node.end = self.pos
+
+    def _members(self, node: Node, depth: int) -> None:
         while True:
             self.skip()
             if self.text.startswith("}", self.pos):
-                break
+                return
             if not self.text.startswith('"', self.pos):
                 raise self.fail("expected a key in double quotes or '}'")
             key_node = self.value(depth + 1)
@@ -135,7 +196,7 @@ class _Parser:
             self.pos += 1
             value = self.value(depth + 1)
             member = Member(key_node.value, key_node.start, key_node.end, value)
-            node.members.append(member)
+            node._members.append(member)
             node.value[member.key] = value.value
             self.skip()
             if self.text.startswith(",", self.pos):
@@ -143,34 +204,37 @@ class _Parser:
                 self.pos += 1
             elif not self.text.startswith("}", self.pos):
                 raise self.fail("expected ',' or '}' after a value")
-        self.pos += 1
-        node.end = self.pos
-        return node
 
-    def array(self, depth: int) -> Node:
-        node = Node("array", self.pos, -1, value=[])
-        self.pos += 1
+    def _items(self, node: Node, depth: int) -> None:
         while True:
             self.skip()
             if self.text.startswith("]", self.pos):
-                break
+                return
             item = self.value(depth + 1)
-            node.items.append(item)
-            node.value.append(item.value)
+            index = len(node._items)
+            node._items.append(item)
+            if index < len(node.value):
+                node.value[index] = item.value
+            else:
+                node.value.append(item.value)
             self.skip()
             if self.text.startswith(",", self.pos):
                 self.pos += 1
             elif not self.text.startswith("]", self.pos):
                 raise self.fail("expected ',' or ']' after a value")
-        self.pos += 1
-        node.end = self.pos
-        return node
 
 
 def parse(text: str) -> Node:
     """Parse JSON with comments and trailing commas; raises :class:`JsoncError`."""
     parser = _Parser(text)
-    root = parser.value(0)
+    parser.skip()
+    if text.startswith(("{", "["), parser.pos):
+        # the top level is read here and its values by the decoder: each byte is decoded once
+        root = Node("object" if text[parser.pos] == "{" else "array", parser.pos, -1)
+        root.value = {} if root.kind == "object" else []
+        parser.fill(root, 0)
+    else:
+        root = parser.value(0)
     parser.skip()
     if parser.pos != len(text):
         raise parser.fail("unexpected text after the document")
@@ -182,10 +246,15 @@ def dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
 
 
-def find(root: Node, path: tuple[str, ...]) -> Node | None:
-    """The node at *path* (object keys) under *root*, or None."""
+def find(root: Node, path: tuple[str | int, ...]) -> Node | None:
+    """The node at *path* (object keys, array indexes) under *root*, or None."""
     node = root
     for key in path:
+        if isinstance(key, int):
+            if node.kind != "array" or not 0 <= key < len(node.items):
+                return None
+            node = node.items[key]
+            continue
         if node.kind != "object":
             return None
         m = node.member(key)

@@ -8,7 +8,9 @@ Windows); command-line hosts keep a dot folder in the home folder. Everything is
 process, so every layout can be tested on any machine.
 
 Project files (``.mcp.json``, ``.vscode/mcp.json``, ...) are looked for in the folders the user
-has as roots: those are the projects the user works in.
+has as roots: those are the projects the user works in. A few hosts keep one file per server or
+per profile (Continue's ``mcpServers/*.yaml`` blocks, VS Code's profiles): their folders are
+listed when the files are looked for, so a file added since is found the next time.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+
+from roots_manager.core import statefile
 
 
 class Format(enum.Enum):
@@ -71,11 +75,39 @@ class HostSpec:
     """The host picks up a change to its file by itself; otherwise it must be restarted."""
     user_files: Callable[[Platform], list[Path]]
     project_files: tuple[str, ...] = ()
-    """Files relative to a project folder, with the same format and key."""
+    """Files relative to a project folder, with the same format and key; a name holding ``*``
+    stands for every file it matches (``.continue/mcpServers/*.yaml``)."""
+    servers_in: tuple[str, ...] = ()
+    """The keys of the tables the table of servers is nested in (fast-agent's ``mcp``)."""
+    listed: bool = False
+    """The servers are a list of entries, each naming itself with ``name`` (Continue), rather
+    than a table keyed by name."""
 
 
 _CODE_FLAVOURS = ("Code", "Code - Insiders", "VSCodium")
 _CLINE = ("globalStorage", "saoudrizwan.claude-dev", "settings", "cline_mcp_settings.json")
+_ROO = ("globalStorage", "rooveterinaryinc.roo-cline", "settings", "mcp_settings.json")
+
+
+def _listed(folder: Path, pattern: str = "*") -> list[Path]:
+    """What *folder* holds that matches *pattern*, in name order; nothing if it cannot be read
+    (no such folder, or not a folder)."""
+    try:
+        return sorted(folder.glob(pattern))
+    except OSError:
+        return []
+
+
+def _code_profiles(p: Platform) -> list[Path]:
+    """The folders VS Code keeps a profile's settings in: ``User`` for the default profile, then
+    ``User/profiles/<id>`` for each other (each with its own ``mcp.json`` and ``globalStorage``),
+    for each flavour of VS Code."""
+    out = []
+    for flavour in _CODE_FLAVOURS:
+        user = p.app_data() / flavour / "User"
+        out.append(user)
+        out.extend(f for f in _listed(user / "profiles") if f.is_dir())
+    return out
 
 
 def _claude_code(p: Platform) -> list[Path]:
@@ -101,6 +133,45 @@ def _codex(p: Platform) -> list[Path]:
     return [(Path(folder) if folder else p.home / ".codex") / "config.toml"]
 
 
+def _opencode(p: Platform) -> list[Path]:
+    # the xdg-basedir package: $XDG_CONFIG_HOME, else ~/.config, on Windows as well; opencode
+    # merges config.json (the older name), opencode.json and opencode.jsonc, and the file
+    # OPENCODE_CONFIG names
+    folder = p.xdg_config() / "opencode"
+    out = [folder / name for name in ("opencode.json", "opencode.jsonc", "config.json")]
+    custom = p.env.get("OPENCODE_CONFIG", "")
+    return [*out, Path(custom)] if os.path.isabs(custom) else out
+
+
+_FAST_AGENT_NAMES = ("fastagent.config.yaml", "fast-agent.yaml", "fast-agent.config.yaml")
+"""The names fast-agent reads its settings under: the one its documentation uses, then the newer
+ones its code prefers (it refuses a folder that holds more than one)."""
+
+
+def _fast_agent(p: Platform) -> list[Path]:
+    folder = p.env.get("FAST_AGENT_HOME", "")
+    return [Path(folder) / name for name in _FAST_AGENT_NAMES] if os.path.isabs(folder) else []
+
+
+def _continue(p: Platform) -> list[Path]:
+    folder = p.env.get("CONTINUE_GLOBAL_DIR", "")
+    home = Path(folder) if os.path.isabs(folder) else p.home / ".continue"
+    return [home / "config.yaml", *_listed(home / "mcpServers", "*.yaml")]
+
+
+def _lm_studio(p: Platform) -> list[Path]:
+    # LM Studio's home, as its SDK finds it: the folder named in ~/.lmstudio-home-pointer, else
+    # ~/.cache/lm-studio (older installs), else ~/.lmstudio; mcp.json is in that folder
+    homes = [p.home / ".lmstudio", p.home / ".cache" / "lm-studio"]
+    try:  # a regular file only: a named pipe in its place would be waited on for ever
+        pointed = statefile.read_regular(p.home / ".lmstudio-home-pointer", 4096).decode().strip()
+    except (OSError, UnicodeDecodeError):
+        pointed = ""
+    if os.path.isabs(pointed):
+        homes.insert(0, Path(pointed))
+    return [home / "mcp.json" for home in dict.fromkeys(homes)]
+
+
 HOSTS: tuple[HostSpec, ...] = (
     HostSpec(
         "claude-desktop",
@@ -119,7 +190,7 @@ HOSTS: tuple[HostSpec, ...] = (
         Format.JSON,
         "servers",
         True,
-        lambda p: [p.app_data() / flavour / "User" / "mcp.json" for flavour in _CODE_FLAVOURS],
+        lambda p: [folder / "mcp.json" for folder in _code_profiles(p)],
         (".vscode/mcp.json",),
     ),
     HostSpec(
@@ -145,7 +216,7 @@ HOSTS: tuple[HostSpec, ...] = (
         Format.JSON,
         "mcpServers",
         True,
-        lambda p: [p.app_data() / flavour / "User" / Path(*_CLINE) for flavour in _CODE_FLAVOURS],
+        lambda p: [folder / Path(*_CLINE) for folder in _code_profiles(p)],
     ),
     HostSpec(
         "gemini-cli",
@@ -159,6 +230,75 @@ HOSTS: tuple[HostSpec, ...] = (
     HostSpec("codex", "Codex", Format.TOML, "mcp_servers", False, _codex),
     HostSpec("zed", "Zed", Format.JSON, "context_servers", True, _zed, (".zed/settings.json",)),
     HostSpec("goose", "Goose", Format.YAML, "extensions", False, _goose),
+    HostSpec(
+        "qwen-code",
+        "Qwen Code",
+        Format.JSON,
+        "mcpServers",
+        False,
+        lambda p: [p.home / ".qwen" / "settings.json"],
+        (".qwen/settings.json",),
+    ),
+    HostSpec(
+        "opencode",
+        "opencode",
+        Format.JSON,
+        "mcp",
+        False,
+        _opencode,
+        ("opencode.json", "opencode.jsonc", ".opencode/opencode.json", ".opencode/opencode.jsonc"),
+    ),
+    HostSpec(
+        "fast-agent",
+        "fast-agent",
+        Format.YAML,
+        "servers",
+        False,
+        _fast_agent,
+        (*_FAST_AGENT_NAMES, *(f".fast-agent/{name}" for name in _FAST_AGENT_NAMES)),
+        servers_in=("mcp",),
+    ),
+    HostSpec(
+        "roo-code",
+        "Roo Code",
+        Format.JSON,
+        "mcpServers",
+        True,
+        lambda p: [folder / Path(*_ROO) for folder in _code_profiles(p)],
+        (".roo/mcp.json",),
+    ),
+    HostSpec(
+        "continue",
+        "Continue",
+        Format.YAML,
+        "mcpServers",
+        False,
+        _continue,
+        (".continue/mcpServers/*.yaml",),
+        listed=True,
+    ),
+    HostSpec("lm-studio", "LM Studio", Format.JSON, "mcpServers", False, _lm_studio),
+    HostSpec(
+        "kiro",
+        "Kiro",
+        Format.JSON,
+        "mcpServers",
+        False,
+        lambda p: [p.home / ".kiro" / "settings" / "mcp.json"],
+        (".kiro/settings/mcp.json",),
+    ),
+    HostSpec(
+        "amp",
+        "Amp",
+        Format.JSON,
+        "amp.mcpServers",
+        False,
+        # ~/.config/amp on every system (on Windows %USERPROFILE%\.config\amp), not XDG's
+        lambda p: [
+            p.home / ".config" / "amp" / name for name in ("settings.json", "settings.jsonc")
+        ],
+        (".amp/settings.json", ".amp/settings.jsonc"),
+    ),
 )
 """Every host, by its stable id."""
 
@@ -190,8 +330,24 @@ def candidate_files(
     """Every file *spec* may keep servers in on *platform*, found or not."""
     out = [ConfigFile(spec, path) for path in spec.user_files(platform)]
     for folder in projects:
-        out.extend(ConfigFile(spec, Path(folder) / rel, Path(folder)) for rel in spec.project_files)
+        root = Path(folder)
+        for rel in spec.project_files:
+            paths = _listed(root, rel) if "*" in rel else [root / rel]
+            out.extend(ConfigFile(spec, path, root) for path in paths)
     return out
+
+
+def _present(path: Path) -> bool:
+    """Whether something stands at *path*: a file, or what is there in its place (a named
+    pipe, a link to nothing, one that cannot be looked at), which is then reported, not
+    passed over as no file."""
+    try:
+        os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError:
+        return True
+    return True
 
 
 def discover(
@@ -200,5 +356,5 @@ def discover(
     """The host files that exist, the user's first, then those of each project folder."""
     projects = list(dict.fromkeys(projects))
     return [
-        f for spec in hosts for f in candidate_files(spec, platform, projects) if f.path.is_file()
+        f for spec in hosts for f in candidate_files(spec, platform, projects) if _present(f.path)
     ]

@@ -1,24 +1,34 @@
 """The host operations the CLI and the app share: list, wrap, unwrap, undo the last change.
 
 Each file is changed under the record's lock, in this order: read, plan and check the change,
-back up the file, write the record, write the file (atomically, refusing if the host changed it
-since our read: then the change is planned again from the new text, once), and last make the
-wrapped servers known in the store. A failure before the file is written leaves the record as it
-was; a file that cannot be read or edited safely is reported, never written.
+make sure the file and its folder take a write, back up the file, write the record, write the
+file (atomically, refusing if the host changed it since our read: then the change is planned
+again from the new text, once), and last make the wrapped servers known in the store. A failure
+before the file is written leaves the record as it was and no backup; a file that cannot be read
+or edited safely is reported, never written.
+
+One command (or click) is one step, however many files it changes, and Undo takes back the last
+step whole: what a hand edit has taken away since is said and passed over, so that the next Undo
+goes on from there.
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import os
 import uuid
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from roots_manager.core.hosts import hostfile
 from roots_manager.core.hosts import record as hostrecord
 from roots_manager.core.hosts.declared import HostServer
 from roots_manager.core.hosts.formats import NotEditable, SyntaxProblem
+from roots_manager.core.hosts.hostfile import FileChanged
 from roots_manager.core.hosts.known import HOSTS, ConfigFile, HostSpec, Platform, discover, host
-from roots_manager.core.hosts.record import ChangeRecord, FileChanged
+from roots_manager.core.hosts.record import ChangeStep, FileChange
 from roots_manager.core.hosts.wrap import (
     Names,
     Outcome,
@@ -35,6 +45,10 @@ from roots_manager.core.store.state import now_iso
 
 WRAP = "wrap"
 UNWRAP = "unwrap"
+HOST_VARIABLES = ("${", "{env:", "{file:")
+"""How hosts mark the parts of a command they fill in before they start it."""
+CHANGED = frozenset({"wrapped", "unwrapped"})
+"""The outcomes that change the file."""
 
 
 @dataclass
@@ -49,7 +63,7 @@ class FileReport:
 
 @dataclass
 class FileResult:
-    """What a wrap or unwrap did (or, dry, would do) to one file."""
+    """What a wrap, an unwrap or an undo did (or, dry, would do) to one file."""
 
     file: ConfigFile
     outcomes: list[Outcome] = field(default_factory=list)
@@ -57,19 +71,62 @@ class FileResult:
     written: bool = False
     backup: Path | None = None
     error: str | None = None
+    notes: list[str] = field(default_factory=list)
+    """What Undo found already gone, one sentence for each."""
 
 
-ERROR_TEMPLATES: tuple[str, ...] = (
-    "no host is called {host!r}; the hosts are {ids}",
-    "no server named {names} in these files: {files}",
-    "cannot find roots-bridge beside {python}; give its path with --bridge",
-    "the bridge must be given by its absolute path, not {path!r}",
-)
+@dataclass
+class UndoResult:
+    """What Undo did with the last step: the result for each of its files."""
+
+    step: ChangeStep
+    files: list[FileResult]
+    done: bool
+    """The step left the record: all of it taken back, or gone. When not, the files that could
+    not be changed (each result's error says why) stay in it for the next Undo."""
+
+    @property
+    def restored(self) -> list[Path]:
+        """The files written back."""
+        return [r.file.path for r in self.files if r.written]
+
+
+ERROR_CODES: dict[str, str] = {
+    "no host is called {host!r}; the hosts are {ids}": "unknown-host",
+    "no server named {names} in these files: {files}": "no-such-server",
+    "cannot find roots-bridge beside {python}; give its path with --bridge": "no-bridge",
+    "the bridge must be given by its absolute path, not {path!r}": "no-bridge",
+}
+"""Every message a :class:`HostRefusal` can carry (a ``str.format`` template), with the code
+``--json`` gives it."""
+
+ERROR_TEMPLATES: tuple[str, ...] = tuple(ERROR_CODES)
 """Every message a :class:`HostRefusal` can carry, as a ``str.format`` template."""
 
 
 class HostRefusal(ModelError):
     """A host operation refused; its template is one of :data:`ERROR_TEMPLATES` here."""
+
+    @property
+    def code(self) -> str:
+        """What was refused, in a word for scripts (a value of :data:`ERROR_CODES`)."""
+        return ERROR_CODES[self.template]
+
+
+@dataclass(frozen=True)
+class _Edit:
+    """How each file of one operation is changed."""
+
+    action: str
+    bridge: str
+    home: str | None
+    dry_run: bool = False
+    before_write: Callable[[ConfigFile], None] | None = None
+    before_rename: Callable[[ConfigFile], None] | None = None
+    step: ChangeStep | None = None
+    """The step the files written are added to; None: Undo is not to take them back."""
+    undoing: bool = False
+    """A server asked for that is gone is said in the result's notes."""
 
 
 def projects(store: Store) -> list[str]:
@@ -84,7 +141,7 @@ def report(
     out = []
     for file in discover(platform, folders, hosts):
         try:
-            out.append(FileReport(file, read_servers(file, hostrecord.read_host_file(file.path))))
+            out.append(FileReport(file, read_servers(file, hostfile.read_host_file(file.path))))
         except SyntaxProblem as exc:
             out.append(FileReport(file, error=f"syntax error: {exc.reason}", line=exc.line))
         except (Refused, OSError) as exc:
@@ -114,64 +171,64 @@ def change(
     home: str | None = None,
     dry_run: bool = False,
     before_write: Callable[[ConfigFile], None] | None = None,
+    before_rename: Callable[[ConfigFile], None] | None = None,
     remember: bool = True,
 ) -> list[FileResult]:
-    """Wrap or unwrap the servers *wanted* (None: all) of *files*.
+    """Wrap or unwrap the servers *wanted* (None: all) of *files*, as one step for Undo.
 
-    *before_write* runs between the read and the write of each file (tests make a host write
-    the file there). With *remember* false, the change is not added to the list Undo takes from.
+    *before_write* runs between the read and the write of each file, *before_rename* between
+    the last look at it and its rename (tests make a host write the file there). With
+    *remember* false, the change is not added to the steps Undo takes back.
     """
-    if wanted is not None:
-        found = set()
-        for file in files:
-            try:
-                found |= {s.name for s in read_servers(file, hostrecord.read_host_file(file.path))}
-            except (SyntaxProblem, Refused, OSError):
-                # the file's own result says what is wrong with it, rather than "no server"
-                found |= set(wanted)
-        missing = sorted(set(wanted) - found)
-        if missing:
-            raise HostRefusal(
-                "no server named {names} in these files: {files}",
-                names=", ".join(repr(n) for n in missing),
-                files=", ".join(str(f.path) for f in files) or "(none found)",
-            )
-    results = []
+    step = ChangeStep(uuid.uuid4().hex[:12], now_iso(), action) if remember else None
+    edit = _Edit(action, bridge, home, dry_run, before_write, before_rename, step)
     with hostrecord.locked(layout):
         store = Store(layout)
-        for file in files:
-            results.append(
-                _change_file(
-                    layout,
-                    store,
-                    file,
-                    wanted,
-                    action,
-                    bridge,
-                    home,
-                    dry_run,
-                    before_write,
-                    remember,
+        # every file is planned before any is written: a name in none of them refuses all; the
+        # plans share the names picked, so that two commands under one key get two here too
+        names = None
+        if action == WRAP:
+            with contextlib.suppress(hostrecord.RecordError):  # each file's result says so
+                names = Names(store.read(), hostrecord.load(layout))
+        plans = [_planned(layout, store, file, wanted, edit, names) for file in files]
+        if wanted is not None:
+            found = set()
+            for plan in plans:
+                # a file that cannot be read says so in its result, rather than "no server"
+                missing = plan.missing if isinstance(plan, Plan) else []
+                found |= set(wanted) - set(missing)
+            if set(wanted) - found:
+                raise HostRefusal(
+                    "no server named {names} in these files: {files}",
+                    names=", ".join(repr(n) for n in sorted(set(wanted) - found)),
+                    files=", ".join(str(f.path) for f in files) or "(none found)",
                 )
-            )
-    return results
+        return [
+            _change_file(layout, store, file, wanted, edit, plan)
+            for file, plan in zip(files, plans, strict=True)
+        ]
 
 
-def _plan(
+def _planned(
     layout: Layout,
     store: Store,
     file: ConfigFile,
     wanted: Collection[str] | None,
-    action: str,
-    bridge: str,
-    home: str | None,
-) -> Plan:
-    data = hostrecord.read_host_file(file.path)
-    record = hostrecord.load(layout)
-    if action == WRAP:
-        names = Names(store.read(), record)
-        return plan_wrap(file, data, wanted, bridge=bridge, home=home, names=names)
-    return plan_unwrap(file, data, wanted, record)
+    edit: _Edit,
+    names: Names | None = None,
+) -> Plan | FileResult:
+    """The change of *file*, planned; or the result that says why it cannot be."""
+    try:
+        data = hostfile.read_host_file(file.path)
+        record = hostrecord.load(layout)
+        if edit.action == WRAP:
+            names = names or Names(store.read(), record)
+            return plan_wrap(file, data, wanted, bridge=edit.bridge, home=edit.home, names=names)
+        return plan_unwrap(file, data, wanted, record)
+    except SyntaxProblem as exc:
+        return FileResult(file, error=f"not changed: syntax error: {exc}")
+    except (NotEditable, Refused, OSError) as exc:
+        return FileResult(file, error=f"not changed: {exc}")
 
 
 def _change_file(
@@ -179,105 +236,124 @@ def _change_file(
     store: Store,
     file: ConfigFile,
     wanted: Collection[str] | None,
-    action: str,
-    bridge: str,
-    home: str | None,
-    dry_run: bool,
-    before_write: Callable[[ConfigFile], None] | None,
-    remember: bool,
+    edit: _Edit,
+    planned: Plan | FileResult | None = None,
 ) -> FileResult:
+    """Write the change of *file*, *planned* already (or not yet)."""
     result = FileResult(file)
     for attempt in (1, 2):
+        plan = _planned(layout, store, file, wanted, edit) if planned is None else planned
+        planned = None  # a second try plans again, from what the host wrote
+        if isinstance(plan, FileResult):
+            return plan
+        result.outcomes = plan.outcomes
+        if edit.undoing:
+            result.notes = [
+                f"{name!r} is no longer in {file.path}: nothing of it to take back"
+                for name in plan.missing
+            ]
+        if edit.dry_run or not plan.changed:
+            result.diff = plan.diff()
+            return result
+        if edit.before_write is not None:
+            edit.before_write(file)
         try:
-            plan = _plan(layout, store, file, wanted, action, bridge, home)
-        except SyntaxProblem as exc:
-            result.error = f"not changed: syntax error: {exc}"
-            return result
-        except (NotEditable, Refused, OSError) as exc:
-            result.error = f"not changed: {exc}"
-            return result
-        result.outcomes, result.diff = plan.outcomes, plan.diff()
-        if dry_run or not plan.changed:
-            return result
-        if before_write is not None:
-            before_write(file)
-        try:
-            result.backup = _write(layout, plan, action, remember)
+            result.backup = _write(layout, plan, edit)
         except FileChanged:
-            if attempt == 2:
-                result.error = (
-                    f"not changed: {file.path} kept changing while it was being edited (is "
-                    f"{file.host.label} writing it?); try again"
-                )
-                return result
-            continue
-        result.written = True
+            if attempt == 1:
+                continue
+            result.error = (
+                f"not changed: {file.path} kept changing while it was being edited (is "
+                f"{file.host.label} writing it?); try again"
+            )
+        except OSError as exc:
+            result.error = f"not changed: {exc}"
         break
-    if action == WRAP:
+    if result.error is not None:
+        # nothing was written: no server is said to be wrapped or unwrapped
+        result.outcomes = [o for o in result.outcomes if o.status not in CHANGED]
+        return result
+    assert isinstance(plan, Plan)
+    result.written = True
+    result.diff = plan.diff()
+    if edit.action == WRAP:
         with store.transaction() as state:
             for rec in plan.records:
-                # a host expands ${...} before it starts the command: the fingerprint of the
-                # text in the file would never match the one that runs
-                known = None if any("${" in arg for arg in rec.argv) else rec.argv
+                # a host expands ${...} (opencode {env:...}) before it starts the command: the
+                # fingerprint of the text in the file would never match the one that runs
+                known = None if any(m in a for a in rec.argv for m in HOST_VARIABLES) else rec.argv
                 state.expect_server(rec.server, known)
     return result
 
 
-def _write(layout: Layout, plan: Plan, action: str, remember: bool) -> Path:
-    """Back up, record, write; the record goes back as it was if the write fails."""
+def _write(layout: Layout, plan: Plan, edit: _Edit) -> Path:
+    """Back up, record, write; the record goes back as it was, and the backup goes, if the
+    write fails."""
     file = plan.file
+    hostfile.check_writable(file.path)  # before the backup: a refusal leaves nothing behind
     previous = hostrecord.load(layout)
     record = hostrecord.load(layout)
     backup = hostrecord.backup(layout, file.host.id, file.path, plan.before)
-    for rec in plan.records:
-        record.forget(file.path, tuple(rec.loc))
-        if action == WRAP:
-            rec.backup = str(backup)
-            record.wrapped.append(rec)
-    if remember:
-        record.changes.append(
-            ChangeRecord(
-                id=uuid.uuid4().hex[:12],
-                at=now_iso(),
-                action=action,
-                host=file.host.id,
-                file=str(file.path),
-                project=None if file.project is None else str(file.project),
-                servers=[o.name for o in plan.outcomes if o.status in ("wrapped", "unwrapped")],
-                backup=str(backup),
-            )
-        )
-    del record.changes[: -hostrecord.CHANGES_KEPT]
-    hostrecord.save(layout, record)
     try:
-        hostrecord.write_host_file(file.path, plan.after, plan.before)
+        for rec in plan.records:
+            record.forget(file.path, tuple(rec.loc))
+            if edit.action == WRAP:
+                rec.backup = str(backup)
+                record.wrapped.append(rec)
+        if edit.step is not None:
+            changed = [o.name for o in plan.outcomes if o.status in CHANGED]
+            project = None if file.project is None else str(file.project)
+            change = FileChange(file.host.id, str(file.path), project, changed, str(backup))
+            record.add(edit.step, change)
+        hostrecord.save(layout, record)
+        hook = None if edit.before_rename is None else functools.partial(edit.before_rename, file)
+        hostfile.write_host_file(file.path, plan.after, plan.before, before_rename=hook)
     except BaseException:
+        with contextlib.suppress(OSError):
+            backup.unlink()
         hostrecord.save(layout, previous)
         raise
     return backup
 
 
-def last_change(layout: Layout) -> ChangeRecord | None:
-    """The change Undo would take back, if any."""
+def last_change(layout: Layout) -> ChangeStep | None:
+    """The step Undo would take back, if any."""
     changes = hostrecord.load(layout).changes
     return changes[-1] if changes else None
 
 
-def undo_last(layout: Layout, *, bridge: str, home: str | None) -> FileResult | None:
-    """Take back the last change: unwrap what it wrapped, wrap what it unwrapped."""
-    last = last_change(layout)
-    if last is None:
-        return None
-    spec = host(last.host)
-    assert spec is not None
-    file = ConfigFile(spec, Path(last.file), None if last.project is None else Path(last.project))
-    inverse = UNWRAP if last.action == WRAP else WRAP
-    [result] = change(
-        layout, [file], last.servers, inverse, bridge=bridge, home=home, remember=False
-    )
-    if result.error is None:
-        with hostrecord.locked(layout):
-            record = hostrecord.load(layout)
-            record.changes = [c for c in record.changes if c.id != last.id]
-            hostrecord.save(layout, record)
-    return result
+def undo_last(layout: Layout, *, bridge: str, home: str | None) -> UndoResult | None:
+    """Take back the last step: unwrap what it wrapped, wrap what it unwrapped, in every file.
+
+    A file or a server gone since is said (:attr:`FileResult.notes`) and counts as taken back;
+    a file that cannot be changed now stays in the step, which Undo then comes back to.
+    """
+    with hostrecord.locked(layout):
+        changes = hostrecord.load(layout).changes
+        if not changes:
+            return None
+        step = changes[-1]
+        store = Store(layout)
+        edit = _Edit(UNWRAP if step.action == WRAP else WRAP, bridge, home, undoing=True)
+        results = [_undo_file(layout, store, change, edit) for change in step.files]
+        left = [c for c, r in zip(step.files, results, strict=True) if r.error is not None]
+        record = hostrecord.load(layout)  # as the changes above left it
+        for i, kept in enumerate(record.changes):
+            if kept.id == step.id:
+                if left:
+                    kept.files = left
+                else:
+                    del record.changes[i]
+                break
+        hostrecord.save(layout, record)
+    return UndoResult(step, results, done=not left)
+
+
+def _undo_file(layout: Layout, store: Store, change: FileChange, edit: _Edit) -> FileResult:
+    spec = host(change.host)
+    assert spec is not None, change.host
+    path = Path(change.file)
+    file = ConfigFile(spec, path, None if change.project is None else Path(change.project))
+    if not os.path.lexists(path):
+        return FileResult(file, notes=[f"{path} no longer exists: nothing of it to take back"])
+    return _change_file(layout, store, file, change.servers, edit)

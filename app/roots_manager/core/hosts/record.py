@@ -1,19 +1,20 @@
-"""What ``hosts wrap`` changed, kept so that it can be undone exactly, and how host files are written.
+"""What ``hosts wrap`` changed, kept so that it can be undone exactly.
 
 The record (``hosts/record.json`` in the per-user directory, private like the store) keeps, for
 each server put behind the bridge, its original command line and the exact text of its entry
-before and after (for JSON), so that ``unwrap`` gives back the original bytes; and the list of
-changes, newest last, for the app's Undo. Every file is backed up before it is changed, under
-``hosts/backups``, with a timestamp in its name.
+before and after (for JSON), so that ``unwrap`` gives back the original bytes; and the steps Undo
+takes back, newest last: one step for each command (or click), with every file it changed. Every
+file is backed up before it is changed, under ``hosts/backups``, with a timestamp in its name.
+
+On disk a step is one entry per file, the files of a step sharing its id: the shape of the
+versions before steps, which read each entry as a change of its own (and so still read this
+record), and whose entries, each with an id of its own, are read here as steps of one file.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-import os
-import stat
-import tempfile
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
@@ -28,18 +29,12 @@ from roots_manager.core.store.file import json_bytes, write_atomic
 
 RECORD_VERSION = 1
 CHANGES_KEPT = 100
-"""How many changes Undo can go back through (their backups stay until removed by hand)."""
+"""How many steps Undo can go back through (their backups stay until removed by hand)."""
 MAX_RECORD_BYTES = 16 * 1024 * 1024
-MAX_HOST_FILE_BYTES = 16 * 1024 * 1024
-"""The largest host file read: a host's settings are kilobytes, a file far past this is not one."""
 
 
 class RecordError(OSError):
     """The record cannot be read; nothing is changed until it is repaired or moved away."""
-
-
-class FileChanged(OSError):
-    """The host file changed between our read and our write."""
 
 
 @dataclass
@@ -48,7 +43,8 @@ class WrapRecord:
 
     host: str
     file: str
-    loc: list[str]
+    loc: list[str | int]
+    """The keys to the entry (an index where it is an item of a list)."""
     name: str
     """The host's key for the server."""
     server: str
@@ -67,12 +63,9 @@ class WrapRecord:
 
 
 @dataclass
-class ChangeRecord:
-    """One change of one host file, for Undo."""
+class FileChange:
+    """One file a step changed: which servers, and the backup of the file before."""
 
-    id: str
-    at: str
-    action: str  # "wrap" or "unwrap"
     host: str
     file: str
     project: str | None
@@ -81,20 +74,56 @@ class ChangeRecord:
 
 
 @dataclass
+class ChangeStep:
+    """One command's change of host files, for Undo, which takes it back whole."""
+
+    id: str
+    at: str
+    action: str  # "wrap" or "unwrap"
+    files: list[FileChange] = field(default_factory=list)
+
+
+@dataclass
 class HostRecord:
     wrapped: list[WrapRecord] = field(default_factory=list)
-    changes: list[ChangeRecord] = field(default_factory=list)
+    changes: list[ChangeStep] = field(default_factory=list)
 
-    def find(self, file: Path, loc: tuple[str, ...]) -> WrapRecord | None:
+    def find(self, file: Path, loc: tuple[str | int, ...]) -> WrapRecord | None:
         for w in self.wrapped:
             if w.file == str(file) and tuple(w.loc) == loc:
                 return w
         return None
 
-    def forget(self, file: Path, loc: tuple[str, ...]) -> None:
+    def forget(self, file: Path, loc: tuple[str | int, ...]) -> None:
         self.wrapped = [
             w for w in self.wrapped if not (w.file == str(file) and tuple(w.loc) == loc)
         ]
+
+    def add(self, step: ChangeStep, change: FileChange) -> None:
+        """Add *change* to *step*, the newest step (made so if it is not there yet)."""
+        if not self.changes or self.changes[-1].id != step.id:
+            self.changes.append(ChangeStep(step.id, step.at, step.action))
+        self.changes[-1].files.append(change)
+        del self.changes[:-CHANGES_KEPT]
+
+
+def _steps(entries: list[dict[str, Any]]) -> list[ChangeStep]:
+    """The steps of the entries on disk: the entries in a row with one id are one step."""
+    steps: list[ChangeStep] = []
+    for e in entries:
+        change = FileChange(e["host"], e["file"], e["project"], e["servers"], e["backup"])
+        if not steps or steps[-1].id != e["id"]:
+            steps.append(ChangeStep(e["id"], e["at"], e["action"]))
+        steps[-1].files.append(change)
+    return steps
+
+
+def _entries(steps: list[ChangeStep]) -> list[dict[str, Any]]:
+    return [
+        {"id": step.id, "at": step.at, "action": step.action, **asdict(change)}
+        for step in steps
+        for change in step.files
+    ]
 
 
 def record_path(layout: Layout) -> Path:
@@ -119,7 +148,7 @@ def load(layout: Layout) -> HostRecord:
             raise ValueError(f"version {doc.get('version')!r}, this one reads {RECORD_VERSION}")
         return HostRecord(
             [WrapRecord(**w) for w in doc["wrapped"]],
-            [ChangeRecord(**c) for c in doc["changes"]],
+            _steps(doc["changes"]),
         )
     except (AttributeError, KeyError, TypeError, ValueError) as exc:
         raise RecordError(
@@ -133,7 +162,7 @@ def save(layout: Layout, record: HostRecord) -> None:
     doc: dict[str, Any] = {
         "version": RECORD_VERSION,
         "wrapped": [asdict(w) for w in record.wrapped],
-        "changes": [asdict(c) for c in record.changes],
+        "changes": _entries(record.changes),
     }
     write_atomic(record_path(layout), json_bytes(doc, indent=2) + b"\n")
 
@@ -153,42 +182,11 @@ def stamp() -> str:
 def backup(layout: Layout, host: str, path: Path, data: bytes) -> Path:
     """Keep *data*, the bytes of host file *path* before a change; returns the backup's path."""
     folder = ensure_private_dir(backups_dir(layout))
-    target = folder / f"{stamp()}-{host}-{path.name}"
+    when = stamp()
+    target = folder / f"{when}-{host}-{path.name}"
+    n = 1
+    while target.exists():  # two files of one name (a user's and a project's) in one step
+        n += 1
+        target = folder / f"{when}-{host}-{n}-{path.name}"
     write_atomic(target, data)
     return target
-
-
-def read_host_file(path: Path) -> bytes:
-    """The bytes of a host file (links followed); only a regular file of sensible size."""
-    return statefile.read_regular(path, MAX_HOST_FILE_BYTES)
-
-
-def write_host_file(path: Path, data: bytes, expected: bytes) -> None:
-    """Replace host file *path* with *data*, atomically, keeping its mode.
-
-    Raises :class:`FileChanged` (writing nothing) if the file no longer holds *expected*, the
-    bytes the change was made from: the host wrote it in the meantime. A file that is a symbolic
-    link is replaced where the link points, so the link stays (dotfile managers use them).
-    """
-    target = Path(os.path.realpath(path))
-    mode = stat.S_IMODE(os.stat(target).st_mode)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, mode)
-        if read_host_file(target) != expected:
-            raise FileChanged(f"{path} changed while it was being edited")
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    if os.name != "nt":
-        dfd = os.open(target.parent, os.O_RDONLY)
-        try:
-            os.fsync(dfd)
-        finally:
-            os.close(dfd)

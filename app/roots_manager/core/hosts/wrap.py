@@ -3,17 +3,15 @@
 A wrapped entry starts the absolute path of ``roots-bridge`` with ``--server NAME -- COMMAND
 ARGS...``: the original command stays in the entry, every other key stays as it was. Each change
 is computed in full first (a :class:`Plan`, which ``--dry-run`` shows as a diff), checked (the
-file parsed again must differ from the original in that entry's launch keys only), then written
-(:mod:`roots_manager.core.hosts.record`). Unwrapping a JSON entry nobody touched since puts its
-original text back, byte for byte; TOML and YAML go back through their round-trip libraries,
-which give back the original bytes as well (a file they would not is never edited).
+file parsed again must differ from the original in the launch keys of the entries changed only),
+then written (:mod:`roots_manager.core.hosts.hostfile`). Unwrapping a JSON entry nobody touched
+since puts its original text back, byte for byte; TOML and YAML go back through their round-trip
+libraries, which give back the original bytes as well (a file they would not is never edited).
 """
 
 from __future__ import annotations
 
 import contextlib
-import copy
-import difflib
 import os
 import sys
 import sysconfig
@@ -22,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from roots_manager.core.hosts import diff as hostdiff
 from roots_manager.core.hosts import formats as hostformats
 from roots_manager.core.hosts.declared import HostServer, Transport, servers
 from roots_manager.core.hosts.formats import JsonDoc, Location
@@ -87,6 +86,8 @@ class Plan:
     outcomes: list[Outcome] = field(default_factory=list)
     records: list[WrapRecord] = field(default_factory=list)
     """Servers wrapped by this change (for wrap) or unwrapped (for unwrap)."""
+    missing: list[str] = field(default_factory=list)
+    """Servers asked for that the file does not hold."""
 
     @property
     def changed(self) -> bool:
@@ -94,14 +95,10 @@ class Plan:
 
     def diff(self) -> str:
         """The change as a unified diff."""
-        name = str(self.file.path)
-        return "".join(
-            difflib.unified_diff(
-                self.before.decode("utf-8", "replace").splitlines(keepends=True),
-                self.after.decode("utf-8", "replace").splitlines(keepends=True),
-                fromfile=name,
-                tofile=name,
-            )
+        return hostdiff.unified(
+            self.before.decode("utf-8", "replace"),
+            self.after.decode("utf-8", "replace"),
+            str(self.file.path),
         )
 
 
@@ -116,9 +113,26 @@ def _decode(data: bytes, path: Path) -> str:
         raise Refused(f"{path} is not UTF-8 text (byte {exc.start})") from exc
 
 
+def _settings(file: ConfigFile, data: Any) -> dict[str, Any]:
+    """*data*, the whole of *file*, if it is a table of settings, as every host's file is."""
+    if isinstance(data, dict):
+        return data
+    kinds = (
+        (list, "a list"),
+        (str, "a string"),
+        (bool, "true or false"),
+        ((int, float), "a number"),
+    )
+    kind = "null" if data is None else next((k for t, k in kinds if isinstance(data, t)), "a value")
+    raise Refused(f"{file.path} holds {kind} at its top level, not a table of settings")
+
+
 def read_servers(file: ConfigFile, data: bytes) -> list[HostServer]:
-    """The server entries of *file*, whose bytes are *data*; raises ``SyntaxProblem``."""
-    return servers(file, hostformats.read(file.host.format, _decode(data, file.path)))
+    """The server entries of *file*, whose bytes are *data*; raises ``SyntaxProblem``, or
+    :class:`Refused` for a file that is not a table of settings."""
+    return servers(
+        file, _settings(file, hostformats.read(file.host.format, _decode(data, file.path)))
+    )
 
 
 def _get(data: Any, loc: Location) -> Any:
@@ -127,23 +141,58 @@ def _get(data: Any, loc: Location) -> Any:
     return data
 
 
-def _check(file: ConfigFile, before: Any, after_text: str, loc: Location, launch: Any) -> None:
-    """Refuse unless *after_text* differs from *before* only in the launch keys at *loc*."""
+Launch = dict[str, Any]
+"""The launch keys an entry must have after an edit, and their values (:data:`ABSENT`: none)."""
+
+
+def _check(
+    file: ConfigFile, before: Any, after_text: str, launches: dict[Location, Launch]
+) -> None:
+    """Refuse unless *after_text* differs from *before* only in the launch keys of *launches*.
+
+    Compared in place rather than on copies with the entries taken out: a copy of Claude Code's
+    ``~/.claude.json`` costs seconds.
+    """
     after = hostformats.load(file.host.format, after_text).data()
-    trimmed_before, trimmed_after = copy.deepcopy(before), copy.deepcopy(after)
-    _get(trimmed_before, loc[:-1])[loc[-1]] = None
-    _get(trimmed_after, loc[:-1])[loc[-1]] = None
-    old, new = _get(before, loc), _get(after, loc)
-    kept = {k: v for k, v in old.items() if k not in launch}
-    if (
-        trimmed_before != trimmed_after
-        or {k: v for k, v in new.items() if k not in launch} != kept
-        or {k: new[k] for k in launch if k in new}
-        != {k: v for k, v in launch.items() if v is not ABSENT}
-    ):
+    tree: dict[str | int, Any] = {}
+    for loc in launches:
+        node = tree
+        for key in loc:
+            node = node.setdefault(key, {})
+    ok = _same_but(before, after, tree)
+    for loc, launch in launches.items():
+        if not ok:
+            break
+        old, new = _get(before, loc), _get(after, loc)
+        kept = {k: v for k, v in old.items() if k not in launch}
+        ok = (
+            isinstance(new, dict)
+            and {k: v for k, v in new.items() if k not in launch} == kept
+            and {k: new[k] for k in launch if k in new}
+            == {k: v for k, v in launch.items() if v is not ABSENT}
+        )
+    if not ok:
         raise Refused(
             f"editing {file.path} would change more than the server's command; nothing was changed"
         )
+
+
+def _same_but(before: Any, after: Any, skip: dict[str | int, Any]) -> bool:
+    """*before* equals *after* but for the values at the ends of the key paths of *skip* (a tree
+    of dicts, ``{}`` where a path ends; an index where the path goes through a list): those are
+    compared on their own."""
+    if not skip:
+        return True
+    if isinstance(before, list) and isinstance(after, list) and len(before) == len(after):
+        keys: Any = range(len(before))
+    elif isinstance(before, dict) and isinstance(after, dict) and before.keys() == after.keys():
+        keys = before
+    else:
+        return False
+    return all(
+        _same_but(before[k], after[k], skip[k]) if k in skip else before[k] == after[k]
+        for k in keys
+    )
 
 
 @dataclass
@@ -173,9 +222,14 @@ class Names:
         return name
 
 
-def _selected(entries: list[HostServer], wanted: Collection[str] | None) -> list[HostServer]:
+def _selected(
+    plan: Plan, entries: list[HostServer], wanted: Collection[str] | None
+) -> list[HostServer]:
+    """The entries of *wanted* (None: all); the names not found go into *plan*'s missing."""
     if wanted is None:
         return entries
+    names = {e.name for e in entries}
+    plan.missing = [name for name in wanted if name not in names]
     return [e for e in entries if e.name in wanted]
 
 
@@ -194,9 +248,10 @@ def plan_wrap(
     """
     text = _decode(before, file.path)
     doc = hostformats.load(file.host.format, text)
-    data = doc.data()
+    data = _settings(file, doc.data())
     plan = Plan(file, before, before)
-    for entry in _selected(servers(file, data), wanted):
+    launches: dict[Location, Launch] = {}
+    for entry in _selected(plan, servers(file, data), wanted):
         if entry.transport is not Transport.STDIO or entry.argv is None:
             plan.outcomes.append(Outcome(entry.name, "not-wrappable", detail=entry.problem or ""))
             continue
@@ -211,21 +266,22 @@ def plan_wrap(
         keys, loc = entry.keys, entry.loc
         raw = _get(data, loc)
         entry_before = doc.entry_text(loc) if isinstance(doc, JsonDoc) else None
-        doc.set_string(loc, keys.command, bridge)
-        doc.prepend(loc, keys.args, [BRIDGE_FLAG, name, "--", entry.argv[0]], keys.command)
+        launch: Launch
+        if keys.args is None:  # the command line is one list: the bridge goes first in it
+            doc.prepend(loc, keys.command, [bridge, BRIDGE_FLAG, name, "--"], keys.command)
+            launch = {keys.command: [bridge, BRIDGE_FLAG, name, "--", *entry.argv]}
+        else:
+            doc.set_string(loc, keys.command, bridge)
+            doc.prepend(loc, keys.args, [BRIDGE_FLAG, name, "--", entry.argv[0]], keys.command)
+            launch = {keys.command: bridge, keys.args: [BRIDGE_FLAG, name, "--", *entry.argv]}
         env_change = None
         if home is not None and entry.env.get(HOME_ENV) is None:
             env_change = "added" if isinstance(raw.get(keys.env), dict) else "created"
-            doc.set_item(loc, keys.env, HOME_ENV, home, keys.args)
-        launch = {
-            keys.command: bridge,
-            keys.args: [BRIDGE_FLAG, name, "--", *entry.argv],
-            keys.env: {**raw.get(keys.env, {}), HOME_ENV: home}
-            if env_change
-            else raw.get(keys.env, ABSENT),
-        }
-        _check(file, data, doc.dump(), loc, launch)
-        data = doc.data()
+            doc.set_item(loc, keys.env, HOME_ENV, home, keys.args or keys.command)
+        launch[keys.env] = (
+            {**raw.get(keys.env, {}), HOME_ENV: home} if env_change else raw.get(keys.env, ABSENT)
+        )
+        launches[loc] = launch
         detail = "" if name == entry.name else f"named {name!r}: another server has that name"
         plan.outcomes.append(Outcome(entry.name, "wrapped", name, detail))
         plan.records.append(
@@ -236,7 +292,7 @@ def plan_wrap(
                 name=entry.name,
                 server=name,
                 argv=entry.argv,
-                args_absent=keys.args not in raw,
+                args_absent=keys.args is not None and keys.args not in raw,
                 env=env_change,
                 entry_before=entry_before,
                 entry_after=doc.entry_text(loc) if isinstance(doc, JsonDoc) else None,
@@ -244,7 +300,15 @@ def plan_wrap(
                 at=now_iso(),
             )
         )
-    plan.after = doc.dump().encode("utf-8")
+    return _finished(plan, doc, data, launches)
+
+
+def _finished(plan: Plan, doc: Any, data: Any, launches: dict[Location, Launch]) -> Plan:
+    """*plan* with the text of *doc*, checked against *data*, the document as read."""
+    if launches:
+        after = doc.dump()
+        _check(plan.file, data, after, launches)
+        plan.after = after.encode("utf-8")
     return plan
 
 
@@ -254,9 +318,10 @@ def plan_unwrap(
     """Give the servers *wanted* (None: all) of *file* back their own command lines."""
     text = _decode(before, file.path)
     doc = hostformats.load(file.host.format, text)
-    data = doc.data()
+    data = _settings(file, doc.data())
     plan = Plan(file, before, before)
-    for entry in _selected(servers(file, data), wanted):
+    launches: dict[Location, Launch] = {}
+    for entry in _selected(plan, servers(file, data), wanted):
         wrapped = entry.wrapped
         if wrapped is None:
             status = "not-wrapped" if entry.transport is Transport.STDIO else "not-wrappable"
@@ -272,33 +337,40 @@ def plan_unwrap(
         if exact and rec and rec.entry_before is not None and isinstance(doc, JsonDoc):
             doc.replace_entry(loc, rec.entry_before)
         else:
-            args_absent = bool(rec and rec.args_absent)
-            doc.drop(loc, keys.args, wrapped.prefix, args_absent)
-            doc.set_string(loc, keys.command, wrapped.original[0])
+            if keys.args is None:
+                doc.drop(loc, keys.command, wrapped.prefix, False)
+            else:
+                args_absent = bool(rec and rec.args_absent)
+                doc.drop(loc, keys.args, wrapped.prefix, args_absent)
+                doc.set_string(loc, keys.command, wrapped.original[0])
             env = raw.get(keys.env)
             if rec and rec.env and isinstance(env, dict) and HOME_ENV in env:
                 doc.del_item(loc, keys.env, HOME_ENV, rec.env == "created")
-        _check(file, data, doc.dump(), loc, _unwrapped_launch(entry, raw, rec))
-        data = doc.data()
+        launches[loc] = _unwrapped_launch(entry, raw, rec)
         plan.outcomes.append(Outcome(entry.name, "unwrapped", wrapped.server))
         if rec is not None:
             plan.records.append(rec)
-    plan.after = doc.dump().encode("utf-8")
-    return plan
+    return _finished(plan, doc, data, launches)
 
 
-def _unwrapped_launch(entry: HostServer, raw: Any, rec: WrapRecord | None) -> dict[str, Any]:
+def _unwrapped_launch(entry: HostServer, raw: Any, rec: WrapRecord | None) -> Launch:
     assert entry.wrapped is not None
     keys, original = entry.keys, entry.wrapped.original
-    args: Any = original[1:]
-    if rec and rec.args_absent and not args:
-        args = ABSENT
+    launch: Launch
+    if keys.args is None:
+        launch = {keys.command: original}
+    else:
+        args: Any = original[1:]
+        if rec and rec.args_absent and not args:
+            args = ABSENT
+        launch = {keys.command: original[0], keys.args: args}
     env: Any = raw.get(keys.env, ABSENT)
     if rec and rec.env and isinstance(env, dict) and HOME_ENV in env:
         env = {k: v for k, v in env.items() if k != HOME_ENV}
         if rec.env == "created" and not env:
             env = ABSENT
-    return {keys.command: original[0], keys.args: args, keys.env: env}
+    launch[keys.env] = env
+    return launch
 
 
 def home_for_hosts(home: Path, default: Path) -> str | None:

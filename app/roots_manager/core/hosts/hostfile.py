@@ -1,0 +1,196 @@
+"""A host's own file: read only if it is one, written whole or not at all, never over the host.
+
+Only a regular file is read (:mod:`roots_manager.core.statefile` refuses a named pipe, a device, a
+link to nothing, naming the path). It is written as a new file beside it that then takes its
+place, so that a reader sees the old file or the new one, never half of one; a file or a folder
+that is read-only is refused before anything is written, although the folder alone would let
+the file be replaced: read-only is how people keep a host, or a dotfile manager, from changing
+a file. Every refusal is one sentence that names the file.
+
+The host may write its file while we do. A write before our last look at it is seen there; one
+between that look and the rename would be lost under our file, so Linux swaps the two files in
+one step and what was replaced is read back (elsewhere, a write into the file itself still shows
+in the one held open; a host renaming its own file over it in that moment is not seen). The
+host's bytes are then put back and the change is made again from them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from roots_manager.core import statefile
+
+MAX_HOST_FILE_BYTES = 1 << 30
+"""The largest host file read. Claude Code keeps its project history in ``~/.claude.json``,
+which passes a hundred megabytes; the limit only stops a file that is no host's settings from
+filling the memory, where an edit holds a few copies of it."""
+RESTORES = 3
+"""How many times the host's bytes are put back when it keeps writing as they are."""
+
+_HOLD_FLAGS = (
+    os.O_RDONLY
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+    | getattr(os, "O_BINARY", 0)
+)
+
+
+class HostFileError(OSError):
+    """A host file cannot be read or written; the message is one sentence that names it."""
+
+
+class FileChanged(HostFileError):
+    """The host wrote the file while we did; what it wrote is in place, our change is not."""
+
+
+def _reason(exc: OSError) -> str:
+    text = exc.strerror or str(exc)
+    return text[:1].lower() + text[1:] if text[1:2].islower() else text
+
+
+def read_host_file(path: Path) -> bytes:
+    """The bytes of a host file (links followed); only a regular file of sensible size."""
+    try:
+        return statefile.read_regular(path, MAX_HOST_FILE_BYTES)
+    except statefile.NotRegularFile as exc:
+        # a link to /dev/zero says it is a link, not only a device
+        raise HostFileError(
+            f"{statefile.described(path)} is {exc.kind}, not a regular file"
+        ) from exc
+    except statefile.DanglingLink:
+        raise
+    except statefile.TooLarge as exc:
+        raise HostFileError(
+            f"{path} holds more than {MAX_HOST_FILE_BYTES >> 20} MiB, too much for a host's "
+            "settings, and is not read"
+        ) from exc
+    except OSError as exc:
+        raise HostFileError(f"{path} cannot be read: {_reason(exc)}") from exc
+
+
+def check_writable(path: Path) -> None:
+    """Refuse, before anything is written, a file or a folder that will not take the write."""
+    target = Path(os.path.realpath(path))
+    if not os.path.exists(target):
+        raise HostFileError(f"{path} no longer exists")
+    if not os.access(target, os.W_OK):
+        raise HostFileError(f"{path} is read-only")
+    if not os.access(target.parent, os.W_OK | os.X_OK):
+        raise HostFileError(
+            f"the folder of {path} is read-only, and the new file is written there before it "
+            "takes the old one's place"
+        )
+
+
+def write_host_file(
+    path: Path,
+    data: bytes,
+    expected: bytes,
+    *,
+    before_rename: Callable[[], None] | None = None,
+) -> None:
+    """Replace host file *path* with *data*, atomically, keeping its mode.
+
+    *expected* is what the file held when the change was made from it. Raises
+    :class:`FileChanged` if the host wrote the file in the meantime: nothing of ours is then in
+    it (the host's bytes are put back if our rename had taken their place). A file that is a
+    symbolic link is replaced where the link points, so the link stays (dotfile managers use
+    them). *before_rename* runs between the last look at the file and the rename (tests make
+    the host write there).
+    """
+    check_writable(path)
+    target = Path(os.path.realpath(path))
+    try:
+        mode = stat.S_IMODE(os.stat(target).st_mode)
+        lost = _replace(target, data, expected, mode, before_rename)
+        if lost is None:
+            return
+        ours = data
+        for _ in range(RESTORES):
+            try:
+                displaced = _replace(target, lost, ours, mode, None)
+            except FileChanged:
+                break  # the host wrote again since our rename: its newest bytes are in place
+            if displaced is None:
+                break
+            lost, ours = displaced, lost
+    except HostFileError:
+        raise
+    except OSError as exc:
+        raise HostFileError(f"{path} cannot be written: {_reason(exc)}") from exc
+    raise FileChanged(f"{path} changed while it was being edited")
+
+
+def _replace(
+    target: Path,
+    data: bytes,
+    expected: bytes,
+    mode: int,
+    before_rename: Callable[[], None] | None,
+) -> bytes | None:
+    """Put *data* in the place of *target* if it holds *expected*; None when done, or the
+    bytes our rename replaced when they were not *expected* any more."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, mode)
+        held = os.open(target, _HOLD_FLAGS)
+        try:
+            if not stat.S_ISREG(os.fstat(held).st_mode):
+                raise HostFileError(f"{target} is no longer a regular file")
+            if _read_all(held) != expected:
+                raise FileChanged(f"{target} changed while it was being edited")
+            if before_rename is not None:
+                before_rename()
+            if os.name == "nt":
+                # Windows replaces no file that is held open, and swaps none: the moment between
+                # the look and the rename stays unwatched there
+                os.close(held)
+                held = -1
+                statefile.retrying(lambda: os.replace(tmp, target))
+                replaced = expected
+            elif _exchanged(tmp, target):
+                replaced = read_host_file(Path(tmp))  # what stood there the moment it swapped
+            else:
+                os.replace(tmp, target)
+                replaced = _read_all(held)  # a write into the file since the look shows here
+        finally:
+            if held >= 0:
+                os.close(held)
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+    if os.name != "nt":
+        dfd = os.open(target.parent, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+    return None if replaced == expected else replaced
+
+
+def _exchanged(tmp: str, target: Path) -> bool:
+    if sys.platform.startswith("linux"):
+        from roots_manager.platform.linux.exchange import exchange
+
+        return exchange(tmp, str(target))
+    return False
+
+
+def _read_all(fd: int) -> bytes:
+    """The whole of the file open as *fd*, from its start, at most the limit (and one byte)."""
+    os.lseek(fd, 0, os.SEEK_SET)
+    parts, size = [], 0
+    while size <= MAX_HOST_FILE_BYTES and (chunk := os.read(fd, 1 << 20)):
+        parts.append(chunk)
+        size += len(chunk)
+    return b"".join(parts)
