@@ -62,6 +62,19 @@ class EarlySignals:
                 os.killpg(self.proc.pid, sig)
 
 
+def _formatter(prog: str) -> argparse.HelpFormatter:
+    """argparse's help formatter, given the terminal's width: left to find it, argparse imports
+    shutil, and with it lzma and bz2 (10 ms of every bridge's start, and memory for its life)."""
+    import argparse
+    import os
+
+    try:
+        width = os.get_terminal_size(sys.stderr.fileno()).columns
+    except (OSError, ValueError):
+        width = 80
+    return argparse.HelpFormatter(prog, width=max(width - 2, 40))
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command line of ``roots-bridge``."""
     import argparse
@@ -70,6 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = argparse.ArgumentParser(
         prog="roots-bridge",
+        formatter_class=_formatter,
         description="Run a stdio MCP server behind Roots Manager: the bridge answers the "
         "server's roots/list with the folders you granted it and tells it when they change.",
         epilog="Example: roots-bridge --server fs -- npx -y @modelcontextprotocol/server-filesystem. "

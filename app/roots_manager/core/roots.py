@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import os
 import re
+import secrets
 import unicodedata
-import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -150,7 +150,7 @@ def new_root(
             raise ModelError("{path} is already a root, named {name!r}", path=norm, name=r.name)
     uris.path_to_uri(norm)  # refuses paths with no URI before anything is stored
     return Root(
-        id=uuid.uuid4().hex[:12],
+        id=secrets.token_hex(6),
         path=norm,
         real=os.path.realpath(norm),
         name=clean_name(name) if name is not None else _shown_name(os.path.basename(norm) or norm),

@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import tempfile
 import time
 import weakref
 from collections import OrderedDict
@@ -203,7 +201,11 @@ class InputRounds:
             self._kept_bytes -= len(kept)
 
     def _spilled(self, line: bytes) -> Path:
+        import tempfile  # here: few runs ever spill, and tempfile brings shutil, lzma and bz2
+
         if self._spill is None:
+            import shutil
+
             # private to the user (mkdtemp makes it 0700), and gone with the run
             self._spill = Path(tempfile.mkdtemp(prefix="roots-bridge-requests-"))
             weakref.finalize(self, shutil.rmtree, self._spill, True)

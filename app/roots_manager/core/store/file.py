@@ -17,8 +17,8 @@ import contextlib
 import glob
 import json
 import os
+import secrets
 import stat
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -120,7 +120,7 @@ def _dump(state: State) -> bytes:
 def write_atomic(path: Path, data: bytes) -> None:
     """Replace *path* with *data* atomically and durably; the file is private (0600)."""
     directory = path.parent
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    fd, tmp = _new_private_file(directory, f".{path.name}.")
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
@@ -133,6 +133,30 @@ def write_atomic(path: Path, data: bytes) -> None:
             os.unlink(tmp)
         raise
     _fsync_dir(directory)
+
+
+_NEW_FILE = (
+    os.O_WRONLY
+    | os.O_CREAT
+    | os.O_EXCL
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+    | getattr(os, "O_NOINHERIT", 0)
+    | getattr(os, "O_BINARY", 0)
+)
+
+
+def _new_private_file(directory: Path, prefix: str) -> tuple[int, str]:
+    """A new file (0600) in *directory* with a name no other writer can have chosen, as
+    ``tempfile.mkstemp`` makes one: every bridge writes its marker with this, and tempfile
+    would load shutil, lzma and bz2 into each for its life (0.7 MiB)."""
+    for _ in range(100):
+        name = os.path.join(directory, f"{prefix}{secrets.token_hex(6)}.tmp")
+        try:
+            return os.open(name, _NEW_FILE, 0o600), name
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name in {directory}")
 
 
 def _fsync_dir(directory: Path) -> None:

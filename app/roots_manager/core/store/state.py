@@ -14,8 +14,8 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import secrets
 import shlex
-import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -296,7 +296,7 @@ class State:
                 return p
         self.pending = [p for p in self.pending if p.server != server]
         p = Pending(
-            id=uuid.uuid4().hex[:12],
+            id=secrets.token_hex(6),
             server=server,
             reason=reason,
             command=list(command),
