@@ -200,3 +200,44 @@ def test_the_first_call_after_the_handshake_sees_the_granted_folders(
     assert seen == [granted]
     held = [e for e in events(layout, ev.HANDSHAKE) if e.get("first_call_held")]
     assert held and held[-1]["id"] == 2, held
+
+
+def test_roots_on_the_command_line_are_the_grants_and_a_revoke_restarts_the_server(
+    filesystem_server: list[str], tmp_path: Path, layout: Layout
+) -> None:
+    """``{roots}`` gives a server that takes its folders as arguments exactly its grants, for
+    a host that declares no roots; a revoke restarts it behind the host, in the same session,
+    and the folder is gone from what it allows."""
+    kept, revoked, never = make(tmp_path, "kept", "revoked", "never granted")
+    for folder in (kept, revoked, never):
+        run_cli("roots", "add", folder)
+    run_cli("grant", "fs", kept, revoked)
+    bridge = BridgeProc(bridge_argv("fs", [*filesystem_server, "{roots}"]))
+    calls = iter(range(100, 100_000))
+
+    def allowed() -> list[str]:
+        n = next(calls)
+        bridge.send(
+            {
+                "jsonrpc": "2.0",
+                "id": n,
+                "method": "tools/call",
+                "params": {"name": "list_allowed_directories", "arguments": {}},
+            }
+        )
+        text = bridge.expect(is_id(n), f"the answer to call {n}")["result"]["content"][0]["text"]
+        return sorted(line for line in text.splitlines() if line.startswith("/"))
+
+    try:
+        bridge.send({**initialize(1), "params": {**initialize(1)["params"], "capabilities": {}}})
+        bridge.expect(is_id(1), "the initialize result")
+        bridge.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        assert allowed() == sorted([kept, revoked])
+        [start] = events(layout, ev.RUN_START)
+        assert start["command"][-1] == "{roots}", "the server's identity is its command as written"
+        run_cli("revoke", "fs", revoked)
+        wait_for(lambda: bool(events(layout, ev.SERVER_RESTARTED)), "the restart", POLL_LIMIT)
+        assert events(layout, ev.SERVER_RESTARTING)[0]["reason"] == f"revoked: {revoked}"
+        assert allowed() == [kept]
+    finally:
+        bridge.kill()

@@ -80,23 +80,29 @@ def _stored_setting(store_path: str, server: str) -> dict[str, object] | None:
 class Launch:
     """How the server was started: the command line run, and what its confinement depends on."""
 
-    __slots__ = ("argv", "key", "restartable", "supervised")
+    __slots__ = ("argv", "folders", "key", "restartable", "supervised")
 
     def __init__(
         self,
         argv: list[str],
         key: tuple[tuple[str, ...], ...] | None,
         entry: dict[str, object] | None = None,
+        folders: list[str] | None = None,
     ) -> None:
         self.argv = argv
+        self.folders = folders
+        """The folders given for ``{roots}`` on its command line (None: it has none)."""
         self.key = key
         self.supervised = key is not None and sys.platform.startswith("linux")
         """The process started is the confined server's supervisor
         (:mod:`roots_manager.sandbox.supervisor`), not the server itself."""
         """:func:`~roots_manager.core.confinement.confined.confinement_key` at the start; None: unconfined."""
         setting = (entry or {}).get("restart_on_revoke")
-        self.restartable = setting is True or (key is not None and setting is not False)
-        """Whether the bridge may restart this server (confined, or restart on revoke on)."""
+        self.restartable = (
+            folders is not None or setting is True or (key is not None and setting is not False)
+        )
+        """Whether the bridge may restart this server (its folders on its command line,
+        confined, or restart on revoke on)."""
 
 
 def wrapped(command: Sequence[str], server: str, force: bool, run: str = "") -> Launch:
@@ -109,13 +115,21 @@ def wrapped(command: Sequence[str], server: str, force: bool, run: str = "") -> 
 
     layout = Layout.default()
     entry = _stored_setting(str(layout.store), server)
+    literal = list(command)
+    folders: list[str] | None = None
+    if "{roots}" in literal:  # the granted folders as arguments (core.consent.arguments)
+        from roots_manager.core.consent.arguments import expand, folders_now
+        from roots_manager.core.store.state import fingerprint as command_fingerprint
+
+        folders = folders_now(layout, server, command_fingerprint(literal), run)
+        command = expand(literal, folders)
     ran_confined = layout.home / "confined" / _digest(server)
     if not force and entry is not None and entry.get("confine") is not True:
         if ran_confined.exists():  # confinement was turned off since
             import shutil  # here: the server is not started yet, and seldom needs it
 
             shutil.rmtree(ran_confined, ignore_errors=True)
-        return Launch(list(command), None, entry)
+        return Launch(list(command), None, entry, folders)
     from roots_manager.core.confinement.confined import (
         confinement_key,
         rules_for,
@@ -147,9 +161,9 @@ def wrapped(command: Sequence[str], server: str, force: bool, run: str = "") -> 
             file=sys.stderr,
             flush=True,
         )
-        return Launch(list(command), None, entry)
+        return Launch(list(command), None, entry, folders)
     if not (force or wants_confinement(state, server)):
-        return Launch(list(command), None, entry)
+        return Launch(list(command), None, entry, folders)
     found = availability()
     if not found.available:
         raise ConfinementRefused(
@@ -162,7 +176,7 @@ def wrapped(command: Sequence[str], server: str, force: bool, run: str = "") -> 
         # a first npx has no ~/.npm yet: a rule cannot name a folder that is not there
         with contextlib.suppress(OSError):
             os.makedirs(cache, mode=0o700, exist_ok=True)
-    fp = fingerprint(command)
+    fp = fingerprint(literal)  # the server's identity is its command as written
     derived = rules_for(
         state,
         server,
@@ -190,7 +204,7 @@ def wrapped(command: Sequence[str], server: str, force: bool, run: str = "") -> 
         )
     key = confinement_key(state, server, fingerprint=fp, run=run, forced=True)
     argv = [*wrapper(), "--parent", str(os.getpid()), *derived.rules.to_args(), "--", *command]
-    return Launch(argv, key, entry)
+    return Launch(argv, key, entry, folders)
 
 
 def wrapper() -> list[str]:

@@ -50,6 +50,7 @@ from roots_manager.core.log import events as ev
 from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store, StoreError
 from roots_manager.core.store.state import State, fingerprint, now_iso
+from roots_manager.core.uri import uri_to_path
 
 HOST_IN = 0
 HOST_OUT = 1
@@ -85,11 +86,19 @@ def restart_reason(
     running: tuple[tuple[str, ...], ...] | None,
     told: Collection[str],
     current: Callable[[], Collection[str]],
+    given: Sequence[str] | None = None,
 ) -> str | None:
-    """Why the server running now (confined by *running*, told *told*) must be restarted.
+    """Why the server running now (confined by *running*, told *told*, given the folders
+    *given* on its command line) must be restarted.
 
     *current* gives the root URIs it would be told now. None: it need not be.
     """
+    if given is not None:
+        # such a server learns its folders only when it starts: any change restarts it
+        now = [uri_to_path(u) for u in current()]
+        if now != list(given):
+            taken = sorted(set(given) - set(now))
+            return "revoked: " + ", ".join(taken) if taken else "its folders changed"
     srv = state.servers.get(name)
     setting = srv.restart_on_revoke if srv is not None else None
     # the default follows confinement: the stored setting, or --confine
@@ -181,6 +190,7 @@ class Restarts:
             running=b.slot.launch.key if b.slot.launch is not None else None,
             told=b.mediator.told,
             current=lambda: root_uris(b.source.effective()),
+            given=b.slot.launch.folders if b.slot.launch is not None else None,
         )
 
     async def wait(self) -> None:

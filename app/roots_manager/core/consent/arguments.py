@@ -1,0 +1,50 @@
+"""A server's granted folders on its command line: ``{roots}`` in the command, for the servers
+that take their folders as arguments and never ask for roots (the migration path SEP-2577 names).
+
+``roots-bridge --server fs -- npx -y @modelcontextprotocol/server-filesystem {roots}`` starts the
+server with one argument per folder it may see now, and again, with the new ones, whenever what
+it may see changes: such a server learns its folders only when it starts. The server's identity
+(its command fingerprint) is the command as written, with ``{roots}`` in it, so a change of
+grants is not a new command to approve.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from roots_manager.core.consent.effective import effective
+from roots_manager.core.paths import Layout
+from roots_manager.core.uri import uri_to_path
+
+ROOTS_ARG = "{roots}"
+"""The argument replaced by the server's granted folders, one argument each."""
+
+
+def takes_roots(command: Sequence[str]) -> bool:
+    """Whether *command* is given its folders as arguments."""
+    return ROOTS_ARG in command
+
+
+def expand(command: Sequence[str], folders: Sequence[str]) -> list[str]:
+    """*command* with each ``{roots}`` replaced by *folders* (none: the argument goes)."""
+    out: list[str] = []
+    for arg in command:
+        if arg == ROOTS_ARG:
+            out.extend(folders)
+        else:
+            out.append(arg)
+    return out
+
+
+def folders_now(layout: Layout, server: str, fingerprint: str, run: str = "") -> list[str]:
+    """The folders *server*, run by the command of *fingerprint*, may see now, as paths, in the
+    order of its ``roots/list`` answer; none when the store cannot be read (it starts with no
+    folder rather than with a guess, and a readable store restarts it with its folders)."""
+    from roots_manager.core.store.file import Store, StoreError
+
+    try:
+        state = Store(layout).read()
+    except (StoreError, OSError):
+        return []
+    result = effective(state, server, fingerprint=fingerprint, run=run or None)
+    return [uri_to_path(r["uri"]) for r in result["roots"]]
