@@ -137,3 +137,29 @@ def test_a_server_that_never_reads_nor_yields_is_ended_within_the_hosts_ladder(
         for p in psutil.Process().children(recursive=True):
             if "sleep(600)" in " ".join(p.cmdline()):
                 p.kill()
+
+
+def test_a_host_that_kills_at_once_after_sigterm_finds_no_marker_left(
+    everything_server: list[str], layout: Layout
+) -> None:
+    """Codex, quitting, sends SIGTERM and SIGKILL about 12 ms later: the bridge has no time to
+    end in order, but its live marker goes at the first signal and the tree has been told."""
+    bridge, tree = started(bridge_argv("everything", everything_server))
+    try:
+        deadline = time.monotonic() + 10
+        while not [p for p in layout.live.iterdir() if p.suffix == ".json"]:
+            assert time.monotonic() < deadline, "the bridge never wrote its marker"
+            time.sleep(0.05)
+        bridge.proc.send_signal(signal.SIGTERM)
+        time.sleep(0.012)
+        bridge.proc.send_signal(signal.SIGKILL)
+        bridge.proc.wait(15)
+        assert left(tree) == [], "still running after the host killed the bridge"
+        assert not [p for p in layout.live.iterdir() if p.suffix == ".json"], os.listdir(
+            layout.live
+        )
+    finally:
+        bridge.kill()
+        for p in tree:
+            if p.is_running():
+                p.kill()

@@ -48,6 +48,7 @@ class BridgeLog:
         self._writing: asyncio.Future[None] | None = None
         self._dirty = False
         self._closed = False
+        self._marker_gone = False
 
     def event(self, kind: str, **fields: Any) -> None:
         """Record one event now."""
@@ -138,6 +139,8 @@ class BridgeLog:
         fut.add_done_callback(self._written)
 
     def _write_marker(self, marker: live.BridgeMarker) -> None:
+        if self._marker_gone:
+            return
         with contextlib.suppress(OSError):
             live.write_bridge_marker(self.layout, marker)
 
@@ -152,6 +155,14 @@ class BridgeLog:
             with contextlib.suppress(Exception):
                 await self._writing
             await asyncio.sleep(0)
+
+    def ending(self) -> None:
+        """The run is ending (the host asked): take the live marker away now and write it no
+        more, since a host's ladder may kill the bridge before :meth:`close` (Codex sends
+        SIGKILL about 12 ms after SIGTERM); events are still written."""
+        self._marker_gone = True
+        with contextlib.suppress(OSError):
+            live.remove_bridge_marker(self.layout, self.run)
 
     def close(self) -> None:
         """Remove the live marker and close the log file."""

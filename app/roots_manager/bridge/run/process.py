@@ -195,4 +195,28 @@ def tree_alive(proc: subprocess.Popen[bytes]) -> bool:
         os.killpg(proc.pid, 0)
     except (ProcessLookupError, PermissionError):
         return False
+    if sys.platform == "linux":
+        # a group of zombies only waits for its reaper (pid 1 may take seconds): nothing runs
+        return _group_runs(proc.pid)
     return True
+
+
+def _group_runs(pgid: int) -> bool:
+    """Whether a process of group *pgid* runs (Linux: not a zombie, read from ``/proc``)."""
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return True
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        # after the command name in parentheses: state, ppid, pgrp
+        fields = stat[stat.rfind(b")") + 2 :].split()
+        if len(fields) > 2 and fields[2] == str(pgid).encode() and fields[0] not in (b"Z", b"X"):
+            return True
+    return False

@@ -520,6 +520,7 @@ class Bridge:
         # it came before the run, and went on to the tree then.)
         if sys.platform != "win32":
             self.slot.server.forward(signum, sent=sent)
+        self.log.ending()
         if not self.stop_event.is_set():
             self._reason = f"{signal.Signals(signum).name} received"
             self.stop_event.set()
