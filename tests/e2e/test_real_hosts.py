@@ -1,0 +1,558 @@
+"""Real hosts, installed from npm (tests/peers), start their servers through the bridge.
+
+Claude Code and Codex run as a user runs them, from their own launchers
+(``node_modules/.bin/claude`` and ``.bin/codex``), in a fake home folder. Their servers, the
+reference filesystem server and the everything server (the latter as npm runs it for npx: npm
+exec, then sh, then node), are added the host's own way (``claude mcp add-json``, ``codex mcp
+add``), then put behind the bridge by ``roots-manager hosts wrap HOST --all``.
+
+- Claude Code: ``claude mcp list`` starts each stdio server, runs the handshake, prints
+  ``✔ Connected`` and stops it with its own ladder (SIGINT, SIGTERM, SIGKILL).
+- Codex: ``codex app-server`` speaks JSON-RPC on stdio (its methods are those of ``codex
+  app-server generate-json-schema``): ``initialize``, ``initialized``, then
+  ``mcpServerStatus/list`` starts each server, reports what it said in its handshake and stops it
+  again (stdin closed, then SIGTERM to its process group and SIGKILL 2 s later). ``thread/start``
+  keeps the servers running for ``mcpServer/tool/call``, and quitting Codex then stops them:
+  SIGTERM to each server's process group, SIGKILL to it about 12 ms later. After the listing
+  each bridge has logged its end and taken its live file away; after quitting, with no time to
+  end in order, it has still taken its live file away at the first signal.
+
+Neither needs a login for this, and neither is let out on the network: Claude Code with
+``CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC`` (without it, it looks up api.anthropic.com), Codex
+with ``--disable plugins`` (without it, it looks up github.com for its plugin catalogue) and, for
+a thread, a model provider on 127.0.0.1 (without it, the thread opens OpenAI's Responses
+WebSocket). Each test checks that the servers connected through the bridge, that the filesystem
+server's roots were answered from the grants, that no bridge or server is left running after the
+host is done, and that ``hosts undo`` gives back the host's file byte for byte.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import shutil
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+import psutil
+import pytest
+
+from roots_manager.core.log import events as ev
+from roots_manager.core.paths import Layout
+from tests.bridge.wire import events
+from tests.conftest import run_cli
+from tests.polling import wait_for
+
+PEERS = Path(__file__).resolve().parent.parent / "peers"
+BIN = PEERS / "node_modules" / ".bin"
+
+FS_INFO = "secure-filesystem-server"
+EVERYTHING_INFO = "mcp-servers/everything"
+"""The names the two servers give in their initialize results."""
+
+QUIET = {
+    "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",  # no update check, telemetry, error reports
+    "DISABLE_AUTOUPDATER": "1",
+    "DISABLE_TELEMETRY": "1",
+}
+"""What keeps Claude Code off the network."""
+
+CODEX_OFFLINE = (
+    "--disable",
+    "plugins",
+    "-c",
+    'model_providers.roots-test={name = "roots-test", base_url = "http://127.0.0.1:9/v1"}',
+    "-c",
+    'model_provider="roots-test"',
+)
+"""What keeps ``codex app-server`` off the network (the provider is never called: no turn runs)."""
+
+
+def launcher(name: str) -> str:
+    """The host's own launcher from tests/peers, checked to start."""
+    path = BIN / name
+    if shutil.which("node") is None or not path.exists():
+        raise AssertionError(
+            f"{name} needs Node.js and 'npm ci --prefix tests/peers' (.ci/run does): no {path}"
+        )
+    probe = subprocess.run([str(path), "--version"], capture_output=True, text=True, timeout=60)
+    if probe.returncode != 0:
+        raise AssertionError(
+            f"{path} --version exited {probe.returncode}: {probe.stderr.strip()}\n"
+            "run 'npm ci --prefix tests/peers' without --ignore-scripts (Claude Code's "
+            "postinstall puts its native binary in place)"
+        )
+    return str(path)
+
+
+@pytest.fixture
+def everything_server() -> list[str]:
+    npm = shutil.which("npm")
+    if npm is None or not (BIN / "mcp-server-everything").exists():
+        raise AssertionError("the everything server needs npm and 'npm ci --prefix tests/peers'")
+    return [npm, "exec", "--prefix", str(PEERS), "--offline", "--", "mcp-server-everything"]
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fake home folder for the hosts and the CLI; the hosts run in a project folder in it."""
+    home = tmp_path / "home"
+    (home / "project").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    for name in ("APPDATA", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "CLAUDECODE"):
+        monkeypatch.delenv(name, raising=False)
+    return home
+
+
+def host_env(**extra: str) -> dict[str, str]:
+    """The host's environment: the test's, without ROOTS_MANAGER_HOME. The wrapped entries carry
+    it to the bridges (the per-user directory is not the default one), so the processes holding
+    it are exactly the bridges and the servers under them."""
+    env = {k: v for k, v in os.environ.items() if k != "ROOTS_MANAGER_HOME"}
+    env.update(extra)
+    return env
+
+
+def granted_folder(tmp_path: Path) -> str:
+    """Add two roots, grant one to the filesystem server; the granted one's URI."""
+    granted, other = tmp_path / "granted #1", tmp_path / "not granted"
+    granted.mkdir()
+    other.mkdir()
+    run_cli("roots", "add", str(granted))
+    run_cli("roots", "add", str(other))
+    run_cli("grant", "fs", str(granted))
+    return granted.as_uri()
+
+
+def wrap(host: str) -> None:
+    result = json.loads(run_cli("hosts", "wrap", host, "--all", "--json").stdout)
+    [file] = result["files"]
+    assert file["written"] and file["error"] is None, file
+    assert sorted((s["name"], s["status"]) for s in file["servers"]) == [
+        ("everything", "wrapped"),
+        ("fs", "wrapped"),
+    ], file
+
+
+def marked(rm_home: Path) -> list[psutil.Process]:
+    """The running processes whose environment holds this test's ROOTS_MANAGER_HOME."""
+    found = []
+    for proc in psutil.process_iter():
+        try:
+            if proc.pid != os.getpid() and proc.environ().get("ROOTS_MANAGER_HOME") == str(rm_home):
+                found.append(proc)
+        except (psutil.Error, OSError):
+            continue  # gone meanwhile, a zombie, or not ours to read
+    return found
+
+
+def still_running(rm_home: Path, seen: list[psutil.Process], within: float = 5.0) -> list[str]:
+    """What of the bridges and servers (those *seen* in the host's tree and any process holding
+    this test's ROOTS_MANAGER_HOME) still runs after *within* seconds."""
+
+    def alive() -> list[psutil.Process]:
+        procs = {p.pid: p for p in [*seen, *marked(rm_home)]}
+        out = []
+        for p in procs.values():
+            try:
+                if p.is_running() and p.status() != psutil.STATUS_ZOMBIE:
+                    out.append(p)
+            except psutil.Error:
+                continue
+        return out
+
+    deadline = time.monotonic() + within
+    left = alive()
+    while left and time.monotonic() < deadline:
+        time.sleep(0.05)
+        left = alive()
+    described = []
+    for p in left:
+        try:
+            described.append(f"{p.pid}: {' '.join(p.cmdline())}")
+        except psutil.Error:
+            continue
+    return described
+
+
+def kill_marked(rm_home: Path) -> None:
+    """Clean-up after a failure: end what this test started and left behind."""
+    for p in marked(rm_home):
+        try:
+            p.kill()
+        except psutil.Error:
+            continue
+
+
+class Tree:
+    """The processes under a host, sampled every few milliseconds while it runs: those holding
+    this test's ROOTS_MANAGER_HOME (the bridges and the servers) are kept, and every command
+    line is noted."""
+
+    def __init__(self, pid: int, rm_home: Path) -> None:
+        self.root = psutil.Process(pid)
+        self.rm_home = str(rm_home)
+        self.seen: dict[int, psutil.Process] = {}
+        self.cmdlines: dict[int, str] = {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+
+    def _sample(self) -> None:
+        while not self._stop.is_set():
+            try:
+                children = self.root.children(recursive=True)
+            except psutil.Error:
+                return
+            for child in children:
+                # read again while it runs: a fork shows its parent's command line until exec
+                try:
+                    cmdline = " ".join(child.cmdline())
+                    # and its environment, which changes at exec too
+                    if (
+                        child.pid not in self.seen
+                        and child.environ().get("ROOTS_MANAGER_HOME") == self.rm_home
+                    ):
+                        self.seen[child.pid] = child
+                except psutil.Error:
+                    continue
+                if cmdline:
+                    self.cmdlines[child.pid] = cmdline
+            time.sleep(0.01)
+
+    def stop(self) -> list[psutil.Process]:
+        """Stop sampling; the bridges and servers seen."""
+        self._stop.set()
+        self._thread.join(5)
+        return list(self.seen.values())
+
+    def bridges(self) -> list[str]:
+        """The ``--server`` names of the bridges seen."""
+        names = set()
+        for cmd in self.cmdlines.values():
+            words = cmd.split()
+            if "--server" in words and any("roots" in w and "bridge" in w for w in words):
+                names.add(words[words.index("--server") + 1])
+        return sorted(names)
+
+    def servers(self) -> dict[str, bool]:
+        """Whether the real servers themselves were seen running under the bridges."""
+        return {
+            "fs": any(
+                "server-filesystem/dist/index.js" in c and "--server" not in c
+                for c in self.cmdlines.values()
+            ),
+            "everything": any(
+                c.startswith("node ") and c.endswith("mcp-server-everything")
+                for c in self.cmdlines.values()
+            ),
+        }
+
+
+def check_bridge_log(layout: Layout, granted_uri: str) -> None:
+    """Both servers shook hands through a bridge, and the filesystem server's roots came from the
+    grants: the one granted folder, not the other root nor anything of the host's."""
+    shook = {e["server"] for e in events(layout, ev.HANDSHAKE) if e.get("dir") == "server>host"}
+    assert shook == {"fs", "everything"}, events(layout)
+    answered = [e for e in events(layout, ev.ROOTS_ANSWERED) if e["server"] == "fs"]
+    assert answered, f"the filesystem server's roots/list was not answered: {events(layout)}"
+    assert all(e["uris"] == [granted_uri] for e in answered), answered
+    assert not events(layout, ev.ROOTS_RELAYED), "a roots/list went to the host"
+
+
+def check_ended(layout: Layout) -> None:
+    """Each bridge logged the end of its session and took its live file away."""
+    ended = sorted(e["server"] for e in events(layout, ev.RUN_END))
+    starts = sorted(e["server"] for e in events(layout, ev.RUN_START))
+    assert ended == starts and set(starts) == {"fs", "everything"}, events(layout)
+    assert not [p for p in layout.live.iterdir() if p.suffix == ".json"], os.listdir(layout.live)
+
+
+def undo_gives_back(path: Path, original: bytes) -> None:
+    run_cli("hosts", "undo")
+    assert path.read_bytes() == original, "hosts undo did not give back the host's file"
+
+
+# --- Claude Code --------------------------------------------------------------------------
+
+
+def claude(
+    exe: str, cwd: Path, *args: str, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
+    proc = subprocess.run(
+        [exe, *args],
+        cwd=cwd,
+        env=host_env(**QUIET),
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=timeout,
+    )
+    if proc.returncode != 0:
+        raise AssertionError(
+            f"claude {' '.join(args)} exited {proc.returncode}\n"
+            f"stdout: {proc.stdout}\nstderr: {proc.stderr}"
+        )
+    return proc
+
+
+def test_claude_code_connects_both_servers_through_the_bridge(
+    home: Path,
+    tmp_path: Path,
+    rm_home: Path,
+    layout: Layout,
+    filesystem_server: list[str],
+    everything_server: list[str],
+) -> None:
+    exe = launcher("claude")
+    project = home / "project"
+    # Claude Code writes its first-start keys into ~/.claude.json the first time it lists
+    # servers: let it, so that the file compared at the end is the one it keeps
+    assert "No MCP servers configured" in claude(exe, project, "mcp", "list").stdout
+    for name, command in (("fs", filesystem_server), ("everything", everything_server)):
+        entry = {"type": "stdio", "command": command[0], "args": command[1:]}
+        claude(exe, project, "mcp", "add-json", "--scope", "user", name, json.dumps(entry))
+    config = home / ".claude.json"
+    original = config.read_bytes()
+    assert set(json.loads(original)["mcpServers"]) == {"fs", "everything"}
+
+    granted_uri = granted_folder(tmp_path)
+    wrap("claude-code")
+    try:
+        proc = subprocess.Popen(
+            [exe, "mcp", "list"],
+            cwd=project,
+            env=host_env(**QUIET),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        tree = Tree(proc.pid, rm_home)
+        try:
+            out, err = proc.communicate(timeout=120)
+        finally:
+            seen = tree.stop()
+        assert proc.returncode == 0, f"claude mcp list exited {proc.returncode}: {out} {err}"
+        lines = {line.split(":", 1)[0]: line for line in out.splitlines() if ": " in line}
+        for name in ("fs", "everything"):
+            line = lines.get(name, "")
+            assert f"roots-bridge --server {name} -- " in line, out
+            assert line.endswith("Connected") and "✔" in line, out
+        assert tree.bridges() == ["everything", "fs"], tree.cmdlines
+        assert tree.servers() == {"fs": True, "everything": True}, tree.cmdlines
+
+        assert still_running(rm_home, seen) == [], "left running after claude mcp list"
+        check_bridge_log(layout, granted_uri)
+        check_ended(layout)
+        # Claude Code's ladder begins with SIGINT, and it reached each bridge
+        reasons = {e["server"]: e.get("reason") for e in events(layout, ev.RUN_END)}
+        assert reasons == dict.fromkeys(("fs", "everything"), "SIGINT received"), reasons
+    finally:
+        kill_marked(rm_home)
+    undo_gives_back(config, original)
+
+
+# --- Codex --------------------------------------------------------------------------------
+
+
+class AppServer:
+    """``codex app-server`` on stdio, with the test as its client."""
+
+    def __init__(self, exe: str, cwd: Path, rm_home: Path, *options: str) -> None:
+        self.proc = subprocess.Popen(
+            [exe, "app-server", *options],
+            cwd=cwd,
+            env=host_env(),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        self.tree = Tree(self.proc.pid, rm_home)
+        self.lines: queue.Queue[bytes] = queue.Queue()
+        self.err: list[bytes] = []
+        assert self.proc.stdout is not None and self.proc.stderr is not None
+        threading.Thread(target=self._pump, args=(self.proc.stdout,), daemon=True).start()
+        threading.Thread(target=self._pump_err, args=(self.proc.stderr,), daemon=True).start()
+        self.next_id = 0
+
+    def _pump(self, stream: IO[bytes]) -> None:
+        for line in stream:
+            self.lines.put(line)
+
+    def _pump_err(self, stream: IO[bytes]) -> None:
+        for line in stream:
+            self.err.append(line)
+
+    def call(self, method: str, params: dict[str, Any], timeout: float = 120) -> Any:
+        """Send a request; its result (failing on an error or no answer)."""
+        self.next_id += 1
+        msg_id = self.next_id
+        self.notify(method, params, msg_id=msg_id)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                msg = json.loads(self.lines.get(timeout=0.2))
+            except queue.Empty:
+                if self.proc.poll() is not None:
+                    break
+                continue
+            if msg.get("id") == msg_id and "method" not in msg:
+                assert "error" not in msg, f"{method}: {msg['error']}"
+                return msg["result"]
+        raise AssertionError(
+            f"no answer to {method} within {timeout:.0f} s (exit {self.proc.poll()}); "
+            f"stderr: {b''.join(self.err).decode(errors='replace')[-2000:]}"
+        )
+
+    def notify(self, method: str, params: dict[str, Any] | None = None, msg_id: int = 0) -> None:
+        msg: dict[str, Any] = {"method": method}
+        if msg_id:
+            msg["id"] = msg_id
+        if params is not None:
+            msg["params"] = params
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(json.dumps(msg).encode() + b"\n")
+        self.proc.stdin.flush()
+
+    def start(self, home: Path) -> None:
+        """The handshake: Codex answers from the fake home's ~/.codex."""
+        result = self.call("initialize", {"clientInfo": {"name": "roots-test", "version": "1"}})
+        assert Path(result["codexHome"]) == home / ".codex", result
+        self.notify("initialized")
+
+    def quit(self) -> list[psutil.Process]:
+        """Close stdin, as the client going away does; the processes seen under it."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        try:
+            code = self.proc.wait(30)
+        except subprocess.TimeoutExpired:
+            raise AssertionError("codex app-server did not exit after stdin closed") from None
+        assert code == 0, f"codex app-server exited {code}: {b''.join(self.err).decode()[-2000:]}"
+        return self.tree.stop()
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        self.tree.stop()
+
+
+@pytest.fixture
+def codex(
+    home: Path,
+    tmp_path: Path,
+    layout: Layout,
+    filesystem_server: list[str],
+    everything_server: list[str],
+) -> Iterator[tuple[str, Path, bytes, str]]:
+    """Codex with both servers added by ``codex mcp add`` and wrapped: its launcher, its
+    config.toml, that file's bytes before the wrap, and the granted folder's URI."""
+    exe = launcher("codex")
+    for name, command in (("fs", filesystem_server), ("everything", everything_server)):
+        added = subprocess.run(
+            [exe, "mcp", "add", name, "--", *command],
+            cwd=home / "project",
+            env=host_env(),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert added.returncode == 0, f"codex mcp add {name}: {added.stdout} {added.stderr}"
+    config = home / ".codex" / "config.toml"
+    original = config.read_bytes()
+    assert b"[mcp_servers.fs]" in original and b"[mcp_servers.everything]" in original
+    granted_uri = granted_folder(tmp_path)
+    wrap("codex")
+    yield exe, config, original, granted_uri
+
+
+def by_name(statuses: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {s["name"]: s for s in statuses}
+
+
+def test_codex_app_server_lists_both_servers_connected_through_the_bridge(
+    codex: tuple[str, Path, bytes, str], home: Path, rm_home: Path, layout: Layout
+) -> None:
+    exe, config, original, granted_uri = codex
+    app = AppServer(exe, home / "project", rm_home, "--disable", "plugins")
+    try:
+        app.start(home)
+        listed = by_name(app.call("mcpServerStatus/list", {})["data"])
+        assert set(listed) == {"fs", "everything"}, listed
+        for name, info, tool in (
+            ("fs", FS_INFO, "list_allowed_directories"),
+            ("everything", EVERYTHING_INFO, "echo"),
+        ):
+            status = listed[name]
+            assert (status.get("serverInfo") or {}).get("name") == info, status
+            assert status.get("toolsError") is None and tool in status["tools"], status
+        assert app.tree.bridges() == ["everything", "fs"], app.tree.cmdlines
+        # Codex stops the servers it started for the listing by itself, soon after (stdin
+        # closed, then SIGTERM to the bridge's process group, SIGKILL 2 s later)
+        assert still_running(rm_home, app.tree.stop(), within=30) == [], (
+            "left running after Codex stopped its servers"
+        )
+        check_ended(layout)
+        assert app.tree.servers() == {"fs": True, "everything": True}, app.tree.cmdlines
+        app.quit()
+        assert still_running(rm_home, [], within=0) == [], "left running after Codex quit"
+        check_bridge_log(layout, granted_uri)
+    finally:
+        app.kill()
+        kill_marked(rm_home)
+    undo_gives_back(config, original)
+
+
+def tool_text(result: dict[str, Any]) -> str:
+    assert not result.get("isError"), result
+    return "\n".join(c["text"] for c in result["content"] if c.get("type") == "text")
+
+
+def test_codex_thread_calls_the_servers_tools_and_quitting_leaves_nothing_running(
+    codex: tuple[str, Path, bytes, str], home: Path, rm_home: Path, layout: Layout
+) -> None:
+    """The filesystem server, asked by Codex, allows exactly the granted folder; Codex quitting
+    with both servers running (SIGTERM, SIGKILL 12 ms later) leaves none of their trees."""
+    exe, config, original, granted_uri = codex
+    app = AppServer(exe, home / "project", rm_home, *CODEX_OFFLINE)
+    try:
+        app.start(home)
+        thread = app.call("thread/start", {"ephemeral": True})["thread"]["id"]
+
+        def call(server: str, tool: str, arguments: dict[str, Any]) -> str:
+            params = {"server": server, "threadId": thread, "tool": tool, "arguments": arguments}
+            return tool_text(app.call("mcpServer/tool/call", params))
+
+        def allowed() -> list[str]:
+            lines = call("fs", "list_allowed_directories", {}).splitlines()
+            assert lines[0].startswith("Allowed directories"), lines
+            return [Path(line).as_uri() for line in lines[1:] if line.strip()]
+
+        # the server applies its roots a moment after it asked for them (as it does for any host)
+        deadline = time.monotonic() + 30
+        while (seen_dirs := allowed()) != [granted_uri] and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert seen_dirs == [granted_uri], f"the server allows {seen_dirs}"
+        assert "roots-test echo" in call("everything", "echo", {"message": "roots-test echo"})
+        assert app.tree.bridges() == ["everything", "fs"], app.tree.cmdlines
+        assert not events(layout, ev.RUN_END), "a server ended while its thread was open"
+        wait_for(lambda: all(app.tree.servers().values()), "both servers in Codex's tree")
+
+        seen = app.quit()
+        assert still_running(rm_home, seen) == [], "left running after Codex quit"
+        assert not [p for p in layout.live.iterdir() if p.suffix == ".json"], os.listdir(
+            layout.live
+        )
+        check_bridge_log(layout, granted_uri)
+    finally:
+        app.kill()
+        kill_marked(rm_home)
+    undo_gives_back(config, original)
