@@ -66,6 +66,11 @@ class ServerProcess:
         threading.Thread(target=wait, name="server-exit", daemon=True).start()
 
     @property
+    def forwarded(self) -> str | None:
+        """The last signal passed on to the server from the host, by name (None: none)."""
+        return self._forwarded
+
+    @property
     def pid(self) -> int | None:
         return self.proc.pid
 

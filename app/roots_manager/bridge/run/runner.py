@@ -614,6 +614,8 @@ class Bridge:
             how = await self.slot.server.stop(GRACE)
         else:
             self._reason = self._reason or "server exited"
+            # a host's signal passed on may have ended it before the run could stop it
+            how = self.slot.server.forwarded
             await self.slot.server.reap_group(GRACE)
         # what the server said last reaches the host, unless the host does not read it
         with contextlib.suppress(TimeoutError):
