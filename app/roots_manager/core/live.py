@@ -45,20 +45,18 @@ _BOOT_TIME: list[float] = []
 
 
 def _linux_start_time(pid: int) -> float | None:
+    from roots_manager.platform.linux.procstat import stat_fields
+
+    fields = stat_fields(pid)
+    if fields is None:
+        return None
     try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            stat = f.read()
         if not _BOOT_TIME:
             with open("/proc/stat", "rb") as f:
                 btime = next(line for line in f if line.startswith(b"btime "))
             _BOOT_TIME.append(float(btime.split()[1]))
-    except (OSError, StopIteration, ValueError):
-        return None
-    # the command name, in parentheses, may hold spaces and parentheses: fields follow the last
-    fields = stat[stat.rfind(b")") + 2 :].split()
-    try:
         ticks = int(fields[19])  # field 22 of the line, starttime
-    except (IndexError, ValueError):
+    except (OSError, StopIteration, ValueError, IndexError):
         return None
     if sys.platform != "linux":  # not reached: for the type checkers of other systems
         return None

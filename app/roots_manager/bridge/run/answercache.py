@@ -157,14 +157,7 @@ class AnswerCache:
         """Read every notice queued; True if one is about a path an answer rests on (or the
         descriptor failed, or its queue overflowed)."""
         assert self._inotify is not None
-        moved = False
-        while True:
-            events = self._inotify.read()
-            if events is None:
-                return True
-            if not events:
-                return moved
-            moved = moved or any(self._matters(e) for e in events)
+        return self._inotify.drain(self._matters)
 
     def _matters(self, event: Event) -> bool:
         if not event.name or event.mask & (IN_Q_OVERFLOW | IN_IGNORED):

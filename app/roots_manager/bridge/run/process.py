@@ -212,16 +212,16 @@ def _group_runs(pgid: int) -> bool:
         names = os.listdir("/proc")
     except OSError:
         return True
+    from roots_manager.platform.linux.procstat import stat_fields
+
     for name in names:
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", "rb") as f:
-                stat = f.read()
-        except OSError:
-            continue
-        # after the command name in parentheses: state, ppid, pgrp
-        fields = stat[stat.rfind(b")") + 2 :].split()
-        if len(fields) > 2 and fields[2] == str(pgid).encode() and fields[0] not in (b"Z", b"X"):
+        fields = stat_fields(name) if name.isdigit() else None
+        # state, ppid, pgrp
+        if (
+            fields
+            and len(fields) > 2
+            and fields[2] == str(pgid).encode()
+            and fields[0] not in (b"Z", b"X")
+        ):
             return True
     return False

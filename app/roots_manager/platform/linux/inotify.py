@@ -10,6 +10,7 @@ from __future__ import annotations
 import ctypes
 import os
 import struct
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 IN_NONBLOCK = 0o4000
@@ -102,8 +103,9 @@ class Inotify:
             events.append(Event(wd, mask, name))
         return events
 
-    def drain(self) -> bool:
-        """Read every event queued; True if there was one (or the descriptor failed)."""
+    def drain(self, matters: Callable[[Event], bool] | None = None) -> bool:
+        """Read every event queued; True if there was one that *matters* (any, when None), or
+        the descriptor failed."""
         seen = False
         while True:
             events = self.read()
@@ -111,7 +113,7 @@ class Inotify:
                 return True
             if not events:
                 return seen
-            seen = True
+            seen = seen or matters is None or any(matters(e) for e in events)
 
     def close(self) -> None:
         if self.fd >= 0:
