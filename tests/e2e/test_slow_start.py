@@ -143,3 +143,18 @@ def test_an_error_answering_initialize_releases_the_held_initialized(layout: Lay
         p.server.expect(is_method("notifications/initialized"), "initialized", timeout=5)
     finally:
         p.close()
+
+
+def test_initialized_after_an_error_answering_initialize_is_not_held(layout: Layout) -> None:
+    """The error carries no pattern the relay looks for; read or not, it ends the handshake's
+    wait, so an initialized the host sends after it goes straight to the server."""
+    p = Bridged("pup")
+    try:
+        p.bridge.send(initialize(1))
+        p.server.expect(is_method("initialize"), "initialize")
+        p.server.send({"jsonrpc": "2.0", "id": 1, "error": {"code": -32602, "message": "no"}})
+        p.bridge.expect(is_id(1), "the error answering initialize")
+        p.bridge.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        p.server.expect(is_method("notifications/initialized"), "initialized", timeout=5)
+    finally:
+        p.close()

@@ -150,13 +150,14 @@ class ServerSide(_Side):
 
     direction = ev.SERVER_TO_HOST
     _plain = (b"roots",)
-    _init = (b"roots", b"protocolVersion")
 
     def lookout(self) -> Lookout:
         return Lookout(
-            self._init if self.s.handshake.awaiting_result else self._plain,
-            # while initialized is held, any answer to initialize releases it, an error too
-            parse_all=self._parse_all() or self.s.handshake.holding,
+            self._plain,
+            # until the host's initialize is answered, every line is read: the answer (an error
+            # too) ends the wait of an initialized held now or arriving later, and what is held
+            # must not depend on whether this relay looked before or after it was held
+            parse_all=self._parse_all() or self.s.handshake.awaiting_result,
             # the response to a retry of ours must get the host's id back: it is held whole
             may_stream=not self.s.busy,
             guarded=not self.s.observe,
