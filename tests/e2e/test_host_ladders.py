@@ -109,6 +109,23 @@ STUBBORN = """
 """
 
 
+def stubborn_tree(bridge: BridgeProc) -> list[psutil.Process]:
+    """The stubborn server's tree under *bridge*, once its own child has started."""
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        tree = psutil.Process(bridge.proc.pid).children(recursive=True)
+        if any("time.sleep(600)" in " ".join(p.cmdline()) for p in tree):
+            return tree
+        time.sleep(0.05)
+    raise AssertionError("the server and its child did not start")
+
+
+def end_stubborn() -> None:
+    for p in psutil.Process().children(recursive=True):
+        if "sleep(600)" in " ".join(p.cmdline()):
+            p.kill()
+
+
 @pytest.mark.parametrize("way", ["the SDKs' ladder", "SIGINT, SIGTERM, SIGKILL"])
 def test_a_server_that_never_reads_nor_yields_is_ended_within_the_hosts_ladder(
     tmp_path: Path, layout: Layout, way: str
@@ -118,12 +135,7 @@ def test_a_server_that_never_reads_nor_yields_is_ended_within_the_hosts_ladder(
     script.write_text(textwrap.dedent(STUBBORN))
     bridge = BridgeProc(bridge_argv("stubborn", [sys.executable, str(script)]))
     try:
-        deadline = time.monotonic() + 20
-        tree: list[psutil.Process] = []
-        while len(tree) < 2 and time.monotonic() < deadline:
-            tree = psutil.Process(bridge.proc.pid).children(recursive=True)
-            time.sleep(0.05)
-        assert len(tree) >= 2, "the server and its child did not start"
+        tree = stubborn_tree(bridge)
         bridge.send(initialize(1))  # never read
         ladder(bridge, way)
         assert left(tree, within=1.0) == [], (
@@ -134,9 +146,25 @@ def test_a_server_that_never_reads_nor_yields_is_ended_within_the_hosts_ladder(
         assert bridge.proc.returncode != -signal.SIGKILL, "the host had to kill the bridge"
     finally:
         bridge.kill()
-        for p in psutil.Process().children(recursive=True):
-            if "sleep(600)" in " ".join(p.cmdline()):
-                p.kill()
+        end_stubborn()
+
+
+def test_a_bridge_killed_with_sigkill_leaves_no_unconfined_server_running(
+    tmp_path: Path, layout: Layout
+) -> None:
+    """A host's SIGKILL, sent first, lets the bridge run no code: the server's warden, which
+    outlives it, ends the tree that reads no stdin and ignores every polite signal."""
+    script = tmp_path / "stubborn.py"
+    script.write_text(textwrap.dedent(STUBBORN))
+    bridge = BridgeProc(bridge_argv("stubborn", [sys.executable, str(script)]))
+    try:
+        tree = [p for p in stubborn_tree(bridge) if "roots-bridge-warden" not in p.cmdline()]
+        bridge.proc.send_signal(signal.SIGKILL)
+        bridge.proc.wait(5)
+        assert left(tree) == [], "the server's tree outlived the bridge's SIGKILL"
+    finally:
+        bridge.kill()
+        end_stubborn()
 
 
 def test_a_host_that_kills_at_once_after_sigterm_finds_no_marker_left(

@@ -17,6 +17,7 @@ import sys
 from collections.abc import Sequence
 
 from roots_manager.bridge.run.spawn import spawn
+from roots_manager.bridge.run.warden import Warden
 
 EXIT_NOT_CONFINED = 126
 """The shell's "cannot execute": the server was asked to run confined and cannot be."""
@@ -80,7 +81,7 @@ def _stored_setting(store_path: str, server: str) -> dict[str, object] | None:
 class Launch:
     """How the server was started: the command line run, and what its confinement depends on."""
 
-    __slots__ = ("argv", "folders", "key", "restartable", "supervised")
+    __slots__ = ("argv", "folders", "key", "restartable", "supervised", "warden")
 
     def __init__(
         self,
@@ -93,10 +94,12 @@ class Launch:
         self.folders = folders
         """The folders given for ``{roots}`` on its command line (None: it has none)."""
         self.key = key
+        """:func:`~roots_manager.core.confinement.confined.confinement_key` at the start; None: unconfined."""
         self.supervised = key is not None and sys.platform.startswith("linux")
         """The process started is the confined server's supervisor
         (:mod:`roots_manager.sandbox.supervisor`), not the server itself."""
-        """:func:`~roots_manager.core.confinement.confined.confinement_key` at the start; None: unconfined."""
+        self.warden: Warden | None = None
+        """What ends the server's tree if the bridge is killed (:mod:`.warden`)."""
         setting = (entry or {}).get("restart_on_revoke")
         self.restartable = (
             folders is not None or setting is True or (key is not None and setting is not False)
@@ -226,4 +229,8 @@ def start(
 ) -> tuple[subprocess.Popen[bytes], Launch]:
     """Start the server, confined if asked; raises :class:`OSError` if it cannot start."""
     launch = wrapped(command, server, force, run)
-    return spawn(launch.argv), launch
+    proc = spawn(launch.argv)
+    if not launch.supervised and sys.platform != "win32":
+        # a supervisor watches the bridge itself; an unconfined tree needs a warden, at once
+        launch.warden = Warden.start(proc.pid)
+    return proc, launch

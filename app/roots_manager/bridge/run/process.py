@@ -19,6 +19,10 @@ import sys
 import threading
 from collections.abc import Callable
 
+TYPE_CHECKING = False  # not typing's: see roots_manager.bridge.main
+if TYPE_CHECKING:
+    from roots_manager.bridge.run.warden import Warden
+
 GRACE = 2.0
 SUPERVISOR_ENDS = 10.0
 """Seconds more a supervisor gets after SIGTERM to end the tree (its own limit) before SIGKILL."""
@@ -39,6 +43,7 @@ class ServerProcess:
         *,
         close_stdin: Callable[[], None],
         supervised: bool = False,
+        warden: Warden | None = None,
     ) -> None:
         self.proc = proc
         self.exited = asyncio.Event()
@@ -54,6 +59,8 @@ class ServerProcess:
         self.supervised = supervised
         """The process is a confined server's supervisor: after SIGTERM it ends the server's
         tree itself, and a SIGKILL meanwhile would leave what detached from it running."""
+        self._warden = warden
+        """What ends the tree if the bridge is killed (an unconfined server's, on POSIX)."""
 
     def watch(self, loop: asyncio.AbstractEventLoop) -> None:
         """Start watching for the server's exit (it sets :attr:`exited` on *loop*)."""
@@ -141,9 +148,18 @@ class ServerProcess:
     def kill_group(self) -> None:
         """End the server and its process group at once (the run is ending mid-restart)."""
         self._signal_group(KILL)
+        if self._warden is not None:
+            self._warden.release()
 
     async def reap_group(self, grace: float = GRACE) -> None:
         """Stop what the server left running in its process group after it ended itself."""
+        try:
+            await self._reap_group(grace)
+        finally:
+            if self._warden is not None:
+                self._warden.release()
+
+    async def _reap_group(self, grace: float) -> None:
         if self.pid is None or self._group_killed or not tree_alive(self.proc):
             return
         self._signal_group(TERMINATE)

@@ -40,6 +40,7 @@ class ServerSlot:
             proc,  # type: ignore[arg-type]
             close_stdin=self.close_stdin,
             supervised=launch is not None and launch.supervised,
+            warden=launch.warden if launch is not None else None,
         )
         self.out_ended = asyncio.Event()
         """The server's stdout ended and all it said has been written to the host."""
