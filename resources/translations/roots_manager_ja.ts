@@ -15,6 +15,44 @@
     </message>
 </context>
 <context>
+    <name>ChangePreview</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/host_change_dialog.py" line="+37"/>
+        <source>Protect {server}?</source>
+        <translation>{server} を保護しますか？</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Stop protecting {server}?</source>
+        <translation>{server} の保護をやめますか？</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{server} will start behind the bridge: it sees only the folders you grant it. {host}&apos;s file changes as shown below; a backup is kept, and Undo last change takes it back.</source>
+        <translation>{server} はブリッジ経由で起動し、許可したフォルダーだけを見ます。{host} のファイルは下のとおりに変わります。バックアップが保存され、「最後の変更を元に戻す」で取り消せます。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>{server} will start without the bridge again, and see what its command line gives it. {host}&apos;s file changes as shown below; a backup is kept.</source>
+        <translation>{server} は再びブリッジなしで起動し、コマンドラインで渡されたものを見ます。{host} のファイルは下のとおりに変わります。バックアップが保存されます。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The change to {file}</source>
+        <translation>{file} への変更</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Protect</source>
+        <translation>保護する(&amp;P)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>&amp;Stop protecting</source>
+        <translation>保護をやめる(&amp;S)</translation>
+    </message>
+</context>
+<context>
     <name>ConfineBox</name>
     <message>
         <location filename="../../app/roots_manager/gui/confine_box.py" line="+47"/>
@@ -924,27 +962,32 @@
 <context>
     <name>HostsModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/hosts_view.py" line="+96"/>
+        <location filename="../../app/roots_manager/gui/hosts_view.py" line="+107"/>
         <source>Host</source>
         <translation>ホスト</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>Server</source>
         <translation>サーバー</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>Protect</source>
         <translation>保護</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
+        <source>Command</source>
+        <translation>コマンド</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>File</source>
         <translation>ファイル</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Behind the bridge as {name}</source>
         <translation>{name} としてブリッジ経由</translation>
     </message>
@@ -987,7 +1030,7 @@
 <context>
     <name>HostsPanel</name>
     <message>
-        <location line="+52"/>
+        <location line="+54"/>
         <source>Hosts and their servers</source>
         <translation>ホストとそのサーバー</translation>
     </message>
@@ -1007,18 +1050,18 @@
         <translation>最後の変更を元に戻す(&amp;U)</translation>
     </message>
     <message>
-        <location line="+40"/>
-        <location line="+24"/>
+        <location line="+51"/>
+        <location line="+46"/>
         <source>roots-bridge cannot be found beside this program; reinstall it.</source>
         <translation>このプログラムの隣に roots-bridge が見つかりません。再インストールしてください。</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+48"/>
         <source>Restart {host} to apply the change.</source>
         <translation>変更を反映するには {host} を再起動してください。</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-29"/>
         <source>{host} applies the change by itself.</source>
         <translation>{host} は変更を自動で反映します。</translation>
     </message>
@@ -1278,7 +1321,7 @@
 <context>
     <name>LogSummary</name>
     <message>
-        <location filename="../../app/roots_manager/core/log/events.py" line="+210"/>
+        <location filename="../../app/roots_manager/core/log/events.py" line="+215"/>
         <source>started {command} (pid {pid}, {mode})</source>
         <translation>{command} を起動しました（PID {pid}、{mode}）</translation>
     </message>

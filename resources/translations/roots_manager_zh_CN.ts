@@ -15,6 +15,44 @@
     </message>
 </context>
 <context>
+    <name>ChangePreview</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/host_change_dialog.py" line="+37"/>
+        <source>Protect {server}?</source>
+        <translation>保护 {server}？</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Stop protecting {server}?</source>
+        <translation>停止保护 {server}？</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{server} will start behind the bridge: it sees only the folders you grant it. {host}&apos;s file changes as shown below; a backup is kept, and Undo last change takes it back.</source>
+        <translation>{server} 将经由桥接启动:它只能看到你授予它的文件夹。{host} 的文件将如下所示更改;会保留备份,“撤销上一次更改”可以将其撤回。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>{server} will start without the bridge again, and see what its command line gives it. {host}&apos;s file changes as shown below; a backup is kept.</source>
+        <translation>{server} 将再次不经桥接启动,并看到其命令行给它的内容。{host} 的文件将如下所示更改;会保留备份。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The change to {file}</source>
+        <translation>对 {file} 的更改</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Protect</source>
+        <translation>保护(&amp;P)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>&amp;Stop protecting</source>
+        <translation>停止保护(&amp;S)</translation>
+    </message>
+</context>
+<context>
     <name>ConfineBox</name>
     <message>
         <location filename="../../app/roots_manager/gui/confine_box.py" line="+47"/>
@@ -924,27 +962,32 @@
 <context>
     <name>HostsModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/hosts_view.py" line="+96"/>
+        <location filename="../../app/roots_manager/gui/hosts_view.py" line="+107"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>Protect</source>
         <translation>保护</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
+        <source>Command</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Behind the bridge as {name}</source>
         <translation>以 {name} 的名称经由桥接</translation>
     </message>
@@ -987,7 +1030,7 @@
 <context>
     <name>HostsPanel</name>
     <message>
-        <location line="+52"/>
+        <location line="+54"/>
         <source>Hosts and their servers</source>
         <translation>主机及其服务器</translation>
     </message>
@@ -1007,18 +1050,18 @@
         <translation>撤销上一次更改(&amp;U)</translation>
     </message>
     <message>
-        <location line="+40"/>
-        <location line="+24"/>
+        <location line="+51"/>
+        <location line="+46"/>
         <source>roots-bridge cannot be found beside this program; reinstall it.</source>
         <translation>在本程序旁找不到 roots-bridge；请重新安装。</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+48"/>
         <source>Restart {host} to apply the change.</source>
         <translation>请重启 {host} 以应用更改。</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-29"/>
         <source>{host} applies the change by itself.</source>
         <translation>{host} 会自动应用更改。</translation>
     </message>
@@ -1278,7 +1321,7 @@
 <context>
     <name>LogSummary</name>
     <message>
-        <location filename="../../app/roots_manager/core/log/events.py" line="+210"/>
+        <location filename="../../app/roots_manager/core/log/events.py" line="+215"/>
         <source>started {command} (pid {pid}, {mode})</source>
         <translation>已启动 {command}（PID {pid}，{mode}）</translation>
     </message>

@@ -828,3 +828,20 @@ def test_new_keys_go_next_to_the_command_in_toml_and_yaml(tmp_path: Path, layout
     )
     change(layout, p, "goose", UNWRAP)
     assert path.read_text() == yaml
+
+
+def test_each_line_of_a_diff_is_told_apart_for_showing() -> None:
+    from roots_manager.core.hosts.diff import line_kind, unified
+
+    diff = unified('{\n  "a": 1,\n  "b": 2\n}\n', '{\n  "a": 1,\n  "b": 3\n}\n', "f.json")
+    kinds = [line_kind(line) for line in diff.splitlines()]
+    assert kinds == [
+        "header",
+        "header",
+        "hunk",
+        "context",
+        "context",
+        "removed",
+        "added",
+        "context",
+    ], diff

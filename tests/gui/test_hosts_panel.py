@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 
 from roots_manager.core.hosts.known import Platform
 from roots_manager.core.store.file import Store
-from roots_manager.gui.hosts_view import FILE, HOST, PROTECT, SERVER, HostsPanel
+from roots_manager.gui.hosts_view import COMMAND, FILE, HOST, PROTECT, SERVER, HostsPanel
 from roots_manager.gui.watcher import StoreWatcher
 from tests.core.hosts_samples import BROKEN, SAMPLES
 
@@ -46,10 +46,21 @@ def test_protect_wraps_the_server_and_undo_takes_it_back(
     assert m.data(fs, Qt.ItemDataRole.CheckStateRole) == Qt.CheckState.Unchecked
     assert m.data(web, Qt.ItemDataRole.CheckStateRole) is None
     assert not m.flags(web) & Qt.ItemFlag.ItemIsUserCheckable
+    assert cells(COMMAND)[0] == "npx -y @modelcontextprotocol/server-filesystem"
     assert not panel.undo_button.isEnabled()
+    undo_width = panel.undo_button.width()
 
+    # the change is shown first, as --dry-run prints it, and nothing is written yet
+    m.setData(fs, Qt.CheckState.Checked.value, Qt.ItemDataRole.CheckStateRole)
+    preview = panel.preview
+    assert preview is not None and preview.isVisible()
+    shown = preview.diff.toPlainText()
+    assert shown.startswith(f"--- {desktop}") and '"--server",' in shown
+    assert desktop.read_bytes() == original
+    assert m.data(fs, Qt.ItemDataRole.CheckStateRole) == Qt.CheckState.Unchecked
     with qtbot.waitSignal(panel.hosts_changed, timeout=10000):
-        m.setData(fs, Qt.CheckState.Checked.value, Qt.ItemDataRole.CheckStateRole)
+        preview.apply_button.click()
+    assert panel.preview is None
     entry = json.loads(desktop.read_text())["mcpServers"]["fs"]
     assert Path(entry["command"]).name == "roots-bridge"
     assert entry["args"][:3] == ["--server", "fs", "--"]
@@ -57,14 +68,45 @@ def test_protect_wraps_the_server_and_undo_takes_it_back(
     fs = m.index(0, PROTECT)
     assert m.data(fs, Qt.ItemDataRole.CheckStateRole) == Qt.CheckState.Checked
     assert m.data(fs) == "Behind the bridge as fs"
+    assert cells(COMMAND)[0] == "npx -y @modelcontextprotocol/server-filesystem"  # its own
     assert panel.hint.isVisible() and "Restart Claude Desktop" in panel.hint.text()
     assert panel.undo_button.isEnabled()
+    qtbot.wait(50)  # laid out again
+    assert panel.undo_button.width() == undo_width, "the buttons moved for the hint"
 
     with qtbot.waitSignal(panel.hosts_changed, timeout=10000):
         panel.undo_button.click()
     assert desktop.read_bytes() == original
     assert m.data(m.index(0, PROTECT), Qt.ItemDataRole.CheckStateRole) == Qt.CheckState.Unchecked
     assert not panel.undo_button.isEnabled()
+    # the file is as Claude Desktop last read it: nothing to restart for
+    assert not panel.hint.isVisible(), panel.hint.text()
+
+
+def test_cancelling_the_shown_change_writes_nothing(
+    watcher: StoreWatcher, store: Store, tmp_path: Path, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    home = tmp_path / "home"
+    desktop = home / "xdg" / "Claude" / "claude_desktop_config.json"
+    desktop.parent.mkdir(parents=True)
+    desktop.write_text(SAMPLES["claude-desktop"])
+    original = desktop.read_bytes()
+    platform = Platform("linux", home, {"XDG_CONFIG_HOME": str(home / "xdg")})
+    panel = HostsPanel(watcher, platform=lambda: platform)
+    qtbot.addWidget(panel)
+    panel.show()
+    qtbot.waitExposed(panel)
+    m = panel.model
+    m.setData(m.index(0, PROTECT), Qt.CheckState.Checked.value, Qt.ItemDataRole.CheckStateRole)
+    preview = panel.preview
+    assert preview is not None
+    with qtbot.waitSignal(preview.finished, timeout=5000):
+        qtbot.keyClick(preview, Qt.Key.Key_Escape)
+    assert panel.preview is None
+    assert desktop.read_bytes() == original
+    assert "fs" not in store.read().servers
+    assert m.data(m.index(0, PROTECT), Qt.ItemDataRole.CheckStateRole) == Qt.CheckState.Unchecked
+    assert not panel.hint.isVisible() and not panel.undo_button.isEnabled()
 
 
 def test_a_refused_change_is_reported_and_nothing_written(

@@ -1,15 +1,19 @@
 """The Hosts tab: the MCP hosts found, their servers, and a Protect switch for each.
 
 Protecting a server puts it behind the bridge in its host's file (:mod:`roots_manager.core.
-hostchanges` does the edit, the backup and the record); the tab only shows what the core found
-and calls it. A host that reads its file only when it starts is named in a "restart" hint; Undo
-takes back the last change, whichever tab or command made it.
+hosts.operations` does the edit, the backup and the record); the tab only shows what the core
+found and calls it. The change is shown first, as a diff (:mod:`.host_change_dialog`), and made
+once the user says so. A host that reads its file only when it starts is named in a "restart"
+hint, until its file is back as it was; Undo takes back the last change, whichever tab or command
+made it.
 """
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt, Signal
@@ -26,15 +30,16 @@ from PySide6.QtWidgets import (
 
 from roots_manager.core.hosts import operations as hostchanges
 from roots_manager.core.hosts.declared import Transport
-from roots_manager.core.hosts.known import Platform
+from roots_manager.core.hosts.known import HostSpec, Platform
 from roots_manager.core.hosts.operations import FileReport, FileResult
 from roots_manager.core.hosts.record import ChangeStep
 from roots_manager.core.hosts.wrap import find_bridge, home_for_hosts
 from roots_manager.core.paths import platform_home
+from roots_manager.gui.host_change_dialog import ChangePreview
 from roots_manager.gui.rows_model import Index
 from roots_manager.gui.watcher import StoreWatcher
 
-HOST, SERVER, PROTECT, FILE = range(4)
+HOST, SERVER, PROTECT, COMMAND, FILE = range(5)
 
 
 @dataclass(frozen=True)
@@ -49,6 +54,9 @@ class HostRow:
     """What the Protect column says besides its switch (untranslated parts only: names)."""
     kind: str
     """"wrapped", "stdio", "remote", "other" or "error": what the status text is made from."""
+    command: str = ""
+    """The server's own command line (the one behind the bridge, when wrapped), as a shell
+    would take it."""
 
 
 def host_rows(reports: list[FileReport]) -> list[HostRow]:
@@ -63,7 +71,9 @@ def host_rows(reports: list[FileReport]) -> list[HostRow]:
             stdio = s.transport is Transport.STDIO
             kind = "wrapped" if wrapped else s.transport.value
             status = s.wrapped.server if s.wrapped else (s.problem or "")
-            rows.append(HostRow(r, s.name, stdio, wrapped, status, kind))
+            argv = s.server_argv
+            command = shlex.join(argv) if argv else ""
+            rows.append(HostRow(r, s.name, stdio, wrapped, status, kind, command))
     return rows
 
 
@@ -86,14 +96,20 @@ class HostsModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self.rows)
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else 4
+        return 0 if parent.isValid() else 5
 
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
         if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
             return None
-        return (self.tr("Host"), self.tr("Server"), self.tr("Protect"), self.tr("File"))[section]
+        return (
+            self.tr("Host"),
+            self.tr("Server"),
+            self.tr("Protect"),
+            self.tr("Command"),
+            self.tr("File"),
+        )[section]
 
     def _status(self, row: HostRow) -> str:
         if row.kind == "wrapped":
@@ -124,11 +140,13 @@ class HostsModel(QAbstractTableModel):
                 return row.server or ""
             if col == PROTECT:
                 return self._status(row)
+            if col == COMMAND:
+                return row.command
             return str(file.path)
         if role == Qt.ItemDataRole.CheckStateRole and col == PROTECT and row.protectable:
             return Qt.CheckState.Checked if row.protected else Qt.CheckState.Unchecked
-        if role == Qt.ItemDataRole.ToolTipRole and col == FILE:
-            return str(file.path)
+        if role == Qt.ItemDataRole.ToolTipRole and col in (COMMAND, FILE):
+            return row.command if col == COMMAND else str(file.path)
         return None
 
     def flags(self, index: Index) -> Qt.ItemFlag:
@@ -186,6 +204,9 @@ class HostsPanel(QWidget):
         self.hint = QLabel(self)
         self.hint.setWordWrap(True)
         self.hint.setVisible(False)
+        policy = self.hint.sizePolicy()
+        policy.setRetainSizeWhenHidden(True)  # the buttons keep their place, hint or not
+        self.hint.setSizePolicy(policy)
         self.refresh_button = QPushButton(self.tr("R&efresh"), self)
         self.refresh_button.clicked.connect(self.refresh)
         self.undo_button = QPushButton(self.tr("&Undo last change"), self)
@@ -199,6 +220,13 @@ class HostsPanel(QWidget):
         layout.addWidget(self.table, 1)
         layout.addLayout(buttons)
         self._scanned = False
+        self.preview: ChangePreview | None = None
+        """The change being shown before it is made, while it is."""
+        self._notes: list[str] = []
+        """What the last change said besides the restart hint (kept until the next one)."""
+        self._unapplied: dict[Path, tuple[HostSpec, bytes]] = {}
+        """The files changed for a host that reads them only when it starts, each with its bytes
+        before the first change: the "restart" hint stays until the file is back to them."""
 
     def showEvent(self, event: QShowEvent) -> None:
         # the hosts' files are read when the tab is first shown, not when the app starts
@@ -212,6 +240,9 @@ class HostsPanel(QWidget):
         folders = [r.path for r in self.watcher.state.roots]
         self.model.set_rows(host_rows(hostchanges.report(self.platform(), folders)))
         self.table.resizeColumnsToContents()
+        # a command line can be long: it gets what is left, the File column its own width
+        self.table.setColumnWidth(COMMAND, min(self.table.columnWidth(COMMAND), 320))
+        self._show_hint()
         self.undo_button.setEnabled(self._last_change() is not None)
 
     def _last_change(self) -> ChangeStep | None:
@@ -224,6 +255,7 @@ class HostsPanel(QWidget):
         return home_for_hosts(self.watcher.layout.home, platform_home())
 
     def _protect(self, index: int, on: bool) -> None:
+        """Show what switching Protect would change in the host's file; make it if accepted."""
         row = self.model.rows[index]
         bridge = find_bridge() if on else ""
         if bridge is None:
@@ -231,6 +263,27 @@ class HostsPanel(QWidget):
                 self.tr("roots-bridge cannot be found beside this program; reinstall it.")
             )
             return
+        planned = self._change(row, on, bridge, dry_run=True)
+        if planned is None:
+            return
+        if planned.error is not None or not planned.diff:
+            self._done([planned])  # says why, or shows what someone else changed meanwhile
+            return
+        preview = ChangePreview(planned, row.server or "", on, self)
+        self.preview = preview
+
+        def finished(accepted: int) -> None:
+            self.preview = None
+            preview.deleteLater()
+            if accepted:
+                done = self._change(row, on, bridge, dry_run=False)
+                if done is not None:
+                    self._done([done])
+
+        preview.finished.connect(finished)
+        preview.open()
+
+    def _change(self, row: HostRow, on: bool, bridge: str, *, dry_run: bool) -> FileResult | None:
         try:
             [result] = hostchanges.change(
                 self.watcher.layout,
@@ -239,11 +292,12 @@ class HostsPanel(QWidget):
                 hostchanges.WRAP if on else hostchanges.UNWRAP,
                 bridge=bridge,
                 home=self._home(),
+                dry_run=dry_run,
             )
         except (OSError, ValueError) as exc:
             self.change_failed.emit(str(exc))
-            return
-        self._done([result])
+            return None
+        return result
 
     def undo(self) -> None:
         """Take back the last change, every file of it."""
@@ -269,18 +323,42 @@ class HostsPanel(QWidget):
         if errors:
             self.change_failed.emit("\n".join(errors))
         written = [r for r in results if r.written]
-        hints = []
-        for host in {r.file.host.id: r.file.host for r in written}.values():
-            hints.append(
-                self.tr("Restart {host} to apply the change.").format(host=host.label)
-                if not host.reloads
-                else self.tr("{host} applies the change by itself.").format(host=host.label)
-            )
-        hints += [note for r in results for note in r.notes]
-        if hints:
-            self.hint.setText("\n".join(hints))
-            self.hint.setVisible(True)
+        notes = []
+        for host in {r.file.host.id: r.file.host for r in written if r.file.host.reloads}.values():
+            notes.append(self.tr("{host} applies the change by itself.").format(host=host.label))
+        for r in written:
+            if r.file.host.reloads or r.file.path in self._unapplied or r.backup is None:
+                continue
+            try:
+                self._unapplied[r.file.path] = (r.file.host, r.backup.read_bytes())
+            except OSError:
+                continue
+        notes += [note for r in results for note in r.notes]
         for r in written:
             self.hosts_changed.emit(r)
         self.watcher.reload()
         self.refresh()
+        self._show_hint(notes)
+
+    def _show_hint(self, notes: list[str] | None = None) -> None:
+        """Name the hosts to restart (those whose files differ from what they last read) and
+        what Undo found gone."""
+        restart: dict[str, HostSpec] = {}
+        for path, (host, before) in list(self._unapplied.items()):
+            try:
+                back = path.read_bytes() == before
+            except OSError:
+                back = False
+            if back:
+                del self._unapplied[path]
+            else:
+                restart[host.id] = host
+        hints = [
+            self.tr("Restart {host} to apply the change.").format(host=host.label)
+            for host in restart.values()
+        ]
+        if notes is not None:
+            self._notes = notes
+        hints += self._notes
+        self.hint.setText("\n".join(hints))
+        self.hint.setVisible(bool(hints))

@@ -242,3 +242,16 @@ def _down(text: str, at: int, count: int) -> int:
             return len(text)
         at = found + 1
     return at
+
+
+def line_kind(line: str) -> Literal["header", "hunk", "added", "removed", "context"]:
+    """What a line of :func:`unified`'s diff is, for showing it."""
+    if line.startswith(("--- ", "+++ ")):
+        return "header"
+    if line.startswith("@@"):
+        return "hunk"
+    if line.startswith("+"):
+        return "added"
+    if line.startswith("-"):
+        return "removed"
+    return "context"
