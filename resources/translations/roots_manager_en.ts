@@ -69,7 +69,7 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+272"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+279"/>
         <source>Added %n root(s)</source>
         <translation>
             <numerusform>Added %n root</numerusform>
@@ -104,6 +104,50 @@
         <translation>
             <numerusform>Roots Manager: %n consent request waiting</numerusform>
             <numerusform>Roots Manager: %n consent requests waiting</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>WelcomeBanner</name>
+    <message numerus="yes">
+        <location filename="../../app/roots_manager/gui/welcome.py" line="+69"/>
+        <source>{host} (%n server(s))</source>
+        <translation>
+            <numerusform>{host} (%n server)</numerusform>
+            <numerusform>{host} (%n servers)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>_ChangePage</name>
+    <message numerus="yes">
+        <location filename="../../app/roots_manager/gui/first_run.py" line="+191"/>
+        <source>These lines of %n file(s) change; nothing else in them does. Protect makes the change.</source>
+        <translation>
+            <numerusform>These lines of %n file change; nothing else in it does. Protect makes the change.</numerusform>
+            <numerusform>These lines of %n files change; nothing else in them does. Protect makes the change.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>_DonePage</name>
+    <message numerus="yes">
+        <location line="+113"/>
+        <source>%n server(s) protected.</source>
+        <translation>
+            <numerusform>%n server protected.</numerusform>
+            <numerusform>%n servers protected.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>_ServersPage</name>
+    <message numerus="yes">
+        <location line="-184"/>
+        <source>{host} (%n server(s))</source>
+        <translation>
+            <numerusform>{host} (%n server)</numerusform>
+            <numerusform>{host} (%n servers)</numerusform>
         </translation>
     </message>
 </context>

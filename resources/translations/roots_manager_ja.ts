@@ -37,12 +37,12 @@
         <translation>{server} は再びブリッジなしで起動し、コマンドラインで渡されたものを見ます。{host} のファイルは下のとおりに変わります。バックアップが保存されます。</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+6"/>
         <source>The change to {file}</source>
         <translation>{file} への変更</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>&amp;Protect</source>
         <translation>保護する(&amp;P)</translation>
     </message>
@@ -1040,7 +1040,7 @@
         <translation>このコンピューターとルート内で見つかった MCP ホストです。「保護」はサーバーをブリッジ経由にし、許可したフォルダーだけが見えるようにします。ホストのファイルのほかの部分はそのまま残り、バックアップも保存されます。</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+13"/>
         <source>R&amp;efresh</source>
         <translation>再読み込み(&amp;E)</translation>
     </message>
@@ -1050,7 +1050,7 @@
         <translation>最後の変更を元に戻す(&amp;U)</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+52"/>
         <location line="+46"/>
         <source>roots-bridge cannot be found beside this program; reinstall it.</source>
         <translation>このプログラムの隣に roots-bridge が見つかりません。再インストールしてください。</translation>
@@ -1524,13 +1524,13 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+208"/>
-        <location line="+106"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+211"/>
+        <location line="+142"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-92"/>
+        <location line="-128"/>
         <source>Sections</source>
         <translation>セクション</translation>
     </message>
@@ -1560,7 +1560,7 @@
         <translation>復旧(&amp;C)…</translation>
     </message>
     <message>
-        <location line="-179"/>
+        <location line="-181"/>
         <source>&amp;File</source>
         <translation>ファイル(&amp;F)</translation>
     </message>
@@ -1605,14 +1605,14 @@
         <translation>サーバーに接続(&amp;C)…</translation>
     </message>
     <message numerus="yes">
-        <location line="+168"/>
+        <location line="+174"/>
         <source>%n server(s) wait for your decision</source>
         <translation>
             <numerusform>%n 個のサーバーがあなたの決定を待っています</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+133"/>
+        <location line="+165"/>
         <source>{server} was not connected from this app</source>
         <translation>{server} はこのアプリから接続したサーバーではありません</translation>
     </message>
@@ -1642,12 +1642,12 @@
         <translation>サーバーは初めて起動したときに「サーバーと同意」タブに表示され、あなたが許可したルートだけを見ます。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="-302"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="-340"/>
         <source>&amp;Review pending requests…</source>
         <translation>保留中のリクエストを確認(&amp;R)…</translation>
     </message>
     <message>
-        <location line="+87"/>
+        <location line="+89"/>
         <source>Changed {path}</source>
         <translation>{path} を変更しました</translation>
     </message>
@@ -1657,14 +1657,14 @@
         <translation>ホスト</translation>
     </message>
     <message numerus="yes">
-        <location line="+38"/>
+        <location line="+42"/>
         <source>Added %n root(s)</source>
         <translation>
             <numerusform>%n 件のルートを追加しました</numerusform>
         </translation>
     </message>
     <message>
-        <location line="-123"/>
+        <location line="-129"/>
         <source>&amp;View</source>
         <translation>表示(&amp;V)</translation>
     </message>
@@ -1689,12 +1689,12 @@
         <translation>Roots Manager について(&amp;A)</translation>
     </message>
     <message>
-        <location line="+127"/>
+        <location line="+133"/>
         <source>The store cannot be read; changes are not possible until it is recovered.</source>
         <translation>ストアを読み込めません。復旧するまで変更はできません。</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+73"/>
         <source>Restart Roots Manager?</source>
         <translation>Roots Manager を再起動しますか?</translation>
     </message>
@@ -2431,6 +2431,19 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <location line="+1"/>
         <source>emptying the roots</source>
         <translation>ルートを空にしています</translation>
+    </message>
+</context>
+<context>
+    <name>ProtectFound</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/first_run.py" line="+68"/>
+        <source>Protect your servers</source>
+        <translation>サーバーを保護する</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>roots-bridge cannot be found beside this program; reinstall it.</source>
+        <translation>このプログラムの隣に roots-bridge が見つかりません。再インストールしてください。</translation>
     </message>
 </context>
 <context>
@@ -3255,7 +3268,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>WelcomeBanner</name>
     <message>
-        <location filename="../../app/roots_manager/gui/welcome.py" line="+21"/>
+        <location filename="../../app/roots_manager/gui/welcome.py" line="+25"/>
         <source>Welcome</source>
         <translation>ようこそ</translation>
     </message>
@@ -3273,6 +3286,141 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <location line="+1"/>
         <source>Hide this welcome for good</source>
         <translation>この案内を今後表示しない</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Protect them…</source>
+        <translation>保護する(&amp;P)…</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+24"/>
+        <source>{host} (%n server(s))</source>
+        <translation>
+            <numerusform>{host}(サーバー %n 個)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&lt;b&gt;Found {hosts}.&lt;/b&gt; Protect their servers, so each sees only the folders you grant it?</source>
+        <translation>&lt;b&gt;{hosts} が見つかりました。&lt;/b&gt;各サーバーが許可したフォルダーだけを見るように保護しますか？</translation>
+    </message>
+</context>
+<context>
+    <name>_ChangePage</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/first_run.py" line="+74"/>
+        <source>The change to your hosts&apos; files</source>
+        <translation>ホストのファイルへの変更</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Protect</source>
+        <translation>保護する(&amp;P)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The change to the hosts&apos; files</source>
+        <translation>ホストのファイルへの変更</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+20"/>
+        <source>These lines of %n file(s) change; nothing else in them does. Protect makes the change.</source>
+        <translation>
+            <numerusform>%n 個のファイルのこれらの行が変わります。ほかの部分は変わりません。「保護する」で変更します。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Nothing can be changed: {why}</source>
+        <translation>変更できません: {why}</translation>
+    </message>
+</context>
+<context>
+    <name>_DonePage</name>
+    <message>
+        <location line="+94"/>
+        <source>Done</source>
+        <translation>完了</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+10"/>
+        <source>%n server(s) protected.</source>
+        <translation>
+            <numerusform>%n 個のサーバーを保護しました。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Restart {host} to apply the change.</source>
+        <translation>変更を反映するには {host} を再起動してください。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Each server now asks you before it sees a folder you did not grant; the Log shows what it asks. Hosts ▸ Undo last change gives the files back as they were.</source>
+        <translation>各サーバーは、許可していないフォルダーを見る前に確認を求めます。何を求めたかはログに表示されます。ホスト ▸ 最後の変更を元に戻す で、ファイルを元の状態に戻せます。</translation>
+    </message>
+</context>
+<context>
+    <name>_FoldersPage</name>
+    <message>
+        <location line="-81"/>
+        <source>The folders they may see</source>
+        <translation>見てよいフォルダー</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Grant</source>
+        <translation>許可する(&amp;G)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Tick the folders the servers you protected may see. Nothing is granted until you tick it; a server asks for the others when it needs them.</source>
+        <translation>保護したサーバーが見てよいフォルダーにチェックを付けてください。チェックを付けるまで何も許可されません。ほかのフォルダーは、必要になったときにサーバーが確認を求めます。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Folders</source>
+        <translation>フォルダー</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Add folder…</source>
+        <translation>フォルダーを追加(&amp;A)…</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Add folder</source>
+        <translation>フォルダーを追加</translation>
+    </message>
+</context>
+<context>
+    <name>_ServersPage</name>
+    <message>
+        <location line="-142"/>
+        <source>Found on this computer</source>
+        <translation>このコンピューターで見つかったもの</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>{host} (%n server(s))</source>
+        <translation>
+            <numerusform>{host}(サーバー %n 個)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Found {hosts}. Protect them?</source>
+        <translation>{hosts} が見つかりました。保護しますか？</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A protected server starts behind the bridge: it sees only the folders you grant it, and asks you before it sees any other. Its host&apos;s file keeps everything else; a backup is kept, and Hosts ▸ Undo last change takes the change back.</source>
+        <translation>保護されたサーバーはブリッジ経由で起動し、許可したフォルダーだけを見て、ほかのフォルダーを見る前には確認を求めます。ホストのファイルのほかの部分はそのままです。バックアップが保存され、ホスト ▸ 最後の変更を元に戻す で変更を取り消せます。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Servers to protect</source>
+        <translation>保護するサーバー</translation>
     </message>
 </context>
 </TS>

@@ -37,12 +37,12 @@
         <translation>{server} 将再次不经桥接启动,并看到其命令行给它的内容。{host} 的文件将如下所示更改;会保留备份。</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+6"/>
         <source>The change to {file}</source>
         <translation>对 {file} 的更改</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>&amp;Protect</source>
         <translation>保护(&amp;P)</translation>
     </message>
@@ -1040,7 +1040,7 @@
         <translation>在本机和您的根目录中找到的 MCP 主机。“保护”会让服务器经由桥接运行，使其只能看到您授权的文件夹；主机文件的其余内容保持不变，并会保留备份。</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+13"/>
         <source>R&amp;efresh</source>
         <translation>刷新(&amp;E)</translation>
     </message>
@@ -1050,7 +1050,7 @@
         <translation>撤销上一次更改(&amp;U)</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+52"/>
         <location line="+46"/>
         <source>roots-bridge cannot be found beside this program; reinstall it.</source>
         <translation>在本程序旁找不到 roots-bridge；请重新安装。</translation>
@@ -1524,13 +1524,13 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+208"/>
-        <location line="+106"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+211"/>
+        <location line="+142"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-92"/>
+        <location line="-128"/>
         <source>Sections</source>
         <translation>分区</translation>
     </message>
@@ -1560,7 +1560,7 @@
         <translation>恢复(&amp;C)…</translation>
     </message>
     <message>
-        <location line="-179"/>
+        <location line="-181"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -1605,14 +1605,14 @@
         <translation>连接服务器(&amp;C)…</translation>
     </message>
     <message numerus="yes">
-        <location line="+168"/>
+        <location line="+174"/>
         <source>%n server(s) wait for your decision</source>
         <translation>
             <numerusform>%n 个服务器在等待你的决定</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+133"/>
+        <location line="+165"/>
         <source>{server} was not connected from this app</source>
         <translation>{server} 不是由本应用连接的</translation>
     </message>
@@ -1642,12 +1642,12 @@
         <translation>服务器首次运行时会出现在“服务器与授权”标签页中，并且只能看到你授予它的根目录。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="-302"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="-340"/>
         <source>&amp;Review pending requests…</source>
         <translation>查看待处理的请求(&amp;R)…</translation>
     </message>
     <message>
-        <location line="+87"/>
+        <location line="+89"/>
         <source>Changed {path}</source>
         <translation>已更改 {path}</translation>
     </message>
@@ -1657,14 +1657,14 @@
         <translation>主机</translation>
     </message>
     <message numerus="yes">
-        <location line="+38"/>
+        <location line="+42"/>
         <source>Added %n root(s)</source>
         <translation>
             <numerusform>已添加 %n 个根目录</numerusform>
         </translation>
     </message>
     <message>
-        <location line="-123"/>
+        <location line="-129"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -1689,12 +1689,12 @@
         <translation>关于 Roots Manager(&amp;A)</translation>
     </message>
     <message>
-        <location line="+127"/>
+        <location line="+133"/>
         <source>The store cannot be read; changes are not possible until it is recovered.</source>
         <translation>无法读取存储文件；恢复之前无法进行更改。</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+73"/>
         <source>Restart Roots Manager?</source>
         <translation>要重新启动 Roots Manager 吗？</translation>
     </message>
@@ -2431,6 +2431,19 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <location line="+1"/>
         <source>emptying the roots</source>
         <translation>正在清空根</translation>
+    </message>
+</context>
+<context>
+    <name>ProtectFound</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/first_run.py" line="+68"/>
+        <source>Protect your servers</source>
+        <translation>保护你的服务器</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>roots-bridge cannot be found beside this program; reinstall it.</source>
+        <translation>在本程序旁找不到 roots-bridge；请重新安装。</translation>
     </message>
 </context>
 <context>
@@ -3255,7 +3268,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>WelcomeBanner</name>
     <message>
-        <location filename="../../app/roots_manager/gui/welcome.py" line="+21"/>
+        <location filename="../../app/roots_manager/gui/welcome.py" line="+25"/>
         <source>Welcome</source>
         <translation>欢迎</translation>
     </message>
@@ -3273,6 +3286,141 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <location line="+1"/>
         <source>Hide this welcome for good</source>
         <translation>不再显示此欢迎信息</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Protect them…</source>
+        <translation>保护它们(&amp;P)…</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+24"/>
+        <source>{host} (%n server(s))</source>
+        <translation>
+            <numerusform>{host}(%n 个服务器)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&lt;b&gt;Found {hosts}.&lt;/b&gt; Protect their servers, so each sees only the folders you grant it?</source>
+        <translation>&lt;b&gt;找到了 {hosts}。&lt;/b&gt;要保护它们的服务器,让每个服务器只能看到你授予的文件夹吗？</translation>
+    </message>
+</context>
+<context>
+    <name>_ChangePage</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/first_run.py" line="+74"/>
+        <source>The change to your hosts&apos; files</source>
+        <translation>对主机文件的更改</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Protect</source>
+        <translation>保护(&amp;P)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The change to the hosts&apos; files</source>
+        <translation>对主机文件的更改</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+20"/>
+        <source>These lines of %n file(s) change; nothing else in them does. Protect makes the change.</source>
+        <translation>
+            <numerusform>%n 个文件中的这些行将更改,其他内容不变。点击“保护”进行更改。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Nothing can be changed: {why}</source>
+        <translation>无法更改:{why}</translation>
+    </message>
+</context>
+<context>
+    <name>_DonePage</name>
+    <message>
+        <location line="+94"/>
+        <source>Done</source>
+        <translation>完成</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+10"/>
+        <source>%n server(s) protected.</source>
+        <translation>
+            <numerusform>已保护 %n 个服务器。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Restart {host} to apply the change.</source>
+        <translation>请重启 {host} 以应用更改。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Each server now asks you before it sees a folder you did not grant; the Log shows what it asks. Hosts ▸ Undo last change gives the files back as they were.</source>
+        <translation>现在,每个服务器在查看你未授予的文件夹之前都会先询问你;日志会显示它请求了什么。主机 ▸ 撤销上一次更改 可将文件恢复原样。</translation>
+    </message>
+</context>
+<context>
+    <name>_FoldersPage</name>
+    <message>
+        <location line="-81"/>
+        <source>The folders they may see</source>
+        <translation>它们可以看到的文件夹</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Grant</source>
+        <translation>授予(&amp;G)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Tick the folders the servers you protected may see. Nothing is granted until you tick it; a server asks for the others when it needs them.</source>
+        <translation>勾选你保护的服务器可以看到的文件夹。在你勾选之前不会授予任何内容;服务器需要其他文件夹时会询问。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Folders</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Add folder…</source>
+        <translation>添加文件夹(&amp;A)…</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Add folder</source>
+        <translation>添加文件夹</translation>
+    </message>
+</context>
+<context>
+    <name>_ServersPage</name>
+    <message>
+        <location line="-142"/>
+        <source>Found on this computer</source>
+        <translation>在此计算机上找到</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>{host} (%n server(s))</source>
+        <translation>
+            <numerusform>{host}(%n 个服务器)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Found {hosts}. Protect them?</source>
+        <translation>找到了 {hosts}。要保护它们吗？</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A protected server starts behind the bridge: it sees only the folders you grant it, and asks you before it sees any other. Its host&apos;s file keeps everything else; a backup is kept, and Hosts ▸ Undo last change takes the change back.</source>
+        <translation>受保护的服务器经由桥接启动:它只能看到你授予的文件夹,查看其他文件夹前会先询问你。主机文件的其他内容保持不变;会保留备份,主机 ▸ 撤销上一次更改 可撤回更改。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Servers to protect</source>
+        <translation>要保护的服务器</translation>
     </message>
 </context>
 </TS>

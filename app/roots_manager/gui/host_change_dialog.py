@@ -51,13 +51,9 @@ class ChangePreview(QDialog):
             )
         sentence = QLabel(text.format(server=server, host=host), self)
         sentence.setWordWrap(True)
-        self.diff = QPlainTextEdit(self)
-        self.diff.setReadOnly(True)
-        self.diff.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        self.diff.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.diff = DiffView(self)
         self.diff.setAccessibleName(self.tr("The change to {file}").format(file=result.file.path))
-        self.diff.setPlainText(result.diff)
-        self._colour(result.diff)
+        self.diff.show_diff(result.diff)
         buttons = QDialogButtonBox(self)
         self.apply_button: QPushButton = buttons.addButton(
             self.tr("&Protect") if on else self.tr("&Stop protecting"),
@@ -74,12 +70,23 @@ class ChangePreview(QDialog):
         self.setWindowModality(self.windowModality().WindowModal)
         self.resize(720, 420)
 
-    def _colour(self, diff: str) -> None:
-        """Added lines green, removed ones red, hunk headers dimmed: as a terminal shows them."""
+
+class DiffView(QPlainTextEdit):
+    """A unified diff, read-only, in the fixed font: added lines green, removed ones red, hunk
+    headers dimmed, as a terminal shows them."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setReadOnly(True)
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+
+    def show_diff(self, diff: str) -> None:
+        self.setPlainText(diff)
         dim = self.palette().color(QPalette.ColorRole.PlaceholderText)
         colours = {"added": ADDED, "removed": REMOVED, "hunk": dim, "header": dim}
         selections = []
-        doc = self.diff.document()
+        doc = self.document()
         for number, line in enumerate(diff.splitlines()):
             colour = colours.get(line_kind(line))
             if colour is None:
@@ -92,4 +99,4 @@ class ChangePreview(QDialog):
             cursor.select(QTextCursor.SelectionType.LineUnderCursor)
             selection.cursor = cursor
             selections.append(selection)
-        self.diff.setExtraSelections(selections)
+        self.setExtraSelections(selections)

@@ -251,7 +251,8 @@ class HostsPanel(QWidget):
         except OSError:
             return None
 
-    def _home(self) -> str | None:
+    def home(self) -> str | None:
+        """The per-user folder wrapped servers are told of (None: the default one)."""
         return home_for_hosts(self.watcher.layout.home, platform_home())
 
     def _protect(self, index: int, on: bool) -> None:
@@ -291,7 +292,7 @@ class HostsPanel(QWidget):
                 [row.server or ""],
                 hostchanges.WRAP if on else hostchanges.UNWRAP,
                 bridge=bridge,
-                home=self._home(),
+                home=self.home(),
                 dry_run=dry_run,
             )
         except (OSError, ValueError) as exc:
@@ -310,7 +311,7 @@ class HostsPanel(QWidget):
                 )
                 return
             undone = hostchanges.undo_last(
-                self.watcher.layout, bridge=bridge or "", home=self._home()
+                self.watcher.layout, bridge=bridge or "", home=self.home()
             )
         except (OSError, ValueError) as exc:
             self.change_failed.emit(str(exc))

@@ -32,6 +32,7 @@ from roots_manager.gui.banner import Banner
 from roots_manager.gui.connect import ConnectionManager
 from roots_manager.gui.connect_dialog import ConnectDialog
 from roots_manager.gui.detect import DetectDialog
+from roots_manager.gui.first_run import ProtectFound
 from roots_manager.gui.folder_drops import dropped_folders
 from roots_manager.gui.hosts_view import HostsPanel
 from roots_manager.gui.log_view import LogPanel
@@ -203,6 +204,8 @@ class MainWindow(QMainWindow):
         self.tray_available = False
         self.connections: ConnectionManager | None = None
         self.log_panel: LogPanel | None = None
+        self.first_run: ProtectFound | None = None
+        """The walk through protecting the hosts found, while it is open."""
         self.running_language: str | None = None
         """The language the window was built in (None: the system's); set by the app."""
         self.setWindowTitle(self.tr("Roots Manager"))
@@ -251,6 +254,10 @@ class MainWindow(QMainWindow):
         self.store_banner.button.clicked.connect(self.recover_requested)
 
         self.welcome = WelcomeBanner(settings, self)
+        self.welcome.protect_requested.connect(self.protect_found)
+        if not WelcomeBanner.was_dismissed(settings):
+            # a first run starts from what the user has: the hosts found, once the window is up
+            QTimer.singleShot(0, self._look_for_hosts)
 
         central = QWidget(self)
         layout = QVBoxLayout(central)
@@ -305,6 +312,38 @@ class MainWindow(QMainWindow):
         )
         self.store_banner.setToolTip(message)
         self.store_banner.setVisible(True)
+
+    def _look_for_hosts(self) -> None:
+        from roots_manager.core.hosts import operations as hostchanges
+        from roots_manager.core.hosts.found import unprotected
+
+        folders = [r.path for r in self.watcher.state.roots]
+        self.welcome.show_found(
+            unprotected(hostchanges.report(self.hosts_panel.platform(), folders))
+        )
+
+    def protect_found(self) -> None:
+        """Walk the user through protecting the servers of the hosts found."""
+        from roots_manager.core.hosts import operations as hostchanges
+        from roots_manager.core.hosts.found import unprotected
+
+        folders = [r.path for r in self.watcher.state.roots]
+        found = unprotected(hostchanges.report(self.hosts_panel.platform(), folders))
+        if not found:
+            self.welcome.show_found([])
+            return
+        self.first_run = ProtectFound(self.watcher, found, self.hosts_panel.home(), self)
+
+        def finished(_result: int) -> None:
+            wizard, self.first_run = self.first_run, None
+            if wizard is not None and wizard.results:
+                self.welcome.dismiss()  # done: the welcome has said what it had to
+                self.hosts_panel.refresh()
+            elif wizard is not None:
+                self._look_for_hosts()
+
+        self.first_run.finished.connect(finished)
+        self.first_run.open()
 
     def show_error(self, message: str) -> None:
         """Tell the user an operation was refused, without blocking the window."""

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QSettings, Qt, Signal
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from roots_manager.core.hosts.found import FoundHost
 
 WELCOME_DISMISSED_KEY = "welcomeDismissed"
 
@@ -12,6 +14,8 @@ class WelcomeBanner(QFrame):
     """Three lines for a new user, shown above the tabs until "Got it" is clicked once."""
 
     dismissed = Signal()
+    protect_requested = Signal()
+    """The user wants to protect the servers found (:meth:`show_found`)."""
 
     def __init__(self, settings: QSettings, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -35,16 +39,46 @@ class WelcomeBanner(QFrame):
         self.button = QPushButton(self.tr("Got it"), self)
         self.button.setToolTip(self.tr("Hide this welcome for good"))
         self.button.clicked.connect(self.dismiss)
+        self.found = QLabel(self)
+        self.found.setWordWrap(True)
+        self.found.setVisible(False)
+        self.protect_button = QPushButton(self.tr("&Protect them…"), self)
+        self.protect_button.setVisible(False)
+        self.protect_button.clicked.connect(self.protect_requested)
+        text = QVBoxLayout()
+        text.addWidget(self.label)
+        text.addWidget(self.found)
+        buttons = QVBoxLayout()
+        buttons.addWidget(self.protect_button)
+        buttons.addWidget(self.button)
+        buttons.addStretch(1)
         row = QHBoxLayout(self)
         row.setContentsMargins(8, 6, 8, 6)
-        row.addWidget(self.label, 1)
-        row.addWidget(self.button, 0, Qt.AlignmentFlag.AlignTop)
+        row.addLayout(text, 1)
+        row.addLayout(buttons)
         self.setVisible(not self.was_dismissed(settings))
 
     @staticmethod
     def was_dismissed(settings: QSettings) -> bool:
         """Whether the user has dismissed the welcome already."""
         return bool(settings.value(WELCOME_DISMISSED_KEY, False, type=bool))
+
+    def show_found(self, found: list[FoundHost]) -> None:
+        """Say which hosts were found with servers to protect, and offer to protect them."""
+        parts = [
+            self.tr("{host} (%n server(s))", "", len(f.servers)).format(host=f.host.label)
+            for f in found
+        ]
+        self.found.setText(
+            self.tr(
+                "<b>Found {hosts}.</b> Protect their servers, so each sees only the folders "
+                "you grant it?"
+            ).format(hosts=", ".join(parts))
+        )
+        self.found.setVisible(bool(found))
+        self.protect_button.setVisible(bool(found))
+        if found:
+            self.protect_button.setDefault(True)
 
     def dismiss(self) -> None:
         """Hide the welcome, for this window and every later start."""

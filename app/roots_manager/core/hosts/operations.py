@@ -173,14 +173,18 @@ def change(
     before_write: Callable[[ConfigFile], None] | None = None,
     before_rename: Callable[[ConfigFile], None] | None = None,
     remember: bool = True,
+    step: ChangeStep | None = None,
 ) -> list[FileResult]:
     """Wrap or unwrap the servers *wanted* (None: all) of *files*, as one step for Undo.
 
     *before_write* runs between the read and the write of each file, *before_rename* between
     the last look at it and its rename (tests make a host write the file there). With
-    *remember* false, the change is not added to the steps Undo takes back.
+    *remember* false, the change is not added to the steps Undo takes back; with a *step* of
+    :func:`new_step`, it joins the changes made with that step before (the servers chosen in each
+    of several files, taken back together).
     """
-    step = ChangeStep(uuid.uuid4().hex[:12], now_iso(), action) if remember else None
+    if step is None and remember:
+        step = new_step(action)
     edit = _Edit(action, bridge, home, dry_run, before_write, before_rename, step)
     with hostrecord.locked(layout):
         store = Store(layout)
@@ -207,6 +211,11 @@ def change(
             _change_file(layout, store, file, wanted, edit, plan)
             for file, plan in zip(files, plans, strict=True)
         ]
+
+
+def new_step(action: str) -> ChangeStep:
+    """A new step for Undo, for :func:`change` to record *action* (WRAP or UNWRAP) in."""
+    return ChangeStep(uuid.uuid4().hex[:12], now_iso(), action)
 
 
 def _planned(
