@@ -1,151 +1,89 @@
-"""A first run that starts from what the user has: Claude Desktop found in a temporary home, its
-servers protected through the diff, a folder granted, and the welcome gone; the real host file,
-the real store and the real window."""
+"""The app as a new user first sees it: the welcome, and tables that say what to do."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-import pytest
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QWizard
+from PySide6.QtGui import QImage
 from pytestqt.qtbot import QtBot
 
 from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
-from roots_manager.gui.app import app_settings
-from roots_manager.gui.first_run import CHANGE, DONE, FOLDERS, SERVERS
-from roots_manager.gui.main_window import MainWindow
-from roots_manager.gui.watcher import StoreWatcher
-from tests.core.hosts_samples import SAMPLES
-
-TWO = """{
-  "mcpServers": {
-    "fs": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem"]},
-    "git": {"command": "uvx", "args": ["mcp-server-git"]},
-    "web": {"url": "https://example.invalid/mcp"}
-  }
-}
-"""
+from roots_manager.gui.app import AppController
+from roots_manager.gui.placeholder_view import PlaceholderTableView
+from roots_manager.gui.welcome import WelcomeBanner
+from tests.gui.shell_support import folders
 
 
-@pytest.fixture
-def desktop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    home = tmp_path / "home"
-    config = home / "xdg" / "Claude" / "claude_desktop_config.json"
-    config.parent.mkdir(parents=True)
-    config.write_text(TWO)
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "xdg"))
-    return config
+def painted(view: PlaceholderTableView) -> QImage:
+    return view.viewport().grab().toImage()
 
 
-def window(store: Store, layout: Layout, qtbot: QtBot) -> MainWindow:
-    watcher = StoreWatcher(store)
-    watcher.start()
-    w = MainWindow(watcher, app_settings(layout))
-    qtbot.addWidget(w)
-    w.show()
-    qtbot.waitExposed(w)
-    return w
+def ink(image: QImage) -> int:
+    """How many pixels of *image* differ from its top-left corner (the background)."""
+    background = image.pixelColor(0, 0)
+    return sum(
+        image.pixelColor(x, y) != background
+        for y in range(0, image.height(), 2)
+        for x in range(0, image.width(), 2)
+    )
 
 
-def test_the_first_run_protects_the_hosts_found_through_their_diff(
-    desktop: Path, store: Store, layout: Layout, tmp_path: Path, qtbot: QtBot
+def test_first_run_shows_the_welcome_once_and_tables_that_say_what_to_do(
+    layout: Layout, store: Store, tmp_path: Path, qtbot: QtBot
 ) -> None:
-    original = desktop.read_bytes()
-    w = window(store, layout, qtbot)
-    qtbot.waitUntil(lambda: w.welcome.protect_button.isVisible(), timeout=5000)
-    assert "Found Claude Desktop (2 servers)" in w.welcome.found.text()
-    assert desktop.read_bytes() == original  # found, not touched
+    app = AppController(layout)
+    app.start()
+    try:
+        window = app.window
+        assert window is not None
+        qtbot.addWidget(window)
+        qtbot.waitExposed(window)
+        assert window.welcome.isVisible()
+        assert "roots-bridge" in window.welcome.label.text()
 
-    w.welcome.protect_button.click()
-    wizard = w.first_run
-    assert wizard is not None and wizard.currentId() == SERVERS
-    items = [wizard.servers_page.list.item(i) for i in range(wizard.servers_page.list.count())]
-    assert [i.text() for i in items] == ["Claude Desktop: fs", "Claude Desktop: git"]
-    assert all(i.checkState() == Qt.CheckState.Checked for i in items)
-    items[1].setCheckState(Qt.CheckState.Unchecked)  # git stays as it is
+        # actions carry icons, from the theme or Qt's own (the offscreen platform has no theme)
+        panel = window.servers_panel
+        for button in (
+            window.roots_panel.add_button,
+            window.roots_panel.detect_button,
+            panel.connect_button,
+            panel.disconnect_button,
+            panel.forget_button,
+        ):
+            assert not button.icon().isNull(), button.text()
+        assert not window.disconnect_action.icon().isNull()
 
-    wizard.next()
-    assert wizard.currentId() == CHANGE
-    shown = wizard.change_page.diff.toPlainText()
-    assert shown.startswith(f"--- {desktop}") and '"--server", "fs"' in shown
-    changed = [line for line in shown.splitlines()[2:] if line[:1] in "+-"]
-    assert changed and not [line for line in changed if "mcp-server-git" in line], shown
-    assert desktop.read_bytes() == original  # shown, not made
+        roots = window.roots_panel.table
+        assert roots.placeholder_shown()
+        assert "Add folder" in roots.placeholder()
+        assert ink(painted(roots)) > 0, "the empty Roots table paints no hint"
 
-    wizard.next()  # Protect: the change is made
-    assert wizard.currentId() == FOLDERS
-    entries = json.loads(desktop.read_text())["mcpServers"]
-    assert Path(entries["fs"]["command"]).name == "roots-bridge"
-    assert entries["git"] == {"command": "uvx", "args": ["mcp-server-git"]}
-    assert wizard.folders_page.ticked() == []  # nothing ticked for them
+        window.tabs.setCurrentWidget(window.servers_panel)
+        matrix = window.servers_panel.matrix
+        assert matrix.placeholder_shown() and "row" in matrix.placeholder()
+        with store.transaction() as state:
+            state.server_started("fs", ["/usr/bin/fs"], "session-1")
+            state.set_policy("deny")
+        qtbot.waitUntil(lambda: window.servers_panel.matrix_model.rowCount() == 1)
+        assert matrix.placeholder_shown() and "Roots tab" in matrix.placeholder()
 
-    notes = tmp_path / "notes"
-    notes.mkdir()
-    wizard.folders_page.add_folder(str(notes))
-    wizard.next()  # Grant
-    assert wizard.currentId() == DONE
-    assert "1 server protected" in wizard.done_page.text.text()
-    assert "Restart Claude Desktop" in wizard.done_page.text.text()
-    state = store.read()
-    [root] = [r for r in state.roots if r.path == str(notes)]
-    assert [(g.root, g.scope.value) for g in state.grants_of("fs")] == [(root.id, "always")]
-    assert state.grants_of("git") == []
+        (a,) = folders(tmp_path, "alpha")
+        window.roots_panel.add_paths([str(a)])
+        assert not roots.placeholder_shown()
+        qtbot.waitUntil(lambda: not matrix.placeholder_shown())
 
-    with qtbot.waitSignal(wizard.finished, timeout=5000):
-        wizard.button(QWizard.WizardButton.FinishButton).click()
-    assert w.first_run is None
-    assert not w.welcome.isVisible()  # done: the welcome goes, for good
+        window.welcome.button.click()
+        assert not window.welcome.isVisible()
+    finally:
+        app.shutdown()
 
-    # one step for Undo takes the change back, byte for byte
-    with qtbot.waitSignal(w.hosts_panel.hosts_changed, timeout=10000):
-        w.hosts_panel.undo()
-    assert desktop.read_bytes() == original
-
-
-def test_no_host_found_keeps_the_welcome_as_it_was(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, store: Store, layout: Layout, qtbot: QtBot
-) -> None:
-    monkeypatch.setenv("HOME", str(tmp_path / "empty"))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "empty" / "xdg"))
-    w = window(store, layout, qtbot)
-    qtbot.wait(100)
-    assert w.welcome.isVisible()
-    assert not w.welcome.protect_button.isVisible() and not w.welcome.found.isVisible()
-
-
-def test_cancelling_before_protect_changes_nothing(
-    desktop: Path, store: Store, layout: Layout, qtbot: QtBot
-) -> None:
-    original = desktop.read_bytes()
-    w = window(store, layout, qtbot)
-    qtbot.waitUntil(lambda: w.welcome.protect_button.isVisible(), timeout=5000)
-    w.welcome.protect_button.click()
-    wizard = w.first_run
-    assert wizard is not None
-    wizard.next()
-    assert wizard.currentId() == CHANGE
-    with qtbot.waitSignal(wizard.finished, timeout=5000):
-        wizard.reject()
-    assert desktop.read_bytes() == original
-    assert "fs" not in store.read().servers
-    assert w.welcome.isVisible() and w.welcome.protect_button.isVisible()
-
-
-def test_the_sample_host_files_are_read_for_the_first_run(tmp_path: Path) -> None:
-    """Every host the Hosts tab knows offers its stdio servers, not its remote ones."""
-    from roots_manager.core.hosts import operations as hostchanges
-    from roots_manager.core.hosts.found import unprotected
-    from roots_manager.core.hosts.known import Platform
-
-    home = tmp_path / "home"
-    config = home / "xdg" / "Claude" / "claude_desktop_config.json"
-    config.parent.mkdir(parents=True)
-    config.write_text(SAMPLES["claude-desktop"])
-    platform = Platform("linux", home, {"XDG_CONFIG_HOME": str(home / "xdg")})
-    [found] = unprotected(hostchanges.report(platform, []))
-    assert found.host.id == "claude-desktop"
-    assert [name for _file, name in found.servers] == ["fs"]  # web is remote
+    again = AppController(layout)
+    again.start()
+    try:
+        assert again.window is not None
+        qtbot.addWidget(again.window)
+        assert not again.window.welcome.isVisible()
+        assert WelcomeBanner.was_dismissed(again.settings)
+    finally:
+        again.shutdown()

@@ -1,0 +1,151 @@
+"""A first run that starts from the hosts found: Claude Desktop found in a temporary home, its
+servers protected through the diff, a folder granted, and the welcome gone; the real host file,
+the real store and the real window."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QWizard
+from pytestqt.qtbot import QtBot
+
+from roots_manager.core.paths import Layout
+from roots_manager.core.store.file import Store
+from roots_manager.gui.app import app_settings
+from roots_manager.gui.first_run import CHANGE, DONE, FOLDERS, SERVERS
+from roots_manager.gui.main_window import MainWindow
+from roots_manager.gui.watcher import StoreWatcher
+from tests.core.hosts_samples import SAMPLES
+
+TWO = """{
+  "mcpServers": {
+    "fs": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem"]},
+    "git": {"command": "uvx", "args": ["mcp-server-git"]},
+    "web": {"url": "https://example.invalid/mcp"}
+  }
+}
+"""
+
+
+@pytest.fixture
+def desktop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path / "home"
+    config = home / "xdg" / "Claude" / "claude_desktop_config.json"
+    config.parent.mkdir(parents=True)
+    config.write_text(TWO)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "xdg"))
+    return config
+
+
+def window(store: Store, layout: Layout, qtbot: QtBot) -> MainWindow:
+    watcher = StoreWatcher(store)
+    watcher.start()
+    w = MainWindow(watcher, app_settings(layout))
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    return w
+
+
+def test_the_first_run_protects_the_hosts_found_through_their_diff(
+    desktop: Path, store: Store, layout: Layout, tmp_path: Path, qtbot: QtBot
+) -> None:
+    original = desktop.read_bytes()
+    w = window(store, layout, qtbot)
+    qtbot.waitUntil(lambda: w.welcome.protect_button.isVisible(), timeout=5000)
+    assert "Found Claude Desktop (2 servers)" in w.welcome.found.text()
+    assert desktop.read_bytes() == original  # found, not touched
+
+    w.welcome.protect_button.click()
+    wizard = w.first_run
+    assert wizard is not None and wizard.currentId() == SERVERS
+    items = [wizard.servers_page.list.item(i) for i in range(wizard.servers_page.list.count())]
+    assert [i.text() for i in items] == ["Claude Desktop: fs", "Claude Desktop: git"]
+    assert all(i.checkState() == Qt.CheckState.Checked for i in items)
+    items[1].setCheckState(Qt.CheckState.Unchecked)  # git stays as it is
+
+    wizard.next()
+    assert wizard.currentId() == CHANGE
+    shown = wizard.change_page.diff.toPlainText()
+    assert shown.startswith(f"--- {desktop}") and '"--server", "fs"' in shown
+    changed = [line for line in shown.splitlines()[2:] if line[:1] in "+-"]
+    assert changed and not [line for line in changed if "mcp-server-git" in line], shown
+    assert desktop.read_bytes() == original  # shown, not made
+
+    wizard.next()  # Protect: the change is made
+    assert wizard.currentId() == FOLDERS
+    entries = json.loads(desktop.read_text())["mcpServers"]
+    assert Path(entries["fs"]["command"]).name == "roots-bridge"
+    assert entries["git"] == {"command": "uvx", "args": ["mcp-server-git"]}
+    assert wizard.folders_page.ticked() == []  # nothing ticked for them
+
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    wizard.folders_page.add_folder(str(notes))
+    wizard.next()  # Grant
+    assert wizard.currentId() == DONE
+    assert "1 server protected" in wizard.done_page.text.text()
+    assert "Restart Claude Desktop" in wizard.done_page.text.text()
+    state = store.read()
+    [root] = [r for r in state.roots if r.path == str(notes)]
+    assert [(g.root, g.scope.value) for g in state.grants_of("fs")] == [(root.id, "always")]
+    assert state.grants_of("git") == []
+
+    with qtbot.waitSignal(wizard.finished, timeout=5000):
+        wizard.button(QWizard.WizardButton.FinishButton).click()
+    assert w.first_run is None
+    assert not w.welcome.isVisible()  # done: the welcome goes, for good
+
+    # one step for Undo takes the change back, byte for byte
+    with qtbot.waitSignal(w.hosts_panel.hosts_changed, timeout=10000):
+        w.hosts_panel.undo()
+    assert desktop.read_bytes() == original
+
+
+def test_no_host_found_keeps_the_welcome_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, store: Store, layout: Layout, qtbot: QtBot
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path / "empty"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "empty" / "xdg"))
+    w = window(store, layout, qtbot)
+    qtbot.wait(100)
+    assert w.welcome.isVisible()
+    assert not w.welcome.protect_button.isVisible() and not w.welcome.found.isVisible()
+
+
+def test_cancelling_before_protect_changes_nothing(
+    desktop: Path, store: Store, layout: Layout, qtbot: QtBot
+) -> None:
+    original = desktop.read_bytes()
+    w = window(store, layout, qtbot)
+    qtbot.waitUntil(lambda: w.welcome.protect_button.isVisible(), timeout=5000)
+    w.welcome.protect_button.click()
+    wizard = w.first_run
+    assert wizard is not None
+    wizard.next()
+    assert wizard.currentId() == CHANGE
+    with qtbot.waitSignal(wizard.finished, timeout=5000):
+        wizard.reject()
+    assert desktop.read_bytes() == original
+    assert "fs" not in store.read().servers
+    assert w.welcome.isVisible() and w.welcome.protect_button.isVisible()
+
+
+def test_the_sample_host_files_are_read_for_the_first_run(tmp_path: Path) -> None:
+    """Every host the Hosts tab knows offers its stdio servers, not its remote ones."""
+    from roots_manager.core.hosts import operations as hostchanges
+    from roots_manager.core.hosts.found import unprotected
+    from roots_manager.core.hosts.known import Platform
+
+    home = tmp_path / "home"
+    config = home / "xdg" / "Claude" / "claude_desktop_config.json"
+    config.parent.mkdir(parents=True)
+    config.write_text(SAMPLES["claude-desktop"])
+    platform = Platform("linux", home, {"XDG_CONFIG_HOME": str(home / "xdg")})
+    [found] = unprotected(hostchanges.report(platform, []))
+    assert found.host.id == "claude-desktop"
+    assert [name for _file, name in found.servers] == ["fs"]  # web is remote
