@@ -30,7 +30,7 @@ def _command(store: Store, args: argparse.Namespace) -> list[str]:
         return command
     if args.server is None:
         raise Failure(
-            "no-probe-table",
+            "nothing-to-probe",
             "give the server's command after -- (with {allow} where it takes its folders), "
             "or --server NAME for a server the store knows",
         )
@@ -39,7 +39,7 @@ def _command(store: Store, args: argparse.Namespace) -> list[str]:
     srv = state.server(name)
     if not srv.command:
         raise Failure(
-            "no-probe-table",
+            "nothing-to-probe",
             f"no command line of '{visible(name)}' is known yet: it becomes known when the "
             "server runs behind roots-bridge",
         )

@@ -46,6 +46,7 @@ class Parser(argparse.ArgumentParser):
         self.top = top
         """Whether this is the whole command line's parser, not a command's."""
         self._argv: list[str] = []
+        self._json = True
 
     def parse_known_args(  # type: ignore[override]
         self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
@@ -55,14 +56,16 @@ class Parser(argparse.ArgumentParser):
         return super().parse_known_args(self._argv, namespace)
 
     def refuse(self, argv: Sequence[str], message: str) -> NoReturn:
-        """Fail as a usage error of *argv*, a command line this parser did not read itself."""
+        """Fail as a usage error of *argv*, a command line this parser did not read itself: the
+        desktop app's, which takes no ``--json`` (given there, it is the mistake)."""
         self._argv = list(argv)
+        self._json = False
         self.error(message)
 
     def error(self, message: str) -> NoReturn:
         """Print the usage error with a "did you mean" when one is close, and exit 2."""
         meant = did_you_mean(self, self._argv, message)
-        if "--json" in self._argv:
+        if self._json and "--json" in self._argv:
             print_json(error_json("usage", message, did_you_mean=meant))
         else:
             self.print_usage(sys.stderr)
