@@ -223,6 +223,8 @@ def usage(*argv: str) -> tuple[str, str]:
         (["policy", "alow-all"], "roots-manager policy allow-all"),
         (["store", "chek"], "roots-manager store check"),
         (["hosts", "wrap", "claud-desktop", "fs"], "roots-manager hosts wrap claude-desktop fs"),
+        (["probe", "--protocol=initialise"], "roots-manager probe --protocol=initialize"),
+        (["servers", "confine", "fs", "onn"], "roots-manager servers confine fs on"),
     ],
 )
 def test_a_near_miss_is_named(rm_home: Path, argv: list[str], meant: str) -> None:

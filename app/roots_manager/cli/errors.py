@@ -43,6 +43,7 @@ CODES: dict[str, str] = {
     "bad-path": "the path or file:// URI cannot name a root",
     "bad-name": "a root's or a server's name that cannot be used",
     "bad-value": "a value out of its range or not one of its choices",
+    "not-pending": "no consent request of that server is pending",
     "not-run-yet": "the server has not run yet, so there is nothing to approve",
     "command-changed": "the server's command line is not the one expected",
     "not-running": "no bridge of that server is running",
@@ -69,7 +70,7 @@ TEMPLATE_CODES: dict[str, str] = {
     "{path} is already a root, named {name!r}": "already-a-root",
     "no server named {name!r} is known (roots-manager servers list shows them)": "unknown-server",
     "unknown policy {policy!r}; choose one of {choices}": "bad-value",
-    "no pending consent request for {ref!r}": "unknown-server",
+    "no pending consent request for {ref!r}": "not-pending",
     "server {name!r} has not run yet; there is nothing to approve": "not-run-yet",
     "{given!r} is not a command fingerprint (64 hexadecimal digits; "
     "roots-manager servers list --json shows each server's)": "bad-value",

@@ -22,6 +22,7 @@ from typing import Any, NoReturn
 from roots_manager.cli.errors import EXIT_USAGE, error_json
 from roots_manager.cli.text import print_json
 
+_ARGUMENT = re.compile(r"argument (?P<name>[^:]+): ")
 _INVALID_CHOICE = re.compile(r"invalid choice: (?P<value>'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")")
 
 
@@ -81,14 +82,12 @@ def did_you_mean(parser: argparse.ArgumentParser, argv: Sequence[str], message: 
     choice = _INVALID_CHOICE.search(message)
     if choice is not None:
         value = ast.literal_eval(choice.group("value"))
-        candidates = [
-            str(c)
-            for a in parser._actions
-            if a.choices is not None and a.option_strings == []
-            for c in a.choices
-        ]
+        named = _ARGUMENT.match(message)
+        with_choices = [a for a in parser._actions if a.choices is not None]
+        of = [a for a in with_choices if named is not None and _name(a) == named.group("name")]
+        candidates = [str(c) for a in of or with_choices for c in a.choices or ()]
         return [
-            _line(parser, words, value, [near])
+            _line(parser, words, value, near)
             for near in difflib.get_close_matches(value, candidates, n=3)
         ]
     # walk down the commands the words name, then look at the options none of them takes
@@ -105,21 +104,39 @@ def did_you_mean(parser: argparse.ArgumentParser, argv: Sequence[str], message: 
         name, eq, value = w.partition("=")
         near = difflib.get_close_matches(name, options(leaf), n=1)
         if near:
-            out.append(_line(parser, words, w, [near[0] + eq + value]))
+            out.append(_line(parser, words, w, near[0] + eq + value))
             continue
         # an option of a group's actions, given to the group: name the action it belongs to
         # (not at the top, where every command would do)
-        actions = {} if getattr(leaf, "top", False) else subcommands(leaf)
-        for action in sorted(actions, key=lambda n: n != "list"):  # the report first
-            near = difflib.get_close_matches(name, options(actions[action]), n=1)
+        group = {} if getattr(leaf, "top", False) else subcommands(leaf)
+        for action in sorted(group, key=lambda n: n != "list"):  # the report first
+            near = difflib.get_close_matches(name, options(group[action]), n=1)
             if near:
                 out.append(_line(parser, words, w, [action, near[0] + eq + value]))
                 break
     return out
 
 
-def _line(parser: argparse.ArgumentParser, words: list[str], wrong: str, right: list[str]) -> str:
-    """The command line of *words* with *wrong* replaced by *right*."""
-    i = words.index(wrong)
-    fixed = [*words[:i], *right, *words[i + 1 :]]
+def _name(action: argparse.Action) -> str:
+    """What argparse calls *action* in its messages ("argument NAME: ...")."""
+    if action.option_strings:
+        return "/".join(action.option_strings)
+    if action.metavar not in (None, argparse.SUPPRESS):
+        return str(action.metavar)
+    return str(action.dest)
+
+
+def _line(
+    parser: argparse.ArgumentParser, words: list[str], wrong: str, right: str | list[str]
+) -> str:
+    """The command line of *words* with the word *wrong* (or the value of ``--opt=wrong``)
+    replaced by *right*."""
+    fixed = list(words)
+    for i, w in enumerate(words):
+        if w == wrong:
+            fixed[i : i + 1] = [right] if isinstance(right, str) else right
+            break
+        if w.startswith("--") and w.endswith("=" + wrong) and isinstance(right, str):
+            fixed[i] = w[: -len(wrong)] + right
+            break
     return " ".join([parser.prog, *map(shlex.quote, fixed)])
