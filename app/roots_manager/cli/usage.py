@@ -26,6 +26,10 @@ _ARGUMENT = re.compile(r"argument (?P<name>[^:]+): ")
 _INVALID_CHOICE = re.compile(r"invalid choice: (?P<value>'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")")
 
 
+# argparse has no public view of its own tree; ``_actions`` and ``_SubParsersAction`` are what
+# every tool that reads a parser (shtab, argparse-manpage, sphinx-argparse) reads.
+
+
 def subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
     """The subcommands of *parser* by name (none for a leaf command)."""
     for action in parser._actions:
