@@ -437,7 +437,7 @@ def main() -> int:
             capture_output=True,
         )
     subprocess.run(
-        [sys.executable, "-m", "roots_manager.cli", "grant", "bench", str(folders[0])],
+        [sys.executable, "-m", "roots_manager.cli", "grant", "--new", "bench", str(folders[0])],
         env=env,
         check=True,
         capture_output=True,

@@ -68,7 +68,7 @@ def test_server_sees_exactly_the_granted_folders_with_awkward_names(
     not_granted = make(tmp_path, "secret")
     for path in granted + not_granted:
         run_cli("roots", "add", path)
-    run_cli("grant", "fs", *granted)
+    run_cli("grant", "--new", "fs", *granted)
 
     async def scenario() -> None:
         async with Client(params("fs", filesystem_server)) as client:
@@ -96,7 +96,7 @@ def test_grant_and_revoke_with_the_cli_reach_the_running_server(
     first, second = make(tmp_path, "first", "second one")
     run_cli("roots", "add", first)
     run_cli("roots", "add", second)
-    run_cli("grant", "fs", first)
+    run_cli("grant", "--new", "fs", first)
 
     def notices() -> int:
         return len(events(layout, ev.LIST_CHANGED_SENT))
@@ -128,7 +128,7 @@ def test_a_host_that_sends_initialized_at_once_still_gets_the_granted_folders(
 ) -> None:
     (granted,) = make(tmp_path, "piped at once")
     run_cli("roots", "add", granted)
-    run_cli("grant", "fs", granted)
+    run_cli("grant", "--new", "fs", granted)
     bridge = BridgeProc(bridge_argv("fs", filesystem_server))
     try:
         # initialize and initialized in one write, as a host that does not wait would do;
@@ -194,7 +194,7 @@ def test_the_first_call_after_the_handshake_sees_the_granted_folders(
     them before the host's first call reaches it, and the log says the call was held."""
     granted, cli_folder = make(tmp_path, "granted", "on the command line")
     run_cli("roots", "add", granted)
-    run_cli("grant", "fs", granted)
+    run_cli("grant", "--new", "fs", granted)
     _first_call_right_after_handshake(filesystem_server, cli_folder, layout)  # learns its habit
     seen = _first_call_right_after_handshake(filesystem_server, cli_folder, layout)
     assert seen == [granted]
@@ -211,7 +211,7 @@ def test_roots_on_the_command_line_are_the_grants_and_a_revoke_restarts_the_serv
     kept, revoked, never = make(tmp_path, "kept", "revoked", "never granted")
     for folder in (kept, revoked, never):
         run_cli("roots", "add", folder)
-    run_cli("grant", "fs", kept, revoked)
+    run_cli("grant", "--new", "fs", kept, revoked)
     bridge = BridgeProc(bridge_argv("fs", [*filesystem_server, "{roots}"]))
     calls = iter(range(100, 100_000))
 

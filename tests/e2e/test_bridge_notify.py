@@ -80,8 +80,12 @@ def test_notify_sends_list_changed_once_until_the_server_fetches(
         isinstance(m, dict) and m.get("method") == LIST_CHANGED for m in pending_lines(server)
     ), "a second list_changed went out before the server fetched the list"
 
-    # having fetched, it may be told again
-    assert notify().returncode == 0
+    # having fetched, it may be told again; with --json, what each bridge did
+    told = notify("--json")
+    assert told.returncode == 0, told.stdout
+    doc = json.loads(told.stdout)
+    assert doc["version"] == 1 and doc["server"] == "pup" and doc["sent"] == 1
+    assert [b["outcome"] for b in doc["bridges"]] == ["sent"] and "error" not in doc
     server.expect(is_method(LIST_CHANGED), "the second requested list_changed")
 
     asked = [(e["outcome"], e["by"], e.get("dir")) for e in events(layout, ev.LIST_CHANGED_ASKED)]
@@ -101,6 +105,11 @@ def test_notify_refuses_an_observing_bridge_and_leaves_nothing(layout: Layout) -
         proc = notify()
         assert proc.returncode == 1
         assert "only observes" in proc.stderr
+        as_json = notify("--json")
+        assert as_json.returncode == 1 and as_json.stderr == ""
+        doc = json.loads(as_json.stdout)  # the report, and the failure in it
+        assert [b["outcome"] for b in doc["bridges"]] == ["observing"] and doc["sent"] == 0
+        assert doc["error"]["code"] == "not-sent" and "only observes" in doc["error"]["message"]
         assert requests_left(layout) == []
         assert events(layout, ev.LIST_CHANGED_ASKED) == []
     finally:
@@ -121,3 +130,6 @@ def test_notify_without_a_running_bridge_is_refused(layout: Layout) -> None:
     proc = run_cli("notify", "nobody", check=False)
     assert proc.returncode == 1
     assert "no bridge of nobody is running" in proc.stderr
+    as_json = run_cli("notify", "nobody", "--json", check=False)
+    assert as_json.returncode == 1 and as_json.stderr == ""
+    assert json.loads(as_json.stdout)["error"]["code"] == "not-running"

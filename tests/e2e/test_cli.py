@@ -56,7 +56,14 @@ def test_full_flow_with_awkward_names(folders: list[Path]) -> None:
     assert listed[2]["uri"].endswith("/100%25%20done")
 
     # a root can be named by path, by URI or by name
-    run_cli("grant", "fs", str(folders[0]), path_to_uri(str(folders[1])), "日本語のプロジェクト")
+    run_cli(
+        "grant",
+        "--new",
+        "fs",
+        str(folders[0]),
+        path_to_uri(str(folders[1])),
+        "日本語のプロジェクト",
+    )
     assert effective_uris("fs") == [
         path_to_uri(str(f)) for f in (folders[0], folders[1], folders[3])
     ]
@@ -84,7 +91,7 @@ def test_full_flow_with_awkward_names(folders: list[Path]) -> None:
 
 def test_roots_list_shows_vanished_folders_as_unavailable(folders: list[Path]) -> None:
     run_cli("roots", "add", str(folders[3]))
-    run_cli("grant", "fs", str(folders[3]))
+    run_cli("grant", "--new", "fs", str(folders[3]))
     folders[3].rmdir()
     listed = roots_json()
     assert listed[0]["available"] is False and listed[0]["unavailable_reason"] == "missing"
@@ -103,7 +110,7 @@ def test_refusals_are_clear_and_change_nothing(folders: list[Path], tmp_path: Pa
         (["roots", "add", str(Path.home())], "home folder"),
         (["roots", "add", str(tmp_path / "nope")], "does not exist"),
         (["roots", "add", str(folders[0])], "already a root"),
-        (["grant", "fs", "no-such-root"], "no root matches"),
+        (["grant", "--new", "fs", "no-such-root"], "no root matches"),
         (["revoke", "fs", "http://example.com/x"], "only file://"),
         (["roots", "add", "file:///tmp/\udcff"], "raw bytes that are not UTF-8"),  # byte 0xff
         (["roots", "rename", str(folders[0]), "   "], "cannot be empty"),
@@ -207,7 +214,7 @@ def test_a_folder_name_that_is_not_utf8(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert b"caf\\xe9" in proc.stdout and b"/caf%E9" in proc.stdout
-    run_cli("grant", "fs", path_to_uri(os.fsdecode(raw)))
+    run_cli("grant", "--new", "fs", path_to_uri(os.fsdecode(raw)))
     assert effective_uris("fs") == [path_to_uri(os.fsdecode(raw))]
     listed = roots_json()
     assert listed[0]["path"] == os.fsdecode(raw) and listed[0]["uri"].endswith("/caf%E9")
@@ -216,7 +223,7 @@ def test_a_folder_name_that_is_not_utf8(tmp_path: Path) -> None:
 
 def test_revoke_names_what_it_did_and_refuses_an_unknown_server(folders: list[Path]) -> None:
     run_cli("roots", "add", str(folders[0]))
-    run_cli("grant", "fs", str(folders[0]))
+    run_cli("grant", "--new", "fs", str(folders[0]))
     typo = run_cli("revoke", "sf", str(folders[0]), check=False)
     assert typo.returncode == 1 and "no server named 'sf'" in typo.stderr
     assert effective_uris("fs") == [path_to_uri(str(folders[0]))]
@@ -254,7 +261,7 @@ def test_every_file_in_the_state_directory_stays_private(
         return bad
 
     cli("roots", "add", str(folders[0]))
-    cli("grant", "fs", str(folders[0]))
+    cli("grant", "--new", "fs", str(folders[0]))
     cli("policy", "deny")
     bridge = subprocess.Popen(
         [
@@ -334,7 +341,7 @@ def test_stored_look_alike_server_names_are_told_apart(tmp_path: Path) -> None:
     folder = tmp_path / "proj"
     folder.mkdir()
     run_cli("roots", "add", str(folder), "--name", "proj")
-    run_cli("grant", "fs", "proj")
+    run_cli("grant", "--new", "fs", "proj")
     # names a store may hold from before they were refused (or from a hand edit)
     store = Path(os.environ["ROOTS_MANAGER_HOME"]) / "store.json"
     doc = json.loads(store.read_text(encoding="utf-8"))
@@ -399,7 +406,7 @@ def test_grant_gives_exactly_the_scope_asked_as_the_app_does(folders: list[Path]
     """``grant --while-running`` of a root granted always narrows it, as a click on the app's
     matrix cell does; a plain ``grant`` widens it again."""
     run_cli("roots", "add", str(folders[0]))
-    run_cli("grant", "fs", NAMES[0])
+    run_cli("grant", "--new", "fs", NAMES[0])
     assert roots_json()[0]["granted_to"] == [{"server": "fs", "scope": "always"}]
     out = run_cli("grant", "fs", NAMES[0], "--while-running").stdout
     assert "while it runs" in out

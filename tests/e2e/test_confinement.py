@@ -49,7 +49,7 @@ def world(tmp_path: Path) -> dict[str, Path]:
     run_cli("roots", "add", str(places["granted"]))
     run_cli("roots", "add", str(places["read_only"]))
     run_cli("roots", "add", str(places["sibling"]))
-    run_cli("grant", "srv", str(places["granted"]))
+    run_cli("grant", "--new", "srv", str(places["granted"]))
     run_cli("grant", "srv", str(places["read_only"]), "--read-only")
     assert os.path.exists(SHADOW)  # a file root could read, were it not for the rules
     return places

@@ -140,10 +140,10 @@ def test_effective_watch_prints_each_change_once(tmp_path: Path, rm_home: Path) 
     try:
         lines = Lines(proc)
         assert lines.next() == {"roots": []}
-        run_cli("grant", "fs", a)
+        run_cli("grant", "--new", "fs", a)
         assert lines.next() == {"roots": [{"uri": Path(a).as_uri(), "name": "alpha"}]}
         # a save that changes nothing for this server prints nothing
-        run_cli("grant", "other", b)
+        run_cli("grant", "--new", "other", b)
         run_cli("roots", "rename", b, "beta two")
         assert lines.none_within(2.5)
         run_cli("grant", "fs", b)

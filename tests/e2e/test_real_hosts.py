@@ -126,7 +126,7 @@ def granted_folder(tmp_path: Path) -> str:
     other.mkdir()
     run_cli("roots", "add", str(granted))
     run_cli("roots", "add", str(other))
-    run_cli("grant", "fs", str(granted))
+    run_cli("grant", "--new", "fs", str(granted))
     return granted.as_uri()
 
 

@@ -47,7 +47,7 @@ def both_granted(tmp_path: Path, *setting: str) -> dict[str, Path]:
     """Folders "kept" and "taken", both granted to srv, and srv's *setting* (a servers command)."""
     w = folders(tmp_path, "kept", "taken")
     for path in w.values():
-        run_cli("grant", "srv", str(path))
+        run_cli("grant", "--new", "srv", str(path))
     if setting:
         run_cli("servers", *setting)
     return w
@@ -266,7 +266,7 @@ def test_the_reference_filesystem_server_forgets_a_revoked_folder_only_when_rest
     """The npm filesystem server keeps its folders when handed an empty list; a restart is the
     fix for such a server, confined or not."""
     w = folders(tmp_path, "allowed", "taken")
-    run_cli("grant", "srv", str(w["taken"]))
+    run_cli("grant", "--new", "srv", str(w["taken"]))
     run_cli("servers", "restart-on-revoke", "srv", restart)
     # its own command line allows "allowed"; the roots replace that with "taken"
     command = [*filesystem_server, str(w["allowed"])]

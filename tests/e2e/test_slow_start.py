@@ -55,7 +55,7 @@ def test_the_filesystem_server_started_late_gets_its_roots_from_a_hurried_host(
 
     granted = make(tmp_path, "proj")
     run_cli("roots", "add", *granted)
-    run_cli("grant", "fs", *granted)
+    run_cli("grant", "--new", "fs", *granted)
     slow = ["sh", "-c", f'sleep {late}; exec "$@"', "slow", *filesystem_server]
     bridge = BridgeProc(bridge_argv("fs", slow))
     try:
@@ -90,7 +90,7 @@ def test_the_filesystem_server_started_late_gets_its_roots(
 
     granted = make(tmp_path, "proj")
     run_cli("roots", "add", *granted)
-    run_cli("grant", "fs", *granted)
+    run_cli("grant", "--new", "fs", *granted)
     slow = ["sh", "-c", 'sleep 12; exec "$@"', "slow", *filesystem_server]
 
     async def scenario() -> None:

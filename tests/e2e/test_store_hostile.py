@@ -149,7 +149,7 @@ def test_a_linked_store_is_saved_through_the_link(layout: Layout, tmp_path: Path
     os.replace(layout.store, target)
     layout.store.symlink_to(target)
     run_cli("roots", "add", str(folder))
-    run_cli("grant", "fs", str(folder))
+    run_cli("grant", "--new", "fs", str(folder))
     assert layout.store.is_symlink() and os.readlink(layout.store) == str(target)
     saved = json.loads(target.read_bytes())
     assert saved["revision"] == 3 and saved["grants"][0]["server"] == "fs"

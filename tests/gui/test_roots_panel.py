@@ -97,8 +97,8 @@ def test_remove_names_the_servers_that_lose_access(
 ) -> None:  # type: ignore[no-untyped-def]
     a, b = folders(tmp_path, "alpha", "beta")
     panel.add_paths([str(a), str(b)])
-    run_cli("grant", "files-server", str(a))
-    run_cli("grant", "notes", str(a), "--session")
+    run_cli("grant", "--new", "files-server", str(a))
+    run_cli("grant", "--new", "notes", str(a), "--session")
     qtbot.waitUntil(lambda: "files-server" in (panel.model.index(0, GRANTED).data() or ""))
     panel.table.selectRow(0)
     seen: list[str] = []

@@ -118,7 +118,7 @@ class World:
         """The usual grants: *granted* writable, *reference* read-only, confinement on."""
         for folder in (self.granted, self.read_only, self.sibling):
             self.cli("roots", "add", str(folder))
-        self.cli("grant", "srv", str(self.granted))
+        self.cli("grant", "--new", "srv", str(self.granted))
         self.cli("grant", "srv", str(self.read_only), "--read-only")
         self.cli("servers", "confine", "srv", "on", *extra)
 

@@ -29,7 +29,7 @@ def test_a_folder_swapped_for_a_link_never_opens_the_disk(world: World) -> None:
     world.cli("roots", "add", str(child))
     world.cli("roots", "add", str(other))
     world.cli("grant", "srv", str(child))
-    world.cli("grant", "mate", str(world.granted))
+    world.cli("grant", "--new", "mate", str(world.granted))
     world.cli("servers", "confine", "mate", "on")
     host = Hostile(world)
     mate = Hostile(world, name="mate")

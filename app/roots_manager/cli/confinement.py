@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from roots_manager.cli.text import json_text, shown
+from roots_manager.cli.errors import JSON_VERSION
+from roots_manager.cli.text import JSON_HELP, json_text, print_json, shown
 
 if TYPE_CHECKING:
     from roots_manager.core.store.file import Store
@@ -29,6 +30,21 @@ def cmd_confine(store: Store, args: argparse.Namespace) -> int:
             allow_socket=args.allow_socket,
             forget=args.forget,
         )
+    found = availability()
+    if args.json:
+        print_json(
+            {
+                "version": JSON_VERSION,
+                "server": args.server,
+                "confine": srv.confine,
+                "allow_read": srv.allow_read,
+                "allow_write": srv.allow_write,
+                "allow_socket": srv.allow_socket,
+                "can_confine": found.available,
+                "confinement": found.reason,
+            }
+        )
+        return 0
     name = shown(args.server)
     print(f"{name}: confinement {'on' if srv.confine else 'off'}")
     for label, paths in (
@@ -38,7 +54,6 @@ def cmd_confine(store: Store, args: argparse.Namespace) -> int:
     ):
         for path in paths:
             print(f"  {label}: {shown(path)}")
-    found = availability()
     if srv.confine and not found.available:
         print(
             f"note: this machine cannot confine ({found.reason}); a bridge of {name} will "
@@ -54,6 +69,16 @@ def cmd_restart_on_revoke(store: Store, args: argparse.Namespace) -> int:
 
     with store.transaction() as state:
         srv = set_restart_on_revoke(state, args.server, _SETTING[args.state])
+    if args.json:
+        print_json(
+            {
+                "version": JSON_VERSION,
+                "server": args.server,
+                "restart_on_revoke": srv.restarts_on_revoke,
+                "restart_on_revoke_set": srv.restart_on_revoke is not None,
+            }
+        )
+        return 0
     name = shown(args.server)
     default = " (the default for a server that is " + ("" if srv.confine else "not ") + "confined)"
     state_word = "on" if srv.restarts_on_revoke else "off"
@@ -166,6 +191,7 @@ def add_commands(servers: Any) -> None:
     c.add_argument(
         "--forget", action="append", default=[], metavar="PATH", help="drop an extra path"
     )
+    c.add_argument("--json", action="store_true", help=JSON_HELP)
     c.set_defaults(func=cmd_confine)
     r = servers.add_parser(
         "restart-on-revoke",
@@ -174,6 +200,7 @@ def add_commands(servers: Any) -> None:
     )
     r.add_argument("server")
     r.add_argument("state", choices=tuple(_SETTING))
+    r.add_argument("--json", action="store_true", help=JSON_HELP)
     r.set_defaults(func=cmd_restart_on_revoke)
     s = servers.add_parser(
         "show",
@@ -181,5 +208,5 @@ def add_commands(servers: Any) -> None:
         "machine can confine",
     )
     s.add_argument("server")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--json", action="store_true", help=JSON_HELP)
     s.set_defaults(func=cmd_show)

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import difflib
 import os
+import shlex
 import sys
 import time
 from collections import Counter
@@ -13,19 +15,17 @@ from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
-from roots_manager.cli.text import print_json, shown, table
+from roots_manager.cli.errors import EXIT_REFUSED, JSON_VERSION, Failure, error_json
+from roots_manager.cli.text import JSON_HELP, print_json, root_json, shown, table
 from roots_manager.core import live
 from roots_manager.core.consent.effective import effective, root_unavailable, visible_roots
-from roots_manager.core.consent.grant import set_scope
+from roots_manager.core.consent.grant import UnknownServer, grant_named, set_scope
 from roots_manager.core.log import events as ev
 from roots_manager.core.names import find_by_visible, visible
 from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.grants import POLICIES, Scope
 from roots_manager.core.store.state import State
-
-EXIT_REFUSED = 1
-"""The exit code of a refused operation, as everywhere in ``roots-manager``."""
 
 
 def _named(names: Collection[str], ref: str) -> str:
@@ -34,19 +34,53 @@ def _named(names: Collection[str], ref: str) -> str:
 
 
 def cmd_grant(store: Store, args: argparse.Namespace) -> int:
+    scope = Scope.WHILE_RUNNING if args.while_running else Scope.ALWAYS
     with store.transaction() as state:
         server = _named(state.servers, args.server)
         runs: list[str] = []
         if args.while_running:
             runs = [m.run for m in live.bridge_markers(store.layout) if m.server == server]
-        ids = [state.find_root(ref).id for ref in args.roots]
-        scope = Scope.WHILE_RUNNING if args.while_running else Scope.ALWAYS
-        set_scope(state, server, ids, scope, runs, read_only=args.read_only)
+        try:
+            done = grant_named(
+                state,
+                server,
+                args.roots,
+                scope,
+                runs,
+                read_only=args.read_only,
+                new=args.new,
+                allow_broad=args.allow_broad,
+            )
+        except UnknownServer as exc:
+            raise _unknown_server(exc, args) from exc
         suspended = state.servers[server].suspended
+    if args.json:
+        print_json(
+            {
+                "version": JSON_VERSION,
+                "server": server,
+                "new_server": done.new_server,
+                "scope": scope.value,
+                "read_only": args.read_only,
+                "roots": [root_json(r) for r in done.roots],
+                "added_roots": [root_json(r) for r in done.added],
+                "changed": done.changed,
+                "runs": runs,
+                "suspended": suspended,
+            }
+        )
+        return 0
+    for root in done.added:
+        print(f"added '{shown(root.name)}' as a root: {shown(root.path)} ({root.uri})")
     what = "while it runs" if args.while_running else "always"
     if args.read_only:
         what += ", read-only: enforced only while the server runs confined"
-    print(f"granted {visible(server)} {len(ids)} root(s) ({what})")
+    print(f"granted {visible(server)} {len(done.roots)} root(s) ({what})")
+    if done.new_server:
+        print(
+            f"{visible(server)} has not run yet: the grant waits for the first server to start "
+            "under that name"
+        )
     if args.while_running and not runs:
         print("no bridge of this server runs now: the grant lasts for the next one to start")
     if suspended:
@@ -57,15 +91,51 @@ def cmd_grant(store: Store, args: argparse.Namespace) -> int:
     return 0
 
 
+def _unknown_server(exc: UnknownServer, args: argparse.Namespace) -> Failure:
+    """The refusal of a grant to a server nobody has seen: the known names, and the way to
+    grant it ahead of its first start."""
+    name = visible(exc.name)
+    shown_names = {visible(k): k for k in exc.known}
+    near = difflib.get_close_matches(name, list(shown_names), n=3)
+    again = ["roots-manager", "grant", *map(shlex.quote, [args.server, *args.roots])]
+    meant = [" ".join([*again[:2], shlex.quote(n), *again[3:]]) for n in near]
+    message = f"no server named '{name}' has been seen"
+    if near:
+        message += f"; did you mean {' or '.join(repr(n) for n in near)}?"
+    else:
+        message += "."
+    if exc.known:
+        message += f" The known servers: {', '.join(shown_names)}."
+    else:
+        message += " No server is known yet: one becomes known when it runs behind roots-bridge."
+    message += f" To grant it ahead of its first start, pass --new: {' '.join([*again, '--new'])}"
+    return Failure(
+        "unknown-server",
+        message,
+        known=exc.known,
+        did_you_mean=meant,
+        hint="--new grants it ahead of its first start",
+    )
+
+
 def cmd_revoke(store: Store, args: argparse.Namespace) -> int:
     with store.transaction() as state:
-        ids = [state.find_root(ref).id for ref in args.roots]
+        roots = [state.find_root(ref) for ref in args.roots]
         server = _named(state.servers, args.server)
         state.server(server)  # a mistyped server name is refused, not "revoked" silently
-        n = set_scope(state, server, ids, None)
-    if n == 0:
+        n = set_scope(state, server, [r.id for r in roots], None)
+    if args.json:
+        print_json(
+            {
+                "version": JSON_VERSION,
+                "server": server,
+                "roots": [root_json(r) for r in roots],
+                "revoked": n,
+            }
+        )
+    elif n == 0:
         print(
-            f"{visible(server)} had no grant of {'that root' if len(ids) == 1 else 'those roots'}; nothing changed"
+            f"{visible(server)} had no grant of {'that root' if len(roots) == 1 else 'those roots'}; nothing changed"
         )
     else:
         print(f"revoked {n} grant(s) from {visible(server)}")
@@ -149,15 +219,29 @@ def cmd_servers_list(store: Store, args: argparse.Namespace) -> int:
 def cmd_servers_approve(store: Store, args: argparse.Namespace) -> int:
     with store.transaction() as state:
         srv = state.approve(_named(state.servers, args.server), args.fingerprint)
-    print(f"approved {visible(srv.name)}'s command line: {shown(' '.join(srv.command or []))}")
+    if args.json:
+        print_json(
+            {
+                "version": JSON_VERSION,
+                "server": srv.name,
+                "command": srv.command,
+                "fingerprint": srv.fingerprint,
+            }
+        )
+    else:
+        print(f"approved {visible(srv.name)}'s command line: {shown(' '.join(srv.command or []))}")
     return 0
 
 
 def cmd_servers_remove(store: Store, args: argparse.Namespace) -> int:
     with store.transaction() as state:
         server = _named(state.servers, args.server)
+        grants = len(state.grants_of(server))
         state.remove_server(server)
-    print(f"forgot {visible(server)} and its grants")
+    if args.json:
+        print_json({"version": JSON_VERSION, "server": server, "grants_removed": grants})
+    else:
+        print(f"forgot {visible(server)} and its grants")
     return 0
 
 
@@ -211,31 +295,45 @@ def cmd_notify(store: Store, args: argparse.Namespace) -> int:
     bridges = [m for m in markers if m.server == server]
     name = visible(server)
     if not bridges:
-        print(
-            f"roots-manager: no bridge of {name} is running; "
-            "list_changed goes to a running server only",
-            file=sys.stderr,
+        raise Failure(
+            "not-running",
+            f"no bridge of {name} is running; list_changed goes to a running server only",
         )
-        return EXIT_REFUSED
     live.sweep_list_changed_requests(layout)
-    sent = 0
+    done = []
     for m in bridges:
         where = f"{name} (bridge pid {m.pid})"
         if m.mode != "managed":
-            print(f"roots-manager: {where}: the bridge only observes", file=sys.stderr)
+            done.append((m, "observing", f"{where}: the bridge only observes"))
             continue
         outcome = _ask_and_wait(layout, m, args.wait)
         if outcome is None:
-            print(
-                f"roots-manager: {where}: the bridge did not act within {args.wait:g} s",
-                file=sys.stderr,
-            )
-        elif outcome.get("outcome") == "sent":
-            sent += 1
-            print(f"{where}: {ev.summarize(outcome)}")
+            done.append((m, "no-answer", f"{where}: the bridge did not act within {args.wait:g} s"))
         else:
-            print(f"roots-manager: {where}: {ev.summarize(outcome)}", file=sys.stderr)
-    return 0 if sent == len(bridges) else EXIT_REFUSED
+            said = str(outcome.get("outcome", "unknown"))
+            done.append((m, said, f"{where}: {ev.summarize(outcome)}"))
+    sent = sum(1 for _, said, _ in done if said == "sent")
+    if args.json:
+        doc: dict[str, Any] = {
+            "version": JSON_VERSION,
+            "server": server,
+            "sent": sent,
+            "bridges": [
+                {"session": m.run, "pid": m.pid, "mode": m.mode, "outcome": said, "message": text}
+                for m, said, text in done
+            ],
+        }
+        if sent < len(done):
+            unsent = "; ".join(text for _, said, text in done if said != "sent")
+            doc = {**doc, **error_json("not-sent", unsent)}
+        print_json(doc)
+    else:
+        for _, said, text in done:
+            if said == "sent":
+                print(text)
+            else:
+                print(f"roots-manager: {text}", file=sys.stderr)
+    return 0 if sent == len(done) else EXIT_REFUSED
 
 
 def _ask_and_wait(layout: Layout, m: live.BridgeMarker, wait: float) -> dict[str, Any] | None:
@@ -261,11 +359,19 @@ def _ask_and_wait(layout: Layout, m: live.BridgeMarker, wait: float) -> dict[str
 
 def cmd_policy(store: Store, args: argparse.Namespace) -> int:
     if args.policy is None:
-        print(store.read().policy)
-        return 0
-    with store.transaction() as state:
-        state.set_policy(args.policy)
-    print(f"policy for unknown servers: {args.policy}")
+        policy = store.read().policy
+        changed = False
+    else:
+        with store.transaction() as state:
+            changed = state.policy != args.policy
+            state.set_policy(args.policy)
+        policy = args.policy
+    if args.json:
+        print_json({"version": JSON_VERSION, "policy": policy, "changed": changed})
+    elif args.policy is None:
+        print(policy)
+    else:
+        print(f"policy for unknown servers: {policy}")
     return 0
 
 
@@ -274,7 +380,13 @@ def add_commands(sub: Any) -> None:
     subcommands *sub*."""
     g = sub.add_parser("grant", help="let a server see roots")
     g.add_argument("server")
-    g.add_argument("roots", nargs="+", metavar="ROOT")
+    g.add_argument(
+        "roots",
+        nargs="+",
+        metavar="ROOT",
+        help="a root's name, a path or a file:// URI; a folder that is not a root yet is "
+        "added as one",
+    )
     g.add_argument(
         "--while-running",
         action="store_true",
@@ -287,16 +399,30 @@ def add_commands(sub: Any) -> None:
         action="store_true",
         help="a confined server may read these roots and write nothing in them",
     )
+    g.add_argument(
+        "--new",
+        action="store_true",
+        help="grant to a server that has not run yet, ahead of its first start (without it, "
+        "a name nobody has seen is refused: it is most often a typo)",
+    )
+    g.add_argument(
+        "--allow-broad",
+        action="store_true",
+        help="a FOLDER that is not a root yet is added as one: allow it to be the file system "
+        "root, your home folder or a folder holding it",
+    )
+    g.add_argument("--json", action="store_true", help=JSON_HELP)
     g.set_defaults(func=cmd_grant)
     r = sub.add_parser("revoke", help="stop a server from seeing roots")
     r.add_argument("server")
     r.add_argument("roots", nargs="+", metavar="ROOT")
+    r.add_argument("--json", action="store_true", help=JSON_HELP)
     r.set_defaults(func=cmd_revoke)
 
     servers = sub.add_parser("servers", help="the servers Roots Manager knows")
     ssub = servers.add_subparsers(dest="servers_command", metavar="ACTION", required=True)
     sl = ssub.add_parser("list", help="known servers, their fingerprints and pending consent")
-    sl.add_argument("--json", action="store_true")
+    sl.add_argument("--json", action="store_true", help=JSON_HELP)
     sl.set_defaults(func=cmd_servers_list)
     sa = ssub.add_parser("approve", help="approve a server's changed command line")
     sa.add_argument("server")
@@ -306,9 +432,11 @@ def add_commands(sub: Any) -> None:
         help="approve only if the command is still the one with this fingerprint (shown in "
         "full by 'servers list --json')",
     )
+    sa.add_argument("--json", action="store_true", help=JSON_HELP)
     sa.set_defaults(func=cmd_servers_approve)
     sr = ssub.add_parser("remove", help="forget a server and its grants")
     sr.add_argument("server")
+    sr.add_argument("--json", action="store_true", help=JSON_HELP)
     sr.set_defaults(func=cmd_servers_remove)
     from roots_manager.cli.confinement import add_commands
 
@@ -338,8 +466,10 @@ def add_commands(sub: Any) -> None:
         metavar="SECONDS",
         help=f"how long to wait for each bridge to act (default {NOTIFY_WAIT:g})",
     )
+    nt.add_argument("--json", action="store_true", help=JSON_HELP)
     nt.set_defaults(func=cmd_notify)
 
     po = sub.add_parser("policy", help="show or set what an unknown server gets")
     po.add_argument("policy", nargs="?", choices=POLICIES)
+    po.add_argument("--json", action="store_true", help=JSON_HELP)
     po.set_defaults(func=cmd_policy)

@@ -2,20 +2,19 @@
 
 The ``--json`` outputs are a contract for hosts and scripts (``docs/hosts.md``): each carries
 ``"version": 1``, and a field is only ever added. Whatever fails under ``--json`` says so on
-stdout as well, in an ``"error"`` object (a code for scripts, a message for people), so that a
-script reads one document whatever happens.
+stdout as well, in an ``"error"`` object (:mod:`roots_manager.cli.errors`), so that a script
+reads one document whatever happens.
 """
 
 from __future__ import annotations
 
 import argparse
-import functools
 import os
 import sys
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from roots_manager.cli.text import json_text, print_json, shown, table
+from roots_manager.cli.errors import EXIT_REFUSED, EXIT_USAGE, JSON_VERSION, Failure, error_json
+from roots_manager.cli.text import JSON_HELP, json_text, print_json, shown, table
 from roots_manager.core.hosts.known import HOST_IDS, Platform
 from roots_manager.core.names import find_by_visible
 from roots_manager.core.paths import platform_home
@@ -27,53 +26,6 @@ if TYPE_CHECKING:
 
 # What the commands need is imported in them: building the parser, which every call of
 # roots-manager does (--version too), must stay cheap.
-
-JSON_VERSION = 1
-EXIT_REFUSED = 1
-EXIT_USAGE = 2
-EXIT_STORE = 3
-
-Command = Callable[["Store", argparse.Namespace], int]
-
-
-def error_json(code: str, message: str) -> dict[str, Any]:
-    """The document a ``--json`` command prints when it fails."""
-    return {"version": JSON_VERSION, "error": {"code": code, "message": message}}
-
-
-def _errors_as_json(command: Command) -> Command:
-    """*command*, whose refusals under ``--json`` are printed as :func:`error_json` (without
-    it, they go on as usual to the command line's own handler, which prints them on stderr)."""
-
-    @functools.wraps(command)
-    def run(store: Store, args: argparse.Namespace) -> int:
-        from roots_manager.core.hosts.operations import HostRefusal
-        from roots_manager.core.hosts.record import RecordError
-        from roots_manager.core.refusal import Refusal
-        from roots_manager.core.store.file import StoreError
-        from roots_manager.core.uri import UriError
-
-        try:
-            return command(store, args)
-        except BrokenPipeError:
-            raise
-        except (StoreError, Refusal, UriError, OSError) as exc:
-            if not args.json:
-                raise
-            if isinstance(exc, StoreError):
-                code, exit_code = "store", EXIT_STORE
-            elif isinstance(exc, HostRefusal):
-                code, exit_code = exc.code, EXIT_REFUSED
-            elif isinstance(exc, RecordError):
-                code, exit_code = "record", EXIT_REFUSED
-            elif isinstance(exc, OSError):
-                code, exit_code = "io", EXIT_REFUSED
-            else:
-                code, exit_code = "refused", EXIT_REFUSED
-            print_json(error_json(code, str(exc)))
-            return exit_code
-
-    return run
 
 
 def _server_json(s: HostServer) -> dict[str, Any]:
@@ -117,7 +69,6 @@ def _status(s: HostServer) -> str:
     return f"not wrappable: {s.problem}"
 
 
-@_errors_as_json
 def cmd_hosts_list(store: Store, args: argparse.Namespace) -> int:
     from roots_manager.core.hosts import operations as hostchanges
 
@@ -230,12 +181,11 @@ def _change(store: Store, args: argparse.Namespace, action: str) -> int:
     from roots_manager.core.hosts.wrap import home_for_hosts
 
     if not args.all and not args.servers:
-        print(
-            f"roots-manager: name the servers to {action}, or pass --all "
-            "(roots-manager hosts list shows them)",
-            file=sys.stderr,
+        raise Failure(
+            "usage",
+            f"name the servers to {action}, or pass --all (roots-manager hosts list shows them)",
+            EXIT_USAGE,
         )
-        return EXIT_USAGE
     files = hostchanges.host_files(args.host, Platform.current(), hostchanges.projects(store))
     bridge = _bridge(args) if action == hostchanges.WRAP else ""
     results = hostchanges.change(
@@ -250,21 +200,18 @@ def _change(store: Store, args: argparse.Namespace, action: str) -> int:
     return _print_results(results, args, action)
 
 
-@_errors_as_json
 def cmd_hosts_wrap(store: Store, args: argparse.Namespace) -> int:
     from roots_manager.core.hosts.operations import WRAP
 
     return _change(store, args, WRAP)
 
 
-@_errors_as_json
 def cmd_hosts_unwrap(store: Store, args: argparse.Namespace) -> int:
     from roots_manager.core.hosts.operations import UNWRAP
 
     return _change(store, args, UNWRAP)
 
 
-@_errors_as_json
 def cmd_hosts_undo(store: Store, args: argparse.Namespace) -> int:
     from roots_manager.core.hosts import operations as hostchanges
     from roots_manager.core.hosts.wrap import home_for_hosts
@@ -364,7 +311,7 @@ def add_commands(sub: Any) -> None:
     )
     hsub = hosts.add_subparsers(dest="hosts_command", metavar="ACTION", required=True)
     ls = hsub.add_parser("list", help="hosts found, their files and servers, which are protected")
-    ls.add_argument("--json", action="store_true")
+    ls.add_argument("--json", action="store_true", help=JSON_HELP)
     ls.set_defaults(func=cmd_hosts_list)
     for action, func, text in (
         ("wrap", cmd_hosts_wrap, "put servers of a host behind roots-bridge"),
@@ -375,7 +322,7 @@ def add_commands(sub: Any) -> None:
         p.add_argument("servers", nargs="*", metavar="SERVER", help="the host's names for them")
         p.add_argument("--all", action="store_true", help="every server of the host")
         p.add_argument("--dry-run", action="store_true", help="show the change, write nothing")
-        p.add_argument("--json", action="store_true")
+        p.add_argument("--json", action="store_true", help=JSON_HELP)
         if action == "wrap":
             p.add_argument(
                 "--bridge",
@@ -384,6 +331,6 @@ def add_commands(sub: Any) -> None:
             )
         p.set_defaults(func=func, bridge=None)
     u = hsub.add_parser("undo", help="take back the last wrap or unwrap")
-    u.add_argument("--json", action="store_true")
+    u.add_argument("--json", action="store_true", help=JSON_HELP)
     u.add_argument("--bridge", metavar="PATH", help="the roots-bridge to use to wrap again")
     u.set_defaults(func=cmd_hosts_undo, dry_run=False)

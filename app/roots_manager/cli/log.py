@@ -7,7 +7,8 @@ import signal
 import time
 from typing import TYPE_CHECKING, Any
 
-from roots_manager.cli.text import json_text, shown
+from roots_manager.cli.errors import JSON_VERSION
+from roots_manager.cli.text import JSON_HELP, json_text, print_json, shown
 from roots_manager.core.names import visible
 
 if TYPE_CHECKING:
@@ -66,6 +67,12 @@ def cmd_log(store: Store, args: argparse.Namespace) -> int:
     return 0
 
 
+def _iso(mtime: float) -> str:
+    from datetime import UTC, datetime
+
+    return datetime.fromtimestamp(mtime, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
 def _mib(n: int) -> str:
     return f"{n / 2**20:.1f} MiB"
 
@@ -79,19 +86,32 @@ def cmd_log_retention(store: Store, args: argparse.Namespace) -> int:
             limits = state.set_log_retention(args.max_size, args.max_age)
     else:
         limits = store.read().log_retention
+    swept = retention.sweep_logs(store.layout, limits) if changing else None
+    files = retention.log_usage(store.layout)
+    if args.json:
+        print_json(
+            {
+                "version": JSON_VERSION,
+                "max_mib": limits.max_mib,
+                "max_days": limits.max_days,
+                "changed": changing,
+                "removed": [] if swept is None else [str(f.path) for f in swept.removed],
+                "removed_bytes": 0 if swept is None else swept.removed_bytes,
+                "logs": str(store.layout.logs),
+                "files": len(files),
+                "bytes": sum(f.size for f in files),
+                "oldest_at": _iso(files[0].mtime) if files else None,
+            }
+        )
+        return 0
     size = f"up to {limits.max_mib} MiB in all" if limits.max_mib else "with no size limit"
     age = f"for {limits.max_days} days" if limits.max_days else "with no age limit"
     print(
         f"traffic logs are kept {size}, {age}: the oldest files go first, and a running "
         "bridge's are never removed"
     )
-    if changing:
-        swept = retention.sweep_logs(store.layout, limits)
-        if swept.removed:
-            print(
-                f"removed {len(swept.removed)} file(s) over the limits ({_mib(swept.removed_bytes)})"
-            )
-    files = retention.log_usage(store.layout)
+    if swept is not None and swept.removed:
+        print(f"removed {len(swept.removed)} file(s) over the limits ({_mib(swept.removed_bytes)})")
     oldest = (
         ", the oldest from " + time.strftime("%Y-%m-%d %H:%M", time.localtime(files[0].mtime))
         if files
@@ -107,7 +127,7 @@ def add_commands(sub: Any) -> None:
     lg = sub.add_parser("log", help="print the roots traffic the bridges recorded")
     lg.add_argument("--follow", "-f", action="store_true", help="keep printing new events")
     lg.add_argument("--server", help="only this server's events")
-    lg.add_argument("--json", action="store_true", help="one JSON object per line")
+    lg.add_argument("--json", action="store_true", help="one JSON object per line (each event)")
     lg.set_defaults(func=cmd_log)
 
     lr = sub.add_parser(
@@ -120,4 +140,5 @@ def add_commands(sub: Any) -> None:
     lr.add_argument(
         "--max-age", type=int, metavar="DAYS", help="how long a log is kept (0: no limit)"
     )
+    lr.add_argument("--json", action="store_true", help=JSON_HELP)
     lr.set_defaults(func=cmd_log_retention)

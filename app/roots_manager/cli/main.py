@@ -2,7 +2,8 @@
 
 Exit codes: 0 done, 1 the operation was refused (the message says why), 2 bad usage,
 3 the store cannot be used as it is (the message names the file and the way out),
-130 interrupted (Ctrl-C).
+130 interrupted (Ctrl-C). With ``--json``, which every command that reports or changes something
+takes, the result is one JSON object on stdout, and so is a failure (``docs/cli-json.md``).
 """
 
 from __future__ import annotations
@@ -14,23 +15,24 @@ from collections.abc import Sequence
 from typing import Any
 
 from roots_manager import __version__
+from roots_manager.cli.errors import (
+    EXIT_STORE,
+    JSON_VERSION,
+    Failure,
+    error_json,
+    failure_of,
+)
 from roots_manager.cli.gui import open_app
-from roots_manager.cli.text import print_json, shown, table, utf8_output
+from roots_manager.cli.text import JSON_HELP, print_json, root_json, shown, table, utf8_output
+from roots_manager.cli.usage import Parser
 from roots_manager.core import live
-from roots_manager.core.consent.effective import active_grants_by_root, root_unavailable
+from roots_manager.core.consent.effective import active_grants_by_root
 from roots_manager.core.names import visible
 from roots_manager.core.paths import Layout
-from roots_manager.core.refusal import ModelError
+from roots_manager.core.refusal import Refusal
 from roots_manager.core.store.file import Store, StoreError
 from roots_manager.core.store.grants import Scope
 from roots_manager.core.store.state import State
-from roots_manager.core.uri import UriError
-
-EXIT_REFUSED = 1
-EXIT_USAGE = 2
-EXIT_STORE = 3
-EXIT_INTERRUPTED = 130
-
 
 # ---- roots -------------------------------------------------------------------------------
 
@@ -38,30 +40,23 @@ EXIT_INTERRUPTED = 130
 def cmd_roots_add(store: Store, args: argparse.Namespace) -> int:
     with store.transaction() as state:
         root = state.add_root(args.path, args.name, allow_broad=args.allow_broad)
-    print(f"added '{shown(root.name)}': {shown(root.path)} ({root.uri})")
+    if args.json:
+        print_json({"version": JSON_VERSION, "root": root_json(root)})
+    else:
+        print(f"added '{shown(root.name)}': {shown(root.path)} ({root.uri})")
     return 0
 
 
 def roots_report(state: State, layout: Layout) -> list[dict[str, Any]]:
     """Each root with its availability and the servers it is granted to now."""
     grants = active_grants_by_root(state, live.live_runs(layout))
-    out = []
-    for r in state.roots:
-        reason = root_unavailable(r)
-        granted = [{"server": g.server, "scope": g.scope} for g in grants.get(r.id, ())]
-        out.append(
-            {
-                "id": r.id,
-                "name": r.name,
-                "path": r.path,
-                "uri": r.uri,
-                "available": reason is None,
-                "unavailable_reason": reason,
-                "added_at": r.added_at,
-                "granted_to": granted,
-            }
-        )
-    return out
+    return [
+        {
+            **root_json(r),
+            "granted_to": [{"server": g.server, "scope": g.scope} for g in grants.get(r.id, ())],
+        }
+        for r in state.roots
+    ]
 
 
 def cmd_roots_list(store: Store, args: argparse.Namespace) -> int:
@@ -96,14 +91,21 @@ def cmd_roots_list(store: Store, args: argparse.Namespace) -> int:
 
 def cmd_roots_rename(store: Store, args: argparse.Namespace) -> int:
     with store.transaction() as state:
+        before = state.find_root(args.root).name
         root = state.rename_root(args.root, args.name)
-    print(f"renamed {shown(root.path)} to '{shown(root.name)}'")
+    if args.json:
+        print_json({"version": JSON_VERSION, "root": root_json(root), "old_name": before})
+    else:
+        print(f"renamed {shown(root.path)} to '{shown(root.name)}'")
     return 0
 
 
 def cmd_roots_remove(store: Store, args: argparse.Namespace) -> int:
     with store.transaction() as state:
         root, losing = state.remove_root(args.root)
+    if args.json:
+        print_json({"version": JSON_VERSION, "root": root_json(root), "lost_access": losing})
+        return 0
     print(f"removed '{shown(root.name)}' ({shown(root.path)})")
     if losing:
         print(f"servers that lost access: {shown(', '.join(losing))}")
@@ -115,14 +117,35 @@ def cmd_roots_remove(store: Store, args: argparse.Namespace) -> int:
 
 def cmd_store_check(store: Store, args: argparse.Namespace) -> int:
     report = store.check()
-    print(shown(report.message))
-    print("last good copy: " + ("present" if report.backup_ok else "none"))
+    if args.json:
+        doc = {
+            "version": JSON_VERSION,
+            "path": str(store.path),
+            "ok": report.ok,
+            "message": report.message,
+            "backup_ok": report.backup_ok,
+        }
+        # a damaged store is the report, and a failure: it carries the error too
+        print_json(doc if report.ok else {**doc, **error_json("store", report.message)})
+    else:
+        print(shown(report.message))
+        print("last good copy: " + ("present" if report.backup_ok else "none"))
     return 0 if report.ok else EXIT_STORE
 
 
 def cmd_store_recover(store: Store, args: argparse.Namespace) -> int:
-    _, message = store.recover(empty=args.empty)
-    print(shown(message))
+    moved, message = store.recover(empty=args.empty)
+    if args.json:
+        doc = {
+            "version": JSON_VERSION,
+            "path": str(store.path),
+            "recovered": moved is not None,
+            "damaged_kept_at": None if moved is None else str(moved),
+            "message": message,
+        }
+        print_json(doc)
+    else:
+        print(shown(message))
     return 0
 
 
@@ -139,8 +162,9 @@ def cmd_bridge(argv: Sequence[str]) -> int:
     return bridge_main(list(argv))
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+def build_parser() -> Parser:
+    p = Parser(
+        top=True,
         prog="roots-manager",
         description="Decide which folders each MCP server may see, and watch what it does. "
         "With no command, opens the desktop app. Roots tell a server where to look; "
@@ -162,16 +186,19 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="allow the file system root, your home folder or a folder holding it",
     )
+    a.add_argument("--json", action="store_true", help=JSON_HELP)
     a.set_defaults(func=cmd_roots_add)
     ls = rsub.add_parser("list", help="list the roots, whether available, and granted to whom")
-    ls.add_argument("--json", action="store_true")
+    ls.add_argument("--json", action="store_true", help=JSON_HELP)
     ls.set_defaults(func=cmd_roots_list)
     rn = rsub.add_parser("rename", help="rename a root")
     rn.add_argument("root", help="a path, a file:// URI or a root's name")
     rn.add_argument("name")
+    rn.add_argument("--json", action="store_true", help=JSON_HELP)
     rn.set_defaults(func=cmd_roots_rename)
     rm = rsub.add_parser("remove", help="remove a root and every grant of it")
     rm.add_argument("root", help="a path, a file:// URI or a root's name")
+    rm.add_argument("--json", action="store_true", help=JSON_HELP)
     rm.set_defaults(func=cmd_roots_remove)
 
     from roots_manager.cli.consent import add_commands as add_consent_commands
@@ -181,6 +208,7 @@ def build_parser() -> argparse.ArgumentParser:
     st = sub.add_parser("store", help="verify or repair the store file")
     stsub = st.add_subparsers(dest="store_command", metavar="ACTION", required=True)
     sc = stsub.add_parser("check", help="verify the store")
+    sc.add_argument("--json", action="store_true", help=JSON_HELP)
     sc.set_defaults(func=cmd_store_check)
     sv = stsub.add_parser("recover", help="restore the last good copy; the bad file is kept aside")
     sv.add_argument(
@@ -188,6 +216,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="with no good copy, keep the bad file aside and start empty",
     )
+    sv.add_argument("--json", action="store_true", help=JSON_HELP)
     sv.set_defaults(func=cmd_store_recover)
 
     from roots_manager.cli.log import add_commands as add_log_commands
@@ -228,28 +257,33 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         unknown = parse_app_options(app_argv).unknown
         if unknown:
-            parser.error(f"unrecognized arguments: {' '.join(unknown)}")  # usage, exit 2
+            parser.refuse(argv, f"unrecognized arguments: {' '.join(unknown)}")  # exit 2
         return open_app(app_argv)
     args = parser.parse_args(argv)
     utf8_output()
     try:
-        store = Store(Layout.default())
-        code = int(args.func(store, args))
-        sys.stdout.flush()  # here, so that a closed pipe is met inside this try
-        return code
-    except StoreError as exc:
-        print(f"roots-manager: {shown(str(exc))}", file=sys.stderr)
-        return EXIT_STORE
-    except (ModelError, UriError) as exc:
-        print(f"roots-manager: {shown(str(exc))}", file=sys.stderr)
-        return EXIT_REFUSED
+        return run(args)
     except BrokenPipeError:
         # the reader (head, a pager) has had enough: stop quietly, as cat or grep would;
         # os._exit skips the final flush that would hit the closed pipe again
         os._exit(0)
-    except KeyboardInterrupt:
-        print("roots-manager: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
-    except OSError as exc:
-        print(f"roots-manager: {shown(str(exc))}", file=sys.stderr)
-        return EXIT_REFUSED
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the command *args* names; its exit code. A failure is printed as the command line
+    prints it: one sentence on stderr, or with ``--json`` one error document on stdout."""
+    try:
+        code = int(args.func(Store(Layout.default()), args))
+        sys.stdout.flush()  # here, so that a closed pipe is met inside the caller's try
+        return code
+    except BrokenPipeError:
+        raise
+    except (StoreError, Refusal, Failure, OSError, KeyboardInterrupt) as exc:
+        failure = failure_of(exc)
+        assert failure is not None  # each of these has its code
+        if getattr(args, "json", False):
+            print_json(error_json(failure.code, failure.message, **failure.details))
+        else:
+            print(f"roots-manager: {shown(failure.message)}", file=sys.stderr)
+        sys.stdout.flush()
+        return failure.exit_code

@@ -7,7 +7,8 @@ import shlex
 import sys
 from typing import TYPE_CHECKING, Any
 
-from roots_manager.cli.text import print_json, shown, table
+from roots_manager.cli.errors import Failure
+from roots_manager.cli.text import JSON_HELP, print_json, shown, table
 from roots_manager.core.names import find_by_visible, visible
 
 if TYPE_CHECKING:
@@ -21,10 +22,6 @@ if TYPE_CHECKING:
 EXIT_INCOMPLETE = 1
 
 
-class _NoCommand(Exception):
-    """Nothing says which server to probe."""
-
-
 def _command(store: Store, args: argparse.Namespace) -> list[str]:
     command = list(args.command)
     if command and command[0] == "--":
@@ -32,17 +29,19 @@ def _command(store: Store, args: argparse.Namespace) -> list[str]:
     if command:
         return command
     if args.server is None:
-        raise _NoCommand(
+        raise Failure(
+            "nothing-to-probe",
             "give the server's command after -- (with {allow} where it takes its folders), "
-            "or --server NAME for a server the store knows"
+            "or --server NAME for a server the store knows",
         )
     state = store.read()
     name = find_by_visible(args.server, state.servers) or args.server
     srv = state.server(name)
     if not srv.command:
-        raise _NoCommand(
+        raise Failure(
+            "nothing-to-probe",
             f"no command line of '{visible(name)}' is known yet: it becomes known when the "
-            "server runs behind roots-bridge"
+            "server runs behind roots-bridge",
         )
     return list(srv.command)
 
@@ -128,11 +127,7 @@ def cmd_probe(store: Store, args: argparse.Namespace) -> int:
     from roots_manager.probe.connection import HANDSHAKE, Timeouts
     from roots_manager.probe.runner import probe
 
-    try:
-        command = _command(store, args)
-    except _NoCommand as exc:
-        print(f"roots-manager: {shown(str(exc))}", file=sys.stderr)
-        return EXIT_INCOMPLETE
+    command = _command(store, args)
     quiet = args.json or not sys.stderr.isatty()
     report = asyncio.run(
         probe(
@@ -192,12 +187,11 @@ def _compare(store: Store, args: argparse.Namespace) -> int:
 
     tables = history(store.layout, args.compare)
     if len(tables) < 2:
-        print(
-            f"roots-manager: {visible(args.compare)} has {len(tables)} saved probe table(s); "
+        raise Failure(
+            "no-probe-table",
+            f"{visible(args.compare)} has {len(tables)} saved probe table(s); "
             "a comparison needs two (run the probe with --save)",
-            file=sys.stderr,
         )
-        return EXIT_INCOMPLETE
     result = compare(tables[1].report, tables[0].report)
     if args.json:
         print_json(comparison_json(result))
@@ -246,7 +240,7 @@ def add_commands(sub: Any) -> None:
         help="the name the table is kept under; without a command, the command line the "
         "store last saw for this server",
     )
-    p.add_argument("--json", action="store_true", help="print the whole result as JSON")
+    p.add_argument("--json", action="store_true", help=JSON_HELP)
     p.add_argument("--save", action="store_true", help="keep the table in the per-user directory")
     p.add_argument("--history", metavar="NAME", help="list the saved tables of NAME, newest first")
     p.add_argument(

@@ -1,4 +1,5 @@
-"""How ``roots-manager`` prints: JSON, text safe for a terminal, aligned tables."""
+"""How ``roots-manager`` prints: JSON (a root as its ``--json`` shows it), text safe for a
+terminal, aligned tables."""
 
 from __future__ import annotations
 
@@ -6,7 +7,12 @@ import sys
 import unicodedata
 from typing import Any
 
+from roots_manager.core.consent.effective import root_unavailable
 from roots_manager.core.names import BIDI_CONTROLS
+from roots_manager.core.roots import Root
+
+JSON_HELP = "print the result as one JSON object, and a failure as one too (docs/cli-json.md)"
+"""The help of every command's ``--json``."""
 
 
 def json_text(doc: Any, indent: int | None = 2) -> str:
@@ -21,6 +27,20 @@ def json_text(doc: Any, indent: int | None = 2) -> str:
 def print_json(doc: Any) -> None:
     """Print *doc* as indented JSON, safe for any terminal encoding."""
     print(json_text(doc))
+
+
+def root_json(root: Root) -> dict[str, Any]:
+    """A root as ``--json`` shows it, with whether it can be given to servers now."""
+    reason = root_unavailable(root)
+    return {
+        "id": root.id,
+        "name": root.name,
+        "path": root.path,
+        "uri": root.uri,
+        "available": reason is None,
+        "unavailable_reason": reason,
+        "added_at": root.added_at,
+    }
 
 
 def shown(text: str) -> str:

@@ -44,7 +44,7 @@ from roots_manager.core.translatable import QT_TRANSLATE_NOOP
 _FINGERPRINT = re.compile(r"[0-9a-fA-F]{64}")
 
 
-_NAME_REFUSALS = {
+NAME_REFUSALS = {
     NameFlaw.EMPTY: QT_TRANSLATE_NOOP(
         "CoreError", "{name!r} is not a usable server name: it is empty"
     ),
@@ -64,6 +64,7 @@ _NAME_REFUSALS = {
         "so it would look like another name",
     ),
 }
+"""The template of a server name refused, for each flaw."""
 
 ERROR_TEMPLATES: tuple[str, ...] = (
     QT_TRANSLATE_NOOP(
@@ -94,7 +95,7 @@ ERROR_TEMPLATES: tuple[str, ...] = (
     QT_TRANSLATE_NOOP(
         "CoreError", "a root's name cannot hold control or text-direction characters ({chars})"
     ),
-    *_NAME_REFUSALS.values(),
+    *NAME_REFUSALS.values(),
     *RETENTION_REFUSALS,
 )
 """Every message a :class:`ModelError` can carry, as a ``str.format`` template."""
@@ -402,7 +403,7 @@ def server_name_error(name: str) -> ModelError | None:
     check = check_server_name(name)
     if check is None:
         return None
-    return ModelError(_NAME_REFUSALS[check.flaw], name=name, chars=", ".join(check.chars))
+    return ModelError(NAME_REFUSALS[check.flaw], name=name, chars=", ".join(check.chars))
 
 
 def _check_server_name(name: str) -> None:
