@@ -14,10 +14,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from roots_manager import __version__
+from roots_manager.cli import oserror
+from roots_manager.cli.exits import EPILOG, EXIT_INTERRUPTED, EXIT_REFUSED, EXIT_STORE
 from roots_manager.cli.gui import open_app
 from roots_manager.cli.text import print_json, shown, table, utf8_output
-from roots_manager.core import live
+from roots_manager.core import live, trace
 from roots_manager.core.consent.effective import active_grants_by_root, root_unavailable
+from roots_manager.core.helptext import LinesHelpFormatter
 from roots_manager.core.names import visible
 from roots_manager.core.paths import Layout
 from roots_manager.core.refusal import ModelError
@@ -25,12 +28,6 @@ from roots_manager.core.store.file import Store, StoreError
 from roots_manager.core.store.grants import Scope
 from roots_manager.core.store.state import State
 from roots_manager.core.uri import UriError
-
-EXIT_REFUSED = 1
-EXIT_USAGE = 2
-EXIT_STORE = 3
-EXIT_INTERRUPTED = 130
-
 
 # ---- roots -------------------------------------------------------------------------------
 
@@ -131,6 +128,11 @@ def cmd_store_recover(store: Store, args: argparse.Namespace) -> int:
 
 HELP_ONLY = ("-h", "--help", "--version")
 """Options of the command line itself, not of the desktop app."""
+VERBOSE = ("-v", "--verbose")
+VERBOSE_HELP = (
+    "say on stderr what the command does: the store it opens, the lock, each file it reads "
+    f"or writes (as {trace.ENV}=1 does)"
+)
 
 
 def cmd_bridge(argv: Sequence[str]) -> int:
@@ -145,8 +147,11 @@ def build_parser() -> argparse.ArgumentParser:
         description="Decide which folders each MCP server may see, and watch what it does. "
         "With no command, opens the desktop app. Roots tell a server where to look; "
         "they are not an access control.",
+        epilog=EPILOG,
+        formatter_class=LinesHelpFormatter,
     )
     p.add_argument("--version", action="version", version=f"roots-manager {__version__}")
+    p.add_argument(*VERBOSE, action="store_true", help=VERBOSE_HELP)
     from roots_manager.gui.options import add_app_options  # Qt-free: no Qt loads here
 
     add_app_options(p)
@@ -210,11 +215,17 @@ def build_parser() -> argparse.ArgumentParser:
         "passed on to Qt.",
     )
     add_app_options(gui)
+    from roots_manager.cli.completion import add_command as add_completion_command
+
+    add_completion_command(sub, p)
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    verbose = bool(argv) and argv[0] in VERBOSE  # before the command, as the help shows it
+    argv = argv[1:] if verbose else argv
+    trace.switch("roots-manager", verbose or trace.asked_by_environment())
     if argv and argv[0] == "bridge":
         return cmd_bridge(argv[1:])
     parser = build_parser()
@@ -232,6 +243,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return open_app(app_argv)
     args = parser.parse_args(argv)
     utf8_output()
+    if hasattr(args, "without_store"):  # completion: made from the parser alone
+        return int(args.without_store(args))
     try:
         store = Store(Layout.default())
         code = int(args.func(store, args))
@@ -251,5 +264,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("roots-manager: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     except OSError as exc:
-        print(f"roots-manager: {shown(str(exc))}", file=sys.stderr)
+        print(f"roots-manager: {shown(oserror.message(exc))}", file=sys.stderr)
         return EXIT_REFUSED
