@@ -31,7 +31,10 @@ def explained(exc: OSError) -> str | None:
     if cause.errno == errno.EROFS:
         return f"{path} is on a read-only file system, so it cannot be written"
     if cause.errno in (errno.EACCES, errno.EPERM):
-        if os.path.exists(path) and not os.access(path, os.R_OK):
+        # the file itself says which way it was refused: a file this process may write but
+        # not read was being read; otherwise (one it may not write, or a new file in a
+        # folder closed to it) written, as the CLI's reads say their own refusals
+        if os.access(path, os.W_OK) and not os.access(path, os.R_OK):
             return f"no permission to read {path}: check its owner and permissions"
         return (
             f"no permission to write {path}: check the owner and permissions of the file and "
