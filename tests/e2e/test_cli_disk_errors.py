@@ -24,10 +24,15 @@ import pytest
 from tests.conftest import only_on_linux, run_cli
 from tests.core.hosts_samples import SAMPLES
 
+
+def _not_root() -> bool:
+    return sys.platform != "win32" and os.geteuid() != 0
+
+
 pytestmark = [
     only_on_linux("tmpfs mounts and setpriv are Linux's"),
     pytest.mark.skipif(
-        sys.platform != "win32" and os.geteuid() != 0,
+        _not_root(),
         reason="mounting a tmpfs needs root, and only root can run the CLI as another user "
         "(CI runs as root, so these run there)",
     ),
