@@ -2,7 +2,7 @@
 
 Exit codes: 0 done, 1 the operation was refused (the message says why), 2 bad usage,
 3 the store cannot be used as it is (the message names the file and the way out),
-130 interrupted (Ctrl-C).
+130 interrupted (Ctrl-C): :mod:`roots_manager.cli.exits`, listed at the end of ``--help``.
 """
 
 from __future__ import annotations
