@@ -170,7 +170,9 @@ def test_the_bridge_page_has_every_option_and_exit_code(pages: Path) -> None:
     from roots_manager.bridge.main import build_parser
 
     text = " ".join(rendered(pages / "roots-bridge.1").split())
-    options = [s for a in build_parser()._actions for s in a.option_strings if s not in ("-h", "--help")]
+    options = [
+        s for a in build_parser()._actions for s in a.option_strings if s not in ("-h", "--help")
+    ]
     assert "--confine" in options
     missing = [o for o in options if o not in text]
     assert missing == []
