@@ -156,16 +156,26 @@ def test_a_lock_file_left_by_root_is_named_to_an_ordinary_user(tmp_path: Path) -
                 os.lchown(name, user.pw_uid, user.pw_gid)
         os.lchown(home / "store.json.lock", 0, 0)  # as `sudo roots-manager` leaves it
         os.chmod(home / "store.json.lock", 0o600)
-        done = subprocess.run(
-            ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--clear-groups",
-             "--", _user_python(), "-m", "roots_manager.cli", "roots", "add", str(base)],
-            env={**env, "PYTHONPATH": os.pathsep.join(_importable())},
-            capture_output=True, text=True, check=False,
-        )  # fmt: skip
+        as_user = ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}",
+                   "--clear-groups", "--", _user_python(), "-m", "roots_manager.cli"]  # fmt: skip
+        user_env = {**env, "PYTHONPATH": os.pathsep.join(_importable())}
+        done = subprocess.run([*as_user, "roots", "add", str(base)], env=user_env,
+                              capture_output=True, text=True, check=False)  # fmt: skip
         assert done.returncode == 1, done
         assert done.stderr == (
             f"roots-manager: no permission to write {home / 'store.json.lock'}: check the "
             "owner and permissions of the file and of its folder\n"
+        )
+        # a per-user directory to be made in a folder that is root's alone
+        elsewhere = base / "roots-own" / "home"
+        elsewhere.parent.mkdir()
+        done = subprocess.run([*as_user, "roots", "list"], capture_output=True, text=True,
+                              env={**user_env, "ROOTS_MANAGER_HOME": str(elsewhere)},
+                              check=False)  # fmt: skip
+        assert done.returncode == 1, done
+        assert done.stderr == (
+            f"roots-manager: no permission to write {elsewhere}: check the owner and "
+            "permissions of the file and of its folder\n"
         )
     finally:
         subprocess.run(["rm", "-rf", str(base)], check=True)

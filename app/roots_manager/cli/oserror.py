@@ -11,6 +11,8 @@ from __future__ import annotations
 import errno
 import os
 
+from roots_manager.core.writeerror import WriteRefused
+
 
 def explained(exc: OSError) -> str | None:
     """One sentence for *exc* if it is a full disk, a denied permission or a read-only file
@@ -30,12 +32,11 @@ def explained(exc: OSError) -> str | None:
         )
     if cause.errno == errno.EROFS:
         return f"{path} is on a read-only file system, so it cannot be written"
-    if cause.errno in (errno.EACCES, errno.EPERM):
-        # the file itself says which way it was refused: a file this process may write but
-        # not read was being read; otherwise (one it may not write, or a new file in a
-        # folder closed to it) written, as the CLI's reads say their own refusals
-        if os.access(path, os.W_OK) and not os.access(path, os.R_OK):
-            return f"no permission to read {path}: check its owner and permissions"
+    if cause.errno in (errno.EACCES, errno.EPERM) and (
+        isinstance(cause, WriteRefused) or getattr(exc, "path", None) is not None
+    ):
+        # only a write said to be one (a save, a lock, a folder made, a host file written):
+        # a read refused reads the same, and its own message says so already
         return (
             f"no permission to write {path}: check the owner and permissions of the file and "
             "of its folder"

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from roots_manager.core import statefile, trace
+from roots_manager.core import statefile, trace, writeerror
 from roots_manager.core.paths import Layout
 from roots_manager.core.store.schema import NewerSchemaError, SchemaError
 from roots_manager.core.store.state import State
@@ -120,8 +120,8 @@ def _dump(state: State) -> bytes:
 def write_atomic(path: Path, data: bytes) -> None:
     """Replace *path* with *data* atomically and durably; the file is private (0600).
 
-    An :class:`OSError` names *path* (its ``filename``), not the temporary file beside it
-    and not nothing, as a full disk's does: the message of a failed save says which file.
+    An :class:`OSError` names *path* (:func:`roots_manager.core.writeerror.named`), not the
+    temporary file beside it, nor nothing as a full disk's does.
     """
     directory = path.parent
     try:
@@ -139,10 +139,10 @@ def write_atomic(path: Path, data: bytes) -> None:
             raise
         _fsync_dir(directory)
     except OSError as exc:
-        if exc.errno is None:
+        failed = writeerror.named(exc, path)
+        if failed is exc:
             raise
-        # OSError() with an errno makes the same subclass (PermissionError...) as the original
-        raise OSError(exc.errno, exc.strerror, os.fspath(path)) from exc
+        raise failed from exc
     trace.debug("wrote %s (%d bytes)", path, len(data))
 
 
@@ -276,6 +276,8 @@ class Store:
     def _locked(self) -> Iterator[None]:
         try:
             self._lock.acquire()
+        except PermissionError as exc:  # a lock file left by another user (sudo)
+            raise writeerror.named(exc, self.layout.store_lock) from exc
         except TimeoutError as exc:
             raise StoreError(
                 f"the store {self.path} stayed locked for {LOCK_TIMEOUT:.0f} s by another "
