@@ -89,6 +89,22 @@ def test_the_shells_read_their_scripts(shell: str, tmp_path: Path) -> None:
     assert checked.stderr == ""
 
 
+def test_zsh_takes_its_script_as_the_completion_of_roots_manager(tmp_path: Path) -> None:
+    zsh = shutil.which("zsh")
+    if zsh is None:
+        pytest.skip("zsh is not installed here (CI installs it: .ci/system-packages)")
+    functions = tmp_path / "zfunc"
+    functions.mkdir()
+    # where docs/cli.md says to put it: a folder of fpath, as _roots-manager
+    (functions / "_roots-manager").write_text(run_cli("completion", "zsh").stdout)
+    done = subprocess.run(
+        [zsh, "-f", "-c", f"fpath=({functions} $fpath); autoload -U compinit; "
+         f"compinit -u -d {tmp_path / 'zcompdump'}; print -r -- ${{_comps[roots-manager]}}"],
+        capture_output=True, text=True, timeout=60, check=True,
+    )  # fmt: skip
+    assert (done.stdout, done.stderr) == ("_roots-manager\n", "")
+
+
 def test_fish_completes_a_command(tmp_path: Path) -> None:
     fish = shutil.which("fish")
     if fish is None:
