@@ -29,6 +29,8 @@ REPO = Path(__file__).resolve().parents[2]
 NO_JSON = {
     "bridge": "runs the stdio bridge, whose stdout is the MCP stream to the host",
     "gui": "opens the desktop app; it reports nothing and changes nothing by itself",
+    "completion": "prints a shell's completion script, for the shell to read; it reports "
+    "nothing and changes nothing",
 }
 """The only commands without ``--json``, and why."""
 

@@ -62,33 +62,67 @@ class EarlySignals:
                 os.killpg(self.proc.pid, sig)
 
 
-def _formatter(prog: str) -> argparse.HelpFormatter:
-    """argparse's help formatter, given the terminal's width: left to find it, argparse imports
-    shutil, and with it lzma and bz2 (10 ms of every bridge's start, and memory for its life)."""
-    import argparse
+def _width() -> int:
+    """The help's width, from the terminal's: left to find it, argparse imports shutil, and
+    with it lzma and bz2 (10 ms of every bridge's start, and memory for its life)."""
     import os
 
     try:
         width = os.get_terminal_size(sys.stderr.fileno()).columns
     except (OSError, ValueError):
         width = 80
-    return argparse.HelpFormatter(prog, width=max(width - 2, 40))
+    return max(width - 2, 40)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The command line of ``roots-bridge``."""
+def _formatter(prog: str) -> argparse.HelpFormatter:
+    """argparse's help formatter, given the terminal's width (see :func:`_width`)."""
+    import argparse
+
+    return argparse.HelpFormatter(prog, width=_width())
+
+
+def _help_formatter(prog: str) -> argparse.HelpFormatter:
+    """:func:`_formatter`, keeping the epilog's lines (the exit codes) as lines."""
+    from roots_manager.core.helptext import LinesHelpFormatter
+
+    return LinesHelpFormatter(prog, width=_width())
+
+
+def _asks_for_help(argv: list[str]) -> bool:
+    """Whether *argv* may ask for ``--help`` (or ``--he``, which argparse takes for it)."""
+    options = argv[: argv.index("--")] if "--" in argv else argv
+    return any(a.startswith(("-h", "--h")) for a in options)
+
+
+def build_parser(help_shown: bool = True) -> argparse.ArgumentParser:
+    """The command line of ``roots-bridge`` (the man page is made from it, too).
+
+    Only *help_shown* loads the formatter that keeps the exit codes a list: every bridge
+    builds the parser as it starts, and most never show their help.
+    126 and 127 are written out, not imported from the run's modules: those load json and
+    hashlib, which ``roots-bridge --version`` need not pay for (a test keeps the numbers equal).
+    """
     import argparse
 
     from roots_manager import __version__
 
     p = argparse.ArgumentParser(
         prog="roots-bridge",
-        formatter_class=_formatter,
+        formatter_class=_help_formatter if help_shown else _formatter,
         description="Run a stdio MCP server behind Roots Manager: the bridge answers the "
         "server's roots/list with the folders you granted it and tells it when they change.",
-        epilog="Example: roots-bridge --server fs -- npx -y @modelcontextprotocol/server-filesystem. "
+        epilog="Example: roots-bridge --server fs -- npx -y @modelcontextprotocol/server-filesystem\n"
         "Environment: ROOTS_MANAGER_HOME (the store and live markers), ROOTS_MANAGER_LOGS "
-        "(where the events go, if not the logs folder there).",
+        "(where the events go, if not the logs folder there), ROOTS_MANAGER_DEBUG=1 (say on "
+        "stderr what the bridge does: the store it opens, the files it writes).\n"
+        "exit codes:\n"
+        "  N    the server's own exit code; 128 + N when it died of signal N\n"
+        f"  {EXIT_NO_HOME:<3}  the Roots Manager directory cannot be used (the message says why)\n"
+        f"  {EXIT_USAGE:<3}  bad usage: an unknown option, no --server, or no command after --\n"
+        "  126  the server was to run confined and this machine cannot "
+        "confine it\n"
+        "  127  the server's command cannot be started (not found, not "
+        "executable)",
     )
     p.add_argument(
         "--server",
@@ -183,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
             early_signals = None if argv_given else EarlySignals(proc)
         except OSError as exc:
             failure = exc
-    parser = build_parser()
+    parser = build_parser(_asks_for_help(argv))
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:
@@ -239,6 +273,10 @@ def _run(
     import gc
 
     from roots_manager.bridge.run.runner import Bridge
+    from roots_manager.core import trace
+
+    if trace.asked_by_environment():  # after the server's start: it never waits for this
+        trace.switch("roots-bridge", True)
 
     # what is loaded by now lives as long as the bridge: kept out of the collector's full
     # passes, so that one never pauses a roots/list answer to walk every module again

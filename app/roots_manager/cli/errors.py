@@ -13,6 +13,8 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from roots_manager.cli import oserror
+from roots_manager.cli.exits import EXIT_INTERRUPTED, EXIT_REFUSED, EXIT_STORE, EXIT_USAGE
 from roots_manager.core import uri
 from roots_manager.core.refusal import Refusal
 from roots_manager.core.roots import BROAD_REFUSALS
@@ -23,10 +25,7 @@ from roots_manager.core.store.state import NAME_REFUSALS
 JSON_VERSION = 1
 """The version of every ``--json`` shape of ``docs/cli-json.md``; a field is only ever added."""
 
-EXIT_REFUSED = 1
-EXIT_USAGE = 2
-EXIT_STORE = 3
-EXIT_INTERRUPTED = 130
+__all__ = ["EXIT_INTERRUPTED", "EXIT_REFUSED", "EXIT_STORE", "EXIT_USAGE"]
 
 CODES: dict[str, str] = {
     "usage": "the command line is not one roots-manager takes (an unknown command or option, "
@@ -124,7 +123,7 @@ def failure_of(exc: BaseException) -> Failure | None:
     if record is not None and isinstance(exc, record.RecordError):
         return Failure("record", str(exc))
     if isinstance(exc, OSError):
-        return Failure("io", str(exc))
+        return Failure("io", oserror.message(exc))
     if isinstance(exc, KeyboardInterrupt):
         return Failure("interrupted", "interrupted", EXIT_INTERRUPTED)
     return None

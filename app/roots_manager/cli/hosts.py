@@ -93,13 +93,21 @@ def cmd_hosts_list(store: Store, args: argparse.Namespace) -> int:
     return 0
 
 
+def _error(r: FileResult) -> str | None:
+    """Why *r*'s file was not changed; a full disk or a permission denied in plain words."""
+    from roots_manager.cli.oserror import explained
+
+    plain = None if r.failure is None else explained(r.failure)
+    return r.error if plain is None else f"not changed: {plain}"
+
+
 def _result_json(r: FileResult) -> dict[str, Any]:
     return {
         "host": r.file.host.id,
         "path": str(r.file.path),
         "written": r.written,
         "backup": None if r.backup is None else str(r.backup),
-        "error": r.error,
+        "error": _error(r),
         "diff": r.diff,
         "restart_needed": r.written and not r.file.host.reloads,
         "servers": [
@@ -112,7 +120,7 @@ def _result_json(r: FileResult) -> dict[str, Any]:
 
 def _not_changed(results: list[FileResult]) -> dict[str, Any] | None:
     """The ``"error"`` of a result document, if a file could not be changed."""
-    errors = [r.error for r in results if r.error]
+    errors = [e for e in map(_error, results) if e]
     return error_json("not-changed", "; ".join(errors))["error"] if errors else None
 
 
@@ -148,7 +156,7 @@ def _print_files(results: list[FileResult], dry_run: bool) -> None:
                 status = f"would be {status}"
             print(f"  {shown(o.name)}: {status}{shown(name)}{shown(detail)}")
         if r.error:
-            print(f"  {shown(r.error)}")
+            print(f"  {shown(_error(r) or r.error)}")
         elif r.written:
             print(f"  backup of the previous file: {shown(str(r.backup))}")
             if not r.file.host.reloads:

@@ -2,8 +2,9 @@
 
 Exit codes: 0 done, 1 the operation was refused (the message says why), 2 bad usage,
 3 the store cannot be used as it is (the message names the file and the way out),
-130 interrupted (Ctrl-C). With ``--json``, which every command that reports or changes something
-takes, the result is one JSON object on stdout, and so is a failure (``docs/cli-json.md``).
+130 interrupted (Ctrl-C): :mod:`roots_manager.cli.exits`, listed at the end of ``--help``. With
+``--json``, which every command that reports or changes something takes, the result is one JSON
+object on stdout, and so is a failure (``docs/cli-json.md``).
 """
 
 from __future__ import annotations
@@ -16,17 +17,18 @@ from typing import Any
 
 from roots_manager import __version__
 from roots_manager.cli.errors import (
-    EXIT_STORE,
     JSON_VERSION,
     Failure,
     error_json,
     failure_of,
 )
+from roots_manager.cli.exits import EPILOG, EXIT_STORE
 from roots_manager.cli.gui import open_app
 from roots_manager.cli.text import JSON_HELP, print_json, root_json, shown, table, utf8_output
 from roots_manager.cli.usage import Parser
-from roots_manager.core import live
+from roots_manager.core import live, trace
 from roots_manager.core.consent.effective import active_grants_by_root
+from roots_manager.core.helptext import LinesHelpFormatter
 from roots_manager.core.names import visible
 from roots_manager.core.paths import Layout
 from roots_manager.core.refusal import Refusal
@@ -154,6 +156,11 @@ def cmd_store_recover(store: Store, args: argparse.Namespace) -> int:
 
 HELP_ONLY = ("-h", "--help", "--version")
 """Options of the command line itself, not of the desktop app."""
+VERBOSE = ("-v", "--verbose")
+VERBOSE_HELP = (
+    "say on stderr what the command does: the store it opens, the lock, each file it reads "
+    f"or writes (as {trace.ENV}=1 does)"
+)
 
 
 def cmd_bridge(argv: Sequence[str]) -> int:
@@ -169,8 +176,11 @@ def build_parser() -> Parser:
         description="Decide which folders each MCP server may see, and watch what it does. "
         "With no command, opens the desktop app. Roots tell a server where to look; "
         "they are not an access control.",
+        epilog=EPILOG,
+        formatter_class=LinesHelpFormatter,
     )
     p.add_argument("--version", action="version", version=f"roots-manager {__version__}")
+    p.add_argument(*VERBOSE, action="store_true", help=VERBOSE_HELP)
     from roots_manager.gui.options import add_app_options  # Qt-free: no Qt loads here
 
     add_app_options(p)
@@ -239,11 +249,17 @@ def build_parser() -> Parser:
         "passed on to Qt.",
     )
     add_app_options(gui)
+    from roots_manager.cli.completion import add_command as add_completion_command
+
+    add_completion_command(sub, p)
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    verbose = bool(argv) and argv[0] in VERBOSE  # before the command, as the help shows it
+    argv = argv[1:] if verbose else argv
+    trace.switch("roots-manager", verbose or trace.asked_by_environment())
     if argv and argv[0] == "bridge":
         return cmd_bridge(argv[1:])
     parser = build_parser()
@@ -261,6 +277,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return open_app(app_argv)
     args = parser.parse_args(argv)
     utf8_output()
+    if hasattr(args, "without_store"):  # completion: made from the parser alone
+        return int(args.without_store(args))
     try:
         return run(args)
     except BrokenPipeError:

@@ -67,7 +67,12 @@ def ensure_private_dir(path: Path) -> Path:
     Raises :class:`SharedDirectoryError` for a folder that must not be made private: another
     user's, a shared one such as ``/tmp``, the home folder, or the root of the file system.
     """
-    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    try:
+        path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    except PermissionError as exc:  # the folder that could not be made, as a write refused
+        from roots_manager.core.writeerror import named
+
+        raise named(exc, exc.filename or path) from exc
     if sys.platform == "win32":
         # imported here: nothing of it is needed, nor loaded, on other systems
         from roots_manager.platform.windows import folder_acl as acl

@@ -24,7 +24,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from roots_manager.core import statefile
+from roots_manager.core import statefile, trace
 
 MAX_HOST_FILE_BYTES = 1 << 30
 """The largest host file read. Claude Code keeps its project history in ``~/.claude.json``,
@@ -42,7 +42,15 @@ _HOLD_FLAGS = (
 
 
 class HostFileError(OSError):
-    """A host file cannot be read or written; the message is one sentence that names it."""
+    """A host file cannot be read or written; the message is one sentence that names it.
+
+    :attr:`path` is the file when the cause is the system's (a full disk), for a front end
+    that words the cause its own way.
+    """
+
+    def __init__(self, message: str, path: Path | None = None) -> None:
+        super().__init__(message)
+        self.path = path
 
 
 class FileChanged(HostFileError):
@@ -57,7 +65,9 @@ def _reason(exc: OSError) -> str:
 def read_host_file(path: Path) -> bytes:
     """The bytes of a host file (links followed); only a regular file of sensible size."""
     try:
-        return statefile.read_regular(path, MAX_HOST_FILE_BYTES)
+        data = statefile.read_regular(path, MAX_HOST_FILE_BYTES)
+        trace.debug("read the host file %s (%d bytes)", path, len(data))
+        return data
     except statefile.NotRegularFile as exc:
         # a link to /dev/zero says it is a link, not only a device
         raise HostFileError(
@@ -110,6 +120,7 @@ def write_host_file(
         mode = stat.S_IMODE(os.stat(target).st_mode)
         lost = _replace(target, data, expected, mode, before_rename)
         if lost is None:
+            trace.debug("wrote the host file %s (%d bytes)", path, len(data))
             return
         ours = data
         for _ in range(RESTORES):
@@ -123,7 +134,7 @@ def write_host_file(
     except HostFileError:
         raise
     except OSError as exc:
-        raise HostFileError(f"{path} cannot be written: {_reason(exc)}") from exc
+        raise HostFileError(f"{path} cannot be written: {_reason(exc)}", path) from exc
     raise FileChanged(f"{path} changed while it was being edited")
 
 

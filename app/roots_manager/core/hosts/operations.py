@@ -71,6 +71,9 @@ class FileResult:
     written: bool = False
     backup: Path | None = None
     error: str | None = None
+    failure: OSError | None = None
+    """The system's error behind :attr:`error`, if one is (a full disk, a permission denied),
+    for a front end that words it its own way."""
     notes: list[str] = field(default_factory=list)
     """What Undo found already gone, one sentence for each."""
 
@@ -237,7 +240,8 @@ def _planned(
     except SyntaxProblem as exc:
         return FileResult(file, error=f"not changed: syntax error: {exc}")
     except (NotEditable, Refused, OSError) as exc:
-        return FileResult(file, error=f"not changed: {exc}")
+        failure = exc if isinstance(exc, OSError) else None
+        return FileResult(file, error=f"not changed: {exc}", failure=failure)
 
 
 def _change_file(
@@ -277,6 +281,7 @@ def _change_file(
             )
         except OSError as exc:
             result.error = f"not changed: {exc}"
+            result.failure = exc
         break
     if result.error is not None:
         # nothing was written: no server is said to be wrapped or unwrapped

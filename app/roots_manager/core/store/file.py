@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from roots_manager.core import statefile
+from roots_manager.core import statefile, trace, writeerror
 from roots_manager.core.paths import Layout
 from roots_manager.core.store.schema import NewerSchemaError, SchemaError
 from roots_manager.core.store.state import State
@@ -118,21 +118,32 @@ def _dump(state: State) -> bytes:
 
 
 def write_atomic(path: Path, data: bytes) -> None:
-    """Replace *path* with *data* atomically and durably; the file is private (0600)."""
+    """Replace *path* with *data* atomically and durably; the file is private (0600).
+
+    An :class:`OSError` names *path* (:func:`roots_manager.core.writeerror.named`), not the
+    temporary file beside it, nor nothing as a full disk's does.
+    """
     directory = path.parent
-    fd, tmp = _new_private_file(directory, f".{path.name}.")
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o600)
-        statefile.retrying(lambda: os.replace(tmp, path))
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    _fsync_dir(directory)
+        fd, tmp = _new_private_file(directory, f".{path.name}.")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+            os.chmod(tmp, 0o600)
+            statefile.retrying(lambda: os.replace(tmp, path))
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+        _fsync_dir(directory)
+    except OSError as exc:
+        failed = writeerror.named(exc, path)
+        if failed is exc:
+            raise
+        raise failed from exc
+    trace.debug("wrote %s (%d bytes)", path, len(data))
 
 
 _NEW_FILE = (
@@ -178,7 +189,9 @@ def read_store_file(path: Path) -> bytes | None:
     Raises :class:`StoreUnreadable` naming *path*.
     """
     try:
-        return statefile.read_regular(path, MAX_STORE_BYTES)
+        data = statefile.read_regular(path, MAX_STORE_BYTES)
+        trace.debug("read %s (%d bytes)", path, len(data))
+        return data
     except statefile.DanglingLink as exc:
         raise StoreUnreadable(
             f"the store {path} is a symbolic link to {exc.target}, which does not exist. "
@@ -221,6 +234,7 @@ class Store:
         from filelock import FileLock
 
         self._lock = FileLock(str(self.layout.store_lock), timeout=LOCK_TIMEOUT, mode=0o600)
+        trace.debug("the store is %s", self.path)
 
     # Reads need no lock: a save replaces the whole file by rename, so a reader sees either
     # the old or the new document, never half of one.
@@ -262,16 +276,20 @@ class Store:
     def _locked(self) -> Iterator[None]:
         try:
             self._lock.acquire()
+        except PermissionError as exc:  # a lock file left by another user (sudo)
+            raise writeerror.named(exc, self.layout.store_lock) from exc
         except TimeoutError as exc:
             raise StoreError(
                 f"the store {self.path} stayed locked for {LOCK_TIMEOUT:.0f} s by another "
                 f"process (lock file {self.layout.store_lock}); nothing was changed",
                 self.path,
             ) from exc
+        trace.debug("took the store's lock %s", self.layout.store_lock)
         try:
             yield
         finally:
             self._lock.release()
+            trace.debug("released the store's lock")
 
     def _sweep_orphans(self, target: Path) -> None:
         # Only lock holders write these temporary files, so under the lock any left over
