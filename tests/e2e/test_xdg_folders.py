@@ -227,3 +227,11 @@ def test_moving_into_a_folder_that_exists_goes_name_by_name(tmp_path: Path) -> N
     assert (source / "sub" / "b").read_text() == "b" and not (source / "a").exists()
     assert relocation.move_all([(tmp_path / "nothing", target)], said.append) == []
     assert len(said) == 1
+
+
+def test_a_relative_xdg_variable_is_ignored(home: Home, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the specification says so: it would be another folder in each working directory
+    monkeypatch.setenv("XDG_STATE_HOME", "state")
+    monkeypatch.setenv("XDG_DATA_HOME", "data")
+    layout = Layout.default()
+    assert (layout.home, layout.logs) == (home.old, home.state / "logs")

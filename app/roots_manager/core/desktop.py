@@ -21,7 +21,7 @@ import secrets
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,7 @@ from typing import Any
 from roots_manager import APP_ID
 from roots_manager.core import resources
 from roots_manager.core.installation import own_executable
+from roots_manager.core.paths import xdg_base
 
 RECORD_NAME = "desktop-install.json"
 """The record of the last install, in the per-user directory."""
@@ -54,16 +55,12 @@ class Folders:
     config: Path
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] = os.environ) -> Folders:
-        """``$XDG_DATA_HOME`` and ``$XDG_CONFIG_HOME``, or their defaults when unset, empty or
-        relative (the XDG Base Directory Specification says to ignore a relative one)."""
-        home = Path(env.get("HOME") or os.path.expanduser("~"))
-
-        def folder(name: str, default: str) -> Path:
-            value = env.get(name, "")
-            return Path(value) if os.path.isabs(value) else home / default
-
-        return cls(folder("XDG_DATA_HOME", ".local/share"), folder("XDG_CONFIG_HOME", ".config"))
+    def from_env(cls) -> Folders:
+        """``$XDG_DATA_HOME`` and ``$XDG_CONFIG_HOME``, or their defaults
+        (:func:`roots_manager.core.paths.xdg_base`)."""
+        return cls(
+            xdg_base("XDG_DATA_HOME", ".local/share"), xdg_base("XDG_CONFIG_HOME", ".config")
+        )
 
     @property
     def applications(self) -> Path:

@@ -24,12 +24,18 @@ APP_FOLDER = "roots-manager"
 """The name of Roots Manager's folder inside each of the platform's per-user folders."""
 
 
-def xdg_folder(variable: str, default: str) -> Path:
-    """Roots Manager's folder in the XDG base directory *variable* (``XDG_STATE_HOME``), or in
-    *default* under the home folder (``.local/state``) when it is unset or empty, as
-    ``platformdirs`` reads them on Linux."""
+def xdg_base(variable: str, default: str) -> Path:
+    """The XDG base directory *variable* (``XDG_STATE_HOME``), or *default* under the home
+    folder (``.local/state``) when it is unset, empty or relative: the XDG Base Directory
+    Specification says a relative one is to be ignored (it would name another folder in each
+    working directory, and a bridge does not start in the app's)."""
     base = os.environ.get(variable, "")
-    return Path(base if base.strip() else os.path.expanduser(f"~/{default}")) / APP_FOLDER
+    return Path(base) if os.path.isabs(base) else Path(os.path.expanduser(f"~/{default}"))
+
+
+def xdg_folder(variable: str, default: str) -> Path:
+    """Roots Manager's folder in the XDG base directory *variable* (:func:`xdg_base`)."""
+    return xdg_base(variable, default) / APP_FOLDER
 
 
 def platform_home() -> Path:
@@ -242,25 +248,28 @@ class Layout:
         ensure_private_dir(self.home)
         if self.state_dir is not None:
             ensure_private_dir(self.state_dir)
-        moves = self.relocations()
-        if any(os.path.lexists(old) for old, _ in moves):  # a stat each: a bridge's start
+        home = str(self.home)  # strings, not paths: this runs at every bridge's start
+        if any(os.path.lexists(os.path.join(home, n)) for n in self._moved_names()):
             if self.config_dir is not None:
                 ensure_private_dir(self.config_dir)
             from roots_manager.core.relocation import move_all
 
-            move_all(moves)
+            move_all(self.relocations())
         for d in (self.logs, self.live):
             ensure_private_dir(d)
         return self
 
+    def _moved_names(self) -> tuple[str, ...]:
+        names: tuple[str, ...] = ()
+        if self.state_dir is not None:
+            names = ("logs",) if self.log_dir is None else ()
+            names += ("app.log", "app.log.1", "app.log.2", "restart.log")
+        return (*names, "gui.ini") if self.config_dir is not None else names
+
     def relocations(self) -> list[tuple[Path, Path]]:
         """Where each file an earlier version kept in *home* goes now (none if it stays)."""
         moves = []
-        if self.state_dir is not None:
-            if self.log_dir is None:
-                moves.append((self.home / "logs", self.logs))
-            for name in ("app.log", "app.log.1", "app.log.2", "restart.log"):
-                moves.append((self.home / name, self.state_dir / name))
-        if self.config_dir is not None:
-            moves.append((self.home / "gui.ini", self.settings))
+        for name in self._moved_names():
+            target = self.settings if name == "gui.ini" else (self.state_dir or self.home) / name
+            moves.append((self.home / name, target))
         return moves
