@@ -21,7 +21,7 @@ import secrets
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -349,19 +349,18 @@ def _make_parents(path: Path) -> list[str]:
     return [str(p) for p in reversed(missing)]
 
 
-Runner = Callable[[list[str]], subprocess.CompletedProcess[str]]
-
-
-def _run(argv: list[str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(argv, capture_output=True, text=True, timeout=60, check=False)
-
-
-def _refresh(cache: Cache, run: Runner) -> CacheRun:
+def _refresh(cache: Cache) -> CacheRun:
     tool = shutil.which(cache.tool)
     if tool is None:
         return CacheRun(cache.tool, str(cache.folder), "missing", "not installed")
     try:
-        done = run([tool, *cache.options, str(cache.folder)])
+        done = subprocess.run(
+            [tool, *cache.options, str(cache.folder)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
     except (OSError, subprocess.SubprocessError) as exc:
         return CacheRun(cache.tool, str(cache.folder), "failed", str(exc))
     if done.returncode != 0:
@@ -383,22 +382,15 @@ def _sources(folders: Folders, argv: list[str], autostart: bool) -> list[tuple[P
     return files
 
 
-def install(
-    record_path: Path,
-    folders: Folders,
-    *,
-    autostart: bool = False,
-    argv: list[str] | None = None,
-    run: Runner = _run,
-) -> Change:
+def install(record_path: Path, folders: Folders, *, autostart: bool = False) -> Change:
     """Write the desktop entry, the icons and the metainfo (and, if *autostart*, the autostart
-    entry) under *folders*, starting *argv* (this installation's :func:`launcher`), and
+    entry) under *folders*, starting this installation (:func:`launcher`), and
     refresh the caches whose tools are installed.
 
     The record is saved whatever happens, so that what was written before a failure is
     uninstalled too; the error then goes on to the caller.
     """
-    argv = argv or launcher()
+    argv = launcher()
     change = Change("install", exec=argv, record=str(record_path))
     record = Record.read(record_path) or Record()
     try:
@@ -411,7 +403,7 @@ def install(
             _add(record.files, [str(path)])
         for cache in folders.caches():
             existed = cache.path.exists()
-            outcome = _refresh(cache, run)
+            outcome = _refresh(cache)
             change.caches.append(outcome)
             key = (cache.tool, str(cache.folder))
             record.caches[key] = record.caches.get(key, False) or (
@@ -430,7 +422,7 @@ def _holds_only(folder: Path, name: str) -> bool:
     return True
 
 
-def uninstall(record_path: Path, folders: Folders, *, run: Runner = _run) -> Change:
+def uninstall(record_path: Path, folders: Folders) -> Change:
     """Remove what the recorded installs wrote (or, with no record, the files an install
     would write under *folders*), the folders they created once empty, and their caches
     when nothing else is left in them; refresh the others. Twice is the same as once."""
@@ -459,7 +451,7 @@ def uninstall(record_path: Path, folders: Folders, *, run: Runner = _run) -> Cha
                     cache.path.unlink()
                 change.caches.append(CacheRun(tool, folder, "removed"))
             else:
-                change.caches.append(_refresh(cache, run))
+                change.caches.append(_refresh(cache))
     for folder in sorted(made, key=lambda f: f.count(os.sep), reverse=True):
         with contextlib.suppress(FileNotFoundError, OSError):
             os.rmdir(folder)  # only if empty: what another program put there stays
