@@ -241,6 +241,10 @@ def build_parser() -> Parser:
 
     add_probe_commands(sub)
 
+    from roots_manager.cli.desktop import add_commands as add_desktop_commands
+
+    add_desktop_commands(sub)
+
     sub.add_parser("bridge", help="run the stdio bridge (the same as roots-bridge)", add_help=False)
     gui = sub.add_parser(
         "gui",

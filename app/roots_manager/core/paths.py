@@ -20,11 +20,48 @@ def default_home() -> Path:
     return platform_home()
 
 
+APP_FOLDER = "roots-manager"
+"""The name of Roots Manager's folder inside each of the platform's per-user folders."""
+
+
+def xdg_base(variable: str, default: str) -> Path:
+    """The XDG base directory *variable* (``XDG_STATE_HOME``), or *default* under the home
+    folder (``.local/state``) when it is unset, empty or relative: the XDG Base Directory
+    Specification says a relative one is to be ignored (it would name another folder in each
+    working directory, and a bridge does not start in the app's)."""
+    base = os.environ.get(variable, "")
+    return Path(base) if os.path.isabs(base) else Path(os.path.expanduser(f"~/{default}"))
+
+
+def xdg_folder(variable: str, default: str) -> Path:
+    """Roots Manager's folder in the XDG base directory *variable* (:func:`xdg_base`)."""
+    return xdg_base(variable, default) / APP_FOLDER
+
+
 def platform_home() -> Path:
     """The per-user directory the platform gives, whatever ``$ROOTS_MANAGER_HOME`` says."""
-    import platformdirs  # here: it imports tempfile, 3 ms of a bridge's start when it is set
+    if sys.platform == "linux":
+        return xdg_folder("XDG_DATA_HOME", ".local/share")
+    import platformdirs  # here: it imports tempfile, 3 ms of a bridge's start
 
-    return Path(platformdirs.user_data_dir("roots-manager", appauthor=False))
+    return Path(platformdirs.user_data_dir(APP_FOLDER, appauthor=False))
+
+
+def xdg_split(home: Path) -> tuple[Path, Path] | None:
+    """Where the logs and the app's settings go apart from *home*: on Linux, when *home* is
+    the platform's own (``$XDG_DATA_HOME/roots-manager``), the folders ``XDG_STATE_HOME``
+    and ``XDG_CONFIG_HOME`` name; None elsewhere, and for a home of one's own
+    (``$ROOTS_MANAGER_HOME`` elsewhere), which keeps everything inside it.
+
+    The bridge and the app each decide this from the same variables, so they agree on where
+    the logs are; a host starts the bridge with ``$ROOTS_MANAGER_HOME`` only for a home that
+    is not the platform's (:func:`roots_manager.core.hosts.wrap.home_for_hosts`).
+    """
+    if sys.platform != "linux":
+        return None
+    if os.environ.get(HOME_ENV) and os.path.realpath(home) != os.path.realpath(platform_home()):
+        return None
+    return xdg_folder("XDG_STATE_HOME", ".local/state"), xdg_folder("XDG_CONFIG_HOME", ".config")
 
 
 class SharedDirectoryError(PermissionError):
@@ -98,39 +135,66 @@ def ensure_private_dir(path: Path) -> Path:
 
 
 class Layout:
-    """The files and folders inside the per-user directory; not changed once made.
+    """The files and folders of the per-user directory, and of the folders beside it that
+    hold its logs and the app's settings; not changed once made.
 
     A plain class, not a dataclass: the bridge reads its layout before it starts the server,
     and ``dataclasses`` (which imports ``inspect``) would add 5 ms to every server's start.
     """
 
-    __slots__ = ("home", "log_dir")
+    __slots__ = ("config_dir", "home", "log_dir", "state_dir")
     home: Path
     log_dir: Path | None
-    """The event logs' folder when it is not ``logs`` in *home* (``$ROOTS_MANAGER_LOGS``)."""
+    """The event logs' folder when it is not this directory's own (``$ROOTS_MANAGER_LOGS``)."""
+    state_dir: Path | None
+    """Where this directory keeps its logs, when not in *home* (``XDG_STATE_HOME``)."""
+    config_dir: Path | None
+    """Where the app keeps its settings, when not in *home* (``XDG_CONFIG_HOME``)."""
 
-    def __init__(self, home: Path, log_dir: Path | None = None) -> None:
+    def __init__(
+        self,
+        home: Path,
+        log_dir: Path | None = None,
+        *,
+        state_dir: Path | None = None,
+        config_dir: Path | None = None,
+    ) -> None:
         object.__setattr__(self, "home", home)
         object.__setattr__(self, "log_dir", log_dir)
+        object.__setattr__(self, "state_dir", state_dir)
+        object.__setattr__(self, "config_dir", config_dir)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"a Layout is not changed (set {name!r}): make another")
 
+    def _key(self) -> tuple[Path | None, ...]:
+        return (self.home, self.log_dir, self.state_dir, self.config_dir)
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Layout):
             return NotImplemented
-        return (self.home, self.log_dir) == (other.home, other.log_dir)
+        return self._key() == other._key()
 
     def __hash__(self) -> int:
-        return hash((self.home, self.log_dir))
+        return hash(self._key())
 
     def __repr__(self) -> str:
-        return f"Layout(home={self.home!r}, log_dir={self.log_dir!r})"
+        return (
+            f"Layout(home={self.home!r}, log_dir={self.log_dir!r}, "
+            f"state_dir={self.state_dir!r}, config_dir={self.config_dir!r})"
+        )
 
     @classmethod
     def default(cls) -> Layout:
         logs = os.environ.get(LOGS_ENV)
-        return cls(default_home(), Path(logs).expanduser().absolute() if logs else None)
+        home = default_home()
+        split = xdg_split(home)
+        return cls(
+            home,
+            Path(logs).expanduser().absolute() if logs else None,
+            state_dir=split[0] if split else None,
+            config_dir=split[1] if split else None,
+        )
 
     @property
     def logs_elsewhere(self) -> bool:
@@ -151,7 +215,24 @@ class Layout:
 
     @property
     def logs(self) -> Path:
-        return self.log_dir if self.log_dir is not None else self.home / "logs"
+        if self.log_dir is not None:
+            return self.log_dir
+        return (self.state_dir or self.home) / "logs"
+
+    @property
+    def app_log(self) -> Path:
+        """The desktop app's own log (rotated beside it as ``app.log.1``, ``app.log.2``)."""
+        return (self.state_dir or self.home) / "app.log"
+
+    @property
+    def restart_log(self) -> Path:
+        """What the app wrote as it started again, before its log was open."""
+        return (self.state_dir or self.home) / "restart.log"
+
+    @property
+    def settings(self) -> Path:
+        """The desktop app's settings (window geometry, recent folders)."""
+        return (self.config_dir or self.home) / "gui.ini"
 
     @property
     def live(self) -> Path:
@@ -164,7 +245,36 @@ class Layout:
         return self.home / "probes"
 
     def ensure(self) -> Layout:
-        """Create the private directory tree."""
-        for d in (self.home, self.logs, self.live):
+        """Create the private directory tree, after moving what an earlier version kept in
+        *home* to the folders beside it, once (:mod:`roots_manager.core.relocation`).
+
+        The settings' folder is made by the app, which alone uses it.
+        """
+        ensure_private_dir(self.home)
+        if self.state_dir is not None:
+            ensure_private_dir(self.state_dir)
+        home = str(self.home)  # strings, not paths: this runs at every bridge's start
+        if any(os.path.lexists(os.path.join(home, n)) for n in self._moved_names()):
+            if self.config_dir is not None:
+                ensure_private_dir(self.config_dir)
+            from roots_manager.core.relocation import move_all
+
+            move_all(self.relocations())
+        for d in (self.logs, self.live):
             ensure_private_dir(d)
         return self
+
+    def _moved_names(self) -> tuple[str, ...]:
+        names: tuple[str, ...] = ()
+        if self.state_dir is not None:
+            names = ("logs",) if self.log_dir is None else ()
+            names += ("app.log", "app.log.1", "app.log.2", "restart.log")
+        return (*names, "gui.ini") if self.config_dir is not None else names
+
+    def relocations(self) -> list[tuple[Path, Path]]:
+        """Where each file an earlier version kept in *home* goes now (none if it stays)."""
+        moves = []
+        for name in self._moved_names():
+            target = self.settings if name == "gui.ini" else (self.state_dir or self.home) / name
+            moves.append((self.home / name, target))
+        return moves

@@ -23,7 +23,7 @@ from roots_manager.core.consent.questions import (
     RootChoice,
 )
 from roots_manager.core.names import visible
-from roots_manager.core.paths import Layout
+from roots_manager.core.paths import Layout, ensure_private_dir
 from roots_manager.core.server_command import DEMO_SERVER_NAME, demo_command
 from roots_manager.core.store.file import Store, StoreError
 from roots_manager.core.store.state import State
@@ -44,12 +44,14 @@ log = logging.getLogger("roots_manager.gui")
 
 
 def app_settings(layout: Layout) -> QSettings:
-    """The app's own settings (window geometry, recent folders), kept with its state.
+    """The app's own settings (window geometry, recent folders), where the layout keeps them
+    (``$XDG_CONFIG_HOME/roots-manager`` on Linux, else the per-user directory).
 
     The file is made private first: QSettings saves through QSaveFile, which keeps the mode of
     the file it replaces.
     """
-    path = layout.home / "gui.ini"
+    path = layout.settings
+    ensure_private_dir(path.parent)
     private_file(path)
     return QSettings(str(path), QSettings.Format.IniFormat)
 

@@ -1,4 +1,5 @@
-"""The desktop app's own log: ``app.log`` in the per-user directory, private to the user, and
+"""The desktop app's own log: ``app.log`` in the state folder (``$XDG_STATE_HOME/roots-manager``
+on Linux, else the per-user directory), private to the user, and
 where exceptions that nothing caught (in Qt slots, in async tasks) are written."""
 
 from __future__ import annotations
@@ -34,12 +35,12 @@ class _PrivateRotatingFileHandler(logging.handlers.RotatingFileHandler):
 
 
 def setup_logging(layout: Layout) -> None:
-    """Send the app's log (and unhandled exceptions) to ``app.log`` in the state directory."""
+    """Send the app's log (and unhandled exceptions) to ``app.log`` in the state folder."""
     logger = logging.getLogger("roots_manager")
     if any(getattr(h, "_roots_manager", False) for h in logger.handlers):
         return
     handler = _PrivateRotatingFileHandler(
-        layout.home / "app.log", maxBytes=1_000_000, backupCount=2, encoding="utf-8"
+        layout.app_log, maxBytes=1_000_000, backupCount=2, encoding="utf-8"
     )
     handler._roots_manager = True  # type: ignore[attr-defined]
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))

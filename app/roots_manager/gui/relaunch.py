@@ -18,9 +18,6 @@ from typing import Any
 
 from roots_manager.core.paths import HOME_ENV, Layout
 
-RESTART_LOG = "restart.log"
-"""What a restarted app wrote before its own log was set up, in the per-user directory."""
-
 OPEN = "/usr/bin/open"
 
 CREATE_NEW_PROCESS_GROUP = 0x00000200
@@ -75,7 +72,7 @@ def detached(platform: str = sys.platform) -> dict[str, Any]:
 def relaunch(layout: Layout, argv: Sequence[str] = ()) -> None:
     """Start the app again, as a process of its own (this one is ending); raises OSError."""
     # its early words (a failure before its log is set up) go to a private file, not nowhere
-    fd = os.open(layout.home / RESTART_LOG, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    fd = os.open(layout.restart_log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
         subprocess.Popen(
             relaunch_command(argv),

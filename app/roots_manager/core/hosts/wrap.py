@@ -11,10 +11,7 @@ libraries, which give back the original bytes as well (a file they would not is 
 
 from __future__ import annotations
 
-import contextlib
 import os
-import sys
-import sysconfig
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +23,7 @@ from roots_manager.core.hosts.declared import HostServer, Transport, servers
 from roots_manager.core.hosts.formats import JsonDoc, Location
 from roots_manager.core.hosts.known import ConfigFile
 from roots_manager.core.hosts.record import HostRecord, WrapRecord
+from roots_manager.core.installation import own_executable
 from roots_manager.core.paths import HOME_ENV
 from roots_manager.core.store.state import State, fingerprint, now_iso, server_name_error
 
@@ -35,32 +33,10 @@ ABSENT: Any = ...
 
 
 def find_bridge(executable: str | None = None, frozen: bool | None = None) -> str | None:
-    """The absolute path of the ``roots-bridge`` that belongs with this installation.
-
-    In a bundle it is the executable beside this one; otherwise the script pip installed with
-    this package: beside this Python (a venv), or in this Python's scripts folder (a system or
-    ``--user`` install). ``PATH`` is not searched: it may lead to another installation, and a
-    host's ``PATH`` may not hold ours, hence the absolute path.
-    """
-    executable = executable or sys.executable
-    frozen = getattr(sys, "frozen", False) if frozen is None else frozen
-    name = "roots-bridge.exe" if os.name == "nt" else "roots-bridge"
-    folders = [Path(executable).parent]
-    if not frozen:
-        folders.append(Path(executable).parent / "Scripts")  # Windows venvs and installs
-        for scheme in (None, f"{os.name}_user"):
-            with contextlib.suppress(KeyError):
-                scripts = (
-                    sysconfig.get_path("scripts", scheme)
-                    if scheme
-                    else sysconfig.get_path("scripts")
-                )
-                folders.append(Path(scripts))
-    for folder in folders:
-        candidate = folder / name
-        if candidate.is_file() and os.access(candidate, os.X_OK):
-            return str(candidate.absolute())
-    return None
+    """The absolute path of the ``roots-bridge`` that belongs with this installation
+    (:func:`~roots_manager.core.installation.own_executable`): a host's ``PATH`` may not hold
+    ours, or may lead to another installation, hence the absolute path."""
+    return own_executable("roots-bridge", executable, frozen)
 
 
 @dataclass(frozen=True)
