@@ -4,7 +4,7 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="+382"/>
+        <location filename="../../app/roots_manager/gui/app.py" line="+384"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
@@ -587,7 +587,7 @@
 <context>
     <name>CoreError</name>
     <message>
-        <location filename="../../app/roots_manager/core/store/state.py" line="+69"/>
+        <location filename="../../app/roots_manager/core/store/state.py" line="+70"/>
         <source>several roots are named {ref!r} ({paths}); name one by its path</source>
         <translation>{ref!r} という名前のルートが複数あります（{paths}）。パスで指定してください</translation>
     </message>
@@ -667,7 +667,7 @@
         <translation>ルートの名前に制御文字や文字方向の制御文字は使えません（{chars}）</translation>
     </message>
     <message>
-        <location line="-46"/>
+        <location line="-47"/>
         <source>{name!r} is not a usable server name: it is empty</source>
         <translation>{name!r} はサーバー名として使えません: 空です</translation>
     </message>
@@ -791,11 +791,16 @@
     </message>
     <message>
         <location line="+5"/>
+        <source>confined: the kernel refuses every file outside what was granted, and every network connection</source>
+        <translation>閉じ込め中: 許可されたもの以外のファイルと、すべてのネットワーク接続をカーネルが拒否します</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>not confined: roots are advice, the server may read anything your user can, and read-only grants are not enforced</source>
         <translation>閉じ込めなし: ルートは助言にすぎず、サーバーはあなたのユーザーが読めるものを何でも読めます。読み取り専用の許可も強制されません</translation>
     </message>
     <message>
-        <location line="-15"/>
+        <location line="-20"/>
         <source>grants made or revoked while a confined server runs restart it with the new rules, unseen by the host</source>
         <translation>閉じ込められたサーバーの実行中に許可を変更または取り消すと、新しいルールでサーバーを再起動します（ホストからは見えません）</translation>
     </message>

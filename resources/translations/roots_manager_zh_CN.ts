@@ -4,7 +4,7 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="+382"/>
+        <location filename="../../app/roots_manager/gui/app.py" line="+384"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
@@ -587,7 +587,7 @@
 <context>
     <name>CoreError</name>
     <message>
-        <location filename="../../app/roots_manager/core/store/state.py" line="+69"/>
+        <location filename="../../app/roots_manager/core/store/state.py" line="+70"/>
         <source>several roots are named {ref!r} ({paths}); name one by its path</source>
         <translation>有多个根目录名为 {ref!r}（{paths}）；请用路径指定其中一个</translation>
     </message>
@@ -667,7 +667,7 @@
         <translation>根目录的名称不能包含控制字符或文字方向字符（{chars}）</translation>
     </message>
     <message>
-        <location line="-46"/>
+        <location line="-47"/>
         <source>{name!r} is not a usable server name: it is empty</source>
         <translation>{name!r} 不能用作服务器名称：名称为空</translation>
     </message>
@@ -791,11 +791,16 @@
     </message>
     <message>
         <location line="+5"/>
+        <source>confined: the kernel refuses every file outside what was granted, and every network connection</source>
+        <translation>已限制：内核拒绝访问授权范围以外的所有文件，以及所有网络连接</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>not confined: roots are advice, the server may read anything your user can, and read-only grants are not enforced</source>
         <translation>未限制：根目录只是建议，服务器可以读取你的用户能读取的任何内容，只读授权也不会被强制执行</translation>
     </message>
     <message>
-        <location line="-15"/>
+        <location line="-20"/>
         <source>grants made or revoked while a confined server runs restart it with the new rules, unseen by the host</source>
         <translation>已限制的服务器运行期间授予或撤销的授权会使其以新规则重启，主机察觉不到</translation>
     </message>

@@ -201,7 +201,25 @@ def test_the_sockets_a_confined_server_may_connect_to_are_kept_and_checked() -> 
     assert state.servers["fs"].allow_socket == []
     set_confinement(state, "fs", allow_socket=["/run/user/1000/app.sock"])
     doc = state.to_json()
-    assert doc["schema"] == SCHEMA_VERSION == 6
+    assert doc["schema"] == SCHEMA_VERSION
     assert State.from_json(doc).servers["fs"].allow_socket == ["/run/user/1000/app.sock"]
     with pytest.raises(SchemaError, match=r"servers\['fs'\]\.allow_socket"):
         State.from_json({"schema": 6, "servers": {"fs": {"allow_socket": ["relative"]}}})
+
+
+def test_schema_7_keeps_a_blocked_network_and_reads_older_stores_as_allowed() -> None:
+    """Schema 7: a confined server's blocked network; an older version refuses the field
+    rather than start the server with its network open."""
+    from roots_manager.core.confinement.confined import set_network
+    from roots_manager.core.store.schema import SchemaError
+    from roots_manager.core.store.state import State
+
+    state = State.from_json({"schema": 6, "servers": {"fs": {"confine": True}}})
+    assert state.servers["fs"].block_network is False
+    set_network(state, "fs", True)
+    doc = state.to_json()
+    assert doc["schema"] == SCHEMA_VERSION == 7
+    assert doc["servers"]["fs"]["block_network"] is True
+    assert State.from_json(doc).servers["fs"].block_network is True
+    with pytest.raises(SchemaError, match=r"servers\['fs'\]\.block_network"):
+        State.from_json({"schema": 7, "servers": {"fs": {"block_network": "yes"}}})

@@ -444,12 +444,42 @@ def pid() -> str:
     return f"ok:{os.getpid()}"
 
 
+def network(port: int, family: str = "inet") -> str:
+    """Every way to the network tried in turn: a TCP connection to *port* on the loopback (a
+    listener waits there, and answers), a TCP listener of its own, a UDP datagram to *port*,
+    a raw ICMP socket and a packet socket; the first that gets anywhere is said."""
+    import socket as s
+
+    fam, host = (s.AF_INET6, "::1") if family == "inet6" else (s.AF_INET, "127.0.0.1")
+    tries = {
+        "tcp_connect": lambda: s.create_connection((host, port), timeout=5).recv(64),
+        "tcp_bind": lambda: s.create_server((host, 0)).getsockname()[1],
+        "udp_send": lambda: s.socket(fam, s.SOCK_DGRAM).sendto(b"out", (host, port)),
+        "raw": lambda: s.socket(fam, s.SOCK_RAW, s.IPPROTO_ICMP),
+        "packet": lambda: s.socket(s.AF_PACKET, s.SOCK_RAW),
+    }
+    said = []
+    for name, attempt in tries.items():
+        try:
+            got = attempt()
+        except OSError as exc:
+            said.append(f"{name}={_failure(exc)}".replace(" ", "_"))
+            continue
+        said.append(f"{name}=ok:{got!r}")
+    netlink = "ok"
+    try:
+        s.socket(s.AF_NETLINK, s.SOCK_RAW, 0).close()  # the kernel's own: getifaddrs uses it
+    except OSError as exc:
+        netlink = _failure(exc)
+    return " ".join([*said, f"netlink={netlink}"])
+
+
 ATTACKS = {f.__name__: f for f in (
     read, write, listdir, chmod, fchmod_read_only, chmod_at, utime, setxattr, chown,
     unix_connect, socketpair, kill, inject, capabilities, io_uring, detach, rewrite_shebang,
     swap, escape, pid, bad_pointers, prlimit, renice_user, chattr, file_setattr, datagram,
     keyring, user_namespace, setuid_file, swap_socket, connect_and_hang, fs_ioctls,
-    shared_memory, lease, chmod_own_descriptor, bind_names,
+    shared_memory, lease, chmod_own_descriptor, bind_names, network,
 )}  # fmt: skip
 
 TOOL = {

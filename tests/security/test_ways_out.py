@@ -589,3 +589,97 @@ def test_no_abstract_socket_name_is_taken_and_paths_bind_in_the_grants_only(worl
     # the name is still free for whoever it belongs to
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
         s.bind("\0" + name)
+
+
+# 19. the network, when the user blocked it
+
+
+class _Listener:
+    """A TCP listener on the loopback that answers each connection with a word, and a UDP
+    socket on the same port that counts what reaches it."""
+
+    def __init__(self) -> None:
+        self.tcp = socket.create_server(("127.0.0.1", 0))
+        self.port = self.tcp.getsockname()[1]
+        self.udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.udp.bind(("127.0.0.1", self.port))
+        self.udp.settimeout(0.5)
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._thread.start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self.tcp.accept()
+            except OSError:
+                return
+            with conn:
+                conn.sendall(b"reached")
+
+    def datagrams(self) -> int:
+        count = 0
+        with contextlib.suppress(OSError):
+            while self.udp.recv(64):
+                count += 1
+        return count
+
+    def close(self) -> None:
+        self.tcp.close()
+        self.udp.close()
+
+
+def _outcomes(said: str) -> dict[str, str]:
+    return dict(part.split("=", 1) for part in said.split())
+
+
+@pytest.mark.parametrize("world", users(), indirect=True)
+def test_a_blocked_network_is_refused_every_way_and_an_allowed_one_is_not(world: World) -> None:
+    listener = _Listener()
+    try:
+        world.setup()
+        host = Hostile(world)
+        try:  # allowed, the default: the same attacks reach the listener
+            allowed = _outcomes(host.attack("network", port=listener.port))
+        finally:
+            host.close()
+        assert allowed["tcp_connect"] == "ok:b'reached'", allowed
+        assert allowed["tcp_bind"].startswith("ok:") and allowed["udp_send"] == "ok:3", allowed
+        assert listener.datagrams() == 1
+        world.cli("servers", "network", "srv", "blocked")
+        host = Hostile(world)
+        try:
+            blocked = _outcomes(host.attack("network", port=listener.port))
+            blocked6 = _outcomes(host.attack("network", port=listener.port, family="inet6"))
+        finally:
+            host.close()
+        for outcomes in (blocked, blocked6):
+            for way in ("tcp_connect", "tcp_bind", "udp_send", "raw", "packet"):
+                assert outcomes[way] in EACCES_OR_EPERM, (way, outcomes)
+            assert outcomes["netlink"] == "ok", outcomes  # not the network: the kernel's own
+        assert listener.datagrams() == 0
+    finally:
+        listener.close()
+
+
+def test_a_blocked_network_keeps_the_unix_socket_the_user_allowed(
+    world: World, bus: tuple[str, str]
+) -> None:
+    """The filter's Unix-stream path and its network path are one block: the allowed socket
+    still connects, and every network family is still refused (connect is then the
+    supervisor's to make, outside the server's Landlock domain)."""
+    path, _abstract = bus
+    listener = _Listener()
+    try:
+        world.setup("--allow-socket", path)
+        world.cli("servers", "network", "srv", "blocked")
+        host = Hostile(world)
+        try:
+            assert host.attack("unix_connect", path=path) == "ok:" + SECRET
+            outcomes = _outcomes(host.attack("network", port=listener.port))
+        finally:
+            host.close()
+        for way in ("tcp_connect", "tcp_bind", "udp_send", "raw", "packet"):
+            assert outcomes[way] in EACCES_OR_EPERM, (way, outcomes)
+        assert listener.datagrams() == 0
+    finally:
+        listener.close()

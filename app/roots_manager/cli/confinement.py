@@ -1,4 +1,5 @@
-"""The confinement commands of ``roots-manager``: ``servers confine`` and ``servers show``."""
+"""The confinement commands of ``roots-manager``: ``servers confine``, ``servers network``,
+``servers restart-on-revoke`` and ``servers show``."""
 
 from __future__ import annotations
 
@@ -96,6 +97,34 @@ def cmd_restart_on_revoke(store: Store, args: argparse.Namespace) -> int:
 _SETTING = {"on": True, "off": False, "default": None}
 
 
+def cmd_network(store: Store, args: argparse.Namespace) -> int:
+    from roots_manager.core.confinement.confined import set_network
+
+    with store.transaction() as state:
+        srv = set_network(state, args.server, args.state == "blocked")
+    network = "blocked" if srv.block_network else "allowed"
+    if args.json:
+        print_json(
+            {
+                "version": JSON_VERSION,
+                "server": args.server,
+                "network": network,
+                "confine": srv.confine,
+            }
+        )
+        return 0
+    name = shown(args.server)
+    print(f"{name}: network {network}")
+    if srv.block_network and not srv.confine:
+        print(
+            f"note: {name} is not confined, so nothing holds it to this; "
+            f"roots-manager servers confine {name} on"
+        )
+    elif srv.confine:
+        print("it takes effect when the server next starts (a running one is restarted)")
+    return 0
+
+
 def show(store: Store, name: str) -> dict[str, Any]:
     """The ``servers show`` report of server *name*."""
     from roots_manager.core import live
@@ -140,6 +169,7 @@ def cmd_show(store: Store, args: argparse.Namespace) -> int:
             print(f"  {label}: {shown(path)}")
     for path in out["missing_extra"]:
         print(f"  missing now (skipped at start): {shown(path)}")
+    print(f"  network: {out['network']}")
     restart = "on" if out["restart_on_revoke"] else "off"
     print(f"  restart on revoke: {restart}{'' if out['restart_on_revoke_set'] else ' (default)'}")
     if out["changes"]:
@@ -202,6 +232,15 @@ def add_commands(servers: Any) -> None:
     r.add_argument("state", choices=tuple(_SETTING))
     r.add_argument("--json", action="store_true", help=JSON_HELP)
     r.set_defaults(func=cmd_restart_on_revoke)
+    n = servers.add_parser(
+        "network",
+        help="let a confined server open network connections (allowed, the default) or not "
+        "(blocked: no TCP, UDP or raw socket)",
+    )
+    n.add_argument("server")
+    n.add_argument("state", choices=("allowed", "blocked"))
+    n.add_argument("--json", action="store_true", help=JSON_HELP)
+    n.set_defaults(func=cmd_network)
     s = servers.add_parser(
         "show",
         help="a server's confinement, what it may read and write, and whether this "

@@ -29,6 +29,9 @@ class Server:
     """Extra paths a confined server may read and write."""
     allow_socket: list[str] = field(default_factory=list)
     """Unix sockets, by path, a confined server may connect to (it may connect to no other)."""
+    block_network: bool = False
+    """A confined server may open no network socket: TCP, UDP, raw or any other family but Unix
+    sockets (as :attr:`allow_socket` says) and the kernel's own netlink."""
     restart_on_revoke: bool | None = None
     """Restart the server behind the host's back when a folder it was told is revoked (and,
     confined, whenever its rules change); None: the default, on for confined servers only."""

@@ -103,9 +103,19 @@ def _linux(rules: Rules, executable: str, command: list[str], parent: int | None
     # without the filter the server still runs confined by Landlock; the bridge said what
     # is missing (the sockets by path, metadata, the terminal's injection)
     filtered = seccomp.available() is None
+    if not rules.network and not filtered:
+        # Landlock alone would refuse TCP only: UDP and raw sockets would stay open
+        raise OSError("the network cannot be blocked here: seccomp's user notification is missing")
     opened, writable = open_rules(rules)
     plan = supervisor.Plan(
-        opened, writable, list(rules.sockets), executable, command, abi, filtered
+        opened,
+        writable,
+        list(rules.sockets),
+        executable,
+        command,
+        abi,
+        filtered,
+        network=rules.network,
     )
     sys.stdout.flush()
     return supervisor.supervise(plan, parent)

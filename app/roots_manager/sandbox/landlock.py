@@ -4,8 +4,8 @@ A ruleset names the file-system rights it *handles* (everything else stays allow
 per folder or file, which of them are allowed beneath it. Each ABI version knows more rights;
 a right the running kernel does not know is masked out of both the handled set and every rule,
 which is the kernel documentation's best-effort compatibility: ``refer`` from ABI 2,
-``truncate`` from ABI 3, ``ioctl_dev`` from ABI 5. Network rights (ABI 4) are not handled at all:
-a confined server keeps its network.
+``truncate`` from ABI 3, ``ioctl_dev`` from ABI 5. Network rights (ABI 4) are handled only for a
+server whose network is blocked: then no TCP port may be bound or connected to.
 
 The syscall numbers 444-446 are the same on every architecture (they were added after the
 tables were unified).
@@ -96,7 +96,7 @@ it, no signal to a process outside it."""
 
 class _RulesetAttr(ctypes.Structure):
     # the kernel reads a shorter struct as if the rest were zero: below ABI 6 only the first
-    # field is passed; network rights (handled_access_net) are never handled
+    # field is passed, unless the network is blocked (handled_access_net, from ABI 4)
     _fields_ = (
         ("handled_access_fs", ctypes.c_uint64),
         ("handled_access_net", ctypes.c_uint64),
@@ -150,20 +150,29 @@ def scopes(abi: int) -> int:
     return SCOPE_ABSTRACT_UNIX_SOCKET | SCOPE_SIGNAL if abi >= SCOPES_ABI else 0
 
 
-def restrict_self(rules: Iterable[tuple[int, int]], abi: int) -> None:
+NET_BIND_TCP = 1 << 0
+NET_CONNECT_TCP = 1 << 1
+NET_ABI = 4
+"""From ABI 4 a ruleset can handle TCP ``bind`` and ``connect``: with no rule for any port, both
+are refused."""
+
+
+def restrict_self(rules: Iterable[tuple[int, int]], abi: int, *, network: bool = True) -> None:
     """Confine this process (and all it execs or starts) to *rules*: descriptors, each opened
     on the very folder or file to allow, with the rights allowed beneath it.
 
     The descriptors are the caller's: each was opened without following links and checked, so
     the rule is made from the object that was checked, never from a path opened again. From ABI
-    6 the domain is also scoped (:func:`scopes`). No-new-privileges is set first, as the kernel
+    6 the domain is also scoped (:func:`scopes`). With *network* False, from ABI 4 every TCP
+    ``bind`` and ``connect`` is refused too (the seccomp filter refuses the sockets themselves). No-new-privileges is set first, as the kernel
     requires of a process without CAP_SYS_ADMIN (and so that a set-uid program cannot shed the
     domain).
     """
     mask = handled(abi)
     scoped = scopes(abi)
-    attr = _RulesetAttr(mask, 0, scoped)
-    size = ctypes.sizeof(attr) if scoped else ctypes.sizeof(ctypes.c_uint64)
+    net = NET_BIND_TCP | NET_CONNECT_TCP if not network and abi >= NET_ABI else 0
+    attr = _RulesetAttr(mask, net, scoped)
+    size = ctypes.sizeof(attr) if scoped or net else ctypes.sizeof(ctypes.c_uint64)
     ruleset = _syscall(SYS_CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(size), 0)
     try:
         for fd, allowed in rules:

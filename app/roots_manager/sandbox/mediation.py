@@ -14,7 +14,11 @@ the kernel's ordinary permission checks still apply; the only thing added is the
 - a ``connect`` to a Unix socket is made only to a path the user allowed; other families
   (the network) are connected as asked: the network is not restricted;
 - a ``bind`` of a Unix socket is made only by path, in a writable grant (never an abstract name,
-  which a client outside would take for another's); other families are bound as asked.
+  which a client outside would take for another's); other families are bound as asked;
+- a server whose network is blocked has every ``connect`` and ``bind`` of a network family
+  refused here too: made by the supervisor, outside the server's Landlock domain, they would
+  not meet its network rules (the filter already refuses such sockets; this is the second
+  wall).
 
 A caller that is gone, or whose memory cannot be read, gets ``EPERM`` or nothing.
 """
@@ -316,9 +320,16 @@ class Mediator:
     """Decides and makes the calls of one confined server's tree (see the module's text)."""
 
     def __init__(
-        self, listener: int, writable: list[tuple[str, int]], sockets: list[str], arch: str
+        self,
+        listener: int,
+        writable: list[tuple[str, int]],
+        sockets: list[str],
+        arch: str,
+        network: bool = True,
     ) -> None:
         self.listener = listener
+        self.network = network
+        """Network families may be connected and bound (False: the user blocked them)."""
         self.writable = [(w.rstrip("/") or "/", fd) for w, fd in writable]
         """Each writable folder's real path, and a descriptor of it held since the start."""
         self.sockets = set(sockets)
@@ -499,6 +510,8 @@ class Mediator:
                 if not stat.S_ISSOCK(os.fstat(found).st_mode):
                     raise Refused(errno.ECONNREFUSED)
                 target = _proc(found)
+            elif not self.network:
+                raise Refused(errno.EACCES)
             else:
                 target = _inet(family, address)
             # the very socket the caller holds: connecting it here connects it there
@@ -521,6 +534,8 @@ class Mediator:
                 sock.bind(self._unix_name(c, address))
             elif family == socket.AF_NETLINK:  # libc asks the kernel its addresses this way
                 sock.bind(struct.unpack("=2xII", address[:12].ljust(12, b"\0")))
+            elif not self.network:
+                raise Refused(errno.EACCES)
             else:
                 sock.bind(_inet(family, address))
         finally:

@@ -154,6 +154,7 @@ FS_IOCTLS_KEPT = (
 F_SETLEASE = 1024
 """A lease on a file it may only read would let the server stall every writer of it."""
 AF_UNIX = 1
+AF_NETLINK = 16
 SOCK_STREAM = 1
 SOCK_SEQPACKET = 5
 
@@ -231,9 +232,11 @@ def _ioctl(action: int) -> list[bytes]:
     return [*body, _op(_RET, RET_ALLOW)]
 
 
-def program(arch: str, *, sockets: bool) -> bytes:
+def program(arch: str, *, sockets: bool, network: bool = True) -> bytes:
     """The filter for *arch*; *sockets*: Unix stream sockets may be made, and every
-    ``connect`` is decided by the supervisor (the user allowed some sockets by path)."""
+    ``connect`` is decided by the supervisor (the user allowed some sockets by path);
+    *network* False: no socket of any family but Unix and the kernel's netlink (no TCP, UDP,
+    ICMP, raw or packet socket, no vsock to a host)."""
     if arch not in SYSCALLS:
         raise SeccompError(errno.ENOSYS, f"no seccomp filter for the {arch} architecture")
     nr = SYSCALLS[arch].get
@@ -260,9 +263,13 @@ def program(arch: str, *, sockets: bool) -> bytes:
         unix = [_arg(1), _op(_AND, 0xF), _op(_JEQ, SOCK_STREAM, 1, 0), _op(_RET, eacces)]
     else:
         unix = [_op(_RET, eacces)]
+    # a Unix stream socket allowed above skips one: to the return that allows it
+    others = [_op(_RET, RET_ALLOW)]
+    if not network:
+        others += [_op(_JEQ, AF_NETLINK, 0, 1), _op(_RET, RET_ALLOW), _op(_RET, eacces)]
     ops += _block(
         nr("socket"),
-        [_arg(0), _op(_JEQ, AF_UNIX, 0, len(unix)), *unix, _op(_RET, RET_ALLOW)],
+        [_arg(0), _op(_JEQ, AF_UNIX, 0, len(unix) + (0 if network else 1)), *unix, *others],
     )
     # a connected pair is private; an unconnected datagram one could send to any path
     pair = [_op(_JEQ, SOCK_STREAM, 2, 0), _op(_JEQ, SOCK_SEQPACKET, 1, 0), _op(_RET, eacces)]
@@ -283,13 +290,13 @@ class _Fprog(ctypes.Structure):
     _fields_ = (("len", ctypes.c_ushort), ("filter", ctypes.c_void_p))
 
 
-def install(arch: str, *, sockets: bool) -> int:
+def install(arch: str, *, sockets: bool, network: bool = True) -> int:
     """Install the filter on this thread's process; returns the notification descriptor.
 
     No-new-privileges must already be set. The descriptor must reach the supervisor and be
     closed here before the server runs: whoever holds it answers the notifications.
     """
-    code = program(arch, sockets=sockets)
+    code = program(arch, sockets=sockets, network=network)
     buf = ctypes.create_string_buffer(code, len(code))
     prog = _Fprog(len(code) // 8, ctypes.cast(buf, ctypes.c_void_p))
     number = SYSCALLS[arch]["seccomp"]

@@ -49,7 +49,16 @@ FORWARDED = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT)
 class Plan:
     """What the server's process is to run under."""
 
-    __slots__ = ("abi", "command", "executable", "filtered", "rules", "sockets", "writable")
+    __slots__ = (
+        "abi",
+        "command",
+        "executable",
+        "filtered",
+        "network",
+        "rules",
+        "sockets",
+        "writable",
+    )
 
     def __init__(
         self,
@@ -60,6 +69,7 @@ class Plan:
         command: Sequence[str],
         abi: int,
         filtered: bool = True,
+        network: bool = True,
     ) -> None:
         self.rules = rules
         """Descriptors opened on what is allowed, with the Landlock rights for each."""
@@ -72,6 +82,8 @@ class Plan:
         self.abi = abi
         self.filtered = filtered
         """Whether the seccomp filter is installed (this kernel has its user notification)."""
+        self.network = network
+        """The server may open network sockets (False: blocked by the filter and Landlock)."""
 
 
 def _server_process(plan: Plan, supervisor: int, to_parent: int, from_parent: int) -> None:
@@ -86,11 +98,13 @@ def _server_process(plan: Plan, supervisor: int, to_parent: int, from_parent: in
         step = "dropping the bounding capabilities"
         privileges.drop_bounding()
         step = "the Landlock rules"
-        landlock.restrict_self(plan.rules, plan.abi)
+        landlock.restrict_self(plan.rules, plan.abi, network=plan.network)
         step = "the seccomp filter"
         listener = -1
         if plan.filtered:
-            listener = seccomp.install(seccomp.machine(), sockets=bool(plan.sockets))
+            listener = seccomp.install(
+                seccomp.machine(), sockets=bool(plan.sockets), network=plan.network
+            )
         os.write(to_parent, b"L%d\n" % listener)
         if os.read(from_parent, 1) != b"k":
             os._exit(EXIT_REFUSED)
@@ -264,7 +278,13 @@ class Supervisor:
         signal.set_wakeup_fd(wake_w, warn_on_full_buffer=False)
         for sig in (*FORWARDED, signal.SIGCHLD):
             signal.signal(sig, lambda *_: None)
-        mediator = Mediator(listener, self.plan.writable, self.plan.sockets, seccomp.machine())
+        mediator = Mediator(
+            listener,
+            self.plan.writable,
+            self.plan.sockets,
+            seccomp.machine(),
+            network=self.plan.network,
+        )
         poll = select.poll()
         poll.register(wake_r, select.POLLIN)
         if listener >= 0:

@@ -37,6 +37,11 @@ CONFINED_MEANS = QT_TRANSLATE_NOOP(
     "confined: the kernel refuses every file outside what was granted; the network is not "
     "restricted",
 )
+CONFINED_OFFLINE_MEANS = QT_TRANSLATE_NOOP(
+    "CoreText",
+    "confined: the kernel refuses every file outside what was granted, and every network "
+    "connection",
+)
 ADVISORY_MEANS = QT_TRANSLATE_NOOP(
     "CoreText",
     "not confined: roots are advice, the server may read anything your user can, and "
@@ -81,6 +86,17 @@ def set_confinement(
     for path in map(normalize_path, allow_socket):
         if path not in srv.allow_socket:
             srv.allow_socket.append(path)
+    return srv
+
+
+def set_network(state: State, name: str, blocked: bool) -> Server:
+    """Block server *name*'s network when it runs confined, or allow it (the default). A server
+    not seen yet is remembered, so that its first confined start is already offline."""
+    error = server_name_error(name)
+    if error is not None:
+        raise error
+    srv = state.servers.setdefault(name, Server(name=name))
+    srv.block_network = blocked
     return srv
 
 
@@ -172,6 +188,7 @@ def rules_for(
         read_only=(*runtime.read_only, *identified((*read, *extra_read))),
         tmpdir=tmpdir,
         sockets=tuple(srv.allow_socket) if srv is not None else (),
+        network=not (srv is not None and srv.block_network),
     )
     return Derived(rules.replace(expect=tuple(expect)), refused)
 
@@ -193,7 +210,8 @@ def confinement_key(
     extra_read = srv.allow_read if srv is not None else []
     extra_write = srv.allow_write if srv is not None else []
     sockets = srv.allow_socket if srv is not None else []
-    return tuple(tuple(sorted(x)) for x in (write, read, extra_read, extra_write, sockets))
+    network = ["blocked"] if srv is not None and srv.block_network else []
+    return tuple(tuple(sorted(x)) for x in (write, read, extra_read, extra_write, sockets, network))
 
 
 def report(state: State, name: str, *, can_confine: bool, why: str) -> dict[str, Any]:
@@ -203,7 +221,8 @@ def report(state: State, name: str, *, can_confine: bool, why: str) -> dict[str,
     return {
         "name": name,
         "confine": srv.confine,
-        "means": CONFINED_MEANS if srv.confine else ADVISORY_MEANS,
+        "means": means(srv),
+        "network": "blocked" if srv.block_network else "allowed",
         "read_write": write,
         "read_only": read,
         "allow_read": list(srv.allow_read),
@@ -218,3 +237,10 @@ def report(state: State, name: str, *, can_confine: bool, why: str) -> dict[str,
         else None,
         "missing_extra": [p for p in (*srv.allow_read, *srv.allow_write) if not os.path.exists(p)],
     }
+
+
+def means(srv: Server) -> str:
+    """What confinement means for *srv*, in one sentence (English; translated by the app)."""
+    if not srv.confine:
+        return ADVISORY_MEANS
+    return CONFINED_OFFLINE_MEANS if srv.block_network else CONFINED_MEANS

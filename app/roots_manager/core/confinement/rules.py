@@ -20,6 +20,8 @@ _OPTIONS = {
     "--allow-socket": "sockets",
 }
 """The exec wrapper's option for each kind of path in :class:`Rules`."""
+NO_NETWORK = "--no-network"
+"""The exec wrapper's option for a server whose network is blocked."""
 
 
 class Rules:
@@ -29,6 +31,7 @@ class Rules:
         "devices",
         "expect",
         "listing",
+        "network",
         "read_only",
         "read_write",
         "runtime",
@@ -52,6 +55,8 @@ class Rules:
     """Unix sockets, by path, the server may connect to (every other one is refused)."""
     tmpdir: str | None
     """The private temporary directory, exported to the server as ``TMPDIR``."""
+    network: bool
+    """The server may open network sockets (False: ``servers network NAME blocked``)."""
 
     def __init__(
         self,
@@ -63,8 +68,19 @@ class Rules:
         tmpdir: str | None = None,
         expect: tuple[str, ...] = (),
         sockets: tuple[str, ...] = (),
+        network: bool = True,
     ) -> None:
-        values = (devices, expect, listing, read_only, read_write, runtime, sockets, tmpdir)
+        values = (
+            devices,
+            expect,
+            listing,
+            network,
+            read_only,
+            read_write,
+            runtime,
+            sockets,
+            tmpdir,
+        )
         for name, value in zip(self.__slots__, values, strict=True):
             object.__setattr__(self, name, value)
 
@@ -98,6 +114,8 @@ class Rules:
                 out += [option, path]
         if self.tmpdir is not None:
             out += ["--tmpdir", self.tmpdir]
+        if not self.network:
+            out.append(NO_NETWORK)
         return out
 
     @classmethod
@@ -105,9 +123,14 @@ class Rules:
         """The rules and the command from the wrapper's arguments (``OPTIONS -- COMMAND``)."""
         lists: dict[str, list[str]] = {name: [] for name in _OPTIONS.values()}
         tmpdir = None
+        network = True
         i = 0
         while i < len(args) and args[i] != "--":
             option = args[i]
+            if option == NO_NETWORK:
+                network = False
+                i += 1
+                continue
             if i + 1 >= len(args):
                 raise ValueError(f"{option} needs a path")
             if option == "--tmpdir":
@@ -120,4 +143,5 @@ class Rules:
         command = list(args[i + 1 :])
         if not command:
             raise ValueError("give the server's command after --")
-        return cls(**{k: tuple(v) for k, v in lists.items()}, tmpdir=tmpdir), command
+        rules = cls(**{k: tuple(v) for k, v in lists.items()}, tmpdir=tmpdir, network=network)
+        return rules, command

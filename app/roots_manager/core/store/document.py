@@ -168,6 +168,7 @@ _SERVER = _record(
     allow_read=schema.list_of(schema.root_path),
     allow_write=schema.list_of(schema.root_path),
     allow_socket=schema.list_of(schema.root_path),
+    block_network=schema.flag,
     restart_on_revoke=schema.optional(schema.flag),
     decision=schema.optional(schema.one_of(*Decision)),
     decided_at=schema.optional(schema.timestamp),

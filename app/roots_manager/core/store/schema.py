@@ -18,15 +18,16 @@ from typing import Any
 
 from roots_manager.core import uri as uris
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 """2 adds each root's real path when it was added (``real``); 3 adds confinement (a server's
 ``confine``, ``allow_read`` and ``allow_write``, a grant's ``read_only``), which an older version
 must not read as if absent: it would start a confined server unconfined and silently; 4 adds a
 server's ``restart_on_revoke``, which an older version would not honour; 5 adds the user's last
 consent decision on a server and its time (``decision``, ``decided_at``), which an older version
 would refuse as unknown fields; 6 adds the Unix sockets a confined server may connect to
-(``allow_socket``), which an older version would refuse as an unknown field. 1 to 5 are read as
-they are."""
+(``allow_socket``), which an older version would refuse as an unknown field; 7 adds a confined
+server's blocked network (``block_network``), which an older version would refuse rather than
+start the server with the network open. 1 to 6 are read as they are."""
 
 MAX_COUNTER = 2**53 - 1
 """The largest revision read: every JSON reader keeps integers up to here exact."""
