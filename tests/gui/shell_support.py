@@ -52,14 +52,14 @@ def answer_message_box(
     """Answer the next modal message box with the button *choose* picks.
 
     Scheduled before the action that opens the box (whose exec() blocks); it polls for the box
-    and records its text and informative text in *seen*.
+    and records its title, text and informative text in *seen*.
     """
 
     def poll() -> None:
         box = QApplication.activeModalWidget()
         if isinstance(box, QMessageBox) and box.isVisible():
             if seen is not None:
-                seen.append(box.text() + "\n" + box.informativeText())
+                seen.append(box.windowTitle() + "\n" + box.text() + "\n" + box.informativeText())
             button = choose(box)
             assert button is not None, f"no such button in the box: {box.text()}"
             button.click()

@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QPushButton,
     QStyle,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -106,10 +105,10 @@ class RootsPanel(QWidget):
         self.detect_button.setIcon(
             action_icon("edit-find", QStyle.StandardPixmap.SP_FileDialogContentsView)
         )
-        self.recent_button = QToolButton(self)
-        self.recent_button.setText(self.tr("Rec&ent"))
+        # a push button with a menu, like its neighbours: the style leaves room for the
+        # menu's arrow (a tool button's instant popup draws it over the text)
+        self.recent_button = QPushButton(self.tr("Rec&ent"), self)
         self.recent_button.setAccessibleName(self.tr("Recent folders"))
-        self.recent_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.recent_menu = QMenu(self.tr("Recent folders"), self)
         self.recent_menu.aboutToShow.connect(lambda: self.fill_recent(self.recent_menu))
         self.recent_button.setMenu(self.recent_menu)
@@ -306,15 +305,16 @@ class RootsPanel(QWidget):
     def confirm_remove(self, roots: list[Root], losing: list[str]) -> bool:
         """Ask before removing *roots*; *losing* are the servers that lose access."""
         names = ", ".join(r.name for r in roots)
+        n = len(roots)
         if losing:
-            detail = self.tr("These servers will no longer be told about it: {servers}.").format(
-                servers=", ".join(map(visible, losing))
-            )
+            detail = self.tr(
+                "These servers will no longer be told about the %n root(s): {servers}.", "", n
+            ).format(servers=", ".join(map(visible, losing)))
         else:
-            detail = self.tr("No server is granted it now.")
+            detail = self.tr("No server is granted the %n root(s) now.", "", n)
         box = QMessageBox(
             QMessageBox.Icon.Question,
-            self.tr("Remove roots"),
+            self.tr("Remove %n root(s)", "", n),
             self.tr("Remove {names} from your roots?").format(names=names),
             QMessageBox.StandardButton.Cancel,
             self,
