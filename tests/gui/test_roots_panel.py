@@ -14,10 +14,11 @@ from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
 from roots_manager.gui.app import AppController, app_settings
 from roots_manager.gui.roots_model import AVAILABLE, GRANTED, NAME, PATH, RootsModel
+from roots_manager.gui.folder_dialog import start_folder
 from roots_manager.gui.roots_view import RootsPanel
 from roots_manager.gui.watcher import StoreWatcher
 from tests.conftest import run_cli
-from tests.gui.shell_support import answer_message_box, button_named, folders
+from tests.gui.shell_support import answer_folder_dialog, answer_message_box, button_named, folders
 
 
 @pytest.fixture
@@ -240,3 +241,22 @@ def test_the_recent_buttons_arrow_has_room_beside_its_text(panel: RootsPanel) ->
     assert button.width() >= text + arrow + margins, (button.width(), text, arrow, margins)
     # and it stands as tall as its neighbours
     assert button.height() == panel.rename_button.height()
+
+
+def test_the_folder_dialog_opens_at_home_then_next_to_the_folder_added_last(
+    panel: RootsPanel, store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (work,) = folders(tmp_path, "work")
+    a, b = folders(work, "alpha", "beta")
+    monkeypatch.chdir(b)  # wherever the app was started: not where the dialog opens
+    started: list[str] = []
+    answer_folder_dialog(a, started)
+    panel.add_folder()
+    assert started == [str(Path.home())]
+    assert [r.path for r in store.read().roots] == [str(a)]
+    answer_folder_dialog(b, started)
+    panel.add_folder()
+    assert started[1] == str(work)  # projects live side by side
+    # a folder whose parent has gone since gives the home folder again
+    assert start_folder([str(tmp_path / "gone" / "x"), str(a)]) == str(work)
+    assert start_folder([str(tmp_path / "gone" / "x")]) == str(Path.home())

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QItemSelection, QModelIndex, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QFontDatabase, QKeySequence, QShortcut, QShowEvent

@@ -9,7 +9,6 @@ from PySide6.QtCore import QPoint, QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QFileDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -25,6 +24,7 @@ from roots_manager.core.names import visible
 from roots_manager.core.roots import Root, broad_reason, normalize_path
 from roots_manager.core.store.state import State
 from roots_manager.gui.errors import error_text
+from roots_manager.gui.folder_dialog import pick_folder
 from roots_manager.gui.placeholder_view import PlaceholderTableView
 from roots_manager.gui.resources import action_icon
 from roots_manager.gui.roots_model import AVAILABLE, GRANTED, NAME, PATH, RootsModel
@@ -196,10 +196,7 @@ class RootsPanel(QWidget):
 
     def add_folder(self) -> None:
         """Ask for a folder with the native folder dialog and add it."""
-        # start next to the folder added last: projects tend to live side by side
-        recent = [os.path.dirname(p) for p in self.recent.paths()]
-        start = next((p for p in recent if os.path.isdir(p)), os.path.expanduser("~"))
-        path = QFileDialog.getExistingDirectory(self, self.tr("Add a folder as a root"), start)
+        path = pick_folder(self, self.tr("Add a folder as a root"), self.recent.paths())
         if path:
             self.add_paths([path])
 
