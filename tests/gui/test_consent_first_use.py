@@ -111,6 +111,13 @@ def test_first_run_prompt_can_add_a_folder_and_take_a_drop(
     dialog = open_dialog(app, qtbot)
     assert dialog.model.rowCount() == 0
     assert dialog.add_button.isVisible()
+    # no root yet, the welcome shown: the prompt opens below it, not over what it says
+    assert app.window is not None
+    welcome = app.window.welcome
+    assert welcome.isVisible()
+    below = welcome.mapToGlobal(QPoint(0, welcome.height())).y()
+    assert dialog.frameGeometry().top() >= below, (dialog.frameGeometry(), below)
+    assert dialog.screen().availableGeometry().contains(dialog.frameGeometry())
     assert "Add folder" in dialog.roots_label.text()
     # no bridge of it runs: the prompt says so rather than counting down nothing
     assert "is not waiting now" in dialog.wait_label.text()

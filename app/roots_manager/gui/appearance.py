@@ -54,7 +54,7 @@ def dark_palette() -> QPalette:
     palette = QPalette()
     for role, color in _ROLES_DARK.items():
         palette.setColor(role, color)
-    # disabled, yet readable: 3.9:1 on a button (120 gave 2.7:1, which read as missing)
+    # disabled, yet readable: 3.8:1 on a button (120 gave 2.7:1, which read as missing)
     dim = QColor(145, 145, 150)
     for role in (
         QPalette.ColorRole.WindowText,
