@@ -109,7 +109,7 @@ def test_remove_names_the_servers_that_lose_access(
     assert "files-server" in seen[0] and "notes" in seen[0]
     # one root is one root: the title and the sentence say so
     assert seen[0].startswith("Remove 1 root\n")
-    assert "told about this root: files-server, notes." in seen[0]
+    assert "told about 1 root: files-server, notes." in seen[0]
 
     answer_message_box(button_named("Remove"), seen)
     panel.remove_button.click()
@@ -126,7 +126,7 @@ def test_remove_names_the_servers_that_lose_access(
     answer_message_box(button_named("Cancel"), seen)
     panel.remove_button.click()
     assert seen[-1].startswith("Remove 3 roots\n")
-    assert "No server is granted these 3 roots now." in seen[-1]
+    assert "The 3 roots are granted to no server now." in seen[-1]
 
 
 def test_changes_made_elsewhere_show_at_once(panel: RootsPanel, tmp_path: Path, qtbot) -> None:  # type: ignore[no-untyped-def]

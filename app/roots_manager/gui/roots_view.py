@@ -305,10 +305,10 @@ class RootsPanel(QWidget):
         n = len(roots)
         if losing:
             detail = self.tr(
-                "These servers will no longer be told about the %n root(s): {servers}.", "", n
+                "These servers will no longer be told about %n root(s): {servers}.", "", n
             ).format(servers=", ".join(map(visible, losing)))
         else:
-            detail = self.tr("No server is granted the %n root(s) now.", "", n)
+            detail = self.tr("The %n root(s) are granted to no server now.", "", n)
         box = QMessageBox(
             QMessageBox.Icon.Question,
             self.tr("Remove %n root(s)", "", n),
