@@ -31,9 +31,7 @@ def test_every_template_is_reachable_and_formats() -> None:
         events.event(events.HANDSHAKE, "fs", "s", protocol="2025-03-26", injected={"roots": {}}),
         events.event(events.HANDSHAKE, "fs", "s", first_call_held=True, ms=52, roots_answered=True),
         events.event(events.HANDSHAKE, "fs", "s", first_call_held=True, ms=1000),
-        events.event(
-            events.HANDSHAKE, "fs", "s", method="notifications/initialized", held=True
-        ),
+        events.event(events.HANDSHAKE, "fs", "s", method="notifications/initialized", held=True),
         events.event(events.HANDSHAKE, "fs", "s", id=0, capabilities={}),
         events.event(events.ROOTS_ASKED, "fs", "s"),
         events.event(events.ROOTS_ASKED, "fs", "s", batch=True),
