@@ -13,8 +13,8 @@ from PySide6.QtWidgets import QLineEdit, QMenu, QStyle
 from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
 from roots_manager.gui.app import AppController, app_settings
-from roots_manager.gui.roots_model import AVAILABLE, GRANTED, NAME, PATH, RootsModel
 from roots_manager.gui.folder_dialog import start_folder
+from roots_manager.gui.roots_model import AVAILABLE, GRANTED, NAME, PATH, RootsModel
 from roots_manager.gui.roots_view import RootsPanel
 from roots_manager.gui.watcher import StoreWatcher
 from tests.conftest import run_cli

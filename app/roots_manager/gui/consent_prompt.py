@@ -9,7 +9,6 @@ from roots_manager.core.consent.questions import ConsentAnswer, ConsentQuestion,
 from roots_manager.core.paths import Layout
 from roots_manager.gui.consent_dialog import AddRoots, ConsentDialog
 
-
 GAP = 8
 """Pixels between the welcome and a consent dialog moved below it."""
 
