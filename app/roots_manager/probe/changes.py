@@ -5,8 +5,9 @@ bridge sees the change and sends ``list_changed`` (only to a server that fetched
 the last notice); whether the server asks again, and gets the new list, is read from the
 bridge's log. A server that asks only when a call needs its roots (``list_roots()`` in each
 tool) gets the changed list during the rows that follow, not right after the notice: that answer
-counts as the list given too. Under 2026-07-28 there is no notice: the next request that needs roots carries
-the new list (the bridge's ``mrtr-resolved`` events say which), so there is nothing to wait for.
+counts as the list given too. Under 2026-07-28 there is no notice: the next request that needs
+roots carries the new list (the bridge's ``mrtr-resolved`` events say which), so there is
+nothing to wait for.
 """
 
 from __future__ import annotations
