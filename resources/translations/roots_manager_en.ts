@@ -15,7 +15,7 @@
 <context>
     <name>DetectDialog</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/detect.py" line="+174"/>
+        <location filename="../../app/roots_manager/gui/detect.py" line="+182"/>
         <source>%p% (%n folder(s))</source>
         <translation>
             <numerusform>%p% (%n folder)</numerusform>
@@ -50,7 +50,7 @@
 <context>
     <name>LogPanel</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/log_view.py" line="+243"/>
+        <location filename="../../app/roots_manager/gui/log_view.py" line="+244"/>
         <source>Exported %n event(s) to {path}</source>
         <translation>
             <numerusform>Exported %n event to {path}</numerusform>
@@ -58,7 +58,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+144"/>
+        <location line="+149"/>
         <source>Showing {shown} of %n event(s)</source>
         <translation>
             <numerusform>Showing {shown} of %n event</numerusform>
@@ -82,6 +82,52 @@
         <translation>
             <numerusform>%n server waits for your decision</numerusform>
             <numerusform>%n servers wait for your decision</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ProbeDialog</name>
+    <message numerus="yes">
+        <location filename="../../app/roots_manager/gui/probe_dialog.py" line="+258"/>
+        <source>%n row(s) changed since the previous run ({when}, version {version})</source>
+        <translation>
+            <numerusform>%n row changed since the previous run ({when}, version {version})</numerusform>
+            <numerusform>%n rows changed since the previous run ({when}, version {version})</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>%n row(s) changed since the previous run ({when}, no version)</source>
+        <translation>
+            <numerusform>%n row changed since the previous run ({when}, no version)</numerusform>
+            <numerusform>%n rows changed since the previous run ({when}, no version)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>RootsPanel</name>
+    <message numerus="yes">
+        <location filename="../../app/roots_manager/gui/roots_view.py" line="+308"/>
+        <source>These servers will no longer be told about %n root(s): {servers}.</source>
+        <translation>
+            <numerusform>These servers will no longer be told about %n root: {servers}.</numerusform>
+            <numerusform>These servers will no longer be told about %n roots: {servers}.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>The %n root(s) are granted to no server now.</source>
+        <translation>
+            <numerusform>The %n root is granted to no server now.</numerusform>
+            <numerusform>The %n roots are granted to no server now.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>Remove %n root(s)</source>
+        <translation>
+            <numerusform>Remove %n root</numerusform>
+            <numerusform>Remove %n roots</numerusform>
         </translation>
     </message>
 </context>

@@ -4,7 +4,7 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="+384"/>
+        <location filename="../../app/roots_manager/gui/app.py" line="+389"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
@@ -813,7 +813,7 @@
 <context>
     <name>DetectDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/detect.py" line="+64"/>
+        <location filename="../../app/roots_manager/gui/detect.py" line="+65"/>
         <source>Detect projects</source>
         <translation>プロジェクトを検出</translation>
     </message>
@@ -843,7 +843,7 @@
         <translation>スキャンの進行状況</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+11"/>
         <source>Choose a folder and press Scan.</source>
         <translation>フォルダーを選んで「スキャン」を押してください。</translation>
     </message>
@@ -888,7 +888,7 @@
         <translation>{path} はフォルダーではありません。</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>Searching {path}…</source>
         <translation>{path} を検索中…</translation>
     </message>
@@ -1112,7 +1112,7 @@
 <context>
     <name>LogPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_view.py" line="+59"/>
+        <location filename="../../app/roots_manager/gui/log_view.py" line="+60"/>
         <source>Server filter</source>
         <translation>サーバーの絞り込み</translation>
     </message>
@@ -1221,14 +1221,14 @@
         <translation>そのイベントは絞り込みかクリアした表示で隠れています</translation>
     </message>
     <message numerus="yes">
-        <location line="+72"/>
+        <location line="+77"/>
         <source>Showing {shown} of %n event(s)</source>
         <translation>
             <numerusform>%n 件中 {shown} 件のイベントを表示</numerusform>
         </translation>
     </message>
     <message>
-        <location line="-301"/>
+        <location line="-306"/>
         <source>Cle&amp;ar view</source>
         <translation>表示をクリア(&amp;A)</translation>
     </message>
@@ -1273,7 +1273,7 @@
         <translation>{path} に書き込めませんでした: {error}</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/log_view.py" line="+101"/>
+        <location filename="../../app/roots_manager/gui/log_view.py" line="+106"/>
         <source>This event is no longer on disk.</source>
         <translation>このイベントはもうディスク上にありません。</translation>
     </message>
@@ -1351,7 +1351,7 @@
         <translation>プロトコル {protocol}、roots 機能を追加しました</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+12"/>
         <source>the server asked for its roots</source>
         <translation>サーバーがルートを尋ねました</translation>
     </message>
@@ -1386,7 +1386,17 @@
         <translation>1 件のルート: {paths}</translation>
     </message>
     <message>
-        <location line="-12"/>
+        <location line="-16"/>
+        <source>the host&apos;s initialized is held until the server has answered initialize</source>
+        <translation>ホストの initialized は、サーバーが initialize に答えるまで保留されています</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the host&apos;s handshake, no protocol version named yet</source>
+        <translation>ホストのハンドシェイク（プロトコルのバージョンはまだ示されていません）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>the host&apos;s first request waited {ms} ms for the server&apos;s roots</source>
         <translation>ホストの最初のリクエストは、サーバーがルートを受け取るまで {ms} ms 待ちました</translation>
     </message>
@@ -1949,13 +1959,22 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <source>{rows} rows in {seconds} s.</source>
         <translation>{rows} 行、{seconds} 秒。</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location line="+15"/>
-        <source>{rows} row(s) changed since the previous run ({when}, version {version})</source>
-        <translation>前回の実行（{when}、バージョン {version}）から {rows} 行が変わりました</translation>
+        <source>%n row(s) changed since the previous run ({when}, version {version})</source>
+        <translation>
+            <numerusform>前回の実行（{when}、バージョン {version}）から %n 行が変わりました</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>%n row(s) changed since the previous run ({when}, no version)</source>
+        <translation>
+            <numerusform>前回の実行（{when}、バージョンなし）から %n 行が変わりました</numerusform>
+        </translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+12"/>
         <source>yes</source>
         <translation>はい</translation>
     </message>
@@ -1970,7 +1989,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>未決定</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+16"/>
         <source>The server&apos;s own allowance is unknown (no {allow} in its command line): a refusal outside the root proves less.</source>
         <translation>サーバー自身の許可範囲は不明です（コマンドラインに {allow} がありません）。ルート外での拒否の証明力は下がります。</translation>
     </message>
@@ -1980,7 +1999,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>{when} の実行（バージョン {version}）との比較:</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+2"/>
+        <source>Compared with the run of {when} (no version):</source>
+        <translation>{when} の実行（バージョンなし）との比較:</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>No row changed its outcome.</source>
         <translation>結果が変わった行はありません。</translation>
     </message>
@@ -1988,7 +2012,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProbePlan</name>
     <message>
-        <location filename="../../app/roots_manager/core/probe/reasons.py" line="+373"/>
+        <location filename="../../app/roots_manager/core/probe/reasons.py" line="+371"/>
         <source>The server starts behind a private bridge over a scratch tree in a temporary folder, never your own folders or grants; {{allow}} in the command line stands for the tree&apos;s top. Its roots traffic shows in the log as {server}.</source>
         <translation>サーバーは一時フォルダーのスクラッチツリー上で、専用のブリッジの背後で起動します。あなたのフォルダーや許可には触れません。コマンドラインの {{allow}} はツリーの最上位を表します。ルートの通信はログに {server} として表示されます。</translation>
     </message>
@@ -2084,7 +2108,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProbeReading</name>
     <message>
-        <location line="-245"/>
+        <location line="-243"/>
         <source>not run: {detail}</source>
         <translation>未実行: {detail}</translation>
     </message>
@@ -2117,12 +2141,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProbeReason</name>
     <message>
-        <location line="-179"/>
-        <source>no row paired a working inside call ({inconclusive} row(s) inconclusive)</source>
-        <translation>ルート内で成功した呼び出しと対になった行がありません(決め手のない行 {inconclusive} 件)</translation>
-    </message>
-    <message>
-        <location line="+3"/>
+        <location line="-176"/>
         <source>outside targets worked: {rows}</source>
         <translation>ルート外の対象が成功しました: {rows}</translation>
     </message>
@@ -2132,8 +2151,13 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>ルート外の対象はすべて拒否されましたが、サーバー自身の許可範囲が不明なため(コマンドラインに {{allow}} がない)、ルート外での拒否はルートではなくコマンドラインによるものかもしれず、示すことは少なくなります</translation>
     </message>
     <message>
-        <location line="+6"/>
-        <source>every outside target was refused while its inside partner worked ({pairs} pair(s), {inconclusive} row(s) inconclusive)</source>
+        <location line="-4"/>
+        <source>no row paired a working inside call (inconclusive rows: {inconclusive})</source>
+        <translation>ルート内で成功した呼び出しと対になった行がありません(決め手のない行 {inconclusive} 件)</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>every outside target was refused while its inside partner worked (pairs: {pairs}, inconclusive rows: {inconclusive})</source>
         <translation>ルート外の対象はすべて拒否され、対になるルート内の呼び出しは成功しました({pairs} 組、決め手のない行 {inconclusive} 件)</translation>
     </message>
     <message>
@@ -2414,11 +2438,11 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+1"/>
-        <source>{tools} tool(s) to probe, {cells} call(s) planned</source>
+        <source>tools to probe: {tools}; calls planned: {cells}</source>
         <translation>プローブするツール {tools} 個、予定の呼び出し {cells} 回</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
         <source>{tool}: {target}</source>
         <translation>{tool}: {target}</translation>
     </message>
@@ -2583,7 +2607,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RootsPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/roots_view.py" line="+93"/>
+        <location filename="../../app/roots_manager/gui/roots_view.py" line="+92"/>
         <source>Workspace roots</source>
         <translation>ワークスペースのルート</translation>
     </message>
@@ -2594,12 +2618,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+1"/>
-        <location line="+105"/>
+        <location line="+102"/>
         <source>Add a folder as a root</source>
         <translation>フォルダーをルートとして追加</translation>
     </message>
     <message>
-        <location line="-100"/>
+        <location line="-97"/>
         <source>&amp;Detect projects…</source>
         <translation>プロジェクトを検出(&amp;D)…</translation>
     </message>
@@ -2609,8 +2633,8 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>フォルダー内のプロジェクトを検出</translation>
     </message>
     <message>
-        <location line="+7"/>
-        <location line="+2"/>
+        <location line="+8"/>
+        <location line="+1"/>
         <source>Recent folders</source>
         <translation>最近使ったフォルダー</translation>
     </message>
@@ -2626,12 +2650,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>選択したルートの名前を変更</translation>
     </message>
     <message>
-        <location line="-8"/>
+        <location line="-7"/>
         <source>Rec&amp;ent</source>
         <translation>最近(&amp;E)</translation>
     </message>
     <message>
-        <location line="-34"/>
+        <location line="-35"/>
         <source>No roots yet. Add the folders you work in with Add folder… or Detect projects…, or drop them here from your file manager.</source>
         <translation>まだルートがありません。作業するフォルダーを「フォルダーを追加…」や「プロジェクトを検出…」で追加するか、ファイルマネージャーからここにドロップしてください。</translation>
     </message>
@@ -2658,12 +2682,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+4"/>
-        <location line="+197"/>
+        <location line="+195"/>
         <source>Remove</source>
         <translation>削除</translation>
     </message>
     <message>
-        <location line="-191"/>
+        <location line="-189"/>
         <source>Rename</source>
         <translation>名前を変更</translation>
     </message>
@@ -2673,7 +2697,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>ルートとは、あなたが作業するフォルダーです。ファイルマネージャーからここにフォルダーをドロップし、どのサーバーにどれを見せるかを「サーバーと同意」タブで選びます。</translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+69"/>
         <source>It is your home folder. Every server you grant it to could be pointed at all your files: documents, keys, browser profiles and the rest.</source>
         <translation>これはホームフォルダーです。許可したサーバーはすべて、あなたのあらゆるファイル（書類、鍵、ブラウザーのプロファイルなど）に向けられる可能性があります。</translation>
     </message>
@@ -2717,20 +2741,26 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <source>Clear the list</source>
         <translation>一覧を消去</translation>
     </message>
-    <message>
-        <location line="+18"/>
-        <source>These servers will no longer be told about it: {servers}.</source>
-        <translation>次のサーバーにはもう知らされなくなります: {servers}。</translation>
+    <message numerus="yes">
+        <location line="+20"/>
+        <source>These servers will no longer be told about %n root(s): {servers}.</source>
+        <translation>
+            <numerusform>次のサーバーには %n 件のルートがもう知らされなくなります: {servers}。</numerusform>
+        </translation>
     </message>
-    <message>
-        <location line="+4"/>
-        <source>No server is granted it now.</source>
-        <translation>現在、これを許可されているサーバーはありません。</translation>
-    </message>
-    <message>
+    <message numerus="yes">
         <location line="+3"/>
-        <source>Remove roots</source>
-        <translation>ルートを削除</translation>
+        <source>The %n root(s) are granted to no server now.</source>
+        <translation>
+            <numerusform>現在、%n 件のルートを許可されているサーバーはありません。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>Remove %n root(s)</source>
+        <translation>
+            <numerusform>%n 件のルートを削除</numerusform>
+        </translation>
     </message>
     <message>
         <location line="+1"/>

@@ -4,7 +4,7 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="+384"/>
+        <location filename="../../app/roots_manager/gui/app.py" line="+389"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
@@ -813,7 +813,7 @@
 <context>
     <name>DetectDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/detect.py" line="+64"/>
+        <location filename="../../app/roots_manager/gui/detect.py" line="+65"/>
         <source>Detect projects</source>
         <translation>检测项目</translation>
     </message>
@@ -843,7 +843,7 @@
         <translation>扫描进度</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+11"/>
         <source>Choose a folder and press Scan.</source>
         <translation>选择一个文件夹，然后点击“扫描”。</translation>
     </message>
@@ -888,7 +888,7 @@
         <translation>{path} 不是文件夹。</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>Searching {path}…</source>
         <translation>正在搜索 {path}…</translation>
     </message>
@@ -1112,7 +1112,7 @@
 <context>
     <name>LogPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_view.py" line="+59"/>
+        <location filename="../../app/roots_manager/gui/log_view.py" line="+60"/>
         <source>Server filter</source>
         <translation>服务器筛选</translation>
     </message>
@@ -1221,14 +1221,14 @@
         <translation>该事件被筛选条件或已清空的视图隐藏了</translation>
     </message>
     <message numerus="yes">
-        <location line="+72"/>
+        <location line="+77"/>
         <source>Showing {shown} of %n event(s)</source>
         <translation>
             <numerusform>显示 %n 个事件中的 {shown} 个</numerusform>
         </translation>
     </message>
     <message>
-        <location line="-301"/>
+        <location line="-306"/>
         <source>Cle&amp;ar view</source>
         <translation>清空视图(&amp;A)</translation>
     </message>
@@ -1273,7 +1273,7 @@
         <translation>无法写入 {path}：{error}</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/log_view.py" line="+101"/>
+        <location filename="../../app/roots_manager/gui/log_view.py" line="+106"/>
         <source>This event is no longer on disk.</source>
         <translation>此事件已不在磁盘上。</translation>
     </message>
@@ -1351,7 +1351,7 @@
         <translation>协议 {protocol}，已添加 roots 能力</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+12"/>
         <source>the server asked for its roots</source>
         <translation>服务器请求了它的根目录</translation>
     </message>
@@ -1386,7 +1386,17 @@
         <translation>1 个根目录：{paths}</translation>
     </message>
     <message>
-        <location line="-12"/>
+        <location line="-16"/>
+        <source>the host&apos;s initialized is held until the server has answered initialize</source>
+        <translation>主机的 initialized 被暂留，直到服务器答复 initialize</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the host&apos;s handshake, no protocol version named yet</source>
+        <translation>主机的握手，尚未指明协议版本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>the host&apos;s first request waited {ms} ms for the server&apos;s roots</source>
         <translation>主机的第一个请求等待了 {ms} 毫秒，直到服务器取得其根目录</translation>
     </message>
@@ -1949,13 +1959,22 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <source>{rows} rows in {seconds} s.</source>
         <translation>{rows} 行，用时 {seconds} 秒。</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location line="+15"/>
-        <source>{rows} row(s) changed since the previous run ({when}, version {version})</source>
-        <translation>自上次运行（{when}，版本 {version}）以来有 {rows} 行发生变化</translation>
+        <source>%n row(s) changed since the previous run ({when}, version {version})</source>
+        <translation>
+            <numerusform>自上次运行（{when}，版本 {version}）以来有 %n 行发生变化</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>%n row(s) changed since the previous run ({when}, no version)</source>
+        <translation>
+            <numerusform>自上次运行（{when}，无版本）以来有 %n 行发生变化</numerusform>
+        </translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+12"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
@@ -1970,7 +1989,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>未定</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+16"/>
         <source>The server&apos;s own allowance is unknown (no {allow} in its command line): a refusal outside the root proves less.</source>
         <translation>服务器自身允许的范围未知（其命令行中没有 {allow}）：根外的拒绝证明力较弱。</translation>
     </message>
@@ -1980,7 +1999,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>与 {when} 的运行（版本 {version}）相比：</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+2"/>
+        <source>Compared with the run of {when} (no version):</source>
+        <translation>与 {when} 的运行（无版本）相比：</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>No row changed its outcome.</source>
         <translation>没有哪一行的结果发生变化。</translation>
     </message>
@@ -1988,7 +2012,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProbePlan</name>
     <message>
-        <location filename="../../app/roots_manager/core/probe/reasons.py" line="+373"/>
+        <location filename="../../app/roots_manager/core/probe/reasons.py" line="+371"/>
         <source>The server starts behind a private bridge over a scratch tree in a temporary folder, never your own folders or grants; {{allow}} in the command line stands for the tree&apos;s top. Its roots traffic shows in the log as {server}.</source>
         <translation>服务器在临时文件夹中的草稿树上、在专用桥接之后启动,绝不涉及你自己的文件夹或授权;命令行中的 {{allow}} 代表该树的顶层。它的根通信在日志中显示为 {server}。</translation>
     </message>
@@ -2084,7 +2108,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProbeReading</name>
     <message>
-        <location line="-245"/>
+        <location line="-243"/>
         <source>not run: {detail}</source>
         <translation>未运行:{detail}</translation>
     </message>
@@ -2117,12 +2141,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProbeReason</name>
     <message>
-        <location line="-179"/>
-        <source>no row paired a working inside call ({inconclusive} row(s) inconclusive)</source>
-        <translation>没有任何行与根内成功的调用配对({inconclusive} 行无定论)</translation>
-    </message>
-    <message>
-        <location line="+3"/>
+        <location line="-176"/>
         <source>outside targets worked: {rows}</source>
         <translation>根外目标成功了:{rows}</translation>
     </message>
@@ -2132,8 +2151,13 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>根外目标全部被拒绝,但服务器自身的许可范围未知(命令行中没有 {{allow}}),因此根外的拒绝可能来自命令行而非根:说明得更少</translation>
     </message>
     <message>
-        <location line="+6"/>
-        <source>every outside target was refused while its inside partner worked ({pairs} pair(s), {inconclusive} row(s) inconclusive)</source>
+        <location line="-4"/>
+        <source>no row paired a working inside call (inconclusive rows: {inconclusive})</source>
+        <translation>没有任何行与根内成功的调用配对({inconclusive} 行无定论)</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>every outside target was refused while its inside partner worked (pairs: {pairs}, inconclusive rows: {inconclusive})</source>
         <translation>根外目标全部被拒绝,而其根内配对调用成功({pairs} 对,{inconclusive} 行无定论)</translation>
     </message>
     <message>
@@ -2414,11 +2438,11 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+1"/>
-        <source>{tools} tool(s) to probe, {cells} call(s) planned</source>
+        <source>tools to probe: {tools}; calls planned: {cells}</source>
         <translation>要探测 {tools} 个工具,计划调用 {cells} 次</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
         <source>{tool}: {target}</source>
         <translation>{tool}:{target}</translation>
     </message>
@@ -2583,7 +2607,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RootsPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/roots_view.py" line="+93"/>
+        <location filename="../../app/roots_manager/gui/roots_view.py" line="+92"/>
         <source>Workspace roots</source>
         <translation>工作区根目录</translation>
     </message>
@@ -2594,12 +2618,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+1"/>
-        <location line="+105"/>
+        <location line="+102"/>
         <source>Add a folder as a root</source>
         <translation>将文件夹添加为根目录</translation>
     </message>
     <message>
-        <location line="-100"/>
+        <location line="-97"/>
         <source>&amp;Detect projects…</source>
         <translation>检测项目(&amp;D)…</translation>
     </message>
@@ -2609,8 +2633,8 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>在文件夹中检测项目</translation>
     </message>
     <message>
-        <location line="+7"/>
-        <location line="+2"/>
+        <location line="+8"/>
+        <location line="+1"/>
         <source>Recent folders</source>
         <translation>最近的文件夹</translation>
     </message>
@@ -2626,12 +2650,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>重命名所选根目录</translation>
     </message>
     <message>
-        <location line="-8"/>
+        <location line="-7"/>
         <source>Rec&amp;ent</source>
         <translation>最近(&amp;E)</translation>
     </message>
     <message>
-        <location line="-34"/>
+        <location line="-35"/>
         <source>No roots yet. Add the folders you work in with Add folder… or Detect projects…, or drop them here from your file manager.</source>
         <translation>还没有根目录。请用“添加文件夹…”或“检测项目…”添加你工作的文件夹，或从文件管理器把它们拖放到这里。</translation>
     </message>
@@ -2658,12 +2682,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+4"/>
-        <location line="+197"/>
+        <location line="+195"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location line="-191"/>
+        <location line="-189"/>
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
@@ -2673,7 +2697,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>根目录是你工作的文件夹。从文件管理器把文件夹拖放到这里，然后在“服务器与授权”标签页中选择哪个服务器可以看到哪些。</translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+69"/>
         <source>It is your home folder. Every server you grant it to could be pointed at all your files: documents, keys, browser profiles and the rest.</source>
         <translation>这是你的主文件夹。你授权的每个服务器都可能被引向你的所有文件：文档、密钥、浏览器配置文件等等。</translation>
     </message>
@@ -2717,20 +2741,26 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <source>Clear the list</source>
         <translation>清除列表</translation>
     </message>
-    <message>
-        <location line="+18"/>
-        <source>These servers will no longer be told about it: {servers}.</source>
-        <translation>以下服务器将不再得知它：{servers}。</translation>
+    <message numerus="yes">
+        <location line="+20"/>
+        <source>These servers will no longer be told about %n root(s): {servers}.</source>
+        <translation>
+            <numerusform>以下服务器将不再得知这 %n 个根目录：{servers}。</numerusform>
+        </translation>
     </message>
-    <message>
-        <location line="+4"/>
-        <source>No server is granted it now.</source>
-        <translation>目前没有服务器获得它的授权。</translation>
-    </message>
-    <message>
+    <message numerus="yes">
         <location line="+3"/>
-        <source>Remove roots</source>
-        <translation>移除根目录</translation>
+        <source>The %n root(s) are granted to no server now.</source>
+        <translation>
+            <numerusform>目前没有服务器获得这 %n 个根目录的授权。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>Remove %n root(s)</source>
+        <translation>
+            <numerusform>移除 %n 个根目录</numerusform>
+        </translation>
     </message>
     <message>
         <location line="+1"/>

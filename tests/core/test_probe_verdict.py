@@ -43,7 +43,7 @@ def test_a_row_whose_inside_failed_proves_nothing() -> None:
     assert broken.reading == "inconclusive: the tool failed inside too"
     found = verdict([broken], ALL_TRAFFIC, allowance_known=True)
     assert found["enforces_roots"].value is None
-    assert "1 row(s) inconclusive" in found["enforces_roots"].reason
+    assert "(inconclusive rows: 1)" in found["enforces_roots"].reason
 
 
 def test_a_boundary_held_in_every_pair_is_enforcement_only_with_a_known_allowance() -> None:

@@ -236,7 +236,7 @@ def test_saved_tables_are_listed_newest_first_and_compared(layout: Layout) -> No
     assert ("read_file", "sibling") not in moved
     assert compared["verdict"]["prefix_bug"] == {"old": False, "new": True}
     text = run_cli("probe", "--compare", "pup").stdout
-    assert "read_file" in text and "verdict prefix_bug: False -> True" in text
+    assert "read_file" in text and "\nprefix_bug: no -> yes: " in text
     shown = run_cli("probe", "--history", "pup").stdout
     assert shown.count("--1.0.0.json") == 2
     # the probe's own roots never reached the user's store

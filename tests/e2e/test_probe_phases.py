@@ -189,6 +189,55 @@ def test_the_same_server_over_the_handshake_asks_for_roots_at_each_call() -> Non
     assert reasks["value"] is False and reasks["code"] == "did_not_reask_took_effect"
     new = [r for r in doc["rows"] if r["target_kind"] == "new_root"]
     assert new and all(r["inside"]["outcome"] == "worked" for r in new)
+    # it was given the added and the empty list when a row's call asked for them, not right
+    # after the notice: that counts, and a server refused in every row after the empty list
+    # does not keep its roots (not "undecided: the server never asked")
+    assert doc["traffic"] == {
+        "asked_at_start": True,
+        "notice_sent": True,
+        "asked_after_notice": False,
+        "empty_notice_sent": True,
+        "asked_for_empty_list": True,
+        "added_notice_sent": True,
+        "asked_after_added": True,
+        "modern": False,
+    }
+    after = [r for r in doc["rows"] if r["target_kind"] == "after_empty_list"]
+    assert after and all(r["outside"]["outcome"] == "refused" for r in after)
+    keeps = doc["verdict_details"]["keeps_roots_after_empty_list"]
+    assert keeps["value"] is False and keeps["code"] == "refused_after_empty", keeps
+    assert keeps["phase"] == "emptied"
+    # the added root was reachable once it was given: it keeps every root of its list
+    first = doc["verdict_details"]["first_root_only"]
+    assert first["value"] is False and first["code"] == "second_root_reachable_both", first
+
+
+def test_a_comparison_is_worded_like_the_report(layout: Layout) -> None:
+    run_cli("probe", "--save", "--server", "lazy", "--", sys.executable, str(MODERN_SERVER))
+    (saved,) = (layout.probes / "lazy").iterdir()
+    # the table this server got before the probe counted a list given when a call asked for
+    # it: the same rows, an undecided verdict on the empty list, an earlier time
+    doc = json.loads(saved.read_text(encoding="utf-8"))
+    assert doc["server"]["version"] == ""
+    doc["verdict"]["keeps_roots_after_empty_list"] = None
+    doc["verdict_details"]["keeps_roots_after_empty_list"] = {
+        "value": None,
+        "code": "never_got_empty_list",
+        "params": {},
+        "phase": None,
+    }
+    doc["started_at"] = "2026-01-01T00:00:00+00:00"
+    older = saved.with_name("20260101T000000Z--unknown.json")
+    older.write_text(json.dumps(doc), encoding="utf-8")
+    text = run_cli("probe", "--compare", "lazy").stdout.splitlines()
+    assert text[0].startswith("no version (2026-01-01T00:00:00+00:00) -> no version (")
+    assert text[1] == "no row changed its outcome"
+    assert text[2].startswith("keeps_roots_after_empty_list: undecided -> no: ")
+    assert len(text) == 3, text
+    # nothing moved at all: both lines say so, with no table header
+    older.write_text(saved.read_text(encoding="utf-8"), encoding="utf-8")
+    same = run_cli("probe", "--compare", "lazy").stdout.splitlines()
+    assert same[1:] == ["no row changed its outcome"], same
 
 
 def test_a_server_that_does_not_speak_2026_07_28_is_told_apart_from_one_that_failed(

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QAbstractButton, QApplication, QMessageBox, QWidget
+from PySide6.QtWidgets import QAbstractButton, QApplication, QFileDialog, QMessageBox, QWidget
 
 from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
@@ -52,17 +52,34 @@ def answer_message_box(
     """Answer the next modal message box with the button *choose* picks.
 
     Scheduled before the action that opens the box (whose exec() blocks); it polls for the box
-    and records its text and informative text in *seen*.
+    and records its title, text and informative text in *seen*.
     """
 
     def poll() -> None:
         box = QApplication.activeModalWidget()
         if isinstance(box, QMessageBox) and box.isVisible():
             if seen is not None:
-                seen.append(box.text() + "\n" + box.informativeText())
+                seen.append(box.windowTitle() + "\n" + box.text() + "\n" + box.informativeText())
             button = choose(box)
             assert button is not None, f"no such button in the box: {box.text()}"
             button.click()
+            return
+        QTimer.singleShot(20, poll)
+
+    QTimer.singleShot(0, poll)
+
+
+def answer_folder_dialog(folder: Path, started: list[str]) -> None:
+    """Answer the next folder dialog (Qt's own, as on the offscreen platform) with *folder*;
+    the folder it opened in is recorded in *started*."""
+
+    def poll() -> None:
+        dialog = QApplication.activeModalWidget()
+        if isinstance(dialog, QFileDialog) and dialog.isVisible():
+            started.append(dialog.directory().absolutePath())
+            dialog.setDirectory(str(folder.parent))
+            dialog.selectFile(str(folder))
+            dialog.accept()
             return
         QTimer.singleShot(20, poll)
 

@@ -20,7 +20,7 @@ from roots_manager.core.store.file import Store
 from roots_manager.gui.app import AppController
 from roots_manager.gui.consent_dialog import ConsentDialog
 from tests.gui.bridge_host import BridgeHost, events_of
-from tests.gui.shell_support import folders
+from tests.gui.shell_support import answer_folder_dialog, folders
 
 WAIT_MS = 30_000
 
@@ -111,15 +111,23 @@ def test_first_run_prompt_can_add_a_folder_and_take_a_drop(
     dialog = open_dialog(app, qtbot)
     assert dialog.model.rowCount() == 0
     assert dialog.add_button.isVisible()
+    # no root yet, the welcome shown: the prompt opens below it, not over what it says
+    assert app.window is not None
+    welcome = app.window.welcome
+    assert welcome.isVisible()
+    below = welcome.mapToGlobal(QPoint(0, welcome.height())).y()
+    assert dialog.frameGeometry().top() >= below, (dialog.frameGeometry(), below)
+    assert dialog.screen().availableGeometry().contains(dialog.frameGeometry())
     assert "Add folder" in dialog.roots_label.text()
     # no bridge of it runs: the prompt says so rather than counting down nothing
     assert "is not waiting now" in dialog.wait_label.text()
 
-    monkeypatch.setattr(
-        "roots_manager.gui.consent_dialog.QFileDialog.getExistingDirectory",
-        lambda *a, **k: str(picked),
-    )
+    # the folder dialog opens in the home folder, not wherever the app was started from
+    started: list[str] = []
+    monkeypatch.chdir(tmp_path)
+    answer_folder_dialog(picked, started)
     dialog.add_button.click()
+    assert started == [str(Path.home())]
     assert [r.path for r in store.read().roots] == [str(picked)]
     assert dialog.model.rowCount() == 1
     assert dialog.checked_root_ids() == [store.read().roots[0].id]

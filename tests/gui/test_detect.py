@@ -4,12 +4,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtWidgets import QListView, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from roots_manager.core.store.file import Store
 from roots_manager.gui.app import AppController
 from roots_manager.gui.detect import DetectDialog
 from tests.core.test_projects import make_tree
+
+
+def _text_left(view: QListView, index: QModelIndex) -> int:
+    """Where the style puts the text of *index*'s row, as the view's delegate lays it out."""
+    option = QStyleOptionViewItem()
+    option.initFrom(view)
+    option.rect = view.visualRect(index)
+    QStyledItemDelegate().initStyleOption(option, index)
+    style = view.style()
+    return style.subElementRect(QStyle.SubElement.SE_ItemViewItemText, option, view).left()
 
 
 def test_detect_scans_in_the_background_and_adds_the_ticked_projects(
@@ -24,10 +35,13 @@ def test_detect_scans_in_the_background_and_adds_the_ticked_projects(
     dialog = window.detect_projects()
     qtbot.waitExposed(dialog)
     dialog.folder.setText(str(tree))
+    # no empty bar before the scan (it would look like a field), its room kept all the same
+    assert dialog.progress.isHidden() and dialog.progress.sizePolicy().retainSizeWhenHidden()
     with qtbot.waitSignal(dialog.scan_finished, timeout=30_000) as done:
         dialog.scan_button.click()
     result = done.args[0]
     assert not result.cancelled
+    assert dialog.progress.isVisible()
     assert dialog.model.rowCount() == len(projects)
     assert dialog.progress.value() == dialog.progress.maximum()
     assert not dialog.add_button.isEnabled()  # nothing is ticked for the user
@@ -37,6 +51,11 @@ def test_detect_scans_in_the_background_and_adds_the_ticked_projects(
         if not dialog.model.item(r).isEnabled()
     ]
     assert len(existing) == 1 and "already a root" in existing[0].text()
+    # its text starts where the others' do: it has a box too, ticked and greyed
+    lefts = {_text_left(dialog.list, dialog.model.index(r, 0)) for r in range(len(projects))}
+    assert len(lefts) == 1, lefts
+    assert existing[0].checkState() == Qt.CheckState.Checked
+    assert not existing[0].flags() & Qt.ItemFlag.ItemIsEnabled
 
     wanted = {str(projects["git"]), str(projects["rust"])}
     for r in range(dialog.model.rowCount()):

@@ -31,6 +31,8 @@ def test_every_template_is_reachable_and_formats() -> None:
         events.event(events.HANDSHAKE, "fs", "s", protocol="2025-03-26", injected={"roots": {}}),
         events.event(events.HANDSHAKE, "fs", "s", first_call_held=True, ms=52, roots_answered=True),
         events.event(events.HANDSHAKE, "fs", "s", first_call_held=True, ms=1000),
+        events.event(events.HANDSHAKE, "fs", "s", method="notifications/initialized", held=True),
+        events.event(events.HANDSHAKE, "fs", "s", id=0, capabilities={}),
         events.event(events.ROOTS_ASKED, "fs", "s"),
         events.event(events.ROOTS_ASKED, "fs", "s", batch=True),
         events.event(events.ROOTS_ASKED, "fs", "s", held=True),
@@ -61,6 +63,11 @@ def test_every_template_is_reachable_and_formats() -> None:
     )
     used = {events.summary_parts(rec)[0] for rec in samples}
     assert used == set(events.SUMMARY_TEMPLATES)
+    # the host's early initialized, held, has no protocol: it is not "protocol ?"
+    held = next(rec for rec in samples if rec.get("held") and rec["kind"] == events.HANDSHAKE)
+    assert events.summarize(held) == (
+        "the host's initialized is held until the server has answered initialize"
+    )
     [wait] = [rec for rec in samples if rec["kind"] == events.CONSENT_WAIT]
     assert events.summarize(wait) == "waiting up to 30 s for your decision in the desktop app"
 

@@ -294,6 +294,19 @@ def test_the_timeline_shows_each_servers_marks_and_a_click_selects_the_event(
         panel.text_edit.returnPressed.emit()
         assert not panel.select_index_row(3)
         assert "hidden" in panel.status.text()
+        # an event selected, then a hidden one's mark clicked: the pane shows the one clicked,
+        # not the JSON of the one selected before
+        panel.text_edit.clear()
+        panel.server_box.setCurrentIndex(panel.server_box.findData("fs"))
+        qtbot.waitUntil(lambda: panel.model.rowCount() == 3, timeout=WAIT_MS)
+        panel.table.selectRow(0)
+        assert json.loads(panel.detail.toPlainText())["kind"] == events.ROOTS_ASKED
+        assert not panel.select_index_row(3)
+        assert json.loads(panel.detail.toPlainText())["kind"] == events.LIST_CHANGED_SENT
+        assert not panel.table.selectionModel().selectedRows()
+        panel.table.selectRow(1)
+        panel.table.clearSelection()  # and a cleared selection leaves the pane empty
+        assert panel.detail.toPlainText() == ""
     finally:
         panel.stop()
 

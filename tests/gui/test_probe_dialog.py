@@ -87,7 +87,9 @@ def test_a_run_fills_the_matrix_shows_the_verdict_and_keeps_the_table(
     with qtbot.waitSignal(dialog.run_finished, timeout=RUN_LIMIT):
         dialog.start()
     assert len(list((layout.probes / "pup").glob("*.json"))) == 2
-    assert dialog.changes.isVisible() and "0 row(s) changed" in dialog.changes.text()
+    assert dialog.changes.isVisible()
+    assert "0 rows changed since the previous run (" in dialog.changes.text()
+    assert ", version 1.0.0)" in dialog.changes.text()
     dialog.show_changes()
     assert "No row changed its outcome." in dialog.raw.toPlainText()
 

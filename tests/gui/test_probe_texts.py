@@ -45,9 +45,7 @@ def test_untranslated_the_gui_words_them_as_the_cli_does() -> None:
     f = Finding(False, Reason.OUTSIDE_WORKED, {"rows": "read_file (sibling)"}, early=True)
     assert probe_texts.reason_text(f) == f.reason
     status = Status(Step.PLANNED, {"tools": 2, "cells": 30, "plan": []})
-    assert (
-        probe_texts.status_text(status) == status.text == "2 tool(s) to probe, 30 call(s) planned"
-    )
+    assert probe_texts.status_text(status) == status.text == "tools to probe: 2; calls planned: 30"
 
 
 @contextmanager

@@ -8,16 +8,17 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
-from PySide6.QtWidgets import QLineEdit, QMenu
+from PySide6.QtWidgets import QLineEdit, QMenu, QStyle
 
 from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
 from roots_manager.gui.app import AppController, app_settings
+from roots_manager.gui.folder_dialog import start_folder
 from roots_manager.gui.roots_model import AVAILABLE, GRANTED, NAME, PATH, RootsModel
 from roots_manager.gui.roots_view import RootsPanel
 from roots_manager.gui.watcher import StoreWatcher
 from tests.conftest import run_cli
-from tests.gui.shell_support import answer_message_box, button_named, folders
+from tests.gui.shell_support import answer_folder_dialog, answer_message_box, button_named, folders
 
 
 @pytest.fixture
@@ -106,6 +107,9 @@ def test_remove_names_the_servers_that_lose_access(
     panel.remove_button.click()
     assert len(store.read().roots) == 2
     assert "files-server" in seen[0] and "notes" in seen[0]
+    # one root is one root: the title and the sentence say so
+    assert seen[0].startswith("Remove 1 root\n")
+    assert "told about 1 root: files-server, notes." in seen[0]
 
     answer_message_box(button_named("Remove"), seen)
     panel.remove_button.click()
@@ -114,6 +118,15 @@ def test_remove_names_the_servers_that_lose_access(
     assert state.grants == []
     assert panel.model.rowCount() == 1
     assert str(a) in panel.recent.paths()
+
+    c, d = folders(tmp_path, "gamma", "delta")
+    panel.add_paths([str(c), str(d)])
+    qtbot.waitUntil(lambda: panel.model.rowCount() == 3)
+    panel.table.selectAll()
+    answer_message_box(button_named("Cancel"), seen)
+    panel.remove_button.click()
+    assert seen[-1].startswith("Remove 3 roots\n")
+    assert "The 3 roots are granted to no server now." in seen[-1]
 
 
 def test_changes_made_elsewhere_show_at_once(panel: RootsPanel, tmp_path: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
@@ -216,3 +229,34 @@ def test_recent_folders_menu_adds_a_removed_folder_back(
     assert str(a) in texts and str(b) not in texts  # b is a root: not offered
     next(action for action in menu.actions() if action.text() == str(a)).trigger()
     assert {r.path for r in store.read().roots} == {str(a), str(b)}
+
+
+def test_the_recent_buttons_arrow_has_room_beside_its_text(panel: RootsPanel) -> None:
+    button = panel.recent_button
+    assert button.menu() is panel.recent_menu
+    text = button.fontMetrics().horizontalAdvance(button.text().replace("&", ""))
+    arrow = button.style().pixelMetric(QStyle.PixelMetric.PM_MenuButtonIndicator, None, button)
+    # the text, the arrow beside it and the frame's margins: nothing drawn over the text
+    margins = 2 * button.style().pixelMetric(QStyle.PixelMetric.PM_ButtonMargin, None, button)
+    assert button.width() >= text + arrow + margins, (button.width(), text, arrow, margins)
+    # and it stands as tall as its neighbours
+    assert button.height() == panel.rename_button.height()
+
+
+def test_the_folder_dialog_opens_at_home_then_next_to_the_folder_added_last(
+    panel: RootsPanel, store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (work,) = folders(tmp_path, "work")
+    a, b = folders(work, "alpha", "beta")
+    monkeypatch.chdir(b)  # wherever the app was started: not where the dialog opens
+    started: list[str] = []
+    answer_folder_dialog(a, started)
+    panel.add_folder()
+    assert started == [str(Path.home())]
+    assert [r.path for r in store.read().roots] == [str(a)]
+    answer_folder_dialog(b, started)
+    panel.add_folder()
+    assert started[1] == str(work)  # projects live side by side
+    # a folder whose parent has gone since gives the home folder again
+    assert start_folder([str(tmp_path / "gone" / "x"), str(a)]) == str(work)
+    assert start_folder([str(tmp_path / "gone" / "x")]) == str(Path.home())

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
 import pytest
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
+from roots_manager.core import resources
 from roots_manager.core.log import events
 from roots_manager.gui.app import AppController
 from roots_manager.gui.connect_dialog import ConnectDialog
@@ -80,3 +83,25 @@ def test_why_a_bridge_ended_is_said_in_the_users_language(japanese: None) -> Non
     assert "SIGTERM を受信しました" in translated_summary(killed)
     odd = events.event(events.RUN_END, "fs", "s", exit_code=1, reason="something new")
     assert "something new" in translated_summary(odd)  # unknown words are shown as they are
+
+
+def test_no_english_count_says_s_in_brackets(qapp: QApplication) -> None:
+    # every message with a count (tr with n) has its English forms: "1 root", "2 roots"
+    with resources.as_path(resources.translation_file("en", ".ts")) as ts:
+        doc = ET.parse(ts).getroot()
+    counted = [
+        (ctx.findtext("name") or "", msg.findtext("source") or "")
+        for ctx in doc.findall("context")
+        for msg in ctx.findall("message")
+        if msg.get("numerus") == "yes"
+    ]
+    assert len(counted) >= 16
+    for context, source in counted:
+        for n in (1, 2):
+            shown = QCoreApplication.translate(context, source, "", n)
+            assert ("(s)" not in shown and f"{n} " in shown) or "%p%" in source, (source, n, shown)
+    one = QCoreApplication.translate("RootsPanel", "Remove %n root(s)", "", 1)
+    two = QCoreApplication.translate("RootsPanel", "Remove %n root(s)", "", 2)
+    assert (one, two) == ("Remove 1 root", "Remove 2 roots")
+    changed = "%n row(s) changed since the previous run ({when}, no version)"
+    assert QCoreApplication.translate("ProbeDialog", changed, "", 1).startswith("1 row changed")

@@ -183,6 +183,7 @@ def _history(store: Store, args: argparse.Namespace) -> int:
 
 
 def _compare(store: Store, args: argparse.Namespace) -> int:
+    from roots_manager.core.probe.report import VALUE_WORD
     from roots_manager.core.probe.table import compare, comparison_json, history
 
     tables = history(store.layout, args.compare)
@@ -197,23 +198,27 @@ def _compare(store: Store, args: argparse.Namespace) -> int:
         print_json(comparison_json(result))
         return 0
     old, new = result.old, result.new
-    print(
-        f"{shown(old.version or '?')} ({old.started_at}) -> {shown(new.version or '?')} ({new.started_at})"
-    )
-    if not result.rows and not result.verdict:
-        print("no row changed its outcome")
-        return 0
+    print(f"{_version(old)} ({old.started_at}) -> {_version(new)} ({new.started_at})")
 
     def cells(v: Any) -> str:
         return "(absent)" if v is None else f"{v[0].value} / {v[1].value}"
 
-    table(
-        [[*ch.key, cells(ch.old), cells(ch.new)] for ch in result.rows],
-        ["TOOL", "OP", "TARGET", "BEFORE (INSIDE / OUTSIDE)", "NOW"],
-    )
+    if result.rows:
+        table(
+            [[*ch.key, cells(ch.old), cells(ch.new)] for ch in result.rows],
+            ["TOOL", "OP", "TARGET", "BEFORE (INSIDE / OUTSIDE)", "NOW"],
+        )
+    else:
+        print("no row changed its outcome")
     for name, (a, b) in result.verdict.items():
-        print(f"verdict {name}: {a} -> {b}")
+        f = new.verdict.get(name)
+        why = f": {shown(f.reason)}" if f is not None else ""
+        print(f"{name}: {VALUE_WORD[a]} -> {VALUE_WORD[b]}{why}")
     return 0
+
+
+def _version(report: Report) -> str:
+    return shown(report.version) if report.version else "no version"
 
 
 def _seconds(text: str) -> float:

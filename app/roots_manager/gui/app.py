@@ -123,7 +123,12 @@ class AppController(QObject):
         self.window.running_language = self.language
         self.tray = Tray(self.icon, self)
         self.window.tray_available = Tray.available()
-        self.prompt = DialogPrompt(self.window, layout=self.layout, add_roots=self._add_roots)
+        self.prompt = DialogPrompt(
+            self.window,
+            layout=self.layout,
+            add_roots=self._add_roots,
+            clear_of=self.window.welcome,
+        )
         self.queue = ConsentQueue(
             self.store, self.prompt, on_error=self.window.show_error, on_decided=self._decided
         )

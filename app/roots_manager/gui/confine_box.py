@@ -5,7 +5,6 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
-    QFileDialog,
     QHBoxLayout,
     QLabel,
     QListWidget,
@@ -19,6 +18,7 @@ from roots_manager.core.confinement.confined import set_confinement, set_restart
 from roots_manager.core.names import visible
 from roots_manager.core.store.state import State
 from roots_manager.gui import confinement_text
+from roots_manager.gui.folder_dialog import pick_folder
 from roots_manager.gui.resources import lock_icon
 from roots_manager.gui.watcher import StoreWatcher
 from roots_manager.sandbox.availability import Availability, availability
@@ -217,7 +217,7 @@ class ConfineBox(QWidget):
             if write
             else self.tr("A folder {server} may also read")
         )
-        path = QFileDialog.getExistingDirectory(self, title.format(server=visible(name)))
+        path = pick_folder(self, title.format(server=visible(name)))
         if path:
             self.add_extra_path(path, write=write)
 

@@ -17,7 +17,6 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
@@ -31,6 +30,7 @@ from roots_manager.core.consent.wait import ConsentWait, WaitStage, current_wait
 from roots_manager.core.names import visible
 from roots_manager.core.paths import Layout
 from roots_manager.core.store.grants import Decision
+from roots_manager.gui.folder_dialog import pick_folder
 from roots_manager.gui.folder_drops import dropped_folders
 from roots_manager.gui.placeholder_view import PlaceholderListView
 from roots_manager.gui.roots_model import unavailable_text
@@ -280,7 +280,7 @@ class ConsentDialog(QDialog):
 
     def add_folder(self) -> None:
         """Pick a folder, add it as a root and tick it."""
-        path = QFileDialog.getExistingDirectory(self, self.tr("Add a folder the server may see"))
+        path = pick_folder(self, self.tr("Add a folder the server may see"))
         if path:
             self.add_paths([path])
 

@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, QPoint, Qt, Signal
 from PySide6.QtWidgets import QWidget
 
 from roots_manager.core.consent.questions import ConsentAnswer, ConsentQuestion, Reply
 from roots_manager.core.paths import Layout
 from roots_manager.gui.consent_dialog import AddRoots, ConsentDialog
 
+GAP = 8
+"""Pixels between the welcome and a consent dialog moved below it."""
+
 
 class DialogPrompt(QObject):
     """The GUI's :class:`roots_manager.core.consent.questions.ConsentPrompt`.
 
     With the main window shown, a question opens its dialog at once; with the window hidden it
-    waits, and ``attention_needed`` lets the tray tell the user, whose click opens it.
+    waits, and ``attention_needed`` lets the tray tell the user, whose click opens it. The
+    dialog opens below *clear_of* (the first run's welcome) while that is shown: a new user's
+    first request, the demo's at once, would cover the sentences that say what it is about.
     """
 
     attention_needed = Signal(object)
@@ -26,9 +31,11 @@ class DialogPrompt(QObject):
         *,
         layout: Layout | None = None,
         add_roots: AddRoots | None = None,
+        clear_of: QWidget | None = None,
     ) -> None:
         super().__init__(window)
         self.window = window
+        self.clear_of = clear_of
         self.layout = layout
         self.add_roots = add_roots
         self.dialog: ConsentDialog | None = None
@@ -61,9 +68,31 @@ class DialogPrompt(QObject):
             reply(answer)
 
         dialog.answered.connect(answered)
+        self.place(dialog)
         dialog.show()
         dialog.raise_()
         dialog.activateWindow()
+
+    def place(self, dialog: QWidget) -> None:
+        """Before it is shown: put *dialog* centred across the window and below
+        :attr:`clear_of` while that is shown, as far as the screen allows.
+
+        Placed before it is shown, the position is the program's, which window managers keep
+        (they place a new window themselves once it is mapped, over the window's middle)."""
+        banner = self.clear_of
+        if banner is None or not banner.isVisible():
+            return
+        dialog.adjustSize()
+        window = self.window.frameGeometry()
+        # the title bar the window manager will add, as the main window has one
+        title = self.window.geometry().top() - window.top()
+        below = banner.mapToGlobal(QPoint(0, banner.height())).y() + GAP
+        height = dialog.height() + title
+        screen = self.window.screen()
+        lowest = below + height if screen is None else screen.availableGeometry().bottom() + 1
+        top = max(window.top(), min(below, lowest - height))
+        left = window.left() + (window.width() - dialog.width()) // 2
+        dialog.move(left, top)
 
     def withdraw(self, request_id: str) -> None:
         """Close the dialog or forget the waiting question about *request_id*."""

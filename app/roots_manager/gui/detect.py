@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import threading
+from typing import TypeGuard
 
 from PySide6.QtCore import QObject, Qt, QThread, Signal
 from PySide6.QtGui import QStandardItem, QStandardItemModel
@@ -84,6 +85,12 @@ class DetectDialog(QDialog):
         self.progress.setTextVisible(False)
         self.progress.setRange(0, 1)
         self.progress.setValue(0)
+        # an empty bar before any scan looks like a field to type in: it comes with the scan,
+        # and its room is kept so that nothing moves when it does
+        keep = self.progress.sizePolicy()
+        keep.setRetainSizeWhenHidden(True)
+        self.progress.setSizePolicy(keep)
+        self.progress.hide()
         self.status = QLabel(self.tr("Choose a folder and press Scan."), self)
         self.status.setWordWrap(True)
         self.cancel_button = QPushButton(self.tr("Cance&l scan"), self)
@@ -150,6 +157,7 @@ class DetectDialog(QDialog):
         self.model.clear()
         self.scan_result = None
         self.progress.setRange(0, 0)  # busy until the first report gives a total
+        self.progress.show()
         self.progress.setTextVisible(True)
         self.status.setText(self.tr("Searching {path}…").format(path=top))
         self.scan_button.setEnabled(False)
@@ -211,8 +219,11 @@ class DetectDialog(QDialog):
                     name=project.name, path=project.path
                 )
             )
+            # ticked and greyed: its box keeps the text in line with the others' and says
+            # it is in already
+            item.setCheckable(True)
+            item.setCheckState(Qt.CheckState.Checked)
             item.setEnabled(False)
-            item.setCheckable(False)
         else:
             item.setCheckable(True)
             item.setCheckState(Qt.CheckState.Unchecked)
@@ -220,10 +231,7 @@ class DetectDialog(QDialog):
 
     def _update_add(self, *_: object) -> None:
         self.add_button.setEnabled(bool(self.checked_paths()))
-        tickable = any(
-            item is not None and item.isCheckable()
-            for item in map(self.model.item, range(self.model.rowCount()))
-        )
+        tickable = any(map(_tickable, map(self.model.item, range(self.model.rowCount()))))
         self.tick_all_button.setEnabled(tickable)
         self.untick_all_button.setEnabled(tickable)
 
@@ -232,7 +240,7 @@ class DetectDialog(QDialog):
         state = Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked
         for row in range(self.model.rowCount()):
             item = self.model.item(row)
-            if item is not None and item.isCheckable():
+            if _tickable(item):
                 item.setCheckState(state)
 
     def checked_paths(self) -> list[str]:
@@ -240,7 +248,7 @@ class DetectDialog(QDialog):
         out = []
         for row in range(self.model.rowCount()):
             item = self.model.item(row)
-            if item is not None and item.checkState() == Qt.CheckState.Checked:
+            if _tickable(item) and item.checkState() == Qt.CheckState.Checked:
                 out.append(str(item.data(PathRole)))
         return out
 
@@ -249,3 +257,8 @@ class DetectDialog(QDialog):
             self.worker.cancel()
             self.worker.wait()
         super().done(result)
+
+
+def _tickable(item: QStandardItem | None) -> TypeGuard[QStandardItem]:
+    """A project the user can tick: not one that is a root already (ticked and greyed)."""
+    return item is not None and item.isCheckable() and item.isEnabled()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QItemSelection, QModelIndex, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QFontDatabase, QKeySequence, QShortcut, QShowEvent
@@ -313,6 +314,9 @@ class LogPanel(QWidget):
         view_row = self.model.view_row_of(index_row)
         if view_row is None:
             self.status.setText(self.tr("That event is hidden by the filter or the cleared view"))
+            # the pane shows the event clicked, never the one selected before it
+            self.table.clearSelection()
+            self._show_record(self.index_.record(index_row))
             return False
         self.follow_box.setChecked(False)  # the user is looking at something: stay there
         self.table.selectRow(view_row)
@@ -321,7 +325,9 @@ class LogPanel(QWidget):
 
     def show_detail(self, index: QModelIndex) -> None:
         """Show the JSON of the event at *index* in the detail pane."""
-        rec = self.model.record_at(index.row())
+        self._show_record(self.model.record_at(index.row()))
+
+    def _show_record(self, rec: dict[str, Any] | None) -> None:
         if rec is None:
             self.detail.setPlainText(self.tr("This event is no longer on disk."))
         else:

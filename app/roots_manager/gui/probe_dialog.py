@@ -251,24 +251,29 @@ class ProbeDialog(QDialog):
         self.status.setText(" ".join(p for p in (problem, took, saved) if p))
         if previous:
             self.comparison = compare(previous[0].report, report)
+            before = previous[0].report
+            n = len(self.comparison.rows)
+            changed = (
+                self.tr(
+                    "%n row(s) changed since the previous run ({when}, version {version})", "", n
+                )
+                if before.version
+                else self.tr("%n row(s) changed since the previous run ({when}, no version)", "", n)
+            )
             self.changes.setText(
                 '<a href="changes">'
-                + html.escape(
-                    self.tr(
-                        "{rows} row(s) changed since the previous run ({when}, version {version})"
-                    ).format(
-                        rows=len(self.comparison.rows),
-                        when=previous[0].report.started_at,
-                        version=previous[0].report.version or "?",
-                    )
-                )
+                + html.escape(changed.format(when=before.started_at, version=before.version))
                 + "</a>"
             )
             self.changes.show()
         self.run_finished.emit(report)
 
+    def _words(self) -> dict[bool | None, str]:
+        """A verdict line's value in words."""
+        return {True: self.tr("yes"), False: self.tr("no"), None: self.tr("undecided")}
+
     def _verdict_html(self, report: Report) -> str:
-        words = {True: self.tr("yes"), False: self.tr("no"), None: self.tr("undecided")}
+        words = self._words()
         lines = []
         for name in VERDICT_NAMES:
             f = report.verdict.get(name)
@@ -319,19 +324,21 @@ class ProbeDialog(QDialog):
         c = self.comparison
         if c is None:
             return
-        lines = [
-            self.tr("Compared with the run of {when} (version {version}):").format(
-                when=c.old.started_at, version=c.old.version or "?"
-            )
-        ]
+        compared = (
+            self.tr("Compared with the run of {when} (version {version}):")
+            if c.old.version
+            else self.tr("Compared with the run of {when} (no version):")
+        )
+        lines = [compared.format(when=c.old.started_at, version=c.old.version)]
+        words = self._words()
         for ch in c.rows:
             old = "-" if ch.old is None else f"{ch.old[0].value} / {ch.old[1].value}"
             new = "-" if ch.new is None else f"{ch.new[0].value} / {ch.new[1].value}"
             lines.append(f"{' '.join(ch.key)}: {old} -> {new}")
-        for name, (a, b) in c.verdict.items():
-            lines.append(f"{name}: {a} -> {b}")
-        if not c.rows and not c.verdict:
+        if not c.rows:
             lines.append(self.tr("No row changed its outcome."))
+        for name, (a, b) in c.verdict.items():
+            lines.append(f"{name}: {words[a]} -> {words[b]}")
         self.raw.setPlainText("\n".join(lines))
 
     def closeEvent(self, event: QCloseEvent) -> None:

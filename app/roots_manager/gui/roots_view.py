@@ -9,7 +9,6 @@ from PySide6.QtCore import QPoint, QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QFileDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -17,7 +16,6 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QPushButton,
     QStyle,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -26,6 +24,7 @@ from roots_manager.core.names import visible
 from roots_manager.core.roots import Root, broad_reason, normalize_path
 from roots_manager.core.store.state import State
 from roots_manager.gui.errors import error_text
+from roots_manager.gui.folder_dialog import pick_folder
 from roots_manager.gui.placeholder_view import PlaceholderTableView
 from roots_manager.gui.resources import action_icon
 from roots_manager.gui.roots_model import AVAILABLE, GRANTED, NAME, PATH, RootsModel
@@ -106,10 +105,10 @@ class RootsPanel(QWidget):
         self.detect_button.setIcon(
             action_icon("edit-find", QStyle.StandardPixmap.SP_FileDialogContentsView)
         )
-        self.recent_button = QToolButton(self)
-        self.recent_button.setText(self.tr("Rec&ent"))
+        # a push button with a menu, like its neighbours: the style leaves room for the
+        # menu's arrow (a tool button's instant popup draws it over the text)
+        self.recent_button = QPushButton(self.tr("Rec&ent"), self)
         self.recent_button.setAccessibleName(self.tr("Recent folders"))
-        self.recent_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.recent_menu = QMenu(self.tr("Recent folders"), self)
         self.recent_menu.aboutToShow.connect(lambda: self.fill_recent(self.recent_menu))
         self.recent_button.setMenu(self.recent_menu)
@@ -197,10 +196,7 @@ class RootsPanel(QWidget):
 
     def add_folder(self) -> None:
         """Ask for a folder with the native folder dialog and add it."""
-        # start next to the folder added last: projects tend to live side by side
-        recent = [os.path.dirname(p) for p in self.recent.paths()]
-        start = next((p for p in recent if os.path.isdir(p)), os.path.expanduser("~"))
-        path = QFileDialog.getExistingDirectory(self, self.tr("Add a folder as a root"), start)
+        path = pick_folder(self, self.tr("Add a folder as a root"), self.recent.paths())
         if path:
             self.add_paths([path])
 
@@ -306,15 +302,16 @@ class RootsPanel(QWidget):
     def confirm_remove(self, roots: list[Root], losing: list[str]) -> bool:
         """Ask before removing *roots*; *losing* are the servers that lose access."""
         names = ", ".join(r.name for r in roots)
+        n = len(roots)
         if losing:
-            detail = self.tr("These servers will no longer be told about it: {servers}.").format(
-                servers=", ".join(map(visible, losing))
-            )
+            detail = self.tr(
+                "These servers will no longer be told about %n root(s): {servers}.", "", n
+            ).format(servers=", ".join(map(visible, losing)))
         else:
-            detail = self.tr("No server is granted it now.")
+            detail = self.tr("The %n root(s) are granted to no server now.", "", n)
         box = QMessageBox(
             QMessageBox.Icon.Question,
-            self.tr("Remove roots"),
+            self.tr("Remove %n root(s)", "", n),
             self.tr("Remove {names} from your roots?").format(names=names),
             QMessageBox.StandardButton.Cancel,
             self,

@@ -295,10 +295,9 @@ class ProbeRun:
         """Replace the roots, add a second one, empty the list: each time, rows that show
         whether the change took effect (a notice and a re-ask under the handshake revisions,
         the next request under 2026-07-28)."""
-        fetched = self.tail.count(ev.ROOTS_ASKED) > 0
         self.progress(self.done, self.total, None, Status(Step.CHANGING_ROOTS))
         self.changed = await self.changer.change(
-            [NEW_ROOT], [ROOT, SECOND_ROOT], self._uris(NEW_ROOT), fetched
+            [NEW_ROOT], [ROOT, SECOND_ROOT], self._uris(NEW_ROOT)
         )
         self.report.roots.append({"phase": "changed", "uris": self._uris(NEW_ROOT)})
         for tool in tools:
@@ -306,17 +305,16 @@ class ProbeRun:
 
         self.progress(self.done, self.total, None, Status(Step.ADDING_ROOT))
         both = self._uris(NEW_ROOT, ADDED_ROOT)
-        self.added = await self.changer.change([ADDED_ROOT], [], both, self.changed.asked)
+        self.added = await self.changer.change([ADDED_ROOT], [], both)
         self.report.roots.append({"phase": "added", "uris": both})
         controls: dict[str, Cell] = {}
         for tool in tools:
             row = await self._row(cells, tool, TargetKind.ADDED_ROOT)
             controls[tool.name] = row.inside
+        self.added = await self.changer.after_rows(self.added, both)
 
         self.progress(self.done, self.total, None, Status(Step.EMPTYING_ROOTS))
-        self.emptied = await self.changer.change(
-            [], [NEW_ROOT, ADDED_ROOT], [], self.added.asked or self.changed.asked
-        )
+        self.emptied = await self.changer.change([], [NEW_ROOT, ADDED_ROOT], [])
         self.report.roots.append({"phase": "emptied", "uris": []})
         _, target = PAIRS[TargetKind.AFTER_EMPTY_LIST]
         for tool in tools:
@@ -330,6 +328,7 @@ class ProbeRun:
                     outside,
                 )
             )
+        self.emptied = await self.changer.after_rows(self.emptied, [])
 
     def _traffic(self) -> Traffic:
         if not self.modern:
@@ -338,9 +337,9 @@ class ProbeRun:
                 notice_sent=self.changed.notice_sent,
                 asked_after_notice=self.changed.asked,
                 empty_notice_sent=self.emptied.notice_sent,
-                asked_for_empty_list=self.emptied.answered,
+                asked_for_empty_list=self.emptied.given,
                 added_notice_sent=self.added.notice_sent,
-                asked_after_added=self.added.answered,
+                asked_after_added=self.added.given,
             )
         return self.changer.modern_traffic(
             self._uris(ROOT, SECOND_ROOT), self._uris(NEW_ROOT), self._uris(NEW_ROOT, ADDED_ROOT)

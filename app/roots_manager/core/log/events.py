@@ -218,6 +218,10 @@ SUMMARY_TEMPLATES = (
     QT_TRANSLATE_NOOP("LogSummary", "protocol {protocol}"),
     QT_TRANSLATE_NOOP("LogSummary", "protocol {protocol}, roots capability injected"),
     QT_TRANSLATE_NOOP(
+        "LogSummary", "the host's initialized is held until the server has answered initialize"
+    ),
+    QT_TRANSLATE_NOOP("LogSummary", "the host's handshake, no protocol version named yet"),
+    QT_TRANSLATE_NOOP(
         "LogSummary", "the host's first request waited {ms} ms for the server's roots"
     ),
     QT_TRANSLATE_NOOP(
@@ -311,11 +315,14 @@ def summary_parts(rec: dict[str, Any]) -> tuple[str, dict[str, Any]]:
                 "the host's first request waited {ms} ms; the server did not ask for its roots",
                 {"ms": rec.get("ms", "?")},
             )
+        if rec.get("held"):
+            # notifications/initialized, early: the event has no protocol of its own
+            return "the host's initialized is held until the server has answered initialize", {}
+        if not rec.get("protocol"):
+            return "the host's handshake, no protocol version named yet", {}
         if rec.get("injected"):
-            return "protocol {protocol}, roots capability injected", {
-                "protocol": rec.get("protocol", "?")
-            }
-        return "protocol {protocol}", {"protocol": rec.get("protocol", "?")}
+            return "protocol {protocol}, roots capability injected", {"protocol": rec["protocol"]}
+        return "protocol {protocol}", {"protocol": rec["protocol"]}
     if kind == ROOTS_ASKED:
         if rec.get("held"):
             return "the server asked for its roots (held until you decide)", {}

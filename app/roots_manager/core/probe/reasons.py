@@ -79,7 +79,7 @@ class Phase(StrEnum):
 
 REASON_TEXT: dict[Reason, str] = {
     Reason.NO_PAIRED_ROW: QT_TRANSLATE_NOOP(
-        "ProbeReason", "no row paired a working inside call ({inconclusive} row(s) inconclusive)"
+        "ProbeReason", "no row paired a working inside call (inconclusive rows: {inconclusive})"
     ),
     Reason.OUTSIDE_WORKED: QT_TRANSLATE_NOOP("ProbeReason", "outside targets worked: {rows}"),
     Reason.REFUSED_ALLOWANCE_UNKNOWN: QT_TRANSLATE_NOOP(
@@ -91,7 +91,7 @@ REASON_TEXT: dict[Reason, str] = {
     Reason.ENFORCED: QT_TRANSLATE_NOOP(
         "ProbeReason",
         "every outside target was refused while its inside partner worked "
-        "({pairs} pair(s), {inconclusive} row(s) inconclusive)",
+        "(pairs: {pairs}, inconclusive rows: {inconclusive})",
     ),
     Reason.NO_SIBLING_ROW: QT_TRANSLATE_NOOP(
         "ProbeReason", "no sibling row paired a working inside call"
@@ -331,9 +331,7 @@ STEP_TEXT: dict[Step, str] = {
     ),
     Step.LISTING_TOOLS: QT_TRANSLATE_NOOP("ProbeStep", "listing the tools"),
     Step.LISTING_RESOURCES: QT_TRANSLATE_NOOP("ProbeStep", "listing the resources"),
-    Step.PLANNED: QT_TRANSLATE_NOOP(
-        "ProbeStep", "{tools} tool(s) to probe, {cells} call(s) planned"
-    ),
+    Step.PLANNED: QT_TRANSLATE_NOOP("ProbeStep", "tools to probe: {tools}; calls planned: {cells}"),
     Step.ROW: QT_TRANSLATE_NOOP("ProbeStep", "{tool}: {target}"),
     Step.CHANGING_ROOTS: QT_TRANSLATE_NOOP("ProbeStep", "changing the roots"),
     Step.ADDING_ROOT: QT_TRANSLATE_NOOP("ProbeStep", "adding a second root"),

@@ -168,6 +168,10 @@ class Report:
         )
 
 
+VALUE_WORD: dict[bool | None, str] = {True: "yes", False: "no", None: "undecided"}
+"""A verdict line's value as the report words it."""
+
+
 def verdict_lines(report: Report) -> list[str]:
     """The verdict, one line each: ``enforces_roots: yes: every outside target...``."""
     out = []
@@ -175,7 +179,7 @@ def verdict_lines(report: Report) -> list[str]:
         f = report.verdict.get(name)
         if f is None:
             continue
-        value = {True: "yes", False: "no", None: "undecided"}[f.value]
+        value = VALUE_WORD[f.value]
         phase = f" [{f.phase.value}]" if f.phase is not None else ""
         out.append(f"{name}: {value}{phase}: {f.reason}")
     if report.allowance is None:
