@@ -2,6 +2,9 @@
 
 Everything else about the package is in pyproject.toml. The extension is optional: where it does
 not build, the install goes on and the bridge relays with its Python code alone.
+``ROOTS_MANAGER_PURE_WHEEL=1`` leaves it out on purpose, so that the wheel is ``py3-none-any``
+(one wheel for every platform and Python, the one PyPI takes without a platform tag);
+packaging/build-wheels builds that one and the platform wheel with the C path.
 """
 
 import os
@@ -9,7 +12,7 @@ import os
 from setuptools import Extension, setup
 
 ext_modules = []
-if os.name == "posix":
+if os.name == "posix" and not os.environ.get("ROOTS_MANAGER_PURE_WHEEL"):
     ext_modules.append(
         Extension(
             "roots_manager.bridge.transport._fastrelay",

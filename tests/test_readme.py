@@ -38,3 +38,12 @@ def test_the_readme_is_a_front_door_whose_links_all_lead_somewhere() -> None:
     for link in links:
         if "://" not in link:
             assert (REPO / link).exists(), f"the README links {link}, which does not exist"
+
+
+def test_ci_installs_with_pipx_what_the_readme_says() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    lines = re.findall(r"^pipx install dist/(\S+)", readme, re.M)
+    assert len(lines) == 1, "the README has one pipx install line, the users' first way in"
+    run = (REPO / ".ci" / "run").read_text(encoding="utf-8")
+    assert f'pipx install "$out"/{lines[0]}\n' in run, ".ci/run installs another wheel with pipx"
+    assert 'check-install --bin "$out/pipx/bin"' in run, ".ci/run does not run what pipx installed"

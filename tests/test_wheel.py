@@ -1,21 +1,24 @@
-"""The built wheel carries the resources: install it in a fresh venv and open an icon and the
-Japanese translation from the installed package through importlib.resources."""
+"""The wheels PyPI takes, as packaging/build-wheels makes them: each installed in a fresh venv
+(with its dependencies, as a user's pip would), a real bridge run through it by
+packaging/check-install, and the resources (an icon, the Japanese translation) opened from the
+installed package through importlib.resources."""
 
 from __future__ import annotations
 
+import json
 import os
-import shutil
+import re
 import subprocess
 import sys
 import textwrap
-from importlib.metadata import version
+import zipfile
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 
-# Runs inside the fresh venv, far from the source tree.
+# Runs inside the fresh venv, far from the source tree; its argument is the relay expected.
 PROBE = textwrap.dedent(
     """
     import os, sys
@@ -58,8 +61,10 @@ PROBE = textwrap.dedent(
     print("translation:", text)
 
     from roots_manager.bridge.transport import writer
-    if os.name == "posix" and writer.fastrelay is None:
+    if sys.argv[1] == "c" and writer.fastrelay is None:
         sys.exit("FAIL: the wheel has no C hot path (roots_manager.bridge.transport._fastrelay)")
+    if sys.argv[1] == "python" and writer.fastrelay is not None:
+        sys.exit(f"FAIL: the pure wheel carries the C hot path: {writer.fastrelay.__file__}")
     print("OK")
     """
 )
@@ -74,41 +79,37 @@ def run(argv: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     return proc
 
 
-@pytest.mark.timeout(1800)
-def test_wheel_ships_icon_and_translations(tmp_path: Path) -> None:
-    # Build from a copy, so that the build's scratch files never land in the working tree.
-    src = tmp_path / "src"
-    src.mkdir()
-    for name in ("app", "resources"):
-        shutil.copytree(
-            REPO / name,
-            src / name,
-            # the C hot path is compiled by the build, not taken from an in-place build here
-            ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "*.so", "*.pyd"),
-        )
-    for name in ("pyproject.toml", "setup.py", "README.md", "LICENSE"):
-        if (REPO / name).exists():
-            shutil.copy2(REPO / name, src / name)
-    dist = tmp_path / "dist"
-    run([sys.executable, "-m", "build", "--wheel", "--outdir", str(dist), str(src)], cwd=src)
-    wheels = list(dist.glob("roots_manager-*.whl"))
-    assert len(wheels) == 1, f"expected one wheel, found {wheels}"
+@pytest.fixture(scope="module")
+def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sdist and the wheels, built once by the script a release runs."""
+    out = tmp_path_factory.mktemp("dist")
+    run([sys.executable, str(REPO / "packaging" / "build-wheels"), "--outdir", str(out)], cwd=out)
+    return out
 
+
+def one(dist: Path, pattern: str) -> Path:
+    found = sorted(dist.glob(pattern))
+    assert len(found) == 1, f"expected one {pattern} in {dist}, found {found}"
+    return found[0]
+
+
+def install_and_check(wheel: Path, tmp_path: Path, relay: str) -> None:
+    """A fresh venv holding *wheel* and its dependencies runs a bridge with *relay* and opens
+    the resources; every module of the source tree and both commands are installed."""
     venv = tmp_path / "venv"
     run([sys.executable, "-m", "venv", str(venv)], cwd=tmp_path)
-    py = venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+    scripts = venv / ("Scripts" if os.name == "nt" else "bin")
+    py = scripts / ("python.exe" if os.name == "nt" else "python")
     pip = [str(py), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-    run([*pip, "--no-deps", str(wheels[0])], cwd=tmp_path)
-    # only Qt, to load the translation: the same version as here, so pip's cache serves it
-    qt = [
-        f"PySide6-Essentials=={version('PySide6-Essentials')}",
-        f"shiboken6=={version('shiboken6')}",
-    ]
-    run([*pip, "--no-deps", *qt], cwd=tmp_path)
+    run([*pip, str(wheel)], cwd=tmp_path)
+
+    check = [sys.executable, str(REPO / "packaging" / "check-install"), "--bin", str(scripts)]
+    out = run([*check, "--relay", relay], cwd=tmp_path).stdout
+    assert "answered roots/list with no root, then the granted one" in out, out
 
     probe = tmp_path / "probe.py"
     probe.write_text(PROBE, encoding="utf-8")
-    out = run([str(py), str(probe)], cwd=tmp_path).stdout
+    out = run([str(py), str(probe), relay], cwd=tmp_path).stdout
     assert out.rstrip().endswith("OK"), out
     assert str(REPO) not in out
     # every module of the source tree is in the wheel (the packages are listed by hand)
@@ -120,6 +121,34 @@ def test_wheel_ships_icon_and_translations(tmp_path: Path) -> None:
         if not (installed / module.relative_to(source)).is_file()
     ]
     assert not missing, f"the wheel lacks {missing}: list their packages in pyproject.toml"
-    scripts = venv / ("Scripts" if os.name == "nt" else "bin")
     for script in ("roots-manager", "roots-bridge"):
         assert any(scripts.glob(f"{script}*")), f"the wheel installs no {script} command"
+
+
+def compiled(wheel: Path) -> list[str]:
+    with zipfile.ZipFile(wheel) as archive:
+        return [n for n in archive.namelist() if n.endswith((".so", ".pyd", ".dylib"))]
+
+
+@pytest.mark.timeout(1800)
+def test_the_pure_wheel_relays_in_python(dist: Path, tmp_path: Path) -> None:
+    wheel = one(dist, "roots_manager-*-py3-none-any.whl")
+    assert not compiled(wheel), f"the pure wheel holds compiled code: {compiled(wheel)}"
+    one(dist, "roots_manager-*.tar.gz")
+    install_and_check(wheel, tmp_path, "python")
+
+
+@pytest.mark.skipif(os.name != "posix", reason="the C path is built on POSIX only (setup.py)")
+@pytest.mark.timeout(1800)
+def test_the_platform_wheel_relays_with_its_c_path(dist: Path, tmp_path: Path) -> None:
+    wheels = [w for w in dist.glob("roots_manager-*.whl") if not w.name.endswith("-none-any.whl")]
+    assert len(wheels) == 1, f"expected one platform wheel in {dist}, found {wheels}"
+    wheel = wheels[0]
+    assert [Path(n).name.split(".")[0] for n in compiled(wheel)] == ["_fastrelay"]
+    if sys.platform.startswith("linux"):
+        # repaired to the lowest manylinux tag its symbols allow, the one PyPI takes
+        shown = run([sys.executable, "-m", "auditwheel", "show", "--json", str(wheel)], cwd=dist)
+        lowest = json.loads(shown.stdout)["overall_tag"]
+        tags = re.findall(r"manylinux_\d+_\d+_\w+?(?=[.-]|\.whl)", wheel.name)
+        assert tags == [lowest], f"{wheel.name} is tagged {tags}; its symbols allow {lowest}"
+    install_and_check(wheel, tmp_path, "c")
