@@ -1,0 +1,136 @@
+"""The observer: each refusal of a confined process told, with its path, operation and process,
+as root and as an ordinary user, while Landlock alone still decides."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import only_on_linux
+from tests.security.confined import _importable, _user_python, unprivileged_user, users
+
+pytestmark = only_on_linux("Landlock and seccomp are Linux kernel features")
+
+RUNTIME = ("/usr", "/bin", "/lib", "/lib64", "/etc")
+
+
+@pytest.fixture
+def base() -> Iterator[Path]:
+    # under /tmp rather than pytest's folder, which only root may enter
+    folder = Path(tempfile.mkdtemp(prefix="rm-observer-"))
+    folder.chmod(0o755)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def confined(base: Path, who: str, script: str) -> tuple[subprocess.CompletedProcess[str], list[Any]]:
+    """``sh -c SCRIPT`` confined to *base*/granted (writable) and the runtime, as *who*; its
+    result, and the refusals told on the observer's descriptor."""
+    granted = base / "granted"
+    read, write = os.pipe()
+    argv = [sys.executable, "-m", "roots_manager.sandbox.confine", "--refusals", str(write)]
+    for path in RUNTIME:
+        argv += ["--runtime", path]
+    argv += ["--read-write", str(granted), "--device", "/dev/null", "--", "sh", "-c", script]
+    env = dict(os.environ)
+    if who == "user" and os.geteuid() == 0:
+        user = unprivileged_user()
+        for top, folders, files in os.walk(base):
+            for name in [top, *(os.path.join(top, n) for n in folders + files)]:
+                os.lchown(name, user.pw_uid, user.pw_gid)
+        argv = [
+            "setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--clear-groups",
+            "--", _user_python(), *argv[1:],
+        ]  # fmt: skip
+        env["PYTHONPATH"] = os.pathsep.join(_importable())
+    try:
+        done = subprocess.run(
+            argv, pass_fds=(write,), capture_output=True, text=True, timeout=120, env=env
+        )
+    finally:
+        os.close(write)
+    with os.fdopen(read, "rb") as f:
+        lines = [json.loads(line) for line in f]
+    return done, lines
+
+
+def layout(base: Path) -> None:
+    for name in ("granted", "secrets", "closed", "others", "programs", "listed"):
+        (base / name).mkdir()
+    (base / "granted" / "mine.txt").write_text("mine\n", encoding="utf-8")
+    (base / "secrets" / "key").write_text("the key\n", encoding="utf-8")
+    (base / "others" / "theirs").write_text("theirs\n", encoding="utf-8")
+    program = base / "programs" / "tool"
+    shutil.copy("/bin/true", program)
+
+
+@pytest.mark.parametrize("who", users())
+def test_each_refusal_is_told_with_its_path_operation_and_process(base: Path, who: str) -> None:
+    layout(base)
+    script = (
+        f"cd '{base}/granted' && cat mine.txt && echo new > made.txt; "
+        f"cat ../secrets/key; cat '{base}/secrets/missing'; mkdir '{base}/closed/sub'; "
+        f"rm -f '{base}/others/theirs'; ls '{base}/listed'; '{base}/programs/tool'; "
+        f"echo x > '{base}/others/new.txt'; echo $$"
+    )
+    started = time.time()
+    done, told = confined(base, who, script)
+    out = done.stdout.split()
+    assert out[:1] == ["mine"], done.stderr
+    shell = int(out[-1])
+    # Landlock still refused each, as before: the observer decides nothing
+    assert done.stderr.count("Permission denied") == 6, done.stderr
+    assert (base / "others" / "theirs").exists()
+    assert not (base / "closed" / "sub").exists()
+    # the runtime's own refusals (/proc here) are told too, and folded: not these
+    ours = [e for e in told if e.get("path", e.get("folder", "")).startswith(str(base))]
+    seen = {(e["operation"], e["path"]) for e in ours}
+    assert seen == {
+        ("read", f"{base}/secrets/key"),  # named from the working folder
+        ("create", f"{base}/closed/sub"),
+        ("remove", f"{base}/others/theirs"),
+        ("list", f"{base}/listed"),
+        ("execute", f"{base}/programs/tool"),
+        ("create", f"{base}/others/new.txt"),
+    }
+    # nothing allowed is told, nor what fails for another reason (a missing file)
+    assert len(ours) == len(seen)
+    for event in ours:
+        assert started <= event["time"] <= time.time()
+        assert event["pid"] == event["tid"] > 0
+        assert event["call"] in ("openat", "open", "mkdir", "mkdirat", "unlinkat", "execve")
+    by_path = {e["path"]: e for e in ours}
+    assert by_path[f"{base}/secrets/key"]["comm"] == "cat"
+    # the shell's own redirection is the shell's process: the pid joins it to the request
+    assert by_path[f"{base}/others/new.txt"]["pid"] == shell
+
+
+def test_a_flood_of_refusals_is_folded_per_folder_and_counted(base: Path) -> None:
+    layout(base)
+    many = base / "secrets" / "many"
+    many.mkdir()
+    for i in range(2000):
+        (many / f"f{i}").write_text("x", encoding="utf-8")
+    started = time.monotonic()
+    walk = f"i=0; while [ $i -lt 2000 ]; do read -r x < '{many}/f'$i; i=$((i+1)); done"
+    done, told = confined(base, "root", walk + " 2>/dev/null; true")
+    took = time.monotonic() - started
+    assert done.returncode == 0, done.stderr
+    mine = [e for e in told if e.get("folder", os.path.dirname(e.get("path", ""))) == str(many)]
+    # one line per second of the walk, and one at the end for what was folded since
+    assert 1 <= len(mine) <= int(took) + 2
+    # every refusal is counted: each line with a path is one, plus those folded before it; the
+    # last line (a folder, no path) counts those folded since
+    assert sum(("path" in e) + e.get("repeated", 0) for e in mine) == 2000
+    assert "path" not in mine[-1]
+    assert all(e["operation"] == "read" for e in mine)
