@@ -33,7 +33,9 @@ def base() -> Iterator[Path]:
     shutil.rmtree(folder, ignore_errors=True)
 
 
-def confined(base: Path, who: str, script: str) -> tuple[subprocess.CompletedProcess[str], list[Any]]:
+def confined(
+    base: Path, who: str, script: str
+) -> tuple[subprocess.CompletedProcess[str], list[Any]]:
     """``sh -c SCRIPT`` confined to *base*/granted (writable) and the runtime, as *who*; its
     result, and the refusals told on the observer's descriptor."""
     granted = base / "granted"
@@ -68,6 +70,7 @@ def layout(base: Path) -> None:
     for name in ("granted", "secrets", "closed", "others", "programs", "listed"):
         (base / name).mkdir()
     (base / "granted" / "mine.txt").write_text("mine\n", encoding="utf-8")
+    (base / "granted" / "old.txt").write_text("old\n", encoding="utf-8")
     (base / "secrets" / "key").write_text("the key\n", encoding="utf-8")
     (base / "others" / "theirs").write_text("theirs\n", encoding="utf-8")
     program = base / "programs" / "tool"
@@ -78,7 +81,7 @@ def layout(base: Path) -> None:
 def test_each_refusal_is_told_with_its_path_operation_and_process(base: Path, who: str) -> None:
     layout(base)
     script = (
-        f"cd '{base}/granted' && cat mine.txt && echo new > made.txt; "
+        f"cd '{base}/granted' && cat mine.txt && echo new > made.txt && rm old.txt; "
         f"cat ../secrets/key; cat '{base}/secrets/missing'; mkdir '{base}/closed/sub'; "
         f"rm -f '{base}/others/theirs'; ls '{base}/listed'; '{base}/programs/tool'; "
         f"echo x > '{base}/others/new.txt'; echo $$"
@@ -92,6 +95,9 @@ def test_each_refusal_is_told_with_its_path_operation_and_process(base: Path, wh
     assert done.stderr.count("Permission denied") == 6, done.stderr
     assert (base / "others" / "theirs").exists()
     assert not (base / "closed" / "sub").exists()
+    # and allowed each allowed call, observed as it was
+    assert (base / "granted" / "made.txt").read_text(encoding="utf-8") == "new\n"
+    assert not (base / "granted" / "old.txt").exists()
     # the runtime's own refusals (/proc here) are told too, and folded: not these
     ours = [e for e in told if e.get("path", e.get("folder", "")).startswith(str(base))]
     seen = {(e["operation"], e["path"]) for e in ours}

@@ -34,10 +34,9 @@ import time
 
 from roots_manager.sandbox import landlock as ll
 from roots_manager.sandbox import libc
+from roots_manager.sandbox.mediation import Refused, _Caller
 
 assert sys.platform == "linux", "imported only where Landlock confines (Linux)"
-
-from roots_manager.sandbox.mediation import Refused, _Caller
 
 AT_FDCWD = -100
 AT_REMOVEDIR = 0x200
@@ -194,9 +193,9 @@ class Observer:
 
     def _open(self, path: str, flags: int) -> tuple[str, int] | None:
         mode = flags & O_ACCMODE
-        if not flags & (O_CREAT | O_TRUNC) and not self._needs(path, _access(mode, False) | (
-            ll.READ_DIR if mode == 0 else 0
-        )):
+        if not flags & (O_CREAT | O_TRUNC) and not self._needs(
+            path, _access(mode, False) | (ll.READ_DIR if mode == 0 else 0)
+        ):
             return None  # allowed whether it is a file or a folder: no need to look
         try:
             st = os.stat(path)
@@ -207,13 +206,13 @@ class Observer:
             made = self._needs(path, ll.MAKE_REG, parent=True)
             if made is not None:
                 return made
-            return self._needs(path, _access(mode, 0))
+            return self._needs(path, _access(mode, False))
         if flags & O_CREAT and flags & O_EXCL:
             return None  # EEXIST
         if stat.S_ISDIR(st.st_mode):
             return self._needs(path, ll.READ_DIR if mode != 1 else 0)
         # only a regular file is emptied by O_TRUNC (a device ignores it)
-        return self._needs(path, _access(mode, flags & O_TRUNC and stat.S_ISREG(st.st_mode)))
+        return self._needs(path, _access(mode, bool(flags & O_TRUNC) and stat.S_ISREG(st.st_mode)))
 
     def _needs(self, path: str, rights: int, *, parent: bool = False) -> tuple[str, int] | None:
         where = os.path.dirname(path) if parent else path
@@ -304,9 +303,7 @@ def _string(tid: int, address: int) -> bytes:
         size = 4096 - (address + len(out)) % 4096
         local = _IoVec(ctypes.cast(buf, ctypes.c_void_p), size)
         remote = _IoVec(address + len(out), size)
-        got = libc.checked(
-            _readv(tid, ctypes.byref(local), 1, ctypes.byref(remote), 1, 0)
-        )
+        got = libc.checked(_readv(tid, ctypes.byref(local), 1, ctypes.byref(remote), 1, 0))
         chunk = buf.raw[:got]
         end = chunk.find(b"\0")
         if end >= 0:
