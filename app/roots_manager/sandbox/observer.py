@@ -33,8 +33,7 @@ import sys
 import time
 
 from roots_manager.sandbox import landlock as ll
-from roots_manager.sandbox import libc
-from roots_manager.sandbox.mediation import Refused, _Caller
+from roots_manager.sandbox import libc, mediation
 
 assert sys.platform == "linux", "imported only where Landlock confines (Linux)"
 
@@ -135,7 +134,7 @@ class Observer:
                 rights |= rule.rights
         return rights
 
-    def observe(self, caller: _Caller, name: str, args: tuple[int, ...]) -> None:
+    def observe(self, caller: mediation._Caller, name: str, args: tuple[int, ...]) -> None:
         """Judge one call; tell it if Landlock will refuse it. Never raises: a failure is told
         once on stderr and the calls go on, observed as well as can be."""
         try:
@@ -144,7 +143,7 @@ class Observer:
             found = self._judge(caller, name, args, real=False)
             if found is not None:
                 found = self._judge(caller, name, args, real=True)
-        except (OSError, Refused):
+        except (OSError, mediation.Refused):
             return  # a caller gone, a path that cannot be read: let through untold
         except Exception as exc:
             if not self.failed:
@@ -155,7 +154,7 @@ class Observer:
             self._tell(caller, name, *found)
 
     def _judge(
-        self, c: _Caller, name: str, a: tuple[int, ...], *, real: bool
+        self, c: mediation._Caller, name: str, a: tuple[int, ...], *, real: bool
     ) -> tuple[str, int] | None:
         """The path and the rights refused, if Landlock will refuse this call; judged on the
         path as named (*real* False) or as the kernel reaches it."""
@@ -219,7 +218,7 @@ class Observer:
         refused = rights & ~self.allowed(where)
         return (path, refused) if refused else None
 
-    def _tell(self, c: _Caller, name: str, path: str, refused: int) -> None:
+    def _tell(self, c: mediation._Caller, name: str, path: str, refused: int) -> None:
         word = operation(refused)
         now = time.time()
         key = (os.path.dirname(path), word)
@@ -268,7 +267,7 @@ class Observer:
         self.lost = 0
 
 
-def _path(c: _Caller, dirfd: int, address: int, *, follow: bool, real: bool) -> str:
+def _path(c: mediation._Caller, dirfd: int, address: int, *, follow: bool, real: bool) -> str:
     """The path the call names for the caller, from its working folder or *dirfd*: as named
     (``..`` taken away), or with *real* as the kernel reaches it (its last link followed only
     if *follow*)."""
