@@ -140,3 +140,57 @@ def test_a_flood_of_refusals_is_folded_per_folder_and_counted(base: Path) -> Non
     assert sum(("path" in e) + e.get("repeated", 0) for e in mine) == 2000
     assert "path" not in mine[-1]
     assert all(e["operation"] == "read" for e in mine)
+
+
+def test_the_filesystem_servers_refused_read_is_told_within_its_tool_call(base: Path) -> None:
+    """The reference server allowed more than its grants (its folder argument is *base*), asked
+    for a file outside them: Landlock refuses its read, and the line told falls within the call,
+    which is how the bridge will name the request."""
+    from tests.conftest import FILESYSTEM_SERVER
+
+    layout(base)
+    peers = Path(os.path.realpath(FILESYSTEM_SERVER)).parents[3]
+    read, write = os.pipe()
+    argv = [sys.executable, "-m", "roots_manager.sandbox.confine", "--refusals", str(write)]
+    for path in RUNTIME:
+        argv += ["--runtime", path]
+    argv += ["--read-only", str(peers), "--read-write", str(base / "granted"), "--device"]
+    argv += ["/dev/null", "--", "node", str(FILESYSTEM_SERVER), str(base)]
+    proc = subprocess.Popen(
+        argv, pass_fds=(write,), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    os.close(write)
+    assert proc.stdin is not None and proc.stdout is not None
+
+    def call(ident: int, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        assert proc.stdin is not None and proc.stdout is not None
+        message = {"jsonrpc": "2.0", "id": ident, "method": method, "params": params}
+        proc.stdin.write(json.dumps(message).encode() + b"\n")
+        proc.stdin.flush()
+        while True:
+            answer: dict[str, Any] = json.loads(proc.stdout.readline())
+            if answer.get("id") == ident:
+                return answer
+
+    try:
+        call(1, "initialize", {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "observer-test", "version": "1"},
+        })  # fmt: skip
+        proc.stdin.write(b'{"jsonrpc": "2.0", "method": "notifications/initialized"}\n')
+        sent = time.time()
+        key = str(base / "secrets" / "key")
+        answer = call(7, "tools/call", {"name": "read_text_file", "arguments": {"path": key}})
+        answered = time.time()
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=60)
+    assert "EACCES" in json.dumps(answer["result"]), answer  # Landlock refused it, as ever
+    with os.fdopen(read, "rb") as f:
+        told = [json.loads(line) for line in f]
+    mine = [e for e in told if e.get("path") == key]
+    assert len(mine) == 1, told
+    assert mine[0]["operation"] == "read"
+    assert mine[0]["comm"] == "node"
+    assert sent <= mine[0]["time"] <= answered
