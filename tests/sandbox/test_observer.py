@@ -67,12 +67,14 @@ def confined(
 
 
 def layout(base: Path) -> None:
-    for name in ("granted", "secrets", "closed", "others", "programs", "listed"):
+    for name in ("granted", "secrets", "closed", "others", "programs", "listed", "linked"):
         (base / name).mkdir()
     (base / "granted" / "mine.txt").write_text("mine\n", encoding="utf-8")
     (base / "granted" / "old.txt").write_text("old\n", encoding="utf-8")
     (base / "secrets" / "key").write_text("the key\n", encoding="utf-8")
     (base / "others" / "theirs").write_text("theirs\n", encoding="utf-8")
+    (base / "linked" / "target").write_text("linked\n", encoding="utf-8")
+    (base / "granted" / "link").symlink_to(base / "linked" / "target")
     program = base / "programs" / "tool"
     shutil.copy("/bin/true", program)
 
@@ -84,7 +86,7 @@ def test_each_refusal_is_told_with_its_path_operation_and_process(base: Path, wh
         f"cd '{base}/granted' && cat mine.txt && echo new > made.txt && rm old.txt; "
         f"cat ../secrets/key; cat '{base}/secrets/missing'; mkdir '{base}/closed/sub'; "
         f"rm -f '{base}/others/theirs'; ls '{base}/listed'; '{base}/programs/tool'; "
-        f"echo x > '{base}/others/new.txt'; echo $$"
+        f"echo x > '{base}/others/new.txt'; cat link; echo $$"
     )
     started = time.time()
     done, told = confined(base, who, script)
@@ -92,7 +94,7 @@ def test_each_refusal_is_told_with_its_path_operation_and_process(base: Path, wh
     assert out[:1] == ["mine"], done.stderr
     shell = int(out[-1])
     # Landlock still refused each, as before: the observer decides nothing
-    assert done.stderr.count("Permission denied") == 6, done.stderr
+    assert done.stderr.count("Permission denied") == 7, done.stderr
     assert (base / "others" / "theirs").exists()
     assert not (base / "closed" / "sub").exists()
     # and allowed each allowed call, observed as it was
@@ -108,6 +110,7 @@ def test_each_refusal_is_told_with_its_path_operation_and_process(base: Path, wh
         ("list", f"{base}/listed"),
         ("execute", f"{base}/programs/tool"),
         ("create", f"{base}/others/new.txt"),
+        ("read", f"{base}/linked/target"),  # what Landlock judges: the link's target
     }
     # nothing allowed is told, nor what fails for another reason (a missing file)
     assert len(ours) == len(seen)
@@ -116,6 +119,7 @@ def test_each_refusal_is_told_with_its_path_operation_and_process(base: Path, wh
         assert event["pid"] == event["tid"] > 0
         assert event["call"] in ("openat", "open", "mkdir", "mkdirat", "unlinkat", "execve")
     by_path = {e["path"]: e for e in ours}
+    assert by_path[f"{base}/linked/target"]["named"] == f"{base}/granted/link"
     assert by_path[f"{base}/secrets/key"]["comm"] == "cat"
     # the shell's own redirection is the shell's process: the pid joins it to the request
     assert by_path[f"{base}/others/new.txt"]["pid"] == shell

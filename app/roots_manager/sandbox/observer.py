@@ -122,6 +122,8 @@ class Observer:
         """(folder, operation): when its window opened, and how many were folded since."""
         self.lost = 0
         self.failed = False
+        self.named = ""
+        """The path the last call judged named, before any link on its way was followed."""
 
     def allowed(self, path: str) -> int:
         """The rights Landlock allows on *path* (a real path): those of every rule on it or on
@@ -166,23 +168,23 @@ class Observer:
             flags = O_CREAT | 1 | O_TRUNC if name == "creat" else _int(rest[0])
             if flags & O_PATH:
                 return None  # no right is needed to hold a path
-            path = _path(c, dirfd, address, follow=not flags & O_NOFOLLOW, real=real)
+            path = self._path(c, dirfd, address, follow=not flags & O_NOFOLLOW, real=real)
             return self._open(path, flags)
         if name in ("execve", "execveat"):
             follow = not (name == "execveat" and _int(a[4]) & AT_SYMLINK_NOFOLLOW)
-            path = _path(c, dirfd, address, follow=follow, real=real)
+            path = self._path(c, dirfd, address, follow=follow, real=real)
             if not os.path.isfile(path):
                 return None  # not found, or not a program: refused for that, not by Landlock
             return self._needs(path, ll.EXECUTE)
         if name in ("mkdir", "mkdirat", "mknod", "mknodat"):
-            path = _path(c, dirfd, address, follow=False, real=real)
+            path = self._path(c, dirfd, address, follow=False, real=real)
             if os.path.lexists(path):
                 return None  # EEXIST
             kind = stat.S_IFMT(rest[0]) if name.startswith("mknod") else stat.S_IFDIR
             right = ll.MAKE_DIR if kind == stat.S_IFDIR else _MAKE.get(kind, ll.MAKE_REG)
             return self._needs(path, right, parent=True)
         if name in ("unlink", "unlinkat", "rmdir"):
-            path = _path(c, dirfd, address, follow=False, real=real)
+            path = self._path(c, dirfd, address, follow=False, real=real)
             if not os.path.lexists(path):
                 return None  # ENOENT
             folder = name == "rmdir" or (name == "unlinkat" and _int(a[2]) & AT_REMOVEDIR)
@@ -218,6 +220,33 @@ class Observer:
         refused = rights & ~self.allowed(where)
         return (path, refused) if refused else None
 
+    def _path(
+        self, c: mediation._Caller, dirfd: int, address: int, *, follow: bool, real: bool
+    ) -> str:
+        """The path the call names for the caller, from its working folder or *dirfd*: as named
+        (``..`` taken away; its last link followed if *follow*: a link's target is what the
+        kernel judges), or with *real* as the kernel reaches it (every link on the way)."""
+        raw = os.fsdecode(_string(c.tid, address))
+        if not raw:
+            raise OSError(errno.ENOENT, "an empty path")
+        if raw.startswith(("/proc/self/", "/proc/thread-self/")):
+            raw = f"/proc/{c.tid}/" + raw.split("/", 3)[3]  # the caller's, not the supervisor's
+        if not raw.startswith("/"):
+            base = f"/proc/{c.tid}/cwd" if dirfd == AT_FDCWD else f"/proc/{c.tid}/fd/{dirfd}"
+            raw = os.readlink(base).rstrip("/") + "/" + raw
+        self.named = os.path.normpath(raw)
+        if not real and follow:
+            try:
+                real = stat.S_ISLNK(os.lstat(self.named).st_mode)
+            except OSError:
+                real = False  # nothing there yet: named as it will be made
+        if not real:
+            return self.named
+        if follow:
+            return _theirs(os.path.realpath(raw), c.tid)
+        head, tail = os.path.split(raw.rstrip("/") or "/")
+        return os.path.join(_theirs(os.path.realpath(head), c.tid), tail)
+
     def _tell(self, c: mediation._Caller, name: str, path: str, refused: int) -> None:
         word = operation(refused)
         now = time.time()
@@ -242,6 +271,8 @@ class Observer:
             "path": path,
             "call": name,
         }
+        if self.named != path:
+            event["named"] = self.named  # through a link
         if repeated:
             event["repeated"] = repeated
         self._write(event)
@@ -265,26 +296,6 @@ class Observer:
         except OSError:
             return  # nobody reads any more: the server goes on, untold
         self.lost = 0
-
-
-def _path(c: mediation._Caller, dirfd: int, address: int, *, follow: bool, real: bool) -> str:
-    """The path the call names for the caller, from its working folder or *dirfd*: as named
-    (``..`` taken away), or with *real* as the kernel reaches it (its last link followed only
-    if *follow*)."""
-    raw = os.fsdecode(_string(c.tid, address))
-    if not raw:
-        raise OSError(errno.ENOENT, "an empty path")
-    if raw.startswith(("/proc/self/", "/proc/thread-self/")):
-        raw = f"/proc/{c.tid}/" + raw.split("/", 3)[3]  # the caller's, not the supervisor's
-    if not raw.startswith("/"):
-        base = f"/proc/{c.tid}/cwd" if dirfd == AT_FDCWD else f"/proc/{c.tid}/fd/{dirfd}"
-        raw = os.readlink(base).rstrip("/") + "/" + raw
-    if not real:
-        return os.path.normpath(raw)
-    if follow:
-        return _theirs(os.path.realpath(raw), c.tid)
-    head, tail = os.path.split(raw.rstrip("/") or "/")
-    return os.path.join(_theirs(os.path.realpath(head), c.tid), tail)
 
 
 class _IoVec(ctypes.Structure):
