@@ -198,3 +198,18 @@ def test_the_filesystem_servers_refused_read_is_told_within_its_tool_call(base: 
     assert mine[0]["operation"] == "read"
     assert mine[0]["comm"] == "node"
     assert sent <= mine[0]["time"] <= answered
+
+
+def test_an_observer_that_cannot_tell_is_a_warning_never_a_failed_or_freer_server(
+    base: Path,
+) -> None:
+    layout(base)
+    argv = [sys.executable, "-m", "roots_manager.sandbox.confine", "--refusals", "99"]
+    for path in RUNTIME:
+        argv += ["--runtime", path]
+    argv += ["--read-write", str(base / "granted"), "--", "sh", "-c"]
+    script = f"cat '{base}/granted/mine.txt' && cat '{base}/secrets/key'; echo $?"
+    done = subprocess.run([*argv, script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["mine", "1"]  # ran, and confined as ever
+    assert "refusals go untold: [Errno 9] Bad file descriptor" in done.stderr
