@@ -8,7 +8,8 @@ filter passes each path-taking call (``open``, ``openat``, ``creat``, ``execve``
 ``mknod``, ``unlink``, ``rmdir``, and their ``*at`` forms) to the supervisor, which reads the
 path from the caller, resolves it from the caller's working folder or descriptor, judges it
 against the very rules the server runs under, writes one JSON line for each refusal, and lets
-the kernel go on (``SECCOMP_USER_NOTIF_FLAG_CONTINUE``).
+the kernel go on (``SECCOMP_USER_NOTIF_FLAG_CONTINUE``). ``rename``, ``link``, ``symlink`` and
+``truncate`` are not observed (yet).
 
 Landlock still decides every call, alone: whatever goes wrong here (a race, a path read while
 another thread changes it, a bug) can at worst hide a refusal or tell one that did not happen,
@@ -52,12 +53,6 @@ WINDOW = 1.0
 KEYS_KEPT = 4096
 """Folders and operations remembered for folding; past that the oldest windows are forgotten
 (memory stays flat however wide the walk)."""
-
-CALLS = (
-    *("open", "openat", "creat", "execve", "execveat", "mkdir", "mkdirat", "mknod", "mknodat"),
-    *("unlink", "unlinkat", "rmdir"),
-)
-"""The calls observed; ``rename``, ``link``, ``symlink`` and ``truncate`` are not (yet)."""
 
 OPERATIONS = (
     (ll.EXECUTE, "execute"),
