@@ -67,7 +67,8 @@ def confined(
 
 
 def layout(base: Path) -> None:
-    for name in ("granted", "secrets", "closed", "others", "programs", "listed", "linked"):
+    folders = ("granted", "secrets", "closed", "others", "programs", "listed", "linked", "links")
+    for name in folders:
         (base / name).mkdir()
     (base / "granted" / "mine.txt").write_text("mine\n", encoding="utf-8")
     (base / "granted" / "old.txt").write_text("old\n", encoding="utf-8")
@@ -86,7 +87,8 @@ def test_each_refusal_is_told_with_its_path_operation_and_process(base: Path, wh
         f"cd '{base}/granted' && cat mine.txt && echo new > made.txt && rm old.txt; "
         f"cat ../secrets/key; cat '{base}/secrets/missing'; mkdir '{base}/closed/sub'; "
         f"rm -f '{base}/others/theirs'; ls '{base}/listed'; '{base}/programs/tool'; "
-        f"echo x > '{base}/others/new.txt'; cat link; echo $$"
+        f"echo x > '{base}/others/new.txt'; cat link; ln -s x '{base}/links/l'; "
+        f"/usr/bin/python3 -c 'import os; os.truncate(\"{base}/secrets/key\", 0)'; echo $$"
     )
     started = time.time()
     done, told = confined(base, who, script)
@@ -94,7 +96,8 @@ def test_each_refusal_is_told_with_its_path_operation_and_process(base: Path, wh
     assert out[:1] == ["mine"], done.stderr
     shell = int(out[-1])
     # Landlock still refused each, as before: the observer decides nothing
-    assert done.stderr.count("Permission denied") == 7, done.stderr
+    assert done.stderr.count("Permission denied") == 9, done.stderr
+    assert (base / "secrets" / "key").read_text(encoding="utf-8") == "the key\n"
     assert (base / "others" / "theirs").exists()
     assert not (base / "closed" / "sub").exists()
     # and allowed each allowed call, observed as it was
@@ -111,18 +114,24 @@ def test_each_refusal_is_told_with_its_path_operation_and_process(base: Path, wh
         ("execute", f"{base}/programs/tool"),
         ("create", f"{base}/others/new.txt"),
         ("read", f"{base}/linked/target"),  # what Landlock judges: the link's target
+        ("create", f"{base}/links/l"),
+        ("write", f"{base}/secrets/key"),  # truncate(2)
     }
     # nothing allowed is told, nor what fails for another reason (a missing file)
     assert len(ours) == len(seen)
     for event in ours:
         assert started <= event["time"] <= time.time()
         assert event["pid"] == event["tid"] > 0
-        assert event["call"] in ("openat", "open", "mkdir", "mkdirat", "unlinkat", "execve")
-    by_path = {e["path"]: e for e in ours}
-    assert by_path[f"{base}/linked/target"]["named"] == f"{base}/granted/link"
-    assert by_path[f"{base}/secrets/key"]["comm"] == "cat"
+        assert event["call"] in (
+            *("openat", "open", "mkdir", "mkdirat", "unlinkat", "execve", "symlink"),
+            *("symlinkat", "truncate"),
+        )
+    by_path = {(e["operation"], e["path"]): e for e in ours}
+    assert by_path["read", f"{base}/linked/target"]["named"] == f"{base}/granted/link"
+    assert by_path["read", f"{base}/secrets/key"]["comm"] == "cat"
+    assert by_path["write", f"{base}/secrets/key"]["call"] == "truncate"
     # the shell's own redirection is the shell's process: the pid joins it to the request
-    assert by_path[f"{base}/others/new.txt"]["pid"] == shell
+    assert by_path["create", f"{base}/others/new.txt"]["pid"] == shell
 
 
 def test_a_flood_of_refusals_is_folded_per_folder_and_counted(base: Path) -> None:

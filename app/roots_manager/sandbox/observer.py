@@ -5,11 +5,12 @@ nobody sees why. Its own audit records (Linux 6.15) reach only a reader with ``C
 and need audit enabled for the whole machine, so they are no source for an ordinary user (see
 ``docs/confinement-refusals.md``). This is the source that works for everyone: the seccomp
 filter passes each path-taking call (``open``, ``openat``, ``creat``, ``execve``, ``mkdir``,
-``mknod``, ``unlink``, ``rmdir``, and their ``*at`` forms) to the supervisor, which reads the
+``mknod``, ``unlink``, ``rmdir``, ``symlink``, their ``*at`` forms, and ``truncate``) to the
+supervisor, which reads the
 path from the caller, resolves it from the caller's working folder or descriptor, judges it
 against the very rules the server runs under, writes one JSON line for each refusal, and lets
-the kernel go on (``SECCOMP_USER_NOTIF_FLAG_CONTINUE``). ``rename``, ``link``, ``symlink`` and
-``truncate`` are not observed (yet).
+the kernel go on (``SECCOMP_USER_NOTIF_FLAG_CONTINUE``). ``rename`` and ``link`` are not
+observed (yet).
 
 Landlock still decides every call, alone: whatever goes wrong here (a race, a path read while
 another thread changes it, a bug) can at worst hide a refusal or tell one that did not happen,
@@ -155,10 +156,21 @@ class Observer:
     ) -> tuple[str, int] | None:
         """The path and the rights refused, if Landlock will refuse this call; judged on the
         path as named (*real* False) or as the kernel reaches it."""
+        if name.startswith("symlink"):  # (target, [dirfd,] the link's path)
+            dirfd, address = (_int(a[1]), a[2]) if name == "symlinkat" else (AT_FDCWD, a[1])
+            path = self._path(c, dirfd, address, follow=False, real=real)
+            if os.path.lexists(path):
+                return None  # EEXIST
+            return self._needs(path, ll.MAKE_SYM, parent=True)
         at = name.endswith("at") and name != "creat"
         dirfd = _int(a[0]) if at else AT_FDCWD
         address = a[1] if at else a[0]
         rest = a[2:] if at else a[1:]
+        if name == "truncate":
+            path = self._path(c, dirfd, address, follow=True, real=real)
+            if not os.path.isfile(path):
+                return None  # ENOENT, EISDIR, EINVAL: not Landlock's
+            return self._needs(path, ll.TRUNCATE)
         if name in ("open", "openat", "creat"):
             flags = O_CREAT | 1 | O_TRUNC if name == "creat" else _int(rest[0])
             if flags & O_PATH:

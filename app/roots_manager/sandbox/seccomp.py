@@ -92,6 +92,7 @@ SYSCALLS: dict[str, dict[str, int]] = {
         **{"shmctl": 31, "shmdt": 67, "semget": 64, "semop": 65, "semctl": 66},
         **{"semtimedop": 220, "msgget": 68, "msgsnd": 69, "msgrcv": 70, "msgctl": 71},
         **{"execve": 59, "execveat": 322, "unlink": 87, "unlinkat": 263, "rmdir": 84},
+        **{"truncate": 76, "symlink": 88, "symlinkat": 266},
     },
     "aarch64": {
         **{"fchmod": 52, "fchmodat": 53, "fchmodat2": 452, "fchown": 55, "fchownat": 54},
@@ -116,7 +117,7 @@ SYSCALLS: dict[str, dict[str, int]] = {
         **{"open_tree_attr": 467, "fcntl": 25, "msgget": 186, "msgctl": 187, "msgrcv": 188},
         **{"msgsnd": 189, "semget": 190, "semctl": 191, "semtimedop": 192, "semop": 193},
         **{"shmget": 194, "shmctl": 195, "shmat": 196, "shmdt": 197},
-        **{"execve": 221, "execveat": 281, "unlinkat": 35},
+        **{"execve": 221, "execveat": 281, "unlinkat": 35, "truncate": 45, "symlinkat": 36},
     },
 }
 
@@ -235,7 +236,9 @@ def _ioctl(action: int) -> list[bytes]:
     return [*body, _op(_RET, RET_ALLOW)]
 
 
-OBSERVED = ("execve", "execveat", "unlink", "unlinkat", "rmdir")
+OBSERVED = (
+    *("execve", "execveat", "unlink", "unlinkat", "rmdir", "truncate", "symlink", "symlinkat"),
+)
 """With *observe*, passed to the supervisor's observer too (besides :data:`CREATING`), which
 always lets them go on (:mod:`roots_manager.sandbox.observer`)."""
 
