@@ -2,14 +2,17 @@
 
 Usage::
 
-    python -m roots_manager.sandbox.confine [--read-write P] [--read-only P] [--runtime P]
-        [--listing P] [--device P] [--tmpdir P] -- COMMAND [ARGS...]
+    python -m roots_manager.sandbox.confine [--parent PID] [--refusals FD] [--read-write P]
+        [--read-only P] [--runtime P] [--listing P] [--device P] [--tmpdir P] -- COMMAND [ARGS...]
 
 The bridge starts a confined server through this wrapper rather than confining in a
 ``preexec_fn``, which can deadlock in a threaded process. On Linux this process becomes the server's supervisor
 (:mod:`roots_manager.sandbox.supervisor`): its child drops every capability, applies the Landlock
 rules and the seccomp filter, and ``exec``s the server, which with everything it starts runs
 under them. On macOS the wrapper ``exec``s ``sandbox-exec`` with the generated profile.
+
+With ``--refusals FD`` (Linux), each access the rules refuse the server is told on descriptor
+*FD*, one JSON line per refusal (:mod:`roots_manager.sandbox.observer`).
 
 Exit codes (only before the exec; after it, the server's own): 126 the rules cannot be applied,
 127 the command cannot be run, 2 bad usage.
@@ -89,7 +92,9 @@ def _resolve(name: str) -> str:
     return name
 
 
-def _linux(rules: Rules, executable: str, command: list[str], parent: int | None) -> int:
+def _linux(
+    rules: Rules, executable: str, command: list[str], parent: int | None, refusals: int | None
+) -> int:
     if sys.platform != "linux":
         raise OSError(f"confinement is not available on {sys.platform} (Linux and macOS only)")
     # the availability module is not imported: its typing import alone would double the cost
@@ -116,6 +121,7 @@ def _linux(rules: Rules, executable: str, command: list[str], parent: int | None
         abi,
         filtered,
         network=rules.network,
+        events=refusals,
     )
     sys.stdout.flush()
     return supervisor.supervise(plan, parent)
@@ -128,6 +134,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args[:1] == ["--parent"] and len(args) > 1 and args[1].isdigit():
         parent = int(args[1])
         args = args[2:]
+    refusals: int | None = None
+    if args[:1] == ["--refusals"] and len(args) > 1 and args[1].isdigit():
+        refusals = int(args[1])
+        args = args[2:]
     try:
         rules, command = Rules.from_args(args)
     except ValueError as exc:
@@ -139,7 +149,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     executable = _resolve(command[0])
     if sys.platform != "darwin":
         try:
-            return _linux(rules, executable, command, parent)
+            return _linux(rules, executable, command, parent, refusals)
         except OSError as exc:
             print(f"roots-manager confine: the server cannot be confined: {exc}", file=sys.stderr)
             return EXIT_REFUSED

@@ -40,6 +40,12 @@ from roots_manager.sandbox import libc, seccomp
 
 assert sys.platform == "linux", "imported only where Landlock confines (Linux)"
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    Observe = Callable[["_Caller", str, tuple[int, ...]], None]
+
 AT_FDCWD = -100
 AT_SYMLINK_NOFOLLOW = 0x100
 AT_EMPTY_PATH = 0x1000
@@ -94,10 +100,17 @@ def still_waiting(listener: int, note: Notification) -> bool:
     return True
 
 
-def respond(listener: int, note: Notification, value: int = 0, error: int = 0) -> None:
-    """Let *note*'s call return *value*, or fail with errno *error*."""
+FLAG_CONTINUE = 1
+"""SECCOMP_USER_NOTIF_FLAG_CONTINUE: the kernel makes the call as if never filtered."""
+
+
+def respond(
+    listener: int, note: Notification, value: int = 0, error: int = 0, flags: int = 0
+) -> None:
+    """Let *note*'s call return *value*, or fail with errno *error*; or, with
+    :data:`FLAG_CONTINUE`, be made by the kernel itself."""
     try:
-        fcntl.ioctl(listener, NOTIF_SEND, RESPONSE.pack(note.id, value, -error, 0))
+        fcntl.ioctl(listener, NOTIF_SEND, RESPONSE.pack(note.id, value, -error, flags))
     except OSError:
         # the caller was killed while we decided (ENOENT), or its answer is not wanted any
         # more: nothing is left to answer, and the supervision goes on
@@ -279,6 +292,8 @@ RESOLVE_NO_XDEV = 0x01
 RESOLVE_NO_MAGICLINKS = 0x02
 RESOLVE_NO_SYMLINKS = 0x04
 RESOLVE_BENEATH = 0x08
+OBSERVED = frozenset((*seccomp.CREATING, *seccomp.OBSERVED))
+"""The calls only observed: the kernel makes each (Landlock decides it)."""
 CONNECTS = 64
 """Connections made for a server at once; past that its ``connect`` fails with EAGAIN."""
 
@@ -326,10 +341,14 @@ class Mediator:
         sockets: list[str],
         arch: str,
         network: bool = True,
+        observe: Observe | None = None,
     ) -> None:
         self.listener = listener
         self.network = network
         """Network families may be connected and bound (False: the user blocked them)."""
+        self.observe = observe
+        """Shown each observed call (:mod:`roots_manager.sandbox.observer`), which the kernel
+        then makes: whatever it does, it never decides one."""
         self.writable = [(w.rstrip("/") or "/", fd) for w, fd in writable]
         """Each writable folder's real path, and a descriptor of it held since the start."""
         self.sockets = set(sockets)
@@ -370,6 +389,14 @@ class Mediator:
             return
         caller = _Caller(self.listener, note)
         name = self.names.get(note.nr, "")
+        if name in OBSERVED:
+            try:
+                if self.observe is not None:
+                    self.observe(caller, name, note.args)
+            finally:
+                caller.close()
+                respond(self.listener, note, flags=FLAG_CONTINUE)
+            return
         if name == "connect":
             self._connect_later(caller)
             return

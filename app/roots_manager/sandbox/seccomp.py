@@ -91,6 +91,8 @@ SYSCALLS: dict[str, dict[str, int]] = {
         **{"mknodat": 259, "open_tree_attr": 467, "fcntl": 72, "shmget": 29, "shmat": 30},
         **{"shmctl": 31, "shmdt": 67, "semget": 64, "semop": 65, "semctl": 66},
         **{"semtimedop": 220, "msgget": 68, "msgsnd": 69, "msgrcv": 70, "msgctl": 71},
+        **{"execve": 59, "execveat": 322, "unlink": 87, "unlinkat": 263, "rmdir": 84},
+        **{"truncate": 76, "symlink": 88, "symlinkat": 266},
     },
     "aarch64": {
         **{"fchmod": 52, "fchmodat": 53, "fchmodat2": 452, "fchown": 55, "fchownat": 54},
@@ -115,6 +117,7 @@ SYSCALLS: dict[str, dict[str, int]] = {
         **{"open_tree_attr": 467, "fcntl": 25, "msgget": 186, "msgctl": 187, "msgrcv": 188},
         **{"msgsnd": 189, "semget": 190, "semctl": 191, "semtimedop": 192, "semop": 193},
         **{"shmget": 194, "shmctl": 195, "shmat": 196, "shmdt": 197},
+        **{"execve": 221, "execveat": 281, "unlinkat": 35, "truncate": 45, "symlinkat": 36},
     },
 }
 
@@ -203,12 +206,14 @@ def _block(number: int | None, body: list[bytes]) -> list[bytes]:
     return [_op(_JEQ, number, 0, len(body)), *body]
 
 
-def _nonzero(conditions: list[tuple[int, int]], action: int) -> list[bytes]:
-    """*action* when any (argument & mask) is not 0; allowed otherwise."""
+def _nonzero(
+    conditions: list[tuple[int, int]], action: int, otherwise: int = RET_ALLOW
+) -> list[bytes]:
+    """*action* when any (argument & mask) is not 0; *otherwise* (allowed) if none is."""
     body: list[bytes] = []
     for index, mask in conditions:
         body += [_arg(index), _op(_AND, mask), _op(_JEQ, 0, 1, 0), _op(_RET, action)]
-    return [*body, _op(_RET, RET_ALLOW)]
+    return [*body, _op(_RET, otherwise)]
 
 
 def _one_of(index: int, values: tuple[int, ...], action: int) -> list[bytes]:
@@ -232,11 +237,19 @@ def _ioctl(action: int) -> list[bytes]:
     return [*body, _op(_RET, RET_ALLOW)]
 
 
-def program(arch: str, *, sockets: bool, network: bool = True) -> bytes:
+OBSERVED = (
+    *("execve", "execveat", "unlink", "unlinkat", "rmdir", "truncate", "symlink", "symlinkat"),
+)
+"""With *observe*, passed to the supervisor's observer too (besides :data:`CREATING`), which
+always lets them go on (:mod:`roots_manager.sandbox.observer`)."""
+
+
+def program(arch: str, *, sockets: bool, network: bool = True, observe: bool = False) -> bytes:
     """The filter for *arch*; *sockets*: Unix stream sockets may be made, and every
     ``connect`` is decided by the supervisor (the user allowed some sockets by path);
     *network* False: no socket of any family but Unix and the kernel's netlink (no TCP, UDP,
-    ICMP, raw or packet socket, no vsock to a host)."""
+    ICMP, raw or packet socket, no vsock to a host); *observe*: the path-taking calls are shown
+    to the supervisor, which tells the refusals Landlock will make and lets each go on."""
     if arch not in SYSCALLS:
         raise SeccompError(errno.ENOSYS, f"no seccomp filter for the {arch} architecture")
     nr = SYSCALLS[arch].get
@@ -251,8 +264,9 @@ def program(arch: str, *, sockets: bool, network: bool = True) -> bytes:
         ops += [_op(_JGE, X32_BIT, 0, 1), _op(_RET, _errno(errno.ENOSYS))]
     # the calls that look at their arguments come first, the most frequent (openat) first; each
     # block ends in a return, so the number is loaded again after none of them
+    seen = RET_NOTIFY if observe else RET_ALLOW
     for name, index in CREATING.items():
-        ops += _block(nr(name), _nonzero([(index, SETID)], eperm))
+        ops += _block(nr(name), _nonzero([(index, SETID)], eperm, seen))
     ops += _block(nr("ioctl"), _ioctl(eperm))
     ops += _block(nr("fcntl"), _one_of(1, (F_SETLEASE,), eperm))
     for name in ("clone", "unshare"):
@@ -280,6 +294,8 @@ def program(arch: str, *, sockets: bool, network: bool = True) -> bytes:
     whole += [(name, eperm) for name in REFUSED]
     if sockets:
         whole.append(("connect", RET_NOTIFY))
+    if observe:
+        whole += [(name, RET_NOTIFY) for name in OBSERVED]
     for name, action in whole:
         ops += _block(nr(name), [_op(_RET, action)])
     ops.append(_op(_RET, RET_ALLOW))
@@ -290,13 +306,13 @@ class _Fprog(ctypes.Structure):
     _fields_ = (("len", ctypes.c_ushort), ("filter", ctypes.c_void_p))
 
 
-def install(arch: str, *, sockets: bool, network: bool = True) -> int:
+def install(arch: str, *, sockets: bool, network: bool = True, observe: bool = False) -> int:
     """Install the filter on this thread's process; returns the notification descriptor.
 
     No-new-privileges must already be set. The descriptor must reach the supervisor and be
     closed here before the server runs: whoever holds it answers the notifications.
     """
-    code = program(arch, sockets=sockets, network=network)
+    code = program(arch, sockets=sockets, network=network, observe=observe)
     buf = ctypes.create_string_buffer(code, len(code))
     prog = _Fprog(len(code) // 8, ctypes.cast(buf, ctypes.c_void_p))
     number = SYSCALLS[arch]["seccomp"]

@@ -36,6 +36,8 @@ TYPE_CHECKING = False  # not typing's: the exec wrapper must not pay for importi
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from roots_manager.sandbox.observer import Observer
+
 EXIT_REFUSED = 126
 EXIT_CANNOT_RUN = 127
 GRACE = 1.5
@@ -52,6 +54,7 @@ class Plan:
     __slots__ = (
         "abi",
         "command",
+        "events",
         "executable",
         "filtered",
         "network",
@@ -70,6 +73,7 @@ class Plan:
         abi: int,
         filtered: bool = True,
         network: bool = True,
+        events: int | None = None,
     ) -> None:
         self.rules = rules
         """Descriptors opened on what is allowed, with the Landlock rights for each."""
@@ -84,6 +88,9 @@ class Plan:
         """Whether the seccomp filter is installed (this kernel has its user notification)."""
         self.network = network
         """The server may open network sockets (False: blocked by the filter and Landlock)."""
+        self.events = events if filtered else None
+        """A descriptor each refusal is told on, a JSON line (:mod:`~roots_manager.sandbox.
+        observer`); None: refusals are not observed."""
 
 
 def _server_process(plan: Plan, supervisor: int, to_parent: int, from_parent: int) -> None:
@@ -102,8 +109,9 @@ def _server_process(plan: Plan, supervisor: int, to_parent: int, from_parent: in
         step = "the seccomp filter"
         listener = -1
         if plan.filtered:
+            observe = plan.events is not None
             listener = seccomp.install(
-                seccomp.machine(), sockets=bool(plan.sockets), network=plan.network
+                seccomp.machine(), sockets=bool(plan.sockets), network=plan.network, observe=observe
             )
         os.write(to_parent, b"L%d\n" % listener)
         if os.read(from_parent, 1) != b"k":
@@ -175,6 +183,10 @@ class Supervisor:
         self.parent = parent
         self.server = -1
         self.status: int | None = None
+        self.exec_pipe = -1
+        """Where the server's process says why its ``exec`` failed (closed by a successful one),
+        read while the notifications are answered: the ``exec`` itself may be one."""
+        self.observer: Observer | None = None
 
     def _parent_fd(self) -> int | None:
         if self.parent is None:
@@ -206,6 +218,8 @@ class Supervisor:
         self.server = pid
         os.close(up_w)
         os.close(down_r)
+        if self.plan.events is not None:
+            self.observer = self._observer(self.plan.events)
         for fd, _ in self.plan.rules:
             os.close(fd)
         listener = self._handshake(up_r, down_w)
@@ -224,9 +238,23 @@ class Supervisor:
             self._end_tree()  # whatever ended the supervision ends the tree with it
             raise
 
+    def _observer(self, events: int) -> Observer | None:
+        """The observer of the server's refusals; None (said on stderr) if it cannot be made:
+        the server then runs confined as ever, its refusals untold."""
+        from roots_manager.sandbox.observer import Observer, rules_of
+
+        try:
+            os.set_blocking(events, False)
+            os.set_inheritable(events, False)  # the server never holds it
+            return Observer(rules_of(self.plan.rules, self.plan.abi), self.plan.abi, events)
+        except OSError as exc:
+            _quietly_write(2, f"roots-manager confine: refusals go untold: {exc}\n".encode())
+            return None
+
     def _handshake(self, up: int, down: int) -> int | None:
         """Take the filter's notification descriptor from the server's process; None if it
-        failed to confine (said on stderr)."""
+        failed to confine (said on stderr). With the filter, *up* stays open as
+        :attr:`exec_pipe`."""
         try:
             message = _read_all(up)
             if not message.startswith(b"L"):
@@ -249,12 +277,11 @@ class Supervisor:
                 os.kill(self.server, signal.SIGKILL)
                 return None
             os.write(down, b"k")
-            rest = _read_all(up)  # empty when the exec succeeded (the pipe closes on exec)
-            if rest:
-                self._say(rest)
+            self.exec_pipe, up = up, -1
             return int(got)
         finally:
-            os.close(up)
+            if up >= 0:
+                os.close(up)
             os.close(down)
 
     @staticmethod
@@ -278,15 +305,19 @@ class Supervisor:
         signal.set_wakeup_fd(wake_w, warn_on_full_buffer=False)
         for sig in (*FORWARDED, signal.SIGCHLD):
             signal.signal(sig, lambda *_: None)
+        observe = self.observer.observe if self.observer is not None else None
         mediator = Mediator(
             listener,
             self.plan.writable,
             self.plan.sockets,
             seccomp.machine(),
             network=self.plan.network,
+            observe=observe,
         )
         poll = select.poll()
         poll.register(wake_r, select.POLLIN)
+        if self.exec_pipe >= 0:
+            poll.register(self.exec_pipe, select.POLLIN)
         if listener >= 0:
             poll.register(listener, select.POLLIN)
         if parent_fd is not None:
@@ -311,17 +342,37 @@ class Supervisor:
                         mediator.handle()
                     elif event & (select.POLLHUP | select.POLLERR):
                         poll.unregister(listener)
+                elif fd == self.exec_pipe:
+                    if not self._exec_said():
+                        poll.unregister(fd)
                 elif fd == parent_fd:  # the bridge is gone, however it ended
                     self._end_tree()
                     return EXIT_REFUSED
             self._reap()
             if self.status is not None:
+                while self._exec_said():
+                    continue
                 self._end_tree()
+                if self.observer is not None:
+                    self.observer.close()
                 if os.WIFEXITED(self.status):
                     return os.WEXITSTATUS(self.status)
                 return 128 + os.WTERMSIG(self.status)
             if deadline is not None and time.monotonic() > deadline:
                 self._end_tree()
+
+    def _exec_said(self) -> bool:
+        """Pass on what the server's process said of its ``exec``; False once it is closed
+        (by the ``exec``, or the process's end)."""
+        if self.exec_pipe < 0:
+            return False
+        said = os.read(self.exec_pipe, 4096)
+        if said:
+            self._say(said)
+            return True
+        os.close(self.exec_pipe)
+        self.exec_pipe = -1
+        return False
 
     def _pass_signals(self, wake: int, deadline: float | None) -> float | None:
         try:

@@ -1,0 +1,377 @@
+"""The supervisor's observer: each refusal Landlock is about to make, told as it happens.
+
+Landlock refuses silently: a confined server that needs one more file fails with ``EACCES`` and
+nobody sees why. Its own audit records (Linux 6.15) reach only a reader with ``CAP_AUDIT_READ``
+and need audit enabled for the whole machine, so they are no source for an ordinary user (see
+``docs/confinement-refusals.md``). This is the source that works for everyone: the seccomp
+filter passes each path-taking call (``open``, ``openat``, ``creat``, ``execve``, ``mkdir``,
+``mknod``, ``unlink``, ``rmdir``, ``symlink``, their ``*at`` forms, and ``truncate``) to the
+supervisor, which reads the
+path from the caller, resolves it from the caller's working folder or descriptor, judges it
+against the very rules the server runs under, writes one JSON line for each refusal, and lets
+the kernel go on (``SECCOMP_USER_NOTIF_FLAG_CONTINUE``). ``rename`` and ``link`` are not
+observed (yet).
+
+Landlock still decides every call, alone: whatever goes wrong here (a race, a path read while
+another thread changes it, a bug) can at worst hide a refusal or tell one that did not happen,
+never allow or refuse anything. A call the observer cannot read is let through untold.
+
+Each line says when (``time``, seconds since the epoch), which process (``pid``, ``tid``,
+``comm``), what (``operation``: read, write, list, execute, create, remove; ``path``) and the
+call. Joining a refusal to the MCP request that caused it is the bridge's part: it knows which
+requests were in flight at that time, and the process is its server's. Floods are folded: within
+:data:`WINDOW` seconds only the first refusal per folder and operation is told; the next one told
+for them carries ``repeated``, how many were folded before it.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import json
+import os
+import stat
+import sys
+import time
+
+from roots_manager.sandbox import landlock as ll
+from roots_manager.sandbox import libc, mediation
+
+assert sys.platform == "linux", "imported only where Landlock confines (Linux)"
+
+AT_FDCWD = -100
+AT_REMOVEDIR = 0x200
+AT_SYMLINK_NOFOLLOW = 0x100
+O_ACCMODE = 0o3
+O_CREAT = 0o100
+O_EXCL = 0o200
+O_TRUNC = 0o1000
+O_NOFOLLOW = 0o400000
+O_PATH = 0o10000000
+PATH_MAX = 4096
+WINDOW = 1.0
+"""Seconds over which the refusals of one folder and operation are folded into one line."""
+KEYS_KEPT = 4096
+"""Folders and operations remembered for folding; past that the oldest windows are forgotten
+(memory stays flat however wide the walk)."""
+
+OPERATIONS = (
+    (ll.EXECUTE, "execute"),
+    (ll.READ_FILE, "read"),
+    (ll.READ_DIR, "list"),
+    (ll.WRITE_FILE | ll.TRUNCATE, "write"),
+    (ll.REMOVE_DIR | ll.REMOVE_FILE, "remove"),
+    (ll.MAKE_CHAR | ll.MAKE_DIR | ll.MAKE_REG | ll.MAKE_SOCK | ll.MAKE_FIFO, "create"),
+    (ll.MAKE_BLOCK | ll.MAKE_SYM, "create"),
+)
+"""Each Landlock right, by the word a user reads for it."""
+
+_MAKE = {
+    stat.S_IFCHR: ll.MAKE_CHAR,
+    stat.S_IFBLK: ll.MAKE_BLOCK,
+    stat.S_IFIFO: ll.MAKE_FIFO,
+    stat.S_IFSOCK: ll.MAKE_SOCK,
+}
+
+
+def operation(rights: int) -> str:
+    """The word for the first of *rights* a user would recognise."""
+    for mask, word in OPERATIONS:
+        if rights & mask:
+            return word
+    return "access"
+
+
+class Rule:
+    """A Landlock rule, by the real path of what it was opened on."""
+
+    __slots__ = ("folder", "path", "rights")
+
+    def __init__(self, path: str, rights: int, folder: bool) -> None:
+        self.path = path.rstrip("/") or "/"
+        self.rights = rights
+        self.folder = folder
+
+
+def rules_of(opened: list[tuple[int, int]], abi: int) -> list[Rule]:
+    """The rules as :func:`landlock.restrict_self` applies them, read from their descriptors
+    (call before they are closed)."""
+    mask = ll.handled(abi)
+    out = []
+    for fd, allowed in opened:
+        folder = stat.S_ISDIR(os.fstat(fd).st_mode)
+        rights = allowed & mask if folder else allowed & mask & ll.FILE_RIGHTS
+        out.append(Rule(os.readlink(f"/proc/self/fd/{fd}"), rights, folder))
+    return out
+
+
+class Observer:
+    """Judges the observed calls of one confined server's tree, and tells the refusals."""
+
+    def __init__(self, rules: list[Rule], abi: int, events: int) -> None:
+        self.rules = rules
+        self.handled = ll.handled(abi)
+        self.events = events
+        """Where each refusal is written, a JSON line (non-blocking: a reader that falls behind
+        loses lines, counted in ``lost``, and never stalls the server)."""
+        self.windows: dict[tuple[str, str], list[float]] = {}
+        """(folder, operation): when its window opened, and how many were folded since."""
+        self.lost = 0
+        self.failed = False
+        self.named = ""
+        """The path the last call judged named, before any link on its way was followed."""
+
+    def allowed(self, path: str) -> int:
+        """The rights Landlock allows on *path* (a real path): those of every rule on it or on
+        a folder above it, and every right the ruleset does not handle."""
+        rights = ~self.handled
+        for rule in self.rules:
+            if path == rule.path or (
+                rule.folder and (rule.path == "/" or path.startswith(rule.path + "/"))
+            ):
+                rights |= rule.rights
+        return rights
+
+    def observe(self, caller: mediation._Caller, name: str, args: tuple[int, ...]) -> None:
+        """Judge one call; tell it if Landlock will refuse it. Never raises: a failure is told
+        once on stderr and the calls go on, observed as well as can be."""
+        try:
+            # by the names first (no look-up on the file system: most calls are allowed), and
+            # a refusal confirmed on the real path, links followed as the kernel follows them
+            found = self._judge(caller, name, args, real=False)
+            if found is not None:
+                found = self._judge(caller, name, args, real=True)
+        except (OSError, mediation.Refused):
+            return  # a caller gone, a path that cannot be read: let through untold
+        except Exception as exc:
+            if not self.failed:
+                self.failed = True
+                os.write(2, f"roots-manager confine: a refusal may go untold: {exc!r}\n".encode())
+            return
+        if found is not None:
+            self._tell(caller, name, *found)
+
+    def _judge(
+        self, c: mediation._Caller, name: str, a: tuple[int, ...], *, real: bool
+    ) -> tuple[str, int] | None:
+        """The path and the rights refused, if Landlock will refuse this call; judged on the
+        path as named (*real* False) or as the kernel reaches it."""
+        if name.startswith("symlink"):  # (target, [dirfd,] the link's path)
+            dirfd, address = (_int(a[1]), a[2]) if name == "symlinkat" else (AT_FDCWD, a[1])
+            path = self._path(c, dirfd, address, follow=False, real=real)
+            if os.path.lexists(path):
+                return None  # EEXIST
+            return self._needs(path, ll.MAKE_SYM, parent=True)
+        at = name.endswith("at") and name != "creat"
+        dirfd = _int(a[0]) if at else AT_FDCWD
+        address = a[1] if at else a[0]
+        rest = a[2:] if at else a[1:]
+        if name == "truncate":
+            path = self._path(c, dirfd, address, follow=True, real=real)
+            if not os.path.isfile(path):
+                return None  # ENOENT, EISDIR, EINVAL: not Landlock's
+            return self._needs(path, ll.TRUNCATE)
+        if name in ("open", "openat", "creat"):
+            flags = O_CREAT | 1 | O_TRUNC if name == "creat" else _int(rest[0])
+            if flags & O_PATH:
+                return None  # no right is needed to hold a path
+            path = self._path(c, dirfd, address, follow=not flags & O_NOFOLLOW, real=real)
+            return self._open(path, flags)
+        if name in ("execve", "execveat"):
+            follow = not (name == "execveat" and _int(a[4]) & AT_SYMLINK_NOFOLLOW)
+            path = self._path(c, dirfd, address, follow=follow, real=real)
+            if not os.path.isfile(path):
+                return None  # not found, or not a program: refused for that, not by Landlock
+            return self._needs(path, ll.EXECUTE)
+        if name in ("mkdir", "mkdirat", "mknod", "mknodat"):
+            path = self._path(c, dirfd, address, follow=False, real=real)
+            if os.path.lexists(path):
+                return None  # EEXIST
+            kind = stat.S_IFMT(rest[0]) if name.startswith("mknod") else stat.S_IFDIR
+            right = ll.MAKE_DIR if kind == stat.S_IFDIR else _MAKE.get(kind, ll.MAKE_REG)
+            return self._needs(path, right, parent=True)
+        if name in ("unlink", "unlinkat", "rmdir"):
+            path = self._path(c, dirfd, address, follow=False, real=real)
+            if not os.path.lexists(path):
+                return None  # ENOENT
+            folder = name == "rmdir" or (name == "unlinkat" and _int(a[2]) & AT_REMOVEDIR)
+            right = ll.REMOVE_DIR if folder else ll.REMOVE_FILE
+            return self._needs(path, right, parent=True)
+        return None
+
+    def _open(self, path: str, flags: int) -> tuple[str, int] | None:
+        mode = flags & O_ACCMODE
+        if not flags & (O_CREAT | O_TRUNC) and not self._needs(
+            path, _access(mode, False) | (ll.READ_DIR if mode == 0 else 0)
+        ):
+            return None  # allowed whether it is a file or a folder: no need to look
+        try:
+            st = os.stat(path)
+        except OSError:
+            if not flags & O_CREAT:
+                return None  # ENOENT, not a refusal
+            # a new file: made in its folder, then opened as what lies beneath that folder
+            made = self._needs(path, ll.MAKE_REG, parent=True)
+            if made is not None:
+                return made
+            return self._needs(path, _access(mode, False))
+        if flags & O_CREAT and flags & O_EXCL:
+            return None  # EEXIST
+        if stat.S_ISDIR(st.st_mode):
+            return self._needs(path, ll.READ_DIR if mode != 1 else 0)
+        # only a regular file is emptied by O_TRUNC (a device ignores it)
+        return self._needs(path, _access(mode, bool(flags & O_TRUNC) and stat.S_ISREG(st.st_mode)))
+
+    def _needs(self, path: str, rights: int, *, parent: bool = False) -> tuple[str, int] | None:
+        where = os.path.dirname(path) if parent else path
+        refused = rights & ~self.allowed(where)
+        return (path, refused) if refused else None
+
+    def _path(
+        self, c: mediation._Caller, dirfd: int, address: int, *, follow: bool, real: bool
+    ) -> str:
+        """The path the call names for the caller, from its working folder or *dirfd*: as named
+        (``..`` taken away; its last link followed if *follow*: a link's target is what the
+        kernel judges), or with *real* as the kernel reaches it (every link on the way)."""
+        raw = os.fsdecode(_string(c.tid, address))
+        if not raw:
+            raise OSError(errno.ENOENT, "an empty path")
+        if raw.startswith(("/proc/self/", "/proc/thread-self/")):
+            raw = f"/proc/{c.tid}/" + raw.split("/", 3)[3]  # the caller's, not the supervisor's
+        if not raw.startswith("/"):
+            base = f"/proc/{c.tid}/cwd" if dirfd == AT_FDCWD else f"/proc/{c.tid}/fd/{dirfd}"
+            raw = os.readlink(base).rstrip("/") + "/" + raw
+        self.named = os.path.normpath(raw)
+        if not real and follow:
+            try:
+                real = stat.S_ISLNK(os.lstat(self.named).st_mode)
+            except OSError:
+                real = False  # nothing there yet: named as it will be made
+        if not real:
+            return self.named
+        if follow:
+            return _theirs(os.path.realpath(raw), c.tid)
+        head, tail = os.path.split(raw.rstrip("/") or "/")
+        return os.path.join(_theirs(os.path.realpath(head), c.tid), tail)
+
+    def _tell(self, c: mediation._Caller, name: str, path: str, refused: int) -> None:
+        word = operation(refused)
+        now = time.time()
+        key = (os.path.dirname(path), word)
+        window = self.windows.get(key)
+        if window is not None and now - window[0] < WINDOW:
+            window[1] += 1
+            return
+        repeated = int(window[1]) if window is not None else 0
+        self.windows[key] = [now, 0]
+        if len(self.windows) > KEYS_KEPT:
+            for old in [k for k, w in self.windows.items() if now - w[0] >= WINDOW]:
+                del self.windows[old]
+            while len(self.windows) > KEYS_KEPT:  # all within one window: forget the oldest
+                del self.windows[next(iter(self.windows))]
+        event: dict[str, object] = {
+            "time": round(now, 6),
+            "pid": _tgid(c.tid),
+            "tid": c.tid,
+            "comm": _comm(c.tid),
+            "operation": word,
+            "path": path,
+            "call": name,
+        }
+        if self.named != path:
+            event["named"] = self.named  # through a link
+        if repeated:
+            event["repeated"] = repeated
+        self._write(event)
+
+    def close(self) -> None:
+        """Tell what was folded and not told yet (at the server's end)."""
+        for (folder, word), (_, folded) in self.windows.items():
+            if folded:
+                self._write({"time": round(time.time(), 6), "operation": word, "folder": folder,
+                             "repeated": int(folded)})  # fmt: skip
+        self.windows.clear()
+
+    def _write(self, event: dict[str, object]) -> None:
+        if self.lost:
+            event["lost"] = self.lost
+        try:
+            os.write(self.events, json.dumps(event).encode() + b"\n")
+        except BlockingIOError:
+            self.lost += 1
+            return
+        except OSError:
+            return  # nobody reads any more: the server goes on, untold
+        self.lost = 0
+
+
+class _IoVec(ctypes.Structure):
+    _fields_ = (("base", ctypes.c_void_p), ("len", ctypes.c_size_t))
+
+
+def _string(tid: int, address: int) -> bytes:
+    """The NUL-ended string at *address* in process *tid*, read a page at a time with
+    ``process_vm_readv`` (one call, no descriptor: the observer's reads are the hot path)."""
+    if not 0 < address < 1 << 63:
+        raise OSError(errno.EFAULT, "no path")
+    out = b""
+    buf = ctypes.create_string_buffer(4096)
+    while len(out) < PATH_MAX:
+        size = 4096 - (address + len(out)) % 4096
+        local = _IoVec(ctypes.cast(buf, ctypes.c_void_p), size)
+        remote = _IoVec(address + len(out), size)
+        got = libc.checked(_readv(tid, ctypes.byref(local), 1, ctypes.byref(remote), 1, 0))
+        chunk = buf.raw[:got]
+        end = chunk.find(b"\0")
+        if end >= 0:
+            return out + chunk[:end]
+        if got < size:
+            raise OSError(errno.EFAULT, "a path past its mapping")
+        out += chunk
+    raise OSError(errno.ENAMETOOLONG, "a path too long")
+
+
+def _readv(*args: object) -> int:
+    function = libc.libc().process_vm_readv
+    function.restype = ctypes.c_ssize_t
+    return int(function(*args))
+
+
+def _theirs(path: str, tid: int) -> str:
+    """*path* with a ``/proc/self`` met on the way (``/proc/mounts`` leads there) made the
+    caller's again: resolved here, it led to the supervisor's."""
+    mine = f"/proc/{os.getpid()}"
+    if path == mine or path.startswith(mine + "/"):
+        return f"/proc/{tid}" + path[len(mine) :]
+    return path
+
+
+def _access(mode: int, truncate: bool) -> int:
+    rights = {0: ll.READ_FILE, 1: ll.WRITE_FILE, 2: ll.READ_FILE | ll.WRITE_FILE}.get(mode, 0)
+    if truncate and mode:
+        rights |= ll.TRUNCATE
+    return rights
+
+
+def _int(value: int) -> int:
+    value &= 0xFFFFFFFF
+    return value - (1 << 32) if value & 0x80000000 else value
+
+
+def _tgid(tid: int) -> int:
+    try:
+        with open(f"/proc/{tid}/status", "rb") as f:
+            for line in f:
+                if line.startswith(b"Tgid:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return tid
+
+
+def _comm(tid: int) -> str:
+    try:
+        with open(f"/proc/{tid}/comm", "rb") as f:
+            return f.read().decode(errors="replace").strip()
+    except OSError:
+        return ""
