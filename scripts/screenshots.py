@@ -237,6 +237,16 @@ def main() -> int:
     big_offscreen_screen(tmp, args.scale)
     if args.first_run:
         build_first_run(home)
+        # the hosts a new user already has: the welcome offers to protect them
+        user = tmp / "home"
+        config = user / ".config" / "Claude" / "claude_desktop_config.json"
+        config.parent.mkdir(parents=True)
+        config.write_text(json.dumps({"mcpServers": {
+            "filesystem": {"command": "npx", "args": SERVERS["filesystem"][1:]},
+            "git": {"command": "uvx", "args": ["mcp-server-git"]},
+        }}, indent=2) + "\n", encoding="utf-8")  # fmt: skip
+        os.environ["HOME"] = str(user)
+        os.environ.pop("XDG_CONFIG_HOME", None)
     else:
         build_sample(home, tmp / "code", args.lang)
         from roots_manager.core.paths import Layout
