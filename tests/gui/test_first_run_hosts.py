@@ -5,6 +5,7 @@ the real store and the real window."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -41,21 +42,35 @@ def desktop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return config
 
 
-def window(store: Store, layout: Layout, qtbot: QtBot) -> MainWindow:
-    watcher = StoreWatcher(store)
-    watcher.start()
-    w = MainWindow(watcher, app_settings(layout))
-    qtbot.addWidget(w)
-    w.show()
-    qtbot.waitExposed(w)
-    return w
+@pytest.fixture
+def window(store: Store, layout: Layout, qtbot: QtBot) -> Iterator[Callable[[], MainWindow]]:
+    """The real main window on the real store; its watcher's thread is stopped at the end."""
+    watchers: list[StoreWatcher] = []
+
+    def make() -> MainWindow:
+        watcher = StoreWatcher(store)
+        watcher.start()
+        watchers.append(watcher)
+        w = MainWindow(watcher, app_settings(layout))
+        qtbot.addWidget(w)
+        w.show()
+        qtbot.waitExposed(w)
+        return w
+
+    yield make
+    for watcher in watchers:
+        watcher.stop()
 
 
 def test_the_first_run_protects_the_hosts_found_through_their_diff(
-    desktop: Path, store: Store, layout: Layout, tmp_path: Path, qtbot: QtBot
+    desktop: Path,
+    store: Store,
+    window: Callable[[], MainWindow],
+    tmp_path: Path,
+    qtbot: QtBot,
 ) -> None:
     original = desktop.read_bytes()
-    w = window(store, layout, qtbot)
+    w = window()
     qtbot.waitUntil(lambda: w.welcome.protect_button.isVisible(), timeout=5000)
     assert "Found Claude Desktop (2 servers)" in w.welcome.found.text()
     assert desktop.read_bytes() == original  # found, not touched
@@ -107,21 +122,24 @@ def test_the_first_run_protects_the_hosts_found_through_their_diff(
 
 
 def test_no_host_found_keeps_the_welcome_as_it_was(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, store: Store, layout: Layout, qtbot: QtBot
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    window: Callable[[], MainWindow],
+    qtbot: QtBot,
 ) -> None:
     monkeypatch.setenv("HOME", str(tmp_path / "empty"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "empty" / "xdg"))
-    w = window(store, layout, qtbot)
+    w = window()
     qtbot.wait(100)
     assert w.welcome.isVisible()
     assert not w.welcome.protect_button.isVisible() and not w.welcome.found.isVisible()
 
 
 def test_cancelling_before_protect_changes_nothing(
-    desktop: Path, store: Store, layout: Layout, qtbot: QtBot
+    desktop: Path, store: Store, window: Callable[[], MainWindow], qtbot: QtBot
 ) -> None:
     original = desktop.read_bytes()
-    w = window(store, layout, qtbot)
+    w = window()
     qtbot.waitUntil(lambda: w.welcome.protect_button.isVisible(), timeout=5000)
     w.welcome.protect_button.click()
     wizard = w.first_run
