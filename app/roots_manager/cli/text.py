@@ -57,11 +57,17 @@ def width(text: str) -> int:
 
 def table(rows: list[list[str]], headers: list[str]) -> None:
     """Print *rows* under *headers* in aligned columns, every cell made safe to show."""
-    rows = [[shown(c) for c in r] for r in rows]
-    widths = [max(width(r[i]) for r in [headers, *rows]) for i in range(len(headers))]
-    for r in [headers, *rows]:
-        cells = (c + " " * (w - width(c)) for c, w in zip(r, widths, strict=True))
-        print("  ".join(cells).rstrip())
+    cells = [headers, *([shown(c) for c in r] for r in rows)]
+    # each cell measured once, and the table written at once: 30,000 roots make 150,000 cells
+    sizes = [[width(c) for c in r] for r in cells]
+    widths = [max(s[i] for s in sizes) for i in range(len(headers))]
+    lines = [
+        "  ".join(
+            c + " " * (w - n) for c, n, w in zip(r, s, widths, strict=True)
+        ).rstrip()
+        for r, s in zip(cells, sizes, strict=True)
+    ]
+    sys.stdout.write("\n".join(lines) + "\n")
 
 
 def utf8_output() -> None:

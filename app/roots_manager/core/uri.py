@@ -73,8 +73,11 @@ def path_to_uri(path: str, flavour: Flavour = NATIVE) -> str:
     return _windows_path_to_uri(path)
 
 
+_SLASHES = re.compile(r"/{2,}")
+
+
 def _collapse_slashes(path: str) -> str:
-    return re.sub(r"/{2,}", "/", path)
+    return _SLASHES.sub("/", path) if "//" in path else path
 
 
 _EXTENDED = ("\\\\?\\", "\\\\.\\")
