@@ -62,9 +62,7 @@ def table(rows: list[list[str]], headers: list[str]) -> None:
     sizes = [[width(c) for c in r] for r in cells]
     widths = [max(s[i] for s in sizes) for i in range(len(headers))]
     lines = [
-        "  ".join(
-            c + " " * (w - n) for c, n, w in zip(r, s, widths, strict=True)
-        ).rstrip()
+        "  ".join(c + " " * (w - n) for c, n, w in zip(r, s, widths, strict=True)).rstrip()
         for r, s in zip(cells, sizes, strict=True)
     ]
     sys.stdout.write("\n".join(lines) + "\n")

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Collection
-from stat import S_ISDIR, S_ISLNK
+from stat import S_ISDIR
 from typing import Any
 
+from roots_manager.core import identity
 from roots_manager.core.roots import Broadness, Root
 from roots_manager.core.store.grants import Grant, Scope
 from roots_manager.core.store.state import State
@@ -57,15 +58,14 @@ class Availability:
     over any number of roots.
 
     What roots share is looked up once in a pass rather than once per root: the real path of
-    each folder above them (most roots sit in a few folders; resolving each root's path from
-    the top took a ``lstat`` per level, and 30,000 roots took seconds), and the folders too
-    broad to be roots. Each root is then one ``stat``, one ``access`` and one ``lstat``, and is
+    each folder above them (:class:`~roots_manager.core.identity.RealPaths`), and the folders
+    too broad to be roots. Each root is then one ``stat``, one ``access`` and one ``lstat``, and is
     looked at once however often the pass is asked about it. Nothing outlives the pass: a new
     one looks again, so a link swapped in since is seen.
     """
 
     def __init__(self) -> None:
-        self._reals: dict[str, str] = {}
+        self._reals = identity.RealPaths()
         self._looked: dict[tuple[str, str | None], tuple[str | None, os.stat_result | None]] = {}
         self._broadness: Broadness | None = None
 
@@ -86,7 +86,7 @@ class Availability:
 
     def _led_elsewhere(self, root: Root, st: os.stat_result) -> str | None:
         """``"moved"`` or ``"too broad"`` (see :func:`root_unavailable`), or None."""
-        real = self.realpath(root.path)
+        real = self._reals.realpath(root.path)
         if root.real is not None:
             return "moved" if real != root.real else None
         if self._broadness is None:
@@ -94,34 +94,6 @@ class Availability:
         # the stat just made is of the folder *real* names: links followed, one inode
         broad = self._broadness.kind(real, (st.st_dev, st.st_ino))
         return "too broad" if broad is not None else None
-
-    def realpath(self, path: str) -> str:
-        """:func:`os.path.realpath` of *path*, the folders above it resolved once per pass."""
-        known = self._reals.get(path)
-        if known is not None:
-            return known
-        if os.name != "posix" or not os.path.isabs(path):
-            real = self._reals[path] = os.path.realpath(path)
-            return real
-        # the folders up to one already resolved, then down again: the real path of a folder
-        # is the real path of its parent joined with its name, unless that is itself a link
-        chain: list[tuple[str, str, str]] = []
-        current = path
-        while current not in self._reals:
-            parent, name = os.path.split(current)
-            if not name or name in (".", "..") or parent == current:
-                self._reals[current] = os.path.realpath(current)
-                break
-            chain.append((current, parent, name))
-            current = parent
-        for current, parent, name in reversed(chain):
-            joined = os.path.join(self._reals[parent], name)
-            try:
-                link = S_ISLNK(os.lstat(joined).st_mode)
-            except (OSError, ValueError):
-                link = False  # as realpath does: a part that cannot be read is kept as it is
-            self._reals[current] = os.path.realpath(joined) if link else joined
-        return self._reals[path]
 
 
 def grant_active(
