@@ -67,8 +67,15 @@ class Root:
 
 def normalize_path(path: str) -> str:
     """Make *path* absolute and tidy (``~`` expanded, ``..`` folded, NFC on macOS); symlinks
-    are kept."""
-    return identity.spelled(os.path.normpath(os.path.abspath(os.path.expanduser(path))))
+    are kept.
+
+    On POSIX a leading ``//`` becomes ``/``: :func:`os.path.normpath` keeps exactly two (POSIX
+    leaves their meaning to the system), but Linux and macOS read them as one, and ``//tmp/x``
+    kept apart from ``/tmp/x`` would be a second root for one folder."""
+    norm = os.path.normpath(os.path.abspath(os.path.expanduser(path)))
+    if os.name == "posix" and norm.startswith("//"):
+        norm = norm[1:]
+    return identity.spelled(norm)
 
 
 def path_of(ref: str) -> str:
