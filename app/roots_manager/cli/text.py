@@ -55,11 +55,22 @@ def width(text: str) -> int:
     return n
 
 
+def _plain(row: list[str]) -> bool:
+    """Whether every cell of *row* is printable ASCII: nothing to escape, a column a character."""
+    text = "".join(row)
+    return text.isascii() and text.isprintable()
+
+
 def table(rows: list[list[str]], headers: list[str]) -> None:
     """Print *rows* under *headers* in aligned columns, every cell made safe to show."""
-    cells = [headers, *([shown(c) for c in r] for r in rows)]
-    # each cell measured once, and the table written at once: 30,000 roots make 150,000 cells
-    sizes = [[width(c) for c in r] for r in cells]
+    # each cell made safe and measured once (a row of plain ASCII at once), and the table
+    # written at once: 30,000 roots make 150,000 cells
+    cells = [headers]
+    sizes = [[width(c) for c in headers]]
+    for row in rows:
+        safe = row if _plain(row) else [shown(c) for c in row]
+        cells.append(safe)
+        sizes.append([len(c) for c in safe] if safe is row else [width(c) for c in safe])
     widths = [max(s[i] for s in sizes) for i in range(len(headers))]
     lines = [
         "  ".join(c + " " * (w - n) for c, n, w in zip(r, s, widths, strict=True)).rstrip()

@@ -720,7 +720,10 @@ class Bridge:
         if self.source.cache.enabled and sys.platform == "linux":
             watchers.append(("the mount watcher", watch_mounts(self._mounts_changed, stop)))
             self._mounts_watched = True
-            self.source.effective()  # its watches in place before any request: covered now
+            if self.source.cache.keeps(len(self.source.folders())):
+                # its watches in place before any request: covered now (an answer that cannot
+                # be kept, tens of thousands of folders, would be computed for nothing)
+                self.source.effective()
             self._read_answer_changes()
         for name, work in watchers:
             task = asyncio.create_task(work)

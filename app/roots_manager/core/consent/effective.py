@@ -59,8 +59,8 @@ class Availability:
 
     What roots share is looked up once in a pass rather than once per root: the real path of
     each folder above them (:class:`~roots_manager.core.identity.RealPaths`), and the folders
-    too broad to be roots. Each root is then one ``stat``, one ``access`` and one ``lstat``, and is
-    looked at once however often the pass is asked about it. Nothing outlives the pass: a new
+    too broad to be roots. Each root is then two ``stat``, one ``access`` and one ``lstat``, and
+    is looked at once however often the pass is asked about it. Nothing outlives the pass: a new
     one looks again, so a link swapped in since is seen.
     """
 
@@ -78,9 +78,16 @@ class Availability:
         key = (root.path, root.real)
         known = self._looked.get(key)
         if known is None:
-            reason, st = _look(root.path)
-            if reason is None and st is not None:
-                reason = self._led_elsewhere(root, st)
+            reason = unavailable_reason(root.path)
+            st = None
+            if reason is None:
+                # the folder's identity, for telling one folder spelled two ways
+                try:
+                    st = os.stat(root.path)
+                except (OSError, ValueError):
+                    reason = "missing"  # gone since the look just made
+                else:
+                    reason = self._led_elsewhere(root, st)
             known = self._looked[key] = (reason, st)
         return known
 
