@@ -587,7 +587,7 @@
 <context>
     <name>CoreError</name>
     <message>
-        <location filename="../../app/roots_manager/core/store/state.py" line="+70"/>
+        <location filename="../../app/roots_manager/core/store/state.py" line="+77"/>
         <source>several roots are named {ref!r} ({paths}); name one by its path</source>
         <translation>{ref!r} という名前のルートが複数あります（{paths}）。パスで指定してください</translation>
     </message>
@@ -622,7 +622,12 @@
         <translation>{path} は追加しません: ホームフォルダー（{home}）を含んでいます。これを許可したサーバーはすべて、あなたのすべてのファイルを対象にできてしまいます。代わりにプロジェクトフォルダーを追加するか、本当に必要な場合は --allow-broad を指定してください</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/core/store/state.py" line="+2"/>
+        <location filename="../../app/roots_manager/core/store/state.py" line="-12"/>
+        <source>{name!r} is not a usable server name: it looks like the known server {known!r} (Unicode&apos;s confusables), so the two would be taken for each other. Name it differently</source>
+        <translation>{name!r} はサーバー名として使えません: 既知のサーバー {known!r} と見分けがつきません（Unicode の紛らわしい文字）。別の名前を付けてください</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>{path} is already a root, named {name!r}</source>
         <translation>{path} はすでにルートです（名前: {name!r}）</translation>
     </message>
@@ -667,7 +672,7 @@
         <translation>ルートの名前に制御文字や文字方向の制御文字は使えません（{chars}）</translation>
     </message>
     <message>
-        <location line="-47"/>
+        <location line="-53"/>
         <source>{name!r} is not a usable server name: it is empty</source>
         <translation>{name!r} はサーバー名として使えません: 空です</translation>
     </message>
@@ -697,7 +702,7 @@
         <translation>通信ログの保存期間は 0（上限なし）から {top} までの整数（日）で指定してください。{value!r} は使えません</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/core/uri.py" line="+33"/>
+        <location filename="../../app/roots_manager/core/uri.py" line="+34"/>
         <source>a path cannot contain a NUL character: {path!r}</source>
         <translation>パスに NUL 文字は使えません: {path!r}</translation>
     </message>
@@ -2554,7 +2559,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RootsModel</name>
     <message>
-        <location line="+75"/>
+        <location line="+77"/>
         <source>Name</source>
         <translation>名前</translation>
     </message>

@@ -587,7 +587,7 @@
 <context>
     <name>CoreError</name>
     <message>
-        <location filename="../../app/roots_manager/core/store/state.py" line="+70"/>
+        <location filename="../../app/roots_manager/core/store/state.py" line="+77"/>
         <source>several roots are named {ref!r} ({paths}); name one by its path</source>
         <translation>有多个根目录名为 {ref!r}（{paths}）；请用路径指定其中一个</translation>
     </message>
@@ -622,7 +622,12 @@
         <translation>拒绝添加 {path}：它包含你的主文件夹（{home}），获得授权的每个服务器都可能被指向你的所有文件。请改为添加项目文件夹；如果确实需要，请加上 --allow-broad</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/core/store/state.py" line="+2"/>
+        <location filename="../../app/roots_manager/core/store/state.py" line="-12"/>
+        <source>{name!r} is not a usable server name: it looks like the known server {known!r} (Unicode&apos;s confusables), so the two would be taken for each other. Name it differently</source>
+        <translation>{name!r} 不能用作服务器名称：它与已知的服务器 {known!r} 看起来相同（Unicode 易混淆字符），二者会被混淆。请换一个名称</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>{path} is already a root, named {name!r}</source>
         <translation>{path} 已经是根目录，名为 {name!r}</translation>
     </message>
@@ -667,7 +672,7 @@
         <translation>根目录的名称不能包含控制字符或文字方向字符（{chars}）</translation>
     </message>
     <message>
-        <location line="-47"/>
+        <location line="-53"/>
         <source>{name!r} is not a usable server name: it is empty</source>
         <translation>{name!r} 不能用作服务器名称：名称为空</translation>
     </message>
@@ -697,7 +702,7 @@
         <translation>流量日志的保留期限必须是 0（不限）到 {top} 之间的整数（天），不能是 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/core/uri.py" line="+33"/>
+        <location filename="../../app/roots_manager/core/uri.py" line="+34"/>
         <source>a path cannot contain a NUL character: {path!r}</source>
         <translation>路径不能包含 NUL 字符：{path!r}</translation>
     </message>
@@ -2554,7 +2559,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RootsModel</name>
     <message>
-        <location line="+75"/>
+        <location line="+77"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>

@@ -306,6 +306,20 @@ def test_add_root_takes_a_file_uri(tmp_path: Path) -> None:
     assert [x.path for x in s.roots] == [str(folder), str(other)]
 
 
+@pytest.mark.skipif(os.name != "posix", reason="a leading // is a UNC share on Windows")
+def test_a_four_slash_uri_or_a_double_slash_path_is_the_same_root(tmp_path: Path) -> None:
+    folder = tmp_path / "x"
+    folder.mkdir()
+    s = State()
+    r = s.add_root("file:///" + path_to_uri(str(folder))[len("file://") :])
+    assert r.path == str(folder) and r.uri == path_to_uri(str(folder))
+    for spelling in ("/" + str(folder), "file://localhost/" + str(folder)):
+        with pytest.raises(ModelError, match="already a root"):
+            s.add_root(spelling)
+        assert s.find_root(spelling) is r
+    assert [x.path for x in s.roots] == [str(folder)]
+
+
 def test_dot_segments_in_paths_and_uris_are_folded(tmp_path: Path) -> None:
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()

@@ -51,6 +51,7 @@ def refusals(work: Path) -> list[Callable[[], object]]:
         lambda: s.grant("evil\u202ename", [root.id]),
         lambda: s.grant("fs\u200b", [root.id]),
         lambda: s.server_started("fs ", ["fs-server"], "s3"),
+        lambda: s.grant("f\u0455", [root.id]),  # a Cyrillic dze: it looks like "fs"
         lambda: s.set_log_retention(max_mib=-1),
         lambda: s.set_log_retention(max_days=10**6),
     ]

@@ -82,3 +82,37 @@ def test_two_folders_differing_in_case_stay_two_on_linux(tmp_path: Path) -> None
     assert len(state.roots) == 2
     with pytest.raises(ModelError, match="already a root"):
         state.add_root(str(tmp_path / "code"))
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink") or os.name != "posix", reason="POSIX links")
+def test_real_paths_resolve_as_realpath_does(tmp_path: Path) -> None:
+    # one RealPaths for every path, so that each is resolved over the parents cached before it
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    (tmp_path / "elsewhere" / "c").mkdir(parents=True)
+    os.symlink(tmp_path / "elsewhere", tmp_path / "a" / "to-elsewhere")  # a folder on the way
+    os.symlink("b", tmp_path / "a" / "relative")  # the last part, relative
+    os.symlink("../elsewhere/c", tmp_path / "a" / "up")
+    os.symlink(tmp_path / "nothing", tmp_path / "a" / "dangling")
+    os.symlink("loop-2", tmp_path / "a" / "loop-1")
+    os.symlink("loop-1", tmp_path / "a" / "loop-2")
+    os.symlink("/", tmp_path / "a" / "to-top")
+    paths = [
+        "a/b",
+        "a/to-elsewhere/c",
+        "a/to-elsewhere",
+        "a/relative",
+        "a/up",
+        "a/dangling",
+        "a/dangling/below",
+        "a/missing/below",
+        "a/loop-1",
+        "a/loop-1/x",
+        "a/to-top",
+        "a/to-top/tmp",
+        "a/b/..",
+        "a/./b",
+    ]
+    real = identity.RealPaths()
+    for p in [str(tmp_path / p) for p in paths] + ["/", "//", "relative/path"]:
+        assert real.realpath(p) == os.path.realpath(p), p
+        assert real.realpath(p) == os.path.realpath(p), p  # from what it kept

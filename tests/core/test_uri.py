@@ -296,9 +296,39 @@ def test_windows_paths_that_have_no_uri_are_refused(path: str, words: str) -> No
         path_to_uri(path, "windows")
 
 
-def test_posix_keeps_the_four_slash_form_as_a_double_slash_path() -> None:
-    # on POSIX "//x" is its own (implementation-defined) path, not a network share
-    assert uri_to_path("file:////srv/share", "posix") == "//srv/share"
+@pytest.mark.parametrize(
+    ("uri", "path"),
+    [
+        # an empty host, then "//tmp/x": one folder, /tmp/x, as Linux and macOS read it
+        ("file:////tmp/x", "/tmp/x"),
+        ("file://///tmp/x", "/tmp/x"),
+        ("file://localhost/tmp/x", "/tmp/x"),
+        ("file://localhost//tmp/x", "/tmp/x"),
+        ("file:/tmp/x", "/tmp/x"),
+        ("file:////tmp//x//", "/tmp/x/"),
+        # percent-encoding decodes as in the three-slash form
+        ("file:////tmp/my%20dir/web%23staging", "/tmp/my dir/web#staging"),
+        ("file://localhost/tmp/100%25", "/tmp/100%"),
+        ("file:////%E6%97%A5%E6%9C%AC", "/日本"),
+    ],
+)
+def test_posix_reads_every_run_of_slashes_as_one(uri: str, path: str) -> None:
+    assert uri_to_path(uri, "posix") == path
+
+
+def test_posix_four_slash_forms_keep_their_refusals() -> None:
+    with pytest.raises(UriError, match="separator"):
+        uri_to_path("file:////tmp/a%2Fb", "posix")
+    with pytest.raises(UriError, match="NUL"):
+        uri_to_path("file:////tmp/a%00", "posix")
+    with pytest.raises(UriError, match="broken percent"):
+        uri_to_path("file:////tmp/a%2", "posix")
+
+
+def test_a_double_slash_posix_path_has_the_uri_of_its_folder() -> None:
+    # "//tmp/x" is /tmp/x: one URI, which reads back as the folder
+    assert path_to_uri("//tmp/x", "posix") == "file:///tmp/x"
+    assert uri_to_path(path_to_uri("//tmp/x", "posix"), "posix") == "/tmp/x"
 
 
 @given(

@@ -125,6 +125,19 @@ def test_refusals_are_clear_and_change_nothing(folders: list[Path], tmp_path: Pa
     run_cli("roots", "add", "/", "--allow-broad")
 
 
+@pytest.mark.skipif(os.name != "posix", reason="file://// names a UNC share on Windows")
+def test_a_four_slash_uri_names_the_folder_not_a_second_root(folders: list[Path]) -> None:
+    folder = str(folders[1])  # web#staging: its '#' percent-encoded in every spelling
+    uri = path_to_uri(folder)
+    four = "file:////" + uri[len("file:///") :]
+    run_cli("roots", "add", four)
+    again = run_cli("roots", "add", "file://localhost" + uri[len("file://") :], check=False)
+    assert again.returncode == 1 and "already a root" in again.stderr
+    assert [(r["path"], r["uri"]) for r in roots_json()] == [(folder, uri)]
+    run_cli("grant", "--new", "fs", four)
+    assert effective_uris("fs") == [uri]
+
+
 def test_policy_and_version_and_help() -> None:
     assert run_cli("policy").stdout.strip() == "ask"
     run_cli("policy", "allow-all")

@@ -501,3 +501,21 @@ def test_undo_keeps_a_file_it_could_not_change_for_the_next_undo(
     assert f"restored {project}\n" in rest.stdout and str(user) not in rest.stdout
     assert project.read_text() == SAMPLES["gemini-cli"]
     assert run_cli("hosts", "undo").stdout == "no host change to undo\n"
+
+
+def test_a_host_s_server_named_like_a_known_one_is_wrapped_under_a_name_apart(
+    home: Path, rm_home: Path, tmp_path: Path
+) -> None:
+    folder = tmp_path / "proj"
+    folder.mkdir()
+    run_cli("roots", "add", str(folder))
+    run_cli("grant", "--new", "fs", str(folder))
+    spoof = "f\u0455"  # a Cyrillic dze: it looks like "fs"
+    doc = {"mcpServers": {spoof: {"command": "npx", "args": ["-y", "some-server"]}}}
+    claude_desktop(home, json.dumps(doc, ensure_ascii=False))
+    out = json.loads(run_cli("hosts", "wrap", "claude-desktop", "--all", "--json").stdout)
+    [entry] = out["files"][0]["servers"]
+    assert entry["status"] == "wrapped" and entry["bridge_server"] == f"{spoof}-claude-desktop"
+    servers = json.loads(run_cli("servers", "list", "--json").stdout)
+    names = {s["name"] for s in servers}
+    assert spoof not in names and f"{spoof}-claude-desktop" in names, names

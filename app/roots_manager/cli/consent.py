@@ -18,7 +18,11 @@ from typing import Any
 from roots_manager.cli.errors import EXIT_REFUSED, JSON_VERSION, Failure, error_json
 from roots_manager.cli.text import JSON_HELP, print_json, root_json, shown, table
 from roots_manager.core import live
-from roots_manager.core.consent.effective import effective, root_unavailable, visible_roots
+from roots_manager.core.consent.effective import (
+    Availability,
+    effective,
+    visible_roots,
+)
 from roots_manager.core.consent.grant import UnknownServer, grant_named, set_scope
 from roots_manager.core.log import events as ev
 from roots_manager.core.names import find_by_visible, visible
@@ -264,7 +268,9 @@ def cmd_effective(store: Store, args: argparse.Namespace) -> int:
         return watch_effective(store, args.server, args.json)
     state = store.read()
     server = _named(state.servers, args.server)
-    result = effective(state, server, live_runs=live.live_runs(store.layout))
+    availability = Availability()
+    live_runs = live.live_runs(store.layout)
+    result = effective(state, server, live_runs=live_runs, availability=availability)
     if args.json:
         print_json(result)
         return 0
@@ -272,8 +278,8 @@ def cmd_effective(store: Store, args: argparse.Namespace) -> int:
         print(f"{visible(server)} sees no roots{_why_none(state, server)}")
     for r in result["roots"]:
         print(f"{shown(r['name'])}\t{r['uri']}")
-    for root in visible_roots(state, args.server, live_runs=live.live_runs(store.layout)):
-        reason = root_unavailable(root)
+    for root in visible_roots(state, args.server, live_runs=live_runs):
+        reason = availability.reason(root)
         if reason in ("moved", "too broad"):
             real = os.path.realpath(root.path)
             print(

@@ -20,7 +20,7 @@ from roots_manager.core.refusal import Refusal
 from roots_manager.core.roots import BROAD_REFUSALS
 from roots_manager.core.store.file import StoreError
 from roots_manager.core.store.log_limits import RETENTION_REFUSALS
-from roots_manager.core.store.state import NAME_REFUSALS
+from roots_manager.core.store.state import LOOK_ALIKE, NAME_REFUSALS
 
 JSON_VERSION = 1
 """The version of every ``--json`` shape of ``docs/cli-json.md``; a field is only ever added."""
@@ -78,6 +78,7 @@ TEMPLATE_CODES: dict[str, str] = {
     "a root's name cannot be empty": "bad-name",
     "a root's name cannot hold control or text-direction characters ({chars})": "bad-name",
     **dict.fromkeys(NAME_REFUSALS.values(), "bad-name"),
+    LOOK_ALIKE: "bad-name",
     **dict.fromkeys(RETENTION_REFUSALS, "bad-value"),
     **dict.fromkeys(uri.ERROR_TEMPLATES, "bad-path"),
 }

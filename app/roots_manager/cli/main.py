@@ -27,7 +27,7 @@ from roots_manager.cli.gui import open_app
 from roots_manager.cli.text import JSON_HELP, print_json, root_json, shown, table, utf8_output
 from roots_manager.cli.usage import Parser
 from roots_manager.core import live, trace
-from roots_manager.core.consent.effective import active_grants_by_root
+from roots_manager.core.consent.effective import Availability, active_grants_by_root
 from roots_manager.core.helptext import LinesHelpFormatter
 from roots_manager.core.names import visible
 from roots_manager.core.paths import Layout
@@ -52,9 +52,10 @@ def cmd_roots_add(store: Store, args: argparse.Namespace) -> int:
 def roots_report(state: State, layout: Layout) -> list[dict[str, Any]]:
     """Each root with its availability and the servers it is granted to now."""
     grants = active_grants_by_root(state, live.live_runs(layout))
+    availability = Availability()
     return [
         {
-            **root_json(r),
+            **root_json(r, availability.reason(r)),
             "granted_to": [{"server": g.server, "scope": g.scope} for g in grants.get(r.id, ())],
         }
         for r in state.roots
@@ -70,13 +71,15 @@ def cmd_roots_list(store: Store, args: argparse.Namespace) -> int:
     if not report:
         print("no roots yet; add one with: roots-manager roots add FOLDER")
         return 0
+    # a few servers hold the grants of many roots: each name is made visible once
+    names = {s: visible(s) for s in {g["server"] for r in report for g in r["granted_to"]}}
     rows = [
         [
             r["name"],
             r["path"],
             "yes" if r["available"] else f"no ({r['unavailable_reason']})",
             ", ".join(
-                visible(g["server"])
+                names[g["server"]]
                 + (" (while running)" if g["scope"] == Scope.WHILE_RUNNING else "")
                 for g in r["granted_to"]
             )

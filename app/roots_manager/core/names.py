@@ -46,7 +46,8 @@ _IGNORABLE = (
 _BLANK = frozenset("\u2800")
 
 
-def _ignorable(c: str) -> bool:
+def is_default_ignorable(c: str) -> bool:
+    """Whether *c* is a Default_Ignorable_Code_Point: shown as nothing without a glyph."""
     n = ord(c)
     return any(lo <= n <= hi for lo, hi in _IGNORABLE)
 
@@ -65,7 +66,7 @@ def is_invisible(c: str) -> bool:
     cat = unicodedata.category(c)
     if cat == "Cf" or (cat == "Zs" and c != " "):
         return True
-    return c in _BLANK or _ignorable(c)
+    return c in _BLANK or is_default_ignorable(c)
 
 
 class NameFlaw(enum.Enum):

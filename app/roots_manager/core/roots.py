@@ -67,8 +67,15 @@ class Root:
 
 def normalize_path(path: str) -> str:
     """Make *path* absolute and tidy (``~`` expanded, ``..`` folded, NFC on macOS); symlinks
-    are kept."""
-    return identity.spelled(os.path.normpath(os.path.abspath(os.path.expanduser(path))))
+    are kept.
+
+    On POSIX a leading ``//`` becomes ``/``: :func:`os.path.normpath` keeps exactly two (POSIX
+    leaves their meaning to the system), but Linux and macOS read them as one, and ``//tmp/x``
+    kept apart from ``/tmp/x`` would be a second root for one folder."""
+    norm = os.path.normpath(os.path.abspath(os.path.expanduser(path)))
+    if os.name == "posix" and norm.startswith("//"):
+        norm = norm[1:]
+    return identity.spelled(norm)
 
 
 def path_of(ref: str) -> str:
@@ -81,18 +88,51 @@ def path_of(ref: str) -> str:
     return normalize_path(ref)
 
 
+class Broadness:
+    """Which folders are too broad to be roots: the file system's root, the home folder and the
+    folders that hold it, each known by its identity (on macOS ``/users/ME`` is the home folder
+    ``/Users/me``).
+
+    Those folders are looked up once, when this is made, so that checking many folders costs
+    one ``stat`` each rather than one per folder holding the home folder, every time.
+    """
+
+    def __init__(self) -> None:
+        self.home = os.path.realpath(os.path.expanduser("~"))
+        self._fs_root = identity.identity(os.sep)
+        self._home = identity.identity(self.home)
+        holding: set[tuple[int, int]] = set()
+        if os.path.dirname(self.home) != self.home:
+            current = os.path.dirname(self.home)
+            while True:
+                held = identity.identity(current)
+                if held is not None:
+                    holding.add(held)
+                parent = os.path.dirname(current)
+                if parent == current:
+                    break
+                current = parent
+        self._holding = frozenset(holding)
+
+    def kind(self, real: str, same: tuple[int, int] | None) -> tuple[str, dict[str, str]] | None:
+        """Which of :data:`_BROAD_REASONS` makes the folder at the real path *real* too broad,
+        with its values; *same* is its identity (:func:`roots_manager.core.identity.identity`).
+        """
+        if os.path.dirname(real) == real or real == os.sep:
+            return "fs-root", {}
+        if same is not None and same == self._fs_root:
+            return "fs-root", {}
+        if real == self.home or (same is not None and same == self._home):
+            return "home", {}
+        if same is not None and same in self._holding:
+            return "holds-home", {"home": self.home}
+        return None
+
+
 def _broad_kind(path: str) -> tuple[str, dict[str, str]] | None:
     """Which of :data:`_BROAD_REASONS` makes *path* too broad for a root, with its values."""
     real = os.path.realpath(path)
-    if os.path.dirname(real) == real or identity.same(real, os.sep):
-        return "fs-root", {}
-    home = os.path.realpath(os.path.expanduser("~"))
-    # by identity: on macOS /users/ME is the home folder /Users/me
-    if identity.same(real, home):
-        return "home", {}
-    if os.path.dirname(home) != home and identity.holds(real, home):
-        return "holds-home", {"home": home}
-    return None
+    return Broadness().kind(real, identity.identity(real))
 
 
 def broad_reason(path: str) -> str | None:

@@ -1,7 +1,8 @@
 """Conversion between folder paths and the ``file://`` URIs that roots carry on the wire.
 
-The encoding matches :meth:`pathlib.PurePath.as_uri` byte for byte where that method applies,
-and the decoding is its exact inverse. Both directions take the path *flavour* as an argument
+The encoding matches :meth:`pathlib.PurePath.as_uri` byte for byte where that method applies
+(but for a POSIX path that starts with exactly two slashes, see :func:`uri_to_path`), and the
+decoding is its exact inverse. Both directions take the path *flavour* as an argument
 so that Windows drive and UNC paths are handled as pure strings and can be tested anywhere.
 """
 
@@ -65,16 +66,16 @@ def path_to_uri(path: str, flavour: Flavour = NATIVE) -> str:
     if flavour == "posix":
         if not path.startswith("/"):
             raise UriError("not an absolute path: {path!r}", path=path)
-        if path.startswith("//") and not path.startswith("///"):
-            # POSIX gives a leading "//" an implementation-defined meaning; pathlib keeps it,
-            # and "file:////x" is the only URI that keeps it too.
-            return "file://" + quote_from_bytes(os.fsencode(path))
+        # "//x" is "/x" (see uri_to_path), so it has the same URI
         return "file://" + quote_from_bytes(os.fsencode(_collapse_slashes(path)))
     return _windows_path_to_uri(path)
 
 
+_SLASHES = re.compile(r"/{2,}")
+
+
 def _collapse_slashes(path: str) -> str:
-    return re.sub(r"/{2,}", "/", path)
+    return _SLASHES.sub("/", path) if "//" in path else path
 
 
 _EXTENDED = ("\\\\?\\", "\\\\.\\")
@@ -126,6 +127,11 @@ def uri_to_path(uri: str, flavour: Flavour = NATIVE) -> str:
     Raises :class:`UriError` for another scheme, a relative reference, a query or fragment,
     a host other than empty or ``localhost`` (a UNC server is accepted for Windows paths),
     and an encoded NUL or path separator.
+
+    A POSIX path keeps no run of slashes: ``file:////tmp/x`` (an empty host, then the path
+    ``//tmp/x``) is ``/tmp/x``. Windows reads that form as a UNC share (RFC 8089, E.3.2); POSIX
+    has no shares, and Linux and macOS read a leading ``//`` as ``/``. Kept as ``//tmp/x``, it
+    was a second root for the folder ``/tmp/x``, answered twice to a server.
     """
     m = _SCHEME.match(uri)
     if not m:
@@ -162,8 +168,6 @@ def uri_to_path(uri: str, flavour: Flavour = NATIVE) -> str:
             )
         if not raw.startswith(b"/"):
             raise UriError("not an absolute file URI: {uri!r}", uri=uri)
-        if raw.startswith(b"//") and not raw.startswith(b"///"):
-            return os.fsdecode(raw)
         return os.fsdecode(re.sub(rb"/{2,}", b"/", raw))
     return _windows_uri_path(host, _utf8(raw, uri), uri)
 

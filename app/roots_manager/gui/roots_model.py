@@ -10,7 +10,7 @@ from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QStyle
 
-from roots_manager.core.consent.effective import active_grants_by_root, root_unavailable
+from roots_manager.core.consent.effective import Availability, active_grants_by_root
 from roots_manager.core.roots import Root
 from roots_manager.core.store.grants import Scope
 from roots_manager.gui.rows_model import Index, RowsModel
@@ -64,10 +64,11 @@ class RootsModel(RowsModel[RootRow]):
     def build(self) -> list[RootRow]:
         state = self.watcher.state
         grants = active_grants_by_root(state, {m.run for m in self.watcher.markers})
+        availability = Availability()
         return [
             RootRow(
                 r,
-                root_unavailable(r),
+                availability.reason(r),
                 tuple(sorted((g.server, g.scope) for g in grants.get(r.id, ()))),
             )
             for r in state.roots
@@ -82,8 +83,9 @@ class RootsModel(RowsModel[RootRow]):
         start = self._recheck_from % len(rows)
         stop = min(start + AVAILABILITY_BATCH, len(rows))
         changed = []
+        availability = Availability()
         for i in range(start, stop):
-            reason = root_unavailable(rows[i].root)
+            reason = availability.reason(rows[i].root)
             if reason != rows[i].unavailable:
                 rows[i] = dataclasses.replace(rows[i], unavailable=reason)
                 changed.append(i)

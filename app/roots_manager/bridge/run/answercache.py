@@ -178,12 +178,16 @@ class AnswerCache:
             return None
         return self._answer
 
+    def keeps(self, folders: int) -> bool:
+        """Whether an answer for that many *folders* can be kept (watched) at all."""
+        return self.enabled and folders <= MAX_FOLDERS
+
     def watch(self, folders: Iterable[str], store: str) -> bool:
         """Watch what the answer for *folders* and the store at *store* rests on, before the
         answer is computed; False when that cannot be done (nothing will be kept)."""
         self._answer = None
         folders = list(folders)
-        if not self.enabled or len(folders) > MAX_FOLDERS:
+        if not self.keeps(len(folders)):
             self._uncover()
             return False
         if self._inotify is None:

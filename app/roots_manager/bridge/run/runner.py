@@ -48,6 +48,7 @@ from roots_manager.bridge.transport.writer import FdSink, LineWriter
 from roots_manager.core import habits, live
 from roots_manager.core.log import events as ev
 from roots_manager.core.paths import Layout
+from roots_manager.core.refusal import ModelError
 from roots_manager.core.store.file import Store, StoreError
 from roots_manager.core.store.state import State, fingerprint, now_iso
 from roots_manager.core.uri import uri_to_path
@@ -670,6 +671,13 @@ class Bridge:
                 # answering matters more than the record: the store is still read for answers
                 self.log.event(ev.ERROR, message=f"the server's start was not recorded: {exc}")
                 print(f"roots-bridge: {exc}", file=sys.stderr, flush=True)
+            except ModelError as exc:
+                # a name that looks like a known server's (``fѕ`` beside ``fs``): it is not
+                # recorded, so no consent is asked for it and it has no grants, the known
+                # server's least of all; the server still runs and is answered no folder
+                message = f"{exc}; the server runs, and sees no folder until it is renamed"
+                self.log.event(ev.ERROR, message=message)
+                print(f"roots-bridge: {message}", file=sys.stderr, flush=True)
         self.log.start_marker(marker, loop)
         # earlier runs' logs, kept within the limits (in a thread: the store is read again)
         self.log.sweep()
@@ -712,7 +720,10 @@ class Bridge:
         if self.source.cache.enabled and sys.platform == "linux":
             watchers.append(("the mount watcher", watch_mounts(self._mounts_changed, stop)))
             self._mounts_watched = True
-            self.source.effective()  # its watches in place before any request: covered now
+            if self.source.cache.keeps(len(self.source.folders())):
+                # its watches in place before any request: covered now (an answer that cannot
+                # be kept, tens of thousands of folders, would be computed for nothing)
+                self.source.effective()
             self._read_answer_changes()
         for name, work in watchers:
             task = asyncio.create_task(work)

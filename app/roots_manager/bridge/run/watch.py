@@ -43,14 +43,19 @@ granted folders takes seconds; every second, it would keep the bridge busy for g
 
 def folder_targets(
     folders: Iterable[str],
-    realpath: identity.Resolve = os.path.realpath,
+    realpath: identity.Resolve | None = None,
     isdir: Callable[[str], bool] = os.path.isdir,
     platform: str = sys.platform,
 ) -> tuple[frozenset[str], frozenset[str]]:
     """What to watch for *folders*: the keys (:func:`identity.watch_key`) of every path an
-    event about one of them can carry, and the existing directories to watch for it."""
-    names = {name for folder in folders for name in identity.watched_as(folder, realpath)}
-    parents = frozenset(p for p in (os.path.dirname(n) for n in names) if p and isdir(p))
+    event about one of them can carry, and the existing directories to watch for it.
+
+    *realpath* resolves links (by default :class:`identity.RealPaths`, which resolves the
+    folders' shared parents once: this runs at every store change and periodic check)."""
+    resolve = identity.RealPaths().realpath if realpath is None else realpath
+    names = {name for folder in folders for name in identity.watched_as(folder, resolve)}
+    dirs = {os.path.dirname(n) for n in names}
+    parents = frozenset(p for p in dirs if p and isdir(p))
     return frozenset(identity.watch_key(n, platform) for n in names), parents
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from roots_manager.core.confinement.derive import runtime_rules
 from roots_manager.core.confinement.rules import Rules
-from roots_manager.core.consent.effective import root_unavailable, visible_roots
+from roots_manager.core.consent.effective import Availability, visible_roots
 from roots_manager.core.nofollow import identify
 from roots_manager.core.roots import normalize_path
 from roots_manager.core.servers import Server
@@ -129,8 +129,9 @@ def granted_folders(
     read_only = {g.root for g in state.grants if g.server == name and g.read_only}
     write: list[str] = []
     read: list[str] = []
+    availability = Availability()
     for root in visible_roots(state, name, fingerprint=fingerprint, run=run):
-        if root_unavailable(root) is None:
+        if availability.reason(root) is None:
             # the real path checked when it was added: the rule is opened without following
             # links, so a link swapped in since leads nowhere rather than elsewhere
             (read if root.id in read_only else write).append(root.real or root.path)

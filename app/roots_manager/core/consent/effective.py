@@ -17,7 +17,8 @@ from collections.abc import Collection
 from stat import S_ISDIR
 from typing import Any
 
-from roots_manager.core.roots import Root, broad_reason
+from roots_manager.core import identity
+from roots_manager.core.roots import Broadness, Root
 from roots_manager.core.store.grants import Grant, Scope
 from roots_manager.core.store.state import State
 
@@ -47,18 +48,59 @@ def root_unavailable(root: Root) -> str | None:
     Besides :func:`unavailable_reason`: ``"moved"`` when its folder now resolves elsewhere than
     when it was added (a link swapped in), and ``"too broad"`` when a root from an older store,
     whose real path was not recorded, now leads to the file system's root, the home folder or a
-    folder holding it.
+    folder holding it. For many roots at once, one :class:`Availability` is far cheaper.
     """
-    reason = unavailable_reason(root.path)
-    return reason if reason is not None else _led_elsewhere(root)
+    return Availability().reason(root)
 
 
-def _led_elsewhere(root: Root) -> str | None:
-    """``"moved"`` or ``"too broad"`` (see :func:`root_unavailable`), or None."""
-    real = os.path.realpath(root.path)
-    if root.real is not None:
-        return "moved" if real != root.real else None
-    return "too broad" if broad_reason(real) is not None else None
+class Availability:
+    """Why roots cannot be given to a server now (see :func:`root_unavailable`), for one pass
+    over any number of roots.
+
+    What roots share is looked up once in a pass rather than once per root: the real path of
+    each folder above them (:class:`~roots_manager.core.identity.RealPaths`), and the folders
+    too broad to be roots. Each root is then two ``stat``, one ``access`` and one ``lstat``, and
+    is looked at once however often the pass is asked about it. Nothing outlives the pass: a new
+    one looks again, so a link swapped in since is seen.
+    """
+
+    def __init__(self) -> None:
+        self._reals = identity.RealPaths()
+        self._looked: dict[tuple[str, str | None], tuple[str | None, os.stat_result | None]] = {}
+        self._broadness: Broadness | None = None
+
+    def reason(self, root: Root) -> str | None:
+        """Why *root* cannot be given now, or None if it can."""
+        return self.look(root)[0]
+
+    def look(self, root: Root) -> tuple[str | None, os.stat_result | None]:
+        """Why *root* cannot be given now (or None), and its folder's ``stat`` if it exists."""
+        key = (root.path, root.real)
+        known = self._looked.get(key)
+        if known is None:
+            reason = unavailable_reason(root.path)
+            st = None
+            if reason is None:
+                # the folder's identity, for telling one folder spelled two ways
+                try:
+                    st = os.stat(root.path)
+                except (OSError, ValueError):
+                    reason = "missing"  # gone since the look just made
+                else:
+                    reason = self._led_elsewhere(root, st)
+            known = self._looked[key] = (reason, st)
+        return known
+
+    def _led_elsewhere(self, root: Root, st: os.stat_result) -> str | None:
+        """``"moved"`` or ``"too broad"`` (see :func:`root_unavailable`), or None."""
+        real = self._reals.realpath(root.path)
+        if root.real is not None:
+            return "moved" if real != root.real else None
+        if self._broadness is None:
+            self._broadness = Broadness()
+        # the stat just made is of the folder *real* names: links followed, one inode
+        broad = self._broadness.kind(real, (st.st_dev, st.st_ino))
+        return "too broad" if broad is not None else None
 
 
 def grant_active(
@@ -126,13 +168,19 @@ def effective(
     fingerprint: str | None = None,
     run: str | None = None,
     live_runs: Collection[str] | None = None,
+    availability: Availability | None = None,
 ) -> dict[str, Any]:
-    """The ``ListRootsResult`` that *server* gets now: ``{"roots": [{"uri", "name"}...]}``."""
+    """The ``ListRootsResult`` that *server* gets now: ``{"roots": [{"uri", "name"}...]}``.
+
+    *availability* is the pass that looks at the folders (a new one by default); a caller that
+    then asks why a root was left out passes its own and asks it, without a second look.
+    """
+    checked = Availability() if availability is None else availability
     seen: set[object] = set()
     roots = []
     for root in visible_roots(state, server, fingerprint=fingerprint, run=run, live_runs=live_runs):
-        reason, st = _look(root.path)
-        if reason is not None or st is None or _led_elsewhere(root) is not None:
+        reason, st = checked.look(root)
+        if reason is not None or st is None:
             continue
         # one folder answered once, however many roots spell it (links, case, normalisation):
         # its identity is the device and inode of the stat just made

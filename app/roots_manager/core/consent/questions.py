@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from roots_manager.core.consent.effective import root_unavailable
+from roots_manager.core.consent.effective import Availability
 from roots_manager.core.refusal import ModelError
 from roots_manager.core.store.file import Store, StoreError
 from roots_manager.core.store.grants import Decision, PendingReason
@@ -72,7 +72,8 @@ class ConsentPrompt(Protocol):
 
 def questions(state: State) -> list[ConsentQuestion]:
     """The pending requests of *state* as questions, oldest first."""
-    roots = tuple(RootChoice(r.id, r.name, r.path, root_unavailable(r)) for r in state.roots)
+    availability = Availability()
+    roots = tuple(RootChoice(r.id, r.name, r.path, availability.reason(r)) for r in state.roots)
     pending = sorted(state.pending, key=lambda p: p.requested_at)
     return [
         ConsentQuestion(

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from roots_manager.core.confusables import look_alike
 from roots_manager.core.hosts import diff as hostdiff
 from roots_manager.core.hosts import formats as hostformats
 from roots_manager.core.hosts.declared import HostServer, Transport, servers
@@ -185,6 +186,10 @@ class Names:
         if known and known != fp:
             return True
         if any(w.server == name and fingerprint(w.argv) != fp for w in self.record.wrapped):
+            return True
+        if srv is None and look_alike(name, [*self.state.servers, *self.chosen]) is not None:
+            # a new name that looks like a known one (fѕ beside fs) would be refused: the
+            # host's id tells them apart
             return True
         return self.chosen.get(name, fp) != fp
 

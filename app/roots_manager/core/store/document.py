@@ -75,11 +75,11 @@ def stored_fields(doc: object) -> dict[str, Any]:
             for n, s in schema.member(top, "servers", dict).items()
         },
         grants=[
-            _grant(_named(_GRANT.read(g, f"grants[{i}]"), _GRANT_KEYS))
+            _grant(_named(_GRANT.read(g, f"grants[{i}]"), _GRANT_NAMES))
             for i, g in enumerate(schema.member(top, "grants", list))
         ],
         pending=[
-            Pending(**_named(_PENDING.read(p, f"pending[{i}]"), _PENDING_KEYS))
+            Pending(**_named(_PENDING.read(p, f"pending[{i}]"), _PENDING_NAMES))
             for i, p in enumerate(schema.member(top, "pending", list))
         ],
         policy=settings.get("policy", "ask"),
@@ -104,10 +104,15 @@ def _stored(fields: dict[str, Any], keys: dict[str, str]) -> dict[str, Any]:
     return {keys.get(k, k): v for k, v in fields.items()}
 
 
-def _named(stored: dict[str, Any], keys: dict[str, str]) -> dict[str, Any]:
-    """Stored fields under the names the code gives them."""
-    names = {v: k for k, v in keys.items()}
+def _named(stored: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+    """Stored fields under the names the code gives them (*names*: the code's name of each
+    field stored under another)."""
     return {names.get(k, k): v for k, v in stored.items()}
+
+
+# made once, not once per grant read (a store of 30,000 roots holds as many grants)
+_GRANT_NAMES = {v: k for k, v in _GRANT_KEYS.items()}
+_PENDING_NAMES = {v: k for k, v in _PENDING_KEYS.items()}
 
 
 def _server(name: str, fields: dict[str, Any]) -> Server:

@@ -9,8 +9,8 @@ otherwise reach the bridge's answer, and ``true`` would pass for the schema vers
 from __future__ import annotations
 
 import os
+import re
 import reprlib
-import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -84,8 +84,14 @@ def text(value: object) -> str | None:
     return None if isinstance(value, str) else f"is {_kind(value)}, not a string"
 
 
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+"""The characters of Unicode's categories Cc (controls) and Cs (surrogates): both are fixed
+ranges, and one search of the string is far cheaper than a category look-up per character
+(a store of 30,000 roots holds 60,000 ids)."""
+
+
 def _has_control(value: str) -> bool:
-    return any(unicodedata.category(c) in ("Cc", "Cs") for c in value)
+    return _CONTROL.search(value) is not None
 
 
 def identifier(value: object) -> str | None:
@@ -216,14 +222,16 @@ class Record:
         """*doc*'s fields, checked; raises :class:`SchemaError` naming the first bad one."""
         if not isinstance(doc, dict):
             raise SchemaError(f"{where} is {_kind(doc)}, not an object")
-        for key in doc:
-            if key not in self.checks:
-                raise SchemaError(f"{where} has an unknown field {shown(key)}")
-        missing = sorted(self.required - doc.keys())
-        if missing:
-            raise SchemaError(f"{where} lacks its {missing[0]!r}")
+        checks = self.checks
+        # set operations first, the key-by-key walk only to name what they found
+        if not doc.keys() <= checks.keys():
+            for key in doc:
+                if key not in checks:
+                    raise SchemaError(f"{where} has an unknown field {shown(key)}")
+        if not self.required <= doc.keys():
+            raise SchemaError(f"{where} lacks its {sorted(self.required - doc.keys())[0]!r}")
         for key, value in doc.items():
-            why = self.checks[key](value)
+            why = checks[key](value)
             if why is not None:
                 # an item's reason starts with its index: "command[1] is a number"
                 raise SchemaError(f"{where}.{key}{'' if why.startswith('[') else ' '}{why}")

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from roots_manager.core.confusables import look_alike
 from roots_manager.core.names import NameFlaw, check_server_name
 from roots_manager.core.refusal import ModelError
 from roots_manager.core.roots import BROAD_REFUSALS, Root, clean_name, find_root, new_root
@@ -66,6 +67,12 @@ NAME_REFUSALS = {
 }
 """The template of a server name refused, for each flaw."""
 
+LOOK_ALIKE = QT_TRANSLATE_NOOP(
+    "CoreError",
+    "{name!r} is not a usable server name: it looks like the known server {known!r} (Unicode's "
+    "confusables), so the two would be taken for each other. Name it differently",
+)
+
 ERROR_TEMPLATES: tuple[str, ...] = (
     QT_TRANSLATE_NOOP(
         "CoreError", "several roots are named {ref!r} ({paths}); name one by its path"
@@ -96,6 +103,7 @@ ERROR_TEMPLATES: tuple[str, ...] = (
         "CoreError", "a root's name cannot hold control or text-direction characters ({chars})"
     ),
     *NAME_REFUSALS.values(),
+    LOOK_ALIKE,
     *RETENTION_REFUSALS,
 )
 """Every message a :class:`ModelError` can carry, as a ``str.format`` template."""
@@ -175,6 +183,7 @@ class State:
         changed still needs :meth:`approve` before its grants apply.
         """
         _check_server_name(server)
+        self._check_new_server(server)
         scope = Scope(scope)  # a plain "always" from a caller becomes the enum
         srv = self.servers.setdefault(server, Server(name=server))
         self.pending = [
@@ -233,6 +242,7 @@ class State:
         to clash).
         """
         _check_server_name(name)
+        self._check_new_server(name)
         srv = self.servers.setdefault(name, Server(name=name))
         if command is None:
             return srv
@@ -247,6 +257,18 @@ class State:
 
     # ---- a bridge seeing its server run ------------------------------------------------
 
+    def _check_new_server(self, name: str) -> None:
+        """Refuse *name* for a new server when it looks like a known one (``fѕ``, with a
+        Cyrillic ``ѕ``, beside ``fs``): the user could not tell which one they grant to.
+
+        A known name is left alone: a store may hold two such names from before this rule.
+        """
+        if name in self.servers:
+            return
+        known = look_alike(name, self.servers)
+        if known is not None:
+            raise ModelError(LOOK_ALIKE, name=name, known=known)
+
     def server_started(self, name: str, command: Sequence[str], run: str) -> Pending | None:
         """Record that *command* runs as server *name* in bridge *run*.
 
@@ -256,6 +278,7 @@ class State:
         (trust on first use). While-running grants not yet bound to a run are bound to this one.
         """
         _check_server_name(name)
+        self._check_new_server(name)
         fp = fingerprint(command)
         stamp = now_iso()
         srv = self.servers.get(name)
