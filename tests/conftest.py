@@ -82,13 +82,21 @@ def run_cli(
     return proc
 
 
+def required(program: str, package: str, what: str) -> str:
+    """The path of *program* (from the system package *package*), which the test needs for
+    *what*. Missing, it skips the test on a developer's machine and fails it where
+    ``ROOTS_MANAGER_REQUIRE_PEERS`` is set (``.ci/run`` sets it and installs the package): in CI
+    a missing tool is a failure, never a skip."""
+    found = shutil.which(program)
+    if found is not None:
+        return found
+    if os.environ.get("ROOTS_MANAGER_REQUIRE_PEERS"):
+        raise AssertionError(f"{program} ({package}) is required here for {what}")
+    pytest.skip(f"{program} is not installed here ({package}); {what} needs it (CI installs it)")
+
+
 def _node_peer(script: Path, what: str) -> list[str]:
-    node = shutil.which("node")
-    if node is None:
-        if os.environ.get("ROOTS_MANAGER_REQUIRE_PEERS"):
-            # set by .ci/run: there a missing peer is a failure, never a skip
-            raise AssertionError(f"Node.js is required here for {what}")
-        pytest.skip("Node.js is not installed on this machine; these tests need it (CI has it)")
+    node = required("node", "Node.js", what)
     if not (PEERS / "node_modules").exists() or not script.exists():
         raise AssertionError(
             f"{script} is missing its packages: run 'npm ci --prefix tests/peers' (.ci/run does)"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_cli
+from tests.conftest import required, run_cli
 
 ASK = """
 source "$1"
@@ -78,9 +78,7 @@ def test_bash_completes_a_folder_where_a_folder_goes(bash_script: Path, tmp_path
 
 @pytest.mark.parametrize("shell", ["zsh", "fish"])
 def test_the_shells_read_their_scripts(shell: str, tmp_path: Path) -> None:
-    program = shutil.which(shell)
-    if program is None:
-        pytest.skip(f"{shell} is not installed here (CI installs it: .ci/system-packages)")
+    program = required(shell, shell, "checking its completion script")
     script = tmp_path / f"roots-manager.{shell}"
     text = run_cli("completion", shell).stdout
     assert "servers" in text and "restart-on-revoke" in text
@@ -91,9 +89,7 @@ def test_the_shells_read_their_scripts(shell: str, tmp_path: Path) -> None:
 
 
 def test_zsh_takes_its_script_as_the_completion_of_roots_manager(tmp_path: Path) -> None:
-    zsh = shutil.which("zsh")
-    if zsh is None:
-        pytest.skip("zsh is not installed here (CI installs it: .ci/system-packages)")
+    zsh = required("zsh", "zsh", "registering its completion script")
     functions = tmp_path / "zfunc"
     functions.mkdir()
     # where docs/cli.md says to put it: a folder of fpath, as _roots-manager
@@ -107,9 +103,7 @@ def test_zsh_takes_its_script_as_the_completion_of_roots_manager(tmp_path: Path)
 
 
 def test_fish_completes_a_command(tmp_path: Path) -> None:
-    fish = shutil.which("fish")
-    if fish is None:
-        pytest.skip("fish is not installed here (CI installs it: .ci/system-packages)")
+    fish = required("fish", "fish", "completing with its script")
     script = tmp_path / "roots-manager.fish"
     script.write_text(run_cli("completion", "fish").stdout, encoding="utf-8")
     done = subprocess.run(

@@ -13,7 +13,6 @@ import importlib
 import os
 import pkgutil
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -21,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from roots_manager.cli.exits import MEANINGS
-from tests.conftest import REPO, run_cli
+from tests.conftest import REPO, required, run_cli
 
 
 def exit_constants(package: str) -> dict[str, int]:
@@ -119,9 +118,7 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def rendered(page: Path) -> str:
     """*page* as ``man -l`` shows it, wide and plain; no warning from the formatter."""
-    man = shutil.which("man")
-    if man is None:
-        pytest.skip("man is not installed here (man-db; CI's machine has it)")
+    man = required("man", "man-db", "rendering the man pages")
     done = subprocess.run(
         [man, "--warnings=w", "-l", str(page)],
         capture_output=True,
@@ -136,9 +133,7 @@ def rendered(page: Path) -> str:
 
 @pytest.mark.parametrize("name", ["roots-manager.1", "roots-bridge.1"])
 def test_the_pages_are_roff_without_a_warning(pages: Path, name: str) -> None:
-    mandoc = shutil.which("mandoc")
-    if mandoc is None:
-        pytest.skip("mandoc is not installed here (CI installs it: .ci/system-packages)")
+    mandoc = required("mandoc", "mandoc", "linting the man pages")
     lint = subprocess.run(
         [mandoc, "-T", "lint", "-W", "warning", str(pages / name)],
         capture_output=True,
