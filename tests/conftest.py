@@ -116,6 +116,19 @@ def ts_host() -> list[str]:
     return _node_peer(PEERS / "ts_host.mjs", "the TypeScript SDK host")
 
 
+def tree(top: Path) -> dict[str, bytes | None]:
+    """Every folder (None), file (its bytes) and other entry (None) under *top*, by relative
+    path: what a test compares to show that a command left a folder as it was."""
+    out: dict[str, bytes | None] = {}
+    for folder, dirs, files in os.walk(top):
+        for d in dirs:
+            out[os.path.relpath(os.path.join(folder, d), top)] = None
+        for f in files:
+            path = Path(folder, f)
+            out[os.path.relpath(path, top)] = path.read_bytes() if path.is_file() else None
+    return out
+
+
 def only_on_linux(why: str) -> pytest.MarkDecorator:
     """A test of something only Linux has (*why*): it runs on Linux, and says why elsewhere."""
     return pytest.mark.skipif(not sys.platform.startswith("linux"), reason=why)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import configparser
 import json
-import os
 import shlex
 import subprocess
 import sys
@@ -17,7 +16,7 @@ import pytest
 
 from roots_manager import APP_ID, __version__
 from roots_manager.core import desktop, resources
-from tests.conftest import only_on_linux, run_cli
+from tests.conftest import only_on_linux, run_cli, tree
 from tests.test_resources import tool, validate
 
 pytestmark = only_on_linux("desktop entries in XDG folders are a Linux desktop's")
@@ -29,17 +28,6 @@ def xdg(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> desktop.Folders:
     monkeypatch.setenv("XDG_DATA_HOME", str(folders.data))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(folders.config))
     return folders
-
-
-def tree(top: Path) -> dict[str, bytes | None]:
-    """Every folder (None) and file (its bytes) under *top*, by relative path."""
-    out: dict[str, bytes | None] = {}
-    for folder, dirs, files in os.walk(top):
-        for d in dirs:
-            out[os.path.relpath(os.path.join(folder, d), top)] = None
-        for f in files:
-            out[os.path.relpath(os.path.join(folder, f), top)] = Path(folder, f).read_bytes()
-    return out
 
 
 def entry(path: Path) -> configparser.SectionProxy:

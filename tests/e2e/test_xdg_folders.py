@@ -5,7 +5,6 @@ is moved once, by whichever program of this version starts first, and the move i
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import socket
 import subprocess
@@ -20,7 +19,7 @@ from roots_manager.core import relocation
 from roots_manager.core.log import events as ev
 from roots_manager.core.paths import HOME_ENV, Layout
 from roots_manager.core.store.file import Store
-from tests.conftest import only_on_linux, run_cli
+from tests.conftest import only_on_linux, run_cli, tree
 
 pytestmark = only_on_linux("the XDG base directories are Linux's")
 
@@ -60,17 +59,6 @@ def old_version(home: Home) -> Layout:
     with Store(layout).transaction() as state:
         state.add_root(str(project), None)
     return layout
-
-
-def tree(top: Path) -> dict[str, bytes | None]:
-    out: dict[str, bytes | None] = {}
-    for folder, dirs, files in os.walk(top):
-        for d in dirs:
-            out[os.path.relpath(os.path.join(folder, d), top)] = None
-        for f in files:
-            path = Path(folder, f)
-            out[os.path.relpath(path, top)] = path.read_bytes() if path.is_file() else None
-    return out
 
 
 def test_the_old_files_move_once_and_the_store_stays(home: Home) -> None:

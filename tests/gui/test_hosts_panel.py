@@ -14,18 +14,24 @@ from roots_manager.gui.watcher import StoreWatcher
 from tests.core.hosts_samples import BROKEN, SAMPLES
 
 
-def test_protect_wraps_the_server_and_undo_takes_it_back(
-    watcher: StoreWatcher, store: Store, tmp_path: Path, qtbot
-) -> None:  # type: ignore[no-untyped-def]
+def claude_desktop(tmp_path: Path) -> tuple[Path, Platform]:
+    """Claude Desktop's file, the sample, in a fake home; and that home as the platform."""
     home = tmp_path / "home"
     desktop = home / "xdg" / "Claude" / "claude_desktop_config.json"
     desktop.parent.mkdir(parents=True)
     desktop.write_text(SAMPLES["claude-desktop"])
+    return desktop, Platform("linux", home, {"XDG_CONFIG_HOME": str(home / "xdg")})
+
+
+def test_protect_wraps_the_server_and_undo_takes_it_back(
+    watcher: StoreWatcher, store: Store, tmp_path: Path, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    desktop, platform = claude_desktop(tmp_path)
+    home = platform.home
     original = desktop.read_bytes()
     goose = home / "xdg" / "goose" / "config.yaml"
     goose.parent.mkdir(parents=True)
     goose.write_text(BROKEN["yaml"][0])
-    platform = Platform("linux", home, {"XDG_CONFIG_HOME": str(home / "xdg")})
 
     panel = HostsPanel(watcher, platform=lambda: platform)
     qtbot.addWidget(panel)
@@ -86,12 +92,8 @@ def test_protect_wraps_the_server_and_undo_takes_it_back(
 def test_cancelling_the_shown_change_writes_nothing(
     watcher: StoreWatcher, store: Store, tmp_path: Path, qtbot
 ) -> None:  # type: ignore[no-untyped-def]
-    home = tmp_path / "home"
-    desktop = home / "xdg" / "Claude" / "claude_desktop_config.json"
-    desktop.parent.mkdir(parents=True)
-    desktop.write_text(SAMPLES["claude-desktop"])
+    desktop, platform = claude_desktop(tmp_path)
     original = desktop.read_bytes()
-    platform = Platform("linux", home, {"XDG_CONFIG_HOME": str(home / "xdg")})
     panel = HostsPanel(watcher, platform=lambda: platform)
     qtbot.addWidget(panel)
     panel.show()

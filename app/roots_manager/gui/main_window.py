@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from roots_manager.core.hosts.found import FoundHost
 from roots_manager.core.names import visible
 from roots_manager.core.store.state import State
 from roots_manager.gui import help_boxes, window_state
@@ -313,22 +314,20 @@ class MainWindow(QMainWindow):
         self.store_banner.setToolTip(message)
         self.store_banner.setVisible(True)
 
-    def _look_for_hosts(self) -> None:
+    def _found_hosts(self) -> list[FoundHost]:
+        """The hosts on this machine (and in the roots) with servers not yet protected."""
         from roots_manager.core.hosts import operations as hostchanges
         from roots_manager.core.hosts.found import unprotected
 
         folders = [r.path for r in self.watcher.state.roots]
-        self.welcome.show_found(
-            unprotected(hostchanges.report(self.hosts_panel.platform(), folders))
-        )
+        return unprotected(hostchanges.report(self.hosts_panel.platform(), folders))
+
+    def _look_for_hosts(self) -> None:
+        self.welcome.show_found(self._found_hosts())
 
     def protect_found(self) -> None:
         """Walk the user through protecting the servers of the hosts found."""
-        from roots_manager.core.hosts import operations as hostchanges
-        from roots_manager.core.hosts.found import unprotected
-
-        folders = [r.path for r in self.watcher.state.roots]
-        found = unprotected(hostchanges.report(self.hosts_panel.platform(), folders))
+        found = self._found_hosts()
         if not found:
             self.welcome.show_found([])
             return

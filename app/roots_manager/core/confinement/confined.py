@@ -53,6 +53,15 @@ _NOT_YET_BOUND = ""
 and the while-running grants waiting for the next run to start, not those of other runs."""
 
 
+def _setting_of(state: State, name: str) -> Server:
+    """Server *name*, whose setting is about to change; a server not seen yet is remembered
+    (so that its first start already has the setting)."""
+    error = server_name_error(name)
+    if error is not None:
+        raise error
+    return state.servers.setdefault(name, Server(name=name))
+
+
 def set_confinement(
     state: State,
     name: str,
@@ -67,10 +76,7 @@ def set_confinement(
 
     A server not seen yet is remembered, as a grant does, so that it starts confined.
     """
-    error = server_name_error(name)
-    if error is not None:
-        raise error
-    srv = state.servers.setdefault(name, Server(name=name))
+    srv = _setting_of(state, name)
     if on is not None:
         srv.confine = on
     gone = {normalize_path(p) for p in forget}
@@ -92,10 +98,7 @@ def set_confinement(
 def set_network(state: State, name: str, blocked: bool) -> Server:
     """Block server *name*'s network when it runs confined, or allow it (the default). A server
     not seen yet is remembered, so that its first confined start is already offline."""
-    error = server_name_error(name)
-    if error is not None:
-        raise error
-    srv = state.servers.setdefault(name, Server(name=name))
+    srv = _setting_of(state, name)
     srv.block_network = blocked
     return srv
 
@@ -103,10 +106,7 @@ def set_network(state: State, name: str, blocked: bool) -> Server:
 def set_restart_on_revoke(state: State, name: str, on: bool | None) -> Server:
     """Set whether server *name* is restarted when a folder it was told is revoked (None: the
     default, on for confined servers). A server not seen yet is remembered."""
-    error = server_name_error(name)
-    if error is not None:
-        raise error
-    srv = state.servers.setdefault(name, Server(name=name))
+    srv = _setting_of(state, name)
     srv.restart_on_revoke = on
     return srv
 
