@@ -167,6 +167,38 @@ def test_a_bridge_killed_with_sigkill_leaves_no_unconfined_server_running(
         end_stubborn()
 
 
+def markers(layout: Layout) -> list[str]:
+    return [p.name for p in layout.live.iterdir() if p.suffix == ".json"]
+
+
+@pytest.mark.parametrize("options", [(), ("--confine",)], ids=["unconfined", "confined"])
+def test_a_bridge_killed_with_sigkill_leaves_no_live_marker(
+    layout: Layout, options: tuple[str, ...]
+) -> None:
+    """A bridge killed outright runs no code to take its live marker away: the warden does, so
+    the app and ``servers list`` never show a run that is over."""
+    if options and sys.platform != "linux":
+        pytest.skip("confinement with a supervisor is Linux's")
+    sleeper = [sys.executable, "-c", "import time; time.sleep(600)"]
+    bridge = BridgeProc(bridge_argv("sleeper", sleeper, *options))
+    try:
+        deadline = time.monotonic() + 20
+        while not markers(layout):
+            assert bridge.proc.poll() is None, bridge.stderr()
+            assert time.monotonic() < deadline, "the bridge never wrote its marker"
+            time.sleep(0.05)
+        tree = psutil.Process(bridge.proc.pid).children(recursive=True)
+        bridge.proc.send_signal(signal.SIGKILL)
+        bridge.proc.wait(5)
+        assert left(tree) == [], "the server's tree outlived the bridge's SIGKILL"
+        deadline = time.monotonic() + 5
+        while markers(layout) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert markers(layout) == [], "the killed bridge's live marker was left behind"
+    finally:
+        bridge.kill()
+
+
 def test_a_host_that_kills_at_once_after_sigterm_finds_no_marker_left(
     everything_server: list[str], layout: Layout
 ) -> None:

@@ -208,12 +208,17 @@ def main(argv: list[str] | None = None) -> int:
     launch: Launch | None = None
     failure: OSError | None = None
     early_signals: EarlySignals | None = None
+    from roots_manager.core.runid import new_run_id
+
+    run_id = new_run_id()  # before the server starts: its warden keeps the run's live marker
     if early is not None:
         from roots_manager.bridge.run.confine import forced, start
 
         options = argv[: argv.index("--")]
         try:
-            proc, launch = start(early, options[options.index("--server") + 1], forced(options))
+            proc, launch = start(
+                early, options[options.index("--server") + 1], forced(options), run_id=run_id
+            )
             early_signals = None if argv_given else EarlySignals(proc)
         except OSError as exc:
             failure = exc
@@ -247,11 +252,11 @@ def main(argv: list[str] | None = None) -> int:
         from roots_manager.bridge.run.confine import start
 
         try:
-            proc, launch = start(command, args.server, args.confine)
+            proc, launch = start(command, args.server, args.confine, run_id=run_id)
             early_signals = None if argv_given else EarlySignals(proc)
         except OSError as exc:
             failure = exc
-    return _run(args, command, proc, launch, failure, early_signals)
+    return _run(args, command, proc, launch, failure, early_signals, run_id)
 
 
 def _discard(proc: subprocess.Popen[bytes]) -> None:
@@ -268,6 +273,7 @@ def _run(
     launch: Launch | None,
     failure: OSError | None,
     early_signals: EarlySignals | None = None,
+    run_id: str | None = None,
 ) -> int:
     import asyncio
     import gc
@@ -293,6 +299,7 @@ def _run(
                 log_all=args.log_all,
                 launch=launch,
                 confine=args.confine,
+                run_id=run_id,
             )
         except OSError as exc:
             # without its directory the bridge can neither answer nor record: say so, and

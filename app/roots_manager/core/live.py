@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from roots_manager.core import statefile
+from roots_manager.core import runid, statefile
 from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import MAX_STORE_BYTES, json_bytes, write_atomic
 
@@ -105,8 +105,9 @@ class BridgeMarker:
         return _alive(self.pid, self.process_started)
 
 
-def _bridge_path(layout: Layout, run: str) -> Path:
-    return layout.live / f"bridge-{run}.json"
+def bridge_marker_path(layout: Layout, run: str) -> Path:
+    """Where the live marker of bridge run *run* is kept."""
+    return layout.live / runid.marker_name(run)
 
 
 def write_bridge_marker(layout: Layout, marker: BridgeMarker) -> None:
@@ -115,12 +116,12 @@ def write_bridge_marker(layout: Layout, marker: BridgeMarker) -> None:
         marker.process_started = process_start_time(marker.pid)
     doc = asdict(marker)
     doc[_RUN_KEY] = doc.pop("run")
-    write_atomic(_bridge_path(layout, marker.run), json_bytes(doc))
+    write_atomic(bridge_marker_path(layout, marker.run), json_bytes(doc))
 
 
 def remove_bridge_marker(layout: Layout, run: str) -> None:
     with contextlib.suppress(FileNotFoundError):
-        statefile.retrying(_bridge_path(layout, run).unlink)
+        statefile.retrying(bridge_marker_path(layout, run).unlink)
 
 
 def _read_json(path: Path) -> dict[str, Any] | None:

@@ -99,7 +99,8 @@ class Launch:
         """The process started is the confined server's supervisor
         (:mod:`roots_manager.sandbox.supervisor`), not the server itself."""
         self.warden: Warden | None = None
-        """What ends the server's tree if the bridge is killed (:mod:`.warden`)."""
+        """What ends the server's tree and removes the live marker if the bridge is killed
+        (:mod:`.warden`)."""
         setting = (entry or {}).get("restart_on_revoke")
         self.restartable = (
             folders is not None or setting is True or (key is not None and setting is not False)
@@ -225,12 +226,21 @@ def wrapper() -> list[str]:
 
 
 def start(
-    command: Sequence[str], server: str, force: bool, run: str = ""
+    command: Sequence[str], server: str, force: bool, run: str = "", *, run_id: str
 ) -> tuple[subprocess.Popen[bytes], Launch]:
-    """Start the server, confined if asked; raises :class:`OSError` if it cannot start."""
+    """Start the server, confined if asked; raises :class:`OSError` if it cannot start.
+
+    *run_id* is the bridge run's id, whose live marker the warden keeps; *run* is that same id
+    once the run is recorded (a restart), empty at the first start (:func:`wrapped`).
+    """
     launch = wrapped(command, server, force, run)
     proc = spawn(launch.argv)
-    if not launch.supervised and sys.platform != "win32":
-        # a supervisor watches the bridge itself; an unconfined tree needs a warden, at once
-        launch.warden = Warden.start(proc.pid)
+    if sys.platform != "win32":
+        # at once: the host may kill the bridge any moment from now (a supervisor watches the
+        # bridge too, but the run's live marker is the warden's alone)
+        from roots_manager.core.paths import Layout  # loaded already (no more waiting)
+        from roots_manager.core.runid import marker_name
+
+        marker = Layout.default().live / marker_name(run_id)
+        launch.warden = Warden.start(proc.pid, str(marker))
     return proc, launch

@@ -49,6 +49,9 @@ class BridgeLog:
         self._dirty = False
         self._closed = False
         self._marker_gone = False
+        self._marker_lock = threading.Lock()
+        """Held by a marker write and by :meth:`ending`, so that no write lands after the
+        removal."""
 
     def event(self, kind: str, **fields: Any) -> None:
         """Record one event now."""
@@ -139,10 +142,11 @@ class BridgeLog:
         fut.add_done_callback(self._written)
 
     def _write_marker(self, marker: live.BridgeMarker) -> None:
-        if self._marker_gone:
-            return
-        with contextlib.suppress(OSError):
-            live.write_bridge_marker(self.layout, marker)
+        with self._marker_lock:  # never after ending() took the marker away
+            if self._marker_gone:
+                return
+            with contextlib.suppress(OSError):
+                live.write_bridge_marker(self.layout, marker)
 
     def _written(self, _: object) -> None:
         self._writing = None
@@ -160,9 +164,11 @@ class BridgeLog:
         """The run is ending (the host asked): take the live marker away now and write it no
         more, since a host's ladder may kill the bridge before :meth:`close` (Codex sends
         SIGKILL about 12 ms after SIGTERM); events are still written."""
-        self._marker_gone = True
-        with contextlib.suppress(OSError):
-            live.remove_bridge_marker(self.layout, self.run)
+        # a write in flight ends first: renamed into place after this, it would stay behind
+        with self._marker_lock:
+            self._marker_gone = True
+            with contextlib.suppress(OSError):
+                live.remove_bridge_marker(self.layout, self.run)
 
     def close(self) -> None:
         """Remove the live marker and close the log file."""

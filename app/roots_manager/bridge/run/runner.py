@@ -16,7 +16,6 @@ import asyncio
 import contextlib
 import functools
 import os
-import secrets
 import signal
 import subprocess
 import sys
@@ -49,17 +48,13 @@ from roots_manager.core import habits, live
 from roots_manager.core.log import events as ev
 from roots_manager.core.paths import Layout
 from roots_manager.core.refusal import ModelError
+from roots_manager.core.runid import new_run_id
 from roots_manager.core.store.file import Store, StoreError
 from roots_manager.core.store.state import State, fingerprint, now_iso
 from roots_manager.core.uri import uri_to_path
 
 HOST_IN = 0
 HOST_OUT = 1
-
-
-def new_run_id() -> str:
-    """A run id that sorts by start time (log files are listed by name)."""
-    return time.strftime("%Y%m%dT%H%M%S", time.gmtime()) + "-" + secrets.token_hex(4)
 
 
 COALESCE = 0.05
@@ -408,12 +403,13 @@ class Bridge:
         layout: Layout | None = None,
         launch: Launch | None = None,
         confine: bool = False,
+        run_id: str | None = None,
     ) -> None:
         self.name = server_name
         self.command = list(command)
         self.observe = observe
         self.layout = (layout or Layout.default()).ensure()
-        self.run_id = new_run_id()
+        self.run_id = run_id or new_run_id()
         self.fingerprint = fingerprint(self.command)
         self.store = Store(self.layout)
         self.log = BridgeLog(self.layout, server_name, self.run_id)
@@ -565,7 +561,11 @@ class Bridge:
     async def replace(self) -> None:
         """Start the server again, in this run; raises :class:`OSError` if it cannot."""
         proc, launch = await asyncio.to_thread(
-            start, self.command, self.name, self.confine, self.run_id
+            functools.partial(start, run_id=self.run_id),
+            self.command,
+            self.name,
+            self.confine,
+            self.run_id,
         )
         self.slot = ServerSlot(proc, launch, self.to_server)
         self.slot.take_writer(self._server_in)

@@ -1,13 +1,16 @@
-"""The warden: what ends an unconfined server's tree when the bridge itself is killed.
+"""The warden: what ends a server's tree, and takes the run's live marker away, when the bridge
+itself is killed.
 
 A host's last word is ``SIGKILL``, and a bridge killed with it runs no code: a server that reads
 no stdin and ignores every other signal would then outlive it, with whatever it started (npm's
-``npm exec`` → ``sh`` → ``node``). A confined server's supervisor watches the bridge through a
-pidfd (:mod:`roots_manager.sandbox.supervisor`); an unconfined one gets a warden instead: a
+``npm exec`` → ``sh`` → ``node``). The warden is what ends it: a
 ``/bin/sh`` of its own session, started right after the server, that waits on a pipe only the
 bridge can write. When the bridge says the tree is gone (``done``), the warden leaves; when the
-pipe ends without that, the bridge died, and the warden sends the server's process group
-``SIGTERM`` and, a second later, ``SIGKILL``.
+pipe ends without that, the bridge died: the warden removes the run's live marker (a bridge
+killed before it could take the marker away would leave the app and ``servers list`` showing a
+run that is over), then sends the server's process group ``SIGTERM`` and, a second later,
+``SIGKILL``. A confined server gets one too, for its marker: its supervisor, which watches the
+bridge through a pidfd (:mod:`roots_manager.sandbox.supervisor`), ends its tree all the same.
 
 It costs a fork of the shell (about half a millisecond, after the server has started) and a
 process asleep in ``read``: no wake-ups. POSIX only (on Windows the job object ends the tree
@@ -23,10 +26,10 @@ import subprocess
 
 SHELL = "/bin/sh"
 SCRIPT = (
-    'read -r said; [ "$said" = done ] && exit 0; '
+    'read -r said; [ "$said" = done ] && exit 0; rm -f -- "$2"; '
     'kill -TERM -"$1" 2>/dev/null || exit 0; sleep 1; kill -KILL -"$1" 2>/dev/null; exit 0'
 )
-"""The warden's program: ``$1`` is the server's process group."""
+"""The warden's program: ``$1`` is the server's process group, ``$2`` the run's live marker."""
 NAME = "roots-bridge-warden"
 """Its ``$0``, what ``ps`` shows beside the script."""
 
@@ -39,12 +42,13 @@ class Warden:
         self._fd: int | None = fd
 
     @classmethod
-    def start(cls, pgid: int) -> Warden | None:
-        """A warden of the process group *pgid*; None where none can be started (no shell)."""
+    def start(cls, pgid: int, marker: str) -> Warden | None:
+        """A warden of the process group *pgid* and of the live marker at *marker*; None where
+        none can be started (no shell)."""
         r, w = os.pipe()  # not inheritable: no server started later holds the bridge's end
         try:
             proc = subprocess.Popen(
-                [SHELL, "-c", SCRIPT, NAME, str(pgid)],
+                [SHELL, "-c", SCRIPT, NAME, str(pgid), marker],
                 stdin=r,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,  # the host's stderr pipe must end with the bridge
