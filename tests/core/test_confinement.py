@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -184,3 +185,21 @@ def test_no_derived_rule_opens_the_home_or_a_folder_holding_it(tmp_path: Path) -
     opened = set(needs.runtime) | set(needs.files) | set(needs.writable)
     assert not opened & {str(home), str(tmp_path), "/"}
     assert (str(home), "it is the home folder") in needs.refused
+
+
+def test_a_granted_folder_swapped_for_a_link_to_root_leaves_the_interpreter_to_the_server(
+    tmp_path: Path,
+) -> None:
+    """A grant swapped for a link to ``/`` is refused when the rules are made (it is opened
+    without following links), so nothing is writable through it: the server's interpreter and
+    libraries are not taken for folders the server may write, and it can still start."""
+    granted = tmp_path / "granted"
+    granted.symlink_to("/")
+    env = {"PATH": os.environ.get("PATH", ""), "HOME": str(tmp_path / "home")}
+    needs = command_needs([sys.executable, "-c", "pass"], env, str(tmp_path), [str(granted)])
+    interpreter = os.path.realpath(sys.executable)
+    assert not [path for path, _ in needs.refused if path == interpreter], needs.refused
+    assert any(
+        interpreter == p or interpreter.startswith(p.rstrip("/") + "/")
+        for p in (*needs.runtime, *needs.files)
+    ), needs

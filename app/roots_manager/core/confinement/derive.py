@@ -136,6 +136,19 @@ def listed_beneath(top: str, secrets: Sequence[str]) -> list[str]:
     return out
 
 
+def _written(path: str) -> str:
+    """Where a folder the server will write really is, its last name not followed.
+
+    The rules grant each folder as it is identified, without following links: a grant that is a
+    link is refused, and so nothing is writable through the link. Following it here would take
+    what it points to for writable (a folder swapped for a link to ``/`` made every runtime file
+    look writable, and the server could not start); a grant that is a folder again when it is
+    identified is this very path.
+    """
+    head, tail = os.path.split(os.path.abspath(path))
+    return os.path.join(os.path.realpath(head), tail) if tail else os.path.realpath(path)
+
+
 class _Scope:
     """What derivation must respect: the home folder, and the folders the server may write.
 
@@ -146,7 +159,7 @@ class _Scope:
 
     def __init__(self, env: Mapping[str, str], writable: Iterable[str]) -> None:
         self.home = os.path.realpath(_home(env))
-        self.writable = [os.path.realpath(p) for p in writable]
+        self.writable = [_written(p) for p in writable]
 
     def too_broad(self, path: str) -> str | None:
         """Why *path* (a real path) may not be opened by a derived rule, or None."""
