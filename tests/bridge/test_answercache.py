@@ -4,6 +4,7 @@ on changed, and never once after something did (real folders, links and store wr
 from __future__ import annotations
 
 import os
+import select
 import sys
 import time
 from pathlib import Path
@@ -99,7 +100,12 @@ def test_a_file_beside_a_folder_on_the_way_keeps_the_answer(store: Store, tmp_pa
     assert uris(src) == [uri] and src.cache.get() is not None
     (tmp_path / "work" / "notes.txt").write_text("beside the folder")
     (tmp_path / "work" / "notes.txt").rename(tmp_path / "work" / "old-notes.txt")
+    (tmp_path / "work" / "old-notes.txt").unlink()
     (tmp_path / "elsewhere").mkdir()
+    fd = src.cache.fileno()
+    assert fd is not None
+    # the kernel queued nothing: an idle bridge waiting on the descriptor sleeps on
+    assert select.select([fd], [], [], 0)[0] == [], "woken by a file beside the way"
     (store.layout.home / "unrelated.json").write_text("{}")
     assert not src.cache.changed() and src.cache.get() is not None
     (tmp_path / "work").rename(tmp_path / "moved")  # a name on the way

@@ -4,6 +4,7 @@ watchfiles (what macOS and Windows use), with real files and real threads."""
 from __future__ import annotations
 
 import os
+import select
 import threading
 import time
 from pathlib import Path
@@ -146,3 +147,17 @@ def test_an_idle_watch_sleeps_in_the_kernel(tmp_path: Path) -> None:
         woke = idle_wakeups(watch)
     assert baseline >= 10, f"the baseline woke {baseline} times in a second"
     assert woke <= 3, f"an idle watch woke the process {woke} times in a second"
+
+
+@only_on_linux("written=False narrows inotify's notices")
+def test_a_watch_of_folders_is_not_woken_by_what_is_written_beside_them(tmp_path: Path) -> None:
+    """A granted folder's parent is the home folder, where dotfiles are written all day: a watch
+    that cares about folders (written=False) is told entries coming and going, never writes."""
+    history = tmp_path / ".bash_history"
+    history.write_text("ls\n")
+    with DirWatch([str(tmp_path)], written=False) as watch:
+        with history.open("a") as f:
+            f.write("cd proj\n")
+        assert not select.select([watch.fileno()], [], [], 0.1)[0], "woken by a write"
+        (tmp_path / "proj").mkdir()
+        assert gather(watch, {str(tmp_path / "proj")}) == {str(tmp_path / "proj")}

@@ -48,6 +48,9 @@ _MASK = (
 )
 """What a change is, for inotify: an entry coming, going, written or its permissions changed;
 the directory itself changing or going."""
+_ENTRIES_MASK = _MASK & ~(_in.IN_MODIFY | _in.IN_CLOSE_WRITE)
+"""The same but for what is written in the entries (a watch that cares about folders: a file
+written beside one, ``~/.bash_history`` beside ``~/proj``, wakes nobody)."""
 
 
 def force_polling() -> bool:
@@ -69,10 +72,16 @@ class DirWatch:
     """
 
     def __init__(
-        self, dirs: Sequence[str], *, polling: bool | None = None, portable: bool = False
+        self,
+        dirs: Sequence[str],
+        *,
+        polling: bool | None = None,
+        portable: bool = False,
+        written: bool = True,
     ) -> None:
         """*polling*: poll rather than be notified (default: :func:`force_polling`);
-        *portable*: use watchfiles, as on macOS and Windows, on Linux too."""
+        *portable*: use watchfiles, as on macOS and Windows, on Linux too; *written*: whether
+        a file written in place counts (Linux's notices; watchfiles always tells it)."""
         self.dirs = [os.path.abspath(d) for d in dirs]
         polling = force_polling() if polling is None else polling
         self._stopped = threading.Event()
@@ -81,7 +90,7 @@ class DirWatch:
         self._backend: _Inotify | _Watchfiles
         try:
             if sys.platform.startswith("linux") and not polling and not portable:
-                self._backend = _Inotify(self.dirs)
+                self._backend = _Inotify(self.dirs, _MASK if written else _ENTRIES_MASK)
             else:
                 self._backend = _Watchfiles(
                     self.dirs, polling, self._stopped, self._wake_r, self._wake_w
@@ -163,12 +172,12 @@ class DirWatch:
 
 
 class _Inotify:
-    def __init__(self, dirs: Sequence[str]) -> None:
+    def __init__(self, dirs: Sequence[str], mask: int) -> None:
         self._inotify = _in.Inotify()
         self._dirs: dict[int, str] = {}
         try:
             for d in dirs:
-                self._dirs[self._inotify.add(d, _MASK)] = d
+                self._dirs[self._inotify.add(d, mask)] = d
         except BaseException:
             self._inotify.close()
             raise

@@ -34,6 +34,7 @@ from roots_manager.platform.linux.inotify import (
     IN_CREATE,
     IN_DELETE,
     IN_DELETE_SELF,
+    IN_DONT_FOLLOW,
     IN_IGNORED,
     IN_MODIFY,
     IN_MOVE_SELF,
@@ -45,10 +46,10 @@ from roots_manager.platform.linux.inotify import (
 )
 
 _SELF = IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF
-"""A folder: its own permissions, and it going away (what is inside does not matter)."""
+"""A folder, a directory on the way or a link there: its own permissions and links, it going
+away or being replaced (what is inside does not matter, but for the names looked up in it)."""
 _ENTRIES = _SELF | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO
-"""A directory on the way: its entries appearing, going or being replaced, and its own
-permissions (which decide whether the way goes on)."""
+"""A directory in which a name looked up is missing: that entry appearing."""
 _STORE_DIR = _ENTRIES | IN_MODIFY | IN_CLOSE_WRITE
 """The store's directory: also the store written in place (an edit by hand)."""
 MAX_FOLDERS = 256
@@ -204,16 +205,28 @@ class AnswerCache:
             masks[path] = masks.get(path, 0) | mask
             names.setdefault(path, set()).update(entries)
 
+        def on_the_way(steps: dict[str, set[str]]) -> None:
+            # each entry on the way is watched itself (a link as the link): it going, being
+            # renamed, replaced or its permissions changed is told there, and a file created
+            # beside it (in /tmp, in the home folder) wakes nobody; only where a name is
+            # missing are the directory's entries watched, for it to appear
+            for d, looked_up in steps.items():
+                want(d, _SELF, looked_up)
+                for name in looked_up:
+                    entry = os.path.join(d, name)
+                    if os.path.lexists(entry):
+                        want(entry, _SELF | IN_DONT_FOLLOW)
+                    else:
+                        want(d, _ENTRIES)
+
         for folder in folders:
             steps, final = consulted_names(folder)
-            for d, looked_up in steps.items():
-                want(d, _ENTRIES, looked_up)
+            on_the_way(steps)
             if final is not None:
                 want(final, _SELF)
         store_path = os.path.abspath(store)
         steps, final = consulted_names(os.path.dirname(store_path))
-        for d, looked_up in steps.items():
-            want(d, _ENTRIES, looked_up)
+        on_the_way(steps)
         if final is not None:
             want(final, _STORE_DIR, [os.path.basename(store_path)])
         # every path again: one that leads to another directory now gets a watch of its own

@@ -70,16 +70,18 @@ async def watch_dirs(
     *,
     debounce: float,
     settle: float,
+    written: bool = True,
 ) -> None:
     """Call *on_change* after each burst of changes in the directories *paths* (not their
-    subdirectories) that names a path *keep* accepts, until *stop* is set.
+    subdirectories) that names a path *keep* accepts, until *stop* is set (*written*: whether
+    a file written in place is a change, :class:`~roots_manager.core.dirwatch.DirWatch`).
 
     The watch is in place when this first yields to the loop; a thread of its own waits on it
     (in the kernel, with no timer, on Linux) and hands each burst to the loop. Raises
     ``OSError`` when a directory cannot be watched, ``RuntimeError`` when the watch fails
     later; *on_change*'s own errors propagate too.
     """
-    watch = DirWatch(paths)
+    watch = DirWatch(paths, written=written)
     loop = asyncio.get_running_loop()
     bursts: asyncio.Queue[Outcome] = asyncio.Queue()
 
@@ -201,6 +203,7 @@ class FolderWatch:
                     self._rearm,
                     debounce=FOLDER_DEBOUNCE,
                     settle=FOLDER_SETTLE,
+                    written=False,  # a folder is not written in place
                 )
             except (OSError, RuntimeError):
                 # a parent vanished between the look and the watch: the periodic check

@@ -28,6 +28,7 @@ IN_MOVE_SELF = 0x00000800
 IN_Q_OVERFLOW = 0x00004000
 IN_IGNORED = 0x00008000
 IN_ONLYDIR = 0x01000000
+IN_DONT_FOLLOW = 0x02000000
 
 _HEADER = struct.Struct("iIII")
 """``struct inotify_event``: wd, mask, cookie, len; the name (NUL-padded to len) follows."""
