@@ -1544,13 +1544,13 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+211"/>
-        <location line="+142"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+212"/>
+        <location line="+140"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-128"/>
+        <location line="-126"/>
         <source>Sections</source>
         <translation>セクション</translation>
     </message>
@@ -1632,7 +1632,7 @@
         </translation>
     </message>
     <message>
-        <location line="+165"/>
+        <location line="+163"/>
         <source>{server} was not connected from this app</source>
         <translation>{server} はこのアプリから接続したサーバーではありません</translation>
     </message>
@@ -1662,7 +1662,7 @@
         <translation>サーバーは初めて起動したときに「サーバーと同意」タブに表示され、あなたが許可したルートだけを見ます。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="-340"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="-338"/>
         <source>&amp;Review pending requests…</source>
         <translation>保留中のリクエストを確認(&amp;R)…</translation>
     </message>
@@ -1714,7 +1714,7 @@
         <translation>ストアを読み込めません。復旧するまで変更はできません。</translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+71"/>
         <source>Restart Roots Manager?</source>
         <translation>Roots Manager を再起動しますか?</translation>
     </message>
@@ -1835,7 +1835,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProbeDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/probe_dialog.py" line="+61"/>
+        <location filename="../../app/roots_manager/gui/probe_dialog.py" line="+62"/>
         <source>Probe {server}</source>
         <translation>{server} をプローブ</translation>
     </message>
@@ -3220,7 +3220,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>TimelineView</name>
     <message>
-        <location filename="../../app/roots_manager/gui/timeline_view.py" line="+213"/>
+        <location filename="../../app/roots_manager/gui/timeline_view.py" line="+246"/>
         <source>Timeline of the roots traffic</source>
         <translation>ルートのやりとりのタイムライン</translation>
     </message>
@@ -3230,7 +3230,22 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>青: ルートの要求、緑: 応答、橙: list_changed の送信、紫: 同意。ホイール: 拡大縮小、Shift+ホイールまたはドラッグ: 移動、印をクリックで選択。キー: 矢印で印の間を移動、Enter で選択、+/- で拡大縮小。</translation>
     </message>
     <message>
-        <location line="+87"/>
+        <location line="+56"/>
+        <source>asked for roots</source>
+        <translation>ルートを要求</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>answer held</source>
+        <translation>応答を保留中</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Probe runs</source>
+        <translation>プローブの実行</translation>
+    </message>
+    <message>
+        <location line="+52"/>
         <source>{server}: {mark}</source>
         <translation>{server}: {mark}</translation>
     </message>
@@ -3240,17 +3255,20 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>ルートを問い合わせ</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-203"/>
+        <location line="+204"/>
         <source>answered</source>
         <translation>応答</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-203"/>
+        <location line="+204"/>
         <source>list_changed sent</source>
         <translation>list_changed を送信</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-203"/>
+        <location line="+204"/>
         <source>consent</source>
         <translation>同意</translation>
     </message>

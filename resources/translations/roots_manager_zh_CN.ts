@@ -1544,13 +1544,13 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+211"/>
-        <location line="+142"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+212"/>
+        <location line="+140"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-128"/>
+        <location line="-126"/>
         <source>Sections</source>
         <translation>分区</translation>
     </message>
@@ -1632,7 +1632,7 @@
         </translation>
     </message>
     <message>
-        <location line="+165"/>
+        <location line="+163"/>
         <source>{server} was not connected from this app</source>
         <translation>{server} 不是由本应用连接的</translation>
     </message>
@@ -1662,7 +1662,7 @@
         <translation>服务器首次运行时会出现在“服务器与授权”标签页中，并且只能看到你授予它的根目录。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="-340"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="-338"/>
         <source>&amp;Review pending requests…</source>
         <translation>查看待处理的请求(&amp;R)…</translation>
     </message>
@@ -1714,7 +1714,7 @@
         <translation>无法读取存储文件；恢复之前无法进行更改。</translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+71"/>
         <source>Restart Roots Manager?</source>
         <translation>要重新启动 Roots Manager 吗？</translation>
     </message>
@@ -1835,7 +1835,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProbeDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/probe_dialog.py" line="+61"/>
+        <location filename="../../app/roots_manager/gui/probe_dialog.py" line="+62"/>
         <source>Probe {server}</source>
         <translation>探测 {server}</translation>
     </message>
@@ -3220,7 +3220,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>TimelineView</name>
     <message>
-        <location filename="../../app/roots_manager/gui/timeline_view.py" line="+213"/>
+        <location filename="../../app/roots_manager/gui/timeline_view.py" line="+246"/>
         <source>Timeline of the roots traffic</source>
         <translation>根目录通信时间线</translation>
     </message>
@@ -3230,7 +3230,22 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>蓝色：请求根；绿色：已应答；橙色：已发送 list_changed；紫色：同意。滚轮：缩放；Shift+滚轮或拖动：移动；单击标记可选中。按键：方向键在标记间移动，Enter 选中，+/- 缩放。</translation>
     </message>
     <message>
-        <location line="+87"/>
+        <location line="+56"/>
+        <source>asked for roots</source>
+        <translation>请求根目录</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>answer held</source>
+        <translation>应答暂缓</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Probe runs</source>
+        <translation>探测运行</translation>
+    </message>
+    <message>
+        <location line="+52"/>
         <source>{server}: {mark}</source>
         <translation>{server}：{mark}</translation>
     </message>
@@ -3240,17 +3255,20 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>请求根目录</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-203"/>
+        <location line="+204"/>
         <source>answered</source>
         <translation>已回复</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-203"/>
+        <location line="+204"/>
         <source>list_changed sent</source>
         <translation>已发送 list_changed</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-203"/>
+        <location line="+204"/>
         <source>consent</source>
         <translation>授权</translation>
     </message>

@@ -12,10 +12,15 @@ from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from roots_manager.core.log import events, export
-from roots_manager.core.log.timeline import Lane, MarkKind
+from roots_manager.core.log.timeline import PROBES, Lane, MarkKind
 from roots_manager.core.paths import Layout
 from roots_manager.gui.log_view import LogPanel
-from roots_manager.gui.timeline_view import COLORS, FOCUS_RING
+from roots_manager.gui.timeline_view import (
+    COLORS,
+    FOCUS_RING,
+    LABEL_WIDTH,
+    LEGEND_HEIGHT,
+)
 
 WAIT_MS = 20_000
 
@@ -446,5 +451,50 @@ def test_overlapping_requests_draw_two_held_bars_and_an_unanswered_one_reaches_n
         # the request not answered is held up to now
         assert by_start[2].left() == pytest.approx(view.x_of(asked[4]))
         assert by_start[2].right() == pytest.approx(view.x_of(now))
+    finally:
+        panel.stop()
+
+
+def test_the_timeline_folds_probe_runs_shows_the_logs_start_and_a_legend(
+    layout: Layout, qtbot: QtBot
+) -> None:
+    """Two probe runs share one lane below the servers'; the first view spans the log from its
+    first mark (ten minutes here, not the last 45 s); the legend names every mark."""
+    w = events.EventWriter(layout, "s1")
+    rec = events.event(events.ROOTS_ASKED, "fs", w.run, dir=events.SERVER_TO_HOST, id=1)
+    rec["ts"] = "2026-01-01T10:00:00Z"
+    w.write(rec)
+    for at, server in (("02", "probe:fs"), ("05", "probe:git"), ("08", "probe")):
+        rec = events.event(events.LIST_CHANGED_SENT, server, w.run, uris=[])
+        rec["ts"] = f"2026-01-01T10:{at}:00Z"
+        w.write(rec)
+    rec = events.event(events.ROOTS_ASKED, "git", w.run, dir=events.SERVER_TO_HOST, id=2)
+    rec["ts"] = "2026-01-01T10:10:00Z"
+    w.write(rec)
+    panel = _shown_panel(layout, qtbot)
+    try:
+        view = panel.timeline
+        qtbot.waitUntil(lambda: len(view.timeline.servers()) == 3, timeout=WAIT_MS)
+        assert view.timeline.servers() == ["fs", "git", PROBES]
+        assert len(view.timeline.lanes[PROBES].marks) == 3
+        assert view.lane_label(PROBES) == "Probe runs"
+        first, last = view.timeline.first, view.timeline.last
+        assert first is not None and last is not None
+        assert LABEL_WIDTH <= view.x_of(first) < view.x_of(last) <= view.width()
+        image = view.grab().toImage()
+        band = [
+            image.pixelColor(x, y)
+            for x in range(0, view.width())
+            for y in range(view.height() - LEGEND_HEIGHT, view.height())
+        ]
+        for kind in MarkKind:
+            assert COLORS[kind] in band, f"the legend shows no {kind.value} mark"
+        assert [words for _, words in view.legend_items()] == [
+            "asked for roots",
+            "answered",
+            "list_changed sent",
+            "consent",
+            "answer held",
+        ]
     finally:
         panel.stop()

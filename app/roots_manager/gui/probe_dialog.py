@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from roots_manager.core.log.probe_runs import bridge_name
 from roots_manager.core.names import visible
 from roots_manager.core.paths import Layout
 from roots_manager.core.probe.plan import PathTool
@@ -40,7 +41,7 @@ from roots_manager.core.probe.table import Comparison, compare, history, save
 from roots_manager.core.probe.verdict import VERDICT_NAMES
 from roots_manager.gui.probe_model import INSIDE, OUTSIDE, ProbeRowsModel, ProbeWorker
 from roots_manager.gui.probe_texts import plan_text, problem_text, reason_text, status_text
-from roots_manager.probe.connection import ALLOW, HANDSHAKE, MODERN, bridge_name
+from roots_manager.probe.connection import ALLOW, HANDSHAKE, MODERN
 
 
 class ProbeDialog(QDialog):

@@ -4,8 +4,11 @@ Painted with QPainter over :class:`~roots_manager.core.log.timeline.Timeline` (n
 library): a lane per server; a blue triangle where the server asked for its roots, a green dot
 where it was answered, an orange diamond where a ``list_changed`` was sent, a purple square for
 a consent wait or decision, and a pale bar while an answer was held (to now while it is still
-held). The wheel zooms around the pointer (Shift+wheel or a drag pans), and clicking a mark
-selects its event in the table.
+held); a legend along the bottom says so. Every probe run's traffic shares one lane, below the
+servers'. The view keeps the log whole, from its first mark, until the user zooms or moves it (or the
+log spans more than an hour); then it follows the newest until moved back.
+The wheel zooms around the pointer (Shift+wheel or a drag pans), and clicking a mark selects
+its event in the table.
 
 The keyboard reaches every mark: Tab gives the timeline focus, Left/Right move to the previous or
 next mark of the lane, Up/Down to the nearest mark in time of the server above or below, Home/End
@@ -39,15 +42,19 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QToolTip, QWidget
 
 from roots_manager.core.log.index import LogIndex
-from roots_manager.core.log.timeline import Mark, MarkKind, Timeline
+from roots_manager.core.log.timeline import PROBES, Mark, MarkKind, Timeline
 from roots_manager.core.names import visible
 
 HIT_PX = 7.0
 MIN_SECONDS_PER_PX = 0.0005
 MAX_SECONDS_PER_PX = 3600.0
+FIT_AT_MOST = 3600.0
+"""The longest log kept whole in view; a longer one shows its last hour, following the newest."""
 
 
 AXIS_HEIGHT = 18
+LEGEND_HEIGHT = 20
+"""The band along the bottom that says what the marks are."""
 LABEL_WIDTH = 130
 MARK_SIZE = 5.0
 LANE_HEIGHT = 22
@@ -69,14 +76,41 @@ def paint_axis(painter: QPainter, view: TimelineView, ink: QColor) -> None:
     step = next((s for s in steps if s >= span), steps[-1])
     first = (view.time_at(LABEL_WIDTH) // step + 1) * step
     painter.setPen(ink)
+    metrics = painter.fontMetrics()
     t = first
     while (x := view.x_of(t)) < view.width():
         painter.drawLine(QPointF(x, AXIS_HEIGHT - 4), QPointF(x, AXIS_HEIGHT))
         clock = time.strftime("%H:%M:%S", time.localtime(t))
         if step < 1:
             clock += f".{round(t * 1000) % 1000:03d}"[: 2 if step >= 0.1 else 3]
-        painter.drawText(QPointF(x + 2, AXIS_HEIGHT - 5), clock)
+        if x + 2 + metrics.horizontalAdvance(clock) <= view.width():  # a label whole or none
+            painter.drawText(QPointF(x + 2, AXIS_HEIGHT - 5), clock)
         t += step
+
+
+def paint_legend(painter: QPainter, view: TimelineView, ink: QColor) -> None:
+    """The band along the bottom of *view*: each mark's shape and colour, and what it means."""
+    top = view.height() - LEGEND_HEIGHT
+    mid = top + LEGEND_HEIGHT / 2
+    painter.fillRect(QRectF(0, top, view.width(), LEGEND_HEIGHT), view.palette().base())
+    metrics = painter.fontMetrics()
+    x = 8.0
+    for kind, words in view.legend_items():
+        if kind is None:
+            held = QColor(COLORS[MarkKind.ASKED])
+            held.setAlpha(60)
+            painter.fillRect(QRectF(x - 2, mid - 4, 16, 8), held)
+            x += 18
+        else:
+            paint_mark(painter, kind, QPointF(x + MARK_SIZE, mid))
+            x += 2 * MARK_SIZE + 6
+        painter.setPen(ink)
+        painter.drawText(
+            QRectF(x, top, view.width() - x, LEGEND_HEIGHT),
+            int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft),
+            words,
+        )
+        x += metrics.horizontalAdvance(words) + 16
 
 
 def paint_mark(painter: QPainter, kind: MarkKind, at: QPointF) -> None:
@@ -147,7 +181,7 @@ def paint_lane(
         QRectF(4, top, LABEL_WIDTH - 8, LANE_HEIGHT),
         int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft),
         painter.fontMetrics().elidedText(
-            visible(server), Qt.TextElideMode.ElideRight, LABEL_WIDTH - 8
+            view.lane_label(server), Qt.TextElideMode.ElideRight, LABEL_WIDTH - 8
         ),
     )
     painter.setPen(QPen(faint, 1))
@@ -203,12 +237,15 @@ class TimelineView(QWidget):
         self.left = time.time()
         """The time at the left edge of the plot."""
         self.following = True
+        self.fitting = True
+        """Whether the view keeps the whole log in sight, from its first mark: until the user
+        zooms or moves it, or the log spans more than :data:`FIT_AT_MOST`."""
         self._drag: tuple[float, float] | None = None  # (x pressed, left then)
         self._taking = False  # a take-in of more indexed events is due in the next turn
         self.focused: tuple[str, int] | None = None
         """The mark the keyboard is on: its server and its place in the server's lane."""
         self.setMouseTracking(False)
-        self.setMinimumHeight(AXIS_HEIGHT + 2 * LANE_HEIGHT)
+        self.setMinimumHeight(AXIS_HEIGHT + 2 * LANE_HEIGHT + LEGEND_HEIGHT)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setAccessibleName(self.tr("Timeline of the roots traffic"))
         self.setToolTip(
@@ -227,13 +264,29 @@ class TimelineView(QWidget):
         At most `TAKE_ROWS` events a turn of the event loop: the first take-in of a long log
         (a third of a second for a million events) goes on in the turns after this one."""
         if self.timeline.update(self.TAKE_ROWS) or self.timeline.last is not None:
-            if self.following and self.timeline.last is not None:
+            if self.fitting:
+                self._fit()
+            if not self.fitting and self.following and self.timeline.last is not None:
                 self.left = self.timeline.last - self.plot_width() * self.seconds_per_px * 0.9
             self.updateGeometry()
             self.update()
         if self.timeline.behind and not self._taking:
             self._taking = True
             QTimer.singleShot(0, self, self._take_more)
+
+    def _fit(self) -> None:
+        """Keep the log in view from its first mark to its newest (a little room on each side);
+        a log longer than :data:`FIT_AT_MOST` is followed from then on."""
+        first, last = self.timeline.first, self.timeline.last
+        if first is None or last is None:
+            return
+        span = max(last - first, 1.0)
+        if span > FIT_AT_MOST:
+            self.fitting = False
+            span = FIT_AT_MOST
+        width = self.plot_width()
+        self.seconds_per_px = min(max(span * 1.1 / width, MIN_SECONDS_PER_PX), MAX_SECONDS_PER_PX)
+        self.left = last - width * self.seconds_per_px * 0.95
 
     def _take_more(self) -> None:
         self._taking = False
@@ -249,7 +302,22 @@ class TimelineView(QWidget):
 
     def sizeHint(self) -> QSize:
         lanes = max(len(self.timeline.lanes), 2)
-        return QSize(600, AXIS_HEIGHT + lanes * LANE_HEIGHT + 4)
+        return QSize(600, AXIS_HEIGHT + lanes * LANE_HEIGHT + 4 + LEGEND_HEIGHT)
+
+    def legend_items(self) -> list[tuple[MarkKind | None, str]]:
+        """What the legend shows, in order: each mark's kind and words, then the held bar
+        (None)."""
+        return [
+            (MarkKind.ASKED, self.tr("asked for roots")),
+            (MarkKind.ANSWERED, self.tr("answered")),
+            (MarkKind.LIST_CHANGED, self.tr("list_changed sent")),
+            (MarkKind.CONSENT, self.tr("consent")),
+            (None, self.tr("answer held")),
+        ]
+
+    def lane_label(self, lane: str) -> str:
+        """What a lane is called on the left: its server's name, or "Probe runs"."""
+        return self.tr("Probe runs") if lane == PROBES else visible(lane)
 
     # ---- coordinates ----------------------------------------------------------------------
 
@@ -265,7 +333,8 @@ class TimelineView(QWidget):
         """The server whose lane is at y position *y*."""
         i = int((y - AXIS_HEIGHT) // LANE_HEIGHT)
         servers = self.timeline.servers()
-        return servers[i] if y >= AXIS_HEIGHT and 0 <= i < len(servers) else None
+        inside = AXIS_HEIGHT <= y < self.height() - LEGEND_HEIGHT
+        return servers[i] if inside and 0 <= i < len(servers) else None
 
     def mark_at(self, pos: QPointF) -> Mark | None:
         """The mark under *pos*, if any."""
@@ -297,6 +366,7 @@ class TimelineView(QWidget):
         mark = lane.marks[i]
         x = self.x_of(mark.ts)
         if not LABEL_WIDTH + MARK_SIZE <= x <= self.width() - MARK_SIZE:
+            self.fitting = False
             self.left = mark.ts - self.plot_width() * self.seconds_per_px / 2
             last = self.timeline.last
             self.following = last is not None and self.x_of(last) <= self.width()
@@ -362,6 +432,7 @@ class TimelineView(QWidget):
         x = anchor_x if anchor_x is not None else LABEL_WIDTH + self.plot_width() / 2
         anchor = self.time_at(x)
         spp = min(max(self.seconds_per_px / factor, MIN_SECONDS_PER_PX), MAX_SECONDS_PER_PX)
+        self.fitting = False  # the user's view from now on
         self.seconds_per_px = spp
         self.left = anchor - (x - LABEL_WIDTH) * spp
         self.update()
@@ -369,6 +440,7 @@ class TimelineView(QWidget):
     def pan(self, pixels: float) -> None:
         """Move the view by *pixels* (positive: later); moving back stops following."""
         self.left += pixels * self.seconds_per_px
+        self.fitting = False
         last = self.timeline.last
         self.following = last is not None and self.x_of(last) <= self.width()
         self.update()
@@ -470,8 +542,11 @@ class TimelineView(QWidget):
             return
         paint_axis(painter, self, faint)
         left, right = self.time_at(LABEL_WIDTH), self.time_at(self.width())
+        painter.setClipRect(QRectF(0, 0, self.width(), self.height() - LEGEND_HEIGHT))
         for i, server in enumerate(servers):
             paint_lane(painter, self, i, server, left, right)
+        painter.setClipping(False)
+        paint_legend(painter, self, pal.color(QPalette.ColorRole.Text))
         paint_focus(painter, self)
         painter.end()
 

@@ -71,20 +71,6 @@ def stderr_tail(path: Path, chars: int = 2000) -> str:
     return text[-chars:]
 
 
-BRIDGE_NAME = "probe"
-"""The server's name in the private store and the log when the probe is given no name."""
-PREFIX = "probe:"
-
-
-def bridge_name(name: str | None) -> str:
-    """The name the probe's bridge runs under: ``probe:fs`` for a probe of ``fs``.
-
-    Never a name of the user's own servers, so that the probe's roots traffic in the user's log
-    is not taken for theirs (the app's last roots/list of ``fs`` stays the real ``fs``'s).
-    """
-    return PREFIX + name if name else BRIDGE_NAME
-
-
 @dataclass(frozen=True)
 class Timeouts:
     """How long the probe waits, in seconds."""

@@ -27,6 +27,7 @@ from mcp_types import Implementation
 
 from roots_manager import __version__
 from roots_manager.core.log import events as ev
+from roots_manager.core.log.probe_runs import BRIDGE_NAME, bridge_name
 from roots_manager.core.paths import Layout
 from roots_manager.core.probe.fixture import ADDED_ROOT, NEW_ROOT, ROOT, SECOND_ROOT, Fixture
 from roots_manager.core.probe.plan import (
@@ -45,13 +46,11 @@ from roots_manager.probe.cells import CellRunner, ServerGone
 from roots_manager.probe.changes import Change, RootsChanger
 from roots_manager.probe.connection import (
     ALLOW,
-    BRIDGE_NAME,
     CLOSED,
     HANDSHAKE,
     MODERN,
     PROTOCOLS,
     Timeouts,
-    bridge_name,
     leaf,
     said,
     server_params,

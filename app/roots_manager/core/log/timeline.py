@@ -27,6 +27,16 @@ from typing import Any, NamedTuple
 
 from roots_manager.core.log import events
 from roots_manager.core.log.index import LogIndex, ReadAhead
+from roots_manager.core.log.probe_runs import PREFIX, is_probe
+
+PROBES = PREFIX
+"""The one lane every probe run's traffic goes to (no server is named so: a probe's bridge is
+``probe:NAME`` or ``probe``), below the servers' own."""
+
+
+def lane_of(server: str) -> str:
+    """The lane *server*'s events are drawn in: its own, or :data:`PROBES`."""
+    return PROBES if is_probe(server) else server
 
 
 class MarkKind(Enum):
@@ -84,7 +94,7 @@ class _Open:
 
 @dataclass
 class Lane:
-    """One server's marks and held spans, in time order."""
+    """One server's marks and held spans (or every probe run's), in time order."""
 
     server: str
     marks: list[Mark] = field(default_factory=list)
@@ -260,12 +270,14 @@ class Timeline:
             code = kinds[row]
             kind = codes.get(code)
             if kind is None:
-                lane = self.lanes.get(ix.servers[servers[row]]) if code == run_end else None
+                lane = (
+                    self.lanes.get(lane_of(ix.servers[servers[row]])) if code == run_end else None
+                )
                 if lane is not None and lane.waiting:
                     lane.run_ended(ts[row], pairing_of(read(row)).run)
                 continue
             t = ts[row]
-            name = ix.servers[servers[row]]
+            name = lane_of(ix.servers[servers[row]])
             lane = self.lanes.get(name)
             if lane is None:
                 lane = self.lanes[name] = Lane(name)
@@ -286,8 +298,8 @@ class Timeline:
         return self.upto < len(self.index)
 
     def servers(self) -> list[str]:
-        """The servers with marks, by name."""
-        return sorted(self.lanes, key=str.casefold)
+        """The lanes with marks: the servers by name, then :data:`PROBES` (every probe run)."""
+        return sorted(self.lanes, key=lambda name: (name == PROBES, name.casefold()))
 
     def nearest(self, server: str, t: float, within: float) -> Mark | None:
         """The mark of *server* nearest to time *t*, if one is no further than *within*."""
