@@ -88,7 +88,7 @@
 <context>
     <name>ProbeDialog</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/probe_dialog.py" line="+259"/>
+        <location filename="../../app/roots_manager/gui/probe_dialog.py" line="+342"/>
         <source>%n row(s) changed since the previous run ({when}, version {version})</source>
         <translation>
             <numerusform>%n row changed since the previous run ({when}, version {version})</numerusform>

@@ -1835,7 +1835,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProbeDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/probe_dialog.py" line="+62"/>
+        <location filename="../../app/roots_manager/gui/probe_dialog.py" line="+67"/>
         <source>Probe {server}</source>
         <translation>{server} をプローブ</translation>
     </message>
@@ -1846,6 +1846,21 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+5"/>
+        <source>What the probe &amp;does</source>
+        <translation>プローブの内容(&amp;D)</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Without {allow} the probe cannot tell the server&apos;s own refusals from its roots&apos;: add it where the server takes its folder.</source>
+        <translation>{allow} がないと、プローブはサーバー自身の拒否とルートによる拒否を区別できません。サーバーがフォルダーを受け取る位置に追加してください。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&amp;Add {allow}</source>
+        <translation>{allow} を追加(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>The server&apos;s command line</source>
         <translation>サーバーのコマンドライン</translation>
     </message>
@@ -1880,12 +1895,17 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>プロトコル(&amp;P):</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
+        <source>What the probe found</source>
+        <translation>プローブの結果</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>Verdict</source>
         <translation>判定</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>Progress</source>
         <translation>進行状況</translation>
     </message>
@@ -1920,7 +1940,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>閉じる(&amp;L)</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+90"/>
         <source>The command line cannot be read: {reason}</source>
         <translation>コマンドラインを読み取れません: {reason}</translation>
     </message>
@@ -1930,7 +1950,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>先にサーバーのコマンドラインを入力してください。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+10"/>
         <source>Starting the server…</source>
         <translation>サーバーを起動しています…</translation>
     </message>
@@ -1950,7 +1970,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>キャンセルしました。サーバーは停止しました。</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+18"/>
         <source>Saved as {file}.</source>
         <translation>{file} として保存しました。</translation>
     </message>
@@ -1979,22 +1999,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         </translation>
     </message>
     <message>
-        <location line="+12"/>
-        <source>yes</source>
-        <translation>はい</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>no</source>
-        <translation>いいえ</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>undecided</source>
-        <translation>未決定</translation>
-    </message>
-    <message>
-        <location line="+16"/>
+        <location line="+44"/>
         <source>The server&apos;s own allowance is unknown (no {allow} in its command line): a refusal outside the root proves less.</source>
         <translation>サーバー自身の許可範囲は不明です（コマンドラインに {allow} がありません）。ルート外での拒否の証明力は下がります。</translation>
     </message>
@@ -2012,6 +2017,114 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <location line="+9"/>
         <source>No row changed its outcome.</source>
         <translation>結果が変わった行はありません。</translation>
+    </message>
+</context>
+<context>
+    <name>ProbeHeadline</name>
+    <message>
+        <location filename="../../app/roots_manager/core/probe/headline.py" line="+27"/>
+        <source>Keeps to its roots</source>
+        <translation>ルートの内側にとどまる</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Takes roots as advice only</source>
+        <translation>ルートを参考にするだけ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Uses only the first root</source>
+        <translation>最初のルートだけを使う</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Checks reads but not writes</source>
+        <translation>読み取りは確認し、書き込みは確認しない</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Checks writes but not reads</source>
+        <translation>書き込みは確認し、読み取りは確認しない</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Asks again after a change</source>
+        <translation>変更後に再び要求する</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Keeps its old folders when given none</source>
+        <translation>空のリストを受け取っても古いフォルダーを使い続ける</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A symbolic link leads it out of its roots</source>
+        <translation>シンボリックリンクでルートの外に出られる</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Takes a folder whose name starts with a root&apos;s for the root</source>
+        <translation>ルートと同じ名前で始まるフォルダーをルートとみなす</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>yes</source>
+        <translation>はい</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no</source>
+        <translation>いいえ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>unknown</source>
+        <translation>不明</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Nothing to probe: {server} has no tool that takes a path.</source>
+        <translation>プローブするものがありません: {server} にはパスを受け取るツールがありません。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{server} keeps to its roots: {refused} of {outside} outside targets refused</source>
+        <translation>{server} はルートの内側にとどまります: 外側の対象 {outside} 件のうち {refused} 件を拒否しました</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{server} does not keep to its roots: {worked} of {outside} outside targets worked; confine it to make your grants hold</source>
+        <translation>{server} はルートの内側にとどまりません: 外側の対象 {outside} 件のうち {worked} 件が成功しました。許可を守らせるには隔離してください</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Whether {server} keeps to its roots is unknown: {refused} of {outside} outside targets refused, but without {{allow}} in its command line a refusal may be its own</source>
+        <translation>{server} がルートの内側にとどまるかは不明です: 外側の対象 {outside} 件のうち {refused} 件を拒否しましたが、コマンドラインに {{allow}} がないため、拒否はサーバー自身の制限かもしれません</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The probe of {server} stopped before it could tell</source>
+        <translation>{server} のプローブは判定できる前に止まりました</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>, and it asks again after a change</source>
+        <translation>。変更後には再び要求します</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>, but it does not ask again after a change: it keeps the folders it was first told</source>
+        <translation>。ただし変更後に再び要求せず、最初に伝えられたフォルダーを使い続けます</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>; it keeps its old folders when given none</source>
+        <translation>。空のリストを受け取っても古いフォルダーを使い続けます</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>.</source>
+        <translation>。</translation>
     </message>
 </context>
 <context>
@@ -3220,7 +3333,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>TimelineView</name>
     <message>
-        <location filename="../../app/roots_manager/gui/timeline_view.py" line="+246"/>
+        <location filename="../../app/roots_manager/gui/timeline_view.py" line="+250"/>
         <source>Timeline of the roots traffic</source>
         <translation>ルートのやりとりのタイムライン</translation>
     </message>
@@ -3230,7 +3343,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>青: ルートの要求、緑: 応答、橙: list_changed の送信、紫: 同意。ホイール: 拡大縮小、Shift+ホイールまたはドラッグ: 移動、印をクリックで選択。キー: 矢印で印の間を移動、Enter で選択、+/- で拡大縮小。</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+58"/>
         <source>asked for roots</source>
         <translation>ルートを要求</translation>
     </message>
@@ -3245,30 +3358,30 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>プローブの実行</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+53"/>
         <source>{server}: {mark}</source>
         <translation>{server}: {mark}</translation>
     </message>
     <message>
-        <location line="+143"/>
+        <location line="+145"/>
         <source>asked for its roots</source>
         <translation>ルートを問い合わせ</translation>
     </message>
     <message>
-        <location line="-203"/>
-        <location line="+204"/>
+        <location line="-206"/>
+        <location line="+207"/>
         <source>answered</source>
         <translation>応答</translation>
     </message>
     <message>
-        <location line="-203"/>
-        <location line="+204"/>
+        <location line="-206"/>
+        <location line="+207"/>
         <source>list_changed sent</source>
         <translation>list_changed を送信</translation>
     </message>
     <message>
-        <location line="-203"/>
-        <location line="+204"/>
+        <location line="-206"/>
+        <location line="+207"/>
         <source>consent</source>
         <translation>同意</translation>
     </message>

@@ -1835,7 +1835,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProbeDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/probe_dialog.py" line="+62"/>
+        <location filename="../../app/roots_manager/gui/probe_dialog.py" line="+67"/>
         <source>Probe {server}</source>
         <translation>探测 {server}</translation>
     </message>
@@ -1846,6 +1846,21 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+5"/>
+        <source>What the probe &amp;does</source>
+        <translation>探测的内容(&amp;D)</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Without {allow} the probe cannot tell the server&apos;s own refusals from its roots&apos;: add it where the server takes its folder.</source>
+        <translation>没有 {allow}，探测无法区分服务器自身的拒绝和根目录造成的拒绝：请在服务器接收文件夹的位置加上它。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&amp;Add {allow}</source>
+        <translation>添加 {allow}(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>The server&apos;s command line</source>
         <translation>服务器的命令行</translation>
     </message>
@@ -1880,12 +1895,17 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>协议(&amp;P):</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
+        <source>What the probe found</source>
+        <translation>探测结果</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>Progress</source>
         <translation>进度</translation>
     </message>
@@ -1920,7 +1940,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>关闭(&amp;L)</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+90"/>
         <source>The command line cannot be read: {reason}</source>
         <translation>无法读取命令行：{reason}</translation>
     </message>
@@ -1930,7 +1950,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>请先填写服务器的命令行。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+10"/>
         <source>Starting the server…</source>
         <translation>正在启动服务器…</translation>
     </message>
@@ -1950,7 +1970,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>已取消。服务器已停止。</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+18"/>
         <source>Saved as {file}.</source>
         <translation>已保存为 {file}。</translation>
     </message>
@@ -1979,22 +1999,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         </translation>
     </message>
     <message>
-        <location line="+12"/>
-        <source>yes</source>
-        <translation>是</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>no</source>
-        <translation>否</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>undecided</source>
-        <translation>未定</translation>
-    </message>
-    <message>
-        <location line="+16"/>
+        <location line="+44"/>
         <source>The server&apos;s own allowance is unknown (no {allow} in its command line): a refusal outside the root proves less.</source>
         <translation>服务器自身允许的范围未知（其命令行中没有 {allow}）：根外的拒绝证明力较弱。</translation>
     </message>
@@ -2012,6 +2017,114 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <location line="+9"/>
         <source>No row changed its outcome.</source>
         <translation>没有哪一行的结果发生变化。</translation>
+    </message>
+</context>
+<context>
+    <name>ProbeHeadline</name>
+    <message>
+        <location filename="../../app/roots_manager/core/probe/headline.py" line="+27"/>
+        <source>Keeps to its roots</source>
+        <translation>只在根目录内操作</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Takes roots as advice only</source>
+        <translation>只把根目录当作参考</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Uses only the first root</source>
+        <translation>只使用第一个根目录</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Checks reads but not writes</source>
+        <translation>检查读取但不检查写入</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Checks writes but not reads</source>
+        <translation>检查写入但不检查读取</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Asks again after a change</source>
+        <translation>变更后会再次请求</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Keeps its old folders when given none</source>
+        <translation>收到空列表后仍使用旧文件夹</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A symbolic link leads it out of its roots</source>
+        <translation>符号链接能让它走出根目录</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Takes a folder whose name starts with a root&apos;s for the root</source>
+        <translation>把名称以根目录名开头的文件夹当作根目录</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Nothing to probe: {server} has no tool that takes a path.</source>
+        <translation>没有可探测的内容：{server} 没有接收路径的工具。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{server} keeps to its roots: {refused} of {outside} outside targets refused</source>
+        <translation>{server} 只在根目录内操作：{outside} 个外部目标中拒绝了 {refused} 个</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{server} does not keep to its roots: {worked} of {outside} outside targets worked; confine it to make your grants hold</source>
+        <translation>{server} 不只在根目录内操作：{outside} 个外部目标中有 {worked} 个成功；请隔离它以使授权生效</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Whether {server} keeps to its roots is unknown: {refused} of {outside} outside targets refused, but without {{allow}} in its command line a refusal may be its own</source>
+        <translation>无法确定 {server} 是否只在根目录内操作：{outside} 个外部目标中拒绝了 {refused} 个，但它的命令行中没有 {{allow}}，拒绝可能来自它自身的限制</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The probe of {server} stopped before it could tell</source>
+        <translation>{server} 的探测在得出结论前停止了</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>, and it asks again after a change</source>
+        <translation>，并且变更后会再次请求</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>, but it does not ask again after a change: it keeps the folders it was first told</source>
+        <translation>，但变更后不会再次请求：它一直使用最初得到的文件夹</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>; it keeps its old folders when given none</source>
+        <translation>；收到空列表后仍使用旧文件夹</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>.</source>
+        <translation>。</translation>
     </message>
 </context>
 <context>
@@ -3220,7 +3333,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>TimelineView</name>
     <message>
-        <location filename="../../app/roots_manager/gui/timeline_view.py" line="+246"/>
+        <location filename="../../app/roots_manager/gui/timeline_view.py" line="+250"/>
         <source>Timeline of the roots traffic</source>
         <translation>根目录通信时间线</translation>
     </message>
@@ -3230,7 +3343,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>蓝色：请求根；绿色：已应答；橙色：已发送 list_changed；紫色：同意。滚轮：缩放；Shift+滚轮或拖动：移动；单击标记可选中。按键：方向键在标记间移动，Enter 选中，+/- 缩放。</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+58"/>
         <source>asked for roots</source>
         <translation>请求根目录</translation>
     </message>
@@ -3245,30 +3358,30 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>探测运行</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+53"/>
         <source>{server}: {mark}</source>
         <translation>{server}：{mark}</translation>
     </message>
     <message>
-        <location line="+143"/>
+        <location line="+145"/>
         <source>asked for its roots</source>
         <translation>请求根目录</translation>
     </message>
     <message>
-        <location line="-203"/>
-        <location line="+204"/>
+        <location line="-206"/>
+        <location line="+207"/>
         <source>answered</source>
         <translation>已回复</translation>
     </message>
     <message>
-        <location line="-203"/>
-        <location line="+204"/>
+        <location line="-206"/>
+        <location line="+207"/>
         <source>list_changed sent</source>
         <translation>已发送 list_changed</translation>
     </message>
     <message>
-        <location line="-203"/>
-        <location line="+204"/>
+        <location line="-206"/>
+        <location line="+207"/>
         <source>consent</source>
         <translation>授权</translation>
     </message>

@@ -11,6 +11,7 @@ from PySide6.QtCore import QItemSelectionModel, Qt
 
 from roots_manager.core.log.index import LogIndex
 from roots_manager.core.paths import Layout
+from roots_manager.core.probe.plan import BOUNDARY_KINDS
 from roots_manager.core.probe.verdict import Outcome
 from roots_manager.core.store.file import Store
 from roots_manager.gui.log_model import LogModel
@@ -21,6 +22,9 @@ from roots_manager.gui.watcher import StoreWatcher
 
 PUPPET = Path(__file__).resolve().parent.parent / "probe" / "puppet_server.py"
 RUN_LIMIT = 90_000
+
+
+BOUNDARY = {kind.value for kind in BOUNDARY_KINDS}
 
 
 def puppet(behaviour: str, *extra: str) -> list[str]:
@@ -62,9 +66,18 @@ def test_a_run_fills_the_matrix_shows_the_verdict_and_keeps_the_table(
     index.close()
     assert report is not None and report.complete
     assert not dialog.running and dialog.start_button.isEnabled()
-    assert "first_root_only: <b>yes</b>" in dialog.verdict.text()
+    # the verdict in words, each finding marked, and one sentence on top to act on
+    assert "Uses only the first root: <b>yes</b>" in dialog.verdict.text()
     assert "given two roots from the start" in dialog.verdict.text()
-    assert "enforces_roots: <b>yes</b>" in dialog.verdict.text()
+    assert "Keeps to its roots: <b>yes</b>" in dialog.verdict.text()
+    assert "first_root_only" not in dialog.verdict.text()
+    outside = sum(1 for r in report.rows if r.target_kind.value in BOUNDARY and r.conclusive)
+    assert dialog.headline.text().startswith(
+        f"pup keeps to its roots: {outside} of {outside} outside targets refused"
+    ), dialog.headline.text()
+    assert dialog.headline.isVisible() and not dialog.plan.isVisible()
+    dialog.plan_button.click()  # the plan, folded away, is there when asked for
+    assert dialog.plan.isVisible()
     model = dialog.model
     assert model.rowCount() == len(report.rows) > 20
     # outcomes are coloured side by side: a refused partner next to a working inside call
@@ -198,3 +211,37 @@ def test_the_protocol_choice_changes_the_plan_and_a_server_without_2026_says_so(
     assert report.problem_detail.code == "not_modern"
     assert "the server does not speak 2026-07-28" in dialog.status.text()
     assert "error -32601" in dialog.status.text() and dialog.protocol.isEnabled()
+
+
+def test_a_command_without_allow_is_offered_it(layout: Layout, qtbot) -> None:  # type: ignore[no-untyped-def]
+    dialog = ProbeDialog(layout, "pup", [sys.executable, str(PUPPET), "first-root-only"])
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert dialog.allow_note.isVisible() and dialog.allow_button.isVisible()
+    assert "Without {allow}" in dialog.allow_note.text()
+    qtbot.mouseClick(dialog.allow_button, Qt.MouseButton.LeftButton)
+    assert dialog.command.text().endswith(" first-root-only {allow}")
+    assert not dialog.allow_note.isVisible() and not dialog.allow_button.isVisible()
+
+
+def test_a_server_with_no_path_tool_has_nothing_to_probe_and_nothing_saved(
+    layout: Layout, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    dialog = ProbeDialog(layout, "bare", puppet("no-paths"))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    with qtbot.waitSignal(dialog.run_finished, timeout=RUN_LIMIT) as done:
+        dialog.start()
+    assert done.args[0] is not None
+    assert dialog.headline.text() == "Nothing to probe: bare has no tool that takes a path."
+    assert not dialog.verdict.isVisible()
+    assert not (layout.probes / "bare").exists() or not list((layout.probes / "bare").iterdir())
+
+
+def test_the_dialog_opens_on_a_small_screen_whole(layout: Layout, qtbot) -> None:  # type: ignore[no-untyped-def]
+    dialog = ProbeDialog(layout, "pup", puppet("first-root-only"))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    screen = dialog.screen()
+    assert screen is not None
+    assert screen.availableGeometry().contains(dialog.frameGeometry())

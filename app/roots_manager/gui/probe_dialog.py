@@ -1,9 +1,12 @@
 """The Probe… dialog: what a server really does with its roots, as a paired matrix.
 
-The dialog shows the plan, runs it with a progress bar and Cancel, fills the matrix as rows
-arrive (inside and outside side by side, coloured by outcome, the raw request and answer of
-the selected cell below), puts the verdict on top, keeps the table (the app always saves it)
-and links to what changed since the previous saved run.
+The dialog runs the probe with a progress bar and Cancel (the plan folded away until asked for),
+fills the matrix as rows arrive (inside and outside side by side, coloured by outcome, the raw
+request and answer of the selected cell below), and then says on top, in one sentence, what the
+server does with its roots, with each finding below as a statement marked yes, no or unknown
+(:mod:`roots_manager.core.probe.headline`). It keeps the table (the app always saves one, but
+for a server with no tool that takes a path: nothing was probed) and links to what changed since
+the previous saved run. A command line without ``{allow}`` gets an offer to add it, and why.
 """
 
 from __future__ import annotations
@@ -12,8 +15,8 @@ import html
 import json
 import shlex
 
-from PySide6.QtCore import QItemSelection, Qt, Signal
-from PySide6.QtGui import QCloseEvent
+from PySide6.QtCore import QCoreApplication, QItemSelection, Qt, Signal
+from PySide6.QtGui import QCloseEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -27,6 +30,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QTableView,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -34,13 +38,14 @@ from PySide6.QtWidgets import (
 from roots_manager.core.log.probe_runs import bridge_name
 from roots_manager.core.names import visible
 from roots_manager.core.paths import Layout
+from roots_manager.core.probe import headline as words
 from roots_manager.core.probe.plan import PathTool
 from roots_manager.core.probe.reasons import Status, plan
 from roots_manager.core.probe.report import Report, short
 from roots_manager.core.probe.table import Comparison, compare, history, save
-from roots_manager.core.probe.verdict import VERDICT_NAMES
 from roots_manager.gui.probe_model import INSIDE, OUTSIDE, ProbeRowsModel, ProbeWorker
 from roots_manager.gui.probe_texts import plan_text, problem_text, reason_text, status_text
+from roots_manager.gui.window_state import clamp_to_screen
 from roots_manager.probe.connection import ALLOW, HANDSHAKE, MODERN
 
 
@@ -65,8 +70,26 @@ class ProbeDialog(QDialog):
         self.plan.setAccessibleName(self.tr("Plan"))
         plan = self.plan
         plan.setWordWrap(True)
+        plan.hide()
+        self.plan_button = QToolButton(self)
+        self.plan_button.setText(self.tr("What the probe &does"))
+        self.plan_button.setCheckable(True)
+        self.plan_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.plan_button.setArrowType(Qt.ArrowType.RightArrow)
+        self.plan_button.toggled.connect(self._fold_plan)
         self.command = QLineEdit(shlex.join(command), self)
         self.command.textChanged.connect(lambda _: self._show_plan(None))
+        self.command.textChanged.connect(lambda _: self._offer_allow())
+        self.allow_note = QLabel(
+            self.tr(
+                "Without {allow} the probe cannot tell the server's own refusals from its "
+                "roots': add it where the server takes its folder."
+            ),
+            self,
+        )
+        self.allow_note.setWordWrap(True)
+        self.allow_button = QPushButton(self.tr("&Add {allow}"), self)
+        self.allow_button.clicked.connect(self.add_allow)
         self.command.setAccessibleName(self.tr("The server's command line"))
         self.command.setPlaceholderText(self.tr("npx -y some-server {allow}"))
         command_label = QLabel(self.tr("&Command:"), self)
@@ -79,10 +102,18 @@ class ProbeDialog(QDialog):
         protocol_label = QLabel(self.tr("&Protocol:"), self)
         protocol_label.setBuddy(self.protocol)
 
+        self.headline = QLabel(self)
+        self.headline.setWordWrap(True)
+        self.headline.setAccessibleName(self.tr("What the probe found"))
+        font = self.headline.font()
+        font.setBold(True)
+        self.headline.setFont(font)
+        self.headline.hide()
         self.verdict = QLabel(self)
         self.verdict.setWordWrap(True)
         self.verdict.setTextFormat(Qt.TextFormat.RichText)
         self.verdict.setAccessibleName(self.tr("Verdict"))
+        self.verdict.hide()
         self.changes = QLabel(self)
         self.changes.setTextFormat(Qt.TextFormat.RichText)
         self.changes.linkActivated.connect(self.show_changes)
@@ -100,6 +131,8 @@ class ProbeDialog(QDialog):
         self.table.setAccessibleName(self.tr("Probe matrix"))
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.verticalHeader().setVisible(False)
+        # rows one line high: the matrix is what the dialog is for
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.selectionModel().selectionChanged.connect(self._selected)
@@ -112,7 +145,7 @@ class ProbeDialog(QDialog):
         split = QSplitter(Qt.Orientation.Vertical, self)
         split.addWidget(self.table)
         split.addWidget(self.raw)
-        split.setStretchFactor(0, 3)
+        split.setStretchFactor(0, 4)
         split.setStretchFactor(1, 1)
 
         self.start_button = QPushButton(self.tr("&Start"), self)
@@ -129,21 +162,63 @@ class ProbeDialog(QDialog):
         row.addWidget(self.command, 1)
         row.addWidget(protocol_label)
         row.addWidget(self.protocol)
+        allow = QHBoxLayout()
+        allow.addWidget(self.allow_note, 1)
+        allow.addWidget(self.allow_button)
         buttons = QHBoxLayout()
+        buttons.addWidget(self.plan_button)
         buttons.addWidget(self.progress, 1)
         buttons.addWidget(self.start_button)
         buttons.addWidget(self.cancel_button)
         buttons.addWidget(close)
         lay = QVBoxLayout(self)
+        lay.addWidget(self.headline)
         lay.addWidget(self.verdict)
         lay.addWidget(self.changes)
-        lay.addWidget(plan)
         lay.addLayout(row)
+        lay.addLayout(allow)
         lay.addLayout(buttons)
+        lay.addWidget(plan)
         lay.addWidget(self.status)
         lay.addWidget(split, 1)
         self.resize(1000, 700)
+        self._placed = False
         self._show_plan(None)
+        self._offer_allow()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._placed:
+            return
+        self._placed = True
+        # on the screen, title bar and all: at 1366x768, or at a 1.5 scale, 1000x700 is not
+        screen = self.screen()
+        if screen is not None:
+            area = screen.availableGeometry()
+            self.resize(
+                min(self.width(), area.width() * 9 // 10),
+                min(self.height(), area.height() * 17 // 20),
+            )
+            frame = self.frameGeometry()
+            frame.moveCenter(area.center())
+            self.move(frame.topLeft())
+        clamp_to_screen(self)
+
+    def _fold_plan(self, shown: bool) -> None:
+        self.plan.setVisible(shown)
+        self.plan_button.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
+
+    def _offer_allow(self) -> None:
+        """Offer {allow} while the command line lacks it."""
+        missing = ALLOW not in self.command.text()
+        self.allow_note.setVisible(missing)
+        self.allow_button.setVisible(missing)
+
+    def add_allow(self) -> None:
+        """Put {allow} at the end of the command line (where most servers take a folder)."""
+        if ALLOW not in self.command.text():
+            self.command.setText(self.command.text().rstrip() + " " + ALLOW)
+        self.command.setFocus()
 
     def _show_plan(self, tools: list[PathTool] | None) -> None:
         """The plan: the phases, and the tools to be probed once the server listed them."""
@@ -177,6 +252,8 @@ class ProbeDialog(QDialog):
             return
         self.model.clear()
         self.report = None
+        self.headline.hide()
+        self.verdict.hide()
         self.verdict.clear()
         self.changes.hide()
         self.raw.clear()
@@ -234,7 +311,15 @@ class ProbeDialog(QDialog):
         self.progress.setValue(1)
         self.report = report
         self.model.finish(report)
+        self.headline.setText(self.headline_text(report))
+        self.headline.show()
+        if words.nothing_to_probe(report):
+            # no row, no finding: not a result to keep nor to compare a later run with
+            self.status.setText("")
+            self.run_finished.emit(report)
+            return
         self.verdict.setText(self._verdict_html(report))
+        self.verdict.show()
         previous = history(self.layout_, report.name)
         try:
             path = save(self.layout_, report)
@@ -271,18 +356,34 @@ class ProbeDialog(QDialog):
 
     def _words(self) -> dict[bool | None, str]:
         """A verdict line's value in words."""
-        return {True: self.tr("yes"), False: self.tr("no"), None: self.tr("undecided")}
+        return {v: self._translate(t) for v, t in words.VALUE.items()}
+
+    @staticmethod
+    def _translate(template: str, **params: object) -> str:
+        text = QCoreApplication.translate(words.CONTEXT, template)
+        try:
+            return text.format(**params)
+        except (KeyError, IndexError, ValueError):  # a translation with broken placeholders
+            return template.format(**params)
+
+    def headline_text(self, report: Report) -> str:
+        """The one sentence on top: what the probe found, in the user's language."""
+        line = words.headline(report, visible(self.server))
+        return "".join(self._translate(part, **line.params) for part in line.parts)
 
     def _verdict_html(self, report: Report) -> str:
-        words = self._words()
+        values = self._words()
+        marks = {True: ("✓", "#2e9657"), False: ("✗", "#c0392b"), None: ("?", "#808080")}
         lines = []
-        for name in VERDICT_NAMES:
-            f = report.verdict.get(name)
-            if f is None:
-                continue
-            mark = f"<b>{html.escape(words[f.value])}</b>"
-            reason = html.escape(reason_text(f))
-            lines.append(f"{html.escape(name)}: {mark} <small>{reason}</small>")
+        for line in words.lines(report):
+            sign, color = marks[line.good]
+            finding = report.verdict[line.name]
+            lines.append(
+                f'<span style="color:{color}"><b>{sign}</b></span> '
+                f"{html.escape(self._translate(line.statement))}: "
+                f"<b>{html.escape(values[line.value])}</b> "
+                f"<small>{html.escape(reason_text(finding))}</small>"
+            )
         if report.allowance is None:
             lines.append(
                 html.escape(
@@ -331,7 +432,7 @@ class ProbeDialog(QDialog):
             else self.tr("Compared with the run of {when} (no version):")
         )
         lines = [compared.format(when=c.old.started_at, version=c.old.version)]
-        words = self._words()
+        values = self._words()
         for ch in c.rows:
             old = "-" if ch.old is None else f"{ch.old[0].value} / {ch.old[1].value}"
             new = "-" if ch.new is None else f"{ch.new[0].value} / {ch.new[1].value}"
@@ -339,7 +440,7 @@ class ProbeDialog(QDialog):
         if not c.rows:
             lines.append(self.tr("No row changed its outcome."))
         for name, (a, b) in c.verdict.items():
-            lines.append(f"{name}: {words[a]} -> {words[b]}")
+            lines.append(f"{name}: {values[a]} -> {values[b]}")
         self.raw.setPlainText("\n".join(lines))
 
     def closeEvent(self, event: QCloseEvent) -> None:
