@@ -19,9 +19,9 @@ import json
 import os
 import secrets
 import stat
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 
 from roots_manager.core import statefile, trace, writeerror
@@ -368,7 +368,7 @@ class Store:
 
 def _aside(path: Path) -> Path:
     """A new name next to *path* for a damaged store kept aside."""
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
     aside = path.with_name(f"{path.name}.damaged-{stamp}")
     n = 1
     while os.path.lexists(aside):

@@ -13,7 +13,6 @@ import re
 import reprlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from roots_manager.core import uri as uris
@@ -122,10 +121,34 @@ def flag(value: object) -> str | None:
     return None if isinstance(value, bool) else f"is {_kind(value)}, not true or false"
 
 
+_NOW_ISO = re.compile(r"(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.\d{3})?Z")
+"""What ``now_iso`` writes: checked without :mod:`datetime`, which a bridge never loads else."""
+_DAYS = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+
+def _written_by_now_iso(value: str) -> bool:
+    """Whether *value* is a real time in exactly the form ``now_iso`` writes."""
+    m = _NOW_ISO.fullmatch(value)
+    if m is None:
+        return False
+    year, month, day, hour, minute, second = (int(g) for g in m.groups())
+    if not (year >= 1 and 1 <= month <= 12 and 1 <= day <= _DAYS[month - 1]):
+        return False
+    if not (hour < 24 and minute < 60 and second < 60):
+        return False
+    if (month, day) == (2, 29):
+        return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    return True
+
+
 def timestamp(value: object) -> str | None:
     """An ISO 8601 time with its time zone, as ``now_iso`` writes it."""
     if not isinstance(value, str):
         return text(value)
+    if _written_by_now_iso(value):
+        return None
+    from datetime import datetime  # any other form: as datetime reads ISO 8601
+
     try:
         stamp = datetime.fromisoformat(value)
     except ValueError:

@@ -16,9 +16,9 @@ import json
 import re
 import secrets
 import shlex
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any
 
 from roots_manager.core.confusables import look_alike
@@ -110,8 +110,12 @@ ERROR_TEMPLATES: tuple[str, ...] = (
 
 
 def now_iso() -> str:
-    """The current time as an ISO 8601 UTC timestamp with milliseconds."""
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    """The current time as an ISO 8601 UTC timestamp with milliseconds (``…T12:00:00.123Z``).
+
+    Made with :mod:`time` rather than :mod:`datetime`, which every bridge would load for this
+    alone (half a MiB of each bridge's memory)."""
+    seconds, ms = divmod(int(time.time() * 1000), 1000)
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds)) + f".{ms:03d}Z"
 
 
 def fingerprint(command: Sequence[str]) -> str:

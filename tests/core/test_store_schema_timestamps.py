@@ -1,0 +1,68 @@
+"""The store's timestamps: the form the store writes is checked without datetime, and agrees
+with datetime.fromisoformat on every value, written that way or not."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from roots_manager.core.store import schema
+from roots_manager.core.store.state import now_iso
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "2026-12-02T12:00:00.123Z",
+        "2026-12-02T12:00:00Z",
+        "2024-02-29T23:59:59.999Z",
+        "2023-02-29T00:00:00.000Z",
+        "1900-02-29T00:00:00.000Z",
+        "2000-02-29T00:00:00.000Z",
+        "2026-13-01T00:00:00.000Z",
+        "2026-04-31T00:00:00.000Z",
+        "2026-01-01T24:00:00.000Z",
+        "2026-01-01T00:60:00.000Z",
+        "0000-01-01T00:00:00.000Z",
+        "2026-01-01T00:00:00.000+02:00",
+        "2026-01-01T00:00:00",
+        "2026-01-01",
+        "yesterday",
+    ],
+)
+def test_the_fast_check_agrees_with_datetime(value: str) -> None:
+    try:
+        stamp = datetime.fromisoformat(value)
+        expected = None if stamp.tzinfo is not None else "no zone"
+    except ValueError:
+        expected = "not a time"
+    got = schema.timestamp(value)
+    assert (got is None) == (expected is None), (value, got, expected)
+
+
+def test_now_iso_is_written_as_before_and_read_back() -> None:
+    value = now_iso()
+    parsed = datetime.fromisoformat(value)
+    assert value.endswith("Z") and len(value) == len("2026-12-02T12:00:00.123Z")
+    assert abs(parsed.timestamp() - datetime.now().timestamp()) < 5
+    assert schema.timestamp(value) is None
+
+
+def test_reading_and_writing_a_store_loads_no_datetime(tmp_path: Path) -> None:
+    """A bridge holds what it imports for its life: the store's times cost it no datetime."""
+    code = (
+        "import sys\n"
+        "from roots_manager.core.paths import Layout\n"
+        "from roots_manager.core.store.file import Store\n"
+        f"store = Store(Layout(__import__('pathlib').Path({str(tmp_path)!r})).ensure())\n"
+        "with store.transaction() as s:\n"
+        "    s.server_started('fs', ['srv'], 'run')\n"
+        "store.read()\n"
+        "print('datetime' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False", out.stdout + out.stderr
