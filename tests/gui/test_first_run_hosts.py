@@ -5,6 +5,7 @@ the real store and the real window."""
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -167,3 +168,24 @@ def test_the_sample_host_files_are_read_for_the_first_run(tmp_path: Path) -> Non
     [found] = unprotected(hostchanges.report(platform, []))
     assert found.host.id == "claude-desktop"
     assert [name for _file, name in found.servers] == ["fs"]  # web is remote
+
+
+def test_the_hosts_are_looked_for_off_the_gui_thread(
+    desktop: Path, window: Callable[[], MainWindow], qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Reading the hosts' files (a heavy user's ~/.claude.json holds 100 MiB) never holds the
+    window still: the first run's look for hosts runs in a thread of its own."""
+    from roots_manager.gui import main_window
+
+    where: list[str] = []
+    real = main_window.unprotected_hosts
+
+    def looked(*args: object) -> object:
+        where.append(threading.current_thread().name)
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(main_window, "unprotected_hosts", looked)
+    w = window()
+    qtbot.waitUntil(lambda: w.welcome.protect_button.isVisible(), timeout=5000)
+    assert where and threading.main_thread().name not in where, where
+    assert "Found Claude Desktop (2 servers)" in w.welcome.found.text()

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import threading
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QCoreApplication, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QCoreApplication, QObject, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -181,6 +183,36 @@ def make_menus(window: MainWindow) -> None:
     )
 
 
+def unprotected_hosts(platform: Any, folders: list[str]) -> list[FoundHost]:
+    """The hosts on this machine (and in the *folders*, the roots) with servers not yet
+    protected."""
+    from roots_manager.core.hosts import operations as hostchanges
+    from roots_manager.core.hosts.found import unprotected
+
+    return unprotected(hostchanges.report(platform, folders))
+
+
+class HostScan(QObject):
+    """Looks for the hosts with servers not yet protected off the GUI thread: reading their
+    files (a heavy user's ``~/.claude.json`` holds 100 MiB of history) must not hold the window
+    still; :attr:`found` brings the result back to the GUI thread."""
+
+    found = Signal(object)
+    """The hosts found (a list of :class:`~roots_manager.core.hosts.found.FoundHost`)."""
+
+    def start(self, platform: Any, folders: list[str]) -> None:
+        threading.Thread(target=self._scan, args=(platform, folders), daemon=True).start()
+
+    def _scan(self, platform: Any, folders: list[str]) -> None:
+        try:
+            found = unprotected_hosts(platform, folders)
+        except Exception:  # a host file no one can read is no reason to leave the app broken
+            log.exception("looking for the hosts failed")
+            found = []
+        with contextlib.suppress(RuntimeError):  # the window is gone meanwhile
+            self.found.emit(found)
+
+
 class MainWindow(QMainWindow):
     """The app's one window."""
 
@@ -256,6 +288,8 @@ class MainWindow(QMainWindow):
 
         self.welcome = WelcomeBanner(settings, self)
         self.welcome.protect_requested.connect(self.protect_found)
+        self.host_scan = HostScan(self)
+        self.host_scan.found.connect(self.welcome.show_found)
         if not WelcomeBanner.was_dismissed(settings):
             # a first run starts from what the user has: the hosts found, once the window is up
             QTimer.singleShot(0, self._look_for_hosts)
@@ -316,14 +350,12 @@ class MainWindow(QMainWindow):
 
     def _found_hosts(self) -> list[FoundHost]:
         """The hosts on this machine (and in the roots) with servers not yet protected."""
-        from roots_manager.core.hosts import operations as hostchanges
-        from roots_manager.core.hosts.found import unprotected
-
         folders = [r.path for r in self.watcher.state.roots]
-        return unprotected(hostchanges.report(self.hosts_panel.platform(), folders))
+        return unprotected_hosts(self.hosts_panel.platform(), folders)
 
     def _look_for_hosts(self) -> None:
-        self.welcome.show_found(self._found_hosts())
+        folders = [r.path for r in self.watcher.state.roots]
+        self.host_scan.start(self.hosts_panel.platform(), folders)
 
     def protect_found(self) -> None:
         """Walk the user through protecting the servers of the hosts found."""
