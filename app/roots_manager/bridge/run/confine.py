@@ -236,11 +236,11 @@ def start(
     launch = wrapped(command, server, force, run)
     proc = spawn(launch.argv)
     if sys.platform != "win32":
-        # at once: the host may kill the bridge any moment from now (a supervisor watches the
-        # bridge too, but the run's live marker is the warden's alone)
+        # at once: the host may kill the bridge any moment from now (a supervisor ends a
+        # confined tree itself, but the run's live marker is the warden's alone)
         from roots_manager.core.paths import Layout  # loaded already (no more waiting)
         from roots_manager.core.runid import marker_name
 
         marker = Layout.default().live / marker_name(run_id)
-        launch.warden = Warden.start(proc.pid, str(marker))
+        launch.warden = Warden.start(None if launch.supervised else proc.pid, str(marker))
     return proc, launch

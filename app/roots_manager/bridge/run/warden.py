@@ -9,8 +9,9 @@ bridge can write. When the bridge says the tree is gone (``done``), the warden l
 pipe ends without that, the bridge died: the warden removes the run's live marker (a bridge
 killed before it could take the marker away would leave the app and ``servers list`` showing a
 run that is over), then sends the server's process group ``SIGTERM`` and, a second later,
-``SIGKILL``. A confined server gets one too, for its marker: its supervisor, which watches the
-bridge through a pidfd (:mod:`roots_manager.sandbox.supervisor`), ends its tree all the same.
+``SIGKILL``. A confined server gets one for its marker alone: its supervisor, which watches the
+bridge through a pidfd (:mod:`roots_manager.sandbox.supervisor`), ends its tree, the processes
+that left the group included, and no signal of the warden's may cut that short.
 
 It costs a fork of the shell (about half a millisecond, after the server has started) and a
 process asleep in ``read``: no wake-ups. POSIX only (on Windows the job object ends the tree
@@ -26,10 +27,11 @@ import subprocess
 
 SHELL = "/bin/sh"
 SCRIPT = (
-    'read -r said; [ "$said" = done ] && exit 0; rm -f -- "$2"; '
+    'read -r said; [ "$said" = done ] && exit 0; rm -f -- "$2"; [ "$1" = - ] && exit 0; '
     'kill -TERM -"$1" 2>/dev/null || exit 0; sleep 1; kill -KILL -"$1" 2>/dev/null; exit 0'
 )
-"""The warden's program: ``$1`` is the server's process group, ``$2`` the run's live marker."""
+"""The warden's program: ``$1`` is the server's process group (``-``: a supervisor's, which
+ends its tree itself), ``$2`` the run's live marker."""
 NAME = "roots-bridge-warden"
 """Its ``$0``, what ``ps`` shows beside the script."""
 
@@ -42,13 +44,13 @@ class Warden:
         self._fd: int | None = fd
 
     @classmethod
-    def start(cls, pgid: int, marker: str) -> Warden | None:
-        """A warden of the process group *pgid* and of the live marker at *marker*; None where
-        none can be started (no shell)."""
+    def start(cls, pgid: int | None, marker: str) -> Warden | None:
+        """A warden of the process group *pgid* (None: the marker's alone) and of the live
+        marker at *marker*; None where none can be started (no shell)."""
         r, w = os.pipe()  # not inheritable: no server started later holds the bridge's end
         try:
             proc = subprocess.Popen(
-                [SHELL, "-c", SCRIPT, NAME, str(pgid), marker],
+                [SHELL, "-c", SCRIPT, NAME, "-" if pgid is None else str(pgid), marker],
                 stdin=r,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,  # the host's stderr pipe must end with the bridge
