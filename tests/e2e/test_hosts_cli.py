@@ -516,6 +516,8 @@ def test_a_host_s_server_named_like_a_known_one_is_wrapped_under_a_name_apart(
     out = json.loads(run_cli("hosts", "wrap", "claude-desktop", "--all", "--json").stdout)
     [entry] = out["files"][0]["servers"]
     assert entry["status"] == "wrapped" and entry["bridge_server"] == f"{spoof}-claude-desktop"
+    # why it got another name: it looks like fs, not "another server has that name"
+    assert entry["detail"].endswith("it looks like the server 'fs'"), entry
     servers = json.loads(run_cli("servers", "list", "--json").stdout)
     names = {s["name"] for s in servers}
     assert spoof not in names and f"{spoof}-claude-desktop" in names, names

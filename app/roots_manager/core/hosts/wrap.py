@@ -179,27 +179,35 @@ class Names:
     state: State
     record: HostRecord
     chosen: dict[str, str] = field(default_factory=dict)
+    why: dict[str, str] = field(default_factory=dict)
+    """For each name picked in place of the host's own, why the host's was not used."""
 
-    def _taken(self, name: str, fp: str) -> bool:
+    def _taken(self, name: str, fp: str) -> str | None:
+        """Why *name* cannot be the bridge name of the command *fp*, or None."""
         srv = self.state.servers.get(name)
         known = srv and (srv.fingerprint or srv.seen_fingerprint)
         if known and known != fp:
-            return True
+            return "another server has that name"
         if any(w.server == name and fingerprint(w.argv) != fp for w in self.record.wrapped):
-            return True
-        if srv is None and look_alike(name, [*self.state.servers, *self.chosen]) is not None:
+            return "another server has that name"
+        other = look_alike(name, [*self.state.servers, *self.chosen]) if srv is None else None
+        if other is not None:
             # a new name that looks like a known one (fѕ beside fs) would be refused: the
             # host's id tells them apart
-            return True
-        return self.chosen.get(name, fp) != fp
+            return f"it looks like the server {other!r}"
+        return "another server has that name" if self.chosen.get(name, fp) != fp else None
 
     def pick(self, key: str, host_id: str, argv: list[str]) -> str:
         fp = fingerprint(argv)
         name, n = key, 1
-        while self._taken(name, fp):
+        first = None
+        while (why := self._taken(name, fp)) is not None:
+            first = first or why
             n += 1
             name = f"{key}-{host_id}" if n == 2 else f"{key}-{host_id}-{n - 1}"
         self.chosen[name] = fp
+        if first is not None:
+            self.why[name] = first
         return name
 
 
@@ -263,7 +271,7 @@ def plan_wrap(
             {**raw.get(keys.env, {}), HOME_ENV: home} if env_change else raw.get(keys.env, ABSENT)
         )
         launches[loc] = launch
-        detail = "" if name == entry.name else f"named {name!r}: another server has that name"
+        detail = "" if name == entry.name else f"named {name!r}: {names.why[name]}"
         plan.outcomes.append(Outcome(entry.name, "wrapped", name, detail))
         plan.records.append(
             WrapRecord(
