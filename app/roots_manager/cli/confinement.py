@@ -10,6 +10,7 @@ from roots_manager.cli.errors import JSON_VERSION, unknown_server
 from roots_manager.cli.text import JSON_HELP, json_text, print_json, shown
 
 if TYPE_CHECKING:
+    from roots_manager.cli.usage import Subcommands
     from roots_manager.core.store.file import Store
 
 # What the commands need is imported in them: building the parser, which every call of
@@ -226,7 +227,7 @@ _NEW_HELP = (
 )
 
 
-def add_commands(servers: Any) -> None:
+def add_commands(servers: Subcommands) -> None:
     """Add ``confine`` and ``show`` to the ``servers`` subcommands."""
     c = servers.add_parser(
         "confine",

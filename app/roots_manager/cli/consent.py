@@ -10,7 +10,7 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from roots_manager.actions.consent import grant, revoke
 from roots_manager.actions.servers import UnknownServer, approve, forget
@@ -28,6 +28,9 @@ from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.grants import POLICIES, Scope
 from roots_manager.core.store.state import State
+
+if TYPE_CHECKING:
+    from roots_manager.cli.usage import Subcommands
 
 
 def cmd_grant(store: Store, args: argparse.Namespace) -> int:
@@ -343,7 +346,7 @@ def cmd_policy(store: Store, args: argparse.Namespace) -> int:
     return 0
 
 
-def add_commands(sub: Any) -> None:
+def add_commands(sub: Subcommands) -> None:
     """Add ``grant``, ``revoke``, ``servers``, ``effective``, ``notify`` and ``policy`` to the
     subcommands *sub*."""
     g = sub.add_parser("grant", help="let a server see roots")
