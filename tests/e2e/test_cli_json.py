@@ -280,6 +280,52 @@ def test_grant_to_a_server_nobody_has_seen_is_refused_with_the_known_names(
     assert "granted files 1 root(s)" in run_cli("grant", "files", alpha).stdout
 
 
+def test_a_setting_for_a_server_nobody_has_seen_is_refused_not_remembered(
+    work: Path, rm_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    alpha = str(work / "alpha")
+    cli(capsys, "grant", "--new", "files", alpha)
+    cli(capsys, "grant", "--new", "git", alpha)
+    before = (rm_home / "store.json").read_bytes()
+    for argv, meant in [
+        (
+            ["servers", "confine", "fils", "on", "--allow-read", alpha],
+            f"roots-manager servers confine files on --allow-read {alpha}",
+        ),
+        (["servers", "network", "fils", "blocked"], "roots-manager servers network files blocked"),
+        (
+            ["servers", "restart-on-revoke", "fils", "off"],
+            "roots-manager servers restart-on-revoke files off",
+        ),
+    ]:
+        typo = failure(capsys, *argv)
+        assert typo["code"] == "unknown-server" and typo["known"] == ["files", "git"], argv
+        assert typo["did_you_mean"] == [meant] and "did you mean 'files'?" in typo["message"]
+        assert f"pass --new: roots-manager {' '.join(argv)} --new" in typo["message"]
+        assert typo["hint"] == "--new sets it ahead of its first start"
+    assert (rm_home / "store.json").read_bytes() == before  # no phantom "fils"
+    # ahead of a first start, when meant
+    ahead = cli(capsys, "servers", "confine", "later", "on", "--new")
+    assert ahead["server"] == "later" and ahead["confine"] is True
+    assert cli(capsys, "servers", "network", "files", "blocked")["network"] == "blocked"
+
+    # revoke, servers remove and approve name the near ones too, with no --new to offer
+    for argv, meant in [
+        (["revoke", "fils", alpha], f"roots-manager revoke files {alpha}"),
+        (["servers", "remove", "fils"], "roots-manager servers remove files"),
+        (["servers", "approve", "fils"], "roots-manager servers approve files"),
+    ]:
+        typo = failure(capsys, *argv)
+        assert typo["code"] == "unknown-server" and typo["did_you_mean"] == [meant], argv
+        assert "did you mean 'files'?" in typo["message"] and "--new" not in typo["message"]
+        assert "hint" not in typo
+    proc = run_cli("servers", "confine", "fils", "on", check=False)
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert proc.stderr.startswith("roots-manager: no server named 'fils' has been seen")
+    listed = json.loads(run_cli("servers", "list", "--json").stdout)
+    assert [s["name"] for s in listed] == ["files", "git", "later"]
+
+
 def test_grant_adds_a_folder_that_is_not_a_root_yet_and_says_so(
     work: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -79,7 +79,7 @@ def test_a_command_still_finds_what_it_imports_late(tmp_path: Path) -> None:
     modules, printed = loaded_by("log-retention")
     assert "traffic logs are kept" in printed
     assert "roots_manager.core.log.retention" in modules
-    loaded_by("servers", "confine", "fs", "on")
+    loaded_by("servers", "confine", "fs", "on", "--new")
     modules, printed = loaded_by("servers", "show", "fs", "--json")
     assert json.loads(printed)["confine"] is True
     assert "roots_manager.sandbox.availability" in modules

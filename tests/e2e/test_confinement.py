@@ -182,7 +182,7 @@ def test_a_kernel_without_landlock_makes_the_bridge_refuse_with_126(
 
 
 def test_an_old_landlock_and_the_stored_setting_refuse_too(tmp_path: Path) -> None:
-    run_cli("servers", "confine", "srv", "on")
+    run_cli("servers", "confine", "srv", "on", "--new")
     proc = refused_run(tmp_path, "2")
     assert proc.returncode == 126
     assert "ABI 2" in proc.stderr
@@ -227,7 +227,7 @@ def test_a_damaged_store_refuses_a_forced_confinement(tmp_path: Path, layout: La
 def test_a_damaged_store_does_not_set_free_a_server_that_ran_confined(
     tmp_path: Path, layout: Layout
 ) -> None:
-    run_cli("servers", "confine", "srv", "on")
+    run_cli("servers", "confine", "srv", "on", "--new")
     command = [sys.executable, "-c", "pass"]
     ran = subprocess.run(bridge_argv("srv", command), stdin=subprocess.DEVNULL, timeout=60)
     assert ran.returncode == 0 and len(list((layout.home / "confined").iterdir())) == 1
@@ -242,7 +242,7 @@ def test_a_damaged_store_does_not_set_free_a_server_that_ran_confined(
     assert other.returncode == 0 and "runs unconfined" in other.stderr
     # once confinement is turned off (the store repaired), the trace of it goes at the next start
     layout.store.unlink()
-    run_cli("servers", "confine", "srv", "off")
+    run_cli("servers", "confine", "srv", "off", "--new")
     assert subprocess.run(bridge_argv("srv", command), stdin=subprocess.DEVNULL).returncode == 0
     assert list((layout.home / "confined").iterdir()) == []
 

@@ -8,7 +8,10 @@ step. A folder argument (``roots add FOLDER``) completes folders.
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from roots_manager.cli.usage import Subcommands
 
 SHELLS = ("bash", "zsh", "fish")
 
@@ -38,7 +41,7 @@ def _folders_complete_as_folders(parser: argparse.ArgumentParser, folder: Any) -
                 _folders_complete_as_folders(sub, folder)
 
 
-def add_command(sub: Any, parser: argparse.ArgumentParser) -> None:
+def add_command(sub: Subcommands, parser: argparse.ArgumentParser) -> None:
     """Add ``completion`` to *sub*, the subcommands of *parser*."""
     c = sub.add_parser(
         "completion",

@@ -6,37 +6,55 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from roots_manager.cli.errors import JSON_VERSION
+from roots_manager.cli.errors import JSON_VERSION, unknown_server
 from roots_manager.cli.text import JSON_HELP, json_text, print_json, shown
 
 if TYPE_CHECKING:
+    from roots_manager.cli.usage import Subcommands
     from roots_manager.core.store.file import Store
 
 # What the commands need is imported in them: building the parser, which every call of
 # roots-manager does (--version too), must stay cheap.
 
 
+def _typed(args: argparse.Namespace, *options: str) -> list[str]:
+    """The ``servers`` command *args* are, as typed after ``roots-manager`` (for a refusal's
+    "did you mean"): its action, the server, the state and the *options* given."""
+    argv = ["servers", args.servers_command, args.server]
+    if args.state is not None:
+        argv.append(args.state)
+    for option in options:
+        for value in getattr(args, option.replace("-", "_")):
+            argv += [f"--{option}", value]
+    return argv
+
+
 def cmd_confine(store: Store, args: argparse.Namespace) -> int:
-    from roots_manager.core.confinement.confined import set_confinement
+    from roots_manager.actions.confinement import confine
+    from roots_manager.actions.servers import UnknownServer
     from roots_manager.sandbox.availability import availability
 
     on = None if args.state is None else args.state == "on"
-    with store.transaction() as state:
-        srv = set_confinement(
-            state,
+    try:
+        srv = confine(
+            store,
             args.server,
             on,
             allow_read=args.allow_read,
             allow_write=args.allow_write,
             allow_socket=args.allow_socket,
             forget=args.forget,
+            new=args.new,
         )
+    except UnknownServer as exc:
+        extra = ("allow-read", "allow-write", "allow-socket", "forget")
+        raise unknown_server(exc, _typed(args, *extra), 2) from exc
     found = availability()
     if args.json:
         print_json(
             {
                 "version": JSON_VERSION,
-                "server": args.server,
+                "server": srv.name,
                 "confine": srv.confine,
                 "allow_read": srv.allow_read,
                 "allow_write": srv.allow_write,
@@ -46,7 +64,7 @@ def cmd_confine(store: Store, args: argparse.Namespace) -> int:
             }
         )
         return 0
-    name = shown(args.server)
+    name = shown(srv.name)
     print(f"{name}: confinement {'on' if srv.confine else 'off'}")
     for label, paths in (
         ("may also read", srv.allow_read),
@@ -66,21 +84,24 @@ def cmd_confine(store: Store, args: argparse.Namespace) -> int:
 
 
 def cmd_restart_on_revoke(store: Store, args: argparse.Namespace) -> int:
-    from roots_manager.core.confinement.confined import set_restart_on_revoke
+    from roots_manager.actions.confinement import set_restart_on_revoke
+    from roots_manager.actions.servers import UnknownServer
 
-    with store.transaction() as state:
-        srv = set_restart_on_revoke(state, args.server, _SETTING[args.state])
+    try:
+        srv = set_restart_on_revoke(store, args.server, _SETTING[args.state], new=args.new)
+    except UnknownServer as exc:
+        raise unknown_server(exc, _typed(args), 2) from exc
     if args.json:
         print_json(
             {
                 "version": JSON_VERSION,
-                "server": args.server,
+                "server": srv.name,
                 "restart_on_revoke": srv.restarts_on_revoke,
                 "restart_on_revoke_set": srv.restart_on_revoke is not None,
             }
         )
         return 0
-    name = shown(args.server)
+    name = shown(srv.name)
     default = " (the default for a server that is " + ("" if srv.confine else "not ") + "confined)"
     state_word = "on" if srv.restarts_on_revoke else "off"
     print(
@@ -98,22 +119,25 @@ _SETTING = {"on": True, "off": False, "default": None}
 
 
 def cmd_network(store: Store, args: argparse.Namespace) -> int:
-    from roots_manager.core.confinement.confined import set_network
+    from roots_manager.actions.confinement import set_network
+    from roots_manager.actions.servers import UnknownServer
 
-    with store.transaction() as state:
-        srv = set_network(state, args.server, args.state == "blocked")
+    try:
+        srv = set_network(store, args.server, args.state == "blocked", new=args.new)
+    except UnknownServer as exc:
+        raise unknown_server(exc, _typed(args), 2) from exc
     network = "blocked" if srv.block_network else "allowed"
     if args.json:
         print_json(
             {
                 "version": JSON_VERSION,
-                "server": args.server,
+                "server": srv.name,
                 "network": network,
                 "confine": srv.confine,
             }
         )
         return 0
-    name = shown(args.server)
+    name = shown(srv.name)
     print(f"{name}: network {network}")
     if srv.block_network and not srv.confine:
         print(
@@ -197,7 +221,13 @@ def cmd_show(store: Store, args: argparse.Namespace) -> int:
     return 0
 
 
-def add_commands(servers: Any) -> None:
+_NEW_HELP = (
+    "set it for a server that has not run yet, ahead of its first start (without it, a name "
+    "nobody has seen is refused: it is most often a typo)"
+)
+
+
+def add_commands(servers: Subcommands) -> None:
     """Add ``confine`` and ``show`` to the ``servers`` subcommands."""
     c = servers.add_parser(
         "confine",
@@ -221,6 +251,7 @@ def add_commands(servers: Any) -> None:
     c.add_argument(
         "--forget", action="append", default=[], metavar="PATH", help="drop an extra path"
     )
+    c.add_argument("--new", action="store_true", help=_NEW_HELP)
     c.add_argument("--json", action="store_true", help=JSON_HELP)
     c.set_defaults(func=cmd_confine)
     r = servers.add_parser(
@@ -230,6 +261,7 @@ def add_commands(servers: Any) -> None:
     )
     r.add_argument("server")
     r.add_argument("state", choices=tuple(_SETTING))
+    r.add_argument("--new", action="store_true", help=_NEW_HELP)
     r.add_argument("--json", action="store_true", help=JSON_HELP)
     r.set_defaults(func=cmd_restart_on_revoke)
     n = servers.add_parser(
@@ -239,6 +271,7 @@ def add_commands(servers: Any) -> None:
     )
     n.add_argument("server")
     n.add_argument("state", choices=("allowed", "blocked"))
+    n.add_argument("--new", action="store_true", help=_NEW_HELP)
     n.add_argument("--json", action="store_true", help=JSON_HELP)
     n.set_defaults(func=cmd_network)
     s = servers.add_parser(

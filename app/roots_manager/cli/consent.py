@@ -5,17 +5,16 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import difflib
 import os
-import shlex
 import sys
 import time
 from collections import Counter
-from collections.abc import Collection
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from roots_manager.cli.errors import EXIT_REFUSED, JSON_VERSION, Failure, error_json
+from roots_manager.actions.consent import grant, revoke
+from roots_manager.actions.servers import UnknownServer, approve, forget
+from roots_manager.cli.errors import EXIT_REFUSED, JSON_VERSION, Failure, error_json, unknown_server
 from roots_manager.cli.text import JSON_HELP, print_json, root_json, shown, table
 from roots_manager.core import live
 from roots_manager.core.consent.effective import (
@@ -23,7 +22,6 @@ from roots_manager.core.consent.effective import (
     effective,
     visible_roots,
 )
-from roots_manager.core.consent.grant import UnknownServer, grant_named, set_scope
 from roots_manager.core.log import events as ev
 from roots_manager.core.names import find_by_visible, visible
 from roots_manager.core.paths import Layout
@@ -31,33 +29,25 @@ from roots_manager.core.store.file import Store
 from roots_manager.core.store.grants import POLICIES, Scope
 from roots_manager.core.store.state import State
 
-
-def _named(names: Collection[str], ref: str) -> str:
-    """The server *ref* names: itself, or the stored name that shows as *ref* (``fs\\u200b``)."""
-    return find_by_visible(ref, names) or ref
+if TYPE_CHECKING:
+    from roots_manager.cli.usage import Subcommands
 
 
 def cmd_grant(store: Store, args: argparse.Namespace) -> int:
     scope = Scope.WHILE_RUNNING if args.while_running else Scope.ALWAYS
-    with store.transaction() as state:
-        server = _named(state.servers, args.server)
-        runs: list[str] = []
-        if args.while_running:
-            runs = [m.run for m in live.bridge_markers(store.layout) if m.server == server]
-        try:
-            done = grant_named(
-                state,
-                server,
-                args.roots,
-                scope,
-                runs,
-                read_only=args.read_only,
-                new=args.new,
-                allow_broad=args.allow_broad,
-            )
-        except UnknownServer as exc:
-            raise _unknown_server(exc, args) from exc
-        suspended = state.servers[server].suspended
+    try:
+        done = grant(
+            store,
+            args.server,
+            args.roots,
+            scope,
+            read_only=args.read_only,
+            new=args.new,
+            allow_broad=args.allow_broad,
+        )
+    except UnknownServer as exc:
+        raise unknown_server(exc, ["grant", args.server, *args.roots]) from exc
+    server = done.server
     if args.json:
         print_json(
             {
@@ -69,8 +59,8 @@ def cmd_grant(store: Store, args: argparse.Namespace) -> int:
                 "roots": [root_json(r) for r in done.roots],
                 "added_roots": [root_json(r) for r in done.added],
                 "changed": done.changed,
-                "runs": runs,
-                "suspended": suspended,
+                "runs": done.runs,
+                "suspended": done.suspended,
             }
         )
         return 0
@@ -85,9 +75,9 @@ def cmd_grant(store: Store, args: argparse.Namespace) -> int:
             f"{visible(server)} has not run yet: the grant waits for the first server to start "
             "under that name"
         )
-    if args.while_running and not runs:
+    if args.while_running and not done.runs:
         print("no bridge of this server runs now: the grant lasts for the next one to start")
-    if suspended:
+    if done.suspended:
         print(
             f"note: {visible(server)}'s command line changed since it was approved; its "
             f"grants stay suspended until you run: roots-manager servers approve {visible(server)}"
@@ -95,54 +85,27 @@ def cmd_grant(store: Store, args: argparse.Namespace) -> int:
     return 0
 
 
-def _unknown_server(exc: UnknownServer, args: argparse.Namespace) -> Failure:
-    """The refusal of a grant to a server nobody has seen: the known names, and the way to
-    grant it ahead of its first start."""
-    name = visible(exc.name)
-    shown_names = {visible(k): k for k in exc.known}
-    near = difflib.get_close_matches(name, list(shown_names), n=3)
-    again = ["roots-manager", "grant", *map(shlex.quote, [args.server, *args.roots])]
-    meant = [" ".join([*again[:2], shlex.quote(n), *again[3:]]) for n in near]
-    message = f"no server named '{name}' has been seen"
-    if near:
-        message += f"; did you mean {' or '.join(repr(n) for n in near)}?"
-    else:
-        message += "."
-    if exc.known:
-        message += f" The known servers: {', '.join(shown_names)}."
-    else:
-        message += " No server is known yet: one becomes known when it runs behind roots-bridge."
-    message += f" To grant it ahead of its first start, pass --new: {' '.join([*again, '--new'])}"
-    return Failure(
-        "unknown-server",
-        message,
-        known=exc.known,
-        did_you_mean=meant,
-        hint="--new grants it ahead of its first start",
-    )
-
-
 def cmd_revoke(store: Store, args: argparse.Namespace) -> int:
-    with store.transaction() as state:
-        roots = [state.find_root(ref) for ref in args.roots]
-        server = _named(state.servers, args.server)
-        state.server(server)  # a mistyped server name is refused, not "revoked" silently
-        n = set_scope(state, server, [r.id for r in roots], None)
+    try:
+        done = revoke(store, args.server, args.roots)
+    except UnknownServer as exc:
+        raise unknown_server(exc, ["revoke", args.server, *args.roots]) from exc
     if args.json:
         print_json(
             {
                 "version": JSON_VERSION,
-                "server": server,
-                "roots": [root_json(r) for r in roots],
-                "revoked": n,
+                "server": done.server,
+                "roots": [root_json(r) for r in done.roots],
+                "revoked": done.revoked,
             }
         )
-    elif n == 0:
+    elif done.revoked == 0:
         print(
-            f"{visible(server)} had no grant of {'that root' if len(roots) == 1 else 'those roots'}; nothing changed"
+            f"{visible(done.server)} had no grant of "
+            f"{'that root' if len(done.roots) == 1 else 'those roots'}; nothing changed"
         )
     else:
-        print(f"revoked {n} grant(s) from {visible(server)}")
+        print(f"revoked {done.revoked} grant(s) from {visible(done.server)}")
     return 0
 
 
@@ -221,8 +184,10 @@ def cmd_servers_list(store: Store, args: argparse.Namespace) -> int:
 
 
 def cmd_servers_approve(store: Store, args: argparse.Namespace) -> int:
-    with store.transaction() as state:
-        srv = state.approve(_named(state.servers, args.server), args.fingerprint)
+    try:
+        srv = approve(store, args.server, args.fingerprint)
+    except UnknownServer as exc:
+        raise unknown_server(exc, ["servers", "approve", args.server], 2) from exc
     if args.json:
         print_json(
             {
@@ -238,14 +203,14 @@ def cmd_servers_approve(store: Store, args: argparse.Namespace) -> int:
 
 
 def cmd_servers_remove(store: Store, args: argparse.Namespace) -> int:
-    with store.transaction() as state:
-        server = _named(state.servers, args.server)
-        grants = len(state.grants_of(server))
-        state.remove_server(server)
+    try:
+        done = forget(store, args.server)
+    except UnknownServer as exc:
+        raise unknown_server(exc, ["servers", "remove", args.server], 2) from exc
     if args.json:
-        print_json({"version": JSON_VERSION, "server": server, "grants_removed": grants})
+        print_json({"version": JSON_VERSION, "server": done.server, "grants_removed": done.grants})
     else:
-        print(f"forgot {visible(server)} and its grants")
+        print(f"forgot {visible(done.server)} and its grants")
     return 0
 
 
@@ -267,7 +232,7 @@ def cmd_effective(store: Store, args: argparse.Namespace) -> int:
 
         return watch_effective(store, args.server, args.json)
     state = store.read()
-    server = _named(state.servers, args.server)
+    server = find_by_visible(args.server, state.servers) or args.server
     availability = Availability()
     live_runs = live.live_runs(store.layout)
     result = effective(state, server, live_runs=live_runs, availability=availability)
@@ -297,7 +262,7 @@ NOTIFY_WAIT = 5.0
 def cmd_notify(store: Store, args: argparse.Namespace) -> int:
     layout = store.layout
     markers = live.bridge_markers(layout)
-    server = _named({m.server for m in markers}, args.server)
+    server = find_by_visible(args.server, {m.server for m in markers}) or args.server
     bridges = [m for m in markers if m.server == server]
     name = visible(server)
     if not bridges:
@@ -381,7 +346,7 @@ def cmd_policy(store: Store, args: argparse.Namespace) -> int:
     return 0
 
 
-def add_commands(sub: Any) -> None:
+def add_commands(sub: Subcommands) -> None:
     """Add ``grant``, ``revoke``, ``servers``, ``effective``, ``notify`` and ``policy`` to the
     subcommands *sub*."""
     g = sub.add_parser("grant", help="let a server see roots")

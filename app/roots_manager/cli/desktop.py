@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from roots_manager.cli.text import print_json, shown
 
 if TYPE_CHECKING:
+    from roots_manager.cli.usage import Subcommands
     from roots_manager.core.desktop import Change
     from roots_manager.core.store.file import Store
 
@@ -96,7 +97,7 @@ def cmd_desktop_uninstall(store: Store, args: argparse.Namespace) -> int:
     return _run(store, args, "uninstall")
 
 
-def add_commands(sub: Any) -> None:
+def add_commands(sub: Subcommands) -> None:
     """Add ``desktop`` to the command line's subcommands *sub*."""
     d = sub.add_parser(
         "desktop",

@@ -10,17 +10,23 @@ English wording of a message is improved.
 
 from __future__ import annotations
 
+import shlex
 import sys
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from roots_manager.cli import oserror
 from roots_manager.cli.exits import EXIT_INTERRUPTED, EXIT_REFUSED, EXIT_STORE, EXIT_USAGE
 from roots_manager.core import uri
+from roots_manager.core.names import visible
 from roots_manager.core.refusal import Refusal
 from roots_manager.core.roots import BROAD_REFUSALS
 from roots_manager.core.store.file import StoreError
 from roots_manager.core.store.log_limits import RETENTION_REFUSALS
 from roots_manager.core.store.state import LOOK_ALIKE, NAME_REFUSALS
+
+if TYPE_CHECKING:
+    from roots_manager.actions.servers import UnknownServer
 
 JSON_VERSION = 1
 """The version of every ``--json`` shape of ``docs/cli-json.md``; a field is only ever added."""
@@ -128,3 +134,37 @@ def failure_of(exc: BaseException) -> Failure | None:
     if isinstance(exc, KeyboardInterrupt):
         return Failure("interrupted", "interrupted", EXIT_INTERRUPTED)
     return None
+
+
+def unknown_server(exc: UnknownServer, argv: Sequence[str], server_at: int = 1) -> Failure:
+    """The refusal of a command naming a server nobody has seen: the known names, the commands
+    the user may have meant, and, where the command can be done ahead of the server's first
+    start, the way to do that.
+
+    *argv* is the command as typed after ``roots-manager`` (its words, its options), with the
+    server's name at *server_at*.
+    """
+    name = visible(exc.name)
+    again = ["roots-manager", *map(shlex.quote, argv)]
+    at = server_at + 1
+    meant = [" ".join([*again[:at], shlex.quote(visible(n)), *again[at + 1 :]]) for n in exc.near]
+    message = f"no server named '{name}' has been seen"
+    if exc.near:
+        message += f"; did you mean {' or '.join(repr(visible(n)) for n in exc.near)}?"
+    else:
+        message += "."
+    if exc.known:
+        message += f" The known servers: {', '.join(visible(k) for k in exc.known)}."
+    else:
+        message += " No server is known yet: one becomes known when it runs behind roots-bridge."
+    if not exc.ahead:
+        return Failure("unknown-server", message, known=exc.known, did_you_mean=meant)
+    verb = "grant" if argv[0] == "grant" else "set"
+    message += f" To {verb} it ahead of its first start, pass --new: {' '.join([*again, '--new'])}"
+    return Failure(
+        "unknown-server",
+        message,
+        known=exc.known,
+        did_you_mean=meant,
+        hint=f"--new {verb}s it ahead of its first start",
+    )

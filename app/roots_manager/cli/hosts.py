@@ -20,6 +20,7 @@ from roots_manager.core.names import find_by_visible
 from roots_manager.core.paths import platform_home
 
 if TYPE_CHECKING:
+    from roots_manager.cli.usage import Subcommands
     from roots_manager.core.hosts.declared import HostServer
     from roots_manager.core.hosts.operations import FileReport, FileResult, UndoResult
     from roots_manager.core.store.file import Store
@@ -279,11 +280,11 @@ def _undo_summary(undone: UndoResult) -> str:
 def watch_effective(store: Store, server_ref: str, as_json: bool) -> int:
     """Print *server*'s ``roots/list`` answer now, then again each time it changes."""
     from roots_manager.core import live
-    from roots_manager.core.consent.effective import effective
+    from roots_manager.core.consent.effective import ListRootsResult, effective
     from roots_manager.core.dirwatch import DirWatch
 
     layout = store.layout
-    last: dict[str, Any] | None = None
+    last: ListRootsResult | None = None
 
     def emit() -> None:
         nonlocal last
@@ -312,7 +313,7 @@ def watch_effective(store: Store, server_ref: str, as_json: bool) -> int:
     return 0
 
 
-def add_commands(sub: Any) -> None:
+def add_commands(sub: Subcommands) -> None:
     """Add ``hosts`` to the subcommands *sub*."""
     hosts = sub.add_parser(
         "hosts", help="the MCP hosts on this machine: put their servers behind the bridge"

@@ -12,6 +12,7 @@ from roots_manager.cli.text import JSON_HELP, json_text, print_json, shown
 from roots_manager.core.names import visible
 
 if TYPE_CHECKING:
+    from roots_manager.cli.usage import Subcommands
     from roots_manager.core.store.file import Store
 
 # What the commands need is imported in them: building the parser, which every call of
@@ -122,7 +123,7 @@ def cmd_log_retention(store: Store, args: argparse.Namespace) -> int:
     return 0
 
 
-def add_commands(sub: Any) -> None:
+def add_commands(sub: Subcommands) -> None:
     """Add ``log`` and ``log-retention`` to the subcommands *sub*."""
     lg = sub.add_parser("log", help="print the roots traffic the bridges recorded")
     lg.add_argument("--follow", "-f", action="store_true", help="keep printing new events")

@@ -12,6 +12,7 @@ from roots_manager.cli.text import JSON_HELP, print_json, shown, table
 from roots_manager.core.names import find_by_visible, visible
 
 if TYPE_CHECKING:
+    from roots_manager.cli.usage import Subcommands
     from roots_manager.core.probe.reasons import Status
     from roots_manager.core.probe.report import Report
     from roots_manager.core.store.file import Store
@@ -228,7 +229,7 @@ def _seconds(text: str) -> float:
     return value
 
 
-def add_commands(sub: Any) -> None:
+def add_commands(sub: Subcommands) -> None:
     """Add ``probe`` to the top-level subcommands."""
     p = sub.add_parser(
         "probe",

@@ -17,7 +17,7 @@ import re
 import shlex
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeAlias
 
 from roots_manager.cli.errors import EXIT_USAGE, error_json
 from roots_manager.cli.text import print_json
@@ -78,6 +78,10 @@ class Parser(argparse.ArgumentParser):
             for line in meant:
                 print(f"did you mean: {line}", file=sys.stderr)
         self.exit(EXIT_USAGE)
+
+
+Subcommands: TypeAlias = "argparse._SubParsersAction[Parser]"
+"""The subcommands of a parser, as each command group's ``add_commands`` fills them."""
 
 
 def did_you_mean(parser: argparse.ArgumentParser, argv: Sequence[str], message: str) -> list[str]:

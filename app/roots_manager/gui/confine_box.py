@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from roots_manager.core.confinement.confined import set_confinement, set_restart_on_revoke
+from roots_manager.actions.confinement import confine, switch_restart_on_revoke
 from roots_manager.core.names import visible
 from roots_manager.core.store.state import State
 from roots_manager.gui import confinement_text
@@ -171,7 +171,7 @@ class ConfineBox(QWidget):
         name = self._server
         if name is None:
             return
-        if self.watcher.edit(lambda s: set_confinement(s, name, on)) is None:
+        if self.watcher.act(lambda store: confine(store, name, on)) is None:
             self._state_changed(self.watcher.state)  # refused: show what is stored
             return
         self.confinement_changed.emit(name, on)
@@ -180,11 +180,7 @@ class ConfineBox(QWidget):
         name = self._server
         if name is None:
             return
-        srv = self.watcher.state.servers.get(name)
-        # the default (unset) is kept when the switch shows it again
-        default = bool(srv and srv.confine)
-        value = None if on == default else on
-        if self.watcher.edit(lambda s: set_restart_on_revoke(s, name, value)) is None:
+        if self.watcher.act(lambda store: switch_restart_on_revoke(store, name, on)) is None:
             self._state_changed(self.watcher.state)
 
     def _fill_extra(self, read: list[str], write: list[str]) -> None:
@@ -227,9 +223,9 @@ class ConfineBox(QWidget):
         if name is None:
             return
         paths = [path]
-        self.watcher.edit(
-            lambda s: set_confinement(
-                s, name, allow_read=() if write else paths, allow_write=paths if write else ()
+        self.watcher.act(
+            lambda store: confine(
+                store, name, allow_read=() if write else paths, allow_write=paths if write else ()
             )
         )
 
@@ -238,4 +234,4 @@ class ConfineBox(QWidget):
         if name is None or item is None:
             return
         path = str(item.data(self._PathRole))
-        self.watcher.edit(lambda s: set_confinement(s, name, forget=[path]))
+        self.watcher.act(lambda store: confine(store, name, forget=[path]))

@@ -7,8 +7,8 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt
 from PySide6.QtGui import QIcon, QPalette
 
+from roots_manager.actions.consent import set_scope
 from roots_manager.core.consent.effective import grant_active
-from roots_manager.core.consent.grant import set_scope
 from roots_manager.core.names import visible
 from roots_manager.core.store.grants import Grant, Scope
 from roots_manager.gui import confinement_text
@@ -243,8 +243,7 @@ class ConsentMatrixModel(QAbstractTableModel):
         server, root = self.server_at(index.row()), self.root_id_at(index.column())
         if server is None or root is None or scope == self.scope_at(index):
             return False
-        runs = self.watcher.runs_of(server)
-        return self.watcher.edit(lambda s: set_scope(s, server, [root], scope, runs)) is not None
+        return self.watcher.act(lambda store: set_scope(store, server, [root], scope)) is not None
 
     def set_read_only(self, index: Index, read_only: bool) -> bool:
         """Make the cell's grant read-only or read-write; False if the cell has no grant."""
@@ -255,6 +254,8 @@ class ConsentMatrixModel(QAbstractTableModel):
         if read_only == self.read_only_at(index):
             return False
         return (
-            self.watcher.edit(lambda s: set_scope(s, server, [root], scope, read_only=read_only))
+            self.watcher.act(
+                lambda store: set_scope(store, server, [root], scope, read_only=read_only)
+            )
             is not None
         )

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from roots_manager.actions.servers import approve, forget
 from roots_manager.core import live
 from roots_manager.core.live import BridgeMarker
 from roots_manager.core.names import visible
@@ -370,7 +371,7 @@ class ServersPanel(QWidget):
         if name and srv is not None and srv.seen_fingerprint:
             # the command on screen is the one approved, even if the server restarted since
             shown = srv.seen_fingerprint
-            self.watcher.edit(lambda s: s.approve(name, shown))
+            self.watcher.act(lambda store: approve(store, name, shown))
 
     def forget_selected(self) -> None:
         name = self.selected_server()
@@ -386,7 +387,7 @@ class ServersPanel(QWidget):
             QMessageBox.StandardButton.No,
         )
         if answer == QMessageBox.StandardButton.Yes:
-            self.watcher.edit(lambda s: s.remove_server(name))
+            self.watcher.act(lambda store: forget(store, name))
 
     def _matrix_menu(self, pos: QPoint) -> None:
         index = self.matrix.indexAt(pos)

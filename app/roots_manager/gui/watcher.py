@@ -193,9 +193,22 @@ class StoreWatcher(QObject):
         Returns what *change* returned, or None when it was refused (then ``edit_failed``
         carries the reason).
         """
+
+        def in_one_transaction(store: Store) -> T:
+            with store.transaction() as state:
+                return change(state)
+
+        return self.act(in_one_transaction)
+
+    def act(self, action: Callable[[Store], T]) -> T | None:
+        """Run *action*, a use case of :mod:`roots_manager.actions`, on the store and refresh at
+        once: ``watcher.act(lambda store: revoke(store, server, [root]))``.
+
+        Returns what *action* returned, or None when it was refused (then ``edit_failed``
+        carries the reason, in the user's language).
+        """
         try:
-            with self.store.transaction() as state:
-                result = change(state)
+            result = action(self.store)
         except StoreUnreadable:
             # the core's message sends the user to the CLI; in the app, Recover is at hand
             self.edit_failed.emit(
@@ -216,7 +229,3 @@ class StoreWatcher(QObject):
             return None
         self.reload_state()
         return result
-
-    def runs_of(self, server: str) -> list[str]:
-        """The live bridge runs of *server*."""
-        return [m.run for m in self.markers if m.server == server]

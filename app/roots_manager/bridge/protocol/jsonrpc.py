@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import enum
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
+
+from roots_manager.core.consent.effective import ListRootsResult
 
 META_VERSION = "io.modelcontextprotocol/protocolVersion"
 META_CAPS = "io.modelcontextprotocol/clientCapabilities"
@@ -16,7 +18,6 @@ ROOTS_LIST = "roots/list"
 CANCELLED = "notifications/cancelled"
 
 Json = dict[str, Any]
-Result = dict[str, Any]
 
 
 class Era(enum.Enum):
@@ -32,10 +33,10 @@ class Era(enum.Enum):
 class Answers(Protocol):
     """The effective ``roots/list`` result, available now or once consent allows it."""
 
-    def now(self) -> Result | None:
+    def now(self) -> ListRootsResult | None:
         """The answer now, or None while answers are held (consent pending, not registered)."""
 
-    def later(self, reply: Callable[[Result], None]) -> None:
+    def later(self, reply: Callable[[ListRootsResult], None]) -> None:
         """Call *reply* with the answer once answers are no longer held."""
 
     def forget_waiting(self) -> None:
@@ -67,8 +68,8 @@ def split_line(line: bytes) -> tuple[bytes, bytes]:
     return body, line[len(body) :]
 
 
-def root_uris(result: Result) -> list[str]:
-    """The URIs of a ``ListRootsResult``."""
+def root_uris(result: Mapping[str, Any]) -> list[str]:
+    """The URIs of a ``ListRootsResult``: ours, or one a host answered on the wire."""
     return [str(r.get("uri")) for r in result.get("roots", []) if isinstance(r, dict)]
 
 

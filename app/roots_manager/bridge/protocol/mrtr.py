@@ -31,12 +31,12 @@ from roots_manager.bridge.protocol.jsonrpc import (
     Answers,
     EventSink,
     Json,
-    Result,
     dumps,
     error_line,
     key,
     root_uris,
 )
+from roots_manager.core.consent.effective import ListRootsResult
 from roots_manager.core.log import events as ev
 
 MAX_REMEMBERED = 256
@@ -78,7 +78,7 @@ class InputRounds:
         answers: Answers,
         log: EventSink,
         inject: Callable[[bytes], None],
-        answered: Callable[[Result], None],
+        answered: Callable[[ListRootsResult], None],
         prefix: str,
     ) -> None:
         self.answers = answers
@@ -145,7 +145,9 @@ class InputRounds:
         )
         return True
 
-    def _fill_host_retry(self, msg: Json, keys: list[str], roots: Result, *, inject: bool) -> None:
+    def _fill_host_retry(
+        self, msg: Json, keys: list[str], roots: ListRootsResult, *, inject: bool
+    ) -> None:
         params = msg["params"]
         responses = params.get("inputResponses")
         if not isinstance(responses, dict):
@@ -304,7 +306,7 @@ class InputRounds:
         request: Json = json.loads(original) if isinstance(original, bytes) else original
         started = time.perf_counter()
 
-        def retry(roots: Result) -> None:
+        def retry(roots: ListRootsResult) -> None:
             self._counter += 1
             bridge_id = f"{self.prefix}{self._counter}"
             params = dict(request.get("params") or {})

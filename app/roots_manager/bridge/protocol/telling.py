@@ -23,10 +23,10 @@ from roots_manager.bridge.protocol.jsonrpc import (
     Era,
     EventSink,
     Json,
-    Result,
     dumps,
     root_uris,
 )
+from roots_manager.core.consent.effective import ListRootsResult
 from roots_manager.core.log import events as ev
 from roots_manager.core.store.state import now_iso
 
@@ -50,7 +50,7 @@ class Telling:
         self.handshake = handshake
         self.carried = carried
         self.observe = observe
-        self.last_answered: Result | None = None
+        self.last_answered: ListRootsResult | None = None
         self.after_answer: Callable[[], None] | None = None
         """Called once each answer has been written to the server."""
         self.stale = False
@@ -68,7 +68,7 @@ class Telling:
             # the request is logged now; its answer when the gate opens
             self.log.event(ev.ROOTS_ASKED, dir=ev.SERVER_TO_HOST, id=msg_id, held=True)
 
-        def reply(result: Result) -> None:
+        def reply(result: ListRootsResult) -> None:
             answer = {"jsonrpc": "2.0", "id": msg_id, "result": result}
             self.inject(dumps(answer) + b"\n")
             # timed up to the write: the log records below are not on the server's path
@@ -92,7 +92,7 @@ class Telling:
     def answer_batch(self, asked: list[Json], started: float) -> None:
         """Answer the ``roots/list`` requests of one 2025-03-26 batch with one batch."""
 
-        def reply(result: Result) -> None:
+        def reply(result: ListRootsResult) -> None:
             answers = [{"jsonrpc": "2.0", "id": m["id"], "result": result} for m in asked]
             self.inject(dumps(answers) + b"\n")
             self.answered(result)
@@ -112,7 +112,7 @@ class Telling:
         else:
             reply(result)
 
-    def answered(self, result: Result) -> None:
+    def answered(self, result: ListRootsResult) -> None:
         """The server was given *result* (by any of the bridge's answers)."""
         self.last_answered = result
         if self.after_answer is not None:

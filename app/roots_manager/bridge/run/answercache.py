@@ -26,7 +26,7 @@ import stat
 import sys
 import time
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from roots_manager.platform.linux.inotify import (
     IN_ATTRIB,
@@ -44,6 +44,9 @@ from roots_manager.platform.linux.inotify import (
     Event,
     Inotify,
 )
+
+if TYPE_CHECKING:
+    from roots_manager.core.consent.effective import ListRootsResult
 
 _SELF = IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF
 """A folder, a directory on the way or a link there: its own permissions and links, it going
@@ -116,7 +119,7 @@ class AnswerCache:
     def __init__(self) -> None:
         self._inotify: Inotify | None = None
         self._wds: set[int] = set()
-        self._answer: dict[str, Any] | None = None
+        self._answer: ListRootsResult | None = None
         self._kept_at = 0.0
         self.enabled = sys.platform.startswith("linux") and not os.environ.get(
             "ROOTS_MANAGER_NO_ANSWER_CACHE"
@@ -166,7 +169,7 @@ class AnswerCache:
         names = self._relevant.get(event.wd)
         return names is None or event.name in names
 
-    def get(self) -> dict[str, Any] | None:
+    def get(self) -> ListRootsResult | None:
         """The kept answer, if nothing it rests on changed since it was kept; else None."""
         if self._answer is None:
             return None
@@ -255,7 +258,7 @@ class AnswerCache:
             self._uncover()
         return ok
 
-    def keep(self, answer: dict[str, Any], folders: Iterable[str], watched: Iterable[str]) -> None:
+    def keep(self, answer: ListRootsResult, folders: Iterable[str], watched: Iterable[str]) -> None:
         """Keep *answer*, computed after :meth:`watch` of *watched*, if it rests on the same
         *folders* (the store may have named others in between)."""
         if self._inotify is not None and list(folders) == list(watched):

@@ -14,9 +14,8 @@ import os
 import time
 from collections.abc import Callable
 
-from roots_manager.bridge.protocol.jsonrpc import Result
 from roots_manager.bridge.run.answercache import AnswerCache
-from roots_manager.core.consent.effective import effective, visible_roots
+from roots_manager.core.consent.effective import ListRootsResult, effective, visible_roots
 from roots_manager.core.store.file import Store, StoreError
 from roots_manager.core.store.state import State
 
@@ -69,7 +68,7 @@ class RootsSource:
         self._stamp = stamp
         return self._state
 
-    def effective(self) -> Result:
+    def effective(self) -> ListRootsResult:
         """The ``ListRootsResult`` this server gets now; no folder when it cannot be computed."""
         kept = self.cache.get()
         if kept is not None:
@@ -116,13 +115,13 @@ class HeldAnswers:
         """When (``time.monotonic``) the first answer was held, if one was."""
         self.on_first_hold: Callable[[], None] | None = None
         """Called when the first answer is held (a consent wait counts from then)."""
-        self._waiting: list[Callable[[Result], None]] = []
+        self._waiting: list[Callable[[ListRootsResult], None]] = []
 
-    def now(self) -> Result | None:
+    def now(self) -> ListRootsResult | None:
         """The answer now, or None while held."""
         return self.source.effective() if self.is_open else None
 
-    def later(self, reply: Callable[[Result], None]) -> None:
+    def later(self, reply: Callable[[ListRootsResult], None]) -> None:
         """Call *reply* once the gate opens (at once, with no folder, past :data:`MAX_WAITING`)."""
         if len(self._waiting) >= MAX_WAITING:
             reply({"roots": []})

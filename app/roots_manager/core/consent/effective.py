@@ -15,12 +15,26 @@ from __future__ import annotations
 import os
 from collections.abc import Collection
 from stat import S_ISDIR
-from typing import Any
+from typing import TypedDict
 
 from roots_manager.core import identity
 from roots_manager.core.roots import Broadness, Root
 from roots_manager.core.store.grants import Grant, Scope
 from roots_manager.core.store.state import State
+
+
+class RootEntry(TypedDict):
+    """One root of a ``ListRootsResult``, as the bridge answers it."""
+
+    uri: str
+    name: str
+
+
+class ListRootsResult(TypedDict):
+    """The result of ``roots/list`` (and of a 2026-07-28 ``inputResponses`` entry): the one
+    shape of an answer, from the store to the server's stdin."""
+
+    roots: list[RootEntry]
 
 
 def unavailable_reason(path: str) -> str | None:
@@ -169,7 +183,7 @@ def effective(
     run: str | None = None,
     live_runs: Collection[str] | None = None,
     availability: Availability | None = None,
-) -> dict[str, Any]:
+) -> ListRootsResult:
     """The ``ListRootsResult`` that *server* gets now: ``{"roots": [{"uri", "name"}...]}``.
 
     *availability* is the pass that looks at the folders (a new one by default); a caller that
@@ -177,7 +191,7 @@ def effective(
     """
     checked = Availability() if availability is None else availability
     seen: set[object] = set()
-    roots = []
+    roots: list[RootEntry] = []
     for root in visible_roots(state, server, fingerprint=fingerprint, run=run, live_runs=live_runs):
         reason, st = checked.look(root)
         if reason is not None or st is None:

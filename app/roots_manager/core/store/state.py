@@ -67,6 +67,9 @@ NAME_REFUSALS = {
 }
 """The template of a server name refused, for each flaw."""
 
+UNKNOWN_SERVER = QT_TRANSLATE_NOOP(
+    "CoreError", "no server named {name!r} is known (roots-manager servers list shows them)"
+)
 LOOK_ALIKE = QT_TRANSLATE_NOOP(
     "CoreError",
     "{name!r} is not a usable server name: it looks like the known server {known!r} (Unicode's "
@@ -82,9 +85,7 @@ ERROR_TEMPLATES: tuple[str, ...] = (
     QT_TRANSLATE_NOOP("CoreError", "cannot add {path}: it is not a folder"),
     *BROAD_REFUSALS,
     QT_TRANSLATE_NOOP("CoreError", "{path} is already a root, named {name!r}"),
-    QT_TRANSLATE_NOOP(
-        "CoreError", "no server named {name!r} is known (roots-manager servers list shows them)"
-    ),
+    UNKNOWN_SERVER,
     QT_TRANSLATE_NOOP("CoreError", "unknown policy {policy!r}; choose one of {choices}"),
     QT_TRANSLATE_NOOP("CoreError", "no pending consent request for {ref!r}"),
     QT_TRANSLATE_NOOP("CoreError", "server {name!r} has not run yet; there is nothing to approve"),
@@ -166,10 +167,7 @@ class State:
         try:
             return self.servers[name]
         except KeyError:
-            raise ModelError(
-                "no server named {name!r} is known (roots-manager servers list shows them)",
-                name=name,
-            ) from None
+            raise ModelError(UNKNOWN_SERVER, name=name) from None
 
     def grant(
         self,
@@ -187,7 +185,7 @@ class State:
         changed still needs :meth:`approve` before its grants apply.
         """
         _check_server_name(server)
-        self._check_new_server(server)
+        self.check_new_server(server)
         scope = Scope(scope)  # a plain "always" from a caller becomes the enum
         srv = self.servers.setdefault(server, Server(name=server))
         self.pending = [
@@ -246,7 +244,7 @@ class State:
         to clash).
         """
         _check_server_name(name)
-        self._check_new_server(name)
+        self.check_new_server(name)
         srv = self.servers.setdefault(name, Server(name=name))
         if command is None:
             return srv
@@ -261,7 +259,7 @@ class State:
 
     # ---- a bridge seeing its server run ------------------------------------------------
 
-    def _check_new_server(self, name: str) -> None:
+    def check_new_server(self, name: str) -> None:
         """Refuse *name* for a new server when it looks like a known one (``fѕ``, with a
         Cyrillic ``ѕ``, beside ``fs``): the user could not tell which one they grant to.
 
@@ -282,7 +280,7 @@ class State:
         (trust on first use). While-running grants not yet bound to a run are bound to this one.
         """
         _check_server_name(name)
-        self._check_new_server(name)
+        self.check_new_server(name)
         fp = fingerprint(command)
         stamp = now_iso()
         srv = self.servers.get(name)

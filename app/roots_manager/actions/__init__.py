@@ -1,0 +1,18 @@
+"""The use cases both front ends call: a rule is written once, here, not in a widget and again
+in a command.
+
+Each function takes the :class:`~roots_manager.core.store.file.Store`, does one thing the user
+asked for in one transaction and returns what it did (a small result object, or the changed
+:class:`~roots_manager.core.servers.Server`); a refusal is raised as a
+:class:`~roots_manager.core.refusal.Refusal`, and then nothing was written.
+
+- :mod:`~roots_manager.actions.servers`: which server a typed name means (the known names and
+  the near ones when none), forgetting a server, approving its changed command line.
+- :mod:`~roots_manager.actions.consent`: grant and revoke, with a while-running grant bound to
+  the server's live bridge runs, found one way.
+- :mod:`~roots_manager.actions.confinement`: a server's confinement, network and
+  restart-on-revoke settings.
+
+Wrapping a host's servers is :mod:`roots_manager.core.hosts.operations`, which both front ends
+already share.
+"""

@@ -1,0 +1,71 @@
+"""A server's confinement settings, from either front end: confinement on or off and its extra
+paths, the network, and whether a revoked folder restarts it.
+
+Each may be set ahead of a server's first start (so that its first start is already confined),
+but only when the caller says that is meant (*new*): a name nobody has seen is otherwise
+refused with the known and the near names (:func:`roots_manager.actions.servers.resolve`),
+rather than remembered as a server of its own. What each setting does is
+:mod:`roots_manager.core.confinement.confined`'s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from roots_manager.actions.servers import resolve
+from roots_manager.core.confinement import confined
+from roots_manager.core.servers import Server
+from roots_manager.core.store.file import Store
+
+
+def confine(
+    store: Store,
+    server: str,
+    on: bool | None = None,
+    *,
+    allow_read: Iterable[str] = (),
+    allow_write: Iterable[str] = (),
+    allow_socket: Iterable[str] = (),
+    forget: Iterable[str] = (),
+    new: bool = False,
+) -> Server:
+    """Turn confinement on or off for *server* (None: leave it) and add or *forget* its extra
+    paths; returns the server as it is now. It takes effect when the server next starts."""
+    with store.transaction() as state:
+        name = resolve(state, server, new=new, ahead=True)
+        return confined.set_confinement(
+            state,
+            name,
+            on,
+            allow_read=allow_read,
+            allow_write=allow_write,
+            allow_socket=allow_socket,
+            forget=forget,
+        )
+
+
+def set_network(store: Store, server: str, blocked: bool, *, new: bool = False) -> Server:
+    """Block *server*'s network when it runs confined, or allow it (the default); returns the
+    server as it is now."""
+    with store.transaction() as state:
+        return confined.set_network(state, resolve(state, server, new=new, ahead=True), blocked)
+
+
+def set_restart_on_revoke(
+    store: Store, server: str, on: bool | None, *, new: bool = False
+) -> Server:
+    """Set whether *server* is restarted behind the host's back when a folder it was told is
+    revoked (None: the default, on for confined servers); returns the server as it is now."""
+    with store.transaction() as state:
+        name = resolve(state, server, new=new, ahead=True)
+        return confined.set_restart_on_revoke(state, name, on)
+
+
+def switch_restart_on_revoke(store: Store, server: str, on: bool) -> Server:
+    """Set known *server*'s restart on revoke as a two-state switch shows it: the switch put
+    back on the default (on for a confined server, off for another) keeps the default, so that
+    the server follows it when its confinement changes."""
+    with store.transaction() as state:
+        name = resolve(state, server)
+        default = state.servers[name].confine
+        return confined.set_restart_on_revoke(state, name, None if on == default else on)
