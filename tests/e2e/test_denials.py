@@ -152,3 +152,12 @@ def test_a_walk_of_twenty_thousand_refused_files_makes_few_events(
 
 def counted(found: list[dict[str, Any]]) -> int:
     return sum((1 if e.get("path") else 0) + e.get("folded", 0) for e in found)
+
+
+def test_a_bad_since_is_a_clear_error_with_a_stable_code(layout: Layout) -> None:
+    proc = run_cli("denials", "--since", "ten minutes", "--json", check=False)
+    assert proc.returncode == 1
+    assert json.loads(proc.stdout)["error"]["code"] == "bad-duration"
+    proc = run_cli("denials", "--since", "ten minutes", check=False)
+    assert proc.returncode == 1 and "30s, 10m, 2h or 1d" in proc.stderr
+    assert json.loads(run_cli("denials", "--since", "10m", "--json").stdout)["denials"] == []
