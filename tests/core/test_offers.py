@@ -80,7 +80,10 @@ def test_a_private_file_made_here_is_judged_by_its_real_mode(tmp_path: Path) -> 
     private = tmp_path / "etc-like"
     private.write_text("x", encoding="utf-8")
     private.chmod(0o600)
-    stat = lambda p: os.stat(private)  # noqa: E731: /etc/secret stands for the private file
+
+    def stat(_: str) -> os.stat_result:  # /etc/secret stands for the private file
+        return os.stat(private)
+
     assert secret("/etc/secret", home=HOME, stat=stat) == "a system file others may not read"
     private.chmod(0o644)
     assert secret("/etc/secret", home=HOME, stat=stat) is None

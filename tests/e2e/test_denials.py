@@ -44,9 +44,7 @@ async def text(client: Client, tool: str, **arguments: Any) -> str:
 
 
 def denials(layout: Layout, **match: Any) -> list[dict[str, Any]]:
-    return [
-        e for e in events(layout, ev.DENIAL) if all(e.get(k) == v for k, v in match.items())
-    ]
+    return [e for e in events(layout, ev.DENIAL) if all(e.get(k) == v for k, v in match.items())]
 
 
 def test_a_refused_read_names_the_path_the_call_and_its_id_and_a_grant_makes_it_work(
@@ -139,6 +137,7 @@ def test_a_walk_of_twenty_thousand_refused_files_makes_few_events(
             assert got == "refused 20000 of 20000"
 
     anyio.run(scenario)
+
     # every refusal is counted: told (1 and those folded before it) or folded at the end
     def walked() -> list[dict[str, Any]]:
         return [e for e in denials(layout) if e["folder"].startswith(f"{refused}/")]

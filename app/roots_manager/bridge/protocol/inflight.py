@@ -112,4 +112,3 @@ class InFlight:
             (*self._answered, *self._open.values()),
             tuple((float(a or 0.0), b) for a, b in self._start_ups),
         )
-

@@ -217,14 +217,14 @@ def _refusals_pipe(launch: Launch, server: str) -> int | None:
     """For a supervised server: a pipe whose writing end the supervisor is given
     (``--refusals FD``), its reading end kept in *launch*; the writing end, to pass on. A pipe
     that cannot be made is a warning: the server runs confined as ever, its refusals untold."""
+    if sys.platform != "linux":
+        return None  # supervised on Linux only
     if not launch.supervised:
         return None
     try:
         read, write = os.pipe2(os.O_CLOEXEC | os.O_NONBLOCK)
     except OSError as exc:
-        print(
-            f"roots-bridge: {server}: its refusals go untold: {exc}", file=sys.stderr, flush=True
-        )
+        print(f"roots-bridge: {server}: its refusals go untold: {exc}", file=sys.stderr, flush=True)
         return None
     os.set_blocking(write, True)  # the supervisor makes it non-blocking itself
     from roots_manager.bridge.run.spawn import grow_pipe

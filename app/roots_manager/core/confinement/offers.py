@@ -85,13 +85,14 @@ def offers(
     path = os.path.normpath(path)
     home = os.path.normpath(home)
     folder_refused = operation == "list"
-    folder = path if folder_refused else os.path.dirname(path)
+    folder: str | None = path if folder_refused else os.path.dirname(path)
     why = secret(path, home=home, users_homes=users_homes, stat=stat)
     if why is not None:
         return Offers(None, None, (), why)
     # a file made or removed is its folder's business: a rule on a file cannot allow either
     file = None if folder_refused or operation in ("create", "remove") else path
     grants: list[Offer] = []
+    assert folder is not None
     if broad(folder, home) is None and secret(folder, home=home, users_homes=users_homes,
                                                stat=stat) is None:  # fmt: skip
         grants.append(Offer.FOLDER)

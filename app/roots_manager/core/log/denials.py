@@ -104,8 +104,10 @@ def _names(value: str, path: str) -> bool:
     if not value.startswith(("/", "~")):
         return False
     mine = os.path.normpath(os.path.expanduser(value))
-    return mine == path or path.startswith(mine.rstrip("/") + "/") or (
-        mine.startswith(path.rstrip("/") + "/")
+    return (
+        mine == path
+        or path.startswith(mine.rstrip("/") + "/")
+        or (mine.startswith(path.rstrip("/") + "/"))
     )
 
 

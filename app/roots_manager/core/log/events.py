@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from roots_manager.core.log.denials import DENIAL
+from roots_manager.core.log.denials import DENIAL as DENIAL
 from roots_manager.core.log.denials import summary as denial_summary
 from roots_manager.core.paths import Layout
 from roots_manager.core.statefile import retrying
