@@ -46,3 +46,23 @@ def test_a_refused_read_is_a_denial_event_for_root_and_for_a_user(world: World) 
     assert request["method"] == "tools/call" and request["tool"] == "attack"
     assert request["argument"] == "path"
     assert any(d.get("path") == str(world.sibling / "notes.txt") for d in _denials(world))
+
+
+@pytest.mark.parametrize("world", users(), indirect=True)
+def test_a_blocked_network_is_a_connect_denial_and_still_refused(world: World) -> None:
+    world.setup()
+    world.cli("servers", "network", "srv", "blocked")
+    host = Hostile(world)
+    try:
+        said = dict(p.split("=", 1) for p in host.attack("network", port=9).split())
+    finally:
+        host.close()
+    for way in ("tcp_connect", "tcp_bind", "udp_send", "raw", "packet"):
+        assert said[way] in ("EACCES", "EPERM"), (way, said)
+    assert said["netlink"] == "ok", said
+    found = wait_for(
+        lambda: [d for d in _denials(world) if d.get("operation") == "connect"], "a connect denial"
+    )
+    first = found[0]
+    assert first["path"] == "network: TCP over IPv4", first
+    assert first["during"] == "request" and first["requests"][0]["tool"] == "attack"  # type: ignore[index]
