@@ -160,3 +160,38 @@ def test_a_bad_since_is_a_clear_error_with_a_stable_code(layout: Layout) -> None
     proc = run_cli("denials", "--since", "ten minutes", check=False)
     assert proc.returncode == 1 and "30s, 10m, 2h or 1d" in proc.stderr
     assert json.loads(run_cli("denials", "--since", "10m", "--json").stdout)["denials"] == []
+
+
+def test_follow_prints_the_denials_written_later_and_only_them(layout: Layout) -> None:
+    import subprocess
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "roots_manager.cli", "denials", "--follow", "--server", "fs"],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=os.environ.copy(),
+    )
+    try:
+        w = ev.EventWriter(layout, "later")
+        w.write(ev.event(ev.MESSAGE, "fs", "later", id=1))
+        w.write(ev.event(ev.DENIAL, "other", "later", path="/x/a", operation="read"))
+        w.write(
+            ev.event(
+                ev.DENIAL,
+                "fs",
+                "later",
+                path="/x/b",
+                folder="/x",
+                operation="write",
+                at="2026-01-01T00:00:00.000Z",
+                during="between",
+            )
+        )
+        w.close()
+        assert proc.stdout is not None
+        assert proc.stdout.readline().rstrip("\n") == (
+            "2026-01-01T00:00:00.000Z  fs  write  /x/b  between requests"
+        )
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
