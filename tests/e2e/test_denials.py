@@ -195,3 +195,63 @@ def test_follow_prints_the_denials_written_later_and_only_them(layout: Layout) -
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_an_idle_confined_bridge_sleeps_and_still_tells_the_next_refusal(
+    tmp_path: Path, layout: Layout
+) -> None:
+    import subprocess
+    import time
+
+    from tests.e2e.test_bridge_sleeps import switches
+
+    granted, secret = tmp_path / "granted", tmp_path / "secret.txt"
+    granted.mkdir()
+    secret.write_text("no\n", encoding="utf-8")
+    run_cli("roots", "add", str(granted))
+    run_cli("grant", "--new", "srv", str(granted))
+    argv = bridge_argv("srv", [sys.executable, str(FILE_TOOL)], "--confine")
+    proc = subprocess.Popen(
+        argv,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        env={**os.environ, "HOME": str(tmp_path)},
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+
+    def send(msg: dict[str, Any]) -> None:
+        assert proc.stdin is not None
+        proc.stdin.write(json.dumps(msg).encode() + b"\n")
+        proc.stdin.flush()
+
+    def answer(ident: int) -> dict[str, Any]:
+        assert proc.stdout is not None
+        while True:
+            msg = json.loads(proc.stdout.readline())
+            if msg.get("id") == ident and "method" not in msg:
+                return msg
+
+    try:
+        send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"}}})  # fmt: skip
+        answer(1)
+        send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        deadline = time.monotonic() + 20
+        while True:  # the refusals' pipe is watched by the loop: no timer wakes the bridge
+            before = switches(proc.pid)
+            time.sleep(1.5)
+            woke = switches(proc.pid) - before
+            if woke == 0:
+                break
+            assert time.monotonic() < deadline, f"an idle bridge never slept 1.5 s (woke {woke})"
+        send({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+              "params": {"name": "read_file", "arguments": {"path": str(secret)}}})  # fmt: skip
+        assert answer(7)["result"]["content"][0]["text"] == "EACCES"
+        found = wait_for(lambda: denials(layout, path=str(secret)), "the denial")
+        assert found[0]["requests"] == [
+            {"method": "tools/call", "id": 7, "tool": "read_file", "argument": "path"}
+        ]
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=30)
