@@ -40,6 +40,22 @@ def read_file(path: str) -> str:
 
 
 @server.tool()
+def read_many(folder: str, parts: int, count: int) -> str:
+    """Open ``FOLDER/partP/fI`` for each part and index (a walk over names known in advance:
+    a refused folder cannot be listed); how many were refused."""
+    refused = 0
+    for p in range(parts):
+        for i in range(count):
+            try:
+                os.close(os.open(f"{folder}/part{p}/f{i}", os.O_RDONLY))
+            except PermissionError:
+                refused += 1
+            except OSError:
+                pass
+    return f"refused {refused} of {parts * count}"
+
+
+@server.tool()
 def temp_dir() -> str:
     """Where the server's temporary files go, after writing one there."""
     folder = os.environ.get("TMPDIR", "")

@@ -48,6 +48,7 @@ CODES: dict[str, str] = {
     "bad-path": "the path or file:// URI cannot name a root",
     "bad-name": "a root's or a server's name that cannot be used",
     "bad-value": "a value out of its range or not one of its choices",
+    "bad-duration": "a length of time that cannot be read (write 30s, 10m, 2h or 1d)",
     "not-pending": "no consent request of that server is pending",
     "not-run-yet": "the server has not run yet, so there is nothing to approve",
     "command-changed": "the server's command line is not the one expected",

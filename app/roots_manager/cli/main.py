@@ -236,6 +236,10 @@ def build_parser() -> Parser:
 
     add_log_commands(sub)
 
+    from roots_manager.cli.denials import add_commands as add_denials_commands
+
+    add_denials_commands(sub)
+
     from roots_manager.cli.hosts import add_commands as add_hosts_commands
 
     add_hosts_commands(sub)

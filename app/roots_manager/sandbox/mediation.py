@@ -397,6 +397,16 @@ class Mediator:
                 caller.close()
                 respond(self.listener, note, flags=FLAG_CONTINUE)
             return
+        if name == "socket":
+            # sent here only when the network is blocked and refusals are observed: refused
+            # as the filter refuses it, and told
+            try:
+                if self.observe is not None:
+                    self.observe(caller, name, note.args)
+            finally:
+                caller.close()
+                respond(self.listener, note, error=errno.EACCES)
+            return
         if name == "connect":
             self._connect_later(caller)
             return

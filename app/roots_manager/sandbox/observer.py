@@ -135,6 +135,10 @@ class Observer:
     def observe(self, caller: mediation._Caller, name: str, args: tuple[int, ...]) -> None:
         """Judge one call; tell it if Landlock will refuse it. Never raises: a failure is told
         once on stderr and the calls go on, observed as well as can be."""
+        if name == "socket":  # only a network socket of a server whose network is blocked
+            self.named = _network(args)
+            self._tell(caller, name, self.named, 0, word="connect")
+            return
         try:
             # by the names first (no look-up on the file system: most calls are allowed), and
             # a refusal confirmed on the real path, links followed as the kernel follows them
@@ -254,8 +258,10 @@ class Observer:
         head, tail = os.path.split(raw.rstrip("/") or "/")
         return os.path.join(_theirs(os.path.realpath(head), c.tid), tail)
 
-    def _tell(self, c: mediation._Caller, name: str, path: str, refused: int) -> None:
-        word = operation(refused)
+    def _tell(
+        self, c: mediation._Caller, name: str, path: str, refused: int, word: str = ""
+    ) -> None:
+        word = word or operation(refused)
         now = time.time()
         key = (os.path.dirname(path), word)
         window = self.windows.get(key)
@@ -356,6 +362,20 @@ def _access(mode: int, truncate: bool) -> int:
 def _int(value: int) -> int:
     value &= 0xFFFFFFFF
     return value - (1 << 32) if value & 0x80000000 else value
+
+
+_FAMILIES = {2: "IPv4", 10: "IPv6", 17: "packet", 40: "vsock"}
+_TYPES = {1: "TCP", 2: "UDP", 3: "raw", 5: "SCTP"}
+
+
+def _network(args: tuple[int, ...]) -> str:
+    """What a refused ``socket(family, type, protocol)`` would have reached, in words (the
+    address is not known yet: the socket is refused before any ``connect``)."""
+    family, kind = _int(args[0]), _int(args[1]) & 0xF
+    return (
+        f"network: {_TYPES.get(kind, f'type {kind}')} over "
+        f"{_FAMILIES.get(family, f'family {family}')}"
+    )
 
 
 def _tgid(tid: int) -> int:

@@ -280,7 +280,10 @@ def program(arch: str, *, sockets: bool, network: bool = True, observe: bool = F
     # a Unix stream socket allowed above skips one: to the return that allows it
     others = [_op(_RET, RET_ALLOW)]
     if not network:
-        others += [_op(_JEQ, AF_NETLINK, 0, 1), _op(_RET, RET_ALLOW), _op(_RET, eacces)]
+        # observed, a network socket is refused by the supervisor, which tells it (and
+        # refuses it all the same: with no supervisor left the call fails, ENOSYS)
+        network_socket = RET_NOTIFY if observe else eacces
+        others += [_op(_JEQ, AF_NETLINK, 0, 1), _op(_RET, RET_ALLOW), _op(_RET, network_socket)]
     ops += _block(
         nr("socket"),
         [_arg(0), _op(_JEQ, AF_UNIX, 0, len(unix) + (0 if network else 1)), *unix, *others],

@@ -42,6 +42,7 @@ from roots_manager.bridge.protocol.direction import Lookout, Outlet
 from roots_manager.bridge.protocol.firstcall import FirstCall, Later
 from roots_manager.bridge.protocol.guard import Guard
 from roots_manager.bridge.protocol.handshake import Handshake
+from roots_manager.bridge.protocol.inflight import InFlight
 from roots_manager.bridge.protocol.jsonrpc import (
     CANCELLED,
     LIST_CHANGED,
@@ -75,7 +76,8 @@ class _Side:
 
     def _parse_all(self) -> bool:
         # a server that may be restarted: every message counts for what a restart carries over
-        return self.s.log_all or self.s.carried is not None
+        # confined and observed: every request counts for what a refusal is tied to
+        return self.s.log_all or self.s.carried is not None or self.s.requests is not None
 
     def not_json(self, size: int, reason: str) -> None:
         self.s.log.event(ev.NON_JSON, dir=self.direction, bytes=size, reason=reason)
@@ -130,7 +132,9 @@ class HostSide(_Side):
             parse_all=self._parse_all() or self.s.first_call.watching,
             # a 2026-07-28 request may need the roots capability added; a 2025 one never
             # changes; a restart needs every request's id
-            may_stream=(self.s.observe or settled) and self.s.carried is None,
+            may_stream=(self.s.observe or settled)
+            and self.s.carried is None
+            and self.s.requests is None,
         )
 
     def handle(self, line: bytes) -> bytes | Future[bytes]:
@@ -189,9 +193,12 @@ class Mediator:
         restartable: bool = False,
         roots_asked_at_start: bool = False,
         later: Later | None = None,
+        track_requests: bool = False,
     ) -> None:
         """*roots_asked_at_start*: the server asked for its roots right after the handshake in
-        its last run (its first request then waits for them; *later* times that wait)."""
+        its last run (its first request then waits for them; *later* times that wait).
+        *track_requests*: keep the host's requests in flight (:attr:`requests`), which the
+        refusals of a confined server are tied to."""
         self.log = log
         self.to_server = to_server
         self.to_host = to_host
@@ -202,6 +209,8 @@ class Mediator:
         self.guard = Guard(log, to_server.inject)
         self.carried = Carried() if restartable else None
         """What a restart carries over; None when the server is never restarted."""
+        self.requests = InFlight() if track_requests else None
+        """The host's requests the server has (:meth:`InFlight.snapshot`); None: not kept."""
         self.telling = Telling(
             answers=answers,
             log=log,
@@ -269,6 +278,8 @@ class Mediator:
         """What to relay for a host line; a future for a line held back until it may go."""
         body, ending = split_line(line)
         msg = self._parse_host(body)
+        if self.requests is not None:
+            self._track_host(msg)
         if isinstance(msg, list):
             # batches are 2025-03-26 only: no input_required round can follow them
             changed = False
@@ -308,6 +319,12 @@ class Mediator:
             return self.first_call.hold(msg, sent) or sent
         return sent
 
+    def _track_host(self, msg: object) -> None:
+        assert self.requests is not None
+        for item in msg if isinstance(msg, list) else (msg,):
+            if isinstance(item, dict) and "method" in item and "id" in item:
+                self.requests.host_request(item)
+
     def _sent(self, msg: Json | list[Any], out: bytes) -> bytes | Future[bytes]:
         """*out* goes to the server now, or waits while the server is being replaced."""
         return out if self.carried is None else self.carried.sent(msg, out)
@@ -326,10 +343,14 @@ class Mediator:
         self.telling.forget()
         self.rounds.forget_all()
         self.answers.forget_waiting()
+        if self.requests is not None:
+            self.requests.server_replaced()
 
     def release_host(self) -> int:
         """Send the held host messages to the (new) server, in order; returns how many."""
         assert self.carried is not None
+        if self.requests is not None:
+            self.requests.restarted()
         return self.carried.release(self.to_server.inject)
 
     def _parse_host(self, body: bytes) -> object:
@@ -434,6 +455,10 @@ class Mediator:
         return line if self.observe else self.guard.failed(line, split_line(line)[0])
 
     def _server_batch(self, batch: list[Any], line: bytes, ending: bytes, started: float) -> bytes:
+        if self.requests is not None:
+            for item in batch:
+                if isinstance(item, dict) and is_response(item):
+                    self.requests.server_response(item.get("id"))
         if self.observe:
             for item in batch:
                 if isinstance(item, dict):
@@ -479,6 +504,8 @@ class Mediator:
             return None
         if not is_response(msg):
             return None
+        if self.requests is not None:
+            self.requests.server_response(msg.get("id"))
         if self.carried is not None and self.carried.own_response(msg):
             return b""
         if self.handshake.server_result(msg):

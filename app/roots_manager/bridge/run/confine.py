@@ -81,7 +81,7 @@ def _stored_setting(store_path: str, server: str) -> dict[str, object] | None:
 class Launch:
     """How the server was started: the command line run, and what its confinement depends on."""
 
-    __slots__ = ("argv", "folders", "key", "restartable", "supervised", "warden")
+    __slots__ = ("argv", "folders", "key", "refusals", "restartable", "supervised", "warden")
 
     def __init__(
         self,
@@ -101,6 +101,9 @@ class Launch:
         self.warden: Warden | None = None
         """What ends the server's tree and removes the live marker if the bridge is killed
         (:mod:`.warden`)."""
+        self.refusals: int | None = None
+        """The reading end of the pipe the supervisor tells the server's refusals on
+        (:mod:`.denials`); None: they are not observed."""
         setting = (entry or {}).get("restart_on_revoke")
         self.restartable = (
             folders is not None or setting is True or (key is not None and setting is not False)
@@ -211,6 +214,29 @@ def wrapped(command: Sequence[str], server: str, force: bool, run: str = "") -> 
     return Launch(argv, key, entry, folders)
 
 
+def _refusals_pipe(launch: Launch, server: str) -> int | None:
+    """For a supervised server: a pipe whose writing end the supervisor is given
+    (``--refusals FD``), its reading end kept in *launch*; the writing end, to pass on. A pipe
+    that cannot be made is a warning: the server runs confined as ever, its refusals untold."""
+    if sys.platform != "linux":
+        return None  # supervised on Linux only
+    if not launch.supervised:
+        return None
+    try:
+        read, write = os.pipe2(os.O_CLOEXEC | os.O_NONBLOCK)
+    except OSError as exc:
+        print(f"roots-bridge: {server}: its refusals go untold: {exc}", file=sys.stderr, flush=True)
+        return None
+    os.set_blocking(write, True)  # the supervisor makes it non-blocking itself
+    from roots_manager.bridge.run.spawn import grow_pipe
+
+    grow_pipe(read)  # a burst of refusals while the bridge is busy fits in the pipe
+    at = launch.argv.index("--parent") + 2  # the wrapper reads --refusals after --parent
+    launch.argv[at:at] = ["--refusals", str(write)]
+    launch.refusals = read
+    return write
+
+
 def wrapper() -> list[str]:
     """The exec wrapper's command line, before its rules.
 
@@ -234,7 +260,17 @@ def start(
     once the run is recorded (a restart), empty at the first start (:func:`wrapped`).
     """
     launch = wrapped(command, server, force, run)
-    proc = spawn(launch.argv)
+    told = _refusals_pipe(launch, server)
+    try:
+        proc = spawn(launch.argv, pass_fds=() if told is None else (told,))
+    except BaseException:
+        if launch.refusals is not None:
+            os.close(launch.refusals)
+            launch.refusals = None
+        raise
+    finally:
+        if told is not None:
+            os.close(told)  # the supervisor holds it now: its end closes the pipe
     if sys.platform != "win32":
         # at once: the host may kill the bridge any moment from now (a supervisor ends a
         # confined tree itself, but the run's live marker is the warden's alone)

@@ -28,6 +28,7 @@ from roots_manager.bridge.protocol.jsonrpc import Json, dumps, error_line, root_
 from roots_manager.bridge.protocol.mediator import Mediator
 from roots_manager.bridge.run.confine import Launch, start
 from roots_manager.bridge.run.consent import ConsentWait
+from roots_manager.bridge.run.denials import Denials
 from roots_manager.bridge.run.eventlog import BridgeLog
 from roots_manager.bridge.run.handlers import host_runner, server_runner
 from roots_manager.bridge.run.process import GRACE
@@ -445,7 +446,14 @@ class Bridge:
             roots_asked_at_start=not observe
             and habits.asks_roots_at_start(self.layout, server_name),
             later=_call_later,
+            # a confined server's refusals are tied to them; one that may be restarted may
+            # come back confined
+            track_requests=launch is not None
+            and (launch.refusals is not None or launch.restartable),
         )
+        requests = self.mediator.requests
+        self.denials = Denials(self.log, requests.snapshot if requests is not None else None)
+        """The confined server's refusals, as denial events (:mod:`.denials`)."""
         self.restarts = Restarts(self)
         self.stop_event = asyncio.Event()
         self._reason = ""
@@ -570,6 +578,7 @@ class Bridge:
         self.slot = ServerSlot(proc, launch, self.to_server)
         self.slot.take_writer(self._server_in)
         self.slot.server.watch(asyncio.get_running_loop())
+        self._read_refusals()
         self._pump_server()
 
     # ---- the run --------------------------------------------------------------------
@@ -581,6 +590,7 @@ class Bridge:
         (:class:`~roots_manager.bridge.main.EarlySignals`)."""
         loop = asyncio.get_running_loop()
         self.slot.server.watch(loop)
+        self._read_refusals()
         self._handle_signals(loop)
         for sig in list(early_signals):
             self._signalled(sig, sent=True)
@@ -625,6 +635,12 @@ class Bridge:
         stopped.cancel()
         await self._finish(code, how)
         return code
+
+    def _read_refusals(self) -> None:
+        launch = self.slot.launch
+        if launch is not None and launch.refusals is not None:
+            fd, launch.refusals = launch.refusals, None
+            self.denials.follow(fd, asyncio.get_running_loop())
 
     def cannot_start(self, exc: OSError) -> int:
         """Report a command that cannot be started; returns the exit code (127, or 126 when
@@ -817,6 +833,7 @@ class Bridge:
         if self._registered:
             with contextlib.suppress(StoreError, OSError):
                 await asyncio.to_thread(self._record_end)
+        self.denials.close()  # the counts of what was folded, told as the server ended
         self.log.event(
             ev.RUN_END,
             exit_code=code,

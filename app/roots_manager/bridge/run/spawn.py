@@ -31,11 +31,11 @@ def exit_code(returncode: int | None) -> int:
     return returncode
 
 
-def spawn(command: Sequence[str]) -> subprocess.Popen[bytes]:
+def spawn(command: Sequence[str], pass_fds: Sequence[int] = ()) -> subprocess.Popen[bytes]:
     """Start the server with piped stdin and stdout; raises :class:`OSError` if it cannot start.
 
     This is the first thing the bridge does, before it imports the rest of itself, so that the
-    server's own start-up overlaps the bridge's.
+    server's own start-up overlaps the bridge's. *pass_fds* are kept open in the child (POSIX).
     """
     extra: dict[str, Any] = {}
     args: str | list[str] = list(command)
@@ -52,6 +52,8 @@ def spawn(command: Sequence[str]) -> subprocess.Popen[bytes]:
         extra["creationflags"] = subprocess.CREATE_NEW_PROCESS_GROUP
     else:
         extra["start_new_session"] = True
+        if pass_fds:
+            extra["pass_fds"] = tuple(pass_fds)
     extra.update(_child_environment())
     proc = subprocess.Popen(
         args,

@@ -18,6 +18,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
+from roots_manager.core.log.denials import DENIAL as DENIAL
+from roots_manager.core.log.denials import summary as denial_summary
 from roots_manager.core.paths import Layout
 from roots_manager.core.statefile import retrying
 from roots_manager.core.store.state import now_iso
@@ -45,6 +47,7 @@ SERVER_RESTARTED = "server-restarted"
 """The bridge restarted the server behind the host's back, for a consent change."""
 RESTART_FAILED = "restart-failed"
 NON_JSON = "non-json"
+# DENIAL (imported): a confined server was refused something (:mod:`.denials`)
 ERROR = "error"
 MESSAGE = "message"
 
@@ -67,6 +70,7 @@ KINDS = (
     NON_JSON,
     ERROR,
     MESSAGE,
+    DENIAL,
 )
 
 # directions
@@ -375,6 +379,8 @@ def summary_parts(rec: dict[str, Any]) -> tuple[str, dict[str, Any]]:
             "bytes": rec.get("bytes", "?"),
             "reason": rec.get("reason", "JSON"),
         }
+    if kind == DENIAL:
+        return "{text}", {"text": denial_summary(rec)}
     if kind == MESSAGE:
         if rec.get("method"):
             return "{text}", {"text": rec["method"]}

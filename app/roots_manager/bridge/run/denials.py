@@ -1,0 +1,137 @@
+"""The refusals of a confined server, read from its supervisor and written as denial events.
+
+The supervisor (:mod:`roots_manager.sandbox.observer`) writes one JSON line per refusal on a
+pipe the bridge made for it (:func:`roots_manager.bridge.run.confine.start`). The pipe's reading
+end is watched by the event loop itself (``add_reader``): an idle bridge sleeps in the kernel,
+and a line is read as soon as it is written. Each line becomes a ``denial`` event tied to the
+host's requests the server had at the refusal's time
+(:class:`~roots_manager.bridge.protocol.inflight.InFlight`, read as a snapshot).
+
+The observer folds floods (one line per folder and operation per second), so the events are
+bounded however many calls are refused; what is buffered here is one unfinished line at most
+(:data:`LINE_MAX`). Whatever goes wrong here is a warning in the log, once: the server runs on,
+confined as ever, its refusals untold.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+from collections.abc import Callable
+
+from roots_manager.bridge.protocol.inflight import Snapshot
+from roots_manager.core.log import denials
+from roots_manager.core.log import events as ev
+
+TYPE_CHECKING = False  # not typing's: see roots_manager.bridge.main
+if TYPE_CHECKING:
+    from roots_manager.bridge.run.eventlog import BridgeLog
+
+LINE_MAX = 64 * 1024
+"""The longest line kept while waiting for its end (a path is at most 4 KiB)."""
+READ_SIZE = 256 * 1024
+
+
+class Denials:
+    """Reads one server's refusals (a restart gives each new server its own pipe)."""
+
+    def __init__(self, log: BridgeLog, snapshot: Callable[[], Snapshot] | None) -> None:
+        self.log = log
+        self.snapshot = snapshot
+        """The host's requests now (None: not kept, every refusal is "between requests")."""
+        self.told = 0
+        self._fds: dict[int, bytearray] = {}
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._warned = False
+
+    def follow(self, fd: int | None, loop: asyncio.AbstractEventLoop) -> None:
+        """Read the refusals told on *fd* (None: this server's are not observed) until its end."""
+        if fd is None:
+            return
+        self._loop = loop
+        try:
+            loop.add_reader(fd, self._readable, fd)
+        except (OSError, ValueError, NotImplementedError) as exc:
+            self._warn(f"its refusals cannot be read: {exc}")
+            os.close(fd)
+            return
+        self._fds[fd] = bytearray()
+
+    def _readable(self, fd: int) -> None:
+        try:
+            data = os.read(fd, READ_SIZE)
+        except BlockingIOError:
+            return
+        except OSError as exc:
+            self._warn(f"its refusals cannot be read: {exc}")
+            self._end(fd)
+            return
+        if not data:
+            self._end(fd)
+            return
+        try:
+            self._lines(fd, data)
+        except Exception as exc:  # a warning, never a failed server
+            self._warn(f"a refusal could not be recorded: {exc!r}")
+
+    def _lines(self, fd: int, data: bytes) -> None:
+        pending = self._fds[fd]
+        pending += data
+        end = pending.rfind(b"\n")
+        if end < 0:
+            if len(pending) > LINE_MAX:
+                pending.clear()
+            return
+        lines = bytes(pending[:end])
+        del pending[: end + 1]
+        snap = self.snapshot() if self.snapshot is not None else Snapshot((), ())
+        for line in lines.split(b"\n"):
+            self.record(line, snap)
+
+    def record(self, line: bytes, snap: Snapshot) -> None:
+        """Write the denial event for one line of the observer."""
+        try:
+            refusal = json.loads(line)
+        except ValueError:
+            return
+        if not isinstance(refusal, dict) or not isinstance(refusal.get("time"), int | float):
+            return
+        attribution = denials.attribute(float(refusal["time"]), snap.requests, snap.start_ups)
+        found = denials.fields(refusal, attribution)
+        if found is not None:
+            self.told += 1
+            self.log.event(ev.DENIAL, **found)
+
+    def _end(self, fd: int) -> None:
+        if self._loop is not None:
+            with contextlib.suppress(OSError, ValueError, RuntimeError):
+                self._loop.remove_reader(fd)
+        self._fds.pop(fd, None)
+        with contextlib.suppress(OSError):
+            os.close(fd)
+
+    def close(self) -> None:
+        """Record what is left in the pipes (the folded counts a supervisor tells at its
+        server's end), and stop reading."""
+        for fd in list(self._fds):
+            while fd in self._fds:
+                self._readable(fd)
+                if fd in self._fds and not _more(fd):
+                    self._end(fd)
+
+    def _warn(self, message: str) -> None:
+        if self._warned:
+            return
+        self._warned = True
+        self.log.event(ev.ERROR, message=f"{message}; the server runs confined, untold")
+
+
+def _more(fd: int) -> bool:
+    import select
+
+    try:
+        return bool(select.select([fd], [], [], 0)[0])
+    except (OSError, ValueError):
+        return False

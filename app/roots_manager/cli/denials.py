@@ -1,0 +1,148 @@
+"""``roots-manager denials``: what confined servers were refused, and during which request."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import signal
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from roots_manager.cli.errors import JSON_VERSION, Failure
+from roots_manager.cli.text import json_text, print_json, shown
+from roots_manager.core.names import visible
+
+if TYPE_CHECKING:
+    from roots_manager.core.store.file import Store
+
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*$")
+_UNITS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def parse_since(text: str) -> float:
+    """Seconds in a length of time written ``30s``, ``10m``, ``2h``, ``1d`` (or plain seconds);
+    raises :class:`Failure` (``bad-duration``) otherwise."""
+    m = _DURATION.match(text)
+    if m is None:
+        raise Failure(
+            "bad-duration",
+            f"--since {text!r} is not a length of time: write it as 30s, 10m, 2h or 1d",
+        )
+    return float(m.group(1)) * _UNITS[m.group(2)]
+
+
+def line(rec: dict[str, Any]) -> str:
+    """A denial in one line: time, server, operation, path, and what was running."""
+    from roots_manager.core.log import denials
+
+    path = rec.get("path")
+    if not path:
+        path = f"{rec.get('folder', '?')}/ ({rec.get('folded', 0)} more refused)"
+    elif rec.get("folded"):
+        path = f"{path} (+{rec['folded']} more in its folder)"
+    who = f" [{rec['process']} {rec.get('pid', '?')}]" if rec.get("process") else ""
+    return (
+        f"{rec.get('at') or rec.get('ts', '')}  {visible(str(rec.get('server', '')))}  "
+        f"{rec.get('operation', '?')}  {path}  {denials.while_text(rec)}{who}"
+    )
+
+
+class _Reader:
+    """The denial events of every log file, read on from where the last read stopped."""
+
+    def __init__(self, store: Store, server: str | None, since: float | None) -> None:
+        self.store = store
+        self.server = server
+        self.since = since
+        self.offsets: dict[str, int] = {}
+
+    def read(self) -> list[dict[str, Any]]:
+        from roots_manager.core.log import events as ev
+        from roots_manager.core.log.event_time import parse_ts
+
+        out = []
+        for path in ev.log_files(self.store.layout):
+            for rec in self._denials(path):
+                server = str(rec.get("server", ""))
+                if self.server not in (None, server) and visible(server) != self.server:
+                    continue
+                if self.since is not None and parse_ts(str(rec.get("ts", ""))) < self.since:
+                    continue
+                out.append(rec)
+        return out
+
+    def _denials(self, path: Path) -> list[dict[str, Any]]:
+        import json
+
+        offset = self.offsets.get(str(path), 0)
+        try:
+            with open(path, "rb") as f:
+                f.seek(offset)
+                data = f.read()
+        except OSError:
+            return []
+        end = data.rfind(b"\n") + 1
+        self.offsets[str(path)] = offset + end
+        found = []
+        for raw in data[:end].splitlines():
+            if b'"denial"' not in raw:  # most lines are not: no JSON parse for them
+                continue
+            try:
+                rec = json.loads(raw)
+            except ValueError:
+                continue
+            if isinstance(rec, dict) and rec.get("kind") == "denial":
+                found.append(rec)
+        return found
+
+
+def cmd_denials(store: Store, args: argparse.Namespace) -> int:
+    since = None if args.since is None else time.time() - parse_since(args.since)
+    reader = _Reader(store, args.server, since)
+    if not args.follow:
+        found = reader.read()
+        if args.json:
+            print_json({"version": JSON_VERSION, "denials": found})
+        else:
+            for rec in found:
+                print(shown(line(rec)))
+        return 0
+
+    def drain() -> None:
+        for rec in reader.read():
+            print(json_text(rec, indent=None) if args.json else shown(line(rec)), flush=True)
+
+    # see cmd_log: a SIGINT ignored by whoever started this must still end --follow
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        drain()
+        from roots_manager.core.dirwatch import DirWatch
+
+        with DirWatch([str(store.layout.logs)]) as watch:
+            drain()
+            while watch.wait(0.5, debounce=0.05, settle=0.02) is not None:
+                drain()
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def add_commands(sub: Any) -> None:
+    """Add ``denials`` to the subcommands *sub*."""
+    d = sub.add_parser(
+        "denials",
+        help="what confined servers were refused (path, operation, process) and during which "
+        "request of the host",
+    )
+    d.add_argument("--server", help="only this server's denials")
+    d.add_argument(
+        "--since", metavar="TIME", help="only the last TIME (30s, 10m, 2h, 1d; default: all kept)"
+    )
+    d.add_argument("--follow", "-f", action="store_true", help="keep printing new denials")
+    d.add_argument(
+        "--json",
+        action="store_true",
+        help="one JSON document (docs/cli-json.md); with --follow, one event per line",
+    )
+    d.set_defaults(func=cmd_denials)

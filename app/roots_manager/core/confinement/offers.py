@@ -1,0 +1,150 @@
+"""What may be granted in one click from a denial, and what never is.
+
+A confined server refused ``~/notes/todo.md`` may be offered **Allow folder** (``~/notes``,
+read and write), **Allow read-only** (the folder, read only) and **Allow this file** (only when
+a file was refused, read only or read and write as it asked). A refusal of a system secret is
+shown and offered nothing: a non-world-readable file of the system (``/etc/shadow``), another
+user's home, the credentials in a home (``~/.ssh``, ``~/.gnupg``, keyrings, ``~/.password-store``,
+``~/.aws`` and other cloud tools), the home folder itself and ``/``. Granting such a path is
+still possible, by hand, on purpose; it is only never one click away.
+
+Pure: the file system is looked at through :func:`os.stat` alone, and only for a system file's
+mode (*stat* may be given by a test).
+"""
+
+from __future__ import annotations
+
+import os
+import stat as st
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+
+class Offer(Enum):
+    """A one-click grant."""
+
+    FOLDER = "allow-folder"
+    READ_ONLY = "allow-read-only"
+    FILE = "allow-file"
+
+
+@dataclass(frozen=True, slots=True)
+class Offers:
+    """What a denial may be granted with (:attr:`offers` empty: none, for :attr:`refused`)."""
+
+    folder: str | None
+    """The folder Allow folder and Allow read-only grant."""
+    file: str | None
+    """The file Allow this file grants (None: the refusal was not of one file)."""
+    offers: tuple[Offer, ...]
+    refused: str | None = None
+    """Why nothing is offered, in words (a secret, the home folder, ...)."""
+
+
+SECRETS_IN_HOME = (
+    ".ssh",
+    ".gnupg",
+    ".password-store",
+    ".local/share/keyrings",
+    ".aws",
+    ".azure",
+    ".config/gcloud",
+    ".kube",
+    ".docker",
+    ".netrc",
+    ".pgpass",
+    ".git-credentials",
+    ".config/gh",
+    ".mozilla",
+    ".config/google-chrome",
+    ".config/chromium",
+    ".pki",
+    ".gnome2/keyrings",
+    ".local/share/kwalletd",
+)
+"""Paths of a home that hold credentials: never offered, nor a folder holding one."""
+
+_WRITES = ("write", "create", "remove")
+
+
+def offers(
+    denial: dict[str, Any],
+    *,
+    home: str,
+    users_homes: tuple[str, ...] = ("/home", "/root"),
+    stat: Callable[[str], os.stat_result] = os.stat,
+) -> Offers:
+    """The one-click grants a denial (an event of :mod:`roots_manager.core.log.denials`) may
+    be offered, for the user whose home is *home*."""
+    path = denial.get("path")
+    operation = denial.get("operation")
+    if not isinstance(path, str) or not path.startswith("/") or operation == "connect":
+        return Offers(None, None, (), "not a path")
+    path = os.path.normpath(path)
+    home = os.path.normpath(home)
+    folder_refused = operation == "list"
+    folder: str | None = path if folder_refused else os.path.dirname(path)
+    why = secret(path, home=home, users_homes=users_homes, stat=stat)
+    if why is not None:
+        return Offers(None, None, (), why)
+    # a file made or removed is its folder's business: a rule on a file cannot allow either
+    file = None if folder_refused or operation in ("create", "remove") else path
+    grants: list[Offer] = []
+    assert folder is not None
+    if broad(folder, home) is None and secret(folder, home=home, users_homes=users_homes,
+                                               stat=stat) is None:  # fmt: skip
+        grants.append(Offer.FOLDER)
+        if operation not in _WRITES:
+            grants.append(Offer.READ_ONLY)
+    else:
+        folder = None
+    if file is not None:
+        grants.append(Offer.FILE)
+    if not grants:
+        return Offers(None, None, (), broad(path, home) or "too broad")
+    return Offers(folder, file, tuple(grants))
+
+
+def broad(folder: str, home: str) -> str | None:
+    """Why *folder* is too broad for one click (``/``, the home folder or a folder above it)."""
+    if folder == "/":
+        return "the whole file system"
+    if folder == home or home.startswith(folder.rstrip("/") + "/"):
+        return "the home folder, or a folder holding it"
+    return None
+
+
+def secret(
+    path: str,
+    *,
+    home: str,
+    users_homes: tuple[str, ...] = ("/home", "/root"),
+    stat: Callable[[str], os.stat_result] = os.stat,
+) -> str | None:
+    """Why *path* is a secret never offered in one click; None when it is not one."""
+    path = os.path.normpath(path)
+    home = os.path.normpath(home)
+    if path == home or path.startswith(home + "/"):
+        inside = path[len(home) + 1 :]
+        for name in SECRETS_IN_HOME:
+            if inside == name or inside.startswith(name + "/") or name.startswith(inside + "/"):
+                return f"credentials (~/{name})"
+        return None
+    for top in users_homes:
+        if path == top:
+            return None if top != "/root" else "another user's home"
+        if path.startswith(top.rstrip("/") + "/"):
+            return "another user's home"
+    if path == "/etc" or path.startswith(("/etc/", "/var/", "/root", "/boot/", "/proc/", "/sys/")):
+        # a system file only root may read (/etc/shadow, /etc/sudoers, a host key)
+        try:
+            mode = stat(path).st_mode
+        except OSError:
+            return "a system file that cannot be looked at"
+        if not mode & st.S_IROTH:
+            return "a system file others may not read"
+        if path.startswith(("/proc/", "/sys/")):
+            return "the kernel's view of processes"
+    return None

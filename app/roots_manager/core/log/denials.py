@@ -1,0 +1,189 @@
+"""Denials: what a confined server was refused, tied to the MCP request that was running.
+
+The supervisor's observer (:mod:`roots_manager.sandbox.observer`) tells each refusal Landlock
+makes as a JSON line; the bridge turns each line into a ``denial`` event of the server's log with
+what the host had asked at that moment (:class:`Attribution`). This module is the event's shape,
+made and read in one place: the bridge writes it, the CLI and the app read it.
+
+An event holds ``path`` (what was refused; ``folder`` and ``folded`` alone for a count of
+refusals folded at the server's end), ``operation`` (read, write, list, execute, create, remove,
+connect), ``pid``, ``process``, ``at`` (when the call was made, ISO 8601 UTC), ``call``,
+``folded`` (refusals of the same folder and operation in the second before, not told one by
+one) and ``during``: ``start-up``, ``request`` (``requests`` then names each one: ``method``,
+``tool`` for ``tools/call``, ``id``, ``argument`` when one named the path) or ``between``.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+DENIAL = "denial"
+"""The kind of a denial event (:mod:`roots_manager.core.log.events`)."""
+
+OPERATIONS = ("read", "write", "list", "execute", "create", "remove", "connect")
+START_UP = "start-up"
+REQUEST = "request"
+BETWEEN = "between"
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """A request of the host's, and the span in which the server had it (seconds since the
+    epoch; *ended* None: not answered yet)."""
+
+    id: object
+    method: str
+    tool: str | None
+    arguments: Any
+    started: float
+    ended: float | None = None
+
+    def holds(self, when: float) -> bool:
+        return self.started <= when and (self.ended is None or when <= self.ended)
+
+
+@dataclass(frozen=True, slots=True)
+class Attribution:
+    """What the server was doing for the host when it was refused."""
+
+    during: str
+    requests: tuple[Request, ...] = ()
+
+
+def attribute(
+    when: float, requests: tuple[Request, ...], start_ups: tuple[tuple[float, float | None], ...]
+) -> Attribution:
+    """The attribution of a refusal at *when*, from the host's *requests* (open and recently
+    answered) and the server's start-ups (from, until; until None: still starting)."""
+    for begun, until in start_ups:
+        if begun <= when and (until is None or when < until):
+            return Attribution(START_UP)  # its handshake in flight, nothing else yet
+    held = tuple(r for r in requests if r.holds(when))
+    if held:
+        return Attribution(REQUEST, held)
+    return Attribution(BETWEEN)
+
+
+def named_by(arguments: Any, path: str, limit: int = 64) -> str | None:
+    """The name of the argument (``path``, ``paths[1]``, ``source``) whose value names *path*,
+    the folder it is in, or a path inside it; None when none does. At most *limit* values are
+    looked at (a large argument is not searched whole)."""
+    found: list[str] = []
+    seen = 0
+
+    def visit(value: Any, name: str) -> None:
+        nonlocal seen
+        if found or seen >= limit:
+            return
+        seen += 1
+        if isinstance(value, str):
+            if _names(value, path):
+                found.append(name)
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                visit(v, f"{name}.{k}" if name else str(k))
+        elif isinstance(value, list):
+            for i, v in enumerate(value):
+                visit(v, f"{name}[{i}]")
+
+    visit(arguments, "")
+    return found[0] if found else None
+
+
+def _names(value: str, path: str) -> bool:
+    if value.startswith("file://"):
+        from roots_manager.core.uri import UriError, uri_to_path
+
+        try:
+            value = uri_to_path(value)
+        except UriError:
+            return False
+    if not value.startswith(("/", "~")):
+        return False
+    mine = os.path.normpath(os.path.expanduser(value))
+    return (
+        mine == path
+        or path.startswith(mine.rstrip("/") + "/")
+        or (mine.startswith(path.rstrip("/") + "/"))
+    )
+
+
+def iso(when: float) -> str:
+    """*when* (seconds since the epoch) as the log writes times (ISO 8601 UTC, milliseconds)."""
+    stamp = datetime.fromtimestamp(when, UTC).isoformat(timespec="milliseconds")
+    return stamp.replace("+00:00", "Z")
+
+
+def fields(refusal: dict[str, Any], attribution: Attribution) -> dict[str, Any] | None:
+    """The fields of the denial event for one line of the observer (None: not a refusal)."""
+    word = refusal.get("operation")
+    when = refusal.get("time")
+    if word not in OPERATIONS or not isinstance(when, int | float):
+        return None
+    path = refusal.get("path")
+    folded = refusal.get("repeated")
+    out: dict[str, Any] = {
+        "path": path if isinstance(path, str) else None,
+        "folder": refusal.get("folder")
+        if isinstance(refusal.get("folder"), str)
+        else (os.path.dirname(path) if isinstance(path, str) else None),
+        "operation": word,
+        "pid": refusal.get("pid") if isinstance(refusal.get("pid"), int) else None,
+        "process": refusal.get("comm") if isinstance(refusal.get("comm"), str) else None,
+        "call": refusal.get("call") if isinstance(refusal.get("call"), str) else None,
+        "named": refusal.get("named") if isinstance(refusal.get("named"), str) else None,
+        "at": iso(float(when)),
+        "folded": folded if isinstance(folded, int) and folded > 0 else None,
+        "lost": refusal.get("lost") if isinstance(refusal.get("lost"), int) else None,
+        "during": attribution.during,
+    }
+    if attribution.requests:
+        out["requests"] = [_request(r, path) for r in attribution.requests]
+    return out
+
+
+def _request(request: Request, path: object) -> dict[str, Any]:
+    shown: dict[str, Any] = {"method": request.method, "id": request.id}
+    if request.tool is not None:
+        shown["tool"] = request.tool
+    if isinstance(path, str):
+        argument = named_by(request.arguments, path)
+        if argument is not None:
+            shown["argument"] = argument
+    return shown
+
+
+def while_text(rec: dict[str, Any]) -> str:
+    """What the server was doing, in words: ``while tools/call read_file (id 3)``, ``at
+    start-up``, ``between requests``."""
+    during = rec.get("during")
+    requests = rec.get("requests")
+    named = []
+    if isinstance(requests, list):
+        for r in requests:
+            if not isinstance(r, dict):
+                continue
+            what = str(r.get("method", "?"))
+            if r.get("tool"):
+                what += f" {r['tool']}"
+            what += f" (id {r.get('id')}"
+            what += f", {r['argument']})" if r.get("argument") else ")"
+            named.append(what)
+    if during == START_UP:
+        return "at start-up"
+    if named:
+        return "while " + " and ".join(named)
+    return "between requests"
+
+
+def summary(rec: dict[str, Any]) -> str:
+    """One line of a denial: operation, path (or the folded count), and what was running."""
+    what = rec.get("path")
+    if not what:
+        what = f"{rec.get('folder', '?')}/… ({rec.get('folded', 0)} more refusals)"
+    elif rec.get("folded"):
+        what = f"{what} (and {rec['folded']} more in {rec.get('folder', '?')})"
+    return f"{rec.get('operation', '?')} {what} refused {while_text(rec)}"

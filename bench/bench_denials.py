@@ -1,0 +1,171 @@
+"""What seeing refusals costs: from a refusal to its denial event, and a server's start-up.
+
+1. Latency: a real bridge (``--confine``) in front of a small server that, for each line the
+   bench writes, notes the time and opens a refused file (each in a folder of its own, so that
+   no refusal is folded into another); the bench follows the bridge's event log and times each
+   denial event's arrival against the server's note. Goal: p50 <= 50 ms.
+2. Start-up: the reference filesystem server started confined, as the bridge starts it, from
+   launch to its ``initialize`` answer, with the observer (``--refusals FD``, the pipe read and
+   thrown away) and without, in turns (A B A B) in the same run. Goal: ratio <= 1.15 (medians).
+
+Run: python bench/bench_denials.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+FILESYSTEM = REPO / "tests/peers/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js"
+LATENCY_GOAL_MS = 50.0
+START_GOAL = 1.15
+REFUSER = """
+import sys, time
+top = sys.argv[1]
+for line in sys.stdin:
+    n = line.strip()
+    t = time.time()
+    try:
+        open(f"{top}/d{n}/f").close()
+    except OSError:
+        pass
+    print(repr(t), flush=True)
+"""
+INITIALIZE = (
+    b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":'
+    b'"2025-06-18","capabilities":{},"clientInfo":{"name":"b","version":"1"}}}\n'
+)
+
+
+def _denials(logs: Path, offsets: dict[str, int]) -> list[dict[str, object]]:
+    out = []
+    for path in sorted(logs.glob("*.jsonl")):
+        with open(path, "rb") as f:
+            f.seek(offsets.get(str(path), 0))
+            data = f.read()
+        end = data.rfind(b"\n") + 1
+        offsets[str(path)] = offsets.get(str(path), 0) + end
+        for raw in data[:end].splitlines():
+            if b'"denial"' in raw:
+                out.append(json.loads(raw))
+    return out
+
+
+def latency(home: Path, count: int) -> None:
+    refused = home / "refused"
+    for n in range(count):
+        (refused / f"d{n}").mkdir(parents=True)
+        (refused / f"d{n}" / "f").write_bytes(b"")
+    command = [sys.executable, "-S", "-c", REFUSER, str(refused)]
+    argv = [sys.executable, "-m", "roots_manager.bridge", "--server", "bench", "--confine", "--",
+            *command]  # fmt: skip
+    proc = subprocess.Popen(
+        argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    logs = home / "logs"
+    offsets: dict[str, int] = {}
+    took: list[float] = []
+    try:
+        for n in range(count):
+            proc.stdin.write(f"{n}\n".encode())
+            proc.stdin.flush()
+            said = float(proc.stdout.readline())
+            want = f"/d{n}/f"
+            deadline = time.time() + 10
+            while time.time() < deadline:
+                if any(str(d.get("path", "")).endswith(want) for d in _denials(logs, offsets)):
+                    took.append(time.time() - said)
+                    break
+                time.sleep(0.0005)
+            else:
+                raise AssertionError(f"no denial event for {want}")
+            time.sleep(0.01)
+    finally:
+        proc.stdin.close()
+        proc.wait(30)
+    ms = sorted(t * 1000 for t in took)
+    p50, p95 = statistics.median(ms), ms[int(len(ms) * 0.95) - 1]
+    verdict = "within" if p50 <= LATENCY_GOAL_MS else "OVER"
+    print(
+        f"refusal to denial event, {len(ms)} refusals: p50 {p50:.2f} ms, p95 {p95:.2f} ms, "
+        f"max {ms[-1]:.2f} ms ({verdict} the {LATENCY_GOAL_MS:.0f} ms p50 goal)"
+    )
+
+
+def start_once(observed: bool) -> float:
+    from roots_manager.bridge.run.confine import wrapped
+
+    with contextlib.redirect_stderr(io.StringIO()):
+        argv = wrapped(["node", str(FILESYSTEM), str(REPO)], "bench", True).argv
+    passed: tuple[int, ...] = ()
+    if observed:
+        read, write = os.pipe()
+        at = argv.index("--parent") + 2
+        argv[at:at] = ["--refusals", str(write)]
+        passed = (write,)
+        threading.Thread(target=lambda: [None for _ in iter(lambda: os.read(read, 65536), b"")],
+                         daemon=True).start()  # fmt: skip
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        argv,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        pass_fds=passed,
+    )
+    if observed:
+        os.close(passed[0])
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(INITIALIZE)
+    proc.stdin.flush()
+    line = proc.stdout.readline()
+    took = time.perf_counter() - start
+    proc.kill()
+    proc.wait()
+    assert line, "the filesystem server said nothing"
+    return took
+
+
+def start_up(runs: int) -> None:
+    without: list[float] = []
+    with_: list[float] = []
+    start_once(False)  # warm the caches of both
+    for _ in range(runs):
+        without.append(start_once(False))
+        with_.append(start_once(True))
+    a, b = statistics.median(without) * 1000, statistics.median(with_) * 1000
+    ratio = b / a
+    verdict = "within" if ratio <= START_GOAL else "OVER"
+    print(
+        f"filesystem server start-up, {runs} runs each: confined without the observer p50 "
+        f"{a:.0f} ms (min {min(without) * 1000:.0f}), with it p50 {b:.0f} ms "
+        f"(min {min(with_) * 1000:.0f}): ratio {ratio:.2f}x medians, "
+        f"{min(with_) / min(without):.2f}x minimums ({verdict} the {START_GOAL}x goal)"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true", help="fewer refusals and starts")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as home:
+        os.environ["ROOTS_MANAGER_HOME"] = home
+        latency(Path(home), 50 if args.quick else 200)
+        if FILESYSTEM.exists():
+            start_up(5 if args.quick else 15)
+
+
+if __name__ == "__main__":
+    main()

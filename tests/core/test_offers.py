@@ -1,0 +1,94 @@
+"""One-click grants from a denial: offered for a user's files, never for a secret."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from roots_manager.core.confinement.offers import Offer, offers, secret
+
+HOME = "/home/me"
+ALL = (Offer.FOLDER, Offer.READ_ONLY, Offer.FILE)
+
+
+def denial(path: str, operation: str = "read") -> dict[str, object]:
+    return {"kind": "denial", "path": path, "operation": operation}
+
+
+def test_a_refused_file_in_a_project_may_be_allowed_three_ways() -> None:
+    got = offers(denial("/home/me/notes/todo.md"), home=HOME)
+    assert got.offers == ALL
+    assert (got.folder, got.file) == ("/home/me/notes", "/home/me/notes/todo.md")
+
+
+def test_a_write_is_not_offered_read_only_and_a_new_file_only_its_folder() -> None:
+    assert offers(denial("/home/me/notes/todo.md", "write"), home=HOME).offers == (
+        Offer.FOLDER,
+        Offer.FILE,
+    )
+    made = offers(denial("/home/me/notes/new.md", "create"), home=HOME)
+    assert made.offers == (Offer.FOLDER,) and made.file is None
+
+
+def test_a_refused_listing_offers_that_folder() -> None:
+    got = offers(denial("/srv/data", "list"), home=HOME)
+    assert got.folder == "/srv/data" and Offer.FILE not in got.offers
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/home/me/.ssh/id_ed25519",
+        "/home/me/.ssh",
+        "/home/me/.gnupg/private-keys-v1.d/x.key",
+        "/home/me/.local/share/keyrings/login.keyring",
+        "/home/me/.password-store/bank.gpg",
+        "/home/me/.aws/credentials",
+        "/home/me/.config/gcloud/credentials.db",
+        "/home/me/.kube/config",
+        "/home/other/notes.txt",
+        "/root/.bashrc",
+    ],
+)
+def test_secrets_and_other_users_files_are_never_offered(path: str) -> None:
+    got = offers(denial(path), home=HOME)
+    assert got.offers == () and got.refused, got
+
+
+def test_a_file_beside_the_home_folders_secrets_offers_no_folder_that_holds_them() -> None:
+    # ~/.bashrc: its folder is the home, which holds ~/.ssh: only the file itself
+    got = offers(denial("/home/me/.bashrc"), home=HOME)
+    assert got.offers == (Offer.FILE,) and got.folder is None
+    # the home folder itself, listed: nothing
+    assert offers(denial("/home/me", "list"), home=HOME).offers == ()
+    assert offers(denial("/", "list"), home=HOME).offers == ()
+
+
+def test_system_files_only_root_may_read_are_never_offered() -> None:
+    if not os.path.exists("/etc/shadow"):
+        pytest.skip("no /etc/shadow here")
+    assert not os.stat("/etc/shadow").st_mode & 0o004  # the premise, on this machine
+    got = offers(denial("/etc/shadow"), home=HOME)
+    assert got.offers == () and "others may not read" in str(got.refused)
+    # a world-readable one is a file like another
+    assert offers(denial("/etc/hostname"), home=HOME).offers == ALL
+
+
+def test_a_private_file_made_here_is_judged_by_its_real_mode(tmp_path: Path) -> None:
+    private = tmp_path / "etc-like"
+    private.write_text("x", encoding="utf-8")
+    private.chmod(0o600)
+
+    def stat(_: str) -> os.stat_result:  # /etc/secret stands for the private file
+        return os.stat(private)
+
+    assert secret("/etc/secret", home=HOME, stat=stat) == "a system file others may not read"
+    private.chmod(0o644)
+    assert secret("/etc/secret", home=HOME, stat=stat) is None
+
+
+def test_what_is_not_a_path_is_offered_nothing() -> None:
+    assert offers({"operation": "connect", "path": "tcp 127.0.0.1:80"}, home=HOME).offers == ()
+    assert offers({"operation": "read", "folder": "/x", "folded": 3}, home=HOME).offers == ()

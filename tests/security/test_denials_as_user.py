@@ -1,0 +1,68 @@
+"""A confined server's refusals are denial events as root and as an ordinary user alike.
+
+The observer needs no privilege: the same bridge, run by a user who holds no capability, tells
+the refusal of the server's own key file, tied to the ``tools/call`` that named it.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import only_on_linux
+from tests.polling import wait_for
+from tests.security.confined import Hostile, World, users
+
+pytestmark = only_on_linux("confinement (Landlock) and its observer are Linux only")
+
+
+def _denials(world: World) -> list[dict[str, object]]:
+    found = []
+    for path in sorted((world.rm_home / "logs").glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            rec = json.loads(line)
+            if rec.get("kind") == "denial":
+                found.append(rec)
+    return found
+
+
+@pytest.mark.parametrize("world", users(), indirect=True)
+def test_a_refused_read_is_a_denial_event_for_root_and_for_a_user(world: World) -> None:
+    world.setup()
+    host = Hostile(world)
+    try:
+        assert host.attack("read", path=str(world.key)) == "EACCES"
+        assert host.attack("read", path=str(world.sibling / "notes.txt")) == "EACCES"
+    finally:
+        host.close()
+    key = str(world.key)
+    found = wait_for(
+        lambda: [d for d in _denials(world) if d.get("path") == key], "the key's denial"
+    )
+    denial = found[0]
+    assert denial["operation"] == "read" and denial["during"] == "request"
+    [request] = denial["requests"]  # type: ignore[misc]
+    assert request["method"] == "tools/call" and request["tool"] == "attack"
+    assert request["argument"] == "path"
+    assert any(d.get("path") == str(world.sibling / "notes.txt") for d in _denials(world))
+
+
+@pytest.mark.parametrize("world", users(), indirect=True)
+def test_a_blocked_network_is_a_connect_denial_and_still_refused(world: World) -> None:
+    world.setup()
+    world.cli("servers", "network", "srv", "blocked")
+    host = Hostile(world)
+    try:
+        said = dict(p.split("=", 1) for p in host.attack("network", port=9).split())
+    finally:
+        host.close()
+    for way in ("tcp_connect", "tcp_bind", "udp_send", "raw", "packet"):
+        assert said[way] in ("EACCES", "EPERM"), (way, said)
+    assert said["netlink"] == "ok", said
+    found = wait_for(
+        lambda: [d for d in _denials(world) if d.get("operation") == "connect"], "a connect denial"
+    )
+    first = found[0]
+    assert first["path"] == "network: TCP over IPv4", first
+    assert first["during"] == "request" and first["requests"][0]["tool"] == "attack"  # type: ignore[index]
