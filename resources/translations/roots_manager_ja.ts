@@ -1544,13 +1544,13 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+211"/>
-        <location line="+142"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+212"/>
+        <location line="+140"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-128"/>
+        <location line="-126"/>
         <source>Sections</source>
         <translation>セクション</translation>
     </message>
@@ -1632,7 +1632,7 @@
         </translation>
     </message>
     <message>
-        <location line="+165"/>
+        <location line="+163"/>
         <source>{server} was not connected from this app</source>
         <translation>{server} はこのアプリから接続したサーバーではありません</translation>
     </message>
@@ -1662,7 +1662,7 @@
         <translation>サーバーは初めて起動したときに「サーバーと同意」タブに表示され、あなたが許可したルートだけを見ます。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="-340"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="-338"/>
         <source>&amp;Review pending requests…</source>
         <translation>保留中のリクエストを確認(&amp;R)…</translation>
     </message>
@@ -1714,7 +1714,7 @@
         <translation>ストアを読み込めません。復旧するまで変更はできません。</translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+71"/>
         <source>Restart Roots Manager?</source>
         <translation>Roots Manager を再起動しますか?</translation>
     </message>
@@ -2017,7 +2017,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProbePlan</name>
     <message>
-        <location filename="../../app/roots_manager/core/probe/reasons.py" line="+371"/>
+        <location filename="../../app/roots_manager/core/probe/reasons.py" line="+400"/>
         <source>The server starts behind a private bridge over a scratch tree in a temporary folder, never your own folders or grants; {{allow}} in the command line stands for the tree&apos;s top. Its roots traffic shows in the log as {server}.</source>
         <translation>サーバーは一時フォルダーのスクラッチツリー上で、専用のブリッジの背後で起動します。あなたのフォルダーや許可には触れません。コマンドラインの {{allow}} はツリーの最上位を表します。ルートの通信はログに {server} として表示されます。</translation>
     </message>
@@ -2146,7 +2146,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProbeReason</name>
     <message>
-        <location line="-176"/>
+        <location line="-199"/>
         <source>outside targets worked: {rows}</source>
         <translation>ルート外の対象が成功しました: {rows}</translation>
     </message>
@@ -2356,7 +2356,37 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>packages/checkout-old は拒否されました</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+1"/>
+        <source>the server was not started with the root as its only argument</source>
+        <translation>サーバーはルートだけを引数にして起動されていません</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>started with the root as its only argument, no sibling row paired a working inside call</source>
+        <translation>ルートだけを引数にして起動したとき、ルート内で成功した呼び出しと対になった兄弟パッケージの行がありません</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>whether the roots narrow anything is undecided</source>
+        <translation>ルートが何かを狭めているかは決まっていません</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the server keeps to the roots it is given: roots/list is enough</source>
+        <translation>サーバーは与えられたルートを守ります: roots/list で十分です</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the roots narrow nothing, but started with the root as its only argument the server refused the sibling package: give it {{roots}} in its command line</source>
+        <translation>ルートは何も狭めていませんが、ルートだけを引数にして起動するとサーバーは兄弟パッケージを拒否しました: コマンドラインに {{roots}} を入れてください</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>the server reached the sibling package with the root as its only argument too: neither roots nor arguments keep it in, only confinement does</source>
+        <translation>ルートだけを引数にしてもサーバーは兄弟パッケージに届きました: ルートも引数も範囲を守らせません。守らせるのは隔離だけです</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>the probe stopped early; so far: {reason}</source>
         <translation>プローブは途中で止まりました。ここまでの結果: {reason}</translation>
     </message>

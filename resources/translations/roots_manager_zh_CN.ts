@@ -1544,13 +1544,13 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+211"/>
-        <location line="+142"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+212"/>
+        <location line="+140"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-128"/>
+        <location line="-126"/>
         <source>Sections</source>
         <translation>分区</translation>
     </message>
@@ -1632,7 +1632,7 @@
         </translation>
     </message>
     <message>
-        <location line="+165"/>
+        <location line="+163"/>
         <source>{server} was not connected from this app</source>
         <translation>{server} 不是由本应用连接的</translation>
     </message>
@@ -1662,7 +1662,7 @@
         <translation>服务器首次运行时会出现在“服务器与授权”标签页中，并且只能看到你授予它的根目录。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="-340"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="-338"/>
         <source>&amp;Review pending requests…</source>
         <translation>查看待处理的请求(&amp;R)…</translation>
     </message>
@@ -1714,7 +1714,7 @@
         <translation>无法读取存储文件；恢复之前无法进行更改。</translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+71"/>
         <source>Restart Roots Manager?</source>
         <translation>要重新启动 Roots Manager 吗？</translation>
     </message>
@@ -2017,7 +2017,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProbePlan</name>
     <message>
-        <location filename="../../app/roots_manager/core/probe/reasons.py" line="+371"/>
+        <location filename="../../app/roots_manager/core/probe/reasons.py" line="+400"/>
         <source>The server starts behind a private bridge over a scratch tree in a temporary folder, never your own folders or grants; {{allow}} in the command line stands for the tree&apos;s top. Its roots traffic shows in the log as {server}.</source>
         <translation>服务器在临时文件夹中的草稿树上、在专用桥接之后启动,绝不涉及你自己的文件夹或授权;命令行中的 {{allow}} 代表该树的顶层。它的根通信在日志中显示为 {server}。</translation>
     </message>
@@ -2146,7 +2146,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProbeReason</name>
     <message>
-        <location line="-176"/>
+        <location line="-199"/>
         <source>outside targets worked: {rows}</source>
         <translation>根外目标成功了:{rows}</translation>
     </message>
@@ -2356,7 +2356,37 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>packages/checkout-old 被拒绝</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+1"/>
+        <source>the server was not started with the root as its only argument</source>
+        <translation>服务器没有以根作为唯一参数启动</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>started with the root as its only argument, no sibling row paired a working inside call</source>
+        <translation>以根作为唯一参数启动时,没有同级包的行与根内成功的调用配对</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>whether the roots narrow anything is undecided</source>
+        <translation>根是否限制了任何东西尚未确定</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the server keeps to the roots it is given: roots/list is enough</source>
+        <translation>服务器遵守给它的根:roots/list 就够了</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the roots narrow nothing, but started with the root as its only argument the server refused the sibling package: give it {{roots}} in its command line</source>
+        <translation>根没有限制任何东西,但以根作为唯一参数启动时服务器拒绝了同级包:请在它的命令行中写入 {{roots}}</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>the server reached the sibling package with the root as its only argument too: neither roots nor arguments keep it in, only confinement does</source>
+        <translation>以根作为唯一参数时服务器也访问到了同级包:根和参数都限制不了它,只有隔离可以</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>the probe stopped early; so far: {reason}</source>
         <translation>探测提前停止;目前为止:{reason}</translation>
     </message>
