@@ -132,9 +132,7 @@ def test_without_roots_args_one_line_says_it_could(
     assert Store(layout).read().roots == []
 
 
-def test_a_folder_too_broad_to_be_a_root_stays_an_argument(
-    tmp_path: Path, layout: Layout
-) -> None:
+def test_a_folder_too_broad_to_be_a_root_stays_an_argument(tmp_path: Path, layout: Layout) -> None:
     p = platform("linux", tmp_path / "home")
     home = os.path.expanduser("~")
     place(p, "cursor", with_folders("cursor", [home]))

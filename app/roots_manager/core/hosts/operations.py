@@ -35,8 +35,8 @@ from roots_manager.core.hosts.wrap import (
     Outcome,
     Plan,
     Refused,
-    plan_unwrap,
     folder_roots,
+    plan_unwrap,
     plan_wrap,
     read_servers,
 )
