@@ -362,6 +362,11 @@ def _keeps(rows: list[Row], traffic: Traffic, advisory: bool) -> Finding:
     return Finding(False, R.REFUSED_AFTER_EMPTY, phase=P.EMPTIED)
 
 
+ARGUMENTS_NAME = "ignores_roots_honours_arguments"
+"""The finding of :func:`arguments_finding`, beside :data:`VERDICT_NAMES` (from a run of its
+own, which the probe makes only when the roots narrowed nothing)."""
+
+
 def arguments_finding(roots: dict[str, Finding], arguments: list[Row] | None) -> Finding:
     """Whether the server ignores ``roots/list`` but honours the folders of its command line:
     ``{roots}`` in its command line, rather than roots, keeps such a server to its grants.
@@ -372,11 +377,11 @@ def arguments_finding(roots: dict[str, Finding], arguments: list[Row] | None) ->
     rows decide, as they decide ``advisory``: a sibling refused when only the command line
     named the root is the command line's doing.
     """
-    if arguments is None:
-        return Finding(None, R.ARGUMENTS_UNTESTED)
     advisory = roots.get("advisory")
     if advisory is not None and advisory.value is False:
         return Finding(False, R.HONOURS_ROOTS)
+    if arguments is None:
+        return Finding(None, R.ARGUMENTS_UNTESTED)
     siblings = _of(arguments, TargetKind.SIBLING)
     if not siblings:
         return Finding(None, R.NO_ARGUMENTS_ROW)
