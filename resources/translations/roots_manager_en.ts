@@ -69,7 +69,7 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+280"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+314"/>
         <source>Added %n root(s)</source>
         <translation>
             <numerusform>Added %n root</numerusform>
@@ -88,7 +88,7 @@
 <context>
     <name>ProbeDialog</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/probe_dialog.py" line="+342"/>
+        <location filename="../../app/roots_manager/gui/probe_dialog.py" line="+344"/>
         <source>%n row(s) changed since the previous run ({when}, version {version})</source>
         <translation>
             <numerusform>%n row changed since the previous run ({when}, version {version})</numerusform>

@@ -126,7 +126,7 @@
         <translation>{server} を許可したフォルダーに閉じ込めて起動します。変更は次回の起動時から有効になります</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+25"/>
         <source>read: {path}</source>
         <translation>読み取り：{path}</translation>
     </message>
@@ -587,7 +587,7 @@
 <context>
     <name>CoreError</name>
     <message>
-        <location filename="../../app/roots_manager/core/store/state.py" line="+77"/>
+        <location filename="../../app/roots_manager/core/store/state.py" line="+80"/>
         <source>several roots are named {ref!r} ({paths}); name one by its path</source>
         <translation>{ref!r} という名前のルートが複数あります（{paths}）。パスで指定してください</translation>
     </message>
@@ -632,12 +632,12 @@
         <translation>{path} はすでにルートです（名前: {name!r}）</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-17"/>
         <source>no server named {name!r} is known (roots-manager servers list shows them)</source>
         <translation>{name!r} という名前のサーバーは登録されていません（roots-manager servers list で一覧を表示できます）</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+19"/>
         <source>unknown policy {policy!r}; choose one of {choices}</source>
         <translation>不明なポリシー {policy!r} です。{choices} のいずれかを選んでください</translation>
     </message>
@@ -672,7 +672,7 @@
         <translation>ルートの名前に制御文字や文字方向の制御文字は使えません（{chars}）</translation>
     </message>
     <message>
-        <location line="-53"/>
+        <location line="-54"/>
         <source>{name!r} is not a usable server name: it is empty</source>
         <translation>{name!r} はサーバー名として使えません: 空です</translation>
     </message>
@@ -1331,7 +1331,7 @@
 <context>
     <name>LogSummary</name>
     <message>
-        <location filename="../../app/roots_manager/core/log/events.py" line="+215"/>
+        <location filename="../../app/roots_manager/core/log/events.py" line="+219"/>
         <source>started {command} (pid {pid}, {mode})</source>
         <translation>{command} を起動しました（PID {pid}、{mode}）</translation>
     </message>
@@ -1544,7 +1544,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+212"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+244"/>
         <location line="+140"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
@@ -1580,7 +1580,7 @@
         <translation>復旧(&amp;C)…</translation>
     </message>
     <message>
-        <location line="-181"/>
+        <location line="-211"/>
         <source>&amp;File</source>
         <translation>ファイル(&amp;F)</translation>
     </message>
@@ -1625,14 +1625,14 @@
         <translation>サーバーに接続(&amp;C)…</translation>
     </message>
     <message numerus="yes">
-        <location line="+174"/>
+        <location line="+206"/>
         <source>%n server(s) wait for your decision</source>
         <translation>
             <numerusform>%n 個のサーバーがあなたの決定を待っています</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+163"/>
+        <location line="+161"/>
         <source>{server} was not connected from this app</source>
         <translation>{server} はこのアプリから接続したサーバーではありません</translation>
     </message>
@@ -1662,12 +1662,12 @@
         <translation>サーバーは初めて起動したときに「サーバーと同意」タブに表示され、あなたが許可したルートだけを見ます。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="-338"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="-368"/>
         <source>&amp;Review pending requests…</source>
         <translation>保留中のリクエストを確認(&amp;R)…</translation>
     </message>
     <message>
-        <location line="+89"/>
+        <location line="+119"/>
         <source>Changed {path}</source>
         <translation>{path} を変更しました</translation>
     </message>
@@ -1677,14 +1677,14 @@
         <translation>ホスト</translation>
     </message>
     <message numerus="yes">
-        <location line="+42"/>
+        <location line="+44"/>
         <source>Added %n root(s)</source>
         <translation>
             <numerusform>%n 件のルートを追加しました</numerusform>
         </translation>
     </message>
     <message>
-        <location line="-129"/>
+        <location line="-161"/>
         <source>&amp;View</source>
         <translation>表示(&amp;V)</translation>
     </message>
@@ -1709,12 +1709,12 @@
         <translation>Roots Manager について(&amp;A)</translation>
     </message>
     <message>
-        <location line="+133"/>
+        <location line="+165"/>
         <source>The store cannot be read; changes are not possible until it is recovered.</source>
         <translation>ストアを読み込めません。復旧するまで変更はできません。</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+69"/>
         <source>Restart Roots Manager?</source>
         <translation>Roots Manager を再起動しますか?</translation>
     </message>
@@ -1915,7 +1915,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>プローブの表</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+10"/>
         <source>Request and answer</source>
         <translation>要求と応答</translation>
     </message>
@@ -2130,7 +2130,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProbePlan</name>
     <message>
-        <location filename="../../app/roots_manager/core/probe/reasons.py" line="+371"/>
+        <location filename="../../app/roots_manager/core/probe/reasons.py" line="+400"/>
         <source>The server starts behind a private bridge over a scratch tree in a temporary folder, never your own folders or grants; {{allow}} in the command line stands for the tree&apos;s top. Its roots traffic shows in the log as {server}.</source>
         <translation>サーバーは一時フォルダーのスクラッチツリー上で、専用のブリッジの背後で起動します。あなたのフォルダーや許可には触れません。コマンドラインの {{allow}} はツリーの最上位を表します。ルートの通信はログに {server} として表示されます。</translation>
     </message>
@@ -2259,7 +2259,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProbeReason</name>
     <message>
-        <location line="-176"/>
+        <location line="-199"/>
         <source>outside targets worked: {rows}</source>
         <translation>ルート外の対象が成功しました: {rows}</translation>
     </message>
@@ -2469,7 +2469,37 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>packages/checkout-old は拒否されました</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+1"/>
+        <source>the server was not started with the root as its only argument</source>
+        <translation>サーバーはルートだけを引数にして起動されていません</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>started with the root as its only argument, no sibling row paired a working inside call</source>
+        <translation>ルートだけを引数にして起動したとき、ルート内で成功した呼び出しと対になった兄弟パッケージの行がありません</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>whether the roots narrow anything is undecided</source>
+        <translation>ルートが何かを狭めているかは決まっていません</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the server keeps to the roots it is given: roots/list is enough</source>
+        <translation>サーバーは与えられたルートを守ります: roots/list で十分です</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the roots narrow nothing, but started with the root as its only argument the server refused the sibling package: give it {{roots}} in its command line</source>
+        <translation>ルートは何も狭めていませんが、ルートだけを引数にして起動するとサーバーは兄弟パッケージを拒否しました: コマンドラインに {{roots}} を入れてください</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>the server reached the sibling package with the root as its only argument too: neither roots nor arguments keep it in, only confinement does</source>
+        <translation>ルートだけを引数にしてもサーバーは兄弟パッケージに届きました: ルートも引数も範囲を守らせません。守らせるのは隔離だけです</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>the probe stopped early; so far: {reason}</source>
         <translation>プローブは途中で止まりました。ここまでの結果: {reason}</translation>
     </message>
@@ -3033,7 +3063,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+66"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+67"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;ルートはサーバーにどこを見るべきかを伝えるもので、アクセス制御ではありません。&lt;/b&gt;サーバーは、そのプロセスに許されたファイルなら何でも開けます。実際に何をしているかは「ログ」で確認してください。</translation>
     </message>
@@ -3320,7 +3350,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>StoreWatcher</name>
     <message>
-        <location filename="../../app/roots_manager/gui/watcher.py" line="+203"/>
+        <location filename="../../app/roots_manager/gui/watcher.py" line="+216"/>
         <source>Your change was not saved: the store cannot be read. Choose Recover… above the tabs to repair it.</source>
         <translation>変更は保存されませんでした。ストアを読み込めません。タブの上の「復旧…」で修復してください。</translation>
     </message>

@@ -126,7 +126,7 @@
         <translation>启动 {server} 时将其限制在已授权的文件夹内；更改在其下次启动时生效</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+25"/>
         <source>read: {path}</source>
         <translation>读取：{path}</translation>
     </message>
@@ -587,7 +587,7 @@
 <context>
     <name>CoreError</name>
     <message>
-        <location filename="../../app/roots_manager/core/store/state.py" line="+77"/>
+        <location filename="../../app/roots_manager/core/store/state.py" line="+80"/>
         <source>several roots are named {ref!r} ({paths}); name one by its path</source>
         <translation>有多个根目录名为 {ref!r}（{paths}）；请用路径指定其中一个</translation>
     </message>
@@ -632,12 +632,12 @@
         <translation>{path} 已经是根目录，名为 {name!r}</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-17"/>
         <source>no server named {name!r} is known (roots-manager servers list shows them)</source>
         <translation>没有名为 {name!r} 的已知服务器（roots-manager servers list 可列出它们）</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+19"/>
         <source>unknown policy {policy!r}; choose one of {choices}</source>
         <translation>未知策略 {policy!r}；请从 {choices} 中选择一个</translation>
     </message>
@@ -672,7 +672,7 @@
         <translation>根目录的名称不能包含控制字符或文字方向字符（{chars}）</translation>
     </message>
     <message>
-        <location line="-53"/>
+        <location line="-54"/>
         <source>{name!r} is not a usable server name: it is empty</source>
         <translation>{name!r} 不能用作服务器名称：名称为空</translation>
     </message>
@@ -1331,7 +1331,7 @@
 <context>
     <name>LogSummary</name>
     <message>
-        <location filename="../../app/roots_manager/core/log/events.py" line="+215"/>
+        <location filename="../../app/roots_manager/core/log/events.py" line="+219"/>
         <source>started {command} (pid {pid}, {mode})</source>
         <translation>已启动 {command}（PID {pid}，{mode}）</translation>
     </message>
@@ -1544,7 +1544,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+212"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+244"/>
         <location line="+140"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
@@ -1580,7 +1580,7 @@
         <translation>恢复(&amp;C)…</translation>
     </message>
     <message>
-        <location line="-181"/>
+        <location line="-211"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -1625,14 +1625,14 @@
         <translation>连接服务器(&amp;C)…</translation>
     </message>
     <message numerus="yes">
-        <location line="+174"/>
+        <location line="+206"/>
         <source>%n server(s) wait for your decision</source>
         <translation>
             <numerusform>%n 个服务器在等待你的决定</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+163"/>
+        <location line="+161"/>
         <source>{server} was not connected from this app</source>
         <translation>{server} 不是由本应用连接的</translation>
     </message>
@@ -1662,12 +1662,12 @@
         <translation>服务器首次运行时会出现在“服务器与授权”标签页中，并且只能看到你授予它的根目录。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="-338"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="-368"/>
         <source>&amp;Review pending requests…</source>
         <translation>查看待处理的请求(&amp;R)…</translation>
     </message>
     <message>
-        <location line="+89"/>
+        <location line="+119"/>
         <source>Changed {path}</source>
         <translation>已更改 {path}</translation>
     </message>
@@ -1677,14 +1677,14 @@
         <translation>主机</translation>
     </message>
     <message numerus="yes">
-        <location line="+42"/>
+        <location line="+44"/>
         <source>Added %n root(s)</source>
         <translation>
             <numerusform>已添加 %n 个根目录</numerusform>
         </translation>
     </message>
     <message>
-        <location line="-129"/>
+        <location line="-161"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -1709,12 +1709,12 @@
         <translation>关于 Roots Manager(&amp;A)</translation>
     </message>
     <message>
-        <location line="+133"/>
+        <location line="+165"/>
         <source>The store cannot be read; changes are not possible until it is recovered.</source>
         <translation>无法读取存储文件；恢复之前无法进行更改。</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+69"/>
         <source>Restart Roots Manager?</source>
         <translation>要重新启动 Roots Manager 吗？</translation>
     </message>
@@ -1915,7 +1915,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>探测矩阵</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+10"/>
         <source>Request and answer</source>
         <translation>请求与应答</translation>
     </message>
@@ -2130,7 +2130,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProbePlan</name>
     <message>
-        <location filename="../../app/roots_manager/core/probe/reasons.py" line="+371"/>
+        <location filename="../../app/roots_manager/core/probe/reasons.py" line="+400"/>
         <source>The server starts behind a private bridge over a scratch tree in a temporary folder, never your own folders or grants; {{allow}} in the command line stands for the tree&apos;s top. Its roots traffic shows in the log as {server}.</source>
         <translation>服务器在临时文件夹中的草稿树上、在专用桥接之后启动,绝不涉及你自己的文件夹或授权;命令行中的 {{allow}} 代表该树的顶层。它的根通信在日志中显示为 {server}。</translation>
     </message>
@@ -2259,7 +2259,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProbeReason</name>
     <message>
-        <location line="-176"/>
+        <location line="-199"/>
         <source>outside targets worked: {rows}</source>
         <translation>根外目标成功了:{rows}</translation>
     </message>
@@ -2469,7 +2469,37 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>packages/checkout-old 被拒绝</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+1"/>
+        <source>the server was not started with the root as its only argument</source>
+        <translation>服务器没有以根作为唯一参数启动</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>started with the root as its only argument, no sibling row paired a working inside call</source>
+        <translation>以根作为唯一参数启动时,没有同级包的行与根内成功的调用配对</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>whether the roots narrow anything is undecided</source>
+        <translation>根是否限制了任何东西尚未确定</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the server keeps to the roots it is given: roots/list is enough</source>
+        <translation>服务器遵守给它的根:roots/list 就够了</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the roots narrow nothing, but started with the root as its only argument the server refused the sibling package: give it {{roots}} in its command line</source>
+        <translation>根没有限制任何东西,但以根作为唯一参数启动时服务器拒绝了同级包:请在它的命令行中写入 {{roots}}</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>the server reached the sibling package with the root as its only argument too: neither roots nor arguments keep it in, only confinement does</source>
+        <translation>以根作为唯一参数时服务器也访问到了同级包:根和参数都限制不了它,只有隔离可以</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>the probe stopped early; so far: {reason}</source>
         <translation>探测提前停止;目前为止:{reason}</translation>
     </message>
@@ -3033,7 +3063,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+66"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+67"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;根目录告诉服务器该去哪里查看，它们并不是访问控制。&lt;/b&gt;服务器仍然可以打开其进程有权访问的任何文件。请在“日志”中查看它实际做了什么。</translation>
     </message>
@@ -3320,7 +3350,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>StoreWatcher</name>
     <message>
-        <location filename="../../app/roots_manager/gui/watcher.py" line="+203"/>
+        <location filename="../../app/roots_manager/gui/watcher.py" line="+216"/>
         <source>Your change was not saved: the store cannot be read. Choose Recover… above the tabs to repair it.</source>
         <translation>更改未保存：无法读取存储文件。请点击标签页上方的“恢复…”进行修复。</translation>
     </message>

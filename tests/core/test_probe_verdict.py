@@ -17,6 +17,7 @@ from roots_manager.core.probe.verdict import (
     Outcome,
     Row,
     Traffic,
+    arguments_finding,
     judge,
     verdict,
 )
@@ -239,3 +240,33 @@ def test_a_table_saved_before_reason_codes_keeps_its_words(layout: Layout) -> No
     assert read.verdict["enforces_roots"].reason == "every outside target was refused (3 pair(s))"
     assert read.verdict["prefix_bug"].reason == "no tool was tried"
     assert read.problem_detail is None
+
+
+def test_a_server_that_ignores_roots_but_honours_its_arguments_is_told_to_take_roots() -> None:
+    """The run with the roots found the sibling reachable; a run with the root as the command
+    line's only folder: refused there, the arguments are what keeps it in."""
+    ignored = verdict([row("read", TargetKind.SIBLING, W, W)], ALL_TRAFFIC, allowance_known=True)
+    honoured = verdict([row("read", TargetKind.SIBLING, W, R)], ALL_TRAFFIC, allowance_known=True)
+    by_args = [row("read", TargetKind.SIBLING, W, R), row("write", TargetKind.SIBLING, W, R)]
+    f = arguments_finding(ignored, by_args)
+    assert f.value is True and "{roots} in its command line" in f.reason
+    f = arguments_finding(ignored, [*by_args, row("list", TargetKind.SIBLING, W, W)])
+    assert f.value is False and "only confinement" in f.reason
+    assert arguments_finding(honoured, by_args).value is False
+    assert arguments_finding(honoured, None).value is False, "no second run is needed"
+    assert arguments_finding(ignored, None).value is None, "no run with arguments: untested"
+    # a run with arguments whose inside calls failed proves nothing
+    assert arguments_finding(ignored, [row("read", TargetKind.SIBLING, R, R)]).value is None
+    undecided = verdict([], ALL_TRAFFIC, allowance_known=True)
+    assert arguments_finding(undecided, by_args).value is None
+
+
+def test_the_arguments_run_survives_a_saved_table(layout: Layout) -> None:
+    report = Report("s", "1", ["srv", "{allow}"], "/t", "2026-11-30T17:41:00+00:00")
+    rows = [row("t", TargetKind.SIBLING, W, W)]
+    by_args = [row("t", TargetKind.SIBLING, W, R)]
+    report.close(rows, 1.0, ALL_TRAFFIC, tree="/t", events=[], arguments=by_args)
+    assert report.arguments is not None and report.arguments.value is True
+    save(layout, report)
+    read = history(layout, "s")[0].report
+    assert read.arguments == report.arguments and read.arguments_rows == by_args

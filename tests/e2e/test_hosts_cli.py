@@ -521,3 +521,44 @@ def test_a_host_s_server_named_like_a_known_one_is_wrapped_under_a_name_apart(
     servers = json.loads(run_cli("servers", "list", "--json").stdout)
     names = {s["name"] for s in servers}
     assert spoof not in names and f"{spoof}-claude-desktop" in names, names
+
+
+def test_roots_args_turns_a_claude_desktop_server_s_folders_into_its_grants(
+    home: Path, tmp_path: Path, filesystem_server: list[str]
+) -> None:
+    """``hosts wrap --roots-args``: the folders the entry gave the server become ``{roots}``
+    and its grants, so the host's server still allows exactly them; Undo gives the file back."""
+    mine, theirs = make(tmp_path, "my notes", "work")
+    config = {
+        "mcpServers": {
+            "files": {"command": filesystem_server[0], "args": [*filesystem_server[1:], mine]},
+            "other": {"command": filesystem_server[0], "args": [*filesystem_server[1:], theirs]},
+        }
+    }
+    path = claude_desktop(home, json.dumps(config, indent=2) + "\n")
+    original = path.read_bytes()
+
+    dry = run_cli("hosts", "wrap", "claude-desktop", "files", "--roots-args", "--dry-run")
+    assert '+        "{roots}"' in dry.stdout and f'-        "{mine}"' in dry.stdout
+    assert path.read_bytes() == original
+    plain = run_cli("hosts", "wrap", "claude-desktop", "other", "--dry-run").stdout
+    assert "'other' takes folders as arguments" in plain and "--roots-args" in plain
+
+    run_cli("hosts", "wrap", "claude-desktop", "files", "--roots-args")
+    entry = json.loads(path.read_text())["mcpServers"]["files"]
+    assert entry["args"][-1] == "{roots}" and mine not in entry["args"]
+    roots = json.loads(run_cli("roots", "list", "--json").stdout)
+    assert [r["path"] for r in roots] == [mine]
+
+    async def scenario() -> None:
+        params = StdioServerParameters(
+            command=entry["command"], args=entry["args"], env=entry["env"]
+        )
+        async with Client(params) as client:
+            await until(client, [mine], "the wrapped server's first start")
+
+    anyio.run(scenario)
+    assert json.loads(run_cli("servers", "list", "--json").stdout)[0]["pending"] == []
+
+    run_cli("hosts", "undo")
+    assert path.read_bytes() == original

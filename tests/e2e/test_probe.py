@@ -272,3 +272,25 @@ def test_the_probe_needs_a_command_and_a_real_timeout() -> None:
     assert bare.returncode == 1 and "give the server's command after --" in bare.stderr
     zero = run_cli("probe", "--timeout", "0", "--", *puppet("enforcing"), check=False)
     assert zero.returncode == 2 and "above 0" in zero.stderr
+
+
+def test_a_server_that_ignores_roots_but_keeps_to_its_arguments_is_told_to_take_roots() -> None:
+    """The advisory puppet checks paths against its command-line folder only: with the roots
+    the sibling package worked; started again with the root as its only argument (and no
+    roots), the sibling is refused, and the report says so."""
+    doc = probe_json(*puppet("advisory"))
+    assert doc["exit"] == 0 and doc["complete"], doc["problem"]
+    rows = doc["arguments_rows"]
+    assert rows and {r["target_kind"] for r in rows} == {"sibling"}
+    assert all(r["inside"]["outcome"] == "worked" for r in rows), rows
+    assert all(r["outside"]["outcome"] == "refused" for r in rows), rows
+    assert doc["ignores_roots_honours_arguments"] is True
+    assert "{roots}" in doc["ignores_roots_honours_arguments_details"]["reason"]
+    text = run_cli("probe", "--", *puppet("advisory"), timeout=120).stdout
+    assert "ignores_roots_honours_arguments: yes" in text
+
+
+def test_a_server_that_keeps_to_its_roots_is_not_started_a_second_time() -> None:
+    doc = probe_json(*puppet("enforcing"))
+    assert doc["arguments_rows"] is None
+    assert doc["ignores_roots_honours_arguments"] is False

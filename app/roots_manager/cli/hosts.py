@@ -205,6 +205,7 @@ def _change(store: Store, args: argparse.Namespace, action: str) -> int:
         bridge=bridge,
         home=home_for_hosts(store.layout.home, platform_home()),
         dry_run=args.dry_run,
+        roots_args=args.roots_args,
     )
     return _print_results(results, args, action)
 
@@ -338,7 +339,13 @@ def add_commands(sub: Subcommands) -> None:
                 metavar="PATH",
                 help="the roots-bridge to use (default: the one installed with this command)",
             )
-        p.set_defaults(func=func, bridge=None)
+            p.add_argument(
+                "--roots-args",
+                action="store_true",
+                help="a server whose arguments are folders gets {roots} in their place (its "
+                "granted folders, at each start) and those folders become roots granted to it",
+            )
+        p.set_defaults(func=func, bridge=None, roots_args=False)
     u = hsub.add_parser("undo", help="take back the last wrap or unwrap")
     u.add_argument("--json", action="store_true", help=JSON_HELP)
     u.add_argument("--bridge", metavar="PATH", help="the roots-bridge to use to wrap again")

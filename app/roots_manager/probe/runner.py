@@ -112,6 +112,7 @@ class ProbeRun:
         self.listed: list[Target] = []
         """Resources the server listed inside the root."""
         self.gone: ServerGone | None = None
+        self.tools: list[PathTool] = []
 
     # ---- the whole run --------------------------------------------------------------------
 
@@ -152,7 +153,8 @@ class ProbeRun:
                     else self._gone(ProblemCode.UNREACHABLE, said(first))
                 )
             self.report.stderr_tail = stderr_tail(stderr)
-            self._finish_report(time.monotonic() - started)
+            arguments = await self._arguments_pass(allowance, base / "arguments-stderr.txt")
+            self._finish_report(time.monotonic() - started, arguments)
             return self.report
         finally:
             shutil.rmtree(base, ignore_errors=True)
@@ -243,6 +245,7 @@ class ProbeRun:
         self.report.left_out = offer.left_out
         self.report.resources = offer.resources
         self.listed = offer.listed
+        self.tools = offer.tools
         return offer.tools
 
     # ---- rows -----------------------------------------------------------------------------
@@ -344,6 +347,64 @@ class ProbeRun:
             self._uris(ROOT, SECOND_ROOT), self._uris(NEW_ROOT), self._uris(NEW_ROOT, ADDED_ROOT)
         )
 
+    # ---- the server's arguments -----------------------------------------------------------
+
+    async def _arguments_pass(self, allowance: str | None, stderr: Path) -> list[Row] | None:
+        """The sibling rows of the server started again with the root as its only folder
+        (``{allow}`` replaced by it) and no folder through ``roots/list``; None when not run.
+
+        Run only when it can tell something: the main run finished under the handshake, the
+        command line has ``{allow}``, and every sibling row worked with the roots (a server that
+        keeps to its roots needs no arguments). The private store grants nothing then and
+        records no consent request (policy ``deny``): the server learns its folder from its
+        command line alone.
+        """
+        if self.modern or allowance is None or not self.report.complete:
+            return None
+        siblings = [r for r in self.rows if r.target_kind is TargetKind.SIBLING and r.conclusive]
+        if not siblings or any(r.outside.outcome is not Outcome.WORKED for r in siblings):
+            return None
+        with self.store.transaction() as state:
+            state.grants = [g for g in state.grants if g.server != self.bridge_name]
+            state.set_policy("deny")
+        self.progress(self.done, self.total, None, Status(Step.STARTING))
+        root = self.fixture.path(ROOT)
+        tail = LogTail(
+            self.layout, self.bridge_name, [a.replace(ALLOW, str(root)) for a in self.command]
+        )
+        rows: list[Row] = []
+        try:
+            with open(stderr, "w", encoding="utf-8", errors="replace") as errlog:
+                async with (
+                    stdio_client(
+                        server_params(self.command, Path(root), self.layout, self.bridge_name),
+                        errlog=errlog,
+                    ) as (read, write),
+                    ClientSession(
+                        read,
+                        write,
+                        client_info=Implementation(name="roots-manager-probe", version=__version__),
+                    ) as client,
+                ):
+                    with anyio.fail_after(self.timeouts.start):
+                        await client.initialize()
+                    await tail.wait_kind(ev.ROOTS_ANSWERED, 0, self.timeouts.first_ask)
+                    await asyncio.sleep(self.timeouts.settle)
+                    cells = CellRunner(client, self.fixture, self.timeouts.call)
+                    for tool in {r.tool: r for r in siblings}:
+                        path_tool = next(t for t in self.tools if t.name == tool)
+                        inside_targets, outside_targets = targets_for(
+                            path_tool, TargetKind.SIBLING, self.listed
+                        )
+                        inside = await cells.run(path_tool, inside_targets)
+                        outside = await cells.run(path_tool, outside_targets)
+                        rows.append(
+                            Row(tool, path_tool.operation, TargetKind.SIBLING, inside, outside)
+                        )
+        except Exception:  # the SDK's failures come in many types; the rows so far stand
+            return rows or None
+        return rows
+
     # ---- the end ---------------------------------------------------------------------------
 
     def _gone(self, code: ProblemCode, detail: str = "") -> Problem:
@@ -357,7 +418,7 @@ class ProbeRun:
         self.report.problem = problem.text
         self.report.problem_detail = problem
 
-    def _finish_report(self, seconds: float) -> None:
+    def _finish_report(self, seconds: float, arguments: list[Row] | None = None) -> None:
         traffic = self._traffic()
         self.report.close(
             self.rows,
@@ -365,6 +426,7 @@ class ProbeRun:
             traffic,
             tree=str(self.fixture.top),
             events=self.tail.poll(),
+            arguments=arguments,
         )
         if not self.report.name:
             self.report.name = BRIDGE_NAME

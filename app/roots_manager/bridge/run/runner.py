@@ -580,6 +580,23 @@ class Bridge:
         self.slot.server.watch(asyncio.get_running_loop())
         self._read_refusals()
         self._pump_server()
+        self._say_folders()
+
+    def _say_folders(self) -> None:
+        """Log the folders ``{roots}`` gave the server just started; and, when it gave none,
+        say why on stderr too (the host's log), for a server that may refuse to start so."""
+        folders = self.slot.launch.folders if self.slot.launch is not None else None
+        if folders is None:
+            return
+        if folders:
+            message = "{roots} gives the server its granted folders: " + ", ".join(folders)
+        else:
+            message = (
+                "{roots} gives the server no folder: none is granted to it now (a grant "
+                "restarts it with its folders; until then it has only what roots/list answers)"
+            )
+            print(f"roots-bridge: {self.name}: {message}", file=sys.stderr, flush=True)
+        self.log.event(ev.MESSAGE, message=message, folders=folders)
 
     # ---- the run --------------------------------------------------------------------
 
@@ -604,6 +621,7 @@ class Bridge:
             confined=self.slot.confined,
             restartable=self.mediator.carried is not None,
         )
+        self._say_folders()
         self._start_pumps(loop)
         self._tasks.append(asyncio.create_task(self._register()))
         while True:

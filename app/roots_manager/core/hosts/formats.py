@@ -60,6 +60,9 @@ class ConfigDoc(Protocol):
     def drop(self, loc: Location, key: str, count: int, remove_if_empty: bool) -> None:
         """Take the first *count* items out of list *key*; the key goes too if asked and empty."""
 
+    def set_list(self, loc: Location, key: str, items: list[str]) -> None:
+        """Make list *key* hold *items*, written the way its items were (one line or several)."""
+
     def set_item(self, loc: Location, key: str, name: str, value: str, after: str) -> None:
         """Set *name* in table *key*; make the table (placed after *after*) if absent."""
 
@@ -172,6 +175,10 @@ class JsonDoc:
         else:
             entry.set(jsonc.drop_items(entry.text, array, count))
 
+    def set_list(self, loc: Location, key: str, items: list[str]) -> None:
+        entry, array = self._node(loc, key)
+        entry.set(jsonc.replace_items(entry.text, array, [jsonc.dumps(i) for i in items]))
+
     def set_item(self, loc: Location, key: str, name: str, value: str, after: str) -> None:
         entry, node = self._node(loc)
         member = node.member(key)
@@ -259,6 +266,14 @@ class _TreeDoc:
         for _ in range(count):
             del entry[key][0]
 
+    def set_list(self, loc: Location, key: str, items: list[str]) -> None:
+        old = self._get(loc)[key]
+        like = old[0] if old else None
+        while len(old):
+            del old[len(old) - 1]
+        for item in items:
+            old.append(_quoted_like(item, like))
+
     def set_item(self, loc: Location, key: str, name: str, value: str, after: str) -> None:
         entry = self._get(loc)
         if key not in entry:
@@ -332,6 +347,16 @@ class TomlDoc(_TreeDoc):
             self._swap(entry, key, "[" + lead + rest[len(added) + 2 :])
         else:
             self._swap(entry, key, "[" + lead + rest[len(added) :].lstrip(", "))
+
+    def set_list(self, loc: Location, key: str, items: list[str]) -> None:
+        entry = self._get(loc)
+        old = entry[key]
+        if "\n" in old.as_string():
+            super().set_list(loc, key, items)
+            return
+        lead, rest = _split_array(old.as_string())
+        tail = rest[len(rest.rstrip().rstrip("]").rstrip()) :]
+        self._swap(entry, key, "[" + lead + ", ".join(_basic(i) for i in items) + tail)
 
     def _swap(self, entry: Any, key: str, text: str) -> None:
         old = entry[key]

@@ -350,3 +350,19 @@ def drop_items(text: str, array: Node, count: int) -> str:
     if count == len(array.items):
         return replace(text, array, "[]")
     return _splice(text, array.items[0].start, array.items[count].start, "")
+
+
+def replace_items(text: str, array: Node, values: list[str]) -> str:
+    """*text* with the items of *array* replaced by *values* (JSON texts), separated as its
+    first items were (on one line, or one a line with their indentation)."""
+    assert array.kind == "array"
+    if not array.items or not values:
+        return replace(text, array, "[" + ", ".join(values) + "]")
+    first = array.items[0]
+    if len(array.items) > 1:
+        second = array.items[1]
+        between = text[first.end : second.start]
+        sep = "," + between.split(",", 1)[1] if "," in between else ", "
+    else:
+        sep = "," + (_line_break(text[array.start + 1 : first.start]) or " ")
+    return _splice(text, first.start, array.items[-1].end, sep.join(values))

@@ -22,6 +22,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from roots_manager.core.consent.arguments import HOST_MARKS
 from roots_manager.core.hosts import hostfile
 from roots_manager.core.hosts import record as hostrecord
 from roots_manager.core.hosts.declared import HostServer
@@ -34,6 +35,7 @@ from roots_manager.core.hosts.wrap import (
     Outcome,
     Plan,
     Refused,
+    folder_roots,
     plan_unwrap,
     plan_wrap,
     read_servers,
@@ -45,7 +47,7 @@ from roots_manager.core.store.state import now_iso
 
 WRAP = "wrap"
 UNWRAP = "unwrap"
-HOST_VARIABLES = ("${", "{env:", "{file:")
+HOST_VARIABLES = HOST_MARKS
 """How hosts mark the parts of a command they fill in before they start it."""
 CHANGED = frozenset({"wrapped", "unwrapped"})
 """The outcomes that change the file."""
@@ -75,7 +77,8 @@ class FileResult:
     """The system's error behind :attr:`error`, if one is (a full disk, a permission denied),
     for a front end that words it its own way."""
     notes: list[str] = field(default_factory=list)
-    """What Undo found already gone, one sentence for each."""
+    """What the user should know, one sentence for each: what Undo found already gone, a
+    server whose arguments are folders that ``--roots-args`` would give its grants."""
 
 
 @dataclass
@@ -130,6 +133,8 @@ class _Edit:
     """The step the files written are added to; None: Undo is not to take them back."""
     undoing: bool = False
     """A server asked for that is gone is said in the result's notes."""
+    roots_args: bool = False
+    """Folders given as arguments become ``{roots}`` and roots granted to the server."""
 
 
 def projects(store: Store) -> list[str]:
@@ -177,6 +182,7 @@ def change(
     before_rename: Callable[[ConfigFile], None] | None = None,
     remember: bool = True,
     step: ChangeStep | None = None,
+    roots_args: bool = False,
 ) -> list[FileResult]:
     """Wrap or unwrap the servers *wanted* (None: all) of *files*, as one step for Undo.
 
@@ -184,11 +190,14 @@ def change(
     the last look at it and its rename (tests make a host write the file there). With
     *remember* false, the change is not added to the steps Undo takes back; with a *step* of
     :func:`new_step`, it joins the changes made with that step before (the servers chosen in each
-    of several files, taken back together).
+    of several files, taken back together). With *roots_args* (wrap), a server whose arguments
+    are folders gets ``{roots}`` in their place, and the folders become roots granted to it.
     """
     if step is None and remember:
         step = new_step(action)
-    edit = _Edit(action, bridge, home, dry_run, before_write, before_rename, step)
+    edit = _Edit(
+        action, bridge, home, dry_run, before_write, before_rename, step, roots_args=roots_args
+    )
     with hostrecord.locked(layout):
         store = Store(layout)
         # every file is planned before any is written: a name in none of them refuses all; the
@@ -235,7 +244,15 @@ def _planned(
         record = hostrecord.load(layout)
         if edit.action == WRAP:
             names = names or Names(store.read(), record)
-            return plan_wrap(file, data, wanted, bridge=edit.bridge, home=edit.home, names=names)
+            return plan_wrap(
+                file,
+                data,
+                wanted,
+                bridge=edit.bridge,
+                home=edit.home,
+                names=names,
+                roots_args=edit.roots_args,
+            )
         return plan_unwrap(file, data, wanted, record)
     except SyntaxProblem as exc:
         return FileResult(file, error=f"not changed: syntax error: {exc}")
@@ -260,8 +277,9 @@ def _change_file(
         if isinstance(plan, FileResult):
             return plan
         result.outcomes = plan.outcomes
+        result.notes = list(plan.notes)
         if edit.undoing:
-            result.notes = [
+            result.notes += [
                 f"{name!r} is no longer in {file.path}: nothing of it to take back"
                 for name in plan.missing
             ]
@@ -297,6 +315,9 @@ def _change_file(
                 # fingerprint of the text in the file would never match the one that runs
                 known = None if any(m in a for a in rec.argv for m in HOST_VARIABLES) else rec.argv
                 state.expect_server(rec.server, known)
+                if rec.folders:
+                    # the folders it had as arguments: it loses none of them
+                    state.grant(rec.server, folder_roots(state, rec.folders))
     return result
 
 

@@ -50,7 +50,8 @@ class WrapRecord:
     server: str
     """The name the bridge keeps its grants under."""
     argv: list[str]
-    """The server's original command line."""
+    """The server's command line behind the bridge: its original one, but for the folders
+    ``--roots-args`` replaced with ``{roots}``."""
     args_absent: bool
     """The entry had no args list before: unwrapping removes the one made."""
     env: str | None
@@ -60,6 +61,10 @@ class WrapRecord:
     """For JSON files: the entry's exact text before and after wrapping."""
     backup: str
     at: str
+    original: list[str] | None = None
+    """With ``--roots-args``: the command line as the host file had it, its folders in it."""
+    folders: list[str] | None = None
+    """With ``--roots-args``: the folder arguments replaced with ``{roots}``, as written."""
 
 
 @dataclass

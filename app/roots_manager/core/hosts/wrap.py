@@ -18,6 +18,13 @@ from pathlib import Path
 from typing import Any
 
 from roots_manager.core.confusables import look_alike
+from roots_manager.core.consent.arguments import (
+    ROOTS_ARG,
+    expand,
+    folder_arguments,
+    folder_paths,
+    with_roots_argument,
+)
 from roots_manager.core.hosts import diff as hostdiff
 from roots_manager.core.hosts import formats as hostformats
 from roots_manager.core.hosts.declared import HostServer, Transport, servers
@@ -26,6 +33,8 @@ from roots_manager.core.hosts.known import ConfigFile
 from roots_manager.core.hosts.record import HostRecord, WrapRecord
 from roots_manager.core.installation import own_executable
 from roots_manager.core.paths import HOME_ENV
+from roots_manager.core.refusal import ModelError
+from roots_manager.core.roots import find_root, new_root
 from roots_manager.core.store.state import State, fingerprint, now_iso, server_name_error
 
 BRIDGE_FLAG = "--server"
@@ -65,6 +74,9 @@ class Plan:
     """Servers wrapped by this change (for wrap) or unwrapped (for unwrap)."""
     missing: list[str] = field(default_factory=list)
     """Servers asked for that the file does not hold."""
+    notes: list[str] = field(default_factory=list)
+    """What the user should know about the change, one sentence each (a server whose
+    arguments are folders, wrapped without ``--roots-args``)."""
 
     @property
     def changed(self) -> bool:
@@ -230,10 +242,15 @@ def plan_wrap(
     bridge: str,
     home: str | None,
     names: Names,
+    roots_args: bool = False,
 ) -> Plan:
     """Put the servers *wanted* (None: all) of *file* behind *bridge*.
 
     *home*, when given, goes into each wrapped entry's environment as ``ROOTS_MANAGER_HOME``.
+    With *roots_args*, a server whose arguments are folders
+    (:func:`~roots_manager.core.consent.arguments.folder_arguments`) gets ``{roots}`` in their
+    place, and its records carry the folders, for the store to make them roots granted to it
+    once the file is written; without, the plan's notes say which servers could.
     """
     text = _decode(before, file.path)
     doc = hostformats.load(file.host.format, text)
@@ -251,18 +268,35 @@ def plan_wrap(
         if error is not None:
             plan.outcomes.append(Outcome(entry.name, "not-wrappable", detail=str(error)))
             continue
-        name = names.pick(entry.name, file.host.id, entry.argv)
+        argv, written, why_not = entry.argv, None, ""
+        positions = folder_arguments(entry.argv)
+        if positions and roots_args:
+            why_not = _not_roots(names.state, folder_paths(entry.argv, positions))
+            if not why_not:
+                argv = with_roots_argument(entry.argv, positions)
+                written = [entry.argv[i] for i in positions]
+        elif positions:
+            shown = ", ".join(entry.argv[i] for i in positions)
+            plan.notes.append(
+                f"{entry.name!r} takes folders as arguments ({shown}): wrap it with "
+                "--roots-args to give it its granted folders instead"
+            )
+        name = names.pick(entry.name, file.host.id, argv)
         keys, loc = entry.keys, entry.loc
         raw = _get(data, loc)
         entry_before = doc.entry_text(loc) if isinstance(doc, JsonDoc) else None
         launch: Launch
         if keys.args is None:  # the command line is one list: the bridge goes first in it
+            if written is not None:
+                doc.set_list(loc, keys.command, argv)
             doc.prepend(loc, keys.command, [bridge, BRIDGE_FLAG, name, "--"], keys.command)
-            launch = {keys.command: [bridge, BRIDGE_FLAG, name, "--", *entry.argv]}
+            launch = {keys.command: [bridge, BRIDGE_FLAG, name, "--", *argv]}
         else:
+            if written is not None:
+                doc.set_list(loc, keys.args, argv[1:])
             doc.set_string(loc, keys.command, bridge)
-            doc.prepend(loc, keys.args, [BRIDGE_FLAG, name, "--", entry.argv[0]], keys.command)
-            launch = {keys.command: bridge, keys.args: [BRIDGE_FLAG, name, "--", *entry.argv]}
+            doc.prepend(loc, keys.args, [BRIDGE_FLAG, name, "--", argv[0]], keys.command)
+            launch = {keys.command: bridge, keys.args: [BRIDGE_FLAG, name, "--", *argv]}
         env_change = None
         if home is not None and entry.env.get(HOME_ENV) is None:
             env_change = "added" if isinstance(raw.get(keys.env), dict) else "created"
@@ -271,8 +305,12 @@ def plan_wrap(
             {**raw.get(keys.env, {}), HOME_ENV: home} if env_change else raw.get(keys.env, ABSENT)
         )
         launches[loc] = launch
-        detail = "" if name == entry.name else f"named {name!r}: {names.why[name]}"
-        plan.outcomes.append(Outcome(entry.name, "wrapped", name, detail))
+        details = [] if name == entry.name else [f"named {name!r}: {names.why[name]}"]
+        if written is not None:
+            details.append(f"its folders {', '.join(written)} become {ROOTS_ARG}, granted to it")
+        elif why_not:
+            details.append(f"its folders stay its arguments: {why_not}")
+        plan.outcomes.append(Outcome(entry.name, "wrapped", name, "; ".join(details)))
         plan.records.append(
             WrapRecord(
                 host=file.host.id,
@@ -280,16 +318,46 @@ def plan_wrap(
                 loc=list(loc),
                 name=entry.name,
                 server=name,
-                argv=entry.argv,
+                argv=argv,
                 args_absent=keys.args is not None and keys.args not in raw,
                 env=env_change,
                 entry_before=entry_before,
                 entry_after=doc.entry_text(loc) if isinstance(doc, JsonDoc) else None,
                 backup="",
                 at=now_iso(),
+                original=None if written is None else entry.argv,
+                folders=written,
             )
         )
     return _finished(plan, doc, data, launches)
+
+
+def _not_roots(state: State, folders: list[str]) -> str:
+    """Why *folders* cannot all be roots granted to a server (a folder too broad to be a root,
+    such as the home folder); empty when they can."""
+    for path in folders:
+        try:
+            find_root(state.roots, path)
+            continue
+        except ModelError:
+            pass
+        try:
+            new_root(state.roots, path, None, allow_broad=False, added_at="")
+        except ModelError as exc:
+            return str(exc)
+    return ""
+
+
+def folder_roots(state: State, folders: list[str]) -> list[str]:
+    """The ids of the roots of *folders* in *state*, adding those that are not roots yet
+    (:func:`_not_roots` said they can be)."""
+    ids = []
+    for path in map(os.path.abspath, map(os.path.expanduser, folders)):
+        try:
+            ids.append(find_root(state.roots, path).id)
+        except ModelError:
+            ids.append(state.add_root(path).id)
+    return ids
 
 
 def _finished(plan: Plan, doc: Any, data: Any, launches: dict[Location, Launch]) -> Plan:
@@ -326,12 +394,17 @@ def plan_unwrap(
         if exact and rec and rec.entry_before is not None and isinstance(doc, JsonDoc):
             doc.replace_entry(loc, rec.entry_before)
         else:
+            restored = _restored(wrapped.original, rec)
             if keys.args is None:
                 doc.drop(loc, keys.command, wrapped.prefix, False)
+                if restored != wrapped.original:
+                    doc.set_list(loc, keys.command, restored)
             else:
                 args_absent = bool(rec and rec.args_absent)
                 doc.drop(loc, keys.args, wrapped.prefix, args_absent)
-                doc.set_string(loc, keys.command, wrapped.original[0])
+                if restored != wrapped.original:
+                    doc.set_list(loc, keys.args, restored[1:])
+                doc.set_string(loc, keys.command, restored[0])
             env = raw.get(keys.env)
             if rec and rec.env and isinstance(env, dict) and HOME_ENV in env:
                 doc.del_item(loc, keys.env, HOME_ENV, rec.env == "created")
@@ -342,9 +415,19 @@ def plan_unwrap(
     return _finished(plan, doc, data, launches)
 
 
+def _restored(original: list[str], rec: WrapRecord | None) -> list[str]:
+    """The server's own command line from *original*, the one behind the bridge: with the
+    folders ``--roots-args`` took out put back (where they stood, when nobody changed it)."""
+    if rec is None or rec.folders is None or ROOTS_ARG not in original:
+        return original
+    if rec.original is not None and original == rec.argv:
+        return rec.original
+    return expand(original, rec.folders)
+
+
 def _unwrapped_launch(entry: HostServer, raw: Any, rec: WrapRecord | None) -> Launch:
     assert entry.wrapped is not None
-    keys, original = entry.keys, entry.wrapped.original
+    keys, original = entry.keys, _restored(entry.wrapped.original, rec)
     launch: Launch
     if keys.args is None:
         launch = {keys.command: original}

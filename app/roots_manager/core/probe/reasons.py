@@ -62,6 +62,12 @@ class Reason(StrEnum):
     PREFIX_UNTESTED = "prefix_untested"
     PREFIX_ESCAPED = "prefix_escaped"
     PREFIX_REFUSED = "prefix_refused"
+    ARGUMENTS_UNTESTED = "arguments_untested"
+    NO_ARGUMENTS_ROW = "no_arguments_row"
+    ROOTS_UNDECIDED = "roots_undecided"
+    HONOURS_ROOTS = "honours_roots"
+    IGNORES_ROOTS_HONOURS_ARGUMENTS = "ignores_roots_honours_arguments"
+    HONOURS_NEITHER = "honours_neither"
 
 
 class Phase(StrEnum):
@@ -225,6 +231,29 @@ REASON_TEXT: dict[Reason, str] = {
         "ProbeReason", "packages/checkout-old worked where the sibling package was refused: {rows}"
     ),
     Reason.PREFIX_REFUSED: QT_TRANSLATE_NOOP("ProbeReason", "packages/checkout-old was refused"),
+    Reason.ARGUMENTS_UNTESTED: QT_TRANSLATE_NOOP(
+        "ProbeReason", "the server was not started with the root as its only argument"
+    ),
+    Reason.NO_ARGUMENTS_ROW: QT_TRANSLATE_NOOP(
+        "ProbeReason",
+        "started with the root as its only argument, no sibling row paired a working inside call",
+    ),
+    Reason.ROOTS_UNDECIDED: QT_TRANSLATE_NOOP(
+        "ProbeReason", "whether the roots narrow anything is undecided"
+    ),
+    Reason.HONOURS_ROOTS: QT_TRANSLATE_NOOP(
+        "ProbeReason", "the server keeps to the roots it is given: roots/list is enough"
+    ),
+    Reason.IGNORES_ROOTS_HONOURS_ARGUMENTS: QT_TRANSLATE_NOOP(
+        "ProbeReason",
+        "the roots narrow nothing, but started with the root as its only argument the server "
+        "refused the sibling package: give it {{roots}} in its command line",
+    ),
+    Reason.HONOURS_NEITHER: QT_TRANSLATE_NOOP(
+        "ProbeReason",
+        "the server reached the sibling package with the root as its only argument too: "
+        "neither roots nor arguments keep it in, only confinement does",
+    ),
 }
 
 ALLOWANCE_UNKNOWN = REASON_TEXT[Reason.REFUSED_ALLOWANCE_UNKNOWN].split(", but ", 1)[1]

@@ -11,7 +11,15 @@ from typing import Any
 
 from roots_manager.core.log import events as ev
 from roots_manager.core.probe.reasons import ALLOWANCE_UNKNOWN, Finding, Problem
-from roots_manager.core.probe.verdict import VERDICT_NAMES, Outcome, Row, Traffic, verdict
+from roots_manager.core.probe.verdict import (
+    ARGUMENTS_NAME,
+    VERDICT_NAMES,
+    Outcome,
+    Row,
+    Traffic,
+    arguments_finding,
+    verdict,
+)
 
 FORMAT = 2
 """2: each verdict line's reason code, parameters and deciding phase (``verdict_details``)."""
@@ -70,6 +78,12 @@ class Report:
     log: dict[str, Any] = field(default_factory=dict)
     """Where the bridge's events are: ``{"server", "session", "folder"}`` (folder None: the
     run's private folder, removed with it)."""
+    arguments_rows: list[Row] | None = None
+    """The sibling rows of the server started with the root as its only folder and no roots
+    (None: not run)."""
+    arguments: Finding | None = None
+    """Whether it ignores ``roots/list`` but honours its arguments
+    (:func:`~roots_manager.core.probe.verdict.arguments_finding`)."""
 
     def close(
         self,
@@ -79,6 +93,7 @@ class Report:
         *,
         tree: str,
         events: list[dict[str, Any]],
+        arguments: list[Row] | None = None,
     ) -> None:
         """Fill in what the run ended with: its rows and time, the roots traffic and the
         verdict on them, the scratch tree, and the bridge's roots events among *events*."""
@@ -89,6 +104,8 @@ class Report:
         )
         self.traffic = traffic
         self.verdict = verdict(rows, traffic, self.allowance is not None, self.complete)
+        self.arguments_rows = arguments
+        self.arguments = arguments_finding(self.verdict, arguments)
         self.tree = tree
         self.events = [
             {k: e[k] for k in ("ts", "kind", "dir", "uris", "outcome", "exit_code") if k in e}
@@ -129,6 +146,13 @@ class Report:
             "tree": self.tree,
             "events": self.events,
             "log": self.log,
+            "arguments_rows": None
+            if self.arguments_rows is None
+            else [r.to_json() for r in self.arguments_rows],
+            ARGUMENTS_NAME: None if self.arguments is None else self.arguments.value,
+            f"{ARGUMENTS_NAME}_details": None
+            if self.arguments is None
+            else self.arguments.to_json(),
         }
 
     @classmethod
@@ -165,6 +189,16 @@ class Report:
             tree=str(doc.get("tree", "")),
             events=list(doc.get("events") or []),
             log=dict(doc.get("log") or {}),
+            arguments_rows=None
+            if doc.get("arguments_rows") is None
+            else [Row.from_json(r) for r in doc["arguments_rows"]],
+            arguments=None
+            if doc.get(f"{ARGUMENTS_NAME}_details") is None
+            else Finding.from_json(
+                doc.get(ARGUMENTS_NAME),
+                doc[f"{ARGUMENTS_NAME}_details"],
+                str(doc[f"{ARGUMENTS_NAME}_details"].get("reason", "")),
+            ),
         )
 
 
@@ -182,6 +216,9 @@ def verdict_lines(report: Report) -> list[str]:
         value = VALUE_WORD[f.value]
         phase = f" [{f.phase.value}]" if f.phase is not None else ""
         out.append(f"{name}: {value}{phase}: {f.reason}")
+    f = report.arguments
+    if f is not None and (report.arguments_rows is not None or f.value is not None):
+        out.append(f"{ARGUMENTS_NAME}: {VALUE_WORD[f.value]}: {f.reason}")
     if report.allowance is None:
         out.append("note: " + ALLOWANCE_UNKNOWN.format())
     if report.secret_revealed:

@@ -362,6 +362,36 @@ def _keeps(rows: list[Row], traffic: Traffic, advisory: bool) -> Finding:
     return Finding(False, R.REFUSED_AFTER_EMPTY, phase=P.EMPTIED)
 
 
+ARGUMENTS_NAME = "ignores_roots_honours_arguments"
+"""The finding of :func:`arguments_finding`, beside :data:`VERDICT_NAMES` (from a run of its
+own, which the probe makes only when the roots narrowed nothing)."""
+
+
+def arguments_finding(roots: dict[str, Finding], arguments: list[Row] | None) -> Finding:
+    """Whether the server ignores ``roots/list`` but honours the folders of its command line:
+    ``{roots}`` in its command line, rather than roots, keeps such a server to its grants.
+
+    *roots* is the verdict of the probe's run (the scratch tree's top on the command line, the
+    root through ``roots/list``); *arguments* the rows of a run of the same plan with the root
+    as the command line's only folder and no roots capability (None: not run). The sibling
+    rows decide, as they decide ``advisory``: a sibling refused when only the command line
+    named the root is the command line's doing.
+    """
+    advisory = roots.get("advisory")
+    if advisory is not None and advisory.value is False:
+        return Finding(False, R.HONOURS_ROOTS)
+    if arguments is None:
+        return Finding(None, R.ARGUMENTS_UNTESTED)
+    siblings = _of(arguments, TargetKind.SIBLING)
+    if not siblings:
+        return Finding(None, R.NO_ARGUMENTS_ROW)
+    if advisory is None or advisory.value is None:
+        return Finding(None, R.ROOTS_UNDECIDED)
+    if _worked(siblings):
+        return Finding(False, R.HONOURS_NEITHER)
+    return Finding(True, R.IGNORES_ROOTS_HONOURS_ARGUMENTS)
+
+
 _SYMLINK = (R.SYMLINK_UNTESTED, R.SYMLINK_ESCAPED, R.SYMLINK_REFUSED)
 _PREFIX = (R.PREFIX_UNTESTED, R.PREFIX_ESCAPED, R.PREFIX_REFUSED)
 
