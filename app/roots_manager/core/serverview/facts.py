@@ -54,7 +54,7 @@ def server_facts(
     for name in names:
         srv = state.servers.get(name)
         mine = [m for m in markers if m.server == name]
-        command = bool(srv and srv.command) or any(m.command for m in mine)
+        command = bool(srv.command) if srv is not None else any(m.command for m in mine)
         out[name] = ServerFacts(
             name=name,
             known=srv is not None,
