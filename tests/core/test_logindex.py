@@ -233,3 +233,17 @@ def test_one_search_over_slices_finds_what_one_pass_finds(layout: Layout) -> Non
             if start % 3 == 0:
                 search.forget()  # the windows are a cache: dropping them changes nothing
         assert whole and sliced == whole, text
+
+
+def test_a_servers_recent_activity_is_its_newest_events_oldest_first(layout: Layout) -> None:
+    a = _write(layout, "s1", "alpha", 5)
+    b = _write(layout, "s2", "beta", 3)
+    a.close()
+    b.close()
+    ix = LogIndex(layout)
+    ix.scan()
+    rows = ix.last_of_server("alpha", 3)
+    assert [ix.record(r)["id"] for r in rows] == [2, 3, 4]  # type: ignore[index]
+    assert {ix.servers[ix.server[r]] for r in rows} == {"alpha"}
+    assert len(ix.last_of_server("beta", 10)) == 3
+    assert ix.last_of_server("nobody", 3) == [] and ix.last_of_server("alpha", 0) == []

@@ -202,3 +202,24 @@ def test_the_stale_column_has_room_for_its_mark_and_word_before_any_server_is_st
     icon = view.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize)
     word = metrics.horizontalAdvance("stale")
     assert view.horizontalHeader().sectionSize(STALE) >= icon + word
+
+
+def test_the_main_windows_least_size_fits_a_1366x768_screen(
+    layout: Layout, store: Store, qtbot: QtBot
+) -> None:
+    with store.transaction() as state:
+        state.set_policy("deny")
+        for i in range(6):
+            state.server_started(f"server-{i}", ["npx", f"server-{i}"], f"run-{i}")
+    watcher = StoreWatcher(store)
+    watcher.start()
+    try:
+        window = MainWindow(watcher, app_settings(layout))
+        qtbot.addWidget(window)
+        window.show()
+        qtbot.waitExposed(window)
+        least = window.minimumSizeHint().expandedTo(window.minimumSize())
+        # room left for the window manager's frame and a panel of the desktop
+        assert least.width() <= 1366 - 16 and least.height() <= 768 - 64, least
+    finally:
+        watcher.stop()

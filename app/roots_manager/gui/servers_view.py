@@ -29,6 +29,8 @@ from roots_manager.actions.servers import approve, forget
 from roots_manager.core import live
 from roots_manager.core.live import BridgeMarker
 from roots_manager.core.names import visible
+from roots_manager.core.serverview.actions import Action, actions_for
+from roots_manager.core.serverview.facts import server_facts
 from roots_manager.core.store.state import State
 from roots_manager.gui.confine_box import ConfineBox
 from roots_manager.gui.consent_cells import cell_menu, make_legend, make_matrix_view
@@ -298,18 +300,22 @@ class ServersPanel(QWidget):
 
     def _update_buttons(self, *_: object) -> None:
         name = self.selected_server()
-        srv = self.watcher.state.servers.get(name) if name else None
-        self.approve_button.setEnabled(bool(srv and srv.suspended))
-        self.forget_button.setEnabled(srv is not None)
-        running = bool(self._managed_bridges())
-        self.notify_button.setEnabled(running)
-        self.notify_action.setEnabled(running)
-        # only a server the app itself started can be ended from here; an outside host's is
-        # its host's to end
-        mine = name is not None and name in self.app_connected
+        facts = (
+            server_facts(self.watcher.state, self.watcher.markers, self.app_connected).get(name)
+            if name is not None
+            else None
+        )
+        # which actions apply is the core's rule (the server view's), not decided here
+        applies = set(actions_for(facts))
+        self.approve_button.setEnabled(Action.APPROVE in applies)
+        self.forget_button.setEnabled(Action.FORGET in applies)
+        notify = Action.LIST_CHANGED in applies
+        self.notify_button.setEnabled(notify)
+        self.notify_action.setEnabled(notify)
+        mine = Action.DISCONNECT in applies
         self.disconnect_button.setEnabled(mine)
         self.disconnect_action.setEnabled(mine)
-        probe = bool(srv and srv.command)
+        probe = Action.PROBE in applies
         self.probe_button.setEnabled(probe)
         self.probe_action.setEnabled(probe)
         row = self._selected_row()
