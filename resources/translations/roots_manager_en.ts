@@ -13,6 +13,17 @@
     </message>
 </context>
 <context>
+    <name>DenialNotice</name>
+    <message numerus="yes">
+        <location filename="../../app/roots_manager/gui/denial_notice.py" line="+102"/>
+        <source>(%n more waiting)</source>
+        <translation>
+            <numerusform>(%n more waiting)</numerusform>
+            <numerusform>(%n more waiting)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>DetectDialog</name>
     <message numerus="yes">
         <location filename="../../app/roots_manager/gui/detect.py" line="+182"/>
@@ -50,7 +61,7 @@
 <context>
     <name>LogPanel</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/log_view.py" line="+244"/>
+        <location filename="../../app/roots_manager/gui/log_view.py" line="+250"/>
         <source>Exported %n event(s) to {path}</source>
         <translation>
             <numerusform>Exported %n event to {path}</numerusform>
@@ -58,7 +69,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+149"/>
+        <location line="+157"/>
         <source>Showing {shown} of %n event(s)</source>
         <translation>
             <numerusform>Showing {shown} of %n event</numerusform>
@@ -69,7 +80,7 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+314"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+317"/>
         <source>Added %n root(s)</source>
         <translation>
             <numerusform>Added %n root</numerusform>
@@ -77,7 +88,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+26"/>
+        <location line="+27"/>
         <source>%n server(s) wait for your decision</source>
         <translation>
             <numerusform>%n server waits for your decision</numerusform>

@@ -816,6 +816,101 @@
     </message>
 </context>
 <context>
+    <name>DenialNotice</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/denial_notice.py" line="+47"/>
+        <source>A confined server was refused</source>
+        <translation>隔離されたサーバーが拒否されました</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Allow &amp;folder</source>
+        <translation>フォルダーを許可(&amp;F)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Allow &amp;read-only</source>
+        <translation>読み取り専用で許可(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Allow this fi&amp;le</source>
+        <translation>このファイルを許可(&amp;L)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>I&amp;gnore</source>
+        <translation>無視(&amp;G)</translation>
+    </message>
+    <message>
+        <location line="+44"/>
+        <source>Not offered in one click: {why}.</source>
+        <translation>ワンクリックでは許可できません: {why}。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not a path</source>
+        <translation>パスではありません</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>(%n more waiting)</source>
+        <translation>
+            <numerusform>（ほかに %n 件待機中）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>{server} was refused {path} ({operation}) at start-up.</source>
+        <translation>{server} は起動時に {path} を拒否されました（{operation}）。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>{server} was refused {path} ({operation}) while running {request}.</source>
+        <translation>{server} は {request} の実行中に {path} を拒否されました（{operation}）。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{server} was refused {path} ({operation}) between requests.</source>
+        <translation>{server} はリクエストの合間に {path} を拒否されました（{operation}）。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>read</source>
+        <translation>読み取り</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>write</source>
+        <translation>書き込み</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>list</source>
+        <translation>一覧</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>execute</source>
+        <translation>実行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>create</source>
+        <translation>作成</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>remove</source>
+        <translation>削除</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>connect</source>
+        <translation>接続</translation>
+    </message>
+</context>
+<context>
     <name>DetectDialog</name>
     <message>
         <location filename="../../app/roots_manager/gui/detect.py" line="+65"/>
@@ -1117,7 +1212,7 @@
 <context>
     <name>LogPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_view.py" line="+60"/>
+        <location filename="../../app/roots_manager/gui/log_view.py" line="+66"/>
         <source>Server filter</source>
         <translation>サーバーの絞り込み</translation>
     </message>
@@ -1221,7 +1316,7 @@
         </translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+80"/>
         <source>That event is hidden by the filter or the cleared view</source>
         <translation>そのイベントは絞り込みかクリアした表示で隠れています</translation>
     </message>
@@ -1233,7 +1328,7 @@
         </translation>
     </message>
     <message>
-        <location line="-306"/>
+        <location line="-314"/>
         <source>Cle&amp;ar view</source>
         <translation>表示をクリア(&amp;A)</translation>
     </message>
@@ -1278,7 +1373,7 @@
         <translation>{path} に書き込めませんでした: {error}</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/log_view.py" line="+106"/>
+        <location filename="../../app/roots_manager/gui/log_view.py" line="+114"/>
         <source>This event is no longer on disk.</source>
         <translation>このイベントはもうディスク上にありません。</translation>
     </message>
@@ -1544,13 +1639,13 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+244"/>
-        <location line="+140"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+245"/>
+        <location line="+143"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-126"/>
+        <location line="-129"/>
         <source>Sections</source>
         <translation>セクション</translation>
     </message>
@@ -1625,7 +1720,7 @@
         <translation>サーバーに接続(&amp;C)…</translation>
     </message>
     <message numerus="yes">
-        <location line="+206"/>
+        <location line="+209"/>
         <source>%n server(s) wait for your decision</source>
         <translation>
             <numerusform>%n 個のサーバーがあなたの決定を待っています</numerusform>
@@ -1662,7 +1757,7 @@
         <translation>サーバーは初めて起動したときに「サーバーと同意」タブに表示され、あなたが許可したルートだけを見ます。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="-368"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="-371"/>
         <source>&amp;Review pending requests…</source>
         <translation>保留中のリクエストを確認(&amp;R)…</translation>
     </message>
@@ -1677,14 +1772,14 @@
         <translation>ホスト</translation>
     </message>
     <message numerus="yes">
-        <location line="+44"/>
+        <location line="+46"/>
         <source>Added %n root(s)</source>
         <translation>
             <numerusform>%n 件のルートを追加しました</numerusform>
         </translation>
     </message>
     <message>
-        <location line="-161"/>
+        <location line="-163"/>
         <source>&amp;View</source>
         <translation>表示(&amp;V)</translation>
     </message>
@@ -1709,7 +1804,7 @@
         <translation>Roots Manager について(&amp;A)</translation>
     </message>
     <message>
-        <location line="+165"/>
+        <location line="+168"/>
         <source>The store cannot be read; changes are not possible until it is recovered.</source>
         <translation>ストアを読み込めません。復旧するまで変更はできません。</translation>
     </message>
@@ -3063,7 +3158,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+67"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+69"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;ルートはサーバーにどこを見るべきかを伝えるもので、アクセス制御ではありません。&lt;/b&gt;サーバーは、そのプロセスに許されたファイルなら何でも開けます。実際に何をしているかは「ログ」で確認してください。</translation>
     </message>
@@ -3234,7 +3329,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>まだルートがありません。「ルート」タブでフォルダーを追加すると、それぞれがここで列になります。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+180"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+184"/>
         <source>Could not ask the bridge of {server}: {reason}</source>
         <translation>{server} のブリッジに依頼できませんでした: {reason}</translation>
     </message>
@@ -3363,7 +3458,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>TimelineView</name>
     <message>
-        <location filename="../../app/roots_manager/gui/timeline_view.py" line="+250"/>
+        <location filename="../../app/roots_manager/gui/timeline_view.py" line="+255"/>
         <source>Timeline of the roots traffic</source>
         <translation>ルートのやりとりのタイムライン</translation>
     </message>
@@ -3379,6 +3474,11 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+4"/>
+        <source>refused</source>
+        <translation>拒否</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>answer held</source>
         <translation>応答を保留中</translation>
     </message>
@@ -3398,22 +3498,27 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>ルートを問い合わせ</translation>
     </message>
     <message>
-        <location line="-206"/>
-        <location line="+207"/>
+        <location line="-207"/>
+        <location line="+208"/>
         <source>answered</source>
         <translation>応答</translation>
     </message>
     <message>
-        <location line="-206"/>
-        <location line="+207"/>
+        <location line="-207"/>
+        <location line="+208"/>
         <source>list_changed sent</source>
         <translation>list_changed を送信</translation>
     </message>
     <message>
-        <location line="-206"/>
-        <location line="+207"/>
+        <location line="-207"/>
+        <location line="+208"/>
         <source>consent</source>
         <translation>同意</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>refused (confined)</source>
+        <translation>拒否（隔離）</translation>
     </message>
     <message>
         <location line="+19"/>

@@ -816,6 +816,101 @@
     </message>
 </context>
 <context>
+    <name>DenialNotice</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/denial_notice.py" line="+47"/>
+        <source>A confined server was refused</source>
+        <translation>被隔离的服务器遭到拒绝</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Allow &amp;folder</source>
+        <translation>允许文件夹(&amp;F)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Allow &amp;read-only</source>
+        <translation>以只读方式允许(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Allow this fi&amp;le</source>
+        <translation>允许此文件(&amp;L)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>I&amp;gnore</source>
+        <translation>忽略(&amp;G)</translation>
+    </message>
+    <message>
+        <location line="+44"/>
+        <source>Not offered in one click: {why}.</source>
+        <translation>不提供一键允许：{why}。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not a path</source>
+        <translation>不是路径</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>(%n more waiting)</source>
+        <translation>
+            <numerusform>（另有 %n 个等待中）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>{server} was refused {path} ({operation}) at start-up.</source>
+        <translation>{server} 在启动时被拒绝访问 {path}（{operation}）。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>{server} was refused {path} ({operation}) while running {request}.</source>
+        <translation>{server} 在运行 {request} 时被拒绝访问 {path}（{operation}）。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{server} was refused {path} ({operation}) between requests.</source>
+        <translation>{server} 在两次请求之间被拒绝访问 {path}（{operation}）。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>read</source>
+        <translation>读取</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>write</source>
+        <translation>写入</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>list</source>
+        <translation>列出</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>execute</source>
+        <translation>执行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>create</source>
+        <translation>创建</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>remove</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>connect</source>
+        <translation>连接</translation>
+    </message>
+</context>
+<context>
     <name>DetectDialog</name>
     <message>
         <location filename="../../app/roots_manager/gui/detect.py" line="+65"/>
@@ -1117,7 +1212,7 @@
 <context>
     <name>LogPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_view.py" line="+60"/>
+        <location filename="../../app/roots_manager/gui/log_view.py" line="+66"/>
         <source>Server filter</source>
         <translation>服务器筛选</translation>
     </message>
@@ -1221,7 +1316,7 @@
         </translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+80"/>
         <source>That event is hidden by the filter or the cleared view</source>
         <translation>该事件被筛选条件或已清空的视图隐藏了</translation>
     </message>
@@ -1233,7 +1328,7 @@
         </translation>
     </message>
     <message>
-        <location line="-306"/>
+        <location line="-314"/>
         <source>Cle&amp;ar view</source>
         <translation>清空视图(&amp;A)</translation>
     </message>
@@ -1278,7 +1373,7 @@
         <translation>无法写入 {path}：{error}</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/log_view.py" line="+106"/>
+        <location filename="../../app/roots_manager/gui/log_view.py" line="+114"/>
         <source>This event is no longer on disk.</source>
         <translation>此事件已不在磁盘上。</translation>
     </message>
@@ -1544,13 +1639,13 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+244"/>
-        <location line="+140"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+245"/>
+        <location line="+143"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-126"/>
+        <location line="-129"/>
         <source>Sections</source>
         <translation>分区</translation>
     </message>
@@ -1625,7 +1720,7 @@
         <translation>连接服务器(&amp;C)…</translation>
     </message>
     <message numerus="yes">
-        <location line="+206"/>
+        <location line="+209"/>
         <source>%n server(s) wait for your decision</source>
         <translation>
             <numerusform>%n 个服务器在等待你的决定</numerusform>
@@ -1662,7 +1757,7 @@
         <translation>服务器首次运行时会出现在“服务器与授权”标签页中，并且只能看到你授予它的根目录。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="-368"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="-371"/>
         <source>&amp;Review pending requests…</source>
         <translation>查看待处理的请求(&amp;R)…</translation>
     </message>
@@ -1677,14 +1772,14 @@
         <translation>主机</translation>
     </message>
     <message numerus="yes">
-        <location line="+44"/>
+        <location line="+46"/>
         <source>Added %n root(s)</source>
         <translation>
             <numerusform>已添加 %n 个根目录</numerusform>
         </translation>
     </message>
     <message>
-        <location line="-161"/>
+        <location line="-163"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -1709,7 +1804,7 @@
         <translation>关于 Roots Manager(&amp;A)</translation>
     </message>
     <message>
-        <location line="+165"/>
+        <location line="+168"/>
         <source>The store cannot be read; changes are not possible until it is recovered.</source>
         <translation>无法读取存储文件；恢复之前无法进行更改。</translation>
     </message>
@@ -3063,7 +3158,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+67"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+69"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;根目录告诉服务器该去哪里查看，它们并不是访问控制。&lt;/b&gt;服务器仍然可以打开其进程有权访问的任何文件。请在“日志”中查看它实际做了什么。</translation>
     </message>
@@ -3234,7 +3329,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>你还没有根目录：在“根目录”标签页中添加文件夹，每个文件夹都会成为这里的一列。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+180"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+184"/>
         <source>Could not ask the bridge of {server}: {reason}</source>
         <translation>无法向 {server} 的桥接器发出请求：{reason}</translation>
     </message>
@@ -3363,7 +3458,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>TimelineView</name>
     <message>
-        <location filename="../../app/roots_manager/gui/timeline_view.py" line="+250"/>
+        <location filename="../../app/roots_manager/gui/timeline_view.py" line="+255"/>
         <source>Timeline of the roots traffic</source>
         <translation>根目录通信时间线</translation>
     </message>
@@ -3379,6 +3474,11 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+4"/>
+        <source>refused</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>answer held</source>
         <translation>应答暂缓</translation>
     </message>
@@ -3398,22 +3498,27 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>请求根目录</translation>
     </message>
     <message>
-        <location line="-206"/>
-        <location line="+207"/>
+        <location line="-207"/>
+        <location line="+208"/>
         <source>answered</source>
         <translation>已回复</translation>
     </message>
     <message>
-        <location line="-206"/>
-        <location line="+207"/>
+        <location line="-207"/>
+        <location line="+208"/>
         <source>list_changed sent</source>
         <translation>已发送 list_changed</translation>
     </message>
     <message>
-        <location line="-206"/>
-        <location line="+207"/>
+        <location line="-207"/>
+        <location line="+208"/>
         <source>consent</source>
         <translation>授权</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>refused (confined)</source>
+        <translation>拒绝（隔离）</translation>
     </message>
     <message>
         <location line="+19"/>

@@ -494,6 +494,7 @@ def test_the_timeline_folds_probe_runs_shows_the_logs_start_and_a_legend(
             "answered",
             "list_changed sent",
             "consent",
+            "refused",
             "answer held",
         ]
     finally:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -44,6 +45,9 @@ class LogPanel(QWidget):
     follow/pause, clear view and export. Call `start` to begin following, `stop` to end."""
 
     roots_asked_seen = Signal(dict)
+    denied = Signal(object)
+    """Confined servers' refusals logged since the panel started (a list of denial events,
+    oldest first): what the app offers to grant."""
     """Roots requests were indexed: the newest one's time (ISO UTC) per server name."""
 
     def __init__(self, layout: Layout, parent: QWidget | None = None) -> None:
@@ -54,7 +58,9 @@ class LogPanel(QWidget):
         self.feed = LogFeed(self.index_, self)
         self._started = False
         self._error = ""
-        self._asked_upto = 0  # index rows looked through for roots requests
+        self._asked_upto = 0  # index rows looked through for roots requests and refusals
+        self._started_at = time.time() - 5.0
+        """Refusals from this moment on are told (:attr:`denied`); older ones are in the log."""
 
         self.server_box = QComboBox()
         self.server_box.setAccessibleName(self.tr("Server filter"))
@@ -253,7 +259,15 @@ class LogPanel(QWidget):
         if not self._timeline_timer.isActive():
             self._timeline_timer.start(self.model.flush_interval_ms)  # as often as the table
         newest = self.index_.latest_of_kind(events.ROOTS_ASKED, self._asked_upto)
+        refused = [
+            rec
+            for row in self.index_.rows_of_kind(events.DENIAL, self._asked_upto)
+            if self.index_.ts[row] >= self._started_at
+            and isinstance(rec := self.index_.record(row), dict)
+        ]
         self._asked_upto = len(self.index_)
+        if refused:
+            self.denied.emit(refused)
         if newest:
             self.roots_asked_seen.emit(
                 {

@@ -34,6 +34,7 @@ from roots_manager.gui import help_boxes, window_state
 from roots_manager.gui.banner import Banner
 from roots_manager.gui.connect import ConnectionManager
 from roots_manager.gui.connect_dialog import ConnectDialog
+from roots_manager.gui.denial_notice import DenialNotice
 from roots_manager.gui.detect import DetectDialog
 from roots_manager.gui.first_run import ProtectFound
 from roots_manager.gui.folder_drops import dropped_folders
@@ -298,6 +299,8 @@ class MainWindow(QMainWindow):
         layout = QVBoxLayout(central)
         layout.addWidget(self.welcome)
         layout.addWidget(self.store_banner)
+        self.denial_notice = DenialNotice(watcher, self)
+        layout.addWidget(self.denial_notice)
         layout.addWidget(self.tabs, 1)
         self.setCentralWidget(central)
 
@@ -329,6 +332,7 @@ class MainWindow(QMainWindow):
         self.log_panel = LogPanel(self.watcher.layout, self)
         # a server's last roots/list, told by the logs once its bridge has ended
         self.log_panel.roots_asked_seen.connect(self.servers_panel.servers_model.note_last_asked)
+        self.log_panel.denied.connect(self.denial_notice.add)
         return self.log_panel
 
     # ---- state --------------------------------------------------------------------------

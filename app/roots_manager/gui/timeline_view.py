@@ -3,7 +3,7 @@
 Painted with QPainter over :class:`~roots_manager.core.log.timeline.Timeline` (no plotting
 library): a lane per server; a blue triangle where the server asked for its roots, a green dot
 where it was answered, an orange diamond where a ``list_changed`` was sent, a purple square for
-a consent wait or decision, and a pale bar while an answer was held (to now while it is still
+a consent wait or decision, a red cross where a confined server was refused something, and a pale bar while an answer was held (to now while it is still
 held); a legend along the bottom says so. Every probe run's traffic shares one lane, below the
 servers'. The view keeps the log whole, from its first mark, until the user zooms or moves it (or the
 log spans more than an hour); then it follows the newest until moved back.
@@ -65,6 +65,7 @@ COLORS: dict[MarkKind, QColor] = {
     MarkKind.ANSWERED: QColor(46, 150, 87),
     MarkKind.LIST_CHANGED: QColor(230, 130, 20),
     MarkKind.CONSENT: QColor(150, 70, 190),
+    MarkKind.DENIED: QColor(205, 40, 40),
 }
 
 
@@ -136,6 +137,10 @@ def paint_mark(painter: QPainter, kind: MarkKind, at: QPointF) -> None:
                 ]
             )
         )
+    elif kind is MarkKind.DENIED:  # a cross: refused
+        painter.setPen(QPen(COLORS[kind], 2.5))
+        painter.drawLine(QPointF(x - r + 1, y - r + 1), QPointF(x + r - 1, y + r - 1))
+        painter.drawLine(QPointF(x - r + 1, y + r - 1), QPointF(x + r - 1, y - r + 1))
     else:
         painter.drawRect(QRectF(x - r + 1, y - r + 1, 2 * r - 2, 2 * r - 2))
 
@@ -312,6 +317,7 @@ class TimelineView(QWidget):
             (MarkKind.ANSWERED, self.tr("answered")),
             (MarkKind.LIST_CHANGED, self.tr("list_changed sent")),
             (MarkKind.CONSENT, self.tr("consent")),
+            (MarkKind.DENIED, self.tr("refused")),
             (None, self.tr("answer held")),
         ]
 
@@ -519,6 +525,7 @@ class TimelineView(QWidget):
             MarkKind.ANSWERED: self.tr("answered"),
             MarkKind.LIST_CHANGED: self.tr("list_changed sent"),
             MarkKind.CONSENT: self.tr("consent"),
+            MarkKind.DENIED: self.tr("refused (confined)"),
         }[mark.kind]
         stamp = time.strftime("%H:%M:%S", time.localtime(mark.ts))
         return f"{stamp}.{int(mark.ts * 1000) % 1000:03d} {what}"

@@ -118,6 +118,14 @@ class LogIndex:
                     newest[s] = ts[i]
         return {self.servers[s]: t for s, t in newest.items()}
 
+    def rows_of_kind(self, kind: str, start: int = 0) -> list[int]:
+        """The rows of the events of *kind*, among rows from *start* on."""
+        code = self.code_of_kind(kind)
+        if code is None:
+            return []
+        kinds = self.kind
+        return [i for i in range(start, self._published) if kinds[i] == code]
+
     def last_of_server(self, name: str, count: int) -> list[int]:
         """The rows of the newest *count* events of server *name*, oldest first (the server's
         recent activity), found from the end: as fast for a long log as for a short one when

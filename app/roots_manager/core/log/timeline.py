@@ -3,7 +3,7 @@
 Built from a :class:`~roots_manager.core.log.index.LogIndex` (its time, server and kind columns,
 without reading the events back), incrementally as rows are indexed. Per server, in time order:
 each ``roots/list`` asked and answered, each ``list_changed`` sent, each consent wait and
-decision, and the spans during which an answer was held (asked, not yet answered), so that a
+decision, each refusal of a confined server, and the spans during which an answer was held (asked, not yet answered), so that a
 developer sees at a glance whether a server re-asks after a change and how long answers took.
 
 A held span pairs a request with *its* answer by JSON-RPC id within the bridge run that logged
@@ -46,6 +46,8 @@ class MarkKind(Enum):
     ANSWERED = "answered"
     LIST_CHANGED = "list-changed"
     CONSENT = "consent"
+    DENIED = "denied"
+    """A confined server was refused a path (a denial, :mod:`roots_manager.core.log.denials`)."""
 
 
 _KINDS: dict[str, MarkKind] = {
@@ -55,6 +57,7 @@ _KINDS: dict[str, MarkKind] = {
     events.LIST_CHANGED_SENT: MarkKind.LIST_CHANGED,
     events.CONSENT_WAIT: MarkKind.CONSENT,
     events.CONSENT_DECIDED: MarkKind.CONSENT,
+    events.DENIAL: MarkKind.DENIED,
 }
 
 

@@ -1,0 +1,125 @@
+"""The notice of a confined server's refusal: what it says, what it offers, and a grant made from
+it in one click, on the real store; a refusal of a secret offered nothing; the Log panel telling
+the refusals logged after it started."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from roots_manager.core.log import events
+from roots_manager.core.paths import Layout
+from roots_manager.core.store.file import Store
+from roots_manager.core.store.grants import Scope
+from roots_manager.gui.denial_notice import DenialNotice
+from roots_manager.gui.log_view import LogPanel
+from roots_manager.gui.watcher import StoreWatcher
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path / "home"
+    (home / "notes").mkdir(parents=True)
+    (home / ".ssh").mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    return home
+
+
+@pytest.fixture
+def watcher(store: Store) -> Iterator[StoreWatcher]:
+    with store.transaction() as state:
+        state.server_started("fs", ["npx", "-y", "@modelcontextprotocol/server-filesystem"], "r1")
+    w = StoreWatcher(store)
+    w.start()
+    yield w
+    w.stop()
+
+
+def refusal(path: Path, operation: str = "read") -> dict[str, object]:
+    return {
+        "kind": events.DENIAL,
+        "server": "fs",
+        "path": str(path),
+        "folder": str(path.parent),
+        "operation": operation,
+        "during": "request",
+        "requests": [{"method": "tools/call", "tool": "read_file", "id": 3, "argument": "path"}],
+    }
+
+
+def test_a_refusal_is_told_and_its_folder_granted_in_one_click(
+    home: Path, watcher: StoreWatcher, store: Store, qtbot: QtBot
+) -> None:
+    notice = DenialNotice(watcher)
+    qtbot.addWidget(notice)
+    notice.show()
+    notice.add([refusal(home / "notes" / "todo.md"), refusal(home / "notes" / "other.md")])
+    text = notice.label.text()
+    assert "fs was refused ~/notes/todo.md (read) while running tools/call read_file." in text
+    assert "(1 more waiting)" in text
+    assert notice.folder_button.isVisible() and notice.read_only_button.isVisible()
+    assert notice.file_button.isVisible()
+    with qtbot.waitSignal(notice.allowed) as granted:
+        notice.folder_button.click()
+    assert granted.args == ["fs", str(home / "notes")]
+    state = store.read()
+    [root] = [r for r in state.roots if r.path == str(home / "notes")]
+    [grant] = [g for g in state.grants if g.server == "fs" and g.root == root.id]
+    assert grant.scope == Scope.ALWAYS and not grant.read_only
+    # the other refusal in the same folder needs no second click
+    assert not notice.isVisible() and notice.current is None
+
+
+def test_a_file_is_allowed_alone_and_read_only_when_it_was_read(
+    home: Path, watcher: StoreWatcher, store: Store, qtbot: QtBot
+) -> None:
+    notice = DenialNotice(watcher)
+    qtbot.addWidget(notice)
+    notice.add([refusal(home / "notes" / "todo.md")])
+    notice.file_button.click()
+    server = store.read().servers["fs"]
+    assert server.allow_read == [str(home / "notes" / "todo.md")] and not server.allow_write
+    assert not store.read().roots  # no root made for a file
+
+
+def test_a_secret_is_told_and_offered_nothing(
+    home: Path, watcher: StoreWatcher, store: Store, qtbot: QtBot
+) -> None:
+    notice = DenialNotice(watcher)
+    qtbot.addWidget(notice)
+    notice.show()
+    notice.add([refusal(home / ".ssh" / "id_ed25519")])
+    assert "Not offered in one click: credentials (~/.ssh)." in notice.label.text()
+    for button in (notice.folder_button, notice.read_only_button, notice.file_button):
+        assert not button.isVisible()
+    assert notice.ignore_button.isVisible()
+    offered = notice.offers_now()
+    assert offered is not None and offered.offers == ()
+    notice.ignore_button.click()
+    assert not notice.isVisible()
+    assert not store.read().roots and not store.read().servers["fs"].allow_read
+
+
+def test_the_log_panel_tells_the_refusals_logged_after_it_started(
+    layout: Layout, qtbot: QtBot, home: Path
+) -> None:
+    w = events.EventWriter(layout, "r1")
+    old = events.event(events.DENIAL, "fs", "r1", path="/x/old", operation="read")
+    old["ts"] = "2020-01-01T00:00:00.000Z"  # before the app started: in the log, not a notice
+    w.write(old)
+    panel = LogPanel(layout)
+    qtbot.addWidget(panel)
+    panel.start()
+    try:
+        with qtbot.waitSignal(panel.denied, timeout=20_000) as told:
+            w.write(
+                events.event(
+                    events.DENIAL, "fs", "r1", path=str(home / "notes" / "a"), operation="write"
+                )
+            )
+        assert [r["path"] for r in told.args[0]] == [str(home / "notes" / "a")]
+    finally:
+        panel.stop()
