@@ -105,3 +105,42 @@ def test_requests_held_for_consent_are_bounded(store: Store, tmp_path: Path) -> 
     held.open()
     granted = {"roots": [{"uri": root.uri, "name": "later"}]}
     assert replies[10:] == [granted] * MAX_WAITING
+
+
+def test_the_state_a_start_saved_is_answered_without_a_second_read(
+    store: Store, tmp_path: Path
+) -> None:
+    # a bridge records its start in the store, then answers from it: the state it saved is
+    # the state it reads, not the same tens of thousands of roots parsed again
+    folder = tmp_path / "proj"
+    folder.mkdir()
+    with store.transaction() as s:
+        root = s.add_root(str(folder))
+        s.server_started("srv", CMD, "sess")
+        s.approve("srv")
+        s.grant("srv", [root.id])
+    saved = s
+    src = RootsSource(store, "srv", fingerprint(CMD), "sess")
+    assert src.state() is saved
+    assert src.effective() == {"roots": [{"uri": root.uri, "name": "proj"}]}
+    # given once: a later reader of the same store object parses the file
+    assert RootsSource(store, "srv", fingerprint(CMD), "sess").state() is not saved
+
+
+def test_a_saved_state_is_not_answered_once_another_save_replaced_the_file(
+    store: Store, tmp_path: Path
+) -> None:
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir()
+    b.mkdir()
+    with store.transaction() as s:
+        ra = s.add_root(str(a))
+        s.server_started("srv", CMD, "sess")
+        s.approve("srv")
+        s.grant("srv", [ra.id])
+    # another process's save (another store object on the same file) before the bridge reads
+    with Store(store.layout).transaction() as s:
+        rb = s.add_root(str(b))
+        s.grant("srv", [rb.id])
+    src = RootsSource(store, "srv", fingerprint(CMD), "sess")
+    assert [r["uri"] for r in src.effective()["roots"]] == [ra.uri, rb.uri]

@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from roots_manager.bridge.run.answercache import AnswerCache
 from roots_manager.core.consent.effective import ListRootsResult, effective, visible_roots
-from roots_manager.core.store.file import Store, StoreError
+from roots_manager.core.store.file import Stamp, Store, StoreError, stamp_of
 from roots_manager.core.store.state import State
 
 MAX_WAITING = 1024
@@ -39,7 +39,7 @@ class RootsSource:
         self.fingerprint = fingerprint
         self.run = run
         self.on_error = on_error
-        self._stamp: tuple[int, int, int] | None = None
+        self._stamp: Stamp | None = None
         self._state = State()
         self._last_error: str | None = None
         self.cache = AnswerCache()
@@ -47,14 +47,19 @@ class RootsSource:
     def state(self) -> State:
         """The store's state; the last good one if the file cannot be read now."""
         try:
-            st = os.stat(self.store.path)
-            stamp = (st.st_ino, st.st_size, st.st_mtime_ns)
+            stamp: Stamp | None = stamp_of(os.stat(self.store.path))
         except FileNotFoundError:
-            stamp = (0, 0, 0)
+            stamp = (0, 0, 0, 0)
         except OSError:
             stamp = None
         if stamp is not None and stamp == self._stamp:
             return self._state
+        saved = self.store.take_saved(stamp) if stamp is not None else None
+        if saved is not None:
+            # the file this bridge's store just wrote (its start recorded): that state, not
+            # a second parse of tens of thousands of roots before the first answer
+            self._state, self._stamp, self._last_error = saved, stamp, None
+            return saved
         try:
             self._state = self.store.read()
         except StoreError as exc:

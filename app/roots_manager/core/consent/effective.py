@@ -92,16 +92,13 @@ class Availability:
         key = (root.path, root.real)
         known = self._looked.get(key)
         if known is None:
-            reason = unavailable_reason(root.path)
-            st = None
-            if reason is None:
-                # the folder's identity, for telling one folder spelled two ways
-                try:
-                    st = os.stat(root.path)
-                except (OSError, ValueError):
-                    reason = "missing"  # gone since the look just made
-                else:
-                    reason = self._led_elsewhere(root, st)
+            # the stat of the look is also the folder's identity, for telling one folder
+            # spelled two ways: one stat per root, not two (30,000 roots are 30,000 calls)
+            reason, st = _look(root.path)
+            if reason is None and st is not None:
+                reason = self._led_elsewhere(root, st)
+            elif reason is not None:
+                st = None
             known = self._looked[key] = (reason, st)
         return known
 

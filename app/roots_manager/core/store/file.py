@@ -62,6 +62,16 @@ class CheckReport:
     backup_ok: bool
 
 
+Stamp = tuple[int, int, int, int]
+"""A file's device, inode, size and modification time: a save renames a new file into place
+(a new inode), so a file with the stamp it had when read holds what was read."""
+
+
+def stamp_of(st: os.stat_result) -> Stamp:
+    """The :data:`Stamp` of a file from its ``stat``."""
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
 def _parse(data: bytes, path: Path) -> State:
     """Parse a store document; raises :class:`StoreUnreadable` naming *path*."""
     try:
@@ -234,6 +244,7 @@ class Store:
         from filelock import FileLock
 
         self._lock = FileLock(str(self.layout.store_lock), timeout=LOCK_TIMEOUT, mode=0o600)
+        self._saved: tuple[Stamp, State] | None = None
         trace.debug("the store is %s", self.path)
 
     # Reads need no lock: a save replaces the whole file by rename, so a reader sees either
@@ -242,6 +253,17 @@ class Store:
         """The current state (an empty one if the store does not exist yet)."""
         data = read_store_file(self.path)
         return State() if data is None else _parse(data, self.path)
+
+    def take_saved(self, stamp: Stamp) -> State | None:
+        """The state the last :meth:`transaction` of this object saved, if the file it wrote
+        is the one with *stamp* now; None otherwise. Given once (not kept after).
+
+        A reader that found the file with that stamp has that state without parsing tens of
+        thousands of roots again (a bridge records its start, then answers from the store).
+        It is the object the transaction yielded: its block must not change it afterwards.
+        """
+        saved, self._saved = self._saved, None
+        return saved[1] if saved is not None and saved[0] == stamp else None
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[State]:
@@ -263,6 +285,8 @@ class Store:
             if before_bytes is not None:
                 write_atomic(self.layout.store_backup, before_bytes)
             write_atomic(target, _dump(state))
+            # under the lock: no other save can have replaced the file since
+            self._saved = (stamp_of(os.stat(target)), state)
 
     def _target(self) -> Path:
         # A save renames a new file over the old one; over a link that would replace the link

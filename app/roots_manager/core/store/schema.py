@@ -186,6 +186,10 @@ def root_path(value: object) -> str | None:
     normal = os.path.normpath(value)
     if normal != value:
         return f"is not in normal form (that is {shown(normal)}): {shown(value)}"
+    if os.name == "posix" and value.isascii():
+        # an absolute ASCII path without NUL always has a POSIX URI (path_to_uri fails only on
+        # those): the check per root, path and real path, was a fifth of reading 30,000 roots
+        return None
     try:
         uris.path_to_uri(value)
     except uris.UriError as exc:
