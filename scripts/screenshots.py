@@ -153,6 +153,20 @@ def build_sample(home: Path, work: Path, lang: str) -> None:
                     )
                 )
             )
+    # a refusal just now, of a confined server asked to read outside its grants: the notice
+    outside = work.parent / "private" / "todo.md"
+    writer.write(
+        ev.event(
+            ev.DENIAL,
+            "filesystem",
+            run,
+            path=str(outside),
+            folder=str(outside.parent),
+            operation="read",
+            during="request",
+            requests=[{"method": "tools/call", "tool": "read_file", "id": 120, "argument": "path"}],
+        )
+    )
     writer.close()
 
 

@@ -74,6 +74,8 @@ class AppController(QObject):
     ) -> None:
         super().__init__(parent)
         self.layout = layout.ensure()
+        self.exit_code = 0
+        """What the app exits with: 1 when its window could not be opened."""
         self.store = Store(self.layout)
         self.demo = demo
         self.hidden = hidden
@@ -118,6 +120,22 @@ class AppController(QObject):
         if self._started:
             return
         self._started = True
+        try:
+            self._open_window()
+        except Exception:
+            # a window that cannot be made is an app that cannot run: say so and end, rather
+            # than stay in the tray's place with nothing on the screen
+            log.exception("the main window could not be opened")
+            print(
+                f"roots-manager: the main window could not be opened (details in "
+                f"{self.layout.app_log})",
+                file=sys.stderr,
+                flush=True,
+            )
+            self.exit_code = 1
+            self.quit_requested.emit()
+
+    def _open_window(self) -> None:
         self.watcher = StoreWatcher(self.store, self)
         self.window = MainWindow(self.watcher, self.settings, self.icon)
         self.window.running_language = self.language
@@ -377,6 +395,7 @@ def main(argv: list[str], *, on_shown: Callable[[], None] | None = None) -> int:
         log.info("event loop ended: %s", exc)
     finally:
         controller.shutdown()
+    exit_code = controller.exit_code
     if controller.restart_pending:
         # after shutdown: the single-instance socket is closed, so the new app does not just
         # raise this one; it starts as this one did, but shown

@@ -259,6 +259,7 @@ class MainWindow(QMainWindow):
         self.tabs.setAccessibleName(self.tr("Sections"))
         self.tabs.addTab(self.roots_panel, self.tr("&Roots"))
         self.tabs.addTab(self.servers_panel, self.tr("Servers and consen&t"))
+        self.denial_notice = DenialNotice(watcher, self)  # the log panel tells it refusals
         self.log_tab_index = self.tabs.addTab(self._make_log_panel(), self.tr("&Log"))
         self.hosts_panel = HostsPanel(watcher, self)
         self.hosts_panel.change_failed.connect(self.show_error)
@@ -299,7 +300,6 @@ class MainWindow(QMainWindow):
         layout = QVBoxLayout(central)
         layout.addWidget(self.welcome)
         layout.addWidget(self.store_banner)
-        self.denial_notice = DenialNotice(watcher, self)
         layout.addWidget(self.denial_notice)
         layout.addWidget(self.tabs, 1)
         self.setCentralWidget(central)

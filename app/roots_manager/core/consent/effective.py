@@ -39,10 +39,10 @@ class ListRootsResult(TypedDict):
 
 def unavailable_reason(path: str) -> str | None:
     """Why the folder at *path* cannot be given to a server now, or None if it can."""
-    return _look(path)[0]
+    return folder_look(path)[0]
 
 
-def _look(path: str) -> tuple[str | None, os.stat_result | None]:
+def folder_look(path: str) -> tuple[str | None, os.stat_result | None]:
     """Why the folder at *path* cannot be given now (or None), and its ``stat`` if it exists:
     one ``stat`` for the existence, the kind and the identity of the folder."""
     try:
@@ -94,7 +94,7 @@ class Availability:
         if known is None:
             # the stat of the look is also the folder's identity, for telling one folder
             # spelled two ways: one stat per root, not two (30,000 roots are 30,000 calls)
-            reason, st = _look(root.path)
+            reason, st = folder_look(root.path)
             if reason is None and st is not None:
                 reason = self._led_elsewhere(root, st)
             elif reason is not None:
