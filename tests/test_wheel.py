@@ -152,3 +152,18 @@ def test_the_platform_wheel_relays_with_its_c_path(dist: Path, tmp_path: Path) -
         tags = re.findall(r"manylinux_\d+_\d+_\w+?(?=[.-]|\.whl)", wheel.name)
         assert tags == [lowest], f"{wheel.name} is tagged {tags}; its symbols allow {lowest}"
     install_and_check(wheel, tmp_path, "c")
+
+
+def test_every_package_of_the_source_is_one_the_wheels_carry() -> None:
+    """pyproject.toml lists the packages by hand: a new one left out installs as a module that
+    is not there (the wheels' roots-manager failed on roots_manager.actions)."""
+    import tomllib
+
+    listed = set(
+        tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
+    )
+    source = REPO / "app"
+    found = {
+        ".".join(init.parent.relative_to(source).parts) for init in source.rglob("__init__.py")
+    }
+    assert found - listed == set(), f"packages missing from pyproject.toml: {found - listed}"
