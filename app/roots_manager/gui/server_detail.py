@@ -7,7 +7,7 @@ import datetime
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -153,10 +153,10 @@ class ServerDetail(QWidget):
                     store, name, [root_id], d.scope, read_only=d.read_only
                 )
             )
-        elif d.scope is not None:  # a running server not recorded yet: granted ahead
+        elif (scope := d.scope) is not None:  # a running server not recorded yet: ahead
             self.watcher.act(
                 lambda store: consent.grant(
-                    store, name, [root_id], d.scope, read_only=d.read_only, new=True
+                    store, name, [root_id], scope, read_only=d.read_only, new=True
                 )
             )
         self._state_changed(self.watcher.state)  # a refused change puts the box back

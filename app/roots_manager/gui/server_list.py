@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QModelIndex, Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTreeWidget, QTreeWidgetItem, QWidget
 
 from roots_manager.core.hosts.known import HostSpec
@@ -116,7 +116,7 @@ class ServerList(QTreeWidget):
         """Make *name* the selected server (None: none)."""
         item = self._items.get(name) if name is not None else None
         if item is None:
-            self.setCurrentItem(None)  # type: ignore[arg-type]
+            self.setCurrentIndex(QModelIndex())
         elif item is not self.currentItem():
             self.setCurrentItem(item)
 

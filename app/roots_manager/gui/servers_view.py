@@ -29,11 +29,11 @@ from PySide6.QtWidgets import (
 
 from roots_manager.actions.servers import approve, forget
 from roots_manager.core import live
+from roots_manager.core.hosts.known import HostSpec
 from roots_manager.core.live import BridgeMarker
+from roots_manager.core.log.index import LogIndex
 from roots_manager.core.names import visible
 from roots_manager.core.serverview.actions import Action, actions_for
-from roots_manager.core.hosts.known import HostSpec
-from roots_manager.core.log.index import LogIndex
 from roots_manager.core.serverview.facts import ServerFacts, server_facts
 from roots_manager.core.store.state import State
 from roots_manager.gui.confine_box import ConfineBox
@@ -337,7 +337,7 @@ class ServersPanel(QWidget):
             (
                 i
                 for i in range(self.servers_model.rowCount())
-                if self.servers_model.row_at(i).name == name
+                if getattr(self.servers_model.row_at(i), "name", None) == name
             ),
             None,
         )
