@@ -293,6 +293,7 @@ class ServersPanel(QWidget):
         self.servers_model.modelReset.connect(self._update_buttons)
         self.servers_model.dataChanged.connect(self._update_buttons)
         self.servers.selectionModel().currentChanged.connect(self._table_server_selected)
+        self.servers.selectionModel().selectionChanged.connect(self._table_server_selected)
         watcher.markers_changed.connect(self._fill_list)
         self._state_changed(watcher.state)
 
