@@ -39,15 +39,19 @@ RECENT_EVENTS = 5
 
 def choice_text(choice: Choice) -> str:
     """A scope choice in words, as a folder row's box offers it."""
-
-    def tr(text: str) -> str:
-        return QCoreApplication.translate("ServerDetail", text)
-
     if choice.scope is None:
-        return tr("not granted")
+        return QCoreApplication.translate("ServerDetail", "not granted")
     if choice.scope is Scope.WHILE_RUNNING:
-        return tr("while running, read-only") if choice.read_only else tr("while running")
-    return tr("always, read-only") if choice.read_only else tr("always")
+        return (
+            QCoreApplication.translate("ServerDetail", "while running, read-only")
+            if choice.read_only
+            else QCoreApplication.translate("ServerDetail", "while running")
+        )
+    return (
+        QCoreApplication.translate("ServerDetail", "always, read-only")
+        if choice.read_only
+        else QCoreApplication.translate("ServerDetail", "always")
+    )
 
 
 class ServerDetail(QWidget):

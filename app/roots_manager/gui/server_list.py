@@ -16,28 +16,30 @@ from roots_manager.core.serverview.groups import Group, Starter, group_servers
 _NameRole = Qt.ItemDataRole.UserRole + 1
 
 
-def _tr(text: str, n: int = -1) -> str:
-    return QCoreApplication.translate("ServerList", text, None, n)
-
-
 def badge_text(b: Badge) -> str:
     """The words of a server's badge, as the list shows them beside its name."""
-    words = [_tr("running") if b.running else _tr("not running")]
+    words = [
+        QCoreApplication.translate("ServerList", "running")
+        if b.running
+        else QCoreApplication.translate("ServerList", "not running")
+    ]
     words.append(
         {
-            Protection.CONFINED: _tr("confined"),
-            Protection.CONFINED_NEXT_START: _tr("confined from its next start"),
-            Protection.ADVISORY: _tr("advisory"),
+            Protection.CONFINED: QCoreApplication.translate("ServerList", "confined"),
+            Protection.CONFINED_NEXT_START: QCoreApplication.translate(
+                "ServerList", "confined from its next start"
+            ),
+            Protection.ADVISORY: QCoreApplication.translate("ServerList", "advisory"),
         }[b.protection]
     )
     if b.stale:
-        words.append(_tr("stale"))
+        words.append(QCoreApplication.translate("ServerList", "stale"))
     if b.attention is Attention.CONSENT_PENDING:
-        words.append(_tr("waiting for consent"))
+        words.append(QCoreApplication.translate("ServerList", "waiting for consent"))
     elif b.attention is Attention.COMMAND_CHANGED:
-        words.append(_tr("command changed"))
+        words.append(QCoreApplication.translate("ServerList", "command changed"))
     if b.refusals:
-        words.append(_tr("%n refusal(s)", b.refusals))
+        words.append(QCoreApplication.translate("ServerList", "%n refusals", None, b.refusals))
     return ", ".join(words)
 
 
@@ -46,8 +48,8 @@ def group_title(group: Group) -> str:
     if group.starter is Starter.HOST and group.host is not None:
         return group.host.label
     if group.starter is Starter.APP:
-        return _tr("Started by this app")
-    return _tr("Started by hand")
+        return QCoreApplication.translate("ServerList", "Started by this app")
+    return QCoreApplication.translate("ServerList", "Started by hand")
 
 
 class ServerList(QTreeWidget):
