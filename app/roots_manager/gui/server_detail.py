@@ -74,7 +74,7 @@ class ServerDetail(QWidget):
         self.folders.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         header = self.folders.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
         self.add_button = QPushButton(self.tr("Add folder…"), self)
         self.add_button.setToolTip(
             self.tr("Choose a folder: it becomes a root, and this server may see it")
@@ -91,6 +91,7 @@ class ServerDetail(QWidget):
 
         add_row = QHBoxLayout()
         add_row.addWidget(self.no_folders, 1)
+        add_row.addStretch(0)
         add_row.addWidget(self.add_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -100,7 +101,9 @@ class ServerDetail(QWidget):
         self.recent_label = QLabel(self.tr("Last events"), self)
         layout.addWidget(self.recent_label)
         layout.addWidget(self.recent)
-        self.recent.setMaximumHeight(self.recent.sizeHintForRow(0) * RECENT_EVENTS + 8 or 110)
+        # room for its few lines, and no more: the folders get the rest
+        lines = self.recent.fontMetrics().lineSpacing() * RECENT_EVENTS
+        self.recent.setFixedHeight(lines + 2 * self.recent.frameWidth() + 8)
         watcher.state_changed.connect(self._state_changed)
         watcher.markers_changed.connect(self._markers_changed)
         self.show_server(None)
@@ -128,6 +131,11 @@ class ServerDetail(QWidget):
             box.setCurrentIndex(CHOICES.index(row.choice) if row.choice in CHOICES else 0)
             box.activated.connect(lambda index, root=row.root_id: self.choose(root, CHOICES[index]))
             self.folders.setCellWidget(i, 1, box)
+        if self.rows:
+            widest = max(
+                self.folders.cellWidget(i, 1).sizeHint().width() for i in range(len(self.rows))
+            )
+            self.folders.setColumnWidth(1, widest)
         self.no_folders.setVisible(not self.rows)
         srv = state.servers.get(name) if name is not None else None
         self.network.blockSignals(True)

@@ -93,7 +93,9 @@ class ServerList(QTreeWidget):
                 head.setFont(0, bold)
                 head.setFirstColumnSpanned(True)
                 for name in group.servers:
-                    item = QTreeWidgetItem(head, [visible(name), badge_text(badge(facts[name]))])
+                    words = badge_text(badge(facts[name]))
+                    item = QTreeWidgetItem(head, [visible(name), words])
+                    item.setToolTip(1, words)
                     item.setData(0, _NameRole, name)
                     self._items[name] = item
                 head.setExpanded(True)

@@ -234,8 +234,8 @@ class ServersPanel(QWidget):
         by_server.addWidget(master)
         by_server.addWidget(detail_scroll)
         by_server.setChildrenCollapsible(False)
-        by_server.setStretchFactor(0, 2)
-        by_server.setStretchFactor(1, 3)
+        by_server.setStretchFactor(0, 1)
+        by_server.setStretchFactor(1, 1)
 
         # every server and folder at once: the table of servers and the consent matrix
         upper = QWidget(self)
