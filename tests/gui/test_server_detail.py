@@ -6,6 +6,7 @@ from pathlib import Path
 
 from pytestqt.qtbot import QtBot
 
+from roots_manager.core.hosts.known import HOSTS
 from roots_manager.core.log import events
 from roots_manager.core.log.index import LogIndex
 from roots_manager.core.paths import Layout
@@ -182,3 +183,21 @@ def test_the_badge_and_the_last_events_of_the_selected_server(
     assert "m7" in shown[0] and "m3" in shown[-1]  # the newest first
     assert not any("other" in line for line in shown)
     index.close()
+
+
+def test_the_list_groups_the_servers_under_the_host_whose_file_wraps_them(
+    watcher: StoreWatcher, store: Store, tmp_path: Path, qtbot: QtBot
+) -> None:
+    panel = panel_with(watcher, store, tmp_path, qtbot)
+    panel.select_server("notes")
+    host = HOSTS[0]
+    panel.set_hosts({"notes": host})
+    heads = {
+        panel.server_list.topLevelItem(i).text(0): [
+            panel.server_list.topLevelItem(i).child(j).text(0)
+            for j in range(panel.server_list.topLevelItem(i).childCount())
+        ]
+        for i in range(panel.server_list.topLevelItemCount())
+    }
+    assert heads == {host.label: ["notes"], "Started by hand": ["files"]}
+    assert panel.server_list.selected_server() == "notes"  # regrouping keeps the selection
