@@ -29,6 +29,9 @@ SERVERS = {
     "filesystem": ["npx", "-y", "@modelcontextprotocol/server-filesystem"],
     "git-helper": ["uvx", "mcp-server-git"],
     "notes-server": ["node", "/opt/notes/server.js"],
+    "github": ["npx", "-y", "@modelcontextprotocol/server-github"],
+    "sqlite": ["uvx", "mcp-server-sqlite", "--db-path", "/tmp/shop.db"],
+    "web-search": ["node", "/opt/search/index.js"],
 }
 
 

@@ -80,7 +80,7 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+317"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+322"/>
         <source>Added %n root(s)</source>
         <translation>
             <numerusform>Added %n root</numerusform>
@@ -88,7 +88,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+27"/>
+        <location line="+29"/>
         <source>%n server(s) wait for your decision</source>
         <translation>
             <numerusform>%n server waits for your decision</numerusform>

@@ -4,7 +4,7 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="+389"/>
+        <location filename="../../app/roots_manager/gui/app.py" line="+408"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
@@ -1135,7 +1135,7 @@
 <context>
     <name>HostsPanel</name>
     <message>
-        <location line="+54"/>
+        <location line="+56"/>
         <source>Hosts and their servers</source>
         <translation>ホストとそのサーバー</translation>
     </message>
@@ -1155,7 +1155,7 @@
         <translation>最後の変更を元に戻す(&amp;U)</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+54"/>
         <location line="+46"/>
         <source>roots-bridge cannot be found beside this program; reinstall it.</source>
         <translation>このプログラムの隣に roots-bridge が見つかりません。再インストールしてください。</translation>
@@ -1639,13 +1639,13 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+245"/>
-        <location line="+143"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+246"/>
+        <location line="+149"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-129"/>
+        <location line="-134"/>
         <source>Sections</source>
         <translation>セクション</translation>
     </message>
@@ -1655,17 +1655,17 @@
         <translation>ルート(&amp;R)</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>&amp;Log</source>
         <translation>ログ(&amp;L)</translation>
     </message>
     <message>
-        <location line="-1"/>
+        <location line="-2"/>
         <source>Servers and consen&amp;t</source>
         <translation>サーバーと同意(&amp;T)</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+16"/>
         <source>Revie&amp;w…</source>
         <translation>確認(&amp;W)…</translation>
     </message>
@@ -1675,7 +1675,7 @@
         <translation>復旧(&amp;C)…</translation>
     </message>
     <message>
-        <location line="-211"/>
+        <location line="-216"/>
         <source>&amp;File</source>
         <translation>ファイル(&amp;F)</translation>
     </message>
@@ -1720,7 +1720,7 @@
         <translation>サーバーに接続(&amp;C)…</translation>
     </message>
     <message numerus="yes">
-        <location line="+209"/>
+        <location line="+215"/>
         <source>%n server(s) wait for your decision</source>
         <translation>
             <numerusform>%n 個のサーバーがあなたの決定を待っています</numerusform>
@@ -1757,12 +1757,12 @@
         <translation>サーバーは初めて起動したときに「サーバーと同意」タブに表示され、あなたが許可したルートだけを見ます。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="-371"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="-377"/>
         <source>&amp;Review pending requests…</source>
         <translation>保留中のリクエストを確認(&amp;R)…</translation>
     </message>
     <message>
-        <location line="+119"/>
+        <location line="+124"/>
         <source>Changed {path}</source>
         <translation>{path} を変更しました</translation>
     </message>
@@ -1772,14 +1772,14 @@
         <translation>ホスト</translation>
     </message>
     <message numerus="yes">
-        <location line="+46"/>
+        <location line="+45"/>
         <source>Added %n root(s)</source>
         <translation>
             <numerusform>%n 件のルートを追加しました</numerusform>
         </translation>
     </message>
     <message>
-        <location line="-163"/>
+        <location line="-167"/>
         <source>&amp;View</source>
         <translation>表示(&amp;V)</translation>
     </message>
@@ -1804,7 +1804,7 @@
         <translation>Roots Manager について(&amp;A)</translation>
     </message>
     <message>
-        <location line="+168"/>
+        <location line="+174"/>
         <source>The store cannot be read; changes are not possible until it is recovered.</source>
         <translation>ストアを読み込めません。復旧するまで変更はできません。</translation>
     </message>
@@ -1907,7 +1907,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 各 MCP サーバーに見せるフォルダーを選び、サーバーがそれをどう使うかを確認します。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="-205"/>
+        <location filename="../../app/roots_manager/gui/app.py" line="-206"/>
         <source>The store was recovered: {how}</source>
         <translation>ストアを復旧しました: {how}</translation>
     </message>
@@ -3017,6 +3017,162 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
 </context>
 <context>
+    <name>ServerDetail</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/server_detail.py" line="+43"/>
+        <source>not granted</source>
+        <translation>許可なし</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>while running, read-only</source>
+        <translation>実行中のみ、読み取り専用</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>while running</source>
+        <translation>実行中のみ</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>always, read-only</source>
+        <translation>常に、読み取り専用</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>always</source>
+        <translation>常に</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Folder</source>
+        <translation>フォルダー</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Access</source>
+        <translation>アクセス</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The selected server&apos;s folders</source>
+        <translation>選択したサーバーのフォルダー</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Add folder…</source>
+        <translation>フォルダーを追加…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Choose a folder: it becomes a root, and this server may see it</source>
+        <translation>フォルダーを選ぶと、ルートになり、このサーバーから見えるようになります</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>No folder yet: Add folder… grants this server one.</source>
+        <translation>まだフォルダーがありません。「フォルダーを追加…」でこのサーバーに許可できます。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Block its network when confined</source>
+        <translation>制限時はネットワークを遮断する</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The selected server&apos;s last events</source>
+        <translation>選択したサーバーの最近のイベント</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Last events</source>
+        <translation>最近のイベント</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>Access to {folder}</source>
+        <translation>{folder} へのアクセス</translation>
+    </message>
+    <message>
+        <location line="+49"/>
+        <source>Add folder</source>
+        <translation>フォルダーを追加</translation>
+    </message>
+    <message>
+        <location line="+47"/>
+        <source>Nothing logged yet</source>
+        <translation>まだ記録はありません</translation>
+    </message>
+</context>
+<context>
+    <name>ServerList</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/server_list.py" line="+22"/>
+        <source>running</source>
+        <translation>実行中</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>not running</source>
+        <translation>停止中</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>confined</source>
+        <translation>閉じ込め中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>confined from its next start</source>
+        <translation>次回の起動から制限</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>advisory</source>
+        <translation>助言のみ</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>stale</source>
+        <translation>古い情報</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>waiting for consent</source>
+        <translation>同意待ち</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>command changed</source>
+        <translation>コマンドが変更された</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Started by this app</source>
+        <translation>このアプリが起動</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Started by hand</source>
+        <translation>手動で起動</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Server</source>
+        <translation>サーバー</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Status</source>
+        <translation>状態</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Servers by what starts them</source>
+        <translation>起動元ごとのサーバー</translation>
+    </message>
+</context>
+<context>
     <name>ServersModel</name>
     <message>
         <location filename="../../app/roots_manager/gui/servers_model.py" line="+125"/>
@@ -3158,7 +3314,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+69"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+75"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;ルートはサーバーにどこを見るべきかを伝えるもので、アクセス制御ではありません。&lt;/b&gt;サーバーは、そのプロセスに許されたファイルなら何でも開けます。実際に何をしているかは「ログ」で確認してください。</translation>
     </message>
@@ -3289,6 +3445,26 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>プローブ(&amp;P)…</translation>
     </message>
     <message>
+        <location line="+33"/>
+        <source>Protection</source>
+        <translation>保護</translation>
+    </message>
+    <message>
+        <location line="+52"/>
+        <source>By server</source>
+        <translation>サーバー別</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>All grants</source>
+        <translation>すべての許可</translation>
+    </message>
+    <message>
+        <location line="+152"/>
+        <source>No server selected</source>
+        <translation>サーバーが選択されていません</translation>
+    </message>
+    <message>
         <location filename="../../app/roots_manager/gui/consent_cells.py" line="+42"/>
         <source>Legend of the consent cells</source>
         <translation>同意セルの凡例</translation>
@@ -3329,7 +3505,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>まだルートがありません。「ルート」タブでフォルダーを追加すると、それぞれがここで列になります。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+184"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+42"/>
         <source>Could not ask the bridge of {server}: {reason}</source>
         <translation>{server} のブリッジに依頼できませんでした: {reason}</translation>
     </message>

@@ -4,7 +4,7 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="+389"/>
+        <location filename="../../app/roots_manager/gui/app.py" line="+408"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
@@ -1135,7 +1135,7 @@
 <context>
     <name>HostsPanel</name>
     <message>
-        <location line="+54"/>
+        <location line="+56"/>
         <source>Hosts and their servers</source>
         <translation>主机及其服务器</translation>
     </message>
@@ -1155,7 +1155,7 @@
         <translation>撤销上一次更改(&amp;U)</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+54"/>
         <location line="+46"/>
         <source>roots-bridge cannot be found beside this program; reinstall it.</source>
         <translation>在本程序旁找不到 roots-bridge；请重新安装。</translation>
@@ -1639,13 +1639,13 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+245"/>
-        <location line="+143"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+246"/>
+        <location line="+149"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-129"/>
+        <location line="-134"/>
         <source>Sections</source>
         <translation>分区</translation>
     </message>
@@ -1655,17 +1655,17 @@
         <translation>根目录(&amp;R)</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>&amp;Log</source>
         <translation>日志(&amp;L)</translation>
     </message>
     <message>
-        <location line="-1"/>
+        <location line="-2"/>
         <source>Servers and consen&amp;t</source>
         <translation>服务器与授权(&amp;T)</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+16"/>
         <source>Revie&amp;w…</source>
         <translation>查看(&amp;W)…</translation>
     </message>
@@ -1675,7 +1675,7 @@
         <translation>恢复(&amp;C)…</translation>
     </message>
     <message>
-        <location line="-211"/>
+        <location line="-216"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -1720,7 +1720,7 @@
         <translation>连接服务器(&amp;C)…</translation>
     </message>
     <message numerus="yes">
-        <location line="+209"/>
+        <location line="+215"/>
         <source>%n server(s) wait for your decision</source>
         <translation>
             <numerusform>%n 个服务器在等待你的决定</numerusform>
@@ -1757,12 +1757,12 @@
         <translation>服务器首次运行时会出现在“服务器与授权”标签页中，并且只能看到你授予它的根目录。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="-371"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="-377"/>
         <source>&amp;Review pending requests…</source>
         <translation>查看待处理的请求(&amp;R)…</translation>
     </message>
     <message>
-        <location line="+119"/>
+        <location line="+124"/>
         <source>Changed {path}</source>
         <translation>已更改 {path}</translation>
     </message>
@@ -1772,14 +1772,14 @@
         <translation>主机</translation>
     </message>
     <message numerus="yes">
-        <location line="+46"/>
+        <location line="+45"/>
         <source>Added %n root(s)</source>
         <translation>
             <numerusform>已添加 %n 个根目录</numerusform>
         </translation>
     </message>
     <message>
-        <location line="-163"/>
+        <location line="-167"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -1804,7 +1804,7 @@
         <translation>关于 Roots Manager(&amp;A)</translation>
     </message>
     <message>
-        <location line="+168"/>
+        <location line="+174"/>
         <source>The store cannot be read; changes are not possible until it is recovered.</source>
         <translation>无法读取存储文件；恢复之前无法进行更改。</translation>
     </message>
@@ -1907,7 +1907,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 决定每个 MCP 服务器可以看到你的哪些文件夹，并查看它如何使用它们。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="-205"/>
+        <location filename="../../app/roots_manager/gui/app.py" line="-206"/>
         <source>The store was recovered: {how}</source>
         <translation>存储文件已恢复：{how}</translation>
     </message>
@@ -3017,6 +3017,162 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
 </context>
 <context>
+    <name>ServerDetail</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/server_detail.py" line="+43"/>
+        <source>not granted</source>
+        <translation>未授权</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>while running, read-only</source>
+        <translation>仅运行期间，只读</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>while running</source>
+        <translation>仅运行期间</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>always, read-only</source>
+        <translation>始终，只读</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>always</source>
+        <translation>始终</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Access</source>
+        <translation>访问</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The selected server&apos;s folders</source>
+        <translation>所选服务器的文件夹</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Add folder…</source>
+        <translation>添加文件夹…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Choose a folder: it becomes a root, and this server may see it</source>
+        <translation>选择一个文件夹：它成为根，并且此服务器可以看到它</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>No folder yet: Add folder… grants this server one.</source>
+        <translation>还没有文件夹：用“添加文件夹…”授予此服务器一个。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Block its network when confined</source>
+        <translation>受限时阻止其网络</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The selected server&apos;s last events</source>
+        <translation>所选服务器的最近事件</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Last events</source>
+        <translation>最近事件</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>Access to {folder}</source>
+        <translation>对 {folder} 的访问</translation>
+    </message>
+    <message>
+        <location line="+49"/>
+        <source>Add folder</source>
+        <translation>添加文件夹</translation>
+    </message>
+    <message>
+        <location line="+47"/>
+        <source>Nothing logged yet</source>
+        <translation>尚无记录</translation>
+    </message>
+</context>
+<context>
+    <name>ServerList</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/server_list.py" line="+22"/>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>not running</source>
+        <translation>未运行</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>confined</source>
+        <translation>已限制</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>confined from its next start</source>
+        <translation>下次启动起受限</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>advisory</source>
+        <translation>仅建议</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>stale</source>
+        <translation>过时</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>waiting for consent</source>
+        <translation>等待同意</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>command changed</source>
+        <translation>命令已更改</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Started by this app</source>
+        <translation>由本应用启动</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Started by hand</source>
+        <translation>手动启动</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Servers by what starts them</source>
+        <translation>按启动者分组的服务器</translation>
+    </message>
+</context>
+<context>
     <name>ServersModel</name>
     <message>
         <location filename="../../app/roots_manager/gui/servers_model.py" line="+125"/>
@@ -3158,7 +3314,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+69"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+75"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;根目录告诉服务器该去哪里查看，它们并不是访问控制。&lt;/b&gt;服务器仍然可以打开其进程有权访问的任何文件。请在“日志”中查看它实际做了什么。</translation>
     </message>
@@ -3289,6 +3445,26 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>探测(&amp;P)…</translation>
     </message>
     <message>
+        <location line="+33"/>
+        <source>Protection</source>
+        <translation>保护</translation>
+    </message>
+    <message>
+        <location line="+52"/>
+        <source>By server</source>
+        <translation>按服务器</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>All grants</source>
+        <translation>所有授权</translation>
+    </message>
+    <message>
+        <location line="+152"/>
+        <source>No server selected</source>
+        <translation>未选择服务器</translation>
+    </message>
+    <message>
         <location filename="../../app/roots_manager/gui/consent_cells.py" line="+42"/>
         <source>Legend of the consent cells</source>
         <translation>授权单元格图例</translation>
@@ -3329,7 +3505,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>你还没有根目录：在“根目录”标签页中添加文件夹，每个文件夹都会成为这里的一列。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+184"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+42"/>
         <source>Could not ask the bridge of {server}: {reason}</source>
         <translation>无法向 {server} 的桥接器发出请求：{reason}</translation>
     </message>

@@ -138,7 +138,7 @@ def test_the_current_tab_and_every_splitter_come_back_as_the_user_left_them(
     window = _window(watcher, layout, qtbot)
     splitters = window_state.splitters_of(window)
     names = sorted(s.objectName() for s in splitters)
-    assert names == ["logSplitter", "serversSplitter"]
+    assert names == ["logSplitter", "serverDetailSplitter", "serversSplitter"]
     window.tabs.setCurrentIndex(window.log_tab_index)
     QApplication.processEvents()
     wanted: dict[str, list[int]] = {}

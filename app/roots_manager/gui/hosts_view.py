@@ -174,6 +174,8 @@ class HostsPanel(QWidget):
     """A host file was changed; the argument is the core's :class:`FileResult`."""
     change_failed = Signal(str)
     """A change was refused; the argument is a message for the user."""
+    reports_read = Signal(object)
+    """The hosts' files were read; the argument is the core's list of :class:`FileReport`."""
 
     def __init__(
         self,
@@ -238,7 +240,9 @@ class HostsPanel(QWidget):
         """Look for the hosts' files again and show what they hold."""
         self._scanned = True
         folders = [r.path for r in self.watcher.state.roots]
-        self.model.set_rows(host_rows(hostchanges.report(self.platform(), folders)))
+        reports = hostchanges.report(self.platform(), folders)
+        self.model.set_rows(host_rows(reports))
+        self.reports_read.emit(reports)
         self.table.resizeColumnsToContents()
         # a command line can be long: it gets what is left, the File column its own width
         self.table.setColumnWidth(COMMAND, min(self.table.columnWidth(COMMAND), 320))

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from roots_manager.core.hosts.found import FoundHost
 from roots_manager.core.names import visible
+from roots_manager.core.serverview.groups import hosts_of_servers
 from roots_manager.core.store.state import State
 from roots_manager.gui import help_boxes, window_state
 from roots_manager.gui.banner import Banner
@@ -250,6 +251,7 @@ class MainWindow(QMainWindow):
         self.roots_panel = RootsPanel(watcher, settings, self)
         self.roots_panel.detect_requested.connect(self.detect_projects)
         self.servers_panel = ServersPanel(watcher, self)
+        self.servers_panel.detail.confirm_broad = self.roots_panel.confirm_broad
         self.servers_panel.connect_requested.connect(self.connect_server)
         self.servers_panel.disconnect_requested.connect(self.disconnect_server)
         self.servers_panel.probe_requested.connect(self.probe_server)
@@ -263,6 +265,9 @@ class MainWindow(QMainWindow):
         self.log_tab_index = self.tabs.addTab(self._make_log_panel(), self.tr("&Log"))
         self.hosts_panel = HostsPanel(watcher, self)
         self.hosts_panel.change_failed.connect(self.show_error)
+        self.hosts_panel.reports_read.connect(
+            lambda reports: self.servers_panel.set_hosts(hosts_of_servers(reports))
+        )
         self.hosts_panel.hosts_changed.connect(
             lambda result: self.statusBar().showMessage(
                 self.tr("Changed {path}").format(path=result.file.path), 5000
@@ -330,6 +335,8 @@ class MainWindow(QMainWindow):
 
     def _make_log_panel(self) -> LogPanel:
         self.log_panel = LogPanel(self.watcher.layout, self)
+        self.servers_panel.set_log_index(self.log_panel.index_)
+        self.log_panel.feed.indexed.connect(lambda *_: self.servers_panel.detail.show_recent())
         # a server's last roots/list, told by the logs once its bridge has ended
         self.log_panel.roots_asked_seen.connect(self.servers_panel.servers_model.note_last_asked)
         self.log_panel.denied.connect(self.denial_notice.add)

@@ -19,24 +19,30 @@ from PySide6.QtWidgets import (
     QMenu,
     QMessageBox,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QStyle,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from roots_manager.actions.servers import approve, forget
 from roots_manager.core import live
+from roots_manager.core.hosts.known import HostSpec
 from roots_manager.core.live import BridgeMarker
+from roots_manager.core.log.index import LogIndex
 from roots_manager.core.names import visible
 from roots_manager.core.serverview.actions import Action, actions_for
-from roots_manager.core.serverview.facts import server_facts
+from roots_manager.core.serverview.facts import ServerFacts, server_facts
 from roots_manager.core.store.state import State
 from roots_manager.gui.confine_box import ConfineBox
 from roots_manager.gui.consent_cells import cell_menu, make_legend, make_matrix_view
 from roots_manager.gui.consent_matrix import ConsentMatrixModel
 from roots_manager.gui.policy_choice import confirm_allow_all, make_policy_box
 from roots_manager.gui.resources import action_icon
+from roots_manager.gui.server_detail import ServerDetail
+from roots_manager.gui.server_list import ServerList
 from roots_manager.gui.servers_model import (
     ServerRow,
     ServersModel,
@@ -179,29 +185,64 @@ class ServersPanel(QWidget):
         top.addWidget(policy_label)
         top.addWidget(self.policy)
         top.addStretch(1)
-        # two rows, what acts on a running server and what acts on the server's record: one
-        # row of all six would make the window wider than a small screen
-        buttons = QVBoxLayout()
-        for group in (
-            (self.connect_button, self.disconnect_button, self.notify_button, self.probe_button),
-            (self.approve_button, self.forget_button),
-        ):
-            row = QHBoxLayout()
-            for b in group:
-                row.addWidget(b)
-            row.addStretch(1)
-            buttons.addLayout(row)
+        top.addWidget(self.connect_button)
 
         self.confine_box = ConfineBox(watcher, self)
 
+        # the master list and the selected server's detail
+        self.server_list = ServerList(self)
+        self.server_list.server_selected.connect(self._listed_server_selected)
+        self.hosts: dict[str, HostSpec] = {}
+        self.detail = ServerDetail(watcher, self)
+        self.detail_title = QLabel(self)
+        title_font = self.detail_title.font()
+        title_font.setBold(True)
+        title_font.setPointSizeF(title_font.pointSizeF() * 1.2)
+        self.detail_title.setFont(title_font)
+        # its actions in one row, each shown only while it applies to the server
+        actions = QHBoxLayout()
+        for b in (
+            self.probe_button,
+            self.notify_button,
+            self.approve_button,
+            self.disconnect_button,
+            self.forget_button,
+        ):
+            actions.addWidget(b)
+        actions.addStretch(1)
+        self.protection_label = QLabel(self.tr("Protection"), self)
+        self.protection_label.setFont(font)
+        detail_pane = QWidget(self)
+        dl = QVBoxLayout(detail_pane)
+        dl.setContentsMargins(0, 0, 0, 0)
+        dl.addWidget(self.detail_title)
+        dl.addLayout(actions)
+        dl.addWidget(self.detail, 1)
+        dl.addWidget(self.protection_label)
+        dl.addWidget(self.confine_box)
+        detail_scroll = QScrollArea(self)
+        detail_scroll.setWidgetResizable(True)
+        detail_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        detail_scroll.setWidget(detail_pane)
+        master = QWidget(self)
+        ml = QVBoxLayout(master)
+        ml.setContentsMargins(0, 0, 0, 0)
+        ml.addWidget(self.empty_hint)
+        ml.addWidget(self.server_list, 1)
+        by_server = QSplitter(Qt.Orientation.Horizontal, self)
+        by_server.setObjectName("serverDetailSplitter")
+        by_server.addWidget(master)
+        by_server.addWidget(detail_scroll)
+        by_server.setChildrenCollapsible(False)
+        by_server.setStretchFactor(0, 1)
+        by_server.setStretchFactor(1, 1)
+
+        # every server and folder at once: the table of servers and the consent matrix
         upper = QWidget(self)
         ul = QVBoxLayout(upper)
         ul.setContentsMargins(0, 0, 0, 0)
         ul.addWidget(servers_label)
-        ul.addWidget(self.empty_hint)
         ul.addWidget(self.servers, 1)
-        ul.addLayout(buttons)
-        ul.addWidget(self.confine_box)
         lower = QWidget(self)
         ll = QVBoxLayout(lower)
         ll.setContentsMargins(0, 0, 0, 0)
@@ -219,20 +260,27 @@ class ServersPanel(QWidget):
         split.setStretchFactor(0, 1)
         split.setStretchFactor(1, 1)
 
+        self.views = QTabWidget(self)
+        self.views.setDocumentMode(True)
+        self.views.addTab(by_server, self.tr("By server"))
+        self.views.addTab(split, self.tr("All grants"))
+
         layout = QVBoxLayout(self)
         layout.addWidget(notice)
         layout.addLayout(top)
-        layout.addWidget(split, 1)
+        layout.addWidget(self.views, 1)
 
-        self.setTabOrder(self.policy, self.servers)
-        self.setTabOrder(self.servers, self.connect_button)
-        self.setTabOrder(self.connect_button, self.disconnect_button)
-        self.setTabOrder(self.disconnect_button, self.notify_button)
-        self.setTabOrder(self.notify_button, self.probe_button)
-        self.setTabOrder(self.probe_button, self.approve_button)
-        self.setTabOrder(self.approve_button, self.forget_button)
+        self.setTabOrder(self.policy, self.connect_button)
+        self.setTabOrder(self.connect_button, self.server_list)
+        self.setTabOrder(self.server_list, self.probe_button)
+        self.setTabOrder(self.probe_button, self.notify_button)
+        self.setTabOrder(self.notify_button, self.approve_button)
+        self.setTabOrder(self.approve_button, self.disconnect_button)
+        self.setTabOrder(self.disconnect_button, self.forget_button)
         self.setTabOrder(self.forget_button, self.confine_box.switch)
-        self.setTabOrder(self.confine_box.switch, self.matrix)
+        self.setTabOrder(self.confine_box.switch, self.detail.folders)
+        self.setTabOrder(self.detail.folders, self.detail.add_button)
+        self.setTabOrder(self.servers, self.matrix)
 
         watcher.state_changed.connect(self._state_changed)
         self.servers_model.modelReset.connect(self._show_empty_hint)
@@ -244,6 +292,9 @@ class ServersPanel(QWidget):
         self.servers.selectionModel().currentChanged.connect(self._update_buttons)
         self.servers_model.modelReset.connect(self._update_buttons)
         self.servers_model.dataChanged.connect(self._update_buttons)
+        self.servers.selectionModel().currentChanged.connect(self._table_server_selected)
+        self.servers.selectionModel().selectionChanged.connect(self._table_server_selected)
+        watcher.markers_changed.connect(self._fill_list)
         self._state_changed(watcher.state)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
@@ -258,7 +309,48 @@ class ServersPanel(QWidget):
         i = self.policy.findData(state.policy)
         if i >= 0:
             self.policy.setCurrentIndex(i)
+        self._fill_list()
         self._update_buttons()
+
+    def _facts(self) -> dict[str, ServerFacts]:
+        return server_facts(self.watcher.state, self.watcher.markers, self.app_connected)
+
+    def _fill_list(self, *_: object) -> None:
+        self.server_list.fill(self._facts(), self.hosts, self.app_connected)
+
+    def set_hosts(self, hosts: dict[str, HostSpec]) -> None:
+        """The host whose file wraps each server (the list groups the servers by it)."""
+        self.hosts = hosts
+        self._fill_list()
+
+    def set_log_index(self, index: LogIndex) -> None:
+        """The Log's index, which the detail reads the selected server's last events from."""
+        self.detail.set_log_index(index)
+
+    def select_server(self, name: str | None) -> None:
+        """Make *name* the selected server, in the list and in the table."""
+        self.server_list.select_server(name)
+        self._listed_server_selected(name)
+
+    def _listed_server_selected(self, name: object) -> None:
+        # the table's selection is the panel's: its handlers act on the server selected there
+        row = next(
+            (
+                i
+                for i in range(self.servers_model.rowCount())
+                if getattr(self.servers_model.row_at(i), "name", None) == name
+            ),
+            None,
+        )
+        if row is None:
+            self.servers.clearSelection()
+            self.servers.setCurrentIndex(QModelIndex())
+        elif self.selected_server() != name:
+            self.servers.selectRow(row)
+        self._update_buttons()
+
+    def _table_server_selected(self, *_: object) -> None:
+        self.server_list.select_server(self.selected_server())
 
     def _fit_columns_once(self, *_: object) -> None:
         # once: after that, the widths are the user's
@@ -300,11 +392,7 @@ class ServersPanel(QWidget):
 
     def _update_buttons(self, *_: object) -> None:
         name = self.selected_server()
-        facts = (
-            server_facts(self.watcher.state, self.watcher.markers, self.app_connected).get(name)
-            if name is not None
-            else None
-        )
+        facts = self._facts().get(name) if name is not None else None
         # which actions apply is the core's rule (the server view's), not decided here
         applies = set(actions_for(facts))
         self.approve_button.setEnabled(Action.APPROVE in applies)
@@ -318,6 +406,19 @@ class ServersPanel(QWidget):
         probe = Action.PROBE in applies
         self.probe_button.setEnabled(probe)
         self.probe_action.setEnabled(probe)
+        # never a wall of disabled buttons: what does not apply to the server is not shown
+        for button, action in (
+            (self.probe_button, Action.PROBE),
+            (self.notify_button, Action.LIST_CHANGED),
+            (self.approve_button, Action.APPROVE),
+            (self.disconnect_button, Action.DISCONNECT),
+            (self.forget_button, Action.FORGET),
+        ):
+            button.setVisible(action in applies)
+        self.detail_title.setText(visible(name) if name else self.tr("No server selected"))
+        self.protection_label.setVisible(name is not None)
+        if self.detail.server != name:
+            self.detail.show_server(name)
         row = self._selected_row()
         self.confine_box.show_server(
             name,
@@ -329,6 +430,7 @@ class ServersPanel(QWidget):
     def set_app_connected(self, names: frozenset[str]) -> None:
         """The servers this app connected now (Disconnect is offered for these only)."""
         self.app_connected = names
+        self._fill_list()
         self._update_buttons()
 
     def disconnect_selected(self) -> None:

@@ -1,0 +1,224 @@
+"""The selected server's detail: its folders with a scope each, Add folder, its network and its
+last events. The panel puts its actions and confinement switch beside these."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QListWidget,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from roots_manager.actions import confinement, consent
+from roots_manager.core.log import events
+from roots_manager.core.log.index import LogIndex
+from roots_manager.core.roots import broad_reason
+from roots_manager.core.serverview.folders import CHOICES, Choice, FolderRow, decision, folder_rows
+from roots_manager.core.store.grants import Scope
+from roots_manager.core.store.state import State
+from roots_manager.gui.watcher import StoreWatcher
+
+RECENT_EVENTS = 5
+"""How many of the server's last events the detail shows."""
+
+
+def choice_text(choice: Choice) -> str:
+    """A scope choice in words, as a folder row's box offers it."""
+    if choice.scope is None:
+        return QCoreApplication.translate("ServerDetail", "not granted")
+    if choice.scope is Scope.WHILE_RUNNING:
+        return (
+            QCoreApplication.translate("ServerDetail", "while running, read-only")
+            if choice.read_only
+            else QCoreApplication.translate("ServerDetail", "while running")
+        )
+    return (
+        QCoreApplication.translate("ServerDetail", "always, read-only")
+        if choice.read_only
+        else QCoreApplication.translate("ServerDetail", "always")
+    )
+
+
+class ServerDetail(QWidget):
+    """What one server is granted, and what it did lately."""
+
+    def __init__(self, watcher: StoreWatcher, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.watcher = watcher
+        self.server: str | None = None
+        self.rows: list[FolderRow] = []
+        self.log_index: LogIndex | None = None
+        self.confirm_broad: Callable[[str], bool] = lambda path: False
+        """Asks whether a broad folder is meant (the Roots tab's question); no by default."""
+
+        self.folders = QTableWidget(0, 2, self)
+        self.folders.setHorizontalHeaderLabels([self.tr("Folder"), self.tr("Access")])
+        self.folders.setAccessibleName(self.tr("The selected server's folders"))
+        self.folders.verticalHeader().setVisible(False)
+        self.folders.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.folders.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        header = self.folders.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
+        self.add_button = QPushButton(self.tr("Add folder…"), self)
+        self.add_button.setToolTip(
+            self.tr("Choose a folder: it becomes a root, and this server may see it")
+        )
+        self.add_button.clicked.connect(self._choose_folder)
+        self.no_folders = QLabel(self.tr("No folder yet: Add folder… grants this server one."))
+        self.no_folders.setWordWrap(True)
+
+        self.network = QCheckBox(self.tr("Block its network when confined"), self)
+        self.network.toggled.connect(self._network_switched)
+
+        self.recent = QListWidget(self)
+        self.recent.setAccessibleName(self.tr("The selected server's last events"))
+
+        add_row = QHBoxLayout()
+        add_row.addWidget(self.no_folders, 1)
+        add_row.addStretch(0)
+        add_row.addWidget(self.add_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.folders, 1)
+        layout.addLayout(add_row)
+        layout.addWidget(self.network)
+        self.recent_label = QLabel(self.tr("Last events"), self)
+        layout.addWidget(self.recent_label)
+        layout.addWidget(self.recent)
+        # room for its few lines, and no more: the folders get the rest
+        lines = self.recent.fontMetrics().lineSpacing() * RECENT_EVENTS
+        self.recent.setFixedHeight(lines + 2 * self.recent.frameWidth() + 8)
+        watcher.state_changed.connect(self._state_changed)
+        watcher.markers_changed.connect(self._markers_changed)
+        self.show_server(None)
+
+    def show_server(self, name: str | None) -> None:
+        """Show server *name* (None: none selected)."""
+        self.server = name
+        self._state_changed(self.watcher.state)
+        self.show_recent()
+
+    def _state_changed(self, state: State) -> None:
+        name = self.server
+        self.setEnabled(name is not None)
+        runs = [m.run for m in self.watcher.markers if m.server == name]
+        self.rows = folder_rows(state, name, runs) if name is not None else []
+        self.folders.setRowCount(len(self.rows))
+        for i, row in enumerate(self.rows):
+            item = QTableWidgetItem(row.name)
+            item.setToolTip(row.path)
+            self.folders.setItem(i, 0, item)
+            box = QComboBox(self.folders)
+            box.setAccessibleName(self.tr("Access to {folder}").format(folder=row.name))
+            for choice in CHOICES:
+                box.addItem(choice_text(choice))
+            box.setCurrentIndex(CHOICES.index(row.choice) if row.choice in CHOICES else 0)
+            box.activated.connect(lambda index, root=row.root_id: self.choose(root, CHOICES[index]))
+            self.folders.setCellWidget(i, 1, box)
+        if self.rows:
+            widest = max(
+                self.folders.cellWidget(i, 1).sizeHint().width() for i in range(len(self.rows))
+            )
+            self.folders.setColumnWidth(1, widest)
+        self.no_folders.setVisible(not self.rows)
+        srv = state.servers.get(name) if name is not None else None
+        self.network.blockSignals(True)
+        self.network.setChecked(bool(srv and srv.block_network))
+        self.network.blockSignals(False)
+        self.network.setEnabled(srv is not None)
+
+    def _markers_changed(self, _markers: object) -> None:
+        self._state_changed(self.watcher.state)  # a while-running grant lasts for live runs
+
+    def choice_of(self, root_id: str) -> Choice | None:
+        """What the server shown is granted of root *root_id*, as the detail shows it."""
+        return next((r.choice for r in self.rows if r.root_id == root_id), None)
+
+    def choose(self, root_id: str, wanted: Choice) -> None:
+        """Give the server shown *wanted* over root *root_id* (a row's box, chosen)."""
+        name = self.server
+        current = self.choice_of(root_id)
+        if name is None or current is None:
+            return
+        d = decision(current, wanted)
+        if d is None:
+            return
+        if name in self.watcher.state.servers:
+            self.watcher.act(
+                lambda store: consent.set_scope(
+                    store, name, [root_id], d.scope, read_only=d.read_only
+                )
+            )
+        elif (scope := d.scope) is not None:  # a running server not recorded yet: ahead
+            self.watcher.act(
+                lambda store: consent.grant(
+                    store, name, [root_id], scope, read_only=d.read_only, new=True
+                )
+            )
+        self._state_changed(self.watcher.state)  # a refused change puts the box back
+
+    def _choose_folder(self) -> None:
+        path = QFileDialog.getExistingDirectory(self, self.tr("Add folder"), str(Path.home()))
+        if path:
+            self.add_folder(path)
+
+    def add_folder(self, path: str) -> bool:
+        """Make *path* a root if it is not one and grant it to the server shown, always;
+        a broad folder only once the user confirms it. Returns whether it was granted."""
+        name = self.server
+        if name is None:
+            return False
+        if broad_reason(path) is not None and not self.confirm_broad(path):
+            return False
+        done = self.watcher.act(
+            lambda store: consent.grant(
+                store, name, [path], Scope.ALWAYS, new=True, allow_broad=True
+            )
+        )
+        return done is not None
+
+    def _network_switched(self, blocked: bool) -> None:
+        name = self.server
+        if name is not None:
+            self.watcher.act(lambda store: confinement.set_network(store, name, blocked))
+
+    def set_log_index(self, index: LogIndex) -> None:
+        """Read the server's last events from *index* (the Log's, kept up to date by it)."""
+        self.log_index = index
+        self.show_recent()
+
+    def show_recent(self) -> None:
+        """Show the last events of the server shown."""
+        self.recent.clear()
+        index = self.log_index
+        if index is None or self.server is None:
+            self.recent_label.setVisible(False)
+            self.recent.setVisible(False)
+            return
+        self.recent_label.setVisible(True)
+        self.recent.setVisible(True)
+        rows = index.last_of_server(self.server, RECENT_EVENTS)
+        for row in reversed(rows):
+            rec = index.record(row)
+            if rec is None:
+                continue
+            when = datetime.datetime.fromtimestamp(index.ts[row]).strftime("%H:%M:%S")
+            self.recent.addItem(f"{when}  {events.summarize(rec)}")
+        if not rows:
+            self.recent.addItem(self.tr("Nothing logged yet"))
