@@ -178,14 +178,53 @@ def test_the_hosts_are_looked_for_off_the_gui_thread(
     from roots_manager.gui import main_window
 
     where: list[str] = []
-    real = main_window.unprotected_hosts
+    real = main_window.read_hosts
 
     def looked(*args: object) -> object:
         where.append(threading.current_thread().name)
         return real(*args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(main_window, "unprotected_hosts", looked)
+    monkeypatch.setattr(main_window, "read_hosts", looked)
     w = window()
     qtbot.waitUntil(lambda: w.welcome.protect_button.isVisible(), timeout=5000)
     assert where and threading.main_thread().name not in where, where
     assert "Found Claude Desktop (2 servers)" in w.welcome.found.text()
+
+
+def test_the_servers_are_grouped_under_their_host_without_opening_the_hosts_tab(
+    desktop: Path, store: Store, window: Callable[[], MainWindow], qtbot: QtBot
+) -> None:
+    """The host files are read in the background at start, so the Servers tab groups each
+    server under the host that starts it before the Hosts tab was ever shown."""
+    wrapped = {
+        "mcpServers": {
+            "fs": {
+                "command": "roots-bridge",
+                "args": [
+                    "--server",
+                    "fs",
+                    "--",
+                    "npx",
+                    "-y",
+                    "@modelcontextprotocol/server-filesystem",
+                ],
+            }
+        }
+    }
+    desktop.write_text(json.dumps(wrapped))
+    with store.transaction() as state:
+        state.server_started("fs", ["npx", "-y", "@modelcontextprotocol/server-filesystem"], "r")
+    w = window()
+
+    def groups() -> dict[str, list[str]]:
+        tree = w.servers_panel.server_list
+        return {
+            tree.topLevelItem(i).text(0): [
+                tree.topLevelItem(i).child(j).text(0)
+                for j in range(tree.topLevelItem(i).childCount())
+            ]
+            for i in range(tree.topLevelItemCount())
+        }
+
+    qtbot.waitUntil(lambda: groups().get("Claude Desktop") == ["fs"], timeout=5000)
+    assert w.tabs.currentIndex() != w.tabs.indexOf(w.hosts_panel)

@@ -185,34 +185,33 @@ def make_menus(window: MainWindow) -> None:
     )
 
 
-def unprotected_hosts(platform: Any, folders: list[str]) -> list[FoundHost]:
-    """The hosts on this machine (and in the *folders*, the roots) with servers not yet
-    protected."""
+def read_hosts(platform: Any, folders: list[str]) -> list[Any]:
+    """What the host files on this machine (and in the *folders*, the roots) say: each file's
+    report (:class:`~roots_manager.core.hosts.operations.FileReport`)."""
     from roots_manager.core.hosts import operations as hostchanges
-    from roots_manager.core.hosts.found import unprotected
 
-    return unprotected(hostchanges.report(platform, folders))
+    return hostchanges.report(platform, folders)
 
 
 class HostScan(QObject):
-    """Looks for the hosts with servers not yet protected off the GUI thread: reading their
-    files (a heavy user's ``~/.claude.json`` holds 100 MiB of history) must not hold the window
-    still; :attr:`found` brings the result back to the GUI thread."""
+    """Reads the hosts' files off the GUI thread: a heavy user's ``~/.claude.json`` holds
+    100 MiB of history, and reading it must not hold the window still; :attr:`read` brings the
+    reports back to the GUI thread (the servers grouped by host, the first run's offer)."""
 
-    found = Signal(object)
-    """The hosts found (a list of :class:`~roots_manager.core.hosts.found.FoundHost`)."""
+    read = Signal(object)
+    """The host files' reports (a list of ``FileReport``; empty when they could not be read)."""
 
     def start(self, platform: Any, folders: list[str]) -> None:
         threading.Thread(target=self._scan, args=(platform, folders), daemon=True).start()
 
     def _scan(self, platform: Any, folders: list[str]) -> None:
         try:
-            found = unprotected_hosts(platform, folders)
+            reports = read_hosts(platform, folders)
         except Exception:  # a host file no one can read is no reason to leave the app broken
-            log.exception("looking for the hosts failed")
-            found = []
+            log.exception("reading the hosts' files failed")
+            reports = []
         with contextlib.suppress(RuntimeError):  # the window is gone meanwhile
-            self.found.emit(found)
+            self.read.emit(reports)
 
 
 class MainWindow(QMainWindow):
@@ -296,10 +295,10 @@ class MainWindow(QMainWindow):
         self.welcome = WelcomeBanner(settings, self)
         self.welcome.protect_requested.connect(self.protect_found)
         self.host_scan = HostScan(self)
-        self.host_scan.found.connect(self.welcome.show_found)
-        if not WelcomeBanner.was_dismissed(settings):
-            # a first run starts from what the user has: the hosts found, once the window is up
-            QTimer.singleShot(0, self._look_for_hosts)
+        self.host_scan.read.connect(self._hosts_read)
+        # the servers grouped by the host that starts them, and a first run that starts from
+        # what the user has: the hosts' files read once the window is up
+        QTimer.singleShot(0, self._look_for_hosts)
 
         central = QWidget(self)
         layout = QVBoxLayout(central)
@@ -361,8 +360,17 @@ class MainWindow(QMainWindow):
 
     def _found_hosts(self) -> list[FoundHost]:
         """The hosts on this machine (and in the roots) with servers not yet protected."""
+        from roots_manager.core.hosts.found import unprotected
+
         folders = [r.path for r in self.watcher.state.roots]
-        return unprotected_hosts(self.hosts_panel.platform(), folders)
+        return unprotected(read_hosts(self.hosts_panel.platform(), folders))
+
+    def _hosts_read(self, reports: list[Any]) -> None:
+        from roots_manager.core.hosts.found import unprotected
+
+        self.servers_panel.set_hosts(hosts_of_servers(reports))
+        if not WelcomeBanner.was_dismissed(self.welcome.settings):
+            self.welcome.show_found(unprotected(reports))
 
     def _look_for_hosts(self) -> None:
         folders = [r.path for r in self.watcher.state.roots]
