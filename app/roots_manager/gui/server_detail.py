@@ -25,12 +25,12 @@ from PySide6.QtWidgets import (
 )
 
 from roots_manager.actions import confinement, consent
-from roots_manager.core.log import events
 from roots_manager.core.log.index import LogIndex
 from roots_manager.core.roots import broad_reason
 from roots_manager.core.serverview.folders import CHOICES, Choice, FolderRow, decision, folder_rows
 from roots_manager.core.store.grants import Scope
 from roots_manager.core.store.state import State
+from roots_manager.gui.log_texts import translated_summary
 from roots_manager.gui.watcher import StoreWatcher
 
 RECENT_EVENTS = 5
@@ -219,6 +219,6 @@ class ServerDetail(QWidget):
             if rec is None:
                 continue
             when = datetime.datetime.fromtimestamp(index.ts[row]).strftime("%H:%M:%S")
-            self.recent.addItem(f"{when}  {events.summarize(rec)}")
+            self.recent.addItem(f"{when}  {translated_summary(rec)}")
         if not rows:
             self.recent.addItem(self.tr("Nothing logged yet"))
