@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from roots_manager.core.confinement.offers import Offer, offers, secret
+from tests.conftest import only_on_linux
 
 HOME = "/home/me"
 ALL = (Offer.FOLDER, Offer.READ_ONLY, Offer.FILE)
@@ -66,9 +67,8 @@ def test_a_file_beside_the_home_folders_secrets_offers_no_folder_that_holds_them
     assert offers(denial("/", "list"), home=HOME).offers == ()
 
 
+@only_on_linux("/etc/shadow is the password file of Linux systems")
 def test_system_files_only_root_may_read_are_never_offered() -> None:
-    if not os.path.exists("/etc/shadow"):
-        pytest.skip("no /etc/shadow here")
     assert not os.stat("/etc/shadow").st_mode & 0o004  # the premise, on this machine
     got = offers(denial("/etc/shadow"), home=HOME)
     assert got.offers == () and "others may not read" in str(got.refused)

@@ -22,6 +22,7 @@ import pytest
 from roots_manager.core.log import events as ev
 from roots_manager.core.paths import Layout
 from tests.bridge.wire import BridgeProc, bridge_argv, events, initialize, is_id
+from tests.conftest import only_on_linux
 
 PEERS = Path(__file__).resolve().parent.parent / "peers"
 
@@ -171,14 +172,20 @@ def markers(layout: Layout) -> list[str]:
     return [p.name for p in layout.live.iterdir() if p.suffix == ".json"]
 
 
-@pytest.mark.parametrize("options", [(), ("--confine",)], ids=["unconfined", "confined"])
+@pytest.mark.parametrize(
+    "options",
+    [
+        pytest.param((), id="unconfined"),
+        pytest.param(
+            ("--confine",), id="confined", marks=only_on_linux("a supervisor confines on Linux")
+        ),
+    ],
+)
 def test_a_bridge_killed_with_sigkill_leaves_no_live_marker(
     layout: Layout, options: tuple[str, ...]
 ) -> None:
     """A bridge killed outright runs no code to take its live marker away: the warden does, so
     the app and ``servers list`` never show a run that is over."""
-    if options and sys.platform != "linux":
-        pytest.skip("confinement with a supervisor is Linux's")
     sleeper = [sys.executable, "-c", "import time; time.sleep(600)"]
     bridge = BridgeProc(bridge_argv("sleeper", sleeper, *options))
     try:

@@ -16,9 +16,10 @@ one) and ``during``: ``start-up``, ``request`` (``requests`` then names each one
 from __future__ import annotations
 
 import os
-import time
 from dataclasses import dataclass
 from typing import Any
+
+from roots_manager.core.store.state import iso_time
 
 DENIAL = "denial"
 """The kind of a denial event (:mod:`roots_manager.core.log.events`)."""
@@ -113,8 +114,7 @@ def _names(value: str, path: str) -> bool:
 
 def iso(when: float) -> str:
     """*when* (seconds since the epoch) as the log writes times (ISO 8601 UTC, milliseconds)."""
-    seconds, ms = divmod(int(when * 1000), 1000)  # time, not datetime: a bridge runs this
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds)) + f".{ms:03d}Z"
+    return iso_time(when)
 
 
 def fields(refusal: dict[str, Any], attribution: Attribution) -> dict[str, Any] | None:

@@ -115,7 +115,12 @@ def now_iso() -> str:
 
     Made with :mod:`time` rather than :mod:`datetime`, which every bridge would load for this
     alone (half a MiB of each bridge's memory)."""
-    seconds, ms = divmod(int(time.time() * 1000), 1000)
+    return iso_time(time.time())
+
+
+def iso_time(when: float) -> str:
+    """*when* (seconds since the epoch) as :func:`now_iso` writes times."""
+    seconds, ms = divmod(int(when * 1000), 1000)
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds)) + f".{ms:03d}Z"
 
 
