@@ -100,7 +100,16 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp) / "home"
         subprocess.run(
-            [sys.executable, "-m", "roots_manager.cli", "policy", "allow-all"],
+            # the relay's memory under floods, with the server unconfined as before the default
+            [
+                sys.executable,
+                "-m",
+                "roots_manager.cli",
+                "policy",
+                "allow-all",
+                "--confine-new",
+                "off",
+            ],
             env=dict(os.environ, ROOTS_MANAGER_HOME=str(home)),
             check=True,
             capture_output=True,

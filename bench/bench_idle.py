@@ -86,6 +86,14 @@ def main() -> int:
         sys.exit("bench_idle: needs socat for its baseline (apt-get install socat)")
     with tempfile.TemporaryDirectory(prefix="roots-idle-") as home:
         env = dict(os.environ, ROOTS_MANAGER_HOME=home)
+        # bridge against relay: the servers are started alike, unconfined (a new server is
+        # confined by default; its supervisor is a process of its own, bench_confine's)
+        subprocess.run(
+            [sys.executable, "-m", "roots_manager.cli", "policy", "--confine-new", "off"],
+            env=env,
+            check=True,
+            capture_output=True,
+        )
         bridges = [
             start(
                 [

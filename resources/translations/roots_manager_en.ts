@@ -80,7 +80,7 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+322"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+321"/>
         <source>Added %n root(s)</source>
         <translation>
             <numerusform>Added %n root</numerusform>
@@ -145,7 +145,7 @@
 <context>
     <name>ServersModel</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/servers_model.py" line="+171"/>
+        <location filename="../../app/roots_manager/gui/servers_model.py" line="+177"/>
         <source>, restarted %n time(s)</source>
         <translation>
             <numerusform>, restarted %n time</numerusform>
@@ -178,7 +178,7 @@
 <context>
     <name>_ChangePage</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/first_run.py" line="+191"/>
+        <location filename="../../app/roots_manager/gui/first_run.py" line="+192"/>
         <source>These lines of %n file(s) change; nothing else in them does. Protect makes the change.</source>
         <translation>
             <numerusform>These lines of %n file change; nothing else in it does. Protect makes the change.</numerusform>

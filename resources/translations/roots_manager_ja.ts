@@ -55,7 +55,7 @@
 <context>
     <name>ConfineBox</name>
     <message>
-        <location filename="../../app/roots_manager/gui/confine_box.py" line="+47"/>
+        <location filename="../../app/roots_manager/gui/confine_box.py" line="+48"/>
         <source>Confine this server to its gr&amp;ants</source>
         <translation>このサーバーを許可したフォルダーに閉じ込める(&amp;A)</translation>
     </message>
@@ -474,7 +474,7 @@
 <context>
     <name>ConsentMatrixModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/consent_matrix.py" line="+151"/>
+        <location filename="../../app/roots_manager/gui/consent_matrix.py" line="+153"/>
         <source>Its command line changed: its grants are suspended until approved</source>
         <translation>コマンドラインが変更されました。承認されるまで許可は停止されます</translation>
     </message>
@@ -1639,13 +1639,13 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+246"/>
-        <location line="+149"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+245"/>
+        <location line="+158"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-134"/>
+        <location line="-143"/>
         <source>Sections</source>
         <translation>セクション</translation>
     </message>
@@ -1675,7 +1675,7 @@
         <translation>復旧(&amp;C)…</translation>
     </message>
     <message>
-        <location line="-216"/>
+        <location line="-215"/>
         <source>&amp;File</source>
         <translation>ファイル(&amp;F)</translation>
     </message>
@@ -1720,14 +1720,14 @@
         <translation>サーバーに接続(&amp;C)…</translation>
     </message>
     <message numerus="yes">
-        <location line="+215"/>
+        <location line="+214"/>
         <source>%n server(s) wait for your decision</source>
         <translation>
             <numerusform>%n 個のサーバーがあなたの決定を待っています</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+161"/>
+        <location line="+170"/>
         <source>{server} was not connected from this app</source>
         <translation>{server} はこのアプリから接続したサーバーではありません</translation>
     </message>
@@ -1757,12 +1757,12 @@
         <translation>サーバーは初めて起動したときに「サーバーと同意」タブに表示され、あなたが許可したルートだけを見ます。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="-377"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="-385"/>
         <source>&amp;Review pending requests…</source>
         <translation>保留中のリクエストを確認(&amp;R)…</translation>
     </message>
     <message>
-        <location line="+124"/>
+        <location line="+123"/>
         <source>Changed {path}</source>
         <translation>{path} を変更しました</translation>
     </message>
@@ -1779,7 +1779,7 @@
         </translation>
     </message>
     <message>
-        <location line="-167"/>
+        <location line="-166"/>
         <source>&amp;View</source>
         <translation>表示(&amp;V)</translation>
     </message>
@@ -1804,12 +1804,12 @@
         <translation>Roots Manager について(&amp;A)</translation>
     </message>
     <message>
-        <location line="+174"/>
+        <location line="+173"/>
         <source>The store cannot be read; changes are not possible until it is recovered.</source>
         <translation>ストアを読み込めません。復旧するまで変更はできません。</translation>
     </message>
     <message>
-        <location line="+69"/>
+        <location line="+78"/>
         <source>Restart Roots Manager?</source>
         <translation>Roots Manager を再起動しますか?</translation>
     </message>
@@ -2708,7 +2708,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProtectFound</name>
     <message>
-        <location filename="../../app/roots_manager/gui/first_run.py" line="+68"/>
+        <location filename="../../app/roots_manager/gui/first_run.py" line="+69"/>
         <source>Protect your servers</source>
         <translation>サーバーを保護する</translation>
     </message>
@@ -3175,7 +3175,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_model.py" line="+125"/>
+        <location filename="../../app/roots_manager/gui/servers_model.py" line="+131"/>
         <source>Server</source>
         <translation>サーバー</translation>
     </message>
@@ -3314,7 +3314,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+75"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+76"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;ルートはサーバーにどこを見るべきかを伝えるもので、アクセス制御ではありません。&lt;/b&gt;サーバーは、そのプロセスに許されたファイルなら何でも開けます。実際に何をしているかは「ログ」で確認してください。</translation>
     </message>
@@ -3359,7 +3359,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>同意: どのサーバーにどのルートを見せるか</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+21"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+32"/>
         <source>No server has run behind roots-bridge yet. Start one with Connect a server…, or put roots-bridge in front of a server in your host&apos;s configuration (Help, Use with your host); it appears here the first time it runs.</source>
         <translation>まだ roots-bridge 経由で動いたサーバーはありません。「サーバーに接続…」で起動するか、ホストの設定でサーバーの前に roots-bridge を置いてください（ヘルプ →「ホストで使う」）。サーバーは初めて動いたときにここに現れます。</translation>
     </message>
@@ -3394,7 +3394,22 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>コマンドを承認(&amp;P)</translation>
     </message>
     <message>
-        <location line="-27"/>
+        <location line="-47"/>
+        <source>Start new servers confi&amp;ned</source>
+        <translation>新しいサーバーを隔離して起動(&amp;N)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A server first seen from now on runs confined to its grants: the kernel refuses it every other file of yours, and each refusal shows here with Allow folder. Servers already known keep their own setting.</source>
+        <translation>これから初めて見つかるサーバーは許可の範囲に隔離して実行されます。カーネルはそれ以外のあなたのファイルをすべて拒否し、拒否はそれぞれ「フォルダーを許可」とともにここに表示されます。既知のサーバーはそれぞれの設定のままです。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>This machine cannot confine a server: new servers start unconfined.</source>
+        <translation>このコンピューターではサーバーを隔離できません。新しいサーバーは隔離なしで起動します。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>A click on a cell, or Space, changes what a server sees: not granted, then while running (until the server stops), then always. Right-click for a menu, which can also make a grant read-only. A lock marks a confined server.</source>
         <translation>セルをクリックするか Space を押すと、サーバーに見せる範囲が 許可なし → 実行中のみ（サーバーが止まるまで）→ 常に と切り替わります。右クリックのメニューでは許可を読み取り専用にもできます。鍵は閉じ込められたサーバーの印です。</translation>
     </message>
@@ -3445,7 +3460,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>プローブ(&amp;P)…</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+34"/>
         <source>Protection</source>
         <translation>保護</translation>
     </message>
@@ -3460,7 +3475,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>すべての許可</translation>
     </message>
     <message>
-        <location line="+152"/>
+        <location line="+161"/>
         <source>No server selected</source>
         <translation>サーバーが選択されていません</translation>
     </message>
@@ -3520,7 +3535,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>ブリッジ経由で起動するサーバーはすべて、確認なしにすべてのルートを知らされます。続けますか?</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+30"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+34"/>
         <source>Forget server</source>
         <translation>サーバーを削除</translation>
     </message>
@@ -3621,7 +3636,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>StoreWatcher</name>
     <message>
-        <location filename="../../app/roots_manager/gui/watcher.py" line="+216"/>
+        <location filename="../../app/roots_manager/gui/watcher.py" line="+221"/>
         <source>Your change was not saved: the store cannot be read. Choose Recover… above the tabs to repair it.</source>
         <translation>変更は保存されませんでした。ストアを読み込めません。タブの上の「復旧…」で修復してください。</translation>
     </message>
@@ -3841,11 +3856,16 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <source>Each server now asks you before it sees a folder you did not grant; the Log shows what it asks. Hosts ▸ Undo last change gives the files back as they were.</source>
         <translation>各サーバーは、許可していないフォルダーを見る前に確認を求めます。何を求めたかはログに表示されます。ホスト ▸ 最後の変更を元に戻す で、ファイルを元の状態に戻せます。</translation>
     </message>
+    <message>
+        <location line="+13"/>
+        <source>They run confined: the kernel refuses them every file of yours outside the folders you grant. A refusal shows in the app, with the request that caused it and Allow folder; a server&apos;s Protection turns this off for it.</source>
+        <translation>これらは隔離して実行されます。許可したフォルダー以外のあなたのファイルはすべてカーネルが拒否します。拒否は、それを起こしたリクエストと「フォルダーを許可」とともにアプリに表示されます。サーバーの「保護」でそのサーバーだけ無効にできます。</translation>
+    </message>
 </context>
 <context>
     <name>_FoldersPage</name>
     <message>
-        <location line="-81"/>
+        <location line="-94"/>
         <source>The folders they may see</source>
         <translation>見てよいフォルダー</translation>
     </message>

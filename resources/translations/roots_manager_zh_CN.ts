@@ -55,7 +55,7 @@
 <context>
     <name>ConfineBox</name>
     <message>
-        <location filename="../../app/roots_manager/gui/confine_box.py" line="+47"/>
+        <location filename="../../app/roots_manager/gui/confine_box.py" line="+48"/>
         <source>Confine this server to its gr&amp;ants</source>
         <translation>将此服务器限制在其授权范围内(&amp;A)</translation>
     </message>
@@ -474,7 +474,7 @@
 <context>
     <name>ConsentMatrixModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/consent_matrix.py" line="+151"/>
+        <location filename="../../app/roots_manager/gui/consent_matrix.py" line="+153"/>
         <source>Its command line changed: its grants are suspended until approved</source>
         <translation>其命令行已变化：在批准之前其授权已暂停</translation>
     </message>
@@ -1639,13 +1639,13 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+246"/>
-        <location line="+149"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+245"/>
+        <location line="+158"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-134"/>
+        <location line="-143"/>
         <source>Sections</source>
         <translation>分区</translation>
     </message>
@@ -1675,7 +1675,7 @@
         <translation>恢复(&amp;C)…</translation>
     </message>
     <message>
-        <location line="-216"/>
+        <location line="-215"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -1720,14 +1720,14 @@
         <translation>连接服务器(&amp;C)…</translation>
     </message>
     <message numerus="yes">
-        <location line="+215"/>
+        <location line="+214"/>
         <source>%n server(s) wait for your decision</source>
         <translation>
             <numerusform>%n 个服务器在等待你的决定</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+161"/>
+        <location line="+170"/>
         <source>{server} was not connected from this app</source>
         <translation>{server} 不是由本应用连接的</translation>
     </message>
@@ -1757,12 +1757,12 @@
         <translation>服务器首次运行时会出现在“服务器与授权”标签页中，并且只能看到你授予它的根目录。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="-377"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="-385"/>
         <source>&amp;Review pending requests…</source>
         <translation>查看待处理的请求(&amp;R)…</translation>
     </message>
     <message>
-        <location line="+124"/>
+        <location line="+123"/>
         <source>Changed {path}</source>
         <translation>已更改 {path}</translation>
     </message>
@@ -1779,7 +1779,7 @@
         </translation>
     </message>
     <message>
-        <location line="-167"/>
+        <location line="-166"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -1804,12 +1804,12 @@
         <translation>关于 Roots Manager(&amp;A)</translation>
     </message>
     <message>
-        <location line="+174"/>
+        <location line="+173"/>
         <source>The store cannot be read; changes are not possible until it is recovered.</source>
         <translation>无法读取存储文件；恢复之前无法进行更改。</translation>
     </message>
     <message>
-        <location line="+69"/>
+        <location line="+78"/>
         <source>Restart Roots Manager?</source>
         <translation>要重新启动 Roots Manager 吗？</translation>
     </message>
@@ -2708,7 +2708,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProtectFound</name>
     <message>
-        <location filename="../../app/roots_manager/gui/first_run.py" line="+68"/>
+        <location filename="../../app/roots_manager/gui/first_run.py" line="+69"/>
         <source>Protect your servers</source>
         <translation>保护你的服务器</translation>
     </message>
@@ -3175,7 +3175,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_model.py" line="+125"/>
+        <location filename="../../app/roots_manager/gui/servers_model.py" line="+131"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
@@ -3314,7 +3314,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+75"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+76"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;根目录告诉服务器该去哪里查看，它们并不是访问控制。&lt;/b&gt;服务器仍然可以打开其进程有权访问的任何文件。请在“日志”中查看它实际做了什么。</translation>
     </message>
@@ -3359,7 +3359,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>授权：哪个服务器可以看到哪个根目录</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+21"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+32"/>
         <source>No server has run behind roots-bridge yet. Start one with Connect a server…, or put roots-bridge in front of a server in your host&apos;s configuration (Help, Use with your host); it appears here the first time it runs.</source>
         <translation>还没有服务器通过 roots-bridge 运行过。请用“连接服务器…”启动一个，或在主机的配置中把 roots-bridge 放在服务器前面（帮助 →“在主机中使用”）；服务器第一次运行时会出现在这里。</translation>
     </message>
@@ -3394,7 +3394,22 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>批准命令(&amp;P)</translation>
     </message>
     <message>
-        <location line="-27"/>
+        <location line="-47"/>
+        <source>Start new servers confi&amp;ned</source>
+        <translation>以隔离方式启动新服务器(&amp;N)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A server first seen from now on runs confined to its grants: the kernel refuses it every other file of yours, and each refusal shows here with Allow folder. Servers already known keep their own setting.</source>
+        <translation>今后首次出现的服务器将被隔离在其授权范围内运行：内核会拒绝它访问你的其他所有文件，每次拒绝都会在这里显示，并附有“允许文件夹”。已知的服务器保持各自的设置。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>This machine cannot confine a server: new servers start unconfined.</source>
+        <translation>这台计算机无法隔离服务器：新服务器将不隔离启动。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>A click on a cell, or Space, changes what a server sees: not granted, then while running (until the server stops), then always. Right-click for a menu, which can also make a grant read-only. A lock marks a confined server.</source>
         <translation>单击单元格或按空格可更改服务器能看到的内容：未授权 → 仅运行期间（直到服务器停止）→ 始终。右键菜单还可以把授权设为只读。锁形图标表示受限的服务器。</translation>
     </message>
@@ -3445,7 +3460,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>探测(&amp;P)…</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+34"/>
         <source>Protection</source>
         <translation>保护</translation>
     </message>
@@ -3460,7 +3475,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>所有授权</translation>
     </message>
     <message>
-        <location line="+152"/>
+        <location line="+161"/>
         <source>No server selected</source>
         <translation>未选择服务器</translation>
     </message>
@@ -3520,7 +3535,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>任何通过桥接器启动的服务器都会在不询问你的情况下得知所有根目录。是否继续？</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+30"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+34"/>
         <source>Forget server</source>
         <translation>移除服务器</translation>
     </message>
@@ -3621,7 +3636,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>StoreWatcher</name>
     <message>
-        <location filename="../../app/roots_manager/gui/watcher.py" line="+216"/>
+        <location filename="../../app/roots_manager/gui/watcher.py" line="+221"/>
         <source>Your change was not saved: the store cannot be read. Choose Recover… above the tabs to repair it.</source>
         <translation>更改未保存：无法读取存储文件。请点击标签页上方的“恢复…”进行修复。</translation>
     </message>
@@ -3841,11 +3856,16 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <source>Each server now asks you before it sees a folder you did not grant; the Log shows what it asks. Hosts ▸ Undo last change gives the files back as they were.</source>
         <translation>现在,每个服务器在查看你未授予的文件夹之前都会先询问你;日志会显示它请求了什么。主机 ▸ 撤销上一次更改 可将文件恢复原样。</translation>
     </message>
+    <message>
+        <location line="+13"/>
+        <source>They run confined: the kernel refuses them every file of yours outside the folders you grant. A refusal shows in the app, with the request that caused it and Allow folder; a server&apos;s Protection turns this off for it.</source>
+        <translation>它们以隔离方式运行：内核会拒绝它们访问你授权文件夹之外的所有文件。拒绝会显示在应用中，附有引起它的请求和“允许文件夹”；在服务器的“保护”中可以为它关闭此功能。</translation>
+    </message>
 </context>
 <context>
     <name>_FoldersPage</name>
     <message>
-        <location line="-81"/>
+        <location line="-94"/>
         <source>The folders they may see</source>
         <translation>它们可以看到的文件夹</translation>
     </message>

@@ -283,8 +283,28 @@ def iter_lines(data: bytes) -> Iterator[bytes]:
     yield from data.splitlines()
 
 
+def unconfined_by_default() -> None:
+    """Have servers first seen start unconfined (``policy --confine-new off``), in a store that
+    is a plain file or none yet; one a test damaged, linked or replaced is left as it is."""
+    from roots_manager.core.store.file import StoreError
+
+    path = Layout.default().store
+    if path.is_symlink() or (path.exists() and not path.is_file()):
+        return
+    try:
+        with Store(Layout.default().ensure()).transaction() as state:
+            state.confine_new = False
+    except (StoreError, OSError):
+        pass  # damaged or unwritable: the test is about that, the default is not
+
+
 class Bridged:
-    """A real bridge with the test as its host, in front of a puppet server."""
+    """A real bridge with the test as its host, in front of a puppet server.
+
+    The puppet is one connection, which a restart would replace: unless the test confines it
+    (``--confine``, or *confined*), it starts unconfined, as a server did before confinement
+    was a default, so that a grant made after it started does not restart it.
+    """
 
     def __init__(
         self,
@@ -292,7 +312,10 @@ class Bridged:
         *options: str,
         server_opts: tuple[str, ...] = (),
         run: tuple[str, ...] = BRIDGE_MODULE,
+        confined: bool = False,
     ) -> None:
+        if not confined and "--confine" not in options:
+            unconfined_by_default()
         self.server = Puppet()
         self.bridge = BridgeProc(
             bridge_argv(name, self.server.command(*server_opts), *options, run=run)

@@ -218,8 +218,51 @@ def test_schema_7_keeps_a_blocked_network_and_reads_older_stores_as_allowed() ->
     assert state.servers["fs"].block_network is False
     set_network(state, "fs", True)
     doc = state.to_json()
-    assert doc["schema"] == SCHEMA_VERSION == 7
+    assert doc["schema"] == SCHEMA_VERSION
     assert doc["servers"]["fs"]["block_network"] is True
     assert State.from_json(doc).servers["fs"].block_network is True
     with pytest.raises(SchemaError, match=r"servers\['fs'\]\.block_network"):
         State.from_json({"schema": 7, "servers": {"fs": {"block_network": "yes"}}})
+
+
+def test_schema_8_leaves_a_new_servers_confinement_to_its_first_start() -> None:
+    """Schema 8: a server's confinement may be undecided (its first start decides, confined
+    by default where the machine can); a server known in an older store keeps its setting, off
+    when it had none, and the ``confine_new`` setting says what undecided means."""
+    from roots_manager.core.confinement.confined import starts_confined
+    from roots_manager.core.store.schema import SchemaError
+    from roots_manager.core.store.state import State
+
+    # known before this schema: decided, whether it says so or not (schema 2 had no confine)
+    old = State.from_json({"schema": 2, "servers": {"fs": {}, "git": {"confine": True}}})
+    assert old.servers["fs"].confine is False
+    assert old.servers["git"].confine is True
+    assert old.confine_new is True  # servers first seen from now on start confined
+    assert starts_confined(old, old.servers["fs"], True) is False
+    # first seen now: undecided, written as null, read back as undecided
+    request = old.server_started("new", ["node", "server.js"], "run1")
+    assert request is not None and old.servers["new"].confine is None
+    doc = old.to_json()
+    assert doc["schema"] == SCHEMA_VERSION == 8
+    assert doc["servers"]["new"]["confine"] is None
+    assert doc["servers"]["fs"]["confine"] is False
+    again = State.from_json(doc)
+    assert again.servers["new"].confine is None and again.servers["fs"].confine is False
+    assert starts_confined(again, again.servers["new"], True) is True
+    assert starts_confined(again, again.servers["new"], False) is False  # the machine cannot
+    # its start records what the default made of it, once: a later start does not change it
+    again.server_started("new", ["node", "server.js"], "run2", confined=True)
+    assert again.servers["new"].confine is True
+    again.server_started("new", ["node", "server.js"], "run3", confined=False)
+    assert again.servers["new"].confine is True
+    # the setting off: undecided means unconfined, wherever
+    again.confine_new = False
+    assert State.from_json(again.to_json()).confine_new is False
+    assert (
+        starts_confined(
+            again, State.from_json({"schema": 8, "servers": {"x": {}}}).servers["x"], True
+        )
+        is False
+    )
+    with pytest.raises(SchemaError, match=r"settings\.confine_new"):
+        State.from_json({"schema": 8, "settings": {"confine_new": "yes"}, "servers": {}})

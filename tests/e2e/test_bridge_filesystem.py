@@ -10,7 +10,6 @@ own behaviour, so the revoke test revokes one folder of two rather than the last
 from __future__ import annotations
 
 import json
-import os
 import time
 from pathlib import Path
 
@@ -21,14 +20,13 @@ from roots_manager.core.log import events as ev
 from roots_manager.core.paths import Layout
 from tests.bridge.wire import BridgeProc, bridge_argv, events, initialize, is_id, wait_for
 from tests.conftest import run_cli
+from tests.e2e.sdk_host import bridged
 
 POLL_LIMIT = 30.0
 
 
 def params(name: str, command: list[str]) -> StdioServerParameters:
-    argv = bridge_argv(name, command)
-    # the SDK passes only a few variables by default; the bridge needs ROOTS_MANAGER_HOME
-    return StdioServerParameters(command=argv[0], args=argv[1:], env=os.environ.copy())
+    return bridged(command, name=name)
 
 
 async def allowed(client: Client) -> list[str]:
@@ -96,6 +94,8 @@ def test_grant_and_revoke_with_the_cli_reach_the_running_server(
     first, second = make(tmp_path, "first", "second one")
     run_cli("roots", "add", first)
     run_cli("roots", "add", second)
+    # unconfined, it hears of a change (a confined one is restarted: tests/e2e/test_restart.py)
+    run_cli("policy", "--confine-new", "off")
     run_cli("grant", "--new", "fs", first)
 
     def notices() -> int:

@@ -24,7 +24,8 @@ def test_a_server_that_never_reads_its_answers_is_paused_not_buffered(
     with store.transaction() as s:
         s.grant("flood", [s.add_root(str(folder)).id])
     n = 20000
-    go, done = tmp_path / "go", tmp_path / "done"
+    # in its folder: a server first seen starts confined, and may touch only what it was granted
+    go, done = folder / "go", folder / "done"
     bridge = BridgeProc(
         bridge_argv("flood", [sys.executable, str(FLOOD), str(n), str(go), str(done)])
     )

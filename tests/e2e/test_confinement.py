@@ -13,7 +13,6 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import anyio
 import pytest
@@ -24,6 +23,7 @@ from roots_manager.core.paths import Layout
 from roots_manager.sandbox.landlock import TEST_ABI_ENV
 from tests.bridge.wire import bridge_argv, events
 from tests.conftest import only_on_linux, run_cli
+from tests.e2e.sdk_host import bridged, text
 
 FILE_TOOL = Path(__file__).with_name("file_tool_server.py")
 
@@ -56,16 +56,7 @@ def world(tmp_path: Path) -> dict[str, Path]:
 
 
 def params(command: list[str], home: Path, *options: str) -> StdioServerParameters:
-    argv = bridge_argv("srv", command, *options)
-    env = {**os.environ, "HOME": str(home)}
-    return StdioServerParameters(command=argv[0], args=argv[1:], env=env)
-
-
-async def text(client: Client, tool: str, **arguments: Any) -> str:
-    result = await client.call_tool(tool, arguments)
-    block = result.content[0]
-    assert block.type == "text"
-    return block.text
+    return bridged(command, *options, home=home)
 
 
 def test_the_filesystem_server_given_the_whole_disk_reads_only_its_grants(

@@ -22,6 +22,7 @@ from roots_manager.core.log import events as ev
 from roots_manager.core.paths import Layout
 from tests.bridge.wire import bridge_argv, events, wait_for
 from tests.conftest import only_on_linux, run_cli
+from tests.e2e.sdk_host import bridged, text
 
 HERE = Path(__file__).parent
 GITCONFIG = HERE / "gitconfig_server.py"
@@ -31,16 +32,7 @@ pytestmark = only_on_linux("confinement (Landlock) and its observer are Linux on
 
 
 def params(command: list[str], home: Path, *options: str) -> StdioServerParameters:
-    argv = bridge_argv("srv", command, *options)
-    env = {**os.environ, "HOME": str(home)}
-    return StdioServerParameters(command=argv[0], args=argv[1:], env=env)
-
-
-async def text(client: Client, tool: str, **arguments: Any) -> str:
-    result = await client.call_tool(tool, arguments)
-    block = result.content[0]
-    assert block.type == "text"
-    return block.text
+    return bridged(command, *options, home=home)
 
 
 def denials(layout: Layout, **match: Any) -> list[dict[str, Any]]:

@@ -28,6 +28,7 @@ from tests.bridge.wire import (
     wait_for,
 )
 from tests.conftest import only_on_linux, run_cli
+from tests.e2e.sdk_host import bridged, text
 
 HERE = Path(__file__).parent
 FILE_TOOL = HERE / "file_tool_server.py"
@@ -54,15 +55,7 @@ def both_granted(tmp_path: Path, *setting: str) -> dict[str, Path]:
 
 
 def params(command: list[str], *options: str) -> StdioServerParameters:
-    argv = bridge_argv("srv", command, *options)
-    return StdioServerParameters(command=argv[0], args=argv[1:], env=dict(os.environ))
-
-
-async def text(client: Client, tool: str, **arguments: Any) -> str:
-    result = await client.call_tool(tool, arguments)
-    block = result.content[0]
-    assert block.type == "text"
-    return block.text
+    return bridged(command, *options)
 
 
 def restarted(layout: Layout, count: int) -> list[dict[str, Any]]:

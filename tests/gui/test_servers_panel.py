@@ -25,7 +25,7 @@ from roots_manager.gui.servers_model import (
 )
 from roots_manager.gui.servers_view import ServersPanel
 from roots_manager.gui.watcher import StoreWatcher
-from tests.conftest import run_cli
+from tests.conftest import only_on_linux, run_cli
 from tests.gui.shell_support import folders
 
 
@@ -131,6 +131,25 @@ def test_policy_choice_is_saved_and_follows_the_cli(
     assert store.read().policy == "deny"
     run_cli("policy", "ask")
     qtbot.waitUntil(lambda: panel.policy.currentData() == "ask", timeout=10_000)
+
+
+@only_on_linux("confinement by default needs Landlock; macOS's sandbox is never a default")
+def test_confining_new_servers_is_a_click_and_follows_the_cli(
+    watcher: StoreWatcher, store: Store, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    """The switch for servers first seen from now on: on by default where this machine can
+    confine (this kernel can: the test runs only where Landlock is), saved by a click."""
+    panel = ServersPanel(watcher)
+    qtbot.addWidget(panel)
+    panel.show()
+    watcher.reload()
+    assert watcher.by_default is True
+    qtbot.waitUntil(lambda: panel.confine_new.isChecked(), timeout=10_000)
+    assert panel.confine_new.isEnabled()
+    qtbot.mouseClick(panel.confine_new, Qt.MouseButton.LeftButton)
+    assert store.read().confine_new is False
+    run_cli("policy", "--confine-new", "on")
+    qtbot.waitUntil(lambda: panel.confine_new.isChecked(), timeout=10_000)
 
 
 def test_running_and_stale_servers_show_from_their_markers(

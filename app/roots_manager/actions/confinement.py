@@ -16,6 +16,7 @@ from roots_manager.actions.servers import resolve
 from roots_manager.core.confinement import confined
 from roots_manager.core.servers import Server
 from roots_manager.core.store.file import Store
+from roots_manager.core.store.state import State
 
 
 def confine(
@@ -67,5 +68,24 @@ def switch_restart_on_revoke(store: Store, server: str, on: bool) -> Server:
     the server follows it when its confinement changes."""
     with store.transaction() as state:
         name = resolve(state, server)
-        default = state.servers[name].confine
+        default = starts_confined(state, state.servers[name])
         return confined.set_restart_on_revoke(state, name, None if on == default else on)
+
+
+def starts_confined(state: State, srv: Server) -> bool:
+    """Whether *srv* runs confined at its next start on this machine: its setting, or, while
+    that is not decided, the default (the store's ``confine_new``, where the machine can)."""
+    if srv.confine is not None:
+        return srv.confine
+    from roots_manager.sandbox.availability import confines_by_default
+
+    return confined.confines_new(state, confines_by_default())
+
+
+def set_confine_new(store: Store, on: bool) -> bool:
+    """Set whether servers first seen from now on start confined (where the machine can);
+    returns whether that changed anything. Servers already known keep their setting."""
+    with store.transaction() as state:
+        changed = state.confine_new != on
+        state.confine_new = on
+    return changed

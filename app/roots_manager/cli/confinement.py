@@ -11,6 +11,7 @@ from roots_manager.cli.text import JSON_HELP, json_text, print_json, shown
 
 if TYPE_CHECKING:
     from roots_manager.cli.usage import Subcommands
+    from roots_manager.core.servers import Server
     from roots_manager.core.store.file import Store
 
 # What the commands need is imported in them: building the parser, which every call of
@@ -27,6 +28,15 @@ def _typed(args: argparse.Namespace, *options: str) -> list[str]:
         for value in getattr(args, option.replace("-", "_")):
             argv += [f"--{option}", value]
     return argv
+
+
+def _confined(store: Store, srv: Server) -> bool:
+    """Whether *srv* starts confined next time: its setting, or the default's verdict here."""
+    if srv.confine is not None:
+        return srv.confine
+    from roots_manager.actions.confinement import starts_confined
+
+    return starts_confined(store.read(), srv)
 
 
 def cmd_confine(store: Store, args: argparse.Namespace) -> int:
@@ -50,12 +60,14 @@ def cmd_confine(store: Store, args: argparse.Namespace) -> int:
         extra = ("allow-read", "allow-write", "allow-socket", "forget")
         raise unknown_server(exc, _typed(args, *extra), 2) from exc
     found = availability()
+    on = _confined(store, srv)
     if args.json:
         print_json(
             {
                 "version": JSON_VERSION,
                 "server": srv.name,
-                "confine": srv.confine,
+                "confine": on,
+                "confine_decided": srv.confine is not None,
                 "allow_read": srv.allow_read,
                 "allow_write": srv.allow_write,
                 "allow_socket": srv.allow_socket,
@@ -65,7 +77,8 @@ def cmd_confine(store: Store, args: argparse.Namespace) -> int:
         )
         return 0
     name = shown(srv.name)
-    print(f"{name}: confinement {'on' if srv.confine else 'off'}")
+    undecided = "" if srv.confine is not None else " (the default for a new server)"
+    print(f"{name}: confinement {'on' if on else 'off'}{undecided}")
     for label, paths in (
         ("may also read", srv.allow_read),
         ("may also write", srv.allow_write),
@@ -73,12 +86,12 @@ def cmd_confine(store: Store, args: argparse.Namespace) -> int:
     ):
         for path in paths:
             print(f"  {label}: {shown(path)}")
-    if srv.confine and not found.available:
+    if on and not found.available:
         print(
             f"note: this machine cannot confine ({found.reason}); a bridge of {name} will "
             "refuse to start the server (exit 126) until it can"
         )
-    elif srv.confine:
+    elif on:
         print("it takes effect when the server next starts")
     return 0
 
@@ -102,7 +115,8 @@ def cmd_restart_on_revoke(store: Store, args: argparse.Namespace) -> int:
         )
         return 0
     name = shown(srv.name)
-    default = " (the default for a server that is " + ("" if srv.confine else "not ") + "confined)"
+    on = _confined(store, srv)
+    default = " (the default for a server that is " + ("" if on else "not ") + "confined)"
     state_word = "on" if srv.restarts_on_revoke else "off"
     print(
         f"{name}: restart on revoke {state_word}{default if srv.restart_on_revoke is None else ''}"
@@ -110,7 +124,7 @@ def cmd_restart_on_revoke(store: Store, args: argparse.Namespace) -> int:
     if srv.restarts_on_revoke:
         print(
             "from the server's next start on, a revoked folder restarts it behind the host's back"
-            + ("; so do new grants, since it is confined" if srv.confine else "")
+            + ("; so do new grants, since it is confined" if on else "")
         )
     return 0
 
@@ -127,24 +141,25 @@ def cmd_network(store: Store, args: argparse.Namespace) -> int:
     except UnknownServer as exc:
         raise unknown_server(exc, _typed(args), 2) from exc
     network = "blocked" if srv.block_network else "allowed"
+    on = _confined(store, srv)
     if args.json:
         print_json(
             {
                 "version": JSON_VERSION,
                 "server": srv.name,
                 "network": network,
-                "confine": srv.confine,
+                "confine": on,
             }
         )
         return 0
     name = shown(srv.name)
     print(f"{name}: network {network}")
-    if srv.block_network and not srv.confine:
+    if srv.block_network and not on:
         print(
             f"note: {name} is not confined, so nothing holds it to this; "
             f"roots-manager servers confine {name} on"
         )
-    elif srv.confine:
+    elif on:
         print("it takes effect when the server next starts (a running one is restarted)")
     return 0
 
@@ -156,7 +171,13 @@ def show(store: Store, name: str) -> dict[str, Any]:
     from roots_manager.sandbox.availability import availability, protections
 
     found = availability()
-    out = report(store.read(), name, can_confine=found.available, why=found.reason)
+    out = report(
+        store.read(),
+        name,
+        can_confine=found.available,
+        why=found.reason,
+        by_default=found.available and found.tested,
+    )
     out["protections"] = [p._asdict() for p in protections(found)]
     out["mechanism"] = found.mechanism
     out["tested"] = found.tested
@@ -180,7 +201,8 @@ def cmd_show(store: Store, args: argparse.Namespace) -> int:
     if args.json:
         print(json_text(out))
         return 0
-    print(f"{shown(out['name'])}: confinement {'on' if out['confine'] else 'off'}")
+    undecided = "" if out["confine_decided"] else " (the default for a new server)"
+    print(f"{shown(out['name'])}: confinement {'on' if out['confine'] else 'off'}{undecided}")
     print(f"  {out['means']}")
     for label, key in (
         ("read and write", "read_write"),

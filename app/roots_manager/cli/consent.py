@@ -329,20 +329,45 @@ def _ask_and_wait(layout: Layout, m: live.BridgeMarker, wait: float) -> dict[str
 
 
 def cmd_policy(store: Store, args: argparse.Namespace) -> int:
-    if args.policy is None:
-        policy = store.read().policy
-        changed = False
+    """What an unknown server gets: the consent policy, and whether it starts confined."""
+    confine_new = None if args.confine_new is None else args.confine_new == "on"
+    if args.policy is None and confine_new is None:
+        state = store.read()
+        policy, new, changed = state.policy, state.confine_new, False
     else:
         with store.transaction() as state:
-            changed = state.policy != args.policy
-            state.set_policy(args.policy)
-        policy = args.policy
+            changed = (args.policy is not None and state.policy != args.policy) or (
+                confine_new is not None and state.confine_new != confine_new
+            )
+            if args.policy is not None:
+                state.set_policy(args.policy)
+            if confine_new is not None:
+                state.confine_new = confine_new
+            policy, new = state.policy, state.confine_new
+    from roots_manager.sandbox.availability import availability
+
+    found = availability()
     if args.json:
-        print_json({"version": JSON_VERSION, "policy": policy, "changed": changed})
-    elif args.policy is None:
-        print(policy)
-    else:
+        print_json(
+            {
+                "version": JSON_VERSION,
+                "policy": policy,
+                "confine_new": new,
+                "confines_here": new and found.available and found.tested,
+                "changed": changed,
+            }
+        )
+        return 0
+    if args.policy is None and confine_new is None:
+        print(policy)  # the first line alone, as scripts read it
+    elif args.policy is not None:
         print(f"policy for unknown servers: {policy}")
+    if confine_new is not None:
+        print(f"new servers start confined: {'on' if new else 'off'}", end="")
+        if new and not (found.available and found.tested):
+            print(f" (not on this machine: {found.reason})")
+        else:
+            print(" (servers already known keep their own setting)" if changed else "")
     return 0
 
 
@@ -442,5 +467,11 @@ def add_commands(sub: Subcommands) -> None:
 
     po = sub.add_parser("policy", help="show or set what an unknown server gets")
     po.add_argument("policy", nargs="?", choices=POLICIES)
+    po.add_argument(
+        "--confine-new",
+        choices=("on", "off"),
+        help="whether a server first seen from now on starts confined where this machine can "
+        "confine (on by default); servers already known keep their setting",
+    )
     po.add_argument("--json", action="store_true", help=JSON_HELP)
     po.set_defaults(func=cmd_policy)

@@ -207,7 +207,26 @@ def _change(store: Store, args: argparse.Namespace, action: str) -> int:
         dry_run=args.dry_run,
         roots_args=args.roots_args,
     )
-    return _print_results(results, args, action)
+    code = _print_results(results, args, action)
+    if action == hostchanges.WRAP and not args.json:
+        _say_confined(store, results)
+    return code
+
+
+def _say_confined(store: Store, results: list[FileResult]) -> None:
+    """Say which of the servers just wrapped will start confined (new ones, by default)."""
+    from roots_manager.actions.confinement import starts_confined
+
+    names = {o.server for r in results if r.written for o in r.outcomes if o.status == "wrapped"}
+    state = store.read()
+    confined = sorted(
+        n for n in names if n in state.servers and starts_confined(state, state.servers[n])
+    )
+    if confined:
+        print(
+            f"{', '.join(map(shown, confined))}: start{'s' if len(confined) == 1 else ''} confined "
+            "to the folders granted (roots-manager servers confine NAME off: advice only)"
+        )
 
 
 def cmd_hosts_wrap(store: Store, args: argparse.Namespace) -> int:

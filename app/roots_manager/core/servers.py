@@ -21,8 +21,12 @@ class Server:
     seen_fingerprint: str | None = None
     first_seen: str | None = None
     last_seen: str | None = None
-    confine: bool = False
-    """Start the server confined to its grants (:mod:`roots_manager.core.confinement.derive`)."""
+    confine: bool | None = None
+    """Start the server confined to its grants (:mod:`roots_manager.core.confinement.derive`).
+
+    None: not decided yet. Its first start decides, where the machine is known: confined when
+    the store's ``confine_new`` setting is on and the machine can confine (the bridge records
+    the outcome, :meth:`~roots_manager.core.store.state.State.server_started`)."""
     allow_read: list[str] = field(default_factory=list)
     """Extra paths a confined server may read (besides its grants and what it needs to run)."""
     allow_write: list[str] = field(default_factory=list)
@@ -43,7 +47,7 @@ class Server:
     @property
     def restarts_on_revoke(self) -> bool:
         """Whether a revocation restarts this server (its setting, or the default)."""
-        return self.confine if self.restart_on_revoke is None else self.restart_on_revoke
+        return bool(self.confine) if self.restart_on_revoke is None else self.restart_on_revoke
 
     @property
     def suspended(self) -> bool:

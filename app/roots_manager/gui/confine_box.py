@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
 )
 
 from roots_manager.actions.confinement import confine, switch_restart_on_revoke
+from roots_manager.core.confinement.confined import starts_confined
 from roots_manager.core.names import visible
 from roots_manager.core.store.state import State
 from roots_manager.gui import confinement_text
@@ -121,7 +122,7 @@ class ConfineBox(QWidget):
     def _state_changed(self, state: State) -> None:
         name = self._server
         srv = state.servers.get(name) if name is not None else None
-        on = bool(srv and srv.confine)
+        on = srv is not None and starts_confined(state, srv, self.watcher.by_default)
         self.switch.blockSignals(True)
         self.switch.setChecked(on)
         self.switch.blockSignals(False)

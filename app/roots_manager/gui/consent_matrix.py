@@ -8,6 +8,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt
 from PySide6.QtGui import QIcon, QPalette
 
 from roots_manager.actions.consent import set_scope
+from roots_manager.core.confinement.confined import starts_confined
 from roots_manager.core.consent.effective import grant_active
 from roots_manager.core.names import visible
 from roots_manager.core.store.grants import Grant, Scope
@@ -66,7 +67,8 @@ class ConsentMatrixModel(QAbstractTableModel):
             if g.server in state.servers and grant_active(g, live_runs=runs)
         }
         suspended = {n for n, s in state.servers.items() if s.suspended}
-        confined = {n for n, s in state.servers.items() if s.confine}
+        by_default = self.watcher.by_default
+        confined = {n for n, s in state.servers.items() if starts_confined(state, s, by_default)}
         same_shape = servers == self._servers and [r[0] for r in roots] == [
             r[0] for r in self._roots
         ]

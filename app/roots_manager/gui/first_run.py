@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
+from roots_manager.core.confinement.confined import starts_confined
 from roots_manager.core.consent.grant import set_scope
 from roots_manager.core.hosts import operations as hostchanges
 from roots_manager.core.hosts.found import FoundHost
@@ -312,6 +313,20 @@ class _DonePage(QWizardPage):
                 "shows what it asks. Hosts ▸ Undo last change gives the files back as they were."
             ),
         ]
+        state = self.w.watcher.state
+        if self.w.protected and all(
+            n in state.servers
+            and starts_confined(state, state.servers[n], self.w.watcher.by_default)
+            for n in self.w.protected
+        ):
+            lines.insert(
+                -1,
+                self.tr(
+                    "They run confined: the kernel refuses them every file of yours outside the "
+                    "folders you grant. A refusal shows in the app, with the request that caused "
+                    "it and Allow folder; a server's Protection turns this off for it."
+                ),
+            )
         errors = [r.error for r in self.w.results if r.error]
         lines += errors
         self.text.setText("\n\n".join(lines))

@@ -10,6 +10,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QApplication, QStyle
 
+from roots_manager.core.confinement.confined import starts_confined
 from roots_manager.core.live import BridgeMarker
 from roots_manager.core.names import visible
 from roots_manager.core.store.grants import Decision
@@ -63,7 +64,10 @@ class ServerRow:
 
 
 def _server_rows(
-    state: State, markers: list[BridgeMarker], asked: dict[str, str] | None = None
+    state: State,
+    markers: list[BridgeMarker],
+    asked: dict[str, str] | None = None,
+    by_default: bool = False,
 ) -> list[ServerRow]:
     names = sorted(set(state.servers) | {m.server for m in markers}, key=str.casefold)
     rows = []
@@ -80,7 +84,7 @@ def _server_rows(
                 pending,
                 command,
                 mine,
-                bool(srv and srv.confine),
+                srv is not None and starts_confined(state, srv, by_default),
                 srv.decision if srv else None,
                 srv.decided_at if srv else None,
                 (asked or {}).get(name),
@@ -105,7 +109,9 @@ class ServersModel(RowsModel[ServerRow]):
             stamp = m.last_roots_list_at
             if stamp and stamp > self._asked.get(m.server, ""):
                 self._asked[m.server] = stamp
-        return _server_rows(self.watcher.state, self.watcher.markers, self._asked)
+        return _server_rows(
+            self.watcher.state, self.watcher.markers, self._asked, self.watcher.by_default
+        )
 
     def note_last_asked(self, stamps: dict[str, str]) -> None:
         """Roots requests found in the event logs: the newest (ISO UTC time) per server."""

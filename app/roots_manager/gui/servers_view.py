@@ -13,6 +13,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QAction, QKeyEvent
 from PySide6.QtWidgets import (
+    QCheckBox,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -87,6 +88,17 @@ class ServersPanel(QWidget):
         self.policy.activated.connect(self._policy_chosen)
         policy_label = QLabel(self.tr("When an &unknown server starts:"), self)
         policy_label.setBuddy(self.policy)
+        self.confine_new = QCheckBox(self.tr("Start new servers confi&ned"), self)
+        self.confine_new.setToolTip(
+            self.tr(
+                "A server first seen from now on runs confined to its grants: the kernel refuses "
+                "it every other file of yours, and each refusal shows here with Allow folder. "
+                "Servers already known keep their own setting."
+            )
+            if self.watcher.by_default
+            else self.tr("This machine cannot confine a server: new servers start unconfined.")
+        )
+        self.confine_new.toggled.connect(self._confine_new_chosen)
 
         self.servers = make_servers_table(self, self.servers_model)
         self._columns_fitted = False
@@ -184,6 +196,7 @@ class ServersPanel(QWidget):
         top = QHBoxLayout()
         top.addWidget(policy_label)
         top.addWidget(self.policy)
+        top.addWidget(self.confine_new)
         top.addStretch(1)
         top.addWidget(self.connect_button)
 
@@ -309,11 +322,20 @@ class ServersPanel(QWidget):
         i = self.policy.findData(state.policy)
         if i >= 0:
             self.policy.setCurrentIndex(i)
+        self.confine_new.blockSignals(True)
+        self.confine_new.setChecked(state.confine_new and self.watcher.by_default)
+        self.confine_new.blockSignals(False)
+        self.confine_new.setEnabled(self.watcher.by_default)
         self._fill_list()
         self._update_buttons()
 
     def _facts(self) -> dict[str, ServerFacts]:
-        return server_facts(self.watcher.state, self.watcher.markers, self.app_connected)
+        return server_facts(
+            self.watcher.state,
+            self.watcher.markers,
+            self.app_connected,
+            by_default=self.watcher.by_default,
+        )
 
     def _fill_list(self, *_: object) -> None:
         self.server_list.fill(self._facts(), self.hosts, self.app_connected)
@@ -463,6 +485,10 @@ class ServersPanel(QWidget):
                 )
         if name and asked:
             self.list_changed_requested.emit(name, asked)
+
+    def _confine_new_chosen(self, on: bool) -> None:
+        if on != self.watcher.state.confine_new:
+            self.watcher.edit(lambda s: setattr(s, "confine_new", on))
 
     def _policy_chosen(self, index: int) -> None:
         policy = str(self.policy.itemData(index))

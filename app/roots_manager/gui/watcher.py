@@ -108,6 +108,11 @@ class StoreWatcher(QObject):
         self.layout = store.layout
         self.state = State()
         self.markers: list[BridgeMarker] = []
+        from roots_manager.sandbox.availability import confines_by_default
+
+        self.by_default = confines_by_default()
+        """Whether this machine starts a server whose confinement is not decided confined
+        (:attr:`~roots_manager.core.servers.Server.confine`): what the store's None means here."""
         self.error: str | None = None
         self._stamp: tuple[int, int, int] | None = None
         """The store file's (inode, size, modification time) when it was last read well."""

@@ -171,3 +171,10 @@ def availability() -> Availability:
     return Availability(
         "none", False, f"confinement is not available on {sys.platform} (Linux and macOS only)"
     )
+
+
+def confines_by_default() -> bool:
+    """Whether a server whose confinement is not decided starts confined here: where the
+    machine can confine with a mechanism the tests run (Landlock), never the untested one."""
+    found = availability()
+    return found.available and found.tested

@@ -3,11 +3,19 @@
 Whether to confine is decided before the server starts: ``--confine`` forces it, otherwise the
 server's stored setting decides. A bridge asked to confine on a machine that cannot never starts
 the server unconfined: it refuses with :data:`EXIT_NOT_CONFINED` and says why.
+
+A server whose setting is not decided yet (first seen, or remembered before its first start)
+gets the default: confined where this machine can confine (Linux with Landlock; the untested
+macOS sandbox is never a default), unless the store's ``confine_new`` is off. That is a default,
+not a request: where the machine cannot, the server starts unconfined and the bridge says so,
+and its setting stays undecided (a kernel that can confine confines it). The bridge records
+what the default made of it (:attr:`Launch.default`), once, at the start.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import os
@@ -15,9 +23,11 @@ import stat
 import subprocess
 import sys
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from roots_manager.bridge.run.spawn import spawn
 from roots_manager.bridge.run.warden import Warden
+from roots_manager.core.store.schema import UNDECIDED_SCHEMA
 
 EXIT_NOT_CONFINED = 126
 """The shell's "cannot execute": the server was asked to run confined and cannot be."""
@@ -47,9 +57,16 @@ def forced(options: Sequence[str]) -> bool:
     return any(o.startswith("--conf") and CONFINE_OPTION.startswith(o) for o in options)
 
 
-def _stored_setting(store_path: str, server: str) -> dict[str, object] | None:
-    """The server's stored entry at a glance ({} when there is none; None: the store cannot be
-    read now).
+class Glance(NamedTuple):
+    """The server's stored entry at a glance, and the default for an undecided server."""
+
+    entry: dict[str, object]
+    confine_new: bool
+
+
+def _stored_setting(store_path: str, server: str) -> Glance | None:
+    """The server's stored entry at a glance (an empty entry when there is none; None: the
+    store cannot be read now).
 
     A glance rather than the checked read, which is only needed, and done, when confining. A
     store that is not a regular file (a FIFO would block the open) or is damaged reads as None.
@@ -59,7 +76,7 @@ def _stored_setting(store_path: str, server: str) -> dict[str, object] | None:
             store_path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
         )
     except FileNotFoundError:
-        return {}
+        return Glance({}, True)
     except OSError:
         return None
     try:
@@ -73,15 +90,41 @@ def _stored_setting(store_path: str, server: str) -> dict[str, object] | None:
     finally:
         if fd >= 0:
             os.close(fd)
-    servers = doc.get("servers") if isinstance(doc, dict) else None
+    if not isinstance(doc, dict):
+        return Glance({}, True)
+    servers, settings = doc.get("servers"), doc.get("settings")
     entry = servers.get(server) if isinstance(servers, dict) else None
-    return entry if isinstance(entry, dict) else {}
+    if isinstance(entry, dict) and entry.get("confine") is None:
+        old = doc.get("schema")
+        if isinstance(old, int) and old < UNDECIDED_SCHEMA:
+            entry = {**entry, "confine": False}  # decided, off, before defaults existed
+    new = settings.get("confine_new") if isinstance(settings, dict) else None
+    return Glance(entry if isinstance(entry, dict) else {}, new is not False)
+
+
+def _confines_new(confine_new: bool) -> bool | None:
+    """Whether an undecided server starts confined here (see the module's docstring); None:
+    the machine cannot confine, so nothing decides it yet (it may, after a kernel upgrade)."""
+    if not confine_new:
+        return False
+    from roots_manager.sandbox.availability import confines_by_default
+
+    return True if confines_by_default() else None
 
 
 class Launch:
     """How the server was started: the command line run, and what its confinement depends on."""
 
-    __slots__ = ("argv", "folders", "key", "refusals", "restartable", "supervised", "warden")
+    __slots__ = (
+        "argv",
+        "default",
+        "folders",
+        "key",
+        "refusals",
+        "restartable",
+        "supervised",
+        "warden",
+    )
 
     def __init__(
         self,
@@ -89,8 +132,13 @@ class Launch:
         key: tuple[tuple[str, ...], ...] | None,
         entry: dict[str, object] | None = None,
         folders: list[str] | None = None,
+        default: bool | None = None,
     ) -> None:
         self.argv = argv
+        self.default = default
+        """What the default made of a server whose confinement was not decided: confined or
+        not (None: it was decided, the store could not be read, or the machine cannot
+        confine, so that nothing decided it)."""
         self.folders = folders
         """The folders given for ``{roots}`` on its command line (None: it has none)."""
         self.key = key
@@ -112,6 +160,18 @@ class Launch:
         confined, or restart on revoke on)."""
 
 
+def _check_runnable(command: Sequence[str]) -> None:
+    """Raise what starting *command* unconfined would: the wrapper runs it only after the rules
+    are made, and a program that is not there must read the same either way."""
+    import shutil
+
+    if command and shutil.which(command[0]) is None:
+        program = command[0]
+        if os.sep in program and os.path.exists(program):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), program)
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), program)
+
+
 def wrapped(command: Sequence[str], server: str, force: bool, run: str = "") -> Launch:
     """The command line to start: *command*, or the wrapper confining it.
 
@@ -121,7 +181,11 @@ def wrapped(command: Sequence[str], server: str, force: bool, run: str = "") -> 
     from roots_manager.core.paths import Layout
 
     layout = Layout.default()
-    entry = _stored_setting(str(layout.store), server)
+    glance = _stored_setting(str(layout.store), server)
+    entry = None if glance is None else glance.entry
+    default: bool | None = None
+    if glance is not None and entry is not None and entry.get("confine") is None:
+        default = _confines_new(glance.confine_new)
     literal = list(command)
     folders: list[str] | None = None
     if "{roots}" in literal:  # the granted folders as arguments (core.consent.arguments)
@@ -131,12 +195,22 @@ def wrapped(command: Sequence[str], server: str, force: bool, run: str = "") -> 
         folders = folders_now(layout, server, command_fingerprint(literal), run)
         command = expand(literal, folders)
     ran_confined = layout.home / "confined" / _digest(server)
-    if not force and entry is not None and entry.get("confine") is not True:
+    if not force and entry is not None and not (entry.get("confine") is True or default):
         if ran_confined.exists():  # confinement was turned off since
             import shutil  # here: the server is not started yet, and seldom needs it
 
             shutil.rmtree(ran_confined, ignore_errors=True)
-        return Launch(list(command), None, entry, folders)
+        if glance is not None and glance.confine_new and entry.get("confine") is None:
+            from roots_manager.sandbox.availability import availability
+
+            print(
+                f"roots-bridge: {server}: new servers start confined where the machine can "
+                f"confine, and {availability().reason}: it runs unconfined",
+                file=sys.stderr,
+                flush=True,
+            )
+        return Launch(list(command), None, entry, folders, default)
+    _check_runnable(command)
     from roots_manager.core.confinement.confined import (
         confinement_key,
         rules_for,
@@ -169,8 +243,8 @@ def wrapped(command: Sequence[str], server: str, force: bool, run: str = "") -> 
             flush=True,
         )
         return Launch(list(command), None, entry, folders)
-    if not (force or wants_confinement(state, server)):
-        return Launch(list(command), None, entry, folders)
+    if not (force or wants_confinement(state, server, undecided=bool(default))):
+        return Launch(list(command), None, entry, folders, default)
     found = availability()
     if not found.available:
         raise ConfinementRefused(
@@ -211,7 +285,7 @@ def wrapped(command: Sequence[str], server: str, force: bool, run: str = "") -> 
         )
     key = confinement_key(state, server, fingerprint=fp, run=run, forced=True)
     argv = [*wrapper(), "--parent", str(os.getpid()), *derived.rules.to_args(), "--", *command]
-    return Launch(argv, key, entry, folders)
+    return Launch(argv, key, entry, folders, default)
 
 
 def _refusals_pipe(launch: Launch, server: str) -> int | None:

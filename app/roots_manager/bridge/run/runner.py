@@ -84,11 +84,13 @@ def restart_reason(
     told: Collection[str],
     current: Callable[[], Collection[str]],
     given: Sequence[str] | None = None,
+    undecided: bool = False,
 ) -> str | None:
     """Why the server running now (confined by *running*, told *told*, given the folders
     *given* on its command line) must be restarted.
 
-    *current* gives the root URIs it would be told now. None: it need not be.
+    *current* gives the root URIs it would be told now; *undecided* is what its start made of
+    the default, while its confinement is not recorded as decided. None: it need not be.
     """
     if given is not None:
         # such a server learns its folders only when it starts: any change restarts it
@@ -98,14 +100,17 @@ def restart_reason(
             return "revoked: " + ", ".join(taken) if taken else "its folders changed"
     srv = state.servers.get(name)
     setting = srv.restart_on_revoke if srv is not None else None
+    decided = srv.confine if srv is not None and srv.confine is not None else undecided
     # the default follows confinement: the stored setting, or --confine
-    wanted = setting if setting is not None else (forced or bool(srv and srv.confine))
-    if running is None and not forced and not (srv and srv.confine) and not wanted:
+    wanted = setting if setting is not None else (forced or decided)
+    if running is None and not forced and not decided and not wanted:
         return None
     # only for a server that may be restarted: the confinement rules' module is not light
     from roots_manager.core.confinement.confined import confinement_key
 
-    key = confinement_key(state, name, fingerprint=fingerprint, run=run, forced=forced)
+    key = confinement_key(
+        state, name, fingerprint=fingerprint, run=run, forced=forced, undecided=undecided
+    )
     if key != running:
         if running is None:
             return "confinement was turned on"
@@ -188,6 +193,7 @@ class Restarts:
             told=b.mediator.told,
             current=lambda: root_uris(b.source.effective()),
             given=b.slot.launch.folders if b.slot.launch is not None else None,
+            undecided=bool(b.slot.launch is not None and b.slot.launch.default),
         )
 
     async def wait(self) -> None:
@@ -800,7 +806,8 @@ class Bridge:
         runs = live.live_runs(self.layout) | {self.run_id}
         with self.store.transaction() as state:
             state.prune_runs(runs)
-            request = state.server_started(self.name, self.command, self.run_id)
+            default = self.slot.launch.default if self.slot.launch is not None else None
+            request = state.server_started(self.name, self.command, self.run_id, confined=default)
         return request is not None
 
     def _store_changed(self) -> None:

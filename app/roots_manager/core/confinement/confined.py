@@ -111,10 +111,24 @@ def set_restart_on_revoke(state: State, name: str, on: bool | None) -> Server:
     return srv
 
 
-def wants_confinement(state: State, name: str) -> bool:
-    """Whether the store asks for server *name* to be confined."""
+def wants_confinement(state: State, name: str, *, undecided: bool = False) -> bool:
+    """Whether the store asks for server *name* to be confined; *undecided* is the answer for
+    a server whose confinement is not decided yet (what its start made of the default)."""
     srv = state.servers.get(name)
-    return srv is not None and srv.confine
+    if srv is None or srv.confine is None:
+        return undecided
+    return srv.confine
+
+
+def confines_new(state: State, can_confine: bool) -> bool:
+    """What a server whose confinement is not decided gets at its first start on a machine
+    that can (*can_confine*) or cannot confine: the store's ``confine_new`` where it can."""
+    return state.confine_new and can_confine
+
+
+def starts_confined(state: State, srv: Server, can_confine: bool) -> bool:
+    """Whether *srv* runs confined at its next start: its setting, or the default's verdict."""
+    return confines_new(state, can_confine) if srv.confine is None else srv.confine
 
 
 def granted_folders(
@@ -201,10 +215,12 @@ def confinement_key(
     fingerprint: str | None,
     run: str = _NOT_YET_BOUND,
     forced: bool = False,
+    undecided: bool = False,
 ) -> tuple[tuple[str, ...], ...] | None:
     """What of the store a confined start of server *name* now depends on; None when it would
-    not be confined. Two starts with equal keys run under the same rules."""
-    if not (forced or wants_confinement(state, name)):
+    not be confined (*undecided*: see :func:`wants_confinement`). Two starts with equal keys
+    run under the same rules."""
+    if not (forced or wants_confinement(state, name, undecided=undecided)):
         return None
     write, read = granted_folders(state, name, fingerprint, run)
     srv = state.servers.get(name)
@@ -215,14 +231,19 @@ def confinement_key(
     return tuple(tuple(sorted(x)) for x in (write, read, extra_read, extra_write, sockets, network))
 
 
-def report(state: State, name: str, *, can_confine: bool, why: str) -> dict[str, Any]:
-    """What ``servers show`` says of server *name*: its setting and what it may read or write."""
+def report(
+    state: State, name: str, *, can_confine: bool, why: str, by_default: bool
+) -> dict[str, Any]:
+    """What ``servers show`` says of server *name*: its setting and what it may read or write
+    (*by_default*: whether this machine confines a server by default)."""
     srv = state.server(name)
     write, read = granted_folders(state, name)
+    on = starts_confined(state, srv, by_default)
     return {
         "name": name,
-        "confine": srv.confine,
-        "means": means(srv),
+        "confine": on,
+        "confine_decided": srv.confine is not None,
+        "means": means(srv, on),
         "network": "blocked" if srv.block_network else "allowed",
         "read_write": write,
         "read_only": read,
@@ -234,14 +255,15 @@ def report(state: State, name: str, *, can_confine: bool, why: str) -> dict[str,
         "restart_on_revoke": srv.restarts_on_revoke,
         "restart_on_revoke_set": srv.restart_on_revoke is not None,
         "changes": (NEXT_START if srv.restarts_on_revoke else NEXT_START_NO_RESTART)
-        if srv.confine
+        if on
         else None,
         "missing_extra": [p for p in (*srv.allow_read, *srv.allow_write) if not os.path.exists(p)],
     }
 
 
-def means(srv: Server) -> str:
-    """What confinement means for *srv*, in one sentence (English; translated by the app)."""
-    if not srv.confine:
+def means(srv: Server, confined: bool) -> str:
+    """What confinement means for *srv*, *confined* or not, in one sentence (English;
+    translated by the app)."""
+    if not confined:
         return ADVISORY_MEANS
     return CONFINED_OFFLINE_MEANS if srv.block_network else CONFINED_MEANS

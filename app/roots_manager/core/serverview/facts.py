@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
+from roots_manager.core.confinement.confined import starts_confined
 from roots_manager.core.live import BridgeMarker
 from roots_manager.core.store.state import State
 
@@ -47,8 +48,10 @@ def server_facts(
     markers: Sequence[BridgeMarker],
     app_connected: Collection[str] = (),
     refusals: Mapping[str, int] | None = None,
+    by_default: bool = False,
 ) -> dict[str, ServerFacts]:
-    """The facts of every server the store knows or a bridge runs, by name."""
+    """The facts of every server the store knows or a bridge runs, by name (*by_default*:
+    whether this machine confines a server whose confinement is not decided)."""
     names = set(state.servers) | {m.server for m in markers}
     out: dict[str, ServerFacts] = {}
     for name in names:
@@ -65,7 +68,7 @@ def server_facts(
             suspended=bool(srv and srv.suspended),
             approvable=bool(srv and srv.suspended and srv.seen_fingerprint),
             pending=next((p.reason for p in state.pending if p.server == name), None),
-            confined=bool(srv and srv.confine),
+            confined=srv is not None and starts_confined(state, srv, by_default),
             running_confined=any(m.confined for m in mine),
             stale=any(m.stale for m in mine),
             refusals=None if refusals is None else refusals.get(name, 0),

@@ -33,6 +33,7 @@ class Stored(Protocol):
     pending: list[Pending]
     policy: Policy
     language: str | None
+    confine_new: bool
     log_retention: LogRetention
     revision: int
 
@@ -45,6 +46,7 @@ def to_document(state: Stored) -> dict[str, Any]:
         "settings": {
             "policy": state.policy,
             "language": state.language,
+            "confine_new": state.confine_new,
             "log_max_mib": state.log_retention.max_mib,
             "log_max_days": state.log_retention.max_days,
         },
@@ -68,10 +70,13 @@ def stored_fields(doc: object) -> dict[str, Any]:
     ]
     schema.unique((r.id for r in roots), "the root id")
     schema.unique((r.path for r in roots), "the root path")
+    # before schema 8 a server's confinement was always decided (a store of schema 1 or 2,
+    # older than confinement, has none): a server known then keeps it off
+    undecided = None if top["schema"] >= schema.UNDECIDED_SCHEMA else False
     return dict(
         roots=roots,
         servers={
-            n: _server(n, _fields(_SERVER.read(s, f"servers[{n!r}]")))
+            n: _server(n, _fields(_SERVER.read(s, f"servers[{n!r}]")), undecided)
             for n, s in schema.member(top, "servers", dict).items()
         },
         grants=[
@@ -84,6 +89,7 @@ def stored_fields(doc: object) -> dict[str, Any]:
         ],
         policy=settings.get("policy", "ask"),
         language=settings.get("language"),
+        confine_new=settings.get("confine_new", True),
         log_retention=LogRetention(
             settings.get("log_max_mib", DEFAULT_LOG_MAX_MIB),
             settings.get("log_max_days", DEFAULT_LOG_MAX_DAYS),
@@ -115,9 +121,17 @@ _GRANT_NAMES = {v: k for k, v in _GRANT_KEYS.items()}
 _PENDING_NAMES = {v: k for k, v in _PENDING_KEYS.items()}
 
 
-def _server(name: str, fields: dict[str, Any]) -> Server:
+def _server(name: str, fields: dict[str, Any], undecided: bool | None) -> Server:
     decision = fields.get("decision")
-    return Server(name=name, **{**fields, "decision": Decision(decision) if decision else None})
+    confine = fields.get("confine")
+    return Server(
+        name=name,
+        **{
+            **fields,
+            "decision": Decision(decision) if decision else None,
+            "confine": undecided if confine is None else confine,
+        },
+    )
 
 
 def _grant(fields: dict[str, Any]) -> Grant:
@@ -169,7 +183,7 @@ _SERVER = _record(
     seen_fingerprint=schema.optional(schema.fingerprint),
     first_seen=schema.optional(schema.timestamp),
     last_seen=schema.optional(schema.timestamp),
-    confine=schema.flag,
+    confine=schema.optional(schema.flag),
     allow_read=schema.list_of(schema.root_path),
     allow_write=schema.list_of(schema.root_path),
     allow_socket=schema.list_of(schema.root_path),
@@ -217,6 +231,7 @@ _SETTINGS = schema.Record(
     {
         "policy": schema.one_of(*POLICIES),
         "language": schema.optional(schema.language),
+        "confine_new": schema.flag,
         "log_max_mib": _log_limit_check("size"),
         "log_max_days": _log_limit_check("age"),
     },

@@ -17,7 +17,7 @@ from typing import Any
 
 from roots_manager.core import uri as uris
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 """2 adds each root's real path when it was added (``real``); 3 adds confinement (a server's
 ``confine``, ``allow_read`` and ``allow_write``, a grant's ``read_only``), which an older version
 must not read as if absent: it would start a confined server unconfined and silently; 4 adds a
@@ -26,7 +26,13 @@ consent decision on a server and its time (``decision``, ``decided_at``), which 
 would refuse as unknown fields; 6 adds the Unix sockets a confined server may connect to
 (``allow_socket``), which an older version would refuse as an unknown field; 7 adds a confined
 server's blocked network (``block_network``), which an older version would refuse rather than
-start the server with the network open. 1 to 6 are read as they are."""
+start the server with the network open; 8 lets a server's ``confine`` be null (not decided:
+its first start decides, confined by default where the machine can confine) and adds the
+setting that says so (``confine_new``), which an older version would refuse or read as off.
+1 to 7 are read as they are, a server's confinement in them decided (off when absent)."""
+
+UNDECIDED_SCHEMA = 8
+"""The first schema in which a server's confinement may be undecided (null or absent)."""
 
 MAX_COUNTER = 2**53 - 1
 """The largest revision read: every JSON reader keeps integers up to here exact."""

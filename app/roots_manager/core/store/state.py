@@ -138,6 +138,9 @@ class State:
     pending: list[Pending] = field(default_factory=list)
     policy: Policy = "ask"
     language: str | None = None
+    confine_new: bool = True
+    """Whether a server first seen from now on starts confined, where the machine can confine
+    (its first start decides, :attr:`Server.confine`); a server already known keeps its own."""
     log_retention: LogRetention = field(default_factory=LogRetention)
     revision: int = 0
 
@@ -276,8 +279,13 @@ class State:
         if known is not None:
             raise ModelError(LOOK_ALIKE, name=name, known=known)
 
-    def server_started(self, name: str, command: Sequence[str], run: str) -> Pending | None:
+    def server_started(
+        self, name: str, command: Sequence[str], run: str, *, confined: bool | None = None
+    ) -> Pending | None:
         """Record that *command* runs as server *name* in bridge *run*.
+
+        *confined* is what the bridge's default made of a server whose confinement was not
+        decided (None: it was decided, or is not known): the first start decides it for good.
 
         Returns the pending consent request this creates or keeps, if any: for a server never
         seen with no grant (under policy "ask"), or one whose command line changed.
@@ -305,6 +313,8 @@ class State:
             request = self._request(name, "command-changed", command, fp, srv.command, run)
         srv.first_seen = srv.first_seen or stamp
         srv.last_seen = stamp
+        if srv.confine is None and confined is not None:
+            srv.confine = confined
         srv.command = list(command)
         srv.seen_fingerprint = fp
         for g in self.grants_of(name):
