@@ -197,8 +197,9 @@ def test_an_unknown_server_or_a_bad_length_is_refused_and_nothing_changes(
     proc = run_cli("servers", "learn", "sr", "--for", "10m", check=False)
     assert proc.returncode == 1
     assert "did you mean 'srv'?" in proc.stderr
-    assert json.loads(run_cli("servers", "learn", "sr", "--for", "1s", "--json", check=False)
-                      .stdout)["error"]["did_you_mean"] == ["roots-manager servers learn srv --for 1s"]  # fmt: skip
+    assert json.loads(
+        run_cli("servers", "learn", "sr", "--for", "1s", "--json", check=False).stdout
+    )["error"]["did_you_mean"] == ["roots-manager servers learn srv --for 1s"]
     for bad in ("ten minutes", "0s"):
         proc = run_cli("servers", "learn", "srv", "--for", bad, "--json", check=False)
         assert proc.returncode == 1

@@ -16,7 +16,7 @@ import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from roots_manager.actions import confinement as confine_actions
 from roots_manager.actions import consent as consent_actions
@@ -26,6 +26,9 @@ from roots_manager.core.confinement import learning as rule
 from roots_manager.core.refusal import Refusal
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.grants import Scope
+
+if TYPE_CHECKING:
+    from roots_manager.core.log.denial_reader import Reader
 
 
 class CannotConfine(Refusal):
@@ -47,7 +50,7 @@ class Learning:
     """Whether learning turned the server's confinement on (it was off)."""
     denials: list[dict[str, Any]] = field(default_factory=list)
     """The server's denial events since :attr:`started`, as read by :meth:`collect`."""
-    _reader: Any = None
+    _reader: Reader | None = field(default=None, repr=False)
 
     def collect(self, store: Store) -> int:
         """Read the denial events written since the last call; how many refusals so far (folded

@@ -45,8 +45,12 @@ def _wait(store: Store, learning: Learning, seconds: float) -> bool:
         while (left := deadline - time.monotonic()) > 0:
             n = learning.collect(store)
             if tty:
-                print(f"\r{_length(left)} left, {n} refused so far ", end="", file=sys.stderr,
-                      flush=True)  # fmt: skip
+                print(
+                    f"\r{_length(left)} left, {n} refused so far ",
+                    end="",
+                    file=sys.stderr,
+                    flush=True,
+                )
             elif n != told:
                 print(f"{_length(left)} left, {n} refused so far", file=sys.stderr, flush=True)
             told = n
@@ -132,8 +136,10 @@ def _grant_line(server: str, g: Proposed) -> str:
 def _print(server: str, proposed: Proposal, done: Learned, lasted: float, cut: bool) -> None:
     name = shown(server)
     ended = " (ended early)" if cut else ""
-    print(f"{name} was refused {proposed.refusals} time{'s' if proposed.refusals != 1 else ''} "
-          f"in {_length(lasted)}{ended}")  # fmt: skip
+    print(
+        f"{name} was refused {proposed.refusals} time{'s' if proposed.refusals != 1 else ''} "
+        f"in {_length(lasted)}{ended}"
+    )
     if not proposed.refusals:
         print("nothing to propose: was the server used while learning? (its host starts it)")
     if proposed.grants:
@@ -142,8 +148,10 @@ def _print(server: str, proposed: Proposal, done: Learned, lasted: float, cut: b
         what = "read only " if g.read_only else "read+write"
         kind = "file" if g.kind.value == "file" else "    "
         mark = "" if not done.granted or g in done.granted else "  (skipped)"
-        print(f"  {what} {kind} {shown(g.path)}  ({', '.join(g.operations)}: "
-              f"{g.refusals} refused){mark}")  # fmt: skip
+        print(
+            f"  {what} {kind} {shown(g.path)}  ({', '.join(g.operations)}: "
+            f"{g.refusals} refused){mark}"
+        )
     if proposed.left_out:
         print("left out (grant them by hand if you mean to):")
     for x in proposed.left_out:
@@ -153,8 +161,10 @@ def _print(server: str, proposed: Proposal, done: Learned, lasted: float, cut: b
         for g in proposed.grants:
             print(f"  {shown(_grant_line(server, g))}")
     if done.restored:
-        print(f"confinement of {name} is off again, as before learning "
-              f"(roots-manager servers confine {shown(shlex.quote(server))} on keeps it on)")  # fmt: skip
+        print(
+            f"confinement of {name} is off again, as before learning "
+            f"(roots-manager servers confine {shown(shlex.quote(server))} on keeps it on)"
+        )
     elif done.granted:
         print(f"{name} stays confined; a running one is restarted with its new grants")
 

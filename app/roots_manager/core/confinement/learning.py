@@ -222,9 +222,13 @@ def propose(
 
 def _proposed(path: str, kind: Kind, read_only: bool, asked: _Asked) -> Proposed:
     return Proposed(
-        path, kind, read_only, tuple(sorted(asked.operations)), asked.refusals,
+        path,
+        kind,
+        read_only,
+        tuple(sorted(asked.operations)),
+        asked.refusals,
         tuple(asked.examples),
-    )  # fmt: skip
+    )
 
 
 def _inside(path: str, top: str) -> bool:

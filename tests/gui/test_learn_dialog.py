@@ -1,0 +1,145 @@
+"""Learn… in a server's detail: learning started, the refusals counted as they are logged, the
+proposal ticked (never /, the home folder or a secret), and Accept granting only the ticked
+ones, on the real store; closing grants nothing and turns confinement back off."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from roots_manager.core.log import events
+from roots_manager.core.paths import Layout
+from roots_manager.core.store.file import Store
+from roots_manager.gui.learn_dialog import LearnDialog
+from roots_manager.gui.server_detail import ServerDetail
+from roots_manager.gui.watcher import StoreWatcher
+from tests.conftest import only_on_linux
+
+pytestmark = only_on_linux("learning runs the server confined (Landlock), Linux only")
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path / "home"
+    (home / ".ssh").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    return home
+
+
+@pytest.fixture
+def work(tmp_path: Path) -> tuple[Path, Path]:
+    a, b = tmp_path / "work" / "a", tmp_path / "work" / "b"
+    a.mkdir(parents=True)
+    b.mkdir(parents=True)
+    return a, b
+
+
+def opened(watcher: StoreWatcher, store: Store, qtbot: QtBot) -> tuple[ServerDetail, LearnDialog]:
+    with store.transaction() as state:
+        state.server_started("fs", ["npx", "-y", "@modelcontextprotocol/server-filesystem"], "r1")
+    watcher.reload()
+    detail = ServerDetail(watcher)
+    qtbot.addWidget(detail)
+    detail.show_server("fs")
+    assert detail.learn_button.isEnabled()
+    qtbot.mouseClick(detail.learn_button, Qt.MouseButton.LeftButton)
+    dialog = detail.learn_dialog
+    assert dialog is not None and dialog.isVisible()
+    return detail, dialog  # the detail kept: it owns the dialog
+
+
+def refused(layout: Layout, *recs: tuple[Path, str]) -> None:
+    w = events.EventWriter(layout, "r1")
+    for path, operation in recs:
+        w.write(
+            events.event(
+                events.DENIAL,
+                "fs",
+                "r1",
+                path=str(path),
+                folder=str(path.parent),
+                operation=operation,
+                during="between",
+            )
+        )
+    w.close()
+
+
+def test_learn_counts_the_refusals_and_accept_grants_only_what_is_ticked(
+    home: Path,
+    work: tuple[Path, Path],
+    watcher: StoreWatcher,
+    store: Store,
+    layout: Layout,
+    qtbot: QtBot,
+) -> None:
+    a, b = work
+    _detail, dialog = opened(watcher, store, qtbot)
+    assert not store.read().servers["fs"].confine
+    assert dialog.start(seconds=600)
+    assert store.read().servers["fs"].confine  # confined while it learns
+    assert dialog.stop_button.isVisible() and not dialog.start_button.isVisible()
+    refused(
+        layout,
+        (a / "note.txt", "read"),
+        (b / "out.txt", "write"),
+        (home / ".ssh" / "id_x", "read"),
+        (home, "list"),
+        (Path("/"), "list"),
+    )
+    qtbot.waitUntil(lambda: "5 refused so far" in dialog.status.text(), timeout=10000)
+    assert "left" in dialog.status.text()
+    qtbot.mouseClick(dialog.stop_button, Qt.MouseButton.LeftButton)
+    items = [dialog.list.item(i) for i in range(dialog.list.count())]
+    checkable = [i.text() for i in items if i.flags() & Qt.ItemFlag.ItemIsUserCheckable]
+    assert checkable == [f"Folder, read-only: {a}", f"Folder: {b}"]
+    assert all(i.checkState() == Qt.CheckState.Checked for i in items[:2])
+    left = [i.text() for i in items[2:]]
+    assert left == [
+        "Left out: / (the whole file system)",
+        "Left out: ~ (the home folder, or a folder holding it)",
+        "Left out: ~/.ssh/id_x (credentials (~/.ssh))",
+    ]
+    items[1].setCheckState(Qt.CheckState.Unchecked)
+    with qtbot.waitSignal(dialog.learned) as got:
+        qtbot.mouseClick(dialog.accept_button, Qt.MouseButton.LeftButton)
+    assert got.args == ["fs"]
+    assert not dialog.isVisible()
+    state = store.read()
+    granted = {r.path: g.read_only for g in state.grants for r in state.roots if r.id == g.root}
+    assert granted == {str(a): True}  # b was unticked
+    assert state.servers["fs"].confine  # it stays confined, with its new grant
+
+
+def test_closing_grants_nothing_and_turns_confinement_back_off(
+    home: Path,
+    work: tuple[Path, Path],
+    watcher: StoreWatcher,
+    store: Store,
+    layout: Layout,
+    qtbot: QtBot,
+) -> None:
+    _detail, dialog = opened(watcher, store, qtbot)
+    assert dialog.start(seconds=600)
+    refused(layout, (work[0] / "note.txt", "read"))
+    qtbot.waitUntil(lambda: "1 refused so far" in dialog.status.text(), timeout=10000)
+    dialog.stop()
+    assert dialog.accept_button.isVisible()
+    dialog.close()
+    state = store.read()
+    assert state.grants == [] and not state.servers["fs"].confine
+
+
+def test_the_time_given_ends_learning_by_itself(
+    home: Path, watcher: StoreWatcher, store: Store, qtbot: QtBot
+) -> None:
+    _detail, dialog = opened(watcher, store, qtbot)
+    assert dialog.start(seconds=1)
+    qtbot.waitUntil(lambda: dialog.proposal is not None, timeout=10000)
+    assert "Nothing was refused" in dialog.status.text()
+    assert not dialog.accept_button.isVisible()
+    dialog.reject()
+    assert not store.read().servers["fs"].confine
