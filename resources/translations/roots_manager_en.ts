@@ -59,6 +59,25 @@
     </message>
 </context>
 <context>
+    <name>LearnDialog</name>
+    <message numerus="yes">
+        <location filename="../../app/roots_manager/gui/learn_dialog.py" line="+129"/>
+        <source>%n refused so far</source>
+        <translation>
+            <numerusform>%n refused so far</numerusform>
+            <numerusform>%n refused so far</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+37"/>
+        <source>%n refused. Proposed grants, to accept or untick:</source>
+        <translation>
+            <numerusform>%n refusal. Proposed grants, to accept or untick:</numerusform>
+            <numerusform>%n refused. Proposed grants, to accept or untick:</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>LogPanel</name>
     <message numerus="yes">
         <location filename="../../app/roots_manager/gui/log_view.py" line="+250"/>
@@ -80,7 +99,7 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+322"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+321"/>
         <source>Added %n root(s)</source>
         <translation>
             <numerusform>Added %n root</numerusform>

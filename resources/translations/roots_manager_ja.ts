@@ -1172,6 +1172,118 @@
     </message>
 </context>
 <context>
+    <name>LearnDialog</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/learn_dialog.py" line="+49"/>
+        <source>Learn what {server} needs</source>
+        <translation>{server} に必要なものを学習</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{server} runs confined while it learns: use it from its host as usual. At the end, the smallest grants that would have allowed what it was refused are proposed; never /, your home folder or a secret.</source>
+        <translation>学習中、{server} は制限下で動きます。いつもどおりホストから使ってください。終了時に、拒否されたことを許可できた最小限の許可が提案されます。/、ホームフォルダー、秘密情報は提案されません。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source> min</source>
+        <translation> 分</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>How long to learn</source>
+        <translation>学習する時間</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Start</source>
+        <translation>開始</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Stop now</source>
+        <translation>今すぐ終了</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The grants proposed</source>
+        <translation>提案された許可</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Accept</source>
+        <translation>承認</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Grant the ticked ones</source>
+        <translation>チェックしたものを許可</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Close</source>
+        <translation>閉じる</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Learn for</source>
+        <translation>学習時間</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+49"/>
+        <source>%n refused so far</source>
+        <translation>
+            <numerusform>これまでに %n 件拒否</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{minutes}:{seconds:02d} left</source>
+        <translation>残り {minutes}:{seconds:02d}</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Left out: {path} ({reason})</source>
+        <translation>除外: {path}（{reason}）</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Nothing was refused: was the server used while learning?</source>
+        <translation>何も拒否されませんでした。学習中にサーバーを使いましたか？</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Nothing to propose: what was refused is left out.</source>
+        <translation>提案するものはありません。拒否されたものは除外されています。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>%n refused. Proposed grants, to accept or untick:</source>
+        <translation>
+            <numerusform>%n 件拒否。提案された許可（承認するか、チェックを外してください）:</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>This file, read-only: {path}</source>
+        <translation>このファイル（読み取り専用）: {path}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>This file: {path}</source>
+        <translation>このファイル: {path}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Folder, read-only: {path}</source>
+        <translation>フォルダー（読み取り専用）: {path}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Folder: {path}</source>
+        <translation>フォルダー: {path}</translation>
+    </message>
+</context>
+<context>
     <name>LogModel</name>
     <message>
         <location filename="../../app/roots_manager/gui/log_model.py" line="+40"/>
@@ -1639,13 +1751,13 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+246"/>
-        <location line="+149"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+245"/>
+        <location line="+158"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-134"/>
+        <location line="-143"/>
         <source>Sections</source>
         <translation>セクション</translation>
     </message>
@@ -1675,7 +1787,7 @@
         <translation>復旧(&amp;C)…</translation>
     </message>
     <message>
-        <location line="-216"/>
+        <location line="-215"/>
         <source>&amp;File</source>
         <translation>ファイル(&amp;F)</translation>
     </message>
@@ -1720,14 +1832,14 @@
         <translation>サーバーに接続(&amp;C)…</translation>
     </message>
     <message numerus="yes">
-        <location line="+215"/>
+        <location line="+214"/>
         <source>%n server(s) wait for your decision</source>
         <translation>
             <numerusform>%n 個のサーバーがあなたの決定を待っています</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+161"/>
+        <location line="+170"/>
         <source>{server} was not connected from this app</source>
         <translation>{server} はこのアプリから接続したサーバーではありません</translation>
     </message>
@@ -1757,12 +1869,12 @@
         <translation>サーバーは初めて起動したときに「サーバーと同意」タブに表示され、あなたが許可したルートだけを見ます。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="-377"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="-385"/>
         <source>&amp;Review pending requests…</source>
         <translation>保留中のリクエストを確認(&amp;R)…</translation>
     </message>
     <message>
-        <location line="+124"/>
+        <location line="+123"/>
         <source>Changed {path}</source>
         <translation>{path} を変更しました</translation>
     </message>
@@ -1779,7 +1891,7 @@
         </translation>
     </message>
     <message>
-        <location line="-167"/>
+        <location line="-166"/>
         <source>&amp;View</source>
         <translation>表示(&amp;V)</translation>
     </message>
@@ -1804,12 +1916,12 @@
         <translation>Roots Manager について(&amp;A)</translation>
     </message>
     <message>
-        <location line="+174"/>
+        <location line="+173"/>
         <source>The store cannot be read; changes are not possible until it is recovered.</source>
         <translation>ストアを読み込めません。復旧するまで変更はできません。</translation>
     </message>
     <message>
-        <location line="+69"/>
+        <location line="+78"/>
         <source>Restart Roots Manager?</source>
         <translation>Roots Manager を再起動しますか?</translation>
     </message>
@@ -3019,7 +3131,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServerDetail</name>
     <message>
-        <location filename="../../app/roots_manager/gui/server_detail.py" line="+43"/>
+        <location filename="../../app/roots_manager/gui/server_detail.py" line="+44"/>
         <source>not granted</source>
         <translation>許可なし</translation>
     </message>
@@ -3070,6 +3182,16 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+3"/>
+        <source>Learn…</source>
+        <translation>学習…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Run this server confined for a while, then grant what it was refused, as you choose</source>
+        <translation>このサーバーをしばらく制限下で動かし、拒否されたものを選んで許可します</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>No folder yet: Add folder… grants this server one.</source>
         <translation>まだフォルダーがありません。「フォルダーを追加…」でこのサーバーに許可できます。</translation>
     </message>
@@ -3084,7 +3206,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>選択したサーバーの最近のイベント</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>Last events</source>
         <translation>最近のイベント</translation>
     </message>
@@ -3094,12 +3216,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>{folder} へのアクセス</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+50"/>
         <source>Add folder</source>
         <translation>フォルダーを追加</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+59"/>
         <source>Nothing logged yet</source>
         <translation>まだ記録はありません</translation>
     </message>

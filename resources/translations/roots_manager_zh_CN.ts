@@ -1172,6 +1172,118 @@
     </message>
 </context>
 <context>
+    <name>LearnDialog</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/learn_dialog.py" line="+49"/>
+        <source>Learn what {server} needs</source>
+        <translation>学习 {server} 需要什么</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{server} runs confined while it learns: use it from its host as usual. At the end, the smallest grants that would have allowed what it was refused are proposed; never /, your home folder or a secret.</source>
+        <translation>学习期间 {server} 在限制下运行：照常从其主机使用它。结束时会提出能允许其被拒绝操作的最小授权；绝不包括 /、主文件夹或机密。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source> min</source>
+        <translation> 分钟</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>How long to learn</source>
+        <translation>学习多长时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Stop now</source>
+        <translation>立即停止</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The grants proposed</source>
+        <translation>提议的授权</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Accept</source>
+        <translation>接受</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Grant the ticked ones</source>
+        <translation>授予已勾选的项</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Learn for</source>
+        <translation>学习时长</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+49"/>
+        <source>%n refused so far</source>
+        <translation>
+            <numerusform>目前已拒绝 %n 次</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{minutes}:{seconds:02d} left</source>
+        <translation>剩余 {minutes}:{seconds:02d}</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Left out: {path} ({reason})</source>
+        <translation>已排除：{path}（{reason}）</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Nothing was refused: was the server used while learning?</source>
+        <translation>没有任何拒绝：学习期间使用过该服务器吗？</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Nothing to propose: what was refused is left out.</source>
+        <translation>没有可提议的：被拒绝的都已排除。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>%n refused. Proposed grants, to accept or untick:</source>
+        <translation>
+            <numerusform>已拒绝 %n 次。提议的授权（接受或取消勾选）：</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>This file, read-only: {path}</source>
+        <translation>此文件（只读）：{path}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>This file: {path}</source>
+        <translation>此文件：{path}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Folder, read-only: {path}</source>
+        <translation>文件夹（只读）：{path}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Folder: {path}</source>
+        <translation>文件夹：{path}</translation>
+    </message>
+</context>
+<context>
     <name>LogModel</name>
     <message>
         <location filename="../../app/roots_manager/gui/log_model.py" line="+40"/>
@@ -1639,13 +1751,13 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+246"/>
-        <location line="+149"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+245"/>
+        <location line="+158"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-134"/>
+        <location line="-143"/>
         <source>Sections</source>
         <translation>分区</translation>
     </message>
@@ -1675,7 +1787,7 @@
         <translation>恢复(&amp;C)…</translation>
     </message>
     <message>
-        <location line="-216"/>
+        <location line="-215"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -1720,14 +1832,14 @@
         <translation>连接服务器(&amp;C)…</translation>
     </message>
     <message numerus="yes">
-        <location line="+215"/>
+        <location line="+214"/>
         <source>%n server(s) wait for your decision</source>
         <translation>
             <numerusform>%n 个服务器在等待你的决定</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+161"/>
+        <location line="+170"/>
         <source>{server} was not connected from this app</source>
         <translation>{server} 不是由本应用连接的</translation>
     </message>
@@ -1757,12 +1869,12 @@
         <translation>服务器首次运行时会出现在“服务器与授权”标签页中，并且只能看到你授予它的根目录。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="-377"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="-385"/>
         <source>&amp;Review pending requests…</source>
         <translation>查看待处理的请求(&amp;R)…</translation>
     </message>
     <message>
-        <location line="+124"/>
+        <location line="+123"/>
         <source>Changed {path}</source>
         <translation>已更改 {path}</translation>
     </message>
@@ -1779,7 +1891,7 @@
         </translation>
     </message>
     <message>
-        <location line="-167"/>
+        <location line="-166"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -1804,12 +1916,12 @@
         <translation>关于 Roots Manager(&amp;A)</translation>
     </message>
     <message>
-        <location line="+174"/>
+        <location line="+173"/>
         <source>The store cannot be read; changes are not possible until it is recovered.</source>
         <translation>无法读取存储文件；恢复之前无法进行更改。</translation>
     </message>
     <message>
-        <location line="+69"/>
+        <location line="+78"/>
         <source>Restart Roots Manager?</source>
         <translation>要重新启动 Roots Manager 吗？</translation>
     </message>
@@ -3019,7 +3131,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServerDetail</name>
     <message>
-        <location filename="../../app/roots_manager/gui/server_detail.py" line="+43"/>
+        <location filename="../../app/roots_manager/gui/server_detail.py" line="+44"/>
         <source>not granted</source>
         <translation>未授权</translation>
     </message>
@@ -3070,6 +3182,16 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+3"/>
+        <source>Learn…</source>
+        <translation>学习…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Run this server confined for a while, then grant what it was refused, as you choose</source>
+        <translation>让此服务器在限制下运行一段时间，然后按你的选择授予其被拒绝的内容</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>No folder yet: Add folder… grants this server one.</source>
         <translation>还没有文件夹：用“添加文件夹…”授予此服务器一个。</translation>
     </message>
@@ -3084,7 +3206,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>所选服务器的最近事件</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>Last events</source>
         <translation>最近事件</translation>
     </message>
@@ -3094,12 +3216,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>对 {folder} 的访问</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+50"/>
         <source>Add folder</source>
         <translation>添加文件夹</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+59"/>
         <source>Nothing logged yet</source>
         <translation>尚无记录</translation>
     </message>
