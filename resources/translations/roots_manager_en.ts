@@ -61,7 +61,7 @@
 <context>
     <name>LearnDialog</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/learn_dialog.py" line="+129"/>
+        <location filename="../../app/roots_manager/gui/learn_dialog.py" line="+141"/>
         <source>%n refused so far</source>
         <translation>
             <numerusform>%n refused so far</numerusform>

@@ -1204,7 +1204,7 @@
         <translation>今すぐ終了</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+8"/>
         <source>The grants proposed</source>
         <translation>提案された許可</translation>
     </message>
@@ -1228,8 +1228,13 @@
         <source>Learn for</source>
         <translation>学習時間</translation>
     </message>
+    <message>
+        <location line="+40"/>
+        <source>{server} is running unconfined now and cannot be restarted confined: it is learned from its next start. Have its host start it again.</source>
+        <translation>{server} は現在制限なしで動いており、制限付きで再起動できません。次回の起動から学習されます。ホストから起動し直してください。</translation>
+    </message>
     <message numerus="yes">
-        <location line="+49"/>
+        <location line="+18"/>
         <source>%n refused so far</source>
         <translation>
             <numerusform>これまでに %n 件拒否</numerusform>

@@ -1204,7 +1204,7 @@
         <translation>立即停止</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+8"/>
         <source>The grants proposed</source>
         <translation>提议的授权</translation>
     </message>
@@ -1228,8 +1228,13 @@
         <source>Learn for</source>
         <translation>学习时长</translation>
     </message>
+    <message>
+        <location line="+40"/>
+        <source>{server} is running unconfined now and cannot be restarted confined: it is learned from its next start. Have its host start it again.</source>
+        <translation>{server} 当前在无限制下运行，无法以限制方式重启：将从其下次启动开始学习。请让其主机重新启动它。</translation>
+    </message>
     <message numerus="yes">
-        <location line="+49"/>
+        <location line="+18"/>
         <source>%n refused so far</source>
         <translation>
             <numerusform>目前已拒绝 %n 次</numerusform>

@@ -50,12 +50,25 @@ def learn(home: Path, *args: str) -> subprocess.Popen[str]:
     return proc
 
 
-def ended(proc: subprocess.Popen[str]) -> tuple[dict[str, Any], str]:
-    """Ctrl-C for a learning process; its JSON document and the rest of its stderr."""
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+def ended(
+    proc: subprocess.Popen[str], how: signal.Signals = signal.SIGINT
+) -> tuple[dict[str, Any], str]:
+    """Ctrl-C (or *how*) for a learning process; its JSON document and the rest of its
+    stderr."""
+    proc.send_signal(how)
+    out, err = rest(proc)
     assert proc.returncode == 0, out + err
     return json.loads(out), err
+
+
+def rest(proc: subprocess.Popen[str]) -> tuple[str, str]:
+    """What *proc* writes until it ends, on stdout and stderr (read through the files, not by
+    communicate(), which would skip what learn()'s readline already buffered)."""
+    assert proc.stdout is not None and proc.stderr is not None
+    out = proc.stdout.read()  # the JSON document; stderr holds a few lines at most meanwhile
+    err = proc.stderr.read()
+    proc.wait(timeout=60)
+    return out, err
 
 
 async def text(client: Client, tool: str, **arguments: Any) -> str:
@@ -178,7 +191,7 @@ def test_learn_without_accept_proposes_and_turns_confinement_back_off(
     try:
         anyio.run(scenario)
         proc.send_signal(signal.SIGINT)
-        out, _ = proc.communicate(timeout=60)
+        out, _ = rest(proc)
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -188,6 +201,78 @@ def test_learn_without_accept_proposes_and_turns_confinement_back_off(
     assert "(ended early)" in out and "confinement of srv is off again" not in out
     assert confine_setting()  # it was on before learning
     assert str(a) not in json.loads(run_cli("servers", "show", "srv", "--json").stdout)["read_only"]
+
+
+def test_a_running_server_is_restarted_confined_to_learn_and_unconfined_after(
+    tmp_path: Path, layout: Layout
+) -> None:
+    home, a, _ = setup(tmp_path)
+    note = str(a / "note.txt")
+    # a server not confined when it started is restarted only if it may be restarted on revoke
+    run_cli("servers", "restart-on-revoke", "srv", "on")
+    argv = bridge_argv("srv", SERVER)
+    host = StdioServerParameters(
+        command=argv[0], args=argv[1:], env={**os.environ, "HOME": str(home)}
+    )
+
+    def restarts(reason: str) -> list[dict[str, Any]]:
+        return [e for e in events(layout, ev.SERVER_RESTARTING) if e.get("reason") == reason]
+
+    async def scenario() -> tuple[dict[str, Any], str]:
+        async with Client(host, mode="legacy") as c:
+            assert await text(c, "read_file", path=note) == "in a\n"  # not confined yet
+            proc = await anyio.to_thread.run_sync(learn, home, "srv", "--for", "10m", "--json")
+            try:
+                await anyio.to_thread.run_sync(
+                    wait_for,
+                    lambda: restarts("confinement was turned on"),
+                    "the restart, confined",
+                )
+                assert await text(c, "read_file", path=note) == "EACCES"
+                await anyio.to_thread.run_sync(
+                    wait_for, lambda: note in denied(layout), "the refusal"
+                )
+                # ended as a service manager ends it: the same end as Ctrl-C's
+                doc, err = await anyio.to_thread.run_sync(ended, proc, signal.SIGTERM)
+            finally:
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait()
+            # not accepted: confinement is off again, and the server restarted without it
+            await anyio.to_thread.run_sync(
+                wait_for,
+                lambda: restarts("confinement was turned off"),
+                "the restart, unconfined",
+            )
+            assert await text(c, "read_file", path=note) == "in a\n"
+            return doc, err
+
+    doc, _ = anyio.run(scenario)
+    assert [g["path"] for g in doc["grants"]] == [str(a)]
+    assert doc["accepted"] == [] and doc["restored"] is True and doc["confine"] is False
+    assert not confine_setting()
+    assert len(events(layout, ev.RUN_START)) == 1  # one bridge run, the host never noticed
+
+
+def test_a_running_server_its_bridge_cannot_restart_is_said_to_be_learned_from_its_next_start(
+    tmp_path: Path, layout: Layout
+) -> None:
+    home, _, _ = setup(tmp_path)
+    argv = bridge_argv("srv", SERVER)
+    host = StdioServerParameters(
+        command=argv[0], args=argv[1:], env={**os.environ, "HOME": str(home)}
+    )
+
+    async def scenario() -> str:
+        async with Client(host, mode="legacy") as c:
+            assert await text(c, "list_folder", path=str(tmp_path)) != "EACCES"
+            proc = await anyio.to_thread.run_sync(learn, home, "srv", "--for", "1s")
+            _, err = await anyio.to_thread.run_sync(rest, proc)
+            return str(err)
+
+    err = anyio.run(scenario)
+    assert "srv is running unconfined now, and its bridge cannot restart it" in err
+    assert "restart-on-revoke srv on" in err
 
 
 def test_an_unknown_server_or_a_bad_length_is_refused_and_nothing_changes(

@@ -143,3 +143,22 @@ def test_the_time_given_ends_learning_by_itself(
     assert not dialog.accept_button.isVisible()
     dialog.reject()
     assert not store.read().servers["fs"].confine
+
+
+def test_a_running_server_that_cannot_be_restarted_confined_is_said_to_be(
+    home: Path, watcher: StoreWatcher, store: Store, layout: Layout, qtbot: QtBot
+) -> None:
+    import os
+
+    from roots_manager.core import live
+    from roots_manager.core.live import BridgeMarker
+    from roots_manager.core.store.state import now_iso
+
+    _detail, dialog = opened(watcher, store, qtbot)
+    unconfined = BridgeMarker("s-test", "fs", os.getpid(), now_iso(), ["npx"], restartable=False)
+    live.write_bridge_marker(layout, unconfined)
+    assert dialog.start(seconds=600)
+    assert dialog.note.isVisibleTo(dialog)
+    assert "fs is running unconfined now" in dialog.note.text()
+    dialog.reject()
+    assert not store.read().servers["fs"].confine

@@ -48,6 +48,10 @@ class Learning:
     """When learning started (seconds since the epoch): older refusals are not looked at."""
     turned_on: bool
     """Whether learning turned the server's confinement on (it was off)."""
+    unconfined_runs: int = 0
+    """The server's bridge runs live at the start that run it unconfined and cannot restart it
+    (neither confined nor restarted on revoke when it started): until its host starts it again,
+    such a server is not learned from."""
     denials: list[dict[str, Any]] = field(default_factory=list)
     """The server's denial events since :attr:`started`, as read by :meth:`collect`."""
     _reader: Reader | None = field(default=None, repr=False)
@@ -86,7 +90,14 @@ def start(store: Store, server: str) -> Learning:
         turned_on = not state.servers[name].confine
         if turned_on:
             confined.set_confinement(state, name, True)
-    return Learning(name, time.time(), turned_on)
+    from roots_manager.core import live
+
+    stuck = [
+        m
+        for m in live.bridge_markers(store.layout)
+        if m.server == name and not m.confined and not m.restartable
+    ]
+    return Learning(name, time.time(), turned_on, len(stuck))
 
 
 def proposal(store: Store, learning: Learning, *, home: str | None = None) -> rule.Proposal:

@@ -34,13 +34,15 @@ def _length(seconds: float) -> str:
 
 
 def _wait(store: Store, learning: Learning, seconds: float) -> bool:
-    """Wait *seconds* (or until Ctrl-C), telling the time left and the refusals so far on
+    """Wait *seconds* (or until Ctrl-C or SIGTERM), telling the time left and the refusals so far on
     stderr; whether it was cut short."""
     tty = sys.stderr.isatty()
     deadline = time.monotonic() + seconds
     told = -1
-    # see cmd_log: a SIGINT ignored by whoever started this must still end the wait
+    # see cmd_log: a SIGINT ignored by whoever started this must still end the wait; and a
+    # SIGTERM ends it as Ctrl-C does, so that a confinement learning turned on is turned off
     signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         while (left := deadline - time.monotonic()) > 0:
             n = learning.collect(store)
@@ -92,6 +94,15 @@ def cmd_learn(store: Store, args: argparse.Namespace) -> int:
         file=sys.stderr,
         flush=True,
     )
+    if learning.unconfined_runs:
+        print(
+            f"note: {name} is running unconfined now, and its bridge cannot restart it "
+            "confined: it is learned from its next start (have its host start it again; "
+            f"roots-manager servers restart-on-revoke {shown(shlex.quote(learning.server))} on "
+            "lets a bridge restart it from then on)",
+            file=sys.stderr,
+            flush=True,
+        )
     started = time.monotonic()
     cut = _wait(store, learning, seconds)
     time.sleep(SETTLE)

@@ -68,6 +68,9 @@ class LearnDialog(QDialog):
         self.stop_button.clicked.connect(self.stop)
         self.status = QLabel(self)
         self.status.setWordWrap(True)
+        self.note = QLabel(self)
+        self.note.setWordWrap(True)
+        self.note.setVisible(False)
         self.list = QListWidget(self)
         self.list.setAccessibleName(self.tr("The grants proposed"))
         self.accept_button = QPushButton(self.tr("Accept"), self)
@@ -90,6 +93,7 @@ class LearnDialog(QDialog):
         layout.addWidget(intro)
         layout.addLayout(when)
         layout.addWidget(self.status)
+        layout.addWidget(self.note)
         layout.addWidget(self.list, 1)
         layout.addLayout(buttons)
 
@@ -113,6 +117,14 @@ class LearnDialog(QDialog):
         if started is None:
             return False
         self.learning = started
+        if started.unconfined_runs:
+            self.note.setText(
+                self.tr(
+                    "{server} is running unconfined now and cannot be restarted confined: it "
+                    "is learned from its next start. Have its host start it again."
+                ).format(server=visible(self.server))
+            )
+            self.note.setVisible(True)
         length = self.minutes.value() * 60 if seconds is None else seconds
         self.deadline = time.monotonic() + length
         self.timer.start()
