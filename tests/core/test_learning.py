@@ -27,6 +27,7 @@ def every_folder(path: str) -> bool:
 
 def learned(*recs: dict[str, Any], **options: Any) -> Proposal:
     options.setdefault("is_dir", every_folder)
+    options.setdefault("exists", every_folder)
     return propose(recs, home=HOME, **options)
 
 
@@ -150,6 +151,21 @@ def test_a_folder_no_longer_there_is_left_out() -> None:
     got = learned(refused("/srv/gone/x"), refused("/srv/here/y"), is_dir=lambda p: "here" in p)
     assert grants(got) == [("/srv/here", "folder", True)]
     assert left(got) == {"/srv/gone": "no longer a folder"}
+
+
+def test_a_file_no_longer_there_is_left_out() -> None:
+    got = learned(
+        refused("/home/me/.gone"), refused("/home/me/.here"), exists=lambda p: "here" in p
+    )
+    assert grants(got) == [("/home/me/.here", "file", True)]
+    assert left(got) == {"/home/me/.gone": "no longer there"}
+
+
+def test_ten_thousand_folders_inside_one_asked_for_are_folded_into_it() -> None:
+    recs = [refused(f"/srv/tree/d{i}/e{j}/f") for i in range(100) for j in range(100)]
+    got = learned(refused("/srv/tree/top"), *recs)
+    assert grants(got) == [("/srv/tree", "folder", True)]
+    assert got.grants[0].refusals == 10001
 
 
 def test_counts_operations_and_examples_are_kept() -> None:

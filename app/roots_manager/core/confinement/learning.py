@@ -11,11 +11,12 @@ credential such as ``~/.config`` holding ``~/.config/gh``), a refused file is as
 
 Never proposed, each listed as left out with the reason: ``/``, the home folder and the folders
 above it, what :func:`~roots_manager.core.confinement.offers.secret` calls a secret (credentials
-in a home, another user's files, system files others may not read), connections, a folder that
-is no longer there, and what the server may already do. Granting any of them is still possible,
-by hand, on purpose.
+in a home, another user's files, system files others may not read), connections, a folder or
+file that is no longer there, and what the server may already do. Granting any of them is still
+possible, by hand, on purpose.
 
-Pure: the file system is looked at only through *is_dir* and *stat*, which a test may give.
+Pure: the file system is looked at only through *is_dir*, *exists* and *stat*, which a test may
+give.
 """
 
 from __future__ import annotations
@@ -135,6 +136,7 @@ def propose(
     granted: Mapping[str, bool] | None = None,
     users_homes: tuple[str, ...] = ("/home", "/root"),
     is_dir: Callable[[str], bool] = os.path.isdir,
+    exists: Callable[[str], bool] = os.path.lexists,
     stat: Callable[[str], os.stat_result] = os.stat,
 ) -> Proposal:
     """The smallest grants that would have allowed the refusals *denials* (events of
@@ -191,8 +193,8 @@ def propose(
 
     # a folder asked for inside another one asked for is the outer one's
     outer: dict[str, _Asked] = {}
-    for path in sorted(folders):
-        top = next((o for o in outer if _inside(path, o)), None)
+    for path in sorted(folders, key=lambda p: p.count("/")):  # the outer ones first
+        top = next((a for a in _above(path) if a in outer), None)
         if top is None:
             outer[path] = folders[path]
         else:
@@ -211,6 +213,8 @@ def propose(
         # no proposed folder holds it: its own folder was too broad, and so is any above it
         if _allowed(path, read_only, now):
             leave(path, "the server may do this now", asked.operations, asked.refusals)
+        elif not exists(path):
+            leave(path, "no longer there", asked.operations, asked.refusals)
         else:
             grants.append(_proposed(path, Kind.FILE, read_only, asked))
     out_left = tuple(
@@ -229,6 +233,15 @@ def _proposed(path: str, kind: Kind, read_only: bool, asked: _Asked) -> Proposed
         asked.refusals,
         tuple(asked.examples),
     )
+
+
+def _above(path: str) -> list[str]:
+    """The folders above *path*, nearest first (``/`` last)."""
+    out = []
+    while (up := os.path.dirname(path)) != path:
+        out.append(up)
+        path = up
+    return out
 
 
 def _inside(path: str, top: str) -> bool:
