@@ -4,6 +4,7 @@ would have allowed what it was refused."""
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
 import signal
 import sys
@@ -69,13 +70,17 @@ def cmd_learn(store: Store, args: argparse.Namespace) -> int:
     from roots_manager.actions import learning as learn
     from roots_manager.actions.servers import UnknownServer
     from roots_manager.cli.denials import parse_since
-    from roots_manager.cli.errors import unknown_server
+    from roots_manager.cli.errors import EXIT_USAGE, Failure, unknown_server
 
     seconds = parse_since(args.duration, "--for")
     if seconds <= 0:
-        from roots_manager.cli.errors import Failure
-
         raise Failure("bad-duration", f"--for {args.duration!r} is no time at all: write 10m")
+    if args.skip and not args.accept:
+        raise Failure(
+            "usage",
+            "--skip leaves a path out of what --accept grants: give --accept too",
+            EXIT_USAGE,
+        )
     try:
         learning = learn.start(store, args.server)
     except UnknownServer as exc:
@@ -108,7 +113,9 @@ def cmd_learn(store: Store, args: argparse.Namespace) -> int:
     time.sleep(SETTLE)
     learning.collect(store)
     proposed = learn.proposal(store, learning)
-    skip = {shown(p) for p in args.skip} | set(args.skip)
+    skip = {os.path.normpath(os.path.abspath(p)) for p in args.skip}
+    for path in sorted(skip - {g.path for g in proposed.grants}):
+        print(f"note: --skip {shown(path)}: not proposed", file=sys.stderr)
     accepted = [g for g in proposed.grants if g.path not in skip] if args.accept else []
     done = learn.finish(store, learning, accepted)
     lasted = time.monotonic() - started
