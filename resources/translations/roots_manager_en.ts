@@ -15,7 +15,7 @@
 <context>
     <name>DenialNotice</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/denial_notice.py" line="+102"/>
+        <location filename="../../app/roots_manager/gui/denial_notice.py" line="+103"/>
         <source>(%n more waiting)</source>
         <translation>
             <numerusform>(%n more waiting)</numerusform>
@@ -61,7 +61,7 @@
 <context>
     <name>LearnDialog</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/learn_dialog.py" line="+141"/>
+        <location filename="../../app/roots_manager/gui/learn_dialog.py" line="+142"/>
         <source>%n refused so far</source>
         <translation>
             <numerusform>%n refused so far</numerusform>

@@ -149,7 +149,7 @@
 <context>
     <name>Confinement</name>
     <message>
-        <location filename="../../app/roots_manager/gui/confinement_text.py" line="+32"/>
+        <location filename="../../app/roots_manager/gui/confinement_text.py" line="+33"/>
         <source>Confinement works on Linux (Landlock); on macOS it is untested; on Windows it is unavailable.</source>
         <translation>閉じ込めは Linux（Landlock）で動作します。macOS では未検証、Windows では利用できません。</translation>
     </message>
@@ -814,11 +814,76 @@
         <source>restart on revoke is off: grants made or revoked while a confined server runs take effect at its next start</source>
         <translation>取り消し時の再起動はオフです：閉じ込められたサーバーの実行中に変更した許可は次回起動時に有効になります</translation>
     </message>
+    <message>
+        <location filename="../../app/roots_manager/core/confinement/learning.py" line="+33"/>
+        <source>a connection, not a path</source>
+        <translation>接続（パスではありません）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no longer a folder</source>
+        <translation>もうフォルダーではありません</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no longer there</source>
+        <translation>もう存在しません</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the server may do this now</source>
+        <translation>サーバーは既にこれを行えます</translation>
+    </message>
+    <message>
+        <location filename="../../app/roots_manager/core/confinement/offers.py" line="+74"/>
+        <source>the whole file system</source>
+        <translation>ファイルシステム全体</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the home folder, or a folder holding it</source>
+        <translation>ホームフォルダー、またはそれを含むフォルダー</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>credentials ({path})</source>
+        <translation>認証情報（{path}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>another user&apos;s home</source>
+        <translation>他のユーザーのホーム</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a system file that cannot be looked at</source>
+        <translation>確認できないシステムファイル</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a system file others may not read</source>
+        <translation>他のユーザーが読めないシステムファイル</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the kernel&apos;s view of processes</source>
+        <translation>カーネルのプロセス情報</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not a path</source>
+        <translation>パスではありません</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>too broad</source>
+        <translation>範囲が広すぎます</translation>
+    </message>
 </context>
 <context>
     <name>DenialNotice</name>
     <message>
-        <location filename="../../app/roots_manager/gui/denial_notice.py" line="+47"/>
+        <location filename="../../app/roots_manager/gui/denial_notice.py" line="+48"/>
         <source>A confined server was refused</source>
         <translation>隔離されたサーバーが拒否されました</translation>
     </message>
@@ -1174,7 +1239,7 @@
 <context>
     <name>LearnDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/learn_dialog.py" line="+49"/>
+        <location filename="../../app/roots_manager/gui/learn_dialog.py" line="+50"/>
         <source>Learn what {server} needs</source>
         <translation>{server} に必要なものを学習</translation>
     </message>

@@ -149,7 +149,7 @@
 <context>
     <name>Confinement</name>
     <message>
-        <location filename="../../app/roots_manager/gui/confinement_text.py" line="+32"/>
+        <location filename="../../app/roots_manager/gui/confinement_text.py" line="+33"/>
         <source>Confinement works on Linux (Landlock); on macOS it is untested; on Windows it is unavailable.</source>
         <translation>限制功能适用于 Linux（Landlock）；在 macOS 上未经测试；在 Windows 上不可用。</translation>
     </message>
@@ -814,11 +814,76 @@
         <source>restart on revoke is off: grants made or revoked while a confined server runs take effect at its next start</source>
         <translation>撤销时重启已关闭：已限制的服务器运行期间授予或撤销的授权在其下次启动时生效</translation>
     </message>
+    <message>
+        <location filename="../../app/roots_manager/core/confinement/learning.py" line="+33"/>
+        <source>a connection, not a path</source>
+        <translation>连接，不是路径</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no longer a folder</source>
+        <translation>已不再是文件夹</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no longer there</source>
+        <translation>已不存在</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the server may do this now</source>
+        <translation>服务器现在已可以这样做</translation>
+    </message>
+    <message>
+        <location filename="../../app/roots_manager/core/confinement/offers.py" line="+74"/>
+        <source>the whole file system</source>
+        <translation>整个文件系统</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the home folder, or a folder holding it</source>
+        <translation>主文件夹或包含它的文件夹</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>credentials ({path})</source>
+        <translation>凭据（{path}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>another user&apos;s home</source>
+        <translation>其他用户的主目录</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a system file that cannot be looked at</source>
+        <translation>无法查看的系统文件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a system file others may not read</source>
+        <translation>其他用户不可读的系统文件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the kernel&apos;s view of processes</source>
+        <translation>内核的进程视图</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not a path</source>
+        <translation>不是路径</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>too broad</source>
+        <translation>范围过宽</translation>
+    </message>
 </context>
 <context>
     <name>DenialNotice</name>
     <message>
-        <location filename="../../app/roots_manager/gui/denial_notice.py" line="+47"/>
+        <location filename="../../app/roots_manager/gui/denial_notice.py" line="+48"/>
         <source>A confined server was refused</source>
         <translation>被隔离的服务器遭到拒绝</translation>
     </message>
@@ -1174,7 +1239,7 @@
 <context>
     <name>LearnDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/learn_dialog.py" line="+49"/>
+        <location filename="../../app/roots_manager/gui/learn_dialog.py" line="+50"/>
         <source>Learn what {server} needs</source>
         <translation>学习 {server} 需要什么</translation>
     </message>

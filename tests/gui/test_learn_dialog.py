@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from roots_manager.core.log import events
@@ -162,3 +163,34 @@ def test_a_running_server_that_cannot_be_restarted_confined_is_said_to_be(
     assert "fs is running unconfined now" in dialog.note.text()
     dialog.reject()
     assert not store.read().servers["fs"].confine
+
+
+@pytest.mark.parametrize("language", ["ja", "zh_CN"])
+def test_why_a_path_is_left_out_is_in_the_users_language(qapp: QApplication, language: str) -> None:
+    from roots_manager.core.confinement.learning import propose
+    from roots_manager.core.confinement.offers import broad, offers, secret
+    from roots_manager.gui.confinement_text import reason_text
+    from roots_manager.gui.resources import install_translators
+
+    home = "/home/me"
+    reasons = [
+        secret("/home/me/.ssh/id_x", home=home),
+        secret("/home/other/x", home=home),
+        broad("/", home),
+        broad(home, home),
+        offers({"path": "relative", "operation": "read"}, home=home).refused,
+        *(x.reason for x in propose(
+            [{"path": "/srv/a/x", "operation": "read"}, {"path": "tcp", "operation": "connect"}],
+            home=home, granted={"/srv/a": True},
+        ).left_out),
+    ]  # fmt: skip
+    translators = install_translators(qapp, language)
+    try:
+        for reason in reasons:
+            assert reason is not None
+            assert reason_text(reason) != str(reason), reason
+        assert "~/.ssh" in reason_text(secret("/home/me/.ssh/id_x", home=home) or "")
+    finally:
+        for t in translators:
+            qapp.removeTranslator(t)
+    assert reason_text(reasons[0] or "") == "credentials (~/.ssh)"  # English again

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from roots_manager.actions import learning as learn
 from roots_manager.core.confinement.learning import Kind, Proposal, Proposed
 from roots_manager.core.names import visible
+from roots_manager.gui.confinement_text import reason_text
 from roots_manager.gui.watcher import StoreWatcher
 
 TICK_MS = 500
@@ -163,7 +164,7 @@ class LearnDialog(QDialog):
         for x in self.proposal.left_out:
             item = QListWidgetItem(
                 self.tr("Left out: {path} ({reason})").format(
-                    path=self._shown(x.path), reason=x.reason
+                    path=self._shown(x.path), reason=reason_text(x.reason)
                 )
             )
             item.setFlags(Qt.ItemFlag.NoItemFlags)

@@ -27,7 +27,15 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from roots_manager.core.confinement.offers import broad, secret
+from roots_manager.core.confinement.offers import NOT_A_PATH, broad, secret
+from roots_manager.core.translatable import QT_TRANSLATE_NOOP, Words
+
+CONNECTION = QT_TRANSLATE_NOOP("CoreText", "a connection, not a path")
+NO_FOLDER = QT_TRANSLATE_NOOP("CoreText", "no longer a folder")
+GONE = QT_TRANSLATE_NOOP("CoreText", "no longer there")
+ALLOWED = QT_TRANSLATE_NOOP("CoreText", "the server may do this now")
+"""Why a refusal is left out of a proposal (besides :mod:`.offers`' reasons), in words the app
+translates."""
 
 READS = frozenset({"read", "list"})
 """What a read-only grant allows (Landlock's READ_FILE and READ_DIR; not EXECUTE)."""
@@ -168,10 +176,10 @@ def propose(
         total += count
         where = path or folder
         if operation == "connect":
-            leave(where or "(network)", "a connection, not a path", [operation], count)
+            leave(where or "(network)", Words("CoreText", CONNECTION), [operation], count)
             continue
         if where is None or not where.startswith("/"):
-            leave(str(where), "not a path", [operation], count)
+            leave(str(where), Words("CoreText", NOT_A_PATH), [operation], count)
             continue
         where = os.path.normpath(where)
         why = secret(where, home=home, users_homes=users_homes, stat=stat)
@@ -203,18 +211,18 @@ def propose(
     for path, asked in sorted(outer.items()):
         read_only = asked.operations <= READS
         if _allowed(path, read_only, now):
-            leave(path, "the server may do this now", asked.operations, asked.refusals)
+            leave(path, Words("CoreText", ALLOWED), asked.operations, asked.refusals)
         elif not is_dir(path):
-            leave(path, "no longer a folder", asked.operations, asked.refusals)
+            leave(path, Words("CoreText", NO_FOLDER), asked.operations, asked.refusals)
         else:
             grants.append(_proposed(path, Kind.FOLDER, read_only, asked))
     for path, asked in sorted(files.items()):
         read_only = asked.operations <= READS
         # no proposed folder holds it: its own folder was too broad, and so is any above it
         if _allowed(path, read_only, now):
-            leave(path, "the server may do this now", asked.operations, asked.refusals)
+            leave(path, Words("CoreText", ALLOWED), asked.operations, asked.refusals)
         elif not exists(path):
-            leave(path, "no longer there", asked.operations, asked.refusals)
+            leave(path, Words("CoreText", GONE), asked.operations, asked.refusals)
         else:
             grants.append(_proposed(path, Kind.FILE, read_only, asked))
     out_left = tuple(
