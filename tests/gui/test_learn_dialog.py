@@ -194,3 +194,26 @@ def test_why_a_path_is_left_out_is_in_the_users_language(qapp: QApplication, lan
         for t in translators:
             qapp.removeTranslator(t)
     assert reason_text(reasons[0] or "") == "credentials (~/.ssh)"  # English again
+
+
+def test_quitting_the_app_while_learning_turns_confinement_back_off(
+    home: Path, layout: Layout, qtbot: QtBot
+) -> None:
+    from roots_manager.gui.app import AppController
+
+    store = Store(layout)
+    with store.transaction() as state:
+        state.server_started("fs", ["npx", "-y", "@modelcontextprotocol/server-filesystem"], "r1")
+    controller = AppController(layout)
+    controller.start()
+    try:
+        assert controller.window is not None
+        qtbot.addWidget(controller.window)
+        detail = controller.window.servers_panel.detail
+        detail.show_server("fs")
+        dialog = detail.open_learning()
+        assert dialog is not None and dialog.start(seconds=600)
+        assert store.read().servers["fs"].confine
+    finally:
+        controller.shutdown()
+    assert not store.read().servers["fs"].confine

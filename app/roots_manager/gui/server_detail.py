@@ -217,6 +217,12 @@ class ServerDetail(QWidget):
         self.learn_dialog.show()
         return self.learn_dialog
 
+    def end_learning(self) -> None:
+        """End a learning under way as closing its dialog does (the app is quitting): nothing
+        granted, and a confinement it turned on turned back off."""
+        if self.learn_dialog is not None and self.learn_dialog.learning is not None:
+            self.learn_dialog.reject()
+
     def _network_switched(self, blocked: bool) -> None:
         name = self.server
         if name is not None:
