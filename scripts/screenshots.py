@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Take the README's screenshots: the main window, the consent prompt and the live log.
+"""Take the README's screenshots: the main window, the consent prompt, the live log and Learn….
 
     QT_QPA_PLATFORM=offscreen python scripts/screenshots.py --lang ja --out docs
     QT_QPA_PLATFORM=offscreen python scripts/screenshots.py --lang ja --first-run --out docs
@@ -54,6 +54,7 @@ def build_sample(home: Path, work: Path, lang: str) -> None:
         if name != "data science":
             path.mkdir(parents=True, exist_ok=True)
     (work / "data science").mkdir(parents=True, exist_ok=True)
+    (work / "shared-lib" / "dist").mkdir(parents=True, exist_ok=True)  # refused while Learn… runs
     store = Store(layout)
     with store.transaction() as state:
         roots = {name: state.add_root(str(path), name=name) for name, path in folders.items()}
@@ -170,6 +171,32 @@ def build_sample(home: Path, work: Path, lang: str) -> None:
             requests=[{"method": "tools/call", "tool": "read_file", "id": 120, "argument": "path"}],
         )
     )
+    writer.close()
+
+
+def learned_refusals(home: Path, work: Path) -> None:
+    """What git-helper is refused while Learn… runs: reads in two projects, a file of the home
+    folder, a key and the home folder's listing (those two never proposed)."""
+    from roots_manager.core.log import events as ev
+    from roots_manager.core.paths import Layout
+
+    user = Path.home()
+    refused = [
+        (work / "web-shop" / "package.json", "read"),
+        (work / "web-shop" / "src" / "app.ts", "read"),
+        (work / "shared-lib" / "dist" / "index.js", "write"),
+        (user / ".gitconfig", "read"),
+        (user / ".ssh" / "id_ed25519", "read"),
+        (user, "list"),
+    ]
+    writer = ev.EventWriter(Layout(home), "20261129T091500-git-helper")
+    for path, operation in refused:
+        writer.write(
+            ev.event(
+                ev.DENIAL, "git-helper", "20261129T091500-git-helper", path=str(path),
+                folder=str(path.parent), operation=operation, during="between",
+            )
+        )  # fmt: skip
     writer.close()
 
 
@@ -326,9 +353,36 @@ def main() -> int:
 
         def pick() -> None:
             table.selectRow(max(0, table.model().rowCount() - 4))
-            QTimer.singleShot(400, lambda: (save(window, "log"), QApplication.instance().quit()))
+            QTimer.singleShot(400, lambda: (save(window, "log"), show_learning(window)))
 
         QTimer.singleShot(1200, pick)
+
+    def show_learning(window) -> None:  # type: ignore[no-untyped-def]
+        # Learn… for a server that is not confined: what it is refused while learning, proposed
+        panel = window.servers_panel
+        model = panel.servers_model
+        rows = [r for r in range(model.rowCount()) if model.index(r, 0).data() == "git-helper"]
+        if not rows:
+            print("the sample's git-helper is not listed", file=sys.stderr)
+            QApplication.instance().exit(1)
+            return
+        panel.servers.selectRow(rows[0])
+        dialog = panel.detail.open_learning()
+        if dialog is None or not dialog.start(seconds=600):
+            print("learning could not start (can this machine confine?)", file=sys.stderr)
+            QApplication.instance().exit(1)
+            return
+        dialog.resize(620, 380)
+        learned_refusals(Path(os.environ["ROOTS_MANAGER_HOME"]), tmp / "code")
+
+        def proposed() -> None:
+            dialog.stop()
+            QTimer.singleShot(
+                300,
+                lambda: (save(dialog, "learn"), dialog.reject(), QApplication.instance().quit()),
+            )
+
+        QTimer.singleShot(1500, proposed)
 
     def shown() -> None:
         window = next(

@@ -15,7 +15,7 @@
 <context>
     <name>DenialNotice</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/denial_notice.py" line="+102"/>
+        <location filename="../../app/roots_manager/gui/denial_notice.py" line="+103"/>
         <source>(%n more waiting)</source>
         <translation>
             <numerusform>(%n more waiting)</numerusform>
@@ -55,6 +55,25 @@
         <translation>
             <numerusform>%n project found in {visited}.</numerusform>
             <numerusform>%n projects found in {visited}.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>LearnDialog</name>
+    <message numerus="yes">
+        <location filename="../../app/roots_manager/gui/learn_dialog.py" line="+142"/>
+        <source>%n refused so far</source>
+        <translation>
+            <numerusform>%n refused so far</numerusform>
+            <numerusform>%n refused so far</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+37"/>
+        <source>%n refused. Proposed grants, to accept or untick:</source>
+        <translation>
+            <numerusform>%n refusal. Proposed grants, to accept or untick:</numerusform>
+            <numerusform>%n refused. Proposed grants, to accept or untick:</numerusform>
         </translation>
     </message>
 </context>

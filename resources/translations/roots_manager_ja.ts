@@ -4,7 +4,7 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="+408"/>
+        <location filename="../../app/roots_manager/gui/app.py" line="+412"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
@@ -149,7 +149,7 @@
 <context>
     <name>Confinement</name>
     <message>
-        <location filename="../../app/roots_manager/gui/confinement_text.py" line="+32"/>
+        <location filename="../../app/roots_manager/gui/confinement_text.py" line="+33"/>
         <source>Confinement works on Linux (Landlock); on macOS it is untested; on Windows it is unavailable.</source>
         <translation>閉じ込めは Linux（Landlock）で動作します。macOS では未検証、Windows では利用できません。</translation>
     </message>
@@ -814,11 +814,76 @@
         <source>restart on revoke is off: grants made or revoked while a confined server runs take effect at its next start</source>
         <translation>取り消し時の再起動はオフです：閉じ込められたサーバーの実行中に変更した許可は次回起動時に有効になります</translation>
     </message>
+    <message>
+        <location filename="../../app/roots_manager/core/confinement/learning.py" line="+33"/>
+        <source>a connection, not a path</source>
+        <translation>接続（パスではありません）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no longer a folder</source>
+        <translation>もうフォルダーではありません</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no longer there</source>
+        <translation>もう存在しません</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the server may do this now</source>
+        <translation>サーバーは既にこれを行えます</translation>
+    </message>
+    <message>
+        <location filename="../../app/roots_manager/core/confinement/offers.py" line="+74"/>
+        <source>the whole file system</source>
+        <translation>ファイルシステム全体</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the home folder, or a folder holding it</source>
+        <translation>ホームフォルダー、またはそれを含むフォルダー</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>credentials ({path})</source>
+        <translation>認証情報（{path}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>another user&apos;s home</source>
+        <translation>他のユーザーのホーム</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a system file that cannot be looked at</source>
+        <translation>確認できないシステムファイル</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a system file others may not read</source>
+        <translation>他のユーザーが読めないシステムファイル</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the kernel&apos;s view of processes</source>
+        <translation>カーネルのプロセス情報</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not a path</source>
+        <translation>パスではありません</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>too broad</source>
+        <translation>範囲が広すぎます</translation>
+    </message>
 </context>
 <context>
     <name>DenialNotice</name>
     <message>
-        <location filename="../../app/roots_manager/gui/denial_notice.py" line="+47"/>
+        <location filename="../../app/roots_manager/gui/denial_notice.py" line="+48"/>
         <source>A confined server was refused</source>
         <translation>隔離されたサーバーが拒否されました</translation>
     </message>
@@ -1169,6 +1234,123 @@
         <location line="-29"/>
         <source>{host} applies the change by itself.</source>
         <translation>{host} は変更を自動で反映します。</translation>
+    </message>
+</context>
+<context>
+    <name>LearnDialog</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/learn_dialog.py" line="+50"/>
+        <source>Learn what {server} needs</source>
+        <translation>{server} に必要なものを学習</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{server} runs confined while it learns: use it from its host as usual. At the end, the smallest grants that would have allowed what it was refused are proposed; never /, your home folder or a secret.</source>
+        <translation>学習中、{server} は制限下で動きます。いつもどおりホストから使ってください。終了時に、拒否されたことを許可できた最小限の許可が提案されます。/、ホームフォルダー、秘密情報は提案されません。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source> min</source>
+        <translation> 分</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>How long to learn</source>
+        <translation>学習する時間</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Start</source>
+        <translation>開始</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Stop now</source>
+        <translation>今すぐ終了</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The grants proposed</source>
+        <translation>提案された許可</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Accept</source>
+        <translation>承認</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Grant the ticked ones</source>
+        <translation>チェックしたものを許可</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Close</source>
+        <translation>閉じる</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Learn for</source>
+        <translation>学習時間</translation>
+    </message>
+    <message>
+        <location line="+40"/>
+        <source>{server} is running unconfined now and cannot be restarted confined: it is learned from its next start. Have its host start it again.</source>
+        <translation>{server} は現在制限なしで動いており、制限付きで再起動できません。次回の起動から学習されます。ホストから起動し直してください。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+18"/>
+        <source>%n refused so far</source>
+        <translation>
+            <numerusform>これまでに %n 件拒否</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{minutes}:{seconds:02d} left</source>
+        <translation>残り {minutes}:{seconds:02d}</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Left out: {path} ({reason})</source>
+        <translation>除外: {path}（{reason}）</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Nothing was refused: was the server used while learning?</source>
+        <translation>何も拒否されませんでした。学習中にサーバーを使いましたか？</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Nothing to propose: what was refused is left out.</source>
+        <translation>提案するものはありません。拒否されたものは除外されています。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>%n refused. Proposed grants, to accept or untick:</source>
+        <translation>
+            <numerusform>%n 件拒否。提案された許可（承認するか、チェックを外してください）:</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>This file, read-only: {path}</source>
+        <translation>このファイル（読み取り専用）: {path}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>This file: {path}</source>
+        <translation>このファイル: {path}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Folder, read-only: {path}</source>
+        <translation>フォルダー（読み取り専用）: {path}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Folder: {path}</source>
+        <translation>フォルダー: {path}</translation>
     </message>
 </context>
 <context>
@@ -1907,7 +2089,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 各 MCP サーバーに見せるフォルダーを選び、サーバーがそれをどう使うかを確認します。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="-206"/>
+        <location filename="../../app/roots_manager/gui/app.py" line="-210"/>
         <source>The store was recovered: {how}</source>
         <translation>ストアを復旧しました: {how}</translation>
     </message>
@@ -3019,7 +3201,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServerDetail</name>
     <message>
-        <location filename="../../app/roots_manager/gui/server_detail.py" line="+43"/>
+        <location filename="../../app/roots_manager/gui/server_detail.py" line="+44"/>
         <source>not granted</source>
         <translation>許可なし</translation>
     </message>
@@ -3070,6 +3252,16 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+3"/>
+        <source>Learn…</source>
+        <translation>学習…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Run this server confined for a while, then grant what it was refused, as you choose</source>
+        <translation>このサーバーをしばらく制限下で動かし、拒否されたものを選んで許可します</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>No folder yet: Add folder… grants this server one.</source>
         <translation>まだフォルダーがありません。「フォルダーを追加…」でこのサーバーに許可できます。</translation>
     </message>
@@ -3084,7 +3276,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>選択したサーバーの最近のイベント</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>Last events</source>
         <translation>最近のイベント</translation>
     </message>
@@ -3094,12 +3286,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>{folder} へのアクセス</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+50"/>
         <source>Add folder</source>
         <translation>フォルダーを追加</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+65"/>
         <source>Nothing logged yet</source>
         <translation>まだ記録はありません</translation>
     </message>

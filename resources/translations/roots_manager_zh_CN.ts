@@ -4,7 +4,7 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="+408"/>
+        <location filename="../../app/roots_manager/gui/app.py" line="+412"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
@@ -149,7 +149,7 @@
 <context>
     <name>Confinement</name>
     <message>
-        <location filename="../../app/roots_manager/gui/confinement_text.py" line="+32"/>
+        <location filename="../../app/roots_manager/gui/confinement_text.py" line="+33"/>
         <source>Confinement works on Linux (Landlock); on macOS it is untested; on Windows it is unavailable.</source>
         <translation>限制功能适用于 Linux（Landlock）；在 macOS 上未经测试；在 Windows 上不可用。</translation>
     </message>
@@ -814,11 +814,76 @@
         <source>restart on revoke is off: grants made or revoked while a confined server runs take effect at its next start</source>
         <translation>撤销时重启已关闭：已限制的服务器运行期间授予或撤销的授权在其下次启动时生效</translation>
     </message>
+    <message>
+        <location filename="../../app/roots_manager/core/confinement/learning.py" line="+33"/>
+        <source>a connection, not a path</source>
+        <translation>连接，不是路径</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no longer a folder</source>
+        <translation>已不再是文件夹</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no longer there</source>
+        <translation>已不存在</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the server may do this now</source>
+        <translation>服务器现在已可以这样做</translation>
+    </message>
+    <message>
+        <location filename="../../app/roots_manager/core/confinement/offers.py" line="+74"/>
+        <source>the whole file system</source>
+        <translation>整个文件系统</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the home folder, or a folder holding it</source>
+        <translation>主文件夹或包含它的文件夹</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>credentials ({path})</source>
+        <translation>凭据（{path}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>another user&apos;s home</source>
+        <translation>其他用户的主目录</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a system file that cannot be looked at</source>
+        <translation>无法查看的系统文件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a system file others may not read</source>
+        <translation>其他用户不可读的系统文件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the kernel&apos;s view of processes</source>
+        <translation>内核的进程视图</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not a path</source>
+        <translation>不是路径</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>too broad</source>
+        <translation>范围过宽</translation>
+    </message>
 </context>
 <context>
     <name>DenialNotice</name>
     <message>
-        <location filename="../../app/roots_manager/gui/denial_notice.py" line="+47"/>
+        <location filename="../../app/roots_manager/gui/denial_notice.py" line="+48"/>
         <source>A confined server was refused</source>
         <translation>被隔离的服务器遭到拒绝</translation>
     </message>
@@ -1169,6 +1234,123 @@
         <location line="-29"/>
         <source>{host} applies the change by itself.</source>
         <translation>{host} 会自动应用更改。</translation>
+    </message>
+</context>
+<context>
+    <name>LearnDialog</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/learn_dialog.py" line="+50"/>
+        <source>Learn what {server} needs</source>
+        <translation>学习 {server} 需要什么</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{server} runs confined while it learns: use it from its host as usual. At the end, the smallest grants that would have allowed what it was refused are proposed; never /, your home folder or a secret.</source>
+        <translation>学习期间 {server} 在限制下运行：照常从其主机使用它。结束时会提出能允许其被拒绝操作的最小授权；绝不包括 /、主文件夹或机密。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source> min</source>
+        <translation> 分钟</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>How long to learn</source>
+        <translation>学习多长时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Stop now</source>
+        <translation>立即停止</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The grants proposed</source>
+        <translation>提议的授权</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Accept</source>
+        <translation>接受</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Grant the ticked ones</source>
+        <translation>授予已勾选的项</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Learn for</source>
+        <translation>学习时长</translation>
+    </message>
+    <message>
+        <location line="+40"/>
+        <source>{server} is running unconfined now and cannot be restarted confined: it is learned from its next start. Have its host start it again.</source>
+        <translation>{server} 当前在无限制下运行，无法以限制方式重启：将从其下次启动开始学习。请让其主机重新启动它。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+18"/>
+        <source>%n refused so far</source>
+        <translation>
+            <numerusform>目前已拒绝 %n 次</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{minutes}:{seconds:02d} left</source>
+        <translation>剩余 {minutes}:{seconds:02d}</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Left out: {path} ({reason})</source>
+        <translation>已排除：{path}（{reason}）</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Nothing was refused: was the server used while learning?</source>
+        <translation>没有任何拒绝：学习期间使用过该服务器吗？</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Nothing to propose: what was refused is left out.</source>
+        <translation>没有可提议的：被拒绝的都已排除。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>%n refused. Proposed grants, to accept or untick:</source>
+        <translation>
+            <numerusform>已拒绝 %n 次。提议的授权（接受或取消勾选）：</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>This file, read-only: {path}</source>
+        <translation>此文件（只读）：{path}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>This file: {path}</source>
+        <translation>此文件：{path}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Folder, read-only: {path}</source>
+        <translation>文件夹（只读）：{path}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Folder: {path}</source>
+        <translation>文件夹：{path}</translation>
     </message>
 </context>
 <context>
@@ -1907,7 +2089,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 决定每个 MCP 服务器可以看到你的哪些文件夹，并查看它如何使用它们。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="-206"/>
+        <location filename="../../app/roots_manager/gui/app.py" line="-210"/>
         <source>The store was recovered: {how}</source>
         <translation>存储文件已恢复：{how}</translation>
     </message>
@@ -3019,7 +3201,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServerDetail</name>
     <message>
-        <location filename="../../app/roots_manager/gui/server_detail.py" line="+43"/>
+        <location filename="../../app/roots_manager/gui/server_detail.py" line="+44"/>
         <source>not granted</source>
         <translation>未授权</translation>
     </message>
@@ -3070,6 +3252,16 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+3"/>
+        <source>Learn…</source>
+        <translation>学习…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Run this server confined for a while, then grant what it was refused, as you choose</source>
+        <translation>让此服务器在限制下运行一段时间，然后按你的选择授予其被拒绝的内容</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>No folder yet: Add folder… grants this server one.</source>
         <translation>还没有文件夹：用“添加文件夹…”授予此服务器一个。</translation>
     </message>
@@ -3084,7 +3276,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>所选服务器的最近事件</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>Last events</source>
         <translation>最近事件</translation>
     </message>
@@ -3094,12 +3286,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>对 {folder} 的访问</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+50"/>
         <source>Add folder</source>
         <translation>添加文件夹</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+65"/>
         <source>Nothing logged yet</source>
         <translation>尚无记录</translation>
     </message>

@@ -40,6 +40,15 @@ def read_file(path: str) -> str:
 
 
 @server.tool()
+def list_folder(path: str) -> str:
+    """The names in folder *path*, one a line, whatever the roots say."""
+    try:
+        return "\n".join(sorted(os.listdir(path)))
+    except OSError as exc:
+        return _failure(exc)
+
+
+@server.tool()
 def read_many(folder: str, parts: int, count: int) -> str:
     """Open ``FOLDER/partP/fI`` for each part and index (a walk over names known in advance:
     a refused folder cannot be listed); how many were refused."""

@@ -60,6 +60,7 @@ def test_bash_completes_commands_actions_and_options(bash_script: Path, tmp_path
         "restart-on-revoke",
         "network",
         "show",
+        "learn",
     ]
     assert completions(bash_script, "store", "c") == ["check"]
     assert completions(bash_script, "completion", "") == ["bash", "zsh", "fish"]

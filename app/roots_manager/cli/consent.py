@@ -437,6 +437,9 @@ def add_commands(sub: Subcommands) -> None:
     from roots_manager.cli.confinement import add_commands
 
     add_commands(ssub)
+    from roots_manager.cli.learning import add_commands as add_learning_commands
+
+    add_learning_commands(ssub)
 
     e = sub.add_parser("effective", help="the roots/list answer a server gets now")
     e.add_argument("server")

@@ -6,7 +6,6 @@ import argparse
 import re
 import signal
 import time
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from roots_manager.cli.errors import JSON_VERSION, Failure
@@ -20,14 +19,14 @@ _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*$")
 _UNITS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
-def parse_since(text: str) -> float:
-    """Seconds in a length of time written ``30s``, ``10m``, ``2h``, ``1d`` (or plain seconds);
-    raises :class:`Failure` (``bad-duration``) otherwise."""
+def parse_since(text: str, option: str = "--since") -> float:
+    """Seconds in a length of time written ``30s``, ``10m``, ``2h``, ``1d`` (or plain seconds),
+    given as *option*; raises :class:`Failure` (``bad-duration``) otherwise."""
     m = _DURATION.match(text)
     if m is None:
         raise Failure(
             "bad-duration",
-            f"--since {text!r} is not a length of time: write it as 30s, 10m, 2h or 1d",
+            f"{option} {text!r} is not a length of time: write it as 30s, 10m, 2h or 1d",
         )
     return float(m.group(1)) * _UNITS[m.group(2)]
 
@@ -48,58 +47,11 @@ def line(rec: dict[str, Any]) -> str:
     )
 
 
-class _Reader:
-    """The denial events of every log file, read on from where the last read stopped."""
-
-    def __init__(self, store: Store, server: str | None, since: float | None) -> None:
-        self.store = store
-        self.server = server
-        self.since = since
-        self.offsets: dict[str, int] = {}
-
-    def read(self) -> list[dict[str, Any]]:
-        from roots_manager.core.log import events as ev
-        from roots_manager.core.log.event_time import parse_ts
-
-        out = []
-        for path in ev.log_files(self.store.layout):
-            for rec in self._denials(path):
-                server = str(rec.get("server", ""))
-                if self.server not in (None, server) and visible(server) != self.server:
-                    continue
-                if self.since is not None and parse_ts(str(rec.get("ts", ""))) < self.since:
-                    continue
-                out.append(rec)
-        return out
-
-    def _denials(self, path: Path) -> list[dict[str, Any]]:
-        import json
-
-        offset = self.offsets.get(str(path), 0)
-        try:
-            with open(path, "rb") as f:
-                f.seek(offset)
-                data = f.read()
-        except OSError:
-            return []
-        end = data.rfind(b"\n") + 1
-        self.offsets[str(path)] = offset + end
-        found = []
-        for raw in data[:end].splitlines():
-            if b'"denial"' not in raw:  # most lines are not: no JSON parse for them
-                continue
-            try:
-                rec = json.loads(raw)
-            except ValueError:
-                continue
-            if isinstance(rec, dict) and rec.get("kind") == "denial":
-                found.append(rec)
-        return found
-
-
 def cmd_denials(store: Store, args: argparse.Namespace) -> int:
+    from roots_manager.core.log.denial_reader import Reader
+
     since = None if args.since is None else time.time() - parse_since(args.since)
-    reader = _Reader(store, args.server, since)
+    reader = Reader(store.layout, args.server, since)
     if not args.follow:
         found = reader.read()
         if args.json:

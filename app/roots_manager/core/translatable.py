@@ -13,3 +13,20 @@ from __future__ import annotations
 def QT_TRANSLATE_NOOP(context: str, text: str) -> str:
     """*text*, marked for translation in *context* (the name is the one ``lupdate`` looks for)."""
     return text
+
+
+class Words(str):
+    """An English text made of a marked *template* (``QT_TRANSLATE_NOOP``) and its *values*: a
+    plain ``str`` for whoever prints it (the CLI, a JSON document, a test's comparison), and
+    what the app translates it from (:attr:`template` in :attr:`context`, then the values)."""
+
+    context: str
+    template: str
+    values: dict[str, str]
+
+    def __new__(cls, context: str, template: str, /, **values: str) -> Words:
+        made = super().__new__(cls, template.format(**values))
+        made.context = context
+        made.template = template
+        made.values = values
+        return made

@@ -284,6 +284,10 @@ class AppController(QObject):
         self._stopped = True
         if self.window is not None:
             self.window.save_view_state()
+            try:  # while the store is still watched: it writes the confinement back
+                self.window.servers_panel.detail.end_learning()
+            except Exception:
+                log.exception("ending a server's learning failed")
             if self.window.log_panel is not None:
                 try:
                     self.window.log_panel.stop()

@@ -10,6 +10,7 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication
 
 from roots_manager.core.confinement import confined
+from roots_manager.core.translatable import Words
 from roots_manager.sandbox.availability import Availability
 
 
@@ -71,3 +72,15 @@ def availability_text(found: Availability) -> str:
     return QCoreApplication.translate(
         "Confinement", "This machine cannot confine servers: {reason}."
     ).format(reason=why)
+
+
+def reason_text(reason: str) -> str:
+    """Why a refusal is not offered or proposed (:mod:`roots_manager.core.confinement.offers`,
+    :mod:`~roots_manager.core.confinement.learning`), in the user's language; as it is when it
+    was not made of marked words."""
+    if not isinstance(reason, Words):
+        return reason
+    try:
+        return QCoreApplication.translate(reason.context, reason.template).format(**reason.values)
+    except (KeyError, IndexError, ValueError):  # a translation with broken placeholders
+        return str(reason)

@@ -26,6 +26,7 @@ from roots_manager.core.confinement.offers import Offer, Offers, offers
 from roots_manager.core.log.denials import START_UP
 from roots_manager.core.names import visible
 from roots_manager.core.store.grants import Scope
+from roots_manager.gui.confinement_text import reason_text
 from roots_manager.gui.watcher import StoreWatcher
 
 WAITING_AT_MOST = 50
@@ -95,7 +96,7 @@ class DenialNotice(QFrame):
         text = self.sentence(rec)
         if not got.offers:
             text += " " + self.tr("Not offered in one click: {why}.").format(
-                why=got.refused or self.tr("not a path")
+                why=reason_text(got.refused) if got.refused else self.tr("not a path")
             )
         more = len(self.waiting) - 1
         if more:

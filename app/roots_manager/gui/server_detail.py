@@ -30,6 +30,7 @@ from roots_manager.core.roots import broad_reason
 from roots_manager.core.serverview.folders import CHOICES, Choice, FolderRow, decision, folder_rows
 from roots_manager.core.store.grants import Scope
 from roots_manager.core.store.state import State
+from roots_manager.gui.learn_dialog import LearnDialog
 from roots_manager.gui.log_texts import translated_summary
 from roots_manager.gui.watcher import StoreWatcher
 
@@ -80,6 +81,15 @@ class ServerDetail(QWidget):
             self.tr("Choose a folder: it becomes a root, and this server may see it")
         )
         self.add_button.clicked.connect(self._choose_folder)
+        self.learn_button = QPushButton(self.tr("Learn…"), self)
+        self.learn_button.setToolTip(
+            self.tr(
+                "Run this server confined for a while, then grant what it was refused, "
+                "as you choose"
+            )
+        )
+        self.learn_button.clicked.connect(self.open_learning)
+        self.learn_dialog: LearnDialog | None = None
         self.no_folders = QLabel(self.tr("No folder yet: Add folder… grants this server one."))
         self.no_folders.setWordWrap(True)
 
@@ -92,6 +102,7 @@ class ServerDetail(QWidget):
         add_row = QHBoxLayout()
         add_row.addWidget(self.no_folders, 1)
         add_row.addStretch(0)
+        add_row.addWidget(self.learn_button)
         add_row.addWidget(self.add_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -142,6 +153,7 @@ class ServerDetail(QWidget):
         self.network.setChecked(bool(srv and srv.block_network))
         self.network.blockSignals(False)
         self.network.setEnabled(srv is not None)
+        self.learn_button.setEnabled(srv is not None)  # learning a server needs it known
 
     def _markers_changed(self, _markers: object) -> None:
         self._state_changed(self.watcher.state)  # a while-running grant lasts for live runs
@@ -192,6 +204,24 @@ class ServerDetail(QWidget):
             )
         )
         return done is not None
+
+    def open_learning(self) -> LearnDialog | None:
+        """Open Learn… for the server shown (not modal: the app stays usable meanwhile)."""
+        name = self.server
+        if name is None or name not in self.watcher.state.servers:
+            return None
+        if self.learn_dialog is not None and self.learn_dialog.isVisible():
+            self.learn_dialog.raise_()
+            return self.learn_dialog
+        self.learn_dialog = LearnDialog(self.watcher, name, self)
+        self.learn_dialog.show()
+        return self.learn_dialog
+
+    def end_learning(self) -> None:
+        """End a learning under way as closing its dialog does (the app is quitting): nothing
+        granted, and a confinement it turned on turned back off."""
+        if self.learn_dialog is not None and self.learn_dialog.learning is not None:
+            self.learn_dialog.reject()
 
     def _network_switched(self, blocked: bool) -> None:
         name = self.server

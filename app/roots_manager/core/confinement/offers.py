@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from roots_manager.core.translatable import QT_TRANSLATE_NOOP, Words
+
 
 class Offer(Enum):
     """A one-click grant."""
@@ -68,6 +70,21 @@ SECRETS_IN_HOME = (
 
 _WRITES = ("write", "create", "remove")
 
+# Why a path is never offered in one click, in words the app translates (CoreText)
+WHOLE_FILE_SYSTEM = QT_TRANSLATE_NOOP("CoreText", "the whole file system")
+HOME_FOLDER = QT_TRANSLATE_NOOP("CoreText", "the home folder, or a folder holding it")
+CREDENTIALS = QT_TRANSLATE_NOOP("CoreText", "credentials ({path})")
+ANOTHER_USER = QT_TRANSLATE_NOOP("CoreText", "another user's home")
+SYSTEM_UNSEEN = QT_TRANSLATE_NOOP("CoreText", "a system file that cannot be looked at")
+SYSTEM_PRIVATE = QT_TRANSLATE_NOOP("CoreText", "a system file others may not read")
+KERNEL_VIEW = QT_TRANSLATE_NOOP("CoreText", "the kernel's view of processes")
+NOT_A_PATH = QT_TRANSLATE_NOOP("CoreText", "not a path")
+TOO_BROAD = QT_TRANSLATE_NOOP("CoreText", "too broad")
+
+
+def _words(template: str, **values: str) -> Words:
+    return Words("CoreText", template, **values)
+
 
 def offers(
     denial: dict[str, Any],
@@ -81,7 +98,7 @@ def offers(
     path = denial.get("path")
     operation = denial.get("operation")
     if not isinstance(path, str) or not path.startswith("/") or operation == "connect":
-        return Offers(None, None, (), "not a path")
+        return Offers(None, None, (), _words(NOT_A_PATH))
     path = os.path.normpath(path)
     home = os.path.normpath(home)
     folder_refused = operation == "list"
@@ -103,16 +120,16 @@ def offers(
     if file is not None:
         grants.append(Offer.FILE)
     if not grants:
-        return Offers(None, None, (), broad(path, home) or "too broad")
+        return Offers(None, None, (), broad(path, home) or _words(TOO_BROAD))
     return Offers(folder, file, tuple(grants))
 
 
 def broad(folder: str, home: str) -> str | None:
     """Why *folder* is too broad for one click (``/``, the home folder or a folder above it)."""
     if folder == "/":
-        return "the whole file system"
+        return _words(WHOLE_FILE_SYSTEM)
     if folder == home or home.startswith(folder.rstrip("/") + "/"):
-        return "the home folder, or a folder holding it"
+        return _words(HOME_FOLDER)
     return None
 
 
@@ -130,21 +147,21 @@ def secret(
         inside = path[len(home) + 1 :]
         for name in SECRETS_IN_HOME:
             if inside == name or inside.startswith(name + "/") or name.startswith(inside + "/"):
-                return f"credentials (~/{name})"
+                return _words(CREDENTIALS, path=f"~/{name}")
         return None
     for top in users_homes:
         if path == top:
-            return None if top != "/root" else "another user's home"
+            return None if top != "/root" else _words(ANOTHER_USER)
         if path.startswith(top.rstrip("/") + "/"):
-            return "another user's home"
+            return _words(ANOTHER_USER)
     if path == "/etc" or path.startswith(("/etc/", "/var/", "/root", "/boot/", "/proc/", "/sys/")):
         # a system file only root may read (/etc/shadow, /etc/sudoers, a host key)
         try:
             mode = stat(path).st_mode
         except OSError:
-            return "a system file that cannot be looked at"
+            return _words(SYSTEM_UNSEEN)
         if not mode & st.S_IROTH:
-            return "a system file others may not read"
+            return _words(SYSTEM_PRIVATE)
         if path.startswith(("/proc/", "/sys/")):
-            return "the kernel's view of processes"
+            return _words(KERNEL_VIEW)
     return None

@@ -1,0 +1,61 @@
+"""Reading the denial events (:mod:`roots_manager.core.log.denials`) of every log file, on from
+where the last read stopped: what ``roots-manager denials`` prints and what learning a server's
+grants looks at."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from roots_manager.core.log import events as ev
+from roots_manager.core.log.event_time import parse_ts
+from roots_manager.core.names import visible
+from roots_manager.core.paths import Layout
+
+
+class Reader:
+    """The denial events of every log file of *layout*: only *server*'s (as stored or as shown;
+    None: every server's), only those written at or after *since* (seconds since the epoch;
+    None: all kept). Each :meth:`read` returns the events written since the one before."""
+
+    def __init__(self, layout: Layout, server: str | None, since: float | None) -> None:
+        self.layout = layout
+        self.server = server
+        self.since = since
+        self.offsets: dict[str, int] = {}
+
+    def read(self) -> list[dict[str, Any]]:
+        """The denial events written since the last read (all of them, the first time)."""
+        out = []
+        for path in ev.log_files(self.layout):
+            for rec in self._denials(path):
+                server = str(rec.get("server", ""))
+                if self.server not in (None, server) and visible(server) != self.server:
+                    continue
+                if self.since is not None and parse_ts(str(rec.get("ts", ""))) < self.since:
+                    continue
+                out.append(rec)
+        return out
+
+    def _denials(self, path: Path) -> list[dict[str, Any]]:
+        offset = self.offsets.get(str(path), 0)
+        try:
+            with open(path, "rb") as f:
+                f.seek(offset)
+                data = f.read()
+        except OSError:
+            return []
+        end = data.rfind(b"\n") + 1
+        self.offsets[str(path)] = offset + end
+        found = []
+        for raw in data[:end].splitlines():
+            if b'"denial"' not in raw:  # most lines are not: no JSON parse for them
+                continue
+            try:
+                rec = json.loads(raw)
+            except ValueError:
+                continue
+            if isinstance(rec, dict) and rec.get("kind") == "denial":
+                found.append(rec)
+        return found

@@ -1,0 +1,194 @@
+"""Learning a server's grants: the smallest grants for what it was refused, never /, the home
+folder or a secret."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+
+from roots_manager.core.confinement.learning import Kind, Proposal, propose
+
+HOME = "/home/me"
+
+
+def refused(path: str | None, operation: str = "read", **more: Any) -> dict[str, Any]:
+    rec: dict[str, Any] = {"kind": "denial", "path": path, "operation": operation}
+    if path is not None:
+        rec["folder"] = os.path.dirname(path)
+    rec.update(more)
+    return rec
+
+
+def every_folder(path: str) -> bool:
+    return True
+
+
+def learned(*recs: dict[str, Any], **options: Any) -> Proposal:
+    options.setdefault("is_dir", every_folder)
+    options.setdefault("exists", every_folder)
+    return propose(recs, home=HOME, **options)
+
+
+def grants(p: Proposal) -> list[tuple[str, str, bool]]:
+    return [(g.path, g.kind.value, g.read_only) for g in p.grants]
+
+
+def left(p: Proposal) -> dict[str, str]:
+    return {x.path: x.reason for x in p.left_out}
+
+
+@pytest.mark.parametrize(
+    ("recs", "expected"),
+    [
+        # a refused read asks for its folder, read only
+        ([refused("/home/me/notes/todo.md")], [("/home/me/notes", "folder", True)]),
+        # a listing, that folder
+        ([refused("/srv/data", "list")], [("/srv/data", "folder", True)]),
+        # many files of one folder: the folder, once
+        (
+            [refused(f"/home/me/notes/{i}.md") for i in range(5)],
+            [("/home/me/notes", "folder", True)],
+        ),
+        # a write, a made or a removed file anywhere in it: read and write
+        (
+            [refused("/home/me/notes/a.md"), refused("/home/me/notes/b.md", "write")],
+            [("/home/me/notes", "folder", False)],
+        ),
+        ([refused("/home/me/out/new.txt", "create")], [("/home/me/out", "folder", False)]),
+        ([refused("/home/me/out/old.txt", "remove")], [("/home/me/out", "folder", False)]),
+        # running a program needs more than a read-only grant allows
+        ([refused("/opt/tool/bin/run", "execute")], [("/opt/tool/bin", "folder", False)]),
+        # a folder inside another one asked for is folded into it, its write with it
+        (
+            [refused("/srv/a/x"), refused("/srv/a/deep/er/y", "write"), refused("/srv/a/z")],
+            [("/srv/a", "folder", False)],
+        ),
+        # two sibling folders stay two: their parent holds folders nothing asked for
+        (
+            [refused("/srv/a/x"), refused("/srv/b/y")],
+            [("/srv/a", "folder", True), ("/srv/b", "folder", True)],
+        ),
+        # a file right in the home folder: that file alone, never the home folder
+        ([refused("/home/me/.gitconfig")], [("/home/me/.gitconfig", "file", True)]),
+        ([refused("/home/me/.bash_history", "write")], [("/home/me/.bash_history", "file", False)]),
+        # a file of a folder that holds credentials (~/.config holds ~/.config/gh): the file
+        ([refused("/home/me/.config/app.toml")], [("/home/me/.config/app.toml", "file", True)]),
+        # a file at the top of the file system: the file, never /
+        ([refused("/data.txt")], [("/data.txt", "file", True)]),
+        # a count of refusals folded at the server's end names its folder only
+        ([refused(None, folder="/srv/big", folded=500)], [("/srv/big", "folder", True)]),
+    ],
+)
+def test_the_smallest_grants_for_what_was_refused(
+    recs: list[dict[str, Any]], expected: list[tuple[str, str, bool]]
+) -> None:
+    assert grants(learned(*recs)) == expected
+
+
+@pytest.mark.parametrize(
+    ("rec", "reason"),
+    [
+        (refused("/", "list"), "the whole file system"),
+        (refused("/home/me", "list"), "the home folder, or a folder holding it"),
+        (refused("/home", "list"), "the home folder, or a folder holding it"),
+        (refused("/home/me/.ssh/id_x"), "credentials (~/.ssh)"),
+        (refused("/home/me/.ssh", "list"), "credentials (~/.ssh)"),
+        (refused("/home/me/.gnupg/pubring.kbx"), "credentials (~/.gnupg)"),
+        (refused("/home/me/.aws/credentials"), "credentials (~/.aws)"),
+        (
+            refused("/home/me/.local/share/keyrings/login.keyring"),
+            "credentials (~/.local/share/keyrings)",
+        ),
+        (refused("/home/me/.config/gh/hosts.yml"), "credentials (~/.config/gh)"),
+        (refused("/home/other/notes.txt"), "another user's home"),
+        (refused("/home/me/new.txt", "create"), "the home folder, or a folder holding it"),
+        (refused("/home/me/.ssh/x", folded=40), "credentials (~/.ssh)"),
+        (refused(None, "read", folder="/home/me/.ssh", folded=9), "credentials (~/.ssh)"),
+        (refused("network: stream over IPv4", "connect"), "a connection, not a path"),
+    ],
+)
+def test_never_the_root_the_home_folder_or_a_secret(rec: dict[str, Any], reason: str) -> None:
+    got = learned(rec)
+    assert got.grants == ()
+    assert list(left(got).values()) == [reason]
+
+
+def test_a_system_file_others_may_not_read_is_left_out() -> None:
+    def stat(path: str) -> os.stat_result:
+        return os.stat_result((0o100600, 0, 0, 1, 0, 0, 0, 0, 0, 0))
+
+    got = learned(refused("/etc/shadow"), stat=stat)
+    assert got.grants == () and left(got) == {"/etc/shadow": "a system file others may not read"}
+
+
+def test_a_secret_among_ordinary_refusals_leaves_them_proposed() -> None:
+    got = learned(
+        refused("/work/a/x.txt"),
+        refused("/home/me/.ssh/id_x"),
+        refused("/home/me", "list"),
+        refused("/", "list"),
+        refused("/work/b/y.txt"),
+    )
+    assert grants(got) == [("/work/a", "folder", True), ("/work/b", "folder", True)]
+    assert set(left(got)) == {"/home/me/.ssh/id_x", "/home/me", "/"}
+    assert got.refusals == 5
+    for g in got.grants:
+        assert g.path not in ("/", HOME) and not g.path.startswith(HOME + "/.ssh")
+
+
+def test_what_the_server_may_do_now_is_not_proposed_again() -> None:
+    recs = (refused("/srv/a/x"), refused("/srv/b/y", "write"), refused("/home/me/.gitconfig"))
+    got = learned(*recs, granted={"/srv/a": True, "/srv/b": True, "/home/me/.gitconfig": True})
+    # a read-only grant allows the read, not the write: that one is still proposed
+    assert grants(got) == [("/srv/b", "folder", False)]
+    assert set(left(got)) == {"/srv/a", "/home/me/.gitconfig"}
+    assert learned(*recs, granted={"/srv": False, "/home/me/.gitconfig": False}).grants == ()
+
+
+def test_a_folder_no_longer_there_is_left_out() -> None:
+    got = learned(refused("/srv/gone/x"), refused("/srv/here/y"), is_dir=lambda p: "here" in p)
+    assert grants(got) == [("/srv/here", "folder", True)]
+    assert left(got) == {"/srv/gone": "no longer a folder"}
+
+
+def test_a_file_no_longer_there_is_left_out() -> None:
+    got = learned(
+        refused("/home/me/.gone"), refused("/home/me/.here"), exists=lambda p: "here" in p
+    )
+    assert grants(got) == [("/home/me/.here", "file", True)]
+    assert left(got) == {"/home/me/.gone": "no longer there"}
+
+
+def test_ten_thousand_folders_inside_one_asked_for_are_folded_into_it() -> None:
+    recs = [refused(f"/srv/tree/d{i}/e{j}/f") for i in range(100) for j in range(100)]
+    got = learned(refused("/srv/tree/top"), *recs)
+    assert grants(got) == [("/srv/tree", "folder", True)]
+    assert got.grants[0].refusals == 10001
+
+
+def test_counts_operations_and_examples_are_kept() -> None:
+    got = learned(
+        refused("/srv/a/1"),
+        refused("/srv/a/2", folded=10),
+        refused("/srv/a/3", "list"),
+        refused("/srv/a/4"),
+        refused("/srv/a/5"),
+    )
+    [g] = got.grants
+    assert g.kind is Kind.FOLDER and g.refusals == 15 and got.refusals == 15
+    assert g.operations == ("list", "read") and len(g.examples) == 3
+    doc = got.as_json()
+    assert doc["grants"][0]["path"] == "/srv/a" and doc["grants"][0]["read_only"] is True
+
+
+def test_malformed_events_are_skipped_or_left_out_never_granted() -> None:
+    got = learned(
+        {"kind": "denial"},
+        {"kind": "denial", "operation": "read", "path": 7},
+        {"kind": "denial", "operation": "read", "path": "relative/x"},
+        {"kind": "denial", "operation": None, "path": "/srv/a/x"},
+    )
+    assert got.grants == ()
+    assert left(got) == {"relative/x": "not a path"}
