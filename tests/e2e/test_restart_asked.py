@@ -4,6 +4,7 @@ server behind the host's back, the handshake replayed, as a revocation's restart
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -90,16 +91,28 @@ def test_a_bridge_started_by_an_unknown_host_restarts_its_server_when_asked(
                 "the marker to count the restart",
             )
             assert now.server_pid == restarted["new_pid"]
+            # the command line asks the same way, and waits for the restart
+            cli = await anyio.to_thread.run_sync(
+                lambda: run_cli("restart", "srv", "--json", check=False)
+            )
+            assert cli.returncode == 0, cli.stdout + cli.stderr
+            doc = json.loads(cli.stdout)
+            assert doc["restarted"] == 1 and [b["outcome"] for b in doc["bridges"]] == ["restarted"]
+            assert "restarted on request" in doc["bridges"][0]["message"]
+            assert await read(client, folder / "hello.txt") == "hello\n"
             return restarted
 
     restarted = anyio.run(scenario)
     asked = events(layout, ev.RESTART_ASKED)
-    assert [(e["outcome"], e["by"], e["request"]) for e in asked] == [
-        ("restarting", "app", restarted["request"])
+    assert [(e["outcome"], e["by"]) for e in asked] == [
+        ("restarting", "app"),
+        ("restarting", "cli"),
     ]
+    assert asked[0]["request"] == restarted["request"]
     assert [e.get("request") for e in events(layout, ev.SERVER_RESTARTING)] == [
-        restarted["request"]
+        e["request"] for e in asked
     ]
+    assert len(events(layout, ev.SERVER_RESTARTED)) == 2
     assert ev.summarize(restarted).startswith("restarted on request: pid ")
     assert len(events(layout, ev.RUN_START)) == 1  # one bridge run, two servers
     assert requests_left(layout) == []
@@ -115,11 +128,15 @@ def test_a_bridge_that_kept_no_handshake_says_it_cannot_restart_and_leaves_nothi
             assert await read(client, folder / "hello.txt") == "hello\n"
             running = await anyio.to_thread.run_sync(marker, layout)
             assert not running.restartable
-            request = live.ask_restart(layout, running.run, "cli")
-            said = await anyio.to_thread.run_sync(
-                wait_for, lambda: events(layout, ev.RESTART_ASKED), "the bridge's answer"
+            cli = await anyio.to_thread.run_sync(
+                lambda: run_cli("restart", "srv", "--json", check=False)
             )
-            assert [(e["outcome"], e["request"]) for e in said] == [("not-restartable", request)]
+            assert cli.returncode == 1, cli.stdout + cli.stderr
+            doc = json.loads(cli.stdout)
+            assert [b["outcome"] for b in doc["bridges"]] == ["not-restartable"]
+            assert doc["restarted"] == 0 and doc["error"]["code"] == "not-restarted"
+            said = events(layout, ev.RESTART_ASKED)
+            assert [(e["outcome"], e["by"]) for e in said] == [("not-restartable", "cli")]
             assert "cannot restart its server" in ev.summarize(said[0])
             # the server it runs is the one it started, and still answers
             assert await read(client, folder / "hello.txt") == "hello\n"
