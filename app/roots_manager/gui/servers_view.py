@@ -188,7 +188,8 @@ class ServersPanel(QWidget):
         self.restart_action = QAction(self.tr("Re&start"), self)
         self.restart_action.setToolTip(self.restart_button.toolTip())
         self.restart_action.triggered.connect(self.restart_selected)
-        start_again = action_icon("system-reboot", QStyle.StandardPixmap.SP_BrowserReload)
+        # not the circling arrows of Send list_changed beside it
+        start_again = action_icon("system-reboot", QStyle.StandardPixmap.SP_MediaSkipBackward)
         self.restart_button.setIcon(start_again)
         self.restart_action.setIcon(start_again)
 
