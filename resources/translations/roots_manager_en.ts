@@ -99,7 +99,7 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+321"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+323"/>
         <source>Added %n root(s)</source>
         <translation>
             <numerusform>Added %n root</numerusform>
@@ -107,11 +107,19 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+29"/>
+        <location line="+37"/>
         <source>%n server(s) wait for your decision</source>
         <translation>
             <numerusform>%n server waits for your decision</numerusform>
             <numerusform>%n servers wait for your decision</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+132"/>
+        <source>Asked %n bridge(s) of {server} to restart it; the Log shows the restart</source>
+        <translation>
+            <numerusform>Asked %n bridge of {server} to restart it; the Log shows the restart</numerusform>
+            <numerusform>Asked %n bridges of {server} to restart it; the Log shows the restart</numerusform>
         </translation>
     </message>
 </context>
@@ -158,6 +166,17 @@
         <translation>
             <numerusform>Remove %n root</numerusform>
             <numerusform>Remove %n roots</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ServerList</name>
+    <message numerus="yes">
+        <location filename="../../app/roots_manager/gui/server_list.py" line="+177"/>
+        <source>%n refusals</source>
+        <translation>
+            <numerusform>%n refusal</numerusform>
+            <numerusform>%n refusals</numerusform>
         </translation>
     </message>
 </context>

@@ -100,7 +100,7 @@
         <translation>パスを削除(&amp;M)</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+66"/>
         <source>{server} was told its folders changed and has not asked for them since: it may still use a folder you revoked. Restart on revoke makes a revocation restart it, from its next start.</source>
         <translation>{server} はフォルダーの変更を通知されましたが、その後問い合わせていません。取り消したフォルダーをまだ使っている可能性があります。「取り消し時の再起動」をオンにすると、次回起動から取り消しのたびに再起動されます。</translation>
     </message>
@@ -1608,7 +1608,7 @@
 <context>
     <name>LogSummary</name>
     <message>
-        <location filename="../../app/roots_manager/core/log/events.py" line="+219"/>
+        <location filename="../../app/roots_manager/core/log/events.py" line="+224"/>
         <source>started {command} (pid {pid}, {mode})</source>
         <translation>{command} を起動しました（PID {pid}、{mode}）</translation>
     </message>
@@ -1764,6 +1764,31 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>restart asked: restarting the server</source>
+        <translation>再起動の依頼：サーバーを再起動しています</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>restart asked: a restart is under way, the server starts afresh</source>
+        <translation>再起動の依頼：すでに再起動中です。サーバーは新しく起動します</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>restart asked, not done: this bridge cannot restart its server (turn on restart on revoke or confinement, from its next start)</source>
+        <translation>再起動の依頼は実行されませんでした：このブリッジはサーバーを再起動できません（取り消し時の再起動か制限をオンにすると、次回の起動から可能になります）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>restarting the server on request, the host&apos;s messages wait</source>
+        <translation>依頼によりサーバーを再起動しています。ホストのメッセージは待機中です</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>restarted on request: pid {old} is now pid {new}; the host waited {ms} ms</source>
+        <translation>依頼により再起動しました：pid {old} は pid {new} になりました。ホストの待ち時間 {ms} ms</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>{bytes} bytes that are not {reason}</source>
         <translation>{reason} ではない {bytes} バイト</translation>
     </message>
@@ -1821,13 +1846,13 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+245"/>
-        <location line="+158"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+246"/>
+        <location line="+167"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-143"/>
+        <location line="-151"/>
         <source>Sections</source>
         <translation>セクション</translation>
     </message>
@@ -1857,7 +1882,7 @@
         <translation>復旧(&amp;C)…</translation>
     </message>
     <message>
-        <location line="-215"/>
+        <location line="-217"/>
         <source>&amp;File</source>
         <translation>ファイル(&amp;F)</translation>
     </message>
@@ -1902,14 +1927,14 @@
         <translation>サーバーに接続(&amp;C)…</translation>
     </message>
     <message numerus="yes">
-        <location line="+214"/>
+        <location line="+224"/>
         <source>%n server(s) wait for your decision</source>
         <translation>
             <numerusform>%n 個のサーバーがあなたの決定を待っています</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+170"/>
+        <location line="+176"/>
         <source>{server} was not connected from this app</source>
         <translation>{server} はこのアプリから接続したサーバーではありません</translation>
     </message>
@@ -1939,12 +1964,12 @@
         <translation>サーバーは初めて起動したときに「サーバーと同意」タブに表示され、あなたが許可したルートだけを見ます。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="-385"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="-400"/>
         <source>&amp;Review pending requests…</source>
         <translation>保留中のリクエストを確認(&amp;R)…</translation>
     </message>
     <message>
-        <location line="+123"/>
+        <location line="+124"/>
         <source>Changed {path}</source>
         <translation>{path} を変更しました</translation>
     </message>
@@ -1961,7 +1986,7 @@
         </translation>
     </message>
     <message>
-        <location line="-166"/>
+        <location line="-167"/>
         <source>&amp;View</source>
         <translation>表示(&amp;V)</translation>
     </message>
@@ -1986,7 +2011,7 @@
         <translation>Roots Manager について(&amp;A)</translation>
     </message>
     <message>
-        <location line="+173"/>
+        <location line="+182"/>
         <source>The store cannot be read; changes are not possible until it is recovered.</source>
         <translation>ストアを読み込めません。復旧するまで変更はできません。</translation>
     </message>
@@ -2025,8 +2050,15 @@
         <source>Asked the {count} bridges of {server} for a list_changed; the Log shows whether it went out and whether the server asks again</source>
         <translation>{server} の {count} 個のブリッジに list_changed を依頼しました。送られたか、サーバーがもう一度尋ねるかは「ログ」で確認できます</translation>
     </message>
+    <message numerus="yes">
+        <location line="+7"/>
+        <source>Asked %n bridge(s) of {server} to restart it; the Log shows the restart</source>
+        <translation>
+            <numerusform>{server} のブリッジ %n 個に再起動を依頼しました。再起動はログに表示されます</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source>Connected {server}</source>
         <translation>{server} に接続しました</translation>
     </message>
@@ -3201,7 +3233,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServerDetail</name>
     <message>
-        <location filename="../../app/roots_manager/gui/server_detail.py" line="+44"/>
+        <location filename="../../app/roots_manager/gui/server_detail.py" line="+51"/>
         <source>not granted</source>
         <translation>許可なし</translation>
     </message>
@@ -3226,7 +3258,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>常に</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+20"/>
         <source>Folder</source>
         <translation>フォルダー</translation>
     </message>
@@ -3241,7 +3273,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>選択したサーバーのフォルダー</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+9"/>
         <source>Add folder…</source>
         <translation>フォルダーを追加…</translation>
     </message>
@@ -3276,22 +3308,32 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>選択したサーバーの最近のイベント</translation>
     </message>
     <message>
-        <location line="+12"/>
-        <source>Last events</source>
-        <translation>最近のイベント</translation>
+        <location line="+21"/>
+        <source>Recent activity</source>
+        <translation>最近の動き</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+32"/>
         <source>Access to {folder}</source>
         <translation>{folder} へのアクセス</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+66"/>
         <source>Add folder</source>
         <translation>フォルダーを追加</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+48"/>
+        <source>The selected server&apos;s timeline</source>
+        <translation>選択したサーバーのタイムライン</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Its roots traffic over time, as the Log&apos;s timeline shows it: blue, asked for roots; green, answered; a pale bar while an answer was held; orange, list_changed sent; purple, consent; red cross, refused. Ctrl+wheel: zoom; drag: move; click a mark to see its event in the Log.</source>
+        <translation>ログのタイムラインと同じ、このサーバーのルートのやり取りの時間経過です。青: ルートを要求、緑: 応答、淡い帯: 応答を保留中、橙: list_changed を送信、紫: 同意、赤い×: 拒否。Ctrl+ホイール: 拡大縮小、ドラッグ: 移動、印をクリックするとログでそのイベントを表示します。</translation>
+    </message>
+    <message>
+        <location line="+34"/>
         <source>Nothing logged yet</source>
         <translation>まだ記録はありません</translation>
     </message>
@@ -3299,17 +3341,17 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServerList</name>
     <message>
-        <location filename="../../app/roots_manager/gui/server_list.py" line="+22"/>
+        <location filename="../../app/roots_manager/gui/server_list.py" line="+162"/>
         <source>running</source>
         <translation>実行中</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+0"/>
         <source>not running</source>
         <translation>停止中</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>confined</source>
         <translation>閉じ込め中</translation>
     </message>
@@ -3319,7 +3361,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>次回の起動から制限</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
         <source>advisory</source>
         <translation>助言のみ</translation>
     </message>
@@ -3338,8 +3380,21 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <source>command changed</source>
         <translation>コマンドが変更された</translation>
     </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n refusals</source>
+        <translation>
+            <numerusform>拒否 %n 件</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+11"/>
+        <location line="+1"/>
+        <source>, </source>
+        <comment>between the words of a badge</comment>
+        <translation>、</translation>
+    </message>
+    <message>
+        <location line="-123"/>
         <source>Started by this app</source>
         <translation>このアプリが起動</translation>
     </message>
@@ -3349,17 +3404,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>手動で起動</translation>
     </message>
     <message>
-        <location line="+13"/>
-        <source>Server</source>
-        <translation>サーバー</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Status</source>
-        <translation>状態</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+90"/>
         <source>Servers by what starts them</source>
         <translation>起動元ごとのサーバー</translation>
     </message>
@@ -3506,7 +3551,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+76"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+82"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;ルートはサーバーにどこを見るべきかを伝えるもので、アクセス制御ではありません。&lt;/b&gt;サーバーは、そのプロセスに許されたファイルなら何でも開けます。実際に何をしているかは「ログ」で確認してください。</translation>
     </message>
@@ -3637,7 +3682,22 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>list_changed を送信(&amp;L)</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
+        <source>Restart</source>
+        <translation>再起動</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Stop the server and start it again behind its host&apos;s back, whatever host started it: the host stays connected (its handshake is replayed to the new server), and the server starts afresh with what it is granted now</source>
+        <translation>どのホストが起動したサーバーでも、ホストに気付かれずに停止して再び起動します。ホストは接続したままで（ハンドシェイクは新しいサーバーに再送されます）、サーバーは現在許可されている内容で新しく起動します</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Re&amp;start</source>
+        <translation>再起動(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>Pro&amp;be…</source>
         <translation>プローブ(&amp;B)…</translation>
     </message>
@@ -3652,12 +3712,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>プローブ(&amp;P)…</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+35"/>
         <source>Protection</source>
         <translation>保護</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+57"/>
         <source>By server</source>
         <translation>サーバー別</translation>
     </message>
@@ -3667,7 +3727,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>すべての許可</translation>
     </message>
     <message>
-        <location line="+161"/>
+        <location line="+203"/>
         <source>No server selected</source>
         <translation>サーバーが選択されていません</translation>
     </message>
@@ -3713,6 +3773,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location filename="../../app/roots_manager/gui/servers_view.py" line="+42"/>
+        <location line="+21"/>
         <source>Could not ask the bridge of {server}: {reason}</source>
         <translation>{server} のブリッジに依頼できませんでした: {reason}</translation>
     </message>
@@ -3841,7 +3902,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>TimelineView</name>
     <message>
-        <location filename="../../app/roots_manager/gui/timeline_view.py" line="+255"/>
+        <location filename="../../app/roots_manager/gui/timeline_view.py" line="+275"/>
         <source>Timeline of the roots traffic</source>
         <translation>ルートのやりとりのタイムライン</translation>
     </message>
@@ -3851,7 +3912,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>青: ルートの要求、緑: 応答、橙: list_changed の送信、紫: 同意。ホイール: 拡大縮小、Shift+ホイールまたはドラッグ: 移動、印をクリックで選択。キー: 矢印で印の間を移動、Enter で選択、+/- で拡大縮小。</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+88"/>
         <source>asked for roots</source>
         <translation>ルートを要求</translation>
     </message>
@@ -3876,25 +3937,25 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>{server}: {mark}</translation>
     </message>
     <message>
-        <location line="+145"/>
+        <location line="+148"/>
         <source>asked for its roots</source>
         <translation>ルートを問い合わせ</translation>
     </message>
     <message>
-        <location line="-207"/>
-        <location line="+208"/>
+        <location line="-210"/>
+        <location line="+211"/>
         <source>answered</source>
         <translation>応答</translation>
     </message>
     <message>
-        <location line="-207"/>
-        <location line="+208"/>
+        <location line="-210"/>
+        <location line="+211"/>
         <source>list_changed sent</source>
         <translation>list_changed を送信</translation>
     </message>
     <message>
-        <location line="-207"/>
-        <location line="+208"/>
+        <location line="-210"/>
+        <location line="+211"/>
         <source>consent</source>
         <translation>同意</translation>
     </message>
@@ -3905,6 +3966,11 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+19"/>
+        <source>No roots request of this server logged yet.</source>
+        <translation>このサーバーのルート要求はまだ記録されていません。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>The timeline shows each server&apos;s roots requests once there are some.</source>
         <translation>ルートのリクエストがあると、サーバーごとにここのタイムラインに表示されます。</translation>
     </message>

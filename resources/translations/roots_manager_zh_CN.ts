@@ -100,7 +100,7 @@
         <translation>移除路径(&amp;M)</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+66"/>
         <source>{server} was told its folders changed and has not asked for them since: it may still use a folder you revoked. Restart on revoke makes a revocation restart it, from its next start.</source>
         <translation>已通知 {server} 其文件夹已更改，但它此后未再询问：它可能仍在使用您撤销的文件夹。开启“撤销时重启”后，从下次启动起，每次撤销都会重启它。</translation>
     </message>
@@ -1608,7 +1608,7 @@
 <context>
     <name>LogSummary</name>
     <message>
-        <location filename="../../app/roots_manager/core/log/events.py" line="+219"/>
+        <location filename="../../app/roots_manager/core/log/events.py" line="+224"/>
         <source>started {command} (pid {pid}, {mode})</source>
         <translation>已启动 {command}（PID {pid}，{mode}）</translation>
     </message>
@@ -1764,6 +1764,31 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>restart asked: restarting the server</source>
+        <translation>请求重启：正在重启服务器</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>restart asked: a restart is under way, the server starts afresh</source>
+        <translation>请求重启：已有重启正在进行，服务器将重新启动</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>restart asked, not done: this bridge cannot restart its server (turn on restart on revoke or confinement, from its next start)</source>
+        <translation>请求重启未执行：此桥接器无法重启其服务器（打开撤销时重启或限制，从其下次启动起生效）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>restarting the server on request, the host&apos;s messages wait</source>
+        <translation>应请求正在重启服务器，主机的消息暂缓发送</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>restarted on request: pid {old} is now pid {new}; the host waited {ms} ms</source>
+        <translation>已应请求重启：pid {old} 现为 pid {new}；主机等待了 {ms} ms</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>{bytes} bytes that are not {reason}</source>
         <translation>{bytes} 字节不是 {reason}</translation>
     </message>
@@ -1821,13 +1846,13 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+245"/>
-        <location line="+158"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+246"/>
+        <location line="+167"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-143"/>
+        <location line="-151"/>
         <source>Sections</source>
         <translation>分区</translation>
     </message>
@@ -1857,7 +1882,7 @@
         <translation>恢复(&amp;C)…</translation>
     </message>
     <message>
-        <location line="-215"/>
+        <location line="-217"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -1902,14 +1927,14 @@
         <translation>连接服务器(&amp;C)…</translation>
     </message>
     <message numerus="yes">
-        <location line="+214"/>
+        <location line="+224"/>
         <source>%n server(s) wait for your decision</source>
         <translation>
             <numerusform>%n 个服务器在等待你的决定</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+170"/>
+        <location line="+176"/>
         <source>{server} was not connected from this app</source>
         <translation>{server} 不是由本应用连接的</translation>
     </message>
@@ -1939,12 +1964,12 @@
         <translation>服务器首次运行时会出现在“服务器与授权”标签页中，并且只能看到你授予它的根目录。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="-385"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="-400"/>
         <source>&amp;Review pending requests…</source>
         <translation>查看待处理的请求(&amp;R)…</translation>
     </message>
     <message>
-        <location line="+123"/>
+        <location line="+124"/>
         <source>Changed {path}</source>
         <translation>已更改 {path}</translation>
     </message>
@@ -1961,7 +1986,7 @@
         </translation>
     </message>
     <message>
-        <location line="-166"/>
+        <location line="-167"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -1986,7 +2011,7 @@
         <translation>关于 Roots Manager(&amp;A)</translation>
     </message>
     <message>
-        <location line="+173"/>
+        <location line="+182"/>
         <source>The store cannot be read; changes are not possible until it is recovered.</source>
         <translation>无法读取存储文件；恢复之前无法进行更改。</translation>
     </message>
@@ -2025,8 +2050,15 @@
         <source>Asked the {count} bridges of {server} for a list_changed; the Log shows whether it went out and whether the server asks again</source>
         <translation>已请求 {server} 的 {count} 个桥接器发送 list_changed；可在“日志”中查看它是否已发出、服务器是否再次询问</translation>
     </message>
+    <message numerus="yes">
+        <location line="+7"/>
+        <source>Asked %n bridge(s) of {server} to restart it; the Log shows the restart</source>
+        <translation>
+            <numerusform>已请求 {server} 的 %n 个桥接器重启它；日志会显示重启</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source>Connected {server}</source>
         <translation>已连接 {server}</translation>
     </message>
@@ -3201,7 +3233,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServerDetail</name>
     <message>
-        <location filename="../../app/roots_manager/gui/server_detail.py" line="+44"/>
+        <location filename="../../app/roots_manager/gui/server_detail.py" line="+51"/>
         <source>not granted</source>
         <translation>未授权</translation>
     </message>
@@ -3226,7 +3258,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>始终</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+20"/>
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
@@ -3241,7 +3273,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>所选服务器的文件夹</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+9"/>
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
@@ -3276,22 +3308,32 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>所选服务器的最近事件</translation>
     </message>
     <message>
-        <location line="+12"/>
-        <source>Last events</source>
-        <translation>最近事件</translation>
+        <location line="+21"/>
+        <source>Recent activity</source>
+        <translation>最近活动</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+32"/>
         <source>Access to {folder}</source>
         <translation>对 {folder} 的访问</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+66"/>
         <source>Add folder</source>
         <translation>添加文件夹</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+48"/>
+        <source>The selected server&apos;s timeline</source>
+        <translation>所选服务器的时间线</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Its roots traffic over time, as the Log&apos;s timeline shows it: blue, asked for roots; green, answered; a pale bar while an answer was held; orange, list_changed sent; purple, consent; red cross, refused. Ctrl+wheel: zoom; drag: move; click a mark to see its event in the Log.</source>
+        <translation>它的根目录往来随时间的变化，与日志的时间线相同：蓝色，请求根目录；绿色，已应答；浅色条，应答被暂扣期间；橙色，已发送 list_changed；紫色，同意；红叉，被拒绝。Ctrl+滚轮：缩放；拖动：移动；点击标记可在日志中查看其事件。</translation>
+    </message>
+    <message>
+        <location line="+34"/>
         <source>Nothing logged yet</source>
         <translation>尚无记录</translation>
     </message>
@@ -3299,17 +3341,17 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServerList</name>
     <message>
-        <location filename="../../app/roots_manager/gui/server_list.py" line="+22"/>
+        <location filename="../../app/roots_manager/gui/server_list.py" line="+162"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+0"/>
         <source>not running</source>
         <translation>未运行</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>confined</source>
         <translation>已限制</translation>
     </message>
@@ -3319,7 +3361,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>下次启动起受限</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
         <source>advisory</source>
         <translation>仅建议</translation>
     </message>
@@ -3338,8 +3380,21 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <source>command changed</source>
         <translation>命令已更改</translation>
     </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n refusals</source>
+        <translation>
+            <numerusform>%n 次拒绝</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+11"/>
+        <location line="+1"/>
+        <source>, </source>
+        <comment>between the words of a badge</comment>
+        <translation>，</translation>
+    </message>
+    <message>
+        <location line="-123"/>
         <source>Started by this app</source>
         <translation>由本应用启动</translation>
     </message>
@@ -3349,17 +3404,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>手动启动</translation>
     </message>
     <message>
-        <location line="+13"/>
-        <source>Server</source>
-        <translation>服务器</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Status</source>
-        <translation>状态</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+90"/>
         <source>Servers by what starts them</source>
         <translation>按启动者分组的服务器</translation>
     </message>
@@ -3506,7 +3551,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+76"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+82"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;根目录告诉服务器该去哪里查看，它们并不是访问控制。&lt;/b&gt;服务器仍然可以打开其进程有权访问的任何文件。请在“日志”中查看它实际做了什么。</translation>
     </message>
@@ -3637,7 +3682,22 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>发送 list_changed(&amp;L)</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
+        <source>Restart</source>
+        <translation>重启</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Stop the server and start it again behind its host&apos;s back, whatever host started it: the host stays connected (its handshake is replayed to the new server), and the server starts afresh with what it is granted now</source>
+        <translation>无论由哪个主机启动，都在主机不察觉的情况下停止并重新启动服务器：主机保持连接（其握手会重放给新服务器），服务器以当前的授权重新启动</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Re&amp;start</source>
+        <translation>重启(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>Pro&amp;be…</source>
         <translation>探测(&amp;B)…</translation>
     </message>
@@ -3652,12 +3712,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>探测(&amp;P)…</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+35"/>
         <source>Protection</source>
         <translation>保护</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+57"/>
         <source>By server</source>
         <translation>按服务器</translation>
     </message>
@@ -3667,7 +3727,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>所有授权</translation>
     </message>
     <message>
-        <location line="+161"/>
+        <location line="+203"/>
         <source>No server selected</source>
         <translation>未选择服务器</translation>
     </message>
@@ -3713,6 +3773,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location filename="../../app/roots_manager/gui/servers_view.py" line="+42"/>
+        <location line="+21"/>
         <source>Could not ask the bridge of {server}: {reason}</source>
         <translation>无法向 {server} 的桥接器发出请求：{reason}</translation>
     </message>
@@ -3841,7 +3902,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>TimelineView</name>
     <message>
-        <location filename="../../app/roots_manager/gui/timeline_view.py" line="+255"/>
+        <location filename="../../app/roots_manager/gui/timeline_view.py" line="+275"/>
         <source>Timeline of the roots traffic</source>
         <translation>根目录通信时间线</translation>
     </message>
@@ -3851,7 +3912,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>蓝色：请求根；绿色：已应答；橙色：已发送 list_changed；紫色：同意。滚轮：缩放；Shift+滚轮或拖动：移动；单击标记可选中。按键：方向键在标记间移动，Enter 选中，+/- 缩放。</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+88"/>
         <source>asked for roots</source>
         <translation>请求根目录</translation>
     </message>
@@ -3876,25 +3937,25 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>{server}：{mark}</translation>
     </message>
     <message>
-        <location line="+145"/>
+        <location line="+148"/>
         <source>asked for its roots</source>
         <translation>请求根目录</translation>
     </message>
     <message>
-        <location line="-207"/>
-        <location line="+208"/>
+        <location line="-210"/>
+        <location line="+211"/>
         <source>answered</source>
         <translation>已回复</translation>
     </message>
     <message>
-        <location line="-207"/>
-        <location line="+208"/>
+        <location line="-210"/>
+        <location line="+211"/>
         <source>list_changed sent</source>
         <translation>已发送 list_changed</translation>
     </message>
     <message>
-        <location line="-207"/>
-        <location line="+208"/>
+        <location line="-210"/>
+        <location line="+211"/>
         <source>consent</source>
         <translation>授权</translation>
     </message>
@@ -3905,6 +3966,11 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+19"/>
+        <source>No roots request of this server logged yet.</source>
+        <translation>尚未记录此服务器的根目录请求。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>The timeline shows each server&apos;s roots requests once there are some.</source>
         <translation>有根目录请求后，时间线会按服务器显示它们。</translation>
     </message>

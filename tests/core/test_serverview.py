@@ -39,7 +39,7 @@ def _state(tmp_path: Path) -> State:
 
 def test_only_the_actions_that_apply_are_offered(tmp_path: Path) -> None:
     state = _state(tmp_path)
-    facts = server_facts(state, [_marker("fs", "run-fs")], app_connected={"fs"})
+    facts = server_facts(state, [_marker("fs", "run-fs", restartable=True)], app_connected={"fs"})
     assert actions_for(facts["fs"]) == (
         Action.PROBE,
         Action.RESTART,
@@ -56,6 +56,20 @@ def test_only_the_actions_that_apply_are_offered(tmp_path: Path) -> None:
     # a running bridge's server the store has not recorded: nothing to forget or probe
     unknown = server_facts(state, [_marker("new", "run-new")])["new"]
     assert actions_for(unknown) == (Action.LIST_CHANGED,)
+
+
+def test_restart_is_offered_for_a_bridge_that_can_restart_whatever_started_it(
+    tmp_path: Path,
+) -> None:
+    state = _state(tmp_path)
+    # started by a host the app does not know (nor connected): its bridge restarts on request
+    outside = server_facts(state, [_marker("git", "run-git", restartable=True)])["git"]
+    assert not outside.app_connected and Action.RESTART in actions_for(outside)
+    # a bridge that did not keep the host's handshake cannot, even the app's own
+    plain = server_facts(state, [_marker("fs", "run-fs")], app_connected={"fs"})["fs"]
+    assert Action.RESTART not in actions_for(plain)
+    # nor a server that is not running
+    assert Action.RESTART not in actions_for(server_facts(state, [])["git"])
 
 
 def test_approve_applies_only_to_a_changed_command_line(tmp_path: Path) -> None:

@@ -57,12 +57,12 @@ def test_the_switch_writes_the_setting_and_follows_the_cli(
     assert box.switch.isEnabled() and not box.switch.isChecked()
     assert box.explanation.text().startswith("Not confined: roots are advice")
 
-    # keyboard only: the switch follows the buttons in the tab order, and Space turns it on
+    # keyboard only: the switch follows Add folder in the tab order, and Space turns it on
     panel.activateWindow()
     qtbot.waitActive(panel)
-    panel.forget_button.setFocus()
-    qtbot.waitUntil(panel.forget_button.hasFocus)
-    qtbot.keyClick(panel.forget_button, Qt.Key.Key_Tab)
+    panel.detail.add_button.setFocus()
+    qtbot.waitUntil(panel.detail.add_button.hasFocus)
+    qtbot.keyClick(panel.detail.add_button, Qt.Key.Key_Tab)
     qtbot.waitUntil(box.switch.hasFocus)
     with qtbot.waitSignal(box.confinement_changed) as changed:
         qtbot.keyClick(box.switch, Qt.Key.Key_Space)

@@ -56,9 +56,20 @@ def test_every_template_is_reachable_and_formats() -> None:
         events.event(events.SERVER_RESTARTING, "fs", "s", reason="revoked: /a"),
         events.event(events.SERVER_RESTARTED, "fs", "s", old_pid=1, new_pid=2, held_ms=5),
         events.event(events.RESTART_FAILED, "fs", "s", message="it crashed"),
+        *(
+            events.event(events.RESTART_ASKED, "fs", "s", outcome=outcome)
+            for outcome in ("restarting", "under-way", "not-restartable")
+        ),
+        events.event(events.SERVER_RESTARTING, "fs", "s", reason="asked by app", request="r1"),
+        events.event(
+            events.SERVER_RESTARTED, "fs", "s", old_pid=1, new_pid=2, held_ms=5, request="r1"
+        ),
         events.event(events.ERROR, "fs", "s", message="boom"),
     ]
-    assert events.summarize(samples[-3]) == (
+    assert events.summarize(samples[-2]) == (
+        "restarted on request: pid 1 is now pid 2; the host waited 5 ms"
+    )
+    assert events.summarize(samples[-8]) == (
         "restarted for a consent change: pid 1 is now pid 2; the host waited 5 ms"
     )
     used = {events.summary_parts(rec)[0] for rec in samples}

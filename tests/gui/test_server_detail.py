@@ -2,18 +2,29 @@
 
 from __future__ import annotations
 
+import os
+import time
+from datetime import UTC, datetime
 from pathlib import Path
 
+from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
+from roots_manager.core import live
 from roots_manager.core.hosts.known import HOSTS
 from roots_manager.core.log import events
 from roots_manager.core.log.index import LogIndex
+from roots_manager.core.log.timeline import MarkKind
 from roots_manager.core.paths import Layout
+from roots_manager.core.serverview.badge import Badge, Protection
 from roots_manager.core.serverview.folders import CHOICES, NOT_GRANTED, Choice
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.grants import Scope
+from roots_manager.gui.resources import install_translators
+from roots_manager.gui.server_list import ServerList
 from roots_manager.gui.servers_view import ServersPanel
+from roots_manager.gui.timeline_view import LABEL_WIDTH, TimelineView
 from roots_manager.gui.watcher import StoreWatcher
 from tests.gui.shell_support import folders
 
@@ -157,9 +168,8 @@ def test_the_badge_and_the_last_events_of_the_selected_server(
     watcher: StoreWatcher, store: Store, layout: Layout, tmp_path: Path, qtbot: QtBot
 ) -> None:
     panel = panel_with(watcher, store, tmp_path, qtbot)
-    item = panel.server_list._items["files"]
     # the policy asks: a new server waits for the user's consent
-    assert item.text(1) == "not running, advisory, waiting for consent"
+    assert panel.server_list.badge_of("files") == "not running, advisory, waiting for consent"
 
     writer = events.EventWriter(layout, "run-f")
     for i in range(8):
@@ -201,3 +211,175 @@ def test_the_list_groups_the_servers_under_the_host_whose_file_wraps_them(
     }
     assert heads == {host.label: ["notes"], "Started by hand": ["files"]}
     assert panel.server_list.selected_server() == "notes"  # regrouping keeps the selection
+
+
+def test_tab_walks_the_detail_top_to_bottom_and_scrolls_each_control_into_sight(
+    watcher: StoreWatcher, store: Store, layout: Layout, tmp_path: Path, qtbot: QtBot
+) -> None:
+    panel = panel_with(watcher, store, tmp_path, qtbot)
+    index = LogIndex(layout)
+    panel.set_log_index(index)
+    # a window far smaller than the detail: its protection and activity are below the fold
+    panel.resize(900, 420)
+    panel.select_server("files")
+    panel.activateWindow()
+    qtbot.waitActive(panel)
+    detail, box = panel.detail, panel.confine_box
+    assert detail.lane is not None
+    boxes = [detail.folders.cellWidget(i, 1) for i in range(detail.folders.rowCount())]
+    expected = [
+        detail.folders,
+        *boxes,
+        detail.add_button,
+        box.switch,
+        detail.network,
+        box.restart_switch,
+        box.add_read,
+        box.add_write,
+        detail.lane,
+        detail.recent,
+    ]
+    scroll = panel.detail_scroll
+    panel.forget_button.setFocus()
+    qtbot.waitUntil(panel.forget_button.hasFocus)
+    seen = []
+    for _ in range(len(expected)):
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+        now = QApplication.focusWidget()
+        seen.append(now)
+        # whatever has the focus is in sight, whole: the pane scrolled to it
+        where = now.mapTo(scroll.viewport(), QPoint(0, 0))
+        assert where.y() >= 0 and where.y() + now.height() <= scroll.viewport().height()
+    assert seen == expected
+    assert scroll.verticalScrollBar().value() > 0  # it did have to scroll
+    index.close()
+
+
+def test_a_badge_too_long_for_the_list_wraps_under_its_name_and_is_read_whole(
+    watcher: StoreWatcher, store: Store, tmp_path: Path, qtbot: QtBot
+) -> None:
+    panel = panel_with(watcher, store, tmp_path, qtbot)
+    listed = panel.server_list
+    long_words = listed.badge_of("files")
+    short_words = listed.badge_of("notes")
+    assert long_words == "not running, advisory, waiting for consent"
+    assert short_words == "not running, advisory"
+    line = listed.fontMetrics().lineSpacing()
+
+    def height(name: str) -> int:
+        return listed.visualItemRect(listed._items[name]).height()
+
+    # wide: each badge on its server's line
+    panel.resize(1600, 600)
+    listed.setFixedWidth(listed.fontMetrics().horizontalAdvance(long_words) * 2)
+    qtbot.waitUntil(lambda: height("files") < 2 * line)
+    assert height("notes") < 2 * line
+    # narrow, as at a 1.5 scale: the long badge goes under the name, on as many lines as its
+    # words need in the width there is, never cut; the short one stays beside its name
+    width = listed.fontMetrics().horizontalAdvance(long_words) * 2 // 3
+    listed.setFixedWidth(width)
+    qtbot.waitUntil(lambda: height("files") >= 3 * line)
+    words_room = listed.fontMetrics().boundingRect(
+        QRect(0, 0, listed.viewport().width() - listed.indentation() - 30, 10_000),
+        int(Qt.TextFlag.TextWordWrap),
+        long_words,
+    )
+    assert height("files") >= line + words_room.height()
+    # and the whole badge on hover
+    assert long_words in listed._items["files"].toolTip(0)
+
+
+def test_the_refusals_of_a_badge_are_counted_in_each_language(qapp: QApplication) -> None:
+    listed = ServerList()
+    one = Badge(1, Protection.CONFINED, False, None, 1)
+    many = Badge(1, Protection.CONFINED, False, None, 3)
+    assert listed.badge_text(one) == "running, confined, 1 refusal"
+    assert listed.badge_text(many) == "running, confined, 3 refusals"
+    for language, words in (("ja", "拒否 3 件"), ("zh_CN", "3 次拒绝")):
+        translators = install_translators(qapp, language)
+        try:
+            assert words in listed.badge_text(many)
+        finally:
+            for t in translators:
+                qapp.removeTranslator(t)
+
+
+def test_the_detail_paints_the_servers_own_lane_from_the_logs_timeline(
+    watcher: StoreWatcher, store: Store, layout: Layout, tmp_path: Path, qtbot: QtBot
+) -> None:
+    panel = panel_with(watcher, store, tmp_path, qtbot)
+    writer = events.EventWriter(layout, "run-f")
+    clock = [time.time() - 60]
+
+    def write(kind: str, server: str, **fields: object) -> None:
+        clock[0] += 2  # marks a few pixels apart, each one its own
+        rec = events.event(kind, server, "run-f", **fields)
+        rec["ts"] = datetime.fromtimestamp(clock[0], UTC).isoformat().replace("+00:00", "Z")
+        writer.write(rec)
+
+    for server in ("files", "notes"):
+        for i in range(3):
+            write(events.ROOTS_ASKED, server, dir=events.SERVER_TO_HOST, id=i)
+            write(events.ROOTS_ANSWERED, server, dir=events.BRIDGE_TO_SERVER, id=i)
+    write(events.LIST_CHANGED_SENT, "files")
+    write(events.DENIAL, "files", path="/etc/x", operation="read")
+    writer.close()
+    index = LogIndex(layout)
+    index.scan()
+    log_timeline = TimelineView(index)  # the Log tab's
+    log_timeline.refresh()
+    panel.set_log_index(index, log_timeline.timeline)
+    lane = panel.detail.lane
+    assert lane is not None and lane.timeline is log_timeline.timeline  # one timeline, shared
+    assert lane.legend_height == 0 and lane.height() < log_timeline.sizeHint().height()
+
+    panel.select_server("files")
+    assert lane.isVisibleTo(panel) and lane.lanes_shown() == ["files"]
+    kinds = {m.kind for m in lane.timeline.lanes["files"].marks}
+    assert kinds == {MarkKind.ASKED, MarkKind.ANSWERED, MarkKind.LIST_CHANGED, MarkKind.DENIED}
+    # a click on its refusal's cross is that event, for the Log to select
+    denial = next(m for m in lane.timeline.lanes["files"].marks if m.kind is MarkKind.DENIED)
+    qtbot.waitUntil(lambda: lane.width() > LABEL_WIDTH + 50)
+    at = lane.mark_position(denial, "files").toPoint()
+    with qtbot.waitSignal(panel.detail.mark_clicked) as clicked:
+        qtbot.mouseClick(lane, Qt.MouseButton.LeftButton, pos=at)
+    assert clicked.args == [denial.row]
+
+    panel.select_server("notes")
+    assert lane.lanes_shown() == ["notes"]
+    assert lane.point_of_row(denial.row) is None  # another server's marks are not painted
+    index.close()
+
+
+def test_restart_asks_each_bridge_that_can_restart_the_server_by_a_request_file(
+    watcher: StoreWatcher, store: Store, layout: Layout, tmp_path: Path, qtbot: QtBot
+) -> None:
+    panel = panel_with(watcher, store, tmp_path, qtbot)
+    # two live bridges of files, started by a host the app does not know (this process stands
+    # for their pid); one kept the host's handshake, one did not
+    for run, restartable in (("run-f1", True), ("run-f2", False)):
+        live.write_bridge_marker(
+            layout,
+            live.BridgeMarker(
+                run=run,
+                server="files",
+                pid=os.getpid(),
+                started_at="2026-12-01T00:00:00Z",
+                command=["npx", "files"],
+                restartable=restartable,
+            ),
+        )
+    watcher.reload_markers()
+    panel.select_server("files")
+    qtbot.waitUntil(lambda: panel.restart_button.isVisibleTo(panel))
+    assert panel.restart_button.isEnabled() and panel.restart_action.isEnabled()
+    assert "files" not in panel.app_connected
+    with qtbot.waitSignal(panel.restart_requested) as asked:
+        panel.restart_button.click()
+    assert asked.args == ["files", 1]
+    taken = live.take_restart_request(layout, "run-f1")
+    assert taken is not None and taken["by"] == "app"
+    assert live.take_restart_request(layout, "run-f2") is None  # it could not have
+    # a server whose bridges cannot restart it is not offered Restart
+    panel.select_server("notes")
+    assert not panel.restart_button.isVisibleTo(panel)

@@ -45,6 +45,15 @@ def confine(
         )
 
 
+def restore(store: Store, server: str, setting: bool | None) -> Server:
+    """Put known *server*'s confinement back to *setting*, as it was before a use case
+    changed it (None: not decided, so that the default decides at its next start)."""
+    with store.transaction() as state:
+        srv = state.servers[resolve(state, server)]
+        srv.confine = setting
+        return srv
+
+
 def set_network(store: Store, server: str, blocked: bool, *, new: bool = False) -> Server:
     """Block *server*'s network when it runs confined, or allow it (the default); returns the
     server as it is now."""

@@ -47,11 +47,14 @@ class Learning:
     started: float
     """When learning started (seconds since the epoch): older refusals are not looked at."""
     turned_on: bool
-    """Whether learning turned the server's confinement on (it was off)."""
+    """Whether learning turned the server's confinement on (it was off, or not decided yet)."""
     unconfined_runs: int = 0
     """The server's bridge runs live at the start that run it unconfined and cannot restart it
     (neither confined nor restarted on revoke when it started): until its host starts it again,
     such a server is not learned from."""
+    before: bool | None = False
+    """The setting learning changed, to put back when nothing is accepted (None: not decided,
+    so the default decides again)."""
     denials: list[dict[str, Any]] = field(default_factory=list)
     """The server's denial events since :attr:`started`, as read by :meth:`collect`."""
     _reader: Reader | None = field(default=None, repr=False)
@@ -87,7 +90,8 @@ def start(store: Store, server: str) -> Learning:
         found = availability()
         if not found.available:
             raise CannotConfine(found.reason)
-        turned_on = not state.servers[name].confine
+        before = state.servers[name].confine
+        turned_on = before is not True
         if turned_on:
             confined.set_confinement(state, name, True)
     from roots_manager.core import live
@@ -97,7 +101,7 @@ def start(store: Store, server: str) -> Learning:
         for m in live.bridge_markers(store.layout)
         if m.server == name and not m.confined and not m.restartable
     ]
-    return Learning(name, time.time(), turned_on, len(stuck))
+    return Learning(name, time.time(), turned_on, len(stuck), before=before)
 
 
 def proposal(store: Store, learning: Learning, *, home: str | None = None) -> rule.Proposal:
@@ -147,5 +151,8 @@ def finish(store: Store, learning: Learning, accepted: Sequence[rule.Proposed]) 
             allow_write=[g.path for g in files if not g.read_only],
         )
     restored = not accepted and learning.turned_on
-    srv = confine_actions.confine(store, name, False if restored else None)
-    return Learned(name, tuple(accepted), srv.confine, restored)
+    if restored:
+        srv = confine_actions.restore(store, name, learning.before)
+    else:
+        srv = confine_actions.confine(store, name)
+    return Learned(name, tuple(accepted), srv.confine is True, restored)

@@ -307,25 +307,95 @@ def cmd_notify(store: Store, args: argparse.Namespace) -> int:
     return 0 if sent == len(done) else EXIT_REFUSED
 
 
-def _ask_and_wait(layout: Layout, m: live.BridgeMarker, wait: float) -> dict[str, Any] | None:
-    """Ask bridge *m* for a list_changed; its ``list-changed-asked`` event, or None in time."""
+def _ask_and_wait(
+    layout: Layout, m: live.BridgeMarker, wait: float, *, restart: bool = False
+) -> dict[str, Any] | None:
+    """Ask bridge *m* for a list_changed (or, *restart*, to restart its server); its
+    ``list-changed-asked`` event (``server-restarted``, ``restart-failed`` or a
+    ``restart-asked`` that did not restart), or None in time."""
     offsets: dict[Path, int] = {}
     for path in ev.run_log_files(layout, m.run):
         with contextlib.suppress(OSError):
             offsets[path] = path.stat().st_size
-    request = live.ask_list_changed(layout, m.run, "cli")
+    ask = live.ask_restart if restart else live.ask_list_changed
+    request = ask(layout, m.run, "cli")
     deadline = time.monotonic() + wait
     while time.monotonic() < deadline:
         for path in ev.run_log_files(layout, m.run):
             records, offsets[path] = ev.read_events(path, offsets.get(path, 0))
             for rec in records:
-                if rec.get("kind") == ev.LIST_CHANGED_ASKED and rec.get("request") == request:
+                if _answers(rec, request, restart):
                     return rec
         time.sleep(0.05)
     # not taken in time: withdraw it, unless the bridge is taking it right now
     with contextlib.suppress(OSError):
-        live.take_list_changed_request(layout, m.run)
+        (live.take_restart_request if restart else live.take_list_changed_request)(layout, m.run)
     return None
+
+
+def _answers(rec: dict[str, Any], request: str, restart: bool) -> bool:
+    """Whether *rec* tells how the bridge answered *request*, as far as the command waits."""
+    kind = rec.get("kind")
+    if not restart:
+        return kind == ev.LIST_CHANGED_ASKED and rec.get("request") == request
+    if kind == ev.RESTART_ASKED:
+        return rec.get("request") == request and rec.get("outcome") != "restarting"
+    if kind == ev.SERVER_RESTARTED:
+        return rec.get("request") == request
+    return kind == ev.RESTART_FAILED  # the restart asked for gave up: the run ends
+
+
+RESTART_WAIT = 30.0
+"""Seconds `restart` waits by default for each bridge's restart (it waits for the old server's
+requests, up to 3 s, and for the new one to answer the replayed handshake)."""
+
+
+def cmd_restart(store: Store, args: argparse.Namespace) -> int:
+    layout = store.layout
+    markers = live.bridge_markers(layout)
+    server = find_by_visible(args.server, {m.server for m in markers}) or args.server
+    bridges = [m for m in markers if m.server == server]
+    name = visible(server)
+    if not bridges:
+        raise Failure("not-running", f"no bridge of {name} is running; its host starts it")
+    live.sweep_list_changed_requests(layout)
+    done = []
+    for m in bridges:
+        where = f"{name} (bridge pid {m.pid})"
+        outcome = _ask_and_wait(layout, m, args.wait, restart=True)
+        if outcome is None:
+            done.append((m, "no-answer", f"{where}: the bridge did not act within {args.wait:g} s"))
+        elif outcome.get("kind") == ev.SERVER_RESTARTED:
+            done.append((m, "restarted", f"{where}: {ev.summarize(outcome)}"))
+        elif outcome.get("kind") == ev.RESTART_FAILED:
+            done.append((m, "failed", f"{where}: {ev.summarize(outcome)}"))
+        else:
+            said = str(outcome.get("outcome", "unknown"))
+            done.append((m, said, f"{where}: {ev.summarize(outcome)}"))
+    restarted = sum(1 for _, said, _ in done if said in ("restarted", "under-way"))
+    if args.json:
+        doc: dict[str, Any] = {
+            "version": JSON_VERSION,
+            "server": server,
+            "restarted": restarted,
+            "bridges": [
+                {"session": m.run, "pid": m.pid, "mode": m.mode, "outcome": said, "message": text}
+                for m, said, text in done
+            ],
+        }
+        if restarted < len(done):
+            left = "; ".join(
+                text for _, said, text in done if said not in ("restarted", "under-way")
+            )
+            doc = {**doc, **error_json("not-restarted", left)}
+        print_json(doc)
+    else:
+        for _, said, text in done:
+            if said in ("restarted", "under-way"):
+                print(text)
+            else:
+                print(f"roots-manager: {text}", file=sys.stderr)
+    return 0 if restarted == len(done) else EXIT_REFUSED
 
 
 def cmd_policy(store: Store, args: argparse.Namespace) -> int:
@@ -467,6 +537,23 @@ def add_commands(sub: Subcommands) -> None:
     )
     nt.add_argument("--json", action="store_true", help=JSON_HELP)
     nt.set_defaults(func=cmd_notify)
+
+    rs = sub.add_parser(
+        "restart",
+        help="have a running server's bridge stop its server and start it again, behind its "
+        "host's back (the host stays connected); its bridge must keep the handshake: confined, "
+        "restart on revoke on, or {roots} on its command line",
+    )
+    rs.add_argument("server")
+    rs.add_argument(
+        "--wait",
+        type=float,
+        default=RESTART_WAIT,
+        metavar="SECONDS",
+        help=f"how long to wait for each bridge's restart (default {RESTART_WAIT:g})",
+    )
+    rs.add_argument("--json", action="store_true", help=JSON_HELP)
+    rs.set_defaults(func=cmd_restart)
 
     po = sub.add_parser("policy", help="show or set what an unknown server gets")
     po.add_argument("policy", nargs="?", choices=POLICIES)

@@ -56,6 +56,7 @@ CODES: dict[str, str] = {
     "command-changed": "the server's command line is not the one expected",
     "not-running": "no bridge of that server is running",
     "not-sent": "a running bridge did not send list_changed",
+    "not-restarted": "a running bridge did not restart its server",
     "unknown-host": "no host has that name",
     "no-such-server": "the host's files declare no server of that name",
     "no-bridge": "roots-bridge cannot be found, or was not given by an absolute path",

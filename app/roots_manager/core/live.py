@@ -181,42 +181,44 @@ def app_running(layout: Layout) -> bool:
     return _alive(doc["pid"], doc.get("process_started"))
 
 
-# ---- asking a running bridge to send list_changed ---------------------------------------------
+# ---- asking a running bridge to send list_changed, or to restart its server ------------------
 #
 # A request is a file next to the store, where every bridge already watches for saves (the live
 # directory changes with every answer of every bridge, so bridges do not watch it). The bridge of
-# that run takes the request (reads and deletes it) and logs what it did.
+# that run takes the request (reads and deletes it) and logs what it did. A bridge started by a
+# host the app does not know is reached this way as well as one the app started.
 
 _NOTIFY_PREFIX = "notify-"
+_RESTART_PREFIX = "restart-"
+_PREFIXES = (_NOTIFY_PREFIX, _RESTART_PREFIX)
 _RUN_ID = re.compile(r"[0-9A-Za-z][0-9A-Za-z._-]{0,63}")
+
+
+def _request_name(prefix: str, run: str) -> str:
+    if not _RUN_ID.fullmatch(run):
+        raise ValueError(f"not a bridge run id: {run!r}")
+    return f"{prefix}{run}.json"
 
 
 def list_changed_request_name(run: str) -> str:
     """The name of the file that asks the bridge of *run* for a list_changed."""
-    if not _RUN_ID.fullmatch(run):
-        raise ValueError(f"not a bridge run id: {run!r}")
-    return f"{_NOTIFY_PREFIX}{run}.json"
+    return _request_name(_NOTIFY_PREFIX, run)
 
 
-def _notify_path(layout: Layout, run: str) -> Path:
-    return layout.home / list_changed_request_name(run)
+def restart_request_name(run: str) -> str:
+    """The name of the file that asks the bridge of *run* to restart its server."""
+    return _request_name(_RESTART_PREFIX, run)
 
 
-def ask_list_changed(layout: Layout, run: str, by: str) -> str:
-    """Ask the bridge of *run* to send ``list_changed`` now, though nothing changed.
-
-    *by* says who asked (``cli``, ``app``), for the bridge's log. Returns the request's id, which
-    the bridge's ``list-changed-asked`` event carries.
-    """
+def _ask(layout: Layout, name: str, by: str) -> str:
     request = secrets.token_hex(4)
     doc = {"by": by, "id": request}
-    write_atomic(_notify_path(layout, run), json.dumps(doc).encode("utf-8"))
+    write_atomic(layout.home / name, json.dumps(doc).encode("utf-8"))
     return request
 
 
-def take_list_changed_request(layout: Layout, run: str) -> dict[str, Any] | None:
-    """The request waiting for *run*, removed as it is taken; None if there is none."""
-    path = _notify_path(layout, run)
+def _take(layout: Layout, name: str) -> dict[str, Any] | None:
+    path = layout.home / name
     doc = _read_json(path)
     try:
         path.unlink()
@@ -225,12 +227,43 @@ def take_list_changed_request(layout: Layout, run: str) -> dict[str, Any] | None
     return doc if doc is not None else {}
 
 
+def ask_list_changed(layout: Layout, run: str, by: str) -> str:
+    """Ask the bridge of *run* to send ``list_changed`` now, though nothing changed.
+
+    *by* says who asked (``cli``, ``app``), for the bridge's log. Returns the request's id, which
+    the bridge's ``list-changed-asked`` event carries.
+    """
+    return _ask(layout, list_changed_request_name(run), by)
+
+
+def take_list_changed_request(layout: Layout, run: str) -> dict[str, Any] | None:
+    """The request waiting for *run*, removed as it is taken; None if there is none."""
+    return _take(layout, list_changed_request_name(run))
+
+
+def ask_restart(layout: Layout, run: str, by: str) -> str:
+    """Ask the bridge of *run* to stop its server and start it again, behind the host's back
+    (the host's handshake replayed, as a revocation's restart does).
+
+    *by* says who asked (``cli``, ``app``). Returns the request's id, which the bridge's
+    ``restart-asked`` event carries. Only a bridge whose marker says ``restartable`` can.
+    """
+    return _ask(layout, restart_request_name(run), by)
+
+
+def take_restart_request(layout: Layout, run: str) -> dict[str, Any] | None:
+    """The restart asked of *run*, removed as it is taken; None if there is none."""
+    return _take(layout, restart_request_name(run))
+
+
 def sweep_list_changed_requests(layout: Layout) -> int:
-    """Delete requests whose bridge is no longer running; returns how many."""
-    running = {list_changed_request_name(s) for s in live_runs(layout)}
+    """Delete requests (for a list_changed or a restart) whose bridge is no longer running;
+    returns how many."""
+    runs = live_runs(layout)
+    running = {_request_name(p, s) for s in runs for p in _PREFIXES}
     n = 0
     try:
-        found = list(layout.home.glob(f"{_NOTIFY_PREFIX}*.json"))
+        found = [path for p in _PREFIXES for path in layout.home.glob(f"{p}*.json")]
     except OSError:
         return 0
     for path in found:

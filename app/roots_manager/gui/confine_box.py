@@ -100,6 +100,7 @@ class ConfineBox(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(row)
+        self._settings = layout.count()
         layout.addWidget(self.restart_switch)
         layout.addLayout(stale)
         layout.addWidget(self.extra)
@@ -108,6 +109,13 @@ class ConfineBox(QWidget):
         watcher.state_changed.connect(self._state_changed)
         self._stale = False
         self.show_server(None)
+
+    def add_setting(self, widget: QWidget) -> None:
+        """Put *widget*, a setting of the confined server (its network), under the switch."""
+        layout = self.layout()
+        assert isinstance(layout, QVBoxLayout)
+        layout.insertWidget(self._settings, widget)
+        self._settings += 1
 
     def show_server(self, name: str | None, *, stale_unrestartable: bool = False) -> None:
         """Show the setting of server *name* (None: no server selected).

@@ -141,6 +141,7 @@ def make_menus(window: MainWindow) -> None:
     )
     servers.addAction(window.disconnect_action)
     servers.addAction(window.servers_panel.notify_action)
+    servers.addAction(window.servers_panel.restart_action)
     servers.addAction(window.servers_panel.probe_action)
     servers.addSeparator()
     servers.addAction(
@@ -255,6 +256,7 @@ class MainWindow(QMainWindow):
         self.servers_panel.disconnect_requested.connect(self.disconnect_server)
         self.servers_panel.probe_requested.connect(self.probe_server)
         self.servers_panel.list_changed_requested.connect(self._list_changed_requested)
+        self.servers_panel.restart_requested.connect(self._restart_requested)
 
         self.tabs = QTabWidget(self)
         self.tabs.setAccessibleName(self.tr("Sections"))
@@ -334,12 +336,20 @@ class MainWindow(QMainWindow):
 
     def _make_log_panel(self) -> LogPanel:
         self.log_panel = LogPanel(self.watcher.layout, self)
-        self.servers_panel.set_log_index(self.log_panel.index_)
+        # the selected server's lane is painted from the Log's timeline, not a second one
+        self.servers_panel.set_log_index(self.log_panel.index_, self.log_panel.timeline.timeline)
         self.log_panel.feed.indexed.connect(lambda *_: self.servers_panel.detail.show_recent())
+        self.servers_panel.detail.mark_clicked.connect(self._show_log_row)
         # a server's last roots/list, told by the logs once its bridge has ended
         self.log_panel.roots_asked_seen.connect(self.servers_panel.servers_model.note_last_asked)
         self.log_panel.denied.connect(self.denial_notice.add)
         return self.log_panel
+
+    def _show_log_row(self, row: int) -> None:
+        """A mark of a server's lane was clicked: its event, selected in the Log."""
+        if self.log_panel is not None:
+            self.log_panel.select_index_row(row)  # or, hidden by the filter, its JSON and why
+            self.tabs.setCurrentIndex(self.log_tab_index)
 
     # ---- state --------------------------------------------------------------------------
 
@@ -476,6 +486,12 @@ class MainWindow(QMainWindow):
                 "it went out and whether the server asks again"
             )
         self.statusBar().showMessage(text.format(server=visible(name), count=bridges), 8000)
+
+    def _restart_requested(self, name: str, bridges: int) -> None:
+        text = self.tr(
+            "Asked %n bridge(s) of {server} to restart it; the Log shows the restart", "", bridges
+        )
+        self.statusBar().showMessage(text.format(server=visible(name)), 8000)
 
     def _server_connected(self, name: str) -> None:
         self.statusBar().showMessage(self.tr("Connected {server}").format(server=name), 5000)

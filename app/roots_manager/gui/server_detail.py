@@ -1,5 +1,7 @@
-"""The selected server's detail: its folders with a scope each, Add folder, its network and its
-last events. The panel puts its actions and confinement switch beside these."""
+"""The selected server's detail: its folders with a scope each, Add folder, its network, its own
+lane of the timeline and its last events. The panel puts its actions above these and its
+confinement (with the network) in :attr:`ServerDetail.protection`, between the folders and the
+activity."""
 
 from __future__ import annotations
 
@@ -7,7 +9,7 @@ import datetime
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -26,16 +28,21 @@ from PySide6.QtWidgets import (
 
 from roots_manager.actions import confinement, consent
 from roots_manager.core.log.index import LogIndex
+from roots_manager.core.log.timeline import Timeline
 from roots_manager.core.roots import broad_reason
 from roots_manager.core.serverview.folders import CHOICES, Choice, FolderRow, decision, folder_rows
 from roots_manager.core.store.grants import Scope
 from roots_manager.core.store.state import State
 from roots_manager.gui.learn_dialog import LearnDialog
 from roots_manager.gui.log_texts import translated_summary
+from roots_manager.gui.timeline_view import TimelineView
 from roots_manager.gui.watcher import StoreWatcher
 
 RECENT_EVENTS = 5
 """How many of the server's last events the detail shows."""
+FOLDER_ROWS = 4
+"""The folder rows the detail keeps room for, however small the window: past them the detail
+scrolls rather than squeeze the folders out of sight."""
 
 
 def choice_text(choice: Choice) -> str:
@@ -58,6 +65,9 @@ def choice_text(choice: Choice) -> str:
 class ServerDetail(QWidget):
     """What one server is granted, and what it did lately."""
 
+    mark_clicked = Signal(int)
+    """A mark of the server's lane was clicked: its event's row in the log index."""
+
     def __init__(self, watcher: StoreWatcher, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.watcher = watcher
@@ -73,6 +83,8 @@ class ServerDetail(QWidget):
         self.folders.verticalHeader().setVisible(False)
         self.folders.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.folders.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        # Tab goes through the rows' boxes and on, not from cell to cell
+        self.folders.setTabKeyNavigation(False)
         header = self.folders.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
@@ -98,6 +110,12 @@ class ServerDetail(QWidget):
 
         self.recent = QListWidget(self)
         self.recent.setAccessibleName(self.tr("The selected server's last events"))
+        # a line too long for the pane is cut, whole on hover, rather than a scroll bar
+        # taking the room of a line
+        self.recent.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.recent.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.lane: TimelineView | None = None
+        """The server's own lane of the timeline, once the Log's is known."""
 
         add_row = QHBoxLayout()
         add_row.addWidget(self.no_folders, 1)
@@ -108,9 +126,16 @@ class ServerDetail(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.folders, 1)
         layout.addLayout(add_row)
-        layout.addWidget(self.network)
-        self.recent_label = QLabel(self.tr("Last events"), self)
+        self.protection = QVBoxLayout()
+        """Where the panel puts the server's protection (its confinement, and the network)."""
+        self.protection.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(self.protection)
+        self.recent_label = QLabel(self.tr("Recent activity"), self)
+        bold = self.recent_label.font()
+        bold.setBold(True)
+        self.recent_label.setFont(bold)
         layout.addWidget(self.recent_label)
+        self._activity = layout
         layout.addWidget(self.recent)
         # room for its few lines, and no more: the folders get the rest
         lines = self.recent.fontMetrics().lineSpacing() * RECENT_EVENTS
@@ -131,6 +156,7 @@ class ServerDetail(QWidget):
         runs = [m.run for m in self.watcher.markers if m.server == name]
         self.rows = folder_rows(state, name, runs) if name is not None else []
         self.folders.setRowCount(len(self.rows))
+        boxes: list[QComboBox] = []
         for i, row in enumerate(self.rows):
             item = QTableWidgetItem(row.name)
             item.setToolTip(row.path)
@@ -142,11 +168,16 @@ class ServerDetail(QWidget):
             box.setCurrentIndex(CHOICES.index(row.choice) if row.choice in CHOICES else 0)
             box.activated.connect(lambda index, root=row.root_id: self.choose(root, CHOICES[index]))
             self.folders.setCellWidget(i, 1, box)
+            boxes.append(box)
+        # Tab: the table, each row's box in turn, then Add folder
+        for before, after in zip([self.folders, *boxes], [*boxes, self.add_button], strict=True):
+            QWidget.setTabOrder(before, after)
         if self.rows:
             widest = max(
                 self.folders.cellWidget(i, 1).sizeHint().width() for i in range(len(self.rows))
             )
             self.folders.setColumnWidth(1, widest)
+        self._keep_folder_rows()
         self.no_folders.setVisible(not self.rows)
         srv = state.servers.get(name) if name is not None else None
         self.network.blockSignals(True)
@@ -154,6 +185,17 @@ class ServerDetail(QWidget):
         self.network.blockSignals(False)
         self.network.setEnabled(srv is not None)
         self.learn_button.setEnabled(srv is not None)  # learning a server needs it known
+
+    def _keep_folder_rows(self) -> None:
+        # room for the first rows whatever the height: the pane scrolls instead
+        shown = min(max(len(self.rows), 1), FOLDER_ROWS)
+        row = (
+            self.folders.rowHeight(0)
+            if self.rows
+            else self.folders.verticalHeader().defaultSectionSize()
+        )
+        header = self.folders.horizontalHeader().sizeHint().height()
+        self.folders.setMinimumHeight(header + shown * row + 2 * self.folders.frameWidth())
 
     def _markers_changed(self, _markers: object) -> None:
         self._state_changed(self.watcher.state)  # a while-running grant lasts for live runs
@@ -228,27 +270,47 @@ class ServerDetail(QWidget):
         if name is not None:
             self.watcher.act(lambda store: confinement.set_network(store, name, blocked))
 
-    def set_log_index(self, index: LogIndex) -> None:
-        """Read the server's last events from *index* (the Log's, kept up to date by it)."""
+    def set_log_index(self, index: LogIndex, timeline: Timeline | None = None) -> None:
+        """Read the server's last events from *index* (the Log's, kept up to date by it), and
+        paint its lane from *timeline* (the Log's timeline's; else one of its own)."""
         self.log_index = index
+        if self.lane is None:
+            self.lane = TimelineView(index, self, timeline=timeline, compact=True)
+            self.lane.setAccessibleName(self.tr("The selected server's timeline"))
+            self.lane.setToolTip(
+                self.tr(
+                    "Its roots traffic over time, as the Log's timeline shows it: blue, asked "
+                    "for roots; green, answered; a pale bar while an answer was held; orange, "
+                    "list_changed sent; purple, consent; red cross, refused. Ctrl+wheel: zoom; "
+                    "drag: move; click a mark to see its event in the Log."
+                )
+            )
+            self.lane.setFixedHeight(self.lane.sizeHint().height())
+            self.lane.mark_clicked.connect(self.mark_clicked)
+            self._activity.insertWidget(self._activity.indexOf(self.recent), self.lane)
         self.show_recent()
 
     def show_recent(self) -> None:
         """Show the last events of the server shown."""
         self.recent.clear()
         index = self.log_index
+        shown = index is not None and self.server is not None
+        self.recent_label.setVisible(shown)
+        self.recent.setVisible(shown)
+        if self.lane is not None:
+            self.lane.setVisible(shown)
+            self.lane.show_only(self.server)
+            self.lane.refresh()
         if index is None or self.server is None:
-            self.recent_label.setVisible(False)
-            self.recent.setVisible(False)
             return
-        self.recent_label.setVisible(True)
-        self.recent.setVisible(True)
         rows = index.last_of_server(self.server, RECENT_EVENTS)
         for row in reversed(rows):
             rec = index.record(row)
             if rec is None:
                 continue
             when = datetime.datetime.fromtimestamp(index.ts[row]).strftime("%H:%M:%S")
-            self.recent.addItem(f"{when}  {translated_summary(rec)}")
+            line = f"{when}  {translated_summary(rec)}"
+            self.recent.addItem(line)
+            self.recent.item(self.recent.count() - 1).setToolTip(line)
         if not rows:
             self.recent.addItem(self.tr("Nothing logged yet"))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from PySide6.QtCore import (
     QByteArray,
     QEvent,
@@ -13,6 +15,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QAction, QKeyEvent
 from PySide6.QtWidgets import (
+    QApplication,
     QCheckBox,
     QFrame,
     QHBoxLayout,
@@ -33,6 +36,7 @@ from roots_manager.core import live
 from roots_manager.core.hosts.known import HostSpec
 from roots_manager.core.live import BridgeMarker
 from roots_manager.core.log.index import LogIndex
+from roots_manager.core.log.timeline import Timeline
 from roots_manager.core.names import visible
 from roots_manager.core.serverview.actions import Action, actions_for
 from roots_manager.core.serverview.facts import ServerFacts, server_facts
@@ -62,6 +66,8 @@ class ServersPanel(QWidget):
     """The running bridges of a server (name, how many) were asked for a list_changed."""
     probe_requested = Signal(str)
     """Probe the server named by the argument (what it really does with its roots)."""
+    restart_requested = Signal(str, int)
+    """The running bridges of a server (name, how many) were asked to restart it."""
 
     def __init__(self, watcher: StoreWatcher, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -180,6 +186,25 @@ class ServersPanel(QWidget):
         )
         self.forget_button.setIcon(action_icon("edit-delete", QStyle.StandardPixmap.SP_TrashIcon))
 
+        # no mnemonic: every letter of the word is taken on this tab (the menu's has one)
+        self.restart_button = QPushButton(self.tr("Restart"), self)
+        self.restart_button.setToolTip(
+            self.tr(
+                "Stop the server and start it again behind its host's back, whatever host "
+                "started it: the host stays connected (its handshake is replayed to the new "
+                "server), and the server starts afresh with what it is granted now"
+            )
+        )
+        self.restart_button.clicked.connect(self.restart_selected)
+        # the same, for the Servers menu
+        self.restart_action = QAction(self.tr("Re&start"), self)
+        self.restart_action.setToolTip(self.restart_button.toolTip())
+        self.restart_action.triggered.connect(self.restart_selected)
+        # not the circling arrows of Send list_changed beside it
+        start_again = action_icon("system-reboot", QStyle.StandardPixmap.SP_MediaSkipBackward)
+        self.restart_button.setIcon(start_again)
+        self.restart_action.setIcon(start_again)
+
         self.probe_button = QPushButton(self.tr("Pro&be…"), self)
         self.probe_button.setToolTip(
             self.tr(
@@ -216,6 +241,7 @@ class ServersPanel(QWidget):
         actions = QHBoxLayout()
         for b in (
             self.probe_button,
+            self.restart_button,
             self.notify_button,
             self.approve_button,
             self.disconnect_button,
@@ -225,18 +251,23 @@ class ServersPanel(QWidget):
         actions.addStretch(1)
         self.protection_label = QLabel(self.tr("Protection"), self)
         self.protection_label.setFont(font)
+        # its folders, its protection, its activity: one column, which scrolls when the
+        # window (a 1366x768 screen, a 1.5 scale) is too small for all of it
+        self.detail.protection.addWidget(self.protection_label)
+        self.detail.protection.addWidget(self.confine_box)
+        self.confine_box.add_setting(self.detail.network)
         detail_pane = QWidget(self)
         dl = QVBoxLayout(detail_pane)
         dl.setContentsMargins(0, 0, 0, 0)
         dl.addWidget(self.detail_title)
         dl.addLayout(actions)
         dl.addWidget(self.detail, 1)
-        dl.addWidget(self.protection_label)
-        dl.addWidget(self.confine_box)
-        detail_scroll = QScrollArea(self)
-        detail_scroll.setWidgetResizable(True)
-        detail_scroll.setFrameShape(QFrame.Shape.NoFrame)
-        detail_scroll.setWidget(detail_pane)
+        self.detail_scroll = QScrollArea(self)
+        self.detail_scroll.setWidgetResizable(True)
+        self.detail_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.detail_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.detail_scroll.setWidget(detail_pane)
+        detail_scroll = self.detail_scroll
         master = QWidget(self)
         ml = QVBoxLayout(master)
         ml.setContentsMargins(0, 0, 0, 0)
@@ -286,14 +317,33 @@ class ServersPanel(QWidget):
         self.setTabOrder(self.policy, self.connect_button)
         self.setTabOrder(self.connect_button, self.server_list)
         self.setTabOrder(self.server_list, self.probe_button)
-        self.setTabOrder(self.probe_button, self.notify_button)
+        self.setTabOrder(self.probe_button, self.restart_button)
+        self.setTabOrder(self.restart_button, self.notify_button)
         self.setTabOrder(self.notify_button, self.approve_button)
         self.setTabOrder(self.approve_button, self.disconnect_button)
         self.setTabOrder(self.disconnect_button, self.forget_button)
-        self.setTabOrder(self.forget_button, self.confine_box.switch)
-        self.setTabOrder(self.confine_box.switch, self.detail.folders)
-        self.setTabOrder(self.detail.folders, self.detail.add_button)
+        # the detail's controls in the order they are shown, top to bottom
+        chain = [
+            self.forget_button,
+            self.detail.folders,
+            self.detail.add_button,
+            self.confine_box.switch,
+            self.detail.network,
+            self.confine_box.restart_switch,
+            self.confine_box.stale_button,
+            self.confine_box.extra,
+            self.confine_box.add_read,
+            self.confine_box.add_write,
+            self.confine_box.remove_extra,
+            self.detail.recent,
+        ]
+        for before, after in itertools.pairwise(chain):
+            self.setTabOrder(before, after)
         self.setTabOrder(self.servers, self.matrix)
+        # the control Tab (or a click) gives the focus to is scrolled into sight
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            app.focusChanged.connect(self._focus_changed)
 
         watcher.state_changed.connect(self._state_changed)
         self.servers_model.modelReset.connect(self._show_empty_hint)
@@ -309,6 +359,22 @@ class ServersPanel(QWidget):
         self.servers.selectionModel().selectionChanged.connect(self._table_server_selected)
         watcher.markers_changed.connect(self._fill_list)
         self._state_changed(watcher.state)
+
+    def _focus_changed(self, _old: QWidget | None, now: QWidget | None) -> None:
+        pane = self.detail_scroll.widget()
+        if now is None or pane is None or not pane.isAncestorOf(now):
+            return
+        # the whole control, not only its current item (what ensureWidgetVisible shows of a
+        # list); one taller than the pane from its top
+        room = self.detail_scroll.viewport().height() - 16
+        half = max(min(now.height(), room), 1) // 2
+        at = now.mapTo(pane, QPoint(0, 0))
+        self.detail_scroll.ensureVisible(at.x(), at.y() + half, 8, half + 8)
+
+    def set_lane(self, lane: QWidget) -> None:
+        """Put the selected server's lane of the timeline in the Tab order, before its events."""
+        self.setTabOrder(self.confine_box.remove_extra, lane)
+        self.setTabOrder(lane, self.detail.recent)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.matrix and event.type() == QEvent.Type.KeyPress:
@@ -345,9 +411,12 @@ class ServersPanel(QWidget):
         self.hosts = hosts
         self._fill_list()
 
-    def set_log_index(self, index: LogIndex) -> None:
-        """The Log's index, which the detail reads the selected server's last events from."""
-        self.detail.set_log_index(index)
+    def set_log_index(self, index: LogIndex, timeline: Timeline | None = None) -> None:
+        """The Log's index, which the detail reads the selected server's last events from,
+        and the Log's timeline, which it paints the server's own lane of."""
+        self.detail.set_log_index(index, timeline)
+        if self.detail.lane is not None:
+            self.set_lane(self.detail.lane)
 
     def select_server(self, name: str | None) -> None:
         """Make *name* the selected server, in the list and in the table."""
@@ -428,9 +497,13 @@ class ServersPanel(QWidget):
         probe = Action.PROBE in applies
         self.probe_button.setEnabled(probe)
         self.probe_action.setEnabled(probe)
+        restart = Action.RESTART in applies
+        self.restart_button.setEnabled(restart)
+        self.restart_action.setEnabled(restart)
         # never a wall of disabled buttons: what does not apply to the server is not shown
         for button, action in (
             (self.probe_button, Action.PROBE),
+            (self.restart_button, Action.RESTART),
             (self.notify_button, Action.LIST_CHANGED),
             (self.approve_button, Action.APPROVE),
             (self.disconnect_button, Action.DISCONNECT),
@@ -485,6 +558,27 @@ class ServersPanel(QWidget):
                 )
         if name and asked:
             self.list_changed_requested.emit(name, asked)
+
+    def restart_selected(self) -> None:
+        """Ask the selected server's bridges that can restart it to do so (a request file
+        each: a bridge started by any host, known to the app or not, takes it)."""
+        name = self.selected_server()
+        row = self._selected_row()
+        asked = 0
+        for m in row.markers if row else []:
+            if not m.restartable:
+                continue
+            try:
+                live.ask_restart(self.watcher.layout, m.run, "app")
+                asked += 1
+            except (OSError, ValueError) as exc:
+                self.watcher.edit_failed.emit(
+                    self.tr("Could not ask the bridge of {server}: {reason}").format(
+                        server=visible(name or ""), reason=exc
+                    )
+                )
+        if name and asked:
+            self.restart_requested.emit(name, asked)
 
     def _confine_new_chosen(self, on: bool) -> None:
         if on != self.watcher.state.confine_new:

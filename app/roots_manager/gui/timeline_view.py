@@ -7,6 +7,8 @@ a consent wait or decision, a red cross where a confined server was refused some
 held); a legend along the bottom says so. Every probe run's traffic shares one lane, below the
 servers'. The view keeps the log whole, from its first mark, until the user zooms or moves it (or the
 log spans more than an hour); then it follows the newest until moved back.
+The same view, made :meth:`~TimelineView.show_only` one server and compact (no legend, one lane),
+is that server's own lane in the Servers tab's detail, over the Log's own :class:`Timeline`.
 The wheel zooms around the pointer (Shift+wheel or a drag pans), and clicking a mark selects
 its event in the table.
 
@@ -91,6 +93,8 @@ def paint_axis(painter: QPainter, view: TimelineView, ink: QColor) -> None:
 
 def paint_legend(painter: QPainter, view: TimelineView, ink: QColor) -> None:
     """The band along the bottom of *view*: each mark's shape and colour, and what it means."""
+    if not view.legend_height:
+        return
     top = view.height() - LEGEND_HEIGHT
     mid = top + LEGEND_HEIGHT / 2
     painter.fillRect(QRectF(0, top, view.width(), LEGEND_HEIGHT), view.palette().base())
@@ -235,9 +239,23 @@ class TimelineView(QWidget):
     TAKE_ROWS = 50_000
     """Indexed events taken in per turn of the event loop (about 15 ms of work)."""
 
-    def __init__(self, index: LogIndex, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        index: LogIndex,
+        parent: QWidget | None = None,
+        *,
+        timeline: Timeline | None = None,
+        compact: bool = False,
+    ) -> None:
         super().__init__(parent)
-        self.timeline = Timeline(index)
+        self.timeline = timeline if timeline is not None else Timeline(index)
+        """The lanes painted: a view's own, or another's shared (taken in by either)."""
+        self.only: str | None = None
+        """The one lane shown (None: every lane)."""
+        self.compact = compact
+        """One lane, no legend, and the plain wheel left to what it is in (a scrolled pane)."""
+        self.legend_height = 0 if compact else LEGEND_HEIGHT
+        """The legend's band (none in a compact view: the Log's legend tells the marks)."""
         self.seconds_per_px = 0.05
         self.left = time.time()
         """The time at the left edge of the plot."""
@@ -250,7 +268,9 @@ class TimelineView(QWidget):
         self.focused: tuple[str, int] | None = None
         """The mark the keyboard is on: its server and its place in the server's lane."""
         self.setMouseTracking(False)
-        self.setMinimumHeight(AXIS_HEIGHT + 2 * LANE_HEIGHT + LEGEND_HEIGHT)
+        self.setMinimumHeight(
+            AXIS_HEIGHT + (1 if compact else 2) * LANE_HEIGHT + self.legend_height
+        )
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setAccessibleName(self.tr("Timeline of the roots traffic"))
         self.setToolTip(
@@ -268,11 +288,13 @@ class TimelineView(QWidget):
 
         At most `TAKE_ROWS` events a turn of the event loop: the first take-in of a long log
         (a third of a second for a million events) goes on in the turns after this one."""
-        if self.timeline.update(self.TAKE_ROWS) or self.timeline.last is not None:
+        last = self.span()[1]
+        if self.timeline.update(self.TAKE_ROWS) or last is not None:
+            last = self.span()[1]
             if self.fitting:
                 self._fit()
-            if not self.fitting and self.following and self.timeline.last is not None:
-                self.left = self.timeline.last - self.plot_width() * self.seconds_per_px * 0.9
+            if not self.fitting and self.following and last is not None:
+                self.left = last - self.plot_width() * self.seconds_per_px * 0.9
             self.updateGeometry()
             self.update()
         if self.timeline.behind and not self._taking:
@@ -282,7 +304,7 @@ class TimelineView(QWidget):
     def _fit(self) -> None:
         """Keep the log in view from its first mark to its newest (a little room on each side);
         a log longer than :data:`FIT_AT_MOST` is followed from then on."""
-        first, last = self.timeline.first, self.timeline.last
+        first, last = self.span()
         if first is None or last is None:
             return
         span = max(last - first, 1.0)
@@ -306,8 +328,36 @@ class TimelineView(QWidget):
         return max(self.width() - LABEL_WIDTH, 1)
 
     def sizeHint(self) -> QSize:
-        lanes = max(len(self.timeline.lanes), 2)
-        return QSize(600, AXIS_HEIGHT + lanes * LANE_HEIGHT + 4 + LEGEND_HEIGHT)
+        lanes = 1 if self.compact else max(len(self.timeline.lanes), 2)
+        return QSize(600, AXIS_HEIGHT + lanes * LANE_HEIGHT + 4 + self.legend_height)
+
+    def show_only(self, server: str | None) -> None:
+        """Show *server*'s lane alone (None: every lane), its marks fitted in view."""
+        if server == self.only:
+            return
+        self.only = server
+        self.focused = None
+        self.fitting = self.following = True
+        self.updateGeometry()
+        self.refresh()
+        self.update()
+
+    def lanes_shown(self) -> list[str]:
+        """The lanes painted, top to bottom."""
+        if self.only is not None:
+            return [self.only] if self.only in self.timeline.lanes else []
+        return self.timeline.servers()
+
+    def span(self) -> tuple[float | None, float | None]:
+        """The times of the first and the newest mark of the lanes shown."""
+        if self.only is None:
+            return self.timeline.first, self.timeline.last
+        lane = self.timeline.lanes.get(self.only)
+        kept = [t for t in lane.times.values() if t] if lane is not None else []
+        if not kept:
+            return None, None
+        # each kind's times are kept sorted: the ends of each, not every mark
+        return min(t[0] for t in kept), max(t[-1] for t in kept)
 
     def legend_items(self) -> list[tuple[MarkKind | None, str]]:
         """What the legend shows, in order: each mark's kind and words, then the held bar
@@ -338,8 +388,8 @@ class TimelineView(QWidget):
     def lane_at(self, y: float) -> str | None:
         """The server whose lane is at y position *y*."""
         i = int((y - AXIS_HEIGHT) // LANE_HEIGHT)
-        servers = self.timeline.servers()
-        inside = AXIS_HEIGHT <= y < self.height() - LEGEND_HEIGHT
+        servers = self.lanes_shown()
+        inside = AXIS_HEIGHT <= y < self.height() - self.legend_height
         return servers[i] if inside and 0 <= i < len(servers) else None
 
     def mark_at(self, pos: QPointF) -> Mark | None:
@@ -351,7 +401,7 @@ class TimelineView(QWidget):
 
     def mark_position(self, mark: Mark, server: str) -> QPointF:
         """Where *mark* of *server* is drawn."""
-        lane = self.timeline.servers().index(server)
+        lane = self.lanes_shown().index(server)
         return QPointF(self.x_of(mark.ts), AXIS_HEIGHT + lane * LANE_HEIGHT + LANE_HEIGHT / 2)
 
     # ---- the keyboard's mark --------------------------------------------------------------
@@ -374,7 +424,7 @@ class TimelineView(QWidget):
         if not LABEL_WIDTH + MARK_SIZE <= x <= self.width() - MARK_SIZE:
             self.fitting = False
             self.left = mark.ts - self.plot_width() * self.seconds_per_px / 2
-            last = self.timeline.last
+            last = self.span()[1]
             self.following = last is not None and self.x_of(last) <= self.width()
         description = self.tr("{server}: {mark}").format(
             server=visible(server), mark=self.mark_text(mark)
@@ -387,10 +437,10 @@ class TimelineView(QWidget):
 
     def _move_in_lane(self, step: int | None, to_end: bool = False) -> None:
         """Next/previous mark (*step*), or the lane's last (*to_end*) or first (None)."""
-        servers = self.timeline.servers()
+        servers = self.lanes_shown()
         if not servers:
             return
-        if self.focused is None or self.focused[0] not in self.timeline.lanes:
+        if self.focused is None or self.focused[0] not in servers:
             self._focus_newest()
             return
         server, i = self.focused
@@ -402,7 +452,7 @@ class TimelineView(QWidget):
 
     def _move_lane(self, step: int) -> None:
         """To the mark nearest in time in the lane *step* lanes down (negative: up)."""
-        servers = self.timeline.servers()
+        servers = self.lanes_shown()
         current = self.focused_mark()
         if current is None or self.focused is None:
             self._focus_newest()
@@ -416,7 +466,7 @@ class TimelineView(QWidget):
 
     def _focus_newest(self) -> None:
         """Put the keyboard on the newest mark of all."""
-        lanes = list(self.timeline.lanes.values())
+        lanes = [self.timeline.lanes[name] for name in self.lanes_shown()]
         if lanes:
             lane = max(lanes, key=lambda ln: (ln.marks[-1].ts, ln.marks[-1].row))
             self.focus_mark(lane.server, len(lane.marks) - 1)
@@ -447,11 +497,14 @@ class TimelineView(QWidget):
         """Move the view by *pixels* (positive: later); moving back stops following."""
         self.left += pixels * self.seconds_per_px
         self.fitting = False
-        last = self.timeline.last
+        last = self.span()[1]
         self.following = last is not None and self.x_of(last) <= self.width()
         self.update()
 
     def wheelEvent(self, event: QWheelEvent) -> None:
+        if self.compact and not event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            event.ignore()  # the pane it is in scrolls; Ctrl+wheel zooms
+            return
         steps = event.angleDelta().y() / 120 or event.angleDelta().x() / 120
         if event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
             self.pan(-steps * 60)
@@ -488,7 +541,7 @@ class TimelineView(QWidget):
             self.zoom(1.5)
         elif key == Qt.Key.Key_Minus:
             self.zoom(1 / 1.5)
-        elif key in (Qt.Key.Key_Left, Qt.Key.Key_Right) and (shift or not self.timeline.lanes):
+        elif key in (Qt.Key.Key_Left, Qt.Key.Key_Right) and (shift or not self.lanes_shown()):
             self.pan(-60 if key == Qt.Key.Key_Left else 60)
         elif key in (Qt.Key.Key_Left, Qt.Key.Key_Right):
             self._move_in_lane(-1 if key == Qt.Key.Key_Left else 1)
@@ -538,18 +591,22 @@ class TimelineView(QWidget):
         pal = self.palette()
         painter.fillRect(self.rect(), pal.color(QPalette.ColorRole.Base))
         faint = pal.color(QPalette.ColorRole.PlaceholderText)
-        servers = self.timeline.servers()
+        servers = self.lanes_shown()
         if not servers:
             painter.setPen(faint)
             painter.drawText(
                 self.rect(),
                 int(Qt.AlignmentFlag.AlignCenter),
-                self.tr("The timeline shows each server's roots requests once there are some."),
+                self.tr("No roots request of this server logged yet.")
+                if self.only is not None
+                else self.tr(
+                    "The timeline shows each server's roots requests once there are some."
+                ),
             )
             return
         paint_axis(painter, self, faint)
         left, right = self.time_at(LABEL_WIDTH), self.time_at(self.width())
-        painter.setClipRect(QRectF(0, 0, self.width(), self.height() - LEGEND_HEIGHT))
+        painter.setClipRect(QRectF(0, 0, self.width(), self.height() - self.legend_height))
         for i, server in enumerate(servers):
             paint_lane(painter, self, i, server, left, right)
         painter.setClipping(False)
@@ -562,12 +619,12 @@ class TimelineView(QWidget):
         the oldest request still waiting to *now* (the requests waiting all end there, so one
         bar covers them, however many a server left unanswered)."""
         lane = self.timeline.lanes[server]
-        mid = AXIS_HEIGHT + self.timeline.servers().index(server) * LANE_HEIGHT + LANE_HEIGHT / 2
+        mid = AXIS_HEIGHT + self.lanes_shown().index(server) * LANE_HEIGHT + LANE_HEIGHT / 2
         now = time.time() if now is None else now
         left, right = self.time_at(LABEL_WIDTH), self.time_at(self.width())
         spans = [(s.start, s.end) for s in lane.spans]
         if lane.open_since is not None:
-            spans.append((lane.open_since, max(now, self.timeline.last or now)))
+            spans.append((lane.open_since, max(now, self.span()[1] or now)))
         bars = []
         for start, stop in spans:
             if stop is None or stop < left or start > right:
@@ -578,8 +635,8 @@ class TimelineView(QWidget):
 
     def point_of_row(self, row: int) -> QPoint | None:
         """Where the mark of index row *row* is drawn (None when it has none)."""
-        for server, lane in self.timeline.lanes.items():
-            for mark in lane.marks:
+        for server in self.lanes_shown():
+            for mark in self.timeline.lanes[server].marks:
                 if mark.row == row:
                     return self.mark_position(mark, server).toPoint()
         return None

@@ -161,6 +161,27 @@ class Restarts:
         self._task: asyncio.Task[None] | None = None
         self._last_start = -MIN_INTERVAL
         self._replays = 0
+        self._asked: tuple[str, str | None] | None = None
+        """A restart the user asked for (who asked, the request's id), not begun yet."""
+        self._request: str | None = None
+        """The request of the restart under way, if the user asked for it."""
+
+    def ask(self, by: str, request: str | None) -> str:
+        """The user asked for the server to be restarted (a request file, as a list_changed is
+        asked): restart it as a consent change would. Returns, and logs, what was done."""
+        b = self.b
+        if b.mediator.carried is None:
+            # the host's handshake was not kept, so a new server could not be told it
+            outcome = "not-restartable"
+        elif self.active:
+            outcome = "under-way"  # the server being started now is a fresh one
+        else:
+            outcome = "restarting"
+            self._asked = (by, request)
+        b.log.event(ev.RESTART_ASKED, outcome=outcome, by=by, request=request)
+        if outcome == "restarting":
+            self.check()
+        return outcome
 
     @property
     def active(self) -> bool:
@@ -168,7 +189,8 @@ class Restarts:
         return self._task is not None and not self._task.done()
 
     def check(self) -> None:
-        """After any change of the store or of a folder: restart if the server's consent moved."""
+        """After any change of the store or of a folder: restart if the server's consent moved
+        (or the user asked)."""
         b = self.b
         if self.active or b.mediator.carried is None or b.stop_event.is_set():
             return
@@ -177,12 +199,15 @@ class Restarts:
             return
         # the old server gets nothing new from now on
         b.mediator.hold_host()
-        b.log.event(ev.SERVER_RESTARTING, reason=reason, pid=b.slot.server.pid)
+        asked = self._asked[1] if self._asked is not None else None
+        b.log.event(ev.SERVER_RESTARTING, reason=reason, pid=b.slot.server.pid, request=asked)
         self._task = asyncio.create_task(self._run(reason))
 
     def reason(self) -> str | None:
         """Why the server running now must be restarted, or None."""
         b = self.b
+        if self._asked is not None:
+            return f"asked by {self._asked[0]}"
         return restart_reason(
             b.source.state(),
             b.name,
@@ -227,6 +252,9 @@ class Restarts:
             )
             return
         reason = again
+        # the user's request is this restart's: one asked from now on is another
+        self._request = self._asked[1] if self._asked is not None else None
+        self._asked = None
         self._last_start = loop.time()
         old_pid = b.slot.server.pid
         old_result = carried.server_result
@@ -250,12 +278,13 @@ class Restarts:
             stopping.cancel()  # the run is ending: retire() kills what is left
         # what the old server left unanswered, once all it said has reached the host
         cut = carried.open_requests()
+        why = "on request" if reason.startswith("asked") else "for a consent change"
         for msg_id in cut:
             b.to_host.inject(
                 error_line(
                     msg_id,
-                    "roots-bridge: the server was restarted for a consent change "
-                    f"({reason}); send the request again",
+                    f"roots-bridge: the server was restarted {why} ({reason}); send the "
+                    "request again",
                     RESTARTED,
                 )
             )
@@ -279,7 +308,9 @@ class Restarts:
             released=released,
             notices=notices,
             attempts=attempts,
+            request=self._request,
         )
+        self._request = None
         b.log.marker(server_pid=b.slot.server.pid, restarts=self.count)
         # a change that came during the restart
         self.check()
@@ -744,7 +775,10 @@ class Bridge:
         only while that coverage is incomplete (no answer watched yet, too many folders, a
         watch refused)."""
         stop = self.stop_event
-        request = live.list_changed_request_name(self.run_id)
+        requests = (
+            live.list_changed_request_name(self.run_id),
+            live.restart_request_name(self.run_id),
+        )
         periodic = every(
             AVAILABILITY_PERIOD,
             self._store_changed,
@@ -753,7 +787,7 @@ class Bridge:
             wake=self._uncovered,
         )
         watchers: list[tuple[str, Coroutine[Any, Any, None]]] = [
-            ("the store watcher", watch_store(self.layout, self._store_changed, stop, (request,))),
+            ("the store watcher", watch_store(self.layout, self._store_changed, stop, requests)),
             ("the folder watcher", self._folders.run()),
             ("the periodic check", periodic),
         ]
@@ -838,6 +872,18 @@ class Bridge:
             self.mediator.list_changed_asked(
                 by if isinstance(by, str) else "?", request if isinstance(request, str) else None
             )
+        try:
+            restart = live.take_restart_request(self.layout, self.run_id)
+        except OSError as exc:
+            if not self._request_failed:
+                self._request_failed = True
+                self.log.event(ev.ERROR, message=f"a restart request cannot be taken: {exc}")
+            return
+        if restart is not None:
+            by, request = restart.get("by"), restart.get("id")
+            self.restarts.ask(
+                by if isinstance(by, str) else "?", request if isinstance(request, str) else None
+            )
 
     async def _finish(self, code: int, how: str | None) -> None:
         if self._answer_fd is not None:
@@ -872,6 +918,8 @@ class Bridge:
         # a request that came too late (once the marker is gone, no new one can come)
         with contextlib.suppress(OSError):
             live.take_list_changed_request(self.layout, self.run_id)
+        with contextlib.suppress(OSError):
+            live.take_restart_request(self.layout, self.run_id)
 
     def _record_end(self) -> None:
         with self.store.transaction() as state:

@@ -41,10 +41,14 @@ LIST_CHANGED_ASKED = "list-changed-asked"
 MRTR_RESOLVED = "mrtr-resolved"
 CONSENT_WAIT = "consent-wait"
 CONSENT_DECIDED = "consent-decided"
+RESTART_ASKED = "restart-asked"
+"""The user asked for the server to be restarted; ``outcome`` says what was done."""
 SERVER_RESTARTING = "server-restarting"
-"""A consent change needs a restart: the host's messages are held from now on."""
+"""A consent change (or the user, ``request`` set) needs a restart: the host's messages are
+held from now on."""
 SERVER_RESTARTED = "server-restarted"
-"""The bridge restarted the server behind the host's back, for a consent change."""
+"""The bridge restarted the server behind the host's back, for a consent change (or on the
+user's request, ``request`` set)."""
 RESTART_FAILED = "restart-failed"
 NON_JSON = "non-json"
 # DENIAL (imported): a confined server was refused something (:mod:`.denials`)
@@ -71,6 +75,7 @@ KINDS = (
     ERROR,
     MESSAGE,
     DENIAL,
+    RESTART_ASKED,
 )
 
 # directions
@@ -268,6 +273,19 @@ SUMMARY_TEMPLATES = (
         "restarted for a consent change: pid {old} is now pid {new}; the host waited {ms} ms",
     ),
     QT_TRANSLATE_NOOP("LogSummary", "the server could not be restarted: {why}"),
+    QT_TRANSLATE_NOOP("LogSummary", "restart asked: restarting the server"),
+    QT_TRANSLATE_NOOP(
+        "LogSummary", "restart asked: a restart is under way, the server starts afresh"
+    ),
+    QT_TRANSLATE_NOOP(
+        "LogSummary",
+        "restart asked, not done: this bridge cannot restart its server (turn on restart on "
+        "revoke or confinement, from its next start)",
+    ),
+    QT_TRANSLATE_NOOP("LogSummary", "restarting the server on request, the host's messages wait"),
+    QT_TRANSLATE_NOOP(
+        "LogSummary", "restarted on request: pid {old} is now pid {new}; the host waited {ms} ms"
+    ),
     QT_TRANSLATE_NOOP("LogSummary", "{bytes} bytes that are not {reason}"),
     QT_TRANSLATE_NOOP("LogSummary", "response"),
     QT_TRANSLATE_NOOP("LogSummary", "{text}"),
@@ -281,6 +299,14 @@ _ASKED_OUTCOMES = {
     "handshake": "list_changed not sent on request: the handshake is not complete",
     "no-notice": "list_changed not sent on request: protocol 2026-07-28 has no list_changed",
     "observe": "list_changed not sent on request: the bridge only observes",
+}
+
+
+_RESTART_OUTCOMES = {
+    "restarting": "restart asked: restarting the server",
+    "under-way": "restart asked: a restart is under way, the server starts afresh",
+    "not-restartable": "restart asked, not done: this bridge cannot restart its server (turn on "
+    "restart on revoke or confinement, from its next start)",
 }
 
 
@@ -359,6 +385,19 @@ def summary_parts(rec: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         if rec["outcome"] == "decided":
             return "the decision arrived", {}
         return "no decision in time: answered with what is granted", {}
+    if kind == RESTART_ASKED and rec.get("outcome") in _RESTART_OUTCOMES:
+        return _RESTART_OUTCOMES[rec["outcome"]], {}
+    if kind == SERVER_RESTARTING and rec.get("request") is not None:
+        return "restarting the server on request, the host's messages wait", {}
+    if kind == SERVER_RESTARTED and rec.get("request") is not None:
+        return (
+            "restarted on request: pid {old} is now pid {new}; the host waited {ms} ms",
+            {
+                "old": rec.get("old_pid", "?"),
+                "new": rec.get("new_pid", "?"),
+                "ms": rec.get("held_ms", "?"),
+            },
+        )
     if kind == SERVER_RESTARTING:
         return "consent changed ({reason}): restarting the server, the host's messages wait", {
             "reason": rec.get("reason", "?")

@@ -24,9 +24,10 @@ def applies(action: Action, facts: ServerFacts) -> bool:
         # a probe starts the server again over a scratch tree: it needs its command line
         return facts.known and facts.has_command
     if action is Action.RESTART:
-        # only a server this app started can be stopped and started again from here; an
-        # outside host's server is its host's to restart
-        return facts.app_connected and facts.has_command
+        # a bridge that kept the host's handshake restarts its server on request (a request
+        # file, as a list_changed is asked), whatever host started it; another's server is
+        # its host's to restart
+        return facts.restartable_bridges > 0
     if action is Action.LIST_CHANGED:
         return facts.managed_bridges > 0
     if action is Action.APPROVE:

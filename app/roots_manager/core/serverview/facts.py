@@ -24,6 +24,9 @@ class ServerFacts:
     """Its live bridges, of any mode."""
     managed_bridges: int = 0
     """Those that answer roots themselves, and can be asked for a list_changed."""
+    restartable_bridges: int = 0
+    """Those that kept the host's handshake, and can be asked to restart the server behind
+    it (confined, restart on revoke on, or its folders on its command line)."""
     app_connected: bool = False
     """This app started it as its host: the app can end it, and start it again."""
     suspended: bool = False
@@ -64,6 +67,7 @@ def server_facts(
             has_command=command,
             bridges=len(mine),
             managed_bridges=sum(1 for m in mine if m.mode == "managed"),
+            restartable_bridges=sum(1 for m in mine if m.restartable),
             app_connected=name in app_connected,
             suspended=bool(srv and srv.suspended),
             approvable=bool(srv and srv.suspended and srv.seen_fingerprint),
