@@ -19,6 +19,7 @@ from roots_manager.core.servers import Server
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.grants import Scope
 from roots_manager.core.store.state import now_iso
+from tests.conftest import only_on_linux
 
 W, A = Scope.WHILE_RUNNING, Scope.ALWAYS
 Setting = Callable[[Store, str, bool], Server]
@@ -181,3 +182,21 @@ def test_confine_edits_the_extra_paths_and_the_switch_keeps_the_default(
     confinement.confine(store, "fs", False)
     assert confinement.switch_restart_on_revoke(store, "fs", True).restart_on_revoke is True
     assert store.read().servers["fs"].restarts_on_revoke
+
+
+@only_on_linux("learning confines, and confinement by default needs Landlock")
+def test_learning_a_server_not_decided_yet_puts_the_default_back(store: Store) -> None:
+    """A server whose first start has not decided its confinement: learning turns it on, and
+    when nothing is accepted it is left to the default again, not turned off for good."""
+    from roots_manager.actions import learning
+
+    known(store, "fresh")
+    assert store.read().servers["fresh"].confine is None
+    run = learning.start(store, "fresh")
+    assert run.turned_on and store.read().servers["fresh"].confine is True
+    done = learning.finish(store, run, [])
+    assert done.restored and store.read().servers["fresh"].confine is None
+    # one the user had turned off goes back off
+    confinement.confine(store, "fresh", False)
+    done = learning.finish(store, learning.start(store, "fresh"), [])
+    assert store.read().servers["fresh"].confine is False

@@ -25,6 +25,7 @@ from roots_manager.core.log import events as ev
 from roots_manager.core.paths import Layout
 from tests.bridge.wire import bridge_argv, events, wait_for
 from tests.conftest import only_on_linux, run_cli
+from tests.e2e.sdk_host import text
 
 FILE_TOOL = Path(__file__).parent / "file_tool_server.py"
 SERVER = [sys.executable, "-E", str(FILE_TOOL)]
@@ -71,13 +72,6 @@ def rest(proc: subprocess.Popen[str]) -> tuple[str, str]:
     return out, err
 
 
-async def text(client: Client, tool: str, **arguments: Any) -> str:
-    result = await client.call_tool(tool, arguments)
-    block = result.content[0]
-    assert block.type == "text"
-    return block.text
-
-
 def denied(layout: Layout) -> set[str]:
     return {e["path"] for e in events(layout, ev.DENIAL) if e.get("path")}
 
@@ -95,6 +89,8 @@ def setup(tmp_path: Path) -> tuple[Path, Path, Path]:
     (tmp_path / "granted").mkdir()
     run_cli("roots", "add", str(tmp_path / "granted"))
     run_cli("grant", "--new", "srv", str(tmp_path / "granted"))
+    # turned off by its user (a server first seen would start confined by default)
+    run_cli("servers", "confine", "srv", "off")
     return home, a, b
 
 

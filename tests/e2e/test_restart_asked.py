@@ -121,7 +121,8 @@ def test_a_bridge_started_by_an_unknown_host_restarts_its_server_when_asked(
 def test_a_bridge_that_kept_no_handshake_says_it_cannot_restart_and_leaves_nothing(
     tmp_path: Path, layout: Layout
 ) -> None:
-    folder = granted(tmp_path)  # advisory, restart on revoke off: nothing kept to replay
+    folder = granted(tmp_path)
+    run_cli("servers", "confine", "srv", "off")  # advisory, restart on revoke off: nothing kept
 
     async def scenario() -> None:
         async with Client(params(), mode="legacy") as client:  # type: ignore[arg-type]

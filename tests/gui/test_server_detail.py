@@ -36,8 +36,9 @@ def panel_with(watcher: StoreWatcher, store: Store, tmp_path: Path, qtbot: QtBot
     a, b = folders(tmp_path, "alpha", "beta")
     with store.transaction() as state:
         ids = [state.add_root(str(a)).id, state.add_root(str(b)).id]
-        state.server_started("files", ["npx", "files"], "run-f")
-        state.server_started("notes", ["npx", "notes"], "run-n")
+        # started unconfined (advisory), as a bridge that could not confine records them
+        state.server_started("files", ["npx", "files"], "run-f", confined=False)
+        state.server_started("notes", ["npx", "notes"], "run-n", confined=False)
         state.grant("notes", [ids[1]])
     watcher.reload()
     panel = ServersPanel(watcher)

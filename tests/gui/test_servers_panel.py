@@ -35,6 +35,8 @@ def seed(store: Store, tmp_path: Path) -> list[str]:
         ids = [state.add_root(str(a)).id, state.add_root(str(b)).id]
         state.grant("files", [])
         state.grant("notes", [ids[1]])
+        for srv in state.servers.values():
+            srv.confine = False  # advisory, as servers known before confinement by default
     return ids
 
 
