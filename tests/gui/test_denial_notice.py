@@ -123,3 +123,27 @@ def test_the_log_panel_tells_the_refusals_logged_after_it_started(
         assert [r["path"] for r in told.args[0]] == [str(home / "notes" / "a")]
     finally:
         panel.stop()
+
+
+def test_in_the_app_a_logged_refusal_is_a_notice_and_a_count_on_its_servers_badge(
+    store: Store, layout: Layout, qtbot: QtBot, home: Path
+) -> None:
+    """The whole app: a denial event a bridge writes reaches the notice and the server list."""
+    from roots_manager.gui.app import AppController
+
+    with store.transaction() as state:
+        state.server_started("fs", ["npx", "fs"], "r1", confined=True)
+    c = AppController(layout)
+    c.start()
+    try:
+        window = c.window
+        assert window is not None
+        qtbot.addWidget(window)
+        w = events.EventWriter(layout, "r1")
+        w.write(events.event(events.DENIAL, "fs", "r1", path=str(home / "a"), operation="read"))
+        w.close()
+        qtbot.waitUntil(window.denial_notice.isVisible, timeout=20_000)
+        badge = window.servers_panel.server_list.badge_of
+        qtbot.waitUntil(lambda: badge("fs").endswith("1 refusal"), timeout=20_000)
+    finally:
+        c.shutdown()

@@ -196,6 +196,29 @@ def test_the_badge_and_the_last_events_of_the_selected_server(
     index.close()
 
 
+def test_a_badge_counts_the_refusals_since_the_user_last_looked(
+    watcher: StoreWatcher, store: Store, tmp_path: Path, qtbot: QtBot
+) -> None:
+    """Denial events as the Log tells them (a folded one counts what it folds): each server's
+    badge counts its own; selecting the server is looking, and its count goes; a refusal of the
+    server on screen is seen there, so it is not counted."""
+    panel = panel_with(watcher, store, tmp_path, qtbot)
+    panel.select_server("notes")
+
+    def refused(server: str, path: str | None = "/x", folded: int | None = None) -> dict:
+        return events.event(
+            events.DENIAL, server, "run", path=path, operation="read", folded=folded
+        )
+
+    panel.note_denials([refused("files"), refused("files", None, 40), refused("notes")])
+    assert panel.server_list.badge_of("files").endswith(", 41 refusals")
+    assert "refusal" not in panel.server_list.badge_of("notes")  # selected, on screen
+    panel.select_server("files")
+    assert "refusal" not in panel.server_list.badge_of("files")
+    panel.note_denials([refused("notes")])
+    assert panel.server_list.badge_of("notes").endswith(", 1 refusal")
+
+
 def test_the_list_groups_the_servers_under_the_host_whose_file_wraps_them(
     watcher: StoreWatcher, store: Store, tmp_path: Path, qtbot: QtBot
 ) -> None:

@@ -45,10 +45,10 @@ class LogPanel(QWidget):
     follow/pause, clear view and export. Call `start` to begin following, `stop` to end."""
 
     roots_asked_seen = Signal(dict)
+    """Roots requests were indexed: the newest one's time (ISO UTC) per server name."""
     denied = Signal(object)
     """Confined servers' refusals logged since the panel started (a list of denial events,
     oldest first): what the app offers to grant."""
-    """Roots requests were indexed: the newest one's time (ISO UTC) per server name."""
 
     def __init__(self, layout: Layout, parent: QWidget | None = None) -> None:
         super().__init__(parent)

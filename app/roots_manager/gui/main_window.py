@@ -343,6 +343,7 @@ class MainWindow(QMainWindow):
         # a server's last roots/list, told by the logs once its bridge has ended
         self.log_panel.roots_asked_seen.connect(self.servers_panel.servers_model.note_last_asked)
         self.log_panel.denied.connect(self.denial_notice.add)
+        self.log_panel.denied.connect(self.servers_panel.note_denials)
         return self.log_panel
 
     def _show_log_row(self, row: int) -> None:

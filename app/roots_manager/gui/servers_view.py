@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 from PySide6.QtCore import (
     QByteArray,
@@ -73,6 +74,8 @@ class ServersPanel(QWidget):
         super().__init__(parent)
         self.watcher = watcher
         self.app_connected: frozenset[str] = frozenset()
+        self.refusals: dict[str, int] = {}
+        """Each server's refusals since the user last looked at it (selected it here)."""
         """The servers this app connected as their host (the ones Disconnect can end)."""
         self.servers_model = ServersModel(watcher, self)
         self.matrix_model = ConsentMatrixModel(watcher, self)
@@ -400,6 +403,7 @@ class ServersPanel(QWidget):
             self.watcher.state,
             self.watcher.markers,
             self.app_connected,
+            refusals=self.refusals,
             by_default=self.watcher.by_default,
         )
 
@@ -418,12 +422,27 @@ class ServersPanel(QWidget):
         if self.detail.lane is not None:
             self.set_lane(self.detail.lane)
 
+    def note_denials(self, denials: list[dict[str, Any]]) -> None:
+        """Refusals that just happened (denial events): each server's count on its badge grows,
+        but the one the user is looking at (selected, on screen), whose details show them."""
+        looking = self.selected_server() if self.isVisible() else None
+        for rec in denials:
+            name = rec.get("server")
+            if not isinstance(name, str) or name == looking:
+                continue
+            folded = rec.get("folded")
+            n = (1 if rec.get("path") else 0) + (folded if isinstance(folded, int) else 0)
+            self.refusals[name] = self.refusals.get(name, 0) + max(n, 1)
+        self._fill_list()
+
     def select_server(self, name: str | None) -> None:
         """Make *name* the selected server, in the list and in the table."""
         self.server_list.select_server(name)
         self._listed_server_selected(name)
 
     def _listed_server_selected(self, name: object) -> None:
+        if isinstance(name, str) and self.refusals.pop(name, 0):
+            self._fill_list()  # looked at: its refusals are seen
         # the table's selection is the panel's: its handlers act on the server selected there
         row = next(
             (

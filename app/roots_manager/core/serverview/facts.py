@@ -42,8 +42,7 @@ class ServerFacts:
     stale: bool = False
     """It was told its roots changed and has not asked for them since."""
     refusals: int | None = None
-    """The refusals of its confinement since the user last looked (None: not counted; the
-    bridge does not report refusals yet, see docs/confinement-refusals.md)."""
+    """The refusals of its confinement since the user last looked (None: not counted)."""
 
 
 def server_facts(
