@@ -108,8 +108,20 @@ class RealPaths:
         known = reals.get(path)
         if known is not None:
             return known
-        if os.name != "posix" or not os.path.isabs(path):
+        if os.name != "posix" or not path.startswith("/"):  # isabs, as posixpath has it
             real = reals[path] = os.path.realpath(path)
+            return real
+        parent, _, name = path.rpartition("/")
+        base = reals.get(parent or "/")
+        if base is not None and name not in ("", ".", "..") and "//" not in path:
+            # its folder resolved already (most roots share a few): what the loop below does
+            # for it, without splitting and joining (a third of a pass over 30,000 roots)
+            joined = base + "/" + name if base != "/" else "/" + name
+            try:
+                link = S_ISLNK(os.lstat(joined).st_mode)
+            except (OSError, ValueError):
+                link = False
+            real = reals[path] = os.path.realpath(joined) if link else joined
             return real
         # up to a folder already resolved (or the top), then down again
         chain: list[tuple[str, str, str]] = []

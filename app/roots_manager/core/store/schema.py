@@ -195,7 +195,7 @@ def root_path(value: object) -> str | None:
         return text(value)
     if "\x00" in value:
         return f"holds a NUL character: {shown(value)}"
-    if not os.path.isabs(value):
+    if not (value.startswith("/") if os.name == "posix" else os.path.isabs(value)):
         return f"is not an absolute path: {shown(value)}"
     normal = os.path.normpath(value)
     if normal != value:
