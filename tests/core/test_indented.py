@@ -32,6 +32,15 @@ TRICKY = [
     {"x": [{"q": '"', "r": ',\n"', "s": "},\n{", ',\n"k': "},\n{"}, {"t": "]\n["}]},
     {"k": [{"a": 1.5, "b": float("nan"), "c": float("-inf"), "d": None, "é": "ü\udcff"}]},
     {"roots": [{"id": "1", "path": "/a"}], "servers": {"s": {"command": ["x", "y"]}}},
+    # rows with lists of flat objects (roots list --json), and shapes near them
+    [{"id": "a", "to": [{"s": "fs", "k": 1}, {"s": "x"}], "n": 2}, {"id": "b", "to": []}],
+    [{"to": [{"s": 1}], "also": [{"t": 2}, {"t": 3}]}, {"x": None}],
+    [{"a": [{"s": 1}]}, {"b": {"c": 1}}],  # an object in a row: not rows
+    [{"a": [{"s": {"deep": 1}}]}],  # an object with an object in a row's list
+    [{"a": [1, 2]}],  # a list of numbers in a row
+    [{"a": ({"s": 1},)}],
+    [{"a": [{"s": 1}], "m": "\x00"}],
+    {"top": [{"a": [{"s": "},\n{", "t": ',\n"'}], "b": "\n"}]},
 ]
 
 
@@ -59,6 +68,21 @@ def test_random_documents_are_written_as_json_dumps_writes_them() -> None:
                for _ in range(rng.randrange(5))]  # fmt: skip
         wrapped = {"top": doc, "n": 1} if rng.random() < 0.5 else doc
         assert dumps(wrapped, 2) == json.dumps(wrapped, ensure_ascii=False, indent=2), wrapped
+
+
+def test_the_rows_of_roots_list_are_written_as_json_dumps_writes_them(store: Store) -> None:
+    from roots_manager.cli.main import roots_report
+
+    with store.transaction() as state:
+        for i in range(20):
+            folder = store.layout.home / f"r{i}"
+            folder.mkdir()
+            state.add_root(str(folder))
+        state.grant("fs", [r.id for r in state.roots[:15]])
+        state.grant("git", [r.id for r in state.roots[10:]])
+    report = roots_report(store.read(), store.layout)
+    assert sum(len(r["granted_to"]) for r in report) == 25
+    assert dumps(report, 2) == json.dumps(report, ensure_ascii=False, indent=2)
 
 
 def test_a_store_of_many_roots_is_written_as_before(store: Store) -> None:
