@@ -93,8 +93,15 @@ class Availability:
         known = self._looked.get(key)
         if known is None:
             # the stat of the look is also the folder's identity, for telling one folder
-            # spelled two ways: one stat per root, not two (30,000 roots are 30,000 calls)
-            reason, st = folder_look(root.path)
+            # spelled two ways: one stat per root, not two (30,000 roots are 30,000 calls);
+            # and the lstat of its real path, when it is no link, is that stat
+            self._reals.realpath(root.path)
+            st = self._reals.stat_of(root.path)
+            if st is not None and S_ISDIR(st.st_mode):
+                readable = os.access(root.path, os.R_OK | os.X_OK)
+                reason = None if readable else "unreadable"
+            else:
+                reason, st = folder_look(root.path)
             if reason is None and st is not None:
                 reason = self._led_elsewhere(root, st)
             elif reason is not None:
