@@ -17,7 +17,7 @@ from collections.abc import Collection
 from stat import S_ISDIR
 from typing import TypedDict
 
-from roots_manager.core import identity
+from roots_manager.core import collector, identity
 from roots_manager.core.roots import Broadness, Root
 from roots_manager.core.store.grants import Grant, Scope
 from roots_manager.core.store.state import State
@@ -193,6 +193,18 @@ def effective(
     *availability* is the pass that looks at the folders (a new one by default); a caller that
     then asks why a root was left out passes its own and asks it, without a second look.
     """
+    with collector.paused():  # a look at every root makes objects, none in a cycle
+        return _effective(state, server, fingerprint, run, live_runs, availability)
+
+
+def _effective(
+    state: State,
+    server: str,
+    fingerprint: str | None,
+    run: str | None,
+    live_runs: Collection[str] | None,
+    availability: Availability | None,
+) -> ListRootsResult:
     checked = Availability() if availability is None else availability
     seen: set[object] = set()
     roots: list[RootEntry] = []

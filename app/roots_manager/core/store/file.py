@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from roots_manager.core import statefile, trace, writeerror
+from roots_manager.core import collector, statefile, trace, writeerror
 from roots_manager.core.paths import Layout
 from roots_manager.core.store import indented
 from roots_manager.core.store.schema import NewerSchemaError, SchemaError
@@ -76,6 +76,11 @@ def stamp_of(st: os.stat_result) -> Stamp:
 
 def _parse(data: bytes, path: Path) -> State:
     """Parse a store document; raises :class:`StoreUnreadable` naming *path*."""
+    with collector.paused():  # no cycles in a document: its objects are freed by counts
+        return _parse_document(data, path)
+
+
+def _parse_document(data: bytes, path: Path) -> State:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
