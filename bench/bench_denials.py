@@ -6,7 +6,12 @@
    denial event's arrival against the server's note. Goal: p50 <= 50 ms.
 2. Start-up: the reference filesystem server started confined, as the bridge starts it, from
    launch to its ``initialize`` answer, with the observer (``--refusals FD``, the pipe read and
-   thrown away) and without, in turns (A B A B) in the same run. Goal: ratio <= 1.15 (medians).
+   thrown away) and without, in turns (A B A B) in the same run; then an SDK server
+   (``bench/sdk_echo_server.py``, the ``mcp`` package) the same way. Goal: ratio <= 1.15
+   (medians), each.
+3. Walk: a confined Python server walks a granted folder of 10,000 files (``stat``, ``open``,
+   ``read`` each) and reports the time the walk took inside it, observed and not, in turns in
+   the same run. Goal: ratio <= 1.3 (medians).
 
 Run: python bench/bench_denials.py [--quick]
 """
@@ -30,6 +35,25 @@ REPO = Path(__file__).resolve().parent.parent
 FILESYSTEM = REPO / "tests/peers/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js"
 LATENCY_GOAL_MS = 50.0
 START_GOAL = 1.15
+WALK_GOAL = 1.3
+FILES = 10_000
+SDK_SERVER = REPO / "bench" / "sdk_echo_server.py"
+WALK = """
+import os, sys, time
+top = sys.argv[1]
+start = time.perf_counter()
+count = 0
+for folder, _, names in os.walk(top):
+    for name in names:
+        path = os.path.join(folder, name)
+        os.stat(path)
+        with open(path, "rb") as f:
+            f.read()
+        count += 1
+took = time.perf_counter() - start
+assert count == int(sys.argv[2]), count
+print(took)
+"""
 REFUSER = """
 import sys, time
 top = sys.argv[1]
@@ -104,19 +128,27 @@ def latency(home: Path, count: int) -> None:
     )
 
 
-def start_once(observed: bool) -> float:
+def confined(
+    command: list[str], observed: bool, server: str = "bench"
+) -> tuple[list[str], tuple[int, ...]]:
+    """The confined command line as the bridge starts it; *observed*: with ``--refusals``, on
+    a pipe read and thrown away (the descriptor to pass is returned, to close once passed)."""
     from roots_manager.bridge.run.confine import wrapped
 
     with contextlib.redirect_stderr(io.StringIO()):
-        argv = wrapped(["node", str(FILESYSTEM), str(REPO)], "bench", True).argv
-    passed: tuple[int, ...] = ()
-    if observed:
-        read, write = os.pipe()
-        at = argv.index("--parent") + 2
-        argv[at:at] = ["--refusals", str(write)]
-        passed = (write,)
-        threading.Thread(target=lambda: [None for _ in iter(lambda: os.read(read, 65536), b"")],
-                         daemon=True).start()  # fmt: skip
+        argv = wrapped(command, server, True).argv
+    if not observed:
+        return argv, ()
+    read, write = os.pipe()
+    at = argv.index("--parent") + 2
+    argv[at:at] = ["--refusals", str(write)]
+    threading.Thread(target=lambda: [None for _ in iter(lambda: os.read(read, 65536), b"")],
+                     daemon=True).start()  # fmt: skip
+    return argv, (write,)
+
+
+def start_once(command: list[str], observed: bool) -> float:
+    argv, passed = confined(command, observed)
     start = time.perf_counter()
     proc = subprocess.Popen(
         argv,
@@ -125,8 +157,8 @@ def start_once(observed: bool) -> float:
         stderr=subprocess.DEVNULL,
         pass_fds=passed,
     )
-    if observed:
-        os.close(passed[0])
+    for fd in passed:
+        os.close(fd)
     assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write(INITIALIZE)
     proc.stdin.flush()
@@ -134,25 +166,71 @@ def start_once(observed: bool) -> float:
     took = time.perf_counter() - start
     proc.kill()
     proc.wait()
-    assert line, "the filesystem server said nothing"
+    assert line, f"{command[0]} said nothing"
     return took
 
 
-def start_up(runs: int) -> None:
+def start_up(label: str, command: list[str], runs: int) -> None:
     without: list[float] = []
     with_: list[float] = []
-    start_once(False)  # warm the caches of both
+    start_once(command, False)  # warm the caches of both
     for _ in range(runs):
-        without.append(start_once(False))
-        with_.append(start_once(True))
+        without.append(start_once(command, False))
+        with_.append(start_once(command, True))
     a, b = statistics.median(without) * 1000, statistics.median(with_) * 1000
     ratio = b / a
     verdict = "within" if ratio <= START_GOAL else "OVER"
     print(
-        f"filesystem server start-up, {runs} runs each: confined without the observer p50 "
+        f"{label} start-up, {runs} runs each: confined without the observer p50 "
         f"{a:.0f} ms (min {min(without) * 1000:.0f}), with it p50 {b:.0f} ms "
         f"(min {min(with_) * 1000:.0f}): ratio {ratio:.2f}x medians, "
         f"{min(with_) / min(without):.2f}x minimums ({verdict} the {START_GOAL}x goal)"
+    )
+
+
+def walk_once(folder: Path, observed: bool) -> float:
+    argv, passed = confined(
+        [sys.executable, "-S", "-c", WALK, str(folder), str(FILES)], observed, "walk"
+    )
+    proc = subprocess.Popen(
+        argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        pass_fds=passed,
+    )  # fmt: skip
+    for fd in passed:
+        os.close(fd)
+    out, _ = proc.communicate()
+    assert proc.returncode == 0, f"the walk failed ({proc.returncode})"
+    return float(out.split()[-1])
+
+
+def walk(home: Path, walks: int) -> None:
+    from roots_manager.core.paths import Layout
+    from roots_manager.core.store.file import Store
+
+    folder = home / "granted"
+    for d in range(FILES // 100):
+        sub = folder / f"d{d:03}"
+        sub.mkdir(parents=True)
+        for f in range(100):
+            (sub / f"f{f:03}.txt").write_bytes(b"x" * 1024)
+    with Store(Layout.default().ensure()).transaction() as state:
+        # a server of its own: the latency's bridge made "bench" known with another command
+        state.grant("walk", [state.add_root(str(folder)).id])
+    walk_once(folder, True)  # the page cache warm for both
+    without: list[float] = []
+    with_: list[float] = []
+    for _ in range(walks):
+        without.append(walk_once(folder, False))
+        with_.append(walk_once(folder, True))
+    a, b = statistics.median(without) * 1000, statistics.median(with_) * 1000
+    ratio = b / a
+    verdict = "within" if ratio <= WALK_GOAL else "OVER"
+    print(
+        f"walk of {FILES:,} files in a grant (stat, open, read each), {walks} walks each: "
+        f"confined without the observer p50 {a:.0f} ms, with it p50 {b:.0f} ms: ratio "
+        f"{ratio:.2f}x medians (pairs: "
+        f"{', '.join(f'{y / x:.2f}' for x, y in zip(without, with_, strict=True))}; "
+        f"{verdict} the {WALK_GOAL}x goal)"
     )
 
 
@@ -163,8 +241,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as home:
         os.environ["ROOTS_MANAGER_HOME"] = home
         latency(Path(home), 50 if args.quick else 200)
+        runs = 5 if args.quick else 15
         if FILESYSTEM.exists():
-            start_up(5 if args.quick else 15)
+            start_up("filesystem server", ["node", str(FILESYSTEM), str(REPO)], runs)
+        start_up("SDK server (mcp)", [sys.executable, str(SDK_SERVER)], runs)
+        walk(Path(home), 3 if args.quick else 7)
 
 
 if __name__ == "__main__":

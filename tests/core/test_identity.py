@@ -111,6 +111,17 @@ def test_real_paths_resolve_as_realpath_does(tmp_path: Path) -> None:
         "a/to-top/tmp",
         "a/b/..",
         "a/./b",
+        # below folders resolved already (each resolved from its folder's real path)
+        "a/b/x",
+        "a/b/x/y",
+        "a/to-elsewhere/c/d",
+        "a/up/d",
+        "a/b/",
+        "a//b",
+        "a/b/../b",
+        "a/./b/.",
+        "a/to-elsewhere/c/..",
+        "a/to-top/tmp/x",
     ]
     real = identity.RealPaths()
     for p in [str(tmp_path / p) for p in paths] + ["/", "//", "relative/path"]:

@@ -14,7 +14,7 @@ import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication, QHeaderView
 
-from roots_manager.core.consent.effective import folder_look
+from roots_manager.core.consent.effective import Availability
 from roots_manager.core.paths import Layout
 from roots_manager.core.store.state import State
 from roots_manager.gui.consent_cells import MATRIX_FIT_LIMIT
@@ -151,7 +151,7 @@ def test_a_large_store_is_rechecked_a_batch_at_a_time(folders: list[str], tmp_pa
     last.rmdir()
     try:
         rounds = -(-len(folders) // AVAILABILITY_BATCH)
-        looked = [calls(model.recheck_availability, folder_look) for _ in range(rounds)]
+        looked = [calls(model.recheck_availability, Availability.look) for _ in range(rounds)]
         assert max(looked) == AVAILABILITY_BATCH and sum(looked) == len(folders)
         assert model.index(len(folders) - 1, AVAILABLE).data() == "no (missing)"
         assert model.index(0, AVAILABLE).data() == "yes"

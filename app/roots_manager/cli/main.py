@@ -26,7 +26,7 @@ from roots_manager.cli.exits import EPILOG, EXIT_STORE
 from roots_manager.cli.gui import open_app
 from roots_manager.cli.text import JSON_HELP, print_json, root_json, shown, table, utf8_output
 from roots_manager.cli.usage import Parser
-from roots_manager.core import live, trace
+from roots_manager.core import collector, live, trace
 from roots_manager.core.consent.effective import Availability, active_grants_by_root
 from roots_manager.core.helptext import LinesHelpFormatter
 from roots_manager.core.names import visible
@@ -53,13 +53,16 @@ def roots_report(state: State, layout: Layout) -> list[dict[str, Any]]:
     """Each root with its availability and the servers it is granted to now."""
     grants = active_grants_by_root(state, live.live_runs(layout))
     availability = Availability()
-    return [
-        {
-            **root_json(r, availability.reason(r)),
-            "granted_to": [{"server": g.server, "scope": g.scope} for g in grants.get(r.id, ())],
-        }
-        for r in state.roots
-    ]
+    with collector.paused():  # a row per root, none in a cycle (see core.collector)
+        return [
+            {
+                **root_json(r, availability.reason(r)),
+                "granted_to": [
+                    {"server": g.server, "scope": g.scope} for g in grants.get(r.id, ())
+                ],
+            }
+            for r in state.roots
+        ]
 
 
 def cmd_roots_list(store: Store, args: argparse.Namespace) -> int:

@@ -37,6 +37,10 @@ import time
 from roots_manager.sandbox import landlock as ll
 from roots_manager.sandbox import libc, mediation
 
+TYPE_CHECKING = False  # not typing's: the supervisor must not pay for importing it
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 assert sys.platform == "linux", "imported only where Landlock confines (Linux)"
 
 AT_FDCWD = -100
@@ -111,6 +115,18 @@ class Observer:
     def __init__(self, rules: list[Rule], abi: int, events: int) -> None:
         self.rules = rules
         self.handled = ll.handled(abi)
+        self.on: dict[str, int] = {}
+        """The rights of the rules on each path (a file's or a folder's)."""
+        self.beneath: dict[str, int] = {}
+        """The rights of the folder rules on each path, for what lies beneath it."""
+        for rule in rules:
+            self.on[rule.path] = self.on.get(rule.path, 0) | rule.rights
+            if rule.folder:
+                self.beneath[rule.path] = self.beneath.get(rule.path, 0) | rule.rights
+        self.above: dict[str, int] = {}
+        """Each folder met: the rights of the folder rules on it and on every folder above it
+        (what they allow a path inside it), so a call is judged by one look-up, not one per
+        rule (a server has some 200 rules: its grants, the runtime, ``/etc``)."""
         self.events = events
         """Where each refusal is written, a JSON line (non-blocking: a reader that falls behind
         loses lines, counted in ``lost``, and never stalls the server)."""
@@ -124,12 +140,30 @@ class Observer:
     def allowed(self, path: str) -> int:
         """The rights Landlock allows on *path* (a real path): those of every rule on it or on
         a folder above it, and every right the ruleset does not handle."""
-        rights = ~self.handled
-        for rule in self.rules:
-            if path == rule.path or (
-                rule.folder and (rule.path == "/" or path.startswith(rule.path + "/"))
-            ):
-                rights |= rule.rights
+        # "/" is above every path, "//x" too (which os.path does not climb to "/")
+        rights = ~self.handled | self.on.get(path, 0) | self.beneath.get("/", 0)
+        return rights | self._above(os.path.dirname(path))
+
+    def _above(self, folder: str) -> int:
+        """The rights of the folder rules on *folder* and on every folder above it."""
+        climbed = []
+        rights = 0
+        at = folder
+        while True:
+            known = self.above.get(at)
+            if known is not None:
+                rights = known
+                break
+            climbed.append(at)
+            parent = os.path.dirname(at)
+            if parent == at:
+                break
+            at = parent
+        if len(self.above) + len(climbed) > KEYS_KEPT:
+            self.above.clear()  # memory stays flat however wide the walk
+        for at in reversed(climbed):
+            rights |= self.beneath.get(at, 0)
+            self.above[at] = rights
         return rights
 
     def observe(self, caller: mediation._Caller, name: str, args: tuple[int, ...]) -> None:
@@ -321,13 +355,13 @@ def _string(tid: int, address: int) -> bytes:
     if not 0 < address < 1 << 63:
         raise OSError(errno.EFAULT, "no path")
     out = b""
-    buf = ctypes.create_string_buffer(4096)
+    local, remote = _VECTORS
     while len(out) < PATH_MAX:
         size = 4096 - (address + len(out)) % 4096
-        local = _IoVec(ctypes.cast(buf, ctypes.c_void_p), size)
-        remote = _IoVec(address + len(out), size)
-        got = libc.checked(_readv(tid, ctypes.byref(local), 1, ctypes.byref(remote), 1, 0))
-        chunk = buf.raw[:got]
+        local.len = remote.len = size
+        remote.base = address + len(out)
+        got = libc.checked(_readv(tid, _BY_REF[0], 1, _BY_REF[1], 1, 0))
+        chunk = ctypes.string_at(_BUFFER, got)
         end = chunk.find(b"\0")
         if end >= 0:
             return out + chunk[:end]
@@ -337,10 +371,20 @@ def _string(tid: int, address: int) -> bytes:
     raise OSError(errno.ENAMETOOLONG, "a path too long")
 
 
+_BUFFER = ctypes.create_string_buffer(4096)
+_VECTORS = (_IoVec(ctypes.cast(_BUFFER, ctypes.c_void_p), 0), _IoVec(0, 0))
+"""The one page :func:`_string` reads into, and where from: made once (the observer answers
+one call at a time)."""
+_BY_REF = (ctypes.byref(_VECTORS[0]), ctypes.byref(_VECTORS[1]))
+_READV: list[Callable[..., int]] = []
+
+
 def _readv(*args: object) -> int:
-    function = libc.libc().process_vm_readv
-    function.restype = ctypes.c_ssize_t
-    return int(function(*args))
+    if not _READV:
+        function = libc.libc().process_vm_readv
+        function.restype = ctypes.c_ssize_t
+        _READV.append(function)
+    return int(_READV[0](*args))
 
 
 def _theirs(path: str, tid: int) -> str:

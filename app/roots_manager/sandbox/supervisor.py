@@ -299,7 +299,7 @@ class Supervisor:
         return os.waitstatus_to_exitcode(status) if os.WIFEXITED(status) else EXIT_REFUSED
 
     def _supervise(self, listener: int, parent_fd: int | None) -> int:
-        from roots_manager.sandbox.mediation import Mediator
+        from roots_manager.sandbox.mediation import Mediator, synchronous
 
         wake_r, wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
         signal.set_wakeup_fd(wake_w, warn_on_full_buffer=False)
@@ -314,6 +314,8 @@ class Supervisor:
             network=self.plan.network,
             observe=observe,
         )
+        if listener >= 0:
+            synchronous(listener)
         poll = select.poll()
         poll.register(wake_r, select.POLLIN)
         if self.exec_pipe >= 0:

@@ -23,6 +23,7 @@ from roots_manager.core import live
 from roots_manager.core.log import events as ev
 from roots_manager.core.log import retention
 from roots_manager.core.paths import Layout
+from roots_manager.core.store.log_limits import LogRetention
 
 MARKER_DELAY = 0.1
 """Seconds an update of the live marker may wait for more updates to join it."""
@@ -73,12 +74,15 @@ class BridgeLog:
         """The file events go to now (None when there is no log)."""
         return self.writer.path if self.writer is not None else None
 
-    def sweep(self) -> None:
-        """Bring every run's logs within the saved limits, in a thread of its own.
+    def sweep(self, limits: LogRetention | None = None) -> None:
+        """Bring every run's logs within the saved limits (*limits*, when the caller has just
+        read them; else read from the store), in a thread of its own.
 
         Called when the bridge starts and at each rotation; reading the store and listing the
         log directory must not hold up the relay. One sweep at a time: what a second would
-        find is this run's newest file, which is never removed anyway.
+        find is this run's newest file, which is never removed anyway. A bridge that has just
+        recorded its start passes the limits of what it wrote: reading tens of thousands of
+        roots again in this thread held the first answer back by as long.
         """
         if self.layout.logs_elsewhere:
             # the limits and the live markers that guard running sessions belong to the
@@ -86,11 +90,14 @@ class BridgeLog:
             return
         if self._closed or not self._sweeping.acquire(blocking=False):
             return
-        threading.Thread(target=self._sweep, name="log-sweep", daemon=True).start()
+        threading.Thread(target=self._sweep, args=(limits,), name="log-sweep", daemon=True).start()
 
-    def _sweep(self) -> None:
+    def _sweep(self, limits: LogRetention | None) -> None:
         try:
-            retention.sweep_by_settings(self.layout, keep=(self.run,))
+            if limits is None:
+                retention.sweep_by_settings(self.layout, keep=(self.run,))
+            else:
+                retention.sweep_logs(self.layout, limits, keep=(self.run,))
         finally:
             self._sweeping.release()
 

@@ -146,11 +146,12 @@ class HeldAnswers:
         """Drop the held answers: the server that asked was replaced (the new one asks again)."""
         self._waiting.clear()
 
-    def open(self) -> None:
-        """Stop holding answers and give the held ones."""
+    def open(self) -> bool:
+        """Stop holding answers and give the held ones; True if there were any."""
         self.is_open = True
         waiting, self._waiting = self._waiting, []
         if waiting:
             result = self.source.effective()
             for reply in waiting:
                 reply(result)
+        return bool(waiting)

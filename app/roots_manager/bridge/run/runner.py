@@ -750,8 +750,9 @@ class Bridge:
                 self.log.event(ev.ERROR, message=message)
                 print(f"roots-bridge: {message}", file=sys.stderr, flush=True)
         self.log.start_marker(marker, loop)
-        # earlier runs' logs, kept within the limits (in a thread: the store is read again)
-        self.log.sweep()
+        # earlier runs' logs, kept within the limits, in a thread: with those of the state just
+        # recorded (the one the first answer is made from), else read there
+        self.log.sweep(self.source.state().log_retention if self._registered else None)
         # requests left for bridges that ended before they could take them; in the background,
         # since it reads every bridge's marker and the first answer must not wait for that
         self._tasks.append(asyncio.create_task(asyncio.to_thread(self._sweep_requests)))
@@ -762,8 +763,9 @@ class Bridge:
         self._watch()
         if pending and live.app_running(self.layout):
             self.consent.begin(self.name, decided=not self.source.pending())
-        else:
-            self.answers.open()
+        elif not self.answers.open():
+            # nothing was held: the server may have been answered before (a list moved since
+            # is told); an answer just given was made now, and has nothing to tell
             self.mediator.check_changes()
 
     def _watch(self) -> None:

@@ -17,7 +17,7 @@ from collections.abc import Collection
 from stat import S_ISDIR
 from typing import TypedDict
 
-from roots_manager.core import identity
+from roots_manager.core import collector, identity
 from roots_manager.core.roots import Broadness, Root
 from roots_manager.core.store.grants import Grant, Scope
 from roots_manager.core.store.state import State
@@ -93,8 +93,15 @@ class Availability:
         known = self._looked.get(key)
         if known is None:
             # the stat of the look is also the folder's identity, for telling one folder
-            # spelled two ways: one stat per root, not two (30,000 roots are 30,000 calls)
-            reason, st = folder_look(root.path)
+            # spelled two ways: one stat per root, not two (30,000 roots are 30,000 calls);
+            # and the lstat of its real path, when it is no link, is that stat
+            self._reals.realpath(root.path)
+            st = self._reals.stat_of(root.path)
+            if st is not None and S_ISDIR(st.st_mode):
+                readable = os.access(root.path, os.R_OK | os.X_OK)
+                reason = None if readable else "unreadable"
+            else:
+                reason, st = folder_look(root.path)
             if reason is None and st is not None:
                 reason = self._led_elsewhere(root, st)
             elif reason is not None:
@@ -186,6 +193,18 @@ def effective(
     *availability* is the pass that looks at the folders (a new one by default); a caller that
     then asks why a root was left out passes its own and asks it, without a second look.
     """
+    with collector.paused():  # a look at every root makes objects, none in a cycle
+        return _effective(state, server, fingerprint, run, live_runs, availability)
+
+
+def _effective(
+    state: State,
+    server: str,
+    fingerprint: str | None,
+    run: str | None,
+    live_runs: Collection[str] | None,
+    availability: Availability | None,
+) -> ListRootsResult:
     checked = Availability() if availability is None else availability
     seen: set[object] = set()
     roots: list[RootEntry] = []

@@ -23,9 +23,11 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from roots_manager.core import statefile, trace, writeerror
+from roots_manager.core import collector, statefile, trace, writeerror
 from roots_manager.core.paths import Layout
+from roots_manager.core.store import indented
 from roots_manager.core.store.schema import NewerSchemaError, SchemaError
 from roots_manager.core.store.state import State
 
@@ -74,6 +76,11 @@ def stamp_of(st: os.stat_result) -> Stamp:
 
 def _parse(data: bytes, path: Path) -> State:
     """Parse a store document; raises :class:`StoreUnreadable` naming *path*."""
+    with collector.paused():  # no cycles in a document: its objects are freed by counts
+        return _parse_document(data, path)
+
+
+def _parse_document(data: bytes, path: Path) -> State:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -119,12 +126,13 @@ def json_bytes(doc: object, *, indent: int | None = None) -> bytes:
     encoded as UTF-8, so they are written as the JSON escapes (``\\udcff``) that read back as
     the same string.
     """
-    text = json.dumps(doc, ensure_ascii=False, indent=indent)
+    # indented: the same text as json.dumps writes, a store's lists made in C
+    text = json.dumps(doc, ensure_ascii=False) if indent is None else indented.dumps(doc, indent)
     return text.encode("utf-8", "backslashreplace")
 
 
-def _dump(state: State) -> bytes:
-    return json_bytes(state.to_json(), indent=2) + b"\n"
+def _dump(doc: dict[str, Any]) -> bytes:
+    return json_bytes(doc, indent=2) + b"\n"
 
 
 def write_atomic(path: Path, data: bytes) -> None:
@@ -279,12 +287,14 @@ class Store:
             state = _parse(before_bytes, self.path) if before_bytes is not None else State()
             before = state.to_json()
             yield state
-            if state.to_json() == before:
+            after = state.to_json()
+            if after == before:
                 return
             state.revision += 1
+            after["revision"] = state.revision  # the document as to_json makes it, made once
             if before_bytes is not None:
                 write_atomic(self.layout.store_backup, before_bytes)
-            write_atomic(target, _dump(state))
+            write_atomic(target, _dump(after))
             # under the lock: no other save can have replaced the file since
             self._saved = (stamp_of(os.stat(target)), state)
 
@@ -385,7 +395,7 @@ class Store:
                 write_atomic(bad, backup[0])
                 msg = f"restored the last good copy (revision {backup[1].revision})"
             else:
-                write_atomic(bad, _dump(State()))
+                write_atomic(bad, _dump(State().to_json()))
                 msg = "started an empty store"
             return aside, f"{msg}; the damaged file is kept at {aside}"
 

@@ -132,8 +132,22 @@ _NOW_ISO = re.compile(r"(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.\d{3})?Z"
 _DAYS = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
 
+_USUAL = re.compile(
+    r"(?!0000)\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d"
+    r"(?:\.\d{3})?Z",
+    re.ASCII,
+)
+"""What ``now_iso`` writes, its ranges in the pattern: most times are then judged without a
+number made (a store of 30,000 roots holds 60,000 times; this took a fifth of reading it)."""
+
+
 def _written_by_now_iso(value: str) -> bool:
     """Whether *value* is a real time in exactly the form ``now_iso`` writes."""
+    usual = _USUAL.fullmatch(value)
+    if usual is not None:
+        month, day = usual.group(1, 2)
+        if day <= "28":
+            return True  # in every month of every year
     m = _NOW_ISO.fullmatch(value)
     if m is None:
         return False
@@ -187,7 +201,7 @@ def root_path(value: object) -> str | None:
         return text(value)
     if "\x00" in value:
         return f"holds a NUL character: {shown(value)}"
-    if not os.path.isabs(value):
+    if not (value.startswith("/") if os.name == "posix" else os.path.isabs(value)):
         return f"is not an absolute path: {shown(value)}"
     normal = os.path.normpath(value)
     if normal != value:
