@@ -15,7 +15,9 @@ import anyio
 from mcp import Client
 
 from roots_manager.core.paths import Layout
+from roots_manager.core.roots import Root
 from roots_manager.core.store.file import Store
+from roots_manager.core.store.state import now_iso
 from roots_manager.sandbox.landlock import TEST_ABI_ENV
 from tests.conftest import only_on_linux, run_cli
 from tests.e2e.sdk_host import bridged, text
@@ -114,3 +116,30 @@ def test_a_machine_that_cannot_confine_starts_the_server_and_leaves_it_undecided
     assert _stored_confine("later") is None
     assert _read_both("later", inside, outside) == ["granted", "EACCES"]
     assert _stored_confine("later") is True
+
+
+def test_a_server_granted_more_folders_than_a_command_line_holds_starts_confined(
+    tmp_path: Path,
+) -> None:
+    """12,000 granted folders with long names make rules of about 2.8 MiB, more than the
+    kernel takes on a command line (E2BIG, "cannot start the server"): the wrapper reads them
+    from a descriptor, holds a descriptor for each (raising its limit of open files as far as
+    it may), and the server starts held to them all, with its own limit of open files."""
+    inside, outside = _places(tmp_path)
+    many = tmp_path / ("a folder of many projects, each with a long name " * 3).strip()
+    name = "project with a name long enough to make a long rule on the command line " * 2
+    folders = [many / f"{name}{i:05d}" for i in range(12_000)]
+    for folder in folders:
+        folder.mkdir(parents=True)
+    assert sum(len(str(f)) + len("--read-only") + 2 for f in folders) > 2 * 2**20
+    with Store(Layout.default().ensure()).transaction() as state:
+        added = now_iso()  # made as roots add makes them, without its look for duplicates
+        state.roots += [
+            Root(id=f"{i:012x}", path=str(f), name=f.name, added_at=added, real=str(f))
+            for i, f in enumerate(folders)
+        ]
+        ids = [r.id for r in state.roots]
+        state.grant("many", ids, read_only=True)  # one descriptor each (a writable one: two)
+        state.grant("many", [state.add_root(str(inside.parent)).id], read_only=True)
+    assert _read_both("many", inside, outside) == ["granted", "EACCES"]
+    assert _stored_confine("many") is True

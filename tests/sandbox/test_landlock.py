@@ -82,3 +82,37 @@ def test_a_bundle_confines_through_its_own_bridge(monkeypatch: pytest.MonkeyPatc
     assert confine.wrapper()[:4] == [sys.executable, "-I", "-S", "-c"]
     monkeypatch.setattr(sys, "frozen", True, raising=False)
     assert confine.wrapper() == [sys.executable, confine.EXEC_CONFINED]
+
+
+def test_the_wrapper_holds_many_rules_and_the_server_keeps_its_own_limit_of_open_files(
+    tmp_path: os.PathLike[str],
+) -> None:
+    """Started with a soft limit of 256 open files, the wrapper holds 1,000 rules (raising its
+    limit as far as the hard one lets it) and the server it runs gets 256 back; with a hard
+    limit below its rules, it refuses (126) and says why, never starting with fewer."""
+    import resource
+
+    folders = [os.path.join(tmp_path, f"f{i}") for i in range(1000)]
+    for f in folders:
+        os.mkdir(f)
+    argv = [sys.executable, "-m", "roots_manager.sandbox.confine"]
+    for path in ("/usr", "/bin", "/lib", "/lib64"):
+        argv += ["--runtime", path]
+    for f in folders:
+        argv += ["--read-only", f]
+    argv += ["--device", "/dev/null", "--", "sh", "-c", "ulimit -Sn; ls " + folders[-1]]
+
+    def limited(soft: int, hard: int) -> subprocess.CompletedProcess[str]:
+        def limit() -> None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+        return subprocess.run(argv, capture_output=True, text=True, timeout=60, preexec_fn=limit)
+
+    top = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    assert top >= 1100
+    out = limited(256, top)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["256"]
+    out = limited(256, 512)
+    assert out.returncode == 126, out.stdout + out.stderr
+    assert "no more descriptors may be opened" in out.stderr and "RLIMIT_NOFILE 512" in out.stderr

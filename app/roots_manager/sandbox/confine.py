@@ -2,7 +2,7 @@
 
 Usage::
 
-    python -m roots_manager.sandbox.confine [--parent PID] [--refusals FD] [--read-write P]
+    python -m roots_manager.sandbox.confine [--parent PID] [--refusals FD] [--rules-fd FD] [--read-write P]
         [--read-only P] [--runtime P] [--listing P] [--device P] [--tmpdir P] -- COMMAND [ARGS...]
 
 The bridge starts a confined server through this wrapper rather than confining in a
@@ -20,6 +20,7 @@ Exit codes (only before the exec; after it, the server's own): 126 the rules can
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 
@@ -60,8 +61,18 @@ def open_rules(rules: Rules) -> tuple[list[tuple[int, int]], list[tuple[str, int
         for path in paths:
             try:
                 fd = open_no_follow(path)
-            except OSError:
-                continue
+            except OSError as exc:
+                if exc.errno in (errno.EMFILE, errno.ENFILE) and sys.platform != "win32":
+                    import resource
+
+                    most = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+                    raise OSError(
+                        exc.errno,
+                        f"after {len(opened)} of its rules, no more descriptors may be opened: "
+                        f"more granted folders than this machine lets one process hold open "
+                        f"(RLIMIT_NOFILE {most}; a writable grant takes two)",
+                    ) from exc
+                continue  # missing, or a link on its way: no rule, and no way there
             identity = expected.get(path)
             if identity is not None and not identity.matches(fd):
                 os.close(fd)
@@ -111,6 +122,7 @@ def _linux(
     if not rules.network and not filtered:
         # Landlock alone would refuse TCP only: UDP and raw sockets would stay open
         raise OSError("the network cannot be blocked here: seccomp's user notification is missing")
+    nofile = _most_descriptors()
     opened, writable = open_rules(rules)
     plan = supervisor.Plan(
         opened,
@@ -122,9 +134,47 @@ def _linux(
         filtered,
         network=rules.network,
         events=refusals,
+        nofile=nofile,
     )
     sys.stdout.flush()
     return supervisor.supervise(plan, parent)
+
+
+RULES_FD = "--rules-fd"
+"""Rules read from this descriptor (NUL-separated options), when they are too many for a
+command line; it is closed once read, so the server never has it."""
+
+
+def _rules_from(fd: int) -> list[str]:
+    chunks = []
+    try:
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    if b"--" in data.split(b"\0"):
+        raise ValueError("the rules hold a '--'")
+    return [os.fsdecode(a) for a in data.split(b"\0")] if data else []
+
+
+def _most_descriptors() -> int | None:
+    """Let this process hold as many descriptors as it may (the soft limit up to the hard one):
+    each rule is an open descriptor, two for a writable grant, and a server granted thousands
+    of folders needs more than the usual 1,024. Returns the soft limit it had, which the server
+    gets back before it runs (None: unchanged)."""
+    if sys.platform == "win32":
+        return None
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == hard:
+        return None
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    except (OSError, ValueError):
+        return None
+    return soft
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -138,6 +188,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args[:1] == ["--refusals"] and len(args) > 1 and args[1].isdigit():
         refusals = int(args[1])
         args = args[2:]
+    if args[:1] == [RULES_FD] and len(args) > 1 and args[1].isdigit():
+        try:
+            args = _rules_from(int(args[1])) + args[2:]
+        except (OSError, ValueError) as exc:
+            print(f"roots-manager confine: the rules cannot be read: {exc}", file=sys.stderr)
+            return EXIT_USAGE
     try:
         rules, command = Rules.from_args(args)
     except ValueError as exc:

@@ -58,6 +58,7 @@ class Plan:
         "executable",
         "filtered",
         "network",
+        "nofile",
         "rules",
         "sockets",
         "writable",
@@ -74,8 +75,12 @@ class Plan:
         filtered: bool = True,
         network: bool = True,
         events: int | None = None,
+        nofile: int | None = None,
     ) -> None:
         self.rules = rules
+        self.nofile = nofile
+        """The soft limit of open files the server gets back before it runs (None: as it is):
+        the wrapper raised it to hold its rules."""
         """Descriptors opened on what is allowed, with the Landlock rights for each."""
         self.writable = writable
         """The real path of each folder the server may write (metadata changes go there), and
@@ -122,6 +127,14 @@ def _server_process(plan: Plan, supervisor: int, to_parent: int, from_parent: in
         privileges.drop_all()
         for fd, _ in plan.rules:
             os.close(fd)
+        if plan.nofile is not None:
+            step = "the limit of open files"
+            import resource
+
+            resource.setrlimit(
+                resource.RLIMIT_NOFILE,
+                (plan.nofile, resource.getrlimit(resource.RLIMIT_NOFILE)[1]),
+            )
         for sig in FORWARDED:
             signal.signal(sig, signal.SIG_DFL)
     except BaseException as exc:  # the child must never return into the caller

@@ -122,6 +122,7 @@ class Launch:
         "key",
         "refusals",
         "restartable",
+        "rules_fd",
         "supervised",
         "warden",
     )
@@ -135,6 +136,8 @@ class Launch:
         default: bool | None = None,
     ) -> None:
         self.argv = argv
+        self.rules_fd: int | None = None
+        """A descriptor holding the rules (``--rules-fd``), for the wrapper alone."""
         self.default = default
         """What the default made of a server whose confinement was not decided: confined or
         not (None: it was decided, the store could not be read, or the machine cannot
@@ -284,8 +287,39 @@ def wrapped(command: Sequence[str], server: str, force: bool, run: str = "") -> 
             f"roots-bridge: {server}: confined without {path}: {why}", file=sys.stderr, flush=True
         )
     key = confinement_key(state, server, fingerprint=fp, run=run, forced=True)
-    argv = [*wrapper(), "--parent", str(os.getpid()), *derived.rules.to_args(), "--", *command]
-    return Launch(argv, key, entry, folders, default)
+    rules = derived.rules.to_args()
+    rules_fd = _rules_file(rules)
+    if rules_fd is not None:
+        from roots_manager.sandbox.confine import RULES_FD
+
+        rules = [RULES_FD, str(rules_fd)]
+    argv = [*wrapper(), "--parent", str(os.getpid()), *rules, "--", *command]
+    launch = Launch(argv, key, entry, folders, default)
+    launch.rules_fd = rules_fd
+    return launch
+
+
+RULES_IN_ARGS = 64 * 1024
+"""Rules longer than this (bytes, as arguments) go through a descriptor: the kernel refuses a
+command line of more than about 2 MiB (E2BIG), which some 25,000 granted folders make."""
+
+
+def _rules_file(rules: list[str]) -> int | None:
+    """For rules too long for a command line: a sealed memory file holding them, NUL-separated,
+    read from its start by the wrapper; None: they fit (or no such file here, on macOS)."""
+    if sys.platform != "linux" or sum(len(a) + 1 for a in rules) <= RULES_IN_ARGS:
+        return None
+    fd = os.memfd_create("roots-manager-rules", os.MFD_CLOEXEC)
+    try:
+        data = b"\0".join(os.fsencode(a) for a in rules)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.lseek(fd, 0, os.SEEK_SET)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
 
 
 def _refusals_pipe(launch: Launch, server: str) -> int | None:
@@ -335,16 +369,18 @@ def start(
     """
     launch = wrapped(command, server, force, run)
     told = _refusals_pipe(launch, server)
+    given = tuple(fd for fd in (told, launch.rules_fd) if fd is not None)
     try:
-        proc = spawn(launch.argv, pass_fds=() if told is None else (told,))
+        proc = spawn(launch.argv, pass_fds=given)
     except BaseException:
         if launch.refusals is not None:
             os.close(launch.refusals)
             launch.refusals = None
         raise
     finally:
-        if told is not None:
-            os.close(told)  # the supervisor holds it now: its end closes the pipe
+        for fd in given:
+            os.close(fd)  # the supervisor holds it now: its end closes the pipe
+        launch.rules_fd = None
     if sys.platform != "win32":
         # at once: the host may kill the bridge any moment from now (a supervisor ends a
         # confined tree itself, but the run's live marker is the warden's alone)
