@@ -309,12 +309,17 @@ def _rules_file(rules: list[str]) -> int | None:
     read from its start by the wrapper; None: they fit (or no such file here, on macOS)."""
     if sys.platform != "linux" or sum(len(a) + 1 for a in rules) <= RULES_IN_ARGS:
         return None
-    fd = os.memfd_create("roots-manager-rules", os.MFD_CLOEXEC)
+    import fcntl
+
+    fd = os.memfd_create("roots-manager-rules", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
     try:
         data = b"\0".join(os.fsencode(a) for a in rules)
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view) :]
+        # nobody changes them from here on, whoever holds the descriptor
+        seals = fcntl.F_SEAL_SEAL | fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_WRITE
+        fcntl.fcntl(fd, fcntl.F_ADD_SEALS, seals)
         os.lseek(fd, 0, os.SEEK_SET)
     except BaseException:
         os.close(fd)
