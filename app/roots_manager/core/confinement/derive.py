@@ -19,6 +19,7 @@ import glob
 import os
 import re
 import shutil
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -345,6 +346,39 @@ SCRIPT_SUFFIXES = (".py", ".pyz", ".js", ".mjs", ".cjs", ".ts", ".mts", ".rb", "
 """What a script an interpreter runs is called; any other file named on a command line is data."""
 
 
+def _module(command: Sequence[str], env: Mapping[str, str], needs: Needs, scope: _Scope) -> None:
+    """For ``python -m PACKAGE.MODULE`` run with this very interpreter: the package's folder,
+    found as this interpreter finds it (an editable install's finder names no folder in a
+    ``.pth`` file). Another interpreter's packages are its own install's (:func:`_executable`)."""
+    if "-m" not in command[1:-1]:
+        return
+    name = command[command.index("-m", 1) + 1].split(".", 1)[0]
+    found = (
+        shutil.which(command[0], path=env.get("PATH")) if os.sep not in command[0] else command[0]
+    )
+    if not name.isidentifier() or found is None:
+        return
+    if os.path.realpath(found) != os.path.realpath(sys.executable):
+        return
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return
+    if spec is None:
+        return
+    places = list(spec.submodule_search_locations or ())
+    if not places and spec.origin and os.path.isfile(spec.origin):
+        places = [spec.origin]
+    for place in places:
+        real = os.path.realpath(place)
+        if scope.writable_by_server(real):
+            needs.refuse(real, "the server may write it: it is not read to find what it runs")
+        else:
+            scope.allow(needs, real, file=os.path.isfile(real))
+
+
 def command_needs(
     command: Sequence[str], env: Mapping[str, str], cwd: str, writable: Iterable[str] = ()
 ) -> Needs:
@@ -361,6 +395,7 @@ def command_needs(
     _caches(command, env, needs)
     scope = _Scope(env, [*writable, *needs.writable])
     _executable(command[0], env, needs, scope)
+    _module(command, env, needs, scope)
     script = False
     for arg in command[1:]:
         path = os.path.normpath(os.path.join(cwd, arg)) if arg and not arg.startswith("-") else ""
