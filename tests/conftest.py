@@ -30,6 +30,16 @@ def rm_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     yield home
 
 
+@pytest.fixture
+def advisory_new_servers(rm_home: Path) -> None:
+    """Servers first seen start unconfined (``policy --confine-new off``): for a test of what a
+    running unconfined server is told, list_changed after a grant among it (a confined server
+    is restarted with its new rules instead: tests/e2e/test_restart.py)."""
+    from tests.bridge.wire import unconfined_by_default
+
+    unconfined_by_default()
+
+
 @pytest.fixture(params=["c-relay", "python-relay"])
 def both_relays(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """Run the test against bridges with the relay's hot path in C (where it was built) and

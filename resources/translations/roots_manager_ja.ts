@@ -1847,12 +1847,12 @@
     <name>MainWindow</name>
     <message>
         <location filename="../../app/roots_manager/gui/main_window.py" line="+246"/>
-        <location line="+167"/>
+        <location line="+168"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-151"/>
+        <location line="-152"/>
         <source>Sections</source>
         <translation>セクション</translation>
     </message>
@@ -1927,7 +1927,7 @@
         <translation>サーバーに接続(&amp;C)…</translation>
     </message>
     <message numerus="yes">
-        <location line="+224"/>
+        <location line="+225"/>
         <source>%n server(s) wait for your decision</source>
         <translation>
             <numerusform>%n 個のサーバーがあなたの決定を待っています</numerusform>
@@ -1964,7 +1964,7 @@
         <translation>サーバーは初めて起動したときに「サーバーと同意」タブに表示され、あなたが許可したルートだけを見ます。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="-400"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="-401"/>
         <source>&amp;Review pending requests…</source>
         <translation>保留中のリクエストを確認(&amp;R)…</translation>
     </message>
@@ -2011,7 +2011,7 @@
         <translation>Roots Manager について(&amp;A)</translation>
     </message>
     <message>
-        <location line="+182"/>
+        <location line="+183"/>
         <source>The store cannot be read; changes are not possible until it is recovered.</source>
         <translation>ストアを読み込めません。復旧するまで変更はできません。</translation>
     </message>
@@ -3551,7 +3551,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+82"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+85"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;ルートはサーバーにどこを見るべきかを伝えるもので、アクセス制御ではありません。&lt;/b&gt;サーバーは、そのプロセスに許されたファイルなら何でも開けます。実際に何をしているかは「ログ」で確認してください。</translation>
     </message>
@@ -3632,8 +3632,8 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="-47"/>
-        <source>Start new servers confi&amp;ned</source>
-        <translation>新しいサーバーを隔離して起動(&amp;N)</translation>
+        <source>Start new servers conf&amp;ined</source>
+        <translation>新しいサーバーを隔離して起動(&amp;I)</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -3727,7 +3727,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>すべての許可</translation>
     </message>
     <message>
-        <location line="+203"/>
+        <location line="+219"/>
         <source>No server selected</source>
         <translation>サーバーが選択されていません</translation>
     </message>

@@ -1847,12 +1847,12 @@
     <name>MainWindow</name>
     <message>
         <location filename="../../app/roots_manager/gui/main_window.py" line="+246"/>
-        <location line="+167"/>
+        <location line="+168"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-151"/>
+        <location line="-152"/>
         <source>Sections</source>
         <translation>分区</translation>
     </message>
@@ -1927,7 +1927,7 @@
         <translation>连接服务器(&amp;C)…</translation>
     </message>
     <message numerus="yes">
-        <location line="+224"/>
+        <location line="+225"/>
         <source>%n server(s) wait for your decision</source>
         <translation>
             <numerusform>%n 个服务器在等待你的决定</numerusform>
@@ -1964,7 +1964,7 @@
         <translation>服务器首次运行时会出现在“服务器与授权”标签页中，并且只能看到你授予它的根目录。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="-400"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="-401"/>
         <source>&amp;Review pending requests…</source>
         <translation>查看待处理的请求(&amp;R)…</translation>
     </message>
@@ -2011,7 +2011,7 @@
         <translation>关于 Roots Manager(&amp;A)</translation>
     </message>
     <message>
-        <location line="+182"/>
+        <location line="+183"/>
         <source>The store cannot be read; changes are not possible until it is recovered.</source>
         <translation>无法读取存储文件；恢复之前无法进行更改。</translation>
     </message>
@@ -3551,7 +3551,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+82"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+85"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;根目录告诉服务器该去哪里查看，它们并不是访问控制。&lt;/b&gt;服务器仍然可以打开其进程有权访问的任何文件。请在“日志”中查看它实际做了什么。</translation>
     </message>
@@ -3632,8 +3632,8 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="-47"/>
-        <source>Start new servers confi&amp;ned</source>
-        <translation>以隔离方式启动新服务器(&amp;N)</translation>
+        <source>Start new servers conf&amp;ined</source>
+        <translation>以隔离方式启动新服务器(&amp;I)</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -3727,7 +3727,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>所有授权</translation>
     </message>
     <message>
-        <location line="+203"/>
+        <location line="+219"/>
         <source>No server selected</source>
         <translation>未选择服务器</translation>
     </message>

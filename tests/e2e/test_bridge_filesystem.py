@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import anyio
+import pytest
 from mcp import Client, StdioServerParameters
 
 from roots_manager.core.log import events as ev
@@ -88,14 +89,13 @@ def test_server_sees_exactly_the_granted_folders_with_awkward_names(
     assert any("%23" in u for u in answered[0]["uris"])  # '#' travels encoded
 
 
+@pytest.mark.usefixtures("advisory_new_servers")
 def test_grant_and_revoke_with_the_cli_reach_the_running_server(
     filesystem_server: list[str], tmp_path: Path, layout: Layout
 ) -> None:
     first, second = make(tmp_path, "first", "second one")
     run_cli("roots", "add", first)
     run_cli("roots", "add", second)
-    # unconfined, it hears of a change (a confined one is restarted: tests/e2e/test_restart.py)
-    run_cli("policy", "--confine-new", "off")
     run_cli("grant", "--new", "fs", first)
 
     def notices() -> int:

@@ -119,8 +119,16 @@ def test_the_changing_commands_say_what_they_did_in_json(
     removed = cli(capsys, "roots", "remove", beta)
     assert removed["root"]["path"] == beta and removed["lost_access"] == ["fs"]
 
-    assert cli(capsys, "policy") == {"version": 1, "policy": "ask", "changed": False}
-    assert cli(capsys, "policy", "deny") == {"version": 1, "policy": "deny", "changed": True}
+    here = cli(capsys, "policy")["confines_here"]  # a machine that can confine, or not
+    assert cli(capsys, "policy") == {
+        "version": 1, "policy": "ask", "confine_new": True, "confines_here": here, "changed": False
+    }  # fmt: skip
+    assert cli(capsys, "policy", "deny") == {
+        "version": 1, "policy": "deny", "confine_new": True, "confines_here": here, "changed": True
+    }  # fmt: skip
+    off = cli(capsys, "policy", "--confine-new", "off")
+    assert off["confine_new"] is False and off["confines_here"] is False and off["changed"]
+    assert cli(capsys, "policy", "--confine-new", "on")["confine_new"] is True
 
     confined = cli(capsys, "servers", "confine", "fs", "on", "--allow-read", alpha)
     assert confined["confine"] is True and confined["allow_read"] == [alpha]

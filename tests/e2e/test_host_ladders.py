@@ -26,6 +26,11 @@ from tests.conftest import only_on_linux
 
 PEERS = Path(__file__).resolve().parent.parent / "peers"
 
+# the hosts' and the bridge's lifecycles with plain server trees, started unconfined: a confined
+# server's tree is its supervisor's to end, and `npm exec --prefix DIR` runs a program from DIR,
+# which the rules derived from a command line never name (a folder there is the user's to grant)
+pytestmark = pytest.mark.usefixtures("advisory_new_servers")
+
 
 @pytest.fixture
 def everything_server() -> list[str]:

@@ -73,6 +73,12 @@ CODEX_OFFLINE = (
 """What keeps ``codex app-server`` off the network (the provider is never called: no turn runs)."""
 
 
+# the hosts' and the bridge's lifecycles with plain server trees, started unconfined: a confined
+# server's tree is its supervisor's to end, and `npm exec --prefix DIR` runs a program from DIR,
+# which the rules derived from a command line never name (a folder there is the user's to grant)
+pytestmark = pytest.mark.usefixtures("advisory_new_servers")
+
+
 def launcher(name: str) -> str:
     """The host's own launcher from tests/peers, checked to start."""
     path = BIN / name

@@ -148,6 +148,7 @@ def recording_bridge(tmp_path: Path, **env: str) -> tuple[BridgeProc, Path, Path
             del os.environ[k]
 
 
+@pytest.mark.usefixtures("advisory_new_servers")
 def test_the_restarted_server_is_told_what_the_host_told_the_old_one(
     tmp_path: Path, layout: Layout
 ) -> None:
@@ -227,6 +228,7 @@ def _uri(path: Path) -> str:
     return path_to_uri(str(path))
 
 
+@pytest.mark.usefixtures("advisory_new_servers")
 def test_a_server_that_crashes_during_the_replay_is_not_restarted_for_ever(
     tmp_path: Path, layout: Layout
 ) -> None:

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import anyio
+import pytest
 from mcp import Client
 
 from roots_manager.core.log import events as ev
@@ -76,6 +77,7 @@ def test_the_server_is_given_its_grants_and_restarted_for_a_revoke_and_a_grant(
     assert len(events(layout, ev.RUN_START)) == 1
 
 
+@pytest.mark.usefixtures("advisory_new_servers")
 def test_with_no_grant_the_server_gets_no_argument_and_the_log_says_why(
     filesystem_server: list[str], tmp_path: Path, layout: Layout
 ) -> None:

@@ -36,6 +36,7 @@ def server_row(panel: ServersPanel, name: str) -> int:
     return -1
 
 
+@pytest.mark.usefixtures("advisory_new_servers")
 def test_toggling_the_matrix_makes_a_running_bridge_send_list_changed(
     watcher: StoreWatcher,
     store: Store,
@@ -116,6 +117,7 @@ def test_consent_dialog_answers_a_waiting_bridge(
         controller.shutdown()
 
 
+@pytest.mark.usefixtures("advisory_new_servers")
 def test_stale_flag_for_a_server_that_does_not_re_ask(
     watcher: StoreWatcher,
     store: Store,

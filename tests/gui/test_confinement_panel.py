@@ -33,6 +33,8 @@ def panel_with(watcher: StoreWatcher, store: Store, tmp_path: Path, qtbot: QtBot
         ids = [state.add_root(str(a)).id, state.add_root(str(b)).id]
         state.grant("files", [ids[0]])
         state.grant("notes", [ids[1]])
+        for srv in state.servers.values():
+            srv.confine = False  # turned off, or known before confinement was the default
     watcher.reload()
     panel = ServersPanel(watcher)
     qtbot.addWidget(panel)

@@ -69,6 +69,7 @@ def assert_gone(qtbot: QtBot, procs: list[psutil.Process]) -> None:
     qtbot.waitUntil(gone, timeout=WAIT_MS)
 
 
+@pytest.mark.usefixtures("advisory_new_servers")
 def test_demo_through_the_bridge_sees_grants_made_with_the_cli(
     manager: ConnectionManager, qtbot: QtBot, tmp_path: Path
 ) -> None:

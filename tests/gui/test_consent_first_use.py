@@ -63,6 +63,7 @@ def test_wait_of_reads_the_stages_a_bridge_logs() -> None:
     assert decided is not None and decided.stage is WaitStage.DECIDED
 
 
+@pytest.mark.usefixtures("advisory_new_servers")
 def test_the_prompt_counts_down_the_servers_wait_then_says_what_it_was_told(
     app: AppController, store: Store, tmp_path: Path, qtbot: QtBot
 ) -> None:

@@ -97,7 +97,7 @@ class ServersPanel(QWidget):
         self.policy.activated.connect(self._policy_chosen)
         policy_label = QLabel(self.tr("When an &unknown server starts:"), self)
         policy_label.setBuddy(self.policy)
-        self.confine_new = QCheckBox(self.tr("Start new servers confi&ned"), self)
+        self.confine_new = QCheckBox(self.tr("Start new servers conf&ined"), self)
         self.confine_new.setToolTip(
             self.tr(
                 "A server first seen from now on runs confined to its grants: the kernel refuses "

@@ -253,6 +253,7 @@ def wrapped(command: Sequence[str], server: str, force: bool, run: str = "") -> 
         raise ConfinementRefused(
             f"confinement was asked for and {found.reason}; the server is not started unconfined"
         )
+    ensure_private_dir(ran_confined.parent)  # the servers' folders: listing them is private
     tmpdir = ensure_private_dir(ran_confined)
     from roots_manager.core.confinement.derive import package_caches
 
