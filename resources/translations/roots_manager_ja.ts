@@ -3551,7 +3551,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+85"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+86"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;ルートはサーバーにどこを見るべきかを伝えるもので、アクセス制御ではありません。&lt;/b&gt;サーバーは、そのプロセスに許されたファイルなら何でも開けます。実際に何をしているかは「ログ」で確認してください。</translation>
     </message>
@@ -3656,18 +3656,18 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>サーバーの変更後のコマンドラインを受け入れ、停止を解除します</translation>
     </message>
     <message>
-        <location line="+10"/>
-        <location line="+6"/>
+        <location line="+11"/>
+        <location line="+1"/>
         <source>&amp;Disconnect…</source>
         <translation>切断(&amp;D)…</translation>
     </message>
     <message>
-        <location line="-4"/>
+        <location line="+1"/>
         <source>End the selected server, which this app connected as its host</source>
         <translation>このアプリがホストとして接続した、選択中のサーバーを終了します</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+6"/>
         <source>Send l&amp;ist_changed</source>
         <translation>list_changed を送信(&amp;I)</translation>
     </message>
@@ -3677,12 +3677,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>実行中のブリッジから、ルートが変わったとサーバーに伝えます（実際には変わっていません）。サーバーがもう一度尋ねるかは「ログ」で確認できます</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="-2"/>
         <source>Send &amp;list_changed</source>
         <translation>list_changed を送信(&amp;L)</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+14"/>
         <source>Restart</source>
         <translation>再起動</translation>
     </message>
@@ -3692,12 +3692,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>どのホストが起動したサーバーでも、ホストに気付かれずに停止して再び起動します。ホストは接続したままで（ハンドシェイクは新しいサーバーに再送されます）、サーバーは現在許可されている内容で新しく起動します</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="-2"/>
         <source>Re&amp;start</source>
         <translation>再起動(&amp;S)</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+11"/>
         <source>Pro&amp;be…</source>
         <translation>プローブ(&amp;B)…</translation>
     </message>
@@ -3707,12 +3707,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>作業用ツリーでサーバーを実行し、ルートを実際にどう扱うかを調べます。パスを扱うすべてのツールをルートの内と外で試します</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="-2"/>
         <source>&amp;Probe…</source>
         <translation>プローブ(&amp;P)…</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+39"/>
         <source>Protection</source>
         <translation>保護</translation>
     </message>
@@ -3727,7 +3727,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>すべての許可</translation>
     </message>
     <message>
-        <location line="+219"/>
+        <location line="+239"/>
         <source>No server selected</source>
         <translation>サーバーが選択されていません</translation>
     </message>

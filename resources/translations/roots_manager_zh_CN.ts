@@ -3551,7 +3551,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+85"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+86"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;根目录告诉服务器该去哪里查看，它们并不是访问控制。&lt;/b&gt;服务器仍然可以打开其进程有权访问的任何文件。请在“日志”中查看它实际做了什么。</translation>
     </message>
@@ -3656,18 +3656,18 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>接受服务器变化后的命令行并解除暂停</translation>
     </message>
     <message>
-        <location line="+10"/>
-        <location line="+6"/>
+        <location line="+11"/>
+        <location line="+1"/>
         <source>&amp;Disconnect…</source>
         <translation>断开连接(&amp;D)…</translation>
     </message>
     <message>
-        <location line="-4"/>
+        <location line="+1"/>
         <source>End the selected server, which this app connected as its host</source>
         <translation>结束所选的服务器（由本应用作为主机连接）</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+6"/>
         <source>Send l&amp;ist_changed</source>
         <translation>发送 list_changed(&amp;I)</translation>
     </message>
@@ -3677,12 +3677,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>让正在运行的桥接器告诉服务器其根目录已变化（实际上并未变化）；可在“日志”中查看服务器是否再次询问</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="-2"/>
         <source>Send &amp;list_changed</source>
         <translation>发送 list_changed(&amp;L)</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+14"/>
         <source>Restart</source>
         <translation>重启</translation>
     </message>
@@ -3692,12 +3692,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>无论由哪个主机启动，都在主机不察觉的情况下停止并重新启动服务器：主机保持连接（其握手会重放给新服务器），服务器以当前的授权重新启动</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="-2"/>
         <source>Re&amp;start</source>
         <translation>重启(&amp;S)</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+11"/>
         <source>Pro&amp;be…</source>
         <translation>探测(&amp;B)…</translation>
     </message>
@@ -3707,12 +3707,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>在草稿目录树上运行服务器，查明它实际上如何对待自己的根：每个路径工具都在根内和根外各试一次</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="-2"/>
         <source>&amp;Probe…</source>
         <translation>探测(&amp;P)…</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+39"/>
         <source>Protection</source>
         <translation>保护</translation>
     </message>
@@ -3727,7 +3727,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>所有授权</translation>
     </message>
     <message>
-        <location line="+219"/>
+        <location line="+239"/>
         <source>No server selected</source>
         <translation>未选择服务器</translation>
     </message>

@@ -259,6 +259,10 @@ NOTIFY_WAIT = 5.0
 """Seconds `notify` waits by default for a bridge to act (bridges look at least every second)."""
 
 
+Outcome = tuple[live.BridgeMarker, str, str]
+"""A bridge asked, the word for what it did, and the sentence that says it."""
+
+
 def cmd_notify(store: Store, args: argparse.Namespace) -> int:
     layout = store.layout
     markers = live.bridge_markers(layout)
@@ -271,7 +275,7 @@ def cmd_notify(store: Store, args: argparse.Namespace) -> int:
             f"no bridge of {name} is running; list_changed goes to a running server only",
         )
     live.sweep_list_changed_requests(layout)
-    done = []
+    done: list[Outcome] = []
     for m in bridges:
         where = f"{name} (bridge pid {m.pid})"
         if m.mode != "managed":
@@ -283,28 +287,42 @@ def cmd_notify(store: Store, args: argparse.Namespace) -> int:
         else:
             said = str(outcome.get("outcome", "unknown"))
             done.append((m, said, f"{where}: {ev.summarize(outcome)}"))
-    sent = sum(1 for _, said, _ in done if said == "sent")
+    return _report(args, server, done, ("sent",), "sent", "not-sent")
+
+
+def _report(
+    args: argparse.Namespace,
+    server: str,
+    done: list[Outcome],
+    good: tuple[str, ...],
+    count: str,
+    code: str,
+) -> int:
+    """What ``notify`` or ``restart`` asked of each bridge and what it did: one JSON document
+    (*count*: how many did one of the *good* things; an error with *code* when not all did),
+    or a line each, the others on stderr; exit 0 only when every bridge did."""
+    did = sum(1 for _, said, _ in done if said in good)
     if args.json:
         doc: dict[str, Any] = {
             "version": JSON_VERSION,
             "server": server,
-            "sent": sent,
+            count: did,
             "bridges": [
                 {"session": m.run, "pid": m.pid, "mode": m.mode, "outcome": said, "message": text}
                 for m, said, text in done
             ],
         }
-        if sent < len(done):
-            unsent = "; ".join(text for _, said, text in done if said != "sent")
-            doc = {**doc, **error_json("not-sent", unsent)}
+        if did < len(done):
+            left = "; ".join(text for _, said, text in done if said not in good)
+            doc = {**doc, **error_json(code, left)}
         print_json(doc)
     else:
         for _, said, text in done:
-            if said == "sent":
+            if said in good:
                 print(text)
             else:
                 print(f"roots-manager: {text}", file=sys.stderr)
-    return 0 if sent == len(done) else EXIT_REFUSED
+    return 0 if did == len(done) else EXIT_REFUSED
 
 
 def _ask_and_wait(
@@ -359,7 +377,7 @@ def cmd_restart(store: Store, args: argparse.Namespace) -> int:
     if not bridges:
         raise Failure("not-running", f"no bridge of {name} is running; its host starts it")
     live.sweep_list_changed_requests(layout)
-    done = []
+    done: list[Outcome] = []
     for m in bridges:
         where = f"{name} (bridge pid {m.pid})"
         outcome = _ask_and_wait(layout, m, args.wait, restart=True)
@@ -372,30 +390,7 @@ def cmd_restart(store: Store, args: argparse.Namespace) -> int:
         else:
             said = str(outcome.get("outcome", "unknown"))
             done.append((m, said, f"{where}: {ev.summarize(outcome)}"))
-    restarted = sum(1 for _, said, _ in done if said in ("restarted", "under-way"))
-    if args.json:
-        doc: dict[str, Any] = {
-            "version": JSON_VERSION,
-            "server": server,
-            "restarted": restarted,
-            "bridges": [
-                {"session": m.run, "pid": m.pid, "mode": m.mode, "outcome": said, "message": text}
-                for m, said, text in done
-            ],
-        }
-        if restarted < len(done):
-            left = "; ".join(
-                text for _, said, text in done if said not in ("restarted", "under-way")
-            )
-            doc = {**doc, **error_json("not-restarted", left)}
-        print_json(doc)
-    else:
-        for _, said, text in done:
-            if said in ("restarted", "under-way"):
-                print(text)
-            else:
-                print(f"roots-manager: {text}", file=sys.stderr)
-    return 0 if restarted == len(done) else EXIT_REFUSED
+    return _report(args, server, done, ("restarted", "under-way"), "restarted", "not-restarted")
 
 
 def cmd_policy(store: Store, args: argparse.Namespace) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import (
@@ -14,7 +15,7 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QAction, QKeyEvent
+from PySide6.QtGui import QAction, QIcon, QKeyEvent
 from PySide6.QtWidgets import (
     QApplication,
     QCheckBox,
@@ -156,70 +157,50 @@ class ServersPanel(QWidget):
         self.connect_button.setIcon(
             action_icon("network-connect", QStyle.StandardPixmap.SP_MediaPlay)
         )
-        self.disconnect_button = QPushButton(self.tr("&Disconnect…"), self)
-        self.disconnect_button.setToolTip(
-            self.tr("End the selected server, which this app connected as its host")
+        self.disconnect_button, self.disconnect_action = self._button_and_action(
+            self.tr("&Disconnect…"),
+            self.tr("&Disconnect…"),
+            self.tr("End the selected server, which this app connected as its host"),
+            self.disconnect_selected,
+            action_icon("process-stop", QStyle.StandardPixmap.SP_BrowserStop),
         )
-        self.disconnect_button.clicked.connect(self.disconnect_selected)
-        # the same, for the Servers menu
-        self.disconnect_action = QAction(self.tr("&Disconnect…"), self)
         self.disconnect_action.setShortcut("Ctrl+Shift+K")
-        self.disconnect_action.setToolTip(self.disconnect_button.toolTip())
-        self.disconnect_action.triggered.connect(self.disconnect_selected)
-        stop = action_icon("process-stop", QStyle.StandardPixmap.SP_BrowserStop)
-        self.disconnect_button.setIcon(stop)
-        self.disconnect_action.setIcon(stop)
-        self.notify_button = QPushButton(self.tr("Send l&ist_changed"), self)
-        self.notify_button.setToolTip(
+        self.notify_button, self.notify_action = self._button_and_action(
+            self.tr("Send l&ist_changed"),
+            self.tr("Send &list_changed"),
             self.tr(
                 "Have the running bridge tell the server its roots changed, though they did "
                 "not: the Log shows whether the server asks for them again"
-            )
+            ),
+            self.notify_selected,
+            action_icon("view-refresh", QStyle.StandardPixmap.SP_BrowserReload),
         )
-        self.notify_button.clicked.connect(self.notify_selected)
-        # the same, for the Servers menu
-        self.notify_action = QAction(self.tr("Send &list_changed"), self)
-        self.notify_action.setToolTip(self.notify_button.toolTip())
-        self.notify_action.triggered.connect(self.notify_selected)
-        again = action_icon("view-refresh", QStyle.StandardPixmap.SP_BrowserReload)
-        self.notify_button.setIcon(again)
-        self.notify_action.setIcon(again)
         self.approve_button.setIcon(
             action_icon("dialog-ok-apply", QStyle.StandardPixmap.SP_DialogApplyButton)
         )
         self.forget_button.setIcon(action_icon("edit-delete", QStyle.StandardPixmap.SP_TrashIcon))
-
-        # no mnemonic: every letter of the word is taken on this tab (the menu's has one)
-        self.restart_button = QPushButton(self.tr("Restart"), self)
-        self.restart_button.setToolTip(
+        self.restart_button, self.restart_action = self._button_and_action(
+            # no mnemonic on the button: every letter of the word is taken on this tab
+            self.tr("Restart"),
+            self.tr("Re&start"),
             self.tr(
                 "Stop the server and start it again behind its host's back, whatever host "
                 "started it: the host stays connected (its handshake is replayed to the new "
                 "server), and the server starts afresh with what it is granted now"
-            )
+            ),
+            self.restart_selected,
+            # not the circling arrows of Send list_changed beside it
+            action_icon("system-reboot", QStyle.StandardPixmap.SP_MediaSkipBackward),
         )
-        self.restart_button.clicked.connect(self.restart_selected)
-        # the same, for the Servers menu
-        self.restart_action = QAction(self.tr("Re&start"), self)
-        self.restart_action.setToolTip(self.restart_button.toolTip())
-        self.restart_action.triggered.connect(self.restart_selected)
-        # not the circling arrows of Send list_changed beside it
-        start_again = action_icon("system-reboot", QStyle.StandardPixmap.SP_MediaSkipBackward)
-        self.restart_button.setIcon(start_again)
-        self.restart_action.setIcon(start_again)
-
-        self.probe_button = QPushButton(self.tr("Pro&be…"), self)
-        self.probe_button.setToolTip(
+        self.probe_button, self.probe_action = self._button_and_action(
+            self.tr("Pro&be…"),
+            self.tr("&Probe…"),
             self.tr(
                 "Run the server over a scratch tree and find out what it really does with its "
                 "roots: every path tool tried inside and outside its root"
-            )
+            ),
+            self.probe_selected,
         )
-        self.probe_button.clicked.connect(self.probe_selected)
-        # the same, for the Servers menu
-        self.probe_action = QAction(self.tr("&Probe…"), self)
-        self.probe_action.setToolTip(self.probe_button.toolTip())
-        self.probe_action.triggered.connect(self.probe_selected)
 
         top = QHBoxLayout()
         top.addWidget(policy_label)
@@ -421,6 +402,26 @@ class ServersPanel(QWidget):
         self.detail.set_log_index(index, timeline)
         if self.detail.lane is not None:
             self.set_lane(self.detail.lane)
+
+    def _button_and_action(
+        self,
+        label: str,
+        menu_label: str,
+        tip: str,
+        slot: Callable[[], None],
+        icon: QIcon | None = None,
+    ) -> tuple[QPushButton, QAction]:
+        """A button of the detail's toolbar and its twin for the Servers menu: one tooltip, one
+        slot, one icon."""
+        button = QPushButton(label, self)
+        action = QAction(menu_label, self)
+        for widget in (button, action):
+            widget.setToolTip(tip)
+            if icon is not None:
+                widget.setIcon(icon)
+        button.clicked.connect(slot)
+        action.triggered.connect(slot)
+        return button, action
 
     def note_denials(self, denials: list[dict[str, Any]]) -> None:
         """Refusals that just happened (denial events): each server's count on its badge grows,
