@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from roots_manager.bridge.protocol.mediator import Mediator
+from roots_manager.bridge.run.clock import SYSTEM
 from roots_manager.bridge.transport.writer import LineWriter
 from roots_manager.core.log import events as ev
 
@@ -56,6 +57,7 @@ class Rig:
             to_server=LineWriter(self.to_server.append),
             to_host=LineWriter(self.to_host.append),
             defer=self.deferred.append,
+            clock=SYSTEM,
             observe=observe,
             nonce="n0nce",
         )

@@ -14,7 +14,6 @@ within :data:`ASKED_AT_START` seconds of ``initialized``.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from concurrent.futures import Future
 
@@ -37,8 +36,12 @@ Later = Callable[[float, Callable[[], None]], object]
 class FirstCall:
     """Holds the host's first request while a server expected to ask for its roots has not."""
 
-    def __init__(self, log: EventSink, *, expected: bool, later: Later | None) -> None:
+    def __init__(
+        self, log: EventSink, *, expected: bool, later: Later | None, clock: Callable[[], float]
+    ) -> None:
+        """*clock*: seconds that only go forward (the run's monotonic clock)."""
         self.log = log
+        self._clock = clock
         self.expected = expected and later is not None
         """The server asked right after the handshake last time: its first call waits."""
         self._later = later
@@ -57,18 +60,18 @@ class FirstCall:
     def initialized_sent(self) -> None:
         """The host's ``notifications/initialized`` has gone to the server."""
         if self._initialized_at is None:
-            self._initialized_at = time.monotonic()
+            self._initialized_at = self._clock()
 
     def roots_asked(self) -> None:
         """The server asked for its roots."""
         if self._initialized_at is not None and self._asked_after is None:
-            self._asked_after = time.monotonic() - self._initialized_at
+            self._asked_after = self._clock() - self._initialized_at
 
     def roots_answered(self) -> None:
         """The bridge's answer to the server's ``roots/list`` has been written to it."""
         if self._answered_at is not None:
             return
-        self._answered_at = time.monotonic()
+        self._answered_at = self._clock()
         if self._held is not None:
             assert self._later is not None
             self._later(SETTLE, self._release)
@@ -79,7 +82,7 @@ class FirstCall:
         if not self.watching or "id" not in msg or not isinstance(msg.get("method"), str):
             return None
         self._passed = True
-        now = time.monotonic()
+        now = self._clock()
         settled = None if self._answered_at is None else self._answered_at + SETTLE - now
         if settled is not None and settled <= 0:
             return None
@@ -104,7 +107,7 @@ class FirstCall:
             id=msg.get("id"),
             method=msg.get("method"),
             first_call_held=True,
-            ms=round((time.monotonic() - since) * 1000),
+            ms=round((self._clock() - since) * 1000),
             roots_answered=self._answered_at is not None,
         )
         future.set_result(out)
@@ -121,6 +124,6 @@ class FirstCall:
             return None
         if self._asked_after is not None:
             return self._asked_after <= ASKED_AT_START
-        if time.monotonic() - self._initialized_at < ASKED_AT_START:
+        if self._clock() - self._initialized_at < ASKED_AT_START:
             return None  # ended too soon to tell
         return False

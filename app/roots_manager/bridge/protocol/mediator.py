@@ -31,13 +31,13 @@ from __future__ import annotations
 
 import json
 import secrets
-import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
 
 from roots_manager.bridge.protocol import lenient
 from roots_manager.bridge.protocol.carried import Carried
+from roots_manager.bridge.protocol.clock import Clock
 from roots_manager.bridge.protocol.direction import Lookout, Outlet
 from roots_manager.bridge.protocol.firstcall import FirstCall, Later
 from roots_manager.bridge.protocol.guard import Guard
@@ -187,6 +187,7 @@ class Mediator:
         to_server: Outlet,
         to_host: Outlet,
         defer: Callable[[Callable[[], object]], None],
+        clock: Clock,
         observe: bool = False,
         log_all: bool = False,
         nonce: str | None = None,
@@ -198,8 +199,11 @@ class Mediator:
         """*roots_asked_at_start*: the server asked for its roots right after the handshake in
         its last run (its first request then waits for them; *later* times that wait).
         *track_requests*: keep the host's requests in flight (:attr:`requests`), which the
-        refusals of a confined server are tied to."""
+        refusals of a confined server are tied to. *clock*: where every time the protocol
+        needs comes from (it reads no clock itself)."""
         self.log = log
+        self.clock = clock
+        self._perf = clock.perf
         self.to_server = to_server
         self.to_host = to_host
         self.defer = defer
@@ -209,7 +213,7 @@ class Mediator:
         self.guard = Guard(log, to_server.inject)
         self.carried = Carried() if restartable else None
         """What a restart carries over; None when the server is never restarted."""
-        self.requests = InFlight() if track_requests else None
+        self.requests = InFlight(clock.wall) if track_requests else None
         """The host's requests the server has (:meth:`InFlight.snapshot`); None: not kept."""
         self.telling = Telling(
             answers=answers,
@@ -218,6 +222,7 @@ class Mediator:
             handshake=self.handshake,
             carried=self.carried,
             observe=observe,
+            clock=clock,
         )
         self.rounds = InputRounds(
             answers=answers,
@@ -225,8 +230,14 @@ class Mediator:
             inject=to_server.inject,
             answered=self.telling.answered,
             prefix=f"roots-bridge-{nonce or secrets.token_hex(6)}-",
+            perf=clock.perf,
         )
-        self.first_call = FirstCall(log, expected=roots_asked_at_start and not observe, later=later)
+        self.first_call = FirstCall(
+            log,
+            expected=roots_asked_at_start and not observe,
+            later=later,
+            clock=clock.monotonic,
+        )
         self.telling.after_answer = self.first_call.roots_answered
         self.observed = Observed(log)
         self.host_side = HostSide(self)
@@ -423,7 +434,7 @@ class Mediator:
     # ---- server -> host -------------------------------------------------------------------
 
     def from_server(self, line: bytes) -> bytes:
-        started = time.perf_counter()
+        started = self._perf()
         body, ending = split_line(line)
         reading = lenient.read(body)
         if (reading.lossy or not reading.readable) and body.strip():

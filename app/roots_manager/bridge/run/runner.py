@@ -26,6 +26,7 @@ from typing import Any
 from roots_manager import __version__
 from roots_manager.bridge.protocol.jsonrpc import Json, dumps, error_line, root_uris
 from roots_manager.bridge.protocol.mediator import Mediator
+from roots_manager.bridge.run import clock
 from roots_manager.bridge.run.confine import Launch, start
 from roots_manager.bridge.run.consent import ConsentWait
 from roots_manager.bridge.run.denials import Denials
@@ -477,6 +478,7 @@ class Bridge:
             to_server=self.to_server,
             to_host=self.to_host,
             defer=self._defer,
+            clock=clock.SYSTEM,
             observe=observe,
             log_all=log_all,
             restartable=launch is not None and launch.restartable,
