@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from concurrent.futures import Future
 from typing import Any
 
 import pytest
@@ -13,6 +12,7 @@ import pytest
 from roots_manager.bridge.protocol import firstcall
 from roots_manager.bridge.protocol.clock import Clock
 from roots_manager.bridge.protocol.firstcall import FirstCall
+from roots_manager.bridge.protocol.held import Held
 from roots_manager.bridge.protocol.mediator import Mediator
 from roots_manager.bridge.run.clock import SYSTEM
 from roots_manager.bridge.transport.writer import LineWriter
@@ -47,7 +47,7 @@ class Rig:
         self.s.from_server(b'{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18"}}\n')
         self.s.from_host(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
 
-    def host(self, msg: Any) -> bytes | Future[bytes]:
+    def host(self, msg: Any) -> bytes | Held:
         return self.s.from_host(json.dumps(msg).encode() + b"\n")
 
     def fire(self) -> list[float]:
@@ -65,12 +65,12 @@ def test_the_first_request_waits_for_the_roots_answer_and_a_moment_to_settle() -
     r = Rig(asked_last_time=True)
     assert r.s.host_side.lookout().parse_all, "the first request must reach the mediator"
     held = r.host(CALL)
-    assert isinstance(held, Future) and not held.done()
+    assert isinstance(held, Held) and not held.released
     r.s.from_server(json.dumps(ROOTS_LIST).encode() + b"\n")
     assert json.loads(r.to_server[-1]) == {"jsonrpc": "2.0", "id": 0, "result": ROOTS}
-    assert not held.done(), "released before the server could take its roots in"
+    assert not held.released, "released before the server could take its roots in"
     assert sorted(r.fire()) == [firstcall.SETTLE, firstcall.WAIT]
-    assert json.loads(held.result(0)) == CALL
+    assert json.loads(held.line) == CALL
     [event] = r.held_events()
     assert event["id"] == 7 and event["roots_answered"] is True and event["kind"] == ev.HANDSHAKE
     # later requests go on at once
@@ -81,9 +81,9 @@ def test_the_first_request_waits_for_the_roots_answer_and_a_moment_to_settle() -
 def test_a_server_that_does_not_ask_in_time_costs_the_first_request_one_wait() -> None:
     r = Rig(asked_last_time=True)
     held = r.host(CALL)
-    assert isinstance(held, Future)
+    assert isinstance(held, Held)
     assert r.fire() == [firstcall.WAIT]
-    assert json.loads(held.result(0)) == CALL
+    assert json.loads(held.line) == CALL
     assert r.held_events()[0]["roots_answered"] is False
 
 
@@ -97,7 +97,7 @@ def test_nothing_waits_for_a_server_that_did_not_ask_last_time() -> None:
 def test_notifications_do_not_wait(msg: dict[str, Any]) -> None:
     r = Rig(asked_last_time=True)
     assert r.host(msg) == json.dumps(msg).encode() + b"\n"
-    assert isinstance(r.host(CALL), Future), "the first request still waits"
+    assert isinstance(r.host(CALL), Held), "the first request still waits"
 
 
 def test_a_roots_answer_long_before_the_first_request_lets_it_pass() -> None:
@@ -175,7 +175,7 @@ def test_the_wait_of_the_first_request_is_measured_on_the_clock_given() -> None:
     timers[1][1]()  # the settling delay is over
     [event] = log.events
     assert event["ms"] == 350 and event["roots_answered"] is True and event["id"] == 7
-    assert held.result(0) == b"out\n"
+    assert held.line == b"out\n"
     timers[0][1]()  # the longest wait ends too: nothing more to release
     assert len(log.events) == 1
 

@@ -6,6 +6,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from roots_manager.bridge.protocol.held import Held
 from roots_manager.bridge.protocol.mediator import Mediator
 from roots_manager.bridge.run.clock import SYSTEM
 from roots_manager.bridge.transport.writer import LineWriter
@@ -227,14 +228,14 @@ def test_early_initialized_is_held_until_the_initialize_result_has_passed() -> N
     )
     line = b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n'
     held = r.s.from_host(line)
-    assert not isinstance(held, bytes) and not held.done()
+    assert isinstance(held, Held) and not held.released
     assert not r.s.handshake_done
     r.run_deferred()  # the check deferred to after the held line: no handshake yet, no notice
-    assert not held.done()
+    assert not held.released
     r.server({"jsonrpc": "2.0", "id": 1, "result": {"protocolVersion": "2025-06-18"}})
-    assert not held.done()  # released only after the result has been written to the host
+    assert not held.released  # released only after the result has been written to the host
     r.run_deferred()
-    assert held.result() == line and r.s.handshake_done
+    assert held.line == line and r.s.handshake_done
     # an on-time initialized (the result already passed) is not held
     r2 = Rig()
     r2.handshake()

@@ -15,8 +15,8 @@ within :data:`ASKED_AT_START` seconds of ``initialized``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import Future
 
+from roots_manager.bridge.protocol.held import Held
 from roots_manager.bridge.protocol.jsonrpc import EventSink, Json
 from roots_manager.core.log import events as ev
 
@@ -48,7 +48,7 @@ class FirstCall:
         self._initialized_at: float | None = None
         self._asked_after: float | None = None
         self._answered_at: float | None = None
-        self._held: tuple[Future[bytes], bytes, Json, float] | None = None
+        self._held: tuple[Held, bytes, Json, float] | None = None
         self._passed = False
         """The first request after ``initialized`` went on (or none will be held)."""
 
@@ -76,8 +76,8 @@ class FirstCall:
             assert self._later is not None
             self._later(SETTLE, self._release)
 
-    def hold(self, msg: Json, out: bytes) -> Future[bytes] | None:
-        """A future that gives *out* once the server has its roots, if *msg* is the first host
+    def hold(self, msg: Json, out: bytes) -> Held | None:
+        """A :class:`Held` released as *out* once the server has its roots, if *msg* is the first host
         request to wait for them; None to relay it now."""
         if not self.watching or "id" not in msg or not isinstance(msg.get("method"), str):
             return None
@@ -86,7 +86,7 @@ class FirstCall:
         settled = None if self._answered_at is None else self._answered_at + SETTLE - now
         if settled is not None and settled <= 0:
             return None
-        held: Future[bytes] = Future()
+        held = Held()
         self._held = (held, out, msg, now)
         assert self._later is not None
         if settled is None:
@@ -100,7 +100,7 @@ class FirstCall:
         if held is None:
             return
         self._held = None
-        future, out, msg, since = held
+        waiting, out, msg, since = held
         self.log.event(
             ev.HANDSHAKE,
             dir=ev.HOST_TO_SERVER,
@@ -110,7 +110,7 @@ class FirstCall:
             ms=round((self._clock() - since) * 1000),
             roots_answered=self._answered_at is not None,
         )
-        future.set_result(out)
+        waiting.release(out)
 
     def release(self) -> None:
         """Let a held request go now (the run is ending or the server is being replaced)."""

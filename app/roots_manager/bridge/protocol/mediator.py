@@ -12,7 +12,8 @@ handshake is complete, and only if the server fetched the list since the previou
 (:class:`HostSide`, :class:`ServerSide`), here.
 
 The mediator runs on the event loop only; the relays' pump threads hand it the lines it must see
-and wait for what to relay in their place (a future, for a line it holds back).
+and wait for what to relay in their place (a :class:`~roots_manager.bridge.protocol.held.
+Held`, for a line it holds back, which the mediator releases itself).
 
 In managed mode a server's request for roots never reaches the host, however it is spelled: the
 server's lines are read as leniently as any host reads them (:mod:`~roots_manager.bridge.
@@ -32,7 +33,6 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Callable
-from concurrent.futures import Future
 from typing import Any
 
 from roots_manager.bridge.protocol import lenient
@@ -42,6 +42,7 @@ from roots_manager.bridge.protocol.direction import Lookout, Outlet
 from roots_manager.bridge.protocol.firstcall import FirstCall, Later
 from roots_manager.bridge.protocol.guard import Guard
 from roots_manager.bridge.protocol.handshake import Handshake
+from roots_manager.bridge.protocol.held import Held
 from roots_manager.bridge.protocol.inflight import InFlight
 from roots_manager.bridge.protocol.jsonrpc import (
     CANCELLED,
@@ -137,7 +138,7 @@ class HostSide(_Side):
             and self.s.requests is None,
         )
 
-    def handle(self, line: bytes) -> bytes | Future[bytes]:
+    def handle(self, line: bytes) -> bytes | Held:
         return self.s.from_host(line)
 
     def failed(self, line: bytes) -> bytes:
@@ -285,8 +286,8 @@ class Mediator:
 
     # ---- host -> server -------------------------------------------------------------------
 
-    def from_host(self, line: bytes) -> bytes | Future[bytes]:
-        """What to relay for a host line; a future for a line held back until it may go."""
+    def from_host(self, line: bytes) -> bytes | Held:
+        """What to relay for a host line; a :class:`Held` for a line held back until it may go."""
         body, ending = split_line(line)
         msg = self._parse_host(body)
         if self.requests is not None:
@@ -336,7 +337,7 @@ class Mediator:
             if isinstance(item, dict) and "method" in item and "id" in item:
                 self.requests.host_request(item)
 
-    def _sent(self, msg: Json | list[Any], out: bytes) -> bytes | Future[bytes]:
+    def _sent(self, msg: Json | list[Any], out: bytes) -> bytes | Held:
         """*out* goes to the server now, or waits while the server is being replaced."""
         return out if self.carried is None else self.carried.sent(msg, out)
 
