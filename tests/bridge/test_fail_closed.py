@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from roots_manager.bridge.protocol import lenient
 from roots_manager.bridge.protocol.mediator import Mediator
 from roots_manager.bridge.run.clock import SYSTEM
+from roots_manager.bridge.run.spill import FileSpill
 from roots_manager.bridge.transport.relay import LineRelay
 from roots_manager.bridge.transport.writer import LineWriter
 
@@ -62,6 +63,7 @@ class ServerDirection:
             to_host=LineWriter(self.to_host.append),
             defer=lambda fn: None,
             clock=SYSTEM,
+            spill=FileSpill(),
         )
         self.relay = LineRelay(
             self.mediator.to_host,
@@ -311,6 +313,7 @@ def test_the_hosts_roots_answer_never_reaches_the_server() -> None:
         to_host=LineWriter(lambda b: None),
         defer=lambda fn: None,
         clock=SYSTEM,
+        spill=FileSpill(),
     )
     leaked = {"jsonrpc": "2.0", "id": 9, "result": {"roots": [{"uri": "file:///host/all"}]}}
     out = s.from_host(json.dumps(leaked).encode() + b"\n")

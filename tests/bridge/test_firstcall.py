@@ -15,6 +15,7 @@ from roots_manager.bridge.protocol.firstcall import FirstCall
 from roots_manager.bridge.protocol.held import Held
 from roots_manager.bridge.protocol.mediator import Mediator
 from roots_manager.bridge.run.clock import SYSTEM
+from roots_manager.bridge.run.spill import FileSpill
 from roots_manager.bridge.transport.writer import LineWriter
 from roots_manager.core.log import events as ev
 from roots_manager.core.store.state import iso_time
@@ -36,6 +37,7 @@ class Rig:
             to_host=LineWriter(lambda _b: None),
             defer=lambda fn: fn(),
             clock=SYSTEM,
+            spill=FileSpill(),
             nonce="n0nce",
             roots_asked_at_start=asked_last_time,
             later=lambda delay, fn: self.timers.append((delay, fn)),
@@ -210,6 +212,7 @@ def test_the_mediator_takes_every_time_from_the_clock_it_is_given() -> None:
         to_host=LineWriter(lambda _b: None),
         defer=lambda fn: fn(),
         clock=Clock(monotonic=Ticks(), wall=wall, perf=perf),
+        spill=FileSpill(),
         nonce="n0nce",
         track_requests=True,
     )

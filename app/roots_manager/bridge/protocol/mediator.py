@@ -58,7 +58,7 @@ from roots_manager.bridge.protocol.jsonrpc import (
     params_of,
     split_line,
 )
-from roots_manager.bridge.protocol.mrtr import HostRequest, InputRounds
+from roots_manager.bridge.protocol.mrtr import HostRequest, InputRounds, Spill
 from roots_manager.bridge.protocol.observed import Observed
 from roots_manager.bridge.protocol.telling import Telling
 from roots_manager.core.log import events as ev
@@ -189,6 +189,7 @@ class Mediator:
         to_host: Outlet,
         defer: Callable[[Callable[[], object]], None],
         clock: Clock,
+        spill: Spill,
         observe: bool = False,
         log_all: bool = False,
         nonce: str | None = None,
@@ -201,7 +202,8 @@ class Mediator:
         its last run (its first request then waits for them; *later* times that wait).
         *track_requests*: keep the host's requests in flight (:attr:`requests`), which the
         refusals of a confined server are tied to. *clock*: where every time the protocol
-        needs comes from (it reads no clock itself)."""
+        needs comes from (it reads no clock itself). *spill*: where the host's requests kept for
+        ``input_required`` rounds wait past the memory bound (no file is the protocol's)."""
         self.log = log
         self.clock = clock
         self._perf = clock.perf
@@ -232,6 +234,7 @@ class Mediator:
             answered=self.telling.answered,
             prefix=f"roots-bridge-{nonce or secrets.token_hex(6)}-",
             perf=clock.perf,
+            spill=spill,
         )
         self.first_call = FirstCall(
             log,

@@ -36,6 +36,7 @@ from roots_manager.bridge.run.process import GRACE
 from roots_manager.bridge.run.roots import HeldAnswers, RootsSource
 from roots_manager.bridge.run.slot import FLUSH_TIMEOUT, ServerSlot
 from roots_manager.bridge.run.spawn import EXIT_CANNOT_START, exit_code, grow_pipe
+from roots_manager.bridge.run.spill import FileSpill
 from roots_manager.bridge.run.watch import (
     AVAILABILITY_PERIOD,
     FolderWatch,
@@ -479,6 +480,7 @@ class Bridge:
             to_host=self.to_host,
             defer=self._defer,
             clock=clock.SYSTEM,
+            spill=FileSpill(),
             observe=observe,
             log_all=log_all,
             restartable=launch is not None and launch.restartable,
