@@ -19,6 +19,8 @@ from hypothesis import strategies as st
 
 from roots_manager.bridge.protocol import lenient
 from roots_manager.bridge.protocol.mediator import Mediator
+from roots_manager.bridge.run.clock import SYSTEM
+from roots_manager.bridge.run.spill import FileSpill
 from roots_manager.bridge.transport.relay import LineRelay
 from roots_manager.bridge.transport.writer import LineWriter
 
@@ -60,6 +62,8 @@ class ServerDirection:
             to_server=LineWriter(self.to_server.append),
             to_host=LineWriter(self.to_host.append),
             defer=lambda fn: None,
+            clock=SYSTEM,
+            spill=FileSpill(),
         )
         self.relay = LineRelay(
             self.mediator.to_host,
@@ -308,6 +312,8 @@ def test_the_hosts_roots_answer_never_reaches_the_server() -> None:
         to_server=LineWriter(to_server.append),
         to_host=LineWriter(lambda b: None),
         defer=lambda fn: None,
+        clock=SYSTEM,
+        spill=FileSpill(),
     )
     leaked = {"jsonrpc": "2.0", "id": 9, "result": {"roots": [{"uri": "file:///host/all"}]}}
     out = s.from_host(json.dumps(leaked).encode() + b"\n")

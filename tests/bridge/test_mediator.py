@@ -6,7 +6,10 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from roots_manager.bridge.protocol.held import Held
 from roots_manager.bridge.protocol.mediator import Mediator
+from roots_manager.bridge.run.clock import SYSTEM
+from roots_manager.bridge.run.spill import FileSpill
 from roots_manager.bridge.transport.writer import LineWriter
 from roots_manager.core.log import events as ev
 
@@ -56,6 +59,8 @@ class Rig:
             to_server=LineWriter(self.to_server.append),
             to_host=LineWriter(self.to_host.append),
             defer=self.deferred.append,
+            clock=SYSTEM,
+            spill=FileSpill(),
             observe=observe,
             nonce="n0nce",
         )
@@ -225,14 +230,14 @@ def test_early_initialized_is_held_until_the_initialize_result_has_passed() -> N
     )
     line = b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n'
     held = r.s.from_host(line)
-    assert not isinstance(held, bytes) and not held.done()
+    assert isinstance(held, Held) and not held.released
     assert not r.s.handshake_done
     r.run_deferred()  # the check deferred to after the held line: no handshake yet, no notice
-    assert not held.done()
+    assert not held.released
     r.server({"jsonrpc": "2.0", "id": 1, "result": {"protocolVersion": "2025-06-18"}})
-    assert not held.done()  # released only after the result has been written to the host
+    assert not held.released  # released only after the result has been written to the host
     r.run_deferred()
-    assert held.result() == line and r.s.handshake_done
+    assert held.line == line and r.s.handshake_done
     # an on-time initialized (the result already passed) is not held
     r2 = Rig()
     r2.handshake()
@@ -351,3 +356,54 @@ def test_a_requested_list_changed_is_not_sent_where_the_protocol_has_none() -> N
         if e["kind"] == ev.LIST_CHANGED_ASKED
     ]
     assert outcomes == ["observe", "no-notice"]
+
+
+class Shelf:
+    """A spill the test can look into: the protocol's kept requests past its memory bound."""
+
+    def __init__(self) -> None:
+        self.lines: dict[int, bytes] = {}
+        self.taken: list[int] = []
+        self.dropped: list[int] = []
+
+    def put(self, line: bytes) -> int:
+        token = len(self.lines) + len(self.taken) + len(self.dropped)
+        self.lines[token] = line
+        return token
+
+    def take(self, token: object) -> bytes:
+        assert isinstance(token, int)
+        self.taken.append(token)
+        return self.lines.pop(token)
+
+    def drop(self, token: object) -> None:
+        assert isinstance(token, int)
+        self.dropped.append(token)
+        del self.lines[token]
+
+
+def test_the_requests_past_the_memory_bound_wait_in_the_spill_the_protocol_is_given() -> None:
+    from roots_manager.bridge.protocol import mrtr
+
+    shelf, injected = Shelf(), []  # type: ignore[var-annotated]
+    rounds = mrtr.InputRounds(
+        answers=Answers(),
+        log=Log(),
+        inject=injected.append,
+        answered=lambda _r: None,
+        prefix="roots-bridge-n0nce-",
+        perf=lambda: 0.0,
+        spill=shelf,
+    )
+    mib = "x" * (1024 * 1024)
+    count = mrtr.MAX_REMEMBERED_BYTES // len(mib) + 3
+    lines = {n: json.dumps(_modern_call(n, mib)).encode() + b"\n" for n in range(1, count + 1)}
+    for n, line in lines.items():
+        rounds.remember(n, line)
+    assert rounds.kept_bytes <= mrtr.MAX_REMEMBERED_BYTES
+    spilled = list(shelf.lines.values())  # the oldest, in order; never the newest
+    assert 3 <= len(spilled) < count and spilled == [lines[n] for n in range(1, len(spilled) + 1)]
+    assert rounds.server_response(_roots_round(2)) == b""  # retried by the bridge
+    assert shelf.taken == [1] and json.loads(injected[-1])["params"]["arguments"]["blob"] == mib
+    rounds.forget_all()  # the server was replaced: what waits is let go unread
+    assert sorted(shelf.dropped) == [0, *range(2, len(spilled))] and shelf.lines == {}

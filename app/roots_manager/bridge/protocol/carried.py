@@ -12,9 +12,9 @@ the host's late answers to the old server's requests are dropped.
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import Future
 from typing import Any
 
+from roots_manager.bridge.protocol.held import Held
 from roots_manager.bridge.protocol.jsonrpc import CANCELLED, Json, is_response, key, params_of
 
 HELD_LIMIT = 16 * 1024 * 1024
@@ -45,7 +45,7 @@ class Carried:
         self._expected: dict[str, Callable[[Json], None]] = {}
         self.on_idle: Callable[[], None] | None = None
         """Called when the last request in flight is answered."""
-        self._held: list[tuple[Json | list[Any], bytes, Future[bytes] | None]] | None = None
+        self._held: list[tuple[Json | list[Any], bytes, Held | None]] | None = None
         self._held_bytes = 0
 
     # ---- the host's side -------------------------------------------------------------------
@@ -109,12 +109,12 @@ class Carried:
         """The host's messages are held (a restart is under way)."""
         return self._held is not None
 
-    def sent(self, msg: Json | list[Any], out: bytes) -> bytes | Future[bytes]:
+    def sent(self, msg: Json | list[Any], out: bytes) -> bytes | Held:
         """What to write to the server now for the host's *msg* (as *out*): *out*, or nothing
-        while it is held (a future once :data:`HELD_LIMIT` bytes are held: the host's pump
-        waits)."""
+        while it is held (a :class:`Held` once :data:`HELD_LIMIT` bytes are held: the host's
+        pump waits)."""
         if self._held is not None and not self.passes_while_held(msg):
-            waiter: Future[bytes] | None = Future() if self._held_bytes > HELD_LIMIT else None
+            waiter: Held | None = Held() if self._held_bytes > HELD_LIMIT else None
             self._held.append((msg, out, waiter))
             self._held_bytes += len(out)
             return waiter if waiter is not None else b""
@@ -134,7 +134,7 @@ class Carried:
             if waiter is None:
                 inject(out if out.endswith(b"\n") else out + b"\n")
             else:
-                waiter.set_result(out)
+                waiter.release(out)
         return len(held)
 
     # ---- the server's side -----------------------------------------------------------------

@@ -9,8 +9,9 @@ reaches it through a runner of the transport's (:class:`~roots_manager.bridge.tr
 
 from __future__ import annotations
 
-from concurrent.futures import Future
 from typing import NamedTuple, Protocol
+
+from roots_manager.bridge.protocol.held import Held
 
 
 class Lookout(NamedTuple):
@@ -34,9 +35,9 @@ class Direction(Protocol):
         """What to look for now."""
         ...
 
-    def handle(self, line: bytes) -> bytes | Future[bytes]:
-        """What to relay in place of a whole *line* (with its newline, if any); a future for a
-        line held back until something else has happened."""
+    def handle(self, line: bytes) -> bytes | Held:
+        """What to relay in place of a whole *line* (with its newline, if any); a :class:`Held`
+        for a line held back until something else has happened (the protocol releases it)."""
         ...
 
     def failed(self, line: bytes) -> bytes:

@@ -14,10 +14,9 @@ within :data:`ASKED_AT_START` seconds of ``initialized``.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
-from concurrent.futures import Future
 
+from roots_manager.bridge.protocol.held import Held
 from roots_manager.bridge.protocol.jsonrpc import EventSink, Json
 from roots_manager.core.log import events as ev
 
@@ -37,15 +36,19 @@ Later = Callable[[float, Callable[[], None]], object]
 class FirstCall:
     """Holds the host's first request while a server expected to ask for its roots has not."""
 
-    def __init__(self, log: EventSink, *, expected: bool, later: Later | None) -> None:
+    def __init__(
+        self, log: EventSink, *, expected: bool, later: Later | None, clock: Callable[[], float]
+    ) -> None:
+        """*clock*: seconds that only go forward (the run's monotonic clock)."""
         self.log = log
+        self._clock = clock
         self.expected = expected and later is not None
         """The server asked right after the handshake last time: its first call waits."""
         self._later = later
         self._initialized_at: float | None = None
         self._asked_after: float | None = None
         self._answered_at: float | None = None
-        self._held: tuple[Future[bytes], bytes, Json, float] | None = None
+        self._held: tuple[Held, bytes, Json, float] | None = None
         self._passed = False
         """The first request after ``initialized`` went on (or none will be held)."""
 
@@ -57,33 +60,33 @@ class FirstCall:
     def initialized_sent(self) -> None:
         """The host's ``notifications/initialized`` has gone to the server."""
         if self._initialized_at is None:
-            self._initialized_at = time.monotonic()
+            self._initialized_at = self._clock()
 
     def roots_asked(self) -> None:
         """The server asked for its roots."""
         if self._initialized_at is not None and self._asked_after is None:
-            self._asked_after = time.monotonic() - self._initialized_at
+            self._asked_after = self._clock() - self._initialized_at
 
     def roots_answered(self) -> None:
         """The bridge's answer to the server's ``roots/list`` has been written to it."""
         if self._answered_at is not None:
             return
-        self._answered_at = time.monotonic()
+        self._answered_at = self._clock()
         if self._held is not None:
             assert self._later is not None
             self._later(SETTLE, self._release)
 
-    def hold(self, msg: Json, out: bytes) -> Future[bytes] | None:
-        """A future that gives *out* once the server has its roots, if *msg* is the first host
+    def hold(self, msg: Json, out: bytes) -> Held | None:
+        """A :class:`Held` released as *out* once the server has its roots, if *msg* is the first host
         request to wait for them; None to relay it now."""
         if not self.watching or "id" not in msg or not isinstance(msg.get("method"), str):
             return None
         self._passed = True
-        now = time.monotonic()
+        now = self._clock()
         settled = None if self._answered_at is None else self._answered_at + SETTLE - now
         if settled is not None and settled <= 0:
             return None
-        held: Future[bytes] = Future()
+        held = Held()
         self._held = (held, out, msg, now)
         assert self._later is not None
         if settled is None:
@@ -97,17 +100,17 @@ class FirstCall:
         if held is None:
             return
         self._held = None
-        future, out, msg, since = held
+        waiting, out, msg, since = held
         self.log.event(
             ev.HANDSHAKE,
             dir=ev.HOST_TO_SERVER,
             id=msg.get("id"),
             method=msg.get("method"),
             first_call_held=True,
-            ms=round((time.monotonic() - since) * 1000),
+            ms=round((self._clock() - since) * 1000),
             roots_answered=self._answered_at is not None,
         )
-        future.set_result(out)
+        waiting.release(out)
 
     def release(self) -> None:
         """Let a held request go now (the run is ending or the server is being replaced)."""
@@ -121,6 +124,6 @@ class FirstCall:
             return None
         if self._asked_after is not None:
             return self._asked_after <= ASKED_AT_START
-        if time.monotonic() - self._initialized_at < ASKED_AT_START:
+        if self._clock() - self._initialized_at < ASKED_AT_START:
             return None  # ended too soon to tell
         return False

@@ -11,8 +11,7 @@ there is no handshake: every request names its revision in ``_meta``, and the br
 
 from __future__ import annotations
 
-from concurrent.futures import Future
-
+from roots_manager.bridge.protocol.held import Held
 from roots_manager.bridge.protocol.jsonrpc import (
     META_CAPS,
     META_VERSION,
@@ -38,7 +37,7 @@ class Handshake:
         self.done = False
         """The host sent ``notifications/initialized`` and it went to the server."""
         self._init_id: str | None = None
-        self._held: tuple[Future[bytes], bytes] | None = None
+        self._held: tuple[Held, bytes] | None = None
         self._announced = False
 
     @property
@@ -102,11 +101,11 @@ class Handshake:
             self._init_id is not None and not self.observe and not self.done and self._held is None
         )
 
-    def hold_initialized(self, line: bytes, msg: Json) -> Future[bytes]:
-        """Hold an early ``notifications/initialized``; the future gives it once released."""
+    def hold_initialized(self, line: bytes, msg: Json) -> Held:
+        """Hold an early ``notifications/initialized``; released as it is, later."""
         # a server may settle its capabilities when initialized arrives (the reference
         # filesystem server ignores the roots capability if it comes before its own answer)
-        held: Future[bytes] = Future()
+        held = Held()
         self._held = (held, line)
         self.log.event(
             ev.HANDSHAKE,
@@ -132,7 +131,7 @@ class Handshake:
             return
         self._held = None
         self.done = True
-        held[0].set_result(held[1])
+        held[0].release(held[1])
 
     def server_result(self, msg: Json) -> bool:
         """Take a server response; True if it answers the host's ``initialize``.

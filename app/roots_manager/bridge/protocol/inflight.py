@@ -16,8 +16,8 @@ its answers loses the oldest) and :data:`ANSWERED_KEPT` answered ones.
 from __future__ import annotations
 
 import dataclasses
-import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,7 +47,8 @@ def _key(msg_id: object) -> tuple[str, object] | None:
 class InFlight:
     """The host's requests to one bridge run's server (see the module's text)."""
 
-    def __init__(self, clock: Any = time.time) -> None:
+    def __init__(self, clock: Callable[[], float]) -> None:
+        """*clock*: seconds since the epoch (the refusals' clock)."""
         self._clock = clock
         self._open: dict[tuple[str, object], Request] = {}
         self._answered: deque[Request] = deque(maxlen=ANSWERED_KEPT)

@@ -12,7 +12,8 @@ handshake is complete, and only if the server fetched the list since the previou
 (:class:`HostSide`, :class:`ServerSide`), here.
 
 The mediator runs on the event loop only; the relays' pump threads hand it the lines it must see
-and wait for what to relay in their place (a future, for a line it holds back).
+and wait for what to relay in their place (a :class:`~roots_manager.bridge.protocol.held.
+Held`, for a line it holds back, which the mediator releases itself).
 
 In managed mode a server's request for roots never reaches the host, however it is spelled: the
 server's lines are read as leniently as any host reads them (:mod:`~roots_manager.bridge.
@@ -31,17 +32,17 @@ from __future__ import annotations
 
 import json
 import secrets
-import time
 from collections.abc import Callable
-from concurrent.futures import Future
 from typing import Any
 
 from roots_manager.bridge.protocol import lenient
 from roots_manager.bridge.protocol.carried import Carried
+from roots_manager.bridge.protocol.clock import Clock
 from roots_manager.bridge.protocol.direction import Lookout, Outlet
 from roots_manager.bridge.protocol.firstcall import FirstCall, Later
 from roots_manager.bridge.protocol.guard import Guard
 from roots_manager.bridge.protocol.handshake import Handshake
+from roots_manager.bridge.protocol.held import Held
 from roots_manager.bridge.protocol.inflight import InFlight
 from roots_manager.bridge.protocol.jsonrpc import (
     CANCELLED,
@@ -57,7 +58,7 @@ from roots_manager.bridge.protocol.jsonrpc import (
     params_of,
     split_line,
 )
-from roots_manager.bridge.protocol.mrtr import HostRequest, InputRounds
+from roots_manager.bridge.protocol.mrtr import HostRequest, InputRounds, Spill
 from roots_manager.bridge.protocol.observed import Observed
 from roots_manager.bridge.protocol.telling import Telling
 from roots_manager.core.log import events as ev
@@ -137,7 +138,7 @@ class HostSide(_Side):
             and self.s.requests is None,
         )
 
-    def handle(self, line: bytes) -> bytes | Future[bytes]:
+    def handle(self, line: bytes) -> bytes | Held:
         return self.s.from_host(line)
 
     def failed(self, line: bytes) -> bytes:
@@ -187,6 +188,8 @@ class Mediator:
         to_server: Outlet,
         to_host: Outlet,
         defer: Callable[[Callable[[], object]], None],
+        clock: Clock,
+        spill: Spill,
         observe: bool = False,
         log_all: bool = False,
         nonce: str | None = None,
@@ -198,8 +201,12 @@ class Mediator:
         """*roots_asked_at_start*: the server asked for its roots right after the handshake in
         its last run (its first request then waits for them; *later* times that wait).
         *track_requests*: keep the host's requests in flight (:attr:`requests`), which the
-        refusals of a confined server are tied to."""
+        refusals of a confined server are tied to. *clock*: where every time the protocol
+        needs comes from (it reads no clock itself). *spill*: where the host's requests kept for
+        ``input_required`` rounds wait past the memory bound (no file is the protocol's)."""
         self.log = log
+        self.clock = clock
+        self._perf = clock.perf
         self.to_server = to_server
         self.to_host = to_host
         self.defer = defer
@@ -209,7 +216,7 @@ class Mediator:
         self.guard = Guard(log, to_server.inject)
         self.carried = Carried() if restartable else None
         """What a restart carries over; None when the server is never restarted."""
-        self.requests = InFlight() if track_requests else None
+        self.requests = InFlight(clock.wall) if track_requests else None
         """The host's requests the server has (:meth:`InFlight.snapshot`); None: not kept."""
         self.telling = Telling(
             answers=answers,
@@ -218,6 +225,7 @@ class Mediator:
             handshake=self.handshake,
             carried=self.carried,
             observe=observe,
+            clock=clock,
         )
         self.rounds = InputRounds(
             answers=answers,
@@ -225,8 +233,15 @@ class Mediator:
             inject=to_server.inject,
             answered=self.telling.answered,
             prefix=f"roots-bridge-{nonce or secrets.token_hex(6)}-",
+            perf=clock.perf,
+            spill=spill,
         )
-        self.first_call = FirstCall(log, expected=roots_asked_at_start and not observe, later=later)
+        self.first_call = FirstCall(
+            log,
+            expected=roots_asked_at_start and not observe,
+            later=later,
+            clock=clock.monotonic,
+        )
         self.telling.after_answer = self.first_call.roots_answered
         self.observed = Observed(log)
         self.host_side = HostSide(self)
@@ -274,8 +289,8 @@ class Mediator:
 
     # ---- host -> server -------------------------------------------------------------------
 
-    def from_host(self, line: bytes) -> bytes | Future[bytes]:
-        """What to relay for a host line; a future for a line held back until it may go."""
+    def from_host(self, line: bytes) -> bytes | Held:
+        """What to relay for a host line; a :class:`Held` for a line held back until it may go."""
         body, ending = split_line(line)
         msg = self._parse_host(body)
         if self.requests is not None:
@@ -325,7 +340,7 @@ class Mediator:
             if isinstance(item, dict) and "method" in item and "id" in item:
                 self.requests.host_request(item)
 
-    def _sent(self, msg: Json | list[Any], out: bytes) -> bytes | Future[bytes]:
+    def _sent(self, msg: Json | list[Any], out: bytes) -> bytes | Held:
         """*out* goes to the server now, or waits while the server is being replaced."""
         return out if self.carried is None else self.carried.sent(msg, out)
 
@@ -423,7 +438,7 @@ class Mediator:
     # ---- server -> host -------------------------------------------------------------------
 
     def from_server(self, line: bytes) -> bytes:
-        started = time.perf_counter()
+        started = self._perf()
         body, ending = split_line(line)
         reading = lenient.read(body)
         if (reading.lossy or not reading.readable) and body.strip():

@@ -10,20 +10,17 @@ other input requests, it leaves those to the host and adds its roots answers to 
 To retry a request the bridge keeps the host's recent ones, as the bytes relayed (a parsed
 request can take many times the memory of its text, and only the rare one answered with
 ``input_required`` is parsed): the last :data:`MAX_REMEMBERED` of them, in memory up to
-:data:`MAX_REMEMBERED_BYTES` and in private files past that, so that a large request sent while
-a call is pending does not push that call out.
+:data:`MAX_REMEMBERED_BYTES` and past that in a :class:`Spill` the run gives it (private files),
+so that a large request sent while a call is pending does not push that call out.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import time
-import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
+from typing import Protocol
 
 from roots_manager.bridge.protocol import lenient
 from roots_manager.bridge.protocol.jsonrpc import (
@@ -44,6 +41,30 @@ MAX_REMEMBERED = 256
 MAX_REMEMBERED_BYTES = 8 * 1024 * 1024
 """Bytes of kept host requests held in memory; older ones wait in files (the newest is always
 in memory)."""
+
+
+class Spill(Protocol):
+    """Where the kept requests past the memory bound wait, out of the protocol (the run's
+    private files, :class:`~roots_manager.bridge.run.spill.FileSpill`)."""
+
+    def put(self, line: bytes) -> object:
+        """Keep *line*; what to take it back with."""
+        ...
+
+    def take(self, token: object) -> bytes:
+        """The line kept as *token*, let go."""
+        ...
+
+    def drop(self, token: object) -> None:
+        """Let the line kept as *token* go unread."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class _Spilled:
+    """A kept request waiting in the :class:`Spill`."""
+
+    token: object
 
 
 @dataclass(frozen=True)
@@ -80,16 +101,21 @@ class InputRounds:
         inject: Callable[[bytes], None],
         answered: Callable[[ListRootsResult], None],
         prefix: str,
+        perf: Callable[[], float],
+        spill: Spill,
     ) -> None:
+        """*perf*: the finest seconds there are, for how long a retry took; *spill*: where
+        kept requests past :data:`MAX_REMEMBERED_BYTES` wait."""
         self.answers = answers
+        self.perf = perf
+        self.spill = spill
         self.log = log
         self.inject = inject
         self.answered = answered
         self.prefix = prefix
         """The ids of the bridge's own requests start with this."""
-        self._requests: OrderedDict[str, bytes | Path] = OrderedDict()
+        self._requests: OrderedDict[str, bytes | _Spilled] = OrderedDict()
         self._kept_bytes = 0
-        self._spill: Path | None = None
         self._retries: dict[str, tuple[object, Json]] = {}
         self._retried: dict[str, str] = {}
         """The key of a host id whose call the bridge retried, to the id it is pending under."""
@@ -182,39 +208,23 @@ class InputRounds:
                 if self._kept_bytes <= MAX_REMEMBERED_BYTES:
                     break
                 if isinstance(v, bytes):
-                    kept[k] = self._spilled(v)
+                    kept[k] = _Spilled(self.spill.put(v))
                     self._kept_bytes -= len(v)
 
     def forget(self, msg_id: object) -> bytes | None:
         """Let the kept request *msg_id* go; the line it was, if it was kept."""
         kept = self._requests.pop(key(msg_id), None)
-        if isinstance(kept, Path):
-            line = kept.read_bytes()
-            self._drop(kept)
-            return line
+        if isinstance(kept, _Spilled):
+            return self.spill.take(kept.token)
         if kept is not None:
             self._kept_bytes -= len(kept)
         return kept
 
-    def _drop(self, kept: bytes | Path) -> None:
-        if isinstance(kept, Path):
-            kept.unlink(missing_ok=True)
+    def _drop(self, kept: bytes | _Spilled) -> None:
+        if isinstance(kept, _Spilled):
+            self.spill.drop(kept.token)
         else:
             self._kept_bytes -= len(kept)
-
-    def _spilled(self, line: bytes) -> Path:
-        import tempfile  # here: few runs ever spill, and tempfile brings shutil, lzma and bz2
-
-        if self._spill is None:
-            import shutil
-
-            # private to the user (mkdtemp makes it 0700), and gone with the run
-            self._spill = Path(tempfile.mkdtemp(prefix="roots-bridge-requests-"))
-            weakref.finalize(self, shutil.rmtree, self._spill, True)
-        fd, name = tempfile.mkstemp(dir=self._spill)
-        with os.fdopen(fd, "wb") as f:
-            f.write(line)
-        return Path(name)
 
     def forget_all(self) -> None:
         """The server was replaced: nothing it was asked is retried or answered any more."""
@@ -304,7 +314,7 @@ class InputRounds:
                 "bridge no longer holds; send the request again",
             )[:-1]
         request: Json = json.loads(original) if isinstance(original, bytes) else original
-        started = time.perf_counter()
+        started = self.perf()
 
         def retry(roots: ListRootsResult) -> None:
             self._counter += 1
@@ -327,7 +337,7 @@ class InputRounds:
                 keys=keys,
                 uris=root_uris(roots),
                 path="retry",
-                us=round((time.perf_counter() - started) * 1e6),
+                us=round((self.perf() - started) * 1e6),
             )
             self.inject(dumps(again) + b"\n")
 

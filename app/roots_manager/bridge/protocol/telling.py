@@ -12,10 +12,10 @@ through :meth:`Telling.answered`.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 from roots_manager.bridge.protocol.carried import Carried
+from roots_manager.bridge.protocol.clock import Clock
 from roots_manager.bridge.protocol.handshake import Handshake
 from roots_manager.bridge.protocol.jsonrpc import (
     LIST_CHANGED,
@@ -28,7 +28,7 @@ from roots_manager.bridge.protocol.jsonrpc import (
 )
 from roots_manager.core.consent.effective import ListRootsResult
 from roots_manager.core.log import events as ev
-from roots_manager.core.store.state import now_iso
+from roots_manager.core.store.state import iso_time
 
 
 class Telling:
@@ -43,8 +43,10 @@ class Telling:
         handshake: Handshake,
         carried: Carried | None,
         observe: bool,
+        clock: Clock,
     ) -> None:
         self.answers = answers
+        self.clock = clock
         self.log = log
         self.inject = inject
         self.handshake = handshake
@@ -72,7 +74,7 @@ class Telling:
             answer = {"jsonrpc": "2.0", "id": msg_id, "result": result}
             self.inject(dumps(answer) + b"\n")
             # timed up to the write: the log records below are not on the server's path
-            us = round((time.perf_counter() - started) * 1e6)
+            us = round((self.clock.perf() - started) * 1e6)
             if now is not None:
                 self.log.event(ev.ROOTS_ASKED, dir=ev.SERVER_TO_HOST, id=msg_id)
             self.answered(result)
@@ -103,7 +105,7 @@ class Telling:
                     id=m["id"],
                     uris=root_uris(result),
                     batch=True,
-                    us=round((time.perf_counter() - started) * 1e6),
+                    us=round((self.clock.perf() - started) * 1e6),
                 )
 
         result = self.answers.now()
@@ -119,7 +121,7 @@ class Telling:
             self.after_answer()
         self.told.update(root_uris(result))
         self.stale = False
-        self.log.marker(last_roots_list_at=now_iso(), stale=False)
+        self.log.marker(last_roots_list_at=iso_time(self.clock.wall()), stale=False)
 
     def forget(self) -> None:
         """A new server replaces the one running: it was told nothing yet."""
@@ -181,4 +183,4 @@ class Telling:
         self.stale = True
         self.notices += 1
         self.inject(dumps({"jsonrpc": "2.0", "method": LIST_CHANGED}) + b"\n")
-        self.log.marker(last_list_changed_at=now_iso(), stale=True)
+        self.log.marker(last_list_changed_at=iso_time(self.clock.wall()), stale=True)

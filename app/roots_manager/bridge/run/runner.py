@@ -26,6 +26,7 @@ from typing import Any
 from roots_manager import __version__
 from roots_manager.bridge.protocol.jsonrpc import Json, dumps, error_line, root_uris
 from roots_manager.bridge.protocol.mediator import Mediator
+from roots_manager.bridge.run import clock
 from roots_manager.bridge.run.confine import Launch, start
 from roots_manager.bridge.run.consent import ConsentWait
 from roots_manager.bridge.run.denials import Denials
@@ -35,6 +36,7 @@ from roots_manager.bridge.run.process import GRACE
 from roots_manager.bridge.run.roots import HeldAnswers, RootsSource
 from roots_manager.bridge.run.slot import FLUSH_TIMEOUT, ServerSlot
 from roots_manager.bridge.run.spawn import EXIT_CANNOT_START, exit_code, grow_pipe
+from roots_manager.bridge.run.spill import FileSpill
 from roots_manager.bridge.run.watch import (
     AVAILABILITY_PERIOD,
     FolderWatch,
@@ -477,6 +479,8 @@ class Bridge:
             to_server=self.to_server,
             to_host=self.to_host,
             defer=self._defer,
+            clock=clock.SYSTEM,
+            spill=FileSpill(),
             observe=observe,
             log_all=log_all,
             restartable=launch is not None and launch.restartable,

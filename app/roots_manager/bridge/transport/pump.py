@@ -12,7 +12,9 @@ only the chunks that need it; the relay decides those exactly as it would have.
 The rare line that must be parsed, rewritten or answered is handed to the event loop, where the
 protocol logic, the store watcher and the timers live (so the mediator is only ever touched by
 one thread), and the pump waits for the outcome: later lines never overtake it. The outcome may
-itself be a future, for a line the mediator holds back until something else has happened.
+be a line the mediator holds back until something else has happened (a
+:class:`~roots_manager.bridge.protocol.held.Held`, which the protocol releases on the loop): the
+pump waits for it through a future of its own.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 
 from roots_manager.bridge.protocol.direction import Direction
+from roots_manager.bridge.protocol.held import Held
 from roots_manager.bridge.transport.relay import LineRelay
 from roots_manager.bridge.transport.writer import LineWriter, fastrelay, note_change
 
@@ -130,7 +133,14 @@ class LoopRunner:
         def run() -> None:
             self.handoff.current = self.writer
             try:
-                done.set_result(direction.handle(line))
+                out = direction.handle(line)
+                if isinstance(out, Held):
+                    # released on the loop too, so the waiter is in place before it can be
+                    waiting: Future[bytes] = Future()
+                    out.when_released(waiting.set_result)
+                    done.set_result(waiting)
+                else:
+                    done.set_result(out)
             except Exception as exc:  # a bug here must not stop the traffic, nor open the gate
                 outcome = direction.failed(line)
                 what = "relayed as it is" if outcome is line else "not relayed"

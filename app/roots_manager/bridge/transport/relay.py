@@ -32,6 +32,7 @@ from concurrent.futures import Future
 from typing import Protocol
 
 from roots_manager.bridge.protocol.direction import Direction
+from roots_manager.bridge.protocol.held import Held
 from roots_manager.bridge.protocol.lenient import disguised, is_utf8
 from roots_manager.bridge.transport.linecheck import malformed, suspect
 from roots_manager.bridge.transport.writer import Chunk, LineWriter
@@ -62,7 +63,12 @@ class Inline:
 
     def handle(self, direction: Direction, line: bytes) -> bytes:
         out = direction.handle(line)
-        return out.result() if isinstance(out, Future) else out
+        if not isinstance(out, Held):
+            return out
+        # the protocol releases it later, on this thread: as ever, waiting here waits for good
+        waiting: Future[bytes] = Future()
+        out.when_released(waiting.set_result)
+        return waiting.result()
 
     def note(self, call: Callable[[], object]) -> None:
         call()
