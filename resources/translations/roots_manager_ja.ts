@@ -3633,17 +3633,17 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="-47"/>
         <source>Start new servers conf&amp;ined</source>
-        <translation>新しいサーバーを隔離して起動(&amp;I)</translation>
+        <translation>新しいサーバーを閉じ込めて起動(&amp;I)</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>A server first seen from now on runs confined to its grants: the kernel refuses it every other file of yours, and each refusal shows here with Allow folder. Servers already known keep their own setting.</source>
-        <translation>これから初めて見つかるサーバーは許可の範囲に隔離して実行されます。カーネルはそれ以外のあなたのファイルをすべて拒否し、拒否はそれぞれ「フォルダーを許可」とともにここに表示されます。既知のサーバーはそれぞれの設定のままです。</translation>
+        <translation>これから初めて見つかるサーバーは許可したフォルダーに閉じ込めて実行されます。カーネルはそれ以外のあなたのファイルをすべて拒否し、拒否はそれぞれ「フォルダーを許可」とともにここに表示されます。既知のサーバーはそれぞれの設定のままです。</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>This machine cannot confine a server: new servers start unconfined.</source>
-        <translation>このコンピューターではサーバーを隔離できません。新しいサーバーは隔離なしで起動します。</translation>
+        <translation>このコンピューターではサーバーを閉じ込められません。新しいサーバーは閉じ込めなしで起動します。</translation>
     </message>
     <message>
         <location line="+12"/>
@@ -4117,7 +4117,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="+13"/>
         <source>They run confined: the kernel refuses them every file of yours outside the folders you grant. A refusal shows in the app, with the request that caused it and Allow folder; a server&apos;s Protection turns this off for it.</source>
-        <translation>これらは隔離して実行されます。許可したフォルダー以外のあなたのファイルはすべてカーネルが拒否します。拒否は、それを起こしたリクエストと「フォルダーを許可」とともにアプリに表示されます。サーバーの「保護」でそのサーバーだけ無効にできます。</translation>
+        <translation>これらは閉じ込めて実行されます。許可したフォルダー以外のあなたのファイルはすべてカーネルが拒否します。拒否は、それを起こしたリクエストと「フォルダーを許可」とともにアプリに表示されます。サーバーの「保護」でそのサーバーだけ無効にできます。</translation>
     </message>
 </context>
 <context>

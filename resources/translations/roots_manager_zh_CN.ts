@@ -3633,17 +3633,17 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="-47"/>
         <source>Start new servers conf&amp;ined</source>
-        <translation>以隔离方式启动新服务器(&amp;I)</translation>
+        <translation>新服务器启动时即限制在授权内(&amp;I)</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>A server first seen from now on runs confined to its grants: the kernel refuses it every other file of yours, and each refusal shows here with Allow folder. Servers already known keep their own setting.</source>
-        <translation>今后首次出现的服务器将被隔离在其授权范围内运行：内核会拒绝它访问你的其他所有文件，每次拒绝都会在这里显示，并附有“允许文件夹”。已知的服务器保持各自的设置。</translation>
+        <translation>今后首次出现的服务器将被限制在其授权范围内运行：内核会拒绝它访问你的其他所有文件，每次拒绝都会在这里显示，并附有“允许文件夹”。已知的服务器保持各自的设置。</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>This machine cannot confine a server: new servers start unconfined.</source>
-        <translation>这台计算机无法隔离服务器：新服务器将不隔离启动。</translation>
+        <translation>这台计算机无法限制服务器：新服务器将不受限制地启动。</translation>
     </message>
     <message>
         <location line="+12"/>
@@ -4117,7 +4117,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="+13"/>
         <source>They run confined: the kernel refuses them every file of yours outside the folders you grant. A refusal shows in the app, with the request that caused it and Allow folder; a server&apos;s Protection turns this off for it.</source>
-        <translation>它们以隔离方式运行：内核会拒绝它们访问你授权文件夹之外的所有文件。拒绝会显示在应用中，附有引起它的请求和“允许文件夹”；在服务器的“保护”中可以为它关闭此功能。</translation>
+        <translation>它们受限制运行：内核会拒绝它们访问你授权文件夹之外的所有文件。拒绝会显示在应用中，附有引起它的请求和“允许文件夹”；在服务器的“保护”中可以为它关闭此功能。</translation>
     </message>
 </context>
 <context>
