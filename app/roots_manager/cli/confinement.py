@@ -168,7 +168,7 @@ def show(store: Store, name: str) -> dict[str, Any]:
     """The ``servers show`` report of server *name*."""
     from roots_manager.core import live
     from roots_manager.core.confinement.confined import report
-    from roots_manager.sandbox.availability import availability, protections
+    from roots_manager.sandbox.availability import availability, confines_by_default, protections
 
     found = availability()
     out = report(
@@ -176,7 +176,7 @@ def show(store: Store, name: str) -> dict[str, Any]:
         name,
         can_confine=found.available,
         why=found.reason,
-        by_default=found.available and found.tested,
+        by_default=confines_by_default(),
     )
     out["protections"] = [p._asdict() for p in protections(found)]
     out["mechanism"] = found.mechanism

@@ -409,16 +409,16 @@ def cmd_policy(store: Store, args: argparse.Namespace) -> int:
             if confine_new is not None:
                 state.confine_new = confine_new
             policy, new = state.policy, state.confine_new
-    from roots_manager.sandbox.availability import availability
+    from roots_manager.sandbox.availability import availability, confines_by_default
 
-    found = availability()
+    here = confines_by_default()
     if args.json:
         print_json(
             {
                 "version": JSON_VERSION,
                 "policy": policy,
                 "confine_new": new,
-                "confines_here": new and found.available and found.tested,
+                "confines_here": new and here,
                 "changed": changed,
             }
         )
@@ -429,8 +429,8 @@ def cmd_policy(store: Store, args: argparse.Namespace) -> int:
         print(f"policy for unknown servers: {policy}")
     if confine_new is not None:
         print(f"new servers start confined: {'on' if new else 'off'}", end="")
-        if new and not (found.available and found.tested):
-            print(f" (not on this machine: {found.reason})")
+        if new and not here:
+            print(f" (not on this machine: {availability().reason})")
         else:
             print(" (servers already known keep their own setting)" if changed else "")
     return 0

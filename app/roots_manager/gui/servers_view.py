@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from PySide6.QtCore import (
@@ -14,6 +14,7 @@ from PySide6.QtCore import (
     QPoint,
     Qt,
     Signal,
+    SignalInstance,
 )
 from PySide6.QtGui import QAction, QIcon, QKeyEvent
 from PySide6.QtWidgets import (
@@ -563,33 +564,27 @@ class ServersPanel(QWidget):
 
     def notify_selected(self) -> None:
         """Ask the selected server's running bridges for a list_changed."""
-        name = self.selected_server()
-        bridges = self._managed_bridges()
-        asked = 0
-        for m in bridges:
-            try:
-                live.ask_list_changed(self.watcher.layout, m.run, "app")
-                asked += 1
-            except (OSError, ValueError) as exc:
-                self.watcher.edit_failed.emit(
-                    self.tr("Could not ask the bridge of {server}: {reason}").format(
-                        server=visible(name or ""), reason=exc
-                    )
-                )
-        if name and asked:
-            self.list_changed_requested.emit(name, asked)
+        self._ask_bridges(
+            self._managed_bridges(), live.ask_list_changed, self.list_changed_requested
+        )
 
     def restart_selected(self) -> None:
         """Ask the selected server's bridges that can restart it to do so (a request file
         each: a bridge started by any host, known to the app or not, takes it)."""
-        name = self.selected_server()
         row = self._selected_row()
+        able = [m for m in (row.markers if row else []) if m.restartable]
+        self._ask_bridges(able, live.ask_restart, self.restart_requested)
+
+    def _ask_bridges(
+        self, bridges: Sequence[BridgeMarker], ask: Callable[..., object], told: SignalInstance
+    ) -> None:
+        """Leave each of *bridges* a request (*ask*: a list_changed or a restart); *told* gets
+        the selected server and how many were asked, and each failure is said."""
+        name = self.selected_server()
         asked = 0
-        for m in row.markers if row else []:
-            if not m.restartable:
-                continue
+        for m in bridges:
             try:
-                live.ask_restart(self.watcher.layout, m.run, "app")
+                ask(self.watcher.layout, m.run, "app")
                 asked += 1
             except (OSError, ValueError) as exc:
                 self.watcher.edit_failed.emit(
@@ -598,7 +593,7 @@ class ServersPanel(QWidget):
                     )
                 )
         if name and asked:
-            self.restart_requested.emit(name, asked)
+            told.emit(name, asked)
 
     def _confine_new_chosen(self, on: bool) -> None:
         if on != self.watcher.state.confine_new:

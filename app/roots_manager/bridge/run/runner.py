@@ -21,7 +21,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Collection, Coroutine, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from roots_manager import __version__
 from roots_manager.bridge.protocol.jsonrpc import Json, dumps, error_line, root_uris
@@ -866,30 +866,31 @@ class Bridge:
             live.sweep_list_changed_requests(self.layout)
 
     def _take_request(self) -> None:
-        try:
-            asked = live.take_list_changed_request(self.layout, self.run_id)
-        except OSError as exc:  # the change checks above must go on whatever this file is
-            if not self._request_failed:
-                self._request_failed = True
-                self.log.event(ev.ERROR, message=f"a list_changed request cannot be taken: {exc}")
+        asked = self._taken(live.take_list_changed_request, "list_changed")
+        if asked is False:
             return
         if asked is not None:
-            by, request = asked.get("by"), asked.get("id")
-            self.mediator.list_changed_asked(
-                by if isinstance(by, str) else "?", request if isinstance(request, str) else None
-            )
+            self.mediator.list_changed_asked(*asked)
+        restart = self._taken(live.take_restart_request, "restart")
+        if restart:
+            self.restarts.ask(*restart)
+
+    def _taken(
+        self, take: Callable[[Layout, str], dict[str, Any] | None], what: str
+    ) -> tuple[str, str | None] | Literal[False] | None:
+        """The request for this run that *take* finds (who asked, its id), or None; False when
+        its file cannot be taken, which is said once (the change checks go on whatever it is)."""
         try:
-            restart = live.take_restart_request(self.layout, self.run_id)
+            asked = take(self.layout, self.run_id)
         except OSError as exc:
             if not self._request_failed:
                 self._request_failed = True
-                self.log.event(ev.ERROR, message=f"a restart request cannot be taken: {exc}")
-            return
-        if restart is not None:
-            by, request = restart.get("by"), restart.get("id")
-            self.restarts.ask(
-                by if isinstance(by, str) else "?", request if isinstance(request, str) else None
-            )
+                self.log.event(ev.ERROR, message=f"a {what} request cannot be taken: {exc}")
+            return False
+        if asked is None:
+            return None
+        by, request = asked.get("by"), asked.get("id")
+        return (by if isinstance(by, str) else "?", request if isinstance(request, str) else None)
 
     async def _finish(self, code: int, how: str | None) -> None:
         if self._answer_fd is not None:
