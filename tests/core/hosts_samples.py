@@ -370,6 +370,29 @@ KIRO = """{
 """
 """https://kiro.dev/docs/mcp/configuration"""
 
+TRAE = """{
+  "mcpServers": {
+    "fs": {
+      "command": "npx",
+      "args": ["-y", "@modelcontextprotocol/server-filesystem"],
+      "env": {
+        "GITHUB_PERSONAL_ACCESS_TOKEN": "<YOUR_TOKEN>"
+      },
+      "fromGalleryId": "modelcontextprotocol.servers_filesystem"
+    },
+    "web": {
+      "url": "https://example.invalid/mcp",
+      "headers": {
+        "Authorization": "Bearer xxxx"
+      }
+    }
+  }
+}
+"""
+"""https://www.volcengine.com/docs/86677/2137601 and /2137600 (TRAE's guide: "Add MCP Server",
+the fields of a stdio and a remote server, and the project's .trae/mcp.json); fromGalleryId is
+what its marketplace adds to an entry"""
+
 AMP = """{
   "amp.notifications.enabled": true,
   "amp.mcpServers": {
@@ -409,6 +432,7 @@ SAMPLES = {
     "lm-studio": LM_STUDIO,
     "kiro": KIRO,
     "amp": AMP,
+    "trae": TRAE,
 }
 """A file of each host, with a stdio server ``fs`` and a remote server ``web``."""
 

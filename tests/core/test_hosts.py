@@ -108,6 +108,11 @@ def test_the_documented_paths(tmp_path: Path) -> None:
         "continue": (tmp_path / ".continue/config.yaml",) * 3,
         "lm-studio": (tmp_path / ".lmstudio/mcp.json",) * 3,
         "kiro": (tmp_path / ".kiro/settings/mcp.json",) * 3,
+        "trae": (
+            xdg / "Trae/User/mcp.json",
+            tmp_path / "Library/Application Support/Trae/User/mcp.json",
+            appdata / "Trae/User/mcp.json",
+        ),
         # ~/.config/amp on every system, whatever XDG says
         "amp": (tmp_path / ".config/amp/settings.json",) * 3,
     }
@@ -244,6 +249,7 @@ ADDED_FROM_THEIR_DOCS = (
     "lm-studio",
     "kiro",
     "amp",
+    "trae",
 )
 
 
@@ -699,6 +705,7 @@ def test_project_files_are_found_under_the_roots(tmp_path: Path, layout: Layout)
         (".continue/mcpServers/more.yaml", "continue"),
         (".kiro/settings/mcp.json", "kiro"),
         (".amp/settings.json", "amp"),
+        (".trae/mcp.json", "trae"),
     )
     for rel, host_id in in_project:
         f = project / rel
@@ -734,7 +741,7 @@ def test_the_file_keeps_its_mode_and_a_link_stays_a_link(tmp_path: Path, layout:
 
 
 def test_every_host_is_in_the_catalogue_once() -> None:
-    assert len({h.id for h in HOSTS}) == len(HOSTS) == 18
+    assert len({h.id for h in HOSTS}) == len(HOSTS) == 19
 
 
 def test_the_bridge_is_found_beside_this_program(tmp_path: Path) -> None:

@@ -56,8 +56,18 @@ def claude_desktop(home: Path, text: str) -> Path:
 
 
 def listed() -> dict[str, object]:
-    doc = json.loads(run_cli("hosts", "list", "--json").stdout)
+    """``hosts list --json``; every file is listed, and one it could not read makes it exit 1
+    with an ``unreadable`` error naming that file (and exit 0 with no error otherwise)."""
+    proc = run_cli("hosts", "list", "--json", check=False)
+    doc = json.loads(proc.stdout)
     assert doc["version"] == 1
+    unread = [f["path"] for f in doc["files"] if f["error"] is not None]
+    assert proc.returncode == (1 if unread else 0), proc.stderr
+    if unread:
+        assert doc["error"]["code"] == "unreadable"
+        assert all(path in doc["error"]["message"] for path in unread)
+    else:
+        assert "error" not in doc
     return doc  # type: ignore[no-any-return]
 
 
@@ -364,11 +374,14 @@ def test_what_stands_in_a_config_files_place_is_an_error_naming_it(home: Path, k
         os.symlink("/dev/zero", path)
         reason = f"{path} (a symbolic link to /dev/zero) is a character device, not a regular file"
     # read neither for ever nor until a writer comes
-    doc = json.loads(run_cli("hosts", "list", "--json", timeout=30).stdout)
+    proc = run_cli("hosts", "list", "--json", timeout=30, check=False)
+    doc = json.loads(proc.stdout)
     assert [(f["path"], f["error"], f["servers"]) for f in doc["files"]] == [
         (str(path), reason, [])
     ]
-    assert reason in run_cli("hosts", "list", timeout=30).stdout
+    assert proc.returncode == 1 and doc["error"]["code"] == "unreadable"
+    text = run_cli("hosts", "list", timeout=30, check=False)
+    assert text.returncode == 1 and reason in text.stdout
     wrap = run_cli("hosts", "wrap", "claude-code", "--all", check=False, timeout=30)
     assert wrap.returncode == 1 and f"  not changed: {reason}\n" in wrap.stdout
     assert "no configuration file" not in wrap.stdout
@@ -394,6 +407,26 @@ def test_a_file_that_is_not_a_table_of_settings_is_an_error_naming_it(
     assert wrap.returncode == 1 and f"  not changed: {reason}\n" in wrap.stdout
     named = run_cli("hosts", "wrap", "claude-desktop", "fs", check=False)
     assert named.returncode == 1 and reason in named.stdout
+    assert path.read_text() == text
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"), [('{"mcpServers": [{"name": "fs", "command": ["npx"]}]}\n', "a list"),
+                       ('{"mcpServers": "npx"}\n', "a string")],
+)  # fmt: skip
+def test_servers_in_a_shape_the_host_does_not_read_are_an_error_naming_it(
+    home: Path, text: str, kind: str
+) -> None:
+    # a list of servers is the shape some third-party guides give Trae's mcp.json; Trae's own
+    # guide gives a table, so a list is refused rather than shown as "no servers"
+    path = home / ".config" / "Trae" / "User" / "mcp.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(text)
+    reason = f"{path}: mcpServers holds {kind}, not the table of servers Trae reads"
+    [found] = listed()["files"]  # type: ignore[misc]
+    assert (found["host"], found["error"], found["servers"]) == ("trae", reason, [])
+    wrap = run_cli("hosts", "wrap", "trae", "--all", check=False)
+    assert wrap.returncode == 1 and f"  not changed: {reason}\n" in wrap.stdout
     assert path.read_text() == text
 
 

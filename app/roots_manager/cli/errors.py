@@ -61,6 +61,7 @@ CODES: dict[str, str] = {
     "no-such-server": "the host's files declare no server of that name",
     "no-bridge": "roots-bridge cannot be found, or was not given by an absolute path",
     "not-changed": "a host's file could not be changed",
+    "unreadable": "a host's file could not be read (hosts list still lists every file)",
     "record": "the record of host changes cannot be read",
     "nothing-to-probe": "no command line of the server to probe: give it, or let it run once",
     "no-probe-table": "too few saved probe tables to compare",

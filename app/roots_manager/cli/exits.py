@@ -17,7 +17,7 @@ MEANINGS = {
     "effective --watch is stopped with Ctrl-C)",
     EXIT_REFUSED: "refused or failed: the message says why (a probe that did not complete, a "
     "notify some bridge did not take, a restart some bridge did not do, a host file that could "
-    "not be changed)",
+    "not be changed or, for hosts list, read)",
     EXIT_USAGE: "bad usage: an unknown command or option, or a missing argument",
     EXIT_STORE: "the store cannot be used as it is: the message names the file and the way out "
     "(store check exits 3 for a damaged store)",

@@ -74,9 +74,16 @@ def cmd_hosts_list(store: Store, args: argparse.Namespace) -> int:
     from roots_manager.core.hosts import operations as hostchanges
 
     reports = hostchanges.report(Platform.current(), hostchanges.projects(store))
+    # every file is listed, and a file that cannot be read makes the exit code say so, for a
+    # script that must not take "could not read" for "nothing to protect"
+    unread = [f"{r.file.path}: {r.error}" for r in reports if r.error is not None]
+    code = EXIT_REFUSED if unread else 0
     if args.json:
-        print_json({"version": JSON_VERSION, "files": [_file_json(r) for r in reports]})
-        return 0
+        doc: dict[str, Any] = {"version": JSON_VERSION, "files": [_file_json(r) for r in reports]}
+        if unread:
+            doc["error"] = error_json("unreadable", "; ".join(unread))["error"]
+        print_json(doc)
+        return code
     if not reports:
         print(f"no host configuration found (hosts looked for: {', '.join(HOST_IDS)})")
         return 0
@@ -91,7 +98,7 @@ def cmd_hosts_list(store: Store, args: argparse.Namespace) -> int:
         for s in r.servers:
             rows.append([where, str(r.file.path), s.name, _status(s)])
     table(rows, ["HOST", "FILE", "SERVER", "STATUS"])
-    return 0
+    return code
 
 
 def _error(r: FileResult) -> str | None:

@@ -159,6 +159,14 @@ def _continue(p: Platform) -> list[Path]:
     return [home / "config.yaml", *_listed(home / "mcpServers", "*.yaml")]
 
 
+def _trae(p: Platform) -> list[Path]:
+    """Trae's own ``mcp.json`` (the one its **Raw config (JSON)** button opens), in its user
+    folder as a VS Code fork keeps it: ``Trae/User`` in the application data folder, and
+    ``Trae CN/User`` for the edition sold in China. Its guide names the file but not the folder;
+    this is where users' reports find it. Only a file that is there is ever read or changed."""
+    return [p.app_data() / flavour / "User" / "mcp.json" for flavour in ("Trae", "Trae CN")]
+
+
 def _lm_studio(p: Platform) -> list[Path]:
     # LM Studio's home, as its SDK finds it: the folder named in ~/.lmstudio-home-pointer, else
     # ~/.cache/lm-studio (older installs), else ~/.lmstudio; mcp.json is in that folder
@@ -286,6 +294,15 @@ HOSTS: tuple[HostSpec, ...] = (
         False,
         lambda p: [p.home / ".kiro" / "settings" / "mcp.json"],
         (".kiro/settings/mcp.json",),
+    ),
+    HostSpec(
+        "trae",
+        "Trae",
+        Format.JSON,
+        "mcpServers",
+        True,  # its guide: a server pasted into mcp.json is added to the list as it is saved
+        _trae,
+        (".trae/mcp.json",),  # read once the user turns on "Enable Project MCP"
     ),
     HostSpec(
         "amp",

@@ -103,17 +103,35 @@ def _decode(data: bytes, path: Path) -> str:
 
 
 def _settings(file: ConfigFile, data: Any) -> dict[str, Any]:
-    """*data*, the whole of *file*, if it is a table of settings, as every host's file is."""
-    if isinstance(data, dict):
-        return data
+    """*data*, the whole of *file*, if it is a table of settings, as every host's file is, and
+    its servers, where there are any, in the shape the host reads: a table (or the list of a
+    host that keeps a list). A shape the host does not read is refused by name, rather than
+    shown as a file with no servers and "wrapped" as one with nothing to do."""
+    if not isinstance(data, dict):
+        raise Refused(f"{file.path} holds {_kind(data)} at its top level, not a table of settings")
+    at: Any = data
+    path: list[str] = []
+    for key in (*file.host.servers_in, file.host.servers_key):
+        at = at.get(key)
+        path.append(key)
+        if at is None:
+            return data
+        if not isinstance(at, dict) and not (file.host.listed and isinstance(at, list)):
+            raise Refused(
+                f"{file.path}: {'.'.join(path)} holds {_kind(at)}, not the table of servers "
+                f"{file.host.label} reads"
+            )
+    return data
+
+
+def _kind(data: Any) -> str:
     kinds = (
         (list, "a list"),
         (str, "a string"),
         (bool, "true or false"),
         ((int, float), "a number"),
     )
-    kind = "null" if data is None else next((k for t, k in kinds if isinstance(data, t)), "a value")
-    raise Refused(f"{file.path} holds {kind} at its top level, not a table of settings")
+    return "null" if data is None else next((k for t, k in kinds if isinstance(data, t)), "a value")
 
 
 def read_servers(file: ConfigFile, data: bytes) -> list[HostServer]:
