@@ -25,6 +25,7 @@ TYPE_CHECKING = False  # not typing's: nothing is imported before the server sta
 
 if TYPE_CHECKING:
     import argparse
+    from types import SimpleNamespace
 
     from roots_manager.bridge.run.confine import Launch
 
@@ -248,15 +249,37 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_usage(sys.stderr)
         print(f"roots-bridge: {problem}", file=sys.stderr)
         return EXIT_USAGE
+    del parser
+    parsed: argparse.Namespace | SimpleNamespace = args if argv_given else _forget_parser(args)
+    del args
     if proc is None and failure is None:
         from roots_manager.bridge.run.confine import start
 
         try:
-            proc, launch = start(command, args.server, args.confine, run_id=run_id)
+            proc, launch = start(command, parsed.server, parsed.confine, run_id=run_id)
             early_signals = None if argv_given else EarlySignals(proc)
         except OSError as exc:
             failure = exc
-    return _run(args, command, proc, launch, failure, early_signals, run_id)
+    return _run(parsed, command, proc, launch, failure, early_signals, run_id)
+
+
+PARSER_ONLY = ("argparse", "gettext")
+"""Modules a bridge needs only to read its command line: argparse, and the gettext it brings."""
+
+
+def _forget_parser(args: argparse.Namespace) -> SimpleNamespace:
+    """*args* as a plain namespace, and :data:`PARSER_ONLY` let go of: a bridge lives for hours
+    and reads its command line once, and argparse's classes and functions are 0.6 MiB of an
+    idle bridge's memory (``bench/bench_idle.py``). Nothing of argparse is kept (its
+    ``Namespace`` would keep the whole module alive), and the collection that frees the
+    module's cycles comes before :func:`gc.freeze` keeps what is left for the bridge's life.
+    Re-imported, should anything ask for it again."""
+    from types import SimpleNamespace
+
+    plain = SimpleNamespace(**vars(args))
+    for name in PARSER_ONLY:
+        sys.modules.pop(name, None)
+    return plain
 
 
 def _discard(proc: subprocess.Popen[bytes]) -> None:
@@ -267,7 +290,7 @@ def _discard(proc: subprocess.Popen[bytes]) -> None:
 
 
 def _run(
-    args: argparse.Namespace,
+    args: argparse.Namespace | SimpleNamespace,
     command: list[str],
     proc: subprocess.Popen[bytes] | None,
     launch: Launch | None,
@@ -285,7 +308,9 @@ def _run(
         trace.switch("roots-bridge", True)
 
     # what is loaded by now lives as long as the bridge: kept out of the collector's full
-    # passes, so that one never pauses a roots/list answer to walk every module again
+    # passes, so that one never pauses a roots/list answer to walk every module again; what
+    # is garbage by now (the command line's parser) is freed first, not kept with it
+    gc.collect()
     gc.freeze()
 
     async def run() -> int:
