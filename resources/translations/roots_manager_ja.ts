@@ -885,7 +885,7 @@
     <message>
         <location filename="../../app/roots_manager/gui/denial_notice.py" line="+48"/>
         <source>A confined server was refused</source>
-        <translation>隔離されたサーバーが拒否されました</translation>
+        <translation>閉じ込められたサーバーが拒否されました</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -2403,7 +2403,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="+3"/>
         <source>{server} does not keep to its roots: {worked} of {outside} outside targets worked; confine it to make your grants hold</source>
-        <translation>{server} はルートの内側にとどまりません: 外側の対象 {outside} 件のうち {worked} 件が成功しました。許可を守らせるには隔離してください</translation>
+        <translation>{server} はルートの内側にとどまりません: 外側の対象 {outside} 件のうち {worked} 件が成功しました。許可を守らせるには閉じ込めてください</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -2805,7 +2805,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="+5"/>
         <source>the server reached the sibling package with the root as its only argument too: neither roots nor arguments keep it in, only confinement does</source>
-        <translation>ルートだけを引数にしてもサーバーは兄弟パッケージに届きました: ルートも引数も範囲を守らせません。守らせるのは隔離だけです</translation>
+        <translation>ルートだけを引数にしてもサーバーは兄弟パッケージに届きました: ルートも引数も範囲を守らせません。守らせるのは閉じ込めだけです</translation>
     </message>
     <message>
         <location line="+11"/>
@@ -3961,7 +3961,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="+1"/>
         <source>refused (confined)</source>
-        <translation>拒否（隔離）</translation>
+        <translation>拒否（閉じ込め中）</translation>
     </message>
     <message>
         <location line="+19"/>

@@ -885,7 +885,7 @@
     <message>
         <location filename="../../app/roots_manager/gui/denial_notice.py" line="+48"/>
         <source>A confined server was refused</source>
-        <translation>被隔离的服务器遭到拒绝</translation>
+        <translation>受限制的服务器遭到拒绝</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -2403,7 +2403,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="+3"/>
         <source>{server} does not keep to its roots: {worked} of {outside} outside targets worked; confine it to make your grants hold</source>
-        <translation>{server} 不只在根目录内操作：{outside} 个外部目标中有 {worked} 个成功；请隔离它以使授权生效</translation>
+        <translation>{server} 不只在根目录内操作：{outside} 个外部目标中有 {worked} 个成功；请限制它以使授权生效</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -2805,7 +2805,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="+5"/>
         <source>the server reached the sibling package with the root as its only argument too: neither roots nor arguments keep it in, only confinement does</source>
-        <translation>以根作为唯一参数时服务器也访问到了同级包:根和参数都限制不了它,只有隔离可以</translation>
+        <translation>以根作为唯一参数时服务器也访问到了同级包:根和参数都限制不了它,只有限制运行可以</translation>
     </message>
     <message>
         <location line="+11"/>
@@ -3961,7 +3961,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="+1"/>
         <source>refused (confined)</source>
-        <translation>拒绝（隔离）</translation>
+        <translation>拒绝（已限制）</translation>
     </message>
     <message>
         <location line="+19"/>
