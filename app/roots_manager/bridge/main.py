@@ -252,6 +252,10 @@ def main(argv: list[str] | None = None) -> int:
     del parser
     parsed: argparse.Namespace | SimpleNamespace = args if argv_given else _forget_parser(args)
     del args
+    if sys.platform == "linux" and not argv_given:  # our own process, and no thread yet
+        from roots_manager.platform.linux.malloc import one_arena
+
+        one_arena()
     if proc is None and failure is None:
         from roots_manager.bridge.run.confine import start
 
