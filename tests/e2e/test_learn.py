@@ -295,3 +295,35 @@ def test_an_unknown_server_or_a_bad_length_is_refused_and_nothing_changes(
     proc = run_cli("servers", "learn", "srv", "--for", "soon", check=False)
     assert "--for 'soon' is not a length of time" in proc.stderr
     assert not confine_setting()
+
+
+def test_a_learning_killed_leaves_the_server_confined_says_so_and_the_next_one_puts_it_back(
+    tmp_path: Path, layout: Layout
+) -> None:
+    home, _, _ = setup(tmp_path)
+    first = learn(home, "srv", "--for", "10m")
+    second = run_cli("servers", "learn", "srv", "--for", "1s", "--json", check=False)
+    assert second.returncode == 1, second.stdout  # one learning of a server at a time
+    refusal = json.loads(second.stdout)["error"]
+    assert refusal["code"] == "already-learning" and str(first.pid) in refusal["message"]
+    shown = json.loads(run_cli("servers", "show", "srv", "--json").stdout)["learning"]
+    assert (shown["pid"], shown["running"], shown["before"]) == (first.pid, True, False)
+    first.kill()  # SIGKILL: nothing of it runs to put confinement back
+    rest(first)
+    assert confine_setting()  # the safe way to fail: the server stays confined
+    report = json.loads(run_cli("servers", "show", "srv", "--json").stdout)["learning"]
+    assert (report["running"], report["before"]) == (False, False)
+    told = run_cli("servers", "show", "srv").stdout
+    assert "ended without finishing, and left confinement on (it was off)" in told
+    # the next learning takes over what the dead one changed, and puts it back
+    done = subprocess.run(
+        [sys.executable, "-m", "roots_manager.cli", "servers", "learn", "srv", "--for", "1s"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "HOME": str(home)},
+        check=True,
+    )
+    assert "confinement of srv is off again, as before learning" in done.stdout
+    assert not confine_setting()
+    assert json.loads(run_cli("servers", "show", "srv", "--json").stdout)["learning"] is None

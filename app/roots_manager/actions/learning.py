@@ -38,6 +38,13 @@ class CannotConfine(Refusal):
         super().__init__(rule.CANNOT_CONFINE, reason=reason)
 
 
+class AlreadyLearning(Refusal):
+    """The server is being learned already, by another process that is still running."""
+
+    def __init__(self, server: str, pid: int) -> None:
+        super().__init__(rule.ALREADY_LEARNING, server=server, pid=str(pid))
+
+
 @dataclass
 class Learning:
     """A server being learned: since when, and the refusals seen so far."""
@@ -83,6 +90,7 @@ def start(store: Store, server: str) -> Learning:
     ``servers confine`` does: a running server is restarted confined). Raises
     :class:`CannotConfine` where this machine cannot confine, and
     :class:`~roots_manager.actions.servers.UnknownServer` for a name nobody has seen."""
+    from roots_manager.core import live
     from roots_manager.sandbox.availability import availability
 
     with store.transaction() as state:
@@ -90,18 +98,24 @@ def start(store: Store, server: str) -> Learning:
         found = availability()
         if not found.available:
             raise CannotConfine(found.reason)
-        before = state.servers[name].confine
+        earlier = live.learning_marker(store.layout, name)
+        if earlier is not None and earlier.alive:
+            raise AlreadyLearning(name, earlier.pid)
+        now = state.servers[name].confine
+        # a learning that ended without finishing left confinement on: what it turned on is
+        # this one's to put back, from the setting the user had before either
+        before = now if earlier is None else earlier.before
         turned_on = before is not True
-        if turned_on:
+        if now is not True:
             confined.set_confinement(state, name, True)
-    from roots_manager.core import live
-
+        started = time.time()
+        live.write_learning_marker(store.layout, name, started, before)
     stuck = [
         m
         for m in live.bridge_markers(store.layout)
         if m.server == name and not m.confined and not m.restartable
     ]
-    return Learning(name, time.time(), turned_on, len(stuck), before=before)
+    return Learning(name, started, turned_on, len(stuck), before=before)
 
 
 def proposal(store: Store, learning: Learning, *, home: str | None = None) -> rule.Proposal:
@@ -155,4 +169,7 @@ def finish(store: Store, learning: Learning, accepted: Sequence[rule.Proposed]) 
         srv = confine_actions.restore(store, name, learning.before)
     else:
         srv = confine_actions.confine(store, name)
+    from roots_manager.core import live
+
+    live.remove_learning_marker(store.layout, name)
     return Learned(name, tuple(accepted), srv.confine is True, restored)

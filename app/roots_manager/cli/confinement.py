@@ -193,7 +193,24 @@ def show(store: Store, name: str) -> dict[str, Any]:
         for m in live.bridge_markers(store.layout)
         if m.server == name
     ]
+    mark = live.learning_marker(store.layout, out["name"])
+    out["learning"] = (
+        None
+        if mark is None
+        else {
+            "pid": mark.pid,
+            "started": _iso(mark.started),
+            "running": mark.alive,
+            "before": mark.before,
+        }
+    )
     return out
+
+
+def _iso(seconds: float) -> str:
+    import datetime
+
+    return datetime.datetime.fromtimestamp(seconds, datetime.UTC).isoformat(timespec="seconds")
 
 
 def cmd_show(store: Store, args: argparse.Namespace) -> int:
@@ -226,6 +243,16 @@ def cmd_show(store: Store, args: argparse.Namespace) -> int:
         print(
             f"  running: server pid {run['server_pid']} ({how}; {again}; "
             f"restarted {run['restarts']} time{'' if run['restarts'] == 1 else 's'})"
+        )
+    learning = out["learning"]
+    if learning is not None and learning["running"]:
+        print(f"  being learned since {learning['started']}, by process {learning['pid']}")
+    elif learning is not None:
+        before = {True: "on", False: "off", None: "the default"}[learning["before"]]
+        print(
+            f"  learning started {learning['started']} ended without finishing, and left "
+            f"confinement on (it was {before}); servers learn puts it back when nothing is "
+            "accepted"
         )
     can = "yes" if out["can_confine"] else "no"
     untested = "" if out["tested"] else " (untested)"

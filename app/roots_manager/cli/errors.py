@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from roots_manager.cli import oserror
 from roots_manager.cli.exits import EXIT_INTERRUPTED, EXIT_REFUSED, EXIT_STORE, EXIT_USAGE
 from roots_manager.core import uri
-from roots_manager.core.confinement.learning import CANNOT_CONFINE
+from roots_manager.core.confinement.learning import ALREADY_LEARNING, CANNOT_CONFINE
 from roots_manager.core.names import visible
 from roots_manager.core.refusal import Refusal
 from roots_manager.core.roots import BROAD_REFUSALS
@@ -51,6 +51,7 @@ CODES: dict[str, str] = {
     "bad-value": "a value out of its range or not one of its choices",
     "bad-duration": "a length of time that cannot be read (write 30s, 10m, 2h or 1d)",
     "cannot-confine": "this machine cannot confine a server, and the command needs it to",
+    "already-learning": "the server is being learned already, by a process still running",
     "not-pending": "no consent request of that server is pending",
     "not-run-yet": "the server has not run yet, so there is nothing to approve",
     "command-changed": "the server's command line is not the one expected",
@@ -91,6 +92,7 @@ TEMPLATE_CODES: dict[str, str] = {
     **dict.fromkeys(NAME_REFUSALS.values(), "bad-name"),
     LOOK_ALIKE: "bad-name",
     CANNOT_CONFINE: "cannot-confine",
+    ALREADY_LEARNING: "already-learning",
     **dict.fromkeys(RETENTION_REFUSALS, "bad-value"),
     **dict.fromkeys(uri.ERROR_TEMPLATES, "bad-path"),
 }

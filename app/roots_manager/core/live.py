@@ -181,6 +181,74 @@ def app_running(layout: Layout) -> bool:
     return _alive(doc["pid"], doc.get("process_started"))
 
 
+# ---- learning under way ------------------------------------------------------------------------
+#
+# ``servers learn`` (or the app's Learn...) turns a server's confinement on for a while and puts it
+# back when nothing is accepted. The marker says so while it lasts, so that a learn that dies
+# before it can put anything back (SIGKILL, a crash, a reboot) is known for what it did: the next
+# learning of that server puts back what the dead one changed, and ``servers show`` says so.
+
+
+@dataclass(frozen=True)
+class LearningMarker:
+    """A learning of *server* under way, or one that ended without finishing."""
+
+    server: str
+    pid: int
+    process_started: float | None
+    started: float
+    """When learning started (seconds since the epoch)."""
+    before: bool | None
+    """The server's confinement setting before learning turned it on (None: not decided)."""
+
+    @property
+    def alive(self) -> bool:
+        """Whether the process learning is still running (else it ended without finishing)."""
+        return _alive(self.pid, self.process_started)
+
+
+def _learning_path(layout: Layout, server: str) -> Path:
+    import hashlib
+
+    digest = hashlib.sha256(server.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    return layout.live / f"learning-{digest}.json"
+
+
+def write_learning_marker(layout: Layout, server: str, started: float, before: bool | None) -> None:
+    """Note that this process is learning *server*, which was *before* until it started."""
+    pid = os.getpid()
+    doc = {
+        "server": server,
+        "pid": pid,
+        "process_started": process_start_time(pid),
+        "started": started,
+        "before": before,
+    }
+    write_atomic(_learning_path(layout, server), json_bytes(doc))
+
+
+def learning_marker(layout: Layout, server: str) -> LearningMarker | None:
+    """The marker of a learning of *server*, alive or not; None when there is none (or it cannot
+    be read: then nothing is known to put back)."""
+    doc = _read_json(_learning_path(layout, server))
+    if doc is None or doc.get("server") != server or not isinstance(doc.get("pid"), int):
+        return None
+    started, before = doc.get("started"), doc.get("before")
+    process_started = doc.get("process_started")
+    return LearningMarker(
+        server,
+        doc["pid"],
+        float(process_started) if isinstance(process_started, (int, float)) else None,
+        float(started) if isinstance(started, (int, float)) else 0.0,
+        before if isinstance(before, bool) else None,
+    )
+
+
+def remove_learning_marker(layout: Layout, server: str) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        statefile.retrying(_learning_path(layout, server).unlink)
+
+
 # ---- asking a running bridge to send list_changed, or to restart its server ------------------
 #
 # A request is a file next to the store, where every bridge already watches for saves (the live

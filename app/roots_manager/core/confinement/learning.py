@@ -263,3 +263,6 @@ def _allowed(path: str, read_only: bool, now: Mapping[str, bool]) -> bool:
 
 CANNOT_CONFINE = "this machine cannot confine a server ({reason}), and learning runs it confined"
 """The refusal of learning where confinement cannot be had."""
+
+ALREADY_LEARNING = "{server!r} is being learned already, by process {pid}: let it finish first"
+"""The refusal of a second learning of a server while one runs."""
