@@ -163,6 +163,26 @@ class Launch:
         confined, or restart on revoke on)."""
 
 
+def _why_unconfined(server: str) -> str:
+    """Why a new server runs unconfined although new servers start confined: the machine cannot
+    confine, or only with a mechanism no test runs (macOS), which is never a default."""
+    from roots_manager.sandbox.availability import availability
+
+    found = availability()
+    if found.available:  # not tested, so not chosen for the user
+        import shlex
+
+        return (
+            f"new servers start confined only where confinement is tested, and this machine "
+            f"has {found.reason}: it runs unconfined "
+            f"(roots-manager servers confine {shlex.quote(server)} on confines it with that)"
+        )
+    return (
+        f"new servers start confined where the machine can confine, and {found.reason}: it "
+        "runs unconfined"
+    )
+
+
 def _check_runnable(command: Sequence[str]) -> None:
     """Raise what starting *command* unconfined would: the wrapper runs it only after the rules
     are made, and a program that is not there must read the same either way."""
@@ -204,14 +224,7 @@ def wrapped(command: Sequence[str], server: str, force: bool, run: str = "") -> 
 
             shutil.rmtree(ran_confined, ignore_errors=True)
         if glance is not None and glance.confine_new and entry.get("confine") is None:
-            from roots_manager.sandbox.availability import availability
-
-            print(
-                f"roots-bridge: {server}: new servers start confined where the machine can "
-                f"confine, and {availability().reason}: it runs unconfined",
-                file=sys.stderr,
-                flush=True,
-            )
+            print(f"roots-bridge: {server}: {_why_unconfined(server)}", file=sys.stderr, flush=True)
         return Launch(list(command), None, entry, folders, default)
     _check_runnable(command)
     from roots_manager.core.confinement.confined import (
