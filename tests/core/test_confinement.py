@@ -108,6 +108,48 @@ def test_npx_and_uvx_get_their_caches_writable(tmp_path: Path) -> None:
     assert command_needs(["node", "x.js"], env, "/").writable == []
 
 
+def test_npm_exec_from_a_prefix_opens_its_node_modules_and_project_files_only(
+    tmp_path: Path,
+) -> None:
+    home, project = tmp_path / "home", tmp_path / "project"
+    (project / "node_modules" / ".bin").mkdir(parents=True)
+    for name in ("package.json", "package-lock.json", "notes.txt"):
+        (project / name).write_text("{}", encoding="utf-8")
+    env = {"PATH": "/nowhere", "HOME": str(home)}
+    modules, files = (
+        str(project / "node_modules"),
+        [
+            str(project / "package.json"),
+            str(project / "package-lock.json"),
+        ],
+    )
+    for command in (
+        ["npm", "exec", "--prefix", str(project), "--", "tool"],
+        ["npm", "--prefix", str(project), "exec", "tool"],  # the option before the command
+        ["npm", "-C", "project", "x", "tool"],  # its short form, relative to the folder run in
+        ["npx", f"--prefix={project}", "tool"],
+    ):
+        needs = command_needs(command, env, str(tmp_path))
+        assert modules in needs.runtime and needs.files == files, command
+        assert str(project) not in needs.runtime and needs.writable == [str(home / ".npm")]
+    # words that merely look like it, or a prefix given to another npm command, open nothing
+    for command in (
+        ["npm", "install", "--prefix", str(project)],
+        ["node", "x.js", "--prefix", str(project)],
+        ["npm", "exec", "--", "tool", "--prefix", str(project)],
+    ):
+        needs = command_needs(command, env, str(tmp_path))
+        assert modules not in needs.runtime and needs.files == [], command
+    # a prefix the server may write is not read to find what it runs
+    needs = command_needs(
+        ["npx", "--prefix", str(project), "tool"], env, "/", writable=[str(project)]
+    )
+    assert modules not in needs.runtime and needs.files == []
+    assert (str(project), "the server may write it: it is not read to find what it runs") in (
+        needs.refused
+    )
+
+
 def test_grants_become_read_write_or_read_only_rules(tmp_path: Path) -> None:
     state = State()
     folders = []

@@ -22,7 +22,7 @@ from roots_manager.core.log import events as ev
 from roots_manager.core.paths import Layout
 from roots_manager.sandbox.landlock import TEST_ABI_ENV
 from tests.bridge.wire import bridge_argv, events
-from tests.conftest import only_on_linux, run_cli
+from tests.conftest import PEERS, only_on_linux, run_cli
 from tests.e2e.sdk_host import bridged, text
 
 FILE_TOOL = Path(__file__).with_name("file_tool_server.py")
@@ -262,3 +262,27 @@ def test_an_npx_server_starts_confined_from_an_empty_cache(tmp_path: Path) -> No
     anyio.run(scenario)
     unpacked = list((w["home"] / ".npm" / "_npx").glob("*/node_modules/@modelcontextprotocol"))
     assert unpacked, "npx unpacked the server into the cache it was given"
+
+
+def test_a_server_run_from_a_project_s_node_modules_starts_confined(tmp_path: Path) -> None:
+    """``npm exec --prefix DIR -- mcp-server-filesystem``, the way a package installed in a
+    project is run: its packages are read and run from there, the project's other files are
+    not read, and the server is held to its grants as any other."""
+    if shutil.which("npm") is None:
+        pytest.fail("npm comes with Node.js, which these tests need")
+    w = world(tmp_path)
+    project = tmp_path / "project"
+    shutil.copytree(PEERS, project, symlinks=True, ignore=shutil.ignore_patterns("node_modules"))
+    (project / "node_modules").symlink_to(PEERS / "node_modules")
+    (project / "notes.txt").write_text("the project's own\n", encoding="utf-8")
+
+    async def scenario() -> None:
+        command = ["npm", "exec", "--prefix", str(project), "--", "mcp-server-filesystem", "/"]
+        async with Client(params(command, w["home"], "--observe", "--confine")) as client:
+            read = await text(client, "read_text_file", path=str(w["granted"] / "hello.txt"))
+            assert read.strip() == "in granted"
+            for path in (w["sibling"] / "hello.txt", project / "notes.txt"):
+                refused = await text(client, "read_text_file", path=str(path))
+                assert "EACCES" in refused, (path, refused)
+
+    anyio.run(scenario)

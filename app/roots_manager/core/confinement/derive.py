@@ -315,23 +315,91 @@ _UVX = frozenset(("uvx",))
 _UV = frozenset(("uv",))
 
 
+_NPM_PREFIX = ("--prefix", "-C")
+"""npm's option naming the folder whose ``node_modules`` it runs a package from (``-C`` is its
+short form)."""
+
+
+def _npm_options(command: Sequence[str]) -> tuple[list[str], str | None]:
+    """The words of *command* after the program and before ``--``, less the value of npm's
+    ``--prefix`` (so ``npm --prefix DIR exec`` reads as ``exec``), and that value if given."""
+    words: list[str] = []
+    prefix = None
+    rest = list(command[1 : command.index("--", 1)] if "--" in command[1:] else command[1:])
+    while rest:
+        word = rest.pop(0)
+        if word in _NPM_PREFIX and rest:
+            prefix = rest.pop(0)
+        elif word.startswith("--prefix="):
+            prefix = word.split("=", 1)[1]
+        else:
+            words.append(word)
+    return words, prefix
+
+
+def _program(command: Sequence[str], env: Mapping[str, str]) -> str:
+    """The name of the program *command* runs, from its real path (``npx`` behind a link)."""
+    found = shutil.which(command[0], path=env.get("PATH")) if os.sep not in command[0] else None
+    return os.path.basename(os.path.realpath(found or command[0]))
+
+
+def _npm_runs(command: Sequence[str], program: str) -> tuple[bool, str | None]:
+    """Whether *command*, whose program is *program*, runs a package through npm (``npx``,
+    ``npm exec``, ``npm x``), and the ``--prefix`` folder it runs it from, if given."""
+    words, prefix = _npm_options(command)
+    first = next((w for w in words if not w.startswith("-")), "")
+    return program in _NPX or (program in _NPM and first in ("exec", "x")), prefix
+
+
 def _caches(command: Sequence[str], env: Mapping[str, str], needs: Needs) -> None:
     """The package manager caches *command* runs from: writable, since it fills them.
 
     Decided from the program that runs (its real path's name, and its first argument), never
     from words that merely appear on the command line.
     """
-    found = shutil.which(command[0], path=env.get("PATH")) if os.sep not in command[0] else None
-    program = os.path.basename(os.path.realpath(found or command[0]))
+    program = _program(command, env)
     first = next((w for w in command[1:] if not w.startswith("-")), "")
     home = _home(env)
-    if program in _NPX or (program in _NPM and first in ("exec", "x")):
+    if _npm_runs(command, program)[0]:
         needs.add(env.get("npm_config_cache") or os.path.join(home, ".npm"), writable=True)
     if program in _UVX or (program in _UV and first in ("run", "tool", "x")):
         cache = env.get("XDG_CACHE_HOME") or os.path.join(home, ".cache")
         data = env.get("XDG_DATA_HOME") or os.path.join(home, ".local", "share")
         needs.add(env.get("UV_CACHE_DIR") or os.path.join(cache, "uv"), writable=True)
         needs.add(env.get("UV_PYTHON_INSTALL_DIR") or os.path.join(data, "uv"), writable=True)
+
+
+NPM_PROJECT_FILES = ("package.json", "package-lock.json", "npm-shrinkwrap.json")
+"""What npm reads in the ``--prefix`` folder besides its ``node_modules``."""
+
+
+def _npm_prefix(
+    command: Sequence[str], env: Mapping[str, str], cwd: str, needs: Needs, scope: _Scope
+) -> None:
+    """For ``npm exec --prefix DIR`` (and ``npx --prefix DIR``): the packages installed there,
+    read and run (``DIR/node_modules``), and the project's own files npm reads (its
+    ``package.json`` and lock file), each on its own. Not the folder itself, nor what else it
+    holds: a project's other files are what its grants are for. A folder the server may write
+    opens nothing more (it could put there what it likes), and a ``node_modules`` that is the
+    home folder or holds it is refused, as any derived rule."""
+    runs, prefix = _npm_runs(command, _program(command, env))
+    if not runs or not prefix:
+        return
+    folder = os.path.realpath(os.path.join(cwd, os.path.expanduser(prefix)))
+    if scope.writable_by_server(folder):
+        needs.refuse(folder, "the server may write it: it is not read to find what it runs")
+        return
+    modules = os.path.join(folder, "node_modules")
+    if os.path.isdir(modules):
+        real = os.path.realpath(modules)
+        if scope.writable_by_server(real):
+            needs.refuse(real, "the server may write it: it is not read to find what it runs")
+        else:
+            scope.allow(needs, real)
+    for name in NPM_PROJECT_FILES:
+        path = os.path.join(folder, name)
+        if os.path.isfile(path):
+            scope.allow(needs, os.path.realpath(path), file=True)
 
 
 def package_caches(command: Sequence[str], env: Mapping[str, str]) -> list[str]:
@@ -396,6 +464,7 @@ def command_needs(
     scope = _Scope(env, [*writable, *needs.writable])
     _executable(command[0], env, needs, scope)
     _module(command, env, needs, scope)
+    _npm_prefix(command, env, cwd, needs, scope)
     script = False
     for arg in command[1:]:
         path = os.path.normpath(os.path.join(cwd, arg)) if arg and not arg.startswith("-") else ""
