@@ -51,6 +51,18 @@ def learn(home: Path, *args: str) -> subprocess.Popen[str]:
     return proc
 
 
+def learn_for_a_second(home: Path) -> subprocess.CompletedProcess[str]:
+    """``roots-manager servers learn srv --for 1s`` run to its end, with *home* as the home."""
+    return subprocess.run(
+        [sys.executable, "-m", "roots_manager.cli", "servers", "learn", "srv", "--for", "1s"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "HOME": str(home)},
+        check=True,
+    )
+
+
 def ended(
     proc: subprocess.Popen[str], how: signal.Signals = signal.SIGINT
 ) -> tuple[dict[str, Any], str]:
@@ -163,14 +175,7 @@ def test_learn_without_accept_proposes_and_turns_confinement_back_off(
     tmp_path: Path, layout: Layout
 ) -> None:
     home, a, _ = setup(tmp_path)
-    done = subprocess.run(
-        [sys.executable, "-m", "roots_manager.cli", "servers", "learn", "srv", "--for", "1s"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={**os.environ, "HOME": str(home)},
-        check=True,
-    )
+    done = learn_for_a_second(home)
     assert "srv was refused 0 times in 1s" in done.stdout
     assert "confinement of srv is off again, as before learning" in done.stdout
     assert not confine_setting()
@@ -316,14 +321,7 @@ def test_a_learning_killed_leaves_the_server_confined_says_so_and_the_next_one_p
     told = run_cli("servers", "show", "srv").stdout
     assert "ended without finishing, and left confinement on (it was off)" in told
     # the next learning takes over what the dead one changed, and puts it back
-    done = subprocess.run(
-        [sys.executable, "-m", "roots_manager.cli", "servers", "learn", "srv", "--for", "1s"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={**os.environ, "HOME": str(home)},
-        check=True,
-    )
+    done = learn_for_a_second(home)
     assert "confinement of srv is off again, as before learning" in done.stdout
     assert not confine_setting()
     assert json.loads(run_cli("servers", "show", "srv", "--json").stdout)["learning"] is None
