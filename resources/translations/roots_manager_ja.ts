@@ -1246,7 +1246,7 @@
     <message>
         <location line="+4"/>
         <source>{server} runs confined while it learns: use it from its host as usual. At the end, the smallest grants that would have allowed what it was refused are proposed; never /, your home folder or a secret.</source>
-        <translation>学習中、{server} は制限下で動きます。いつもどおりホストから使ってください。終了時に、拒否されたことを許可できた最小限の許可が提案されます。/、ホームフォルダー、秘密情報は提案されません。</translation>
+        <translation>学習中、{server} は閉じ込められて動きます。いつもどおりホストから使ってください。終了時に、拒否されたことを許可できた最小限の許可が提案されます。/、ホームフォルダー、秘密情報は提案されません。</translation>
     </message>
     <message>
         <location line="+10"/>
@@ -1296,7 +1296,7 @@
     <message>
         <location line="+40"/>
         <source>{server} is running unconfined now and cannot be restarted confined: it is learned from its next start. Have its host start it again.</source>
-        <translation>{server} は現在制限なしで動いており、制限付きで再起動できません。次回の起動から学習されます。ホストから起動し直してください。</translation>
+        <translation>{server} は現在閉じ込めなしで動いており、閉じ込めて再起動できません。次回の起動から学習されます。ホストから起動し直してください。</translation>
     </message>
     <message numerus="yes">
         <location line="+18"/>
@@ -1775,7 +1775,7 @@
     <message>
         <location line="+3"/>
         <source>restart asked, not done: this bridge cannot restart its server (turn on restart on revoke or confinement, from its next start)</source>
-        <translation>再起動の依頼は実行されませんでした：このブリッジはサーバーを再起動できません（取り消し時の再起動か制限をオンにすると、次回の起動から可能になります）</translation>
+        <translation>再起動の依頼は実行されませんでした：このブリッジはサーバーを再起動できません（取り消し時の再起動か閉じ込めをオンにすると、次回の起動から可能になります）</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -3290,7 +3290,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="+3"/>
         <source>Run this server confined for a while, then grant what it was refused, as you choose</source>
-        <translation>このサーバーをしばらく制限下で動かし、拒否されたものを選んで許可します</translation>
+        <translation>このサーバーをしばらく閉じ込めて動かし、拒否されたものを選んで許可します</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -3300,7 +3300,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="+3"/>
         <source>Block its network when confined</source>
-        <translation>制限時はネットワークを遮断する</translation>
+        <translation>閉じ込め時はネットワークを遮断する</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -3358,7 +3358,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="+1"/>
         <source>confined from its next start</source>
-        <translation>次回の起動から制限</translation>
+        <translation>次回の起動から閉じ込め</translation>
     </message>
     <message>
         <location line="+1"/>
