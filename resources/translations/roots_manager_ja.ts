@@ -70,12 +70,12 @@
         <translation>取り消し時の再起動をオンにする(&amp;V)</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+11"/>
         <source>Extra paths the confined server may use</source>
         <translation>閉じ込められたサーバーが追加で使えるパス</translation>
     </message>
     <message>
-        <location line="-16"/>
+        <location line="-23"/>
         <source>Restart it when a folder is revo&amp;ked</source>
         <translation>フォルダーが取り消されたら再起動する(&amp;K)</translation>
     </message>
@@ -85,7 +85,17 @@
         <translation>伝えたフォルダーが取り消されたとき（閉じ込め中なら許可が変わったときも）、ホストに気付かれずにサーバーを停止して再起動します。ホストは接続したままで、サーバーはそのフォルダーを忘れます。閉じ込められたサーバーでは既定でオン。サーバーの次回起動から有効です。</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+13"/>
+        <source>Put &amp;back</source>
+        <translation>元に戻す(&amp;B)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Put back the confinement setting it had before learning started</source>
+        <translation>学習を始める前の閉じ込めの設定に戻します</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Extra read-onl&amp;y path…</source>
         <translation>読み取り専用の追加パス…(&amp;Y)</translation>
     </message>
@@ -100,12 +110,12 @@
         <translation>パスを削除(&amp;M)</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+71"/>
         <source>{server} was told its folders changed and has not asked for them since: it may still use a folder you revoked. Restart on revoke makes a revocation restart it, from its next start.</source>
         <translation>{server} はフォルダーの変更を通知されましたが、その後問い合わせていません。取り消したフォルダーをまだ使っている可能性があります。「取り消し時の再起動」をオンにすると、次回起動から取り消しのたびに再起動されます。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>Select a server to confine it or not.</source>
         <translation>閉じ込めるかどうかを決めるサーバーを選んでください。</translation>
     </message>
@@ -126,7 +136,27 @@
         <translation>{server} を許可したフォルダーに閉じ込めて起動します。変更は次回の起動時から有効になります</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+19"/>
+        <source>it was confined before</source>
+        <translation>以前は閉じ込め中でした</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it was not confined before</source>
+        <translation>以前は閉じ込めなしでした</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>before, the default for new servers decided</source>
+        <translation>以前は新しいサーバーの既定で決まっていました</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Learning {server} ended without finishing and left it confined ({before}).</source>
+        <translation>{server} の学習は完了せずに終わり、閉じ込めたままになっています（{before}）。</translation>
+    </message>
+    <message>
+        <location line="+31"/>
         <source>read: {path}</source>
         <translation>読み取り：{path}</translation>
     </message>

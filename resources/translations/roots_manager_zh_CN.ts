@@ -70,12 +70,12 @@
         <translation>开启撤销时重启(&amp;V)</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+11"/>
         <source>Extra paths the confined server may use</source>
         <translation>已限制的服务器可额外使用的路径</translation>
     </message>
     <message>
-        <location line="-16"/>
+        <location line="-23"/>
         <source>Restart it when a folder is revo&amp;ked</source>
         <translation>文件夹被撤销时重启(&amp;K)</translation>
     </message>
@@ -85,7 +85,17 @@
         <translation>当已告知服务器的文件夹被撤销时（已限制时，授权变化时也一样），在主机不知情的情况下停止并重新启动服务器：主机保持连接，服务器忘记该文件夹。已限制的服务器默认开启；从服务器下次启动起生效。</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+13"/>
+        <source>Put &amp;back</source>
+        <translation>恢复(&amp;B)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Put back the confinement setting it had before learning started</source>
+        <translation>恢复到开始学习之前的限制设置</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Extra read-onl&amp;y path…</source>
         <translation>额外只读路径…(&amp;Y)</translation>
     </message>
@@ -100,12 +110,12 @@
         <translation>移除路径(&amp;M)</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+71"/>
         <source>{server} was told its folders changed and has not asked for them since: it may still use a folder you revoked. Restart on revoke makes a revocation restart it, from its next start.</source>
         <translation>已通知 {server} 其文件夹已更改，但它此后未再询问：它可能仍在使用您撤销的文件夹。开启“撤销时重启”后，从下次启动起，每次撤销都会重启它。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>Select a server to confine it or not.</source>
         <translation>选择一个服务器，决定是否限制它。</translation>
     </message>
@@ -126,7 +136,27 @@
         <translation>启动 {server} 时将其限制在已授权的文件夹内；更改在其下次启动时生效</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+19"/>
+        <source>it was confined before</source>
+        <translation>之前已限制</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it was not confined before</source>
+        <translation>之前未限制</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>before, the default for new servers decided</source>
+        <translation>之前由新服务器的默认设置决定</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Learning {server} ended without finishing and left it confined ({before}).</source>
+        <translation>{server} 的学习未完成就结束了，并让它保持限制状态（{before}）。</translation>
+    </message>
+    <message>
+        <location line="+31"/>
         <source>read: {path}</source>
         <translation>读取：{path}</translation>
     </message>

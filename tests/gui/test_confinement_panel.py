@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -276,3 +279,37 @@ def test_extra_paths_are_shown_added_and_removed(
     srv = store.read().servers["files"]
     assert srv.allow_write == [] and srv.allow_read == [str(tmp_path / "models")]
     qtbot.waitUntil(lambda: box.extra.count() == 1, timeout=10_000)
+
+
+def _dead_pid() -> int:
+    """The pid of a real process that has ended (and been reaped)."""
+    proc = subprocess.Popen([sys.executable, "-c", "pass"])
+    proc.wait()
+    return proc.pid
+
+
+def test_a_learning_that_was_killed_is_said_and_put_back_in_one_click(
+    watcher: StoreWatcher, store: Store, tmp_path: Path, qtbot: QtBot, layout: Layout
+) -> None:
+    panel = panel_with(watcher, store, tmp_path, qtbot)
+    box = panel.confine_box
+    # what servers learn leaves when it is killed: the server confined, and its marker
+    with store.transaction() as state:
+        confined.set_confinement(state, "files", True)
+    live.write_learning_marker(layout, "files", 1_700_000_000.0, False)
+    marker = layout.live / next(p.name for p in layout.live.glob("learning-*.json"))
+    doc = json.loads(marker.read_text())
+    doc["pid"], doc["process_started"] = _dead_pid(), None  # its process gone
+    marker.write_text(json.dumps(doc))
+    watcher.reload()
+    select(panel, "notes")
+    assert box.learning_hint.isHidden() and box.learning_button.isHidden()
+    select(panel, "files")
+    assert box.learning_button.isVisible() and box.switch.isChecked()
+    assert box.learning_hint.text() == (
+        "Learning files ended without finishing and left it confined (it was not confined before)."
+    )
+    qtbot.mouseClick(box.learning_button, Qt.MouseButton.LeftButton)
+    assert store.read().servers["files"].confine is False
+    assert not list(layout.live.glob("learning-*.json"))
+    assert box.learning_button.isHidden() and not box.switch.isChecked()

@@ -173,3 +173,18 @@ def finish(store: Store, learning: Learning, accepted: Sequence[rule.Proposed]) 
 
     live.remove_learning_marker(store.layout, name)
     return Learned(name, tuple(accepted), srv.confine is True, restored)
+
+
+def put_back(store: Store, server: str) -> bool:
+    """Put back what a learning of *server* that ended without finishing changed (it was killed
+    before it could): its confinement setting from before, as a finished learning that nothing
+    was accepted from does. Whether there was such a learning to undo (one still running, or
+    none, leaves everything as it is)."""
+    from roots_manager.core import live
+
+    mark = live.learning_marker(store.layout, server)
+    if mark is None or mark.alive:
+        return False
+    confine_actions.restore(store, server, mark.before)
+    live.remove_learning_marker(store.layout, server)
+    return True

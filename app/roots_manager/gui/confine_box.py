@@ -73,6 +73,13 @@ class ConfineBox(QWidget):
         self.stale_hint.setWordWrap(True)
         self.stale_button = QPushButton(self.tr("Turn on restart on re&voke"), self)
         self.stale_button.clicked.connect(lambda: self.restart_switch.setChecked(True))
+        self.learning_hint = QLabel(self)
+        self.learning_hint.setWordWrap(True)
+        self.learning_button = QPushButton(self.tr("Put &back"), self)
+        self.learning_button.setToolTip(
+            self.tr("Put back the confinement setting it had before learning started")
+        )
+        self.learning_button.clicked.connect(self._put_back)
 
         self.extra = QListWidget(self)
         self.extra.setAccessibleName(self.tr("Extra paths the confined server may use"))
@@ -92,6 +99,10 @@ class ConfineBox(QWidget):
         stale.setContentsMargins(0, 0, 0, 0)
         stale.addWidget(self.stale_hint, 1)
         stale.addWidget(self.stale_button)
+        left = QHBoxLayout()
+        left.setContentsMargins(0, 0, 0, 0)
+        left.addWidget(self.learning_hint, 1)
+        left.addWidget(self.learning_button)
         buttons = QHBoxLayout()
         buttons.setContentsMargins(0, 0, 0, 0)
         for b in (self.add_read, self.add_write, self.remove_extra):
@@ -100,6 +111,7 @@ class ConfineBox(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(row)
+        layout.addLayout(left)
         self._settings = layout.count()
         layout.addWidget(self.restart_switch)
         layout.addLayout(stale)
@@ -151,6 +163,7 @@ class ConfineBox(QWidget):
                     "restart it, from its next start."
                 ).format(server=visible(name or ""))
             )
+        self._show_learning_left(name)
         self._fill_extra(srv.allow_read if srv else [], srv.allow_write if srv else [])
         if name is None:
             self.explanation.setText(self.tr("Select a server to confine it or not."))
@@ -175,6 +188,37 @@ class ConfineBox(QWidget):
             if self.machine.available
             else confinement_text.availability_text(self.machine)
         )
+
+    def _show_learning_left(self, name: str | None) -> None:
+        """Say so when a learning of *name* ended without finishing (its process was killed)
+        and left it confined, and offer to put its setting back."""
+        from roots_manager.core import live
+
+        mark = None if name is None else live.learning_marker(self.watcher.store.layout, name)
+        left = mark is not None and not mark.alive
+        self.learning_hint.setVisible(left)
+        self.learning_button.setVisible(left)
+        if mark is None or not left:
+            return
+        before = {
+            True: self.tr("it was confined before"),
+            False: self.tr("it was not confined before"),
+            None: self.tr("before, the default for new servers decided"),
+        }[mark.before]
+        self.learning_hint.setText(
+            self.tr(
+                "Learning {server} ended without finishing and left it confined ({before})."
+            ).format(server=visible(mark.server), before=before)
+        )
+
+    def _put_back(self) -> None:
+        name = self._server
+        if name is None:
+            return
+        from roots_manager.actions.learning import put_back
+
+        self.watcher.act(lambda store: put_back(store, name))
+        self._state_changed(self.watcher.state)
 
     def _switched(self, on: bool) -> None:
         name = self._server
