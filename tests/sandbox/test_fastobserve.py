@@ -184,6 +184,23 @@ def test_a_path_the_caller_does_not_hold_is_handed_to_python(both: Both) -> None
     assert not both.fast.decide(
         both.tid, numbers["openat"], (AT_FDCWD, ctypes.addressof(long), 0, 0, 0, 0)
     )
+    # a path across two pages is read whole; one that runs off its mapping is not
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mmap.restype = ctypes.c_void_p
+    libc.mmap.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
+                          ctypes.c_int, ctypes.c_long)  # fmt: skip
+    libc.munmap.argtypes = (ctypes.c_void_p, ctypes.c_size_t)
+    pages = libc.mmap(None, 2 * page, 3, 0x22, -1, 0)  # read and write, private, anonymous
+    assert pages not in (None, ctypes.c_void_p(-1).value)
+    try:
+        path = os.fsencode(os.getcwd()) + b"/granted/sub/f"
+        start = pages + page - len(path) // 2
+        ctypes.memmove(start, path + b"\0", len(path) + 1)
+        assert both.fast.decide(both.tid, numbers["openat"], (AT_FDCWD, start, 0, 0, 0, 0))
+        assert libc.munmap(pages + page, page) == 0
+        assert not both.fast.decide(both.tid, numbers["openat"], (AT_FDCWD, start, 0, 0, 0, 0))
+    finally:
+        libc.munmap(pages, 2 * page)
     # other calls, the socket's case too, are Python's
     for name in ("mkdir", "unlink", "execve", "truncate", "socket", "creat"):
         if name in numbers:

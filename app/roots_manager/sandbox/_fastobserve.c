@@ -237,6 +237,7 @@ static ssize_t read_path(pid_t tid, uint64_t address, char *out) {
     size_t have = 0;
     while (have < OB_PATH_MAX) {
         size_t size = 4096 - (size_t)((address + have) % 4096);
+        if (have == 0 && size > 256) size = 256; /* most paths are short: copy no whole page */
         if (size > OB_PATH_MAX - have) size = OB_PATH_MAX - have;
         struct iovec local = {out + have, size};
         struct iovec remote = {(void *)(uintptr_t)(address + have), size};
