@@ -173,6 +173,24 @@ def test_relative_paths_are_joined_to_the_callers_descriptor(both: Both, tree: P
         os.close(outside)
 
 
+def test_a_long_relative_path_is_judged_whole(both: Both, tree: Path) -> None:
+    """A descriptor deep in the grant and a long path from it: together longer than PATH_MAX,
+    which the kernel allows (each is shorter), and judged as Python judges them."""
+    deep = tree / "granted"
+    for i in range(14):
+        deep = deep / (f"{i:02}" * 100)
+    deep.mkdir(parents=True)
+    folder = os.open(deep, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        long = os.fsencode("/".join(["b" * 250] * 14) + "/f")
+        assert len(os.fsencode(str(deep))) + len(long) > 6000
+        for _ in range(2):  # the second from what the first remembered
+            assert both.put("openat", long, os.O_RDONLY, folder) == (True, None)
+            assert both.put("openat", b"../" * 15 + b"outside/secret", 0, folder)[0] is False
+    finally:
+        os.close(folder)
+
+
 def test_a_path_the_caller_does_not_hold_is_handed_to_python(both: Both) -> None:
     numbers = both.numbers
     for address in (0, 8, 1 << 63, (1 << 64) - 1):

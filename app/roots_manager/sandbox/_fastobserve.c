@@ -287,6 +287,7 @@ static uint64_t above(FastObserver *self, const char *path, size_t n) {
     uint64_t rights = self->root;
     for (size_t i = 1; i <= folder; i++)
         if (i == folder || path[i] == '/') rights |= table_get(&self->beneath, path, i);
+    if (folder > OB_PATH_MAX) return rights; /* too long to remember (a relative path joined) */
     memcpy(self->last_folder, path, folder);
     self->last_len = folder;
     self->last_above = rights;
