@@ -335,7 +335,10 @@ class Supervisor:
             # the calls Landlock provably allows; everything else comes back here
             from roots_manager.sandbox.observer import fast_path
 
-            fast = fast_path(self.observer, listener, seccomp.machine())
+            try:
+                fast = fast_path(self.observer, listener, seccomp.machine())
+            except Exception as exc:  # the Python observer judges every call, as without it
+                _quietly_write(2, f"roots-manager confine: observing in Python: {exc!r}\n".encode())
         poll = select.poll()
         poll.register(wake_r, select.POLLIN)
         if self.exec_pipe >= 0:
