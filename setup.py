@@ -1,13 +1,16 @@
-"""The relay's hot path in C, built where a C compiler is at hand (POSIX only).
+"""The relay's and the observer's hot paths in C, built where a C compiler is at hand (POSIX
+only; the observer's, Linux only).
 
-Everything else about the package is in pyproject.toml. The extension is optional: where it does
-not build, the install goes on and the bridge relays with its Python code alone.
+Everything else about the package is in pyproject.toml. The extensions are optional: where one
+does not build, the install goes on and the bridge relays (the supervisor observes) with its
+Python code alone.
 ``ROOTS_MANAGER_PURE_WHEEL=1`` leaves it out on purpose, so that the wheel is ``py3-none-any``
 (one wheel for every platform and Python, the one PyPI takes without a platform tag);
 packaging/build-wheels builds that one and the platform wheel with the C path.
 """
 
 import os
+import sys
 
 from setuptools import Extension, setup
 
@@ -20,5 +23,13 @@ if os.name == "posix" and not os.environ.get("ROOTS_MANAGER_PURE_WHEEL"):
             optional=True,
         )
     )
+    if sys.platform == "linux":  # the observer of confined servers' refusals: Linux only
+        ext_modules.append(
+            Extension(
+                "roots_manager.sandbox._fastobserve",
+                ["app/roots_manager/sandbox/_fastobserve.c"],
+                optional=True,
+            )
+        )
 
 setup(ext_modules=ext_modules)

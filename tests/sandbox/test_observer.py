@@ -24,6 +24,22 @@ pytestmark = only_on_linux("Landlock and seccomp are Linux kernel features")
 RUNTIME = ("/usr", "/bin", "/lib", "/lib64", "/etc")
 
 
+@pytest.fixture(autouse=True, params=["c", "python"])
+def judge(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Each test with the hot path in C (``_fastobserve``, which must have built here) and
+    with the Python observer alone: the same refusals are told either way."""
+    monkeypatch.delenv("ROOTS_MANAGER_BENCH_OBSERVER_FLOOR", raising=False)
+    if request.param == "python":
+        monkeypatch.setenv("ROOTS_MANAGER_PURE_OBSERVER", "1")
+    else:
+        monkeypatch.delenv("ROOTS_MANAGER_PURE_OBSERVER", raising=False)
+        try:
+            from roots_manager.sandbox import _fastobserve  # noqa: F401
+        except ImportError:
+            pytest.fail("roots_manager.sandbox._fastobserve did not build (is there a C compiler?)")
+    return str(request.param)
+
+
 @pytest.fixture
 def base() -> Iterator[Path]:
     # under /tmp rather than pytest's folder, which only root may enter
@@ -153,6 +169,48 @@ def test_a_flood_of_refusals_is_folded_per_folder_and_counted(base: Path) -> Non
     assert sum(("path" in e) + e.get("repeated", 0) for e in mine) == 2000
     assert "path" not in mine[-1]
     assert all(e["operation"] == "read" for e in mine)
+
+
+def test_a_walk_in_and_out_of_its_grant_has_every_refusal_told_and_nothing_else(
+    base: Path,
+) -> None:
+    """A hostile server's walk: 300 files read in its grant (the hot path lets each through
+    untold), 300 beside them outside it, and every one of those refused and counted."""
+    layout(base)
+    inside, outside = base / "granted" / "many", base / "secrets" / "many"
+    for folder in (inside, outside):
+        folder.mkdir()
+        for i in range(300):
+            (folder / f"f{i}").write_text("x\n", encoding="utf-8")
+    walk = (
+        f"i=0; while [ $i -lt 300 ]; do read -r x < '{inside}/f'$i && echo ok; "
+        f"read -r x < '{outside}/f'$i; i=$((i+1)); done"
+    )
+    done, told = confined(base, "root", walk + " 2>/dev/null; true")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["ok"] * 300  # Landlock allowed the grant's, as ever
+    ours = [e for e in told if e.get("path", e.get("folder", "")).startswith(str(base))]
+    assert not [e for e in ours if e.get("path", e.get("folder")).startswith(str(inside))]
+    refused = [
+        e for e in ours if e.get("folder", os.path.dirname(e.get("path", ""))) == str(outside)
+    ]
+    assert sum(("path" in e) + e.get("repeated", 0) for e in refused) == 300
+    assert all(e["operation"] == "read" for e in refused)
+
+
+def test_the_hot_path_answers_in_the_supervisor(
+    base: Path, judge: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Proof that the C loop is the one answering: asked (for the benchmark's floor) to let
+    every call through unjudged, it tells nothing, while Landlock still refuses; the Python
+    observer alone has no such knob and tells the refusal."""
+    layout(base)
+    monkeypatch.setenv("ROOTS_MANAGER_BENCH_OBSERVER_FLOOR", "1")
+    done, told = confined(base, "root", f"cat '{base}/secrets/key'; echo $?")
+    assert done.stdout.split() == ["1"], done.stderr
+    assert "Permission denied" in done.stderr
+    ours = [e["path"] for e in told if e.get("path", "").startswith(str(base))]
+    assert ours == ([] if judge == "c" else [f"{base}/secrets/key"])
 
 
 def test_the_filesystem_servers_refused_read_is_told_within_its_tool_call(base: Path) -> None:

@@ -406,8 +406,12 @@ class Mediator:
     def handle(self) -> None:
         """Answer the next notification (call when the listener is readable)."""
         note = receive(self.listener)
-        if note is None:
-            return
+        if note is not None:
+            self.answer(note)
+
+    def answer(self, note: Notification) -> None:
+        """Answer *note*, received here or by the observer's hot path in C (which hands on
+        every call it does not let through itself)."""
         caller = _Caller(self.listener, note)
         name = self.names.get(note.nr, "")
         if name in OBSERVED:

@@ -41,6 +41,8 @@ TYPE_CHECKING = False  # not typing's: the supervisor must not pay for importing
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from roots_manager.sandbox._fastobserve import FastObserver
+
 assert sys.platform == "linux", "imported only where Landlock confines (Linux)"
 
 AT_FDCWD = -100
@@ -343,6 +345,43 @@ class Observer:
         except OSError:
             return  # nobody reads any more: the server goes on, untold
         self.lost = 0
+
+
+PURE_ENV = "ROOTS_MANAGER_PURE_OBSERVER"
+"""Set: the Python observer judges every call, even where the hot path in C was built."""
+FLOOR_ENV = "ROOTS_MANAGER_BENCH_OBSERVER_FLOOR"
+"""Benchmarks only: the hot path lets every observed call through unjudged, and tells nothing
+(what receiving and answering a notification alone costs, ``bench/bench_denials.py``). Landlock
+decides every call as ever: this can only hide refusals."""
+
+
+def fast_path(observer: Observer, listener: int, arch: str) -> FastObserver | None:
+    """The observer's hot path in C for *listener* (``_fastobserve.c``), built from
+    *observer*'s own rights tables; None where it was not built or :data:`PURE_ENV` is set
+    (the supervisor then waits in ``select.poll`` and Python judges every call).
+
+    It lets through untold only ``open`` and ``openat`` calls that :meth:`Observer._judge`
+    would find allowed by their names, and hands every other call to the Python observer: so
+    every refusal is still told, by Python, in the same words."""
+    if os.environ.get(PURE_ENV):
+        return None
+    try:
+        from roots_manager.sandbox._fastobserve import FastObserver
+    except ImportError:  # not built (no compiler at install): Python judges every call
+        return None
+    from roots_manager.sandbox import seccomp
+
+    numbers = seccomp.SYSCALLS.get(arch, {})
+    return FastObserver(
+        listener,
+        {os.fsencode(path): rights for path, rights in observer.on.items()},
+        {os.fsencode(path): rights for path, rights in observer.beneath.items()},
+        observer.handled,
+        numbers.get("open", -1),
+        numbers.get("openat", -1),
+        [numbers[name] for name in mediation.OBSERVED if name in numbers],
+        bool(os.environ.get(FLOOR_ENV)),
+    )
 
 
 class _IoVec(ctypes.Structure):

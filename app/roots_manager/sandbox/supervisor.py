@@ -312,7 +312,7 @@ class Supervisor:
         return os.waitstatus_to_exitcode(status) if os.WIFEXITED(status) else EXIT_REFUSED
 
     def _supervise(self, listener: int, parent_fd: int | None) -> int:
-        from roots_manager.sandbox.mediation import Mediator, synchronous
+        from roots_manager.sandbox.mediation import Mediator, Notification, synchronous
 
         wake_r, wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
         signal.set_wakeup_fd(wake_w, warn_on_full_buffer=False)
@@ -329,6 +329,16 @@ class Supervisor:
         )
         if listener >= 0:
             synchronous(listener)
+        fast = None
+        if listener >= 0 and self.observer is not None:
+            # the observer's hot path in C waits instead of the poll below, and answers there
+            # the calls Landlock provably allows; everything else comes back here
+            from roots_manager.sandbox.observer import fast_path
+
+            try:
+                fast = fast_path(self.observer, listener, seccomp.machine())
+            except Exception as exc:  # the Python observer judges every call, as without it
+                _quietly_write(2, f"roots-manager confine: observing in Python: {exc!r}\n".encode())
         poll = select.poll()
         poll.register(wake_r, select.POLLIN)
         if self.exec_pipe >= 0:
@@ -337,6 +347,8 @@ class Supervisor:
             poll.register(listener, select.POLLIN)
         if parent_fd is not None:
             poll.register(parent_fd, select.POLLIN)
+        watched = [fd for fd in (wake_r, self.exec_pipe, parent_fd) if fd is not None and fd >= 0]
+        """What the hot path watches besides the listener (what the poll watches)."""
         deadline: float | None = None
         while True:
             # an exit before the handlers were set sent no wake-up: the first turn reaps anyway;
@@ -346,7 +358,12 @@ class Supervisor:
                 wait = (
                     None if deadline is None else max(0, int((deadline - time.monotonic()) * 1000))
                 )
-                events = poll.poll(wait)
+                if fast is not None:
+                    events, raw = fast.serve(watched, -1 if wait is None else wait)
+                    if raw is not None:
+                        mediator.answer(Notification(raw))
+                else:
+                    events = poll.poll(wait)
             else:
                 events = []
             for fd, event in events:
@@ -357,9 +374,11 @@ class Supervisor:
                         mediator.handle()
                     elif event & (select.POLLHUP | select.POLLERR):
                         poll.unregister(listener)
+                        fast = None  # nothing more to answer: the poll waits on the rest
                 elif fd == self.exec_pipe:
                     if not self._exec_said():
                         poll.unregister(fd)
+                        watched.remove(fd)
                 elif fd == parent_fd:  # the bridge is gone, however it ended
                     self._end_tree()
                     return EXIT_REFUSED
