@@ -80,6 +80,54 @@ def test_a_bridge_that_watched_a_change_never_loaded_openssl(
     assert not [m for m in failed if "failed" in m], failed
 
 
+MODULES_AT_SPAWN = """
+import os, runpy, subprocess, sys
+
+start = subprocess.Popen.__init__
+
+def listed(self, *args, **kwargs):
+    path = os.environ["BRIDGE_MODULES_FILE"]
+    if not os.path.exists(path):  # the first process the bridge starts: its server
+        with open(path, "w") as f:
+            f.write("\\n".join(sorted(n for n, m in sys.modules.items() if m is not None)))
+    start(self, *args, **kwargs)
+
+subprocess.Popen.__init__ = listed
+runpy.run_module("roots_manager.bridge", run_name="__main__", alter_sys=True)
+"""
+"""``python -m roots_manager.bridge`` that writes down the modules loaded when it starts its
+server."""
+
+NOT_BEFORE_THE_SERVER = (
+    "asyncio",
+    "dataclasses",
+    "typing",
+    "secrets",
+    "filelock",
+    "roots_manager.core.store.schema",
+    "roots_manager.core.store.state",
+    "roots_manager.bridge.run.runner",
+)
+"""What a bridge loads only after its server is started: the server's own start (often the
+longest part of a host's wait) overlaps the rest of the bridge's."""
+
+
+def test_a_bridge_starts_its_server_before_it_loads_the_rest(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    listing = tmp_path / "modules.txt"
+    monkeypatch.setenv("BRIDGE_MODULES_FILE", str(listing))
+    grant_folder(store, tmp_path, "pup", "work")
+    pair = Bridged(run=("-c", MODULES_AT_SPAWN))
+    try:
+        pair.handshake()
+    finally:
+        pair.close()
+    loaded = set(listing.read_text().split())
+    assert "roots_manager.bridge.run.confine" in loaded  # the listing is of the start
+    assert not [m for m in NOT_BEFORE_THE_SERVER if m in loaded], sorted(loaded)
+
+
 def test_the_version_is_the_packages_own() -> None:
     # one place for the version: the build reads it from the package, the bridge needs no
     # package metadata to say it

@@ -23,11 +23,10 @@ import stat
 import subprocess
 import sys
 from collections.abc import Sequence
-from typing import NamedTuple
 
 from roots_manager.bridge.run.spawn import spawn
 from roots_manager.bridge.run.warden import Warden
-from roots_manager.core.store.schema import UNDECIDED_SCHEMA
+from roots_manager.core.store.versions import UNDECIDED_SCHEMA
 
 EXIT_NOT_CONFINED = 126
 """The shell's "cannot execute": the server was asked to run confined and cannot be."""
@@ -57,11 +56,15 @@ def forced(options: Sequence[str]) -> bool:
     return any(o.startswith("--conf") and CONFINE_OPTION.startswith(o) for o in options)
 
 
-class Glance(NamedTuple):
-    """The server's stored entry at a glance, and the default for an undecided server."""
+class Glance:
+    """The server's stored entry at a glance, and the default for an undecided server (a plain
+    class: ``typing``'s NamedTuple would be imported before the server starts)."""
 
-    entry: dict[str, object]
-    confine_new: bool
+    __slots__ = ("confine_new", "entry")
+
+    def __init__(self, entry: dict[str, object], confine_new: bool) -> None:
+        self.entry = entry
+        self.confine_new = confine_new
 
 
 def _stored_setting(store_path: str, server: str) -> Glance | None:

@@ -22,6 +22,7 @@ from roots_manager.core.store.log_limits import (
     LogRetention,
 )
 from roots_manager.core.store.schema import SCHEMA_VERSION, SchemaError
+from roots_manager.core.store.versions import UNDECIDED_SCHEMA
 
 
 class Stored(Protocol):
@@ -72,7 +73,7 @@ def stored_fields(doc: object) -> dict[str, Any]:
     schema.unique((r.path for r in roots), "the root path")
     # before schema 8 a server's confinement was always decided (a store of schema 1 or 2,
     # older than confinement, has none): a server known then keeps it off
-    undecided = None if top["schema"] >= schema.UNDECIDED_SCHEMA else False
+    undecided = None if top["schema"] >= UNDECIDED_SCHEMA else False
     return dict(
         roots=roots,
         servers={

@@ -31,8 +31,6 @@ its first start decides, confined by default where the machine can confine) and 
 setting that says so (``confine_new``), which an older version would refuse or read as off.
 1 to 7 are read as they are, a server's confinement in them decided (off when absent)."""
 
-UNDECIDED_SCHEMA = 8
-"""The first schema in which a server's confinement may be undecided (null or absent)."""
 
 MAX_COUNTER = 2**53 - 1
 """The largest revision read: every JSON reader keeps integers up to here exact."""
