@@ -1,17 +1,18 @@
 """The carrier: the one place where the protocol's actions are carried out, and where the C hot
-path is told that a lookout it relays with has gone stale, over real pipes."""
+path is told to take what it looks for afresh, over real pipes."""
 
 from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Callable
 
 import pytest
 
-from roots_manager.bridge.protocol.actions import to_host, to_server
-from roots_manager.bridge.transport.carrier import Carrier, Taken
+from roots_manager.bridge.protocol.actions import Wake, to_server
+from roots_manager.bridge.transport.carrier import Carrier
 from roots_manager.bridge.transport.pump import Pump
-from roots_manager.bridge.transport.relay import Inline, LineRelay
+from roots_manager.bridge.transport.relay import LineRelay
 from roots_manager.bridge.transport.writer import FdSink, LineWriter, fastrelay
 from tests.bridge.test_relay import Recorder
 
@@ -20,35 +21,28 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-class Watched(Inline):
-    """A relay's runner whose hot path's lookout the carrier watches."""
+class Growing(Recorder):
+    """A direction that looks for more once it is told to (as the protocol does when a retry of
+    its own is pending, or once the handshake makes every line worth reading)."""
 
-    def __init__(self, carrier: Carrier) -> None:
-        self.carrier = carrier
+    def grow(self) -> None:
+        self._patterns = (b"roots", b"zzz")
 
-    def taken(self) -> Taken:
-        return self.carrier.taken()
+    def handle(self, line: bytes) -> bytes:
+        if b"grow" in line:
+            self.grow()
+        return super().handle(line)
 
 
 class Rig:
     """One direction through the C hot path, a pipe in and a pipe out, and a carrier."""
 
-    def __init__(self, direction: Recorder) -> None:
+    def __init__(self, direction: Growing) -> None:
         self.sent: list[bytes] = []
         self.carrier = Carrier(LineWriter(self.sent.append), LineWriter(self.sent.append))
         self.src_r, self.src_w = os.pipe()
         self.dst_r, self.dst_w = os.pipe()
-        relay = LineRelay(
-            LineWriter(sink=FdSink(self.dst_w)), direction, runner=Watched(self.carrier)
-        )
-        self.asked = 0
-        triage = relay.triage
-
-        def counted() -> object:
-            self.asked += 1
-            return triage()
-
-        relay.triage = counted  # type: ignore[method-assign]
+        relay = LineRelay(LineWriter(sink=FdSink(self.dst_w)), direction)
         self.ended = threading.Event()
         Pump("test", self.src_r, relay, self.ended.set).start()
 
@@ -63,25 +57,37 @@ class Rig:
             os.close(fd)
 
 
-def test_a_lookout_that_grew_reaches_the_hot_path_with_the_protocols_next_action() -> None:
-    h = Recorder()
-    rig = Rig(h)
-    assert rig.through(b'{"zzz":1}\n') == b'{"zzz":1}\n'  # not looked for: relayed in C
-    # the protocol now looks for more (a retry of its own is pending) and sends the retry
-    h._patterns = (b"roots", b"zzz")
+def _action(rig: Rig, d: Growing) -> None:
+    d.grow()  # the retry is pending, then sent
     rig.carrier(to_server(b'{"retry":1}\n'))
     assert rig.sent == [b'{"retry":1}\n']
-    assert rig.through(b'{"zzz":2}\n') == b'{"ZZZ":2}\n'  # the answer is caught
-    assert h.handled == [b'{"zzz":2}\n']
-    rig.close()
 
 
-def test_an_action_that_changed_no_lookout_leaves_the_hot_path_alone() -> None:
-    rig = Rig(Recorder())
-    assert rig.through(b'{"a":1}\n') == b'{"a":1}\n'
-    asked = rig.asked
-    for n in range(5):
-        rig.carrier(to_host(b'{"own":%d}\n' % n))
-        assert rig.through(b'{"a":2}\n') == b'{"a":2}\n'
-    assert rig.asked == asked, "the hot path asked again though nothing changed"
+def _wake(rig: Rig, d: Growing) -> None:
+    rig.carrier.serve(lambda _w: d.grow())
+    rig.carrier.woken(Wake.RELEASE_INITIALIZED)
+
+
+def _release(rig: Rig, d: Growing) -> None:
+    d.grow()  # a held initialized let go: the handshake is done
+    assert rig.carrier.released(b"line\n") == b"line\n"
+
+
+def _line(rig: Rig, d: Growing) -> None:
+    # a line of the other direction, handled on the loop, changes what this one looks for
+    assert rig.carrier.handle(d, b'{"grow":1}\n') == b'{"GROW":1}\n'
+
+
+@pytest.mark.parametrize(
+    "change", [_action, _wake, _release, _line], ids=["action", "wake-up", "release", "line"]
+)
+def test_a_lookout_that_grew_reaches_the_hot_path_whichever_way_the_protocol_changed(
+    change: Callable[[Rig, Growing], None],
+) -> None:
+    d = Growing()
+    rig = Rig(d)
+    assert rig.through(b'{"zzz":1}\n') == b'{"zzz":1}\n'  # not looked for: relayed in C
+    change(rig, d)
+    assert rig.through(b'{"zzz":2}\n') == b'{"ZZZ":2}\n'  # now it is caught
+    assert d.handled[-1] == b'{"zzz":2}\n'
     rig.close()

@@ -7,8 +7,8 @@ in place of a line worth reading, and what to note about the lines relayed unrea
 reaches it through a runner of the transport's (:class:`~roots_manager.bridge.transport.relay.Runner`).
 The messages the protocol makes up itself are not written here: they are
 :mod:`~roots_manager.bridge.protocol.actions`, carried out by the transport's
-:class:`~roots_manager.bridge.transport.carrier.Carrier`, which also tells the C hot path when a
-lookout it relays with is no longer the direction's.
+:class:`~roots_manager.bridge.transport.carrier.Carrier`, which also tells the C hot path to
+take the lookouts afresh.
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ from concurrent.futures import Future
 
 from roots_manager.bridge.protocol.direction import Direction
 from roots_manager.bridge.protocol.held import Held
-from roots_manager.bridge.transport.carrier import Carrier, Taken
+from roots_manager.bridge.transport.carrier import Carrier
 from roots_manager.bridge.transport.relay import LineRelay
 from roots_manager.bridge.transport.writer import LineWriter, fastrelay
 
@@ -105,7 +105,7 @@ class LoopRunner:
     """How the relay of a pump thread reaches its direction: on the event loop, where the
     protocol logic lives, waiting for what to relay in place of each line handled; the line is
     handled through the run's :class:`~roots_manager.bridge.transport.carrier.Carrier`, which
-    keeps the hot path's lookout current."""
+    tells the hot path to ask again what to look for."""
 
     def __init__(
         self,
@@ -171,9 +171,6 @@ class LoopRunner:
 
     def note(self, call: Callable[[], object]) -> None:
         self.handoff.call(call)
-
-    def taken(self) -> Taken:
-        return self.carrier.taken()
 
 
 class Pump:

@@ -34,7 +34,6 @@ from typing import Protocol
 from roots_manager.bridge.protocol.direction import Direction
 from roots_manager.bridge.protocol.held import Held
 from roots_manager.bridge.protocol.lenient import disguised, is_utf8
-from roots_manager.bridge.transport.carrier import ASKING, Taken
 from roots_manager.bridge.transport.linecheck import malformed, suspect
 from roots_manager.bridge.transport.writer import Chunk, LineWriter
 
@@ -58,12 +57,6 @@ class Runner(Protocol):
         """Run *call* (a note about a line relayed unread), without waiting for it."""
         ...
 
-    def taken(self) -> Taken | None:
-        """Where a relay records the lookout its hot path relays with, for the
-        :class:`~roots_manager.bridge.transport.carrier.Carrier` to compare with its
-        direction's; None when nothing changes a direction behind the relay's back."""
-        ...
-
 
 class Inline:
     """A relay and its direction on one thread: every call made in place."""
@@ -79,9 +72,6 @@ class Inline:
 
     def note(self, call: Callable[[], object]) -> None:
         call()
-
-    def taken(self) -> Taken | None:
-        return None
 
 
 class LineRelay:
@@ -102,7 +92,6 @@ class LineRelay:
         self.runner: Runner = Inline() if runner is None else runner
         self.stream_threshold = stream_threshold
         self.max_held = max_held
-        self._taken = self.runner.taken()
         self._partial = bytearray()
         self._scanned = 0
         self._partial_match = False
@@ -123,19 +112,9 @@ class LineRelay:
         """What the hot path needs to relay a line on its own: the direction's patterns, whether
         it is guarded, whether a long line may stream; None when every chunk must come here (a
         line is under way in this relay, or every line is to be handled)."""
-        taken = self._taken
         if self._partial or self._streaming or self._dropping:
-            if taken is not None:
-                taken.look = None
             return None
-        if taken is None:
-            look = self.direction.lookout()
-        else:
-            # read while the protocol may be changing it: the carrier takes it as stale until
-            # it is recorded, and compares it with the direction's after every change
-            taken.direction, taken.look = self.direction, ASKING
-            look = self.direction.lookout()
-            taken.look = None if look.parse_all else look
+        look = self.direction.lookout()
         if look.parse_all:
             return None
         return look.patterns, look.guarded, look.may_stream

@@ -41,7 +41,8 @@ note_change: Callable[[], None] = _nothing if fastrelay is None else fastrelay.n
 """Tells the hot path that what a direction looks for may have changed (its
 :class:`~roots_manager.bridge.protocol.direction.Lookout`): the hot path asks the relays' ``triage``
 again. Called in one place, :meth:`~roots_manager.bridge.transport.carrier.Carrier.published`,
-when a lookout a hot path relays with differs from its direction's; never by the protocol."""
+through which every line handled, held line released, action and wake-up of the protocol
+passes; never by the protocol."""
 
 
 class PyGate:
