@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import secrets
 from collections.abc import Callable
 from typing import Any
 
@@ -23,6 +24,7 @@ from roots_manager.bridge.run.clock import SYSTEM
 from roots_manager.bridge.run.spill import FileSpill
 from roots_manager.bridge.transport.relay import LineRelay
 from roots_manager.bridge.transport.writer import LineWriter
+from tests.bridge.test_mediator import ByHand
 
 ROOTS = {"roots": [{"uri": "file:///granted", "name": "granted"}]}
 
@@ -56,17 +58,19 @@ class ServerDirection:
         self.to_host: list[bytes] = []
         self.to_server: list[bytes] = []
         self.log = Log()
+        to_host = LineWriter(self.to_host.append)
         self.mediator = Mediator(
             answers=Answers(),
             log=self.log,
-            to_server=LineWriter(self.to_server.append),
-            to_host=LineWriter(self.to_host.append),
-            defer=lambda fn: None,
+            act=ByHand(
+                to_server=self.to_server.append, to_host=to_host.inject, after_write=lambda fn: None
+            ),
             clock=SYSTEM,
             spill=FileSpill(),
+            nonce=secrets.token_hex(6),
         )
         self.relay = LineRelay(
-            self.mediator.to_host,
+            to_host,
             self.mediator.server_side,
             stream_threshold=1024,
             max_held=max_held,
@@ -309,11 +313,10 @@ def test_the_hosts_roots_answer_never_reaches_the_server() -> None:
     s = Mediator(
         answers=Answers(),
         log=Log(),
-        to_server=LineWriter(to_server.append),
-        to_host=LineWriter(lambda b: None),
-        defer=lambda fn: None,
+        act=ByHand(to_server=to_server.append, after_write=lambda fn: None),
         clock=SYSTEM,
         spill=FileSpill(),
+        nonce=secrets.token_hex(6),
     )
     leaked = {"jsonrpc": "2.0", "id": 9, "result": {"roots": [{"uri": "file:///host/all"}]}}
     out = s.from_host(json.dumps(leaked).encode() + b"\n")

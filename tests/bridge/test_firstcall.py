@@ -16,10 +16,9 @@ from roots_manager.bridge.protocol.held import Held
 from roots_manager.bridge.protocol.mediator import Mediator
 from roots_manager.bridge.run.clock import SYSTEM
 from roots_manager.bridge.run.spill import FileSpill
-from roots_manager.bridge.transport.writer import LineWriter
 from roots_manager.core.log import events as ev
 from roots_manager.core.store.state import iso_time
-from tests.bridge.test_mediator import ROOTS, Answers, Log
+from tests.bridge.test_mediator import ROOTS, Answers, ByHand, Log
 
 CALL = {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "list"}}
 ROOTS_LIST = {"jsonrpc": "2.0", "id": 0, "method": "roots/list"}
@@ -30,17 +29,20 @@ class Rig:
         self.to_server: list[bytes] = []
         self.timers: list[tuple[float, Callable[[], None]]] = []
         self.log = Log()
-        self.s = Mediator(
-            answers=answers or Answers(),
-            log=self.log,
-            to_server=LineWriter(self.to_server.append),
-            to_host=LineWriter(lambda _b: None),
-            defer=lambda fn: fn(),
-            clock=SYSTEM,
-            spill=FileSpill(),
-            nonce="n0nce",
-            roots_asked_at_start=asked_last_time,
+        by_hand = ByHand(
+            to_server=self.to_server.append,
             later=lambda delay, fn: self.timers.append((delay, fn)),
+        )
+        self.s = by_hand.serving(
+            Mediator(
+                answers=answers or Answers(),
+                log=self.log,
+                act=by_hand,
+                clock=SYSTEM,
+                spill=FileSpill(),
+                nonce="n0nce",
+                roots_asked_at_start=asked_last_time,
+            )
         )
         self.s.from_host(
             b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":'
@@ -136,7 +138,13 @@ class Ticks:
 
 
 def first_call(ticks: Ticks, log: Log, timers: list[tuple[float, Callable[[], None]]]) -> FirstCall:
-    return FirstCall(log, expected=True, later=lambda d, fn: timers.append((d, fn)), clock=ticks)
+    fc = FirstCall(
+        log,
+        expected=True,
+        act=lambda a: timers.append((a.delay, fc.woken)),
+        clock=ticks,
+    )
+    return fc
 
 
 @pytest.mark.parametrize(
@@ -208,9 +216,7 @@ def test_the_mediator_takes_every_time_from_the_clock_it_is_given() -> None:
     s = Mediator(
         answers=Answers(),
         log=log,
-        to_server=LineWriter(lambda _b: None),
-        to_host=LineWriter(lambda _b: None),
-        defer=lambda fn: fn(),
+        act=ByHand(),
         clock=Clock(monotonic=Ticks(), wall=wall, perf=perf),
         spill=FileSpill(),
         nonce="n0nce",

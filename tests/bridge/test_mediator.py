@@ -6,11 +6,11 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from roots_manager.bridge.protocol.actions import Action, Kind, Wake
 from roots_manager.bridge.protocol.held import Held
 from roots_manager.bridge.protocol.mediator import Mediator
 from roots_manager.bridge.run.clock import SYSTEM
 from roots_manager.bridge.run.spill import FileSpill
-from roots_manager.bridge.transport.writer import LineWriter
 from roots_manager.core.log import events as ev
 
 ROOTS = {"roots": [{"uri": "file:///w", "name": "w"}]}
@@ -29,6 +29,42 @@ class Answers:
 
     def forget_waiting(self) -> None:
         self.held.clear()
+
+
+class ByHand:
+    """The protocol's actions carried out by the test, as the run's carrier would, with no loop:
+    the bridge's messages to *to_server* and *to_host*, a wake-up after the line being handled
+    to *after_write* (run now by default), one after a delay to *later*."""
+
+    def __init__(
+        self,
+        *,
+        to_server: Callable[[bytes], object] = lambda _b: None,
+        to_host: Callable[[bytes], object] = lambda _b: None,
+        after_write: Callable[[Callable[[], None]], object] = lambda fn: fn(),
+        later: Callable[[float, Callable[[], None]], object] = lambda _d, _fn: None,
+    ) -> None:
+        self.to_server = to_server
+        self.to_host = to_host
+        self.after_write = after_write
+        self.later = later
+        self.wake: Callable[[Wake], object] = lambda _w: None
+        """Where the wake-ups go (the mediator's :meth:`~Mediator.wake`, once it is made)."""
+
+    def serving(self, mediator: Mediator) -> Mediator:
+        self.wake = mediator.wake
+        return mediator
+
+    def __call__(self, action: Action) -> None:
+        wake = action.wake
+        if action.kind is Kind.TO_SERVER:
+            self.to_server(action.line)
+        elif action.kind is Kind.TO_HOST:
+            self.to_host(action.line)
+        elif action.kind is Kind.AFTER_WRITE:
+            self.after_write(lambda: self.wake(wake))  # type: ignore[arg-type]
+        else:
+            self.later(action.delay, lambda: self.wake(wake))  # type: ignore[arg-type]
 
 
 class Log:
@@ -53,16 +89,21 @@ class Rig:
         self.deferred: list[Callable[[], object]] = []
         self.log = Log()
         self.answers = answers or Answers()
-        self.s = Mediator(
-            answers=self.answers,
-            log=self.log,
-            to_server=LineWriter(self.to_server.append),
-            to_host=LineWriter(self.to_host.append),
-            defer=self.deferred.append,
-            clock=SYSTEM,
-            spill=FileSpill(),
-            observe=observe,
-            nonce="n0nce",
+        by_hand = ByHand(
+            to_server=self.to_server.append,
+            to_host=self.to_host.append,
+            after_write=self.deferred.append,
+        )
+        self.s = by_hand.serving(
+            Mediator(
+                answers=self.answers,
+                log=self.log,
+                act=by_hand,
+                clock=SYSTEM,
+                spill=FileSpill(),
+                observe=observe,
+                nonce="n0nce",
+            )
         )
 
     def host(self, msg: Any) -> Any:
@@ -389,7 +430,7 @@ def test_the_requests_past_the_memory_bound_wait_in_the_spill_the_protocol_is_gi
     rounds = mrtr.InputRounds(
         answers=Answers(),
         log=Log(),
-        inject=injected.append,
+        act=lambda a: injected.append(a.line),
         answered=lambda _r: None,
         prefix="roots-bridge-n0nce-",
         perf=lambda: 0.0,

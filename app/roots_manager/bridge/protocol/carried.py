@@ -123,8 +123,8 @@ class Carried:
                 self.host_sent(item)
         return out
 
-    def release(self, inject: Callable[[bytes], None]) -> int:
-        """Send the held messages to the (new) server with *inject*, in order; how many."""
+    def release(self, send: Callable[[bytes], object]) -> int:
+        """Send the held messages to the (new) server with *send*, in order; how many."""
         held, self._held = self._held or [], None
         self._held_bytes = 0
         for msg, out, waiter in held:
@@ -132,7 +132,7 @@ class Carried:
                 if isinstance(item, dict):
                     self.host_sent(item)
             if waiter is None:
-                inject(out if out.endswith(b"\n") else out + b"\n")
+                send(out if out.endswith(b"\n") else out + b"\n")
             else:
                 waiter.release(out)
         return len(held)

@@ -5,6 +5,10 @@ relay must look for in its lines (a :class:`Lookout`, an immutable snapshot take
 each chunk and after each line handled, so a relay never works from a set it kept), what to relay
 in place of a line worth reading, and what to note about the lines relayed unread. The relay
 reaches it through a runner of the transport's (:class:`~roots_manager.bridge.transport.relay.Runner`).
+The messages the protocol makes up itself are not written here: they are
+:mod:`~roots_manager.bridge.protocol.actions`, carried out by the transport's
+:class:`~roots_manager.bridge.transport.carrier.Carrier`, which also tells the C hot path to
+take the lookouts afresh.
 """
 
 from __future__ import annotations
@@ -56,12 +60,4 @@ class Direction(Protocol):
     def withheld(self, size: int, relayed: int) -> None:
         """Of a guarded line of *size* bytes only the first *relayed* went out (it was too long
         to be held whole, or a pattern showed after its start had gone)."""
-        ...
-
-
-class Outlet(Protocol):
-    """Where the protocol writes a message of its own: one direction's destination."""
-
-    def inject(self, line: bytes) -> None:
-        """Write a whole message (it ends with a newline) between the relayed lines."""
         ...

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from roots_manager.bridge.protocol.actions import Act, Wake, wake_in
 from roots_manager.bridge.protocol.held import Held
 from roots_manager.bridge.protocol.jsonrpc import EventSink, Json
 from roots_manager.core.log import events as ev
@@ -29,22 +30,21 @@ request read meanwhile is answered from the old folders."""
 ASKED_AT_START = 2.0
 """A server that asks this soon after ``initialized`` asks "right after the handshake"."""
 
-Later = Callable[[float, Callable[[], None]], object]
-"""Runs a function once a delay has passed (the event loop's ``call_later``)."""
-
 
 class FirstCall:
     """Holds the host's first request while a server expected to ask for its roots has not."""
 
     def __init__(
-        self, log: EventSink, *, expected: bool, later: Later | None, clock: Callable[[], float]
+        self, log: EventSink, *, expected: bool, act: Act, clock: Callable[[], float]
     ) -> None:
-        """*clock*: seconds that only go forward (the run's monotonic clock)."""
+        """*clock*: seconds that only go forward (the run's monotonic clock); *act*: where the
+        wake-ups that end the wait are asked for (:attr:`Wake.FIRST_CALL`, fed back to
+        :meth:`woken`)."""
         self.log = log
         self._clock = clock
-        self.expected = expected and later is not None
+        self.expected = expected
         """The server asked right after the handshake last time: its first call waits."""
-        self._later = later
+        self._act = act
         self._initialized_at: float | None = None
         self._asked_after: float | None = None
         self._answered_at: float | None = None
@@ -73,8 +73,7 @@ class FirstCall:
             return
         self._answered_at = self._clock()
         if self._held is not None:
-            assert self._later is not None
-            self._later(SETTLE, self._release)
+            self._act(wake_in(SETTLE, Wake.FIRST_CALL))
 
     def hold(self, msg: Json, out: bytes) -> Held | None:
         """A :class:`Held` released as *out* once the server has its roots, if *msg* is the first host
@@ -88,12 +87,12 @@ class FirstCall:
             return None
         held = Held()
         self._held = (held, out, msg, now)
-        assert self._later is not None
-        if settled is None:
-            self._later(WAIT, self._release)
-        else:
-            self._later(settled, self._release)
+        self._act(wake_in(WAIT if settled is None else settled, Wake.FIRST_CALL))
         return held
+
+    def woken(self) -> None:
+        """A wait asked for has passed: the held request goes now (if it has not yet)."""
+        self._release()
 
     def _release(self) -> None:
         held = self._held

@@ -9,9 +9,8 @@ not ``input_required``), and one whose handling failed. Each is kept from the ho
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from roots_manager.bridge.protocol import lenient
+from roots_manager.bridge.protocol.actions import Act, to_server
 from roots_manager.bridge.protocol.jsonrpc import EventSink, error_line
 from roots_manager.core.log import events as ev
 
@@ -19,10 +18,10 @@ from roots_manager.core.log import events as ev
 class Guard:
     """Keeps the server's lines that may ask for roots from the host (managed mode)."""
 
-    def __init__(self, log: EventSink, inject: Callable[[bytes], None]) -> None:
+    def __init__(self, log: EventSink, act: Act) -> None:
         self.log = log
-        self.inject = inject
-        """Writes a line to the server."""
+        self.act = act
+        """Where the error for a server's request goes (an action: to the server)."""
 
     def screen(self, reading: lenient.Reading, size: int) -> bytes | None:
         """Before the mediator handles a line: what goes in its place if only an unusual reading
@@ -78,7 +77,7 @@ class Guard:
             return b""
         if "method" in msg:
             text = "roots-bridge: roots are asked for with roots/list, answered by the bridge"
-            self.inject(error_line(msg["id"], text))
+            self.act(to_server(error_line(msg["id"], text)))
             return b""
         return error_line(
             msg["id"],

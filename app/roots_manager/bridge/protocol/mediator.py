@@ -13,7 +13,10 @@ handshake is complete, and only if the server fetched the list since the previou
 
 The mediator runs on the event loop only; the relays' pump threads hand it the lines it must see
 and wait for what to relay in their place (a :class:`~roots_manager.bridge.protocol.held.
-Held`, for a line it holds back, which the mediator releases itself).
+Held`, for a line it holds back, which the mediator releases itself). It writes nothing and sets
+no timer: its own messages and the wake-ups it needs are :mod:`~roots_manager.bridge.protocol.
+actions` handed to the sink the run gives it, and the wake-ups come back through :meth:`Mediator.
+wake`.
 
 In managed mode a server's request for roots never reaches the host, however it is spelled: the
 server's lines are read as leniently as any host reads them (:mod:`~roots_manager.bridge.
@@ -23,7 +26,8 @@ carries roots (which only a request the bridge never relayed could have asked fo
 by an error before it reaches the server.
 
 Requests the bridge sends carry string ids ``"roots-bridge-<nonce>-<n>"``: the host's ids can never
-collide with them (the nonce is random per bridge run), and their responses never reach the host.
+collide with them (the nonce is random per bridge run, drawn by the run and given here), and
+their responses never reach the host.
 The ``roots`` in that prefix is deliberate: it makes the relay's single ``b"roots"`` test catch
 the responses to them without a second scan of every line.
 """
@@ -31,15 +35,14 @@ the responses to them without a second scan of every line.
 from __future__ import annotations
 
 import json
-import secrets
-from collections.abc import Callable
 from typing import Any
 
 from roots_manager.bridge.protocol import lenient
+from roots_manager.bridge.protocol.actions import Act, Wake, after_write, to_server
 from roots_manager.bridge.protocol.carried import Carried
 from roots_manager.bridge.protocol.clock import Clock
-from roots_manager.bridge.protocol.direction import Lookout, Outlet
-from roots_manager.bridge.protocol.firstcall import FirstCall, Later
+from roots_manager.bridge.protocol.direction import Lookout
+from roots_manager.bridge.protocol.firstcall import FirstCall
 from roots_manager.bridge.protocol.guard import Guard
 from roots_manager.bridge.protocol.handshake import Handshake
 from roots_manager.bridge.protocol.held import Held
@@ -185,21 +188,22 @@ class Mediator:
         *,
         answers: Answers,
         log: EventSink,
-        to_server: Outlet,
-        to_host: Outlet,
-        defer: Callable[[Callable[[], object]], None],
+        act: Act,
         clock: Clock,
         spill: Spill,
+        nonce: str,
         observe: bool = False,
         log_all: bool = False,
-        nonce: str | None = None,
         restartable: bool = False,
         roots_asked_at_start: bool = False,
-        later: Later | None = None,
         track_requests: bool = False,
     ) -> None:
-        """*roots_asked_at_start*: the server asked for its roots right after the handshake in
-        its last run (its first request then waits for them; *later* times that wait).
+        """*act*: where every action goes (:mod:`~roots_manager.bridge.protocol.actions`: the
+        bridge's own messages, and the wake-ups fed back to :meth:`wake`); the protocol writes
+        nothing itself. *nonce*: the random part of the ids of the bridge's own requests, drawn
+        by the run (the protocol draws no random number).
+        *roots_asked_at_start*: the server asked for its roots right after the handshake in
+        its last run (its first request then waits for them).
         *track_requests*: keep the host's requests in flight (:attr:`requests`), which the
         refusals of a confined server are tied to. *clock*: where every time the protocol
         needs comes from (it reads no clock itself). *spill*: where the host's requests kept for
@@ -207,13 +211,11 @@ class Mediator:
         self.log = log
         self.clock = clock
         self._perf = clock.perf
-        self.to_server = to_server
-        self.to_host = to_host
-        self.defer = defer
+        self.act = act
         self.observe = observe
         self.log_all = log_all
         self.handshake = Handshake(log, observe=observe)
-        self.guard = Guard(log, to_server.inject)
+        self.guard = Guard(log, act)
         self.carried = Carried() if restartable else None
         """What a restart carries over; None when the server is never restarted."""
         self.requests = InFlight(clock.wall) if track_requests else None
@@ -221,7 +223,7 @@ class Mediator:
         self.telling = Telling(
             answers=answers,
             log=log,
-            inject=to_server.inject,
+            act=act,
             handshake=self.handshake,
             carried=self.carried,
             observe=observe,
@@ -230,16 +232,16 @@ class Mediator:
         self.rounds = InputRounds(
             answers=answers,
             log=log,
-            inject=to_server.inject,
+            act=act,
             answered=self.telling.answered,
-            prefix=f"roots-bridge-{nonce or secrets.token_hex(6)}-",
+            prefix=f"roots-bridge-{nonce}-",
             perf=clock.perf,
             spill=spill,
         )
         self.first_call = FirstCall(
             log,
             expected=roots_asked_at_start and not observe,
-            later=later,
+            act=act,
             clock=clock.monotonic,
         )
         self.telling.after_answer = self.first_call.roots_answered
@@ -275,6 +277,17 @@ class Mediator:
     def busy(self) -> bool:
         """True while a request of the bridge's own awaits its response."""
         return self.rounds.busy
+
+    def wake(self, wake: Wake) -> None:
+        """What the protocol asked to be woken for has come (an :attr:`~roots_manager.bridge.
+        protocol.actions.Kind.AFTER_WRITE` or :attr:`~roots_manager.bridge.protocol.actions.
+        Kind.WAKE` action, carried out)."""
+        if wake is Wake.CHECK_CHANGES:
+            self.check_changes()
+        elif wake is Wake.RELEASE_INITIALIZED:
+            self.release_initialized()
+        else:
+            self.first_call.woken()
 
     def release_initialized(self) -> None:
         """Let a held ``notifications/initialized`` go to the server (no-op if none is held)."""
@@ -319,7 +332,7 @@ class Mediator:
         ):
             held = self.handshake.hold_initialized(line, msg)
             # runs once the released line has been written, like the check after an on-time one
-            self.defer(self.check_changes)
+            self.act(after_write(Wake.CHECK_CHANGES))
             if self.carried is not None:
                 self.carried.host_sent(msg)
             return held
@@ -366,7 +379,7 @@ class Mediator:
         assert self.carried is not None
         if self.requests is not None:
             self.requests.restarted()
-        return self.carried.release(self.to_server.inject)
+        return self.carried.release(lambda line: self.act(to_server(line)))
 
     def _parse_host(self, body: bytes) -> object:
         """The host's message in *body*; None (noted) if it is not JSON."""
@@ -392,7 +405,7 @@ class Mediator:
             if self.handshake.initialized():
                 self.first_call.initialized_sent()
                 # after the relay has written this notification, not before it
-                self.defer(self.check_changes)
+                self.act(after_write(Wake.CHECK_CHANGES))
             return HostRequest()
         if method == LIST_CHANGED:
             self.log.event(ev.LIST_CHANGED_RELAYED, dir=ev.HOST_TO_SERVER)
@@ -529,7 +542,7 @@ class Mediator:
                 self.carried.server_result = result if isinstance(result, dict) else None
             if self.handshake.holding:
                 # after this result has been written to the host
-                self.defer(self.release_initialized)
+                self.act(after_write(Wake.RELEASE_INITIALIZED))
             return None
         if self.observe:
             self.observed.server_result(msg)

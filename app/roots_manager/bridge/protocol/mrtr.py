@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from roots_manager.bridge.protocol import lenient
+from roots_manager.bridge.protocol.actions import Act, to_server
 from roots_manager.bridge.protocol.jsonrpc import (
     MRTR_METHODS,
     Answers,
@@ -98,7 +99,7 @@ class InputRounds:
         *,
         answers: Answers,
         log: EventSink,
-        inject: Callable[[bytes], None],
+        act: Act,
         answered: Callable[[ListRootsResult], None],
         prefix: str,
         perf: Callable[[], float],
@@ -110,7 +111,8 @@ class InputRounds:
         self.perf = perf
         self.spill = spill
         self.log = log
-        self.inject = inject
+        self.act = act
+        """Where the retries go (actions: to the server)."""
         self.answered = answered
         self.prefix = prefix
         """The ids of the bridge's own requests start with this."""
@@ -143,9 +145,9 @@ class InputRounds:
         if keys:
             roots = self.answers.now()
             if roots is None:
-                self.answers.later(lambda r: self._fill_host_retry(msg, keys, r, inject=True))
+                self.answers.later(lambda r: self._fill_host_retry(msg, keys, r, send=True))
                 return HostRequest(changed=changed, held=True)
-            self._fill_host_retry(msg, keys, roots, inject=False)
+            self._fill_host_retry(msg, keys, roots, send=False)
             changed = True
         return HostRequest(changed=changed, keep=True)
 
@@ -172,7 +174,7 @@ class InputRounds:
         return True
 
     def _fill_host_retry(
-        self, msg: Json, keys: list[str], roots: ListRootsResult, *, inject: bool
+        self, msg: Json, keys: list[str], roots: ListRootsResult, *, send: bool
     ) -> None:
         params = msg["params"]
         responses = params.get("inputResponses")
@@ -189,10 +191,10 @@ class InputRounds:
             uris=root_uris(roots),
             path="host-retry",
         )
-        if inject:
+        if send:
             line = dumps(msg) + b"\n"
             self.remember(msg["id"], line)
-            self.inject(line)
+            self.act(to_server(line))
 
     def remember(self, msg_id: object, line: bytes) -> None:
         """Keep the host request *msg_id* as relayed, in case it must be retried."""
@@ -339,7 +341,7 @@ class InputRounds:
                 path="retry",
                 us=round((self.perf() - started) * 1e6),
             )
-            self.inject(dumps(again) + b"\n")
+            self.act(to_server(dumps(again) + b"\n"))
 
         roots = self.answers.now()
         if roots is None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from roots_manager.bridge.protocol.actions import Act, to_server
 from roots_manager.bridge.protocol.carried import Carried
 from roots_manager.bridge.protocol.clock import Clock
 from roots_manager.bridge.protocol.handshake import Handshake
@@ -39,7 +40,7 @@ class Telling:
         *,
         answers: Answers,
         log: EventSink,
-        inject: Callable[[bytes], object],
+        act: Act,
         handshake: Handshake,
         carried: Carried | None,
         observe: bool,
@@ -48,7 +49,8 @@ class Telling:
         self.answers = answers
         self.clock = clock
         self.log = log
-        self.inject = inject
+        self.act = act
+        """Where the answers and notices go (actions: to the server)."""
         self.handshake = handshake
         self.carried = carried
         self.observe = observe
@@ -72,7 +74,7 @@ class Telling:
 
         def reply(result: ListRootsResult) -> None:
             answer = {"jsonrpc": "2.0", "id": msg_id, "result": result}
-            self.inject(dumps(answer) + b"\n")
+            self.act(to_server(dumps(answer) + b"\n"))
             # timed up to the write: the log records below are not on the server's path
             us = round((self.clock.perf() - started) * 1e6)
             if now is not None:
@@ -96,7 +98,7 @@ class Telling:
 
         def reply(result: ListRootsResult) -> None:
             answers = [{"jsonrpc": "2.0", "id": m["id"], "result": result} for m in asked]
-            self.inject(dumps(answers) + b"\n")
+            self.act(to_server(dumps(answers) + b"\n"))
             self.answered(result)
             for m in asked:
                 self.log.event(
@@ -182,5 +184,5 @@ class Telling:
     def _send_list_changed(self) -> None:
         self.stale = True
         self.notices += 1
-        self.inject(dumps({"jsonrpc": "2.0", "method": LIST_CHANGED}) + b"\n")
+        self.act(to_server(dumps({"jsonrpc": "2.0", "method": LIST_CHANGED}) + b"\n"))
         self.log.marker(last_list_changed_at=iso_time(self.clock.wall()), stale=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from roots_manager.bridge.protocol.mediator import Mediator
 from roots_manager.bridge.run.eventlog import BridgeLog
+from roots_manager.bridge.transport.carrier import Carrier
 from roots_manager.bridge.transport.pump import HOLD_LIMIT, HandOff, LoopRunner
 from roots_manager.bridge.transport.writer import LineWriter
 from roots_manager.core.log import events as ev
@@ -23,7 +24,7 @@ def _error(log: BridgeLog, message: str) -> None:
 
 
 def host_runner(
-    mediator: Mediator, handoff: HandOff, to_server: LineWriter, log: BridgeLog
+    mediator: Mediator, handoff: HandOff, carrier: Carrier, log: BridgeLog
 ) -> LoopRunner:
     """The runner of what the host says."""
 
@@ -43,19 +44,16 @@ def host_runner(
 
     return LoopRunner(
         handoff,
-        to_server,
+        carrier.to_server,
+        carrier=carrier,
         on_error=lambda m: _error(log, m),
         on_overdue=overdue,
     )
 
 
-def server_runner(
-    handoff: HandOff,
-    to_server: LineWriter,
-    to_host: LineWriter,
-    log: BridgeLog,
-) -> LoopRunner:
+def server_runner(handoff: HandOff, carrier: Carrier, log: BridgeLog) -> LoopRunner:
     """The runner of what the server says (whichever server runs: a restart keeps it)."""
+    to_server: LineWriter = carrier.to_server
 
     def throttle() -> None:
         # a server that asks and never reads the answers: stop reading what it says until it
@@ -73,7 +71,8 @@ def server_runner(
 
     return LoopRunner(
         handoff,
-        to_host,
+        carrier.to_host,
+        carrier=carrier,
         on_error=lambda m: _error(log, m),
         throttle=throttle,
     )

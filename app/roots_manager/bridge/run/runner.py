@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import functools
 import os
+import secrets
 import signal
 import subprocess
 import sys
@@ -24,6 +25,7 @@ from collections.abc import Callable, Collection, Coroutine, Sequence
 from typing import Any, Literal
 
 from roots_manager import __version__
+from roots_manager.bridge.protocol.actions import to_host, to_server
 from roots_manager.bridge.protocol.jsonrpc import Json, dumps, error_line, root_uris
 from roots_manager.bridge.protocol.mediator import Mediator
 from roots_manager.bridge.run import clock
@@ -44,6 +46,7 @@ from roots_manager.bridge.run.watch import (
     watch_mounts,
     watch_store,
 )
+from roots_manager.bridge.transport.carrier import Carrier
 from roots_manager.bridge.transport.pump import HandOff, LoopRunner, Pump
 from roots_manager.bridge.transport.relay import LineRelay
 from roots_manager.bridge.transport.writer import FdSink, LineWriter
@@ -282,12 +285,14 @@ class Restarts:
         cut = carried.open_requests()
         why = "on request" if reason.startswith("asked") else "for a consent change"
         for msg_id in cut:
-            b.to_host.inject(
-                error_line(
-                    msg_id,
-                    f"roots-bridge: the server was restarted {why} ({reason}); send the "
-                    "request again",
-                    RESTARTED,
+            b.carrier(
+                to_host(
+                    error_line(
+                        msg_id,
+                        f"roots-bridge: the server was restarted {why} ({reason}); send the "
+                        "request again",
+                        RESTARTED,
+                    )
                 )
             )
         if outcome is None:
@@ -363,14 +368,14 @@ class Restarts:
                 if params is not None:
                     msg["params"] = params
                 if method.startswith("notifications/"):
-                    b.to_server.inject(dumps(msg) + b"\n")
+                    b.carrier(to_server(dumps(msg) + b"\n"))
                     done.append(method)
                     continue
                 self._replays += 1
                 msg["id"] = f"{b.mediator.rounds.prefix}replay-{self._replays}"
                 answer: asyncio.Future[Any] = loop.create_future()
                 carried.expect(msg["id"], _settle(answer))
-                b.to_server.inject(dumps(msg) + b"\n")
+                b.carrier(to_server(dumps(msg) + b"\n"))
                 pending: set[asyncio.Future[Any]] = {answer, exited}
                 await asyncio.wait(pending, timeout=REPLAY_TIMEOUT, return_when="FIRST_COMPLETED")
                 if not answer.done():
@@ -397,7 +402,7 @@ class Restarts:
             declared = caps.get(kind) if isinstance(caps, dict) else None
             if isinstance(declared, dict) and declared.get("listChanged"):
                 method = f"notifications/{kind}/list_changed"
-                self.b.to_host.inject(dumps({"jsonrpc": "2.0", "method": method}) + b"\n")
+                self.b.carrier(to_host(dumps({"jsonrpc": "2.0", "method": method}) + b"\n"))
                 sent.append(method)
         self.b.log.event(
             ev.MESSAGE,
@@ -422,10 +427,6 @@ def _settle(answer: asyncio.Future[Any]) -> Callable[[Json], None]:
             answer.set_result(msg)
 
     return settle
-
-
-def _call_later(delay: float, call: Callable[[], None]) -> object:
-    return asyncio.get_running_loop().call_later(delay, call)
 
 
 class Bridge:
@@ -473,25 +474,26 @@ class Bridge:
         self.to_host = LineWriter(sink=self._host_out, background=True)
         self.slot = ServerSlot(proc, launch, self.to_server)
         """The server running now, swapped by a restart."""
+        self.carrier = Carrier(self.to_server, self.to_host)
+        """Where the protocol's actions, and the bridge's own messages, are carried out."""
         self.mediator = Mediator(
             answers=self.answers,
             log=self.log,
-            to_server=self.to_server,
-            to_host=self.to_host,
-            defer=self._defer,
+            act=self.carrier,
             clock=clock.SYSTEM,
             spill=FileSpill(),
+            nonce=secrets.token_hex(6),
             observe=observe,
             log_all=log_all,
             restartable=launch is not None and launch.restartable,
             roots_asked_at_start=not observe
             and habits.asks_roots_at_start(self.layout, server_name),
-            later=_call_later,
             # a confined server's refusals are tied to them; one that may be restarted may
             # come back confined
             track_requests=launch is not None
             and (launch.refusals is not None or launch.restartable),
         )
+        self.carrier.serve(self.mediator.wake)
         requests = self.mediator.requests
         self.denials = Denials(self.log, requests.snapshot if requests is not None else None)
         """The confined server's refusals, as denial events (:mod:`.denials`)."""
@@ -513,12 +515,6 @@ class Bridge:
         self._tasks: list[asyncio.Task[Any]] = []
 
     # ---- wiring ---------------------------------------------------------------------------
-
-    def _defer(self, fn: Callable[[], object]) -> None:
-        if self._handoff is None:
-            asyncio.get_running_loop().call_soon(fn)
-        else:
-            self._handoff.defer(fn)
 
     def _host_broken(self, exc: OSError) -> None:
         # called from whichever thread wrote last
@@ -586,16 +582,16 @@ class Bridge:
                 pass
 
     def _start_pumps(self, loop: asyncio.AbstractEventLoop) -> None:
-        handoff = self._handoff = HandOff(loop)
+        handoff = self._handoff = self.carrier.deferrer = HandOff(loop)
         for fd in (HOST_IN, HOST_OUT):
             grow_pipe(fd)
 
         h2s = LineRelay(
             self.to_server,
             self.mediator.host_side,
-            runner=host_runner(self.mediator, handoff, self.to_server, self.log),
+            runner=host_runner(self.mediator, handoff, self.carrier, self.log),
         )
-        self._s2h = server_runner(handoff, self.to_server, self.to_host, self.log)
+        self._s2h = server_runner(handoff, self.carrier, self.log)
         Pump("host-to-server", HOST_IN, h2s, lambda: handoff.call(self.host_eof)).start()
         self._pump_server()
 

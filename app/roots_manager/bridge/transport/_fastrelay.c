@@ -224,9 +224,10 @@ static int json_shaped(const char *s, size_t n) {
 
 #define TAIL 64 /* as LineRelay: the overlap kept for a pattern cut in two between reads */
 
-/* Bumped by note_change() whenever the relays' handlers may answer triage() otherwise (the
- * mediator changes what it looks for only while it handles a line): a pump asks triage() again
- * only then, or after it gave Python a chunk, so the ordinary line needs no interpreter lock. */
+/* Bumped by note_change() whenever the relays' handlers may answer triage() otherwise: the
+ * bridge's carrier (transport/carrier.py) calls it, in one place, after each line the protocol
+ * handled, held line it released, action and wake-up. A pump asks triage() again only then, or
+ * after it gave Python a chunk, so the ordinary line needs no interpreter lock. */
 static long epoch;
 
 static PyObject *note_change(PyObject *Py_UNUSED(module), PyObject *Py_UNUSED(ignored)) {

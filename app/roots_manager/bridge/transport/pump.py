@@ -32,8 +32,9 @@ from concurrent.futures import Future
 
 from roots_manager.bridge.protocol.direction import Direction
 from roots_manager.bridge.protocol.held import Held
+from roots_manager.bridge.transport.carrier import Carrier
 from roots_manager.bridge.transport.relay import LineRelay
-from roots_manager.bridge.transport.writer import LineWriter, fastrelay, note_change
+from roots_manager.bridge.transport.writer import LineWriter, fastrelay
 
 READ_SIZE = 1024 * 1024
 """Bytes one read may take: a whole 1 MiB message in one go when the pipe holds it."""
@@ -77,7 +78,8 @@ class Reader:
 class HandOff:
     """Which destination the line being handled on the event loop will be written to.
 
-    The mediator's ``defer`` uses it: work deferred while a line is handled runs once the pump
+    The carrier's wake-ups after a write use it (an :attr:`~roots_manager.bridge.protocol.
+    actions.Kind.AFTER_WRITE` action): work deferred while a line is handled runs once the pump
     has written that line (a ``list_changed`` must follow the ``initialized`` that allows it).
     """
 
@@ -101,13 +103,16 @@ class HandOff:
 
 class LoopRunner:
     """How the relay of a pump thread reaches its direction: on the event loop, where the
-    protocol logic lives, waiting for what to relay in place of each line handled."""
+    protocol logic lives, waiting for what to relay in place of each line handled; the line is
+    handled through the run's :class:`~roots_manager.bridge.transport.carrier.Carrier`, which
+    tells the hot path to ask again what to look for."""
 
     def __init__(
         self,
         handoff: HandOff,
         writer: LineWriter,
         *,
+        carrier: Carrier,
         on_error: Callable[[str], None],
         on_overdue: Callable[[], None] | None = None,
         hold_limit: float = HOLD_LIMIT,
@@ -115,6 +120,7 @@ class LoopRunner:
     ) -> None:
         self.handoff = handoff
         self.writer = writer
+        self.carrier = carrier
         self.on_error = on_error
         self.on_overdue = on_overdue
         self.hold_limit = hold_limit
@@ -133,11 +139,11 @@ class LoopRunner:
         def run() -> None:
             self.handoff.current = self.writer
             try:
-                out = direction.handle(line)
+                out = self.carrier.handle(direction, line)
                 if isinstance(out, Held):
                     # released on the loop too, so the waiter is in place before it can be
                     waiting: Future[bytes] = Future()
-                    out.when_released(waiting.set_result)
+                    out.when_released(lambda got: waiting.set_result(self.carrier.released(got)))
                     done.set_result(waiting)
                 else:
                     done.set_result(out)
@@ -148,8 +154,6 @@ class LoopRunner:
                 done.set_result(outcome)
             finally:
                 self.handoff.current = None
-                # what either relay looks for may have changed: before this line is written
-                note_change()
 
         try:
             self.handoff.loop.call_soon_threadsafe(run)

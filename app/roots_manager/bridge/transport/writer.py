@@ -40,11 +40,9 @@ def _nothing() -> None:
 note_change: Callable[[], None] = _nothing if fastrelay is None else fastrelay.note_change
 """Tells the hot path that what a direction looks for may have changed (its
 :class:`~roots_manager.bridge.protocol.direction.Lookout`): the hot path asks the relays' ``triage``
-again. The transport calls it, never the protocol: after every line a direction handled (before
-that line is written) and before every line the bridge writes of its own (:meth:`LineWriter.
-inject`). What a direction looks for grows only when it handles a line (a handshake step) or
-when the bridge sends a message of its own (a 2026-07-28 retry); at other times it may only
-shrink, and a pump that looks for more than it must loses nothing."""
+again. Called in one place, :meth:`~roots_manager.bridge.transport.carrier.Carrier.published`,
+through which every line handled, held line released, action and wake-up of the protocol
+passes; never by the protocol."""
 
 
 class PyGate:
@@ -197,9 +195,6 @@ class LineWriter:
 
     def inject(self, line: bytes) -> None:
         """Write a whole message the bridge made (it must end with a newline)."""
-        # what the directions look for may have grown with this message (a retry the server's
-        # answer to which must be caught): the hot path asks again before it can be answered
-        note_change()
         with self._level:
             self._backlog += len(line)
         self._held.append(line)
