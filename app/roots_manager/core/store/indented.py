@@ -19,11 +19,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
+from itertools import chain
 from json.encoder import encode_basestring  # the C one when there is one, as json.dumps uses
 from operator import itemgetter
-
-_FLAT = json.JSONEncoder(ensure_ascii=False, separators=(",\n", ": ")).encode
-"""Items separated by a line break (to indent), keys by ``": "`` as :func:`json.dumps` does."""
 
 
 def dumps(doc: object, indent: int) -> str:
@@ -45,11 +44,14 @@ _PLACEHOLDER = re.compile('"' + _MARK + '([0-9]+)"')
 
 def _flat_objects(items: list[object]) -> bool:
     """Whether *items* are all non-empty objects whose values hold nothing to indent (empty
-    lists and objects are written ``[]`` and ``{}`` either way). Comprehensions: a loop would
-    cost a third of what is saved."""
-    if not all(type(item) is dict and item for item in items):
+    lists and objects are written ``[]`` and ``{}`` either way). The types of all the values
+    are gathered in C; only lists or objects among them are looked at one by one."""
+    if set(map(type, items)) != {dict} or not all(items):
         return False
     objects: list[dict[object, object]] = items  # type: ignore[assignment]
+    values = chain.from_iterable(map(dict.values, objects))
+    if not set(map(type, values)) & _CONTAINERS:
+        return True
     return not any([v for item in objects for v in item.values() if type(v) in _CONTAINERS])
 
 
@@ -105,14 +107,30 @@ def _rows(items: list[dict[object, object]], indent: int, level: int) -> str | N
 
 
 def _flat_list(items: list[dict[object, object]], indent: int, level: int) -> str:
-    """The list of flat objects *items* (:func:`_flat_objects`) at *level*."""
+    """The list of flat objects *items* (:func:`_flat_objects`) at *level*: encoded in C with
+    the line break and indentation of a field as the separator of items, then each break
+    between two objects (``},`` a break, that indentation and ``{``) made what json.dumps
+    writes there."""
     inner = "\n" + " " * (indent * (level + 1))
     outer = "\n" + " " * (indent * level)
     deeper = "\n" + " " * (indent * (level + 2))
-    flat = _FLAT(items)[1:-1]  # the objects, their fields and themselves one a line
-    flat = flat.replace(',\n"', ",\n" + deeper[1:] + '"')
-    flat = flat.replace("},\n{", inner + "}," + inner + "{" + deeper)
-    return "[" + inner + "{" + deeper + flat[1:-1] + inner + "}" + outer + "]"
+    flat = _flat_encoder(deeper)(items)
+    body = flat[2:-2].replace("}," + deeper + "{", inner + "}," + inner + "{" + deeper)
+    return "".join(("[", inner, "{", deeper, body, inner, "}", outer, "]"))
+
+
+_ENCODERS: dict[str, Callable[[object], str]] = {}
+
+
+def _flat_encoder(deeper: str) -> Callable[[object], str]:
+    """The C encoder whose items are separated by a comma, *deeper* (a line break and the
+    indentation of a field) and keys by ``": "`` as :func:`json.dumps` does."""
+    encode = _ENCODERS.get(deeper)
+    if encode is None:
+        encode = _ENCODERS[deeper] = json.JSONEncoder(
+            ensure_ascii=False, separators=("," + deeper, ": "), check_circular=False
+        ).encode
+    return encode
 
 
 def _put(value: object, indent: int, level: int, out: list[str]) -> None:

@@ -86,6 +86,7 @@ def _all_of(values: list[Any], kind: type) -> bool:
     """Whether every one of *values* is exactly of type *kind* (as :func:`json.loads` makes)."""
     return set(map(type, values)) <= {kind}
 
+
 _SHORT = reprlib.Repr()
 _SHORT.maxstring = 80
 _SHORT.maxother = 80
@@ -237,7 +238,7 @@ def _timestamps(values: list[Any]) -> bool:
     matches = list(map(_USUAL_ANY_MONTH.fullmatch, values))
     if all(matches):
         return True
-    return all(timestamp(v) is None for v, m in zip(values, matches) if m is None)
+    return all(timestamp(v) is None for v, m in zip(values, matches, strict=True) if m is None)
 
 
 _with_column(timestamp, _timestamps)
