@@ -44,11 +44,25 @@ _PLACEHOLDER = re.compile('"' + _MARK + '([0-9]+)"')
 
 def _flat_objects(items: list[object]) -> bool:
     """Whether *items* are all non-empty objects whose values hold nothing to indent (empty
-    lists and objects are written ``[]`` and ``{}`` either way). The types of all the values
-    are gathered in C; only lists or objects among them are looked at one by one."""
+    lists and objects are written ``[]`` and ``{}`` either way). A field at a time: the
+    types of a column of values are gathered in C, and a column of lists (a grant's runs)
+    is empty when none of them is true."""
     if set(map(type, items)) != {dict} or not all(items):
         return False
     objects: list[dict[object, object]] = items  # type: ignore[assignment]
+    shapes = set(map(tuple, objects))  # the keys of each object: a few shapes at most
+    if len(shapes) == 1:
+        for key in next(iter(shapes)):
+            values = list(map(itemgetter(key), objects))
+            kinds = set(map(type, values))
+            if not kinds & _CONTAINERS:
+                continue
+            if kinds <= _CONTAINERS:
+                if any(values):  # a non-empty list or object
+                    return False
+            elif any([v for v in values if type(v) in _CONTAINERS]):
+                return False
+        return True
     values = chain.from_iterable(map(dict.values, objects))
     if not set(map(type, values)) & _CONTAINERS:
         return True
