@@ -64,7 +64,9 @@ def roots_report(state: State, layout: Layout) -> list[dict[str, Any]]:
             granted_to = shared.get(key)
             if granted_to is None:
                 granted_to = shared[key] = [{"server": s, "scope": c} for s, c in key]
-            rows.append({**root_json(r, availability.reason(r)), "granted_to": granted_to})
+            row = root_json(r, availability.reason(r))  # a new object: given its grantees
+            row["granted_to"] = granted_to
+            rows.append(row)
         return rows
 
 

@@ -98,8 +98,8 @@ def table(rows: list[list[str]], headers: list[str]) -> None:
         # each line made by one format (the table of 30,000 roots in a fifth of the time)
         widths = [max(map(len, column)) for column in zip(headers, *rows, strict=True)]
         line = "  ".join(f"{{:<{w}}}" for w in widths)
-        lines = map(str.rstrip, starmap(line.format, [headers, *rows]))
-        sys.stdout.write("\n".join(lines) + "\n")
+        aligned = map(str.rstrip, starmap(line.format, [headers, *rows]))
+        sys.stdout.write("\n".join(aligned) + "\n")
         return
     cells = [headers]
     sizes = [[width(c) for c in headers]]

@@ -165,7 +165,7 @@ def _server(name: str, fields: dict[str, Any], undecided: bool | None) -> Server
 
 
 def _grants(docs: list[dict[str, Any]]) -> list[Grant]:
-    grants = _GRANTS_BUILT(docs)
+    grants: list[Grant] = _GRANTS_BUILT(docs)
     for g in grants:
         g.scope = _SCOPES[g.scope]  # checked: one of them (a Scope already, when absent)
     return grants

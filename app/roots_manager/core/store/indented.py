@@ -63,8 +63,8 @@ def _flat_objects(items: list[object]) -> bool:
             elif any([v for v in values if type(v) in _CONTAINERS]):
                 return False
         return True
-    values = chain.from_iterable(map(dict.values, objects))
-    if not set(map(type, values)) & _CONTAINERS:
+    every = chain.from_iterable(map(dict.values, objects))
+    if not set(map(type, every)) & _CONTAINERS:
         return True
     return not any([v for item in objects for v in item.values() if type(v) in _CONTAINERS])
 
@@ -159,11 +159,11 @@ def _put(value: object, indent: int, level: int, out: list[str]) -> None:
             _put(item, indent, level + 1, out)
         out.append(outer + "}")
     elif type(value) is list and value and _flat_objects(value):
-        out.append(_flat_list(value, indent, level))  # type: ignore[arg-type]
+        out.append(_flat_list(value, indent, level))
     else:
         rows = None
         if type(value) is list and value and all(type(i) is dict and i for i in value):
-            rows = _rows(value, indent, level)  # type: ignore[arg-type]
+            rows = _rows(value, indent, level)
         if rows is not None:
             out.append(rows)
             return
