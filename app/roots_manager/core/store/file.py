@@ -19,6 +19,7 @@ import json
 import os
 import secrets
 import stat
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -244,6 +245,9 @@ def read_store_file(path: Path) -> bytes | None:
         ) from exc
 
 
+_MAKING_LOCK = threading.Lock()
+
+
 class Store:
     """The store file of one per-user directory."""
 
@@ -316,7 +320,11 @@ class Store:
         if self._lock is None:
             from filelock import FileLock
 
-            self._lock = FileLock(str(self.layout.store_lock), timeout=LOCK_TIMEOUT, mode=0o600)
+            with _MAKING_LOCK:  # one lock object for all the threads that use this store
+                if self._lock is None:
+                    self._lock = FileLock(
+                        str(self.layout.store_lock), timeout=LOCK_TIMEOUT, mode=0o600
+                    )
         return self._lock
 
     @contextlib.contextmanager
