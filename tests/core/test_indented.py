@@ -41,6 +41,14 @@ TRICKY = [
     [{"a": ({"s": 1},)}],
     [{"a": [{"s": 1}], "m": "\x00"}],
     {"top": [{"a": [{"s": "},\n{", "t": ',\n"'}], "b": "\n"}]},
+    # objects of one shape, a field at a time: an empty column before a full one, a mix
+    [{"a": [], "b": [1]}, {"a": [], "b": []}],
+    [{"a": [], "b": 1}, {"a": 2, "b": {"x": [1]}}],
+    [{"a": (), "b": {}}, {"a": [], "b": {"x": 1}}],
+    [{"a": [], "b": ""}, {"a": {}, "b": 0}],
+    # a placeholder's character in the document's own text: not taken for one
+    [{"a": [{"s": 1}], "m": "\ue0000"}, {"a": [{"s": 1}]}],
+    [{"\ue0001": [{"s": 1}]}],
 ]
 
 

@@ -266,3 +266,102 @@ def test_schema_8_leaves_a_new_servers_confinement_to_its_first_start() -> None:
     )
     with pytest.raises(SchemaError, match=r"settings\.confine_new"):
         State.from_json({"schema": 8, "settings": {"confine_new": "yes"}, "servers": {}})
+
+
+# ---- many objects: a field checked a column at a time -------------------------------------
+
+MANY = 600
+
+
+def _many(doc: dict[str, Any]) -> dict[str, Any]:
+    """*doc* with MANY roots and as many grants, each like its first (ids and paths unique)."""
+    out = copy.deepcopy(doc)
+    root, grant = out["roots"][0], out["grants"][0]
+    out["roots"] = [
+        {**root, "id": f"{i:012x}", "path": f"{root['path']}/p{i}", "real": f"{root['real']}/p{i}"}
+        for i in range(MANY)
+    ]
+    out["grants"] = [{**grant, "root": f"{i:012x}"} for i in range(MANY)]
+    return out
+
+
+# the bad values of BAD in a root or a grant, and what only a column could let through unseen
+AMONG_MANY = [
+    (where.replace(".0.", ".417."), value, words.replace("[0]", "[417]"))
+    for where, value, words in BAD
+    if where.startswith(("roots.0.", "grants.0."))
+] + [
+    ("roots.417.path", "//tmp/a/", "roots[417].path is not in normal form"),
+    ("roots.417.path", "///tmp/a", "roots[417].path is not in normal form"),
+    ("roots.417.path", "/tmp/./a", "roots[417].path is not in normal form"),
+    ("roots.417.path", "/tmp/a/.", "roots[417].path is not in normal form"),
+    ("roots.417.path", "/tmp/a/..", "roots[417].path is not in normal form"),
+    ("roots.417.path", "/", None),
+    ("roots.417.path", "//tmp/a", None),  # two slashes lead a normal path (POSIX)
+    ("roots.417.path", "/tmp/日本/..", "roots[417].path is not in normal form"),
+    ("roots.417.path", "/tmp/a\udcff", None),
+    ("roots.417.real", "/tmp/.a/..b/...", None),
+    ("roots.417.real", "", "roots[417].real is not an absolute path"),
+    ("roots.417.added_at", "2025-02-29T00:00:00Z", "roots[417].added_at is not an ISO 8601"),
+    ("roots.417.added_at", "2024-02-29T00:00:00.123Z", None),
+    ("roots.417.added_at", "2025-01-31T23:59:59+02:00", None),
+    ("roots.417.added_at", "2025-01-01T24:00:00Z", "roots[417].added_at is not an ISO 8601"),
+    ("roots.417.added_at", "2025-01-01T00:00:00.123Z\n", "roots[417].added_at is not an ISO"),
+    ("roots.417.id", "x" * 128, None),
+    ("roots.417.id", "a\x7fb", "roots[417].id is not an id (it holds control characters)"),
+    ("roots.417.id", True, "roots[417].id is true or false, not a string"),
+    ("roots.417.name", "\n", None),
+    ("grants.417.scope", ["always"], "grants[417].scope is not one of always, session"),
+    ("grants.417.scope", "session", None),
+    ("grants.417.read_only", 1, "grants[417].read_only is a number, not true or false"),
+    ("grants.417.sessions", "abc", "grants[417].sessions is a string, not a list"),
+    ("grants.417.sessions", [""], "grants[417].sessions[0] is not an id"),
+    ("grants.417.granted_at", "", None),
+    ("grants.417.granted_at", "soon", "grants[417].granted_at is not an ISO 8601 time"),
+]
+
+
+@pytest.mark.parametrize(
+    ("where", "value", "words"),
+    AMONG_MANY,
+    ids=[f"{w}={v!r}"[:60] for w, v, _ in AMONG_MANY],
+)
+def test_a_bad_field_among_many_is_refused_and_named_as_among_one(
+    doc: dict[str, Any], where: str, value: object, words: str | None
+) -> None:
+    """Many objects are checked a column at a time: what the check of each value refuses is
+    refused there too, naming the first bad one; what it accepts is accepted."""
+    many = _set(_many(doc), where, value)
+    if words is None:
+        State.from_json(many)
+        return
+    with pytest.raises(SchemaError, match=re.escape(words)):
+        State.from_json(many)
+
+
+def test_the_first_bad_object_is_named_when_many_are() -> None:
+    roots = [
+        {"id": f"{i}", "path": f"/p{i}", "name": "n", "added_at": "2025-01-01T00:00:00Z"}
+        for i in range(MANY)
+    ]
+    roots[300]["path"] = "/p300/"
+    roots[200]["added_at"] = "2025-13-01T00:00:00Z"
+    roots[100]["name"] = 1
+    with pytest.raises(SchemaError, match=re.escape("roots[100].name is a number")):
+        State.from_json({"schema": SCHEMA_VERSION, "servers": {}, "roots": roots})
+
+
+def test_many_objects_read_as_each_alone(doc: dict[str, Any]) -> None:
+    many = _many(doc)
+    state = State.from_json(copy.deepcopy(many))
+    assert state.to_json() == many
+    assert [r.id for r in state.roots] == [f"{i:012x}" for i in range(MANY)]
+    assert {type(g.scope).__name__ for g in state.grants} == {"Scope"}
+    # objects written by hand, their fields in another order or some left out, read the same
+    shuffled = copy.deepcopy(many)
+    shuffled["roots"] = [dict(reversed(r.items())) for r in shuffled["roots"]]
+    shuffled["grants"] = [{k: v for k, v in g.items() if k != "read_only"} for g in many["grants"]]
+    again = State.from_json(shuffled)
+    assert again.roots == state.roots
+    assert [g.read_only for g in again.grants] == [False] * MANY
+    assert [g.runs for g in again.grants] == [g.runs for g in state.grants]

@@ -61,11 +61,14 @@ def test_the_version_loads_no_command_and_no_store_lock() -> None:
 
 def test_listing_roots_loads_the_store_but_not_other_commands_work(tmp_path: Path) -> None:
     (tmp_path / "work").mkdir()
-    loaded_by("roots", "add", str(tmp_path / "work"))
+    writing, _ = loaded_by("roots", "add", str(tmp_path / "work"))
+    assert "filelock" in writing  # a change is made under the store's lock
     modules, printed = loaded_by("roots", "list", "--json")
     assert [r["path"] for r in json.loads(printed)] == [str(tmp_path / "work")]
     assert "roots_manager.core.store.file" in modules
     assert sorted(NOT_FOR_ANY_COMMAND_HERE & modules) == []
+    # it only reads: the lock's library (and the logging it loads) is for those that write
+    assert "filelock" not in modules
 
 
 def test_a_command_still_finds_what_it_imports_late(tmp_path: Path) -> None:

@@ -241,8 +241,8 @@ def cmd_effective(store: Store, args: argparse.Namespace) -> int:
         return 0
     if not result["roots"]:
         print(f"{visible(server)} sees no roots{_why_none(state, server)}")
-    for r in result["roots"]:
-        print(f"{shown(r['name'])}\t{r['uri']}")
+    # written at once: a print per root was a tenth of the command at 30,000 roots
+    sys.stdout.write("".join([f"{shown(r['name'])}\t{r['uri']}\n" for r in result["roots"]]))
     for root in visible_roots(state, args.server, live_runs=live_runs):
         reason = availability.reason(root)
         if reason in ("moved", "too broad"):

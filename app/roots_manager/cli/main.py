@@ -50,19 +50,24 @@ def cmd_roots_add(store: Store, args: argparse.Namespace) -> int:
 
 
 def roots_report(state: State, layout: Layout) -> list[dict[str, Any]]:
-    """Each root with its availability and the servers it is granted to now."""
+    """Each root with its availability and the servers it is granted to now.
+
+    Roots granted to the same servers share one ``granted_to`` list (30,000 roots are granted
+    to a few servers): the report is for reading, not for changing."""
     grants = active_grants_by_root(state, live.live_runs(layout))
     availability = Availability()
+    shared: dict[tuple[tuple[str, Scope], ...], list[dict[str, str]]] = {(): []}
     with collector.paused():  # a row per root, none in a cycle (see core.collector)
-        return [
-            {
-                **root_json(r, availability.reason(r)),
-                "granted_to": [
-                    {"server": g.server, "scope": g.scope} for g in grants.get(r.id, ())
-                ],
-            }
-            for r in state.roots
-        ]
+        rows = []
+        for r in state.roots:
+            key = tuple([(g.server, g.scope) for g in grants.get(r.id, ())])
+            granted_to = shared.get(key)
+            if granted_to is None:
+                granted_to = shared[key] = [{"server": s, "scope": c} for s, c in key]
+            row = root_json(r, availability.reason(r))  # a new object: given its grantees
+            row["granted_to"] = granted_to
+            rows.append(row)
+        return rows
 
 
 def cmd_roots_list(store: Store, args: argparse.Namespace) -> int:
@@ -74,23 +79,38 @@ def cmd_roots_list(store: Store, args: argparse.Namespace) -> int:
     if not report:
         print("no roots yet; add one with: roots-manager roots add FOLDER")
         return 0
-    # a few servers hold the grants of many roots: each name is made visible once
-    names = {s: visible(s) for s in {g["server"] for r in report for g in r["granted_to"]}}
-    rows = [
-        [
-            r["name"],
-            r["path"],
-            "yes" if r["available"] else f"no ({r['unavailable_reason']})",
-            ", ".join(
-                names[g["server"]]
-                + (" (while running)" if g["scope"] == Scope.WHILE_RUNNING else "")
-                for g in r["granted_to"]
+    # roots granted to the same servers share their list (roots_report): each list's column
+    # is made once, each server's name made visible once
+    said: dict[int, str] = {}
+    names: dict[str, str] = {}
+
+    def granted(to: list[dict[str, str]]) -> str:
+        text = said.get(id(to))
+        if text is None:
+            for g in to:
+                if g["server"] not in names:
+                    names[g["server"]] = visible(g["server"])
+            text = said[id(to)] = (
+                ", ".join(
+                    names[g["server"]]
+                    + (" (while running)" if g["scope"] == Scope.WHILE_RUNNING else "")
+                    for g in to
+                )
+                or "-"
             )
-            or "-",
-            r["uri"],
+        return text
+
+    with collector.paused():
+        rows = [
+            [
+                r["name"],
+                r["path"],
+                "yes" if r["available"] else f"no ({r['unavailable_reason']})",
+                granted(r["granted_to"]),
+                r["uri"],
+            ]
+            for r in report
         ]
-        for r in report
-    ]
     table(rows, ["NAME", "PATH", "AVAILABLE", "GRANTED TO", "URI"])
     if state.policy == "allow-all":
         print("policy allow-all: every server sees every available root, granted or not")

@@ -61,6 +61,8 @@ def path_to_uri(path: str, flavour: Flavour = NATIVE) -> str:
     ``%``, control characters and non-ASCII characters (as UTF-8, or as the raw bytes a POSIX
     file name holds when it is not valid UTF-8).
     """
+    if flavour == "posix" and _PLAIN.fullmatch(path) is not None and "//" not in path:
+        return "file://" + path  # nothing to encode: what quote_from_bytes would give
     if "\x00" in path:
         raise UriError("a path cannot contain a NUL character: {path!r}", path=path)
     if flavour == "posix":
@@ -70,6 +72,11 @@ def path_to_uri(path: str, flavour: Flavour = NATIVE) -> str:
         return "file://" + quote_from_bytes(os.fsencode(_collapse_slashes(path)))
     return _windows_path_to_uri(path)
 
+
+_PLAIN = re.compile(r"/[A-Za-z0-9_.~/-]*", re.ASCII)
+"""An absolute POSIX path of the characters :func:`urllib.parse.quote_from_bytes` leaves as
+they are (its unreserved set and ``/``): most roots, whose URI is then the path itself (30,000
+roots took a tenth of a second more to encode)."""
 
 _SLASHES = re.compile(r"/{2,}")
 

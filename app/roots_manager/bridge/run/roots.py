@@ -79,13 +79,17 @@ class RootsSource:
         if kept is not None:
             return kept
         try:
-            watched = self.folders() if self.cache.enabled else []
+            watched_state = self.state() if self.cache.enabled else None
+            watched = self._paths(watched_state) if watched_state is not None else []
             watching = self.cache.enabled and self.cache.watch(watched, str(self.store.path))
             # computed after the watches are in place: a change from now on drops the answer
             state = self.state()
             result = effective(state, self.server, fingerprint=self.fingerprint, run=self.run)
             if watching:
-                self.cache.keep(result, self._paths(state), watched)
+                # the folders of the state the answer was made from (the same state, most
+                # often: its folders not listed again, 30,000 grants looked through once more)
+                paths = watched if state is watched_state else self._paths(state)
+                self.cache.keep(result, paths, watched)
             return result
         except Exception as exc:  # an answer the bridge gives, never a relay to the host
             message = f"the roots could not be computed ({exc!r}); the server is told no folder"

@@ -67,6 +67,9 @@ def root_unavailable(root: Root) -> str | None:
     return Availability().reason(root)
 
 
+_READ_AND_ENTER = os.R_OK | os.X_OK
+
+
 class Availability:
     """Why roots cannot be given to a server now (see :func:`root_unavailable`), for one pass
     over any number of roots.
@@ -89,31 +92,32 @@ class Availability:
 
     def look(self, root: Root) -> tuple[str | None, os.stat_result | None]:
         """Why *root* cannot be given now (or None), and its folder's ``stat`` if it exists."""
-        key = (root.path, root.real)
+        path, was = root.path, root.real
+        key = (path, was)
         known = self._looked.get(key)
         if known is None:
             # the stat of the look is also the folder's identity, for telling one folder
             # spelled two ways: one stat per root, not two (30,000 roots are 30,000 calls);
             # and the lstat of its real path, when it is no link, is that stat
-            self._reals.realpath(root.path)
-            st = self._reals.stat_of(root.path)
+            real = self._reals.realpath(path)
+            st = self._reals.stat_of(path)
             if st is not None and S_ISDIR(st.st_mode):
-                readable = os.access(root.path, os.R_OK | os.X_OK)
-                reason = None if readable else "unreadable"
+                reason = None if os.access(path, _READ_AND_ENTER) else "unreadable"
             else:
-                reason, st = folder_look(root.path)
+                reason, st = folder_look(path)
             if reason is None and st is not None:
-                reason = self._led_elsewhere(root, st)
+                if was is not None:  # most roots: their real path recorded when added
+                    reason = "moved" if real != was else None
+                else:
+                    reason = self._led_elsewhere(real, st)
             elif reason is not None:
                 st = None
             known = self._looked[key] = (reason, st)
         return known
 
-    def _led_elsewhere(self, root: Root, st: os.stat_result) -> str | None:
-        """``"moved"`` or ``"too broad"`` (see :func:`root_unavailable`), or None."""
-        real = self._reals.realpath(root.path)
-        if root.real is not None:
-            return "moved" if real != root.real else None
+    def _led_elsewhere(self, real: str, st: os.stat_result) -> str | None:
+        """``"too broad"`` when the folder of a root whose real path was not recorded, now at
+        *real*, is (see :func:`root_unavailable`), or None."""
         if self._broadness is None:
             self._broadness = Broadness()
         # the stat just made is of the folder *real* names: links followed, one inode

@@ -9,6 +9,8 @@ refused when read, not when something first touches the odd value.
 from __future__ import annotations
 
 import dataclasses
+from itertools import starmap
+from operator import attrgetter, itemgetter
 from typing import Any, Protocol
 
 from roots_manager.core.roots import Root
@@ -53,8 +55,8 @@ def to_document(state: Stored) -> dict[str, Any]:
         },
         "roots": [vars(r).copy() for r in state.roots],
         "servers": {n: _server_json(s) for n, s in state.servers.items()},
-        "grants": [_stored(vars(g), _GRANT_KEYS) for g in state.grants],
-        "pending": [_stored(vars(p), _PENDING_KEYS) for p in state.pending],
+        "grants": _GRANTS_STORED(state.grants),
+        "pending": _PENDING_STORED(state.pending),
     }
 
 
@@ -65,12 +67,9 @@ def stored_fields(doc: object) -> dict[str, Any]:
     settings = _SETTINGS.read(schema.member(top, "settings", dict), "settings")
     if "servers" not in top:
         raise SchemaError("servers is missing")
-    roots = [
-        Root(**_ROOT.read(r, f"roots[{i}]"))
-        for i, r in enumerate(schema.member(top, "roots", list))
-    ]
-    schema.unique((r.id for r in roots), "the root id")
-    schema.unique((r.path for r in roots), "the root path")
+    roots = _ROOTS_BUILT(_ROOT.read_all(schema.member(top, "roots", list), "roots"))
+    schema.unique([r.id for r in roots], "the root id")
+    schema.unique([r.path for r in roots], "the root path")
     # before schema 8 a server's confinement was always decided (a store of schema 1 or 2,
     # older than confinement, has none): a server known then keeps it off
     undecided = None if top["schema"] >= UNDECIDED_SCHEMA else False
@@ -80,14 +79,8 @@ def stored_fields(doc: object) -> dict[str, Any]:
             n: _server(n, _fields(_SERVER.read(s, f"servers[{n!r}]")), undecided)
             for n, s in schema.member(top, "servers", dict).items()
         },
-        grants=[
-            _grant(_named(_GRANT.read(g, f"grants[{i}]"), _GRANT_NAMES))
-            for i, g in enumerate(schema.member(top, "grants", list))
-        ],
-        pending=[
-            Pending(**_named(_PENDING.read(p, f"pending[{i}]"), _PENDING_NAMES))
-            for i, p in enumerate(schema.member(top, "pending", list))
-        ],
+        grants=_grants(_GRANT.read_all(schema.member(top, "grants", list), "grants")),
+        pending=_PENDING_BUILT(_PENDING.read_all(schema.member(top, "pending", list), "pending")),
         policy=settings.get("policy", "ask"),
         language=settings.get("language"),
         confine_new=settings.get("confine_new", True),
@@ -106,20 +99,57 @@ _GRANT_KEYS = {"runs": "sessions"}
 _PENDING_KEYS = {"run": "session"}
 
 
-def _stored(fields: dict[str, Any], keys: dict[str, str]) -> dict[str, Any]:
-    """An object's *fields* under their stored names."""
-    return {keys.get(k, k): v for k, v in fields.items()}
+def _storing(cls: type[Any], keys: dict[str, str]) -> Any:
+    """What makes the stored objects of a list of dataclass *cls* instances: their fields, in
+    order, under their stored names (*keys*: the stored name of each field stored under
+    another). Fetched by one :func:`operator.attrgetter` per object and paired with the
+    names in C: a comprehension renaming each field cost a tenth of saving 30,000 grants."""
+    names = [f.name for f in dataclasses.fields(cls)]
+    stored = tuple(keys.get(n, n) for n in names)
+    values = attrgetter(*names)
+
+    def documents(objects: list[Any]) -> list[dict[str, Any]]:
+        return [dict(zip(stored, values(o), strict=True)) for o in objects]
+
+    return documents
+
+
+def _building(cls: type[Any], keys: dict[str, str]) -> Any:
+    """What makes the instances of dataclass *cls* of a list of checked stored objects
+    (*keys*: the stored name of each field stored under another). Objects holding every
+    field in the order they are written, as every object a store was saved with does, are
+    made from their values by position, fetched and passed in C (a keyword argument each
+    made a fifth of reading 30,000 roots); any other by name."""
+    names = [f.name for f in dataclasses.fields(cls)]
+    stored = tuple(keys.get(n, n) for n in names)
+    fetch = itemgetter(*stored)
+    renamed = {v: k for k, v in keys.items()}
+
+    def built(docs: list[dict[str, Any]]) -> list[Any]:
+        if set(map(tuple, docs)) <= {stored}:
+            return list(starmap(cls, map(fetch, docs)))
+        return [cls(**_named(d, renamed)) for d in docs]
+
+    return built
 
 
 def _named(stored: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
     """Stored fields under the names the code gives them (*names*: the code's name of each
     field stored under another)."""
-    return {names.get(k, k): v for k, v in stored.items()}
+    fields = dict(stored)
+    for old, new in names.items():
+        if old in fields:
+            fields[new] = fields.pop(old)  # keyword arguments: their order does not matter
+    return fields
 
 
 # made once, not once per grant read (a store of 30,000 roots holds as many grants)
-_GRANT_NAMES = {v: k for k, v in _GRANT_KEYS.items()}
-_PENDING_NAMES = {v: k for k, v in _PENDING_KEYS.items()}
+_GRANTS_STORED = _storing(Grant, _GRANT_KEYS)
+_PENDING_STORED = _storing(Pending, _PENDING_KEYS)
+_SCOPES = {s.value: s for s in Scope}
+_ROOTS_BUILT = _building(Root, {})
+_GRANTS_BUILT = _building(Grant, _GRANT_KEYS)
+_PENDING_BUILT = _building(Pending, _PENDING_KEYS)
 
 
 def _server(name: str, fields: dict[str, Any], undecided: bool | None) -> Server:
@@ -135,10 +165,11 @@ def _server(name: str, fields: dict[str, Any], undecided: bool | None) -> Server
     )
 
 
-def _grant(fields: dict[str, Any]) -> Grant:
-    if "scope" in fields:
-        fields = {**fields, "scope": Scope(fields["scope"])}
-    return Grant(**fields)
+def _grants(docs: list[dict[str, Any]]) -> list[Grant]:
+    grants: list[Grant] = _GRANTS_BUILT(docs)
+    for g in grants:
+        g.scope = _SCOPES[g.scope]  # checked: one of them (a Scope already, when absent)
+    return grants
 
 
 def _record(

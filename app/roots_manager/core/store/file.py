@@ -19,17 +19,21 @@ import json
 import os
 import secrets
 import stat
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from roots_manager.core import collector, statefile, trace, writeerror
 from roots_manager.core.paths import Layout
 from roots_manager.core.store import indented
 from roots_manager.core.store.schema import NewerSchemaError, SchemaError
 from roots_manager.core.store.state import State
+
+if TYPE_CHECKING:
+    from filelock import BaseFileLock
 
 LOCK_TIMEOUT = 30.0
 
@@ -241,17 +245,16 @@ def read_store_file(path: Path) -> bytes | None:
         ) from exc
 
 
+_MAKING_LOCK = threading.Lock()
+
+
 class Store:
     """The store file of one per-user directory."""
 
     def __init__(self, layout: Layout | None = None) -> None:
         self.layout = (layout or Layout.default()).ensure()
         self.path = self.layout.store
-        # imported here: the module is loaded by commands that never open a store
-        # (roots-manager --version), and filelock costs more to import than the rest of them
-        from filelock import FileLock
-
-        self._lock = FileLock(str(self.layout.store_lock), timeout=LOCK_TIMEOUT, mode=0o600)
+        self._lock: BaseFileLock | None = None
         self._saved: tuple[Stamp, State] | None = None
         trace.debug("the store is %s", self.path)
 
@@ -285,16 +288,19 @@ class Store:
             self._sweep_orphans(target)
             before_bytes = read_store_file(self.path)
             state = _parse(before_bytes, self.path) if before_bytes is not None else State()
-            before = state.to_json()
+            with collector.paused():  # a document of many objects, none in a cycle
+                before = state.to_json()
             yield state
-            after = state.to_json()
-            if after == before:
-                return
-            state.revision += 1
-            after["revision"] = state.revision  # the document as to_json makes it, made once
+            with collector.paused():
+                after = state.to_json()
+                if after == before:
+                    return
+                state.revision += 1
+                after["revision"] = state.revision  # the document as to_json makes it, once
+                data = _dump(after)
             if before_bytes is not None:
                 write_atomic(self.layout.store_backup, before_bytes)
-            write_atomic(target, _dump(after))
+            write_atomic(target, data)
             # under the lock: no other save can have replaced the file since
             self._saved = (stamp_of(os.stat(target)), state)
 
@@ -306,10 +312,26 @@ class Store:
             return Path(os.path.realpath(self.path))
         return self.path
 
+    def _file_lock(self) -> BaseFileLock:
+        """The store's cross-process lock, made when first taken. filelock (and the logging
+        it loads) costs more to import than the rest of a command: commands that only read
+        the store (roots list, effective) never take it, nor those that open none
+        (roots-manager --version)."""
+        if self._lock is None:
+            from filelock import FileLock
+
+            with _MAKING_LOCK:  # one lock object for all the threads that use this store
+                if self._lock is None:
+                    self._lock = FileLock(
+                        str(self.layout.store_lock), timeout=LOCK_TIMEOUT, mode=0o600
+                    )
+        return self._lock
+
     @contextlib.contextmanager
     def _locked(self) -> Iterator[None]:
+        lock = self._file_lock()
         try:
-            self._lock.acquire()
+            lock.acquire()
         except PermissionError as exc:  # a lock file left by another user (sudo)
             raise writeerror.named(exc, self.layout.store_lock) from exc
         except TimeoutError as exc:
@@ -322,7 +344,7 @@ class Store:
         try:
             yield
         finally:
-            self._lock.release()
+            lock.release()
             trace.debug("released the store's lock")
 
     def _sweep_orphans(self, target: Path) -> None:

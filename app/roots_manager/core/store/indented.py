@@ -8,16 +8,21 @@ empty lists. Such a list is encoded here in one call of the C encoder, with a li
 separator of its items, and then indented: a line break never appears inside an encoded string
 (it is written ``\\n``), and in a list of objects whose values hold no further object, a break
 before a key (``"``) is one between two fields, and a break before ``{`` one between two
-objects. Anything else is left to :func:`json.dumps`, its lines indented to where it sits.
+objects. A list of objects some of whose values are lists or objects (the rows of ``roots
+list --json``, each with the servers it is granted to) is encoded so too, each such value put in
+as a placeholder string and replaced, once encoded, by that value's own indented text (made
+once for each different value). Anything else is left to :func:`json.dumps`, its lines indented
+to where it sits.
 """
 
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Callable
+from itertools import chain
 from json.encoder import encode_basestring  # the C one when there is one, as json.dumps uses
-
-_FLAT = json.JSONEncoder(ensure_ascii=False, separators=(",\n", ": ")).encode
-"""Items separated by a line break (to indent), keys by ``": "`` as :func:`json.dumps` does."""
+from operator import itemgetter
 
 
 def dumps(doc: object, indent: int) -> str:
@@ -29,15 +34,117 @@ def dumps(doc: object, indent: int) -> str:
 
 _CONTAINERS = frozenset((dict, list, tuple))
 
+_COMPACT = json.JSONEncoder(ensure_ascii=False).encode
+
+_MARK = "\ue000"
+"""Leads each placeholder (a character of Unicode's private use area): a document holding it
+anywhere is left to the other paths, as no placeholder could then be told from its text."""
+_PLACEHOLDER = re.compile('"' + _MARK + '([0-9]+)"')
+
 
 def _flat_objects(items: list[object]) -> bool:
     """Whether *items* are all non-empty objects whose values hold nothing to indent (empty
-    lists and objects are written ``[]`` and ``{}`` either way). Comprehensions: a loop would
-    cost a third of what is saved."""
-    if not all(type(item) is dict and item for item in items):
+    lists and objects are written ``[]`` and ``{}`` either way). A field at a time: the
+    types of a column of values are gathered in C, and a column of lists (a grant's runs)
+    is empty when none of them is true."""
+    if set(map(type, items)) != {dict} or not all(items):
         return False
     objects: list[dict[object, object]] = items  # type: ignore[assignment]
+    shapes = set(map(tuple, objects))  # the keys of each object: a few shapes at most
+    if len(shapes) == 1:
+        for key in next(iter(shapes)):
+            values = list(map(itemgetter(key), objects))
+            kinds = set(map(type, values))
+            if not kinds & _CONTAINERS:
+                continue
+            if kinds <= _CONTAINERS:
+                if any(values):  # a non-empty list or object
+                    return False
+            elif any([v for v in values if type(v) in _CONTAINERS]):
+                return False
+        return True
+    every = chain.from_iterable(map(dict.values, objects))
+    if not set(map(type, every)) & _CONTAINERS:
+        return True
     return not any([v for item in objects for v in item.values() if type(v) in _CONTAINERS])
+
+
+def _rows(items: list[dict[object, object]], indent: int, level: int) -> str | None:
+    """The list of objects *items* at *level*, each value that is a non-empty list or object
+    put in as a placeholder, then replaced by its own indented text (see the module); None
+    when a placeholder could not be told from the rest of the text.
+
+    A field at a time: the values of one key across the objects (a column) are looked at in
+    C, and only a column holding lists or objects is walked. Each value is encoded once per
+    object (rows that share one list, as ``roots list`` makes them, once in all) and once
+    per different text."""
+    shapes = set(map(tuple, items))  # the keys of each object: a few shapes at most
+    everywhere = set.intersection(*map(set, shapes))
+    texts: list[str] = []
+    by_text: dict[str, str] = {}
+    rows = items
+    marks = 0
+    for key in dict.fromkeys(k for shape in shapes for k in shape):
+        if key in everywhere:
+            values = list(map(itemgetter(key), rows))
+        else:
+            values = [row.get(key) for row in rows]
+        if not set(map(type, values)) & _CONTAINERS:
+            continue
+        by_id: dict[int, str] = {}
+        changed: list[dict[object, object]] = []
+        for row, v in zip(rows, values, strict=True):
+            if type(v) not in _CONTAINERS or not v:
+                changed.append(row)
+                continue
+            mark = by_id.get(id(v))  # the objects are alive meanwhile: an id is one value
+            if mark is None:
+                compact = _COMPACT(v)  # the same text, the same indented text: made once
+                mark = by_text.get(compact)
+                if mark is None:
+                    out: list[str] = []
+                    _put(v, indent, level + 2, out)
+                    mark = by_text[compact] = _MARK + str(len(texts))
+                    texts.append("".join(out))
+                by_id[id(v)] = mark
+            changed.append({**row, key: mark})
+            marks += 1
+        rows = changed
+    text = _flat_list(rows, indent, level)
+    if text.count(_MARK) != marks:  # one in the document's own text
+        return None
+    if len(texts) > 8:
+        return _PLACEHOLDER.sub(lambda m: texts[int(m[1])], text)
+    for n, put in enumerate(texts):  # a few: one pass each in C, no call per placeholder
+        text = text.replace(f'"{_MARK}{n}"', put)
+    return text
+
+
+def _flat_list(items: list[dict[object, object]], indent: int, level: int) -> str:
+    """The list of flat objects *items* (:func:`_flat_objects`) at *level*: encoded in C with
+    the line break and indentation of a field as the separator of items, then each break
+    between two objects (``},`` a break, that indentation and ``{``) made what json.dumps
+    writes there."""
+    inner = "\n" + " " * (indent * (level + 1))
+    outer = "\n" + " " * (indent * level)
+    deeper = "\n" + " " * (indent * (level + 2))
+    flat = _flat_encoder(deeper)(items)
+    body = flat[2:-2].replace("}," + deeper + "{", inner + "}," + inner + "{" + deeper)
+    return "".join(("[", inner, "{", deeper, body, inner, "}", outer, "]"))
+
+
+_ENCODERS: dict[str, Callable[[object], str]] = {}
+
+
+def _flat_encoder(deeper: str) -> Callable[[object], str]:
+    """The C encoder whose items are separated by a comma, *deeper* (a line break and the
+    indentation of a field) and keys by ``": "`` as :func:`json.dumps` does."""
+    encode = _ENCODERS.get(deeper)
+    if encode is None:
+        encode = _ENCODERS[deeper] = json.JSONEncoder(
+            ensure_ascii=False, separators=("," + deeper, ": "), check_circular=False
+        ).encode
+    return encode
 
 
 def _put(value: object, indent: int, level: int, out: list[str]) -> None:
@@ -52,11 +159,13 @@ def _put(value: object, indent: int, level: int, out: list[str]) -> None:
             _put(item, indent, level + 1, out)
         out.append(outer + "}")
     elif type(value) is list and value and _flat_objects(value):
-        deeper = "\n" + " " * (indent * (level + 2))
-        flat = _FLAT(value)[1:-1]  # the objects, their fields and themselves one a line
-        flat = flat.replace(',\n"', ",\n" + deeper[1:] + '"')
-        flat = flat.replace("},\n{", inner + "}," + inner + "{" + deeper)
-        out.append("[" + inner + "{" + deeper + flat[1:-1] + inner + "}" + outer + "]")
+        out.append(_flat_list(value, indent, level))
     else:
+        rows = None
+        if type(value) is list and value and all(type(i) is dict and i for i in value):
+            rows = _rows(value, indent, level)
+        if rows is not None:
+            out.append(rows)
+            return
         text = json.dumps(value, ensure_ascii=False, indent=indent)
         out.append(text.replace("\n", outer) if level else text)
