@@ -65,12 +65,7 @@
         <translation>選択したサーバーを許可したフォルダーに閉じ込める</translation>
     </message>
     <message>
-        <location line="+24"/>
-        <source>Turn on restart on re&amp;voke</source>
-        <translation>取り消し時の再起動をオンにする(&amp;V)</translation>
-    </message>
-    <message>
-        <location line="+11"/>
+        <location line="+35"/>
         <source>Extra paths the confined server may use</source>
         <translation>閉じ込められたサーバーが追加で使えるパス</translation>
     </message>
@@ -85,9 +80,14 @@
         <translation>伝えたフォルダーが取り消されたとき（閉じ込め中なら許可が変わったときも）、ホストに気付かれずにサーバーを停止して再起動します。ホストは接続したままで、サーバーはそのフォルダーを忘れます。閉じ込められたサーバーでは既定でオン。サーバーの次回起動から有効です。</translation>
     </message>
     <message>
-        <location line="+13"/>
-        <source>Put &amp;back</source>
-        <translation>元に戻す(&amp;B)</translation>
+        <location line="+9"/>
+        <source>Turn on restart on rev&amp;oke</source>
+        <translation>取り消し時の再起動をオンにする(&amp;O)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Un&amp;do learning</source>
+        <translation>学習を元に戻す(&amp;D)</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -110,7 +110,7 @@
         <translation>パスを削除(&amp;M)</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+72"/>
         <source>{server} was told its folders changed and has not asked for them since: it may still use a folder you revoked. Restart on revoke makes a revocation restart it, from its next start.</source>
         <translation>{server} はフォルダーの変更を通知されましたが、その後問い合わせていません。取り消したフォルダーをまだ使っている可能性があります。「取り消し時の再起動」をオンにすると、次回起動から取り消しのたびに再起動されます。</translation>
     </message>
@@ -136,27 +136,17 @@
         <translation>{server} を許可したフォルダーに閉じ込めて起動します。変更は次回の起動時から有効になります</translation>
     </message>
     <message>
-        <location line="+19"/>
-        <source>it was confined before</source>
-        <translation>以前は閉じ込め中でした</translation>
+        <location line="+25"/>
+        <source>Learning {server} ended without finishing and left it confined; it was not confined before.</source>
+        <translation>{server} の学習は完了せずに終わり、閉じ込めたままになっています。以前は閉じ込めなしでした。</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>it was not confined before</source>
-        <translation>以前は閉じ込めなしでした</translation>
+        <location line="+5"/>
+        <source>Learning {server} ended without finishing and left it confined; before, the default for new servers decided whether it was.</source>
+        <translation>{server} の学習は完了せずに終わり、閉じ込めたままになっています。以前は、閉じ込めるかどうかを新しいサーバーの既定が決めていました。</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>before, the default for new servers decided</source>
-        <translation>以前は新しいサーバーの既定で決まっていました</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Learning {server} ended without finishing and left it confined ({before}).</source>
-        <translation>{server} の学習は完了せずに終わり、閉じ込めたままになっています（{before}）。</translation>
-    </message>
-    <message>
-        <location line="+31"/>
+        <location line="+33"/>
         <source>read: {path}</source>
         <translation>読み取り：{path}</translation>
     </message>
@@ -1235,7 +1225,7 @@
         <translation>ホストとそのサーバー</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>The MCP hosts found on this computer and in your roots. Protect puts a server behind the bridge, so it sees only the folders you grant it; the host&apos;s file keeps everything else, and a backup is kept.</source>
         <translation>このコンピューターとルート内で見つかった MCP ホストです。「保護」はサーバーをブリッジ経由にし、許可したフォルダーだけが見えるようにします。ホストのファイルのほかの部分はそのまま残り、バックアップも保存されます。</translation>
     </message>
@@ -3478,7 +3468,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+7"/>
-        <location filename="../../app/roots_manager/gui/servers_table.py" line="+48"/>
+        <location filename="../../app/roots_manager/gui/servers_table.py" line="+49"/>
         <source>running</source>
         <translation>実行中</translation>
     </message>
@@ -3918,7 +3908,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>StoreWatcher</name>
     <message>
-        <location filename="../../app/roots_manager/gui/watcher.py" line="+221"/>
+        <location filename="../../app/roots_manager/gui/watcher.py" line="+226"/>
         <source>Your change was not saved: the store cannot be read. Choose Recover… above the tabs to repair it.</source>
         <translation>変更は保存されませんでした。ストアを読み込めません。タブの上の「復旧…」で修復してください。</translation>
     </message>

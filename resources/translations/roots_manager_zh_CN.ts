@@ -65,12 +65,7 @@
         <translation>将所选服务器限制在其授权范围内</translation>
     </message>
     <message>
-        <location line="+24"/>
-        <source>Turn on restart on re&amp;voke</source>
-        <translation>开启撤销时重启(&amp;V)</translation>
-    </message>
-    <message>
-        <location line="+11"/>
+        <location line="+35"/>
         <source>Extra paths the confined server may use</source>
         <translation>已限制的服务器可额外使用的路径</translation>
     </message>
@@ -85,9 +80,14 @@
         <translation>当已告知服务器的文件夹被撤销时（已限制时，授权变化时也一样），在主机不知情的情况下停止并重新启动服务器：主机保持连接，服务器忘记该文件夹。已限制的服务器默认开启；从服务器下次启动起生效。</translation>
     </message>
     <message>
-        <location line="+13"/>
-        <source>Put &amp;back</source>
-        <translation>恢复(&amp;B)</translation>
+        <location line="+9"/>
+        <source>Turn on restart on rev&amp;oke</source>
+        <translation>开启撤销时重启(&amp;O)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Un&amp;do learning</source>
+        <translation>撤销学习(&amp;D)</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -110,7 +110,7 @@
         <translation>移除路径(&amp;M)</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+72"/>
         <source>{server} was told its folders changed and has not asked for them since: it may still use a folder you revoked. Restart on revoke makes a revocation restart it, from its next start.</source>
         <translation>已通知 {server} 其文件夹已更改，但它此后未再询问：它可能仍在使用您撤销的文件夹。开启“撤销时重启”后，从下次启动起，每次撤销都会重启它。</translation>
     </message>
@@ -136,27 +136,17 @@
         <translation>启动 {server} 时将其限制在已授权的文件夹内；更改在其下次启动时生效</translation>
     </message>
     <message>
-        <location line="+19"/>
-        <source>it was confined before</source>
-        <translation>之前已限制</translation>
+        <location line="+25"/>
+        <source>Learning {server} ended without finishing and left it confined; it was not confined before.</source>
+        <translation>{server} 的学习未完成就结束了，并让它保持限制状态；之前它未受限制。</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>it was not confined before</source>
-        <translation>之前未限制</translation>
+        <location line="+5"/>
+        <source>Learning {server} ended without finishing and left it confined; before, the default for new servers decided whether it was.</source>
+        <translation>{server} 的学习未完成就结束了，并让它保持限制状态；之前是否限制由新服务器的默认设置决定。</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>before, the default for new servers decided</source>
-        <translation>之前由新服务器的默认设置决定</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Learning {server} ended without finishing and left it confined ({before}).</source>
-        <translation>{server} 的学习未完成就结束了，并让它保持限制状态（{before}）。</translation>
-    </message>
-    <message>
-        <location line="+31"/>
+        <location line="+33"/>
         <source>read: {path}</source>
         <translation>读取：{path}</translation>
     </message>
@@ -1235,7 +1225,7 @@
         <translation>主机及其服务器</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>The MCP hosts found on this computer and in your roots. Protect puts a server behind the bridge, so it sees only the folders you grant it; the host&apos;s file keeps everything else, and a backup is kept.</source>
         <translation>在本机和您的根目录中找到的 MCP 主机。“保护”会让服务器经由桥接运行，使其只能看到您授权的文件夹；主机文件的其余内容保持不变，并会保留备份。</translation>
     </message>
@@ -3478,7 +3468,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+7"/>
-        <location filename="../../app/roots_manager/gui/servers_table.py" line="+48"/>
+        <location filename="../../app/roots_manager/gui/servers_table.py" line="+49"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
@@ -3918,7 +3908,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>StoreWatcher</name>
     <message>
-        <location filename="../../app/roots_manager/gui/watcher.py" line="+221"/>
+        <location filename="../../app/roots_manager/gui/watcher.py" line="+226"/>
         <source>Your change was not saved: the store cannot be read. Choose Recover… above the tabs to repair it.</source>
         <translation>更改未保存：无法读取存储文件。请点击标签页上方的“恢复…”进行修复。</translation>
     </message>

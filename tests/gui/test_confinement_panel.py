@@ -296,19 +296,23 @@ def test_a_learning_that_was_killed_is_said_and_put_back_in_one_click(
     # what servers learn leaves when it is killed: the server confined, and its marker
     with store.transaction() as state:
         confined.set_confinement(state, "files", True)
-    live.write_learning_marker(layout, "files", 1_700_000_000.0, False)
+    select(panel, "files")
+    live.write_learning_marker(layout, "files", 1_700_000_000.0, False)  # while it runs
+    watcher.reload()
+    assert box.learning_hint.isHidden() and box.learning_button.isHidden()
     marker = layout.live / next(p.name for p in layout.live.glob("learning-*.json"))
     doc = json.loads(marker.read_text())
     doc["pid"], doc["process_started"] = _dead_pid(), None  # its process gone
     marker.write_text(json.dumps(doc))
-    watcher.reload()
+    # the box notices by itself, with the server still selected
+    qtbot.waitUntil(box.learning_button.isVisible, timeout=10_000)
+    assert box.switch.isChecked()
+    assert box.learning_hint.text() == (
+        "Learning files ended without finishing and left it confined; it was not confined before."
+    )
     select(panel, "notes")
     assert box.learning_hint.isHidden() and box.learning_button.isHidden()
     select(panel, "files")
-    assert box.learning_button.isVisible() and box.switch.isChecked()
-    assert box.learning_hint.text() == (
-        "Learning files ended without finishing and left it confined (it was not confined before)."
-    )
     qtbot.mouseClick(box.learning_button, Qt.MouseButton.LeftButton)
     assert store.read().servers["files"].confine is False
     assert not list(layout.live.glob("learning-*.json"))

@@ -92,6 +92,11 @@ def test_mnemonics_are_unique_in_every_tab(language: str, layout: Layout, qtbot)
         # both banners shown: the worst case, every window-wide mnemonic at once
         window.pending_banner.setVisible(True)
         window.store_banner.setVisible(True)
+        # and the Servers tab's buttons shown only in a server's particular state (told its
+        # folders changed and not restartable; a learning of it killed)
+        box = window.findChild(ServersPanel).confine_box
+        for button in (box.stale_button, box.learning_button):
+            button.setVisible(True)
         for i in range(window.tabs.count()):
             window.tabs.setCurrentIndex(i)
             assert_unique(window, f"the {window.tabs.tabText(i)!r} tab ({language})")
@@ -192,3 +197,48 @@ def test_servers_current_row_enables_its_buttons(
     )
     assert panel.selected_server() == "files"
     assert panel.forget_button.isEnabled()
+
+
+def test_tab_leaves_every_table_for_the_next_control(layout: Layout, tmp_path: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
+    # in a table the arrow keys move from cell to cell; Tab goes on, as everywhere else,
+    # rather than walking the cells and wrapping round with no way out but a mnemonic
+    from PySide6.QtWidgets import QTableView
+
+    [folder] = folders(tmp_path, "work")
+    with Store(layout).transaction() as state:  # a server, so that its tables are shown
+        state.grant("fs", [state.add_root(str(folder)).id])
+    controller = AppController(layout)
+    controller.start()
+    try:
+        window = controller.window
+        assert window is not None
+        qtbot.addWidget(window)
+        window.activateWindow()
+        qtbot.waitActive(window)
+        checked: list[str] = []
+        panel = window.findChild(ServersPanel)
+        places = [(i, None) for i in range(window.tabs.count())]
+        places += [(window.tabs.indexOf(panel), v) for v in range(panel.views.count())]
+        for i, view in places:
+            window.tabs.setCurrentIndex(i)
+            if view is not None:
+                panel.views.setCurrentIndex(view)
+            tables = [
+                t
+                for t in window.tabs.currentWidget().findChildren(QTableView)
+                if t.isVisible() and t.isEnabled()
+            ]
+            checked.extend(t.accessibleName() for t in tables)
+            for table in tables:
+                table.setFocus()
+                qtbot.waitUntil(table.hasFocus)
+                qtbot.keyClick(table, Qt.Key.Key_Tab)
+                assert not table.hasFocus(), (window.tabs.tabText(i), table.accessibleName())
+        assert {
+            "Workspace roots",
+            "Consent: which server sees which root",
+            "Events",
+            "Hosts and their servers",
+        } <= set(checked)
+    finally:
+        controller.shutdown()

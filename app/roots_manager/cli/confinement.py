@@ -247,8 +247,8 @@ def cmd_show(store: Store, args: argparse.Namespace) -> int:
     learning = out["learning"]
     if learning is not None and learning["running"]:
         print(f"  being learned since {learning['started']}, by process {learning['pid']}")
-    elif learning is not None:
-        before = {True: "on", False: "off", None: "the default"}[learning["before"]]
+    elif learning is not None and learning["before"] is not True:  # else nothing to put back
+        before = {False: "off", None: "the default"}[learning["before"]]
         print(
             f"  learning started {learning['started']} ended without finishing, and left "
             f"confinement on (it was {before}); servers learn puts it back when nothing is "

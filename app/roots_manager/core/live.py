@@ -24,7 +24,8 @@ APP_MARKER = "app.json"
 
 
 def process_start_time(pid: int) -> float | None:
-    """The start time of process *pid*, or None if it does not exist.
+    """The start time of process *pid*, or None if it does not exist (or has ended and waits
+    to be reaped: a zombie runs nothing).
 
     On Linux it is read from ``/proc`` as psutil computes it (the boot time plus the process's
     start in clock ticks), to the same value: a marker written here is checked by the app and
@@ -48,8 +49,8 @@ def _linux_start_time(pid: int) -> float | None:
     from roots_manager.platform.linux.procstat import stat_fields
 
     fields = stat_fields(pid)
-    if fields is None:
-        return None
+    if fields is None or fields[:1] in ([b"Z"], [b"X"]):
+        return None  # gone, or a zombie: it has ended, whoever has not reaped it yet
     try:
         if not _BOOT_TIME:
             with open("/proc/stat", "rb") as f:

@@ -71,11 +71,11 @@ class ConfineBox(QWidget):
         self.restart_switch.toggled.connect(self._restart_switched)
         self.stale_hint = QLabel(self)
         self.stale_hint.setWordWrap(True)
-        self.stale_button = QPushButton(self.tr("Turn on restart on re&voke"), self)
+        self.stale_button = QPushButton(self.tr("Turn on restart on rev&oke"), self)
         self.stale_button.clicked.connect(lambda: self.restart_switch.setChecked(True))
         self.learning_hint = QLabel(self)
         self.learning_hint.setWordWrap(True)
-        self.learning_button = QPushButton(self.tr("Put &back"), self)
+        self.learning_button = QPushButton(self.tr("Un&do learning"), self)
         self.learning_button.setToolTip(
             self.tr("Put back the confinement setting it had before learning started")
         )
@@ -119,6 +119,7 @@ class ConfineBox(QWidget):
         layout.addLayout(buttons)
         layout.addWidget(self.machine_label)
         watcher.state_changed.connect(self._state_changed)
+        watcher.live_looked_at.connect(self._look_at_learning)  # a method: let go with the box
         self._stale = False
         self.show_server(None)
 
@@ -189,26 +190,33 @@ class ConfineBox(QWidget):
             else confinement_text.availability_text(self.machine)
         )
 
+    def _look_at_learning(self) -> None:
+        self._show_learning_left(self._server)
+
     def _show_learning_left(self, name: str | None) -> None:
         """Say so when a learning of *name* ended without finishing (its process was killed)
         and left it confined, and offer to put its setting back."""
         from roots_manager.core import live
 
         mark = None if name is None else live.learning_marker(self.watcher.store.layout, name)
-        left = mark is not None and not mark.alive
+        # one that was confined before has nothing to put back
+        left = mark is not None and not mark.alive and mark.before is not True
         self.learning_hint.setVisible(left)
         self.learning_button.setVisible(left)
         if mark is None or not left:
             return
-        before = {
-            True: self.tr("it was confined before"),
-            False: self.tr("it was not confined before"),
-            None: self.tr("before, the default for new servers decided"),
-        }[mark.before]
         self.learning_hint.setText(
-            self.tr(
-                "Learning {server} ended without finishing and left it confined ({before})."
-            ).format(server=visible(mark.server), before=before)
+            (
+                self.tr(
+                    "Learning {server} ended without finishing and left it confined; it was "
+                    "not confined before."
+                )
+                if mark.before is False
+                else self.tr(
+                    "Learning {server} ended without finishing and left it confined; before, "
+                    "the default for new servers decided whether it was."
+                )
+            ).format(server=visible(mark.server))
         )
 
     def _put_back(self) -> None:

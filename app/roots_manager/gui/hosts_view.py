@@ -191,6 +191,7 @@ class HostsPanel(QWidget):
         self.table = QTableView(self)
         self.table.setModel(self.model)
         self.table.setAccessibleName(self.tr("Hosts and their servers"))
+        self.table.setTabKeyNavigation(False)  # Tab goes on to the buttons; arrows, cell to cell
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.verticalHeader().setVisible(False)

@@ -33,6 +33,8 @@ class PlaceholderTableView(QTableView):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._placeholder = ""
+        # Tab goes on to the next control, as everywhere else; the arrow keys move between cells
+        self.setTabKeyNavigation(False)
 
     def placeholder(self) -> str:
         """The text painted while the table has no rows."""

@@ -28,6 +28,7 @@ def make_servers_table(parent: QWidget, model: ServersModel) -> QTableView:
     table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
     table.verticalHeader().setVisible(False)
     table.setAlternatingRowColors(True)
+    table.setTabKeyNavigation(False)  # Tab goes on to the detail; the arrow keys pick a server
     table.setAccessibleName(QCoreApplication.translate("ServersPanel", "Servers"))
     # widths the user controls: fitted once to the first rows (or restored), then left
     # alone as rows come and go, so that nothing reflows under the pointer

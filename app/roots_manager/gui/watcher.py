@@ -101,6 +101,9 @@ class StoreWatcher(QObject):
     """The store can be read again after a failure."""
     edit_failed = Signal(str)
     """An edit was refused or could not be saved; the argument is a message for the user."""
+    live_looked_at = Signal()
+    """The live folder changed, or the periodic recheck came: what is read there besides the
+    bridges' markers (a learning's, whose process may have died since) may have changed."""
 
     def __init__(self, store: Store, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -142,6 +145,7 @@ class StoreWatcher(QObject):
             self.reload_state()
         if in_live:
             self.reload_markers()
+            self.live_looked_at.emit()
 
     def reload(self) -> None:
         """Re-read both the store and the markers."""
@@ -154,6 +158,7 @@ class StoreWatcher(QObject):
         # and a reload announces only a real change.
         self.reload_state()
         self.reload_markers()
+        self.live_looked_at.emit()
 
     def _file_stamp(self) -> tuple[int, int, int] | None:
         try:

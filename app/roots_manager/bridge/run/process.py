@@ -29,9 +29,11 @@ SUPERVISOR_ENDS = 10.0
 AFTER_SIGNAL = 1.5
 """Seconds a server's tree gets after the host's first signal before the bridge kills it: the
 SDKs' ladder sends SIGKILL 2 s after SIGTERM, and a bridge killed first leaves the tree behind."""
-AFTER_ESCALATION = 0.25
+AFTER_ESCALATION = 0.15
 """Seconds it gets after the host's next signal: a host that escalates kills soon (Claude Code:
-SIGINT, SIGTERM 100 ms later, SIGKILL at 500 ms)."""
+SIGINT, SIGTERM 100 ms later, SIGKILL at 500 ms). What is left after the kill is the bridge's
+own end (the tree reaped, the run's end logged, the process gone): 250 ms of it, enough on a
+loaded machine (with 0.25 s, a bridge on two busy cores was sometimes killed before it ended)."""
 
 
 class ServerProcess:
