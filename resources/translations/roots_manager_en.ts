@@ -216,7 +216,7 @@
 <context>
     <name>_ChangePage</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/first_run.py" line="+192"/>
+        <location filename="../../app/roots_manager/gui/first_run.py" line="+193"/>
         <source>These lines of %n file(s) change; nothing else in them does. Protect makes the change.</source>
         <translation>
             <numerusform>These lines of %n file change; nothing else in it does. Protect makes the change.</numerusform>
@@ -238,7 +238,7 @@
 <context>
     <name>_ServersPage</name>
     <message numerus="yes">
-        <location line="-184"/>
+        <location line="-185"/>
         <source>{host} (%n server(s))</source>
         <translation>
             <numerusform>{host} (%n server)</numerusform>

@@ -3253,7 +3253,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServerDetail</name>
     <message>
-        <location filename="../../app/roots_manager/gui/server_detail.py" line="+51"/>
+        <location filename="../../app/roots_manager/gui/server_detail.py" line="+52"/>
         <source>not granted</source>
         <translation>許可なし</translation>
     </message>
@@ -3338,7 +3338,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>{folder} へのアクセス</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+68"/>
         <source>Add folder</source>
         <translation>フォルダーを追加</translation>
     </message>
@@ -3747,7 +3747,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>すべての許可</translation>
     </message>
     <message>
-        <location line="+239"/>
+        <location line="+241"/>
         <source>No server selected</source>
         <translation>サーバーが選択されていません</translation>
     </message>
@@ -4082,7 +4082,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>_ChangePage</name>
     <message>
-        <location filename="../../app/roots_manager/gui/first_run.py" line="+74"/>
+        <location filename="../../app/roots_manager/gui/first_run.py" line="+75"/>
         <source>The change to your hosts&apos; files</source>
         <translation>ホストのファイルへの変更</translation>
     </message>
@@ -4130,11 +4130,11 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+5"/>
-        <source>Each server now asks you before it sees a folder you did not grant; the Log shows what it asks. Hosts ▸ Undo last change gives the files back as they were.</source>
-        <translation>各サーバーは、許可していないフォルダーを見る前に確認を求めます。何を求めたかはログに表示されます。ホスト ▸ 最後の変更を元に戻す で、ファイルを元の状態に戻せます。</translation>
+        <source>Each server now asks you before it sees a folder you did not grant; the Log shows what it asks. Undo last change on the Hosts tab gives the files back as they were.</source>
+        <translation>各サーバーは、許可していないフォルダーを見る前に確認を求めます。何を求めたかはログに表示されます。「ホスト」タブの「最後の変更を元に戻す」で、ファイルを元の状態に戻せます。</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>They run confined: the kernel refuses them every file of yours outside the folders you grant. A refusal shows in the app, with the request that caused it and Allow folder; a server&apos;s Protection turns this off for it.</source>
         <translation>これらは閉じ込めて実行されます。許可したフォルダー以外のあなたのファイルはすべてカーネルが拒否します。拒否は、それを起こしたリクエストと「フォルダーを許可」とともにアプリに表示されます。サーバーの「保護」でそのサーバーだけ無効にできます。</translation>
     </message>
@@ -4142,7 +4142,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>_FoldersPage</name>
     <message>
-        <location line="-94"/>
+        <location line="-95"/>
         <source>The folders they may see</source>
         <translation>見てよいフォルダー</translation>
     </message>
@@ -4175,7 +4175,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>_ServersPage</name>
     <message>
-        <location line="-142"/>
+        <location line="-143"/>
         <source>Found on this computer</source>
         <translation>このコンピューターで見つかったもの</translation>
     </message>
@@ -4193,11 +4193,11 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+3"/>
-        <source>A protected server starts behind the bridge: it sees only the folders you grant it, and asks you before it sees any other. Its host&apos;s file keeps everything else; a backup is kept, and Hosts ▸ Undo last change takes the change back.</source>
-        <translation>保護されたサーバーはブリッジ経由で起動し、許可したフォルダーだけを見て、ほかのフォルダーを見る前には確認を求めます。ホストのファイルのほかの部分はそのままです。バックアップが保存され、ホスト ▸ 最後の変更を元に戻す で変更を取り消せます。</translation>
+        <source>A protected server starts behind the bridge: it sees only the folders you grant it, and asks you before it sees any other. Its host&apos;s file keeps everything else; a backup is kept, and Undo last change on the Hosts tab takes the change back.</source>
+        <translation>保護されたサーバーはブリッジ経由で起動し、許可したフォルダーだけを見て、ほかのフォルダーを見る前には確認を求めます。ホストのファイルのほかの部分はそのままです。バックアップが保存され、「ホスト」タブの「最後の変更を元に戻す」で変更を取り消せます。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>Servers to protect</source>
         <translation>保護するサーバー</translation>
     </message>

@@ -3253,7 +3253,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServerDetail</name>
     <message>
-        <location filename="../../app/roots_manager/gui/server_detail.py" line="+51"/>
+        <location filename="../../app/roots_manager/gui/server_detail.py" line="+52"/>
         <source>not granted</source>
         <translation>未授权</translation>
     </message>
@@ -3338,7 +3338,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>对 {folder} 的访问</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+68"/>
         <source>Add folder</source>
         <translation>添加文件夹</translation>
     </message>
@@ -3747,7 +3747,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>所有授权</translation>
     </message>
     <message>
-        <location line="+239"/>
+        <location line="+241"/>
         <source>No server selected</source>
         <translation>未选择服务器</translation>
     </message>
@@ -4082,7 +4082,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>_ChangePage</name>
     <message>
-        <location filename="../../app/roots_manager/gui/first_run.py" line="+74"/>
+        <location filename="../../app/roots_manager/gui/first_run.py" line="+75"/>
         <source>The change to your hosts&apos; files</source>
         <translation>对主机文件的更改</translation>
     </message>
@@ -4130,11 +4130,11 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+5"/>
-        <source>Each server now asks you before it sees a folder you did not grant; the Log shows what it asks. Hosts ▸ Undo last change gives the files back as they were.</source>
-        <translation>现在,每个服务器在查看你未授予的文件夹之前都会先询问你;日志会显示它请求了什么。主机 ▸ 撤销上一次更改 可将文件恢复原样。</translation>
+        <source>Each server now asks you before it sees a folder you did not grant; the Log shows what it asks. Undo last change on the Hosts tab gives the files back as they were.</source>
+        <translation>现在，每个服务器在查看你未授予的文件夹之前都会先询问你；日志会显示它请求了什么。“主机”标签页中的“撤销上一次更改”可将文件恢复原样。</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>They run confined: the kernel refuses them every file of yours outside the folders you grant. A refusal shows in the app, with the request that caused it and Allow folder; a server&apos;s Protection turns this off for it.</source>
         <translation>它们受限制运行：内核会拒绝它们访问你授权文件夹之外的所有文件。拒绝会显示在应用中，附有引起它的请求和“允许文件夹”；在服务器的“保护”中可以为它关闭此功能。</translation>
     </message>
@@ -4142,7 +4142,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>_FoldersPage</name>
     <message>
-        <location line="-94"/>
+        <location line="-95"/>
         <source>The folders they may see</source>
         <translation>它们可以看到的文件夹</translation>
     </message>
@@ -4175,7 +4175,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>_ServersPage</name>
     <message>
-        <location line="-142"/>
+        <location line="-143"/>
         <source>Found on this computer</source>
         <translation>在此计算机上找到</translation>
     </message>
@@ -4193,11 +4193,11 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+3"/>
-        <source>A protected server starts behind the bridge: it sees only the folders you grant it, and asks you before it sees any other. Its host&apos;s file keeps everything else; a backup is kept, and Hosts ▸ Undo last change takes the change back.</source>
-        <translation>受保护的服务器经由桥接启动:它只能看到你授予的文件夹,查看其他文件夹前会先询问你。主机文件的其他内容保持不变;会保留备份,主机 ▸ 撤销上一次更改 可撤回更改。</translation>
+        <source>A protected server starts behind the bridge: it sees only the folders you grant it, and asks you before it sees any other. Its host&apos;s file keeps everything else; a backup is kept, and Undo last change on the Hosts tab takes the change back.</source>
+        <translation>受保护的服务器经由桥接启动：它只能看到你授予的文件夹，查看其他文件夹前会先询问你。主机文件的其他内容保持不变；会保留备份，“主机”标签页中的“撤销上一次更改”可撤回更改。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>Servers to protect</source>
         <translation>要保护的服务器</translation>
     </message>

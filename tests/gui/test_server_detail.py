@@ -254,6 +254,7 @@ def test_tab_walks_the_detail_top_to_bottom_and_scrolls_each_control_into_sight(
     expected = [
         detail.folders,
         *boxes,
+        detail.learn_button,  # left of Add folder…, as shown
         detail.add_button,
         box.switch,
         detail.network,

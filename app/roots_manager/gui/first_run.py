@@ -126,7 +126,8 @@ class _ServersPage(QWizardPage):
             self.tr(
                 "A protected server starts behind the bridge: it sees only the folders you grant "
                 "it, and asks you before it sees any other. Its host's file keeps everything "
-                "else; a backup is kept, and Hosts ▸ Undo last change takes the change back."
+                "else; a backup is kept, and Undo last change on the Hosts tab takes the change "
+                "back."
             ),
             self,
         )
@@ -310,7 +311,8 @@ class _DonePage(QWizardPage):
             ),
             self.tr(
                 "Each server now asks you before it sees a folder you did not grant; the Log "
-                "shows what it asks. Hosts ▸ Undo last change gives the files back as they were."
+                "shows what it asks. Undo last change on the Hosts tab gives the files back as "
+                "they were."
             ),
         ]
         state = self.w.watcher.state

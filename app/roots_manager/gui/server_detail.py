@@ -6,6 +6,7 @@ activity."""
 from __future__ import annotations
 
 import datetime
+import itertools
 from collections.abc import Callable
 from pathlib import Path
 
@@ -169,8 +170,10 @@ class ServerDetail(QWidget):
             box.activated.connect(lambda index, root=row.root_id: self.choose(root, CHOICES[index]))
             self.folders.setCellWidget(i, 1, box)
             boxes.append(box)
-        # Tab: the table, each row's box in turn, then Add folder
-        for before, after in zip([self.folders, *boxes], [*boxes, self.add_button], strict=True):
+        # Tab: the table, each row's box in turn, then the buttons under it as shown (Learn…,
+        # Add folder…)
+        chain = [self.folders, *boxes, self.learn_button, self.add_button]
+        for before, after in itertools.pairwise(chain):
             QWidget.setTabOrder(before, after)
         if self.rows:
             widest = max(

@@ -299,7 +299,8 @@ class ServersPanel(QWidget):
         layout.addLayout(top)
         layout.addWidget(self.views, 1)
 
-        self.setTabOrder(self.policy, self.connect_button)
+        self.setTabOrder(self.policy, self.confine_new)
+        self.setTabOrder(self.confine_new, self.connect_button)
         self.setTabOrder(self.connect_button, self.server_list)
         self.setTabOrder(self.server_list, self.probe_button)
         self.setTabOrder(self.probe_button, self.restart_button)
@@ -313,6 +314,7 @@ class ServersPanel(QWidget):
             self.detail.folders,
             self.detail.add_button,
             self.confine_box.switch,
+            self.confine_box.learning_button,
             self.detail.network,
             self.confine_box.restart_switch,
             self.confine_box.stale_button,
