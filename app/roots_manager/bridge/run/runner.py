@@ -73,6 +73,8 @@ REPLAY_TIMEOUT = 10.0
 """Seconds a new server gets to answer each replayed request."""
 CRASH_LOOP = 3
 """Failed replays in a row after which the server is not started again."""
+TRIM_AFTER = 1.0
+"""Seconds without a change after which a bridge gives back what reading changes freed."""
 RESTARTED = -32000
 """The JSON-RPC error code of a request the restart cut short (the SDKs' "connection closed")."""
 LIST_KINDS = ("tools", "prompts", "resources")
@@ -506,6 +508,7 @@ class Bridge:
             self.answers, self.log, consent_timeout, on_open=self.mediator.check_changes
         )
         self._silent_timer: asyncio.TimerHandle | None = None
+        self._trim: asyncio.TimerHandle | None = None
         self._folders = FolderWatch(self.source.folders, self._store_changed)
         self._uncovered = asyncio.Event()
         """Set when the kernel may no longer report every change: the periodic check resumes."""
@@ -848,6 +851,7 @@ class Bridge:
 
     def _store_changed(self) -> None:
         # the store, a granted folder's parent directory, a request, or the periodic check
+        self._trim_when_idle()
         self._folders.refresh()
         self.restarts.check()
         if self.consent.waiting and not self.source.pending():
@@ -856,6 +860,19 @@ class Bridge:
             self.mediator.check_changes()
         # after a real change, so that one arriving together with a request is logged as such
         self._take_request()
+
+    def _trim_when_idle(self) -> None:
+        """Once the changes have stopped coming for a second, give back to the system what
+        reading them freed (Linux, glibc): an idle bridge holds what it needs, not what its
+        busiest moment left behind (fifty bridges starting at once read the store fifty
+        times each)."""
+        if sys.platform != "linux":
+            return
+        if self._trim is not None:
+            self._trim.cancel()
+        from roots_manager.platform.linux.malloc import trim
+
+        self._trim = asyncio.get_running_loop().call_later(TRIM_AFTER, trim)
 
     def _sweep_requests(self) -> None:
         with contextlib.suppress(OSError):

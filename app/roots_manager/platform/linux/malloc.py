@@ -1,4 +1,5 @@
-"""Linux (glibc): one malloc arena for a process whose threads take turns anyway.
+"""Linux (glibc): one malloc arena for a process whose threads take turns anyway, and what it
+freed given back to the system once it is idle.
 
 glibc gives each thread that allocates an arena of its own, so that threads allocating at once
 do not wait for each other; each arena keeps the pages it once used. A bridge's threads (the
@@ -26,3 +27,16 @@ def one_arena() -> bool:
     mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
     mallopt.restype = ctypes.c_int
     return bool(mallopt(M_ARENA_MAX, 1))
+
+
+def trim() -> bool:
+    """Give the pages malloc holds free back to the system (``malloc_trim(0)``): a bridge that
+    has read the store again after a change keeps what the reading freed otherwise, for as long
+    as it idles. Whether anything was given back (False where the C library has no such call)."""
+    try:
+        malloc_trim = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):
+        return False
+    malloc_trim.argtypes = [ctypes.c_size_t]
+    malloc_trim.restype = ctypes.c_int
+    return bool(malloc_trim(0))
