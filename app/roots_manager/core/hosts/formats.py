@@ -303,10 +303,17 @@ class TomlDoc(_TreeDoc):
     def _insert(self, entry: Any, key: str, value: Any, after: str) -> None:
         if isinstance(entry, tomlkit.items.Table) and after in entry:
             # next to its neighbour, not after the comments that end the table (they belong to
-            # what follows); tomlkit has no public call for it
-            entry.value._insert_after(after, key, value)
-        else:
-            entry[key] = value
+            # what follows). tomlkit has no public call for it: its container's insertion at a
+            # place in its body is used, the one of its calls for it that 0.13 to 0.15.3 all
+            # have (0.15.3 dropped the insertion after a key)
+            body = entry.value.body
+            place = next(
+                (i for i, (k, _) in enumerate(body) if k is not None and k.key == after), None
+            )
+            if place is not None and place + 1 < len(body):
+                entry.value._insert_at(place + 1, key, value)
+                return
+        entry[key] = value
 
     def _new_list(self, items: list[str]) -> Any:
         array = tomlkit.array()
