@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -35,6 +36,20 @@ from roots_manager.gui.watcher import StoreWatcher
 from tests.gui.shell_support import answer_message_box, button_named, folders
 
 MNEMONIC = re.compile(r"&([^&\s])")
+
+
+@contextlib.contextmanager
+def app_window(layout: Layout, qtbot) -> Iterator[QWidget]:  # type: ignore[no-untyped-def]
+    """The whole app for *layout*, started, and its main window; shut down afterwards."""
+    controller = AppController(layout)
+    controller.start()
+    try:
+        window = controller.window
+        assert window is not None
+        qtbot.addWidget(window)
+        yield window
+    finally:
+        controller.shutdown()
 
 
 def mnemonic(text: str) -> str | None:
@@ -83,12 +98,7 @@ def language(request: pytest.FixtureRequest, qapp: QApplication) -> Iterator[str
 
 
 def test_mnemonics_are_unique_in_every_tab(language: str, layout: Layout, qtbot) -> None:  # type: ignore[no-untyped-def]
-    controller = AppController(layout)
-    controller.start()
-    try:
-        window = controller.window
-        assert window is not None
-        qtbot.addWidget(window)
+    with app_window(layout, qtbot) as window:
         # both banners shown: the worst case, every window-wide mnemonic at once
         window.pending_banner.setVisible(True)
         window.store_banner.setVisible(True)
@@ -100,8 +110,6 @@ def test_mnemonics_are_unique_in_every_tab(language: str, layout: Layout, qtbot)
         for i in range(window.tabs.count()):
             window.tabs.setCurrentIndex(i)
             assert_unique(window, f"the {window.tabs.tabText(i)!r} tab ({language})")
-    finally:
-        controller.shutdown()
 
 
 def test_mnemonics_are_unique_in_every_dialog(
@@ -207,12 +215,7 @@ def test_tab_leaves_every_table_for_the_next_control(layout: Layout, tmp_path: P
     [folder] = folders(tmp_path, "work")
     with Store(layout).transaction() as state:  # a server, so that its tables are shown
         state.grant("fs", [state.add_root(str(folder)).id])
-    controller = AppController(layout)
-    controller.start()
-    try:
-        window = controller.window
-        assert window is not None
-        qtbot.addWidget(window)
+    with app_window(layout, qtbot) as window:
         window.activateWindow()
         qtbot.waitActive(window)
         checked: list[str] = []
@@ -240,5 +243,3 @@ def test_tab_leaves_every_table_for_the_next_control(layout: Layout, tmp_path: P
             "Events",
             "Hosts and their servers",
         } <= set(checked)
-    finally:
-        controller.shutdown()

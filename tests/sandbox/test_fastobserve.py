@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import hypothesis
 import pytest
 
 from tests.conftest import only_on_linux
@@ -233,7 +234,6 @@ def test_the_c_path_never_lets_through_what_python_would_tell(tree: Path) -> Non
     """Differential: paths drawn from the tree's names (links, "..", ".", empty ones, missing
     files), absolute, relative to the working folder or to a descriptor, with any flags, under
     two sets of rules: whenever C lets a call through, the Python observer finds no refusal."""
-    hypothesis = pytest.importorskip("hypothesis")
     st = hypothesis.strategies
 
     old = os.getcwd()

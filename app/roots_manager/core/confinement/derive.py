@@ -351,13 +351,13 @@ def _npm_runs(command: Sequence[str], program: str) -> tuple[bool, str | None]:
     return program in _NPX or (program in _NPM and first in ("exec", "x")), prefix
 
 
-def _caches(command: Sequence[str], env: Mapping[str, str], needs: Needs) -> None:
-    """The package manager caches *command* runs from: writable, since it fills them.
+def _caches(command: Sequence[str], env: Mapping[str, str], needs: Needs, program: str) -> None:
+    """The package manager caches *command*, whose program is *program* (:func:`_program`),
+    runs from: writable, since it fills them.
 
     Decided from the program that runs (its real path's name, and its first argument), never
     from words that merely appear on the command line.
     """
-    program = _program(command, env)
     first = next((w for w in command[1:] if not w.startswith("-")), "")
     home = _home(env)
     if _npm_runs(command, program)[0]:
@@ -374,7 +374,7 @@ NPM_PROJECT_FILES = ("package.json", "package-lock.json", "npm-shrinkwrap.json")
 
 
 def _npm_prefix(
-    command: Sequence[str], env: Mapping[str, str], cwd: str, needs: Needs, scope: _Scope
+    command: Sequence[str], program: str, cwd: str, needs: Needs, scope: _Scope
 ) -> None:
     """For ``npm exec --prefix DIR`` (and ``npx --prefix DIR``): the packages installed there,
     read and run (``DIR/node_modules``), and the project's own files npm reads (its
@@ -382,7 +382,7 @@ def _npm_prefix(
     holds: a project's other files are what its grants are for. A folder the server may write
     opens nothing more (it could put there what it likes), and a ``node_modules`` that is the
     home folder or holds it is refused, as any derived rule."""
-    runs, prefix = _npm_runs(command, _program(command, env))
+    runs, prefix = _npm_runs(command, program)
     if not runs or not prefix:
         return
     folder = os.path.realpath(os.path.join(cwd, os.path.expanduser(prefix)))
@@ -406,7 +406,7 @@ def package_caches(command: Sequence[str], env: Mapping[str, str]) -> list[str]:
     """The package manager caches *command* fills (made writable for it), as
     :func:`command_needs` finds them."""
     needs = Needs()
-    _caches(command, env, needs)
+    _caches(command, env, needs, _program(command, env))
     return needs.writable
 
 
@@ -460,11 +460,12 @@ def command_needs(
     derived rule covers ``/``, the home folder or a folder holding it (:attr:`Needs.refused`).
     """
     needs = Needs()
-    _caches(command, env, needs)
+    program = _program(command, env)  # one look-up on PATH for both of its uses
+    _caches(command, env, needs, program)
     scope = _Scope(env, [*writable, *needs.writable])
     _executable(command[0], env, needs, scope)
     _module(command, env, needs, scope)
-    _npm_prefix(command, env, cwd, needs, scope)
+    _npm_prefix(command, program, cwd, needs, scope)
     script = False
     for arg in command[1:]:
         path = os.path.normpath(os.path.join(cwd, arg)) if arg and not arg.startswith("-") else ""
