@@ -1,5 +1,5 @@
 """What a running bridge keeps in memory for its life: nothing of the parser that read its
-command line, and one malloc arena for all its threads.
+command line, none of the modules it has no use for, and one malloc arena for all its threads.
 
 A bridge lives for hours, fifty of them at a time on a busy machine. argparse's classes and
 functions were 0.6 MiB of an idle bridge, and glibc's arena per thread about 0.2 MiB
@@ -80,6 +80,43 @@ def test_a_running_bridge_holds_no_argparse(rm_home: Path, advisory_new_servers:
     assert probe == (
         "probe {'frozen': True, 'in_modules': False, 'module_alive': False, 'parsers_alive': 0}"
     ), err.decode()
+
+
+UNUSED = ("filelock", "secrets", "platform", "decimal", "hmac", "random")
+"""Modules a bridge gets on without, all its life, though a store change is made under a lock
+and new ids are random: filelock 4 (and the platform and decimal modules it brings) is 1.2
+MiB of an idle bridge, ``secrets`` loads hmac, random and base64 to hex what ``os.urandom``
+gives (:mod:`roots_manager.core.lockfile`)."""
+
+AT_EXIT = textwrap.dedent(
+    """
+    import atexit, os, sys
+    unused = sys.argv[1].split(",")
+    atexit.register(
+        lambda: os.write(2, ("loaded " + ",".join(m for m in unused if m in sys.modules)).encode())
+    )
+    from roots_manager.bridge.main import main
+    sys.argv = ["roots-bridge", *sys.argv[2:]]
+    sys.exit(main())
+    """
+)
+
+
+def test_a_bridge_never_loads_what_it_has_no_use_for(
+    rm_home: Path, advisory_new_servers: None
+) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", AT_EXIT, ",".join(UNUSED), "--server", "echo", "--", *SERVER],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    ping = {"jsonrpc": "2.0", "id": 7, "method": "ping"}
+    out, err = proc.communicate(json.dumps(ping).encode() + b"\n", timeout=WAIT)
+    assert json.loads(out) == ping
+    # its start and its end were recorded in the store, under its lock
+    assert '"echo"' in (rm_home / "store.json").read_text()
+    assert err.decode().splitlines()[-1] == "loaded ", err.decode()
 
 
 HEAP = 64 << 20

@@ -10,7 +10,6 @@ import contextlib
 import json
 import os
 import re
-import secrets
 import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -280,7 +279,7 @@ def restart_request_name(run: str) -> str:
 
 
 def _ask(layout: Layout, name: str, by: str) -> str:
-    request = secrets.token_hex(4)
+    request = os.urandom(4).hex()
     doc = {"by": by, "id": request}
     write_atomic(layout.home / name, json.dumps(doc).encode("utf-8"))
     return request

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import re
-import secrets
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -190,7 +189,7 @@ def new_root(
             raise ModelError("{path} is already a root, named {name!r}", path=norm, name=r.name)
     uris.path_to_uri(norm)  # refuses paths with no URI before anything is stored
     return Root(
-        id=secrets.token_hex(6),
+        id=os.urandom(6).hex(),
         path=norm,
         real=os.path.realpath(norm),
         name=clean_name(name) if name is not None else _shown_name(os.path.basename(norm) or norm),

@@ -16,7 +16,6 @@ import asyncio
 import contextlib
 import functools
 import os
-import secrets
 import signal
 import subprocess
 import sys
@@ -484,7 +483,7 @@ class Bridge:
             act=self.carrier,
             clock=clock.SYSTEM,
             spill=FileSpill(),
-            nonce=secrets.token_hex(6),
+            nonce=os.urandom(6).hex(),
             observe=observe,
             log_all=log_all,
             restartable=launch is not None and launch.restartable,

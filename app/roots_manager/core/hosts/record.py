@@ -21,9 +21,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from filelock import FileLock
-
 from roots_manager.core import statefile
+from roots_manager.core.lockfile import LockFile
 from roots_manager.core.paths import Layout, ensure_private_dir
 from roots_manager.core.store.file import json_bytes, write_atomic
 
@@ -176,7 +175,7 @@ def save(layout: Layout, record: HostRecord) -> None:
 def locked(layout: Layout) -> Iterator[None]:
     """Hold the record's lock: one change of host files at a time."""
     lock_path = ensure_private_dir(record_path(layout).parent) / "record.json.lock"
-    with FileLock(str(lock_path), timeout=30, mode=0o600):
+    with LockFile(lock_path, timeout=30, mode=0o600).held():
         yield
 
 

@@ -17,7 +17,6 @@ import contextlib
 import glob
 import json
 import os
-import secrets
 import stat
 import threading
 import time
@@ -33,7 +32,7 @@ from roots_manager.core.store.schema import NewerSchemaError, SchemaError
 from roots_manager.core.store.state import State
 
 if TYPE_CHECKING:
-    from filelock import BaseFileLock
+    from roots_manager.core.lockfile import LockFile
 
 LOCK_TIMEOUT = 30.0
 
@@ -184,7 +183,7 @@ def _new_private_file(directory: Path, prefix: str) -> tuple[int, str]:
     ``tempfile.mkstemp`` makes one: every bridge writes its marker with this, and tempfile
     would load shutil, lzma and bz2 into each for its life (0.7 MiB)."""
     for _ in range(100):
-        name = os.path.join(directory, f"{prefix}{secrets.token_hex(6)}.tmp")
+        name = os.path.join(directory, f"{prefix}{os.urandom(6).hex()}.tmp")
         try:
             return os.open(name, _NEW_FILE, 0o600), name
         except FileExistsError:
@@ -254,7 +253,7 @@ class Store:
     def __init__(self, layout: Layout | None = None) -> None:
         self.layout = (layout or Layout.default()).ensure()
         self.path = self.layout.store
-        self._lock: BaseFileLock | None = None
+        self._lock: LockFile | None = None
         self._saved: tuple[Stamp, State] | None = None
         trace.debug("the store is %s", self.path)
 
@@ -312,19 +311,15 @@ class Store:
             return Path(os.path.realpath(self.path))
         return self.path
 
-    def _file_lock(self) -> BaseFileLock:
-        """The store's cross-process lock, made when first taken. filelock (and the logging
-        it loads) costs more to import than the rest of a command: commands that only read
-        the store (roots list, effective) never take it, nor those that open none
-        (roots-manager --version)."""
+    def _file_lock(self) -> LockFile:
+        """The store's cross-process lock, made when first taken (commands that only read
+        the store never load it): one object for all the threads that use this store."""
         if self._lock is None:
-            from filelock import FileLock
+            from roots_manager.core.lockfile import LockFile
 
-            with _MAKING_LOCK:  # one lock object for all the threads that use this store
+            with _MAKING_LOCK:
                 if self._lock is None:
-                    self._lock = FileLock(
-                        str(self.layout.store_lock), timeout=LOCK_TIMEOUT, mode=0o600
-                    )
+                    self._lock = LockFile(self.layout.store_lock, LOCK_TIMEOUT, mode=0o600)
         return self._lock
 
     @contextlib.contextmanager

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
-import secrets
 import shlex
 import time
 from collections.abc import Iterable, Sequence
@@ -337,7 +337,7 @@ class State:
                 return p
         self.pending = [p for p in self.pending if p.server != server]
         p = Pending(
-            id=secrets.token_hex(6),
+            id=os.urandom(6).hex(),
             server=server,
             reason=reason,
             command=list(command),
