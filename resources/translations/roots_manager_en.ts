@@ -99,7 +99,7 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+323"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+322"/>
         <source>Added %n root(s)</source>
         <translation>
             <numerusform>Added %n root</numerusform>
@@ -115,7 +115,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+132"/>
+        <location line="+143"/>
         <source>Asked %n bridge(s) of {server} to restart it; the Log shows the restart</source>
         <translation>
             <numerusform>Asked %n bridge of {server} to restart it; the Log shows the restart</numerusform>

@@ -627,7 +627,7 @@
         <translation>{path} を追加できません: フォルダーではありません</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/core/roots.py" line="+25"/>
+        <location filename="../../app/roots_manager/core/roots.py" line="+24"/>
         <source>refusing to add {path}: it is the root of the file system: every server granted it could be pointed at every file. Add a project folder instead, or pass --allow-broad if you really mean it</source>
         <translation>{path} は追加しません: ファイルシステムのルートです。これを許可したサーバーはすべて、あらゆるファイルを対象にできてしまいます。代わりにプロジェクトフォルダーを追加するか、本当に必要な場合は --allow-broad を指定してください</translation>
     </message>
@@ -1220,7 +1220,7 @@
 <context>
     <name>HostsPanel</name>
     <message>
-        <location line="+56"/>
+        <location line="+57"/>
         <source>Hosts and their servers</source>
         <translation>ホストとそのサーバー</translation>
     </message>
@@ -1866,13 +1866,13 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+246"/>
-        <location line="+168"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+249"/>
+        <location line="+175"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-152"/>
+        <location line="-159"/>
         <source>Sections</source>
         <translation>セクション</translation>
     </message>
@@ -1892,7 +1892,7 @@
         <translation>サーバーと同意(&amp;T)</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+12"/>
         <source>Revie&amp;w…</source>
         <translation>確認(&amp;W)…</translation>
     </message>
@@ -1902,7 +1902,7 @@
         <translation>復旧(&amp;C)…</translation>
     </message>
     <message>
-        <location line="-217"/>
+        <location line="-213"/>
         <source>&amp;File</source>
         <translation>ファイル(&amp;F)</translation>
     </message>
@@ -1947,14 +1947,14 @@
         <translation>サーバーに接続(&amp;C)…</translation>
     </message>
     <message numerus="yes">
-        <location line="+225"/>
+        <location line="+221"/>
         <source>%n server(s) wait for your decision</source>
         <translation>
             <numerusform>%n 個のサーバーがあなたの決定を待っています</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+176"/>
+        <location line="+187"/>
         <source>{server} was not connected from this app</source>
         <translation>{server} はこのアプリから接続したサーバーではありません</translation>
     </message>
@@ -1984,17 +1984,17 @@
         <translation>サーバーは初めて起動したときに「サーバーと同意」タブに表示され、あなたが許可したルートだけを見ます。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="-401"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="-408"/>
         <source>&amp;Review pending requests…</source>
         <translation>保留中のリクエストを確認(&amp;R)…</translation>
     </message>
     <message>
-        <location line="+124"/>
+        <location line="+229"/>
         <source>Changed {path}</source>
         <translation>{path} を変更しました</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-105"/>
         <source>Hosts</source>
         <translation>ホスト</translation>
     </message>
@@ -2006,7 +2006,7 @@
         </translation>
     </message>
     <message>
-        <location line="-167"/>
+        <location line="-163"/>
         <source>&amp;View</source>
         <translation>表示(&amp;V)</translation>
     </message>
@@ -2031,12 +2031,22 @@
         <translation>Roots Manager について(&amp;A)</translation>
     </message>
     <message>
-        <location line="+183"/>
+        <location line="+179"/>
         <source>The store cannot be read; changes are not possible until it is recovered.</source>
         <translation>ストアを読み込めません。復旧するまで変更はできません。</translation>
     </message>
     <message>
-        <location line="+78"/>
+        <location line="+18"/>
+        <source>Changed {count} files: {paths}</source>
+        <translation>{count} 個のファイルを変更しました: {paths}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <location line="+70"/>
         <source>Restart Roots Manager?</source>
         <translation>Roots Manager を再起動しますか?</translation>
     </message>

@@ -627,7 +627,7 @@
         <translation>无法添加 {path}：它不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/core/roots.py" line="+25"/>
+        <location filename="../../app/roots_manager/core/roots.py" line="+24"/>
         <source>refusing to add {path}: it is the root of the file system: every server granted it could be pointed at every file. Add a project folder instead, or pass --allow-broad if you really mean it</source>
         <translation>拒绝添加 {path}：它是文件系统的根目录，获得授权的每个服务器都可能被指向任何文件。请改为添加项目文件夹；如果确实需要，请加上 --allow-broad</translation>
     </message>
@@ -1220,7 +1220,7 @@
 <context>
     <name>HostsPanel</name>
     <message>
-        <location line="+56"/>
+        <location line="+57"/>
         <source>Hosts and their servers</source>
         <translation>主机及其服务器</translation>
     </message>
@@ -1866,13 +1866,13 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+246"/>
-        <location line="+168"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="+249"/>
+        <location line="+175"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-152"/>
+        <location line="-159"/>
         <source>Sections</source>
         <translation>分区</translation>
     </message>
@@ -1892,7 +1892,7 @@
         <translation>服务器与授权(&amp;T)</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+12"/>
         <source>Revie&amp;w…</source>
         <translation>查看(&amp;W)…</translation>
     </message>
@@ -1902,7 +1902,7 @@
         <translation>恢复(&amp;C)…</translation>
     </message>
     <message>
-        <location line="-217"/>
+        <location line="-213"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -1947,14 +1947,14 @@
         <translation>连接服务器(&amp;C)…</translation>
     </message>
     <message numerus="yes">
-        <location line="+225"/>
+        <location line="+221"/>
         <source>%n server(s) wait for your decision</source>
         <translation>
             <numerusform>%n 个服务器在等待你的决定</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+176"/>
+        <location line="+187"/>
         <source>{server} was not connected from this app</source>
         <translation>{server} 不是由本应用连接的</translation>
     </message>
@@ -1984,17 +1984,17 @@
         <translation>服务器首次运行时会出现在“服务器与授权”标签页中，并且只能看到你授予它的根目录。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="-401"/>
+        <location filename="../../app/roots_manager/gui/main_window.py" line="-408"/>
         <source>&amp;Review pending requests…</source>
         <translation>查看待处理的请求(&amp;R)…</translation>
     </message>
     <message>
-        <location line="+124"/>
+        <location line="+229"/>
         <source>Changed {path}</source>
         <translation>已更改 {path}</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-105"/>
         <source>Hosts</source>
         <translation>主机</translation>
     </message>
@@ -2006,7 +2006,7 @@
         </translation>
     </message>
     <message>
-        <location line="-167"/>
+        <location line="-163"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -2031,12 +2031,22 @@
         <translation>关于 Roots Manager(&amp;A)</translation>
     </message>
     <message>
-        <location line="+183"/>
+        <location line="+179"/>
         <source>The store cannot be read; changes are not possible until it is recovered.</source>
         <translation>无法读取存储文件；恢复之前无法进行更改。</translation>
     </message>
     <message>
-        <location line="+78"/>
+        <location line="+18"/>
+        <source>Changed {count} files: {paths}</source>
+        <translation>已更改 {count} 个文件: {paths}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <location line="+70"/>
         <source>Restart Roots Manager?</source>
         <translation>要重新启动 Roots Manager 吗？</translation>
     </message>

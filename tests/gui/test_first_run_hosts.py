@@ -122,6 +122,34 @@ def test_the_first_run_protects_the_hosts_found_through_their_diff(
     assert desktop.read_bytes() == original
 
 
+def test_protecting_two_hosts_is_one_undo_that_names_both_files(
+    desktop: Path, store: Store, window: Callable[[], MainWindow], qtbot: QtBot
+) -> None:
+    cursor = desktop.parents[2] / ".cursor" / "mcp.json"  # beside Claude Desktop, in $HOME
+    cursor.parent.mkdir()
+    cursor.write_text('{"mcpServers": {"notes": {"command": "notes-server"}}}\n')
+    originals = {desktop: desktop.read_bytes(), cursor: cursor.read_bytes()}
+    w = window()
+    qtbot.waitUntil(lambda: w.welcome.protect_button.isVisible(), timeout=5000)
+    w.welcome.protect_button.click()
+    wizard = w.first_run
+    assert wizard is not None
+    wizard.next()  # the change shown
+    wizard.next()  # Protect: both files
+    assert all(path.read_bytes() != data for path, data in originals.items())
+    wizard.next()  # no folder: Done
+    with qtbot.waitSignal(wizard.finished, timeout=5000):
+        wizard.button(QWizard.WizardButton.FinishButton).click()
+
+    with qtbot.waitSignal(w.hosts_panel.hosts_changed, timeout=10000) as undone:
+        w.hosts_panel.undo()
+    assert all(path.read_bytes() == data for path, data in originals.items())
+    assert {r.file.path for r in undone.args[0]} == set(originals)
+    shown = w.statusBar().currentMessage()
+    assert shown.startswith("Changed 2 files: ") and str(desktop) in shown
+    assert str(cursor) in shown
+
+
 def test_no_host_found_keeps_the_welcome_as_it_was(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,

@@ -171,7 +171,8 @@ class HostsPanel(QWidget):
     """The Hosts tab."""
 
     hosts_changed = Signal(object)
-    """A host file was changed; the argument is the core's :class:`FileResult`."""
+    """Host files were changed, by one change or one Undo; the argument is the list of the
+    core's :class:`FileResult` for the files written."""
     change_failed = Signal(str)
     """A change was refused; the argument is a message for the user."""
     reports_read = Signal(object)
@@ -340,8 +341,8 @@ class HostsPanel(QWidget):
             except OSError:
                 continue
         notes += [note for r in results for note in r.notes]
-        for r in written:
-            self.hosts_changed.emit(r)
+        if written:
+            self.hosts_changed.emit(written)
         self.watcher.reload()
         self.refresh()
         self._show_hint(notes)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QByteArray, QCoreApplication, QObject, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import (
@@ -47,6 +47,9 @@ from roots_manager.gui.servers_view import ServersPanel
 from roots_manager.gui.settings_dialog import KEEP_IN_TRAY_KEY, SettingsDialog
 from roots_manager.gui.watcher import StoreWatcher
 from roots_manager.gui.welcome import WelcomeBanner
+
+if TYPE_CHECKING:
+    from roots_manager.core.hosts.operations import FileResult
 
 log = logging.getLogger(__name__)
 
@@ -269,11 +272,7 @@ class MainWindow(QMainWindow):
         self.hosts_panel.reports_read.connect(
             lambda reports: self.servers_panel.set_hosts(hosts_of_servers(reports))
         )
-        self.hosts_panel.hosts_changed.connect(
-            lambda result: self.statusBar().showMessage(
-                self.tr("Changed {path}").format(path=result.file.path), 5000
-            )
-        )
+        self.hosts_panel.hosts_changed.connect(self._hosts_changed)
         # no letter of "Hosts" is free for a mnemonic: View > Hosts (Ctrl+4) reaches it
         self.tabs.addTab(self.hosts_panel, self.tr("Hosts"))
 
@@ -375,6 +374,17 @@ class MainWindow(QMainWindow):
 
         folders = [r.path for r in self.watcher.state.roots]
         return unprotected(read_hosts(self.hosts_panel.platform(), folders))
+
+    def _hosts_changed(self, written: list[FileResult]) -> None:
+        """Name every file one change or one Undo wrote (Gemini CLI's user and project files,
+        say), not only the last."""
+        if len(written) == 1:
+            message = self.tr("Changed {path}").format(path=written[0].file.path)
+        else:
+            message = self.tr("Changed {count} files: {paths}").format(
+                count=len(written), paths=self.tr(", ").join(str(r.file.path) for r in written)
+            )
+        self.statusBar().showMessage(message, 8000)
 
     def _hosts_read(self, reports: list[Any]) -> None:
         from roots_manager.core.hosts.found import unprotected
