@@ -106,6 +106,10 @@ def test_the_first_run_protects_the_hosts_found_through_their_diff(
     assert wizard.currentId() == DONE
     assert "1 server protected" in wizard.done_page.text.text()
     assert "Restart Claude Desktop" in wizard.done_page.text.text()
+    # made and saved: Finish alone, no Cancel that would seem to take it back
+    assert wizard.button(QWizard.WizardButton.FinishButton).isVisible()
+    assert not wizard.button(QWizard.WizardButton.CancelButton).isVisible()
+    assert not wizard.button(QWizard.WizardButton.BackButton).isVisible()
     state = store.read()
     [root] = [r for r in state.roots if r.path == str(notes)]
     assert [(g.root, g.scope.value) for g in state.grants_of("fs")] == [(root.id, "always")]

@@ -68,7 +68,10 @@ class ProtectFound(QWizard):
         """The names the bridge keeps the protected servers' grants under."""
         self.setWindowTitle(self.tr("Protect your servers"))
         self.setWizardStyle(QWizard.WizardStyle.ClassicStyle)
+        # by the last page the change is made and the grants saved: nothing is left to cancel
+        # (Undo on the Hosts tab takes the change back), so only Finish
         self.setOption(QWizard.WizardOption.NoBackButtonOnLastPage)
+        self.setOption(QWizard.WizardOption.NoCancelButtonOnLastPage)
         self.servers_page = _ServersPage(self)
         self.change_page = _ChangePage(self)
         self.folders_page = _FoldersPage(self)
