@@ -61,6 +61,12 @@ def translation_file(language: str, suffix: str = ".qm") -> Traversable:
     return translations_dir() / f"{TRANSLATION_PREFIX}_{language}{suffix}"
 
 
+def qt_gaps_file(language: str) -> Traversable:
+    """Qt's own texts that Qt's catalogue for *language* leaves untranslated (its folder
+    dialog's "Look in:"), translated here; present or not."""
+    return translations_dir() / f"qt_gaps_{language}.qm"
+
+
 def translation_for(locale_name: str) -> tuple[str, Traversable] | None:
     """The shipped catalogue that best serves *locale_name*, with its language code.
 

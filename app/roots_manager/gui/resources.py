@@ -156,8 +156,8 @@ def load_translator(language: str | None = None) -> tuple[str, QTranslator] | No
 
 
 def install_translators(app: QCoreApplication, language: str | None = None) -> list[QTranslator]:
-    """Install the app's catalogue and Qt's own (dialog buttons and the like) for *language*;
-    for English, the catalogue of its plural forms.
+    """Install the app's catalogue and Qt's own (dialog buttons and the like) for *language*,
+    with what Qt's own leaves untranslated; for English, the catalogue of its plural forms.
 
     The caller keeps the returned translators: a translator that is garbage-collected stops
     translating.
@@ -179,4 +179,10 @@ def install_translators(app: QCoreApplication, language: str | None = None) -> l
     if qt.load(f"qtbase_{code}", qt_dir):
         app.installTranslator(qt)
         installed.append(qt)
+    gaps_file = resources.qt_gaps_file(code)
+    if gaps_file.is_file():
+        gaps = Catalogue(gaps_file.read_bytes())
+        if gaps.load_data():
+            app.installTranslator(gaps)
+            installed.append(gaps)
     return installed
