@@ -29,12 +29,12 @@
     <message>
         <location line="+4"/>
         <source>{server} will start behind the bridge: it sees only the folders you grant it. {host}&apos;s file changes as shown below; a backup is kept, and Undo last change takes it back.</source>
-        <translation>{server} 将经由桥接启动:它只能看到你授予它的文件夹。{host} 的文件将如下所示更改;会保留备份,“撤销上一次更改”可以将其撤回。</translation>
+        <translation>{server} 将经由桥接启动：它只能看到你授予它的文件夹。{host} 的文件将如下所示更改；会保留备份，“撤销上一次更改”可以将其撤回。</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>{server} will start without the bridge again, and see what its command line gives it. {host}&apos;s file changes as shown below; a backup is kept.</source>
-        <translation>{server} 将再次不经桥接启动,并看到其命令行给它的内容。{host} 的文件将如下所示更改;会保留备份。</translation>
+        <translation>{server} 将再次不经桥接启动，并看到其命令行给它的内容。{host} 的文件将如下所示更改；会保留备份。</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -310,7 +310,7 @@
     <message>
         <location line="+2"/>
         <source>The program {0} is not found on the search path (PATH).</source>
-        <translation>在搜索路径 (PATH) 中找不到程序 {0}。</translation>
+        <translation>在搜索路径（PATH）中找不到程序 {0}。</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -1328,7 +1328,7 @@
     <message>
         <location line="+2"/>
         <source>{minutes}:{seconds:02d} left</source>
-        <translation>剩余 {minutes}:{seconds:02d}</translation>
+        <translation>剩余 {minutes}：{seconds:02d}</translation>
     </message>
     <message>
         <location line="+22"/>
@@ -2038,7 +2038,7 @@
     <message>
         <location line="+18"/>
         <source>Changed {count} files: {paths}</source>
-        <translation>已更改 {count} 个文件: {paths}</translation>
+        <translation>已更改 {count} 个文件：{paths}</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2211,7 +2211,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="+1"/>
         <source>&amp;Command:</source>
-        <translation>命令(&amp;C):</translation>
+        <translation>命令(&amp;C)：</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -2221,7 +2221,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="+1"/>
         <source>2026-07-28 (roots with each request)</source>
-        <translation>2026-07-28(根随每个请求送达)</translation>
+        <translation>2026-07-28（根随每个请求送达）</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2231,7 +2231,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="+2"/>
         <source>&amp;Protocol:</source>
-        <translation>协议(&amp;P):</translation>
+        <translation>协议(&amp;P)：</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -2471,52 +2471,52 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location filename="../../app/roots_manager/core/probe/reasons.py" line="+400"/>
         <source>The server starts behind a private bridge over a scratch tree in a temporary folder, never your own folders or grants; {{allow}} in the command line stands for the tree&apos;s top. Its roots traffic shows in the log as {server}.</source>
-        <translation>服务器在临时文件夹中的草稿树上、在专用桥接之后启动,绝不涉及你自己的文件夹或授权;命令行中的 {{allow}} 代表该树的顶层。它的根通信在日志中显示为 {server}。</translation>
+        <translation>服务器在临时文件夹中的草稿树上、在专用桥接之后启动，绝不涉及你自己的文件夹或授权；命令行中的 {{allow}} 代表该树的顶层。它的根通信在日志中显示为 {server}。</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Its roots at the start: packages/checkout and packages/shipping, strictly narrower than the tree.</source>
-        <translation>开始时的根:packages/checkout 和 packages/shipping,严格窄于整棵树。</translation>
+        <translation>开始时的根：packages/checkout 和 packages/shipping，严格窄于整棵树。</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>Each tool that takes paths (known once the server lists them) is called on a target inside the root and on partners outside it: a sibling, a sibling whose name starts the same, &apos;..&apos;, a link out, &apos;#&apos; and non-ASCII names.</source>
-        <translation>每个接受路径的工具(服务器列出后才知道)都会对根内的目标以及根外的对应目标调用:同级目录、名称前缀相同的同级目录、“..”、指向外部的链接、含“#”和非 ASCII 的名称。</translation>
+        <translation>每个接受路径的工具（服务器列出后才知道）都会对根内的目标以及根外的对应目标调用：同级目录、名称前缀相同的同级目录、“..”、指向外部的链接、含“#”和非 ASCII 的名称。</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>{tool} (reads): {pairs} pairs, inside and outside</source>
-        <translation>{tool}(读取):根内与根外 {pairs} 对</translation>
+        <translation>{tool}（读取）：根内与根外 {pairs} 对</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>{tool} (writes): {pairs} pairs, inside and outside</source>
-        <translation>{tool}(写入):根内与根外 {pairs} 对</translation>
+        <translation>{tool}（写入）：根内与根外 {pairs} 对</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>resources/read of the resources the server listed: {pairs} pairs, inside and outside</source>
-        <translation>对服务器列出的资源执行 resources/read:根内与根外 {pairs} 对</translation>
+        <translation>对服务器列出的资源执行 resources/read：根内与根外 {pairs} 对</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>No tool takes paths: only the roots traffic is watched.</source>
-        <translation>没有接受路径的工具:只观察根通信。</translation>
+        <translation>没有接受路径的工具：只观察根通信。</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Then packages/billing replaces both roots (list_changed: does the server ask again?), packages/docs is added as a second root, and the list is emptied.</source>
-        <translation>随后 packages/billing 取代两个根(list_changed:服务器会再次询问吗?),packages/docs 作为第二个根加入,最后清空列表。</translation>
+        <translation>随后 packages/billing 取代两个根（list_changed：服务器会再次询问吗？），packages/docs 作为第二个根加入，最后清空列表。</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>Then packages/billing replaces both roots, packages/docs is added, and the list is emptied; under 2026-07-28 each change travels with the next request (there is no list_changed).</source>
-        <translation>随后 packages/billing 取代两个根,加入 packages/docs,最后清空列表;在 2026-07-28 下每次变更随下一个请求送达(没有 list_changed)。</translation>
+        <translation>随后 packages/billing 取代两个根，加入 packages/docs，最后清空列表；在 2026-07-28 下每次变更随下一个请求送达（没有 list_changed）。</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Without {{allow}} a refusal proves less: the server&apos;s own allowance is unknown.</source>
-        <translation>没有 {{allow}} 时拒绝说明得更少:服务器自身的许可范围未知。</translation>
+        <translation>没有 {{allow}} 时拒绝说明得更少：服务器自身的许可范围未知。</translation>
     </message>
 </context>
 <context>
@@ -2524,42 +2524,42 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="+56"/>
         <source>the server offers no tool that takes paths: nothing to probe</source>
-        <translation>服务器没有接受路径的工具:没有可探测的内容</translation>
+        <translation>服务器没有接受路径的工具：没有可探测的内容</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>the server did not start: {detail}</source>
-        <translation>服务器没有启动:{detail}</translation>
+        <translation>服务器没有启动：{detail}</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>the server does not speak 2026-07-28: it answered server/discover with {detail}; probe it with the initialize handshake</source>
-        <translation>服务器不支持 2026-07-28:它对 server/discover 的回答是 {detail};请用 initialize 握手探测</translation>
+        <translation>服务器不支持 2026-07-28：它对 server/discover 的回答是 {detail}；请用 initialize 握手探测</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>the server could not be reached: {detail}</source>
-        <translation>无法连接到服务器:{detail}</translation>
+        <translation>无法连接到服务器：{detail}</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>the server went during the probe ({detail})</source>
-        <translation>探测期间服务器消失了({detail})</translation>
+        <translation>探测期间服务器消失了（{detail}）</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>the server went during the probe (it stopped answering, even to ping)</source>
-        <translation>探测期间服务器消失了(它不再应答,连 ping 也不应答)</translation>
+        <translation>探测期间服务器消失了（它不再应答，连 ping 也不应答）</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>; the bridge&apos;s log: the server ended with exit code {code}</source>
-        <translation>;桥接日志:服务器以退出码 {code} 结束</translation>
+        <translation>；桥接日志：服务器以退出码 {code} 结束</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>; the bridge&apos;s log: the server ended with exit code {code} ({reason})</source>
-        <translation>;桥接日志:服务器以退出码 {code} 结束({reason})</translation>
+        <translation>；桥接日志：服务器以退出码 {code} 结束（{reason}）</translation>
     </message>
 </context>
 <context>
@@ -2567,7 +2567,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="-243"/>
         <source>not run: {detail}</source>
-        <translation>未运行:{detail}</translation>
+        <translation>未运行：{detail}</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2577,22 +2577,22 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="+1"/>
         <source>inconclusive: the call timed out inside</source>
-        <translation>无定论:根内的调用超时</translation>
+        <translation>无定论：根内的调用超时</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>inconclusive: the tool failed inside too</source>
-        <translation>无定论:工具在根内也失败了</translation>
+        <translation>无定论：工具在根内也失败了</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>inconclusive: outside, the call {outcome}</source>
-        <translation>无定论:根外调用的结果为 {outcome}</translation>
+        <translation>无定论：根外调用的结果为 {outcome}</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>outside {outcome}</source>
-        <translation>根外:{outcome}</translation>
+        <translation>根外：{outcome}</translation>
     </message>
 </context>
 <context>
@@ -2600,22 +2600,22 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="-199"/>
         <source>outside targets worked: {rows}</source>
-        <translation>根外目标成功了:{rows}</translation>
+        <translation>根外目标成功了：{rows}</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>every outside target was refused, but the server&apos;s own allowance is unknown (no {{allow}} in its command line), so a refusal outside the root may be its command line&apos;s rather than the roots&apos;: it proves less</source>
-        <translation>根外目标全部被拒绝,但服务器自身的许可范围未知(命令行中没有 {{allow}}),因此根外的拒绝可能来自命令行而非根:说明得更少</translation>
+        <translation>根外目标全部被拒绝，但服务器自身的许可范围未知（命令行中没有 {{allow}}），因此根外的拒绝可能来自命令行而非根：说明得更少</translation>
     </message>
     <message>
         <location line="-4"/>
         <source>no row paired a working inside call (inconclusive rows: {inconclusive})</source>
-        <translation>没有任何行与根内成功的调用配对({inconclusive} 行无定论)</translation>
+        <translation>没有任何行与根内成功的调用配对（{inconclusive} 行无定论）</translation>
     </message>
     <message>
         <location line="+10"/>
         <source>every outside target was refused while its inside partner worked (pairs: {pairs}, inconclusive rows: {inconclusive})</source>
-        <translation>根外目标全部被拒绝,而其根内配对调用成功({pairs} 对,{inconclusive} 行无定论)</translation>
+        <translation>根外目标全部被拒绝，而其根内配对调用成功（{pairs} 对，{inconclusive} 行无定论）</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -2625,12 +2625,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="+3"/>
         <source>every operation on the sibling package worked: the roots narrow nothing</source>
-        <translation>对同级包的所有操作都成功了:根没有限制任何东西</translation>
+        <translation>对同级包的所有操作都成功了：根没有限制任何东西</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>the sibling package was refused, but the server&apos;s own allowance is unknown (no {{allow}} in its command line), so a refusal outside the root may be its command line&apos;s rather than the roots&apos;: it proves less</source>
-        <translation>同级包被拒绝,但服务器自身的许可范围未知(命令行中没有 {{allow}}),因此根外的拒绝可能来自命令行而非根:说明得更少</translation>
+        <translation>同级包被拒绝，但服务器自身的许可范围未知（命令行中没有 {{allow}}），因此根外的拒绝可能来自命令行而非根：说明得更少</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -2640,7 +2640,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="+3"/>
         <source>the server never asked for its roots: no second root reached it</source>
-        <translation>服务器从未询问它的根:第二个根没有送达</translation>
+        <translation>服务器从未询问它的根：第二个根没有送达</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -2650,12 +2650,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="+3"/>
         <source>given two roots from the start, the server refused the second root&apos;s files while the first root&apos;s worked: {rows}</source>
-        <translation>开始时就给了两个根,服务器拒绝了第二个根的文件,而第一个根的文件可用:{rows}</translation>
+        <translation>开始时就给了两个根，服务器拒绝了第二个根的文件，而第一个根的文件可用：{rows}</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>a second root added to the changed list was refused after the server had asked for the new list, while the first root&apos;s files worked: {rows}</source>
-        <translation>在变更后的列表中加入的第二个根,在服务器询问新列表之后仍被拒绝,而第一个根的文件可用:{rows}</translation>
+        <translation>在变更后的列表中加入的第二个根，在服务器询问新列表之后仍被拒绝，而第一个根的文件可用：{rows}</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -2665,7 +2665,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="+3"/>
         <source>the second root&apos;s files were reachable, given from the start and added to the changed list</source>
-        <translation>无论开始时给出还是加入变更后的列表,第二个根的文件都可以访问</translation>
+        <translation>无论开始时给出还是加入变更后的列表，第二个根的文件都可以访问</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -2680,12 +2680,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="+3"/>
         <source>reads outside were refused, writes outside worked: {rows}</source>
-        <translation>根外读取被拒绝,根外写入成功:{rows}</translation>
+        <translation>根外读取被拒绝，根外写入成功：{rows}</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>writes outside were refused, reads outside worked: {rows}</source>
-        <translation>根外写入被拒绝,根外读取成功:{rows}</translation>
+        <translation>根外写入被拒绝，根外读取成功：{rows}</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -2705,12 +2705,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="+1"/>
         <source>the server never asked for roots/list, so no notice was sent</source>
-        <translation>服务器从未询问 roots/list,因此没有发送通知</translation>
+        <translation>服务器从未询问 roots/list，因此没有发送通知</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>the bridge sent no list_changed (see the log)</source>
-        <translation>桥接没有发送 list_changed(见日志)</translation>
+        <translation>桥接没有发送 list_changed（见日志）</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -2720,7 +2720,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="+3"/>
         <source>the server did not ask for roots/list right after list_changed, but the new root took effect: it asks when a call needs its roots</source>
-        <translation>服务器在 list_changed 之后没有立即询问 roots/list,但新根已生效:它在调用需要根时才询问</translation>
+        <translation>服务器在 list_changed 之后没有立即询问 roots/list，但新根已生效：它在调用需要根时才询问</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -2730,27 +2730,27 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="+3"/>
         <source>the server asked for roots/list again after list_changed; the new root took effect</source>
-        <translation>服务器在 list_changed 之后再次询问了 roots/list;新根已生效</translation>
+        <translation>服务器在 list_changed 之后再次询问了 roots/list；新根已生效</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>the server asked for roots/list again after list_changed; but the new root did not take effect in any tool</source>
-        <translation>服务器在 list_changed 之后再次询问了 roots/list;但新根在任何工具中都没有生效</translation>
+        <translation>服务器在 list_changed 之后再次询问了 roots/list；但新根在任何工具中都没有生效</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>does not apply under 2026-07-28: there is no list_changed, the roots travel with each request</source>
-        <translation>不适用于 2026-07-28:没有 list_changed,根随每个请求送达</translation>
+        <translation>不适用于 2026-07-28：没有 list_changed，根随每个请求送达</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>does not apply under 2026-07-28: there is no list_changed, the roots travel with each request; the changed root took effect on the next request</source>
-        <translation>不适用于 2026-07-28:没有 list_changed,根随每个请求送达;变更后的根在下一个请求中生效</translation>
+        <translation>不适用于 2026-07-28：没有 list_changed，根随每个请求送达；变更后的根在下一个请求中生效</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>does not apply under 2026-07-28: there is no list_changed, the roots travel with each request; but the changed root did not take effect in any tool</source>
-        <translation>不适用于 2026-07-28:没有 list_changed,根随每个请求送达;但变更后的根在任何工具中都没有生效</translation>
+        <translation>不适用于 2026-07-28：没有 list_changed，根随每个请求送达；但变更后的根在任何工具中都没有生效</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -2760,12 +2760,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="+3"/>
         <source>the roots narrow nothing for this server</source>
-        <translation>对这个服务器,根没有限制任何东西</translation>
+        <translation>对这个服务器，根没有限制任何东西</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>no tool worked on the last root before the list was emptied</source>
-        <translation>清空列表之前,没有工具在最后的根上成功</translation>
+        <translation>清空列表之前，没有工具在最后的根上成功</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -2780,12 +2780,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="+3"/>
         <source>no tool that kept the sibling package out was tried on the link out of the root conclusively</source>
-        <translation>挡住同级包的工具中,没有一个在指向根外的链接上得到确定结果</translation>
+        <translation>挡住同级包的工具中，没有一个在指向根外的链接上得到确定结果</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>the link out of the root worked where the sibling package was refused: {rows}</source>
-        <translation>同级包被拒绝,但指向根外的链接成功了:{rows}</translation>
+        <translation>同级包被拒绝，但指向根外的链接成功了：{rows}</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -2795,12 +2795,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="+3"/>
         <source>no tool that kept the sibling package out was tried on packages/checkout-old conclusively</source>
-        <translation>挡住同级包的工具中,没有一个在 packages/checkout-old 上得到确定结果</translation>
+        <translation>挡住同级包的工具中，没有一个在 packages/checkout-old 上得到确定结果</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>packages/checkout-old worked where the sibling package was refused: {rows}</source>
-        <translation>同级包被拒绝,但 packages/checkout-old 成功了:{rows}</translation>
+        <translation>同级包被拒绝，但 packages/checkout-old 成功了：{rows}</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -2815,7 +2815,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="+3"/>
         <source>started with the root as its only argument, no sibling row paired a working inside call</source>
-        <translation>以根作为唯一参数启动时,没有同级包的行与根内成功的调用配对</translation>
+        <translation>以根作为唯一参数启动时，没有同级包的行与根内成功的调用配对</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -2825,22 +2825,22 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="+3"/>
         <source>the server keeps to the roots it is given: roots/list is enough</source>
-        <translation>服务器遵守给它的根:roots/list 就够了</translation>
+        <translation>服务器遵守给它的根：roots/list 就够了</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>the roots narrow nothing, but started with the root as its only argument the server refused the sibling package: give it {{roots}} in its command line</source>
-        <translation>根没有限制任何东西,但以根作为唯一参数启动时服务器拒绝了同级包:请在它的命令行中写入 {{roots}}</translation>
+        <translation>根没有限制任何东西，但以根作为唯一参数启动时服务器拒绝了同级包：请在它的命令行中写入 {{roots}}</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>the server reached the sibling package with the root as its only argument too: neither roots nor arguments keep it in, only confinement does</source>
-        <translation>以根作为唯一参数时服务器也访问到了同级包:根和参数都限制不了它,只有限制运行可以</translation>
+        <translation>以根作为唯一参数时服务器也访问到了同级包：根和参数都限制不了它，只有限制运行可以</translation>
     </message>
     <message>
         <location line="+11"/>
         <source>the probe stopped early; so far: {reason}</source>
-        <translation>探测提前停止;目前为止:{reason}</translation>
+        <translation>探测提前停止；目前为止：{reason}</translation>
     </message>
 </context>
 <context>
@@ -2926,7 +2926,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="+1"/>
         <source>tools to probe: {tools}; calls planned: {cells}</source>
-        <translation>要探测 {tools} 个工具,计划调用 {cells} 次</translation>
+        <translation>要探测 {tools} 个工具，计划调用 {cells} 次</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3149,7 +3149,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="+41"/>
         <source>Rename the selected root (F2)</source>
-        <translation>重命名所选根目录 (F2)</translation>
+        <translation>重命名所选根目录（F2）</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -3160,7 +3160,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="-70"/>
         <source>Remove the selected roots (Delete)</source>
-        <translation>移除所选根目录 (Delete)</translation>
+        <translation>移除所选根目录（Delete）</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -4080,13 +4080,13 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <location line="+24"/>
         <source>{host} (%n server(s))</source>
         <translation>
-            <numerusform>{host}(%n 个服务器)</numerusform>
+            <numerusform>{host}（%n 个服务器）</numerusform>
         </translation>
     </message>
     <message>
         <location line="+5"/>
         <source>&lt;b&gt;Found {hosts}.&lt;/b&gt; Protect their servers, so each sees only the folders you grant it?</source>
-        <translation>&lt;b&gt;找到了 {hosts}。&lt;/b&gt;要保护它们的服务器,让每个服务器只能看到你授予的文件夹吗？</translation>
+        <translation>&lt;b&gt;找到了 {hosts}。&lt;/b&gt;要保护它们的服务器，让每个服务器只能看到你授予的文件夹吗？</translation>
     </message>
 </context>
 <context>
@@ -4110,13 +4110,13 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <location line="+20"/>
         <source>These lines of %n file(s) change; nothing else in them does. Protect makes the change.</source>
         <translation>
-            <numerusform>%n 个文件中的这些行将更改,其他内容不变。点击“保护”进行更改。</numerusform>
+            <numerusform>%n 个文件中的这些行将更改，其他内容不变。点击“保护”进行更改。</numerusform>
         </translation>
     </message>
     <message>
         <location line="+9"/>
         <source>Nothing can be changed: {why}</source>
-        <translation>无法更改:{why}</translation>
+        <translation>无法更改：{why}</translation>
     </message>
 </context>
 <context>
@@ -4164,7 +4164,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     <message>
         <location line="+3"/>
         <source>Tick the folders the servers you protected may see. Nothing is granted until you tick it; a server asks for the others when it needs them.</source>
-        <translation>勾选你保护的服务器可以看到的文件夹。在你勾选之前不会授予任何内容;服务器需要其他文件夹时会询问。</translation>
+        <translation>勾选你保护的服务器可以看到的文件夹。在你勾选之前不会授予任何内容；服务器需要其他文件夹时会询问。</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -4193,7 +4193,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <location line="+2"/>
         <source>{host} (%n server(s))</source>
         <translation>
-            <numerusform>{host}(%n 个服务器)</numerusform>
+            <numerusform>{host}（%n 个服务器）</numerusform>
         </translation>
     </message>
     <message>
