@@ -120,10 +120,15 @@ def test_the_first_run_protects_the_hosts_found_through_their_diff(
     assert w.first_run is None
     assert not w.welcome.isVisible()  # done: the welcome goes, for good
 
+    hint = w.hosts_panel.hint
+    assert not hint.isHidden() and "Restart Claude Desktop" in hint.text()  # the Hosts tab too
+
     # one step for Undo takes the change back, byte for byte
     with qtbot.waitSignal(w.hosts_panel.hosts_changed, timeout=10000):
         w.hosts_panel.undo()
     assert desktop.read_bytes() == original
+    # as Claude Desktop last read it: nothing to restart for
+    assert hint.isHidden(), hint.text()
 
 
 def test_protecting_two_hosts_is_one_undo_that_names_both_files(

@@ -325,6 +325,12 @@ class HostsPanel(QWidget):
         if undone is not None:
             self._done(undone.files)
 
+    def made_elsewhere(self, results: list[FileResult]) -> None:
+        """Take in a change of host files made outside this panel (the first run's, which
+        said its own errors): told of like this panel's own, so that Undo right after it
+        knows the host never read the changed file, and asks for no restart."""
+        self._done([r for r in results if r.written])
+
     def _done(self, results: list[FileResult]) -> None:
         errors = [r.error for r in results if r.error is not None]
         if errors:

@@ -409,7 +409,7 @@ class MainWindow(QMainWindow):
             wizard, self.first_run = self.first_run, None
             if wizard is not None and wizard.results:
                 self.welcome.dismiss()  # done: the welcome has said what it had to
-                self.hosts_panel.refresh()
+                self.hosts_panel.made_elsewhere(wizard.results)
             elif wizard is not None:
                 self._look_for_hosts()
 
