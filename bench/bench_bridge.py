@@ -31,11 +31,38 @@ Then, for the bridge alone:
   target p99 < 1 ms) and the round trip seen by the server;
 - a grant written by the CLI (``roots-manager grant``/``revoke``) to list_changed on the
   server's stdin (target p50 < 150 ms), and the same with the store API in a separate process;
-- start-up: launching the bridge until the server runs, against launching the server directly;
+- start-up: launching the bridge until the server runs, against launching the server directly
+  (see *Start-up* below);
 - the bridge's peak RSS, against the echo server's (a bare Python process with json).
 
 The run ends with the table of targets (``bench/bridge_targets.py``): each row a ratio measured
 in this run, its target, and pass or fail; ``--json`` prints it as JSON too.
+
+Start-up is measured from two Pythons, each against the same server started directly by that
+Python, so that the difference is the bridge's alone (its interpreter, its imports, its read of
+the store, the server's spawn): the server writes the time it began (``BENCH_START_FILE``) and
+the direct route is the time it takes to begin without a bridge in front of it.
+
+- *installed*: a venv made for this run, with the project installed from the wheel built from
+  this source, and ``roots-bridge`` its console script, as pipx installs it (the .deb holds the
+  frozen bundle instead, which this does not build). This is what a user runs, so the target is
+  judged on it. Only the wheel is installed in it; the dependencies are found through a ``.pth``
+  line naming this environment's site-packages, which site adds to ``sys.path`` without running
+  the ``.pth`` files inside it (about 15 s to make: ``--no-installed`` leaves it out).
+- *dev venv*: ``python -m roots_manager.bridge`` from this environment, an editable install,
+  whose finder's ``.pth`` imports pathlib, ``re`` and ``urllib.parse`` into every Python that
+  starts (about 13 ms on a slow machine): the direct server pays it too, but the bridge's own
+  interpreter is what the row measures, so it counts once, and is not what users run.
+
+Each launch also sends ``initialize`` at once, as a host does, and the time to its answer is
+shown beside (what a host really waits for: the server started and the whole bridge ready).
+Beside each, the floor: a Python that does nothing but import ``subprocess`` and start the
+server (``SPAWN_FLOOR``), what any Python program in front of the server costs before it can
+start it. The bridge's row is more than its own time to the spawn: it goes on loading the rest
+of itself while the server starts (so that a host waits for the slower of the two, not their
+sum), and where few cores are free the two starts share them, while the floor, waiting, takes
+nothing from the server. The routes alternate round by round, 11 rounds (21 without
+``--quick``).
 """
 
 from __future__ import annotations
@@ -49,7 +76,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -255,20 +282,97 @@ def peak_rss(pid: int) -> float:
     return float(psutil.Process(pid).memory_info().rss) / 2**20
 
 
-def startup(env: dict[str, str], bridged: bool, tmp: Path) -> float:
+SPAWN_FLOOR = "import subprocess, sys; sys.exit(subprocess.Popen(sys.argv[1:]).wait())"
+"""A Python that only starts the server and waits for it: the start-up floor of any Python in
+front of a server (``python -c SPAWN_FLOOR SERVER...``)."""
+
+
+def startup_routes(python: str, bridge: list[str]) -> Routes:
+    """The start-up routes from *python* (*bridge*: how it starts the bridge, before its
+    options): the echo server started directly, through the floor and through the bridge."""
+    server = [python, str(HERE / "echo_server.py")]
+    return {
+        "direct": server,
+        "floor": [python, "-c", SPAWN_FLOOR, *server],
+        "bridge": [*bridge, "--server", "startup", "--", *server],
+    }
+
+
+def without_source(env: Mapping[str, str]) -> dict[str, str]:
+    """*env* without ``PYTHONPATH``, which may put this source's tree (``app/``) before an
+    installed copy of the package."""
+    return {k: v for k, v in env.items() if k != "PYTHONPATH"}
+
+
+def installed_venv(tmp: Path) -> tuple[str, list[str]] | None:
+    """A venv with this source installed from its wheel, as a user's (see the module's
+    docstring): its Python and its ``roots-bridge``; None, with the reason printed, when it
+    cannot be made."""
+    import sysconfig
+    import venv
+
+    print("building the wheel and a venv to start the installed bridge from ...", flush=True)
+    wheels, env_dir = tmp / "wheels", tmp / "installed-venv"
+    built = subprocess.run(
+        [
+            *(sys.executable, "-m", "pip", "wheel", "-q", "--no-deps"),
+            *("-w", str(wheels), str(HERE.parent)),
+        ],
+        capture_output=True,
+        text=True,
+    )
+    if built.returncode != 0:
+        print(f"the wheel did not build, the installed start-up is left out:\n{built.stderr}")
+        return None
+    venv.create(env_dir, with_pip=True)
+    bin_dir = env_dir / ("Scripts" if sys.platform == "win32" else "bin")
+    python = str(bin_dir / ("python.exe" if sys.platform == "win32" else "python"))
+    wheel = next(wheels.glob("roots_manager-*.whl"))
+    done = subprocess.run(
+        [python, "-m", "pip", "install", "-q", "--no-deps", str(wheel)],
+        capture_output=True,
+        text=True,
+        env=without_source(os.environ),  # else pip finds this source's metadata and skips it
+    )
+    if done.returncode != 0:
+        print(f"the wheel did not install, the installed start-up is left out:\n{done.stderr}")
+        return None
+    site = subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    ours = {sysconfig.get_paths()[k] for k in ("purelib", "platlib")}
+    Path(site, "bench-dependencies.pth").write_text("".join(f"{p}\n" for p in sorted(ours)))
+    return python, [str(bin_dir / "roots-bridge")]
+
+
+INITIALIZE = (
+    b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25",'
+    b'"capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}\n'
+)
+
+
+def startup(argv: list[str], env: dict[str, str], tmp: Path) -> tuple[float, float]:
+    """Seconds from launching *argv* to the echo server's first line, and to the answer to
+    an ``initialize`` sent at once, as a host sends it (what the host waits for)."""
     stamp = tmp / "started"
     stamp.unlink(missing_ok=True)
     e = dict(env, BENCH_START_FILE=str(stamp))
     t0 = time.monotonic()
-    peer = Peer(bridge_cmd("startup") if bridged else ECHO, e)
+    peer = Peer(argv, e)
+    peer.send(INITIALIZE)
     deadline = time.monotonic() + 60
     while not stamp.exists() or not stamp.read_text():
         if time.monotonic() > deadline:
             raise RuntimeError("the server never started")
         time.sleep(0.001)
     started = float(stamp.read_text())
+    peer.read()
+    answered = time.monotonic()
     peer.close()
-    return started - t0
+    return started - t0, answered - t0
 
 
 def change_latency(
@@ -417,6 +521,11 @@ def main() -> int:
     ap.add_argument(
         "--no-fastmcp", action="store_true", help="leave out the FastMCP proxy (no install)"
     )
+    ap.add_argument(
+        "--no-installed",
+        action="store_true",
+        help="leave out the start-up of the bridge installed from the wheel (no venv made)",
+    )
     args = ap.parse_args()
     blocks = 3 if args.quick else 6
     n_small = 300 if args.quick else 500
@@ -493,8 +602,25 @@ def main() -> int:
     direct.close()
     bridged.close()
 
-    starts_direct = [startup(env, False, tmp) for _ in range(5 if args.quick else 10)]
-    starts_bridge = [startup(env, True, tmp) for _ in range(5 if args.quick else 10)]
+    start_routes = {"dev venv": startup_routes(sys.executable, bridge_cmd("startup")[:3])}
+    installed = None if args.no_installed else installed_venv(tmp)
+    if installed is not None:
+        start_routes = {"installed": startup_routes(*installed), **start_routes}
+    plain_env = without_source(env)
+    starts: dict[str, dict[str, list[float]]] = {
+        where: {r: [] for r in routes} for where, routes in start_routes.items()
+    }
+    answers: dict[str, dict[str, list[float]]] = {
+        where: {r: [] for r in routes} for where, routes in start_routes.items()
+    }
+    for k in range(11 if args.quick else 21):
+        for where, routes in start_routes.items():
+            order = list(routes) if k % 2 == 0 else list(routes)[::-1]
+            for r in order:
+                e = plain_env if where == "installed" else env
+                started, answered = startup(routes[r], e, tmp)
+                starts[where][r].append(started)
+                answers[where][r].append(answered)
 
     med = statistics.median
     print()
@@ -510,12 +636,27 @@ def main() -> int:
     print()
     rows = [
         (
-            "bridge start-up to server running, p50",
-            f"{med(starts_direct) * 1e3:.0f} ms",
-            f"{med(starts_bridge) * 1e3:.0f} ms",
-            f"{med(starts_bridge) / med(starts_direct):.2f}",
-            f"+{(med(starts_bridge) - med(starts_direct)) * 1e3:.0f} ms",
-        ),
+            f"start-up to server running, {where}, p50",
+            f"{med(s['direct']) * 1e3:.0f} ms",
+            f"{med(s['bridge']) * 1e3:.0f} ms",
+            f"{med(s['bridge']) / med(s['direct']):.2f}",
+            f"+{(med(s['bridge']) - med(s['direct'])) * 1e3:.0f} ms "
+            f"(floor, a Python that only starts it: +{(med(s['floor']) - med(s['direct'])) * 1e3:.0f} ms)",
+        )
+        for where, s in starts.items()
+    ]
+    rows += [
+        (
+            f"start-up to initialize answered, {where}, p50",
+            f"{med(a['direct']) * 1e3:.0f} ms",
+            f"{med(a['bridge']) * 1e3:.0f} ms",
+            f"{med(a['bridge']) / med(a['direct']):.2f}",
+            f"+{(med(a['bridge']) - med(a['direct'])) * 1e3:.0f} ms "
+            f"(floor: +{(med(a['floor']) - med(a['direct'])) * 1e3:.0f} ms)",
+        )
+        for where, a in answers.items()
+    ]
+    rows += [
         (
             "peak RSS after 1 MiB traffic (echo vs bridge)",
             f"{rss_echo:.1f} MiB",
@@ -524,9 +665,9 @@ def main() -> int:
             "",
         ),
     ]
-    print(f"{'measure':42} {'direct':>12} {'bridge':>12} {'ratio':>7}")
+    print(f"{'measure':50} {'direct':>12} {'bridge':>12} {'ratio':>7}")
     for r in rows:
-        print(f"{r[0]:42} {r[1]:>12} {r[2]:>12} {r[3]:>7}  {r[4]}")
+        print(f"{r[0]:50} {r[1]:>12} {r[2]:>12} {r[3]:>7}  {r[4]}")
     print()
     print(f"{'measure':42} {'p50':>10} {'p99':>10}  target")
     print(
@@ -563,6 +704,27 @@ def main() -> int:
             f"256 KiB {med(d['big']) * 1e3:7.2f} ms"
         )
     rows = bridge_targets.judge(echo, sdk, host, roots_inside=inside, rss_mib=rss_bridge, pct=pct)
+    for where, s in starts.items():
+        added = (med(s["bridge"]) - med(s["direct"])) * 1e3
+        floor = (med(s["floor"]) - med(s["direct"])) * 1e3
+        detail = f"{med(s['bridge']) * 1e3:.0f} vs {med(s['direct']) * 1e3:.0f} ms"
+        rows.append(
+            bridge_targets.Row(
+                f"start-up added by the bridge, {where}, p50",
+                added,
+                "ms",
+                30 if where == "installed" else None,
+                detail,
+            )
+        )
+        rows.append(
+            bridge_targets.Row(
+                f"floor: start-up added by a Python that only starts the server, {where}",
+                floor,
+                "ms",
+                None,
+            )
+        )
     print()
     print("Targets (every ratio from this run):")
     bridge_targets.print_table(rows)
@@ -580,6 +742,12 @@ def main() -> int:
             grant_p50_ms=med(cli_lat) * 1e3,
             rss_mib=rss_bridge,
         )
+        for where, s in starts.items():
+            key = where.replace(" ", "_")
+            figures[f"startup_added_ms_{key}"] = (med(s["bridge"]) - med(s["direct"])) * 1e3
+            figures[f"startup_floor_ms_{key}"] = (med(s["floor"]) - med(s["direct"])) * 1e3
+            a = answers[where]
+            figures[f"initialize_added_ms_{key}"] = (med(a["bridge"]) - med(a["direct"])) * 1e3
         print(json.dumps({"targets": bridge_targets.as_json(rows), "figures": figures}))
     return 0
 

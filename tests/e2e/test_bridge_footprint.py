@@ -4,6 +4,7 @@ version is known without package metadata."""
 from __future__ import annotations
 
 import importlib.metadata
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -126,6 +127,79 @@ def test_a_bridge_starts_its_server_before_it_loads_the_rest(
     loaded = set(listing.read_text().split())
     assert "roots_manager.bridge.run.confine" in loaded  # the listing is of the start
     assert not [m for m in NOT_BEFORE_THE_SERVER if m in loaded], sorted(loaded)
+
+
+STARTED_WITH = (
+    "__future__",
+    "roots_manager",
+    "roots_manager.bridge",
+    "roots_manager.bridge.main",
+    "roots_manager.bridge.run",
+    "roots_manager.bridge.run.confine",
+    "roots_manager.bridge.run.spawn",
+    "roots_manager.core",
+    "roots_manager.core.bundle",
+    "roots_manager.core.paths",
+    "roots_manager.core.runid",
+    "roots_manager.core.store",
+    "roots_manager.core.store.versions",
+)
+"""All a bridge loads of its own before its server starts, beyond the standard library's
+``subprocess`` (which starts it) and ``json`` (which reads the store at a glance, to know whether
+to confine it). Not ``hashlib``, which names a confined server's folder (six libraries, since
+OpenSSL's is left out), nor ``pathlib`` (with ``urllib.parse`` and ``ipaddress``), nor the
+warden: the server's start waits for none of them."""
+
+STANDARD_AT_SPAWN = "import json, runpy, subprocess"
+"""What the standard library brings to a start: ``subprocess`` and ``json``, and ``runpy``,
+through which ``python -m`` (and this test) runs the bridge."""
+
+
+def _without_site(path: list[str]) -> dict[str, str]:
+    """An environment in which ``python -S`` finds what *path* (this test's ``sys.path``) holds,
+    and the package itself, whatever installed it: site's ``.pth`` files are not run, as in an
+    install from the wheel (an editable install's finder loads pathlib and ``re`` into every
+    Python, which would hide them coming back to the bridge's start)."""
+    package = str(Path(roots_manager.__file__).resolve().parent.parent)
+    return dict(os.environ, PYTHONPATH=os.pathsep.join([package, *(p for p in path if p)]))
+
+
+def _listed(lines: str) -> set[str]:
+    return {n for n in lines.split() if n}
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="on Windows the job object's code starts it")
+def test_a_bridge_loads_nothing_of_its_own_before_its_server_but_what_starts_it(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    env = _without_site(sys.path)
+    bare = subprocess.run(
+        [
+            sys.executable,
+            "-S",
+            "-c",
+            f"{STANDARD_AT_SPAWN}; import sys; "
+            "print('\\n'.join(n for n, m in sys.modules.items() if m is not None))",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    standard = _listed(bare.stdout)
+    listing = tmp_path / "modules.txt"
+    monkeypatch.setenv("BRIDGE_MODULES_FILE", str(listing))
+    monkeypatch.setenv("PYTHONPATH", env["PYTHONPATH"])
+    grant_folder(store, tmp_path, "pup", "work")
+    pair = Bridged(run=("-S", "-c", MODULES_AT_SPAWN))
+    try:
+        pair.handshake()
+    finally:
+        pair.close()
+    loaded = _listed(listing.read_text())
+    assert "roots_manager.bridge.run.confine" in loaded  # the listing is of the start
+    assert "pathlib" not in standard and "hashlib" not in standard  # what this test guards
+    assert sorted(loaded - standard - set(STARTED_WITH)) == []
 
 
 def test_the_version_is_the_packages_own() -> None:

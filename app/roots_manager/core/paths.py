@@ -1,27 +1,68 @@
-"""Where Roots Manager keeps its state: one private per-user directory."""
+"""Where Roots Manager keeps its state: one private per-user directory.
+
+The directory is found as a string first (:func:`home_folder`), and made a :class:`~pathlib.Path`
+only by those who want one: a bridge reads the store and names its live marker before it starts
+its server, and pathlib, with the ``urllib.parse`` and ``ipaddress`` it imports, is 2 to 3 ms of
+that wait. So pathlib is imported where a path is made, not with this module.
+"""
 
 from __future__ import annotations
 
 import os
 import stat
 import sys
-from pathlib import Path
+
+TYPE_CHECKING = False  # not typing's: the bridge imports this module before its server starts
+if TYPE_CHECKING:
+    from pathlib import Path
 
 HOME_ENV = "ROOTS_MANAGER_HOME"
 LOGS_ENV = "ROOTS_MANAGER_LOGS"
 """Where the bridges' event logs go, when not in the per-user directory's ``logs`` folder."""
+STORE_NAME = "store.json"
+"""The store's file name in the per-user directory (:attr:`Layout.store`)."""
+LIVE_NAME = "live"
+"""The folder of the live markers in the per-user directory (:attr:`Layout.live`)."""
+
+
+def _given(value: str) -> str:
+    """A folder named in the environment, with ``~`` expanded and made absolute, as pathlib's
+    ``Path(value).expanduser().absolute()`` makes it: nothing normalised, and a ``~`` that
+    cannot be expanded an error rather than a folder of that name in the working directory."""
+    if value.startswith("~"):
+        expanded = os.path.expanduser(value)
+        if expanded.startswith("~"):
+            raise RuntimeError("Could not determine home directory.")
+        value = expanded
+    drive = os.path.splitdrive(value)[0]
+    if os.path.isabs(value) and (drive or sys.platform != "win32"):
+        return value
+    return os.path.join(os.getcwd(), value)  # Windows' \folder: on the working drive
+
+
+def home_folder() -> str:
+    """The per-user directory (:func:`default_home`) as a string, for the bridge's start."""
+    override = os.environ.get(HOME_ENV)
+    if override:
+        return _given(override)
+    return _platform_home()
 
 
 def default_home() -> Path:
     """The per-user directory: ``$ROOTS_MANAGER_HOME`` if set, else the platform's data dir."""
-    override = os.environ.get(HOME_ENV)
-    if override:
-        return Path(override).expanduser().absolute()
-    return platform_home()
+    from pathlib import Path
+
+    return Path(home_folder())
 
 
 APP_FOLDER = "roots-manager"
 """The name of Roots Manager's folder inside each of the platform's per-user folders."""
+
+
+def _xdg_base(variable: str, default: str) -> str:
+    """:func:`xdg_base` as a string."""
+    base = os.environ.get(variable, "")
+    return base if os.path.isabs(base) else os.path.expanduser(f"~/{default}")
 
 
 def xdg_base(variable: str, default: str) -> Path:
@@ -29,8 +70,9 @@ def xdg_base(variable: str, default: str) -> Path:
     folder (``.local/state``) when it is unset, empty or relative: the XDG Base Directory
     Specification says a relative one is to be ignored (it would name another folder in each
     working directory, and a bridge does not start in the app's)."""
-    base = os.environ.get(variable, "")
-    return Path(base) if os.path.isabs(base) else Path(os.path.expanduser(f"~/{default}"))
+    from pathlib import Path
+
+    return Path(_xdg_base(variable, default))
 
 
 def xdg_folder(variable: str, default: str) -> Path:
@@ -38,13 +80,20 @@ def xdg_folder(variable: str, default: str) -> Path:
     return xdg_base(variable, default) / APP_FOLDER
 
 
-def platform_home() -> Path:
-    """The per-user directory the platform gives, whatever ``$ROOTS_MANAGER_HOME`` says."""
+def _platform_home() -> str:
+    """:func:`platform_home` as a string."""
     if sys.platform == "linux":
-        return xdg_folder("XDG_DATA_HOME", ".local/share")
+        return os.path.join(_xdg_base("XDG_DATA_HOME", ".local/share"), APP_FOLDER)
     import platformdirs  # here: it imports tempfile, 3 ms of a bridge's start
 
-    return Path(platformdirs.user_data_dir(APP_FOLDER, appauthor=False))
+    return platformdirs.user_data_dir(APP_FOLDER, appauthor=False)
+
+
+def platform_home() -> Path:
+    """The per-user directory the platform gives, whatever ``$ROOTS_MANAGER_HOME`` says."""
+    from pathlib import Path
+
+    return Path(_platform_home())
 
 
 def xdg_split(home: Path) -> tuple[Path, Path] | None:
@@ -59,7 +108,7 @@ def xdg_split(home: Path) -> tuple[Path, Path] | None:
     """
     if sys.platform != "linux":
         return None
-    if os.environ.get(HOME_ENV) and os.path.realpath(home) != os.path.realpath(platform_home()):
+    if os.environ.get(HOME_ENV) and os.path.realpath(home) != os.path.realpath(_platform_home()):
         return None
     return xdg_folder("XDG_STATE_HOME", ".local/state"), xdg_folder("XDG_CONFIG_HOME", ".config")
 
@@ -186,12 +235,14 @@ class Layout:
 
     @classmethod
     def default(cls) -> Layout:
+        from pathlib import Path
+
         logs = os.environ.get(LOGS_ENV)
         home = default_home()
         split = xdg_split(home)
         return cls(
             home,
-            Path(logs).expanduser().absolute() if logs else None,
+            Path(_given(logs)) if logs else None,
             state_dir=split[0] if split else None,
             config_dir=split[1] if split else None,
         )
@@ -203,7 +254,7 @@ class Layout:
 
     @property
     def store(self) -> Path:
-        return self.home / "store.json"
+        return self.home / STORE_NAME
 
     @property
     def store_backup(self) -> Path:
@@ -237,7 +288,7 @@ class Layout:
     @property
     def live(self) -> Path:
         """Markers of running bridges and of the running desktop app."""
-        return self.home / "live"
+        return self.home / LIVE_NAME
 
     @property
     def probes(self) -> Path:

@@ -16,17 +16,20 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import hashlib
 import json
 import os
 import stat
 import subprocess
 import sys
-from collections.abc import Sequence
 
 from roots_manager.bridge.run.spawn import spawn
-from roots_manager.bridge.run.warden import Warden
 from roots_manager.core.store.versions import UNDECIDED_SCHEMA
+
+TYPE_CHECKING = False  # not typing's: see roots_manager.bridge.main
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from roots_manager.bridge.run.warden import Warden
 
 EXIT_NOT_CONFINED = 126
 """The shell's "cannot execute": the server was asked to run confined and cannot be."""
@@ -41,7 +44,20 @@ _BOOT = (
 package is found through the folder it was imported from here."""
 
 
+CONFINED_FOLDER = "confined"
+"""The folder, in the per-user directory, of each confined server's own folder (its ``TMPDIR``;
+that it is there says the server ran confined)."""
+
+
 def _digest(server: str) -> str:
+    """The name of *server*'s folder in :data:`CONFINED_FOLDER`.
+
+    Asked for only where a server is confined, or once an unconfined one has started
+    (:attr:`Launch.forget_confined`): ``hashlib`` loads six libraries (its fallbacks, OpenSSL's
+    being left out of a bridge), a millisecond of a start that need not wait for it.
+    """
+    import hashlib
+
     return hashlib.sha256(server.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
@@ -122,6 +138,7 @@ class Launch:
         "argv",
         "default",
         "folders",
+        "forget_confined",
         "key",
         "refusals",
         "restartable",
@@ -158,6 +175,9 @@ class Launch:
         self.refusals: int | None = None
         """The reading end of the pipe the supervisor tells the server's refusals on
         (:mod:`.denials`); None: they are not observed."""
+        self.forget_confined = False
+        """The server runs unconfined by its setting: a folder left by a confined run before
+        (confinement was turned off since) is removed once it has started (:func:`start`)."""
         setting = (entry or {}).get("restart_on_revoke")
         self.restartable = (
             folders is not None or setting is True or (key is not None and setting is not False)
@@ -204,10 +224,9 @@ def wrapped(command: Sequence[str], server: str, force: bool, run: str = "") -> 
     *run* is the bridge run a restart happens in (none yet at the first start).
     Raises :class:`ConfinementRefused` when confinement is asked for and cannot be had.
     """
-    from roots_manager.core.paths import Layout
+    from roots_manager.core.paths import STORE_NAME, home_folder
 
-    layout = Layout.default()
-    glance = _stored_setting(str(layout.store), server)
+    glance = _stored_setting(os.path.join(home_folder(), STORE_NAME), server)
     entry = None if glance is None else glance.entry
     default: bool | None = None
     if glance is not None and entry is not None and entry.get("confine") is None:
@@ -216,20 +235,22 @@ def wrapped(command: Sequence[str], server: str, force: bool, run: str = "") -> 
     folders: list[str] | None = None
     if "{roots}" in literal:  # the granted folders as arguments (core.consent.arguments)
         from roots_manager.core.consent.arguments import expand, folders_now
+        from roots_manager.core.paths import Layout
         from roots_manager.core.store.state import fingerprint as command_fingerprint
 
-        folders = folders_now(layout, server, command_fingerprint(literal), run)
+        folders = folders_now(Layout.default(), server, command_fingerprint(literal), run)
         command = expand(literal, folders)
-    ran_confined = layout.home / "confined" / _digest(server)
     if not force and entry is not None and not (entry.get("confine") is True or default):
-        if ran_confined.exists():  # confinement was turned off since
-            import shutil  # here: the server is not started yet, and seldom needs it
-
-            shutil.rmtree(ran_confined, ignore_errors=True)
         if glance is not None and glance.confine_new and entry.get("confine") is None:
             print(f"roots-bridge: {server}: {_why_unconfined(server)}", file=sys.stderr, flush=True)
-        return Launch(list(command), None, entry, folders, default)
+        launch = Launch(list(command), None, entry, folders, default)
+        launch.forget_confined = True
+        return launch
     _check_runnable(command)
+    from roots_manager.core.paths import Layout
+
+    layout = Layout.default()
+    ran_confined = layout.home / CONFINED_FOLDER / _digest(server)
     from roots_manager.core.confinement.confined import (
         confinement_key,
         rules_for,
@@ -403,12 +424,28 @@ def start(
         for fd in given:
             os.close(fd)  # the supervisor holds it now: its end closes the pipe
         launch.rules_fd = None
+    from roots_manager.core.paths import LIVE_NAME, home_folder  # loaded already
+
+    home = home_folder()
     if sys.platform != "win32":
         # at once: the host may kill the bridge any moment from now (a supervisor ends a
         # confined tree itself, but the run's live marker is the warden's alone)
-        from roots_manager.core.paths import Layout  # loaded already (no more waiting)
+        from roots_manager.bridge.run.warden import Warden
         from roots_manager.core.runid import marker_name
 
-        marker = Layout.default().live / marker_name(run_id)
-        launch.warden = Warden.start(None if launch.supervised else proc.pid, str(marker))
+        marker = os.path.join(home, LIVE_NAME, marker_name(run_id))
+        launch.warden = Warden.start(None if launch.supervised else proc.pid, marker)
+    if launch.forget_confined:
+        _forget_confined(home, server)
     return proc, launch
+
+
+def _forget_confined(home: str, server: str) -> None:
+    """Remove what a confined run of *server* left in *home*: its confinement was turned off
+    since. After the server's start, not before: it is seldom there, and to know, the bridge
+    needs the folder's name (:func:`_digest`)."""
+    ran_confined = os.path.join(home, CONFINED_FOLDER, _digest(server))
+    if os.path.exists(ran_confined):
+        import shutil
+
+        shutil.rmtree(ran_confined, ignore_errors=True)
