@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 
 from roots_manager.bridge.run.answercache import AnswerCache
+from roots_manager.core import collector
 from roots_manager.core.consent.effective import ListRootsResult, effective, visible_roots
 from roots_manager.core.store.file import Stamp, Store, StoreError, stamp_of
 from roots_manager.core.store.state import State
@@ -163,7 +164,10 @@ class HeldAnswers:
         self.is_open = True
         waiting, self._waiting = self._waiting, []
         if waiting:
-            result = self.source.effective()
-            for reply in waiting:
-                reply(result)
+            # the cyclic collector would walk the answer of 30,000 folders as soon as it was
+            # made, before it is written: it does so once the answers are out
+            with collector.paused():
+                result = self.source.effective()
+                for reply in waiting:
+                    reply(result)
         return bool(waiting)
