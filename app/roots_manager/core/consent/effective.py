@@ -119,16 +119,13 @@ class Availability:
         if st is not None and S_ISDIR(st.st_mode):
             if not os.access(path, _READ_AND_ENTER):
                 return "unreadable", None
-            if was is not None:  # most roots: their real path recorded when added
-                return ("moved", None) if real != was else (None, st)
         else:
             reason, st = folder_look(path)
             if reason is not None or st is None:
                 return reason, None
-            if was is not None:
-                return ("moved", None) if real != was else (None, st)
-        reason = self._led_elsewhere(real, st)
-        return reason, None if reason is not None else st
+        if was is not None:  # most roots: their real path recorded when added
+            return ("moved" if real != was else None), st
+        return self._led_elsewhere(real, st), st
 
     def _led_elsewhere(self, real: str, st: os.stat_result) -> str | None:
         """``"too broad"`` when the folder of a root whose real path was not recorded, now at
