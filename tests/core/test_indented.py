@@ -10,6 +10,9 @@ import pytest
 from roots_manager.core.store.file import Store, json_bytes
 from roots_manager.core.store.indented import dumps
 
+_SHARED = [{"s": 1}, {"s": 2}]
+"""One list in several rows, as roots list gives the roots granted to the same servers."""
+
 TRICKY = [
     {},
     [],
@@ -49,6 +52,10 @@ TRICKY = [
     # a placeholder's character in the document's own text: not taken for one
     [{"a": [{"s": 1}], "m": "\ue0000"}, {"a": [{"s": 1}]}],
     [{"\ue0001": [{"s": 1}]}],
+    # a key with lists that some rows lack, before and after the others; one list in many rows
+    [{"a": [{"s": 1}], "b": 1}, {"b": 2}, {"b": 3, "a": [{"s": 1}]}, {"a": None}],
+    [{"b": 0}, {"a": [], "b": 1}, {"a": [{"s": 2}], "c": [{"t": 3}]}],
+    [{"a": _SHARED, "n": i} for i in range(3)] + [{"a": [{"s": 1}], "n": 3}, {"a": [], "n": 4}],
 ]
 
 

@@ -91,6 +91,27 @@ def test_unchanged_transaction_writes_nothing(store: Store) -> None:
     assert store.read().revision == 1
 
 
+def test_a_list_changed_in_place_is_saved(store: Store, tmp_path: Path) -> None:
+    # a while-running grant that lasts for two bridge runs loses one when it ends: the grant's
+    # list of runs shrinks in place, the only change the transaction makes
+    folder = tmp_path / "proj"
+    folder.mkdir()
+    with store.transaction() as s:
+        root = s.add_root(str(folder))
+        s.grant("fs", [root.id], Scope.WHILE_RUNNING, ["r-1", "r-2"])
+    with store.transaction() as s:
+        s.run_ended("fs", "r-1")
+    assert [g.runs for g in store.read().grants] == [["r-2"]]
+    assert store.read().revision == 2
+    with store.transaction() as s:  # and a command line edited in place, the same
+        s.servers["fs"].command = ["server"]
+    with store.transaction() as s:
+        command = s.servers["fs"].command
+        assert command is not None
+        command.append("--flag")
+    assert store.read().servers["fs"].command == ["server", "--flag"]
+
+
 def test_failed_transaction_saves_nothing(store: Store) -> None:
     with pytest.raises(RuntimeError), store.transaction() as s:
         s.set_policy("deny")

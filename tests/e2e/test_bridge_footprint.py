@@ -150,9 +150,10 @@ to confine it). Not ``hashlib``, which names a confined server's folder (six lib
 OpenSSL's is left out), nor ``pathlib`` (with ``urllib.parse`` and ``ipaddress``), nor the
 warden: the server's start waits for none of them."""
 
-STANDARD_AT_SPAWN = "import json, runpy, subprocess"
-"""What the standard library brings to a start: ``subprocess`` and ``json``, and ``runpy``,
-through which ``python -m`` (and this test) runs the bridge."""
+STANDARD_AT_SPAWN = "import gc, json, runpy, subprocess"
+"""What the standard library brings to a start: ``subprocess`` and ``json``, ``gc`` (built into
+the interpreter: the glance parses a large store with the cyclic collector paused), and
+``runpy``, through which ``python -m`` (and this test) runs the bridge."""
 
 
 def _without_site(path: list[str]) -> dict[str, str]:

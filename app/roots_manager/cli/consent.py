@@ -16,7 +16,7 @@ from roots_manager.actions.consent import grant, revoke
 from roots_manager.actions.servers import UnknownServer, approve, forget
 from roots_manager.cli.errors import EXIT_REFUSED, JSON_VERSION, Failure, error_json, unknown_server
 from roots_manager.cli.text import JSON_HELP, print_json, root_json, shown, table
-from roots_manager.core import live
+from roots_manager.core import collector, live
 from roots_manager.core.consent.effective import (
     Availability,
     effective,
@@ -231,6 +231,11 @@ def cmd_effective(store: Store, args: argparse.Namespace) -> int:
         from roots_manager.cli.hosts import watch_effective
 
         return watch_effective(store, args.server, args.json)
+    with collector.paused():  # as roots list (cli.main): freed by counts as it returns
+        return _effective(store, args)
+
+
+def _effective(store: Store, args: argparse.Namespace) -> int:
     state = store.read()
     server = find_by_visible(args.server, state.servers) or args.server
     availability = Availability()

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import gc
 import json
 import os
 import stat
@@ -103,7 +104,13 @@ def _stored_setting(store_path: str, server: str) -> Glance | None:
             return None
         with os.fdopen(fd, "rb") as f:
             fd = -1
-            doc = json.load(f)
+            collecting = gc.isenabled()
+            gc.disable()  # a document of many objects, none in a cycle (core.collector)
+            try:
+                doc = json.load(f)
+            finally:
+                if collecting:
+                    gc.enable()
     except (OSError, ValueError, RecursionError):
         return None
     finally:

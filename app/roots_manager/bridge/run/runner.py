@@ -49,7 +49,7 @@ from roots_manager.bridge.transport.carrier import Carrier
 from roots_manager.bridge.transport.pump import HandOff, LoopRunner, Pump
 from roots_manager.bridge.transport.relay import LineRelay
 from roots_manager.bridge.transport.writer import FdSink, LineWriter
-from roots_manager.core import habits, live
+from roots_manager.core import collector, habits, live
 from roots_manager.core.log import events as ev
 from roots_manager.core.paths import Layout
 from roots_manager.core.refusal import ModelError
@@ -842,7 +842,9 @@ class Bridge:
 
     def _record_start(self) -> bool:
         runs = live.live_runs(self.layout) | {self.run_id}
-        with self.store.transaction() as state:
+        # one walk of the collector over the state of 30,000 roots once it is recorded, not one
+        # after each pass over it (reading, the snapshots, the document)
+        with collector.paused(), self.store.transaction() as state:
             state.prune_runs(runs)
             default = self.slot.launch.default if self.slot.launch is not None else None
             request = state.server_started(self.name, self.command, self.run_id, confined=default)

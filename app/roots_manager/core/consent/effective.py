@@ -13,7 +13,7 @@ folder was swapped for a link elsewhere (to ``/`` or the home folder, say) is wi
 from __future__ import annotations
 
 import os
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from stat import S_ISDIR
 from typing import TypedDict
 
@@ -92,28 +92,40 @@ class Availability:
 
     def look(self, root: Root) -> tuple[str | None, os.stat_result | None]:
         """Why *root* cannot be given now (or None), and its folder's ``stat`` if it exists."""
-        path, was = root.path, root.real
-        key = (path, was)
+        key = (root.path, root.real)
         known = self._looked.get(key)
         if known is None:
-            # the stat of the look is also the folder's identity, for telling one folder
-            # spelled two ways: one stat per root, not two (30,000 roots are 30,000 calls);
-            # and the lstat of its real path, when it is no link, is that stat
-            real = self._reals.realpath(path)
-            st = self._reals.stat_of(path)
-            if st is not None and S_ISDIR(st.st_mode):
-                reason = None if os.access(path, _READ_AND_ENTER) else "unreadable"
-            else:
-                reason, st = folder_look(path)
-            if reason is None and st is not None:
-                if was is not None:  # most roots: their real path recorded when added
-                    reason = "moved" if real != was else None
-                else:
-                    reason = self._led_elsewhere(real, st)
-            elif reason is not None:
-                st = None
-            known = self._looked[key] = (reason, st)
+            known = self._looked[key] = self._look(*key)
         return known
+
+    def looks(self, roots: Iterable[Root]) -> list[tuple[str | None, os.stat_result | None]]:
+        """:meth:`look` of each of *roots*, in one call: a pass over 30,000 roots spent a
+        third of its time beyond the file system's on calls."""
+        looked, look = self._looked, self._look
+        out = []
+        for root in roots:
+            key = (root.path, root.real)
+            known = looked.get(key)
+            if known is None:
+                known = looked[key] = look(*key)
+            out.append(known)
+        return out
+
+    def _look(self, path: str, was: str | None) -> tuple[str | None, os.stat_result | None]:
+        # the stat of the look is also the folder's identity, for telling one folder spelled
+        # two ways: one stat per root, not two (30,000 roots are 30,000 calls); and the lstat
+        # of its real path, when it is no link, is that stat
+        real, st = self._reals.resolve(path)
+        if st is not None and S_ISDIR(st.st_mode):
+            if not os.access(path, _READ_AND_ENTER):
+                return "unreadable", None
+        else:
+            reason, st = folder_look(path)
+            if reason is not None or st is None:
+                return reason, None
+        if was is not None:  # most roots: their real path recorded when added
+            return ("moved" if real != was else None), st
+        return self._led_elsewhere(real, st), st
 
     def _led_elsewhere(self, real: str, st: os.stat_result) -> str | None:
         """``"too broad"`` when the folder of a root whose real path was not recorded, now at
@@ -212,8 +224,8 @@ def _effective(
     checked = Availability() if availability is None else availability
     seen: set[object] = set()
     roots: list[RootEntry] = []
-    for root in visible_roots(state, server, fingerprint=fingerprint, run=run, live_runs=live_runs):
-        reason, st = checked.look(root)
+    visible = visible_roots(state, server, fingerprint=fingerprint, run=run, live_runs=live_runs)
+    for root, (reason, st) in zip(visible, checked.looks(visible), strict=True):
         if reason is not None or st is None:
             continue
         # one folder answered once, however many roots spell it (links, case, normalisation):

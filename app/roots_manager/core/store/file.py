@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from roots_manager.core import collector, statefile, trace, writeerror
 from roots_manager.core.paths import Layout
 from roots_manager.core.store import indented
+from roots_manager.core.store.document import snapshot
 from roots_manager.core.store.schema import NewerSchemaError, SchemaError
 from roots_manager.core.store.state import State
 
@@ -288,15 +289,13 @@ class Store:
             before_bytes = read_store_file(self.path)
             state = _parse(before_bytes, self.path) if before_bytes is not None else State()
             with collector.paused():  # a document of many objects, none in a cycle
-                before = state.to_json()
+                before = snapshot(state)
             yield state
             with collector.paused():
-                after = state.to_json()
-                if after == before:
+                if snapshot(state) == before:
                     return
                 state.revision += 1
-                after["revision"] = state.revision  # the document as to_json makes it, once
-                data = _dump(after)
+                data = _dump(state.to_json())  # the document made once, as it is written
             if before_bytes is not None:
                 write_atomic(self.layout.store_backup, before_bytes)
             write_atomic(target, data)
