@@ -375,6 +375,18 @@ def startup(argv: list[str], env: dict[str, str], tmp: Path) -> tuple[float, flo
     return started - t0, answered - t0
 
 
+def startup_row(name: str, times: dict[str, list[float]], floor: str) -> tuple[str, ...]:
+    """A start-up row of the table: *times* by route (direct, floor, bridge), their p50s."""
+    direct, bridge, least = (statistics.median(times[r]) for r in ("direct", "bridge", "floor"))
+    return (
+        f"{name}, p50",
+        f"{direct * 1e3:.0f} ms",
+        f"{bridge * 1e3:.0f} ms",
+        f"{bridge / direct:.2f}",
+        f"+{(bridge - direct) * 1e3:.0f} ms ({floor}: +{(least - direct) * 1e3:.0f} ms)",
+    )
+
+
 def change_latency(
     peer: Peer, env: dict[str, str], home: Path, root: str, rounds: int, via_cli: bool
 ) -> list[float]:
@@ -635,25 +647,13 @@ def main() -> int:
     )
     print()
     rows = [
-        (
-            f"start-up to server running, {where}, p50",
-            f"{med(s['direct']) * 1e3:.0f} ms",
-            f"{med(s['bridge']) * 1e3:.0f} ms",
-            f"{med(s['bridge']) / med(s['direct']):.2f}",
-            f"+{(med(s['bridge']) - med(s['direct'])) * 1e3:.0f} ms "
-            f"(floor, a Python that only starts it: +{(med(s['floor']) - med(s['direct'])) * 1e3:.0f} ms)",
+        startup_row(
+            f"start-up to server running, {where}", s, "floor, a Python that only starts it"
         )
         for where, s in starts.items()
     ]
     rows += [
-        (
-            f"start-up to initialize answered, {where}, p50",
-            f"{med(a['direct']) * 1e3:.0f} ms",
-            f"{med(a['bridge']) * 1e3:.0f} ms",
-            f"{med(a['bridge']) / med(a['direct']):.2f}",
-            f"+{(med(a['bridge']) - med(a['direct'])) * 1e3:.0f} ms "
-            f"(floor: +{(med(a['floor']) - med(a['direct'])) * 1e3:.0f} ms)",
-        )
+        startup_row(f"start-up to initialize answered, {where}", a, "floor")
         for where, a in answers.items()
     ]
     rows += [

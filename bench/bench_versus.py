@@ -30,6 +30,7 @@ from bench_bridge import (
     ECHO,
     SDK_ECHO,
     Peer,
+    bridge_cmd,
     change_latency,
     compare,
     pct,
@@ -69,7 +70,7 @@ def bridge_prefix(env: dict[str, str], name: str) -> list[str]:
     """The command put in front of a server: this tree's bridge, through ``env`` so that one
     ``compare`` can run both trees' bridges side by side."""
     settings = [f"{k}={env[k]}" for k in ("PYTHONPATH", "ROOTS_MANAGER_HOME")]
-    return ["env", *settings, sys.executable, "-m", "roots_manager.bridge", "--server", name, "--"]
+    return ["env", *settings, *bridge_cmd(name, [])]
 
 
 def has_c_relay(env: dict[str, str]) -> bool:
@@ -157,8 +158,7 @@ def main() -> int:
     starts: dict[str, list[float]] = {t: [] for t in TREES}
     for _ in range(5 if args.quick else 10):
         for t in TREES:
-            bridge = [sys.executable, "-m", "roots_manager.bridge", "--server", "startup", "--"]
-            starts[t].append(startup([*bridge, *ECHO], envs[t], tmp)[0])
+            starts[t].append(startup(bridge_cmd("startup"), envs[t], tmp)[0])
 
     med = statistics.median
     rows: list[tuple[str, Callable[[list[float]], float], dict[str, list[float]], str]] = [

@@ -19,9 +19,10 @@ import pytest
 from roots_manager.core.lockfile import LockFile
 from tests.polling import WAIT
 
-pytestmark = pytest.mark.skipif(
-    sys.platform == "win32", reason="flock: POSIX (filelock on Windows)"
+flock_only = pytest.mark.skipif(
+    sys.platform == "win32", reason="Windows' lock is filelock's own: nothing of it to compare"
 )
+"""For what is the POSIX lock's own: its exclusion of filelock's, and its file's mode and links."""
 
 HOLDER = textwrap.dedent(
     """
@@ -58,6 +59,7 @@ def let_go(proc: subprocess.Popen[str]) -> None:
     proc.wait(timeout=WAIT)
 
 
+@flock_only
 def test_filelock_s_lock_held_elsewhere_keeps_ours_waiting_until_it_is_let_go(
     tmp_path: Path,
 ) -> None:
@@ -73,6 +75,7 @@ def test_filelock_s_lock_held_elsewhere_keeps_ours_waiting_until_it_is_let_go(
         assert path.exists()
 
 
+@flock_only
 def test_ours_held_keeps_filelock_s_waiting(tmp_path: Path) -> None:
     from filelock import FileLock, Timeout
 
@@ -120,6 +123,7 @@ def test_threads_take_it_in_turn_and_a_thread_may_take_it_again(tmp_path: Path) 
     assert order == ["first, inner", "first, outer", "other"]
 
 
+@flock_only
 def test_the_file_is_private_stays_after_release_and_is_not_followed(tmp_path: Path) -> None:
     path = tmp_path / "store.json.lock"
     with LockFile(path, timeout=1).held():

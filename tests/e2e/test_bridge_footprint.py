@@ -139,6 +139,7 @@ STARTED_WITH = (
     "roots_manager.bridge.run.spawn",
     "roots_manager.core",
     "roots_manager.core.bundle",
+    "roots_manager.core.collector",
     "roots_manager.core.paths",
     "roots_manager.core.runid",
     "roots_manager.core.store",
@@ -152,8 +153,9 @@ warden: the server's start waits for none of them."""
 
 STANDARD_AT_SPAWN = "import gc, json, runpy, subprocess"
 """What the standard library brings to a start: ``subprocess`` and ``json``, ``gc`` (built into
-the interpreter: the glance parses a large store with the cyclic collector paused), and
-``runpy``, through which ``python -m`` (and this test) runs the bridge."""
+the interpreter: the glance parses a large store with the cyclic collector paused, through
+``core.collector``), and ``runpy``, through which ``python -m`` (and this test) runs the
+bridge."""
 
 
 def _without_site(path: list[str]) -> dict[str, str]:

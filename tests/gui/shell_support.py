@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from PySide6.QtWidgets import QAbstractButton, QApplication, QFileDialog, QMessa
 from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
 from roots_manager.gui.app import AppController
+from roots_manager.gui.main_window import MainWindow
 from roots_manager.gui.watcher import StoreWatcher
 
 
@@ -34,6 +36,20 @@ def controller(layout: Layout, qtbot) -> Iterator[AppController]:  # type: ignor
     qtbot.waitExposed(c.window)
     yield c
     c.shutdown()
+
+
+@contextlib.contextmanager
+def app_window(layout: Layout, qtbot) -> Iterator[MainWindow]:  # type: ignore[no-untyped-def]
+    """The whole app for *layout*, started, and its main window; shut down afterwards."""
+    controller = AppController(layout)
+    controller.start()
+    try:
+        window = controller.window
+        assert window is not None
+        qtbot.addWidget(window)
+        yield window
+    finally:
+        controller.shutdown()
 
 
 def folders(base: Path, *names: str) -> list[Path]:

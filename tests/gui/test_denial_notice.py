@@ -17,6 +17,7 @@ from roots_manager.core.store.grants import Scope
 from roots_manager.gui.denial_notice import DenialNotice
 from roots_manager.gui.log_view import LogPanel
 from roots_manager.gui.watcher import StoreWatcher
+from tests.gui.shell_support import app_window
 
 
 @pytest.fixture
@@ -129,21 +130,12 @@ def test_in_the_app_a_logged_refusal_is_a_notice_and_a_count_on_its_servers_badg
     store: Store, layout: Layout, qtbot: QtBot, home: Path
 ) -> None:
     """The whole app: a denial event a bridge writes reaches the notice and the server list."""
-    from roots_manager.gui.app import AppController
-
     with store.transaction() as state:
         state.server_started("fs", ["npx", "fs"], "r1", confined=True)
-    c = AppController(layout)
-    c.start()
-    try:
-        window = c.window
-        assert window is not None
-        qtbot.addWidget(window)
+    with app_window(layout, qtbot) as window:
         w = events.EventWriter(layout, "r1")
         w.write(events.event(events.DENIAL, "fs", "r1", path=str(home / "a"), operation="read"))
         w.close()
         qtbot.waitUntil(window.denial_notice.isVisible, timeout=20_000)
         badge = window.servers_panel.server_list.badge_of
         qtbot.waitUntil(lambda: badge("fs").endswith("1 refusal"), timeout=20_000)
-    finally:
-        c.shutdown()

@@ -12,7 +12,7 @@ from roots_manager.core.store.file import Store
 from roots_manager.gui.app import AppController
 from roots_manager.gui.placeholder_view import PlaceholderTableView
 from roots_manager.gui.welcome import WelcomeBanner
-from tests.gui.shell_support import folders
+from tests.gui.shell_support import app_window, folders
 
 
 def painted(view: PlaceholderTableView) -> QImage:
@@ -32,12 +32,7 @@ def ink(image: QImage) -> int:
 def test_first_run_shows_the_welcome_once_and_tables_that_say_what_to_do(
     layout: Layout, store: Store, tmp_path: Path, qtbot: QtBot
 ) -> None:
-    app = AppController(layout)
-    app.start()
-    try:
-        window = app.window
-        assert window is not None
-        qtbot.addWidget(window)
+    with app_window(layout, qtbot) as window:
         qtbot.waitExposed(window)
         assert window.welcome.isVisible()
         assert "roots-bridge" in window.welcome.label.text()
@@ -75,8 +70,6 @@ def test_first_run_shows_the_welcome_once_and_tables_that_say_what_to_do(
 
         window.welcome.button.click()
         assert not window.welcome.isVisible()
-    finally:
-        app.shutdown()
 
     again = AppController(layout)
     again.start()

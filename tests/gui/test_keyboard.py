@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -33,23 +32,9 @@ from roots_manager.gui.roots_model import NAME, PATH
 from roots_manager.gui.servers_view import ServersPanel
 from roots_manager.gui.settings_dialog import SettingsDialog
 from roots_manager.gui.watcher import StoreWatcher
-from tests.gui.shell_support import answer_message_box, button_named, folders
+from tests.gui.shell_support import answer_message_box, app_window, button_named, folders
 
 MNEMONIC = re.compile(r"&([^&\s])")
-
-
-@contextlib.contextmanager
-def app_window(layout: Layout, qtbot) -> Iterator[QWidget]:  # type: ignore[no-untyped-def]
-    """The whole app for *layout*, started, and its main window; shut down afterwards."""
-    controller = AppController(layout)
-    controller.start()
-    try:
-        window = controller.window
-        assert window is not None
-        qtbot.addWidget(window)
-        yield window
-    finally:
-        controller.shutdown()
 
 
 def mnemonic(text: str) -> str | None:

@@ -11,11 +11,11 @@ saw, not what the user decided, and a lost or damaged file only costs the first 
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 
 from roots_manager.core import statefile
+from roots_manager.core.filekey import file_key
 from roots_manager.core.paths import Layout, ensure_private_dir
 from roots_manager.core.store.file import json_bytes, write_atomic
 
@@ -24,8 +24,7 @@ MAX_BYTES = 4096
 
 
 def _path(layout: Layout, server: str) -> Path:
-    digest = hashlib.sha256(server.encode("utf-8", "surrogatepass")).hexdigest()[:16]
-    return layout.home / "habits" / f"{digest}.json"
+    return layout.home / "habits" / f"{file_key(server)}.json"
 
 
 def asks_roots_at_start(layout: Layout, server: str) -> bool:

@@ -110,8 +110,7 @@ class RealPaths:
 
     def realpath(self, path: str) -> str:
         """The real path of *path*, as :func:`os.path.realpath` gives it."""
-        known = self._reals.get(path)
-        return known if known is not None else self.resolve(path)[0]
+        return self.resolve(path)[0]
 
     def resolve(self, path: str) -> tuple[str, os.stat_result | None]:
         """The real path of *path* and what :meth:`stat_of` gives for it, in one call (the

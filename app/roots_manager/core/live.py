@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from roots_manager.core import runid, statefile
+from roots_manager.core.filekey import file_key
 from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import MAX_STORE_BYTES, json_bytes, write_atomic
 
@@ -208,10 +209,7 @@ class LearningMarker:
 
 
 def _learning_path(layout: Layout, server: str) -> Path:
-    import hashlib
-
-    digest = hashlib.sha256(server.encode("utf-8", "surrogatepass")).hexdigest()[:16]
-    return layout.live / f"learning-{digest}.json"
+    return layout.live / f"learning-{file_key(server)}.json"
 
 
 def write_learning_marker(layout: Layout, server: str, started: float, before: bool | None) -> None:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import gc
 import json
 import os
 import stat
@@ -24,6 +23,7 @@ import subprocess
 import sys
 
 from roots_manager.bridge.run.spawn import spawn
+from roots_manager.core import collector
 from roots_manager.core.store.versions import UNDECIDED_SCHEMA
 
 TYPE_CHECKING = False  # not typing's: see roots_manager.bridge.main
@@ -48,18 +48,6 @@ package is found through the folder it was imported from here."""
 CONFINED_FOLDER = "confined"
 """The folder, in the per-user directory, of each confined server's own folder (its ``TMPDIR``;
 that it is there says the server ran confined)."""
-
-
-def _digest(server: str) -> str:
-    """The name of *server*'s folder in :data:`CONFINED_FOLDER`.
-
-    Asked for only where a server is confined, or once an unconfined one has started
-    (:attr:`Launch.forget_confined`): ``hashlib`` loads six libraries (its fallbacks, OpenSSL's
-    being left out of a bridge), a millisecond of a start that need not wait for it.
-    """
-    import hashlib
-
-    return hashlib.sha256(server.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 class ConfinementRefused(OSError):
@@ -104,13 +92,8 @@ def _stored_setting(store_path: str, server: str) -> Glance | None:
             return None
         with os.fdopen(fd, "rb") as f:
             fd = -1
-            collecting = gc.isenabled()
-            gc.disable()  # a document of many objects, none in a cycle (core.collector)
-            try:
+            with collector.paused():  # a document of many objects, none in a cycle
                 doc = json.load(f)
-            finally:
-                if collecting:
-                    gc.enable()
     except (OSError, ValueError, RecursionError):
         return None
     finally:
@@ -254,10 +237,11 @@ def wrapped(command: Sequence[str], server: str, force: bool, run: str = "") -> 
         launch.forget_confined = True
         return launch
     _check_runnable(command)
+    from roots_manager.core.filekey import file_key
     from roots_manager.core.paths import Layout
 
     layout = Layout.default()
-    ran_confined = layout.home / CONFINED_FOLDER / _digest(server)
+    ran_confined = layout.home / CONFINED_FOLDER / file_key(server)
     from roots_manager.core.confinement.confined import (
         confinement_key,
         rules_for,
@@ -450,8 +434,10 @@ def start(
 def _forget_confined(home: str, server: str) -> None:
     """Remove what a confined run of *server* left in *home*: its confinement was turned off
     since. After the server's start, not before: it is seldom there, and to know, the bridge
-    needs the folder's name (:func:`_digest`)."""
-    ran_confined = os.path.join(home, CONFINED_FOLDER, _digest(server))
+    needs the folder's name (:func:`~roots_manager.core.filekey.file_key`)."""
+    from roots_manager.core.filekey import file_key
+
+    ran_confined = os.path.join(home, CONFINED_FOLDER, file_key(server))
     if os.path.exists(ran_confined):
         import shutil
 

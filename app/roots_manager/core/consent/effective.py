@@ -92,11 +92,7 @@ class Availability:
 
     def look(self, root: Root) -> tuple[str | None, os.stat_result | None]:
         """Why *root* cannot be given now (or None), and its folder's ``stat`` if it exists."""
-        key = (root.path, root.real)
-        known = self._looked.get(key)
-        if known is None:
-            known = self._looked[key] = self._look(*key)
-        return known
+        return self.looks((root,))[0]
 
     def looks(self, roots: Iterable[Root]) -> list[tuple[str | None, os.stat_result | None]]:
         """:meth:`look` of each of *roots*, in one call: a pass over 30,000 roots spent a

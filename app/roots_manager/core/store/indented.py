@@ -116,10 +116,10 @@ _ABSENT = object()
 
 
 def _flat_list(items: list[dict[object, object]], indent: int, level: int) -> str:
-    """The list of flat objects *items* (:func:`_flat_objects`) at *level*: encoded in C with
-    the line break and indentation of a field as the separator of items, then each break
-    between two objects (``},`` a break, that indentation and ``{``) made what json.dumps
-    writes there."""
+    """The list of flat objects *items* (no value of theirs a non-empty list or object) at
+    *level*: encoded in C with the line break and indentation of a field as the separator of
+    items, then each break between two objects (``},`` a break, that indentation and ``{``)
+    made what json.dumps writes there."""
     inner = "\n" + " " * (indent * (level + 1))
     outer = "\n" + " " * (indent * level)
     deeper = "\n" + " " * (indent * (level + 2))
