@@ -1,8 +1,9 @@
 """This tree's bridge against an earlier tree's, row by row, in one run.
 
-Run: ``python bench/bench_versus.py --before DIR`` (``--quick`` for fewer rounds), where DIR is a
-checkout of the earlier version (``git worktree add --detach DIR COMMIT``) whose C relay is built
-in place, as this tree's is (``pip install -e`` builds it; the run says which trees have one).
+Run: ``python bench/bench_versus.py --before DIR`` (``--quick`` for fewer rounds, ``--runs N`` for
+N whole runs and each row's median ratio over them), where DIR is a checkout of the earlier
+version (``git worktree add --detach DIR COMMIT``) whose C relay is built in place, as this
+tree's is (``pip install -e`` builds it; the run says which trees have one).
 
 Runs on one machine at different times differ by more than the few percent a change of the
 bridge's code makes: a busy core moves every figure. So both bridges are measured in the same
@@ -111,36 +112,25 @@ def roots_list_rtts(envs: dict[str, dict[str, str]], blocks: int, n: int) -> dic
     return out
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--before", type=Path, required=True, help="a checkout of the earlier tree")
-    ap.add_argument("--quick", action="store_true", help="fewer rounds")
-    args = ap.parse_args()
-    before = args.before.resolve()
-    if not (before / "app" / "roots_manager").is_dir():
-        sys.exit(f"bench_versus: {before} holds no app/roots_manager")
-    blocks = 3 if args.quick else 6
-    n_small = 300 if args.quick else 500
-    n_big = 6 if args.quick else 10
+def measure(
+    envs: dict[str, dict[str, str]],
+    folders: dict[str, list[Path]],
+    tmp: Path,
+    quick: bool,
+) -> tuple[list[tuple[str, float, float, str]], dict[str, list[float]]]:
+    """One run of every row, the trees alternating block by block: each row's name, its value
+    before and now, and its unit; and the direct route's echo figures, for scale."""
+    blocks = 3 if quick else 6
+    n_small = 300 if quick else 500
+    n_big = 6 if quick else 10
     size = 1024 * 1024
-
-    tmp = Path(tempfile.mkdtemp(prefix="bench-versus-"))
-    trees = {"before": before, "now": HERE.parent}
-    envs = {t: tree_env(trees[t], tmp / f"home-{t}") for t in TREES}
-    folders = {t: [tmp / t / "granted", tmp / t / "toggled"] for t in TREES}
-    for t in TREES:
-        for f in folders[t]:
-            f.mkdir(parents=True)
-        prepare(envs[t], folders[t])
-        print(f"{t}: {trees[t]} (C relay: {'yes' if has_c_relay(envs[t]) else 'no'})")
-
     routes = {"direct": [], **{t: bridge_prefix(envs[t], "bench-" + t) for t in TREES}}
     env = envs["now"]  # for the direct route; the bridges take theirs from their prefix
     echo = compare(ECHO, routes, env, blocks, n_small, n_big, size, pipeline=True)
     sdk = compare(SDK_ECHO, routes, env, blocks, n_small // 2, n_big, size, pipeline=False)
-    roots = roots_list_rtts(envs, blocks, 200 if args.quick else 500)
+    roots = roots_list_rtts(envs, blocks, 200 if quick else 500)
 
-    rounds = 8 if args.quick else 12  # each half ends as it began: granted as often as revoked
+    rounds = 8 if quick else 12  # each half ends as it began: granted as often as revoked
     grants: dict[str, list[float]] = {t: [] for t in TREES}
     peers = {t: Peer([*bridge_prefix(envs[t], "bench"), *ECHO], envs[t]) for t in TREES}
     for p in peers.values():
@@ -156,7 +146,7 @@ def main() -> int:
         p.close()
 
     starts: dict[str, list[float]] = {t: [] for t in TREES}
-    for _ in range(5 if args.quick else 10):
+    for _ in range(5 if quick else 10):
         for t in TREES:
             starts[t].append(startup(bridge_cmd("startup"), envs[t], tmp)[0])
 
@@ -183,21 +173,80 @@ def main() -> int:
         ("start-up to server running, p50", med, starts, "ms"),
         ("peak RSS after 1 MiB (MiB)", med, {t: echo[t]["rss"] for t in TREES}, "MiB"),
     ]
+    picked = [
+        (name, pick(data["before"]), pick(data["now"]), unit) for name, pick, data, unit in rows
+    ]
+    return picked, echo["direct"]
+
+
+SCALE = {"us": 1e6, "ms": 1e3, "MiB": 1.0}
+
+
+def print_run(rows: list[tuple[str, float, float, str]], direct: dict[str, list[float]]) -> None:
+    """One run's table: each row before and now, and their ratio."""
     print()
     print(f"{'measure':38} {'before':>11} {'now':>11} {'now/before':>11}  within 5%")
-    scale = {"us": 1e6, "ms": 1e3, "MiB": 1.0}
-    for name, pick, data, unit in rows:
-        b, n = pick(data["before"]), pick(data["now"])
+    for name, b, n, unit in rows:
         ratio = n / b
         print(
-            f"{name:38} {b * scale[unit]:>8.1f} {unit:<2} {n * scale[unit]:>8.1f} {unit:<2} "
+            f"{name:38} {b * SCALE[unit]:>8.1f} {unit:<2} {n * SCALE[unit]:>8.1f} {unit:<2} "
             f"{ratio:>11.3f}  {'yes' if ratio <= 1.05 else 'NO'}"
         )
-    d = echo["direct"]
+    med = statistics.median
     print(
-        f"\n(direct, for scale: echo small p50 {med(d['small']) * 1e6:.0f} us, "
-        f"1 MiB {med(d['big']) * 1e3:.2f} ms)"
+        f"\n(direct, for scale: echo small p50 {med(direct['small']) * 1e6:.0f} us, "
+        f"1 MiB {med(direct['big']) * 1e3:.2f} ms)"
     )
+
+
+def print_runs(runs: list[list[tuple[str, float, float, str]]]) -> None:
+    """Each row's ratio over several runs: the median, and the least and greatest seen (one
+    run's ratio moves by several percent with what else the machine does; the median of
+    alternated runs is what the change itself costs)."""
+    print(f"\nnow/before over {len(runs)} runs")
+    print(f"{'measure':38} {'median':>8} {'least':>8} {'most':>8}  within 5% (median)")
+    for i, (name, *_rest) in enumerate(runs[0]):
+        ratios = sorted(run[i][2] / run[i][1] for run in runs)
+        mid = statistics.median(ratios)
+        print(
+            f"{name:38} {mid:>8.3f} {ratios[0]:>8.3f} {ratios[-1]:>8.3f}  "
+            f"{'yes' if mid <= 1.05 else 'NO'}"
+        )
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--before", type=Path, required=True, help="a checkout of the earlier tree")
+    ap.add_argument("--quick", action="store_true", help="fewer rounds")
+    ap.add_argument(
+        "--runs", type=int, default=1, help="whole runs, each row's ratios summed up at the end"
+    )
+    args = ap.parse_args()
+    before = args.before.resolve()
+    if not (before / "app" / "roots_manager").is_dir():
+        sys.exit(f"bench_versus: {before} holds no app/roots_manager")
+    if args.runs < 1:
+        sys.exit("bench_versus: --runs must be at least 1")
+
+    tmp = Path(tempfile.mkdtemp(prefix="bench-versus-"))
+    trees = {"before": before, "now": HERE.parent}
+    envs = {t: tree_env(trees[t], tmp / f"home-{t}") for t in TREES}
+    folders = {t: [tmp / t / "granted", tmp / t / "toggled"] for t in TREES}
+    for t in TREES:
+        for f in folders[t]:
+            f.mkdir(parents=True)
+        prepare(envs[t], folders[t])
+        print(f"{t}: {trees[t]} (C relay: {'yes' if has_c_relay(envs[t]) else 'no'})")
+
+    runs = []
+    for k in range(args.runs):
+        if args.runs > 1:
+            print(f"\nrun {k + 1} of {args.runs}", flush=True)
+        rows, direct = measure(envs, folders, tmp, args.quick)
+        print_run(rows, direct)
+        runs.append(rows)
+    if args.runs > 1:
+        print_runs(runs)
     return 0
 
 

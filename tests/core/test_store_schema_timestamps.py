@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from roots_manager.core.store import schema
-from roots_manager.core.store.state import now_iso
+from roots_manager.core.store.state import iso_time, now_iso
 
 
 @pytest.mark.parametrize(
@@ -65,6 +65,16 @@ def test_now_iso_is_written_as_before_and_read_back() -> None:
     assert value.endswith("Z") and len(value) == len("2026-12-02T12:00:00.123Z")
     assert abs(parsed.timestamp() - datetime.now().timestamp()) < 5
     assert schema.timestamp(value) is None
+
+
+def test_times_written_in_turn_each_name_their_own_second() -> None:
+    # the text of a second is kept for the next time in it: going back and forth between
+    # seconds (and across a day, a year, the epoch) must never give one second's text to another
+    times = [1_800_000_002.25, 1_800_000_002.999, 1_800_000_003.0, 1_800_000_002.5]
+    times += [1_798_761_599.999, 1_798_761_600.001, 0.0, 86_399.5, 1_798_761_599.001]
+    for when in times * 2:
+        expected = datetime.fromtimestamp(when, UTC).strftime("%Y-%m-%dT%H:%M:%S")
+        assert iso_time(when) == f"{expected}.{int(when * 1000) % 1000:03d}Z", when
 
 
 def test_reading_and_writing_a_store_loads_no_datetime(tmp_path: Path) -> None:

@@ -118,10 +118,21 @@ def now_iso() -> str:
     return iso_time(time.time())
 
 
+_SECOND: tuple[int, str] = (-1, "")
+"""The last whole second :func:`iso_time` wrote, and its text: a bridge stamps each roots/list
+answer three times (two events and its live marker), and a burst of answers falls in one
+second, whose text is then made once rather than by ``gmtime`` and ``strftime`` each time."""
+
+
 def iso_time(when: float) -> str:
     """*when* (seconds since the epoch) as :func:`now_iso` writes times."""
+    global _SECOND
     seconds, ms = divmod(int(when * 1000), 1000)
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds)) + f".{ms:03d}Z"
+    known = _SECOND  # one read: another thread may replace it, never change it
+    if known[0] != seconds:
+        known = (seconds, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds)))
+        _SECOND = known
+    return f"{known[1]}.{ms:03d}Z"
 
 
 def fingerprint(command: Sequence[str]) -> str:
