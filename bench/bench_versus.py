@@ -24,6 +24,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -41,6 +42,9 @@ from bench_bridge import (
 
 HERE = Path(__file__).resolve().parent
 TREES = ("before", "now")
+MARKER_SETTLE = 0.3
+"""Seconds for a bridge's live marker to be written after a burst of answers (0.1 s and the
+write), before the other tree's bridge is timed."""
 
 
 def tree_env(tree: Path, home: Path) -> dict[str, str]:
@@ -103,8 +107,12 @@ def roots_list_rtts(envs: dict[str, dict[str, str]], blocks: int, n: int) -> dic
         p.handshake()
         small_rtts(p, 50, 1)
     for b in range(blocks + 1):
-        for t, p in peers.items():
-            times = ask_roots(p, n, f"r{b}")
+        # each tree goes first as often as second, and is measured once the other's live
+        # marker (written 0.1 s after a burst of answers, with an fsync) is on disk: a block
+        # measured while the other bridge writes is slower by what that write costs the machine
+        for t in TREES if b % 2 else TREES[::-1]:
+            time.sleep(MARKER_SETTLE)
+            times = ask_roots(peers[t], n, f"r{b}")
             if b:  # the first block warms the answer up (the first parses the store)
                 out[t] += times
     for p in peers.values():
