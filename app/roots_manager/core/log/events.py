@@ -90,10 +90,25 @@ DEFAULT_KEEP_PARTS = 4
 _PART = re.compile(r"^(?P<run>.+)-(?P<part>\d{4})\.jsonl$")
 
 
+MAX_LOGGED_URIS = 1000
+"""URIs one event lists at most (an answer's, a change's, the list before it), the first ones;
+``<field>_count`` then says how many there were. An answer of 100,000 roots would otherwise be
+a 10 MB line, written at every ``roots/list``, past a log part's size on its own: each answer
+then started a new part and the log kept the last four answers and nothing else."""
+URI_LISTS = ("uris", "previous")
+"""The fields of an event that list URIs."""
+
+
 def event(kind: str, server: str, run: str, **fields: Any) -> dict[str, Any]:
-    """A new event record stamped with the current time; fields that are None are left out."""
+    """A new event record stamped with the current time; fields that are None are left out,
+    and lists of URIs longer than :data:`MAX_LOGGED_URIS` are cut to it."""
     rec: dict[str, Any] = {"ts": now_iso(), "server": server, "session": run, "kind": kind}
     rec.update({k: v for k, v in fields.items() if v is not None})
+    for name in URI_LISTS:
+        listed = rec.get(name)
+        if type(listed) is list and len(listed) > MAX_LOGGED_URIS:
+            rec[name] = listed[:MAX_LOGGED_URIS]
+            rec[name + "_count"] = len(listed)
     return rec
 
 
@@ -368,9 +383,14 @@ def summary_parts(rec: dict[str, Any]) -> tuple[str, dict[str, Any]]:
             return prefix + "no roots", {}
         # the folders as the user knows them; the URIs stay in the event's JSON
         paths = ", ".join(shown_path(u) for u in uris)
-        if len(uris) == 1:
+        count = rec.get("uris_count")
+        if not isinstance(count, int) or count <= len(uris):
+            count = len(uris)
+        else:  # the event lists the first ones (MAX_LOGGED_URIS)
+            paths += ", …"
+        if count == 1:
             return prefix + "1 root: {paths}", {"paths": paths}
-        return prefix + "{count} roots: {paths}", {"count": len(uris), "paths": paths}
+        return prefix + "{count} roots: {paths}", {"count": count, "paths": paths}
     if kind == LIST_CHANGED_RELAYED:
         return "list_changed relayed", {}
     if kind == LIST_CHANGED_ASKED and rec.get("outcome") in _ASKED_OUTCOMES:
