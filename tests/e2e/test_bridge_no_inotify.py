@@ -1,0 +1,77 @@
+"""A bridge on a machine whose inotify instances are used up still holds its server to its
+grants: every watcher falls back to looking, and a revocation still reaches the server.
+
+The kernel's limit is per user (128 by default on Debian), and a bridge holds up to three
+instances (the store's folder, its folders' parents, the answer's paths): a user with a few
+dozen servers open, beside an editor's own watchers, can use them all up. The bridge here runs
+in a user namespace of its own whose limit is 0, so ``inotify_init1`` fails with ``EMFILE`` in
+it as it would for a user out of instances, and nothing else on the machine is touched.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from roots_manager.core.store.file import Store
+from tests.bridge.wire import Bridged, grant_folder, is_method
+from tests.conftest import only_on_linux
+
+NO_INOTIFY = """
+import ctypes, os, runpy, sys
+
+libc = ctypes.CDLL(None, use_errno=True)
+uid, gid = os.getuid(), os.getgid()
+if libc.unshare(0x10000000) != 0:  # CLONE_NEWUSER
+    sys.exit(f"unshare: {os.strerror(ctypes.get_errno())}")
+for path, text in (("/proc/self/setgroups", "deny"), ("/proc/self/uid_map", f"0 {uid} 1"),
+                   ("/proc/self/gid_map", f"0 {gid} 1"),
+                   ("/proc/sys/user/max_inotify_instances", "0")):
+    with open(path, "w") as f:
+        f.write(text)
+runpy.run_module("roots_manager.bridge", run_name="__main__", alter_sys=True)
+"""
+"""``python -m roots_manager.bridge`` in a user namespace that allows no inotify instance."""
+
+
+def _namespaces_allowed() -> bool:
+    done = subprocess.run(
+        [sys.executable, "-c", NO_INOTIFY.replace("runpy.run_module", "0 and runpy.run_module")],
+        capture_output=True,
+    )
+    return done.returncode == 0
+
+
+def _inotify_fds(pid: int) -> int:
+    fds = Path(f"/proc/{pid}/fd")
+    return sum(1 for fd in fds.iterdir() if os.readlink(fd) == "anon_inode:inotify")
+
+
+@only_on_linux("inotify and user namespaces are Linux's")
+def test_a_bridge_with_no_inotify_still_tells_its_server_of_a_revocation(
+    store: Store, tmp_path: Path
+) -> None:
+    if not _namespaces_allowed():
+        pytest.skip("this kernel lets no process make a user namespace (the test's only way)")
+    uri = grant_folder(store, tmp_path, "pup", "work")
+    grant_folder(store, tmp_path, "other", "not-its")
+    pair = Bridged(run=("-c", NO_INOTIFY))
+    try:
+        pair.handshake()
+        assert pair.ask(1) == [uri]
+        assert _inotify_fds(pair.bridge.proc.pid) == 0  # the limit holds: nothing watched
+        with store.transaction() as s:
+            s.revoke("pup", [r.id for r in s.roots if r.uri == uri])
+        pair.server.expect(is_method("notifications/roots/list_changed"), "the revocation")
+        assert pair.ask(2) == []
+        # and a grant comes back the same way
+        with store.transaction() as s:
+            s.grant("pup", [r.id for r in s.roots if r.uri == uri])
+        pair.server.expect(is_method("notifications/roots/list_changed"), "the new grant")
+        assert pair.ask(3) == [uri]
+    finally:
+        pair.close()
