@@ -17,12 +17,16 @@ from pathlib import Path
 
 import pytest
 
+from roots_manager.core import live
+from roots_manager.core.log import events as ev
 from roots_manager.core.store.file import Store
-from tests.bridge.wire import Bridged, grant_folder, is_method
+from tests.bridge.wire import Bridged, events, grant_folder, is_method
 from tests.conftest import only_on_linux
 
 NO_INOTIFY = """
 import ctypes, os, runpy, sys
+
+LIMIT = "0"
 
 libc = ctypes.CDLL(None, use_errno=True)
 uid, gid = os.getuid(), os.getgid()
@@ -30,12 +34,13 @@ if libc.unshare(0x10000000) != 0:  # CLONE_NEWUSER
     sys.exit(f"unshare: {os.strerror(ctypes.get_errno())}")
 for path, text in (("/proc/self/setgroups", "deny"), ("/proc/self/uid_map", f"0 {uid} 1"),
                    ("/proc/self/gid_map", f"0 {gid} 1"),
-                   ("/proc/sys/user/max_inotify_instances", "0")):
+                   ("/proc/sys/user/max_inotify_instances", LIMIT)):
     with open(path, "w") as f:
         f.write(text)
 runpy.run_module("roots_manager.bridge", run_name="__main__", alter_sys=True)
 """
-"""``python -m roots_manager.bridge`` in a user namespace that allows no inotify instance."""
+"""``python -m roots_manager.bridge`` in a user namespace that allows no inotify instance (or
+as many as ``LIMIT`` says)."""
 
 
 def _namespaces_allowed() -> bool:
@@ -52,18 +57,24 @@ def _inotify_fds(pid: int) -> int:
 
 
 @only_on_linux("inotify and user namespaces are Linux's")
-def test_a_bridge_with_no_inotify_still_tells_its_server_of_a_revocation(
-    store: Store, tmp_path: Path
+@pytest.mark.parametrize("left", [0, 1], ids=["none left", "one left"])
+def test_a_bridge_short_of_inotify_still_tells_its_server_of_a_revocation_and_a_request(
+    store: Store, tmp_path: Path, left: int
 ) -> None:
     if not _namespaces_allowed():
         pytest.skip("this kernel lets no process make a user namespace (the test's only way)")
     uri = grant_folder(store, tmp_path, "pup", "work")
     grant_folder(store, tmp_path, "other", "not-its")
-    pair = Bridged(run=("-c", NO_INOTIFY))
+    pair = Bridged(run=("-c", NO_INOTIFY.replace('LIMIT = "0"', f'LIMIT = "{left}"')))
     try:
         pair.handshake()
         assert pair.ask(1) == [uri]
-        assert _inotify_fds(pair.bridge.proc.pid) == 0  # the limit holds: nothing watched
+        assert _inotify_fds(pair.bridge.proc.pid) == left  # the limit holds
+        # a list_changed asked for (roots-manager notify): a file beside the store
+        [marker] = live.bridge_markers(store.layout)
+        live.ask_list_changed(store.layout, marker.run, "cli")
+        pair.server.expect(is_method("notifications/roots/list_changed"), "the notice asked for")
+        assert pair.ask(4) == [uri]
         with store.transaction() as s:
             s.revoke("pup", [r.id for r in s.roots if r.uri == uri])
         pair.server.expect(is_method("notifications/roots/list_changed"), "the revocation")
@@ -75,3 +86,10 @@ def test_a_bridge_with_no_inotify_still_tells_its_server_of_a_revocation(
         assert pair.ask(3) == [uri]
     finally:
         pair.close()
+    # said once, with what the user can change
+    said = [e["message"] for e in events(store.layout, ev.ERROR)]
+    assert said == [
+        "the store's folder cannot be watched: this user has no inotify instance left, the "
+        "limit being fs.inotify.max_user_instances; changes and requests are looked for every "
+        "second instead"
+    ]

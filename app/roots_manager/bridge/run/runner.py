@@ -42,6 +42,7 @@ from roots_manager.bridge.run.watch import (
     AVAILABILITY_PERIOD,
     FolderWatch,
     every,
+    refusal,
     watch_mounts,
     watch_store,
 )
@@ -509,6 +510,9 @@ class Bridge:
         self._silent_timer: asyncio.TimerHandle | None = None
         self._trim: asyncio.TimerHandle | None = None
         self._folders = FolderWatch(self.source.folders, self._store_changed)
+        self._store_watched = False
+        """Whether the store's folder is watched now (:meth:`_store_watch`)."""
+        self._store_refused = False
         self._uncovered = asyncio.Event()
         """Set when the kernel may no longer report every change: the periodic check resumes."""
         self.source.cache.on_uncovered = self._uncovered.set
@@ -791,7 +795,10 @@ class Bridge:
             wake=self._uncovered,
         )
         watchers: list[tuple[str, Coroutine[Any, Any, None]]] = [
-            ("the store watcher", watch_store(self.layout, self._store_changed, stop, requests)),
+            (
+                "the store watcher",
+                watch_store(self.layout, self._store_changed, stop, requests, self._store_watch),
+            ),
             ("the folder watcher", self._folders.run()),
             ("the periodic check", periodic),
         ]
@@ -809,9 +816,31 @@ class Bridge:
             self._tasks.append(task)
 
     def _kernel_reports(self) -> bool:
-        """Whether every change that could move the answer is reported by the kernel now."""
+        """Whether every change that could move the answer, and every request beside the store
+        (``notify``, ``restart``), is reported by the kernel now."""
         self._read_answer_changes()
-        return self._mounts_watched and self._answer_fd is not None and self.source.cache.covering
+        return (
+            self._store_watched
+            and self._mounts_watched
+            and self._answer_fd is not None
+            and self.source.cache.covering
+        )
+
+    def _store_watch(self, failed: BaseException | None) -> None:
+        """The store's folder is watched (*failed* None) or cannot be: the answer's watches then
+        still see the store change, but not the requests written beside it, so the periodic
+        check takes over until the watch is back (said once a run, in the log)."""
+        self._store_watched = failed is None
+        if failed is None:
+            return
+        self._uncovered.set()
+        if not self._store_refused:
+            self._store_refused = True
+            self.log.event(
+                ev.ERROR,
+                message=f"the store's folder cannot be watched: {refusal(failed)}; changes "
+                "and requests are looked for every second instead",
+            )
 
     def _read_answer_changes(self) -> None:
         fd = self.source.cache.fileno()

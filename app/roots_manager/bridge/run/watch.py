@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import os
 import sys
 import threading
@@ -71,6 +72,7 @@ async def watch_dirs(
     debounce: float,
     settle: float,
     written: bool = True,
+    on_ready: Callable[[], None] | None = None,
 ) -> None:
     """Call *on_change* after each burst of changes in the directories *paths* (not their
     subdirectories) that names a path *keep* accepts, until *stop* is set (*written*: whether
@@ -79,9 +81,12 @@ async def watch_dirs(
     The watch is in place when this first yields to the loop; a thread of its own waits on it
     (in the kernel, with no timer, on Linux) and hands each burst to the loop. Raises
     ``OSError`` when a directory cannot be watched, ``RuntimeError`` when the watch fails
-    later; *on_change*'s own errors propagate too.
+    later; *on_change*'s own errors propagate too. *on_ready* is called once the watch is in
+    place.
     """
     watch = DirWatch(paths, written=written)
+    if on_ready is not None:
+        on_ready()
     loop = asyncio.get_running_loop()
     bursts: asyncio.Queue[Outcome] = asyncio.Queue()
 
@@ -116,20 +121,38 @@ async def _pause(event: asyncio.Event, seconds: float) -> None:
         await asyncio.wait_for(event.wait(), seconds)
 
 
+def refusal(exc: BaseException) -> str:
+    """Why a watch could not be made or kept, in words a user can act on."""
+    if isinstance(exc, OSError) and exc.errno == errno.EMFILE:
+        return (
+            "this user has no inotify instance left, the limit being fs.inotify.max_user_instances"
+        )
+    if isinstance(exc, OSError) and exc.errno == errno.ENOSPC:
+        return "this user has no inotify watch left, the limit being fs.inotify.max_user_watches"
+    return str(exc) or type(exc).__name__
+
+
 async def watch_store(
     layout: Layout,
     on_change: Callable[[], None],
     stop: asyncio.Event,
     also: Collection[str] = (),
+    watching: Callable[[BaseException | None], None] | None = None,
 ) -> None:
     """Call *on_change* after each burst of saves of the store file, until *stop* is set.
 
-    *also* names other files of the per-user directory whose changes count too.
+    *also* names other files of the per-user directory whose changes count too. *watching* is
+    told each time the watch is in place (None) or could not be made or kept (the error): while
+    it is not, only a periodic check notices what changes.
     """
     names = {layout.store.name, *also}
 
     def only_store(path: str) -> bool:
         return os.path.basename(path) in names
+
+    def ready() -> None:
+        if watching is not None:
+            watching(None)
 
     while not stop.is_set():
         try:
@@ -140,10 +163,14 @@ async def watch_store(
                 stop,
                 debounce=STORE_DEBOUNCE,
                 settle=STORE_SETTLE,
+                on_ready=ready,
             )
-        except (OSError, RuntimeError):
-            # the directory went away or the watcher failed: the periodic check still
-            # re-reads the store, so keep trying without busy-looping
+        except (OSError, RuntimeError) as exc:
+            # the directory went away, the kernel refused the watch (no inotify instance
+            # left), or the watcher failed: the periodic check re-reads the store, so keep
+            # trying without busy-looping
+            if watching is not None:
+                watching(exc)
             await _pause(stop, AVAILABILITY_PERIOD)
 
 
