@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import ctypes
 import os
-import select
 import struct
 from collections.abc import Callable
 from typing import Any, NamedTuple
@@ -70,11 +69,6 @@ class Inotify:
         self.fd = int(self._lib.inotify_init1(IN_NONBLOCK | IN_CLOEXEC))
         if self.fd < 0:
             raise _error("inotify_init1")
-        self._queued = select.poll()
-        """Asked before a drain reads: an empty queue is then told without a read that fails
-        (``EAGAIN`` made into an exception and caught costs three times the ``poll``; a bridge
-        drains before every ``roots/list`` it answers from what it kept)."""
-        self._queued.register(self.fd, select.POLLIN)
 
     def fileno(self) -> int:
         return self.fd
@@ -113,10 +107,6 @@ class Inotify:
     def drain(self, matters: Callable[[Event], bool] | None = None) -> bool:
         """Read every event queued; True if there was one that *matters* (any, when None), or
         the descriptor failed."""
-        if self.fd < 0:
-            return True
-        if not self._queued.poll(0):
-            return False
         seen = False
         while True:
             events = self.read()
@@ -128,6 +118,5 @@ class Inotify:
 
     def close(self) -> None:
         if self.fd >= 0:
-            self._queued.unregister(self.fd)
             os.close(self.fd)
             self.fd = -1
