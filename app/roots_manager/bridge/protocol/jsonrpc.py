@@ -57,9 +57,14 @@ def key(msg_id: object) -> str:
     return json.dumps(msg_id, sort_keys=True)
 
 
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+"""The encoder of :func:`dumps`, made once: ``json.dumps`` with any option but the defaults
+makes a new encoder at each call (0.8 us of every message the bridge writes itself)."""
+
+
 def dumps(doc: object) -> bytes:
     """*doc* as one compact line of UTF-8 JSON, without its newline."""
-    return json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return _COMPACT.encode(doc).encode("utf-8")
 
 
 def split_line(line: bytes) -> tuple[bytes, bytes]:

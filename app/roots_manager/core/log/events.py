@@ -112,6 +112,11 @@ def event(kind: str, server: str, run: str, **fields: Any) -> dict[str, Any]:
     return rec
 
 
+_LINE = json.JSONEncoder(ensure_ascii=False, default=str)
+"""The encoder of an event's line, made once (``json.dumps`` with these options makes one at each
+call: 0.9 us of each event, two of which every roots/list answered writes)."""
+
+
 class EventWriter:
     """Appends one bridge run's events to private, size-rotated JSON Lines files."""
 
@@ -148,10 +153,7 @@ class EventWriter:
         """Append *record* and flush it, so that readers see it at once."""
         # backslashreplace: a command line holding a file name that is not UTF-8 (lone
         # surrogates) is written as JSON escapes instead of stopping the bridge
-        line = (
-            json.dumps(record, ensure_ascii=False, default=str).encode("utf-8", "backslashreplace")
-            + b"\n"
-        )
+        line = _LINE.encode(record).encode("utf-8", "backslashreplace") + b"\n"
         if self._file is None:
             self._open()  # the last rotation could not open the next part: try again
         elif self._size and self._size + len(line) > self.max_bytes:
