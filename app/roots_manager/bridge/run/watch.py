@@ -179,10 +179,6 @@ class FolderWatch:
 
     *folders* gives the paths of the folders the server may see (available or not);
     :meth:`refresh` picks up a new set, :meth:`close` ends :meth:`run`.
-
-    What to watch is worked out in a thread: it resolves every folder's path, 0.27 s at 30,000
-    folders and a second at 100,000, which on the event loop held back every message waiting on
-    it (a ``roots/list`` among them) at each store change and each periodic check.
     """
 
     def __init__(
@@ -193,13 +189,9 @@ class FolderWatch:
         self._watched: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
         self._rearm = asyncio.Event()
         self._closed = False
-        self._looking: asyncio.Task[None] | None = None
-        """A look of :meth:`refresh` under way (and the reference that keeps it)."""
-        self._look_again = False
 
-    async def _targets(self) -> tuple[frozenset[str], frozenset[str]]:
-        # the folders are listed on the loop, where the state they come from changes
-        return await asyncio.to_thread(folder_targets, self._folders())
+    def _targets(self) -> tuple[frozenset[str], frozenset[str]]:
+        return folder_targets(self._folders())
 
     @property
     def watched(self) -> frozenset[str]:
@@ -207,47 +199,22 @@ class FolderWatch:
         return self._watched[1]
 
     def refresh(self) -> None:
-        """Watch the folders' parents as they are now, if that differs from what is watched
-        (looked at in a thread; a refresh asked for meanwhile looks again once it is done)."""
-        if self._closed:
-            return
-        if self._looking is not None:
-            self._look_again = True
-            return
-        self._looking = asyncio.get_running_loop().create_task(self._compare())
-
-    async def _compare(self) -> None:
-        try:
-            moved = await self._targets() != self._watched
-        except Exception:  # the watch's own look, when it runs, meets it and says so
-            moved = True
-        finally:
-            self._looking = None
-        if moved:
+        """Watch the folders' parents as they are now, if that differs from what is watched."""
+        if self._targets() != self._watched:
             self._rearm.set()
-        if self._look_again:
-            self._look_again = False
-            self.refresh()
 
     def close(self) -> None:
         """End :meth:`run` (its watcher thread stops at once)."""
         self._closed = True
         self._rearm.set()
-        if self._looking is not None:
-            self._looking.cancel()
 
     async def run(self) -> None:
         """Watch until :meth:`close`."""
         while not self._closed:
             self._rearm.clear()
-            targets = await self._targets()
-            if self._closed:
-                return
             # the watch is in place before watch_dirs first yields to the loop, so whoever
-            # reads `watched` on the loop sees directories that are really watched (a refresh
-            # during the look above has set _rearm: this watch then ends at once, and the
-            # next one is of the folders as they are after it)
-            self._watched = paths, parents = targets
+            # reads `watched` on the loop sees directories that are really watched
+            self._watched = paths, parents = self._targets()
             if not parents:
                 await self._rearm.wait()
                 continue
