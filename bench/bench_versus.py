@@ -39,11 +39,12 @@ from bench_bridge import (
     small_rtts,
     startup,
 )
+from roots_manager.bridge.run.eventlog import MARKER_DELAY
 
 HERE = Path(__file__).resolve().parent
 TREES = ("before", "now")
-MARKER_SETTLE = 0.3
-"""Seconds for a bridge's live marker to be written after a burst of answers (0.1 s and the
+MARKER_SETTLE = 3 * MARKER_DELAY
+"""Seconds for a bridge's live marker to be written after a burst of answers (its delay and the
 write), before the other tree's bridge is timed."""
 
 

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
@@ -100,9 +101,18 @@ def required(program: str, package: str, what: str) -> str:
     found = shutil.which(program)
     if found is not None:
         return found
+    unavailable(
+        f"{program} ({package}) is required here for {what}",
+        f"{program} is not installed here ({package}); {what} needs it (CI installs it)",
+    )
+
+
+def unavailable(in_ci: str, here: str) -> NoReturn:
+    """What a test needs is missing: a failure saying *in_ci* where ``ROOTS_MANAGER_REQUIRE_PEERS``
+    is set (``.ci/run``, which provides it), a skip saying *here* on a developer's machine."""
     if os.environ.get("ROOTS_MANAGER_REQUIRE_PEERS"):
-        raise AssertionError(f"{program} ({package}) is required here for {what}")
-    pytest.skip(f"{program} is not installed here ({package}); {what} needs it (CI installs it)")
+        raise AssertionError(in_ci)
+    pytest.skip(here)
 
 
 def _node_peer(script: Path, what: str) -> list[str]:

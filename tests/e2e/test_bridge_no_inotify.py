@@ -21,12 +21,10 @@ from roots_manager.core import live
 from roots_manager.core.log import events as ev
 from roots_manager.core.store.file import Store
 from tests.bridge.wire import Bridged, events, grant_folder, is_method
-from tests.conftest import only_on_linux
+from tests.conftest import only_on_linux, unavailable
 
-NO_INOTIFY = """
-import ctypes, os, runpy, sys
-
-LIMIT = "0"
+LIMITED = """
+import ctypes, os, sys
 
 libc = ctypes.CDLL(None, use_errno=True)
 uid, gid = os.getuid(), os.getgid()
@@ -37,18 +35,24 @@ for path, text in (("/proc/self/setgroups", "deny"), ("/proc/self/uid_map", f"0 
                    ("/proc/sys/user/max_inotify_instances", LIMIT)):
     with open(path, "w") as f:
         f.write(text)
+"""
+"""Python in a user namespace of its own that allows ``LIMIT`` inotify instances."""
+
+RUN_BRIDGE = """
+import runpy
 runpy.run_module("roots_manager.bridge", run_name="__main__", alter_sys=True)
 """
-"""``python -m roots_manager.bridge`` in a user namespace that allows no inotify instance (or
-as many as ``LIMIT`` says)."""
 
 
-def _namespaces_allowed() -> bool:
-    done = subprocess.run(
-        [sys.executable, "-c", NO_INOTIFY.replace("runpy.run_module", "0 and runpy.run_module")],
-        capture_output=True,
-    )
-    return done.returncode == 0
+def limited(left: int, then: str = "") -> str:
+    """The code of :data:`LIMITED` with *left* instances allowed, followed by *then*."""
+    return f'LIMIT = "{left}"\n{LIMITED}{then}'
+
+
+def _namespace_refused() -> str | None:
+    """Why this kernel makes no user namespace for this test (None: it does)."""
+    done = subprocess.run([sys.executable, "-c", limited(0)], capture_output=True, text=True)
+    return None if done.returncode == 0 else done.stderr.strip().splitlines()[-1]
 
 
 def _inotify_fds(pid: int) -> int:
@@ -61,11 +65,17 @@ def _inotify_fds(pid: int) -> int:
 def test_a_bridge_short_of_inotify_still_tells_its_server_of_a_revocation_and_a_request(
     store: Store, tmp_path: Path, left: int
 ) -> None:
-    if not _namespaces_allowed():
-        pytest.skip("this kernel lets no process make a user namespace (the test's only way)")
+    refused = _namespace_refused()
+    if refused is not None:
+        unavailable(
+            f"a user namespace is needed here, to limit inotify for one bridge: {refused}",
+            f"this kernel makes no user namespace, the test's only way to limit inotify for one "
+            f"process ({refused}; user.max_user_namespaces, or an AppArmor or Debian setting "
+            "that keeps them from ordinary users)",
+        )
     uri = grant_folder(store, tmp_path, "pup", "work")
     grant_folder(store, tmp_path, "other", "not-its")
-    pair = Bridged(run=("-c", NO_INOTIFY.replace('LIMIT = "0"', f'LIMIT = "{left}"')))
+    pair = Bridged(run=("-c", limited(left, then=RUN_BRIDGE)))
     try:
         pair.handshake()
         assert pair.ask(1) == [uri]
