@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import os
+import time
 
 from mcp.server.mcpserver import MCPServer
 
@@ -76,5 +77,18 @@ def temp_dir() -> str:
     return folder
 
 
+def _gated() -> None:
+    """With ``FILE_TOOL_GATE`` set, the server says it has started (``GATE.started-PID``, beside
+    the gate) and waits for the gate file to exist: a test holds a start it knows has begun."""
+    gate = os.environ.get("FILE_TOOL_GATE")
+    if not gate:
+        return
+    with open(f"{gate}.started-{os.getpid()}", "w", encoding="utf-8"):
+        pass
+    while not os.path.exists(gate):
+        time.sleep(0.01)
+
+
 if __name__ == "__main__":
+    _gated()
     server.run()

@@ -119,6 +119,44 @@ def test_a_revoked_folder_is_closed_to_the_running_confined_server(
     assert len(events(layout, ev.RUN_START)) == 1
 
 
+@only_on_linux("confinement (Landlock) is Linux only")
+def test_a_folder_revoked_while_the_server_restarts_is_closed_by_one_more_restart(
+    tmp_path: Path, layout: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A revocation that comes once the restarted server's rules are made, before it answers the
+    replayed handshake, is not let by: the restart under way cannot take it, the next one does."""
+    w = folders(tmp_path, "kept", "taken", "late")
+    for path in w.values():
+        run_cli("grant", "--new", "srv", str(path))
+    run_cli("servers", "confine", "srv", "on")
+    gate = w["kept"] / "gate"
+    gate.touch()
+    monkeypatch.setenv("FILE_TOOL_GATE", str(gate))
+    late = str(w["late"] / "hello.txt")
+
+    def starts() -> set[Path]:
+        return set(w["kept"].glob("gate.started-*"))
+
+    async def scenario() -> None:
+        async with Client(params([sys.executable, str(FILE_TOOL)]), mode="legacy") as client:
+            assert await text(client, "read_file", path=late) == "in late\n"
+            before = starts()
+            gate.unlink()  # the next server waits, once it has begun, with its rules made
+            run_cli("revoke", "srv", str(w["taken"]))
+            await anyio.to_thread.run_sync(
+                wait_for, lambda: starts() - before, "the restarted server's start"
+            )
+            run_cli("revoke", "srv", str(w["late"]))
+            gate.touch()
+            await anyio.to_thread.run_sync(restarted, layout, 2)
+            assert await text(client, "read_file", path=late) == "EACCES"
+            assert await text(client, "read_file", path=str(w["kept"] / "hello.txt")) == "in kept\n"
+
+    anyio.run(scenario)
+    done = events(layout, ev.SERVER_RESTARTED)
+    assert [e["reason"] for e in done] == [f"revoked: {w['taken']}", f"revoked: {w['late']}"]
+
+
 RECORDING = HERE / "recording_server.py"
 
 

@@ -209,6 +209,13 @@ class Restarts:
         asked = self._asked[1] if self._asked is not None else None
         b.log.event(ev.SERVER_RESTARTING, reason=reason, pid=b.slot.server.pid, request=asked)
         self._task = asyncio.create_task(self._run(reason))
+        # a change seen while it runs is let by (the server being started is the one to judge
+        # it against): once it has ended, the store is looked at again
+        self._task.add_done_callback(self._ended)
+
+    def _ended(self, task: asyncio.Task[None]) -> None:
+        if not task.cancelled():
+            self.check()
 
     def reason(self) -> str | None:
         """Why the server running now must be restarted, or None."""
@@ -321,8 +328,6 @@ class Restarts:
         )
         self._request = None
         b.log.marker(server_pid=b.slot.server.pid, restarts=self.count)
-        # a change that came during the restart
-        self.check()
 
     async def _start_again(self, reason: str) -> tuple[int, tuple[Json | None, list[str]] | None]:
         """Start the new server and replay the host's handshake to it, up to :data:`CRASH_LOOP`
