@@ -219,8 +219,10 @@ class Hostile:
         )
         self.lines: queue.Queue[dict[str, Any] | None] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
+        self._errors_read: threading.Thread | None = None
         if stderr is None:
-            threading.Thread(target=self._read_errors, daemon=True).start()
+            self._errors_read = threading.Thread(target=self._read_errors, daemon=True)
+            self._errors_read.start()
         self.next_id = 0
         self.request("initialize", {
             "protocolVersion": "2025-06-18",
@@ -261,7 +263,7 @@ class Hostile:
                 ) from None
             if msg is None:
                 raise AssertionError(
-                    f"the bridge closed before answering {method}: {self.stderr()}"
+                    f"the bridge closed before answering {method}: {self.last_words()}"
                 )
             if msg.get("id") == ident and "method" not in msg:
                 if "error" in msg:
@@ -284,6 +286,23 @@ class Hostile:
 
     def stderr(self) -> str:
         return b"".join(self.errors).decode(errors="replace")[-4000:]
+
+    def last_words(self) -> str:
+        """The bridge's exit code and all it wrote on stderr, once it has ended; a line said
+        again and again is shown once, with its count, so the last one (why it ended) shows."""
+        try:
+            code: int | str = self.proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            code = "none yet"
+        if self._errors_read is not None:
+            self._errors_read.join(timeout=15)
+        counted: dict[bytes, int] = {}
+        for line in self.errors:
+            counted[line] = counted.get(line, 0) + 1
+        said = b"".join(
+            line if n == 1 else b"(%dx) " % n + line for line, n in counted.items()
+        ).decode(errors="replace")
+        return f"exit code {code}; stderr:\n{said[-4000:]}"
 
     def close(self) -> None:
         if self.proc.stdin is not None and not self.proc.stdin.closed:
