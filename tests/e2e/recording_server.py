@@ -5,7 +5,8 @@ RECORD_FILE as ``{"pid": ..., "msg": ...}``. Its ``serverInfo.version`` is read 
 at each ``initialize``, so a test can make a restarted server differ. It asks ``roots/list`` once
 initialized. Tools: ``slow`` answers
 after ``seconds``; ``pid`` answers the process id. If ``CRASH_FILE`` names an existing file the
-server exits as soon as it is initialized (a crash during the replay).
+server exits as soon as it is initialized (a crash during the replay). ``LINGER_SECONDS`` keeps
+it alive that long after its stdin ends (a server slow to stop).
 """
 
 from __future__ import annotations
@@ -70,6 +71,7 @@ def main() -> None:
             answer(msg_id, {"tools": []})
         elif msg_id is not None and method is not None:
             answer(msg_id, {})
+    time.sleep(float(os.environ.get("LINGER_SECONDS", "0")))
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import sys
 from pathlib import Path
 from typing import Any
@@ -282,6 +283,11 @@ def test_a_server_that_crashes_during_the_replay_is_not_restarted_for_ever(
         run_cli("revoke", "srv", str(w["taken"]))
         bridge.out.wait_closed()
         assert bridge.wait() == 3  # the last server's own exit code
+        said = wait_for(lambda: "the bridge ends" in bridge.stderr and bridge.stderr, "why")
+        assert (
+            f"roots-bridge: srv: the server was not restarted (revoked: {_uri(w['taken'])}): "
+            "the restarted server exited with code 3 during the replay, 3 times; the bridge ends"
+        ) in said, said
     finally:
         bridge.kill()
     failed = events(layout, ev.RESTART_FAILED)
@@ -290,6 +296,72 @@ def test_a_server_that_crashes_during_the_replay_is_not_restarted_for_ever(
     pids = {pid for pid, m in recorded(record) if m.get("method") == "initialize"}
     assert len(pids) == 4  # the first server and three attempts, no more
     assert "not restarted" in events(layout, ev.RUN_END)[-1]["reason"]
+
+
+@pytest.mark.usefixtures("advisory_new_servers")
+def test_a_server_that_cannot_be_started_for_a_moment_is_started_again(
+    tmp_path: Path, layout: Layout
+) -> None:
+    """A start that fails during a restart (the program being replaced, as a package manager
+    does) is tried again, not the run's end."""
+    w = both_granted(tmp_path, "restart-on-revoke", "srv", "on")
+    record, version = tmp_path / "record.jsonl", tmp_path / "version"
+    version.write_text("1", encoding="utf-8")
+    program = tmp_path / "server"
+    program.write_text(
+        f"#!/bin/sh\nexec {shlex.join([sys.executable, str(RECORDING), str(record), str(version)])}\n",
+        encoding="utf-8",
+    )
+    program.chmod(0o755)
+    aside = tmp_path / "server.new"
+    bridge = BridgeProc(bridge_argv("srv", [str(program)]))
+    try:
+        bridge.send(initialize(1))
+        bridge.expect(is_id(1), "the initialize result")
+        bridge.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        wait_for(lambda: any(m.get("id") == "r1" for _, m in recorded(record)), "roots answer")
+        program.rename(aside)
+        run_cli("revoke", "srv", str(w["taken"]))
+        failed = wait_for(
+            lambda: [e for e in events(layout, ev.MESSAGE) if "trying again" in e["message"]],
+            "a start that failed, to be tried again",
+        )
+        aside.rename(program)
+        restart = restarted(layout, 1)[0]
+        bridge.send(tool_call(2, "pid"))
+        answer = bridge.expect(is_id(2), "the new server's answer")
+        assert int(answer["result"]["content"][0]["text"]) == restart["new_pid"]
+    finally:
+        bridge.kill()
+    assert "No such file or directory" in failed[0]["message"]
+    assert failed[0]["attempts"] == 1 and restart["attempts"] in (2, 3)
+    assert not events(layout, ev.RESTART_FAILED)
+
+
+@pytest.mark.usefixtures("advisory_new_servers")
+def test_a_server_slower_to_stop_than_its_successor_to_start_does_not_end_the_run(
+    tmp_path: Path, layout: Layout
+) -> None:
+    """The old server's exit, seen once the new one has answered the replay, is not the run's
+    end: the new server goes on answering the host."""
+    w = both_granted(tmp_path, "restart-on-revoke", "srv", "on")
+    bridge, record, _ = recording_bridge(tmp_path, LINGER_SECONDS="1.5")
+    try:
+        bridge.send(initialize(1))
+        bridge.expect(is_id(1), "the initialize result")
+        bridge.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        wait_for(lambda: any(m.get("id") == "r1" for _, m in recorded(record)), "roots answer")
+        run_cli("revoke", "srv", str(w["taken"]))
+        restart = restarted(layout, 1)[0]
+        bridge.send(tool_call(2, "pid"))
+        answer = bridge.expect(is_id(2), "the new server's answer")
+        assert int(answer["result"]["content"][0]["text"]) == restart["new_pid"]
+        assert not events(layout, ev.RUN_END)
+    finally:
+        bridge.kill()
+    # the old server was still there when the new one answered: its end came last
+    replayed = [pid for pid, m in recorded(record) if m.get("method") == "initialize"]
+    assert replayed == [restart["old_pid"], restart["new_pid"]]
 
 
 @pytest.mark.parametrize("restart", ["on", "off"])

@@ -72,7 +72,9 @@ DRAIN = 3.0
 REPLAY_TIMEOUT = 10.0
 """Seconds a new server gets to answer each replayed request."""
 CRASH_LOOP = 3
-"""Failed replays in a row after which the server is not started again."""
+"""Failed starts or replays in a row after which the server is not started again."""
+START_RETRY = 0.5
+"""Seconds before a server that could not be started (for a restart) is started again."""
 TRIM_AFTER = 1.0
 """Seconds without a change after which a bridge gives back what reading changes freed."""
 RESTARTED = -32000
@@ -158,8 +160,9 @@ class Restarts:
        old one's, the host hears the ``list_changed`` notices the old one declared.
 
     A burst of changes makes one restart (:data:`COALESCE`), restarts start at least
-    :data:`MIN_INTERVAL` apart, and a server that exits (or does not answer) during the replay
-    :data:`CRASH_LOOP` times running is not started again: the run ends and says why.
+    :data:`MIN_INTERVAL` apart, and a server that cannot be started, or exits (or does not
+    answer) during the replay, :data:`CRASH_LOOP` times running is not started again: the run
+    ends and says why, in the log and on stderr.
     """
 
     def __init__(self, bridge: Bridge) -> None:
@@ -331,7 +334,8 @@ class Restarts:
 
     async def _start_again(self, reason: str) -> tuple[int, tuple[Json | None, list[str]] | None]:
         """Start the new server and replay the host's handshake to it, up to :data:`CRASH_LOOP`
-        times; the attempts made, and the replay's outcome (None: given up, run ending)."""
+        times (a start that fails is tried again after :data:`START_RETRY`); the attempts made,
+        and the replay's outcome (None: given up, run ending)."""
         b = self.b
         assert b.mediator.carried is not None
         attempts = 0
@@ -340,8 +344,15 @@ class Restarts:
             try:
                 await b.replace()
             except OSError as exc:
-                self._fail(reason, f"the server cannot be started again: {exc}", attempts)
-                return attempts, None
+                # what failed may pass (a program being replaced, a folder swapped, no memory
+                # for a moment): tried again after a pause, as a crash in the replay is
+                why = f"the server cannot be started again: {exc}"
+                if attempts >= CRASH_LOOP:
+                    self._fail(reason, f"{why} ({attempts} times)", attempts)
+                    return attempts, None
+                b.log.event(ev.MESSAGE, message=f"{why}; trying again", attempts=attempts)
+                await asyncio.sleep(START_RETRY)
+                continue
             outcome = await self._replay()
             if outcome is not None:
                 return attempts, outcome
@@ -425,6 +436,13 @@ class Restarts:
         b = self.b
         b.mediator.release_host()
         b.log.event(ev.RESTART_FAILED, reason=reason, message=why, attempts=attempts)
+        # the host sees its server go: its log (the bridge's stderr) says why
+        print(
+            f"roots-bridge: {b.name}: the server was not restarted ({reason}): {why}; "
+            "the bridge ends",
+            file=sys.stderr,
+            flush=True,
+        )
         b.end(f"not restarted: {why}")
 
 
