@@ -23,6 +23,8 @@ from typing import Any, NamedTuple
 
 import pytest
 
+from roots_manager.core.log import events as ev
+from roots_manager.core.paths import Layout
 from tests.bridge.wire import bridge_argv
 from tests.conftest import run_cli
 from tests.polling import wait_for
@@ -302,7 +304,12 @@ class Hostile:
         said = b"".join(
             line if n == 1 else b"(%dx) " % n + line for line, n in counted.items()
         ).decode(errors="replace")
-        return f"exit code {code}; stderr:\n{said[-4000:]}"
+        logged = [
+            {k: v for k, v in e.items() if k not in ("time", "session", "server")}
+            for e in ev.iter_events(Layout(self.world.rm_home))
+        ]
+        last = "\n".join(map(json.dumps, logged[-12:]))
+        return f"exit code {code}; stderr:\n{said[-4000:]}\nits log's last events:\n{last}"
 
     def close(self) -> None:
         if self.proc.stdin is not None and not self.proc.stdin.closed:
