@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import stat as st
+import subprocess
+import sys
 import unicodedata
 from pathlib import Path
 
@@ -127,3 +129,34 @@ def test_real_paths_resolve_as_realpath_does(tmp_path: Path) -> None:
     for p in [str(tmp_path / p) for p in paths] + ["/", "//", "relative/path"]:
         assert real.realpath(p) == os.path.realpath(p), p
         assert real.realpath(p) == os.path.realpath(p), p  # from what it kept
+
+
+SWAP = """
+import os, sys
+folder = sys.argv[1]
+aside, link = folder + ".aside", folder + ".link"
+os.symlink("/", link)
+while True:  # the folder and a link to / take turns under its name, as fast as they can
+    os.rename(folder, aside)
+    os.rename(link, folder)
+    os.rename(folder, link)
+    os.rename(aside, folder)
+"""
+
+
+def test_a_folder_swapped_for_a_link_while_it_is_resolved_is_one_or_the_other(
+    tmp_path: Path,
+) -> None:
+    """realpath looks at each part, then reads those that are links: a link swapped for the
+    folder between the two (EINVAL) or taken away (ENOENT) raised out of the look at a granted
+    folder, and a bridge restarting its confined server then gave the server up."""
+    folder = Path(os.path.realpath(tmp_path)) / "child"
+    folder.mkdir()
+    swapper = subprocess.Popen([sys.executable, "-c", SWAP, str(folder)])
+    try:
+        seen = {identity.RealPaths().realpath(str(folder)) for _ in range(20_000)}
+    finally:
+        swapper.kill()
+        swapper.wait()
+    # the folder, the link followed, or (gone for an instant) the path as it is
+    assert seen == {str(folder), "/"}

@@ -88,6 +88,20 @@ def watch_key(path: str, platform: str = sys.platform) -> str:
 Resolve = Callable[[str], str]
 
 
+def _realpath(path: str) -> str:
+    """:func:`os.path.realpath` of *path*, or *path* as it is when a part changes under it.
+
+    It looks at each part (``lstat``), then reads the links among them (``readlink``): a link
+    swapped for a folder between the two raises ``EINVAL``, one removed raises ``ENOENT``
+    (Python 3.11 and 3.12). Such a part is kept as it is, as realpath keeps one it cannot read;
+    whoever opens the path opens it without following links, or is told it is gone.
+    """
+    try:
+        return os.path.realpath(path)
+    except OSError:
+        return path
+
+
 class RealPaths:
     """:func:`os.path.realpath` of many paths, each folder above them resolved once.
 
@@ -120,7 +134,7 @@ class RealPaths:
         if known is not None:
             return known, self._stats.get(path)
         if os.name != "posix" or not path.startswith("/"):  # isabs, as posixpath has it
-            real = reals[path] = os.path.realpath(path)
+            real = reals[path] = _realpath(path)
             return real, None
         parent, _, name = path.rpartition("/")
         base = reals.get(parent or "/")
@@ -137,7 +151,7 @@ class RealPaths:
                     self._stats[path] = st
                 reals[path] = joined
                 return joined, st
-            real = reals[path] = os.path.realpath(joined)
+            real = reals[path] = _realpath(joined)
             return real, None
         # up to a folder already resolved (or the top), then down again
         chain: list[tuple[str, str, str]] = []
@@ -145,7 +159,7 @@ class RealPaths:
         while current not in reals:
             parent, name = os.path.split(current)
             if not name or name in (".", "..") or parent == current:
-                reals[current] = os.path.realpath(current)
+                reals[current] = _realpath(current)
                 break
             chain.append((current, parent, name))
             current = parent
@@ -155,7 +169,7 @@ class RealPaths:
                 link = S_ISLNK(os.lstat(joined).st_mode)
             except (OSError, ValueError):
                 link = False  # as realpath does: a part that cannot be read is kept as it is
-            reals[current] = os.path.realpath(joined) if link else joined
+            reals[current] = _realpath(joined) if link else joined
         return reals[path], self._stats.get(path)
 
 
