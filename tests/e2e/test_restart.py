@@ -175,16 +175,31 @@ def request(msg_id: int, method: str, **params: Any) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params}
 
 
-def recording_bridge(tmp_path: Path, **env: str) -> tuple[BridgeProc, Path, Path]:
+def recording_command(tmp_path: Path) -> tuple[list[str], Path, Path]:
+    """The recording server's command line, its record file and its version file."""
     record, version = tmp_path / "record.jsonl", tmp_path / "version"
     version.write_text("1", encoding="utf-8")
+    return [sys.executable, str(RECORDING), str(record), str(version)], record, version
+
+
+def recording_bridge(tmp_path: Path, **env: str) -> tuple[BridgeProc, Path, Path]:
+    command, record, version = recording_command(tmp_path)
     os.environ.update(env)
     try:
-        command = [sys.executable, str(RECORDING), str(record), str(version)]
         return BridgeProc(bridge_argv("srv", command)), record, version
     finally:
         for k in env:
             del os.environ[k]
+
+
+def handshake(bridge: BridgeProc, record: Path) -> dict[str, Any]:
+    """Initialize through *bridge* as a 2025 host, until the server has had its roots answer;
+    the initialize result."""
+    bridge.send(initialize(1))
+    first = bridge.expect(is_id(1), "the initialize result")
+    bridge.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    wait_for(lambda: any(m.get("id") == "r1" for _, m in recorded(record)), "roots answer")
+    return first
 
 
 @pytest.mark.usefixtures("advisory_new_servers")
@@ -195,11 +210,8 @@ def test_the_restarted_server_is_told_what_the_host_told_the_old_one(
     w = both_granted(tmp_path, "restart-on-revoke", "srv", "on")
     bridge, record, version = recording_bridge(tmp_path)
     try:
-        bridge.send(initialize(1))
-        first = bridge.expect(is_id(1), "the initialize result")
+        first = handshake(bridge, record)
         assert first["result"]["serverInfo"]["version"] == "1"
-        bridge.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-        wait_for(lambda: any(m.get("id") == "r1" for _, m in recorded(record)), "roots answer")
         bridge.send(request(2, "logging/setLevel", level="debug"))
         bridge.send(request(3, "resources/subscribe", uri="file:///x"))
         bridge.send(request(4, "resources/subscribe", uri="file:///y"))
@@ -275,10 +287,7 @@ def test_a_server_that_crashes_during_the_replay_is_not_restarted_for_ever(
     crash = tmp_path / "crash"
     bridge, record, _ = recording_bridge(tmp_path, CRASH_FILE=str(crash))
     try:
-        bridge.send(initialize(1))
-        bridge.expect(is_id(1), "the initialize result")
-        bridge.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-        wait_for(lambda: any(m.get("id") == "r1" for _, m in recorded(record)), "roots answer")
+        handshake(bridge, record)
         crash.touch()
         run_cli("revoke", "srv", str(w["taken"]))
         bridge.out.wait_closed()
@@ -305,21 +314,14 @@ def test_a_server_that_cannot_be_started_for_a_moment_is_started_again(
     """A start that fails during a restart (the program being replaced, as a package manager
     does) is tried again, not the run's end."""
     w = both_granted(tmp_path, "restart-on-revoke", "srv", "on")
-    record, version = tmp_path / "record.jsonl", tmp_path / "version"
-    version.write_text("1", encoding="utf-8")
+    command, record, _ = recording_command(tmp_path)
     program = tmp_path / "server"
-    program.write_text(
-        f"#!/bin/sh\nexec {shlex.join([sys.executable, str(RECORDING), str(record), str(version)])}\n",
-        encoding="utf-8",
-    )
+    program.write_text(f"#!/bin/sh\nexec {shlex.join(command)}\n", encoding="utf-8")
     program.chmod(0o755)
     aside = tmp_path / "server.new"
     bridge = BridgeProc(bridge_argv("srv", [str(program)]))
     try:
-        bridge.send(initialize(1))
-        bridge.expect(is_id(1), "the initialize result")
-        bridge.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-        wait_for(lambda: any(m.get("id") == "r1" for _, m in recorded(record)), "roots answer")
+        handshake(bridge, record)
         program.rename(aside)
         run_cli("revoke", "srv", str(w["taken"]))
         failed = wait_for(
@@ -347,10 +349,7 @@ def test_a_server_slower_to_stop_than_its_successor_to_start_does_not_end_the_ru
     w = both_granted(tmp_path, "restart-on-revoke", "srv", "on")
     bridge, record, _ = recording_bridge(tmp_path, LINGER_SECONDS="1.5")
     try:
-        bridge.send(initialize(1))
-        bridge.expect(is_id(1), "the initialize result")
-        bridge.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-        wait_for(lambda: any(m.get("id") == "r1" for _, m in recorded(record)), "roots answer")
+        handshake(bridge, record)
         run_cli("revoke", "srv", str(w["taken"]))
         restart = restarted(layout, 1)[0]
         bridge.send(tool_call(2, "pid"))

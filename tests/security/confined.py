@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -298,11 +299,8 @@ class Hostile:
             code = "none yet"
         if self._errors_read is not None:
             self._errors_read.join(timeout=15)
-        counted: dict[bytes, int] = {}
-        for line in self.errors:
-            counted[line] = counted.get(line, 0) + 1
         said = b"".join(
-            line if n == 1 else b"(%dx) " % n + line for line, n in counted.items()
+            line if n == 1 else b"(%dx) " % n + line for line, n in Counter(self.errors).items()
         ).decode(errors="replace")
         logged = [
             {k: v for k, v in e.items() if k not in ("time", "session", "server")}
