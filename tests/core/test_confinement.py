@@ -15,6 +15,7 @@ from roots_manager.core.confinement.derive import (
     listed_beneath,
     open_beneath,
 )
+from roots_manager.core.confinement.protected import HostPlaces
 from roots_manager.core.confinement.rules import Rules
 from roots_manager.core.store.state import State
 
@@ -167,7 +168,14 @@ def test_grants_become_read_write_or_read_only_rules(tmp_path: Path) -> None:
     extra = {"allow_read": [str(data), "/srv/missing"], "allow_write": [str(cache)]}
     set_confinement(state, "s", True, **extra)
     derived = rules_for(
-        state, "s", ["sh"], fingerprint=None, env={"PATH": "/usr/bin"}, cwd="/", tmpdir=str(tmp)
+        state,
+        "s",
+        ["sh"],
+        fingerprint=None,
+        env={"PATH": "/usr/bin"},
+        cwd="/",
+        tmpdir=str(tmp),
+        hosts=HostPlaces((), ()),
     )
     rules = derived.rules
     assert rules.read_write[-3:] == (str(tmp_path / "rw"), str(cache), str(tmp))

@@ -474,7 +474,60 @@ def network(port: int, family: str = "inet") -> str:
     return " ".join([*said, f"netlink={netlink}"])
 
 
+def replace(path: str, text: str = "planted") -> str:
+    """Write a file beside *path* and rename it over *path*, as an editor saves."""
+    temporary = path + ".hostile-tmp"
+    with open(temporary, "w", encoding="utf-8") as f:
+        f.write(text)
+    try:
+        os.replace(temporary, path)
+    except OSError:
+        os.unlink(temporary)
+        raise
+    return "ok"
+
+
+def rename(path: str, to: str) -> str:
+    os.rename(path, to)
+    return "ok"
+
+
+def remove(path: str) -> str:
+    if os.path.isdir(path) and not os.path.islink(path):
+        os.rmdir(path)
+    else:
+        os.unlink(path)
+    return "ok"
+
+
+def create(path: str, text: str = "planted") -> str:
+    """Make *path*, and the folders it is in, with *text*."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    return "ok"
+
+
+def forge_refusals(path: str, count: int = 200) -> str:
+    """Write refusals in the observer's own form on every descriptor from 3 to 63 that takes
+    them; the descriptors written to."""
+    line = json.dumps({
+        "time": time.time(), "pid": 1, "tid": 1, "comm": "forged\u202e\x1b[2J",
+        "operation": "read", "path": path, "call": "openat",
+    })  # fmt: skip
+    written = []
+    for fd in range(3, 64):
+        try:
+            for _ in range(count):
+                os.write(fd, line.encode() + b"\n")
+            written.append(str(fd))
+        except OSError:
+            continue
+    return "ok:" + ",".join(written)
+
+
 ATTACKS = {f.__name__: f for f in (
+    replace, rename, remove, create, forge_refusals,
     read, write, listdir, chmod, fchmod_read_only, chmod_at, utime, setxattr, chown,
     unix_connect, socketpair, kill, inject, capabilities, io_uring, detach, rewrite_shebang,
     swap, escape, pid, bad_pointers, prlimit, renice_user, chattr, file_setattr, datagram,

@@ -168,6 +168,7 @@ def show(store: Store, name: str) -> dict[str, Any]:
     """The ``servers show`` report of server *name*."""
     from roots_manager.core import live
     from roots_manager.core.confinement.confined import report
+    from roots_manager.core.hosts.known import Platform, protected_places
     from roots_manager.sandbox.availability import availability, confines_by_default, protections
 
     found = availability()
@@ -177,6 +178,7 @@ def show(store: Store, name: str) -> dict[str, Any]:
         can_confine=found.available,
         why=found.reason,
         by_default=confines_by_default(),
+        hosts=protected_places(Platform.current()),
     )
     out["protections"] = [p._asdict() for p in protections(found)]
     out["mechanism"] = found.mechanism
@@ -213,6 +215,14 @@ def _iso(seconds: float) -> str:
     return datetime.datetime.fromtimestamp(seconds, datetime.UTC).isoformat(timespec="seconds")
 
 
+_HELD_LABELS = (
+    ("read-only", "read only inside its grants, whatever was granted"),
+    ("hidden", "hidden inside its grants (secrets)"),
+    ("not held", "NOT held, though protected (a link: no mount covers it)"),
+    ("pinned", "writable, but never renamed away (on the way to a protected place)"),
+)
+
+
 def cmd_show(store: Store, args: argparse.Namespace) -> int:
     out = show(store, args.server)
     if args.json:
@@ -232,6 +242,17 @@ def cmd_show(store: Store, args: argparse.Namespace) -> int:
             print(f"  {label}: {shown(path)}")
     for path in out["missing_extra"]:
         print(f"  missing now (skipped at start): {shown(path)}")
+    for access, label in _HELD_LABELS:
+        held = [p for p in out["protected"] if p["access"] == access]
+        if held:
+            print(f"  {label}:")
+        for p in held:
+            print(f"    {shown(p['path'])}: {p['why']}")
+    for m in out["mounted"]:
+        print(
+            f"  granted with its folder, a mounted file system: {shown(m['path'])} "
+            f"({shown(m['type'])}, {shown(m['source'])})"
+        )
     print(f"  network: {out['network']}")
     restart = "on" if out["restart_on_revoke"] else "off"
     print(f"  restart on revoke: {restart}{'' if out['restart_on_revoke_set'] else ' (default)'}")

@@ -35,15 +35,16 @@ def line(rec: dict[str, Any]) -> str:
     """A denial in one line: time, server, operation, path, and what was running."""
     from roots_manager.core.log import denials
 
-    path = rec.get("path")
+    shown = denials.shown
+    path = shown(rec.get("path") or "")
     if not path:
-        path = f"{rec.get('folder', '?')}/ ({rec.get('folded', 0)} more refused)"
+        path = f"{shown(rec.get('folder', '?'))}/ ({shown(rec.get('folded', 0))} more refused)"
     elif rec.get("folded"):
-        path = f"{path} (+{rec['folded']} more in its folder)"
-    who = f" [{rec['process']} {rec.get('pid', '?')}]" if rec.get("process") else ""
+        path = f"{path} (+{shown(rec['folded'])} more in its folder)"
+    who = f" [{shown(rec['process'])} {shown(rec.get('pid', '?'))}]" if rec.get("process") else ""
     return (
-        f"{rec.get('at') or rec.get('ts', '')}  {visible(str(rec.get('server', '')))}  "
-        f"{rec.get('operation', '?')}  {path}  {denials.while_text(rec)}{who}"
+        f"{shown(rec.get('at') or rec.get('ts', ''))}  {visible(str(rec.get('server', '')))}  "
+        f"{shown(rec.get('operation', '?'))}  {path}  {denials.while_text(rec)}{who}"
     )
 
 

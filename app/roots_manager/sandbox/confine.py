@@ -88,6 +88,75 @@ def open_rules(rules: Rules) -> tuple[list[tuple[int, int]], list[tuple[str, int
     return opened, writable
 
 
+def _hold_places(rules: Rules) -> Rules:
+    """Hold the rules' protected, hidden and pinned places by mounts
+    (:mod:`roots_manager.sandbox.mounts`), in a mount namespace of this process's own, before
+    any rule is opened; the rules as they may be applied.
+
+    Where a place cannot be held (no namespace may be made here, a mount refused), the rules
+    lose what would reach it: a writable rule holding a read-only or pinned place becomes
+    read-only, a rule holding a hidden place goes. The server starts with less, never more,
+    and the wrapper says so.
+    """
+    entries = [
+        *(("pin", p) for p in rules.pin),
+        *(("protect", p) for p in rules.protect),
+        *(("hide", p) for p in rules.hide),
+    ]
+    if not entries:
+        return rules
+    from roots_manager.sandbox import mounts
+
+    missed: list[tuple[str, str, str]]
+    try:
+        if os.environ.get(NO_NAMESPACE_ENV):
+            raise mounts.MountError(errno.EPERM, "refused for a test")
+        mounts.enter_namespace()
+    except OSError as exc:
+        missed = [
+            (kind, path, f"no mount namespace: {exc.strerror or exc}") for kind, path in entries
+        ]
+    else:
+        missed = mounts.hold(entries).missed
+    if not missed:
+        return rules
+    read_write, read_only = list(rules.read_write), list(rules.read_only)
+    order = {"hide": 0, "protect": 1, "pin": 2}  # the strongest reason said first
+    for kind, path, why in sorted(missed, key=lambda m: order[m[0]]):
+        # a rule holding the place, or inside it (but the server's own TMPDIR, which holds
+        # nothing of anyone else's)
+        held = [
+            r for r in read_write if _inside(path, r) or (_inside(r, path) and r != rules.tmpdir)
+        ]
+        for rule in held:
+            read_write.remove(rule)
+            if kind != "hide":
+                read_only.append(rule)
+            print(
+                f"roots-manager confine: {path} cannot be kept {_HELD[kind]} ({why}); "
+                f"{rule} is {'read-only' if kind != 'hide' else 'closed'} for this run",
+                file=sys.stderr,
+            )
+        if kind == "hide":
+            for rule in [r for r in read_only if _inside(path, r)]:
+                read_only.remove(rule)
+                print(
+                    f"roots-manager confine: {path} cannot be hidden ({why}); "
+                    f"{rule} is closed for this run",
+                    file=sys.stderr,
+                )
+    return rules.replace(read_write=tuple(read_write), read_only=tuple(dict.fromkeys(read_only)))
+
+
+_HELD = {"pin": "in place", "protect": "read-only", "hide": "hidden"}
+NO_NAMESPACE_ENV = "ROOTS_MANAGER_TEST_NO_MOUNT_NAMESPACE"
+"""Test-only: act as if no mount namespace could be made here (the rules fail closed)."""
+
+
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
 def _resolve(name: str) -> str:
     """*name* looked up in ``PATH`` now, as ``execvp`` would.
 
@@ -123,6 +192,7 @@ def _linux(
         # Landlock alone would refuse TCP only: UDP and raw sockets would stay open
         raise OSError("the network cannot be blocked here: seccomp's user notification is missing")
     nofile = _most_descriptors()
+    rules = _hold_places(rules)
     opened, writable = open_rules(rules)
     plan = supervisor.Plan(
         opened,

@@ -34,7 +34,7 @@ assert sys.platform == "linux", "imported only where Landlock confines (Linux)"
 
 TYPE_CHECKING = False  # not typing's: the exec wrapper must not pay for importing it
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from roots_manager.sandbox.observer import Observer
 
@@ -151,6 +151,14 @@ def _server_process(plan: Plan, supervisor: int, to_parent: int, from_parent: in
         os._exit(EXIT_CANNOT_RUN)
 
 
+def _quietly(call: Callable[..., object], *args: object) -> None:
+    """*call* with *args*, whatever error it raises (contextlib would cost the wrapper 2 ms)."""
+    try:
+        call(*args)
+    except OSError:
+        return
+
+
 def _quietly_write(fd: int, data: bytes) -> None:
     try:
         os.write(fd, data)
@@ -223,10 +231,17 @@ class Supervisor:
         up_r, up_w = os.pipe()
         down_r, down_w = os.pipe()
         me = os.getpid()
+        if self.plan.events is not None:
+            # before the fork: a descriptor marked after it would be the server's too, and the
+            # refusals it wrote there would be read as the kernel's (a bad one is said by the
+            # observer, below)
+            _quietly(os.set_inheritable, self.plan.events, False)
         pid = os.fork()
         if pid == 0:
             os.close(up_r)
             os.close(down_w)
+            if self.plan.events is not None:
+                _quietly(os.close, self.plan.events)
             _server_process(self.plan, me, up_w, down_r)
         self.server = pid
         os.close(up_w)
@@ -258,7 +273,6 @@ class Supervisor:
 
         try:
             os.set_blocking(events, False)
-            os.set_inheritable(events, False)  # the server never holds it
             return Observer(rules_of(self.plan.rules, self.plan.abi), self.plan.abi, events)
         except OSError as exc:
             _quietly_write(2, f"roots-manager confine: refusals go untold: {exc}\n".encode())

@@ -208,14 +208,24 @@ def _check_runnable(command: Sequence[str]) -> None:
         raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), program)
 
 
-def wrapped(command: Sequence[str], server: str, force: bool, run: str = "") -> Launch:
+def wrapped(
+    command: Sequence[str],
+    server: str,
+    force: bool,
+    run: str = "",
+    ceiling: tuple[tuple[str, ...], ...] | None = None,
+) -> Launch:
     """The command line to start: *command*, or the wrapper confining it.
 
-    *run* is the bridge run a restart happens in (none yet at the first start).
+    *run* is the bridge run a restart happens in (none yet at the first start); *ceiling* the
+    confinement of the start the host made, which a restart in that run never loosens: it
+    stays confined, and extra folders, sockets and network come only as the host's start had
+    them (:func:`~roots_manager.core.confinement.confined.clamp`).
     Raises :class:`ConfinementRefused` when confinement is asked for and cannot be had.
     """
     from roots_manager.core.paths import STORE_NAME, home_folder
 
+    force = force or ceiling is not None
     glance = _stored_setting(os.path.join(home_folder(), STORE_NAME), server)
     entry = None if glance is None else glance.entry
     default: bool | None = None
@@ -243,6 +253,7 @@ def wrapped(command: Sequence[str], server: str, force: bool, run: str = "") -> 
     layout = Layout.default()
     ran_confined = layout.home / CONFINED_FOLDER / file_key(server)
     from roots_manager.core.confinement.confined import (
+        clamp,
         confinement_key,
         rules_for,
         wants_confinement,
@@ -283,7 +294,10 @@ def wrapped(command: Sequence[str], server: str, force: bool, run: str = "") -> 
         )
     ensure_private_dir(ran_confined.parent)  # the servers' folders: listing them is private
     tmpdir = ensure_private_dir(ran_confined)
+    from pathlib import Path
+
     from roots_manager.core.confinement.derive import package_caches
+    from roots_manager.core.hosts.known import Platform, protected_places
 
     for cache in package_caches(command, os.environ):
         # a first npx has no ~/.npm yet: a rule cannot name a folder that is not there
@@ -298,7 +312,9 @@ def wrapped(command: Sequence[str], server: str, force: bool, run: str = "") -> 
         env=os.environ,
         cwd=os.getcwd(),
         tmpdir=str(tmpdir),
+        hosts=protected_places(Platform("linux", Path(os.path.expanduser("~")), os.environ)),
         run=run,
+        ceiling=ceiling,
     )
     from roots_manager.sandbox.availability import ALWAYS_MISSING, protections
 
@@ -310,12 +326,13 @@ def wrapped(command: Sequence[str], server: str, force: bool, run: str = "") -> 
                 file=sys.stderr,
                 flush=True,
             )
+    _say_mounts(server, [*derived.rules.read_write, *derived.rules.read_only])
     for path, why in derived.refused:
         # said on stderr, which the host keeps: the server starts with less, never with more
         print(
             f"roots-bridge: {server}: confined without {path}: {why}", file=sys.stderr, flush=True
         )
-    key = confinement_key(state, server, fingerprint=fp, run=run, forced=True)
+    key = clamp(confinement_key(state, server, fingerprint=fp, run=run, forced=True), ceiling)
     rules = derived.rules.to_args()
     rules_fd = _rules_file(rules)
     if rules_fd is not None:
@@ -326,6 +343,25 @@ def wrapped(command: Sequence[str], server: str, force: bool, run: str = "") -> 
     launch = Launch(argv, key, entry, folders, default)
     launch.rules_fd = rules_fd
     return launch
+
+
+def _say_mounts(server: str, folders: Sequence[str]) -> None:
+    """Say each file system mounted inside a granted folder: granted with it, it may show what
+    the user never meant to grant (the server's own folder and the places we hold excepted)."""
+    from roots_manager.core.confinement.protected import mounts_inside
+
+    try:
+        with open("/proc/self/mountinfo", encoding="utf-8", errors="surrogateescape") as f:
+            table = f.read()
+    except OSError:
+        return
+    for point, fstype, source in mounts_inside(folders, table):
+        print(
+            f"roots-bridge: {server}: confined, and {point} is granted with the folder it is in: "
+            f"a {fstype} file system is mounted there ({source}), and all of it is reachable",
+            file=sys.stderr,
+            flush=True,
+        )
 
 
 RULES_IN_ARGS = 64 * 1024
@@ -394,14 +430,20 @@ def wrapper() -> list[str]:
 
 
 def start(
-    command: Sequence[str], server: str, force: bool, run: str = "", *, run_id: str
+    command: Sequence[str],
+    server: str,
+    force: bool,
+    run: str = "",
+    *,
+    run_id: str,
+    ceiling: tuple[tuple[str, ...], ...] | None = None,
 ) -> tuple[subprocess.Popen[bytes], Launch]:
     """Start the server, confined if asked; raises :class:`OSError` if it cannot start.
 
     *run_id* is the bridge run's id, whose live marker the warden keeps; *run* is that same id
     once the run is recorded (a restart), empty at the first start (:func:`wrapped`).
     """
-    launch = wrapped(command, server, force, run)
+    launch = wrapped(command, server, force, run, ceiling)
     told = _refusals_pipe(launch, server)
     given = tuple(fd for fd in (told, launch.rules_fd) if fd is not None)
     try:

@@ -21,7 +21,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Collection, Coroutine, Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from roots_manager import __version__
 from roots_manager.bridge.protocol.actions import to_host, to_server
@@ -59,6 +59,9 @@ from roots_manager.core.store.file import Store, StoreError
 from roots_manager.core.store.state import State, fingerprint, now_iso
 from roots_manager.core.uri import uri_to_path
 
+if TYPE_CHECKING:
+    from roots_manager.core.confinement.confined import Key
+
 HOST_IN = 0
 HOST_OUT = 1
 
@@ -94,12 +97,16 @@ def restart_reason(
     current: Callable[[], Collection[str]],
     given: Sequence[str] | None = None,
     undecided: bool = False,
+    ceiling: Key | None = None,
 ) -> str | None:
     """Why the server running now (confined by *running*, told *told*, given the folders
     *given* on its command line) must be restarted.
 
     *current* gives the root URIs it would be told now; *undecided* is what its start made of
-    the default, while its confinement is not recorded as decided. None: it need not be.
+    the default, while its confinement is not recorded as decided; *ceiling*, the confinement
+    the host started it under (:func:`~roots_manager.core.confinement.confined.clamp`): a
+    change that would loosen it (confinement turned off, an extra folder, a socket, the
+    network allowed) is no reason, and waits for the host's next start. None: it need not be.
     """
     if given is not None:
         # such a server learns its folders only when it starts: any change restarts it
@@ -110,16 +117,23 @@ def restart_reason(
     srv = state.servers.get(name)
     setting = srv.restart_on_revoke if srv is not None else None
     decided = srv.confine if srv is not None and srv.confine is not None else undecided
-    # the default follows confinement: the stored setting, or --confine
-    wanted = setting if setting is not None else (forced or decided)
+    # the default follows confinement: the stored setting, or --confine, or the host's start
+    # confined (which no restart behind its back undoes)
+    wanted = setting if setting is not None else (forced or decided or ceiling is not None)
     if running is None and not forced and not decided and not wanted:
         return None
     # only for a server that may be restarted: the confinement rules' module is not light
-    from roots_manager.core.confinement.confined import confinement_key
+    from roots_manager.core.confinement.confined import clamp, confinement_key
 
     key = confinement_key(
-        state, name, fingerprint=fingerprint, run=run, forced=forced, undecided=undecided
+        state,
+        name,
+        fingerprint=fingerprint,
+        run=run,
+        forced=forced or ceiling is not None,
+        undecided=undecided,
     )
+    key = clamp(key, ceiling)
     if key != running:
         if running is None:
             return "confinement was turned on"
@@ -175,6 +189,8 @@ class Restarts:
         """A restart the user asked for (who asked, the request's id), not begun yet."""
         self._request: str | None = None
         """The request of the restart under way, if the user asked for it."""
+        self._by_user = False
+        """The restart under way is one the user asked for (it may loosen the confinement)."""
 
     def ask(self, by: str, request: str | None) -> str:
         """The user asked for the server to be restarted (a request file, as a list_changed is
@@ -236,6 +252,7 @@ class Restarts:
             current=lambda: root_uris(b.source.effective()),
             given=b.slot.launch.folders if b.slot.launch is not None else None,
             undecided=bool(b.slot.launch is not None and b.slot.launch.default),
+            ceiling=b.ceiling,
         )
 
     async def wait(self) -> None:
@@ -271,6 +288,7 @@ class Restarts:
         reason = again
         # the user's request is this restart's: one asked from now on is another
         self._request = self._asked[1] if self._asked is not None else None
+        self._by_user = self._asked is not None
         self._asked = None
         self._last_start = loop.time()
         old_pid = b.slot.server.pid
@@ -342,7 +360,7 @@ class Restarts:
         while True:
             attempts += 1
             try:
-                await b.replace()
+                await b.replace(asked=self._by_user)
             except OSError as exc:
                 # what failed may pass (a program being replaced, a folder swapped, no memory
                 # for a moment): tried again after a pause, as a crash in the replay is
@@ -489,6 +507,9 @@ class Bridge:
         self.answers = HeldAnswers(self.source)
         self.confine = confine
         """``--confine``: every start of the server is confined, whatever the store says."""
+        self.ceiling = launch.key if launch is not None else None
+        """The confinement of the start the host made (None: unconfined), which no restart
+        behind its back loosens; a restart the user asks for sets it anew."""
         self._handoff: HandOff | None = None
         self._s2h: LoopRunner | None = None
         stdin_fd = proc.stdin.fileno() if proc is not None and proc.stdin is not None else -1
@@ -632,15 +653,19 @@ class Bridge:
 
     # ---- a restart (:class:`Restarts`) ------------------------------------
 
-    async def replace(self) -> None:
-        """Start the server again, in this run; raises :class:`OSError` if it cannot."""
+    async def replace(self, *, asked: bool = False) -> None:
+        """Start the server again, in this run; raises :class:`OSError` if it cannot. Under
+        :attr:`ceiling`, unless the user *asked* for the restart (then what the store says now
+        is the new ceiling)."""
         proc, launch = await asyncio.to_thread(
-            functools.partial(start, run_id=self.run_id),
+            functools.partial(start, run_id=self.run_id, ceiling=None if asked else self.ceiling),
             self.command,
             self.name,
             self.confine,
             self.run_id,
         )
+        if asked:
+            self.ceiling = launch.key
         self.slot = ServerSlot(proc, launch, self.to_server)
         self.slot.take_writer(self._server_in)
         self.slot.server.watch(asyncio.get_running_loop())

@@ -14,6 +14,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from roots_manager.core.confinement.derive import runtime_rules
+from roots_manager.core.confinement.protected import (
+    HIDDEN,
+    PINNED,
+    READ_ONLY,
+    HostPlaces,
+    mounts_inside,
+    protections,
+)
 from roots_manager.core.confinement.rules import Rules
 from roots_manager.core.consent.effective import Availability, visible_roots
 from roots_manager.core.nofollow import identify
@@ -171,18 +179,30 @@ def rules_for(
     env: Mapping[str, str],
     cwd: str,
     tmpdir: str,
+    hosts: HostPlaces,
     run: str = _NOT_YET_BOUND,
+    ceiling: Key | None = None,
 ) -> Derived:
     """Everything server *name* may touch when *command* starts now, confined.
 
     Each folder it may write or read is identified now, without following links
     (:func:`~roots_manager.core.nofollow.identify`); one that cannot be (a link swapped in, gone)
     is refused, and the wrapper gives the kernel the very object identified here or nothing.
+    The places of :data:`~roots_manager.core.confinement.protected.TABLE` inside its grants
+    (*hosts*: the hosts' files) are held read-only or hidden there. With *ceiling* (a restart
+    behind the host's back), nothing is allowed that the host's start did not (:func:`clamp`).
     """
     write, read = granted_folders(state, name, fingerprint, run)
     srv = state.servers.get(name)
-    extra_read = srv.allow_read if srv is not None else []
-    extra_write = srv.allow_write if srv is not None else []
+    extra_read = list(srv.allow_read) if srv is not None else []
+    extra_write = list(srv.allow_write) if srv is not None else []
+    sockets = list(srv.allow_socket) if srv is not None else []
+    blocked = srv is not None and srv.block_network
+    if ceiling is not None:
+        extra_read = [p for p in extra_read if p in ceiling[2]]
+        extra_write = [p for p in extra_write if p in ceiling[3]]
+        sockets = [p for p in sockets if p in ceiling[4]]
+        blocked = blocked or bool(ceiling[5])
     writable = [*write, *extra_write, tmpdir]
     runtime, refused = runtime_rules(command, env, cwd, writable)
     expect: list[str] = []
@@ -198,14 +218,51 @@ def rules_for(
             kept.append(path)
         return tuple(kept)
 
+    held = protections(
+        [*write, *extra_write],
+        [*read, *extra_read],
+        env=env,
+        hosts=hosts,
+        own=[tmpdir],
+        create=True,
+    )
     rules = runtime.replace(
         read_write=identified((*runtime.read_write, *writable)),
         read_only=(*runtime.read_only, *identified((*read, *extra_read))),
         tmpdir=tmpdir,
-        sockets=tuple(srv.allow_socket) if srv is not None else (),
-        network=not (srv is not None and srv.block_network),
+        protect=tuple(p.path for p in held if p.access == READ_ONLY),
+        hide=tuple(p.path for p in held if p.access == HIDDEN),
+        pin=tuple(p.path for p in held if p.access == PINNED),
+        sockets=tuple(sockets),
+        network=not blocked,
     )
     return Derived(rules.replace(expect=tuple(expect)), refused)
+
+
+Key = tuple[tuple[str, ...], ...]
+"""What a confined start depends on (:func:`confinement_key`): the folders written, read, the
+extra ones read and written, the sockets allowed, and ``("blocked",)`` for a blocked network."""
+
+
+def clamp(key: Key | None, ceiling: Key | None) -> Key | None:
+    """*key*, no looser than *ceiling*: the confinement the host started the server under.
+
+    A restart behind the host's back never widens what confines the server (DESIGN.md, house
+    rule 19): the extra folders, the sockets and the network are those of *key* that *ceiling*
+    allowed too. The grants themselves (consent given in the app) are *key*'s. None for
+    *ceiling*: the host started it unconfined, and nothing is looser than that.
+    """
+    if ceiling is None or key is None:
+        return key
+    write, read, extra_read, extra_write, sockets, network = key
+    return (
+        write,
+        read,
+        tuple(p for p in extra_read if p in ceiling[2]),
+        tuple(p for p in extra_write if p in ceiling[3]),
+        tuple(p for p in sockets if p in ceiling[4]),
+        tuple(sorted({*network, *ceiling[5]})),
+    )
 
 
 def confinement_key(
@@ -216,7 +273,7 @@ def confinement_key(
     run: str = _NOT_YET_BOUND,
     forced: bool = False,
     undecided: bool = False,
-) -> tuple[tuple[str, ...], ...] | None:
+) -> Key | None:
     """What of the store a confined start of server *name* now depends on; None when it would
     not be confined (*undecided*: see :func:`wants_confinement`). Two starts with equal keys
     run under the same rules."""
@@ -232,13 +289,27 @@ def confinement_key(
 
 
 def report(
-    state: State, name: str, *, can_confine: bool, why: str, by_default: bool
+    state: State,
+    name: str,
+    *,
+    can_confine: bool,
+    why: str,
+    by_default: bool,
+    hosts: HostPlaces | None = None,
 ) -> dict[str, Any]:
     """What ``servers show`` says of server *name*: its setting and what it may read or write
-    (*by_default*: whether this machine confines a server by default)."""
+    (*by_default*: whether this machine confines a server by default), and with *hosts*, the
+    places inside its grants held read-only, hidden or pinned at its next confined start."""
     srv = state.server(name)
     write, read = granted_folders(state, name)
     on = starts_confined(state, srv, by_default)
+    held = (
+        []
+        if hosts is None
+        else protections(
+            [*write, *srv.allow_write], [*read, *srv.allow_read], env=os.environ, hosts=hosts
+        )
+    )
     return {
         "name": name,
         "confine": on,
@@ -258,7 +329,23 @@ def report(
         if on
         else None,
         "missing_extra": [p for p in (*srv.allow_read, *srv.allow_write) if not os.path.exists(p)],
+        "protected": [{"path": p.path, "access": p.access, "why": p.why} for p in held],
+        "mounted": [
+            {"path": point, "type": fstype, "source": source}
+            for point, fstype, source in mounts_inside(
+                [*write, *read, *srv.allow_read, *srv.allow_write], _mount_table()
+            )
+        ],
     }
+
+
+def _mount_table() -> str:
+    """This process's mount table (empty where there is none to read: not Linux)."""
+    try:
+        with open("/proc/self/mountinfo", encoding="utf-8", errors="surrogateescape") as f:
+            return f.read()
+    except OSError:
+        return ""
 
 
 def means(srv: Server, confined: bool) -> str:

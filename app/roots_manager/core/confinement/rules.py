@@ -18,6 +18,9 @@ _OPTIONS = {
     "--device": "devices",
     "--expect": "expect",
     "--allow-socket": "sockets",
+    "--protect": "protect",
+    "--hide": "hide",
+    "--pin": "pin",
 }
 """The exec wrapper's option for each kind of path in :class:`Rules`."""
 NO_NETWORK = "--no-network"
@@ -30,8 +33,11 @@ class Rules:
     __slots__ = (
         "devices",
         "expect",
+        "hide",
         "listing",
         "network",
+        "pin",
+        "protect",
         "read_only",
         "read_write",
         "runtime",
@@ -57,6 +63,14 @@ class Rules:
     """The private temporary directory, exported to the server as ``TMPDIR``."""
     network: bool
     """The server may open network sockets (False: ``servers network NAME blocked``)."""
+    protect: tuple[str, ...]
+    """Places inside a writable rule that stay read-only, and cannot be renamed or replaced
+    (:mod:`roots_manager.core.confinement.protected`)."""
+    hide: tuple[str, ...]
+    """Places inside a rule that the server cannot read (secrets)."""
+    pin: tuple[str, ...]
+    """Folders that keep their rights but cannot be renamed away (on the way to a protected
+    place), or stay writable inside one (the server's own folder)."""
 
     def __init__(
         self,
@@ -69,12 +83,18 @@ class Rules:
         expect: tuple[str, ...] = (),
         sockets: tuple[str, ...] = (),
         network: bool = True,
+        protect: tuple[str, ...] = (),
+        hide: tuple[str, ...] = (),
+        pin: tuple[str, ...] = (),
     ) -> None:
         values = (
             devices,
             expect,
+            hide,
             listing,
             network,
+            pin,
+            protect,
             read_only,
             read_write,
             runtime,

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from roots_manager.core import statefile
+from roots_manager.core.confinement.protected import HostPlaces
 
 
 class Format(enum.Enum):
@@ -375,3 +376,19 @@ def discover(
     return [
         f for spec in hosts for f in candidate_files(spec, platform, projects) if _present(f.path)
     ]
+
+
+def protected_places(platform: Platform) -> HostPlaces:
+    """Every host's files a confined server never rewrites: the user's, and the names a
+    project holds (a settings folder as a whole: ``.vscode`` for ``.vscode/mcp.json``; the
+    folder of a pattern: ``.continue/mcpServers``)."""
+    user = [str(p) for spec in HOSTS for p in spec.user_files(platform)]
+    names: list[str] = []
+    for spec in HOSTS:
+        for rel in spec.project_files:
+            first = rel.split("/", 1)[0]
+            if "/" in rel and first.startswith("."):
+                names.append(first)
+            else:
+                names.append(rel.split("*", 1)[0].rstrip("/"))
+    return HostPlaces(user, [n for n in dict.fromkeys(names) if n])

@@ -19,6 +19,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
+from roots_manager.core.names import visible
 from roots_manager.core.store.state import iso_time
 
 DENIAL = "denial"
@@ -166,11 +167,11 @@ def while_text(rec: dict[str, Any]) -> str:
         for r in requests:
             if not isinstance(r, dict):
                 continue
-            what = str(r.get("method", "?"))
+            what = shown(r.get("method", "?"))
             if r.get("tool"):
-                what += f" {r['tool']}"
-            what += f" (id {r.get('id')}"
-            what += f", {r['argument']})" if r.get("argument") else ")"
+                what += f" {shown(r['tool'])}"
+            what += f" (id {shown(r.get('id'))}"
+            what += f", {shown(r['argument'])})" if r.get("argument") else ")"
             named.append(what)
     if during == START_UP:
         return "at start-up"
@@ -179,11 +180,20 @@ def while_text(rec: dict[str, Any]) -> str:
     return "between requests"
 
 
+def shown(value: object) -> str:
+    """A field of a refusal as it may be shown: every control, bidirectional or invisible
+    character escaped. A refusal's path and process name come from the server's side (a file
+    it named, the name it gave itself): a terminal escape or a right-to-left override in them
+    must not rewrite the line it is shown in."""
+    return visible(str(value))
+
+
 def summary(rec: dict[str, Any]) -> str:
     """One line of a denial: operation, path (or the folded count), and what was running."""
-    what = rec.get("path")
+    what = shown(rec.get("path") or "")
+    folder = shown(rec.get("folder", "?"))
     if not what:
-        what = f"{rec.get('folder', '?')}/… ({rec.get('folded', 0)} more refusals)"
+        what = f"{folder}/… ({shown(rec.get('folded', 0))} more refusals)"
     elif rec.get("folded"):
-        what = f"{what} (and {rec['folded']} more in {rec.get('folder', '?')})"
-    return f"{rec.get('operation', '?')} {what} refused {while_text(rec)}"
+        what = f"{what} (and {shown(rec['folded'])} more in {folder})"
+    return f"{shown(rec.get('operation', '?'))} {what} refused {while_text(rec)}"

@@ -1,0 +1,296 @@
+"""What a confined server never rewrites, whatever it was granted: the table, and where it lies.
+
+A grant is the user's decision, and a broad one (the home folder, ``~/.config``, a project)
+holds things that decide what runs later or what confines the server: Roots Manager's own
+store (a server that set its own ``confine`` to false would be restarted free), the hosts'
+configuration files (rewritten, the server runs without the bridge next time), shell start
+files, autostart entries, ``~/.local/bin``, a project's ``.git/hooks`` and ``.git/config`` (run
+by the user's next ``git``), editor and agent settings. Such a grant is still granted; the
+places of :data:`TABLE` inside it stay read-only, and the secrets of :data:`TABLE` unreadable
+(:mod:`roots_manager.sandbox.mounts` holds them, by the kernel's mounts).
+
+:func:`protections` works out, for the folders a server may write and read, which places of the
+table (and which read-only grants nested in a writable one) lie inside them now, and which
+folders between a grant and a protected place are pinned (bound onto themselves, so that they
+cannot be renamed away and rebuilt). Pure but for ``lstat`` and one listing of each writable
+grant; the same answer feeds the wrapper's rules and ``servers show``.
+"""
+
+from __future__ import annotations
+
+import os
+
+TYPE_CHECKING = False  # not typing's: see roots_manager.core.confinement.rules
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping, Sequence
+
+READ_ONLY = "read-only"
+HIDDEN = "hidden"
+PINNED = "pinned"
+"""A folder between a grant and a protected place: writable as granted, but not renamed away."""
+UNHELD = "not held"
+"""A protected place that is a symbolic link: no mount can cover it (said, never hidden)."""
+MADE_IF_MISSING = (".local/bin", ".config/autostart", ".config/systemd/user")
+"""Folders of the home that run what is put in them: made empty when missing in a writable
+grant (with *create*), so that the server cannot make them first."""
+
+HOME = "home"
+"""A place relative to the home folder."""
+PROJECT = "project"
+"""A place relative to each folder a server may write, and to each repository directly in it."""
+STATE = "state"
+"""Roots Manager's own folders (its store, logs, settings) and its code."""
+HOST = "host"
+"""A host's configuration file, from the hosts table, for the user and for each project."""
+
+
+class Place:
+    """One row of the table: where, what, how it is held and why."""
+
+    __slots__ = ("access", "path", "where", "why")
+
+    def __init__(self, where: str, path: str, access: str, why: str) -> None:
+        self.where = where
+        self.path = path
+        self.access = access
+        self.why = why
+
+    def __repr__(self) -> str:
+        return f"Place({self.where!r}, {self.path!r}, {self.access!r})"
+
+
+_SHELL = "a shell start file: it runs in the user's next shell, outside confinement"
+_RUNS = "what is there runs later, as the user, outside confinement"
+_SECRET = "a secret: a confined server never reads it, though the folder holding it is granted"
+_GIT = "git runs it, or runs what it names, at the user's next git command in that repository"
+_SETTINGS = "editor and agent settings: they name programs the editor or agent runs"
+
+SHELL_FILES = (
+    ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv",
+    ".zprofile", ".zlogin", ".zlogout", ".config/fish", ".inputrc", ".xprofile", ".xsessionrc",
+    ".xinitrc", ".pam_environment", ".config/environment.d",
+)  # fmt: skip
+"""What a shell or a desktop session reads at its start, in the home folder."""
+
+TABLE: tuple[Place, ...] = (
+    Place(
+        STATE, "", READ_ONLY, "Roots Manager's store, logs and settings: they confine the server"
+    ),
+    *(Place(HOME, p, READ_ONLY, _SHELL) for p in SHELL_FILES),
+    Place(HOME, ".local/bin", READ_ONLY, "programs on the user's PATH: " + _RUNS),
+    Place(HOME, ".config/autostart", READ_ONLY, "desktop autostart entries: " + _RUNS),
+    Place(HOME, ".config/systemd/user", READ_ONLY, "systemd user units: " + _RUNS),
+    Place(HOME, ".gitconfig", READ_ONLY, "git's settings name programs git runs: " + _RUNS),
+    Place(HOME, ".config/git", READ_ONLY, "git's settings name programs git runs: " + _RUNS),
+    *(Place(HOME, p, HIDDEN, _SECRET) for p in (".ssh", ".gnupg", ".git-credentials", ".netrc")),
+    Place(HOST, "", READ_ONLY, "a host's configuration: rewritten, servers run without the bridge"),
+    Place(PROJECT, ".git/hooks", READ_ONLY, _GIT),
+    Place(PROJECT, ".git/config", READ_ONLY, _GIT),
+    Place(PROJECT, ".envrc", READ_ONLY, "direnv runs it on entering the folder"),
+    *(
+        Place(PROJECT, p, READ_ONLY, _SETTINGS)
+        for p in (".vscode", ".idea", ".claude", ".cursor", ".gemini", ".mcp.json")
+    ),
+)
+"""Every place a confined server never rewrites (or reads, for a secret), whatever it was
+granted. :data:`HOST` and :data:`STATE` rows stand for paths worked out on this machine."""
+
+
+def _inside(path: str, folder: str) -> bool:
+    """Whether *path* is *folder* or lies beneath it (both normalised, absolute)."""
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def _exists(path: str) -> bool:
+    try:
+        os.lstat(path)
+    except OSError:
+        return False
+    return True
+
+
+class HostPlaces:
+    """The hosts' configuration files, from the hosts table (:func:`roots_manager.core.hosts.
+    known.protected_places`): the user's, absolute, and a project's, relative to it."""
+
+    __slots__ = ("project_names", "user_files")
+
+    def __init__(self, user_files: Sequence[str], project_names: Sequence[str]) -> None:
+        self.user_files = tuple(user_files)
+        self.project_names = tuple(project_names)
+
+
+def state_folders(env: Mapping[str, str]) -> list[str]:
+    """Roots Manager's folders on this machine: the per-user directory in use, the platform's
+    own, the logs, state and settings beside them, and the installed package itself."""
+    from roots_manager.core.paths import APP_FOLDER, Layout, platform_home
+
+    layout = Layout.default()
+    out = [str(layout.home), str(platform_home()), str(layout.logs)]
+    out += [str(d) for d in (layout.state_dir, layout.config_dir) if d is not None]
+    for variable, default in (("XDG_STATE_HOME", ".local/state"), ("XDG_CONFIG_HOME", ".config")):
+        base = env.get(variable, "")
+        base = base if os.path.isabs(base) else os.path.join(env.get("HOME", "~"), default)
+        out.append(os.path.join(os.path.expanduser(base), APP_FOLDER))
+    import roots_manager
+
+    out.append(os.path.dirname(os.path.abspath(roots_manager.__file__)))
+    return [os.path.realpath(p) for p in dict.fromkeys(out)]
+
+
+class Protection:
+    """One place held inside what a server was granted, and why."""
+
+    __slots__ = ("access", "path", "why")
+
+    def __init__(self, path: str, access: str, why: str) -> None:
+        self.path = path
+        self.access = access
+        self.why = why
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Protection) and (self.path, self.access) == (
+            other.path,
+            other.access,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.path, self.access))
+
+    def __repr__(self) -> str:
+        return f"Protection({self.path!r}, {self.access!r})"
+
+
+def _repositories(folder: str) -> list[str]:
+    """*folder*, and each folder directly in it that is a git repository."""
+    out = [folder]
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False) and _exists(
+                    os.path.join(entry.path, ".git")
+                ):
+                    out.append(entry.path)
+    except OSError:
+        pass
+    return out
+
+
+def protections(
+    writable: Sequence[str],
+    readable: Sequence[str] = (),
+    *,
+    env: Mapping[str, str],
+    hosts: HostPlaces,
+    own: Iterable[str] = (),
+    create: bool = False,
+) -> list[Protection]:
+    """The places of :data:`TABLE` that lie inside the folders *writable* (read-only or hidden
+    there) or *readable* (hidden there), the read-only grants among *readable* nested in a
+    writable one, and the folders to pin between them. *own* are writable folders of the
+    server's own (its ``TMPDIR``): inside a protected place they stay writable (pinned).
+
+    Only what exists is held (nothing is there to rewrite otherwise); with *create*, a missing
+    folder of :data:`HOME` rows (``~/.config/autostart``) inside a writable grant is made, empty,
+    so that the server cannot make it first. Paths are real (links resolved) and absolute.
+    """
+    home = os.path.realpath(env.get("HOME") or os.path.expanduser("~"))
+    writable = [os.path.realpath(w) for w in writable]
+    readable = [os.path.realpath(r) for r in readable]
+    own = [os.path.realpath(o) for o in own]
+    if not writable and not readable:
+        return []
+    candidates: list[tuple[str, str, str]] = []  # path, access, why
+    for place in TABLE:
+        if place.where == HOME:
+            candidates.append((os.path.join(home, place.path), place.access, place.why))
+        elif place.where == STATE:
+            candidates += [(p, place.access, place.why) for p in state_folders(env)]
+        elif place.where == HOST:
+            candidates += [(p, place.access, place.why) for p in hosts.user_files]
+    names = {p.path: p.why for p in TABLE if p.where == PROJECT}
+    for name in hosts.project_names:
+        names.setdefault(name, "a host's project configuration: " + _SETTINGS)
+    for w in writable:
+        if w in own:
+            continue
+        for project in _repositories(w):
+            for name, reason in names.items():
+                candidates.append((os.path.join(project, name), READ_ONLY, reason))
+    out: dict[str, Protection] = {}
+    for path, access, why in candidates:
+        path = os.path.normpath(path)
+        holders = writable if access == READ_ONLY else [*writable, *readable]
+        holder = next((w for w in holders if _inside(path, w) and w not in own), None)
+        if holder is None:
+            # a grant inside the place: the grant itself is held
+            for w in holders:
+                if w not in own and _inside(w, path) and _exists(w):
+                    out.setdefault(w, Protection(w, access, why))
+            continue
+        if create and os.path.relpath(path, home) in MADE_IF_MISSING and not _exists(path):
+            _make(path)
+        if not _exists(path):
+            continue
+        if os.path.realpath(path) != path:
+            # a link (a dotfile kept elsewhere): no mount covers a link, and the folder it is
+            # in is writable; said by servers show, never passed over in silence
+            out.setdefault(path, Protection(path, UNHELD, why))
+            continue
+        out.setdefault(path, Protection(path, access, why))
+        _pin_between(out, holder, path)
+    for r in readable:
+        if any(_inside(r, w) and r != w for w in writable) and r not in out:
+            why = "a read-only grant inside a writable one"
+            out[r] = Protection(r, READ_ONLY, why)
+    for o in own:
+        if any(_inside(o, p.path) and p.access != PINNED for p in out.values()):
+            out[o] = Protection(o, PINNED, "the server's own folder, inside a protected place")
+    return sorted(out.values(), key=lambda p: (p.path.count("/"), p.path))
+
+
+def _make(path: str) -> None:
+    try:
+        os.makedirs(path, mode=0o700, exist_ok=True)
+    except OSError:
+        return  # not made: the server can make it as well as we could not, said by show()
+
+
+def _pin_between(out: dict[str, Protection], holder: str, path: str) -> None:
+    """Pin each folder strictly between *holder* and *path*."""
+    parent = os.path.dirname(path)
+    while parent != holder and _inside(parent, holder):
+        if parent not in out:
+            out[parent] = Protection(parent, PINNED, "on the way to a protected place")
+        parent = os.path.dirname(parent)
+
+
+def _unescape(field: str) -> str:
+    """A path of the mount table, whose space, tab, newline and backslash are octal escapes."""
+    if "\\" not in field:
+        return field
+    import re
+
+    return re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), field)
+
+
+def mounts_inside(folders: Sequence[str], table: str) -> list[tuple[str, str, str]]:
+    """The mounts of *table* (the text of ``/proc/self/mountinfo``) strictly inside one of
+    *folders*: each mount point, its file system type and its source.
+
+    A file system mounted in a granted folder (an administrator's bind mount, a removable
+    disk) is granted with it: what it shows may be a folder the user never meant to grant. It
+    is said when the server starts and by ``servers show``, never hidden.
+    """
+    real = [os.path.realpath(f) for f in folders]
+    out: list[tuple[str, str, str]] = []
+    for line in table.splitlines():
+        fields = line.split(" ")
+        if len(fields) < 10 or "-" not in fields[6:]:
+            continue
+        point = _unescape(fields[4])
+        rest = fields[fields.index("-", 6) + 1 :]
+        fstype, source = [*rest, "", ""][:2]
+        if any(point != f and _inside(point, f) for f in real):
+            out.append((point, fstype, _unescape(source)))
+    return list(dict.fromkeys(out))

@@ -1,0 +1,248 @@
+"""Read-only and hidden places inside a writable grant, held by the kernel's mounts.
+
+Landlock adds rights down the tree: a folder granted for writing gives every file beneath it
+the same rights, and no rule can take them back for one name inside it. So what a confined
+server must never rewrite, though it lies inside what it was granted (Roots Manager's own store,
+the user's shell start files, a project's ``.git/hooks``), is held by mounts instead, in a mount
+namespace of the supervisor's own (and a user namespace for an ordinary user, who needs one to
+mount), made before the Landlock rules are opened and before the server is forked:
+
+- a **protected** path is bound onto itself read-only: a write fails with ``EROFS``, whatever
+  the Landlock rules allow, and, being a mount point, it cannot be renamed, replaced or removed
+  (``EBUSY``);
+- a **hidden** path (a secret: ``~/.ssh``) is covered by an empty read-only ``tmpfs`` (a folder)
+  or by ``/dev/null`` (a file);
+- a **pinned** path (a folder on the way from a grant to a protected path, such as the project's
+  ``.git`` above ``.git/hooks``) is bound onto itself as it is, writable: a mount point cannot be
+  renamed, so the server cannot move the protected path's parents away and build a look-alike
+  in their place.
+
+Every mount is made with the new mount API on descriptors (``open_tree``, ``mount_setattr``,
+``move_mount``): each source is opened without following links, cloned before any mount is
+made, and moved onto the object reopened at its path, which must be the same file (device and
+inode): a path swapped for a link in between is refused, never followed. Mounts are placed
+shallowest first, so a pinned or writable folder inside a protected one (the server's own
+``TMPDIR`` inside Roots Manager's folder) is placed on top of it.
+
+The server's seccomp filter refuses ``mount``, ``umount2``, ``open_tree``, ``move_mount``,
+``mount_setattr`` and new user namespaces, and Landlock refuses any change to the mounts of a
+confined process: the server cannot take them down.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import os
+import stat
+import sys
+
+from roots_manager.sandbox import libc
+
+assert sys.platform == "linux", "imported only where Landlock confines (Linux)"
+
+TYPE_CHECKING = False  # not typing's: the exec wrapper must not pay for importing it
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+# numbered after the tables were unified: the same on every architecture
+SYS_OPEN_TREE = 428
+SYS_MOVE_MOUNT = 429
+SYS_FSOPEN = 430
+SYS_FSCONFIG = 431
+SYS_FSMOUNT = 432
+SYS_MOUNT_SETATTR = 442
+
+CLONE_NEWNS = 0x00020000
+CLONE_NEWUSER = 0x10000000
+OPEN_TREE_CLONE = 1
+OPEN_TREE_CLOEXEC = os.O_CLOEXEC
+AT_EMPTY_PATH = 0x1000
+AT_RECURSIVE = 0x8000
+MOVE_MOUNT_F_EMPTY_PATH = 0x4
+MOVE_MOUNT_T_EMPTY_PATH = 0x40
+MOUNT_ATTR_RDONLY = 0x1
+MOUNT_ATTR_NOSUID = 0x2
+MOUNT_ATTR_NODEV = 0x4
+MOUNT_ATTR_NOEXEC = 0x8
+FSCONFIG_SET_STRING = 1
+FSCONFIG_CMD_CREATE = 6
+FSMOUNT_CLOEXEC = 1
+MS_REC = 0x4000
+MS_PRIVATE = 1 << 18
+
+PROTECT = "protect"
+HIDE = "hide"
+PIN = "pin"
+KINDS = (PIN, PROTECT, HIDE)
+
+_O_PATH = os.O_PATH | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+class MountError(OSError):
+    """The protected places cannot be held by mounts here (no namespace, or a mount failed)."""
+
+
+class _MountAttr(ctypes.Structure):
+    _fields_ = (
+        ("attr_set", ctypes.c_uint64),
+        ("attr_clr", ctypes.c_uint64),
+        ("propagation", ctypes.c_uint64),
+        ("userns_fd", ctypes.c_uint64),
+    )
+
+
+def _sys(number: int, *args: object) -> int:
+    return libc.syscall(number, *args, error=MountError)
+
+
+def _unshare(flags: int) -> None:
+    libc.checked(libc.libc().unshare(ctypes.c_int(flags)), MountError)
+
+
+def _write(path: str, text: str) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CLOEXEC)
+    try:
+        os.write(fd, text.encode())
+    finally:
+        os.close(fd)
+
+
+def enter_namespace() -> None:
+    """Give this process a mount namespace of its own, whose mounts nobody else sees: as root
+    (who may mount), a mount namespace alone; as an ordinary user, inside a user namespace of
+    its own, where its ids map to themselves (and nothing else)."""
+    uid, gid = os.geteuid(), os.getegid()
+    if uid == 0:
+        _unshare(CLONE_NEWNS)
+    else:
+        _unshare(CLONE_NEWUSER | CLONE_NEWNS)
+        _write("/proc/self/setgroups", "deny")
+        _write("/proc/self/uid_map", f"{uid} {uid} 1")
+        _write("/proc/self/gid_map", f"{gid} {gid} 1")
+    # nothing made here propagates back out to the namespace it was copied from
+    libc.checked(
+        libc.libc().mount(b"none", b"/", None, ctypes.c_ulong(MS_REC | MS_PRIVATE), None),
+        MountError,
+    )
+
+
+def _set(mount_fd: int, attrs: int) -> None:
+    attr = _MountAttr(attrs, 0, 0, 0)
+    _sys(
+        SYS_MOUNT_SETATTR,
+        mount_fd,
+        b"",
+        AT_EMPTY_PATH | AT_RECURSIVE,
+        ctypes.byref(attr),
+        ctypes.c_size_t(ctypes.sizeof(attr)),
+    )
+
+
+def _clone(fd: int) -> int:
+    # with what is mounted beneath it: a clone without would show what those mounts cover
+    flags = OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH | AT_RECURSIVE
+    return _sys(SYS_OPEN_TREE, fd, b"", flags)
+
+
+def _empty_folder() -> int:
+    """A detached, empty, read-only tmpfs that nobody may enter."""
+    fs = _sys(SYS_FSOPEN, b"tmpfs", FSMOUNT_CLOEXEC)
+    try:
+        _sys(SYS_FSCONFIG, fs, FSCONFIG_SET_STRING, b"mode", b"000", 0)
+        _sys(SYS_FSCONFIG, fs, FSCONFIG_SET_STRING, b"size", b"4k", 0)
+        _sys(SYS_FSCONFIG, fs, FSCONFIG_CMD_CREATE, None, None, 0)
+        attrs = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC
+        return _sys(SYS_FSMOUNT, fs, FSMOUNT_CLOEXEC, attrs)
+    finally:
+        os.close(fs)
+
+
+def _empty_file() -> int:
+    """A detached mount of ``/dev/null`` that opens for nobody (no devices on it): a file
+    that cannot be read or written."""
+    null = os.open("/dev/null", _O_PATH)
+    try:
+        mount = _clone(null)
+    finally:
+        os.close(null)
+    _set(mount, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC)
+    return mount
+
+
+class Placed:
+    """What :func:`hold` did: each path held and how, and each it could not hold, with why."""
+
+    __slots__ = ("held", "missed")
+
+    def __init__(self) -> None:
+        self.held: list[tuple[str, str]] = []
+        self.missed: list[tuple[str, str, str]] = []
+
+
+def _prepare(kind: str, path: str) -> tuple[int, tuple[int, int]]:
+    """The detached mount for *path* (made before any is placed), and the identity of the
+    object it is to cover."""
+    from roots_manager.core.nofollow import open_no_follow
+
+    fd = open_no_follow(path)
+    try:
+        st = os.fstat(fd)
+        if kind == HIDE:
+            mount = _empty_folder() if stat.S_ISDIR(st.st_mode) else _empty_file()
+        else:
+            mount = _clone(fd)
+            if kind == PROTECT:
+                _set(mount, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID)
+        return mount, (st.st_dev, st.st_ino)
+    finally:
+        os.close(fd)
+
+
+def hold(entries: Sequence[tuple[str, str]]) -> Placed:
+    """Place a mount for each ``(kind, path)`` of *entries* in this process's (own) mount
+    namespace (:func:`enter_namespace` first), shallowest first. A path that is missing now is
+    passed over (nothing is there to rewrite); one that cannot be held is in
+    :attr:`Placed.missed`, and the caller decides (the wrapper fails closed)."""
+    placed = Placed()
+    ordered = sorted(dict.fromkeys(entries), key=lambda e: (e[1].count("/"), e[1]))
+    prepared: list[tuple[str, str, int, tuple[int, int]]] = []
+    for kind, path in ordered:
+        try:
+            mount, identity = _prepare(kind, path)
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            placed.missed.append((kind, path, exc.strerror or str(exc)))
+            continue
+        prepared.append((kind, path, mount, identity))
+    for kind, path, mount, identity in prepared:
+        try:
+            _place(path, mount, identity)
+        except OSError as exc:
+            placed.missed.append((kind, path, exc.strerror or str(exc)))
+        else:
+            placed.held.append((kind, path))
+        finally:
+            os.close(mount)
+    return placed
+
+
+def _place(path: str, mount: int, identity: tuple[int, int]) -> None:
+    from roots_manager.core.nofollow import open_no_follow
+
+    target = open_no_follow(path)
+    try:
+        st = os.fstat(target)
+        if (st.st_dev, st.st_ino) != identity:
+            raise MountError(errno.ESTALE, "it was replaced while it was being protected")
+        _sys(
+            SYS_MOVE_MOUNT,
+            mount,
+            b"",
+            target,
+            b"",
+            MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH,
+        )
+    finally:
+        os.close(target)

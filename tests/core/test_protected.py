@@ -1,0 +1,135 @@
+"""What a confined server never rewrites inside its grants: where the table's places lie, what
+is pinned on the way to them, and what a restart behind the host's back may not loosen."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from roots_manager.core.confinement.confined import clamp
+from roots_manager.core.confinement.protected import (
+    HIDDEN,
+    PINNED,
+    READ_ONLY,
+    UNHELD,
+    HostPlaces,
+    mounts_inside,
+    protections,
+)
+
+NO_HOSTS = HostPlaces((), ())
+
+
+def _held(found: list[object]) -> dict[str, str]:
+    return {p.path: p.access for p in found}  # type: ignore[attr-defined]
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path / "home"
+    (home / ".config" / "Code" / "User").mkdir(parents=True)
+    (home / ".ssh").mkdir()
+    (home / ".bashrc").write_text("", encoding="utf-8")
+    (home / ".config" / "Code" / "User" / "mcp.json").write_text("{}", encoding="utf-8")
+    monkeypatch.setenv("ROOTS_MANAGER_HOME", str(tmp_path / "rm"))
+    (tmp_path / "rm").mkdir()
+    return home
+
+
+def test_a_project_grant_holds_its_repository_metadata_and_settings(home: Path) -> None:
+    project = home / "proj"
+    (project / ".git" / "hooks").mkdir(parents=True)
+    (project / ".git" / "config").write_text("", encoding="utf-8")
+    (project / ".vscode").mkdir()
+    (project / "src").mkdir()
+    nested = project / "vendor" / "lib"
+    (nested / ".git").mkdir(parents=True)  # a repository directly inside: only one level down
+    (nested / ".git" / "config").write_text("", encoding="utf-8")
+    repo = project / "other"
+    (repo / ".git").mkdir(parents=True)
+    (repo / ".git" / "config").write_text("", encoding="utf-8")
+    env = {"HOME": str(home)}
+    held = _held(protections([str(project)], env=env, hosts=NO_HOSTS))
+    assert held == {
+        str(project / ".git"): PINNED,
+        str(project / ".vscode"): READ_ONLY,
+        str(project / ".git" / "hooks"): READ_ONLY,
+        str(project / ".git" / "config"): READ_ONLY,
+        str(repo): PINNED,  # renamed away, a look-alike could be built in its place
+        str(repo / ".git"): PINNED,
+        str(repo / ".git" / "config"): READ_ONLY,
+    }
+    # a read-only grant holds nothing to protect: the kernel refuses its writes already
+    assert protections([], [str(project)], env=env, hosts=NO_HOSTS) == []
+
+
+def test_a_home_grant_holds_the_home_places_pins_their_parents_and_hides_secrets(
+    home: Path,
+) -> None:
+    env = {"HOME": str(home)}
+    hosts = HostPlaces([str(home / ".config" / "Code" / "User" / "mcp.json")], [".mcp.json"])
+    held = _held(protections([str(home)], env=env, hosts=hosts, create=True))
+    assert held[str(home / ".bashrc")] == READ_ONLY
+    assert held[str(home / ".ssh")] == HIDDEN
+    assert held[str(home / ".config" / "Code" / "User" / "mcp.json")] == READ_ONLY
+    for folder in (".config", ".config/Code", ".config/Code/User", ".local"):
+        assert held[str(home / folder)] == PINNED, folder
+    # the folders that run what is put in them are made first, empty, and held
+    for folder in (".local/bin", ".config/autostart", ".config/systemd/user"):
+        assert (home / folder).is_dir() and held[str(home / folder)] == READ_ONLY
+    assert str(home / ".profile") not in held  # missing: nothing to rewrite, nothing made
+
+
+def test_the_servers_own_folder_inside_a_protected_one_stays_writable(
+    home: Path, tmp_path: Path
+) -> None:
+    rm = tmp_path / "rm"
+    own = rm / "confined" / "srv"
+    own.mkdir(parents=True)
+    env = {"HOME": str(home)}
+    held = _held(protections([str(tmp_path)], env=env, hosts=NO_HOSTS, own=[str(own)]))
+    assert held[str(rm)] == READ_ONLY
+    assert held[str(own)] == PINNED
+    # a grant inside Roots Manager's folder is held itself
+    inside = rm / "logs"
+    inside.mkdir()
+    assert _held(protections([str(inside)], env=env, hosts=NO_HOSTS)) == {str(inside): READ_ONLY}
+
+
+def test_a_read_only_grant_inside_a_writable_one_is_held_and_a_linked_place_is_said(
+    home: Path, tmp_path: Path
+) -> None:
+    project = tmp_path / "proj"
+    (project / "secrets").mkdir(parents=True)
+    dotfiles = tmp_path / "dotfiles"
+    dotfiles.mkdir()
+    (dotfiles / "envrc").write_text("", encoding="utf-8")
+    os.symlink(dotfiles / "envrc", project / ".envrc")
+    env = {"HOME": str(home)}
+    held = _held(
+        protections([str(project)], [str(project / "secrets")], env=env, hosts=NO_HOSTS)
+    )
+    assert held == {str(project / "secrets"): READ_ONLY, str(project / ".envrc"): UNHELD}
+
+
+def test_the_mounts_inside_a_grant_are_found_in_the_mount_table() -> None:
+    table = "\n".join(
+        (
+            "22 1 8:1 / / rw - ext4 /dev/sda1 rw",
+            "36 22 8:2 /data /srv/proj/big\\040disk rw,noatime shared:1 - ext4 /dev/sdb1 rw",
+            "37 22 0:5 / /srv/proj rw - tmpfs tmpfs rw",
+            "38 22 0:6 / /srv/project2/x rw - tmpfs none rw",
+            "garbage",
+        )
+    )
+    assert mounts_inside(["/srv/proj"], table) == [("/srv/proj/big disk", "ext4", "/dev/sdb1")]
+
+
+def test_a_restart_behind_the_hosts_back_never_loosens_the_hosts_start() -> None:
+    started = (("/w",), ("/r",), ("/xr",), ("/xw",), ("/sock",), ("blocked",))
+    now = (("/w", "/w2"), (), ("/xr", "/xr2"), ("/xw2",), ("/sock", "/sock2"), ())
+    assert clamp(now, started) == (("/w", "/w2"), (), ("/xr",), (), ("/sock",), ("blocked",))
+    assert clamp(now, None) == now  # started unconfined: nothing is looser
+    assert clamp(None, started) is None

@@ -1,0 +1,285 @@
+"""A hostile confined server turns its own grants against the user, and gets nothing.
+
+Each test grants the server a folder that holds what must never be rewritten: Roots Manager's
+own store, the home's shell start files, autostart and systemd units, ``~/.local/bin``, the hosts'
+configuration files, a project's ``.git/hooks`` and ``.git/config`` and editor settings; a
+read-only grant nested in a writable one; and the descriptor the supervisor tells refusals on.
+Everything else in the grant stays writable. Every attack here succeeded before the protected
+places were held (:mod:`roots_manager.sandbox.mounts`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from roots_manager.core.paths import Layout
+from tests.conftest import only_on_linux
+from tests.security.confined import SECRET, Hostile, World, users
+
+pytestmark = only_on_linux("confinement is tested on Linux (Landlock and seccomp)")
+REFUSED = ("EROFS", "EBUSY", "EACCES", "EPERM", "EXDEV")
+
+
+def _home_world(world: World) -> Path:
+    """Roots Manager's folder inside the fake home, as on a real machine; a project with a
+    repository; the files that run later. Returns the project."""
+    home = world.home
+    world.rm_home = home / ".local" / "share" / "roots-manager"
+    world.env["ROOTS_MANAGER_HOME"] = str(world.rm_home)
+    for name in (".bashrc", ".profile", ".claude.json", ".gitconfig"):
+        (home / name).write_text("# the user's\n", encoding="utf-8")
+    for folder in (".config/Code/User", ".config/autostart", ".local/bin", ".cursor"):
+        (home / folder).mkdir(parents=True, exist_ok=True)
+    (home / ".config/Code/User/mcp.json").write_text('{"servers": {}}\n', encoding="utf-8")
+    (home / ".cursor/mcp.json").write_text('{"mcpServers": {}}\n', encoding="utf-8")
+    project = home / "proj"
+    (project / ".git" / "hooks").mkdir(parents=True)
+    (project / ".git" / "config").write_text("[core]\n", encoding="utf-8")
+    (project / ".vscode").mkdir()
+    (project / ".vscode" / "settings.json").write_text("{}\n", encoding="utf-8")
+    (project / ".mcp.json").write_text('{"mcpServers": {}}\n', encoding="utf-8")
+    (project / "main.py").write_text("print('hello')\n", encoding="utf-8")
+    return project
+
+
+def _confined(world: World) -> dict[str, object]:
+    state = json.loads((world.rm_home / "store.json").read_text(encoding="utf-8"))
+    return dict(state["servers"]["srv"])
+
+
+@pytest.mark.parametrize("world", users(), indirect=True)
+def test_a_home_grant_leaves_what_confines_and_what_runs_later_read_only(world: World) -> None:
+    project = _home_world(world)
+    home = world.home
+    world.cli("roots", "add", str(home), "--allow-broad")
+    world.cli("grant", "--new", "srv", str(home))
+    world.cli("servers", "confine", "srv", "on")
+    store = world.rm_home / "store.json"
+    host = Hostile(world)
+    try:
+        # the grant works: new files anywhere in it, the project's own files rewritten
+        assert host.attack("create", path=str(home / "notes" / "new.txt")) == "ok"
+        assert host.attack("replace", path=str(project / "main.py")) == "ok"
+        assert host.attack("create", path=str(project / ".git" / "index.lock")) == "ok"
+        # what confines it
+        assert host.attack("write", path=str(store)) in REFUSED
+        assert host.attack("replace", path=str(store)) in REFUSED
+        assert host.attack("rename", path=str(world.rm_home), to=str(home / "x")) in REFUSED
+        assert host.attack("create", path=str(world.rm_home / "store.json.new")) in REFUSED
+        # what runs later
+        for path in (
+            home / ".bashrc",
+            home / ".profile",
+            home / ".gitconfig",
+            home / ".claude.json",
+            home / ".config/Code/User/mcp.json",
+            home / ".cursor/mcp.json",
+            project / ".git/config",
+            project / ".vscode/settings.json",
+            project / ".mcp.json",
+        ):
+            assert host.attack("write", path=str(path)) in REFUSED, path
+            assert host.attack("replace", path=str(path)) in REFUSED, path
+            assert host.attack("remove", path=str(path)) in REFUSED, path
+        for path in (
+            home / ".config/autostart/evil.desktop",
+            home / ".config/systemd/user/evil.service",
+            home / ".local/bin/ls",
+            project / ".git/hooks/pre-commit",
+        ):
+            assert host.attack("create", path=str(path)) in REFUSED, path
+        # nor moved away and rebuilt
+        for folder in (home / ".config", home / ".local", project / ".git", project / ".vscode"):
+            assert host.attack("rename", path=str(folder), to=str(folder) + ".old") in REFUSED
+        # the secret in the granted home stays unread
+        assert host.attack("read", path=str(world.key)) in REFUSED
+    finally:
+        host.close()
+    assert "planted" not in store.read_text(encoding="utf-8")
+    assert _confined(world)["confine"] is True
+    assert (home / ".bashrc").read_text(encoding="utf-8") == "# the user's\n"
+    assert not (home / ".config/autostart/evil.desktop").exists()
+    assert not (project / ".git/hooks/pre-commit").exists()
+    assert (project / ".git/config").read_text(encoding="utf-8") == "[core]\n"
+    assert (home / "notes" / "new.txt").read_text(encoding="utf-8") == "planted"
+
+
+@pytest.mark.parametrize("world", users(), indirect=True)
+def test_a_grant_of_roots_managers_own_folder_is_read_only(world: World) -> None:
+    _home_world(world)
+    share = world.home / ".local" / "share"
+    world.cli("roots", "add", str(share))
+    world.cli("grant", "--new", "srv", str(share))
+    world.cli("servers", "confine", "srv", "on")
+    host = Hostile(world)
+    try:
+        assert host.attack("create", path=str(share / "other-app" / "data")) == "ok"
+        assert host.attack("write", path=str(world.rm_home / "store.json")) in REFUSED
+        assert host.attack("replace", path=str(world.rm_home / "store.json")) in REFUSED
+        # its own temporary folder, inside Roots Manager's, stays its own
+        tmp = host.attack("read", path="/proc/self/environ")
+        tmpdir = next(v.split("=", 1)[1] for v in tmp.split("\0") if v.startswith("TMPDIR="))
+        assert host.attack("create", path=os.path.join(tmpdir, "scratch")) == "ok"
+    finally:
+        host.close()
+    assert _confined(world)["confine"] is True
+
+
+@pytest.mark.parametrize("world", users(), indirect=True)
+def test_a_read_only_grant_inside_a_writable_one_is_not_written(world: World) -> None:
+    secrets = world.granted / "secrets"
+    secrets.mkdir()
+    (secrets / "s.txt").write_text("kept\n", encoding="utf-8")
+    world.setup()
+    world.cli("roots", "add", str(secrets))
+    world.cli("grant", "srv", str(secrets), "--read-only")
+    host = Hostile(world)
+    try:
+        assert host.attack("read", path=str(secrets / "s.txt")) == "ok:kept\n"
+        assert host.attack("write", path=str(secrets / "s.txt")) in REFUSED
+        assert host.attack("replace", path=str(secrets / "s.txt")) in REFUSED
+        assert host.attack("create", path=str(secrets / "new.txt")) in REFUSED
+        assert host.attack("write", path=str(world.granted / "other.txt")) == "ok"
+    finally:
+        host.close()
+    assert (secrets / "s.txt").read_text(encoding="utf-8") == "kept\n"
+
+
+@pytest.mark.parametrize("world", users(), indirect=True)
+def test_a_place_that_cannot_be_held_makes_its_grant_read_only(world: World) -> None:
+    project = _home_world(world)
+    world.cli("roots", "add", str(project))
+    world.cli("grant", "--new", "srv", str(project))
+    world.cli("servers", "confine", "srv", "on")
+    world.env["ROOTS_MANAGER_TEST_NO_MOUNT_NAMESPACE"] = "1"
+    host = Hostile(world)
+    try:
+        assert host.attack("read", path=str(project / "main.py")) == "ok:print('hello')\n"
+        assert host.attack("write", path=str(project / ".git" / "config")) in REFUSED
+        assert host.attack("write", path=str(project / "main.py")) in REFUSED
+    finally:
+        host.close()
+    assert "cannot be kept read-only" in host.stderr()
+    assert f"{project} is read-only for this run" in host.stderr()
+
+
+@pytest.mark.parametrize("world", users(), indirect=True)
+def test_refusals_written_by_the_server_never_reach_the_denials(world: World) -> None:
+    world.setup()
+    forged = str(world.base / "forged" / "\x1b[2J\u202eevil")
+    host = Hostile(world)
+    try:
+        written = host.attack("forge_refusals", path=forged)
+        # a real refusal, to be sure the refusals are told at all
+        assert host.attack("read", path=str(world.key)) == "EACCES"
+    finally:
+        host.close()
+    assert written.startswith("ok:")
+    from roots_manager.core.log.denial_reader import Reader
+
+    found = Reader(Layout(world.rm_home), "srv", None).read()
+    assert any(d.get("path") == str(world.key) for d in found), found
+    assert not [d for d in found if "forged" in str(d)], (written, found)
+
+
+FOLDERS = {".config/fish", ".config/environment.d", ".local/bin", ".config/autostart"}
+FOLDERS |= {".config/systemd/user", ".config/git", ".ssh", ".gnupg"}
+
+
+@pytest.mark.parametrize("world", users(), indirect=True)
+def test_every_place_of_the_table_is_held_inside_a_home_grant(world: World) -> None:
+    """Each row of the table, made in a granted home (the hosts' files where this machine's
+    hosts keep them, every project name in a repository of the home): none is written,
+    replaced or removed, no secret is read; one attack per place, all reported at once."""
+    from roots_manager.core.confinement.protected import HIDDEN, HOME, PROJECT, TABLE
+    from roots_manager.core.hosts.known import Platform, protected_places
+
+    project = _home_world(world)
+    home = world.home
+    places = protected_places(Platform("linux", home, world.env))
+    targets: list[tuple[Path, str]] = []  # each place, and how it is held
+    for place in TABLE:
+        if place.where == HOME:
+            targets.append((home / place.path, place.access))
+    targets += [(Path(p), "read-only") for p in places.user_files]
+    names = [p.path for p in TABLE if p.where == PROJECT] + list(places.project_names)
+    targets += [(project / n, "read-only") for n in dict.fromkeys(names)]
+    for path, _ in targets:
+        if path.exists():
+            continue
+        if path.is_relative_to(project):
+            relative = str(path.relative_to(project))
+            is_folder = relative not in (".envrc", ".git/config") and not relative.endswith(
+                (".json", ".jsonc", ".yaml", ".toml")
+            )
+        else:
+            is_folder = str(path.relative_to(home)) in FOLDERS
+        if is_folder:
+            path.mkdir(parents=True)
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text("the user's\n", encoding="utf-8")
+    world.cli("roots", "add", str(home), "--allow-broad")
+    world.cli("grant", "--new", "srv", str(home))
+    world.cli("servers", "confine", "srv", "on")
+    host = Hostile(world)
+    got_through = []
+    try:
+        for path, access in targets:
+            if path.is_dir():
+                outcome = host.attack("create", path=str(path / "planted"))
+            elif access == HIDDEN:
+                outcome = host.attack("read", path=str(path))
+            else:
+                outcome = host.attack("write", path=str(path))
+                if outcome not in REFUSED:
+                    got_through.append(f"{path}: written")
+                outcome = host.attack("replace", path=str(path))
+            if outcome not in REFUSED:
+                got_through.append(f"{path}: {outcome[:40]}")
+        store = world.rm_home / "store.json"
+        if (outcome := host.attack("write", path=str(store))) not in REFUSED:
+            got_through.append(f"{store}: {outcome}")
+    finally:
+        host.close()
+    assert len(targets) > 40
+    assert not got_through, "\n".join(got_through)
+
+
+def test_a_loosening_waits_for_the_hosts_next_start_and_a_tightening_does_not(
+    world: World,
+) -> None:
+    """Confinement turned off, the network allowed, an extra folder to write: none restarts the
+    running server behind the host's back, nor is carried by a restart that a revocation
+    makes; a restart the user asks for applies them."""
+    world.setup("--allow-write", str(world.sibling))
+    world.cli("servers", "network", "srv", "blocked")
+    extra = world.base / "work" / "extra"
+    extra.mkdir()
+    host = Hostile(world)
+    try:
+        first = host.pid()
+        assert host.attack("read", path=str(world.key)) == "EACCES"
+        world.cli("servers", "confine", "srv", "off")
+        world.cli("servers", "network", "srv", "allowed")
+        world.cli("servers", "confine", "srv", "on", "--allow-write", str(extra))
+        world.cli("servers", "confine", "srv", "off")
+        # a tightening restarts it at once: the read-only grant revoked
+        world.cli("revoke", "srv", str(world.read_only))
+        second = host.restarted(first)
+        # ...under no looser rules than the host's start
+        assert host.attack("read", path=str(world.key)) == "EACCES"
+        assert host.attack("create", path=str(extra / "x")) == "EACCES"
+        assert "tcp_bind=ok" not in host.attack("network", port=9)
+        assert host.attack("read", path=str(world.read_only / "notes.txt")) == "EACCES"
+        # the user asks for the restart: what the store says now holds
+        asked = world.cli("restart", "srv")
+        assert asked.returncode == 0, asked.stderr
+        host.restarted(second)
+        assert host.attack("read", path=str(world.key)) == "ok:" + SECRET
+    finally:
+        host.close()
