@@ -108,9 +108,7 @@ def test_a_read_only_grant_inside_a_writable_one_is_held_and_a_linked_place_is_s
     (dotfiles / "envrc").write_text("", encoding="utf-8")
     os.symlink(dotfiles / "envrc", project / ".envrc")
     env = {"HOME": str(home)}
-    held = _held(
-        protections([str(project)], [str(project / "secrets")], env=env, hosts=NO_HOSTS)
-    )
+    held = _held(protections([str(project)], [str(project / "secrets")], env=env, hosts=NO_HOSTS))
     assert held == {str(project / "secrets"): READ_ONLY, str(project / ".envrc"): UNHELD}
 
 

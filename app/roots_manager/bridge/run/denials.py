@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import json
 import os
+import time
 from collections.abc import Callable
 
 from roots_manager.bridge.protocol.inflight import Snapshot
@@ -29,6 +30,11 @@ TYPE_CHECKING = False  # not typing's: see roots_manager.bridge.main
 if TYPE_CHECKING:
     from roots_manager.bridge.run.eventlog import BridgeLog
 
+RATE = 200.0
+"""Denial events a second a run records, at most, over time (:data:`BURST` at once): the
+observer folds floods already, and its lines are read as untrusted anyway; past the limit they
+are counted, and the count is told with the next one recorded (``dropped``)."""
+BURST = 2000.0
 LINE_MAX = 64 * 1024
 """The longest line kept while waiting for its end (a path is at most 4 KiB)."""
 READ_SIZE = 256 * 1024
@@ -45,6 +51,19 @@ class Denials:
         self._fds: dict[int, bytearray] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._warned = False
+        self._tokens = BURST
+        self._filled = time.monotonic()
+        self.dropped = 0
+        """Refusals past :data:`RATE` not recorded since the last one that was."""
+
+    def _allowed(self) -> bool:
+        now = time.monotonic()
+        self._tokens = min(BURST, self._tokens + (now - self._filled) * RATE)
+        self._filled = now
+        if self._tokens < 1:
+            return False
+        self._tokens -= 1
+        return True
 
     def follow(self, fd: int | None, loop: asyncio.AbstractEventLoop) -> None:
         """Read the refusals told on *fd* (None: this server's are not observed) until its end."""
@@ -100,9 +119,16 @@ class Denials:
             return
         attribution = denials.attribute(float(refusal["time"]), snap.requests, snap.start_ups)
         found = denials.fields(refusal, attribution)
-        if found is not None:
-            self.told += 1
-            self.log.event(ev.DENIAL, **found)
+        if found is None:
+            return
+        if not self._allowed():
+            self.dropped += 1
+            return
+        if self.dropped:
+            found["dropped"] = self.dropped
+            self.dropped = 0
+        self.told += 1
+        self.log.event(ev.DENIAL, **found)
 
     def _end(self, fd: int) -> None:
         if self._loop is not None:
@@ -120,6 +146,12 @@ class Denials:
                 self._readable(fd)
                 if fd in self._fds and not _more(fd):
                     self._end(fd)
+        if self.dropped:
+            self.log.event(
+                ev.ERROR,
+                message=f"{self.dropped} refusals past {RATE:g} a second were not recorded",
+            )
+            self.dropped = 0
 
     def _warn(self, message: str) -> None:
         if self._warned:
