@@ -93,6 +93,8 @@ def cmd_confine(store: Store, args: argparse.Namespace) -> int:
         )
     elif on:
         print("it takes effect when the server next starts")
+    for line in held_notice(list(srv.allow_write)):
+        print(line)
     return 0
 
 
@@ -181,6 +183,8 @@ def show(store: Store, name: str) -> dict[str, Any]:
         hosts=protected_places(Platform.current()),
     )
     out["protections"] = [p._asdict() for p in protections(found)]
+    if found.available and found.mechanism == "landlock":
+        out["protections"].append(_places_protection())
     out["mechanism"] = found.mechanism
     out["tested"] = found.tested
     out["running"] = [
@@ -213,6 +217,51 @@ def _iso(seconds: float) -> str:
     import datetime
 
     return datetime.datetime.fromtimestamp(seconds, datetime.UTC).isoformat(timespec="seconds")
+
+
+def _places_protection() -> dict[str, Any]:
+    """How the places held inside a grant are held on this machine (a mount namespace of the
+    server's own), or why they cannot be (then a grant holding one is read-only)."""
+    import sys
+
+    assert sys.platform == "linux"
+    from roots_manager.sandbox.mounts import namespace_refusal
+
+    why = namespace_refusal()
+    return {
+        "name": "places inside the grants",
+        "enforced": why is None,
+        "detail": "the store, shell start files, host settings, git hooks and the like inside "
+        "a writable grant are read-only mounts in the server's own mount namespace; secrets "
+        "are covered"
+        if why is None
+        else f"no mount namespace can be made here ({why}): a writable grant holding such a "
+        "place is read-only for the server",
+    }
+
+
+def held_notice(folders: list[str]) -> list[str]:
+    """What a confined server writing *folders* still may not touch there, in lines to print
+    after a grant, an ``--allow-write`` or a broad root (empty: nothing held in them)."""
+    import os
+
+    from roots_manager.core.confinement.protected import HIDDEN, READ_ONLY, protections
+    from roots_manager.core.hosts.known import Platform, protected_places
+
+    held = protections(folders, env=os.environ, hosts=protected_places(Platform.current()))
+    kept = [p for p in held if p.access == READ_ONLY]
+    hidden = [p for p in held if p.access == HIDDEN]
+    if not kept and not hidden:
+        return []
+    out = [
+        f"note: a confined server writing {', '.join(shown(f) for f in folders)} can change "
+        "every other file in it; these stay read-only for it (what runs later, or confines it):"
+    ]
+    out += [f"  {shown(p.path)}" for p in kept]
+    if hidden:
+        out.append("and these stay unreadable (secrets):")
+        out += [f"  {shown(p.path)}" for p in hidden]
+    return out
 
 
 _HELD_LABELS = (

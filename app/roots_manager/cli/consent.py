@@ -70,6 +70,11 @@ def cmd_grant(store: Store, args: argparse.Namespace) -> int:
     if args.read_only:
         what += ", read-only: enforced only while the server runs confined"
     print(f"granted {visible(server)} {len(done.roots)} root(s) ({what})")
+    if not args.read_only:
+        from roots_manager.cli.confinement import held_notice
+
+        for line in held_notice([r.real or r.path for r in done.roots]):
+            print(line)
     if done.new_server:
         print(
             f"{visible(server)} has not run yet: the grant waits for the first server to start "

@@ -32,6 +32,7 @@ from roots_manager.core.helptext import LinesHelpFormatter
 from roots_manager.core.names import visible
 from roots_manager.core.paths import Layout
 from roots_manager.core.refusal import Refusal
+from roots_manager.core.roots import broad_reason
 from roots_manager.core.store.file import Store, StoreError
 from roots_manager.core.store.grants import Scope
 from roots_manager.core.store.state import State
@@ -46,6 +47,14 @@ def cmd_roots_add(store: Store, args: argparse.Namespace) -> int:
         print_json({"version": JSON_VERSION, "root": root_json(root)})
     else:
         print(f"added '{shown(root.name)}': {shown(root.path)} ({root.uri})")
+        if args.allow_broad and broad_reason(root.path) is not None:
+            print(
+                f"note: {broad_reason(root.path)}. A confined server granted it for writing could "
+                "rewrite any file of yours but the places Roots Manager holds read-only (its own "
+                "store, shell start files, the hosts' settings, autostart, ~/.local/bin, git hooks: "
+                "`roots-manager servers show NAME` lists them), and read any but the secrets it "
+                "hides (~/.ssh, ~/.gnupg)"
+            )
     return 0
 
 

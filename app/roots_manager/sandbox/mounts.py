@@ -246,3 +246,29 @@ def _place(path: str, mount: int, identity: tuple[int, int]) -> None:
         )
     finally:
         os.close(target)
+
+
+def namespace_refusal() -> str | None:
+    """Why this process could not hold protected places here (no mount namespace of its own
+    may be made), or None if it could: tried in a child process, which then ends."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child reports through the pipe
+        os.close(read)
+        try:
+            enter_namespace()
+        except BaseException as exc:
+            os.write(write, str(exc).encode(errors="replace")[:500])
+            os._exit(1)
+        os._exit(0)
+    os.close(write)
+    try:
+        said = b""
+        while chunk := os.read(read, 512):
+            said += chunk
+    finally:
+        os.close(read)
+    _, status = os.waitpid(pid, 0)
+    if os.waitstatus_to_exitcode(status) == 0:
+        return None
+    return said.decode(errors="replace") or "the namespace could not be made"
