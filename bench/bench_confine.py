@@ -11,6 +11,11 @@ the time the walk took inside it (its start-up left out), confined and not, in t
 B). Confined, each of its system calls passes the seccomp filter, and Landlock checks each open;
 the goal is a ratio of at most 1.1.
 
+Last, the same walk and start-up for a grant that holds protected places (a repository's
+``.git/hooks`` and ``.git/config``, ``.vscode``): the server then runs in a mount namespace of
+its own with those places bound read-only (:mod:`roots_manager.sandbox.mounts`); its cost is
+reported against the confined grant without such places.
+
 Run: python bench/bench_confine.py [--runs N] [--walks N]
 """
 
@@ -84,7 +89,7 @@ def measure(label: str, command: list[str], runs: int) -> None:
     )
 
 
-def walk_once(folder: Path, force: bool, filtered: bool = True) -> float:
+def walk_once(folder: Path, force: bool, filtered: bool = True, server: str = "bench") -> float:
     from roots_manager.bridge.run.confine import wrapped
     from roots_manager.sandbox.seccomp import TEST_OFF_ENV
 
@@ -95,7 +100,7 @@ def walk_once(folder: Path, force: bool, filtered: bool = True) -> float:
 
     command = [sys.executable, "-S", "-c", WALK, str(folder), str(FILES)]
     with contextlib.redirect_stderr(io.StringIO()):  # what the bridge says of the protections
-        argv = wrapped(command, "bench", force).argv
+        argv = wrapped(command, server, force).argv
     out = subprocess.run(
         argv,
         stdin=subprocess.DEVNULL,
@@ -106,27 +111,41 @@ def walk_once(folder: Path, force: bool, filtered: bool = True) -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
-def walk(home: str, walks: int) -> None:
-    from roots_manager.core.paths import Layout
-    from roots_manager.core.store.file import Store
-
-    folder = Path(home) / "granted"
+def _tree(folder: Path) -> None:
     for d in range(FILES // 100):
         sub = folder / f"d{d:03}"
         sub.mkdir(parents=True)
         for f in range(100):
             (sub / f"f{f:03}.txt").write_bytes(b"x" * 1024)
+
+
+def walk(home: str, walks: int) -> None:
+    from roots_manager.core.paths import Layout
+    from roots_manager.core.store.file import Store
+
+    folder = Path(home) / "granted"
+    _tree(folder)
+    held = Path(home) / "held"
+    _tree(held)
+    (held / ".git" / "hooks").mkdir(parents=True)
+    (held / ".git" / "config").write_text("[core]\n", encoding="utf-8")
+    (held / ".vscode").mkdir()
     with Store(Layout.default().ensure()).transaction() as state:
         root = state.add_root(str(folder))
         state.grant("bench", [root.id])
+        root = state.add_root(str(held))
+        state.grant("bench-held", [root.id])
     walk_once(folder, True)  # the page cache warm for both
+    walk_once(held, True, server="bench-held")
     plain: list[float] = []
     confined: list[float] = []
     landlock: list[float] = []
+    inside: list[float] = []
     for _ in range(walks):
         plain.append(walk_once(folder, False))
         confined.append(walk_once(folder, True))
         landlock.append(walk_once(folder, True, filtered=False))
+        inside.append(walk_once(held, True, server="bench-held"))
     p50, c50 = statistics.median(plain) * 1000, statistics.median(confined) * 1000
     l50 = statistics.median(landlock) * 1000
     verdict = "within" if c50 / p50 <= WALK_GOAL else "OVER"
@@ -135,6 +154,28 @@ def walk(home: str, walks: int) -> None:
         f"{c50:.1f} ms, ratio {c50 / p50:.2f}x ({verdict} the {WALK_GOAL}x goal; "
         f"pairs: {', '.join(f'{c / p:.2f}' for p, c in zip(plain, confined, strict=True))}); "
         f"Landlock without the seccomp filter {l50:.1f} ms, ratio {l50 / p50:.2f}x"
+    )
+    h50 = statistics.median(inside) * 1000
+    print(
+        f"the same walk in a grant holding protected places (.git/hooks, .git/config, "
+        f".vscode, read-only mounts): confined p50 {h50:.1f} ms, ratio {h50 / p50:.2f}x "
+        f"unconfined, {h50 / c50:.2f}x confined without them"
+    )
+
+
+def measure_held(runs: int) -> None:
+    """The start-up of a confined server whose grant holds protected places (a mount namespace
+    made, three places bound) against one whose grant holds none, in turns."""
+    tiny = [sys.executable, "-S", "-c", "import sys; sys.stdin.readline(); print('{}')"]
+    without: list[float] = []
+    held: list[float] = []
+    for _ in range(runs):
+        without.append(first_line(tiny, "bench", True))
+        held.append(first_line(tiny, "bench-held", True))
+    w50, h50 = statistics.median(without) * 1000, statistics.median(held) * 1000
+    print(
+        f"start-up with protected places held: p50 {h50:.1f} ms against {w50:.1f} ms without "
+        f"(+{h50 - w50:.1f} ms, {h50 / w50:.2f}x)"
     )
 
 
@@ -150,6 +191,7 @@ def main() -> None:
         if FILESYSTEM.exists():
             measure("npm filesystem server", ["node", str(FILESYSTEM), home], args.runs)
         walk(home, args.walks)
+        measure_held(args.runs)
 
 
 if __name__ == "__main__":

@@ -126,9 +126,17 @@ def test_the_mounts_inside_a_grant_are_found_in_the_mount_table() -> None:
 
 
 def test_a_restart_behind_the_hosts_back_never_loosens_the_hosts_start() -> None:
-    started = (("/w",), ("/r",), ("/xr",), ("/xw",), ("/sock",), ("blocked",))
-    now = (("/w", "/w2"), (), ("/xr", "/xr2"), ("/xw2",), ("/sock", "/sock2"), ())
-    assert clamp(now, started) == (("/w", "/w2"), (), ("/xr",), (), ("/sock",), ("blocked",))
+    started = (("/w",), ("/r",), ("/xr",), ("/xw",), ("/sock",), ("blocked",), ("hidden:/w/.env",))
+    now = (("/w", "/w2"), (), ("/xr", "/xr2"), ("/xw2",), ("/sock", "/sock2"), (), ())
+    assert clamp(now, started) == (
+        ("/w", "/w2"),
+        (),
+        ("/xr",),
+        (),
+        ("/sock",),
+        ("blocked",),
+        ("hidden:/w/.env",),
+    )
     assert clamp(now, None) == now  # started unconfined: nothing is looser
     assert clamp(None, started) is None
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from roots_manager.core.refusal import ModelError
 from roots_manager.core.store.schema import MAX_COUNTER, SCHEMA_VERSION, SchemaError
 from roots_manager.core.store.state import State
 
@@ -243,7 +244,7 @@ def test_schema_8_leaves_a_new_servers_confinement_to_its_first_start() -> None:
     request = old.server_started("new", ["node", "server.js"], "run1")
     assert request is not None and old.servers["new"].confine is None
     doc = old.to_json()
-    assert doc["schema"] == SCHEMA_VERSION == 8
+    assert doc["schema"] == SCHEMA_VERSION == 9
     assert doc["servers"]["new"]["confine"] is None
     assert doc["servers"]["fs"]["confine"] is False
     again = State.from_json(doc)
@@ -365,3 +366,23 @@ def test_many_objects_read_as_each_alone(doc: dict[str, Any]) -> None:
     assert again.roots == state.roots
     assert [g.read_only for g in again.grants] == [False] * MANY
     assert [g.runs for g in again.grants] == [g.runs for g in state.grants]
+
+
+def test_a_grants_places_inside_its_root_are_relative_and_stay_inside() -> None:
+    """Schema 9: ``read_only_inside`` and ``hidden_inside``, relative paths in normal form;
+    a store of schema 8 is read with none."""
+    grant = {"server": "fs", "root": "r1", "scope": "always", "sessions": [], "granted_at": ""}
+    roots = [{"id": "r1", "path": "/srv/p", "name": "p", "added_at": "2026-01-01T00:00:00Z"}]
+    doc = {"schema": 9, "servers": {"fs": {}}, "roots": roots}
+    kept = State.from_json(
+        {**doc, "grants": [{**grant, "read_only_inside": ["a/b"], "hidden_inside": [".env"]}]}
+    )
+    assert kept.grants[0].read_only_inside == ["a/b"] and kept.grants[0].hidden_inside == [".env"]
+    assert State.from_json(kept.to_json()).grants[0].hidden_inside == [".env"]
+    old = State.from_json({**doc, "schema": 8, "grants": [grant]})
+    assert old.grants[0].read_only_inside == [] and old.grants[0].hidden_inside == []
+    for bad in ("/etc", "../up", "a/../../b", ".", "a//b", "", "a\x00b"):
+        with pytest.raises(SchemaError, match=r"hidden_inside"):
+            State.from_json({**doc, "grants": [{**grant, "hidden_inside": [bad]}]})
+    with pytest.raises(ModelError, match="not a path inside its root"):
+        kept.set_inside("fs", ["r1"], hidden=["../secret"])

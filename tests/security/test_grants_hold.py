@@ -283,3 +283,50 @@ def test_a_loosening_waits_for_the_hosts_next_start_and_a_tightening_does_not(
         assert host.attack("read", path=str(world.key)) == "ok:" + SECRET
     finally:
         host.close()
+
+
+@pytest.mark.parametrize("world", users(), indirect=True)
+def test_the_users_exceptions_inside_a_grant_hold(world: World) -> None:
+    """``grant --except`` keeps a place read-only, ``--hide`` unreadable, whatever the grant."""
+    granted = world.granted
+    (granted / ".env").write_text("TOKEN=secret\n", encoding="utf-8")
+    (granted / "secrets").mkdir()
+    (granted / "secrets" / "key.txt").write_text("key\n", encoding="utf-8")
+    (granted / "config").mkdir()
+    (granted / "config" / "app.toml").write_text("[app]\n", encoding="utf-8")
+    world.setup()
+    done = world.cli(
+        "grant", "srv", str(granted), "--except", "config", "--hide", ".env",
+        "--hide", str(granted / "secrets"),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    shown = json.loads(world.cli("servers", "show", "srv", "--json").stdout)
+    held = {p["path"]: p["access"] for p in shown["protected"]}
+    assert held == {
+        str(granted / ".env"): "hidden",
+        str(granted / "config"): "read-only",
+        str(granted / "secrets"): "hidden",
+    }
+    host = Hostile(world)
+    try:
+        assert host.attack("read", path=str(granted / "config" / "app.toml")) == "ok:[app]\n"
+        assert host.attack("write", path=str(granted / "config" / "app.toml")) in REFUSED
+        assert host.attack("create", path=str(granted / "config" / "new.toml")) in REFUSED
+        assert host.attack("read", path=str(granted / ".env")) in REFUSED
+        assert host.attack("replace", path=str(granted / ".env")) in REFUSED
+        assert host.attack("read", path=str(granted / "secrets" / "key.txt")) in REFUSED
+        assert host.attack("rename", path=str(granted / "secrets"), to=str(granted / "s")) in (
+            REFUSED
+        )
+        assert host.attack("write", path=str(granted / "notes.txt")) == "ok"
+    finally:
+        host.close()
+    assert (granted / ".env").read_text(encoding="utf-8") == "TOKEN=secret\n"
+    # taken away, the places are writable at the next start
+    world.cli("grant", "srv", str(granted), "--clear-except")
+    host = Hostile(world)
+    try:
+        assert host.attack("write", path=str(granted / "config" / "app.toml")) == "ok"
+        assert host.attack("read", path=str(granted / ".env")) == "ok:TOKEN=secret\n"
+    finally:
+        host.close()

@@ -61,6 +61,9 @@ def grant(
     read_only: bool | None = None,
     new: bool = False,
     allow_broad: bool = False,
+    read_only_inside: Sequence[str] = (),
+    hidden_inside: Sequence[str] = (),
+    clear_inside: bool = False,
 ) -> Granted:
     """Grant *server* the roots *roots* name (paths, ``file://`` URIs or roots' names) for
     *scope*.
@@ -70,6 +73,11 @@ def grant(
     yet is added as one (*allow_broad* as for adding it by hand); a name that matches no root
     and no folder is refused. *read_only* None keeps each grant's own flag (a new grant is
     read-write).
+
+    *read_only_inside* and *hidden_inside* are places inside the roots (relative to each, or
+    absolute inside one) that a confined server may not write, or not read either, whatever
+    the grant says (:meth:`~roots_manager.core.store.state.State.set_inside`); *clear_inside*
+    first takes away those the grants had.
     """
     with store.transaction() as state:
         name = resolve(state, server, new=new, ahead=True)
@@ -77,8 +85,28 @@ def grant(
         found, added = _roots_named(state, roots, allow_broad=allow_broad)
         runs = live_runs(store.layout, name) if scope == Scope.WHILE_RUNNING else []
         changed = rule.set_scope(state, name, [r.id for r in found], scope, runs, read_only)
+        if read_only_inside or hidden_inside or clear_inside:
+            for root in found:
+                state.set_inside(
+                    name,
+                    [root.id],
+                    read_only=[_inside(root, p) for p in read_only_inside],
+                    hidden=[_inside(root, p) for p in hidden_inside],
+                    clear=clear_inside,
+                )
         suspended = state.servers[name].suspended
     return Granted(name, found, added, changed, fresh, runs, suspended)
+
+
+def _inside(root: Root, place: str) -> str:
+    """*place* relative to *root*'s folder (given relative to it, or absolute inside it)."""
+    if not os.path.isabs(place):
+        return os.path.normpath(place)
+    for top in dict.fromkeys((root.path, root.real or root.path)):
+        relative = os.path.relpath(os.path.normpath(place), top)
+        if relative != "." and not relative.startswith(".."):
+            return relative
+    raise ModelError(f"{place} is not inside the root {root.path}")
 
 
 def _roots_named(

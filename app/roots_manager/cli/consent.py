@@ -44,6 +44,9 @@ def cmd_grant(store: Store, args: argparse.Namespace) -> int:
             read_only=args.read_only,
             new=args.new,
             allow_broad=args.allow_broad,
+            read_only_inside=args.except_ or (),
+            hidden_inside=args.hide or (),
+            clear_inside=args.clear_except,
         )
     except UnknownServer as exc:
         raise unknown_server(exc, ["grant", args.server, *args.roots]) from exc
@@ -481,6 +484,26 @@ def add_commands(sub: Subcommands) -> None:
         action="store_true",
         help="a FOLDER that is not a root yet is added as one: allow it to be the file system "
         "root, your home folder or a folder holding it",
+    )
+    g.add_argument(
+        "--except",
+        dest="except_",
+        action="append",
+        metavar="PLACE",
+        help="a file or folder inside the root (relative to it) that a confined server may read "
+        "but not write, whatever the grant says; again for more",
+    )
+    g.add_argument(
+        "--hide",
+        action="append",
+        metavar="PLACE",
+        help="a file or folder inside the root (relative to it) that a confined server may not "
+        "read either (a .env, a secrets folder); again for more",
+    )
+    g.add_argument(
+        "--clear-except",
+        action="store_true",
+        help="take away the grant's --except and --hide places first",
     )
     g.add_argument("--json", action="store_true", help=JSON_HELP)
     g.set_defaults(func=cmd_grant)

@@ -160,6 +160,21 @@ def granted_folders(
     return write, read
 
 
+def places_inside(state: State, name: str) -> tuple[list[str], list[str]]:
+    """The places inside server *name*'s granted roots that its grants keep read-only, and
+    those they hide (``grant --except``, ``--hide``), as absolute paths."""
+    roots = {r.id: r for r in state.roots}
+    read_only: list[str] = []
+    hidden: list[str] = []
+    for g in state.grants:
+        if g.server != name or not (g.read_only_inside or g.hidden_inside) or g.root not in roots:
+            continue
+        top = roots[g.root].real or roots[g.root].path
+        read_only += [os.path.join(top, p) for p in g.read_only_inside]
+        hidden += [os.path.join(top, p) for p in g.hidden_inside]
+    return read_only, hidden
+
+
 class Derived:
     """The rules a confined start gets, and the paths it was refused with why."""
 
@@ -218,6 +233,10 @@ def rules_for(
             kept.append(path)
         return tuple(kept)
 
+    kept, hidden = places_inside(state, name)
+    if ceiling is not None:  # an exception taken away since the host's start still holds
+        kept += [p.split(":", 1)[1] for p in ceiling[6] if p.startswith("read-only:")]
+        hidden += [p.split(":", 1)[1] for p in ceiling[6] if p.startswith("hidden:")]
     held = protections(
         [*write, *extra_write],
         [*read, *extra_read],
@@ -225,6 +244,8 @@ def rules_for(
         hosts=hosts,
         own=[tmpdir],
         create=True,
+        read_only=kept,
+        hidden=hidden,
     )
     rules = runtime.replace(
         read_write=identified((*runtime.read_write, *writable)),
@@ -241,7 +262,8 @@ def rules_for(
 
 Key = tuple[tuple[str, ...], ...]
 """What a confined start depends on (:func:`confinement_key`): the folders written, read, the
-extra ones read and written, the sockets allowed, and ``("blocked",)`` for a blocked network."""
+extra ones read and written, the sockets allowed, ``("blocked",)`` for a blocked network, and
+the places inside the grants kept read-only (``read-only:PATH``) or hidden (``hidden:PATH``)."""
 
 
 def clamp(key: Key | None, ceiling: Key | None) -> Key | None:
@@ -249,12 +271,13 @@ def clamp(key: Key | None, ceiling: Key | None) -> Key | None:
 
     A restart behind the host's back never widens what confines the server (DESIGN.md, house
     rule 19): the extra folders, the sockets and the network are those of *key* that *ceiling*
-    allowed too. The grants themselves (consent given in the app) are *key*'s. None for
+    allowed too, and the places held inside the grants are both's. The grants themselves
+    (consent given in the app) are *key*'s. None for
     *ceiling*: the host started it unconfined, and nothing is looser than that.
     """
     if ceiling is None or key is None:
         return key
-    write, read, extra_read, extra_write, sockets, network = key
+    write, read, extra_read, extra_write, sockets, network, places = key
     return (
         write,
         read,
@@ -262,6 +285,7 @@ def clamp(key: Key | None, ceiling: Key | None) -> Key | None:
         tuple(p for p in extra_write if p in ceiling[3]),
         tuple(p for p in sockets if p in ceiling[4]),
         tuple(sorted({*network, *ceiling[5]})),
+        tuple(sorted({*places, *ceiling[6]})),
     )
 
 
@@ -285,7 +309,11 @@ def confinement_key(
     extra_write = srv.allow_write if srv is not None else []
     sockets = srv.allow_socket if srv is not None else []
     network = ["blocked"] if srv is not None and srv.block_network else []
-    return tuple(tuple(sorted(x)) for x in (write, read, extra_read, extra_write, sockets, network))
+    kept, hidden = places_inside(state, name)
+    places = [f"read-only:{p}" for p in kept] + [f"hidden:{p}" for p in hidden]
+    return tuple(
+        tuple(sorted(x)) for x in (write, read, extra_read, extra_write, sockets, network, places)
+    )
 
 
 def report(
@@ -307,7 +335,12 @@ def report(
         []
         if hosts is None
         else protections(
-            [*write, *srv.allow_write], [*read, *srv.allow_read], env=os.environ, hosts=hosts
+            [*write, *srv.allow_write],
+            [*read, *srv.allow_read],
+            env=os.environ,
+            hosts=hosts,
+            read_only=places_inside(state, name)[0],
+            hidden=places_inside(state, name)[1],
         )
     )
     return {

@@ -30,6 +30,7 @@ PINNED = "pinned"
 """A folder between a grant and a protected place: writable as granted, but not renamed away."""
 UNHELD = "not held"
 """A protected place that is a symbolic link: no mount can cover it (said, never hidden)."""
+YOURS = "an exception of your grant (grant --except or --hide)"
 MADE_IF_MISSING = (".local/bin", ".config/autostart", ".config/systemd/user")
 """Folders of the home that run what is put in them: made empty when missing in a writable
 grant (with *create*), so that the server cannot make them first."""
@@ -184,6 +185,8 @@ def protections(
     hosts: HostPlaces,
     own: Iterable[str] = (),
     create: bool = False,
+    read_only: Iterable[str] = (),
+    hidden: Iterable[str] = (),
 ) -> list[Protection]:
     """The places of :data:`TABLE` that lie inside the folders *writable* (read-only or hidden
     there) or *readable* (hidden there), the read-only grants among *readable* nested in a
@@ -192,7 +195,9 @@ def protections(
 
     Only what exists is held (nothing is there to rewrite otherwise); with *create*, a missing
     folder of :data:`HOME` rows (``~/.config/autostart``) inside a writable grant is made, empty,
-    so that the server cannot make it first. Paths are real (links resolved) and absolute.
+    so that the server cannot make it first. *read_only* and *hidden* are the user's own
+    places (``grant --except``, ``--hide``), held as the table's are. Paths are real (links
+    resolved) and absolute.
     """
     home = os.path.realpath(env.get("HOME") or os.path.expanduser("~"))
     writable = [os.path.realpath(w) for w in writable]
@@ -200,6 +205,8 @@ def protections(
     own = [os.path.realpath(o) for o in own]
     if not writable and not readable:
         return []
+    read_only = [os.path.normpath(p) for p in read_only]
+    hidden = [os.path.normpath(p) for p in hidden]
     candidates: list[tuple[str, str, str]] = []  # path, access, why
     for place in TABLE:
         if place.where == HOME:
@@ -208,6 +215,8 @@ def protections(
             candidates += [(p, place.access, place.why) for p in state_folders(env)]
         elif place.where == HOST:
             candidates += [(p, place.access, place.why) for p in hosts.user_files]
+    candidates += [(p, READ_ONLY, YOURS) for p in read_only]
+    candidates += [(p, HIDDEN, YOURS) for p in hidden]
     names = {p.path: p.why for p in TABLE if p.where == PROJECT}
     for name in hosts.project_names:
         names.setdefault(name, "a host's project configuration: " + _SETTINGS)

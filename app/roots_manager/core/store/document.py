@@ -287,6 +287,8 @@ _GRANT = _record(
     sessions=schema.list_of(schema.identifier),
     granted_at=schema.empty_or(schema.timestamp),
     read_only=schema.flag,
+    read_only_inside=schema.list_of(schema.inside_path),
+    hidden_inside=schema.list_of(schema.inside_path),
 )
 _PENDING = _record(
     Pending,

@@ -53,6 +53,10 @@ class Grant:
     granted_at: str = ""
     read_only: bool = False
     """A confined server may read the root and write nothing in it; advice only otherwise."""
+    read_only_inside: list[str] = field(default_factory=list)
+    """Places inside the root (relative paths) a confined server may read and not write."""
+    hidden_inside: list[str] = field(default_factory=list)
+    """Places inside the root (relative paths) a confined server may not read either."""
 
 
 @dataclass

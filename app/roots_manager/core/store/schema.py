@@ -18,7 +18,7 @@ from typing import Any
 
 from roots_manager.core import uri as uris
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 """2 adds each root's real path when it was added (``real``); 3 adds confinement (a server's
 ``confine``, ``allow_read`` and ``allow_write``, a grant's ``read_only``), which an older version
 must not read as if absent: it would start a confined server unconfined and silently; 4 adds a
@@ -29,8 +29,11 @@ would refuse as unknown fields; 6 adds the Unix sockets a confined server may co
 server's blocked network (``block_network``), which an older version would refuse rather than
 start the server with the network open; 8 lets a server's ``confine`` be null (not decided:
 its first start decides, confined by default where the machine can confine) and adds the
-setting that says so (``confine_new``), which an older version would refuse or read as off.
-1 to 7 are read as they are, a server's confinement in them decided (off when absent)."""
+setting that says so (``confine_new``), which an older version would refuse or read as off;
+9 adds a grant's exceptions (``read_only_inside``, ``hidden_inside``: places inside its root a
+confined server may not write, or read), which an older version would refuse as unknown fields
+rather than start the server with them writable. 1 to 8 are read as they are, a server's
+confinement in them decided (off when absent, before 8)."""
 
 
 MAX_COUNTER = 2**53 - 1
@@ -309,6 +312,20 @@ def optional(check: Check) -> Check:
     checked: Check = lambda value: None if value is None else check(value)  # noqa: E731
     many = column(check)
     return _with_column(checked, lambda values: many([v for v in values if v is not None]))
+
+
+def inside_path(value: object) -> str | None:
+    """A place inside a root: a relative path in normal form, never above the root."""
+    if not isinstance(value, str):
+        return text(value)
+    if not value or "\x00" in value or _has_control(value):
+        return f"is empty or holds a control character: {shown(value)}"
+    if os.path.isabs(value) or value.startswith("/"):
+        return f"is not a path inside its root (it is absolute): {shown(value)}"
+    normal = os.path.normpath(value)
+    if normal != value or normal == "." or normal.split(os.sep)[0] == "..":
+        return f"is not a path inside its root in normal form: {shown(value)}"
+    return None
 
 
 def list_of(check: Check) -> Check:

@@ -26,6 +26,7 @@ from roots_manager.core.names import NameFlaw, check_server_name
 from roots_manager.core.refusal import ModelError
 from roots_manager.core.roots import BROAD_REFUSALS, Root, clean_name, find_root, new_root
 from roots_manager.core.servers import Server
+from roots_manager.core.store import schema
 from roots_manager.core.store.document import stored_fields, to_document
 from roots_manager.core.store.grants import (
     POLICIES,
@@ -216,6 +217,32 @@ class State:
             self.grants, server, list(root_ids), scope, runs, read_only, now_iso
         )
         return made
+
+    def set_inside(
+        self,
+        server: str,
+        root_ids: Iterable[str],
+        *,
+        read_only: Sequence[str] = (),
+        hidden: Sequence[str] = (),
+        clear: bool = False,
+    ) -> None:
+        """Add to *server*'s grants of *root_ids* the places inside each root (relative paths,
+        checked by the schema's rule) that a confined server may read and not write
+        (*read_only*), or neither (*hidden*); *clear* first takes away those it had. A place
+        both read-only and hidden is hidden."""
+        for place in (*read_only, *hidden):
+            why = schema.inside_path(place)
+            if why is not None:
+                raise ModelError(f"the place {why}")
+        ids = set(root_ids)
+        for g in self.grants:
+            if g.server != server or g.root not in ids:
+                continue
+            if clear:
+                g.read_only_inside, g.hidden_inside = [], []
+            g.hidden_inside = sorted({*g.hidden_inside, *hidden})
+            g.read_only_inside = sorted({*g.read_only_inside, *read_only} - {*g.hidden_inside})
 
     def revoke(self, server: str, root_ids: Iterable[str]) -> int:
         """Revoke *server*'s grants of *root_ids*; returns how many grants went."""
