@@ -526,7 +526,28 @@ def forge_refusals(path: str, count: int = 200) -> str:
     return "ok:" + ",".join(written)
 
 
+def fork_many(count: int, threads: int = 0) -> str:
+    """Start *count* processes that sleep (and *threads* threads first); how many started, and
+    the error that stopped the rest. All end with the server's tree."""
+    import threading as t
+
+    for _ in range(threads):
+        t.Thread(target=time.sleep, args=(600,), daemon=True).start()
+    started = 0
+    for _ in range(count):
+        try:
+            pid = os.fork()
+        except OSError as exc:
+            return f"{started}:{_failure(exc)}"
+        if pid == 0:
+            time.sleep(600)
+            os._exit(0)
+        started += 1
+    return f"{started}:ok"
+
+
 ATTACKS = {f.__name__: f for f in (
+    fork_many,
     replace, rename, remove, create, forge_refusals,
     read, write, listdir, chmod, fchmod_read_only, chmod_at, utime, setxattr, chown,
     unix_connect, socketpair, kill, inject, capabilities, io_uring, detach, rewrite_shebang,

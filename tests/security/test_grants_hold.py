@@ -250,6 +250,7 @@ def test_every_place_of_the_table_is_held_inside_a_home_grant(world: World) -> N
     assert not got_through, "\n".join(got_through)
 
 
+@pytest.mark.parametrize("world", users(), indirect=True)
 def test_a_loosening_waits_for_the_hosts_next_start_and_a_tightening_does_not(
     world: World,
 ) -> None:
@@ -328,5 +329,27 @@ def test_the_users_exceptions_inside_a_grant_hold(world: World) -> None:
     try:
         assert host.attack("write", path=str(granted / "config" / "app.toml")) == "ok"
         assert host.attack("read", path=str(granted / ".env")) == "ok:TOKEN=secret\n"
+    finally:
+        host.close()
+
+
+@pytest.mark.parametrize("world", users(), indirect=True)
+def test_a_server_cannot_fill_the_process_table(world: World) -> None:
+    """A fork loop stops at the server's limit of processes; threads are not processes."""
+    world.setup()
+    world.cli("servers", "confine", "srv", "--max-processes", "40")
+    host = Hostile(world)
+    try:
+        started, error = host.attack("fork_many", count=3000, threads=50).split(":")
+        # the limit counts the tree: the server itself is one of its processes
+        assert 38 <= int(started) <= 40 and error == "EAGAIN", (started, error)
+    finally:
+        host.close()
+    assert "reached their limit (40)" in host.stderr()
+    # the default leaves room for any real server
+    world.cli("servers", "confine", "srv", "--max-processes", "0")
+    host = Hostile(world)
+    try:
+        assert host.attack("fork_many", count=300) == "300:ok"
     finally:
         host.close()

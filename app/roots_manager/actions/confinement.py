@@ -29,6 +29,7 @@ def confine(
     allow_socket: Iterable[str] = (),
     forget: Iterable[str] = (),
     new: bool = False,
+    max_processes: int | None = None,
 ) -> Server:
     """Turn confinement on or off for *server* (None: leave it) and add or *forget* its extra
     paths; returns the server as it is now. It takes effect when the server next starts."""
@@ -42,6 +43,7 @@ def confine(
             allow_write=allow_write,
             allow_socket=allow_socket,
             forget=forget,
+            max_processes=max_processes,
         )
 
 

@@ -30,6 +30,20 @@ def _typed(args: argparse.Namespace, *options: str) -> list[str]:
     return argv
 
 
+def _process_limit(text: str) -> int:
+    from roots_manager.core.store.schema import MAX_PROCESS_LIMIT
+
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= MAX_PROCESS_LIMIT:
+        raise argparse.ArgumentTypeError(
+            f"not a whole number from 0 (the default) to {MAX_PROCESS_LIMIT:,}: {text!r}"
+        )
+    return value
+
+
 def _confined(store: Store, srv: Server) -> bool:
     """Whether *srv* starts confined next time: its setting, or the default's verdict here."""
     if srv.confine is not None:
@@ -55,6 +69,7 @@ def cmd_confine(store: Store, args: argparse.Namespace) -> int:
             allow_socket=args.allow_socket,
             forget=args.forget,
             new=args.new,
+            max_processes=args.max_processes,
         )
     except UnknownServer as exc:
         extra = ("allow-read", "allow-write", "allow-socket", "forget")
@@ -303,6 +318,8 @@ def cmd_show(store: Store, args: argparse.Namespace) -> int:
             f"({shown(m['type'])}, {shown(m['source'])})"
         )
     print(f"  network: {out['network']}")
+    default = "" if out["max_processes_set"] else " (default)"
+    print(f"  processes at once: at most {out['max_processes']:,}{default}")
     restart = "on" if out["restart_on_revoke"] else "off"
     print(f"  restart on revoke: {restart}{'' if out['restart_on_revoke_set'] else ' (default)'}")
     if out["changes"]:
@@ -369,6 +386,13 @@ def add_commands(servers: Subcommands) -> None:
     )
     c.add_argument(
         "--forget", action="append", default=[], metavar="PATH", help="drop an extra path"
+    )
+    c.add_argument(
+        "--max-processes",
+        type=_process_limit,
+        metavar="N",
+        help="the most processes its tree may hold at once; a fork past it fails (0: the "
+        "default, 1,024)",
     )
     c.add_argument("--new", action="store_true", help=_NEW_HELP)
     c.add_argument("--json", action="store_true", help=JSON_HELP)

@@ -39,6 +39,10 @@ class Server:
     restart_on_revoke: bool | None = None
     """Restart the server behind the host's back when a folder it was told is revoked (and,
     confined, whenever its rules change); None: the default, on for confined servers only."""
+    max_processes: int | None = None
+    """The most processes a confined server's tree may hold at once (None: the default,
+    :data:`~roots_manager.core.confinement.rules.MAX_PROCESSES`); a fork past it fails with
+    ``EAGAIN``."""
     decision: Decision | None = None
     """The user's answer to the last consent request about this server (None: never asked,
     or decided before this was kept)."""

@@ -116,6 +116,14 @@ def _linux_protections(abi: int) -> list[Protection]:
             "all the server starts ends with it: at a restart, and when its bridge ends, "
             "even killed",
         ),
+        Protection(
+            "processes",
+            filtered is None,
+            "at most 1,024 at once in the server's tree, or its own limit "
+            "(servers confine NAME --max-processes N): a fork past it fails"
+            if filtered is None
+            else filter_note,
+        ),
         Protection("network", False, "not restricted: a confined server may connect anywhere"),
         Protection(
             "names",

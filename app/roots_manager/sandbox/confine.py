@@ -205,6 +205,7 @@ def _linux(
         network=rules.network,
         events=refusals,
         nofile=nofile,
+        max_processes=rules.max_processes,
     )
     sys.stdout.flush()
     return supervisor.supervise(plan, parent)

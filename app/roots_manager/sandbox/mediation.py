@@ -363,8 +363,12 @@ class Mediator:
         arch: str,
         network: bool = True,
         observe: Observe | None = None,
+        max_processes: int | None = None,
     ) -> None:
         self.listener = listener
+        self.max_processes = max_processes
+        """The most processes the server's tree (every process below this one) may hold."""
+        self.limit_said = False
         self.network = network
         """Network families may be connected and bound (False: the user blocked them)."""
         self.observe = observe
@@ -435,6 +439,10 @@ class Mediator:
         if name == "connect":
             self._connect_later(caller)
             return
+        if name in seccomp.FORKS:
+            caller.close()
+            self._new_process(note)
+            return
         decide = self._bind if name == "bind" else self._decide
         try:
             respond(self.listener, note, decide(caller, name, note.args))
@@ -470,6 +478,29 @@ class Mediator:
                 self.connecting.release()
 
         threading.Thread(target=run, name="connect", daemon=True).start()
+
+    def _new_process(self, note: Notification) -> None:
+        """Let a new process be made, unless the tree holds :attr:`max_processes` already
+        (then the call fails with ``EAGAIN``, as at the user's own limit, and it is said once).
+
+        Counted from the process table when the call comes: calls waiting at once may each
+        pass before the others' processes exist, so the tree may pass the limit by as many
+        calls as wait together (its threads at most), never by a loop of forks."""
+        if self.max_processes is None or tree_size(os.getpid()) < self.max_processes:
+            respond(self.listener, note, flags=FLAG_CONTINUE)
+            return
+        respond(self.listener, note, error=errno.EAGAIN)
+        if not self.limit_said:
+            self.limit_said = True
+            message = (
+                f"roots-manager confine: the server's processes reached their limit "
+                f"({self.max_processes:,}): each new one is refused (servers confine NAME "
+                "--max-processes N)\n"
+            )
+            try:
+                os.write(2, message.encode())
+            except OSError:
+                return  # no stderr to say it on: the refusal stands
 
     def _object(self, fd: int) -> None:
         """Refuse the change unless the object open as *fd* is the server's to write."""
@@ -620,6 +651,28 @@ class Mediator:
         if len(os.fsencode(where)) > 107:
             raise Refused(errno.ENAMETOOLONG)
         return where
+
+
+def tree_size(root: int) -> int:
+    """How many processes are below process *root* (its children, theirs, ...), from each
+    thread's list of children in ``/proc``."""
+    count = 0
+    todo = [root]
+    while todo:
+        pid = todo.pop()
+        try:
+            threads = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue  # ended meanwhile
+        for tid in threads:
+            try:
+                with open(f"/proc/{pid}/task/{tid}/children", "rb") as f:
+                    children = f.read().split()
+            except OSError:
+                continue
+            count += len(children)
+            todo += map(int, children)
+    return count
 
 
 def _address(c: _Caller, a: tuple[int, ...]) -> tuple[int, bytes]:

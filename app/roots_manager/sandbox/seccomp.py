@@ -82,6 +82,8 @@ SYSCALLS: dict[str, dict[str, int]] = {
             "connect": 42,
             "bind": 49,
             "clone": 56,
+            "fork": 57,
+            "vfork": 58,
             "unshare": 272,
             "prlimit64": 302,
         },
@@ -138,6 +140,10 @@ OTHERS_ONLY = {
 refused unless they are 0, this process (the limits, priority and CPUs of a process outside the
 server's tree, its supervisor's among them, are not the server's to change)."""
 CLONE_NEWUSER = 0x10000000
+CLONE_THREAD = 0x00010000
+FORKS = ("clone", "fork", "vfork")
+"""The calls that make a process (``clone3`` is "not implemented"): with a limit of processes,
+each that makes one (not a thread) waits for the supervisor, which counts the tree."""
 TIOCSTI = 0x5412
 TIOCLINUX = 0x541C
 FS_IOCTL_TYPES = (0x66, 0x76, 0x94, 0x58, 0xF5)
@@ -244,12 +250,21 @@ OBSERVED = (
 always lets them go on (:mod:`roots_manager.sandbox.observer`)."""
 
 
-def program(arch: str, *, sockets: bool, network: bool = True, observe: bool = False) -> bytes:
+def program(
+    arch: str,
+    *,
+    sockets: bool,
+    network: bool = True,
+    observe: bool = False,
+    processes: bool = False,
+) -> bytes:
     """The filter for *arch*; *sockets*: Unix stream sockets may be made, and every
     ``connect`` is decided by the supervisor (the user allowed some sockets by path);
     *network* False: no socket of any family but Unix and the kernel's netlink (no TCP, UDP,
     ICMP, raw or packet socket, no vsock to a host); *observe*: the path-taking calls are shown
-    to the supervisor, which tells the refusals Landlock will make and lets each go on."""
+    to the supervisor, which tells the refusals Landlock will make and lets each go on;
+    *processes*: each new process (not a thread) waits for the supervisor, which refuses it
+    past the server's limit of processes."""
     if arch not in SYSCALLS:
         raise SeccompError(errno.ENOSYS, f"no seccomp filter for the {arch} architecture")
     nr = SYSCALLS[arch].get
@@ -269,8 +284,18 @@ def program(arch: str, *, sockets: bool, network: bool = True, observe: bool = F
         ops += _block(nr(name), _nonzero([(index, SETID)], eperm, seen))
     ops += _block(nr("ioctl"), _ioctl(eperm))
     ops += _block(nr("fcntl"), _one_of(1, (F_SETLEASE,), eperm))
-    for name in ("clone", "unshare"):
-        ops += _block(nr(name), _nonzero([(0, CLONE_NEWUSER)], eperm))
+    new_process = RET_NOTIFY if processes else RET_ALLOW
+    ops += _block(
+        nr("clone"),
+        [
+            *_nonzero([(0, CLONE_NEWUSER)], eperm, RET_ALLOW)[:-1],
+            *_nonzero([(0, CLONE_THREAD)], RET_ALLOW, new_process),
+        ],
+    )
+    ops += _block(nr("unshare"), _nonzero([(0, CLONE_NEWUSER)], eperm))
+    if processes:
+        for name in ("fork", "vfork"):
+            ops += _block(nr(name), [_op(_RET, RET_NOTIFY)])
     for name, indexes in OTHERS_ONLY.items():
         ops += _block(nr(name), _nonzero([(i, 0xFFFFFFFF) for i in indexes], eperm))
     if sockets:  # a stream socket only: a datagram one could send to any path unconnected
@@ -309,13 +334,20 @@ class _Fprog(ctypes.Structure):
     _fields_ = (("len", ctypes.c_ushort), ("filter", ctypes.c_void_p))
 
 
-def install(arch: str, *, sockets: bool, network: bool = True, observe: bool = False) -> int:
+def install(
+    arch: str,
+    *,
+    sockets: bool,
+    network: bool = True,
+    observe: bool = False,
+    processes: bool = False,
+) -> int:
     """Install the filter on this thread's process; returns the notification descriptor.
 
     No-new-privileges must already be set. The descriptor must reach the supervisor and be
     closed here before the server runs: whoever holds it answers the notifications.
     """
-    code = program(arch, sockets=sockets, network=network, observe=observe)
+    code = program(arch, sockets=sockets, network=network, observe=observe, processes=processes)
     buf = ctypes.create_string_buffer(code, len(code))
     prog = _Fprog(len(code) // 8, ctypes.cast(buf, ctypes.c_void_p))
     number = SYSCALLS[arch]["seccomp"]

@@ -57,6 +57,7 @@ class Plan:
         "events",
         "executable",
         "filtered",
+        "max_processes",
         "network",
         "nofile",
         "rules",
@@ -76,8 +77,12 @@ class Plan:
         network: bool = True,
         events: int | None = None,
         nofile: int | None = None,
+        max_processes: int | None = None,
     ) -> None:
         self.rules = rules
+        self.max_processes = max_processes if filtered else None
+        """The most processes the server's tree may hold at once (None: no limit); counted by
+        the supervisor at each new process, so only where the filter is installed."""
         self.nofile = nofile
         """The soft limit of open files the server gets back before it runs (None: as it is):
         the wrapper raised it to hold its rules."""
@@ -116,7 +121,11 @@ def _server_process(plan: Plan, supervisor: int, to_parent: int, from_parent: in
         if plan.filtered:
             observe = plan.events is not None
             listener = seccomp.install(
-                seccomp.machine(), sockets=bool(plan.sockets), network=plan.network, observe=observe
+                seccomp.machine(),
+                sockets=bool(plan.sockets),
+                network=plan.network,
+                observe=observe,
+                processes=plan.max_processes is not None,
             )
         os.write(to_parent, b"L%d\n" % listener)
         if os.read(from_parent, 1) != b"k":
@@ -340,6 +349,7 @@ class Supervisor:
             seccomp.machine(),
             network=self.plan.network,
             observe=observe,
+            max_processes=self.plan.max_processes,
         )
         if listener >= 0:
             synchronous(listener)

@@ -22,7 +22,7 @@ from roots_manager.core.confinement.protected import (
     mounts_inside,
     protections,
 )
-from roots_manager.core.confinement.rules import Rules
+from roots_manager.core.confinement.rules import MAX_PROCESSES, Rules
 from roots_manager.core.consent.effective import Availability, visible_roots
 from roots_manager.core.nofollow import identify
 from roots_manager.core.roots import normalize_path
@@ -79,14 +79,18 @@ def set_confinement(
     allow_write: Iterable[str] = (),
     allow_socket: Iterable[str] = (),
     forget: Iterable[str] = (),
+    max_processes: int | None = None,
 ) -> Server:
-    """Turn confinement on or off for server *name* (None: leave it), and edit its extra paths.
+    """Turn confinement on or off for server *name* (None: leave it), and edit its extra paths
+    and its limit of processes (*max_processes*, None: leave it; 0: back to the default).
 
     A server not seen yet is remembered, as a grant does, so that it starts confined.
     """
     srv = _setting_of(state, name)
     if on is not None:
         srv.confine = on
+    if max_processes is not None:
+        srv.max_processes = max_processes or None
     gone = {normalize_path(p) for p in forget}
     srv.allow_read = [p for p in srv.allow_read if p not in gone]
     srv.allow_write = [p for p in srv.allow_write if p not in gone]
@@ -256,6 +260,7 @@ def rules_for(
         pin=tuple(p.path for p in held if p.access == PINNED),
         sockets=tuple(sockets),
         network=not blocked,
+        max_processes=(srv.max_processes if srv is not None else None) or MAX_PROCESSES,
     )
     return Derived(rules.replace(expect=tuple(expect)), refused)
 
@@ -356,6 +361,8 @@ def report(
         "allow_socket": list(srv.allow_socket),
         "can_confine": can_confine,
         "confinement": why,
+        "max_processes": srv.max_processes or MAX_PROCESSES,
+        "max_processes_set": srv.max_processes is not None,
         "restart_on_revoke": srv.restarts_on_revoke,
         "restart_on_revoke_set": srv.restart_on_revoke is not None,
         "changes": (NEXT_START if srv.restarts_on_revoke else NEXT_START_NO_RESTART)

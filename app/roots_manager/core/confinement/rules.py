@@ -23,6 +23,10 @@ _OPTIONS = {
     "--pin": "pin",
 }
 """The exec wrapper's option for each kind of path in :class:`Rules`."""
+MAX_PROCESSES = 1024
+"""The most processes a confined server's tree holds at once, unless its setting says
+otherwise: far above what real servers start (an npx server runs 2 to 4, a browser under
+Playwright about 20), far below what exhausts the user's process table."""
 NO_NETWORK = "--no-network"
 """The exec wrapper's option for a server whose network is blocked."""
 
@@ -35,6 +39,7 @@ class Rules:
         "expect",
         "hide",
         "listing",
+        "max_processes",
         "network",
         "pin",
         "protect",
@@ -63,6 +68,8 @@ class Rules:
     """The private temporary directory, exported to the server as ``TMPDIR``."""
     network: bool
     """The server may open network sockets (False: ``servers network NAME blocked``)."""
+    max_processes: int | None
+    """The most processes its tree may hold at once (None: no limit)."""
     protect: tuple[str, ...]
     """Places inside a writable rule that stay read-only, and cannot be renamed or replaced
     (:mod:`roots_manager.core.confinement.protected`)."""
@@ -86,12 +93,14 @@ class Rules:
         protect: tuple[str, ...] = (),
         hide: tuple[str, ...] = (),
         pin: tuple[str, ...] = (),
+        max_processes: int | None = None,
     ) -> None:
         values = (
             devices,
             expect,
             hide,
             listing,
+            max_processes,
             network,
             pin,
             protect,
@@ -136,6 +145,8 @@ class Rules:
             out += ["--tmpdir", self.tmpdir]
         if not self.network:
             out.append(NO_NETWORK)
+        if self.max_processes is not None:
+            out += ["--max-processes", str(self.max_processes)]
         return out
 
     @classmethod
@@ -144,6 +155,7 @@ class Rules:
         lists: dict[str, list[str]] = {name: [] for name in _OPTIONS.values()}
         tmpdir = None
         network = True
+        max_processes: int | None = None
         i = 0
         while i < len(args) and args[i] != "--":
             option = args[i]
@@ -155,6 +167,10 @@ class Rules:
                 raise ValueError(f"{option} needs a path")
             if option == "--tmpdir":
                 tmpdir = args[i + 1]
+            elif option == "--max-processes":
+                if not args[i + 1].isdigit() or int(args[i + 1]) < 1:
+                    raise ValueError(f"--max-processes needs a whole number, not {args[i + 1]}")
+                max_processes = int(args[i + 1])
             elif option in _OPTIONS:
                 lists[_OPTIONS[option]].append(args[i + 1])
             else:
@@ -163,5 +179,10 @@ class Rules:
         command = list(args[i + 1 :])
         if not command:
             raise ValueError("give the server's command after --")
-        rules = cls(**{k: tuple(v) for k, v in lists.items()}, tmpdir=tmpdir, network=network)
+        rules = cls(
+            **{k: tuple(v) for k, v in lists.items()},
+            tmpdir=tmpdir,
+            network=network,
+            max_processes=max_processes,
+        )
         return rules, command

@@ -275,6 +275,7 @@ _SERVER = _record(
     allow_socket=schema.list_of(schema.root_path),
     block_network=schema.flag,
     restart_on_revoke=schema.optional(schema.flag),
+    max_processes=schema.optional(schema.process_count),
     decision=schema.optional(schema.one_of(*Decision)),
     decided_at=schema.optional(schema.timestamp),
 )

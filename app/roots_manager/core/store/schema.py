@@ -31,8 +31,8 @@ start the server with the network open; 8 lets a server's ``confine`` be null (n
 its first start decides, confined by default where the machine can confine) and adds the
 setting that says so (``confine_new``), which an older version would refuse or read as off;
 9 adds a grant's exceptions (``read_only_inside``, ``hidden_inside``: places inside its root a
-confined server may not write, or read), which an older version would refuse as unknown fields
-rather than start the server with them writable. 1 to 8 are read as they are, a server's
+confined server may not write, or read) and a server's ``max_processes``, which an older
+version would refuse as unknown fields rather than start the server with them writable. 1 to 8 are read as they are, a server's
 confinement in them decided (off when absent, before 8)."""
 
 
@@ -312,6 +312,16 @@ def optional(check: Check) -> Check:
     checked: Check = lambda value: None if value is None else check(value)  # noqa: E731
     many = column(check)
     return _with_column(checked, lambda values: many([v for v in values if v is not None]))
+
+
+MAX_PROCESS_LIMIT = 1_000_000
+
+
+def process_count(value: object) -> str | None:
+    """A limit of processes: a whole number from 1 to :data:`MAX_PROCESS_LIMIT`."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_PROCESS_LIMIT:
+        return f"is not a whole number from 1 to {MAX_PROCESS_LIMIT:,}: {shown(value)}"
+    return None
 
 
 def inside_path(value: object) -> str | None:
