@@ -139,3 +139,16 @@ def test_in_the_app_a_logged_refusal_is_a_notice_and_a_count_on_its_servers_badg
         qtbot.waitUntil(window.denial_notice.isVisible, timeout=20_000)
         badge = window.servers_panel.server_list.badge_of
         qtbot.waitUntil(lambda: badge("fs").endswith("1 refusal"), timeout=20_000)
+
+
+def test_a_refusal_with_a_terminal_escape_or_a_bidi_override_shows_them_escaped(
+    home: Path, watcher: StoreWatcher, qtbot: QtBot
+) -> None:
+    """A refused path is the server's to name: its override must not reorder the sentence."""
+    notice = DenialNotice(watcher)
+    qtbot.addWidget(notice)
+    notice.add([refusal(home / "notes" / "\u202etxt.exe\x1b[2J")])
+    text = notice.label.text()
+    assert "~/notes/\\u202etxt.exe\\x1b[2J" in text
+    assert "\u202e" not in text and "\x1b" not in text
+    assert "\u202e" not in notice.label.toolTip()

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 from roots_manager.actions import confinement as confine_actions
 from roots_manager.actions import consent as consent_actions
 from roots_manager.core.confinement.offers import Offer, Offers, offers
-from roots_manager.core.log.denials import START_UP
+from roots_manager.core.log.denials import START_UP, shown
 from roots_manager.core.names import visible
 from roots_manager.core.store.grants import Scope
 from roots_manager.gui.confinement_text import reason_text
@@ -102,7 +102,7 @@ class DenialNotice(QFrame):
         if more:
             text += " " + self.tr("(%n more waiting)", "", more)
         self.label.setText(text)
-        self.label.setToolTip(str(rec.get("path") or ""))
+        self.label.setToolTip(shown(rec.get("path") or ""))
         self.folder_button.setVisible(Offer.FOLDER in got.offers)
         self.read_only_button.setVisible(Offer.READ_ONLY in got.offers)
         self.file_button.setVisible(Offer.FILE in got.offers)
@@ -114,15 +114,16 @@ class DenialNotice(QFrame):
         self.setVisible(True)
 
     def _shown(self, path: str) -> str:
+        # escaped: a path comes from the server's side, and may hold a bidi override
         if path == self.home or path.startswith(self.home + os.sep):
-            return "~" + path[len(self.home) :]
-        return path
+            return shown("~" + path[len(self.home) :])
+        return shown(path)
 
     def sentence(self, rec: dict[str, Any]) -> str:
         """The refusal in the user's language: who, what, and what the server was doing."""
         operation = self._operations().get(str(rec.get("operation")), str(rec.get("operation")))
         path = rec.get("path")
-        what = self._shown(path) if isinstance(path, str) else str(rec.get("folder") or "?")
+        what = self._shown(path) if isinstance(path, str) else shown(rec.get("folder") or "?")
         params = {"server": visible(str(rec["server"])), "path": what, "operation": operation}
         requests = [r for r in rec.get("requests") or [] if isinstance(r, dict)]
         if rec.get("during") == START_UP:
