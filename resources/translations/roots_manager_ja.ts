@@ -607,7 +607,7 @@
 <context>
     <name>CoreError</name>
     <message>
-        <location filename="../../app/roots_manager/core/store/state.py" line="+80"/>
+        <location filename="../../app/roots_manager/core/store/state.py" line="+81"/>
         <source>several roots are named {ref!r} ({paths}); name one by its path</source>
         <translation>{ref!r} という名前のルートが複数あります（{paths}）。パスで指定してください</translation>
     </message>
@@ -810,7 +810,7 @@
 <context>
     <name>CoreText</name>
     <message>
-        <location filename="../../app/roots_manager/core/confinement/confined.py" line="+35"/>
+        <location filename="../../app/roots_manager/core/confinement/confined.py" line="+43"/>
         <source>confined: the kernel refuses every file outside what was granted; the network is not restricted</source>
         <translation>閉じ込め中: 許可されたもの以外のファイルはすべてカーネルが拒否します。ネットワークは制限されません</translation>
     </message>
@@ -945,7 +945,7 @@
         </translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+27"/>
         <source>{server} was refused {path} ({operation}) at start-up.</source>
         <translation>{server} は起動時に {path} を拒否されました（{operation}）。</translation>
     </message>
@@ -1246,7 +1246,7 @@
         <translation>このプログラムの隣に roots-bridge が見つかりません。再インストールしてください。</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+54"/>
         <source>Restart {host} to apply the change.</source>
         <translation>変更を反映するには {host} を再起動してください。</translation>
     </message>
@@ -1628,7 +1628,7 @@
 <context>
     <name>LogSummary</name>
     <message>
-        <location filename="../../app/roots_manager/core/log/events.py" line="+224"/>
+        <location filename="../../app/roots_manager/core/log/events.py" line="+241"/>
         <source>started {command} (pid {pid}, {mode})</source>
         <translation>{command} を起動しました（PID {pid}、{mode}）</translation>
     </message>
@@ -2957,7 +2957,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>サーバーを保護する</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+27"/>
         <source>roots-bridge cannot be found beside this program; reinstall it.</source>
         <translation>このプログラムの隣に roots-bridge が見つかりません。再インストールしてください。</translation>
     </message>
@@ -3348,7 +3348,22 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>{folder} へのアクセス</translation>
     </message>
     <message>
-        <location line="+68"/>
+        <location line="+28"/>
+        <source>{place}, read-only</source>
+        <translation>{place}（読み取り専用）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{place}, hidden</source>
+        <translation>{place}（非表示）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{folder} (except {places})</source>
+        <translation>{folder}（例外: {places}）</translation>
+    </message>
+    <message>
+        <location line="+46"/>
         <source>Add folder</source>
         <translation>フォルダーを追加</translation>
     </message>

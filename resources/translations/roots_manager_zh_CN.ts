@@ -607,7 +607,7 @@
 <context>
     <name>CoreError</name>
     <message>
-        <location filename="../../app/roots_manager/core/store/state.py" line="+80"/>
+        <location filename="../../app/roots_manager/core/store/state.py" line="+81"/>
         <source>several roots are named {ref!r} ({paths}); name one by its path</source>
         <translation>有多个根目录名为 {ref!r}（{paths}）；请用路径指定其中一个</translation>
     </message>
@@ -810,7 +810,7 @@
 <context>
     <name>CoreText</name>
     <message>
-        <location filename="../../app/roots_manager/core/confinement/confined.py" line="+35"/>
+        <location filename="../../app/roots_manager/core/confinement/confined.py" line="+43"/>
         <source>confined: the kernel refuses every file outside what was granted; the network is not restricted</source>
         <translation>已限制：内核拒绝访问授权范围以外的所有文件；网络不受限制</translation>
     </message>
@@ -945,7 +945,7 @@
         </translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+27"/>
         <source>{server} was refused {path} ({operation}) at start-up.</source>
         <translation>{server} 在启动时被拒绝访问 {path}（{operation}）。</translation>
     </message>
@@ -1246,7 +1246,7 @@
         <translation>在本程序旁找不到 roots-bridge；请重新安装。</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+54"/>
         <source>Restart {host} to apply the change.</source>
         <translation>请重启 {host} 以应用更改。</translation>
     </message>
@@ -1628,7 +1628,7 @@
 <context>
     <name>LogSummary</name>
     <message>
-        <location filename="../../app/roots_manager/core/log/events.py" line="+224"/>
+        <location filename="../../app/roots_manager/core/log/events.py" line="+241"/>
         <source>started {command} (pid {pid}, {mode})</source>
         <translation>已启动 {command}（PID {pid}，{mode}）</translation>
     </message>
@@ -2957,7 +2957,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>保护你的服务器</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+27"/>
         <source>roots-bridge cannot be found beside this program; reinstall it.</source>
         <translation>在本程序旁找不到 roots-bridge；请重新安装。</translation>
     </message>
@@ -3348,7 +3348,22 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>对 {folder} 的访问</translation>
     </message>
     <message>
-        <location line="+68"/>
+        <location line="+28"/>
+        <source>{place}, read-only</source>
+        <translation>{place}（只读）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{place}, hidden</source>
+        <translation>{place}（隐藏）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{folder} (except {places})</source>
+        <translation>{folder}（例外：{places}）</translation>
+    </message>
+    <message>
+        <location line="+46"/>
         <source>Add folder</source>
         <translation>添加文件夹</translation>
     </message>

@@ -408,3 +408,17 @@ def test_restart_asks_each_bridge_that_can_restart_the_server_by_a_request_file(
     # a server whose bridges cannot restart it is not offered Restart
     panel.select_server("notes")
     assert not panel.restart_button.isVisibleTo(panel)
+
+
+def test_a_grants_exceptions_are_shown_on_its_folder_row(
+    watcher: StoreWatcher, store: Store, tmp_path: Path, qtbot: QtBot
+) -> None:
+    """What ``grant --except`` and ``--hide`` keep from the server shows on the grant."""
+    panel = panel_with(watcher, store, tmp_path, qtbot)
+    with store.transaction() as state:
+        beta = next(r for r in state.roots if r.name == "beta")
+        state.set_inside("notes", [beta.id], read_only=["config"], hidden=[".env"])
+    watcher.reload()
+    panel.select_server("notes")
+    texts = [panel.detail.folders.item(i, 0).text() for i in range(len(panel.detail.rows))]
+    assert texts == ["alpha", "beta (except config, read-only; .env, hidden)"]

@@ -159,7 +159,7 @@ class ServerDetail(QWidget):
         self.folders.setRowCount(len(self.rows))
         boxes: list[QComboBox] = []
         for i, row in enumerate(self.rows):
-            item = QTableWidgetItem(row.name)
+            item = QTableWidgetItem(self.folder_text(row))
             item.setToolTip(row.path)
             self.folders.setItem(i, 0, item)
             box = QComboBox(self.folders)
@@ -188,6 +188,16 @@ class ServerDetail(QWidget):
         self.network.blockSignals(False)
         self.network.setEnabled(srv is not None)
         self.learn_button.setEnabled(srv is not None)  # learning a server needs it known
+
+    def folder_text(self, row: FolderRow) -> str:
+        """A folder's name, and the places inside it its grant keeps from the server."""
+        places = [self.tr("{place}, read-only").format(place=p) for p in row.read_only_inside]
+        places += [self.tr("{place}, hidden").format(place=p) for p in row.hidden_inside]
+        if not places:
+            return row.name
+        return self.tr("{folder} (except {places})").format(
+            folder=row.name, places="; ".join(places)
+        )
 
     def _keep_folder_rows(self) -> None:
         # room for the first rows whatever the height: the pane scrolls instead

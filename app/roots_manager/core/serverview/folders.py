@@ -42,17 +42,26 @@ class FolderRow:
     name: str
     path: str
     choice: Choice
+    read_only_inside: tuple[str, ...] = ()
+    """Places inside the folder the grant keeps read-only (``grant --except``)."""
+    hidden_inside: tuple[str, ...] = ()
+    """Places inside the folder the grant hides (``grant --hide``)."""
 
 
 def folder_rows(state: State, server: str, live_runs: Collection[str]) -> list[FolderRow]:
     """Every root of *state*, in the store's order, with what *server* is granted of it now (a
     while-running grant of runs that ended counts as not granted, as the matrix shows it)."""
-    granted = {
-        g.root: Choice(g.scope, g.read_only)
-        for g in state.grants_of(server)
-        if grant_active(g, live_runs=live_runs)
-    }
-    return [FolderRow(r.id, r.name, r.path, granted.get(r.id, NOT_GRANTED)) for r in state.roots]
+    active = {g.root: g for g in state.grants_of(server) if grant_active(g, live_runs=live_runs)}
+    rows = []
+    for r in state.roots:
+        g = active.get(r.id)
+        if g is None:
+            rows.append(FolderRow(r.id, r.name, r.path, NOT_GRANTED))
+            continue
+        choice = Choice(g.scope, g.read_only)
+        inside = (tuple(g.read_only_inside), tuple(g.hidden_inside))
+        rows.append(FolderRow(r.id, r.name, r.path, choice, *inside))
+    return rows
 
 
 class Decision(NamedTuple):
