@@ -117,6 +117,19 @@ class World:
         self.hand_over()
         return proc
 
+    def cli_as_owner(self, *args: str) -> subprocess.CompletedProcess[str]:
+        """``roots-manager ARGS`` run as whoever runs the server: a request it writes for a
+        running bridge (a restart) must be the bridge's to read."""
+        if self.who != "user" or os.geteuid() != 0:
+            return self.cli(*args)
+        user = unprivileged_user()
+        env = {**self.env, "PYTHONPATH": os.pathsep.join(_importable())}
+        return subprocess.run(
+            ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--clear-groups",
+             "--", _user_python(), "-m", "roots_manager.cli", *args],
+            env=env, capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+
     def setup(self, *extra: str) -> None:
         """The usual grants: *granted* writable, *reference* read-only, confinement on."""
         for folder in (self.granted, self.read_only, self.sibling):

@@ -278,7 +278,7 @@ def test_a_loosening_waits_for_the_hosts_next_start_and_a_tightening_does_not(
         assert "tcp_bind=ok" not in host.attack("network", port=9)
         assert host.attack("read", path=str(world.read_only / "notes.txt")) == "EACCES"
         # the user asks for the restart: what the store says now holds
-        asked = world.cli("restart", "srv")
+        asked = world.cli_as_owner("restart", "srv")
         assert asked.returncode == 0, asked.stderr
         host.restarted(second)
         assert host.attack("read", path=str(world.key)) == "ok:" + SECRET
