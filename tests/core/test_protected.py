@@ -148,3 +148,15 @@ def test_the_manual_names_every_place_of_the_table() -> None:
     section = manual.split("## What a grant never gives", 1)[1].split("\n## ", 1)[0]
     missing = [p.path for p in TABLE if p.where in (HOME, PROJECT) and f"`{p.path}`" not in section]
     assert not missing, missing
+
+
+def test_a_home_reached_through_a_link_is_held_where_it_really_is(
+    home: Path, tmp_path: Path
+) -> None:
+    linked = tmp_path / "linked-home"
+    linked.symlink_to(home)
+    hosts = HostPlaces([str(linked / ".config" / "Code" / "User" / "mcp.json")], ())
+    held = _held(protections([str(linked)], env={"HOME": str(linked)}, hosts=hosts))
+    assert held[str(home / ".bashrc")] == READ_ONLY
+    assert held[str(home / ".config" / "Code" / "User" / "mcp.json")] == READ_ONLY
+    assert UNHELD not in held.values()

@@ -228,7 +228,9 @@ def protections(
                 candidates.append((os.path.join(project, name), READ_ONLY, reason))
     out: dict[str, Protection] = {}
     for path, access, why in candidates:
-        path = os.path.normpath(path)
+        # the folders above it as they really are (a home reached through a link): only the
+        # place itself may not be one
+        path = os.path.join(os.path.realpath(os.path.dirname(path)), os.path.basename(path))
         holders = writable if access == READ_ONLY else [*writable, *readable]
         holder = next((w for w in holders if _inside(path, w) and w not in own), None)
         if holder is None:
@@ -241,7 +243,7 @@ def protections(
             _make(path)
         if not _exists(path):
             continue
-        if os.path.realpath(path) != path:
+        if os.path.islink(path):
             # a link (a dotfile kept elsewhere): no mount covers a link, and the folder it is
             # in is writable; said by servers show, never passed over in silence
             out.setdefault(path, Protection(path, UNHELD, why))
