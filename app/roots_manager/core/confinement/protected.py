@@ -18,6 +18,7 @@ grant; the same answer feeds the wrapper's rules and ``servers show``.
 
 from __future__ import annotations
 
+import bisect
 import os
 
 TYPE_CHECKING = False  # not typing's: see roots_manager.core.confinement.rules
@@ -162,19 +163,55 @@ class Protection:
         return f"Protection({self.path!r}, {self.access!r})"
 
 
-def _repositories(folder: str) -> list[str]:
-    """*folder*, and each folder directly in it that is a git repository."""
-    out = [folder]
-    try:
-        with os.scandir(folder) as entries:
-            for entry in entries:
-                if entry.is_dir(follow_symlinks=False) and _exists(
-                    os.path.join(entry.path, ".git")
-                ):
-                    out.append(entry.path)
-    except OSError:
-        pass
+def _project_places(folder: str, names: Mapping[str, str]) -> list[tuple[str, str]]:
+    """The places of *names* (a project's, with why) in *folder* and in each folder directly in
+    it that is a git repository: one listing of each, the names looked up in it."""
+    out: list[tuple[str, str]] = []
+    firsts = {n.split("/", 1)[0] for n in names}
+    todo = [folder]
+    while todo:
+        project = todo.pop()
+        try:
+            with os.scandir(project) as entries:
+                present = {e.name: e for e in entries}
+        except OSError:
+            continue
+        for name, why in names.items():
+            if name.split("/", 1)[0] in present:
+                out.append((os.path.join(project, name), why))
+        if project == folder:
+            for name, entry in present.items():
+                repository = name not in firsts and entry.is_dir(follow_symlinks=False)
+                if repository and _exists(os.path.join(entry.path, ".git")):
+                    todo.append(entry.path)
     return out
+
+
+class _Folders:
+    """A set of folders, and which of them holds a path or lies in one, in a few steps
+    whatever their number (a server may be granted tens of thousands)."""
+
+    def __init__(self, folders: Iterable[str]) -> None:
+        self.folders = set(folders)
+        self.ordered = sorted(self.folders)
+
+    def holder(self, path: str) -> str | None:
+        """The nearest of the folders that is *path* or holds it."""
+        while True:
+            if path in self.folders:
+                return path
+            parent = os.path.dirname(path)
+            if parent == path:
+                return None
+            path = parent
+
+    def inside(self, path: str) -> list[str]:
+        """The folders that lie strictly inside *path*."""
+        top = path.rstrip("/") + "/"
+        # every path beginning "top" sorts from "top" to just before "top" with '/' raised
+        i = bisect.bisect_left(self.ordered, top)
+        j = bisect.bisect_left(self.ordered, top[:-1] + "0")
+        return self.ordered[i:j]
 
 
 def protections(
@@ -200,13 +237,12 @@ def protections(
     resolved) and absolute.
     """
     home = os.path.realpath(env.get("HOME") or os.path.expanduser("~"))
-    writable = [os.path.realpath(w) for w in writable]
-    readable = [os.path.realpath(r) for r in readable]
-    own = [os.path.realpath(o) for o in own]
-    if not writable and not readable:
+    own = {os.path.realpath(o) for o in own}
+    writers = _Folders(w for w in map(os.path.realpath, writable) if w not in own)
+    readers = _Folders(os.path.realpath(r) for r in readable)
+    if not writers.folders and not readers.folders:
         return []
-    read_only = [os.path.normpath(p) for p in read_only]
-    hidden = [os.path.normpath(p) for p in hidden]
+    anyone = _Folders(writers.folders | readers.folders)
     candidates: list[tuple[str, str, str]] = []  # path, access, why
     for place in TABLE:
         if place.where == HOME:
@@ -215,49 +251,50 @@ def protections(
             candidates += [(p, place.access, place.why) for p in state_folders(env)]
         elif place.where == HOST:
             candidates += [(p, place.access, place.why) for p in hosts.user_files]
-    candidates += [(p, READ_ONLY, YOURS) for p in read_only]
-    candidates += [(p, HIDDEN, YOURS) for p in hidden]
-    names = {p.path: p.why for p in TABLE if p.where == PROJECT}
-    for name in hosts.project_names:
-        names.setdefault(name, "a host's project configuration: " + _SETTINGS)
-    for w in writable:
-        if w in own:
-            continue
-        for project in _repositories(w):
-            for name, reason in names.items():
-                candidates.append((os.path.join(project, name), READ_ONLY, reason))
+    candidates += [(os.path.normpath(p), READ_ONLY, YOURS) for p in read_only]
+    candidates += [(os.path.normpath(p), HIDDEN, YOURS) for p in hidden]
     out: dict[str, Protection] = {}
     for path, access, why in candidates:
+        pool = writers if access == READ_ONLY else anyone
         # the folders above it as they really are (a home reached through a link): only the
         # place itself may not be one
         path = os.path.join(os.path.realpath(os.path.dirname(path)), os.path.basename(path))
-        holders = writable if access == READ_ONLY else [*writable, *readable]
-        holder = next((w for w in holders if _inside(path, w) and w not in own), None)
+        holder = pool.holder(path)
         if holder is None:
-            # a grant inside the place: the grant itself is held
-            for w in holders:
-                if w not in own and _inside(w, path) and _exists(w):
-                    out.setdefault(w, Protection(w, access, why))
+            # grants inside the place: each is held whole
+            for w in pool.inside(path):
+                out.setdefault(w, Protection(w, access, why))
             continue
         if create and os.path.relpath(path, home) in MADE_IF_MISSING and not _exists(path):
             _make(path)
-        if not _exists(path):
-            continue
-        if os.path.islink(path):
-            # a link (a dotfile kept elsewhere): no mount covers a link, and the folder it is
-            # in is writable; said by servers show, never passed over in silence
-            out.setdefault(path, Protection(path, UNHELD, why))
-            continue
-        out.setdefault(path, Protection(path, access, why))
-        _pin_between(out, holder, path)
-    for r in readable:
-        if any(_inside(r, w) and r != w for w in writable) and r not in out:
-            why = "a read-only grant inside a writable one"
-            out[r] = Protection(r, READ_ONLY, why)
+        _hold(out, holder, path, access, why)
+    names = {p.path: p.why for p in TABLE if p.where == PROJECT}
+    for name in hosts.project_names:
+        names.setdefault(name, "a host's project configuration: " + _SETTINGS)
+    for w in writers.ordered:
+        for path, why in _project_places(w, names):
+            _hold(out, w, path, READ_ONLY, why)
+    for r in readers.ordered:
+        holder = writers.holder(os.path.dirname(r))
+        if holder is not None and r not in out:
+            out[r] = Protection(r, READ_ONLY, "a read-only grant inside a writable one")
+    held = _Folders(p.path for p in out.values() if p.access != PINNED)
     for o in own:
-        if any(_inside(o, p.path) and p.access != PINNED for p in out.values()):
+        if held.holder(o) is not None:
             out[o] = Protection(o, PINNED, "the server's own folder, inside a protected place")
     return sorted(out.values(), key=lambda p: (p.path.count("/"), p.path))
+
+
+def _hold(out: dict[str, Protection], holder: str, path: str, access: str, why: str) -> None:
+    """Hold *path*, inside the grant *holder*, as *access* says, if it is there; a link is
+    said unheld (no mount covers a link, and the folder it is in is writable)."""
+    if not _exists(path) or path in out:
+        return
+    if os.path.islink(path):
+        out[path] = Protection(path, UNHELD, why)
+        return
+    out[path] = Protection(path, access, why)
+    _pin_between(out, holder, path)
 
 
 def _make(path: str) -> None:
