@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import TYPE_CHECKING, Any
 
 from roots_manager.cli.errors import JSON_VERSION, unknown_server
@@ -237,12 +238,11 @@ def _iso(seconds: float) -> str:
 def _places_protection() -> dict[str, Any]:
     """How the places held inside a grant are held on this machine (a mount namespace of the
     server's own), or why they cannot be (then a grant holding one is read-only)."""
-    import sys
+    why: str | None = "they are held on Linux only"
+    if sys.platform == "linux":  # shown where Landlock confines
+        from roots_manager.sandbox.mounts import namespace_refusal
 
-    assert sys.platform == "linux"
-    from roots_manager.sandbox.mounts import namespace_refusal
-
-    why = namespace_refusal()
+        why = namespace_refusal()
     return {
         "name": "places inside the grants",
         "enforced": why is None,

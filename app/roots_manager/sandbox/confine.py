@@ -103,7 +103,7 @@ def _hold_places(rules: Rules) -> Rules:
         *(("protect", p) for p in rules.protect),
         *(("hide", p) for p in rules.hide),
     ]
-    if not entries:
+    if not entries or sys.platform != "linux":  # called where Landlock confines
         return rules
     from roots_manager.sandbox import mounts
 
