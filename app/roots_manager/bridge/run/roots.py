@@ -24,6 +24,10 @@ MAX_WAITING = 1024
 """Requests held for consent beyond which a server is answered with no folder at once."""
 
 
+MISSING: Stamp = (0, 0, 0, 0)
+"""The stamp of a store that is not there."""
+
+
 class RootsSource:
     """Reads the store (parsing it again only when the file changed) and computes answers."""
 
@@ -47,14 +51,25 @@ class RootsSource:
         self._listed: tuple[State, list[str]] | None = None
 
     def state(self) -> State:
-        """The store's state; the last good one if the file cannot be read now."""
+        """The store's state; the last good one if the file cannot be read now, or is gone
+        after this bridge read it (deleted, a link left dangling, a sync drive between two
+        copies): no news, said once, until it is back."""
         try:
             stamp: Stamp | None = stamp_of(os.stat(self.store.path))
         except FileNotFoundError:
-            stamp = (0, 0, 0, 0)
+            stamp = MISSING
         except OSError:
             stamp = None
         if stamp is not None and stamp == self._stamp:
+            return self._state
+        if stamp == MISSING and self._stamp not in (None, MISSING):
+            message = (
+                f"the store is gone ({self.store.path} is missing, or a link to nothing): the "
+                "grants last read are kept until it is back"
+            )
+            if message != self._last_error and self.on_error is not None:
+                self.on_error(message)
+            self._last_error = message
             return self._state
         saved = self.store.take_saved(stamp) if stamp is not None else None
         if saved is not None:
