@@ -353,3 +353,42 @@ def test_a_server_cannot_fill_the_process_table(world: World) -> None:
         assert host.attack("fork_many", count=300) == "300:ok"
     finally:
         host.close()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="mounting a folder needs root")
+def test_a_file_system_mounted_inside_a_grant_is_said_by_show_the_bridge_and_the_log(
+    world: World,
+) -> None:
+    """An administrator's bind mount inside a grant is granted with it: said, never hidden."""
+    import shlex
+    import subprocess
+    import sys
+
+    from roots_manager.core.log import events as ev
+    from tests.bridge.wire import bridge_argv
+
+    world.setup()
+    inside = world.granted / "mnt"
+    inside.mkdir()
+    bridge = shlex.join(bridge_argv("srv", [sys.executable, "-c", "import sys; sys.stdin.read()"]))
+    show = shlex.join(
+        [sys.executable, "-m", "roots_manager.cli", "servers", "show", "srv", "--json"]
+    )
+    script = (
+        f"mount --bind {shlex.quote(str(world.sibling))} {shlex.quote(str(inside))} && "
+        f"{show} && {bridge} < /dev/null"
+    )
+    done = subprocess.run(
+        ["unshare", "-m", "--propagation", "private", "sh", "-c", script],
+        env=world.env, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    shown = json.loads(done.stdout)
+    assert [m["path"] for m in shown["mounted"]] == [str(inside)]
+    assert f"{inside} is granted with the folder it is in" in done.stderr
+    logged = [
+        e["message"]
+        for e in ev.iter_events(Layout(world.rm_home))
+        if e["kind"] == ev.MESSAGE and "is granted with the folder" in e["message"]
+    ]
+    assert logged and str(inside) in logged[0]

@@ -130,6 +130,7 @@ class Launch:
         "folders",
         "forget_confined",
         "key",
+        "notes",
         "refusals",
         "restartable",
         "rules_fd",
@@ -165,6 +166,9 @@ class Launch:
         self.refusals: int | None = None
         """The reading end of the pipe the supervisor tells the server's refusals on
         (:mod:`.denials`); None: they are not observed."""
+        self.notes: list[str] = []
+        """What the start said of the server's confinement on stderr (places held inside its
+        grants, file systems mounted in them), for the log too."""
         self.forget_confined = False
         """The server runs unconfined by its setting: a folder left by a confined run before
         (confinement was turned off since) is removed once it has started (:func:`start`)."""
@@ -326,7 +330,13 @@ def wrapped(
                 file=sys.stderr,
                 flush=True,
             )
-    _say_mounts(server, [*derived.rules.read_write, *derived.rules.read_only])
+    notes = _say_mounts(server, [*derived.rules.read_write, *derived.rules.read_only])
+    held = len(derived.rules.protect) + len(derived.rules.hide)
+    if held:
+        notes.append(
+            f"{held} places inside the grants are held ({len(derived.rules.protect)} read-only, "
+            f"{len(derived.rules.hide)} hidden): servers show {server} lists them"
+        )
     for path, why in derived.refused:
         # said on stderr, which the host keeps: the server starts with less, never with more
         print(
@@ -342,26 +352,28 @@ def wrapped(
     argv = [*wrapper(), "--parent", str(os.getpid()), *rules, "--", *command]
     launch = Launch(argv, key, entry, folders, default)
     launch.rules_fd = rules_fd
+    launch.notes = notes
     return launch
 
 
-def _say_mounts(server: str, folders: Sequence[str]) -> None:
+def _say_mounts(server: str, folders: Sequence[str]) -> list[str]:
     """Say each file system mounted inside a granted folder: granted with it, it may show what
-    the user never meant to grant (the server's own folder and the places we hold excepted)."""
+    the user never meant to grant. Returns what was said, for the log."""
     from roots_manager.core.confinement.protected import mounts_inside
 
     try:
         with open("/proc/self/mountinfo", encoding="utf-8", errors="surrogateescape") as f:
             table = f.read()
     except OSError:
-        return
+        return []
+    said = []
     for point, fstype, source in mounts_inside(folders, table):
-        print(
-            f"roots-bridge: {server}: confined, and {point} is granted with the folder it is in: "
-            f"a {fstype} file system is mounted there ({source}), and all of it is reachable",
-            file=sys.stderr,
-            flush=True,
+        said.append(
+            f"confined, and {point} is granted with the folder it is in: a {fstype} file "
+            f"system is mounted there ({source}), and all of it is reachable"
         )
+        print(f"roots-bridge: {server}: {said[-1]}", file=sys.stderr, flush=True)
+    return said
 
 
 RULES_IN_ARGS = 64 * 1024

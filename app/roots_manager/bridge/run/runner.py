@@ -674,8 +674,11 @@ class Bridge:
         self._say_folders()
 
     def _say_folders(self) -> None:
-        """Log the folders ``{roots}`` gave the server just started; and, when it gave none,
-        say why on stderr too (the host's log), for a server that may refuse to start so."""
+        """Log what the start said of the server's confinement, and the folders ``{roots}``
+        gave the server just started; and, when it gave none, say why on stderr too (the
+        host's log), for a server that may refuse to start so."""
+        for note in self.slot.launch.notes if self.slot.launch is not None else ():
+            self.log.event(ev.MESSAGE, message=note)
         folders = self.slot.launch.folders if self.slot.launch is not None else None
         if folders is None:
             return
