@@ -151,6 +151,11 @@ class World:
         shutil.rmtree(self.base, ignore_errors=True)
 
 
+def user_python() -> str:
+    """The interpreter whoever runs the server in *world* can run (the system's, for a user)."""
+    return _user_python()
+
+
 def _user_python() -> str:
     """An interpreter the test user may run (this one may sit in root's home, closed to it)."""
     found = shutil.which(f"python{sys.version_info[0]}.{sys.version_info[1]}", path="/usr/bin:/bin")
@@ -203,6 +208,7 @@ class Hostile:
         options: tuple[str, ...] = (),
         name: str = "srv",
         ambient: str = "",
+        bridge_python: str | None = None,
     ) -> None:
         self.world = world
         world.hand_over()
@@ -224,6 +230,13 @@ class Hostile:
             env = {**env, "PYTHONPATH": os.pathsep.join(_importable())}
             _check_user_can_run(env)
             argv = [_user_python() if a == sys.executable else a for a in argv]
+        if bridge_python is not None:
+            # the bridge from another environment (a venv of the test's), the code from here
+            env = {**env, "PYTHONPATH": os.pathsep.join(_importable())}
+            at = argv.index(
+                _user_python() if world.who == "user" and os.geteuid() == 0 else sys.executable
+            )
+            argv[at] = bridge_python
         self.errors: list[bytes] = []
         self.proc = subprocess.Popen(
             argv,

@@ -392,3 +392,29 @@ def test_a_file_system_mounted_inside_a_grant_is_said_by_show_the_bridge_and_the
         if e["kind"] == ev.MESSAGE and "is granted with the folder" in e["message"]
     ]
     assert logged and str(inside) in logged[0]
+
+
+@pytest.mark.parametrize("world", users(), indirect=True)
+def test_the_bridges_own_environment_inside_a_grant_is_read_only(world: World) -> None:
+    """A venv inside a granted project that runs the bridge: a module or a ``.pth`` planted in
+    it would run, unconfined, at the bridge's next start."""
+    import subprocess
+    import sys
+
+    from tests.security.confined import user_python
+
+    world.setup()
+    env_dir = world.granted / "env"
+    base = user_python() if world.who == "user" else sys.executable
+    subprocess.run([base, "-m", "venv", "--without-pip", str(env_dir)], check=True, timeout=120)
+    python = str(env_dir / "bin" / "python")
+    [site] = list(env_dir.glob("lib/python3.*/site-packages"))
+    host = Hostile(world, bridge_python=python)
+    try:
+        assert host.attack("create", path=str(site / "planted.pth")) in REFUSED
+        assert host.attack("create", path=str(env_dir / "bin" / "roots-bridge")) in REFUSED
+        assert host.attack("write", path=str(env_dir / "pyvenv.cfg")) in REFUSED
+        assert host.attack("create", path=str(world.granted / "work.txt")) == "ok"
+    finally:
+        host.close()
+    assert not (site / "planted.pth").exists()

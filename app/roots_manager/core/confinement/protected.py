@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import bisect
 import os
+import sys
 
 TYPE_CHECKING = False  # not typing's: see roots_manager.core.confinement.rules
 if TYPE_CHECKING:
@@ -76,7 +77,11 @@ SHELL_FILES = (
 
 TABLE: tuple[Place, ...] = (
     Place(
-        STATE, "", READ_ONLY, "Roots Manager's store, logs and settings: they confine the server"
+        STATE,
+        "",
+        READ_ONLY,
+        "Roots Manager's store, logs and settings, and the code the bridge runs: they confine "
+        "the server",
     ),
     *(Place(HOME, p, READ_ONLY, _SHELL) for p in SHELL_FILES),
     Place(HOME, ".local/bin", READ_ONLY, "programs on the user's PATH: " + _RUNS),
@@ -124,7 +129,9 @@ class HostPlaces:
 
 def state_folders(env: Mapping[str, str]) -> list[str]:
     """Roots Manager's folders on this machine: the per-user directory in use, the platform's
-    own, the logs, state and settings beside them, and the installed package itself."""
+    own, the logs, state and settings beside them, the installed package, the folder it was
+    installed in (with its dependencies: ``site-packages``) and the Python environment running
+    it (a venv, a pipx environment, a bundle)."""
     from roots_manager.core.paths import APP_FOLDER, Layout, platform_home
 
     layout = Layout.default()
@@ -136,7 +143,12 @@ def state_folders(env: Mapping[str, str]) -> list[str]:
         out.append(os.path.join(os.path.expanduser(base), APP_FOLDER))
     import roots_manager
 
-    out.append(os.path.dirname(os.path.abspath(roots_manager.__file__)))
+    # the code the bridge runs at every start, unconfined: the package, the folder its
+    # dependencies sit beside it in, and the environment of the interpreter running it
+    package = os.path.dirname(os.path.abspath(roots_manager.__file__))
+    out += [package, os.path.dirname(package)]
+    if sys.prefix != sys.base_prefix or getattr(sys, "frozen", False):
+        out.append(sys.prefix)  # a venv (pipx's too) or a bundle: ours; never the system's
     return [os.path.realpath(p) for p in dict.fromkeys(out)]
 
 
