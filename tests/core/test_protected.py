@@ -74,8 +74,9 @@ def test_a_home_grant_holds_the_home_places_pins_their_parents_and_hides_secrets
     assert held[str(home / ".bashrc")] == READ_ONLY
     assert held[str(home / ".ssh")] == HIDDEN
     assert held[str(home / ".config" / "Code" / "User" / "mcp.json")] == READ_ONLY
-    for folder in (".config", ".config/Code", ".config/Code/User", ".local"):
+    for folder in (".config", ".config/Code", ".local"):
         assert held[str(home / folder)] == PINNED, folder
+    assert held[str(home / ".config" / "Code" / "User")] == READ_ONLY  # the editor's, whole
     # the folders that run what is put in them are made first, empty, and held
     for folder in (".local/bin", ".config/autostart", ".config/systemd/user"):
         assert (home / folder).is_dir() and held[str(home / folder)] == READ_ONLY
@@ -110,6 +111,16 @@ def test_a_read_only_grant_inside_a_writable_one_is_held_and_a_linked_place_is_s
     env = {"HOME": str(home)}
     held = _held(protections([str(project)], [str(project / "secrets")], env=env, hosts=NO_HOSTS))
     assert held == {str(project / "secrets"): READ_ONLY, str(project / ".envrc"): UNHELD}
+
+
+def test_a_worktrees_git_pointer_file_is_held(home: Path, tmp_path: Path) -> None:
+    """``.git`` as a file names the git folder elsewhere: pointed at one inside the grant, the
+    user's next git there would run that folder's hooks."""
+    worktree = tmp_path / "wt"
+    worktree.mkdir()
+    (worktree / ".git").write_text("gitdir: /srv/repo/.git/worktrees/wt\n", encoding="utf-8")
+    held = _held(protections([str(worktree)], env={"HOME": str(home)}, hosts=NO_HOSTS))
+    assert held == {str(worktree / ".git"): READ_ONLY}
 
 
 def test_the_mounts_inside_a_grant_are_found_in_the_mount_table() -> None:

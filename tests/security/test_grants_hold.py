@@ -187,7 +187,9 @@ def test_refusals_written_by_the_server_never_reach_the_denials(world: World) ->
 
 
 FOLDERS = {".config/fish", ".config/environment.d", ".local/bin", ".config/autostart"}
-FOLDERS |= {".config/systemd/user", ".config/git", ".ssh", ".gnupg"}
+FOLDERS |= {".config/systemd/user", ".config/git", ".ssh", ".gnupg", ".claude", ".codex"}
+FOLDERS |= {".gemini", ".cursor", ".vscode", ".vscode-server", ".config/Code/User"}
+FOLDERS |= {".config/Code - Insiders/User", ".config/VSCodium/User", ".config/Cursor/User"}
 
 
 @pytest.mark.parametrize("world", users(), indirect=True)

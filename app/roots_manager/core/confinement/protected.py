@@ -67,6 +67,7 @@ _RUNS = "what is there runs later, as the user, outside confinement"
 _SECRET = "a secret: a confined server never reads it, though the folder holding it is granted"
 _GIT = "git runs it, or runs what it names, at the user's next git command in that repository"
 _SETTINGS = "editor and agent settings: they name programs the editor or agent runs"
+_TOOLS = "editor and agent settings and extensions: they name or hold programs that run later"
 
 SHELL_FILES = (
     ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv",
@@ -74,6 +75,14 @@ SHELL_FILES = (
     ".xinitrc", ".pam_environment", ".config/environment.d",
 )  # fmt: skip
 """What a shell or a desktop session reads at its start, in the home folder."""
+
+TOOL_FOLDERS = (
+    ".claude", ".codex", ".gemini", ".cursor", ".vscode", ".vscode-server",
+    ".config/Code/User", ".config/Code - Insiders/User", ".config/VSCodium/User",
+    ".config/Cursor/User",
+)  # fmt: skip
+"""The user's editor and agent folders: settings that name programs to run (hooks, tasks,
+terminal profiles, MCP servers) and extensions whose code runs in the editor."""
 
 TABLE: tuple[Place, ...] = (
     Place(
@@ -89,6 +98,7 @@ TABLE: tuple[Place, ...] = (
     Place(HOME, ".config/systemd/user", READ_ONLY, "systemd user units: " + _RUNS),
     Place(HOME, ".gitconfig", READ_ONLY, "git's settings name programs git runs: " + _RUNS),
     Place(HOME, ".config/git", READ_ONLY, "git's settings name programs git runs: " + _RUNS),
+    *(Place(HOME, p, READ_ONLY, _TOOLS) for p in TOOL_FOLDERS),
     *(Place(HOME, p, HIDDEN, _SECRET) for p in (".ssh", ".gnupg", ".git-credentials", ".netrc")),
     Place(HOST, "", READ_ONLY, "a host's configuration: rewritten, servers run without the bridge"),
     Place(PROJECT, ".git/hooks", READ_ONLY, _GIT),
@@ -191,6 +201,11 @@ def _project_places(folder: str, names: Mapping[str, str]) -> list[tuple[str, st
         for name, why in names.items():
             if name.split("/", 1)[0] in present:
                 out.append((os.path.join(project, name), why))
+        git = present.get(".git")
+        if git is not None and git.is_file(follow_symlinks=False):
+            # a worktree's or a submodule's pointer to its git folder: pointed elsewhere, the
+            # user's next git there would run another folder's hooks and config
+            out.append((git.path, _GIT))
         if project == folder:
             for name, entry in present.items():
                 repository = name not in firsts and entry.is_dir(follow_symlinks=False)
