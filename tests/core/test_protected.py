@@ -50,6 +50,9 @@ def test_a_project_grant_holds_its_repository_metadata_and_settings(home: Path) 
     repo = project / "other"
     (repo / ".git").mkdir(parents=True)
     (repo / ".git" / "config").write_text("", encoding="utf-8")
+    module = project / ".git" / "modules" / "lib"
+    (module / "hooks").mkdir(parents=True)
+    (module / "config").write_text("", encoding="utf-8")
     env = {"HOME": str(home)}
     held = _held(protections([str(project)], env=env, hosts=NO_HOSTS))
     assert held == {
@@ -57,6 +60,10 @@ def test_a_project_grant_holds_its_repository_metadata_and_settings(home: Path) 
         str(project / ".vscode"): READ_ONLY,
         str(project / ".git" / "hooks"): READ_ONLY,
         str(project / ".git" / "config"): READ_ONLY,
+        str(project / ".git" / "modules"): PINNED,  # a submodule's git folder, its hooks
+        str(module): PINNED,
+        str(module / "hooks"): READ_ONLY,
+        str(module / "config"): READ_ONLY,
         str(repo): PINNED,  # renamed away, a look-alike could be built in its place
         str(repo / ".git"): PINNED,
         str(repo / ".git" / "config"): READ_ONLY,

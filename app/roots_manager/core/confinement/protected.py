@@ -206,12 +206,25 @@ def _project_places(folder: str, names: Mapping[str, str]) -> list[tuple[str, st
             # a worktree's or a submodule's pointer to its git folder: pointed elsewhere, the
             # user's next git there would run another folder's hooks and config
             out.append((git.path, _GIT))
+        elif git is not None:
+            out += _submodules(git.path)
         if project == folder:
             for name, entry in present.items():
                 repository = name not in firsts and entry.is_dir(follow_symlinks=False)
                 if repository and _exists(os.path.join(entry.path, ".git")):
                     todo.append(entry.path)
     return out
+
+
+def _submodules(git: str) -> list[tuple[str, str]]:
+    """The hooks and config of each submodule's git folder kept in repository folder *git*
+    (``.git/modules/NAME``), one level down."""
+    try:
+        with os.scandir(os.path.join(git, "modules")) as entries:
+            modules = [e.path for e in entries if e.is_dir(follow_symlinks=False)]
+    except OSError:
+        return []
+    return [(os.path.join(m, name), _GIT) for m in modules for name in ("hooks", "config")]
 
 
 class _Folders:
