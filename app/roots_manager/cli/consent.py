@@ -64,6 +64,8 @@ def cmd_grant(store: Store, args: argparse.Namespace) -> int:
                 "changed": done.changed,
                 "runs": done.runs,
                 "suspended": done.suspended,
+                "read_only_inside": sorted(set(args.except_ or ())),
+                "hidden_inside": sorted(set(args.hide or ())),
             }
         )
         return 0
