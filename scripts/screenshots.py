@@ -67,6 +67,10 @@ def build_sample(home: Path, work: Path, lang: str) -> None:
         # the selected server runs confined, with one folder it may only read
         state.servers["filesystem"].confine = True
         state.grant("filesystem", [roots["api-server"].id], read_only=True)
+        # and keeps its .env hidden from it, and its config read-only (grant --except, --hide)
+        state.set_inside(
+            "filesystem", [roots["web-shop"].id], read_only=["config"], hidden=[".env"]
+        )
         notes = next(
             r for n, r in roots.items() if n not in ("web-shop", "api-server", "data science")
         )
