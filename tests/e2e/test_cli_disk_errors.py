@@ -142,7 +142,7 @@ def test_a_host_file_on_a_full_disk_is_named(
 
 
 def test_a_lock_file_left_by_root_is_named_to_an_ordinary_user(tmp_path: Path) -> None:
-    from tests.security.confined import _importable, _user_python, unprivileged_user
+    from tests.security.confined import _importable, unprivileged_user, user_python
 
     user = unprivileged_user()
     # under a folder the user may enter (pytest's own is root's alone)
@@ -160,7 +160,7 @@ def test_a_lock_file_left_by_root_is_named_to_an_ordinary_user(tmp_path: Path) -
         os.lchown(home / "store.json.lock", 0, 0)  # as `sudo roots-manager` leaves it
         os.chmod(home / "store.json.lock", 0o600)
         as_user = ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}",
-                   "--clear-groups", "--", _user_python(), "-m", "roots_manager.cli"]  # fmt: skip
+                   "--clear-groups", "--", user_python(), "-m", "roots_manager.cli"]  # fmt: skip
         user_env = {**env, "PYTHONPATH": os.pathsep.join(_importable())}
         done = subprocess.run([*as_user, "roots", "add", str(base)], env=user_env,
                               capture_output=True, text=True, check=False)  # fmt: skip

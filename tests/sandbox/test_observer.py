@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import only_on_linux
-from tests.security.confined import _importable, _user_python, unprivileged_user, users
+from tests.security.confined import _importable, unprivileged_user, user_python, users
 
 pytestmark = only_on_linux("Landlock and seccomp are Linux kernel features")
 
@@ -68,7 +68,7 @@ def confined(
                 os.lchown(name, user.pw_uid, user.pw_gid)
         argv = [
             "setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--clear-groups",
-            "--", _user_python(), *argv[1:],
+            "--", user_python(), *argv[1:],
         ]  # fmt: skip
         env["PYTHONPATH"] = os.pathsep.join(_importable())
     try:

@@ -126,7 +126,7 @@ class World:
         env = {**self.env, "PYTHONPATH": os.pathsep.join(_importable())}
         return subprocess.run(
             ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--clear-groups",
-             "--", _user_python(), "-m", "roots_manager.cli", *args],
+             "--", user_python(), "-m", "roots_manager.cli", *args],
             env=env, capture_output=True, text=True, timeout=60, check=False,
         )  # fmt: skip
 
@@ -152,11 +152,6 @@ class World:
 
 
 def user_python() -> str:
-    """The interpreter whoever runs the server in *world* can run (the system's, for a user)."""
-    return _user_python()
-
-
-def _user_python() -> str:
     """An interpreter the test user may run (this one may sit in root's home, closed to it)."""
     found = shutil.which(f"python{sys.version_info[0]}.{sys.version_info[1]}", path="/usr/bin:/bin")
     if found is None:
@@ -175,7 +170,7 @@ def _check_user_can_run(env: dict[str, str]) -> None:
     user = unprivileged_user()
     probe = subprocess.run(
         ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--clear-groups", "--",
-         _user_python(), "-c", "import roots_manager.bridge, watchfiles"],
+         user_python(), "-c", "import roots_manager.bridge, watchfiles"],
         env=env, capture_output=True, text=True, check=False,
     )  # fmt: skip
     if probe.returncode != 0:
@@ -229,12 +224,12 @@ class Hostile:
         if world.who == "user" and os.geteuid() == 0:
             env = {**env, "PYTHONPATH": os.pathsep.join(_importable())}
             _check_user_can_run(env)
-            argv = [_user_python() if a == sys.executable else a for a in argv]
+            argv = [user_python() if a == sys.executable else a for a in argv]
         if bridge_python is not None:
             # the bridge from another environment (a venv of the test's), the code from here
             env = {**env, "PYTHONPATH": os.pathsep.join(_importable())}
             at = argv.index(
-                _user_python() if world.who == "user" and os.geteuid() == 0 else sys.executable
+                user_python() if world.who == "user" and os.geteuid() == 0 else sys.executable
             )
             argv[at] = bridge_python
         self.errors: list[bytes] = []

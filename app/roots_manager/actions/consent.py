@@ -90,15 +90,15 @@ def grant(
                 state.set_inside(
                     name,
                     [root.id],
-                    read_only=[_inside(root, p) for p in read_only_inside],
-                    hidden=[_inside(root, p) for p in hidden_inside],
+                    read_only=[_relative_to(root, p) for p in read_only_inside],
+                    hidden=[_relative_to(root, p) for p in hidden_inside],
                     clear=clear_inside,
                 )
         suspended = state.servers[name].suspended
     return Granted(name, found, added, changed, fresh, runs, suspended)
 
 
-def _inside(root: Root, place: str) -> str:
+def _relative_to(root: Root, place: str) -> str:
     """*place* relative to *root*'s folder (given relative to it, or absolute inside it)."""
     if not os.path.isabs(place):
         return os.path.normpath(place)

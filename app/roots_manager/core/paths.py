@@ -40,6 +40,12 @@ def _given(value: str) -> str:
     return os.path.join(os.getcwd(), value)  # Windows' \folder: on the working drive
 
 
+def inside(path: str, folder: str) -> bool:
+    """Whether *path* is *folder* or lies beneath it (both absolute and normalised): compared
+    by whole components, so that ``/srv/data2`` is not inside ``/srv/data``."""
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
 def home_folder() -> str:
     """The per-user directory (:func:`default_home`) as a string, for the bridge's start."""
     override = os.environ.get(HOME_ENV)

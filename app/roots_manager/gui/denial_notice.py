@@ -25,6 +25,7 @@ from roots_manager.actions import consent as consent_actions
 from roots_manager.core.confinement.offers import Offer, Offers, offers
 from roots_manager.core.log.denials import START_UP, shown
 from roots_manager.core.names import visible
+from roots_manager.core.paths import inside
 from roots_manager.core.store.grants import Scope
 from roots_manager.gui.confinement_text import reason_text
 from roots_manager.gui.watcher import StoreWatcher
@@ -201,4 +202,4 @@ class DenialNotice(QFrame):
 
 
 def _inside(path: object, top: str) -> bool:
-    return isinstance(path, str) and (path == top or path.startswith(top.rstrip("/") + "/"))
+    return isinstance(path, str) and inside(path, top)

@@ -26,6 +26,7 @@ import sys
 
 from roots_manager.core.bundle import restore_user_environment
 from roots_manager.core.confinement.rules import Rules
+from roots_manager.core.paths import inside
 
 TYPE_CHECKING = False  # not typing's: the exec wrapper must not pay for importing it
 if TYPE_CHECKING:
@@ -125,9 +126,7 @@ def _hold_places(rules: Rules) -> Rules:
     for kind, path, why in sorted(missed, key=lambda m: order[m[0]]):
         # a rule holding the place, or inside it (but the server's own TMPDIR, which holds
         # nothing of anyone else's)
-        held = [
-            r for r in read_write if _inside(path, r) or (_inside(r, path) and r != rules.tmpdir)
-        ]
+        held = [r for r in read_write if inside(path, r) or (inside(r, path) and r != rules.tmpdir)]
         for rule in held:
             read_write.remove(rule)
             if kind != "hide":
@@ -138,7 +137,7 @@ def _hold_places(rules: Rules) -> Rules:
                 file=sys.stderr,
             )
         if kind == "hide":
-            for rule in [r for r in read_only if _inside(path, r)]:
+            for rule in [r for r in read_only if inside(path, r)]:
                 read_only.remove(rule)
                 print(
                     f"roots-manager confine: {path} cannot be hidden ({why}); "
@@ -151,10 +150,6 @@ def _hold_places(rules: Rules) -> Rules:
 _HELD = {"pin": "in place", "protect": "read-only", "hide": "hidden"}
 NO_NAMESPACE_ENV = "ROOTS_MANAGER_TEST_NO_MOUNT_NAMESPACE"
 """Test-only: act as if no mount namespace could be made here (the rules fail closed)."""
-
-
-def _inside(path: str, folder: str) -> bool:
-    return path == folder or path.startswith(folder.rstrip("/") + "/")
 
 
 def _resolve(name: str) -> str:

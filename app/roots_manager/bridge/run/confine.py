@@ -361,13 +361,8 @@ def _say_mounts(server: str, folders: Sequence[str]) -> list[str]:
     the user never meant to grant. Returns what was said, for the log."""
     from roots_manager.core.confinement.protected import mounts_inside
 
-    try:
-        with open("/proc/self/mountinfo", encoding="utf-8", errors="surrogateescape") as f:
-            table = f.read()
-    except OSError:
-        return []
     said = []
-    for point, fstype, source in mounts_inside(folders, table):
+    for point, fstype, source in mounts_inside(folders):
         said.append(
             f"confined, and {point} is granted with the folder it is in: a {fstype} file "
             f"system is mounted there ({source}), and all of it is reachable"

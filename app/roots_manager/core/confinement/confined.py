@@ -336,18 +336,17 @@ def report(
     srv = state.server(name)
     write, read = granted_folders(state, name)
     on = starts_confined(state, srv, by_default)
-    held = (
-        []
-        if hosts is None
-        else protections(
+    held = []
+    if hosts is not None:
+        kept, hidden = places_inside(state, name)
+        held = protections(
             [*write, *srv.allow_write],
             [*read, *srv.allow_read],
             env=os.environ,
             hosts=hosts,
-            read_only=places_inside(state, name)[0],
-            hidden=places_inside(state, name)[1],
+            read_only=kept,
+            hidden=hidden,
         )
-    )
     return {
         "name": name,
         "confine": on,
@@ -373,19 +372,10 @@ def report(
         "mounted": [
             {"path": point, "type": fstype, "source": source}
             for point, fstype, source in mounts_inside(
-                [*write, *read, *srv.allow_read, *srv.allow_write], _mount_table()
+                [*write, *read, *srv.allow_read, *srv.allow_write]
             )
         ],
     }
-
-
-def _mount_table() -> str:
-    """This process's mount table (empty where there is none to read: not Linux)."""
-    try:
-        with open("/proc/self/mountinfo", encoding="utf-8", errors="surrogateescape") as f:
-            return f.read()
-    except OSError:
-        return ""
 
 
 def means(srv: Server, confined: bool) -> str:

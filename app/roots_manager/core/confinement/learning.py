@@ -28,6 +28,7 @@ from enum import Enum
 from typing import Any
 
 from roots_manager.core.confinement.offers import NOT_A_PATH, broad, secret
+from roots_manager.core.paths import inside
 from roots_manager.core.translatable import QT_TRANSLATE_NOOP, Words
 
 CONNECTION = QT_TRANSLATE_NOOP("CoreText", "a connection, not a path")
@@ -252,13 +253,9 @@ def _above(path: str) -> list[str]:
     return out
 
 
-def _inside(path: str, top: str) -> bool:
-    return path == top or path.startswith(top.rstrip("/") + "/")
-
-
 def _allowed(path: str, read_only: bool, now: Mapping[str, bool]) -> bool:
     """Whether a grant of *now* already allows *path* as asked (read only or not)."""
-    return any(_inside(path, p) and (read_only or not ro) for p, ro in now.items())
+    return any(inside(path, p) and (read_only or not ro) for p, ro in now.items())
 
 
 CANNOT_CONFINE = "this machine cannot confine a server ({reason}), and learning runs it confined"

@@ -22,6 +22,8 @@ import bisect
 import os
 import sys
 
+from roots_manager.core.paths import inside
+
 TYPE_CHECKING = False  # not typing's: see roots_manager.core.confinement.rules
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
@@ -113,11 +115,6 @@ TABLE: tuple[Place, ...] = (
 granted. :data:`HOST` and :data:`STATE` rows stand for paths worked out on this machine."""
 
 
-def _inside(path: str, folder: str) -> bool:
-    """Whether *path* is *folder* or lies beneath it (both normalised, absolute)."""
-    return path == folder or path.startswith(folder.rstrip("/") + "/")
-
-
 def _exists(path: str) -> bool:
     try:
         os.lstat(path)
@@ -171,15 +168,6 @@ class Protection:
         self.path = path
         self.access = access
         self.why = why
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Protection) and (self.path, self.access) == (
-            other.path,
-            other.access,
-        )
-
-    def __hash__(self) -> int:
-        return hash((self.path, self.access))
 
     def __repr__(self) -> str:
         return f"Protection({self.path!r}, {self.access!r})"
@@ -347,7 +335,7 @@ def _make(path: str) -> None:
 def _pin_between(out: dict[str, Protection], holder: str, path: str) -> None:
     """Pin each folder strictly between *holder* and *path*."""
     parent = os.path.dirname(path)
-    while parent != holder and _inside(parent, holder):
+    while parent != holder and inside(parent, holder):
         if parent not in out:
             out[parent] = Protection(parent, PINNED, "on the way to a protected place")
         parent = os.path.dirname(parent)
@@ -362,14 +350,24 @@ def _unescape(field: str) -> str:
     return re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), field)
 
 
-def mounts_inside(folders: Sequence[str], table: str) -> list[tuple[str, str, str]]:
-    """The mounts of *table* (the text of ``/proc/self/mountinfo``) strictly inside one of
-    *folders*: each mount point, its file system type and its source.
+MOUNT_TABLE = "/proc/self/mountinfo"
+
+
+def mounts_inside(folders: Sequence[str], table: str | None = None) -> list[tuple[str, str, str]]:
+    """The mounts of *table* (the text of ``/proc/self/mountinfo``, read when not given; none
+    where it cannot be read) strictly inside one of *folders*: each mount point, its file
+    system type and its source.
 
     A file system mounted in a granted folder (an administrator's bind mount, a removable
     disk) is granted with it: what it shows may be a folder the user never meant to grant. It
     is said when the server starts and by ``servers show``, never hidden.
     """
+    if table is None:
+        try:
+            with open(MOUNT_TABLE, encoding="utf-8", errors="surrogateescape") as f:
+                table = f.read()
+        except OSError:
+            return []
     real = [os.path.realpath(f) for f in folders]
     out: list[tuple[str, str, str]] = []
     for line in table.splitlines():
@@ -379,6 +377,6 @@ def mounts_inside(folders: Sequence[str], table: str) -> list[tuple[str, str, st
         point = _unescape(fields[4])
         rest = fields[fields.index("-", 6) + 1 :]
         fstype, source = [*rest, "", ""][:2]
-        if any(point != f and _inside(point, f) for f in real):
+        if any(point != f and inside(point, f) for f in real):
             out.append((point, fstype, _unescape(source)))
     return list(dict.fromkeys(out))
