@@ -15,7 +15,7 @@
 <context>
     <name>DenialNotice</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/denial_notice.py" line="+103"/>
+        <location filename="../../app/roots_manager/gui/denial_notice.py" line="+104"/>
         <source>(%n more waiting)</source>
         <translation>
             <numerusform>(%n more waiting)</numerusform>

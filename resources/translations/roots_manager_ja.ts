@@ -810,7 +810,7 @@
 <context>
     <name>CoreText</name>
     <message>
-        <location filename="../../app/roots_manager/core/confinement/confined.py" line="+43"/>
+        <location filename="../../app/roots_manager/core/confinement/confined.py" line="+44"/>
         <source>confined: the kernel refuses every file outside what was granted; the network is not restricted</source>
         <translation>閉じ込め中: 許可されたもの以外のファイルはすべてカーネルが拒否します。ネットワークは制限されません</translation>
     </message>
@@ -835,7 +835,7 @@
         <translation>取り消し時の再起動はオフです：閉じ込められたサーバーの実行中に変更した許可は次回起動時に有効になります</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/core/confinement/learning.py" line="+33"/>
+        <location filename="../../app/roots_manager/core/confinement/learning.py" line="+34"/>
         <source>a connection, not a path</source>
         <translation>接続（パスではありません）</translation>
     </message>
@@ -855,7 +855,7 @@
         <translation>サーバーは既にこれを行えます</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/core/confinement/offers.py" line="+74"/>
+        <location filename="../../app/roots_manager/core/confinement/offers.py" line="+75"/>
         <source>the whole file system</source>
         <translation>ファイルシステム全体</translation>
     </message>
@@ -899,11 +899,16 @@
         <source>too broad</source>
         <translation>範囲が広すぎます</translation>
     </message>
+    <message>
+        <location line="+1"/>
+        <source>a protected place, which no grant opens (servers show NAME says why)</source>
+        <translation>保護された場所です。どの許可でも開かれません（理由は servers show NAME で確認できます）</translation>
+    </message>
 </context>
 <context>
     <name>DenialNotice</name>
     <message>
-        <location filename="../../app/roots_manager/gui/denial_notice.py" line="+48"/>
+        <location filename="../../app/roots_manager/gui/denial_notice.py" line="+49"/>
         <source>A confined server was refused</source>
         <translation>閉じ込められたサーバーが拒否されました</translation>
     </message>

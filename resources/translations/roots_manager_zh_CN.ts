@@ -810,7 +810,7 @@
 <context>
     <name>CoreText</name>
     <message>
-        <location filename="../../app/roots_manager/core/confinement/confined.py" line="+43"/>
+        <location filename="../../app/roots_manager/core/confinement/confined.py" line="+44"/>
         <source>confined: the kernel refuses every file outside what was granted; the network is not restricted</source>
         <translation>已限制：内核拒绝访问授权范围以外的所有文件；网络不受限制</translation>
     </message>
@@ -835,7 +835,7 @@
         <translation>撤销时重启已关闭：已限制的服务器运行期间授予或撤销的授权在其下次启动时生效</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/core/confinement/learning.py" line="+33"/>
+        <location filename="../../app/roots_manager/core/confinement/learning.py" line="+34"/>
         <source>a connection, not a path</source>
         <translation>连接，不是路径</translation>
     </message>
@@ -855,7 +855,7 @@
         <translation>服务器现在已可以这样做</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/core/confinement/offers.py" line="+74"/>
+        <location filename="../../app/roots_manager/core/confinement/offers.py" line="+75"/>
         <source>the whole file system</source>
         <translation>整个文件系统</translation>
     </message>
@@ -899,11 +899,16 @@
         <source>too broad</source>
         <translation>范围过宽</translation>
     </message>
+    <message>
+        <location line="+1"/>
+        <source>a protected place, which no grant opens (servers show NAME says why)</source>
+        <translation>受保护的位置，任何授权都不会开放它（原因见 servers show NAME）</translation>
+    </message>
 </context>
 <context>
     <name>DenialNotice</name>
     <message>
-        <location filename="../../app/roots_manager/gui/denial_notice.py" line="+48"/>
+        <location filename="../../app/roots_manager/gui/denial_notice.py" line="+49"/>
         <source>A confined server was refused</source>
         <translation>受限制的服务器遭到拒绝</translation>
     </message>

@@ -33,6 +33,14 @@ def test_a_write_is_not_offered_read_only_and_a_new_file_only_its_folder() -> No
     assert made.offers == (Offer.FOLDER,) and made.file is None
 
 
+def test_a_protected_place_kept_from_being_made_is_offered_nothing() -> None:
+    """Granting the folder would not help: the name is kept whatever is granted."""
+    kept = {**denial("/home/me/proj/.envrc", "create"), "protected": True}
+    got = offers(kept, home=HOME)
+    assert got.offers == () and "protected place" in str(got.refused)
+    assert offers(denial("/home/me/proj/.envrc", "create"), home=HOME).offers == (Offer.FOLDER,)
+
+
 def test_a_refused_listing_offers_that_folder() -> None:
     got = offers(denial("/srv/data", "list"), home=HOME)
     assert got.folder == "/srv/data" and Offer.FILE not in got.offers

@@ -11,9 +11,10 @@ import pytest
 from roots_manager.core.confinement.confined import clamp
 from roots_manager.core.confinement.protected import (
     HIDDEN,
+    LINKED,
+    NOT_MADE,
     PINNED,
     READ_ONLY,
-    UNHELD,
     HostPlaces,
     mounts_inside,
     protections,
@@ -22,8 +23,13 @@ from roots_manager.core.confinement.protected import (
 NO_HOSTS = HostPlaces((), ())
 
 
-def _held(found: list[object]) -> dict[str, str]:
-    return {p.path: p.access for p in found}  # type: ignore[attr-defined]
+def _held(found: list[object], *, absent: bool = False) -> dict[str, str]:
+    """The places held, by path; with *absent*, the names kept from being made too."""
+    return {
+        p.path: p.access  # type: ignore[attr-defined]
+        for p in found
+        if absent or p.access != NOT_MADE  # type: ignore[attr-defined]
+    }
 
 
 @pytest.fixture
@@ -117,7 +123,8 @@ def test_a_read_only_grant_inside_a_writable_one_is_held_and_a_linked_place_is_s
     os.symlink(dotfiles / "envrc", project / ".envrc")
     env = {"HOME": str(home)}
     held = _held(protections([str(project)], [str(project / "secrets")], env=env, hosts=NO_HOSTS))
-    assert held == {str(project / "secrets"): READ_ONLY, str(project / ".envrc"): UNHELD}
+    # the link's name is kept, and what it leads to is not in a writable grant
+    assert held == {str(project / "secrets"): READ_ONLY, str(project / ".envrc"): LINKED}
 
 
 def test_a_worktrees_git_pointer_file_is_held(home: Path, tmp_path: Path) -> None:
@@ -177,4 +184,4 @@ def test_a_home_reached_through_a_link_is_held_where_it_really_is(
     held = _held(protections([str(linked)], env={"HOME": str(linked)}, hosts=hosts))
     assert held[str(home / ".bashrc")] == READ_ONLY
     assert held[str(home / ".config" / "Code" / "User" / "mcp.json")] == READ_ONLY
-    assert UNHELD not in held.values()
+    assert LINKED not in held.values()

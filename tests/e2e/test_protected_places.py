@@ -35,17 +35,22 @@ def test_a_grant_says_what_stays_read_only_in_it_and_show_lists_why(project: Pat
     run_cli("grant", "srv", str(project))
     shown = json.loads(run_cli("servers", "show", "srv", "--json").stdout)
     held = {p["path"]: p["access"] for p in shown["protected"]}
-    assert held == {
+    absent = {path for path, access in held.items() if access == "not made"}
+    assert {k: v for k, v in held.items() if k not in absent} == {
         str(project / ".git"): "pinned",
         str(project / ".git" / "hooks"): "read-only",
         str(project / ".git" / "config"): "read-only",
         str(project / ".mcp.json"): "read-only",
     }
+    # what is not there is kept from being made
+    assert {str(project / n) for n in (".envrc", ".vscode", ".claude", ".idea")} <= absent
     places = [p for p in shown["protections"] if p["name"] == "places inside the grants"]
     assert len(places) == 1 and places[0]["enforced"] is True, places
     text = run_cli("servers", "show", "srv").stdout
     assert "read only inside its grants, whatever was granted:" in text
     assert f"    {project / '.git' / 'hooks'}: git runs it" in text
+    assert "not there now, and never made by it" in text
+    assert f"    {project / '.envrc'}: direnv runs it" in text
 
 
 def test_a_broad_root_says_what_a_confined_server_could_do_with_it(project: Path) -> None:

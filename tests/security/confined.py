@@ -138,6 +138,12 @@ class World:
         self.cli("grant", "srv", str(self.read_only), "--read-only")
         self.cli("servers", "confine", "srv", "on", *extra)
 
+    def grant_confined(self, folder: Path, *, broad: bool = False) -> None:
+        """*folder* (the home: *broad*) granted writable to ``srv``, confined."""
+        self.cli("roots", "add", str(folder), *(("--allow-broad",) if broad else ()))
+        self.cli("grant", "--new", "srv", str(folder))
+        self.cli("servers", "confine", "srv", "on")
+
     def hand_over(self) -> None:
         """Give every file of this world to the test user, when the server runs as it."""
         if self.who != "user" or os.geteuid() != 0:

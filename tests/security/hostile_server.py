@@ -214,12 +214,18 @@ def escape(home: str) -> str:
 
 
 _NR = {
-    "x86_64": {"fchmodat": 268, "utimensat": 280, "prlimit64": 302, "file_setattr": 469},
+    "x86_64": {
+        "fchmodat": 268,
+        "utimensat": 280,
+        "prlimit64": 302,
+        "file_setattr": 469,
+        "creat": 85,
+    },
     "aarch64": {"fchmodat": 53, "utimensat": 88, "prlimit64": 261, "file_setattr": 469},
 }
 _NR_MORE = {
-    "x86_64": {"keyctl": 250, "clone3": 435, "unshare": 272, "open_tree": 428},
-    "aarch64": {"keyctl": 219, "clone3": 435, "unshare": 97, "open_tree": 428},
+    "x86_64": {"keyctl": 250, "clone3": 435, "unshare": 272, "open_tree": 428, "renameat2": 316},
+    "aarch64": {"keyctl": 219, "clone3": 435, "unshare": 97, "open_tree": 428, "renameat2": 276},
 }
 
 
@@ -508,6 +514,156 @@ def create(path: str, text: str = "planted") -> str:
     return "ok"
 
 
+def make(path: str, how: str) -> str:
+    """Make the name *path*, one way: ``file`` (open with O_CREAT), ``creat``, ``folder``,
+    ``fifo``, ``symlink`` (a link to /etc/passwd), ``link`` (a hard link to a file made
+    beside), ``rename`` (a file made beside, renamed onto it), ``exchange`` (renameat2's
+    RENAME_EXCHANGE with a file beside), ``through`` (a dangling link beside that leads to it,
+    opened with O_CREAT), ``tmpfile`` (an unnamed file, linked in by /proc/self/fd)."""
+    folder = os.path.dirname(path)
+    beside = os.path.join(folder, f"hostile-{how}-{os.path.basename(path)}")
+    if how == "file":
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o644))
+    elif how == "creat":  # the call itself where there is one (x86_64), else libc's
+        if os.uname().machine == "x86_64":
+            os.close(_syscall("creat", path.encode(), 0o644))
+        else:
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644))
+    elif how == "folder":
+        os.mkdir(path)
+    elif how == "fifo":
+        os.mkfifo(path)
+    elif how == "symlink":
+        os.symlink("/etc/passwd", path)
+    elif how in ("link", "rename", "exchange", "tmpfile"):
+        if how == "tmpfile":
+            fd = os.open(folder, os.O_TMPFILE | os.O_WRONLY, 0o644)
+            try:
+                os.link(f"/proc/self/fd/{fd}", path, follow_symlinks=True)
+            finally:
+                os.close(fd)
+            return "ok"
+        with open(beside, "w", encoding="utf-8") as f:
+            f.write("planted")
+        if how == "link":
+            os.link(beside, path)
+        elif how == "rename":
+            os.rename(beside, path)
+        else:
+            _syscall("renameat2", -100, beside.encode(), -100, path.encode(), 2)
+    elif how == "through":
+        os.symlink(os.path.basename(path), beside)
+        with open(beside, "w", encoding="utf-8") as f:
+            f.write("planted")
+    else:
+        raise ValueError(how)
+    return "ok"
+
+
+def race_make(folder: str, name: str, seconds: float = 2.0) -> str:
+    """Open ``folder/x`` with O_CREAT again and again while a second thread turns the path
+    into ``folder/NAME`` and back: a check made on the path and then let through would make
+    NAME. How many opens were made, and whether NAME was."""
+    import threading as t
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    a = os.path.join(folder, "x" * len(name)).encode()
+    b = os.path.join(folder, name).encode()
+    buf = ctypes.create_string_buffer(max(len(a), len(b)) + 1)
+    buf.value = a
+    stop = time.monotonic() + seconds
+    flipped = [0]
+
+    def flip() -> None:
+        while time.monotonic() < stop:
+            ctypes.memmove(buf, b, len(b) + 1)
+            ctypes.memmove(buf, a, len(a) + 1)
+            flipped[0] += 1
+
+    flipper = t.Thread(target=flip, daemon=True)
+    flipper.start()
+    opened = 0
+    while time.monotonic() < stop:
+        fd = libc.open(buf, os.O_WRONLY | os.O_CREAT, 0o644)
+        if fd >= 0:
+            os.close(fd)
+            opened += 1
+    flipper.join()
+    made = os.path.lexists(b.decode())
+    return f"opened={opened} flipped={flipped[0]} made={made}"
+
+
+def made_well(folder: str) -> str:
+    """Names made in a grant the ordinary ways: what each gave (modes under a umask of 027,
+    O_CLOEXEC kept, a file written and read back through the descriptor the open returned)."""
+    import fcntl
+
+    old = os.umask(0o027)
+    try:
+        out = []
+        fd = os.open(os.path.join(folder, "f"), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)
+        os.write(fd, b"written")
+        os.lseek(fd, 0, 0)
+        out.append(f"read={os.read(fd, 16).decode()}")
+        out.append(f"cloexec={bool(fcntl.fcntl(fd, fcntl.F_GETFD) & fcntl.FD_CLOEXEC)}")
+        os.close(fd)
+        # through libc: Python's own open always asks O_CLOEXEC
+        libc = ctypes.CDLL(None, use_errno=True)
+        fd = libc.open(os.path.join(folder, "g").encode(), os.O_WRONLY | os.O_CREAT, 0o666)
+        out.append(f"inherit={not fcntl.fcntl(fd, fcntl.F_GETFD) & fcntl.FD_CLOEXEC}")
+        os.close(fd)
+        out.append(f"file={os.stat(os.path.join(folder, 'f')).st_mode & 0o777:o}")
+        os.mkdir(os.path.join(folder, "d"), 0o777)
+        out.append(f"folder={os.stat(os.path.join(folder, 'd')).st_mode & 0o777:o}")
+        os.symlink("f", os.path.join(folder, "l"))
+        out.append(f"symlink={os.readlink(os.path.join(folder, 'l'))}")
+        os.link(os.path.join(folder, "f"), os.path.join(folder, "h"))
+        out.append(f"links={os.stat(os.path.join(folder, 'f')).st_nlink}")
+        os.rename(os.path.join(folder, "g"), os.path.join(folder, "d", "g2"))
+        out.append(f"renamed={os.path.exists(os.path.join(folder, 'd', 'g2'))}")
+        try:
+            os.open(os.path.join(folder, "f"), os.O_WRONLY | os.O_CREAT | os.O_EXCL)
+        except FileExistsError:
+            out.append("excl=EEXIST")
+        os.symlink("new-target", os.path.join(folder, "dangling"))
+        with open(os.path.join(folder, "dangling"), "w", encoding="utf-8") as f:
+            f.write("through")
+        with open(os.path.join(folder, "new-target"), encoding="utf-8") as f:
+            out.append(f"through={f.read()}")
+        out.append(f"fifo={_fifo(folder, libc)}")
+        return "ok:" + " ".join(out)
+    finally:
+        os.umask(old)
+
+
+def _fifo(folder: str, libc: ctypes.CDLL) -> str:
+    """A FIFO made, then opened with O_CREAT by a reader that waits for its writer: while it
+    waits, another name is made; what the writer wrote."""
+    import threading as t
+
+    path = os.path.join(folder, "p")
+    os.mkfifo(path)
+    got: list[bytes] = []
+
+    def reader() -> None:
+        fd = libc.open(path.encode(), os.O_RDONLY | os.O_CREAT, 0o644)
+        got.append(os.read(fd, 16) if fd >= 0 else b"open failed")
+        if fd >= 0:
+            os.close(fd)
+
+    waiting = t.Thread(target=reader)
+    waiting.start()
+    time.sleep(0.3)
+    # made while the reader waits: a supervisor waiting with it would never make this one
+    with open(os.path.join(folder, "meanwhile"), "w", encoding="utf-8") as f:
+        f.write("x")
+    fd = libc.open(path.encode(), os.O_WRONLY | os.O_CREAT, 0o644)
+    os.write(fd, b"through the fifo")
+    os.close(fd)
+    waiting.join(10)
+    return got[0].decode() if got else "nothing"
+
+
 def forge_refusals(path: str, count: int = 200) -> str:
     """Write refusals in the observer's own form on every descriptor from 3 to 63 that takes
     them; the descriptors written to."""
@@ -547,7 +703,7 @@ def fork_many(count: int, threads: int = 0) -> str:
 
 
 ATTACKS = {f.__name__: f for f in (
-    fork_many,
+    fork_many, make, race_make, made_well,
     replace, rename, remove, create, forge_refusals,
     read, write, listdir, chmod, fchmod_read_only, chmod_at, utime, setxattr, chown,
     unix_connect, socketpair, kill, inject, capabilities, io_uring, detach, rewrite_shebang,

@@ -55,9 +55,7 @@ def _confined(world: World) -> dict[str, object]:
 def test_a_home_grant_leaves_what_confines_and_what_runs_later_read_only(world: World) -> None:
     project = _home_world(world)
     home = world.home
-    world.cli("roots", "add", str(home), "--allow-broad")
-    world.cli("grant", "--new", "srv", str(home))
-    world.cli("servers", "confine", "srv", "on")
+    world.grant_confined(home, broad=True)
     store = world.rm_home / "store.json"
     host = Hostile(world)
     try:
@@ -152,9 +150,7 @@ def test_a_read_only_grant_inside_a_writable_one_is_not_written(world: World) ->
 @pytest.mark.parametrize("world", users(), indirect=True)
 def test_a_place_that_cannot_be_held_makes_its_grant_read_only(world: World) -> None:
     project = _home_world(world)
-    world.cli("roots", "add", str(project))
-    world.cli("grant", "--new", "srv", str(project))
-    world.cli("servers", "confine", "srv", "on")
+    world.grant_confined(project)
     world.env["ROOTS_MANAGER_TEST_NO_MOUNT_NAMESPACE"] = "1"
     host = Hostile(world)
     try:
@@ -225,9 +221,7 @@ def test_every_place_of_the_table_is_held_inside_a_home_grant(world: World) -> N
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text("the user's\n", encoding="utf-8")
-    world.cli("roots", "add", str(home), "--allow-broad")
-    world.cli("grant", "--new", "srv", str(home))
-    world.cli("servers", "confine", "srv", "on")
+    world.grant_confined(home, broad=True)
     host = Hostile(world)
     got_through = []
     try:
@@ -304,7 +298,7 @@ def test_the_users_exceptions_inside_a_grant_hold(world: World) -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     shown = json.loads(world.cli("servers", "show", "srv", "--json").stdout)
-    held = {p["path"]: p["access"] for p in shown["protected"]}
+    held = {p["path"]: p["access"] for p in shown["protected"] if p["access"] != "not made"}
     assert held == {
         str(granted / ".env"): "hidden",
         str(granted / "config"): "read-only",

@@ -260,13 +260,19 @@ def held_notice(folders: list[str]) -> list[str]:
     after a grant, an ``--allow-write`` or a broad root (empty: nothing held in them)."""
     import os
 
-    from roots_manager.core.confinement.protected import HIDDEN, READ_ONLY, protections
+    from roots_manager.core.confinement.protected import (
+        GUARDED,
+        HIDDEN,
+        READ_ONLY,
+        protections,
+    )
     from roots_manager.core.hosts.known import Platform, protected_places
 
     held = protections(folders, env=os.environ, hosts=protected_places(Platform.current()))
     kept = [p for p in held if p.access == READ_ONLY]
     hidden = [p for p in held if p.access == HIDDEN]
-    if not kept and not hidden:
+    absent = [p for p in held if p.access in GUARDED]
+    if not kept and not hidden and not absent:
         return []
     out = [
         f"note: a confined server writing {', '.join(shown(f) for f in folders)} can change "
@@ -276,13 +282,19 @@ def held_notice(folders: list[str]) -> list[str]:
     if hidden:
         out.append("and these stay unreadable (secrets):")
         out += [f"  {shown(p.path)}" for p in hidden]
+    if absent:
+        out.append(
+            f"and {len(absent)} such places not there now (or links standing for one) may not "
+            "be made by it: servers show NAME lists them"
+        )
     return out
 
 
 _HELD_LABELS = (
     ("read-only", "read only inside its grants, whatever was granted"),
     ("hidden", "hidden inside its grants (secrets)"),
-    ("not held", "NOT held, though protected (a link: no mount covers it)"),
+    ("link kept", "links that stand for a protected place: never replaced, where they lead held"),
+    ("not made", "not there now, and never made by it (no call of its makes such a name)"),
     ("pinned", "writable, but never renamed away (on the way to a protected place)"),
 )
 

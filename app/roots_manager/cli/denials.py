@@ -41,6 +41,8 @@ def line(rec: dict[str, Any]) -> str:
         path = f"{shown(rec.get('folder', '?'))}/ ({shown(rec.get('folded', 0))} more refused)"
     elif rec.get("folded"):
         path = f"{path} (+{shown(rec['folded'])} more in its folder)"
+    if rec.get("protected") is True:
+        path += " (a protected place: no grant opens it)"
     who = f" [{shown(rec['process'])} {shown(rec.get('pid', '?'))}]" if rec.get("process") else ""
     return (
         f"{shown(rec.get('at') or rec.get('ts', ''))}  {visible(str(rec.get('server', '')))}  "

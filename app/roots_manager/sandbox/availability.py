@@ -106,6 +106,15 @@ def _linux_protections(abi: int) -> list[Protection]:
             else "a new session with no controlling terminal; " + filter_note,
         ),
         Protection(
+            "protected names",
+            filtered is None,
+            "a protected place that is not there, or is a link (a project's .envrc or "
+            ".vscode, ~/.ssh, a ~/.bashrc kept in dotfiles), is never made by the server: its "
+            "supervisor makes each of its new names"
+            if filtered is None
+            else filter_note,
+        ),
+        Protection(
             "privileges",
             True,
             "every capability dropped (as root the bounding set too); no new privileges",

@@ -89,7 +89,7 @@ def open_rules(rules: Rules) -> tuple[list[tuple[int, int]], list[tuple[str, int
     return opened, writable
 
 
-def _hold_places(rules: Rules) -> Rules:
+def _hold_places(rules: Rules, unkept: Sequence[tuple[str, str]] = ()) -> Rules:
     """Hold the rules' protected, hidden and pinned places by mounts
     (:mod:`roots_manager.sandbox.mounts`), in a mount namespace of this process's own, before
     any rule is opened; the rules as they may be applied.
@@ -97,32 +97,33 @@ def _hold_places(rules: Rules) -> Rules:
     Where a place cannot be held (no namespace may be made here, a mount refused), the rules
     lose what would reach it: a writable rule holding a read-only or pinned place becomes
     read-only, a rule holding a hidden place goes. The server starts with less, never more,
-    and the wrapper says so.
+    and the wrapper says so. *unkept* are the names of ``--guard`` that cannot be kept from
+    being made (each with why): each is handled as a read-only place that cannot be held.
     """
     entries = [
         *(("pin", p) for p in rules.pin),
         *(("protect", p) for p in rules.protect),
         *(("hide", p) for p in rules.hide),
     ]
-    if not entries or sys.platform != "linux":  # called where Landlock confines
+    if (not entries and not unkept) or sys.platform != "linux":  # where Landlock confines
         return rules
     from roots_manager.sandbox import mounts
 
-    missed: list[tuple[str, str, str]]
+    missed: list[tuple[str, str, str]] = [("guard", path, why) for path, why in unkept]
     try:
         if os.environ.get(NO_NAMESPACE_ENV):
             raise mounts.MountError(errno.EPERM, "refused for a test")
         mounts.enter_namespace()
     except OSError as exc:
-        missed = [
+        missed += [
             (kind, path, f"no mount namespace: {exc.strerror or exc}") for kind, path in entries
         ]
     else:
-        missed = mounts.hold(entries).missed
+        missed += mounts.hold(entries).missed
     if not missed:
         return rules
     read_write, read_only = list(rules.read_write), list(rules.read_only)
-    order = {"hide": 0, "protect": 1, "pin": 2}  # the strongest reason said first
+    order = {"hide": 0, "protect": 1, "guard": 2, "pin": 3}  # the strongest reason said first
     for kind, path, why in sorted(missed, key=lambda m: order[m[0]]):
         # a rule holding the place, or inside it (but the server's own TMPDIR, which holds
         # nothing of anyone else's)
@@ -147,7 +148,7 @@ def _hold_places(rules: Rules) -> Rules:
     return rules.replace(read_write=tuple(read_write), read_only=tuple(dict.fromkeys(read_only)))
 
 
-_HELD = {"pin": "in place", "protect": "read-only", "hide": "hidden"}
+_HELD = {"pin": "in place", "protect": "read-only", "hide": "hidden", "guard": "from being made"}
 NO_NAMESPACE_ENV = "ROOTS_MANAGER_TEST_NO_MOUNT_NAMESPACE"
 """Test-only: act as if no mount namespace could be made here (the rules fail closed)."""
 
@@ -187,7 +188,16 @@ def _linux(
         # Landlock alone would refuse TCP only: UDP and raw sockets would stay open
         raise OSError("the network cannot be blocked here: seccomp's user notification is missing")
     nofile = _most_descriptors()
-    rules = _hold_places(rules)
+    kept = None
+    unkept: list[tuple[str, str]] = []
+    # without the filter the names go unkept, as the metadata goes unmediated (the bridge
+    # said so: "protected names")
+    if rules.guard and filtered:
+        from roots_manager.sandbox import making
+
+        kept, gone = making.Kept.of(rules.guard)
+        unkept = [(path, "the folder it would be made in cannot be opened") for path in gone]
+    rules = _hold_places(rules, unkept)
     opened, writable = open_rules(rules)
     plan = supervisor.Plan(
         opened,
@@ -201,6 +211,7 @@ def _linux(
         events=refusals,
         nofile=nofile,
         max_processes=rules.max_processes,
+        kept=kept,
     )
     sys.stdout.flush()
     return supervisor.supervise(plan, parent)

@@ -164,27 +164,42 @@ def restrict_self(rules: Iterable[tuple[int, int]], abi: int, *, network: bool =
     The descriptors are the caller's: each was opened without following links and checked, so
     the rule is made from the object that was checked, never from a path opened again. From ABI
     6 the domain is also scoped (:func:`scopes`). With *network* False, from ABI 4 every TCP
-    ``bind`` and ``connect`` is refused too (the seccomp filter refuses the sockets themselves). No-new-privileges is set first, as the kernel
-    requires of a process without CAP_SYS_ADMIN (and so that a set-uid program cannot shed the
-    domain).
+    ``bind`` and ``connect`` is refused too (the seccomp filter refuses the sockets themselves).
     """
+    made = ruleset(rules, abi, network=network)
+    try:
+        enforce(made)
+    finally:
+        os.close(made)
+
+
+def ruleset(rules: Iterable[tuple[int, int]], abi: int, *, network: bool = True) -> int:
+    """A ruleset descriptor holding *rules* (see :func:`restrict_self`), not enforced yet."""
     mask = handled(abi)
     scoped = scopes(abi)
     net = NET_BIND_TCP | NET_CONNECT_TCP if not network and abi >= NET_ABI else 0
     attr = _RulesetAttr(mask, net, scoped)
     size = ctypes.sizeof(attr) if scoped or net else ctypes.sizeof(ctypes.c_uint64)
-    ruleset = _syscall(SYS_CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(size), 0)
+    made = _syscall(SYS_CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(size), 0)
     try:
         for fd, allowed in rules:
             access = allowed & mask
             if not stat.S_ISDIR(os.fstat(fd).st_mode):
                 access &= FILE_RIGHTS
             beneath = _PathBeneathAttr(access, fd)
-            _syscall(SYS_ADD_RULE, ruleset, RULE_PATH_BENEATH, ctypes.byref(beneath), 0)
-        set_no_new_privs()
-        _syscall(SYS_RESTRICT_SELF, ruleset, 0)
-    finally:
-        os.close(ruleset)
+            _syscall(SYS_ADD_RULE, made, RULE_PATH_BENEATH, ctypes.byref(beneath), 0)
+    except BaseException:
+        os.close(made)
+        raise
+    return made
+
+
+def enforce(made: int) -> None:
+    """Confine the calling thread (and what it starts from now) to the ruleset *made*.
+    No-new-privileges is set first, as the kernel requires of a thread without CAP_SYS_ADMIN
+    (and so that a set-uid program cannot shed the domain)."""
+    set_no_new_privs()
+    _syscall(SYS_RESTRICT_SELF, made, 0)
 
 
 def set_no_new_privs() -> None:

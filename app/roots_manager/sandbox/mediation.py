@@ -44,6 +44,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from roots_manager.sandbox.making import Namer
+
     Observe = Callable[["_Caller", str, tuple[int, ...]], None]
 
 AT_FDCWD = -100
@@ -161,6 +163,7 @@ class _Caller:
         self.tid = note.pid
         self._mem: int | None = None
         self._pidfd: int | None = None
+        self._status: dict[bytes, bytes] | None = None
         self.opened: list[int] = []
 
     def close(self) -> None:
@@ -277,6 +280,7 @@ class _Caller:
             # /proc/self/fd/N (glibc's fchmodat without following links) names the caller's
             # descriptor N, never the supervisor's
             return self.descriptor(int(own.group(2)))
+        path = self.theirs(path)
         base = self.base(dirfd) if not path.startswith(b"/") else AT_FDCWD
         flags = _O_PATH | (0 if follow else os.O_NOFOLLOW)
         try:
@@ -288,9 +292,41 @@ class _Caller:
         self.opened.append(fd)
         return fd
 
+    def theirs(self, path: bytes) -> bytes:
+        """*path* with ``/proc/self`` and ``/proc/thread-self`` made the caller's (here they
+        would name the supervisor)."""
+        if not path.startswith(b"/proc/"):
+            return path
+        for own in (b"/proc/self", b"/proc/thread-self"):
+            if path == own or path.startswith(own + b"/"):
+                theirs = b"/proc/%d" % self.tgid
+                if own == b"/proc/thread-self":
+                    theirs += b"/task/%d" % self.tid
+                return theirs + path[len(own) :]
+        return path
+
+    def status(self, field: bytes) -> bytes:
+        """A field of the caller's ``/proc`` status (``Tgid``, ``Umask``), read once."""
+        if self._status is None:
+            try:
+                fd = os.open(f"/proc/{self.tid}/status", os.O_RDONLY | os.O_CLOEXEC)
+            except OSError as exc:
+                raise Refused(errno.ESRCH) from exc
+            try:
+                text = os.read(fd, 1024)  # the fields wanted are in its first lines
+            finally:
+                os.close(fd)
+            self._status = dict(
+                line.split(b":", 1) for line in text.split(b"\n") if b":" in line
+            )
+        value = self._status.get(field)
+        if value is None:
+            raise Refused(errno.ESRCH)
+        return value.strip()
+
     @property
     def tgid(self) -> int:
-        return _tgid(self.tid)
+        return int(self.status(b"Tgid"))
 
 
 def _tgid(tid: int) -> int:
@@ -364,8 +400,12 @@ class Mediator:
         network: bool = True,
         observe: Observe | None = None,
         max_processes: int | None = None,
+        namer: Namer | None = None,
     ) -> None:
         self.listener = listener
+        self.namer = namer
+        """Makes every name the server makes, but the kept ones (None: the server has none
+        kept, and the kernel makes its names)."""
         self.max_processes = max_processes
         """The most processes the server's tree (every process below this one) may hold."""
         self.limit_said = False
@@ -418,6 +458,11 @@ class Mediator:
         every call it does not let through itself)."""
         caller = _Caller(self.listener, note)
         name = self.names.get(note.nr, "")
+        if self.namer is not None and self.namer.makes(name, note.args):
+            if self.observe is not None:
+                self.observe(caller, name, note.args)  # a refusal the rules make, told
+            self._decided(caller, name, self.namer.answer)
+            return
         if name in OBSERVED:
             try:
                 if self.observe is not None:
@@ -443,9 +488,20 @@ class Mediator:
             caller.close()
             self._new_process(note)
             return
-        decide = self._bind if name == "bind" else self._decide
+        self._decided(caller, name, self._bind if name == "bind" else self._decide)
+
+    def _decided(
+        self,
+        caller: _Caller,
+        name: str,
+        decide: Callable[[_Caller, str, tuple[int, ...]], int | None],
+    ) -> None:
+        """Answer *caller*'s call as *decide* makes it (None: answered there already)."""
+        note = caller.note
         try:
-            respond(self.listener, note, decide(caller, name, note.args))
+            value = decide(caller, name, note.args)
+            if value is not None:
+                respond(self.listener, note, value)
         except Refused as refused:
             respond(self.listener, note, error=refused.code)
         except OSError as exc:
@@ -647,6 +703,8 @@ class Mediator:
             raise Refused(errno.EINVAL)
         parent = c.resolve(AT_FDCWD, folder or b".", follow=True)
         self._object(parent)
+        if self.namer is not None and self.namer.kept.holds(parent, base):
+            raise Refused(errno.EACCES)
         where = f"{_proc(parent)}/{os.fsdecode(base)}"
         if len(os.fsencode(where)) > 107:
             raise Refused(errno.ENAMETOOLONG)

@@ -191,6 +191,12 @@ class Observer:
         if found is not None:
             self._tell(caller, name, *found)
 
+    def tell_kept(self, caller: mediation._Caller, name: str, path: str) -> None:
+        """Tell that call *name* was refused making *path*: a protected place, kept from
+        being made (:mod:`roots_manager.sandbox.making`), which no grant opens."""
+        self.named = path
+        self._tell(caller, name, path, ll.MAKE_REG, word="create", protected=True)
+
     def _judge(
         self, c: mediation._Caller, name: str, a: tuple[int, ...], *, real: bool
     ) -> tuple[str, int] | None:
@@ -295,7 +301,14 @@ class Observer:
         return os.path.join(_theirs(os.path.realpath(head), c.tid), tail)
 
     def _tell(
-        self, c: mediation._Caller, name: str, path: str, refused: int, word: str = ""
+        self,
+        c: mediation._Caller,
+        name: str,
+        path: str,
+        refused: int,
+        word: str = "",
+        *,
+        protected: bool = False,
     ) -> None:
         word = word or operation(refused)
         now = time.time()
@@ -324,6 +337,8 @@ class Observer:
             event["named"] = self.named  # through a link
         if repeated:
             event["repeated"] = repeated
+        if protected:
+            event["protected"] = True
         self._write(event)
 
     def close(self) -> None:

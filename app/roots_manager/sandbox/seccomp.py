@@ -94,7 +94,8 @@ SYSCALLS: dict[str, dict[str, int]] = {
         **{"shmctl": 31, "shmdt": 67, "semget": 64, "semop": 65, "semctl": 66},
         **{"semtimedop": 220, "msgget": 68, "msgsnd": 69, "msgrcv": 70, "msgctl": 71},
         **{"execve": 59, "execveat": 322, "unlink": 87, "unlinkat": 263, "rmdir": 84},
-        **{"truncate": 76, "symlink": 88, "symlinkat": 266},
+        **{"truncate": 76, "symlink": 88, "symlinkat": 266, "rename": 82, "renameat": 264},
+        **{"renameat2": 316, "link": 86, "linkat": 265},
     },
     "aarch64": {
         **{"fchmod": 52, "fchmodat": 53, "fchmodat2": 452, "fchown": 55, "fchownat": 54},
@@ -120,6 +121,7 @@ SYSCALLS: dict[str, dict[str, int]] = {
         **{"msgsnd": 189, "semget": 190, "semctl": 191, "semtimedop": 192, "semop": 193},
         **{"shmget": 194, "shmctl": 195, "shmat": 196, "shmdt": 197},
         **{"execve": 221, "execveat": 281, "unlinkat": 35, "truncate": 45, "symlinkat": 36},
+        **{"renameat": 38, "renameat2": 276, "linkat": 37},
     },
 }
 
@@ -127,6 +129,14 @@ SETID = 0o6000
 """The set-user-ID and set-group-ID bits: a confined server makes no such file."""
 CREATING = {"openat": 3, "open": 2, "creat": 1, "mkdir": 1, "mkdirat": 2, "mknod": 1, "mknodat": 2}
 """Calls that make a file with a mode, and which argument the mode is."""
+OPEN_FLAGS = {"openat": 2, "open": 1}
+"""The calls of :data:`CREATING` that make a file only with ``O_CREAT``, and which argument
+their flags are."""
+O_CREAT = 0o100
+NAMING = (*("rename", "renameat", "renameat2", "link", "linkat", "symlink", "symlinkat"),)
+"""Calls that give a new name to an object (besides :data:`CREATING`): with names kept from
+being made (``--guard``), these and the creating calls wait for the supervisor, which makes
+each itself."""
 OTHERS_ONLY = {
     "prlimit64": (0,),
     "setpriority": (0, 1),
@@ -257,6 +267,7 @@ def program(
     network: bool = True,
     observe: bool = False,
     processes: bool = False,
+    guard: bool = False,
 ) -> bytes:
     """The filter for *arch*; *sockets*: Unix stream sockets may be made, and every
     ``connect`` is decided by the supervisor (the user allowed some sockets by path);
@@ -264,7 +275,9 @@ def program(
     ICMP, raw or packet socket, no vsock to a host); *observe*: the path-taking calls are shown
     to the supervisor, which tells the refusals Landlock will make and lets each go on;
     *processes*: each new process (not a thread) waits for the supervisor, which refuses it
-    past the server's limit of processes."""
+    past the server's limit of processes; *guard*: each call that makes a name (a file, a
+    folder, a link, a rename) waits for the supervisor, which makes it itself unless the name
+    is one the server may not make."""
     if arch not in SYSCALLS:
         raise SeccompError(errno.ENOSYS, f"no seccomp filter for the {arch} architecture")
     nr = SYSCALLS[arch].get
@@ -281,7 +294,15 @@ def program(
     # block ends in a return, so the number is loaded again after none of them
     seen = RET_NOTIFY if observe else RET_ALLOW
     for name, index in CREATING.items():
-        ops += _block(nr(name), _nonzero([(index, SETID)], eperm, seen))
+        if guard and name in OPEN_FLAGS:  # an open makes a name only with O_CREAT
+            made = _nonzero([(index, SETID)], eperm)[:-1]
+            ops += _block(
+                nr(name), [*made, *_nonzero([(OPEN_FLAGS[name], O_CREAT)], RET_NOTIFY, seen)]
+            )
+        else:
+            ops += _block(
+                nr(name), _nonzero([(index, SETID)], eperm, RET_NOTIFY if guard else seen)
+            )
     ops += _block(nr("ioctl"), _ioctl(eperm))
     ops += _block(nr("fcntl"), _one_of(1, (F_SETLEASE,), eperm))
     new_process = RET_NOTIFY if processes else RET_ALLOW
@@ -322,8 +343,9 @@ def program(
     whole += [(name, eperm) for name in REFUSED]
     if sockets:
         whole.append(("connect", RET_NOTIFY))
-    if observe:
-        whole += [(name, RET_NOTIFY) for name in OBSERVED]
+    if observe or guard:
+        waiting = {*(OBSERVED if observe else ()), *(NAMING if guard else ())}
+        whole += [(name, RET_NOTIFY) for name in sorted(waiting)]
     for name, action in whole:
         ops += _block(nr(name), [_op(_RET, action)])
     ops.append(_op(_RET, RET_ALLOW))
@@ -341,13 +363,21 @@ def install(
     network: bool = True,
     observe: bool = False,
     processes: bool = False,
+    guard: bool = False,
 ) -> int:
     """Install the filter on this thread's process; returns the notification descriptor.
 
     No-new-privileges must already be set. The descriptor must reach the supervisor and be
     closed here before the server runs: whoever holds it answers the notifications.
     """
-    code = program(arch, sockets=sockets, network=network, observe=observe, processes=processes)
+    code = program(
+        arch,
+        sockets=sockets,
+        network=network,
+        observe=observe,
+        processes=processes,
+        guard=guard,
+    )
     buf = ctypes.create_string_buffer(code, len(code))
     prog = _Fprog(len(code) // 8, ctypes.cast(buf, ctypes.c_void_p))
     number = SYSCALLS[arch]["seccomp"]

@@ -36,6 +36,7 @@ TYPE_CHECKING = False  # not typing's: the exec wrapper must not pay for importi
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
+    from roots_manager.sandbox.making import Kept, Namer
     from roots_manager.sandbox.observer import Observer
 
 EXIT_REFUSED = 126
@@ -57,6 +58,7 @@ class Plan:
         "events",
         "executable",
         "filtered",
+        "kept",
         "max_processes",
         "network",
         "nofile",
@@ -78,8 +80,12 @@ class Plan:
         events: int | None = None,
         nofile: int | None = None,
         max_processes: int | None = None,
+        kept: Kept | None = None,
     ) -> None:
         self.rules = rules
+        self.kept = kept if filtered else None
+        """The names the server may not make (:mod:`roots_manager.sandbox.making`): each of
+        its new names is then made by the supervisor; None: none is kept."""
         self.max_processes = max_processes if filtered else None
         """The most processes the server's tree may hold at once (None: no limit); counted by
         the supervisor at each new process, so only where the filter is installed."""
@@ -126,6 +132,7 @@ def _server_process(plan: Plan, supervisor: int, to_parent: int, from_parent: in
                 network=plan.network,
                 observe=observe,
                 processes=plan.max_processes is not None,
+                guard=plan.kept is not None,
             )
         os.write(to_parent, b"L%d\n" % listener)
         if os.read(from_parent, 1) != b"k":
@@ -214,6 +221,8 @@ class Supervisor:
         """Where the server's process says why its ``exec`` failed (closed by a successful one),
         read while the notifications are answered: the ``exec`` itself may be one."""
         self.observer: Observer | None = None
+        self.ruleset = -1
+        """The server's Landlock ruleset, for the thread that makes its names (-1: none)."""
 
     def _parent_fd(self) -> int | None:
         if self.parent is None:
@@ -254,6 +263,15 @@ class Supervisor:
         os.close(down_r)
         if self.plan.events is not None:
             self.observer = self._observer(self.plan.events)
+        if self.plan.kept is not None:
+            # the server's own ruleset, for the thread that makes its names (started once
+            # this process has no capability left, which the thread then lacks too)
+            try:
+                self.ruleset = landlock.ruleset(
+                    self.plan.rules, self.plan.abi, network=self.plan.network
+                )
+            except OSError as exc:
+                _quietly_write(2, f"roots-manager confine: no name can be made: {exc}\n".encode())
         for fd, _ in self.plan.rules:
             os.close(fd)
         listener = self._handshake(up_r, down_w)
@@ -347,6 +365,7 @@ class Supervisor:
             network=self.plan.network,
             observe=observe,
             max_processes=self.plan.max_processes,
+            namer=self._namer(listener),
         )
         if listener >= 0:
             synchronous(listener)
@@ -415,6 +434,17 @@ class Supervisor:
                 return 128 + os.WTERMSIG(self.status)
             if deadline is not None and time.monotonic() > deadline:
                 self._end_tree()
+
+    def _namer(self, listener: int) -> Namer | None:
+        """What makes the server's names, where some are kept from it (None: none is)."""
+        if self.plan.kept is None or listener < 0:
+            return None
+        from roots_manager.sandbox.making import Maker, Namer
+
+        if self.ruleset < 0:  # no ruleset to make them under: none is made (EPERM)
+            self.ruleset = os.open(os.devnull, os.O_RDONLY | os.O_CLOEXEC)
+        tell = self.observer.tell_kept if self.observer is not None else None
+        return Namer(listener, self.plan.kept, Maker(self.ruleset), tell)
 
     def _exec_said(self) -> bool:
         """Pass on what the server's process said of its ``exec``; False once it is closed

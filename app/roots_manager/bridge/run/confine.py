@@ -331,11 +331,13 @@ def wrapped(
                 flush=True,
             )
     notes = _say_mounts(server, [*derived.rules.read_write, *derived.rules.read_only])
-    held = len(derived.rules.protect) + len(derived.rules.hide)
+    rules_now = derived.rules
+    held = len(rules_now.protect) + len(rules_now.hide) + len(rules_now.guard)
     if held:
         notes.append(
-            f"{held} places inside the grants are held ({len(derived.rules.protect)} read-only, "
-            f"{len(derived.rules.hide)} hidden): servers show {server} lists them"
+            f"{held} places inside the grants are held ({len(rules_now.protect)} read-only, "
+            f"{len(rules_now.hide)} hidden, {len(rules_now.guard)} not there or links, never "
+            f"made): servers show {server} lists them"
         )
     for path, why in derived.refused:
         # said on stderr, which the host keeps: the server starts with less, never with more

@@ -15,6 +15,7 @@ from typing import Any
 
 from roots_manager.core.confinement.derive import runtime_rules
 from roots_manager.core.confinement.protected import (
+    GUARDED,
     HIDDEN,
     PINNED,
     READ_ONLY,
@@ -258,6 +259,7 @@ def rules_for(
         protect=tuple(p.path for p in held if p.access == READ_ONLY),
         hide=tuple(p.path for p in held if p.access == HIDDEN),
         pin=tuple(p.path for p in held if p.access == PINNED),
+        guard=tuple(p.path for p in held if p.access in GUARDED),
         sockets=tuple(sockets),
         network=not blocked,
         max_processes=(srv.max_processes if srv is not None else None) or MAX_PROCESSES,

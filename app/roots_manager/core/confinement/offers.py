@@ -5,7 +5,8 @@ read and write), **Allow read-only** (the folder, read only) and **Allow this fi
 a file was refused, read only or read and write as it asked). A refusal of a system secret is
 shown and offered nothing: a non-world-readable file of the system (``/etc/shadow``), another
 user's home, the credentials in a home (``~/.ssh``, ``~/.gnupg``, keyrings, ``~/.password-store``,
-``~/.aws`` and other cloud tools), the home folder itself and ``/``. Granting such a path is
+``~/.aws`` and other cloud tools), the home folder itself and ``/``; nor a protected place kept
+from being made (which no grant opens). Granting such a path is
 still possible, by hand, on purpose; it is only never one click away.
 
 Pure: the file system is looked at through :func:`os.stat` alone, and only for a system file's
@@ -80,6 +81,9 @@ SYSTEM_PRIVATE = QT_TRANSLATE_NOOP("CoreText", "a system file others may not rea
 KERNEL_VIEW = QT_TRANSLATE_NOOP("CoreText", "the kernel's view of processes")
 NOT_A_PATH = QT_TRANSLATE_NOOP("CoreText", "not a path")
 TOO_BROAD = QT_TRANSLATE_NOOP("CoreText", "too broad")
+PROTECTED = QT_TRANSLATE_NOOP(
+    "CoreText", "a protected place, which no grant opens (servers show NAME says why)"
+)
 
 
 def _words(template: str, **values: str) -> Words:
@@ -99,6 +103,8 @@ def offers(
     operation = denial.get("operation")
     if not isinstance(path, str) or not path.startswith("/") or operation == "connect":
         return Offers(None, None, (), _words(NOT_A_PATH))
+    if denial.get("protected") is True:  # kept whatever is granted: a grant would not help
+        return Offers(None, None, (), _words(PROTECTED))
     path = os.path.normpath(path)
     home = os.path.normpath(home)
     folder_refused = operation == "list"

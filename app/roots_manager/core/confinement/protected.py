@@ -32,8 +32,16 @@ READ_ONLY = "read-only"
 HIDDEN = "hidden"
 PINNED = "pinned"
 """A folder between a grant and a protected place: writable as granted, but not renamed away."""
-UNHELD = "not held"
-"""A protected place that is a symbolic link: no mount can cover it (said, never hidden)."""
+NOT_MADE = "not made"
+"""A protected place that is not there: the server may not make it (nor what would hold it)."""
+LINKED = "link kept"
+"""A protected place that is a symbolic link (``~/.bashrc`` kept in a dotfiles folder): no
+mount can cover a link, so its name is kept as a missing place's is (the server may not make
+it again once removed, nor rename or link anything onto it), and what it leads to is held
+where a grant holds it."""
+GUARDED = (NOT_MADE, LINKED)
+"""The accesses held by the supervisor (a name no call of the server's may make), not by a
+mount."""
 YOURS = "an exception of your grant (grant --except or --hide)"
 MADE_IF_MISSING = (".local/bin", ".config/autostart", ".config/systemd/user")
 """Folders of the home that run what is put in them: made empty when missing in a writable
@@ -175,7 +183,7 @@ class Protection:
 
 def _project_places(folder: str, names: Mapping[str, str]) -> list[tuple[str, str]]:
     """The places of *names* (a project's, with why) in *folder* and in each folder directly in
-    it that is a git repository: one listing of each, the names looked up in it."""
+    it that is a git repository, whether they are there or not: one listing of each."""
     out: list[tuple[str, str]] = []
     firsts = {n.split("/", 1)[0] for n in names}
     todo = [folder]
@@ -186,9 +194,7 @@ def _project_places(folder: str, names: Mapping[str, str]) -> list[tuple[str, st
                 present = {e.name: e for e in entries}
         except OSError:
             continue
-        for name, why in names.items():
-            if name.split("/", 1)[0] in present:
-                out.append((os.path.join(project, name), why))
+        out += [(os.path.join(project, name), why) for name, why in names.items()]
         git = present.get(".git")
         if git is not None and git.is_file(follow_symlinks=False):
             # a worktree's or a submodule's pointer to its git folder: pointed elsewhere, the
@@ -271,6 +277,7 @@ def protections(
     if not writers.folders and not readers.folders:
         return []
     anyone = _Folders(writers.folders | readers.folders)
+    pools = _Pools(writers, anyone)
     candidates: list[tuple[str, str, str]] = []  # path, access, why
     for place in TABLE:
         if place.where == HOME:
@@ -282,6 +289,11 @@ def protections(
     candidates += [(os.path.normpath(p), READ_ONLY, YOURS) for p in read_only]
     candidates += [(os.path.normpath(p), HIDDEN, YOURS) for p in hidden]
     out: dict[str, Protection] = {}
+    if create:  # first: a folder made holds what is kept out of it, not the other way round
+        for made in MADE_IF_MISSING:
+            path = os.path.join(home, made)
+            if writers.holder(path) is not None and not _exists(path):
+                _make(path)
     for path, access, why in candidates:
         pool = writers if access == READ_ONLY else anyone
         # the folders above it as they really are (a home reached through a link): only the
@@ -293,36 +305,85 @@ def protections(
             for w in pool.inside(path):
                 out.setdefault(w, Protection(w, access, why))
             continue
-        if create and os.path.relpath(path, home) in MADE_IF_MISSING and not _exists(path):
-            _make(path)
-        _hold(out, holder, path, access, why)
+        _hold(out, pools, path, access, why)
     names = {p.path: p.why for p in TABLE if p.where == PROJECT}
     for name in hosts.project_names:
         names.setdefault(name, "a host's project configuration: " + _SETTINGS)
     for w in writers.ordered:
         for path, why in _project_places(w, names):
-            _hold(out, w, path, READ_ONLY, why)
+            _hold(out, pools, path, READ_ONLY, why)
     for r in readers.ordered:
         holder = writers.holder(os.path.dirname(r))
         if holder is not None and r not in out:
             out[r] = Protection(r, READ_ONLY, "a read-only grant inside a writable one")
-    held = _Folders(p.path for p in out.values() if p.access != PINNED)
+    held = _Folders(p.path for p in out.values() if p.access in (READ_ONLY, HIDDEN))
     for o in own:
         if held.holder(o) is not None:
             out[o] = Protection(o, PINNED, "the server's own folder, inside a protected place")
     return sorted(out.values(), key=lambda p: (p.path.count("/"), p.path))
 
 
-def _hold(out: dict[str, Protection], holder: str, path: str, access: str, why: str) -> None:
-    """Hold *path*, inside the grant *holder*, as *access* says, if it is there; a link is
-    said unheld (no mount covers a link, and the folder it is in is writable)."""
-    if not _exists(path) or path in out:
+class _Pools:
+    """The folders a server may write, and those it may read or write (for a hidden place)."""
+
+    def __init__(self, writers: _Folders, anyone: _Folders) -> None:
+        self.writers = writers
+        self.anyone = anyone
+
+
+def _hold(out: dict[str, Protection], pools: _Pools, path: str, access: str, why: str) -> None:
+    """Hold *path* as *access* says, if a grant of *pools* holds it. A place that is not
+    there is kept from being made where it could be (:func:`_keep_out`); a link keeps its name
+    so, and what it leads to is held in turn where a grant holds it."""
+    pool = pools.writers if access == READ_ONLY else pools.anyone
+    holder = pool.holder(path)
+    if holder is None or path in out:
+        return
+    writable = pools.writers.holder(path) is not None
+    if not _exists(path):
+        # in a read-only grant, or a place held read-only, nothing can be made
+        if writable and not _within_held(out, holder, path):
+            _keep_out(out, holder, path, why)
         return
     if os.path.islink(path):
-        out[path] = Protection(path, UNHELD, why)
+        if writable:
+            out[path] = Protection(path, LINKED, why)
+        _pin_between(out, holder, path)
+        target = os.path.realpath(path)
+        if target != path:
+            _hold(out, pools, target, access, f"{why} (through the link {path})")
         return
     out[path] = Protection(path, access, why)
     _pin_between(out, holder, path)
+
+
+def _within_held(out: dict[str, Protection], holder: str, path: str) -> bool:
+    """Whether a place already held read-only or hidden holds *path* (nothing in it can be
+    made)."""
+    parent = os.path.dirname(path)
+    while parent != holder and inside(parent, holder):
+        held = out.get(parent)
+        if held is not None and held.access in (READ_ONLY, HIDDEN):
+            return True
+        parent = os.path.dirname(parent)
+    return False
+
+
+def _keep_out(out: dict[str, Protection], holder: str, path: str, why: str) -> None:
+    """Keep the missing *path* from being made: its first missing folder (or itself) is a name
+    the server may not make, in a folder pinned in place. Not a repository's ``.git``: a
+    repository the server makes in a grant is the server's own, and ``git init`` stays its to
+    run."""
+    first = path
+    parent = os.path.dirname(path)
+    while parent != holder and inside(parent, holder) and not _exists(parent):
+        first, parent = parent, os.path.dirname(parent)
+    if os.path.basename(first) == ".git" or not os.path.isdir(parent) or first in out:
+        return
+    if os.path.islink(parent):
+        return  # a link on the way: the folder it leads to is held where a grant holds it
+    out[first] = Protection(first, NOT_MADE, why)
+    _pin_between(out, holder, first)
 
 
 def _make(path: str) -> None:

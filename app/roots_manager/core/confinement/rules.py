@@ -21,6 +21,7 @@ _OPTIONS = {
     "--protect": "protect",
     "--hide": "hide",
     "--pin": "pin",
+    "--guard": "guard",
 }
 """The exec wrapper's option for each kind of path in :class:`Rules`."""
 MAX_PROCESSES = 1024
@@ -37,6 +38,7 @@ class Rules:
     __slots__ = (
         "devices",
         "expect",
+        "guard",
         "hide",
         "listing",
         "max_processes",
@@ -78,6 +80,12 @@ class Rules:
     pin: tuple[str, ...]
     """Folders that keep their rights but cannot be renamed away (on the way to a protected
     place), or stay writable inside one (the server's own folder)."""
+    guard: tuple[str, ...]
+    """Protected places no mount can hold, in a writable rule: one not there (``.envrc``,
+    ``.vscode``), or a symbolic link (``~/.bashrc`` kept in a dotfiles folder). The server may
+    not make such a name, by any call (create, ``mkdir``, ``rename`` or ``link`` onto it): the
+    supervisor makes each of the server's new names itself (:mod:`roots_manager.sandbox.
+    mediation`)."""
 
     def __init__(
         self,
@@ -94,10 +102,12 @@ class Rules:
         hide: tuple[str, ...] = (),
         pin: tuple[str, ...] = (),
         max_processes: int | None = None,
+        guard: tuple[str, ...] = (),
     ) -> None:
         values = (
             devices,
             expect,
+            guard,
             hide,
             listing,
             max_processes,

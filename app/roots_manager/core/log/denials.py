@@ -9,7 +9,8 @@ An event holds ``path`` (what was refused; ``folder`` and ``folded`` alone for a
 refusals folded at the server's end), ``operation`` (read, write, list, execute, create, remove,
 connect), ``pid``, ``process``, ``at`` (when the call was made, ISO 8601 UTC), ``call``,
 ``folded`` (refusals of the same folder and operation in the second before, not told one by
-one) and ``during``: ``start-up``, ``request`` (``requests`` then names each one: ``method``,
+one), ``protected`` (true: a protected place, kept from being made, which no grant opens) and
+``during``: ``start-up``, ``request`` (``requests`` then names each one: ``method``,
 ``tool`` for ``tools/call``, ``id``, ``argument`` when one named the path) or ``between``.
 """
 
@@ -141,6 +142,8 @@ def fields(refusal: dict[str, Any], attribution: Attribution) -> dict[str, Any] 
         "lost": refusal.get("lost") if isinstance(refusal.get("lost"), int) else None,
         "during": attribution.during,
     }
+    if refusal.get("protected") is True:
+        out["protected"] = True
     if attribution.requests:
         out["requests"] = [_request(r, path) for r in attribution.requests]
     return out
@@ -196,4 +199,5 @@ def summary(rec: dict[str, Any]) -> str:
         what = f"{folder}/… ({shown(rec.get('folded', 0))} more refusals)"
     elif rec.get("folded"):
         what = f"{what} (and {shown(rec['folded'])} more in {folder})"
-    return f"{shown(rec.get('operation', '?'))} {what} refused {while_text(rec)}"
+    kept = " (a protected place: no grant opens it)" if rec.get("protected") is True else ""
+    return f"{shown(rec.get('operation', '?'))} {what} refused{kept} {while_text(rec)}"

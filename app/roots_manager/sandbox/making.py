@@ -1,0 +1,478 @@
+"""The names a confined server makes, made by its supervisor: so that some are never made.
+
+A protected place that a mount cannot hold is kept by its name: one that is not there (a
+project's ``.envrc`` or ``.vscode``, ``~/.ssh`` where there is none) or that is a symbolic link
+(``~/.bashrc`` kept in a dotfiles folder). A server granted the folder holding one could make
+it, and the kernel has no rule for "any name but these" in a folder. So with such places
+(:attr:`~roots_manager.core.confinement.rules.Rules.guard`), every call of the server's that
+makes a name (``open`` with ``O_CREAT``, ``creat``, ``mkdir``, ``mknod``, ``symlink``, ``link``,
+``rename``, in every form) waits for the supervisor (seccomp's user notification), which:
+
+1. opens the folder the new name goes in, from the caller's working folder or descriptor, here
+   (:meth:`~roots_manager.sandbox.mediation._Caller.resolve`): that object is what is checked
+   and what is used, never a path read twice;
+2. refuses the call (``EACCES``) if that folder and that name are kept (:class:`Kept`), and
+   tells it as a refusal;
+3. makes the call itself, on that descriptor, in a thread of its own confined by the server's
+   very Landlock rules (:class:`Maker`): what the kernel would refuse the server, it refuses
+   there, with the same errno. A file opened so is put into the caller's descriptors
+   (``SECCOMP_IOCTL_NOTIF_ADDFD``), which answers its call with the descriptor's number.
+
+A path the caller changes after the check changes nothing: the call is made in the folder that
+was checked. A name that is a link, opened with ``O_CREAT``, is followed here as the kernel
+follows it, each step checked (a dangling ``x -> .envrc`` does not make ``.envrc``). The mode
+is the caller's, less the caller's ``umask`` (the thread has a ``umask`` of 0 of its own).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import errno
+import fcntl
+import os
+import queue
+import stat
+import struct
+import sys
+import threading
+
+from roots_manager.sandbox import landlock, libc, mediation, seccomp
+
+assert sys.platform == "linux", "imported only where Landlock confines (Linux)"
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
+    Tell = Callable[[mediation._Caller, str, str], None]
+
+NOTIF_ADDFD = 0x40182103
+"""SECCOMP_IOCTL_NOTIF_ADDFD: struct seccomp_notif_addfd is id, flags, srcfd, newfd,
+newfd_flags."""
+ADDFD = struct.Struct("=QIIII")
+ADDFD_FLAG_SEND = 1 << 1
+"""Add the descriptor and answer the call with its number, at once (Linux 5.14)."""
+AT_SYMLINK_FOLLOW = 0x400
+RENAME_EXCHANGE = 1 << 1
+CLONE_FS = 0x200
+WAITING = 64
+"""Opens of a FIFO's end waiting at once for the other end; past that, ``EAGAIN``."""
+LINKS_FOLLOWED = 40
+"""As the kernel: past this many links on the way, ``ELOOP``."""
+_O_PATH = os.O_PATH | os.O_CLOEXEC
+
+
+class Kept:
+    """The names the server may not make: each a folder (its device and inode, which a rename
+    does not change) and a name in it."""
+
+    def __init__(self, names: Iterable[tuple[int, int, bytes]] = ()) -> None:
+        self.names = set(names)
+        self.leaves = {name for _, _, name in self.names}
+        """The names alone: most names made are none of them, and need no look at the folder."""
+
+    @classmethod
+    def of(cls, paths: Iterable[str]) -> tuple[Kept, list[str]]:
+        """The names of *paths* (real and absolute), each kept in the folder it names now; and
+        the paths whose folder cannot be opened (gone since, or a link on the way)."""
+        from roots_manager.core.nofollow import open_no_follow
+
+        folders: dict[str, tuple[int, int] | None] = {}
+        names: set[tuple[int, int, bytes]] = set()
+        missed: list[str] = []
+        for path in paths:
+            folder, name = os.path.split(path)
+            if folder not in folders:
+                try:
+                    fd = open_no_follow(folder)
+                except OSError:
+                    folders[folder] = None
+                else:
+                    st = os.fstat(fd)
+                    os.close(fd)
+                    folders[folder] = (st.st_dev, st.st_ino) if stat.S_ISDIR(st.st_mode) else None
+            where = folders[folder]
+            if where is None or not name:
+                missed.append(path)
+                continue
+            names.add((*where, os.fsencode(name)))
+        return cls(names), missed
+
+    def holds(self, folder: int, name: bytes) -> bool:
+        """Whether *name* in the folder open as *folder* is kept."""
+        name = name.rstrip(b"/")
+        if name not in self.leaves:
+            return False
+        st = os.fstat(folder)
+        return (st.st_dev, st.st_ino, name) in self.names
+
+
+class Maker:
+    """A thread of the supervisor's, confined to the server's Landlock ruleset, that makes the
+    server's names: :meth:`call` runs one call there and returns its result (or raises its
+    error). If the thread cannot be confined, every call fails with ``EPERM``: nothing is ever
+    made here outside the server's rules."""
+
+    def __init__(self, ruleset: int) -> None:
+        self._todo: queue.SimpleQueue[tuple[Callable[..., object], tuple[object, ...]]]
+        self._todo = queue.SimpleQueue()
+        self._done: queue.SimpleQueue[tuple[bool, object]] = queue.SimpleQueue()
+        self._ruleset = ruleset
+        self.failed: str | None = None
+        threading.Thread(target=self._run, name="maker", daemon=True).start()
+
+    def _run(self) -> None:
+        try:
+            # a umask of its own (0: the caller's is applied to each mode here)
+            libc.checked(libc.libc().unshare(CLONE_FS))
+            os.umask(0)
+            landlock.enforce(self._ruleset)
+        except OSError as exc:
+            self.failed = str(exc)
+        finally:
+            os.close(self._ruleset)
+        while True:
+            call, args = self._todo.get()
+            if self.failed is not None:
+                self._done.put((False, OSError(errno.EPERM, self.failed)))
+                continue
+            try:
+                self._done.put((True, call(*args)))
+            except OSError as exc:
+                self._done.put((False, exc))
+            except Exception as exc:  # whatever the caller's arguments made of it
+                self._done.put((False, OSError(errno.EINVAL, repr(exc))))
+
+    def later(
+        self,
+        call: Callable[..., int],
+        args: tuple[object, ...],
+        then: Callable[[int | OSError], None],
+    ) -> None:
+        """Run *call* in a new thread started from the confined one (so confined as it is), and
+        give *then* its result or its error; returns at once."""
+
+        def wait() -> None:
+            try:
+                result: int | OSError = call(*args)
+            except OSError as exc:
+                result = exc
+            except Exception as exc:  # whatever the caller's arguments made of it
+                result = OSError(errno.EINVAL, repr(exc))
+            then(result)
+
+        def start() -> None:
+            threading.Thread(target=wait, name="maker-wait", daemon=True).start()
+
+        self.call(start)
+
+    def call(self, call: Callable[..., object], *args: object) -> object:
+        self._todo.put((call, args))
+        ok, result = self._done.get()
+        if not ok:
+            assert isinstance(result, OSError)
+            raise mediation.Refused(result.errno or errno.EPERM)
+        return result
+
+
+def _renameat2(old_dir: int, old: bytes, new_dir: int, new: bytes, flags: int) -> int:
+    lib = libc.libc()
+    return libc.checked(lib.renameat2(old_dir, old, new_dir, new, ctypes.c_uint(flags)))
+
+
+class Namer:
+    """Answers the calls that make names (see the module's text) for one server's tree."""
+
+    def __init__(self, listener: int, kept: Kept, maker: Maker, tell: Tell | None = None) -> None:
+        self.listener = listener
+        self.kept = kept
+        self.maker = maker
+        self.tell = tell
+        """Told each call refused for a kept name (the caller, the call, the path)."""
+        self.waiting = threading.BoundedSemaphore(WAITING)
+
+    @staticmethod
+    def makes(name: str, args: tuple[int, ...]) -> bool:
+        """Whether call *name* with *args* makes a name (an open only with ``O_CREAT``)."""
+        if name in seccomp.OPEN_FLAGS:
+            # with O_PATH the kernel ignores O_CREAT (and the flags are a register: the caller
+            # cannot change them while the call waits)
+            flags = mediation._int(args[seccomp.OPEN_FLAGS[name]])
+            return bool(flags & seccomp.O_CREAT) and not flags & os.O_PATH
+        return name in seccomp.CREATING or name in seccomp.NAMING
+
+    def answer(self, c: mediation._Caller, name: str, a: tuple[int, ...]) -> int | None:
+        """Make call *name* for caller *c*; its return value, or None when the call was
+        answered already (a descriptor sent into the caller, with its number)."""
+        if name in ("open", "openat", "creat"):
+            self._open(c, name, a)
+            return None
+        if name in ("mkdir", "mkdirat", "mknod", "mknodat"):
+            at = name.endswith("at")
+            dirfd = mediation._int(a[0]) if at else mediation.AT_FDCWD
+            rest = a[1:] if at else a
+            folder, leaf = self._where(c, dirfd, c.string(rest[0]), name)
+            mode = rest[1] & 0xFFFFFFFF
+            umask = _umask(c)
+            if name.startswith("mkdir"):
+                self.maker.call(_mkdir, leaf, mode & 0o1777 & ~umask, folder)
+            else:
+                kind, bits = stat.S_IFMT(mode), mode & 0o1777 & ~umask
+                self.maker.call(_mknod, leaf, (kind or stat.S_IFREG) | bits, rest[2], folder)
+            return 0
+        if name in ("symlink", "symlinkat"):
+            target = c.string(a[0])
+            dirfd, address = (
+                (mediation._int(a[1]), a[2]) if name == "symlinkat" else (mediation.AT_FDCWD, a[1])
+            )
+            folder, leaf = self._where(c, dirfd, c.string(address), name)
+            self.maker.call(_symlink, target, leaf, folder)
+            return 0
+        if name in ("link", "linkat"):
+            return self._link(c, name, a)
+        return self._rename(c, name, a)
+
+    def _where(self, c: mediation._Caller, dirfd: int, path: bytes, call: str) -> tuple[int, bytes]:
+        """The folder (opened here) a new name of *path* goes in, and the name; refused if it
+        is kept."""
+        folder, leaf = _split(c, dirfd, path)
+        self._check(c, folder, leaf, call)
+        return folder, leaf
+
+    def _check(self, c: mediation._Caller, folder: int, leaf: bytes, call: str) -> None:
+        if self.kept.holds(folder, leaf):
+            if self.tell is not None:
+                try:
+                    where = os.readlink(f"/proc/self/fd/{folder}")
+                    self.tell(c, call, os.path.join(where, os.fsdecode(leaf.rstrip(b"/"))))
+                except OSError:
+                    pass  # refused all the same
+            raise mediation.Refused(errno.EACCES)
+
+    def _open(self, c: mediation._Caller, name: str, a: tuple[int, ...]) -> None:
+        if name == "creat":
+            dirfd, address, flags, mode = (
+                mediation.AT_FDCWD,
+                a[0],
+                os.O_CREAT | os.O_WRONLY | os.O_TRUNC,
+                a[1],
+            )
+        elif name == "open":
+            dirfd, address, flags, mode = mediation.AT_FDCWD, a[0], mediation._int(a[1]), a[2]
+        else:
+            dirfd, address, flags, mode = mediation._int(a[0]), a[1], mediation._int(a[2]), a[3]
+        follow = not flags & (os.O_NOFOLLOW | os.O_EXCL)
+        mode = mode & 0o1777 & ~_umask(c)
+        folder, leaf = _split(c, dirfd, c.string(address))
+        # never waiting here for a FIFO's other end (the supervisor would stop with it): such
+        # an open waits in a thread of its own (:meth:`_open_later`)
+        blocking = not flags & os.O_NONBLOCK
+        for _ in range(LINKS_FOLLOWED):
+            self._check(c, folder, leaf, name)
+            asked = flags | os.O_NOFOLLOW
+            if blocking and flags & os.O_ACCMODE == os.O_RDONLY and _fifo(leaf, folder):
+                self._open_later(c, leaf, asked, mode, folder)  # it waits for a writer
+                return
+            try:
+                made = self.maker.call(_open, leaf, asked | os.O_NONBLOCK, mode, folder)
+            except mediation.Refused as refused:
+                if refused.code == errno.ENXIO and blocking:  # a FIFO with no reader yet
+                    self._open_later(c, leaf, asked, mode, folder)
+                    return
+                if refused.code != errno.ELOOP or not follow:
+                    raise
+                # the name is a link: what it leads to is made, as the kernel would
+                target = os.readlink(leaf, dir_fd=folder)
+                folder, leaf = _split_from(c, folder, target)
+                continue
+            assert isinstance(made, int)
+            if blocking:  # opened: a FIFO's writer found its reader, as it would have waited
+                os.set_blocking(made, True)
+            self._send(c, made, cloexec=bool(flags & os.O_CLOEXEC))
+            return
+        raise mediation.Refused(errno.ELOOP)
+
+    def _open_later(
+        self, c: mediation._Caller, leaf: bytes, flags: int, mode: int, folder: int
+    ) -> None:
+        """Open *leaf* (a FIFO's end, which waits for the other) in a thread of its own, under
+        the server's rules as every name made here, and answer the call when it opens; past
+        :data:`WAITING` such opens at once, ``EAGAIN``."""
+        if not self.waiting.acquire(blocking=False):
+            raise mediation.Refused(errno.EAGAIN)
+        note = c.note
+        held = os.dup(folder)  # the caller's descriptors are closed once this returns
+
+        def opened(result: int | OSError) -> None:
+            try:
+                if isinstance(result, OSError):
+                    mediation.respond(self.listener, note, error=result.errno or errno.EPERM)
+                else:
+                    # a caller gone, or no longer waiting: nothing is left to answer
+                    with contextlib.suppress(mediation.Refused):
+                        self._send_note(note, result, cloexec=bool(flags & os.O_CLOEXEC))
+            finally:
+                os.close(held)
+                self.waiting.release()
+
+        try:
+            self.maker.later(_open, (leaf, flags, mode, held), opened)
+        except BaseException:
+            os.close(held)
+            self.waiting.release()
+            raise
+
+    def _send(self, c: mediation._Caller, fd: int, *, cloexec: bool) -> None:
+        """Put *fd* into the caller's descriptors, answering its call with the number."""
+        self._send_note(c.note, fd, cloexec=cloexec)
+
+    def _send_note(self, note: mediation.Notification, fd: int, *, cloexec: bool) -> None:
+        request = bytearray(
+            ADDFD.pack(note.id, ADDFD_FLAG_SEND, fd, 0, os.O_CLOEXEC if cloexec else 0)
+        )
+        try:
+            fcntl.ioctl(self.listener, NOTIF_ADDFD, request, True)
+        except OSError as exc:
+            raise mediation.Refused(exc.errno or errno.EBADF) from exc  # the caller is gone
+        finally:
+            os.close(fd)
+
+    def _link(self, c: mediation._Caller, name: str, a: tuple[int, ...]) -> int:
+        if name == "linkat":
+            old_dir, old, new_dir, new, flags = (
+                mediation._int(a[0]),
+                a[1],
+                mediation._int(a[2]),
+                a[3],
+                mediation._int(a[4]),
+            )
+        else:
+            old_dir, old, new_dir, new, flags = (
+                mediation.AT_FDCWD,
+                a[0],
+                mediation.AT_FDCWD,
+                a[1],
+                0,
+            )
+        folder, leaf = self._where(c, new_dir, c.string(new), name)
+        # the object linked, reached here as the kernel reaches it for the caller (its own
+        # /proc/self/fd/N too), and linked in through this process's own descriptor of it
+        source = c.resolve(
+            old_dir,
+            c.string(old),
+            follow=bool(flags & AT_SYMLINK_FOLLOW),
+            empty=bool(flags & mediation.AT_EMPTY_PATH),
+        )
+        self.maker.call(_link, source, leaf, folder)
+        return 0
+
+    def _rename(self, c: mediation._Caller, name: str, a: tuple[int, ...]) -> int:
+        if name == "rename":
+            old_dir, old, new_dir, new, flags = (
+                mediation.AT_FDCWD,
+                a[0],
+                mediation.AT_FDCWD,
+                a[1],
+                0,
+            )
+        else:
+            old_dir, old, new_dir, new = mediation._int(a[0]), a[1], mediation._int(a[2]), a[3]
+            flags = mediation._int(a[4]) if name == "renameat2" else 0
+        folder, leaf = self._where(c, new_dir, c.string(new), name)
+        old_folder, old_leaf = _split(c, old_dir, c.string(old))
+        if flags & RENAME_EXCHANGE:  # the old name gets the new one's object
+            self._check(c, old_folder, old_leaf, name)
+        self.maker.call(_renameat2, old_folder, old_leaf, folder, leaf, flags)
+        return 0
+
+
+def _split(c: mediation._Caller, dirfd: int, path: bytes) -> tuple[int, bytes]:
+    """The folder *path* names its last part in, opened here as the kernel reaches it from the
+    caller's *dirfd*, and that last part (with any ``/`` after it, which the call judges)."""
+    if not path:
+        raise mediation.Refused(errno.ENOENT)
+    stripped = path.rstrip(b"/")
+    if not stripped:  # "/" itself: nothing is made there
+        raise mediation.Refused(errno.EEXIST)
+    head, leaf = stripped.rsplit(b"/", 1) if b"/" in stripped else (b"", stripped)
+    leaf += path[len(stripped) :]
+    if not head:
+        folder = c.base(dirfd) if not path.startswith(b"/") else _root(c)
+    else:
+        folder = c.resolve(dirfd, head, follow=True)
+    if not stat.S_ISDIR(os.fstat(folder).st_mode):
+        raise mediation.Refused(errno.ENOTDIR)
+    return folder, leaf
+
+
+def _split_from(c: mediation._Caller, folder: int, target: bytes) -> tuple[int, bytes]:
+    """:func:`_split` for a link's *target*, from the *folder* the link is in."""
+    if not target:
+        raise mediation.Refused(errno.ENOENT)
+    target = c.theirs(target)  # a link's /proc/self is the caller's, as the kernel reads it
+    stripped = target.rstrip(b"/") or b"/"
+    head, leaf = stripped.rsplit(b"/", 1) if b"/" in stripped else (b"", stripped)
+    leaf += target[len(stripped) :]
+    if target.startswith(b"/") and not head:
+        base = _root(c)
+    elif not head:
+        base = folder
+    else:
+        try:
+            base = mediation._open_how(
+                folder if not target.startswith(b"/") else mediation.AT_FDCWD,
+                head,
+                _O_PATH | os.O_DIRECTORY,
+                mediation.RESOLVE_NO_MAGICLINKS,
+            )
+        except OSError as exc:
+            raise mediation.Refused(exc.errno or errno.ENOENT) from exc
+        c.opened.append(base)
+    if not leaf:
+        raise mediation.Refused(errno.EEXIST)
+    return base, leaf
+
+
+def _root(c: mediation._Caller) -> int:
+    fd = os.open("/", _O_PATH | os.O_DIRECTORY)
+    c.opened.append(fd)
+    return fd
+
+
+def _umask(c: mediation._Caller) -> int:
+    """The caller's ``umask`` (``/proc``'s status, Linux 4.7), or 0o022 if it cannot be read."""
+    try:
+        return int(c.status(b"Umask"), 8)
+    except (mediation.Refused, ValueError):
+        return 0o022
+
+
+def _fifo(leaf: bytes, folder: int) -> bool:
+    """Whether *leaf* in *folder* is a FIFO now (not following a link)."""
+    try:
+        return stat.S_ISFIFO(os.stat(leaf, dir_fd=folder, follow_symlinks=False).st_mode)
+    except OSError:
+        return False
+
+
+def _open(leaf: bytes, flags: int, mode: int, folder: int) -> int:
+    return os.open(leaf, flags | os.O_CLOEXEC, mode, dir_fd=folder)
+
+
+def _mkdir(leaf: bytes, mode: int, folder: int) -> None:
+    os.mkdir(leaf, mode, dir_fd=folder)
+
+
+def _mknod(leaf: bytes, mode: int, device: int, folder: int) -> None:
+    os.mknod(leaf, mode, device, dir_fd=folder)
+
+
+def _symlink(target: bytes, leaf: bytes, folder: int) -> None:
+    if len(target) >= mediation.PATH_MAX:
+        raise OSError(errno.ENAMETOOLONG, "too long")
+    os.symlink(target, leaf, dir_fd=folder)
+
+
+def _link(source: int, leaf: bytes, folder: int) -> None:
+    os.link(f"/proc/self/fd/{source}", leaf, dst_dir_fd=folder, follow_symlinks=True)
