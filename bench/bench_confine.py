@@ -16,6 +16,12 @@ Last, the same walk and start-up for a grant that holds protected places (a repo
 its own with those places bound read-only (:mod:`roots_manager.sandbox.mounts`); its cost is
 reported against the confined grant without such places.
 
+And names made: the server makes 2,000 files (``open`` with ``O_CREAT``, a write, a close)
+and 200 folders in a grant, and reports the time inside it. Confined, every grant keeps some
+names from being made (a project's ``.envrc``, ``.vscode`` where they are not there), so each
+new name waits for the supervisor, which makes it (:mod:`roots_manager.sandbox.making`): its
+cost per name is reported against the unconfined run, in turns.
+
 Run: python bench/bench_confine.py [--runs N] [--walks N]
 """
 
@@ -51,6 +57,18 @@ took = time.perf_counter() - start
 assert count == int(sys.argv[2]), count
 print(took)
 """
+
+
+def unconfined_unless_forced(*servers: str) -> None:
+    """Store *servers* as not confined: a new server is confined by default, so the baseline
+    must say it is not; the confined runs force confinement on (``wrapped``'s *force*)."""
+    from roots_manager.actions.confinement import confine
+    from roots_manager.core.paths import Layout
+    from roots_manager.core.store.file import Store
+
+    store = Store(Layout.default().ensure())
+    for server in servers:
+        confine(store, server, False, new=True)
 
 
 def first_line(command: list[str], server: str, force: bool) -> float:
@@ -111,6 +129,63 @@ def walk_once(
         text=True,
     )
     return float(out.stdout.strip().splitlines()[-1])
+
+
+MAKE = """
+import os, sys, time
+top, files, folders = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+start = time.perf_counter()
+for d in range(folders):
+    os.mkdir(os.path.join(top, f"d{d}"))
+for f in range(files):
+    fd = os.open(os.path.join(top, f"d{f % folders}", f"f{f}"), os.O_WRONLY | os.O_CREAT, 0o644)
+    os.write(fd, b"x")
+    os.close(fd)
+print(time.perf_counter() - start)
+"""
+MADE_FILES = 2_000
+MADE_FOLDERS = 200
+
+
+def make_once(folder: Path, force: bool) -> float:
+    """Seconds a server takes to make :data:`MADE_FILES` files in :data:`MADE_FOLDERS`
+    folders of the empty *folder* (granted to ``bench-make``), which is emptied after."""
+    import shutil
+
+    from roots_manager.bridge.run.confine import wrapped
+
+    command = [sys.executable, "-S", "-c", MAKE, str(folder), str(MADE_FILES), str(MADE_FOLDERS)]
+    with contextlib.redirect_stderr(io.StringIO()):
+        argv = wrapped(command, "bench-make", force).argv
+    out = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, check=True, text=True)
+    for entry in folder.iterdir():
+        shutil.rmtree(entry)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def measure_making(home: str, runs: int, where: str) -> None:
+    from roots_manager.core.paths import Layout
+    from roots_manager.core.store.file import Store
+
+    folder = Path(home) / "made"
+    folder.mkdir()
+    with Store(Layout.default().ensure()).transaction() as state:
+        root = state.add_root(str(folder))
+        state.grant("bench-make", [root.id])
+    make_once(folder, True)
+    plain: list[float] = []
+    confined: list[float] = []
+    for _ in range(runs):
+        plain.append(make_once(folder, False))
+        confined.append(make_once(folder, True))
+    p50, c50 = statistics.median(plain) * 1000, statistics.median(confined) * 1000
+    names = MADE_FILES + MADE_FOLDERS
+    print(
+        f"names made ({MADE_FILES:,} files in {MADE_FOLDERS} folders, each made by the "
+        f"supervisor; {where}): unconfined p50 {p50:.1f} ms, confined p50 {c50:.1f} ms, ratio "
+        f"{c50 / p50:.2f}x, {(c50 - p50) * 1000 / names:.0f} µs more a name (pairs: "
+        f"{', '.join(f'{c / p:.2f}' for p, c in zip(plain, confined, strict=True))})"
+    )
 
 
 def _tree(folder: Path) -> None:
@@ -185,16 +260,31 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--walks", type=int, default=7)
+    parser.add_argument("--only-making", action="store_true", help="names made, nothing else")
     args = parser.parse_args()
     # the granted folders apart from Roots Manager's own (a grant inside it is held read-only)
     with tempfile.TemporaryDirectory() as home, tempfile.TemporaryDirectory() as data:
         os.environ["ROOTS_MANAGER_HOME"] = home
+        unconfined_unless_forced("bench", "bench-held", "bench-make")
+        if args.only_making:
+            making(data, args.walks)
+            return
         tiny = [sys.executable, "-S", "-c", "import sys; sys.stdin.readline(); print('{}')"]
         measure("tiny Python server", tiny, args.runs)
         if FILESYSTEM.exists():
             measure("npm filesystem server", ["node", str(FILESYSTEM), home], args.runs)
         walk(data, args.walks)
         measure_held(args.runs)
+        making(data, args.walks)
+
+
+def making(data: str, runs: int) -> None:
+    """Names made on the temporary folder's file system, then in memory (``/dev/shm``), where
+    making a file costs little and the supervisor's share shows whole."""
+    measure_making(data, runs, "the temporary folder's file system")
+    if os.access("/dev/shm", os.W_OK):
+        with tempfile.TemporaryDirectory(dir="/dev/shm") as shm:
+            measure_making(shm, runs, "tmpfs, /dev/shm")
 
 
 if __name__ == "__main__":
