@@ -1,8 +1,9 @@
 """A server for bench/bench_floods.py: sends one kind of flood, then ``{"done":true}``.
 
 Usage: flood_peer.py SCENARIO ARG, where SCENARIO is baseline, early, late, plain (ARG: MiB of
-the long line) or unread (ARG: how many requests; it reads its stdin only once they are all
-written, or once writing them has stalled for a second).
+the long line), unread (ARG: how many requests; it reads its stdin only once they are all
+written, or once writing them has stalled for a second) or forever (requests without end, never
+reading: ``bench/bench_stop.py``; ARG is ignored).
 """
 
 from __future__ import annotations
@@ -52,6 +53,11 @@ def main() -> None:
     if scenario == "unread":
         unread(out, arg)
         return
+    if scenario == "forever":
+        i = 0
+        while True:
+            i += 1
+            out.write(b'{"jsonrpc":"2.0","id":%d,"method":"roots/list"}\n' % i)
     if scenario == "baseline":
         out.write(b'{"jsonrpc":"2.0","id":1,"method":"roots/list"}\n')
     elif scenario == "early":

@@ -155,6 +155,46 @@ def test_a_server_that_never_reads_nor_yields_is_ended_within_the_hosts_ladder(
         end_stubborn()
 
 
+# floods the bridge with requests for roots and never reads an answer
+FLOODING = """
+    import sys
+    out, i = sys.stdout.buffer, 0
+    while True:
+        i += 1
+        out.write(b'{"jsonrpc":"2.0","id":%d,"method":"roots/list"}\\n' % i)
+        if i % 100 == 0:
+            out.flush()
+"""
+
+
+@pytest.mark.parametrize("way", ["the SDKs' ladder", "SIGINT, SIGTERM, SIGKILL"])
+def test_a_flooding_server_that_never_reads_ends_with_its_bridge_and_the_log_ends_last(
+    tmp_path: Path, layout: Layout, way: str
+) -> None:
+    """Behind it the bridge once answered the backlog for seconds after the host's signal, was
+    killed by the host's ladder, and logged thousands of answers after its session's end. The
+    requests that come once the run ends go unanswered (counted), the tree is gone before the
+    host's SIGKILL, and the session's end is the log's last event."""
+    script = tmp_path / "flooding.py"
+    script.write_text(textwrap.dedent(FLOODING))
+    bridge = BridgeProc(bridge_argv("flooding", [sys.executable, str(script)]))
+    try:
+        bridge.send(initialize(1))  # never read, never answered
+        time.sleep(2)  # the pipes full, and a backlog behind them
+        tree = psutil.Process(bridge.proc.pid).children(recursive=True)
+        assert tree, "the server did not start"
+        ladder(bridge, way)
+        assert bridge.proc.returncode != -signal.SIGKILL, "the host had to kill the bridge"
+        _, alive = psutil.wait_procs(tree, timeout=0)
+        assert not alive, f"still running when the bridge ended ({way}): {alive}"
+        [end] = events(layout, ev.RUN_END)
+        logged = [e for e in events(layout) if e.get("session") == end["session"]]
+        assert logged[-1]["kind"] == ev.RUN_END, [e["kind"] for e in logged[-3:]]
+        assert logged[-1].get("unanswered", 0) > 0, logged[-1]
+    finally:
+        bridge.kill()
+
+
 def test_a_bridge_killed_with_sigkill_leaves_no_unconfined_server_running(
     tmp_path: Path, layout: Layout
 ) -> None:

@@ -316,9 +316,7 @@ class _Caller:
                 text = os.read(fd, 1024)  # the fields wanted are in its first lines
             finally:
                 os.close(fd)
-            self._status = dict(
-                line.split(b":", 1) for line in text.split(b"\n") if b":" in line
-            )
+            self._status = dict(line.split(b":", 1) for line in text.split(b"\n") if b":" in line)
         value = self._status.get(field)
         if value is None:
             raise Refused(errno.ESRCH)

@@ -209,6 +209,10 @@ class Mediator:
         needs comes from (it reads no clock itself). *spill*: where the host's requests kept for
         ``input_required`` rounds wait past the memory bound (no file is the protocol's)."""
         self.log = log
+        self.closing = False
+        """The run is ending: the server's requests are dropped, unanswered (:attr:`unanswered`
+        counts them)."""
+        self.unanswered = 0
         self.clock = clock
         self._perf = clock.perf
         self.act = act
@@ -454,6 +458,12 @@ class Mediator:
         started = self._perf()
         body, ending = split_line(line)
         reading = lenient.read(body)
+        if self.closing and not self.observe and _asks(reading):
+            # the run ends: the server is stopped or going, and no answer will be read; a
+            # server that floods requests must not keep the bridge answering past the host's
+            # ladder (its last words, responses and notifications, still go to the host)
+            self.unanswered += 1
+            return b""
         if (reading.lossy or not reading.readable) and body.strip():
             shaped = body.strip()[:1] in (b"{", b"[") and body.strip()[-1:] in (b"}", b"]")
             reason = "UTF-8" if reading.lossy and shaped else "JSON"
@@ -559,3 +569,10 @@ class Mediator:
         """Send ``list_changed`` though nothing changed, because the user asked; True if sent
         (see :meth:`Telling.list_changed_asked`)."""
         return self.telling.list_changed_asked(by, request)
+
+
+def _asks(reading: lenient.Reading) -> bool:
+    """Whether the line read is requests only (a method and an id; a batch of them)."""
+    msg = reading.message if reading.readable else None
+    items = msg if isinstance(msg, list) and msg else [msg]
+    return all(isinstance(m, dict) and "method" in m and "id" in m for m in items)

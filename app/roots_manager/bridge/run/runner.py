@@ -35,7 +35,7 @@ from roots_manager.bridge.run.eventlog import BridgeLog
 from roots_manager.bridge.run.handlers import host_runner, server_runner
 from roots_manager.bridge.run.process import GRACE
 from roots_manager.bridge.run.roots import HeldAnswers, RootsSource
-from roots_manager.bridge.run.slot import FLUSH_TIMEOUT, ServerSlot
+from roots_manager.bridge.run.slot import FLUSH_ASKED, FLUSH_TIMEOUT, ServerSlot
 from roots_manager.bridge.run.spawn import EXIT_CANNOT_START, exit_code, grow_pipe
 from roots_manager.bridge.run.spill import FileSpill
 from roots_manager.bridge.run.watch import (
@@ -732,6 +732,7 @@ class Bridge:
             if self.stop_event.is_set():
                 break
         await self.restarts.cancel()
+        self.mediator.closing = True  # what the server asks from now on goes unanswered
         how = None
         if not self.slot.server.exited.is_set():
             how = await self.slot.server.stop(GRACE)
@@ -740,9 +741,13 @@ class Bridge:
             # a host's signal passed on may have ended it before the run could stop it
             how = self.slot.server.forwarded
             await self.slot.server.reap_group(GRACE)
-        # what the server said last reaches the host, unless the host does not read it
+        # what the server said last reaches the host, unless the host does not read it; a
+        # host that asked the run to end (a signal, its stdin closed) is ending itself, and its
+        # ladder kills the bridge soon: briefly then
+        asked = self._reason.startswith("host ") or self._reason.endswith(" received")
+        flush = FLUSH_ASKED if asked else FLUSH_TIMEOUT
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.slot.out_ended.wait(), FLUSH_TIMEOUT)
+            await asyncio.wait_for(self.slot.out_ended.wait(), flush)
         code = exit_code(self.slot.server.returncode)
         stopped.cancel()
         await self._finish(code, how)
@@ -1006,6 +1011,9 @@ class Bridge:
             with contextlib.suppress(StoreError, OSError):
                 await asyncio.to_thread(self._record_end)
         self.denials.close()  # the counts of what was folded, told as the server ended
+        await self.log.settle()
+        # the end is the log's last event: closed at once, with no wait between, so that
+        # nothing handed on meanwhile (the server's lines still read) comes after it
         self.log.event(
             ev.RUN_END,
             exit_code=code,
@@ -1013,8 +1021,8 @@ class Bridge:
             reason=self._reason or None,
             stopped_by=how,
             notices=self.mediator.notices,
+            **({"unanswered": self.mediator.unanswered} if self.mediator.unanswered else {}),
         )
-        await self.log.settle()
         self.log.close()
         # a request that came too late (once the marker is gone, no new one can come)
         with contextlib.suppress(OSError):

@@ -22,6 +22,9 @@ from roots_manager.bridge.transport.relay import LineRelay
 from roots_manager.bridge.transport.writer import FdSink, LineWriter
 
 FLUSH_TIMEOUT = 5.0
+FLUSH_ASKED = 0.3
+"""Seconds what the server said last gets to reach the host when the host asked the run to end
+(Claude Code's ladder kills at 500 ms)."""
 
 
 class ServerSlot:
