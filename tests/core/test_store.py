@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from roots_manager.core.paths import Layout, SharedDirectoryError
-from roots_manager.core.store.file import Store, StoreError, StoreUnreadable
+from roots_manager.core.store.file import Store, StoreChanged, StoreError, StoreUnreadable
 from roots_manager.core.store.grants import Decision, Scope
 from roots_manager.core.store.schema import SCHEMA_VERSION
 from roots_manager.core.store.state import State
@@ -117,6 +117,80 @@ def test_failed_transaction_saves_nothing(store: Store) -> None:
         s.set_policy("deny")
         raise RuntimeError("boom")
     assert not store.path.exists()
+
+
+def test_a_store_changed_by_a_writer_without_the_lock_is_not_saved_over(
+    store: Store, tmp_path: Path
+) -> None:
+    """An editor saving store.json by hand (a rename, no lock) while a command holds the store:
+    the command saves nothing over it, says so, and the hand edit stays whole."""
+    folder = tmp_path / "proj"
+    folder.mkdir()
+    with store.transaction() as s:
+        s.set_policy("deny")
+    edited = store.path.read_text(encoding="utf-8").replace('"deny"', '"allow-all"')
+    with pytest.raises(StoreChanged, match="changed by another program"), store.transaction() as s:
+        s.add_root(str(folder))
+        aside = tmp_path / "editor-save"
+        aside.write_text(edited, encoding="utf-8")
+        os.replace(aside, store.path)  # as an editor saves, meanwhile
+    assert store.path.read_text(encoding="utf-8") == edited
+    assert store.read().roots == [] and store.read().policy == "allow-all"
+    with store.transaction() as s:  # run again, it is made on the edited store
+        s.add_root(str(folder))
+    assert store.read().policy == "allow-all" and len(store.read().roots) == 1
+
+
+def test_the_cli_racing_an_editor_reports_what_happened(rm_home: Path, tmp_path: Path) -> None:
+    """An editor saves store.json by rename every few milliseconds while the CLI adds roots:
+    every save of the editor's that the CLI did not read first is kept, and each CLI command
+    that said it added a root did (exit 0), or said it did not (exit non-zero)."""
+    import threading
+
+    store = Store(Layout(rm_home).ensure())
+    with store.transaction() as s:
+        s.grant("edited", [])
+        s.servers["edited"].command = ["edit-none"]
+    stop = threading.Event()
+    saves = [0]
+
+    def editor() -> None:
+        while not stop.is_set():
+            try:
+                doc = json.loads(store.path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                continue
+            doc["servers"]["edited"]["command"] = [f"edit-{saves[0]}"]
+            aside = tmp_path / "edit.tmp"
+            aside.write_text(json.dumps(doc), encoding="utf-8")
+            os.replace(aside, store.path)
+            saves[0] += 1
+            time.sleep(0.005)
+
+    thread = threading.Thread(target=editor)
+    thread.start()
+    said_added = []
+    try:
+        for i in range(20):
+            folder = tmp_path / f"r{i}"
+            folder.mkdir()
+            done = run_cli("roots", "add", str(folder), check=False)
+            if done.returncode == 0:
+                said_added.append(str(folder))
+            else:
+                assert "changed by another program" in done.stderr, done.stderr
+        last = saves[0]
+        while saves[0] < last + 2:  # the editor's save is the last one made
+            time.sleep(0.01)
+    finally:
+        stop.set()
+        thread.join()
+    assert saves[0] > 20, saves
+    state = store.read()
+    assert state.servers["edited"].command == [f"edit-{saves[0] - 1}"]
+    # the editor rewrites from what it read: a root the CLI saved may be lost to the editor's
+    # next save (its own last-writer-wins); one the CLI said it did not add is never there
+    assert {r.path for r in state.roots} <= set(said_added), (state.roots, said_added)
 
 
 # ---- crash safety -------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ import os
 import stat
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -53,6 +53,11 @@ class StoreError(Exception):
     def __init__(self, message: str, path: Path) -> None:
         super().__init__(message)
         self.path = path
+
+
+class StoreChanged(StoreError):
+    """The store was replaced, by a writer that does not take the lock, while a transaction
+    held it: its change was not saved over that one."""
 
 
 class StoreUnreadable(StoreError):
@@ -139,9 +144,11 @@ def _dump(doc: dict[str, Any]) -> bytes:
     return json_bytes(doc, indent=2) + b"\n"
 
 
-def write_atomic(path: Path, data: bytes) -> None:
+def write_atomic(path: Path, data: bytes, before: Callable[[], None] | None = None) -> None:
     """Replace *path* with *data* atomically and durably; the file is private (0600).
 
+    *before* is called right before the rename, once the new file is on disk (the shortest
+    window for a check that *path* is still what was read); what it raises stops the save.
     An :class:`OSError` names *path* (:func:`roots_manager.core.writeerror.named`), not the
     temporary file beside it, nor nothing as a full disk's does.
     """
@@ -154,6 +161,8 @@ def write_atomic(path: Path, data: bytes) -> None:
                 f.flush()
                 os.fsync(f.fileno())
             os.chmod(tmp, 0o600)
+            if before is not None:
+                before()
             statefile.retrying(lambda: os.replace(tmp, path))
         except BaseException:
             with contextlib.suppress(OSError):
@@ -298,9 +307,26 @@ class Store:
                 data = _dump(state.to_json())  # the document made once, as it is written
             if before_bytes is not None:
                 write_atomic(self.layout.store_backup, before_bytes)
-            write_atomic(target, data)
+            write_atomic(target, data, before=lambda: self._still(before_bytes))
             # under the lock: no other save can have replaced the file since
             self._saved = (stamp_of(os.stat(target)), state)
+
+    def _still(self, before: bytes | None) -> None:
+        """Refuse to save over a store that is no longer what the transaction read: a writer
+        that does not take the lock (an editor saving by hand, an older copy) changed it since,
+        and replacing it would lose that change without a word. Nothing is saved then; the
+        other writer's store stays, and the command can be run again on it."""
+        try:
+            now = read_store_file(self.path)
+        except StoreError:
+            now = b"" if before is not None else None  # changed into something unreadable
+        if now != before:
+            raise StoreChanged(
+                f"the store {self.path} was changed by another program while this ran (an "
+                "editor, or a copy of Roots Manager that does not take its lock); nothing was "
+                "saved, so that change is kept: run the command again",
+                self.path,
+            )
 
     def _target(self) -> Path:
         # A save renames a new file over the old one; over a link that would replace the link
