@@ -27,6 +27,8 @@ CMD = ["fs-server", "--stdio"]
         ("fs-1", "fs-l"),  # one script: a digit one beside an ell
         ("rn-server", "m-server"),
         ("f\uff53", "fs"),  # fullwidth s
+        ("\uff46\uff53", "fs"),  # fullwidth f and s: compatibility forms, folded first
+        ("\ufb01le", "file"),  # the fi ligature
         ("fs\u0301", "f\u015b"),  # a combining accent, or the letter that holds it
     ],
 )

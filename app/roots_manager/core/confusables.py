@@ -2,7 +2,8 @@
 
 ``fѕ`` with a Cyrillic ``ѕ`` (U+0455) prints as ``fs``; as two server names they would be two
 servers with two sets of grants, and the user could not tell on screen which one asks.
-Two strings are confusable when their *skeletons* are equal: each decomposed (NFD), stripped
+Two strings are confusable when their *skeletons* are equal: each decomposed, compatibility
+forms folded first (NFKD: a fullwidth ``ｆｓ`` is ``fs``, which the table alone does not say), stripped
 of the characters that show as nothing, with every character replaced by the prototype it looks
 like, per Unicode's table (``resources/confusables.txt``, refreshed from Unicode's own file by
 ``scripts/update-confusables``), and decomposed again.
@@ -67,7 +68,7 @@ def unicode_version() -> str:
 def skeleton(text: str, table: dict[str, str] | None = None) -> str:
     """The skeleton of *text* (UTS #39): equal for two strings that look alike. (*table*: the
     prototypes of its characters, when the caller read them already.)"""
-    decomposed = unicodedata.normalize("NFD", text)
+    decomposed = unicodedata.normalize("NFKD", text)
     if table is None:
         table = _prototypes(decomposed)
     mapped = "".join(table.get(c, c) for c in decomposed if not is_default_ignorable(c))
@@ -77,7 +78,7 @@ def skeleton(text: str, table: dict[str, str] | None = None) -> str:
 def look_alike(name: str, known: Iterable[str]) -> str | None:
     """The first of *known*, other than *name* itself, that *name* is confusable with."""
     others = [other for other in known if other != name]
-    table = _prototypes(unicodedata.normalize("NFD", "".join([name, *others])))
+    table = _prototypes(unicodedata.normalize("NFKD", "".join([name, *others])))
     own = skeleton(name, table)
     for other in others:
         if skeleton(other, table) == own:
