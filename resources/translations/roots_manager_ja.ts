@@ -607,7 +607,7 @@
 <context>
     <name>CoreError</name>
     <message>
-        <location filename="../../app/roots_manager/core/store/state.py" line="+81"/>
+        <location filename="../../app/roots_manager/core/store/state.py" line="+88"/>
         <source>several roots are named {ref!r} ({paths}); name one by its path</source>
         <translation>{ref!r} という名前のルートが複数あります（{paths}）。パスで指定してください</translation>
     </message>
@@ -642,22 +642,27 @@
         <translation>{path} は追加しません: ホームフォルダー（{home}）を含んでいます。これを許可したサーバーはすべて、あなたのすべてのファイルを対象にできてしまいます。代わりにプロジェクトフォルダーを追加するか、本当に必要な場合は --allow-broad を指定してください</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/core/store/state.py" line="-12"/>
+        <location filename="../../app/roots_manager/core/store/state.py" line="-19"/>
         <source>{name!r} is not a usable server name: it looks like the known server {known!r} (Unicode&apos;s confusables), so the two would be taken for each other. Name it differently</source>
         <translation>{name!r} はサーバー名として使えません: 既知のサーバー {known!r} と見分けがつきません（Unicode の紛らわしい文字）。別の名前を付けてください</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+21"/>
         <source>{path} is already a root, named {name!r}</source>
         <translation>{path} はすでにルートです（名前: {name!r}）</translation>
     </message>
     <message>
-        <location line="-17"/>
+        <location line="-24"/>
         <source>no server named {name!r} is known (roots-manager servers list shows them)</source>
         <translation>{name!r} という名前のサーバーは登録されていません（roots-manager servers list で一覧を表示できます）</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+9"/>
+        <source>{name!r} cannot name this root: the root {path} is named {other!r}, which looks the same (Unicode&apos;s confusables). Name it differently</source>
+        <translation>{name!r} はこのルートの名前に使えません: ルート {path} の名前 {other!r} と見分けがつきません（Unicode の紛らわしい文字）。別の名前を付けてください</translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>unknown policy {policy!r}; choose one of {choices}</source>
         <translation>不明なポリシー {policy!r} です。{choices} のいずれかを選んでください</translation>
     </message>
@@ -692,7 +697,7 @@
         <translation>ルートの名前に制御文字や文字方向の制御文字は使えません（{chars}）</translation>
     </message>
     <message>
-        <location line="-54"/>
+        <location line="-61"/>
         <source>{name!r} is not a usable server name: it is empty</source>
         <translation>{name!r} はサーバー名として使えません: 空です</translation>
     </message>

@@ -607,7 +607,7 @@
 <context>
     <name>CoreError</name>
     <message>
-        <location filename="../../app/roots_manager/core/store/state.py" line="+81"/>
+        <location filename="../../app/roots_manager/core/store/state.py" line="+88"/>
         <source>several roots are named {ref!r} ({paths}); name one by its path</source>
         <translation>有多个根目录名为 {ref!r}（{paths}）；请用路径指定其中一个</translation>
     </message>
@@ -642,22 +642,27 @@
         <translation>拒绝添加 {path}：它包含你的主文件夹（{home}），获得授权的每个服务器都可能被指向你的所有文件。请改为添加项目文件夹；如果确实需要，请加上 --allow-broad</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/core/store/state.py" line="-12"/>
+        <location filename="../../app/roots_manager/core/store/state.py" line="-19"/>
         <source>{name!r} is not a usable server name: it looks like the known server {known!r} (Unicode&apos;s confusables), so the two would be taken for each other. Name it differently</source>
         <translation>{name!r} 不能用作服务器名称：它与已知的服务器 {known!r} 看起来相同（Unicode 易混淆字符），二者会被混淆。请换一个名称</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+21"/>
         <source>{path} is already a root, named {name!r}</source>
         <translation>{path} 已经是根目录，名为 {name!r}</translation>
     </message>
     <message>
-        <location line="-17"/>
+        <location line="-24"/>
         <source>no server named {name!r} is known (roots-manager servers list shows them)</source>
         <translation>没有名为 {name!r} 的已知服务器（roots-manager servers list 可列出它们）</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+9"/>
+        <source>{name!r} cannot name this root: the root {path} is named {other!r}, which looks the same (Unicode&apos;s confusables). Name it differently</source>
+        <translation>{name!r} 不能用作此根目录的名称: 根目录 {path} 的名称 {other!r} 看起来相同（Unicode 易混淆字符）。请换一个名称</translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>unknown policy {policy!r}; choose one of {choices}</source>
         <translation>未知策略 {policy!r}；请从 {choices} 中选择一个</translation>
     </message>
@@ -692,7 +697,7 @@
         <translation>根目录的名称不能包含控制字符或文字方向字符（{chars}）</translation>
     </message>
     <message>
-        <location line="-54"/>
+        <location line="-61"/>
         <source>{name!r} is not a usable server name: it is empty</source>
         <translation>{name!r} 不能用作服务器名称：名称为空</translation>
     </message>

@@ -12,7 +12,7 @@ import pytest
 
 from roots_manager.core import uri
 from roots_manager.core.refusal import ModelError
-from roots_manager.core.roots import broad_reason
+from roots_manager.core.roots import Root, broad_reason
 from roots_manager.core.store.state import ERROR_TEMPLATES, State, fingerprint, server_name_error
 
 
@@ -25,7 +25,8 @@ def refusals(work: Path) -> list[Callable[[], object]]:
     (work / "file.txt").write_text("x")
     root = s.add_root(str(folder), "proj")
     s.add_root(str(work / "twin"), "twin")
-    s.add_root(str(work), "twin")
+    # two roots of one name, as a store written before names were kept apart may hold
+    s.roots.append(Root(id="0" * 12, path=str(work), real=str(work), name="twin", added_at=""))
     s.server_started("fs", ["fs-server"], "s1")
     s.server_started("fs", ["fs-server", "--other"], "s2")
     s.grant("fresh", [root.id])  # known by name, never run
@@ -52,6 +53,7 @@ def refusals(work: Path) -> list[Callable[[], object]]:
         lambda: s.grant("fs\u200b", [root.id]),
         lambda: s.server_started("fs ", ["fs-server"], "s3"),
         lambda: s.grant("f\u0455", [root.id]),  # a Cyrillic dze: it looks like "fs"
+        lambda: s.rename_root("proj", "tw\u0456n"),  # a Cyrillic i: it looks like "twin"
         lambda: s.set_log_retention(max_mib=-1),
         lambda: s.set_log_retention(max_days=10**6),
     ]

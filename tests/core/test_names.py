@@ -135,3 +135,46 @@ def test_a_stored_look_alike_does_not_stop_the_store_being_read(store: Store) ->
     with store.transaction() as editable:  # and it is kept, untouched, through a save
         editable.set_policy("deny")
     assert sorted(store.read().servers) == sorted(doc["servers"])
+
+
+# ---- roots: two rows no one can tell apart -----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("proj", "proj"),  # the same name, another folder
+        ("proj", "pr\u043ej"),  # a Cyrillic o
+        ("fs", "f\u0455"),  # a Cyrillic dze
+        ("xy", "x\u200by"),  # a zero-width space
+        ("caf\u00e9", "cafe\u0301"),  # composed, and not
+        ("fs", "\uff46\uff53"),  # fullwidth
+    ],
+)
+def test_two_roots_never_share_a_name_nor_one_that_looks_the_same(
+    tmp_path: Path, first: str, second: str
+) -> None:
+    state = State()
+    (tmp_path / "a" / first).mkdir(parents=True)
+    (tmp_path / "b" / second).mkdir(parents=True)
+    kept = state.add_root(str(tmp_path / "a" / first))
+    # a name the user gives is refused, naming the root that has it
+    with pytest.raises(ModelError, match="looks the same") as refused:
+        state.add_root(str(tmp_path / "b" / second), name=second)
+    assert str(kept.path) in str(refused.value)
+    assert len(state.roots) == 1
+    # a name made from the folder's own gets its parent folder's name beside it
+    made = state.add_root(str(tmp_path / "b" / second))
+    assert made.name == f"{second} (b)"
+    # and a rename onto a name that looks like another root's is refused too
+    with pytest.raises(ModelError, match="looks the same"):
+        state.rename_root(str(tmp_path / "b" / second), first)
+    assert [r.name for r in state.roots] == [first, f"{second} (b)"]
+
+
+def test_a_root_renamed_to_its_own_name_or_an_unlike_one_is_renamed(tmp_path: Path) -> None:
+    state = State()
+    (tmp_path / "proj").mkdir()
+    state.add_root(str(tmp_path / "proj"))
+    assert state.rename_root("proj", "proj").name == "proj"
+    assert state.rename_root("proj", "project").name == "project"

@@ -21,6 +21,8 @@ from roots_manager.cli.main import build_parser, main
 from roots_manager.cli.usage import subcommands
 from roots_manager.core import uri
 from roots_manager.core.hosts.operations import ERROR_CODES as HOST_CODES
+from roots_manager.core.paths import Layout
+from roots_manager.core.store.file import Store
 from roots_manager.core.store.state import ERROR_TEMPLATES
 from tests.conftest import run_cli
 
@@ -339,7 +341,12 @@ def test_grant_adds_a_folder_that_is_not_a_root_yet_and_says_so(
 ) -> None:
     alpha, beta = work / "alpha", work / "beta"
     cli(capsys, "roots", "add", str(alpha), "--name", "shared")
-    cli(capsys, "roots", "add", str(work / "gamma"), "--name", "shared")
+    taken = failure(capsys, "roots", "add", str(work / "gamma"), "--name", "shared")
+    assert taken["code"] == "name-taken" and str(alpha) in taken["message"]
+    cli(capsys, "roots", "add", str(work / "gamma"))
+    # a store written before two roots could not share a name may hold two
+    with Store(Layout.default()).transaction() as state:
+        state.roots[1].name = "shared"
     cli(capsys, "grant", "--new", "fs", str(alpha))
 
     out = run_cli("grant", "fs", str(beta)).stdout

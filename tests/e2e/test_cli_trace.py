@@ -40,6 +40,7 @@ def test_verbose_says_what_a_change_does(
         f"roots-manager: debug: took the store's lock {rm_home / 'store.json.lock'}",
         f"roots-manager: debug: read {store} ({before} bytes)",
         f"roots-manager: debug: wrote {rm_home / 'store.json.bak'} ({before} bytes)",
+        f"roots-manager: debug: checked {store} is as read: yes",
         f"roots-manager: debug: wrote {store} ({store.stat().st_size} bytes)",
         "roots-manager: debug: released the store's lock",
     ]

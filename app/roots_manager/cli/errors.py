@@ -24,7 +24,7 @@ from roots_manager.core.refusal import Refusal
 from roots_manager.core.roots import BROAD_REFUSALS
 from roots_manager.core.store.file import StoreError
 from roots_manager.core.store.log_limits import RETENTION_REFUSALS
-from roots_manager.core.store.state import LOOK_ALIKE, NAME_REFUSALS
+from roots_manager.core.store.state import LOOK_ALIKE, NAME_REFUSALS, ROOT_NAME_TAKEN
 
 if TYPE_CHECKING:
     from roots_manager.actions.servers import UnknownServer
@@ -46,6 +46,7 @@ CODES: dict[str, str] = {
     "not-a-folder": "the path is not a folder",
     "too-broad": "the folder is the file system root, the home folder or holds it (--allow-broad)",
     "already-a-root": "the folder is a root already",
+    "name-taken": "another root has that name, or one that looks the same",
     "bad-path": "the path or file:// URI cannot name a root",
     "bad-name": "a root's or a server's name that cannot be used",
     "bad-value": "a value out of its range or not one of its choices",
@@ -91,6 +92,7 @@ TEMPLATE_CODES: dict[str, str] = {
     "a root's name cannot hold control or text-direction characters ({chars})": "bad-name",
     **dict.fromkeys(NAME_REFUSALS.values(), "bad-name"),
     LOOK_ALIKE: "bad-name",
+    ROOT_NAME_TAKEN: "name-taken",
     CANNOT_CONFINE: "cannot-confine",
     ALREADY_LEARNING: "already-learning",
     **dict.fromkeys(RETENTION_REFUSALS, "bad-value"),

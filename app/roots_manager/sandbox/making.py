@@ -119,6 +119,7 @@ class Maker:
         self._todo = queue.SimpleQueue()
         self._done: queue.SimpleQueue[tuple[bool, object]] = queue.SimpleQueue()
         self._ruleset = ruleset
+        self._one = threading.Lock()
         self.failed: str | None = None
         threading.Thread(target=self._run, name="maker", daemon=True).start()
 
@@ -168,8 +169,9 @@ class Maker:
         self.call(start)
 
     def call(self, call: Callable[..., object], *args: object) -> object:
-        self._todo.put((call, args))
-        ok, result = self._done.get()
+        with self._one:  # each answer to its own call
+            self._todo.put((call, args))
+            ok, result = self._done.get()
         if not ok:
             assert isinstance(result, OSError)
             raise mediation.Refused(result.errno or errno.EPERM)

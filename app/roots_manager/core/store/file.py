@@ -211,7 +211,7 @@ def _fsync_dir(directory: Path) -> None:
         os.close(dfd)
 
 
-def read_store_file(path: Path) -> bytes | None:
+def read_store_file(path: Path, *, told: bool = True) -> bytes | None:
     """The bytes of the store file (or its last good copy) at *path*; None if there is none.
 
     Only a regular file of at most :data:`MAX_STORE_BYTES` is read (see
@@ -221,7 +221,8 @@ def read_store_file(path: Path) -> bytes | None:
     """
     try:
         data = statefile.read_regular(path, MAX_STORE_BYTES)
-        trace.debug("read %s (%d bytes)", path, len(data))
+        if told:
+            trace.debug("read %s (%d bytes)", path, len(data))
         return data
     except statefile.DanglingLink as exc:
         raise StoreUnreadable(
@@ -317,9 +318,10 @@ class Store:
         and replacing it would lose that change without a word. Nothing is saved then; the
         other writer's store stays, and the command can be run again on it."""
         try:
-            now = read_store_file(self.path)
+            now = read_store_file(self.path, told=False)
         except StoreError:
             now = b"" if before is not None else None  # changed into something unreadable
+        trace.debug("checked %s is as read: %s", self.path, "yes" if now == before else "no")
         if now != before:
             raise StoreChanged(
                 f"the store {self.path} was changed by another program while this ran (an "

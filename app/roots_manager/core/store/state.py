@@ -77,7 +77,14 @@ LOOK_ALIKE = QT_TRANSLATE_NOOP(
     "confusables), so the two would be taken for each other. Name it differently",
 )
 
+ROOT_NAME_TAKEN = QT_TRANSLATE_NOOP(
+    "CoreError",
+    "{name!r} cannot name this root: the root {path} is named {other!r}, which looks the same "
+    "(Unicode's confusables). Name it differently",
+)
+
 ERROR_TEMPLATES: tuple[str, ...] = (
+    ROOT_NAME_TAKEN,
     QT_TRANSLATE_NOOP(
         "CoreError", "several roots are named {ref!r} ({paths}); name one by its path"
     ),
@@ -165,12 +172,15 @@ class State:
     def add_root(self, path: str, name: str | None = None, *, allow_broad: bool = False) -> Root:
         """Add the folder at *path* (a path or a ``file://`` URI) as a root."""
         root = new_root(self.roots, path, name, allow_broad=allow_broad, added_at=now_iso())
+        root.name = _root_name(self.roots, root, chosen=name is not None)
         self.roots.append(root)
         return root
 
     def rename_root(self, ref: str, name: str) -> Root:
         root = self.find_root(ref)
-        root.name = clean_name(name)
+        cleaned = clean_name(name)
+        if cleaned != root.name:
+            root.name = _root_name(self.roots, root, chosen=True, name=cleaned)
         return root
 
     def remove_root(self, ref: str) -> tuple[Root, list[str]]:
@@ -489,3 +499,34 @@ def _check_server_name(name: str) -> None:
     error = server_name_error(name)
     if error is not None:
         raise error
+
+
+def _root_name(roots: Sequence[Root], root: Root, *, chosen: bool, name: str = "") -> str:
+    """*root*'s name (*name*, or the one it has) unless another of *roots* has it or one that
+    looks the same (Unicode's confusables: ``prоj`` with a Cyrillic o, a zero-width space,
+    ``café`` composed or not), which would make two rows no one can tell apart. A name the user
+    *chosen* is then refused; one made from the folder's name gets its parent folder's name
+    beside it (``app (work)``), or a number."""
+    name = name or root.name
+    others = [r for r in roots if r.id != root.id]
+    taken = _taken(name, others)
+    if taken is None:
+        return name
+    if chosen:
+        raise ModelError(ROOT_NAME_TAKEN, name=name, path=taken.path, other=taken.name)
+    parent = os.path.basename(os.path.dirname(root.path))
+    candidates = [f"{name} ({parent})"] if parent else []
+    candidates += [f"{name} ({n})" for n in range(2, 100)]
+    for candidate in candidates:
+        if _taken(candidate, others) is None:
+            return candidate
+    return f"{name} ({root.id})"
+
+
+def _taken(name: str, roots: Sequence[Root]) -> Root | None:
+    """The root of *roots* whose name is *name*, or looks the same."""
+    for r in roots:
+        if r.name == name:
+            return r
+    alike = look_alike(name, [r.name for r in roots])
+    return next((r for r in roots if r.name == alike), None) if alike is not None else None
