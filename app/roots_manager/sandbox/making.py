@@ -194,6 +194,10 @@ class Namer:
         """Told each call refused for a kept name (the caller, the call, the path)."""
         self.waiting = threading.BoundedSemaphore(WAITING)
 
+    def keeps(self, folder: int, name: bytes) -> bool:
+        """Whether *name* in the folder open as *folder* may not be made (:class:`Kept`)."""
+        return self.kept.holds(folder, name)
+
     @staticmethod
     def makes(name: str, args: tuple[int, ...]) -> bool:
         """Whether call *name* with *args* makes a name (an open only with ``O_CREAT``)."""

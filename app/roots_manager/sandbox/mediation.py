@@ -43,8 +43,16 @@ assert sys.platform == "linux", "imported only where Landlock confines (Linux)"
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import Protocol
 
-    from roots_manager.sandbox.making import Namer
+    class Namer(Protocol):
+        """What makes the server's names (:class:`roots_manager.sandbox.making.Namer`)."""
+
+        def makes(self, name: str, args: tuple[int, ...]) -> bool: ...
+
+        def answer(self, c: _Caller, name: str, a: tuple[int, ...]) -> int | None: ...
+
+        def keeps(self, folder: int, name: bytes) -> bool: ...
 
     Observe = Callable[["_Caller", str, tuple[int, ...]], None]
 
@@ -701,7 +709,7 @@ class Mediator:
             raise Refused(errno.EINVAL)
         parent = c.resolve(AT_FDCWD, folder or b".", follow=True)
         self._object(parent)
-        if self.namer is not None and self.namer.kept.holds(parent, base):
+        if self.namer is not None and self.namer.keeps(parent, base):
             raise Refused(errno.EACCES)
         where = f"{_proc(parent)}/{os.fsdecode(base)}"
         if len(os.fsencode(where)) > 107:
