@@ -393,20 +393,25 @@ class Namer:
         return 0
 
 
-def _split(c: mediation._Caller, dirfd: int, path: bytes) -> tuple[int, bytes]:
-    """The folder *path* names its last part in, opened here as the kernel reaches it from the
-    caller's *dirfd*, and that last part (with any ``/`` after it, which the call judges)."""
+def _parts(path: bytes) -> tuple[bytes, bytes]:
+    """*path*'s folder part (empty: the folder it starts from) and its last part, with any
+    ``/`` after it (which the call judges)."""
     if not path:
         raise mediation.Refused(errno.ENOENT)
     stripped = path.rstrip(b"/")
     if not stripped:  # "/" itself: nothing is made there
         raise mediation.Refused(errno.EEXIST)
     head, leaf = stripped.rsplit(b"/", 1) if b"/" in stripped else (b"", stripped)
-    leaf += path[len(stripped) :]
-    if not head:
-        folder = c.base(dirfd) if not path.startswith(b"/") else _root(c)
-    else:
-        folder = c.resolve(dirfd, head, follow=True)
+    if not head and path.startswith(b"/"):
+        head = b"/"
+    return head, leaf + path[len(stripped) :]
+
+
+def _split(c: mediation._Caller, dirfd: int, path: bytes) -> tuple[int, bytes]:
+    """The folder *path* names its last part in, opened here as the kernel reaches it from the
+    caller's *dirfd*, and that last part (:func:`_parts`)."""
+    head, leaf = _parts(path)
+    folder = c.resolve(dirfd, head, follow=True) if head else c.base(dirfd)
     if not stat.S_ISDIR(os.fstat(folder).st_mode):
         raise mediation.Refused(errno.ENOTDIR)
     return folder, leaf
@@ -414,36 +419,19 @@ def _split(c: mediation._Caller, dirfd: int, path: bytes) -> tuple[int, bytes]:
 
 def _split_from(c: mediation._Caller, folder: int, target: bytes) -> tuple[int, bytes]:
     """:func:`_split` for a link's *target*, from the *folder* the link is in."""
-    if not target:
-        raise mediation.Refused(errno.ENOENT)
-    target = c.theirs(target)  # a link's /proc/self is the caller's, as the kernel reads it
-    stripped = target.rstrip(b"/") or b"/"
-    head, leaf = stripped.rsplit(b"/", 1) if b"/" in stripped else (b"", stripped)
-    leaf += target[len(stripped) :]
-    if target.startswith(b"/") and not head:
-        base = _root(c)
-    elif not head:
-        base = folder
-    else:
-        try:
-            base = mediation._open_how(
-                folder if not target.startswith(b"/") else mediation.AT_FDCWD,
-                head,
-                _O_PATH | os.O_DIRECTORY,
-                mediation.RESOLVE_NO_MAGICLINKS,
-            )
-        except OSError as exc:
-            raise mediation.Refused(exc.errno or errno.ENOENT) from exc
-        c.opened.append(base)
-    if not leaf:
-        raise mediation.Refused(errno.EEXIST)
+    # a link's /proc/self is the caller's, as the kernel reads it
+    head, leaf = _parts(c.theirs(target))
+    if not head:
+        return folder, leaf
+    try:
+        # an absolute head is resolved from the root whatever the folder
+        base = mediation._open_how(
+            folder, head, _O_PATH | os.O_DIRECTORY, mediation.RESOLVE_NO_MAGICLINKS
+        )
+    except OSError as exc:
+        raise mediation.Refused(exc.errno or errno.ENOENT) from exc
+    c.opened.append(base)
     return base, leaf
-
-
-def _root(c: mediation._Caller) -> int:
-    fd = os.open("/", _O_PATH | os.O_DIRECTORY)
-    c.opened.append(fd)
-    return fd
 
 
 def _umask(c: mediation._Caller) -> int:

@@ -546,6 +546,8 @@ class Bridge:
         self.restarts = Restarts(self)
         self.stop_event = asyncio.Event()
         self._reason = ""
+        self._host_asked = False
+        """The host asked the run to end (a signal, its stdin closed, its stdout gone)."""
         self._registered = False
         self._request_failed = False
         self.consent = ConsentWait(
@@ -575,12 +577,14 @@ class Bridge:
         """The host closed its end of our stdin."""
         if not self.stop_event.is_set():
             self._reason = self._reason or "host closed stdin"
+            self._host_asked = True
             self.stop_event.set()
 
     def host_gone(self, exc: Exception | None) -> None:
         """Our stdout broke: nobody reads what the server says any more."""
         if exc is not None and not self.stop_event.is_set():
             self._reason = self._reason or "host stopped reading"
+            self._host_asked = True
             self.stop_event.set()
 
     def end(self, reason: str) -> None:
@@ -614,6 +618,7 @@ class Bridge:
             self.slot.server.forward(signum, sent=sent)
         self.log.ending()
         if not self.stop_event.is_set():
+            self._host_asked = True
             self._reason = f"{signal.Signals(signum).name} received"
             self.stop_event.set()
 
@@ -744,8 +749,7 @@ class Bridge:
         # what the server said last reaches the host, unless the host does not read it; a
         # host that asked the run to end (a signal, its stdin closed) is ending itself, and its
         # ladder kills the bridge soon: briefly then
-        asked = self._reason.startswith("host ") or self._reason.endswith(" received")
-        flush = FLUSH_ASKED if asked else FLUSH_TIMEOUT
+        flush = FLUSH_ASKED if self._host_asked else FLUSH_TIMEOUT
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.slot.out_ended.wait(), flush)
         code = exit_code(self.slot.server.returncode)
