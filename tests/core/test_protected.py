@@ -18,6 +18,7 @@ from roots_manager.core.confinement.protected import (
     HostPlaces,
     mounts_inside,
     protections,
+    repositories,
 )
 
 NO_HOSTS = HostPlaces((), ())
@@ -51,7 +52,7 @@ def test_a_project_grant_holds_its_repository_metadata_and_settings(home: Path) 
     (project / ".vscode").mkdir()
     (project / "src").mkdir()
     nested = project / "vendor" / "lib"
-    (nested / ".git").mkdir(parents=True)  # a repository directly inside: only one level down
+    (nested / ".git").mkdir(parents=True)  # two down a repository's own tree: not looked in
     (nested / ".git" / "config").write_text("", encoding="utf-8")
     repo = project / "other"
     (repo / ".git").mkdir(parents=True)
@@ -76,6 +77,43 @@ def test_a_project_grant_holds_its_repository_metadata_and_settings(home: Path) 
     }
     # a read-only grant holds nothing to protect: the kernel refuses its writes already
     assert protections([], [str(project)], env=env, hosts=NO_HOSTS) == []
+
+
+def test_repositories_are_found_deep_but_not_in_a_repositorys_own_tree(tmp_path: Path) -> None:
+    def repo(*parts: str) -> str:
+        path = tmp_path.joinpath(*parts)
+        (path / ".git").mkdir(parents=True)
+        return str(path)
+
+    found = [
+        repo("src", "github.com", "org", "app"),  # four folders down
+        repo(".oh-my-zsh"),  # a hidden folder is looked in
+        repo("a", "b", "c", "d", "e", "f"),  # six down: the deepest looked in
+    ]
+    repo("src", "github.com", "org", "app", "vendored")  # in a repository's own tree
+    repo(".cache", "pkg")  # below a hidden folder
+    repo("app", "node_modules", "pkg")
+    repo("a", "b", "c", "d", "e", "f", "g")  # seven down
+    (tmp_path / "src" / "worktree").mkdir()
+    (tmp_path / "src" / "worktree" / ".git").write_text("gitdir: /elsewhere\n", encoding="utf-8")
+    os.symlink(tmp_path / "src", tmp_path / "link")  # links are not followed
+    assert sorted(repositories(str(tmp_path))[0]) == sorted(
+        [*found, str(tmp_path / "src" / "worktree")]
+    )
+    assert repositories(str(tmp_path))[1] is True
+
+
+def test_a_search_that_ran_out_of_folders_says_so_and_keeps_the_shallow_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import roots_manager.core.confinement.protected as protected
+
+    for i in range(6):
+        (tmp_path / f"d{i}" / "deep" / "repo" / ".git").mkdir(parents=True)
+    (tmp_path / "a-repo" / ".git").mkdir(parents=True)
+    monkeypatch.setattr(protected, "FOLDERS_LOOKED", 8)  # the grant, then its 7 folders
+    found, complete = repositories(str(tmp_path))
+    assert (found, complete) == ([str(tmp_path / "a-repo")], False)
 
 
 def test_a_home_grant_holds_the_home_places_pins_their_parents_and_hides_secrets(

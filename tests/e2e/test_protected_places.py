@@ -62,3 +62,27 @@ def test_a_broad_root_says_what_a_confined_server_could_do_with_it(project: Path
     allowed = run_cli("servers", "confine", "srv2", "on", "--allow-write", home).stdout
     assert "these stay unreadable (secrets):" in allowed
     assert f"  {Path(home) / '.ssh'}\n" in allowed
+
+
+def test_show_says_where_repositories_were_looked_for_in_part(project: Path) -> None:
+    """A grant with more folders than are listed to find repositories is said, with what to
+    do; the repositories found before the end stay held."""
+    from roots_manager.core.confinement.protected import FOLDERS_LOOKED
+
+    many = project.parent / "many"
+    (many / "a-repo" / ".git" / "hooks").mkdir(parents=True)
+    for i in range(FOLDERS_LOOKED):
+        (many / f"f{i:05}").mkdir()
+    run_cli("grant", "--new", "srv", str(many))
+    shown = json.loads(run_cli("servers", "show", "srv", "--json").stdout)
+    assert shown["repositories_searched_in_part"] == [str(many)]
+    held = {p["path"]: p["access"] for p in shown["protected"]}
+    assert held[str(many / "a-repo" / ".git" / "hooks")] == "read-only"
+    text = run_cli("servers", "show", "srv").stdout
+    assert (
+        f"  repositories looked for in the first {FOLDERS_LOOKED:,} folders of {many} only: "
+        "grant a repository deeper in it on its own to hold its .git/hooks and .git/config"
+    ) in text
+    run_cli("grant", "--new", "srv", str(project))  # a project of a few folders: all looked in
+    shown = json.loads(run_cli("servers", "show", "srv", "--json").stdout)
+    assert shown["repositories_searched_in_part"] == [str(many)]

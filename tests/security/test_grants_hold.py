@@ -107,6 +107,38 @@ def test_a_home_grant_leaves_what_confines_and_what_runs_later_read_only(world: 
 
 
 @pytest.mark.parametrize("world", users(), indirect=True)
+def test_a_repository_deep_in_a_grant_keeps_its_hooks_and_config(world: World) -> None:
+    """``~/work`` granted, a repository four folders down (``clients/acme/api/app``): its hooks
+    and config run at the user's next ``git`` there, and stay out of the server's reach."""
+    _home_world(world)
+    work = world.home / "work"
+    app = work / "clients" / "acme" / "api" / "app"
+    (app / ".git" / "hooks").mkdir(parents=True)
+    (app / ".git" / "config").write_text("[core]\n", encoding="utf-8")
+    (app / "main.py").write_text("print('app')\n", encoding="utf-8")
+    world.grant_confined(work)
+    shown = json.loads(world.cli("servers", "show", "srv", "--json").stdout)
+    assert shown["repositories_searched_in_part"] == []
+    host = Hostile(world)
+    try:
+        assert host.attack("replace", path=str(app / "main.py")) == "ok"
+        assert host.attack("create", path=str(app / "new.py")) == "ok"
+        assert host.attack("create", path=str(app / ".git" / "hooks" / "pre-commit")) in REFUSED
+        assert host.attack("write", path=str(app / ".git" / "config")) in REFUSED
+        assert host.attack("replace", path=str(app / ".git" / "config")) in REFUSED
+        assert host.attack("create", path=str(app / ".envrc")) in REFUSED
+        # nor the repository moved away and a look-alike built in its place
+        away = str(work / "clients" / "moved")
+        assert host.attack("rename", path=str(work / "clients" / "acme"), to=away) in REFUSED
+    finally:
+        host.close()
+    assert not (app / ".git" / "hooks" / "pre-commit").exists()
+    assert not (app / ".envrc").exists()
+    assert (app / ".git" / "config").read_text(encoding="utf-8") == "[core]\n"
+    assert (app / "new.py").read_text(encoding="utf-8") == "planted"
+
+
+@pytest.mark.parametrize("world", users(), indirect=True)
 def test_a_grant_of_roots_managers_own_folder_is_read_only(world: World) -> None:
     _home_world(world)
     share = world.home / ".local" / "share"

@@ -324,6 +324,14 @@ def cmd_show(store: Store, args: argparse.Namespace) -> int:
             print(f"  {label}:")
         for p in held:
             print(f"    {shown(p['path'])}: {p['why']}")
+    from roots_manager.core.confinement.protected import FOLDERS_LOOKED
+
+    for folder in out["repositories_searched_in_part"]:
+        print(
+            f"  repositories looked for in the first {FOLDERS_LOOKED:,} folders of "
+            f"{shown(folder)} only: grant a repository deeper in it on its own to hold its "
+            ".git/hooks and .git/config"
+        )
     for m in out["mounted"]:
         print(
             f"  granted with its folder, a mounted file system: {shown(m['path'])} "

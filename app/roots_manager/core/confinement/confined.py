@@ -22,6 +22,7 @@ from roots_manager.core.confinement.protected import (
     HostPlaces,
     mounts_inside,
     protections,
+    repositories,
 )
 from roots_manager.core.confinement.rules import MAX_PROCESSES, Rules
 from roots_manager.core.consent.effective import Availability, visible_roots
@@ -371,6 +372,9 @@ def report(
         else None,
         "missing_extra": [p for p in (*srv.allow_read, *srv.allow_write) if not os.path.exists(p)],
         "protected": [{"path": p.path, "access": p.access, "why": p.why} for p in held],
+        "repositories_searched_in_part": [
+            w for w in (*write, *srv.allow_write) if hosts is not None and not repositories(w)[1]
+        ],
         "mounted": [
             {"path": point, "type": fstype, "source": source}
             for point, fstype, source in mounts_inside(

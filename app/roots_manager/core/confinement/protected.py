@@ -12,13 +12,15 @@ places of :data:`TABLE` inside it stay read-only, and the secrets of :data:`TABL
 :func:`protections` works out, for the folders a server may write and read, which places of the
 table (and which read-only grants nested in a writable one) lie inside them now, and which
 folders between a grant and a protected place are pinned (bound onto themselves, so that they
-cannot be renamed away and rebuilt). Pure but for ``lstat`` and one listing of each writable
-grant; the same answer feeds the wrapper's rules and ``servers show``.
+cannot be renamed away and rebuilt). Pure but for ``lstat`` and the listings that find a
+writable grant's repositories (a bounded number); the same answer feeds the wrapper's rules
+and ``servers show``.
 """
 
 from __future__ import annotations
 
 import bisect
+import collections
 import os
 import sys
 
@@ -50,7 +52,8 @@ grant (with *create*), so that the server cannot make them first."""
 HOME = "home"
 """A place relative to the home folder."""
 PROJECT = "project"
-"""A place relative to each folder a server may write, and to each repository directly in it."""
+"""A place relative to each folder a server may write, and to each repository in it (found by
+:func:`repositories`)."""
 STATE = "state"
 """Roots Manager's own folders (its store, logs, settings) and its code."""
 HOST = "host"
@@ -181,32 +184,66 @@ class Protection:
         return f"Protection({self.path!r}, {self.access!r})"
 
 
-def _project_places(folder: str, names: Mapping[str, str]) -> list[tuple[str, str]]:
-    """The places of *names* (a project's, with why) in *folder* and in each folder directly in
-    it that is a git repository, whether they are there or not: one listing of each."""
-    out: list[tuple[str, str]] = []
-    firsts = {n.split("/", 1)[0] for n in names}
-    todo = [folder]
+REPOSITORY_DEPTH = 6
+"""How many folders down from a writable grant repositories are looked for
+(``~/src/github.com/org/repo`` is four)."""
+FOLDERS_LOOKED = 5000
+"""How many folders of one writable grant are listed to find its repositories, at most."""
+_NOT_LOOKED_IN = frozenset({"node_modules", "__pycache__"})
+
+
+def repositories(folder: str) -> tuple[list[str], bool]:
+    """The git repositories in *folder* (itself among them if it is one), and whether every
+    folder that might hold one was looked in.
+
+    Breadth first, to :data:`REPOSITORY_DEPTH` folders down and :data:`FOLDERS_LOOKED`
+    listings: a repository's own tree is not looked in (its submodules are its git folder's;
+    only the folders directly in a granted repository are), a hidden folder is looked in but not
+    below (``~/.oh-my-zsh`` is found, ``~/.cache`` is not searched), and links are not followed.
+    """
+    found: list[str] = []
+    todo = collections.deque([(folder, 0)])
+    listed, deepest = 0, REPOSITORY_DEPTH
     while todo:
-        project = todo.pop()
+        if listed == FOLDERS_LOOKED:
+            return found, False
+        path, depth = todo.popleft()
+        listed += 1
+        git, folders = False, []
         try:
-            with os.scandir(project) as entries:
-                present = {e.name: e for e in entries}
+            with os.scandir(path) as entries:
+                for entry in entries:
+                    name = entry.name
+                    if name == ".git":
+                        git = True
+                    elif name not in _NOT_LOOKED_IN and entry.is_dir(follow_symlinks=False):
+                        folders.append(name)
         except OSError:
             continue
-        out += [(os.path.join(project, name), why) for name, why in names.items()]
-        git = present.get(".git")
-        if git is not None and git.is_file(follow_symlinks=False):
+        if git:
+            found.append(path)
+            if path != folder:
+                continue
+            deepest = 1  # a granted repository: the repositories directly in it
+        if depth < deepest and (path == folder or os.path.basename(path)[0] != "."):
+            todo.extend((os.path.join(path, name), depth + 1) for name in sorted(folders))
+    return found, True
+
+
+def _project_places(folder: str, names: Mapping[str, str]) -> list[tuple[str, str]]:
+    """The places of *names* (a project's, with why) in *folder* and in each repository in it
+    (:func:`repositories`), whether they are there or not."""
+    out = [(os.path.join(folder, name), why) for name, why in names.items()]
+    for project in repositories(folder)[0]:
+        if project != folder:
+            out += [(os.path.join(project, name), why) for name, why in names.items()]
+        git = os.path.join(project, ".git")
+        if not os.path.islink(git) and os.path.isfile(git):
             # a worktree's or a submodule's pointer to its git folder: pointed elsewhere, the
             # user's next git there would run another folder's hooks and config
-            out.append((git.path, _GIT))
-        elif git is not None:
-            out += _submodules(git.path)
-        if project == folder:
-            for name, entry in present.items():
-                repository = name not in firsts and entry.is_dir(follow_symlinks=False)
-                if repository and _exists(os.path.join(entry.path, ".git")):
-                    todo.append(entry.path)
+            out.append((git, _GIT))
+        else:
+            out += _submodules(git)
     return out
 
 
