@@ -41,8 +41,10 @@ if TYPE_CHECKING:
 
 EXIT_REFUSED = 126
 EXIT_CANNOT_RUN = 127
-GRACE = 1.5
-"""Seconds between passing ``SIGTERM`` on and killing the tree (the bridge waits 2)."""
+GRACE = 0.5
+"""Seconds between passing ``SIGTERM`` on and killing the tree: the bridge's pace
+(:data:`roots_manager.bridge.run.process.AFTER_SIGNAL`), so that a bridge told to stop ends
+within a second whatever its server does."""
 END_LIMIT = 10.0
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36

@@ -1,7 +1,8 @@
 """The real server as a child process: spawn it, feed it, and stop it the way stdio MCP expects.
 
 Stopping follows the ladder the MCP SDKs use: close the server's stdin, wait, SIGTERM, wait,
-SIGKILL (2 s each by default). The server runs in its own process group so that the ladder also
+SIGKILL (2 s each by default; when the host asked the bridge to end, 0.4 s and 0.5 s: the host
+waits for the bridge). The server runs in its own process group so that the ladder also
 reaches what it spawned itself (``npx`` starts ``node``, shells start their commands), and a
 terminal's Ctrl+C reaches only the bridge, which then stops the server in order. On Windows the
 tree is a job object (:mod:`~roots_manager.platform.windows.job`): ``CTRL_BREAK_EVENT`` is the
@@ -24,11 +25,18 @@ if TYPE_CHECKING:
     from roots_manager.bridge.run.warden import Warden
 
 GRACE = 2.0
+ASKED_EOF = 0.4
+"""Seconds a server gets after its stdin closes, when the host asked the bridge to end (closed
+its stdin, stopped reading): then SIGTERM, and the tree is killed :data:`AFTER_SIGNAL` later,
+so that the bridge ends within a second whatever its server does."""
 SUPERVISOR_ENDS = 10.0
 """Seconds more a supervisor gets after SIGTERM to end the tree (its own limit) before SIGKILL."""
-AFTER_SIGNAL = 1.5
-"""Seconds a server's tree gets after the host's first signal before the bridge kills it: the
-SDKs' ladder sends SIGKILL 2 s after SIGTERM, and a bridge killed first leaves the tree behind."""
+AFTER_SIGNAL = 0.5
+"""Seconds a server's tree gets after the host's first signal (or the bridge's own SIGTERM when
+the host asked it to end) before the bridge kills it: a bridge told to stop ends within a
+second whatever its server does (the SDKs' ladder sends SIGKILL 2 s after SIGTERM, and a bridge
+killed first leaves the tree behind). The supervisor of a confined server keeps the same pace
+(:data:`roots_manager.sandbox.supervisor.GRACE`)."""
 AFTER_ESCALATION = 0.15
 """Seconds it gets after the host's next signal: a host that escalates kills soon (Claude Code:
 SIGINT, SIGTERM 100 ms later, SIGKILL at 500 ms). What is left after the kill is the bridge's
@@ -128,16 +136,19 @@ class ServerProcess:
             await asyncio.wait_for(self.exited.wait(), timeout)
         return self.exited.is_set()
 
-    async def stop(self, grace: float = GRACE, *, close: bool = True) -> str:
+    async def stop(self, grace: float = GRACE, *, close: bool = True, asked: bool = False) -> str:
         """Close stdin (unless already done), wait, SIGTERM, wait, SIGKILL; returns which step
-        ended the server."""
+        ended the server. *asked*: the host asked the bridge to end, and waits for it: the
+        server gets :data:`ASKED_EOF` after its stdin closes and :data:`AFTER_SIGNAL` after SIGTERM."""
         # a signal passed on from the host ends most servers before the first step does
         how = self._forwarded or "stdin closed"
         if close:
             self.close_stdin()
-        if not await self._wait_exit(grace):
+        asked = asked and sys.platform != "win32"  # a job's break event is not passed on
+        if not await self._wait_exit(ASKED_EOF if asked else grace):
             how = "SIGTERM"
             self._signal_group(TERMINATE)
+            grace = AFTER_SIGNAL if asked else grace
             if not await self._wait_exit(grace + (SUPERVISOR_ENDS if self.supervised else 0)):
                 how = "SIGKILL"
                 self._signal_group(KILL)

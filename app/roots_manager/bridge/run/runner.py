@@ -740,7 +740,7 @@ class Bridge:
         self.mediator.closing = True  # what the server asks from now on goes unanswered
         how = None
         if not self.slot.server.exited.is_set():
-            how = await self.slot.server.stop(GRACE)
+            how = await self.slot.server.stop(GRACE, asked=self._host_asked)
         else:
             self._reason = self._reason or "server exited"
             # a host's signal passed on may have ended it before the run could stop it
