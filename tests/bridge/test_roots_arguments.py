@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from roots_manager.bridge.run.runner import restart_reason
+from roots_manager.bridge.protocol.restart import Seen, restart_reason
 from roots_manager.core.consent.arguments import expand, folders_now, takes_roots
 from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
-from roots_manager.core.store.state import State, fingerprint
+from roots_manager.core.store.state import fingerprint
 
 CMD = ["npx", "-y", "@modelcontextprotocol/server-filesystem", "{roots}"]
 
@@ -35,17 +35,15 @@ def test_the_folders_are_the_grants_of_the_command_as_written(
 
 
 def reason(given: list[str] | None, now: list[str]) -> str | None:
-    return restart_reason(
-        State(),
-        "fs",
-        fingerprint="f",
-        run="r",
-        forced=False,
+    seen = Seen(
         running=None,
         told=[],
-        current=lambda: [Path(p).as_uri() for p in now],
+        current=[Path(p).as_uri() for p in now],
         given=given,
+        given_now=now,
     )
+    found = restart_reason(seen, None)
+    return None if found is None else str(found)
 
 
 def test_a_server_given_its_folders_is_restarted_for_any_change_of_them() -> None:

@@ -1,6 +1,6 @@
 """The server slot of a bridge run: one server process and the bridge's ends of its pipes.
 
-A slot holds what a restart (:class:`~roots_manager.bridge.run.runner.Restarts`) swaps: the process, how it
+A slot holds what a restart (:class:`~roots_manager.bridge.run.restarts.Restarts`) swaps: the process, how it
 was launched, the pump that reads its stdout, the closing of its stdin and the wait for its
 exit. The writer to the server's stdin outlives the slots: each new slot points it at its own
 process.

@@ -2,7 +2,7 @@
 
 The rules are made when the server starts: a Landlock domain can only shrink, and only from
 inside. So when the grants a confined server runs under change, its bridge restarts it with the
-new rules behind the host's back (:class:`roots_manager.bridge.run.runner.Restarts`); :func:`confinement_key`
+new rules behind the host's back (:class:`roots_manager.bridge.run.restarts.Restarts`); :func:`confinement_key`
 is what such a restart depends on. The bridge's ``roots/list`` answers follow the store at once,
 as for any server.
 """
