@@ -10,6 +10,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
+from roots_manager.actions.roots import rename
 from roots_manager.core import uri
 from roots_manager.core.store import state as model
 from roots_manager.core.store.file import Store
@@ -49,7 +50,7 @@ def test_a_refused_edit_is_reported_in_the_users_language(
     with store.transaction() as state:
         state.add_root(str(folder), "proj")
     with qtbot.waitSignal(watcher.edit_failed, timeout=10_000) as refused:
-        assert watcher.edit(lambda s: s.rename_root("proj", "a\x1bb")) is None
+        assert watcher.act(lambda s: rename(s, "proj", "a\x1bb")) is None
     expected = {
         "ja": "ルートの名前に制御文字や文字方向の制御文字は使えません（U+001B）",
         "zh_CN": "根目录的名称不能包含控制字符或文字方向字符（U+001B）",

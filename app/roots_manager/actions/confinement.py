@@ -91,12 +91,3 @@ def starts_confined(state: State, srv: Server) -> bool:
     from roots_manager.sandbox.availability import confines_by_default
 
     return confined.confines_new(state, confines_by_default())
-
-
-def set_confine_new(store: Store, on: bool) -> bool:
-    """Set whether servers first seen from now on start confined (where the machine can);
-    returns whether that changed anything. Servers already known keep their setting."""
-    with store.transaction() as state:
-        changed = state.confine_new != on
-        state.confine_new = on
-    return changed

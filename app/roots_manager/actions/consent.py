@@ -150,6 +150,20 @@ def set_scope(
         return rule.set_scope(state, name, ids, scope, runs, read_only)
 
 
+def grant_each(store: Store, servers: Iterable[str], root_ids: Iterable[str], scope: Scope) -> int:
+    """Give each known server of *servers* exactly *scope* over the roots *root_ids*, in one
+    transaction (the first run protects the servers it found so); returns how many grants
+    changed."""
+    ids = list(root_ids)
+    with store.transaction() as state:
+        changed = 0
+        for server in servers:
+            name = resolve(state, server)
+            runs = live_runs(store.layout, name) if scope == Scope.WHILE_RUNNING else []
+            changed += rule.set_scope(state, name, ids, scope, runs, None)
+        return changed
+
+
 @dataclass(frozen=True)
 class Revoked:
     """What :func:`revoke` did."""

@@ -12,6 +12,7 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from roots_manager.actions import settings
 from roots_manager.actions.consent import grant, revoke
 from roots_manager.actions.servers import UnknownServer, approve, forget
 from roots_manager.cli.errors import EXIT_REFUSED, JSON_VERSION, Failure, error_json, unknown_server
@@ -415,15 +416,8 @@ def cmd_policy(store: Store, args: argparse.Namespace) -> int:
         state = store.read()
         policy, new, changed = state.policy, state.confine_new, False
     else:
-        with store.transaction() as state:
-            changed = (args.policy is not None and state.policy != args.policy) or (
-                confine_new is not None and state.confine_new != confine_new
-            )
-            if args.policy is not None:
-                state.set_policy(args.policy)
-            if confine_new is not None:
-                state.confine_new = confine_new
-            policy, new = state.policy, state.confine_new
+        done = settings.set_policy(store, args.policy, confine_new)
+        policy, new, changed = done.policy, done.confine_new, done.changed
     from roots_manager.sandbox.availability import availability, confines_by_default
 
     here = confines_by_default()

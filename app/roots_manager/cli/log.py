@@ -83,8 +83,9 @@ def cmd_log_retention(store: Store, args: argparse.Namespace) -> int:
 
     changing = args.max_size is not None or args.max_age is not None
     if changing:
-        with store.transaction() as state:
-            limits = state.set_log_retention(args.max_size, args.max_age)
+        from roots_manager.actions.settings import set_log_retention
+
+        limits = set_log_retention(store, args.max_size, args.max_age)
     else:
         limits = store.read().log_retention
     swept = retention.sweep_logs(store.layout, limits) if changing else None

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from roots_manager import __version__
+from roots_manager.actions import roots as root_actions
 from roots_manager.cli.errors import (
     JSON_VERSION,
     Failure,
@@ -41,8 +42,7 @@ from roots_manager.core.store.state import State
 
 
 def cmd_roots_add(store: Store, args: argparse.Namespace) -> int:
-    with store.transaction() as state:
-        root = state.add_root(args.path, args.name, allow_broad=args.allow_broad)
+    root = root_actions.add(store, args.path, args.name, allow_broad=args.allow_broad)
     if args.json:
         print_json({"version": JSON_VERSION, "root": root_json(root)})
     else:
@@ -135,19 +135,18 @@ def _roots_list(store: Store, args: argparse.Namespace) -> int:
 
 
 def cmd_roots_rename(store: Store, args: argparse.Namespace) -> int:
-    with store.transaction() as state:
-        before = state.find_root(args.root).name
-        root = state.rename_root(args.root, args.name)
+    done = root_actions.rename(store, args.root, args.name)
+    root = done.root
     if args.json:
-        print_json({"version": JSON_VERSION, "root": root_json(root), "old_name": before})
+        print_json({"version": JSON_VERSION, "root": root_json(root), "old_name": done.before})
     else:
         print(f"renamed {shown(root.path)} to '{shown(root.name)}'")
     return 0
 
 
 def cmd_roots_remove(store: Store, args: argparse.Namespace) -> int:
-    with store.transaction() as state:
-        root, losing = state.remove_root(args.root)
+    removed = root_actions.remove(store, args.root)
+    root, losing = removed.root, removed.losing
     if args.json:
         print_json({"version": JSON_VERSION, "root": root_json(root), "lost_access": losing})
         return 0

@@ -25,15 +25,15 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
+from roots_manager.actions import roots as root_actions
+from roots_manager.actions.consent import grant_each
 from roots_manager.core.confinement.confined import starts_confined
-from roots_manager.core.consent.grant import set_scope
 from roots_manager.core.hosts import operations as hostchanges
 from roots_manager.core.hosts.found import FoundHost
 from roots_manager.core.hosts.known import ConfigFile
 from roots_manager.core.hosts.operations import FileResult
 from roots_manager.core.hosts.wrap import find_bridge
 from roots_manager.core.store.grants import Scope
-from roots_manager.core.store.state import State
 from roots_manager.gui.host_change_dialog import DiffView
 from roots_manager.gui.watcher import StoreWatcher
 
@@ -268,7 +268,7 @@ class _FoldersPage(QWizardPage):
 
     def add_folder(self, path: str) -> None:
         """Make *path* a root, ticked: the user chose it for these servers."""
-        root = self.w.watcher.edit(lambda s: s.add_root(path))
+        root = self.w.watcher.act(lambda store: root_actions.add(store, path))
         if root is not None:
             self._item(root.id, root.path, Qt.CheckState.Checked)
 
@@ -282,11 +282,11 @@ class _FoldersPage(QWizardPage):
     def validatePage(self) -> bool:
         ids = self.ticked()
         if ids and self.w.protected:
-
-            def grant(state: State) -> int:
-                return sum(set_scope(state, name, ids, Scope.ALWAYS) for name in self.w.protected)
-
-            return self.w.watcher.edit(grant) is not None
+            servers = list(self.w.protected)
+            return (
+                self.w.watcher.act(lambda store: grant_each(store, servers, ids, Scope.ALWAYS))
+                is not None
+            )
         return True
 
 

@@ -10,6 +10,7 @@ from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QStyle
 
+from roots_manager.actions import roots as root_actions
 from roots_manager.core.consent.effective import Availability, active_grants_by_root
 from roots_manager.core.roots import Root
 from roots_manager.core.store.grants import Scope
@@ -178,4 +179,4 @@ class RootsModel(RowsModel[RootRow]):
         if root is None or not isinstance(value, str) or not value.strip() or value == root.name:
             return False
         path = root.path
-        return self.watcher.edit(lambda s: s.rename_root(path, value)) is not None
+        return self.watcher.act(lambda store: root_actions.rename(store, path, value)) is not None

@@ -20,9 +20,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from roots_manager.actions import roots as root_actions
 from roots_manager.core.names import visible
 from roots_manager.core.roots import Root, broad_reason, normalize_path
-from roots_manager.core.store.state import State
 from roots_manager.gui.errors import error_text
 from roots_manager.gui.folder_dialog import pick_folder
 from roots_manager.gui.placeholder_view import PlaceholderTableView
@@ -243,21 +243,13 @@ class RootsPanel(QWidget):
         if not wanted:
             return []
 
-        def change(state: State) -> tuple[list[str], list[str]]:
-            # the core decides what can be a root (already one, gone, not a folder) and says
-            # why not; its refusal is shown, not re-checked here
-            ids, refused = [], []
-            for p in wanted:
-                try:
-                    ids.append(state.add_root(p, allow_broad=True).id)
-                except ValueError as exc:  # ModelError, UriError
-                    refused.append(error_text(exc))
-            return ids, refused
-
-        done = self.watcher.edit(change)
+        # the core decides what can be a root (already one, gone, not a folder) and says why
+        # not; its refusal is shown, not re-checked here
+        done = self.watcher.act(lambda store: root_actions.add_each(store, wanted))
         if done is None:
             return []
-        ids, refused = done
+        ids = [r.id for r in done.roots]
+        refused = [error_text(exc) for exc in done.refused]
         if refused:
             self.watcher.edit_failed.emit(self.tr("Not added:") + "\n" + "\n".join(refused))
         if not ids:
@@ -333,12 +325,7 @@ class RootsPanel(QWidget):
             return
         paths = [r.path for r in roots]
 
-        def change(state: State) -> list[str]:
-            # a root removed elsewhere meanwhile is already gone: remove the others all the same
-            present = {r.path for r in state.roots}
-            return [state.remove_root(p)[0].path for p in paths if p in present]
-
-        removed = self.watcher.edit(change)
+        removed = self.watcher.act(lambda store: root_actions.remove_each(store, paths))
         if removed:
             for p in removed:
                 self.recent.remember(p)

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from roots_manager.actions import settings as setting_actions
 from roots_manager.actions.servers import approve, forget
 from roots_manager.core import live
 from roots_manager.core.hosts.known import HostSpec
@@ -599,7 +600,7 @@ class ServersPanel(QWidget):
 
     def _confine_new_chosen(self, on: bool) -> None:
         if on != self.watcher.state.confine_new:
-            self.watcher.edit(lambda s: setattr(s, "confine_new", on))
+            self.watcher.act(lambda store: setting_actions.set_policy(store, confine_new=on))
 
     def _policy_chosen(self, index: int) -> None:
         policy = str(self.policy.itemData(index))
@@ -608,7 +609,7 @@ class ServersPanel(QWidget):
         if policy == "allow-all" and not confirm_allow_all(self):
             self._state_changed(self.watcher.state)
             return
-        self.watcher.edit(lambda s: s.set_policy(policy))
+        self.watcher.act(lambda store: setting_actions.set_policy(store, policy))
 
     def approve_selected(self) -> None:
         name = self.selected_server()

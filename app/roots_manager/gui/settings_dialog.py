@@ -15,10 +15,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from roots_manager.actions.settings import set_language, set_log_retention
 from roots_manager.core.log import retention
 from roots_manager.core.resources import LANGUAGES
 from roots_manager.core.store.log_limits import LogRetention
-from roots_manager.core.store.state import State
 from roots_manager.gui.watcher import StoreWatcher
 
 KEEP_IN_TRAY_KEY = "keepInTray"
@@ -117,16 +117,11 @@ class SettingsDialog(QDialog):
         language = self.chosen_language()
         changed = False
         if language != self.watcher.state.language:
-
-            def change(state: State) -> bool:
-                state.language = language
-                return True
-
-            changed = bool(self.watcher.edit(change))
+            changed = bool(self.watcher.act(lambda store: set_language(store, language)))
         limits = LogRetention(self.log_size.value(), self.log_age.value())
         if limits != self.watcher.state.log_retention:
-            saved = self.watcher.edit(
-                lambda s: s.set_log_retention(limits.max_mib, limits.max_days)
+            saved = self.watcher.act(
+                lambda store: set_log_retention(store, limits.max_mib, limits.max_days)
             )
             if saved is not None:
                 # tighter limits apply now, not only when a bridge next starts or rotates

@@ -197,19 +197,6 @@ class StoreWatcher(QObject):
             self.markers = markers
             self.markers_changed.emit(markers)
 
-    def edit(self, change: Callable[[State], T]) -> T | None:
-        """Apply *change* to the store in one transaction and refresh at once.
-
-        Returns what *change* returned, or None when it was refused (then ``edit_failed``
-        carries the reason).
-        """
-
-        def in_one_transaction(store: Store) -> T:
-            with store.transaction() as state:
-                return change(state)
-
-        return self.act(in_one_transaction)
-
     def act(self, action: Callable[[Store], T]) -> T | None:
         """Run *action*, a use case of :mod:`roots_manager.actions`, on the store and refresh at
         once: ``watcher.act(lambda store: revoke(store, server, [root]))``.
