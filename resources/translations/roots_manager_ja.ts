@@ -2991,11 +2991,21 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+3"/>
-        <source>Restoring puts back the last good copy (saved before the last change) and keeps the damaged file next to it, so nothing is deleted.</source>
-        <translation>復元すると、最後の正常なコピー（最後の変更の前に保存されたもの）を戻し、壊れたファイルはその隣に残すので、何も削除されません。</translation>
+        <source>Restoring puts back the last good copy (saved before the last change) and keeps the file that cannot be read next to it, so nothing is deleted.</source>
+        <translation>復元すると、最後の正常なコピー（最後の変更の前に保存されたもの）を戻し、読み込めないファイルはその隣に残すので、何も削除されません。</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+14"/>
+        <source>Keep the file that cannot be read aside and start with no roots and no servers</source>
+        <translation>読み込めないファイルは別に保管し、ルートもサーバーもない状態で始めます</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>There is no good copy to restore. You can keep the file that cannot be read aside and start empty.</source>
+        <translation>復元できる正常なコピーがありません。読み込めないファイルを別に保管して、空の状態で始めることができます。</translation>
+    </message>
+    <message>
+        <location line="-33"/>
         <source>&amp;Restore the last good copy</source>
         <translation>最後の正常なコピーを復元(&amp;R)</translation>
     </message>
@@ -3005,19 +3015,9 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>空の状態で始める(&amp;E)</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>Keep the damaged file aside and start with no roots and no servers</source>
-        <translation>壊れたファイルは別に保管し、ルートもサーバーもない状態で始めます</translation>
-    </message>
-    <message>
-        <location line="+3"/>
+        <location line="+7"/>
         <source>&amp;Quit</source>
         <translation>終了(&amp;Q)</translation>
-    </message>
-    <message>
-        <location line="+25"/>
-        <source>There is no good copy to restore. You can keep the damaged file aside and start empty.</source>
-        <translation>復元できる正常なコピーがありません。壊れたファイルを別に保管して、空の状態で始めることができます。</translation>
     </message>
 </context>
 <context>

@@ -2991,11 +2991,21 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+3"/>
-        <source>Restoring puts back the last good copy (saved before the last change) and keeps the damaged file next to it, so nothing is deleted.</source>
-        <translation>恢复会还原最后一个完好的副本（在最后一次更改之前保存），并将损坏的文件保留在旁边，因此不会删除任何内容。</translation>
+        <source>Restoring puts back the last good copy (saved before the last change) and keeps the file that cannot be read next to it, so nothing is deleted.</source>
+        <translation>恢复会还原最后一个完好的副本（在最后一次更改之前保存），并将无法读取的文件保留在旁边，因此不会删除任何内容。</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+14"/>
+        <source>Keep the file that cannot be read aside and start with no roots and no servers</source>
+        <translation>将无法读取的文件另行保存，并在没有根目录和服务器的状态下开始</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>There is no good copy to restore. You can keep the file that cannot be read aside and start empty.</source>
+        <translation>没有可恢复的完好副本。你可以将无法读取的文件另行保存，并从空白开始。</translation>
+    </message>
+    <message>
+        <location line="-33"/>
         <source>&amp;Restore the last good copy</source>
         <translation>恢复最后一个完好的副本(&amp;R)</translation>
     </message>
@@ -3005,19 +3015,9 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>从空白开始(&amp;E)</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>Keep the damaged file aside and start with no roots and no servers</source>
-        <translation>将损坏的文件另行保存，并在没有根目录和服务器的状态下开始</translation>
-    </message>
-    <message>
-        <location line="+3"/>
+        <location line="+7"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
-    </message>
-    <message>
-        <location line="+25"/>
-        <source>There is no good copy to restore. You can keep the damaged file aside and start empty.</source>
-        <translation>没有可恢复的完好副本。你可以将损坏的文件另行保存，并从空白开始。</translation>
     </message>
 </context>
 <context>

@@ -473,16 +473,32 @@ def test_recover_without_a_good_copy_needs_empty(store: Store) -> None:
     ]
 
 
-def test_newer_schema_recover_keeps_the_newer_file(store: Store) -> None:
+def test_newer_schema_recover_keeps_the_newer_file_named_newer(store: Store) -> None:
     with store.transaction() as s:
         s.set_policy("deny")
     with store.transaction() as s:
         s.set_policy("ask")
     newer = json.dumps({**GOOD, "schema": SCHEMA_VERSION + 5}).encode()
     store.path.write_bytes(newer)
-    store.recover()
+    proc = run_cli("store", "recover")
     assert store.read().policy == "deny"
-    assert [p.read_bytes() for p in store.layout.home.iterdir() if ".damaged-" in p.name] == [newer]
+    # a store from a newer version is not damaged: it is named and described for what it is
+    aside = [p for p in store.layout.home.iterdir() if p.name.startswith("store.json.newer-")]
+    assert [p.read_bytes() for p in aside] == [newer]
+    assert not [p for p in store.layout.home.iterdir() if ".damaged-" in p.name]
+    assert f"the file written by a newer Roots Manager is kept at {aside[0]}" in proc.stdout
+    assert "damaged" not in proc.stdout
+
+
+def test_newer_schema_without_a_good_copy_is_not_called_damaged(store: Store) -> None:
+    store.path.write_bytes(json.dumps({**GOOD, "schema": SCHEMA_VERSION + 1}).encode())
+    proc = run_cli("store", "recover", check=False)
+    assert proc.returncode != 0
+    assert "was written by a newer Roots Manager and there is no good copy" in proc.stderr
+    assert "damaged" not in proc.stderr
+    proc = run_cli("store", "recover", "--empty")
+    assert "started an empty store; the file written by a newer Roots Manager" in proc.stdout
+    assert [p.name for p in store.layout.home.iterdir() if ".newer-" in p.name]
 
 
 def test_folder_names_that_are_not_utf8_are_stored_and_read_back(

@@ -43,7 +43,7 @@ class RecoveryDialog(QDialog):
         self.explain = QLabel(
             self.tr(
                 "Restoring puts back the last good copy (saved before the last change) and "
-                "keeps the damaged file next to it, so nothing is deleted."
+                "keeps the file that cannot be read next to it, so nothing is deleted."
             ),
             self,
         )
@@ -55,7 +55,9 @@ class RecoveryDialog(QDialog):
         self.restore_button = QPushButton(self.tr("&Restore the last good copy"), self)
         self.empty_button = QPushButton(self.tr("Start &empty"), self)
         self.empty_button.setToolTip(
-            self.tr("Keep the damaged file aside and start with no roots and no servers")
+            self.tr(
+                "Keep the file that cannot be read aside and start with no roots and no servers"
+            )
         )
         self.empty_button.setVisible(False)
         self.quit_button = QPushButton(self.tr("&Quit"), self)
@@ -83,8 +85,8 @@ class RecoveryDialog(QDialog):
             # no good copy: say so and offer to start empty instead
             self.status.setText(
                 self.tr(
-                    "There is no good copy to restore. You can keep the damaged file aside and "
-                    "start empty."
+                    "There is no good copy to restore. You can keep the file that cannot be read "
+                    "aside and start empty."
                 )
             )
             self.details.setPlainText(str(exc))

@@ -61,7 +61,15 @@ class StoreChanged(StoreError):
 
 
 class StoreUnreadable(StoreError):
-    """The store file exists but is corrupt, unreadable, or from a newer version."""
+    """The store file exists but is corrupt, unreadable, or from a newer version.
+
+    *newer* says it is a good store written by a newer Roots Manager: not damaged, and put
+    aside under that name by :meth:`Store.recover`.
+    """
+
+    def __init__(self, message: str, path: Path, *, newer: bool = False) -> None:
+        super().__init__(message, path)
+        self.newer = newer
 
 
 @dataclass(frozen=True)
@@ -123,6 +131,7 @@ def _parse_document(data: bytes, path: Path) -> State:
             "'roots-manager store recover' to go back to the last copy this version wrote "
             "(the newer file is kept aside).",
             path,
+            newer=True,
         ) from exc
     except SchemaError as exc:
         raise StoreUnreadable(f"the store {path} is damaged: {exc}. {_WAY_OUT}", path) from exc
@@ -417,20 +426,23 @@ class Store:
             try:
                 self.read()
                 return None, f"the store {self.path} is good; nothing to recover"
-            except StoreUnreadable:
-                pass
+            except StoreUnreadable as exc:
+                newer = exc.newer
+            # a store from a newer version is not damaged: it is named, and said, for what it is
+            what = "the file written by a newer Roots Manager" if newer else "the damaged file"
             backup = self._backup()
             if backup is None and not empty:
+                why = "was written by a newer Roots Manager" if newer else "is damaged"
                 raise StoreError(
-                    f"the store {self.path} is damaged and there is no good copy at "
+                    f"the store {self.path} {why} and there is no good copy at "
                     f"{self.layout.store_backup}. Run 'roots-manager store recover --empty' to "
-                    "keep the damaged file aside and start with an empty store.",
+                    f"keep {what} aside and start with an empty store.",
                     self.path,
                 )
             bad = self._target()
             if not os.path.isfile(bad):
                 bad = self.path
-            aside = _aside(bad)
+            aside = _aside(bad, "newer" if newer else "damaged")
             os.replace(bad, aside)
             if stat.S_ISREG(os.lstat(aside).st_mode):  # chmod would follow a link
                 with contextlib.suppress(OSError):
@@ -441,15 +453,15 @@ class Store:
             else:
                 write_atomic(bad, _dump(State().to_json()))
                 msg = "started an empty store"
-            return aside, f"{msg}; the damaged file is kept at {aside}"
+            return aside, f"{msg}; {what} is kept at {aside}"
 
 
-def _aside(path: Path) -> Path:
-    """A new name next to *path* for a damaged store kept aside."""
+def _aside(path: Path, kind: str) -> Path:
+    """A new name next to *path* for a store kept aside: ``<name>.<kind>-<time>``."""
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-    aside = path.with_name(f"{path.name}.damaged-{stamp}")
+    aside = path.with_name(f"{path.name}.{kind}-{stamp}")
     n = 1
     while os.path.lexists(aside):
         n += 1
-        aside = path.with_name(f"{path.name}.damaged-{stamp}-{n}")
+        aside = path.with_name(f"{path.name}.{kind}-{stamp}-{n}")
     return aside
