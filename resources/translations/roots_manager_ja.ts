@@ -607,7 +607,7 @@
 <context>
     <name>CoreError</name>
     <message>
-        <location filename="../../app/roots_manager/core/store/state.py" line="+88"/>
+        <location filename="../../app/roots_manager/core/store/state.py" line="+95"/>
         <source>several roots are named {ref!r} ({paths}); name one by its path</source>
         <translation>{ref!r} という名前のルートが複数あります（{paths}）。パスで指定してください</translation>
     </message>
@@ -622,12 +622,12 @@
         <translation>{path} を追加できません: 存在しません</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>cannot add {path}: it is not a folder</source>
         <translation>{path} を追加できません: フォルダーではありません</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/core/roots.py" line="+24"/>
+        <location filename="../../app/roots_manager/core/roots.py" line="+25"/>
         <source>refusing to add {path}: it is the root of the file system: every server granted it could be pointed at every file. Add a project folder instead, or pass --allow-broad if you really mean it</source>
         <translation>{path} は追加しません: ファイルシステムのルートです。これを許可したサーバーはすべて、あらゆるファイルを対象にできてしまいます。代わりにプロジェクトフォルダーを追加するか、本当に必要な場合は --allow-broad を指定してください</translation>
     </message>
@@ -642,17 +642,22 @@
         <translation>{path} は追加しません: ホームフォルダー（{home}）を含んでいます。これを許可したサーバーはすべて、あなたのすべてのファイルを対象にできてしまいます。代わりにプロジェクトフォルダーを追加するか、本当に必要な場合は --allow-broad を指定してください</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/core/store/state.py" line="-19"/>
+        <location line="+14"/>
+        <source>cannot add {path}: the path, or a folder name in it, is longer than the system allows (ENAMETOOLONG)</source>
+        <translation>{path} を追加できません: パス、またはその中のフォルダー名が、システムの許す長さを超えています（ENAMETOOLONG）</translation>
+    </message>
+    <message>
+        <location filename="../../app/roots_manager/core/store/state.py" line="-20"/>
         <source>{name!r} is not a usable server name: it looks like the known server {known!r} (Unicode&apos;s confusables), so the two would be taken for each other. Name it differently</source>
         <translation>{name!r} はサーバー名として使えません: 既知のサーバー {known!r} と見分けがつきません（Unicode の紛らわしい文字）。別の名前を付けてください</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+22"/>
         <source>{path} is already a root, named {name!r}</source>
         <translation>{path} はすでにルートです（名前: {name!r}）</translation>
     </message>
     <message>
-        <location line="-24"/>
+        <location line="-25"/>
         <source>no server named {name!r} is known (roots-manager servers list shows them)</source>
         <translation>{name!r} という名前のサーバーは登録されていません（roots-manager servers list で一覧を表示できます）</translation>
     </message>
@@ -662,7 +667,7 @@
         <translation>{name!r} はこのルートの名前に使えません: ルート {path} の名前 {other!r} と見分けがつきません（Unicode の紛らわしい文字）。別の名前を付けてください</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+18"/>
         <source>unknown policy {policy!r}; choose one of {choices}</source>
         <translation>不明なポリシー {policy!r} です。{choices} のいずれかを選んでください</translation>
     </message>
@@ -697,7 +702,7 @@
         <translation>ルートの名前に制御文字や文字方向の制御文字は使えません（{chars}）</translation>
     </message>
     <message>
-        <location line="-61"/>
+        <location line="-62"/>
         <source>{name!r} is not a usable server name: it is empty</source>
         <translation>{name!r} はサーバー名として使えません: 空です</translation>
     </message>

@@ -607,7 +607,7 @@
 <context>
     <name>CoreError</name>
     <message>
-        <location filename="../../app/roots_manager/core/store/state.py" line="+88"/>
+        <location filename="../../app/roots_manager/core/store/state.py" line="+95"/>
         <source>several roots are named {ref!r} ({paths}); name one by its path</source>
         <translation>有多个根目录名为 {ref!r}（{paths}）；请用路径指定其中一个</translation>
     </message>
@@ -622,12 +622,12 @@
         <translation>无法添加 {path}：它不存在</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>cannot add {path}: it is not a folder</source>
         <translation>无法添加 {path}：它不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/core/roots.py" line="+24"/>
+        <location filename="../../app/roots_manager/core/roots.py" line="+25"/>
         <source>refusing to add {path}: it is the root of the file system: every server granted it could be pointed at every file. Add a project folder instead, or pass --allow-broad if you really mean it</source>
         <translation>拒绝添加 {path}：它是文件系统的根目录，获得授权的每个服务器都可能被指向任何文件。请改为添加项目文件夹；如果确实需要，请加上 --allow-broad</translation>
     </message>
@@ -642,17 +642,22 @@
         <translation>拒绝添加 {path}：它包含你的主文件夹（{home}），获得授权的每个服务器都可能被指向你的所有文件。请改为添加项目文件夹；如果确实需要，请加上 --allow-broad</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/core/store/state.py" line="-19"/>
+        <location line="+14"/>
+        <source>cannot add {path}: the path, or a folder name in it, is longer than the system allows (ENAMETOOLONG)</source>
+        <translation>无法添加 {path}：该路径或其中的某个文件夹名超出了系统允许的长度（ENAMETOOLONG）</translation>
+    </message>
+    <message>
+        <location filename="../../app/roots_manager/core/store/state.py" line="-20"/>
         <source>{name!r} is not a usable server name: it looks like the known server {known!r} (Unicode&apos;s confusables), so the two would be taken for each other. Name it differently</source>
         <translation>{name!r} 不能用作服务器名称：它与已知的服务器 {known!r} 看起来相同（Unicode 易混淆字符），二者会被混淆。请换一个名称</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+22"/>
         <source>{path} is already a root, named {name!r}</source>
         <translation>{path} 已经是根目录，名为 {name!r}</translation>
     </message>
     <message>
-        <location line="-24"/>
+        <location line="-25"/>
         <source>no server named {name!r} is known (roots-manager servers list shows them)</source>
         <translation>没有名为 {name!r} 的已知服务器（roots-manager servers list 可列出它们）</translation>
     </message>
@@ -662,7 +667,7 @@
         <translation>{name!r} 不能用作此根目录的名称: 根目录 {path} 的名称 {other!r} 看起来相同（Unicode 易混淆字符）。请换一个名称</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+18"/>
         <source>unknown policy {policy!r}; choose one of {choices}</source>
         <translation>未知策略 {policy!r}；请从 {choices} 中选择一个</translation>
     </message>
@@ -697,7 +702,7 @@
         <translation>根目录的名称不能包含控制字符或文字方向字符（{chars}）</translation>
     </message>
     <message>
-        <location line="-61"/>
+        <location line="-62"/>
         <source>{name!r} is not a usable server name: it is empty</source>
         <translation>{name!r} 不能用作服务器名称：名称为空</translation>
     </message>

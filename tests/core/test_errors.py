@@ -35,6 +35,7 @@ def refusals(work: Path) -> list[Callable[[], object]]:
         lambda: s.find_root("twin"),
         lambda: s.find_root("nothing-by-this-name"),
         lambda: s.add_root(str(work / "missing")),
+        lambda: s.add_root(str(work / ("n" * 300))),  # longer than any file system's names
         lambda: s.add_root(str(work / "file.txt")),
         lambda: s.add_root(os.sep),
         lambda: s.add_root(home),

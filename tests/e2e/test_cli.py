@@ -125,6 +125,32 @@ def test_refusals_are_clear_and_change_nothing(folders: list[Path], tmp_path: Pa
     run_cli("roots", "add", "/", "--allow-broad")
 
 
+@pytest.mark.skipif(os.name != "posix", reason="PATH_MAX and dir_fd are POSIX's")
+def test_a_path_too_long_is_said_to_be_too_long_not_missing(tmp_path: Path) -> None:
+    # a folder that exists, made one level at a time from an open folder: its full path is
+    # longer than PATH_MAX, so the system refuses to look it up by that path
+    name = "d" * 200
+    fd = os.open(tmp_path, os.O_RDONLY)
+    try:
+        for _ in range(os.pathconf(tmp_path, "PC_PATH_MAX") // len(name) + 2):
+            os.mkdir(name, dir_fd=fd)
+            inner = os.open(name, os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+    finally:
+        os.close(fd)
+    deep = str(tmp_path) + ("/" + name) * (os.pathconf(tmp_path, "PC_PATH_MAX") // len(name) + 2)
+    one_name_too_long = str(tmp_path / ("n" * 300))
+    for path in (deep, one_name_too_long):
+        proc = run_cli("roots", "add", path, check=False)
+        assert proc.returncode == 1, proc.stderr
+        assert "does not exist" not in proc.stderr
+        assert "is longer than the system allows (ENAMETOOLONG)" in proc.stderr
+        doc = json.loads(run_cli("roots", "add", path, "--json", check=False).stdout)
+        assert doc["error"]["code"] == "bad-path"
+    assert roots_json() == []
+
+
 @pytest.mark.skipif(os.name != "posix", reason="file://// names a UNC share on Windows")
 def test_a_four_slash_uri_names_the_folder_not_a_second_root(folders: list[Path]) -> None:
     folder = str(folders[1])  # web#staging: its '#' percent-encoded in every spelling

@@ -21,7 +21,7 @@ from roots_manager.core import uri
 from roots_manager.core.confinement.learning import ALREADY_LEARNING, CANNOT_CONFINE
 from roots_manager.core.names import visible
 from roots_manager.core.refusal import Refusal
-from roots_manager.core.roots import BROAD_REFUSALS
+from roots_manager.core.roots import BROAD_REFUSALS, TOO_LONG
 from roots_manager.core.store.file import StoreError
 from roots_manager.core.store.log_limits import RETENTION_REFUSALS
 from roots_manager.core.store.state import LOOK_ALIKE, NAME_REFUSALS, ROOT_NAME_TAKEN
@@ -47,7 +47,7 @@ CODES: dict[str, str] = {
     "too-broad": "the folder is the file system root, the home folder or holds it (--allow-broad)",
     "already-a-root": "the folder is a root already",
     "name-taken": "another root has that name, or one that looks the same",
-    "bad-path": "the path or file:// URI cannot name a root",
+    "bad-path": "the path or file:// URI cannot name a root, or is longer than the system allows",
     "bad-name": "a root's or a server's name that cannot be used",
     "bad-value": "a value out of its range or not one of its choices",
     "bad-duration": "a length of time that cannot be read (write 30s, 10m, 2h or 1d)",
@@ -77,6 +77,7 @@ TEMPLATE_CODES: dict[str, str] = {
     "several roots are named {ref!r} ({paths}); name one by its path": "ambiguous-root",
     "no root matches {ref!r} (roots-manager roots list shows them)": "unknown-root",
     "cannot add {path}: it does not exist": "no-such-folder",
+    TOO_LONG: "bad-path",
     "cannot add {path}: it is not a folder": "not-a-folder",
     **dict.fromkeys(BROAD_REFUSALS, "too-broad"),
     "{path} is already a root, named {name!r}": "already-a-root",

@@ -6,6 +6,7 @@ rules :class:`roots_manager.core.store.state.State` applies to its list of roots
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import unicodedata
@@ -46,6 +47,13 @@ _BROAD_REASONS = {
 }
 """Each reason alone, as the templates word it."""
 BROAD_REFUSALS: tuple[str, ...] = tuple(_BROAD_TEMPLATES.values())
+
+TOO_LONG = QT_TRANSLATE_NOOP(
+    "CoreError",
+    "cannot add {path}: the path, or a folder name in it, is longer than the system allows "
+    "(ENAMETOOLONG)",
+)
+"""A path the system refuses to look up for its length: it may well exist, by a shorter name."""
 """The templates of a folder refused as too broad, one per reason."""
 
 
@@ -177,8 +185,14 @@ def new_root(
     """The root the folder at *path* (a path or a ``file://`` URI) makes beside *roots*."""
     norm = path_of(path)
     if not os.path.isdir(norm):
-        if not os.path.lexists(norm):
-            raise ModelError("cannot add {path}: it does not exist", path=norm)
+        try:
+            os.lstat(norm)
+        except OSError as exc:
+            # the system looked nothing up: such a path is not known not to exist
+            # (Windows says ERROR_FILENAME_EXCED_RANGE, which Python maps to ENOENT)
+            if exc.errno == errno.ENAMETOOLONG or getattr(exc, "winerror", None) == 206:
+                raise ModelError(TOO_LONG, path=norm) from None
+            raise ModelError("cannot add {path}: it does not exist", path=norm) from None
         raise ModelError("cannot add {path}: it is not a folder", path=norm)
     broad = _broad_kind(norm)
     if broad is not None and not allow_broad:

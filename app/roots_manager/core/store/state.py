@@ -24,7 +24,14 @@ from typing import Any
 from roots_manager.core.confusables import look_alike
 from roots_manager.core.names import NameFlaw, check_server_name
 from roots_manager.core.refusal import ModelError
-from roots_manager.core.roots import BROAD_REFUSALS, Root, clean_name, find_root, new_root
+from roots_manager.core.roots import (
+    BROAD_REFUSALS,
+    TOO_LONG,
+    Root,
+    clean_name,
+    find_root,
+    new_root,
+)
 from roots_manager.core.servers import Server
 from roots_manager.core.store import schema
 from roots_manager.core.store.document import stored_fields, to_document
@@ -90,6 +97,7 @@ ERROR_TEMPLATES: tuple[str, ...] = (
     ),
     QT_TRANSLATE_NOOP("CoreError", "no root matches {ref!r} (roots-manager roots list shows them)"),
     QT_TRANSLATE_NOOP("CoreError", "cannot add {path}: it does not exist"),
+    TOO_LONG,
     QT_TRANSLATE_NOOP("CoreError", "cannot add {path}: it is not a folder"),
     *BROAD_REFUSALS,
     QT_TRANSLATE_NOOP("CoreError", "{path} is already a root, named {name!r}"),
