@@ -1,4 +1,5 @@
-"""A full disk, a read-only file system and a denied permission, met for real by the real CLI.
+"""A full disk, a read-only file system and a denied permission, met for real by the real CLI
+(and a full disk by the real bridge).
 
 Each is said as one sentence naming the file ("the disk holding ... is full"), not as
 ``[Errno 28] No space left on device`` with no file at all. The conditions are real: a tmpfs of
@@ -90,6 +91,53 @@ def test_a_full_disk_is_named_with_the_file_and_loses_nothing(
         assert [r["path"] for r in json.loads(run_cli("roots", "list", "--json").stdout)] == [
             str(folder)
         ]
+
+
+def test_the_bridge_says_a_full_disk_in_words_as_the_cli_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "project"
+    folder.mkdir()
+    with tmpfs(tmp_path / "disk") as disk:
+        home = disk / "rm-home"
+        monkeypatch.setenv("ROOTS_MANAGER_HOME", str(home))
+        run_cli("roots", "add", str(folder))
+        before = (home / "store.json").read_bytes()
+        fill(disk)
+        hello = {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "test", "version": "1"},
+            },
+        }
+        bridge = [sys.executable, "-m", "roots_manager.bridge", "--server", "demo", "--"]
+        done = subprocess.run(
+            [*bridge, sys.executable, "-m", "roots_manager.demo_server"],
+            input=json.dumps(hello) + "\n",
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env=os.environ.copy(),
+        )
+        # the bridge serves on: the host is answered, the disk is only said to be full
+        assert json.loads(done.stdout.splitlines()[0])["id"] == 1, done
+        said = [line for line in done.stderr.splitlines() if line.startswith("roots-bridge:")]
+        assert "Errno" not in done.stderr, done.stderr
+        assert (
+            f"roots-bridge: the disk holding {home / 'store.json.bak'} is full: free some "
+            "space and try again" in said
+        ), said
+        log_said = [line for line in said if "the traffic log cannot be written" in line]
+        assert len(log_said) == 1, said
+        assert f"(the disk holding {home / 'logs'}" in log_said[0], log_said
+        assert (
+            "is full: free some space and try again); the server runs without it" in (log_said[0])
+        )
+        assert (home / "store.json").read_bytes() == before
 
 
 def test_a_read_only_file_system_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

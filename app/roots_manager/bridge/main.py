@@ -306,7 +306,7 @@ def _run(
     import gc
 
     from roots_manager.bridge.run.runner import Bridge
-    from roots_manager.core import trace
+    from roots_manager.core import oserror, trace
 
     if trace.asked_by_environment():  # after the server's start: it never waits for this
         trace.switch("roots-bridge", True)
@@ -336,7 +336,8 @@ def _run(
             if proc is not None:
                 _discard(proc)
             print(
-                f"roots-bridge: the Roots Manager directory cannot be used: {exc}", file=sys.stderr
+                f"roots-bridge: the Roots Manager directory cannot be used: {oserror.message(exc)}",
+                file=sys.stderr,
             )
             return EXIT_NO_HOME
         if failure is not None or proc is None:

@@ -15,9 +15,8 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from roots_manager.cli import oserror
 from roots_manager.cli.exits import EXIT_INTERRUPTED, EXIT_REFUSED, EXIT_STORE, EXIT_USAGE
-from roots_manager.core import uri
+from roots_manager.core import oserror, uri
 from roots_manager.core.confinement.learning import ALREADY_LEARNING, CANNOT_CONFINE
 from roots_manager.core.names import visible
 from roots_manager.core.refusal import Refusal

@@ -103,7 +103,7 @@ def cmd_hosts_list(store: Store, args: argparse.Namespace) -> int:
 
 def _error(r: FileResult) -> str | None:
     """Why *r*'s file was not changed; a full disk or a permission denied in plain words."""
-    from roots_manager.cli.oserror import explained
+    from roots_manager.core.oserror import explained
 
     plain = None if r.failure is None else explained(r.failure)
     return r.error if plain is None else f"not changed: {plain}"

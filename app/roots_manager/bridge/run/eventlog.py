@@ -19,7 +19,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from roots_manager.core import live
+from roots_manager.core import live, oserror, writeerror
 from roots_manager.core.log import events as ev
 from roots_manager.core.log import retention
 from roots_manager.core.paths import Layout
@@ -102,9 +102,15 @@ class BridgeLog:
             self._sweeping.release()
 
     def _cannot_log(self, exc: Exception) -> None:
+        why = str(exc)
+        if isinstance(exc, OSError):
+            # a full disk met by a flush names no file: the log's own is named, so that it is
+            # said in words, as the CLI says it of the store
+            named = exc if exc.filename else writeerror.named(exc, self.path or self.layout.logs)
+            why = oserror.message(named)
         with contextlib.suppress(OSError, ValueError):
             print(
-                f"roots-bridge: the traffic log cannot be written ({exc}); the server runs "
+                f"roots-bridge: the traffic log cannot be written ({why}); the server runs "
                 "without it",
                 file=sys.stderr,
                 flush=True,

@@ -50,7 +50,7 @@ from roots_manager.bridge.transport.carrier import Carrier
 from roots_manager.bridge.transport.pump import HandOff, LoopRunner, Pump
 from roots_manager.bridge.transport.relay import LineRelay
 from roots_manager.bridge.transport.writer import FdSink, LineWriter
-from roots_manager.core import collector, habits, live
+from roots_manager.core import collector, habits, live, oserror
 from roots_manager.core.log import events as ev
 from roots_manager.core.paths import Layout
 from roots_manager.core.refusal import ModelError
@@ -443,8 +443,9 @@ class Bridge:
                 self._registered = True
             except (StoreError, OSError) as exc:
                 # answering matters more than the record: the store is still read for answers
-                self.log.event(ev.ERROR, message=f"the server's start was not recorded: {exc}")
-                print(f"roots-bridge: {exc}", file=sys.stderr, flush=True)
+                why = oserror.message(exc) if isinstance(exc, OSError) else str(exc)
+                self.log.event(ev.ERROR, message=f"the server's start was not recorded: {why}")
+                print(f"roots-bridge: {why}", file=sys.stderr, flush=True)
             except ModelError as exc:
                 # a name that looks like a known server's (``fѕ`` beside ``fs``): it is not
                 # recorded, so no consent is asked for it and it has no grants, the known
@@ -641,7 +642,8 @@ class Bridge:
             try:
                 habits.remember(self.layout, self.name, asks_at_start=asked_at_start)
             except OSError as exc:  # the next run's first call may not wait; nothing worse
-                self.log.event(ev.ERROR, message=f"what the server did was not kept: {exc}")
+                why = oserror.message(exc)
+                self.log.event(ev.ERROR, message=f"what the server did was not kept: {why}")
         self._folders.close()
         for t in self._tasks:
             t.cancel()

@@ -3,7 +3,7 @@ file: "the disk holding /home/me/.local/share/roots-manager/store.json is full",
 "[Errno 28] No space left on device".
 
 These are the failures a user fixes themselves, so the message says what to fix and where;
-every other error keeps its own text.
+every other error keeps its own text. The CLI and the bridge both say them so, from here.
 """
 
 from __future__ import annotations
