@@ -117,6 +117,35 @@ def test_list_wrap_unwrap_through_the_cli(home: Path, rm_home: Path) -> None:
     assert json.loads(path.read_text())["mcpServers"]["fs"]["command"] == str(bridge)
 
 
+def test_unwrap_without_its_record_takes_away_the_bridge_s_directory_and_says_so(
+    home: Path, rm_home: Path
+) -> None:
+    own_env = {"TOKEN": "kept"}
+    text = json.dumps(
+        {
+            "mcpServers": {
+                "fs": {"command": "npx", "args": ["-y", "server-filesystem"]},
+                "gh": {"command": "gh-mcp", "args": [], "env": own_env},
+            }
+        },
+        indent=2,
+    )
+    path = claude_desktop(home, text)
+    run_cli("hosts", "wrap", "claude-desktop", "--all")
+    wrapped = json.loads(path.read_text())["mcpServers"]
+    assert wrapped["fs"]["env"] == {"ROOTS_MANAGER_HOME": str(rm_home)}
+    assert wrapped["gh"]["env"] == {**own_env, "ROOTS_MANAGER_HOME": str(rm_home)}
+    # the record of the wrap is lost (another per-user directory, a folder wiped)
+    (rm_home / "hosts" / "record.json").unlink()
+    out = run_cli("hosts", "unwrap", "claude-desktop", "--all").stdout
+    entries = json.loads(path.read_text())["mcpServers"]
+    # the bridge's directory goes with the bridge; the server's own settings stay
+    assert entries["fs"] == {"command": "npx", "args": ["-y", "server-filesystem"]}
+    assert entries["gh"] == {"command": "gh-mcp", "args": [], "env": own_env}
+    said = f"its env's ROOTS_MANAGER_HOME={rm_home}, which only the bridge reads, is taken away"
+    assert out.count(said) == 2, out
+
+
 class Lines:
     """The stdout lines of a process, read in a thread so that waiting for one can time out."""
 

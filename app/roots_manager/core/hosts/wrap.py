@@ -405,6 +405,7 @@ def plan_unwrap(
         keys, loc = entry.keys, entry.loc
         rec = record.find(file.path, loc)
         raw = _get(data, loc)
+        detail = ""
         if rec and rec.entry_after is not None and isinstance(doc, JsonDoc):
             exact = doc.entry_text(loc) == rec.entry_after
         else:
@@ -426,8 +427,16 @@ def plan_unwrap(
             env = raw.get(keys.env)
             if rec and rec.env and isinstance(env, dict) and HOME_ENV in env:
                 doc.del_item(loc, keys.env, HOME_ENV, rec.env == "created")
+            elif rec is None and isinstance(env, dict) and HOME_ENV in env:
+                # no record says whether the wrap put it there; it is the bridge's setting, so
+                # it goes with the bridge, and the user is told its value to put it back
+                doc.del_item(loc, keys.env, HOME_ENV, True)
+                detail = (
+                    f"no record of its wrap was found: its env's {HOME_ENV}={env[HOME_ENV]}, "
+                    "which only the bridge reads, is taken away"
+                )
         launches[loc] = _unwrapped_launch(entry, raw, rec)
-        plan.outcomes.append(Outcome(entry.name, "unwrapped", wrapped.server))
+        plan.outcomes.append(Outcome(entry.name, "unwrapped", wrapped.server, detail))
         if rec is not None:
             plan.records.append(rec)
     return _finished(plan, doc, data, launches)
@@ -455,9 +464,9 @@ def _unwrapped_launch(entry: HostServer, raw: Any, rec: WrapRecord | None) -> La
             args = ABSENT
         launch = {keys.command: original[0], keys.args: args}
     env: Any = raw.get(keys.env, ABSENT)
-    if rec and rec.env and isinstance(env, dict) and HOME_ENV in env:
+    if (rec is None or rec.env) and isinstance(env, dict) and HOME_ENV in env:
         env = {k: v for k, v in env.items() if k != HOME_ENV}
-        if rec.env == "created" and not env:
+        if (rec is None or rec.env == "created") and not env:
             env = ABSENT
     launch[keys.env] = env
     return launch
