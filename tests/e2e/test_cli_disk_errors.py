@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import stat
 import subprocess
 import sys
 import tempfile
@@ -228,5 +229,42 @@ def test_a_lock_file_left_by_root_is_named_to_an_ordinary_user(tmp_path: Path) -
             f"roots-manager: no permission to write {elsewhere}: check the owner and "
             "permissions of the file and of its folder\n"
         )
+    finally:
+        subprocess.run(["rm", "-rf", str(base)], check=True)
+
+
+def test_a_per_user_folder_made_read_only_stays_so_and_is_said(tmp_path: Path) -> None:
+    from tests.security.confined import _importable, unprivileged_user, user_python
+
+    user = unprivileged_user()
+    base = Path(tempfile.mkdtemp(prefix="rm-perm-", dir="/tmp"))
+    try:
+        os.chmod(base, 0o755)
+        home, folder = base / "home", base / "project"
+        folder.mkdir()
+        env = {**os.environ, "ROOTS_MANAGER_HOME": str(home)}
+        subprocess.run([sys.executable, "-m", "roots_manager.cli", "roots", "add", str(folder)],
+                       env=env, check=True, capture_output=True)  # fmt: skip
+        for top, folders, files in os.walk(home):
+            for name in [top, *(os.path.join(top, n) for n in folders + files)]:
+                os.lchown(name, user.pw_uid, user.pw_gid)
+        os.chmod(home, 0o500)  # the user's own `chmod a-w`: nothing is to be written there
+        before = {p.name: p.read_bytes() for p in home.iterdir() if p.is_file()}
+        as_user = ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}",
+                   "--clear-groups", "--", user_python(), "-m", "roots_manager.cli"]  # fmt: skip
+        user_env = {**env, "PYTHONPATH": os.pathsep.join(_importable())}
+        done = subprocess.run([*as_user, "policy", "deny"], env=user_env,
+                              capture_output=True, text=True, check=False)  # fmt: skip
+        assert done.returncode == 1, done
+        assert done.stderr.startswith(f"roots-manager: no permission to write {home}"), done
+        assert "check the owner and permissions of the file and of its folder" in done.stderr
+        # the user's mode is theirs: not put back to 0700 behind their back
+        assert stat.S_IMODE(os.stat(home).st_mode) == 0o500
+        assert {p.name: p.read_bytes() for p in home.iterdir() if p.is_file()} == before
+        # reading needs no write, and is not refused
+        listed = subprocess.run([*as_user, "roots", "list", "--json"], env=user_env,
+                                capture_output=True, text=True, check=True)  # fmt: skip
+        assert [r["path"] for r in json.loads(listed.stdout)] == [str(folder)]
+        assert stat.S_IMODE(os.stat(home).st_mode) == 0o500
     finally:
         subprocess.run(["rm", "-rf", str(base)], check=True)

@@ -152,9 +152,11 @@ def _refused(path: Path, reason: str) -> SharedDirectoryError:
 def ensure_private_dir(path: Path) -> Path:
     """Create *path* (and parents) if needed and make it private to the user.
 
-    On POSIX that is mode 0700; on Windows a protected access list for the user and SYSTEM
-    (:mod:`roots_manager.platform.windows.folder_acl`), which what is created inside inherits; a failure to set it
-    is said once and the folder is used all the same.
+    On POSIX that is no access for the group and others (0700 when made); the owner's own
+    permissions are left as the user set them, so a folder made read-only stays so. On Windows
+    a protected access list for the user and SYSTEM
+    (:mod:`roots_manager.platform.windows.folder_acl`), which what is created inside inherits;
+    a failure to set it is said once and the folder is used all the same.
 
     Raises :class:`SharedDirectoryError` for a folder that must not be made private: another
     user's, a shared one such as ``/tmp``, the home folder, or the root of the file system.
@@ -181,11 +183,14 @@ def ensure_private_dir(path: Path) -> Path:
         return path
     st = path.stat()
     mode = stat.S_IMODE(st.st_mode)
-    if mode != 0o700:
+    private = mode & 0o700
+    if mode != private:
         reason = _not_ours(path, st)
         if reason:
             raise _refused(path, reason)
-        path.chmod(0o700)
+        # only what others may do is taken away: the owner's own bits are the user's choice
+        # (after a `chmod a-w` nothing is written here, and a write refused says so)
+        path.chmod(private)
     return path
 
 
