@@ -3049,6 +3049,11 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+1"/>
+        <source>its file system is not mounted</source>
+        <translation>そのファイルシステムはマウントされていません</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>too broad now</source>
         <translation>今は範囲が広すぎます</translation>
     </message>

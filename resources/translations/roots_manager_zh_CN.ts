@@ -3049,6 +3049,11 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+1"/>
+        <source>its file system is not mounted</source>
+        <translation>其文件系统未挂载</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>too broad now</source>
         <translation>现在范围过大</translation>
     </message>

@@ -244,7 +244,7 @@ def test_schema_8_leaves_a_new_servers_confinement_to_its_first_start() -> None:
     request = old.server_started("new", ["node", "server.js"], "run1")
     assert request is not None and old.servers["new"].confine is None
     doc = old.to_json()
-    assert doc["schema"] == SCHEMA_VERSION == 9
+    assert doc["schema"] == SCHEMA_VERSION == 10
     assert doc["servers"]["new"]["confine"] is None
     assert doc["servers"]["fs"]["confine"] is False
     again = State.from_json(doc)
@@ -386,3 +386,22 @@ def test_a_grants_places_inside_its_root_are_relative_and_stay_inside() -> None:
             State.from_json({**doc, "grants": [{**grant, "hidden_inside": [bad]}]})
     with pytest.raises(ModelError, match="not a path inside its root"):
         kept.set_inside("fs", ["r1"], hidden=["../secret"])
+
+
+def test_a_roots_mount_point_is_kept_and_older_stores_know_of_none() -> None:
+    """Schema 10: ``mount_point``, true or false; a root of schema 9 is read as none."""
+    root = {
+        "id": "r1",
+        "path": "/media/me/stick",
+        "real": "/media/me/stick",
+        "name": "stick",
+        "added_at": "2026-01-01T00:00:00Z",
+    }
+    assert (
+        State.from_json({"schema": 9, "servers": {}, "roots": [root]}).roots[0].mount_point is False
+    )
+    kept = State.from_json({"schema": 10, "servers": {}, "roots": [{**root, "mount_point": True}]})
+    assert kept.roots[0].mount_point is True
+    assert State.from_json(kept.to_json()).roots[0].mount_point is True
+    with pytest.raises(SchemaError, match=r"roots\[0\]\.mount_point"):
+        State.from_json({"schema": 10, "servers": {}, "roots": [{**root, "mount_point": "yes"}]})

@@ -268,6 +268,12 @@ def _effective(store: Store, args: argparse.Namespace) -> int:
                 f"({reason})",
                 file=sys.stderr,
             )
+        elif reason == "not mounted":
+            print(
+                f"withheld: {shown(root.name)}\t{shown(root.path)} was a file system of its own, "
+                "which is not mounted there now (not mounted)",
+                file=sys.stderr,
+            )
     return 0
 
 

@@ -66,6 +66,10 @@ class Root:
     real: str | None = None
     """The folder's real path (links followed) when it was added; None in older stores. A root
     that later leads elsewhere, through a link swapped in, is withheld from every server."""
+    mount_point: bool = False
+    """Whether the folder was the top of a file system of its own (a mount point) when added.
+    Found later on its parent's file system, it is the folder an unmount left behind, not the
+    one granted, and is withheld. False in older stores: nothing is known of them."""
 
     @property
     def uri(self) -> str:
@@ -202,12 +206,14 @@ def new_root(
         if identity.respelled(r.path, norm):  # /Users/me/Code is /users/me/code on a Mac
             raise ModelError("{path} is already a root, named {name!r}", path=norm, name=r.name)
     uris.path_to_uri(norm)  # refuses paths with no URI before anything is stored
+    real = os.path.realpath(norm)
     return Root(
         id=os.urandom(6).hex(),
         path=norm,
-        real=os.path.realpath(norm),
+        real=real,
         name=clean_name(name) if name is not None else _shown_name(os.path.basename(norm) or norm),
         added_at=added_at,
+        mount_point=os.path.ismount(real),
     )
 
 

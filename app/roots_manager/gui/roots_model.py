@@ -33,6 +33,7 @@ def unavailable_text(reason: str) -> str:
         "not a folder": QCoreApplication.translate("Roots", "not a folder"),
         "unreadable": QCoreApplication.translate("Roots", "unreadable"),
         "moved": QCoreApplication.translate("Roots", "leads elsewhere now"),
+        "not mounted": QCoreApplication.translate("Roots", "its file system is not mounted"),
         "too broad": QCoreApplication.translate("Roots", "too broad now"),
     }
     return texts.get(reason, reason)

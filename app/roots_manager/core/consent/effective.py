@@ -60,7 +60,8 @@ def root_unavailable(root: Root) -> str | None:
     """Why *root* cannot be given to a server now, or None if it can.
 
     Besides :func:`unavailable_reason`: ``"moved"`` when its folder now resolves elsewhere than
-    when it was added (a link swapped in), and ``"too broad"`` when a root from an older store,
+    when it was added (a link swapped in), ``"not mounted"`` when it was a mount point when
+    added and its file system is no longer mounted there, and ``"too broad"`` when a root from an older store,
     whose real path was not recorded, now leads to the file system's root, the home folder or a
     folder holding it. For many roots at once, one :class:`Availability` is far cheaper.
     """
@@ -83,7 +84,9 @@ class Availability:
 
     def __init__(self) -> None:
         self._reals = identity.RealPaths()
-        self._looked: dict[tuple[str, str | None], tuple[str | None, os.stat_result | None]] = {}
+        self._looked: dict[
+            tuple[str, str | None, bool], tuple[str | None, os.stat_result | None]
+        ] = {}
         self._broadness: Broadness | None = None
 
     def reason(self, root: Root) -> str | None:
@@ -100,14 +103,16 @@ class Availability:
         looked, look = self._looked, self._look
         out = []
         for root in roots:
-            key = (root.path, root.real)
+            key = (root.path, root.real, root.mount_point)
             known = looked.get(key)
             if known is None:
                 known = looked[key] = look(*key)
             out.append(known)
         return out
 
-    def _look(self, path: str, was: str | None) -> tuple[str | None, os.stat_result | None]:
+    def _look(
+        self, path: str, was: str | None, mount_point: bool
+    ) -> tuple[str | None, os.stat_result | None]:
         # the stat of the look is also the folder's identity, for telling one folder spelled
         # two ways: one stat per root, not two (30,000 roots are 30,000 calls); and the lstat
         # of its real path, when it is no link, is that stat
@@ -120,7 +125,13 @@ class Availability:
             if reason is not None or st is None:
                 return reason, None
         if was is not None:  # most roots: their real path recorded when added
-            return ("moved" if real != was else None), st
+            if real != was:
+                return "moved", st
+            if mount_point and not os.path.ismount(real):
+                # the file system it was the top of is gone: what is there is the folder
+                # underneath, on the parent's, not what was granted (writes would land there)
+                return "not mounted", st
+            return None, st
         return self._led_elsewhere(real, st), st
 
     def _led_elsewhere(self, real: str, st: os.stat_result) -> str | None:

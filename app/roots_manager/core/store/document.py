@@ -259,6 +259,7 @@ _ROOT = _record(
     name=schema.text,
     added_at=schema.timestamp,
     real=schema.optional(schema.root_path),
+    mount_point=schema.flag,
 )
 _SERVER = _record(
     Server,

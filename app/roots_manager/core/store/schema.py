@@ -18,7 +18,7 @@ from typing import Any
 
 from roots_manager.core import uri as uris
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 """2 adds each root's real path when it was added (``real``); 3 adds confinement (a server's
 ``confine``, ``allow_read`` and ``allow_write``, a grant's ``read_only``), which an older version
 must not read as if absent: it would start a confined server unconfined and silently; 4 adds a
@@ -32,8 +32,11 @@ its first start decides, confined by default where the machine can confine) and 
 setting that says so (``confine_new``), which an older version would refuse or read as off;
 9 adds a grant's exceptions (``read_only_inside``, ``hidden_inside``: places inside its root a
 confined server may not write, or read) and a server's ``max_processes``, which an older
-version would refuse as unknown fields rather than start the server with them writable. 1 to 8 are read as they are, a server's
-confinement in them decided (off when absent, before 8)."""
+version would refuse as unknown fields rather than start the server with them writable; 10 adds
+whether a root's folder was a mount point when added (``mount_point``), so that the folder an
+unmount leaves in its place is withheld, which an older version would refuse as an unknown
+field. 1 to 9 are read as they are (no root known to be a mount point), a server's confinement
+in them decided (off when absent, before 8)."""
 
 
 MAX_COUNTER = 2**53 - 1
