@@ -47,6 +47,7 @@ _BROAD_REASONS = {
 }
 """Each reason alone, as the templates word it."""
 BROAD_REFUSALS: tuple[str, ...] = tuple(_BROAD_TEMPLATES.values())
+"""The templates of a folder refused as too broad, one per reason."""
 
 TOO_LONG = QT_TRANSLATE_NOOP(
     "CoreError",
@@ -54,7 +55,6 @@ TOO_LONG = QT_TRANSLATE_NOOP(
     "(ENAMETOOLONG)",
 )
 """A path the system refuses to look up for its length: it may well exist, by a shorter name."""
-"""The templates of a folder refused as too broad, one per reason."""
 
 
 @dataclass

@@ -61,9 +61,9 @@ def root_unavailable(root: Root) -> str | None:
 
     Besides :func:`unavailable_reason`: ``"moved"`` when its folder now resolves elsewhere than
     when it was added (a link swapped in), ``"not mounted"`` when it was a mount point when
-    added and its file system is no longer mounted there, and ``"too broad"`` when a root from an older store,
-    whose real path was not recorded, now leads to the file system's root, the home folder or a
-    folder holding it. For many roots at once, one :class:`Availability` is far cheaper.
+    added and its file system is no longer mounted there, and ``"too broad"`` when a root from
+    an older store, whose real path was not recorded, now leads to the file system's root, the
+    home folder or a folder holding it. For many roots at once, one :class:`Availability` is far cheaper.
     """
     return Availability().reason(root)
 
