@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -13,14 +14,50 @@ def ci_packages() -> list[str]:
     return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
 
 
-def test_the_readme_names_the_system_packages_ci_installs() -> None:
+def apt_lines(text: str) -> list[str]:
+    """What each ``sudo apt-get install`` line of *text* installs, as written."""
+    return re.findall(r"^sudo apt-get install (?:--no-install-recommends )?(.+)$", text, re.M)
+
+
+def test_the_app_and_the_development_page_name_every_package_ci_installs_once() -> None:
+    # the README's first line installs what the app needs, the development page's what the
+    # tests and the packaging need besides: together, in order, the list CI installs
     readme = (REPO / "README.md").read_text(encoding="utf-8")
-    lines = re.findall(r"^sudo apt-get install (?:--no-install-recommends )?(.+)$", readme, re.M)
-    assert len(lines) == 1, "the README has one apt-get line"
-    assert lines[0].split() == ci_packages()
-    assert "libxcb-cursor0" in ci_packages()  # what Qt's xcb plugin misses on a fresh Debian
+    development = (REPO / "docs" / "development.md").read_text(encoding="utf-8")
+    assert len(apt_lines(readme)) == 2, "the README has two apt-get lines: the app's, the tests'"
+    app = apt_lines(readme)[0].split()
+    [others] = apt_lines(development)
+    assert app + others.split() == ci_packages()
+    assert "libxcb-cursor0" in app  # what Qt's xcb plugin misses on a fresh Debian
+    assert "python3-venv" in app  # the README's venv, on the system's Python
     run = (REPO / ".ci" / "run").read_text(encoding="utf-8")
     assert ".ci/system-packages" in run, ".ci/run installs another list than the README's"
+
+
+def commands(text: str) -> list[list[str]]:
+    """The lines of each shell code block of *text*."""
+    return [
+        block.strip().splitlines() for block in re.findall(r"^```sh\n(.*?)^```", text, re.M | re.S)
+    ]
+
+
+def test_the_readme_installs_before_it_runs_the_app_and_the_tests() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    blocks = commands(readme)
+    app, tests = blocks[0], blocks[1]
+    assert len(app) == 2 and app[0].startswith("sudo apt-get install ")
+    assert app[1].endswith("pip install -e . && roots-manager --demo")
+    assert len(tests) == 2 and tests[1].endswith("scripts/test")
+    # the tests' apt-get line installs every package CI installs: what it expands to, in bash
+    [listed] = re.findall(r"^sudo apt-get install --no-install-recommends (\$\(.*\))$", tests[0])
+    out = subprocess.run(
+        ["bash", "-c", f"printf '%s\\n' {listed}"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert out.stdout.split() == ci_packages()
 
 
 def test_the_test_command_says_what_it_needs_and_installs_nothing() -> None:
