@@ -145,7 +145,7 @@
 <context>
     <name>RootsPanel</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/roots_view.py" line="+308"/>
+        <location filename="../../app/roots_manager/gui/roots_view.py" line="+304"/>
         <source>These servers will no longer be told about %n root(s): {servers}.</source>
         <translation>
             <numerusform>These servers will no longer be told about %n root: {servers}.</numerusform>

@@ -627,7 +627,7 @@
         <translation>{path} を追加できません: フォルダーではありません</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/core/roots.py" line="+25"/>
+        <location filename="../../app/roots_manager/core/roots.py" line="+26"/>
         <source>refusing to add {path}: it is the root of the file system: every server granted it could be pointed at every file. Add a project folder instead, or pass --allow-broad if you really mean it</source>
         <translation>{path} は追加しません: ファイルシステムのルートです。これを許可したサーバーはすべて、あらゆるファイルを対象にできてしまいます。代わりにプロジェクトフォルダーを追加するか、本当に必要な場合は --allow-broad を指定してください</translation>
     </message>
@@ -642,7 +642,7 @@
         <translation>{path} は追加しません: ホームフォルダー（{home}）を含んでいます。これを許可したサーバーはすべて、あなたのすべてのファイルを対象にできてしまいます。代わりにプロジェクトフォルダーを追加するか、本当に必要な場合は --allow-broad を指定してください</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>cannot add {path}: the path, or a folder name in it, is longer than the system allows (ENAMETOOLONG)</source>
         <translation>{path} を追加できません: パス、またはその中のフォルダー名が、システムの許す長さを超えています（ENAMETOOLONG）</translation>
     </message>
@@ -820,7 +820,7 @@
 <context>
     <name>CoreText</name>
     <message>
-        <location filename="../../app/roots_manager/core/confinement/confined.py" line="+44"/>
+        <location filename="../../app/roots_manager/core/confinement/confined.py" line="+45"/>
         <source>confined: the kernel refuses every file outside what was granted; the network is not restricted</source>
         <translation>閉じ込め中: 許可されたもの以外のファイルはすべてカーネルが拒否します。ネットワークは制限されません</translation>
     </message>
@@ -3028,7 +3028,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>Roots</name>
     <message>
-        <location filename="../../app/roots_manager/gui/roots_model.py" line="+31"/>
+        <location filename="../../app/roots_manager/gui/roots_model.py" line="+32"/>
         <source>missing</source>
         <translation>見つかりません</translation>
     </message>
@@ -3114,7 +3114,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RootsPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/roots_view.py" line="+92"/>
+        <location filename="../../app/roots_manager/gui/roots_view.py" line="+93"/>
         <source>Workspace roots</source>
         <translation>ワークスペースのルート</translation>
     </message>
@@ -3189,12 +3189,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+4"/>
-        <location line="+195"/>
+        <location line="+190"/>
         <source>Remove</source>
         <translation>削除</translation>
     </message>
     <message>
-        <location line="-189"/>
+        <location line="-184"/>
         <source>Rename</source>
         <translation>名前を変更</translation>
     </message>
@@ -3204,17 +3204,22 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>ルートとは、あなたが作業するフォルダーです。ファイルマネージャーからここにフォルダーをドロップし、どのサーバーにどれを見せるかを「サーバーと同意」タブで選びます。</translation>
     </message>
     <message>
-        <location line="+69"/>
+        <location line="+68"/>
         <source>It is your home folder. Every server you grant it to could be pointed at all your files: documents, keys, browser profiles and the rest.</source>
         <translation>これはホームフォルダーです。許可したサーバーはすべて、あなたのあらゆるファイル（書類、鍵、ブラウザーのプロファイルなど）に向けられる可能性があります。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
+        <source>It holds your home folder ({home}). Every server you grant it to could be pointed at all your files: documents, keys, browser profiles and the rest.</source>
+        <translation>これはホームフォルダー（{home}）を含むフォルダーです。許可したサーバーはすべて、あなたのあらゆるファイル（書類、鍵、ブラウザーのプロファイルなど）に向けられる可能性があります。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>It is the root of the file system. Every server you grant it to could be pointed at every file on this computer.</source>
         <translation>これはファイルシステムのルートです。許可したサーバーはすべて、このコンピューター上のあらゆるファイルに向けられる可能性があります。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Add a very broad folder?</source>
         <translation>非常に広い範囲のフォルダーを追加しますか?</translation>
     </message>
@@ -3234,7 +3239,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>それでも追加する</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+28"/>
         <source>Not added:</source>
         <translation>追加されなかったもの:</translation>
     </message>
@@ -3616,7 +3621,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+87"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+88"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;ルートはサーバーにどこを見るべきかを伝えるもので、アクセス制御ではありません。&lt;/b&gt;サーバーは、そのプロセスに許されたファイルなら何でも開けます。実際に何をしているかは「ログ」で確認してください。</translation>
     </message>
@@ -3953,7 +3958,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>StoreWatcher</name>
     <message>
-        <location filename="../../app/roots_manager/gui/watcher.py" line="+226"/>
+        <location filename="../../app/roots_manager/gui/watcher.py" line="+213"/>
         <source>Your change was not saved: the store cannot be read. Choose Recover… above the tabs to repair it.</source>
         <translation>変更は保存されませんでした。ストアを読み込めません。タブの上の「復旧…」で修復してください。</translation>
     </message>

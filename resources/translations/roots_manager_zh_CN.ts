@@ -627,7 +627,7 @@
         <translation>无法添加 {path}：它不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/core/roots.py" line="+25"/>
+        <location filename="../../app/roots_manager/core/roots.py" line="+26"/>
         <source>refusing to add {path}: it is the root of the file system: every server granted it could be pointed at every file. Add a project folder instead, or pass --allow-broad if you really mean it</source>
         <translation>拒绝添加 {path}：它是文件系统的根目录，获得授权的每个服务器都可能被指向任何文件。请改为添加项目文件夹；如果确实需要，请加上 --allow-broad</translation>
     </message>
@@ -642,7 +642,7 @@
         <translation>拒绝添加 {path}：它包含你的主文件夹（{home}），获得授权的每个服务器都可能被指向你的所有文件。请改为添加项目文件夹；如果确实需要，请加上 --allow-broad</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>cannot add {path}: the path, or a folder name in it, is longer than the system allows (ENAMETOOLONG)</source>
         <translation>无法添加 {path}：该路径或其中的某个文件夹名超出了系统允许的长度（ENAMETOOLONG）</translation>
     </message>
@@ -820,7 +820,7 @@
 <context>
     <name>CoreText</name>
     <message>
-        <location filename="../../app/roots_manager/core/confinement/confined.py" line="+44"/>
+        <location filename="../../app/roots_manager/core/confinement/confined.py" line="+45"/>
         <source>confined: the kernel refuses every file outside what was granted; the network is not restricted</source>
         <translation>已限制：内核拒绝访问授权范围以外的所有文件；网络不受限制</translation>
     </message>
@@ -3028,7 +3028,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>Roots</name>
     <message>
-        <location filename="../../app/roots_manager/gui/roots_model.py" line="+31"/>
+        <location filename="../../app/roots_manager/gui/roots_model.py" line="+32"/>
         <source>missing</source>
         <translation>不存在</translation>
     </message>
@@ -3114,7 +3114,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RootsPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/roots_view.py" line="+92"/>
+        <location filename="../../app/roots_manager/gui/roots_view.py" line="+93"/>
         <source>Workspace roots</source>
         <translation>工作区根目录</translation>
     </message>
@@ -3189,12 +3189,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+4"/>
-        <location line="+195"/>
+        <location line="+190"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location line="-189"/>
+        <location line="-184"/>
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
@@ -3204,17 +3204,22 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>根目录是你工作的文件夹。从文件管理器把文件夹拖放到这里，然后在“服务器与授权”标签页中选择哪个服务器可以看到哪些。</translation>
     </message>
     <message>
-        <location line="+69"/>
+        <location line="+68"/>
         <source>It is your home folder. Every server you grant it to could be pointed at all your files: documents, keys, browser profiles and the rest.</source>
         <translation>这是你的主文件夹。你授权的每个服务器都可能被引向你的所有文件：文档、密钥、浏览器配置文件等等。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
+        <source>It holds your home folder ({home}). Every server you grant it to could be pointed at all your files: documents, keys, browser profiles and the rest.</source>
+        <translation>它包含你的主文件夹（{home}）。你授权的每个服务器都可能被引向你的所有文件：文档、密钥、浏览器配置文件等等。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>It is the root of the file system. Every server you grant it to could be pointed at every file on this computer.</source>
         <translation>这是文件系统的根。你授权的每个服务器都可能被引向这台计算机上的所有文件。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Add a very broad folder?</source>
         <translation>要添加范围非常大的文件夹吗？</translation>
     </message>
@@ -3234,7 +3239,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>仍然添加</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+28"/>
         <source>Not added:</source>
         <translation>未添加：</translation>
     </message>
@@ -3616,7 +3621,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+87"/>
+        <location filename="../../app/roots_manager/gui/servers_view.py" line="+88"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;根目录告诉服务器该去哪里查看，它们并不是访问控制。&lt;/b&gt;服务器仍然可以打开其进程有权访问的任何文件。请在“日志”中查看它实际做了什么。</translation>
     </message>
@@ -3953,7 +3958,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>StoreWatcher</name>
     <message>
-        <location filename="../../app/roots_manager/gui/watcher.py" line="+226"/>
+        <location filename="../../app/roots_manager/gui/watcher.py" line="+213"/>
         <source>Your change was not saved: the store cannot be read. Choose Recover… above the tabs to repair it.</source>
         <translation>更改未保存：无法读取存储文件。请点击标签页上方的“恢复…”进行修复。</translation>
     </message>

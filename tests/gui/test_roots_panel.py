@@ -79,6 +79,43 @@ def test_broad_root_needs_an_explicit_confirmation(
     assert "root of the file system" in seen[0]
 
 
+CLI_WORDS = {
+    "it is the root of the file system": "fs-root",
+    "it is your home folder": "home",
+    "it holds your home folder": "holds-home",
+}
+APP_WORDS = {
+    "It is the root of the file system.": "fs-root",
+    "It is your home folder.": "home",
+    "It holds your home folder": "holds-home",
+}
+
+
+def _kind(text: str, words: dict[str, str]) -> str:
+    [kind] = [kind for phrase, kind in words.items() if phrase in text]
+    return kind
+
+
+def test_the_app_and_the_cli_call_a_broad_folder_the_same(
+    panel: RootsPanel, store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One decision (core.broadness), two front ends' words: a folder holding the home folder
+    is not "the root of the file system" in one and "holds your home" in the other."""
+    home = tmp_path / "users" / "me"
+    home.mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    for path, kind in ((home, "home"), (tmp_path / "users", "holds-home"), (Path("/"), "fs-root")):
+        refused = run_cli("roots", "add", str(path), check=False)
+        assert refused.returncode != 0
+        seen: list[str] = []
+        answer_message_box(button_named("Cancel"), seen)
+        assert panel.add_paths([str(path)]) == []
+        assert (_kind(refused.stderr, CLI_WORDS), _kind(seen[0], APP_WORDS)) == (kind, kind), path
+        if kind == "holds-home":
+            assert f"({home})" in seen[0] and f"({home})" in refused.stderr
+    assert store.read().roots == []
+
+
 def test_rename_inline(panel: RootsPanel, store: Store, tmp_path: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
     (a,) = folders(tmp_path, "alpha")
     panel.add_paths([str(a)])

@@ -47,9 +47,10 @@ def cmd_roots_add(store: Store, args: argparse.Namespace) -> int:
         print_json({"version": JSON_VERSION, "root": root_json(root)})
     else:
         print(f"added '{shown(root.name)}': {shown(root.path)} ({root.uri})")
-        if args.allow_broad and broad_reason(root.path) is not None:
+        reason = broad_reason(root.path) if args.allow_broad else None
+        if reason is not None:
             print(
-                f"note: {broad_reason(root.path)}. A confined server granted it for writing could "
+                f"note: {reason}. A confined server granted it for writing could "
                 "rewrite any file of yours but the places Roots Manager holds read-only (its own "
                 "store, shell start files, the hosts' settings, autostart, ~/.local/bin, git hooks: "
                 "`roots-manager servers show NAME` lists them), and read any but the secrets it "

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from roots_manager.core import identity
 from roots_manager.core import uri as uris
+from roots_manager.core.broadness import Broad, broadness, home
 from roots_manager.core.names import BIDI_CONTROLS
 from roots_manager.core.refusal import ModelError
 from roots_manager.core.translatable import QT_TRANSLATE_NOOP
@@ -22,19 +23,19 @@ from roots_manager.core.translatable import QT_TRANSLATE_NOOP
 _URI_LIKE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]+://")
 
 _BROAD_TEMPLATES = {
-    "fs-root": QT_TRANSLATE_NOOP(
+    Broad.FS_ROOT: QT_TRANSLATE_NOOP(
         "CoreError",
         "refusing to add {path}: it is the root of the file system: every server granted it "
         "could be pointed at every file. Add a project folder instead, or pass --allow-broad "
         "if you really mean it",
     ),
-    "home": QT_TRANSLATE_NOOP(
+    Broad.HOME: QT_TRANSLATE_NOOP(
         "CoreError",
         "refusing to add {path}: it is your home folder: every server granted it could be "
         "pointed at all your files. Add a project folder instead, or pass --allow-broad if you "
         "really mean it",
     ),
-    "holds-home": QT_TRANSLATE_NOOP(
+    Broad.HOLDS_HOME: QT_TRANSLATE_NOOP(
         "CoreError",
         "refusing to add {path}: it holds your home folder ({home}): every server granted it "
         "could be pointed at all your files. Add a project folder instead, or pass "
@@ -99,63 +100,15 @@ def path_of(ref: str) -> str:
     return normalize_path(ref)
 
 
-class Broadness:
-    """Which folders are too broad to be roots: the file system's root, the home folder and the
-    folders that hold it, each known by its identity (on macOS ``/users/ME`` is the home folder
-    ``/Users/me``).
-
-    Those folders are looked up once, when this is made, so that checking many folders costs
-    one ``stat`` each rather than one per folder holding the home folder, every time.
-    """
-
-    def __init__(self) -> None:
-        self.home = os.path.realpath(os.path.expanduser("~"))
-        self._fs_root = identity.identity(os.sep)
-        self._home = identity.identity(self.home)
-        holding: set[tuple[int, int]] = set()
-        if os.path.dirname(self.home) != self.home:
-            current = os.path.dirname(self.home)
-            while True:
-                held = identity.identity(current)
-                if held is not None:
-                    holding.add(held)
-                parent = os.path.dirname(current)
-                if parent == current:
-                    break
-                current = parent
-        self._holding = frozenset(holding)
-
-    def kind(self, real: str, same: tuple[int, int] | None) -> tuple[str, dict[str, str]] | None:
-        """Which of :data:`_BROAD_REASONS` makes the folder at the real path *real* too broad,
-        with its values; *same* is its identity (:func:`roots_manager.core.identity.identity`).
-        """
-        if os.path.dirname(real) == real or real == os.sep:
-            return "fs-root", {}
-        if same is not None and same == self._fs_root:
-            return "fs-root", {}
-        if real == self.home or (same is not None and same == self._home):
-            return "home", {}
-        if same is not None and same in self._holding:
-            return "holds-home", {"home": self.home}
-        return None
-
-
-def _broad_kind(path: str) -> tuple[str, dict[str, str]] | None:
-    """Which of :data:`_BROAD_REASONS` makes *path* too broad for a root, with its values."""
-    real = os.path.realpath(path)
-    return Broadness().kind(real, identity.identity(real))
-
-
 def broad_reason(path: str) -> str | None:
     """Why adding *path* as a root is too broad, or None if it is not.
 
     Symbolic links are followed: a link to the home folder is as broad as the home folder.
     """
-    broad = _broad_kind(path)
-    if broad is None:
+    kind = broadness(path)
+    if kind is None:
         return None
-    kind, values = broad
-    return _BROAD_REASONS[kind].format(**values)
+    return _BROAD_REASONS[kind].format(home=home())
 
 
 def find_root(roots: Sequence[Root], ref: str) -> Root:
@@ -198,10 +151,10 @@ def new_root(
                 raise ModelError(TOO_LONG, path=norm) from None
             raise ModelError("cannot add {path}: it does not exist", path=norm) from None
         raise ModelError("cannot add {path}: it is not a folder", path=norm)
-    broad = _broad_kind(norm)
+    broad = broadness(norm)
     if broad is not None and not allow_broad:
-        kind, values = broad
-        raise ModelError(_BROAD_TEMPLATES[kind], path=norm, **values)
+        values = {"home": home()} if broad is Broad.HOLDS_HOME else {}
+        raise ModelError(_BROAD_TEMPLATES[broad], path=norm, **values)
     for r in roots:
         if identity.respelled(r.path, norm):  # /Users/me/Code is /users/me/code on a Mac
             raise ModelError("{path} is already a root, named {name!r}", path=norm, name=r.name)

@@ -21,8 +21,9 @@ from PySide6.QtWidgets import (
 )
 
 from roots_manager.actions import roots as root_actions
+from roots_manager.core.broadness import Broad, broadness, home
 from roots_manager.core.names import visible
-from roots_manager.core.roots import Root, broad_reason, normalize_path
+from roots_manager.core.roots import Root, normalize_path
 from roots_manager.gui.errors import error_text
 from roots_manager.gui.folder_dialog import pick_folder
 from roots_manager.gui.placeholder_view import PlaceholderTableView
@@ -202,17 +203,20 @@ class RootsPanel(QWidget):
 
     def confirm_broad(self, path: str) -> bool:
         """Ask whether the broad folder *path* is really meant to be a root."""
-        real = os.path.realpath(path)
-        if real == os.path.realpath(os.path.expanduser("~")):
-            why = self.tr(
+        why = {
+            Broad.HOME: self.tr(
                 "It is your home folder. Every server you grant it to could be pointed at all "
                 "your files: documents, keys, browser profiles and the rest."
-            )
-        else:
-            why = self.tr(
+            ),
+            Broad.HOLDS_HOME: self.tr(
+                "It holds your home folder ({home}). Every server you grant it to could be "
+                "pointed at all your files: documents, keys, browser profiles and the rest."
+            ).format(home=home()),
+            Broad.FS_ROOT: self.tr(
                 "It is the root of the file system. Every server you grant it to could be "
                 "pointed at every file on this computer."
-            )
+            ),
+        }[broadness(path) or Broad.FS_ROOT]
         box = QMessageBox(
             QMessageBox.Icon.Warning,
             self.tr("Add a very broad folder?"),
@@ -237,7 +241,7 @@ class RootsPanel(QWidget):
         wanted = []
         for raw in paths:
             path = normalize_path(raw)
-            if broad_reason(path) is not None and not self.confirm_broad(path):
+            if broadness(path) is not None and not self.confirm_broad(path):
                 continue
             wanted.append(path)
         if not wanted:

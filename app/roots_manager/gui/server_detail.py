@@ -28,9 +28,9 @@ from PySide6.QtWidgets import (
 )
 
 from roots_manager.actions import confinement, consent
+from roots_manager.core.broadness import broadness
 from roots_manager.core.log.index import LogIndex
 from roots_manager.core.log.timeline import Timeline
-from roots_manager.core.roots import broad_reason
 from roots_manager.core.serverview.folders import CHOICES, Choice, FolderRow, decision, folder_rows
 from roots_manager.core.store.grants import Scope
 from roots_manager.core.store.state import State
@@ -251,7 +251,7 @@ class ServerDetail(QWidget):
         name = self.server
         if name is None:
             return False
-        if broad_reason(path) is not None and not self.confirm_broad(path):
+        if broadness(path) is not None and not self.confirm_broad(path):
             return False
         done = self.watcher.act(
             lambda store: consent.grant(

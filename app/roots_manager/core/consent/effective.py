@@ -18,7 +18,8 @@ from stat import S_ISDIR
 from typing import TypedDict
 
 from roots_manager.core import collector, identity
-from roots_manager.core.roots import Broadness, Root
+from roots_manager.core.broadness import Broadness
+from roots_manager.core.roots import Root
 from roots_manager.core.store.grants import Grant, Scope
 from roots_manager.core.store.state import State
 
