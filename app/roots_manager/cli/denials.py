@@ -36,13 +36,7 @@ def line(rec: dict[str, Any]) -> str:
     from roots_manager.core.log import denials
 
     shown = denials.shown
-    path = shown(rec.get("path") or "")
-    if not path:
-        path = f"{shown(rec.get('folder', '?'))}/ ({shown(rec.get('folded', 0))} more refused)"
-    elif rec.get("folded"):
-        path = f"{path} (+{shown(rec['folded'])} more in its folder)"
-    if rec.get("protected") is True:
-        path += " (a protected place: no grant opens it)"
+    path = denials.refused_what(rec)
     who = f" [{shown(rec['process'])} {shown(rec.get('pid', '?'))}]" if rec.get("process") else ""
     return (
         f"{shown(rec.get('at') or rec.get('ts', ''))}  {visible(str(rec.get('server', '')))}  "

@@ -10,31 +10,15 @@ Windows, musl) return large blocks on their own, and have no such call.
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import sys
-from collections.abc import Callable
-
-_trim: Callable[[int], int] | None = None
-_looked = False
-
-
-def _malloc_trim() -> Callable[[int], int] | None:
-    global _trim, _looked
-    if not _looked:
-        _looked = True
-        if sys.platform.startswith("linux"):
-            name = ctypes.util.find_library("c")
-            try:
-                libc = ctypes.CDLL(name) if name else None
-                _trim = getattr(libc, "malloc_trim", None)
-            except OSError:
-                _trim = None  # not glibc (musl has no malloc_trim)
-    return _trim
 
 
 def give_back() -> bool:
-    """Return the free pages of the C heap to the operating system, where the C library can;
-    True when it did."""
-    trim = _malloc_trim()
-    return bool(trim(0)) if trim is not None else False
+    """Return the free pages of the C heap to the operating system, where the C library can
+    (glibc's ``malloc_trim``, :func:`roots_manager.platform.linux.malloc.trim`); True when it
+    did."""
+    if not sys.platform.startswith("linux"):
+        return False
+    from roots_manager.platform.linux import malloc
+
+    return malloc.trim()

@@ -42,8 +42,14 @@ def _given(value: str) -> str:
 
 def inside(path: str, folder: str) -> bool:
     """Whether *path* is *folder* or lies beneath it (both absolute and normalised): compared
-    by whole components, so that ``/srv/data2`` is not inside ``/srv/data``."""
-    return path == folder or path.startswith(folder.rstrip("/") + "/")
+    by whole components, so that ``/srv/data2`` is not inside ``/srv/data``. The one such
+    test: every "is this path in that folder" of the package is this one."""
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def home_shortened(path: str, home: str) -> str:
+    """*path* with the home folder *home* it lies in written ``~`` (``~/proj``), for showing."""
+    return "~" + path[len(home) :] if inside(path, home) else path
 
 
 def home_folder() -> str:

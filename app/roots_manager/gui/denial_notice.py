@@ -25,7 +25,7 @@ from roots_manager.actions import consent as consent_actions
 from roots_manager.core.confinement.offers import Offer, Offers, offers
 from roots_manager.core.log.denials import START_UP, shown
 from roots_manager.core.names import visible
-from roots_manager.core.paths import inside
+from roots_manager.core.paths import home_shortened, inside
 from roots_manager.core.store.grants import Scope
 from roots_manager.gui.confinement_text import reason_text
 from roots_manager.gui.watcher import StoreWatcher
@@ -116,9 +116,7 @@ class DenialNotice(QFrame):
 
     def _shown(self, path: str) -> str:
         # escaped: a path comes from the server's side, and may hold a bidi override
-        if path == self.home or path.startswith(self.home + os.sep):
-            return shown("~" + path[len(self.home) :])
-        return shown(path)
+        return shown(home_shortened(path, self.home))
 
     def sentence(self, rec: dict[str, Any]) -> str:
         """The refusal in the user's language: who, what, and what the server was doing."""

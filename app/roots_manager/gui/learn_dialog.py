@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from roots_manager.actions import learning as learn
 from roots_manager.core.confinement.learning import Kind, Proposal, Proposed
 from roots_manager.core.names import visible
+from roots_manager.core.paths import home_shortened
 from roots_manager.gui.confinement_text import reason_text
 from roots_manager.gui.watcher import StoreWatcher
 
@@ -192,9 +193,7 @@ class LearnDialog(QDialog):
         return self.tr("Folder: {path}").format(path=path)
 
     def _shown(self, path: str) -> str:
-        if path == self.home or path.startswith(self.home + os.sep):
-            return "~" + path[len(self.home) :]
-        return path
+        return home_shortened(path, self.home)
 
     def ticked(self) -> list[Proposed]:
         """The grants of the proposal ticked now."""

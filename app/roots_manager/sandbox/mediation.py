@@ -36,6 +36,7 @@ import sys
 import threading
 
 from roots_manager.core.nofollow import open_no_follow
+from roots_manager.core.paths import inside
 from roots_manager.sandbox import libc, seccomp
 
 assert sys.platform == "linux", "imported only where Landlock confines (Linux)"
@@ -442,7 +443,7 @@ class Mediator:
         for folder, folder_fd in self.writable:
             if where == folder:
                 return _same(fd, folder_fd)
-            if where.startswith(folder + "/"):
+            if inside(where, folder):
                 try:
                     again = _beneath(folder_fd, where[len(folder) + 1 :])
                 except OSError:

@@ -34,6 +34,7 @@ import stat
 import sys
 import time
 
+from roots_manager.core.paths import inside
 from roots_manager.sandbox import landlock as ll
 from roots_manager.sandbox import libc, mediation
 
@@ -445,7 +446,7 @@ def _theirs(path: str, tid: int) -> str:
     """*path* with a ``/proc/self`` met on the way (``/proc/mounts`` leads there) made the
     caller's again: resolved here, it led to the supervisor's."""
     mine = f"/proc/{os.getpid()}"
-    if path == mine or path.startswith(mine + "/"):
+    if inside(path, mine):
         return f"/proc/{tid}" + path[len(mine) :]
     return path
 

@@ -595,12 +595,12 @@ class Bridge:
         busiest moment left behind (fifty bridges starting at once read the store fifty
         times each)."""
         if sys.platform != "linux":
-            return
+            return  # the other C libraries give large blocks back on their own
         if self._trim is not None:
             self._trim.cancel()
-        from roots_manager.platform.linux.malloc import trim
+        from roots_manager.core import heap
 
-        self._trim = asyncio.get_running_loop().call_later(TRIM_AFTER, trim)
+        self._trim = asyncio.get_running_loop().call_later(TRIM_AFTER, heap.give_back)
 
     def _sweep_requests(self) -> None:
         with contextlib.suppress(OSError):

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from roots_manager.core.confinement.rules import Rules
+from roots_manager.core.paths import inside
 
 SYSTEM_DIRS = ("/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin", "/opt")
 PROC_AND_SYS = ("/proc", "/sys/fs/cgroup", "/sys/devices/system/cpu")
@@ -113,7 +114,7 @@ def open_beneath(top: str, secrets: Sequence[str], listdir: Listing = os.listdir
 
 def _etc_secret(path: str) -> str | None:
     """Why *path* (reached through a link in /etc) is a secret of /etc's, or None."""
-    if not path.startswith(ETC + os.sep):
+    if path == ETC or not inside(path, ETC):
         return None
     parts = path[len(ETC) + 1 :].split(os.sep)
     for secret in ETC_SECRETS:
@@ -168,13 +169,13 @@ class _Scope:
             return "it is the file system's root"
         if path == self.home:
             return "it is the home folder"
-        if self.home.startswith(path.rstrip(os.sep) + os.sep):
+        if inside(self.home, path):
             return "it holds the home folder"
         return None
 
     def writable_by_server(self, path: str) -> bool:
         """Whether *path* (a real path) lies in a folder the server may write."""
-        return any(path == w or path.startswith(w.rstrip(os.sep) + os.sep) for w in self.writable)
+        return any(inside(path, w) for w in self.writable)
 
     def allow(self, needs: Needs, path: str, *, file: bool = False) -> bool:
         """Add real path *path* to *needs* unless it is too broad (then say why)."""
@@ -197,7 +198,7 @@ def _prefix(executable: str, home: str) -> str:
         return folder
     prefix = os.path.dirname(folder)
     too_broad = prefix == os.path.dirname(prefix) or prefix == os.path.join(home, ".local")
-    if too_broad or home == prefix or home.startswith(prefix.rstrip(os.sep) + os.sep):
+    if too_broad or inside(home, prefix):
         return folder
     return prefix
 

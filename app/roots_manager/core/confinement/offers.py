@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from roots_manager.core.paths import inside
 from roots_manager.core.translatable import QT_TRANSLATE_NOOP, Words
 
 
@@ -134,7 +135,7 @@ def broad(folder: str, home: str) -> str | None:
     """Why *folder* is too broad for one click (``/``, the home folder or a folder above it)."""
     if folder == "/":
         return _words(WHOLE_FILE_SYSTEM)
-    if folder == home or home.startswith(folder.rstrip("/") + "/"):
+    if inside(home, folder):
         return _words(HOME_FOLDER)
     return None
 
@@ -149,16 +150,16 @@ def secret(
     """Why *path* is a secret never offered in one click; None when it is not one."""
     path = os.path.normpath(path)
     home = os.path.normpath(home)
-    if path == home or path.startswith(home + "/"):
-        inside = path[len(home) + 1 :]
+    if inside(path, home):
+        within = path[len(home) + 1 :]
         for name in SECRETS_IN_HOME:
-            if inside == name or inside.startswith(name + "/") or name.startswith(inside + "/"):
+            if inside(within, name) or inside(name, within):
                 return _words(CREDENTIALS, path=f"~/{name}")
         return None
     for top in users_homes:
         if path == top:
             return None if top != "/root" else _words(ANOTHER_USER)
-        if path.startswith(top.rstrip("/") + "/"):
+        if inside(path, top):
             return _words(ANOTHER_USER)
     if path == "/etc" or path.startswith(("/etc/", "/var/", "/root", "/boot/", "/proc/", "/sys/")):
         # a system file only root may read (/etc/shadow, /etc/sudoers, a host key)

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from roots_manager.core.names import visible
+from roots_manager.core.paths import inside
 from roots_manager.core.store.state import iso_time
 
 DENIAL = "denial"
@@ -107,11 +108,7 @@ def _names(value: str, path: str) -> bool:
     if not value.startswith(("/", "~")):
         return False
     mine = os.path.normpath(os.path.expanduser(value))
-    return (
-        mine == path
-        or path.startswith(mine.rstrip("/") + "/")
-        or (mine.startswith(path.rstrip("/") + "/"))
-    )
+    return inside(path, mine) or inside(mine, path)
 
 
 def iso(when: float) -> str:
@@ -191,13 +188,20 @@ def shown(value: object) -> str:
     return visible(str(value))
 
 
-def summary(rec: dict[str, Any]) -> str:
-    """One line of a denial: operation, path (or the folded count), and what was running."""
+def refused_what(rec: dict[str, Any]) -> str:
+    """What was refused, as every front end says it: the path (with the count of the others
+    refused in its folder that second), or the folder and the count alone, and whether it is a
+    protected place no grant opens."""
     what = shown(rec.get("path") or "")
-    folder = shown(rec.get("folder", "?"))
     if not what:
-        what = f"{folder}/… ({shown(rec.get('folded', 0))} more refusals)"
+        what = f"{shown(rec.get('folder', '?'))}/ ({shown(rec.get('folded', 0))} more refused)"
     elif rec.get("folded"):
-        what = f"{what} (and {shown(rec['folded'])} more in {folder})"
-    kept = " (a protected place: no grant opens it)" if rec.get("protected") is True else ""
-    return f"{shown(rec.get('operation', '?'))} {what} refused{kept} {while_text(rec)}"
+        what = f"{what} (+{shown(rec['folded'])} more in its folder)"
+    if rec.get("protected") is True:
+        what += " (a protected place: no grant opens it)"
+    return what
+
+
+def summary(rec: dict[str, Any]) -> str:
+    """One line of a denial: operation, what was refused, and what was running."""
+    return f"{shown(rec.get('operation', '?'))} {refused_what(rec)} refused {while_text(rec)}"

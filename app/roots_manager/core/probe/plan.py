@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from roots_manager.core.paths import inside
 from roots_manager.core.probe.fixture import (
     ADDED_ROOT,
     HASH_NAME,
@@ -384,7 +385,7 @@ def listed_inside(uris: list[str], top: str) -> list[Target]:
             path = os.path.realpath(uri_to_path(uri))
         except (UriError, ValueError):
             continue
-        if path.startswith(root + os.sep) and os.path.isfile(path):
+        if path != root and inside(path, root) and os.path.isfile(path):
             rel = os.path.relpath(path, real_top).replace(os.sep, "/")
             out.append(Target(os.path.dirname(rel), rel, uri))
     return out
