@@ -32,7 +32,7 @@ app.exec()
 APP = """
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
-from roots_manager.gui.app import main
+from roots_manager.gui.shell.app import main
 
 def shown():
     print("SHOWN", flush=True)

@@ -148,7 +148,7 @@ def child_ingest(home: str, n: int, runs: int, rate: float) -> None:
 
     from roots_manager.core.log import events
     from roots_manager.core.paths import Layout
-    from roots_manager.gui.log_view import LogPanel
+    from roots_manager.gui.log.log_view import LogPanel
 
     app = QApplication([])
     layout = Layout(Path(home)).ensure()
@@ -234,7 +234,7 @@ def child_memory(home: str, n: int) -> None:
     from PySide6.QtWidgets import QApplication
 
     from roots_manager.core.paths import Layout
-    from roots_manager.gui.log_view import LogPanel
+    from roots_manager.gui.log.log_view import LogPanel
 
     app = QApplication([])
     panel = LogPanel(Layout(Path(home)))

@@ -154,9 +154,9 @@ def child_gui() -> None:
     from PySide6.QtWidgets import QApplication
 
     from roots_manager.core.store.file import Store
-    from roots_manager.gui.roots_view import RootsPanel
-    from roots_manager.gui.servers_view import ServersPanel
-    from roots_manager.gui.watcher import StoreWatcher
+    from roots_manager.gui.common.watcher import StoreWatcher
+    from roots_manager.gui.roots.roots_view import RootsPanel
+    from roots_manager.gui.servers.servers_view import ServersPanel
 
     app = QApplication([])
     watcher = StoreWatcher(Store())

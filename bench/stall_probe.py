@@ -199,11 +199,11 @@ def main() -> None:
     if a.switch_interval:
         sys.setswitchinterval(a.switch_interval)
 
-    from roots_manager.gui.log_feed import LogFeed
-    from roots_manager.gui.log_model import LogModel
-    from roots_manager.gui.log_view import LogPanel
-    from roots_manager.gui.placeholder_view import PlaceholderTableView
-    from roots_manager.gui.timeline_view import TimelineView
+    from roots_manager.gui.common.placeholder_view import PlaceholderTableView
+    from roots_manager.gui.log.log_feed import LogFeed
+    from roots_manager.gui.log.log_model import LogModel
+    from roots_manager.gui.log.log_view import LogPanel
+    from roots_manager.gui.log.timeline_view import TimelineView
 
     if a.feed_step_ms:
         LogFeed.STEP_MS = a.feed_step_ms

@@ -298,7 +298,7 @@ def main() -> int:
     else:
         build_sample(home, tmp / "code", args.lang)
         from roots_manager.core.paths import Layout
-        from roots_manager.gui.welcome import WELCOME_DISMISSED_KEY
+        from roots_manager.gui.shell.welcome import WELCOME_DISMISSED_KEY
 
         # the sample is a user's workspace some days in: the welcome was dismissed long ago
         settings = Layout(home).ensure().home / "gui.ini"
@@ -313,8 +313,8 @@ def main() -> int:
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication, QTableView, QTabWidget
 
-    from roots_manager.gui import app as gui_app
-    from roots_manager.gui.consent_dialog import ConsentDialog
+    from roots_manager.gui.consent.consent_dialog import ConsentDialog
+    from roots_manager.gui.shell import app as gui_app
 
     args.out.mkdir(parents=True, exist_ok=True)
 
@@ -392,7 +392,7 @@ def main() -> int:
         window = next(
             w for w in QApplication.instance().topLevelWidgets() if w.inherits("QMainWindow")
         )
-        from roots_manager.gui.window_state import clamp_to_screen
+        from roots_manager.gui.common.window_state import clamp_to_screen
 
         window.resize(1200, 760)
         clamp_to_screen(window)  # as a saved geometry is
@@ -402,7 +402,7 @@ def main() -> int:
         # what a dark desktop's colour scheme makes the app do (offscreen has no scheme)
         from PySide6.QtCore import Qt
 
-        from roots_manager.gui.appearance import apply_color_scheme
+        from roots_manager.gui.shell.appearance import apply_color_scheme
 
         qapp = QApplication(["roots-manager"])
         apply_color_scheme(qapp, Qt.ColorScheme.Dark)

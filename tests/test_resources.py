@@ -192,7 +192,7 @@ def test_compiled_catalogues_match_their_sources(lang: str, tmp_path: Path) -> N
 def test_qt_icon_and_translators(qapp) -> None:  # type: ignore[no-untyped-def]
     from PySide6.QtCore import QCoreApplication
 
-    from roots_manager.gui.resources import app_icon, install_translators, load_translator
+    from roots_manager.gui.common.resources import app_icon, install_translators, load_translator
 
     icon = app_icon()
     assert not icon.isNull()
@@ -226,7 +226,7 @@ def test_counts_use_the_plural_forms_of_each_language(  # type: ignore[no-untype
 ) -> None:
     from PySide6.QtCore import QCoreApplication
 
-    from roots_manager.gui.resources import install_translators
+    from roots_manager.gui.common.resources import install_translators
 
     installed = install_translators(qapp, language)
     try:
@@ -270,7 +270,7 @@ def test_the_app_follows_the_system_s_interface_languages(
 ) -> None:
     probe = (
         "from PySide6.QtCore import QCoreApplication\n"
-        "from roots_manager.gui.resources import load_translator\n"
+        "from roots_manager.gui.common.resources import load_translator\n"
         "app = QCoreApplication([])\n"
         "found = load_translator()\n"
         "print(found[0] if found else None)\n"

@@ -4,7 +4,7 @@
 <context>
     <name>ConsentDialog</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/consent_dialog.py" line="+172"/>
+        <location filename="../../app/roots_manager/gui/consent/consent_dialog.py" line="+172"/>
         <source>%n more request(s) wait after this one.</source>
         <translation>
             <numerusform>%n more request waits after this one.</numerusform>
@@ -15,7 +15,7 @@
 <context>
     <name>DenialNotice</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/denial_notice.py" line="+104"/>
+        <location filename="../../app/roots_manager/gui/servers/denial_notice.py" line="+104"/>
         <source>(%n more waiting)</source>
         <translation>
             <numerusform>(%n more waiting)</numerusform>
@@ -26,7 +26,7 @@
 <context>
     <name>DetectDialog</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/detect.py" line="+182"/>
+        <location filename="../../app/roots_manager/gui/roots/detect.py" line="+182"/>
         <source>%p% (%n folder(s))</source>
         <translation>
             <numerusform>%p% (%n folder)</numerusform>
@@ -61,7 +61,7 @@
 <context>
     <name>LearnDialog</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/learn_dialog.py" line="+142"/>
+        <location filename="../../app/roots_manager/gui/servers/learn_dialog.py" line="+143"/>
         <source>%n refused so far</source>
         <translation>
             <numerusform>%n refused so far</numerusform>
@@ -80,7 +80,7 @@
 <context>
     <name>LogPanel</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/log_view.py" line="+250"/>
+        <location filename="../../app/roots_manager/gui/log/log_view.py" line="+250"/>
         <source>Exported %n event(s) to {path}</source>
         <translation>
             <numerusform>Exported %n event to {path}</numerusform>
@@ -99,7 +99,7 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+322"/>
+        <location filename="../../app/roots_manager/gui/shell/main_window.py" line="+323"/>
         <source>Added %n root(s)</source>
         <translation>
             <numerusform>Added %n root</numerusform>
@@ -126,7 +126,7 @@
 <context>
     <name>ProbeDialog</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/probe_dialog.py" line="+344"/>
+        <location filename="../../app/roots_manager/gui/probe/probe_dialog.py" line="+344"/>
         <source>%n row(s) changed since the previous run ({when}, version {version})</source>
         <translation>
             <numerusform>%n row changed since the previous run ({when}, version {version})</numerusform>
@@ -145,7 +145,7 @@
 <context>
     <name>RootsPanel</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/roots_view.py" line="+304"/>
+        <location filename="../../app/roots_manager/gui/roots/roots_view.py" line="+304"/>
         <source>These servers will no longer be told about %n root(s): {servers}.</source>
         <translation>
             <numerusform>These servers will no longer be told about %n root: {servers}.</numerusform>
@@ -172,7 +172,7 @@
 <context>
     <name>ServerList</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/server_list.py" line="+177"/>
+        <location filename="../../app/roots_manager/gui/servers/server_list.py" line="+177"/>
         <source>%n refusals</source>
         <translation>
             <numerusform>%n refusal</numerusform>
@@ -183,7 +183,7 @@
 <context>
     <name>ServersModel</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/servers_model.py" line="+177"/>
+        <location filename="../../app/roots_manager/gui/servers/servers_model.py" line="+177"/>
         <source>, restarted %n time(s)</source>
         <translation>
             <numerusform>, restarted %n time</numerusform>
@@ -194,7 +194,7 @@
 <context>
     <name>Tray</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/tray.py" line="+86"/>
+        <location filename="../../app/roots_manager/gui/shell/tray.py" line="+86"/>
         <source>Roots Manager: %n consent request(s) waiting</source>
         <translation>
             <numerusform>Roots Manager: %n consent request waiting</numerusform>
@@ -205,7 +205,7 @@
 <context>
     <name>WelcomeBanner</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/welcome.py" line="+69"/>
+        <location filename="../../app/roots_manager/gui/shell/welcome.py" line="+69"/>
         <source>{host} (%n server(s))</source>
         <translation>
             <numerusform>{host} (%n server)</numerusform>
@@ -216,7 +216,7 @@
 <context>
     <name>_ChangePage</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/first_run.py" line="+196"/>
+        <location filename="../../app/roots_manager/gui/hosts/first_run.py" line="+196"/>
         <source>These lines of %n file(s) change; nothing else in them does. Protect makes the change.</source>
         <translation>
             <numerusform>These lines of %n file change; nothing else in it does. Protect makes the change.</numerusform>

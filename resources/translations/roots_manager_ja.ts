@@ -4,7 +4,7 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="+412"/>
+        <location filename="../../app/roots_manager/gui/shell/app.py" line="+412"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
@@ -17,7 +17,7 @@
 <context>
     <name>ChangePreview</name>
     <message>
-        <location filename="../../app/roots_manager/gui/host_change_dialog.py" line="+37"/>
+        <location filename="../../app/roots_manager/gui/hosts/host_change_dialog.py" line="+37"/>
         <source>Protect {server}?</source>
         <translation>{server} を保護しますか？</translation>
     </message>
@@ -55,7 +55,7 @@
 <context>
     <name>ConfineBox</name>
     <message>
-        <location filename="../../app/roots_manager/gui/confine_box.py" line="+48"/>
+        <location filename="../../app/roots_manager/gui/servers/confine_box.py" line="+48"/>
         <source>Confine this server to its gr&amp;ants</source>
         <translation>このサーバーを許可したフォルダーに閉じ込める(&amp;A)</translation>
     </message>
@@ -169,7 +169,7 @@
 <context>
     <name>Confinement</name>
     <message>
-        <location filename="../../app/roots_manager/gui/confinement_text.py" line="+33"/>
+        <location filename="../../app/roots_manager/gui/common/confinement_text.py" line="+33"/>
         <source>Confinement works on Linux (Landlock); on macOS it is untested; on Windows it is unavailable.</source>
         <translation>閉じ込めは Linux（Landlock）で動作します。macOS では未検証、Windows では利用できません。</translation>
     </message>
@@ -207,7 +207,7 @@
 <context>
     <name>ConnectDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/connect_dialog.py" line="+41"/>
+        <location filename="../../app/roots_manager/gui/connect/connect_dialog.py" line="+41"/>
         <source>Connect a server</source>
         <translation>サーバーに接続</translation>
     </message>
@@ -321,7 +321,7 @@
 <context>
     <name>ConnectionManager</name>
     <message>
-        <location filename="../../app/roots_manager/gui/connect.py" line="+110"/>
+        <location filename="../../app/roots_manager/gui/connect/connect.py" line="+110"/>
         <source>the command line is empty</source>
         <translation>コマンドラインが空です</translation>
     </message>
@@ -339,7 +339,7 @@
 <context>
     <name>ConsentDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/consent_dialog.py" line="+66"/>
+        <location filename="../../app/roots_manager/gui/consent/consent_dialog.py" line="+66"/>
         <source>A server asks for your folders</source>
         <translation>サーバーがフォルダーを求めています</translation>
     </message>
@@ -494,7 +494,7 @@
 <context>
     <name>ConsentMatrixModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/consent_matrix.py" line="+153"/>
+        <location filename="../../app/roots_manager/gui/servers/consent_matrix.py" line="+153"/>
         <source>Its command line changed: its grants are suspended until approved</source>
         <translation>コマンドラインが変更されました。承認されるまで許可は停止されます</translation>
     </message>
@@ -865,7 +865,7 @@
         <translation>サーバーは既にこれを行えます</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/core/confinement/offers.py" line="+75"/>
+        <location filename="../../app/roots_manager/core/confinement/offers.py" line="+76"/>
         <source>the whole file system</source>
         <translation>ファイルシステム全体</translation>
     </message>
@@ -918,7 +918,7 @@
 <context>
     <name>DenialNotice</name>
     <message>
-        <location filename="../../app/roots_manager/gui/denial_notice.py" line="+49"/>
+        <location filename="../../app/roots_manager/gui/servers/denial_notice.py" line="+49"/>
         <source>A confined server was refused</source>
         <translation>閉じ込められたサーバーが拒否されました</translation>
     </message>
@@ -960,7 +960,7 @@
         </translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+25"/>
         <source>{server} was refused {path} ({operation}) at start-up.</source>
         <translation>{server} は起動時に {path} を拒否されました（{operation}）。</translation>
     </message>
@@ -1013,7 +1013,7 @@
 <context>
     <name>DetectDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/detect.py" line="+65"/>
+        <location filename="../../app/roots_manager/gui/roots/detect.py" line="+65"/>
         <source>Detect projects</source>
         <translation>プロジェクトを検出</translation>
     </message>
@@ -1144,7 +1144,7 @@
 <context>
     <name>HostConnection</name>
     <message>
-        <location filename="../../app/roots_manager/gui/host_connection.py" line="+290"/>
+        <location filename="../../app/roots_manager/gui/connect/host_connection.py" line="+290"/>
         <source>the server refused the handshake: {0}</source>
         <translation>サーバーがハンドシェイクを拒否しました: {0}</translation>
     </message>
@@ -1167,7 +1167,7 @@
 <context>
     <name>HostsModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/hosts_view.py" line="+107"/>
+        <location filename="../../app/roots_manager/gui/hosts/hosts_view.py" line="+107"/>
         <source>Host</source>
         <translation>ホスト</translation>
     </message>
@@ -1274,7 +1274,7 @@
 <context>
     <name>LearnDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/learn_dialog.py" line="+50"/>
+        <location filename="../../app/roots_manager/gui/servers/learn_dialog.py" line="+51"/>
         <source>Learn what {server} needs</source>
         <translation>{server} に必要なものを学習</translation>
     </message>
@@ -1391,7 +1391,7 @@
 <context>
     <name>LogModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_model.py" line="+40"/>
+        <location filename="../../app/roots_manager/gui/log/log_model.py" line="+40"/>
         <source>Time</source>
         <translation>時刻</translation>
     </message>
@@ -1429,7 +1429,7 @@
 <context>
     <name>LogPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_view.py" line="+66"/>
+        <location filename="../../app/roots_manager/gui/log/log_view.py" line="+66"/>
         <source>Server filter</source>
         <translation>サーバーの絞り込み</translation>
     </message>
@@ -1490,13 +1490,13 @@
         <translation>いま表示中のイベントを隠します。ログファイルには残ります</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/log_export.py" line="+36"/>
-        <location filename="../../app/roots_manager/gui/log_view.py" line="+11"/>
+        <location filename="../../app/roots_manager/gui/log/log_export.py" line="+36"/>
+        <location filename="../../app/roots_manager/gui/log/log_view.py" line="+11"/>
         <source>Export the shown events</source>
         <translation>表示中のイベントをエクスポート</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/log_view.py" line="+1"/>
+        <location filename="../../app/roots_manager/gui/log/log_view.py" line="+1"/>
         <source>Save the events shown as JSON Lines or CSV</source>
         <translation>表示中のイベントを JSON Lines または CSV で保存します</translation>
     </message>
@@ -1570,7 +1570,7 @@
         <translation>再開(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/log_export.py" line="-4"/>
+        <location filename="../../app/roots_manager/gui/log/log_export.py" line="-4"/>
         <source>JSON Lines (*.jsonl)</source>
         <translation>JSON Lines (*.jsonl)</translation>
     </message>
@@ -1590,7 +1590,7 @@
         <translation>{path} に書き込めませんでした: {error}</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/log_view.py" line="+114"/>
+        <location filename="../../app/roots_manager/gui/log/log_view.py" line="+114"/>
         <source>This event is no longer on disk.</source>
         <translation>このイベントはもうディスク上にありません。</translation>
     </message>
@@ -1838,7 +1838,7 @@
         <translation>{text}</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/log_texts.py" line="+20"/>
+        <location filename="../../app/roots_manager/gui/log/log_texts.py" line="+20"/>
         <source>managed</source>
         <translation>管理モード</translation>
     </message>
@@ -1881,7 +1881,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+249"/>
+        <location filename="../../app/roots_manager/gui/shell/main_window.py" line="+250"/>
         <location line="+175"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
@@ -1994,12 +1994,12 @@
         <translation>実行を続ける(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/help_boxes.py" line="+68"/>
+        <location filename="../../app/roots_manager/gui/shell/help_boxes.py" line="+68"/>
         <source>The server then appears in the Servers and consent tab the first time it runs, and sees only the roots you grant it.</source>
         <translation>サーバーは初めて起動したときに「サーバーと同意」タブに表示され、あなたが許可したルートだけを見ます。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="-408"/>
+        <location filename="../../app/roots_manager/gui/shell/main_window.py" line="-408"/>
         <source>&amp;Review pending requests…</source>
         <translation>保留中のリクエストを確認(&amp;R)…</translation>
     </message>
@@ -2128,7 +2128,7 @@
         <translation>{server} を切断しました</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/help_boxes.py" line="-48"/>
+        <location filename="../../app/roots_manager/gui/shell/help_boxes.py" line="-48"/>
         <source>What roots are</source>
         <translation>ルートとは</translation>
     </message>
@@ -2166,7 +2166,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 各 MCP サーバーに見せるフォルダーを選び、サーバーがそれをどう使うかを確認します。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="-210"/>
+        <location filename="../../app/roots_manager/gui/shell/app.py" line="-210"/>
         <source>The store was recovered: {how}</source>
         <translation>ストアを復旧しました: {how}</translation>
     </message>
@@ -2189,7 +2189,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProbeDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/probe_dialog.py" line="+67"/>
+        <location filename="../../app/roots_manager/gui/probe/probe_dialog.py" line="+67"/>
         <source>Probe {server}</source>
         <translation>{server} をプローブ</translation>
     </message>
@@ -2861,7 +2861,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProbeRowsModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/probe_model.py" line="+51"/>
+        <location filename="../../app/roots_manager/gui/probe/probe_model.py" line="+51"/>
         <source>Tool</source>
         <translation>ツール</translation>
     </message>
@@ -2967,7 +2967,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProtectFound</name>
     <message>
-        <location filename="../../app/roots_manager/gui/first_run.py" line="+69"/>
+        <location filename="../../app/roots_manager/gui/hosts/first_run.py" line="+69"/>
         <source>Protect your servers</source>
         <translation>サーバーを保護する</translation>
     </message>
@@ -2980,7 +2980,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RecoveryDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/recovery.py" line="+31"/>
+        <location filename="../../app/roots_manager/gui/shell/recovery.py" line="+31"/>
         <source>Roots Manager cannot read its store</source>
         <translation>Roots Manager がストアを読み込めません</translation>
     </message>
@@ -3028,7 +3028,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>Roots</name>
     <message>
-        <location filename="../../app/roots_manager/gui/roots_model.py" line="+32"/>
+        <location filename="../../app/roots_manager/gui/roots/roots_model.py" line="+32"/>
         <source>missing</source>
         <translation>見つかりません</translation>
     </message>
@@ -3114,7 +3114,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RootsPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/roots_view.py" line="+93"/>
+        <location filename="../../app/roots_manager/gui/roots/roots_view.py" line="+93"/>
         <source>Workspace roots</source>
         <translation>ワークスペースのルート</translation>
     </message>
@@ -3288,7 +3288,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServerDetail</name>
     <message>
-        <location filename="../../app/roots_manager/gui/server_detail.py" line="+52"/>
+        <location filename="../../app/roots_manager/gui/servers/server_detail.py" line="+58"/>
         <source>not granted</source>
         <translation>許可なし</translation>
     </message>
@@ -3411,7 +3411,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServerList</name>
     <message>
-        <location filename="../../app/roots_manager/gui/server_list.py" line="+162"/>
+        <location filename="../../app/roots_manager/gui/servers/server_list.py" line="+162"/>
         <source>running</source>
         <translation>実行中</translation>
     </message>
@@ -3482,7 +3482,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_model.py" line="+131"/>
+        <location filename="../../app/roots_manager/gui/servers/servers_model.py" line="+131"/>
         <source>Server</source>
         <translation>サーバー</translation>
     </message>
@@ -3518,7 +3518,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+7"/>
-        <location filename="../../app/roots_manager/gui/servers_table.py" line="+49"/>
+        <location filename="../../app/roots_manager/gui/servers/servers_table.py" line="+49"/>
         <source>running</source>
         <translation>実行中</translation>
     </message>
@@ -3608,7 +3608,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+2"/>
-        <location filename="../../app/roots_manager/gui/servers_table.py" line="+7"/>
+        <location filename="../../app/roots_manager/gui/servers/servers_table.py" line="+7"/>
         <source>stale</source>
         <translation>古い情報</translation>
     </message>
@@ -3621,7 +3621,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+88"/>
+        <location filename="../../app/roots_manager/gui/servers/servers_view.py" line="+88"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;ルートはサーバーにどこを見るべきかを伝えるもので、アクセス制御ではありません。&lt;/b&gt;サーバーは、そのプロセスに許されたファイルなら何でも開けます。実際に何をしているかは「ログ」で確認してください。</translation>
     </message>
@@ -3631,7 +3631,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>注意: ルートはアクセス制御ではありません</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/policy_choice.py" line="+18"/>
+        <location filename="../../app/roots_manager/gui/servers/policy_choice.py" line="+18"/>
         <source>Policy for unknown servers</source>
         <translation>未知のサーバーに対するポリシー</translation>
     </message>
@@ -3651,22 +3651,22 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>すべてのルートを見せる</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+4"/>
+        <location filename="../../app/roots_manager/gui/servers/servers_view.py" line="+4"/>
         <source>When an &amp;unknown server starts:</source>
         <translation>未知のサーバーが起動したとき(&amp;U):</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_table.py" line="-24"/>
+        <location filename="../../app/roots_manager/gui/servers/servers_table.py" line="-24"/>
         <source>Servers</source>
         <translation>サーバー</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/consent_cells.py" line="+43"/>
+        <location filename="../../app/roots_manager/gui/servers/consent_cells.py" line="+43"/>
         <source>Consent: which server sees which root</source>
         <translation>同意: どのサーバーにどのルートを見せるか</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+32"/>
+        <location filename="../../app/roots_manager/gui/servers/servers_view.py" line="+32"/>
         <source>No server has run behind roots-bridge yet. Start one with Connect a server…, or put roots-bridge in front of a server in your host&apos;s configuration (Help, Use with your host); it appears here the first time it runs.</source>
         <translation>まだ roots-bridge 経由で動いたサーバーはありません。「サーバーに接続…」で起動するか、ホストの設定でサーバーの前に roots-bridge を置いてください（ヘルプ →「ホストで使う」）。サーバーは初めて動いたときにここに現れます。</translation>
     </message>
@@ -3802,7 +3802,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>サーバーが選択されていません</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/consent_cells.py" line="+42"/>
+        <location filename="../../app/roots_manager/gui/servers/consent_cells.py" line="+42"/>
         <source>Legend of the consent cells</source>
         <translation>同意セルの凡例</translation>
     </message>
@@ -3842,12 +3842,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>まだルートがありません。「ルート」タブでフォルダーを追加すると、それぞれがここで列になります。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+57"/>
+        <location filename="../../app/roots_manager/gui/servers/servers_view.py" line="+57"/>
         <source>Could not ask the bridge of {server}: {reason}</source>
         <translation>{server} のブリッジに依頼できませんでした: {reason}</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/policy_choice.py" line="+11"/>
+        <location filename="../../app/roots_manager/gui/servers/policy_choice.py" line="+11"/>
         <source>Show every root to unknown servers?</source>
         <translation>未知のサーバーにすべてのルートを見せますか?</translation>
     </message>
@@ -3857,7 +3857,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>ブリッジ経由で起動するサーバーはすべて、確認なしにすべてのルートを知らされます。続けますか?</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+34"/>
+        <location filename="../../app/roots_manager/gui/servers/servers_view.py" line="+34"/>
         <source>Forget server</source>
         <translation>サーバーを削除</translation>
     </message>
@@ -3867,7 +3867,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>{server} とその許可を削除しますか? 次に起動したときは新しいサーバーとして扱われます。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/consent_cells.py" line="+51"/>
+        <location filename="../../app/roots_manager/gui/servers/consent_cells.py" line="+51"/>
         <source>&amp;Always</source>
         <translation>常に(&amp;A)</translation>
     </message>
@@ -3885,7 +3885,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/settings_dialog.py" line="+48"/>
+        <location filename="../../app/roots_manager/gui/shell/settings_dialog.py" line="+48"/>
         <source>Settings</source>
         <translation>設定</translation>
     </message>
@@ -3958,7 +3958,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>StoreWatcher</name>
     <message>
-        <location filename="../../app/roots_manager/gui/watcher.py" line="+213"/>
+        <location filename="../../app/roots_manager/gui/common/watcher.py" line="+213"/>
         <source>Your change was not saved: the store cannot be read. Choose Recover… above the tabs to repair it.</source>
         <translation>変更は保存されませんでした。ストアを読み込めません。タブの上の「復旧…」で修復してください。</translation>
     </message>
@@ -3971,7 +3971,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>TimelineView</name>
     <message>
-        <location filename="../../app/roots_manager/gui/timeline_view.py" line="+275"/>
+        <location filename="../../app/roots_manager/gui/log/timeline_view.py" line="+275"/>
         <source>Timeline of the roots traffic</source>
         <translation>ルートのやりとりのタイムライン</translation>
     </message>
@@ -4047,7 +4047,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>Tray</name>
     <message>
-        <location filename="../../app/roots_manager/gui/tray.py" line="+54"/>
+        <location filename="../../app/roots_manager/gui/shell/tray.py" line="+54"/>
         <source>&amp;Show Roots Manager</source>
         <translation>Roots Manager を表示(&amp;S)</translation>
     </message>
@@ -4092,7 +4092,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>WelcomeBanner</name>
     <message>
-        <location filename="../../app/roots_manager/gui/welcome.py" line="+25"/>
+        <location filename="../../app/roots_manager/gui/shell/welcome.py" line="+25"/>
         <source>Welcome</source>
         <translation>ようこそ</translation>
     </message>
@@ -4132,7 +4132,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>_ChangePage</name>
     <message>
-        <location filename="../../app/roots_manager/gui/first_run.py" line="+75"/>
+        <location filename="../../app/roots_manager/gui/hosts/first_run.py" line="+75"/>
         <source>The change to your hosts&apos; files</source>
         <translation>ホストのファイルへの変更</translation>
     </message>

@@ -4,7 +4,7 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="+412"/>
+        <location filename="../../app/roots_manager/gui/shell/app.py" line="+412"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
@@ -17,7 +17,7 @@
 <context>
     <name>ChangePreview</name>
     <message>
-        <location filename="../../app/roots_manager/gui/host_change_dialog.py" line="+37"/>
+        <location filename="../../app/roots_manager/gui/hosts/host_change_dialog.py" line="+37"/>
         <source>Protect {server}?</source>
         <translation>保护 {server}？</translation>
     </message>
@@ -55,7 +55,7 @@
 <context>
     <name>ConfineBox</name>
     <message>
-        <location filename="../../app/roots_manager/gui/confine_box.py" line="+48"/>
+        <location filename="../../app/roots_manager/gui/servers/confine_box.py" line="+48"/>
         <source>Confine this server to its gr&amp;ants</source>
         <translation>将此服务器限制在其授权范围内(&amp;A)</translation>
     </message>
@@ -169,7 +169,7 @@
 <context>
     <name>Confinement</name>
     <message>
-        <location filename="../../app/roots_manager/gui/confinement_text.py" line="+33"/>
+        <location filename="../../app/roots_manager/gui/common/confinement_text.py" line="+33"/>
         <source>Confinement works on Linux (Landlock); on macOS it is untested; on Windows it is unavailable.</source>
         <translation>限制功能适用于 Linux（Landlock）；在 macOS 上未经测试；在 Windows 上不可用。</translation>
     </message>
@@ -207,7 +207,7 @@
 <context>
     <name>ConnectDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/connect_dialog.py" line="+41"/>
+        <location filename="../../app/roots_manager/gui/connect/connect_dialog.py" line="+41"/>
         <source>Connect a server</source>
         <translation>连接服务器</translation>
     </message>
@@ -321,7 +321,7 @@
 <context>
     <name>ConnectionManager</name>
     <message>
-        <location filename="../../app/roots_manager/gui/connect.py" line="+110"/>
+        <location filename="../../app/roots_manager/gui/connect/connect.py" line="+110"/>
         <source>the command line is empty</source>
         <translation>命令行为空</translation>
     </message>
@@ -339,7 +339,7 @@
 <context>
     <name>ConsentDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/consent_dialog.py" line="+66"/>
+        <location filename="../../app/roots_manager/gui/consent/consent_dialog.py" line="+66"/>
         <source>A server asks for your folders</source>
         <translation>有服务器请求访问你的文件夹</translation>
     </message>
@@ -494,7 +494,7 @@
 <context>
     <name>ConsentMatrixModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/consent_matrix.py" line="+153"/>
+        <location filename="../../app/roots_manager/gui/servers/consent_matrix.py" line="+153"/>
         <source>Its command line changed: its grants are suspended until approved</source>
         <translation>其命令行已变化：在批准之前其授权已暂停</translation>
     </message>
@@ -865,7 +865,7 @@
         <translation>服务器现在已可以这样做</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/core/confinement/offers.py" line="+75"/>
+        <location filename="../../app/roots_manager/core/confinement/offers.py" line="+76"/>
         <source>the whole file system</source>
         <translation>整个文件系统</translation>
     </message>
@@ -918,7 +918,7 @@
 <context>
     <name>DenialNotice</name>
     <message>
-        <location filename="../../app/roots_manager/gui/denial_notice.py" line="+49"/>
+        <location filename="../../app/roots_manager/gui/servers/denial_notice.py" line="+49"/>
         <source>A confined server was refused</source>
         <translation>受限制的服务器遭到拒绝</translation>
     </message>
@@ -960,7 +960,7 @@
         </translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+25"/>
         <source>{server} was refused {path} ({operation}) at start-up.</source>
         <translation>{server} 在启动时被拒绝访问 {path}（{operation}）。</translation>
     </message>
@@ -1013,7 +1013,7 @@
 <context>
     <name>DetectDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/detect.py" line="+65"/>
+        <location filename="../../app/roots_manager/gui/roots/detect.py" line="+65"/>
         <source>Detect projects</source>
         <translation>检测项目</translation>
     </message>
@@ -1144,7 +1144,7 @@
 <context>
     <name>HostConnection</name>
     <message>
-        <location filename="../../app/roots_manager/gui/host_connection.py" line="+290"/>
+        <location filename="../../app/roots_manager/gui/connect/host_connection.py" line="+290"/>
         <source>the server refused the handshake: {0}</source>
         <translation>服务器拒绝了握手：{0}</translation>
     </message>
@@ -1167,7 +1167,7 @@
 <context>
     <name>HostsModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/hosts_view.py" line="+107"/>
+        <location filename="../../app/roots_manager/gui/hosts/hosts_view.py" line="+107"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
@@ -1274,7 +1274,7 @@
 <context>
     <name>LearnDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/learn_dialog.py" line="+50"/>
+        <location filename="../../app/roots_manager/gui/servers/learn_dialog.py" line="+51"/>
         <source>Learn what {server} needs</source>
         <translation>学习 {server} 需要什么</translation>
     </message>
@@ -1391,7 +1391,7 @@
 <context>
     <name>LogModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_model.py" line="+40"/>
+        <location filename="../../app/roots_manager/gui/log/log_model.py" line="+40"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
@@ -1429,7 +1429,7 @@
 <context>
     <name>LogPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log_view.py" line="+66"/>
+        <location filename="../../app/roots_manager/gui/log/log_view.py" line="+66"/>
         <source>Server filter</source>
         <translation>服务器筛选</translation>
     </message>
@@ -1490,13 +1490,13 @@
         <translation>隐藏当前显示的事件；日志文件仍会保留它们</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/log_export.py" line="+36"/>
-        <location filename="../../app/roots_manager/gui/log_view.py" line="+11"/>
+        <location filename="../../app/roots_manager/gui/log/log_export.py" line="+36"/>
+        <location filename="../../app/roots_manager/gui/log/log_view.py" line="+11"/>
         <source>Export the shown events</source>
         <translation>导出显示的事件</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/log_view.py" line="+1"/>
+        <location filename="../../app/roots_manager/gui/log/log_view.py" line="+1"/>
         <source>Save the events shown as JSON Lines or CSV</source>
         <translation>将显示的事件保存为 JSON Lines 或 CSV</translation>
     </message>
@@ -1570,7 +1570,7 @@
         <translation>恢复(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/log_export.py" line="-4"/>
+        <location filename="../../app/roots_manager/gui/log/log_export.py" line="-4"/>
         <source>JSON Lines (*.jsonl)</source>
         <translation>JSON Lines (*.jsonl)</translation>
     </message>
@@ -1590,7 +1590,7 @@
         <translation>无法写入 {path}：{error}</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/log_view.py" line="+114"/>
+        <location filename="../../app/roots_manager/gui/log/log_view.py" line="+114"/>
         <source>This event is no longer on disk.</source>
         <translation>此事件已不在磁盘上。</translation>
     </message>
@@ -1838,7 +1838,7 @@
         <translation>{text}</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/log_texts.py" line="+20"/>
+        <location filename="../../app/roots_manager/gui/log/log_texts.py" line="+20"/>
         <source>managed</source>
         <translation>管理模式</translation>
     </message>
@@ -1881,7 +1881,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="+249"/>
+        <location filename="../../app/roots_manager/gui/shell/main_window.py" line="+250"/>
         <location line="+175"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
@@ -1994,12 +1994,12 @@
         <translation>继续运行(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/help_boxes.py" line="+68"/>
+        <location filename="../../app/roots_manager/gui/shell/help_boxes.py" line="+68"/>
         <source>The server then appears in the Servers and consent tab the first time it runs, and sees only the roots you grant it.</source>
         <translation>服务器首次运行时会出现在“服务器与授权”标签页中，并且只能看到你授予它的根目录。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/main_window.py" line="-408"/>
+        <location filename="../../app/roots_manager/gui/shell/main_window.py" line="-408"/>
         <source>&amp;Review pending requests…</source>
         <translation>查看待处理的请求(&amp;R)…</translation>
     </message>
@@ -2128,7 +2128,7 @@
         <translation>已断开 {server}</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/help_boxes.py" line="-48"/>
+        <location filename="../../app/roots_manager/gui/shell/help_boxes.py" line="-48"/>
         <source>What roots are</source>
         <translation>什么是根目录</translation>
     </message>
@@ -2166,7 +2166,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 决定每个 MCP 服务器可以看到你的哪些文件夹，并查看它如何使用它们。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/app.py" line="-210"/>
+        <location filename="../../app/roots_manager/gui/shell/app.py" line="-210"/>
         <source>The store was recovered: {how}</source>
         <translation>存储文件已恢复：{how}</translation>
     </message>
@@ -2189,7 +2189,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProbeDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/probe_dialog.py" line="+67"/>
+        <location filename="../../app/roots_manager/gui/probe/probe_dialog.py" line="+67"/>
         <source>Probe {server}</source>
         <translation>探测 {server}</translation>
     </message>
@@ -2861,7 +2861,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProbeRowsModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/probe_model.py" line="+51"/>
+        <location filename="../../app/roots_manager/gui/probe/probe_model.py" line="+51"/>
         <source>Tool</source>
         <translation>工具</translation>
     </message>
@@ -2967,7 +2967,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProtectFound</name>
     <message>
-        <location filename="../../app/roots_manager/gui/first_run.py" line="+69"/>
+        <location filename="../../app/roots_manager/gui/hosts/first_run.py" line="+69"/>
         <source>Protect your servers</source>
         <translation>保护你的服务器</translation>
     </message>
@@ -2980,7 +2980,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RecoveryDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/recovery.py" line="+31"/>
+        <location filename="../../app/roots_manager/gui/shell/recovery.py" line="+31"/>
         <source>Roots Manager cannot read its store</source>
         <translation>Roots Manager 无法读取其存储文件</translation>
     </message>
@@ -3028,7 +3028,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>Roots</name>
     <message>
-        <location filename="../../app/roots_manager/gui/roots_model.py" line="+32"/>
+        <location filename="../../app/roots_manager/gui/roots/roots_model.py" line="+32"/>
         <source>missing</source>
         <translation>不存在</translation>
     </message>
@@ -3114,7 +3114,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RootsPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/roots_view.py" line="+93"/>
+        <location filename="../../app/roots_manager/gui/roots/roots_view.py" line="+93"/>
         <source>Workspace roots</source>
         <translation>工作区根目录</translation>
     </message>
@@ -3288,7 +3288,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServerDetail</name>
     <message>
-        <location filename="../../app/roots_manager/gui/server_detail.py" line="+52"/>
+        <location filename="../../app/roots_manager/gui/servers/server_detail.py" line="+58"/>
         <source>not granted</source>
         <translation>未授权</translation>
     </message>
@@ -3411,7 +3411,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServerList</name>
     <message>
-        <location filename="../../app/roots_manager/gui/server_list.py" line="+162"/>
+        <location filename="../../app/roots_manager/gui/servers/server_list.py" line="+162"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
@@ -3482,7 +3482,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_model.py" line="+131"/>
+        <location filename="../../app/roots_manager/gui/servers/servers_model.py" line="+131"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
@@ -3518,7 +3518,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+7"/>
-        <location filename="../../app/roots_manager/gui/servers_table.py" line="+49"/>
+        <location filename="../../app/roots_manager/gui/servers/servers_table.py" line="+49"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
@@ -3608,7 +3608,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+2"/>
-        <location filename="../../app/roots_manager/gui/servers_table.py" line="+7"/>
+        <location filename="../../app/roots_manager/gui/servers/servers_table.py" line="+7"/>
         <source>stale</source>
         <translation>过时</translation>
     </message>
@@ -3621,7 +3621,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+88"/>
+        <location filename="../../app/roots_manager/gui/servers/servers_view.py" line="+88"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;根目录告诉服务器该去哪里查看，它们并不是访问控制。&lt;/b&gt;服务器仍然可以打开其进程有权访问的任何文件。请在“日志”中查看它实际做了什么。</translation>
     </message>
@@ -3631,7 +3631,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>注意：根目录不是访问控制</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/policy_choice.py" line="+18"/>
+        <location filename="../../app/roots_manager/gui/servers/policy_choice.py" line="+18"/>
         <source>Policy for unknown servers</source>
         <translation>未知服务器的策略</translation>
     </message>
@@ -3651,22 +3651,22 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>显示所有根目录</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+4"/>
+        <location filename="../../app/roots_manager/gui/servers/servers_view.py" line="+4"/>
         <source>When an &amp;unknown server starts:</source>
         <translation>未知服务器启动时(&amp;U)：</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_table.py" line="-24"/>
+        <location filename="../../app/roots_manager/gui/servers/servers_table.py" line="-24"/>
         <source>Servers</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/consent_cells.py" line="+43"/>
+        <location filename="../../app/roots_manager/gui/servers/consent_cells.py" line="+43"/>
         <source>Consent: which server sees which root</source>
         <translation>授权：哪个服务器可以看到哪个根目录</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+32"/>
+        <location filename="../../app/roots_manager/gui/servers/servers_view.py" line="+32"/>
         <source>No server has run behind roots-bridge yet. Start one with Connect a server…, or put roots-bridge in front of a server in your host&apos;s configuration (Help, Use with your host); it appears here the first time it runs.</source>
         <translation>还没有服务器通过 roots-bridge 运行过。请用“连接服务器…”启动一个，或在主机的配置中把 roots-bridge 放在服务器前面（帮助 →“在主机中使用”）；服务器第一次运行时会出现在这里。</translation>
     </message>
@@ -3802,7 +3802,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>未选择服务器</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/consent_cells.py" line="+42"/>
+        <location filename="../../app/roots_manager/gui/servers/consent_cells.py" line="+42"/>
         <source>Legend of the consent cells</source>
         <translation>授权单元格图例</translation>
     </message>
@@ -3842,12 +3842,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>你还没有根目录：在“根目录”标签页中添加文件夹，每个文件夹都会成为这里的一列。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+57"/>
+        <location filename="../../app/roots_manager/gui/servers/servers_view.py" line="+57"/>
         <source>Could not ask the bridge of {server}: {reason}</source>
         <translation>无法向 {server} 的桥接器发出请求：{reason}</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/policy_choice.py" line="+11"/>
+        <location filename="../../app/roots_manager/gui/servers/policy_choice.py" line="+11"/>
         <source>Show every root to unknown servers?</source>
         <translation>要向未知服务器显示所有根目录吗？</translation>
     </message>
@@ -3857,7 +3857,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>任何通过桥接器启动的服务器都会在不询问你的情况下得知所有根目录。是否继续？</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/servers_view.py" line="+34"/>
+        <location filename="../../app/roots_manager/gui/servers/servers_view.py" line="+34"/>
         <source>Forget server</source>
         <translation>移除服务器</translation>
     </message>
@@ -3867,7 +3867,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>要移除 {server} 及其授权吗？下次启动时它将被视为新服务器。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/consent_cells.py" line="+51"/>
+        <location filename="../../app/roots_manager/gui/servers/consent_cells.py" line="+51"/>
         <source>&amp;Always</source>
         <translation>始终(&amp;A)</translation>
     </message>
@@ -3885,7 +3885,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/settings_dialog.py" line="+48"/>
+        <location filename="../../app/roots_manager/gui/shell/settings_dialog.py" line="+48"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
@@ -3958,7 +3958,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>StoreWatcher</name>
     <message>
-        <location filename="../../app/roots_manager/gui/watcher.py" line="+213"/>
+        <location filename="../../app/roots_manager/gui/common/watcher.py" line="+213"/>
         <source>Your change was not saved: the store cannot be read. Choose Recover… above the tabs to repair it.</source>
         <translation>更改未保存：无法读取存储文件。请点击标签页上方的“恢复…”进行修复。</translation>
     </message>
@@ -3971,7 +3971,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>TimelineView</name>
     <message>
-        <location filename="../../app/roots_manager/gui/timeline_view.py" line="+275"/>
+        <location filename="../../app/roots_manager/gui/log/timeline_view.py" line="+275"/>
         <source>Timeline of the roots traffic</source>
         <translation>根目录通信时间线</translation>
     </message>
@@ -4047,7 +4047,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>Tray</name>
     <message>
-        <location filename="../../app/roots_manager/gui/tray.py" line="+54"/>
+        <location filename="../../app/roots_manager/gui/shell/tray.py" line="+54"/>
         <source>&amp;Show Roots Manager</source>
         <translation>显示 Roots Manager(&amp;S)</translation>
     </message>
@@ -4092,7 +4092,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>WelcomeBanner</name>
     <message>
-        <location filename="../../app/roots_manager/gui/welcome.py" line="+25"/>
+        <location filename="../../app/roots_manager/gui/shell/welcome.py" line="+25"/>
         <source>Welcome</source>
         <translation>欢迎</translation>
     </message>
@@ -4132,7 +4132,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>_ChangePage</name>
     <message>
-        <location filename="../../app/roots_manager/gui/first_run.py" line="+75"/>
+        <location filename="../../app/roots_manager/gui/hosts/first_run.py" line="+75"/>
         <source>The change to your hosts&apos; files</source>
         <translation>对主机文件的更改</translation>
     </message>

@@ -107,7 +107,7 @@ def test_the_bridge_logs_where_the_command_line_and_the_app_read(home: Home) -> 
 
 
 def test_the_app_keeps_its_settings_in_the_config_folder(home: Home) -> None:
-    from roots_manager.gui.app import app_settings
+    from roots_manager.gui.shell.app import app_settings
 
     old_version(home)
     settings = app_settings(Layout.default().ensure())

@@ -5,7 +5,7 @@ from collections.abc import Iterator
 import pytest
 from PySide6.QtWidgets import QApplication
 
-from roots_manager.gui.resources import install_translators
+from roots_manager.gui.common.resources import install_translators
 from tests.gui.shell_support import controller, watcher
 
 __all__ = ["controller", "english", "watcher"]

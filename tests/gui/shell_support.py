@@ -12,9 +12,9 @@ from PySide6.QtWidgets import QAbstractButton, QApplication, QFileDialog, QMessa
 
 from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
-from roots_manager.gui.app import AppController
-from roots_manager.gui.main_window import MainWindow
-from roots_manager.gui.watcher import StoreWatcher
+from roots_manager.gui.common.watcher import StoreWatcher
+from roots_manager.gui.shell.app import AppController
+from roots_manager.gui.shell.main_window import MainWindow
 
 
 @pytest.fixture

@@ -59,8 +59,8 @@ RESTART_BY_HAND = """
 import sys
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
-from roots_manager.gui.app import main
-from roots_manager.gui.main_window import MainWindow
+from roots_manager.gui.shell.app import main
+from roots_manager.gui.shell.main_window import MainWindow
 
 def answer():
     box = QApplication.activeModalWidget()

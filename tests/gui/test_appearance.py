@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 )
 from pytestqt.qtbot import QtBot
 
-from roots_manager.gui.appearance import apply_color_scheme, is_dark
+from roots_manager.gui.shell.appearance import apply_color_scheme, is_dark
 
 
 def test_the_palette_follows_the_color_scheme_both_ways(qapp: QApplication) -> None:

@@ -10,10 +10,10 @@ import pytest
 
 from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
-from roots_manager.gui.app import AppController
-from roots_manager.gui.servers_model import BRIDGE, STALE, STATUS
-from roots_manager.gui.servers_view import ServersPanel
-from roots_manager.gui.watcher import StoreWatcher
+from roots_manager.gui.common.watcher import StoreWatcher
+from roots_manager.gui.servers.servers_model import BRIDGE, STALE, STATUS
+from roots_manager.gui.servers.servers_view import ServersPanel
+from roots_manager.gui.shell.app import AppController
 from tests.gui.bridge_host import NEVER_REASKS, BridgeHost, events_of
 from tests.gui.shell_support import folders
 

@@ -19,11 +19,11 @@ from roots_manager.core.live import BridgeMarker
 from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.state import now_iso
-from roots_manager.gui import confinement_text
-from roots_manager.gui.consent_matrix import CellReadOnlyRole, ServerConfinedRole
-from roots_manager.gui.resources import install_translators
-from roots_manager.gui.servers_view import ServersPanel
-from roots_manager.gui.watcher import StoreWatcher
+from roots_manager.gui.common import confinement_text
+from roots_manager.gui.common.resources import install_translators
+from roots_manager.gui.common.watcher import StoreWatcher
+from roots_manager.gui.servers.consent_matrix import CellReadOnlyRole, ServerConfinedRole
+from roots_manager.gui.servers.servers_view import ServersPanel
 from roots_manager.sandbox.landlock import TEST_ABI_ENV
 from tests.catalogue import LANGUAGES, catalogued
 from tests.conftest import run_cli

@@ -15,9 +15,9 @@ from pytestqt.qtbot import QtBot
 from roots_manager.core.paths import Layout
 from roots_manager.core.server_command import demo_command
 from roots_manager.core.store.file import Store
-from roots_manager.gui.app import AppController
-from roots_manager.gui.connect import ConnectionManager
-from roots_manager.gui.main_window import MainWindow
+from roots_manager.gui.connect.connect import ConnectionManager
+from roots_manager.gui.shell.app import AppController
+from roots_manager.gui.shell.main_window import MainWindow
 from tests.conftest import run_cli
 from tests.gui.bridge_host import BridgeHost
 from tests.gui.shell_support import answer_message_box, button_named

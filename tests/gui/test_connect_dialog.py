@@ -13,7 +13,7 @@ from pytestqt.qtbot import QtBot
 from roots_manager.core.paths import Layout
 from roots_manager.core.server_command import default_name, demo_command, split_command
 from roots_manager.core.store.file import Store
-from roots_manager.gui.connect_dialog import ConnectDialog
+from roots_manager.gui.connect.connect_dialog import ConnectDialog
 
 
 def make(layout: Layout, qtbot: QtBot) -> ConnectDialog:

@@ -19,8 +19,8 @@ from pytestqt.qtbot import QtBot
 
 from roots_manager.core.paths import Layout
 from roots_manager.core.server_command import demo_command
-from roots_manager.gui.connect import ConnectionManager
-from roots_manager.gui.host_connection import PROTOCOL_VERSION, HostTimings, terminate_heard
+from roots_manager.gui.connect.connect import ConnectionManager
+from roots_manager.gui.connect.host_connection import PROTOCOL_VERSION, HostTimings, terminate_heard
 
 WAIT_MS = 30_000
 

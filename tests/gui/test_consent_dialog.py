@@ -12,8 +12,8 @@ from roots_manager.core.consent.questions import (
 )
 from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
-from roots_manager.gui.app import AppController
-from roots_manager.gui.consent_dialog import ConsentDialog
+from roots_manager.gui.consent.consent_dialog import ConsentDialog
+from roots_manager.gui.shell.app import AppController
 from tests.conftest import run_cli
 from tests.gui.shell_support import folders
 

@@ -17,8 +17,8 @@ from roots_manager.core.log import events
 from roots_manager.core.paths import Layout
 from roots_manager.core.server_command import demo_command
 from roots_manager.core.store.file import Store
-from roots_manager.gui.app import AppController
-from roots_manager.gui.consent_dialog import ConsentDialog
+from roots_manager.gui.consent.consent_dialog import ConsentDialog
+from roots_manager.gui.shell.app import AppController
 from tests.gui.bridge_host import BridgeHost, events_of
 from tests.gui.shell_support import answer_folder_dialog, folders
 

@@ -14,8 +14,8 @@ from roots_manager.actions.roots import rename
 from roots_manager.core import uri
 from roots_manager.core.store import state as model
 from roots_manager.core.store.file import Store
-from roots_manager.gui.resources import install_translators
-from roots_manager.gui.watcher import StoreWatcher
+from roots_manager.gui.common.resources import install_translators
+from roots_manager.gui.common.watcher import StoreWatcher
 from tests.catalogue import LANGUAGES, catalogued
 
 

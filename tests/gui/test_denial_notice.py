@@ -14,9 +14,9 @@ from roots_manager.core.log import events
 from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.grants import Scope
-from roots_manager.gui.denial_notice import DenialNotice
-from roots_manager.gui.log_view import LogPanel
-from roots_manager.gui.watcher import StoreWatcher
+from roots_manager.gui.common.watcher import StoreWatcher
+from roots_manager.gui.log.log_view import LogPanel
+from roots_manager.gui.servers.denial_notice import DenialNotice
 from tests.gui.shell_support import app_window
 
 

@@ -8,8 +8,8 @@ from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtWidgets import QListView, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from roots_manager.core.store.file import Store
-from roots_manager.gui.app import AppController
-from roots_manager.gui.detect import DetectDialog
+from roots_manager.gui.roots.detect import DetectDialog
+from roots_manager.gui.shell.app import AppController
 from tests.core.test_projects import make_tree
 
 

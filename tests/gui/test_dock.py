@@ -5,8 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from roots_manager.gui.app import AppController
-from roots_manager.gui.dock import DockReopen
+from roots_manager.gui.shell.app import AppController
+from roots_manager.gui.shell.dock import DockReopen
 
 ACTIVE = Qt.ApplicationState.ApplicationActive
 INACTIVE = Qt.ApplicationState.ApplicationInactive

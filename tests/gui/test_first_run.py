@@ -9,9 +9,9 @@ from pytestqt.qtbot import QtBot
 
 from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
-from roots_manager.gui.app import AppController
-from roots_manager.gui.placeholder_view import PlaceholderTableView
-from roots_manager.gui.welcome import WelcomeBanner
+from roots_manager.gui.common.placeholder_view import PlaceholderTableView
+from roots_manager.gui.shell.app import AppController
+from roots_manager.gui.shell.welcome import WelcomeBanner
 from tests.gui.shell_support import app_window, folders
 
 

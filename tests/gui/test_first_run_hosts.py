@@ -16,10 +16,10 @@ from pytestqt.qtbot import QtBot
 
 from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
-from roots_manager.gui.app import app_settings
-from roots_manager.gui.first_run import CHANGE, DONE, FOLDERS, SERVERS
-from roots_manager.gui.main_window import MainWindow
-from roots_manager.gui.watcher import StoreWatcher
+from roots_manager.gui.common.watcher import StoreWatcher
+from roots_manager.gui.hosts.first_run import CHANGE, DONE, FOLDERS, SERVERS
+from roots_manager.gui.shell.app import app_settings
+from roots_manager.gui.shell.main_window import MainWindow
 from tests.core.hosts_samples import SAMPLES
 
 TWO = """{
@@ -212,7 +212,7 @@ def test_the_hosts_are_looked_for_off_the_gui_thread(
 ) -> None:
     """Reading the hosts' files (a heavy user's ~/.claude.json holds 100 MiB) never holds the
     window still: the first run's look for hosts runs in a thread of its own."""
-    from roots_manager.gui import main_window
+    from roots_manager.gui.shell import main_window
 
     where: list[str] = []
     real = main_window.read_hosts

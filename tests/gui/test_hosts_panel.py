@@ -9,8 +9,8 @@ from PySide6.QtCore import Qt
 
 from roots_manager.core.hosts.known import Platform
 from roots_manager.core.store.file import Store
-from roots_manager.gui.hosts_view import COMMAND, FILE, HOST, PROTECT, SERVER, HostsPanel
-from roots_manager.gui.watcher import StoreWatcher
+from roots_manager.gui.common.watcher import StoreWatcher
+from roots_manager.gui.hosts.hosts_view import COMMAND, FILE, HOST, PROTECT, SERVER, HostsPanel
 from tests.core.hosts_samples import BROKEN, SAMPLES
 
 

@@ -22,16 +22,16 @@ from PySide6.QtWidgets import (
 from roots_manager.core.consent.questions import questions
 from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
-from roots_manager.gui.app import AppController, app_settings
-from roots_manager.gui.connect_dialog import ConnectDialog
-from roots_manager.gui.consent_dialog import ConsentDialog
-from roots_manager.gui.detect import DetectDialog
-from roots_manager.gui.recovery import RecoveryDialog
-from roots_manager.gui.resources import install_translators
-from roots_manager.gui.roots_model import NAME, PATH
-from roots_manager.gui.servers_view import ServersPanel
-from roots_manager.gui.settings_dialog import SettingsDialog
-from roots_manager.gui.watcher import StoreWatcher
+from roots_manager.gui.common.resources import install_translators
+from roots_manager.gui.common.watcher import StoreWatcher
+from roots_manager.gui.connect.connect_dialog import ConnectDialog
+from roots_manager.gui.consent.consent_dialog import ConsentDialog
+from roots_manager.gui.roots.detect import DetectDialog
+from roots_manager.gui.roots.roots_model import NAME, PATH
+from roots_manager.gui.servers.servers_view import ServersPanel
+from roots_manager.gui.shell.app import AppController, app_settings
+from roots_manager.gui.shell.recovery import RecoveryDialog
+from roots_manager.gui.shell.settings_dialog import SettingsDialog
 from tests.gui.shell_support import answer_message_box, app_window, button_named, folders
 
 MNEMONIC = re.compile(r"&([^&\s])")

@@ -14,9 +14,9 @@ from pytestqt.qtbot import QtBot
 from roots_manager.core.log import events
 from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
-from roots_manager.gui.learn_dialog import LearnDialog
-from roots_manager.gui.server_detail import ServerDetail
-from roots_manager.gui.watcher import StoreWatcher
+from roots_manager.gui.common.watcher import StoreWatcher
+from roots_manager.gui.servers.learn_dialog import LearnDialog
+from roots_manager.gui.servers.server_detail import ServerDetail
 from tests.conftest import only_on_linux
 
 pytestmark = only_on_linux("learning runs the server confined (Landlock), Linux only")
@@ -169,8 +169,8 @@ def test_a_running_server_that_cannot_be_restarted_confined_is_said_to_be(
 def test_why_a_path_is_left_out_is_in_the_users_language(qapp: QApplication, language: str) -> None:
     from roots_manager.core.confinement.learning import propose
     from roots_manager.core.confinement.offers import broad, offers, secret
-    from roots_manager.gui.confinement_text import reason_text
-    from roots_manager.gui.resources import install_translators
+    from roots_manager.gui.common.confinement_text import reason_text
+    from roots_manager.gui.common.resources import install_translators
 
     home = "/home/me"
     reasons = [
@@ -199,7 +199,7 @@ def test_why_a_path_is_left_out_is_in_the_users_language(qapp: QApplication, lan
 def test_quitting_the_app_while_learning_turns_confinement_back_off(
     home: Path, layout: Layout, qtbot: QtBot
 ) -> None:
-    from roots_manager.gui.app import AppController
+    from roots_manager.gui.shell.app import AppController
 
     store = Store(layout)
     with store.transaction() as state:

@@ -7,7 +7,7 @@ from pytestqt.qtbot import QtBot
 from roots_manager.core.log import events
 from roots_manager.core.log.index import LogIndex
 from roots_manager.core.paths import Layout
-from roots_manager.gui.log_feed import LogFeed
+from roots_manager.gui.log.log_feed import LogFeed
 
 WAIT_MS = 20_000  # generous: the machine is shared
 

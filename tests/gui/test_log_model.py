@@ -13,8 +13,16 @@ from pytestqt.qtbot import QtBot
 from roots_manager.core.log import events
 from roots_manager.core.log.index import LogIndex
 from roots_manager.core.paths import Layout
-from roots_manager.gui.log_model import DIRECTION, ID, KIND, ROW_CACHE, SERVER, SUMMARY, LogModel
-from roots_manager.gui.log_view import LogPanel
+from roots_manager.gui.log.log_model import (
+    DIRECTION,
+    ID,
+    KIND,
+    ROW_CACHE,
+    SERVER,
+    SUMMARY,
+    LogModel,
+)
+from roots_manager.gui.log.log_view import LogPanel
 
 WAIT_MS = 20_000  # generous: the machine is shared; the 200 ms figure is measured in bench/
 

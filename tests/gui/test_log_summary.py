@@ -10,9 +10,9 @@ from PySide6.QtWidgets import QApplication
 from roots_manager.core.log import events
 from roots_manager.core.log.index import LogIndex
 from roots_manager.core.paths import Layout
-from roots_manager.gui import log_texts
-from roots_manager.gui.log_model import SUMMARY, LogModel
-from roots_manager.gui.resources import install_translators
+from roots_manager.gui.common.resources import install_translators
+from roots_manager.gui.log import log_texts
+from roots_manager.gui.log.log_model import SUMMARY, LogModel
 from tests.catalogue import LANGUAGES, catalogued
 
 

@@ -14,8 +14,8 @@ from pytestqt.qtbot import QtBot
 from roots_manager.core.log import events, export
 from roots_manager.core.log.timeline import PROBES, Lane, MarkKind
 from roots_manager.core.paths import Layout
-from roots_manager.gui.log_view import LogPanel
-from roots_manager.gui.timeline_view import (
+from roots_manager.gui.log.log_view import LogPanel
+from roots_manager.gui.log.timeline_view import (
     COLORS,
     FOCUS_RING,
     LABEL_WIDTH,
@@ -190,7 +190,7 @@ def test_roots_show_as_folders_and_the_filter_finds_either_form(
     layout: Layout, qtbot: QtBot
 ) -> None:
     from roots_manager.core.uri import path_to_uri
-    from roots_manager.gui.log_model import SUMMARY
+    from roots_manager.gui.log.log_model import SUMMARY
 
     folder = "/home/ana/my projects/web#staging/日本"
     uri = path_to_uri(folder)

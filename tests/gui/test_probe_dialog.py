@@ -14,11 +14,11 @@ from roots_manager.core.paths import Layout
 from roots_manager.core.probe.plan import BOUNDARY_KINDS
 from roots_manager.core.probe.verdict import Outcome
 from roots_manager.core.store.file import Store
-from roots_manager.gui.log_model import LogModel
-from roots_manager.gui.probe_dialog import ProbeDialog
-from roots_manager.gui.probe_model import COLOURS, INSIDE, OUTSIDE
-from roots_manager.gui.servers_view import ServersPanel
-from roots_manager.gui.watcher import StoreWatcher
+from roots_manager.gui.common.watcher import StoreWatcher
+from roots_manager.gui.log.log_model import LogModel
+from roots_manager.gui.probe.probe_dialog import ProbeDialog
+from roots_manager.gui.probe.probe_model import COLOURS, INSIDE, OUTSIDE
+from roots_manager.gui.servers.servers_view import ServersPanel
 
 PUPPET = Path(__file__).resolve().parent.parent / "probe" / "puppet_server.py"
 RUN_LIMIT = 90_000

@@ -20,9 +20,9 @@ from roots_manager.core.probe.reasons import (
     plan,
 )
 from roots_manager.core.probe.verdict import Cell, Outcome, Row
-from roots_manager.gui import probe_texts
-from roots_manager.gui.probe_model import READING, ProbeRowsModel
-from roots_manager.gui.resources import install_translators
+from roots_manager.gui.common.resources import install_translators
+from roots_manager.gui.probe import probe_texts
+from roots_manager.gui.probe.probe_model import READING, ProbeRowsModel
 from tests.catalogue import LANGUAGES, catalogued
 
 

@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtCore import QTranslator
 from PySide6.QtWidgets import QApplication, QFileDialog, QLabel
 
-from roots_manager.gui.resources import install_translators
+from roots_manager.gui.common.resources import install_translators
 
 DIALOG_CONTEXTS = {
     "QFileDialog",

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
-from roots_manager.gui.app import AppController
-from roots_manager.gui.recovery import RecoveryDialog
+from roots_manager.gui.shell.app import AppController
+from roots_manager.gui.shell.recovery import RecoveryDialog
 from tests.gui.shell_support import folders
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import subprocess
 
-from roots_manager.gui.relaunch import OPEN, app_bundle, detached, relaunch_command
+from roots_manager.gui.shell.relaunch import OPEN, app_bundle, detached, relaunch_command
 
 APP = "/Applications/Roots Manager.app"
 EXE = APP + "/Contents/MacOS/roots-manager"

@@ -12,11 +12,11 @@ from PySide6.QtWidgets import QLineEdit, QMenu, QStyle
 
 from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
-from roots_manager.gui.app import AppController, app_settings
-from roots_manager.gui.folder_dialog import start_folder
-from roots_manager.gui.roots_model import AVAILABLE, GRANTED, NAME, PATH, RootsModel
-from roots_manager.gui.roots_view import RootsPanel
-from roots_manager.gui.watcher import StoreWatcher
+from roots_manager.gui.common.folder_dialog import start_folder
+from roots_manager.gui.common.watcher import StoreWatcher
+from roots_manager.gui.roots.roots_model import AVAILABLE, GRANTED, NAME, PATH, RootsModel
+from roots_manager.gui.roots.roots_view import RootsPanel
+from roots_manager.gui.shell.app import AppController, app_settings
 from tests.conftest import run_cli
 from tests.gui.shell_support import answer_folder_dialog, answer_message_box, button_named, folders
 

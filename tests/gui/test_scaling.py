@@ -17,12 +17,12 @@ from PySide6.QtWidgets import QApplication, QHeaderView
 from roots_manager.core.consent.effective import Availability
 from roots_manager.core.paths import Layout
 from roots_manager.core.store.state import State
-from roots_manager.gui.consent_cells import MATRIX_FIT_LIMIT
-from roots_manager.gui.consent_matrix import ConsentMatrixModel
-from roots_manager.gui.roots_model import AVAILABILITY_BATCH, AVAILABLE, RootsModel
-from roots_manager.gui.roots_view import RootsPanel
-from roots_manager.gui.servers_view import ServersPanel
-from roots_manager.gui.watcher import StoreWatcher
+from roots_manager.gui.common.watcher import StoreWatcher
+from roots_manager.gui.roots.roots_model import AVAILABILITY_BATCH, AVAILABLE, RootsModel
+from roots_manager.gui.roots.roots_view import RootsPanel
+from roots_manager.gui.servers.consent_cells import MATRIX_FIT_LIMIT
+from roots_manager.gui.servers.consent_matrix import ConsentMatrixModel
+from roots_manager.gui.servers.servers_view import ServersPanel
 from tests.scale import assert_linear, calls, granted, make_folders, saved, steps
 
 HEADER_ASKS = 4000

@@ -17,15 +17,15 @@ from roots_manager.core.log import events
 from roots_manager.core.log.index import LogIndex
 from roots_manager.core.log.timeline import MarkKind
 from roots_manager.core.paths import Layout
-from roots_manager.core.serverview.badge import Badge, Protection
-from roots_manager.core.serverview.folders import CHOICES, NOT_GRANTED, Choice
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.grants import Scope
-from roots_manager.gui.resources import install_translators
-from roots_manager.gui.server_list import ServerList
-from roots_manager.gui.servers_view import ServersPanel
-from roots_manager.gui.timeline_view import LABEL_WIDTH, TimelineView
-from roots_manager.gui.watcher import StoreWatcher
+from roots_manager.gui.common.resources import install_translators
+from roots_manager.gui.common.watcher import StoreWatcher
+from roots_manager.gui.log.timeline_view import LABEL_WIDTH, TimelineView
+from roots_manager.gui.servers.server_list import ServerList
+from roots_manager.gui.servers.servers_view import ServersPanel
+from roots_manager.gui.servers.serverview.badge import Badge, Protection
+from roots_manager.gui.servers.serverview.folders import CHOICES, NOT_GRANTED, Choice
 from tests.gui.shell_support import folders
 
 ALWAYS = Choice(Scope.ALWAYS)

@@ -11,8 +11,8 @@ from pytestqt.qtbot import QtBot
 from roots_manager.core.paths import Layout
 from roots_manager.core.server_command import demo_command
 from roots_manager.core.store.file import Store
-from roots_manager.gui.app import AppController
-from roots_manager.gui.servers_model import LAST_ASKED, STATUS
+from roots_manager.gui.servers.servers_model import LAST_ASKED, STATUS
+from roots_manager.gui.shell.app import AppController
 from tests.gui.bridge_host import BridgeHost, events_of
 from tests.gui.shell_support import folders
 

@@ -16,15 +16,15 @@ from roots_manager.core.live import BridgeMarker
 from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.state import now_iso
-from roots_manager.gui.consent_matrix import CellScopeRole, ConsentMatrixModel
-from roots_manager.gui.servers_model import (
+from roots_manager.gui.common.watcher import StoreWatcher
+from roots_manager.gui.servers.consent_matrix import CellScopeRole, ConsentMatrixModel
+from roots_manager.gui.servers.servers_model import (
     LAST_ASKED,
     STALE,
     STATUS,
     ServersModel,
 )
-from roots_manager.gui.servers_view import ServersPanel
-from roots_manager.gui.watcher import StoreWatcher
+from roots_manager.gui.servers.servers_view import ServersPanel
 from tests.conftest import only_on_linux, run_cli
 from tests.gui.shell_support import folders
 

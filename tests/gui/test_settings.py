@@ -10,9 +10,9 @@ from roots_manager import __version__
 from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.log_limits import LogRetention
-from roots_manager.gui.app import AppController
-from roots_manager.gui.relaunch import relaunch_command
-from roots_manager.gui.settings_dialog import SettingsDialog
+from roots_manager.gui.shell.app import AppController
+from roots_manager.gui.shell.relaunch import relaunch_command
+from roots_manager.gui.shell.settings_dialog import SettingsDialog
 from tests.gui.shell_support import answer_message_box, button_named
 from tests.logruns import names, past_run, remaining
 

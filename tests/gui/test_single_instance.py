@@ -7,8 +7,8 @@ import subprocess
 import sys
 
 from roots_manager.core.paths import Layout
-from roots_manager.gui.app import AppController
-from roots_manager.gui.instance import LOCK_NAME, InstanceServer
+from roots_manager.gui.shell.app import AppController
+from roots_manager.gui.shell.instance import LOCK_NAME, InstanceServer
 
 
 def test_second_start_raises_the_first(controller: AppController, qtbot) -> None:  # type: ignore[no-untyped-def]
@@ -50,7 +50,7 @@ def test_only_the_holder_of_the_lock_listens(layout: Layout, qtbot) -> None:  # 
                 "-c",
                 "import sys\n"
                 "from roots_manager.core.paths import Layout\n"
-                "from roots_manager.gui.instance import ask_running_instance\n"
+                "from roots_manager.gui.shell.instance import ask_running_instance\n"
                 "sys.exit(0 if ask_running_instance(Layout.default(), 30_000) else 3)\n",
             ]
         )

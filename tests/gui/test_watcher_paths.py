@@ -14,7 +14,7 @@ from roots_manager.core import live
 from roots_manager.core.live import BridgeMarker
 from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
-from roots_manager.gui.watcher import _WatchThread, where_changed
+from roots_manager.gui.common.watcher import _WatchThread, where_changed
 
 WAIT = 30_000
 

@@ -11,11 +11,11 @@ from pytestqt.qtbot import QtBot
 
 from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
-from roots_manager.gui import window_state
-from roots_manager.gui.app import AppController, app_settings
-from roots_manager.gui.main_window import GEOMETRY_KEY, MainWindow
-from roots_manager.gui.servers_model import COMMAND, SERVER, STALE, STATUS
-from roots_manager.gui.watcher import StoreWatcher
+from roots_manager.gui.common import window_state
+from roots_manager.gui.common.watcher import StoreWatcher
+from roots_manager.gui.servers.servers_model import COMMAND, SERVER, STALE, STATUS
+from roots_manager.gui.shell.app import AppController, app_settings
+from roots_manager.gui.shell.main_window import GEOMETRY_KEY, MainWindow
 from tests.gui.shell_support import folders
 
 

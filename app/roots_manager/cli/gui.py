@@ -50,7 +50,7 @@ def open_app(argv: Sequence[str]) -> int:
         sys.stderr.flush()
         os.execv(app, [app, *argv])
     try:
-        from roots_manager.gui.app import main as gui_main
+        from roots_manager.gui.shell.app import main as gui_main
     except ImportError as exc:
         print(f"roots-manager: the desktop app cannot start: {exc}", file=sys.stderr)
         return EXIT_REFUSED

@@ -1,0 +1,1 @@
+"""What the app's features share: the live view of the store, the base of its tables, the words of errors and confinement, resources, folder dialogs and drops, banners, the view state kept across runs."""

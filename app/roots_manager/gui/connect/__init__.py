@@ -1,0 +1,1 @@
+"""Connect a server: the app as the MCP host of a server started through the bridge."""

@@ -1,0 +1,1 @@
+"""The hosts found on the machine: the Hosts tab, the change Protect makes to a host's file, and the first run."""

@@ -1,0 +1,1 @@
+"""The boundary probe: its dialog, its matrix and its words."""
