@@ -7,11 +7,10 @@ that is read-only is refused before anything is written, although the folder alo
 the file be replaced: read-only is how people keep a host, or a dotfile manager, from changing
 a file. Every refusal is one sentence that names the file.
 
-The host may write its file while we do. A write before our last look at it is seen there; one
-between that look and the rename would be lost under our file, so Linux swaps the two files in
-one step and what was replaced is read back (elsewhere, a write into the file itself still shows
-in the one held open; a host renaming its own file over it in that moment is not seen). The
-host's bytes are then put back and the change is made again from them.
+The host may write its file while we do: the file is replaced only if it is still what was read
+(:mod:`roots_manager.core.unchanged`, as the store is). A host write found before or just after
+our rename leaves the host's file in place, whole, and nothing of ours; the caller makes the
+change again from what the host wrote, or says it did not make it.
 """
 
 from __future__ import annotations
@@ -19,26 +18,16 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from roots_manager.core import statefile, trace
+from roots_manager.core import statefile, trace, unchanged
 
 MAX_HOST_FILE_BYTES = 1 << 30
 """The largest host file read. Claude Code keeps its project history in ``~/.claude.json``,
 which passes a hundred megabytes; the limit only stops a file that is no host's settings from
 filling the memory, where an edit holds a few copies of it."""
-RESTORES = 3
-"""How many times the host's bytes are put back when it keeps writing as they are."""
-
-_HOLD_FLAGS = (
-    os.O_RDONLY
-    | getattr(os, "O_NONBLOCK", 0)
-    | getattr(os, "O_CLOEXEC", 0)
-    | getattr(os, "O_BINARY", 0)
-)
 
 
 class HostFileError(OSError):
@@ -108,100 +97,43 @@ def write_host_file(
     """Replace host file *path* with *data*, atomically, keeping its mode.
 
     *expected* is what the file held when the change was made from it. Raises
-    :class:`FileChanged` if the host wrote the file in the meantime: nothing of ours is then in
-    it (the host's bytes are put back if our rename had taken their place). A file that is a
-    symbolic link is replaced where the link points, so the link stays (dotfile managers use
-    them). *before_rename* runs between the last look at the file and the rename (tests make
-    the host write there).
+    :class:`FileChanged` if the host wrote the file in the meantime: the host's file is then in
+    place, whole, and nothing of ours is (:func:`roots_manager.core.unchanged.replace_unchanged`).
+    A file that is a symbolic link is replaced where the link points, so the link stays (dotfile
+    managers use them). *before_rename* runs between the last look at the file and the rename
+    (tests make the host write there).
     """
     check_writable(path)
     target = Path(os.path.realpath(path))
     try:
         mode = stat.S_IMODE(os.stat(target).st_mode)
-        lost = _replace(target, data, expected, mode, before_rename)
-        if lost is None:
-            trace.debug("wrote the host file %s (%d bytes)", path, len(data))
-            return
-        ours = data
-        for _ in range(RESTORES):
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+            os.chmod(tmp, mode)
+            unchanged.replace_unchanged(
+                tmp,
+                target,
+                unchanged.Read(expected),
+                limit=MAX_HOST_FILE_BYTES,
+                before_rename=before_rename,
+            )
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        if os.name != "nt":
+            dfd = os.open(target.parent, os.O_RDONLY)
             try:
-                displaced = _replace(target, lost, ours, mode, None)
-            except FileChanged:
-                break  # the host wrote again since our rename: its newest bytes are in place
-            if displaced is None:
-                break
-            lost, ours = displaced, lost
+                os.fsync(dfd)
+            finally:
+                os.close(dfd)
+    except unchanged.Changed as exc:
+        raise FileChanged(str(exc).replace(str(target), str(path))) from exc
     except HostFileError:
         raise
     except OSError as exc:
         raise HostFileError(f"{path} cannot be written: {_reason(exc)}", path) from exc
-    raise FileChanged(f"{path} changed while it was being edited")
-
-
-def _replace(
-    target: Path,
-    data: bytes,
-    expected: bytes,
-    mode: int,
-    before_rename: Callable[[], None] | None,
-) -> bytes | None:
-    """Put *data* in the place of *target* if it holds *expected*; None when done, or the
-    bytes our rename replaced when they were not *expected* any more."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, mode)
-        held = os.open(target, _HOLD_FLAGS)
-        try:
-            if not stat.S_ISREG(os.fstat(held).st_mode):
-                raise HostFileError(f"{target} is no longer a regular file")
-            if _read_all(held) != expected:
-                raise FileChanged(f"{target} changed while it was being edited")
-            if before_rename is not None:
-                before_rename()
-            if os.name == "nt":
-                # Windows replaces no file that is held open, and swaps none: the moment between
-                # the look and the rename stays unwatched there
-                os.close(held)
-                held = -1
-                statefile.retrying(lambda: os.replace(tmp, target))
-                replaced = expected
-            elif _exchanged(tmp, target):
-                replaced = read_host_file(Path(tmp))  # what stood there the moment it swapped
-            else:
-                os.replace(tmp, target)
-                replaced = _read_all(held)  # a write into the file since the look shows here
-        finally:
-            if held >= 0:
-                os.close(held)
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-    if os.name != "nt":
-        dfd = os.open(target.parent, os.O_RDONLY)
-        try:
-            os.fsync(dfd)
-        finally:
-            os.close(dfd)
-    return None if replaced == expected else replaced
-
-
-def _exchanged(tmp: str, target: Path) -> bool:
-    if sys.platform.startswith("linux"):
-        from roots_manager.platform.linux.exchange import exchange
-
-        return exchange(tmp, str(target))
-    return False
-
-
-def _read_all(fd: int) -> bytes:
-    """The whole of the file open as *fd*, from its start, at most the limit (and one byte)."""
-    os.lseek(fd, 0, os.SEEK_SET)
-    parts, size = [], 0
-    while size <= MAX_HOST_FILE_BYTES and (chunk := os.read(fd, 1 << 20)):
-        parts.append(chunk)
-        size += len(chunk)
-    return b"".join(parts)
+    trace.debug("wrote the host file %s (%d bytes)", path, len(data))

@@ -20,12 +20,12 @@ import os
 import stat
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from roots_manager.core import collector, statefile, trace, writeerror
+from roots_manager.core import collector, statefile, trace, unchanged, writeerror
 from roots_manager.core.paths import Layout
 from roots_manager.core.store import indented
 from roots_manager.core.store.document import snapshot
@@ -153,11 +153,12 @@ def _dump(doc: dict[str, Any]) -> bytes:
     return json_bytes(doc, indent=2) + b"\n"
 
 
-def write_atomic(path: Path, data: bytes, before: Callable[[], None] | None = None) -> None:
+def write_atomic(path: Path, data: bytes, read: unchanged.Read | None = None) -> None:
     """Replace *path* with *data* atomically and durably; the file is private (0600).
 
-    *before* is called right before the rename, once the new file is on disk (the shortest
-    window for a check that *path* is still what was read); what it raises stops the save.
+    With *read* (what *path* held when *data* was made from it), *path* is replaced only if it
+    still holds that, else :class:`roots_manager.core.unchanged.Changed` is raised and the
+    other program's file stays (:func:`roots_manager.core.unchanged.replace_unchanged`).
     An :class:`OSError` names *path* (:func:`roots_manager.core.writeerror.named`), not the
     temporary file beside it, nor nothing as a full disk's does.
     """
@@ -170,9 +171,10 @@ def write_atomic(path: Path, data: bytes, before: Callable[[], None] | None = No
                 f.flush()
                 os.fsync(f.fileno())
             os.chmod(tmp, 0o600)
-            if before is not None:
-                before()
-            statefile.retrying(lambda: os.replace(tmp, path))
+            if read is None:
+                statefile.retrying(lambda: os.replace(tmp, path))
+            else:
+                unchanged.replace_unchanged(tmp, path, read, limit=MAX_STORE_BYTES)
         except BaseException:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
@@ -317,27 +319,21 @@ class Store:
                 data = _dump(state.to_json())  # the document made once, as it is written
             if before_bytes is not None:
                 write_atomic(self.layout.store_backup, before_bytes)
-            write_atomic(target, data, before=lambda: self._still(before_bytes))
+            try:
+                # never over a store that is no longer what was read: a writer that does not
+                # take the lock (an editor saving by hand, an older copy) changed it since, and
+                # replacing it would lose that change without a word
+                write_atomic(target, data, unchanged.Read(before_bytes))
+            except unchanged.Changed as exc:
+                trace.debug("%s", exc)
+                raise StoreChanged(
+                    f"the store {self.path} was changed by another program while this ran (an "
+                    "editor, or a copy of Roots Manager that does not take its lock); nothing "
+                    "was saved, so that change is kept: run the command again",
+                    self.path,
+                ) from exc
             # under the lock: no other save can have replaced the file since
             self._saved = (stamp_of(os.stat(target)), state)
-
-    def _still(self, before: bytes | None) -> None:
-        """Refuse to save over a store that is no longer what the transaction read: a writer
-        that does not take the lock (an editor saving by hand, an older copy) changed it since,
-        and replacing it would lose that change without a word. Nothing is saved then; the
-        other writer's store stays, and the command can be run again on it."""
-        try:
-            now = read_store_file(self.path, told=False)
-        except StoreError:
-            now = b"" if before is not None else None  # changed into something unreadable
-        trace.debug("checked %s is as read: %s", self.path, "yes" if now == before else "no")
-        if now != before:
-            raise StoreChanged(
-                f"the store {self.path} was changed by another program while this ran (an "
-                "editor, or a copy of Roots Manager that does not take its lock); nothing was "
-                "saved, so that change is kept: run the command again",
-                self.path,
-            )
 
     def _target(self) -> Path:
         # A save renames a new file over the old one; over a link that would replace the link
