@@ -9,8 +9,10 @@ Code's and the SDKs' second step, the first for many), or its stdin closed (the 
 step). It times the bridge's exit from that moment and checks that the log's last event is the
 session's end. The quiet server (``bench/echo_server.py``) is the baseline; the flooding one
 (``bench/flood_peer.py forever``) writes ``roots/list`` requests as fast as it can and reads
-nothing. Hosts kill at 0.5 s (Claude
-Code, from SIGINT) or 2 s (the SDKs, from SIGTERM).
+nothing; the stubborn one reads nothing either and ignores every signal but ``SIGKILL``, as
+does the child it starts: the bridge's ladder runs to its end for it. Hosts kill at 0.5 s
+(Claude Code, from SIGINT) or 2 s (the SDKs, from SIGTERM); a bridge told to stop ends within a
+second, whatever its server does.
 """
 
 from __future__ import annotations
@@ -31,6 +33,15 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 QUIET = [sys.executable, str(HERE / "echo_server.py")]
 FLOOD = [sys.executable, str(HERE / "flood_peer.py"), "forever", "0"]
+STUBBORN = [
+    sys.executable,
+    "-c",
+    "import signal, subprocess, sys, time\n"
+    "for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):\n"
+    "    signal.signal(sig, signal.SIG_IGN)\n"
+    "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)'])\n"
+    "time.sleep(600)\n",
+]
 INITIALIZE = (
     b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18",'
     b'"capabilities":{"roots":{"listChanged":true}},"clientInfo":{"name":"bench","version":"1"}}}\n'
@@ -81,6 +92,8 @@ def main() -> None:
             ("flood", "off"),
             ("quiet-c", "on"),
             ("flood-c", "on"),
+            ("stubborn", "off"),
+            ("stubborn-c", "on"),
         ):
             subprocess.run([*cli, "servers", "confine", server, on, "--new"], env=env, check=True,
                            capture_output=True)  # fmt: skip
@@ -88,14 +101,18 @@ def main() -> None:
             for suffix, label in (("", "unconfined"), ("-c", "confined")):
                 quiet: list[float] = []
                 flooded: list[float] = []
+                stubborn: list[float] = []
                 for _ in range(args.runs):
                     quiet.append(stop_once(home, "quiet" + suffix, QUIET, how, args.flood))
                     flooded.append(stop_once(home, "flood" + suffix, FLOOD, how, args.flood))
+                    stubborn.append(stop_once(home, "stubborn" + suffix, STUBBORN, how, 0.5))
                 q, f = statistics.median(quiet), statistics.median(flooded)
+                st = statistics.median(stubborn)
                 print(
                     f"ended after {how}, {label}: quiet server p50 {q:.2f} s, flooding server "
-                    f"p50 {f:.2f} s (max {max(flooded):.2f} s), ratio {f / q:.2f}x; the log "
-                    "ends with the session's end every time"
+                    f"p50 {f:.2f} s (max {max(flooded):.2f} s), ratio {f / q:.2f}x; a server "
+                    f"ignoring every signal p50 {st:.2f} s (max {max(stubborn):.2f} s), ratio "
+                    f"{st / q:.2f}x; the log ends with the session's end every time"
                 )
 
 

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 
 EXIT_REFUSED = 126
 EXIT_CANNOT_RUN = 127
-GRACE = 0.5
+GRACE = 0.4
 """Seconds between passing ``SIGTERM`` on and killing the tree: the bridge's pace
 (:data:`roots_manager.bridge.run.process.AFTER_SIGNAL`), so that a bridge told to stop ends
 within a second whatever its server does."""

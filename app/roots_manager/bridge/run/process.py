@@ -1,7 +1,7 @@
 """The real server as a child process: spawn it, feed it, and stop it the way stdio MCP expects.
 
 Stopping follows the ladder the MCP SDKs use: close the server's stdin, wait, SIGTERM, wait,
-SIGKILL (2 s each by default; when the host asked the bridge to end, 0.4 s and 0.5 s: the host
+SIGKILL (2 s each by default; when the host asked the bridge to end, 0.35 s and 0.4 s: the host
 waits for the bridge). The server runs in its own process group so that the ladder also
 reaches what it spawned itself (``npx`` starts ``node``, shells start their commands), and a
 terminal's Ctrl+C reaches only the bridge, which then stops the server in order. On Windows the
@@ -25,13 +25,13 @@ if TYPE_CHECKING:
     from roots_manager.bridge.run.warden import Warden
 
 GRACE = 2.0
-ASKED_EOF = 0.4
+ASKED_EOF = 0.35
 """Seconds a server gets after its stdin closes, when the host asked the bridge to end (closed
 its stdin, stopped reading): then SIGTERM, and the tree is killed :data:`AFTER_SIGNAL` later,
 so that the bridge ends within a second whatever its server does."""
 SUPERVISOR_ENDS = 10.0
 """Seconds more a supervisor gets after SIGTERM to end the tree (its own limit) before SIGKILL."""
-AFTER_SIGNAL = 0.5
+AFTER_SIGNAL = 0.4
 """Seconds a server's tree gets after the host's first signal (or the bridge's own SIGTERM when
 the host asked it to end) before the bridge kills it: a bridge told to stop ends within a
 second whatever its server does (the SDKs' ladder sends SIGKILL 2 s after SIGTERM, and a bridge
