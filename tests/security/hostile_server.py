@@ -18,6 +18,7 @@ import socket
 import sys
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 TIOCSTI = 0x5412
@@ -91,6 +92,46 @@ def unix_connect(path: str = "", abstract: str = "") -> str:
         s.settimeout(5)
         s.connect(path if path else "\0" + abstract)
         return "ok:" + s.recv(4096).decode(errors="replace")
+
+
+def own_socket(outside: str) -> str:
+    """Bind a Unix socket in its own temporary folder and connect to it (by its path, and from
+    that folder by a relative one), then try to reach *outside* through that folder: a link to
+    it, and a hard link of it."""
+    folder = os.environ["TMPDIR"]
+    path = os.path.join(folder, "own.sock")
+    out = []
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as server:
+        server.bind(path)
+        server.listen()
+
+        def serve() -> None:
+            for _ in range(2):
+                conn, _ = server.accept()
+                with conn:
+                    conn.sendall(b"mine")
+
+        threading.Thread(target=serve, daemon=True).start()
+        out.append(unix_connect(path=path))
+        os.chdir(folder)
+        out.append(unix_connect(path="own.sock"))
+    link = os.path.join(folder, "bus.link")
+    os.symlink(outside, link)
+    out.append(_tried(lambda: unix_connect(path=link)))
+    hard = os.path.join(folder, "bus.hard")
+    try:
+        os.link(outside, hard)
+        out.append("linked:" + _tried(lambda: unix_connect(path=hard)))
+    except OSError as exc:
+        out.append("link " + _failure(exc))
+    return ",".join(out)
+
+
+def _tried(attempt: Callable[[], str]) -> str:
+    try:
+        return attempt()
+    except OSError as exc:
+        return _failure(exc)
 
 
 def socketpair() -> str:
@@ -706,7 +747,7 @@ ATTACKS = {f.__name__: f for f in (
     fork_many, make, race_make, made_well,
     replace, rename, remove, create, forge_refusals,
     read, write, listdir, chmod, fchmod_read_only, chmod_at, utime, setxattr, chown,
-    unix_connect, socketpair, kill, inject, capabilities, io_uring, detach, rewrite_shebang,
+    unix_connect, own_socket, socketpair, kill, inject, capabilities, io_uring, detach, rewrite_shebang,
     swap, escape, pid, bad_pointers, prlimit, renice_user, chattr, file_setattr, datagram,
     keyring, user_namespace, setuid_file, swap_socket, connect_and_hang, fs_ioctls,
     shared_memory, lease, chmod_own_descriptor, bind_names, network,

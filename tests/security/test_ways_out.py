@@ -210,6 +210,28 @@ def test_a_socket_the_user_allowed_is_the_only_one_that_connects(
         second.close()
 
 
+@pytest.mark.parametrize("world", users(), indirect=True)
+def test_a_socket_of_its_own_connects_and_leads_nowhere_else(
+    world: World, bus: tuple[str, str]
+) -> None:
+    """A server may make Unix sockets for itself (``tsx``'s pipe, a browser's) in its own
+    temporary folder and connect to them; a link there to another's socket, or a hard link of
+    one, does not reach it."""
+    path, _ = bus
+    world.setup()
+    host = Hostile(world)
+    try:
+        outcome = host.attack("own_socket", outside=path).split(",")
+        assert outcome[:2] == ["ok:mine", "ok:mine"], outcome
+        assert outcome[2] in EACCES_OR_EPERM, outcome
+        assert outcome[3] in {f"link {e}" for e in (*EACCES_OR_EPERM, "EXDEV")} or outcome[3] in {
+            f"linked:{e}" for e in EACCES_OR_EPERM
+        }, outcome
+        assert host.attack("unix_connect", path=path) in EACCES_OR_EPERM
+    finally:
+        host.close()
+
+
 def _as(world: World):  # type: ignore[no-untyped-def]
     """A preexec function running a bystander as the server's user."""
     if world.who != "user" or os.geteuid() != 0:

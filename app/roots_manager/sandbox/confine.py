@@ -212,6 +212,7 @@ def _linux(
         nofile=nofile,
         max_processes=rules.max_processes,
         kept=kept,
+        own=rules.tmpdir,
     )
     sys.stdout.flush()
     return supervisor.supervise(plan, parent)

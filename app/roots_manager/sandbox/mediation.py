@@ -408,6 +408,7 @@ class Mediator:
         observe: Observe | None = None,
         max_processes: int | None = None,
         namer: Namer | None = None,
+        own: str | None = None,
     ) -> None:
         self.listener = listener
         self.namer = namer
@@ -424,6 +425,10 @@ class Mediator:
         self.writable = [(w.rstrip("/") or "/", fd) for w, fd in writable]
         """Each writable folder's real path, and a descriptor of it held since the start."""
         self.sockets = set(sockets)
+        own_real = os.path.realpath(own).rstrip("/") if own is not None else None
+        self.own = [(w, fd) for w, fd in self.writable if w == own_real]
+        """The server's own temporary folder, and its descriptor: a Unix socket it bound there
+        is its own to connect to (a pipe of ``tsx``, a browser's)."""
         self.names = seccomp.names(arch)
         self.connecting = threading.BoundedSemaphore(CONNECTS)
 
@@ -434,13 +439,18 @@ class Mediator:
         the writable folder's own descriptor without leaving it (no link, no other mount), must
         be that very object, on that very mount.
         """
+        return self.beneath(fd, self.writable)
+
+    def beneath(self, fd: int, folders: list[tuple[str, int]]) -> bool:
+        """Whether the object open as *fd* lies in one of *folders* (each a real path and its
+        descriptor), decided on the object as :meth:`beneath_writable` says."""
         try:
             where = os.readlink(_proc(fd))
         except OSError:
             return False
         if not where.startswith("/") or where.endswith(" (deleted)"):
             return False
-        for folder, folder_fd in self.writable:
+        for folder, folder_fd in folders:
             if where == folder:
                 return _same(fd, folder_fd)
             if inside(where, folder):
@@ -655,15 +665,26 @@ class Mediator:
             target: str | tuple[str, int] | tuple[str, int, int, int]
             if family == socket.AF_UNIX:
                 path = os.fsdecode(address[2:].split(b"\0", 1)[0])
-                if not path or path not in self.sockets:  # abstract names are never allowed
+                if not path:  # abstract names are never allowed
                     raise Refused(errno.EACCES)
-                # the allowed socket itself, reached without a link (one swapped in leads on)
-                try:
-                    found = open_no_follow(path)
-                except OSError as exc:
-                    raise Refused(errno.EACCES) from exc
-                c.opened.append(found)
-                if not stat.S_ISSOCK(os.fstat(found).st_mode):
+                allowed = path in self.sockets
+                if not allowed and not self.own:
+                    raise Refused(errno.EACCES)
+                # the socket itself, reached without a link (one swapped in leads on): one the
+                # user allowed, or one the server bound in its own temporary folder (a link
+                # made there to another's socket would have a second name: refused)
+                if allowed:
+                    try:
+                        found = open_no_follow(path)
+                    except OSError as exc:
+                        raise Refused(errno.EACCES) from exc
+                    c.opened.append(found)
+                else:  # as the caller names it; where it really lies is checked below
+                    found = c.resolve(AT_FDCWD, os.fsencode(path), follow=True)
+                st = os.fstat(found)
+                if not allowed and not (st.st_nlink == 1 and self.beneath(found, self.own)):
+                    raise Refused(errno.EACCES)
+                if not stat.S_ISSOCK(st.st_mode):
                     raise Refused(errno.ECONNREFUSED)
                 target = _proc(found)
             elif not self.network:

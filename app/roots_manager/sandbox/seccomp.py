@@ -10,10 +10,11 @@ the user can reach. The filter closes those ways out:
   itself, so that it is made inside the writable grants only. The file systems' own ioctls
   (attributes, versions, encryption keys, btrfs subvolumes) and ``file_setattr`` are refused
   but for those that only read or clone; no file is made set-user-ID or set-group-ID; no lease;
-- **Unix sockets**: ``socket(AF_UNIX, ...)`` is refused, and ``socketpair`` only makes stream or
-  sequenced pairs (an unconnected datagram socket could send to any path); each ``bind`` is made
-  by the supervisor (no abstract name, a path in a writable grant only); when the user allowed
-  named sockets, stream sockets may be made and each ``connect`` is decided by the supervisor;
+- **Unix sockets**: ``socket(AF_UNIX, ...)`` makes stream sockets only, and ``socketpair``
+  stream or sequenced pairs (an unconnected datagram socket could send to any path); each
+  ``bind`` is made by the supervisor (no abstract name, a path in a writable grant only), and
+  each ``connect`` is decided by it (a socket the user allowed, or one the server bound in its
+  own temporary folder); with neither, ``socket(AF_UNIX)`` is refused;
 - **the terminal**: ``ioctl(TIOCSTI)`` and ``ioctl(TIOCLINUX)`` are refused;
 - **other processes**: a user namespace (and so mounts of its own), ``setns``, and changing the
   limits, priority or CPUs of any process but itself are refused; so are the keyrings and System

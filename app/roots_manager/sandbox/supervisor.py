@@ -64,6 +64,7 @@ class Plan:
         "max_processes",
         "network",
         "nofile",
+        "own",
         "rules",
         "sockets",
         "writable",
@@ -83,8 +84,12 @@ class Plan:
         nofile: int | None = None,
         max_processes: int | None = None,
         kept: Kept | None = None,
+        own: str | None = None,
     ) -> None:
         self.rules = rules
+        self.own = own if filtered else None
+        """The server's own temporary folder: Unix stream sockets may be made, and one it
+        bound there it may connect to (None: only those the user allowed)."""
         self.kept = kept if filtered else None
         """The names the server may not make (:mod:`roots_manager.sandbox.making`): each of
         its new names is then made by the supervisor; None: none is kept."""
@@ -130,7 +135,7 @@ def _server_process(plan: Plan, supervisor: int, to_parent: int, from_parent: in
             observe = plan.events is not None
             listener = seccomp.install(
                 seccomp.machine(),
-                sockets=bool(plan.sockets),
+                sockets=bool(plan.sockets) or plan.own is not None,
                 network=plan.network,
                 observe=observe,
                 processes=plan.max_processes is not None,
@@ -368,6 +373,7 @@ class Supervisor:
             observe=observe,
             max_processes=self.plan.max_processes,
             namer=self._namer(listener),
+            own=self.plan.own,
         )
         if listener >= 0:
             synchronous(listener)
