@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -247,3 +248,67 @@ def test_an_idle_confined_bridge_sleeps_and_still_tells_the_next_refusal(
     finally:
         proc.stdin.close()
         proc.wait(timeout=30)
+
+
+FAILING = """
+import os, sys
+home = os.path.expanduser("~")
+for path, mode in ((os.path.join(home, "data", "out.txt"), "w"),
+                   (os.path.join(home, ".ssh", "id_rsa"), "r")):
+    try:
+        open(path, mode).close()
+    except OSError as exc:
+        print(f"server: {exc}", file=sys.stderr)
+sys.exit(3)
+"""
+
+
+def test_a_server_that_fails_on_a_refusal_has_it_said_in_the_hosts_log(
+    tmp_path: Path, layout: Layout, monkeypatch: Any
+) -> None:
+    """The host shows "connection closed"; its log (the bridge's stderr) says what the
+    confined server was refused just before, and the command that allows it."""
+    home = tmp_path / "home"
+    (home / "data").mkdir(parents=True)
+    (home / ".ssh").mkdir()
+    (home / ".ssh" / "id_rsa").write_text("key\n", encoding="utf-8")
+    monkeypatch.setenv("HOME", str(home))
+    script = tmp_path / "failing.py"
+    script.write_text(FAILING, encoding="utf-8")
+    run_cli("servers", "confine", "fails", "on", "--new")
+    code, said = _run_until_it_exits(script)
+    assert code == 3, said
+    data = home / "data"
+    assert (
+        f"roots-bridge: fails: confined: create {data / 'out.txt'} refused at start-up"
+    ) in said, said
+    assert f"; allow with: roots-manager servers confine fails --allow-write {data}\n" in said
+    assert f"read {home / '.ssh' / 'id_rsa'} refused" in said
+    assert "not offered: credentials (~/.ssh)" in said
+    assert "every refusal: roots-manager denials --since 1m" in said
+    # the command it gives works: the next start writes there
+    run_cli("servers", "confine", "fails", "--allow-write", str(data))
+    _, said = _run_until_it_exits(script)
+    assert (data / "out.txt").exists(), said
+    assert "--allow-write" not in said
+
+
+def _run_until_it_exits(script: Path) -> tuple[int, str]:
+    """A bridge in front of *script*, its host holding stdin open (a host does until the server
+    goes): its exit code and its stderr."""
+    bridge = subprocess.Popen(
+        bridge_argv("fails", [sys.executable, str(script)]),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=os.environ.copy(),
+    )
+    try:
+        assert bridge.stderr is not None
+        code = bridge.wait(60)
+        return code, bridge.stderr.read().decode()
+    finally:
+        assert bridge.stdin is not None
+        bridge.stdin.close()
+        if bridge.poll() is None:
+            bridge.kill()

@@ -16,9 +16,11 @@ confined as ever, its refusals untold.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import json
 import os
+import sys
 import time
 from collections.abc import Callable
 
@@ -38,6 +40,11 @@ BURST = 2000.0
 LINE_MAX = 64 * 1024
 """The longest line kept while waiting for its end (a path is at most 4 KiB)."""
 READ_SIZE = 256 * 1024
+RECENT = 10.0
+"""Seconds before a confined server's own end whose refusals are told on the bridge's stderr
+(the host's log): what it was refused just before it failed is most likely why."""
+TOLD_AT_END = 5
+"""Distinct refusals (by operation and folder) told there at most; the rest are counted."""
 
 
 class Denials:
@@ -55,6 +62,10 @@ class Denials:
         self._filled = time.monotonic()
         self.dropped = 0
         """Refusals past :data:`RATE` not recorded since the last one that was."""
+        self.recent: collections.deque[tuple[float, dict[str, object]]] = collections.deque(
+            maxlen=256
+        )
+        """The last refusals recorded, with when (monotonic), for :meth:`tell_host`."""
 
     def _allowed(self) -> bool:
         now = time.monotonic()
@@ -128,7 +139,43 @@ class Denials:
             found["dropped"] = self.dropped
             self.dropped = 0
         self.told += 1
+        self.recent.append((time.monotonic(), found))
         self.log.event(ev.DENIAL, **found)
+
+    def tell_host(self, server: str, *, home: str) -> int:
+        """Write on stderr (the host's log) what the server was refused in its last
+        :data:`RECENT` seconds, one line per operation and folder, each with the command that
+        allows it; returns how many lines. For a server that ended by itself: the host shows
+        "connection closed", and the refusal is the likeliest why."""
+        from roots_manager.core.confinement.offers import allow_command
+
+        since = time.monotonic() - RECENT
+        distinct: dict[tuple[object, object], dict[str, object]] = {}
+        for when, found in self.recent:
+            if when >= since:
+                distinct.setdefault((found.get("operation"), found.get("folder")), found)
+        if not distinct:
+            return 0
+        lines = []
+        for found in list(distinct.values())[:TOLD_AT_END]:
+            command, why = allow_command(server, dict(found), home=home)
+            said = denials.summary(dict(found))
+            if found.get("process"):
+                said += f" [{denials.shown(found['process'])}]"
+            lines.append(
+                f"roots-bridge: {denials.shown(server)}: confined: {said}; "
+                + (f"allow with: {command}" if command else f"not offered: {why}")
+            )
+        more = len(distinct) - TOLD_AT_END
+        if more > 0:
+            lines.append(f"roots-bridge: {denials.shown(server)}: {more} more refused")
+        lines.append(
+            f"roots-bridge: {denials.shown(server)}: every refusal: roots-manager denials "
+            "--since 1m, or the app's Log tab"
+        )
+        with contextlib.suppress(OSError, ValueError):
+            print("\n".join(lines), file=sys.stderr, flush=True)
+        return len(lines)
 
     def _end(self, fd: int) -> None:
         if self._loop is not None:

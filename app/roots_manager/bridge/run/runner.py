@@ -654,6 +654,10 @@ class Bridge:
             with contextlib.suppress(StoreError, OSError):
                 await asyncio.to_thread(self._record_end)
         self.denials.close()  # the counts of what was folded, told as the server ended
+        if self._reason == "server exited" and not self._host_asked:
+            # the host sees only "connection closed": what the server was refused just before
+            # is the likeliest why, said where the user looks (the host's log)
+            self.denials.tell_host(self.name, home=os.path.expanduser("~"))
         await self.log.settle()
         # the end is the log's last event: closed at once, with no wait between, so that
         # nothing handed on meanwhile (the server's lines still read) comes after it

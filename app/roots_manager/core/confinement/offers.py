@@ -172,3 +172,20 @@ def secret(
         if path.startswith(("/proc/", "/sys/")):
             return _words(KERNEL_VIEW)
     return None
+
+
+def allow_command(server: str, denial: dict[str, Any], *, home: str) -> tuple[str | None, str]:
+    """The command that allows what *denial* refused to *server* (``roots-manager servers
+    confine NAME --allow-write FOLDER``), or None with why nothing is offered; for a host's log,
+    where a user looks first when a server fails."""
+    import shlex
+
+    found = offers(denial, home=home)
+    if not found.offers:
+        return None, str(found.refused or _words(TOO_BROAD))
+    writes = denial.get("operation") in _WRITES
+    path = found.folder if found.folder is not None else found.file
+    assert path is not None
+    option = "--allow-write" if writes else "--allow-read"
+    command = f"roots-manager servers confine {shlex.quote(server)} {option} {shlex.quote(path)}"
+    return command, ""
