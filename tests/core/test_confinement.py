@@ -101,6 +101,37 @@ def test_an_executable_in_bin_of_the_root_or_the_home_opens_only_that_bin(tmp_pa
     assert "/" not in shell.runtime
 
 
+def test_a_python_outside_a_venv_reads_the_users_site_packages(tmp_path: Path) -> None:
+    """``python3 server.py`` with its packages from ``pip install --user``: the user site is
+    read-only for it, or the only message is "No module named 'mcp'"."""
+    home = tmp_path / "home"
+    python = tmp_path / "usr" / "bin" / "python3.11"
+    python.parent.mkdir(parents=True)
+    python.write_text("", encoding="utf-8")
+    python.chmod(0o755)
+    site = home / ".local" / "lib" / "python3.11" / "site-packages"
+    site.mkdir(parents=True)
+    env = {"PATH": str(python.parent), "HOME": str(home)}
+    needs = command_needs(["python3.11", "server.py"], env, str(tmp_path))
+    assert str(site) in needs.runtime and str(site) not in needs.writable
+    assert str(home) not in needs.runtime and str(home / ".local") not in needs.runtime
+    # turned off, or another base
+    assert (
+        str(site)
+        not in command_needs(["python3.11"], {**env, "PYTHONNOUSERSITE": "1"}, "/").runtime
+    )
+    other = tmp_path / "base" / "lib" / "python3.11" / "site-packages"
+    other.mkdir(parents=True)
+    based = command_needs(["python3.11"], {**env, "PYTHONUSERBASE": str(tmp_path / "base")}, "/")
+    assert str(other) in based.runtime and str(site) not in based.runtime
+    # a venv's python reads its own packages, not the user's
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "pyvenv.cfg").write_text("home = /usr/bin\n", encoding="utf-8")
+    os.symlink(python, venv / "bin" / "python3.11")
+    assert str(site) not in command_needs([str(venv / "bin" / "python3.11")], env, "/").runtime
+
+
 def test_npx_and_uvx_get_their_caches_writable(tmp_path: Path) -> None:
     env = {"PATH": "/nowhere", "HOME": str(tmp_path)}
     assert command_needs(["npx", "-y", "pkg"], env, "/").writable == [str(tmp_path / ".npm")]

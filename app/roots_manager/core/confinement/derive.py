@@ -291,11 +291,16 @@ def _executable(
         needs.refuse(path, "the server may write it: it is not read to find what it runs")
         return
     # the install is found from the name as called too: a venv's python links out of the venv
+    venv = False
     for called in dict.fromkeys((os.path.abspath(found), path)):
         prefix = os.path.realpath(_prefix(called, scope.home))
+        venv = venv or os.path.isfile(os.path.join(prefix, "pyvenv.cfg"))
         if scope.allow(needs, prefix) and not scope.writable_by_server(prefix):
             for extra in _venv_paths(prefix):
                 scope.allow(needs, os.path.realpath(extra))
+    site = None if venv else _user_site(path, env)
+    if site is not None:
+        scope.allow(needs, site)
     words = _shebang(path)
     if not words:
         return
@@ -304,6 +309,22 @@ def _executable(
         program = env_program(words[1:])
     if program is not None:
         _executable(program, env, needs, scope, depth + 1)
+
+
+_PYTHON = re.compile(r"python(\d+\.\d+)$")
+
+
+def _user_site(interpreter: str, env: Mapping[str, str]) -> str | None:
+    """The user site-packages folder a Python interpreter outside a venv reads
+    (``~/.local/lib/python3.11/site-packages``, where ``pip install --user`` puts packages), if
+    there is one and the environment does not turn it off: read-only, as the interpreter's
+    own packages are."""
+    version = _PYTHON.search(os.path.basename(interpreter))
+    if version is None or env.get("PYTHONNOUSERSITE"):
+        return None
+    base = env.get("PYTHONUSERBASE") or os.path.join(_home(env), ".local")
+    site = os.path.join(base, "lib", f"python{version.group(1)}", "site-packages")
+    return os.path.realpath(site) if os.path.isdir(site) else None
 
 
 def _home(env: Mapping[str, str]) -> str:
