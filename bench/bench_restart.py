@@ -33,7 +33,7 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 FILESYSTEM = REPO / "tests/peers/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js"
-SDK_SERVER = REPO / "tests/e2e/file_tool_server.py"
+SDK_SERVER = REPO / "tests/fakes/file_tool_server.py"
 GOAL_MS = 1000.0
 INIT = {
     "protocolVersion": "2025-11-25",

@@ -1,7 +1,7 @@
 """Real processes on both sides of a real bridge: a scripted host and a puppet server.
 
 The test plays the host by writing the bridge's stdin and reading its stdout, and plays the
-server through :mod:`tests.bridge.puppet_server`, a real child process of the bridge whose stdio
+server through :mod:`tests.fakes.puppet_server`, a real child process of the bridge whose stdio
 is relayed to the test over a local socket. Every wait polls for a condition with a generous
 bound and fails with a message saying what did not arrive.
 """
@@ -22,9 +22,10 @@ from typing import Any
 from roots_manager.core.log import events as ev
 from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
+from tests.fakes import FAKES
 from tests.polling import WAIT, wait_for
 
-PUPPET = Path(__file__).with_name("puppet_server.py")
+PUPPET = FAKES / "puppet_server.py"
 Msg = Any
 
 

@@ -12,8 +12,9 @@ from roots_manager.core.log import events as ev
 from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
 from tests.bridge.wire import BridgeProc, bridge_argv, events, wait_for
+from tests.fakes import FAKES
 
-FLOOD = Path(__file__).with_name("flood_server.py")
+FLOOD = FAKES / "flood_server.py"
 
 
 def test_a_server_that_never_reads_its_answers_is_paused_not_buffered(

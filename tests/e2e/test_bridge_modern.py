@@ -15,8 +15,9 @@ from mcp import Client, StdioServerParameters
 from roots_manager.core.log import events as ev
 from roots_manager.core.store.file import Store
 from tests.bridge.wire import Bridged, bridge_argv, events, is_id, is_method
+from tests.fakes import FAKES
 
-TOOL_SERVER = Path(__file__).with_name("roots_tool_server.py")
+TOOL_SERVER = FAKES / "roots_tool_server.py"
 META = {
     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
     "io.modelcontextprotocol/clientInfo": {"name": "test-host", "version": "1"},

@@ -1,7 +1,7 @@
 """A hostile server asks a real host for its roots in every spelling: the host is never asked.
 
 The host is the TypeScript SDK's client with roots of its own, which it hands to any server that
-asks; the server (:mod:`tests.e2e.spelling_server`) escapes the method name, puts a byte order mark
+asks; the server (:mod:`tests.fakes.spelling_server`) escapes the method name, puts a byte order mark
 or bytes that are not UTF-8 in front, doubles the method key, and pads the request past what the
 bridge streams unparsed. Behind the bridge the host answers none of them, and every answer the
 server gets carries only what the user granted.
@@ -20,6 +20,7 @@ import pytest
 from roots_manager.core.log import events as ev
 from roots_manager.core.store.file import Store
 from tests.bridge.wire import bridge_argv, events, grant_folder, wait_for
+from tests.fakes import FAKES
 
 
 @pytest.fixture(autouse=True)
@@ -27,7 +28,7 @@ def _every_relay(both_relays: str) -> None:
     """Every test here runs with each relay: the traffic is the relay's hardest."""
 
 
-SERVER = Path(__file__).with_name("spelling_server.py")
+SERVER = FAKES / "spelling_server.py"
 
 
 def run_host(ts_host: list[str], server: list[str], host_roots: list[dict[str, str]]) -> dict:
@@ -73,7 +74,7 @@ def test_behind_the_bridge_the_host_is_never_asked(
 
 
 SHIM = Path(__file__).with_name("escaping_shim.py")
-TOOL_SERVER = Path(__file__).with_name("roots_tool_server.py")
+TOOL_SERVER = FAKES / "roots_tool_server.py"
 
 
 def _sdk_host_show_roots(command: list[str], secret: str) -> tuple[str, int]:

@@ -24,8 +24,9 @@ from roots_manager.sandbox.landlock import TEST_ABI_ENV
 from tests.bridge.wire import bridge_argv, events
 from tests.conftest import PEERS, only_on_linux, run_cli
 from tests.e2e.sdk_host import bridged, text
+from tests.fakes import FAKES
 
-FILE_TOOL = Path(__file__).with_name("file_tool_server.py")
+FILE_TOOL = FAKES / "file_tool_server.py"
 
 pytestmark = only_on_linux("confinement is tested on Linux (Landlock); macOS's is untested")
 SHADOW = "/etc/shadow"

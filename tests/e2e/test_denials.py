@@ -24,10 +24,11 @@ from roots_manager.core.paths import Layout
 from tests.bridge.wire import bridge_argv, events, wait_for
 from tests.conftest import only_on_linux, run_cli
 from tests.e2e.sdk_host import bridged, text
+from tests.fakes import FAKES
 
 HERE = Path(__file__).parent
-GITCONFIG = HERE / "gitconfig_server.py"
-FILE_TOOL = HERE / "file_tool_server.py"
+GITCONFIG = FAKES / "gitconfig_server.py"
+FILE_TOOL = FAKES / "file_tool_server.py"
 
 pytestmark = only_on_linux("confinement (Landlock) and its observer are Linux only")
 

@@ -1,6 +1,6 @@
 """``hosts wrap`` and ``hosts unwrap`` while the host keeps rewriting its file: real processes.
 
-A host (:mod:`tests.e2e.rewriting_host`) saves ``~/.claude.json`` by rename every 0-30 ms, a
+A host (:mod:`tests.fakes.rewriting_host`) saves ``~/.claude.json`` by rename every 0-30 ms, a
 new prompt in its history each time, as Claude Code does, while the CLI wraps and unwraps its
 server again and again. After each command the host is paused and the file is looked at: what
 the command said must be what happened (wrapped if it said it wrapped, as it was if it said
@@ -25,9 +25,10 @@ import pytest
 
 from tests.conftest import only_on_linux
 from tests.core.hosts_samples import claude_code_history
-from tests.e2e.rewriting_host import PROJECT
+from tests.fakes import FAKES
+from tests.fakes.rewriting_host import PROJECT
 
-HOST = Path(__file__).with_name("rewriting_host.py")
+HOST = FAKES / "rewriting_host.py"
 BRIDGE = str(Path(sys.executable).with_name("roots-bridge"))
 RUNS = int(os.environ.get("ROOTS_MANAGER_RACE_RUNS", "100"))
 

@@ -26,8 +26,9 @@ from roots_manager.core.paths import Layout
 from tests.bridge.wire import bridge_argv, events, wait_for
 from tests.conftest import only_on_linux, run_cli
 from tests.e2e.sdk_host import text
+from tests.fakes import FAKES
 
-FILE_TOOL = Path(__file__).parent / "file_tool_server.py"
+FILE_TOOL = FAKES / "file_tool_server.py"
 SERVER = [sys.executable, "-E", str(FILE_TOOL)]
 """The server, without the source tree the tests' bridge is run from (``-E``: no PYTHONPATH):
 Python lists each folder of PYTHONPATH as it starts, a refusal these tests are not about."""

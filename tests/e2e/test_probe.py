@@ -17,8 +17,9 @@ import pytest
 from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
 from tests.conftest import run_cli
+from tests.fakes import FAKES
 
-PUPPET = Path(__file__).resolve().parent.parent / "probe" / "puppet_server.py"
+PUPPET = FAKES / "probe_puppet_server.py"
 
 CLEAN = {
     "enforces_roots": True,
@@ -113,7 +114,7 @@ def test_each_puppet_gets_its_own_verdict(behaviour: str, different: dict[str, A
 
 def test_an_sdk_server_that_never_asks_for_roots_is_advisory() -> None:
     # the Python SDK's MCPServer with tools that open any path and never ask for roots
-    server = Path(__file__).with_name("file_tool_server.py")
+    server = FAKES / "file_tool_server.py"
     doc = probe_json(sys.executable, str(server))
     assert doc["exit"] == 0 and doc["complete"], doc["problem"]
     assert doc["verdict"] == {

@@ -16,8 +16,9 @@ from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
 from tests.conftest import run_cli
 from tests.e2e.test_probe import CLEAN, probe_json, puppet
+from tests.fakes import FAKES
 
-MODERN_SERVER = Path(__file__).resolve().parent.parent / "probe" / "modern_file_server.py"
+MODERN_SERVER = FAKES / "modern_file_server.py"
 
 
 def phase(doc: dict[str, Any], name: str) -> str | None:
@@ -138,7 +139,7 @@ def test_listed_resources_are_read_and_paired_with_outside_uris() -> None:
 
 
 def test_a_server_without_listed_resources_gets_no_resource_rows() -> None:
-    server = Path(__file__).with_name("file_tool_server.py")
+    server = FAKES / "file_tool_server.py"
     doc = probe_json(sys.executable, str(server))
     assert not [r for r in doc["rows"] if r["tool"] == "resources/read"]
     assert doc["verdict"]["first_root_only"] is None  # it never asked: no root reached it

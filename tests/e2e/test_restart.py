@@ -30,9 +30,10 @@ from tests.bridge.wire import (
 )
 from tests.conftest import only_on_linux, run_cli
 from tests.e2e.sdk_host import bridged, text
+from tests.fakes import FAKES
 
 HERE = Path(__file__).parent
-FILE_TOOL = HERE / "file_tool_server.py"
+FILE_TOOL = FAKES / "file_tool_server.py"
 
 
 def folders(tmp_path: Path, *names: str) -> dict[str, Path]:
@@ -158,7 +159,7 @@ def test_a_folder_revoked_while_the_server_restarts_is_closed_by_one_more_restar
     assert [e["reason"] for e in done] == [f"revoked: {w['taken']}", f"revoked: {w['late']}"]
 
 
-RECORDING = HERE / "recording_server.py"
+RECORDING = FAKES / "recording_server.py"
 
 
 def recorded(path: Path) -> list[tuple[int, dict[str, Any]]]:

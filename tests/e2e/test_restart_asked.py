@@ -19,9 +19,10 @@ from roots_manager.core.log import events as ev
 from roots_manager.core.paths import Layout
 from tests.bridge.wire import bridge_argv, events, wait_for
 from tests.conftest import run_cli
+from tests.fakes import FAKES
 
 HERE = Path(__file__).parent
-FILE_TOOL = HERE / "file_tool_server.py"
+FILE_TOOL = FAKES / "file_tool_server.py"
 
 
 def params(*options: str) -> StdioServerParameters:

@@ -14,9 +14,10 @@ from typing import Any
 
 from roots_manager.core.log.events import iter_events
 from roots_manager.core.paths import Layout
+from tests.fakes import FAKES
 
 HERE = Path(__file__).resolve().parent
-NEVER_REASKS = HERE / "never_reasks_server.py"
+NEVER_REASKS = FAKES / "never_reasks_server.py"
 
 
 def bridge_argv(name: str, server: list[str], *options: str) -> list[str]:

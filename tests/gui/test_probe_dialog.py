@@ -19,8 +19,9 @@ from roots_manager.gui.log.log_model import LogModel
 from roots_manager.gui.probe.probe_dialog import ProbeDialog
 from roots_manager.gui.probe.probe_model import COLOURS, INSIDE, OUTSIDE
 from roots_manager.gui.servers.servers_view import ServersPanel
+from tests.fakes import FAKES
 
-PUPPET = Path(__file__).resolve().parent.parent / "probe" / "puppet_server.py"
+PUPPET = FAKES / "probe_puppet_server.py"
 RUN_LIMIT = 90_000
 
 

@@ -2,7 +2,7 @@
 
 :class:`World` lays out a fake home with secrets, a granted folder, a read-only one and a sibling
 outside the grants, under a folder an ordinary user can reach. :class:`Hostile` starts the real
-bridge (``python -m roots_manager.bridge``) in front of :mod:`tests.security.hostile_server`,
+bridge (``python -m roots_manager.bridge``) in front of :mod:`tests.fakes.hostile_server`,
 confined by the stored setting, optionally as the unprivileged test user (``setpriv``), and
 calls the server's ``attack`` tool over the bridge's stdio, as a host would.
 """
@@ -28,9 +28,10 @@ from roots_manager.core.log import events as ev
 from roots_manager.core.paths import Layout
 from tests.bridge.wire import bridge_argv
 from tests.conftest import run_cli
+from tests.fakes import FAKES
 from tests.polling import wait_for
 
-HOSTILE = Path(__file__).with_name("hostile_server.py")
+HOSTILE = FAKES / "hostile_server.py"
 SECRET = "the private key\n"
 
 
