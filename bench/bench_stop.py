@@ -105,7 +105,7 @@ def main() -> None:
                 for _ in range(args.runs):
                     quiet.append(stop_once(home, "quiet" + suffix, QUIET, how, args.flood))
                     flooded.append(stop_once(home, "flood" + suffix, FLOOD, how, args.flood))
-                    stubborn.append(stop_once(home, "stubborn" + suffix, STUBBORN, how, 0.5))
+                    stubborn.append(stop_once(home, "stubborn" + suffix, STUBBORN, how, args.flood))
                 q, f = statistics.median(quiet), statistics.median(flooded)
                 st = statistics.median(stubborn)
                 print(

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import only_on_linux, run_cli
-from tests.core.hosts_samples import SAMPLES
+from tests.core.hosts.hosts_samples import SAMPLES
 
 
 def _not_root() -> bool:

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import run_cli
-from tests.core.hosts_samples import SAMPLES
+from tests.core.hosts.hosts_samples import SAMPLES
 
 
 def debug_lines(stderr: str, prog: str = "roots-manager") -> list[str]:

@@ -25,7 +25,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 
 from tests.conftest import only_on_linux, run_cli
-from tests.core.hosts_samples import BROKEN, SAMPLES, claude_code_history
+from tests.core.hosts.hosts_samples import BROKEN, SAMPLES, claude_code_history
 from tests.e2e.test_bridge_filesystem import make, until
 
 

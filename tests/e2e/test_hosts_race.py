@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import only_on_linux
-from tests.core.hosts_samples import claude_code_history
+from tests.core.hosts.hosts_samples import claude_code_history
 from tests.fakes import FAKES
 from tests.fakes.rewriting_host import PROJECT
 

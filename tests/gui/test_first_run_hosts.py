@@ -20,7 +20,7 @@ from roots_manager.gui.common.watcher import StoreWatcher
 from roots_manager.gui.hosts.first_run import CHANGE, DONE, FOLDERS, SERVERS
 from roots_manager.gui.shell.app import app_settings
 from roots_manager.gui.shell.main_window import MainWindow
-from tests.core.hosts_samples import SAMPLES
+from tests.core.hosts.hosts_samples import SAMPLES
 
 TWO = """{
   "mcpServers": {

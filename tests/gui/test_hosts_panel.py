@@ -11,7 +11,7 @@ from roots_manager.core.hosts.known import Platform
 from roots_manager.core.store.file import Store
 from roots_manager.gui.common.watcher import StoreWatcher
 from roots_manager.gui.hosts.hosts_view import COMMAND, FILE, HOST, PROTECT, SERVER, HostsPanel
-from tests.core.hosts_samples import BROKEN, SAMPLES
+from tests.core.hosts.hosts_samples import BROKEN, SAMPLES
 
 
 def claude_desktop(tmp_path: Path) -> tuple[Path, Platform]:

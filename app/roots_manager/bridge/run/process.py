@@ -18,6 +18,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable
 
 TYPE_CHECKING = False  # not typing's: see roots_manager.bridge.main
@@ -26,9 +27,15 @@ if TYPE_CHECKING:
 
 GRACE = 2.0
 ASKED_EOF = 0.35
-"""Seconds a server gets after its stdin closes, when the host asked the bridge to end (closed
-its stdin, stopped reading): then SIGTERM, and the tree is killed :data:`AFTER_SIGNAL` later,
-so that the bridge ends within a second whatever its server does."""
+"""Seconds a server that does not read its stdin gets after it closes, when the host asked the
+bridge to end (closed its stdin, stopped reading): then SIGTERM, and the tree is killed
+:data:`AFTER_SIGNAL` later, so that the bridge ends within a second whatever its server does.
+A server that reads its stdin (nothing the host sent waits unread in the pipe), or is still
+starting (younger than :data:`STARTING`), sees the end of its input as it would without the
+bridge, and gets :data:`GRACE` to answer and exit."""
+STARTING = 1.0
+"""Seconds a server counts as starting: one asked to end so soon may not have read yet what the
+host sent (a one-shot ``echo REQUEST | roots-bridge ...``), and is given the time to."""
 SUPERVISOR_ENDS = 10.0
 """Seconds more a supervisor gets after SIGTERM to end the tree (its own limit) before SIGKILL."""
 AFTER_SIGNAL = 0.4
@@ -54,8 +61,12 @@ class ServerProcess:
         close_stdin: Callable[[], None],
         supervised: bool = False,
         warden: Warden | None = None,
+        unread: Callable[[], int | None] = lambda: None,
     ) -> None:
         self.proc = proc
+        self.started = time.monotonic()
+        self._unread = unread
+        """How many bytes sent to the server wait unread in its stdin (None: not known)."""
         self.exited = asyncio.Event()
         self._close_stdin = close_stdin
         self._forwarded: str | None = None
@@ -138,14 +149,18 @@ class ServerProcess:
 
     async def stop(self, grace: float = GRACE, *, close: bool = True, asked: bool = False) -> str:
         """Close stdin (unless already done), wait, SIGTERM, wait, SIGKILL; returns which step
-        ended the server. *asked*: the host asked the bridge to end, and waits for it: the
-        server gets :data:`ASKED_EOF` after its stdin closes and :data:`AFTER_SIGNAL` after SIGTERM."""
+        ended the server. *asked*: the host asked the bridge to end, and waits for it: a server
+        that does not read its stdin gets :data:`ASKED_EOF` after it closes, and every server
+        :data:`AFTER_SIGNAL` after SIGTERM."""
         # a signal passed on from the host ends most servers before the first step does
         how = self._forwarded or "stdin closed"
+        asked = asked and sys.platform != "win32"  # a job's break event is not passed on
+        # one that reads what it is sent, or is still starting, sees its input end as it would
+        # without the bridge, and answers what it read (known before the close: the pipe goes)
+        reading = self._unread() == 0 or time.monotonic() - self.started < STARTING
         if close:
             self.close_stdin()
-        asked = asked and sys.platform != "win32"  # a job's break event is not passed on
-        if not await self._wait_exit(ASKED_EOF if asked else grace):
+        if not await self._wait_exit(ASKED_EOF if asked and not reading else grace):
             how = "SIGTERM"
             self._signal_group(TERMINATE)
             grace = AFTER_SIGNAL if asked else grace

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import subprocess
+import sys
 import threading
 from collections.abc import Callable
 
@@ -44,6 +45,7 @@ class ServerSlot:
             close_stdin=self.close_stdin,
             supervised=launch is not None and launch.supervised,
             warden=launch.warden if launch is not None else None,
+            unread=self._unread,
         )
         self.out_ended = asyncio.Event()
         """The server's stdout ended and all it said has been written to the host."""
@@ -82,6 +84,20 @@ class ServerSlot:
             LineRelay(to_host, direction, runner=runner),
             lambda: handoff.call(lambda: on_end(ended)),
         ).start()
+
+    def _unread(self) -> int | None:
+        """The bytes written to the server's stdin it has not read yet (None: not known)."""
+        stdin = self.proc.stdin if self.proc is not None else None
+        if stdin is None or stdin.closed or sys.platform == "win32":
+            return None
+        import fcntl
+        import termios
+
+        try:
+            got = fcntl.ioctl(stdin.fileno(), termios.FIONREAD, b"\0\0\0\0")
+        except (OSError, ValueError):
+            return None
+        return int.from_bytes(got, sys.byteorder)
 
     def close_stdin(self) -> None:
         # the closer waits for a write in progress, which a server that does not read can

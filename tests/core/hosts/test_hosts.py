@@ -29,7 +29,7 @@ from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.state import fingerprint
 from tests.conftest import only_on_linux
-from tests.core.hosts_samples import BROKEN, OTHERS, SAMPLES
+from tests.core.hosts.hosts_samples import BROKEN, OTHERS, SAMPLES
 
 BRIDGE = "/opt/roots manager/bin/roots-bridge"
 FS_ARGV = ["npx", "-y", "@modelcontextprotocol/server-filesystem"]

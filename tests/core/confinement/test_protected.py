@@ -207,7 +207,7 @@ def test_a_restart_behind_the_hosts_back_never_loosens_the_hosts_start() -> None
 def test_the_manual_names_every_place_of_the_table() -> None:
     from roots_manager.core.confinement.protected import HOME, PROJECT, TABLE
 
-    manual = (Path(__file__).parents[2] / "docs" / "confinement.md").read_text(encoding="utf-8")
+    manual = (Path(__file__).parents[3] / "docs" / "confinement.md").read_text(encoding="utf-8")
     section = manual.split("## What a grant never gives", 1)[1].split("\n## ", 1)[0]
     missing = [p.path for p in TABLE if p.where in (HOME, PROJECT) and f"`{p.path}`" not in section]
     assert not missing, missing

@@ -1,7 +1,7 @@
 """``hosts wrap --roots-args``: a server whose arguments are folders gets ``{roots}`` in their
 place and those folders as roots granted to it; unwrap and Undo give the file back byte for byte.
 
-Real host file formats (the samples of :mod:`tests.core.hosts_samples`, with folders added after
+Real host file formats (the samples of :mod:`tests.core.hosts.hosts_samples`, with folders added after
 the package argument the way users write them), real folders, a real store.
 """
 
@@ -24,8 +24,8 @@ from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.state import fingerprint
 from roots_manager.core.uri import uri_to_path
-from tests.core.hosts_samples import SAMPLES
-from tests.core.test_hosts import BRIDGE, FS_ARGV, change, place, platform
+from tests.core.hosts.hosts_samples import SAMPLES
+from tests.core.hosts.test_hosts import BRIDGE, FS_ARGV, change, place, platform
 
 PKG = "@modelcontextprotocol/server-filesystem"
 

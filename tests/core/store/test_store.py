@@ -279,7 +279,7 @@ WORKER = textwrap.dedent(
     from pathlib import Path
     from roots_manager.core.paths import Layout
     from roots_manager.core.store.file import Store
-    from tests.core.test_store import apply_op
+    from tests.core.store.test_store import apply_op
 
     home, base, worker = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])
     store = Store(Layout(home))
@@ -320,7 +320,7 @@ def test_concurrent_writers_lose_no_update(rm_home: Path, tmp_path: Path) -> Non
     for w in range(8):
         for j in range(0, 100, 4):
             (base / f"w{w}" / f"d{j}").mkdir(parents=True)
-    repo = Path(__file__).resolve().parents[2]
+    repo = Path(__file__).resolve().parents[3]
     env = {**os.environ, "PYTHONPATH": str(repo)}
     procs = [
         subprocess.Popen(

@@ -1,0 +1,1 @@
+"""The consent rules: what a server sees, and how a grant changes."""

@@ -1,0 +1,1 @@
+"""The hosts: their files, how wrap changes them, JSON with comments."""

@@ -1,0 +1,1 @@
+"""The event log: its events, index, windows, retention, timeline and export."""

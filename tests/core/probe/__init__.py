@@ -1,0 +1,1 @@
+"""The probe's pure half: its plan, verdicts and headlines."""

@@ -1,0 +1,1 @@
+"""The store: its file, schema, versions and layout on disk."""
