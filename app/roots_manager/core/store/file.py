@@ -175,6 +175,7 @@ def write_atomic(path: Path, data: bytes, read: unchanged.Read | None = None) ->
                 statefile.retrying(lambda: os.replace(tmp, path))
             else:
                 unchanged.replace_unchanged(tmp, path, read, limit=MAX_STORE_BYTES)
+                trace.debug("checked %s is as read: yes", path)
         except BaseException:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
