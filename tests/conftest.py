@@ -14,6 +14,15 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects by the markers given here
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test gets its tier, unit, e2e or packaging (tests/tiers.py says which and why)."""
+    from tests.tiers import assign
+
+    assign(items)
+
+
 REPO = Path(__file__).resolve().parent.parent
 PEERS = REPO / "tests" / "peers"
 FILESYSTEM_SERVER = (
