@@ -48,6 +48,9 @@ MODULE_TIER = {
     # reads the test modules' syntax trees: nothing is built
     "test_portable.py": "unit",
     "test_import_graph.py": "unit",
+    # the docs' code map against the tree, and the front ends' syntax trees
+    "test_code_map.py": "unit",
+    "test_front_ends_act.py": "unit",
     "test_readme.py": "unit",
     # the validators and lrelease on the shipped files, well under a second
     "test_resources.py": "unit",
@@ -55,7 +58,7 @@ MODULE_TIER = {
     "test_scaling.py": "unit",
     "bridge/test_idle_memory.py": "e2e",
     "bridge/test_spawn.py": "e2e",
-    "core/test_events.py": "e2e",
+    "core/log/test_events.py": "e2e",
     "gui/test_app_signals.py": "e2e",
     "gui/test_bridge_live.py": "e2e",
     "gui/test_confinement_panel.py": "e2e",
@@ -74,19 +77,20 @@ MODULE_TIER = {
 # single tests (their parameters left out) whose tier is not their module's
 TEST_TIER = {
     # the CLI as a process on a store that is broken, unreadable or raced
-    "core/test_store.py::test_a_shared_or_home_folder_is_never_made_private": "e2e",
-    "core/test_store.py::test_bad_store_gives_a_clear_error_and_is_kept_byte_for_byte": "e2e",
-    "core/test_store.py::test_recover_restores_the_last_good_copy_and_keeps_the_bad_one": "e2e",
-    "core/test_store.py::test_recover_without_a_good_copy_needs_empty": "e2e",
-    "core/test_store.py::test_the_cli_racing_an_editor_reports_what_happened": "e2e",
-    "core/test_store.py::test_unreadable_store_gives_a_clear_error_and_is_kept": "e2e",
+    "core/store/test_store.py::test_a_shared_or_home_folder_is_never_made_private": "e2e",
+    "core/store/test_store.py::test_bad_store_gives_a_clear_error_and_is_kept_byte_for_byte": "e2e",
+    "core/store/test_store.py::test_recover_restores_the_last_good_copy_and_keeps_the_bad_one": "e2e",
+    "core/store/test_store.py::test_recover_without_a_good_copy_needs_empty": "e2e",
+    "core/store/test_store.py::test_the_cli_racing_an_editor_reports_what_happened": "e2e",
+    "core/store/test_store.py::test_unreadable_store_gives_a_clear_error_and_is_kept": "e2e",
     # writers in other processes, killed or racing: 13 s and 28 s
-    "core/test_store.py::test_sigkill_during_saves_never_corrupts_the_store": "e2e",
-    "core/test_store.py::test_concurrent_writers_lose_no_update": "e2e",
+    "core/store/test_store.py::test_sigkill_during_saves_never_corrupts_the_store": "e2e",
+    "core/store/test_store.py::test_concurrent_writers_lose_no_update": "e2e",
     # the CLI run to show that the panel follows it
     "gui/test_consent_dialog.py::test_a_request_settled_elsewhere_is_withdrawn": "e2e",
     "gui/test_consent_dialog.py::test_pending_requests_survive_closing_the_app": "e2e",
     "gui/test_roots_panel.py::test_changes_made_elsewhere_show_at_once": "e2e",
+    "gui/test_roots_panel.py::test_the_app_and_the_cli_call_a_broad_folder_the_same": "e2e",
     "gui/test_roots_panel.py::test_remove_names_the_servers_that_lose_access": "e2e",
     "gui/test_servers_panel.py::test_confining_new_servers_is_a_click_and_follows_the_cli": "e2e",
     "gui/test_servers_panel.py::test_policy_choice_is_saved_and_follows_the_cli": "e2e",
