@@ -22,7 +22,12 @@ names from being made (a project's ``.envrc``, ``.vscode`` where they are not th
 new name waits for the supervisor, which makes it (:mod:`roots_manager.sandbox.making`): its
 cost per name is reported against the unconfined run, in turns.
 
-Run: python bench/bench_confine.py [--runs N] [--walks N]
+And connections: the server opens 300 TCP connections to a local listener, one after another,
+and reports the time inside it. Confined, each ``connect`` is made by its supervisor (a Unix
+socket of the server's own is reached so, and the filter cannot tell the families apart), so
+its cost per connection is reported against the unconfined run, in turns.
+
+Run: python bench/bench_confine.py [--runs N] [--walks N] [--only-making | --only-connecting]
 """
 
 from __future__ import annotations
@@ -188,6 +193,63 @@ def measure_making(home: str, runs: int, where: str) -> None:
     )
 
 
+CONNECT = """
+import socket, sys, time
+port, count = int(sys.argv[1]), int(sys.argv[2])
+start = time.perf_counter()
+for _ in range(count):
+    with socket.create_connection(("127.0.0.1", port)) as s:
+        pass
+print(time.perf_counter() - start)
+"""
+CONNECTIONS = 300
+
+
+def connect_once(port: int, force: bool) -> float:
+    """Seconds a server takes to open and close :data:`CONNECTIONS` TCP connections."""
+    from roots_manager.bridge.run.confine import wrapped
+
+    command = [sys.executable, "-S", "-c", CONNECT, str(port), str(CONNECTIONS)]
+    with contextlib.redirect_stderr(io.StringIO()):
+        argv = wrapped(command, "bench", force).argv
+    out = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, check=True, text=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def measure_connecting(runs: int) -> None:
+    import socket
+    import threading
+
+    listener = socket.create_server(("127.0.0.1", 0), backlog=512)
+    port = listener.getsockname()[1]
+
+    def accept() -> None:
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            conn.close()
+
+    threading.Thread(target=accept, daemon=True).start()
+    try:
+        connect_once(port, True)
+        plain: list[float] = []
+        confined: list[float] = []
+        for _ in range(runs):
+            plain.append(connect_once(port, False))
+            confined.append(connect_once(port, True))
+    finally:
+        listener.close()
+    p50, c50 = statistics.median(plain) * 1000, statistics.median(confined) * 1000
+    print(
+        f"TCP connections ({CONNECTIONS} to 127.0.0.1, each made by the supervisor): unconfined "
+        f"p50 {p50:.1f} ms, confined p50 {c50:.1f} ms, ratio {c50 / p50:.2f}x, "
+        f"{(c50 - p50) * 1000 / CONNECTIONS:.0f} µs more a connection (pairs: "
+        f"{', '.join(f'{c / p:.2f}' for p, c in zip(plain, confined, strict=True))})"
+    )
+
+
 def _tree(folder: Path) -> None:
     for d in range(FILES // 100):
         sub = folder / f"d{d:03}"
@@ -261,6 +323,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--walks", type=int, default=7)
     parser.add_argument("--only-making", action="store_true", help="names made, nothing else")
+    parser.add_argument(
+        "--only-connecting", action="store_true", help="TCP connections, nothing else"
+    )
     args = parser.parse_args()
     # the granted folders apart from Roots Manager's own (a grant inside it is held read-only)
     with tempfile.TemporaryDirectory() as home, tempfile.TemporaryDirectory() as data:
@@ -269,6 +334,9 @@ def main() -> None:
         if args.only_making:
             making(data, args.walks)
             return
+        if args.only_connecting:
+            measure_connecting(args.walks)
+            return
         tiny = [sys.executable, "-S", "-c", "import sys; sys.stdin.readline(); print('{}')"]
         measure("tiny Python server", tiny, args.runs)
         if FILESYSTEM.exists():
@@ -276,6 +344,7 @@ def main() -> None:
         walk(data, args.walks)
         measure_held(args.runs)
         making(data, args.walks)
+        measure_connecting(args.walks)
 
 
 def making(data: str, runs: int) -> None:

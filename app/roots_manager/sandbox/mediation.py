@@ -431,6 +431,7 @@ class Mediator:
         is its own to connect to (a pipe of ``tsx``, a browser's)."""
         self.names = seccomp.names(arch)
         self.connecting = threading.BoundedSemaphore(CONNECTS)
+        self._connectors = _Workers("connect")
 
     def beneath_writable(self, fd: int) -> bool:
         """Whether the object open as *fd* lies in a folder the server may write, now.
@@ -550,7 +551,7 @@ class Mediator:
                 caller.close()
                 self.connecting.release()
 
-        threading.Thread(target=run, name="connect", daemon=True).start()
+        self._connectors.run(run)
 
     def _new_process(self, note: Notification) -> None:
         """Let a new process be made, unless the tree holds :attr:`max_processes` already
@@ -737,6 +738,35 @@ class Mediator:
         if len(os.fsencode(where)) > 107:
             raise Refused(errno.ENAMETOOLONG)
         return where
+
+
+class _Workers:
+    """Daemon threads kept for the next piece of work once theirs is done: starting a thread is
+    most of what a mediated ``connect`` costs. Daemons, so that a connect that hangs keeps no
+    supervisor from ending (the callers bound how many run at once)."""
+
+    def __init__(self, name: str) -> None:
+        import queue
+
+        self.name = name
+        self.work: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
+        self.idle = 0
+        self.lock = threading.Lock()
+
+    def run(self, job: Callable[[], None]) -> None:
+        with self.lock:
+            start = self.idle == 0
+            if not start:
+                self.idle -= 1
+        self.work.put(job)
+        if start:
+            threading.Thread(target=self._serve, name=self.name, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            self.work.get()()
+            with self.lock:
+                self.idle += 1
 
 
 def tree_size(root: int) -> int:
