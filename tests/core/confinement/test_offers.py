@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from roots_manager.core.confinement.offers import Offer, offers, secret
+from roots_manager.core.confinement.offers import Offer, allow_command, offers, secret
 from tests.conftest import only_on_linux
 
 HOME = "/home/me"
@@ -100,3 +100,25 @@ def test_a_private_file_made_here_is_judged_by_its_real_mode(tmp_path: Path) -> 
 def test_what_is_not_a_path_is_offered_nothing() -> None:
     assert offers({"operation": "connect", "path": "tcp 127.0.0.1:80"}, home=HOME).offers == ()
     assert offers({"operation": "read", "folder": "/x", "folded": 3}, home=HOME).offers == ()
+
+
+def test_the_host_logs_command_allows_what_the_click_would() -> None:
+    """The line a failed server leaves in the host's log: the folder the one-click offer
+    grants, written for reading or reading and writing as the call wanted; or why none is."""
+    assert allow_command("fs", denial("/home/me/notes/todo.md"), home=HOME) == (
+        "roots-manager servers confine fs --allow-read /home/me/notes",
+        "",
+    )
+    assert allow_command("fs", denial("/home/me/notes/new.md", "create"), home=HOME) == (
+        "roots-manager servers confine fs --allow-write /home/me/notes",
+        "",
+    )
+    # a file beside the home's secrets: the file alone, as the click offers it
+    assert allow_command("my server", denial("/home/me/.bashrc"), home=HOME) == (
+        "roots-manager servers confine 'my server' --allow-read /home/me/.bashrc",
+        "",
+    )
+    command, why = allow_command("fs", denial("/home/me/.ssh/id_rsa"), home=HOME)
+    assert command is None and why == "credentials (~/.ssh)"
+    # a name made in the home itself: its folder is the home, and no file is there to allow
+    assert allow_command("fs", denial("/home/me/x", "create"), home=HOME) == (None, "too broad")
