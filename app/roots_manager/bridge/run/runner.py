@@ -269,6 +269,7 @@ class Bridge:
         srv = state.servers.get(self.name)
         current = root_uris(self.source.effective())
         undecided = bool(launch is not None and launch.default)
+        given = launch.folders if launch is not None else None
         seen = Seen(
             running=launch.key if launch is not None else None,
             told=self.mediator.told,
@@ -277,8 +278,9 @@ class Bridge:
             decided=srv.confine if srv is not None and srv.confine is not None else undecided,
             setting=srv.restart_on_revoke if srv is not None else None,
             ceiling=self.ceiling is not None,
-            given=launch.folders if launch is not None else None,
-            given_now=[uri_to_path(u) for u in current],
+            given=given,
+            # only a server given its folders on its command line is compared with them
+            given_now=[uri_to_path(u) for u in current] if given is not None else (),
         )
         if not seen.needs_key:
             return restart_reason(seen, None)

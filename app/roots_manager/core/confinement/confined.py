@@ -22,7 +22,6 @@ from roots_manager.core.confinement.protected import (
     HostPlaces,
     mounts_inside,
     protections,
-    repositories,
 )
 from roots_manager.core.confinement.rules import MAX_PROCESSES, Rules
 from roots_manager.core.consent.effective import Availability, visible_roots
@@ -340,6 +339,7 @@ def report(
     write, read = granted_folders(state, name)
     on = starts_confined(state, srv, by_default)
     held = []
+    searched: dict[str, bool] = {}
     if hosts is not None:
         kept, hidden = places_inside(state, name)
         held = protections(
@@ -349,6 +349,7 @@ def report(
             hosts=hosts,
             read_only=kept,
             hidden=hidden,
+            searched=searched,
         )
     return {
         "name": name,
@@ -372,9 +373,7 @@ def report(
         else None,
         "missing_extra": [p for p in (*srv.allow_read, *srv.allow_write) if not os.path.exists(p)],
         "protected": [{"path": p.path, "access": p.access, "why": p.why} for p in held],
-        "repositories_searched_in_part": [
-            w for w in (*write, *srv.allow_write) if hosts is not None and not repositories(w)[1]
-        ],
+        "repositories_searched_in_part": [w for w, whole in searched.items() if not whole],
         "mounted": [
             {"path": point, "type": fstype, "source": source}
             for point, fstype, source in mounts_inside(

@@ -230,11 +230,15 @@ def repositories(folder: str) -> tuple[list[str], bool]:
     return found, True
 
 
-def _project_places(folder: str, names: Mapping[str, str]) -> list[tuple[str, str]]:
+def _project_places(
+    folder: str, names: Mapping[str, str], searched: dict[str, bool]
+) -> list[tuple[str, str]]:
     """The places of *names* (a project's, with why) in *folder* and in each repository in it
-    (:func:`repositories`), whether they are there or not."""
+    (:func:`repositories`), whether they are there or not; whether every folder that might hold
+    one was looked in goes into *searched*."""
     out = [(os.path.join(folder, name), why) for name, why in names.items()]
-    for project in repositories(folder)[0]:
+    found, searched[folder] = repositories(folder)
+    for project in found:
         if project != folder:
             out += [(os.path.join(project, name), why) for name, why in names.items()]
         git = os.path.join(project, ".git")
@@ -295,6 +299,7 @@ def protections(
     create: bool = False,
     read_only: Iterable[str] = (),
     hidden: Iterable[str] = (),
+    searched: dict[str, bool] | None = None,
 ) -> list[Protection]:
     """The places of :data:`TABLE` that lie inside the folders *writable* (read-only or hidden
     there) or *readable* (hidden there), the read-only grants among *readable* nested in a
@@ -305,7 +310,8 @@ def protections(
     folder of :data:`HOME` rows (``~/.config/autostart``) inside a writable grant is made, empty,
     so that the server cannot make it first. *read_only* and *hidden* are the user's own
     places (``grant --except``, ``--hide``), held as the table's are. Paths are real (links
-    resolved) and absolute.
+    resolved) and absolute. *searched*, when given, is told for each writable grant whether its
+    repositories were all looked for (:func:`repositories`).
     """
     home = os.path.realpath(env.get("HOME") or os.path.expanduser("~"))
     own = {os.path.realpath(o) for o in own}
@@ -347,7 +353,7 @@ def protections(
     for name in hosts.project_names:
         names.setdefault(name, "a host's project configuration: " + _SETTINGS)
     for w in writers.ordered:
-        for path, why in _project_places(w, names):
+        for path, why in _project_places(w, names, searched if searched is not None else {}):
             _hold(out, pools, path, READ_ONLY, why)
     for r in readers.ordered:
         holder = writers.holder(os.path.dirname(r))
