@@ -261,8 +261,13 @@ def test_an_npx_server_starts_confined_from_an_empty_cache(tmp_path: Path) -> No
             assert "EACCES" in refused or "denied" in refused, refused
 
     anyio.run(scenario)
-    unpacked = list((w["home"] / ".npm" / "_npx").glob("*/node_modules/@modelcontextprotocol"))
-    assert unpacked, "npx unpacked the server into the cache it was given"
+    # into the server's own layer over ~/.npm: nothing of it in what the user's npx runs
+    layer = Layout.default().home / "layers"
+    unpacked = list(
+        layer.glob("*/npm_config_cache/upper/_npx/*/node_modules/@modelcontextprotocol")
+    )
+    assert unpacked, "npx unpacked the server into the server's own layer over the cache"
+    assert not list((w["home"] / ".npm").glob("_npx/*/node_modules/@modelcontextprotocol"))
 
 
 def test_a_server_run_from_a_project_s_node_modules_starts_confined(tmp_path: Path) -> None:

@@ -449,3 +449,87 @@ def test_the_bridges_own_environment_inside_a_grant_is_read_only(world: World) -
     finally:
         host.close()
     assert not (site / "planted.pth").exists()
+
+
+def _caches(home: Path) -> dict[str, Path]:
+    """The user's npx and uvx caches, warm, each with a program another ``npx`` or ``uvx``
+    runs later."""
+    npx = home / ".npm" / "_npx" / "5f2b" / "node_modules" / "tool" / "index.js"
+    uvx = home / ".cache" / "uv" / "archive-v0" / "k3" / "bin" / "tool"
+    for program in (npx, uvx):
+        program.parent.mkdir(parents=True)
+        program.write_text("# the user's\n", encoding="utf-8")
+    return {"npx": npx, "uvx": uvx}
+
+
+def _launcher(world: World, name: str) -> list[str]:
+    """A launcher called *name* (``npx``) that runs the hostile server, as the real one runs a
+    package: the program that runs is what decides its caches."""
+    from tests.security.confined import HOSTILE, user_python
+
+    launcher = world.base / "bin" / name
+    launcher.parent.mkdir(exist_ok=True)
+    launcher.write_text(f'#!/bin/sh\nexec {user_python()} "$@"\n', encoding="utf-8")
+    launcher.chmod(0o755)
+    return [str(launcher), str(HOSTILE)]
+
+
+@pytest.mark.parametrize("world", users(), indirect=True)
+@pytest.mark.parametrize("launcher", ["npx", "uvx"])
+def test_a_shared_package_cache_takes_no_plant_for_the_next_start(
+    world: World, launcher: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server's ``npx`` fills ``~/.npm`` (its ``uvx``, the uv cache): it may write there
+    all it likes, and every write stays in a layer of its own. What the user's next ``npx``
+    (unconfined) or another server's runs is untouched."""
+    _home_world(world)
+    program = _caches(world.home)[launcher]
+    world.setup()
+    host = Hostile(world, _launcher(world, launcher))
+    try:
+        # the cache is the server's to use: read as it is, written, added to
+        assert host.attack("read", path=str(program)) == "ok:# the user's\n"
+        assert host.attack("replace", path=str(program)) == "ok"
+        assert host.attack("read", path=str(program)) == "ok:planted"
+        assert host.attack("create", path=str(program.parent / "more.js")) == "ok"
+        assert host.attack("remove", path=str(program)) == "ok"
+        assert host.attack("create", path=str(program)) == "ok"
+    finally:
+        host.close()
+    assert program.read_text(encoding="utf-8") == "# the user's\n"
+    assert not (program.parent / "more.js").exists()
+    assert sorted(p.name for p in program.parent.iterdir()) == [program.name]
+    monkeypatch.setenv("HOME", str(world.home))  # where the bridge found the caches
+    shown = json.loads(world.cli("servers", "show", "srv", "--json").stdout)
+    layered = [p["path"] for p in shown["protected"] if p["access"] == "layered"]
+    cache = {"npx": world.home / ".npm", "uvx": world.home / ".cache" / "uv"}[launcher]
+    assert str(cache.resolve()) in layered, shown["protected"]
+    # its next start finds its own writes again: the layer is its warm cache
+    host = Hostile(world, _launcher(world, launcher))
+    try:
+        assert host.attack("read", path=str(program)) == "ok:planted"
+    finally:
+        host.close()
+    assert program.read_text(encoding="utf-8") == "# the user's\n"
+
+
+@pytest.mark.parametrize("world", users(), indirect=True)
+def test_a_home_grant_leaves_the_package_caches_read_only(world: World) -> None:
+    """A server that runs no package manager, granted the home: the caches others' ``npx``
+    and ``uvx`` run from stay read-only for it."""
+    _home_world(world)
+    caches = _caches(world.home)
+    world.grant_confined(world.home, broad=True)
+    host = Hostile(world)
+    try:
+        for program in caches.values():
+            assert host.attack("replace", path=str(program)) in REFUSED, program
+            assert host.attack("create", path=str(program.parent / "more")) in REFUSED, program
+        away = str(world.home / "c")
+        assert host.attack("rename", path=str(world.home / ".cache"), to=away) in REFUSED
+        assert host.attack("create", path=str(world.home / ".cache" / "pip" / "x")) in REFUSED
+    finally:
+        host.close()
+    for program in caches.values():
+        assert program.read_text(encoding="utf-8") == "# the user's\n"
+    assert (world.home / ".cache" / "uv").is_dir()

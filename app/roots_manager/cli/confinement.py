@@ -296,6 +296,7 @@ _HELD_LABELS = (
     ("link kept", "links that stand for a protected place: never replaced, where they lead held"),
     ("not made", "not there now, and never made by it (no call of its makes such a name)"),
     ("pinned", "writable, but never renamed away (on the way to a protected place)"),
+    ("layered", "package caches it fills: seen as they are, written only in a layer of its own"),
 )
 
 

@@ -100,10 +100,12 @@ def _hold_places(rules: Rules, unkept: Sequence[tuple[str, str]] = ()) -> Rules:
     and the wrapper says so. *unkept* are the names of ``--guard`` that cannot be kept from
     being made (each with why): each is handled as a read-only place that cannot be held.
     """
+    layers = _layer_folders(rules)
     entries = [
         *(("pin", p) for p in rules.pin),
         *(("protect", p) for p in rules.protect),
         *(("hide", p) for p in rules.hide),
+        *(("layer", p) for p in layers),
     ]
     if (not entries and not unkept) or sys.platform != "linux":  # where Landlock confines
         return rules
@@ -119,10 +121,24 @@ def _hold_places(rules: Rules, unkept: Sequence[tuple[str, str]] = ()) -> Rules:
             (kind, path, f"no mount namespace: {exc.strerror or exc}") for kind, path in entries
         ]
     else:
-        missed += mounts.hold(entries).missed
+        missed += mounts.hold(entries, {p: f for p, (_, f) in layers.items()}).missed
     if not missed:
         return rules
     read_write, read_only = list(rules.read_write), list(rules.read_only)
+    for _, path, why in [m for m in missed if m[0] == "layer"]:
+        # a cache of the server's own instead, named to it by the package manager's variable:
+        # the shared one is not written
+        variable, folder = layers[path]
+        own = os.path.join(folder, "own")
+        os.makedirs(own, mode=0o700, exist_ok=True)
+        os.environ[variable] = own
+        read_write = [own if r == path else r for r in read_write]
+        print(
+            f"roots-manager confine: {path} cannot be layered ({why}); the server fills a "
+            f"cache of its own ({own}) instead",
+            file=sys.stderr,
+        )
+    missed = [m for m in missed if m[0] != "layer"]
     order = {"hide": 0, "protect": 1, "guard": 2, "pin": 3}  # the strongest reason said first
     for kind, path, why in sorted(missed, key=lambda m: order[m[0]]):
         # a rule holding the place, or inside it (but the server's own TMPDIR, which holds
@@ -146,6 +162,17 @@ def _hold_places(rules: Rules, unkept: Sequence[tuple[str, str]] = ()) -> Rules:
                     file=sys.stderr,
                 )
     return rules.replace(read_write=tuple(read_write), read_only=tuple(dict.fromkeys(read_only)))
+
+
+def _layer_folders(rules: Rules) -> dict[str, tuple[str, str]]:
+    """Each layered cache of *rules*, with its variable and the folder of its layer."""
+    if rules.layers is None:
+        return {}
+    out = {}
+    for entry in rules.layer:
+        variable, path = entry.split(":", 1)
+        out[path] = (variable, os.path.join(rules.layers, variable))
+    return out
 
 
 _HELD = {"pin": "in place", "protect": "read-only", "hide": "hidden", "guard": "from being made"}

@@ -17,6 +17,12 @@ mount), made before the Landlock rules are opened and before the server is forke
   renamed, so the server cannot move the protected path's parents away and build a look-alike
   in their place.
 
+- a **layered** path (a shared package cache the server's ``npx`` or ``uvx`` fills: ``~/.npm``)
+  is covered by an overlay whose lower layer is the cache itself and whose upper layer is a
+  folder of the server's own: the server sees the cache as it is and writes what it likes, and
+  every write lands in its own folder, never in what the user's and other servers' next ``npx``
+  runs. The layer stays for the server's next starts (a warm cache of its own).
+
 Every mount is made with the new mount API on descriptors (``open_tree``, ``mount_setattr``,
 ``move_mount``): each source is opened without following links, cloned before any mount is
 made, and moved onto the object reopened at its path, which must be the same file (device and
@@ -43,7 +49,7 @@ assert sys.platform == "linux", "imported only where Landlock confines (Linux)"
 
 TYPE_CHECKING = False  # not typing's: the exec wrapper must not pay for importing it
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
 
 # numbered after the tables were unified: the same on every architecture
 SYS_OPEN_TREE = 428
@@ -65,6 +71,7 @@ MOUNT_ATTR_RDONLY = 0x1
 MOUNT_ATTR_NOSUID = 0x2
 MOUNT_ATTR_NODEV = 0x4
 MOUNT_ATTR_NOEXEC = 0x8
+FSCONFIG_SET_FLAG = 0
 FSCONFIG_SET_STRING = 1
 FSCONFIG_CMD_CREATE = 6
 FSMOUNT_CLOEXEC = 1
@@ -74,7 +81,8 @@ MS_PRIVATE = 1 << 18
 PROTECT = "protect"
 HIDE = "hide"
 PIN = "pin"
-KINDS = (PIN, PROTECT, HIDE)
+LAYER = "layer"
+KINDS = (PIN, PROTECT, HIDE, LAYER)
 
 _O_PATH = os.O_PATH | os.O_NOFOLLOW | os.O_CLOEXEC
 
@@ -180,15 +188,47 @@ class Placed:
         self.missed: list[tuple[str, str, str]] = []
 
 
-def _prepare(kind: str, path: str) -> tuple[int, tuple[int, int]]:
+def _overlay(lower: int, folder: str) -> int:
+    """A detached overlay of the folder open at *lower*, whose writes go to *folder*'s
+    ``upper`` (with its ``work`` beside it, as overlayfs needs), both made if missing. Every
+    layer is named by a descriptor (``/proc/self/fd``): what was opened is what is layered."""
+    from roots_manager.core.nofollow import open_no_follow
+
+    layers = []
+    try:
+        for name in ("upper", "work"):
+            os.makedirs(os.path.join(folder, name), mode=0o700, exist_ok=True)
+            layers.append(open_no_follow(os.path.join(folder, name)))
+        fs = _sys(SYS_FSOPEN, b"overlay", FSMOUNT_CLOEXEC)
+        try:
+            for key, fd in (("lowerdir", lower), ("upperdir", layers[0]), ("workdir", layers[1])):
+                value = f"/proc/self/fd/{fd}".encode()
+                _sys(SYS_FSCONFIG, fs, FSCONFIG_SET_STRING, key.encode(), value, 0)
+            # its own bookkeeping in user.* attributes: an ordinary user's namespace may not
+            # write trusted.* ones
+            _sys(SYS_FSCONFIG, fs, FSCONFIG_SET_FLAG, b"userxattr", None, 0)
+            _sys(SYS_FSCONFIG, fs, FSCONFIG_CMD_CREATE, None, None, 0)
+            return _sys(SYS_FSMOUNT, fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV)
+        finally:
+            os.close(fs)
+    finally:
+        for fd in layers:
+            os.close(fd)
+
+
+def _prepare(kind: str, path: str, folder: str | None = None) -> tuple[int, tuple[int, int]]:
     """The detached mount for *path* (made before any is placed), and the identity of the
-    object it is to cover."""
+    object it is to cover (*folder*: where a layered path's layer is kept)."""
     from roots_manager.core.nofollow import open_no_follow
 
     fd = open_no_follow(path)
     try:
         st = os.fstat(fd)
-        if kind == HIDE:
+        if kind == LAYER:
+            if folder is None or not stat.S_ISDIR(st.st_mode):
+                raise MountError(errno.ENOTDIR, "only a folder is layered, in a layer folder")
+            mount = _overlay(fd, folder)
+        elif kind == HIDE:
             mount = _empty_folder() if stat.S_ISDIR(st.st_mode) else _empty_file()
         else:
             mount = _clone(fd)
@@ -199,17 +239,18 @@ def _prepare(kind: str, path: str) -> tuple[int, tuple[int, int]]:
         os.close(fd)
 
 
-def hold(entries: Sequence[tuple[str, str]]) -> Placed:
+def hold(entries: Sequence[tuple[str, str]], layers: Mapping[str, str] | None = None) -> Placed:
     """Place a mount for each ``(kind, path)`` of *entries* in this process's (own) mount
-    namespace (:func:`enter_namespace` first), shallowest first. A path that is missing now is
-    passed over (nothing is there to rewrite); one that cannot be held is in
-    :attr:`Placed.missed`, and the caller decides (the wrapper fails closed)."""
+    namespace (:func:`enter_namespace` first), shallowest first; *layers* maps each layered path
+    to the folder its layer is kept in. A path that is missing now is passed over (nothing is
+    there to rewrite); one that cannot be held is in :attr:`Placed.missed`, and the caller
+    decides (the wrapper fails closed)."""
     placed = Placed()
     ordered = sorted(dict.fromkeys(entries), key=lambda e: (e[1].count("/"), e[1]))
     prepared: list[tuple[str, str, int, tuple[int, int]]] = []
     for kind, path in ordered:
         try:
-            mount, identity = _prepare(kind, path)
+            mount, identity = _prepare(kind, path, (layers or {}).get(path))
         except FileNotFoundError:
             continue
         except OSError as exc:

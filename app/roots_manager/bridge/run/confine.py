@@ -46,6 +46,9 @@ package is found through the folder it was imported from here."""
 
 
 CONFINED_FOLDER = "confined"
+LAYERS_FOLDER = "layers"
+"""Per server, the layers it wrote over the shared package caches (``~/.npm``): its own,
+kept for its next starts (:data:`~roots_manager.core.confinement.protected.LAYERED`)."""
 """The folder, in the per-user directory, of each confined server's own folder (its ``TMPDIR``;
 that it is there says the server ran confined)."""
 
@@ -298,12 +301,14 @@ def wrapped(
         )
     ensure_private_dir(ran_confined.parent)  # the servers' folders: listing them is private
     tmpdir = ensure_private_dir(ran_confined)
+    ensure_private_dir(layout.home / LAYERS_FOLDER)
+    layers = ensure_private_dir(layout.home / LAYERS_FOLDER / file_key(server))
     from pathlib import Path
 
     from roots_manager.core.confinement.derive import package_caches
     from roots_manager.core.hosts.known import Platform, protected_places
 
-    for cache in package_caches(command, os.environ):
+    for cache in package_caches(command, os.environ).values():
         # a first npx has no ~/.npm yet: a rule cannot name a folder that is not there
         with contextlib.suppress(OSError):
             os.makedirs(cache, mode=0o700, exist_ok=True)
@@ -319,6 +324,7 @@ def wrapped(
         hosts=protected_places(Platform("linux", Path(os.path.expanduser("~")), os.environ)),
         run=run,
         ceiling=ceiling,
+        layers=str(layers),
     )
     from roots_manager.sandbox.availability import ALWAYS_MISSING, protections
 
@@ -488,8 +494,9 @@ def _forget_confined(home: str, server: str) -> None:
     needs the folder's name (:func:`~roots_manager.core.filekey.file_key`)."""
     from roots_manager.core.filekey import file_key
 
-    ran_confined = os.path.join(home, CONFINED_FOLDER, file_key(server))
-    if os.path.exists(ran_confined):
-        import shutil
+    for folder in (CONFINED_FOLDER, LAYERS_FOLDER):
+        ran_confined = os.path.join(home, folder, file_key(server))
+        if os.path.exists(ran_confined):
+            import shutil
 
-        shutil.rmtree(ran_confined, ignore_errors=True)
+            shutil.rmtree(ran_confined, ignore_errors=True)

@@ -13,10 +13,11 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from roots_manager.core.confinement.derive import runtime_rules
+from roots_manager.core.confinement.derive import package_caches, runtime_rules
 from roots_manager.core.confinement.protected import (
     GUARDED,
     HIDDEN,
+    LAYERED,
     PINNED,
     READ_ONLY,
     HostPlaces,
@@ -25,7 +26,7 @@ from roots_manager.core.confinement.protected import (
 )
 from roots_manager.core.confinement.rules import MAX_PROCESSES, Rules
 from roots_manager.core.consent.effective import Availability, visible_roots
-from roots_manager.core.nofollow import identify
+from roots_manager.core.nofollow import Identity, identify
 from roots_manager.core.roots import normalize_path
 from roots_manager.core.servers import Server
 from roots_manager.core.store.state import State, server_name_error
@@ -202,6 +203,7 @@ def rules_for(
     hosts: HostPlaces,
     run: str = _NOT_YET_BOUND,
     ceiling: Key | None = None,
+    layers: str | None = None,
 ) -> Derived:
     """Everything server *name* may touch when *command* starts now, confined.
 
@@ -211,6 +213,9 @@ def rules_for(
     The places of :data:`~roots_manager.core.confinement.protected.TABLE` inside its grants
     (*hosts*: the hosts' files) are held read-only or hidden there. With *ceiling* (a restart
     behind the host's back), nothing is allowed that the host's start did not (:func:`clamp`).
+    The shared package caches it fills are layered, in *layers* (:data:`~roots_manager.core.
+    confinement.protected.LAYERED`): without *layers*, they are held read-only where a grant
+    holds them, and not otherwise writable.
     """
     write, read = granted_folders(state, name, fingerprint, run)
     srv = state.servers.get(name)
@@ -225,6 +230,13 @@ def rules_for(
         blocked = blocked or bool(ceiling[5])
     writable = [*write, *extra_write, tmpdir]
     runtime, refused = runtime_rules(command, env, cwd, writable)
+    caches = package_caches(command, env)
+    if layers is None:  # nowhere to keep a layer: the shared caches are not the server's
+        dropped = set(caches.values())
+        runtime = runtime.replace(
+            read_write=tuple(p for p in runtime.read_write if p not in dropped)
+        )
+        caches = {}
     expect: list[str] = []
 
     def identified(paths: Iterable[str]) -> tuple[str, ...]:
@@ -251,7 +263,9 @@ def rules_for(
         create=True,
         read_only=kept,
         hidden=hidden,
+        layered=caches.values(),
     )
+    layered = {p.path for p in held if p.access == LAYERED}
     rules = runtime.replace(
         read_write=identified((*runtime.read_write, *writable)),
         read_only=(*runtime.read_only, *identified((*read, *extra_read))),
@@ -263,8 +277,13 @@ def rules_for(
         sockets=tuple(sockets),
         network=not blocked,
         max_processes=(srv.max_processes if srv is not None else None) or MAX_PROCESSES,
+        layer=tuple(f"{v}:{p}" for v, p in caches.items() if os.path.realpath(p) in layered),
+        layers=layers,
     )
-    return Derived(rules.replace(expect=tuple(expect)), refused)
+    # a layered cache is another object once its layer is mounted: the mount checks the
+    # cache's identity itself (roots_manager.sandbox.mounts)
+    kept_expect = [e for e in expect if Identity.from_arg(e).path not in caches.values()]
+    return Derived(rules.replace(expect=tuple(kept_expect)), refused)
 
 
 Key = tuple[tuple[str, ...], ...]
@@ -350,6 +369,7 @@ def report(
             read_only=kept,
             hidden=hidden,
             searched=searched,
+            layered=package_caches(srv.command, os.environ).values() if srv.command else (),
         )
     return {
         "name": name,

@@ -8,7 +8,8 @@ Everything a server needs to *run* is read-and-execute only: the system director
 without the files that hold secrets, the interpreter and its prefix (a venv, a Node.js install),
 the command's own package and the files named on its command line, ``/proc`` and a few devices.
 Writable besides the roots: a private temporary directory and the package manager caches the
-command needs (``~/.npm`` for ``npx``, the uv cache for ``uvx``). The rest of the home folder
+command needs (``~/.npm`` for ``npx``, the uv cache for ``uvx``), each through a layer of the
+server's own, so that what it writes there never runs anywhere else. The rest of the home folder
 (``~/.ssh``, ``~/.aws``, ``~/Documents``) is not in the rules, so it cannot be read.
 """
 
@@ -23,6 +24,7 @@ import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from roots_manager.core.confinement.protected import shared_caches
 from roots_manager.core.confinement.rules import Rules
 from roots_manager.core.paths import inside
 
@@ -373,22 +375,21 @@ def _npm_runs(command: Sequence[str], program: str) -> tuple[bool, str | None]:
     return program in _NPX or (program in _NPM and first in ("exec", "x")), prefix
 
 
-def _caches(command: Sequence[str], env: Mapping[str, str], needs: Needs, program: str) -> None:
+def _caches(command: Sequence[str], env: Mapping[str, str], program: str) -> dict[str, str]:
     """The package manager caches *command*, whose program is *program* (:func:`_program`),
-    runs from: writable, since it fills them.
+    runs from and fills, each by its variable (:func:`~roots_manager.core.confinement.protected.
+    shared_caches`): writable, through a layer of the server's own.
 
     Decided from the program that runs (its real path's name, and its first argument), never
     from words that merely appear on the command line.
     """
     first = next((w for w in command[1:] if not w.startswith("-")), "")
-    home = _home(env)
+    caches = shared_caches(env)
     if _npm_runs(command, program)[0]:
-        needs.add(env.get("npm_config_cache") or os.path.join(home, ".npm"), writable=True)
+        return {"npm_config_cache": caches["npm_config_cache"]}
     if program in _UVX or (program in _UV and first in ("run", "tool", "x")):
-        cache = env.get("XDG_CACHE_HOME") or os.path.join(home, ".cache")
-        data = env.get("XDG_DATA_HOME") or os.path.join(home, ".local", "share")
-        needs.add(env.get("UV_CACHE_DIR") or os.path.join(cache, "uv"), writable=True)
-        needs.add(env.get("UV_PYTHON_INSTALL_DIR") or os.path.join(data, "uv"), writable=True)
+        return {v: caches[v] for v in ("UV_CACHE_DIR", "UV_PYTHON_INSTALL_DIR")}
+    return {}
 
 
 NPM_PROJECT_FILES = ("package.json", "package-lock.json", "npm-shrinkwrap.json")
@@ -424,12 +425,10 @@ def _npm_prefix(
             scope.allow(needs, os.path.realpath(path), file=True)
 
 
-def package_caches(command: Sequence[str], env: Mapping[str, str]) -> list[str]:
-    """The package manager caches *command* fills (made writable for it), as
-    :func:`command_needs` finds them."""
-    needs = Needs()
-    _caches(command, env, needs, _program(command, env))
-    return needs.writable
+def package_caches(command: Sequence[str], env: Mapping[str, str]) -> dict[str, str]:
+    """The shared package caches *command* fills, each by its variable (made writable for it,
+    through a layer of its own), as :func:`command_needs` finds them."""
+    return _caches(command, env, _program(command, env))
 
 
 SCRIPT_SUFFIXES = (".py", ".pyz", ".js", ".mjs", ".cjs", ".ts", ".mts", ".rb", ".pl", ".sh", ".php")
@@ -483,7 +482,8 @@ def command_needs(
     """
     needs = Needs()
     program = _program(command, env)  # one look-up on PATH for both of its uses
-    _caches(command, env, needs, program)
+    for cache in _caches(command, env, program).values():
+        needs.add(cache, writable=True)
     scope = _Scope(env, [*writable, *needs.writable])
     _executable(command[0], env, needs, scope)
     _module(command, env, needs, scope)

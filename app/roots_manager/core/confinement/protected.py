@@ -41,6 +41,11 @@ LINKED = "link kept"
 mount can cover a link, so its name is kept as a missing place's is (the server may not make
 it again once removed, nor rename or link anything onto it), and what it leads to is held
 where a grant holds it."""
+LAYERED = "layered"
+"""A shared package cache the server's own package manager fills (``~/.npm`` for ``npx``): it
+sees the cache as it is, and what it writes there goes to a layer of its own
+(:mod:`roots_manager.sandbox.mounts`), never into what the user's and other servers' next
+``npx`` runs."""
 GUARDED = (NOT_MADE, LINKED)
 """The accesses held by the supervisor (a name no call of the server's may make), not by a
 mount."""
@@ -58,6 +63,8 @@ STATE = "state"
 """Roots Manager's own folders (its store, logs, settings) and its code."""
 HOST = "host"
 """A host's configuration file, from the hosts table, for the user and for each project."""
+CACHE = "cache"
+"""A package manager's shared cache, where the environment puts it (:func:`shared_caches`)."""
 
 
 class Place:
@@ -97,6 +104,38 @@ TOOL_FOLDERS = (
 """The user's editor and agent folders: settings that name programs to run (hooks, tasks,
 terminal profiles, MCP servers) and extensions whose code runs in the editor."""
 
+SHARED_CACHES = (
+    ("npm_config_cache", "", "", ".npm"),
+    ("UV_CACHE_DIR", "XDG_CACHE_HOME", ".cache", "uv"),
+    ("UV_PYTHON_INSTALL_DIR", "XDG_DATA_HOME", ".local/share", "uv"),
+    ("PIP_CACHE_DIR", "XDG_CACHE_HOME", ".cache", "pip"),
+)
+"""The package managers' shared caches, each as ``(its variable, the base's variable, the base's
+default in the home, its folder in the base)``: what ``npx``, ``uvx`` and ``pip install`` put
+there, they (and the user's next ``npx`` or ``uvx``, unconfined) run later."""
+
+
+def shared_caches(env: Mapping[str, str]) -> dict[str, str]:
+    """Each shared cache's variable and where it is for *env* (absolute, links unresolved)."""
+    home = env.get("HOME") or os.path.expanduser("~")
+    out = {}
+    for variable, base_variable, base_default, name in SHARED_CACHES:
+        given = env.get(variable, "")
+        if given and os.path.isabs(given):
+            out[variable] = os.path.normpath(given)
+            continue
+        base = env.get(base_variable, "") if base_variable else ""
+        base = base if os.path.isabs(base) else os.path.join(home, base_default)
+        out[variable] = os.path.normpath(os.path.join(base, name))
+    return out
+
+
+_LAYERED = (
+    "a package cache the server's package manager fills: it sees the cache, and what it "
+    "writes there stays in a copy of its own"
+)
+_CACHE = "a package cache: what is put there runs at the user's (or another server's) next start"
+
 TABLE: tuple[Place, ...] = (
     Place(
         STATE,
@@ -114,6 +153,7 @@ TABLE: tuple[Place, ...] = (
     *(Place(HOME, p, READ_ONLY, _TOOLS) for p in TOOL_FOLDERS),
     *(Place(HOME, p, HIDDEN, _SECRET) for p in (".ssh", ".gnupg", ".git-credentials", ".netrc")),
     Place(HOST, "", READ_ONLY, "a host's configuration: rewritten, servers run without the bridge"),
+    Place(CACHE, "", READ_ONLY, _CACHE),
     Place(PROJECT, ".git/hooks", READ_ONLY, _GIT),
     Place(PROJECT, ".git/config", READ_ONLY, _GIT),
     Place(PROJECT, ".envrc", READ_ONLY, "direnv runs it on entering the folder"),
@@ -300,6 +340,7 @@ def protections(
     read_only: Iterable[str] = (),
     hidden: Iterable[str] = (),
     searched: dict[str, bool] | None = None,
+    layered: Iterable[str] = (),
 ) -> list[Protection]:
     """The places of :data:`TABLE` that lie inside the folders *writable* (read-only or hidden
     there) or *readable* (hidden there), the read-only grants among *readable* nested in a
@@ -311,13 +352,16 @@ def protections(
     so that the server cannot make it first. *read_only* and *hidden* are the user's own
     places (``grant --except``, ``--hide``), held as the table's are. Paths are real (links
     resolved) and absolute. *searched*, when given, is told for each writable grant whether its
-    repositories were all looked for (:func:`repositories`).
+    repositories were all looked for (:func:`repositories`). *layered* are the shared caches
+    the server's own package manager fills (:data:`LAYERED`): each that is there is layered,
+    wherever it is, and pinned in a writable grant holding it.
     """
     home = os.path.realpath(env.get("HOME") or os.path.expanduser("~"))
     own = {os.path.realpath(o) for o in own}
-    writers = _Folders(w for w in map(os.path.realpath, writable) if w not in own)
+    layers = {os.path.realpath(c) for c in layered if os.path.isdir(c)}
+    writers = _Folders(w for w in map(os.path.realpath, writable) if w not in own | layers)
     readers = _Folders(os.path.realpath(r) for r in readable)
-    if not writers.folders and not readers.folders:
+    if not writers.folders and not readers.folders and not layers:
         return []
     anyone = _Folders(writers.folders | readers.folders)
     pools = _Pools(writers, anyone)
@@ -329,9 +373,18 @@ def protections(
             candidates += [(p, place.access, place.why) for p in state_folders(env)]
         elif place.where == HOST:
             candidates += [(p, place.access, place.why) for p in hosts.user_files]
+        elif place.where == CACHE:
+            caches = shared_caches(env).values()
+            kept = [p for p in caches if os.path.realpath(p) not in layers]
+            candidates += [(p, place.access, place.why) for p in kept]
     candidates += [(os.path.normpath(p), READ_ONLY, YOURS) for p in read_only]
     candidates += [(os.path.normpath(p), HIDDEN, YOURS) for p in hidden]
     out: dict[str, Protection] = {}
+    for cache in sorted(layers):
+        out[cache] = Protection(cache, LAYERED, _LAYERED)
+        holder = writers.holder(cache)
+        if holder is not None:  # not renamed away, and a look-alike made in its place
+            _pin_between(out, holder, cache)
     if create:  # first: a folder made holds what is kept out of it, not the other way round
         for made in MADE_IF_MISSING:
             path = os.path.join(home, made)

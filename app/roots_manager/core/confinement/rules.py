@@ -22,6 +22,7 @@ _OPTIONS = {
     "--hide": "hide",
     "--pin": "pin",
     "--guard": "guard",
+    "--layer": "layer",
 }
 """The exec wrapper's option for each kind of path in :class:`Rules`."""
 MAX_PROCESSES = 1024
@@ -40,6 +41,8 @@ class Rules:
         "expect",
         "guard",
         "hide",
+        "layer",
+        "layers",
         "listing",
         "max_processes",
         "network",
@@ -77,6 +80,13 @@ class Rules:
     (:mod:`roots_manager.core.confinement.protected`)."""
     hide: tuple[str, ...]
     """Places inside a rule that the server cannot read (secrets)."""
+    layer: tuple[str, ...]
+    """``VARIABLE:PATH`` for each shared package cache the server fills (``npm_config_cache:
+    ~/.npm``): it sees the cache, and writes to a layer of its own over it, in *layers*
+    (:data:`~roots_manager.core.confinement.protected.LAYERED`). Where no layer can be made, the
+    variable names a cache of the server's own instead."""
+    layers: str | None
+    """The folder of the server's layers, one folder in it per cache (named by its variable)."""
     pin: tuple[str, ...]
     """Folders that keep their rights but cannot be renamed away (on the way to a protected
     place), or stay writable inside one (the server's own folder)."""
@@ -103,12 +113,16 @@ class Rules:
         pin: tuple[str, ...] = (),
         max_processes: int | None = None,
         guard: tuple[str, ...] = (),
+        layer: tuple[str, ...] = (),
+        layers: str | None = None,
     ) -> None:
         values = (
             devices,
             expect,
             guard,
             hide,
+            layer,
+            layers,
             listing,
             max_processes,
             network,
@@ -153,6 +167,8 @@ class Rules:
                 out += [option, path]
         if self.tmpdir is not None:
             out += ["--tmpdir", self.tmpdir]
+        if self.layers is not None:
+            out += ["--layers", self.layers]
         if not self.network:
             out.append(NO_NETWORK)
         if self.max_processes is not None:
@@ -164,6 +180,7 @@ class Rules:
         """The rules and the command from the wrapper's arguments (``OPTIONS -- COMMAND``)."""
         lists: dict[str, list[str]] = {name: [] for name in _OPTIONS.values()}
         tmpdir = None
+        layers = None
         network = True
         max_processes: int | None = None
         i = 0
@@ -177,6 +194,8 @@ class Rules:
                 raise ValueError(f"{option} needs a path")
             if option == "--tmpdir":
                 tmpdir = args[i + 1]
+            elif option == "--layers":
+                layers = args[i + 1]
             elif option == "--max-processes":
                 if not args[i + 1].isdigit() or int(args[i + 1]) < 1:
                     raise ValueError(f"--max-processes needs a whole number, not {args[i + 1]}")
@@ -186,12 +205,16 @@ class Rules:
             else:
                 raise ValueError(f"unknown option {option}")
             i += 2
+        for entry in lists["layer"]:
+            if ":" not in entry:
+                raise ValueError(f"--layer needs VARIABLE:PATH, not {entry}")
         command = list(args[i + 1 :])
         if not command:
             raise ValueError("give the server's command after --")
         rules = cls(
             **{k: tuple(v) for k, v in lists.items()},
             tmpdir=tmpdir,
+            layers=layers,
             network=network,
             max_processes=max_processes,
         )
