@@ -151,6 +151,22 @@ def test_names_made_for_the_server_are_made_as_it_asked(world: World) -> None:
 
 
 @pytest.mark.parametrize("world", users(), indirect=True)
+def test_a_shell_redirect_to_its_own_descriptors_still_writes(world: World) -> None:
+    """``echo ... > /dev/stderr`` opens with ``O_CREAT`` a name that is one of the server's own
+    descriptors (a pipe, which no name makes): while its names are made for it, that open is
+    the very pipe again, as the kernel would give it, not ``ENOENT``."""
+    _project(world)
+    host = Hostile(world)
+    try:
+        for path in ("/dev/stderr", "/proc/self/fd/2", "/dev/fd/2", "/proc/thread-self/fd/2"):
+            assert host.attack("write", path=path, text=f"said through {path}\n") == "ok", path
+    finally:
+        host.close()
+    for path in ("/dev/stderr", "/proc/self/fd/2", "/dev/fd/2", "/proc/thread-self/fd/2"):
+        assert f"said through {path}" in host.stderr(), host.stderr()
+
+
+@pytest.mark.parametrize("world", users(), indirect=True)
 def test_a_refused_name_is_told_as_a_protected_place(world: World) -> None:
     project = _project(world)
     host = Hostile(world)

@@ -270,7 +270,10 @@ class Namer:
             dirfd, address, flags, mode = mediation._int(a[0]), a[1], mediation._int(a[2]), a[3]
         follow = not flags & (os.O_NOFOLLOW | os.O_EXCL)
         mode = mode & 0o1777 & ~_umask(c)
-        folder, leaf = _split(c, dirfd, c.string(address))
+        path = c.string(address)
+        if self._reopen(c, path, flags):
+            return
+        folder, leaf = _split(c, dirfd, path)
         # never waiting here for a FIFO's other end (the supervisor would stop with it): such
         # an open waits in a thread of its own (:meth:`_open_later`)
         blocking = not flags & os.O_NONBLOCK
@@ -290,6 +293,8 @@ class Namer:
                     raise
                 # the name is a link: what it leads to is made, as the kernel would
                 target = os.readlink(leaf, dir_fd=folder)
+                if self._reopen(c, c.theirs(target), flags):  # /dev/stderr
+                    return
                 folder, leaf = _split_from(c, folder, target)
                 continue
             assert isinstance(made, int)
@@ -298,6 +303,28 @@ class Namer:
             self._send(c, made, cloexec=bool(flags & os.O_CLOEXEC))
             return
         raise mediation.Refused(errno.ELOOP)
+
+    def _reopen(self, c: mediation._Caller, path: bytes, flags: int) -> bool:
+        """If *path* names one of the caller's own descriptors (``/proc/self/fd/2``, reached
+        from ``/dev/stderr`` too), open that very object again for it and answer the call: no
+        name is made (the object is there: ``O_CREAT`` makes nothing), and a pipe has no name
+        to make it by. A pipe's end it holds, for what it holds it for, is that end again;
+        anything else is opened again in the thread confined by the server's rules, which say
+        whether it may be. False for any other path."""
+        own = mediation._OWN_DESCRIPTOR.match(path)
+        if own is None or own.group(1) not in (b"self", b"thread-self", None, b"%d" % c.tgid):
+            return False
+        copy = c.descriptor(int(own.group(2)))
+        asked = flags & ~(os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW)
+        if stat.S_ISFIFO(os.fstat(copy).st_mode) and _grants(copy, asked):
+            # a pipe end it holds, for what it may do with it already: that end again
+            made: object = os.dup(copy)
+        else:
+            # the thread's own table: /proc/self is the process, outside the thread's rules
+            made = self.maker.call(_open, b"/proc/thread-self/fd/%d" % copy, asked, 0, None)
+        assert isinstance(made, int)
+        self._send(c, made, cloexec=bool(flags & os.O_CLOEXEC))
+        return True
 
     def _open_later(
         self, c: mediation._Caller, leaf: bytes, flags: int, mode: int, folder: int
@@ -434,6 +461,12 @@ def _split_from(c: mediation._Caller, folder: int, target: bytes) -> tuple[int, 
     return base, leaf
 
 
+def _grants(fd: int, flags: int) -> bool:
+    """Whether the open file *fd* allows what an open with *flags* asks (read, write)."""
+    held, asked = fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE, flags & os.O_ACCMODE
+    return held == os.O_RDWR or held == asked
+
+
 def _umask(c: mediation._Caller) -> int:
     """The caller's ``umask`` (``/proc``'s status, Linux 4.7), or 0o022 if it cannot be read."""
     try:
@@ -450,7 +483,7 @@ def _fifo(leaf: bytes, folder: int) -> bool:
         return False
 
 
-def _open(leaf: bytes, flags: int, mode: int, folder: int) -> int:
+def _open(leaf: bytes, flags: int, mode: int, folder: int | None) -> int:
     return os.open(leaf, flags | os.O_CLOEXEC, mode, dir_fd=folder)
 
 
