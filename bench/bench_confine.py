@@ -27,7 +27,14 @@ and reports the time inside it. Confined, each ``connect`` is made by its superv
 socket of the server's own is reached so, and the filter cannot tell the families apart), so
 its cost per connection is reported against the unconfined run, in turns.
 
-Run: python bench/bench_confine.py [--runs N] [--walks N] [--only-making | --only-connecting]
+And writes: the server writes over 2,000 files that are there (``open`` to write without
+``O_CREAT``) in a grant, unconfined, confined, and confined in a grant whose repositories were not
+all looked for (a folder deeper than the search goes): there the supervisor opens every file
+opened to write, and every removal (:attr:`~roots_manager.core.confinement.rules.Rules.
+repositories_beneath`), so its cost per write is reported against the confined grant without it.
+
+Run: python bench/bench_confine.py [--runs N] [--walks N]
+[--only-making | --only-connecting | --only-writing]
 """
 
 from __future__ import annotations
@@ -193,6 +200,66 @@ def measure_making(home: str, runs: int, where: str) -> None:
     )
 
 
+WRITE = """
+import os, sys, time
+top = sys.argv[1]
+paths = [os.path.join(top, n) for n in sorted(os.listdir(top)) if n.startswith("f")]
+start = time.perf_counter()
+for path in paths:
+    fd = os.open(path, os.O_WRONLY)
+    os.write(fd, b"written")
+    os.close(fd)
+print(time.perf_counter() - start)
+"""
+WRITTEN = 2_000
+
+
+def write_once(folder: Path, server: str, force: bool) -> float:
+    """Seconds a server takes to write over the :data:`WRITTEN` files of *folder*."""
+    from roots_manager.bridge.run.confine import wrapped
+
+    command = [sys.executable, "-S", "-c", WRITE, str(folder)]
+    with contextlib.redirect_stderr(io.StringIO()):
+        argv = wrapped(command, server, force).argv
+    out = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, check=True, text=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def measure_writing(home: str, runs: int) -> None:
+    """Writes over files that are there: unconfined, confined, and confined in a grant whose
+    repositories the supervisor keeps (searched in part), in turns."""
+    from roots_manager.core.confinement.protected import REPOSITORY_DEPTH
+    from roots_manager.core.paths import Layout
+    from roots_manager.core.store.file import Store
+
+    plain_grant, deep_grant = Path(home) / "written", Path(home) / "written-deep"
+    for grant in (plain_grant, deep_grant):
+        grant.mkdir()
+        for i in range(WRITTEN):
+            (grant / f"f{i:05}").write_bytes(b"x")
+    # a folder deeper than the search looks: the grant's repositories are searched in part
+    deep_grant.joinpath(*(f"d{i}" for i in range(REPOSITORY_DEPTH + 1))).mkdir(parents=True)
+    with Store(Layout.default().ensure()).transaction() as state:
+        for server, grant in (("bench-write", plain_grant), ("bench-write-deep", deep_grant)):
+            root = state.add_root(str(grant))
+            state.grant(server, [root.id])
+    plain: list[float] = []
+    confined: list[float] = []
+    kept: list[float] = []
+    write_once(deep_grant, "bench-write-deep", True)
+    for _ in range(runs):
+        plain.append(write_once(plain_grant, "bench-write", False))
+        confined.append(write_once(plain_grant, "bench-write", True))
+        kept.append(write_once(deep_grant, "bench-write-deep", True))
+    p50, c50, k50 = (statistics.median(x) * 1000 for x in (plain, confined, kept))
+    print(
+        f"writes over files that are there ({WRITTEN:,}): unconfined p50 {p50:.1f} ms, confined "
+        f"p50 {c50:.1f} ms ({c50 / p50:.2f}x); in a grant searched in part, each opened by the "
+        f"supervisor: p50 {k50:.1f} ms ({k50 / c50:.2f}x confined, "
+        f"{(k50 - c50) * 1000 / WRITTEN:.0f} µs more a write)"
+    )
+
+
 CONNECT = """
 import socket, sys, time
 port, count = int(sys.argv[1]), int(sys.argv[2])
@@ -326,16 +393,24 @@ def main() -> None:
     parser.add_argument(
         "--only-connecting", action="store_true", help="TCP connections, nothing else"
     )
+    parser.add_argument(
+        "--only-writing", action="store_true", help="writes over files, nothing else"
+    )
     args = parser.parse_args()
     # the granted folders apart from Roots Manager's own (a grant inside it is held read-only)
     with tempfile.TemporaryDirectory() as home, tempfile.TemporaryDirectory() as data:
         os.environ["ROOTS_MANAGER_HOME"] = home
-        unconfined_unless_forced("bench", "bench-held", "bench-make")
+        unconfined_unless_forced(
+            "bench", "bench-held", "bench-make", "bench-write", "bench-write-deep"
+        )
         if args.only_making:
             making(data, args.walks)
             return
         if args.only_connecting:
             measure_connecting(args.walks)
+            return
+        if args.only_writing:
+            measure_writing(data, args.walks)
             return
         tiny = [sys.executable, "-S", "-c", "import sys; sys.stdin.readline(); print('{}')"]
         measure("tiny Python server", tiny, args.runs)
@@ -345,6 +420,7 @@ def main() -> None:
         measure_held(args.runs)
         making(data, args.walks)
         measure_connecting(args.walks)
+        measure_writing(data, args.walks)
 
 
 def making(data: str, runs: int) -> None:

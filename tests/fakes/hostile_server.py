@@ -547,6 +547,22 @@ def remove(path: str) -> str:
     return "ok"
 
 
+def overwrite(path: str, text: str = "planted") -> str:
+    """Write over the file *path* that is there, opened to write without ``O_CREAT``."""
+    fd = os.open(path, os.O_WRONLY | os.O_TRUNC)
+    try:
+        os.write(fd, text.encode())
+    finally:
+        os.close(fd)
+    return "ok"
+
+
+def second_name(path: str, to: str) -> str:
+    """A hard link *to* the file *path*: a second name to write it by."""
+    os.link(path, to)
+    return "ok"
+
+
 def create(path: str, text: str = "planted") -> str:
     """Make *path*, and the folders it is in, with *text*."""
     os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -745,7 +761,7 @@ def fork_many(count: int, threads: int = 0) -> str:
 
 ATTACKS = {f.__name__: f for f in (
     fork_many, make, race_make, made_well,
-    replace, rename, remove, create, forge_refusals,
+    replace, rename, remove, create, forge_refusals, overwrite, second_name,
     read, write, listdir, chmod, fchmod_read_only, chmod_at, utime, setxattr, chown,
     unix_connect, own_socket, socketpair, kill, inject, capabilities, io_uring, detach, rewrite_shebang,
     swap, escape, pid, bad_pointers, prlimit, renice_user, chattr, file_setattr, datagram,

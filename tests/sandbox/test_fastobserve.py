@@ -70,7 +70,7 @@ def tree() -> Iterator[Path]:
 class Both:
     """One Python observer and its hot path in C, over the same rules."""
 
-    def __init__(self, base: Path, root_listing: bool) -> None:
+    def __init__(self, base: Path, root_listing: bool, *, writes: bool = False) -> None:
         from roots_manager.sandbox import landlock as ll
         from roots_manager.sandbox import seccomp
         from roots_manager.sandbox.observer import Observer, Rule, fast_path
@@ -87,7 +87,7 @@ class Both:
         self.observer = Observer(rules, 7, self.write)
         self.numbers = seccomp.SYSCALLS[seccomp.machine()]
         _fast()
-        fast = fast_path(self.observer, -1, seccomp.machine())
+        fast = fast_path(self.observer, -1, seccomp.machine(), writes=writes)
         assert fast is not None
         self.fast = fast
         self.tid = threading.get_native_id()
@@ -160,6 +160,27 @@ def test_what_is_let_through_and_what_goes_to_python(both: Both, tree: Path) -> 
         assert got == through, (name, path, flags, found)
         if got:
             assert found in (None, "unreadable"), (name, path, flags, found)
+
+
+def test_where_the_supervisor_opens_what_writes_every_such_open_goes_to_python(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With repositories kept beneath a grant, the supervisor opens every file opened to
+    write (roots_manager.sandbox.making): the C path lets through only what reads."""
+    monkeypatch.delenv("ROOTS_MANAGER_PURE_OBSERVER", raising=False)
+    monkeypatch.chdir(tree)
+    writes = Both(tree, root_listing=False, writes=True)
+    try:
+        t = str(tree).encode()
+        for flags, through in (
+            (os.O_RDONLY, True),
+            (os.O_WRONLY, False),
+            (os.O_RDWR, False),
+            (O_PATH | os.O_WRONLY, True),  # a path held: nothing is written
+        ):
+            assert writes.put("openat", t + b"/granted/file", flags)[0] is through, flags
+    finally:
+        writes.close()
 
 
 def test_relative_paths_are_joined_to_the_callers_descriptor(both: Both, tree: Path) -> None:

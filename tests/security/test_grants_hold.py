@@ -533,3 +533,53 @@ def test_a_home_grant_leaves_the_package_caches_read_only(world: World) -> None:
     for program in caches.values():
         assert program.read_text(encoding="utf-8") == "# the user's\n"
     assert (world.home / ".cache" / "uv").is_dir()
+
+
+@pytest.mark.parametrize("world", users(), indirect=True)
+def test_a_repository_past_the_search_keeps_its_hooks_and_config(world: World) -> None:
+    """``~/work`` granted, a repository seven folders down, deeper than the search looks: the
+    supervisor keeps its ``.git/hooks`` and ``.git/config`` (and the ``.git`` holding them)
+    by their names, every write, new name and removal of the server's made by it. What git
+    itself writes there, and a repository the server makes, stay the server's to write."""
+    _home_world(world)
+    work = world.home / "work"
+    app = work / "a" / "b" / "c" / "d" / "e" / "f" / "app"
+    git = app / ".git"
+    (git / "hooks").mkdir(parents=True)
+    (git / "hooks" / "post-merge").write_text("#!/bin/sh\n", encoding="utf-8")
+    (git / "config").write_text("[core]\n", encoding="utf-8")
+    (app / "main.py").write_text("print('app')\n", encoding="utf-8")
+    world.grant_confined(work)
+    shown = json.loads(world.cli("servers", "show", "srv", "--json").stdout)
+    assert shown["repositories_searched_in_part"] == [str(work.resolve())]
+    host = Hostile(world)
+    try:
+        # the grant works, git's own writes too
+        assert host.attack("overwrite", path=str(app / "main.py")) == "ok"
+        assert host.attack("create", path=str(git / "index.lock")) == "ok"
+        assert host.attack("rename", path=str(git / "index.lock"), to=str(git / "index")) == "ok"
+        assert host.attack("remove", path=str(git / "index")) == "ok"
+        # what runs at the user's next git there
+        for path in (git / "config", git / "hooks" / "post-merge"):
+            assert host.attack("overwrite", path=str(path)) in REFUSED, path
+            assert host.attack("write", path=str(path)) in REFUSED, path
+            assert host.attack("replace", path=str(path)) in REFUSED, path
+            assert host.attack("remove", path=str(path)) in REFUSED, path
+            assert host.attack("second_name", path=str(path), to=str(app / "x")) in REFUSED
+        assert host.attack("create", path=str(git / "hooks" / "pre-commit")) in REFUSED
+        for how in ("rename", "link", "symlink", "exchange"):
+            made = host.attack("make", path=str(git / "hooks" / "pre-push"), how=how)
+            assert made in (*REFUSED, "ENOENT"), how
+        # nor the place moved away, and another made in its stead
+        for folder in (git, git / "hooks"):
+            assert host.attack("rename", path=str(folder), to=str(folder) + ".old") in REFUSED
+        # a repository of the server's own is its own
+        mine = work / "mine" / ".git"
+        assert host.attack("create", path=str(mine / "hooks" / "pre-commit")) == "ok"
+        assert host.attack("create", path=str(mine / "config")) == "ok"
+    finally:
+        host.close()
+    assert (git / "config").read_text(encoding="utf-8") == "[core]\n"
+    assert (git / "hooks" / "post-merge").read_text(encoding="utf-8") == "#!/bin/sh\n"
+    assert sorted(p.name for p in (git / "hooks").iterdir()) == ["post-merge"]
+    assert (app / "main.py").read_text(encoding="utf-8") == "planted"

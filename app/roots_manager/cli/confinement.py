@@ -325,13 +325,14 @@ def cmd_show(store: Store, args: argparse.Namespace) -> int:
             print(f"  {label}:")
         for p in held:
             print(f"    {shown(p['path'])}: {p['why']}")
-    from roots_manager.core.confinement.protected import FOLDERS_LOOKED
+    from roots_manager.core.confinement.protected import FOLDERS_LOOKED, REPOSITORY_DEPTH
 
     for folder in out["repositories_searched_in_part"]:
         print(
-            f"  repositories looked for in the first {FOLDERS_LOOKED:,} folders of "
-            f"{shown(folder)} only: grant a repository deeper in it on its own to hold its "
-            ".git/hooks and .git/config"
+            f"  repositories looked for in {shown(folder)} only to {REPOSITORY_DEPTH} folders "
+            f"down and in its first {FOLDERS_LOOKED:,} folders: the .git/hooks and .git/config "
+            "of the others are kept by the supervisor, which makes each write, new name and "
+            "removal of the server's there itself (about 0.25 ms each)"
         )
     for m in out["mounted"]:
         print(

@@ -3,7 +3,7 @@
  * provably allows by their names, and hand every other one to the Python observer.
  *
  * The supervisor (roots_manager.sandbox.supervisor) waits here instead of in select.poll: one
- * FastObserver(listener, on, beneath, handled, open_nr, openat_nr, observed, floor) per confined
+ * FastObserver(listener, on, beneath, handled, open_nr, openat_nr, observed, floor, writes) per confined
  * server, built by roots_manager.sandbox.observer.fast_path from the Observer's own rights tables.
  * serve(fds, timeout_ms) polls the seccomp listener and the supervisor's other descriptors without
  * the interpreter lock and, in a loop, receives each notification and answers it
@@ -19,6 +19,7 @@
  * no outcome, and a mistake here could at worst hide a refusal: Landlock decides every call):
  *   - it is open or openat, without O_CREAT and O_TRUNC (with O_PATH: let through at once, as the
  *     Python observer does, for no right is needed to hold a path; so is an access mode of 3);
+ *     with writes set (the supervisor opens every file opened to write), it opens to read;
  *   - its path is read whole from the caller with process_vm_readv, a page at a time, not empty,
  *     not under /proc/self/ or /proc/thread-self/ (the caller's, which Python renames);
  *   - a relative path is joined to /proc/TID/cwd or /proc/TID/fd/N, which reads as an absolute
@@ -171,6 +172,7 @@ typedef struct {
     int open_nr;   /* -1 where the architecture has no open(2) */
     int openat_nr;
     int floor;
+    int writes; /* the supervisor makes the opens that write: every one is handed on */
     uint64_t handled;
     uint64_t root; /* beneath["/"]: above every path */
     Table on, beneath;
@@ -192,15 +194,17 @@ static void FastObserver_dealloc(FastObserver *self) {
 }
 
 static int FastObserver_init(FastObserver *self, PyObject *args, PyObject *kwds) {
-    static char *kwlist[] = {"listener", "on",       "beneath", "handled", "open_nr",
-                             "openat_nr", "observed", "floor",   NULL};
+    static char *kwlist[] = {"listener",  "on",       "beneath", "handled", "open_nr",
+                             "openat_nr", "observed", "floor",   "writes",  NULL};
     PyObject *on, *beneath, *observed;
     unsigned long long handled;
-    int floor = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iO!O!KiiO|p", kwlist, &self->listener,
+    int floor = 0, writes = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iO!O!KiiO|pp", kwlist, &self->listener,
                                      &PyDict_Type, &on, &PyDict_Type, &beneath, &handled,
-                                     &self->open_nr, &self->openat_nr, &observed, &floor))
+                                     &self->open_nr, &self->openat_nr, &observed, &floor,
+                                     &writes))
         return -1;
+    self->writes = writes;
     if (self->on.slots != NULL) {
         PyErr_SetString(PyExc_RuntimeError, "a FastObserver is made once");
         return -1;
@@ -315,6 +319,7 @@ static int decide(FastObserver *self, pid_t tid, int nr, const uint64_t *a) {
     if (flags & OB_O_PATH) return 1; /* no right is needed to hold a path */
     if (flags & (OB_O_CREAT | OB_O_TRUNC)) return 0;
     int mode = flags & OB_O_ACCMODE;
+    if (self->writes && mode != 0) return 0; /* the supervisor opens it, or keeps it */
     uint64_t needs = mode == 0 ? READ_FILE | READ_DIR : mode == 1 ? WRITE_FILE
                    : mode == 2 ? READ_FILE | WRITE_FILE : 0;
     if (needs == 0) return 1; /* nothing is asked */

@@ -11,6 +11,7 @@ class FastObserver:
         openat_nr: int,
         observed: Sequence[int],
         floor: bool = False,
+        writes: bool = False,
     ) -> None: ...
     def serve(
         self, fds: Sequence[int], timeout_ms: int

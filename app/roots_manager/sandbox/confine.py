@@ -219,10 +219,11 @@ def _linux(
     unkept: list[tuple[str, str]] = []
     # without the filter the names go unkept, as the metadata goes unmediated (the bridge
     # said so: "protected names")
-    if rules.guard and filtered:
+    if (rules.guard or rules.repositories_beneath) and filtered:
         from roots_manager.sandbox import making
 
         kept, gone = making.Kept.of(rules.guard)
+        kept.beneath = tuple(rules.repositories_beneath)
         unkept = [(path, "the folder it would be made in cannot be opened") for path in gone]
     rules = _hold_places(rules, unkept)
     opened, writable = open_rules(rules)

@@ -37,6 +37,7 @@ import struct
 import sys
 import threading
 
+from roots_manager.core.paths import inside
 from roots_manager.sandbox import landlock, libc, mediation, seccomp
 
 assert sys.platform == "linux", "imported only where Landlock confines (Linux)"
@@ -54,6 +55,7 @@ ADDFD = struct.Struct("=QIIII")
 ADDFD_FLAG_SEND = 1 << 1
 """Add the descriptor and answer the call with its number, at once (Linux 5.14)."""
 AT_SYMLINK_FOLLOW = 0x400
+AT_REMOVEDIR = 0x200
 RENAME_EXCHANGE = 1 << 1
 CLONE_FS = 0x200
 WAITING = 64
@@ -61,16 +63,26 @@ WAITING = 64
 LINKS_FOLLOWED = 40
 """As the kernel: past this many links on the way, ``ELOOP``."""
 _O_PATH = os.O_PATH | os.O_CLOEXEC
+GIT = b".git"
+GIT_KEPT = (b"config", b"hooks")
+"""What git runs, or runs what it names, in a repository's ``.git``."""
 
 
 class Kept:
     """The names the server may not make: each a folder (its device and inode, which a rename
     does not change) and a name in it."""
 
-    def __init__(self, names: Iterable[tuple[int, int, bytes]] = ()) -> None:
+    def __init__(
+        self, names: Iterable[tuple[int, int, bytes]] = (), beneath: Iterable[str] = ()
+    ) -> None:
         self.names = set(names)
         self.leaves = {name for _, _, name in self.names}
         """The names alone: most names made are none of them, and need no look at the folder."""
+        self.beneath = tuple(beneath)
+        """Writable grants whose repositories were not all found: beneath them, each
+        repository's hooks and config are kept by their names (:meth:`repository`)."""
+        self.own: set[tuple[int, int]] = set()
+        """The ``.git`` folders the server made itself (a ``git init``): its own."""
 
     @classmethod
     def of(cls, paths: Iterable[str]) -> tuple[Kept, list[str]]:
@@ -98,6 +110,63 @@ class Kept:
                 continue
             names.add((*where, os.fsencode(name)))
         return cls(names), missed
+
+    def repository(self, folder: int, name: bytes) -> bool:
+        """Whether *name* in the folder open as *folder*, beneath :attr:`beneath`, is a place of
+        a repository that was there before the server: its ``.git`` itself, the ``config`` and
+        ``hooks`` in it, or anything in those ``hooks``. Judged on the folder's own path now
+        (a held descriptor: what is checked is what the call is made in), and the ``.git``'s
+        identity (one the server made is its own)."""
+        if not self.beneath:
+            return False
+        name = name.rstrip(b"/")
+        try:
+            where = os.readlink(f"/proc/self/fd/{folder}")
+        except OSError:
+            return True  # not known where: kept, to be safe
+        if not any(inside(where, grant) for grant in self.beneath):
+            return False
+        if name == GIT:
+            try:
+                st = os.stat(name, dir_fd=folder, follow_symlinks=False)
+            except FileNotFoundError:
+                return False  # a repository being made: the server's own
+            return (st.st_dev, st.st_ino) not in self.own
+        base = os.path.basename(where)
+        if base == ".git":
+            return name in GIT_KEPT and not self._own(folder)
+        if base == "hooks" and os.path.basename(os.path.dirname(where)) == ".git":
+            parent = os.open("..", _O_PATH | os.O_DIRECTORY, dir_fd=folder)
+            try:
+                return not self._own(parent)
+            finally:
+                os.close(parent)
+        return False
+
+    def repository_object(self, fd: int) -> bool:
+        """:meth:`repository` for the object open as *fd* (by the name it has now)."""
+        if not self.beneath:
+            return False
+        try:
+            where = os.readlink(f"/proc/self/fd/{fd}")
+            folder = os.open(os.path.dirname(where), _O_PATH | os.O_DIRECTORY | os.O_NOFOLLOW)
+        except OSError:
+            return True
+        try:
+            return self.repository(folder, os.fsencode(os.path.basename(where)))
+        finally:
+            os.close(folder)
+
+    def made(self, folder: int, name: bytes) -> None:
+        """The server made *name* in *folder*: a ``.git`` so made is its own."""
+        if self.beneath and name.rstrip(b"/") == GIT:
+            with contextlib.suppress(OSError):
+                st = os.stat(GIT, dir_fd=folder, follow_symlinks=False)
+                self.own.add((st.st_dev, st.st_ino))
+
+    def _own(self, folder: int) -> bool:
+        st = os.fstat(folder)
+        return (st.st_dev, st.st_ino) in self.own
 
     def holds(self, folder: int, name: bytes) -> bool:
         """Whether *name* in the folder open as *folder* is kept."""
@@ -198,14 +267,19 @@ class Namer:
         """Whether *name* in the folder open as *folder* may not be made (:class:`Kept`)."""
         return self.kept.holds(folder, name)
 
-    @staticmethod
-    def makes(name: str, args: tuple[int, ...]) -> bool:
-        """Whether call *name* with *args* makes a name (an open only with ``O_CREAT``)."""
+    def makes(self, name: str, args: tuple[int, ...]) -> bool:
+        """Whether call *name* with *args* is made here: one that makes a name (an open only
+        with ``O_CREAT``), and with repositories kept (:attr:`Kept.beneath`) one that opens a
+        file to write it, or removes a name."""
+        writes = bool(self.kept.beneath)
         if name in seccomp.OPEN_FLAGS:
             # with O_PATH the kernel ignores O_CREAT (and the flags are a register: the caller
             # cannot change them while the call waits)
             flags = mediation._int(args[seccomp.OPEN_FLAGS[name]])
-            return bool(flags & seccomp.O_CREAT) and not flags & os.O_PATH
+            asks = seccomp.O_CREAT | (seccomp.WRITE_ACCESS if writes else 0)
+            return bool(flags & asks) and not flags & os.O_PATH
+        if name in seccomp.REMOVING:
+            return writes
         return name in seccomp.CREATING or name in seccomp.NAMING
 
     def answer(self, c: mediation._Caller, name: str, a: tuple[int, ...]) -> int | None:
@@ -223,6 +297,7 @@ class Namer:
             umask = _umask(c)
             if name.startswith("mkdir"):
                 self.maker.call(_mkdir, leaf, mode & 0o1777 & ~umask, folder)
+                self.kept.made(folder, leaf)
             else:
                 kind, bits = stat.S_IFMT(mode), mode & 0o1777 & ~umask
                 self.maker.call(_mknod, leaf, (kind or stat.S_IFREG) | bits, rest[2], folder)
@@ -237,6 +312,8 @@ class Namer:
             return 0
         if name in ("link", "linkat"):
             return self._link(c, name, a)
+        if name in seccomp.REMOVING:
+            return self._remove(c, name, a)
         return self._rename(c, name, a)
 
     def _where(self, c: mediation._Caller, dirfd: int, path: bytes, call: str) -> tuple[int, bytes]:
@@ -246,8 +323,13 @@ class Namer:
         self._check(c, folder, leaf, call)
         return folder, leaf
 
-    def _check(self, c: mediation._Caller, folder: int, leaf: bytes, call: str) -> None:
-        if self.kept.holds(folder, leaf):
+    def _check(
+        self, c: mediation._Caller, folder: int, leaf: bytes, call: str, *, removed: bool = False
+    ) -> None:
+        """Refuse the call, and tell it, if *leaf* in *folder* is kept: a name never made
+        (but a link kept may be *removed*), or a repository's place (:meth:`Kept.repository`)."""
+        kept = not removed and self.kept.holds(folder, leaf)
+        if kept or self.kept.repository(folder, leaf):
             if self.tell is not None:
                 try:
                     where = os.readlink(f"/proc/self/fd/{folder}")
@@ -316,6 +398,8 @@ class Namer:
             return False
         copy = c.descriptor(int(own.group(2)))
         asked = flags & ~(os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW)
+        if asked & seccomp.WRITE_ACCESS and self.kept.repository_object(copy):
+            raise mediation.Refused(errno.EACCES)
         if stat.S_ISFIFO(os.fstat(copy).st_mode) and _grants(copy, asked):
             # a pipe end it holds, for what it may do with it already: that end again
             made: object = os.dup(copy)
@@ -397,6 +481,8 @@ class Namer:
             follow=bool(flags & AT_SYMLINK_FOLLOW),
             empty=bool(flags & mediation.AT_EMPTY_PATH),
         )
+        if self.kept.repository_object(source):  # a second name to write it by
+            raise mediation.Refused(errno.EACCES)
         self.maker.call(_link, source, leaf, folder)
         return 0
 
@@ -416,7 +502,22 @@ class Namer:
         old_folder, old_leaf = _split(c, old_dir, c.string(old))
         if flags & RENAME_EXCHANGE:  # the old name gets the new one's object
             self._check(c, old_folder, old_leaf, name)
+        else:  # a repository's place is not moved away (and another made in its stead)
+            self._check(c, old_folder, old_leaf, name, removed=True)
         self.maker.call(_renameat2, old_folder, old_leaf, folder, leaf, flags)
+        return 0
+
+    def _remove(self, c: mediation._Caller, name: str, a: tuple[int, ...]) -> int:
+        """``unlink``, ``unlinkat`` or ``rmdir``, made here unless the name is a repository's
+        place (a link kept is removed: it is not made again)."""
+        if name == "unlinkat":
+            dirfd, address, flags = mediation._int(a[0]), a[1], mediation._int(a[2])
+            folder_too = bool(flags & AT_REMOVEDIR)
+        else:
+            dirfd, address, folder_too = mediation.AT_FDCWD, a[0], name == "rmdir"
+        folder, leaf = _split(c, dirfd, c.string(address))
+        self._check(c, folder, leaf, name, removed=True)
+        self.maker.call(_rmdir if folder_too else _unlink, leaf, folder)
         return 0
 
 
@@ -485,6 +586,14 @@ def _fifo(leaf: bytes, folder: int) -> bool:
 
 def _open(leaf: bytes, flags: int, mode: int, folder: int | None) -> int:
     return os.open(leaf, flags | os.O_CLOEXEC, mode, dir_fd=folder)
+
+
+def _unlink(leaf: bytes, folder: int) -> None:
+    os.unlink(leaf, dir_fd=folder)
+
+
+def _rmdir(leaf: bytes, folder: int) -> None:
+    os.rmdir(leaf, dir_fd=folder)
 
 
 def _mkdir(leaf: bytes, mode: int, folder: int) -> None:

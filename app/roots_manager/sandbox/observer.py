@@ -371,14 +371,18 @@ FLOOR_ENV = "ROOTS_MANAGER_BENCH_OBSERVER_FLOOR"
 decides every call as ever: this can only hide refusals."""
 
 
-def fast_path(observer: Observer, listener: int, arch: str) -> FastObserver | None:
+def fast_path(
+    observer: Observer, listener: int, arch: str, *, writes: bool = False
+) -> FastObserver | None:
     """The observer's hot path in C for *listener* (``_fastobserve.c``), built from
     *observer*'s own rights tables; None where it was not built or :data:`PURE_ENV` is set
     (the supervisor then waits in ``select.poll`` and Python judges every call).
 
     It lets through untold only ``open`` and ``openat`` calls that :meth:`Observer._judge`
     would find allowed by their names, and hands every other call to the Python observer: so
-    every refusal is still told, by Python, in the same words."""
+    every refusal is still told, by Python, in the same words. With *writes* (the supervisor
+    opens every file opened to write), an open that writes is handed on too; a build of it
+    that cannot (an older one) is not used."""
     if os.environ.get(PURE_ENV):
         return None
     try:
@@ -388,16 +392,20 @@ def fast_path(observer: Observer, listener: int, arch: str) -> FastObserver | No
     from roots_manager.sandbox import seccomp
 
     numbers = seccomp.SYSCALLS.get(arch, {})
-    return FastObserver(
-        listener,
-        {os.fsencode(path): rights for path, rights in observer.on.items()},
-        {os.fsencode(path): rights for path, rights in observer.beneath.items()},
-        observer.handled,
-        numbers.get("open", -1),
-        numbers.get("openat", -1),
-        [numbers[name] for name in mediation.OBSERVED if name in numbers],
-        bool(os.environ.get(FLOOR_ENV)),
-    )
+    try:
+        return FastObserver(
+            listener,
+            {os.fsencode(path): rights for path, rights in observer.on.items()},
+            {os.fsencode(path): rights for path, rights in observer.beneath.items()},
+            observer.handled,
+            numbers.get("open", -1),
+            numbers.get("openat", -1),
+            [numbers[name] for name in mediation.OBSERVED if name in numbers],
+            bool(os.environ.get(FLOOR_ENV)),
+            **({"writes": True} if writes else {}),
+        )
+    except TypeError:  # built before it could hand on the opens that write
+        return None
 
 
 class _IoVec(ctypes.Structure):

@@ -138,6 +138,12 @@ NAMING = (*("rename", "renameat", "renameat2", "link", "linkat", "symlink", "sym
 """Calls that give a new name to an object (besides :data:`CREATING`): with names kept from
 being made (``--guard``), these and the creating calls wait for the supervisor, which makes
 each itself."""
+REMOVING = ("unlink", "unlinkat", "rmdir")
+"""Calls that remove a name: with repositories kept beneath a grant, these wait for the
+supervisor too, which removes each name itself unless it is kept."""
+WRITE_ACCESS = 0o3 | 0o1000  # O_WRONLY, O_RDWR, O_TRUNC
+"""The open flags that write an existing file: with repositories kept beneath a grant, an open
+with any of them waits for the supervisor, which opens the file itself unless it is kept."""
 OTHERS_ONLY = {
     "prlimit64": (0,),
     "setpriority": (0, 1),
@@ -269,6 +275,7 @@ def program(
     observe: bool = False,
     processes: bool = False,
     guard: bool = False,
+    writes: bool = False,
 ) -> bytes:
     """The filter for *arch*; *sockets*: Unix stream sockets may be made, and every
     ``connect`` is decided by the supervisor (the user allowed some sockets by path);
@@ -278,7 +285,8 @@ def program(
     *processes*: each new process (not a thread) waits for the supervisor, which refuses it
     past the server's limit of processes; *guard*: each call that makes a name (a file, a
     folder, a link, a rename) waits for the supervisor, which makes it itself unless the name
-    is one the server may not make."""
+    is one the server may not make; *writes* (with *guard*): so does each open that writes an
+    existing file, and each removal of a name."""
     if arch not in SYSCALLS:
         raise SeccompError(errno.ENOSYS, f"no seccomp filter for the {arch} architecture")
     nr = SYSCALLS[arch].get
@@ -297,8 +305,9 @@ def program(
     for name, index in CREATING.items():
         if guard and name in OPEN_FLAGS:  # an open makes a name only with O_CREAT
             made = _nonzero([(index, SETID)], eperm)[:-1]
+            asks = O_CREAT | (WRITE_ACCESS if writes else 0)
             ops += _block(
-                nr(name), [*made, *_nonzero([(OPEN_FLAGS[name], O_CREAT)], RET_NOTIFY, seen)]
+                nr(name), [*made, *_nonzero([(OPEN_FLAGS[name], asks)], RET_NOTIFY, seen)]
             )
         else:
             ops += _block(
@@ -346,6 +355,7 @@ def program(
         whole.append(("connect", RET_NOTIFY))
     if observe or guard:
         waiting = {*(OBSERVED if observe else ()), *(NAMING if guard else ())}
+        waiting |= set(REMOVING if guard and writes else ())
         whole += [(name, RET_NOTIFY) for name in sorted(waiting)]
     for name, action in whole:
         ops += _block(nr(name), [_op(_RET, action)])
@@ -365,6 +375,7 @@ def install(
     observe: bool = False,
     processes: bool = False,
     guard: bool = False,
+    writes: bool = False,
 ) -> int:
     """Install the filter on this thread's process; returns the notification descriptor.
 
@@ -378,6 +389,7 @@ def install(
         observe=observe,
         processes=processes,
         guard=guard,
+        writes=writes,
     )
     buf = ctypes.create_string_buffer(code, len(code))
     prog = _Fprog(len(code) // 8, ctypes.cast(buf, ctypes.c_void_p))

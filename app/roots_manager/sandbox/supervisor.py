@@ -140,6 +140,7 @@ def _server_process(plan: Plan, supervisor: int, to_parent: int, from_parent: in
                 observe=observe,
                 processes=plan.max_processes is not None,
                 guard=plan.kept is not None,
+                writes=plan.kept is not None and bool(plan.kept.beneath),
             )
         os.write(to_parent, b"L%d\n" % listener)
         if os.read(from_parent, 1) != b"k":
@@ -384,7 +385,8 @@ class Supervisor:
             from roots_manager.sandbox.observer import fast_path
 
             try:
-                fast = fast_path(self.observer, listener, seccomp.machine())
+                writes = self.plan.kept is not None and bool(self.plan.kept.beneath)
+                fast = fast_path(self.observer, listener, seccomp.machine(), writes=writes)
             except Exception as exc:  # the Python observer judges every call, as without it
                 _quietly_write(2, f"roots-manager confine: observing in Python: {exc!r}\n".encode())
         poll = select.poll()

@@ -103,6 +103,19 @@ def test_repositories_are_found_deep_but_not_in_a_repositorys_own_tree(tmp_path:
     assert repositories(str(tmp_path))[1] is True
 
 
+def test_folders_too_deep_to_look_in_make_the_search_partial(tmp_path: Path) -> None:
+    """A folder below the deepest looked in may hold a repository: the search says it did not
+    look everywhere (the supervisor keeps those repositories), unless it lies in a repository's
+    own tree or below a hidden folder, which are never looked in."""
+    deep = tmp_path.joinpath("a", "b", "c", "d", "e", "f")
+    (deep / ".git").mkdir(parents=True)
+    (deep / "g").mkdir()  # in f's own tree
+    (tmp_path / ".cache" / "x" / "y").mkdir(parents=True)
+    assert repositories(str(tmp_path))[1] is True
+    (tmp_path / "a" / "b" / "c" / "d" / "e" / "plain" / "sub").mkdir(parents=True)
+    assert repositories(str(tmp_path)) == ([str(deep)], False)
+
+
 def test_a_search_that_ran_out_of_folders_says_so_and_keeps_the_shallow_ones(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

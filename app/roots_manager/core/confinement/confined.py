@@ -251,6 +251,7 @@ def rules_for(
         return tuple(kept)
 
     kept, hidden = places_inside(state, name)
+    searched: dict[str, bool] = {}
     if ceiling is not None:  # an exception taken away since the host's start still holds
         kept += [p.split(":", 1)[1] for p in ceiling[6] if p.startswith("read-only:")]
         hidden += [p.split(":", 1)[1] for p in ceiling[6] if p.startswith("hidden:")]
@@ -264,6 +265,7 @@ def rules_for(
         read_only=kept,
         hidden=hidden,
         layered=caches.values(),
+        searched=searched,
     )
     layered = {p.path for p in held if p.access == LAYERED}
     rules = runtime.replace(
@@ -279,6 +281,7 @@ def rules_for(
         max_processes=(srv.max_processes if srv is not None else None) or MAX_PROCESSES,
         layer=tuple(f"{v}:{p}" for v, p in caches.items() if os.path.realpath(p) in layered),
         layers=layers,
+        repositories_beneath=tuple(w for w, whole in searched.items() if not whole),
     )
     # a layered cache is another object once its layer is mounted: the mount checks the
     # cache's identity itself (roots_manager.sandbox.mounts)

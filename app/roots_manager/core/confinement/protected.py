@@ -240,10 +240,13 @@ def repositories(folder: str) -> tuple[list[str], bool]:
     listings: a repository's own tree is not looked in (its submodules are its git folder's;
     only the folders directly in a granted repository are), a hidden folder is looked in but not
     below (``~/.oh-my-zsh`` is found, ``~/.cache`` is not searched), and links are not followed.
+    Not every folder was looked in when the listings ran out, or when folders lay deeper than
+    :data:`REPOSITORY_DEPTH`: the repositories there are the supervisor's to keep
+    (:attr:`~roots_manager.core.confinement.rules.Rules.repositories_beneath`).
     """
     found: list[str] = []
     todo = collections.deque([(folder, 0)])
-    listed, deepest = 0, REPOSITORY_DEPTH
+    listed, deepest, whole = 0, REPOSITORY_DEPTH, True
     while todo:
         if listed == FOLDERS_LOOKED:
             return found, False
@@ -265,9 +268,13 @@ def repositories(folder: str) -> tuple[list[str], bool]:
             if path != folder:
                 continue
             deepest = 1  # a granted repository: the repositories directly in it
-        if depth < deepest and (path == folder or os.path.basename(path)[0] != "."):
+        if path != folder and os.path.basename(path)[0] == ".":
+            continue  # a hidden folder: looked in, not below
+        if depth < deepest:
             todo.extend((os.path.join(path, name), depth + 1) for name in sorted(folders))
-    return found, True
+        elif folders and not git and deepest == REPOSITORY_DEPTH:
+            whole = False  # folders too deep to look in, where a repository may be
+    return found, whole
 
 
 def _project_places(

@@ -23,6 +23,7 @@ _OPTIONS = {
     "--pin": "pin",
     "--guard": "guard",
     "--layer": "layer",
+    "--repositories-beneath": "repositories_beneath",
 }
 """The exec wrapper's option for each kind of path in :class:`Rules`."""
 MAX_PROCESSES = 1024
@@ -50,6 +51,7 @@ class Rules:
         "protect",
         "read_only",
         "read_write",
+        "repositories_beneath",
         "runtime",
         "sockets",
         "tmpdir",
@@ -90,6 +92,12 @@ class Rules:
     pin: tuple[str, ...]
     """Folders that keep their rights but cannot be renamed away (on the way to a protected
     place), or stay writable inside one (the server's own folder)."""
+    repositories_beneath: tuple[str, ...]
+    """Writable grants whose repositories were not all looked for (too many folders, or too
+    deep): beneath them, every repository's ``.git/hooks`` and ``.git/config`` there before
+    the server, and the ``.git`` that holds them, are kept by the supervisor, which makes each
+    of the server's new names, writes and removals itself (:mod:`roots_manager.sandbox.
+    making`)."""
     guard: tuple[str, ...]
     """Protected places no mount can hold, in a writable rule: one not there (``.envrc``,
     ``.vscode``), or a symbolic link (``~/.bashrc`` kept in a dotfiles folder). The server may
@@ -115,6 +123,7 @@ class Rules:
         guard: tuple[str, ...] = (),
         layer: tuple[str, ...] = (),
         layers: str | None = None,
+        repositories_beneath: tuple[str, ...] = (),
     ) -> None:
         values = (
             devices,
@@ -130,6 +139,7 @@ class Rules:
             protect,
             read_only,
             read_write,
+            repositories_beneath,
             runtime,
             sockets,
             tmpdir,
