@@ -12,7 +12,9 @@ that busy-polls for 50 us after each chunk instead of sleeping, which avoids the
 extra process costs at the price of CPU time. Each route's CPU per small round trip is shown
 beside its times.
 
-Against ``bench/echo_server.py``, a trivial echo (the pipe comparison the bridge is held to):
+Against ``bench/echo_server.py``, a trivial echo (the pipe comparison the bridge is held to),
+along a further route, *confined*: the bridge in front of a server confined as a new server is
+by default (the other bridge routes run it unconfined, the relay alone):
 - small request round trips, one at a time (target: bridge/direct <= 1.3), and pipelined
   (32 in flight);
 - 1 MiB payload round trips (target: bridge/direct <= 1.05).
@@ -135,7 +137,7 @@ def routes_for(c_hop: Path | None, *, floors: bool) -> Routes:
 
 
 def route_cmd(route: str, prefix: list[str], name: str, server: list[str]) -> list[str]:
-    if route == "bridge":
+    if route in ("bridge", "confined"):
         return bridge_cmd(name, server)
     if route == "bridge-py":
         return ["env", "ROOTS_MANAGER_PURE_RELAY=1", *bridge_cmd(name, server)]
@@ -486,6 +488,7 @@ ROUTE_TITLES = {
     "c-hold": "C hold",
     "bridge-py": "py relay",
     "bridge": "bridge",
+    "confined": "confined",
 }
 
 
@@ -523,6 +526,14 @@ def print_rtt_table(title: str, data: dict[str, dict[str, list[float]]], *, targ
             f"1 MiB {med(b['big']) / med(h['big']):.2f} "
             "(1.00 = the bridge costs no more than the floor)"
         )
+    if "confined" in data and "c-hop" in data:
+        c, h, b = data["confined"], data["c-hop"], data["bridge"]
+        print(
+            f"  confined (a new server's default) / C hop: small "
+            f"{med(c['small']) / med(h['small']):.2f}, 1 MiB {med(c['big']) / med(h['big']):.2f}, "
+            f"CPU per small {med(c['cpu']) / med(h['cpu']):.2f} (goals 1.10, 1.05, 1.3); "
+            f"confined / bridge unconfined: small {med(c['small']) / med(b['small']):.2f}"
+        )
     print("  (CPU: the process in front of the server; for direct, the server itself)")
 
 
@@ -550,11 +561,13 @@ def main() -> int:
     folders = [tmp / "granted", tmp / "toggled"]
     for f in folders:
         f.mkdir()
-    # the relay alone: a new server starts confined by default, and what that costs is
-    # bench_confine's and bench_denials' to measure
+    # the relay alone, and beside it the default a new server starts with: confined (what
+    # confinement costs the server itself is bench_confine's and bench_denials' to measure)
     for argv in (
         *(["roots", "add", str(f)] for f in folders),
         ["policy", "--confine-new", "off"],
+        ["grant", "--new", "bench-confined", str(folders[0])],
+        ["servers", "confine", "bench-confined", "on"],
     ):
         subprocess.run(
             [sys.executable, "-m", "roots_manager.cli", *argv],
@@ -570,7 +583,7 @@ def main() -> int:
     )
 
     c_hop = build_c_hop(tmp)
-    echo_routes = routes_for(c_hop, floors=True)
+    echo_routes = {**routes_for(c_hop, floors=True), "confined": []}
     echo = compare(ECHO, echo_routes, env, blocks, n_small, n_big, size, pipeline=True)
     sdk_routes = routes_for(c_hop, floors=True)
     sdk = compare(SDK_ECHO, sdk_routes, env, blocks, n_small // 2, n_big, size, pipeline=False)

@@ -47,6 +47,9 @@ class Recorder:
     def failed(self, line: bytes) -> bytes:
         return line
 
+    def defer(self, line: bytes) -> bool:
+        return False
+
     def withheld(self, size: int, relayed: int) -> None:
         self.withheld_lines.append((size, relayed))
 

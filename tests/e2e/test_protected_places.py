@@ -67,7 +67,7 @@ def test_a_broad_root_says_what_a_confined_server_could_do_with_it(project: Path
 def test_show_says_where_repositories_were_looked_for_in_part(project: Path) -> None:
     """A grant with more folders than are listed to find repositories is said, with what to
     do; the repositories found before the end stay held."""
-    from roots_manager.core.confinement.protected import FOLDERS_LOOKED
+    from roots_manager.core.confinement.protected import FOLDERS_LOOKED, REPOSITORY_DEPTH
 
     many = project.parent / "many"
     (many / "a-repo" / ".git" / "hooks").mkdir(parents=True)
@@ -80,8 +80,9 @@ def test_show_says_where_repositories_were_looked_for_in_part(project: Path) -> 
     assert held[str(many / "a-repo" / ".git" / "hooks")] == "read-only"
     text = run_cli("servers", "show", "srv").stdout
     assert (
-        f"  repositories looked for in the first {FOLDERS_LOOKED:,} folders of {many} only: "
-        "grant a repository deeper in it on its own to hold its .git/hooks and .git/config"
+        f"  repositories looked for in {many} only to {REPOSITORY_DEPTH} folders down and in its "
+        f"first {FOLDERS_LOOKED:,} folders: the .git/hooks and .git/config of the others are "
+        "kept by the supervisor"
     ) in text
     run_cli("grant", "--new", "srv", str(project))  # a project of a few folders: all looked in
     shown = json.loads(run_cli("servers", "show", "srv", "--json").stdout)

@@ -548,6 +548,9 @@ def test_a_repository_past_the_search_keeps_its_hooks_and_config(world: World) -
     (git / "hooks").mkdir(parents=True)
     (git / "hooks" / "post-merge").write_text("#!/bin/sh\n", encoding="utf-8")
     (git / "config").write_text("[core]\n", encoding="utf-8")
+    module = git / "modules" / "lib"
+    (module / "hooks").mkdir(parents=True)
+    (module / "config").write_text("[core]\n", encoding="utf-8")
     (app / "main.py").write_text("print('app')\n", encoding="utf-8")
     world.grant_confined(work)
     shown = json.loads(world.cli("servers", "show", "srv", "--json").stdout)
@@ -560,13 +563,15 @@ def test_a_repository_past_the_search_keeps_its_hooks_and_config(world: World) -
         assert host.attack("rename", path=str(git / "index.lock"), to=str(git / "index")) == "ok"
         assert host.attack("remove", path=str(git / "index")) == "ok"
         # what runs at the user's next git there
-        for path in (git / "config", git / "hooks" / "post-merge"):
+        for path in (git / "config", git / "hooks" / "post-merge", module / "config"):
             assert host.attack("overwrite", path=str(path)) in REFUSED, path
             assert host.attack("write", path=str(path)) in REFUSED, path
             assert host.attack("replace", path=str(path)) in REFUSED, path
             assert host.attack("remove", path=str(path)) in REFUSED, path
             assert host.attack("second_name", path=str(path), to=str(app / "x")) in REFUSED
         assert host.attack("create", path=str(git / "hooks" / "pre-commit")) in REFUSED
+        assert host.attack("create", path=str(module / "hooks" / "pre-commit")) in REFUSED
+        assert host.attack("create", path=str(module / "info" / "exclude")) == "ok"
         for how in ("rename", "link", "symlink", "exchange"):
             made = host.attack("make", path=str(git / "hooks" / "pre-push"), how=how)
             assert made in (*REFUSED, "ENOENT"), how

@@ -114,9 +114,10 @@ class Kept:
     def repository(self, folder: int, name: bytes) -> bool:
         """Whether *name* in the folder open as *folder*, beneath :attr:`beneath`, is a place of
         a repository that was there before the server: its ``.git`` itself, the ``config`` and
-        ``hooks`` in it, or anything in those ``hooks``. Judged on the folder's own path now
-        (a held descriptor: what is checked is what the call is made in), and the ``.git``'s
-        identity (one the server made is its own)."""
+        ``hooks`` of its git folder and of each submodule's (``.git/modules/...``), or anything
+        in such ``hooks``. Judged on the folder's own path now (a held descriptor: what is
+        checked is what the call is made in), and the ``.git``'s identity (one the server made
+        is its own)."""
         if not self.beneath:
             return False
         name = name.rstrip(b"/")
@@ -132,16 +133,21 @@ class Kept:
             except FileNotFoundError:
                 return False  # a repository being made: the server's own
             return (st.st_dev, st.st_ino) not in self.own
+        at = (where + "/").find("/.git/")
+        if at < 0:
+            return False
         base = os.path.basename(where)
-        if base == ".git":
-            return name in GIT_KEPT and not self._own(folder)
-        if base == "hooks" and os.path.basename(os.path.dirname(where)) == ".git":
-            parent = os.open("..", _O_PATH | os.O_DIRECTORY, dir_fd=folder)
-            try:
-                return not self._own(parent)
-            finally:
-                os.close(parent)
-        return False
+        gitdir = base == ".git" or "/modules/" in where[at:]
+        if not (base == "hooks" or (gitdir and name in GIT_KEPT)):
+            return False
+        try:
+            git = os.open(where[: at + 5], _O_PATH | os.O_DIRECTORY | os.O_NOFOLLOW)
+        except OSError:
+            return True
+        try:
+            return not self._own(git)
+        finally:
+            os.close(git)
 
     def repository_object(self, fd: int) -> bool:
         """:meth:`repository` for the object open as *fd* (by the name it has now)."""
@@ -505,6 +511,7 @@ class Namer:
         else:  # a repository's place is not moved away (and another made in its stead)
             self._check(c, old_folder, old_leaf, name, removed=True)
         self.maker.call(_renameat2, old_folder, old_leaf, folder, leaf, flags)
+        self.kept.made(folder, leaf)
         return 0
 
     def _remove(self, c: mediation._Caller, name: str, a: tuple[int, ...]) -> int:

@@ -105,6 +105,11 @@ class Carried:
             self._held_bytes = 0
 
     @property
+    def orphans(self) -> bool:
+        """Answers of the host's to a replaced server's requests may still come (dropped)."""
+        return bool(self._orphaned)
+
+    @property
     def holding(self) -> bool:
         """The host's messages are held (a restart is under way)."""
         return self._held is not None

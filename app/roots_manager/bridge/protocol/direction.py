@@ -48,6 +48,12 @@ class Direction(Protocol):
         """What to relay in place of a line whose handling raised."""
         ...
 
+    def defer(self, line: bytes) -> bool:
+        """Whether the whole *line*, which shows no pattern and is looked at only to be counted
+        (:attr:`Lookout.parse_all` for what a restart or a refusal needs to know), is noted
+        for later instead: True, and it is relayed as it is, unhandled."""
+        ...
+
     def not_json(self, size: int, reason: str) -> None:
         """A line that cannot be a JSON-RPC message went through untouched (*reason*:
         ``"JSON"`` for a line not shaped like JSON, ``"UTF-8"`` for one that is not UTF-8)."""

@@ -56,8 +56,8 @@ class InFlight:
         self._start_ups.append([0.0, None])
         self._initialize: tuple[str, object] | None = None
 
-    def host_request(self, msg: dict[str, Any]) -> None:
-        """The host sent *msg*, a request (it has a method and an id)."""
+    def host_request(self, msg: dict[str, Any], at: float | None = None) -> None:
+        """The host sent *msg*, a request (it has a method and an id), now or *at*."""
         method, key = msg.get("method"), _key(msg.get("id"))
         if not isinstance(method, str) or key is None:
             return
@@ -67,7 +67,7 @@ class InFlight:
             if method == "tools/call" and isinstance(params.get("name"), str):
                 tool = params["name"]
             arguments = params.get("arguments") if method == "tools/call" else params
-        now = self._clock()
+        now = self._clock() if at is None else at
         if method in HANDSHAKES:
             self._initialize = key
         else:
@@ -76,13 +76,13 @@ class InFlight:
             del self._open[next(iter(self._open))]
         self._open[key] = Request(msg["id"], method, tool, arguments, now)
 
-    def server_response(self, msg_id: object) -> None:
-        """The server answered the host's request *msg_id*."""
+    def server_response(self, msg_id: object, at: float | None = None) -> None:
+        """The server answered the host's request *msg_id*, now or *at*."""
         key = _key(msg_id)
         request = self._open.pop(key, None) if key is not None else None
         if request is None:
             return
-        now = self._clock()
+        now = self._clock() if at is None else at
         self._answered.append(dataclasses.replace(request, ended=now))
         if key == self._initialize:
             self._initialize = None

@@ -35,6 +35,7 @@ the responses to them without a second scan of every line.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from roots_manager.bridge.protocol import lenient
@@ -109,6 +110,9 @@ class _Side:
     def failed(self, line: bytes) -> bytes:
         """What to relay for a line whose handling raised."""
         return line
+
+    def defer(self, line: bytes) -> bool:
+        return self.s.note_later(self is self.s.host_side, line)
 
 
 class HostSide(_Side):
@@ -252,6 +256,14 @@ class Mediator:
         self.observed = Observed(log)
         self.host_side = HostSide(self)
         self.server_side = ServerSide(self)
+        self.note_later: Callable[[bool, bytes], bool] = _never
+        """Where a relay notes a line it would hand here only to be counted (from the host
+        or not, the line): True if noted, to be counted later (:meth:`count`); the run's
+        (:class:`~roots_manager.bridge.run.noted.Noted`)."""
+        self.count_noted: Callable[[], None] = _nothing
+        """Count every line noted so far, now (before anything that depends on them)."""
+        self.exclusive: Callable[[Callable[[], None]], None] = _now
+        """Run a call while no line is being noted (the run's lock)."""
 
     @property
     def handshake_done(self) -> bool:
@@ -304,10 +316,54 @@ class Mediator:
             return
         self.log.event(ev.MESSAGE, dir=direction, id=msg.get("id"), method=msg.get("method"))
 
+    # ---- lines only counted: noted by the run, counted here later ---------------------------
+
+    def counting_only(self) -> bool:
+        """Whether a line that shows no pattern would only be counted now (what a restart and
+        a refusal need to know: the requests open, the subscriptions), nothing else: no
+        restart under way, no handshake awaited, no call of the bridge's own, no first call
+        watched, every message logged or not, the run not ending. Such a line may be relayed
+        at once and counted later (:meth:`count`, by :attr:`note_later`)."""
+        carried = self.carried
+        return not (
+            self.log_all
+            or self.closing
+            or self.busy
+            or self.first_call.watching
+            or self.handshake.awaiting_result
+            or (carried is not None and (carried.holding or carried.orphans))
+        )
+
+    def count(self, from_host: bool, line: bytes, at: float) -> None:
+        """Count a *line* relayed at *at* (wall clock) as its handling would have: the host's
+        requests open, the server's answers, what a restart replays."""
+        reading = lenient.read(split_line(line)[0])
+        if not reading.readable:
+            return
+        msg = reading.message
+        for item in msg if isinstance(msg, list) else (msg,):
+            if isinstance(item, dict):
+                (self._count_host if from_host else self._count_server)(item, at)
+
+    def _count_host(self, msg: Json, at: float) -> None:
+        if self.requests is not None and "method" in msg and "id" in msg:
+            self.requests.host_request(msg, at)
+        if self.carried is not None:
+            self.carried.host_sent(msg)
+
+    def _count_server(self, msg: Json, at: float) -> None:
+        if self.carried is not None:
+            self.carried.server_sent(msg)
+        if is_response(msg):
+            if self.requests is not None:
+                self.requests.server_response(msg.get("id"), at)
+            self.rounds.forget(msg.get("id"))
+
     # ---- host -> server -------------------------------------------------------------------
 
     def from_host(self, line: bytes) -> bytes | Held:
         """What to relay for a host line; a :class:`Held` for a line held back until it may go."""
+        self.count_noted()  # what was noted before it is counted first
         body, ending = split_line(line)
         msg = self._parse_host(body)
         if self.requests is not None:
@@ -367,11 +423,14 @@ class Mediator:
         """Keep the host's requests and notifications from the server until
         :meth:`release_host` (see :meth:`Carried.hold`)."""
         assert self.carried is not None
-        self.carried.hold()
+        # no line is noted while the hold begins: each is noted before it, or meets it
+        self.exclusive(self.carried.hold)
+        self.count_noted()
 
     def server_replaced(self) -> None:
         """A new server replaces the one running: forget what the old one was told and asked
         (the requests it handles are :meth:`Carried.open_requests`)."""
+        self.count_noted()
         self.telling.forget()
         self.rounds.forget_all()
         self.answers.forget_waiting()
@@ -455,6 +514,7 @@ class Mediator:
     # ---- server -> host -------------------------------------------------------------------
 
     def from_server(self, line: bytes) -> bytes:
+        self.count_noted()  # what was noted before it is counted first
         started = self._perf()
         body, ending = split_line(line)
         reading = lenient.read(body)
@@ -569,6 +629,18 @@ class Mediator:
         """Send ``list_changed`` though nothing changed, because the user asked; True if sent
         (see :meth:`Telling.list_changed_asked`)."""
         return self.telling.list_changed_asked(by, request)
+
+
+def _never(from_host: bool, line: bytes) -> bool:
+    return False
+
+
+def _nothing() -> None:
+    return None
+
+
+def _now(call: Callable[[], None]) -> None:
+    call()
 
 
 def _asks(reading: lenient.Reading) -> bool:

@@ -23,6 +23,7 @@ from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, Literal
 
 from roots_manager import __version__
+from roots_manager.bridge.protocol.inflight import Snapshot
 from roots_manager.bridge.protocol.jsonrpc import root_uris
 from roots_manager.bridge.protocol.mediator import Mediator
 from roots_manager.bridge.protocol.restart import Restart, Seen, restart_reason
@@ -32,6 +33,7 @@ from roots_manager.bridge.run.consent import ConsentWait
 from roots_manager.bridge.run.denials import Denials
 from roots_manager.bridge.run.eventlog import BridgeLog
 from roots_manager.bridge.run.handlers import host_runner, server_runner
+from roots_manager.bridge.run.noted import Noted
 from roots_manager.bridge.run.process import GRACE
 from roots_manager.bridge.run.restarts import Restarts
 from roots_manager.bridge.run.roots import HeldAnswers, RootsSource
@@ -136,7 +138,7 @@ class Bridge:
         )
         self.carrier.serve(self.mediator.wake)
         requests = self.mediator.requests
-        self.denials = Denials(self.log, requests.snapshot if requests is not None else None)
+        self.denials = Denials(self.log, self._requests_now if requests is not None else None)
         """The confined server's refusals, as denial events (:mod:`.denials`)."""
         self.stop_event = asyncio.Event()
         self.restarts = Restarts(
@@ -242,6 +244,9 @@ class Bridge:
 
     def _start_pumps(self, loop: asyncio.AbstractEventLoop) -> None:
         handoff = self._handoff = self.carrier.deferrer = HandOff(loop)
+
+        if self.mediator.carried is not None or self.mediator.requests is not None:
+            Noted(self.mediator, clock.SYSTEM.wall, loop)  # lines only counted wait no loop
         for fd in (HOST_IN, HOST_OUT):
             grow_pipe(fd)
 
@@ -395,6 +400,12 @@ class Bridge:
         stopped.cancel()
         await self._finish(code, how)
         return code
+
+    def _requests_now(self) -> Snapshot:
+        """The host's requests open and answered lately, every line noted counted first."""
+        assert self.mediator.requests is not None
+        self.mediator.count_noted()
+        return self.mediator.requests.snapshot()
 
     def _read_refusals(self) -> None:
         launch = self.slot.launch

@@ -203,14 +203,14 @@ class LineRelay:
             if nl < 0:
                 break
             end = nl - 1 if nl > pos and data[nl - 1] == 0x0D else nl
-            wanted = every
-            if not wanted:
-                for p in pats:
-                    if find(p, pos, end) >= 0:
-                        wanted = True
-                        break
-                else:
-                    wanted = guarded and suspect(data, pos, end, chunk_is_ascii)
+            for p in pats:
+                if find(p, pos, end) >= 0:
+                    matched = True
+                    break
+            else:
+                matched = guarded and suspect(data, pos, end, chunk_is_ascii)
+            # a line read only to be counted is noted for later, where the protocol allows
+            wanted = matched or (every and not self.direction.defer(data[pos : nl + 1]))
             if wanted:
                 if run < pos:
                     out.append(data[run:pos])
