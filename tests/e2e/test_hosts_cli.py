@@ -41,8 +41,12 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         "CLAUDE_CONFIG_DIR",
         "CODEX_HOME",
         "CONTINUE_GLOBAL_DIR",
+        "COPILOT_HOME",
         "FAST_AGENT_HOME",
+        "KIMI_SHARE_DIR",
         "OPENCODE_CONFIG",
+        "VIBE_HOME",
+        "XDG_DATA_HOME",
     ):
         monkeypatch.delenv(name, raising=False)
     return home
@@ -115,6 +119,58 @@ def test_list_wrap_unwrap_through_the_cli(home: Path, rm_home: Path) -> None:
     assert path.read_bytes() == original
     run_cli("hosts", "undo")
     assert json.loads(path.read_text())["mcpServers"]["fs"]["command"] == str(bridge)
+
+
+ADDED_IN_41 = {
+    "copilot-cli": ".copilot/mcp-config.json",
+    "antigravity": ".gemini/config/mcp_config.json",
+    "kimi-cli": ".kimi/mcp.json",
+    "factory-droid": ".factory/mcp.json",
+    "qoder": ".qoder/mcp.json",
+    "mistral-vibe": ".vibe/config.toml",
+    "amazon-q": ".aws/amazonq/mcp.json",
+    "witsy": ".config/Witsy/settings.json",
+    "jan": ".config/Jan/data/mcp_config.json",
+    "librechat": "LibreChat/librechat.yaml",
+}
+"""The hosts added for issue 41, and where each keeps its file in a Linux home folder (LibreChat
+in its install folder, made a root)."""
+
+
+def test_the_hosts_added_from_the_client_registries_are_wrapped_and_unwrapped_exactly(
+    home: Path,
+) -> None:
+    paths = {}
+    for host_id, rel in ADDED_IN_41.items():
+        path = home / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(SAMPLES[host_id], encoding="utf-8")
+        paths[host_id] = path
+    run_cli("roots", "add", str(home / "LibreChat"))
+    files = {f["host"]: f for f in listed()["files"]}  # type: ignore[attr-defined]
+    for host_id, path in paths.items():
+        assert files[host_id]["path"] == str(path) and files[host_id]["discontinued"] is None
+        assert "fs" in [s["name"] for s in files[host_id]["servers"]], host_id
+    assert files["librechat"]["scope"] == "project"
+    for host_id, path in paths.items():
+        out = json.loads(run_cli("hosts", "wrap", host_id, "fs", "--json").stdout)
+        assert out["files"][0]["servers"][0]["status"] == "wrapped", host_id
+        assert "roots-bridge" in path.read_text()
+        run_cli("hosts", "unwrap", host_id, "--all")
+        assert path.read_text(encoding="utf-8") == SAMPLES[host_id], host_id
+
+
+def test_roo_code_is_still_read_and_said_to_be_discontinued(home: Path) -> None:
+    empty = run_cli("hosts", "list")
+    looked = empty.stdout.split("hosts looked for: ", 1)[1]
+    assert "roo-code (discontinued 2026-05-15)" in looked and len(looked.split(", ")) >= 29
+    roo = home / ".config/Code/User/globalStorage/rooveterinaryinc.roo-cline/settings"
+    roo.mkdir(parents=True)
+    (roo / "mcp_settings.json").write_text(SAMPLES["roo-code"])
+    [file] = listed()["files"]  # type: ignore[index]
+    assert file["host"] == "roo-code" and file["discontinued"] == "2026-05-15"
+    table = run_cli("hosts", "list").stdout
+    assert "roo-code (user, discontinued 2026-05-15)" in table
 
 
 def test_unwrap_without_its_record_takes_away_the_bridge_s_directory_and_says_so(

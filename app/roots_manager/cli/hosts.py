@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from roots_manager.cli.errors import EXIT_REFUSED, EXIT_USAGE, JSON_VERSION, Failure, error_json
 from roots_manager.cli.text import JSON_HELP, json_text, print_json, shown, table
-from roots_manager.core.hosts.known import HOST_IDS, Platform
+from roots_manager.core.hosts.known import HOST_IDS, HOSTS, Platform
 from roots_manager.core.names import find_by_visible
 from roots_manager.core.paths import platform_home
 
@@ -54,6 +54,7 @@ def _file_json(r: FileReport) -> dict[str, Any]:
         "project": None if r.file.project is None else str(r.file.project),
         "format": r.file.host.format.value,
         "reloads": r.file.host.reloads,
+        "discontinued": r.file.host.discontinued,
         "error": r.error,
         "line": r.line,
         "servers": [_server_json(s) for s in r.servers],
@@ -85,11 +86,14 @@ def cmd_hosts_list(store: Store, args: argparse.Namespace) -> int:
         print_json(doc)
         return code
     if not reports:
-        print(f"no host configuration found (hosts looked for: {', '.join(HOST_IDS)})")
+        looked = ", ".join(h.shown_id for h in HOSTS)
+        print(f"no host configuration found (hosts looked for: {looked})")
         return 0
     rows = []
     for r in reports:
-        where = f"{r.file.host.id} ({r.file.scope})"
+        spec = r.file.host
+        gone = "" if spec.discontinued is None else f", discontinued {spec.discontinued}"
+        where = f"{spec.id} ({r.file.scope}{gone})"
         if r.error is not None:
             line = f" at line {r.line}" if r.line is not None else ""
             rows.append([where, str(r.file.path), "-", f"cannot be read{line}: {r.error}"])

@@ -413,6 +413,234 @@ AMP = """{
 """
 """https://ampcode.com/manual#mcp (the settings key is amp.mcpServers, one key with a dot)"""
 
+# Added for issue 41, each from the host's own guide or source (the URL beside it).
+
+COPILOT_CLI = """{
+  "mcpServers": {
+    "fs": {
+      "type": "local",
+      "command": "npx",
+      "args": ["-y", "@modelcontextprotocol/server-filesystem"],
+      "env": {},
+      "tools": ["*"]
+    },
+    "web": {
+      "type": "http",
+      "url": "https://example.invalid/mcp",
+      "headers": {
+        "CONTEXT7_API_KEY": "${CONTEXT7_API_KEY}"
+      },
+      "tools": ["*"]
+    }
+  }
+}
+"""
+"""https://docs.github.com/en/copilot/how-tos/copilot-cli/customize-copilot/add-mcp-servers
+(type local or stdio, and tools, are Copilot CLI's own)"""
+
+ANTIGRAVITY = """{
+  "mcpServers": {
+    "fs": {
+      "command": "npx",
+      "args": ["-y", "@modelcontextprotocol/server-filesystem"],
+      "env": {}
+    },
+    "web": {
+      "serverUrl": "https://example.invalid/mcp",
+      "headers": {
+        "Authorization": "Bearer <YOUR_TOKEN>"
+      },
+      "disabled": true
+    }
+  }
+}
+"""
+"""https://antigravity.google/docs/mcp (a remote server's address is serverUrl; the IDE adds
+disabled when a server is turned off)"""
+
+KIMI_CLI = """{
+  "mcpServers": {
+    "web": {
+      "url": "https://example.invalid/mcp",
+      "headers": {
+        "CONTEXT7_API_KEY": "your-key"
+      }
+    },
+    "fs": {
+      "command": "npx",
+      "args": [
+        "-y",
+        "@modelcontextprotocol/server-filesystem"
+      ],
+      "env": {
+        "SOME_VAR": "value"
+      }
+    }
+  }
+}"""
+"""https://github.com/MoonshotAI/kimi-cli docs/en/customization/mcp.md; kimi mcp add writes the
+file with json.dumps(indent=2): no newline at its end (src/kimi_cli/cli/mcp.py)"""
+
+FACTORY_DROID = """{
+  "mcpServers": {
+    "fs": {
+      "type": "stdio",
+      "command": "npx",
+      "args": ["-y", "@modelcontextprotocol/server-filesystem"],
+      "env": {},
+      "disabled": false
+    },
+    "web": {
+      "type": "http",
+      "url": "https://example.invalid/mcp",
+      "headers": {
+        "Authorization": "Bearer ${API_KEY}"
+      },
+      "disabled": false
+    }
+  }
+}
+"""
+"""https://docs.factory.ai/cli/configuration/mcp (type stdio or http, disabled, disabledTools)"""
+
+QODER = """{
+  "mcpServers": {
+    "fs": {
+      "command": "npx",
+      "args": [
+        "-y",
+        "@modelcontextprotocol/server-filesystem"
+      ],
+      "env": {}
+    },
+    "web": {
+      "url": "https://example.invalid/sse"
+    }
+  }
+}
+"""
+"""https://docs.qoder.com/user-guide/chat/model-context-protocol (STDIO: command and arguments;
+SSE: an endpoint URL)"""
+
+MISTRAL_VIBE = """active_model = "devstral-2"
+
+# Example MCP server configurations
+[[mcp_servers]]
+name = "web"
+transport = "http"
+url = "https://example.invalid/mcp"
+headers = { "Authorization" = "Bearer my_token" }
+api_key_env = "MY_API_KEY_ENV_VAR"
+
+[[mcp_servers]]
+name = "fs"
+transport = "stdio"
+command = "npx"
+args = ["-y", "@modelcontextprotocol/server-filesystem"]
+env = { "DEBUG" = "1", "LOG_LEVEL" = "info" }
+
+[tools.fs_read_file]
+permission = "always"
+"""
+"""https://github.com/mistralai/mistral-vibe README.md, "MCP Server Configuration" (v2.18.4):
+an array of tables, each server naming itself"""
+
+AMAZON_Q = """{
+  "mcpServers": {
+    "fs": {
+      "command": "npx",
+      "args": ["-y", "@modelcontextprotocol/server-filesystem"],
+      "env": {},
+      "timeout": 120000,
+      "disabled": false
+    },
+    "web": {
+      "type": "http",
+      "url": "https://example.invalid/mcp"
+    }
+  }
+}
+"""
+"""https://docs.aws.amazon.com/amazonq/latest/qdeveloper-ug/command-line-mcp-config-CLI.html
+(and crates/chat-cli of aws/amazon-q-developer-cli)"""
+
+WITSY = """{
+  "general": {
+    "locale": "en-US"
+  },
+  "mcpServers": {
+    "fs": {
+      "command": "npx",
+      "args": [
+        "-y",
+        "@modelcontextprotocol/server-filesystem"
+      ],
+      "env": {}
+    }
+  },
+  "mcp": {
+    "servers": [
+      {
+        "uuid": "0b5cf6a1",
+        "registryId": "0b5cf6a1",
+        "state": "enabled",
+        "type": "stdio",
+        "command": "uvx",
+        "url": "mcp-server-fetch"
+      }
+    ],
+    "mcpServersExtra": {}
+  }
+}
+"""
+"""https://github.com/nbonamy/witsy src/main/mcp.ts (3.3.1): the servers Smithery installs
+with --client witsy are under mcpServers, Claude Desktop's notation; those added in Witsy's own
+window are a list, mcp.servers, each with its arguments in one string (url): not read"""
+
+LIBRECHAT = """version: 1.2.8
+# Example MCP Servers Object Structure
+mcpServers:
+  web:
+    type: sse
+    url: https://example.invalid/sse
+    requiresOAuth: true
+    headers:
+      X-User-ID: '{{LIBRECHAT_USER_ID}}'
+  fs:
+    type: stdio
+    command: npx
+    args:
+      - -y
+      - '@modelcontextprotocol/server-filesystem'
+    serverInstructions: 'Do not access any local files or local/internal IP addresses'
+"""
+"""https://www.librechat.ai/docs/configuration/librechat_yaml/object_structure/mcp_servers"""
+
+JAN = """{
+  "mcpServers": {
+    "fs": {
+      "command": "npx",
+      "args": ["-y", "@modelcontextprotocol/server-filesystem"],
+      "env": {},
+      "active": true
+    },
+    "web": {
+      "type": "http",
+      "url": "https://example.invalid/mcp",
+      "command": "",
+      "args": [],
+      "env": {},
+      "active": true
+    }
+  },
+  "mcpSettings": {
+    "toolCallTimeoutSeconds": 30
+  }
+}
+"""
+"""https://github.com/janhq/jan src-tauri/src/core/mcp/constants.rs (DEFAULT_MCP_CONFIG, the
+file Jan writes on its first start)"""
+
 SAMPLES = {
     "claude-desktop": CLAUDE_DESKTOP,
     "claude-code": CLAUDE_CODE,
@@ -433,8 +661,19 @@ SAMPLES = {
     "kiro": KIRO,
     "amp": AMP,
     "trae": TRAE,
+    "copilot-cli": COPILOT_CLI,
+    "antigravity": ANTIGRAVITY,
+    "kimi-cli": KIMI_CLI,
+    "factory-droid": FACTORY_DROID,
+    "qoder": QODER,
+    "mistral-vibe": MISTRAL_VIBE,
+    "amazon-q": AMAZON_Q,
+    "witsy": WITSY,
+    "librechat": LIBRECHAT,
+    "jan": JAN,
 }
-"""A file of each host, with a stdio server ``fs`` and a remote server ``web``."""
+"""A file of each host, with a stdio server ``fs`` and a remote server ``web`` (but Witsy's,
+whose table of servers holds commands only)."""
 
 OTHERS = {"opencode": ["jira"], "fast-agent": ["fetch"], "continue": ["#3"]}
 """The entries of the samples that are neither stdio nor remote: they are listed, never edited."""

@@ -22,7 +22,7 @@ from roots_manager.core.hosts import jsonc
 from roots_manager.core.hosts import operations as hostchanges
 from roots_manager.core.hosts import record as hostrecord
 from roots_manager.core.hosts.declared import Transport, parse_wrapped
-from roots_manager.core.hosts.known import HOST_IDS, HOSTS, Platform, host
+from roots_manager.core.hosts.known import HOST_IDS, HOSTS, Platform, host, protected_places
 from roots_manager.core.hosts.operations import UNWRAP, WRAP
 from roots_manager.core.hosts.wrap import find_bridge, home_for_hosts
 from roots_manager.core.paths import Layout
@@ -44,18 +44,26 @@ def platform(system: str, home: Path) -> Platform:
     return Platform(system, home, env)
 
 
+def install_folder(p: Platform) -> Path:
+    """The folder of a host with no user file of its own (LibreChat's install folder), which
+    the user makes a root for it to be found."""
+    return p.home / "LibreChat"
+
+
 def place(p: Platform, host_id: str, text: str | None = None) -> Path:
-    """Write the sample of *host_id* where that host keeps its user file on *p*."""
+    """Write the sample of *host_id* where that host keeps its user file on *p* (a host with
+    none: in :func:`install_folder`)."""
     spec = host(host_id)
     assert spec is not None
-    path = spec.user_files(p)[0]
+    users = spec.user_files(p)
+    path = users[0] if users else install_folder(p) / spec.project_files[0]
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(SAMPLES[host_id] if text is None else text, encoding="utf-8")
     return path
 
 
 def change(layout: Layout, p: Platform, host_id: str, action: str, *names: str, **kw: object):  # type: ignore[no-untyped-def]
-    files = hostchanges.host_files(host_id, p, [])
+    files = hostchanges.host_files(host_id, p, [str(install_folder(p))])
     return hostchanges.change(
         layout, files, list(names) or None, action, bridge=BRIDGE, home=None, **kw
     )
@@ -115,6 +123,27 @@ def test_the_documented_paths(tmp_path: Path) -> None:
         ),
         # ~/.config/amp on every system, whatever XDG says
         "amp": (tmp_path / ".config/amp/settings.json",) * 3,
+        "copilot-cli": (tmp_path / ".copilot/mcp-config.json",) * 3,
+        "antigravity": (tmp_path / ".gemini/config/mcp_config.json",) * 3,
+        "kimi-cli": (tmp_path / ".kimi/mcp.json",) * 3,
+        "factory-droid": (tmp_path / ".factory/mcp.json",) * 3,
+        "qoder": (
+            tmp_path / ".qoder/mcp.json",
+            tmp_path / ".qoder/mcp.json",
+            appdata / "Qoder/SharedClientCache/mcp.json",
+        ),
+        "mistral-vibe": (tmp_path / ".vibe/config.toml",) * 3,
+        "amazon-q": (tmp_path / ".aws/amazonq/mcp.json",) * 3,
+        "witsy": (
+            xdg / "Witsy/settings.json",
+            tmp_path / "Library/Application Support/Witsy/settings.json",
+            appdata / "Witsy/settings.json",
+        ),
+        "jan": (
+            xdg / "Jan/data/mcp_config.json",
+            tmp_path / "Library/Application Support/Jan/data/mcp_config.json",
+            appdata / "Jan/data/mcp_config.json",
+        ),
     }
     for host_id, paths in expected.items():
         spec = host(host_id)
@@ -138,6 +167,59 @@ def test_the_documented_paths(tmp_path: Path) -> None:
         tmp_path / ".config/Claude/claude_desktop_config.json"
     )
     assert set(HOST_IDS) == set(SAMPLES)
+    # LibreChat has no file of its own: its install folder, made a root, holds librechat.yaml
+    libre = host("librechat")
+    assert libre is not None and libre.user_files(linux) == []
+    assert libre.project_files == ("librechat.yaml",)
+
+
+def test_the_homes_hosts_take_from_their_environment(tmp_path: Path) -> None:
+    env = {
+        "COPILOT_HOME": str(tmp_path / "cp"),
+        "KIMI_SHARE_DIR": str(tmp_path / "kimi"),
+        "VIBE_HOME": str(tmp_path / "vibe"),
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+    }
+    expected = {
+        "copilot-cli": [tmp_path / "cp/mcp-config.json"],
+        "kimi-cli": [tmp_path / "kimi/mcp.json"],
+        "mistral-vibe": [tmp_path / "vibe/config.toml"],
+        # Antigravity 2's folder first, then the one earlier versions read
+        "antigravity": [
+            tmp_path / ".gemini/config/mcp_config.json",
+            tmp_path / ".gemini/antigravity/mcp_config.json",
+        ],
+        # Jan's guide's folder, then its Tauri build's data directory (Linux only)
+        "jan": [
+            tmp_path / ".config/Jan/data/mcp_config.json",
+            tmp_path / "data/Jan/data/mcp_config.json",
+        ],
+    }
+    for system in SYSTEMS:
+        p = Platform(system, tmp_path, env)
+        for host_id, paths in expected.items():
+            spec = host(host_id)
+            assert spec is not None
+            if system != "linux" and host_id == "jan":
+                assert len(spec.user_files(p)) == 1
+                continue
+            assert spec.user_files(p) == paths, (host_id, system)
+    # a relative value is not a home: the default is kept
+    relative = Platform("linux", tmp_path, {"COPILOT_HOME": "cp", "VIBE_HOME": "v"})
+    assert host("copilot-cli").user_files(relative) == [tmp_path / ".copilot/mcp-config.json"]  # type: ignore[union-attr]
+    assert host("mistral-vibe").user_files(relative) == [tmp_path / ".vibe/config.toml"]  # type: ignore[union-attr]
+
+
+def test_every_host_s_files_are_protected_from_confined_servers(tmp_path: Path) -> None:
+    for system in SYSTEMS:
+        p = platform(system, tmp_path)
+        places = protected_places(p)
+        for spec in HOSTS:
+            for path in spec.user_files(p):
+                assert str(path) in places.user_files, (spec.id, system)
+    names = protected_places(platform("linux", tmp_path)).project_names
+    for name in (".factory", ".vibe", ".amazonq", "librechat.yaml"):
+        assert name in names
 
 
 def test_the_files_hosts_keep_beside_their_main_one(tmp_path: Path) -> None:
@@ -208,7 +290,8 @@ def test_wrap_then_unwrap_gives_back_the_same_bytes(
     p = platform(system, tmp_path / "home")
     path = place(p, host_id)
     original = path.read_bytes()
-    [found] = [r for r in hostchanges.report(p, []) if r.file.host.id == host_id]
+    folders = [str(install_folder(p))]
+    [found] = [r for r in hostchanges.report(p, folders) if r.file.host.id == host_id]
     assert found.error is None and found.file.path == path
     fs = next(s for s in found.servers if s.name == "fs")
     assert fs.transport is Transport.STDIO and fs.argv == FS_ARGV and fs.wrapped is None
@@ -220,7 +303,7 @@ def test_wrap_then_unwrap_gives_back_the_same_bytes(
     # the original file is kept, privately
     assert result.backup is not None and result.backup.read_bytes() == original
     assert stat.S_IMODE(result.backup.stat().st_mode) == 0o600
-    [after] = [r for r in hostchanges.report(p, []) if r.file.host.id == host_id]
+    [after] = [r for r in hostchanges.report(p, folders) if r.file.host.id == host_id]
     fs = next(s for s in after.servers if s.name == "fs")
     assert fs.argv == [BRIDGE, "--server", "fs", "--", *FS_ARGV]
     assert fs.wrapped is not None and fs.wrapped.original == FS_ARGV
@@ -229,7 +312,8 @@ def test_wrap_then_unwrap_gives_back_the_same_bytes(
         if s.name == "web":
             assert s.transport is Transport.REMOTE and s.argv is None
     text = wrapped.decode()
-    assert "example.invalid" in text and SAMPLES[host_id].count("invalid") == text.count("invalid")
+    assert "example.invalid" in text or host_id in COMMANDS_ONLY
+    assert SAMPLES[host_id].count("invalid") == text.count("invalid")
 
     [again] = change(layout, p, host_id, WRAP)
     assert not again.written and path.read_bytes() == wrapped
@@ -250,7 +334,19 @@ ADDED_FROM_THEIR_DOCS = (
     "kiro",
     "amp",
     "trae",
+    "copilot-cli",
+    "antigravity",
+    "kimi-cli",
+    "factory-droid",
+    "qoder",
+    "mistral-vibe",
+    "amazon-q",
+    "witsy",
+    "librechat",
+    "jan",
 )
+COMMANDS_ONLY = frozenset({"witsy"})
+"""Hosts whose table of servers holds no remote server (their sample has none)."""
 
 
 @pytest.mark.parametrize("host_id", ADDED_FROM_THEIR_DOCS)
@@ -260,11 +356,13 @@ def test_a_host_s_own_example_is_listed_wrapped_and_undone_exactly(
     p = platform("linux", tmp_path)
     path = place(p, host_id)
     others = OTHERS.get(host_id, [])
-    [found] = hostchanges.report(p, [])
+    remote = {} if host_id in COMMANDS_ONLY else {"web": Transport.REMOTE}
+    folders = [str(install_folder(p))]
+    [found] = hostchanges.report(p, folders)
     assert found.error is None
     assert {s.name: s.transport for s in found.servers} == {
         "fs": Transport.STDIO,
-        "web": Transport.REMOTE,
+        **remote,
         **dict.fromkeys(others, Transport.OTHER),
     }
     before = {s.name: s for s in found.servers}
@@ -272,10 +370,10 @@ def test_a_host_s_own_example_is_listed_wrapped_and_undone_exactly(
     [r] = change(layout, p, host_id, WRAP)
     assert r.written and {o.name: o.status for o in r.outcomes} == {
         "fs": "wrapped",
-        "web": "not-wrappable",
+        **dict.fromkeys(remote, "not-wrappable"),
         **dict.fromkeys(others, "not-wrappable"),
     }
-    [after] = hostchanges.report(p, [])
+    [after] = hostchanges.report(p, folders)
     fs = next(s for s in after.servers if s.name == "fs")
     assert fs.argv == [BRIDGE, "--server", "fs", "--", *FS_ARGV]
     # what is not a stdio server is left as it was
@@ -331,6 +429,34 @@ def test_opencode_s_command_list_continue_s_list_and_fast_agent_s_nesting_keep_t
     for host_id, path in paths.items():
         change(layout, p, host_id, UNWRAP)
         assert path.read_text() == SAMPLES[host_id], host_id
+
+
+def test_mistral_vibe_s_command_is_one_word_and_the_bridge_goes_in_quoted(
+    tmp_path: Path, layout: Layout
+) -> None:
+    p = platform("linux", tmp_path)
+    path = place(p, "mistral-vibe")
+    files = hostchanges.host_files("mistral-vibe", p, [])
+    hostchanges.change(layout, files, None, WRAP, bridge=BRIDGE, home="/h")
+    # Vibe splits the command as a shell would: the bridge's path, which has a space, is quoted
+    assert path.read_text() == SAMPLES["mistral-vibe"].replace(
+        'command = "npx"\nargs = [',
+        f'command = "\'{BRIDGE}\'"\nargs = ["--server", "fs", "--", "npx", ',
+    ).replace('"LOG_LEVEL" = "info" }', '"LOG_LEVEL" = "info", ROOTS_MANAGER_HOME = "/h"}')
+    [found] = hostchanges.report(p, [])
+    fs = next(s for s in found.servers if s.name == "fs")
+    assert fs.argv == [BRIDGE, "--server", "fs", "--", *FS_ARGV] and fs.wrapped is not None
+    change(layout, p, "mistral-vibe", UNWRAP)
+    assert path.read_text() == SAMPLES["mistral-vibe"]
+    # a command line in the one string is the host's to split: listed, never wrapped
+    place(
+        p,
+        "mistral-vibe",
+        '[[mcp_servers]]\nname = "fetch"\ntransport = "stdio"\ncommand = "uvx mcp-server-fetch"\n',
+    )
+    [r] = change(layout, p, "mistral-vibe", WRAP)
+    assert [(o.name, o.status) for o in r.outcomes] == [("fetch", "not-wrappable")]
+    assert "split into words" in r.outcomes[0].detail and not r.written
 
 
 def test_keys_made_for_the_bridge_are_taken_out_again(tmp_path: Path, layout: Layout) -> None:
@@ -741,7 +867,7 @@ def test_the_file_keeps_its_mode_and_a_link_stays_a_link(tmp_path: Path, layout:
 
 
 def test_every_host_is_in_the_catalogue_once() -> None:
-    assert len({h.id for h in HOSTS}) == len(HOSTS) == 19
+    assert len({h.id for h in HOSTS}) == len(HOSTS) == 29
 
 
 def test_the_bridge_is_found_beside_this_program(tmp_path: Path) -> None:

@@ -3,7 +3,9 @@
 Hosts spell a stdio server alike (``command``, ``args``, ``env``) with a few exceptions: Goose
 says ``cmd`` and ``envs``, Zed's older settings nest ``{"path", "args", "env"}`` under
 ``command``, and opencode keeps the command and its arguments in one list, ``command``, beside
-``environment`` (its schema allows no other key, so its arguments cannot go in an ``args``).
+``environment`` (its schema allows no other key, so its arguments cannot go in an ``args``), and
+Mistral Vibe splits its ``command`` string as a POSIX shell would (a command of one word is
+wrapped; the bridge's path goes in quoted if it must be).
 Most hosts key their servers by name; Continue lists them, each entry naming itself. A remote
 server (a ``url``, or a ``type`` or fast-agent's ``transport`` of http, sse, streamable HTTP or
 opencode's remote) gets its roots from the host over HTTP, not from a bridge on stdio, so it is
@@ -15,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import os
+import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -44,13 +47,21 @@ class LaunchKeys:
     args: str | None = "args"
     """None: the arguments follow the command in the list *command* (opencode)."""
     env: str = "env"
+    split: bool = False
+    """The host splits the *command* string as a POSIX shell would (Mistral Vibe's
+    ``shlex.split``): a command of one word is what it starts, and a path is written quoted."""
+
+    def spelled(self, command: str) -> str:
+        """*command*, one word, as the host's *command* key must hold it."""
+        return shlex.quote(command) if self.split else command
 
 
 JSON_KEYS = LaunchKeys()
 GOOSE_KEYS = LaunchKeys("cmd", "args", "envs")
 ZED_LEGACY_KEYS = LaunchKeys("path", "args", "env")
 OPENCODE_KEYS = LaunchKeys("command", None, "environment")
-_HOST_KEYS = {"goose": GOOSE_KEYS, "opencode": OPENCODE_KEYS}
+VIBE_KEYS = LaunchKeys(split=True)
+_HOST_KEYS = {"goose": GOOSE_KEYS, "opencode": OPENCODE_KEYS, "mistral-vibe": VIBE_KEYS}
 
 
 @dataclass(frozen=True)
@@ -168,6 +179,17 @@ def _entry(
             return other(f"its {keys.command!r} is not a command line (a list of strings)")
     else:
         command = launch.get(keys.command)
+        if keys.split and isinstance(command, str) and command:
+            try:
+                words = shlex.split(command)
+            except ValueError:
+                words = []
+            if len(words) != 1:
+                return other(
+                    f"its {keys.command!r} is split into words by the host: give the program "
+                    f"alone in {keys.command!r} and its arguments in {keys.args!r}"
+                )
+            command = words[0]
         if not isinstance(command, str) or not command:
             return other("no command to start")
         args = _strings(launch.get(keys.args, []))

@@ -83,6 +83,16 @@ class HostSpec:
     listed: bool = False
     """The servers are a list of entries, each naming itself with ``name`` (Continue), rather
     than a table keyed by name."""
+    discontinued: str | None = None
+    """The day (ISO date) the host was discontinued: its files are still read, wrapped and
+    unwrapped, for the users who have it yet, and every list of hosts says so."""
+
+    @property
+    def shown_id(self) -> str:
+        """The id, with the day the host was discontinued, for a list of hosts."""
+        if self.discontinued is None:
+            return self.id
+        return f"{self.id} (discontinued {self.discontinued})"
 
 
 _CODE_FLAVOURS = ("Code", "Code - Insiders", "VSCodium")
@@ -181,6 +191,55 @@ def _lm_studio(p: Platform) -> list[Path]:
     return [home / "mcp.json" for home in dict.fromkeys(homes)]
 
 
+def _copilot_cli(p: Platform) -> list[Path]:
+    # $COPILOT_HOME, else ~/.copilot on every system (docs.github.com, Copilot CLI command
+    # reference: "COPILOT_HOME ... Default: $HOME/.copilot"); XDG_CONFIG_HOME was honoured by
+    # early versions only (github/copilot-cli#1750: taken out again)
+    folder = p.env.get("COPILOT_HOME", "")
+    return [(Path(folder) if os.path.isabs(folder) else p.home / ".copilot") / "mcp-config.json"]
+
+
+def _antigravity(p: Platform) -> list[Path]:
+    # Antigravity 2 moved its servers to ~/.gemini/config (and leaves a .migrated mark there);
+    # earlier versions read ~/.gemini/antigravity, the path ToolHive's client registry names.
+    # Both on every system (%USERPROFILE%\.gemini on Windows)
+    gemini = p.home / ".gemini"
+    return [gemini / "config" / "mcp_config.json", gemini / "antigravity" / "mcp_config.json"]
+
+
+def _kimi_cli(p: Platform) -> list[Path]:
+    # kimi_cli/share.py: $KIMI_SHARE_DIR, else Path.home() / ".kimi"; mcp.json in it
+    folder = p.env.get("KIMI_SHARE_DIR", "")
+    return [(Path(folder) if os.path.isabs(folder) else p.home / ".kimi") / "mcp.json"]
+
+
+def _qoder(p: Platform) -> list[Path]:
+    # ToolHive's client registry (pkg/client/config.go): ~/.qoder/mcp.json, and on Windows
+    # %APPDATA%\Qoder\SharedClientCache\mcp.json; Qoder's own guide names neither
+    if p.system == "windows":
+        return [p.app_data() / "Qoder" / "SharedClientCache" / "mcp.json"]
+    return [p.home / ".qoder" / "mcp.json"]
+
+
+def _mistral_vibe(p: Platform) -> list[Path]:
+    # vibe/core/paths/_vibe_home.py: $VIBE_HOME, else Path.home() / ".vibe"
+    folder = p.env.get("VIBE_HOME", "")
+    return [(Path(folder) if os.path.isabs(folder) else p.home / ".vibe") / "config.toml"]
+
+
+def _jan(p: Platform) -> list[Path]:
+    """``mcp_config.json`` in Jan's data folder, where Jan's guide puts that folder
+    (``<config>/Jan/data``), and on Linux also where its Tauri build's data directory is
+    (``$XDG_DATA_HOME``, else ``~/.local/share``). A data folder moved elsewhere in Jan's
+    settings is not followed."""
+    out = [p.app_data() / "Jan" / "data" / "mcp_config.json"]
+    if p.system == "linux":
+        value = p.env.get("XDG_DATA_HOME", "")
+        data = Path(value) if os.path.isabs(value) else p.home / ".local" / "share"
+        out.append(data / "Jan" / "data" / "mcp_config.json")
+    return out
+
+
 HOSTS: tuple[HostSpec, ...] = (
     HostSpec(
         "claude-desktop",
@@ -275,6 +334,8 @@ HOSTS: tuple[HostSpec, ...] = (
         True,
         lambda p: [folder / Path(*_ROO) for folder in _code_profiles(p)],
         (".roo/mcp.json",),
+        # its last release; the extension's repository is archived
+        discontinued="2026-05-15",
     ),
     HostSpec(
         "continue",
@@ -317,6 +378,65 @@ HOSTS: tuple[HostSpec, ...] = (
         ],
         (".amp/settings.json", ".amp/settings.jsonc"),
     ),
+    # The hosts below were added from ToolHive's and Smithery's client lists (issue 41); the
+    # source each path was checked against is beside it and in docs/hosts.md.
+    HostSpec("copilot-cli", "GitHub Copilot CLI", Format.JSON, "mcpServers", False, _copilot_cli),
+    HostSpec("antigravity", "Antigravity", Format.JSON, "mcpServers", False, _antigravity),
+    HostSpec("kimi-cli", "Kimi CLI", Format.JSON, "mcpServers", False, _kimi_cli),
+    HostSpec(
+        "factory-droid",
+        "Factory Droid",
+        Format.JSON,
+        "mcpServers",
+        False,
+        # ~/.factory on every system (ToolHive's client registry; Factory's guide names the
+        # project file .factory/mcp.json)
+        lambda p: [p.home / ".factory" / "mcp.json"],
+        (".factory/mcp.json",),
+    ),
+    HostSpec("qoder", "Qoder", Format.JSON, "mcpServers", False, _qoder),
+    HostSpec(
+        "mistral-vibe",
+        "Mistral Vibe",
+        Format.TOML,
+        "mcp_servers",
+        False,
+        _mistral_vibe,
+        (".vibe/config.toml",),  # read once the folder is trusted
+        listed=True,  # [[mcp_servers]], each with its name
+    ),
+    HostSpec(
+        "amazon-q",
+        "Amazon Q Developer",
+        Format.JSON,
+        "mcpServers",
+        False,
+        # crates/chat-cli/src/util/paths.rs: ~/.aws/amazonq/mcp.json and the workspace's
+        # .amazonq/mcp.json, on every system
+        lambda p: [p.home / ".aws" / "amazonq" / "mcp.json"],
+        (".amazonq/mcp.json",),
+    ),
+    HostSpec(
+        "witsy",
+        "Witsy",
+        Format.JSON,
+        "mcpServers",
+        True,  # it watches its settings and reconnects the servers that changed
+        # app.getPath('userData') / settings.json; productName "Witsy"
+        lambda p: [p.app_data() / "Witsy" / "settings.json"],
+    ),
+    HostSpec(
+        "librechat",
+        "LibreChat",
+        Format.YAML,
+        "mcpServers",
+        False,
+        # librechat.yaml sits in LibreChat's install folder, which no rule finds: it is read
+        # where the user points us to it, by making that folder a root
+        lambda p: [],
+        ("librechat.yaml",),
+    ),
+    HostSpec("jan", "Jan", Format.JSON, "mcpServers", False, _jan),
 )
 """Every host, by its stable id."""
 

@@ -312,9 +312,12 @@ def plan_wrap(
         else:
             if written is not None:
                 doc.set_list(loc, keys.args, argv[1:])
-            doc.set_string(loc, keys.command, bridge)
+            doc.set_string(loc, keys.command, keys.spelled(bridge))
             doc.prepend(loc, keys.args, [BRIDGE_FLAG, name, "--", argv[0]], keys.command)
-            launch = {keys.command: bridge, keys.args: [BRIDGE_FLAG, name, "--", *argv]}
+            launch = {
+                keys.command: keys.spelled(bridge),
+                keys.args: [BRIDGE_FLAG, name, "--", *argv],
+            }
         env_change = None
         if home is not None and entry.env.get(HOME_ENV) is None:
             env_change = "added" if isinstance(raw.get(keys.env), dict) else "created"
@@ -423,7 +426,7 @@ def plan_unwrap(
                 doc.drop(loc, keys.args, wrapped.prefix, args_absent)
                 if restored != wrapped.original:
                     doc.set_list(loc, keys.args, restored[1:])
-                doc.set_string(loc, keys.command, restored[0])
+                doc.set_string(loc, keys.command, keys.spelled(restored[0]))
             env = raw.get(keys.env)
             if rec and rec.env and isinstance(env, dict) and HOME_ENV in env:
                 doc.del_item(loc, keys.env, HOME_ENV, rec.env == "created")
@@ -462,7 +465,7 @@ def _unwrapped_launch(entry: HostServer, raw: Any, rec: WrapRecord | None) -> La
         args: Any = original[1:]
         if rec and rec.args_absent and not args:
             args = ABSENT
-        launch = {keys.command: original[0], keys.args: args}
+        launch = {keys.command: keys.spelled(original[0]), keys.args: args}
     env: Any = raw.get(keys.env, ABSENT)
     if (rec is None or rec.env) and isinstance(env, dict) and HOME_ENV in env:
         env = {k: v for k, v in env.items() if k != HOME_ENV}
