@@ -1231,11 +1231,16 @@
         <source>user</source>
         <translation>ユーザー</translation>
     </message>
+    <message>
+        <location line="+3"/>
+        <source>{host} ({scope}, discontinued {date})</source>
+        <translation>{host}（{scope}、{date} に提供終了）</translation>
+    </message>
 </context>
 <context>
     <name>HostsPanel</name>
     <message>
-        <location line="+57"/>
+        <location line="+59"/>
         <source>Hosts and their servers</source>
         <translation>ホストとそのサーバー</translation>
     </message>

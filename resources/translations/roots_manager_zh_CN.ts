@@ -1231,11 +1231,16 @@
         <source>user</source>
         <translation>用户</translation>
     </message>
+    <message>
+        <location line="+3"/>
+        <source>{host} ({scope}, discontinued {date})</source>
+        <translation>{host}（{scope}，已于 {date} 停止维护）</translation>
+    </message>
 </context>
 <context>
     <name>HostsPanel</name>
     <message>
-        <location line="+57"/>
+        <location line="+59"/>
         <source>Hosts and their servers</source>
         <translation>主机及其服务器</translation>
     </message>

@@ -134,3 +134,22 @@ def test_a_refused_change_is_reported_and_nothing_written(
     assert "syntax error" in failed.args[0]
     assert cursor.read_text() == "{ broken"
     assert "line 1" in panel.model.data(panel.model.index(0, PROTECT))
+
+
+def test_a_discontinued_host_is_listed_with_the_day_it_ended(
+    watcher: StoreWatcher, tmp_path: Path, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    home = tmp_path / "home"
+    roo = home / "xdg/Code/User/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json"
+    roo.parent.mkdir(parents=True)
+    roo.write_text(SAMPLES["roo-code"])
+    platform = Platform("linux", home, {"XDG_CONFIG_HOME": str(home / "xdg")})
+    panel = HostsPanel(watcher, platform=lambda: platform)
+    qtbot.addWidget(panel)
+    panel.show()
+    qtbot.waitExposed(panel)
+    m = panel.model
+    qtbot.waitUntil(lambda: m.rowCount() > 0)
+    # still read, and protectable, but said to be gone
+    assert m.data(m.index(0, HOST)) == "Roo Code (user, discontinued 2026-05-15)"
+    assert m.data(m.index(0, SERVER)) == "fs"

@@ -135,6 +135,11 @@ class HostsModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             if col == HOST:
                 scope = self.tr("project") if file.project is not None else self.tr("user")
+                if file.host.discontinued is not None:
+                    # still read for the users who have it, and said to be gone
+                    return self.tr("{host} ({scope}, discontinued {date})").format(
+                        host=file.host.label, scope=scope, date=file.host.discontinued
+                    )
                 return f"{file.host.label} ({scope})"
             if col == SERVER:
                 return row.server or ""
