@@ -275,13 +275,21 @@ class LineRelay:
                 end -= 1
         look = self.direction.lookout()
         begin = max(0, clean - 64)
-        if matched or look.parse_all or any(line.find(p, begin, end) >= 0 for p in look.patterns):
-            return self._handle(bytes(line))
         guarded = look.guarded
-        if guarded and (
-            disguised(line, begin, end)
-            or (not line.isascii() and not is_utf8(memoryview(line)[:end]))
+        if (
+            matched
+            or any(line.find(p, begin, end) >= 0 for p in look.patterns)
+            or (
+                guarded
+                and (
+                    disguised(line, begin, end)
+                    or (not line.isascii() and not is_utf8(memoryview(line)[:end]))
+                )
+            )
         ):
+            return self._handle(bytes(line))
+        # a line read only to be counted is noted for later, where the protocol allows
+        if look.parse_all and not self.direction.defer(bytes(line)):
             return self._handle(bytes(line))
         self._note_malformed(line, 0, end, line.isascii, guarded)
         return line
