@@ -80,7 +80,7 @@
 <context>
     <name>LogPanel</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/log/log_view.py" line="+250"/>
+        <location filename="../../app/roots_manager/gui/log/log_view.py" line="+254"/>
         <source>Exported %n event(s) to {path}</source>
         <translation>
             <numerusform>Exported %n event to {path}</numerusform>
@@ -88,7 +88,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+157"/>
+        <location line="+162"/>
         <source>Showing {shown} of %n event(s)</source>
         <translation>
             <numerusform>Showing {shown} of %n event</numerusform>
@@ -99,7 +99,7 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/shell/main_window.py" line="+323"/>
+        <location filename="../../app/roots_manager/gui/shell/main_window.py" line="+330"/>
         <source>Added %n root(s)</source>
         <translation>
             <numerusform>Added %n root</numerusform>
@@ -115,7 +115,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+143"/>
+        <location line="+148"/>
         <source>Asked %n bridge(s) of {server} to restart it; the Log shows the restart</source>
         <translation>
             <numerusform>Asked %n bridge of {server} to restart it; the Log shows the restart</numerusform>

@@ -1434,7 +1434,7 @@
 <context>
     <name>LogPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log/log_view.py" line="+66"/>
+        <location filename="../../app/roots_manager/gui/log/log_view.py" line="+69"/>
         <source>Server filter</source>
         <translation>サーバーの絞り込み</translation>
     </message>
@@ -1470,12 +1470,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+145"/>
+        <location line="+146"/>
         <source>&amp;Pause</source>
         <translation>一時停止(&amp;P)</translation>
     </message>
     <message>
-        <location line="-143"/>
+        <location line="-144"/>
         <source>Pause the log</source>
         <translation>ログを一時停止</translation>
     </message>
@@ -1531,14 +1531,14 @@
         <translation>ログの状態</translation>
     </message>
     <message numerus="yes">
-        <location line="+95"/>
+        <location line="+96"/>
         <source>Exported %n event(s) to {path}</source>
         <translation>
             <numerusform>%n 件のイベントを {path} に書き出しました</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+80"/>
+        <location line="+85"/>
         <source>That event is hidden by the filter or the cleared view</source>
         <translation>そのイベントは絞り込みかクリアした表示で隠れています</translation>
     </message>
@@ -1550,7 +1550,7 @@
         </translation>
     </message>
     <message>
-        <location line="-314"/>
+        <location line="-320"/>
         <source>Cle&amp;ar view</source>
         <translation>表示をクリア(&amp;A)</translation>
     </message>
@@ -1570,7 +1570,7 @@
         <translation>絞り込み(&amp;I):</translation>
     </message>
     <message>
-        <location line="+119"/>
+        <location line="+120"/>
         <source>Res&amp;ume</source>
         <translation>再開(&amp;U)</translation>
     </message>
@@ -1595,7 +1595,7 @@
         <translation>{path} に書き込めませんでした: {error}</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/log/log_view.py" line="+114"/>
+        <location filename="../../app/roots_manager/gui/log/log_view.py" line="+119"/>
         <source>This event is no longer on disk.</source>
         <translation>このイベントはもうディスク上にありません。</translation>
     </message>
@@ -1886,13 +1886,13 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/shell/main_window.py" line="+250"/>
-        <location line="+175"/>
+        <location filename="../../app/roots_manager/gui/shell/main_window.py" line="+251"/>
+        <location line="+186"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-159"/>
+        <location line="-170"/>
         <source>Sections</source>
         <translation>セクション</translation>
     </message>
@@ -1967,14 +1967,14 @@
         <translation>サーバーに接続(&amp;C)…</translation>
     </message>
     <message numerus="yes">
-        <location line="+221"/>
+        <location line="+227"/>
         <source>%n server(s) wait for your decision</source>
         <translation>
             <numerusform>%n 個のサーバーがあなたの決定を待っています</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+187"/>
+        <location line="+192"/>
         <source>{server} was not connected from this app</source>
         <translation>{server} はこのアプリから接続したサーバーではありません</translation>
     </message>
@@ -2004,29 +2004,29 @@
         <translation>サーバーは初めて起動したときに「サーバーと同意」タブに表示され、あなたが許可したルートだけを見ます。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/shell/main_window.py" line="-408"/>
+        <location filename="../../app/roots_manager/gui/shell/main_window.py" line="-419"/>
         <source>&amp;Review pending requests…</source>
         <translation>保留中のリクエストを確認(&amp;R)…</translation>
     </message>
     <message>
-        <location line="+229"/>
+        <location line="+240"/>
         <source>Changed {path}</source>
         <translation>{path} を変更しました</translation>
     </message>
     <message>
-        <location line="-105"/>
+        <location line="-116"/>
         <source>Hosts</source>
         <translation>ホスト</translation>
     </message>
     <message numerus="yes">
-        <location line="+45"/>
+        <location line="+51"/>
         <source>Added %n root(s)</source>
         <translation>
             <numerusform>%n 件のルートを追加しました</numerusform>
         </translation>
     </message>
     <message>
-        <location line="-163"/>
+        <location line="-169"/>
         <source>&amp;View</source>
         <translation>表示(&amp;V)</translation>
     </message>
@@ -2051,7 +2051,7 @@
         <translation>Roots Manager について(&amp;A)</translation>
     </message>
     <message>
-        <location line="+179"/>
+        <location line="+190"/>
         <source>The store cannot be read; changes are not possible until it is recovered.</source>
         <translation>ストアを読み込めません。復旧するまで変更はできません。</translation>
     </message>
@@ -3963,7 +3963,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>StoreWatcher</name>
     <message>
-        <location filename="../../app/roots_manager/gui/common/watcher.py" line="+213"/>
+        <location filename="../../app/roots_manager/gui/common/watcher.py" line="+226"/>
         <source>Your change was not saved: the store cannot be read. Choose Recover… above the tabs to repair it.</source>
         <translation>変更は保存されませんでした。ストアを読み込めません。タブの上の「復旧…」で修復してください。</translation>
     </message>
@@ -4092,6 +4092,24 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <location line="+1"/>
         <source>{server} waits for your decision. Click to review.</source>
         <translation>{server} が決定を待っています。クリックして確認してください。</translation>
+    </message>
+</context>
+<context>
+    <name>Watch</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/common/errors.py" line="+34"/>
+        <source>no inotify instance or file descriptor is left (fs.inotify.max_user_instances, ulimit -n): {error}</source>
+        <translation>inotify インスタンスまたはファイル記述子が残っていません (fs.inotify.max_user_instances、ulimit -n): {error}</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>no inotify watch is left (fs.inotify.max_user_watches): {error}</source>
+        <translation>inotify の監視が残っていません (fs.inotify.max_user_watches): {error}</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>not following live: {reason}; retrying</source>
+        <translation>ライブで追跡していません: {reason}。再試行中</translation>
     </message>
 </context>
 <context>

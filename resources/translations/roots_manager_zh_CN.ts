@@ -1434,7 +1434,7 @@
 <context>
     <name>LogPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log/log_view.py" line="+66"/>
+        <location filename="../../app/roots_manager/gui/log/log_view.py" line="+69"/>
         <source>Server filter</source>
         <translation>服务器筛选</translation>
     </message>
@@ -1470,12 +1470,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+145"/>
+        <location line="+146"/>
         <source>&amp;Pause</source>
         <translation>暂停(&amp;P)</translation>
     </message>
     <message>
-        <location line="-143"/>
+        <location line="-144"/>
         <source>Pause the log</source>
         <translation>暂停日志</translation>
     </message>
@@ -1531,14 +1531,14 @@
         <translation>日志状态</translation>
     </message>
     <message numerus="yes">
-        <location line="+95"/>
+        <location line="+96"/>
         <source>Exported %n event(s) to {path}</source>
         <translation>
             <numerusform>已将 %n 个事件导出到 {path}</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+80"/>
+        <location line="+85"/>
         <source>That event is hidden by the filter or the cleared view</source>
         <translation>该事件被筛选条件或已清空的视图隐藏了</translation>
     </message>
@@ -1550,7 +1550,7 @@
         </translation>
     </message>
     <message>
-        <location line="-314"/>
+        <location line="-320"/>
         <source>Cle&amp;ar view</source>
         <translation>清空视图(&amp;A)</translation>
     </message>
@@ -1570,7 +1570,7 @@
         <translation>筛选(&amp;I)：</translation>
     </message>
     <message>
-        <location line="+119"/>
+        <location line="+120"/>
         <source>Res&amp;ume</source>
         <translation>恢复(&amp;U)</translation>
     </message>
@@ -1595,7 +1595,7 @@
         <translation>无法写入 {path}：{error}</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/log/log_view.py" line="+114"/>
+        <location filename="../../app/roots_manager/gui/log/log_view.py" line="+119"/>
         <source>This event is no longer on disk.</source>
         <translation>此事件已不在磁盘上。</translation>
     </message>
@@ -1886,13 +1886,13 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/shell/main_window.py" line="+250"/>
-        <location line="+175"/>
+        <location filename="../../app/roots_manager/gui/shell/main_window.py" line="+251"/>
+        <location line="+186"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-159"/>
+        <location line="-170"/>
         <source>Sections</source>
         <translation>分区</translation>
     </message>
@@ -1967,14 +1967,14 @@
         <translation>连接服务器(&amp;C)…</translation>
     </message>
     <message numerus="yes">
-        <location line="+221"/>
+        <location line="+227"/>
         <source>%n server(s) wait for your decision</source>
         <translation>
             <numerusform>%n 个服务器在等待你的决定</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+187"/>
+        <location line="+192"/>
         <source>{server} was not connected from this app</source>
         <translation>{server} 不是由本应用连接的</translation>
     </message>
@@ -2004,29 +2004,29 @@
         <translation>服务器首次运行时会出现在“服务器与授权”标签页中，并且只能看到你授予它的根目录。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/shell/main_window.py" line="-408"/>
+        <location filename="../../app/roots_manager/gui/shell/main_window.py" line="-419"/>
         <source>&amp;Review pending requests…</source>
         <translation>查看待处理的请求(&amp;R)…</translation>
     </message>
     <message>
-        <location line="+229"/>
+        <location line="+240"/>
         <source>Changed {path}</source>
         <translation>已更改 {path}</translation>
     </message>
     <message>
-        <location line="-105"/>
+        <location line="-116"/>
         <source>Hosts</source>
         <translation>主机</translation>
     </message>
     <message numerus="yes">
-        <location line="+45"/>
+        <location line="+51"/>
         <source>Added %n root(s)</source>
         <translation>
             <numerusform>已添加 %n 个根目录</numerusform>
         </translation>
     </message>
     <message>
-        <location line="-163"/>
+        <location line="-169"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -2051,7 +2051,7 @@
         <translation>关于 Roots Manager(&amp;A)</translation>
     </message>
     <message>
-        <location line="+179"/>
+        <location line="+190"/>
         <source>The store cannot be read; changes are not possible until it is recovered.</source>
         <translation>无法读取存储文件；恢复之前无法进行更改。</translation>
     </message>
@@ -3963,7 +3963,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>StoreWatcher</name>
     <message>
-        <location filename="../../app/roots_manager/gui/common/watcher.py" line="+213"/>
+        <location filename="../../app/roots_manager/gui/common/watcher.py" line="+226"/>
         <source>Your change was not saved: the store cannot be read. Choose Recover… above the tabs to repair it.</source>
         <translation>更改未保存：无法读取存储文件。请点击标签页上方的“恢复…”进行修复。</translation>
     </message>
@@ -4092,6 +4092,24 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <location line="+1"/>
         <source>{server} waits for your decision. Click to review.</source>
         <translation>{server} 正在等待你的决定。点击查看。</translation>
+    </message>
+</context>
+<context>
+    <name>Watch</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/common/errors.py" line="+34"/>
+        <source>no inotify instance or file descriptor is left (fs.inotify.max_user_instances, ulimit -n): {error}</source>
+        <translation>没有剩余的 inotify 实例或文件描述符 (fs.inotify.max_user_instances、ulimit -n): {error}</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>no inotify watch is left (fs.inotify.max_user_watches): {error}</source>
+        <translation>没有剩余的 inotify 监视 (fs.inotify.max_user_watches): {error}</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>not following live: {reason}; retrying</source>
+        <translation>未实时跟踪: {reason}；正在重试</translation>
     </message>
 </context>
 <context>

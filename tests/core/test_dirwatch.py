@@ -3,6 +3,7 @@ watchfiles (what macOS and Windows use), with real files and real threads."""
 
 from __future__ import annotations
 
+import errno
 import os
 import select
 import threading
@@ -11,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from roots_manager.core.dirwatch import DirWatch
+from roots_manager.core.dirwatch import DirWatch, SteadyWatch
 from tests.conftest import only_on_linux
+from tests.descriptors import descriptors_exhausted
 
 BACKENDS = [
     pytest.param({}, id="native"),
@@ -161,3 +163,66 @@ def test_a_watch_of_folders_is_not_woken_by_what_is_written_beside_them(tmp_path
         assert not select.select([watch.fileno()], [], [], 0.1)[0], "woken by a write"
         (tmp_path / "proj").mkdir()
         assert gather(watch, {str(tmp_path / "proj")}) == {str(tmp_path / "proj")}
+
+
+@only_on_linux("inotify and its limits are Linux's")
+def test_a_steady_watch_polls_while_refused_and_watches_again_once_it_can(
+    tmp_path: Path,
+) -> None:
+    """The live Log froze for good after "OSError: [Errno 24] inotify_init1": a watch refused
+    for want of an inotify instance polls meanwhile and is made again, unasked, once one is
+    free; it says so both times."""
+    told: list[BaseException | None] = []
+    with descriptors_exhausted(spare=2) as held:
+        watch = SteadyWatch([str(tmp_path)], poll=0.05, on_trouble=told.append)
+        try:
+            assert watch.trouble is not None
+            assert isinstance(watch.trouble, OSError)
+            assert watch.trouble.errno == errno.EMFILE
+            assert "inotify_init1" in str(watch.trouble)
+            # while refused, the folder is polled: a file created is still named
+            (tmp_path / "while-refused.txt").write_text("x")
+            seen: set[str] = set()
+            while str(tmp_path / "while-refused.txt") not in seen:
+                changes = watch.wait(0.2)
+                assert changes is not None
+                seen |= changes
+            assert watch.trouble is not None
+            held.free()
+            # no restart: the same watch is made again within the retry's backoff
+            while watch.trouble is not None:
+                assert watch.wait(0.2) is not None
+            assert told == [told[0], None]
+            (tmp_path / "once-watched.txt").write_text("x")
+            seen = set()
+            while str(tmp_path / "once-watched.txt") not in seen:
+                changes = watch.wait(0.2)
+                assert changes is not None
+                seen |= changes
+            assert watch.trouble is None
+        finally:
+            watch.close()
+
+
+@only_on_linux("inotify's watch follows the inode")
+def test_a_steady_watch_follows_a_folder_removed_and_made_again(tmp_path: Path) -> None:
+    """A watched folder removed and made again (the logs folder swept away by hand) is watched
+    anew: its new entries are named, through a watch on the new folder."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    told: list[BaseException | None] = []
+    with SteadyWatch([str(logs)], poll=0.05, on_trouble=told.append) as watch:
+        logs.rmdir()
+        while watch.trouble is None:
+            assert watch.wait(0.2) is not None
+        assert isinstance(watch.trouble, FileNotFoundError)
+        logs.mkdir()
+        while watch.trouble is not None:
+            assert watch.wait(0.2) is not None
+        (logs / "new.jsonl").write_text("{}\n")
+        seen: set[str] = set()
+        while str(logs / "new.jsonl") not in seen:
+            changes = watch.wait(0.2)
+            assert changes is not None
+            seen |= changes
+        assert told[-1] is None

@@ -14,7 +14,9 @@ from roots_manager.core import live
 from roots_manager.core.live import BridgeMarker
 from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
-from roots_manager.gui.common.watcher import _WatchThread, where_changed
+from roots_manager.gui.common.watcher import StoreWatcher, _WatchThread, where_changed
+from tests.conftest import only_on_linux
+from tests.descriptors import descriptors_exhausted
 
 WAIT = 30_000
 
@@ -86,3 +88,32 @@ def test_a_per_user_directory_reached_through_a_link_is_watched_where_it_is(
         qtbot.waitUntil(lambda: any(home for home, _ in seen), timeout=WAIT)
     finally:
         thread.stop()
+
+
+@only_on_linux("inotify and its limits are Linux's")
+def test_the_stores_watch_refused_says_so_and_comes_back_by_itself(layout: Layout, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """The app's watch of the store and the live markers, refused for want of an inotify
+    instance, says so ("not following live: ...; retrying") and watches again by itself."""
+    watcher = StoreWatcher(Store(layout))
+    told: list[str] = []
+    watcher.following.connect(told.append)
+    with descriptors_exhausted(spare=2) as held:
+        watcher.start()
+        try:
+            qtbot.waitUntil(lambda: "retrying" in watcher.trouble, timeout=WAIT)
+            assert "[Errno 24]" in watcher.trouble
+            held.free()
+            qtbot.waitUntil(lambda: watcher.trouble == "", timeout=WAIT)
+        except BaseException:
+            watcher.stop()
+            raise
+    try:
+        assert told == [told[0], ""]
+        assert watcher._thread is not None
+        seen: list[bool] = []
+        watcher._thread.changed.connect(lambda _home, markers: seen.append(markers))
+        marker = BridgeMarker("s1", "fs", os.getpid(), "2026-01-01T00:00:00Z", ["node"])
+        live.write_bridge_marker(layout, marker)
+        qtbot.waitUntil(lambda: any(seen), timeout=WAIT)  # told by the watch, not the timer
+    finally:
+        watcher.stop()

@@ -66,9 +66,10 @@ def cmd_denials(store: Store, args: argparse.Namespace) -> int:
     signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         drain()
-        from roots_manager.core.dirwatch import DirWatch
+        from roots_manager.cli.text import say_watch_trouble
+        from roots_manager.core.dirwatch import SteadyWatch
 
-        with DirWatch([str(store.layout.logs)]) as watch:
+        with SteadyWatch([str(store.layout.logs)], on_trouble=say_watch_trouble) as watch:
             drain()
             while watch.wait(0.5, debounce=0.05, settle=0.02) is not None:
                 drain()

@@ -310,9 +310,10 @@ def _undo_summary(undone: UndoResult) -> str:
 
 def watch_effective(store: Store, server_ref: str, as_json: bool) -> int:
     """Print *server*'s ``roots/list`` answer now, then again each time it changes."""
+    from roots_manager.cli.text import say_watch_trouble
     from roots_manager.core import live
     from roots_manager.core.consent.effective import ListRootsResult, effective
-    from roots_manager.core.dirwatch import DirWatch
+    from roots_manager.core.dirwatch import SteadyWatch
 
     layout = store.layout
     last: ListRootsResult | None = None
@@ -335,7 +336,9 @@ def watch_effective(store: Store, server_ref: str, as_json: bool) -> int:
         emit()
         # the store is replaced by rename, so its folder is watched; the markers of running
         # bridges decide while-running grants; the timeout catches a bridge that died unannounced
-        with DirWatch([str(layout.home), str(layout.live)]) as watch:
+        with SteadyWatch(
+            [str(layout.home), str(layout.live)], on_trouble=say_watch_trouble
+        ) as watch:
             emit()  # a change made while the watch was being set up
             while watch.wait(1.0, debounce=0.05, settle=0.02) is not None:
                 emit()

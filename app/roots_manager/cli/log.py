@@ -56,9 +56,10 @@ def cmd_log(store: Store, args: argparse.Namespace) -> int:
         drain()
         if not args.follow:
             return 0
-        from roots_manager.core.dirwatch import DirWatch
+        from roots_manager.cli.text import say_watch_trouble
+        from roots_manager.core.dirwatch import SteadyWatch
 
-        with DirWatch([str(store.layout.logs)]) as watch:
+        with SteadyWatch([str(store.layout.logs)], on_trouble=say_watch_trouble) as watch:
             drain()  # what was written while the watch was being set up
             # the timeout also drains: a safety net for file systems that send no notices
             while watch.wait(0.5, debounce=0.05, settle=0.02) is not None:

@@ -127,3 +127,13 @@ def utf8_output() -> None:
         reconfigure = getattr(stream, "reconfigure", None)
         if encoding != "utf8" and reconfigure is not None and not stream.isatty():
             reconfigure(encoding="utf-8")
+
+
+def say_watch_trouble(trouble: BaseException | None) -> None:
+    """Tell on stderr that a ``--follow`` stops or starts following live (it polls meanwhile,
+    and tries the watch again every 2 s at most)."""
+    if trouble is None:
+        print("roots-manager: following live again", file=sys.stderr, flush=True)
+    else:
+        why = f"{type(trouble).__name__}: {trouble}"
+        print(f"roots-manager: not following live: {why}; retrying", file=sys.stderr, flush=True)

@@ -12,6 +12,12 @@ A change names the path it is about: ``directory/entry`` for an entry created, r
 written or with its permissions changed, the directory itself for the directory. When the kernel
 lost notices (its queue overflowed), every entry of every watched directory is named: anything
 may have changed.
+
+A watch can be refused (no inotify instance left: ``fs.inotify.max_user_instances``, or no
+descriptor left in the process; a directory not there yet) or fail later. :class:`SteadyWatch`,
+what a follower of the app or the command line waits on, outlives that: while it cannot watch it
+polls the directories' entries, tries to watch again with a backoff up to
+:data:`RETRY_MOST` seconds, and says when it stops and starts watching.
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import TracebackType
 from typing import Any
 
@@ -33,6 +39,12 @@ STEP_MS = 50
 """How often watchfiles' thread looks at its stop flag (where watchfiles is used)."""
 READY_LIMIT = 5.0
 """Seconds to wait at most for watchfiles' watch to be in place."""
+RETRY_FIRST = 0.25
+RETRY_MOST = 2.0
+"""Seconds between two tries to watch again, doubling from the first to the most: a watch
+refused because the user's inotify instances ran out comes back within 2 s of one being freed."""
+POLL_PERIOD = 0.5
+"""How often the entries are compared while the directories cannot be watched."""
 
 _MASK = (
     _in.IN_CREATE
@@ -300,3 +312,191 @@ class _Watchfiles:
 
     def close(self) -> None:
         self._thread.join(timeout=2 * STEP_MS / 1000 + 1)
+
+
+def _identity(path: str) -> tuple[int, int]:
+    st = os.stat(path)
+    return (st.st_dev, st.st_ino)
+
+
+Trouble = Callable[[BaseException | None], None]
+"""Told why the directories cannot be watched (an error), or that they are watched again (None)."""
+
+
+class SteadyWatch:
+    """Changes to the entries of *dirs*, as :class:`DirWatch` names them, that keep coming when
+    a watch cannot be made or fails: the follower never stops for good.
+
+    While there is no watch, :meth:`wait` compares the directories' entries every *poll*
+    seconds (names, inodes, modes, and sizes and times when *written*) and tries to watch again
+    after :data:`RETRY_FIRST` seconds, then twice as long each time up to *retry*. Once it
+    watches again it names every directory: what changed between the last comparison and the
+    new watch is not known. *on_trouble* is told, on the thread that waits (or the one that
+    makes it), each time the reason changes: the error, then None once watched again.
+
+    :meth:`wait` is for one thread at a time; :meth:`stop` may be called from any thread.
+    """
+
+    def __init__(
+        self,
+        dirs: Sequence[str],
+        *,
+        written: bool = True,
+        poll: float = POLL_PERIOD,
+        retry: float = RETRY_MOST,
+        on_trouble: Trouble | None = None,
+    ) -> None:
+        self.dirs = [os.path.abspath(d) for d in dirs]
+        self._written = written
+        self._poll = poll
+        self._retry_most = retry
+        self._on_trouble = on_trouble
+        self._stopped = threading.Event()
+        self._lock = threading.Lock()
+        self._watch: DirWatch | None = None
+        self._trouble: BaseException | None = None
+        self._delay = RETRY_FIRST
+        self._next_try = 0.0
+        self._seen: dict[str, tuple[int, ...] | None] = {}
+        self._ids: dict[str, tuple[int, int]] = {}
+        """The watched directories' (device, inode): one removed and made again is watched anew."""
+        self._try_watch()
+
+    @property
+    def trouble(self) -> BaseException | None:
+        """Why the directories are not watched now (None: they are)."""
+        return self._trouble
+
+    def _tell(self, trouble: BaseException | None) -> None:
+        before, self._trouble = self._trouble, trouble
+        if self._on_trouble is not None and str(before or "") != str(trouble or ""):
+            self._on_trouble(trouble)
+
+    def _try_watch(self) -> bool:
+        """Make the watch; on failure start (or go on) polling, and retry later."""
+        try:
+            watch = DirWatch(self.dirs, written=self._written)
+        except (OSError, RuntimeError) as exc:
+            self._lost(exc)
+            return False
+        try:
+            ids = {d: _identity(d) for d in self.dirs}
+        except OSError as exc:  # gone again already
+            watch.close()
+            self._lost(exc)
+            return False
+        with self._lock:
+            if self._stopped.is_set():
+                watch.close()
+                return False
+            self._watch, self._ids = watch, ids
+        self._delay = RETRY_FIRST
+        self._tell(None)
+        return True
+
+    def _same_dirs(self) -> None:
+        """Raise ``FileNotFoundError`` when a watched directory is gone or another one now
+        (a watch follows the inode, which no longer has that name)."""
+        for d, was in self._ids.items():
+            if _identity(d) != was:
+                raise FileNotFoundError(2, "the watched directory was removed or replaced", d)
+
+    def _lost(self, exc: BaseException) -> None:
+        if self._trouble is None:
+            self._seen = self._entries(self._seen)  # what is there now: polling starts here
+        self._next_try = time.monotonic() + self._delay
+        self._delay = min(self._delay * 2, self._retry_most)
+        self._tell(exc)
+
+    def wait(
+        self, timeout: float | None = None, debounce: float = 0.0, settle: float = 0.005
+    ) -> set[str] | None:
+        """As :meth:`DirWatch.wait`: what changed, an empty set after *timeout* seconds with
+        no change, None once stopped."""
+        end = None if timeout is None else time.monotonic() + timeout
+        while not self._stopped.is_set():
+            watch = self._watch
+            if watch is not None:
+                left = None if end is None else max(0.0, end - time.monotonic())
+                try:
+                    changes = watch.wait(left, debounce, settle)
+                    if changes and not changes.isdisjoint(self.dirs):
+                        self._same_dirs()
+                    return changes
+                except (OSError, RuntimeError) as exc:  # failed, or a directory went
+                    with self._lock:
+                        self._watch = None
+                    watch.close()
+                    self._lost(exc)
+                    return set(self.dirs)  # what happened since the last notice is unknown
+            now = time.monotonic()
+            if now >= self._next_try:
+                if self._try_watch():
+                    return set(self.dirs)  # what changed since the last comparison
+                continue
+            pause = min(self._poll, self._next_try - now)
+            if end is not None:
+                pause = min(pause, max(0.0, end - now))
+            if self._stopped.wait(pause):
+                break
+            seen = self._entries(self._seen)
+            changed = {
+                p for p in seen.keys() | self._seen.keys() if seen.get(p) != self._seen.get(p)
+            }
+            self._seen = seen
+            if changed:
+                return changed
+            if end is not None and time.monotonic() >= end:
+                return set()
+        return None
+
+    def _entries(
+        self, before: dict[str, tuple[int, ...] | None]
+    ) -> dict[str, tuple[int, ...] | None]:
+        """What the directories hold now, for a comparison; a directory that cannot be read
+        now (no descriptor left) keeps what was seen of it last, one that is gone is None."""
+        found: dict[str, tuple[int, ...] | None] = {}
+        for d in self.dirs:
+            try:
+                with os.scandir(d) as listing:
+                    for entry in listing:
+                        with contextlib.suppress(OSError):  # gone meanwhile
+                            st = entry.stat(follow_symlinks=False)
+                            seen: tuple[int, ...] = (st.st_ino, st.st_mode)
+                            if self._written:
+                                seen += (st.st_size, st.st_mtime_ns)
+                            found[entry.path] = seen
+                found[d] = (0,)
+            except (FileNotFoundError, NotADirectoryError):
+                found[d] = None
+            except OSError:
+                prefix = os.path.join(d, "")
+                found.update({p: v for p, v in before.items() if p == d or p.startswith(prefix)})
+        return found
+
+    def stop(self) -> None:
+        """Make :meth:`wait` return None, now and from now on (from any thread)."""
+        self._stopped.set()
+        with self._lock:
+            watch = self._watch
+        if watch is not None:
+            watch.stop()
+
+    def close(self) -> None:
+        """Stop, and release the watch (by the thread that waits, once it is done)."""
+        self.stop()
+        with self._lock:
+            watch, self._watch = self._watch, None
+        if watch is not None:
+            watch.close()
+
+    def __enter__(self) -> SteadyWatch:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.close()

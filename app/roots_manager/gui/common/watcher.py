@@ -19,12 +19,12 @@ from typing import TypeVar
 from PySide6.QtCore import QObject, QThread, QTimer, Signal
 
 from roots_manager.core import identity, live
-from roots_manager.core.dirwatch import DirWatch
+from roots_manager.core.dirwatch import SteadyWatch
 from roots_manager.core.live import BridgeMarker
 from roots_manager.core.refusal import Refusal
 from roots_manager.core.store.file import Store, StoreError, StoreUnreadable
 from roots_manager.core.store.state import State
-from roots_manager.gui.common.errors import error_text
+from roots_manager.gui.common.errors import error_text, watch_trouble_text
 
 log = logging.getLogger(__name__)
 
@@ -53,17 +53,20 @@ def where_changed(
 
 
 class _WatchThread(QThread):
-    """Waits on the store and live directories (:class:`DirWatch`) until stopped."""
+    """Waits on the store and live directories (:class:`SteadyWatch`) until stopped."""
 
     changed = Signal(bool, bool)
     """Something changed: (in the store's directory, in the live markers' directory)."""
+    following = Signal(object)
+    """Why the directories are not watched (an exception: polled meanwhile, retried), or None
+    once they are again."""
 
     def __init__(self, store: Store, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._home = str(store.layout.home)
         self._live = str(store.layout.live)
         self._lock = threading.Lock()
-        self._watch: DirWatch | None = None
+        self._watch: SteadyWatch | None = None
         self._stopped = False
 
     def run(self) -> None:
@@ -72,7 +75,7 @@ class _WatchThread(QThread):
                 if self._stopped:
                     return
                 dirs = [os.path.realpath(self._home), os.path.realpath(self._live)]
-                self._watch = watch = DirWatch(dirs)
+                self._watch = watch = SteadyWatch(dirs, on_trouble=self.following.emit)
             with watch:
                 while (changes := watch.wait(None, debounce=0.03, settle=0.01)) is not None:
                     if changes:
@@ -101,6 +104,9 @@ class StoreWatcher(QObject):
     """The store can be read again after a failure."""
     edit_failed = Signal(str)
     """An edit was refused or could not be saved; the argument is a message for the user."""
+    following = Signal(str)
+    """Why changes made elsewhere are not followed live ("...; retrying", in the user's
+    language), or "" once they are again (the periodic recheck reads the files meanwhile)."""
     live_looked_at = Signal()
     """The live folder changed, or the periodic recheck came: what is read there besides the
     bridges' markers (a learning's, whose process may have died since) may have changed."""
@@ -117,6 +123,8 @@ class StoreWatcher(QObject):
         """Whether this machine starts a server whose confinement is not decided confined
         (:attr:`~roots_manager.core.servers.Server.confine`): what the store's None means here."""
         self.error: str | None = None
+        self.trouble = ""
+        """Why changes are not followed live now ("" when they are)."""
         self._stamp: tuple[int, int, int] | None = None
         """The store file's (inode, size, modification time) when it was last read well."""
         self._thread: _WatchThread | None = None
@@ -130,6 +138,7 @@ class StoreWatcher(QObject):
         if self._thread is None:
             self._thread = _WatchThread(self.store, self)
             self._thread.changed.connect(self._on_changed)
+            self._thread.following.connect(self._on_following)
             self._thread.start()
         self._timer.start()
 
@@ -139,6 +148,10 @@ class StoreWatcher(QObject):
         if self._thread is not None:
             self._thread.stop()
             self._thread = None
+
+    def _on_following(self, trouble: BaseException | None) -> None:
+        self.trouble = "" if trouble is None else watch_trouble_text(trouble)
+        self.following.emit(self.trouble)
 
     def _on_changed(self, in_home: bool, in_live: bool) -> None:
         if in_home:

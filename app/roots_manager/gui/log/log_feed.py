@@ -13,7 +13,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
 
 from roots_manager.core import heap
-from roots_manager.core.dirwatch import DirWatch
+from roots_manager.core.dirwatch import SteadyWatch
 from roots_manager.core.log.index import LogIndex
 
 
@@ -21,9 +21,12 @@ class LogFeed(QObject):
     """Keeps a `LogIndex` current and says when new events are in.
 
     The first read of what is on disk (possibly a million events) runs on a thread of its own
-    while the view shows nothing yet. After that the thread only waits on a :class:`DirWatch` for
-    changes in the logs directory (or a timeout, a safety net for file systems without change
+    while the view shows nothing yet. After that the thread only waits on a :class:`SteadyWatch`
+    for changes in the logs directory (or a timeout, a safety net for file systems without change
     notification), and the GUI thread indexes the new bytes in slices of a few milliseconds.
+    While the directory cannot be watched (no inotify instance left, the folder removed) the
+    watch polls it and tries again every 2 s at most; ``following`` says so, and says when
+    it follows again.
     Indexing there rather than on the thread matters: Python code on a second thread makes
     every call from Qt into the model wait for the interpreter lock, which stalls painting.
     """
@@ -31,6 +34,9 @@ class LogFeed(QObject):
     indexed = Signal(int)  # events added to the index
     loaded = Signal()  # the first read of the files is done
     failed = Signal(str)
+    following = Signal(object)
+    """Why new events are not followed live (an exception: polled meanwhile, retried), or None
+    once they are again."""
     _changed = Signal()  # from the watching thread: the directory changed
     _rewatching = Signal()  # from the watching thread: it watches again after a flood
 
@@ -59,8 +65,10 @@ class LogFeed(QObject):
         self.index_ = index
         self._stop = threading.Event()
         self._lock = threading.Lock()
-        self._dirwatch: DirWatch | None = None
+        self._dirwatch: SteadyWatch | None = None
         self._thread: threading.Thread | None = None
+        self._told: str | None = None
+        """The trouble last told by ``following`` (None: following live)."""
         self._loaded = False
         # a zero-interval timer rather than a chain of posted calls, so the event loop serves
         # other timers between slices
@@ -122,7 +130,8 @@ class LogFeed(QObject):
         with self._lock:
             if self._stop.is_set():
                 return False
-            self._dirwatch = watch = DirWatch([str(logs)])
+            self._dirwatch = watch = SteadyWatch([str(logs)], on_trouble=self._trouble)
+        self._trouble(watch.trouble)  # a watch after a flood: in place again, or not yet
         with watch:
             # the timeout is a safety net for file systems that send no notices
             while (changes := watch.wait(self.SAFETY, self.DEBOUNCE, self.SETTLE)) is not None:
@@ -133,6 +142,14 @@ class LogFeed(QObject):
                         return True
                     size = now  # a trickle: notices are few, keep watching
         return False
+
+    def _trouble(self, error: BaseException | None) -> None:
+        told = None if error is None else str(error)
+        if told == self._told:
+            return
+        self._told = told
+        with contextlib.suppress(RuntimeError):  # the panel may be gone already
+            self.following.emit(error)
 
     def _poll_flood(self, logs: Path) -> None:
         """Tell the growth of the files in *logs* every `POLL_MS` for as long as it is a

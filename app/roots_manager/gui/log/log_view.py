@@ -29,6 +29,7 @@ from roots_manager.core.log import events
 from roots_manager.core.log.index import LogIndex
 from roots_manager.core.names import visible
 from roots_manager.core.paths import Layout, ensure_private_dir
+from roots_manager.gui.common.errors import watch_trouble_text
 from roots_manager.gui.common.resources import action_icon
 from roots_manager.gui.log.log_export import ask_export, export_shown
 from roots_manager.gui.log.log_feed import LogFeed
@@ -58,6 +59,8 @@ class LogPanel(QWidget):
         self.feed = LogFeed(self.index_, self)
         self._started = False
         self._error = ""
+        self._trouble = ""
+        """Why new events are not followed live now ("" when they are)."""
         self._asked_upto = 0  # index rows looked through for roots requests and refusals
         self._started_at = time.time() - 5.0
         """Refusals from this moment on are told (:attr:`denied`); older ones are in the log."""
@@ -171,6 +174,7 @@ class LogPanel(QWidget):
 
         self.feed.indexed.connect(self._on_indexed)
         self.feed.failed.connect(self._on_failed)
+        self.feed.following.connect(self._on_following)
         self.model.rows_appended.connect(self._on_rows_appended)
         self.model.sources_changed.connect(self._fill_filters)
         self.model.updated.connect(self._update_status)
@@ -281,6 +285,11 @@ class LogPanel(QWidget):
     @Slot(str)
     def _on_failed(self, message: str) -> None:
         self._error = message
+        self._update_status()
+
+    @Slot(object)
+    def _on_following(self, trouble: BaseException | None) -> None:
+        self._trouble = "" if trouble is None else watch_trouble_text(trouble)
         self._update_status()
 
     @Slot(int)
@@ -413,4 +422,6 @@ class LogPanel(QWidget):
             parts.append(self.tr("paused, {n} new").format(n=self.model.pending))
         if self._error:
             parts.append(self.tr("not following: {error}").format(error=self._error))
+        elif self._trouble:
+            parts.append(self._trouble)
         self.status.setText(" · ".join(parts))

@@ -19,6 +19,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QFrame,
+    QLabel,
     QMainWindow,
     QMessageBox,
     QStyle,
@@ -314,6 +315,12 @@ class MainWindow(QMainWindow):
         make_menus(self)
         # made now, not by the first message: appearing, it would shrink the tabs under the pointer
         self.statusBar().setSizeGripEnabled(True)
+        # while the per-user directory cannot be watched, a lasting word says so (the store is
+        # read every 2 s meanwhile, and the watch tried again)
+        self.watch_status = QLabel(self)
+        self.watch_status.setVisible(False)
+        self.statusBar().addPermanentWidget(self.watch_status)
+        watcher.following.connect(self._following)
         watcher.state_changed.connect(self._state_changed)
         watcher.edit_failed.connect(self.show_error)
         watcher.store_failed.connect(self._store_failed)
@@ -361,6 +368,11 @@ class MainWindow(QMainWindow):
             self.pending_banner.label.setText(self.tr("%n server(s) wait for your decision", "", n))
             self.pending_banner.setToolTip(names)
         self.pending_banner.setVisible(n > 0)
+
+    def _following(self, trouble: str) -> None:
+        self.watch_status.setText(trouble)
+        self.watch_status.setToolTip(trouble)
+        self.watch_status.setVisible(bool(trouble))
 
     def _store_failed(self, message: str) -> None:
         self.store_banner.label.setText(
