@@ -15,11 +15,27 @@
 <context>
     <name>DenialNotice</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/servers/denial_notice.py" line="+104"/>
-        <source>(%n more waiting)</source>
+        <location filename="../../app/roots_manager/gui/servers/denial_notice.py" line="+118"/>
+        <source>%n refusal(s) of this folder.</source>
         <translation>
-            <numerusform>(%n more waiting)</numerusform>
-            <numerusform>(%n more waiting)</numerusform>
+            <numerusform>%n refusal of this folder.</numerusform>
+            <numerusform>%n refusals of this folder.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+9"/>
+        <source>(%n other(s) waiting)</source>
+        <translation>
+            <numerusform>(%n other waiting)</numerusform>
+            <numerusform>(%n others waiting)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+14"/>
+        <source>Stop showing the %n start-up refusal(s) of {server}</source>
+        <translation>
+            <numerusform>Stop showing the %n start-up refusal of {server}</numerusform>
+            <numerusform>Stop showing the %n start-up refusals of {server}</numerusform>
         </translation>
     </message>
 </context>
@@ -99,7 +115,7 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/shell/main_window.py" line="+330"/>
+        <location filename="../../app/roots_manager/gui/shell/main_window.py" line="+333"/>
         <source>Added %n root(s)</source>
         <translation>
             <numerusform>Added %n root</numerusform>
@@ -107,7 +123,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+38"/>
+        <location line="+47"/>
         <source>%n server(s) wait for your decision</source>
         <translation>
             <numerusform>%n server waits for your decision</numerusform>

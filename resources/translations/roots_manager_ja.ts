@@ -865,7 +865,7 @@
         <translation>サーバーは既にこれを行えます</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/core/confinement/offers.py" line="+76"/>
+        <location filename="../../app/roots_manager/core/confinement/offers.py" line="+82"/>
         <source>the whole file system</source>
         <translation>ファイルシステム全体</translation>
     </message>
@@ -914,11 +914,21 @@
         <source>a protected place, which no grant opens (servers show NAME says why)</source>
         <translation>保護された場所です。どの許可でも開かれません（理由は servers show NAME で確認できます）</translation>
     </message>
+    <message>
+        <location line="+3"/>
+        <source>Roots Manager&apos;s own code or state ({path}): a server that wrote it would run free</source>
+        <translation>Roots Manager 自身のコードまたは状態 ({path}): サーバーが書き込めば閉じ込めの外で動けてしまいます</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>a place kept read-only whatever is granted ({path}): what is there runs later</source>
+        <translation>何を許可しても読み取り専用に保たれる場所 ({path}): そこにあるものは後で実行されます</translation>
+    </message>
 </context>
 <context>
     <name>DenialNotice</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers/denial_notice.py" line="+49"/>
+        <location filename="../../app/roots_manager/gui/servers/denial_notice.py" line="+55"/>
         <source>A confined server was refused</source>
         <translation>閉じ込められたサーバーが拒否されました</translation>
     </message>
@@ -943,7 +953,24 @@
         <translation>無視(&amp;G)</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+1"/>
+        <source>Ignore all start-&amp;up</source>
+        <translation>起動時の拒否をすべて無視(&amp;U)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>All refu&amp;sals…</source>
+        <translation>すべての拒否…(&amp;S)</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+55"/>
+        <source>%n refusal(s) of this folder.</source>
+        <translation>
+            <numerusform>このフォルダーの拒否は %n 件です。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Not offered in one click: {why}.</source>
         <translation>ワンクリックでは許可できません: {why}。</translation>
     </message>
@@ -952,15 +979,27 @@
         <source>not a path</source>
         <translation>パスではありません</translation>
     </message>
+    <message>
+        <location line="+3"/>
+        <source>No folder offered: {why}.</source>
+        <translation>フォルダーは提案しません: {why}。</translation>
+    </message>
     <message numerus="yes">
-        <location line="+4"/>
-        <source>(%n more waiting)</source>
+        <location line="+3"/>
+        <source>(%n other(s) waiting)</source>
         <translation>
-            <numerusform>（ほかに %n 件待機中）</numerusform>
+            <numerusform>(ほかに %n 件が待機中)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+14"/>
+        <source>Stop showing the %n start-up refusal(s) of {server}</source>
+        <translation>
+            <numerusform>{server} の起動時の拒否 %n 件を表示しない</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+19"/>
         <source>{server} was refused {path} ({operation}) at start-up.</source>
         <translation>{server} は起動時に {path} を拒否されました（{operation}）。</translation>
     </message>
@@ -975,7 +1014,7 @@
         <translation>{server} はリクエストの合間に {path} を拒否されました（{operation}）。</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+10"/>
         <source>read</source>
         <translation>読み取り</translation>
     </message>
@@ -1886,13 +1925,13 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/shell/main_window.py" line="+251"/>
-        <location line="+186"/>
+        <location filename="../../app/roots_manager/gui/shell/main_window.py" line="+252"/>
+        <location line="+197"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-170"/>
+        <location line="-181"/>
         <source>Sections</source>
         <translation>セクション</translation>
     </message>
@@ -1902,17 +1941,17 @@
         <translation>ルート(&amp;R)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <source>&amp;Log</source>
         <translation>ログ(&amp;L)</translation>
     </message>
     <message>
-        <location line="-2"/>
+        <location line="-4"/>
         <source>Servers and consen&amp;t</source>
         <translation>サーバーと同意(&amp;T)</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+14"/>
         <source>Revie&amp;w…</source>
         <translation>確認(&amp;W)…</translation>
     </message>
@@ -1922,7 +1961,7 @@
         <translation>復旧(&amp;C)…</translation>
     </message>
     <message>
-        <location line="-213"/>
+        <location line="-215"/>
         <source>&amp;File</source>
         <translation>ファイル(&amp;F)</translation>
     </message>
@@ -1967,7 +2006,7 @@
         <translation>サーバーに接続(&amp;C)…</translation>
     </message>
     <message numerus="yes">
-        <location line="+227"/>
+        <location line="+238"/>
         <source>%n server(s) wait for your decision</source>
         <translation>
             <numerusform>%n 個のサーバーがあなたの決定を待っています</numerusform>
@@ -2004,17 +2043,17 @@
         <translation>サーバーは初めて起動したときに「サーバーと同意」タブに表示され、あなたが許可したルートだけを見ます。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/shell/main_window.py" line="-419"/>
+        <location filename="../../app/roots_manager/gui/shell/main_window.py" line="-430"/>
         <source>&amp;Review pending requests…</source>
         <translation>保留中のリクエストを確認(&amp;R)…</translation>
     </message>
     <message>
-        <location line="+240"/>
+        <location line="+251"/>
         <source>Changed {path}</source>
         <translation>{path} を変更しました</translation>
     </message>
     <message>
-        <location line="-116"/>
+        <location line="-125"/>
         <source>Hosts</source>
         <translation>ホスト</translation>
     </message>
@@ -2026,7 +2065,7 @@
         </translation>
     </message>
     <message>
-        <location line="-169"/>
+        <location line="-171"/>
         <source>&amp;View</source>
         <translation>表示(&amp;V)</translation>
     </message>
@@ -2051,7 +2090,7 @@
         <translation>Roots Manager について(&amp;A)</translation>
     </message>
     <message>
-        <location line="+190"/>
+        <location line="+201"/>
         <source>The store cannot be read; changes are not possible until it is recovered.</source>
         <translation>ストアを読み込めません。復旧するまで変更はできません。</translation>
     </message>
@@ -3028,6 +3067,122 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <location line="+7"/>
         <source>&amp;Quit</source>
         <translation>終了(&amp;Q)</translation>
+    </message>
+</context>
+<context>
+    <name>RefusalsDialog</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/servers/refusals_dialog.py" line="+102"/>
+        <source>Refusals of confined servers</source>
+        <translation>閉じ込められたサーバーの拒否</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Server</source>
+        <translation>サーバー</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Refusals waiting, newest first</source>
+        <translation>待機中の拒否 (新しい順)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Allow &amp;folder</source>
+        <translation>フォルダーを許可(&amp;F)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Allow &amp;read-only</source>
+        <translation>読み取り専用で許可(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Allow this fi&amp;le</source>
+        <translation>このファイルを許可(&amp;L)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>I&amp;gnore</source>
+        <translation>無視(&amp;G)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ignore all start-&amp;up refusals of this server</source>
+        <translation>このサーバーの起動時の拒否をすべて無視(&amp;U)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Close</source>
+        <translation>閉じる(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&amp;Server:</source>
+        <translation>サーバー(&amp;S):</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>All servers</source>
+        <translation>すべてのサーバー</translation>
+    </message>
+</context>
+<context>
+    <name>RefusalsModel</name>
+    <message>
+        <location line="-103"/>
+        <source>Server</source>
+        <translation>サーバー</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Folder</source>
+        <translation>フォルダー</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Operation</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>When</source>
+        <translation>いつ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>One click</source>
+        <translation>ワンクリック</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>start-up</source>
+        <translation>起動時</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>not a path</source>
+        <translation>パスではありません</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>nothing: {why}</source>
+        <translation>なし: {why}</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>folder</source>
+        <translation>フォルダー</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>folder read-only</source>
+        <translation>フォルダー (読み取り専用)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>this file</source>
+        <translation>このファイル</translation>
     </message>
 </context>
 <context>

@@ -865,7 +865,7 @@
         <translation>服务器现在已可以这样做</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/core/confinement/offers.py" line="+76"/>
+        <location filename="../../app/roots_manager/core/confinement/offers.py" line="+82"/>
         <source>the whole file system</source>
         <translation>整个文件系统</translation>
     </message>
@@ -914,11 +914,21 @@
         <source>a protected place, which no grant opens (servers show NAME says why)</source>
         <translation>受保护的位置，任何授权都不会开放它（原因见 servers show NAME）</translation>
     </message>
+    <message>
+        <location line="+3"/>
+        <source>Roots Manager&apos;s own code or state ({path}): a server that wrote it would run free</source>
+        <translation>Roots Manager 自身的代码或状态 ({path})：服务器写入后将在限制之外运行</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>a place kept read-only whatever is granted ({path}): what is there runs later</source>
+        <translation>无论授权什么都保持只读的位置 ({path})：其中的内容稍后会运行</translation>
+    </message>
 </context>
 <context>
     <name>DenialNotice</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers/denial_notice.py" line="+49"/>
+        <location filename="../../app/roots_manager/gui/servers/denial_notice.py" line="+55"/>
         <source>A confined server was refused</source>
         <translation>受限制的服务器遭到拒绝</translation>
     </message>
@@ -943,7 +953,24 @@
         <translation>忽略(&amp;G)</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+1"/>
+        <source>Ignore all start-&amp;up</source>
+        <translation>忽略所有启动时拒绝(&amp;U)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>All refu&amp;sals…</source>
+        <translation>所有拒绝…(&amp;S)</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+55"/>
+        <source>%n refusal(s) of this folder.</source>
+        <translation>
+            <numerusform>此文件夹有 %n 次拒绝。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Not offered in one click: {why}.</source>
         <translation>不提供一键允许：{why}。</translation>
     </message>
@@ -952,15 +979,27 @@
         <source>not a path</source>
         <translation>不是路径</translation>
     </message>
+    <message>
+        <location line="+3"/>
+        <source>No folder offered: {why}.</source>
+        <translation>不提供文件夹：{why}。</translation>
+    </message>
     <message numerus="yes">
-        <location line="+4"/>
-        <source>(%n more waiting)</source>
+        <location line="+3"/>
+        <source>(%n other(s) waiting)</source>
         <translation>
-            <numerusform>（另有 %n 个等待中）</numerusform>
+            <numerusform>（另有 %n 项在等待）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+14"/>
+        <source>Stop showing the %n start-up refusal(s) of {server}</source>
+        <translation>
+            <numerusform>不再显示 {server} 的 %n 项启动时拒绝</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+19"/>
         <source>{server} was refused {path} ({operation}) at start-up.</source>
         <translation>{server} 在启动时被拒绝访问 {path}（{operation}）。</translation>
     </message>
@@ -975,7 +1014,7 @@
         <translation>{server} 在两次请求之间被拒绝访问 {path}（{operation}）。</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+10"/>
         <source>read</source>
         <translation>读取</translation>
     </message>
@@ -1886,13 +1925,13 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/shell/main_window.py" line="+251"/>
-        <location line="+186"/>
+        <location filename="../../app/roots_manager/gui/shell/main_window.py" line="+252"/>
+        <location line="+197"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-170"/>
+        <location line="-181"/>
         <source>Sections</source>
         <translation>分区</translation>
     </message>
@@ -1902,17 +1941,17 @@
         <translation>根目录(&amp;R)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <source>&amp;Log</source>
         <translation>日志(&amp;L)</translation>
     </message>
     <message>
-        <location line="-2"/>
+        <location line="-4"/>
         <source>Servers and consen&amp;t</source>
         <translation>服务器与授权(&amp;T)</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+14"/>
         <source>Revie&amp;w…</source>
         <translation>查看(&amp;W)…</translation>
     </message>
@@ -1922,7 +1961,7 @@
         <translation>恢复(&amp;C)…</translation>
     </message>
     <message>
-        <location line="-213"/>
+        <location line="-215"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -1967,7 +2006,7 @@
         <translation>连接服务器(&amp;C)…</translation>
     </message>
     <message numerus="yes">
-        <location line="+227"/>
+        <location line="+238"/>
         <source>%n server(s) wait for your decision</source>
         <translation>
             <numerusform>%n 个服务器在等待你的决定</numerusform>
@@ -2004,17 +2043,17 @@
         <translation>服务器首次运行时会出现在“服务器与授权”标签页中，并且只能看到你授予它的根目录。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/shell/main_window.py" line="-419"/>
+        <location filename="../../app/roots_manager/gui/shell/main_window.py" line="-430"/>
         <source>&amp;Review pending requests…</source>
         <translation>查看待处理的请求(&amp;R)…</translation>
     </message>
     <message>
-        <location line="+240"/>
+        <location line="+251"/>
         <source>Changed {path}</source>
         <translation>已更改 {path}</translation>
     </message>
     <message>
-        <location line="-116"/>
+        <location line="-125"/>
         <source>Hosts</source>
         <translation>主机</translation>
     </message>
@@ -2026,7 +2065,7 @@
         </translation>
     </message>
     <message>
-        <location line="-169"/>
+        <location line="-171"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -2051,7 +2090,7 @@
         <translation>关于 Roots Manager(&amp;A)</translation>
     </message>
     <message>
-        <location line="+190"/>
+        <location line="+201"/>
         <source>The store cannot be read; changes are not possible until it is recovered.</source>
         <translation>无法读取存储文件；恢复之前无法进行更改。</translation>
     </message>
@@ -3028,6 +3067,122 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <location line="+7"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
+    </message>
+</context>
+<context>
+    <name>RefusalsDialog</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/servers/refusals_dialog.py" line="+102"/>
+        <source>Refusals of confined servers</source>
+        <translation>受限服务器的拒绝</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Refusals waiting, newest first</source>
+        <translation>等待中的拒绝（最新在前）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Allow &amp;folder</source>
+        <translation>允许文件夹(&amp;F)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Allow &amp;read-only</source>
+        <translation>以只读方式允许(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Allow this fi&amp;le</source>
+        <translation>允许此文件(&amp;L)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>I&amp;gnore</source>
+        <translation>忽略(&amp;G)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ignore all start-&amp;up refusals of this server</source>
+        <translation>忽略此服务器的所有启动时拒绝(&amp;U)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Close</source>
+        <translation>关闭(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&amp;Server:</source>
+        <translation>服务器(&amp;S)：</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>All servers</source>
+        <translation>所有服务器</translation>
+    </message>
+</context>
+<context>
+    <name>RefusalsModel</name>
+    <message>
+        <location line="-103"/>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Operation</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>When</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>One click</source>
+        <translation>一键操作</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>start-up</source>
+        <translation>启动时</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>not a path</source>
+        <translation>不是路径</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>nothing: {why}</source>
+        <translation>无：{why}</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>folder read-only</source>
+        <translation>文件夹（只读）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>this file</source>
+        <translation>此文件</translation>
     </message>
 </context>
 <context>

@@ -17,6 +17,7 @@ from roots_manager.core.store.grants import Scope
 from roots_manager.gui.common.watcher import StoreWatcher
 from roots_manager.gui.log.log_view import LogPanel
 from roots_manager.gui.servers.denial_notice import DenialNotice
+from roots_manager.gui.servers.refusals_dialog import RefusalsDialog
 from tests.gui.shell_support import app_window
 
 
@@ -57,10 +58,10 @@ def test_a_refusal_is_told_and_its_folder_granted_in_one_click(
     notice = DenialNotice(watcher)
     qtbot.addWidget(notice)
     notice.show()
-    notice.add([refusal(home / "notes" / "todo.md"), refusal(home / "notes" / "other.md")])
+    notice.add([refusal(home / "notes" / "other.md"), refusal(home / "notes" / "todo.md")])
     text = notice.label.text()
     assert "fs was refused ~/notes/todo.md (read) while running tools/call read_file." in text
-    assert "(1 more waiting)" in text
+    assert "2 refusals of this folder." in text  # one group: one folder, one operation
     assert notice.folder_button.isVisible() and notice.read_only_button.isVisible()
     assert notice.file_button.isVisible()
     with qtbot.waitSignal(notice.allowed) as granted:
@@ -152,3 +153,62 @@ def test_a_refusal_with_a_terminal_escape_or_a_bidi_override_shows_them_escaped(
     assert "~/notes/\\u202etxt.exe\\x1b[2J" in text
     assert "\u202e" not in text and "\x1b" not in text
     assert "\u202e" not in notice.label.toolTip()
+
+
+def start_up(path: Path) -> dict[str, object]:
+    return {**refusal(path), "during": "start-up", "requests": []}
+
+
+def test_the_newest_refusal_that_can_be_acted_on_is_shown_over_start_up_noise(
+    home: Path, watcher: StoreWatcher, store: Store, qtbot: QtBot
+) -> None:
+    """Issue 38: the refusal that mattered sat behind 18 start-up refusals, one Ignore each.
+    The newest that can be acted on is shown, with a count of the others; one click ignores
+    the server's start-up refusals; the list shows them all, newest first, and allows from any
+    row."""
+    import roots_manager
+
+    package = Path(roots_manager.__file__).resolve().parent
+    noise = [start_up(home / f"lib{i}" / "x.so") for i in range(18)]
+    noise.append(start_up(package / "__pycache__" / "uri.cpython-311.pyc"))
+    (home / "projects" / "api-server").mkdir(parents=True)
+    mattered = refusal(home / "projects" / "api-server" / "main.py")
+    later = refusal(home / ".ssh" / "id_ed25519")  # newer, but nothing can be offered
+    notice = DenialNotice(watcher)
+    qtbot.addWidget(notice)
+    notice.show()
+    notice.add([*noise, mattered, later])
+    text = notice.label.text()
+    assert "fs was refused ~/projects/api-server/main.py (read) while running" in text
+    assert "(20 others waiting)" in text
+    assert notice.start_up_button.isVisible() and notice.list_button.isVisible()
+    assert "19 start-up refusals of fs" in notice.start_up_button.toolTip()
+    # the list: every group, newest first, none offering the app's own code as a folder
+    dialog = RefusalsDialog(notice)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    model = dialog.model
+    folders = [model.index(r, 1).data() for r in range(model.rowCount())]
+    assert folders[:2] == ["~/.ssh", "~/projects/api-server"]
+    assert len(folders) == 21
+    own = folders.index(str(package / "__pycache__"))
+    assert "folder" not in model.index(own, 4).data().split(", ")
+    dialog.select(own)
+    assert not dialog.folder_button.isEnabled() and dialog.file_button.isEnabled()
+    dialog.select(0)  # the secret: nothing but Ignore
+    assert not dialog.folder_button.isEnabled() and not dialog.file_button.isEnabled()
+    dialog.ignore_button.click()
+    assert model.rowCount() == 20
+    # Allow from a row of the list: the grant the notice would make
+    dialog.select(folders.index("~/projects/api-server") - 1)
+    chosen = dialog.selected()
+    assert chosen is not None and chosen.folder == str(home / "projects" / "api-server"), chosen
+    assert dialog.folder_button.isEnabled()
+    with qtbot.waitSignal(notice.allowed) as granted:
+        dialog.folder_button.click()
+    assert granted.args == ["fs", str(home / "projects" / "api-server")]
+    assert any(r.path == str(home / "projects" / "api-server") for r in store.read().roots)
+    assert model.rowCount() == 19
+    # one click for the start-up noise
+    dialog.start_up_button.click()
+    assert model.rowCount() == 0 and not notice.isVisible()

@@ -28,6 +28,8 @@ from roots_manager.gui.connect.connect_dialog import ConnectDialog
 from roots_manager.gui.consent.consent_dialog import ConsentDialog
 from roots_manager.gui.roots.detect import DetectDialog
 from roots_manager.gui.roots.roots_model import NAME, PATH
+from roots_manager.gui.servers.denial_notice import DenialNotice
+from roots_manager.gui.servers.refusals_dialog import RefusalsDialog
 from roots_manager.gui.servers.servers_view import ServersPanel
 from roots_manager.gui.shell.app import AppController, app_settings
 from roots_manager.gui.shell.recovery import RecoveryDialog
@@ -114,6 +116,7 @@ def test_mnemonics_are_unique_in_every_dialog(
         ConnectDialog(layout),
         SettingsDialog(watcher, app_settings(layout)),
         RecoveryDialog(store, "broken"),
+        RefusalsDialog(DenialNotice(watcher)),
     ]
     for dialog in dialogs:
         qtbot.addWidget(dialog)

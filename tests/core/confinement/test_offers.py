@@ -122,3 +122,44 @@ def test_the_host_logs_command_allows_what_the_click_would() -> None:
     assert command is None and why == "credentials (~/.ssh)"
     # a name made in the home itself: its folder is the home, and no file is there to allow
     assert allow_command("fs", denial("/home/me/x", "create"), home=HOME) == (None, "too broad")
+
+
+def test_roots_managers_own_code_is_never_offered_as_a_folder() -> None:
+    """Issue 38: the banner offered Allow folder for the app's own __pycache__ (write access to
+    the code the bridge runs unconfined at the next start). Its package, the folder it is
+    installed in, its venv and its per-user directory are offered no folder; a file read there
+    may still be allowed alone, or the folder read-only; a write there is offered nothing."""
+    import sys
+
+    import roots_manager
+
+    package = os.path.dirname(os.path.realpath(roots_manager.__file__))
+    cached = os.path.join(package, "__pycache__", "uri.cpython-311.pyc")
+    in_venv = os.path.join(os.path.realpath(sys.prefix), "lib", "site.py")
+    for path in (cached, os.path.join(package, "core", "uri.py"), in_venv):
+        got = offers(denial(path), home=HOME)
+        assert Offer.FOLDER not in got.offers, path
+        assert got.offers == (Offer.READ_ONLY, Offer.FILE), path
+        assert "Roots Manager's own code" in str(got.refused)
+        written = offers(denial(path, "write"), home=HOME)
+        assert written.offers == () and "own code" in str(written.refused), path
+        assert allow_command("fs", denial(path, "write"), home=HOME)[0] is None
+        command, _ = allow_command("fs", denial(path), home=HOME)
+        assert command is not None and "--allow-read" in command
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/home/me/.config/autostart/evil.desktop",
+        "/home/me/.local/bin/tool",
+        "/home/me/proj/.git/hooks/pre-commit",
+        "/home/me/.vscode/settings.json",
+        "/home/me/.config/app.conf",  # ~/.config holds ~/.config/autostart
+    ],
+)
+def test_a_protected_place_is_never_offered_as_a_writable_folder(path: str) -> None:
+    got = offers(denial(path), home=HOME, own=())
+    assert Offer.FOLDER not in got.offers
+    assert "kept read-only" in str(got.refused)
+    assert offers(denial(path, "write"), home=HOME, own=()).offers == ()

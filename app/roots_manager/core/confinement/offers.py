@@ -6,8 +6,13 @@ a file was refused, read only or read and write as it asked). A refusal of a sys
 shown and offered nothing: a non-world-readable file of the system (``/etc/shadow``), another
 user's home, the credentials in a home (``~/.ssh``, ``~/.gnupg``, keyrings, ``~/.password-store``,
 ``~/.aws`` and other cloud tools), the home folder itself and ``/``; nor a protected place kept
-from being made (which no grant opens). Granting such a path is
-still possible, by hand, on purpose; it is only never one click away.
+from being made (which no grant opens). Roots Manager's own code and state (its package, the
+folder it is installed in, its venv, a ``__pycache__`` under them, its store and logs) and the
+places of :data:`~roots_manager.core.confinement.protected.TABLE` (shell start files,
+``~/.local/bin``, editor settings, a repository's ``.git/hooks``...) are never offered as a
+folder, nor anything written there: a server that could write them would run outside its
+confinement later; reading one file there, or the folder read-only, may still be offered.
+Granting such a path is still possible, by hand, on purpose; it is only never one click away.
 
 Pure: the file system is looked at through :func:`os.stat` alone, and only for a system file's
 mode (*stat* may be given by a test).
@@ -17,7 +22,7 @@ from __future__ import annotations
 
 import os
 import stat as st
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -44,7 +49,8 @@ class Offers:
     """The file Allow this file grants (None: the refusal was not of one file)."""
     offers: tuple[Offer, ...]
     refused: str | None = None
-    """Why nothing is offered, in words (a secret, the home folder, ...)."""
+    """Why nothing is offered, in words (a secret, the home folder, ...); with offers, why
+    Allow folder is not among them (Roots Manager's own code, a protected place)."""
 
 
 SECRETS_IN_HOME = (
@@ -85,10 +91,51 @@ TOO_BROAD = QT_TRANSLATE_NOOP("CoreText", "too broad")
 PROTECTED = QT_TRANSLATE_NOOP(
     "CoreText", "a protected place, which no grant opens (servers show NAME says why)"
 )
+OWN_CODE = QT_TRANSLATE_NOOP(
+    "CoreText", "Roots Manager's own code or state ({path}): a server that wrote it would run free"
+)
+KEPT_PLACE = QT_TRANSLATE_NOOP(
+    "CoreText", "a place kept read-only whatever is granted ({path}): what is there runs later"
+)
 
 
 def _words(template: str, **values: str) -> Words:
     return Words("CoreText", template, **values)
+
+
+def own_folders() -> tuple[str, ...]:
+    """Roots Manager's own code and state on this machine (its package, the folder it was
+    installed in, its venv, its per-user directory and logs), as
+    :func:`~roots_manager.core.confinement.protected.state_folders` finds them."""
+    from roots_manager.core.confinement.protected import state_folders
+
+    return tuple(state_folders(os.environ))
+
+
+def kept(path: str, *, home: str, own: Sequence[str]) -> str | None:
+    """Why a folder or file at *path* is never offered as a writable folder: Roots Manager's own
+    code or state (*own*: :func:`own_folders`), or a place of
+    :data:`~roots_manager.core.confinement.protected.TABLE` in the home or in a project (or a
+    folder holding one of the home's); None when it is not one."""
+    from roots_manager.core.confinement.protected import HOME, PROJECT, TABLE
+
+    path = os.path.normpath(path)
+    for top in own:
+        if inside(path, top) or inside(top, path):
+            return _words(OWN_CODE, path=top)
+    for place in TABLE:
+        if place.where == HOME and place.path:
+            where = os.path.join(home, place.path)
+            # a folder holding it is granted with it (the home itself is too broad anyway)
+            if inside(path, where) or (inside(where, path) and path != home):
+                return _words(KEPT_PLACE, path=where)
+        elif place.where == PROJECT:
+            parts = path.split(os.sep)
+            first = place.path.split("/")
+            for at in range(len(parts) - len(first) + 1):
+                if parts[at : at + len(first)] == first:
+                    return _words(KEPT_PLACE, path=os.sep.join(parts[: at + len(first)]))
+    return None
 
 
 def offers(
@@ -97,9 +144,11 @@ def offers(
     home: str,
     users_homes: tuple[str, ...] = ("/home", "/root"),
     stat: Callable[[str], os.stat_result] = os.stat,
+    own: Sequence[str] | None = None,
 ) -> Offers:
     """The one-click grants a denial (an event of :mod:`roots_manager.core.log.denials`) may
-    be offered, for the user whose home is *home*."""
+    be offered, for the user whose home is *home*; *own* is Roots Manager's own code and
+    state (by default :func:`own_folders`)."""
     path = denial.get("path")
     operation = denial.get("operation")
     if not isinstance(path, str) or not path.startswith("/") or operation == "connect":
@@ -117,9 +166,13 @@ def offers(
     file = None if folder_refused or operation in ("create", "remove") else path
     grants: list[Offer] = []
     assert folder is not None
+    held = kept(folder, home=home, own=own_folders() if own is None else own)
+    if held is not None and operation in _WRITES:
+        return Offers(None, None, (), held)  # written there, it would run free later
     if broad(folder, home) is None and secret(folder, home=home, users_homes=users_homes,
                                                stat=stat) is None:  # fmt: skip
-        grants.append(Offer.FOLDER)
+        if held is None:
+            grants.append(Offer.FOLDER)
         if operation not in _WRITES:
             grants.append(Offer.READ_ONLY)
     else:
@@ -127,8 +180,8 @@ def offers(
     if file is not None:
         grants.append(Offer.FILE)
     if not grants:
-        return Offers(None, None, (), broad(path, home) or _words(TOO_BROAD))
-    return Offers(folder, file, tuple(grants))
+        return Offers(None, None, (), held or broad(path, home) or _words(TOO_BROAD))
+    return Offers(folder, file, tuple(grants), held)
 
 
 def broad(folder: str, home: str) -> str | None:

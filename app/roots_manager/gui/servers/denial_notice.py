@@ -4,12 +4,16 @@
 folder**, **Allow read-only**, **Allow this file**, **Ignore**. What may be offered is
 :func:`roots_manager.core.confinement.offers.offers`'s decision: a refusal of a secret (a system
 file others may not read, another user's home, ``~/.ssh``, keyrings, cloud credentials, the home
-folder itself) is shown with why, and offered nothing but Ignore.
+folder itself) is shown with why, and offered nothing but Ignore; Roots Manager's own code and
+the protected places are never offered as a folder.
 
-Allowing grants the folder (a root made of it if it is not one yet) or lets the server read (or
-write) the file, through :mod:`roots_manager.actions`; the bridge then restarts the confined
-server under its new rules, so the host's next try works. Several refusals wait in turn; the
-notice says how many more there are.
+The refusals wait grouped by server, folder and operation
+(:class:`~roots_manager.core.confinement.refusals.Refusals`): the notice shows the newest that
+can be acted on, counts the others, ignores a server's start-up refusals at once, and opens the
+list of them all (:mod:`roots_manager.gui.servers.refusals_dialog`), where each row has the same
+Allow and Ignore. Allowing grants the folder (a root made of it if it is not one yet) or lets the
+server read (or write) the file, through :mod:`roots_manager.actions`; the bridge then restarts
+the confined server under its new rules, so the host's next try works.
 """
 
 from __future__ import annotations
@@ -22,16 +26,14 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
 from roots_manager.actions import confinement as confine_actions
 from roots_manager.actions import consent as consent_actions
-from roots_manager.core.confinement.offers import Offer, Offers, offers
+from roots_manager.core.confinement.offers import Offer, Offers
+from roots_manager.core.confinement.refusals import Group, Key, Refusals
 from roots_manager.core.log.denials import START_UP, shown
 from roots_manager.core.names import visible
-from roots_manager.core.paths import home_shortened, inside
+from roots_manager.core.paths import home_shortened
 from roots_manager.core.store.grants import Scope
 from roots_manager.gui.common.confinement_text import reason_text
 from roots_manager.gui.common.watcher import StoreWatcher
-
-WAITING_AT_MOST = 50
-"""Refusals kept waiting for the user; older ones are in the Log tab."""
 
 
 class DenialNotice(QFrame):
@@ -39,12 +41,16 @@ class DenialNotice(QFrame):
 
     allowed = Signal(str, str)
     """A refusal was granted: the server, and what was granted (a folder or a file)."""
+    waiting_changed = Signal()
+    """Refusals were added, ignored or granted: the list of them shows what waits now."""
+    list_requested = Signal()
+    """The user asked for the list of every refusal waiting."""
 
     def __init__(self, watcher: StoreWatcher, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.watcher = watcher
         self.home = os.path.expanduser("~")
-        self.waiting: list[dict[str, Any]] = []
+        self.refusals = Refusals(self.home)
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setAccessibleName(self.tr("A confined server was refused"))
         self.label = QLabel(self)
@@ -53,10 +59,14 @@ class DenialNotice(QFrame):
         self.read_only_button = QPushButton(self.tr("Allow &read-only"), self)
         self.file_button = QPushButton(self.tr("Allow this fi&le"), self)
         self.ignore_button = QPushButton(self.tr("I&gnore"), self)
+        self.start_up_button = QPushButton(self.tr("Ignore all start-&up"), self)
+        self.list_button = QPushButton(self.tr("All refu&sals…"), self)
         self.folder_button.clicked.connect(lambda: self.allow(Offer.FOLDER))
         self.read_only_button.clicked.connect(lambda: self.allow(Offer.READ_ONLY))
         self.file_button.clicked.connect(lambda: self.allow(Offer.FILE))
-        self.ignore_button.clicked.connect(self.ignore)
+        self.ignore_button.clicked.connect(lambda: self.ignore())
+        self.start_up_button.clicked.connect(lambda: self.ignore_start_up())
+        self.list_button.clicked.connect(self.list_requested)
         row = QHBoxLayout(self)
         row.setContentsMargins(8, 4, 8, 4)
         row.addWidget(self.label, 1)
@@ -65,6 +75,8 @@ class DenialNotice(QFrame):
             self.read_only_button,
             self.file_button,
             self.ignore_button,
+            self.start_up_button,
+            self.list_button,
         ):
             row.addWidget(button)
         self.setVisible(False)
@@ -73,37 +85,48 @@ class DenialNotice(QFrame):
 
     def add(self, denials: list[dict[str, Any]]) -> None:
         """Refusals that just happened (denial events, oldest first)."""
-        for rec in denials:
-            if isinstance(rec.get("server"), str) and isinstance(rec.get("operation"), str):
-                self.waiting.append(rec)
-        del self.waiting[:-WAITING_AT_MOST]
-        self._show()
+        if self.refusals.add(denials):
+            self._changed()
+
+    @property
+    def group(self) -> Group | None:
+        """The group of refusals shown: the newest that can be acted on, else the newest."""
+        return self.refusals.shown()
 
     @property
     def current(self) -> dict[str, Any] | None:
-        """The refusal shown (the oldest waiting)."""
-        return self.waiting[0] if self.waiting else None
+        """The refusal shown (the newest of :attr:`group`)."""
+        group = self.group
+        return None if group is None else group.newest
 
     def offers_now(self) -> Offers | None:
-        rec = self.current
-        return None if rec is None else offers(rec, home=self.home)
+        group = self.group
+        return None if group is None else group.offers
+
+    def _changed(self) -> None:
+        self._show()
+        self.waiting_changed.emit()
 
     def _show(self) -> None:
-        rec = self.current
-        if rec is None:
+        group = self.group
+        if group is None:
             self.setVisible(False)
             return
-        got = offers(rec, home=self.home)
-        text = self.sentence(rec)
+        got = group.offers
+        text = self.sentence(group.newest)
+        if group.count > 1:
+            text += " " + self.tr("%n refusal(s) of this folder.", "", group.count)
         if not got.offers:
             text += " " + self.tr("Not offered in one click: {why}.").format(
                 why=reason_text(got.refused) if got.refused else self.tr("not a path")
             )
-        more = len(self.waiting) - 1
-        if more:
-            text += " " + self.tr("(%n more waiting)", "", more)
+        elif Offer.FOLDER not in got.offers and got.refused:
+            text += " " + self.tr("No folder offered: {why}.").format(why=reason_text(got.refused))
+        others = len(self.refusals) - 1
+        if others:
+            text += " " + self.tr("(%n other(s) waiting)", "", others)
         self.label.setText(text)
-        self.label.setToolTip(shown(rec.get("path") or ""))
+        self.label.setToolTip(shown(group.newest.get("path") or ""))
         self.folder_button.setVisible(Offer.FOLDER in got.offers)
         self.read_only_button.setVisible(Offer.READ_ONLY in got.offers)
         self.file_button.setVisible(Offer.FILE in got.offers)
@@ -112,6 +135,14 @@ class DenialNotice(QFrame):
             self.read_only_button.setToolTip(self._shown(got.folder))
         if got.file is not None:
             self.file_button.setToolTip(self._shown(got.file))
+        start_ups = sum(1 for g in self.refusals.groups(group.server) if g.start_up)
+        self.start_up_button.setVisible(start_ups > 0)
+        self.start_up_button.setToolTip(
+            self.tr("Stop showing the %n start-up refusal(s) of {server}", "", start_ups).format(
+                server=visible(group.server)
+            )
+        )
+        self.list_button.setVisible(others > 0)
         self.setVisible(True)
 
     def _shown(self, path: str) -> str:
@@ -139,6 +170,10 @@ class DenialNotice(QFrame):
             **params
         )
 
+    def operation_text(self, operation: str) -> str:
+        """*operation* (read, write, ...) in the user's language."""
+        return self._operations().get(operation, operation)
+
     def _operations(self) -> dict[str, str]:
         return {
             "read": self.tr("read"),
@@ -152,20 +187,35 @@ class DenialNotice(QFrame):
 
     # ---- the user's answer --------------------------------------------------------------
 
-    def ignore(self) -> None:
-        """Leave the refusal shown as it is (it stays in the Log); show the next."""
-        if self.waiting:
-            self.waiting.pop(0)
-        self._show()
+    def ignore(self, key: Key | None = None) -> None:
+        """Stop showing the group *key* (by default the one shown); it stays in the Log."""
+        group = self.group
+        if key is None and group is not None:
+            key = group.key
+        if key is not None and self.refusals.ignore(key):
+            self._changed()
 
-    def allow(self, offer: Offer) -> bool:
-        """Grant what *offer* says for the refusal shown; False when it was refused (the
-        watcher says why) or is not offered for it."""
-        rec = self.current
-        got = self.offers_now()
-        if rec is None or got is None or offer not in got.offers:
+    def ignore_start_up(self, server: str | None = None) -> int:
+        """Stop showing every start-up refusal of *server* (by default the shown one's);
+        returns how many groups went."""
+        group = self.group
+        if server is None:
+            if group is None:
+                return 0
+            server = group.server
+        gone = self.refusals.ignore_start_up(server)
+        if gone:
+            self._changed()
+        return gone
+
+    def allow(self, offer: Offer, group: Group | None = None) -> bool:
+        """Grant what *offer* says for *group* (by default the one shown); False when it was
+        refused (the watcher says why) or is not offered for it."""
+        group = self.group if group is None else group
+        if group is None or offer not in group.offers.offers:
             return False
-        server = str(rec["server"])
+        got, rec = group.offers, group.newest
+        server = group.server
         if offer is Offer.FILE:
             assert got.file is not None
             target = got.file
@@ -189,15 +239,8 @@ class DenialNotice(QFrame):
         if done is None:
             return False
         # the same folder refused again for the same server needs no second click
-        self.waiting = [
-            r
-            for r in self.waiting[1:]
-            if not (r.get("server") == server and _inside(r.get("path"), target))
-        ]
-        self._show()
+        self.refusals.ignore(group.key)
+        self.refusals.granted(server, target)
+        self._changed()
         self.allowed.emit(server, target)
         return True
-
-
-def _inside(path: object, top: str) -> bool:
-    return isinstance(path, str) and inside(path, top)

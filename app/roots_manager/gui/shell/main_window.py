@@ -44,6 +44,7 @@ from roots_manager.gui.log.log_view import LogPanel
 from roots_manager.gui.roots.detect import DetectDialog
 from roots_manager.gui.roots.roots_view import RootsPanel
 from roots_manager.gui.servers.denial_notice import DenialNotice
+from roots_manager.gui.servers.refusals_dialog import RefusalsDialog
 from roots_manager.gui.servers.servers_view import ServersPanel
 from roots_manager.gui.servers.serverview.groups import hosts_of_servers
 from roots_manager.gui.shell import help_boxes
@@ -268,6 +269,8 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.roots_panel, self.tr("&Roots"))
         self.tabs.addTab(self.servers_panel, self.tr("Servers and consen&t"))
         self.denial_notice = DenialNotice(watcher, self)  # the log panel tells it refusals
+        self.denial_notice.list_requested.connect(self.show_refusals)
+        self.refusals_dialog: RefusalsDialog | None = None
         self.log_tab_index = self.tabs.addTab(self._make_log_panel(), self.tr("&Log"))
         self.hosts_panel = HostsPanel(watcher, self)
         self.hosts_panel.change_failed.connect(self.show_error)
@@ -352,6 +355,15 @@ class MainWindow(QMainWindow):
         self.log_panel.denied.connect(self.denial_notice.add)
         self.log_panel.denied.connect(self.servers_panel.note_denials)
         return self.log_panel
+
+    def show_refusals(self) -> RefusalsDialog:
+        """Open (or raise) the list of every refusal waiting."""
+        if self.refusals_dialog is None:
+            self.refusals_dialog = RefusalsDialog(self.denial_notice, self)
+        self.refusals_dialog.show()
+        self.refusals_dialog.raise_()
+        self.refusals_dialog.activateWindow()
+        return self.refusals_dialog
 
     def _show_log_row(self, row: int) -> None:
         """A mark of a server's lane was clicked: its event, selected in the Log."""
