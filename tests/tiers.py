@@ -99,6 +99,7 @@ TEST_TIER = {
     "gui/test_consent_first_use.py::test_the_prompt_counts_down_the_servers_wait_then_says_what_it_was_told": "e2e",
     "gui/test_log_model.py::test_panel_shows_a_real_bridge_run": "e2e",
     "gui/test_settings.py::test_the_restart_command_starts_this_program": "e2e",
+    "gui/test_server_detail.py::test_a_folder_revoked_without_a_restart_is_still_readable_until_restart_now": "e2e",
 }
 
 

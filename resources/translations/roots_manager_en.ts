@@ -186,6 +186,17 @@
     </message>
 </context>
 <context>
+    <name>ServerDetail</name>
+    <message numerus="yes">
+        <location filename="../../app/roots_manager/gui/servers/server_detail.py" line="+235"/>
+        <source>Revoked, but still readable until restart: %n folder(s) ({folders}). The running server keeps the rules it started with until it starts again.</source>
+        <translation>
+            <numerusform>Revoked, but still readable until restart: %n folder ({folders}). The running server keeps the rules it started with until it starts again.</numerusform>
+            <numerusform>Revoked, but still readable until restart: %n folders ({folders}). The running server keeps the rules it started with until it starts again.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ServerList</name>
     <message numerus="yes">
         <location filename="../../app/roots_manager/gui/servers/server_list.py" line="+177"/>

@@ -3448,7 +3448,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServerDetail</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers/server_detail.py" line="+58"/>
+        <location filename="../../app/roots_manager/gui/servers/server_detail.py" line="+59"/>
         <source>not granted</source>
         <translation>許可なし</translation>
     </message>
@@ -3473,7 +3473,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>常に</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+22"/>
         <source>Folder</source>
         <translation>フォルダー</translation>
     </message>
@@ -3513,6 +3513,11 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>まだフォルダーがありません。「フォルダーを追加…」でこのサーバーに許可できます。</translation>
     </message>
     <message>
+        <location line="+4"/>
+        <source>Restart &amp;now</source>
+        <translation>今すぐ再起動(&amp;N)</translation>
+    </message>
+    <message>
         <location line="+3"/>
         <source>Block its network when confined</source>
         <translation>閉じ込め時はネットワークを遮断する</translation>
@@ -3523,17 +3528,22 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>選択したサーバーの最近のイベント</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+25"/>
         <source>Recent activity</source>
         <translation>最近の動き</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+35"/>
         <source>Access to {folder}</source>
         <translation>{folder} へのアクセス</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+29"/>
+        <source>{folder} (still readable until restart)</source>
+        <translation>{folder} (再起動まで読み取り可能)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>{place}, read-only</source>
         <translation>{place}（読み取り専用）</translation>
     </message>
@@ -3547,8 +3557,30 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <source>{folder} (except {places})</source>
         <translation>{folder}（例外: {places}）</translation>
     </message>
+    <message numerus="yes">
+        <location line="+15"/>
+        <source>Revoked, but still readable until restart: %n folder(s) ({folders}). The running server keeps the rules it started with until it starts again.</source>
+        <translation>
+            <numerusform>取り消しましたが、再起動までは読み取り可能です: %n 個のフォルダー ({folders})。実行中のサーバーは、次に起動するまで起動時の規則のままです。</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+46"/>
+        <location line="+7"/>
+        <source>Its bridge cannot restart it (it kept no handshake of the host&apos;s to replay): restart it from its host.</source>
+        <translation>このブリッジは再起動できません (再送するホストのハンドシェイクを保持していません)。ホストから再起動してください。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Stop the server and start it again now, behind its host&apos;s back</source>
+        <translation>ホストに気付かれずに、今すぐサーバーを停止して再び起動します</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Only the server&apos;s host can restart it</source>
+        <translation>このサーバーを再起動できるのはホストだけです</translation>
+    </message>
+    <message>
+        <location line="+45"/>
         <source>Add folder</source>
         <translation>フォルダーを追加</translation>
     </message>
@@ -3942,7 +3974,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>プローブ(&amp;P)…</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+40"/>
         <source>Protection</source>
         <translation>保護</translation>
     </message>

@@ -3448,7 +3448,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServerDetail</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers/server_detail.py" line="+58"/>
+        <location filename="../../app/roots_manager/gui/servers/server_detail.py" line="+59"/>
         <source>not granted</source>
         <translation>未授权</translation>
     </message>
@@ -3473,7 +3473,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>始终</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+22"/>
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
@@ -3513,6 +3513,11 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>还没有文件夹：用“添加文件夹…”授予此服务器一个。</translation>
     </message>
     <message>
+        <location line="+4"/>
+        <source>Restart &amp;now</source>
+        <translation>立即重启(&amp;N)</translation>
+    </message>
+    <message>
         <location line="+3"/>
         <source>Block its network when confined</source>
         <translation>受限时阻止其网络</translation>
@@ -3523,17 +3528,22 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>所选服务器的最近事件</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+25"/>
         <source>Recent activity</source>
         <translation>最近活动</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+35"/>
         <source>Access to {folder}</source>
         <translation>对 {folder} 的访问</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+29"/>
+        <source>{folder} (still readable until restart)</source>
+        <translation>{folder}（重启前仍可读取）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>{place}, read-only</source>
         <translation>{place}（只读）</translation>
     </message>
@@ -3547,8 +3557,30 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <source>{folder} (except {places})</source>
         <translation>{folder}（例外：{places}）</translation>
     </message>
+    <message numerus="yes">
+        <location line="+15"/>
+        <source>Revoked, but still readable until restart: %n folder(s) ({folders}). The running server keeps the rules it started with until it starts again.</source>
+        <translation>
+            <numerusform>已撤销，但在重启前仍可读取：%n 个文件夹（{folders}）。正在运行的服务器在再次启动前保持启动时的规则。</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+46"/>
+        <location line="+7"/>
+        <source>Its bridge cannot restart it (it kept no handshake of the host&apos;s to replay): restart it from its host.</source>
+        <translation>它的桥接器无法重启它（没有保留可重放的主机握手）：请从其主机重启。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Stop the server and start it again now, behind its host&apos;s back</source>
+        <translation>在主机不察觉的情况下立即停止并重新启动服务器</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Only the server&apos;s host can restart it</source>
+        <translation>只有服务器的主机才能重启它</translation>
+    </message>
+    <message>
+        <location line="+45"/>
         <source>Add folder</source>
         <translation>添加文件夹</translation>
     </message>
@@ -3942,7 +3974,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>探测(&amp;P)…</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+40"/>
         <source>Protection</source>
         <translation>保护</translation>
     </message>

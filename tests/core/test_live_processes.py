@@ -33,3 +33,24 @@ def test_a_running_process_has_its_start_time_and_a_zombie_has_none() -> None:
     finally:
         proc.wait()
     assert process_start_time(proc.pid) is None  # and gone
+
+
+def test_a_newer_bridges_marker_is_read_with_what_this_version_knows(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A field this version does not know (a newer bridge's) leaves the bridge listed; the
+    folders a confined run reaches come back as written."""
+    import json
+
+    from roots_manager.core import live
+    from roots_manager.core.paths import Layout
+
+    layout = Layout(tmp_path / "home").ensure()
+    marker = live.BridgeMarker(
+        "run-1", "fs", os.getpid(), "2026-12-01T00:00:00Z", ["npx"], confined=True,
+        reachable=["/home/me/notes"],
+    )  # fmt: skip
+    live.write_bridge_marker(layout, marker)
+    path = live.bridge_marker_path(layout, "run-1")
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    path.write_text(json.dumps({**doc, "a_later_field": 1}), encoding="utf-8")
+    [read] = live.bridge_markers(layout)
+    assert read.run == "run-1" and read.reachable == ["/home/me/notes"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -26,7 +27,13 @@ from roots_manager.gui.servers.server_list import ServerList
 from roots_manager.gui.servers.servers_view import ServersPanel
 from roots_manager.gui.servers.serverview.badge import Badge, Protection
 from roots_manager.gui.servers.serverview.folders import CHOICES, NOT_GRANTED, Choice
+from tests.bridge.wire import BridgeProc, bridge_argv, initialize, is_id
+from tests.bridge.wire import events as logged
+from tests.conftest import only_on_linux, run_cli
+from tests.fakes import FAKES
 from tests.gui.shell_support import folders
+
+FILE_TOOL = FAKES / "file_tool_server.py"
 
 ALWAYS = Choice(Scope.ALWAYS)
 ALWAYS_READ_ONLY = Choice(Scope.ALWAYS, True)
@@ -422,3 +429,75 @@ def test_a_grants_exceptions_are_shown_on_its_folder_row(
     panel.select_server("notes")
     texts = [panel.detail.folders.item(i, 0).text() for i in range(len(panel.detail.rows))]
     assert texts == ["alpha", "beta (except config, read-only; .env, hidden)"]
+
+
+def _read(bridge: BridgeProc, msg_id: int, path: Path) -> str:
+    """The file tool server's read of *path*, asked through the bridge as its host."""
+    bridge.send(
+        {
+            "jsonrpc": "2.0",
+            "id": msg_id,
+            "method": "tools/call",
+            "params": {"name": "read_file", "arguments": {"path": str(path)}},
+        }
+    )
+    answer = bridge.expect(is_id(msg_id), f"the answer to read {path}")
+    return str(answer["result"]["content"][0]["text"])
+
+
+@only_on_linux("confinement (Landlock) is Linux only")
+def test_a_folder_revoked_without_a_restart_is_still_readable_until_restart_now(
+    watcher: StoreWatcher, layout: Layout, tmp_path: Path, qtbot: QtBot
+) -> None:
+    """Issue 38: revoked with restart on revoke off, the folder stays readable by the running
+    confined server, and the app said "not granted". It says "still readable until restart"
+    on that folder, with Restart now, which restarts the server under its grants of now."""
+    work: dict[str, Path] = {}
+    for name in ("kept", "taken"):
+        path = work[name] = tmp_path / "work" / name
+        path.mkdir(parents=True)
+        (path / "hello.txt").write_text(f"in {name}\n", encoding="utf-8")
+        run_cli("roots", "add", str(path))
+        run_cli("grant", "--new", "srv", str(path))
+    run_cli("servers", "confine", "srv", "on")
+    run_cli("servers", "restart-on-revoke", "srv", "off")
+    bridge = BridgeProc(bridge_argv("srv", [sys.executable, str(FILE_TOOL)]))
+    try:
+        bridge.send(initialize(1))
+        bridge.expect(is_id(1), "the initialize result")
+        bridge.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        assert _read(bridge, 2, work["taken"] / "hello.txt") == "in taken\n"
+        run_cli("revoke", "srv", str(work["taken"]))
+        panel = ServersPanel(watcher)
+        qtbot.addWidget(panel)
+        panel.show()
+        qtbot.waitUntil(
+            lambda: any(m.server == "srv" and m.reachable for m in watcher.markers),
+            timeout=30_000,
+        )
+        panel.select_server("srv")
+        detail = panel.detail
+        [taken] = [r for r in detail.rows if r.path == str(work["taken"])]
+        [kept] = [r for r in detail.rows if r.path == str(work["kept"])]
+        assert taken.choice == NOT_GRANTED and taken.until_restart and not kept.until_restart
+        row = detail.rows.index(taken)
+        assert detail.folders.item(row, 0).text() == "taken (still readable until restart)"
+        assert "still readable until restart: 1 folder (taken)" in detail.until_restart.text()
+        assert detail.restart_button.isVisibleTo(panel) and detail.restart_button.isEnabled()
+        # what the app says is what the kernel does: no restart, and the server still reads it
+        assert _read(bridge, 3, work["taken"] / "hello.txt") == "in taken\n"
+        assert logged(layout, events.SERVER_RESTARTING) == []
+        with qtbot.waitSignal(panel.restart_requested) as asked:
+            detail.restart_button.click()
+        assert asked.args == ["srv", 1]
+        qtbot.waitUntil(lambda: bool(logged(layout, events.SERVER_RESTARTED)), timeout=30_000)
+        [done] = logged(layout, events.SERVER_RESTARTED)
+        assert done["reason"] == "asked by app"
+        assert _read(bridge, 4, work["taken"] / "hello.txt") == "EACCES"
+        assert _read(bridge, 5, work["kept"] / "hello.txt") == "in kept\n"
+        # the marker follows: nothing is said to be readable any more
+        qtbot.waitUntil(lambda: not any(r.until_restart for r in detail.rows), timeout=30_000)
+        assert not detail.restart_button.isVisibleTo(panel)
+    finally:
+        bridge.close_stdin()
+        bridge.wait()

@@ -168,3 +168,22 @@ def test_folder_rows_show_the_grants_the_matrix_rule_made(tmp_path: Path) -> Non
     # the run it was granted for ended: not granted any more, as the matrix shows it
     assert folder_rows(state, "fs", live_runs=set())[1].choice == NOT_GRANTED
     assert folder_rows(state, "git", live_runs={"run-fs"})[1].choice == NOT_GRANTED
+
+
+def test_a_folder_not_granted_that_a_confined_run_still_reaches_is_marked(
+    tmp_path: Path,
+) -> None:
+    """Revoked while a confined run goes on without a restart: readable until it restarts."""
+    state = _state(tmp_path)
+    for name in ("a", "b", "c"):
+        (tmp_path / name).mkdir()
+    a, b, c = (state.add_root(str(tmp_path / n)) for n in ("a", "b", "c"))
+    set_scope(state, "fs", [a.id], Scope.ALWAYS, [])
+    reachable = [str(tmp_path / "a"), str(tmp_path / "b")]
+    rows = {r.root_id: r for r in folder_rows(state, "fs", set(), reachable)}
+    assert not rows[a.id].until_restart  # granted: nothing to say
+    assert rows[b.id].choice == NOT_GRANTED and rows[b.id].until_restart
+    assert not rows[c.id].until_restart  # never reached
+    # a folder inside one the run reaches is reached too
+    rows = {r.root_id: r for r in folder_rows(state, "fs", set(), [str(tmp_path)])}
+    assert rows[b.id].until_restart and rows[c.id].until_restart

@@ -11,7 +11,7 @@ import json
 import os
 import re
 import sys
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -96,14 +96,23 @@ class BridgeMarker:
     confined: bool = False
     """The server runs confined to its grants (Landlock)."""
     restartable: bool = False
-    """A consent change restarts the server behind the host's back."""
+    """The bridge can restart the server behind the host's back: when the user asks (Restart
+    now, ``roots-manager restart``), and on a consent change if restart on revoke was on when it
+    started (a confined server always can when asked)."""
     restarts: int = 0
     """How many times the bridge has restarted the server so far."""
+    reachable: list[str] | None = None
+    """The granted folders the confined server's kernel rules let it reach now (read, or read
+    and write), as they were at its start or last restart; None: unconfined, or not told (an
+    older bridge). A folder revoked since stays reachable until the server restarts."""
     process_started: float | None = field(default=None)
 
     @property
     def alive(self) -> bool:
         return _alive(self.pid, self.process_started)
+
+
+_FIELDS = frozenset(f.name for f in fields(BridgeMarker)) - {"run"}
 
 
 def bridge_marker_path(layout: Layout, run: str) -> Path:
@@ -147,7 +156,8 @@ def bridge_markers(layout: Layout, *, include_dead: bool = False) -> list[Bridge
             continue
         try:
             run = doc.pop(_RUN_KEY, None)
-            m = BridgeMarker(run=run, **doc)
+            # a newer bridge's fields are left out, not a reason to miss the bridge
+            m = BridgeMarker(run=run, **{k: v for k, v in doc.items() if k in _FIELDS})
         except TypeError:
             continue
         if not isinstance(m.run, str) or not _RUN_ID.fullmatch(m.run):

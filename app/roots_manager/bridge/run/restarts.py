@@ -165,6 +165,11 @@ class Restarts:
         """Why the server running now must be restarted, or None."""
         if self._asked is not None:
             return Restart(Why.ASKED, self._asked[0])
+        launch = self.seat.slot.launch
+        if launch is not None and not launch.restartable:
+            # confined with restart on revoke off when it started: the handshake is kept for
+            # the user's Restart now alone, and a consent change waits for the next start
+            return None
         return self.judge()
 
     async def wait(self) -> None:
@@ -259,7 +264,11 @@ class Restarts:
             request=self._request,
         )
         self._request = None
-        self.log.marker(server_pid=self.seat.slot.server.pid, restarts=self.count)
+        self.log.marker(
+            server_pid=self.seat.slot.server.pid,
+            restarts=self.count,
+            reachable=self.seat.slot.reachable,
+        )
 
     async def _start_again(
         self, reason: Restart

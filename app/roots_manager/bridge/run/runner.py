@@ -128,7 +128,11 @@ class Bridge:
             nonce=os.urandom(6).hex(),
             observe=observe,
             log_all=log_all,
-            restartable=launch is not None and launch.restartable,
+            # a confined run keeps the host's handshake even with restart on revoke off: a
+            # folder revoked stays readable until the server starts again, and the user's
+            # Restart now (a request file) can then do that (Restarts.reason: a consent change
+            # alone restarts it only as launch.restartable says)
+            restartable=launch is not None and (launch.restartable or launch.key is not None),
             roots_asked_at_start=not observe
             and habits.asks_roots_at_start(self.layout, server_name),
             # a confined server's refusals are tied to them; one that may be restarted may
@@ -448,6 +452,7 @@ class Bridge:
             server_pid=self.slot.server.pid,
             confined=self.slot.confined,
             restartable=self.mediator.carried is not None,
+            reachable=self.slot.reachable,
         )
         pending = False
         if not self.observe:

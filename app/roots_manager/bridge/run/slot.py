@@ -57,6 +57,16 @@ class ServerSlot:
         """This server runs confined."""
         return self.launch is not None and self.launch.key is not None
 
+    @property
+    def reachable(self) -> list[str] | None:
+        """The granted folders this server's kernel rules let it reach (to read, or read and
+        write), as they were when it started; None when it runs unconfined. A revocation that
+        does not restart it leaves them reachable until its next start: the app says so."""
+        key = self.launch.key if self.launch is not None else None
+        if key is None or len(key) < 2:
+            return None
+        return sorted({*key[0], *key[1]})  # confinement_key: (write, read, ...)
+
     def take_writer(self, sink: FdSink) -> None:
         """Point the writer to the server's stdin, and its *sink*, at this slot's process (a
         restarted server)."""

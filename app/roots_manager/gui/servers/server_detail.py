@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from roots_manager.actions import confinement, consent
 from roots_manager.core.broadness import broadness
+from roots_manager.core.live import BridgeMarker
 from roots_manager.core.log.index import LogIndex
 from roots_manager.core.log.timeline import Timeline
 from roots_manager.core.store.grants import Scope
@@ -74,6 +75,8 @@ class ServerDetail(QWidget):
 
     mark_clicked = Signal(int)
     """A mark of the server's lane was clicked: its event's row in the log index."""
+    restart_now = Signal()
+    """Restart now was clicked: a folder revoked is still readable until the server restarts."""
 
     def __init__(self, watcher: StoreWatcher, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -111,6 +114,10 @@ class ServerDetail(QWidget):
         self.learn_dialog: LearnDialog | None = None
         self.no_folders = QLabel(self.tr("No folder yet: Add folder… grants this server one."))
         self.no_folders.setWordWrap(True)
+        self.until_restart = QLabel(self)
+        self.until_restart.setWordWrap(True)
+        self.restart_button = QPushButton(self.tr("Restart &now"), self)
+        self.restart_button.clicked.connect(self.restart_now)
 
         self.network = QCheckBox(self.tr("Block its network when confined"), self)
         self.network.toggled.connect(self._network_switched)
@@ -124,6 +131,9 @@ class ServerDetail(QWidget):
         self.lane: TimelineView | None = None
         """The server's own lane of the timeline, once the Log's is known."""
 
+        restart_row = QHBoxLayout()
+        restart_row.addWidget(self.until_restart, 1)
+        restart_row.addWidget(self.restart_button)
         add_row = QHBoxLayout()
         add_row.addWidget(self.no_folders, 1)
         add_row.addStretch(0)
@@ -132,6 +142,7 @@ class ServerDetail(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.folders, 1)
+        layout.addLayout(restart_row)
         layout.addLayout(add_row)
         self.protection = QVBoxLayout()
         """Where the panel puts the server's protection (its confinement, and the network)."""
@@ -160,8 +171,11 @@ class ServerDetail(QWidget):
     def _state_changed(self, state: State) -> None:
         name = self.server
         self.setEnabled(name is not None)
-        runs = [m.run for m in self.watcher.markers if m.server == name]
-        self.rows = folder_rows(state, name, runs) if name is not None else []
+        markers = [m for m in self.watcher.markers if m.server == name]
+        runs = [m.run for m in markers]
+        reachable = {f for m in markers if m.confined for f in m.reachable or ()}
+        self.rows = folder_rows(state, name, runs, reachable) if name is not None else []
+        self._show_until_restart(markers)
         self.folders.setRowCount(len(self.rows))
         boxes: list[QComboBox] = []
         for i, row in enumerate(self.rows):
@@ -197,12 +211,43 @@ class ServerDetail(QWidget):
 
     def folder_text(self, row: FolderRow) -> str:
         """A folder's name, and the places inside it its grant keeps from the server."""
+        if row.until_restart:
+            return self.tr("{folder} (still readable until restart)").format(folder=row.name)
         places = [self.tr("{place}, read-only").format(place=p) for p in row.read_only_inside]
         places += [self.tr("{place}, hidden").format(place=p) for p in row.hidden_inside]
         if not places:
             return row.name
         return self.tr("{folder} (except {places})").format(
             folder=row.name, places="; ".join(places)
+        )
+
+    def _show_until_restart(self, markers: list[BridgeMarker]) -> None:
+        """Say which folders no longer granted the running server still reads, with Restart
+        now where its bridge can restart it (else only its host can)."""
+        kept = [r for r in self.rows if r.until_restart]
+        self.until_restart.setVisible(bool(kept))
+        self.restart_button.setVisible(bool(kept))
+        if not kept:
+            return
+        able = any(m.restartable for m in markers if m.confined)
+        names = ", ".join(r.name for r in kept)
+        text = self.tr(
+            "Revoked, but still readable until restart: %n folder(s) ({folders}). The running "
+            "server keeps the rules it started with until it starts again.",
+            "",
+            len(kept),
+        ).format(folders=names)
+        if not able:
+            text += " " + self.tr(
+                "Its bridge cannot restart it (it kept no handshake of the host's to replay): "
+                "restart it from its host."
+            )
+        self.until_restart.setText(text)
+        self.restart_button.setEnabled(able)
+        self.restart_button.setToolTip(
+            self.tr("Stop the server and start it again now, behind its host's back")
+            if able
+            else self.tr("Only the server's host can restart it")
         )
 
     def _keep_folder_rows(self) -> None:

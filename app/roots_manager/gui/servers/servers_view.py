@@ -218,6 +218,7 @@ class ServersPanel(QWidget):
         self.server_list.server_selected.connect(self._listed_server_selected)
         self.hosts: dict[str, HostSpec] = {}
         self.detail = ServerDetail(watcher, self)
+        self.detail.restart_now.connect(self.restart_selected)
         self.detail_title = QLabel(self)
         title_font = self.detail_title.font()
         title_font.setBold(True)

@@ -11,6 +11,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from roots_manager.core import paths
 from roots_manager.core.consent.effective import grant_active
 from roots_manager.core.store.grants import Scope
 from roots_manager.core.store.state import State
@@ -46,17 +47,27 @@ class FolderRow:
     """Places inside the folder the grant keeps read-only (``grant --except``)."""
     hidden_inside: tuple[str, ...] = ()
     """Places inside the folder the grant hides (``grant --hide``)."""
+    until_restart: bool = False
+    """Not granted now, but a confined run of the server started with it and still reaches it
+    (restart on revoke off, or the restart not done): readable until that run restarts."""
 
 
-def folder_rows(state: State, server: str, live_runs: Collection[str]) -> list[FolderRow]:
+def folder_rows(
+    state: State, server: str, live_runs: Collection[str], reachable: Collection[str] = ()
+) -> list[FolderRow]:
     """Every root of *state*, in the store's order, with what *server* is granted of it now (a
-    while-running grant of runs that ended counts as not granted, as the matrix shows it)."""
+    while-running grant of runs that ended counts as not granted, as the matrix shows it).
+
+    *reachable* is what the server's confined runs reach now
+    (:attr:`~roots_manager.core.live.BridgeMarker.reachable`): a folder no longer granted but
+    inside one of them is marked :attr:`FolderRow.until_restart`."""
     active = {g.root: g for g in state.grants_of(server) if grant_active(g, live_runs=live_runs)}
     rows = []
     for r in state.roots:
         g = active.get(r.id)
         if g is None:
-            rows.append(FolderRow(r.id, r.name, r.path, NOT_GRANTED))
+            kept = any(paths.inside(r.path, folder) for folder in reachable)
+            rows.append(FolderRow(r.id, r.name, r.path, NOT_GRANTED, until_restart=kept))
             continue
         choice = Choice(g.scope, g.read_only)
         inside = (tuple(g.read_only_inside), tuple(g.hidden_inside))
