@@ -4,7 +4,7 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../app/roots_manager/gui/shell/app.py" line="+412"/>
+        <location filename="../../app/roots_manager/gui/shell/app.py" line="+413"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
@@ -339,7 +339,7 @@
 <context>
     <name>ConsentDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/consent/consent_dialog.py" line="+66"/>
+        <location filename="../../app/roots_manager/gui/consent/consent_dialog.py" line="+69"/>
         <source>A server asks for your folders</source>
         <translation>サーバーがフォルダーを求めています</translation>
     </message>
@@ -399,19 +399,24 @@
         <translation>フォルダーをルートに追加して、ここでチェックします（一覧にフォルダーをドロップしても追加できます）</translation>
     </message>
     <message numerus="yes">
-        <location line="+23"/>
+        <location line="+17"/>
         <source>%n more request(s) wait after this one.</source>
         <translation>
             <numerusform>このあとにさらに %n 件のリクエストが待っています。</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source>Allow w&amp;hile it runs</source>
         <translation>実行中だけ許可(&amp;H)</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+12"/>
+        <source>Tick the folders it may see to allow it, or Deny.</source>
+        <translation>許可するには、見せてよいフォルダーにチェックを入れてください。または「拒否」を選びます。</translation>
+    </message>
+    <message>
+        <location line="+57"/>
         <source>{server} is not waiting now: your decision applies when it next asks.</source>
         <translation>{server} は今は待っていません。決定は次にフォルダーを尋ねたときに適用されます。</translation>
     </message>
@@ -441,7 +446,27 @@
         <translation>サーバーに見せるフォルダーを追加</translation>
     </message>
     <message>
-        <location line="-144"/>
+        <location line="+54"/>
+        <source>This server runs confined: the kernel refuses it every file outside the folders you allow (a refusal shows in Roots Manager, where it can be allowed). Its network is not restricted unless you block it.</source>
+        <translation>このサーバーは閉じ込められて動作します: 許可したフォルダーの外にあるファイルはすべてカーネルが拒否します (拒否は Roots Manager に表示され、そこで許可できます)。ネットワークは、ブロックしない限り制限されません。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Roots tell a server where to look. Only a confined server is held to them by the kernel; another can still open any file its process may.</source>
+        <translation>ルートはサーバーにどこを見るべきかを伝えます。カーネルがルートに従わせるのは閉じ込められたサーバーだけです。それ以外のサーバーは、そのプロセスが開けるファイルならどれでも開けます。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>This server does not run confined: roots tell it where to look, but they are not an access control. It can still open any file its process may.</source>
+        <translation>このサーバーは閉じ込められていません: ルートはどこを見るべきかを伝えますが、アクセス制御ではありません。そのプロセスが開けるファイルならどれでも開けます。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Tick at least one folder first</source>
+        <translation>先に少なくとも 1 つのフォルダーにチェックを入れてください</translation>
+    </message>
+    <message>
+        <location line="-224"/>
         <source>Roots the server may see</source>
         <translation>サーバーに見せてよいルート</translation>
     </message>
@@ -451,7 +476,7 @@
         <translation>このサーバーは Roots Manager の背後で動いたことがありません。あなたが決めるまで、フォルダーのリクエストは一定時間保留されます。その後はフォルダーなしで応答し、あなたの決定はあとからサーバーに届きます。</translation>
     </message>
     <message>
-        <location line="+191"/>
+        <location line="+198"/>
         <source>&amp;Roots it may see (tick the ones you allow):</source>
         <translation>見せてよいルート(&amp;R)（許可するものにチェック）:</translation>
     </message>
@@ -466,12 +491,7 @@
         <translation>まだルートがありません。許可すると、フォルダーなしでサーバーを承認します。</translation>
     </message>
     <message>
-        <location line="-116"/>
-        <source>Roots tell a server where to look; they are not an access control. A server can still open any file its process may.</source>
-        <translation>ルートはサーバーにどこを見るべきかを伝えるもので、アクセス制御ではありません。サーバーは、そのプロセスが開けるファイルなら何でも開けます。</translation>
-    </message>
-    <message>
-        <location line="+17"/>
+        <location line="-113"/>
         <source>Al&amp;ways allow</source>
         <translation>常に許可(&amp;W)</translation>
     </message>
@@ -1820,6 +1840,11 @@
         <location line="+3"/>
         <source>the decision arrived</source>
         <translation>決定が届きました</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>denied: answered with no folder</source>
+        <translation>拒否: フォルダーなしで応答しました</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -4150,7 +4175,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>StoreWatcher</name>
     <message>
-        <location filename="../../app/roots_manager/gui/common/watcher.py" line="+226"/>
+        <location filename="../../app/roots_manager/gui/common/watcher.py" line="+238"/>
         <source>Your change was not saved: the store cannot be read. Choose Recover… above the tabs to repair it.</source>
         <translation>変更は保存されませんでした。ストアを読み込めません。タブの上の「復旧…」で修復してください。</translation>
     </message>

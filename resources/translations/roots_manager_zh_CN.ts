@@ -4,7 +4,7 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../app/roots_manager/gui/shell/app.py" line="+412"/>
+        <location filename="../../app/roots_manager/gui/shell/app.py" line="+413"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
@@ -339,7 +339,7 @@
 <context>
     <name>ConsentDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/consent/consent_dialog.py" line="+66"/>
+        <location filename="../../app/roots_manager/gui/consent/consent_dialog.py" line="+69"/>
         <source>A server asks for your folders</source>
         <translation>有服务器请求访问你的文件夹</translation>
     </message>
@@ -399,19 +399,24 @@
         <translation>将文件夹添加为根目录并在此勾选（也可以把文件夹拖放到列表上）</translation>
     </message>
     <message numerus="yes">
-        <location line="+23"/>
+        <location line="+17"/>
         <source>%n more request(s) wait after this one.</source>
         <translation>
             <numerusform>此请求之后还有 %n 个请求在等待。</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source>Allow w&amp;hile it runs</source>
         <translation>仅运行期间允许(&amp;H)</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+12"/>
+        <source>Tick the folders it may see to allow it, or Deny.</source>
+        <translation>要允许，请勾选它可以看到的文件夹；或者选择“拒绝”。</translation>
+    </message>
+    <message>
+        <location line="+57"/>
         <source>{server} is not waiting now: your decision applies when it next asks.</source>
         <translation>{server} 目前没有在等待：你的决定将在它下次请求时生效。</translation>
     </message>
@@ -441,7 +446,27 @@
         <translation>添加服务器可以看到的文件夹</translation>
     </message>
     <message>
-        <location line="-144"/>
+        <location line="+54"/>
+        <source>This server runs confined: the kernel refuses it every file outside the folders you allow (a refusal shows in Roots Manager, where it can be allowed). Its network is not restricted unless you block it.</source>
+        <translation>此服务器受限运行：内核会拒绝它访问你允许的文件夹之外的所有文件（拒绝会显示在 Roots Manager 中，可在那里允许）。除非你阻止，否则它的网络不受限制。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Roots tell a server where to look. Only a confined server is held to them by the kernel; another can still open any file its process may.</source>
+        <translation>根目录告诉服务器该看哪里。只有受限的服务器才会被内核约束在其中；其他服务器仍可打开其进程能打开的任何文件。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>This server does not run confined: roots tell it where to look, but they are not an access control. It can still open any file its process may.</source>
+        <translation>此服务器不受限运行：根目录告诉它该看哪里，但不是访问控制。它仍可打开其进程能打开的任何文件。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Tick at least one folder first</source>
+        <translation>请先至少勾选一个文件夹</translation>
+    </message>
+    <message>
+        <location line="-224"/>
         <source>Roots the server may see</source>
         <translation>服务器可以看到的根目录</translation>
     </message>
@@ -451,7 +476,7 @@
         <translation>此服务器以前没有在 Roots Manager 之后运行过。在你决定期间，它对文件夹的请求会被暂缓一段有限的时间；之后将回复它没有文件夹，你的决定稍后仍会送达。</translation>
     </message>
     <message>
-        <location line="+191"/>
+        <location line="+198"/>
         <source>&amp;Roots it may see (tick the ones you allow):</source>
         <translation>可以看到的根目录(&amp;R)（勾选你允许的）：</translation>
     </message>
@@ -466,12 +491,7 @@
         <translation>你还没有根目录：允许将批准此服务器，但不授予任何文件夹。</translation>
     </message>
     <message>
-        <location line="-116"/>
-        <source>Roots tell a server where to look; they are not an access control. A server can still open any file its process may.</source>
-        <translation>根目录告诉服务器该去哪里查看，它们并不是访问控制。服务器仍然可以打开其进程有权访问的任何文件。</translation>
-    </message>
-    <message>
-        <location line="+17"/>
+        <location line="-113"/>
         <source>Al&amp;ways allow</source>
         <translation>始终允许(&amp;W)</translation>
     </message>
@@ -1820,6 +1840,11 @@
         <location line="+3"/>
         <source>the decision arrived</source>
         <translation>已收到决定</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>denied: answered with no folder</source>
+        <translation>已拒绝：以无文件夹作答</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -4150,7 +4175,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>StoreWatcher</name>
     <message>
-        <location filename="../../app/roots_manager/gui/common/watcher.py" line="+226"/>
+        <location filename="../../app/roots_manager/gui/common/watcher.py" line="+238"/>
         <source>Your change was not saved: the store cannot be read. Choose Recover… above the tabs to repair it.</source>
         <translation>更改未保存：无法读取存储文件。请点击标签页上方的“恢复…”进行修复。</translation>
     </message>

@@ -15,6 +15,7 @@ from roots_manager.core import live
 from roots_manager.core.log import events as ev
 from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
+from roots_manager.core.store.grants import Decision
 from tests.bridge.wire import (
     Bridged,
     events,
@@ -54,6 +55,28 @@ def test_unknown_server_waits_for_the_decision_while_the_app_runs(
         assert [r["uri"] for r in answer["result"]["roots"]] == [folder[1]]
         decided = events(layout, ev.CONSENT_DECIDED)
         assert decided[0]["outcome"] == "decided" and decided[0]["held"] == 1
+    finally:
+        p.close()
+        live.remove_app_marker(layout)
+
+
+def test_a_denial_is_logged_as_one_and_answered_with_no_folder(
+    layout: Layout, store: Store, folder: tuple[str, str]
+) -> None:
+    """Issue 38: a Deny was logged as "the decision arrived"."""
+    live.write_app_marker(layout, pid=os.getpid())
+    p = Bridged("newcomer")
+    try:
+        wait_for(lambda: events(layout, ev.CONSENT_WAIT), "the consent-wait event")
+        p.server.send({"jsonrpc": "2.0", "id": 1, "method": "roots/list"})
+        wait_for(lambda: events(layout, ev.ROOTS_ASKED), "the roots/list to be seen")
+        with store.transaction() as s:
+            s.decide("newcomer", Decision.DENY)
+        answer = p.server.expect(is_id(1), "the held answer")
+        assert answer["result"]["roots"] == []
+        [decided] = events(layout, ev.CONSENT_DECIDED)
+        assert decided["outcome"] == "denied" and decided["held"] == 1
+        assert ev.summarize(decided) == "denied: answered with no folder"
     finally:
         p.close()
         live.remove_app_marker(layout)

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtWidgets import QApplication, QDialogButtonBox, QStyleFactory
+
 from roots_manager.core.consent.questions import (
     ConsentAnswer,
     ConsentQuestion,
     ConsentQueue,
     Reply,
+    questions,
 )
 from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
@@ -178,3 +181,71 @@ def test_with_the_window_hidden_the_request_waits_for_the_user(
         assert dialog.question.server == "background"
     finally:
         controller.shutdown()
+
+
+def _question(store: Store, tmp_path: Path) -> ConsentQuestion:
+    (a,) = folders(tmp_path, "alpha")
+    with store.transaction() as state:
+        state.add_root(str(a))
+    pend(store, "newcomer")
+    (question,) = questions(store.read())
+    return question
+
+
+def test_what_roots_are_worth_follows_the_servers_confinement(
+    store: Store, tmp_path: Path, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    """Issue 38: the footer said roots "are not an access control" for a confined server."""
+    question = _question(store, tmp_path)
+    texts = {}
+    for confined in (True, False, None):
+        dialog = ConsentDialog(question, confined=confined)
+        qtbot.addWidget(dialog)
+        texts[confined] = dialog.notice.text()
+    assert "runs confined: the kernel refuses it" in texts[True]
+    assert "not an access control" not in texts[True]
+    assert "does not run confined" in texts[False] and "not an access control" in texts[False]
+    assert "Only a confined server is held to them" in texts[None]
+
+
+def test_the_allow_buttons_say_why_they_wait(store: Store, tmp_path: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """Issue 38: the Allow buttons were disabled with no hint why."""
+    question = _question(store, tmp_path)
+    dialog = ConsentDialog(question)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert not dialog.always_button.isEnabled()
+    assert dialog.allow_hint.isVisible()
+    assert "Tick the folders it may see" in dialog.allow_hint.text()
+    assert dialog.always_button.toolTip() == "Tick at least one folder first"
+    dialog.set_checked([question.roots[0].id])
+    assert dialog.always_button.isEnabled() and dialog.while_running_button.isEnabled()
+    assert not dialog.allow_hint.isVisible() and dialog.always_button.toolTip() == ""
+
+
+def test_the_buttons_keep_one_order_on_every_style(store: Store, tmp_path: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """Issue 38: under the GTK theme the buttons reordered (Deny first): a QDialogButtonBox
+    takes its order from the platform's theme. The prompt lays them out itself."""
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    question = _question(store, tmp_path)
+    before = app.style().name()
+    try:
+        for key in QStyleFactory.keys():  # noqa: SIM118 (a Qt list, not a dict)
+            app.setStyle(QStyleFactory.create(key))
+            dialog = ConsentDialog(question)
+            qtbot.addWidget(dialog)
+            dialog.show()
+            qtbot.waitExposed(dialog)
+            assert dialog.findChildren(QDialogButtonBox) == []
+            order = [
+                dialog.later_button,
+                dialog.deny_button,
+                dialog.while_running_button,
+                dialog.always_button,
+            ]
+            lefts = [b.mapTo(dialog, b.rect().topLeft()).x() for b in order]
+            assert lefts == sorted(lefts) and len(set(lefts)) == 4, (key, lefts)
+            dialog.close()
+    finally:
+        app.setStyle(QStyleFactory.create(before))

@@ -50,6 +50,7 @@ def test_every_template_is_reachable_and_formats() -> None:
         ),
         events.event(events.CONSENT_WAIT, "fs", "s", timeout=30.0),
         events.event(events.CONSENT_DECIDED, "fs", "s", outcome="decided"),
+        events.event(events.CONSENT_DECIDED, "fs", "s", outcome="denied"),
         events.event(events.CONSENT_DECIDED, "fs", "s", outcome="timeout"),
         events.event(events.NON_JSON, "fs", "s", bytes=3, reason="UTF-8"),
         events.event(events.MESSAGE, "fs", "s", id=4),

@@ -34,8 +34,9 @@ class ConsentWait:
         self.waiting = False
         self._timer: asyncio.TimerHandle | None = None
 
-    def begin(self, name: str, *, decided: bool) -> None:
-        """Wait for the decision on server *name*; *decided*: it came already."""
+    def begin(self, name: str, *, decided: bool, denied: bool = False) -> None:
+        """Wait for the decision on server *name*; *decided*: it came already (*denied*: it
+        was a denial)."""
         self.waiting = True
         self.log.event(
             ev.CONSENT_WAIT,
@@ -44,7 +45,7 @@ class ConsentWait:
             f"to {self.timeout:g} s from the server's first roots/list",
         )
         if decided:
-            self.over(False)
+            self.over(False, denied=denied)
         elif self.answers.first_held is not None:
             self._arm()
         else:
@@ -60,8 +61,9 @@ class ConsentWait:
             max(0.0, self.timeout - waited), self.over, True
         )
 
-    def over(self, timed_out: bool) -> None:
-        """The decision arrived, or the time for it ran out: the held answers go out."""
+    def over(self, timed_out: bool, *, denied: bool = False) -> None:
+        """The decision arrived (*denied*: the user denied the server), or the time for it ran
+        out: the held answers go out."""
         if not self.waiting:
             return
         self.waiting = False
@@ -72,11 +74,13 @@ class ConsentWait:
                 f"no decision within {self.timeout:g} s: answering with what is "
                 "granted; a later grant reaches the server as list_changed"
             )
+        elif denied:
+            message = "you denied it: answering with no folder"
         else:
             message = "the decision arrived"
         self.log.event(
             ev.CONSENT_DECIDED,
-            outcome="timeout" if timed_out else "decided",
+            outcome="timeout" if timed_out else "denied" if denied else "decided",
             message=message,
             held=self.answers.waiting,
         )

@@ -58,6 +58,7 @@ from roots_manager.core.paths import Layout
 from roots_manager.core.refusal import ModelError
 from roots_manager.core.runid import new_run_id
 from roots_manager.core.store.file import Store, StoreError
+from roots_manager.core.store.grants import Decision
 from roots_manager.core.store.state import fingerprint, now_iso
 from roots_manager.core.uri import uri_to_path
 
@@ -484,7 +485,8 @@ class Bridge:
             return
         self._watch()
         if pending and live.app_running(self.layout):
-            self.consent.begin(self.name, decided=not self.source.pending())
+            decided = not self.source.pending()
+            self.consent.begin(self.name, decided=decided, denied=decided and self._denied())
         elif not self.answers.open():
             # nothing was held: the server may have been answered before (a list moved since
             # is told); an answer just given was made now, and has nothing to tell
@@ -601,11 +603,16 @@ class Bridge:
         self._folders.refresh()
         self.restarts.check()
         if self.consent.waiting and not self.source.pending():
-            self.consent.over(False)
+            self.consent.over(False, denied=self._denied())
         elif self.answers.is_open:
             self.mediator.check_changes()
         # after a real change, so that one arriving together with a request is logged as such
         self._take_request()
+
+    def _denied(self) -> bool:
+        """Whether the user's last decision on this server was a denial."""
+        srv = self.source.state().servers.get(self.name)
+        return srv is not None and srv.decision == Decision.DENY
 
     def _trim_when_idle(self) -> None:
         """Once the changes have stopped coming for a second, give back to the system what

@@ -281,6 +281,7 @@ SUMMARY_TEMPLATES = (
         "LogSummary", "waiting up to {timeout} s for your decision in the desktop app"
     ),
     QT_TRANSLATE_NOOP("LogSummary", "the decision arrived"),
+    QT_TRANSLATE_NOOP("LogSummary", "denied: answered with no folder"),
     QT_TRANSLATE_NOOP("LogSummary", "no decision in time: answered with what is granted"),
     QT_TRANSLATE_NOOP(
         "LogSummary", "consent changed ({reason}): restarting the server, the host's messages wait"
@@ -403,9 +404,11 @@ def summary_parts(rec: dict[str, Any]) -> tuple[str, dict[str, Any]]:
             if isinstance(rec["timeout"], float)
             else rec["timeout"]
         }
-    if kind == CONSENT_DECIDED and rec.get("outcome") in ("decided", "timeout"):
+    if kind == CONSENT_DECIDED and rec.get("outcome") in ("decided", "denied", "timeout"):
         if rec["outcome"] == "decided":
             return "the decision arrived", {}
+        if rec["outcome"] == "denied":
+            return "denied: answered with no folder", {}
         return "no decision in time: answered with what is granted", {}
     if kind == RESTART_ASKED and rec.get("outcome") in _RESTART_OUTCOMES:
         return _RESTART_OUTCOMES[rec["outcome"]], {}

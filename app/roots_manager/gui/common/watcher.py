@@ -19,6 +19,7 @@ from typing import TypeVar
 from PySide6.QtCore import QObject, QThread, QTimer, Signal
 
 from roots_manager.core import identity, live
+from roots_manager.core.confinement.confined import confines_new, starts_confined
 from roots_manager.core.dirwatch import SteadyWatch
 from roots_manager.core.live import BridgeMarker
 from roots_manager.core.refusal import Refusal
@@ -209,6 +210,17 @@ class StoreWatcher(QObject):
         if [vars(m) for m in markers] != [vars(m) for m in self.markers]:
             self.markers = markers
             self.markers_changed.emit(markers)
+
+    def runs_confined(self, server: str) -> bool:
+        """Whether *server* runs confined: as its running bridges say, else as it would start
+        now (its setting, or the default for new servers on this machine)."""
+        mine = [m for m in self.markers if m.server == server]
+        if mine:
+            return any(m.confined for m in mine)
+        srv = self.state.servers.get(server)
+        if srv is None:
+            return confines_new(self.state, self.by_default)
+        return starts_confined(self.state, srv, self.by_default)
 
     def act(self, action: Callable[[Store], T]) -> T | None:
         """Run *action*, a use case of :mod:`roots_manager.actions`, on the store and refresh at

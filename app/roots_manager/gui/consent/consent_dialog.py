@@ -16,7 +16,6 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QDialog,
-    QDialogButtonBox,
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
@@ -57,9 +56,13 @@ class ConsentDialog(QDialog):
         *,
         layout: Layout | None = None,
         add_roots: AddRoots | None = None,
+        confined: bool | None = None,
     ) -> None:
+        """*confined*: whether the server runs confined (None: not known), which the footer
+        says: roots are an access control only for a confined server."""
         super().__init__(parent)
         self.question = question
+        self.confined = confined
         self.layout_ = layout
         self.add_roots = add_roots
         self._sent = False
@@ -157,15 +160,9 @@ class ConsentDialog(QDialog):
         box.addWidget(self.roots, 1)
         self._label_roots()
 
-        notice = QLabel(
-            self.tr(
-                "Roots tell a server where to look; they are not an access control. A server "
-                "can still open any file its process may."
-            ),
-            self,
-        )
-        notice.setWordWrap(True)
-        box.addWidget(notice)
+        self.notice = QLabel(self.footer_text(confined), self)
+        self.notice.setWordWrap(True)
+        box.addWidget(self.notice)
         if question.waiting:
             box.addWidget(
                 QLabel(
@@ -174,7 +171,6 @@ class ConsentDialog(QDialog):
                 )
             )
 
-        self.buttons = QDialogButtonBox(self)
         self.while_running_button = QPushButton(self.tr("Allow w&hile it runs"), self)
         self.always_button = QPushButton(self.tr("Al&ways allow"), self)
         self.deny_button = QPushButton(self.tr("&Deny"), self)
@@ -182,15 +178,29 @@ class ConsentDialog(QDialog):
         self.later_button.setToolTip(
             self.tr("Decide later: the request stays pending and the server waits or sees nothing")
         )
-        self.buttons.addButton(self.while_running_button, QDialogButtonBox.ButtonRole.AcceptRole)
-        self.buttons.addButton(self.always_button, QDialogButtonBox.ButtonRole.AcceptRole)
-        self.buttons.addButton(self.deny_button, QDialogButtonBox.ButtonRole.DestructiveRole)
-        self.buttons.addButton(self.later_button, QDialogButtonBox.ButtonRole.RejectRole)
         self.while_running_button.clicked.connect(lambda: self._send(Decision.WHILE_RUNNING))
         self.always_button.clicked.connect(lambda: self._send(Decision.ALWAYS))
         self.deny_button.clicked.connect(lambda: self._send(Decision.DENY))
         self.later_button.clicked.connect(self.reject)
-        box.addWidget(self.buttons)
+        # why the Allow buttons cannot be clicked, while they cannot
+        self.allow_hint = QLabel(self.tr("Tick the folders it may see to allow it, or Deny."), self)
+        self.allow_hint.setWordWrap(True)
+        box.addWidget(self.allow_hint)
+        # One order on every style: a QDialogButtonBox lays its buttons out as the platform's
+        # theme says, and GTK's puts Deny first, where a user used to Fusion clicks Allow.
+        self.buttons = QHBoxLayout()
+        for b in (
+            self.later_button,
+            None,
+            self.deny_button,
+            self.while_running_button,
+            self.always_button,
+        ):
+            if b is None:
+                self.buttons.addStretch(1)
+            else:
+                self.buttons.addWidget(b)
+        box.addLayout(self.buttons)
         # no default button: Enter must not allow anything by accident
         for b in (
             self.while_running_button,
@@ -330,10 +340,32 @@ class ConsentDialog(QDialog):
                 on = item.data(RootIdRole) in root_ids
                 item.setCheckState(Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
 
+    def footer_text(self, confined: bool | None) -> str:
+        """What roots are worth for this server: an access control only if it runs confined."""
+        if confined:
+            return self.tr(
+                "This server runs confined: the kernel refuses it every file outside the folders "
+                "you allow (a refusal shows in Roots Manager, where it can be allowed). Its "
+                "network is not restricted unless you block it."
+            )
+        if confined is None:
+            return self.tr(
+                "Roots tell a server where to look. Only a confined server is held to them by "
+                "the kernel; another can still open any file its process may."
+            )
+        return self.tr(
+            "This server does not run confined: roots tell it where to look, but they are not "
+            "an access control. It can still open any file its process may."
+        )
+
     def _update_buttons(self, *_: object) -> None:
         some = bool(self.checked_root_ids()) or not self.model.rowCount()
         self.while_running_button.setEnabled(some)
         self.always_button.setEnabled(some)
+        self.allow_hint.setVisible(not some)
+        why = "" if some else self.tr("Tick at least one folder first")
+        self.while_running_button.setToolTip(why)
+        self.always_button.setToolTip(why)
 
     def _send(self, decision: Decision) -> None:
         ids = () if decision == Decision.DENY else tuple(self.checked_root_ids())

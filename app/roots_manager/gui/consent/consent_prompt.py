@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QObject, QPoint, Qt, Signal
 from PySide6.QtWidgets import QWidget
 
@@ -32,8 +34,12 @@ class DialogPrompt(QObject):
         layout: Layout | None = None,
         add_roots: AddRoots | None = None,
         clear_of: QWidget | None = None,
+        confined: Callable[[str], bool | None] | None = None,
     ) -> None:
+        """*confined* tells whether a server runs confined (the dialog's footer says what
+        roots are worth for it)."""
         super().__init__(window)
+        self.confined = confined
         self.window = window
         self.clear_of = clear_of
         self.layout = layout
@@ -58,7 +64,13 @@ class DialogPrompt(QObject):
             return
         question, reply = self._waiting
         self._waiting = None
-        dialog = ConsentDialog(question, self.window, layout=self.layout, add_roots=self.add_roots)
+        dialog = ConsentDialog(
+            question,
+            self.window,
+            layout=self.layout,
+            add_roots=self.add_roots,
+            confined=None if self.confined is None else self.confined(question.server),
+        )
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.dialog = dialog
 

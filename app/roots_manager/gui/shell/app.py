@@ -146,6 +146,7 @@ class AppController(QObject):
             layout=self.layout,
             add_roots=self._add_roots,
             clear_of=self.window.welcome,
+            confined=self.watcher.runs_confined,
         )
         self.queue = ConsentQueue(
             self.store, self.prompt, on_error=self.window.show_error, on_decided=self._decided
