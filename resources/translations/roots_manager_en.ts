@@ -15,7 +15,7 @@
 <context>
     <name>DenialNotice</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/servers/denial_notice.py" line="+118"/>
+        <location filename="../../app/roots_manager/gui/servers/denial_notice.py" line="+124"/>
         <source>%n refusal(s) of this folder.</source>
         <translation>
             <numerusform>%n refusal of this folder.</numerusform>

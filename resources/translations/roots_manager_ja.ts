@@ -983,7 +983,7 @@
         <translation>すべての拒否…(&amp;S)</translation>
     </message>
     <message numerus="yes">
-        <location line="+55"/>
+        <location line="+61"/>
         <source>%n refusal(s) of this folder.</source>
         <translation>
             <numerusform>このフォルダーの拒否は %n 件です。</numerusform>
@@ -3097,7 +3097,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RefusalsDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers/refusals_dialog.py" line="+102"/>
+        <location filename="../../app/roots_manager/gui/servers/refusals_dialog.py" line="+115"/>
         <source>Refusals of confined servers</source>
         <translation>閉じ込められたサーバーの拒否</translation>
     </message>
@@ -3107,7 +3107,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>サーバー</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>Refusals waiting, newest first</source>
         <translation>待機中の拒否 (新しい順)</translation>
     </message>
@@ -3155,7 +3155,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RefusalsModel</name>
     <message>
-        <location line="-103"/>
+        <location line="-117"/>
         <source>Server</source>
         <translation>サーバー</translation>
     </message>
@@ -3170,32 +3170,43 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>操作</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>When</source>
-        <translation>いつ</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>One click</source>
         <translation>ワンクリック</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+33"/>
         <source>start-up</source>
         <translation>起動時</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-10"/>
         <source>not a path</source>
         <translation>パスではありません</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-24"/>
+        <source>During</source>
+        <translation>実行中の処理</translation>
+    </message>
+    <message>
+        <location line="+25"/>
         <source>nothing: {why}</source>
         <translation>なし: {why}</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+1"/>
+        <source>, </source>
+        <comment>between two items of a list</comment>
+        <translation>、</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>between requests</source>
+        <translation>リクエストの合間</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>folder</source>
         <translation>フォルダー</translation>
     </message>

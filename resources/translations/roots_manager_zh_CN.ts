@@ -983,7 +983,7 @@
         <translation>所有拒绝…(&amp;S)</translation>
     </message>
     <message numerus="yes">
-        <location line="+55"/>
+        <location line="+61"/>
         <source>%n refusal(s) of this folder.</source>
         <translation>
             <numerusform>此文件夹有 %n 次拒绝。</numerusform>
@@ -3097,7 +3097,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RefusalsDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers/refusals_dialog.py" line="+102"/>
+        <location filename="../../app/roots_manager/gui/servers/refusals_dialog.py" line="+115"/>
         <source>Refusals of confined servers</source>
         <translation>受限服务器的拒绝</translation>
     </message>
@@ -3107,7 +3107,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>服务器</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>Refusals waiting, newest first</source>
         <translation>等待中的拒绝（最新在前）</translation>
     </message>
@@ -3155,7 +3155,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RefusalsModel</name>
     <message>
-        <location line="-103"/>
+        <location line="-117"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
@@ -3170,32 +3170,43 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>操作</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>When</source>
-        <translation>时间</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>One click</source>
         <translation>一键操作</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+33"/>
         <source>start-up</source>
         <translation>启动时</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-10"/>
         <source>not a path</source>
         <translation>不是路径</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-24"/>
+        <source>During</source>
+        <translation>发生时</translation>
+    </message>
+    <message>
+        <location line="+25"/>
         <source>nothing: {why}</source>
         <translation>无：{why}</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+1"/>
+        <source>, </source>
+        <comment>between two items of a list</comment>
+        <translation>、</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>between requests</source>
+        <translation>请求之间</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>folder</source>
         <translation>文件夹</translation>
     </message>

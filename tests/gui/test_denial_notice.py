@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from roots_manager.core.log import events
@@ -191,7 +192,12 @@ def test_the_newest_refusal_that_can_be_acted_on_is_shown_over_start_up_noise(
     folders = [model.index(r, 1).data() for r in range(model.rowCount())]
     assert folders[:2] == ["~/.ssh", "~/projects/api-server"]
     assert len(folders) == 21
+    assert model.index(0, 3).data() == "tools/call read_file"  # what it was doing, briefly
+    assert "was refused ~/.ssh/id_ed25519 (read) while running" in model.index(0, 3).data(
+        Qt.ItemDataRole.ToolTipRole
+    )
     own = folders.index(str(package / "__pycache__"))
+    assert model.index(own, 3).data() == "start-up"
     assert "folder" not in model.index(own, 4).data().split(", ")
     dialog.select(own)
     assert not dialog.folder_button.isEnabled() and dialog.file_button.isEnabled()

@@ -22,7 +22,7 @@ import os
 from typing import Any
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from roots_manager.actions import confinement as confine_actions
 from roots_manager.actions import consent as consent_actions
@@ -67,9 +67,15 @@ class DenialNotice(QFrame):
         self.ignore_button.clicked.connect(lambda: self.ignore())
         self.start_up_button.clicked.connect(lambda: self.ignore_start_up())
         self.list_button.clicked.connect(self.list_requested)
-        row = QHBoxLayout(self)
-        row.setContentsMargins(8, 4, 8, 4)
-        row.addWidget(self.label, 1)
+        # the sentence on a line of its own, the buttons under it: beside six buttons, a
+        # wrapped sentence was cut to the two lines the buttons' height left it
+        box = QVBoxLayout(self)
+        box.setContentsMargins(8, 4, 8, 4)
+        box.setSpacing(2)
+        box.addWidget(self.label)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        box.addLayout(row)
         for button in (
             self.folder_button,
             self.read_only_button,

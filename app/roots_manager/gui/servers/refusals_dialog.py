@@ -57,7 +57,7 @@ class RefusalsModel(RowsModel[Group]):
             self.tr("Server"),
             self.tr("Folder"),
             self.tr("Operation"),
-            self.tr("When"),
+            self.tr("During"),
             self.tr("One click"),
         ]
 
@@ -76,14 +76,27 @@ class RefusalsModel(RowsModel[Group]):
         if column == 2:
             return self.notice.operation_text(group.operation)
         if column == 3:
-            if group.start_up:
-                return self.tr("start-up")
-            return self.notice.sentence(group.newest)
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return self.notice.sentence(group.newest)
+            return self._during(group)
         got = group.offers
         if not got.offers:
             why = reason_text(got.refused) if got.refused else self.tr("not a path")
             return self.tr("nothing: {why}").format(why=why)
-        return ", ".join(self._offer_text(o) for o in got.offers)
+        return self.tr(", ", "between two items of a list").join(
+            self._offer_text(o) for o in got.offers
+        )
+
+    def _during(self, group: Group) -> str:
+        """What the server was doing, in a few words: the request, start-up or between."""
+        rec = group.newest
+        if group.start_up:
+            return self.tr("start-up")
+        requests = [r for r in rec.get("requests") or [] if isinstance(r, dict)]
+        if requests:
+            first = requests[0]
+            return " ".join(str(first[k]) for k in ("method", "tool") if first.get(k))
+        return self.tr("between requests")
 
     def _offer_text(self, offer: Offer) -> str:
         return {
@@ -110,7 +123,8 @@ class RefusalsDialog(QDialog):
         self.table.verticalHeader().setVisible(False)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        header.setStretchLastSection(True)
+        header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         self.table.setWordWrap(False)
         self.table.setAccessibleName(self.tr("Refusals waiting, newest first"))
         self.folder_button = QPushButton(self.tr("Allow &folder"), self)
