@@ -478,26 +478,35 @@ async def one(entry: Entry, args: argparse.Namespace, http: str, gate: asyncio.S
 
 REFUSAL = re.compile(r"confined: (.*)")
 NOISE = re.compile(r"^\S+ /sys/|\.gitconfig refused at start-up \[npm exec")
+DENIAL_NOISE = re.compile(r"\s/sys/|\.gitconfig .*\[npm exec")
 """Refusals every such server survives (npx reading ~/.gitconfig, uv and esbuild reading
 /sys/kernel/mm, ps listing /sys/devices): a cause only when nothing else was refused."""
 
 
 def cause(entry: Entry, home: str) -> str:
-    """What a confined failure said: the first refusal the bridge printed, else the first
-    denial, else the server's own last words."""
+    """What a confined failure said: the first refusal the bridge printed (of any failed run:
+    a cold one may have timed out before it), else the first denial, else the server's own last
+    words; a refusal every server survives only when there is nothing else."""
     failed = [r for r in entry.runs if r.mode == "confined" and not r.ok]
     if not failed:
         return ""
-    run = failed[0]
-    told = [m.group(1) for m in map(REFUSAL.search, run.bridge_lines) if m]
-    for line in [t for t in told if not NOISE.search(t)] or told:
-        return line.replace(home, "~")[:90]
+    told = [m.group(1) for r in failed for m in map(REFUSAL.search, r.bridge_lines) if m]
     noise = ("no denials", "time", "when")
-    denied = [d.strip() for d in run.denials if d.strip() and not d.lower().startswith(noise)]
-    # npm exec reads ~/.gitconfig on every npx start, and survives its refusal
-    telling = [d for d in denied if "/.gitconfig " not in d or "npm exec" not in d]
-    for line in telling or denied:
-        return re.sub(r"^\S+\s+\S+\s+", "", line).replace(home, "~")[:90]
+    denied = [
+        re.sub(r"^\S+\s+\S+\s+", "", d.strip())
+        for r in failed
+        for d in r.denials
+        if d.strip() and not d.lower().startswith(noise)
+    ]
+    candidates = [
+        *(t for t in told if not NOISE.search(t)),
+        *(d for d in denied if not DENIAL_NOISE.search(d)),
+        *told,
+        *denied,
+    ]
+    if candidates:
+        return candidates[0].replace(home, "~")[:90]
+    run = failed[0]
     tail = run.stderr_tail[-1] if run.stderr_tail else run.error
     return tail.replace(home, "~")[:90]
 
