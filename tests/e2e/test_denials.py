@@ -27,7 +27,7 @@ from tests.e2e.sdk_host import bridged, text
 from tests.fakes import FAKES
 
 HERE = Path(__file__).parent
-GITCONFIG = FAKES / "gitconfig_server.py"
+NPMRC = FAKES / "npmrc_server.py"
 FILE_TOOL = FAKES / "file_tool_server.py"
 
 pytestmark = only_on_linux("confinement (Landlock) and its observer are Linux only")
@@ -86,29 +86,29 @@ def test_a_refused_read_names_the_path_the_call_and_its_id_and_a_grant_makes_it_
     assert len(denials(layout, path=target)) == 1
 
 
-def test_a_server_refused_its_gitconfig_as_it_starts_is_refused_at_start_up(
+def test_a_server_refused_its_npmrc_as_it_starts_is_refused_at_start_up(
     tmp_path: Path, layout: Layout
 ) -> None:
     home = tmp_path / "home"
     home.mkdir()
     (tmp_path / "granted").mkdir()
     run_cli("roots", "add", str(tmp_path / "granted"))
-    (home / ".gitconfig").write_text("[user]\n\tname = someone\n", encoding="utf-8")
+    (home / ".npmrc").write_text("fund=false\n", encoding="utf-8")
     run_cli("grant", "--new", "srv", str(tmp_path / "granted"))
     run_cli("servers", "confine", "srv", "on")
 
     async def scenario() -> None:
-        async with Client(params([sys.executable, str(GITCONFIG)], home)) as client:
+        async with Client(params([sys.executable, str(NPMRC)], home)) as client:
             assert await text(client, "config") == "unreadable: Permission denied"
 
     anyio.run(scenario)
-    gitconfig = str(home / ".gitconfig")
-    found = wait_for(lambda: denials(layout, path=gitconfig), "the denial at start-up")
+    npmrc = str(home / ".npmrc")
+    found = wait_for(lambda: denials(layout, path=npmrc), "the denial at start-up")
     assert found[0]["during"] == "start-up", json.dumps(found)
     assert found[0]["operation"] == "read"
     assert "requests" not in found[0]
     shown = run_cli("denials").stdout
-    assert any(gitconfig in x and "at start-up" in x for x in shown.splitlines())
+    assert any(npmrc in x and "at start-up" in x for x in shown.splitlines())
 
 
 def test_a_walk_of_twenty_thousand_refused_files_makes_few_events(

@@ -203,7 +203,7 @@ def test_grants_become_read_write_or_read_only_rules(tmp_path: Path) -> None:
         "s",
         ["sh"],
         fingerprint=None,
-        env={"PATH": "/usr/bin"},
+        env={"PATH": "/usr/bin", "HOME": str(tmp_path / "home")},  # no git settings there
         cwd="/",
         tmpdir=str(tmp),
         hosts=HostPlaces((), ()),

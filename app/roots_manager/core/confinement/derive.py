@@ -498,7 +498,40 @@ def command_needs(
         if not script and real.endswith(SCRIPT_SUFFIXES):
             script = True
             scope.allow(needs, _package_dir(real))
+    _git_settings(env, needs)
     return needs
+
+
+GIT_SETTINGS = (".gitconfig", ".config/git/config", ".config/git/ignore", ".config/git/attributes")
+"""The user's own git settings, relative to the home (``.config`` as ``XDG_CONFIG_HOME`` puts
+it): git exits at once when one of them cannot be read ("fatal: unknown error occurred while
+reading the configuration files"), and a server that runs git (``mcp-server-git``), or ``npm
+exec`` at every ``npx`` start, reads them."""
+_CREDENTIAL = re.compile(rb'(?im)^\s*(?:extraheader|password|token|secret)\b|://[^/\s"]*@')
+"""A setting that carries a secret (``http.extraHeader = Authorization: ...``, a token, a URL
+with a user and password in it): a settings file holding one is not given."""
+
+
+def _git_settings(env: Mapping[str, str], needs: Needs) -> None:
+    """The user's git settings, each read-only on its own, where it is there and holds no
+    secret (:data:`_CREDENTIAL`; ``~/.git-credentials`` is never one of them)."""
+    home = _home(env)
+    config = env.get("XDG_CONFIG_HOME", "")
+    for name in GIT_SETTINGS:
+        if name.startswith(".config/") and os.path.isabs(config):
+            path = os.path.join(config, name.removeprefix(".config/"))
+        else:
+            path = os.path.join(home, name)
+        real = os.path.realpath(path)
+        try:
+            with open(real, "rb") as f:
+                text = f.read(1 << 20)
+        except OSError:
+            continue  # not there, or not a file: git goes on without it
+        if _CREDENTIAL.search(text):
+            needs.refuse(real, "it holds a secret (a token, a password or an extra header)")
+        else:
+            needs.add(real, file=True)
 
 
 def runtime_rules(

@@ -1,4 +1,4 @@
-"""A Python SDK server that reads ``~/.gitconfig`` as it starts, as many tools do."""
+"""A Python SDK server that reads ``~/.npmrc`` as it starts, as many tools do."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ import os
 from mcp.server.mcpserver import MCPServer
 
 try:
-    with open(os.path.expanduser("~/.gitconfig"), encoding="utf-8") as f:
+    with open(os.path.expanduser("~/.npmrc"), encoding="utf-8") as f:
         CONFIG = f.read()
 except OSError as exc:
     CONFIG = f"unreadable: {exc.strerror}"
 
-server = MCPServer("gitconfig")
+server = MCPServer("npmrc")
 
 
 @server.tool()
