@@ -705,3 +705,27 @@ def test_a_blocked_network_keeps_the_unix_socket_the_user_allowed(
         assert listener.datagrams() == 0
     finally:
         listener.close()
+
+
+@pytest.mark.parametrize("world", users(), indirect=True)
+def test_shared_memory_is_the_servers_own(world: World) -> None:
+    """POSIX semaphores and shared memory (``/dev/shm``: Python's multiprocessing, Chromium)
+    work, in a tmpfs of the server's own: another program's segments are not there to read."""
+    world.setup()
+    theirs = Path("/dev/shm") / f"rm-test-{os.getpid()}-{world.who}"
+    theirs.write_text(SECRET, encoding="utf-8")
+    theirs.chmod(0o644)
+    try:
+        host = Hostile(world)
+        try:
+            mine = f"/dev/shm/sem.rm-test-{world.who}"
+            assert host.attack("create", path=mine) == "ok"
+            assert host.attack("read", path=mine) == "ok:planted"
+            assert host.attack("read", path=str(theirs)) == "ENOENT"
+            assert theirs.name not in host.attack("listdir", path="/dev/shm")
+        finally:
+            host.close()
+        assert not Path(mine).exists()  # it was the server's own
+        assert theirs.read_text(encoding="utf-8") == SECRET
+    finally:
+        theirs.unlink()

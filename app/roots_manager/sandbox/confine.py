@@ -107,9 +107,13 @@ def _hold_places(rules: Rules, unkept: Sequence[tuple[str, str]] = ()) -> Rules:
         *(("hide", p) for p in rules.hide),
         *(("layer", p) for p in layers),
     ]
-    if (not entries and not unkept) or sys.platform != "linux":  # where Landlock confines
+    if sys.platform != "linux":  # where Landlock confines
         return rules
     from roots_manager.sandbox import mounts
+
+    # shared memory of its own, never the machine's (another program's segments)
+    if os.path.isdir(mounts.SHARED_MEMORY):
+        entries.append((mounts.OWN_TMPFS, mounts.SHARED_MEMORY))
 
     missed: list[tuple[str, str, str]] = [("guard", path, why) for path, why in unkept]
     try:
@@ -121,7 +125,11 @@ def _hold_places(rules: Rules, unkept: Sequence[tuple[str, str]] = ()) -> Rules:
             (kind, path, f"no mount namespace: {exc.strerror or exc}") for kind, path in entries
         ]
     else:
-        missed += mounts.hold(entries, {p: f for p, (_, f) in layers.items()}).missed
+        placed = mounts.hold(entries, {p: f for p, (_, f) in layers.items()})
+        missed += placed.missed
+        if (mounts.OWN_TMPFS, mounts.SHARED_MEMORY) in placed.held:
+            rules = rules.replace(read_write=(*rules.read_write, mounts.SHARED_MEMORY))
+    missed = [m for m in missed if m[0] != mounts.OWN_TMPFS]  # without: no shared memory
     if not missed:
         return rules
     read_write, read_only = list(rules.read_write), list(rules.read_only)

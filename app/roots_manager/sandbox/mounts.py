@@ -23,6 +23,9 @@ mount), made before the Landlock rules are opened and before the server is forke
   every write lands in its own folder, never in what the user's and other servers' next ``npx``
   runs. The layer stays for the server's next starts (a warm cache of its own).
 
+- an **own tmpfs** (``/dev/shm``) is an empty tmpfs of the server's own over the machine's:
+  its shared memory and semaphores are made there, and nobody else's are seen.
+
 Every mount is made with the new mount API on descriptors (``open_tree``, ``mount_setattr``,
 ``move_mount``): each source is opened without following links, cloned before any mount is
 made, and moved onto the object reopened at its path, which must be the same file (device and
@@ -82,7 +85,11 @@ PROTECT = "protect"
 HIDE = "hide"
 PIN = "pin"
 LAYER = "layer"
-KINDS = (PIN, PROTECT, HIDE, LAYER)
+OWN_TMPFS = "own tmpfs"
+KINDS = (PIN, PROTECT, HIDE, LAYER, OWN_TMPFS)
+SHARED_MEMORY = "/dev/shm"
+"""Where POSIX shared memory and semaphores are made (``sem_open``, Python's
+``multiprocessing``, Chromium): a confined server gets a tmpfs of its own there."""
 
 _O_PATH = os.O_PATH | os.O_NOFOLLOW | os.O_CLOEXEC
 
@@ -166,6 +173,17 @@ def _empty_folder() -> int:
         os.close(fs)
 
 
+def _own_tmpfs() -> int:
+    """A detached, empty tmpfs anyone may make files in (sticky), as ``/dev/shm`` is."""
+    fs = _sys(SYS_FSOPEN, b"tmpfs", FSMOUNT_CLOEXEC)
+    try:
+        _sys(SYS_FSCONFIG, fs, FSCONFIG_SET_STRING, b"mode", b"1777", 0)
+        _sys(SYS_FSCONFIG, fs, FSCONFIG_CMD_CREATE, None, None, 0)
+        return _sys(SYS_FSMOUNT, fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV)
+    finally:
+        os.close(fs)
+
+
 def _empty_file() -> int:
     """A detached mount of ``/dev/null`` that opens for nobody (no devices on it): a file
     that cannot be read or written."""
@@ -224,7 +242,11 @@ def _prepare(kind: str, path: str, folder: str | None = None) -> tuple[int, tupl
     fd = open_no_follow(path)
     try:
         st = os.fstat(fd)
-        if kind == LAYER:
+        if kind == OWN_TMPFS:
+            if not stat.S_ISDIR(st.st_mode):
+                raise MountError(errno.ENOTDIR, "only a folder gets a tmpfs of its own")
+            mount = _own_tmpfs()
+        elif kind == LAYER:
             if folder is None or not stat.S_ISDIR(st.st_mode):
                 raise MountError(errno.ENOTDIR, "only a folder is layered, in a layer folder")
             mount = _overlay(fd, folder)
