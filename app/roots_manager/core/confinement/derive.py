@@ -29,8 +29,15 @@ from roots_manager.core.confinement.rules import Rules
 from roots_manager.core.paths import inside
 
 SYSTEM_DIRS = ("/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin", "/opt")
-PROC_AND_SYS = ("/proc", "/sys/fs/cgroup", "/sys/devices/system/cpu")
-"""Read by runtimes to size themselves (CPU count, memory limit). What of other processes needs
+PROC_AND_SYS = (
+    "/proc",
+    "/sys/fs/cgroup",
+    "/sys/devices/system/cpu",
+    "/sys/devices/system/node",
+    "/sys/kernel/mm/transparent_hugepage",
+)
+"""Read by runtimes to size themselves (CPU count, memory limit, NUMA nodes, huge pages: uv,
+esbuild and ``ps`` read the last two at every start, and went on without them). What of other processes needs
 ptrace access (their memory, descriptors, environment, ``root`` and ``cwd``) stays closed: Landlock
 refuses it for processes outside the domain; what any process may read of another (its command
 line, its status) stays readable."""
@@ -336,6 +343,8 @@ def _home(env: Mapping[str, str]) -> str:
 _NPX = frozenset(("npx", "npx-cli.js"))
 _NPM = frozenset(("npm", "npm-cli.js"))
 _UVX = frozenset(("uvx",))
+_DENO = frozenset(("deno",))
+_PIPX = frozenset(("pipx",))
 _UV = frozenset(("uv",))
 
 
@@ -389,6 +398,10 @@ def _caches(command: Sequence[str], env: Mapping[str, str], program: str) -> dic
         return {"npm_config_cache": caches["npm_config_cache"]}
     if program in _UVX or (program in _UV and first in ("run", "tool", "x")):
         return {v: caches[v] for v in ("UV_CACHE_DIR", "UV_PYTHON_INSTALL_DIR")}
+    if program in _DENO:
+        return {"DENO_DIR": caches["DENO_DIR"]}
+    if program in _PIPX and first == "run":
+        return {v: caches[v] for v in ("PIPX_HOME", "PIPX_LOG_DIR", "PIPX_VENV_CACHEDIR")}
     return {}
 
 

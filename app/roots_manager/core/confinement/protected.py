@@ -109,10 +109,15 @@ SHARED_CACHES = (
     ("UV_CACHE_DIR", "XDG_CACHE_HOME", ".cache", "uv"),
     ("UV_PYTHON_INSTALL_DIR", "XDG_DATA_HOME", ".local/share", "uv"),
     ("PIP_CACHE_DIR", "XDG_CACHE_HOME", ".cache", "pip"),
+    ("DENO_DIR", "XDG_CACHE_HOME", ".cache", "deno"),
+    ("PIPX_HOME", "XDG_DATA_HOME", ".local/share", "pipx"),
+    ("PIPX_LOG_DIR", "XDG_STATE_HOME", ".local/state", "pipx/log"),
+    ("PIPX_VENV_CACHEDIR", "XDG_CACHE_HOME", ".cache", "pipx"),
 )
 """The package managers' shared caches, each as ``(its variable, the base's variable, the base's
-default in the home, its folder in the base)``: what ``npx``, ``uvx`` and ``pip install`` put
-there, they (and the user's next ``npx`` or ``uvx``, unconfined) run later."""
+default in the home, its folder in the base)``: what ``npx``, ``uvx``, ``deno``, ``pipx run``
+and ``pip install`` put there, they (and the user's next ``npx`` or ``uvx``, unconfined) run
+later."""
 
 
 def shared_caches(env: Mapping[str, str]) -> dict[str, str]:

@@ -1,5 +1,4 @@
-"""The user's git settings: read-only for a confined server, each on its own, unless they hold
-a secret."""
+"""What derivation gives a confined server besides its grants: the git settings, the caches."""
 
 from __future__ import annotations
 
@@ -32,3 +31,25 @@ def test_the_git_settings_there_are_read_only_files_and_a_secret_keeps_one_out(
     (elsewhere / "git" / "attributes").write_text("*.png binary\n", encoding="utf-8")
     env = {"HOME": str(home), "PATH": "/usr/bin", "XDG_CONFIG_HOME": str(elsewhere)}
     assert str(elsewhere / "git" / "attributes") in command_needs(["sh"], env, "/").files
+
+
+def test_deno_and_pipx_run_fill_caches_of_their_own_layered(tmp_path: Path) -> None:
+    """``deno`` and ``pipx run`` fill their caches as ``npx`` does ``~/.npm``: writable for
+    them, through a layer of the server's own (the variables name the folders)."""
+    from roots_manager.core.confinement.derive import package_caches
+
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for name in ("deno", "pipx"):
+        (bin_dir / name).write_text("#!/bin/sh\n", encoding="utf-8")
+        (bin_dir / name).chmod(0o755)
+    env = {"HOME": str(tmp_path), "PATH": str(bin_dir)}
+    assert package_caches(["deno", "run", "server.ts"], env) == {
+        "DENO_DIR": str(tmp_path / ".cache" / "deno")
+    }
+    assert package_caches(["pipx", "run", "mcp-server-time"], env) == {
+        "PIPX_HOME": str(tmp_path / ".local" / "share" / "pipx"),
+        "PIPX_LOG_DIR": str(tmp_path / ".local" / "state" / "pipx" / "log"),
+        "PIPX_VENV_CACHEDIR": str(tmp_path / ".cache" / "pipx"),
+    }
+    assert package_caches(["pipx", "install", "x"], env) == {}
