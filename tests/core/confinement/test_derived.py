@@ -53,3 +53,61 @@ def test_deno_and_pipx_run_fill_caches_of_their_own_layered(tmp_path: Path) -> N
         "PIPX_VENV_CACHEDIR": str(tmp_path / ".cache" / "pipx"),
     }
     assert package_caches(["pipx", "install", "x"], env) == {}
+
+
+def test_uv_run_in_a_project_reads_the_project_files_its_environment_and_script(
+    tmp_path: Path,
+) -> None:
+    """``uv run --directory DIR server.py``: the program and its project sit behind an
+    option; the project's own files, its ``.venv``, and the script with its folder are read."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "uv").write_text("#!/bin/sh\n", encoding="utf-8")
+    (bin_dir / "uv").chmod(0o755)
+    project = tmp_path / "src" / "weather"
+    (project / ".venv" / "bin").mkdir(parents=True)
+    for name in ("pyproject.toml", "uv.lock", "server.py", "notes.txt"):
+        (project / name).write_text("x\n", encoding="utf-8")
+    env = {"HOME": str(tmp_path / "home"), "PATH": str(bin_dir)}
+    for command in (
+        ["uv", "run", "--directory", str(project), "server.py"],
+        ["uv", "--project", str(project), "run", "python", str(project / "server.py")],
+        ["uv", "run", f"--directory={project}", "server.py"],
+    ):
+        needs = command_needs(command, env, str(tmp_path))
+        assert {str(project / n) for n in ("pyproject.toml", "uv.lock")} <= set(needs.files)
+        assert str(project / "server.py") in needs.files, command
+        assert str(project / ".venv") in needs.runtime, command
+        # the script's own folder is read, as for `python server.py` (its package)
+        assert str(project) in needs.runtime
+    # a project the server may write is not read to find what it runs
+    needs = command_needs(
+        ["uv", "run", "--directory", str(project), "server.py"], env, "/", [str(tmp_path)]
+    )
+    assert str(project / ".venv") not in needs.runtime
+
+
+def test_a_shell_that_changes_folder_and_sources_a_file_runs_what_it_names(
+    tmp_path: Path,
+) -> None:
+    """``sh -c 'cd DIR && . ./.env && exec node index.js'``, as READMEs write it: the program
+    and its script are found from DIR, the sourced file is read on its own; a string with
+    more than plain words (an expansion, a pipe) is not read."""
+    project = tmp_path / "src" / "tool"
+    project.mkdir(parents=True)
+    for name in ("index.js", ".env", "package.json"):
+        (project / name).write_text("x\n", encoding="utf-8")
+    env = {"HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"}
+    for text in (
+        f"cd {project} && . ./.env && exec sh index.js",
+        f"cd '{project}'; sh index.js",
+        f"export A=1 && cd {project} && source .env && sh ./index.js",
+    ):
+        needs = command_needs(["bash", "-c", text], env, "/")
+        assert str(project / "index.js") in needs.files, text
+        assert str(project) in needs.runtime, text  # the script's own folder
+        if ".env" in text:
+            assert str(project / ".env") in needs.files, text
+    for text in ("cd $HOME/src/tool && sh index.js", f"cd {project} && cat x | sh index.js"):
+        needs = command_needs(["sh", "-c", text], env, "/")
+        assert str(project / "index.js") not in needs.files, text

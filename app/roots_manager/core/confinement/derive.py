@@ -438,10 +438,104 @@ def _npm_prefix(
             scope.allow(needs, os.path.realpath(path), file=True)
 
 
+UV_PROJECT = ("--directory", "--project")
+"""uv's options naming the project a ``uv run`` runs in (``--directory`` is also where its
+script is found)."""
+UV_PROJECT_FILES = ("pyproject.toml", "uv.lock", ".python-version")
+"""What ``uv run`` reads in a project besides its environment (``.venv``)."""
+
+
+def _uv_project(
+    command: Sequence[str], program: str, cwd: str, needs: Needs, scope: _Scope
+) -> str | None:
+    """For ``uv run --directory DIR`` (or ``--project DIR``): the project's files uv reads,
+    each on its own, and its environment (``DIR/.venv``, read and run). Not the folder itself,
+    nor what else it holds, and nothing the server may write (it could put there what it
+    likes). The project's real path, where uv finds the script (None: no such option)."""
+    if program not in _UV or "run" not in command[1:]:
+        return None
+    project = None
+    for i, word in enumerate(command[1:], 1):
+        if word == "--":
+            break
+        if word in UV_PROJECT and i + 1 < len(command):
+            project = command[i + 1]
+        elif word.startswith(tuple(f"{o}=" for o in UV_PROJECT)):
+            project = word.split("=", 1)[1]
+    if project is None:
+        return None
+    folder = os.path.realpath(os.path.join(cwd, os.path.expanduser(project)))
+    if scope.writable_by_server(folder):
+        needs.refuse(folder, "the server may write it: it is not read to find what it runs")
+        return None
+    for name in UV_PROJECT_FILES:
+        path = os.path.join(folder, name)
+        if os.path.isfile(path):
+            scope.allow(needs, os.path.realpath(path), file=True)
+    venv = os.path.join(folder, ".venv")
+    if os.path.isdir(venv) and not scope.writable_by_server(os.path.realpath(venv)):
+        scope.allow(needs, os.path.realpath(venv))
+    return folder
+
+
 def package_caches(command: Sequence[str], env: Mapping[str, str]) -> dict[str, str]:
     """The shared package caches *command* fills, each by its variable (made writable for it,
-    through a layer of its own), as :func:`command_needs` finds them."""
+    through a layer of its own), as :func:`command_needs` finds them (behind ``sh -c`` too)."""
+    shell = _shell_command(command, env, os.getcwd())
+    if shell is not None:
+        command = shell[0]
     return _caches(command, env, _program(command, env))
+
+
+SHELLS = frozenset(("sh", "bash", "dash", "zsh", "ksh"))
+_SHELL_UNSAFE = re.compile(r"[$`|<>(){}*?\[\]~]")
+"""What a ``-c`` string may not hold for its words to be read as they will run: expansions,
+pipes, redirections, globs (a ``~`` alone is the home folder, expanded here)."""
+
+
+def _shell_command(
+    command: Sequence[str], env: Mapping[str, str], cwd: str
+) -> tuple[list[str], str, list[str]] | None:
+    """For ``sh -c 'cd DIR && . ./.env && exec PROGRAM ARGS'`` (bash, dash, zsh alike): the
+    command the string ends in, the folder it runs in, and the files it sources on the way;
+    None for any other command, or a string that is more than plain words joined by ``&&``
+    or ``;`` (``cd``, ``.``/``source``, ``export``, then the program)."""
+    if len(command) != 3 or command[1] != "-c" or _program(command, env) not in SHELLS:
+        return None
+    import shlex
+
+    text = command[2]
+    if _SHELL_UNSAFE.search(text.replace("~/", "")):
+        return None
+    lexer = shlex.shlex(text, posix=True, punctuation_chars=";&")
+    lexer.whitespace_split = True
+    try:
+        words = list(lexer)
+    except ValueError:
+        return None
+    parts: list[list[str]] = [[]]
+    for word in words:
+        if word in ("&&", ";"):
+            parts.append([])
+        elif set(word) <= set(";&"):
+            return None  # a lone & or ;;: not a plain sequence
+        else:
+            parts[-1].append(word)
+    sourced: list[str] = []
+    here = cwd
+    for part in parts[:-1]:
+        if not part:
+            continue
+        if part[0] == "cd" and len(part) == 2:
+            here = os.path.normpath(os.path.join(here, os.path.expanduser(part[1])))
+        elif part[0] in (".", "source") and len(part) == 2:
+            sourced.append(os.path.normpath(os.path.join(here, os.path.expanduser(part[1]))))
+        elif part[0] not in ("export", "set"):
+            return None
+    last = parts[-1][1:] if parts[-1][:1] == ["exec"] else parts[-1]
+    if not last:
+        return None
+    return [os.path.expanduser(w) if w.startswith("~/") else w for w in last], here, sourced
 
 
 SCRIPT_SUFFIXES = (".py", ".pyz", ".js", ".mjs", ".cjs", ".ts", ".mts", ".rb", ".pl", ".sh", ".php")
@@ -499,11 +593,31 @@ def command_needs(
         needs.add(cache, writable=True)
     scope = _Scope(env, [*writable, *needs.writable])
     _executable(command[0], env, needs, scope)
+    shell = _shell_command(command, env, cwd)
+    if shell is not None:
+        # the program the string runs, in the folder it runs it in, as if it were the command
+        inner, here, sourced = shell
+        found = command_needs(inner, env, here, writable)
+        for path in found.runtime:
+            needs.add(path)
+        for path in found.files:
+            needs.add(path, file=True)
+        for path in found.writable:
+            needs.add(path, writable=True)
+        for path, why in found.refused:
+            needs.refuse(path, why)
+        for path in sourced:
+            real = os.path.realpath(path)
+            if os.path.isfile(real) and not scope.writable_by_server(real):
+                scope.allow(needs, real, file=True)
     _module(command, env, needs, scope)
     _npm_prefix(command, program, cwd, needs, scope)
+    project = _uv_project(command, program, cwd, needs, scope)
     script = False
     for arg in command[1:]:
         path = os.path.normpath(os.path.join(cwd, arg)) if arg and not arg.startswith("-") else ""
+        if project is not None and path and not os.path.isfile(path):
+            path = os.path.normpath(os.path.join(project, arg))  # uv runs it from there
         if not path or not os.path.isfile(path):
             continue
         real = os.path.realpath(path)
