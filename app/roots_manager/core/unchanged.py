@@ -14,7 +14,9 @@ under ours without a word. So:
   one taken away is looked at: if it is not the file that was read (another program renamed
   its own over it meanwhile, or wrote into it), the two are swapped back at once, a few
   microseconds later, and :class:`Changed` is raised. The other program's file is in place,
-  whole; ours is not. The caller may read it again and make its change from it, or refuse.
+  whole; ours is not. If by then the other program has put a newer file of its own over ours
+  (ours stood in place, for microseconds), that newest one stays, as over any write of ours,
+  and nothing of it is set aside. The caller may read it again and make its change from it, or refuse.
   A file renamed in is told by its inode alone: nothing slower (a read, a write, an fsync)
   happens while ours stands in its place, so only a program reading the file in those
   microseconds, and saving what it read later, could carry ours on. (A write into the file read
@@ -134,16 +136,32 @@ def _check_swapped(
         os.unlink(tmp)  # the file read, as read: ours stays
         return
     # another program renamed its file in after the last look, or wrote into the file read:
-    # theirs goes back at once, before anything slower
+    # theirs goes back at once, before anything slower; unless ours is no longer in place
+    # either: it stood there, and the other program has since put its newest file over it
+    # (made from ours, or not), which stays, as it would over any write of ours
+    if not _is(target, ours):
+        os.unlink(tmp)  # an older file of the other program's, replaced by its own newest
+        return
     if not _exchanged(tmp, target):  # pragma: no cover - it swapped a moment ago
         raise Changed(f"{target} changed while it was being edited, and could not be put back")
     trace.debug("%s changed just before our rename: the other program's file is put back", target)
     out = os.lstat(tmp)
     if (out.st_dev, out.st_ino) != (ours.st_dev, ours.st_ino):
-        # not ours that came out: a third write, in the microseconds between the two swaps, is
-        # the newest of the other program's files, and the one that stays
+        # not ours that came out: a write in the microseconds between the look and the swap
+        # back had put the other program's newest file over ours; it is the one that stays
         _exchanged(tmp, target)
+        os.unlink(tmp)
+        return
     raise Changed(f"{target} changed while it was being edited")
+
+
+def _is(path: Path, st: os.stat_result) -> bool:
+    """Whether *path* names the file *st* was taken of (by its device and inode)."""
+    try:
+        now = os.lstat(path)
+    except FileNotFoundError:
+        return False
+    return (now.st_dev, now.st_ino) == (st.st_dev, st.st_ino)
 
 
 def _check_replaced(
