@@ -14,7 +14,6 @@ what the default made of it (:attr:`Launch.default`), once, at the start.
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import json
 import os
@@ -305,13 +304,8 @@ def wrapped(
     layers = ensure_private_dir(layout.home / LAYERS_FOLDER / file_key(server))
     from pathlib import Path
 
-    from roots_manager.core.confinement.derive import package_caches
     from roots_manager.core.hosts.known import Platform, protected_places
 
-    for cache in package_caches(command, os.environ).values():
-        # a first npx has no ~/.npm yet: a rule cannot name a folder that is not there
-        with contextlib.suppress(OSError):
-            os.makedirs(cache, mode=0o700, exist_ok=True)
     fp = fingerprint(literal)  # the server's identity is its command as written
     derived = rules_for(
         state,

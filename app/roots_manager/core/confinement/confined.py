@@ -9,6 +9,7 @@ as for any server.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -231,6 +232,10 @@ def rules_for(
     writable = [*write, *extra_write, tmpdir]
     runtime, refused = runtime_rules(command, env, cwd, writable)
     caches = package_caches(command, env)
+    for cache in caches.values() if layers is not None else ():
+        # a first npx has no ~/.npm yet: a rule (and a layer) cannot name a folder not there
+        with contextlib.suppress(OSError):
+            os.makedirs(cache, mode=0o700, exist_ok=True)
     if layers is None:  # nowhere to keep a layer: the shared caches are not the server's
         dropped = set(caches.values())
         runtime = runtime.replace(
