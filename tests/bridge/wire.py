@@ -47,6 +47,22 @@ def bridge_argv(
     ]
 
 
+def run_to_its_end(argv: list[str], **options: Any) -> subprocess.CompletedProcess[str]:
+    """Run a bridge whose host keeps its stdin open until the server ends by itself.
+
+    With ``stdin=DEVNULL`` the host's input ends at once, so the bridge starts the stop ladder
+    while the server still works, and a server slower than the ladder's first step (a loaded
+    machine) is stopped with SIGTERM: a test of what the server does must not race that."""
+    held, kept = os.pipe()
+    try:
+        return subprocess.run(
+            argv, stdin=held, capture_output=True, text=True, timeout=120, **options
+        )
+    finally:
+        os.close(held)
+        os.close(kept)
+
+
 def _encode(msg: Msg) -> bytes:
     if isinstance(msg, bytes):
         return msg if msg.endswith(b"\n") else msg + b"\n"

@@ -21,7 +21,7 @@ from mcp import Client, StdioServerParameters
 from roots_manager.core.log import events as ev
 from roots_manager.core.paths import Layout
 from roots_manager.sandbox.landlock import TEST_ABI_ENV
-from tests.bridge.wire import bridge_argv, events
+from tests.bridge.wire import bridge_argv, events, run_to_its_end
 from tests.conftest import PEERS, only_on_linux, run_cli
 from tests.e2e.sdk_host import bridged, text
 from tests.fakes import FAKES
@@ -317,13 +317,7 @@ def test_a_forking_server_that_handles_sigchld_is_not_refused_its_forks(tmp_path
     interrupts it: what is left is the moment before it takes the call."""
     world(tmp_path)
     run_cli("servers", "confine", "srv", "on")
-    ran = subprocess.run(
-        bridge_argv("srv", [sys.executable, "-S", "-c", FORKER]),
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    ran = run_to_its_end(bridge_argv("srv", [sys.executable, "-S", "-c", FORKER]))
     assert ran.returncode == 0, ran.stderr
     failed = int(ran.stdout.split()[0])
     # here, with it: 0 to 11 of 300 on a quiet machine, 54 beside two busy test workers (the
@@ -344,14 +338,7 @@ def test_git_run_by_a_server_reads_the_users_git_settings_but_not_their_secrets(
     command = ["sh", "-c", f"git -C '{w['granted']}' config --global user.name"]
 
     def run() -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            bridge_argv("srv", command),
-            env=env,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
+        return run_to_its_end(bridge_argv("srv", command), env=env)
 
     settings.write_text("[user]\n\tname = Someone\n", encoding="utf-8")
     ran = run()
