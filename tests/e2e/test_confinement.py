@@ -12,6 +12,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import anyio
@@ -350,3 +351,23 @@ def test_git_run_by_a_server_reads_the_users_git_settings_but_not_their_secrets(
     ran = run()
     assert ran.returncode != 0 and "s3cret" not in ran.stdout, ran.stdout
     assert "Permission denied" in ran.stderr or "unable to access" in ran.stderr, ran.stderr
+
+
+def test_a_folder_granted_in_shared_memory_is_not_hidden_by_the_servers_own(
+    tmp_path: Path,
+) -> None:
+    """A confined server gets a ``/dev/shm`` of its own (no other program's segments), which
+    would hide a folder the user granted there: then it gets the machine's."""
+    if not os.access("/dev/shm", os.W_OK):
+        pytest.skip("no writable /dev/shm here")
+    world(tmp_path)
+    shared = Path(tempfile.mkdtemp(dir="/dev/shm"))
+    try:
+        (shared / "hello.txt").write_text("in memory\n", encoding="utf-8")
+        run_cli("roots", "add", str(shared))
+        run_cli("grant", "srv", str(shared))
+        run_cli("servers", "confine", "srv", "on")
+        ran = run_to_its_end(bridge_argv("srv", ["cat", str(shared / "hello.txt")]))
+        assert (ran.returncode, ran.stdout) == (0, "in memory\n"), ran.stderr
+    finally:
+        shutil.rmtree(shared, ignore_errors=True)

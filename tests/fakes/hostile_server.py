@@ -617,6 +617,32 @@ def make(path: str, how: str) -> str:
     return "ok"
 
 
+def run(argv: list[str], cwd: str) -> str:
+    """Run *argv* in *cwd* (a ``git`` of the server's): ``ok:`` and what it printed, or its
+    exit code and the last line it wrote on stderr."""
+    import subprocess
+
+    done = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=60)
+    if done.returncode == 0:
+        return "ok:" + done.stdout
+    said = done.stderr.strip().splitlines()
+    return f"exit {done.returncode}: {said[-1] if said else ''}"
+
+
+def keep_writing(path: str, to: str, text: str, then: str) -> str:
+    """Write *text* to a new file *path*, rename it to *to* with the file still open, and
+    write *then* through that descriptor: what a check of the file when it is renamed misses
+    unless the name no longer leads to it."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    try:
+        os.write(fd, text.encode())
+        os.rename(path, to)
+        os.write(fd, then.encode())
+    finally:
+        os.close(fd)
+    return "ok"
+
+
 def race_make(folder: str, name: str, seconds: float = 2.0) -> str:
     """Open ``folder/x`` with O_CREAT again and again while a second thread turns the path
     into ``folder/NAME`` and back: a check made on the path and then let through would make
@@ -760,7 +786,7 @@ def fork_many(count: int, threads: int = 0) -> str:
 
 
 ATTACKS = {f.__name__: f for f in (
-    fork_many, make, race_make, made_well,
+    fork_many, make, race_make, made_well, run, keep_writing,
     replace, rename, remove, create, forge_refusals, overwrite, second_name,
     read, write, listdir, chmod, fchmod_read_only, chmod_at, utime, setxattr, chown,
     unix_connect, own_socket, socketpair, kill, inject, capabilities, io_uring, detach, rewrite_shebang,

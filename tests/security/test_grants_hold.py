@@ -540,7 +540,7 @@ def test_a_repository_past_the_search_keeps_its_hooks_and_config(world: World) -
     """``~/work`` granted, a repository seven folders down, deeper than the search looks: the
     supervisor keeps its ``.git/hooks`` and ``.git/config`` (and the ``.git`` holding them)
     by their names, every write, new name and removal of the server's made by it. What git
-    itself writes there, and a repository the server makes, stay the server's to write."""
+    itself writes there, and a repository the server makes, stay the server's to use."""
     _home_world(world)
     work = world.home / "work"
     app = work / "a" / "b" / "c" / "d" / "e" / "f" / "app"
@@ -578,10 +578,11 @@ def test_a_repository_past_the_search_keeps_its_hooks_and_config(world: World) -
         # nor the place moved away, and another made in its stead
         for folder in (git, git / "hooks"):
             assert host.attack("rename", path=str(folder), to=str(folder) + ".old") in REFUSED
-        # a repository of the server's own is its own
+        # a repository of the server's own is its own to use, not to run commands from
         mine = work / "mine" / ".git"
-        assert host.attack("create", path=str(mine / "hooks" / "pre-commit")) == "ok"
-        assert host.attack("create", path=str(mine / "config")) == "ok"
+        assert host.attack("create", path=str(mine / "index.lock")) == "ok"
+        assert host.attack("create", path=str(mine / "hooks" / "pre-commit")) in REFUSED
+        assert host.attack("create", path=str(mine / "config")) in REFUSED
     finally:
         host.close()
     assert (git / "config").read_text(encoding="utf-8") == "[core]\n"

@@ -111,8 +111,12 @@ def _hold_places(rules: Rules, unkept: Sequence[tuple[str, str]] = ()) -> Rules:
         return rules
     from roots_manager.sandbox import mounts
 
-    # shared memory of its own, never the machine's (another program's segments)
-    if os.path.isdir(mounts.SHARED_MEMORY):
+    # shared memory of its own, never the machine's (another program's segments), unless the
+    # user granted a folder there (which the server's own tmpfs would hide)
+    granted = (*rules.read_write, *rules.read_only)
+    if os.path.isdir(mounts.SHARED_MEMORY) and not any(
+        inside(p, mounts.SHARED_MEMORY) for p in granted
+    ):
         entries.append((mounts.OWN_TMPFS, mounts.SHARED_MEMORY))
 
     missed: list[tuple[str, str, str]] = [("guard", path, why) for path, why in unkept]
@@ -227,11 +231,12 @@ def _linux(
     unkept: list[tuple[str, str]] = []
     # without the filter the names go unkept, as the metadata goes unmediated (the bridge
     # said so: "protected names")
-    if (rules.guard or rules.repositories_beneath) and filtered:
+    if (rules.guard or rules.repositories_beneath or rules.read_write) and filtered:
         from roots_manager.sandbox import making
 
         kept, gone = making.Kept.of(rules.guard)
         kept.beneath = tuple(rules.repositories_beneath)
+        kept.git = bool(rules.read_write)  # a git folder it may write holds to its rules
         unkept = [(path, "the folder it would be made in cannot be opened") for path in gone]
     rules = _hold_places(rules, unkept)
     opened, writable = open_rules(rules)

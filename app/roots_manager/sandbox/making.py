@@ -38,13 +38,14 @@ import sys
 import threading
 
 from roots_manager.core.paths import inside
-from roots_manager.sandbox import landlock, libc, mediation, seccomp
+from roots_manager.sandbox import gitfolder, landlock, libc, mediation, seccomp
 
 assert sys.platform == "linux", "imported only where Landlock confines (Linux)"
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
+    from typing import NoReturn
 
     Tell = Callable[[mediation._Caller, str, str], None]
 
@@ -56,6 +57,7 @@ ADDFD_FLAG_SEND = 1 << 1
 """Add the descriptor and answer the call with its number, at once (Linux 5.14)."""
 AT_SYMLINK_FOLLOW = 0x400
 AT_REMOVEDIR = 0x200
+RENAME_NOREPLACE = 1 << 0
 RENAME_EXCHANGE = 1 << 1
 CLONE_FS = 0x200
 WAITING = 64
@@ -73,7 +75,11 @@ class Kept:
     does not change) and a name in it."""
 
     def __init__(
-        self, names: Iterable[tuple[int, int, bytes]] = (), beneath: Iterable[str] = ()
+        self,
+        names: Iterable[tuple[int, int, bytes]] = (),
+        beneath: Iterable[str] = (),
+        *,
+        git: bool = False,
     ) -> None:
         self.names = set(names)
         self.leaves = {name for _, _, name in self.names}
@@ -83,6 +89,59 @@ class Kept:
         repository's hooks and config are kept by their names (:meth:`repository`)."""
         self.own: set[tuple[int, int]] = set()
         """The ``.git`` folders the server made itself (a ``git init``): its own."""
+        self.git = git
+        """Every git folder is held to :mod:`~roots_manager.sandbox.gitfolder`'s rules (the
+        server may write somewhere): whoever made it, nothing in it runs the server's
+        commands at the user's next ``git``."""
+
+    @property
+    def writes(self) -> bool:
+        """Whether each open that writes an existing file is made here too (a git folder's
+        config made here needs none of it: see :meth:`Namer._settle`)."""
+        return bool(self.beneath)
+
+    def git_refusal(self, folder: int, name: bytes, how: str) -> str | None:
+        """Why *name* may not be made in the folder open as *folder* (*how*: ``open``, to
+        make or write a file; ``mkdir``; ``link``, any other new name; ``rename``, the name a
+        rename gives), by :mod:`~roots_manager.sandbox.gitfolder`'s rules; None if it may."""
+        if not self.git:
+            return None
+        name = name.rstrip(b"/")
+        where = _place(folder)
+        if where is None:
+            return "a folder whose place is not known"
+        if not gitfolder.in_git_folder(where):
+            if name == gitfolder.BARE:
+                return "a bare repository's HEAD outside a .git folder"
+            return None
+        if name in gitfolder.CONFIGS and how != "rename":
+            return "a git folder's config, made only by a rename that is checked"
+        if name in gitfolder.NEVER_MADE:
+            return "a worktree's commondir"
+        if name == gitfolder.HOOKS and how != "mkdir":
+            return "a git folder's hooks, made only as a new folder"
+        if os.path.basename(where) == "hooks" and not name.endswith(gitfolder.SAMPLE):
+            return "a hook"
+        return None
+
+    def git_object(self, fd: int) -> bool:
+        """Whether the object open as *fd* is, by its name now, a git folder's config,
+        ``commondir`` or hook: never given a second name, opened again to write, or changed
+        in its mode, owner or extended attributes (an ACL that lets the server write)."""
+        if not self.git:
+            return False
+        where = _place(fd)
+        if where is None:  # a pipe, a socket, a file no name leads to: nothing git reads
+            return False
+        folder, name = os.path.split(where)
+        if not gitfolder.in_git_folder(folder):
+            return False
+        leaf = os.fsencode(name)
+        return (
+            leaf in gitfolder.CONFIGS
+            or leaf in gitfolder.NEVER_MADE
+            or os.path.basename(folder) == "hooks"
+        )
 
     @classmethod
     def of(cls, paths: Iterable[str]) -> tuple[Kept, list[str]]:
@@ -273,19 +332,23 @@ class Namer:
         """Whether *name* in the folder open as *folder* may not be made (:class:`Kept`)."""
         return self.kept.holds(folder, name)
 
+    def keeps_object(self, fd: int) -> bool:
+        """Whether the object open as *fd* may not be changed in its mode, owner or extended
+        attributes: a git folder's config, ``commondir`` or hook (:meth:`Kept.git_object`)."""
+        return self.kept.git_object(fd)
+
     def makes(self, name: str, args: tuple[int, ...]) -> bool:
         """Whether call *name* with *args* is made here: one that makes a name (an open only
         with ``O_CREAT``), and with repositories kept (:attr:`Kept.beneath`) one that opens a
         file to write it, or removes a name."""
-        writes = bool(self.kept.beneath)
         if name in seccomp.OPEN_FLAGS:
             # with O_PATH the kernel ignores O_CREAT (and the flags are a register: the caller
             # cannot change them while the call waits)
             flags = mediation._int(args[seccomp.OPEN_FLAGS[name]])
-            asks = seccomp.O_CREAT | (seccomp.WRITE_ACCESS if writes else 0)
+            asks = seccomp.O_CREAT | (seccomp.WRITE_ACCESS if self.kept.writes else 0)
             return bool(flags & asks) and not flags & os.O_PATH
         if name in seccomp.REMOVING:
-            return writes
+            return bool(self.kept.beneath)
         return name in seccomp.CREATING or name in seccomp.NAMING
 
     def answer(self, c: mediation._Caller, name: str, a: tuple[int, ...]) -> int | None:
@@ -298,7 +361,8 @@ class Namer:
             at = name.endswith("at")
             dirfd = mediation._int(a[0]) if at else mediation.AT_FDCWD
             rest = a[1:] if at else a
-            folder, leaf = self._where(c, dirfd, c.string(rest[0]), name)
+            how = "mkdir" if name.startswith("mkdir") else "link"
+            folder, leaf = self._where(c, dirfd, c.string(rest[0]), name, how)
             mode = rest[1] & 0xFFFFFFFF
             umask = _umask(c)
             if name.startswith("mkdir"):
@@ -313,7 +377,7 @@ class Namer:
             dirfd, address = (
                 (mediation._int(a[1]), a[2]) if name == "symlinkat" else (mediation.AT_FDCWD, a[1])
             )
-            folder, leaf = self._where(c, dirfd, c.string(address), name)
+            folder, leaf = self._where(c, dirfd, c.string(address), name, "link")
             self.maker.call(_symlink, target, leaf, folder)
             return 0
         if name in ("link", "linkat"):
@@ -322,27 +386,40 @@ class Namer:
             return self._remove(c, name, a)
         return self._rename(c, name, a)
 
-    def _where(self, c: mediation._Caller, dirfd: int, path: bytes, call: str) -> tuple[int, bytes]:
+    def _where(
+        self, c: mediation._Caller, dirfd: int, path: bytes, call: str, how: str
+    ) -> tuple[int, bytes]:
         """The folder (opened here) a new name of *path* goes in, and the name; refused if it
-        is kept."""
+        is kept (*how*: see :meth:`Kept.git_refusal`)."""
         folder, leaf = _split(c, dirfd, path)
-        self._check(c, folder, leaf, call)
+        self._check(c, folder, leaf, call, how=how)
         return folder, leaf
 
     def _check(
-        self, c: mediation._Caller, folder: int, leaf: bytes, call: str, *, removed: bool = False
+        self,
+        c: mediation._Caller,
+        folder: int,
+        leaf: bytes,
+        call: str,
+        *,
+        removed: bool = False,
+        how: str = "open",
     ) -> None:
         """Refuse the call, and tell it, if *leaf* in *folder* is kept: a name never made
-        (but a link kept may be *removed*), or a repository's place (:meth:`Kept.repository`)."""
+        (but a link kept may be *removed*), a repository's place (:meth:`Kept.repository`),
+        or a git folder's place made *how* (:meth:`Kept.git_refusal`)."""
         kept = not removed and self.kept.holds(folder, leaf)
-        if kept or self.kept.repository(folder, leaf):
-            if self.tell is not None:
-                try:
-                    where = os.readlink(f"/proc/self/fd/{folder}")
-                    self.tell(c, call, os.path.join(where, os.fsdecode(leaf.rstrip(b"/"))))
-                except OSError:
-                    pass  # refused all the same
-            raise mediation.Refused(errno.EACCES)
+        git = None if removed else self.kept.git_refusal(folder, leaf, how)
+        if kept or git is not None or self.kept.repository(folder, leaf):
+            self._refuse(c, folder, leaf, call)
+
+    def _refuse(self, c: mediation._Caller, folder: int, leaf: bytes, call: str) -> NoReturn:
+        """Tell that *call* was refused for *leaf* in *folder*, and refuse it."""
+        if self.tell is not None:
+            where = _place(folder)
+            if where is not None:  # refused all the same
+                self.tell(c, call, os.path.join(where, os.fsdecode(leaf.rstrip(b"/"))))
+        raise mediation.Refused(errno.EACCES)
 
     def _open(self, c: mediation._Caller, name: str, a: tuple[int, ...]) -> None:
         if name == "creat":
@@ -404,7 +481,9 @@ class Namer:
             return False
         copy = c.descriptor(int(own.group(2)))
         asked = flags & ~(os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW)
-        if asked & seccomp.WRITE_ACCESS and self.kept.repository_object(copy):
+        if asked & seccomp.WRITE_ACCESS and (
+            self.kept.repository_object(copy) or self.kept.git_object(copy)
+        ):
             raise mediation.Refused(errno.EACCES)
         if stat.S_ISFIFO(os.fstat(copy).st_mode) and _grants(copy, asked):
             # a pipe end it holds, for what it may do with it already: that end again
@@ -478,7 +557,7 @@ class Namer:
                 a[1],
                 0,
             )
-        folder, leaf = self._where(c, new_dir, c.string(new), name)
+        folder, leaf = self._where(c, new_dir, c.string(new), name, "link")
         # the object linked, reached here as the kernel reaches it for the caller (its own
         # /proc/self/fd/N too), and linked in through this process's own descriptor of it
         source = c.resolve(
@@ -487,7 +566,8 @@ class Namer:
             follow=bool(flags & AT_SYMLINK_FOLLOW),
             empty=bool(flags & mediation.AT_EMPTY_PATH),
         )
-        if self.kept.repository_object(source):  # a second name to write it by
+        # a second name to write it by
+        if self.kept.repository_object(source) or self.kept.git_object(source):
             raise mediation.Refused(errno.EACCES)
         self.maker.call(_link, source, leaf, folder)
         return 0
@@ -504,15 +584,92 @@ class Namer:
         else:
             old_dir, old, new_dir, new = mediation._int(a[0]), a[1], mediation._int(a[2]), a[3]
             flags = mediation._int(a[4]) if name == "renameat2" else 0
-        folder, leaf = self._where(c, new_dir, c.string(new), name)
+        folder, leaf = self._where(c, new_dir, c.string(new), name, "rename")
         old_folder, old_leaf = _split(c, old_dir, c.string(old))
-        if flags & RENAME_EXCHANGE:  # the old name gets the new one's object
-            self._check(c, old_folder, old_leaf, name)
+        exchange = bool(flags & RENAME_EXCHANGE)
+        if exchange:  # the old name gets the new one's object
+            self._check(c, old_folder, old_leaf, name, how="rename")
         else:  # a repository's place is not moved away (and another made in its stead)
             self._check(c, old_folder, old_leaf, name, removed=True)
+        if self.kept.git:
+            self._git_move(c, (old_folder, old_leaf), (folder, leaf), name, exchange=exchange)
+            if leaf.rstrip(b"/") in gitfolder.CONFIGS and _in_git_folder(folder):
+                self._settle(c, (old_folder, old_leaf), (folder, leaf), name, flags)
+                return 0
         self.maker.call(_renameat2, old_folder, old_leaf, folder, leaf, flags)
         self.kept.made(folder, leaf)
         return 0
+
+    def _git_move(
+        self,
+        c: mediation._Caller,
+        old: tuple[int, bytes],
+        new: tuple[int, bytes],
+        call: str,
+        *,
+        exchange: bool,
+    ) -> None:
+        """Refuse a rename that moves a folder into a git folder or out of one (as ``.git``
+        or inside it): a git folder is only made where it is, each of its names checked as
+        it is made, and what is in it is never moved out to be a bare repository."""
+        sides = [old, new] if exchange else [old]
+        if _git_side(*old) == _git_side(*new):
+            return
+        for folder, leaf in sides:
+            try:
+                st = os.stat(leaf.rstrip(b"/"), dir_fd=folder, follow_symlinks=False)
+            except OSError:
+                continue  # the rename itself says what is missing
+            if stat.S_ISDIR(st.st_mode):
+                self._refuse(c, new[0], new[1], call)
+
+    def _settle(
+        self,
+        c: mediation._Caller,
+        old: tuple[int, bytes],
+        new: tuple[int, bytes],
+        call: str,
+        flags: int,
+    ) -> None:
+        """A file renamed to be a git folder's ``config``: read here, refused if it holds a
+        setting a confined server may not write (:func:`gitfolder.refused_setting`), else
+        written as a new file of the supervisor's with those very bytes, read-only
+        (:data:`gitfolder.MODE`), renamed into place, and the server's file removed: a
+        descriptor it kept on its file writes nothing that git reads, and the server, which
+        has no capability to pass a file's mode and may not change this one's, cannot open
+        the new one to write (git itself, the user's too, replaces a config by a rename, which
+        its mode does not stop)."""
+        (old_folder, old_leaf), (folder, leaf) = old, new
+        if flags & RENAME_EXCHANGE:
+            self._refuse(c, folder, leaf, call)
+        opened = self.maker.call(
+            _open, old_leaf, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, 0, old_folder
+        )
+        assert isinstance(opened, int)
+        with os.fdopen(opened, "rb") as source:
+            st = os.fstat(source.fileno())
+            data = source.read(gitfolder.SIZE + 1) if stat.S_ISREG(st.st_mode) else None
+        if data is None or gitfolder.refused_setting(data) is not None:
+            self._refuse(c, folder, leaf, call)
+        temporary = leaf.rstrip(b"/") + b".checked-" + os.urandom(6).hex().encode()
+        made = self.maker.call(
+            _open,
+            temporary,
+            os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
+            gitfolder.MODE,
+            folder,
+        )
+        assert isinstance(made, int)
+        try:
+            with os.fdopen(made, "wb") as copy:
+                copy.write(data)
+            self.maker.call(_renameat2, folder, temporary, folder, leaf, flags & RENAME_NOREPLACE)
+        except BaseException:
+            with contextlib.suppress(OSError, mediation.Refused):
+                self.maker.call(_unlink, temporary, folder)
+            raise
+        with contextlib.suppress(OSError, mediation.Refused):
+            self.maker.call(_unlink, old_leaf, old_folder)
 
     def _remove(self, c: mediation._Caller, name: str, a: tuple[int, ...]) -> int:
         """``unlink``, ``unlinkat`` or ``rmdir``, made here unless the name is a repository's
@@ -526,6 +683,26 @@ class Namer:
         self._check(c, folder, leaf, name, removed=True)
         self.maker.call(_rmdir if folder_too else _unlink, leaf, folder)
         return 0
+
+
+def _place(fd: int) -> str | None:
+    """The path of the object open as *fd* now, or None if it has none (gone)."""
+    try:
+        where = os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        return None
+    return where if where.startswith("/") and not where.endswith(" (deleted)") else None
+
+
+def _in_git_folder(folder: int) -> bool:
+    """Whether the folder open as *folder* is a git folder (an unknown place counts)."""
+    where = _place(folder)
+    return where is None or gitfolder.in_git_folder(where)
+
+
+def _git_side(folder: int, leaf: bytes) -> bool:
+    """Whether *leaf* in *folder* is in a git folder's side: ``.git`` itself, or in one."""
+    return leaf.rstrip(b"/") == gitfolder.GIT or _in_git_folder(folder)
 
 
 def _parts(path: bytes) -> tuple[bytes, bytes]:

@@ -55,6 +55,8 @@ if TYPE_CHECKING:
 
         def keeps(self, folder: int, name: bytes) -> bool: ...
 
+        def keeps_object(self, fd: int) -> bool: ...
+
     Observe = Callable[["_Caller", str, tuple[int, ...]], None]
 
 AT_FDCWD = -100
@@ -577,8 +579,12 @@ class Mediator:
                 return  # no stderr to say it on: the refusal stands
 
     def _object(self, fd: int) -> None:
-        """Refuse the change unless the object open as *fd* is the server's to write."""
+        """Refuse the change unless the object open as *fd* is the server's to write, and not
+        a git folder's config, ``commondir`` or hook (the namer :meth:`keeps_object
+        <roots_manager.sandbox.making.Namer.keeps_object>`)."""
         if not self.beneath_writable(fd):
+            raise Refused(errno.EACCES)
+        if self.namer is not None and self.namer.keeps_object(fd):
             raise Refused(errno.EACCES)
 
     def _decide(self, c: _Caller, name: str, a: tuple[int, ...]) -> int:

@@ -278,6 +278,7 @@ def program(
     processes: bool = False,
     guard: bool = False,
     writes: bool = False,
+    removes: bool = False,
 ) -> bytes:
     """The filter for *arch*; *sockets*: Unix stream sockets may be made, and every
     ``connect`` is decided by the supervisor (the user allowed some sockets by path);
@@ -288,7 +289,7 @@ def program(
     past the server's limit of processes; *guard*: each call that makes a name (a file, a
     folder, a link, a rename) waits for the supervisor, which makes it itself unless the name
     is one the server may not make; *writes* (with *guard*): so does each open that writes an
-    existing file, and each removal of a name."""
+    existing file; *removes* (with *guard*): so does each removal of a name."""
     if arch not in SYSCALLS:
         raise SeccompError(errno.ENOSYS, f"no seccomp filter for the {arch} architecture")
     nr = SYSCALLS[arch].get
@@ -357,7 +358,7 @@ def program(
         whole.append(("connect", RET_NOTIFY))
     if observe or guard:
         waiting = {*(OBSERVED if observe else ()), *(NAMING if guard else ())}
-        waiting |= set(REMOVING if guard and writes else ())
+        waiting |= set(REMOVING if guard and removes else ())
         whole += [(name, RET_NOTIFY) for name in sorted(waiting)]
     for name, action in whole:
         ops += _block(nr(name), [_op(_RET, action)])
@@ -378,6 +379,7 @@ def install(
     processes: bool = False,
     guard: bool = False,
     writes: bool = False,
+    removes: bool = False,
 ) -> int:
     """Install the filter on this thread's process; returns the notification descriptor.
 
@@ -392,6 +394,7 @@ def install(
         processes=processes,
         guard=guard,
         writes=writes,
+        removes=removes,
     )
     buf = ctypes.create_string_buffer(code, len(code))
     prog = _Fprog(len(code) // 8, ctypes.cast(buf, ctypes.c_void_p))

@@ -140,7 +140,8 @@ def _server_process(plan: Plan, supervisor: int, to_parent: int, from_parent: in
                 observe=observe,
                 processes=plan.max_processes is not None,
                 guard=plan.kept is not None,
-                writes=plan.kept is not None and bool(plan.kept.beneath),
+                writes=plan.kept is not None and plan.kept.writes,
+                removes=plan.kept is not None and bool(plan.kept.beneath),
             )
         os.write(to_parent, b"L%d\n" % listener)
         if os.read(from_parent, 1) != b"k":
@@ -385,7 +386,7 @@ class Supervisor:
             from roots_manager.sandbox.observer import fast_path
 
             try:
-                writes = self.plan.kept is not None and bool(self.plan.kept.beneath)
+                writes = self.plan.kept is not None and self.plan.kept.writes
                 fast = fast_path(self.observer, listener, seccomp.machine(), writes=writes)
             except Exception as exc:  # the Python observer judges every call, as without it
                 _quietly_write(2, f"roots-manager confine: observing in Python: {exc!r}\n".encode())

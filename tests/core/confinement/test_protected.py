@@ -60,6 +60,9 @@ def test_a_project_grant_holds_its_repository_metadata_and_settings(home: Path) 
     module = project / ".git" / "modules" / "lib"
     (module / "hooks").mkdir(parents=True)
     (module / "config").write_text("", encoding="utf-8")
+    worktree = project / ".git" / "worktrees" / "feature"
+    worktree.mkdir(parents=True)
+    (worktree / "commondir").write_text("../..\n", encoding="utf-8")
     env = {"HOME": str(home)}
     held = _held(protections([str(project)], env=env, hosts=NO_HOSTS))
     assert held == {
@@ -71,6 +74,10 @@ def test_a_project_grant_holds_its_repository_metadata_and_settings(home: Path) 
         str(module): PINNED,
         str(module / "hooks"): READ_ONLY,
         str(module / "config"): READ_ONLY,
+        # a worktree's pointer to the folder whose config applies there
+        str(project / ".git" / "worktrees"): PINNED,
+        str(worktree): PINNED,
+        str(worktree / "commondir"): READ_ONLY,
         str(repo): PINNED,  # renamed away, a look-alike could be built in its place
         str(repo / ".git"): PINNED,
         str(repo / ".git" / "config"): READ_ONLY,

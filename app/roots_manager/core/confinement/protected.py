@@ -299,19 +299,33 @@ def _project_places(
             # user's next git there would run another folder's hooks and config
             out.append((git, _GIT))
         else:
-            out += _submodules(git)
+            out += _inner_git_places(git)
     return out
 
 
-def _submodules(git: str) -> list[tuple[str, str]]:
+def _inner_git_places(git: str) -> list[tuple[str, str]]:
     """The hooks and config of each submodule's git folder kept in repository folder *git*
-    (``.git/modules/NAME``), one level down."""
+    (``.git/modules/NAME``), and each worktree's ``commondir`` there (``.git/worktrees/NAME``:
+    pointed elsewhere, the user's next git in that worktree would read another folder's
+    config), one level down."""
+    out = [
+        (os.path.join(m, name), _GIT)
+        for m in _subfolders(os.path.join(git, "modules"))
+        for name in ("hooks", "config")
+    ]
+    for worktree in _subfolders(os.path.join(git, "worktrees")):
+        pointer = os.path.join(worktree, "commondir")
+        if os.path.isfile(pointer):
+            out.append((pointer, _GIT))
+    return out
+
+
+def _subfolders(folder: str) -> list[str]:
     try:
-        with os.scandir(os.path.join(git, "modules")) as entries:
-            modules = [e.path for e in entries if e.is_dir(follow_symlinks=False)]
+        with os.scandir(folder) as entries:
+            return [e.path for e in entries if e.is_dir(follow_symlinks=False)]
     except OSError:
         return []
-    return [(os.path.join(m, name), _GIT) for m in modules for name in ("hooks", "config")]
 
 
 class _Folders:
