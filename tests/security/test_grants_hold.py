@@ -589,3 +589,31 @@ def test_a_repository_past_the_search_keeps_its_hooks_and_config(world: World) -
     assert (git / "hooks" / "post-merge").read_text(encoding="utf-8") == "#!/bin/sh\n"
     assert sorted(p.name for p in (git / "hooks").iterdir()) == ["post-merge"]
     assert (app / "main.py").read_text(encoding="utf-8") == "planted"
+
+
+@pytest.mark.parametrize("world", users(), indirect=True)
+def test_a_plugin_managers_repositories_in_a_home_grant_keep_their_hooks_and_config(
+    world: World,
+) -> None:
+    """The home granted: a plugin manager's clones below a hidden folder of the home, which the
+    search does not look in, run their hooks and config at the manager's next ``git pull``.
+    The home counts as searched in part, and the supervisor keeps them by their names."""
+    _home_world(world)
+    plugin = world.home / ".local" / "share" / "nvim" / "lazy" / "telescope.nvim"
+    git = plugin / ".git"
+    (git / "hooks").mkdir(parents=True)
+    (git / "config").write_text("[core]\n", encoding="utf-8")
+    (plugin / "init.lua").write_text("-- plugin\n", encoding="utf-8")
+    world.grant_confined(world.home, broad=True)
+    host = Hostile(world)
+    try:
+        assert host.attack("overwrite", path=str(plugin / "init.lua")) == "ok"
+        config = git / "config"
+        assert host.attack("overwrite", path=str(config)) in REFUSED
+        assert host.attack("write", path=str(config)) in REFUSED
+        assert host.attack("replace", path=str(config)) in REFUSED
+        assert host.attack("create", path=str(git / "hooks" / "post-merge")) in REFUSED
+    finally:
+        host.close()
+    assert (git / "config").read_text(encoding="utf-8") == "[core]\n"
+    assert list((git / "hooks").iterdir()) == []

@@ -110,6 +110,19 @@ def test_repositories_are_found_deep_but_not_in_a_repositorys_own_tree(tmp_path:
     assert repositories(str(tmp_path))[1] is True
 
 
+def test_folders_below_a_hidden_folder_of_the_home_make_the_search_partial(
+    tmp_path: Path,
+) -> None:
+    """A plugin manager's clones (``~/.vim/bundle/*``) are below a hidden folder, not looked
+    in: in the home they make the search partial; in a project (``.github/workflows``) not."""
+    project = tmp_path / "proj"
+    (project / ".github" / "workflows").mkdir(parents=True)
+    assert repositories(str(project), str(tmp_path)) == ([], True)
+    (tmp_path / ".vim" / "bundle" / "fugitive" / ".git").mkdir(parents=True)
+    assert repositories(str(tmp_path), str(tmp_path))[1] is False
+    assert repositories(str(tmp_path))[1] is True  # no home said: as before
+
+
 def test_folders_too_deep_to_look_in_make_the_search_partial(tmp_path: Path) -> None:
     """A folder below the deepest looked in may hold a repository: the search says it did not
     look everywhere (the supervisor keeps those repositories), unless it lies in a repository's

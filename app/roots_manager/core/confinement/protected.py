@@ -237,7 +237,7 @@ FOLDERS_LOOKED = 5000
 _NOT_LOOKED_IN = frozenset({"node_modules", "__pycache__"})
 
 
-def repositories(folder: str) -> tuple[list[str], bool]:
+def repositories(folder: str, home: str | None = None) -> tuple[list[str], bool]:
     """The git repositories in *folder* (itself among them if it is one), and whether every
     folder that might hold one was looked in.
 
@@ -246,7 +246,9 @@ def repositories(folder: str) -> tuple[list[str], bool]:
     only the folders directly in a granted repository are), a hidden folder is looked in but not
     below (``~/.oh-my-zsh`` is found, ``~/.cache`` is not searched), and links are not followed.
     Not every folder was looked in when the listings ran out, or when folders lay deeper than
-    :data:`REPOSITORY_DEPTH`: the repositories there are the supervisor's to keep
+    :data:`REPOSITORY_DEPTH`, or below a hidden folder of the *home* (where plugin managers keep
+    the repositories they pull: ``~/.local/share/nvim/lazy/*``, ``~/.vim/bundle/*``,
+    ``~/.tmux/plugins/*``): the repositories there are the supervisor's to keep
     (:attr:`~roots_manager.core.confinement.rules.Rules.repositories_beneath`).
     """
     found: list[str] = []
@@ -274,6 +276,8 @@ def repositories(folder: str) -> tuple[list[str], bool]:
                 continue
             deepest = 1  # a granted repository: the repositories directly in it
         if path != folder and os.path.basename(path)[0] == ".":
+            if folders and os.path.dirname(path) == home:
+                whole = False  # a tool's folder of the home: its plugins' repositories
             continue  # a hidden folder: looked in, not below
         if depth < deepest:
             todo.extend((os.path.join(path, name), depth + 1) for name in sorted(folders))
@@ -283,13 +287,13 @@ def repositories(folder: str) -> tuple[list[str], bool]:
 
 
 def _project_places(
-    folder: str, names: Mapping[str, str], searched: dict[str, bool]
+    folder: str, names: Mapping[str, str], searched: dict[str, bool], home: str
 ) -> list[tuple[str, str]]:
     """The places of *names* (a project's, with why) in *folder* and in each repository in it
-    (:func:`repositories`), whether they are there or not; whether every folder that might hold
-    one was looked in goes into *searched*."""
+    (:func:`repositories`, with the *home*), whether they are there or not; whether every
+    folder that might hold one was looked in goes into *searched*."""
     out = [(os.path.join(folder, name), why) for name, why in names.items()]
-    found, searched[folder] = repositories(folder)
+    found, searched[folder] = repositories(folder, home)
     for project in found:
         if project != folder:
             out += [(os.path.join(project, name), why) for name, why in names.items()]
@@ -432,7 +436,7 @@ def protections(
     for name in hosts.project_names:
         names.setdefault(name, "a host's project configuration: " + _SETTINGS)
     for w in writers.ordered:
-        for path, why in _project_places(w, names, searched if searched is not None else {}):
+        for path, why in _project_places(w, names, searched if searched is not None else {}, home):
             _hold(out, pools, path, READ_ONLY, why)
     for r in readers.ordered:
         holder = writers.holder(os.path.dirname(r))
