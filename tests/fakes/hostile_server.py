@@ -629,6 +629,12 @@ def run(argv: list[str], cwd: str) -> str:
     return f"exit {done.returncode}: {said[-1] if said else ''}"
 
 
+def truncate(path: str, length: int = 0) -> str:
+    """Cut the file *path* to *length* bytes by its name (``truncate``, not a descriptor)."""
+    os.truncate(path, length)
+    return "ok"
+
+
 def keep_writing(path: str, to: str, text: str, then: str) -> str:
     """Write *text* to a new file *path*, rename it to *to* with the file still open, and
     write *then* through that descriptor: what a check of the file when it is renamed misses
@@ -786,7 +792,7 @@ def fork_many(count: int, threads: int = 0) -> str:
 
 
 ATTACKS = {f.__name__: f for f in (
-    fork_many, make, race_make, made_well, run, keep_writing,
+    fork_many, make, race_make, made_well, run, keep_writing, truncate,
     replace, rename, remove, create, forge_refusals, overwrite, second_name,
     read, write, listdir, chmod, fchmod_read_only, chmod_at, utime, setxattr, chown,
     unix_connect, own_socket, socketpair, kill, inject, capabilities, io_uring, detach, rewrite_shebang,

@@ -617,3 +617,45 @@ def test_a_plugin_managers_repositories_in_a_home_grant_keep_their_hooks_and_con
         host.close()
     assert (git / "config").read_text(encoding="utf-8") == "[core]\n"
     assert list((git / "hooks").iterdir()) == []
+
+
+@pytest.mark.parametrize("world", users(), indirect=True)
+def test_a_held_file_with_a_second_name_makes_its_grant_read_only(world: World) -> None:
+    """A hard link the user made to a repository's config, in the same grant: a mount holds
+    one name, the other wrote the config. Such a place cannot be held; its grant is read-only
+    for the run, and the bridge says why."""
+    project = _home_world(world)
+    os.link(project / ".git" / "config", project / "config-backup")
+    world.grant_confined(project)
+    host = Hostile(world)
+    try:
+        assert host.attack("read", path=str(project / "main.py")) == "ok:print('hello')\n"
+        assert host.attack("write", path=str(project / "config-backup")) in REFUSED
+        assert host.attack("write", path=str(project / "main.py")) in REFUSED
+    finally:
+        host.close()
+    assert (project / ".git" / "config").read_text(encoding="utf-8") == "[core]\n"
+    assert "another name (a hard link)" in host.stderr()
+    assert f"{project} is read-only for this run" in host.stderr()
+
+
+@pytest.mark.parametrize("world", users(), indirect=True)
+def test_a_repository_past_the_search_is_not_emptied_by_its_name(world: World) -> None:
+    """``truncate`` by a path, in a grant searched in part: a repository's config there is
+    never emptied (the user's remotes, branches); other files are cut as asked."""
+    _home_world(world)
+    work = world.home / "work"
+    app = work / "a" / "b" / "c" / "d" / "e" / "f" / "app"
+    (app / ".git").mkdir(parents=True)
+    (app / ".git" / "config").write_text("[core]\n", encoding="utf-8")
+    (app / "data.txt").write_text("0123456789", encoding="utf-8")
+    world.grant_confined(work)
+    host = Hostile(world)
+    try:
+        assert host.attack("truncate", path=str(app / ".git" / "config")) in REFUSED
+        assert host.attack("truncate", path=str(app / "data.txt"), length=4) == "ok"
+        assert host.attack("truncate", path=str(app), length=0) == "EISDIR"
+    finally:
+        host.close()
+    assert (app / ".git" / "config").read_text(encoding="utf-8") == "[core]\n"
+    assert (app / "data.txt").read_text(encoding="utf-8") == "0123"

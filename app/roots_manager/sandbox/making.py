@@ -347,7 +347,7 @@ class Namer:
             flags = mediation._int(args[seccomp.OPEN_FLAGS[name]])
             asks = seccomp.O_CREAT | (seccomp.WRITE_ACCESS if self.kept.writes else 0)
             return bool(flags & asks) and not flags & os.O_PATH
-        if name in seccomp.REMOVING:
+        if name in seccomp.REMOVING or name in seccomp.EMPTYING:
             return bool(self.kept.beneath)
         return name in seccomp.CREATING or name in seccomp.NAMING
 
@@ -384,6 +384,8 @@ class Namer:
             return self._link(c, name, a)
         if name in seccomp.REMOVING:
             return self._remove(c, name, a)
+        if name in seccomp.EMPTYING:
+            return self._truncate(c, a)
         return self._rename(c, name, a)
 
     def _where(
@@ -670,6 +672,31 @@ class Namer:
             raise
         with contextlib.suppress(OSError, mediation.Refused):
             self.maker.call(_unlink, old_leaf, old_folder)
+
+    def _truncate(self, c: mediation._Caller, a: tuple[int, ...]) -> int:
+        """``truncate`` by a name, made here unless the file is a repository's place or a git
+        folder's config: opened to write in the thread confined by the server's rules (which
+        say whether it may be, as the kernel would), and cut to the length asked."""
+        length = a[1] - (1 << 64) if a[1] >= 1 << 63 else a[1]
+        if length < 0:
+            raise mediation.Refused(errno.EINVAL)
+        target = c.target(mediation.AT_FDCWD, a[0], follow=True)
+        mode = os.fstat(target).st_mode
+        if stat.S_ISDIR(mode):
+            raise mediation.Refused(errno.EISDIR)
+        if not stat.S_ISREG(mode):
+            raise mediation.Refused(errno.EINVAL)
+        if self.kept.repository_object(target) or self.kept.git_object(target):
+            raise mediation.Refused(errno.EACCES)
+        opened = self.maker.call(
+            _open, b"/proc/thread-self/fd/%d" % target, os.O_WRONLY | os.O_NONBLOCK, 0, None
+        )
+        assert isinstance(opened, int)
+        try:
+            os.ftruncate(opened, length)
+        finally:
+            os.close(opened)
+        return 0
 
     def _remove(self, c: mediation._Caller, name: str, a: tuple[int, ...]) -> int:
         """``unlink``, ``unlinkat`` or ``rmdir``, made here unless the name is a repository's

@@ -250,6 +250,9 @@ def _prepare(kind: str, path: str, folder: str | None = None) -> tuple[int, tupl
             if folder is None or not stat.S_ISDIR(st.st_mode):
                 raise MountError(errno.ENOTDIR, "only a folder is layered, in a layer folder")
             mount = _overlay(fd, folder)
+        elif kind in (HIDE, PROTECT) and stat.S_ISREG(st.st_mode) and st.st_nlink > 1:
+            # a mount holds one name; a hard link made before is another way in
+            raise MountError(errno.EMLINK, "it has another name (a hard link) no mount holds")
         elif kind == HIDE:
             mount = _empty_folder() if stat.S_ISDIR(st.st_mode) else _empty_file()
         else:

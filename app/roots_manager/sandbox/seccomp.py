@@ -139,6 +139,8 @@ NAMING = (*("rename", "renameat", "renameat2", "link", "linkat", "symlink", "sym
 being made (``--guard``), these and the creating calls wait for the supervisor, which makes
 each itself."""
 REMOVING = ("unlink", "unlinkat", "rmdir")
+EMPTYING = ("truncate",)
+"""A file emptied by its name, made by the supervisor where removals are (*removes*)."""
 """Calls that remove a name: with repositories kept beneath a grant, these wait for the
 supervisor too, which removes each name itself unless it is kept."""
 WRITE_ACCESS = 0o3 | 0o1000  # O_WRONLY, O_RDWR, O_TRUNC
@@ -289,7 +291,8 @@ def program(
     past the server's limit of processes; *guard*: each call that makes a name (a file, a
     folder, a link, a rename) waits for the supervisor, which makes it itself unless the name
     is one the server may not make; *writes* (with *guard*): so does each open that writes an
-    existing file; *removes* (with *guard*): so does each removal of a name."""
+    existing file; *removes* (with *guard*): so does each removal of a name, and each
+    ``truncate`` by a name."""
     if arch not in SYSCALLS:
         raise SeccompError(errno.ENOSYS, f"no seccomp filter for the {arch} architecture")
     nr = SYSCALLS[arch].get
@@ -358,7 +361,7 @@ def program(
         whole.append(("connect", RET_NOTIFY))
     if observe or guard:
         waiting = {*(OBSERVED if observe else ()), *(NAMING if guard else ())}
-        waiting |= set(REMOVING if guard and removes else ())
+        waiting |= set((*REMOVING, *EMPTYING) if guard and removes else ())
         whole += [(name, RET_NOTIFY) for name in sorted(waiting)]
     for name, action in whole:
         ops += _block(nr(name), [_op(_RET, action)])
