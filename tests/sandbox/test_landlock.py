@@ -22,9 +22,60 @@ def test_each_abi_handles_the_rights_it_knows() -> None:
     assert ll.handled(3) == ll.handled(2) | ll.TRUNCATE
     assert ll.handled(4) == ll.handled(3)  # ABI 4 added network rights, not handled here
     assert ll.handled(5) == ll.handled(7) == ll.handled(3) | ll.IOCTL_DEV
-    assert ll.handled(9) == ll.handled(7)
+    assert ll.handled(8) == ll.handled(7)
+    # ABI 9 (Linux 7.1): a Unix socket connected to by its path needs a right on it
+    assert ll.handled(9) == ll.handled(7) | ll.RESOLVE_UNIX == 0x1FFFF
+    assert ll.handled(10) == ll.handled(12) == ll.handled(9)  # 10 added UDP, a network right
     with pytest.raises(ValueError):
         ll.handled(0)
+
+
+@pytest.mark.parametrize(
+    ("abi", "blocked"),
+    [
+        (3, 0),
+        (4, ll.NET_BIND_TCP | ll.NET_CONNECT_TCP),
+        (9, 0b0011),
+        (10, ll.NET_BIND_TCP | ll.NET_CONNECT_TCP | ll.NET_BIND_UDP | ll.NET_CONNECT_SEND_UDP),
+        (11, 0b1111),
+    ],
+)
+def test_a_blocked_network_is_handled_by_what_each_abi_knows(abi: int, blocked: int) -> None:
+    assert ll.handled_net(abi, network=False) == blocked
+    assert ll.handled_net(abi, network=True) == 0  # an allowed network: no network right
+
+
+def test_a_socket_the_user_allowed_gets_a_rule_only_where_the_kernel_knows_the_right(
+    tmp_path: os.PathLike[str],
+) -> None:
+    """Before ABI 9 the socket's right is masked out: a rule with no right would be refused by
+    the kernel (ENOMSG), so none is added, and the ruleset is made as without it."""
+    import socket
+
+    path = os.path.join(tmp_path, "agent.sock")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as server:
+        server.bind(path)
+        fd = os.open(path, os.O_PATH | os.O_NOFOLLOW)
+        try:
+            made = ll.ruleset([(fd, ll.SOCKET)], min(ll.usable_abi(), 8), network=True)
+            os.close(made)
+        finally:
+            os.close(fd)
+
+
+def test_each_protection_names_what_holds_it_by_abi() -> None:
+    from roots_manager.sandbox.availability import _linux_protections
+
+    def said(abi: int, name: str) -> str:
+        return next(p.detail for p in _linux_protections(abi) if p.name == name)
+
+    assert "Landlock ABI 9 (the kernel) and the supervisor" in said(9, "Unix sockets by path")
+    assert "Landlock" not in said(8, "Unix sockets by path").split("held by")[1].split("(")[0]
+    assert "from Landlock ABI 9" in said(8, "Unix sockets by path")
+    assert "no UDP port bound, connected or sent to (Landlock ABI 10)" in said(
+        10, "network, when blocked"
+    )
+    assert "from Landlock ABI 10" in said(7, "network, when blocked")
 
 
 def test_this_kernel_offers_landlock_and_a_test_can_only_lower_it(

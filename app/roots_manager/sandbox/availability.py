@@ -60,6 +60,8 @@ def _linux_protections(abi: int) -> list[Protection]:
     need_scope = f"needs Landlock ABI {landlock.SCOPES_ABI} (Linux 6.12); this kernel has {abi}"
     filtered = seccomp.available()
     filter_note = filtered or ""
+    by_kernel = abi >= landlock.RESOLVE_UNIX_ABI
+    need_unix = f"Landlock ABI {landlock.RESOLVE_UNIX_ABI}, Linux 7.1"
     return [
         Protection("files", True, f"Landlock ABI {abi}: {rights} outside the grants is refused"),
         Protection(
@@ -84,11 +86,34 @@ def _linux_protections(abi: int) -> list[Protection]:
         ),
         Protection(
             "Unix sockets by path",
-            filtered is None,
+            filtered is None or by_kernel,
             "refused (the session bus, the user's systemd), but those the user allowed; no "
-            "abstract name bound, a path bound only in a writable grant"
-            if filtered is None
+            "abstract name bound, a path bound only in a writable grant; held by "
+            + " and ".join(
+                ([f"Landlock ABI {abi} (the kernel)"] if by_kernel else [])
+                + (["the supervisor (seccomp)"] if filtered is None else [])
+            )
+            + ("" if by_kernel else f" (the kernel holds it too from {need_unix})")
+            if filtered is None or by_kernel
             else filter_note,
+        ),
+        Protection(
+            "network, when blocked",
+            filtered is None,
+            "no socket but Unix and netlink ("
+            + (
+                "the seccomp filter"
+                if filtered is None
+                else "seccomp is missing here: " + filter_note
+            )
+            + "); no TCP port bound or connected to "
+            + (f"(Landlock ABI {abi})" if abi >= landlock.NET_ABI else "(needs Landlock ABI 4)")
+            + "; no UDP port bound, connected or sent to "
+            + (
+                f"(Landlock ABI {abi})"
+                if abi >= landlock.UDP_ABI
+                else f"(the kernel holds it too from Landlock ABI {landlock.UDP_ABI}, Linux 7.2)"
+            ),
         ),
         Protection(
             "metadata",
@@ -149,7 +174,8 @@ def _linux_protections(abi: int) -> list[Protection]:
             "hard links",
             False,
             "a hard link put inside a grant before the server ran leads to its file: the kernel "
-            "judges the file by where it is reached",
+            "judges the file by where it is reached (a held place with a second name makes its "
+            "grant read-only)",
         ),
     ]
 

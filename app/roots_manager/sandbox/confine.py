@@ -55,6 +55,7 @@ def open_rules(rules: Rules) -> tuple[list[tuple[int, int]], list[tuple[str, int
         (rules.devices, ll.DEVICE),
         (rules.read_only, ll.READ),
         (rules.read_write, ll.READ_WRITE),
+        (rules.sockets, ll.SOCKET),
     )
     opened: list[tuple[int, int]] = []
     writable: list[tuple[str, int]] = []

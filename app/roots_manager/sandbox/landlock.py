@@ -4,8 +4,11 @@ A ruleset names the file-system rights it *handles* (everything else stays allow
 per folder or file, which of them are allowed beneath it. Each ABI version knows more rights;
 a right the running kernel does not know is masked out of both the handled set and every rule,
 which is the kernel documentation's best-effort compatibility: ``refer`` from ABI 2,
-``truncate`` from ABI 3, ``ioctl_dev`` from ABI 5. Network rights (ABI 4) are handled only for a
-server whose network is blocked: then no TCP port may be bound or connected to.
+``truncate`` from ABI 3, ``ioctl_dev`` from ABI 5, ``resolve_unix`` from ABI 9 (a Unix socket
+connected to by its path only where a rule allows it). Network rights are handled only for a
+server whose network is blocked: then no TCP port (ABI 4), and no UDP port (ABI 10), may be
+bound, connected to or sent to. The seccomp filter and the supervisor keep refusing the same
+on every kernel (:mod:`~roots_manager.sandbox.availability` says which holds what on this one).
 
 The syscall numbers 444-446 are the same on every architecture (they were added after the
 tables were unified).
@@ -47,20 +50,32 @@ MAKE_SYM = 1 << 12
 REFER = 1 << 13
 TRUNCATE = 1 << 14
 IOCTL_DEV = 1 << 15
+RESOLVE_UNIX = 1 << 16
+RESOLVE_UNIX_ABI = 9
+"""From ABI 9 (Linux 7.1) connecting to a Unix socket by its path (``connect``, ``sendmsg`` to
+it) needs this right on the socket; one the server made itself needs none."""
 
 _ABI_1 = (1 << 13) - 1
 ALL_BY_ABI = {1: _ABI_1, 2: _ABI_1 | REFER, 3: _ABI_1 | REFER | TRUNCATE}
 """Every file-system right each ABI knows; ABI 4 added network rights, 5 ioctl on devices,
-6 and 7 scopes and logging (no new file-system right)."""
-for _abi in (4, 5, 6, 7):
-    ALL_BY_ABI[_abi] = ALL_BY_ABI[3] | (IOCTL_DEV if _abi >= 5 else 0)
+6 to 8 scopes, logging and threads (no new file-system right), 9 Unix sockets by path, 10 UDP
+(no new file-system right)."""
+for _abi in range(4, 11):
+    ALL_BY_ABI[_abi] = (
+        ALL_BY_ABI[3]
+        | (IOCTL_DEV if _abi >= 5 else 0)
+        | (RESOLVE_UNIX if _abi >= RESOLVE_UNIX_ABI else 0)
+    )
 
-FILE_RIGHTS = EXECUTE | WRITE_FILE | READ_FILE | TRUNCATE | IOCTL_DEV
+FILE_RIGHTS = EXECUTE | WRITE_FILE | READ_FILE | TRUNCATE | IOCTL_DEV | RESOLVE_UNIX
 """The rights that apply to a file itself; a rule on a file may hold no other."""
 READ = READ_FILE | READ_DIR
 READ_EXECUTE = READ | EXECUTE
 READ_WRITE = ALL_BY_ABI[7]
-"""Everything a granted root allows: reading, writing, creating, removing, renaming into it."""
+"""Everything a granted root allows: reading, writing, creating, removing, renaming into it
+(not connecting to another program's socket there: only a socket the user allowed is)."""
+SOCKET = RESOLVE_UNIX
+"""A Unix socket the user allowed the server (``servers confine --allow-socket``)."""
 DEVICE = READ_FILE | WRITE_FILE | IOCTL_DEV
 """A terminal or /dev/null: read, write and the ioctls a terminal needs."""
 
@@ -70,7 +85,7 @@ class LandlockError(OSError):
 
 
 def handled(abi: int) -> int:
-    """The file-system rights a ruleset handles under *abi* (the newest known past ABI 7)."""
+    """The file-system rights a ruleset handles under *abi* (the newest known past ABI 10)."""
     if abi < 1:
         raise ValueError(f"Landlock ABI versions start at 1, not {abi}")
     return ALL_BY_ABI[min(abi, max(ALL_BY_ABI))]
@@ -155,6 +170,22 @@ NET_CONNECT_TCP = 1 << 1
 NET_ABI = 4
 """From ABI 4 a ruleset can handle TCP ``bind`` and ``connect``: with no rule for any port, both
 are refused."""
+NET_BIND_UDP = 1 << 2
+NET_CONNECT_SEND_UDP = 1 << 3
+UDP_ABI = 10
+"""From ABI 10 (Linux 7.2) it can handle UDP too: binding a port, and connecting or sending a
+datagram to one."""
+
+
+def handled_net(abi: int, *, network: bool) -> int:
+    """The network rights a ruleset handles under *abi*: none for a server whose network is
+    allowed; for a blocked one, TCP's from ABI 4 and UDP's from ABI 10 (with no rule for any
+    port, every one is refused)."""
+    if network:
+        return 0
+    tcp = NET_BIND_TCP | NET_CONNECT_TCP if abi >= NET_ABI else 0
+    udp = NET_BIND_UDP | NET_CONNECT_SEND_UDP if abi >= UDP_ABI else 0
+    return tcp | udp
 
 
 def restrict_self(rules: Iterable[tuple[int, int]], abi: int, *, network: bool = True) -> None:
@@ -177,7 +208,7 @@ def ruleset(rules: Iterable[tuple[int, int]], abi: int, *, network: bool = True)
     """A ruleset descriptor holding *rules* (see :func:`restrict_self`), not enforced yet."""
     mask = handled(abi)
     scoped = scopes(abi)
-    net = NET_BIND_TCP | NET_CONNECT_TCP if not network and abi >= NET_ABI else 0
+    net = handled_net(abi, network=network)
     attr = _RulesetAttr(mask, net, scoped)
     size = ctypes.sizeof(attr) if scoped or net else ctypes.sizeof(ctypes.c_uint64)
     made = _syscall(SYS_CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(size), 0)
@@ -186,6 +217,8 @@ def ruleset(rules: Iterable[tuple[int, int]], abi: int, *, network: bool = True)
             access = allowed & mask
             if not stat.S_ISDIR(os.fstat(fd).st_mode):
                 access &= FILE_RIGHTS
+            if not access:  # a right this kernel does not know (a socket's, before ABI 9)
+                continue
             beneath = _PathBeneathAttr(access, fd)
             _syscall(SYS_ADD_RULE, made, RULE_PATH_BENEATH, ctypes.byref(beneath), 0)
     except BaseException:
