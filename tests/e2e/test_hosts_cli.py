@@ -128,10 +128,15 @@ ADDED_IN_41 = {
     "factory-droid": ".factory/mcp.json",
     "qoder": ".qoder/mcp.json",
     "mistral-vibe": ".vibe/config.toml",
-    "amazon-q": ".aws/amazonq/mcp.json",
+    "amazon-q": ".aws/amazonq/default.json",
     "witsy": ".config/Witsy/settings.json",
     "jan": ".config/Jan/data/mcp_config.json",
     "librechat": "LibreChat/librechat.yaml",
+    "boltai": ".boltai/mcp.json",
+    "enconvo": ".config/enconvo/mcp_config.json",
+    "qoder-cli": ".qoder/settings.json",
+    "junie": ".junie/mcp/mcp.json",
+    "rovo-dev": ".rovodev/mcp.json",
 }
 """The hosts added for issue 41, and where each keeps its file in a Linux home folder (LibreChat
 in its install folder, made a root)."""
@@ -163,7 +168,7 @@ def test_the_hosts_added_from_the_client_registries_are_wrapped_and_unwrapped_ex
 def test_roo_code_is_still_read_and_said_to_be_discontinued(home: Path) -> None:
     empty = run_cli("hosts", "list")
     looked = empty.stdout.split("hosts looked for: ", 1)[1]
-    assert "roo-code (discontinued 2026-05-15)" in looked and len(looked.split(", ")) >= 29
+    assert "roo-code (discontinued 2026-05-15)" in looked and len(looked.split(", ")) >= 34
     roo = home / ".config/Code/User/globalStorage/rooveterinaryinc.roo-cline/settings"
     roo.mkdir(parents=True)
     (roo / "mcp_settings.json").write_text(SAMPLES["roo-code"])

@@ -546,6 +546,35 @@ permission = "always"
 an array of tables, each server naming itself"""
 
 AMAZON_Q = """{
+  "name": "default-agent",
+  "description": "Default agent configuration",
+  "prompt": "",
+  "mcpServers": {
+    "fs": {
+      "command": "npx",
+      "args": ["-y", "@modelcontextprotocol/server-filesystem"],
+      "env": {},
+      "timeout": 60000
+    },
+    "web": {
+      "type": "http",
+      "url": "https://example.invalid/mcp",
+      "headers": {}
+    }
+  },
+  "tools": ["fs_read", "execute_bash", "@fs", "@web"],
+  "allowedTools": ["fs_read", "@fs/list_allowed_directories"],
+  "toolsSettings": {},
+  "resources": ["file://AmazonQ.md", "file://README.md"],
+  "useLegacyMcpJson": true
+}
+"""
+"""https://docs.aws.amazon.com/amazonq/latest/qdeveloper-ug/mcp-ide.html: what the IDE plugins
+write to ~/.aws/amazonq/default.json, an agent file in the shape of
+aws/amazon-q-developer-cli docs/agent-format.md (mcpServers, tools, allowedTools,
+useLegacyMcpJson)"""
+
+AMAZON_Q_LEGACY = """{
   "mcpServers": {
     "fs": {
       "command": "npx",
@@ -561,8 +590,9 @@ AMAZON_Q = """{
   }
 }
 """
-"""https://docs.aws.amazon.com/amazonq/latest/qdeveloper-ug/command-line-mcp-config-CLI.html
-(and crates/chat-cli of aws/amazon-q-developer-cli)"""
+"""https://docs.aws.amazon.com/amazonq/latest/qdeveloper-ug/command-line-mcp-config-CLI.html:
+the older ~/.aws/amazonq/mcp.json, which Q's CLI reads and the IDE plugins still read (and
+crates/chat-cli of aws/amazon-q-developer-cli)"""
 
 WITSY = """{
   "general": {
@@ -641,6 +671,116 @@ JAN = """{
 """https://github.com/janhq/jan src-tauri/src/core/mcp/constants.rs (DEFAULT_MCP_CONFIG, the
 file Jan writes on its first start)"""
 
+BOLTAI = """{
+  "mcpServers": {
+    "fs": {
+      "command": "npx",
+      "args": [
+        "-y",
+        "@modelcontextprotocol/server-filesystem"
+      ]
+    }
+  }
+}
+"""
+"""https://docs.boltai.com/docs/plugins/mcp-servers: ~/.boltai/mcp.json, Claude Desktop's
+notation (BoltAI imports Claude Desktop's servers), local servers only: a remote one goes
+through mcp-remote, a command"""
+
+ENCONVO = """{
+  "mcpServers": {
+    "fs": {
+      "command": "npx",
+      "args": ["-y", "@modelcontextprotocol/server-filesystem"],
+      "env": {}
+    }
+  }
+}
+"""
+"""Smithery's client list (--client enconvo): ~/.config/enconvo/mcp_config.json, Claude
+Desktop's notation, stdio servers only"""
+
+QODER_CLI = """{
+  "permissions": {
+    "allow": [
+      "mcp__fs__list_allowed_directories"
+    ],
+    "deny": []
+  },
+  "hooks": {
+    "Notification": [
+      {
+        "hooks": [
+          {
+            "type": "command",
+            "command": "~/notification.sh"
+          }
+        ]
+      }
+    ]
+  },
+  "mcpServers": {
+    "fs": {
+      "command": "npx",
+      "args": ["-y", "@modelcontextprotocol/server-filesystem"],
+      "env": {}
+    },
+    "web": {
+      "type": "sse",
+      "url": "https://example.invalid/sse",
+      "headers": {
+        "Authorization": "Bearer <token>"
+      }
+    }
+  }
+}
+"""
+"""https://docs.qoder.com/cli/mcp-servers and cli/mcp-reference (mcpServers in settings.json;
+stdio command, args, env, cwd; sse and http with url and headers), with the permissions and
+hooks the same file holds (docs.qoder.com/cli/using-cli)"""
+
+JUNIE = """{
+  "mcpServers": {
+    "fs": {
+      "command": "npx",
+      "args": ["-y", "@modelcontextprotocol/server-filesystem"],
+      "env": {}
+    },
+    "web": {
+      "url": "https://example.invalid/mcp",
+      "headers": {
+        "Authorization": "Bearer <token>"
+      }
+    }
+  }
+}
+"""
+"""https://www.jetbrains.com/help/junie/model-context-protocol-mcp.html and
+junie.jetbrains.com/docs/junie-cli-mcp-configuration.html: no type, a command or a url"""
+
+ROVO_DEV = """{
+  "mcpServers": {
+    "fs": {
+      "command": "npx",
+      "args": ["-y", "@modelcontextprotocol/server-filesystem"],
+      "env": {
+        "LOG_LEVEL": "info"
+      },
+      "transport": "stdio"
+    },
+    "web": {
+      "url": "https://example.invalid/mcp",
+      "headers": {
+        "Authorization": "Bearer <token>"
+      },
+      "transport": "http"
+    }
+  }
+}
+"""
+"""https://support.atlassian.com/rovo/docs/connect-to-an-mcp-server-in-rovo-dev-cli/ (each
+server with its transport: stdio, or http and sse with a url)"""
+
 SAMPLES = {
     "claude-desktop": CLAUDE_DESKTOP,
     "claude-code": CLAUDE_CODE,
@@ -671,9 +811,14 @@ SAMPLES = {
     "witsy": WITSY,
     "librechat": LIBRECHAT,
     "jan": JAN,
+    "boltai": BOLTAI,
+    "enconvo": ENCONVO,
+    "qoder-cli": QODER_CLI,
+    "junie": JUNIE,
+    "rovo-dev": ROVO_DEV,
 }
-"""A file of each host, with a stdio server ``fs`` and a remote server ``web`` (but Witsy's,
-whose table of servers holds commands only)."""
+"""A file of each host, with a stdio server ``fs`` and a remote server ``web`` (but those of
+the hosts whose table of servers holds commands only: Witsy, BoltAI, Enconvo)."""
 
 OTHERS = {"opencode": ["jira"], "fast-agent": ["fetch"], "continue": ["#3"]}
 """The entries of the samples that are neither stdio nor remote: they are listed, never edited."""

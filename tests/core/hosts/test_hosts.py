@@ -29,7 +29,7 @@ from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.state import fingerprint
 from tests.conftest import only_on_linux
-from tests.core.hosts.hosts_samples import BROKEN, OTHERS, SAMPLES
+from tests.core.hosts.hosts_samples import AMAZON_Q_LEGACY, BROKEN, OTHERS, SAMPLES
 
 BRIDGE = "/opt/roots manager/bin/roots-bridge"
 FS_ARGV = ["npx", "-y", "@modelcontextprotocol/server-filesystem"]
@@ -133,7 +133,8 @@ def test_the_documented_paths(tmp_path: Path) -> None:
             appdata / "Qoder/SharedClientCache/mcp.json",
         ),
         "mistral-vibe": (tmp_path / ".vibe/config.toml",) * 3,
-        "amazon-q": (tmp_path / ".aws/amazonq/mcp.json",) * 3,
+        # the IDE plugins' default.json first, then the older mcp.json they and Q's CLI read
+        "amazon-q": (tmp_path / ".aws/amazonq/default.json",) * 3,
         "witsy": (
             xdg / "Witsy/settings.json",
             tmp_path / "Library/Application Support/Witsy/settings.json",
@@ -144,12 +145,20 @@ def test_the_documented_paths(tmp_path: Path) -> None:
             tmp_path / "Library/Application Support/Jan/data/mcp_config.json",
             appdata / "Jan/data/mcp_config.json",
         ),
+        # dot folders in the home folder on every system (BoltAI and Enconvo are macOS apps)
+        "boltai": (tmp_path / ".boltai/mcp.json",) * 3,
+        "enconvo": (tmp_path / ".config/enconvo/mcp_config.json",) * 3,
+        "qoder-cli": (tmp_path / ".qoder/settings.json",) * 3,
+        "junie": (tmp_path / ".junie/mcp/mcp.json",) * 3,
+        "rovo-dev": (tmp_path / ".rovodev/mcp.json",) * 3,
     }
     for host_id, paths in expected.items():
         spec = host(host_id)
         assert spec is not None
         for p, path in zip((linux, mac, win), paths, strict=True):
             assert spec.user_files(p)[0] == path, (host_id, p.system)
+    # every host's place is in the table: none is left to a fallback
+    assert set(expected) | {"cline", "librechat"} == set(HOST_IDS)
     vscode = host("vscode")
     assert vscode is not None
     assert [f.parent.parent.name for f in vscode.user_files(linux)] == [
@@ -189,6 +198,10 @@ def test_the_homes_hosts_take_from_their_environment(tmp_path: Path) -> None:
             tmp_path / ".gemini/config/mcp_config.json",
             tmp_path / ".gemini/antigravity/mcp_config.json",
         ],
+        "amazon-q": [
+            tmp_path / ".aws/amazonq/default.json",
+            tmp_path / ".aws/amazonq/mcp.json",
+        ],
         # Jan's guide's folder, then its Tauri build's data directory (Linux only)
         "jan": [
             tmp_path / ".config/Jan/data/mcp_config.json",
@@ -218,7 +231,7 @@ def test_every_host_s_files_are_protected_from_confined_servers(tmp_path: Path) 
             for path in spec.user_files(p):
                 assert str(path) in places.user_files, (spec.id, system)
     names = protected_places(platform("linux", tmp_path)).project_names
-    for name in (".factory", ".vibe", ".amazonq", "librechat.yaml"):
+    for name in (".factory", ".vibe", ".amazonq", "librechat.yaml", ".qoder", ".junie"):
         assert name in names
 
 
@@ -344,8 +357,13 @@ ADDED_FROM_THEIR_DOCS = (
     "witsy",
     "librechat",
     "jan",
+    "boltai",
+    "enconvo",
+    "qoder-cli",
+    "junie",
+    "rovo-dev",
 )
-COMMANDS_ONLY = frozenset({"witsy"})
+COMMANDS_ONLY = frozenset({"witsy", "boltai", "enconvo"})
 """Hosts whose table of servers holds no remote server (their sample has none)."""
 
 
@@ -429,6 +447,59 @@ def test_opencode_s_command_list_continue_s_list_and_fast_agent_s_nesting_keep_t
     for host_id, path in paths.items():
         change(layout, p, host_id, UNWRAP)
         assert path.read_text() == SAMPLES[host_id], host_id
+
+
+def test_amazon_q_s_default_json_and_its_older_mcp_json_are_both_read(
+    tmp_path: Path, layout: Layout
+) -> None:
+    # the IDE plugins write default.json and still read mcp.json (useLegacyMcpJson), which
+    # Q's CLI reads: a server in either starts, so both are wrapped, and both given back
+    p = platform("linux", tmp_path)
+    folder = tmp_path / ".aws/amazonq"
+    folder.mkdir(parents=True)
+    files = {folder / "default.json": SAMPLES["amazon-q"], folder / "mcp.json": AMAZON_Q_LEGACY}
+    project = tmp_path / "app"
+    (project / ".amazonq").mkdir(parents=True)
+    files[project / ".amazonq/default.json"] = SAMPLES["amazon-q"]
+    files[project / ".amazonq/mcp.json"] = AMAZON_Q_LEGACY
+    for path, text in files.items():
+        path.write_text(text)
+    found = hostchanges.report(p, [str(project)])
+    assert [r.file.path for r in found] == list(files)
+    assert [r.file.scope for r in found] == ["user", "user", "project", "project"]
+    results = hostchanges.change(
+        layout,
+        hostchanges.host_files("amazon-q", p, [str(project)]),
+        None,
+        WRAP,
+        bridge=BRIDGE,
+        home=None,
+    )
+    assert len(results) == 4 and all(r.written for r in results)
+    for r in hostchanges.report(p, [str(project)]):
+        fs = next(s for s in r.servers if s.name == "fs")
+        assert fs.argv == [BRIDGE, "--server", "fs", "--", *FS_ARGV], r.file.path
+    undone = hostchanges.undo_last(layout, bridge=BRIDGE, home=None)
+    assert undone is not None and undone.done and sorted(undone.restored) == sorted(files)
+    for path, text in files.items():
+        assert path.read_text() == text, path
+
+
+def test_qoder_cli_and_qoder_s_ide_keep_separate_files_in_one_folder(tmp_path: Path) -> None:
+    # Qoder CLI's servers are in ~/.qoder/settings.json beside its permissions and hooks; the
+    # IDE's mcp.json in the same folder is another host's file
+    p = platform("linux", tmp_path)
+    place(p, "qoder-cli")
+    place(p, "qoder")
+    project = tmp_path / "app"
+    (project / ".qoder").mkdir(parents=True)
+    (project / ".qoder/settings.local.json").write_text(SAMPLES["qoder-cli"])
+    found = [(r.file.host.id, r.file.path) for r in hostchanges.report(p, [str(project)])]
+    assert found == [
+        ("qoder", tmp_path / ".qoder/mcp.json"),
+        ("qoder-cli", tmp_path / ".qoder/settings.json"),
+        ("qoder-cli", project / ".qoder/settings.local.json"),
+    ]
 
 
 def test_mistral_vibe_s_command_is_one_word_and_the_bridge_goes_in_quoted(
@@ -867,7 +938,7 @@ def test_the_file_keeps_its_mode_and_a_link_stays_a_link(tmp_path: Path, layout:
 
 
 def test_every_host_is_in_the_catalogue_once() -> None:
-    assert len({h.id for h in HOSTS}) == len(HOSTS) == 29
+    assert len({h.id for h in HOSTS}) == len(HOSTS) == 34
 
 
 def test_the_bridge_is_found_beside_this_program(tmp_path: Path) -> None:

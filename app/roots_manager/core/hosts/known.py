@@ -221,6 +221,15 @@ def _qoder(p: Platform) -> list[Path]:
     return [p.home / ".qoder" / "mcp.json"]
 
 
+def _amazon_q(p: Platform) -> list[Path]:
+    # AWS's guide (qdeveloper-ug/mcp-ide): the IDE plugins keep servers in
+    # ~/.aws/amazonq/default.json, and read the older mcp.json too (the file Q's CLI reads,
+    # crates/chat-cli/src/util/paths.rs) while default.json says useLegacyMcpJson, as it does
+    # unless changed. Both, on every system
+    folder = p.home / ".aws" / "amazonq"
+    return [folder / "default.json", folder / "mcp.json"]
+
+
 def _mistral_vibe(p: Platform) -> list[Path]:
     # vibe/core/paths/_vibe_home.py: $VIBE_HOME, else Path.home() / ".vibe"
     folder = p.env.get("VIBE_HOME", "")
@@ -411,10 +420,8 @@ HOSTS: tuple[HostSpec, ...] = (
         Format.JSON,
         "mcpServers",
         False,
-        # crates/chat-cli/src/util/paths.rs: ~/.aws/amazonq/mcp.json and the workspace's
-        # .amazonq/mcp.json, on every system
-        lambda p: [p.home / ".aws" / "amazonq" / "mcp.json"],
-        (".amazonq/mcp.json",),
+        _amazon_q,
+        (".amazonq/default.json", ".amazonq/mcp.json"),
     ),
     HostSpec(
         "witsy",
@@ -437,6 +444,60 @@ HOSTS: tuple[HostSpec, ...] = (
         ("librechat.yaml",),
     ),
     HostSpec("jan", "Jan", Format.JSON, "mcpServers", False, _jan),
+    # BoltAI and Enconvo are macOS apps that keep a dot folder in the home folder, not a folder
+    # in Application Support; the same path is looked for on every system
+    HostSpec(
+        "boltai",
+        "BoltAI",
+        Format.JSON,
+        "mcpServers",
+        False,
+        # its guide's FAQ (docs.boltai.com/docs/plugins/mcp-servers); stdio servers only
+        lambda p: [p.home / ".boltai" / "mcp.json"],
+    ),
+    HostSpec(
+        "enconvo",
+        "Enconvo",
+        Format.JSON,
+        "mcpServers",
+        False,
+        # Smithery's client list; ~/.config/enconvo is where Enconvo's own extensions keep
+        # their state, whatever XDG says
+        lambda p: [p.home / ".config" / "enconvo" / "mcp_config.json"],
+    ),
+    HostSpec(
+        "qoder-cli",
+        "Qoder CLI",
+        Format.JSON,
+        "mcpServers",
+        False,
+        # docs.qoder.com/cli/mcp-servers: the user's servers are in ~/.qoder/settings.json (with
+        # its permissions and hooks), a project's own in .qoder/settings.local.json; a project's
+        # .mcp.json is Claude Code's file, found as claude-code's. Not Qoder's IDE's mcp.json
+        lambda p: [p.home / ".qoder" / "settings.json"],
+        (".qoder/settings.local.json",),
+    ),
+    HostSpec(
+        "junie",
+        "JetBrains Junie",
+        Format.JSON,
+        "mcpServers",
+        False,
+        # Junie's guides (jetbrains.com/help/junie, junie.jetbrains.com/docs): ~/.junie on every
+        # system, and the project's .junie/mcp/mcp.json
+        lambda p: [p.home / ".junie" / "mcp" / "mcp.json"],
+        (".junie/mcp/mcp.json",),
+    ),
+    HostSpec(
+        "rovo-dev",
+        "Rovo Dev CLI",
+        Format.JSON,
+        "mcpServers",
+        False,
+        # Atlassian's guide (support.atlassian.com/rovo, "Connect to an MCP server in Rovo Dev
+        # CLI"): ~/.rovodev/mcp.json, each server with its transport
+        lambda p: [p.home / ".rovodev" / "mcp.json"],
+    ),
 )
 """Every host, by its stable id."""
 
