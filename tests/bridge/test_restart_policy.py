@@ -50,6 +50,18 @@ ROWS: list[tuple[str, Seen, Key | None, Restart | None]] = [
         Restart(Why.GRANTS_CHANGED),
     ),
     (
+        "confined and asking, a folder added: its supervisor serves it, no restart",
+        Seen(running=key(("/a",)), told=[], current=[A, B], decided=True, asks=True),
+        CONFINED,
+        None,
+    ),
+    (
+        "confined and asking, a folder revoked: restarted as ever",
+        Seen(running=CONFINED, told=[], current=[A], decided=True, asks=True),
+        key(("/a",)),
+        Restart(Why.REVOKED, "/b"),
+    ),
+    (
         "confined, restart on revoke off: a change waits for the next start",
         Seen(running=CONFINED, told=[A, B], current=[A], decided=True, setting=False),
         key(("/a",)),

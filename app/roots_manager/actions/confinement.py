@@ -73,6 +73,13 @@ def set_restart_on_revoke(
         return confined.set_restart_on_revoke(state, name, on)
 
 
+def set_ask(store: Store, server: str, seconds: int | None, *, new: bool = False) -> Server:
+    """Set how long *server*'s reads outside its grants wait for the user's answer while the
+    host waits for a request (None: refused at once); returns the server as it is now."""
+    with store.transaction() as state:
+        return confined.set_ask(state, resolve(state, server, new=new, ahead=True), seconds)
+
+
 def switch_restart_on_revoke(store: Store, server: str, on: bool) -> Server:
     """Set known *server*'s restart on revoke as a two-state switch shows it: the switch put
     back on the default (on for a confined server, off for another) keeps the default, so that

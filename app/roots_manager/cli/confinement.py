@@ -114,6 +114,46 @@ def cmd_confine(store: Store, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_ask(store: Store, args: argparse.Namespace) -> int:
+    from roots_manager.actions.confinement import set_ask
+    from roots_manager.actions.servers import UnknownServer
+    from roots_manager.core.store.schema import MAX_ASK_SECONDS
+
+    seconds: int | None = None
+    if args.seconds != "off":
+        if not args.seconds.isdigit() or not 1 <= int(args.seconds) <= MAX_ASK_SECONDS:
+            print(
+                f"roots-manager: servers ask: give a whole number of seconds from 1 to "
+                f"{MAX_ASK_SECONDS}, or off (not {args.seconds!r})",
+                file=sys.stderr,
+            )
+            return 2
+        seconds = int(args.seconds)
+    try:
+        srv = set_ask(store, args.server, seconds, new=args.new)
+    except UnknownServer as exc:
+        raise unknown_server(exc, _typed(args), 2) from exc
+    if args.json:
+        print_json({"version": JSON_VERSION, "server": srv.name, "ask_seconds": srv.ask_seconds})
+        return 0
+    print(f"{shown(srv.name)}: {_asks(srv.ask_seconds)}")
+    if seconds is not None:
+        print(
+            "from its next start: grant a folder while the call waits (roots-manager grant, or "
+            "Allow in the app) and the call reads it, with no restart"
+        )
+    return 0
+
+
+def _asks(seconds: int | None) -> str:
+    if seconds is None:
+        return "a read outside its grants is refused at once (servers ask NAME SECONDS)"
+    return (
+        f"a read outside its grants, made while the host waits for a request, waits up to "
+        f"{seconds} s for a folder to be granted that holds it"
+    )
+
+
 def cmd_restart_on_revoke(store: Store, args: argparse.Namespace) -> int:
     from roots_manager.actions.confinement import set_restart_on_revoke
     from roots_manager.actions.servers import UnknownServer
@@ -344,6 +384,7 @@ def cmd_show(store: Store, args: argparse.Namespace) -> int:
     print(f"  processes at once: at most {out['max_processes']:,}{default}")
     restart = "on" if out["restart_on_revoke"] else "off"
     print(f"  restart on revoke: {restart}{'' if out['restart_on_revoke_set'] else ' (default)'}")
+    print(f"  asks: {_asks(out['ask_seconds'])}")
     if out["changes"]:
         print(f"  {out['changes']}")
     for run in out["running"]:
@@ -429,6 +470,17 @@ def add_commands(servers: Subcommands) -> None:
     r.add_argument("--new", action="store_true", help=_NEW_HELP)
     r.add_argument("--json", action="store_true", help=JSON_HELP)
     r.set_defaults(func=cmd_restart_on_revoke)
+    a = servers.add_parser(
+        "ask",
+        help="let a confined server's read outside its grants wait for your answer while the "
+        "host waits (grant a folder meanwhile: the read goes through, no restart), or not (off, "
+        "the default)",
+    )
+    a.add_argument("server")
+    a.add_argument("seconds", help="how long a read waits, 1 to 600, or off")
+    a.add_argument("--new", action="store_true", help=_NEW_HELP)
+    a.add_argument("--json", action="store_true", help=JSON_HELP)
+    a.set_defaults(func=cmd_ask)
     n = servers.add_parser(
         "network",
         help="let a confined server open network connections (allowed, the default) or not "

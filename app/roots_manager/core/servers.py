@@ -43,6 +43,10 @@ class Server:
     """The most processes a confined server's tree may hold at once (None: the default,
     :data:`~roots_manager.core.confinement.rules.MAX_PROCESSES`); a fork past it fails with
     ``EAGAIN``."""
+    ask_seconds: int | None = None
+    """How long a confined server's read outside its grants, made while the host waits for a
+    request, waits for the user to grant a folder holding it (None: refused at once); see
+    :mod:`roots_manager.sandbox.asking`."""
     decision: Decision | None = None
     """The user's answer to the last consent request about this server (None: never asked,
     or decided before this was kept)."""

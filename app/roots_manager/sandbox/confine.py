@@ -2,7 +2,8 @@
 
 Usage::
 
-    python -m roots_manager.sandbox.confine [--parent PID] [--refusals FD] [--rules-fd FD] [--read-write P]
+    python -m roots_manager.sandbox.confine [--parent PID] [--refusals FD] [--answers FD:SECONDS]
+        [--rules-fd FD] [--read-write P]
         [--read-only P] [--runtime P] [--listing P] [--device P] [--tmpdir P] -- COMMAND [ARGS...]
 
 The bridge starts a confined server through this wrapper rather than confining in a
@@ -12,7 +13,9 @@ rules and the seccomp filter, and ``exec``s the server, which with everything it
 under them. On macOS the wrapper ``exec``s ``sandbox-exec`` with the generated profile.
 
 With ``--refusals FD`` (Linux), each access the rules refuse the server is told on descriptor
-*FD*, one JSON line per refusal (:mod:`roots_manager.sandbox.observer`).
+*FD*, one JSON line per refusal (:mod:`roots_manager.sandbox.observer`). With ``--answers
+FD:SECONDS`` a read refused while a host's request is in flight waits up to *SECONDS* for the
+bridge to say a folder holding it was granted (:mod:`roots_manager.sandbox.asking`).
 
 Exit codes (only before the exec; after it, the server's own): 126 the rules cannot be applied,
 127 the command cannot be run, 2 bad usage.
@@ -209,7 +212,12 @@ def _resolve(name: str) -> str:
 
 
 def _linux(
-    rules: Rules, executable: str, command: list[str], parent: int | None, refusals: int | None
+    rules: Rules,
+    executable: str,
+    command: list[str],
+    parent: int | None,
+    refusals: int | None,
+    answers: tuple[int, float] | None = None,
 ) -> int:
     if sys.platform != "linux":
         raise OSError(f"confinement is not available on {sys.platform} (Linux and macOS only)")
@@ -255,11 +263,16 @@ def _linux(
         max_processes=rules.max_processes,
         kept=kept,
         own=rules.tmpdir,
+        answers=answers[0] if answers is not None else None,
+        ask=answers[1] if answers is not None else 0.0,
     )
     sys.stdout.flush()
     return supervisor.supervise(plan, parent)
 
 
+ANSWERS = "--answers"
+"""``--answers FD:SECONDS`` (after ``--refusals``): the bridge's answers, read by the supervisor,
+and how long a read the rules refuse waits for one (:mod:`~roots_manager.sandbox.asking`)."""
 RULES_FD = "--rules-fd"
 """Rules read from this descriptor (NUL-separated options), when they are too many for a
 command line; it is closed once read, so the server never has it."""
@@ -308,6 +321,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args[:1] == ["--refusals"] and len(args) > 1 and args[1].isdigit():
         refusals = int(args[1])
         args = args[2:]
+    answers: tuple[int, float] | None = None
+    if args[:1] == [ANSWERS] and len(args) > 1:
+        fd, _, seconds = args[1].partition(":")
+        try:
+            answers = (int(fd), float(seconds))
+        except ValueError:
+            print(f"roots-manager confine: {ANSWERS} wants FD:SECONDS", file=sys.stderr)
+            return EXIT_USAGE
+        args = args[2:]
     if args[:1] == [RULES_FD] and len(args) > 1 and args[1].isdigit():
         try:
             args = _rules_from(int(args[1])) + args[2:]
@@ -325,7 +347,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     executable = _resolve(command[0])
     if sys.platform != "darwin":
         try:
-            return _linux(rules, executable, command, parent, refusals)
+            return _linux(rules, executable, command, parent, refusals, answers)
         except OSError as exc:
             print(f"roots-manager confine: the server cannot be confined: {exc}", file=sys.stderr)
             return EXIT_REFUSED

@@ -532,15 +532,7 @@ class Namer:
         self._send_note(c.note, fd, cloexec=cloexec)
 
     def _send_note(self, note: mediation.Notification, fd: int, *, cloexec: bool) -> None:
-        request = bytearray(
-            ADDFD.pack(note.id, ADDFD_FLAG_SEND, fd, 0, os.O_CLOEXEC if cloexec else 0)
-        )
-        try:
-            fcntl.ioctl(self.listener, NOTIF_ADDFD, request, True)
-        except OSError as exc:
-            raise mediation.Refused(exc.errno or errno.EBADF) from exc  # the caller is gone
-        finally:
-            os.close(fd)
+        send_descriptor(self.listener, note, fd, cloexec)
 
     def _link(self, c: mediation._Caller, name: str, a: tuple[int, ...]) -> int:
         if name == "linkat":
@@ -710,6 +702,19 @@ class Namer:
         self._check(c, folder, leaf, name, removed=True)
         self.maker.call(_rmdir if folder_too else _unlink, leaf, folder)
         return 0
+
+
+def send_descriptor(listener: int, note: mediation.Notification, fd: int, cloexec: bool) -> None:
+    """Put *fd* (closed here) into the descriptors of the caller of *note*, answering its call
+    with the number (``SECCOMP_IOCTL_NOTIF_ADDFD``); :class:`~roots_manager.sandbox.mediation.
+    Refused` if the caller is gone."""
+    request = bytearray(ADDFD.pack(note.id, ADDFD_FLAG_SEND, fd, 0, os.O_CLOEXEC if cloexec else 0))
+    try:
+        fcntl.ioctl(listener, NOTIF_ADDFD, request, True)
+    except OSError as exc:
+        raise mediation.Refused(exc.errno or errno.EBADF) from exc  # the caller is gone
+    finally:
+        os.close(fd)
 
 
 def _place(fd: int) -> str | None:

@@ -59,6 +59,13 @@ if TYPE_CHECKING:
 
     Observe = Callable[["_Caller", str, tuple[int, ...]], None]
 
+    class Asker(Protocol):
+        """What holds the reads the rules refuse while the user is asked
+        (:class:`roots_manager.sandbox.asking.Asker`)."""
+
+        def takes(self, caller: _Caller, name: str, args: tuple[int, ...]) -> bool: ...
+
+
 AT_FDCWD = -100
 AT_SYMLINK_NOFOLLOW = 0x100
 AT_EMPTY_PATH = 0x1000
@@ -432,6 +439,10 @@ class Mediator:
         """The server's own temporary folder, and its descriptor: a Unix socket it bound there
         is its own to connect to (a pipe of ``tsx``, a browser's)."""
         self.names = seccomp.names(arch)
+        self.asker: Asker | None = None
+        """Holds the reads the rules refuse while the user is asked, and serves those of the
+        folders granted since the start (:mod:`~roots_manager.sandbox.asking`); None: every
+        refusal is the kernel's at once."""
         self.connecting = threading.BoundedSemaphore(CONNECTS)
         self._connectors = _Workers("connect")
 
@@ -484,6 +495,8 @@ class Mediator:
             self._decided(caller, name, self.namer.answer)
             return
         if name in OBSERVED:
+            if self.asker is not None and self._asked(caller, name, note.args):
+                return
             try:
                 if self.observe is not None:
                     self.observe(caller, name, note.args)
@@ -509,6 +522,14 @@ class Mediator:
             self._new_process(note)
             return
         self._decided(caller, name, self._bind if name == "bind" else self._decide)
+
+    def _asked(self, caller: _Caller, name: str, args: tuple[int, ...]) -> bool:
+        """Whether the asker answers this call (now or later); never raises."""
+        assert self.asker is not None
+        try:
+            return self.asker.takes(caller, name, args)
+        except Exception:  # the call goes on as without it: the kernel decides
+            return False
 
     def _decided(
         self,

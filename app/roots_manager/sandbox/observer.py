@@ -176,6 +176,23 @@ class Observer:
             self.named = _network(args)
             self._tell(caller, name, self.named, 0, word="connect")
             return
+        found = self.judge(caller, name, args)
+        if found is not None:
+            self._tell(caller, name, *found)
+
+    def tell(
+        self, caller: mediation._Caller, name: str, path: str, refused: int, *, waits: float
+    ) -> None:
+        """Tell a refusal :meth:`judge` found, whose call waits *waits* seconds for the user's
+        answer (:mod:`~roots_manager.sandbox.asking`): told whatever was folded before it."""
+        self.windows.pop((os.path.dirname(path), operation(refused)), None)
+        self._tell(caller, name, path, refused, waits=waits)
+
+    def judge(
+        self, caller: mediation._Caller, name: str, args: tuple[int, ...]
+    ) -> tuple[str, int] | None:
+        """The path and the rights Landlock will refuse this call, or None (allowed, or not
+        judged: a caller gone, a path that cannot be read; a failure is told once)."""
         try:
             # by the names first (no look-up on the file system: most calls are allowed), and
             # a refusal confirmed on the real path, links followed as the kernel follows them
@@ -183,14 +200,13 @@ class Observer:
             if found is not None:
                 found = self._judge(caller, name, args, real=True)
         except (OSError, mediation.Refused):
-            return  # a caller gone, a path that cannot be read: let through untold
+            return None  # a caller gone, a path that cannot be read: let through untold
         except Exception as exc:
             if not self.failed:
                 self.failed = True
                 os.write(2, f"roots-manager confine: a refusal may go untold: {exc!r}\n".encode())
-            return
-        if found is not None:
-            self._tell(caller, name, *found)
+            return None
+        return found
 
     def tell_kept(self, caller: mediation._Caller, name: str, path: str) -> None:
         """Tell that call *name* was refused making *path*: a protected place, kept from
@@ -310,6 +326,7 @@ class Observer:
         word: str = "",
         *,
         protected: bool = False,
+        waits: float = 0.0,
     ) -> None:
         word = word or operation(refused)
         now = time.time()
@@ -340,6 +357,8 @@ class Observer:
             event["repeated"] = repeated
         if protected:
             event["protected"] = True
+        if waits:
+            event["waits"] = waits
         self._write(event)
 
     def close(self) -> None:

@@ -56,6 +56,8 @@ class Plan:
 
     __slots__ = (
         "abi",
+        "answers",
+        "ask",
         "command",
         "events",
         "executable",
@@ -85,8 +87,15 @@ class Plan:
         max_processes: int | None = None,
         kept: Kept | None = None,
         own: str | None = None,
+        answers: int | None = None,
+        ask: float = 0.0,
     ) -> None:
         self.rules = rules
+        self.answers = answers if filtered and events is not None else None
+        """The bridge's answers (:mod:`~roots_manager.sandbox.asking`): a read the rules refuse
+        while a host's request is in flight waits up to *ask* seconds for a folder granted
+        that holds it; None: refused at once."""
+        self.ask = ask
         self.own = own if filtered else None
         """The server's own temporary folder: Unix stream sockets may be made, and one it
         bound there it may connect to (None: only those the user allowed)."""
@@ -260,12 +269,15 @@ class Supervisor:
             # refusals it wrote there would be read as the kernel's (a bad one is said by the
             # observer, below)
             _quietly(os.set_inheritable, self.plan.events, False)
+        if self.plan.answers is not None:
+            _quietly(os.set_inheritable, self.plan.answers, False)
         pid = os.fork()
         if pid == 0:
             os.close(up_r)
             os.close(down_w)
-            if self.plan.events is not None:
-                _quietly(os.close, self.plan.events)
+            for fd in (self.plan.events, self.plan.answers):
+                if fd is not None:
+                    _quietly(os.close, fd)
             _server_process(self.plan, me, up_w, down_r)
         self.server = pid
         os.close(up_w)
@@ -377,6 +389,14 @@ class Supervisor:
             namer=self._namer(listener),
             own=self.plan.own,
         )
+        if listener >= 0 and self.observer is not None and self.plan.answers is not None:
+            from functools import partial
+
+            from roots_manager.sandbox.asking import Asker
+            from roots_manager.sandbox.making import send_descriptor
+
+            send = partial(send_descriptor, listener)
+            mediator.asker = Asker(self.plan.answers, self.plan.ask, self.observer, mediator, send)
         if listener >= 0:
             synchronous(listener)
         fast = None

@@ -55,6 +55,10 @@ class InFlight:
         self._start_ups: deque[list[float | None]] = deque(maxlen=START_UPS_KEPT)
         self._start_ups.append([0.0, None])
         self._initialize: tuple[str, object] | None = None
+        self.on_waiting: Callable[[bool], None] | None = None
+        """Told True when the host's first request (but a handshake) is open, False when the
+        last is answered (a confined server that asks holds its refusals meanwhile)."""
+        self._waiting = False
 
     def host_request(self, msg: dict[str, Any], at: float | None = None) -> None:
         """The host sent *msg*, a request (it has a method and an id), now or *at*."""
@@ -75,6 +79,7 @@ class InFlight:
         if len(self._open) >= OPEN_KEPT:
             del self._open[next(iter(self._open))]
         self._open[key] = Request(msg["id"], method, tool, arguments, now)
+        self._tell_waiting()
 
     def server_response(self, msg_id: object, at: float | None = None) -> None:
         """The server answered the host's request *msg_id*, now or *at*."""
@@ -87,6 +92,15 @@ class InFlight:
         if key == self._initialize:
             self._initialize = None
             self._started_up(now)
+        self._tell_waiting()
+
+    def _tell_waiting(self) -> None:
+        if self.on_waiting is None:
+            return
+        waiting = any(r.method not in HANDSHAKES for r in self._open.values())
+        if waiting != self._waiting:
+            self._waiting = waiting
+            self.on_waiting(waiting)
 
     def _started_up(self, now: float) -> None:
         last = self._start_ups[-1]
@@ -102,6 +116,7 @@ class InFlight:
         self._initialize = None
         self._started_up(now)
         self._start_ups.append([now, None])
+        self._tell_waiting()
 
     def restarted(self) -> None:
         """The new server was told the host's handshake again: its start-up is over."""

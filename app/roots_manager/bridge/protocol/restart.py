@@ -72,6 +72,9 @@ class Seen:
     """The folders its command line gave it at start (None: it has no ``{roots}``)."""
     given_now: Sequence[str] = ()
     """The folders its command line would give it now."""
+    asks: bool = False
+    """Its supervisor serves the folders granted since its start to read
+    (:mod:`roots_manager.sandbox.asking`): a grant added is read without a restart."""
 
     @property
     def restarts_on_revoke(self) -> bool:
@@ -105,7 +108,9 @@ def restart_reason(seen: Seen, key: Key | None) -> Restart | None:
             return Restart(Why.CONFINEMENT_OFF)
         if wanted:
             gone = set(seen.running[0] + seen.running[1]) - set(key[0] + key[1])
-            return _revoked(gone) if gone else Restart(Why.GRANTS_CHANGED)
+            if gone:
+                return _revoked(gone)
+            return None if seen.asks else Restart(Why.GRANTS_CHANGED)
     if wanted and seen.told:
         gone = set(seen.told) - set(seen.current)
         if gone:

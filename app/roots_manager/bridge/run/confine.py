@@ -30,6 +30,9 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from roots_manager.bridge.run.warden import Warden
+    from roots_manager.core.confinement.confined import Derived
+    from roots_manager.core.confinement.rules import Rules
+    from roots_manager.core.store.state import State
 
 EXIT_NOT_CONFINED = 126
 """The shell's "cannot execute": the server was asked to run confined and cannot be."""
@@ -127,12 +130,15 @@ class Launch:
     """How the server was started: the command line run, and what its confinement depends on."""
 
     __slots__ = (
+        "answers",
         "argv",
+        "ask",
         "default",
         "folders",
         "forget_confined",
         "key",
         "notes",
+        "readable",
         "refusals",
         "restartable",
         "rules_fd",
@@ -168,6 +174,15 @@ class Launch:
         self.refusals: int | None = None
         """The reading end of the pipe the supervisor tells the server's refusals on
         (:mod:`.denials`); None: they are not observed."""
+        asked = (entry or {}).get("ask_seconds")
+        self.ask = asked if isinstance(asked, int) and not isinstance(asked, bool) else 0
+        """Seconds a read the rules refuse waits for the user's answer (0: refused at once)."""
+        self.answers: int | None = None
+        """The writing end of the pipe the supervisor reads the bridge's answers on
+        (:mod:`.asking`); None: it asks nothing."""
+        self.readable: tuple[str, ...] = ()
+        """The folders the server could read at its start (a folder granted since is served
+        by the supervisor, :mod:`roots_manager.sandbox.asking`)."""
         self.notes: list[str] = []
         """What the start said of the server's confinement on stderr (places held inside its
         grants, file systems mounted in them), for the log too."""
@@ -261,7 +276,6 @@ def wrapped(
     from roots_manager.core.confinement.confined import (
         clamp,
         confinement_key,
-        rules_for,
         wants_confinement,
     )
     from roots_manager.core.paths import ensure_private_dir
@@ -302,24 +316,8 @@ def wrapped(
     tmpdir = ensure_private_dir(ran_confined)
     ensure_private_dir(layout.home / LAYERS_FOLDER)
     layers = ensure_private_dir(layout.home / LAYERS_FOLDER / file_key(server))
-    from pathlib import Path
-
-    from roots_manager.core.hosts.known import Platform, protected_places
-
     fp = fingerprint(literal)  # the server's identity is its command as written
-    derived = rules_for(
-        state,
-        server,
-        command,
-        fingerprint=fp,
-        env=os.environ,
-        cwd=os.getcwd(),
-        tmpdir=str(tmpdir),
-        hosts=protected_places(Platform("linux", Path(os.path.expanduser("~")), os.environ)),
-        run=run,
-        ceiling=ceiling,
-        layers=str(layers),
-    )
+    derived = _derive(state, server, command, fp, run, ceiling, str(tmpdir), str(layers))
     from roots_manager.sandbox.availability import ALWAYS_MISSING, protections
 
     for protection in protections(found):
@@ -355,7 +353,66 @@ def wrapped(
     launch = Launch(argv, key, entry, folders, default)
     launch.rules_fd = rules_fd
     launch.notes = notes
+    launch.readable = (*derived.rules.read_write, *derived.rules.read_only)
     return launch
+
+
+def _derive(
+    state: State,
+    server: str,
+    command: Sequence[str],
+    fp: str,
+    run: str,
+    ceiling: tuple[tuple[str, ...], ...] | None,
+    tmpdir: str,
+    layers: str,
+) -> Derived:
+    """The rules a confined start of *server* has now (see :func:`wrapped`)."""
+    from pathlib import Path
+
+    from roots_manager.core.confinement.confined import rules_for
+    from roots_manager.core.hosts.known import Platform, protected_places
+
+    return rules_for(
+        state,
+        server,
+        list(command),
+        fingerprint=fp,
+        env=os.environ,
+        cwd=os.getcwd(),
+        tmpdir=tmpdir,
+        hosts=protected_places(Platform("linux", Path(os.path.expanduser("~")), os.environ)),
+        run=run,
+        ceiling=ceiling,
+        layers=layers,
+    )
+
+
+def rules_now(
+    command: Sequence[str], server: str, run: str, ceiling: tuple[tuple[str, ...], ...] | None
+) -> Rules | None:
+    """The rules a confined start of *server* would have now, from the store as it is (None:
+    it cannot be read); what :mod:`.asking` compares with the start's."""
+    from roots_manager.core.filekey import file_key
+    from roots_manager.core.paths import Layout
+    from roots_manager.core.store.file import Store, StoreError
+    from roots_manager.core.store.state import fingerprint
+
+    layout = Layout.default()
+    try:
+        state = Store(layout).read()
+    except (StoreError, OSError):
+        return None
+    literal = list(command)
+    tmpdir = str(layout.home / CONFINED_FOLDER / file_key(server))
+    layers = str(layout.home / LAYERS_FOLDER / file_key(server))
+    try:
+        derived = _derive(
+            state, server, literal, fingerprint(literal), run, ceiling, tmpdir, layers
+        )
+    except (OSError, ValueError):
+        return None
+    return derived.rules
 
 
 def _say_mounts(server: str, folders: Sequence[str]) -> list[str]:
@@ -424,6 +481,25 @@ def _refusals_pipe(launch: Launch, server: str) -> int | None:
     return write
 
 
+def _answers_pipe(launch: Launch) -> int | None:
+    """For a supervised server that asks (:attr:`Launch.ask`) and whose refusals are told: a
+    pipe whose reading end the supervisor is given (``--answers FD:SECONDS``), its writing end
+    kept in *launch*; the reading end, to pass on. None: it asks nothing."""
+    if launch.refusals is None or launch.ask <= 0:
+        return None
+    try:
+        read, write = os.pipe2(os.O_CLOEXEC)
+    except OSError:
+        return None  # refused at once, as without asking
+    os.set_blocking(write, False)  # the loop never waits on the supervisor
+    from roots_manager.sandbox.confine import ANSWERS
+
+    at = launch.argv.index("--refusals") + 2
+    launch.argv[at:at] = [ANSWERS, f"{read}:{launch.ask}"]
+    launch.answers = write
+    return read
+
+
 def wrapper() -> list[str]:
     """The exec wrapper's command line, before its rules.
 
@@ -454,13 +530,15 @@ def start(
     """
     launch = wrapped(command, server, force, run, ceiling)
     told = _refusals_pipe(launch, server)
-    given = tuple(fd for fd in (told, launch.rules_fd) if fd is not None)
+    asks = _answers_pipe(launch)
+    given = tuple(fd for fd in (told, asks, launch.rules_fd) if fd is not None)
     try:
         proc = spawn(launch.argv, pass_fds=given)
     except BaseException:
-        if launch.refusals is not None:
-            os.close(launch.refusals)
-            launch.refusals = None
+        for fd in (launch.refusals, launch.answers):
+            if fd is not None:
+                os.close(fd)
+        launch.refusals = launch.answers = None
         raise
     finally:
         for fd in given:

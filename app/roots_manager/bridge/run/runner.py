@@ -62,6 +62,10 @@ from roots_manager.core.store.grants import Decision
 from roots_manager.core.store.state import fingerprint, now_iso
 from roots_manager.core.uri import uri_to_path
 
+TYPE_CHECKING = False  # not typing's: see roots_manager.bridge.main
+if TYPE_CHECKING:
+    from roots_manager.bridge.run.asking import Asking
+
 HOST_IN = 0
 HOST_OUT = 1
 
@@ -145,6 +149,9 @@ class Bridge:
         requests = self.mediator.requests
         self.denials = Denials(self.log, self._requests_now if requests is not None else None)
         """The confined server's refusals, as denial events (:mod:`.denials`)."""
+        self.asking: Asking | None = None
+        """What the supervisor of a server that asks is told (:mod:`.asking`); None: it asks
+        nothing."""
         self.stop_event = asyncio.Event()
         self.restarts = Restarts(
             self,
@@ -250,8 +257,12 @@ class Bridge:
     def _start_pumps(self, loop: asyncio.AbstractEventLoop) -> None:
         handoff = self._handoff = self.carrier.deferrer = HandOff(loop)
 
-        if self.mediator.carried is not None or self.mediator.requests is not None:
-            Noted(self.mediator, clock.SYSTEM.wall, loop)  # lines only counted wait no loop
+        launch = self.slot.launch
+        asks = launch is not None and launch.ask > 0 and launch.supervised
+        if (self.mediator.carried is not None or self.mediator.requests is not None) and not asks:
+            # lines only counted wait no loop (but a server that asks must know of a request
+            # before the server has it)
+            Noted(self.mediator, clock.SYSTEM.wall, loop)
         for fd in (HOST_IN, HOST_OUT):
             grow_pipe(fd)
 
@@ -291,6 +302,7 @@ class Bridge:
             given=given,
             # only a server given its folders on its command line is compared with them
             given_now=[uri_to_path(u) for u in current] if given is not None else (),
+            asks=launch is not None and launch.ask > 0 and launch.supervised,
         )
         if not seen.needs_key:
             return restart_reason(seen, None)
@@ -417,6 +429,19 @@ class Bridge:
         if launch is not None and launch.refusals is not None:
             fd, launch.refusals = launch.refusals, None
             self.denials.follow(fd, asyncio.get_running_loop())
+        if self.asking is not None:
+            self.asking.close()  # the server it spoke to is gone
+            self.asking = None
+        if launch is not None and launch.answers is not None and self.mediator.requests:
+            from roots_manager.bridge.run.asking import Asking
+            from roots_manager.bridge.run.confine import rules_now
+
+            fd, launch.answers = launch.answers, None
+            command, name, run, ceiling = self.command, self.name, self.run_id, self.ceiling
+            self.asking = Asking(
+                fd, launch.readable, lambda: rules_now(command, name, run, ceiling)
+            )
+            self.mediator.requests.on_waiting = self.asking.requests
 
     def cannot_start(self, exc: OSError) -> int:
         """Report a command that cannot be started; returns the exit code (127, or 126 when
@@ -601,6 +626,8 @@ class Bridge:
         # the store, a granted folder's parent directory, a request, or the periodic check
         self._trim_when_idle()
         self._folders.refresh()
+        if self.asking is not None:
+            self.asking.granted()
         self.restarts.check()
         if self.consent.waiting and not self.source.pending():
             self.consent.over(False, denied=self._denied())
@@ -679,6 +706,8 @@ class Bridge:
             with contextlib.suppress(StoreError, OSError):
                 await asyncio.to_thread(self._record_end)
         self.denials.close()  # the counts of what was folded, told as the server ended
+        if self.asking is not None:
+            self.asking.close()
         if self._reason == "server exited" and not self._host_asked:
             # the host sees only "connection closed": what the server was refused just before
             # is the likeliest why, said where the user looks (the host's log)

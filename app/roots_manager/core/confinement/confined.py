@@ -126,6 +126,15 @@ def set_restart_on_revoke(state: State, name: str, on: bool | None) -> Server:
     return srv
 
 
+def set_ask(state: State, name: str, seconds: int | None) -> Server:
+    """Set how long server *name*'s reads outside its grants wait for the user's answer while
+    the host waits for a request (None: refused at once). A server not seen yet is
+    remembered."""
+    srv = _setting_of(state, name)
+    srv.ask_seconds = seconds
+    return srv
+
+
 def wants_confinement(state: State, name: str, *, undecided: bool = False) -> bool:
     """Whether the store asks for server *name* to be confined; *undecided* is the answer for
     a server whose confinement is not decided yet (what its start made of the default)."""
@@ -396,6 +405,7 @@ def report(
         "max_processes_set": srv.max_processes is not None,
         "restart_on_revoke": srv.restarts_on_revoke,
         "restart_on_revoke_set": srv.restart_on_revoke is not None,
+        "ask_seconds": srv.ask_seconds,
         "changes": (NEXT_START if srv.restarts_on_revoke else NEXT_START_NO_RESTART)
         if on
         else None,

@@ -9,8 +9,9 @@ An event holds ``path`` (what was refused; ``folder`` and ``folded`` alone for a
 refusals folded at the server's end), ``operation`` (read, write, list, execute, create, remove,
 connect), ``pid``, ``process``, ``at`` (when the call was made, ISO 8601 UTC), ``call``,
 ``folded`` (refusals of the same folder and operation in the second before, not told one by
-one), ``protected`` (true: a protected place, kept from being made, which no grant opens) and
-``during``: ``start-up``, ``request`` (``requests`` then names each one: ``method``,
+one), ``protected`` (true: a protected place, kept from being made, which no grant opens),
+``waits`` (seconds the call waited for the user to grant a folder holding it,
+:mod:`roots_manager.sandbox.asking`) and ``during``: ``start-up``, ``request`` (``requests`` then names each one: ``method``,
 ``tool`` for ``tools/call``, ``id``, ``argument`` when one named the path) or ``between``.
 """
 
@@ -141,6 +142,9 @@ def fields(refusal: dict[str, Any], attribution: Attribution) -> dict[str, Any] 
     }
     if refusal.get("protected") is True:
         out["protected"] = True
+    waits = refusal.get("waits")
+    if isinstance(waits, int | float) and not isinstance(waits, bool) and 0 < waits <= 3600:
+        out["waits"] = waits  # the call waits that long for the user's answer
     if attribution.requests:
         out["requests"] = [_request(r, path) for r in attribution.requests]
     return out
@@ -199,6 +203,8 @@ def refused_what(rec: dict[str, Any]) -> str:
         what = f"{what} (+{shown(rec['folded'])} more in its folder)"
     if rec.get("protected") is True:
         what += " (a protected place: no grant opens it)"
+    if isinstance(rec.get("waits"), int | float):
+        what += f" (the call waited up to {shown(rec['waits'])} s for a grant)"
     return what
 
 

@@ -277,6 +277,7 @@ _SERVER = _record(
     block_network=schema.flag,
     restart_on_revoke=schema.optional(schema.flag),
     max_processes=schema.optional(schema.process_count),
+    ask_seconds=schema.optional(schema.ask_seconds),
     decision=schema.optional(schema.one_of(*Decision)),
     decided_at=schema.optional(schema.timestamp),
 )

@@ -18,7 +18,7 @@ from typing import Any
 
 from roots_manager.core import uri as uris
 
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 """2 adds each root's real path when it was added (``real``); 3 adds confinement (a server's
 ``confine``, ``allow_read`` and ``allow_write``, a grant's ``read_only``), which an older version
 must not read as if absent: it would start a confined server unconfined and silently; 4 adds a
@@ -35,8 +35,10 @@ confined server may not write, or read) and a server's ``max_processes``, which 
 version would refuse as unknown fields rather than start the server with them writable; 10 adds
 whether a root's folder was a mount point when added (``mount_point``), so that the folder an
 unmount leaves in its place is withheld, which an older version would refuse as an unknown
-field. 1 to 9 are read as they are (no root known to be a mount point), a server's confinement
-in them decided (off when absent, before 8)."""
+field; 11 adds how long a confined server's read outside its grants waits for the user's answer
+(``ask_seconds``), which an older version would refuse as an unknown field. 1 to 10 are read as
+they are (no root known to be a mount point before 10), a server's confinement in them decided
+(off when absent, before 8)."""
 
 
 MAX_COUNTER = 2**53 - 1
@@ -324,6 +326,17 @@ def process_count(value: object) -> str | None:
     """A limit of processes: a whole number from 1 to :data:`MAX_PROCESS_LIMIT`."""
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_PROCESS_LIMIT:
         return f"is not a whole number from 1 to {MAX_PROCESS_LIMIT:,}: {shown(value)}"
+    return None
+
+
+MAX_ASK_SECONDS = 600
+
+
+def ask_seconds(value: object) -> str | None:
+    """How long a call waits for the user's answer: a whole number of seconds from 1 to
+    :data:`MAX_ASK_SECONDS`."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ASK_SECONDS:
+        return f"is not a whole number of seconds from 1 to {MAX_ASK_SECONDS}: {shown(value)}"
     return None
 
 

@@ -1,0 +1,76 @@
+"""What the supervisor of a confined server that asks is told: whether a request waits, and the
+folders granted since the server started.
+
+A server set to ask (``roots-manager servers ask NAME SECONDS``) has its reads outside its grants
+held while a host's request is in flight (:mod:`roots_manager.sandbox.asking`, where the
+protocol is). The bridge knows both halves: the host's requests (the protocol's
+:class:`~roots_manager.bridge.protocol.inflight.InFlight`, which calls :meth:`Asking.requests`
+as the first opens and the last closes) and the grants (the store, looked at again at each of
+its changes, :meth:`Asking.granted`). A folder granted since the start is sent with the places in
+it the server may not read (the secrets of the protected table, the user's ``--hide``), worked
+out as a start would (:func:`~roots_manager.core.confinement.confined.rules_for`).
+
+Writes never wait: the pipe is non-blocking, and a message that does not fit is dropped (the
+next one says the whole state again). Whatever goes wrong here leaves the server as it was:
+its refusals refused at once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from collections.abc import Callable
+
+from roots_manager.core.paths import inside
+
+TYPE_CHECKING = False  # not typing's: see roots_manager.bridge.main
+if TYPE_CHECKING:
+    from roots_manager.core.confinement.rules import Rules
+
+
+class Asking:
+    """One confined server's answers pipe (a restart gives each new server its own)."""
+
+    def __init__(self, fd: int, readable: tuple[str, ...], rules: Callable[[], Rules | None]):
+        """*fd*: the pipe's writing end (closed by :meth:`close`); *readable*: the folders the
+        server could read at its start; *rules*: the rules a start would have now (None: the
+        store cannot be read, and nothing changes)."""
+        self.fd = fd
+        self.readable = readable
+        self.rules = rules
+        self.asking = False
+        self.sent: list[dict[str, object]] | None = None
+
+    def requests(self, in_flight: bool) -> None:
+        """A host's request is in flight now, or none is."""
+        if in_flight != self.asking:
+            self.asking = in_flight
+            self._send({"asking": in_flight})
+
+    def granted(self) -> None:
+        """Look at the grants again: tell the folders granted since the start, if they
+        changed since last told."""
+        rules = self.rules()
+        if rules is None:
+            return
+        now = [*rules.read_write, *rules.read_only]
+        new = sorted(p for p in now if not any(inside(p, r) for r in self.readable))
+        allow: list[dict[str, object]] = [
+            {"path": p, "hidden": [h for h in rules.hide if inside(h, p)]} for p in new
+        ]
+        if allow != self.sent:
+            self.sent = allow
+            self._send({"allow": allow})
+
+    def _send(self, message: dict[str, object]) -> None:
+        if self.fd < 0:
+            return
+        with contextlib.suppress(OSError):  # full (told again next time) or the server gone
+            os.write(self.fd, json.dumps(message).encode() + b"\n")
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            with contextlib.suppress(OSError):
+                os.close(self.fd)
+            self.fd = -1

@@ -1,0 +1,240 @@
+"""Ask, don't refuse: a confined server's read outside its grants waits while the user is asked.
+
+Landlock's rules are fixed when the server starts, so a folder granted while it runs is out of
+its reach until a restart. This closes that gap for reading, without one: while the host has a
+request in flight (the bridge says so), a call that opens a file or a folder to read and that the
+rules refuse is *held* (the seccomp notification is not answered) for up to the server's ask
+timeout, and told as a refusal that waits (``waits``: its seconds), which the bridge records tied
+to that request and the app and ``roots-manager denials`` show. If the user grants a folder
+holding it meanwhile (``roots-manager grant``, the app's **Allow**), the bridge tells the
+supervisor the folders granted since the start (``allow``), and the supervisor opens the file
+itself and puts the descriptor into the caller's table (``SECCOMP_IOCTL_NOTIF_ADDFD``): the call
+returns as if it had been allowed all along, and every later read there is served the same way,
+for the rest of the run. No answer in time: the call goes on to the kernel, which refuses it.
+
+What is served is decided on the object, never a path read twice: the path is opened here as the
+kernel would reach it for the caller (:meth:`~roots_manager.sandbox.mediation._Caller.resolve`),
+and that very object must be reached again from the granted folder's own descriptor without
+leaving it (:meth:`~roots_manager.sandbox.mediation.Mediator.beneath`), and lie in none of the
+folder's hidden places (secrets, which the bridge lists with each folder). Only reading is
+served: a file opened to write, a program run, a name made still need the next start (the
+bridge offers the restart).
+
+The bridge's messages, one JSON object a line on the answers pipe: ``{"asking": true}`` while a
+host's request is in flight, ``false`` when none is; ``{"allow": [{"path": P, "hidden": [...]},
+...]}``, the whole list each time (a folder revoked since is left out, and served no more).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import json
+import os
+import stat
+import threading
+import time
+
+from roots_manager.core.paths import inside
+from roots_manager.sandbox import mediation
+
+TYPE_CHECKING = False  # not typing's: the supervisor must not pay for importing it
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from roots_manager.sandbox.observer import Observer
+
+    Send = Callable[[mediation.Notification, int, bool], None]
+
+HELD = 16
+"""Calls held at once, at most; past that a refusal is not held (the kernel refuses it)."""
+LINE_MAX = 1 << 20
+READ_ONLY_RIGHTS = 0o3 | 0o100 | 0o1000  # O_WRONLY|O_RDWR, O_CREAT, O_TRUNC: none of them
+O_PATH = 0o10000000
+
+
+class Folder:
+    """A folder granted while the server runs: its real path, a descriptor of it, and its
+    hidden places."""
+
+    __slots__ = ("fd", "hidden", "path")
+
+    def __init__(self, path: str, fd: int, hidden: tuple[str, ...]) -> None:
+        self.path = path
+        self.fd = fd
+        self.hidden = hidden
+
+
+class Asker:
+    """Holds the reads the rules refuse while the user is asked, and serves those a folder
+    granted since the start holds (see the module's text)."""
+
+    def __init__(
+        self,
+        answers: int,
+        timeout: float,
+        observer: Observer,
+        mediator: mediation.Mediator,
+        send: Send,
+    ) -> None:
+        self.timeout = timeout
+        self.observer = observer
+        self.mediator = mediator
+        self.send = send
+        self.folders: list[Folder] = []
+        self.asking = False
+        """A host's request is in flight: a refusal now has someone waiting on it."""
+        self.changed = threading.Condition()
+        self.held = threading.BoundedSemaphore(HELD)
+        threading.Thread(target=self._read, args=(answers,), name="answers", daemon=True).start()
+
+    # the bridge's side
+
+    def _read(self, fd: int) -> None:
+        """Read the bridge's messages until the pipe ends."""
+        pending = b""
+        while True:
+            try:
+                data = os.read(fd, 65536)
+            except InterruptedError:
+                continue
+            except OSError:
+                data = b""
+            if not data:
+                with self.changed:
+                    self.asking = False
+                    self.changed.notify_all()
+                return
+            pending += data
+            *lines, pending = pending.split(b"\n")
+            if len(pending) > LINE_MAX:
+                pending = b""  # not the bridge's: dropped
+            for line in lines:
+                self._message(line)
+
+    def _message(self, line: bytes) -> None:
+        try:
+            message = json.loads(line)
+        except ValueError:
+            return
+        if not isinstance(message, dict):
+            return
+        with self.changed:
+            if isinstance(message.get("asking"), bool):
+                self.asking = message["asking"]
+            if isinstance(message.get("allow"), list):
+                self._allow(message["allow"])
+            self.changed.notify_all()
+
+    def _allow(self, allowed: list[object]) -> None:
+        """Replace the folders granted since the start (the caller holds :attr:`changed`)."""
+        from roots_manager.core.nofollow import open_no_follow
+
+        kept = {f.path: f for f in self.folders}
+        folders: list[Folder] = []
+        for entry in allowed:
+            if not isinstance(entry, dict) or not isinstance(entry.get("path"), str):
+                continue
+            path = os.path.realpath(entry["path"])
+            hidden = tuple(
+                os.path.realpath(h) for h in entry.get("hidden", ()) if isinstance(h, str)
+            )
+            old = kept.pop(path, None)
+            if old is not None:
+                old.hidden = hidden
+                folders.append(old)
+                continue
+            try:
+                fd = open_no_follow(path)
+            except OSError:
+                continue  # gone, or a link on its way: nothing is served there
+            if not stat.S_ISDIR(os.fstat(fd).st_mode):
+                os.close(fd)
+                continue
+            folders.append(Folder(path, fd, hidden))
+        for gone in kept.values():
+            os.close(gone.fd)
+        self.folders = folders
+
+    # the server's side
+
+    def takes(self, caller: mediation._Caller, name: str, args: tuple[int, ...]) -> bool:
+        """Whether this observed call is a read the rules refuse that is answered here: served
+        now from a folder granted since the start, or held while the user is asked. The call
+        is then answered (now or later) and *caller* closed here; False: the caller goes on
+        as without this."""
+        if name not in ("open", "openat"):
+            return False
+        at = name == "openat"
+        flags = mediation._int(args[2] if at else args[1])
+        if flags & (READ_ONLY_RIGHTS | O_PATH):
+            return False
+        found = self.observer.judge(caller, name, args)
+        if found is None:
+            return False
+        dirfd = mediation._int(args[0]) if at else mediation.AT_FDCWD
+        address = args[1] if at else args[0]
+        if self._serve(caller, dirfd, address, flags):
+            caller.close()
+            return True
+        with self.changed:
+            asking = self.asking and self.timeout > 0
+        if not asking or not self.held.acquire(blocking=False):
+            return False
+        self.observer.tell(caller, name, *found, waits=self.timeout)
+        threading.Thread(
+            target=self._hold, args=(caller, dirfd, address, flags), daemon=True
+        ).start()
+        return True
+
+    def _hold(self, caller: mediation._Caller, dirfd: int, address: int, flags: int) -> None:
+        """Wait for a folder granted that holds the call's object, or the timeout."""
+        deadline = time.monotonic() + self.timeout
+        try:
+            while True:
+                if self._serve(caller, dirfd, address, flags):
+                    return
+                with self.changed:
+                    left = deadline - time.monotonic()
+                    if left <= 0 or not self.asking:
+                        break
+                    self.changed.wait(left)
+            with contextlib.suppress(OSError):
+                mediation.respond(caller.listener, caller.note, flags=mediation.FLAG_CONTINUE)
+        finally:
+            caller.close()
+            self.held.release()
+
+    def _serve(self, caller: mediation._Caller, dirfd: int, address: int, flags: int) -> bool:
+        """Open the call's object here and answer with it, if a folder granted since the start
+        holds it (outside its hidden places); False otherwise."""
+        with self.changed:
+            folders = list(self.folders)
+        if not folders:
+            return False
+        try:
+            target = caller.resolve(dirfd, caller.string(address), follow=not flags & os.O_NOFOLLOW)
+            where = os.readlink(f"/proc/self/fd/{target}")
+        except (OSError, mediation.Refused):
+            return False
+        holding = [f for f in folders if inside(where, f.path)]
+        if not holding or any(inside(where, h) for f in holding for h in f.hidden):
+            return False
+        if not self.mediator.beneath(target, [(f.path, f.fd) for f in holding]):
+            return False
+        mode = os.fstat(target).st_mode
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+            return False  # a FIFO would wait here, a device is not a folder's file
+        asked = os.O_RDONLY | (flags & (os.O_DIRECTORY | os.O_NONBLOCK | os.O_NOATIME))
+        try:
+            opened = os.open(f"/proc/self/fd/{target}", asked | os.O_CLOEXEC)
+        except OSError as exc:
+            if exc.errno == errno.EPERM and flags & os.O_NOATIME:
+                opened = os.open(f"/proc/self/fd/{target}", (asked & ~os.O_NOATIME) | os.O_CLOEXEC)
+            else:
+                return False
+        try:
+            self.send(caller.note, opened, bool(flags & os.O_CLOEXEC))
+        except mediation.Refused:
+            return True  # the caller is gone: nothing is left to answer
+        return True

@@ -1,0 +1,98 @@
+"""Ask, don't refuse: a confined server's read outside its grants waits while the user answers.
+
+A real confined server behind a real bridge, as root and as an ordinary user: while a
+``tools/call`` runs, a read outside its grants waits; the user grants the folder with the CLI
+meanwhile, and the very call reads it, the server not restarted. What the user did not grant,
+a secret inside what they did, and anything once revoked, is refused as ever; outside a
+request nothing waits.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from typing import Any
+
+import pytest
+
+from tests.conftest import only_on_linux
+from tests.polling import wait_for
+from tests.security.confined import SECRET, Hostile, World, users
+
+pytestmark = only_on_linux("confinement (Landlock) and its supervisor are Linux only")
+
+
+def _denials(world: World) -> list[dict[str, Any]]:
+    found = []
+    for path in sorted((world.rm_home / "logs").glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            rec = json.loads(line)
+            if rec.get("kind") == "denial":
+                found.append(rec)
+    return found
+
+
+def _in_background(host: Hostile, path: str) -> tuple[threading.Thread, list[str]]:
+    said: list[str] = []
+    reading = threading.Thread(target=lambda: said.append(host.attack("read", path=path)))
+    reading.start()
+    return reading, said
+
+
+@pytest.mark.parametrize("world", users(), indirect=True)
+def test_a_folder_granted_while_the_call_waits_is_read_by_that_call(world: World) -> None:
+    world.setup()
+    world.cli("servers", "ask", "srv", "60")
+    notes = str(world.sibling / "notes.txt")
+    host = Hostile(world)
+    try:
+        pid = host.pid()
+        started = time.monotonic()
+        reading, said = _in_background(host, notes)
+        waiting = wait_for(
+            lambda: [d for d in _denials(world) if d.get("path") == notes and d.get("waits")],
+            "the refusal that waits",
+        )
+        assert waiting[0]["waits"] == 60 and waiting[0]["requests"][0]["tool"] == "attack"
+        assert not said  # the call waits
+        world.cli("grant", "srv", str(world.sibling), "--read-only")
+        reading.join(60)
+        assert said == ["ok:sibling\n"], said
+        assert time.monotonic() - started < 50  # answered by the grant, not the timeout
+        # the rest of the folder is read at once, and listed; the server was never restarted
+        assert host.attack("listdir", path=str(world.sibling)) == "ok:notes.txt"
+        assert host.pid() == pid
+        # a folder granted does not open another, nor writing
+        assert host.attack("write", path=notes) == "EACCES"
+    finally:
+        host.close()
+
+
+@pytest.mark.parametrize("world", users(), indirect=True)
+def test_what_was_not_granted_hidden_or_revoked_is_refused_and_nothing_waits_unasked(
+    world: World,
+) -> None:
+    world.setup()
+    world.cli("servers", "ask", "srv", "2")
+    notes = str(world.sibling / "notes.txt")
+    host = Hostile(world)
+    try:
+        # no answer: refused once the time is up
+        started = time.monotonic()
+        assert host.attack("read", path=notes) == "EACCES"
+        assert 1.5 < time.monotonic() - started < 30
+        # the home granted while the call waits: its secrets stay hidden
+        world.cli("roots", "add", str(world.home), "--allow-broad")
+        world.cli("grant", "srv", str(world.home), "--read-only")
+        assert host.attack("read", path=str(world.key)) in ("EACCES", "ENOENT")
+        # granted, then revoked: read, then refused again
+        world.cli("grant", "srv", str(world.sibling), "--read-only")
+        assert wait_for(
+            lambda: host.attack("read", path=notes) == "ok:sibling\n", "the grant served"
+        )
+        world.cli("revoke", "srv", str(world.sibling))
+        assert wait_for(lambda: host.attack("read", path=notes) == "EACCES", "the revocation")
+    finally:
+        host.close()
+    assert SECRET not in json.dumps(_denials(world))
