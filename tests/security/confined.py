@@ -154,6 +154,16 @@ class World:
             for name in [top, *(os.path.join(top, n) for n in folders + files)]:
                 os.lchown(name, user.pw_uid, user.pw_gid)
 
+    def denials(self) -> list[dict[str, Any]]:
+        """The denial events in this world's logs, oldest first."""
+        found = []
+        for path in sorted((self.rm_home / "logs").glob("*.jsonl")):
+            for line in path.read_text(encoding="utf-8").splitlines():
+                rec = json.loads(line)
+                if rec.get("kind") == "denial":
+                    found.append(rec)
+        return found
+
     def close(self) -> None:
         shutil.rmtree(self.base, ignore_errors=True)
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import threading
 import time
-from typing import Any
 
 import pytest
 
@@ -21,16 +20,6 @@ from tests.polling import wait_for
 from tests.security.confined import SECRET, Hostile, World, users
 
 pytestmark = only_on_linux("confinement (Landlock) and its supervisor are Linux only")
-
-
-def _denials(world: World) -> list[dict[str, Any]]:
-    found = []
-    for path in sorted((world.rm_home / "logs").glob("*.jsonl")):
-        for line in path.read_text(encoding="utf-8").splitlines():
-            rec = json.loads(line)
-            if rec.get("kind") == "denial":
-                found.append(rec)
-    return found
 
 
 def _in_background(host: Hostile, path: str) -> tuple[threading.Thread, list[str]]:
@@ -51,7 +40,7 @@ def test_a_folder_granted_while_the_call_waits_is_read_by_that_call(world: World
         started = time.monotonic()
         reading, said = _in_background(host, notes)
         waiting = wait_for(
-            lambda: [d for d in _denials(world) if d.get("path") == notes and d.get("waits")],
+            lambda: [d for d in world.denials() if d.get("path") == notes and d.get("waits")],
             "the refusal that waits",
         )
         assert waiting[0]["waits"] == 60 and waiting[0]["requests"][0]["tool"] == "attack"
@@ -95,4 +84,4 @@ def test_what_was_not_granted_hidden_or_revoked_is_refused_and_nothing_waits_una
         assert wait_for(lambda: host.attack("read", path=notes) == "EACCES", "the revocation")
     finally:
         host.close()
-    assert SECRET not in json.dumps(_denials(world))
+    assert SECRET not in json.dumps(world.denials())

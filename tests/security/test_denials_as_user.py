@@ -6,8 +6,6 @@ the refusal of the server's own key file, tied to the ``tools/call`` that named 
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from tests.conftest import only_on_linux
@@ -15,16 +13,6 @@ from tests.polling import wait_for
 from tests.security.confined import Hostile, World, users
 
 pytestmark = only_on_linux("confinement (Landlock) and its observer are Linux only")
-
-
-def _denials(world: World) -> list[dict[str, object]]:
-    found = []
-    for path in sorted((world.rm_home / "logs").glob("*.jsonl")):
-        for line in path.read_text(encoding="utf-8").splitlines():
-            rec = json.loads(line)
-            if rec.get("kind") == "denial":
-                found.append(rec)
-    return found
 
 
 @pytest.mark.parametrize("world", users(), indirect=True)
@@ -38,14 +26,14 @@ def test_a_refused_read_is_a_denial_event_for_root_and_for_a_user(world: World) 
         host.close()
     key = str(world.key)
     found = wait_for(
-        lambda: [d for d in _denials(world) if d.get("path") == key], "the key's denial"
+        lambda: [d for d in world.denials() if d.get("path") == key], "the key's denial"
     )
     denial = found[0]
     assert denial["operation"] == "read" and denial["during"] == "request"
     [request] = denial["requests"]  # type: ignore[misc]
     assert request["method"] == "tools/call" and request["tool"] == "attack"
     assert request["argument"] == "path"
-    assert any(d.get("path") == str(world.sibling / "notes.txt") for d in _denials(world))
+    assert any(d.get("path") == str(world.sibling / "notes.txt") for d in world.denials())
 
 
 @pytest.mark.parametrize("world", users(), indirect=True)
@@ -61,7 +49,7 @@ def test_a_blocked_network_is_a_connect_denial_and_still_refused(world: World) -
         assert said[way] in ("EACCES", "EPERM"), (way, said)
     assert said["netlink"] == "ok", said
     found = wait_for(
-        lambda: [d for d in _denials(world) if d.get("operation") == "connect"], "a connect denial"
+        lambda: [d for d in world.denials() if d.get("operation") == "connect"], "a connect denial"
     )
     first = found[0]
     assert first["path"] == "network: TCP over IPv4", first
