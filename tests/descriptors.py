@@ -27,7 +27,7 @@ def descriptors_exhausted(spare: int) -> Iterator[Exhausted]:
     """Hold every descriptor this process may open but *spare*, until :meth:`Exhausted.free`
     or the end of the block (when the limit is put back too).
 
-    A :class:`~roots_manager.core.dirwatch.DirWatch` takes two descriptors for its wake sockets
+    A :class:`~roots_manager.support.dirwatch.DirWatch` takes two descriptors for its wake sockets
     and then one for inotify: with ``spare=2`` it is refused at ``inotify_init1``, and a poll of a
     directory (one descriptor for a moment) still works."""
     import resource  # POSIX only: imported where it is used, as tests/test_portable.py asks

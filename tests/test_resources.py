@@ -17,7 +17,7 @@ from PySide6.QtGui import QImage
 from PySide6.QtSvg import QSvgRenderer
 
 from roots_manager import APP_ID
-from roots_manager.core import resources
+from roots_manager.support import resources
 from tests.conftest import only_on_linux
 
 REPO = Path(__file__).resolve().parent.parent

@@ -25,7 +25,7 @@ PROBE = textwrap.dedent(
     os.environ["QT_QPA_PLATFORM"] = "offscreen"
     import roots_manager
     from roots_manager import APP_ID
-    from roots_manager.core import resources
+    from roots_manager.support import resources
 
     where = os.path.dirname(roots_manager.__file__)
     assert "site-packages" in where, f"roots_manager imported from {where}, not the wheel"

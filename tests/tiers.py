@@ -27,6 +27,7 @@ TESTS = Path(__file__).resolve().parent
 DIRECTORY_TIER = {
     "actions": "unit",
     "core": "unit",
+    "support": "unit",
     # the relay, the mediator, the roots source... in-process (tests/bridge/wire.py's real bridges
     # run from the modules listed below and from tests/e2e)
     "bridge": "unit",

@@ -86,7 +86,7 @@ UNUSED = ("filelock", "secrets", "platform", "decimal", "hmac", "random")
 """Modules a bridge gets on without, all its life, though a store change is made under a lock
 and new ids are random: filelock 4 (and the platform and decimal modules it brings) is 1.2
 MiB of an idle bridge, ``secrets`` loads hmac, random and base64 to hex what ``os.urandom``
-gives (:mod:`roots_manager.core.lockfile`)."""
+gives (:mod:`roots_manager.support.lockfile`)."""
 
 AT_EXIT = textwrap.dedent(
     """

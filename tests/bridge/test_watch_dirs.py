@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from roots_manager.bridge.run.watch import watch_dirs
-from roots_manager.core.dirwatch import force_polling
+from roots_manager.support.dirwatch import force_polling
 from tests.bridge.test_watch import WAIT, until
 
 

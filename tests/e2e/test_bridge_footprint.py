@@ -75,7 +75,7 @@ def test_a_bridge_that_watched_a_change_never_loaded_openssl(
         pair.close()
     loaded = set(listing.read_text().split())
     assert "roots_manager.bridge.run.runner" in loaded  # the listing is the whole bridge's
-    assert "roots_manager.core.dirwatch" in loaded  # the store is watched, without watchfiles
+    assert "roots_manager.support.dirwatch" in loaded  # the store is watched, without watchfiles
     assert not [m for m in NEVER_LOADED if m in loaded], sorted(loaded)
     failed = [e["message"] for e in events(store.layout, ev.ERROR)]
     assert not [m for m in failed if "failed" in m], failed
@@ -138,12 +138,13 @@ STARTED_WITH = (
     "roots_manager.bridge.run.confine",
     "roots_manager.bridge.run.spawn",
     "roots_manager.core",
-    "roots_manager.core.bundle",
-    "roots_manager.core.collector",
     "roots_manager.core.paths",
     "roots_manager.core.runid",
     "roots_manager.core.store",
     "roots_manager.core.store.versions",
+    "roots_manager.support",
+    "roots_manager.support.bundle",
+    "roots_manager.support.cyclic_gc",
 )
 """All a bridge loads of its own before its server starts, beyond the standard library's
 ``subprocess`` (which starts it) and ``json`` (which reads the store at a glance, to know whether
@@ -154,7 +155,7 @@ warden: the server's start waits for none of them."""
 STANDARD_AT_SPAWN = "import gc, json, runpy, subprocess"
 """What the standard library brings to a start: ``subprocess`` and ``json``, ``gc`` (built into
 the interpreter: the glance parses a large store with the cyclic collector paused, through
-``core.collector``), and ``runpy``, through which ``python -m`` (and this test) runs the
+``support.cyclic_gc``), and ``runpy``, through which ``python -m`` (and this test) runs the
 bridge."""
 
 

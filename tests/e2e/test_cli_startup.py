@@ -55,21 +55,21 @@ def test_the_version_loads_no_command_and_no_store_lock() -> None:
     assert printed.strip() == f"roots-manager {__version__}"
     assert sorted(NOT_FOR_ANY_COMMAND_HERE & modules) == []
     # the store's lock is for commands that open the store
-    assert "roots_manager.core.lockfile" not in modules
+    assert "roots_manager.support.lockfile" not in modules
     assert "subprocess" not in modules  # handing over to the app, on Windows only
 
 
 def test_listing_roots_loads_the_store_but_not_other_commands_work(tmp_path: Path) -> None:
     (tmp_path / "work").mkdir()
     writing, _ = loaded_by("roots", "add", str(tmp_path / "work"))
-    assert "roots_manager.core.lockfile" in writing  # a change is made under the store's lock
+    assert "roots_manager.support.lockfile" in writing  # a change is made under the store's lock
     if sys.platform != "win32":  # taken with flock itself: filelock is Windows' lock only
         assert "filelock" not in writing
     modules, printed = loaded_by("roots", "list", "--json")
     assert [r["path"] for r in json.loads(printed)] == [str(tmp_path / "work")]
     assert "roots_manager.core.store.file" in modules
     assert sorted(NOT_FOR_ANY_COMMAND_HERE & modules) == []
-    assert "roots_manager.core.lockfile" not in modules  # it only reads: the lock is for writes
+    assert "roots_manager.support.lockfile" not in modules  # it only reads: the lock is for writes
 
 
 def test_a_command_still_finds_what_it_imports_late(tmp_path: Path) -> None:

@@ -117,4 +117,4 @@ def test_tracing_off_costs_the_bridge_no_logging() -> None:
     )  # fmt: skip
     loaded = set(json.loads(done.stderr.splitlines()[-1]))
     assert "logging" not in loaded
-    assert "roots_manager.core.trace" not in loaded
+    assert "roots_manager.support.trace" not in loaded

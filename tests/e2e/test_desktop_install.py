@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from roots_manager import APP_ID, __version__
-from roots_manager.core import desktop, resources
+from roots_manager.actions import desktop
+from roots_manager.support import resources
 from tests.conftest import only_on_linux, run_cli, tree
 from tests.test_resources import tool, validate
 

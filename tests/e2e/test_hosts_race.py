@@ -6,7 +6,7 @@ server again and again. After each command the host is paused and the file is lo
 the command said must be what happened (wrapped if it said it wrapped, as it was if it said
 "not changed", the exit code non-zero exactly when it said so), and every prompt the host saved
 must still be in it. ``ROOTS_MANAGER_RACE_RUNS`` sets how many commands run (100 unless set).
-Before the host file was swapped in (:mod:`roots_manager.core.unchanged`), 1 to 4 runs in a
+Before the host file was swapped in (:mod:`roots_manager.support.unchanged`), 1 to 4 runs in a
 hundred lost a prompt, and some of those said "not changed" over a file they had changed.
 """
 

@@ -12,13 +12,13 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from roots_manager.core import resources
 from roots_manager.core.log import events
 from roots_manager.gui.common.resources import install_translators
 from roots_manager.gui.connect.connect_dialog import ConnectDialog
 from roots_manager.gui.log.log_texts import translated_summary
 from roots_manager.gui.roots.detect import DetectDialog
 from roots_manager.gui.shell.app import AppController
+from roots_manager.support import resources
 from tests.gui.shell_support import folders
 
 

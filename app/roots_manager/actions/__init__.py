@@ -12,6 +12,9 @@ asked for in one transaction and returns what it did (a small result object, or 
   the server's live bridge runs, found one way.
 - :mod:`~roots_manager.actions.confinement`: a server's confinement, network and
   restart-on-revoke settings.
+- :mod:`~roots_manager.actions.desktop`: the app put in the desktop's menus and taken out; the
+  command line's alone, and no transaction on the store: it writes the user's XDG folders and
+  a record, in the per-user directory, of what it wrote.
 
 Wrapping a host's servers is :mod:`roots_manager.core.hosts.operations`, which both front ends
 already share.

@@ -84,7 +84,7 @@ def _formatter(prog: str) -> argparse.HelpFormatter:
 
 def _help_formatter(prog: str) -> argparse.HelpFormatter:
     """:func:`_formatter`, keeping the epilog's lines (the exit codes) as lines."""
-    from roots_manager.core.helptext import LinesHelpFormatter
+    from roots_manager.support.helptext import LinesHelpFormatter
 
     return LinesHelpFormatter(prog, width=_width())
 
@@ -187,7 +187,7 @@ is wanted and each getting on without it; together they load OpenSSL's libraries
 of a bridge's peak memory. ``shutil``, which ``platformdirs`` brings through ``tempfile``, loads
 ``bz2`` and ``lzma`` for archives the bridge never makes (0.3 MiB). The bridge opens no network connection, hashes nothing that Python's
 own ``hashlib`` implementations cannot, and watches the store through inotify
-(:mod:`roots_manager.core.dirwatch`), without watchfiles and the anyio it imports."""
+(:mod:`roots_manager.support.dirwatch`), without watchfiles and the anyio it imports."""
 
 
 def leave_out_unused_modules() -> None:
@@ -306,7 +306,7 @@ def _run(
     import gc
 
     from roots_manager.bridge.run.runner import Bridge
-    from roots_manager.core import oserror, trace
+    from roots_manager.support import oserror, trace
 
     if trace.asked_by_environment():  # after the server's start: it never waits for this
         trace.switch("roots-bridge", True)

@@ -17,7 +17,7 @@ from roots_manager.actions.consent import grant, revoke
 from roots_manager.actions.servers import UnknownServer, approve, forget
 from roots_manager.cli.errors import EXIT_REFUSED, JSON_VERSION, Failure, error_json, unknown_server
 from roots_manager.cli.text import JSON_HELP, print_json, root_json, shown, table
-from roots_manager.core import collector, live
+from roots_manager.core import live
 from roots_manager.core.consent.effective import (
     Availability,
     effective,
@@ -29,6 +29,7 @@ from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.grants import POLICIES, Scope
 from roots_manager.core.store.state import State
+from roots_manager.support import cyclic_gc
 
 if TYPE_CHECKING:
     from roots_manager.cli.usage import Subcommands
@@ -242,7 +243,7 @@ def cmd_effective(store: Store, args: argparse.Namespace) -> int:
         from roots_manager.cli.hosts import watch_effective
 
         return watch_effective(store, args.server, args.json)
-    with collector.paused():  # as roots list (cli.main): freed by counts as it returns
+    with cyclic_gc.paused():  # as roots list (cli.main): freed by counts as it returns
         return _effective(store, args)
 
 

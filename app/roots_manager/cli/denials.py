@@ -67,7 +67,7 @@ def cmd_denials(store: Store, args: argparse.Namespace) -> int:
     try:
         drain()
         from roots_manager.cli.text import say_watch_trouble
-        from roots_manager.core.dirwatch import SteadyWatch
+        from roots_manager.support.dirwatch import SteadyWatch
 
         with SteadyWatch([str(store.layout.logs)], on_trouble=say_watch_trouble) as watch:
             drain()

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 from roots_manager.cli.text import print_json, shown
 
 if TYPE_CHECKING:
+    from roots_manager.actions.desktop import Change
     from roots_manager.cli.usage import Subcommands
-    from roots_manager.core.desktop import Change
     from roots_manager.core.store.file import Store
 
 # What the commands need is imported in them: building the parser, which every call of
@@ -65,7 +65,7 @@ def _run(store: Store, args: argparse.Namespace, action: str) -> int:
             "desktop install is for Linux and other XDG desktops; on "
             f"{'Windows' if sys.platform == 'win32' else 'macOS'} the bundle's installer does this",
         )
-    from roots_manager.core import desktop
+    from roots_manager.actions import desktop
     from roots_manager.core.paths import ensure_private_dir
 
     record = ensure_private_dir(store.layout.home) / desktop.RECORD_NAME

@@ -107,7 +107,7 @@ def cmd_hosts_list(store: Store, args: argparse.Namespace) -> int:
 
 def _error(r: FileResult) -> str | None:
     """Why *r*'s file was not changed; a full disk or a permission denied in plain words."""
-    from roots_manager.core.oserror import explained
+    from roots_manager.support.oserror import explained
 
     plain = None if r.failure is None else explained(r.failure)
     return r.error if plain is None else f"not changed: {plain}"
@@ -313,7 +313,7 @@ def watch_effective(store: Store, server_ref: str, as_json: bool) -> int:
     from roots_manager.cli.text import say_watch_trouble
     from roots_manager.core import live
     from roots_manager.core.consent.effective import ListRootsResult, effective
-    from roots_manager.core.dirwatch import SteadyWatch
+    from roots_manager.support.dirwatch import SteadyWatch
 
     layout = store.layout
     last: ListRootsResult | None = None

@@ -57,7 +57,7 @@ def cmd_log(store: Store, args: argparse.Namespace) -> int:
         if not args.follow:
             return 0
         from roots_manager.cli.text import say_watch_trouble
-        from roots_manager.core.dirwatch import SteadyWatch
+        from roots_manager.support.dirwatch import SteadyWatch
 
         with SteadyWatch([str(store.layout.logs)], on_trouble=say_watch_trouble) as watch:
             drain()  # what was written while the watch was being set up

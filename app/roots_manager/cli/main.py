@@ -27,9 +27,8 @@ from roots_manager.cli.exits import EPILOG, EXIT_STORE
 from roots_manager.cli.gui import open_app
 from roots_manager.cli.text import JSON_HELP, print_json, root_json, shown, table, utf8_output
 from roots_manager.cli.usage import Parser
-from roots_manager.core import collector, live, trace
+from roots_manager.core import live
 from roots_manager.core.consent.effective import Availability, active_grants_by_root
-from roots_manager.core.helptext import LinesHelpFormatter
 from roots_manager.core.names import visible
 from roots_manager.core.paths import Layout
 from roots_manager.core.refusal import Refusal
@@ -37,6 +36,8 @@ from roots_manager.core.roots import broad_reason
 from roots_manager.core.store.file import Store, StoreError
 from roots_manager.core.store.grants import Scope
 from roots_manager.core.store.state import State
+from roots_manager.support import cyclic_gc, trace
+from roots_manager.support.helptext import LinesHelpFormatter
 
 # ---- roots -------------------------------------------------------------------------------
 
@@ -67,7 +68,7 @@ def roots_report(state: State, layout: Layout) -> list[dict[str, Any]]:
     grants = active_grants_by_root(state, live.live_runs(layout))
     availability = Availability()
     shared: dict[tuple[tuple[str, Scope], ...], list[dict[str, str]]] = {(): []}
-    with collector.paused():  # a row per root, none in a cycle (see core.collector)
+    with cyclic_gc.paused():  # a row per root, none in a cycle (see support.cyclic_gc)
         rows = []
         looks = availability.looks(state.roots)  # the folders looked at in one call
         for r, (reason, _) in zip(state.roots, looks, strict=True):
@@ -84,7 +85,7 @@ def roots_report(state: State, layout: Layout) -> list[dict[str, Any]]:
 def cmd_roots_list(store: Store, args: argparse.Namespace) -> int:
     # its objects freed by their counts as it returns: the cyclic collector never walks the
     # state of 30,000 roots, which each pass's end (reading, the report, the JSON) set it to
-    with collector.paused():
+    with cyclic_gc.paused():
         return _roots_list(store, args)
 
 
@@ -118,7 +119,7 @@ def _roots_list(store: Store, args: argparse.Namespace) -> int:
             )
         return text
 
-    with collector.paused():
+    with cyclic_gc.paused():
         rows = [
             [
                 r["name"],

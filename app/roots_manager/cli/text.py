@@ -20,10 +20,10 @@ def json_text(doc: Any, indent: int | None = 2) -> str:
     """*doc* as JSON text; lone surrogates become escapes."""
     # A file name that is not UTF-8 holds lone surrogates, which stdout cannot encode; they go
     # out as the JSON escapes that decode to the same string.
-    from roots_manager.core import collector
     from roots_manager.core.store.file import json_bytes
+    from roots_manager.support import cyclic_gc
 
-    with collector.paused():  # the rows of 30,000 roots make as many objects, none in a cycle
+    with cyclic_gc.paused():  # the rows of 30,000 roots make as many objects, none in a cycle
         return json_bytes(doc, indent=indent).decode("utf-8")
 
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from roots_manager.core import statefile
 from roots_manager.core.filekey import file_key
 from roots_manager.core.paths import Layout, ensure_private_dir
 from roots_manager.core.store.file import json_bytes, write_atomic
+from roots_manager.support import statefile
 
 ASKS_AT_START = "asks_roots_at_start"
 MAX_BYTES = 4096

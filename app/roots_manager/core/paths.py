@@ -171,7 +171,7 @@ def ensure_private_dir(path: Path) -> Path:
     try:
         path.mkdir(parents=True, exist_ok=True, mode=0o700)
     except PermissionError as exc:  # the folder that could not be made, as a write refused
-        from roots_manager.core.writeerror import named
+        from roots_manager.support.writeerror import named
 
         raise named(exc, exc.filename or path) from exc
     if sys.platform == "win32":
@@ -315,7 +315,7 @@ class Layout:
 
     def ensure(self) -> Layout:
         """Create the private directory tree, after moving what an earlier version kept in
-        *home* to the folders beside it, once (:mod:`roots_manager.core.relocation`).
+        *home* to the folders beside it, once (:mod:`roots_manager.support.relocation`).
 
         The settings' folder is made by the app, which alone uses it.
         """
@@ -326,7 +326,7 @@ class Layout:
         if any(os.path.lexists(os.path.join(home, n)) for n in self._moved_names()):
             if self.config_dir is not None:
                 ensure_private_dir(self.config_dir)
-            from roots_manager.core.relocation import move_all
+            from roots_manager.support.relocation import move_all
 
             move_all(self.relocations())
         for d in (self.logs, self.live):

@@ -14,7 +14,7 @@ from typing import Literal
 from urllib.parse import quote_from_bytes, unquote_to_bytes
 
 from roots_manager.core.refusal import Refusal
-from roots_manager.core.translatable import QT_TRANSLATE_NOOP
+from roots_manager.support.translatable import QT_TRANSLATE_NOOP
 
 Flavour = Literal["posix", "windows"]
 

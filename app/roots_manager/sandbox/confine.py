@@ -27,9 +27,9 @@ import errno
 import os
 import sys
 
-from roots_manager.core.bundle import restore_user_environment
 from roots_manager.core.confinement.rules import Rules
 from roots_manager.core.paths import inside
+from roots_manager.support.bundle import restore_user_environment
 
 TYPE_CHECKING = False  # not typing's: the exec wrapper must not pay for importing it
 if TYPE_CHECKING:
@@ -48,8 +48,8 @@ def open_rules(rules: Rules) -> tuple[list[tuple[int, int]], list[tuple[str, int
     reached either. A granted path whose object is not the one the bridge checked (its
     ``--expect`` identity) gets none and is said: the server starts with less, never with more.
     """
-    from roots_manager.core.nofollow import Identity, open_no_follow
     from roots_manager.sandbox import landlock as ll
+    from roots_manager.support.nofollow import Identity, open_no_follow
 
     expected = {i.path: i for i in map(Identity.from_arg, rules.expect)}
     grouped = (

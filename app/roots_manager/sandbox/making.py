@@ -147,7 +147,7 @@ class Kept:
     def of(cls, paths: Iterable[str]) -> tuple[Kept, list[str]]:
         """The names of *paths* (real and absolute), each kept in the folder it names now; and
         the paths whose folder cannot be opened (gone since, or a link on the way)."""
-        from roots_manager.core.nofollow import open_no_follow
+        from roots_manager.support.nofollow import open_no_follow
 
         folders: dict[str, tuple[int, int] | None] = {}
         names: set[tuple[int, int, bytes]] = set()

@@ -210,7 +210,7 @@ def _overlay(lower: int, folder: str) -> int:
     """A detached overlay of the folder open at *lower*, whose writes go to *folder*'s
     ``upper`` (with its ``work`` beside it, as overlayfs needs), both made if missing. Every
     layer is named by a descriptor (``/proc/self/fd``): what was opened is what is layered."""
-    from roots_manager.core.nofollow import open_no_follow
+    from roots_manager.support.nofollow import open_no_follow
 
     layers = []
     try:
@@ -237,7 +237,7 @@ def _overlay(lower: int, folder: str) -> int:
 def _prepare(kind: str, path: str, folder: str | None = None) -> tuple[int, tuple[int, int]]:
     """The detached mount for *path* (made before any is placed), and the identity of the
     object it is to cover (*folder*: where a layered path's layer is kept)."""
-    from roots_manager.core.nofollow import open_no_follow
+    from roots_manager.support.nofollow import open_no_follow
 
     fd = open_no_follow(path)
     try:
@@ -295,7 +295,7 @@ def hold(entries: Sequence[tuple[str, str]], layers: Mapping[str, str] | None = 
 
 
 def _place(path: str, mount: int, identity: tuple[int, int]) -> None:
-    from roots_manager.core.nofollow import open_no_follow
+    from roots_manager.support.nofollow import open_no_follow
 
     target = open_no_follow(path)
     try:

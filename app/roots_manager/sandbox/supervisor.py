@@ -175,7 +175,7 @@ def _server_process(plan: Plan, supervisor: int, to_parent: int, from_parent: in
         _quietly_write(to_parent, f"E{step}: {exc}\n".encode(errors="replace"))
         os._exit(EXIT_REFUSED)
     try:
-        from roots_manager.core.bundle import restore_user_environment
+        from roots_manager.support.bundle import restore_user_environment
 
         restore_user_environment(os.environ)
         os.execv(plan.executable, plan.command)

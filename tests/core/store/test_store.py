@@ -523,7 +523,7 @@ def test_folder_names_that_are_not_utf8_are_stored_and_read_back(
 
 def test_windows_sharing_violations_are_waited_out_and_other_refusals_are_not() -> None:
     """Windows refuses to replace or open a file another process has open, for a moment."""
-    from roots_manager.core import statefile
+    from roots_manager.support import statefile
 
     tries: list[int] = []
     pauses: list[float] = []

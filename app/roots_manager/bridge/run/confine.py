@@ -22,8 +22,8 @@ import subprocess
 import sys
 
 from roots_manager.bridge.run.spawn import spawn
-from roots_manager.core import collector
 from roots_manager.core.store.versions import UNDECIDED_SCHEMA
+from roots_manager.support import cyclic_gc
 
 TYPE_CHECKING = False  # not typing's: see roots_manager.bridge.main
 if TYPE_CHECKING:
@@ -97,7 +97,7 @@ def _stored_setting(store_path: str, server: str) -> Glance | None:
             return None
         with os.fdopen(fd, "rb") as f:
             fd = -1
-            with collector.paused():  # a document of many objects, none in a cycle
+            with cyclic_gc.paused():  # a document of many objects, none in a cycle
                 doc = json.load(f)
     except (OSError, ValueError, RecursionError):
         return None

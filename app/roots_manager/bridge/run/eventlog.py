@@ -19,11 +19,12 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from roots_manager.core import live, oserror, writeerror
+from roots_manager.core import live
 from roots_manager.core.log import events as ev
 from roots_manager.core.log import retention
 from roots_manager.core.paths import Layout
 from roots_manager.core.store.log_limits import LogRetention
+from roots_manager.support import oserror, writeerror
 
 MARKER_DELAY = 0.1
 """Seconds an update of the live marker may wait for more updates to join it."""

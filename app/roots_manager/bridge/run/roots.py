@@ -15,10 +15,10 @@ import time
 from collections.abc import Callable
 
 from roots_manager.bridge.run.answercache import AnswerCache
-from roots_manager.core import collector
 from roots_manager.core.consent.effective import ListRootsResult, effective, visible_roots
 from roots_manager.core.store.file import Stamp, Store, StoreError, stamp_of
 from roots_manager.core.store.state import State
+from roots_manager.support import cyclic_gc
 
 MAX_WAITING = 1024
 """Requests held for consent beyond which a server is answered with no folder at once."""
@@ -181,7 +181,7 @@ class HeldAnswers:
         if waiting:
             # the cyclic collector would walk the answer of 30,000 folders as soon as it was
             # made, before it is written: it does so once the answers are out
-            with collector.paused():
+            with cyclic_gc.paused():
                 result = self.source.effective()
                 for reply in waiting:
                     reply(result)

@@ -52,7 +52,7 @@ from roots_manager.bridge.transport.carrier import Carrier
 from roots_manager.bridge.transport.pump import HandOff, LoopRunner, Pump
 from roots_manager.bridge.transport.relay import LineRelay
 from roots_manager.bridge.transport.writer import FdSink, LineWriter
-from roots_manager.core import collector, habits, live, oserror
+from roots_manager.core import habits, live
 from roots_manager.core.log import events as ev
 from roots_manager.core.paths import Layout
 from roots_manager.core.refusal import ModelError
@@ -61,6 +61,7 @@ from roots_manager.core.store.file import Store, StoreError
 from roots_manager.core.store.grants import Decision
 from roots_manager.core.store.state import fingerprint, now_iso
 from roots_manager.core.uri import uri_to_path
+from roots_manager.support import cyclic_gc, oserror
 
 TYPE_CHECKING = False  # not typing's: see roots_manager.bridge.main
 if TYPE_CHECKING:
@@ -616,7 +617,7 @@ class Bridge:
         runs = live.live_runs(self.layout) | {self.run_id}
         # one walk of the collector over the state of 30,000 roots once it is recorded, not one
         # after each pass over it (reading, the snapshots, the document)
-        with collector.paused(), self.store.transaction() as state:
+        with cyclic_gc.paused(), self.store.transaction() as state:
             state.prune_runs(runs)
             default = self.slot.launch.default if self.slot.launch is not None else None
             request = state.server_started(self.name, self.command, self.run_id, confined=default)
@@ -650,9 +651,9 @@ class Bridge:
             return  # the other C libraries give large blocks back on their own
         if self._trim is not None:
             self._trim.cancel()
-        from roots_manager.core import heap
+        from roots_manager.support import freed_memory
 
-        self._trim = asyncio.get_running_loop().call_later(TRIM_AFTER, heap.give_back)
+        self._trim = asyncio.get_running_loop().call_later(TRIM_AFTER, freed_memory.give_back)
 
     def _sweep_requests(self) -> None:
         with contextlib.suppress(OSError):

@@ -11,7 +11,7 @@ import os
 import subprocess
 import sys
 
-from roots_manager.core.bundle import restore_user_environment
+from roots_manager.support.bundle import restore_user_environment
 
 TYPE_CHECKING = False  # not typing's: see roots_manager.bridge.main
 if TYPE_CHECKING:
@@ -75,7 +75,7 @@ def spawn(command: Sequence[str], pass_fds: Sequence[int] = ()) -> subprocess.Po
 
 def _child_environment() -> dict[str, Any]:
     """The environment for the server: a bundle's own library path is not the server's
-    (:mod:`roots_manager.core.bundle`); outside a bundle it is inherited as it is."""
+    (:mod:`roots_manager.support.bundle`); outside a bundle it is inherited as it is."""
     env = dict(os.environ)
     return {"env": env} if restore_user_environment(env) else {}
 

@@ -28,8 +28,8 @@ import traceback
 from collections.abc import Callable, Collection, Iterable, Sequence
 
 from roots_manager.core import identity
-from roots_manager.core.dirwatch import DirWatch
 from roots_manager.core.paths import Layout
+from roots_manager.support.dirwatch import DirWatch
 
 STORE_DEBOUNCE = 0.030
 STORE_SETTLE = 0.005
@@ -76,7 +76,7 @@ async def watch_dirs(
 ) -> None:
     """Call *on_change* after each burst of changes in the directories *paths* (not their
     subdirectories) that names a path *keep* accepts, until *stop* is set (*written*: whether
-    a file written in place is a change, :class:`~roots_manager.core.dirwatch.DirWatch`).
+    a file written in place is a change, :class:`~roots_manager.support.dirwatch.DirWatch`).
 
     The watch is in place when this first yields to the loop; a thread of its own waits on it
     (in the kernel, with no timer, on Linux) and hands each burst to the loop. Raises

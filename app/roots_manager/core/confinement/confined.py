@@ -27,11 +27,11 @@ from roots_manager.core.confinement.protected import (
 )
 from roots_manager.core.confinement.rules import MAX_PROCESSES, Rules
 from roots_manager.core.consent.effective import Availability, visible_roots
-from roots_manager.core.nofollow import Identity, identify
 from roots_manager.core.roots import normalize_path
 from roots_manager.core.servers import Server
 from roots_manager.core.store.state import State, server_name_error
-from roots_manager.core.translatable import QT_TRANSLATE_NOOP
+from roots_manager.support.nofollow import Identity, identify
+from roots_manager.support.translatable import QT_TRANSLATE_NOOP
 
 NEXT_START = QT_TRANSLATE_NOOP(
     "CoreText",
@@ -218,7 +218,7 @@ def rules_for(
     """Everything server *name* may touch when *command* starts now, confined.
 
     Each folder it may write or read is identified now, without following links
-    (:func:`~roots_manager.core.nofollow.identify`); one that cannot be (a link swapped in, gone)
+    (:func:`~roots_manager.support.nofollow.identify`); one that cannot be (a link swapped in, gone)
     is refused, and the wrapper gives the kernel the very object identified here or nothing.
     The places of :data:`~roots_manager.core.confinement.protected.TABLE` inside its grants
     (*hosts*: the hosts' files) are held read-only or hidden there. With *ceiling* (a restart

@@ -29,7 +29,7 @@ from typing import Any
 
 from roots_manager.core.confinement.offers import NOT_A_PATH, broad, secret
 from roots_manager.core.paths import inside
-from roots_manager.core.translatable import QT_TRANSLATE_NOOP, Words
+from roots_manager.support.translatable import QT_TRANSLATE_NOOP, Words
 
 CONNECTION = QT_TRANSLATE_NOOP("CoreText", "a connection, not a path")
 NO_FOLDER = QT_TRANSLATE_NOOP("CoreText", "no longer a folder")

@@ -28,7 +28,7 @@ from enum import Enum
 from typing import Any
 
 from roots_manager.core.paths import inside
-from roots_manager.core.translatable import QT_TRANSLATE_NOOP, Words
+from roots_manager.support.translatable import QT_TRANSLATE_NOOP, Words
 
 
 class Offer(Enum):

@@ -68,7 +68,7 @@ class Rules:
     """Device files read and written (``/dev/null``, the terminal)."""
     expect: tuple[str, ...]
     """``DEV:INO:PATH`` for each granted path as it was checked
-    (:class:`~roots_manager.core.nofollow.Identity`): the wrapper opens that object or none."""
+    (:class:`~roots_manager.support.nofollow.Identity`): the wrapper opens that object or none."""
     sockets: tuple[str, ...]
     """Unix sockets, by path, the server may connect to (every other one is refused)."""
     tmpdir: str | None

@@ -17,11 +17,12 @@ from collections.abc import Collection, Iterable
 from stat import S_ISDIR
 from typing import TypedDict
 
-from roots_manager.core import collector, identity
+from roots_manager.core import identity
 from roots_manager.core.broadness import Broadness
 from roots_manager.core.roots import Root
 from roots_manager.core.store.grants import Grant, Scope
 from roots_manager.core.store.state import State
+from roots_manager.support import cyclic_gc
 
 
 class RootEntry(TypedDict):
@@ -217,7 +218,7 @@ def effective(
     *availability* is the pass that looks at the folders (a new one by default); a caller that
     then asks why a root was left out passes its own and asks it, without a second look.
     """
-    with collector.paused():  # a look at every root makes objects, none in a cycle
+    with cyclic_gc.paused():  # a look at every root makes objects, none in a cycle
         return _effective(state, server, fingerprint, run, live_runs, availability)
 
 

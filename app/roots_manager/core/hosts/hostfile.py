@@ -1,6 +1,6 @@
 """A host's own file: read only if it is one, written whole or not at all, never over the host.
 
-Only a regular file is read (:mod:`roots_manager.core.statefile` refuses a named pipe, a device, a
+Only a regular file is read (:mod:`roots_manager.support.statefile` refuses a named pipe, a device, a
 link to nothing, naming the path). It is written as a new file beside it that then takes its
 place, so that a reader sees the old file or the new one, never half of one; a file or a folder
 that is read-only is refused before anything is written, although the folder alone would let
@@ -8,7 +8,7 @@ the file be replaced: read-only is how people keep a host, or a dotfile manager,
 a file. Every refusal is one sentence that names the file.
 
 The host may write its file while we do: the file is replaced only if it is still what was read
-(:mod:`roots_manager.core.unchanged`, as the store is). A host write found before or just after
+(:mod:`roots_manager.support.unchanged`, as the store is). A host write found before or just after
 our rename leaves the host's file in place, whole, and nothing of ours; the caller makes the
 change again from what the host wrote, or says it did not make it.
 """
@@ -22,7 +22,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from roots_manager.core import statefile, trace, unchanged
+from roots_manager.support import statefile, trace, unchanged
 
 MAX_HOST_FILE_BYTES = 1 << 30
 """The largest host file read. Claude Code keeps its project history in ``~/.claude.json``,
@@ -98,7 +98,7 @@ def write_host_file(
 
     *expected* is what the file held when the change was made from it. Raises
     :class:`FileChanged` if the host wrote the file in the meantime: the host's file is then in
-    place, whole, and nothing of ours is (:func:`roots_manager.core.unchanged.replace_unchanged`).
+    place, whole, and nothing of ours is (:func:`roots_manager.support.unchanged.replace_unchanged`).
     A file that is a symbolic link is replaced where the link points, so the link stays (dotfile
     managers use them). *before_rename* runs between the last look at the file and the rename
     (tests make the host write there).

@@ -22,8 +22,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from roots_manager.core import statefile
 from roots_manager.core.confinement.protected import HostPlaces
+from roots_manager.support import statefile
 
 
 class Format(enum.Enum):

@@ -31,11 +31,11 @@ from roots_manager.core.hosts.declared import HostServer, Transport, servers
 from roots_manager.core.hosts.formats import JsonDoc, Location
 from roots_manager.core.hosts.known import ConfigFile
 from roots_manager.core.hosts.record import HostRecord, WrapRecord
-from roots_manager.core.installation import own_executable
 from roots_manager.core.paths import HOME_ENV
 from roots_manager.core.refusal import ModelError
 from roots_manager.core.roots import find_root, new_root
 from roots_manager.core.store.state import State, fingerprint, now_iso, server_name_error
+from roots_manager.support.installation import own_executable
 
 BRIDGE_FLAG = "--server"
 ABSENT: Any = ...
@@ -44,7 +44,7 @@ ABSENT: Any = ...
 
 def find_bridge(executable: str | None = None, frozen: bool | None = None) -> str | None:
     """The absolute path of the ``roots-bridge`` that belongs with this installation
-    (:func:`~roots_manager.core.installation.own_executable`): a host's ``PATH`` may not hold
+    (:func:`~roots_manager.support.installation.own_executable`): a host's ``PATH`` may not hold
     ours, or may lead to another installation, hence the absolute path."""
     return own_executable("roots-bridge", executable, frozen)
 

@@ -21,10 +21,10 @@ from typing import IO, Any
 from roots_manager.core.log.denials import DENIAL as DENIAL
 from roots_manager.core.log.denials import summary as denial_summary
 from roots_manager.core.paths import Layout
-from roots_manager.core.statefile import retrying
 from roots_manager.core.store.state import now_iso
-from roots_manager.core.translatable import QT_TRANSLATE_NOOP
 from roots_manager.core.uri import UriError, uri_to_path
+from roots_manager.support.statefile import retrying
+from roots_manager.support.translatable import QT_TRANSLATE_NOOP
 
 # kinds of event
 # a bridge run starts and ends; the kinds keep the names older logs and readers know

@@ -5,7 +5,7 @@ reads "Checks reads but not writes: yes". Whether a value is good news depends o
 (a server that keeps to its roots: yes is good; one that a symbolic link leads out of: yes is
 bad), so each statement says which value is the good one, and the views mark it so.
 
-Every text here is marked for translation (:mod:`roots_manager.core.translatable`) under the
+Every text here is marked for translation (:mod:`roots_manager.support.translatable`) under the
 context ``ProbeHeadline``; the views translate it when shown and fill in its parameters.
 """
 
@@ -18,7 +18,7 @@ from roots_manager.core.probe.plan import BOUNDARY_KINDS
 from roots_manager.core.probe.reasons import ProblemCode, Reason
 from roots_manager.core.probe.report import Report
 from roots_manager.core.probe.verdict import ANSWERED, VERDICT_NAMES, Outcome
-from roots_manager.core.translatable import QT_TRANSLATE_NOOP
+from roots_manager.support.translatable import QT_TRANSLATE_NOOP
 
 CONTEXT = "ProbeHeadline"
 """The translation context of every text here (lupdate reads it as a literal in each mark)."""

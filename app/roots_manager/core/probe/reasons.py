@@ -14,7 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from roots_manager.core.probe.plan import Operation, PathTool
-from roots_manager.core.translatable import QT_TRANSLATE_NOOP
+from roots_manager.support.translatable import QT_TRANSLATE_NOOP
 
 
 class Reason(StrEnum):

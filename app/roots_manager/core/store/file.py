@@ -25,15 +25,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from roots_manager.core import collector, statefile, trace, unchanged, writeerror
 from roots_manager.core.paths import Layout
 from roots_manager.core.store import indented
 from roots_manager.core.store.document import snapshot
 from roots_manager.core.store.schema import NewerSchemaError, SchemaError
 from roots_manager.core.store.state import State
+from roots_manager.support import cyclic_gc, statefile, trace, unchanged, writeerror
 
 if TYPE_CHECKING:
-    from roots_manager.core.lockfile import LockFile
+    from roots_manager.support.lockfile import LockFile
 
 LOCK_TIMEOUT = 30.0
 
@@ -93,7 +93,7 @@ def stamp_of(st: os.stat_result) -> Stamp:
 
 def _parse(data: bytes, path: Path) -> State:
     """Parse a store document; raises :class:`StoreUnreadable` naming *path*."""
-    with collector.paused():  # no cycles in a document: its objects are freed by counts
+    with cyclic_gc.paused():  # no cycles in a document: its objects are freed by counts
         return _parse_document(data, path)
 
 
@@ -157,9 +157,9 @@ def write_atomic(path: Path, data: bytes, read: unchanged.Read | None = None) ->
     """Replace *path* with *data* atomically and durably; the file is private (0600).
 
     With *read* (what *path* held when *data* was made from it), *path* is replaced only if it
-    still holds that, else :class:`roots_manager.core.unchanged.Changed` is raised and the
-    other program's file stays (:func:`roots_manager.core.unchanged.replace_unchanged`).
-    An :class:`OSError` names *path* (:func:`roots_manager.core.writeerror.named`), not the
+    still holds that, else :class:`roots_manager.support.unchanged.Changed` is raised and the
+    other program's file stays (:func:`roots_manager.support.unchanged.replace_unchanged`).
+    An :class:`OSError` names *path* (:func:`roots_manager.support.writeerror.named`), not the
     temporary file beside it, nor nothing as a full disk's does.
     """
     directory = path.parent
@@ -227,7 +227,7 @@ def read_store_file(path: Path, *, told: bool = True) -> bytes | None:
     """The bytes of the store file (or its last good copy) at *path*; None if there is none.
 
     Only a regular file of at most :data:`MAX_STORE_BYTES` is read (see
-    :mod:`roots_manager.core.statefile`). A symbolic link to nothing is an error, not a missing
+    :mod:`roots_manager.support.statefile`). A symbolic link to nothing is an error, not a missing
     store: an empty store must not start in the place of one on a drive not mounted.
     Raises :class:`StoreUnreadable` naming *path*.
     """
@@ -310,10 +310,10 @@ class Store:
             self._sweep_orphans(target)
             before_bytes = read_store_file(self.path)
             state = _parse(before_bytes, self.path) if before_bytes is not None else State()
-            with collector.paused():  # a document of many objects, none in a cycle
+            with cyclic_gc.paused():  # a document of many objects, none in a cycle
                 before = snapshot(state)
             yield state
-            with collector.paused():
+            with cyclic_gc.paused():
                 if snapshot(state) == before:
                     return
                 state.revision += 1
@@ -348,7 +348,7 @@ class Store:
         """The store's cross-process lock, made when first taken (commands that only read
         the store never load it): one object for all the threads that use this store."""
         if self._lock is None:
-            from roots_manager.core.lockfile import LockFile
+            from roots_manager.support.lockfile import LockFile
 
             with _MAKING_LOCK:
                 if self._lock is None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from roots_manager.core.refusal import ModelError
-from roots_manager.core.translatable import QT_TRANSLATE_NOOP
+from roots_manager.support.translatable import QT_TRANSLATE_NOOP
 
 _REFUSALS = {
     "size": QT_TRANSLATE_NOOP(

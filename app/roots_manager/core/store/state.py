@@ -48,7 +48,7 @@ from roots_manager.core.store.grants import (
     with_granted,
 )
 from roots_manager.core.store.log_limits import RETENTION_REFUSALS, LogRetention, log_limit
-from roots_manager.core.translatable import QT_TRANSLATE_NOOP
+from roots_manager.support.translatable import QT_TRANSLATE_NOOP
 
 _FINGERPRINT = re.compile(r"[0-9a-fA-F]{64}")
 

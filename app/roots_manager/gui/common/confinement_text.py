@@ -10,8 +10,8 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication
 
 from roots_manager.core.confinement import confined
-from roots_manager.core.translatable import Words
 from roots_manager.sandbox.availability import Availability
+from roots_manager.support.translatable import Words
 
 
 def _core(text: str) -> str:

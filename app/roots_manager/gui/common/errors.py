@@ -3,7 +3,7 @@
 A :class:`~roots_manager.core.refusal.Refusal` carries a template from
 :data:`roots_manager.core.store.state.ERROR_TEMPLATES` or :data:`roots_manager.core.uri.ERROR_TEMPLATES`
 and its values; the core marks each template for Qt's translation tools where it defines it
-(:mod:`roots_manager.core.translatable`), in the ``CoreError`` context, which is where they are
+(:mod:`roots_manager.support.translatable`), in the ``CoreError`` context, which is where they are
 translated here.
 """
 

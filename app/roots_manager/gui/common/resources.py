@@ -16,8 +16,8 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor, QGuiApplication, QIcon, QPainter, QPalette, QPen, QPixmap
 from PySide6.QtWidgets import QApplication, QStyle
 
-from roots_manager.core import resources
 from roots_manager.core.store.grants import Scope
+from roots_manager.support import resources
 
 
 def app_icon() -> QIcon:

@@ -12,9 +12,9 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
 
-from roots_manager.core import heap
-from roots_manager.core.dirwatch import SteadyWatch
 from roots_manager.core.log.index import LogIndex
+from roots_manager.support import freed_memory
+from roots_manager.support.dirwatch import SteadyWatch
 
 
 class LogFeed(QObject):
@@ -106,7 +106,7 @@ class LogFeed(QObject):
         logs = self.index_.layout.logs
         try:
             added = self.index_.scan()
-            heap.give_back()  # what reading a million events used for a moment
+            freed_memory.give_back()  # what reading a million events used for a moment
             # What exists now (the app's modules, widgets, the index) lives as long as the app:
             # out of the collector's sight, a full collection while a flood is followed costs
             # a few ms instead of tens (it went through every one of them).

@@ -28,11 +28,11 @@ from PySide6.QtCore import (
     Slot,
 )
 
-from roots_manager.core import heap
 from roots_manager.core.log.index import LogIndex, TextSearch
 from roots_manager.core.log.window import LogWindow
 from roots_manager.core.names import visible
 from roots_manager.gui.log.log_texts import translated_summary
+from roots_manager.support import freed_memory
 
 TIME, SERVER, DIRECTION, KIND, ID, SUMMARY = range(6)
 # Marked for extraction here, translated when shown (the translator may be installed later).
@@ -287,7 +287,7 @@ class LogModel(QAbstractTableModel):
             self._work_timer.stop()
             if self._search is not None:
                 self._search.forget()  # the next rows are few: no need to keep big windows
-                heap.give_back()  # nor the memory those windows took
+                freed_memory.give_back()  # nor the memory those windows took
             self._flush()
         else:
             self._request_flush()

@@ -17,9 +17,9 @@ from PySide6.QtWidgets import (
 
 from roots_manager.actions.settings import set_language, set_log_retention
 from roots_manager.core.log import retention
-from roots_manager.core.resources import LANGUAGES
 from roots_manager.core.store.log_limits import LogRetention
 from roots_manager.gui.common.watcher import StoreWatcher
+from roots_manager.support.resources import LANGUAGES
 
 KEEP_IN_TRAY_KEY = "keepInTray"
 LANGUAGE_NAMES = {"en": "English", "ja": "日本語", "zh_CN": "简体中文"}

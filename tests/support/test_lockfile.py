@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from roots_manager.core.lockfile import LockFile
+from roots_manager.support.lockfile import LockFile
 from tests.polling import WAIT
 
 flock_only = pytest.mark.skipif(
@@ -33,7 +33,7 @@ HOLDER = textwrap.dedent(
         lock = FileLock(path, timeout=5)
         lock.acquire()
     else:
-        from roots_manager.core.lockfile import LockFile
+        from roots_manager.support.lockfile import LockFile
         LockFile(path, timeout=5).acquire()
     print("held", flush=True)
     sys.stdin.read()

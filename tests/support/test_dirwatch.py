@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from roots_manager.core.dirwatch import DirWatch, SteadyWatch
+from roots_manager.support.dirwatch import DirWatch, SteadyWatch
 from tests.conftest import only_on_linux
 from tests.descriptors import descriptors_exhausted
 

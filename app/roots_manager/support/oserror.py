@@ -11,7 +11,7 @@ from __future__ import annotations
 import errno
 import os
 
-from roots_manager.core.writeerror import WriteRefused
+from roots_manager.support.writeerror import WriteRefused
 
 
 def explained(exc: OSError) -> str | None:

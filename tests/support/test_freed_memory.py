@@ -8,7 +8,7 @@ import sys
 import psutil
 import pytest
 
-from roots_manager.core import heap
+from roots_manager.support import freed_memory
 
 
 def _rss_mb() -> float:
@@ -31,7 +31,7 @@ def test_memory_freed_in_the_heap_is_returned() -> None:
     assert len({id(p) for p in pins}) == len(pins)
     del kept
     before = _rss_mb()  # freed, but held by the allocator between the pins
-    assert heap.give_back()
+    assert freed_memory.give_back()
     after = _rss_mb()
     assert before - after > 50, (before, after)
     assert all(p == b"p" * pin for p in pins)  # what is in use is untouched
@@ -39,5 +39,5 @@ def test_memory_freed_in_the_heap_is_returned() -> None:
 
 def test_giving_back_with_nothing_freed_is_harmless() -> None:
     data = [str(i) for i in range(10_000)]
-    heap.give_back()
+    freed_memory.give_back()
     assert data[-1] == "9999"

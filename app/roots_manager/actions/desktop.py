@@ -4,7 +4,7 @@ Linux desktop finds the app by, in the user's XDG folders, starting *this* insta
 The shipped ``.desktop`` entry says ``Exec=roots-manager``, which is right for a system package
 and wrong for a venv, a pipx install or an unpacked bundle, whose ``roots-manager`` is not on
 the desktop session's ``PATH`` (or is another installation's). The installed copy names this
-installation's executable by its absolute path (:mod:`roots_manager.core.installation`).
+installation's executable by its absolute path (:mod:`roots_manager.support.installation`).
 
 What an install writes, and which folders and caches it created, is kept in a record in the
 per-user directory, so that an uninstall removes exactly that and nothing else, even when the
@@ -27,9 +27,9 @@ from pathlib import Path
 from typing import Any
 
 from roots_manager import APP_ID
-from roots_manager.core import resources
-from roots_manager.core.installation import own_executable
 from roots_manager.core.paths import xdg_base
+from roots_manager.support import resources
+from roots_manager.support.installation import own_executable
 
 RECORD_NAME = "desktop-install.json"
 """The record of the last install, in the per-user directory."""

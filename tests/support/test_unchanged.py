@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from roots_manager.core import unchanged
-from roots_manager.core.unchanged import Changed, Read, replace_unchanged
+from roots_manager.support import unchanged
+from roots_manager.support.unchanged import Changed, Read, replace_unchanged
 from tests.conftest import only_on_linux
 
 LIMIT = 1 << 20

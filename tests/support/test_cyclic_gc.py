@@ -6,21 +6,21 @@ import gc
 
 import pytest
 
-from roots_manager.core import collector
 from roots_manager.core.store.file import Store, StoreUnreadable
+from roots_manager.support import cyclic_gc
 
 
 def test_the_collector_is_off_within_and_as_it_was_after() -> None:
     assert gc.isenabled()
-    with collector.paused():
+    with cyclic_gc.paused():
         assert not gc.isenabled()
     assert gc.isenabled()
-    with pytest.raises(ValueError), collector.paused():
+    with pytest.raises(ValueError), cyclic_gc.paused():
         raise ValueError("a failed pass")
     assert gc.isenabled()
     gc.disable()  # turned off by the program itself: left off
     try:
-        with collector.paused():
+        with cyclic_gc.paused():
             assert not gc.isenabled()
         assert not gc.isenabled()
     finally:

@@ -36,7 +36,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from roots_manager.core import statefile, trace
+from roots_manager.support import statefile, trace
 
 _HOLD_FLAGS = (
     os.O_RDONLY
