@@ -128,7 +128,7 @@ class Asker:
 
     def _allow(self, allowed: list[object]) -> None:
         """Replace the folders granted since the start (the caller holds :attr:`changed`)."""
-        from roots_manager.core.nofollow import open_no_follow
+        from roots_manager.support.nofollow import open_no_follow
 
         kept = {f.path: f for f in self.folders}
         folders: list[Folder] = []
