@@ -58,6 +58,7 @@ def test_bash_completes_commands_actions_and_options(bash_script: Path, tmp_path
         "remove",
         "confine",
         "restart-on-revoke",
+        "ask",
         "network",
         "show",
         "learn",
