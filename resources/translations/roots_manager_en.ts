@@ -96,7 +96,7 @@
 <context>
     <name>LogPanel</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/log/log_view.py" line="+254"/>
+        <location filename="../../app/roots_manager/gui/log/log_view.py" line="+283"/>
         <source>Exported %n event(s) to {path}</source>
         <translation>
             <numerusform>Exported %n event to {path}</numerusform>
@@ -104,7 +104,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+162"/>
+        <location line="+221"/>
         <source>Showing {shown} of %n event(s)</source>
         <translation>
             <numerusform>Showing {shown} of %n event</numerusform>
@@ -115,7 +115,7 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/shell/main_window.py" line="+333"/>
+        <location filename="../../app/roots_manager/gui/shell/main_window.py" line="+337"/>
         <source>Added %n root(s)</source>
         <translation>
             <numerusform>Added %n root</numerusform>
@@ -123,7 +123,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+47"/>
+        <location line="+60"/>
         <source>%n server(s) wait for your decision</source>
         <translation>
             <numerusform>%n server waits for your decision</numerusform>
@@ -188,7 +188,7 @@
 <context>
     <name>ServerDetail</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/servers/server_detail.py" line="+235"/>
+        <location filename="../../app/roots_manager/gui/servers/server_detail.py" line="+272"/>
         <source>Revoked, but still readable until restart: %n folder(s) ({folders}). The running server keeps the rules it started with until it starts again.</source>
         <translation>
             <numerusform>Revoked, but still readable until restart: %n folder ({folders}). The running server keeps the rules it started with until it starts again.</numerusform>

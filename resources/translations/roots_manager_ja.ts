@@ -2,6 +2,39 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ja" sourcelanguage="en">
 <context>
+    <name>AllowMenu</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/common/allow_menu.py" line="+63"/>
+        <source>Allow this file: {file}</source>
+        <translation>このファイルを許可: {file}</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Allow folder: {folder}</source>
+        <translation>フォルダーを許可: {folder}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Allow read-only: {folder}</source>
+        <translation>読み取り専用で許可: {folder}</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>not a path</source>
+        <translation>パスではありません</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Not offered in one click: {why}</source>
+        <translation>ワンクリックでは許可できません: {why}</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>No folder offered: {why}</source>
+        <translation>フォルダーは提案しません: {why}</translation>
+    </message>
+</context>
+<context>
     <name>AppController</name>
     <message>
         <location filename="../../app/roots_manager/gui/shell/app.py" line="+413"/>
@@ -836,11 +869,16 @@
         <source>{uri!r} holds raw bytes that are not UTF-8</source>
         <translation>{uri!r} は UTF-8 ではないバイトをそのまま含んでいます</translation>
     </message>
+    <message>
+        <location filename="../../app/roots_manager/core/confinement/offers.py" line="+100"/>
+        <source>{offer} is not offered for the refusal of {path}: {why}</source>
+        <translation>{path} の拒否には {offer} は提案されていません: {why}</translation>
+    </message>
 </context>
 <context>
     <name>CoreText</name>
     <message>
-        <location filename="../../app/roots_manager/core/confinement/confined.py" line="+45"/>
+        <location filename="../../app/roots_manager/core/confinement/confined.py" line="+46"/>
         <source>confined: the kernel refuses every file outside what was granted; the network is not restricted</source>
         <translation>閉じ込め中: 許可されたもの以外のファイルはすべてカーネルが拒否します。ネットワークは制限されません</translation>
     </message>
@@ -885,7 +923,7 @@
         <translation>サーバーは既にこれを行えます</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/core/confinement/offers.py" line="+82"/>
+        <location filename="../../app/roots_manager/core/confinement/offers.py" line="-18"/>
         <source>the whole file system</source>
         <translation>ファイルシステム全体</translation>
     </message>
@@ -1493,7 +1531,7 @@
 <context>
     <name>LogPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log/log_view.py" line="+69"/>
+        <location filename="../../app/roots_manager/gui/log/log_view.py" line="+75"/>
         <source>Server filter</source>
         <translation>サーバーの絞り込み</translation>
     </message>
@@ -1529,12 +1567,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+146"/>
+        <location line="+169"/>
         <source>&amp;Pause</source>
         <translation>一時停止(&amp;P)</translation>
     </message>
     <message>
-        <location line="-144"/>
+        <location line="-167"/>
         <source>Pause the log</source>
         <translation>ログを一時停止</translation>
     </message>
@@ -1575,7 +1613,22 @@
         <translation>イベント</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+13"/>
+        <source>Allow…</source>
+        <translation>許可…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Allow what the selected refusal asked</source>
+        <translation>選択した拒否が求めたものを許可</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Grant the server what the selected refusal asked for, in one click, as the refusal notice does (Ctrl+Shift+A, or right-click the row)</source>
+        <translation>選択した拒否でサーバーが求めたものを、拒否の通知と同じようにワンクリックで許可します（Ctrl+Shift+A、または行を右クリック）</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>Event details</source>
         <translation>イベントの詳細</translation>
     </message>
@@ -1590,14 +1643,19 @@
         <translation>ログの状態</translation>
     </message>
     <message numerus="yes">
-        <location line="+96"/>
+        <location line="+97"/>
         <source>Exported %n event(s) to {path}</source>
         <translation>
             <numerusform>%n 件のイベントを {path} に書き出しました</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+85"/>
+        <location line="+89"/>
+        <source>Allow what this refusal asked</source>
+        <translation>この拒否が求めたものを許可</translation>
+    </message>
+    <message>
+        <location line="+55"/>
         <source>That event is hidden by the filter or the cleared view</source>
         <translation>そのイベントは絞り込みかクリアした表示で隠れています</translation>
     </message>
@@ -1609,7 +1667,7 @@
         </translation>
     </message>
     <message>
-        <location line="-320"/>
+        <location line="-402"/>
         <source>Cle&amp;ar view</source>
         <translation>表示をクリア(&amp;A)</translation>
     </message>
@@ -1629,7 +1687,7 @@
         <translation>絞り込み(&amp;I):</translation>
     </message>
     <message>
-        <location line="+120"/>
+        <location line="+143"/>
         <source>Res&amp;ume</source>
         <translation>再開(&amp;U)</translation>
     </message>
@@ -1654,7 +1712,7 @@
         <translation>{path} に書き込めませんでした: {error}</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/log/log_view.py" line="+119"/>
+        <location filename="../../app/roots_manager/gui/log/log_view.py" line="+178"/>
         <source>This event is no longer on disk.</source>
         <translation>このイベントはもうディスク上にありません。</translation>
     </message>
@@ -1950,13 +2008,13 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/shell/main_window.py" line="+252"/>
-        <location line="+197"/>
+        <location filename="../../app/roots_manager/gui/shell/main_window.py" line="+255"/>
+        <location line="+211"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-181"/>
+        <location line="-195"/>
         <source>Sections</source>
         <translation>セクション</translation>
     </message>
@@ -1966,17 +2024,17 @@
         <translation>ルート(&amp;R)</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>&amp;Log</source>
         <translation>ログ(&amp;L)</translation>
     </message>
     <message>
-        <location line="-4"/>
+        <location line="-5"/>
         <source>Servers and consen&amp;t</source>
         <translation>サーバーと同意(&amp;T)</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>Revie&amp;w…</source>
         <translation>確認(&amp;W)…</translation>
     </message>
@@ -1986,7 +2044,7 @@
         <translation>復旧(&amp;C)…</translation>
     </message>
     <message>
-        <location line="-215"/>
+        <location line="-216"/>
         <source>&amp;File</source>
         <translation>ファイル(&amp;F)</translation>
     </message>
@@ -2031,7 +2089,7 @@
         <translation>サーバーに接続(&amp;C)…</translation>
     </message>
     <message numerus="yes">
-        <location line="+238"/>
+        <location line="+252"/>
         <source>%n server(s) wait for your decision</source>
         <translation>
             <numerusform>%n 個のサーバーがあなたの決定を待っています</numerusform>
@@ -2068,17 +2126,17 @@
         <translation>サーバーは初めて起動したときに「サーバーと同意」タブに表示され、あなたが許可したルートだけを見ます。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/shell/main_window.py" line="-430"/>
+        <location filename="../../app/roots_manager/gui/shell/main_window.py" line="-444"/>
         <source>&amp;Review pending requests…</source>
         <translation>保留中のリクエストを確認(&amp;R)…</translation>
     </message>
     <message>
-        <location line="+251"/>
+        <location line="+265"/>
         <source>Changed {path}</source>
         <translation>{path} を変更しました</translation>
     </message>
     <message>
-        <location line="-125"/>
+        <location line="-138"/>
         <source>Hosts</source>
         <translation>ホスト</translation>
     </message>
@@ -2090,7 +2148,7 @@
         </translation>
     </message>
     <message>
-        <location line="-171"/>
+        <location line="-172"/>
         <source>&amp;View</source>
         <translation>表示(&amp;V)</translation>
     </message>
@@ -2115,7 +2173,12 @@
         <translation>Roots Manager について(&amp;A)</translation>
     </message>
     <message>
-        <location line="+201"/>
+        <location line="+186"/>
+        <source>Granted {path} to {server}.</source>
+        <translation>{server} に {path} を許可しました。</translation>
+    </message>
+    <message>
+        <location line="+29"/>
         <source>The store cannot be read; changes are not possible until it is recovered.</source>
         <translation>ストアを読み込めません。復旧するまで変更はできません。</translation>
     </message>
@@ -3484,7 +3547,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServerDetail</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers/server_detail.py" line="+59"/>
+        <location filename="../../app/roots_manager/gui/servers/server_detail.py" line="+67"/>
         <source>not granted</source>
         <translation>許可なし</translation>
     </message>
@@ -3509,7 +3572,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>常に</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+25"/>
         <source>Folder</source>
         <translation>フォルダー</translation>
     </message>
@@ -3564,12 +3627,27 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>選択したサーバーの最近のイベント</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+18"/>
+        <source>Allow…</source>
+        <translation>許可…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Allow what the selected refusal asked</source>
+        <translation>選択した拒否が求めたものを許可</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Grant the server what the refusal chosen in its recent activity asked for, in one click, as the refusal notice does (Ctrl+Shift+A, or right-click it)</source>
+        <translation>最近の動きで選んだ拒否でサーバーが求めたものを、拒否の通知と同じようにワンクリックで許可します（Ctrl+Shift+A、または右クリック）</translation>
+    </message>
+    <message>
+        <location line="+26"/>
         <source>Recent activity</source>
         <translation>最近の動き</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+38"/>
         <source>Access to {folder}</source>
         <translation>{folder} へのアクセス</translation>
     </message>
@@ -3631,9 +3709,14 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>ログのタイムラインと同じ、このサーバーのルートのやり取りの時間経過です。青: ルートを要求、緑: 応答、淡い帯: 応答を保留中、橙: list_changed を送信、紫: 同意、赤い×: 拒否。Ctrl+ホイール: 拡大縮小、ドラッグ: 移動、印をクリックするとログでそのイベントを表示します。</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+40"/>
         <source>Nothing logged yet</source>
         <translation>まだ記録はありません</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>Allow what this refusal asked</source>
+        <translation>この拒否が求めたものを許可</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,39 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
+    <name>AllowMenu</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/common/allow_menu.py" line="+63"/>
+        <source>Allow this file: {file}</source>
+        <translation>允许此文件：{file}</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Allow folder: {folder}</source>
+        <translation>允许文件夹：{folder}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Allow read-only: {folder}</source>
+        <translation>以只读方式允许：{folder}</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>not a path</source>
+        <translation>不是路径</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Not offered in one click: {why}</source>
+        <translation>不提供一键允许：{why}</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>No folder offered: {why}</source>
+        <translation>不提供文件夹：{why}</translation>
+    </message>
+</context>
+<context>
     <name>AppController</name>
     <message>
         <location filename="../../app/roots_manager/gui/shell/app.py" line="+413"/>
@@ -836,11 +869,16 @@
         <source>{uri!r} holds raw bytes that are not UTF-8</source>
         <translation>{uri!r} 直接包含了不是 UTF-8 的字节</translation>
     </message>
+    <message>
+        <location filename="../../app/roots_manager/core/confinement/offers.py" line="+100"/>
+        <source>{offer} is not offered for the refusal of {path}: {why}</source>
+        <translation>对 {path} 的拒绝不提供 {offer}：{why}</translation>
+    </message>
 </context>
 <context>
     <name>CoreText</name>
     <message>
-        <location filename="../../app/roots_manager/core/confinement/confined.py" line="+45"/>
+        <location filename="../../app/roots_manager/core/confinement/confined.py" line="+46"/>
         <source>confined: the kernel refuses every file outside what was granted; the network is not restricted</source>
         <translation>已限制：内核拒绝访问授权范围以外的所有文件；网络不受限制</translation>
     </message>
@@ -885,7 +923,7 @@
         <translation>服务器现在已可以这样做</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/core/confinement/offers.py" line="+82"/>
+        <location filename="../../app/roots_manager/core/confinement/offers.py" line="-18"/>
         <source>the whole file system</source>
         <translation>整个文件系统</translation>
     </message>
@@ -1493,7 +1531,7 @@
 <context>
     <name>LogPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log/log_view.py" line="+69"/>
+        <location filename="../../app/roots_manager/gui/log/log_view.py" line="+75"/>
         <source>Server filter</source>
         <translation>服务器筛选</translation>
     </message>
@@ -1529,12 +1567,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+146"/>
+        <location line="+169"/>
         <source>&amp;Pause</source>
         <translation>暂停(&amp;P)</translation>
     </message>
     <message>
-        <location line="-144"/>
+        <location line="-167"/>
         <source>Pause the log</source>
         <translation>暂停日志</translation>
     </message>
@@ -1575,7 +1613,22 @@
         <translation>事件</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+13"/>
+        <source>Allow…</source>
+        <translation>允许…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Allow what the selected refusal asked</source>
+        <translation>允许所选拒绝所请求的内容</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Grant the server what the selected refusal asked for, in one click, as the refusal notice does (Ctrl+Shift+A, or right-click the row)</source>
+        <translation>像拒绝通知那样，一键授予服务器所选拒绝所请求的内容（Ctrl+Shift+A，或右键单击该行）</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>Event details</source>
         <translation>事件详情</translation>
     </message>
@@ -1590,14 +1643,19 @@
         <translation>日志状态</translation>
     </message>
     <message numerus="yes">
-        <location line="+96"/>
+        <location line="+97"/>
         <source>Exported %n event(s) to {path}</source>
         <translation>
             <numerusform>已将 %n 个事件导出到 {path}</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+85"/>
+        <location line="+89"/>
+        <source>Allow what this refusal asked</source>
+        <translation>允许此拒绝所请求的内容</translation>
+    </message>
+    <message>
+        <location line="+55"/>
         <source>That event is hidden by the filter or the cleared view</source>
         <translation>该事件被筛选条件或已清空的视图隐藏了</translation>
     </message>
@@ -1609,7 +1667,7 @@
         </translation>
     </message>
     <message>
-        <location line="-320"/>
+        <location line="-402"/>
         <source>Cle&amp;ar view</source>
         <translation>清空视图(&amp;A)</translation>
     </message>
@@ -1629,7 +1687,7 @@
         <translation>筛选(&amp;I)：</translation>
     </message>
     <message>
-        <location line="+120"/>
+        <location line="+143"/>
         <source>Res&amp;ume</source>
         <translation>恢复(&amp;U)</translation>
     </message>
@@ -1654,7 +1712,7 @@
         <translation>无法写入 {path}：{error}</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/log/log_view.py" line="+119"/>
+        <location filename="../../app/roots_manager/gui/log/log_view.py" line="+178"/>
         <source>This event is no longer on disk.</source>
         <translation>此事件已不在磁盘上。</translation>
     </message>
@@ -1950,13 +2008,13 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/roots_manager/gui/shell/main_window.py" line="+252"/>
-        <location line="+197"/>
+        <location filename="../../app/roots_manager/gui/shell/main_window.py" line="+255"/>
+        <location line="+211"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-181"/>
+        <location line="-195"/>
         <source>Sections</source>
         <translation>分区</translation>
     </message>
@@ -1966,17 +2024,17 @@
         <translation>根目录(&amp;R)</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>&amp;Log</source>
         <translation>日志(&amp;L)</translation>
     </message>
     <message>
-        <location line="-4"/>
+        <location line="-5"/>
         <source>Servers and consen&amp;t</source>
         <translation>服务器与授权(&amp;T)</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>Revie&amp;w…</source>
         <translation>查看(&amp;W)…</translation>
     </message>
@@ -1986,7 +2044,7 @@
         <translation>恢复(&amp;C)…</translation>
     </message>
     <message>
-        <location line="-215"/>
+        <location line="-216"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -2031,7 +2089,7 @@
         <translation>连接服务器(&amp;C)…</translation>
     </message>
     <message numerus="yes">
-        <location line="+238"/>
+        <location line="+252"/>
         <source>%n server(s) wait for your decision</source>
         <translation>
             <numerusform>%n 个服务器在等待你的决定</numerusform>
@@ -2068,17 +2126,17 @@
         <translation>服务器首次运行时会出现在“服务器与授权”标签页中，并且只能看到你授予它的根目录。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/shell/main_window.py" line="-430"/>
+        <location filename="../../app/roots_manager/gui/shell/main_window.py" line="-444"/>
         <source>&amp;Review pending requests…</source>
         <translation>查看待处理的请求(&amp;R)…</translation>
     </message>
     <message>
-        <location line="+251"/>
+        <location line="+265"/>
         <source>Changed {path}</source>
         <translation>已更改 {path}</translation>
     </message>
     <message>
-        <location line="-125"/>
+        <location line="-138"/>
         <source>Hosts</source>
         <translation>主机</translation>
     </message>
@@ -2090,7 +2148,7 @@
         </translation>
     </message>
     <message>
-        <location line="-171"/>
+        <location line="-172"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -2115,7 +2173,12 @@
         <translation>关于 Roots Manager(&amp;A)</translation>
     </message>
     <message>
-        <location line="+201"/>
+        <location line="+186"/>
+        <source>Granted {path} to {server}.</source>
+        <translation>已将 {path} 授予 {server}。</translation>
+    </message>
+    <message>
+        <location line="+29"/>
         <source>The store cannot be read; changes are not possible until it is recovered.</source>
         <translation>无法读取存储文件；恢复之前无法进行更改。</translation>
     </message>
@@ -3484,7 +3547,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServerDetail</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers/server_detail.py" line="+59"/>
+        <location filename="../../app/roots_manager/gui/servers/server_detail.py" line="+67"/>
         <source>not granted</source>
         <translation>未授权</translation>
     </message>
@@ -3509,7 +3572,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>始终</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+25"/>
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
@@ -3564,12 +3627,27 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>所选服务器的最近事件</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+18"/>
+        <source>Allow…</source>
+        <translation>允许…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Allow what the selected refusal asked</source>
+        <translation>允许所选拒绝所请求的内容</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Grant the server what the refusal chosen in its recent activity asked for, in one click, as the refusal notice does (Ctrl+Shift+A, or right-click it)</source>
+        <translation>像拒绝通知那样，一键授予服务器在最近活动中所选拒绝所请求的内容（Ctrl+Shift+A，或右键单击它）</translation>
+    </message>
+    <message>
+        <location line="+26"/>
         <source>Recent activity</source>
         <translation>最近活动</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+38"/>
         <source>Access to {folder}</source>
         <translation>对 {folder} 的访问</translation>
     </message>
@@ -3631,9 +3709,14 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>它的根目录往来随时间的变化，与日志的时间线相同：蓝色，请求根目录；绿色，已应答；浅色条，应答被暂扣期间；橙色，已发送 list_changed；紫色，同意；红叉，被拒绝。Ctrl+滚轮：缩放；拖动：移动；点击标记可在日志中查看其事件。</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+40"/>
         <source>Nothing logged yet</source>
         <translation>尚无记录</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>Allow what this refusal asked</source>
+        <translation>允许此拒绝所请求的内容</translation>
     </message>
 </context>
 <context>

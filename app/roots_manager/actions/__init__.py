@@ -15,6 +15,8 @@ asked for in one transaction and returns what it did (a small result object, or 
 - :mod:`~roots_manager.actions.desktop`: the app put in the desktop's menus and taken out; the
   command line's alone, and no transaction on the store: it writes the user's XDG folders and
   a record, in the per-user directory, of what it wrote.
+- :mod:`~roots_manager.actions.refusals`: a confined server's refusal allowed in one click
+  (what :mod:`~roots_manager.core.confinement.offers` offers, and nothing else).
 
 Wrapping a host's servers is :mod:`roots_manager.core.hosts.operations`, which both front ends
 already share.

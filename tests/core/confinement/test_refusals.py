@@ -51,3 +51,15 @@ def test_a_grant_takes_the_groups_it_covers_of_that_server_only() -> None:
     assert board.granted("fs", "/home/me/p") == 2
     assert [g.server for g in board.groups()] == ["git"]
     assert board.servers() == ["git"]
+
+
+def test_a_refusal_allowed_where_it_was_shown_takes_its_group_and_what_the_grant_covers() -> None:
+    """Allowed from a Log row (the event, not the group): one file allowed of a group of two
+    takes the group, since the user answered it; another folder's group stays."""
+    board = Refusals(HOME, own=())
+    board.add([refused("/home/me/a/1"), refused("/home/me/a/2"), refused("/home/me/b/1")])
+    assert board.allowed(refused("/home/me/a/1"), "/home/me/a/1") == 1
+    assert [g.folder for g in board.groups()] == ["/home/me/b"]
+    assert board.allowed({"kind": "denial"}, "/home/me/b") == 0  # not a refusal to show
+    assert board.allowed(refused("/home/me/c/1"), "/home/me/b") == 1  # not waiting; b covered
+    assert len(board) == 0

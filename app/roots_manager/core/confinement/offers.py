@@ -97,6 +97,10 @@ OWN_CODE = QT_TRANSLATE_NOOP(
 KEPT_PLACE = QT_TRANSLATE_NOOP(
     "CoreText", "a place kept read-only whatever is granted ({path}): what is there runs later"
 )
+NOT_OFFERED = QT_TRANSLATE_NOOP(
+    "CoreError", "{offer} is not offered for the refusal of {path}: {why}"
+)
+"""The refusal of a one-click grant that was not offered (the offer stale, or never made)."""
 
 
 def _words(template: str, **values: str) -> Words:

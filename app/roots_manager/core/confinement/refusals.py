@@ -55,6 +55,18 @@ class Group:
         return bool(self.offers.offers)
 
 
+def key_of(denial: dict[str, Any]) -> Key | None:
+    """The group *denial* (a denial event) belongs to; None when it is not a refusal to show
+    (no server or no operation)."""
+    server, operation, path = denial.get("server"), denial.get("operation"), denial.get("path")
+    if not isinstance(server, str) or not isinstance(operation, str):
+        return None
+    folder = denial.get("folder")
+    if isinstance(path, str) and path.startswith("/"):
+        folder = path if operation == "list" else os.path.dirname(os.path.normpath(path))
+    return (server, folder if isinstance(folder, str) else "", operation)
+
+
 class Refusals:
     """The groups of refusals waiting, for the user whose home is *home*."""
 
@@ -69,14 +81,11 @@ class Refusals:
         were taken (events without a server and an operation are not refusals to show)."""
         taken = 0
         for rec in denials:
-            server, operation, path = rec.get("server"), rec.get("operation"), rec.get("path")
-            if not isinstance(server, str) or not isinstance(operation, str):
+            key = key_of(rec)
+            if key is None:
                 continue
-            folder = rec.get("folder")
-            if isinstance(path, str) and path.startswith("/"):
-                folder = path if operation == "list" else os.path.dirname(os.path.normpath(path))
-            folder = folder if isinstance(folder, str) else ""
-            key = (server, folder, operation)
+            server, folder, operation = key
+            path = rec.get("path")
             got = offers(rec, home=self.home, own=self._own)
             group = self._groups.pop(key, None)
             if group is None:
@@ -124,6 +133,14 @@ class Refusals:
         for key in keys:
             del self._groups[key]
         return len(keys)
+
+    def allowed(self, denial: dict[str, Any], target: str) -> int:
+        """*denial* was allowed, wherever it was shown, by granting *target* to its server: its
+        group goes, and those *target* covers; returns how many."""
+        key = key_of(denial)
+        if key is None:
+            return 0
+        return int(self.ignore(key)) + self.granted(key[0], target)
 
     def granted(self, server: str, target: str) -> int:
         """*target* (a folder or a file) was granted to *server*: the groups it covers go;

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QItemSelection, QModelIndex, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QItemSelection, QModelIndex, QPoint, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QFontDatabase, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractSlider,
@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMenu,
     QPlainTextEdit,
     QPushButton,
     QSplitter,
@@ -25,10 +26,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from roots_manager.core.confinement.offers import Offer
 from roots_manager.core.log import events
 from roots_manager.core.log.index import LogIndex
 from roots_manager.core.names import visible
 from roots_manager.core.paths import Layout, ensure_private_dir
+from roots_manager.gui.common.allow_menu import allow_shortcuts, fill_allow_menu, is_refusal
 from roots_manager.gui.common.errors import watch_trouble_text
 from roots_manager.gui.common.resources import action_icon
 from roots_manager.gui.log.log_export import ask_export, export_shown
@@ -50,6 +53,9 @@ class LogPanel(QWidget):
     denied = Signal(object)
     """Confined servers' refusals logged since the panel started (a list of denial events,
     oldest first): what the app offers to grant."""
+    allow_requested = Signal(object, object)
+    """A refusal's row was allowed from its menu: the denial event and the
+    :class:`~roots_manager.core.confinement.offers.Offer` chosen (the app grants it)."""
 
     def __init__(self, layout: Layout, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -133,6 +139,28 @@ class LogPanel(QWidget):
 
         self.table = events_table(self.model, self.fontMetrics())
         self.table.setAccessibleName(self.tr("Events"))
+        # a refusal's row offers what the refusal notice does: a right-click, the menu key,
+        # Shift+F10 or Ctrl+Shift+A, or the Allow… button while one is selected
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.table.customContextMenuRequested.connect(self._row_menu)
+        for key in allow_shortcuts():
+            shortcut = QShortcut(key, self.table)
+            shortcut.setContext(
+                Qt.ShortcutContext.WidgetShortcut
+            )  # not the window's: both have one
+            shortcut.activated.connect(self.open_allow_menu)
+        self.allow_menu: QMenu | None = None
+        """The allow menu open now (or last), kept while it is shown."""
+        self.allow_button = QPushButton(self.tr("Allow…"))
+        self.allow_button.setAccessibleName(self.tr("Allow what the selected refusal asked"))
+        self.allow_button.setToolTip(
+            self.tr(
+                "Grant the server what the selected refusal asked for, in one click, as the "
+                "refusal notice does (Ctrl+Shift+A, or right-click the row)"
+            )
+        )
+        self.allow_button.setVisible(False)
+        self.allow_button.clicked.connect(self._allow_clicked)
 
         self.detail = QPlainTextEdit()
         self.detail.setReadOnly(True)
@@ -162,6 +190,7 @@ class LogPanel(QWidget):
         box.addWidget(self.splitter, 1)
         self.status.setMinimumWidth(1)  # elided by its width, never widening the window
         actions.insertWidget(0, self.status, 1)
+        actions.insertWidget(1, self.allow_button)
         box.addLayout(actions)
 
         self._filter_timer = QTimer(self)
@@ -325,10 +354,69 @@ class LogPanel(QWidget):
     @Slot(QItemSelection, QItemSelection)
     def _on_selection(self, _sel: QItemSelection, _desel: QItemSelection) -> None:
         rows = self.table.selectionModel().selectedRows()
+        self.allow_button.setVisible(bool(rows) and is_refusal(self.model.record_at(rows[0].row())))
         if not rows:
             self.detail.clear()
             return
         self.show_detail(rows[0])
+
+    # -- a refusal, allowed from its row ----------------------------------------------------------
+
+    def allow_menu_for(self, view_row: int) -> QMenu | None:
+        """The menu of what the refusal of row *view_row* may be granted (None: the row is not
+        a refusal); its entries ask for the grant (:attr:`allow_requested`)."""
+        rec = self.model.record_at(view_row) if 0 <= view_row < self.model.rowCount() else None
+        if rec is None or not is_refusal(rec):
+            return None
+        menu = QMenu(self)
+        menu.setAccessibleName(self.tr("Allow what this refusal asked"))
+        fill_allow_menu(menu, rec, self._allow_chosen)
+        return menu
+
+    @Slot()
+    def open_allow_menu(self) -> QMenu | None:
+        """Open the allow menu of the refusal in the current row, under it (the keyboard's
+        way); None when that row is not a refusal."""
+        index = self.table.currentIndex()
+        rows = self.table.selectionModel().selectedRows()
+        if rows:
+            index = rows[0]
+        if not index.isValid():
+            return None
+        rect = self.table.visualRect(self.table.model().index(index.row(), 0))
+        return self._popup(index.row(), rect.bottomLeft())
+
+    @Slot()
+    def _allow_clicked(self) -> None:
+        rows = self.table.selectionModel().selectedRows()
+        if rows:
+            menu = self.allow_menu_for(rows[0].row())
+            if menu is not None:
+                at = self.allow_button.mapToGlobal(self.allow_button.rect().bottomLeft())
+                self._show_menu(menu, at)
+
+    @Slot(QPoint)
+    def _row_menu(self, pos: QPoint) -> None:
+        index = self.table.indexAt(pos)
+        if not index.isValid():
+            index = self.table.currentIndex()
+        if index.isValid():
+            self._popup(index.row(), pos)
+
+    def _popup(self, view_row: int, pos: QPoint) -> QMenu | None:
+        menu = self.allow_menu_for(view_row)
+        if menu is not None:
+            self._show_menu(menu, self.table.viewport().mapToGlobal(pos))
+        return menu
+
+    def _show_menu(self, menu: QMenu, at: QPoint) -> None:
+        if self.allow_menu is not None:
+            self.allow_menu.deleteLater()
+        self.allow_menu = menu
+        menu.popup(at)
+
+    def _allow_chosen(self, rec: dict[str, Any], offer: Offer) -> None:
+        self.allow_requested.emit(rec, offer)
 
     def select_index_row(self, index_row: int) -> bool:
         """Select the event of log index row *index_row* in the table (a timeline mark's);

@@ -13,7 +13,9 @@ can be acted on, counts the others, ignores a server's start-up refusals at once
 list of them all (:mod:`roots_manager.gui.servers.refusals_dialog`), where each row has the same
 Allow and Ignore. Allowing grants the folder (a root made of it if it is not one yet) or lets the
 server read (or write) the file, through :mod:`roots_manager.actions`; the bridge then restarts
-the confined server under its new rules, so the host's next try works.
+the confined server under its new rules, so the host's next try works. A Log row and a
+server's Recent activity allow a refusal through :meth:`DenialNotice.allow_refusal`: one grant,
+wherever it is asked for (:mod:`roots_manager.actions.refusals`).
 """
 
 from __future__ import annotations
@@ -24,14 +26,12 @@ from typing import Any
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from roots_manager.actions import confinement as confine_actions
-from roots_manager.actions import consent as consent_actions
+from roots_manager.actions import refusals as refusal_actions
 from roots_manager.core.confinement.offers import Offer, Offers
 from roots_manager.core.confinement.refusals import Group, Key, Refusals
 from roots_manager.core.log.denials import START_UP, shown
 from roots_manager.core.names import visible
 from roots_manager.core.paths import home_shortened
-from roots_manager.core.store.grants import Scope
 from roots_manager.gui.common.confinement_text import reason_text
 from roots_manager.gui.common.watcher import StoreWatcher
 
@@ -220,33 +220,20 @@ class DenialNotice(QFrame):
         group = self.group if group is None else group
         if group is None or offer not in group.offers.offers:
             return False
-        got, rec = group.offers, group.newest
-        server = group.server
-        if offer is Offer.FILE:
-            assert got.file is not None
-            target = got.file
-            writes = rec.get("operation") == "write"
-            done: object = self.watcher.act(
-                lambda store: confine_actions.confine(
-                    store,
-                    server,
-                    allow_read=() if writes else (target,),
-                    allow_write=(target,) if writes else (),
-                )
-            )
-        else:
-            assert got.folder is not None
-            target = got.folder
-            done = self.watcher.act(
-                lambda store: consent_actions.grant(
-                    store, server, [target], Scope.ALWAYS, read_only=offer is Offer.READ_ONLY
-                )
-            )
+        return self.allow_refusal(group.newest, offer)
+
+    def allow_refusal(self, denial: dict[str, Any], offer: Offer) -> bool:
+        """Grant what *offer* says for *denial* (a denial event, from the notice, the list, a
+        Log row or a server's Recent activity: the same grant from each); the refusals waiting
+        that it covers go. False when it was refused (the watcher says why)."""
+        home = self.home
+        done = self.watcher.act(
+            lambda store: refusal_actions.allow(store, denial, offer, home=home)
+        )
         if done is None:
             return False
         # the same folder refused again for the same server needs no second click
-        self.refusals.ignore(group.key)
-        self.refusals.granted(server, target)
+        self.refusals.allowed(denial, done.target)
         self._changed()
-        self.allowed.emit(server, target)
+        self.allowed.emit(done.server, done.target)
         return True

@@ -9,8 +9,10 @@ import datetime
 import itertools
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QPoint, Qt, Signal
+from PySide6.QtGui import QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -20,6 +22,8 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QListWidget,
+    QListWidgetItem,
+    QMenu,
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
@@ -29,11 +33,13 @@ from PySide6.QtWidgets import (
 
 from roots_manager.actions import confinement, consent
 from roots_manager.core.broadness import broadness
+from roots_manager.core.confinement.offers import Offer
 from roots_manager.core.live import BridgeMarker
 from roots_manager.core.log.index import LogIndex
 from roots_manager.core.log.timeline import Timeline
 from roots_manager.core.store.grants import Scope
 from roots_manager.core.store.state import State
+from roots_manager.gui.common.allow_menu import allow_shortcuts, fill_allow_menu, is_refusal
 from roots_manager.gui.common.watcher import StoreWatcher
 from roots_manager.gui.log.log_texts import translated_summary
 from roots_manager.gui.log.timeline_view import TimelineView
@@ -48,6 +54,8 @@ from roots_manager.gui.servers.serverview.folders import (
 
 RECENT_EVENTS = 5
 """How many of the server's last events the detail shows."""
+EVENT_ROW = Qt.ItemDataRole.UserRole
+"""The role of a Recent activity line's event: its row in the log index."""
 FOLDER_ROWS = 4
 """The folder rows the detail keeps room for, however small the window: past them the detail
 scrolls rather than squeeze the folders out of sight."""
@@ -77,6 +85,9 @@ class ServerDetail(QWidget):
     """A mark of the server's lane was clicked: its event's row in the log index."""
     restart_now = Signal()
     """Restart now was clicked: a folder revoked is still readable until the server restarts."""
+    allow_requested = Signal(object, object)
+    """A refusal of Recent activity was allowed from its menu: the denial event and the
+    :class:`~roots_manager.core.confinement.offers.Offer` chosen (the app grants it)."""
 
     def __init__(self, watcher: StoreWatcher, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -128,6 +139,29 @@ class ServerDetail(QWidget):
         # taking the room of a line
         self.recent.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.recent.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        # a refusal among them offers what the refusal notice does: a right-click, the menu
+        # key, Shift+F10 or Ctrl+Shift+A, or Allow… while one is the current line
+        self.recent.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.recent.customContextMenuRequested.connect(self._recent_menu)
+        for key in allow_shortcuts():
+            shortcut = QShortcut(key, self.recent)
+            shortcut.setContext(
+                Qt.ShortcutContext.WidgetShortcut
+            )  # not the window's: both have one
+            shortcut.activated.connect(self.open_allow_menu)
+        self.recent.currentItemChanged.connect(self._recent_current)
+        self.allow_menu: QMenu | None = None
+        """The allow menu open now (or last), kept while it is shown."""
+        self.allow_button = QPushButton(self.tr("Allow…"), self)
+        self.allow_button.setAccessibleName(self.tr("Allow what the selected refusal asked"))
+        self.allow_button.setToolTip(
+            self.tr(
+                "Grant the server what the refusal chosen in its recent activity asked for, "
+                "in one click, as the refusal notice does (Ctrl+Shift+A, or right-click it)"
+            )
+        )
+        self.allow_button.setVisible(False)
+        self.allow_button.clicked.connect(self._allow_clicked)
         self.lane: TimelineView | None = None
         """The server's own lane of the timeline, once the Log's is known."""
 
@@ -152,7 +186,10 @@ class ServerDetail(QWidget):
         bold = self.recent_label.font()
         bold.setBold(True)
         self.recent_label.setFont(bold)
-        layout.addWidget(self.recent_label)
+        recent_row = QHBoxLayout()
+        recent_row.addWidget(self.recent_label, 1)
+        recent_row.addWidget(self.allow_button)
+        layout.addLayout(recent_row)
         self._activity = layout
         layout.addWidget(self.recent)
         # room for its few lines, and no more: the folders get the rest
@@ -356,6 +393,9 @@ class ServerDetail(QWidget):
 
     def show_recent(self) -> None:
         """Show the last events of the server shown."""
+        # the line the user is on stays current when events come (the list is made again)
+        was = self.recent.currentItem()
+        was_row = was.data(EVENT_ROW) if was is not None else None
         self.recent.clear()
         index = self.log_index
         shown = index is not None and self.server is not None
@@ -374,7 +414,72 @@ class ServerDetail(QWidget):
                 continue
             when = datetime.datetime.fromtimestamp(index.ts[row]).strftime("%H:%M:%S")
             line = f"{when}  {translated_summary(rec)}"
-            self.recent.addItem(line)
-            self.recent.item(self.recent.count() - 1).setToolTip(line)
+            item = QListWidgetItem(line, self.recent)
+            item.setToolTip(line)
+            item.setData(EVENT_ROW, row)
+            if row == was_row:
+                self.recent.setCurrentItem(item)
         if not rows:
             self.recent.addItem(self.tr("Nothing logged yet"))
+        self._recent_current()
+
+    # ---- a refusal, allowed from Recent activity ----------------------------------------
+
+    def _event_of(self, item: QListWidgetItem | None) -> dict[str, Any] | None:
+        row = item.data(EVENT_ROW) if item is not None else None
+        if self.log_index is None or not isinstance(row, int):
+            return None
+        rec = self.log_index.record(row)
+        return rec if is_refusal(rec) else None
+
+    def _recent_current(self, *_: object) -> None:
+        shown = self.recent.isVisibleTo(self)
+        self.allow_button.setVisible(
+            shown and self._event_of(self.recent.currentItem()) is not None
+        )
+
+    def allow_menu_for(self, item: QListWidgetItem | None) -> QMenu | None:
+        """The menu of what the refusal of Recent activity's line *item* may be granted
+        (None: the line is not a refusal); its entries ask for the grant
+        (:attr:`allow_requested`)."""
+        rec = self._event_of(item)
+        if rec is None:
+            return None
+        menu = QMenu(self)
+        menu.setAccessibleName(self.tr("Allow what this refusal asked"))
+        fill_allow_menu(menu, rec, self._allow_chosen)
+        return menu
+
+    def open_allow_menu(self) -> QMenu | None:
+        """Open the allow menu of the current line of Recent activity, under it (the
+        keyboard's way); None when it is not a refusal."""
+        item = self.recent.currentItem()
+        if item is None:
+            return None
+        return self._popup(item, self.recent.visualItemRect(item).bottomLeft())
+
+    def _allow_clicked(self) -> None:
+        menu = self.allow_menu_for(self.recent.currentItem())
+        if menu is not None:
+            at = self.allow_button.mapToGlobal(self.allow_button.rect().bottomLeft())
+            self._show_menu(menu, at)
+
+    def _recent_menu(self, pos: QPoint) -> None:
+        item = self.recent.itemAt(pos) or self.recent.currentItem()
+        if item is not None:
+            self._popup(item, pos)
+
+    def _popup(self, item: QListWidgetItem, pos: QPoint) -> QMenu | None:
+        menu = self.allow_menu_for(item)
+        if menu is not None:
+            self._show_menu(menu, self.recent.viewport().mapToGlobal(pos))
+        return menu
+
+    def _show_menu(self, menu: QMenu, at: QPoint) -> None:
+        if self.allow_menu is not None:
+            self.allow_menu.deleteLater()
+        self.allow_menu = menu
+        menu.popup(at)
+
+    def _allow_chosen(self, rec: dict[str, Any], offer: Offer) -> None:
+        self.allow_requested.emit(rec, offer)

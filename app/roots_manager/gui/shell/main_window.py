@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import threading
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +30,9 @@ from PySide6.QtWidgets import (
 )
 
 from roots_manager.core.hosts.found import FoundHost
+from roots_manager.core.log.denials import shown
 from roots_manager.core.names import visible
+from roots_manager.core.paths import home_shortened
 from roots_manager.core.store.state import State
 from roots_manager.gui.common import window_state
 from roots_manager.gui.common.banner import Banner
@@ -270,6 +273,7 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.servers_panel, self.tr("Servers and consen&t"))
         self.denial_notice = DenialNotice(watcher, self)  # the log panel tells it refusals
         self.denial_notice.list_requested.connect(self.show_refusals)
+        self.denial_notice.allowed.connect(self._allowed)
         self.refusals_dialog: RefusalsDialog | None = None
         self.log_tab_index = self.tabs.addTab(self._make_log_panel(), self.tr("&Log"))
         self.hosts_panel = HostsPanel(watcher, self)
@@ -354,6 +358,10 @@ class MainWindow(QMainWindow):
         self.log_panel.roots_asked_seen.connect(self.servers_panel.servers_model.note_last_asked)
         self.log_panel.denied.connect(self.denial_notice.add)
         self.log_panel.denied.connect(self.servers_panel.note_denials)
+        # a refusal is allowed from its Log row and from its server's Recent activity as from
+        # the notice: one grant, made by the notice, which takes away what it covers
+        self.log_panel.allow_requested.connect(self.denial_notice.allow_refusal)
+        self.servers_panel.detail.allow_requested.connect(self.denial_notice.allow_refusal)
         return self.log_panel
 
     def show_refusals(self) -> RefusalsDialog:
@@ -364,6 +372,15 @@ class MainWindow(QMainWindow):
         self.refusals_dialog.raise_()
         self.refusals_dialog.activateWindow()
         return self.refusals_dialog
+
+    def _allowed(self, server: str, target: str) -> None:
+        """A refusal was allowed: say so, wherever it was allowed from."""
+        self.statusBar().showMessage(
+            self.tr("Granted {path} to {server}.").format(
+                path=shown(home_shortened(target, os.path.expanduser("~"))), server=visible(server)
+            ),
+            8000,
+        )
 
     def _show_log_row(self, row: int) -> None:
         """A mark of a server's lane was clicked: its event, selected in the Log."""

@@ -1,0 +1,71 @@
+"""A confined server's refusal, allowed in one click, from wherever the app shows it: the
+notice, the list of refusals, a Log row or a server's Recent activity.
+
+What may be offered is :func:`roots_manager.core.confinement.offers.offers`'s decision, taken
+again here from the refusal itself: a front end that shows an offer stale, or one that was
+never made (a secret, Roots Manager's own code, a protected place), is refused, and nothing is
+written. What each offer grants:
+
+- **Allow folder**: the folder, read and write, always (a root made of it if it is not one);
+- **Allow read-only**: the folder, read only, always;
+- **Allow this file**: the file alone, as the confinement's extra path, read only or read and
+  write as the server asked.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from roots_manager.actions import confinement, consent
+from roots_manager.core.confinement.offers import NOT_OFFERED, Offer, offers
+from roots_manager.core.refusal import Refusal
+from roots_manager.core.store.file import Store
+from roots_manager.core.store.grants import Scope
+
+
+@dataclass(frozen=True)
+class Allowed:
+    """What :func:`allow` granted."""
+
+    server: str
+    offer: Offer
+    target: str
+    """The folder or the file granted."""
+
+
+def allow(
+    store: Store,
+    denial: dict[str, Any],
+    offer: Offer,
+    *,
+    home: str | None = None,
+    own: Sequence[str] | None = None,
+) -> Allowed:
+    """Grant the server of *denial* (a denial event) what *offer* says, if it is offered for
+    that refusal to the user whose home is *home* (by default this user's); *own* as for
+    :func:`~roots_manager.core.confinement.offers.offers`."""
+    server = denial.get("server")
+    home = os.path.expanduser("~") if home is None else home
+    found = offers(denial, home=home, own=own)
+    if not isinstance(server, str) or offer not in found.offers:
+        path = denial.get("path")
+        why = found.refused or "not offered"
+        raise Refusal(NOT_OFFERED, offer=offer.value, path=str(path), why=str(why))
+    if offer is Offer.FILE:
+        assert found.file is not None
+        target = found.file
+        writes = denial.get("operation") == "write"
+        confinement.confine(
+            store,
+            server,
+            allow_read=() if writes else (target,),
+            allow_write=(target,) if writes else (),
+        )
+    else:
+        assert found.folder is not None
+        target = found.folder
+        consent.grant(store, server, [target], Scope.ALWAYS, read_only=offer is Offer.READ_ONLY)
+    return Allowed(server, offer, target)

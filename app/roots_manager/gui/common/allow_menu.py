@@ -1,0 +1,91 @@
+"""A refusal's one-click grants as a menu: what a Log row and a server's Recent activity offer,
+as the refusal notice does.
+
+The offers are :func:`roots_manager.core.confinement.offers.offers`'s (never a secret, never a
+protected place, never Roots Manager's own code or state as a folder); choosing one hands the
+refusal and the offer to *chosen*, which grants it through :mod:`roots_manager.actions.refusals`
+(the notice's :meth:`~roots_manager.gui.servers.denial_notice.DenialNotice.allow_refusal`).
+Opened from the keyboard too: the menu key, Shift+F10 or :data:`ALLOW_KEYS`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import QMenu
+
+from roots_manager.core.confinement.offers import Offer, offers
+from roots_manager.core.log.denials import DENIAL, shown
+from roots_manager.core.paths import home_shortened
+from roots_manager.gui.common.confinement_text import reason_text
+
+ALLOW_KEYS = ("Ctrl+Shift+A", "Shift+F10")
+"""The keys that open the allow menu of the refusal selected (Shift+F10: a context menu's key
+where the keyboard has no menu key)."""
+
+
+def allow_shortcuts() -> list[QKeySequence]:
+    """:data:`ALLOW_KEYS` as key sequences."""
+    return [QKeySequence(k) for k in ALLOW_KEYS]
+
+
+def is_refusal(rec: object) -> bool:
+    """Whether *rec*, an event, is a confined server's refusal (a denial event)."""
+    return (
+        isinstance(rec, dict) and rec.get("kind") == DENIAL and isinstance(rec.get("server"), str)
+    )
+
+
+def _menu_text(path: str, home: str) -> str:
+    # escaped as the notice shows it (a bidi override, a terminal escape), and its & kept
+    # from being taken for a mnemonic
+    return shown(home_shortened(path, home)).replace("&", "&&")
+
+
+def fill_allow_menu(
+    menu: QMenu,
+    denial: dict[str, Any],
+    chosen: Callable[[dict[str, Any], Offer], object],
+    home: str | None = None,
+) -> int:
+    """Add to *menu* the grants *denial* is offered (for the user whose home is *home*, by
+    default this user's), each calling *chosen* with the refusal and its offer; where nothing
+    is, a disabled entry that says why. Returns how many grants were added."""
+    home = os.path.expanduser("~") if home is None else home
+    found = offers(denial, home=home)
+    for offer in found.offers:
+        if offer is Offer.FILE:
+            assert found.file is not None
+            text = QCoreApplication.translate("AllowMenu", "Allow this file: {file}").format(
+                file=_menu_text(found.file, home)
+            )
+        else:
+            assert found.folder is not None
+            folder = _menu_text(found.folder, home)
+            text = (
+                QCoreApplication.translate("AllowMenu", "Allow folder: {folder}")
+                if offer is Offer.FOLDER
+                else QCoreApplication.translate("AllowMenu", "Allow read-only: {folder}")
+            ).format(folder=folder)
+        action = menu.addAction(text)
+        action.setData(offer.value)
+        action.triggered.connect(lambda _=False, o=offer: chosen(denial, o))
+    if not found.offers:
+        why = (
+            reason_text(found.refused)
+            if found.refused
+            else QCoreApplication.translate("AllowMenu", "not a path")
+        )
+        text = QCoreApplication.translate("AllowMenu", "Not offered in one click: {why}").format(
+            why=why
+        )
+        menu.addAction(text.replace("&", "&&")).setEnabled(False)
+    elif Offer.FOLDER not in found.offers and found.refused:
+        why = reason_text(found.refused)
+        text = QCoreApplication.translate("AllowMenu", "No folder offered: {why}").format(why=why)
+        menu.addAction(text.replace("&", "&&")).setEnabled(False)
+    return len(found.offers)
