@@ -2121,7 +2121,7 @@
         <translation>実行を続ける(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/shell/help_boxes.py" line="+68"/>
+        <location filename="../../app/roots_manager/gui/shell/help_boxes.py" line="+70"/>
         <source>The server then appears in the Servers and consent tab the first time it runs, and sees only the roots you grant it.</source>
         <translation>サーバーは初めて起動したときに「サーバーと同意」タブに表示され、あなたが許可したルートだけを見ます。</translation>
     </message>
@@ -2260,7 +2260,7 @@
         <translation>{server} を切断しました</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/shell/help_boxes.py" line="-48"/>
+        <location filename="../../app/roots_manager/gui/shell/help_boxes.py" line="-50"/>
         <source>What roots are</source>
         <translation>ルートとは</translation>
     </message>
@@ -2268,13 +2268,13 @@
         <location line="+1"/>
         <source>Roots are the folders an MCP server is told to work in. Roots Manager answers each server&apos;s roots/list with only the roots you granted it, and tells running servers when that changes.
 
-Roots tell a server where to look; they are not an access control. A server can still open any file its process is allowed to. Watch the Log to see what each server asks for.</source>
+Roots tell a server where to look. A confined server (the default where this machine can confine) is held to its grants by the kernel; for a server that is not confined they are not an access control: it can still open any file its process is allowed to. Watch the Log to see what each server asks for, and what a confined one was refused.</source>
         <translation>ルートとは、MCP サーバーに作業場所として伝えるフォルダーのことです。Roots Manager は各サーバーの roots/list に、そのサーバーに許可したルートだけを返し、変更があれば実行中のサーバーに知らせます。
 
-ルートはサーバーにどこを見るべきかを伝えるもので、アクセス制御ではありません。サーバーは、そのプロセスに許されたファイルなら何でも開けます。各サーバーが何を求めているかは「ログ」で確認できます。</translation>
+ルートはサーバーにどこを見るべきかを伝えます。閉じ込められたサーバー（このマシンで閉じ込めができる場合の既定）は、カーネルによって許可の範囲に制限されます。閉じ込められていないサーバーにとってルートはアクセス制御ではなく、そのプロセスに許されたファイルなら何でも開けます。各サーバーが何を求めているか、閉じ込められたサーバーが何を拒否されたかは「ログ」で確認できます。</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+38"/>
         <source>Use with your host</source>
         <translation>ホストで使う</translation>
     </message>
@@ -3932,12 +3932,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers/servers_view.py" line="+88"/>
+        <location filename="../../app/roots_manager/gui/servers/servers_view.py" line="+455"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;ルートはサーバーにどこを見るべきかを伝えるもので、アクセス制御ではありません。&lt;/b&gt;サーバーは、そのプロセスに許されたファイルなら何でも開けます。実際に何をしているかは「ログ」で確認してください。</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+3"/>
         <source>Notice: roots are not an access control</source>
         <translation>注意: ルートはアクセス制御ではありません</translation>
     </message>
@@ -3962,7 +3962,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>すべてのルートを見せる</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/servers/servers_view.py" line="+4"/>
+        <location filename="../../app/roots_manager/gui/servers/servers_view.py" line="-362"/>
         <source>When an &amp;unknown server starts:</source>
         <translation>未知のサーバーが起動したとき(&amp;U):</translation>
     </message>
@@ -4108,7 +4108,57 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>すべての許可</translation>
     </message>
     <message>
-        <location line="+241"/>
+        <location line="+126"/>
+        <source>&lt;b&gt;{server} runs confined: the kernel holds it to the folders you grant.&lt;/b&gt; Roots tell it where to look, and every other file of yours is refused; each refusal shows in the Log, where it can be allowed. Its network is not restricted unless you block it.</source>
+        <translation>&lt;b&gt;{server} は閉じ込められて動作します: カーネルが、許可したフォルダーの範囲にこのサーバーを制限します。&lt;/b&gt;ルートはどこを見るべきかを伝え、それ以外のあなたのファイルはすべて拒否されます。拒否はそれぞれ「ログ」に表示され、そこで許可できます。ネットワークは、ブロックしない限り制限されません。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Notice: the kernel holds this server to its grants</source>
+        <translation>注意: カーネルがこのサーバーを許可の範囲に制限しています</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&lt;b&gt;These servers run confined: the kernel holds each to the folders you grant.&lt;/b&gt; Roots tell a server where to look, and every other file of yours is refused; each refusal shows in the Log, where it can be allowed.</source>
+        <translation>&lt;b&gt;これらのサーバーは閉じ込められて動作します: カーネルが、それぞれを許可したフォルダーの範囲に制限します。&lt;/b&gt;ルートはサーバーにどこを見るべきかを伝え、それ以外のあなたのファイルはすべて拒否されます。拒否はそれぞれ「ログ」に表示され、そこで許可できます。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Notice: the kernel holds these servers to their grants</source>
+        <translation>注意: カーネルがこれらのサーバーを許可の範囲に制限しています</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&lt;b&gt;{server} runs unconfined until it restarts: until then roots are not an access control for it.&lt;/b&gt; It can still open any file its process is allowed to; from its next start the kernel holds it to the folders you grant.</source>
+        <translation>&lt;b&gt;{server} は再起動するまで閉じ込められずに動作します: それまでは、ルートはこのサーバーのアクセス制御ではありません。&lt;/b&gt;そのプロセスに許されたファイルなら何でも開けます。次の起動からは、カーネルが許可したフォルダーの範囲に制限します。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Notice: this server is held to its grants only from its next start</source>
+        <translation>注意: このサーバーが許可の範囲に制限されるのは次の起動からです</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&lt;b&gt;Roots tell a server where to look; only a confined server (marked with a lock) is held to them by the kernel.&lt;/b&gt; A server that is not confined can still open any file its process is allowed to. Check what it really does in the Log.</source>
+        <translation>&lt;b&gt;ルートはサーバーにどこを見るべきかを伝えます。カーネルがルートに従わせるのは、閉じ込められたサーバー（鍵の印）だけです。&lt;/b&gt;閉じ込められていないサーバーは、そのプロセスに許されたファイルなら何でも開けます。実際に何をしているかは「ログ」で確認してください。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Notice: only confined servers are held to their grants</source>
+        <translation>注意: 許可の範囲に制限されるのは閉じ込められたサーバーだけです</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&lt;b&gt;{server} does not run confined: roots tell it where to look; they are not an access control.&lt;/b&gt; It can still open any file its process is allowed to. Check what it really does in the Log.</source>
+        <translation>&lt;b&gt;{server} は閉じ込められずに動作します: ルートはどこを見るべきかを伝えるもので、アクセス制御ではありません。&lt;/b&gt;そのプロセスに許されたファイルなら何でも開けます。実際に何をしているかは「ログ」で確認してください。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Notice: roots are not an access control for this server</source>
+        <translation>注意: このサーバーにとってルートはアクセス制御ではありません</translation>
+    </message>
+    <message>
+        <location line="+147"/>
         <source>No server selected</source>
         <translation>サーバーが選択されていません</translation>
     </message>
@@ -4153,7 +4203,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>まだルートがありません。「ルート」タブでフォルダーを追加すると、それぞれがここで列になります。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/servers/servers_view.py" line="+57"/>
+        <location filename="../../app/roots_manager/gui/servers/servers_view.py" line="+58"/>
         <source>Could not ask the bridge of {server}: {reason}</source>
         <translation>{server} のブリッジに依頼できませんでした: {reason}</translation>
     </message>

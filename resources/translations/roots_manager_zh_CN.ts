@@ -2121,7 +2121,7 @@
         <translation>继续运行(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/shell/help_boxes.py" line="+68"/>
+        <location filename="../../app/roots_manager/gui/shell/help_boxes.py" line="+70"/>
         <source>The server then appears in the Servers and consent tab the first time it runs, and sees only the roots you grant it.</source>
         <translation>服务器首次运行时会出现在“服务器与授权”标签页中，并且只能看到你授予它的根目录。</translation>
     </message>
@@ -2260,7 +2260,7 @@
         <translation>已断开 {server}</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/shell/help_boxes.py" line="-48"/>
+        <location filename="../../app/roots_manager/gui/shell/help_boxes.py" line="-50"/>
         <source>What roots are</source>
         <translation>什么是根目录</translation>
     </message>
@@ -2268,13 +2268,13 @@
         <location line="+1"/>
         <source>Roots are the folders an MCP server is told to work in. Roots Manager answers each server&apos;s roots/list with only the roots you granted it, and tells running servers when that changes.
 
-Roots tell a server where to look; they are not an access control. A server can still open any file its process is allowed to. Watch the Log to see what each server asks for.</source>
+Roots tell a server where to look. A confined server (the default where this machine can confine) is held to its grants by the kernel; for a server that is not confined they are not an access control: it can still open any file its process is allowed to. Watch the Log to see what each server asks for, and what a confined one was refused.</source>
         <translation>根目录是告知 MCP 服务器在其中工作的文件夹。Roots Manager 只用你授权给各服务器的根目录来回答它的 roots/list，并在授权变化时通知正在运行的服务器。
 
-根目录告诉服务器该去哪里查看，它们并不是访问控制。服务器仍然可以打开其进程有权访问的任何文件。在“日志”中可以查看每个服务器请求了什么。</translation>
+根目录告诉服务器该去哪里查看。受限的服务器（在本机可以限制时为默认）会被内核约束在其授权范围内；对于不受限的服务器，根目录并不是访问控制：它仍然可以打开其进程有权访问的任何文件。在“日志”中可以查看每个服务器请求了什么，以及受限的服务器被拒绝了什么。</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+38"/>
         <source>Use with your host</source>
         <translation>在主机中使用</translation>
     </message>
@@ -3932,12 +3932,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers/servers_view.py" line="+88"/>
+        <location filename="../../app/roots_manager/gui/servers/servers_view.py" line="+455"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;根目录告诉服务器该去哪里查看，它们并不是访问控制。&lt;/b&gt;服务器仍然可以打开其进程有权访问的任何文件。请在“日志”中查看它实际做了什么。</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+3"/>
         <source>Notice: roots are not an access control</source>
         <translation>注意：根目录不是访问控制</translation>
     </message>
@@ -3962,7 +3962,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>显示所有根目录</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/servers/servers_view.py" line="+4"/>
+        <location filename="../../app/roots_manager/gui/servers/servers_view.py" line="-362"/>
         <source>When an &amp;unknown server starts:</source>
         <translation>未知服务器启动时(&amp;U)：</translation>
     </message>
@@ -4108,7 +4108,57 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>所有授权</translation>
     </message>
     <message>
-        <location line="+241"/>
+        <location line="+126"/>
+        <source>&lt;b&gt;{server} runs confined: the kernel holds it to the folders you grant.&lt;/b&gt; Roots tell it where to look, and every other file of yours is refused; each refusal shows in the Log, where it can be allowed. Its network is not restricted unless you block it.</source>
+        <translation>&lt;b&gt;{server} 受限运行：内核将它约束在你授权的文件夹内。&lt;/b&gt;根目录告诉它该看哪里，你的其他所有文件都会被拒绝；每次拒绝都会显示在“日志”中，可在那里允许。除非你阻止，否则它的网络不受限制。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Notice: the kernel holds this server to its grants</source>
+        <translation>注意：内核将此服务器约束在其授权范围内</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&lt;b&gt;These servers run confined: the kernel holds each to the folders you grant.&lt;/b&gt; Roots tell a server where to look, and every other file of yours is refused; each refusal shows in the Log, where it can be allowed.</source>
+        <translation>&lt;b&gt;这些服务器受限运行：内核将每个服务器约束在你授权的文件夹内。&lt;/b&gt;根目录告诉服务器该看哪里，你的其他所有文件都会被拒绝；每次拒绝都会显示在“日志”中，可在那里允许。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Notice: the kernel holds these servers to their grants</source>
+        <translation>注意：内核将这些服务器约束在其授权范围内</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&lt;b&gt;{server} runs unconfined until it restarts: until then roots are not an access control for it.&lt;/b&gt; It can still open any file its process is allowed to; from its next start the kernel holds it to the folders you grant.</source>
+        <translation>&lt;b&gt;{server} 在重启之前不受限运行：在此之前，根目录对它而言不是访问控制。&lt;/b&gt;它仍然可以打开其进程有权访问的任何文件；从下次启动起，内核会将它约束在你授权的文件夹内。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Notice: this server is held to its grants only from its next start</source>
+        <translation>注意：此服务器要到下次启动才会被约束在其授权范围内</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&lt;b&gt;Roots tell a server where to look; only a confined server (marked with a lock) is held to them by the kernel.&lt;/b&gt; A server that is not confined can still open any file its process is allowed to. Check what it really does in the Log.</source>
+        <translation>&lt;b&gt;根目录告诉服务器该去哪里查看；只有受限的服务器（带锁形图标）才会被内核约束在其中。&lt;/b&gt;不受限的服务器仍然可以打开其进程有权访问的任何文件。请在“日志”中查看它实际做了什么。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Notice: only confined servers are held to their grants</source>
+        <translation>注意：只有受限的服务器才会被约束在其授权范围内</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&lt;b&gt;{server} does not run confined: roots tell it where to look; they are not an access control.&lt;/b&gt; It can still open any file its process is allowed to. Check what it really does in the Log.</source>
+        <translation>&lt;b&gt;{server} 不受限运行：根目录告诉它该去哪里查看，但并不是访问控制。&lt;/b&gt;它仍然可以打开其进程有权访问的任何文件。请在“日志”中查看它实际做了什么。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Notice: roots are not an access control for this server</source>
+        <translation>注意：对此服务器而言，根目录不是访问控制</translation>
+    </message>
+    <message>
+        <location line="+147"/>
         <source>No server selected</source>
         <translation>未选择服务器</translation>
     </message>
@@ -4153,7 +4203,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>你还没有根目录：在“根目录”标签页中添加文件夹，每个文件夹都会成为这里的一列。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/servers/servers_view.py" line="+57"/>
+        <location filename="../../app/roots_manager/gui/servers/servers_view.py" line="+58"/>
         <source>Could not ask the bridge of {server}: {reason}</source>
         <translation>无法向 {server} 的桥接器发出请求：{reason}</translation>
     </message>

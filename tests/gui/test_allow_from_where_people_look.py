@@ -178,6 +178,8 @@ def test_a_refusal_is_allowed_from_its_log_row_and_from_recent_activity_by_keybo
         assert servers is not None
         servers.views.setCurrentIndex(0)
         servers.select_server("srv")
+        # its live bridge confines it: the notice says the kernel holds it, not "advice"
+        assert "srv runs confined: the kernel holds it" in servers.notice.text()
         recent = servers.detail.recent
 
         def refusal_line() -> int | None:

@@ -11,6 +11,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QMessageBox
 
+from roots_manager.actions import confinement
 from roots_manager.core import live
 from roots_manager.core.live import BridgeMarker
 from roots_manager.core.paths import Layout
@@ -296,3 +297,38 @@ def test_stored_look_alike_names_show_their_hidden_characters(
     assert "files\\u200b always sees" in m.index(row, 0).data(Qt.ItemDataRole.ToolTipRole)
     m.set_scope(m.index(row, 0), None)
     assert sorted(g.server for g in store.read().grants) == ["files ", "notes"]
+
+
+def test_the_servers_notice_says_what_roots_are_worth_for_the_servers_in_view(
+    watcher: StoreWatcher, store: Store, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    """Issue 38: it said roots "are not an access control" for a server that runs confined
+    (confinement is on by default); it says so only of one that does not."""
+    with store.transaction() as state:
+        state.server_started("locked", ["locked"], "r1", confined=True)
+        state.server_started("open", ["open"], "r2", confined=False)
+    watcher.reload()
+    panel = ServersPanel(watcher)
+    qtbot.addWidget(panel)
+    panel.show()
+    panel.views.setCurrentIndex(0)
+    panel.select_server("locked")
+    text = panel.notice.text()
+    assert "not an access control" not in text
+    assert "locked runs confined: the kernel holds it to the folders you grant." in text
+    assert panel.notice.accessibleName() == "Notice: the kernel holds this server to its grants"
+    panel.select_server("open")
+    text = panel.notice.text()
+    assert "open does not run confined: roots tell it where to look; they are not an access " \
+        "control." in text  # fmt: skip
+    # every server in view (All grants): one confined, one not
+    panel.views.setCurrentIndex(1)
+    assert "only a confined server (marked with a lock) is held to them" in panel.notice.text()
+    # confined both: held, all of them
+    watcher.act(lambda s: confinement.confine(s, "open", True))
+    assert "These servers run confined: the kernel holds each" in panel.notice.text()
+    # and a server whose live run is not confined is held only from its next start: told by
+    # the real bridge's marker in the test above; here its setting alone
+    panel.views.setCurrentIndex(0)
+    panel.select_server("open")
+    assert "open runs confined" in panel.notice.text()

@@ -187,3 +187,28 @@ def test_a_folder_not_granted_that_a_confined_run_still_reaches_is_marked(
     # a folder inside one the run reaches is reached too
     rows = {r.root_id: r for r in folder_rows(state, "fs", set(), [str(tmp_path)])}
     assert rows[b.id].until_restart and rows[c.id].until_restart
+
+
+def test_what_roots_are_worth_follows_confinement_now_and_at_the_next_start() -> None:
+    """Issue 38: the notice called roots "not an access control" for a confined server."""
+    from roots_manager.gui.servers.serverview.worth import Worth, worth_of, worth_of_all
+
+    def facts(confined: bool, bridges: int = 0, running: bool = False) -> ServerFacts:
+        return ServerFacts("s", True, True, bridges=bridges, confined=confined,
+                           running_confined=running)  # fmt: skip
+
+    table = [
+        (facts(True), Worth.HELD),  # not running: it starts confined
+        (facts(False), Worth.ADVICE),
+        (facts(True, bridges=1, running=True), Worth.HELD),
+        (facts(True, bridges=1, running=False), Worth.HELD_FROM_RESTART),
+        (facts(False, bridges=1, running=True), Worth.HELD),  # turned off, still held
+        (facts(False, bridges=1, running=False), Worth.ADVICE),
+    ]
+    assert [worth_of(f) for f, _ in table] == [w for _, w in table]
+    held, loose = facts(True), facts(False)
+    assert worth_of_all([held, held], new_confined=False) is Worth.HELD
+    assert worth_of_all([held, loose], new_confined=True) is Worth.MIXED
+    assert worth_of_all([loose], new_confined=True) is Worth.ADVICE
+    assert worth_of_all([], new_confined=True) is Worth.HELD  # the next server to start
+    assert worth_of_all([], new_confined=False) is Worth.ADVICE

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import itertools
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -58,6 +59,7 @@ from roots_manager.gui.servers.servers_model import (
 from roots_manager.gui.servers.servers_table import fit_columns, make_servers_table
 from roots_manager.gui.servers.serverview.actions import Action, actions_for
 from roots_manager.gui.servers.serverview.facts import ServerFacts, server_facts
+from roots_manager.gui.servers.serverview.worth import Worth, worth_of, worth_of_all
 
 
 class ServersPanel(QWidget):
@@ -83,18 +85,11 @@ class ServersPanel(QWidget):
         self.servers_model = ServersModel(watcher, self)
         self.matrix_model = ConsentMatrixModel(watcher, self)
 
-        notice = QLabel(
-            self.tr(
-                "<b>Roots tell a server where to look; they are not an access control.</b> "
-                "A server can still open any file its process is allowed to. Check what it "
-                "really does in the Log."
-            ),
-            self,
-        )
+        # what roots are worth for the servers in view: its words follow their confinement
+        self.notice = notice = QLabel(self)
         notice.setWordWrap(True)
         notice.setFrameShape(QFrame.Shape.StyledPanel)
         notice.setMargin(6)
-        notice.setAccessibleName(self.tr("Notice: roots are not an access control"))
 
         self.policy = make_policy_box(self)
         self.policy.activated.connect(self._policy_chosen)
@@ -295,6 +290,7 @@ class ServersPanel(QWidget):
         self.views.setDocumentMode(True)
         self.views.addTab(by_server, self.tr("By server"))
         self.views.addTab(split, self.tr("All grants"))
+        self.views.currentChanged.connect(self._update_notice)
 
         layout = QVBoxLayout(self)
         layout.addWidget(notice)
@@ -395,6 +391,71 @@ class ServersPanel(QWidget):
 
     def _fill_list(self, *_: object) -> None:
         self.server_list.fill(self._facts(), self.hosts, self.app_connected)
+        self._update_notice()
+
+    def _update_notice(self, *_: object) -> None:
+        """Say what roots are worth for the server shown by itself (By server), else for
+        every server listed: held by the kernel where they run confined, advice elsewhere."""
+        facts = self._facts()
+        name = self.selected_server() if self.views.currentIndex() == 0 else None
+        one = facts.get(name) if name is not None else None
+        if one is not None:
+            worth = worth_of(one)
+        else:
+            worth = worth_of_all(
+                facts.values(), self.watcher.state.confine_new and self.watcher.by_default
+            )
+        shown = visible(name) if one is not None and name is not None else None
+        text, accessible = self.worth_text(worth, shown)
+        self.notice.setText(text)
+        self.notice.setAccessibleName(accessible)
+
+    def worth_text(self, worth: Worth, server: str | None) -> tuple[str, str]:
+        """The notice on what roots are worth (*server*: the one server it is about, else
+        every one listed), and its short name for a screen reader."""
+        if worth is Worth.HELD and server is not None:
+            return self.tr(
+                "<b>{server} runs confined: the kernel holds it to the folders you grant.</b> "
+                "Roots tell it where to look, and every other file of yours is refused; each "
+                "refusal shows in the Log, where it can be allowed. Its network is not "
+                "restricted unless you block it."
+            ).format(server=html.escape(server)), self.tr(
+                "Notice: the kernel holds this server to its grants"
+            )
+        if worth is Worth.HELD:
+            return self.tr(
+                "<b>These servers run confined: the kernel holds each to the folders you "
+                "grant.</b> Roots tell a server where to look, and every other file of yours is "
+                "refused; each refusal shows in the Log, where it can be allowed."
+            ), self.tr("Notice: the kernel holds these servers to their grants")
+        if worth is Worth.HELD_FROM_RESTART and server is not None:
+            return self.tr(
+                "<b>{server} runs unconfined until it restarts: until then roots are not an "
+                "access control for it.</b> It can still open any file its process is allowed "
+                "to; from its next start the kernel holds it to the folders you grant."
+            ).format(server=html.escape(server)), self.tr(
+                "Notice: this server is held to its grants only from its next start"
+            )
+        if worth is Worth.MIXED:
+            return self.tr(
+                "<b>Roots tell a server where to look; only a confined server (marked with a "
+                "lock) is held to them by the kernel.</b> A server that is not confined can "
+                "still open any file its process is allowed to. Check what it really does in "
+                "the Log."
+            ), self.tr("Notice: only confined servers are held to their grants")
+        if server is not None:
+            return self.tr(
+                "<b>{server} does not run confined: roots tell it where to look; they are not "
+                "an access control.</b> It can still open any file its process is allowed to. "
+                "Check what it really does in the Log."
+            ).format(server=html.escape(server)), self.tr(
+                "Notice: roots are not an access control for this server"
+            )
+        return self.tr(
+            "<b>Roots tell a server where to look; they are not an access control.</b> "
+            "A server can still open any file its process is allowed to. Check what it "
+            "really does in the Log."
+        ), self.tr("Notice: roots are not an access control")
 
     def set_hosts(self, hosts: dict[str, HostSpec]) -> None:
         """The host whose file wraps each server (the list groups the servers by it)."""
@@ -536,6 +597,7 @@ class ServersPanel(QWidget):
         ):
             button.setVisible(action in applies)
         self.detail_title.setText(visible(name) if name else self.tr("No server selected"))
+        self._update_notice()
         self.protection_label.setVisible(name is not None)
         if self.detail.server != name:
             self.detail.show_server(name)

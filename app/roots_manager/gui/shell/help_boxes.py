@@ -22,9 +22,11 @@ def explain_roots(parent: QWidget) -> None:
             "MainWindow",
             "Roots are the folders an MCP server is told to work in. Roots Manager answers "
             "each server's roots/list with only the roots you granted it, and tells running "
-            "servers when that changes.\n\nRoots tell a server where to look; they are not an "
-            "access control. A server can still open any file its process is allowed to. "
-            "Watch the Log to see what each server asks for.",
+            "servers when that changes.\n\nRoots tell a server where to look. A confined "
+            "server (the default where this machine can confine) is held to its grants by the "
+            "kernel; for a server that is not confined they are not an access control: it can "
+            "still open any file its process is allowed to. Watch the Log to see what each "
+            "server asks for, and what a confined one was refused.",
         ),
     )
 
