@@ -318,9 +318,19 @@ def main() -> int:
 
     args.out.mkdir(parents=True, exist_ok=True)
 
-    def save(widget, name: str) -> None:  # type: ignore[no-untyped-def]
+    def save(widget, name: str, over=None) -> None:  # type: ignore[no-untyped-def]
+        """Grab *widget* to PNG, with the popup *over* it (a menu is a window of its own,
+        which a grab of the widget leaves out) painted where it is shown."""
         path = args.out / f"screenshot-{name}{suffix}.png"
-        widget.grab().save(str(path))
+        shot = widget.grab()
+        if over is not None and over.isVisible():
+            from PySide6.QtGui import QPainter
+
+            at = widget.mapFromGlobal(over.mapToGlobal(over.rect().topLeft()))
+            painter = QPainter(shot)
+            painter.drawPixmap(at, over.grab())
+            painter.end()
+        shot.save(str(path))
         print(f"wrote {path}")
 
     def shoot() -> None:
@@ -356,8 +366,24 @@ def main() -> int:
         table = tabs.currentWidget().findChild(QTableView)
 
         def pick() -> None:
-            table.selectRow(max(0, table.model().rowCount() - 4))
-            QTimer.singleShot(400, lambda: (save(window, "log"), show_learning(window)))
+            # the refusal's row, with what it may be granted in one click (its menu open)
+            panel = window.log_panel
+            model = table.model()
+            refusals = [
+                r for r in range(model.rowCount())
+                if (panel.model.record_at(r) or {}).get("kind") == "denial"
+            ]  # fmt: skip
+            table.selectRow(refusals[-1] if refusals else max(0, model.rowCount() - 4))
+            table.setFocus()
+            menu = panel.open_allow_menu()
+
+            def grab() -> None:
+                save(window, "log", over=menu)
+                if menu is not None:
+                    menu.close()
+                show_learning(window)
+
+            QTimer.singleShot(400, grab)
 
         QTimer.singleShot(1200, pick)
 
