@@ -88,7 +88,7 @@
 <context>
     <name>ConfineBox</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers/confine_box.py" line="+48"/>
+        <location filename="../../app/roots_manager/gui/servers/confine_box.py" line="+51"/>
         <source>Confine this server to its gr&amp;ants</source>
         <translation>このサーバーを許可したフォルダーに閉じ込める(&amp;A)</translation>
     </message>
@@ -98,12 +98,12 @@
         <translation>選択したサーバーを許可したフォルダーに閉じ込める</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+50"/>
         <source>Extra paths the confined server may use</source>
         <translation>閉じ込められたサーバーが追加で使えるパス</translation>
     </message>
     <message>
-        <location line="-23"/>
+        <location line="-38"/>
         <source>Restart it when a folder is revo&amp;ked</source>
         <translation>フォルダーが取り消されたら再起動する(&amp;K)</translation>
     </message>
@@ -111,6 +111,16 @@
         <location line="+3"/>
         <source>Stop and start the server again behind the host&apos;s back when a folder it was told is revoked (and, confined, when its grants change): the host stays connected, and the server forgets the folder. On by default for confined servers; from the server&apos;s next start.</source>
         <translation>伝えたフォルダーが取り消されたとき（閉じ込め中なら許可が変わったときも）、ホストに気付かれずにサーバーを停止して再起動します。ホストは接続したままで、サーバーはそのフォルダーを忘れます。閉じ込められたサーバーでは既定でオン。サーバーの次回起動から有効です。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Ask me before refusing a read: the call waits up to {seconds} s</source>
+        <translation>読み取りを拒否する前に確認する: 呼び出しは最大 {seconds} 秒待ちます</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>While the host waits for a request, a read outside the server&apos;s grants waits for you instead of failing: allow a folder holding it (here, in the Log, or roots-manager grant) and that very call reads it, with no restart. From the server&apos;s next start.</source>
+        <translation>ホストが要求を待っている間、サーバーの許可の外の読み取りは失敗せずにあなたの判断を待ちます。それを含むフォルダーを許可すると（ここ、ログ、または roots-manager grant で）、その呼び出しがそのまま読み取り、再起動はしません。サーバーの次回起動から有効です。</translation>
     </message>
     <message>
         <location line="+9"/>
@@ -143,7 +153,7 @@
         <translation>パスを削除(&amp;M)</translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+77"/>
         <source>{server} was told its folders changed and has not asked for them since: it may still use a folder you revoked. Restart on revoke makes a revocation restart it, from its next start.</source>
         <translation>{server} はフォルダーの変更を通知されましたが、その後問い合わせていません。取り消したフォルダーをまだ使っている可能性があります。「取り消し時の再起動」をオンにすると、次回起動から取り消しのたびに再起動されます。</translation>
     </message>
@@ -179,7 +189,7 @@
         <translation>{server} の学習は完了せずに終わり、閉じ込めたままになっています。以前は、閉じ込めるかどうかを新しいサーバーの既定が決めていました。</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+41"/>
         <source>read: {path}</source>
         <translation>読み取り：{path}</translation>
     </message>

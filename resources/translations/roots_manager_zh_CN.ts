@@ -88,7 +88,7 @@
 <context>
     <name>ConfineBox</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers/confine_box.py" line="+48"/>
+        <location filename="../../app/roots_manager/gui/servers/confine_box.py" line="+51"/>
         <source>Confine this server to its gr&amp;ants</source>
         <translation>将此服务器限制在其授权范围内(&amp;A)</translation>
     </message>
@@ -98,12 +98,12 @@
         <translation>将所选服务器限制在其授权范围内</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+50"/>
         <source>Extra paths the confined server may use</source>
         <translation>已限制的服务器可额外使用的路径</translation>
     </message>
     <message>
-        <location line="-23"/>
+        <location line="-38"/>
         <source>Restart it when a folder is revo&amp;ked</source>
         <translation>文件夹被撤销时重启(&amp;K)</translation>
     </message>
@@ -111,6 +111,16 @@
         <location line="+3"/>
         <source>Stop and start the server again behind the host&apos;s back when a folder it was told is revoked (and, confined, when its grants change): the host stays connected, and the server forgets the folder. On by default for confined servers; from the server&apos;s next start.</source>
         <translation>当已告知服务器的文件夹被撤销时（已限制时，授权变化时也一样），在主机不知情的情况下停止并重新启动服务器：主机保持连接，服务器忘记该文件夹。已限制的服务器默认开启；从服务器下次启动起生效。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Ask me before refusing a read: the call waits up to {seconds} s</source>
+        <translation>拒绝读取前先询问我：调用最多等待 {seconds} 秒</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>While the host waits for a request, a read outside the server&apos;s grants waits for you instead of failing: allow a folder holding it (here, in the Log, or roots-manager grant) and that very call reads it, with no restart. From the server&apos;s next start.</source>
+        <translation>当宿主在等待某个请求时，服务器授权范围之外的读取不会立即失败，而是等待你的决定：允许包含它的文件夹（在这里、在日志中，或用 roots-manager grant），该调用即可直接读取，无需重启。从服务器下次启动起生效。</translation>
     </message>
     <message>
         <location line="+9"/>
@@ -143,7 +153,7 @@
         <translation>移除路径(&amp;M)</translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+77"/>
         <source>{server} was told its folders changed and has not asked for them since: it may still use a folder you revoked. Restart on revoke makes a revocation restart it, from its next start.</source>
         <translation>已通知 {server} 其文件夹已更改，但它此后未再询问：它可能仍在使用您撤销的文件夹。开启“撤销时重启”后，从下次启动起，每次撤销都会重启它。</translation>
     </message>
@@ -179,7 +189,7 @@
         <translation>{server} 的学习未完成就结束了，并让它保持限制状态；之前是否限制由新服务器的默认设置决定。</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+41"/>
         <source>read: {path}</source>
         <translation>读取：{path}</translation>
     </message>

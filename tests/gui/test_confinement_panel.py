@@ -225,6 +225,32 @@ def test_restart_on_revoke_follows_confinement_by_default_and_can_be_set(
     )
 
 
+def test_asking_before_a_refusal_is_a_switch_of_a_confined_server(
+    watcher: StoreWatcher, store: Store, tmp_path: Path, qtbot: QtBot
+) -> None:
+    """The switch writes what ``servers ask`` writes, for a confined server only, and follows
+    the CLI's change."""
+    panel = panel_with(watcher, store, tmp_path, qtbot)
+    box = panel.confine_box
+    select(panel, "files")
+    if not box.switch.isChecked():
+        box.switch.click()
+    qtbot.waitUntil(box.ask_switch.isEnabled, timeout=10_000)
+    assert not box.ask_switch.isChecked() and "30 s" in box.ask_switch.text()
+    box.ask_switch.click()
+    assert store.read().servers["files"].ask_seconds == 30
+    box.ask_switch.click()
+    assert store.read().servers["files"].ask_seconds is None
+    run_cli("servers", "ask", "files", "12")
+    watcher.reload()
+    qtbot.waitUntil(box.ask_switch.isChecked, timeout=10_000)
+    box.switch.click()  # not confined: nothing to ask, but it can still be turned off
+    qtbot.waitUntil(lambda: not box.switch.isChecked(), timeout=10_000)
+    assert box.ask_switch.isEnabled() and box.ask_switch.isChecked()
+    box.ask_switch.click()
+    qtbot.waitUntil(lambda: not box.ask_switch.isEnabled(), timeout=10_000)
+
+
 def test_a_stale_server_that_cannot_be_restarted_gets_a_proposal(
     watcher: StoreWatcher, store: Store, layout: Layout, tmp_path: Path, qtbot: QtBot
 ) -> None:

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from roots_manager.actions.confinement import confine, switch_restart_on_revoke
+from roots_manager.actions.confinement import confine, set_ask, switch_restart_on_revoke
 from roots_manager.core.confinement.confined import starts_confined
 from roots_manager.core.names import visible
 from roots_manager.core.store.state import State
@@ -23,6 +23,9 @@ from roots_manager.gui.common.folder_dialog import pick_folder
 from roots_manager.gui.common.resources import lock_icon
 from roots_manager.gui.common.watcher import StoreWatcher
 from roots_manager.sandbox.availability import Availability, availability
+
+ASK_SECONDS = 30
+"""How long a read waits for the user when the switch turns asking on (the CLI takes any)."""
 
 
 class ConfineBox(QWidget):
@@ -69,6 +72,21 @@ class ConfineBox(QWidget):
             )
         )
         self.restart_switch.toggled.connect(self._restart_switched)
+        self.ask_switch = QCheckBox(
+            self.tr("Ask me before refusing a read: the call waits up to {seconds} s").format(
+                seconds=ASK_SECONDS
+            ),
+            self,
+        )
+        self.ask_switch.setToolTip(
+            self.tr(
+                "While the host waits for a request, a read outside the server's grants waits "
+                "for you instead of failing: allow a folder holding it (here, in the Log, or "
+                "roots-manager grant) and that very call reads it, with no restart. From the "
+                "server's next start."
+            )
+        )
+        self.ask_switch.toggled.connect(self._ask_switched)
         self.stale_hint = QLabel(self)
         self.stale_hint.setWordWrap(True)
         self.stale_button = QPushButton(self.tr("Turn on restart on rev&oke"), self)
@@ -114,6 +132,7 @@ class ConfineBox(QWidget):
         layout.addLayout(left)
         self._settings = layout.count()
         layout.addWidget(self.restart_switch)
+        layout.addWidget(self.ask_switch)
         layout.addLayout(stale)
         layout.addWidget(self.extra)
         layout.addLayout(buttons)
@@ -153,6 +172,10 @@ class ConfineBox(QWidget):
         self.restart_switch.setChecked(restarts)
         self.restart_switch.blockSignals(False)
         self.restart_switch.setEnabled(name is not None)
+        self.ask_switch.blockSignals(True)
+        self.ask_switch.setChecked(bool(srv and srv.ask_seconds))
+        self.ask_switch.blockSignals(False)
+        self.ask_switch.setEnabled(name is not None and (on or bool(srv and srv.ask_seconds)))
         proposal = self._stale and not restarts and name is not None
         self.stale_hint.setVisible(proposal)
         self.stale_button.setVisible(proposal)
@@ -242,6 +265,14 @@ class ConfineBox(QWidget):
         if name is None:
             return
         if self.watcher.act(lambda store: switch_restart_on_revoke(store, name, on)) is None:
+            self._state_changed(self.watcher.state)
+
+    def _ask_switched(self, on: bool) -> None:
+        name = self._server
+        if name is None:
+            return
+        seconds = ASK_SECONDS if on else None
+        if self.watcher.act(lambda store: set_ask(store, name, seconds)) is None:
             self._state_changed(self.watcher.state)
 
     def _fill_extra(self, read: list[str], write: list[str]) -> None:
