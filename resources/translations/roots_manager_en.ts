@@ -15,7 +15,7 @@
 <context>
     <name>DenialNotice</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/servers/denial_notice.py" line="+124"/>
+        <location filename="../../app/roots_manager/gui/servers/denial_notice.py" line="+138"/>
         <source>%n refusal(s) of this folder.</source>
         <translation>
             <numerusform>%n refusal of this folder.</numerusform>
@@ -36,6 +36,14 @@
         <translation>
             <numerusform>Stop showing the %n start-up refusal of {server}</numerusform>
             <numerusform>Stop showing the %n start-up refusals of {server}</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+28"/>
+        <source>{server} asks to {operation} {path} while running {request}: the call waits %n second(s) more for your answer.</source>
+        <translation>
+            <numerusform>{server} asks to {operation} {path} while running {request}: the call waits %n second more for your answer.</numerusform>
+            <numerusform>{server} asks to {operation} {path} while running {request}: the call waits %n seconds more for your answer.</numerusform>
         </translation>
     </message>
 </context>

@@ -996,7 +996,7 @@
 <context>
     <name>DenialNotice</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers/denial_notice.py" line="+55"/>
+        <location filename="../../app/roots_manager/gui/servers/denial_notice.py" line="+60"/>
         <source>A confined server was refused</source>
         <translation>閉じ込められたサーバーが拒否されました</translation>
     </message>
@@ -1031,7 +1031,7 @@
         <translation>すべての拒否…(&amp;S)</translation>
     </message>
     <message numerus="yes">
-        <location line="+61"/>
+        <location line="+70"/>
         <source>%n refusal(s) of this folder.</source>
         <translation>
             <numerusform>このフォルダーの拒否は %n 件です。</numerusform>
@@ -1071,8 +1071,15 @@
         <source>{server} was refused {path} ({operation}) at start-up.</source>
         <translation>{server} は起動時に {path} を拒否されました（{operation}）。</translation>
     </message>
+    <message numerus="yes">
+        <location line="+9"/>
+        <source>{server} asks to {operation} {path} while running {request}: the call waits %n second(s) more for your answer.</source>
+        <translation>
+            <numerusform>{server} は {request} の実行中に {path} の{operation}を求めています。呼び出しはあと %n 秒、あなたの回答を待ちます。</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+7"/>
+        <location line="+6"/>
         <source>{server} was refused {path} ({operation}) while running {request}.</source>
         <translation>{server} は {request} の実行中に {path} を拒否されました（{operation}）。</translation>
     </message>

@@ -996,7 +996,7 @@
 <context>
     <name>DenialNotice</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers/denial_notice.py" line="+55"/>
+        <location filename="../../app/roots_manager/gui/servers/denial_notice.py" line="+60"/>
         <source>A confined server was refused</source>
         <translation>受限制的服务器遭到拒绝</translation>
     </message>
@@ -1031,7 +1031,7 @@
         <translation>所有拒绝…(&amp;S)</translation>
     </message>
     <message numerus="yes">
-        <location line="+61"/>
+        <location line="+70"/>
         <source>%n refusal(s) of this folder.</source>
         <translation>
             <numerusform>此文件夹有 %n 次拒绝。</numerusform>
@@ -1071,8 +1071,15 @@
         <source>{server} was refused {path} ({operation}) at start-up.</source>
         <translation>{server} 在启动时被拒绝访问 {path}（{operation}）。</translation>
     </message>
+    <message numerus="yes">
+        <location line="+9"/>
+        <source>{server} asks to {operation} {path} while running {request}: the call waits %n second(s) more for your answer.</source>
+        <translation>
+            <numerusform>{server} 在运行 {request} 时请求{operation} {path}：该调用还会等待你的回答 %n 秒。</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+7"/>
+        <location line="+6"/>
         <source>{server} was refused {path} ({operation}) while running {request}.</source>
         <translation>{server} 在运行 {request} 时被拒绝访问 {path}（{operation}）。</translation>
     </message>

@@ -218,3 +218,29 @@ def test_the_newest_refusal_that_can_be_acted_on_is_shown_over_start_up_noise(
     # one click for the start-up noise
     dialog.start_up_button.click()
     assert model.rowCount() == 0 and not notice.isVisible()
+
+
+def test_a_refusal_that_waits_says_so_with_the_seconds_left_then_as_refused(
+    home: Path, watcher: StoreWatcher, store: Store, qtbot: QtBot
+) -> None:
+    """A server set to ask holds its refused read while the user answers (``waits``): the
+    notice says the call waits, counts the seconds down, and reads as a plain refusal once
+    the time is up."""
+    import time
+
+    from roots_manager.core.log.denials import iso
+    from roots_manager.gui.servers.denial_notice import waits_left
+
+    notice = DenialNotice(watcher)
+    qtbot.addWidget(notice)
+    notice.show()
+    waiting = {**refusal(home / "notes" / "todo.md"), "waits": 3, "at": iso(time.time())}
+    notice.add([waiting])
+    assert "fs asks to read ~/notes/todo.md while running tools/call read_file" in (
+        notice.label.text()
+    )
+    assert "waits 3 seconds more for your answer" in notice.label.text()
+    assert notice.ticking.isActive() and notice.folder_button.isVisible()
+    qtbot.waitUntil(lambda: "was refused" in notice.label.text(), timeout=10_000)
+    assert not notice.ticking.isActive()
+    assert waits_left(waiting, time.time() + 10) == 0 and waits_left(refusal(home)) == 0

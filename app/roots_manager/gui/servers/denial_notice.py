@@ -13,7 +13,10 @@ can be acted on, counts the others, ignores a server's start-up refusals at once
 list of them all (:mod:`roots_manager.gui.servers.refusals_dialog`), where each row has the same
 Allow and Ignore. Allowing grants the folder (a root made of it if it is not one yet) or lets the
 server read (or write) the file, through :mod:`roots_manager.actions`; the bridge then restarts
-the confined server under its new rules, so the host's next try works. A Log row and a
+the confined server under its new rules, so the host's next try works. A server set to ask
+(``servers ask``) is not restarted: its refused read *waits* (the event's ``waits``), the notice
+says so with the seconds left, and Allow lets that very call read
+(:mod:`roots_manager.sandbox.asking`). A Log row and a
 server's Recent activity allow a refusal through :meth:`DenialNotice.allow_refusal`: one grant,
 wherever it is asked for (:mod:`roots_manager.actions.refusals`).
 """
@@ -21,15 +24,17 @@ wherever it is asked for (:mod:`roots_manager.actions.refusals`).
 from __future__ import annotations
 
 import os
+import time
 from typing import Any
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from roots_manager.actions import refusals as refusal_actions
 from roots_manager.core.confinement.offers import Offer, Offers
 from roots_manager.core.confinement.refusals import Group, Key, Refusals
 from roots_manager.core.log.denials import START_UP, shown
+from roots_manager.core.log.event_time import parse_ts
 from roots_manager.core.names import visible
 from roots_manager.core.paths import home_shortened
 from roots_manager.gui.common.confinement_text import reason_text
@@ -85,6 +90,10 @@ class DenialNotice(QFrame):
             self.list_button,
         ):
             row.addWidget(button)
+        self.ticking = QTimer(self)
+        """While the refusal shown waits for the user's answer: its seconds left, told again."""
+        self.ticking.setInterval(1000)
+        self.ticking.timeout.connect(self._show)
         self.setVisible(False)
 
     # ---- what waits ---------------------------------------------------------------------
@@ -116,8 +125,13 @@ class DenialNotice(QFrame):
     def _show(self) -> None:
         group = self.group
         if group is None:
+            self.ticking.stop()
             self.setVisible(False)
             return
+        if waits_left(group.newest) > 0:
+            self.ticking.start()
+        else:
+            self.ticking.stop()
         got = group.offers
         text = self.sentence(group.newest)
         if group.count > 1:
@@ -169,6 +183,14 @@ class DenialNotice(QFrame):
         if requests:
             first = requests[0]
             request = " ".join(str(first[k]) for k in ("method", "tool") if first.get(k))
+            left = waits_left(rec)
+            if left > 0:
+                return self.tr(
+                    "{server} asks to {operation} {path} while running {request}: the call "
+                    "waits %n second(s) more for your answer.",
+                    "",
+                    round(left),
+                ).format(request=request, **params)
             return self.tr(
                 "{server} was refused {path} ({operation}) while running {request}."
             ).format(request=request, **params)
@@ -237,3 +259,15 @@ class DenialNotice(QFrame):
         self._changed()
         self.allowed.emit(done.server, done.target)
         return True
+
+
+def waits_left(rec: dict[str, Any], now: float | None = None) -> float:
+    """Seconds the refused call of *rec* still waits for the user's answer (0: it does not
+    wait, or no longer)."""
+    waits = rec.get("waits")
+    if not isinstance(waits, int | float) or isinstance(waits, bool):
+        return 0.0
+    at = parse_ts(str(rec.get("at") or ""))
+    if not at:
+        return 0.0
+    return max(0.0, at + float(waits) - (time.time() if now is None else now))
