@@ -10,7 +10,9 @@ holding it meanwhile (``roots-manager grant``, the app's **Allow**), the bridge 
 supervisor the folders granted since the start (``allow``), and the supervisor opens the file
 itself and puts the descriptor into the caller's table (``SECCOMP_IOCTL_NOTIF_ADDFD``): the call
 returns as if it had been allowed all along, and every later read there is served the same way,
-for the rest of the run. No answer in time: the call goes on to the kernel, which refuses it.
+for the rest of the run. No answer in time: the call goes on to the kernel, which refuses it,
+and so is every later read in that folder, at once (a server reading five files there waits for
+one question, not five).
 
 What is served is decided on the object, never a path read twice: the path is opened here as the
 kernel would reach it for the caller (:meth:`~roots_manager.sandbox.mediation._Caller.resolve`),
@@ -48,6 +50,8 @@ if TYPE_CHECKING:
 
 HELD = 16
 """Calls held at once, at most; past that a refusal is not held (the kernel refuses it)."""
+UNANSWERED_KEPT = 4096
+"""Folders whose question went unanswered, remembered (past that, the oldest are forgotten)."""
 LINE_MAX = 1 << 20
 READ_ONLY_RIGHTS = 0o3 | 0o100 | 0o1000  # O_WRONLY|O_RDWR, O_CREAT, O_TRUNC: none of them
 O_PATH = 0o10000000
@@ -86,6 +90,8 @@ class Asker:
         """A host's request is in flight: a refusal now has someone waiting on it."""
         self.changed = threading.Condition()
         self.held = threading.BoundedSemaphore(HELD)
+        self.unanswered: dict[str, None] = {}
+        """The folders a question went unanswered in: their reads are refused at once."""
         threading.Thread(target=self._read, args=(answers,), name="answers", daemon=True).start()
 
     # the bridge's side
@@ -177,18 +183,22 @@ class Asker:
         if self._serve(caller, dirfd, address, flags):
             caller.close()
             return True
+        folder = os.path.dirname(found[0])
         with self.changed:
-            asking = self.asking and self.timeout > 0
+            asking = self.asking and self.timeout > 0 and folder not in self.unanswered
         if not asking or not self.held.acquire(blocking=False):
             return False
         self.observer.tell(caller, name, *found, waits=self.timeout)
         threading.Thread(
-            target=self._hold, args=(caller, dirfd, address, flags), daemon=True
+            target=self._hold, args=(caller, dirfd, address, flags, folder), daemon=True
         ).start()
         return True
 
-    def _hold(self, caller: mediation._Caller, dirfd: int, address: int, flags: int) -> None:
-        """Wait for a folder granted that holds the call's object, or the timeout."""
+    def _hold(
+        self, caller: mediation._Caller, dirfd: int, address: int, flags: int, folder: str
+    ) -> None:
+        """Wait for a folder granted that holds the call's object, or the timeout (then the
+        call's *folder* is not asked about again)."""
         deadline = time.monotonic() + self.timeout
         try:
             while True:
@@ -197,6 +207,10 @@ class Asker:
                 with self.changed:
                     left = deadline - time.monotonic()
                     if left <= 0 or not self.asking:
+                        if left <= 0:
+                            self.unanswered[folder] = None
+                            if len(self.unanswered) > UNANSWERED_KEPT:
+                                del self.unanswered[next(iter(self.unanswered))]
                         break
                     self.changed.wait(left)
             with contextlib.suppress(OSError):
