@@ -38,6 +38,7 @@ SERVERS = {
 def build_sample(home: Path, work: Path, lang: str) -> None:
     """Fill *home* with a realistic state and traffic log."""
     from roots_manager.core import live
+    from roots_manager.core.confinement import confined
     from roots_manager.core.log import events as ev
     from roots_manager.core.paths import Layout
     from roots_manager.core.store.file import Store
@@ -66,6 +67,8 @@ def build_sample(home: Path, work: Path, lang: str) -> None:
         state.grant("git-helper", [roots["api-server"].id])
         # the selected server runs confined, with one folder it may only read
         state.servers["filesystem"].confine = True
+        # and asks before refusing a read (servers ask filesystem 30): its Protection shows it
+        confined.set_ask(state, "filesystem", 30)
         state.grant("filesystem", [roots["api-server"].id], read_only=True)
         # and keeps its .env hidden from it, and its config read-only (grant --except, --hide)
         state.set_inside(
@@ -173,6 +176,25 @@ def build_sample(home: Path, work: Path, lang: str) -> None:
             operation="read",
             during="request",
             requests=[{"method": "tools/call", "tool": "read_file", "id": 120, "argument": "path"}],
+        )
+    )
+    # and, newest, a read it asks about: the call waits 30 s from a few seconds before the
+    # shot, so the notice is a question with the seconds left (and the Log's row is the last)
+    note = work / "ノート" / "ideas.md"
+    note.write_text("# Ideas\n", encoding="utf-8")
+    asked_at = datetime.now(UTC) - timedelta(seconds=3)
+    writer.write(
+        ev.event(
+            ev.DENIAL,
+            "filesystem",
+            run,
+            path=str(note),
+            folder=str(note.parent),
+            operation="read",
+            during="request",
+            at=asked_at.isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+            waits=30,
+            requests=[{"method": "tools/call", "tool": "read_note", "id": 9, "argument": "path"}],
         )
     )
     writer.close()

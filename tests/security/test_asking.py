@@ -88,3 +88,30 @@ def test_what_was_not_granted_hidden_or_revoked_is_refused_and_nothing_waits_una
     finally:
         host.close()
     assert SECRET not in json.dumps(world.denials())
+
+
+@pytest.mark.parametrize("world", users(), indirect=True)
+def test_a_file_allowed_while_the_call_waits_is_read_and_nothing_beside_it(
+    world: World,
+) -> None:
+    world.setup()
+    world.cli("servers", "ask", "srv", "10")
+    notes = world.sibling / "notes.txt"
+    other = world.sibling / "other.txt"
+    other.write_text("beside it\n", encoding="utf-8")
+    world.hand_over()
+    host = Hostile(world)
+    try:
+        reading, said = _in_background(host, str(notes))
+        wait_for(
+            lambda: [d for d in world.denials() if d.get("path") == str(notes) and d.get("waits")],
+            "the refusal that waits",
+        )
+        world.cli("servers", "confine", "srv", "--allow-read", str(notes))
+        reading.join(60)
+        assert said == ["ok:sibling\n"], said
+        # the file alone: what lies beside it waits, unanswered, and is refused
+        assert host.attack("read", path=str(other)) == "EACCES"
+        assert host.attack("listdir", path=str(world.sibling)) == "EACCES"
+    finally:
+        host.close()

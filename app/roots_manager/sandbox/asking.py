@@ -58,8 +58,8 @@ O_PATH = 0o10000000
 
 
 class Folder:
-    """A folder granted while the server runs: its real path, a descriptor of it, and its
-    hidden places."""
+    """A folder (or a file) granted while the server runs: its real path, a descriptor of it,
+    and its hidden places."""
 
     __slots__ = ("fd", "hidden", "path")
 
@@ -154,10 +154,7 @@ class Asker:
                 fd = open_no_follow(path)
             except OSError:
                 continue  # gone, or a link on its way: nothing is served there
-            if not stat.S_ISDIR(os.fstat(fd).st_mode):
-                os.close(fd)
-                continue
-            folders.append(Folder(path, fd, hidden))
+            folders.append(Folder(path, fd, hidden))  # a file granted alone: itself only
         for gone in kept.values():
             os.close(gone.fd)
         self.folders = folders

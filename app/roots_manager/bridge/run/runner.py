@@ -438,10 +438,10 @@ class Bridge:
             from roots_manager.bridge.run.confine import rules_now
 
             fd, launch.answers = launch.answers, None
-            command, name, run, ceiling = self.command, self.name, self.run_id, self.ceiling
-            self.asking = Asking(
-                fd, launch.readable, lambda: rules_now(command, name, run, ceiling)
-            )
+            # the user's answer is the store as it is now: not held to the host's start
+            # (:attr:`ceiling`), which only a restart behind the host's back must not loosen
+            command, name, run = self.command, self.name, self.run_id
+            self.asking = Asking(fd, launch.readable, lambda: rules_now(command, name, run, None))
             self.mediator.requests.on_waiting = self.asking.requests
 
     def cannot_start(self, exc: OSError) -> int:
