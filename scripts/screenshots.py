@@ -362,10 +362,12 @@ def main() -> int:
             w for w in qapp.topLevelWidgets() if isinstance(w, ConsentDialog) and w.isVisible()
         )
         if args.first_run:
+            # exit, not quit: quit asks the window to close, which a desktop with a tray
+            # (icewm under Xvfb) answers by hiding it, and the app would run on
             save(dialog, "first-consent")
             dialog.hide()
             QTimer.singleShot(
-                400, lambda: (save(window, "first-run"), QApplication.instance().quit())
+                400, lambda: (save(window, "first-run"), QApplication.instance().exit(0))
             )
             return
         save(dialog, "consent")
@@ -431,7 +433,7 @@ def main() -> int:
             dialog.stop()
             QTimer.singleShot(
                 300,
-                lambda: (save(dialog, "learn"), dialog.reject(), QApplication.instance().quit()),
+                lambda: (save(dialog, "learn"), dialog.reject(), QApplication.instance().exit(0)),
             )
 
         QTimer.singleShot(1500, proposed)

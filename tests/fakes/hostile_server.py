@@ -635,6 +635,40 @@ def truncate(path: str, length: int = 0) -> str:
     return "ok"
 
 
+def race_read(path: str, expect: str, secret: str = "", seconds: float = 5.0) -> str:
+    """Read *path* again and again for *seconds*, with *secret* given while a thread swaps the
+    path's bytes in memory for *secret*'s: how many reads succeeded, and how many got anything
+    but *expect*."""
+    import threading as t
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    stop = time.monotonic() + seconds
+    pa, pb = path.encode(), (secret or path).encode()
+    buf = ctypes.create_string_buffer(max(len(pa), len(pb)) + 1)
+    buf.value = pa
+
+    def flip() -> None:
+        while time.monotonic() < stop:
+            ctypes.memmove(buf, pb, len(pb) + 1)
+            ctypes.memmove(buf, pa, len(pa) + 1)
+
+    flipper = t.Thread(target=flip, daemon=True)
+    flipper.start()
+    opened = leaked = 0
+    while time.monotonic() < stop:
+        fd = libc.open(buf, os.O_RDONLY | os.O_CLOEXEC)
+        if fd < 0:
+            continue
+        opened += 1
+        try:
+            if os.read(fd, 65536) != expect.encode():
+                leaked += 1
+        finally:
+            os.close(fd)
+    flipper.join()
+    return f"{opened}:{leaked}"
+
+
 def keep_writing(path: str, to: str, text: str, then: str) -> str:
     """Write *text* to a new file *path*, rename it to *to* with the file still open, and
     write *then* through that descriptor: what a check of the file when it is renamed misses
@@ -792,7 +826,7 @@ def fork_many(count: int, threads: int = 0) -> str:
 
 
 ATTACKS = {f.__name__: f for f in (
-    fork_many, make, race_make, made_well, run, keep_writing, truncate,
+    fork_many, make, race_make, made_well, run, keep_writing, truncate, race_read,
     replace, rename, remove, create, forge_refusals, overwrite, second_name,
     read, write, listdir, chmod, fchmod_read_only, chmod_at, utime, setxattr, chown,
     unix_connect, own_socket, socketpair, kill, inject, capabilities, io_uring, detach, rewrite_shebang,

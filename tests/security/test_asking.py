@@ -115,3 +115,52 @@ def test_a_file_allowed_while_the_call_waits_is_read_and_nothing_beside_it(
         assert host.attack("listdir", path=str(world.sibling)) == "EACCES"
     finally:
         host.close()
+
+
+@pytest.mark.parametrize("world", users(), indirect=True)
+def test_a_read_served_by_the_supervisor_never_reaches_what_was_not_granted(
+    world: World,
+) -> None:
+    """A folder granted while the server runs is served by its supervisor: a hostile server
+    swaps the path's bytes in its memory for a secret's while the call waits, and a link on
+    its path is swapped between the granted folder and the secret's (from outside), and it
+    never reads anything but the granted file."""
+    import os
+
+    world.setup()
+    world.cli("servers", "ask", "srv", "2")
+    notes = str(world.sibling / "notes.txt")
+    link = world.base / "flip"
+    os.symlink(world.sibling, link)
+    (world.key.parent / "notes.txt").write_text(SECRET, encoding="utf-8")  # the same name
+    host = Hostile(world)
+    try:
+        world.cli("grant", "srv", str(world.sibling), "--read-only")
+        assert wait_for(
+            lambda: host.attack("read", path=notes) == "ok:sibling\n", "the grant served"
+        )
+        said = host.attack(
+            "race_read", path=notes, expect="sibling\n", secret=str(world.key), seconds=8.0
+        )
+        opened, leaked = (int(n) for n in said.split(":"))
+        assert opened > 0 and leaked == 0, said
+        stop = time.monotonic() + 8.0
+
+        def flip() -> None:
+            while time.monotonic() < stop:
+                for target in (world.key.parent, world.sibling):
+                    os.symlink(target, str(link) + ".new")
+                    os.replace(str(link) + ".new", link)
+
+        flipper = threading.Thread(target=flip)
+        flipper.start()
+        try:
+            said = host.attack(
+                "race_read", path=str(link / "notes.txt"), expect="sibling\n", seconds=8.0
+            )
+        finally:
+            flipper.join()
+        opened, leaked = (int(n) for n in said.split(":"))
+        assert opened > 0 and leaked == 0, said
+    finally:
+        host.close()
