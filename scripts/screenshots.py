@@ -7,7 +7,8 @@
         python scripts/screenshots.py --lang ja --scale 1.5 --out /tmp/shots
 
 Builds a sample workspace in a temporary ROOTS_MANAGER_HOME (roots, servers, grants, a
-running bridge's marker, a pending consent request and a few hundred traffic events), opens
+running bridge's marker, a pending consent request, a refused read that waits for the user's
+answer and a few hundred traffic events), opens
 the real app on it, and grabs each view to PNG. With --first-run the state is what a new user
 meets instead: no roots, the welcome, and a first server waiting for consent. Under the
 offscreen platform the screen is made 1400x900 (its own default is too small for the window).
@@ -383,7 +384,14 @@ def main() -> int:
             QApplication.instance().exit(1)
             return
         panel.servers.selectRow(rows[0])
-        QTimer.singleShot(400, lambda: (save(window, "main"), show_log(window, tabs)))
+
+        def main_shot() -> None:
+            # its Protection section whole, the switch to ask with it: scrolled to where the
+            # window is too short for the server's folders and it both (Japanese, a 1.5 scale)
+            panel.detail_scroll.ensureWidgetVisible(panel.confine_box, 0, 4)
+            QTimer.singleShot(100, lambda: (save(window, "main"), show_log(window, tabs)))
+
+        QTimer.singleShot(400, main_shot)
 
     def show_log(window, tabs) -> None:  # type: ignore[no-untyped-def]
         tabs.setCurrentIndex(2)

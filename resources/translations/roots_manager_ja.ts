@@ -168,7 +168,12 @@
         <translation>オンにすると、サーバーの次回起動時から有効になります</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
+        <source>as it asks, a folder granted while it runs is read at once, with no restart; revoking one still restarts it</source>
+        <translation>確認する設定なので、実行中に許可したフォルダーは再起動なしですぐに読み取られます。取り消した場合は従来どおり再起動します</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>{clause}.</source>
         <comment>a clause made a sentence: its full stop</comment>
         <translation>{clause}。</translation>

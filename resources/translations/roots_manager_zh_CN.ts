@@ -168,7 +168,12 @@
         <translation>开启后将在服务器下次启动时生效</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
+        <source>as it asks, a folder granted while it runs is read at once, with no restart; revoking one still restarts it</source>
+        <translation>由于它会询问，运行期间授权的文件夹会立即可读，无需重启；撤销文件夹仍会使其重启</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>{clause}.</source>
         <comment>a clause made a sentence: its full stop</comment>
         <translation>{clause}。</translation>

@@ -244,6 +244,7 @@ def test_asking_before_a_refusal_is_a_switch_of_a_confined_server(
     run_cli("servers", "ask", "files", "12")
     watcher.reload()
     qtbot.waitUntil(box.ask_switch.isChecked, timeout=10_000)
+    assert "read at once, with no restart" in box.explanation.text()
     box.switch.click()  # not confined: nothing to ask, but it can still be turned off
     qtbot.waitUntil(lambda: not box.switch.isChecked(), timeout=10_000)
     assert box.ask_switch.isEnabled() and box.ask_switch.isChecked()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from typing import Any
 
 import pytest
 
@@ -162,5 +163,46 @@ def test_a_read_served_by_the_supervisor_never_reaches_what_was_not_granted(
             flipper.join()
         opened, leaked = (int(n) for n in said.split(":"))
         assert opened > 0 and leaked == 0, said
+    finally:
+        host.close()
+
+
+@pytest.mark.parametrize("world", users(), indirect=True)
+def test_questions_are_listed_and_answered_from_the_command_line(world: World) -> None:
+    """``roots-manager questions`` lists the reads waiting; ``answer N deny`` refuses them at
+    once (and their folder is not asked about again), ``answer N read-only`` lets the call
+    read."""
+    world.setup()
+    world.cli("servers", "ask", "srv", "60")
+    other = world.base / "work" / "other"
+    other.mkdir()
+    (other / "plan.txt").write_text("the plan\n", encoding="utf-8")
+    world.cli("roots", "add", str(other))
+    notes = str(world.sibling / "notes.txt")
+    host = Hostile(world)
+    try:
+
+        def questions() -> list[dict[str, Any]]:
+            return list(json.loads(world.cli("questions", "--json").stdout)["questions"])
+
+        started = time.monotonic()
+        reading, said = _in_background(host, notes)
+        asked = wait_for(questions, "the question")
+        assert asked[0]["number"] == 1 and asked[0]["path"] == notes and asked[0]["left"] > 30
+        assert world.cli_as_owner("answer", "1", "deny").returncode == 0
+        reading.join(60)
+        assert said == ["EACCES"] and time.monotonic() - started < 40
+        started = time.monotonic()
+        assert host.attack("read", path=notes) == "EACCES"  # not asked again
+        assert time.monotonic() - started < 10
+        wait_for(lambda: not questions(), "the question listed no more")
+        reading, said = _in_background(host, str(other / "plan.txt"))
+        wait_for(questions, "the second question")
+        answered = world.cli("answer", "1", "read-only")
+        assert answered.returncode == 0, answered.stderr
+        reading.join(60)
+        assert said == ["ok:the plan\n"], said
+        with pytest.raises(AssertionError, match="no-question"):
+            world.cli("answer", "1", "deny", "--json")  # nothing waits: exit 1, said why
     finally:
         host.close()

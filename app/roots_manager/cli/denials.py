@@ -78,8 +78,88 @@ def cmd_denials(store: Store, args: argparse.Namespace) -> int:
     return 0
 
 
+def waiting(store: Store, server: str | None) -> list[tuple[dict[str, Any], float]]:
+    """The refusals whose call waits for the user's answer now, oldest first, each with its
+    seconds left (a server set to ask: ``servers ask``)."""
+    from roots_manager.core.log.denial_reader import Reader
+    from roots_manager.core.log.denials import waits_left
+    from roots_manager.core.store.schema import MAX_ASK_SECONDS
+
+    now = time.time()
+    found = Reader(store.layout, server, now - MAX_ASK_SECONDS - 5, answers=True).read()
+    over = {(r.get("server"), r["answered"]) for r in found if "answered" in r}
+    asked = [r for r in found if r.get("kind") == "denial"]
+    return [
+        (rec, left)
+        for rec in asked
+        if (left := waits_left(rec, now)) > 0 and (rec.get("server"), rec.get("path")) not in over
+    ]
+
+
+def cmd_questions(store: Store, args: argparse.Namespace) -> int:
+    asked = waiting(store, args.server)
+    if args.json:
+        print_json(
+            {
+                "version": JSON_VERSION,
+                "questions": [
+                    {"number": n, "left": round(left, 1), **rec}
+                    for n, (rec, left) in enumerate(asked, 1)
+                ],
+            }
+        )
+        return 0
+    if not asked:
+        print("no call waits for an answer (servers ask NAME SECONDS makes a server ask)")
+    for n, (rec, left) in enumerate(asked, 1):
+        print(f"{n}  {shown(line(rec))}  ({left:.0f} s left)")
+    return 0
+
+
+ANSWERS = ("allow-folder", "read-only", "allow-file", "deny")
+
+
+def cmd_answer(store: Store, args: argparse.Namespace) -> int:
+    from roots_manager.actions.refusals import allow
+    from roots_manager.core import live
+    from roots_manager.core.confinement.offers import Offer
+
+    asked = waiting(store, args.server)
+    if not 1 <= args.number <= len(asked):
+        raise Failure(
+            "no-question",
+            f"no question number {args.number} waits now ({len(asked)} do: "
+            "roots-manager questions lists them)",
+        )
+    rec, _ = asked[args.number - 1]
+    server = str(rec.get("server", ""))
+    if args.answer == "deny":
+        runs = [m.run for m in live.bridge_markers(store.layout) if m.server == server]
+        for run in runs:
+            live.ask_deny(store.layout, run, "cli")
+        if args.json:
+            print_json({"version": JSON_VERSION, "server": server, "answer": "deny", "runs": runs})
+        else:
+            print(f"{visible(server)}: its reads waiting are refused ({len(runs)} run(s) asked)")
+        return 0
+    offer = {"allow-folder": Offer.FOLDER, "read-only": Offer.READ_ONLY, "allow-file": Offer.FILE}
+    done = allow(store, rec, offer[args.answer])
+    if args.json:
+        print_json(
+            {
+                "version": JSON_VERSION,
+                "server": server,
+                "answer": args.answer,
+                "granted": done.target,
+            }
+        )
+    else:
+        print(f"{visible(server)}: {args.answer} {shown(done.target)}: the call waiting reads it")
+    return 0
+
+
 def add_commands(sub: Any) -> None:
-    """Add ``denials`` to the subcommands *sub*."""
+    """Add ``denials``, ``questions`` and ``answer`` to the subcommands *sub*."""
     d = sub.add_parser(
         "denials",
         help="what confined servers were refused (path, operation, process) and during which "
@@ -96,3 +176,20 @@ def add_commands(sub: Any) -> None:
         help="one JSON document (docs/cli-json.md); with --follow, one event per line",
     )
     d.set_defaults(func=cmd_denials)
+    q = sub.add_parser(
+        "questions",
+        help="the reads of confined servers that wait for your answer now (servers ask)",
+    )
+    q.add_argument("--server", help="only this server's questions")
+    q.add_argument("--json", action="store_true", help="one JSON document (docs/cli-json.md)")
+    q.set_defaults(func=cmd_questions)
+    a = sub.add_parser(
+        "answer",
+        help="answer a question of roots-manager questions: allow its folder (read-only), its "
+        "file, or deny every read of its server waiting",
+    )
+    a.add_argument("number", type=int, help="the question's number, as questions lists it")
+    a.add_argument("answer", choices=ANSWERS)
+    a.add_argument("--server", help="number the questions of this server only")
+    a.add_argument("--json", action="store_true", help="one JSON document (docs/cli-json.md)")
+    a.set_defaults(func=cmd_answer)

@@ -59,6 +59,7 @@ CODES: dict[str, str] = {
     "not-running": "no bridge of that server is running",
     "not-sent": "a running bridge did not send list_changed",
     "not-restarted": "a running bridge did not restart its server",
+    "no-question": "no question of that number waits now (roots-manager questions lists them)",
     "unknown-host": "no host has that name",
     "no-such-server": "the host's files declare no server of that name",
     "no-bridge": "roots-bridge cannot be found, or was not given by an absolute path",

@@ -267,7 +267,8 @@ def remove_learning_marker(layout: Layout, server: str) -> None:
 
 _NOTIFY_PREFIX = "notify-"
 _RESTART_PREFIX = "restart-"
-_PREFIXES = (_NOTIFY_PREFIX, _RESTART_PREFIX)
+_DENY_PREFIX = "deny-"
+_PREFIXES = (_NOTIFY_PREFIX, _RESTART_PREFIX, _DENY_PREFIX)
 _RUN_ID = re.compile(r"[0-9A-Za-z][0-9A-Za-z._-]{0,63}")
 
 
@@ -331,6 +332,23 @@ def ask_restart(layout: Layout, run: str, by: str) -> str:
 def take_restart_request(layout: Layout, run: str) -> dict[str, Any] | None:
     """The restart asked of *run*, removed as it is taken; None if there is none."""
     return _take(layout, restart_request_name(run))
+
+
+def deny_request_name(run: str) -> str:
+    """The name of the file that asks the bridge of *run* to refuse the reads waiting for the
+    user's answer (:mod:`roots_manager.sandbox.asking`)."""
+    return _request_name(_DENY_PREFIX, run)
+
+
+def ask_deny(layout: Layout, run: str, by: str) -> str:
+    """Ask the bridge of *run* to refuse its server's reads waiting for an answer now, and
+    not to ask again for their folders in this run; returns the request's id."""
+    return _ask(layout, deny_request_name(run), by)
+
+
+def take_deny_request(layout: Layout, run: str) -> dict[str, Any] | None:
+    """The denial asked of *run*, removed as it is taken; None if there is none."""
+    return _take(layout, deny_request_name(run))
 
 
 def sweep_list_changed_requests(layout: Layout) -> int:

@@ -23,7 +23,8 @@ served: a file opened to write, a program run, a name made still need the next s
 bridge offers the restart).
 
 The bridge's messages, one JSON object a line on the answers pipe: ``{"asking": true}`` while a
-host's request is in flight, ``false`` when none is; ``{"allow": [{"path": P, "hidden": [...]},
+host's request is in flight, ``false`` when none is; ``{"deny": true}``, the user's no: every
+read waiting is refused now (its folder not asked about again); ``{"allow": [{"path": P, "hidden": [...]},
 ...]}``, the whole list each time (a folder revoked since is left out, and served no more).
 """
 
@@ -92,6 +93,8 @@ class Asker:
         self.held = threading.BoundedSemaphore(HELD)
         self.unanswered: dict[str, None] = {}
         """The folders a question went unanswered in: their reads are refused at once."""
+        self.denials = 0
+        """How many times the user said no: a read held before the last one is refused."""
         threading.Thread(target=self._read, args=(answers,), name="answers", daemon=True).start()
 
     # the bridge's side
@@ -128,6 +131,8 @@ class Asker:
         with self.changed:
             if isinstance(message.get("asking"), bool):
                 self.asking = message["asking"]
+            if message.get("deny") is True:
+                self.denials += 1
             if isinstance(message.get("allow"), list):
                 self._allow(message["allow"])
             self.changed.notify_all()
@@ -187,24 +192,30 @@ class Asker:
             return False
         self.observer.tell(caller, name, *found, waits=self.timeout)
         threading.Thread(
-            target=self._hold, args=(caller, dirfd, address, flags, folder), daemon=True
+            target=self._hold, args=(caller, dirfd, address, flags, found[0]), daemon=True
         ).start()
         return True
 
     def _hold(
-        self, caller: mediation._Caller, dirfd: int, address: int, flags: int, folder: str
+        self, caller: mediation._Caller, dirfd: int, address: int, flags: int, path: str
     ) -> None:
-        """Wait for a folder granted that holds the call's object, or the timeout (then the
-        call's *folder* is not asked about again)."""
+        """Wait for a folder granted that holds the call's object (*path*, as judged), or the
+        timeout or the user's no (then its folder is not asked about again)."""
+        folder = os.path.dirname(path)
         deadline = time.monotonic() + self.timeout
+        with self.changed:
+            denials = self.denials
+        served = False
         try:
             while True:
                 if self._serve(caller, dirfd, address, flags):
+                    served = True
                     return
                 with self.changed:
                     left = deadline - time.monotonic()
-                    if left <= 0 or not self.asking:
-                        if left <= 0:
+                    denied = self.denials != denials
+                    if left <= 0 or denied or not self.asking:
+                        if left <= 0 or denied:
                             self.unanswered[folder] = None
                             if len(self.unanswered) > UNANSWERED_KEPT:
                                 del self.unanswered[next(iter(self.unanswered))]
@@ -213,8 +224,16 @@ class Asker:
             with contextlib.suppress(OSError):
                 mediation.respond(caller.listener, caller.note, flags=mediation.FLAG_CONTINUE)
         finally:
+            self._answered(path, served)
             caller.close()
             self.held.release()
+
+    def _answered(self, path: str, served: bool) -> None:
+        """Tell the bridge the question of the read of *path* is over: served, or refused
+        (``roots-manager questions`` lists it no more)."""
+        line = {"time": round(time.time(), 6), "answered": path, "served": served}
+        with contextlib.suppress(OSError):  # a line under PIPE_BUF: written whole, or not
+            os.write(self.observer.events, json.dumps(line).encode() + b"\n")
 
     def _serve(self, caller: mediation._Caller, dirfd: int, address: int, flags: int) -> bool:
         """Open the call's object here and answer with it, if a folder granted since the start

@@ -63,6 +63,10 @@ class Asking:
             self.sent = allow
             self._send({"allow": allow})
 
+    def deny(self) -> None:
+        """Refuse the reads waiting now (the user said no)."""
+        self._send({"deny": True})
+
     def _send(self, message: dict[str, object]) -> None:
         if self.fd < 0:
             return

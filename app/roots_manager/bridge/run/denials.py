@@ -128,6 +128,10 @@ class Denials:
             return
         if not isinstance(refusal, dict) or not isinstance(refusal.get("time"), int | float):
             return
+        answered = refusal.get("answered")
+        if isinstance(answered, str):  # a read that waited for the user's answer is over
+            self._answered(answered, refusal.get("served") is True)
+            return
         attribution = denials.attribute(float(refusal["time"]), snap.requests, snap.start_ups)
         found = denials.fields(refusal, attribution)
         if found is None:
@@ -141,6 +145,18 @@ class Denials:
         self.told += 1
         self.recent.append((time.monotonic(), found))
         self.log.event(ev.DENIAL, **found)
+
+    def _answered(self, path: str, served: bool) -> None:
+        if not self._allowed():
+            self.dropped += 1
+            return
+        outcome = "read, granted while it waited" if served else "refused"
+        self.log.event(
+            ev.MESSAGE,
+            message=f"the read of {path} that waited for an answer was {outcome}",
+            answered=path,
+            served=served,
+        )
 
     def tell_host(self, server: str, *, home: str) -> int:
         """Write on stderr (the host's log) what the server was refused in its last

@@ -530,6 +530,7 @@ class Bridge:
         requests = (
             live.list_changed_request_name(self.run_id),
             live.restart_request_name(self.run_id),
+            live.deny_request_name(self.run_id),
         )
         periodic = every(
             AVAILABILITY_PERIOD,
@@ -668,6 +669,10 @@ class Bridge:
         restart = self._taken(live.take_restart_request, "restart")
         if restart:
             self.restarts.ask(*restart)
+        denied = self._taken(live.take_deny_request, "deny")
+        if denied and self.asking is not None:
+            self.asking.deny()
+            self.log.event(ev.MESSAGE, message=f"the reads waiting were refused, by {denied[0]}")
 
     def _taken(
         self, take: Callable[[Layout, str], dict[str, Any] | None], what: str

@@ -19,10 +19,15 @@ class Reader:
     None: every server's), only those written at or after *since* (seconds since the epoch;
     None: all kept). Each :meth:`read` returns the events written since the one before."""
 
-    def __init__(self, layout: Layout, server: str | None, since: float | None) -> None:
+    def __init__(
+        self, layout: Layout, server: str | None, since: float | None, *, answers: bool = False
+    ) -> None:
         self.layout = layout
         self.server = server
         self.since = since
+        self.answers = answers
+        """Read the ends of the questions too: the messages that say a read that waited for
+        the user's answer was served or refused (``answered``, the path)."""
         self.offsets: dict[str, int] = {}
 
     def read(self) -> list[dict[str, Any]]:
@@ -50,12 +55,15 @@ class Reader:
         self.offsets[str(path)] = offset + end
         found = []
         for raw in data[:end].splitlines():
-            if b'"denial"' not in raw:  # most lines are not: no JSON parse for them
+            answer = self.answers and b'"answered"' in raw
+            if b'"denial"' not in raw and not answer:  # most lines are neither: no parse
                 continue
             try:
                 rec = json.loads(raw)
             except ValueError:
                 continue
-            if isinstance(rec, dict) and rec.get("kind") == "denial":
+            if not isinstance(rec, dict):
+                continue
+            if rec.get("kind") == "denial" or (answer and isinstance(rec.get("answered"), str)):
                 found.append(rec)
         return found

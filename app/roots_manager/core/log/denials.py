@@ -204,10 +204,24 @@ def refused_what(rec: dict[str, Any]) -> str:
     if rec.get("protected") is True:
         what += " (a protected place: no grant opens it)"
     if isinstance(rec.get("waits"), int | float):
-        what += f" (the call waited up to {shown(rec['waits'])} s for a grant)"
+        what += f" (the call could wait {shown(rec['waits'])} s for a grant)"
     return what
 
 
 def summary(rec: dict[str, Any]) -> str:
     """One line of a denial: operation, what was refused, and what was running."""
     return f"{shown(rec.get('operation', '?'))} {refused_what(rec)} refused {while_text(rec)}"
+
+
+def waits_left(rec: dict[str, Any], now: float) -> float:
+    """Seconds the refused call of denial *rec* still waits for the user's answer at *now*
+    (0: it does not wait, or no longer): a question (:mod:`roots_manager.sandbox.asking`)."""
+    from roots_manager.core.log.event_time import parse_ts
+
+    waits = rec.get("waits")
+    if not isinstance(waits, int | float) or isinstance(waits, bool):
+        return 0.0
+    at = parse_ts(str(rec.get("at") or ""))
+    if not at:
+        return 0.0
+    return max(0.0, at + float(waits) - now)

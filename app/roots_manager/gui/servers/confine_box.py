@@ -199,6 +199,13 @@ class ConfineBox(QWidget):
             if on
             else self.tr("turning it on takes effect when the server next starts")
         )
+        if on and srv is not None and srv.ask_seconds:
+            said.append(
+                self.tr(
+                    "as it asks, a folder granted while it runs is read at once, with no "
+                    "restart; revoking one still restarts it"
+                )
+            )
         # the core's lines are lower-case clauses, meant to follow a label
         sentence = self.tr("{clause}.", "a clause made a sentence: its full stop")
         self.explanation.setText(

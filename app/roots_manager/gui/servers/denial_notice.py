@@ -33,8 +33,8 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLay
 from roots_manager.actions import refusals as refusal_actions
 from roots_manager.core.confinement.offers import Offer, Offers
 from roots_manager.core.confinement.refusals import Group, Key, Refusals
+from roots_manager.core.log import denials
 from roots_manager.core.log.denials import START_UP, shown
-from roots_manager.core.log.event_time import parse_ts
 from roots_manager.core.names import visible
 from roots_manager.core.paths import home_shortened
 from roots_manager.gui.common.confinement_text import reason_text
@@ -264,10 +264,4 @@ class DenialNotice(QFrame):
 def waits_left(rec: dict[str, Any], now: float | None = None) -> float:
     """Seconds the refused call of *rec* still waits for the user's answer (0: it does not
     wait, or no longer)."""
-    waits = rec.get("waits")
-    if not isinstance(waits, int | float) or isinstance(waits, bool):
-        return 0.0
-    at = parse_ts(str(rec.get("at") or ""))
-    if not at:
-        return 0.0
-    return max(0.0, at + float(waits) - (time.time() if now is None else now))
+    return denials.waits_left(rec, time.time() if now is None else now)
