@@ -31,7 +31,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+14"/>
+        <location line="+19"/>
         <source>Stop showing the %n start-up refusal(s) of {server}</source>
         <translation>
             <numerusform>Stop showing the %n start-up refusal of {server}</numerusform>

@@ -1064,8 +1064,18 @@
             <numerusform>(ほかに %n 件が待機中)</numerusform>
         </translation>
     </message>
+    <message>
+        <location line="+4"/>
+        <source>Refuse the call that waits, now, and stop showing it</source>
+        <translation>待っている呼び出しを今すぐ拒否し、表示をやめます</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Stop showing it; it stays in the Log</source>
+        <translation>表示をやめます。ログには残ります</translation>
+    </message>
     <message numerus="yes">
-        <location line="+14"/>
+        <location line="+13"/>
         <source>Stop showing the %n start-up refusal(s) of {server}</source>
         <translation>
             <numerusform>{server} の起動時の拒否 %n 件を表示しない</numerusform>

@@ -1064,8 +1064,18 @@
             <numerusform>（另有 %n 项在等待）</numerusform>
         </translation>
     </message>
+    <message>
+        <location line="+4"/>
+        <source>Refuse the call that waits, now, and stop showing it</source>
+        <translation>立即拒绝正在等待的调用，并不再显示</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Stop showing it; it stays in the Log</source>
+        <translation>不再显示；它仍保留在日志中</translation>
+    </message>
     <message numerus="yes">
-        <location line="+14"/>
+        <location line="+13"/>
         <source>Stop showing the %n start-up refusal(s) of {server}</source>
         <translation>
             <numerusform>不再显示 {server} 的 %n 项启动时拒绝</numerusform>

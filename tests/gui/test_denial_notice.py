@@ -244,3 +244,32 @@ def test_a_refusal_that_waits_says_so_with_the_seconds_left_then_as_refused(
     qtbot.waitUntil(lambda: "was refused" in notice.label.text(), timeout=10_000)
     assert not notice.ticking.isActive()
     assert waits_left(waiting, time.time() + 10) == 0 and waits_left(refusal(home)) == 0
+
+
+def test_ignoring_a_refusal_that_waits_refuses_the_call_now(
+    home: Path, watcher: StoreWatcher, store: Store, layout: Layout, qtbot: QtBot
+) -> None:
+    """Ignore on a question is the user's no: the server's running bridge is asked to refuse
+    the reads waiting at once (a request file it takes), not left to wait out their time."""
+    import os
+    import time
+
+    from roots_manager.core import live
+    from roots_manager.core.log.denials import iso
+    from roots_manager.core.store.state import now_iso
+
+    live.write_bridge_marker(
+        layout, live.BridgeMarker("r-ask", "fs", os.getpid(), now_iso(), ["x"])
+    )
+    notice = DenialNotice(watcher)
+    qtbot.addWidget(notice)
+    notice.show()
+    notice.add([{**refusal(home / "notes" / "todo.md"), "waits": 30, "at": iso(time.time())}])
+    assert "Refuse the call that waits" in notice.ignore_button.toolTip()
+    notice.ignore_button.click()
+    assert live.take_deny_request(layout, "r-ask") is not None
+    assert not notice.isVisible()
+    # a refusal that does not wait is only hidden: nothing is asked of the bridge
+    notice.add([refusal(home / "notes" / "other.md")])
+    notice.ignore_button.click()
+    assert live.take_deny_request(layout, "r-ask") is None

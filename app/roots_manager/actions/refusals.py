@@ -10,6 +10,9 @@ written. What each offer grants:
 - **Allow read-only**: the folder, read only, always;
 - **Allow this file**: the file alone, as the confinement's extra path, read only or read and
   write as the server asked.
+
+And a read that waits for the answer (a server set to ask) may be denied at once
+(:func:`deny_waiting`).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import Any
 
 from roots_manager.actions import confinement, consent
 from roots_manager.core.confinement.offers import NOT_OFFERED, Offer, offers
+from roots_manager.core.paths import Layout
 from roots_manager.core.refusal import Refusal
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.grants import Scope
@@ -69,3 +73,16 @@ def allow(
         target = found.folder
         consent.grant(store, server, [target], Scope.ALWAYS, read_only=offer is Offer.READ_ONLY)
     return Allowed(server, offer, target)
+
+
+def deny_waiting(layout: Layout, server: str, by: str) -> list[str]:
+    """Refuse at once the reads of *server* that wait for the user's answer (a server set to
+    ask, :mod:`roots_manager.sandbox.asking`): each of its live bridge runs is asked (a request
+    file, as a restart is), and its folder is not asked about again in that run. Returns the
+    runs asked; *by* says who asked (``cli``, ``app``)."""
+    from roots_manager.core import live
+
+    runs = [m.run for m in live.bridge_markers(layout) if m.server == server]
+    for run in runs:
+        live.ask_deny(layout, run, by)
+    return runs

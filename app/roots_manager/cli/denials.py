@@ -120,8 +120,7 @@ ANSWERS = ("allow-folder", "read-only", "allow-file", "deny")
 
 
 def cmd_answer(store: Store, args: argparse.Namespace) -> int:
-    from roots_manager.actions.refusals import allow
-    from roots_manager.core import live
+    from roots_manager.actions.refusals import allow, deny_waiting
     from roots_manager.core.confinement.offers import Offer
 
     asked = waiting(store, args.server)
@@ -134,9 +133,7 @@ def cmd_answer(store: Store, args: argparse.Namespace) -> int:
     rec, _ = asked[args.number - 1]
     server = str(rec.get("server", ""))
     if args.answer == "deny":
-        runs = [m.run for m in live.bridge_markers(store.layout) if m.server == server]
-        for run in runs:
-            live.ask_deny(store.layout, run, "cli")
+        runs = deny_waiting(store.layout, server, "cli")
         if args.json:
             print_json({"version": JSON_VERSION, "server": server, "answer": "deny", "runs": runs})
         else:

@@ -147,6 +147,11 @@ class DenialNotice(QFrame):
             text += " " + self.tr("(%n other(s) waiting)", "", others)
         self.label.setText(text)
         self.label.setToolTip(shown(group.newest.get("path") or ""))
+        self.ignore_button.setToolTip(
+            self.tr("Refuse the call that waits, now, and stop showing it")
+            if waits_left(group.newest) > 0
+            else self.tr("Stop showing it; it stays in the Log")
+        )
         self.folder_button.setVisible(Offer.FOLDER in got.offers)
         self.read_only_button.setVisible(Offer.READ_ONLY in got.offers)
         self.file_button.setVisible(Offer.FILE in got.offers)
@@ -216,10 +221,13 @@ class DenialNotice(QFrame):
     # ---- the user's answer --------------------------------------------------------------
 
     def ignore(self, key: Key | None = None) -> None:
-        """Stop showing the group *key* (by default the one shown); it stays in the Log."""
+        """Stop showing the group *key* (by default the one shown); it stays in the Log. The
+        question of one that waits is answered no: the call is refused now."""
         group = self.group
         if key is None and group is not None:
             key = group.key
+        if group is not None and group.key == key and waits_left(group.newest) > 0:
+            refusal_actions.deny_waiting(self.watcher.store.layout, group.server, "app")
         if key is not None and self.refusals.ignore(key):
             self._changed()
 
