@@ -378,3 +378,69 @@ def test_a_folder_granted_in_shared_memory_is_not_hidden_by_the_servers_own(
         assert (ran.returncode, ran.stdout) == (0, "in memory\n"), ran.stderr
     finally:
         shutil.rmtree(shared, ignore_errors=True)
+
+
+def test_the_filesystem_server_asked_through_the_sdk_reads_a_file_allowed_while_it_waits(
+    filesystem_server: list[str], tmp_path: Path, layout: Layout
+) -> None:
+    """Issue 38: the reference filesystem server, confined, asked through the SDK host to read
+    a file outside its grants (it believes it may read all of ``/``): the call waits, the
+    app's Allow this file (its action) answers it, and the same ``tools/call`` returns the
+    file, the server not restarted; its next start reads the file with no question."""
+    import json
+    import time
+
+    from roots_manager.actions.refusals import allow
+    from roots_manager.core import live
+    from roots_manager.core.confinement.offers import Offer
+    from roots_manager.core.store.file import Store
+    from tests.polling import wait_for
+
+    w = world(tmp_path)
+    run_cli("servers", "confine", "srv", "on")
+    run_cli("servers", "ask", "srv", "60")
+    wanted = w["sibling"] / "hello.txt"
+
+    def waiting() -> list[dict[str, object]]:
+        found = []
+        for log in (layout.home / "logs").glob("*.jsonl"):
+            for line in log.read_text(encoding="utf-8").splitlines():
+                rec = json.loads(line)
+                if rec.get("kind") == ev.DENIAL and rec.get("waits"):
+                    found.append(rec)
+        return found
+
+    def server_pid() -> int:
+        [marker] = [m for m in live.bridge_markers(layout) if m.server == "srv"]
+        assert marker.server_pid is not None
+        return marker.server_pid
+
+    def answer() -> int:
+        [question] = wait_for(waiting, "the question")
+        pid = server_pid()
+        allow(Store(layout), question, Offer.FILE, home=str(w["home"]))
+        return pid
+
+    async def scenario() -> None:
+        # observing only: the host has no roots, so the server keeps the whole disk it was given
+        command = [*filesystem_server, "/"]
+        async with Client(params(command, w["home"], "--observe")) as client:
+            async with anyio.create_task_group() as tasks:
+                said: list[str] = []
+
+                async def read() -> None:
+                    said.append(await text(client, "read_text_file", path=str(wanted)))
+
+                tasks.start_soon(read)
+                pid = await anyio.to_thread.run_sync(answer)
+            assert said == ["in sibling\n"] or said[0].strip() == "in sibling", said
+            assert server_pid() == pid  # not restarted
+        # the next start gets the file from the kernel: no question
+        asked = len(waiting())
+        started = time.monotonic()
+        async with Client(params(command, w["home"], "--observe")) as client:
+            read = await text(client, "read_text_file", path=str(wanted))
+            assert read.strip() == "in sibling", read
+        assert len(waiting()) == asked and time.monotonic() - started < 30
+
+    anyio.run(scenario)
