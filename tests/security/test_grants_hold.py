@@ -659,3 +659,30 @@ def test_a_repository_past_the_search_is_not_emptied_by_its_name(world: World) -
         host.close()
     assert (app / ".git" / "config").read_text(encoding="utf-8") == "[core]\n"
     assert (app / "data.txt").read_text(encoding="utf-8") == "0123"
+
+
+@pytest.mark.parametrize("world", users(), indirect=True)
+def test_a_bare_repository_in_a_grant_keeps_its_hooks_and_config(world: World) -> None:
+    """``~/work/repos/app.git``, a bare repository the user pushes to: git runs its hooks at
+    each push and reads its config, so the server may write neither."""
+    _home_world(world)
+    work = world.home / "work"
+    bare = work / "repos" / "app.git"
+    for name in ("hooks", "objects", "refs"):
+        (bare / name).mkdir(parents=True)
+    (bare / "HEAD").write_text("ref: refs/heads/main\n", encoding="utf-8")
+    (bare / "config").write_text("[core]\n\tbare = true\n", encoding="utf-8")
+    (bare / "description").write_text("app\n", encoding="utf-8")
+    world.grant_confined(work)
+    host = Hostile(world)
+    try:
+        assert host.attack("overwrite", path=str(bare / "description")) == "ok"
+        config = bare / "config"
+        assert host.attack("overwrite", path=str(config)) in REFUSED
+        assert host.attack("write", path=str(config)) in REFUSED
+        assert host.attack("replace", path=str(config)) in REFUSED
+        assert host.attack("create", path=str(bare / "hooks" / "post-receive")) in REFUSED
+    finally:
+        host.close()
+    assert (bare / "config").read_text(encoding="utf-8") == "[core]\n\tbare = true\n"
+    assert list((bare / "hooks").iterdir()) == []

@@ -110,6 +110,20 @@ def test_repositories_are_found_deep_but_not_in_a_repositorys_own_tree(tmp_path:
     assert repositories(str(tmp_path))[1] is True
 
 
+def test_a_bare_repository_is_found_and_its_hooks_and_config_held(home: Path) -> None:
+    project = home / "work"
+    bare = project / "repos" / "app.git"
+    for name in ("hooks", "objects", "refs"):
+        (bare / name).mkdir(parents=True)
+    (bare / "HEAD").write_text("ref: refs/heads/main\n", encoding="utf-8")
+    (bare / "config").write_text("", encoding="utf-8")
+    found: list[str] = []
+    assert repositories(str(project), None, found) == ([], True)
+    assert found == [str(bare)]
+    held = _held(protections([str(project)], env={"HOME": str(home)}, hosts=NO_HOSTS))
+    assert held[str(bare / "hooks")] == READ_ONLY and held[str(bare / "config")] == READ_ONLY
+
+
 def test_folders_below_a_hidden_folder_of_the_home_make_the_search_partial(
     tmp_path: Path,
 ) -> None:

@@ -237,9 +237,16 @@ FOLDERS_LOOKED = 5000
 _NOT_LOOKED_IN = frozenset({"node_modules", "__pycache__"})
 
 
-def repositories(folder: str, home: str | None = None) -> tuple[list[str], bool]:
+_BARE = frozenset({"HEAD", "objects", "refs"})
+"""What makes a folder a bare repository, for git (which uses its ``config`` and ``hooks``)."""
+
+
+def repositories(
+    folder: str, home: str | None = None, bare: list[str] | None = None
+) -> tuple[list[str], bool]:
     """The git repositories in *folder* (itself among them if it is one), and whether every
-    folder that might hold one was looked in.
+    folder that might hold one was looked in; each bare repository found (a folder holding
+    ``HEAD``, ``objects`` and ``refs``: ``~/repos/app.git``) goes into *bare*, when given.
 
     Breadth first, to :data:`REPOSITORY_DEPTH` folders down and :data:`FOLDERS_LOOKED`
     listings: a repository's own tree is not looked in (its submodules are its git folder's;
@@ -259,7 +266,7 @@ def repositories(folder: str, home: str | None = None) -> tuple[list[str], bool]
             return found, False
         path, depth = todo.popleft()
         listed += 1
-        git, folders = False, []
+        git, folders, marks = False, [], 0
         try:
             with os.scandir(path) as entries:
                 for entry in entries:
@@ -268,8 +275,14 @@ def repositories(folder: str, home: str | None = None) -> tuple[list[str], bool]
                         git = True
                     elif name not in _NOT_LOOKED_IN and entry.is_dir(follow_symlinks=False):
                         folders.append(name)
+                    if name in _BARE:
+                        marks += 1
         except OSError:
             continue
+        if marks == len(_BARE) and not git:
+            if bare is not None:
+                bare.append(path)
+            continue  # a bare repository's own tree: not looked in
         if git:
             found.append(path)
             if path != folder:
@@ -293,7 +306,10 @@ def _project_places(
     (:func:`repositories`, with the *home*), whether they are there or not; whether every
     folder that might hold one was looked in goes into *searched*."""
     out = [(os.path.join(folder, name), why) for name, why in names.items()]
-    found, searched[folder] = repositories(folder, home)
+    bare: list[str] = []
+    found, searched[folder] = repositories(folder, home, bare)
+    # a bare repository is its own git folder: git runs its hooks and config at a push to it
+    out += [(os.path.join(b, name), _GIT) for b in bare for name in ("hooks", "config")]
     for project in found:
         if project != folder:
             out += [(os.path.join(project, name), why) for name, why in names.items()]
