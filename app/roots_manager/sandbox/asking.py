@@ -34,6 +34,7 @@ import contextlib
 import errno
 import json
 import os
+import select
 import stat
 import threading
 import time
@@ -51,6 +52,9 @@ if TYPE_CHECKING:
 
 HELD = 16
 """Calls held at once, at most; past that a refusal is not held (the kernel refuses it)."""
+CATCH_UP = 0.05
+"""Seconds a refused read waits, at most, for what the bridge wrote to be read: a request
+in flight is told just before the server has it."""
 UNANSWERED_KEPT = 4096
 """Folders whose question went unanswered, remembered (past that, the oldest are forgotten)."""
 LINE_MAX = 1 << 20
@@ -91,6 +95,7 @@ class Asker:
         """A host's request is in flight: a refusal now has someone waiting on it."""
         self.changed = threading.Condition()
         self.held = threading.BoundedSemaphore(HELD)
+        self.answers = answers
         self.unanswered: dict[str, None] = {}
         """The folders a question went unanswered in: their reads are refused at once."""
         self.denials = 0
@@ -187,6 +192,10 @@ class Asker:
             return True
         folder = os.path.dirname(found[0])
         with self.changed:
+            if not self.asking and self._unread():
+                # the bridge said a request is in flight just before relaying it, and the
+                # server was quicker than the thread that reads what the bridge says
+                self.changed.wait_for(lambda: self.asking or not self._unread(), CATCH_UP)
             asking = self.asking and self.timeout > 0 and folder not in self.unanswered
         if not asking or not self.held.acquire(blocking=False):
             return False
@@ -195,6 +204,13 @@ class Asker:
             target=self._hold, args=(caller, dirfd, address, flags, found[0]), daemon=True
         ).start()
         return True
+
+    def _unread(self) -> bool:
+        """Whether the bridge wrote something not read yet."""
+        try:
+            return bool(select.select([self.answers], [], [], 0)[0])
+        except (OSError, ValueError):
+            return False
 
     def _hold(
         self, caller: mediation._Caller, dirfd: int, address: int, flags: int, path: str
