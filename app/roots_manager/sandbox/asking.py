@@ -91,6 +91,7 @@ class Asker:
         self.mediator = mediator
         self.send = send
         self.folders: list[Folder] = []
+        self.retired: list[int] = []
         self.asking = False
         """A host's request is in flight: a refusal now has someone waiting on it."""
         self.changed = threading.Condition()
@@ -165,8 +166,9 @@ class Asker:
             except OSError:
                 continue  # gone, or a link on its way: nothing is served there
             folders.append(Folder(path, fd, hidden))  # a file granted alone: itself only
-        for gone in kept.values():
-            os.close(gone.fd)
+        # a folder revoked is served no more; its descriptor stays open for the run, as a
+        # serving thread may hold it now (a number closed and reused would name another)
+        self.retired.extend(gone.fd for gone in kept.values())
         self.folders = folders
 
     # the server's side
