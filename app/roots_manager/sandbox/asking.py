@@ -36,11 +36,14 @@ import json
 import os
 import select
 import stat
+import sys
 import threading
 import time
 
 from roots_manager.core.paths import inside
 from roots_manager.sandbox import mediation
+
+assert sys.platform == "linux", "imported only where Landlock confines (Linux)"
 
 TYPE_CHECKING = False  # not typing's: the supervisor must not pay for importing it
 if TYPE_CHECKING:

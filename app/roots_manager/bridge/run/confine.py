@@ -485,6 +485,8 @@ def _answers_pipe(launch: Launch) -> int | None:
     """For a supervised server that asks (:attr:`Launch.ask`) and whose refusals are told: a
     pipe whose reading end the supervisor is given (``--answers FD:SECONDS``), its writing end
     kept in *launch*; the reading end, to pass on. None: it asks nothing."""
+    if sys.platform != "linux":
+        return None  # supervised on Linux only
     if launch.refusals is None or launch.ask <= 0:
         return None
     try:
