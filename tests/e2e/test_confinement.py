@@ -22,7 +22,6 @@ from mcp import Client, StdioServerParameters
 from roots_manager.core.log import events as ev
 from roots_manager.core.paths import Layout
 from roots_manager.sandbox.landlock import TEST_ABI_ENV
-from roots_manager.sandbox.seccomp import TEST_INTERRUPTIBLE_ENV
 from tests.bridge.wire import bridge_argv, events, run_to_its_end
 from tests.conftest import PEERS, only_on_linux, run_cli
 from tests.e2e.sdk_host import bridged, text
@@ -294,43 +293,6 @@ def test_a_server_run_from_a_project_s_node_modules_starts_confined(tmp_path: Pa
                 assert "EACCES" in refused, (path, refused)
 
     anyio.run(scenario)
-
-
-FORKER = """
-import collections, errno, os, signal
-signal.signal(signal.SIGCHLD, lambda *a: None)  # as a shell does: no SA_RESTART
-failed = collections.Counter()
-for _ in range(300):
-    try:
-        pid = os.fork()
-    except OSError as exc:
-        failed[errno.errorcode.get(exc.errno, str(exc.errno))] += 1
-        continue
-    if pid == 0:
-        os._exit(0)
-print(sum(failed.values()), dict(failed))
-"""
-
-
-def test_a_forking_server_that_handles_sigchld_is_not_refused_its_forks(tmp_path: Path) -> None:
-    """Each new process of a confined server waits for its supervisor (the process limit):
-    a fork interrupted by the caller's SIGCHLD while it waited failed with EINTR (a shell's
-    "Cannot fork", 140 of 300 forks here). Once the supervisor has the call, a signal no longer
-    interrupts it: what is left is the moment before it takes the call."""
-    world(tmp_path)
-    run_cli("servers", "confine", "srv", "on")
-
-    def failed(**env: str) -> int:
-        argv = bridge_argv("srv", [sys.executable, "-S", "-c", FORKER])
-        ran = run_to_its_end(argv, env={**os.environ, **env})
-        assert ran.returncode == 0, ran.stderr
-        return int(ran.stdout.split()[0])
-
-    # measured side by side, as the machine's load is: with the flag 0 to 11 of 300 on a quiet
-    # machine, 54 beside two busy test workers (the supervisor takes the call later); without
-    # it, 135 to 140 on a quiet one
-    with_it, without = failed(), failed(**{TEST_INTERRUPTIBLE_ENV: "1"})
-    assert with_it * 2 < without, (with_it, without)
 
 
 def test_git_run_by_a_server_reads_the_users_git_settings_but_not_their_secrets(

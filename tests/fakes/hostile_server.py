@@ -635,6 +635,29 @@ def truncate(path: str, length: int = 0) -> str:
     return "ok"
 
 
+def signalled_read(path: str, after: float = 0.5) -> str:
+    """Open *path* (libc's ``open``: no retry on ``EINTR``) while a child sends this process
+    a signal it handles, *after* seconds in: ``ok``, or the error the open ended with."""
+    import signal
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    signal.signal(signal.SIGUSR1, lambda *_: None)
+    signal.siginterrupt(signal.SIGUSR1, True)  # as a shell's handlers: no SA_RESTART
+    me = os.getpid()
+    child = os.fork()
+    if child == 0:
+        time.sleep(after)
+        os.kill(me, signal.SIGUSR1)
+        os._exit(0)
+    fd = libc.open(path.encode(), os.O_RDONLY | os.O_CLOEXEC)
+    failure = ctypes.get_errno()
+    os.waitpid(child, 0)
+    if fd >= 0:
+        os.close(fd)
+        return "ok"
+    return errno.errorcode.get(failure, str(failure))
+
+
 def race_read(path: str, expect: str, secret: str = "", seconds: float = 5.0) -> str:
     """Read *path* again and again for *seconds*, with *secret* given while a thread swaps the
     path's bytes in memory for *secret*'s: how many reads succeeded, and how many got anything
@@ -826,7 +849,7 @@ def fork_many(count: int, threads: int = 0) -> str:
 
 
 ATTACKS = {f.__name__: f for f in (
-    fork_many, make, race_make, made_well, run, keep_writing, truncate, race_read,
+    fork_many, make, race_make, made_well, run, keep_writing, truncate, race_read, signalled_read,
     replace, rename, remove, create, forge_refusals, overwrite, second_name,
     read, write, listdir, chmod, fchmod_read_only, chmod_at, utime, setxattr, chown,
     unix_connect, own_socket, socketpair, kill, inject, capabilities, io_uring, detach, rewrite_shebang,

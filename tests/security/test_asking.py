@@ -206,3 +206,26 @@ def test_questions_are_listed_and_answered_from_the_command_line(world: World) -
             world.cli("answer", "1", "deny", "--json")  # nothing waits: exit 1, said why
     finally:
         host.close()
+
+
+@pytest.mark.parametrize("world", users(), indirect=True)
+def test_a_signal_does_not_cut_a_call_the_supervisor_holds(world: World) -> None:
+    """Once the supervisor has taken a call, a signal the server handles no longer interrupts
+    it (seccomp's killable wait, Linux 5.19): a held read still ends as the user's answer says,
+    where a filter installed without it (as on an older kernel) ends with EINTR. A shell's
+    ``fork`` failed so ("Cannot fork") whenever its SIGCHLD came while a fork waited."""
+    from roots_manager.sandbox.seccomp import TEST_INTERRUPTIBLE_ENV
+
+    world.setup()
+    world.cli("servers", "ask", "srv", "3")
+    notes = str(world.sibling / "notes.txt")
+    outcomes = {}
+    for label, extra in (("killable", {}), ("interruptible", {TEST_INTERRUPTIBLE_ENV: "1"})):
+        world.env.update(extra)
+        host = Hostile(world)
+        try:
+            outcomes[label] = host.attack("signalled_read", path=notes, after=0.5)
+        finally:
+            host.close()
+    # held 3 s, refused when no answer came; without the killable wait, cut at the signal
+    assert outcomes == {"killable": "EACCES", "interruptible": "EINTR"}, outcomes

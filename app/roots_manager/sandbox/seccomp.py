@@ -201,7 +201,7 @@ FLAG_WAIT_KILLABLE_RECV = 1 << 5
 """A call the supervisor has received waits for its answer killable only (Linux 5.19)."""
 TEST_INTERRUPTIBLE_ENV = "ROOTS_MANAGER_TEST_INTERRUPTIBLE_WAIT"
 """Test-only: install the filter without :data:`FLAG_WAIT_KILLABLE_RECV`, as an older kernel
-would, so that a test measures what the flag saves in the same run."""
+would, so that a test shows what the flag holds (a held call cut by a signal, without it)."""
 
 
 class SeccompError(OSError):
