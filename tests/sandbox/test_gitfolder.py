@@ -8,16 +8,20 @@ another lets a command through.
 from __future__ import annotations
 
 import random
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from roots_manager.sandbox.gitfolder import SETTINGS, in_git_folder, refused_setting
+from tests.conftest import required
 
-GIT = shutil.which("git")
-needs_git = pytest.mark.skipif(GIT is None, reason="git is not installed here")
+
+@pytest.fixture
+def git() -> str:
+    """The real git, which reads the configs as the check must (CI installs it)."""
+    return required("git", "git", "reading a config as git reads it")
+
 
 CLONED = b"""[core]
 \trepositoryformatversion = 0
@@ -87,17 +91,14 @@ def test_a_git_folder_is_any_folder_with_git_among_its_parts() -> None:
     assert not in_git_folder("/home/u/.github")
 
 
-@needs_git
-def test_git_init_writes_a_config_that_is_allowed(tmp_path: Path) -> None:
-    assert GIT is not None
-    subprocess.run([GIT, "init", "-q", str(tmp_path)], check=True)
+def test_git_init_writes_a_config_that_is_allowed(git: str, tmp_path: Path) -> None:
+    subprocess.run([git, "init", "-q", str(tmp_path)], check=True)
     assert refused_setting((tmp_path / ".git" / "config").read_bytes()) is None
 
 
-def _git_keys(path: Path) -> list[str] | None:
-    assert GIT is not None
+def _git_keys(git: str, path: Path) -> list[str] | None:
     done = subprocess.run(
-        [GIT, "config", "--file", str(path), "--no-includes", "--null", "--name-only", "--list"],
+        [git, "config", "--file", str(path), "--no-includes", "--null", "--name-only", "--list"],
         capture_output=True,
         check=False,
     )
@@ -121,8 +122,7 @@ PIECES = [
 ]  # fmt: skip
 
 
-@needs_git
-def test_whatever_the_check_accepts_git_reads_as_allowed_settings(tmp_path: Path) -> None:
+def test_whatever_the_check_accepts_git_reads_as_allowed_settings(git: str, tmp_path: Path) -> None:
     """Random files of the pieces above: where the check accepts one, git finds only allowed
     settings in it (or refuses it whole)."""
     rng = random.Random(2577)
@@ -134,6 +134,6 @@ def test_whatever_the_check_accepts_git_reads_as_allowed_settings(tmp_path: Path
             continue
         accepted += 1
         path.write_bytes(data)
-        keys = _git_keys(path)
+        keys = _git_keys(git, path)
         assert keys is None or all(_allowed(k) for k in keys), (data, keys)
     assert accepted >= 20  # the pieces make enough files the check accepts to compare

@@ -12,18 +12,16 @@ unconfined afterwards, running nothing.
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import only_on_linux
+from tests.conftest import only_on_linux, required
 from tests.security.confined import Hostile, World, users
 
 pytestmark = only_on_linux("confinement is tested on Linux (Landlock and seccomp)")
 REFUSED = ("EROFS", "EBUSY", "EACCES", "EPERM")
-GIT = shutil.which("git")
 AS_GIT = ["-c", "user.name=Agent", "-c", "user.email=agent@example.com"]
 
 
@@ -31,10 +29,9 @@ def _evil(marker: Path) -> str:
     return f"[core]\n\tfsmonitor = touch {marker}\n\tpager = touch {marker}\n"
 
 
-@pytest.mark.skipif(GIT is None, reason="git is not installed here")
 @pytest.mark.parametrize("world", users(), indirect=True)
 def test_a_repository_the_server_makes_runs_nothing_at_the_users_next_git(world: World) -> None:
-    assert GIT is not None
+    git_exe = required("git", "git", "a repository made by a confined server")
     world.setup()
     src = world.granted / "proj" / "src"
     src.mkdir(parents=True)
@@ -45,13 +42,13 @@ def test_a_repository_the_server_makes_runs_nothing_at_the_users_next_git(world:
     host = Hostile(world)
     try:
         # the server's own git works: a repository made, a commit, the settings git writes
-        assert host.attack("run", argv=[GIT, "init", "-q"], cwd=str(src)) == "ok:"
-        assert host.attack("run", argv=[GIT, "add", "main.py"], cwd=str(src)) == "ok:"
-        done = host.attack("run", argv=[GIT, *AS_GIT, "commit", "-qm", "one"], cwd=str(src))
+        assert host.attack("run", argv=[git_exe, "init", "-q"], cwd=str(src)) == "ok:"
+        assert host.attack("run", argv=[git_exe, "add", "main.py"], cwd=str(src)) == "ok:"
+        done = host.attack("run", argv=[git_exe, *AS_GIT, "commit", "-qm", "one"], cwd=str(src))
         assert done == "ok:", done
-        name = [GIT, "config", "user.name", "Agent"]
+        name = [git_exe, "config", "user.name", "Agent"]
         assert host.attack("run", argv=name, cwd=str(src)) == "ok:"
-        remote = [GIT, "remote", "add", "origin", "https://example.com/r.git"]
+        remote = [git_exe, "remote", "add", "origin", "https://example.com/r.git"]
         assert host.attack("run", argv=remote, cwd=str(src)) == "ok:"
         # git's own ways to a setting that runs a command, or names settings elsewhere
         for key, value in (
@@ -62,7 +59,7 @@ def test_a_repository_the_server_makes_runs_nothing_at_the_users_next_git(world:
             ("alias.st", f"!touch {marker}"),
             ("credential.helper", f"!touch {marker}"),
         ):
-            said = host.attack("run", argv=[GIT, "config", key, value], cwd=str(src))
+            said = host.attack("run", argv=[git_exe, "config", key, value], cwd=str(src))
             assert said.startswith("exit "), (key, said)
         # every other way to a config that names a command
         config = git / "config"
@@ -115,7 +112,7 @@ def test_a_repository_the_server_makes_runs_nothing_at_the_users_next_git(world:
     env.pop("GIT_DIR", None)
     for command in (["status"], ["log", "-1"], ["diff"]):
         subprocess.run(
-            [GIT, "-c", f"safe.directory={src}", *command],
+            [git_exe, "-c", f"safe.directory={src}", *command],
             cwd=src,
             env=env,
             capture_output=True,
