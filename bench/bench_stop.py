@@ -10,7 +10,8 @@ step). It times the bridge's exit from that moment and checks that the log's las
 session's end. The quiet server (``bench/echo_server.py``) is the baseline; the flooding one
 (``bench/flood_peer.py forever``) writes ``roots/list`` requests as fast as it can and reads
 nothing; the stubborn one reads nothing either and ignores every signal but ``SIGKILL``, as
-does the child it starts: the bridge's ladder runs to its end for it. Hosts kill at 0.5 s
+does the child it starts: the bridge's ladder runs to its end for it; the deaf one reads its
+input but does not end with it (as a Node server with a timer), and a polite signal ends it. Hosts kill at 0.5 s
 (Claude Code, from SIGINT) or 2 s (the SDKs, from SIGTERM); a bridge told to stop ends within a
 second, whatever its server does.
 """
@@ -40,6 +41,13 @@ STUBBORN = [
     "for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):\n"
     "    signal.signal(sig, signal.SIG_IGN)\n"
     "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)'])\n"
+    "time.sleep(600)\n",
+]
+DEAF = [
+    sys.executable,
+    "-c",
+    "import sys, threading, time\n"
+    "threading.Thread(target=lambda: [None for _ in sys.stdin], daemon=True).start()\n"
     "time.sleep(600)\n",
 ]
 INITIALIZE = (
@@ -94,6 +102,8 @@ def main() -> None:
             ("flood-c", "on"),
             ("stubborn", "off"),
             ("stubborn-c", "on"),
+            ("deaf", "off"),
+            ("deaf-c", "on"),
         ):
             subprocess.run([*cli, "servers", "confine", server, on, "--new"], env=env, check=True,
                            capture_output=True)  # fmt: skip
@@ -102,17 +112,20 @@ def main() -> None:
                 quiet: list[float] = []
                 flooded: list[float] = []
                 stubborn: list[float] = []
+                deaf: list[float] = []
                 for _ in range(args.runs):
                     quiet.append(stop_once(home, "quiet" + suffix, QUIET, how, args.flood))
                     flooded.append(stop_once(home, "flood" + suffix, FLOOD, how, args.flood))
                     stubborn.append(stop_once(home, "stubborn" + suffix, STUBBORN, how, args.flood))
+                    deaf.append(stop_once(home, "deaf" + suffix, DEAF, how, args.flood))
                 q, f = statistics.median(quiet), statistics.median(flooded)
-                st = statistics.median(stubborn)
+                st, d = statistics.median(stubborn), statistics.median(deaf)
                 print(
                     f"ended after {how}, {label}: quiet server p50 {q:.2f} s, flooding server "
                     f"p50 {f:.2f} s (max {max(flooded):.2f} s), ratio {f / q:.2f}x; a server "
                     f"ignoring every signal p50 {st:.2f} s (max {max(stubborn):.2f} s), ratio "
-                    f"{st / q:.2f}x; the log ends with the session's end every time"
+                    f"{st / q:.2f}x; one reading its input but not its end p50 {d:.2f} s (max "
+                    f"{max(deaf):.2f} s); the log ends with the session's end every time"
                 )
 
 

@@ -195,6 +195,58 @@ def test_a_flooding_server_that_never_reads_ends_with_its_bridge_and_the_log_end
         bridge.kill()
 
 
+# reads every line and answers, but its input's end changes nothing: it keeps running (as a Node
+# server with a timer does), and a polite signal ends it
+DEAF_TO_EOF = """
+    import json, sys, threading, time
+    def read():
+        for line in sys.stdin:
+            message = json.loads(line)
+            if "id" in message and "method" in message:
+                print(json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": {
+                    "protocolVersion": "2025-06-18", "capabilities": {},
+                    "serverInfo": {"name": "deaf", "version": "1"}}}), flush=True)
+    threading.Thread(target=read, daemon=True).start()
+    time.sleep(600)
+"""
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        pytest.param((), id="unconfined"),
+        pytest.param(
+            ("--confine",), id="confined", marks=only_on_linux("a supervisor confines on Linux")
+        ),
+    ],
+)
+def test_a_server_that_reads_but_ignores_its_inputs_end_ends_before_the_sdks_sigterm(
+    tmp_path: Path, layout: Layout, options: tuple[str, ...]
+) -> None:
+    """The SDKs close stdin, then send SIGTERM 2 s later: a bridge that gave such a server the
+    SDKs' own 2 s was still there to be signalled. Now it ends first, the server's tree with
+    it, and logs how it ended the server."""
+    script = tmp_path / "deaf.py"
+    script.write_text(textwrap.dedent(DEAF_TO_EOF))
+    bridge = BridgeProc(bridge_argv("deaf", [sys.executable, str(script)], *options))
+    try:
+        bridge.send(initialize(1))
+        bridge.expect(is_id(1), "the initialize result", timeout=60)
+        time.sleep(1.0)  # past its start: a one-shot's server gets the SDKs' 2 s
+        tree = psutil.Process(bridge.proc.pid).children(recursive=True)
+        bridge.close_stdin()
+        try:
+            bridge.proc.wait(2)  # the SDKs' SIGTERM would come now
+        except subprocess.TimeoutExpired:
+            raise AssertionError("the bridge was still running when the SDKs signal it") from None
+        _, alive = psutil.wait_procs(tree, timeout=0)
+        assert not alive, f"the server's tree outlived the bridge: {alive}"
+        [end] = events(layout, ev.RUN_END)
+        assert end["stopped_by"] in ("SIGTERM", "SIGKILL"), end
+    finally:
+        bridge.kill()
+
+
 def test_a_bridge_killed_with_sigkill_leaves_no_unconfined_server_running(
     tmp_path: Path, layout: Layout
 ) -> None:

@@ -29,10 +29,14 @@ GRACE = 2.0
 ASKED_EOF = 0.35
 """Seconds a server that does not read its stdin gets after it closes, when the host asked the
 bridge to end (closed its stdin, stopped reading): then SIGTERM, and the tree is killed
-:data:`AFTER_SIGNAL` later, so that the bridge ends within a second whatever its server does.
-A server that reads its stdin (nothing the host sent waits unread in the pipe), or is still
-starting (younger than :data:`STARTING`), sees the end of its input as it would without the
-bridge, and gets :data:`GRACE` to answer and exit."""
+:data:`AFTER_SIGNAL` later, so that the bridge ends within a second whatever its server does."""
+ASKED_READING = 0.5
+"""The same for a server that reads its stdin (nothing the host sent waits unread in the pipe):
+it sees the end of its input as it would without the bridge and has half a second to exit on
+its own (servers that end with their input do so in milliseconds; one that ignores it, as many
+Node servers with a timer do, is signalled, where the SDKs wait 2 s: the bridge still ends
+within a second). One still starting (younger than :data:`STARTING`) gets :data:`GRACE` to
+answer what it was sent (a one-shot ``echo REQUEST | roots-bridge ...``)."""
 STARTING = 1.0
 """Seconds a server counts as starting: one asked to end so soon may not have read yet what the
 host sent (a one-shot ``echo REQUEST | roots-bridge ...``), and is given the time to."""
@@ -150,17 +154,18 @@ class ServerProcess:
     async def stop(self, grace: float = GRACE, *, close: bool = True, asked: bool = False) -> str:
         """Close stdin (unless already done), wait, SIGTERM, wait, SIGKILL; returns which step
         ended the server. *asked*: the host asked the bridge to end, and waits for it: a server
-        that does not read its stdin gets :data:`ASKED_EOF` after it closes, and every server
-        :data:`AFTER_SIGNAL` after SIGTERM."""
+        gets :data:`ASKED_READING` after its stdin closes (:data:`ASKED_EOF` if it does not
+        read it, :data:`GRACE` while it starts), and :data:`AFTER_SIGNAL` after SIGTERM."""
         # a signal passed on from the host ends most servers before the first step does
         how = self._forwarded or "stdin closed"
         asked = asked and sys.platform != "win32"  # a job's break event is not passed on
-        # one that reads what it is sent, or is still starting, sees its input end as it would
-        # without the bridge, and answers what it read (known before the close: the pipe goes)
-        reading = self._unread() == 0 or time.monotonic() - self.started < STARTING
+        patience = grace
+        if asked and time.monotonic() - self.started >= STARTING:
+            # known before the close: the pipe goes
+            patience = ASKED_READING if self._unread() == 0 else ASKED_EOF
         if close:
             self.close_stdin()
-        if not await self._wait_exit(ASKED_EOF if asked and not reading else grace):
+        if not await self._wait_exit(patience):
             how = "SIGTERM"
             self._signal_group(TERMINATE)
             grace = AFTER_SIGNAL if asked else grace
