@@ -229,3 +229,61 @@ def test_a_signal_does_not_cut_a_call_the_supervisor_holds(world: World) -> None
             host.close()
     # held 3 s, refused when no answer came; without the killable wait, cut at the signal
     assert outcomes == {"killable": "EACCES", "interruptible": "EINTR"}, outcomes
+
+
+@pytest.mark.parametrize("world", users(), indirect=True)
+def test_an_answer_for_once_or_for_the_run_saves_nothing(world: World) -> None:
+    """``answer N read-only --for once`` serves the read waiting, and the next read there is
+    asked about again; ``--for run`` serves every later read there at once, until the server
+    ends; neither is saved (the store grants nothing new). ``questions --follow --json`` prints
+    each question as it is asked."""
+    import subprocess
+    import sys
+
+    world.setup()
+    world.cli("servers", "ask", "srv", "60")
+    notes = str(world.sibling / "notes.txt")
+    before = world.cli("servers", "show", "srv", "--json").stdout
+    follower = subprocess.Popen(
+        [sys.executable, "-m", "roots_manager.cli", "questions", "--follow", "--json"],
+        env=world.env, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    host = Hostile(world)
+    try:
+        assert follower.stdout is not None
+        reading, said = _in_background(host, notes)
+        asked = json.loads(follower.stdout.readline())  # as soon as it is asked
+        assert asked["path"] == notes and asked["number"] == 1 and asked["waits"] == 60
+        once = world.cli_as_owner("answer", "1", "read-only", "--for", "once", "--json")
+        assert once.returncode == 0, once.stderr
+        assert json.loads(once.stdout)["for"] == "once"
+        reading.join(60)
+        assert said == ["ok:sibling\n"], said
+        # once: the next read there waits again, and a no refuses it
+        reading, said = _in_background(host, notes)
+        again = json.loads(follower.stdout.readline())
+        assert again["path"] == notes, again
+        assert world.cli_as_owner("answer", "1", "deny").returncode == 0
+        reading.join(60)
+        assert said == ["EACCES"], said
+        # for the run, in another folder: served now and at once after, with no question
+        other = world.base / "work" / "other"
+        other.mkdir()
+        (other / "plan.txt").write_text("the plan\n", encoding="utf-8")
+        (other / "more.txt").write_text("more\n", encoding="utf-8")
+        world.cli("roots", "add", str(other))
+        reading, said = _in_background(host, str(other / "plan.txt"))
+        assert json.loads(follower.stdout.readline())["path"] == str(other / "plan.txt")
+        run = world.cli_as_owner("answer", "1", "read-only", "--for", "run")
+        assert run.returncode == 0, run.stderr
+        reading.join(60)
+        assert said == ["ok:the plan\n"], said
+        started = time.monotonic()
+        assert host.attack("read", path=str(other / "more.txt")) == "ok:more\n"
+        assert time.monotonic() - started < 30  # not held for an answer
+        assert host.attack("write", path=str(other / "more.txt")) == "EACCES"  # reads only
+    finally:
+        host.close()
+        follower.terminate()
+        follower.wait(10)
+    assert world.cli("servers", "show", "srv", "--json").stdout == before  # nothing saved

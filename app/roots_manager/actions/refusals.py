@@ -11,7 +11,8 @@ written. What each offer grants:
 - **Allow this file**: the file alone, as the confinement's extra path, read only or read and
   write as the server asked.
 
-And a read that waits for the answer (a server set to ask) may be denied at once
+A read that waits for the answer (a server set to ask) may also be allowed with nothing saved,
+for the reads waiting now or until the server ends (:func:`allow_waiting`), or denied at once
 (:func:`deny_waiting`).
 """
 
@@ -73,6 +74,38 @@ def allow(
         target = found.folder
         consent.grant(store, server, [target], Scope.ALWAYS, read_only=offer is Offer.READ_ONLY)
     return Allowed(server, offer, target)
+
+
+def allow_waiting(
+    layout: Layout,
+    denial: dict[str, Any],
+    offer: Offer,
+    duration: str,
+    by: str,
+    *,
+    home: str | None = None,
+    own: Sequence[str] | None = None,
+) -> tuple[Allowed, list[str]]:
+    """Have the reads of what *offer* names for *denial* (its folder, or its file) served to
+    its server by the supervisor with nothing saved: the reads waiting now (*duration*
+    :data:`~roots_manager.core.live.ONCE`) or every one until the server ends
+    (:data:`~roots_manager.core.live.RUN`). Offered as :func:`allow` decides; each live bridge
+    run of the server is asked (a request file); *by* says who asked (``cli``, ``app``).
+    Returns what was allowed and the runs asked."""
+    from roots_manager.core import live
+
+    server = denial.get("server")
+    home = os.path.expanduser("~") if home is None else home
+    found = offers(denial, home=home, own=own)
+    if not isinstance(server, str) or offer not in found.offers:
+        why = found.refused or "not offered"
+        raise Refusal(NOT_OFFERED, offer=offer.value, path=str(denial.get("path")), why=str(why))
+    target = found.file if offer is Offer.FILE else found.folder
+    assert target is not None
+    runs = [m.run for m in live.bridge_markers(layout) if m.server == server]
+    for run in runs:
+        live.ask_allow(layout, run, target, duration, by)
+    return Allowed(server, offer, target), runs
 
 
 def deny_waiting(layout: Layout, server: str, by: str) -> list[str]:

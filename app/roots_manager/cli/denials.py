@@ -13,6 +13,8 @@ from roots_manager.cli.text import json_text, print_json, shown
 from roots_manager.core.names import visible
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from roots_manager.core.store.file import Store
 
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*$")
@@ -62,6 +64,11 @@ def cmd_denials(store: Store, args: argparse.Namespace) -> int:
         for rec in reader.read():
             print(json_text(rec, indent=None) if args.json else shown(line(rec)), flush=True)
 
+    return _follow(store, drain)
+
+
+def _follow(store: Store, drain: Callable[[], None]) -> int:
+    """Call *drain* now and at each change of the logs, until interrupted."""
     # see cmd_log: a SIGINT ignored by whoever started this must still end --follow
     signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
@@ -87,16 +94,21 @@ def waiting(store: Store, server: str | None) -> list[tuple[dict[str, Any], floa
 
     now = time.time()
     found = Reader(store.layout, server, now - MAX_ASK_SECONDS - 5, answers=True).read()
-    over = {(r.get("server"), r["answered"]) for r in found if "answered" in r}
-    asked = [r for r in found if r.get("kind") == "denial"]
-    return [
-        (rec, left)
-        for rec in asked
-        if (left := waits_left(rec, now)) > 0 and (rec.get("server"), rec.get("path")) not in over
-    ]
+    # in the order the bridge logged them: an answer closes the questions of its path asked
+    # before it; one asked again after it (a read answered for once only) is a new question
+    asked: list[dict[str, Any]] = []
+    for rec in found:
+        if "answered" in rec:
+            key = (rec.get("server"), rec["answered"])
+            asked = [q for q in asked if (q.get("server"), q.get("path")) != key]
+        elif rec.get("kind") == "denial":
+            asked.append(rec)
+    return [(rec, left) for rec in asked if (left := waits_left(rec, now)) > 0]
 
 
 def cmd_questions(store: Store, args: argparse.Namespace) -> int:
+    if args.follow:
+        return _follow_questions(store, args)
     asked = waiting(store, args.server)
     if args.json:
         print_json(
@@ -116,11 +128,32 @@ def cmd_questions(store: Store, args: argparse.Namespace) -> int:
     return 0
 
 
+def _follow_questions(store: Store, args: argparse.Namespace) -> int:
+    """Print each question as it is asked (with ``--json``, one per line), until interrupted;
+    the numbers are those ``answer`` takes at that moment."""
+    told: set[tuple[object, object, object]] = set()
+
+    def drain() -> None:
+        for n, (rec, left) in enumerate(waiting(store, args.server), 1):
+            key = (rec.get("server"), rec.get("path"), rec.get("ts"))
+            if key in told:
+                continue
+            told.add(key)
+            if args.json:
+                doc = {"number": n, "left": round(left, 1), **rec}
+                print(json_text(doc, indent=None), flush=True)
+            else:
+                print(f"{n}  {shown(line(rec))}  ({left:.0f} s left)", flush=True)
+
+    return _follow(store, drain)
+
+
 ANSWERS = ("allow-folder", "read-only", "allow-file", "deny")
+DURATIONS = ("always", "run", "once")
 
 
 def cmd_answer(store: Store, args: argparse.Namespace) -> int:
-    from roots_manager.actions.refusals import allow, deny_waiting
+    from roots_manager.actions.refusals import allow, allow_waiting, deny_waiting
     from roots_manager.core.confinement.offers import Offer
 
     asked = waiting(store, args.server)
@@ -133,25 +166,40 @@ def cmd_answer(store: Store, args: argparse.Namespace) -> int:
     rec, _ = asked[args.number - 1]
     server = str(rec.get("server", ""))
     if args.answer == "deny":
-        runs = deny_waiting(store.layout, server, "cli")
+        denied = deny_waiting(store.layout, server, "cli")
         if args.json:
-            print_json({"version": JSON_VERSION, "server": server, "answer": "deny", "runs": runs})
+            print_json(
+                {"version": JSON_VERSION, "server": server, "answer": "deny", "runs": denied}
+            )
         else:
-            print(f"{visible(server)}: its reads waiting are refused ({len(runs)} run(s) asked)")
+            print(f"{visible(server)}: its reads waiting are refused ({len(denied)} run(s) asked)")
         return 0
     offer = {"allow-folder": Offer.FOLDER, "read-only": Offer.READ_ONLY, "allow-file": Offer.FILE}
-    done = allow(store, rec, offer[args.answer])
-    if args.json:
-        print_json(
-            {
-                "version": JSON_VERSION,
-                "server": server,
-                "answer": args.answer,
-                "granted": done.target,
-            }
-        )
+    runs: list[str] | None = None
+    if args.duration == "always":
+        done = allow(store, rec, offer[args.answer])
     else:
-        print(f"{visible(server)}: {args.answer} {shown(done.target)}: the call waiting reads it")
+        done, runs = allow_waiting(store.layout, rec, offer[args.answer], args.duration, "cli")
+        if not runs:
+            raise Failure("not-running", f"no bridge of {visible(server)} is running now")
+    if args.json:
+        doc: dict[str, Any] = {
+            "version": JSON_VERSION,
+            "server": server,
+            "answer": args.answer,
+            "for": args.duration,
+            "granted": done.target,
+        }
+        if runs is not None:
+            doc["runs"] = runs
+        print_json(doc)
+        return 0
+    until = {
+        "always": "granted, the call waiting reads it",
+        "run": "read until the server ends (nothing saved)",
+        "once": "the reads waiting now read it (nothing saved)",
+    }[args.duration]
+    print(f"{visible(server)}: {args.answer} {shown(done.target)}: {until}")
     return 0
 
 
@@ -178,7 +226,14 @@ def add_commands(sub: Any) -> None:
         help="the reads of confined servers that wait for your answer now (servers ask)",
     )
     q.add_argument("--server", help="only this server's questions")
-    q.add_argument("--json", action="store_true", help="one JSON document (docs/cli-json.md)")
+    q.add_argument(
+        "--follow", "-f", action="store_true", help="keep printing questions as they are asked"
+    )
+    q.add_argument(
+        "--json",
+        action="store_true",
+        help="one JSON document (docs/cli-json.md); with --follow, one question per line",
+    )
     q.set_defaults(func=cmd_questions)
     a = sub.add_parser(
         "answer",
@@ -187,6 +242,14 @@ def add_commands(sub: Any) -> None:
     )
     a.add_argument("number", type=int, help="the question's number, as questions lists it")
     a.add_argument("answer", choices=ANSWERS)
+    a.add_argument(
+        "--for",
+        dest="duration",
+        choices=DURATIONS,
+        default="always",
+        help="always (the default: a grant, saved, which the next start gets), run (until the "
+        "server ends, nothing saved), once (the reads waiting now only, nothing saved)",
+    )
     a.add_argument("--server", help="number the questions of this server only")
     a.add_argument("--json", action="store_true", help="one JSON document (docs/cli-json.md)")
     a.set_defaults(func=cmd_answer)

@@ -268,7 +268,8 @@ def remove_learning_marker(layout: Layout, server: str) -> None:
 _NOTIFY_PREFIX = "notify-"
 _RESTART_PREFIX = "restart-"
 _DENY_PREFIX = "deny-"
-_PREFIXES = (_NOTIFY_PREFIX, _RESTART_PREFIX, _DENY_PREFIX)
+_ALLOW_PREFIX = "allow-"
+_PREFIXES = (_NOTIFY_PREFIX, _RESTART_PREFIX, _DENY_PREFIX, _ALLOW_PREFIX)
 _RUN_ID = re.compile(r"[0-9A-Za-z][0-9A-Za-z._-]{0,63}")
 
 
@@ -349,6 +350,61 @@ def ask_deny(layout: Layout, run: str, by: str) -> str:
 def take_deny_request(layout: Layout, run: str) -> dict[str, Any] | None:
     """The denial asked of *run*, removed as it is taken; None if there is none."""
     return _take(layout, deny_request_name(run))
+
+
+ONCE = "once"
+"""An answer for the reads waiting now only (:func:`ask_allow`)."""
+RUN = "run"
+"""An answer for the rest of the server's run (:func:`ask_allow`)."""
+
+
+def allow_request_name(run: str) -> str:
+    """The name of the file that asks the bridge of *run* to serve reads without a grant."""
+    return _request_name(_ALLOW_PREFIX, run)
+
+
+def ask_allow(layout: Layout, run: str, path: str, duration: str, by: str) -> str:
+    """Ask the bridge of *run* to have its server's reads of *path* (a folder or a file) served
+    by the supervisor, as a folder granted while it runs is, but with nothing saved: the reads
+    waiting for an answer now only (*duration* :data:`ONCE`), or every read there until the
+    server ends (:data:`RUN`). Returns the request's id.
+
+    Answers given one after another before the bridge takes them are all kept: each is added
+    to the file under the store's lock, which every writer of a request takes."""
+    if duration not in (ONCE, RUN):
+        raise ValueError(f"not a duration for an answer: {duration!r}")
+    from roots_manager.core.store.file import LOCK_TIMEOUT
+    from roots_manager.support.lockfile import LockFile
+
+    request = os.urandom(4).hex()
+    target = layout.home / allow_request_name(run)
+    lock = LockFile(layout.store_lock, LOCK_TIMEOUT, mode=0o600)
+    lock.acquire()
+    try:
+        found = (_read_json(target) or {}).get("allow")
+        entries = [e for e in found if isinstance(e, dict)] if isinstance(found, list) else []
+        entries.append({"path": path, "for": duration, "by": by, "id": request})
+        write_atomic(target, json.dumps({"allow": entries}).encode("utf-8"))
+    finally:
+        lock.release()
+    return request
+
+
+def take_allow_request(layout: Layout, run: str) -> list[dict[str, str]]:
+    """The answers asked of *run* (:func:`ask_allow`), removed as they are taken; each has a
+    ``path``, its duration (``for``), who asked (``by``) and the request's ``id``."""
+    doc = _take(layout, allow_request_name(run))
+    found = (doc or {}).get("allow")
+    if not isinstance(found, list):
+        return []
+    return [
+        {k: str(e.get(k, "?")) for k in ("path", "for", "by", "id")}
+        for e in found
+        if isinstance(e, dict)
+        and isinstance(e.get("path"), str)
+        and os.path.isabs(e["path"])
+        and e.get("for") in (ONCE, RUN)
+    ]
 
 
 def sweep_list_changed_requests(layout: Layout) -> int:

@@ -25,7 +25,9 @@ bridge offers the restart).
 The bridge's messages, one JSON object a line on the answers pipe: ``{"asking": true}`` while a
 host's request is in flight, ``false`` when none is; ``{"deny": true}``, the user's no: every
 read waiting is refused now (its folder not asked about again); ``{"allow": [{"path": P, "hidden": [...]},
-...]}``, the whole list each time (a folder revoked since is left out, and served no more).
+...]}``, the whole list each time (a folder revoked since is left out, and served no more);
+``{"once": [{"path": P, "hidden": [...]}]}``, the user's yes for the reads waiting now only: those
+held when it comes are served there, and a later read there is asked about again.
 """
 
 from __future__ import annotations
@@ -94,6 +96,8 @@ class Asker:
         self.mediator = mediator
         self.send = send
         self.folders: list[Folder] = []
+        self.once: list[tuple[float, Folder]] = []
+        """Folders allowed for the reads held when the answer came (and when it came)."""
         self.retired: list[int] = []
         self.asking = False
         """A host's request is in flight: a refusal now has someone waiting on it."""
@@ -144,13 +148,29 @@ class Asker:
                 self.denials += 1
             if isinstance(message.get("allow"), list):
                 self._allow(message["allow"])
+            if isinstance(message.get("once"), list):
+                now = time.monotonic()
+                # no call waits longer than the timeout: what is older is of no one's use
+                old = [f for at, f in self.once if at < now - self.timeout]
+                self.retired.extend(f.fd for f in old)
+                self.once = [(at, f) for at, f in self.once if at >= now - self.timeout]
+                self.once += [(now, f) for f in self._opened(message["once"], {})]
             self.changed.notify_all()
 
     def _allow(self, allowed: list[object]) -> None:
         """Replace the folders granted since the start (the caller holds :attr:`changed`)."""
+        kept = {f.path: f for f in self.folders}
+        folders = self._opened(allowed, kept)
+        # a folder revoked is served no more; its descriptor stays open for the run, as a
+        # serving thread may hold it now (a number closed and reused would name another)
+        self.retired.extend(gone.fd for gone in kept.values())
+        self.folders = folders
+
+    def _opened(self, allowed: list[object], kept: dict[str, Folder]) -> list[Folder]:
+        """The folders (or files) of the bridge's list *allowed*, each opened here, or taken
+        from *kept* (and removed from it) where it was already."""
         from roots_manager.support.nofollow import open_no_follow
 
-        kept = {f.path: f for f in self.folders}
         folders: list[Folder] = []
         for entry in allowed:
             if not isinstance(entry, dict) or not isinstance(entry.get("path"), str):
@@ -169,10 +189,7 @@ class Asker:
             except OSError:
                 continue  # gone, or a link on its way: nothing is served there
             folders.append(Folder(path, fd, hidden))  # a file granted alone: itself only
-        # a folder revoked is served no more; its descriptor stays open for the run, as a
-        # serving thread may hold it now (a number closed and reused would name another)
-        self.retired.extend(gone.fd for gone in kept.values())
-        self.folders = folders
+        return folders
 
     # the server's side
 
@@ -204,9 +221,10 @@ class Asker:
             asking = self.asking and self.timeout > 0 and folder not in self.unanswered
         if not asking or not self.held.acquire(blocking=False):
             return False
+        since = time.monotonic()  # an answer once from now on is this call's too
         self.observer.tell(caller, name, *found, waits=self.timeout)
         threading.Thread(
-            target=self._hold, args=(caller, dirfd, address, flags, found[0]), daemon=True
+            target=self._hold, args=(caller, dirfd, address, flags, found[0], since), daemon=True
         ).start()
         return True
 
@@ -218,18 +236,26 @@ class Asker:
             return False
 
     def _hold(
-        self, caller: mediation._Caller, dirfd: int, address: int, flags: int, path: str
+        self,
+        caller: mediation._Caller,
+        dirfd: int,
+        address: int,
+        flags: int,
+        path: str,
+        since: float,
     ) -> None:
         """Wait for a folder granted that holds the call's object (*path*, as judged), or the
         timeout or the user's no (then its folder is not asked about again)."""
         folder = os.path.dirname(path)
-        deadline = time.monotonic() + self.timeout
+        deadline = since + self.timeout
         with self.changed:
             denials = self.denials
         served = False
         try:
             while True:
-                if self._serve(caller, dirfd, address, flags):
+                with self.changed:
+                    once = [f for at, f in self.once if at >= since]
+                if self._serve(caller, dirfd, address, flags, once):
                     served = True
                     return
                 with self.changed:
@@ -256,11 +282,19 @@ class Asker:
         with contextlib.suppress(OSError):  # a line under PIPE_BUF: written whole, or not
             os.write(self.observer.events, json.dumps(line).encode() + b"\n")
 
-    def _serve(self, caller: mediation._Caller, dirfd: int, address: int, flags: int) -> bool:
+    def _serve(
+        self,
+        caller: mediation._Caller,
+        dirfd: int,
+        address: int,
+        flags: int,
+        once: list[Folder] | None = None,
+    ) -> bool:
         """Open the call's object here and answer with it, if a folder granted since the start
-        holds it (outside its hidden places); False otherwise."""
+        holds it (outside its hidden places), or one of *once* (allowed while it waited);
+        False otherwise."""
         with self.changed:
-            folders = list(self.folders)
+            folders = [*self.folders, *(once or ())]
         if not folders:
             return False
         try:

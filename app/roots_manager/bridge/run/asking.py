@@ -3,7 +3,8 @@ folders granted since the server started.
 
 A server set to ask (``roots-manager servers ask NAME SECONDS``) has its reads outside its grants
 held while a host's request is in flight (:mod:`roots_manager.sandbox.asking`, where the
-protocol is). The bridge knows both halves: the host's requests (the protocol's
+protocol is). The user may also answer for the reads waiting now only, or until the server ends, with nothing
+saved (:meth:`Asking.allow`). The bridge knows both halves: the host's requests (the protocol's
 :class:`~roots_manager.bridge.protocol.inflight.InFlight`, which calls :meth:`Asking.requests`
 as the first opens and the last closes) and the grants (the store, looked at again at each of
 its changes, :meth:`Asking.granted`). A folder granted since the start is sent with the places in
@@ -41,6 +42,9 @@ class Asking:
         self.rules = rules
         self.asking = False
         self.sent: list[dict[str, object]] | None = None
+        self.for_run: list[str] = []
+        """Folders and files the user allowed for the rest of this server's run, unsaved
+        (``roots-manager answer N ... --for run``)."""
 
     def requests(self, in_flight: bool) -> None:
         """A host's request is in flight now, or none is."""
@@ -54,14 +58,33 @@ class Asking:
         rules = self.rules()
         if rules is None:
             return
-        now = [*rules.read_write, *rules.read_only]
+        now = {*rules.read_write, *rules.read_only, *self.for_run}
         new = sorted(p for p in now if not any(inside(p, r) for r in self.readable))
-        allow: list[dict[str, object]] = [
-            {"path": p, "hidden": [h for h in rules.hide if inside(h, p)]} for p in new
-        ]
+        allow = [self._served(p, rules) for p in new]
         if allow != self.sent:
             self.sent = allow
             self._send({"allow": allow})
+
+    def allow(self, path: str, duration: str) -> bool:
+        """Serve the reads of *path* (a folder or a file) with nothing saved: those waiting
+        now (*duration* ``once``), or every one until the server ends (``run``). False: the
+        store cannot be read, so the secrets to keep hidden there are not known, and nothing
+        is served."""
+        rules = self.rules()
+        if rules is None:
+            return False
+        if duration == "run":
+            if path not in self.for_run:
+                self.for_run.append(path)
+            self.granted()
+        else:
+            self._send({"once": [self._served(path, rules)]})
+        return True
+
+    @staticmethod
+    def _served(path: str, rules: Rules) -> dict[str, object]:
+        """*path* as the supervisor is told it: with the places in it the server may not read."""
+        return {"path": path, "hidden": [h for h in rules.hide if inside(h, path)]}
 
     def deny(self) -> None:
         """Refuse the reads waiting now (the user said no)."""

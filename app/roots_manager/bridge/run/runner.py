@@ -531,6 +531,7 @@ class Bridge:
             live.list_changed_request_name(self.run_id),
             live.restart_request_name(self.run_id),
             live.deny_request_name(self.run_id),
+            live.allow_request_name(self.run_id),
         )
         periodic = every(
             AVAILABILITY_PERIOD,
@@ -673,6 +674,27 @@ class Bridge:
         if denied and self.asking is not None:
             self.asking.deny()
             self.log.event(ev.MESSAGE, message=f"the reads waiting were refused, by {denied[0]}")
+        self._take_allows()
+
+    def _take_allows(self) -> None:
+        """The user's answers for the reads waiting now, or for the rest of the run, with
+        nothing saved (``roots-manager answer N ... --for once|run``)."""
+        try:
+            allows = live.take_allow_request(self.layout, self.run_id)
+        except OSError as exc:
+            if not self._request_failed:
+                self._request_failed = True
+                self.log.event(ev.ERROR, message=f"an answer cannot be taken: {exc}")
+            return
+        for entry in allows:
+            path, by = entry["path"], entry["by"]
+            if self.asking is None or not self.asking.allow(path, entry["for"]):
+                self.log.event(ev.ERROR, message=f"{path} cannot be served now (asked by {by})")
+                continue
+            reads = (
+                "waiting now are" if entry["for"] == live.ONCE else "are, until the server ends,"
+            )
+            self.log.event(ev.MESSAGE, message=f"the reads of {path} {reads} served, by {by}")
 
     def _taken(
         self, take: Callable[[Layout, str], dict[str, Any] | None], what: str
