@@ -15,7 +15,7 @@
 <context>
     <name>DenialNotice</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/servers/denial_notice.py" line="+138"/>
+        <location filename="../../app/roots_manager/gui/servers/denial_notice.py" line="+141"/>
         <source>%n refusal(s) of this folder.</source>
         <translation>
             <numerusform>%n refusal of this folder.</numerusform>
@@ -31,7 +31,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+19"/>
+        <location line="+26"/>
         <source>Stop showing the %n start-up refusal(s) of {server}</source>
         <translation>
             <numerusform>Stop showing the %n start-up refusal of {server}</numerusform>

@@ -5,6 +5,11 @@
     <name>AllowMenu</name>
     <message>
         <location filename="../../app/roots_manager/gui/common/allow_menu.py" line="+63"/>
+        <source>Allow and create: {folder}</source>
+        <translation>允许并创建：{folder}</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Allow this file: {file}</source>
         <translation>允许此文件：{file}</translation>
     </message>
@@ -885,7 +890,7 @@
         <translation>{uri!r} 直接包含了不是 UTF-8 的字节</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/core/confinement/offers.py" line="+100"/>
+        <location filename="../../app/roots_manager/core/confinement/offers.py" line="+111"/>
         <source>{offer} is not offered for the refusal of {path}: {why}</source>
         <translation>对 {path} 的拒绝不提供 {offer}：{why}</translation>
     </message>
@@ -1022,6 +1027,11 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>Allow and ma&amp;ke</source>
+        <translation>允许并创建(&amp;K)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>I&amp;gnore</source>
         <translation>忽略(&amp;G)</translation>
     </message>
@@ -1036,7 +1046,7 @@
         <translation>所有拒绝…(&amp;S)</translation>
     </message>
     <message numerus="yes">
-        <location line="+70"/>
+        <location line="+72"/>
         <source>%n refusal(s) of this folder.</source>
         <translation>
             <numerusform>此文件夹有 %n 次拒绝。</numerusform>
@@ -1074,8 +1084,13 @@
         <source>Stop showing it; it stays in the Log</source>
         <translation>不再显示；它仍保留在日志中</translation>
     </message>
+    <message>
+        <location line="+8"/>
+        <source>Make {folder}, a folder of its own, and let it write there</source>
+        <translation>创建它专用的文件夹 {folder}，并允许它在其中写入</translation>
+    </message>
     <message numerus="yes">
-        <location line="+13"/>
+        <location line="+12"/>
         <source>Stop showing the %n start-up refusal(s) of {server}</source>
         <translation>
             <numerusform>不再显示 {server} 的 %n 项启动时拒绝</numerusform>
@@ -3192,7 +3207,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RefusalsDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers/refusals_dialog.py" line="+115"/>
+        <location filename="../../app/roots_manager/gui/servers/refusals_dialog.py" line="+116"/>
         <source>Refusals of confined servers</source>
         <translation>受限服务器的拒绝</translation>
     </message>
@@ -3223,6 +3238,11 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+1"/>
+        <source>Allow and ma&amp;ke</source>
+        <translation>允许并创建(&amp;K)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>I&amp;gnore</source>
         <translation>忽略(&amp;G)</translation>
     </message>
@@ -3237,12 +3257,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>关闭(&amp;C)</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>&amp;Server:</source>
         <translation>服务器(&amp;S)：</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+32"/>
         <source>All servers</source>
         <translation>所有服务器</translation>
     </message>
@@ -3250,7 +3270,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RefusalsModel</name>
     <message>
-        <location line="-117"/>
+        <location line="-121"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
@@ -3314,6 +3334,11 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <location line="+1"/>
         <source>this file</source>
         <translation>此文件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>create its folder</source>
+        <translation>创建它的文件夹</translation>
     </message>
 </context>
 <context>

@@ -294,11 +294,49 @@ def test_a_server_that_fails_on_a_refusal_has_it_said_in_the_hosts_log(
     assert "--allow-write" not in said
 
 
-def _run_until_it_exits(script: Path) -> tuple[int, str]:
-    """A bridge in front of *script*, its host holding stdin open (a host does until the server
-    goes): its exit code and its stderr."""
+STATEFUL = """
+import os, sys
+state = os.path.join(os.path.expanduser("~"), ".stateful-mcp")
+try:
+    os.makedirs(os.path.join(state, "memories"), exist_ok=True)
+    with open(os.path.join(state, "memories", "m.txt"), "w") as f:
+        f.write("remembered")
+except OSError as exc:
+    print(f"server: {exc}", file=sys.stderr)
+    sys.exit(3)
+sys.exit(0)
+"""
+
+
+def test_a_servers_own_state_folder_is_made_and_allowed_by_the_command_its_log_gives(
+    tmp_path: Path, layout: Layout, monkeypatch: Any
+) -> None:
+    """Issue 37: a server that makes its own folder in the home at start (``~/.serena``) was
+    refused, and offered nothing (the home is too broad). The host's log now gives the command
+    that makes that folder alone and allows it, and the next start works."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    script = tmp_path / "stateful.py"
+    script.write_text(STATEFUL, encoding="utf-8")
+    run_cli("servers", "confine", "stateful", "on", "--new")
+    code, said = _run_until_it_exits(script, "stateful")
+    assert code == 3, said
+    state = home / ".stateful-mcp"
+    command = f"roots-manager servers confine stateful --allow-write {state} --create"
+    assert f"create {state} refused at start-up" in said and f"allow with: {command}\n" in said
+    run_cli(*command.split()[1:])
+    assert state.is_dir() and state.stat().st_mode & 0o777 == 0o700
+    code, said = _run_until_it_exits(script, "stateful")
+    assert code == 0, said
+    assert (state / "memories" / "m.txt").read_text(encoding="utf-8") == "remembered"
+
+
+def _run_until_it_exits(script: Path, server: str = "fails") -> tuple[int, str]:
+    """A bridge in front of *script* (as *server*), its host holding stdin open (a host does
+    until the server goes): its exit code and its stderr."""
     bridge = subprocess.Popen(
-        bridge_argv("fails", [sys.executable, str(script)]),
+        bridge_argv(server, [sys.executable, str(script)]),
         stdin=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,

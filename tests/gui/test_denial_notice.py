@@ -88,6 +88,27 @@ def test_a_file_is_allowed_alone_and_read_only_when_it_was_read(
     assert not store.read().roots  # no root made for a file
 
 
+def test_a_servers_own_state_folder_is_made_and_allowed_in_one_click(
+    home: Path, watcher: StoreWatcher, store: Store, qtbot: QtBot
+) -> None:
+    """Issue 37: ``~/.serena`` refused at start-up (the home: too broad) offered nothing; now
+    Allow and make, which makes that folder alone, private, and lets the server write there."""
+    notice = DenialNotice(watcher)
+    qtbot.addWidget(notice)
+    notice.show()
+    state_folder = home / ".serena"
+    made = {**refusal(state_folder, "create"), "call": "mkdir", "during": "start-up"}
+    notice.add([made])
+    assert notice.create_button.isVisible() and not notice.folder_button.isVisible()
+    assert "~/.serena" in notice.create_button.toolTip()
+    assert "No folder offered" not in notice.label.text()
+    notice.create_button.click()
+    assert state_folder.is_dir() and state_folder.stat().st_mode & 0o777 == 0o700
+    server = store.read().servers["fs"]
+    assert server.allow_write == [str(state_folder)] and not store.read().roots
+    assert not notice.isVisible()
+
+
 def test_a_secret_is_told_and_offered_nothing(
     home: Path, watcher: StoreWatcher, store: Store, qtbot: QtBot
 ) -> None:

@@ -10,6 +10,8 @@ rather than remembered as a server of its own. What each setting does is
 
 from __future__ import annotations
 
+import errno
+import os
 from collections.abc import Iterable
 
 from roots_manager.actions.servers import resolve
@@ -30,11 +32,17 @@ def confine(
     forget: Iterable[str] = (),
     new: bool = False,
     max_processes: int | None = None,
+    create: bool = False,
 ) -> Server:
     """Turn confinement on or off for *server* (None: leave it) and add or *forget* its extra
-    paths; returns the server as it is now. It takes effect when the server next starts."""
+    paths; returns the server as it is now. It takes effect when the server next starts.
+    *create*: make the folders of *allow_write* that are not there yet (a server's own state
+    folder: a rule cannot name a folder that is not there), private to the user."""
     with store.transaction() as state:
         name = resolve(state, server, new=new, ahead=True)
+        if create:  # made once the server is known, and nothing saved if one cannot be
+            for path in allow_write:
+                make_folder(path)
         return confined.set_confinement(
             state,
             name,
@@ -45,6 +53,15 @@ def confine(
             forget=forget,
             max_processes=max_processes,
         )
+
+
+def make_folder(path: str) -> None:
+    """Make the folder *path* (and those above it that are missing), private to the user;
+    one that is there is left as it is. Raises :class:`OSError` (a file in its place: EEXIST)."""
+    path = os.path.expanduser(path)
+    os.makedirs(path, 0o700, exist_ok=True)
+    if not os.path.isdir(path):
+        raise FileExistsError(errno.EEXIST, "there is a file of that name", path)
 
 
 def restore(store: Store, server: str, setting: bool | None) -> Server:

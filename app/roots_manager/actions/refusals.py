@@ -9,7 +9,9 @@ written. What each offer grants:
 - **Allow folder**: the folder, read and write, always (a root made of it if it is not one);
 - **Allow read-only**: the folder, read only, always;
 - **Allow this file**: the file alone, as the confinement's extra path, read only or read and
-  write as the server asked.
+  write as the server asked;
+- **Allow and create**: the folder the server was refused making for itself (``~/.serena``),
+  made here, as the confinement's extra writable path.
 
 A read that waits for the answer (a server set to ask) may also be allowed with nothing saved,
 for the reads waiting now or until the server ends (:func:`allow_waiting`), or denied at once
@@ -59,7 +61,11 @@ def allow(
         path = denial.get("path")
         why = found.refused or "not offered"
         raise Refusal(NOT_OFFERED, offer=offer.value, path=str(path), why=str(why))
-    if offer is Offer.FILE:
+    if offer is Offer.CREATE:
+        assert found.create is not None
+        target = found.create
+        confinement.confine(store, server, allow_write=(target,), create=True)
+    elif offer is Offer.FILE:
         assert found.file is not None
         target = found.file
         writes = denial.get("operation") == "write"

@@ -71,6 +71,7 @@ def cmd_confine(store: Store, args: argparse.Namespace) -> int:
             forget=args.forget,
             new=args.new,
             max_processes=args.max_processes,
+            create=args.create,
         )
     except UnknownServer as exc:
         extra = ("allow-read", "allow-write", "allow-socket", "forget")
@@ -439,6 +440,12 @@ def add_commands(servers: Subcommands) -> None:
     )
     c.add_argument(
         "--allow-write", action="append", default=[], metavar="PATH", help="also writable"
+    )
+    c.add_argument(
+        "--create",
+        action="store_true",
+        help="make the folders of --allow-write that are not there yet (a server's own state "
+        "folder, such as ~/.serena), private to you",
     )
     c.add_argument(
         "--allow-socket",

@@ -163,3 +163,36 @@ def test_a_protected_place_is_never_offered_as_a_writable_folder(path: str) -> N
     assert Offer.FOLDER not in got.offers
     assert "kept read-only" in str(got.refused)
     assert offers(denial(path, "write"), home=HOME, own=()).offers == ()
+
+
+def made(path: str, call: str = "mkdir") -> dict[str, object]:
+    return {**denial(path, "create"), "call": call}
+
+
+def test_a_servers_own_state_folder_in_the_home_is_offered_to_be_made_alone() -> None:
+    """Issue 37: a server refused making ``~/.serena`` (the home: too broad) or
+    ``~/.cache/chrome-devtools-mcp`` (a cache every program shares) was offered nothing, or all
+    of ``~/.cache``; now that folder alone, made and allowed, and the host's log says how."""
+    got = offers(made("/home/me/.serena"), home=HOME)
+    assert got.offers == (Offer.CREATE,) and got.create == "/home/me/.serena"
+    cache = offers(made("/home/me/.cache/chrome-devtools-mcp", "mkdirat"), home=HOME)
+    assert cache.offers[0] is Offer.CREATE and cache.create == "/home/me/.cache/chrome-devtools-mcp"
+    assert allow_command("serena", made("/home/me/.serena"), home=HOME) == (
+        "roots-manager servers confine serena --allow-write /home/me/.serena --create",
+        "",
+    )
+    # deeper in a folder of its own: that folder is offered as before, nothing is made
+    deeper = offers(made("/home/me/.serena/memories"), home=HOME)
+    assert Offer.CREATE not in deeper.offers and deeper.folder == "/home/me/.serena"
+    # a file made in the home, a project's folder: not a state folder
+    assert offers(denial("/home/me/test.db", "create"), home=HOME).offers == ()
+    assert Offer.CREATE not in offers(made("/home/me/proj/build"), home=HOME).offers
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/home/me/.ssh", "/home/me/.aws", "/home/me/.config", "/home/me/.local",
+     "/home/me/.config/autostart", "/home/me/.config/systemd", "/home/me/.vscode"],
+)  # fmt: skip
+def test_a_secret_or_a_kept_place_is_never_offered_to_be_made(path: str) -> None:
+    assert Offer.CREATE not in offers(made(path), home=HOME).offers, path

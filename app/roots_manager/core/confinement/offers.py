@@ -2,7 +2,10 @@
 
 A confined server refused ``~/notes/todo.md`` may be offered **Allow folder** (``~/notes``,
 read and write), **Allow read-only** (the folder, read only) and **Allow this file** (only when
-a file was refused, read only or read and write as it asked). A refusal of a system secret is
+a file was refused, read only or read and write as it asked). A server refused making its own
+state folder where a folder is too broad or shared to allow (``~/.serena`` in the home,
+``~/.cache/chrome-devtools-mcp``) is offered **Allow and create** that folder alone: Roots
+Manager makes it and allows it to be written. A refusal of a system secret is
 shown and offered nothing: a non-world-readable file of the system (``/etc/shadow``), another
 user's home, the credentials in a home (``~/.ssh``, ``~/.gnupg``, keyrings, ``~/.password-store``,
 ``~/.aws`` and other cloud tools), the home folder itself and ``/``; nor a protected place kept
@@ -37,6 +40,7 @@ class Offer(Enum):
     FOLDER = "allow-folder"
     READ_ONLY = "allow-read-only"
     FILE = "allow-file"
+    CREATE = "allow-create"
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +55,8 @@ class Offers:
     refused: str | None = None
     """Why nothing is offered, in words (a secret, the home folder, ...); with offers, why
     Allow folder is not among them (Roots Manager's own code, a protected place)."""
+    create: str | None = None
+    """The folder Allow and create makes and allows to be written (None: not offered)."""
 
 
 SECRETS_IN_HOME = (
@@ -77,6 +83,11 @@ SECRETS_IN_HOME = (
 """Paths of a home that hold credentials: never offered, nor a folder holding one."""
 
 _WRITES = ("write", "create", "remove")
+MAKING_FOLDERS = ("mkdir", "mkdirat")
+"""The calls a refused folder of the server's own is made with."""
+SHARED = (".cache", ".local/share", ".local/state", ".config")
+"""The home's folders each program keeps its own folder in: too shared to allow whole to one
+server, so a folder made there is offered alone (as one made in the home itself)."""
 
 # Why a path is never offered in one click, in words the app translates (CoreText)
 WHOLE_FILE_SYSTEM = QT_TRANSLATE_NOOP("CoreText", "the whole file system")
@@ -171,8 +182,10 @@ def offers(
     grants: list[Offer] = []
     assert folder is not None
     held = kept(folder, home=home, own=own_folders() if own is None else own)
+    create = _own_folder(denial, path, home, own)
     if held is not None and operation in _WRITES:
-        return Offers(None, None, (), held)  # written there, it would run free later
+        # written there, it would run free later; a folder of its own made there would not
+        return Offers(None, None, (Offer.CREATE,) if create else (), held, create)
     if broad(folder, home) is None and secret(folder, home=home, users_homes=users_homes,
                                                stat=stat) is None:  # fmt: skip
         if held is None:
@@ -183,9 +196,27 @@ def offers(
         folder = None
     if file is not None:
         grants.append(Offer.FILE)
+    if create is not None:
+        grants.insert(0, Offer.CREATE)
     if not grants:
         return Offers(None, None, (), held or broad(path, home) or _words(TOO_BROAD))
-    return Offers(folder, file, tuple(grants), held)
+    return Offers(folder, file, tuple(grants), held, create)
+
+
+def _own_folder(
+    denial: dict[str, Any], path: str, home: str, own: Sequence[str] | None
+) -> str | None:
+    """The folder a server was refused making for itself in the home or in one of its shared
+    folders (:data:`SHARED`), if it may be offered to be made and allowed alone: not there yet,
+    not a secret (the caller looked), nor a kept place or Roots Manager's own."""
+    if denial.get("operation") != "create" or denial.get("call") not in MAKING_FOLDERS:
+        return None
+    parent = os.path.dirname(path)
+    if parent != home and parent not in (os.path.join(home, s) for s in SHARED):
+        return None
+    if kept(path, home=home, own=own_folders() if own is None else own) is not None:
+        return None
+    return path
 
 
 def broad(folder: str, home: str) -> str | None:
@@ -240,6 +271,9 @@ def allow_command(server: str, denial: dict[str, Any], *, home: str) -> tuple[st
     found = offers(denial, home=home)
     if not found.offers:
         return None, str(found.refused or _words(TOO_BROAD))
+    if found.create is not None:
+        quoted = f"{shlex.quote(server)} --allow-write {shlex.quote(found.create)}"
+        return f"roots-manager servers confine {quoted} --create", ""
     writes = denial.get("operation") in _WRITES
     path = found.folder if found.folder is not None else found.file
     assert path is not None

@@ -58,7 +58,12 @@ def fill_allow_menu(
     home = os.path.expanduser("~") if home is None else home
     found = offers(denial, home=home)
     for offer in found.offers:
-        if offer is Offer.FILE:
+        if offer is Offer.CREATE:
+            assert found.create is not None
+            text = QCoreApplication.translate("AllowMenu", "Allow and create: {folder}").format(
+                folder=_menu_text(found.create, home)
+            )
+        elif offer is Offer.FILE:
             assert found.file is not None
             text = QCoreApplication.translate("AllowMenu", "Allow this file: {file}").format(
                 file=_menu_text(found.file, home)
@@ -84,7 +89,7 @@ def fill_allow_menu(
             why=why
         )
         menu.addAction(text.replace("&", "&&")).setEnabled(False)
-    elif Offer.FOLDER not in found.offers and found.refused:
+    elif Offer.FOLDER not in found.offers and found.refused and found.create is None:
         why = reason_text(found.refused)
         text = QCoreApplication.translate("AllowMenu", "No folder offered: {why}").format(why=why)
         menu.addAction(text.replace("&", "&&")).setEnabled(False)

@@ -63,12 +63,14 @@ class DenialNotice(QFrame):
         self.folder_button = QPushButton(self.tr("Allow &folder"), self)
         self.read_only_button = QPushButton(self.tr("Allow &read-only"), self)
         self.file_button = QPushButton(self.tr("Allow this fi&le"), self)
+        self.create_button = QPushButton(self.tr("Allow and ma&ke"), self)
         self.ignore_button = QPushButton(self.tr("I&gnore"), self)
         self.start_up_button = QPushButton(self.tr("Ignore all start-&up"), self)
         self.list_button = QPushButton(self.tr("All refu&sals…"), self)
         self.folder_button.clicked.connect(lambda: self.allow(Offer.FOLDER))
         self.read_only_button.clicked.connect(lambda: self.allow(Offer.READ_ONLY))
         self.file_button.clicked.connect(lambda: self.allow(Offer.FILE))
+        self.create_button.clicked.connect(lambda: self.allow(Offer.CREATE))
         self.ignore_button.clicked.connect(lambda: self.ignore())
         self.start_up_button.clicked.connect(lambda: self.ignore_start_up())
         self.list_button.clicked.connect(self.list_requested)
@@ -82,6 +84,7 @@ class DenialNotice(QFrame):
         row.addStretch(1)
         box.addLayout(row)
         for button in (
+            self.create_button,
             self.folder_button,
             self.read_only_button,
             self.file_button,
@@ -140,7 +143,7 @@ class DenialNotice(QFrame):
             text += " " + self.tr("Not offered in one click: {why}.").format(
                 why=reason_text(got.refused) if got.refused else self.tr("not a path")
             )
-        elif Offer.FOLDER not in got.offers and got.refused:
+        elif Offer.FOLDER not in got.offers and got.refused and got.create is None:
             text += " " + self.tr("No folder offered: {why}.").format(why=reason_text(got.refused))
         others = len(self.refusals) - 1
         if others:
@@ -155,6 +158,13 @@ class DenialNotice(QFrame):
         self.folder_button.setVisible(Offer.FOLDER in got.offers)
         self.read_only_button.setVisible(Offer.READ_ONLY in got.offers)
         self.file_button.setVisible(Offer.FILE in got.offers)
+        self.create_button.setVisible(Offer.CREATE in got.offers)
+        if got.create is not None:
+            self.create_button.setToolTip(
+                self.tr("Make {folder}, a folder of its own, and let it write there").format(
+                    folder=self._shown(got.create)
+                )
+            )
         if got.folder is not None:
             self.folder_button.setToolTip(self._shown(got.folder))
             self.read_only_button.setToolTip(self._shown(got.folder))

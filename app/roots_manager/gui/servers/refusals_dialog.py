@@ -103,6 +103,7 @@ class RefusalsModel(RowsModel[Group]):
             Offer.FOLDER: self.tr("folder"),
             Offer.READ_ONLY: self.tr("folder read-only"),
             Offer.FILE: self.tr("this file"),
+            Offer.CREATE: self.tr("create its folder"),
         }[offer]
 
 
@@ -130,12 +131,14 @@ class RefusalsDialog(QDialog):
         self.folder_button = QPushButton(self.tr("Allow &folder"), self)
         self.read_only_button = QPushButton(self.tr("Allow &read-only"), self)
         self.file_button = QPushButton(self.tr("Allow this fi&le"), self)
+        self.create_button = QPushButton(self.tr("Allow and ma&ke"), self)
         self.ignore_button = QPushButton(self.tr("I&gnore"), self)
         self.start_up_button = QPushButton(self.tr("Ignore all start-&up refusals of this server"))
         close = QPushButton(self.tr("&Close"), self)
         self.folder_button.clicked.connect(lambda: self._allow(Offer.FOLDER))
         self.read_only_button.clicked.connect(lambda: self._allow(Offer.READ_ONLY))
         self.file_button.clicked.connect(lambda: self._allow(Offer.FILE))
+        self.create_button.clicked.connect(lambda: self._allow(Offer.CREATE))
         self.ignore_button.clicked.connect(self._ignore)
         self.start_up_button.clicked.connect(self._ignore_start_up)
         close.clicked.connect(self.accept)
@@ -146,6 +149,7 @@ class RefusalsDialog(QDialog):
         top.addWidget(self.servers, 1)
         buttons = QHBoxLayout()
         for button in (
+            self.create_button,
             self.folder_button,
             self.read_only_button,
             self.file_button,
@@ -203,6 +207,7 @@ class RefusalsDialog(QDialog):
         self.folder_button.setEnabled(Offer.FOLDER in offered)
         self.read_only_button.setEnabled(Offer.READ_ONLY in offered)
         self.file_button.setEnabled(Offer.FILE in offered)
+        self.create_button.setEnabled(Offer.CREATE in offered)
         self.ignore_button.setEnabled(group is not None)
         start_ups = group is not None and any(
             g.start_up for g in self.notice.refusals.groups(group.server)
