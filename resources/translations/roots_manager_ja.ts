@@ -923,7 +923,7 @@
         <translation>取り消し時の再起動はオフです：閉じ込められたサーバーの実行中に変更した許可は次回起動時に有効になります</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/core/confinement/learning.py" line="+34"/>
+        <location filename="../../app/roots_manager/core/confinement/learning.py" line="+36"/>
         <source>a connection, not a path</source>
         <translation>接続（パスではありません）</translation>
     </message>
@@ -1517,7 +1517,12 @@
         </translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+8"/>
+        <source>Make its own folder: {path}</source>
+        <translation>専用フォルダーを作成: {path}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>This file, read-only: {path}</source>
         <translation>このファイル（読み取り専用）: {path}</translation>
     </message>

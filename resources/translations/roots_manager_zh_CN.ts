@@ -923,7 +923,7 @@
         <translation>撤销时重启已关闭：已限制的服务器运行期间授予或撤销的授权在其下次启动时生效</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/core/confinement/learning.py" line="+34"/>
+        <location filename="../../app/roots_manager/core/confinement/learning.py" line="+36"/>
         <source>a connection, not a path</source>
         <translation>连接，不是路径</translation>
     </message>
@@ -1517,7 +1517,12 @@
         </translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+8"/>
+        <source>Make its own folder: {path}</source>
+        <translation>创建它专用的文件夹：{path}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>This file, read-only: {path}</source>
         <translation>此文件（只读）：{path}</translation>
     </message>

@@ -200,3 +200,23 @@ def test_learning_a_server_not_decided_yet_puts_the_default_back(store: Store) -
     confinement.confine(store, "fresh", False)
     done = learning.finish(store, learning.start(store, "fresh"), [])
     assert store.read().servers["fresh"].confine is False
+
+
+@only_on_linux("learning confines, and confinement by default needs Landlock")
+def test_learning_accepted_makes_a_servers_own_folder_and_allows_it(
+    store: Store, tmp_path: Path
+) -> None:
+    """A proposal to make the server's own folder (``~/.serena``) accepted: the folder is made,
+    private, and is a writable path of the server's confinement, not a root."""
+    from roots_manager.actions import learning
+    from roots_manager.core.confinement.learning import Kind, Proposed
+
+    known(store, "serena")
+    own = tmp_path / "home" / ".serena"
+    own.parent.mkdir()
+    proposed = Proposed(str(own), Kind.CREATE, False, ("create",), 1)
+    done = learning.finish(store, learning.start(store, "serena"), [proposed])
+    assert done.granted == (proposed,) and done.confined
+    assert own.is_dir() and own.stat().st_mode & 0o777 == 0o700
+    state = store.read()
+    assert state.servers["serena"].allow_write == [str(own)] and not state.roots

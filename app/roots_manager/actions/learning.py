@@ -148,7 +148,8 @@ class Learned:
 def finish(store: Store, learning: Learning, accepted: Sequence[rule.Proposed]) -> Learned:
     """End *learning*: grant *accepted* (grants of its :func:`proposal`; folders as roots
     granted always, files as extra paths of the server's confinement). When nothing is
-    accepted, a confinement learning turned on is turned back off."""
+    accepted, a confinement learning turned on is turned back off. A server's own folder
+    (:attr:`~roots_manager.core.confinement.learning.Kind.CREATE`) is made, then allowed."""
     name = learning.server
     for read_only in (True, False):
         folders = [
@@ -164,6 +165,9 @@ def finish(store: Store, learning: Learning, accepted: Sequence[rule.Proposed]) 
             allow_read=[g.path for g in files if g.read_only],
             allow_write=[g.path for g in files if not g.read_only],
         )
+    made = [g.path for g in accepted if g.kind is rule.Kind.CREATE]
+    if made:
+        confine_actions.confine(store, name, allow_write=made, create=True)
     restored = not accepted and learning.turned_on
     if restored:
         srv = confine_actions.restore(store, name, learning.before)

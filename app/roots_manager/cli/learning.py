@@ -148,7 +148,8 @@ def _grant_line(server: str, g: Proposed) -> str:
             " --read-only" if g.read_only else ""
         )
     option = "--allow-read" if g.read_only else "--allow-write"
-    return f"roots-manager servers confine {who} on {option} {shlex.quote(g.path)}"
+    made = " --create" if g.kind.value == "create" else ""
+    return f"roots-manager servers confine {who} on {option} {shlex.quote(g.path)}{made}"
 
 
 def _print(server: str, proposed: Proposal, done: Learned, lasted: float, cut: bool) -> None:
@@ -164,7 +165,7 @@ def _print(server: str, proposed: Proposal, done: Learned, lasted: float, cut: b
         print("accepted and granted:" if done.granted else "proposed grants:")
     for g in proposed.grants:
         what = "read only " if g.read_only else "read+write"
-        kind = "file" if g.kind.value == "file" else "    "
+        kind = {"file": "file", "create": "make"}.get(g.kind.value, "    ")
         mark = "" if not done.granted or g in done.granted else "  (skipped)"
         print(
             f"  {what} {kind} {shown(g.path)}  ({', '.join(g.operations)}: "

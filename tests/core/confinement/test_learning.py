@@ -192,3 +192,25 @@ def test_malformed_events_are_skipped_or_left_out_never_granted() -> None:
     )
     assert got.grants == ()
     assert left(got) == {"relative/x": "not a path"}
+
+
+def test_a_servers_own_state_folder_is_proposed_to_be_made_never_as_a_root() -> None:
+    """Issue 37: ``~/.serena`` made at start was left out ("the home folder, or a folder
+    holding it"); it is proposed to be made, alone, as a writable path of the confinement.
+    A secret or a kept place made so is still left out, and a file made in the home too."""
+    p = learned(
+        refused("/home/me/.serena", "create", call="mkdir"),
+        refused("/home/me/.cache/chrome-devtools-mcp", "create", call="mkdirat"),
+        refused("/home/me/.ssh", "create", call="mkdir"),
+        refused("/home/me/.config", "create", call="mkdir"),
+        refused("/home/me/test.db", "create", call="openat"),
+    )
+    assert grants(p) == [
+        ("/home/me/.cache/chrome-devtools-mcp", "create", False),
+        ("/home/me/.serena", "create", False),
+    ]
+    assert set(left(p)) == {"/home/me/.ssh", "/home/me/.config", "/home/me/test.db"}
+    # made and allowed already: nothing to propose
+    again = learned(refused("/home/me/.serena", "create", call="mkdir"),
+                    granted={"/home/me/.serena": False})  # fmt: skip
+    assert grants(again) == []

@@ -7,7 +7,9 @@ a refused listing for that folder, and the folders asked for inside another one 
 folded into it. Sibling folders are not folded into their parent: that would grant folders
 nothing asked for. Where the folder is too broad to grant (the home folder, or one holding a
 credential such as ``~/.config`` holding ``~/.config/gh``), a refused file is asked for alone
-(``~/.gitconfig``, as an extra readable or writable path).
+(``~/.gitconfig``, as an extra readable or writable path). A folder the server was refused
+making for itself in the home or a folder every program shares (``~/.serena``) is proposed to be
+made, alone (:func:`~roots_manager.core.confinement.offers.own_folder`), never as a root.
 
 Never proposed, each listed as left out with the reason: ``/``, the home folder and the folders
 above it, what :func:`~roots_manager.core.confinement.offers.secret` calls a secret (credentials
@@ -27,7 +29,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from roots_manager.core.confinement.offers import NOT_A_PATH, broad, secret
+from roots_manager.core.confinement.offers import NOT_A_PATH, broad, own_folder, secret
 from roots_manager.core.paths import inside
 from roots_manager.support.translatable import QT_TRANSLATE_NOOP, Words
 
@@ -51,6 +53,8 @@ class Kind(Enum):
     """A folder granted to the server (a root, read only or read and write)."""
     FILE = "file"
     """One file made readable (or writable) by the server's confinement, not a root."""
+    CREATE = "create"
+    """A folder of the server's own, made and made writable by its confinement, not a root."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +162,7 @@ def propose(
     now = {os.path.normpath(p): ro for p, ro in (granted or {}).items()}
     folders: dict[str, _Asked] = {}
     files: dict[str, _Asked] = {}
+    made: dict[str, _Asked] = {}
     left: dict[tuple[str, str], _Asked] = {}
     total = 0
 
@@ -186,6 +191,9 @@ def propose(
         why = secret(where, home=home, users_homes=users_homes, stat=stat)
         if why is not None:
             leave(where, why, [operation], count)
+            continue
+        if path is not None and own_folder(rec, where, home) is not None:
+            made.setdefault(where, _Asked()).add(operation, count, where)
             continue
         if path is None or operation == "list":
             needed, one_file = where, None  # a folder's count, or a folder refused its listing
@@ -226,6 +234,11 @@ def propose(
             leave(path, Words("CoreText", GONE), asked.operations, asked.refusals)
         else:
             grants.append(_proposed(path, Kind.FILE, read_only, asked))
+    for path, asked in sorted(made.items()):
+        if _allowed(path, False, now):
+            leave(path, Words("CoreText", ALLOWED), asked.operations, asked.refusals)
+        else:
+            grants.append(_proposed(path, Kind.CREATE, False, asked))
     out_left = tuple(
         LeftOut(path, tuple(sorted(a.operations)), reason, a.refusals)
         for (path, reason), a in sorted(left.items())

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import os
 import stat as st
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -182,7 +182,7 @@ def offers(
     grants: list[Offer] = []
     assert folder is not None
     held = kept(folder, home=home, own=own_folders() if own is None else own)
-    create = _own_folder(denial, path, home, own)
+    create = own_folder(denial, path, home, own)
     if held is not None and operation in _WRITES:
         # written there, it would run free later; a folder of its own made there would not
         return Offers(None, None, (Offer.CREATE,) if create else (), held, create)
@@ -203,8 +203,8 @@ def offers(
     return Offers(folder, file, tuple(grants), held, create)
 
 
-def _own_folder(
-    denial: dict[str, Any], path: str, home: str, own: Sequence[str] | None
+def own_folder(
+    denial: Mapping[str, Any], path: str, home: str, own: Sequence[str] | None = None
 ) -> str | None:
     """The folder a server was refused making for itself in the home or in one of its shared
     folders (:data:`SHARED`), if it may be offered to be made and allowed alone: not there yet,

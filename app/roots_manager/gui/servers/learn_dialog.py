@@ -184,6 +184,8 @@ class LearnDialog(QDialog):
 
     def _grant_text(self, g: Proposed) -> str:
         path = self._shown(g.path)
+        if g.kind is Kind.CREATE:
+            return self.tr("Make its own folder: {path}").format(path=path)
         if g.kind is Kind.FILE:
             if g.read_only:
                 return self.tr("This file, read-only: {path}").format(path=path)
