@@ -1006,7 +1006,7 @@
 <context>
     <name>DenialNotice</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers/denial_notice.py" line="+60"/>
+        <location filename="../../app/roots_manager/gui/servers/denial_notice.py" line="+68"/>
         <source>A confined server was refused</source>
         <translation>閉じ込められたサーバーが拒否されました</translation>
     </message>
@@ -1045,8 +1045,33 @@
         <source>All refu&amp;sals…</source>
         <translation>すべての拒否…(&amp;S)</translation>
     </message>
+    <message>
+        <location line="+3"/>
+        <source>Always</source>
+        <translation>常に</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Until it ends</source>
+        <translation>終了するまで</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>This once</source>
+        <translation>今回のみ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>How long to allow</source>
+        <translation>許可する期間</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Always: a grant, saved, which its next start gets. Until it ends, and this once: the reads are served while it runs, or only those waiting now; nothing is saved.</source>
+        <translation>常に: 保存される許可で、次回の起動にも適用されます。終了するまで・今回のみ: 実行中の読み取り、または現在待機中の読み取りだけを許可し、何も保存しません。</translation>
+    </message>
     <message numerus="yes">
-        <location line="+72"/>
+        <location line="+77"/>
         <source>%n refusal(s) of this folder.</source>
         <translation>
             <numerusform>このフォルダーの拒否は %n 件です。</numerusform>
@@ -1097,7 +1122,7 @@
         </translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+24"/>
         <source>{server} was refused {path} ({operation}) at start-up.</source>
         <translation>{server} は起動時に {path} を拒否されました（{operation}）。</translation>
     </message>

@@ -1006,7 +1006,7 @@
 <context>
     <name>DenialNotice</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers/denial_notice.py" line="+60"/>
+        <location filename="../../app/roots_manager/gui/servers/denial_notice.py" line="+68"/>
         <source>A confined server was refused</source>
         <translation>受限制的服务器遭到拒绝</translation>
     </message>
@@ -1045,8 +1045,33 @@
         <source>All refu&amp;sals…</source>
         <translation>所有拒绝…(&amp;S)</translation>
     </message>
+    <message>
+        <location line="+3"/>
+        <source>Always</source>
+        <translation>始终</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Until it ends</source>
+        <translation>直到它结束</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>This once</source>
+        <translation>仅此一次</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>How long to allow</source>
+        <translation>允许多久</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Always: a grant, saved, which its next start gets. Until it ends, and this once: the reads are served while it runs, or only those waiting now; nothing is saved.</source>
+        <translation>始终：保存的授权，下次启动时也适用。直到它结束、仅此一次：在它运行期间的读取，或仅当前等待的读取会被允许；不保存任何内容。</translation>
+    </message>
     <message numerus="yes">
-        <location line="+72"/>
+        <location line="+77"/>
         <source>%n refusal(s) of this folder.</source>
         <translation>
             <numerusform>此文件夹有 %n 次拒绝。</numerusform>
@@ -1097,7 +1122,7 @@
         </translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+24"/>
         <source>{server} was refused {path} ({operation}) at start-up.</source>
         <translation>{server} 在启动时被拒绝访问 {path}（{operation}）。</translation>
     </message>

@@ -294,3 +294,41 @@ def test_ignoring_a_refusal_that_waits_refuses_the_call_now(
     notice.add([refusal(home / "notes" / "other.md")])
     notice.ignore_button.click()
     assert live.take_deny_request(layout, "r-ask") is None
+
+
+def test_a_question_allowed_until_it_ends_or_once_saves_nothing(
+    home: Path, watcher: StoreWatcher, store: Store, layout: Layout, qtbot: QtBot
+) -> None:
+    """For a call that waits, the notice asks how long: Always is the grant as ever; Until it
+    ends and This once ask the server's running bridge to serve the reads (a request file it
+    takes), and nothing is saved. A refusal that does not wait has no such choice."""
+    import os
+    import time
+
+    from roots_manager.core import live
+    from roots_manager.core.log.denials import iso
+    from roots_manager.core.store.state import now_iso
+
+    live.write_bridge_marker(
+        layout, live.BridgeMarker("r-ask", "fs", os.getpid(), now_iso(), ["x"])
+    )
+    notice = DenialNotice(watcher)
+    qtbot.addWidget(notice)
+    notice.show()
+    notice.add([refusal(home / "notes" / "old.md")])
+    assert not notice.duration.isVisible()  # nothing waits
+    notice.ignore_button.click()
+    before = store.read()
+    for duration, offer_button in (("run", "read_only_button"), ("once", "file_button")):
+        waiting = {**refusal(home / "notes" / "todo.md"), "waits": 30, "at": iso(time.time())}
+        notice.add([waiting])
+        assert notice.duration.isVisible()
+        notice.duration.setCurrentIndex(notice.duration.findData(duration))
+        getattr(notice, offer_button).click()
+        [asked] = live.take_allow_request(layout, "r-ask")
+        target = home / "notes" if duration == "run" else home / "notes" / "todo.md"
+        assert (asked["path"], asked["for"], asked["by"]) == (str(target), duration, "app")
+        assert not notice.isVisible()
+    after = store.read()
+    assert (after.roots, after.grants) == (before.roots, before.grants)
+    assert after.servers["fs"].allow_read == before.servers["fs"].allow_read

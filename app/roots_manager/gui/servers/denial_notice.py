@@ -28,7 +28,15 @@ import time
 from typing import Any
 
 from PySide6.QtCore import QTimer, Signal
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from roots_manager.actions import refusals as refusal_actions
 from roots_manager.core.confinement.offers import Offer, Offers
@@ -67,6 +75,19 @@ class DenialNotice(QFrame):
         self.ignore_button = QPushButton(self.tr("I&gnore"), self)
         self.start_up_button = QPushButton(self.tr("Ignore all start-&up"), self)
         self.list_button = QPushButton(self.tr("All refu&sals…"), self)
+        self.duration = QComboBox(self)
+        """For a question (a call that waits): how long an allow holds."""
+        self.duration.addItem(self.tr("Always"), "always")
+        self.duration.addItem(self.tr("Until it ends"), "run")
+        self.duration.addItem(self.tr("This once"), "once")
+        self.duration.setAccessibleName(self.tr("How long to allow"))
+        self.duration.setToolTip(
+            self.tr(
+                "Always: a grant, saved, which its next start gets. Until it ends, and this "
+                "once: the reads are served while it runs, or only those waiting now; nothing "
+                "is saved."
+            )
+        )
         self.folder_button.clicked.connect(lambda: self.allow(Offer.FOLDER))
         self.read_only_button.clicked.connect(lambda: self.allow(Offer.READ_ONLY))
         self.file_button.clicked.connect(lambda: self.allow(Offer.FILE))
@@ -83,6 +104,7 @@ class DenialNotice(QFrame):
         row = QHBoxLayout()
         row.addStretch(1)
         box.addLayout(row)
+        row.addWidget(self.duration)
         for button in (
             self.create_button,
             self.folder_button,
@@ -178,6 +200,11 @@ class DenialNotice(QFrame):
             )
         )
         self.list_button.setVisible(others > 0)
+        asking = waits_left(group.newest) > 0
+        self.duration.setVisible(asking and bool({Offer.FOLDER, Offer.READ_ONLY, Offer.FILE}
+                                                 & set(got.offers)))  # fmt: skip
+        if not asking:
+            self.duration.setCurrentIndex(0)
         self.setVisible(True)
 
     def _shown(self, path: str) -> str:
@@ -267,6 +294,19 @@ class DenialNotice(QFrame):
         Log row or a server's Recent activity: the same grant from each); the refusals waiting
         that it covers go. False when it was refused (the watcher says why)."""
         home = self.home
+        duration = self.duration.currentData()
+        if duration != "always" and waits_left(denial) > 0 and offer is not Offer.CREATE:
+            # the question answered for a while, saved nowhere: the grant stays as it was
+            served = self.watcher.act(
+                lambda store: refusal_actions.allow_waiting(
+                    store.layout, denial, offer, str(duration), "app", home=home
+                )
+            )
+            if served is None:
+                return False
+            self.refusals.allowed(denial, served[0].target)
+            self._changed()
+            return True
         done = self.watcher.act(
             lambda store: refusal_actions.allow(store, denial, offer, home=home)
         )
