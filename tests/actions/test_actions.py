@@ -14,11 +14,11 @@ from roots_manager.actions import confinement, consent, servers
 from roots_manager.actions.servers import UnknownServer
 from roots_manager.core import live
 from roots_manager.core.paths import Layout
-from roots_manager.core.refusal import ModelError
 from roots_manager.core.servers import Server
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.grants import Scope
 from roots_manager.core.store.state import now_iso
+from roots_manager.support.refusal import ModelError
 from tests.conftest import only_on_linux
 
 W, A = Scope.WHILE_RUNNING, Scope.ALWAYS

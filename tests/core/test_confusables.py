@@ -9,8 +9,8 @@ import pytest
 
 from roots_manager.core import confusables
 from roots_manager.core.confusables import look_alike, skeleton
-from roots_manager.core.refusal import ModelError
 from roots_manager.core.store.state import State
+from roots_manager.support.refusal import ModelError
 from roots_manager.support.resources import root
 
 CMD = ["fs-server", "--stdio"]

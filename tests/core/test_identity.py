@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from roots_manager.core import identity
-from roots_manager.core.refusal import ModelError
 from roots_manager.core.store.state import State
+from roots_manager.support.refusal import ModelError
 
 NFC = "/Users/me/プロジェクト"
 NFD = unicodedata.normalize("NFD", NFC)

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from roots_manager.core.names import NameFlaw, check_server_name, find_by_visible, visible
-from roots_manager.core.refusal import ModelError
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.state import State, server_name_error
+from roots_manager.support.refusal import ModelError
 
 # each prints exactly like "fs" (or like "fs" with an ordinary space) in a terminal or a table
 LOOK_ALIKES = [

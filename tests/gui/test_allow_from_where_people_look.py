@@ -27,10 +27,10 @@ from roots_manager.actions import refusals
 from roots_manager.core.confinement.offers import Offer
 from roots_manager.core.log import events
 from roots_manager.core.paths import Layout
-from roots_manager.core.refusal import Refusal
 from roots_manager.core.store.file import Store
 from roots_manager.gui.log.log_view import LogPanel
 from roots_manager.gui.servers.servers_view import ServersPanel
+from roots_manager.support.refusal import Refusal
 from tests.conftest import only_on_linux, run_cli
 from tests.fakes import FAKES
 from tests.gui.bridge_host import BridgeHost

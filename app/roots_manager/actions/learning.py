@@ -23,9 +23,9 @@ from roots_manager.actions import consent as consent_actions
 from roots_manager.actions.servers import resolve
 from roots_manager.core.confinement import confined
 from roots_manager.core.confinement import learning as rule
-from roots_manager.core.refusal import Refusal
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.grants import Scope
+from roots_manager.support.refusal import Refusal
 
 if TYPE_CHECKING:
     from roots_manager.core.log.denial_reader import Reader

@@ -17,7 +17,7 @@ from roots_manager.core.store.file import Store
 
 def add(store: Store, path: str, name: str | None = None, *, allow_broad: bool = False) -> Root:
     """Make folder *path* a root (named *name*, or by its folder); raises what the core
-    refuses (:class:`~roots_manager.core.refusal.ModelError`)."""
+    refuses (:class:`~roots_manager.support.refusal.ModelError`)."""
     with store.transaction() as state:
         return state.add_root(path, name, allow_broad=allow_broad)
 

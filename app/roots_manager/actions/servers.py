@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from roots_manager.core.names import find_by_visible, visible
-from roots_manager.core.refusal import ModelError
 from roots_manager.core.servers import Server
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.state import UNKNOWN_SERVER, State, server_name_error
+from roots_manager.support.refusal import ModelError
 
 
 class UnknownServer(ModelError):

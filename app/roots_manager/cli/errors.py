@@ -19,12 +19,12 @@ from roots_manager.cli.exits import EXIT_INTERRUPTED, EXIT_REFUSED, EXIT_STORE, 
 from roots_manager.core import uri
 from roots_manager.core.confinement.learning import ALREADY_LEARNING, CANNOT_CONFINE
 from roots_manager.core.names import visible
-from roots_manager.core.refusal import Refusal
 from roots_manager.core.roots import BROAD_REFUSALS, TOO_LONG
 from roots_manager.core.store.file import StoreError
 from roots_manager.core.store.log_limits import RETENTION_REFUSALS
 from roots_manager.core.store.state import LOOK_ALIKE, NAME_REFUSALS, ROOT_NAME_TAKEN
 from roots_manager.support import oserror
+from roots_manager.support.refusal import Refusal
 
 if TYPE_CHECKING:
     from roots_manager.actions.servers import UnknownServer

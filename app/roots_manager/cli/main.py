@@ -31,13 +31,13 @@ from roots_manager.core import live
 from roots_manager.core.consent.effective import Availability, active_grants_by_root
 from roots_manager.core.names import visible
 from roots_manager.core.paths import Layout
-from roots_manager.core.refusal import Refusal
 from roots_manager.core.roots import broad_reason
 from roots_manager.core.store.file import Store, StoreError
 from roots_manager.core.store.grants import Scope
 from roots_manager.core.store.state import State
 from roots_manager.support import cyclic_gc, trace
 from roots_manager.support.helptext import LinesHelpFormatter
+from roots_manager.support.refusal import Refusal
 
 # ---- roots -------------------------------------------------------------------------------
 

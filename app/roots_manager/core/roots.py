@@ -17,7 +17,7 @@ from roots_manager.core import identity
 from roots_manager.core import uri as uris
 from roots_manager.core.broadness import Broad, broadness, home
 from roots_manager.core.names import BIDI_CONTROLS
-from roots_manager.core.refusal import ModelError
+from roots_manager.support.refusal import ModelError
 from roots_manager.support.translatable import QT_TRANSLATE_NOOP
 
 _URI_LIKE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]+://")

@@ -13,7 +13,7 @@ import re
 from typing import Literal
 from urllib.parse import quote_from_bytes, unquote_to_bytes
 
-from roots_manager.core.refusal import Refusal
+from roots_manager.support.refusal import Refusal
 from roots_manager.support.translatable import QT_TRANSLATE_NOOP
 
 Flavour = Literal["posix", "windows"]

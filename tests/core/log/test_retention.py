@@ -9,7 +9,6 @@ import pytest
 
 from roots_manager.core.log import retention
 from roots_manager.core.paths import Layout
-from roots_manager.core.refusal import ModelError
 from roots_manager.core.store.file import Store, StoreUnreadable
 from roots_manager.core.store.log_limits import (
     DEFAULT_LOG_MAX_DAYS,
@@ -17,6 +16,7 @@ from roots_manager.core.store.log_limits import (
     LogRetention,
 )
 from roots_manager.core.store.state import State
+from roots_manager.support.refusal import ModelError
 from tests.logruns import MIB, names, past_run, remaining, removed, running
 
 

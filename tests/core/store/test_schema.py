@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from roots_manager.core.refusal import ModelError
 from roots_manager.core.store.schema import MAX_COUNTER, SCHEMA_VERSION, SchemaError
 from roots_manager.core.store.state import State
+from roots_manager.support.refusal import ModelError
 
 FP = "ab" * 32
 

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from roots_manager.core.consent.effective import Availability
-from roots_manager.core.refusal import ModelError
 from roots_manager.core.store.file import Store, StoreError
 from roots_manager.core.store.grants import Decision, PendingReason
 from roots_manager.core.store.state import State
+from roots_manager.support.refusal import ModelError
 
 
 @dataclass(frozen=True)

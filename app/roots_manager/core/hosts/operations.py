@@ -41,9 +41,9 @@ from roots_manager.core.hosts.wrap import (
     read_servers,
 )
 from roots_manager.core.paths import Layout
-from roots_manager.core.refusal import ModelError
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.state import now_iso
+from roots_manager.support.refusal import ModelError
 
 WRAP = "wrap"
 UNWRAP = "unwrap"

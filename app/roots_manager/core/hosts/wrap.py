@@ -32,10 +32,10 @@ from roots_manager.core.hosts.formats import JsonDoc, Location
 from roots_manager.core.hosts.known import ConfigFile
 from roots_manager.core.hosts.record import HostRecord, WrapRecord
 from roots_manager.core.paths import HOME_ENV
-from roots_manager.core.refusal import ModelError
 from roots_manager.core.roots import find_root, new_root
 from roots_manager.core.store.state import State, fingerprint, now_iso, server_name_error
 from roots_manager.support.installation import own_executable
+from roots_manager.support.refusal import ModelError
 
 BRIDGE_FLAG = "--server"
 ABSENT: Any = ...

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from roots_manager.core.refusal import ModelError
+from roots_manager.support.refusal import ModelError
 from roots_manager.support.translatable import QT_TRANSLATE_NOOP
 
 _REFUSALS = {

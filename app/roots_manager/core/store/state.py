@@ -1,7 +1,7 @@
 """The state Roots Manager keeps: roots, known servers, grants, pending consent, settings.
 
 Every operation here is a pure edit of a :class:`State` in memory; :mod:`roots_manager.core.store.file`
-makes it durable. Operations raise :class:`~roots_manager.core.refusal.ModelError` with a
+makes it durable. Operations raise :class:`~roots_manager.support.refusal.ModelError` with a
 message meant for the user, made from one of :data:`ERROR_TEMPLATES` so that a front end can show
 it in the user's language. The records it keeps are defined beside it: roots in
 :mod:`roots_manager.core.roots`, servers in :mod:`roots_manager.core.servers`, grants and consent
@@ -23,7 +23,6 @@ from typing import Any
 
 from roots_manager.core.confusables import look_alike
 from roots_manager.core.names import NameFlaw, check_server_name
-from roots_manager.core.refusal import ModelError
 from roots_manager.core.roots import (
     BROAD_REFUSALS,
     TOO_LONG,
@@ -48,6 +47,7 @@ from roots_manager.core.store.grants import (
     with_granted,
 )
 from roots_manager.core.store.log_limits import RETENTION_REFUSALS, LogRetention, log_limit
+from roots_manager.support.refusal import ModelError
 from roots_manager.support.translatable import QT_TRANSLATE_NOOP
 
 _FINGERPRINT = re.compile(r"[0-9a-fA-F]{64}")

@@ -1,6 +1,6 @@
 """The core's error messages in the user's language.
 
-A :class:`~roots_manager.core.refusal.Refusal` carries a template from
+A :class:`~roots_manager.support.refusal.Refusal` carries a template from
 :data:`roots_manager.core.store.state.ERROR_TEMPLATES` or :data:`roots_manager.core.uri.ERROR_TEMPLATES`
 and its values; the core marks each template for Qt's translation tools where it defines it
 (:mod:`roots_manager.support.translatable`), in the ``CoreError`` context, which is where they are
@@ -13,7 +13,7 @@ import errno
 
 from PySide6.QtCore import QCoreApplication
 
-from roots_manager.core.refusal import Refusal
+from roots_manager.support.refusal import Refusal
 
 
 def _translate(template: str) -> str:
