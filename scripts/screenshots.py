@@ -233,7 +233,7 @@ def build_first_run(home: Path) -> None:
     from roots_manager.core import live
     from roots_manager.core.log import events as ev
     from roots_manager.core.paths import Layout
-    from roots_manager.core.server_command import DEMO_SERVER_NAME
+    from roots_manager.core.servers.command import DEMO_SERVER_NAME
     from roots_manager.core.store.file import Store
     from roots_manager.core.store.state import now_iso
 

@@ -12,7 +12,7 @@ import mcp_types as types
 from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.client.session import ClientRequestContext
 
-from roots_manager.core.server_command import demo_command
+from roots_manager.core.servers.command import demo_command
 
 WAIT = 30.0
 

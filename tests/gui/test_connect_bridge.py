@@ -13,7 +13,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from roots_manager.core.paths import Layout
-from roots_manager.core.server_command import demo_command
+from roots_manager.core.servers.command import demo_command
 from roots_manager.core.store.file import Store
 from roots_manager.gui.connect.connect import ConnectionManager
 from roots_manager.gui.shell.app import AppController

@@ -229,7 +229,7 @@ def test_panel_shows_a_real_bridge_run(layout: Layout, qtbot: QtBot, tmp_path: P
     import subprocess
     import sys
 
-    from roots_manager.core.server_command import demo_command
+    from roots_manager.core.servers.command import demo_command
     from tests.bridge.wire import bridge_argv
 
     panel = LogPanel(layout)

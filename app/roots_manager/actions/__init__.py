@@ -3,7 +3,7 @@ in a command.
 
 Each function takes the :class:`~roots_manager.core.store.file.Store`, does one thing the user
 asked for in one transaction and returns what it did (a small result object, or the changed
-:class:`~roots_manager.core.servers.Server`); a refusal is raised as a
+:class:`~roots_manager.core.servers.server.Server`); a refusal is raised as a
 :class:`~roots_manager.support.refusal.Refusal`, and then nothing was written.
 
 - :mod:`~roots_manager.actions.servers`: which server a typed name means (the known names and

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 
 from roots_manager.actions.servers import resolve
 from roots_manager.core.confinement import confined
-from roots_manager.core.servers import Server
+from roots_manager.core.servers.server import Server
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.state import State
 

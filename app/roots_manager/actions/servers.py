@@ -1,7 +1,7 @@
 """Which server a name means, and the use cases about a server as a whole: forget, approve.
 
 A name typed by a user (or passed on by a widget) is looked up among the known servers as it is
-shown (:func:`~roots_manager.core.names.find_by_visible`: ``fs\\u200b`` finds the stored odd
+shown (:func:`~roots_manager.core.servers.names.find_by_visible`: ``fs\\u200b`` finds the stored odd
 name). A name nobody has seen is refused with the known names and the near ones, unless the
 use case makes sense ahead of a server's first start (a grant, a confinement setting) and the
 caller says that is meant: a mistyped name would otherwise become a server of its own.
@@ -13,8 +13,8 @@ import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from roots_manager.core.names import find_by_visible, visible
-from roots_manager.core.servers import Server
+from roots_manager.core.servers.names import find_by_visible, visible
+from roots_manager.core.servers.server import Server
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.state import UNKNOWN_SERVER, State, server_name_error
 from roots_manager.support.refusal import ModelError

@@ -12,7 +12,7 @@ from roots_manager.cli.text import JSON_HELP, json_text, print_json, shown
 
 if TYPE_CHECKING:
     from roots_manager.cli.usage import Subcommands
-    from roots_manager.core.servers import Server
+    from roots_manager.core.servers.server import Server
     from roots_manager.core.store.file import Store
 
 # What the commands need is imported in them: building the parser, which every call of

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from roots_manager.cli.errors import JSON_VERSION, Failure
 from roots_manager.cli.text import json_text, print_json, shown
-from roots_manager.core.names import visible
+from roots_manager.core.servers.names import visible
 
 if TYPE_CHECKING:
     from collections.abc import Callable

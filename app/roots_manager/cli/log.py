@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from roots_manager.cli.errors import JSON_VERSION
 from roots_manager.cli.text import JSON_HELP, json_text, print_json, shown
-from roots_manager.core.names import visible
+from roots_manager.core.servers.names import visible
 
 if TYPE_CHECKING:
     from roots_manager.cli.usage import Subcommands

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from roots_manager.cli.errors import Failure
 from roots_manager.cli.text import JSON_HELP, print_json, shown, table
-from roots_manager.core.names import find_by_visible, visible
+from roots_manager.core.servers.names import find_by_visible, visible
 
 if TYPE_CHECKING:
     from roots_manager.cli.usage import Subcommands

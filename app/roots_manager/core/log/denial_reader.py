@@ -10,8 +10,8 @@ from typing import Any
 
 from roots_manager.core.log import events as ev
 from roots_manager.core.log.event_time import parse_ts
-from roots_manager.core.names import visible
 from roots_manager.core.paths import Layout
+from roots_manager.core.servers.names import visible
 
 
 class Reader:

@@ -4,7 +4,7 @@ Every operation here is a pure edit of a :class:`State` in memory; :mod:`roots_m
 makes it durable. Operations raise :class:`~roots_manager.support.refusal.ModelError` with a
 message meant for the user, made from one of :data:`ERROR_TEMPLATES` so that a front end can show
 it in the user's language. The records it keeps are defined beside it: roots in
-:mod:`roots_manager.core.roots`, servers in :mod:`roots_manager.core.servers`, grants and consent
+:mod:`roots_manager.core.roots`, servers in :mod:`roots_manager.core.servers.server`, grants and consent
 requests in :mod:`roots_manager.core.store.grants`, the traffic log limits in
 :mod:`roots_manager.core.store.log_limits`.
 """
@@ -21,8 +21,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from roots_manager.core.confusables import look_alike
-from roots_manager.core.names import NameFlaw, check_server_name
 from roots_manager.core.roots import (
     BROAD_REFUSALS,
     TOO_LONG,
@@ -31,7 +29,9 @@ from roots_manager.core.roots import (
     find_root,
     new_root,
 )
-from roots_manager.core.servers import Server
+from roots_manager.core.servers.confusables import look_alike
+from roots_manager.core.servers.names import NameFlaw, check_server_name
+from roots_manager.core.servers.server import Server
 from roots_manager.core.store import schema
 from roots_manager.core.store.document import stored_fields, to_document
 from roots_manager.core.store.grants import (
@@ -495,7 +495,7 @@ class State:
 
 
 def server_name_error(name: str) -> ModelError | None:
-    """Why *name* cannot name a server (see :func:`roots_manager.core.names.check_server_name`)."""
+    """Why *name* cannot name a server (see :func:`roots_manager.core.servers.names.check_server_name`)."""
     check = check_server_name(name)
     if check is None:
         return None

@@ -122,7 +122,7 @@ class StoreWatcher(QObject):
 
         self.by_default = confines_by_default()
         """Whether this machine starts a server whose confinement is not decided confined
-        (:attr:`~roots_manager.core.servers.Server.confine`): what the store's None means here."""
+        (:attr:`~roots_manager.core.servers.server.Server.confine`): what the store's None means here."""
         self.error: str | None = None
         self.trouble = ""
         """Why changes are not followed live now ("" when they are)."""

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from roots_manager.core.paths import Layout
-from roots_manager.core.server_command import (
+from roots_manager.core.servers.command import (
     DEMO_SERVER_NAME,
     default_name,
     demo_command,

@@ -26,8 +26,8 @@ from PySide6.QtWidgets import (
 
 from roots_manager.core.consent.questions import ConsentAnswer, ConsentQuestion, RootChoice
 from roots_manager.core.consent.wait import ConsentWait, WaitStage, current_wait
-from roots_manager.core.names import visible
 from roots_manager.core.paths import Layout
+from roots_manager.core.servers.names import visible
 from roots_manager.core.store.grants import Decision
 from roots_manager.gui.common.folder_dialog import pick_folder
 from roots_manager.gui.common.folder_drops import dropped_folders

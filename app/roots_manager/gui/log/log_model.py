@@ -30,7 +30,7 @@ from PySide6.QtCore import (
 
 from roots_manager.core.log.index import LogIndex, TextSearch
 from roots_manager.core.log.window import LogWindow
-from roots_manager.core.names import visible
+from roots_manager.core.servers.names import visible
 from roots_manager.gui.log.log_texts import translated_summary
 from roots_manager.support import freed_memory
 

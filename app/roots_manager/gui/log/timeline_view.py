@@ -45,7 +45,7 @@ from PySide6.QtWidgets import QToolTip, QWidget
 
 from roots_manager.core.log.index import LogIndex
 from roots_manager.core.log.timeline import PROBES, Mark, MarkKind, Timeline
-from roots_manager.core.names import visible
+from roots_manager.core.servers.names import visible
 
 HIT_PX = 7.0
 MIN_SECONDS_PER_PX = 0.0005

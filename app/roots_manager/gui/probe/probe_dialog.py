@@ -36,13 +36,13 @@ from PySide6.QtWidgets import (
 )
 
 from roots_manager.core.log.probe_runs import bridge_name
-from roots_manager.core.names import visible
 from roots_manager.core.paths import Layout
 from roots_manager.core.probe import headline as words
 from roots_manager.core.probe.plan import PathTool
 from roots_manager.core.probe.reasons import Status, plan
 from roots_manager.core.probe.report import Report, short
 from roots_manager.core.probe.table import Comparison, compare, history, save
+from roots_manager.core.servers.names import visible
 from roots_manager.gui.common.window_state import clamp_to_screen
 from roots_manager.gui.probe.probe_model import INSIDE, OUTSIDE, ProbeRowsModel, ProbeWorker
 from roots_manager.gui.probe.probe_texts import plan_text, problem_text, reason_text, status_text

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 
 from roots_manager.actions.confinement import confine, set_ask, switch_restart_on_revoke
 from roots_manager.core.confinement.confined import starts_confined
-from roots_manager.core.names import visible
+from roots_manager.core.servers.names import visible
 from roots_manager.core.store.state import State
 from roots_manager.gui.common import confinement_text
 from roots_manager.gui.common.folder_dialog import pick_folder

@@ -10,7 +10,7 @@ from PySide6.QtGui import QIcon, QPalette
 from roots_manager.actions.consent import set_scope
 from roots_manager.core.confinement.confined import starts_confined
 from roots_manager.core.consent.effective import grant_active
-from roots_manager.core.names import visible
+from roots_manager.core.servers.names import visible
 from roots_manager.core.store.grants import Grant, Scope
 from roots_manager.gui.common import confinement_text
 from roots_manager.gui.common.resources import lock_icon, scope_icon

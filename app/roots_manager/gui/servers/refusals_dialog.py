@@ -27,8 +27,8 @@ from PySide6.QtWidgets import (
 from roots_manager.core.confinement.offers import Offer
 from roots_manager.core.confinement.refusals import Group
 from roots_manager.core.log.denials import shown
-from roots_manager.core.names import visible
 from roots_manager.core.paths import home_shortened
+from roots_manager.core.servers.names import visible
 from roots_manager.gui.common.confinement_text import reason_text
 from roots_manager.gui.common.rows_model import Index, RowsModel
 from roots_manager.gui.servers.denial_notice import DenialNotice

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from roots_manager.core.hosts.known import HostSpec
-from roots_manager.core.names import visible
+from roots_manager.core.servers.names import visible
 from roots_manager.gui.servers.serverview.badge import Attention, Badge, Protection, badge
 from roots_manager.gui.servers.serverview.facts import ServerFacts
 from roots_manager.gui.servers.serverview.groups import Group, Starter, group_servers

@@ -42,7 +42,7 @@ from roots_manager.core.hosts.known import HostSpec
 from roots_manager.core.live import BridgeMarker
 from roots_manager.core.log.index import LogIndex
 from roots_manager.core.log.timeline import Timeline
-from roots_manager.core.names import visible
+from roots_manager.core.servers.names import visible
 from roots_manager.core.store.state import State
 from roots_manager.gui.common.resources import action_icon
 from roots_manager.gui.common.watcher import StoreWatcher

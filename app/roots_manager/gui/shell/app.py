@@ -22,9 +22,9 @@ from roots_manager.core.consent.questions import (
     ConsentQueue,
     RootChoice,
 )
-from roots_manager.core.names import visible
 from roots_manager.core.paths import Layout, ensure_private_dir
-from roots_manager.core.server_command import DEMO_SERVER_NAME, demo_command
+from roots_manager.core.servers.command import DEMO_SERVER_NAME, demo_command
+from roots_manager.core.servers.names import visible
 from roots_manager.core.store.file import Store, StoreError
 from roots_manager.core.store.state import State
 from roots_manager.gui.common.resources import app_icon, install_translators

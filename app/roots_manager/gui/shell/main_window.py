@@ -31,8 +31,8 @@ from PySide6.QtWidgets import (
 
 from roots_manager.core.hosts.found import FoundHost
 from roots_manager.core.log.denials import shown
-from roots_manager.core.names import visible
 from roots_manager.core.paths import home_shortened
+from roots_manager.core.servers.names import visible
 from roots_manager.core.store.state import State
 from roots_manager.gui.common import window_state
 from roots_manager.gui.common.banner import Banner

@@ -6,7 +6,7 @@ from PySide6.QtCore import QObject, QRect, Qt, Signal
 from PySide6.QtGui import QAction, QFont, QIcon, QPainter, QPalette, QPixmap
 from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon
 
-from roots_manager.core.names import visible
+from roots_manager.core.servers.names import visible
 
 
 def badge_icon(base: QIcon, count: int) -> QIcon:

@@ -21,7 +21,7 @@ import os
 import unicodedata
 from collections.abc import Iterable
 
-from roots_manager.core.names import is_default_ignorable
+from roots_manager.core.servers.names import is_default_ignorable
 
 TABLE = "confusables.txt"
 

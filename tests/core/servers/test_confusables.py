@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from roots_manager.core import confusables
-from roots_manager.core.confusables import look_alike, skeleton
+from roots_manager.core.servers import confusables
+from roots_manager.core.servers.confusables import look_alike, skeleton
 from roots_manager.core.store.state import State
 from roots_manager.support.refusal import ModelError
 from roots_manager.support.resources import root

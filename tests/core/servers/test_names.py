@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from roots_manager.core.names import NameFlaw, check_server_name, find_by_visible, visible
+from roots_manager.core.servers.names import NameFlaw, check_server_name, find_by_visible, visible
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.state import State, server_name_error
 from roots_manager.support.refusal import ModelError

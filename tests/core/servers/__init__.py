@@ -1,0 +1,1 @@
+"""Tests of the servers Roots Manager knows: their names and look-alikes."""
