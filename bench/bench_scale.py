@@ -57,7 +57,7 @@ TARGET = 1.0
 def make_home(base: Path, n: int) -> dict[str, str]:
     """A per-user directory holding *n* real folders, all roots granted to the bench server."""
     from roots_manager.core.paths import Layout
-    from roots_manager.core.roots import Root
+    from roots_manager.core.roots.root import Root
     from roots_manager.core.store.file import Store, json_bytes, write_atomic
     from roots_manager.core.store.state import State, fingerprint, now_iso
 

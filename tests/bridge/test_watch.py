@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from roots_manager.bridge.run.watch import CHECK_SHARE, FolderWatch, folder_targets, pause_after
-from roots_manager.core import identity
+from roots_manager.core.roots import identity
 
 WAIT = 30.0
 

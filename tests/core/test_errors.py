@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from roots_manager.core import uri
-from roots_manager.core.roots import Root, broad_reason
+from roots_manager.core.roots import uri
+from roots_manager.core.roots.root import Root, broad_reason
 from roots_manager.core.store.state import ERROR_TEMPLATES, State, fingerprint, server_name_error
 from roots_manager.support.refusal import ModelError
 

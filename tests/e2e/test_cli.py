@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from roots_manager import __version__
-from roots_manager.core.uri import path_to_uri
+from roots_manager.core.roots.uri import path_to_uri
 from tests.conftest import run_cli
 
 NAMES = [

@@ -15,7 +15,7 @@ import anyio
 from mcp import Client
 
 from roots_manager.core.paths import Layout
-from roots_manager.core.roots import Root
+from roots_manager.core.roots.root import Root
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.state import now_iso
 from roots_manager.sandbox.landlock import TEST_ABI_ENV

@@ -275,7 +275,7 @@ def test_the_restarted_server_is_told_what_the_host_told_the_old_one(
 
 
 def _uri(path: Path) -> str:
-    from roots_manager.core.uri import path_to_uri
+    from roots_manager.core.roots.uri import path_to_uri
 
     return path_to_uri(str(path))
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from roots_manager.core.uri import path_to_uri
+from roots_manager.core.roots.uri import path_to_uri
 from tests.conftest import only_on_linux, run_cli
 from tests.e2e.test_cli_disk_errors import _not_root, tmpfs
 

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from roots_manager.actions.roots import rename
-from roots_manager.core import uri
+from roots_manager.core.roots import uri
 from roots_manager.core.store import state as model
 from roots_manager.core.store.file import Store
 from roots_manager.gui.common.resources import install_translators

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QListView, QStyle, QStyledItemDelegate, QStyleOpti
 from roots_manager.core.store.file import Store
 from roots_manager.gui.roots.detect import DetectDialog
 from roots_manager.gui.shell.app import AppController
-from tests.core.test_projects import make_tree
+from tests.core.roots.test_projects import make_tree
 
 
 def _text_left(view: QListView, index: QModelIndex) -> int:

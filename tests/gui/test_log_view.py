@@ -189,7 +189,7 @@ def test_long_filter_shows_progress_and_keeps_following(layout: Layout, qtbot: Q
 def test_roots_show_as_folders_and_the_filter_finds_either_form(
     layout: Layout, qtbot: QtBot
 ) -> None:
-    from roots_manager.core.uri import path_to_uri
+    from roots_manager.core.roots.uri import path_to_uri
     from roots_manager.gui.log.log_model import SUMMARY
 
     folder = "/home/ana/my projects/web#staging/日本"

@@ -99,7 +99,7 @@ def _kind(text: str, words: dict[str, str]) -> str:
 def test_the_app_and_the_cli_call_a_broad_folder_the_same(
     panel: RootsPanel, store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """One decision (core.broadness), two front ends' words: a folder holding the home folder
+    """One decision (core.roots.broadness), two front ends' words: a folder holding the home folder
     is not "the root of the file system" in one and "holds your home" in the other."""
     home = tmp_path / "users" / "me"
     home.mkdir(parents=True)

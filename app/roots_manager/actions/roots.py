@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from roots_manager.core.roots import Root
+from roots_manager.core.roots.root import Root
 from roots_manager.core.store.file import Store
 
 

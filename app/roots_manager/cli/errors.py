@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from roots_manager.cli.exits import EXIT_INTERRUPTED, EXIT_REFUSED, EXIT_STORE, EXIT_USAGE
-from roots_manager.core import uri
 from roots_manager.core.confinement.learning import ALREADY_LEARNING, CANNOT_CONFINE
-from roots_manager.core.roots import BROAD_REFUSALS, TOO_LONG
+from roots_manager.core.roots import uri
+from roots_manager.core.roots.root import BROAD_REFUSALS, TOO_LONG
 from roots_manager.core.servers.names import visible
 from roots_manager.core.store.file import StoreError
 from roots_manager.core.store.log_limits import RETENTION_REFUSALS

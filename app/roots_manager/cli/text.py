@@ -9,7 +9,7 @@ from itertools import chain, starmap
 from typing import Any
 
 from roots_manager.core.consent.effective import root_unavailable
-from roots_manager.core.roots import Root
+from roots_manager.core.roots.root import Root
 from roots_manager.core.servers.names import BIDI_CONTROLS
 
 JSON_HELP = "print the result as one JSON object, and a failure as one too (docs/cli-json.md)"

@@ -142,7 +142,7 @@ def _not_ours(path: Path, st: os.stat_result) -> str | None:
 def home_or_root(path: Path) -> str | None:
     """Why *path* must never be made private to Roots Manager: it is the home folder or the
     root of a file system (a drive on Windows); None for any other folder."""
-    from roots_manager.core.broadness import Broad, broadness  # only where a folder is made
+    from roots_manager.core.roots.broadness import Broad, broadness  # only where a folder is made
 
     if broadness(str(path)) in (Broad.HOME, Broad.FS_ROOT):
         return "it is your home folder or the root of the file system"

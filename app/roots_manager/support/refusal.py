@@ -2,7 +2,7 @@
 
 ``str()`` of a refusal is the English message the CLI prints; the desktop app translates the
 template and fills in the same values. Each module that refuses lists its templates
-(:data:`roots_manager.core.uri.ERROR_TEMPLATES`, :data:`roots_manager.core.store.state.ERROR_TEMPLATES`)
+(:data:`roots_manager.core.roots.uri.ERROR_TEMPLATES`, :data:`roots_manager.core.store.state.ERROR_TEMPLATES`)
 so that the translation tools and the tests can see every one.
 """
 
@@ -43,5 +43,5 @@ class ModelError(Refusal):
     """An operation the state cannot take, with a message for the user.
 
     Its template is one of :data:`roots_manager.core.store.state.ERROR_TEMPLATES`, or of
-    :data:`roots_manager.core.uri.ERROR_TEMPLATES` for a path or URI that cannot name a root.
+    :data:`roots_manager.core.roots.uri.ERROR_TEMPLATES` for a path or URI that cannot name a root.
     """

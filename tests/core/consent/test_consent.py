@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from roots_manager.core.consent.effective import effective, unavailable_reason
-from roots_manager.core.roots import Root
+from roots_manager.core.roots.root import Root
+from roots_manager.core.roots.uri import path_to_uri
 from roots_manager.core.store.grants import Decision, Scope
 from roots_manager.core.store.state import State, fingerprint
-from roots_manager.core.uri import path_to_uri
 from roots_manager.support.refusal import ModelError
 
 CMD = ["npx", "-y", "@modelcontextprotocol/server-filesystem"]

@@ -21,9 +21,9 @@ from roots_manager.core.consent.effective import effective
 from roots_manager.core.hosts import operations as hostchanges
 from roots_manager.core.hosts.operations import UNWRAP, WRAP
 from roots_manager.core.paths import Layout
+from roots_manager.core.roots.uri import uri_to_path
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.state import fingerprint
-from roots_manager.core.uri import uri_to_path
 from tests.core.hosts.hosts_samples import SAMPLES
 from tests.core.hosts.test_hosts import BRIDGE, FS_ARGV, change, place, platform
 

@@ -55,11 +55,11 @@ from roots_manager.bridge.transport.writer import FdSink, LineWriter
 from roots_manager.core import habits, live
 from roots_manager.core.log import events as ev
 from roots_manager.core.paths import Layout
+from roots_manager.core.roots.uri import uri_to_path
 from roots_manager.core.runid import new_run_id
 from roots_manager.core.store.file import Store, StoreError
 from roots_manager.core.store.grants import Decision
 from roots_manager.core.store.state import fingerprint, now_iso
-from roots_manager.core.uri import uri_to_path
 from roots_manager.support import cyclic_gc, oserror
 from roots_manager.support.refusal import ModelError
 

@@ -27,8 +27,8 @@ import time
 import traceback
 from collections.abc import Callable, Collection, Iterable, Sequence
 
-from roots_manager.core import identity
 from roots_manager.core.paths import Layout
+from roots_manager.core.roots import identity
 from roots_manager.support.dirwatch import DirWatch
 
 STORE_DEBOUNCE = 0.030

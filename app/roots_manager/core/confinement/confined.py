@@ -27,7 +27,7 @@ from roots_manager.core.confinement.protected import (
 )
 from roots_manager.core.confinement.rules import MAX_PROCESSES, Rules
 from roots_manager.core.consent.effective import Availability, visible_roots
-from roots_manager.core.roots import normalize_path
+from roots_manager.core.roots.root import normalize_path
 from roots_manager.core.servers.server import Server
 from roots_manager.core.store.state import State, server_name_error
 from roots_manager.support.nofollow import Identity, identify

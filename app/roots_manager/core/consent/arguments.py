@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from roots_manager.core.consent.effective import effective
 from roots_manager.core.paths import Layout
-from roots_manager.core.uri import uri_to_path
+from roots_manager.core.roots.uri import uri_to_path
 
 ROOTS_ARG = "{roots}"
 """The argument replaced by the server's granted folders, one argument each."""

@@ -17,9 +17,9 @@ from collections.abc import Collection, Iterable
 from stat import S_ISDIR
 from typing import TypedDict
 
-from roots_manager.core import identity
-from roots_manager.core.broadness import Broadness
-from roots_manager.core.roots import Root
+from roots_manager.core.roots import identity
+from roots_manager.core.roots.broadness import Broadness
+from roots_manager.core.roots.root import Root
 from roots_manager.core.store.grants import Grant, Scope
 from roots_manager.core.store.state import State
 from roots_manager.support import cyclic_gc
@@ -78,7 +78,7 @@ class Availability:
     over any number of roots.
 
     What roots share is looked up once in a pass rather than once per root: the real path of
-    each folder above them (:class:`~roots_manager.core.identity.RealPaths`), and the folders
+    each folder above them (:class:`~roots_manager.core.roots.identity.RealPaths`), and the folders
     too broad to be roots. Each root is then two ``stat``, one ``access`` and one ``lstat``, and
     is looked at once however often the pass is asked about it. Nothing outlives the pass: a new
     one looks again, so a link swapped in since is seen.

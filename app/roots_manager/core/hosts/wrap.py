@@ -31,7 +31,7 @@ from roots_manager.core.hosts.formats import JsonDoc, Location
 from roots_manager.core.hosts.known import ConfigFile
 from roots_manager.core.hosts.record import HostRecord, WrapRecord
 from roots_manager.core.paths import HOME_ENV
-from roots_manager.core.roots import find_root, new_root
+from roots_manager.core.roots.root import find_root, new_root
 from roots_manager.core.servers.confusables import look_alike
 from roots_manager.core.store.state import State, fingerprint, now_iso, server_name_error
 from roots_manager.support.installation import own_executable

@@ -100,7 +100,7 @@ def named_by(arguments: Any, path: str, limit: int = 64) -> str | None:
 
 def _names(value: str, path: str) -> bool:
     if value.startswith("file://"):
-        from roots_manager.core.uri import UriError, uri_to_path
+        from roots_manager.core.roots.uri import UriError, uri_to_path
 
         try:
             value = uri_to_path(value)

@@ -29,7 +29,7 @@ from roots_manager.core.probe.fixture import (
     ROOT,
     SECOND_ROOT,
 )
-from roots_manager.core.uri import UriError, path_to_uri, uri_to_path
+from roots_manager.core.roots.uri import UriError, path_to_uri, uri_to_path
 
 
 class Operation(StrEnum):

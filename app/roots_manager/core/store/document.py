@@ -13,7 +13,7 @@ from itertools import starmap
 from operator import attrgetter, itemgetter
 from typing import Any, Protocol
 
-from roots_manager.core.roots import Root
+from roots_manager.core.roots.root import Root
 from roots_manager.core.servers.server import Server
 from roots_manager.core.store import schema
 from roots_manager.core.store.grants import POLICIES, Decision, Grant, Pending, Policy, Scope

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any
 
-from roots_manager.core import uri as uris
+from roots_manager.core.roots import uri as uris
 
 SCHEMA_VERSION = 11
 """2 adds each root's real path when it was added (``real``); 3 adds confinement (a server's

@@ -4,7 +4,7 @@ Every operation here is a pure edit of a :class:`State` in memory; :mod:`roots_m
 makes it durable. Operations raise :class:`~roots_manager.support.refusal.ModelError` with a
 message meant for the user, made from one of :data:`ERROR_TEMPLATES` so that a front end can show
 it in the user's language. The records it keeps are defined beside it: roots in
-:mod:`roots_manager.core.roots`, servers in :mod:`roots_manager.core.servers.server`, grants and consent
+:mod:`roots_manager.core.roots.root`, servers in :mod:`roots_manager.core.servers.server`, grants and consent
 requests in :mod:`roots_manager.core.store.grants`, the traffic log limits in
 :mod:`roots_manager.core.store.log_limits`.
 """
@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from roots_manager.core.roots import (
+from roots_manager.core.roots.root import (
     BROAD_REFUSALS,
     TOO_LONG,
     Root,

@@ -1,7 +1,7 @@
 """The core's error messages in the user's language.
 
 A :class:`~roots_manager.support.refusal.Refusal` carries a template from
-:data:`roots_manager.core.store.state.ERROR_TEMPLATES` or :data:`roots_manager.core.uri.ERROR_TEMPLATES`
+:data:`roots_manager.core.store.state.ERROR_TEMPLATES` or :data:`roots_manager.core.roots.uri.ERROR_TEMPLATES`
 and its values; the core marks each template for Qt's translation tools where it defines it
 (:mod:`roots_manager.support.translatable`), in the ``CoreError`` context, which is where they are
 translated here.

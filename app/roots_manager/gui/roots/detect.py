@@ -22,14 +22,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from roots_manager.core.projects import Project, ScanProgress, ScanResult, scan
-from roots_manager.core.roots import normalize_path
+from roots_manager.core.roots.projects import Project, ScanProgress, ScanResult, scan
+from roots_manager.core.roots.root import normalize_path
 
 PathRole = Qt.ItemDataRole.UserRole + 1
 
 
 class ScanWorker(QThread):
-    """Runs :func:`roots_manager.core.projects.scan` off the GUI thread."""
+    """Runs :func:`roots_manager.core.roots.projects.scan` off the GUI thread."""
 
     progressed = Signal(int, int, int, str)
     """(top-level folders done, total, folders visited, the folder being searched)"""

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QApplication, QStyle
 
 from roots_manager.actions import roots as root_actions
 from roots_manager.core.consent.effective import Availability, active_grants_by_root
-from roots_manager.core.roots import Root
+from roots_manager.core.roots.root import Root
 from roots_manager.core.store.grants import Scope
 from roots_manager.gui.common.rows_model import Index, RowsModel
 from roots_manager.gui.common.watcher import StoreWatcher

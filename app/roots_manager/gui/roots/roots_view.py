@@ -21,8 +21,8 @@ from PySide6.QtWidgets import (
 )
 
 from roots_manager.actions import roots as root_actions
-from roots_manager.core.broadness import Broad, broadness, home
-from roots_manager.core.roots import Root, normalize_path
+from roots_manager.core.roots.broadness import Broad, broadness, home
+from roots_manager.core.roots.root import Root, normalize_path
 from roots_manager.core.servers.names import visible
 from roots_manager.gui.common.errors import error_text
 from roots_manager.gui.common.folder_dialog import pick_folder

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from roots_manager.core import identity
+from roots_manager.core.roots import identity
 from roots_manager.core.store.state import State
 from roots_manager.support.refusal import ModelError
 

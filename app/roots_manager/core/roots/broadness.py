@@ -1,6 +1,6 @@
 """Which folders are too broad to be roots: the file system's root, the home folder, and the
 folders that hold it. Decided once, here, and shown by each front end in its own words
-(:data:`roots_manager.core.roots.BROAD_REFUSALS` for the CLI, the app's confirmation).
+(:data:`roots_manager.core.roots.root.BROAD_REFUSALS` for the CLI, the app's confirmation).
 
 Each folder is known by its identity, not its spelling: on macOS ``/users/ME`` is the home
 folder ``/Users/me``, and a link to the home folder is as broad as the home folder.
@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 import os
 
-from roots_manager.core import identity
+from roots_manager.core.roots import identity
 
 
 class Broad(enum.Enum):
@@ -54,7 +54,7 @@ class Broadness:
 
     def kind(self, real: str, same: tuple[int, int] | None) -> Broad | None:
         """Why the folder at the real path *real* is too broad, or None; *same* is its identity
-        (:func:`roots_manager.core.identity.identity`)."""
+        (:func:`roots_manager.core.roots.identity.identity`)."""
         if os.path.dirname(real) == real or real == os.sep:
             return Broad.FS_ROOT
         if same is not None and same == self._fs_root:

@@ -16,7 +16,7 @@ import unicodedata
 from collections.abc import Callable
 from stat import S_ISLNK
 
-from roots_manager.core.uri import plain_windows_path
+from roots_manager.core.roots.uri import plain_windows_path
 
 Stat = Callable[[str], os.stat_result]
 

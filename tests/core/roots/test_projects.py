@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from roots_manager.core.projects import ScanProgress, project_markers, scan
+from roots_manager.core.roots.projects import ScanProgress, project_markers, scan
 
 
 def make_tree(base: Path) -> dict[str, Path]:

@@ -13,9 +13,9 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from roots_manager.core import identity
-from roots_manager.core import uri as uris
-from roots_manager.core.broadness import Broad, broadness, home
+from roots_manager.core.roots import identity
+from roots_manager.core.roots import uri as uris
+from roots_manager.core.roots.broadness import Broad, broadness, home
 from roots_manager.core.servers.names import BIDI_CONTROLS
 from roots_manager.support.refusal import ModelError
 from roots_manager.support.translatable import QT_TRANSLATE_NOOP

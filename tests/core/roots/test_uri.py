@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from roots_manager.core.uri import UriError, path_to_uri, uri_to_path
+from roots_manager.core.roots.uri import UriError, path_to_uri, uri_to_path
 
 
 @pytest.mark.parametrize(

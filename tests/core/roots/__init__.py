@@ -1,0 +1,1 @@
+"""Tests of the roots: URIs, which folder a path names, and the projects found."""
