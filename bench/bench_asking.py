@@ -168,7 +168,7 @@ def main() -> None:
                 asked.append(seen - sent)
                 sys.path.insert(0, str(REPO / "app"))
                 from roots_manager.actions.consent import grant
-                from roots_manager.core.paths import Layout
+                from roots_manager.core.directory.layout import Layout
                 from roots_manager.core.store.file import Store
                 from roots_manager.core.store.grants import Scope
 

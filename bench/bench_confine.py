@@ -78,7 +78,7 @@ def unconfined_unless_forced(*servers: str) -> None:
     """Store *servers* as not confined: a new server is confined by default, so the baseline
     must say it is not; the confined runs force confinement on (``wrapped``'s *force*)."""
     from roots_manager.actions.confinement import confine
-    from roots_manager.core.paths import Layout
+    from roots_manager.core.directory.layout import Layout
     from roots_manager.core.store.file import Store
 
     store = Store(Layout.default().ensure())
@@ -198,7 +198,7 @@ def make_once(folder: Path, force: bool) -> float:
 
 
 def measure_making(home: str, runs: int, where: str) -> None:
-    from roots_manager.core.paths import Layout
+    from roots_manager.core.directory.layout import Layout
     from roots_manager.core.store.file import Store
 
     folder = Path(home) / "made"
@@ -251,7 +251,7 @@ def measure_writing(home: str, runs: int) -> None:
     """Writes over files that are there: unconfined, confined, and confined in a grant whose
     repositories the supervisor keeps (searched in part), in turns."""
     from roots_manager.core.confinement.protected import REPOSITORY_DEPTH
-    from roots_manager.core.paths import Layout
+    from roots_manager.core.directory.layout import Layout
     from roots_manager.core.store.file import Store
 
     plain_grant, deep_grant = Path(home) / "written", Path(home) / "written-deep"
@@ -348,7 +348,7 @@ def _tree(folder: Path) -> None:
 
 
 def walk(home: str, walks: int) -> None:
-    from roots_manager.core.paths import Layout
+    from roots_manager.core.directory.layout import Layout
     from roots_manager.core.store.file import Store
 
     folder = Path(home) / "granted"

@@ -259,7 +259,7 @@ def walk_once(folder: Path, mode: str) -> float:
 
 
 def walk(home: Path, walks: int) -> None:
-    from roots_manager.core.paths import Layout
+    from roots_manager.core.directory.layout import Layout
     from roots_manager.core.store.file import Store
 
     folder = home / "granted"

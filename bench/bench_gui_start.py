@@ -62,7 +62,7 @@ def time_to_shown(code: str, env: dict[str, str]) -> float:
 
 def seed(home: Path) -> None:
     """A state directory with a few roots and servers, like a user's."""
-    from roots_manager.core.paths import Layout
+    from roots_manager.core.directory.layout import Layout
     from roots_manager.core.store.file import Store
 
     store = Store(Layout(home))

@@ -74,8 +74,8 @@ def _event(i: int, server: str, run: str) -> dict[str, Any]:
 def child_writer(home: str, n: int, runs: int, rate: float = 0.0) -> None:
     """Append *n* events round-robin to *runs* runs, at *rate* events/s (0: as fast as
     possible)."""
+    from roots_manager.core.directory.layout import Layout
     from roots_manager.core.log import events
-    from roots_manager.core.paths import Layout
 
     layout = Layout(Path(home)).ensure()
     writers = [events.EventWriter(layout, f"bench{s:02d}", keep_parts=100_000) for s in range(runs)]
@@ -146,8 +146,8 @@ def child_ingest(home: str, n: int, runs: int, rate: float) -> None:
     """Follow while a writer process appends *n* events; then measure single-event latency."""
     from PySide6.QtWidgets import QApplication
 
+    from roots_manager.core.directory.layout import Layout
     from roots_manager.core.log import events
-    from roots_manager.core.paths import Layout
     from roots_manager.gui.log.log_view import LogPanel
 
     app = QApplication([])
@@ -233,7 +233,7 @@ def child_memory(home: str, n: int) -> None:
     """Open the panel over *n* events on disk; time to load them and the RSS after scrolling."""
     from PySide6.QtWidgets import QApplication
 
-    from roots_manager.core.paths import Layout
+    from roots_manager.core.directory.layout import Layout
     from roots_manager.gui.log.log_view import LogPanel
 
     app = QApplication([])

@@ -103,8 +103,8 @@ def cold_start(command: list[str]) -> float:
 
 
 def count(kind: str) -> list[dict[str, Any]]:
+    from roots_manager.core.directory.layout import Layout
     from roots_manager.core.log import events as ev
-    from roots_manager.core.paths import Layout
 
     return [e for e in ev.iter_events(Layout.default()) if e.get("kind") == kind]
 
@@ -124,7 +124,7 @@ def restarts(
     command: list[str], folders: dict[str, str], rounds: int, confined: bool
 ) -> dict[str, list[float]]:
     from roots_manager.core.confinement.confined import set_confinement, set_restart_on_revoke
-    from roots_manager.core.paths import Layout
+    from roots_manager.core.directory.layout import Layout
     from roots_manager.core.store.file import Store
 
     store = Store(Layout.default().ensure())
@@ -202,7 +202,7 @@ def round_trips(peer: Peer, count: int, size: int) -> list[float]:
 def tracking_cost(blocks: int) -> None:
     """Round trips directly, through a bridge, and through one that may restart its server."""
     from roots_manager.core.confinement.confined import set_restart_on_revoke
-    from roots_manager.core.paths import Layout
+    from roots_manager.core.directory.layout import Layout
     from roots_manager.core.store.file import Store
 
     with tempfile.TemporaryDirectory() as home:

@@ -56,7 +56,7 @@ TARGET = 1.0
 
 def make_home(base: Path, n: int) -> dict[str, str]:
     """A per-user directory holding *n* real folders, all roots granted to the bench server."""
-    from roots_manager.core.paths import Layout
+    from roots_manager.core.directory.layout import Layout
     from roots_manager.core.roots.root import Root
     from roots_manager.core.store.file import Store, json_bytes, write_atomic
     from roots_manager.core.store.state import State, fingerprint, now_iso
@@ -122,7 +122,7 @@ def ask(proc: subprocess.Popen[bytes], key: str, n: int) -> list[float]:
 
 def bridge_times(env: dict[str, str], repeat: int) -> dict[str, float]:
     """The server's round trips of ``roots/list`` through a running bridge (see the module)."""
-    from roots_manager.core.paths import Layout
+    from roots_manager.core.directory.layout import Layout
     from roots_manager.core.store.file import Store, write_atomic
 
     cmd = [sys.executable, "-m", "roots_manager.bridge", "--server", NAME, "--", *SERVER]

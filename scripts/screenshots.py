@@ -40,8 +40,8 @@ def build_sample(home: Path, work: Path, lang: str) -> None:
     """Fill *home* with a realistic state and traffic log."""
     from roots_manager.core import live
     from roots_manager.core.confinement import confined
+    from roots_manager.core.directory.layout import Layout
     from roots_manager.core.log import events as ev
-    from roots_manager.core.paths import Layout
     from roots_manager.core.store.file import Store
     from roots_manager.core.store.state import now_iso
 
@@ -204,8 +204,8 @@ def build_sample(home: Path, work: Path, lang: str) -> None:
 def learned_refusals(home: Path, work: Path) -> None:
     """What git-helper is refused while Learn… runs: reads in two projects, a file of the home
     folder, a key and the home folder's listing (those two never proposed)."""
+    from roots_manager.core.directory.layout import Layout
     from roots_manager.core.log import events as ev
-    from roots_manager.core.paths import Layout
 
     user = Path.home()
     refused = [
@@ -231,8 +231,8 @@ def build_first_run(home: Path) -> None:
     """A new user's state: no roots, and the demo server waiting for consent (its bridge's
     marker and log say it holds the server's roots/list, so the prompt counts down)."""
     from roots_manager.core import live
+    from roots_manager.core.directory.layout import Layout
     from roots_manager.core.log import events as ev
-    from roots_manager.core.paths import Layout
     from roots_manager.core.servers.command import DEMO_SERVER_NAME
     from roots_manager.core.store.file import Store
     from roots_manager.core.store.state import now_iso
@@ -320,14 +320,14 @@ def main() -> int:
         os.environ.pop("XDG_CONFIG_HOME", None)
     else:
         build_sample(home, tmp / "code", args.lang)
-        from roots_manager.core.paths import Layout
+        from roots_manager.core.directory.layout import Layout
         from roots_manager.gui.shell.welcome import WELCOME_DISMISSED_KEY
 
         # the sample is a user's workspace some days in: the welcome was dismissed long ago
         settings = Layout(home).ensure().home / "gui.ini"
         settings.write_text(f"[General]\n{WELCOME_DISMISSED_KEY}=true\n", encoding="utf-8")
     if args.lang != "en":
-        from roots_manager.core.paths import Layout
+        from roots_manager.core.directory.layout import Layout
         from roots_manager.core.store.file import Store
 
         with Store(Layout(home)).transaction() as state:

@@ -71,7 +71,7 @@ def wait_for_fixture():  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 def layout(rm_home: Path):  # type: ignore[no-untyped-def]
-    from roots_manager.core.paths import Layout
+    from roots_manager.core.directory.layout import Layout
 
     return Layout(rm_home).ensure()
 

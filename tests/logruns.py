@@ -8,8 +8,8 @@ import time
 from pathlib import Path
 
 from roots_manager.core import live
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log.retention import Swept
-from roots_manager.core.paths import Layout
 from roots_manager.core.store.state import now_iso
 
 MIB = 1024 * 1024

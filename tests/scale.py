@@ -16,7 +16,7 @@ from types import FrameType
 from typing import Any
 
 import roots_manager
-from roots_manager.core.paths import Layout
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.roots.root import Root
 from roots_manager.core.store.file import Store, json_bytes, write_atomic
 from roots_manager.core.store.state import State, now_iso

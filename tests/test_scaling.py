@@ -12,7 +12,7 @@ import pytest
 from roots_manager.bridge.run.roots import RootsSource
 from roots_manager.cli import main as cli
 from roots_manager.core.consent.effective import effective
-from roots_manager.core.paths import Layout
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.store.state import fingerprint
 from tests.scale import COMMAND, assert_linear, granted, make_folders, saved, steps, ungranted
 

@@ -10,8 +10,8 @@ import time
 from roots_manager.bridge.protocol.inflight import Snapshot
 from roots_manager.bridge.run.denials import BURST, Denials
 from roots_manager.bridge.run.eventlog import BridgeLog
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events as ev
-from roots_manager.core.paths import Layout
 
 
 def test_a_flood_of_refusals_is_recorded_up_to_the_rate_and_the_rest_counted(

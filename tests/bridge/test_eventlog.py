@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from roots_manager.bridge.run.eventlog import BridgeLog
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events as ev
-from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
 from tests.logruns import WAIT, names, past_run, remaining
 from tests.polling import wait_for

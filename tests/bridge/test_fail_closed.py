@@ -280,7 +280,7 @@ def test_an_error_while_answering_becomes_the_bridges_answer(
 ) -> None:
     """Whatever breaks the computation of an answer, the server is answered by the bridge."""
     from roots_manager.bridge.run import roots
-    from roots_manager.core.paths import Layout
+    from roots_manager.core.directory.layout import Layout
     from roots_manager.core.store.file import Store
 
     def broken(*args: Any, **kwargs: Any) -> Any:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from roots_manager.bridge.protocol.restart import Seen, restart_reason
 from roots_manager.core.consent.arguments import expand, folders_now, takes_roots
-from roots_manager.core.paths import Layout
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.state import fingerprint
 

@@ -19,8 +19,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events as ev
-from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
 from tests.fakes import FAKES
 from tests.polling import WAIT, wait_for

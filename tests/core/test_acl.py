@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from roots_manager.core.paths import Layout, home_or_root
+from roots_manager.core.directory.layout import Layout, home_or_root
 from roots_manager.platform.windows import folder_acl as acl
 from roots_manager.platform.windows.folder_acl import AclOutcome, AclStep, SidError
 
@@ -195,7 +195,7 @@ def test_posix_folders_stay_mode_0700_and_never_load_the_windows_code(tmp_path: 
     script = (
         "import json, sys\n"
         "from pathlib import Path\n"
-        "from roots_manager.core.paths import Layout\n"
+        "from roots_manager.core.directory.layout import Layout\n"
         "Layout(Path(sys.argv[1])).ensure()\n"
         "print(json.dumps(sorted(m for m in sys.modules if m.startswith('roots_manager'))))\n"
     )
@@ -204,7 +204,7 @@ def test_posix_folders_stay_mode_0700_and_never_load_the_windows_code(tmp_path: 
         [sys.executable, "-c", script, str(home)], capture_output=True, text=True, check=True
     )
     loaded = json.loads(done.stdout)
-    assert "roots_manager.core.paths" in loaded
+    assert "roots_manager.core.directory.layout" in loaded
     assert (
         "roots_manager.platform.windows.folder_acl" not in loaded
         and "roots_manager.platform.windows.acl_calls" not in loaded

@@ -41,7 +41,7 @@ def test_a_newer_bridges_marker_is_read_with_what_this_version_knows(tmp_path) -
     import json
 
     from roots_manager.core import live
-    from roots_manager.core.paths import Layout
+    from roots_manager.core.directory.layout import Layout
 
     layout = Layout(tmp_path / "home").ensure()
     marker = live.BridgeMarker(

@@ -17,8 +17,8 @@ import anyio
 import pytest
 from mcp import Client, StdioServerParameters
 
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events as ev
-from roots_manager.core.paths import Layout
 from tests.bridge.wire import BridgeProc, bridge_argv, events, initialize, is_id, wait_for
 from tests.conftest import run_cli
 from tests.e2e.sdk_host import bridged

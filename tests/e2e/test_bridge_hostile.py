@@ -13,8 +13,8 @@ from pathlib import Path
 import psutil
 import pytest
 
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events as ev
-from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
 from tests.bridge.wire import (
     Bridged,

@@ -8,8 +8,8 @@ from pathlib import Path
 import psutil
 
 from roots_manager.bridge.run.handlers import MAX_BACKLOG
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events as ev
-from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
 from tests.bridge.wire import BridgeProc, bridge_argv, events, wait_for
 from tests.fakes import FAKES

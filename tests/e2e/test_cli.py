@@ -275,7 +275,7 @@ def test_every_file_in_the_state_directory_stays_private(
     folders: list[Path], tmp_path: Path
 ) -> None:
     """Real use with a permissive umask: the CLI, a bridge with a real server, a recovery."""
-    from roots_manager.core.paths import Layout
+    from roots_manager.core.directory.layout import Layout
 
     home = Path(os.environ["ROOTS_MANAGER_HOME"])
     env = os.environ.copy()

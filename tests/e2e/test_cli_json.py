@@ -19,8 +19,8 @@ import pytest
 from roots_manager.cli.errors import CODES, TEMPLATE_CODES
 from roots_manager.cli.main import build_parser, main
 from roots_manager.cli.usage import subcommands
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.hosts.operations import ERROR_CODES as HOST_CODES
-from roots_manager.core.paths import Layout
 from roots_manager.core.roots import uri
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.state import ERROR_TEMPLATES

@@ -10,8 +10,8 @@ import sys
 
 import pytest
 
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events as ev
-from roots_manager.core.paths import Layout
 from tests.conftest import run_cli
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import anyio
 from mcp import Client
 
-from roots_manager.core.paths import Layout
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.roots.root import Root
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.state import now_iso

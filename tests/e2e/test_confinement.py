@@ -19,8 +19,8 @@ import anyio
 import pytest
 from mcp import Client, StdioServerParameters
 
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events as ev
-from roots_manager.core.paths import Layout
 from roots_manager.sandbox.landlock import TEST_ABI_ENV
 from tests.bridge.wire import bridge_argv, events, run_to_its_end
 from tests.conftest import PEERS, only_on_linux, run_cli

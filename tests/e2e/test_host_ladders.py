@@ -19,8 +19,8 @@ from pathlib import Path
 import psutil
 import pytest
 
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events as ev
-from roots_manager.core.paths import Layout
 from tests.bridge.wire import BridgeProc, bridge_argv, events, initialize, is_id
 from tests.conftest import only_on_linux
 

@@ -21,8 +21,8 @@ from typing import Any
 import anyio
 from mcp import Client, StdioServerParameters
 
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events as ev
-from roots_manager.core.paths import Layout
 from tests.bridge.wire import bridge_argv, events, wait_for
 from tests.conftest import only_on_linux, run_cli
 from tests.e2e.sdk_host import text

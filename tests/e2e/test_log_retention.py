@@ -6,7 +6,7 @@ import os
 import subprocess
 import sys
 
-from roots_manager.core.paths import Layout
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.store.file import Store
 from tests.bridge.wire import bridge_argv
 from tests.conftest import run_cli

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from roots_manager.core.paths import Layout
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.store.file import Store
 from tests.conftest import run_cli
 from tests.fakes import FAKES

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from roots_manager.core.paths import Layout
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.store.file import Store
 from tests.conftest import run_cli
 from tests.e2e.test_probe import CLEAN, probe_json, puppet

@@ -42,8 +42,8 @@ from typing import IO, Any
 import psutil
 import pytest
 
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events as ev
-from roots_manager.core.paths import Layout
 from tests.bridge.wire import events
 from tests.conftest import run_cli
 from tests.polling import wait_for

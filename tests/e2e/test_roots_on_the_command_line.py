@@ -15,8 +15,8 @@ import anyio
 import pytest
 from mcp import Client
 
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events as ev
-from roots_manager.core.paths import Layout
 from tests.bridge.wire import events
 from tests.conftest import only_on_linux, run_cli
 from tests.e2e.test_bridge_filesystem import POLL_LIMIT, allowed, make, params, until

@@ -11,8 +11,8 @@ import os
 import stat
 from pathlib import Path
 
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events as ev
-from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
 from tests.bridge.wire import Bridged, events, is_method, wait_for
 from tests.conftest import run_cli

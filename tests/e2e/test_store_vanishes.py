@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events as ev
-from roots_manager.core.paths import Layout
 from tests.bridge.wire import events, is_method, wait_for
 from tests.conftest import run_cli
 from tests.e2e.test_restart import both_granted, handshake, recorded, recording_bridge, restarted

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from roots_manager.core.directory.layout import HOME_ENV, Layout
 from roots_manager.core.log import events as ev
-from roots_manager.core.paths import HOME_ENV, Layout
 from roots_manager.core.store.file import Store
 from roots_manager.support import relocation
 from tests.conftest import only_on_linux, run_cli, tree

@@ -12,8 +12,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log.events import iter_events
-from roots_manager.core.paths import Layout
 from tests.fakes import FAKES
 
 HERE = Path(__file__).resolve().parent

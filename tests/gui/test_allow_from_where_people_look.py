@@ -25,8 +25,8 @@ from pytestqt.qtbot import QtBot
 import roots_manager
 from roots_manager.actions import refusals
 from roots_manager.core.confinement.offers import Offer
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events
-from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
 from roots_manager.gui.log.log_view import LogPanel
 from roots_manager.gui.servers.servers_view import ServersPanel

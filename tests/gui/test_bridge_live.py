@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from roots_manager.core.paths import Layout
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.store.file import Store
 from roots_manager.gui.common.watcher import StoreWatcher
 from roots_manager.gui.servers.servers_model import BRIDGE, STALE, STATUS

@@ -12,7 +12,7 @@ import psutil
 import pytest
 from pytestqt.qtbot import QtBot
 
-from roots_manager.core.paths import Layout
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.servers.command import demo_command
 from roots_manager.core.store.file import Store
 from roots_manager.gui.connect.connect import ConnectionManager

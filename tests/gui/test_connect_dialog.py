@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QDialogButtonBox
 from pytestqt.qtbot import QtBot
 
-from roots_manager.core.paths import Layout
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.servers.command import default_name, demo_command, split_command
 from roots_manager.core.store.file import Store
 from roots_manager.gui.connect.connect_dialog import ConnectDialog

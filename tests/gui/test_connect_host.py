@@ -17,7 +17,7 @@ import psutil
 import pytest
 from pytestqt.qtbot import QtBot
 
-from roots_manager.core.paths import Layout
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.servers.command import demo_command
 from roots_manager.gui.connect.connect import ConnectionManager
 from roots_manager.gui.connect.host_connection import PROTOCOL_VERSION, HostTimings, terminate_heard

@@ -13,7 +13,7 @@ from roots_manager.core.consent.questions import (
     Reply,
     questions,
 )
-from roots_manager.core.paths import Layout
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.store.file import Store
 from roots_manager.gui.consent.consent_dialog import ConsentDialog
 from roots_manager.gui.shell.app import AppController

@@ -13,8 +13,8 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from roots_manager.core.consent.wait import WaitStage, wait_of
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events
-from roots_manager.core.paths import Layout
 from roots_manager.core.servers.command import demo_command
 from roots_manager.core.store.file import Store
 from roots_manager.gui.consent.consent_dialog import ConsentDialog

@@ -11,8 +11,8 @@ import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events
-from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.grants import Scope
 from roots_manager.gui.common.watcher import StoreWatcher

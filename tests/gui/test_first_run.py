@@ -7,7 +7,7 @@ from pathlib import Path
 from PySide6.QtGui import QImage
 from pytestqt.qtbot import QtBot
 
-from roots_manager.core.paths import Layout
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.store.file import Store
 from roots_manager.gui.common.placeholder_view import PlaceholderTableView
 from roots_manager.gui.shell.app import AppController

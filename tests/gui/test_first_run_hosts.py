@@ -14,7 +14,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWizard
 from pytestqt.qtbot import QtBot
 
-from roots_manager.core.paths import Layout
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.store.file import Store
 from roots_manager.gui.common.watcher import StoreWatcher
 from roots_manager.gui.hosts.first_run import CHANGE, DONE, FOLDERS, SERVERS

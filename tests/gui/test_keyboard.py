@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from roots_manager.core.consent.questions import questions
-from roots_manager.core.paths import Layout
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.store.file import Store
 from roots_manager.gui.common.resources import install_translators
 from roots_manager.gui.common.watcher import StoreWatcher

@@ -11,8 +11,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events
-from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
 from roots_manager.gui.common.watcher import StoreWatcher
 from roots_manager.gui.servers.learn_dialog import LearnDialog

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pytestqt.qtbot import QtBot
 
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events
 from roots_manager.core.log.index import LogIndex
-from roots_manager.core.paths import Layout
 from roots_manager.gui.log.log_feed import LogFeed
 from roots_manager.gui.log.log_view import LogPanel
 from tests.conftest import only_on_linux

@@ -10,9 +10,9 @@ import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events
 from roots_manager.core.log.index import LogIndex
-from roots_manager.core.paths import Layout
 from roots_manager.gui.log.log_model import (
     DIRECTION,
     ID,

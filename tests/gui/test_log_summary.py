@@ -7,9 +7,9 @@ from collections.abc import Iterator
 import pytest
 from PySide6.QtWidgets import QApplication
 
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events
 from roots_manager.core.log.index import LogIndex
-from roots_manager.core.paths import Layout
 from roots_manager.gui.common.resources import install_translators
 from roots_manager.gui.log import log_texts
 from roots_manager.gui.log.log_model import SUMMARY, LogModel

@@ -11,9 +11,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events, export
 from roots_manager.core.log.timeline import PROBES, Lane, MarkKind
-from roots_manager.core.paths import Layout
 from roots_manager.gui.log.log_view import LogPanel
 from roots_manager.gui.log.timeline_view import (
     COLORS,

@@ -9,8 +9,8 @@ from pathlib import Path
 import psutil
 from PySide6.QtCore import QItemSelectionModel, Qt
 
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log.index import LogIndex
-from roots_manager.core.paths import Layout
 from roots_manager.core.probe.plan import BOUNDARY_KINDS
 from roots_manager.core.probe.verdict import Outcome
 from roots_manager.core.store.file import Store

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from roots_manager.core.paths import Layout
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.store.file import Store
 from roots_manager.gui.shell.app import AppController
 from roots_manager.gui.shell.recovery import RecoveryDialog

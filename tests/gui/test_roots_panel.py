@@ -10,7 +10,7 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QLineEdit, QMenu, QStyle
 
-from roots_manager.core.paths import Layout
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.store.file import Store
 from roots_manager.gui.common.folder_dialog import start_folder
 from roots_manager.gui.common.watcher import StoreWatcher

@@ -15,7 +15,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication, QHeaderView
 
 from roots_manager.core.consent.effective import Availability
-from roots_manager.core.paths import Layout
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.store.state import State
 from roots_manager.gui.common.watcher import StoreWatcher
 from roots_manager.gui.roots.roots_model import AVAILABILITY_BATCH, AVAILABLE, RootsModel

@@ -13,11 +13,11 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from roots_manager.core import live
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.hosts.known import HOSTS
 from roots_manager.core.log import events
 from roots_manager.core.log.index import LogIndex
 from roots_manager.core.log.timeline import MarkKind
-from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.grants import Scope
 from roots_manager.gui.common.resources import install_translators

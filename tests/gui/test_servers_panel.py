@@ -13,8 +13,8 @@ from PySide6.QtWidgets import QLabel, QMessageBox
 
 from roots_manager.actions import confinement
 from roots_manager.core import live
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.live import BridgeMarker
-from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.state import now_iso
 from roots_manager.gui.common.watcher import StoreWatcher

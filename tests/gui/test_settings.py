@@ -7,7 +7,7 @@ import subprocess
 from pytestqt.qtbot import QtBot
 
 from roots_manager import __version__
-from roots_manager.core.paths import Layout
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.log_limits import LogRetention
 from roots_manager.gui.shell.app import AppController

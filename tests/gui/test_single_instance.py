@@ -6,7 +6,7 @@ import os
 import subprocess
 import sys
 
-from roots_manager.core.paths import Layout
+from roots_manager.core.directory.layout import Layout
 from roots_manager.gui.shell.app import AppController
 from roots_manager.gui.shell.instance import LOCK_NAME, InstanceServer
 
@@ -49,7 +49,7 @@ def test_only_the_holder_of_the_lock_listens(layout: Layout, qtbot) -> None:  # 
                 sys.executable,
                 "-c",
                 "import sys\n"
-                "from roots_manager.core.paths import Layout\n"
+                "from roots_manager.core.directory.layout import Layout\n"
                 "from roots_manager.gui.shell.instance import ask_running_instance\n"
                 "sys.exit(0 if ask_running_instance(Layout.default(), 30_000) else 3)\n",
             ]

@@ -9,7 +9,7 @@ from PySide6.QtCore import QByteArray, QPoint, QRect
 from PySide6.QtWidgets import QApplication, QSplitter, QStyle
 from pytestqt.qtbot import QtBot
 
-from roots_manager.core.paths import Layout
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.store.file import Store
 from roots_manager.gui.common import window_state
 from roots_manager.gui.common.watcher import StoreWatcher

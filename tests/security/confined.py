@@ -24,8 +24,8 @@ from typing import Any, NamedTuple
 
 import pytest
 
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events as ev
-from roots_manager.core.paths import Layout
 from tests.bridge.wire import bridge_argv
 from tests.conftest import run_cli
 from tests.fakes import FAKES

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from roots_manager.core.paths import Layout
+from roots_manager.core.directory.layout import Layout
 from tests.conftest import only_on_linux
 from tests.security.confined import SECRET, Hostile, World, users
 

@@ -174,8 +174,8 @@ def test_a_refused_name_is_told_as_a_protected_place(world: World) -> None:
         assert host.attack("make", path=str(project / ".envrc"), how="file") in REFUSED
     finally:
         host.close()
+    from roots_manager.core.directory.layout import Layout
     from roots_manager.core.log.denial_reader import Reader
-    from roots_manager.core.paths import Layout
 
     found = Reader(Layout(world.rm_home), "srv", None).read()
     told = [d for d in found if d.get("path") == str(project / ".envrc")]

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from roots_manager import APP_ID
-from roots_manager.core.paths import xdg_base
+from roots_manager.core.directory.layout import xdg_base
 from roots_manager.support import resources
 from roots_manager.support.installation import own_executable
 
@@ -57,7 +57,7 @@ class Folders:
     @classmethod
     def from_env(cls) -> Folders:
         """``$XDG_DATA_HOME`` and ``$XDG_CONFIG_HOME``, or their defaults
-        (:func:`roots_manager.core.paths.xdg_base`)."""
+        (:func:`roots_manager.core.directory.layout.xdg_base`)."""
         return cls(
             xdg_base("XDG_DATA_HOME", ".local/share"), xdg_base("XDG_CONFIG_HOME", ".config")
         )

@@ -27,7 +27,7 @@ from typing import Any
 
 from roots_manager.actions import confinement, consent
 from roots_manager.core.confinement.offers import NOT_OFFERED, Offer, offers
-from roots_manager.core.paths import Layout
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.grants import Scope
 from roots_manager.support.refusal import Refusal

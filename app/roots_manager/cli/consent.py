@@ -23,8 +23,8 @@ from roots_manager.core.consent.effective import (
     effective,
     visible_roots,
 )
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events as ev
-from roots_manager.core.paths import Layout
 from roots_manager.core.servers.names import find_by_visible, visible
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.grants import POLICIES, Scope

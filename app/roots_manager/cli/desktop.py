@@ -66,7 +66,7 @@ def _run(store: Store, args: argparse.Namespace, action: str) -> int:
             f"{'Windows' if sys.platform == 'win32' else 'macOS'} the bundle's installer does this",
         )
     from roots_manager.actions import desktop
-    from roots_manager.core.paths import ensure_private_dir
+    from roots_manager.core.directory.layout import ensure_private_dir
 
     record = ensure_private_dir(store.layout.home) / desktop.RECORD_NAME
     folders = desktop.Folders.from_env()

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from roots_manager.cli.errors import EXIT_REFUSED, EXIT_USAGE, JSON_VERSION, Failure, error_json
 from roots_manager.cli.text import JSON_HELP, json_text, print_json, shown, table
+from roots_manager.core.directory.layout import platform_home
 from roots_manager.core.hosts.known import HOST_IDS, HOSTS, Platform
-from roots_manager.core.paths import platform_home
 from roots_manager.core.servers.names import find_by_visible
 
 if TYPE_CHECKING:

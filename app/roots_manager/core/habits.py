@@ -14,8 +14,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from roots_manager.core.filekey import file_key
-from roots_manager.core.paths import Layout, ensure_private_dir
+from roots_manager.core.directory.file_key import file_key
+from roots_manager.core.directory.layout import Layout, ensure_private_dir
 from roots_manager.core.store.file import json_bytes, write_atomic
 from roots_manager.support import statefile
 

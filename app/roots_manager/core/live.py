@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from roots_manager.core import runid
-from roots_manager.core.filekey import file_key
-from roots_manager.core.paths import Layout
+from roots_manager.core.directory.file_key import file_key
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.store.file import MAX_STORE_BYTES, json_bytes, write_atomic
 from roots_manager.support import statefile
 

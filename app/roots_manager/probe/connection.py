@@ -12,7 +12,7 @@ import anyio
 from mcp import StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
-from roots_manager.core.paths import HOME_ENV, LOGS_ENV, Layout
+from roots_manager.core.directory.layout import HOME_ENV, LOGS_ENV, Layout
 
 ALLOW = "{allow}"
 """Where the server's command line takes its folders: replaced by the scratch tree's top."""

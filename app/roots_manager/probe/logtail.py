@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from roots_manager.core import live
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events as ev
-from roots_manager.core.paths import Layout
 
 POLL = 0.02
 

@@ -26,9 +26,9 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import Implementation
 
 from roots_manager import __version__
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events as ev
 from roots_manager.core.log.probe_runs import BRIDGE_NAME, bridge_name
-from roots_manager.core.paths import Layout
 from roots_manager.core.probe.fixture import ADDED_ROOT, NEW_ROOT, ROOT, SECOND_ROOT, Fixture
 from roots_manager.core.probe.plan import (
     PAIRS,

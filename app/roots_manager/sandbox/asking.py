@@ -42,7 +42,7 @@ import sys
 import threading
 import time
 
-from roots_manager.core.paths import inside
+from roots_manager.core.directory.layout import inside
 from roots_manager.sandbox import mediation
 
 assert sys.platform == "linux", "imported only where Landlock confines (Linux)"

@@ -28,7 +28,7 @@ import os
 import sys
 
 from roots_manager.core.confinement.rules import Rules
-from roots_manager.core.paths import inside
+from roots_manager.core.directory.layout import inside
 from roots_manager.support.bundle import restore_user_environment
 
 TYPE_CHECKING = False  # not typing's: the exec wrapper must not pay for importing it

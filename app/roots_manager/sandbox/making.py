@@ -37,7 +37,7 @@ import struct
 import sys
 import threading
 
-from roots_manager.core.paths import inside
+from roots_manager.core.directory.layout import inside
 from roots_manager.sandbox import gitfolder, landlock, libc, mediation, seccomp
 
 assert sys.platform == "linux", "imported only where Landlock confines (Linux)"

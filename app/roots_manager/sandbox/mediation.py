@@ -35,7 +35,7 @@ import struct
 import sys
 import threading
 
-from roots_manager.core.paths import inside
+from roots_manager.core.directory.layout import inside
 from roots_manager.sandbox import libc, seccomp
 from roots_manager.support.nofollow import open_no_follow
 

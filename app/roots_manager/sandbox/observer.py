@@ -34,7 +34,7 @@ import stat
 import sys
 import time
 
-from roots_manager.core.paths import inside
+from roots_manager.core.directory.layout import inside
 from roots_manager.sandbox import landlock as ll
 from roots_manager.sandbox import libc, mediation
 

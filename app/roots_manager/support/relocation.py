@@ -2,7 +2,7 @@
 
 Up to 0.x on Linux everything lived in ``$XDG_DATA_HOME/roots-manager``; the logs belong in
 ``$XDG_STATE_HOME`` and the app's settings in ``$XDG_CONFIG_HOME``
-(:meth:`roots_manager.core.paths.Layout.relocations` says which file goes where). Whichever
+(:meth:`roots_manager.core.directory.layout.Layout.relocations` says which file goes where). Whichever
 program of this version starts first (the app, a bridge, a command) moves them, once: what is
 no longer in the old place is not looked for again.
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.hosts import diff as hostdiff
 from roots_manager.core.hosts import formats as hostformats
 from roots_manager.core.hosts import jsonc
@@ -25,7 +26,6 @@ from roots_manager.core.hosts.declared import Transport, parse_wrapped
 from roots_manager.core.hosts.known import HOST_IDS, HOSTS, Platform, host, protected_places
 from roots_manager.core.hosts.operations import UNWRAP, WRAP
 from roots_manager.core.hosts.wrap import find_bridge, home_for_hosts
-from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.state import fingerprint
 from tests.conftest import only_on_linux

@@ -18,9 +18,9 @@ from roots_manager.core.consent.arguments import (
     with_roots_argument,
 )
 from roots_manager.core.consent.effective import effective
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.hosts import operations as hostchanges
 from roots_manager.core.hosts.operations import UNWRAP, WRAP
-from roots_manager.core.paths import Layout
 from roots_manager.core.roots.uri import uri_to_path
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.state import fingerprint

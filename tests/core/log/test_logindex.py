@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 import os
 
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events
 from roots_manager.core.log.event_time import parse_ts
 from roots_manager.core.log.index import LogIndex, TextSearch
-from roots_manager.core.paths import Layout
 
 
 def _write(layout: Layout, run: str, server: str, n: int, **kw: object) -> events.EventWriter:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import retention
-from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store, StoreUnreadable
 from roots_manager.core.store.log_limits import (
     DEFAULT_LOG_MAX_DAYS,

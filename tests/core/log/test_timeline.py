@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events
 from roots_manager.core.log.index import LogIndex
 from roots_manager.core.log.timeline import Lane, MarkKind, Timeline
-from roots_manager.core.paths import Layout
 
 
 def write(w: events.EventWriter, kind: str, server: str, second: int, **fields: object) -> None:

@@ -6,7 +6,7 @@ import json
 import os
 from pathlib import Path
 
-from roots_manager.core.paths import Layout
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.probe.fixture import LINK, ROOT, SECRET, Fixture, changed
 from roots_manager.core.probe.plan import Operation, TargetKind
 from roots_manager.core.probe.report import Report

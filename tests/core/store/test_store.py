@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from roots_manager.core.paths import Layout, SharedDirectoryError
+from roots_manager.core.directory.layout import Layout, SharedDirectoryError
 from roots_manager.core.store.file import Store, StoreChanged, StoreError, StoreUnreadable
 from roots_manager.core.store.grants import Decision, Scope
 from roots_manager.core.store.schema import SCHEMA_VERSION
@@ -277,7 +277,7 @@ WORKER = textwrap.dedent(
     """
     import sys
     from pathlib import Path
-    from roots_manager.core.paths import Layout
+    from roots_manager.core.directory.layout import Layout
     from roots_manager.core.store.file import Store
     from tests.core.store.test_store import apply_op
 

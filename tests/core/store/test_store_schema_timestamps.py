@@ -81,7 +81,7 @@ def test_reading_and_writing_a_store_loads_no_datetime(tmp_path: Path) -> None:
     """A bridge holds what it imports for its life: the store's times cost it no datetime."""
     code = (
         "import sys\n"
-        "from roots_manager.core.paths import Layout\n"
+        "from roots_manager.core.directory.layout import Layout\n"
         "from roots_manager.core.store.file import Store\n"
         f"store = Store(Layout(__import__('pathlib').Path({str(tmp_path)!r})).ensure())\n"
         "with store.transaction() as s:\n"

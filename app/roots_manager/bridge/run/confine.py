@@ -244,7 +244,7 @@ def wrapped(
     them (:func:`~roots_manager.core.confinement.confined.clamp`).
     Raises :class:`ConfinementRefused` when confinement is asked for and cannot be had.
     """
-    from roots_manager.core.paths import STORE_NAME, home_folder
+    from roots_manager.core.directory.layout import STORE_NAME, home_folder
 
     force = force or ceiling is not None
     glance = _stored_setting(os.path.join(home_folder(), STORE_NAME), server)
@@ -256,7 +256,7 @@ def wrapped(
     folders: list[str] | None = None
     if "{roots}" in literal:  # the granted folders as arguments (core.consent.arguments)
         from roots_manager.core.consent.arguments import expand, folders_now
-        from roots_manager.core.paths import Layout
+        from roots_manager.core.directory.layout import Layout
         from roots_manager.core.store.state import fingerprint as command_fingerprint
 
         folders = folders_now(Layout.default(), server, command_fingerprint(literal), run)
@@ -268,8 +268,8 @@ def wrapped(
         launch.forget_confined = True
         return launch
     _check_runnable(command)
-    from roots_manager.core.filekey import file_key
-    from roots_manager.core.paths import Layout
+    from roots_manager.core.directory.file_key import file_key
+    from roots_manager.core.directory.layout import Layout
 
     layout = Layout.default()
     ran_confined = layout.home / CONFINED_FOLDER / file_key(server)
@@ -278,7 +278,7 @@ def wrapped(
         confinement_key,
         wants_confinement,
     )
-    from roots_manager.core.paths import ensure_private_dir
+    from roots_manager.core.directory.layout import ensure_private_dir
     from roots_manager.core.store.file import Store, StoreError
     from roots_manager.core.store.state import fingerprint
     from roots_manager.sandbox.availability import availability
@@ -393,8 +393,8 @@ def rules_now(
 ) -> Rules | None:
     """The rules a confined start of *server* would have now, from the store as it is (None:
     it cannot be read); what :mod:`.asking` compares with the start's."""
-    from roots_manager.core.filekey import file_key
-    from roots_manager.core.paths import Layout
+    from roots_manager.core.directory.file_key import file_key
+    from roots_manager.core.directory.layout import Layout
     from roots_manager.core.store.file import Store, StoreError
     from roots_manager.core.store.state import fingerprint
 
@@ -546,7 +546,7 @@ def start(
         for fd in given:
             os.close(fd)  # the supervisor holds it now: its end closes the pipe
         launch.rules_fd = None
-    from roots_manager.core.paths import LIVE_NAME, home_folder  # loaded already
+    from roots_manager.core.directory.layout import LIVE_NAME, home_folder  # loaded already
 
     home = home_folder()
     if sys.platform != "win32":
@@ -565,8 +565,8 @@ def start(
 def _forget_confined(home: str, server: str) -> None:
     """Remove what a confined run of *server* left in *home*: its confinement was turned off
     since. After the server's start, not before: it is seldom there, and to know, the bridge
-    needs the folder's name (:func:`~roots_manager.core.filekey.file_key`)."""
-    from roots_manager.core.filekey import file_key
+    needs the folder's name (:func:`~roots_manager.core.directory.file_key.file_key`)."""
+    from roots_manager.core.directory.file_key import file_key
 
     for folder in (CONFINED_FOLDER, LAYERS_FOLDER):
         ran_confined = os.path.join(home, folder, file_key(server))

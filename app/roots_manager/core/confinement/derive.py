@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from roots_manager.core.confinement.protected import shared_caches
 from roots_manager.core.confinement.rules import Rules
-from roots_manager.core.paths import inside
+from roots_manager.core.directory.layout import inside
 
 SYSTEM_DIRS = ("/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin", "/opt")
 PROC_AND_SYS = (

@@ -24,7 +24,7 @@ import collections
 import os
 import sys
 
-from roots_manager.core.paths import inside
+from roots_manager.core.directory.layout import inside
 
 TYPE_CHECKING = False  # not typing's: see roots_manager.core.confinement.rules
 if TYPE_CHECKING:
@@ -195,7 +195,7 @@ def state_folders(env: Mapping[str, str]) -> list[str]:
     own, the logs, state and settings beside them, the installed package, the folder it was
     installed in (with its dependencies: ``site-packages``) and the Python environment running
     it (a venv, a pipx environment, a bundle)."""
-    from roots_manager.core.paths import APP_FOLDER, Layout, platform_home
+    from roots_manager.core.directory.layout import APP_FOLDER, Layout, platform_home
 
     layout = Layout.default()
     out = [str(layout.home), str(platform_home()), str(layout.logs)]

@@ -14,7 +14,7 @@ import os
 from collections.abc import Sequence
 
 from roots_manager.core.consent.effective import effective
-from roots_manager.core.paths import Layout
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.roots.uri import uri_to_path
 
 ROOTS_ARG = "{roots}"

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from roots_manager.core.consent.arguments import HOST_MARKS
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.hosts import hostfile
 from roots_manager.core.hosts import record as hostrecord
 from roots_manager.core.hosts.declared import HostServer
@@ -40,7 +41,6 @@ from roots_manager.core.hosts.wrap import (
     plan_wrap,
     read_servers,
 )
-from roots_manager.core.paths import Layout
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.state import now_iso
 from roots_manager.support.refusal import ModelError

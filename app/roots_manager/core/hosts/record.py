@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from roots_manager.core.paths import Layout, ensure_private_dir
+from roots_manager.core.directory.layout import Layout, ensure_private_dir
 from roots_manager.core.store.file import json_bytes, write_atomic
 from roots_manager.support import statefile
 from roots_manager.support.lockfile import LockFile

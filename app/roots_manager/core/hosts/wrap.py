@@ -24,13 +24,13 @@ from roots_manager.core.consent.arguments import (
     folder_paths,
     with_roots_argument,
 )
+from roots_manager.core.directory.layout import HOME_ENV
 from roots_manager.core.hosts import diff as hostdiff
 from roots_manager.core.hosts import formats as hostformats
 from roots_manager.core.hosts.declared import HostServer, Transport, servers
 from roots_manager.core.hosts.formats import JsonDoc, Location
 from roots_manager.core.hosts.known import ConfigFile
 from roots_manager.core.hosts.record import HostRecord, WrapRecord
-from roots_manager.core.paths import HOME_ENV
 from roots_manager.core.roots.root import find_root, new_root
 from roots_manager.core.servers.confusables import look_alike
 from roots_manager.core.store.state import State, fingerprint, now_iso, server_name_error

@@ -8,9 +8,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events as ev
 from roots_manager.core.log.event_time import parse_ts
-from roots_manager.core.paths import Layout
 from roots_manager.core.servers.names import visible
 
 

@@ -21,7 +21,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from roots_manager.core.paths import inside
+from roots_manager.core.directory.layout import inside
 from roots_manager.core.servers.names import visible
 from roots_manager.core.store.state import iso_time
 

@@ -18,9 +18,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log.denials import DENIAL as DENIAL
 from roots_manager.core.log.denials import summary as denial_summary
-from roots_manager.core.paths import Layout
 from roots_manager.core.roots.uri import UriError, uri_to_path
 from roots_manager.core.store.state import now_iso
 from roots_manager.support.statefile import retrying

@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events
 from roots_manager.core.log.event_time import LINE, epoch_of, slow_fields
-from roots_manager.core.paths import Layout
 
 # Reading a file in bounded chunks keeps the peak memory of a first scan of huge files small.
 DEFAULT_CHUNK = 4 * 1024 * 1024

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from roots_manager.core.paths import inside
+from roots_manager.core.directory.layout import inside
 from roots_manager.core.probe.fixture import (
     ADDED_ROOT,
     HASH_NAME,

@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import quote
 
-from roots_manager.core.paths import Layout, ensure_private_dir
+from roots_manager.core.directory.layout import Layout, ensure_private_dir
 from roots_manager.core.probe.report import Report
 from roots_manager.core.probe.verdict import VERDICT_NAMES, Outcome, Row
 from roots_manager.core.store.file import json_bytes

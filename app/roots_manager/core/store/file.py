@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from roots_manager.core.paths import Layout
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.store import indented
 from roots_manager.core.store.document import snapshot
 from roots_manager.core.store.schema import NewerSchemaError, SchemaError

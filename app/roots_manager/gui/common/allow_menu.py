@@ -19,8 +19,8 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QMenu
 
 from roots_manager.core.confinement.offers import Offer, offers
+from roots_manager.core.directory.layout import home_shortened
 from roots_manager.core.log.denials import DENIAL, shown
-from roots_manager.core.paths import home_shortened
 from roots_manager.gui.common.confinement_text import reason_text
 
 ALLOW_KEYS = ("Ctrl+Shift+A", "Shift+F10")

@@ -16,7 +16,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from roots_manager.core.paths import Layout
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.servers.command import bridge_command
 from roots_manager.core.store.state import server_name_error
 from roots_manager.gui.common.errors import error_text

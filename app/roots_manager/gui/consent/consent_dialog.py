@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 
 from roots_manager.core.consent.questions import ConsentAnswer, ConsentQuestion, RootChoice
 from roots_manager.core.consent.wait import ConsentWait, WaitStage, current_wait
-from roots_manager.core.paths import Layout
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.servers.names import visible
 from roots_manager.core.store.grants import Decision
 from roots_manager.gui.common.folder_dialog import pick_folder

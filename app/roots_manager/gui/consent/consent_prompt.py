@@ -8,7 +8,7 @@ from PySide6.QtCore import QObject, QPoint, Qt, Signal
 from PySide6.QtWidgets import QWidget
 
 from roots_manager.core.consent.questions import ConsentAnswer, ConsentQuestion, Reply
-from roots_manager.core.paths import Layout
+from roots_manager.core.directory.layout import Layout
 from roots_manager.gui.consent.consent_dialog import AddRoots, ConsentDialog
 
 GAP = 8

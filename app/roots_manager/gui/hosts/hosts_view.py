@@ -28,13 +28,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from roots_manager.core.directory.layout import platform_home
 from roots_manager.core.hosts import operations as hostchanges
 from roots_manager.core.hosts.declared import Transport
 from roots_manager.core.hosts.known import HostSpec, Platform
 from roots_manager.core.hosts.operations import FileReport, FileResult
 from roots_manager.core.hosts.record import ChangeStep
 from roots_manager.core.hosts.wrap import find_bridge, home_for_hosts
-from roots_manager.core.paths import platform_home
 from roots_manager.gui.common.rows_model import Index
 from roots_manager.gui.common.watcher import StoreWatcher
 from roots_manager.gui.hosts.host_change_dialog import ChangePreview

@@ -27,9 +27,9 @@ from PySide6.QtWidgets import (
 )
 
 from roots_manager.core.confinement.offers import Offer
+from roots_manager.core.directory.layout import Layout, ensure_private_dir
 from roots_manager.core.log import events
 from roots_manager.core.log.index import LogIndex
-from roots_manager.core.paths import Layout, ensure_private_dir
 from roots_manager.core.servers.names import visible
 from roots_manager.gui.common.allow_menu import allow_shortcuts, fill_allow_menu, is_refusal
 from roots_manager.gui.common.errors import watch_trouble_text

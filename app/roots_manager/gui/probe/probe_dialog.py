@@ -35,8 +35,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log.probe_runs import bridge_name
-from roots_manager.core.paths import Layout
 from roots_manager.core.probe import headline as words
 from roots_manager.core.probe.plan import PathTool
 from roots_manager.core.probe.reasons import Status, plan

@@ -41,9 +41,9 @@ from PySide6.QtWidgets import (
 from roots_manager.actions import refusals as refusal_actions
 from roots_manager.core.confinement.offers import Offer, Offers
 from roots_manager.core.confinement.refusals import Group, Key, Refusals
+from roots_manager.core.directory.layout import home_shortened
 from roots_manager.core.log import denials
 from roots_manager.core.log.denials import START_UP, shown
-from roots_manager.core.paths import home_shortened
 from roots_manager.core.servers.names import visible
 from roots_manager.gui.common.confinement_text import reason_text
 from roots_manager.gui.common.watcher import StoreWatcher

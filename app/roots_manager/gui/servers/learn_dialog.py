@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from roots_manager.actions import learning as learn
 from roots_manager.core.confinement.learning import Kind, Proposal, Proposed
-from roots_manager.core.paths import home_shortened
+from roots_manager.core.directory.layout import home_shortened
 from roots_manager.core.servers.names import visible
 from roots_manager.gui.common.confinement_text import reason_text
 from roots_manager.gui.common.watcher import StoreWatcher

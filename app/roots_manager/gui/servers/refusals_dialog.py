@@ -26,8 +26,8 @@ from PySide6.QtWidgets import (
 
 from roots_manager.core.confinement.offers import Offer
 from roots_manager.core.confinement.refusals import Group
+from roots_manager.core.directory.layout import home_shortened
 from roots_manager.core.log.denials import shown
-from roots_manager.core.paths import home_shortened
 from roots_manager.core.servers.names import visible
 from roots_manager.gui.common.confinement_text import reason_text
 from roots_manager.gui.common.rows_model import Index, RowsModel

@@ -22,7 +22,7 @@ from roots_manager.core.consent.questions import (
     ConsentQueue,
     RootChoice,
 )
-from roots_manager.core.paths import Layout, ensure_private_dir
+from roots_manager.core.directory.layout import Layout, ensure_private_dir
 from roots_manager.core.servers.command import DEMO_SERVER_NAME, demo_command
 from roots_manager.core.servers.names import visible
 from roots_manager.core.store.file import Store, StoreError

@@ -14,7 +14,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from roots_manager.core.paths import Layout
+from roots_manager.core.directory.layout import Layout
 
 log = logging.getLogger("roots_manager.gui")
 

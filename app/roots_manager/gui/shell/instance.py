@@ -16,7 +16,7 @@ import hashlib
 from PySide6.QtCore import QLockFile, QObject, Signal
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 
-from roots_manager.core.paths import Layout
+from roots_manager.core.directory.layout import Layout
 
 RAISE = b"raise\n"
 CONNECT_TIMEOUT_MS = 1000

@@ -29,9 +29,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from roots_manager.core.directory.layout import home_shortened
 from roots_manager.core.hosts.found import FoundHost
 from roots_manager.core.log.denials import shown
-from roots_manager.core.paths import home_shortened
 from roots_manager.core.servers.names import visible
 from roots_manager.core.store.state import State
 from roots_manager.gui.common import window_state

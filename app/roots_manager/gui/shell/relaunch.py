@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from roots_manager.core.paths import HOME_ENV, Layout
+from roots_manager.core.directory.layout import HOME_ENV, Layout
 
 OPEN = "/usr/bin/open"
 

@@ -11,8 +11,8 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from roots_manager.core import paths
 from roots_manager.core.consent.effective import grant_active
+from roots_manager.core.directory import layout
 from roots_manager.core.store.grants import Scope
 from roots_manager.core.store.state import State
 
@@ -66,7 +66,7 @@ def folder_rows(
     for r in state.roots:
         g = active.get(r.id)
         if g is None:
-            kept = any(paths.inside(r.path, folder) for folder in reachable)
+            kept = any(layout.inside(r.path, folder) for folder in reachable)
             rows.append(FolderRow(r.id, r.name, r.path, NOT_GRANTED, until_restart=kept))
             continue
         choice = Choice(g.scope, g.read_only)

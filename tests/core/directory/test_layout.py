@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from roots_manager.core.paths import (
+from roots_manager.core.directory.layout import (
     HOME_ENV,
     LIVE_NAME,
     LOGS_ENV,
