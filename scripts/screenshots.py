@@ -38,10 +38,10 @@ SERVERS = {
 
 def build_sample(home: Path, work: Path, lang: str) -> None:
     """Fill *home* with a realistic state and traffic log."""
-    from roots_manager.core import live
     from roots_manager.core.confinement import confined
     from roots_manager.core.directory.layout import Layout
     from roots_manager.core.log import events as ev
+    from roots_manager.core.runs import live
     from roots_manager.core.store.file import Store
     from roots_manager.core.store.state import now_iso
 
@@ -230,9 +230,9 @@ def learned_refusals(home: Path, work: Path) -> None:
 def build_first_run(home: Path) -> None:
     """A new user's state: no roots, and the demo server waiting for consent (its bridge's
     marker and log say it holds the server's roots/list, so the prompt counts down)."""
-    from roots_manager.core import live
     from roots_manager.core.directory.layout import Layout
     from roots_manager.core.log import events as ev
+    from roots_manager.core.runs import live
     from roots_manager.core.servers.command import DEMO_SERVER_NAME
     from roots_manager.core.store.file import Store
     from roots_manager.core.store.state import now_iso

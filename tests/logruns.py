@@ -7,9 +7,9 @@ import os
 import time
 from pathlib import Path
 
-from roots_manager.core import live
 from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log.retention import Swept
+from roots_manager.core.runs import live
 from roots_manager.core.store.state import now_iso
 
 MIB = 1024 * 1024

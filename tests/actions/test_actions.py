@@ -12,8 +12,8 @@ import pytest
 
 from roots_manager.actions import confinement, consent, servers
 from roots_manager.actions.servers import UnknownServer
-from roots_manager.core import live
 from roots_manager.core.directory.layout import Layout
+from roots_manager.core.runs import live
 from roots_manager.core.servers.server import Server
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.grants import Scope

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from roots_manager.core import live
 from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events as ev
+from roots_manager.core.runs import live
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.grants import Decision
 from tests.bridge.wire import (

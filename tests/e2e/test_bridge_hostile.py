@@ -384,7 +384,7 @@ def test_a_signal_to_the_bridge_reaches_the_server_at_once(sig: int, layout) -> 
 
 
 def test_live_marker_exists_while_running_and_goes_at_exit(pair: Bridged, layout) -> None:
-    from roots_manager.core import live
+    from roots_manager.core.runs import live
 
     pair.handshake()
     markers = wait_for(lambda: live.bridge_markers(layout), "the live marker")

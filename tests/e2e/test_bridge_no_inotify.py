@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from roots_manager.core import live
 from roots_manager.core.log import events as ev
+from roots_manager.core.runs import live
 from roots_manager.core.store.file import Store
 from tests.bridge.wire import Bridged, events, grant_folder, is_method
 from tests.conftest import only_on_linux, unavailable

@@ -8,9 +8,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from roots_manager.core import live
 from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events as ev
+from roots_manager.core.runs import live
 from tests.bridge.wire import (
     Bridged,
     Puppet,

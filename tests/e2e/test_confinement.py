@@ -351,8 +351,8 @@ def test_the_filesystem_server_asked_through_the_sdk_reads_a_file_allowed_while_
     import time
 
     from roots_manager.actions.refusals import allow
-    from roots_manager.core import live
     from roots_manager.core.confinement.offers import Offer
+    from roots_manager.core.runs import live
     from roots_manager.core.store.file import Store
     from tests.polling import wait_for
 

@@ -14,9 +14,9 @@ import anyio
 import pytest
 from mcp import Client, StdioServerParameters
 
-from roots_manager.core import live
 from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events as ev
+from roots_manager.core.runs import live
 from tests.bridge.wire import bridge_argv, events, wait_for
 from tests.conftest import run_cli
 from tests.fakes import FAKES

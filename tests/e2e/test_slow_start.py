@@ -105,7 +105,7 @@ def test_a_decision_made_while_the_server_starts_reaches_it(
 ) -> None:
     import os
 
-    from roots_manager.core import live
+    from roots_manager.core.runs import live
 
     folder = tmp_path / "decided early"
     folder.mkdir()

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import psutil
 
-from roots_manager.core import live
 from roots_manager.core.directory.layout import Layout
+from roots_manager.core.runs import live
 from tests.polling import wait_for
 
 APP_WAIT = 60.0  # the app starts Qt and a bridge: slower than most

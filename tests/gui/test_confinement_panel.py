@@ -13,10 +13,10 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from roots_manager.core import live
 from roots_manager.core.confinement import confined
 from roots_manager.core.directory.layout import Layout
-from roots_manager.core.live import BridgeMarker
+from roots_manager.core.runs import live
+from roots_manager.core.runs.live import BridgeMarker
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.state import now_iso
 from roots_manager.gui.common import confinement_text

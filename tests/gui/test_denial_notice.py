@@ -275,8 +275,8 @@ def test_ignoring_a_refusal_that_waits_refuses_the_call_now(
     import os
     import time
 
-    from roots_manager.core import live
     from roots_manager.core.log.denials import iso
+    from roots_manager.core.runs import live
     from roots_manager.core.store.state import now_iso
 
     live.write_bridge_marker(

@@ -151,8 +151,8 @@ def test_a_running_server_that_cannot_be_restarted_confined_is_said_to_be(
 ) -> None:
     import os
 
-    from roots_manager.core import live
-    from roots_manager.core.live import BridgeMarker
+    from roots_manager.core.runs import live
+    from roots_manager.core.runs.live import BridgeMarker
     from roots_manager.core.store.state import now_iso
 
     _detail, dialog = opened(watcher, store, qtbot)

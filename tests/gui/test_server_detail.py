@@ -12,12 +12,12 @@ from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from roots_manager.core import live
 from roots_manager.core.directory.layout import Layout
 from roots_manager.core.hosts.known import HOSTS
 from roots_manager.core.log import events
 from roots_manager.core.log.index import LogIndex
 from roots_manager.core.log.timeline import MarkKind
+from roots_manager.core.runs import live
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.grants import Scope
 from roots_manager.gui.common.resources import install_translators

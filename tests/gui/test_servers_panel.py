@@ -12,9 +12,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QMessageBox
 
 from roots_manager.actions import confinement
-from roots_manager.core import live
 from roots_manager.core.directory.layout import Layout
-from roots_manager.core.live import BridgeMarker
+from roots_manager.core.runs import live
+from roots_manager.core.runs.live import BridgeMarker
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.state import now_iso
 from roots_manager.gui.common.watcher import StoreWatcher

@@ -8,7 +8,7 @@ from pathlib import Path
 from roots_manager.core.consent.grant import set_scope
 from roots_manager.core.hosts import operations as hostchanges
 from roots_manager.core.hosts.known import HOSTS, Platform
-from roots_manager.core.live import BridgeMarker
+from roots_manager.core.runs.live import BridgeMarker
 from roots_manager.core.store.grants import Scope
 from roots_manager.core.store.state import State
 from roots_manager.gui.servers.serverview.actions import Action, actions_for

@@ -10,9 +10,9 @@ import os
 import unicodedata
 from pathlib import Path
 
-from roots_manager.core import live
 from roots_manager.core.directory.layout import Layout
-from roots_manager.core.live import BridgeMarker
+from roots_manager.core.runs import live
+from roots_manager.core.runs.live import BridgeMarker
 from roots_manager.core.store.file import Store
 from roots_manager.gui.common.watcher import StoreWatcher, _WatchThread, where_changed
 from tests.conftest import only_on_linux

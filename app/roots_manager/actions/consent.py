@@ -17,10 +17,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from roots_manager.actions.servers import resolve
-from roots_manager.core import live
 from roots_manager.core.consent import grant as rule
 from roots_manager.core.directory.layout import Layout
 from roots_manager.core.roots.root import Root, path_of
+from roots_manager.core.runs import live
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.grants import Scope
 from roots_manager.core.store.state import State

@@ -90,7 +90,7 @@ def start(store: Store, server: str) -> Learning:
     ``servers confine`` does: a running server is restarted confined). Raises
     :class:`CannotConfine` where this machine cannot confine, and
     :class:`~roots_manager.actions.servers.UnknownServer` for a name nobody has seen."""
-    from roots_manager.core import live
+    from roots_manager.core.runs import live
     from roots_manager.sandbox.availability import availability
 
     with store.transaction() as state:
@@ -173,7 +173,7 @@ def finish(store: Store, learning: Learning, accepted: Sequence[rule.Proposed]) 
         srv = confine_actions.restore(store, name, learning.before)
     else:
         srv = confine_actions.confine(store, name)
-    from roots_manager.core import live
+    from roots_manager.core.runs import live
 
     live.remove_learning_marker(store.layout, name)
     return Learned(name, tuple(accepted), srv.confine is True, restored)
@@ -184,7 +184,7 @@ def put_back(store: Store, server: str) -> bool:
     before it could): its confinement setting from before, as a finished learning that nothing
     was accepted from does. Whether there was such a learning to undo (one still running, or
     none, leaves everything as it is)."""
-    from roots_manager.core import live
+    from roots_manager.core.runs import live
 
     mark = live.learning_marker(store.layout, server)
     if mark is None or mark.alive:

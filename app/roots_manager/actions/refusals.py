@@ -119,7 +119,7 @@ def deny_waiting(layout: Layout, server: str, by: str) -> list[str]:
     ask, :mod:`roots_manager.sandbox.asking`): each of its live bridge runs is asked (a request
     file, as a restart is), and its folder is not asked about again in that run. Returns the
     runs asked; *by* says who asked (``cli``, ``app``)."""
-    from roots_manager.core import live
+    from roots_manager.core.runs import live
 
     runs = [m.run for m in live.bridge_markers(layout) if m.server == server]
     for run in runs:

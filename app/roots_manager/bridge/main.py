@@ -209,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
     launch: Launch | None = None
     failure: OSError | None = None
     early_signals: EarlySignals | None = None
-    from roots_manager.core.runid import new_run_id
+    from roots_manager.core.runs.run_id import new_run_id
 
     run_id = new_run_id()  # before the server starts: its warden keeps the run's live marker
     if early is not None:

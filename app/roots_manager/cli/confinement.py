@@ -225,9 +225,9 @@ def cmd_network(store: Store, args: argparse.Namespace) -> int:
 
 def show(store: Store, name: str) -> dict[str, Any]:
     """The ``servers show`` report of server *name*."""
-    from roots_manager.core import live
     from roots_manager.core.confinement.confined import report
     from roots_manager.core.hosts.known import Platform, protected_places
+    from roots_manager.core.runs import live
     from roots_manager.sandbox.availability import availability, confines_by_default, protections
 
     found = availability()

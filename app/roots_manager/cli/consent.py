@@ -17,7 +17,6 @@ from roots_manager.actions.consent import grant, revoke
 from roots_manager.actions.servers import UnknownServer, approve, forget
 from roots_manager.cli.errors import EXIT_REFUSED, JSON_VERSION, Failure, error_json, unknown_server
 from roots_manager.cli.text import JSON_HELP, print_json, root_json, shown, table
-from roots_manager.core import live
 from roots_manager.core.consent.effective import (
     Availability,
     effective,
@@ -25,6 +24,7 @@ from roots_manager.core.consent.effective import (
 )
 from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events as ev
+from roots_manager.core.runs import live
 from roots_manager.core.servers.names import find_by_visible, visible
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.grants import POLICIES, Scope

@@ -311,8 +311,8 @@ def _undo_summary(undone: UndoResult) -> str:
 def watch_effective(store: Store, server_ref: str, as_json: bool) -> int:
     """Print *server*'s ``roots/list`` answer now, then again each time it changes."""
     from roots_manager.cli.text import say_watch_trouble
-    from roots_manager.core import live
     from roots_manager.core.consent.effective import ListRootsResult, effective
+    from roots_manager.core.runs import live
     from roots_manager.support.dirwatch import SteadyWatch
 
     layout = store.layout

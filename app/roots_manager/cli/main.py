@@ -27,10 +27,10 @@ from roots_manager.cli.exits import EPILOG, EXIT_STORE
 from roots_manager.cli.gui import open_app
 from roots_manager.cli.text import JSON_HELP, print_json, root_json, shown, table, utf8_output
 from roots_manager.cli.usage import Parser
-from roots_manager.core import live
 from roots_manager.core.consent.effective import Availability, active_grants_by_root
 from roots_manager.core.directory.layout import Layout
 from roots_manager.core.roots.root import broad_reason
+from roots_manager.core.runs import live
 from roots_manager.core.servers.names import visible
 from roots_manager.core.store.file import Store, StoreError
 from roots_manager.core.store.grants import Scope

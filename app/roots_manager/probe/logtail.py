@@ -16,9 +16,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from roots_manager.core import live
 from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events as ev
+from roots_manager.core.runs import live
 
 POLL = 0.02
 

@@ -4,7 +4,7 @@ A server that asks for its roots when ``notifications/initialized`` arrives (the
 filesystem server does) still has the folders of its command line while that request makes its
 round trip; a host that calls at once (Codex lists the allowed folders as the server connects)
 is answered from those. So when the server asked right after the handshake in its last run
-(:mod:`roots_manager.core.habits`), the first request after ``initialized`` waits until the
+(:mod:`roots_manager.core.runs.habits`), the first request after ``initialized`` waits until the
 bridge has answered the server's ``roots/list``, or :data:`WAIT` seconds at most, and the log
 says how long it waited. Every later message keeps its order behind it.
 

@@ -553,7 +553,7 @@ def start(
         # at once: the host may kill the bridge any moment from now (a supervisor ends a
         # confined tree itself, but the run's live marker is the warden's alone)
         from roots_manager.bridge.run.warden import Warden
-        from roots_manager.core.runid import marker_name
+        from roots_manager.core.runs.run_id import marker_name
 
         marker = os.path.join(home, LIVE_NAME, marker_name(run_id))
         launch.warden = Warden.start(None if launch.supervised else proc.pid, marker)

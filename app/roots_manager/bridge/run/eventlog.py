@@ -19,10 +19,10 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from roots_manager.core import live
 from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events as ev
 from roots_manager.core.log import retention
+from roots_manager.core.runs import live
 from roots_manager.core.store.log_limits import LogRetention
 from roots_manager.support import oserror, writeerror
 

@@ -52,11 +52,11 @@ from roots_manager.bridge.transport.carrier import Carrier
 from roots_manager.bridge.transport.pump import HandOff, LoopRunner, Pump
 from roots_manager.bridge.transport.relay import LineRelay
 from roots_manager.bridge.transport.writer import FdSink, LineWriter
-from roots_manager.core import habits, live
 from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events as ev
 from roots_manager.core.roots.uri import uri_to_path
-from roots_manager.core.runid import new_run_id
+from roots_manager.core.runs import habits, live
+from roots_manager.core.runs.run_id import new_run_id
 from roots_manager.core.store.file import Store, StoreError
 from roots_manager.core.store.grants import Decision
 from roots_manager.core.store.state import fingerprint, now_iso

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from roots_manager.core import live
 from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events
 from roots_manager.core.log.event_time import parse_ts
+from roots_manager.core.runs import live
 
 
 class WaitStage(Enum):

@@ -20,9 +20,9 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
-from roots_manager.core import live
 from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events as ev
+from roots_manager.core.runs import live
 from roots_manager.core.store.file import Store, StoreError
 from roots_manager.core.store.log_limits import LogRetention
 

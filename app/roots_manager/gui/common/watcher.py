@@ -18,10 +18,10 @@ from typing import TypeVar
 
 from PySide6.QtCore import QObject, QThread, QTimer, Signal
 
-from roots_manager.core import live
 from roots_manager.core.confinement.confined import confines_new, starts_confined
-from roots_manager.core.live import BridgeMarker
 from roots_manager.core.roots import identity
+from roots_manager.core.runs import live
+from roots_manager.core.runs.live import BridgeMarker
 from roots_manager.core.store.file import Store, StoreError, StoreUnreadable
 from roots_manager.core.store.state import State
 from roots_manager.gui.common.errors import error_text, watch_trouble_text

@@ -226,7 +226,7 @@ class ConfineBox(QWidget):
     def _show_learning_left(self, name: str | None) -> None:
         """Say so when a learning of *name* ended without finishing (its process was killed)
         and left it confined, and offer to put its setting back."""
-        from roots_manager.core import live
+        from roots_manager.core.runs import live
 
         mark = None if name is None else live.learning_marker(self.watcher.store.layout, name)
         # one that was confined before has nothing to put back

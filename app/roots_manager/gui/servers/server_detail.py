@@ -33,10 +33,10 @@ from PySide6.QtWidgets import (
 
 from roots_manager.actions import confinement, consent
 from roots_manager.core.confinement.offers import Offer
-from roots_manager.core.live import BridgeMarker
 from roots_manager.core.log.index import LogIndex
 from roots_manager.core.log.timeline import Timeline
 from roots_manager.core.roots.broadness import broadness
+from roots_manager.core.runs.live import BridgeMarker
 from roots_manager.core.store.grants import Scope
 from roots_manager.core.store.state import State
 from roots_manager.gui.common.allow_menu import allow_shortcuts, fill_allow_menu, is_refusal

@@ -11,7 +11,7 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QApplication, QStyle
 
 from roots_manager.core.confinement.confined import starts_confined
-from roots_manager.core.live import BridgeMarker
+from roots_manager.core.runs.live import BridgeMarker
 from roots_manager.core.servers.names import visible
 from roots_manager.core.store.grants import Decision
 from roots_manager.core.store.state import State

@@ -37,11 +37,11 @@ from PySide6.QtWidgets import (
 
 from roots_manager.actions import settings as setting_actions
 from roots_manager.actions.servers import approve, forget
-from roots_manager.core import live
 from roots_manager.core.hosts.known import HostSpec
-from roots_manager.core.live import BridgeMarker
 from roots_manager.core.log.index import LogIndex
 from roots_manager.core.log.timeline import Timeline
+from roots_manager.core.runs import live
+from roots_manager.core.runs.live import BridgeMarker
 from roots_manager.core.servers.names import visible
 from roots_manager.core.store.state import State
 from roots_manager.gui.common.resources import action_icon

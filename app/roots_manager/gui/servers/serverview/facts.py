@@ -7,7 +7,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from roots_manager.core.confinement.confined import starts_confined
-from roots_manager.core.live import BridgeMarker
+from roots_manager.core.runs.live import BridgeMarker
 from roots_manager.core.store.state import State
 
 

@@ -59,7 +59,7 @@ def folder_rows(
     while-running grant of runs that ended counts as not granted, as the matrix shows it).
 
     *reachable* is what the server's confined runs reach now
-    (:attr:`~roots_manager.core.live.BridgeMarker.reachable`): a folder no longer granted but
+    (:attr:`~roots_manager.core.runs.live.BridgeMarker.reachable`): a folder no longer granted but
     inside one of them is marked :attr:`FolderRow.until_restart`."""
     active = {g.root: g for g in state.grants_of(server) if grant_active(g, live_runs=live_runs)}
     rows = []

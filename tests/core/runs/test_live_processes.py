@@ -8,7 +8,7 @@ import subprocess
 import sys
 import time
 
-from roots_manager.core.live import process_start_time
+from roots_manager.core.runs.live import process_start_time
 from tests.conftest import only_on_linux
 
 pytestmark = only_on_linux("read from /proc")
@@ -40,8 +40,8 @@ def test_a_newer_bridges_marker_is_read_with_what_this_version_knows(tmp_path) -
     folders a confined run reaches come back as written."""
     import json
 
-    from roots_manager.core import live
     from roots_manager.core.directory.layout import Layout
+    from roots_manager.core.runs import live
 
     layout = Layout(tmp_path / "home").ensure()
     marker = live.BridgeMarker(

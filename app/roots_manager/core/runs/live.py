@@ -15,9 +15,9 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from roots_manager.core import runid
 from roots_manager.core.directory.file_key import file_key
 from roots_manager.core.directory.layout import Layout
+from roots_manager.core.runs import run_id
 from roots_manager.core.store.file import MAX_STORE_BYTES, json_bytes, write_atomic
 from roots_manager.support import statefile
 
@@ -118,7 +118,7 @@ _FIELDS = frozenset(f.name for f in fields(BridgeMarker)) - {"run"}
 
 def bridge_marker_path(layout: Layout, run: str) -> Path:
     """Where the live marker of bridge run *run* is kept."""
-    return layout.live / runid.marker_name(run)
+    return layout.live / run_id.marker_name(run)
 
 
 def write_bridge_marker(layout: Layout, marker: BridgeMarker) -> None:
