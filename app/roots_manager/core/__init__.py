@@ -1,1 +1,1 @@
-"""The Qt-free, asyncio-free core: URIs, the store, consent rules, event records and paths."""
+"""The Qt-free, asyncio-free core: the concepts of the product, one package each."""
