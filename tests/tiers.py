@@ -28,6 +28,8 @@ DIRECTORY_TIER = {
     "actions": "unit",
     "core": "unit",
     "support": "unit",
+    # what decides and builds for one OS, run anywhere against stand-ins for its calls
+    "platform": "unit",
     # the relay, the mediator, the roots source... in-process (tests/bridge/wire.py's real bridges
     # run from the modules listed below and from tests/e2e)
     "bridge": "unit",

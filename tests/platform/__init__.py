@@ -1,0 +1,1 @@
+"""Tests of the code for one operating system."""

@@ -1,0 +1,1 @@
+"""Tests of the Windows code that run anywhere: the per-user folder's access list."""
