@@ -16,9 +16,10 @@ import os
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from roots_manager.core.directory.layout import Layout
+from roots_manager.core.directory.records import EventRecord
 from roots_manager.core.log.denials import DENIAL as DENIAL
 from roots_manager.core.log.denials import summary as denial_summary
 from roots_manager.core.roots.uri import UriError, uri_to_path
@@ -99,9 +100,11 @@ URI_LISTS = ("uris", "previous")
 """The fields of an event that list URIs."""
 
 
-def event(kind: str, server: str, run: str, **fields: Any) -> dict[str, Any]:
+def event(kind: str, server: str, run: str, **fields: Any) -> EventRecord:
     """A new event record stamped with the current time; fields that are None are left out,
-    and lists of URIs longer than :data:`MAX_LOGGED_URIS` are cut to it."""
+    and lists of URIs longer than :data:`MAX_LOGGED_URIS` are cut to it. Its fields are the
+    bus's contract's (:class:`~roots_manager.core.directory.records.EventRecord`; a test finds
+    every field the app writes there)."""
     rec: dict[str, Any] = {"ts": now_iso(), "server": server, "session": run, "kind": kind}
     rec.update({k: v for k, v in fields.items() if v is not None})
     for name in URI_LISTS:
@@ -109,7 +112,7 @@ def event(kind: str, server: str, run: str, **fields: Any) -> dict[str, Any]:
         if type(listed) is list and len(listed) > MAX_LOGGED_URIS:
             rec[name] = listed[:MAX_LOGGED_URIS]
             rec[name + "_count"] = len(listed)
-    return rec
+    return cast(EventRecord, rec)
 
 
 _LINE = json.JSONEncoder(ensure_ascii=False, default=str)
@@ -149,7 +152,7 @@ class EventWriter:
         self._file = os.fdopen(fd, "ab")
         self._size = self._file.tell()
 
-    def write(self, record: dict[str, Any]) -> None:
+    def write(self, record: EventRecord) -> None:
         """Append *record* and flush it, so that readers see it at once."""
         # backslashreplace: a command line holding a file name that is not UTF-8 (lone
         # surrogates) is written as JSON escapes instead of stopping the bridge

@@ -13,10 +13,16 @@ import re
 import sys
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from roots_manager.core.directory.file_key import file_key
 from roots_manager.core.directory.layout import Layout
+from roots_manager.core.directory.records import (
+    AppMarkerRecord,
+    BridgeMarkerRecord,
+    LearningMarkerRecord,
+    RunRequestRecord,
+)
 from roots_manager.core.runs import run_id
 from roots_manager.core.store.file import MAX_STORE_BYTES, json_bytes, write_atomic
 from roots_manager.support import statefile
@@ -125,8 +131,9 @@ def write_bridge_marker(layout: Layout, marker: BridgeMarker) -> None:
     """Create or update the marker of a live bridge run."""
     if marker.process_started is None:
         marker.process_started = process_start_time(marker.pid)
-    doc = asdict(marker)
-    doc[_RUN_KEY] = doc.pop("run")
+    kept = asdict(marker)
+    kept[_RUN_KEY] = kept.pop("run")
+    doc = cast(BridgeMarkerRecord, kept)
     write_atomic(bridge_marker_path(layout, marker.run), json_bytes(doc))
 
 
@@ -176,7 +183,7 @@ def live_runs(layout: Layout) -> set[str]:
 def write_app_marker(layout: Layout, pid: int | None = None) -> None:
     """Announce that the desktop app runs (bridges then wait for the user's consent)."""
     pid = pid or os.getpid()
-    doc = {"pid": pid, "process_started": process_start_time(pid)}
+    doc: AppMarkerRecord = {"pid": pid, "process_started": process_start_time(pid)}
     write_atomic(layout.live / APP_MARKER, json.dumps(doc).encode("utf-8"))
 
 
@@ -226,7 +233,7 @@ def _learning_path(layout: Layout, server: str) -> Path:
 def write_learning_marker(layout: Layout, server: str, started: float, before: bool | None) -> None:
     """Note that this process is learning *server*, which was *before* until it started."""
     pid = os.getpid()
-    doc = {
+    doc: LearningMarkerRecord = {
         "server": server,
         "pid": pid,
         "process_started": process_start_time(pid),
@@ -291,7 +298,7 @@ def restart_request_name(run: str) -> str:
 
 def _ask(layout: Layout, name: str, by: str) -> str:
     request = os.urandom(4).hex()
-    doc = {"by": by, "id": request}
+    doc: RunRequestRecord = {"by": by, "id": request}
     write_atomic(layout.home / name, json.dumps(doc).encode("utf-8"))
     return request
 
