@@ -6,7 +6,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QApplication, QDialogButtonBox, QStyleFactory
 
-from roots_manager.core.consent.questions import (
+from roots_manager.actions.questions import (
     ConsentAnswer,
     ConsentQuestion,
     ConsentQueue,

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from roots_manager.core.consent.questions import questions
+from roots_manager.actions.questions import questions
 from roots_manager.core.directory.layout import Layout
 from roots_manager.core.store.file import Store
 from roots_manager.gui.common.resources import install_translators

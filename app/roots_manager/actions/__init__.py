@@ -17,6 +17,8 @@ asked for in one transaction and returns what it did (a small result object, or 
   a record, in the per-user directory, of what it wrote.
 - :mod:`~roots_manager.actions.refusals`: a confined server's refusal allowed in one click
   (what :mod:`~roots_manager.core.confinement.offers` offers, and nothing else).
+- :mod:`~roots_manager.actions.questions`: the consent requests put to the user one at a time
+  (through a prompt the app implements), and each answer written.
 
 Wrapping a host's servers is :mod:`roots_manager.core.hosts.operations`, which both front ends
 already share.

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from roots_manager.core.consent.questions import ConsentAnswer, ConsentQuestion, RootChoice
+from roots_manager.actions.questions import ConsentAnswer, ConsentQuestion, RootChoice
 from roots_manager.core.consent.wait import ConsentWait, WaitStage, current_wait
 from roots_manager.core.directory.layout import Layout
 from roots_manager.core.servers.names import visible

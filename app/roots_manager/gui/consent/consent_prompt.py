@@ -7,7 +7,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, QPoint, Qt, Signal
 from PySide6.QtWidgets import QWidget
 
-from roots_manager.core.consent.questions import ConsentAnswer, ConsentQuestion, Reply
+from roots_manager.actions.questions import ConsentAnswer, ConsentQuestion, Reply
 from roots_manager.core.directory.layout import Layout
 from roots_manager.gui.consent.consent_dialog import AddRoots, ConsentDialog
 
@@ -16,7 +16,7 @@ GAP = 8
 
 
 class DialogPrompt(QObject):
-    """The GUI's :class:`roots_manager.core.consent.questions.ConsentPrompt`.
+    """The GUI's :class:`roots_manager.actions.questions.ConsentPrompt`.
 
     With the main window shown, a question opens its dialog at once; with the window hidden it
     waits, and ``attention_needed`` lets the tray tell the user, whose click opens it. The

@@ -14,13 +14,13 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from roots_manager import APP_ID
-from roots_manager.core.consent.effective import root_unavailable
-from roots_manager.core.consent.questions import (
+from roots_manager.actions.questions import (
     ConsentAnswer,
     ConsentQuestion,
     ConsentQueue,
     RootChoice,
 )
+from roots_manager.core.consent.effective import root_unavailable
 from roots_manager.core.directory.layout import Layout, ensure_private_dir
 from roots_manager.core.runs import live
 from roots_manager.core.servers.command import DEMO_SERVER_NAME, demo_command
