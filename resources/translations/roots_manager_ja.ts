@@ -700,7 +700,7 @@
         <translation>{path} を追加できません: フォルダーではありません</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/core/roots.py" line="+26"/>
+        <location filename="../../app/roots_manager/core/roots/root.py" line="+26"/>
         <source>refusing to add {path}: it is the root of the file system: every server granted it could be pointed at every file. Add a project folder instead, or pass --allow-broad if you really mean it</source>
         <translation>{path} は追加しません: ファイルシステムのルートです。これを許可したサーバーはすべて、あらゆるファイルを対象にできてしまいます。代わりにプロジェクトフォルダーを追加するか、本当に必要な場合は --allow-broad を指定してください</translation>
     </message>
@@ -805,7 +805,7 @@
         <translation>通信ログの保存期間は 0（上限なし）から {top} までの整数（日）で指定してください。{value!r} は使えません</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/core/uri.py" line="+34"/>
+        <location filename="../../app/roots_manager/core/roots/uri.py" line="+34"/>
         <source>a path cannot contain a NUL character: {path!r}</source>
         <translation>パスに NUL 文字は使えません: {path!r}</translation>
     </message>

@@ -700,7 +700,7 @@
         <translation>无法添加 {path}：它不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/core/roots.py" line="+26"/>
+        <location filename="../../app/roots_manager/core/roots/root.py" line="+26"/>
         <source>refusing to add {path}: it is the root of the file system: every server granted it could be pointed at every file. Add a project folder instead, or pass --allow-broad if you really mean it</source>
         <translation>拒绝添加 {path}：它是文件系统的根目录，获得授权的每个服务器都可能被指向任何文件。请改为添加项目文件夹；如果确实需要，请加上 --allow-broad</translation>
     </message>
@@ -805,7 +805,7 @@
         <translation>流量日志的保留期限必须是 0（不限）到 {top} 之间的整数（天），不能是 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/core/uri.py" line="+34"/>
+        <location filename="../../app/roots_manager/core/roots/uri.py" line="+34"/>
         <source>a path cannot contain a NUL character: {path!r}</source>
         <translation>路径不能包含 NUL 字符：{path!r}</translation>
     </message>
