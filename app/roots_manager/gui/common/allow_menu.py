@@ -5,7 +5,8 @@ The offers are :func:`roots_manager.core.confinement.offers.offers`'s (never a s
 protected place, never Roots Manager's own code or state as a folder); choosing one hands the
 refusal and the offer to *chosen*, which grants it through :mod:`roots_manager.actions.refusals`
 (the notice's :meth:`~roots_manager.gui.servers.denial_notice.DenialNotice.allow_refusal`).
-Opened from the keyboard too: the menu key, Shift+F10 or :data:`ALLOW_KEYS`.
+Opened from the keyboard too: the menu key, Shift+F10 or :data:`ALLOW_KEYS`; :class:`AllowMenus`
+is what a view of refusals needs to open them, written once for both views.
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication
-from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QMenu
+from PySide6.QtCore import QCoreApplication, QPoint, Qt
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import QAbstractItemView, QMenu, QWidget
 
 from roots_manager.core.confinement.offers import Offer, offers
 from roots_manager.core.directory.layout import home_shortened
@@ -94,3 +95,55 @@ def fill_allow_menu(
         text = QCoreApplication.translate("AllowMenu", "No folder offered: {why}").format(why=why)
         menu.addAction(text.replace("&", "&&")).setEnabled(False)
     return len(found.offers)
+
+
+class AllowMenus:
+    """The allow menus of a view that lists refusals (a Log table, Recent activity): a
+    right-click on *view* calls *at_point* with the point, the menu key, Shift+F10 or
+    :data:`ALLOW_KEYS` call *at_current*; the view finds the refusal under them and asks
+    :meth:`make` and :meth:`show` for its menu. The menu shown last is kept (:attr:`shown`)."""
+
+    def __init__(
+        self,
+        owner: QWidget,
+        view: QAbstractItemView,
+        *,
+        at_point: Callable[[QPoint], object],
+        at_current: Callable[[], object],
+        chosen: Callable[[dict[str, Any], Offer], object],
+    ) -> None:
+        self.owner = owner
+        self.view = view
+        self.chosen = chosen
+        self.shown: QMenu | None = None
+        """The allow menu open now (or last), kept while it is shown."""
+        view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        view.customContextMenuRequested.connect(at_point)
+        for key in allow_shortcuts():
+            shortcut = QShortcut(key, view)
+            # the view's, not the window's: both views have one
+            shortcut.setContext(Qt.ShortcutContext.WidgetShortcut)
+            shortcut.activated.connect(at_current)
+
+    def make(self, refusal: dict[str, Any] | None, name: str) -> QMenu | None:
+        """The menu of what *refusal* may be granted, its accessible name *name* (None: no
+        refusal)."""
+        if refusal is None:
+            return None
+        menu = QMenu(self.owner)
+        menu.setAccessibleName(name)
+        fill_allow_menu(menu, refusal, self.chosen)
+        return menu
+
+    def show(self, menu: QMenu, at: QPoint) -> None:
+        """Open *menu* at *at* (global), in place of the one shown before."""
+        if self.shown is not None:
+            self.shown.deleteLater()
+        self.shown = menu
+        menu.popup(at)
+
+    def show_in_view(self, menu: QMenu | None, pos: QPoint) -> QMenu | None:
+        """Open *menu*, if any, at *pos* in the view's viewport; returns it."""
+        if menu is not None:
+            self.show(menu, self.view.viewport().mapToGlobal(pos))
+        return menu

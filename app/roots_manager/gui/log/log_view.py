@@ -26,12 +26,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from roots_manager.core.confinement.offers import Offer
 from roots_manager.core.directory.layout import Layout, ensure_private_dir
 from roots_manager.core.log import events
 from roots_manager.core.log.index import LogIndex
 from roots_manager.core.servers.names import visible
-from roots_manager.gui.common.allow_menu import allow_shortcuts, fill_allow_menu, is_refusal
+from roots_manager.gui.common.allow_menu import AllowMenus, is_refusal
 from roots_manager.gui.common.errors import watch_trouble_text
 from roots_manager.gui.common.resources import action_icon
 from roots_manager.gui.log.log_export import ask_export, export_shown
@@ -141,16 +140,13 @@ class LogPanel(QWidget):
         self.table.setAccessibleName(self.tr("Events"))
         # a refusal's row offers what the refusal notice does: a right-click, the menu key,
         # Shift+F10 or Ctrl+Shift+A, or the Allow… button while one is selected
-        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-        self.table.customContextMenuRequested.connect(self._row_menu)
-        for key in allow_shortcuts():
-            shortcut = QShortcut(key, self.table)
-            shortcut.setContext(
-                Qt.ShortcutContext.WidgetShortcut
-            )  # not the window's: both have one
-            shortcut.activated.connect(self.open_allow_menu)
-        self.allow_menu: QMenu | None = None
-        """The allow menu open now (or last), kept while it is shown."""
+        self._allow_menus = AllowMenus(
+            self,
+            self.table,
+            at_point=self._row_menu,
+            at_current=self.open_allow_menu,
+            chosen=self.allow_requested.emit,
+        )
         self.allow_button = QPushButton(self.tr("Allow…"))
         self.allow_button.setAccessibleName(self.tr("Allow what the selected refusal asked"))
         self.allow_button.setToolTip(
@@ -366,12 +362,13 @@ class LogPanel(QWidget):
         """The menu of what the refusal of row *view_row* may be granted (None: the row is not
         a refusal); its entries ask for the grant (:attr:`allow_requested`)."""
         rec = self.model.record_at(view_row) if 0 <= view_row < self.model.rowCount() else None
-        if rec is None or not is_refusal(rec):
-            return None
-        menu = QMenu(self)
-        menu.setAccessibleName(self.tr("Allow what this refusal asked"))
-        fill_allow_menu(menu, rec, self._allow_chosen)
-        return menu
+        refusal = rec if rec is not None and is_refusal(rec) else None
+        return self._allow_menus.make(refusal, self.tr("Allow what this refusal asked"))
+
+    @property
+    def allow_menu(self) -> QMenu | None:
+        """The allow menu open now (or last), kept while it is shown."""
+        return self._allow_menus.shown
 
     @Slot()
     def open_allow_menu(self) -> QMenu | None:
@@ -393,7 +390,7 @@ class LogPanel(QWidget):
             menu = self.allow_menu_for(rows[0].row())
             if menu is not None:
                 at = self.allow_button.mapToGlobal(self.allow_button.rect().bottomLeft())
-                self._show_menu(menu, at)
+                self._allow_menus.show(menu, at)
 
     @Slot(QPoint)
     def _row_menu(self, pos: QPoint) -> None:
@@ -404,19 +401,7 @@ class LogPanel(QWidget):
             self._popup(index.row(), pos)
 
     def _popup(self, view_row: int, pos: QPoint) -> QMenu | None:
-        menu = self.allow_menu_for(view_row)
-        if menu is not None:
-            self._show_menu(menu, self.table.viewport().mapToGlobal(pos))
-        return menu
-
-    def _show_menu(self, menu: QMenu, at: QPoint) -> None:
-        if self.allow_menu is not None:
-            self.allow_menu.deleteLater()
-        self.allow_menu = menu
-        menu.popup(at)
-
-    def _allow_chosen(self, rec: dict[str, Any], offer: Offer) -> None:
-        self.allow_requested.emit(rec, offer)
+        return self._allow_menus.show_in_view(self.allow_menu_for(view_row), pos)
 
     def select_index_row(self, index_row: int) -> bool:
         """Select the event of log index row *index_row* in the table (a timeline mark's);

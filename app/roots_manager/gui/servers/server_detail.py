@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QPoint, Qt, Signal
-from PySide6.QtGui import QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -32,14 +31,13 @@ from PySide6.QtWidgets import (
 )
 
 from roots_manager.actions import confinement, consent
-from roots_manager.core.confinement.offers import Offer
 from roots_manager.core.log.index import LogIndex
 from roots_manager.core.log.timeline import Timeline
 from roots_manager.core.roots.broadness import broadness
 from roots_manager.core.runs.live import BridgeMarker
 from roots_manager.core.store.grants import Scope
 from roots_manager.core.store.state import State
-from roots_manager.gui.common.allow_menu import allow_shortcuts, fill_allow_menu, is_refusal
+from roots_manager.gui.common.allow_menu import AllowMenus, is_refusal
 from roots_manager.gui.common.watcher import StoreWatcher
 from roots_manager.gui.log.log_texts import translated_summary
 from roots_manager.gui.log.timeline_view import TimelineView
@@ -141,17 +139,14 @@ class ServerDetail(QWidget):
         self.recent.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         # a refusal among them offers what the refusal notice does: a right-click, the menu
         # key, Shift+F10 or Ctrl+Shift+A, or Allow… while one is the current line
-        self.recent.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-        self.recent.customContextMenuRequested.connect(self._recent_menu)
-        for key in allow_shortcuts():
-            shortcut = QShortcut(key, self.recent)
-            shortcut.setContext(
-                Qt.ShortcutContext.WidgetShortcut
-            )  # not the window's: both have one
-            shortcut.activated.connect(self.open_allow_menu)
+        self._allow_menus = AllowMenus(
+            self,
+            self.recent,
+            at_point=self._recent_menu,
+            at_current=self.open_allow_menu,
+            chosen=self.allow_requested.emit,
+        )
         self.recent.currentItemChanged.connect(self._recent_current)
-        self.allow_menu: QMenu | None = None
-        """The allow menu open now (or last), kept while it is shown."""
         self.allow_button = QPushButton(self.tr("Allow…"), self)
         self.allow_button.setAccessibleName(self.tr("Allow what the selected refusal asked"))
         self.allow_button.setToolTip(
@@ -442,13 +437,14 @@ class ServerDetail(QWidget):
         """The menu of what the refusal of Recent activity's line *item* may be granted
         (None: the line is not a refusal); its entries ask for the grant
         (:attr:`allow_requested`)."""
-        rec = self._event_of(item)
-        if rec is None:
-            return None
-        menu = QMenu(self)
-        menu.setAccessibleName(self.tr("Allow what this refusal asked"))
-        fill_allow_menu(menu, rec, self._allow_chosen)
-        return menu
+        return self._allow_menus.make(
+            self._event_of(item), self.tr("Allow what this refusal asked")
+        )
+
+    @property
+    def allow_menu(self) -> QMenu | None:
+        """The allow menu open now (or last), kept while it is shown."""
+        return self._allow_menus.shown
 
     def open_allow_menu(self) -> QMenu | None:
         """Open the allow menu of the current line of Recent activity, under it (the
@@ -462,7 +458,7 @@ class ServerDetail(QWidget):
         menu = self.allow_menu_for(self.recent.currentItem())
         if menu is not None:
             at = self.allow_button.mapToGlobal(self.allow_button.rect().bottomLeft())
-            self._show_menu(menu, at)
+            self._allow_menus.show(menu, at)
 
     def _recent_menu(self, pos: QPoint) -> None:
         item = self.recent.itemAt(pos) or self.recent.currentItem()
@@ -470,16 +466,4 @@ class ServerDetail(QWidget):
             self._popup(item, pos)
 
     def _popup(self, item: QListWidgetItem, pos: QPoint) -> QMenu | None:
-        menu = self.allow_menu_for(item)
-        if menu is not None:
-            self._show_menu(menu, self.recent.viewport().mapToGlobal(pos))
-        return menu
-
-    def _show_menu(self, menu: QMenu, at: QPoint) -> None:
-        if self.allow_menu is not None:
-            self.allow_menu.deleteLater()
-        self.allow_menu = menu
-        menu.popup(at)
-
-    def _allow_chosen(self, rec: dict[str, Any], offer: Offer) -> None:
-        self.allow_requested.emit(rec, offer)
+        return self._allow_menus.show_in_view(self.allow_menu_for(item), pos)
