@@ -104,7 +104,7 @@
 <context>
     <name>LogPanel</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/log/log_view.py" line="+283"/>
+        <location filename="../../app/roots_manager/gui/log/log_view.py" line="+279"/>
         <source>Exported %n event(s) to {path}</source>
         <translation>
             <numerusform>Exported %n event to {path}</numerusform>
@@ -112,7 +112,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+221"/>
+        <location line="+210"/>
         <source>Showing {shown} of %n event(s)</source>
         <translation>
             <numerusform>Showing {shown} of %n event</numerusform>
@@ -196,7 +196,7 @@
 <context>
     <name>ServerDetail</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/servers/server_detail.py" line="+272"/>
+        <location filename="../../app/roots_manager/gui/servers/server_detail.py" line="+267"/>
         <source>Revoked, but still readable until restart: %n folder(s) ({folders}). The running server keeps the rules it started with until it starts again.</source>
         <translation>
             <numerusform>Revoked, but still readable until restart: %n folder ({folders}). The running server keeps the rules it started with until it starts again.</numerusform>

@@ -4,7 +4,7 @@
 <context>
     <name>AllowMenu</name>
     <message>
-        <location filename="../../app/roots_manager/gui/common/allow_menu.py" line="+63"/>
+        <location filename="../../app/roots_manager/gui/common/allow_menu.py" line="+64"/>
         <source>Allow and create: {folder}</source>
         <translation>許可して作成: {folder}</translation>
     </message>
@@ -1608,7 +1608,7 @@
 <context>
     <name>LogPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log/log_view.py" line="+75"/>
+        <location filename="../../app/roots_manager/gui/log/log_view.py" line="+74"/>
         <source>Server filter</source>
         <translation>サーバーの絞り込み</translation>
     </message>
@@ -1644,12 +1644,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+169"/>
+        <location line="+166"/>
         <source>&amp;Pause</source>
         <translation>一時停止(&amp;P)</translation>
     </message>
     <message>
-        <location line="-167"/>
+        <location line="-164"/>
         <source>Pause the log</source>
         <translation>ログを一時停止</translation>
     </message>
@@ -1690,7 +1690,7 @@
         <translation>イベント</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+10"/>
         <source>Allow…</source>
         <translation>許可…</translation>
     </message>
@@ -1727,12 +1727,12 @@
         </translation>
     </message>
     <message>
-        <location line="+89"/>
+        <location line="+87"/>
         <source>Allow what this refusal asked</source>
         <translation>この拒否が求めたものを許可</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+46"/>
         <source>That event is hidden by the filter or the cleared view</source>
         <translation>そのイベントは絞り込みかクリアした表示で隠れています</translation>
     </message>
@@ -1744,7 +1744,7 @@
         </translation>
     </message>
     <message>
-        <location line="-402"/>
+        <location line="-388"/>
         <source>Cle&amp;ar view</source>
         <translation>表示をクリア(&amp;A)</translation>
     </message>
@@ -1764,7 +1764,7 @@
         <translation>絞り込み(&amp;I):</translation>
     </message>
     <message>
-        <location line="+143"/>
+        <location line="+140"/>
         <source>Res&amp;ume</source>
         <translation>再開(&amp;U)</translation>
     </message>
@@ -1789,7 +1789,7 @@
         <translation>{path} に書き込めませんでした: {error}</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/log/log_view.py" line="+178"/>
+        <location filename="../../app/roots_manager/gui/log/log_view.py" line="+167"/>
         <source>This event is no longer on disk.</source>
         <translation>このイベントはもうディスク上にありません。</translation>
     </message>
@@ -1842,7 +1842,7 @@
 <context>
     <name>LogSummary</name>
     <message>
-        <location filename="../../app/roots_manager/core/log/events.py" line="+241"/>
+        <location filename="../../app/roots_manager/core/log/events.py" line="+244"/>
         <source>started {command} (pid {pid}, {mode})</source>
         <translation>{command} を起動しました（PID {pid}、{mode}）</translation>
     </message>
@@ -3634,7 +3634,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServerDetail</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers/server_detail.py" line="+67"/>
+        <location filename="../../app/roots_manager/gui/servers/server_detail.py" line="+65"/>
         <source>not granted</source>
         <translation>許可なし</translation>
     </message>
@@ -3714,7 +3714,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>選択したサーバーの最近のイベント</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+15"/>
         <source>Allow…</source>
         <translation>許可…</translation>
     </message>
@@ -3801,7 +3801,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>まだ記録はありません</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+23"/>
         <source>Allow what this refusal asked</source>
         <translation>この拒否が求めたものを許可</translation>
     </message>
@@ -4406,7 +4406,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>StoreWatcher</name>
     <message>
-        <location filename="../../app/roots_manager/gui/common/watcher.py" line="+238"/>
+        <location filename="../../app/roots_manager/gui/common/watcher.py" line="+239"/>
         <source>Your change was not saved: the store cannot be read. Choose Recover… above the tabs to repair it.</source>
         <translation>変更は保存されませんでした。ストアを読み込めません。タブの上の「復旧…」で修復してください。</translation>
     </message>

@@ -305,8 +305,8 @@ def test_a_question_allowed_until_it_ends_or_once_saves_nothing(
     import os
     import time
 
-    from roots_manager.core import live
     from roots_manager.core.log.denials import iso
+    from roots_manager.core.runs import live
     from roots_manager.core.store.state import now_iso
 
     live.write_bridge_marker(

@@ -94,11 +94,11 @@ def allow_waiting(
 ) -> tuple[Allowed, list[str]]:
     """Have the reads of what *offer* names for *denial* (its folder, or its file) served to
     its server by the supervisor with nothing saved: the reads waiting now (*duration*
-    :data:`~roots_manager.core.live.ONCE`) or every one until the server ends
-    (:data:`~roots_manager.core.live.RUN`). Offered as :func:`allow` decides; each live bridge
+    :data:`~roots_manager.core.runs.live.ONCE`) or every one until the server ends
+    (:data:`~roots_manager.core.runs.live.RUN`). Offered as :func:`allow` decides; each live bridge
     run of the server is asked (a request file); *by* says who asked (``cli``, ``app``).
     Returns what was allowed and the runs asked."""
-    from roots_manager.core import live
+    from roots_manager.core.runs import live
 
     server = denial.get("server")
     home = os.path.expanduser("~") if home is None else home
