@@ -15,7 +15,7 @@
 <context>
     <name>DenialNotice</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/servers/denial_notice.py" line="+163"/>
+        <location filename="../../app/roots_manager/gui/servers/denial_notice.py" line="+166"/>
         <source>%n refusal(s) of this folder.</source>
         <translation>
             <numerusform>%n refusal of this folder.</numerusform>
@@ -39,7 +39,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+33"/>
+        <location line="+34"/>
         <source>{server} asks to {operation} {path} while running {request}: the call waits %n second(s) more for your answer.</source>
         <translation>
             <numerusform>{server} asks to {operation} {path} while running {request}: the call waits %n second more for your answer.</numerusform>

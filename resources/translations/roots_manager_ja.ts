@@ -1066,12 +1066,17 @@
         <translation>許可する期間</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
+        <source>Allow for:</source>
+        <translation>許可の期間:</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Always: a grant, saved, which its next start gets. Until it ends, and this once: the reads are served while it runs, or only those waiting now; nothing is saved.</source>
         <translation>常に: 保存される許可で、次回の起動にも適用されます。終了するまで・今回のみ: 実行中の読み取り、または現在待機中の読み取りだけを許可し、何も保存しません。</translation>
     </message>
     <message numerus="yes">
-        <location line="+77"/>
+        <location line="+78"/>
         <source>%n refusal(s) of this folder.</source>
         <translation>
             <numerusform>このフォルダーの拒否は %n 件です。</numerusform>
@@ -1122,7 +1127,7 @@
         </translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+25"/>
         <source>{server} was refused {path} ({operation}) at start-up.</source>
         <translation>{server} は起動時に {path} を拒否されました（{operation}）。</translation>
     </message>

@@ -1066,12 +1066,17 @@
         <translation>允许多久</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
+        <source>Allow for:</source>
+        <translation>允许期限：</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Always: a grant, saved, which its next start gets. Until it ends, and this once: the reads are served while it runs, or only those waiting now; nothing is saved.</source>
         <translation>始终：保存的授权，下次启动时也适用。直到它结束、仅此一次：在它运行期间的读取，或仅当前等待的读取会被允许；不保存任何内容。</translation>
     </message>
     <message numerus="yes">
-        <location line="+77"/>
+        <location line="+78"/>
         <source>%n refusal(s) of this folder.</source>
         <translation>
             <numerusform>此文件夹有 %n 次拒绝。</numerusform>
@@ -1122,7 +1127,7 @@
         </translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+25"/>
         <source>{server} was refused {path} ({operation}) at start-up.</source>
         <translation>{server} 在启动时被拒绝访问 {path}（{operation}）。</translation>
     </message>

@@ -81,6 +81,8 @@ class DenialNotice(QFrame):
         self.duration.addItem(self.tr("Until it ends"), "run")
         self.duration.addItem(self.tr("This once"), "once")
         self.duration.setAccessibleName(self.tr("How long to allow"))
+        self.duration_label = QLabel(self.tr("Allow for:"), self)
+        self.duration_label.setBuddy(self.duration)
         self.duration.setToolTip(
             self.tr(
                 "Always: a grant, saved, which its next start gets. Until it ends, and this "
@@ -104,6 +106,7 @@ class DenialNotice(QFrame):
         row = QHBoxLayout()
         row.addStretch(1)
         box.addLayout(row)
+        row.addWidget(self.duration_label)
         row.addWidget(self.duration)
         for button in (
             self.create_button,
@@ -201,8 +204,9 @@ class DenialNotice(QFrame):
         )
         self.list_button.setVisible(others > 0)
         asking = waits_left(group.newest) > 0
-        self.duration.setVisible(asking and bool({Offer.FOLDER, Offer.READ_ONLY, Offer.FILE}
-                                                 & set(got.offers)))  # fmt: skip
+        timed = asking and bool({Offer.FOLDER, Offer.READ_ONLY, Offer.FILE} & set(got.offers))
+        self.duration.setVisible(timed)
+        self.duration_label.setVisible(timed)
         if not asking:
             self.duration.setCurrentIndex(0)
         self.setVisible(True)
