@@ -192,12 +192,31 @@ class RunRequestRecord(TypedDict, total=False):
     """The request's id, which the run's log names as it acts on it."""
 
 
+AnswerRecord = TypedDict(
+    "AnswerRecord",
+    {"path": str, "for": Literal["once", "run"], "by": str, "id": str},
+    total=False,
+)
+"""One answer of the user to a question of one bridge run, with nothing saved: the folder or
+file (``path``) whose reads the run's supervisor serves, for the reads waiting now (``once``)
+or until the server ends (``run``); who answered and the answer's id. (``for`` is a keyword:
+hence the functional form.)"""
+
+
+class AllowRequestRecord(TypedDict, total=False):
+    """The answers to one bridge run's questions (``allow-<run>.json``), each added under the
+    store's lock, taken and deleted by the run it names."""
+
+    allow: list[AnswerRecord]
+
+
 RECORDS: dict[str, type] = {
     "event": EventRecord,
     "bridge-marker": BridgeMarkerRecord,
     "app-marker": AppMarkerRecord,
     "learning-marker": LearningMarkerRecord,
     "run-request": RunRequestRecord,
+    "allow-request": AllowRequestRecord,
 }
 """Every record of the bus, by the name its schema goes by."""
 

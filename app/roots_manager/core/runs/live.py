@@ -13,11 +13,13 @@ import re
 import sys
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 from roots_manager.core.directory.file_key import file_key
 from roots_manager.core.directory.layout import Layout
 from roots_manager.core.directory.records import (
+    AllowRequestRecord,
+    AnswerRecord,
     AppMarkerRecord,
     BridgeMarkerRecord,
     LearningMarkerRecord,
@@ -389,9 +391,13 @@ def ask_allow(layout: Layout, run: str, path: str, duration: str, by: str) -> st
     lock.acquire()
     try:
         found = (_read_json(target) or {}).get("allow")
-        entries = [e for e in found if isinstance(e, dict)] if isinstance(found, list) else []
-        entries.append({"path": path, "for": duration, "by": by, "id": request})
-        write_atomic(target, json.dumps({"allow": entries}).encode("utf-8"))
+        kept = [e for e in found if isinstance(e, dict)] if isinstance(found, list) else []
+        entries = cast("list[AnswerRecord]", kept)
+        answer: AnswerRecord = {"path": path, "by": by, "id": request}
+        answer["for"] = cast("Literal['once', 'run']", duration)
+        entries.append(answer)
+        doc: AllowRequestRecord = {"allow": entries}
+        write_atomic(target, json.dumps(doc).encode("utf-8"))
     finally:
         lock.release()
     return request
