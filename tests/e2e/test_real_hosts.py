@@ -1,10 +1,13 @@
-"""Real hosts, installed from npm (tests/peers), start their servers through the bridge.
+"""Real hosts, installed from npm (tests/peers, tests/hosts), start their servers through the
+bridge.
 
-Claude Code and Codex run as a user runs them, from their own launchers
-(``node_modules/.bin/claude`` and ``.bin/codex``), in a fake home folder. Their servers, the
-reference filesystem server and the everything server (the latter as npm runs it for npx: npm
-exec, then sh, then node), are added the host's own way (``claude mcp add-json``, ``codex mcp
-add``), then put behind the bridge by ``roots-manager hosts wrap HOST --all``.
+Claude Code, Codex, Qoder CLI, Factory Droid and GitHub Copilot CLI run as a user runs them, from
+their own launchers (``node_modules/.bin/claude``, ``.bin/codex``, ``.bin/qodercli``,
+``.bin/droid``, ``.bin/copilot``), in a fake home folder. Their servers, the reference filesystem
+server and the everything server (the latter as npm runs it for npx: npm exec, then sh, then
+node), are added the host's own way (``claude mcp add-json``, ``codex mcp add``, ``qodercli mcp
+add-json --scope user``, ``droid mcp add``, ``copilot mcp add``), then put behind the bridge by
+``roots-manager hosts wrap HOST --all``.
 
 - Claude Code: ``claude mcp list`` starts each stdio server, runs the handshake, prints
   ``✔ Connected`` and stops it with its own ladder (SIGINT, SIGTERM, SIGKILL).
@@ -16,12 +19,25 @@ add``), then put behind the bridge by ``roots-manager hosts wrap HOST --all``.
   SIGTERM to each server's process group, SIGKILL to it about 12 ms later. After the listing
   each bridge has logged its end and taken its live file away; after quitting, with no time to
   end in order, it has still taken its live file away at the first signal.
+- Qoder CLI and Factory Droid: ``qodercli mcp list`` and ``droid mcp list`` start each stdio
+  server, report it connected and close its stdin.
+- GitHub Copilot CLI: ``copilot mcp list`` only reads the file, and the commands a script would
+  run ask for a login before any server starts (``copilot -p`` prints "No authentication
+  information found", ``copilot --acp`` answers ``session/new`` with "Authentication
+  required"); but ``copilot`` on a terminal starts the configured servers as it starts, before
+  any login, and its log says it initialized as their client. It is started on a
+  pseudo-terminal and sent SIGTERM once both servers answered; it then kills what it started
+  with SIGKILL.
 
-Neither needs a login for this, and neither is let out on the network: Claude Code with
-``CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC`` (without it, it looks up api.anthropic.com), Codex
-with ``--disable plugins`` (without it, it looks up github.com for its plugin catalogue) and, for
-a thread, a model provider on 127.0.0.1 (without it, the thread opens OpenAI's Responses
-WebSocket). Each test checks that the servers connected through the bridge, that the filesystem
+For these three the everything server is started by node itself: Droid gives a server about
+2 s to connect when it lists, and Qoder CLI listed the one behind npm exec as disconnected on a
+busy machine.
+
+None needs a login for this. Claude Code and Codex are not let out on the network either:
+Claude Code with ``CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC`` (without it, it looks up
+api.anthropic.com), Codex with ``--disable plugins`` (without it, it looks up github.com for its
+plugin catalogue) and, for a thread, a model provider on 127.0.0.1 (without it, the thread opens
+OpenAI's Responses WebSocket). Each test checks that the servers connected through the bridge, that the filesystem
 server's roots were answered from the grants, that no bridge or server is left running after the
 host is done, and that ``hosts undo`` gives back the host's file byte for byte.
 """
@@ -44,12 +60,16 @@ import pytest
 
 from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events as ev
+from roots_manager.core.runs.live import live_runs
 from tests.bridge.wire import events
 from tests.conftest import run_cli
 from tests.polling import wait_for
 
 PEERS = Path(__file__).resolve().parent.parent / "peers"
 BIN = PEERS / "node_modules" / ".bin"
+EVERYTHING_SCRIPT = PEERS / "node_modules/@modelcontextprotocol/server-everything/dist/index.js"
+HOSTS_BIN = PEERS.parent / "hosts" / "node_modules" / ".bin"
+"""The launchers of tests/hosts, installed without their install scripts (its package.json)."""
 
 FS_INFO = "secure-filesystem-server"
 EVERYTHING_INFO = "mcp-servers/everything"
@@ -79,14 +99,23 @@ CODEX_OFFLINE = (
 pytestmark = pytest.mark.usefixtures("advisory_new_servers")
 
 
-def launcher(name: str) -> str:
-    """The host's own launcher from tests/peers, checked to start."""
-    path = BIN / name
+HOSTS_INSTALL = "npm install --prefix tests/hosts --ignore-scripts"
+
+
+def launcher(name: str, binaries: Path = BIN) -> str:
+    """The host's own launcher from tests/peers (or *binaries*), checked to start."""
+    path = binaries / name
+    install = "npm ci --prefix tests/peers" if binaries == BIN else HOSTS_INSTALL
     if shutil.which("node") is None or not path.exists():
-        raise AssertionError(
-            f"{name} needs Node.js and 'npm ci --prefix tests/peers' (.ci/run does): no {path}"
-        )
-    probe = subprocess.run([str(path), "--version"], capture_output=True, text=True, timeout=60)
+        raise AssertionError(f"{name} needs Node.js and '{install}' (.ci/run does): no {path}")
+    probe = subprocess.run(
+        [str(path), "--version"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+        env=host_env(),
+    )
     if probe.returncode != 0:
         raise AssertionError(
             f"{path} --version exited {probe.returncode}: {probe.stderr.strip()}\n"
@@ -105,13 +134,22 @@ def everything_server() -> list[str]:
 
 
 @pytest.fixture
+def everything_by_node(everything_server: list[str]) -> list[str]:
+    """The everything server started by node itself: Qoder CLI and Droid give a server about
+    2 s to connect when they list, less than npm exec takes on a busy machine."""
+    node = shutil.which("node")
+    assert node is not None, "the everything server needs Node.js"
+    return [node, str(EVERYTHING_SCRIPT)]
+
+
+@pytest.fixture
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A fake home folder for the hosts and the CLI; the hosts run in a project folder in it."""
     home = tmp_path / "home"
     (home / "project").mkdir(parents=True)
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
-    for name in ("APPDATA", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "CLAUDECODE"):
+    for name in ("APPDATA", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "CLAUDECODE", "COPILOT_HOME"):
         monkeypatch.delenv(name, raising=False)
     return home
 
@@ -255,19 +293,23 @@ class Tree:
                 for c in self.cmdlines.values()
             ),
             "everything": any(
-                c.startswith("node ") and c.endswith("mcp-server-everything")
+                (c.startswith("node ") and c.endswith("mcp-server-everything"))
+                or (c.endswith("server-everything/dist/index.js") and "--server" not in c)
                 for c in self.cmdlines.values()
             ),
         }
 
 
-def check_bridge_log(layout: Layout, granted_uri: str) -> None:
+def check_bridge_log(layout: Layout, granted_uri: str, *, asked: bool = True) -> None:
     """Both servers shook hands through a bridge, and the filesystem server's roots came from the
-    grants: the one granted folder, not the other root nor anything of the host's."""
+    grants: the one granted folder, not the other root nor anything of the host's. With
+    *asked* false, the host may have closed the server before it asked for its roots."""
     shook = {e["server"] for e in events(layout, ev.HANDSHAKE) if e.get("dir") == "server>host"}
     assert shook == {"fs", "everything"}, events(layout)
     answered = [e for e in events(layout, ev.ROOTS_ANSWERED) if e["server"] == "fs"]
-    assert answered, f"the filesystem server's roots/list was not answered: {events(layout)}"
+    assert answered or not asked, (
+        f"the filesystem server's roots/list was not answered: {events(layout)}"
+    )
     assert all(e["uris"] == [granted_uri] for e in answered), answered
     assert not events(layout, ev.ROOTS_RELAYED), "a roots/list went to the host"
 
@@ -560,5 +602,228 @@ def test_codex_thread_calls_the_servers_tools_and_quitting_leaves_nothing_runnin
         check_bridge_log(layout, granted_uri)
     finally:
         app.kill()
+        kill_marked(rm_home)
+    undo_gives_back(config, original)
+
+
+# --- Qoder CLI, Factory Droid and GitHub Copilot CLI (tests/hosts) ------------------------
+
+
+def run_host(exe: str, cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run a host's command to its end; it must succeed."""
+    proc = subprocess.run(
+        [exe, *args],
+        cwd=cwd,
+        env=host_env(),
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=120,
+    )
+    if proc.returncode != 0:
+        raise AssertionError(
+            f"{Path(exe).name} {' '.join(args)} exited {proc.returncode}\n"
+            f"stdout: {proc.stdout}\nstderr: {proc.stderr}"
+        )
+    return proc
+
+
+def list_through_wrap(exe: str, cwd: Path, rm_home: Path, *args: str) -> tuple[str, Tree]:
+    """Run the host's command that starts its servers to list them, its process tree sampled;
+    what it printed and the tree, checked to leave no bridge or server running."""
+    proc = subprocess.Popen(
+        [exe, *args],
+        cwd=cwd,
+        env=host_env(),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    tree = Tree(proc.pid, rm_home)
+    try:
+        out, err = proc.communicate(timeout=120)
+    finally:
+        seen = tree.stop()
+    name = f"{Path(exe).name} {' '.join(args)}"
+    assert proc.returncode == 0, f"{name} exited {proc.returncode}: {out} {err}"
+    assert tree.bridges() == ["everything", "fs"], tree.cmdlines
+    assert tree.servers() == {"fs": True, "everything": True}, tree.cmdlines
+    assert still_running(rm_home, seen) == [], f"left running after {name}"
+    return out, tree
+
+
+def test_qoder_cli_mcp_list_connects_both_servers_through_the_bridge(
+    home: Path,
+    tmp_path: Path,
+    rm_home: Path,
+    layout: Layout,
+    filesystem_server: list[str],
+    everything_by_node: list[str],
+) -> None:
+    exe = launcher("qodercli", HOSTS_BIN)
+    project = home / "project"
+    for name, command in (("fs", filesystem_server), ("everything", everything_by_node)):
+        entry = {"command": command[0], "args": command[1:]}
+        run_host(exe, project, "mcp", "add-json", "--scope", "user", name, json.dumps(entry))
+    config = home / ".qoder" / "settings.json"
+    original = config.read_bytes()
+    assert set(json.loads(original)["mcpServers"]) == {"fs", "everything"}
+
+    granted_uri = granted_folder(tmp_path)
+    wrap("qoder-cli")
+    try:
+        out, _ = list_through_wrap(exe, project, rm_home, "mcp", "list")
+        # ✓ fs: /…/roots-bridge --server fs -- node /…/index.js (stdio) - Connected · Direct …
+        lines = {
+            line.split(":", 1)[0].lstrip("✓✗ "): line for line in out.splitlines() if ": " in line
+        }
+        for name in ("fs", "everything"):
+            line = lines.get(name, "")
+            assert f"roots-bridge --server {name} -- " in line, out
+            assert line.startswith("✓") and "(stdio) - Connected" in line, out
+        # a listing closes each server once it has its tools, at times before the filesystem
+        # server asked for its roots (it asks after the handshake, on its own)
+        check_bridge_log(layout, granted_uri, asked=False)
+        check_ended(layout)
+    finally:
+        kill_marked(rm_home)
+    undo_gives_back(config, original)
+
+
+def test_factory_droid_mcp_list_connects_both_servers_through_the_bridge(
+    home: Path,
+    tmp_path: Path,
+    rm_home: Path,
+    layout: Layout,
+    filesystem_server: list[str],
+    everything_by_node: list[str],
+) -> None:
+    exe = launcher("droid", HOSTS_BIN)
+    project = home / "project"
+    for name, command in (("fs", filesystem_server), ("everything", everything_by_node)):
+        run_host(exe, project, "mcp", "add", name, "--", *command)
+    config = home / ".factory" / "mcp.json"
+    original = config.read_bytes()
+    assert set(json.loads(original)["mcpServers"]) == {"fs", "everything"}
+
+    granted_uri = granted_folder(tmp_path)
+    wrap("factory-droid")
+    try:
+        out, _ = list_through_wrap(exe, project, rm_home, "mcp", "list")
+        # "  fs  stdio  connected  [user]": Droid does not print the command (the tree has it)
+        rows = {words[0]: words[1:] for line in out.splitlines() if len(words := line.split()) > 2}
+        for name in ("fs", "everything"):
+            assert rows.get(name, [])[:2] == ["stdio", "connected"], out
+        # a listing closes each server once it has its tools, at times before the filesystem
+        # server asked for its roots (it asks after the handshake, on its own)
+        check_bridge_log(layout, granted_uri, asked=False)
+        check_ended(layout)
+    finally:
+        kill_marked(rm_home)
+    undo_gives_back(config, original)
+
+
+def copilot_clients(home: Path) -> list[str]:
+    """The lines of Copilot's logs where it initialized as a server's client."""
+    return [
+        line
+        for log in sorted((home / ".copilot" / "logs").glob("*.log"))
+        for line in log.read_text(errors="replace").splitlines()
+        if "Service initialized as client" in line
+    ]
+
+
+def test_copilot_cli_starts_both_servers_through_the_bridge_before_any_login(
+    home: Path,
+    tmp_path: Path,
+    rm_home: Path,
+    layout: Layout,
+    filesystem_server: list[str],
+    everything_by_node: list[str],
+) -> None:
+    exe = launcher("copilot", HOSTS_BIN)
+    project = home / "project"
+    for name, command in (("fs", filesystem_server), ("everything", everything_by_node)):
+        run_host(exe, project, "mcp", "add", name, "--", *command)
+    config = home / ".copilot" / "mcp-config.json"
+    original = config.read_bytes()
+    assert set(json.loads(original)["mcpServers"]) == {"fs", "everything"}
+
+    granted_uri = granted_folder(tmp_path)
+    wrap("copilot-cli")
+    # a prompt without a login is refused before any server starts
+    prompt = subprocess.run(
+        [exe, "-p", "hi", "--allow-all-tools"],
+        cwd=project,
+        env=host_env(),
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=120,
+    )
+    assert prompt.returncode != 0, prompt
+    assert "No authentication information found" in prompt.stdout + prompt.stderr, prompt
+    assert not events(layout), "copilot -p started a server without a login"
+
+    # on a terminal, Copilot starts its servers as it starts, with no login
+    primary, secondary = os.openpty()
+    proc = subprocess.Popen(
+        [exe],
+        cwd=project,
+        env=host_env(TERM="xterm-256color"),
+        stdin=secondary,
+        stdout=secondary,
+        stderr=secondary,
+        start_new_session=True,
+    )
+    os.close(secondary)
+
+    def drain() -> None:  # a terminal nobody reads fills up and stops the host
+        try:
+            while os.read(primary, 65536):
+                pass
+        except OSError:
+            return
+
+    threading.Thread(target=drain, daemon=True).start()
+    tree = Tree(proc.pid, rm_home)
+    try:
+
+        def shook() -> set[str]:
+            return {
+                e["server"] for e in events(layout, ev.HANDSHAKE) if e.get("dir") == "server>host"
+            }
+
+        wait_for(lambda: shook() == {"fs", "everything"}, "both servers' handshakes", 90)
+        assert tree.bridges() == ["everything", "fs"], tree.cmdlines
+        wait_for(lambda: all(tree.servers().values()), "both servers in Copilot's tree")
+        # and Copilot says so in its own log, naming each server as it named itself
+        wait_for(
+            lambda: all(
+                any(info in line for line in copilot_clients(home))
+                for info in (FS_INFO, EVERYTHING_INFO)
+            ),
+            "Copilot's log: initialized as the client of both servers",
+        )
+        # Quitting, Copilot kills what it started with SIGKILL at once (no stdin closed, no
+        # SIGTERM first), the bridges' wardens too at times: a bridge so killed logs nothing
+        # more, and its live marker may stay behind, naming a process that is gone. The npm
+        # launcher waits on the native binary and passes no signal on, so the signal goes to
+        # the binary, as a terminal's would.
+        [native] = psutil.Process(proc.pid).children()
+        native.terminate()
+        code = proc.wait(30)
+        seen = tree.stop()
+        assert code == 0, f"copilot exited {code} after SIGTERM"
+        assert still_running(rm_home, seen) == [], "left running after Copilot quit"
+        assert live_runs(layout) == set(), "a run is shown as running after Copilot quit"
+        check_bridge_log(layout, granted_uri)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        tree.stop()
+        os.close(primary)
         kill_marked(rm_home)
     undo_gives_back(config, original)
