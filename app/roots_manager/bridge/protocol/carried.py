@@ -22,6 +22,8 @@ HELD_LIMIT = 16 * 1024 * 1024
 SET_LEVEL = "logging/setLevel"
 SUBSCRIBE = "resources/subscribe"
 UNSUBSCRIBE = "resources/unsubscribe"
+CARRIED_METHODS = ("initialize", "notifications/initialized", SET_LEVEL, SUBSCRIBE, UNSUBSCRIBE)
+"""The methods whose messages set what a new server is told (:meth:`Carried.replayed`)."""
 
 
 class Carried:

@@ -30,6 +30,10 @@ class Lookout(NamedTuple):
     guarded: bool = False
     """A line that could spell a pattern in disguise is handled too, and a long line that
     shows a pattern is never relayed unread (no request for roots may reach the host)."""
+    counted: bool = False
+    """Of :attr:`parse_all`'s lines, those that show no pattern are now read only to be
+    counted (what a restart or a refusal needs to know): a relay that notes them where it
+    reads them (the hot path's ledger) may relay them unhandled (see :meth:`Direction.defer`)."""
 
 
 class Direction(Protocol):

@@ -40,14 +40,14 @@ from typing import Any
 
 from roots_manager.bridge.protocol import lenient
 from roots_manager.bridge.protocol.actions import Act, Wake, after_write, to_server
-from roots_manager.bridge.protocol.carried import Carried
+from roots_manager.bridge.protocol.carried import CARRIED_METHODS, Carried
 from roots_manager.bridge.protocol.clock import Clock
 from roots_manager.bridge.protocol.direction import Lookout
 from roots_manager.bridge.protocol.firstcall import FirstCall
 from roots_manager.bridge.protocol.guard import Guard
 from roots_manager.bridge.protocol.handshake import Handshake
 from roots_manager.bridge.protocol.held import Held
-from roots_manager.bridge.protocol.inflight import InFlight
+from roots_manager.bridge.protocol.inflight import HANDSHAKES, InFlight
 from roots_manager.bridge.protocol.jsonrpc import (
     CANCELLED,
     LIST_CHANGED,
@@ -69,6 +69,12 @@ from roots_manager.core.log import events as ev
 
 __all__ = ["Answers", "EventSink", "Mediator"]
 
+LASTING_METHODS = (*CARRIED_METHODS, *HANDSHAKES)
+"""The methods whose messages count for more than a request open and then answered: what a
+restart replays, the end of a start-up. A line of one is never noted only in passing by a relay
+that notes in bulk (:attr:`~roots_manager.bridge.protocol.direction.Lookout.counted`): it is
+counted line by line, as :meth:`Mediator.count` counts it."""
+
 
 class _Side:
     """One direction of the mediator as its relay sees it (a
@@ -83,6 +89,11 @@ class _Side:
         # a server that may be restarted: every message counts for what a restart carries over
         # confined and observed: every request counts for what a refusal is tied to
         return self.s.log_all or self.s.carried is not None or self.s.requests is not None
+
+    def _counted(self, parse_all: bool) -> bool:
+        # every line read only to be counted, once the handshake is done (what ends the first
+        # start-up is counted line by line)
+        return parse_all and self.s.handshake.done and self.s.counting_only()
 
     def not_json(self, size: int, reason: str) -> None:
         self.s.log.event(ev.NON_JSON, dir=self.direction, bytes=size, reason=reason)
@@ -134,15 +145,17 @@ class HostSide(_Side):
     def lookout(self) -> Lookout:
         settled = self._settled()
         patterns: tuple[bytes, ...] = self._late if settled else self._early
+        # the first request after the handshake may have to wait for the server's roots
+        parse_all = self._parse_all() or self.s.first_call.watching
         return Lookout(
             self._retrying if self.s.busy else patterns,
-            # the first request after the handshake may have to wait for the server's roots
-            parse_all=self._parse_all() or self.s.first_call.watching,
+            parse_all=parse_all,
             # a 2026-07-28 request may need the roots capability added; a 2025 one never
             # changes; a restart needs every request's id
             may_stream=(self.s.observe or settled)
             and self.s.carried is None
             and self.s.requests is None,
+            counted=self._counted(parse_all),
         )
 
     def handle(self, line: bytes) -> bytes | Held:
@@ -164,15 +177,17 @@ class ServerSide(_Side):
     _plain = (b"roots",)
 
     def lookout(self) -> Lookout:
+        # until the host's initialize is answered, every line is read: the answer (an error
+        # too) ends the wait of an initialized held now or arriving later, and what is held
+        # must not depend on whether this relay looked before or after it was held
+        parse_all = self._parse_all() or self.s.handshake.awaiting_result
         return Lookout(
             self._plain,
-            # until the host's initialize is answered, every line is read: the answer (an error
-            # too) ends the wait of an initialized held now or arriving later, and what is held
-            # must not depend on whether this relay looked before or after it was held
-            parse_all=self._parse_all() or self.s.handshake.awaiting_result,
+            parse_all=parse_all,
             # the response to a retry of ours must get the host's id back: it is held whole
             may_stream=not self.s.busy,
             guarded=not self.s.observe,
+            counted=self._counted(parse_all),
         )
 
     def handle(self, line: bytes) -> bytes:
@@ -350,6 +365,12 @@ class Mediator:
             self.requests.host_request(msg, at)
         if self.carried is not None:
             self.carried.host_sent(msg)
+
+    def count_answer(self, msg_id: object, at: float) -> None:
+        """Count the server's response to the host's request *msg_id*, relayed at *at*, as
+        :meth:`count` counts a response line (a relay that noted the request noted only the
+        id of its answer)."""
+        self._count_server({"id": msg_id, "result": None}, at)
 
     def _count_server(self, msg: Json, at: float) -> None:
         if self.carried is not None:

@@ -13,16 +13,33 @@ depends on them: a line it handles, a restart, a refusal's attribution.
 A restart that holds the host's messages does so under the lock a line is noted under
 (:meth:`Noted.exclusive`): a line is noted before the hold, and counted as sent to the old
 server, or it meets the hold and is held, never both.
+
+Where the relay's hot path in C was built, it relays the lines only counted itself, without the
+interpreter lock, and notes them in the run's ledger (``_fastrelay.Ledger``): a strict scan of
+each line for its id and method, where a request answered cancels out with its answer (the
+last few kept, for a refusal's attribution) and anything it cannot be sure of is handed to the
+relay in Python. Nothing is decided there: the loop takes the ledger, in order, whenever it
+counts (:meth:`Noted.count`), and counts each line it holds as :meth:`Mediator.count` always
+has. So a round trip costs the relay what an unconfined one does, and the loop nothing until
+something depends on what is open.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 from collections import deque
 from collections.abc import Callable
 
-from roots_manager.bridge.protocol.mediator import Mediator
+from roots_manager.bridge.protocol.inflight import ANSWERED_KEPT
+from roots_manager.bridge.protocol.mediator import LASTING_METHODS, Mediator
+from roots_manager.bridge.transport.pump import make_ledger
+from roots_manager.bridge.transport.writer import note_change
+
+TYPE_CHECKING = False  # not typing's: see roots_manager.bridge.main
+if TYPE_CHECKING:
+    from roots_manager.bridge.transport._fastrelay import Ledger
 
 COUNT_AFTER = 0.05
 """Seconds after a line is noted that the loop counts it, with those noted since."""
@@ -40,8 +57,12 @@ class Noted:
         self._clock = clock
         self._loop = loop
         self._lock = threading.Lock()
-        self._lines: deque[tuple[bool, bytes, float]] = deque()
+        self._lines: deque[tuple[bool, bytes | None, float, bytes | None]] = deque()
         self._due = False
+        self.ledger: Ledger | None = make_ledger(
+            tuple(m.encode() for m in LASTING_METHODS), ANSWERED_KEPT
+        )
+        """Where the hot path notes the lines it relays only counted (None: not built)."""
         mediator.note_later = self.note
         mediator.count_noted = self.count
         mediator.exclusive = self.exclusive
@@ -52,7 +73,8 @@ class Noted:
         with self._lock:
             if not self._mediator.counting_only():
                 return False
-            self._lines.append((from_host, line, self._clock()))
+            self._take_ledger()  # what the hot path noted before it comes first
+            self._lines.append((from_host, line, self._clock(), None))
             due, self._due = self._due, True
         if not due:
             # a burst of lines is counted once, a moment after its first: the relay's thread
@@ -66,12 +88,29 @@ class Noted:
     def count(self) -> None:
         """Count every line noted so far, in order (the loop)."""
         with self._lock:
+            self._take_ledger()
             lines, self._lines = self._lines, deque()
             self._due = False
-        for from_host, line, at in lines:
-            self._mediator.count(from_host, line, at)
+        mediator = self._mediator
+        for from_host, line, at, answered in lines:
+            if line is not None:
+                mediator.count(from_host, line, at)
+            else:
+                assert answered is not None
+                # the id as the server wrote it: an integer, or a string without an escape
+                mediator.count_answer(json.loads(answered), at)
+
+    def _take_ledger(self) -> None:
+        if self.ledger is not None and self.ledger.entries:
+            self._lines.extend(self.ledger.take())
 
     def exclusive(self, call: Callable[[], None]) -> None:
-        """Run *call* (the restart's hold of the host's messages) while no line is noted."""
+        """Run *call* (the restart's hold of the host's messages) while no line is noted,
+        here or by the hot path, which asks again what to look for before it notes another."""
         with self._lock:
-            call()
+            if self.ledger is None:
+                call()
+                return
+            with self.ledger:
+                call()
+                note_change()

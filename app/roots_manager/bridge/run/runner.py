@@ -50,7 +50,7 @@ from roots_manager.bridge.run.watch import (
 )
 from roots_manager.bridge.transport.carrier import Carrier
 from roots_manager.bridge.transport.pump import HandOff, LoopRunner, Pump
-from roots_manager.bridge.transport.relay import LineRelay
+from roots_manager.bridge.transport.relay import Counting, LineRelay
 from roots_manager.bridge.transport.writer import FdSink, LineWriter
 from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events as ev
@@ -66,6 +66,7 @@ from roots_manager.support.refusal import ModelError
 TYPE_CHECKING = False  # not typing's: see roots_manager.bridge.main
 if TYPE_CHECKING:
     from roots_manager.bridge.run.asking import Asking
+    from roots_manager.bridge.transport._fastrelay import Ledger
 
 HOST_IN = 0
 HOST_OUT = 1
@@ -115,6 +116,8 @@ class Bridge:
         behind its back loosens; a restart the user asks for sets it anew."""
         self._handoff: HandOff | None = None
         self._s2h: LoopRunner | None = None
+        self._ledger: Ledger | None = None
+        """Where the hot path notes the lines it relays only counted (the run's Noted's)."""
         stdin_fd = proc.stdin.fileno() if proc is not None and proc.stdin is not None else -1
         # a server that stopped reading is the ladder's business; nothing to report here
         self._server_in = FdSink(stdin_fd)
@@ -263,7 +266,7 @@ class Bridge:
         if (self.mediator.carried is not None or self.mediator.requests is not None) and not asks:
             # lines only counted wait no loop (but a server that asks must know of a request
             # before the server has it)
-            Noted(self.mediator, clock.SYSTEM.wall, loop)
+            self._ledger = Noted(self.mediator, clock.SYSTEM.wall, loop).ledger
         for fd in (HOST_IN, HOST_OUT):
             grow_pipe(fd)
 
@@ -271,6 +274,7 @@ class Bridge:
             self.to_server,
             self.mediator.host_side,
             runner=host_runner(self.mediator, handoff, self.carrier, self.log),
+            counting=None if self._ledger is None else Counting(self._ledger, True),
         )
         self._s2h = server_runner(handoff, self.carrier, self.log)
         Pump("host-to-server", HOST_IN, h2s, lambda: handoff.call(self.host_eof)).start()
@@ -279,7 +283,12 @@ class Bridge:
     def _pump_server(self) -> None:
         assert self._handoff is not None and self._s2h is not None
         self.slot.pump(
-            self._handoff, self.to_host, self.mediator.server_side, self._s2h, self._server_out_end
+            self._handoff,
+            self.to_host,
+            self.mediator.server_side,
+            self._s2h,
+            self._server_out_end,
+            counting=None if self._ledger is None else Counting(self._ledger, False),
         )
 
     # ---- a restart (:class:`Restarts`) ------------------------------------
@@ -400,6 +409,7 @@ class Bridge:
                 break
         await self.restarts.cancel()
         self.mediator.closing = True  # what the server asks from now on goes unanswered
+        self.carrier.published()  # and the hot path relays no request of its own any more
         how = None
         if not self.slot.server.exited.is_set():
             how = await self.slot.server.stop(GRACE, asked=self._host_asked)

@@ -19,7 +19,7 @@ from roots_manager.bridge.protocol.direction import Direction
 from roots_manager.bridge.run.confine import Launch
 from roots_manager.bridge.run.process import GRACE, ServerProcess
 from roots_manager.bridge.transport.pump import HandOff, LoopRunner, Pump
-from roots_manager.bridge.transport.relay import LineRelay
+from roots_manager.bridge.transport.relay import Counting, LineRelay
 from roots_manager.bridge.transport.writer import FdSink, LineWriter
 
 FLUSH_TIMEOUT = 5.0
@@ -81,9 +81,11 @@ class ServerSlot:
         direction: Direction,
         runner: LoopRunner,
         on_end: Callable[[asyncio.Event], None],
+        *,
+        counting: Counting | None = None,
     ) -> None:
         """Read what the server says, in a thread, and hand it to *direction* through
-        *runner*; *on_end* gets
+        *runner* (the lines only counted noted in *counting*'s ledger); *on_end* gets
         this slot's :attr:`out_ended` on the loop once the server's stdout ends."""
         assert self.proc is not None and self.proc.stdout is not None
         self._handoff = handoff
@@ -91,7 +93,7 @@ class ServerSlot:
         Pump(
             "server-to-host",
             self.proc.stdout.fileno(),
-            LineRelay(to_host, direction, runner=runner),
+            LineRelay(to_host, direction, runner=runner, counting=counting),
             lambda: handoff.call(lambda: on_end(ended)),
         ).start()
 

@@ -2,7 +2,8 @@
  * The relay's hot path in C: read, frame, triage and write the ordinary line without holding the
  * interpreter lock, so that relaying costs close to what a compiled two-thread pump costs.
  *
- * Two types, used by roots_manager.bridge.transport.pump and roots_manager.bridge.transport.writer:
+ * Three types, used by roots_manager.bridge.transport.pump and roots_manager.bridge.transport.writer
+ * (the Ledger by roots_manager.bridge.run.noted):
  *
  * Gate(fd)
  *     One destination: its descriptor, the lock every write to it holds (the LineWriter's lock,
@@ -10,7 +11,7 @@
  *     path must see: closed (the writer drops what comes), broken (a write failed: the reader is
  *     gone), mid_line (the relay stopped inside a line).
  *
- * FastPump(src_fd, gate, relay, read_size)
+ * FastPump(src_fd, gate, relay, read_size, ledger=None, from_host=False)
  *     One direction, in front of a LineRelay (its triage, adopt_stream and stream_ended, its
  *     stream_threshold and max_held). next() reads and relays, in a loop without the interpreter
  *     lock, every line that provably needs no thought, and returns to Python with what does:
@@ -31,6 +32,9 @@
  *     line is read, judged and written without the interpreter lock at all;
  *   - when guarded, no escape that could stand for a letter (backslash before one of uxUosli1)
  *     and no NUL byte (bridge/protocol/lenient.py, disguised()).
+ *   - when triage() says the lines are only counted (a fourth member, true: a confined server's
+ *     run, or one that may restart its server, must know every request open), the line is
+ *     noted in the pump's Ledger first, and goes to Python whenever the ledger cannot take it.
  * A line longer than one read is held here while it is shorter than stream_threshold, or, for a
  * guarded direction, than max_held (the Python relay holds those lines whole too). Past that, a
  * line that may stream (not guarded, no pattern in it so far) is streamed here as LineRelay
@@ -38,6 +42,20 @@
  * it needs thought (a pattern, the direction becoming guarded) the relay adopts the stream
  * (adopt_stream) and takes the chunk, and a line streamed to its end is reported to it
  * (stream_ended) so that what waited for it goes out. Any other long line goes to Python.
+ *
+ * Ledger(methods, answered_kept)
+ *     One run's record of the lines its pumps relayed that Python only counts (bridge/run/
+ *     noted.py takes it, in order, whenever the loop counts). Each line is scanned whole, as
+ *     strict JSON, for its top-level "id", "method", "result" and "error"; a line the scan is
+ *     not sure of (not one object, a member twice or named with an escape, an id that is not an
+ *     integer nor a string without escapes, a method with an escape, one of *methods*: those
+ *     that count for more than a request open) goes to Python as before. A request of the host
+ *     and the server's answer to it stay as one pair (the last *answered_kept*; older pairs
+ *     change nothing Python keeps), a request of the server and the host's answer cancel out,
+ *     a notification is not kept; anything else is kept as the line itself, up to max_entries
+ *     lines and max_bytes (a line longer than max_line, or one past those, goes to Python,
+ *     which takes what is here first). Nothing is decided here: Python counts what it takes as
+ *     it counts a line it read itself.
  *
  * POSIX only; on other systems the bridge runs the Python relay alone.
  */
@@ -47,6 +65,7 @@
 #include <structmember.h>
 
 #include <errno.h>
+#include <time.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +102,15 @@ static void Gate_dealloc(Gate *self) {
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
+/* Takes *lock* from Python, letting the interpreter lock go while it waits (a pump holds it
+ * without the interpreter lock, and must never wait for this thread). */
+static void take_lock(PyThread_type_lock lock) {
+    if (PyThread_acquire_lock(lock, NOWAIT_LOCK)) return;
+    Py_BEGIN_ALLOW_THREADS
+    PyThread_acquire_lock(lock, WAIT_LOCK);
+    Py_END_ALLOW_THREADS
+}
+
 static PyObject *Gate_acquire(Gate *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"blocking", NULL};
     int blocking = 1;
@@ -101,11 +129,7 @@ static PyObject *Gate_release(Gate *self, PyObject *Py_UNUSED(ignored)) {
 }
 
 static PyObject *Gate_enter(Gate *self, PyObject *Py_UNUSED(ignored)) {
-    if (!PyThread_acquire_lock(self->lock, NOWAIT_LOCK)) {
-        Py_BEGIN_ALLOW_THREADS
-        PyThread_acquire_lock(self->lock, WAIT_LOCK);
-        Py_END_ALLOW_THREADS
-    }
+    take_lock(self->lock);
     Py_RETURN_TRUE;
 }
 
@@ -235,6 +259,523 @@ static PyObject *note_change(PyObject *Py_UNUSED(module), PyObject *Py_UNUSED(ig
     Py_RETURN_NONE;
 }
 
+/* ---- the scan of a line only counted ------------------------------------------------------- */
+
+/* What a line tells of the requests open: read by a strict scan of the whole line as JSON, so
+ * that a line this scan takes is one Python's reader takes too, with the same members. */
+typedef struct {
+    const char *id, *method;
+    size_t id_len, method_len; /* the id as written (a string with its quotes), the method's text */
+    int has_id, has_method, has_outcome; /* outcome: a result or an error */
+} Facts;
+
+#define MAX_DEPTH 64 /* deeper than this, Python reads the line (its reader has a limit too) */
+
+static void skip_ws(const char *s, size_t n, size_t *i) {
+    while (*i < n && (s[*i] == ' ' || s[*i] == '\t' || s[*i] == '\n' || s[*i] == '\r')) (*i)++;
+}
+
+static int hexdigit(char c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* A string at s[*i] (its opening quote), strictly; *escaped when it holds an escape. */
+static int scan_string(const char *s, size_t n, size_t *i, int *escaped) {
+    size_t k = *i + 1;
+    *escaped = 0;
+    while (k < n) {
+        unsigned char c = (unsigned char)s[k];
+        if (c == '"') {
+            *i = k + 1;
+            return 1;
+        }
+        if (c < 0x20) return 0;
+        if (c == '\\') {
+            *escaped = 1;
+            if (k + 1 >= n) return 0;
+            char e = s[k + 1];
+            if (e == 'u') {
+                if (k + 5 >= n || !hexdigit(s[k + 2]) || !hexdigit(s[k + 3]) ||
+                    !hexdigit(s[k + 4]) || !hexdigit(s[k + 5]))
+                    return 0;
+                k += 6;
+                continue;
+            }
+            if (!strchr("\"\\/bfnrt", e) || e == 0) return 0;
+            k += 2;
+            continue;
+        }
+        k++;
+    }
+    return 0;
+}
+
+/* A number at s[*i], strictly; *integer when it is -?(0|[1-9][0-9]*) alone. */
+static int scan_number(const char *s, size_t n, size_t *i, int *integer) {
+    size_t k = *i;
+    *integer = 1;
+    if (k < n && s[k] == '-') k++;
+    if (k >= n) return 0;
+    if (s[k] == '0') {
+        k++;
+    } else if (s[k] >= '1' && s[k] <= '9') {
+        while (k < n && s[k] >= '0' && s[k] <= '9') k++;
+    } else {
+        return 0;
+    }
+    if (k < n && s[k] == '.') {
+        *integer = 0;
+        k++;
+        if (k >= n || s[k] < '0' || s[k] > '9') return 0;
+        while (k < n && s[k] >= '0' && s[k] <= '9') k++;
+    }
+    if (k < n && (s[k] == 'e' || s[k] == 'E')) {
+        *integer = 0;
+        k++;
+        if (k < n && (s[k] == '+' || s[k] == '-')) k++;
+        if (k >= n || s[k] < '0' || s[k] > '9') return 0;
+        while (k < n && s[k] >= '0' && s[k] <= '9') k++;
+    }
+    *i = k;
+    return 1;
+}
+
+static int scan_value(const char *s, size_t n, size_t *i, int depth) {
+    int flag;
+    if (*i >= n) return 0;
+    char c = s[*i];
+    if (c == '"') return scan_string(s, n, i, &flag);
+    if (c == '-' || (c >= '0' && c <= '9')) return scan_number(s, n, i, &flag);
+    if (c == 't' || c == 'f' || c == 'n') {
+        const char *word = c == 't' ? "true" : c == 'f' ? "false" : "null";
+        size_t len = strlen(word);
+        if (*i + len > n || memcmp(s + *i, word, len) != 0) return 0;
+        *i += len;
+        return 1;
+    }
+    if (c != '{' && c != '[') return 0;
+    if (depth >= MAX_DEPTH) return 0;
+    char close = c == '{' ? '}' : ']';
+    (*i)++;
+    skip_ws(s, n, i);
+    if (*i < n && s[*i] == close) {
+        (*i)++;
+        return 1;
+    }
+    for (;;) {
+        if (c == '{') {
+            if (*i >= n || s[*i] != '"' || !scan_string(s, n, i, &flag)) return 0;
+            skip_ws(s, n, i);
+            if (*i >= n || s[*i] != ':') return 0;
+            (*i)++;
+            skip_ws(s, n, i);
+        }
+        if (!scan_value(s, n, i, depth + 1)) return 0;
+        skip_ws(s, n, i);
+        if (*i >= n) return 0;
+        if (s[*i] == ',') {
+            (*i)++;
+            skip_ws(s, n, i);
+            continue;
+        }
+        if (s[*i] != close) return 0;
+        (*i)++;
+        return 1;
+    }
+}
+
+static int key_is(const char *k, size_t len, const char *name) {
+    return strlen(name) == len && memcmp(k, name, len) == 0;
+}
+
+/* The facts of the line s[0:n] (without its ending): 1 when it is one JSON object, strictly,
+ * whose members "id", "method", "result" and "error" each appear at most once under a name
+ * without an escape, whose id (if any) is an integer or a string without an escape, and whose
+ * method (if any) is a string without an escape; 0 otherwise (Python reads it). */
+static int scan_facts(const char *s, size_t n, Facts *f) {
+    size_t i = 0;
+    int seen_result = 0, seen_error = 0, escaped;
+    memset(f, 0, sizeof(*f));
+    if (n == 0 || s[0] != '{') return 0;
+    i = 1;
+    skip_ws(s, n, &i);
+    if (i < n && s[i] == '}') {
+        i++;
+    } else {
+        for (;;) {
+            if (i >= n || s[i] != '"') return 0;
+            size_t k0 = i + 1;
+            if (!scan_string(s, n, &i, &escaped)) return 0;
+            const char *key = s + k0;
+            size_t key_len = i - 1 - k0;
+            skip_ws(s, n, &i);
+            if (i >= n || s[i] != ':') return 0;
+            i++;
+            skip_ws(s, n, &i);
+            size_t v0 = i;
+            if (escaped) { /* a name that may spell one of ours in disguise */
+                return 0;
+            } else if (key_is(key, key_len, "id")) {
+                if (f->has_id || i >= n) return 0;
+                f->has_id = 1;
+                int integer;
+                if (s[i] == '"') {
+                    if (!scan_string(s, n, &i, &escaped) || escaped) return 0;
+                } else if (s[i] == '-' || (s[i] >= '0' && s[i] <= '9')) {
+                    if (!scan_number(s, n, &i, &integer) || !integer) return 0;
+                } else {
+                    return 0; /* null, true, an object: Python's */
+                }
+                f->id = s + v0;
+                f->id_len = i - v0;
+            } else if (key_is(key, key_len, "method")) {
+                if (f->has_method || i >= n || s[i] != '"') return 0;
+                if (!scan_string(s, n, &i, &escaped) || escaped) return 0;
+                f->has_method = 1;
+                f->method = s + v0 + 1;
+                f->method_len = i - v0 - 2;
+            } else {
+                int *seen = key_is(key, key_len, "result") ? &seen_result
+                            : key_is(key, key_len, "error") ? &seen_error
+                                                              : NULL;
+                if (seen != NULL) {
+                    if (*seen) return 0;
+                    *seen = 1;
+                }
+                if (!scan_value(s, n, &i, 1)) return 0;
+            }
+            skip_ws(s, n, &i);
+            if (i >= n) return 0;
+            if (s[i] == ',') {
+                i++;
+                skip_ws(s, n, &i);
+                continue;
+            }
+            if (s[i] != '}') return 0;
+            i++;
+            break;
+        }
+    }
+    skip_ws(s, n, &i);
+    f->has_outcome = seen_result || seen_error;
+    return i == n;
+}
+
+/* ---- Ledger --------------------------------------------------------------------------------- */
+
+/* A line the hot path relayed and only noted, kept for Python, or an answer to one. */
+typedef struct Entry {
+    struct Entry *prev, *next; /* the ledger, in the order the lines went */
+    struct Entry *chain;       /* the next request open in the same bucket */
+    struct Entry *answer;      /* a host request answered: the note of its answer */
+    struct Entry *request;     /* an answer: the request it answered */
+    unsigned hash;
+    int from_host, open, answered;
+    double at;
+    char *id; /* a request's id or an answer's, as written, in line or own */
+    size_t id_len, len;
+    char *line; /* the line as relayed (NULL for an answer: its id is all Python needs) */
+} Entry;
+
+#define BUCKETS 1024
+
+typedef struct {
+    PyObject_HEAD
+    PyThread_type_lock lock;
+    Entry *first, *last;
+    Entry *open[2][BUCKETS]; /* the requests open: [0] the server's, [1] the host's */
+    Entry **answered;        /* the host's requests answered here, oldest first (a ring) */
+    size_t answered_kept, answered_head, answered_n;
+    size_t entries, bytes, max_entries, max_bytes, max_line;
+    unsigned long long noted, handed; /* lines noted here, and handed to Python instead */
+    PyObject *methods; /* a tuple of bytes: methods whose lines Python reads itself */
+} Ledger;
+
+static unsigned hash_id(const char *s, size_t n) {
+    unsigned h = 2166136261u;
+    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
+    return h;
+}
+
+static void unlink_entry(Ledger *self, Entry *e) {
+    if (e->prev) e->prev->next = e->next; else self->first = e->next;
+    if (e->next) e->next->prev = e->prev; else self->last = e->prev;
+    self->entries--;
+    self->bytes -= e->line != NULL ? e->len : e->id_len; /* a request's id is in its line */
+    if (e->line == NULL) free(e->id);
+    free(e->line);
+    free(e);
+}
+
+static void unmap(Ledger *self, Entry *e) {
+    Entry **p = &self->open[e->from_host][e->hash % BUCKETS];
+    while (*p != NULL && *p != e) p = &(*p)->chain;
+    if (*p == e) *p = e->chain;
+    e->open = 0;
+    e->chain = NULL;
+}
+
+static Entry *find_open(Ledger *self, int host, const char *id, size_t n, unsigned h) {
+    for (Entry *e = self->open[host][h % BUCKETS]; e != NULL; e = e->chain)
+        if (e->hash == h && e->id_len == n && memcmp(e->id, id, n) == 0) return e;
+    return NULL;
+}
+
+static Entry *append(Ledger *self, int from_host, double at) {
+    Entry *e = calloc(1, sizeof(Entry));
+    if (e == NULL) return NULL;
+    e->from_host = from_host;
+    e->at = at;
+    e->prev = self->last;
+    if (self->last) self->last->next = e; else self->first = e;
+    self->last = e;
+    self->entries++;
+    return e;
+}
+
+static void drop_all(Ledger *self) {
+    while (self->first != NULL) unlink_entry(self, self->first);
+    memset(self->open, 0, sizeof(self->open));
+    self->answered_head = self->answered_n = 0;
+}
+
+static int Ledger_init(Ledger *self, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"methods", "answered_kept", "max_entries", "max_bytes", "max_line",
+                             NULL};
+    PyObject *methods;
+    Py_ssize_t kept = 64, max_entries = 4096, max_bytes = 4 << 20, max_line = 64 << 10;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!|nnnn", kwlist, &PyTuple_Type, &methods,
+                                     &kept, &max_entries, &max_bytes, &max_line))
+        return -1;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(methods); i++) {
+        if (!PyBytes_Check(PyTuple_GET_ITEM(methods, i))) {
+            PyErr_SetString(PyExc_TypeError, "methods must be bytes");
+            return -1;
+        }
+    }
+    if (kept <= 0 || max_entries <= 0 || max_bytes <= 0 || max_line <= 0) {
+        PyErr_SetString(PyExc_ValueError, "the bounds must be positive");
+        return -1;
+    }
+    if (self->lock == NULL) {
+        self->lock = PyThread_allocate_lock();
+        if (self->lock == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
+    drop_all(self);
+    free(self->answered);
+    self->answered = calloc((size_t)kept, sizeof(Entry *));
+    if (self->answered == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    self->answered_kept = (size_t)kept;
+    self->max_entries = (size_t)max_entries;
+    self->max_bytes = (size_t)max_bytes;
+    self->max_line = (size_t)max_line;
+    Py_INCREF(methods);
+    Py_XSETREF(self->methods, methods);
+    return 0;
+}
+
+static void Ledger_dealloc(Ledger *self) {
+    drop_all(self);
+    free(self->answered);
+    Py_XDECREF(self->methods);
+    if (self->lock != NULL) PyThread_free_lock(self->lock);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int lasting(Ledger *self, const Facts *f) {
+    PyObject *m = self->methods;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(m); i++) {
+        PyObject *b = PyTuple_GET_ITEM(m, i);
+        if ((size_t)PyBytes_GET_SIZE(b) == f->method_len &&
+            memcmp(PyBytes_AS_STRING(b), f->method, f->method_len) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+static double wall_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* A host request answered here: kept, with its answer, among the last answered_kept. */
+static void keep_answered(Ledger *self, Entry *request) {
+    if (self->answered_n == self->answered_kept) { /* the oldest pair is forgotten */
+        Entry *old = self->answered[self->answered_head];
+        self->answered_head = (self->answered_head + 1) % self->answered_kept;
+        self->answered_n--;
+        unlink_entry(self, old->answer);
+        unlink_entry(self, old);
+    }
+    self->answered[(self->answered_head + self->answered_n) % self->answered_kept] = request;
+    self->answered_n++;
+}
+
+/* Note the line s[0:n] (with its ending), about to be relayed from the host (*from_host*) or
+ * the server, in a pump whose triage was asked in *asked_in*. Without the interpreter lock.
+ * 1: noted (or nothing to note), the pump relays it; 0: Python must have it (a line it reads
+ * itself, the ledger full, or the lookout changed since it was asked); -1 out of memory. */
+static int ledger_note(Ledger *self, int from_host, const char *s, size_t n, long asked_in) {
+    size_t body = n - 1;
+    if (body > 0 && s[body - 1] == '\r') body--;
+    Facts f;
+    int request = 0, answer = 0;
+    int scanned = n <= self->max_line && scan_facts(s, body, &f);
+    if (scanned) {
+        request = f.has_id && f.has_method;
+        answer = f.has_id && !f.has_method && f.has_outcome;
+    }
+    if (!scanned || (f.has_method && lasting(self, &f)) ||
+        (!request && !answer && !(f.has_method && !f.has_id))) {
+        __atomic_add_fetch(&self->handed, 1, __ATOMIC_RELAXED);
+        return 0; /* Python reads it */
+    }
+    int rc = 1;
+    PyThread_acquire_lock(self->lock, WAIT_LOCK);
+    if (__atomic_load_n(&epoch, __ATOMIC_SEQ_CST) != asked_in) {
+        rc = 0; /* something changed what is looked for: Python decides this line */
+    } else if (!f.has_id) {
+        /* a notification that is none of the methods Python reads: nothing to count */
+    } else if (self->entries + 2 > self->max_entries || self->bytes + n > self->max_bytes) {
+        rc = 0; /* Python counts what is here, then this line */
+    } else {
+        unsigned h = hash_id(f.id, f.id_len);
+        /* an answer to a request noted here and not taken yet: host answers close the
+         * server's requests, the server's answers the host's */
+        Entry *asked = answer ? find_open(self, !from_host, f.id, f.id_len, h) : NULL;
+        if (asked != NULL && !from_host) {
+            Entry *e = append(self, 0, wall_now());
+            char *id = e != NULL ? malloc(f.id_len) : NULL;
+            if (id == NULL) {
+                if (e) unlink_entry(self, e);
+                rc = -1;
+            } else {
+                memcpy(id, f.id, f.id_len);
+                e->id = id;
+                e->id_len = f.id_len;
+                self->bytes += f.id_len;
+                e->request = asked;
+                asked->answer = e;
+                asked->answered = 1;
+                unmap(self, asked);
+                keep_answered(self, asked);
+            }
+        } else if (request && find_open(self, from_host, f.id, f.id_len, h) != NULL) {
+            rc = 0; /* an id already open: Python counts both as it always has */
+        } else if (asked != NULL) {
+            /* the host answered the server's request: together they count for nothing */
+            unmap(self, asked);
+            unlink_entry(self, asked);
+        } else {
+            Entry *e = append(self, from_host, wall_now());
+            char *line = e != NULL ? malloc(n) : NULL;
+            if (line == NULL) {
+                if (e) unlink_entry(self, e);
+                rc = -1;
+            } else {
+                memcpy(line, s, n);
+                e->line = line;
+                e->len = n;
+                self->bytes += n;
+                if (request) {
+                    e->id = line + (f.id - s);
+                    e->id_len = f.id_len;
+                    e->hash = h;
+                    e->open = 1;
+                    e->chain = self->open[from_host][h % BUCKETS];
+                    self->open[from_host][h % BUCKETS] = e;
+                }
+            }
+        }
+    }
+    if (rc > 0)
+        self->noted++;
+    else
+        __atomic_add_fetch(&self->handed, 1, __ATOMIC_RELAXED); /* counted outside the lock too */
+    PyThread_release_lock(self->lock);
+    return rc;
+}
+
+static PyObject *Ledger_take(Ledger *self, PyObject *Py_UNUSED(ignored)) {
+    take_lock(self->lock);
+    PyObject *out = PyList_New(0);
+    for (Entry *e = self->first; out != NULL && e != NULL; e = e->next) {
+        PyObject *item;
+        if (e->line != NULL)
+            item = Py_BuildValue("(Oy#dO)", e->from_host ? Py_True : Py_False, e->line,
+                                 (Py_ssize_t)e->len, e->at, Py_None);
+        else
+            item = Py_BuildValue("(OOdy#)", Py_False, Py_None, e->at, e->id,
+                                 (Py_ssize_t)e->id_len);
+        if (item == NULL || PyList_Append(out, item) < 0) Py_CLEAR(out);
+        Py_XDECREF(item);
+    }
+    if (out != NULL) drop_all(self);
+    PyThread_release_lock(self->lock);
+    return out;
+}
+
+
+static PyObject *Ledger_enter(Ledger *self, PyObject *Py_UNUSED(ignored)) {
+    take_lock(self->lock);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Ledger_exit(Ledger *self, PyObject *Py_UNUSED(args)) {
+    PyThread_release_lock(self->lock);
+    Py_RETURN_FALSE;
+}
+
+static PyObject *Ledger_len(Ledger *self, void *Py_UNUSED(closure)) {
+    return PyLong_FromSize_t(self->entries);
+}
+
+static PyObject *Ledger_noted(Ledger *self, void *Py_UNUSED(closure)) {
+    return PyLong_FromUnsignedLongLong(self->noted);
+}
+
+static PyObject *Ledger_handed(Ledger *self, void *Py_UNUSED(closure)) {
+    return PyLong_FromUnsignedLongLong(__atomic_load_n(&self->handed, __ATOMIC_RELAXED));
+}
+
+static PyMethodDef Ledger_methods[] = {
+    {"take", (PyCFunction)Ledger_take, METH_NOARGS,
+     "Everything noted, in order, emptied: (from_host, line, at, None) for a line, (False, "
+     "None, at, id) for the server's answer, id as written, to a host request noted before it."},
+    {"__enter__", (PyCFunction)Ledger_enter, METH_NOARGS,
+     "Hold the ledger: no pump notes a line meanwhile."},
+    {"__exit__", (PyCFunction)Ledger_exit, METH_VARARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef Ledger_getset[] = {
+    {"entries", (getter)Ledger_len, NULL, "How many entries wait to be taken.", NULL},
+    {"noted", (getter)Ledger_noted, NULL, "How many lines were noted here so far.", NULL},
+    {"handed", (getter)Ledger_handed, NULL,
+     "How many lines the hot path would have relayed were handed to Python instead.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject LedgerType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "roots_manager.bridge.transport._fastrelay.Ledger",
+    .tp_basicsize = sizeof(Ledger),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The lines the hot path relayed that Python only counts, kept for it.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Ledger_init,
+    .tp_dealloc = (destructor)Ledger_dealloc,
+    .tp_methods = Ledger_methods,
+    .tp_getset = Ledger_getset,
+};
+
 typedef struct {
     PyObject_HEAD
     int src;
@@ -254,7 +795,9 @@ typedef struct {
     int failed; /* the errno of a failed write, for the next call to return */
     /* triage()'s last answer, good while known and the epoch is the one it was asked in */
     PyObject *patterns;
-    int guarded, may_stream, known;
+    int guarded, may_stream, counted, known;
+    Ledger *ledger; /* where a line only counted is noted (NULL: none is relayed here) */
+    int from_host;
     long asked_in;
     PyThreadState *ts; /* while the interpreter lock is let go */
 } FastPump;
@@ -272,6 +815,7 @@ static void FastPump_dealloc(FastPump *self) {
     Py_XDECREF(self->adopt);
     Py_XDECREF(self->ended);
     Py_XDECREF(self->patterns);
+    Py_XDECREF(self->ledger);
     free(self->held);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -291,13 +835,17 @@ static int size_attr(PyObject *obj, const char *name, size_t *out) {
 }
 
 static int FastPump_init(FastPump *self, PyObject *args, PyObject *kwds) {
-    static char *kwlist[] = {"src", "gate", "relay", "read_size", NULL};
-    int src;
-    PyObject *gate, *relay;
+    static char *kwlist[] = {"src", "gate", "relay", "read_size", "ledger", "from_host", NULL};
+    int src, from_host = 0;
+    PyObject *gate, *relay, *ledger = Py_None;
     Py_ssize_t size = 1024 * 1024;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iO!O|n", kwlist, &src, &GateType, &gate,
-                                     &relay, &size))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iO!O|nOp", kwlist, &src, &GateType, &gate,
+                                     &relay, &size, &ledger, &from_host))
         return -1;
+    if (ledger != Py_None && !PyObject_TypeCheck(ledger, &LedgerType)) {
+        PyErr_SetString(PyExc_TypeError, "ledger must be a Ledger or None");
+        return -1;
+    }
     if (size <= 0) {
         PyErr_SetString(PyExc_ValueError, "read_size must be positive");
         return -1;
@@ -322,6 +870,9 @@ static int FastPump_init(FastPump *self, PyObject *args, PyObject *kwds) {
     Py_XSETREF(self->gate, (Gate *)gate);
     self->size = (size_t)size;
     self->known = 0;
+    if (ledger != Py_None) Py_INCREF(ledger);
+    Py_XSETREF(self->ledger, ledger == Py_None ? NULL : (Ledger *)ledger);
+    self->from_host = from_host;
     return 0;
 }
 
@@ -431,9 +982,11 @@ static int ask(FastPump *self) {
         let_go(self);
         return 0;
     }
-    if (!PyTuple_Check(r) || PyTuple_GET_SIZE(r) != 3 || !PyTuple_Check(PyTuple_GET_ITEM(r, 0))) {
+    Py_ssize_t parts = PyTuple_Check(r) ? PyTuple_GET_SIZE(r) : 0;
+    if ((parts != 3 && parts != 4) || !PyTuple_Check(PyTuple_GET_ITEM(r, 0))) {
         Py_DECREF(r);
-        PyErr_SetString(PyExc_TypeError, "triage() must return (patterns, guarded, may_stream)");
+        PyErr_SetString(PyExc_TypeError,
+                        "triage() must return (patterns, guarded, may_stream[, counted])");
         return -1;
     }
     PyObject *pats = PyTuple_GET_ITEM(r, 0);
@@ -446,14 +999,21 @@ static int ask(FastPump *self) {
     }
     int g = PyObject_IsTrue(PyTuple_GET_ITEM(r, 1));
     int m = PyObject_IsTrue(PyTuple_GET_ITEM(r, 2));
-    if (g < 0 || m < 0) {
+    int c = parts == 4 ? PyObject_IsTrue(PyTuple_GET_ITEM(r, 3)) : 0;
+    if (g < 0 || m < 0 || c < 0) {
         Py_DECREF(r);
         return -1;
+    }
+    if (c && self->ledger == NULL) { /* lines to count and nowhere to note them: Python's */
+        Py_DECREF(r);
+        let_go(self);
+        return 0;
     }
     Py_INCREF(pats);
     self->patterns = pats; /* kept: its bytes are read without the lock while it lives */
     self->guarded = g;
     self->may_stream = m;
+    self->counted = c;
     self->asked_in = now;
     self->known = 1;
     Py_DECREF(r);
@@ -509,7 +1069,7 @@ static int stream_more(FastPump *self, const char *data, size_t n) {
     char window[2 * TAIL];
     memcpy(window, self->tail, self->tail_len);
     memcpy(window + self->tail_len, data, head);
-    if (self->guarded || mentions(self->patterns, window, self->tail_len + head) ||
+    if (self->guarded || self->counted || mentions(self->patterns, window, self->tail_len + head) ||
         mentions(self->patterns, data, end))
         return 0;
     int rc = write_gated(self->gate, data, end, 0, 1);
@@ -610,7 +1170,8 @@ static PyObject *FastPump_next(FastPump *self, PyObject *Py_UNUSED(ignored)) {
                 first_len = self->held_len;
             }
             int rc = 0;
-            if (!self->guarded && self->may_stream && !mentions(self->patterns, first, first_len))
+            if (!self->guarded && !self->counted && self->may_stream &&
+                !mentions(self->patterns, first, first_len))
                 rc = write_gated(self->gate, first, first_len, 1, 1);
             if (rc == 0) { /* Python's, whole */
                 take(self);
@@ -640,7 +1201,9 @@ static PyObject *FastPump_next(FastPump *self, PyObject *Py_UNUSED(ignored)) {
         }
         int rc = 0;
         if (json_shaped(line, len) && is_utf8((const unsigned char *)line, len) &&
-            !mentions(self->patterns, line, len) && !(self->guarded && disguised(line, len - 1)))
+            !mentions(self->patterns, line, len) && !(self->guarded && disguised(line, len - 1)) &&
+            (!self->counted ||
+             ledger_note(self->ledger, self->from_host, line, len, self->asked_in) > 0))
             rc = write_gated(self->gate, line, len, 1, 0);
         if (rc == 0) { /* Python decides the whole line */
             take(self);
@@ -682,13 +1245,17 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__fastrelay(void) {
-    if (PyType_Ready(&GateType) < 0 || PyType_Ready(&FastPumpType) < 0) return NULL;
+    if (PyType_Ready(&GateType) < 0 || PyType_Ready(&FastPumpType) < 0 ||
+        PyType_Ready(&LedgerType) < 0)
+        return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
     Py_INCREF(&GateType);
     Py_INCREF(&FastPumpType);
+    Py_INCREF(&LedgerType);
     if (PyModule_AddObject(m, "Gate", (PyObject *)&GateType) < 0 ||
-        PyModule_AddObject(m, "FastPump", (PyObject *)&FastPumpType) < 0) {
+        PyModule_AddObject(m, "FastPump", (PyObject *)&FastPumpType) < 0 ||
+        PyModule_AddObject(m, "Ledger", (PyObject *)&LedgerType) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -12,7 +12,29 @@ class Gate:
     def __exit__(self, *exc: object) -> bool: ...
 
 class FastPump:
-    def __init__(self, src: int, gate: Gate, relay: LineRelay, read_size: int = ...) -> None: ...
+    def __init__(
+        self,
+        src: int,
+        gate: Gate,
+        relay: LineRelay,
+        read_size: int = ...,
+        ledger: Ledger | None = None,
+        from_host: bool = False,
+    ) -> None: ...
     def next(self) -> bytes | int: ...
+
+class Ledger:
+    entries: int
+    def __init__(
+        self,
+        methods: tuple[bytes, ...],
+        answered_kept: int = ...,
+        max_entries: int = ...,
+        max_bytes: int = ...,
+        max_line: int = ...,
+    ) -> None: ...
+    def take(self) -> list[tuple[bool, bytes | None, float, bytes | None]]: ...
+    def __enter__(self) -> None: ...
+    def __exit__(self, *exc: object) -> bool: ...
 
 def note_change() -> None: ...

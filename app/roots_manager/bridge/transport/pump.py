@@ -36,11 +36,23 @@ from roots_manager.bridge.transport.carrier import Carrier
 from roots_manager.bridge.transport.relay import LineRelay
 from roots_manager.bridge.transport.writer import LineWriter, fastrelay
 
+TYPE_CHECKING = False  # not typing's: see roots_manager.bridge.main
+if TYPE_CHECKING:
+    from roots_manager.bridge.transport._fastrelay import Ledger
+
 READ_SIZE = 1024 * 1024
 """Bytes one read may take: a whole 1 MiB message in one go when the pipe holds it."""
 
 HOLD_LIMIT = 10.0
 """Seconds a line held back by the mediator may wait before the mediator is asked to let it go."""
+
+
+def make_ledger(methods: tuple[bytes, ...], answered_kept: int) -> Ledger | None:
+    """Where the hot path notes the lines it relays only counted (a relay's
+    :class:`~roots_manager.bridge.transport.relay.Counting`): *methods*, those whose lines it
+    hands over instead, *answered_kept*, how many requests answered it keeps; None where the
+    hot path was not built (the relay in Python notes them one by one)."""
+    return None if fastrelay is None else fastrelay.Ledger(methods, answered_kept)
 
 
 class Reader:
@@ -211,5 +223,13 @@ class Pump:
         writer = self.relay.writer
         if fastrelay is None or writer.sink is None:
             return Reader(self.fd).read
-        fast = fastrelay.FastPump(self.fd, writer.gate, self.relay, READ_SIZE)
+        counting = self.relay.counting
+        fast = fastrelay.FastPump(
+            self.fd,
+            writer.gate,
+            self.relay,
+            READ_SIZE,
+            ledger=None if counting is None else counting.ledger,
+            from_host=counting is not None and counting.from_host,
+        )
         return fast.next  # type: ignore[no-any-return]

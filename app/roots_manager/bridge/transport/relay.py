@@ -29,13 +29,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import Future
-from typing import Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from roots_manager.bridge.protocol.direction import Direction
 from roots_manager.bridge.protocol.held import Held
 from roots_manager.bridge.protocol.lenient import disguised, is_utf8
 from roots_manager.bridge.transport.linecheck import malformed, suspect
 from roots_manager.bridge.transport.writer import Chunk, LineWriter
+
+if TYPE_CHECKING:
+    from roots_manager.bridge.transport._fastrelay import Ledger
 
 STREAM_THRESHOLD = 64 * 1024
 """A partial line longer than this may start streaming through (the size of a pipe buffer)."""
@@ -74,9 +77,19 @@ class Inline:
         call()
 
 
+class Counting(NamedTuple):
+    """Where the hot path notes the lines of one direction that are only counted
+    (:attr:`~roots_manager.bridge.protocol.direction.Lookout.counted`): the run's ledger, which
+    the run's :class:`~roots_manager.bridge.run.noted.Noted` takes them from, in order."""
+
+    ledger: Ledger
+    from_host: bool
+
+
 class LineRelay:
     """Frames a byte stream into lines and relays them, handing interesting ones to *direction*
-    through *runner* (in place by default)."""
+    through *runner* (in place by default); with *counting*, the hot path relays the lines only
+    counted too, and notes them there."""
 
     def __init__(
         self,
@@ -86,10 +99,12 @@ class LineRelay:
         runner: Runner | None = None,
         stream_threshold: int = STREAM_THRESHOLD,
         max_held: int = MAX_HELD,
+        counting: Counting | None = None,
     ) -> None:
         self.writer = writer
         self.direction = direction
         self.runner: Runner = Inline() if runner is None else runner
+        self.counting = counting
         self.stream_threshold = stream_threshold
         self.max_held = max_held
         self._partial = bytearray()
@@ -108,16 +123,17 @@ class LineRelay:
     # ---- for the C hot path (:mod:`roots_manager.bridge.transport._fastrelay`), which relays the lines
     # that need no thought and hands this relay the rest, as if they had been read here
 
-    def triage(self) -> tuple[tuple[bytes, ...], bool, bool] | None:
+    def triage(self) -> tuple[tuple[bytes, ...], bool, bool, bool] | None:
         """What the hot path needs to relay a line on its own: the direction's patterns, whether
-        it is guarded, whether a long line may stream; None when every chunk must come here (a
-        line is under way in this relay, or every line is to be handled)."""
+        it is guarded, whether a long line may stream, whether each line it relays must be noted
+        in :attr:`counting`'s ledger; None when every chunk must come here (a line is under way
+        in this relay, or every line is to be handled)."""
         if self._partial or self._streaming or self._dropping:
             return None
         look = self.direction.lookout()
-        if look.parse_all:
+        if look.parse_all and not (look.counted and self.counting is not None):
             return None
-        return look.patterns, look.guarded, look.may_stream
+        return look.patterns, look.guarded, look.may_stream, look.parse_all
 
     def adopt_stream(self, size: int, tail: bytes) -> None:
         """Go on with a long line the hot path began streaming: its first *size* bytes went
@@ -186,7 +202,7 @@ class LineRelay:
         self.writer.relay(b"".join(out) if len(out) != 1 else out[0], mid_line=self._streaming)
 
     def _lines(self, data: bytes, start: int, out: list[Chunk]) -> None:
-        pats, every, _, guarded = self.direction.lookout()
+        pats, every, _, guarded, _ = self.direction.lookout()
         find = data.find
         ascii_chunk: bool | None = None
 
@@ -222,7 +238,7 @@ class LineRelay:
                 out.append(self._handle(data[pos : nl + 1]))
                 run = nl + 1
                 # handling a line may change what the next ones are looked at for
-                pats, every, _, guarded = self.direction.lookout()
+                pats, every, _, guarded, _ = self.direction.lookout()
             else:
                 self._note_malformed(data, pos, end, chunk_is_ascii, guarded)
             pos = nl + 1
