@@ -73,8 +73,11 @@ class Noted:
         with self._lock:
             if not self._mediator.counting_only():
                 return False
-            self._take_ledger()  # what the hot path noted before it comes first
-            self._lines.append((from_host, line, self._clock(), None))
+            ledger = self.ledger
+            # scanned in C, after what the hot path noted before it, if the ledger can take it
+            if ledger is None or not ledger.note(from_host, line):
+                self._take_ledger()  # what the hot path noted before it comes first
+                self._lines.append((from_host, line, self._clock(), None))
             due, self._due = self._due, True
         if not due:
             # a burst of lines is counted once, a moment after its first: the relay's thread

@@ -703,6 +703,26 @@ static int ledger_note(Ledger *self, int from_host, const char *s, size_t n, lon
     return rc;
 }
 
+static PyObject *Ledger_note(Ledger *self, PyObject *args) {
+    int from_host;
+    Py_buffer line;
+    if (!PyArg_ParseTuple(args, "py*", &from_host, &line)) return NULL;
+    const char *s = line.buf;
+    size_t n = (size_t)line.len;
+    int rc = 0;
+    if (n > 0 && s[n - 1] == '\n' && n <= self->max_line &&
+        is_utf8((const unsigned char *)s, n)) {
+        /* the caller decided the line is only counted now: the epoch it was decided in */
+        long now = __atomic_load_n(&epoch, __ATOMIC_SEQ_CST);
+        Py_BEGIN_ALLOW_THREADS
+        rc = ledger_note(self, from_host, s, n, now);
+        Py_END_ALLOW_THREADS
+    }
+    PyBuffer_Release(&line);
+    if (rc > 0) Py_RETURN_TRUE;
+    Py_RETURN_FALSE;
+}
+
 static PyObject *Ledger_take(Ledger *self, PyObject *Py_UNUSED(ignored)) {
     take_lock(self->lock);
     PyObject *out = PyList_New(0);
@@ -746,6 +766,9 @@ static PyObject *Ledger_handed(Ledger *self, void *Py_UNUSED(closure)) {
 }
 
 static PyMethodDef Ledger_methods[] = {
+    {"note", (PyCFunction)Ledger_note, METH_VARARGS,
+     "note(from_host, line): note a whole line (with its newline) that the relay in Python "
+     "relays only counted; False when Python must count it itself."},
     {"take", (PyCFunction)Ledger_take, METH_NOARGS,
      "Everything noted, in order, emptied: (from_host, line, at, None) for a line, (False, "
      "None, at, id) for the server's answer, id as written, to a host request noted before it."},
@@ -1150,7 +1173,10 @@ static PyObject *FastPump_next(FastPump *self, PyObject *Py_UNUSED(ignored)) {
         if (nl == NULL) {
             /* a line that goes on: held while short, or, guarded, while Python would hold it */
             size_t total = self->held_len + n;
-            if (total < self->stream_threshold || (self->guarded && total <= self->max_held)) {
+            /* a line to count too long for the ledger is Python's: it holds it from here */
+            int counted_long = self->counted && total > self->ledger->max_line;
+            if (!counted_long &&
+                (total < self->stream_threshold || (self->guarded && total <= self->max_held))) {
                 if (hold(self, data, n) < 0) {
                     take(self);
                     return PyErr_NoMemory();
@@ -1200,7 +1226,8 @@ static PyObject *FastPump_next(FastPump *self, PyObject *Py_UNUSED(ignored)) {
             len = self->held_len;
         }
         int rc = 0;
-        if (json_shaped(line, len) && is_utf8((const unsigned char *)line, len) &&
+        if (!(self->counted && len > self->ledger->max_line) && json_shaped(line, len) &&
+            is_utf8((const unsigned char *)line, len) &&
             !mentions(self->patterns, line, len) && !(self->guarded && disguised(line, len - 1)) &&
             (!self->counted ||
              ledger_note(self->ledger, self->from_host, line, len, self->asked_in) > 0))
