@@ -13,8 +13,9 @@ extra process costs at the price of CPU time. Each route's CPU per small round t
 beside its times.
 
 Against ``bench/echo_server.py``, a trivial echo (the pipe comparison the bridge is held to),
-along a further route, *confined*: the bridge in front of a server confined as a new server is
-by default (the other bridge routes run it unconfined, the relay alone):
+along two further routes, *confined*: the bridge in front of a server confined as a new server
+is by default (restart on revoke on), and *conf. fixed*: the same with restart on revoke off
+(the other bridge routes run it unconfined, the relay alone):
 - small request round trips, one at a time (target: bridge/direct <= 1.3), and pipelined
   (32 in flight);
 - 1 MiB payload round trips (target: bridge/direct <= 1.05).
@@ -137,7 +138,7 @@ def routes_for(c_hop: Path | None, *, floors: bool) -> Routes:
 
 
 def route_cmd(route: str, prefix: list[str], name: str, server: list[str]) -> list[str]:
-    if route in ("bridge", "confined"):
+    if route in ("bridge", "confined", "confined-fixed"):
         return bridge_cmd(name, server)
     if route == "bridge-py":
         return ["env", "ROOTS_MANAGER_PURE_RELAY=1", *bridge_cmd(name, server)]
@@ -489,6 +490,7 @@ ROUTE_TITLES = {
     "bridge-py": "py relay",
     "bridge": "bridge",
     "confined": "confined",
+    "confined-fixed": "conf.fixed",
 }
 
 
@@ -526,13 +528,15 @@ def print_rtt_table(title: str, data: dict[str, dict[str, list[float]]], *, targ
             f"1 MiB {med(b['big']) / med(h['big']):.2f} "
             "(1.00 = the bridge costs no more than the floor)"
         )
-    if "confined" in data and "c-hop" in data:
-        c, h, b = data["confined"], data["c-hop"], data["bridge"]
+    for route, what in bridge_targets.CONFINED_ROUTES.items():
+        if route not in data or "c-hop" not in data:
+            continue
+        c, h, b = data[route], data["c-hop"], data["bridge"]
         print(
-            f"  confined (a new server's default) / C hop: small "
+            f"  {what} / C hop: small "
             f"{med(c['small']) / med(h['small']):.2f}, 1 MiB {med(c['big']) / med(h['big']):.2f}, "
             f"CPU per small {med(c['cpu']) / med(h['cpu']):.2f} (goals 1.10, 1.05, 1.3); "
-            f"confined / bridge unconfined: small {med(c['small']) / med(b['small']):.2f}"
+            f"/ bridge unconfined: small {med(c['small']) / med(b['small']):.2f}"
         )
     print("  (CPU: the process in front of the server; for direct, the server itself)")
 
@@ -568,6 +572,9 @@ def main() -> int:
         ["policy", "--confine-new", "off"],
         ["grant", "--new", "bench-confined", str(folders[0])],
         ["servers", "confine", "bench-confined", "on"],
+        ["grant", "--new", "bench-confined-fixed", str(folders[0])],
+        ["servers", "confine", "bench-confined-fixed", "on"],
+        ["servers", "restart-on-revoke", "bench-confined-fixed", "off"],
     ):
         subprocess.run(
             [sys.executable, "-m", "roots_manager.cli", *argv],
@@ -583,7 +590,7 @@ def main() -> int:
     )
 
     c_hop = build_c_hop(tmp)
-    echo_routes = {**routes_for(c_hop, floors=True), "confined": []}
+    echo_routes = {**routes_for(c_hop, floors=True), "confined": [], "confined-fixed": []}
     echo = compare(ECHO, echo_routes, env, blocks, n_small, n_big, size, pipeline=True)
     sdk_routes = routes_for(c_hop, floors=True)
     sdk = compare(SDK_ECHO, sdk_routes, env, blocks, n_small // 2, n_big, size, pipeline=False)

@@ -63,7 +63,7 @@ def judge(
     """
     rows = []
     data = {"echo": echo, "sdk": sdk, "host": host}
-    for measure, (a, ra), (b, rb), what, target in RATIOS[:9]:
+    for measure, (a, ra), (b, rb), what, target in RATIOS[:4] + CONFINED + RATIOS[4:9]:
         value, detail = _ratio(data[a], ra, data[b], rb, what)
         rows.append(Row(measure, value, "x", target, detail))
     p99 = pct(roots_inside, 99) * 1e6 if roots_inside else None
@@ -77,6 +77,20 @@ def judge(
         rows.append(Row(measure, value, "x", target, detail))
     return rows
 
+
+CONFINED_ROUTES = {"confined": "confined", "confined-fixed": "confined, no restart on revoke"}
+"""The bridge in front of a server confined as a new server is (restart on revoke on, a new
+server's default), and the same with restart on revoke off."""
+
+CONFINED: list[tuple[str, tuple[str, str], tuple[str, str], str, float | None]] = [
+    (f"{what}, {title} / C hop", ("echo", route), ("echo", "c-hop"), key, target)
+    for route, title in CONFINED_ROUTES.items()
+    for what, key, target in (
+        ("small round trip", "small", 1.10),
+        ("1 MiB round trip", "big", 1.05),
+        ("CPU per small round trip", "cpu", 1.3),
+    )
+]
 
 RATIOS: list[tuple[str, tuple[str, str], tuple[str, str], str, float | None]] = [
     # (measure, (figures, route), (figures, route) it is divided by, what, target)
