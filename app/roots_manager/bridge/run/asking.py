@@ -3,13 +3,14 @@ folders granted since the server started.
 
 A server set to ask (``roots-manager servers ask NAME SECONDS``) has its reads outside its grants
 held while a host's request is in flight (:mod:`roots_manager.sandbox.asking`, where the
-protocol is). The user may also answer for the reads waiting now only, or until the server ends, with nothing
-saved (:meth:`Asking.allow`). The bridge knows both halves: the host's requests (the protocol's
-:class:`~roots_manager.bridge.protocol.inflight.InFlight`, which calls :meth:`Asking.requests`
-as the first opens and the last closes) and the grants (the store, looked at again at each of
-its changes, :meth:`Asking.granted`). A folder granted since the start is sent with the places in
-it the server may not read (the secrets of the protected table, the user's ``--hide``), worked
-out as a start would (:func:`~roots_manager.core.confinement.confined.rules_for`).
+protocol is). The user may also answer for the reads waiting now only, or until the server
+ends, with nothing saved (:meth:`Asking.allow`). The bridge knows both halves: the host's
+requests (the protocol's :class:`~roots_manager.bridge.protocol.inflight.InFlight`, which calls
+:meth:`Asking.requests` as the first opens and the last closes) and the grants (the store,
+looked at again at each of its changes, :meth:`Asking.granted`). A folder granted since the
+start is sent with the places in it the server may not read (the secrets of the protected
+table, the user's ``--hide``), worked out as a start would
+(:func:`~roots_manager.core.confinement.confined.rules_for`).
 
 Writes never wait: the pipe is non-blocking, and a message that does not fit is dropped (the
 next one says the whole state again). Whatever goes wrong here leaves the server as it was:
