@@ -30,7 +30,19 @@ from tests.bridge.test_noted import _handshake, _mediator
 if TYPE_CHECKING:
     from roots_manager.bridge.transport._fastrelay import Ledger
 
-pytestmark = pytest.mark.skipif(fastrelay is None, reason="the C hot path was not built")
+# the C hot path is built on POSIX systems only; there it must have been (no skip stands in)
+pytestmark = pytest.mark.skipif(
+    os.name != "posix", reason="the C hot path is built on POSIX systems only"
+)
+
+
+@pytest.fixture(autouse=True)
+def _built() -> None:
+    assert fastrelay is not None, (
+        "roots_manager.bridge.transport._fastrelay did not build (is there a C compiler?), or "
+        "ROOTS_MANAGER_PURE_RELAY asks for the Python relay alone: the ledger is the C path's"
+    )
+
 
 HOST, SERVER = True, False
 
