@@ -350,6 +350,16 @@ def claude(
     return proc
 
 
+def both_added_then_wrapped(config: Path, tmp_path: Path, host: str) -> tuple[bytes, str]:
+    """After the host's own command added both servers to *config*: its bytes as the host wrote
+    them, then a folder granted (its URI) and the host wrapped."""
+    original = config.read_bytes()
+    assert set(json.loads(original)["mcpServers"]) == {"fs", "everything"}
+    granted_uri = granted_folder(tmp_path)
+    wrap(host)
+    return original, granted_uri
+
+
 def test_claude_code_connects_both_servers_through_the_bridge(
     home: Path,
     tmp_path: Path,
@@ -367,11 +377,7 @@ def test_claude_code_connects_both_servers_through_the_bridge(
         entry = {"type": "stdio", "command": command[0], "args": command[1:]}
         claude(exe, project, "mcp", "add-json", "--scope", "user", name, json.dumps(entry))
     config = home / ".claude.json"
-    original = config.read_bytes()
-    assert set(json.loads(original)["mcpServers"]) == {"fs", "everything"}
-
-    granted_uri = granted_folder(tmp_path)
-    wrap("claude-code")
+    original, granted_uri = both_added_then_wrapped(config, tmp_path, "claude-code")
     try:
         proc = subprocess.Popen(
             [exe, "mcp", "list"],
@@ -667,11 +673,7 @@ def test_qoder_cli_mcp_list_connects_both_servers_through_the_bridge(
         entry = {"command": command[0], "args": command[1:]}
         run_host(exe, project, "mcp", "add-json", "--scope", "user", name, json.dumps(entry))
     config = home / ".qoder" / "settings.json"
-    original = config.read_bytes()
-    assert set(json.loads(original)["mcpServers"]) == {"fs", "everything"}
-
-    granted_uri = granted_folder(tmp_path)
-    wrap("qoder-cli")
+    original, granted_uri = both_added_then_wrapped(config, tmp_path, "qoder-cli")
     try:
         out, _ = list_through_wrap(exe, project, rm_home, "mcp", "list")
         # ✓ fs: /…/roots-bridge --server fs -- node /…/index.js (stdio) - Connected · Direct …
@@ -704,11 +706,7 @@ def test_factory_droid_mcp_list_connects_both_servers_through_the_bridge(
     for name, command in (("fs", filesystem_server), ("everything", everything_by_node)):
         run_host(exe, project, "mcp", "add", name, "--", *command)
     config = home / ".factory" / "mcp.json"
-    original = config.read_bytes()
-    assert set(json.loads(original)["mcpServers"]) == {"fs", "everything"}
-
-    granted_uri = granted_folder(tmp_path)
-    wrap("factory-droid")
+    original, granted_uri = both_added_then_wrapped(config, tmp_path, "factory-droid")
     try:
         out, _ = list_through_wrap(exe, project, rm_home, "mcp", "list")
         # "  fs  stdio  connected  [user]": Droid does not print the command (the tree has it)
@@ -747,11 +745,7 @@ def test_copilot_cli_starts_both_servers_through_the_bridge_before_any_login(
     for name, command in (("fs", filesystem_server), ("everything", everything_by_node)):
         run_host(exe, project, "mcp", "add", name, "--", *command)
     config = home / ".copilot" / "mcp-config.json"
-    original = config.read_bytes()
-    assert set(json.loads(original)["mcpServers"]) == {"fs", "everything"}
-
-    granted_uri = granted_folder(tmp_path)
-    wrap("copilot-cli")
+    original, granted_uri = both_added_then_wrapped(config, tmp_path, "copilot-cli")
     # a prompt without a login is refused before any server starts
     prompt = subprocess.run(
         [exe, "-p", "hi", "--allow-all-tools"],
