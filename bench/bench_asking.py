@@ -1,8 +1,15 @@
 """What asking costs: a refused read's question, the read after the answer, and a walk.
 
-A confined server set to ask (``servers ask NAME 30``) runs behind a real bridge, and a host
-(this script) sends it ``tools/call`` requests that read a file outside its grants. Measured,
-each round, in one run:
+A confined server that asks (the default, 30 s) runs behind a real bridge, and a host (this
+script) sends it ``tools/call`` requests that read a file outside its grants. Measured, each
+round, in one run:
+
+- **refused, nobody to answer**: before anyone can answer (no app, no ``questions --follow``),
+  from the host's request to its answer, which is the refusal: the supervisor holds the read
+  until the bridge says it is no question. Against a server that never asks (``servers ask NAME
+  off``), in turns; the difference is that round trip.
+
+Then this script plays the app (its marker written, its Allow action run), and:
 
 - **question logged**: from the host's request to the denial event that waits, in the run's
   log file (what the app and ``roots-manager questions`` read): the supervisor holding the call
@@ -150,7 +157,26 @@ def main() -> None:
         for name in ("asks", "plain"):
             cli(home, "grant", "--new", name, str(granted))
             cli(home, "servers", "confine", name, "on")
-        cli(home, "servers", "ask", "asks", "30")
+        cli(home, "servers", "ask", "plain", "off")
+        outside = work / "outside"
+        outside.mkdir()
+        (outside / "note.txt").write_text("hello\n", encoding="utf-8")
+        refused: dict[str, list[float]] = {"asks": [], "plain": []}
+        for _ in range(args.rounds):
+            for name in ("asks", "plain"):
+                host = Host(home, name)
+                try:
+                    sent = time.monotonic()
+                    said = host.text({"path": str(outside / "note.txt")})
+                    refused[name].append(time.monotonic() - sent)
+                    assert said == "PermissionError", said
+                finally:
+                    host.close()
+        sys.path.insert(0, str(REPO / "app"))
+        from roots_manager.core.directory.layout import Layout
+        from roots_manager.core.runs.live import write_app_marker
+
+        write_app_marker(Layout(home))  # this script plays the app from here on
         asked, answered = [], []
         for round_ in range(args.rounds):
             outside = work / f"outside-{round_}"
@@ -166,9 +192,7 @@ def main() -> None:
                 )
                 seen = waiting_denial(home, str(outside / "note.txt"), sent + 20)
                 asked.append(seen - sent)
-                sys.path.insert(0, str(REPO / "app"))
                 from roots_manager.actions.consent import grant
-                from roots_manager.core.directory.layout import Layout
                 from roots_manager.core.store.file import Store
                 from roots_manager.core.store.grants import Scope
 
@@ -190,6 +214,12 @@ def main() -> None:
                 finally:
                     host.close()
     p50 = statistics.median
+    print(
+        f"a read refused with nobody to answer, request to answer: asking p50 "
+        f"{p50(refused['asks']) * 1000:.1f} ms, not asking {p50(refused['plain']) * 1000:.1f} ms "
+        f"(+{(p50(refused['asks']) - p50(refused['plain'])) * 1000:.1f} ms: the supervisor waits "
+        f"for the bridge to say it is no question)"
+    )
     print(
         f"question logged after the held call: p50 {p50(asked) * 1000:.1f} ms "
         f"(min {min(asked) * 1000:.1f}, max {max(asked) * 1000:.1f}; goal on screen 100 ms, "

@@ -50,10 +50,42 @@ ROWS: list[tuple[str, Seen, Key | None, Restart | None]] = [
         Restart(Why.GRANTS_CHANGED),
     ),
     (
-        "confined and asking, a folder added: its supervisor serves it, no restart",
+        "confined and asking, a folder added to read: its supervisor serves it, no restart",
+        Seen(running=key(("/a",)), told=[], current=[A, B], decided=True, asks=True),
+        key(("/a",), ("/b",)),
+        None,
+    ),
+    (
+        "confined and asking, a folder added to write: the kernel's rules must allow writing",
         Seen(running=key(("/a",)), told=[], current=[A, B], decided=True, asks=True),
         CONFINED,
+        Restart(Why.GRANTS_CHANGED),
+    ),
+    (
+        "asking, a folder to write granted while a question waits: its answer is served first",
+        Seen(
+            running=key(("/a",)), told=[], current=[A, B], decided=True, asks=True, questions=True
+        ),
+        CONFINED,
         None,
+    ),
+    (
+        "asking, a folder read made writable: the kernel's rules must allow writing",
+        Seen(running=key(("/a",), ("/b",)), told=[], current=[A, B], decided=True, asks=True),
+        CONFINED,
+        Restart(Why.GRANTS_CHANGED),
+    ),
+    (
+        "asking, its network blocked: a tightening restarts it at once",
+        Seen(running=CONFINED, told=[], current=[A, B], decided=True, asks=True, questions=True),
+        key(("/a", "/b"), (), (), (), (), ("blocked",)),
+        Restart(Why.GRANTS_CHANGED),
+    ),
+    (
+        "asking, a place kept read-only inside a grant: a tightening restarts it at once",
+        Seen(running=CONFINED, told=[], current=[A, B], decided=True, asks=True),
+        key(("/a", "/b"), (), (), (), (), (), ("read-only:/a/.git",)),
+        Restart(Why.GRANTS_CHANGED),
     ),
     (
         "confined and asking, a folder revoked: restarted as ever",

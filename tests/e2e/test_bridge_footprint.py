@@ -142,6 +142,8 @@ STARTED_WITH = (
     "roots_manager.core.directory.layout",
     "roots_manager.core.runs",
     "roots_manager.core.runs.run_id",
+    "roots_manager.core.servers",
+    "roots_manager.core.servers.defaults",
     "roots_manager.core.store",
     "roots_manager.core.store.versions",
     "roots_manager.support",

@@ -360,6 +360,8 @@ def test_the_filesystem_server_asked_through_the_sdk_reads_a_file_allowed_while_
     run_cli("servers", "confine", "srv", "on")
     run_cli("servers", "ask", "srv", "60")
     wanted = w["sibling"] / "hello.txt"
+    # this test plays the app, whose Allow action it runs: a question is asked while it runs
+    live.write_app_marker(layout)
 
     def waiting() -> list[dict[str, object]]:
         found = []

@@ -229,18 +229,21 @@ def test_asking_before_a_refusal_is_a_switch_of_a_confined_server(
     watcher: StoreWatcher, store: Store, tmp_path: Path, qtbot: QtBot
 ) -> None:
     """The switch writes what ``servers ask`` writes, for a confined server only, and follows
-    the CLI's change."""
+    the CLI's change; it is on by default."""
     panel = panel_with(watcher, store, tmp_path, qtbot)
     box = panel.confine_box
     select(panel, "files")
     if not box.switch.isChecked():
         box.switch.click()
     qtbot.waitUntil(box.ask_switch.isEnabled, timeout=10_000)
-    assert not box.ask_switch.isChecked() and "30 s" in box.ask_switch.text()
+    assert box.ask_switch.isChecked() and "30 s" in box.ask_switch.text()  # the default
     box.ask_switch.click()
-    assert store.read().servers["files"].ask_seconds == 30
+    assert store.read().servers["files"].ask_seconds == 0  # off
     box.ask_switch.click()
-    assert store.read().servers["files"].ask_seconds is None
+    assert store.read().servers["files"].ask_seconds is None  # the default again
+    run_cli("servers", "ask", "files", "off")
+    watcher.reload()
+    qtbot.waitUntil(lambda: not box.ask_switch.isChecked(), timeout=10_000)
     run_cli("servers", "ask", "files", "12")
     watcher.reload()
     qtbot.waitUntil(box.ask_switch.isChecked, timeout=10_000)

@@ -104,6 +104,7 @@ class World:
         (self.read_only / "notes.txt").write_text("reference\n", encoding="utf-8")
         (self.sibling / "notes.txt").write_text("sibling\n", encoding="utf-8")
         self.env = {**os.environ, "ROOTS_MANAGER_HOME": str(self.rm_home), "HOME": str(self.home)}
+        self._followers: list[subprocess.Popen[str]] = []
 
     def cli(self, *args: str) -> subprocess.CompletedProcess[str]:
         """``roots-manager ARGS`` on this world's store (as root: the files are handed over
@@ -123,13 +124,37 @@ class World:
         running bridge (a restart) must be the bridge's to read."""
         if self.who != "user" or os.geteuid() != 0:
             return self.cli(*args)
+        argv, env = self._as_owner(*args)
+        return subprocess.run(
+            argv, env=env, capture_output=True, text=True, timeout=60, check=False
+        )
+
+    def _as_owner(self, *args: str) -> tuple[list[str], dict[str, str]]:
+        """The command line and environment of ``roots-manager ARGS`` as whoever runs the
+        server."""
+        if self.who != "user" or os.geteuid() != 0:
+            return [sys.executable, "-m", "roots_manager.cli", *args], self.env
         user = unprivileged_user()
         env = {**self.env, "PYTHONPATH": os.pathsep.join(_importable())}
-        return subprocess.run(
-            ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--clear-groups",
-             "--", user_python(), "-m", "roots_manager.cli", *args],
-            env=env, capture_output=True, text=True, timeout=60, check=False,
-        )  # fmt: skip
+        return [
+            "setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--clear-groups",
+            "--", user_python(), "-m", "roots_manager.cli", *args,
+        ], env  # fmt: skip
+
+    def answering(self) -> subprocess.Popen[str]:
+        """Start ``roots-manager questions --follow --json`` as whoever runs the server, as a
+        script that answers would (ended by :meth:`close`): while it runs, a read outside the
+        grants made for a host's request waits for an answer. Its questions come on its
+        stdout, one a line."""
+        self.hand_over()
+        argv, env = self._as_owner("questions", "--follow", "--json")
+        follower = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, text=True)
+        self._followers.append(follower)
+        wait_for(
+            lambda: list((self.rm_home / "live").glob("answerer-*.json")),
+            "the follower's answerer marker",
+        )
+        return follower
 
     def setup(self, *extra: str) -> None:
         """The usual grants: *granted* writable, *reference* read-only, confinement on."""
@@ -165,6 +190,9 @@ class World:
         return found
 
     def close(self) -> None:
+        for follower in self._followers:
+            follower.terminate()
+            follower.wait(10)
         shutil.rmtree(self.base, ignore_errors=True)
 
 

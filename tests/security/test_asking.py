@@ -22,6 +22,9 @@ from tests.security.confined import SECRET, Hostile, World, users
 
 pytestmark = only_on_linux("confinement (Landlock) and its supervisor are Linux only")
 
+RACE_SECONDS = 30.0
+"""How long each of the two races against a read served by the supervisor runs."""
+
 
 def _in_background(host: Hostile, path: str) -> tuple[threading.Thread, list[str]]:
     said: list[str] = []
@@ -34,6 +37,7 @@ def _in_background(host: Hostile, path: str) -> tuple[threading.Thread, list[str
 def test_a_folder_granted_while_the_call_waits_is_read_by_that_call(world: World) -> None:
     world.setup()
     world.cli("servers", "ask", "srv", "60")
+    world.answering()
     notes = str(world.sibling / "notes.txt")
     host = Hostile(world)
     try:
@@ -65,6 +69,7 @@ def test_what_was_not_granted_hidden_or_revoked_is_refused_and_nothing_waits_una
 ) -> None:
     world.setup()
     world.cli("servers", "ask", "srv", "2")
+    world.answering()
     notes = str(world.sibling / "notes.txt")
     host = Hostile(world)
     try:
@@ -97,6 +102,7 @@ def test_a_file_allowed_while_the_call_waits_is_read_and_nothing_beside_it(
 ) -> None:
     world.setup()
     world.cli("servers", "ask", "srv", "10")
+    world.answering()
     notes = world.sibling / "notes.txt"
     other = world.sibling / "other.txt"
     other.write_text("beside it\n", encoding="utf-8")
@@ -125,7 +131,7 @@ def test_a_read_served_by_the_supervisor_never_reaches_what_was_not_granted(
     """A folder granted while the server runs is served by its supervisor: a hostile server
     swaps the path's bytes in its memory for a secret's while the call waits, and a link on
     its path is swapped between the granted folder and the secret's (from outside), and it
-    never reads anything but the granted file."""
+    never reads anything but the granted file: raced for a minute, :data:`RACE_SECONDS` each."""
     import os
 
     world.setup()
@@ -141,11 +147,11 @@ def test_a_read_served_by_the_supervisor_never_reaches_what_was_not_granted(
             lambda: host.attack("read", path=notes) == "ok:sibling\n", "the grant served"
         )
         said = host.attack(
-            "race_read", path=notes, expect="sibling\n", secret=str(world.key), seconds=8.0
+            "race_read", path=notes, expect="sibling\n", secret=str(world.key), seconds=RACE_SECONDS
         )
         opened, leaked = (int(n) for n in said.split(":"))
         assert opened > 0 and leaked == 0, said
-        stop = time.monotonic() + 8.0
+        stop = time.monotonic() + RACE_SECONDS
 
         def flip() -> None:
             while time.monotonic() < stop:
@@ -157,7 +163,7 @@ def test_a_read_served_by_the_supervisor_never_reaches_what_was_not_granted(
         flipper.start()
         try:
             said = host.attack(
-                "race_read", path=str(link / "notes.txt"), expect="sibling\n", seconds=8.0
+                "race_read", path=str(link / "notes.txt"), expect="sibling\n", seconds=RACE_SECONDS
             )
         finally:
             flipper.join()
@@ -174,6 +180,7 @@ def test_questions_are_listed_and_answered_from_the_command_line(world: World) -
     read."""
     world.setup()
     world.cli("servers", "ask", "srv", "60")
+    world.answering()
     other = world.base / "work" / "other"
     other.mkdir()
     (other / "plan.txt").write_text("the plan\n", encoding="utf-8")
@@ -218,6 +225,7 @@ def test_a_signal_does_not_cut_a_call_the_supervisor_holds(world: World) -> None
 
     world.setup()
     world.cli("servers", "ask", "srv", "3")
+    world.answering()
     notes = str(world.sibling / "notes.txt")
     outcomes = {}
     for label, extra in (("killable", {}), ("interruptible", {TEST_INTERRUPTIBLE_ENV: "1"})):
@@ -237,17 +245,11 @@ def test_an_answer_for_once_or_for_the_run_saves_nothing(world: World) -> None:
     asked about again; ``--for run`` serves every later read there at once, until the server
     ends; neither is saved (the store grants nothing new). ``questions --follow --json`` prints
     each question as it is asked."""
-    import subprocess
-    import sys
-
     world.setup()
     world.cli("servers", "ask", "srv", "60")
     notes = str(world.sibling / "notes.txt")
     before = world.cli("servers", "show", "srv", "--json").stdout
-    follower = subprocess.Popen(
-        [sys.executable, "-m", "roots_manager.cli", "questions", "--follow", "--json"],
-        env=world.env, stdout=subprocess.PIPE, text=True,
-    )  # fmt: skip
+    follower = world.answering()
     host = Hostile(world)
     try:
         assert follower.stdout is not None
@@ -284,6 +286,55 @@ def test_an_answer_for_once_or_for_the_run_saves_nothing(world: World) -> None:
         assert host.attack("write", path=str(other / "more.txt")) == "EACCES"  # reads only
     finally:
         host.close()
-        follower.terminate()
-        follower.wait(10)
     assert world.cli("servers", "show", "srv", "--json").stdout == before  # nothing saved
+
+
+@pytest.mark.parametrize("world", users(), indirect=True)
+def test_a_confined_server_asks_by_default_only_while_someone_can_answer(world: World) -> None:
+    """Asking is on by default (30 s), and a read waits only while someone can answer: with
+    nobody (no app, no ``questions --follow``) it is refused at once and recorded as a plain
+    refusal; with a follower it waits as a question; a secret is never asked about; ``servers
+    ask NAME off`` refuses at once from the next start."""
+    from roots_manager.sandbox.asking import NOT_ASKED_FOR
+
+    world.setup()  # no servers ask: the default
+    notes = str(world.sibling / "notes.txt")
+    host = Hostile(world)
+    try:
+        started = time.monotonic()
+        assert host.attack("read", path=notes) == "EACCES"
+        assert time.monotonic() - started < 10  # not held for its 30 s: nobody to answer
+        world.answering()
+        # a folder whose read was no question is not asked about for a moment: a walk there
+        # waits for the bridge once a second, not once a file
+        time.sleep(NOT_ASKED_FOR)
+        started = time.monotonic()
+        assert host.attack("read", path=str(world.key)) == "EACCES"  # a secret: not asked
+        assert time.monotonic() - started < 10
+        reading, said = _in_background(host, notes)
+        waiting = wait_for(
+            lambda: [d for d in world.denials() if d.get("path") == notes and d.get("waits")],
+            "the refusal that waits",
+        )
+        assert waiting[0]["waits"] == 30 and not said
+        assert world.cli_as_owner("answer", "1", "deny").returncode == 0
+        reading.join(60)
+        assert said == ["EACCES"], said
+    finally:
+        host.close()
+    told = [d for d in world.denials() if d.get("path") in (notes, str(world.key))]
+    assert [d["path"] for d in told] == [notes, str(world.key), notes], told
+    assert [bool(d.get("waits")) for d in told] == [False, False, True], told
+    world.cli("servers", "ask", "srv", "off")
+    other = world.base / "work" / "other"
+    other.mkdir()
+    (other / "plan.txt").write_text("the plan\n", encoding="utf-8")
+    world.hand_over()
+    host = Hostile(world)
+    try:
+        started = time.monotonic()
+        assert host.attack("read", path=str(other / "plan.txt")) == "EACCES"
+        assert time.monotonic() - started < 10
+    finally:
+        host.close()
+    assert not [d for d in world.denials() if d.get("waits") and "other" in d["path"]]

@@ -80,7 +80,9 @@ def test_a_script_rewriting_its_own_shebang_gains_nothing_at_its_next_start(
         line = f"#!/usr/bin/env -S {option.format(home=world.home)} {python}"
         assert host.attack("rewrite_shebang", path=str(script), line=line) == "ok"
         first = host.pid()
-        world.cli("grant", "srv", str(other))  # a new grant restarts the confined server
+        world.cli("grant", "srv", str(other))
+        asked = world.cli_as_owner("restart", "srv")  # the next start, with the new grant
+        assert asked.returncode == 0, asked.stderr
         host.restarted(first)
         assert host.attack("read", path=str(world.key)) == "EACCES"
         assert host.attack("listdir", path=str(world.home)) == "EACCES"

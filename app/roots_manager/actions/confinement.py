@@ -92,7 +92,8 @@ def set_restart_on_revoke(
 
 def set_ask(store: Store, server: str, seconds: int | None, *, new: bool = False) -> Server:
     """Set how long *server*'s reads outside its grants wait for the user's answer while the
-    host waits for a request (None: refused at once); returns the server as it is now."""
+    host waits for a request (0: refused at once; None: the default); returns the server as it
+    is now."""
     with store.transaction() as state:
         return confined.set_ask(state, resolve(state, server, new=new, ahead=True), seconds)
 

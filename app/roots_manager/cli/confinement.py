@@ -120,12 +120,12 @@ def cmd_ask(store: Store, args: argparse.Namespace) -> int:
     from roots_manager.actions.servers import UnknownServer
     from roots_manager.core.store.schema import MAX_ASK_SECONDS
 
-    seconds: int | None = None
-    if args.seconds != "off":
+    seconds: int | None = {"off": 0, "default": None}.get(args.seconds, -1)
+    if seconds == -1:
         if not args.seconds.isdigit() or not 1 <= int(args.seconds) <= MAX_ASK_SECONDS:
             print(
                 f"roots-manager: servers ask: give a whole number of seconds from 1 to "
-                f"{MAX_ASK_SECONDS}, or off (not {args.seconds!r})",
+                f"{MAX_ASK_SECONDS}, off or default (not {args.seconds!r})",
                 file=sys.stderr,
             )
             return 2
@@ -138,7 +138,7 @@ def cmd_ask(store: Store, args: argparse.Namespace) -> int:
         print_json({"version": JSON_VERSION, "server": srv.name, "ask_seconds": srv.ask_seconds})
         return 0
     print(f"{shown(srv.name)}: {_asks(srv.ask_seconds)}")
-    if seconds is not None:
+    if srv.asks:
         print(
             "from its next start: grant a folder while the call waits (roots-manager grant, or "
             "Allow in the app) and the call reads it, with no restart"
@@ -147,11 +147,14 @@ def cmd_ask(store: Store, args: argparse.Namespace) -> int:
 
 
 def _asks(seconds: int | None) -> str:
-    if seconds is None:
+    from roots_manager.core.servers.defaults import ASK_SECONDS_DEFAULT
+
+    if seconds == 0:
         return "a read outside its grants is refused at once (servers ask NAME SECONDS)"
+    said = f"{seconds} s" if seconds is not None else f"{ASK_SECONDS_DEFAULT} s, the default"
     return (
-        f"a read outside its grants, made while the host waits for a request, waits up to "
-        f"{seconds} s for a folder to be granted that holds it"
+        f"a read outside its grants, made while the host waits for a request and the app or "
+        f"questions --follow runs, waits up to {said} for a folder to be granted that holds it"
     )
 
 
@@ -479,12 +482,12 @@ def add_commands(servers: Subcommands) -> None:
     r.set_defaults(func=cmd_restart_on_revoke)
     a = servers.add_parser(
         "ask",
-        help="let a confined server's read outside its grants wait for your answer while the "
-        "host waits (grant a folder meanwhile: the read goes through, no restart), or not (off, "
-        "the default)",
+        help="how long a confined server's read outside its grants waits for your answer while "
+        "the host waits and the app or questions --follow runs (grant a folder meanwhile: the "
+        "read goes through, no restart), or off: refused at once",
     )
     a.add_argument("server")
-    a.add_argument("seconds", help="how long a read waits, 1 to 600, or off")
+    a.add_argument("seconds", help="how long a read waits, 1 to 600 (default: 30), off, or default")
     a.add_argument("--new", action="store_true", help=_NEW_HELP)
     a.add_argument("--json", action="store_true", help=JSON_HELP)
     a.set_defaults(func=cmd_ask)

@@ -122,7 +122,10 @@ def cmd_questions(store: Store, args: argparse.Namespace) -> int:
         )
         return 0
     if not asked:
-        print("no call waits for an answer (servers ask NAME SECONDS makes a server ask)")
+        print(
+            "no call waits for an answer (a confined server's read outside its grants waits "
+            "while the app or questions --follow runs; servers ask NAME SECONDS|off)"
+        )
     for n, (rec, left) in enumerate(asked, 1):
         print(f"{n}  {shown(line(rec))}  ({left:.0f} s left)")
     return 0
@@ -145,7 +148,11 @@ def _follow_questions(store: Store, args: argparse.Namespace) -> int:
             else:
                 print(f"{n}  {shown(line(rec))}  ({left:.0f} s left)", flush=True)
 
-    return _follow(store, drain)
+    from roots_manager.core.runs.live import answering
+
+    # while this follows, a confined server's read made for a host's request waits for an answer
+    with answering(store.layout):
+        return _follow(store, drain)
 
 
 ANSWERS = ("allow-folder", "read-only", "allow-file", "deny")

@@ -1,18 +1,28 @@
 """Ask, don't refuse: a confined server's read outside its grants waits while the user is asked.
 
 Landlock's rules are fixed when the server starts, so a folder granted while it runs is out of
-its reach until a restart. This closes that gap for reading, without one: while the host has a
-request in flight (the bridge says so), a call that opens a file or a folder to read and that the
-rules refuse is *held* (the seccomp notification is not answered) for up to the server's ask
-timeout, and told as a refusal that waits (``waits``: its seconds), which the bridge records tied
-to that request and the app and ``roots-manager denials`` show. If the user grants a folder
-holding it meanwhile (``roots-manager grant``, the app's **Allow**), the bridge tells the
-supervisor the folders granted since the start (``allow``), and the supervisor opens the file
-itself and puts the descriptor into the caller's table (``SECCOMP_IOCTL_NOTIF_ADDFD``): the call
-returns as if it had been allowed all along, and every later read there is served the same way,
-for the rest of the run. No answer in time: the call goes on to the kernel, which refuses it,
-and so is every later read in that folder, at once (a server reading five files there waits for
-one question, not five).
+its reach until a restart. This closes that gap for reading, without one: a call that opens a
+file or a folder to read and that the rules refuse is *held* (the seccomp notification is not
+answered) and told as a refusal that waits (``waits``: its seconds). The bridge, which relays
+the host's requests, reads that line and says at once whether it is a question: a host's request
+is in flight (the one the refusal is tied to) and someone can answer (the app, or
+``roots-manager questions --follow``). Not a question: the call goes on to the kernel, which
+refuses it, a moment later (the bridge's answer is a line on a pipe, well under a millisecond
+on an idle machine). A question: it waits for up to the server's ask timeout, and the app and
+``roots-manager questions`` show it. If the user grants a folder holding it meanwhile
+(``roots-manager grant``, the app's **Allow**), the bridge tells the supervisor the folders
+granted since the start (``allow``), and the supervisor opens the file itself and puts the
+descriptor into the caller's table (``SECCOMP_IOCTL_NOTIF_ADDFD``): the call returns as if it
+had been allowed all along, and every later read there is served the same way, for the rest of
+the run. No answer in time: the call goes on to the kernel, which refuses it, and so is every
+later read in that folder, at once (a server reading five files there waits for one question,
+not five).
+
+The bridge decides whether a refusal is a question, not the supervisor, because only the bridge
+knows the host's requests, and it learns them late: its relay notes each line in C and counts
+them together a moment later. Every line is noted before it is written to the server, and the
+bridge counts what was noted before it reads a refusal, so a request that caused a refusal is
+always known by the time its refusal is judged.
 
 What is served is decided on the object, never a path read twice: the path is opened here as the
 kernel would reach it for the caller (:meth:`~roots_manager.sandbox.mediation._Caller.resolve`),
@@ -22,12 +32,15 @@ folder's hidden places (secrets, which the bridge lists with each folder). Only 
 served: a file opened to write, a program run, a name made still need the next start (the
 bridge offers the restart).
 
-The bridge's messages, one JSON object a line on the answers pipe: ``{"asking": true}`` while a
-host's request is in flight, ``false`` when none is; ``{"deny": true}``, the user's no: every
-read waiting is refused now (its folder not asked about again); ``{"allow": [{"path": P, "hidden": [...]},
-...]}``, the whole list each time (a folder revoked since is left out, and served no more);
-``{"once": [{"path": P, "hidden": [...]}]}``, the user's yes for the reads waiting now only: those
-held when it comes are served there, and a later read there is asked about again.
+The bridge's messages, one JSON object a line on the answers pipe: ``{"ask": P}``, the refusal
+told for path P is a question: the calls held there wait for the answer; ``{"refuse": P}``, it
+is not: they go on to be refused now; ``{"idle": true}``, the host's requests are all answered:
+the questions held are over (refused, their folders not marked); ``{"deny": true}``, the user's
+no: every read waiting is refused now (its folder not asked about again); ``{"allow": [{"path":
+P, "hidden": [...]}, ...]}``, the whole list each time (a folder revoked since is left out, and
+served no more); ``{"once": [{"path": P, "hidden": [...]}]}``, the user's yes for the reads
+waiting now only: those held when it comes are served there, and a later read there is asked
+about again. The pipe's end (the bridge is gone) ends every wait.
 """
 
 from __future__ import annotations
@@ -36,7 +49,6 @@ import contextlib
 import errno
 import json
 import os
-import select
 import stat
 import sys
 import threading
@@ -50,6 +62,7 @@ assert sys.platform == "linux", "imported only where Landlock confines (Linux)"
 TYPE_CHECKING = False  # not typing's: the supervisor must not pay for importing it
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import Any
 
     from roots_manager.sandbox.observer import Observer
 
@@ -57,9 +70,11 @@ if TYPE_CHECKING:
 
 HELD = 16
 """Calls held at once, at most; past that a refusal is not held (the kernel refuses it)."""
-CATCH_UP = 0.05
-"""Seconds a refused read waits, at most, for what the bridge wrote to be read: a request
-in flight is told just before the server has it."""
+NOT_ASKED_FOR = 1.0
+"""Seconds after the bridge said a read held in a folder is no question during which the next
+reads refused there are not held (refused at once, and folded as any refusal): a walk refused
+with nobody to answer, or between requests, waits for the bridge once a second, not once a
+file."""
 UNANSWERED_KEPT = 4096
 """Folders whose question went unanswered, remembered (past that, the oldest are forgotten)."""
 LINE_MAX = 1 << 20
@@ -99,11 +114,19 @@ class Asker:
         self.once: list[tuple[float, Folder]] = []
         """Folders allowed for the reads held when the answer came (and when it came)."""
         self.retired: list[int] = []
-        self.asking = False
-        """A host's request is in flight: a refusal now has someone waiting on it."""
+        self.open = True
+        """The bridge is there to say which refusals are questions (its pipe has not ended)."""
+        self.questions: dict[str, tuple[int, int]] = {}
+        """Per path held: how many times the bridge said it is a question, and
+        :attr:`idle` then."""
+        self.refusals: dict[str, int] = {}
+        """Per path held: how many times the bridge said it is not a question."""
+        self.idle = 0
+        """How many times the bridge said the host's requests were all answered."""
+        self.not_asked: dict[str, float] = {}
+        """When the bridge last said a read held in a folder was no question."""
         self.changed = threading.Condition()
         self.held = threading.BoundedSemaphore(HELD)
-        self.answers = answers
         self.unanswered: dict[str, None] = {}
         """The folders a question went unanswered in: their reads are refused at once."""
         self.denials = 0
@@ -124,7 +147,7 @@ class Asker:
                 data = b""
             if not data:
                 with self.changed:
-                    self.asking = False
+                    self.open = False
                     self.changed.notify_all()
                 return
             pending += data
@@ -142,8 +165,17 @@ class Asker:
         if not isinstance(message, dict):
             return
         with self.changed:
-            if isinstance(message.get("asking"), bool):
-                self.asking = message["asking"]
+            if isinstance(message.get("ask"), str):
+                told = self.questions.get(message["ask"], (0, 0))[0]
+                self.questions[message["ask"]] = (told + 1, self.idle)
+                _bound(self.questions)
+            if isinstance(message.get("refuse"), str):
+                self.refusals[message["refuse"]] = self.refusals.get(message["refuse"], 0) + 1
+                _bound(self.refusals)
+                self.not_asked[os.path.dirname(message["refuse"])] = time.monotonic()
+                _bound(self.not_asked)
+            if message.get("idle") is True:
+                self.idle += 1
             if message.get("deny") is True:
                 self.denials += 1
             if isinstance(message.get("allow"), list):
@@ -214,26 +246,27 @@ class Asker:
             return True
         folder = os.path.dirname(found[0])
         with self.changed:
-            if not self.asking and self._unread():
-                # the bridge said a request is in flight just before relaying it, and the
-                # server was quicker than the thread that reads what the bridge says
-                self.changed.wait_for(lambda: self.asking or not self._unread(), CATCH_UP)
-            asking = self.asking and self.timeout > 0 and folder not in self.unanswered
+            said = self.not_asked.get(folder)
+            asking = (
+                self.open
+                and self.timeout > 0
+                and folder not in self.unanswered
+                and (said is None or time.monotonic() - said >= NOT_ASKED_FOR)
+            )
+            # what the bridge says of this path from now on is about this call
+            told = (self.questions.get(found[0], (0, 0))[0], self.refusals.get(found[0], 0))
         if not asking or not self.held.acquire(blocking=False):
             return False
         since = time.monotonic()  # an answer once from now on is this call's too
-        self.observer.tell(caller, name, *found, waits=self.timeout)
+        if not self.observer.tell(caller, name, *found, waits=self.timeout):
+            self.held.release()  # the bridge will not hear of it: nobody could answer
+            return False
         threading.Thread(
-            target=self._hold, args=(caller, dirfd, address, flags, found[0], since), daemon=True
+            target=self._hold,
+            args=(caller, dirfd, address, flags, found[0], since, told),
+            daemon=True,
         ).start()
         return True
-
-    def _unread(self) -> bool:
-        """Whether the bridge wrote something not read yet."""
-        try:
-            return bool(select.select([self.answers], [], [], 0)[0])
-        except (OSError, ValueError):
-            return False
 
     def _hold(
         self,
@@ -243,13 +276,18 @@ class Asker:
         flags: int,
         path: str,
         since: float,
+        told: tuple[int, int],
     ) -> None:
-        """Wait for a folder granted that holds the call's object (*path*, as judged), or the
-        timeout or the user's no (then its folder is not asked about again)."""
+        """Wait for the bridge to say whether the call is a question (*told*: what it had said
+        of *path* before), then for a folder granted that holds the call's object (*path*, as
+        judged), or the timeout, the user's no (then its folder is not asked about again), or
+        the host's requests all answered."""
         folder = os.path.dirname(path)
         deadline = since + self.timeout
         with self.changed:
             denials = self.denials
+        asked: int | None = None
+        """:attr:`idle` when the bridge said it is a question (None: not said yet)."""
         served = False
         try:
             while True:
@@ -259,19 +297,26 @@ class Asker:
                     served = True
                     return
                 with self.changed:
+                    if asked is None:
+                        said, idle = self.questions.get(path, (0, 0))
+                        if said != told[0]:
+                            asked = idle
+                        elif self.refusals.get(path, 0) != told[1]:
+                            break  # not a question: refused now, as without asking
                     left = deadline - time.monotonic()
-                    denied = self.denials != denials
-                    if left <= 0 or denied or not self.asking:
-                        if left <= 0 or denied:
+                    if not self.open or (asked is not None and self.idle != asked):
+                        break
+                    if left <= 0 or self.denials != denials:
+                        if asked is not None:
                             self.unanswered[folder] = None
-                            if len(self.unanswered) > UNANSWERED_KEPT:
-                                del self.unanswered[next(iter(self.unanswered))]
+                            _bound(self.unanswered)
                         break
                     self.changed.wait(left)
             with contextlib.suppress(OSError):
                 mediation.respond(caller.listener, caller.note, flags=mediation.FLAG_CONTINUE)
         finally:
-            self._answered(path, served)
+            if served or asked is not None:  # a question (or served while not one yet)
+                self._answered(path, served)
             caller.close()
             self.held.release()
 
@@ -323,3 +368,9 @@ class Asker:
         except mediation.Refused:
             return True  # the caller is gone: nothing is left to answer
         return True
+
+
+def _bound(kept: dict[str, Any]) -> None:
+    """Forget the oldest of *kept* past :data:`UNANSWERED_KEPT`."""
+    while len(kept) > UNANSWERED_KEPT:
+        del kept[next(iter(kept))]

@@ -182,11 +182,14 @@ class Observer:
 
     def tell(
         self, caller: mediation._Caller, name: str, path: str, refused: int, *, waits: float
-    ) -> None:
+    ) -> bool:
         """Tell a refusal :meth:`judge` found, whose call waits *waits* seconds for the user's
-        answer (:mod:`~roots_manager.sandbox.asking`): told whatever was folded before it."""
-        self.windows.pop((os.path.dirname(path), operation(refused)), None)
-        self._tell(caller, name, path, refused, waits=waits)
+        answer (:mod:`~roots_manager.sandbox.asking`): told whatever was folded before it.
+        False: the line could not be written (the pipe is full, or nobody reads it)."""
+        window = self.windows.get((os.path.dirname(path), operation(refused)))
+        if window is not None:
+            window[0] = 0.0  # over: told now, with what was folded in it
+        return self._tell(caller, name, path, refused, waits=waits)
 
     def judge(
         self, caller: mediation._Caller, name: str, args: tuple[int, ...]
@@ -327,14 +330,16 @@ class Observer:
         *,
         protected: bool = False,
         waits: float = 0.0,
-    ) -> None:
+    ) -> bool:
+        """Write the refusal's line (folded into the last within :data:`WINDOW` of its folder
+        and operation); False: it was not written."""
         word = word or operation(refused)
         now = time.time()
         key = (os.path.dirname(path), word)
         window = self.windows.get(key)
         if window is not None and now - window[0] < WINDOW:
             window[1] += 1
-            return
+            return False
         repeated = int(window[1]) if window is not None else 0
         self.windows[key] = [now, 0]
         if len(self.windows) > KEYS_KEPT:
@@ -359,7 +364,7 @@ class Observer:
             event["protected"] = True
         if waits:
             event["waits"] = waits
-        self._write(event)
+        return self._write(event)
 
     def close(self) -> None:
         """Tell what was folded and not told yet (at the server's end)."""
@@ -369,17 +374,18 @@ class Observer:
                              "repeated": int(folded)})  # fmt: skip
         self.windows.clear()
 
-    def _write(self, event: dict[str, object]) -> None:
+    def _write(self, event: dict[str, object]) -> bool:
         if self.lost:
             event["lost"] = self.lost
         try:
             os.write(self.events, json.dumps(event).encode() + b"\n")
         except BlockingIOError:
             self.lost += 1
-            return
+            return False
         except OSError:
-            return  # nobody reads any more: the server goes on, untold
+            return False  # nobody reads any more: the server goes on, untold
         self.lost = 0
+        return True
 
 
 PURE_ENV = "ROOTS_MANAGER_PURE_OBSERVER"

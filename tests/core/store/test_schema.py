@@ -244,7 +244,7 @@ def test_schema_8_leaves_a_new_servers_confinement_to_its_first_start() -> None:
     request = old.server_started("new", ["node", "server.js"], "run1")
     assert request is not None and old.servers["new"].confine is None
     doc = old.to_json()
-    assert doc["schema"] == SCHEMA_VERSION == 11
+    assert doc["schema"] == SCHEMA_VERSION == 12
     assert doc["servers"]["new"]["confine"] is None
     assert doc["servers"]["fs"]["confine"] is False
     again = State.from_json(doc)

@@ -74,7 +74,11 @@ class Seen:
     """The folders its command line would give it now."""
     asks: bool = False
     """Its supervisor serves the folders granted since its start to read
-    (:mod:`roots_manager.sandbox.asking`): a grant added is read without a restart."""
+    (:mod:`roots_manager.sandbox.asking`): a folder granted to read is read without a
+    restart."""
+    questions: bool = False
+    """A read of its waits for the user's answer now: a grant that answers it is served
+    first, and restarts it (for writing) only once the question is over."""
 
     @property
     def restarts_on_revoke(self) -> bool:
@@ -110,9 +114,22 @@ def restart_reason(seen: Seen, key: Key | None) -> Restart | None:
             gone = set(seen.running[0] + seen.running[1]) - set(key[0] + key[1])
             if gone:
                 return _revoked(gone)
-            return None if seen.asks else Restart(Why.GRANTS_CHANGED)
+            return None if _served(seen, seen.running, key) else Restart(Why.GRANTS_CHANGED)
     if wanted and seen.told:
         gone = set(seen.told) - set(seen.current)
         if gone:
             return _revoked(gone)
     return None
+
+
+def _served(seen: Seen, running: Key, key: Key) -> bool:
+    """Whether the change from *running* to *key* (no folder taken away) is served by the
+    supervisor of a server that asks, with no restart: only folders granted (to read, or to
+    write while a question waits: its answer is served first, and the restart for writing
+    comes once the question is over). Anything else (a folder made writable, a place kept
+    inside a grant, the network, a socket, an extra path) needs the kernel's new rules."""
+    if not seen.asks or len(key) < 2 or len(running) != len(key):
+        return False
+    if any(key[i] != running[i] for i in range(2, len(key))):
+        return False
+    return seen.questions or not set(key[0]) - set(running[0])

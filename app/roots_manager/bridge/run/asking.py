@@ -1,12 +1,15 @@
-"""What the supervisor of a confined server that asks is told: whether a request waits, and the
-folders granted since the server started.
+"""What the supervisor of a confined server that asks is told: which of its refusals are
+questions, and the folders granted since the server started.
 
-A server set to ask (``roots-manager servers ask NAME SECONDS``) has its reads outside its grants
-held while a host's request is in flight (:mod:`roots_manager.sandbox.asking`, where the
-protocol is). The user may also answer for the reads waiting now only, or until the server
-ends, with nothing saved (:meth:`Asking.allow`). The bridge knows both halves: the host's
-requests (the protocol's :class:`~roots_manager.bridge.protocol.inflight.InFlight`, which calls
-:meth:`Asking.requests` as the first opens and the last closes) and the grants (the store,
+Every confined server asks by default (``roots-manager servers ask NAME SECONDS|off``): its
+supervisor holds a read outside its grants and tells it as a refusal that waits
+(:mod:`roots_manager.sandbox.asking`, where the protocol is), and the bridge says at once
+whether it is a question (:meth:`Asking.held`): a host's request is in flight and someone can
+answer (the app runs, or ``roots-manager questions --follow``). The user may also answer for the
+reads waiting now only, or until the server ends, with nothing saved (:meth:`Asking.allow`). The
+bridge knows what it takes: the host's requests (the protocol's
+:class:`~roots_manager.bridge.protocol.inflight.InFlight`: its snapshot, every line noted
+counted first, and :meth:`Asking.requests` as the last closes) and the grants (the store,
 looked at again at each of its changes, :meth:`Asking.granted`). A folder granted since the
 start is sent with the places in it the server may not read (the secrets of the protected
 table, the user's ``--hide``), worked out as a start would
@@ -28,30 +31,73 @@ from roots_manager.core.directory.layout import inside
 
 TYPE_CHECKING = False  # not typing's: see roots_manager.bridge.main
 if TYPE_CHECKING:
+    from roots_manager.bridge.protocol.inflight import Snapshot
     from roots_manager.core.confinement.rules import Rules
 
 
 class Asking:
     """One confined server's answers pipe (a restart gives each new server its own)."""
 
-    def __init__(self, fd: int, readable: tuple[str, ...], rules: Callable[[], Rules | None]):
+    def __init__(
+        self,
+        fd: int,
+        readable: tuple[str, ...],
+        rules: Callable[[], Rules | None],
+        answerer: Callable[[], bool],
+    ):
         """*fd*: the pipe's writing end (closed by :meth:`close`); *readable*: the folders the
         server could read at its start; *rules*: the rules a start would have now (None: the
-        store cannot be read, and nothing changes)."""
+        store cannot be read, and nothing changes); *answerer*: whether someone can answer a
+        question now."""
         self.fd = fd
         self.readable = readable
         self.rules = rules
-        self.asking = False
+        self.answerer = answerer
+        self.questions: set[str] = set()
+        """The paths of the reads that wait for the user's answer now."""
+        self._own: tuple[str, ...] | None = None
+        """Roots Manager's own code and state, never offered (worked out at the first
+        question)."""
         self.sent: list[dict[str, object]] | None = None
         self.for_run: list[str] = []
         """Folders and files the user allowed for the rest of this server's run, unsaved
         (``roots-manager answer N ... --for run``)."""
 
+    def held(self, refusal: dict[str, object], now: Snapshot) -> bool:
+        """The supervisor holds a read it refused (*refusal*, its line): say whether it is a
+        question, and return it. It is one when a host's request other than the handshake is
+        open in *now*, someone can answer, and the path may be offered (never a secret, a
+        protected place or Roots Manager's own code: :func:`~roots_manager.core.confinement.
+        offers.offers`). Not one, the read is refused now."""
+        from roots_manager.bridge.protocol.inflight import HANDSHAKES
+        from roots_manager.core.confinement.offers import offers, own_folders
+
+        path = refusal.get("path")
+        if not isinstance(path, str):
+            return False
+        question = any(r.ended is None and r.method not in HANDSHAKES for r in now.requests)
+        if question and self._own is None:
+            self._own = own_folders()
+        question = (
+            question
+            and not any(inside(path, top) for top in self._own or ())
+            and bool(offers(refusal, home=os.path.expanduser("~"), own=self._own).offers)
+            and self.answerer()
+        )
+        self._send({"ask" if question else "refuse": path})
+        if question:
+            self.questions.add(path)
+        return question
+
+    def answered(self, path: str) -> None:
+        """The question of the read of *path* is over (served or refused)."""
+        self.questions.discard(path)
+
     def requests(self, in_flight: bool) -> None:
-        """A host's request is in flight now, or none is."""
-        if in_flight != self.asking:
-            self.asking = in_flight
-            self._send({"asking": in_flight})
+        """A host's request is in flight now, or none is: at none, the questions held are
+        over."""
+        if not in_flight:
+            self._send({"idle": True})
 
     def granted(self) -> None:
         """Look at the grants again: tell the folders granted since the start, if they

@@ -22,6 +22,7 @@ import subprocess
 import sys
 
 from roots_manager.bridge.run.spawn import spawn
+from roots_manager.core.servers.defaults import ASK_SECONDS_DEFAULT
 from roots_manager.core.store.versions import UNDECIDED_SCHEMA
 from roots_manager.support import cyclic_gc
 
@@ -175,8 +176,11 @@ class Launch:
         """The reading end of the pipe the supervisor tells the server's refusals on
         (:mod:`.denials`); None: they are not observed."""
         asked = (entry or {}).get("ask_seconds")
+        if asked is None:  # absent or null: the default
+            asked = ASK_SECONDS_DEFAULT
         self.ask = asked if isinstance(asked, int) and not isinstance(asked, bool) else 0
-        """Seconds a read the rules refuse waits for the user's answer (0: refused at once)."""
+        """Seconds a read the rules refuse waits for the user's answer, where the bridge says it
+        is a question (0: refused at once)."""
         self.answers: int | None = None
         """The writing end of the pipe the supervisor reads the bridge's answers on
         (:mod:`.asking`); None: it asks nothing."""

@@ -66,6 +66,12 @@ class Denials:
             maxlen=256
         )
         """The last refusals recorded, with when (monotonic), for :meth:`tell_host`."""
+        self.on_held: Callable[[dict[str, object], Snapshot], bool] | None = None
+        """For a server that asks: told each read its supervisor holds (its line, and the
+        host's requests now), it says whether it is a question (:meth:`.asking.Asking.held`);
+        one that is not is recorded as a refusal."""
+        self.on_answered: Callable[[str], None] | None = None
+        """Told the path of each read whose question is over."""
 
     def _allowed(self) -> bool:
         now = time.monotonic()
@@ -131,7 +137,13 @@ class Denials:
         answered = refusal.get("answered")
         if isinstance(answered, str):  # a read that waited for the user's answer is over
             self._answered(answered, refusal.get("served") is True)
+            if self.on_answered is not None:
+                self.on_answered(answered)
             return
+        # a read held is answered whatever becomes of its line: a question, or refused now
+        held = "waits" in refusal
+        if held and (self.on_held is None or not self.on_held(refusal, snap)):
+            del refusal["waits"]
         attribution = denials.attribute(float(refusal["time"]), snap.requests, snap.start_ups)
         found = denials.fields(refusal, attribution)
         if found is None:

@@ -261,11 +261,9 @@ class Bridge:
     def _start_pumps(self, loop: asyncio.AbstractEventLoop) -> None:
         handoff = self._handoff = self.carrier.deferrer = HandOff(loop)
 
-        launch = self.slot.launch
-        asks = launch is not None and launch.ask > 0 and launch.supervised
-        if (self.mediator.carried is not None or self.mediator.requests is not None) and not asks:
-            # lines only counted wait no loop (but a server that asks must know of a request
-            # before the server has it)
+        if self.mediator.carried is not None or self.mediator.requests is not None:
+            # lines only counted wait no loop: each is noted before the server has it, and
+            # counted before anything that depends on it (a refusal's attribution, a question)
             self._ledger = Noted(self.mediator, clock.SYSTEM.wall, loop).ledger
         for fd in (HOST_IN, HOST_OUT):
             grow_pipe(fd)
@@ -313,6 +311,7 @@ class Bridge:
             # only a server given its folders on its command line is compared with them
             given_now=[uri_to_path(u) for u in current] if given is not None else (),
             asks=launch is not None and launch.ask > 0 and launch.supervised,
+            questions=self.asking is not None and bool(self.asking.questions),
         )
         if not seen.needs_key:
             return restart_reason(seen, None)
@@ -443,16 +442,34 @@ class Bridge:
         if self.asking is not None:
             self.asking.close()  # the server it spoke to is gone
             self.asking = None
+            self.denials.on_held = self.denials.on_answered = None
         if launch is not None and launch.answers is not None and self.mediator.requests:
             from roots_manager.bridge.run.asking import Asking
             from roots_manager.bridge.run.confine import rules_now
+            from roots_manager.core.runs.live import answerer_present
 
             fd, launch.answers = launch.answers, None
             # the user's answer is the store as it is now: not held to the host's start
             # (:attr:`ceiling`), which only a restart behind the host's back must not loosen
             command, name, run = self.command, self.name, self.run_id
-            self.asking = Asking(fd, launch.readable, lambda: rules_now(command, name, run, None))
+            layout = self.layout
+            self.asking = Asking(
+                fd,
+                launch.readable,
+                lambda: rules_now(command, name, run, None),
+                lambda: answerer_present(layout),
+            )
             self.mediator.requests.on_waiting = self.asking.requests
+            self.denials.on_held = self.asking.held
+            self.denials.on_answered = self._question_over
+
+    def _question_over(self, path: str) -> None:
+        """A read's question is over: a grant that answered it and that a restart must apply
+        (for writing) waited for it."""
+        if self.asking is not None:
+            self.asking.answered(path)
+            if not self.asking.questions:
+                self.restarts.check()
 
     def cannot_start(self, exc: OSError) -> int:
         """Report a command that cannot be started; returns the exit code (127, or 126 when

@@ -128,8 +128,8 @@ def set_restart_on_revoke(state: State, name: str, on: bool | None) -> Server:
 
 def set_ask(state: State, name: str, seconds: int | None) -> Server:
     """Set how long server *name*'s reads outside its grants wait for the user's answer while
-    the host waits for a request (None: refused at once). A server not seen yet is
-    remembered."""
+    the host waits for a request (0: refused at once; None: the default). A server not seen yet
+    is remembered."""
     srv = _setting_of(state, name)
     srv.ask_seconds = seconds
     return srv

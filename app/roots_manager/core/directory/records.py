@@ -171,6 +171,15 @@ class AppMarkerRecord(TypedDict):
     process_started: float | None
 
 
+class AnswererMarkerRecord(TypedDict):
+    """A process that answers questions (``live/answerer-<pid>.json``: ``roots-manager questions
+    --follow``): while one runs, or the app does, a confined server's read outside its grants made
+    for a host's request waits for the answer."""
+
+    pid: int
+    process_started: float | None
+
+
 class LearningMarkerRecord(TypedDict):
     """A learning of a server under way (``live/learning-<key>.json``)."""
 
@@ -214,6 +223,7 @@ RECORDS: dict[str, type] = {
     "event": EventRecord,
     "bridge-marker": BridgeMarkerRecord,
     "app-marker": AppMarkerRecord,
+    "answerer-marker": AnswererMarkerRecord,
     "learning-marker": LearningMarkerRecord,
     "run-request": RunRequestRecord,
     "allow-request": AllowRequestRecord,

@@ -11,6 +11,7 @@ import json
 import os
 import re
 import sys
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal, cast
@@ -19,6 +20,7 @@ from roots_manager.core.directory.file_key import file_key
 from roots_manager.core.directory.layout import Layout
 from roots_manager.core.directory.records import (
     AllowRequestRecord,
+    AnswererMarkerRecord,
     AnswerRecord,
     AppMarkerRecord,
     BridgeMarkerRecord,
@@ -196,10 +198,59 @@ def remove_app_marker(layout: Layout) -> None:
 
 def app_running(layout: Layout) -> bool:
     """Whether the desktop app is running now."""
-    doc = _read_json(layout.live / APP_MARKER)
+    return _marked_alive(layout.live / APP_MARKER)
+
+
+def _marked_alive(path: Path) -> bool:
+    doc = _read_json(path)
     if not doc or not isinstance(doc.get("pid"), int):
         return False
     return _alive(doc["pid"], doc.get("process_started"))
+
+
+# ---- someone to answer -------------------------------------------------------------------------
+#
+# A confined server's read outside its grants made for a host's request waits for the user's
+# answer only while someone can give it: the app (its marker above), or a process that follows
+# the questions (``roots-manager questions --follow``), which says so with a marker of its own.
+
+ANSWERER_PREFIX = "answerer-"
+
+
+@contextlib.contextmanager
+def answering(layout: Layout) -> Iterator[None]:
+    """Mark this process as one that answers questions while the block runs."""
+    pid = os.getpid()
+    path = layout.live / f"{ANSWERER_PREFIX}{pid}.json"
+    doc: AnswererMarkerRecord = {"pid": pid, "process_started": process_start_time(pid)}
+    write_atomic(path, json.dumps(doc).encode("utf-8"))
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            path.unlink()
+
+
+def answerer_present(layout: Layout) -> bool:
+    """Whether someone can answer a question now: the app runs, or a process that follows
+    the questions (:func:`answering`)."""
+    if app_running(layout):
+        return True
+    try:
+        names = [e.name for e in os.scandir(layout.live) if e.name.startswith(ANSWERER_PREFIX)]
+    except OSError:
+        return False
+    present = False
+    for name in names:
+        doc = _read_json(layout.live / name)
+        if doc is None or not isinstance(doc.get("pid"), int):
+            continue  # being written, or not ours
+        if _alive(doc["pid"], doc.get("process_started")):
+            present = True
+        else:  # its process was killed: nobody answers there
+            with contextlib.suppress(OSError):
+                (layout.live / name).unlink()
+    return present
 
 
 # ---- learning under way ------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from roots_manager.core.servers.defaults import ASK_SECONDS_DEFAULT
 from roots_manager.core.store.grants import Decision
 
 
@@ -45,8 +46,9 @@ class Server:
     ``EAGAIN``."""
     ask_seconds: int | None = None
     """How long a confined server's read outside its grants, made while the host waits for a
-    request, waits for the user to grant a folder holding it (None: refused at once); see
-    :mod:`roots_manager.sandbox.asking`."""
+    request and someone can answer, waits for the user to grant a folder holding it (None: the
+    default, :data:`~roots_manager.core.servers.defaults.ASK_SECONDS_DEFAULT`; 0: refused at
+    once); see :mod:`roots_manager.sandbox.asking`."""
     decision: Decision | None = None
     """The user's answer to the last consent request about this server (None: never asked,
     or decided before this was kept)."""
@@ -56,6 +58,11 @@ class Server:
     def restarts_on_revoke(self) -> bool:
         """Whether a revocation restarts this server (its setting, or the default)."""
         return bool(self.confine) if self.restart_on_revoke is None else self.restart_on_revoke
+
+    @property
+    def asks(self) -> int:
+        """Seconds a read outside its grants waits for the user's answer (0: it never does)."""
+        return ASK_SECONDS_DEFAULT if self.ask_seconds is None else self.ask_seconds
 
     @property
     def suspended(self) -> bool:

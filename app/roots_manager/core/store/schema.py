@@ -18,7 +18,7 @@ from typing import Any
 
 from roots_manager.core.roots import uri as uris
 
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 12
 """2 adds each root's real path when it was added (``real``); 3 adds confinement (a server's
 ``confine``, ``allow_read`` and ``allow_write``, a grant's ``read_only``), which an older version
 must not read as if absent: it would start a confined server unconfined and silently; 4 adds a
@@ -36,7 +36,9 @@ version would refuse as unknown fields rather than start the server with them wr
 whether a root's folder was a mount point when added (``mount_point``), so that the folder an
 unmount leaves in its place is withheld, which an older version would refuse as an unknown
 field; 11 adds how long a confined server's read outside its grants waits for the user's answer
-(``ask_seconds``), which an older version would refuse as an unknown field. 1 to 10 are read as
+(``ask_seconds``), which an older version would refuse as an unknown field; 12 lets it be 0 (never
+asks: asking is on by default, for :data:`~roots_manager.core.servers.defaults.ASK_SECONDS_DEFAULT`,
+where it is absent), which an older version would refuse as out of range. 1 to 11 are read as
 they are (no root known to be a mount point before 10), a server's confinement in them decided
 (off when absent, before 8)."""
 
@@ -333,10 +335,10 @@ MAX_ASK_SECONDS = 600
 
 
 def ask_seconds(value: object) -> str | None:
-    """How long a call waits for the user's answer: a whole number of seconds from 1 to
-    :data:`MAX_ASK_SECONDS`."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ASK_SECONDS:
-        return f"is not a whole number of seconds from 1 to {MAX_ASK_SECONDS}: {shown(value)}"
+    """How long a call waits for the user's answer: a whole number of seconds up to
+    :data:`MAX_ASK_SECONDS` (0: it is never held)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_ASK_SECONDS:
+        return f"is not a whole number of seconds from 0 to {MAX_ASK_SECONDS}: {shown(value)}"
     return None
 
 

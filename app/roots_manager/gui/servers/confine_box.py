@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 
 from roots_manager.actions.confinement import confine, set_ask, switch_restart_on_revoke
 from roots_manager.core.confinement.confined import starts_confined
+from roots_manager.core.servers.defaults import ASK_SECONDS_DEFAULT
 from roots_manager.core.servers.names import visible
 from roots_manager.core.store.state import State
 from roots_manager.gui.common import confinement_text
@@ -23,9 +24,6 @@ from roots_manager.gui.common.folder_dialog import pick_folder
 from roots_manager.gui.common.resources import lock_icon
 from roots_manager.gui.common.watcher import StoreWatcher
 from roots_manager.sandbox.availability import Availability, availability
-
-ASK_SECONDS = 30
-"""How long a read waits for the user when the switch turns asking on (the CLI takes any)."""
 
 
 class ConfineBox(QWidget):
@@ -74,7 +72,7 @@ class ConfineBox(QWidget):
         self.restart_switch.toggled.connect(self._restart_switched)
         self.ask_switch = QCheckBox(
             self.tr("Ask me before refusing a read: the call waits up to {seconds} s").format(
-                seconds=ASK_SECONDS
+                seconds=ASK_SECONDS_DEFAULT
             ),
             self,
         )
@@ -173,9 +171,10 @@ class ConfineBox(QWidget):
         self.restart_switch.blockSignals(False)
         self.restart_switch.setEnabled(name is not None)
         self.ask_switch.blockSignals(True)
-        self.ask_switch.setChecked(bool(srv and srv.ask_seconds))
+        asks = bool(srv and srv.asks)
+        self.ask_switch.setChecked(asks)
         self.ask_switch.blockSignals(False)
-        self.ask_switch.setEnabled(name is not None and (on or bool(srv and srv.ask_seconds)))
+        self.ask_switch.setEnabled(name is not None and (on or asks))
         proposal = self._stale and not restarts and name is not None
         self.stale_hint.setVisible(proposal)
         self.stale_button.setVisible(proposal)
@@ -199,7 +198,7 @@ class ConfineBox(QWidget):
             if on
             else self.tr("turning it on takes effect when the server next starts")
         )
-        if on and srv is not None and srv.ask_seconds:
+        if on and srv is not None and srv.asks:
             said.append(
                 self.tr(
                     "as it asks, a folder granted while it runs is read at once, with no "
@@ -278,7 +277,7 @@ class ConfineBox(QWidget):
         name = self._server
         if name is None:
             return
-        seconds = ASK_SECONDS if on else None
+        seconds = None if on else 0  # on: the default
         if self.watcher.act(lambda store: set_ask(store, name, seconds)) is None:
             self._state_changed(self.watcher.state)
 
