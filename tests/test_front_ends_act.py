@@ -1,10 +1,12 @@
-"""The front ends change the store only through the use cases (:mod:`roots_manager.actions`).
+"""The front ends change the store and the hosts' files only through the use cases
+(:mod:`roots_manager.actions`).
 
 A change made in a view or a command around them decides on its own what the use case decides
 (which server a name means, which runs a while-running grant lasts for, what a broad folder
-is), and decides it differently. The import contract keeps the consent rules out of reach;
-this keeps the store's own transaction and its state's changing methods out of the app and the
-command line."""
+is, which per-user directory a wrapped server is told of), and decides it differently. The
+import contract keeps the consent rules out of reach; this keeps the store's own transaction,
+its state's changing methods and the edit of a host's file out of the app and the command
+line."""
 
 from __future__ import annotations
 
@@ -28,13 +30,18 @@ CHANGES = {
     "remove_server",
     "decide",
     "approve",
+    # a host's file (roots_manager.core.hosts.operations): wrap and unwrap, and Undo
+    "change",
+    "undo_last",
 }
-"""The store's transaction, and the methods of its state that change it."""
+"""The store's transaction, the methods of its state that change it, and the edits of a host's
+file."""
 
 
 def changes_in(path: Path, base: Path = PACKAGE) -> list[str]:
-    """Each call in *path* of an attribute named in :data:`CHANGES`, and each assignment to an
-    attribute of the state (``state.confine_new = ...``) or ``setattr`` on one."""
+    """Each call in *path* of an attribute named in :data:`CHANGES` (or import of one by its
+    name), and each assignment to an attribute of the state (``state.confine_new = ...``) or
+    ``setattr`` on one."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     # a use case called through its module (consent.grant, setting_actions.set_policy) is the way
     use_cases = {
@@ -54,6 +61,10 @@ def changes_in(path: Path, base: Path = PACKAGE) -> list[str]:
             found.append((node.lineno, f".{node.func.attr}("))
         elif isinstance(node, ast.Call) and getattr(node.func, "id", None) == "setattr":
             found.append((node.lineno, "setattr("))
+        elif isinstance(node, ast.ImportFrom) and not (node.module or "").startswith(
+            "roots_manager.actions"
+        ):
+            found += [(node.lineno, f"import {a.name}") for a in node.names if a.name in CHANGES]
         elif isinstance(node, ast.Assign | ast.AugAssign):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for t in targets:
@@ -82,7 +93,13 @@ def test_the_check_finds_a_change_made_around_the_use_cases(tmp_path: Path) -> N
         "    with watcher.store.transaction() as state:\n"
         "        state.confine_new = on\n"
         "        state.add_root('/x')\n"
-        "    watcher.act(lambda s: setattr(s, 'policy', 'ask'))\n",
+        "    watcher.act(lambda s: setattr(s, 'policy', 'ask'))\n"
+        "from roots_manager.actions import hosts as host_actions\n"
+        "from roots_manager.core.hosts import operations as hostchanges\n"
+        "from roots_manager.core.hosts.operations import undo_last\n"
+        "def protect(store, files):\n"
+        "    host_actions.wrap(store, files, None, bridge='/bin/roots-bridge')\n"
+        "    hostchanges.change(store.layout, files, None, 'wrap', bridge='/bin/roots-bridge')\n",
         encoding="utf-8",
     )
     assert [c.split(": ", 1)[1] for c in changes_in(view, tmp_path)] == [
@@ -90,4 +107,6 @@ def test_the_check_finds_a_change_made_around_the_use_cases(tmp_path: Path) -> N
         "state.confine_new =",
         ".add_root(",
         "setattr(",
+        "import undo_last",
+        ".change(",
     ]

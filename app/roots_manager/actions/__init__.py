@@ -19,7 +19,7 @@ asked for in one transaction and returns what it did (a small result object, or 
   (what :mod:`~roots_manager.core.confinement.offers` offers, and nothing else).
 - :mod:`~roots_manager.actions.questions`: the consent requests put to the user one at a time
   (through a prompt the app implements), and each answer written.
-
-Wrapping a host's servers is :mod:`roots_manager.core.hosts.operations`, which both front ends
-already share.
+- :mod:`~roots_manager.actions.hosts`: a host's servers wrapped and unwrapped, and the last of
+  those changes undone (the edit of the host's file is the core's: no transaction on the store
+  but the servers a wrap makes known).
 """

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 from roots_manager.cli.errors import EXIT_REFUSED, EXIT_USAGE, JSON_VERSION, Failure, error_json
 from roots_manager.cli.text import JSON_HELP, json_text, print_json, shown, table
-from roots_manager.core.directory.layout import platform_home
 from roots_manager.core.hosts.known import HOST_IDS, HOSTS, Platform
 from roots_manager.core.servers.names import find_by_visible
 
@@ -197,8 +196,8 @@ def _bridge(args: argparse.Namespace) -> str:
 
 
 def _change(store: Store, args: argparse.Namespace, action: str) -> int:
+    from roots_manager.actions import hosts as host_actions
     from roots_manager.core.hosts import operations as hostchanges
-    from roots_manager.core.hosts.wrap import home_for_hosts
 
     if not args.all and not args.servers:
         raise Failure(
@@ -207,17 +206,18 @@ def _change(store: Store, args: argparse.Namespace, action: str) -> int:
             EXIT_USAGE,
         )
     files = hostchanges.host_files(args.host, Platform.current(), hostchanges.projects(store))
-    bridge = _bridge(args) if action == hostchanges.WRAP else ""
-    results = hostchanges.change(
-        store.layout,
-        files,
-        None if args.all else args.servers,
-        action,
-        bridge=bridge,
-        home=home_for_hosts(store.layout.home, platform_home()),
-        dry_run=args.dry_run,
-        roots_args=args.roots_args,
-    )
+    servers = None if args.all else args.servers
+    if action == hostchanges.WRAP:
+        results = host_actions.wrap(
+            store,
+            files,
+            servers,
+            bridge=_bridge(args),
+            dry_run=args.dry_run,
+            roots_args=args.roots_args,
+        )
+    else:
+        results = host_actions.unwrap(store, files, servers, dry_run=args.dry_run)
     code = _print_results(results, args, action)
     if action == hostchanges.WRAP and not args.json:
         _say_confined(store, results)
@@ -253,19 +253,10 @@ def cmd_hosts_unwrap(store: Store, args: argparse.Namespace) -> int:
 
 
 def cmd_hosts_undo(store: Store, args: argparse.Namespace) -> int:
-    from roots_manager.core.hosts import operations as hostchanges
-    from roots_manager.core.hosts.wrap import home_for_hosts
+    from roots_manager.actions import hosts as host_actions
 
-    last = hostchanges.last_change(store.layout)
-    undone = (
-        None
-        if last is None
-        else hostchanges.undo_last(
-            store.layout,
-            bridge=_bridge(args) if last.action == hostchanges.UNWRAP else "",
-            home=home_for_hosts(store.layout.home, platform_home()),
-        )
-    )
+    # the bridge is looked for only if the undo wraps again
+    undone = host_actions.undo(store, lambda: _bridge(args))
     if args.json:
         print_json(_undo_json(undone))
     elif undone is None:

@@ -25,10 +25,10 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
+from roots_manager.actions import hosts as host_actions
 from roots_manager.actions import roots as root_actions
 from roots_manager.actions.consent import grant_each
 from roots_manager.core.confinement.confined import starts_confined
-from roots_manager.core.hosts import operations as hostchanges
 from roots_manager.core.hosts.found import FoundHost
 from roots_manager.core.hosts.known import ConfigFile
 from roots_manager.core.hosts.operations import FileResult
@@ -53,14 +53,12 @@ class ProtectFound(QWizard):
         self,
         watcher: StoreWatcher,
         found: list[FoundHost],
-        home: str | None,
         parent: QWidget | None = None,
         bridge: Callable[[], str | None] = find_bridge,
     ) -> None:
         super().__init__(parent)
         self.watcher = watcher
         self.found = found
-        self.home = home
         self.find_bridge = bridge
         self.results: list[FileResult] = []
         """What the change did to each file, once made."""
@@ -94,23 +92,12 @@ class ProtectFound(QWizard):
         bridge = self.find_bridge()
         if bridge is None:
             return self.tr("roots-bridge cannot be found beside this program; reinstall it.")
-        step = hostchanges.new_step(hostchanges.WRAP)
-        results = []
-        for file, names in self.chosen().items():
-            try:
-                results += hostchanges.change(
-                    self.watcher.layout,
-                    [file],
-                    names,
-                    hostchanges.WRAP,
-                    bridge=bridge,
-                    home=self.home,
-                    dry_run=dry_run,
-                    step=step,
-                )
-            except (OSError, ValueError) as exc:
-                return str(exc)
-        return results
+        try:
+            return host_actions.wrap_each(
+                self.watcher.store, self.chosen(), bridge=bridge, dry_run=dry_run
+            )
+        except (OSError, ValueError) as exc:
+            return str(exc)
 
 
 class _ServersPage(QWizardPage):

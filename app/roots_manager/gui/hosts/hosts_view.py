@@ -1,8 +1,8 @@
 """The Hosts tab: the MCP hosts found, their servers, and a Protect switch for each.
 
-Protecting a server puts it behind the bridge in its host's file (:mod:`roots_manager.core.
-hosts.operations` does the edit, the backup and the record); the tab only shows what the core
-found and calls it. The change is shown first, as a diff (:mod:`.host_change_dialog`), and made
+Protecting a server puts it behind the bridge in its host's file (:mod:`roots_manager.actions.
+hosts`, over the core's edit, backup and record); the tab only shows what the core found and
+calls the use case. The change is shown first, as a diff (:mod:`.host_change_dialog`), and made
 once the user says so. A host that reads its file only when it starts is named in a "restart"
 hint, until its file is back as it was; Undo takes back the last change, whichever tab or command
 made it.
@@ -28,13 +28,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from roots_manager.core.directory.layout import platform_home
+from roots_manager.actions import hosts as host_actions
 from roots_manager.core.hosts import operations as hostchanges
 from roots_manager.core.hosts.declared import Transport
 from roots_manager.core.hosts.known import HostSpec, Platform
 from roots_manager.core.hosts.operations import FileReport, FileResult
 from roots_manager.core.hosts.record import ChangeStep
-from roots_manager.core.hosts.wrap import find_bridge, home_for_hosts
+from roots_manager.core.hosts.wrap import find_bridge
 from roots_manager.gui.common.rows_model import Index
 from roots_manager.gui.common.watcher import StoreWatcher
 from roots_manager.gui.hosts.host_change_dialog import ChangePreview
@@ -262,10 +262,6 @@ class HostsPanel(QWidget):
         except OSError:
             return None
 
-    def home(self) -> str | None:
-        """The per-user folder wrapped servers are told of (None: the default one)."""
-        return home_for_hosts(self.watcher.layout.home, platform_home())
-
     def _protect(self, index: int, on: bool) -> None:
         """Show what switching Protect would change in the host's file; make it if accepted."""
         row = self.model.rows[index]
@@ -296,16 +292,12 @@ class HostsPanel(QWidget):
         preview.open()
 
     def _change(self, row: HostRow, on: bool, bridge: str, *, dry_run: bool) -> FileResult | None:
+        store, files, servers = self.watcher.store, [row.report.file], [row.server or ""]
         try:
-            [result] = hostchanges.change(
-                self.watcher.layout,
-                [row.report.file],
-                [row.server or ""],
-                hostchanges.WRAP if on else hostchanges.UNWRAP,
-                bridge=bridge,
-                home=self.home(),
-                dry_run=dry_run,
-            )
+            if on:
+                [result] = host_actions.wrap(store, files, servers, bridge=bridge, dry_run=dry_run)
+            else:
+                [result] = host_actions.unwrap(store, files, servers, dry_run=dry_run)
         except (OSError, ValueError) as exc:
             self.change_failed.emit(str(exc))
             return None
@@ -313,17 +305,13 @@ class HostsPanel(QWidget):
 
     def undo(self) -> None:
         """Take back the last change, every file of it."""
-        bridge = find_bridge()
         try:
-            last = hostchanges.last_change(self.watcher.layout)
-            if last is not None and last.action == hostchanges.UNWRAP and bridge is None:
-                self.change_failed.emit(
-                    self.tr("roots-bridge cannot be found beside this program; reinstall it.")
-                )
-                return
-            undone = hostchanges.undo_last(
-                self.watcher.layout, bridge=bridge or "", home=self.home()
+            undone = host_actions.undo(self.watcher.store, find_bridge)
+        except host_actions.NoBridge:
+            self.change_failed.emit(
+                self.tr("roots-bridge cannot be found beside this program; reinstall it.")
             )
+            return
         except (OSError, ValueError) as exc:
             self.change_failed.emit(str(exc))
             return

@@ -445,7 +445,7 @@ class MainWindow(QMainWindow):
         if not found:
             self.welcome.show_found([])
             return
-        self.first_run = ProtectFound(self.watcher, found, self.hosts_panel.home(), self)
+        self.first_run = ProtectFound(self.watcher, found, self)
 
         def finished(_result: int) -> None:
             wizard, self.first_run = self.first_run, None
