@@ -184,7 +184,7 @@ def test_follow_prints_the_denials_written_later_and_only_them(layout: Layout) -
         w.close()
         assert proc.stdout is not None
         assert proc.stdout.readline().rstrip("\n") == (
-            "2026-01-01T00:00:00.000Z  fs  write  /x/b  between requests"
+            "2026-01-01T00:00:00.000Z  fs  write /x/b refused between requests"
         )
     finally:
         proc.terminate()

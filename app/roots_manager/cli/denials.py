@@ -34,16 +34,11 @@ def parse_since(text: str, option: str = "--since") -> float:
 
 
 def line(rec: dict[str, Any]) -> str:
-    """A denial in one line: time, server, operation, path, and what was running."""
+    """A denial in one line: when, the server, and the denial's summary with its process."""
     from roots_manager.core.log import denials
 
-    shown = denials.shown
-    path = denials.refused_what(rec)
-    who = f" [{shown(rec['process'])} {shown(rec.get('pid', '?'))}]" if rec.get("process") else ""
-    return (
-        f"{shown(rec.get('at') or rec.get('ts', ''))}  {visible(str(rec.get('server', '')))}  "
-        f"{shown(rec.get('operation', '?'))}  {path}  {denials.while_text(rec)}{who}"
-    )
+    when = denials.shown(rec.get("at") or rec.get("ts", ""))
+    return f"{when}  {visible(str(rec.get('server', '')))}  {denials.summary(rec, process=True)}"
 
 
 def cmd_denials(store: Store, args: argparse.Namespace) -> int:

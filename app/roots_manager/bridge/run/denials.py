@@ -187,9 +187,7 @@ class Denials:
         lines = []
         for found in list(distinct.values())[:TOLD_AT_END]:
             command, why = allow_command(server, dict(found), home=home)
-            said = denials.summary(dict(found))
-            if found.get("process"):
-                said += f" [{denials.shown(found['process'])}]"
+            said = denials.summary(dict(found), process=True)
             lines.append(
                 f"roots-bridge: {denials.shown(server)}: confined: {said}; "
                 + (f"allow with: {command}" if command else f"not offered: {why}")

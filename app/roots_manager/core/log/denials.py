@@ -208,9 +208,16 @@ def refused_what(rec: dict[str, Any]) -> str:
     return what
 
 
-def summary(rec: dict[str, Any]) -> str:
-    """One line of a denial: operation, what was refused, and what was running."""
-    return f"{shown(rec.get('operation', '?'))} {refused_what(rec)} refused {while_text(rec)}"
+def summary(rec: dict[str, Any], *, process: bool = False) -> str:
+    """A denial in one line, worded here for every place that prints one (the log, ``roots-
+    manager denials``, the host's log): the operation, what was refused and what the server
+    was doing, ``read /srv/notes.md refused while tools/call read_file (id 3, path)``; with
+    *process*, also which of the server's processes it was, `` [node 4182]``."""
+    said = f"{shown(rec.get('operation', '?'))} {refused_what(rec)} refused {while_text(rec)}"
+    if process and rec.get("process"):
+        pid = "" if rec.get("pid") is None else f" {shown(rec['pid'])}"
+        said += f" [{shown(rec['process'])}{pid}]"
+    return said
 
 
 def waits_left(rec: dict[str, Any], now: float) -> float:
