@@ -21,6 +21,7 @@ from roots_manager.core.directory.layout import Layout
 from roots_manager.core.servers.command import demo_command
 from roots_manager.gui.connect.connect import ConnectionManager
 from roots_manager.gui.connect.host_connection import PROTOCOL_VERSION, HostTimings, terminate_heard
+from roots_manager.support.stop_ladder import Rung, Step, StopLadder
 
 WAIT_MS = 30_000
 
@@ -223,6 +224,15 @@ def test_without_a_terminate_step_the_ladder_kills_after_stdin_s_grace(
 def test_the_terminate_step_is_left_out_on_windows_only() -> None:
     assert not terminate_heard("win32")
     assert terminate_heard("linux") and terminate_heard("darwin")
+
+
+@pytest.mark.unit
+def test_the_app_s_timings_make_its_ladder() -> None:
+    """The app's waits are milliseconds (tests shorten them); the ladder it climbs has them in
+    seconds, the kill waited out for as long as the SIGTERM when the app quits."""
+    assert HostTimings().ladder == StopLadder(5.0, 2.0, kill_wait=2.0, terminate=True)
+    short = HostTimings(stdin_grace_ms=300, term_grace_ms=300, terminate=False).ladder
+    assert list(short.rungs) == [Rung(Step.CLOSE_STDIN, 0.3), Rung(Step.KILL, 0.3)]
 
 
 def _gone(proc: psutil.Process) -> None:

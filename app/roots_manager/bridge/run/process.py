@@ -1,8 +1,9 @@
 """The real server as a child process: spawn it, feed it, and stop it the way stdio MCP expects.
 
-Stopping follows the ladder the MCP SDKs use: close the server's stdin, wait, SIGTERM, wait,
-SIGKILL (2 s each by default; when the host asked the bridge to end, 0.35 s and 0.4 s: the host
-waits for the bridge). The server runs in its own process group so that the ladder also
+Stopping follows the ladder the MCP SDKs use (:mod:`roots_manager.support.stop_ladder`, the
+app's for the bridge it hosts too): close the server's stdin, wait, SIGTERM, wait, SIGKILL (2 s
+each by default; when the host asked the bridge to end, 0.35 s and 0.4 s: the host waits for
+the bridge). The server runs in its own process group so that the ladder also
 reaches what it spawned itself (``npx`` starts ``node``, shells start their commands), and a
 terminal's Ctrl+C reaches only the bridge, which then stops the server in order. On Windows the
 tree is a job object (:mod:`~roots_manager.platform.windows.job`): ``CTRL_BREAK_EVENT`` is the
@@ -20,6 +21,8 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+
+from roots_manager.support.stop_ladder import Step, StopLadder
 
 TYPE_CHECKING = False  # not typing's: see roots_manager.bridge.main
 if TYPE_CHECKING:
@@ -146,33 +149,42 @@ class ServerProcess:
         self._group_killed = self._group_killed or (sent and sig == KILL)
         return sent
 
-    async def _wait_exit(self, timeout: float) -> bool:
+    async def _wait_exit(self, timeout: float | None) -> bool:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.exited.wait(), timeout)
         return self.exited.is_set()
 
-    async def stop(self, grace: float = GRACE, *, close: bool = True, asked: bool = False) -> str:
-        """Close stdin (unless already done), wait, SIGTERM, wait, SIGKILL; returns which step
-        ended the server. *asked*: the host asked the bridge to end, and waits for it: a server
-        gets :data:`ASKED_READING` after its stdin closes (:data:`ASKED_EOF` if it does not
-        read it, :data:`GRACE` while it starts), and :data:`AFTER_SIGNAL` after SIGTERM."""
-        # a signal passed on from the host ends most servers before the first step does
-        how = self._forwarded or "stdin closed"
-        asked = asked and sys.platform != "win32"  # a job's break event is not passed on
+    def _ladder(self, grace: float, asked: bool) -> StopLadder:
+        """The waits of :meth:`stop`: *grace* after each step, or when the host asked the
+        bridge to end and waits for it, :data:`ASKED_READING` after the stdin closes
+        (:data:`ASKED_EOF` if the server does not read it, *grace* while it starts) and
+        :data:`AFTER_SIGNAL` after SIGTERM; a supervisor gets :data:`SUPERVISOR_ENDS` more
+        after SIGTERM to end the tree itself. The kill is waited out."""
         patience = grace
         if asked and time.monotonic() - self.started >= STARTING:
             # known before the close: the pipe goes
             patience = ASKED_READING if self._unread() == 0 else ASKED_EOF
-        if close:
-            self.close_stdin()
-        if not await self._wait_exit(patience):
-            how = "SIGTERM"
-            self._signal_group(TERMINATE)
-            grace = AFTER_SIGNAL if asked else grace
-            if not await self._wait_exit(grace + (SUPERVISOR_ENDS if self.supervised else 0)):
-                how = "SIGKILL"
-                self._signal_group(KILL)
-                await self.exited.wait()
+        after_signal = AFTER_SIGNAL if asked else grace
+        return StopLadder(patience, after_signal + (SUPERVISOR_ENDS if self.supervised else 0))
+
+    async def stop(self, grace: float = GRACE, *, close: bool = True, asked: bool = False) -> str:
+        """Close stdin (unless already done), wait, SIGTERM, wait, SIGKILL, with the waits of
+        :meth:`_ladder`; returns which step ended the server. *asked*: the host asked the
+        bridge to end, and waits for it."""
+        asked = asked and sys.platform != "win32"  # a job's break event is not passed on
+        ladder = self._ladder(grace, asked)
+        # a signal passed on from the host ends most servers before the first step does
+        how = self._forwarded or Step.CLOSE_STDIN.value
+        for rung in ladder.rungs:
+            if rung.step is Step.CLOSE_STDIN:
+                if close:
+                    self.close_stdin()
+            else:
+                how = rung.step.value
+                self._signal_group(TERMINATE if rung.step is Step.TERMINATE else KILL)
+                grace = AFTER_SIGNAL if asked else grace  # for what it left in its group
+            if await self._wait_exit(rung.wait):
+                break
         if self._kill_at is not None:
             self._kill_at.cancel()
         await self.reap_group(grace)

@@ -20,6 +20,7 @@ import psutil
 from PySide6.QtCore import QObject, QProcess, QTimer, Signal, Slot
 
 from roots_manager import __version__
+from roots_manager.support.stop_ladder import Rung, Step, StopLadder
 
 PROTOCOL_VERSION = "2025-11-25"
 """The revision the app offers in ``initialize``; the server may answer with an older one."""
@@ -57,6 +58,15 @@ class HostTimings:
     term_grace_ms: int = TERM_GRACE_MS
     terminate: bool = terminate_heard()
     """Whether the ladder has its SIGTERM step (not on Windows: :func:`terminate_heard`)."""
+
+    @property
+    def ladder(self) -> StopLadder:
+        """The shutdown ladder with these waits; the kill, waited out only when the app quits,
+        gets the SIGTERM's grace."""
+        term = self.term_grace_ms / 1000
+        return StopLadder(
+            self.stdin_grace_ms / 1000, term, kill_wait=term, terminate=self.terminate
+        )
 
 
 DEFAULT_TIMINGS = HostTimings()
@@ -109,8 +119,7 @@ class HostConnection(QObject):
         self.name = name
         self.argv = argv
         self.handshake_timeout_ms = timings.handshake_timeout_ms
-        self.stdin_grace_ms = timings.stdin_grace_ms
-        self.term_grace_ms = timings.term_grace_ms
+        self.ladder = timings.ladder
         self.state = HostState.STARTING
         self.server_info: dict[str, Any] = {}
         self.protocol_version: str | None = None
@@ -120,8 +129,8 @@ class HostConnection(QObject):
         self._next_id = 1
         self._init_id: int | None = None
         self.reported_failure = False
-        # without the terminate step the ladder goes from stdin's grace straight to the kill
-        self._termed = not timings.terminate
+        self._rung: Rung | None = None
+        """The step of the shutdown ladder taken last."""
         self.was_ready = False
         self.closed_on_request = False
         self._descendants: list[psutil.Process] = []
@@ -138,9 +147,9 @@ class HostConnection(QObject):
         self._handshake_timer = QTimer(self)
         self._handshake_timer.setSingleShot(True)
         self._handshake_timer.timeout.connect(self._on_handshake_timeout)
-        self._ladder = QTimer(self)
-        self._ladder.setSingleShot(True)
-        self._ladder.timeout.connect(self._next_rung)
+        self._rung_timer = QTimer(self)
+        self._rung_timer.setSingleShot(True)
+        self._rung_timer.timeout.connect(self._next_rung)
 
     # ---- lifecycle ------------------------------------------------------------------------
 
@@ -166,33 +175,45 @@ class HostConnection(QObject):
         if not self.running:
             return
         self._remember_descendants()
-        self.process.closeWriteChannel()
-        self._ladder.start(self.stdin_grace_ms)
+        self._climb(self.ladder.rungs[0])
 
     def close_now(self) -> None:
         """Run the whole shutdown ladder, blocking: for when the app is quitting."""
         self.close()
-        if not self.running:
+        if not self.running or self._rung is None:
             return
-        if not self.process.waitForFinished(self.stdin_grace_ms):
-            if not self._termed:
-                self._termed = True
-                self.process.terminate()
-                if self.process.waitForFinished(self.term_grace_ms):
-                    return
+        # whichever step the timer reached, the stdin's grace first, then the steps left
+        if self.process.waitForFinished(_ms(self.ladder.stdin_grace)):
+            return
+        rung = self.ladder.after(self._rung.step)
+        while rung is not None:
+            self._take(rung)
+            if self.process.waitForFinished(_ms(rung.wait)):
+                return
+            rung = self.ladder.after(rung.step)
+
+    def _climb(self, rung: Rung) -> None:
+        """Take *rung*'s step, and climb on when its wait is over (if a step is left)."""
+        self._take(rung)
+        if rung.wait is not None and self.ladder.after(rung.step) is not None:
+            self._rung_timer.start(_ms(rung.wait))
+
+    def _take(self, rung: Rung) -> None:
+        self._rung = rung
+        if rung.step is Step.CLOSE_STDIN:
+            self.process.closeWriteChannel()
+        elif rung.step is Step.TERMINATE:
+            self.process.terminate()
+        else:
             self._kill()
-            self.process.waitForFinished(self.term_grace_ms)
 
     @Slot()
     def _next_rung(self) -> None:
-        if not self.running:
+        if not self.running or self._rung is None:
             return
-        if not self._termed:
-            self._termed = True
-            self.process.terminate()
-            self._ladder.start(self.term_grace_ms)
-        else:
-            self._kill()
+        rung = self.ladder.after(self._rung.step)
+        if rung is not None:
+            self._climb(rung)
 
     def _remember_descendants(self) -> None:
         # Taken while the bridge is alive: once it is killed its children are re-parented
@@ -332,7 +353,7 @@ class HostConnection(QObject):
 
     @Slot(int, QProcess.ExitStatus)
     def _on_finished(self, code: int, status: QProcess.ExitStatus) -> None:
-        self._ladder.stop()
+        self._rung_timer.stop()
         self._handshake_timer.stop()
         # flush a last stderr line that had no newline
         self._on_stderr()
@@ -361,3 +382,8 @@ class HostConnection(QObject):
         if not self.reported_failure:
             self.reported_failure = True
             self.failed.emit(message)
+
+
+def _ms(seconds: float | None) -> int:
+    """*seconds* as Qt's milliseconds (-1, for no limit: None)."""
+    return -1 if seconds is None else round(seconds * 1000)
