@@ -13,7 +13,9 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import random
 import threading
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +27,7 @@ from roots_manager.bridge.run.noted import Noted
 from roots_manager.bridge.transport.pump import Pump
 from roots_manager.bridge.transport.relay import Counting, LineRelay
 from roots_manager.bridge.transport.writer import FdSink, LineWriter, fastrelay
+from roots_manager.core.log.denials import LONGEST_NAMING, named_by
 from tests.bridge.test_noted import _handshake, _mediator
 
 if TYPE_CHECKING:
@@ -131,11 +134,20 @@ class Side:
                 self.out += data
                 self.got.notify_all()
 
-    def send(self, data: bytes) -> None:
-        """Write *data* and wait until it has come out the other side."""
+    def send(self, data: bytes, cuts: tuple[int, ...] = ()) -> None:
+        """Write *data* (in pieces, cut at *cuts*, each left a moment to be read on its own)
+        and wait until it has come out the other side."""
         with self.got:
             want = len(self.out) + len(data)
-            os.write(self.src_w, data)
+        start = 0
+        for cut in (*cuts, len(data)):
+            piece = data[start:cut]
+            while piece:
+                piece = piece[os.write(self.src_w, piece) :]
+            start = cut
+            if cut < len(data):
+                time.sleep(0.02)
+        with self.got:
             while len(self.out) < want:
                 self.got.wait()
         assert self.out.endswith(data)
@@ -167,9 +179,11 @@ class Pair:
         self.host = Side(relay_for(m.host_side, True))
         self.server = Side(relay_for(m.server_side, False))
 
-    def send(self, stream: list[tuple[bool, bytes]]) -> None:
-        for from_host, data in stream:
-            (self.host if from_host else self.server).send(data)
+    def send(
+        self, stream: list[tuple[bool, bytes]] | list[tuple[bool, bytes, tuple[int, ...]]]
+    ) -> None:
+        for from_host, data, *cuts in stream:
+            (self.host if from_host else self.server).send(data, *cuts)
 
     def counted(self) -> dict[str, Any]:
         """What the loop knows once it has counted every line noted."""
@@ -280,5 +294,253 @@ def test_lines_only_counted_go_through_while_the_loop_is_busy() -> None:
         assert ledger is not None and ledger.noted == 200 and ledger.handed == 0
         pair.host.close()
         pair.server.close()
+
+    asyncio.run(scenario())
+
+
+# ---- lines longer than a read: scanned as they come, noted with a record of a few bytes
+
+MIB = 1 << 20
+BLOB = "x" * MIB
+
+
+def tool_call(msg_id: object, arguments: dict[str, object], *, id_last: bool = False) -> bytes:
+    params = {"name": "write", "arguments": arguments}
+    if id_last:  # the id after a megabyte of params
+        return line({"jsonrpc": "2.0", "method": "tools/call", "params": params, "id": msg_id})
+    return line({"jsonrpc": "2.0", "id": msg_id, "method": "tools/call", "params": params})
+
+
+def big_result(msg_id: object, text: str = BLOB) -> bytes:
+    content = [{"type": "text", "text": text}]
+    return line({"jsonrpc": "2.0", "id": msg_id, "result": {"content": content}})
+
+
+def inside(data: bytes, text: bytes, offset: int) -> int:
+    """A cut *offset* bytes into *text*, where it is in *data*."""
+    return data.index(text) + offset
+
+
+UTF8_CALL = (
+    json.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": 45,
+            "method": "tools/call",
+            "params": {"arguments": {"t": "é" * MIB}},
+        },
+        ensure_ascii=False,
+        separators=(",", ":"),
+    ).encode()
+    + b"\n"
+)
+ESCAPED = '\\"}{][,:' * (MIB // 8)  # escaped quotes and backslashes, braces, brackets
+SPLIT_INT = tool_call(123456789, {"path": "/g/i", "text": BLOB}, id_last=True)
+SPLIT_STR = tool_call("split-id", {"path": "/g/s", "text": BLOB}, id_last=True)
+SPLIT_ESC = tool_call(44, {"t": "\\u00e9" * MIB})
+LONG_GOOD: list[tuple[bool, bytes, tuple[int, ...]]] = [
+    (HOST, tool_call(41, {"path": "/g/a", "text": BLOB}, id_last=True), ()),
+    (SERVER, big_result(41), ()),
+    (HOST, tool_call(42, {'k"}{': "v", "path": "/g/b", "blob": ESCAPED}), ()),
+    (SERVER, big_result(42, ESCAPED), ()),
+    # the server asks with a megabyte, the host answers: together they count for nothing
+    (SERVER, request("s9", "sampling/createMessage", messages=[{"text": BLOB}]), ()),
+    (HOST, result("s9"), ()),
+    # cut inside the id (a number, a string), inside an escape, inside a character
+    (HOST, SPLIT_INT, (1000, inside(SPLIT_INT, b'"id":1234', 8))),
+    (HOST, SPLIT_STR, (inside(SPLIT_STR, b'"id":"split', 8),)),
+    (HOST, SPLIT_ESC, (inside(SPLIT_ESC, b"\\u00e9", 3), 70_001, 200_000)),
+    (HOST, UTF8_CALL, (inside(UTF8_CALL, "é".encode(), 1), 65_537)),
+    (SERVER, big_result(123456789), ()),
+]
+LONG_FOR_PYTHON: list[tuple[bool, bytes, tuple[int, ...]]] = [
+    # a pattern late in the line, an escape that could spell one in the guarded direction
+    (HOST, tool_call(68, {"text": BLOB + "roots"}), ()),
+    (
+        SERVER,
+        line({"jsonrpc": "2.0", "method": "notifications/message", "params": {"t": "é" * MIB}}),
+        (),
+    ),
+    # not JSON at all: Python reads nothing from them
+    (HOST, tool_call(60, {"text": BLOB})[:-2] + b"\n", ()),
+    (HOST, tool_call(61, {"text": BLOB})[:-2] + b",}}\n", ()),
+    # JSON this scan is not sure of, which Python's lenient reading takes
+    (HOST, tool_call(62, {"text": "x@x" + BLOB}).replace(b"@", b"\t"), ()),  # a raw tab
+    (HOST, tool_call(63, {"text": BLOB})[:-2] + b',"id":64}\n', ()),
+    (HOST, tool_call(65, {"text": BLOB}).replace(b'"text":', b'"n":Infinity,"text":'), ()),
+    (HOST, tool_call(66, {"text": BLOB}).replace(b"xxxx", b"x\xffxx", 1), ()),
+    (
+        HOST,
+        b'{"jsonrpc":"2.0","\\u0069d":67,"method":"tools/call","params":{"t":"'
+        + BLOB.encode()
+        + b'"}}\n',
+        (),
+    ),
+]
+
+
+def at_the_limit(msg_id: int, size: int) -> bytes:
+    """A request of *size* bytes with its newline, its length in a member of params' own (a
+    string a record keeps whole)."""
+    bare = request(msg_id, "tools/list", note="")
+    return request(msg_id, "tools/list", note="n" * (size - len(bare)))
+
+
+def shown(value: object) -> object:
+    """What a refusal can read of a request's arguments: strings named_by looks at."""
+    if isinstance(value, str):
+        return "" if len(value) > LONGEST_NAMING else value
+    if isinstance(value, dict):
+        return {k: shown(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [shown(v) for v in value]
+    return value
+
+
+def test_long_lines_are_noted_by_the_hot_path_and_counted_the_same() -> None:
+    """A line of a megabyte, whatever the reads cut it at, is scanned in C as it comes and noted
+    with a record of a few hundred bytes; what C cannot be sure of goes to Python whole."""
+
+    async def scenario() -> None:
+        loop = asyncio.get_running_loop()
+        fast, pure = Pair(loop, fast=True), Pair(loop, fast=False)
+        ledger = fast.noted.ledger
+        assert ledger is not None
+        limit = 64 << 10  # the most of one line a record keeps (the ledger's max_line)
+        exact = [(HOST, at_the_limit(70, limit), ()), (HOST, at_the_limit(71, limit + 1), ())]
+        assert [len(x[1]) for x in exact] == [limit, limit + 1]
+
+        noted, handed = ledger.noted, ledger.handed
+        await asyncio.to_thread(fast.send, [*LONG_GOOD, exact[0]])
+        assert ledger.noted - noted == len(LONG_GOOD) + 1
+        assert ledger.handed == handed
+        # what the loop will read: records of a few bytes, not megabytes
+        fast.noted._take_ledger()
+        assert max(len(x[1] or b"") for x in fast.noted._lines) <= limit
+        assert sum(len(x[1] or b"") for x in fast.noted._lines) < 3 * limit
+
+        noted = ledger.noted
+        await asyncio.to_thread(fast.send, [*LONG_FOR_PYTHON, exact[1]])
+        assert ledger.noted == noted  # every one of them Python's
+
+        await asyncio.to_thread(pure.send, [*LONG_GOOD, exact[0], *LONG_FOR_PYTHON, exact[1]])
+        got, want = fast.counted(), pure.counted()
+        for counted in (got, want):
+            counted["requests"] = [(*r[:3], shown(r[3]), r[4]) for r in counted["requests"]]
+        assert got == want
+        opened = [r[0] for r in got["requests"] if r[4]]
+        assert opened == ["split-id", 44, 45, 70, 68, 62, 64, 65, 66, 67, 71]
+        assert got["server_asked"] == set()  # the server's request answered
+        tools = {r[0]: r for r in got["requests"]}
+        assert tools[41][2:4] == ("write", {"path": "/g/a", "text": ""})
+        assert tools[42][3] == {'k"}{': "v", "path": "/g/b", "blob": ""}
+        # the refusal of a read in /g/a, during the call: named by its argument either way
+        assert fast.mediator.requests is not None
+        snap = fast.mediator.requests.snapshot()
+        call = next(r for r in snap.requests if r.id == 41)
+        assert call.arguments["text"] == ""
+        assert named_by(call.arguments, "/g/a/file") == "path"
+        for side in (fast.host, fast.server, pure.host, pure.server):
+            side.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_record_leaves_out_the_text_of_long_nested_strings_only() -> None:
+    assert fastrelay is not None
+    ledger = fastrelay.Ledger((), ANSWERED_KEPT, max_line=MIB, elided_over=LONGEST_NAMING)
+    at_bound = "a" * LONGEST_NAMING
+    escaped = b'"' + b"\\u00e9" * LONGEST_NAMING + b'"'  # as many characters, six times the bytes
+    calls = [
+        tool_call(1, {"kept": at_bound, "cut": at_bound + "b", "escaped": "@"}).replace(
+            b'"@"', escaped
+        ),
+        request(2, "tools/list", whole=at_bound + "b"),  # params' own member: kept
+        tool_call(3, {"deep": [{"cut": BLOB}], "path": "/p"}),
+    ]
+    for data in calls:
+        assert ledger.note(True, data)
+    records = [json.loads(x[1] or b"") for x in ledger.take()]
+    assert records[0]["params"]["arguments"] == {
+        "kept": at_bound,
+        "cut": "",
+        "escaped": "é" * LONGEST_NAMING,
+    }
+    assert records[1]["params"]["whole"] == at_bound + "b"
+    assert records[2] == {
+        "jsonrpc": "2.0",
+        "id": 3,
+        "method": "tools/call",
+        "params": {"name": "write", "arguments": {"deep": [{"cut": ""}], "path": "/p"}},
+    }
+    # a long string that names a path is past what any path can be: named_by never reads it
+    assert named_by({"p": "/g/" + "a" * LONGEST_NAMING}, "/g") is None
+    assert named_by({"p": "/g/" + "a" * (LONGEST_NAMING - 3)}, "/g") == "p"
+
+
+FUZZ_SECONDS = float(os.environ.get("ROOTS_MANAGER_FUZZ_SECONDS", "3"))
+TEXTS = ("", "a", 'q"}{][\\', "é", "\U0001f600", "\x01", "/g/f")
+LENGTHS = (0, 9, LONGEST_NAMING, LONGEST_NAMING + 1, 70_000, 300_000)
+
+
+def fuzz_value(rng: random.Random, depth: int) -> object:
+    kind = rng.random()
+    if kind < 0.4 or depth > 3:
+        return "".join(rng.choice(TEXTS) for _ in range(rng.choice(LENGTHS) // 4 + 1))
+    if kind < 0.6:
+        return rng.choice((0, -3, 2.5, True, None))
+    if kind < 0.8:
+        return [fuzz_value(rng, depth + 1) for _ in range(rng.randint(0, 3))]
+    return {rng.choice(("a", "b", 'k"}', "path")): fuzz_value(rng, depth + 1) for _ in range(3)}
+
+
+def fuzz_line(rng: random.Random) -> tuple[bool, bytes, tuple[int, ...]]:
+    msg: dict[str, object] = {"jsonrpc": "2.0"}
+    msg_id = rng.choice((rng.randint(0, 40), f"i{rng.randint(0, 40)}", 1.5, None))
+    kind = rng.random()
+    if kind < 0.8:
+        msg["id"] = msg_id
+    if kind < 0.5:
+        msg["method"] = rng.choice(("tools/call", "tools/list", "sampling/createMessage"))
+        msg["params"] = {"name": "t", "arguments": fuzz_value(rng, 2)}
+    elif kind < 0.8:
+        msg["result" if rng.random() < 0.8 else "error"] = {"content": fuzz_value(rng, 1)}
+    else:
+        msg["method"] = "notifications/progress"
+        msg["params"] = fuzz_value(rng, 1)
+    items = list(msg.items())
+    rng.shuffle(items)  # the id before the params or after them
+    data = bytearray(
+        json.dumps(dict(items), ensure_ascii=rng.random() < 0.5, separators=(",", ":")).encode()
+    )
+    for _ in range(rng.choice((0, 0, 1, 2))):  # a byte that may break it, anywhere
+        at = rng.randrange(len(data))
+        data[at:at] = rng.choice((b"\t", b"\xff", b",", b"}", b'"', b"\\", b'"id":3,'))
+    cuts = sorted(rng.randrange(1, len(data) + 1) for _ in range(rng.randint(0, 3)))
+    return rng.random() < 0.5, bytes(data) + b"\n", tuple(cuts)
+
+
+def test_random_lines_long_and_short_are_counted_as_python_counts_them() -> None:
+    """The scan against Python's reading: random requests, answers and notifications, long and
+    short, some broken, cut at random reads, through the hot path and the Python relay alone."""
+
+    async def scenario() -> None:
+        loop = asyncio.get_running_loop()
+        end = time.monotonic() + FUZZ_SECONDS
+        rounds = 0
+        while time.monotonic() < end or rounds == 0:
+            seed = random.randrange(1 << 32)
+            rng = random.Random(seed)
+            stream = [fuzz_line(rng) for _ in range(rng.randint(1, 12))]
+            fast, pure = Pair(loop, fast=True), Pair(loop, fast=False)
+            await asyncio.to_thread(fast.send, stream)
+            await asyncio.to_thread(pure.send, stream)
+            got, want = fast.counted(), pure.counted()
+            for counted in (got, want):
+                counted["requests"] = [(*r[:3], shown(r[3]), r[4]) for r in counted["requests"]]
+            assert got == want, f"seed {seed}"
+            for side in (fast.host, fast.server, pure.host, pure.server):
+                side.close()
+            rounds += 1
 
     asyncio.run(scenario())

@@ -18,10 +18,13 @@ Where the relay's hot path in C was built, it relays the lines only counted itse
 interpreter lock, and notes them in the run's ledger (``_fastrelay.Ledger``): a strict scan of
 each line for its id and method, where a request answered cancels out with its answer (the
 last few kept, for a refusal's attribution) and anything it cannot be sure of is handed to the
-relay in Python. Nothing is decided there: the loop takes the ledger, in order, whenever it
-counts (:meth:`Noted.count`), and counts each line it holds as :meth:`Mediator.count` always
-has. So a round trip costs the relay what an unconfined one does, and the loop nothing until
-something depends on what is open.
+relay in Python. A long line is scanned as its reads arrive, and kept as a record without the
+text of its long nested strings (longer than
+:data:`~roots_manager.core.log.denials.LONGEST_NAMING`, which no path is and which nothing
+counted reads): a 1 MiB call is counted from a few hundred bytes. Nothing is decided there: the
+loop takes the ledger, in order, whenever it counts (:meth:`Noted.count`), and counts each line
+it holds as :meth:`Mediator.count` always has. So a round trip costs the relay what an
+unconfined one does, and the loop nothing until something depends on what is open.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from roots_manager.bridge.protocol.inflight import ANSWERED_KEPT
 from roots_manager.bridge.protocol.mediator import LASTING_METHODS, Mediator
 from roots_manager.bridge.transport.pump import make_ledger
 from roots_manager.bridge.transport.writer import note_change
+from roots_manager.core.log.denials import LONGEST_NAMING
 
 TYPE_CHECKING = False  # not typing's: see roots_manager.bridge.main
 if TYPE_CHECKING:
@@ -60,7 +64,7 @@ class Noted:
         self._lines: deque[tuple[bool, bytes | None, float, bytes | None]] = deque()
         self._due = False
         self.ledger: Ledger | None = make_ledger(
-            tuple(m.encode() for m in LASTING_METHODS), ANSWERED_KEPT
+            tuple(m.encode() for m in LASTING_METHODS), ANSWERED_KEPT, LONGEST_NAMING
         )
         """Where the hot path notes the lines it relays only counted (None: not built)."""
         mediator.note_later = self.note

@@ -36,14 +36,17 @@
  *     run, or one that may restart its server, must know every request open), the line is
  *     noted in the pump's Ledger first, and goes to Python whenever the ledger cannot take it.
  * A line longer than one read is held here while it is shorter than stream_threshold, or, for a
- * guarded direction, than max_held (the Python relay holds those lines whole too). Past that, a
+ * guarded direction or one whose lines are only counted, than max_held (the Python relay holds
+ * those lines whole too). A line only counted is scanned as its reads arrive (so that its end
+ * finds it scanned but for the last read) and goes to Python, whole so far, the moment the
+ * scan is not sure of it or a pattern shows in it. Past that, a
  * line that may stream (not guarded, no pattern in it so far) is streamed here as LineRelay
  * would: written as it arrives, watched for a pattern across reads; the moment something about
  * it needs thought (a pattern, the direction becoming guarded) the relay adopts the stream
  * (adopt_stream) and takes the chunk, and a line streamed to its end is reported to it
  * (stream_ended) so that what waited for it goes out. Any other long line goes to Python.
  *
- * Ledger(methods, answered_kept)
+ * Ledger(methods, answered_kept, max_entries, max_bytes, max_line, elided_over)
  *     One run's record of the lines its pumps relayed that Python only counts (bridge/run/
  *     noted.py takes it, in order, whenever the loop counts). Each line is scanned whole, as
  *     strict JSON, for its top-level "id", "method", "result" and "error"; a line the scan is
@@ -52,10 +55,14 @@
  *     that count for more than a request open) goes to Python as before. A request of the host
  *     and the server's answer to it stay as one pair (the last *answered_kept*; older pairs
  *     change nothing Python keeps), a request of the server and the host's answer cancel out,
- *     a notification is not kept; anything else is kept as the line itself, up to max_entries
- *     lines and max_bytes (a line longer than max_line, or one past those, goes to Python,
- *     which takes what is here first). Nothing is decided here: Python counts what it takes as
- *     it counts a line it read itself.
+ *     a notification is not kept; anything else is kept as its record: the line itself, but
+ *     for the text of each string below the params' own members (a tool's arguments, a
+ *     result's content) longer than *elided_over* characters, which becomes "" (Python's
+ *     core/log/denials.py says how long: LONGEST_NAMING, more than any path; nothing Python
+ *     counts reads such a string). Records are kept up to max_entries and max_bytes (a record
+ *     longer than max_line, or one past those, goes to Python as the line, which takes what is
+ *     here first). Nothing is decided here: Python counts what it takes as it counts a line
+ *     it read itself.
  *
  * POSIX only; on other systems the bridge runs the Python relay alone.
  */
@@ -261,205 +268,343 @@ static PyObject *note_change(PyObject *Py_UNUSED(module), PyObject *Py_UNUSED(ig
 
 /* ---- the scan of a line only counted ------------------------------------------------------- */
 
-/* What a line tells of the requests open: read by a strict scan of the whole line as JSON, so
- * that a line this scan takes is one Python's reader takes too, with the same members. */
+/* What a line tells of the requests open, read by a strict scan of the line as JSON, so that a
+ * line this scan takes is one Python's reader takes too, with the same members. The scan goes
+ * as the line comes: fed what has arrived so far (scan_more), it stops before a token it cannot
+ * finish yet and goes on from there after the next read, so that a long line held across reads
+ * is scanned while the rest of it is on its way, once, and not again whole at its end.
+ *
+ * The record of a line (what the ledger keeps for Python to count) is the line without the text
+ * of its long strings nested below params' own members (the blob of a tool's arguments, the
+ * text of a result): such a string names no path (core/log/denials.py, named_by, is told the
+ * same bound) and nothing else Python counts reads it, so Python reads a few hundred bytes
+ * where the line was a megabyte. */
+
+#define MAX_DEPTH 64     /* deeper than this, Python reads the line (its reader has a limit too) */
+#define MAX_ELIDED 64    /* long strings one record leaves out; more, and Python reads the line */
+#define LONGEST_NUMBER 4096 /* a number still unfinished past this many bytes is Python's */
+
+enum { S_OPEN, S_FIRST_KEY, S_KEY, S_COLON, S_FIRST_VALUE, S_VALUE, S_AFTER, S_STRING, S_END };
+enum { M_OTHER, M_ID, M_METHOD };
+
 typedef struct {
-    const char *id, *method;
-    size_t id_len, method_len; /* the id as written (a string with its quotes), the method's text */
-    int has_id, has_method, has_outcome; /* outcome: a result or an error */
-} Facts;
+    /* the facts, as offsets in the line: the id as written (a string with its quotes), the
+     * method's text */
+    size_t id, id_len, method, method_len;
+    int has_id, has_method, has_result, has_error;
+    /* the texts the record leaves out, [start, end) between their quotes */
+    size_t elided[MAX_ELIDED][2];
+    int n_elided, too_many;
+    size_t elided_bytes;
+    size_t elide_over; /* a nested string longer than this, in characters at least (0: none) */
+    /* where the scan is: the next byte, what is expected there, the containers open */
+    size_t pos;
+    int state, depth, member;
+    unsigned char object[MAX_DEPTH + 1]; /* per depth: 1 an object, 0 an array */
+    /* the string under way: its opening quote, raw bytes beyond one per character (at least),
+     * a name or a value, an escape in it */
+    size_t str_start, str_shrink;
+    int str_key, str_escaped;
+} Scan;
 
-#define MAX_DEPTH 64 /* deeper than this, Python reads the line (its reader has a limit too) */
-
-static void skip_ws(const char *s, size_t n, size_t *i) {
-    while (*i < n && (s[*i] == ' ' || s[*i] == '\t' || s[*i] == '\n' || s[*i] == '\r')) (*i)++;
+static void scan_start(Scan *sc, size_t elide_over) {
+    sc->has_id = sc->has_method = sc->has_result = sc->has_error = 0;
+    sc->id = sc->id_len = sc->method = sc->method_len = 0;
+    sc->n_elided = sc->too_many = 0;
+    sc->elided_bytes = 0;
+    sc->elide_over = elide_over;
+    sc->pos = 0;
+    sc->state = S_OPEN;
+    sc->depth = 0;
+    sc->member = M_OTHER;
 }
+
+static int is_ws(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 static int hexdigit(char c) {
     return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
-/* A string at s[*i] (its opening quote), strictly; *escaped when it holds an escape. */
-static int scan_string(const char *s, size_t n, size_t *i, int *escaped) {
-    size_t k = *i + 1;
-    *escaped = 0;
-    while (k < n) {
+#define ONES 0x0101010101010101ULL
+#define HIGHS 0x8080808080808080ULL
+
+/* Goes on with the string under way from s[*i] (after its opening quote, or where the last call
+ * stopped): 1 it ended (*i after its closing quote), -1 its end has not arrived yet (*i where to
+ * go on), 0 it is not a string Python's strict reading takes (or it is not UTF-8). */
+static int string_more(Scan *sc, const char *s, size_t n, size_t *i) {
+    size_t k = *i;
+    for (;;) {
+        /* eight plain bytes at a time: no quote, backslash, control character nor non-ASCII */
+        while (k + 8 <= n) {
+            unsigned long long w, q, b;
+            memcpy(&w, s + k, 8);
+            q = w ^ (ONES * '"');
+            b = w ^ (ONES * '\\');
+            if ((((q - ONES) & ~q) | ((b - ONES) & ~b) | ((w - ONES * 0x20) & ~w) | w) & HIGHS)
+                break;
+            k += 8;
+        }
+        if (k >= n) break;
         unsigned char c = (unsigned char)s[k];
         if (c == '"') {
             *i = k + 1;
             return 1;
         }
-        if (c < 0x20) return 0;
         if (c == '\\') {
-            *escaped = 1;
-            if (k + 1 >= n) return 0;
+            if (k + 1 >= n) break;
             char e = s[k + 1];
+            sc->str_escaped = 1;
             if (e == 'u') {
-                if (k + 5 >= n || !hexdigit(s[k + 2]) || !hexdigit(s[k + 3]) ||
-                    !hexdigit(s[k + 4]) || !hexdigit(s[k + 5]))
+                if (k + 5 >= n) break;
+                if (!hexdigit(s[k + 2]) || !hexdigit(s[k + 3]) || !hexdigit(s[k + 4]) ||
+                    !hexdigit(s[k + 5]))
                     return 0;
+                sc->str_shrink += 6; /* half of a pair, perhaps: counted as no character */
                 k += 6;
                 continue;
             }
-            if (!strchr("\"\\/bfnrt", e) || e == 0) return 0;
+            if (e == 0 || !strchr("\"\\/bfnrt", e)) return 0;
+            sc->str_shrink += 1;
             k += 2;
             continue;
         }
-        k++;
+        if (c < 0x20) return 0;
+        if (c < 0x80) {
+            k++;
+            continue;
+        }
+        /* UTF-8 as Python's strict decoder takes it (as is_utf8) */
+        size_t len = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3
+                     : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+        if (len == 0) return 0;
+        if (k + len > n) break;
+        unsigned char c1 = (unsigned char)s[k + 1];
+        for (size_t j = 1; j < len; j++)
+            if (((unsigned char)s[k + j] & 0xC0) != 0x80) return 0;
+        if ((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 >= 0xA0) || (c == 0xF0 && c1 < 0x90) ||
+            (c == 0xF4 && c1 >= 0x90))
+            return 0; /* overlong, a surrogate, past U+10FFFF */
+        sc->str_shrink += len - 1;
+        k += len;
     }
-    return 0;
+    *i = k;
+    return -1;
 }
 
-/* A number at s[*i], strictly; *integer when it is -?(0|[1-9][0-9]*) alone. */
-static int scan_number(const char *s, size_t n, size_t *i, int *integer) {
-    size_t k = *i;
+/* A number s[k:e], strictly; *integer when it is -?(0|[1-9][0-9]*) alone. */
+static int number_is(const char *s, size_t k, size_t e, int *integer) {
     *integer = 1;
-    if (k < n && s[k] == '-') k++;
-    if (k >= n) return 0;
+    if (k < e && s[k] == '-') k++;
+    if (k >= e) return 0;
     if (s[k] == '0') {
         k++;
     } else if (s[k] >= '1' && s[k] <= '9') {
-        while (k < n && s[k] >= '0' && s[k] <= '9') k++;
+        while (k < e && s[k] >= '0' && s[k] <= '9') k++;
     } else {
         return 0;
     }
-    if (k < n && s[k] == '.') {
+    if (k < e && s[k] == '.') {
         *integer = 0;
         k++;
-        if (k >= n || s[k] < '0' || s[k] > '9') return 0;
-        while (k < n && s[k] >= '0' && s[k] <= '9') k++;
+        if (k >= e || s[k] < '0' || s[k] > '9') return 0;
+        while (k < e && s[k] >= '0' && s[k] <= '9') k++;
     }
-    if (k < n && (s[k] == 'e' || s[k] == 'E')) {
+    if (k < e && (s[k] == 'e' || s[k] == 'E')) {
         *integer = 0;
         k++;
-        if (k < n && (s[k] == '+' || s[k] == '-')) k++;
-        if (k >= n || s[k] < '0' || s[k] > '9') return 0;
-        while (k < n && s[k] >= '0' && s[k] <= '9') k++;
+        if (k < e && (s[k] == '+' || s[k] == '-')) k++;
+        if (k >= e || s[k] < '0' || s[k] > '9') return 0;
+        while (k < e && s[k] >= '0' && s[k] <= '9') k++;
     }
-    *i = k;
-    return 1;
+    return k == e;
 }
 
-static int scan_value(const char *s, size_t n, size_t *i, int depth) {
-    int flag;
-    if (*i >= n) return 0;
-    char c = s[*i];
-    if (c == '"') return scan_string(s, n, i, &flag);
-    if (c == '-' || (c >= '0' && c <= '9')) return scan_number(s, n, i, &flag);
-    if (c == 't' || c == 'f' || c == 'n') {
-        const char *word = c == 't' ? "true" : c == 'f' ? "false" : "null";
-        size_t len = strlen(word);
-        if (*i + len > n || memcmp(s + *i, word, len) != 0) return 0;
-        *i += len;
-        return 1;
-    }
-    if (c != '{' && c != '[') return 0;
-    if (depth >= MAX_DEPTH) return 0;
-    char close = c == '{' ? '}' : ']';
-    (*i)++;
-    skip_ws(s, n, i);
-    if (*i < n && s[*i] == close) {
-        (*i)++;
-        return 1;
-    }
-    for (;;) {
-        if (c == '{') {
-            if (*i >= n || s[*i] != '"' || !scan_string(s, n, i, &flag)) return 0;
-            skip_ws(s, n, i);
-            if (*i >= n || s[*i] != ':') return 0;
-            (*i)++;
-            skip_ws(s, n, i);
-        }
-        if (!scan_value(s, n, i, depth + 1)) return 0;
-        skip_ws(s, n, i);
-        if (*i >= n) return 0;
-        if (s[*i] == ',') {
-            (*i)++;
-            skip_ws(s, n, i);
-            continue;
-        }
-        if (s[*i] != close) return 0;
-        (*i)++;
-        return 1;
-    }
+static int is_number_byte(char c) {
+    return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
 }
 
 static int key_is(const char *k, size_t len, const char *name) {
     return strlen(name) == len && memcmp(k, name, len) == 0;
 }
 
-/* The facts of the line s[0:n] (without its ending): 1 when it is one JSON object, strictly,
- * whose members "id", "method", "result" and "error" each appear at most once under a name
- * without an escape, whose id (if any) is an integer or a string without an escape, and whose
- * method (if any) is a string without an escape; 0 otherwise (Python reads it). */
-static int scan_facts(const char *s, size_t n, Facts *f) {
-    size_t i = 0;
-    int seen_result = 0, seen_error = 0, escaped;
-    memset(f, 0, sizeof(*f));
-    if (n == 0 || s[0] != '{') return 0;
-    i = 1;
-    skip_ws(s, n, &i);
-    if (i < n && s[i] == '}') {
-        i++;
-    } else {
-        for (;;) {
-            if (i >= n || s[i] != '"') return 0;
-            size_t k0 = i + 1;
-            if (!scan_string(s, n, &i, &escaped)) return 0;
-            const char *key = s + k0;
-            size_t key_len = i - 1 - k0;
-            skip_ws(s, n, &i);
-            if (i >= n || s[i] != ':') return 0;
-            i++;
-            skip_ws(s, n, &i);
-            size_t v0 = i;
-            if (escaped) { /* a name that may spell one of ours in disguise */
-                return 0;
-            } else if (key_is(key, key_len, "id")) {
-                if (f->has_id || i >= n) return 0;
-                f->has_id = 1;
-                int integer;
-                if (s[i] == '"') {
-                    if (!scan_string(s, n, &i, &escaped) || escaped) return 0;
-                } else if (s[i] == '-' || (s[i] >= '0' && s[i] <= '9')) {
-                    if (!scan_number(s, n, &i, &integer) || !integer) return 0;
-                } else {
-                    return 0; /* null, true, an object: Python's */
-                }
-                f->id = s + v0;
-                f->id_len = i - v0;
-            } else if (key_is(key, key_len, "method")) {
-                if (f->has_method || i >= n || s[i] != '"') return 0;
-                if (!scan_string(s, n, &i, &escaped) || escaped) return 0;
-                f->has_method = 1;
-                f->method = s + v0 + 1;
-                f->method_len = i - v0 - 2;
-            } else {
-                int *seen = key_is(key, key_len, "result") ? &seen_result
-                            : key_is(key, key_len, "error") ? &seen_error
-                                                              : NULL;
-                if (seen != NULL) {
-                    if (*seen) return 0;
-                    *seen = 1;
-                }
-                if (!scan_value(s, n, &i, 1)) return 0;
-            }
-            skip_ws(s, n, &i);
-            if (i >= n) return 0;
-            if (s[i] == ',') {
-                i++;
-                skip_ws(s, n, &i);
-                continue;
-            }
-            if (s[i] != '}') return 0;
-            i++;
-            break;
+/* The string that began at sc->str_start ended before s[end]. 1, or 0 for a line Python reads. */
+static int string_done(Scan *sc, const char *s, size_t end) {
+    size_t text = sc->str_start + 1, len = end - 1 - text;
+    if (sc->str_key) {
+        sc->state = S_COLON;
+        if (sc->depth != 1) return 1;
+        if (sc->str_escaped) return 0; /* a name that may spell one of ours in disguise */
+        const char *k = s + text;
+        int *seen = NULL;
+        sc->member = M_OTHER;
+        if (key_is(k, len, "id")) {
+            sc->member = M_ID;
+            seen = &sc->has_id;
+        } else if (key_is(k, len, "method")) {
+            sc->member = M_METHOD;
+            seen = &sc->has_method;
+        } else if (key_is(k, len, "result")) {
+            seen = &sc->has_result;
+        } else if (key_is(k, len, "error")) {
+            seen = &sc->has_error;
+        }
+        if (seen != NULL) {
+            if (*seen) return 0; /* a member twice */
+            *seen = 1;
+        }
+        return 1;
+    }
+    sc->state = S_AFTER;
+    if (sc->depth == 1) {
+        if (sc->member == M_ID) {
+            if (sc->str_escaped) return 0;
+            sc->id = sc->str_start;
+            sc->id_len = end - sc->str_start;
+        } else if (sc->member == M_METHOD) {
+            if (sc->str_escaped) return 0;
+            sc->method = text;
+            sc->method_len = len;
+        }
+    } else if (sc->depth >= 3 && sc->elide_over > 0 && len > sc->str_shrink &&
+               len - sc->str_shrink > sc->elide_over) {
+        if (sc->n_elided == MAX_ELIDED) {
+            sc->too_many = 1;
+        } else {
+            sc->elided[sc->n_elided][0] = text;
+            sc->elided[sc->n_elided][1] = end - 1;
+            sc->n_elided++;
+            sc->elided_bytes += len;
         }
     }
-    skip_ws(s, n, &i);
-    f->has_outcome = seen_result || seen_error;
-    return i == n;
+    return 1;
 }
+
+/* A value at s[*i] (not white space). 1 taken (or begun: a string, a container), -1 it cannot
+ * be finished before more arrives, 0 a line Python reads. */
+static int scan_value(Scan *sc, const char *s, size_t n, size_t *i, int final) {
+    char c = s[*i];
+    int top = sc->depth == 1;
+    if (top && sc->member == M_METHOD && c != '"') return 0;
+    if (top && sc->member == M_ID && c != '"' && c != '-' && !(c >= '0' && c <= '9'))
+        return 0; /* null, true, an object: Python's */
+    if (c == '"') {
+        sc->state = S_STRING;
+        sc->str_start = *i;
+        sc->str_key = 0;
+        sc->str_escaped = 0;
+        sc->str_shrink = 0;
+        (*i)++;
+        return 1;
+    }
+    if (c == '{' || c == '[') {
+        if (sc->depth >= MAX_DEPTH) return 0;
+        sc->depth++;
+        sc->object[sc->depth] = c == '{';
+        sc->state = c == '{' ? S_FIRST_KEY : S_FIRST_VALUE;
+        (*i)++;
+        return 1;
+    }
+    if (c == '-' || (c >= '0' && c <= '9')) {
+        size_t e = *i;
+        int integer;
+        while (e < n && is_number_byte(s[e])) e++;
+        if (e == n && !final) return e - *i > LONGEST_NUMBER ? 0 : -1;
+        if (!number_is(s, *i, e, &integer)) return 0;
+        if (top && sc->member == M_ID) {
+            if (!integer) return 0;
+            sc->id = *i;
+            sc->id_len = e - *i;
+        }
+        *i = e;
+        sc->state = S_AFTER;
+        return 1;
+    }
+    if (c == 't' || c == 'f' || c == 'n') {
+        const char *word = c == 't' ? "true" : c == 'f' ? "false" : "null";
+        size_t len = strlen(word), have = n - *i;
+        if (have < len) return !final && memcmp(s + *i, word, have) == 0 ? -1 : 0;
+        if (memcmp(s + *i, word, len) != 0) return 0;
+        *i += len;
+        sc->state = S_AFTER;
+        return 1;
+    }
+    return 0;
+}
+
+/* Scans s[sc->pos:n], the line so far (*final*: all of it, without its ending). 1 nothing
+ * wrong so far (with *final*: the line is one JSON object this scan is sure of), 0 a line
+ * Python reads. */
+static int scan_more(Scan *sc, const char *s, size_t n, int final) {
+    size_t i = sc->pos;
+    if (sc->state == S_OPEN) {
+        if (n == 0) return !final;
+        if (s[0] != '{') return 0;
+        sc->depth = 1;
+        sc->object[1] = 1;
+        sc->state = S_FIRST_KEY;
+        i = 1;
+    }
+    while (i < n) {
+        if (sc->state == S_STRING) {
+            int r = string_more(sc, s, n, &i);
+            if (r == 0) return 0;
+            if (r < 0) break;
+            if (!string_done(sc, s, i)) return 0;
+            continue;
+        }
+        char c = s[i];
+        if (is_ws(c)) {
+            i++;
+            continue;
+        }
+        int r;
+        switch (sc->state) {
+        case S_FIRST_KEY:
+            if (c == '}') goto close;
+            /* fall through */
+        case S_KEY:
+            if (c != '"') return 0;
+            sc->state = S_STRING;
+            sc->str_start = i;
+            sc->str_key = 1;
+            sc->str_escaped = 0;
+            sc->str_shrink = 0;
+            i++;
+            break;
+        case S_COLON:
+            if (c != ':') return 0;
+            sc->state = S_VALUE;
+            i++;
+            break;
+        case S_FIRST_VALUE:
+            if (c == ']') goto close;
+            /* fall through */
+        case S_VALUE:
+            r = scan_value(sc, s, n, &i, final);
+            if (r == 0) return 0;
+            if (r < 0) goto wait;
+            break;
+        case S_AFTER:
+            if (c == ',') {
+                sc->state = sc->object[sc->depth] ? S_KEY : S_VALUE;
+                i++;
+                break;
+            }
+            if (c != (sc->object[sc->depth] ? '}' : ']')) return 0;
+        close:
+            i++;
+            sc->depth--;
+            sc->state = sc->depth == 0 ? S_END : S_AFTER;
+            break;
+        default: /* S_END: only white space after the object */
+            return 0;
+        }
+    }
+wait:
+    sc->pos = i;
+    return final ? sc->state == S_END : 1;
+}
+
 
 /* ---- Ledger --------------------------------------------------------------------------------- */
 
@@ -487,6 +632,7 @@ typedef struct {
     Entry **answered;        /* the host's requests answered here, oldest first (a ring) */
     size_t answered_kept, answered_head, answered_n;
     size_t entries, bytes, max_entries, max_bytes, max_line;
+    size_t elide_over; /* a record leaves out the text of nested strings longer than this */
     unsigned long long noted, handed; /* lines noted here, and handed to Python instead */
     PyObject *methods; /* a tuple of bytes: methods whose lines Python reads itself */
 } Ledger;
@@ -540,12 +686,13 @@ static void drop_all(Ledger *self) {
 }
 
 static int Ledger_init(Ledger *self, PyObject *args, PyObject *kwds) {
-    static char *kwlist[] = {"methods", "answered_kept", "max_entries", "max_bytes", "max_line",
-                             NULL};
+    static char *kwlist[] = {"methods",  "answered_kept", "max_entries", "max_bytes",
+                             "max_line", "elided_over",   NULL};
     PyObject *methods;
     Py_ssize_t kept = 64, max_entries = 4096, max_bytes = 4 << 20, max_line = 64 << 10;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!|nnnn", kwlist, &PyTuple_Type, &methods,
-                                     &kept, &max_entries, &max_bytes, &max_line))
+    Py_ssize_t elided_over = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!|nnnnn", kwlist, &PyTuple_Type, &methods,
+                                     &kept, &max_entries, &max_bytes, &max_line, &elided_over))
         return -1;
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(methods); i++) {
         if (!PyBytes_Check(PyTuple_GET_ITEM(methods, i))) {
@@ -553,7 +700,7 @@ static int Ledger_init(Ledger *self, PyObject *args, PyObject *kwds) {
             return -1;
         }
     }
-    if (kept <= 0 || max_entries <= 0 || max_bytes <= 0 || max_line <= 0) {
+    if (kept <= 0 || max_entries <= 0 || max_bytes <= 0 || max_line <= 0 || elided_over < 0) {
         PyErr_SetString(PyExc_ValueError, "the bounds must be positive");
         return -1;
     }
@@ -575,6 +722,7 @@ static int Ledger_init(Ledger *self, PyObject *args, PyObject *kwds) {
     self->max_entries = (size_t)max_entries;
     self->max_bytes = (size_t)max_bytes;
     self->max_line = (size_t)max_line;
+    self->elide_over = (size_t)elided_over;
     Py_INCREF(methods);
     Py_XSETREF(self->methods, methods);
     return 0;
@@ -588,15 +736,29 @@ static void Ledger_dealloc(Ledger *self) {
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-static int lasting(Ledger *self, const Facts *f) {
+static int lasting(Ledger *self, const char *method, size_t len) {
     PyObject *m = self->methods;
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(m); i++) {
         PyObject *b = PyTuple_GET_ITEM(m, i);
-        if ((size_t)PyBytes_GET_SIZE(b) == f->method_len &&
-            memcmp(PyBytes_AS_STRING(b), f->method, f->method_len) == 0)
+        if ((size_t)PyBytes_GET_SIZE(b) == len && memcmp(PyBytes_AS_STRING(b), method, len) == 0)
             return 1;
     }
     return 0;
+}
+
+/* The record of the line s[0:n] as *sc* scanned it: the line without the texts it leaves out,
+ * in *out* (n - sc->elided_bytes long); where its id is now. */
+static size_t copy_record(const Scan *sc, const char *s, size_t n, char *out) {
+    size_t from = 0, to = 0, id = sc->id;
+    for (int k = 0; k < sc->n_elided; k++) {
+        size_t start = sc->elided[k][0], end = sc->elided[k][1];
+        memcpy(out + to, s + from, start - from);
+        to += start - from;
+        from = end;
+        if (start < sc->id) id -= end - start;
+    }
+    memcpy(out + to, s + from, n - from);
+    return id;
 }
 
 static double wall_now(void) {
@@ -619,74 +781,77 @@ static void keep_answered(Ledger *self, Entry *request) {
 }
 
 /* Note the line s[0:n] (with its ending), about to be relayed from the host (*from_host*) or
- * the server, in a pump whose triage was asked in *asked_in*. Without the interpreter lock.
- * 1: noted (or nothing to note), the pump relays it; 0: Python must have it (a line it reads
- * itself, the ledger full, or the lookout changed since it was asked); -1 out of memory. */
-static int ledger_note(Ledger *self, int from_host, const char *s, size_t n, long asked_in) {
-    size_t body = n - 1;
-    if (body > 0 && s[body - 1] == '\r') body--;
-    Facts f;
-    int request = 0, answer = 0;
-    int scanned = n <= self->max_line && scan_facts(s, body, &f);
-    if (scanned) {
-        request = f.has_id && f.has_method;
-        answer = f.has_id && !f.has_method && f.has_outcome;
+ * the server, in a pump whose triage was asked in *asked_in*; *sc*: the line scanned whole (NULL:
+ * not one this scan is sure of). Without the interpreter lock. 1: noted (or nothing to note), the
+ * pump relays it; 0: Python must have it (a line it reads itself, the ledger full, or the lookout
+ * changed since it was asked); -1 out of memory. */
+static int ledger_enter(Ledger *self, int from_host, const char *s, size_t n, const Scan *sc,
+                        long asked_in) {
+    int request = 0, answer = 0, has_method = 0;
+    if (sc != NULL) {
+        has_method = sc->has_method;
+        request = sc->has_id && has_method;
+        answer = sc->has_id && !has_method && (sc->has_result || sc->has_error);
     }
-    if (!scanned || (f.has_method && lasting(self, &f)) ||
-        (!request && !answer && !(f.has_method && !f.has_id))) {
+    if (sc == NULL || (has_method && lasting(self, s + sc->method, sc->method_len)) ||
+        (!request && !answer && !(has_method && !sc->has_id))) {
         __atomic_add_fetch(&self->handed, 1, __ATOMIC_RELAXED);
         return 0; /* Python reads it */
     }
+    const char *id_at = s + sc->id;
+    size_t id_len = sc->id_len, kept = n - sc->elided_bytes;
     int rc = 1;
     PyThread_acquire_lock(self->lock, WAIT_LOCK);
     if (__atomic_load_n(&epoch, __ATOMIC_SEQ_CST) != asked_in) {
         rc = 0; /* something changed what is looked for: Python decides this line */
-    } else if (!f.has_id) {
+    } else if (!sc->has_id) {
         /* a notification that is none of the methods Python reads: nothing to count */
-    } else if (self->entries + 2 > self->max_entries || self->bytes + n > self->max_bytes) {
+    } else if (self->entries + 2 > self->max_entries || self->bytes + kept > self->max_bytes) {
         rc = 0; /* Python counts what is here, then this line */
     } else {
-        unsigned h = hash_id(f.id, f.id_len);
+        unsigned h = hash_id(id_at, id_len);
         /* an answer to a request noted here and not taken yet: host answers close the
          * server's requests, the server's answers the host's */
-        Entry *asked = answer ? find_open(self, !from_host, f.id, f.id_len, h) : NULL;
+        Entry *asked = answer ? find_open(self, !from_host, id_at, id_len, h) : NULL;
         if (asked != NULL && !from_host) {
             Entry *e = append(self, 0, wall_now());
-            char *id = e != NULL ? malloc(f.id_len) : NULL;
+            char *id = e != NULL ? malloc(id_len) : NULL;
             if (id == NULL) {
                 if (e) unlink_entry(self, e);
                 rc = -1;
             } else {
-                memcpy(id, f.id, f.id_len);
+                memcpy(id, id_at, id_len);
                 e->id = id;
-                e->id_len = f.id_len;
-                self->bytes += f.id_len;
+                e->id_len = id_len;
+                self->bytes += id_len;
                 e->request = asked;
                 asked->answer = e;
                 asked->answered = 1;
                 unmap(self, asked);
                 keep_answered(self, asked);
             }
-        } else if (request && find_open(self, from_host, f.id, f.id_len, h) != NULL) {
+        } else if (request && find_open(self, from_host, id_at, id_len, h) != NULL) {
             rc = 0; /* an id already open: Python counts both as it always has */
         } else if (asked != NULL) {
             /* the host answered the server's request: together they count for nothing */
             unmap(self, asked);
             unlink_entry(self, asked);
+        } else if (sc->too_many || kept > self->max_line) {
+            rc = 0; /* a record too long to keep: Python reads the line */
         } else {
             Entry *e = append(self, from_host, wall_now());
-            char *line = e != NULL ? malloc(n) : NULL;
+            char *line = e != NULL ? malloc(kept) : NULL;
             if (line == NULL) {
                 if (e) unlink_entry(self, e);
                 rc = -1;
             } else {
-                memcpy(line, s, n);
+                size_t id = copy_record(sc, s, n, line);
                 e->line = line;
-                e->len = n;
-                self->bytes += n;
+                e->len = kept;
+                self->bytes += kept;
                 if (request) {
-                    e->id = line + (f.id - s);
-                    e->id_len = f.id_len;
+                    e->id = line + id;
+                    e->id_len = id_len;
                     e->hash = h;
                     e->open = 1;
                     e->chain = self->open[from_host][h % BUCKETS];
@@ -703,6 +868,15 @@ static int ledger_note(Ledger *self, int from_host, const char *s, size_t n, lon
     return rc;
 }
 
+/* ledger_enter for a line read in one piece: scanned here, whole. */
+static int ledger_note(Ledger *self, int from_host, const char *s, size_t n, long asked_in) {
+    size_t body = n - 1;
+    if (body > 0 && s[body - 1] == '\r') body--;
+    Scan sc;
+    scan_start(&sc, self->elide_over);
+    return ledger_enter(self, from_host, s, n, scan_more(&sc, s, body, 1) ? &sc : NULL, asked_in);
+}
+
 static PyObject *Ledger_note(Ledger *self, PyObject *args) {
     int from_host;
     Py_buffer line;
@@ -710,8 +884,7 @@ static PyObject *Ledger_note(Ledger *self, PyObject *args) {
     const char *s = line.buf;
     size_t n = (size_t)line.len;
     int rc = 0;
-    if (n > 0 && s[n - 1] == '\n' && n <= self->max_line &&
-        is_utf8((const unsigned char *)s, n)) {
+    if (n > 0 && s[n - 1] == '\n') {
         /* the caller decided the line is only counted now: the epoch it was decided in */
         long now = __atomic_load_n(&epoch, __ATOMIC_SEQ_CST);
         Py_BEGIN_ALLOW_THREADS
@@ -770,8 +943,9 @@ static PyMethodDef Ledger_methods[] = {
      "note(from_host, line): note a whole line (with its newline) that the relay in Python "
      "relays only counted; False when Python must count it itself."},
     {"take", (PyCFunction)Ledger_take, METH_NOARGS,
-     "Everything noted, in order, emptied: (from_host, line, at, None) for a line, (False, "
-     "None, at, id) for the server's answer, id as written, to a host request noted before it."},
+     "Everything noted, in order, emptied: (from_host, line, at, None) for a line (its record: "
+     "long nested strings emptied), (False, None, at, id) for the server's answer, id as "
+     "written, to a host request noted before it."},
     {"__enter__", (PyCFunction)Ledger_enter, METH_NOARGS,
      "Hold the ledger: no pump notes a line meanwhile."},
     {"__exit__", (PyCFunction)Ledger_exit, METH_VARARGS, NULL},
@@ -822,6 +996,12 @@ typedef struct {
     Ledger *ledger; /* where a line only counted is noted (NULL: none is relayed here) */
     int from_host;
     long asked_in;
+    /* a line only counted, held across reads: scanned as it comes (scanning), looked at for a
+     * pattern up to *looked*, with what triage() said in *looked_in* */
+    Scan scan;
+    int scanning;
+    size_t looked;
+    long looked_in;
     PyThreadState *ts; /* while the interpreter lock is let go */
 } FastPump;
 
@@ -922,6 +1102,7 @@ static int hold(FastPump *self, const char *data, size_t n) {
 
 static void drop_held(FastPump *self) {
     self->held_len = 0;
+    self->scanning = 0;
     if (self->held_cap > 4 * 1024 * 1024) { /* do not keep a big buffer for one big line */
         free(self->held);
         self->held = NULL;
@@ -934,6 +1115,7 @@ static void drop_held(FastPump *self) {
 static PyObject *give(FastPump *self, const char *data, size_t n) {
     PyObject *out;
     self->known = 0;
+    self->scanning = 0;
     if (self->held_len == 0) return PyBytes_FromStringAndSize(data, (Py_ssize_t)n);
     if (data == self->held + self->held_len) { /* read in place, after what is held */
         out = PyBytes_FromStringAndSize(self->held, (Py_ssize_t)(self->held_len + n));
@@ -1050,6 +1232,29 @@ static int mentions(PyObject *patterns, const char *s, size_t n) {
         if (memmem(s, n, PyBytes_AS_STRING(p), (size_t)PyBytes_GET_SIZE(p)) != NULL) return 1;
     }
     return 0;
+}
+
+/* The line only counted held so far, after a read added to it: scanned on from where the last
+ * read left it, and looked at for a pattern (the bytes before it too, for one cut in two). 1
+ * nothing needs thought yet; 0 Python must have the line (without the interpreter lock). */
+static int follow(FastPump *self, int final) {
+    const char *line = self->held;
+    size_t len = self->held_len;
+    if (final) { /* the scan ends before the line's ending */
+        len--;
+        if (len > 0 && line[len - 1] == '\r') len--;
+    }
+    if (!scan_more(&self->scan, line, len, final)) return 0;
+    if (self->looked_in != self->asked_in) { /* other patterns now: the whole line again */
+        self->looked = 0;
+        self->looked_in = self->asked_in;
+    }
+    size_t from = self->looked > TAIL ? self->looked - TAIL : 0;
+    if (mentions(self->patterns, line + from, self->held_len - from)) return 0;
+    from = self->looked > 0 ? self->looked - 1 : 0; /* a backslash that ended the last read */
+    if (self->guarded && disguised(line + from, self->held_len - from)) return 0;
+    self->looked = self->held_len;
+    return 1;
 }
 
 static void keep_tail(FastPump *self, const char *data, size_t n) {
@@ -1171,12 +1376,31 @@ static PyObject *FastPump_next(FastPump *self, PyObject *Py_UNUSED(ignored)) {
         }
         const char *nl = memchr(data, '\n', n);
         if (nl == NULL) {
-            /* a line that goes on: held while short, or, guarded, while Python would hold it */
             size_t total = self->held_len + n;
-            /* a line to count too long for the ledger is Python's: it holds it from here */
-            int counted_long = self->counted && total > self->ledger->max_line;
-            if (!counted_long &&
-                (total < self->stream_threshold || (self->guarded && total <= self->max_held))) {
+            if (self->counted) {
+                /* a line only counted is held whole, as the relay in Python holds it, and
+                 * scanned as it comes: Python has it the moment something needs thought */
+                int fresh = self->held_len == 0;
+                if (total <= self->max_held && (fresh || self->scanning)) {
+                    if (hold(self, data, n) < 0) {
+                        take(self);
+                        return PyErr_NoMemory();
+                    }
+                    if (fresh) {
+                        scan_start(&self->scan, self->ledger->elide_over);
+                        self->scanning = 1;
+                        self->looked = 0;
+                        self->looked_in = self->asked_in;
+                    }
+                    if (follow(self, 0)) continue;
+                    take(self);
+                    return give(self, data, 0);
+                }
+                take(self);
+                return give(self, data, n);
+            }
+            /* a line that goes on: held while short, or, guarded, while Python would hold it */
+            if (total < self->stream_threshold || (self->guarded && total <= self->max_held)) {
                 if (hold(self, data, n) < 0) {
                     take(self);
                     return PyErr_NoMemory();
@@ -1217,7 +1441,13 @@ static PyObject *FastPump_next(FastPump *self, PyObject *Py_UNUSED(ignored)) {
         }
         const char *line = data;
         size_t len = n;
+        int scanned = 0;
         if (self->held_len) {
+            if (self->counted && !self->scanning) { /* held before it was only counted */
+                take(self);
+                return give(self, data, n);
+            }
+            scanned = self->counted;
             if (hold(self, data, n) < 0) {
                 take(self);
                 return PyErr_NoMemory();
@@ -1226,11 +1456,16 @@ static PyObject *FastPump_next(FastPump *self, PyObject *Py_UNUSED(ignored)) {
             len = self->held_len;
         }
         int rc = 0;
-        if (!(self->counted && len > self->ledger->max_line) && json_shaped(line, len) &&
-            is_utf8((const unsigned char *)line, len) &&
-            !mentions(self->patterns, line, len) && !(self->guarded && disguised(line, len - 1)) &&
-            (!self->counted ||
-             ledger_note(self->ledger, self->from_host, line, len, self->asked_in) > 0))
+        if (scanned) { /* scanned as it came: the rest of it now, and noted */
+            if (json_shaped(line, len) && follow(self, 1) &&
+                ledger_enter(self->ledger, self->from_host, line, len, &self->scan,
+                             self->asked_in) > 0)
+                rc = write_gated(self->gate, line, len, 1, 0);
+        } else if (json_shaped(line, len) && is_utf8((const unsigned char *)line, len) &&
+                   !mentions(self->patterns, line, len) &&
+                   !(self->guarded && disguised(line, len - 1)) &&
+                   (!self->counted ||
+                    ledger_note(self->ledger, self->from_host, line, len, self->asked_in) > 0))
             rc = write_gated(self->gate, line, len, 1, 0);
         if (rc == 0) { /* Python decides the whole line */
             take(self);

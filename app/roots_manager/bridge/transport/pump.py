@@ -47,12 +47,20 @@ HOLD_LIMIT = 10.0
 """Seconds a line held back by the mediator may wait before the mediator is asked to let it go."""
 
 
-def make_ledger(methods: tuple[bytes, ...], answered_kept: int) -> Ledger | None:
+def make_ledger(
+    methods: tuple[bytes, ...], answered_kept: int, elided_over: int = 0
+) -> Ledger | None:
     """Where the hot path notes the lines it relays only counted (a relay's
     :class:`~roots_manager.bridge.transport.relay.Counting`): *methods*, those whose lines it
-    hands over instead, *answered_kept*, how many requests answered it keeps; None where the
-    hot path was not built (the relay in Python notes them one by one)."""
-    return None if fastrelay is None else fastrelay.Ledger(methods, answered_kept)
+    hands over instead, *answered_kept*, how many requests answered it keeps, *elided_over*,
+    how long a string nested below a request's params' own members may be before the record
+    leaves its text out (0: never); None where the hot path was not built (the relay in Python
+    notes them one by one)."""
+    return (
+        None
+        if fastrelay is None
+        else fastrelay.Ledger(methods, answered_kept, elided_over=elided_over)
+    )
 
 
 class Reader:

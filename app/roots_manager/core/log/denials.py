@@ -72,10 +72,18 @@ def attribute(
     return Attribution(BETWEEN)
 
 
+LONGEST_NAMING = 16384
+"""The most characters a string may have and name a path: no path (4,096 bytes at most) nor its
+``file://`` URI (each byte percent-encoded in three characters) is longer. The bridge's record
+of a request leaves the text of longer strings out (``_fastrelay.Ledger``), so a megabyte of a
+tool's arguments is never read to tie a refusal to it."""
+
+
 def named_by(arguments: Any, path: str, limit: int = 64) -> str | None:
     """The name of the argument (``path``, ``paths[1]``, ``source``) whose value names *path*,
     the folder it is in, or a path inside it; None when none does. At most *limit* values are
-    looked at (a large argument is not searched whole)."""
+    looked at (a large argument is not searched whole), and no string longer than
+    :data:`LONGEST_NAMING`."""
     found: list[str] = []
     seen = 0
 
@@ -85,7 +93,7 @@ def named_by(arguments: Any, path: str, limit: int = 64) -> str | None:
             return
         seen += 1
         if isinstance(value, str):
-            if _names(value, path):
+            if len(value) <= LONGEST_NAMING and _names(value, path):
                 found.append(name)
         elif isinstance(value, dict):
             for k, v in value.items():
