@@ -34,8 +34,9 @@ Then, for the bridge alone:
   target p99 < 1 ms) and the round trip seen by the server;
 - a grant written by the CLI (``roots-manager grant``/``revoke``) to list_changed on the
   server's stdin (target p50 < 150 ms), and the same with the store API in a separate process;
-- start-up: launching the bridge until the server runs, against launching the server directly
-  (see *Start-up* below);
+- start-up: launching the bridge until the server runs, against launching the server directly,
+  and until the host's ``initialize`` is answered (target: +40 ms from an installed wheel),
+  with the server unconfined and confined (see *Start-up* below);
 - the bridge's peak RSS, against the echo server's (a bare Python process with json).
 
 The run ends with the table of targets (``bench/bridge_targets.py``): each row a ratio measured
@@ -292,12 +293,14 @@ front of a server (``python -c SPAWN_FLOOR SERVER...``)."""
 
 def startup_routes(python: str, bridge: list[str]) -> Routes:
     """The start-up routes from *python* (*bridge*: how it starts the bridge, before its
-    options): the echo server started directly, through the floor and through the bridge."""
+    options): the echo server started directly, through the floor, through the bridge, and
+    through the bridge confining it (as a new server is by default)."""
     server = [python, str(HERE / "echo_server.py")]
     return {
         "direct": server,
         "floor": [python, "-c", SPAWN_FLOOR, *server],
         "bridge": [*bridge, "--server", "startup", "--", *server],
+        "confined": [*bridge, "--server", "startup-confined", "--", *server],
     }
 
 
@@ -359,7 +362,8 @@ INITIALIZE = (
 
 def startup(argv: list[str], env: dict[str, str], tmp: Path) -> tuple[float, float]:
     """Seconds from launching *argv* to the echo server's first line, and to the answer to
-    an ``initialize`` sent at once, as a host sends it (what the host waits for)."""
+    an ``initialize`` sent at once, as a host sends it (what the host waits for). The server
+    writes the time it began in *tmp* (a folder a confined server is granted)."""
     stamp = tmp / "started"
     stamp.unlink(missing_ok=True)
     e = dict(env, BENCH_START_FILE=str(stamp))
@@ -378,9 +382,11 @@ def startup(argv: list[str], env: dict[str, str], tmp: Path) -> tuple[float, flo
     return started - t0, answered - t0
 
 
-def startup_row(name: str, times: dict[str, list[float]], floor: str) -> tuple[str, ...]:
-    """A start-up row of the table: *times* by route (direct, floor, bridge), their p50s."""
-    direct, bridge, least = (statistics.median(times[r]) for r in ("direct", "bridge", "floor"))
+def startup_row(
+    name: str, times: dict[str, list[float]], floor: str, route: str = "bridge"
+) -> tuple[str, ...]:
+    """A start-up row of the table: *times* by route (direct, floor, *route*), their p50s."""
+    direct, bridge, least = (statistics.median(times[r]) for r in ("direct", route, "floor"))
     return (
         f"{name}, p50",
         f"{direct * 1e3:.0f} ms",
@@ -575,6 +581,14 @@ def main() -> int:
         ["grant", "--new", "bench-confined-fixed", str(folders[0])],
         ["servers", "confine", "bench-confined-fixed", "on"],
         ["servers", "restart-on-revoke", "bench-confined-fixed", "off"],
+        ["grant", "--new", "startup-confined", str(folders[0])],
+        ["servers", "confine", "startup-confined", "on"],
+        # the venv the installed bridge starts the server from links to this Python's install,
+        # which may be in the home (pyenv): confinement reads no install there unless told;
+        # the server writes when it began in the granted folder; the dev venv's PYTHONPATH
+        ["servers", "confine", "startup-confined", "--allow-read", sys.base_prefix],
+        ["servers", "confine", "startup-confined", "--allow-write", str(folders[0])],
+        ["servers", "confine", "startup-confined", "--allow-read", str(HERE.parent)],
     ):
         subprocess.run(
             [sys.executable, "-m", "roots_manager.cli", *argv],
@@ -650,7 +664,7 @@ def main() -> int:
             order = list(routes) if k % 2 == 0 else list(routes)[::-1]
             for r in order:
                 e = plain_env if where == "installed" else env
-                started, answered = startup(routes[r], e, tmp)
+                started, answered = startup(routes[r], e, folders[0])
                 starts[where][r].append(started)
                 answers[where][r].append(answered)
 
@@ -668,13 +682,18 @@ def main() -> int:
     print()
     rows = [
         startup_row(
-            f"start-up to server running, {where}", s, "floor, a Python that only starts it"
+            f"start-up to server running, {where}{how}",
+            s,
+            "floor, a Python that only starts it",
+            route,
         )
         for where, s in starts.items()
+        for route, how in (("bridge", ""), ("confined", ", confined"))
     ]
     rows += [
-        startup_row(f"start-up to initialize answered, {where}", a, "floor")
+        startup_row(f"start-up to initialize answered, {where}{how}", a, "floor", route)
         for where, a in answers.items()
+        for route, how in (("bridge", ""), ("confined", ", confined"))
     ]
     rows += [
         (
@@ -745,6 +764,27 @@ def main() -> int:
                 None,
             )
         )
+        # what the host waits for at each start: its initialize answered, confined and not
+        a = answers[where]
+        for route, how in (("bridge", ""), ("confined", ", confined")):
+            rows.append(
+                bridge_targets.Row(
+                    f"initialize answered, added by the bridge{how}, {where}, p50",
+                    (med(a[route]) - med(a["direct"])) * 1e3,
+                    "ms",
+                    40 if where == "installed" else None,
+                    f"{med(a[route]) * 1e3:.0f} vs {med(a['direct']) * 1e3:.0f} ms",
+                )
+            )
+        rows.append(
+            bridge_targets.Row(
+                f"floor: initialize answered, added by a Python that only starts the server, "
+                f"{where}",
+                (med(a["floor"]) - med(a["direct"])) * 1e3,
+                "ms",
+                None,
+            )
+        )
     print()
     print("Targets (every ratio from this run):")
     bridge_targets.print_table(rows)
@@ -768,6 +808,10 @@ def main() -> int:
             figures[f"startup_floor_ms_{key}"] = (med(s["floor"]) - med(s["direct"])) * 1e3
             a = answers[where]
             figures[f"initialize_added_ms_{key}"] = (med(a["bridge"]) - med(a["direct"])) * 1e3
+            figures[f"initialize_added_ms_{key}_confined"] = (
+                med(a["confined"]) - med(a["direct"])
+            ) * 1e3
+            figures[f"initialize_floor_ms_{key}"] = (med(a["floor"]) - med(a["direct"])) * 1e3
         print(json.dumps({"targets": bridge_targets.as_json(rows), "figures": figures}))
     return 0
 
