@@ -295,6 +295,37 @@ def test_a_server_run_from_a_project_s_node_modules_starts_confined(tmp_path: Pa
     anyio.run(scenario)
 
 
+def test_a_script_whose_node_modules_is_a_link_out_of_its_folder_starts_confined(
+    tmp_path: Path,
+) -> None:
+    """``node FILE`` (as ``npx tsx FILE.ts`` ends) where FILE's folder's ``node_modules`` is a
+    link out of it (``npm link``, workspaces, pnpm): its packages are read and run through
+    the link, as in a folder of its own; the folder holding them is not read, and the server
+    is held to its grants as any other."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("these tests need Node.js")
+    w = world(tmp_path)
+    tool = tmp_path / "src" / "tool"
+    tool.mkdir(parents=True)
+    (tool / "server.mjs").write_text(
+        'import "@modelcontextprotocol/server-filesystem/dist/index.js";\n', encoding="utf-8"
+    )
+    # the packages a folder beside it installed (tests/peers), the project's files there
+    (tool / "node_modules").symlink_to(PEERS / "node_modules")
+
+    async def scenario() -> None:
+        command = [node, str(tool / "server.mjs"), "/"]
+        async with Client(params(command, w["home"], "--observe", "--confine")) as client:
+            read = await text(client, "read_text_file", path=str(w["granted"] / "hello.txt"))
+            assert read.strip() == "in granted"
+            for path in (w["sibling"] / "hello.txt", PEERS / "package.json"):
+                refused = await text(client, "read_text_file", path=str(path))
+                assert "EACCES" in refused, (path, refused)
+
+    anyio.run(scenario)
+
+
 def test_git_run_by_a_server_reads_the_users_git_settings_but_not_their_secrets(
     tmp_path: Path,
 ) -> None:

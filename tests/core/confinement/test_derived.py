@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from roots_manager.core.confinement.derive import command_needs
 
 
@@ -111,3 +113,61 @@ def test_a_shell_that_changes_folder_and_sources_a_file_runs_what_it_names(
     for text in ("cd $HOME/src/tool && sh index.js", f"cd {project} && cat x | sh index.js"):
         needs = command_needs(["sh", "-c", text], env, "/")
         assert str(project / "index.js") not in needs.files, text
+
+
+@pytest.mark.parametrize(
+    ("target", "server_writes", "given", "why"),
+    [
+        # npm link, workspaces, pnpm: the modules live in a folder beside the script's
+        ("src/shared/node_modules", "", True, None),
+        # a link the server could have made itself leads nowhere new
+        ("src/shared/node_modules", "src/tool", False, "the server may write the link"),
+        # a target the server may write is read through its grant, not derived
+        ("src/shared/node_modules", "src/shared", False, None),
+        ("home", "", False, "it is the home folder"),
+        ("home/.ssh", "", False, "it is or holds a secret"),
+        ("/", "", False, "it is the file system's root"),
+        ("src/missing", "", False, None),
+    ],
+)
+def test_a_scripts_node_modules_that_is_a_link_opens_its_target_and_no_more(
+    tmp_path: Path, target: str, server_writes: str, given: bool, why: str | None
+) -> None:
+    """``npx tsx FILE.ts`` where FILE's folder's ``node_modules`` is a link out of it: the
+    target is read and run as the folder's own ``node_modules`` would be, never its parent,
+    never the home, a secret or the root, nor a link in a folder the server may write."""
+    home = tmp_path / "home"
+    (home / ".ssh").mkdir(parents=True)
+    tool = tmp_path / "src" / "tool"
+    tool.mkdir(parents=True)
+    (tool / "server.ts").write_text("import { z } from 'zod'\n", encoding="utf-8")
+    shared = tmp_path / "src" / "shared" / "node_modules" / "zod"
+    shared.mkdir(parents=True)
+    lead = Path(target) if target.startswith("/") else tmp_path / target
+    (tool / "node_modules").symlink_to(lead)
+    env = {"HOME": str(home), "PATH": "/usr/bin:/bin"}
+    writable = [str(tmp_path / server_writes)] if server_writes else []
+    needs = command_needs(["node", str(tool / "server.ts")], env, "/", writable)
+    assert str(tool) in needs.runtime
+    assert (str(lead) in needs.runtime) is given, needs.runtime
+    assert str(lead.parent) not in needs.runtime or lead.parent == tool.parent
+    assert str(tmp_path / "src") not in needs.runtime
+    refused = dict(needs.refused)
+    if why is None:
+        assert str(lead) not in refused, refused
+    else:
+        assert why in refused.get(str(lead), ""), refused
+
+
+def test_a_scripts_own_node_modules_is_read_with_its_folder_and_nothing_beside(
+    tmp_path: Path,
+) -> None:
+    """The unlinked case, which the linked one matches: the script's folder, its
+    ``node_modules`` within it, and nothing of the folder above."""
+    tool = tmp_path / "src" / "tool"
+    (tool / "node_modules" / "zod").mkdir(parents=True)
+    (tool / "server.ts").write_text("x\n", encoding="utf-8")
+    env = {"HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"}
+    needs = command_needs(["node", str(tool / "server.ts")], env, "/")
+    assert str(tool) in needs.runtime
+    assert not [p for p in needs.runtime if p.startswith(str(tmp_path)) and p != str(tool)]

@@ -24,7 +24,7 @@ import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from roots_manager.core.confinement.protected import shared_caches
+from roots_manager.core.confinement.protected import HIDDEN, HOME, TABLE, shared_caches
 from roots_manager.core.confinement.rules import Rules
 from roots_manager.core.directory.layout import inside
 
@@ -180,6 +180,16 @@ class _Scope:
             return "it is the home folder"
         if inside(self.home, path):
             return "it holds the home folder"
+        return None
+
+    def secret(self, path: str) -> str | None:
+        """Why *path* (a real path) may not be read, being or holding a secret of the home
+        (:data:`~roots_manager.core.confinement.protected.TABLE`'s hidden places), or None."""
+        for place in TABLE:
+            if place.where == HOME and place.access == HIDDEN:
+                hidden = os.path.join(self.home, place.path)
+                if path == hidden or inside(path, hidden) or inside(hidden, path):
+                    return "it is or holds a secret"
         return None
 
     def writable_by_server(self, path: str) -> bool:
@@ -575,6 +585,32 @@ def _module(command: Sequence[str], env: Mapping[str, str], needs: Needs, scope:
             scope.allow(needs, real, file=os.path.isfile(real))
 
 
+def _linked_modules(folder: str, needs: Needs, scope: _Scope) -> None:
+    """A script's folder whose ``node_modules`` is a symbolic link (``npm link``, workspaces,
+    pnpm): what the link leads to, read and run, as the folder's own ``node_modules`` would be.
+
+    Every rule is opened without following links, so the folder's rule stops at the link.
+    The link's target alone is given, never its parent; a target that is too broad (the home
+    folder, a folder holding it) is refused as any derived rule; one the server may write is
+    not needed (its grant reads it already) and not read for more.
+    """
+    modules = os.path.join(folder, "node_modules")
+    if not os.path.islink(modules):
+        return
+    target = os.path.realpath(modules)
+    if not os.path.isdir(target) or scope.writable_by_server(target):
+        return
+    if scope.writable_by_server(folder):
+        # the server could have made the link, to lead its next start anywhere
+        needs.refuse(target, "the server may write the link that leads there")
+        return
+    why = scope.too_broad(target) or scope.secret(target)
+    if why is not None:
+        needs.refuse(target, why)
+        return
+    scope.allow(needs, target)
+
+
 def command_needs(
     command: Sequence[str], env: Mapping[str, str], cwd: str, writable: Iterable[str] = ()
 ) -> Needs:
@@ -624,7 +660,9 @@ def command_needs(
         scope.allow(needs, real, file=True)
         if not script and real.endswith(SCRIPT_SUFFIXES):
             script = True
-            scope.allow(needs, _package_dir(real))
+            package = _package_dir(real)
+            if scope.allow(needs, package) and package == os.path.dirname(real):
+                _linked_modules(package, needs, scope)
     _git_settings(env, needs)
     return needs
 
