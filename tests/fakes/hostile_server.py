@@ -617,6 +617,21 @@ def make(path: str, how: str) -> str:
     return "ok"
 
 
+def sqlite(path: str, journal: str = "delete") -> str:
+    """Write a row into the SQLite database *path* (made if missing) in *journal* mode
+    (``delete``: a journal made and removed beside it at each write; ``wal``: a log and its
+    index beside it), then read every row back: ``ok:N``."""
+    import sqlite3
+
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        db.execute(f"PRAGMA journal_mode={journal}")
+        db.execute("CREATE TABLE IF NOT EXISTS notes (text TEXT)")
+        with db:
+            db.execute("INSERT INTO notes VALUES ('written')")
+        (count,) = db.execute("SELECT count(*) FROM notes").fetchone()
+    return f"ok:{count}"
+
+
 def run(argv: list[str], cwd: str) -> str:
     """Run *argv* in *cwd* (a ``git`` of the server's): ``ok:`` and what it printed, or its
     exit code and the last line it wrote on stderr."""
@@ -855,7 +870,7 @@ ATTACKS = {f.__name__: f for f in (
     unix_connect, own_socket, socketpair, kill, inject, capabilities, io_uring, detach, rewrite_shebang,
     swap, escape, pid, bad_pointers, prlimit, renice_user, chattr, file_setattr, datagram,
     keyring, user_namespace, setuid_file, swap_socket, connect_and_hang, fs_ioctls,
-    shared_memory, lease, chmod_own_descriptor, bind_names, network,
+    shared_memory, lease, chmod_own_descriptor, bind_names, network, sqlite,
 )}  # fmt: skip
 
 TOOL = {

@@ -40,13 +40,14 @@ def test_a_file_named_on_the_command_line_opens_that_file_alone(world: World) ->
     world.setup()
     script = world.home / "server.py"
     shutil.copy(HOSTILE, script)
-    db = world.home / "test.db"
-    db.write_text("rows\n", encoding="utf-8")
+    # a data file (a database is written with its companions: tests/security/test_own_files.py)
+    data = world.home / "settings.json"
+    data.write_text("rows\n", encoding="utf-8")
     (world.home / "notes.txt").write_text("private\n", encoding="utf-8")
-    host = Hostile(world, [sys.executable, str(script), "--db-path", str(db)])
+    host = Hostile(world, [sys.executable, str(script), "--config", str(data)])
     try:
-        assert host.attack("read", path=str(db)) == "ok:rows\n"
-        assert host.attack("write", path=str(db)) in EACCES_OR_EPERM  # read-only, on its own
+        assert host.attack("read", path=str(data)) == "ok:rows\n"
+        assert host.attack("write", path=str(data)) in EACCES_OR_EPERM  # read-only, on its own
         # neither the script's folder nor the data file's, the home, opens
         assert host.attack("read", path=str(world.home / "notes.txt")) == "EACCES"
         assert host.attack("read", path=str(world.key)) == "EACCES"

@@ -361,6 +361,11 @@ def cmd_show(store: Store, args: argparse.Namespace) -> int:
     ):
         for path in out[key]:
             print(f"  {label}: {shown(path)}")
+    for path in out["own_files"]:
+        print(
+            f"  read and write, with the SQLite files beside it (named on its command line): "
+            f"{shown(path)}"
+        )
     for path in out["missing_extra"]:
         print(f"  missing now (skipped at start): {shown(path)}")
     for access, label in _HELD_LABELS:

@@ -27,7 +27,7 @@ import errno
 import os
 import sys
 
-from roots_manager.core.confinement.rules import Rules
+from roots_manager.core.confinement.rules import COMPANIONS, Rules
 from roots_manager.core.directory.layout import inside
 from roots_manager.support.bundle import restore_user_environment
 
@@ -62,6 +62,10 @@ def open_rules(rules: Rules) -> tuple[list[tuple[int, int]], list[tuple[str, int
     )
     opened: list[tuple[int, int]] = []
     writable: list[tuple[str, int]] = []
+    for path in own_names(rules.own_files):
+        fd = _own_file(path)
+        if fd is not None:
+            opened.append((fd, ll.OWN_FILE))
     for paths, access in grouped:
         for path in paths:
             try:
@@ -91,6 +95,31 @@ def open_rules(rules: Rules) -> tuple[list[tuple[int, int]], list[tuple[str, int
             if access == ll.READ_WRITE:
                 writable.append((os.readlink(f"/proc/self/fd/{fd}"), os.dup(fd)))
     return opened, writable
+
+
+def own_names(files: Sequence[str]) -> list[str]:
+    """Each file of *files* and its SQLite companions beside it (:data:`~roots_manager.core.
+    confinement.rules.COMPANIONS`)."""
+    return [f + c for f in files for c in ("", *COMPANIONS)]
+
+
+def _own_file(path: str) -> int | None:
+    """A descriptor of the file *path* reached without following links, if it is one regular
+    file with no second name (written through another, it would write a place held
+    elsewhere); None otherwise (missing: the supervisor makes it)."""
+    import stat
+
+    from roots_manager.support.nofollow import open_no_follow
+
+    try:
+        fd = open_no_follow(path)
+    except OSError:
+        return None
+    st = os.fstat(fd)
+    if stat.S_ISREG(st.st_mode) and st.st_nlink == 1:
+        return fd
+    os.close(fd)
+    return None
 
 
 def _hold_places(rules: Rules, unkept: Sequence[tuple[str, str]] = ()) -> Rules:
@@ -240,12 +269,15 @@ def _linux(
     unkept: list[tuple[str, str]] = []
     # without the filter the names go unkept, as the metadata goes unmediated (the bridge
     # said so: "protected names")
-    if (rules.guard or rules.repositories_beneath or rules.read_write) and filtered:
+    if (rules.guard or rules.repositories_beneath or rules.read_write or rules.own_files) and (
+        filtered
+    ):
         from roots_manager.sandbox import making
 
         kept, gone = making.Kept.of(rules.guard)
         kept.beneath = tuple(rules.repositories_beneath)
         kept.git = bool(rules.read_write)  # a git folder it may write holds to its rules
+        kept.own_files(rules.own_files)
         unkept = [(path, "the folder it would be made in cannot be opened") for path in gone]
     rules = _hold_places(rules, unkept)
     opened, writable = open_rules(rules)

@@ -77,6 +77,9 @@ READ_WRITE = ALL_BY_ABI[7]
 SOCKET = RESOLVE_UNIX
 """A Unix socket the user allowed the server (``servers confine --allow-socket``)."""
 DEVICE = READ_FILE | WRITE_FILE | IOCTL_DEV
+OWN_FILE = READ_FILE | WRITE_FILE | TRUNCATE
+"""A file named on the command line that the server writes (a database), and its companions
+there at the start."""
 """A terminal or /dev/null: read, write and the ioctls a terminal needs."""
 
 

@@ -37,6 +37,7 @@ import struct
 import sys
 import threading
 
+from roots_manager.core.confinement.rules import COMPANIONS
 from roots_manager.core.directory.layout import inside
 from roots_manager.sandbox import gitfolder, landlock, libc, mediation, seccomp
 
@@ -93,6 +94,38 @@ class Kept:
         """Every git folder is held to :mod:`~roots_manager.sandbox.gitfolder`'s rules (the
         server may write somewhere): whoever made it, nothing in it runs the server's
         commands at the user's next ``git``."""
+        self.files: dict[tuple[int, int], dict[bytes, bool]] = {}
+        """The server's own files (:attr:`~roots_manager.core.confinement.rules.Rules.
+        own_files`), by their folder (its device and inode) and name: each with whether it is
+        a companion (which may be removed) rather than the file itself."""
+
+    def own_files(self, files: Iterable[str]) -> None:
+        """Let the server make and write *files* (real and absolute) and their SQLite
+        companions, each in the folder it names now (opened without following links; a folder
+        that cannot be is left out: nothing is made there)."""
+        from roots_manager.support.nofollow import open_no_follow
+
+        for path in files:
+            folder, name = os.path.split(path)
+            try:
+                fd = open_no_follow(folder)
+            except OSError:
+                continue
+            st = os.fstat(fd)
+            os.close(fd)
+            if stat.S_ISDIR(st.st_mode) and name:
+                names = self.files.setdefault((st.st_dev, st.st_ino), {})
+                names[os.fsencode(name)] = False
+                for companion in COMPANIONS:
+                    names[os.fsencode(name + companion)] = True
+
+    def owned(self, folder: int, name: bytes) -> bool | None:
+        """Whether *name* in the folder open as *folder* is one of the server's own files:
+        None if it is not, False for the file itself, True for a companion of it."""
+        if not self.files:
+            return None
+        st = os.fstat(folder)
+        return self.files.get((st.st_dev, st.st_ino), {}).get(name)
 
     @property
     def writes(self) -> bool:
@@ -348,7 +381,7 @@ class Namer:
             asks = seccomp.O_CREAT | (seccomp.WRITE_ACCESS if self.kept.writes else 0)
             return bool(flags & asks) and not flags & os.O_PATH
         if name in seccomp.REMOVING or name in seccomp.EMPTYING:
-            return bool(self.kept.beneath)
+            return bool(self.kept.beneath or self.kept.files)
         return name in seccomp.CREATING or name in seccomp.NAMING
 
     def answer(self, c: mediation._Caller, name: str, a: tuple[int, ...]) -> int | None:
@@ -441,6 +474,10 @@ class Namer:
         if self._reopen(c, path, flags):
             return
         folder, leaf = _split(c, dirfd, path)
+        if self.kept.owned(folder, leaf) is not None:
+            self._check(c, folder, leaf, name)
+            self._open_own(c, folder, leaf, flags, mode, name)
+            return
         # never waiting here for a FIFO's other end (the supervisor would stop with it): such
         # an open waits in a thread of its own (:meth:`_open_later`)
         blocking = not flags & os.O_NONBLOCK
@@ -470,6 +507,42 @@ class Namer:
             self._send(c, made, cloexec=bool(flags & os.O_CLOEXEC))
             return
         raise mediation.Refused(errno.ELOOP)
+
+    def _open_own(
+        self, c: mediation._Caller, folder: int, leaf: bytes, flags: int, mode: int, call: str
+    ) -> None:
+        """Open (making it if it is not there) the server's own file *leaf* in *folder*, here,
+        outside the server's rules, which give it nothing else in that folder: a regular file
+        only, made new by ``O_EXCL`` (never through a link), or that very file as it is if it
+        has no second name; never a link, a folder, a device or a FIFO found under that
+        name."""
+        if flags & (os.O_DIRECTORY | os.O_PATH):  # O_TMPFILE holds O_DIRECTORY
+            self._refuse(c, folder, leaf, call)
+        asked = flags & ~(os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW)
+        for _ in range(LINKS_FOLLOWED):
+            try:
+                found = os.open(leaf, _O_PATH | os.O_NOFOLLOW, dir_fd=folder)
+            except FileNotFoundError:
+                new = asked | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+                try:
+                    made = os.open(leaf, new, mode, dir_fd=folder)
+                except FileExistsError:
+                    continue  # made meanwhile: opened as it is now
+                self._send(c, made, cloexec=bool(flags & os.O_CLOEXEC))
+                return
+            try:
+                st = os.fstat(found)
+                if not stat.S_ISREG(st.st_mode) or st.st_nlink != 1:
+                    self._refuse(c, folder, leaf, call)
+                if flags & os.O_EXCL:
+                    raise mediation.Refused(errno.EEXIST)
+                # the very file checked, opened again for what the call asks
+                made = os.open(f"/proc/self/fd/{found}", asked | os.O_CLOEXEC)
+            finally:
+                os.close(found)
+            self._send(c, made, cloexec=bool(flags & os.O_CLOEXEC))
+            return
+        raise mediation.Refused(errno.EEXIST)
 
     def _reopen(self, c: mediation._Caller, path: bytes, flags: int) -> bool:
         """If *path* names one of the caller's own descriptors (``/proc/self/fd/2``, reached
@@ -700,6 +773,14 @@ class Namer:
             dirfd, address, folder_too = mediation.AT_FDCWD, a[0], name == "rmdir"
         folder, leaf = _split(c, dirfd, c.string(address))
         self._check(c, folder, leaf, name, removed=True)
+        if not folder_too and self.kept.owned(folder, leaf):
+            # a companion of the server's own file, which SQLite removes as it ends a write:
+            # removed here (the rules give nothing in that folder), if it is a regular file
+            found = os.stat(leaf, dir_fd=folder, follow_symlinks=False)
+            if not stat.S_ISREG(found.st_mode):
+                self._refuse(c, folder, leaf, name)
+            os.unlink(leaf, dir_fd=folder)
+            return 0
         self.maker.call(_rmdir if folder_too else _unlink, leaf, folder)
         return 0
 

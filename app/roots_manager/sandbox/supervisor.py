@@ -150,7 +150,7 @@ def _server_process(plan: Plan, supervisor: int, to_parent: int, from_parent: in
                 processes=plan.max_processes is not None,
                 guard=plan.kept is not None,
                 writes=plan.kept is not None and plan.kept.writes,
-                removes=plan.kept is not None and bool(plan.kept.beneath),
+                removes=plan.kept is not None and bool(plan.kept.beneath or plan.kept.files),
             )
         os.write(to_parent, b"L%d\n" % listener)
         if os.read(from_parent, 1) != b"k":

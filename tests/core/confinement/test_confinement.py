@@ -262,8 +262,9 @@ def test_no_derived_rule_opens_the_home_or_a_folder_holding_it(tmp_path: Path) -
     data.write_text("", encoding="utf-8")
     env = {"PATH": "/usr/bin", "HOME": str(home)}
     needs = command_needs(["python3", str(script), "--db-path", str(data)], env, "/")
-    assert {str(script), str(data)} <= set(needs.files)
-    opened = set(needs.runtime) | set(needs.files) | set(needs.writable)
+    # the database on its own, written (with its companions), never the home
+    assert str(script) in needs.files and needs.databases == [str(data)]
+    opened = set(needs.runtime) | set(needs.files) | set(needs.writable) | set(needs.databases)
     assert not opened & {str(home), str(tmp_path), "/"}
     assert (str(home), "it is the home folder") in needs.refused
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -171,3 +172,71 @@ def test_a_scripts_own_node_modules_is_read_with_its_folder_and_nothing_beside(
     needs = command_needs(["node", str(tool / "server.ts")], env, "/")
     assert str(tool) in needs.runtime
     assert not [p for p in needs.runtime if p.startswith(str(tmp_path)) and p != str(tool)]
+
+
+@pytest.mark.parametrize(
+    ("argv", "given", "refused"),
+    [
+        (["--db-path", "~/test.db"], "test.db", False),
+        (["--db-path=~/test.db"], "test.db", False),
+        (["--database", "~/notes"], "notes", False),
+        (["--db", "~/state.bin"], "state.bin", False),
+        (["--store", "~/memory.sqlite3"], "memory.sqlite3", False),
+        (["~/cache.sqlite"], "cache.sqlite", False),
+        (["--db-path", "~/missing/test.db"], None, False),  # no such folder
+        (["--name", "~/notes"], None, False),  # neither named nor ending so
+        (["--db-path", "~"], None, True),  # the home itself
+        (["--db-path", "~/.ssh/keys.db"], None, True),  # a secret's folder
+        (["--db-path", "~/linked.db"], None, True),  # a link
+        (["--db-path", "~/walled.db"], None, True),  # a companion that is a link
+        (["--db-path", "~/granted/test.db"], None, False),  # its grant gives it already
+    ],
+)
+def test_a_database_named_on_the_command_line_is_written_on_its_own(
+    tmp_path: Path, argv: list[str], given: str | None, refused: bool
+) -> None:
+    """``--db-path ~/test.db`` and its kin: the file, named by the option or its ending, is
+    derived as written (with its SQLite companions, by the supervisor), never its folder;
+    not a file the server's grant gives, the home, a secret, or one reached through a link."""
+    home = tmp_path / "home"
+    (home / ".ssh").mkdir(parents=True)
+    (home / "granted").mkdir()
+    (home / "linked.db").symlink_to(tmp_path / "elsewhere.db")
+    (home / "walled.db-wal").symlink_to(home / ".profile")
+    env = {"HOME": str(home), "PATH": "/usr/bin:/bin"}
+    words = [str(home) + w[1:] if w.startswith("~") else w for w in argv]
+    words = [w.replace("=~", "=" + str(home)) for w in words]
+    needs = command_needs(["sh", *words], env, str(home), [str(home / "granted")])
+    assert needs.databases == ([str(home / given)] if given else [])
+    assert str(home) not in needs.runtime and str(home) not in needs.writable
+    assert (words[-1] in dict(needs.refused)) is refused, needs.refused
+
+
+def test_a_database_in_a_protected_place_or_a_read_only_grant_is_refused(
+    tmp_path: Path,
+) -> None:
+    """What derivation names is checked against the table of places a server never writes
+    (a project's ``.git``, a shell start file's name, Roots Manager's own folders) and the
+    read-only grants, where the hosts' files are known."""
+    from roots_manager.core.confinement.confined import _own_files
+    from roots_manager.core.confinement.protected import HostPlaces, state_folders
+
+    home = tmp_path / "home"
+    (home / "proj" / ".git").mkdir(parents=True)
+    (home / "ref").mkdir()
+    env = {"HOME": str(home)}
+    hosts = HostPlaces([str(home / ".claude.json")], [".zed"])
+    state = state_folders(env)[0]
+    wanted = [
+        str(home / "test.db"),
+        str(home / "proj" / ".git" / "index.db"),
+        str(home / ".bashrc"),
+        str(home / ".claude.json"),
+        str(home / "ref" / "x.db"),
+        str(home / "proj" / ".zed" / "x.db"),
+        os.path.join(state, "store.db"),
+    ]
+    refused: list[tuple[str, str]] = []
+    kept = _own_files(wanted, [str(home / "ref")], env, hosts, refused)
+    assert kept == [str(home / "test.db")]
+    assert [p for p, _ in refused] == wanted[1:]

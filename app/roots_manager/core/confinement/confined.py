@@ -14,7 +14,7 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from roots_manager.core.confinement.derive import package_caches, runtime_rules
+from roots_manager.core.confinement.derive import database_files, package_caches, runtime_rules
 from roots_manager.core.confinement.protected import (
     GUARDED,
     HIDDEN,
@@ -24,9 +24,11 @@ from roots_manager.core.confinement.protected import (
     HostPlaces,
     mounts_inside,
     protections,
+    written_file_refusal,
 )
-from roots_manager.core.confinement.rules import MAX_PROCESSES, Rules
+from roots_manager.core.confinement.rules import COMPANIONS, MAX_PROCESSES, Rules
 from roots_manager.core.consent.effective import Availability, visible_roots
+from roots_manager.core.directory.layout import inside
 from roots_manager.core.roots.root import normalize_path
 from roots_manager.core.servers.server import Server
 from roots_manager.core.store.state import State, server_name_error
@@ -240,6 +242,9 @@ def rules_for(
         blocked = blocked or bool(ceiling[5])
     writable = [*write, *extra_write, tmpdir]
     runtime, refused = runtime_rules(command, env, cwd, writable)
+    runtime = runtime.replace(
+        own_files=tuple(_own_files(runtime.own_files, [*read, *extra_read], env, hosts, refused))
+    )
     caches = package_caches(command, env)
     for cache in caches.values() if layers is not None else ():
         # a first npx has no ~/.npm yet: a rule (and a layer) cannot name a folder not there
@@ -301,6 +306,32 @@ def rules_for(
     # cache's identity itself (roots_manager.sandbox.mounts)
     kept_expect = [e for e in expect if Identity.from_arg(e).path not in caches.values()]
     return Derived(rules.replace(expect=tuple(kept_expect)), refused)
+
+
+def _own_files(
+    files: Iterable[str],
+    read_only: Sequence[str],
+    env: Mapping[str, str],
+    hosts: HostPlaces,
+    refused: list[tuple[str, str]],
+) -> list[str]:
+    """The database files derived from the command line (:attr:`Rules.own_files`) that the
+    server may write with their companions: none that is, or whose companion is, a place of
+    :data:`~roots_manager.core.confinement.protected.TABLE`, nor one in a read-only grant
+    (each refused is added to *refused*, with why)."""
+    kept = []
+    for path in files:
+        why = next(
+            (w for c in ("", *COMPANIONS) if (w := written_file_refusal(path + c, env, hosts))),
+            None,
+        )
+        if why is None and any(inside(path, os.path.realpath(r)) for r in read_only):
+            why = "a read-only grant holds it"
+        if why is None:
+            kept.append(path)
+        else:
+            refused.append((path, why))
+    return kept
 
 
 Key = tuple[tuple[str, ...], ...]
@@ -370,7 +401,8 @@ def report(
 ) -> dict[str, Any]:
     """What ``servers show`` says of server *name*: its setting and what it may read or write
     (*by_default*: whether this machine confines a server by default), and with *hosts*, the
-    places inside its grants held read-only, hidden or pinned at its next confined start."""
+    places inside its grants held read-only, hidden or pinned at its next confined start, and
+    the database files its command line names, which it writes with their companions."""
     srv = state.server(name)
     write, read = granted_folders(state, name)
     on = starts_confined(state, srv, by_default)
@@ -388,6 +420,10 @@ def report(
             searched=searched,
             layered=package_caches(srv.command, os.environ).values() if srv.command else (),
         )
+    own: list[str] = []
+    if hosts is not None and srv.command:
+        found = database_files(srv.command, os.environ, os.getcwd(), [*write, *srv.allow_write])
+        own = _own_files(found, [*read, *srv.allow_read], os.environ, hosts, [])
     return {
         "name": name,
         "confine": on,
@@ -409,6 +445,7 @@ def report(
         "changes": (NEXT_START if srv.restarts_on_revoke else NEXT_START_NO_RESTART)
         if on
         else None,
+        "own_files": own,
         "missing_extra": [p for p in (*srv.allow_read, *srv.allow_write) if not os.path.exists(p)],
         "protected": [{"path": p.path, "access": p.access, "why": p.why} for p in held],
         "repositories_searched_in_part": [w for w, whole in searched.items() if not whole],

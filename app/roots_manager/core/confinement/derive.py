@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from roots_manager.core.confinement.protected import HIDDEN, HOME, TABLE, shared_caches
-from roots_manager.core.confinement.rules import Rules
+from roots_manager.core.confinement.rules import COMPANIONS, Rules
 from roots_manager.core.directory.layout import inside
 
 SYSTEM_DIRS = ("/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin", "/opt")
@@ -75,6 +75,9 @@ class Needs:
     files: list[str] = field(default_factory=list)
     """Files named on the command line: each read, on its own, never written."""
     writable: list[str] = field(default_factory=list)
+    databases: list[str] = field(default_factory=list)
+    """Database files named on the command line (:func:`_databases`): each read and written on
+    its own, with its SQLite companions beside it, made by the supervisor."""
     refused: list[tuple[str, str]] = field(default_factory=list)
     """Paths the command seemed to need and is not given, each with why."""
 
@@ -663,8 +666,54 @@ def command_needs(
             package = _package_dir(real)
             if scope.allow(needs, package) and package == os.path.dirname(real):
                 _linked_modules(package, needs, scope)
+    _databases(command, cwd, needs, scope)
     _git_settings(env, needs)
     return needs
+
+
+DATABASE_SUFFIXES = (".db", ".sqlite", ".sqlite3")
+DATABASE_OPTIONS = ("--db", "--db-path", "--database")
+"""A database file on a command line: an option so named, or any word (an option's value, or
+a positional) whose name ends so."""
+
+
+def _databases(command: Sequence[str], cwd: str, needs: Needs, scope: _Scope) -> None:
+    """The database files *command* names (:data:`DATABASE_OPTIONS`, :data:`DATABASE_SUFFIXES`),
+    each given on its own with its :data:`COMPANIONS`, read and written: never its folder, which
+    the server may not otherwise write. Not one in a folder the server may write (its grant
+    gives it already), nor a name that is a link, not a file, the home or a secret."""
+    words = list(command[1:])
+    for i, word in enumerate(words):
+        option, eq, value = word.partition("=")
+        if eq and option.startswith("--"):
+            named = option in DATABASE_OPTIONS
+        elif word in DATABASE_OPTIONS and i + 1 < len(words):
+            named, value = True, words[i + 1]
+        elif not word.startswith("-"):
+            named, value = False, word
+        else:
+            continue
+        if not value or not (named or value.endswith(DATABASE_SUFFIXES)):
+            continue
+        path = os.path.normpath(os.path.join(cwd, os.path.expanduser(value)))
+        folder, name = os.path.split(path)
+        if not os.path.isdir(folder) or not name:
+            continue
+        real = os.path.join(os.path.realpath(folder), name)
+        if real in needs.databases or scope.writable_by_server(real):
+            continue
+        why = scope.too_broad(real) or scope.secret(real)
+        for each in (real, *(real + c for c in COMPANIONS)):
+            if why is None and os.path.lexists(each) and not os.path.isfile(each):
+                why = f"{each} is not a file"
+            if why is None and os.path.islink(each):
+                why = f"{each} is a symbolic link"
+        if why is not None:
+            needs.refuse(real, why)
+            continue
+        if real in needs.files:  # written, no longer only read
+            needs.files.remove(real)
+        needs.databases.append(real)
 
 
 GIT_SETTINGS = (".gitconfig", ".config/git/config", ".config/git/ignore", ".config/git/attributes")
@@ -699,6 +748,14 @@ def _git_settings(env: Mapping[str, str], needs: Needs) -> None:
             needs.add(real, file=True)
 
 
+def database_files(
+    command: Sequence[str], env: Mapping[str, str], cwd: str, writable: Iterable[str] = ()
+) -> list[str]:
+    """The database files *command* names that a confined start gives it to write, each with
+    its :data:`COMPANIONS` (:func:`_databases`), before the table of protected places."""
+    return command_needs(command, env, cwd, writable).databases
+
+
 def runtime_rules(
     command: Sequence[str], env: Mapping[str, str], cwd: str, writable: Iterable[str] = ()
 ) -> tuple[Rules, list[tuple[str, str]]]:
@@ -726,6 +783,7 @@ def runtime_rules(
             runtime=tuple(runtime),
             listing=tuple(listed_beneath(ETC, ETC_SECRETS)),
             devices=tuple(d for d in DEVICES if os.path.exists(d)),
+            own_files=tuple(needs.databases),
         ),
         needs.refused,
     )

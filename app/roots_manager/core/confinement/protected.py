@@ -215,6 +215,35 @@ def state_folders(env: Mapping[str, str]) -> list[str]:
     return [os.path.realpath(p) for p in dict.fromkeys(out)]
 
 
+def written_file_refusal(path: str, env: Mapping[str, str], hosts: HostPlaces) -> str | None:
+    """Why the file *path* (real and absolute) may not be written on its own by a confined
+    server (a database named on its command line), being a place of :data:`TABLE` or lying in
+    one: a project's place among its folders (``.git``, ``.vscode``), a place of the home, Roots
+    Manager's own, a host's configuration, a package cache; None if it may."""
+    parts = path.split(os.sep)
+    for place in TABLE:
+        if place.where == PROJECT and place.path.split("/")[0] in parts:
+            return place.why
+    for name in hosts.project_names:
+        if name.split("/")[0] in parts:
+            return "a host's project configuration: " + _SETTINGS
+    home = os.path.realpath(env.get("HOME") or os.path.expanduser("~"))
+    places: list[tuple[str, str]] = []
+    for place in TABLE:
+        if place.where == HOME:
+            places.append((os.path.join(home, place.path), place.why))
+        elif place.where == STATE:
+            places += [(p, place.why) for p in state_folders(env)]
+        elif place.where == HOST:
+            places += [(os.path.realpath(p), place.why) for p in hosts.user_files]
+        elif place.where == CACHE:
+            places += [(os.path.realpath(p), place.why) for p in shared_caches(env).values()]
+    for where, why in places:
+        if inside(path, where):
+            return why
+    return None
+
+
 class Protection:
     """One place held inside what a server was granted, and why."""
 

@@ -24,12 +24,17 @@ _OPTIONS = {
     "--guard": "guard",
     "--layer": "layer",
     "--repositories-beneath": "repositories_beneath",
+    "--own-file": "own_files",
 }
 """The exec wrapper's option for each kind of path in :class:`Rules`."""
 MAX_PROCESSES = 1024
 """The most processes a confined server's tree holds at once, unless its setting says
 otherwise: far above what real servers start (an npx server runs 2 to 4, a browser under
 Playwright about 20), far below what exhausts the user's process table."""
+COMPANIONS = ("-journal", "-wal", "-shm")
+"""What SQLite makes beside a database, named after it (its rollback journal, its write-ahead
+log and that log's index), made and removed as it writes: an own file's
+(:attr:`Rules.own_files`) are the server's too."""
 NO_NETWORK = "--no-network"
 """The exec wrapper's option for a server whose network is blocked."""
 
@@ -47,6 +52,7 @@ class Rules:
         "listing",
         "max_processes",
         "network",
+        "own_files",
         "pin",
         "protect",
         "read_only",
@@ -98,6 +104,12 @@ class Rules:
     the server, and the ``.git`` that holds them, are kept by the supervisor, which makes each
     of the server's new names, writes and removals itself (:mod:`roots_manager.sandbox.
     making`)."""
+    own_files: tuple[str, ...]
+    """Files named on the command line that the server writes (a database), in folders it may
+    not otherwise write: each is read and written on its own, and its SQLite companions
+    beside it (``-journal``, ``-wal``, ``-shm``) with it; the supervisor makes these names in
+    that folder, and removes the companions, on the folder it checked and nothing else there
+    (:mod:`roots_manager.sandbox.making`)."""
     guard: tuple[str, ...]
     """Protected places no mount can hold, in a writable rule: one not there (``.envrc``,
     ``.vscode``), or a symbolic link (``~/.bashrc`` kept in a dotfiles folder). The server may
@@ -124,6 +136,7 @@ class Rules:
         layer: tuple[str, ...] = (),
         layers: str | None = None,
         repositories_beneath: tuple[str, ...] = (),
+        own_files: tuple[str, ...] = (),
     ) -> None:
         values = (
             devices,
@@ -135,6 +148,7 @@ class Rules:
             listing,
             max_processes,
             network,
+            own_files,
             pin,
             protect,
             read_only,
