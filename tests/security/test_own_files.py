@@ -50,6 +50,10 @@ def test_a_database_named_in_the_home_is_made_and_written_with_its_companions(
     assert db.stat().st_size > 0
     shown = json.loads(world.cli("servers", "show", "srv", "--json").stdout)
     assert shown["own_files"] == [str(db)]
+    # what it may do is no refusal: nothing of it is told, while the other name is
+    told = [json.dumps(d) for d in world.denials()]
+    assert not [d for d in told if "test.db" in d], told
+    assert [d for d in told if "other.db" in d], told
 
 
 @pytest.mark.parametrize("world", users(), indirect=True)

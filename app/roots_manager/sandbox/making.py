@@ -63,6 +63,15 @@ RENAME_EXCHANGE = 1 << 1
 CLONE_FS = 0x200
 WAITING = 64
 """Opens of a FIFO's end waiting at once for the other end; past that, ``EAGAIN``."""
+OWN_PATHS: dict[str, tuple[int | None, int]] = {
+    "open": (None, 0),
+    "creat": (None, 0),
+    "openat": (0, 1),
+    "unlink": (None, 0),
+    "unlinkat": (0, 1),
+}
+"""Where each call that may make, open or remove an own file has its folder's descriptor
+(None: the working folder) and its path, by argument."""
 LINKS_FOLLOWED = 40
 """As the kernel: past this many links on the way, ``ELOOP``."""
 _O_PATH = os.O_PATH | os.O_CLOEXEC
@@ -383,6 +392,19 @@ class Namer:
         if name in seccomp.REMOVING or name in seccomp.EMPTYING:
             return bool(self.kept.beneath or self.kept.files)
         return name in seccomp.CREATING or name in seccomp.NAMING
+
+    def owns(self, c: mediation._Caller, name: str, a: tuple[int, ...]) -> bool:
+        """Whether call *name* names one of the server's own files (:meth:`Kept.owned`): made
+        here, it is no refusal to tell, though the rules give nothing in its folder."""
+        where = OWN_PATHS.get(name) if self.kept.files else None
+        if where is None:
+            return False
+        dirfd = mediation.AT_FDCWD if where[0] is None else mediation._int(a[where[0]])
+        try:
+            folder, leaf = _split(c, dirfd, c.string(a[where[1]]))
+        except (mediation.Refused, OSError):
+            return False
+        return self.kept.owned(folder, leaf) is not None
 
     def answer(self, c: mediation._Caller, name: str, a: tuple[int, ...]) -> int | None:
         """Make call *name* for caller *c*; its return value, or None when the call was

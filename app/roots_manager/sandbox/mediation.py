@@ -57,6 +57,8 @@ if TYPE_CHECKING:
 
         def keeps_object(self, fd: int) -> bool: ...
 
+        def owns(self, c: _Caller, name: str, a: tuple[int, ...]) -> bool: ...
+
     Observe = Callable[["_Caller", str, tuple[int, ...]], None]
 
     class Asker(Protocol):
@@ -490,7 +492,7 @@ class Mediator:
         caller = _Caller(self.listener, note)
         name = self.names.get(note.nr, "")
         if self.namer is not None and self.namer.makes(name, note.args):
-            if self.observe is not None:
+            if self.observe is not None and not self.namer.owns(caller, name, note.args):
                 self.observe(caller, name, note.args)  # a refusal the rules make, told
             self._decided(caller, name, self.namer.answer)
             return
