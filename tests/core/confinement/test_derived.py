@@ -208,6 +208,11 @@ def test_a_database_named_on_the_command_line_is_written_on_its_own(
     words = [w.replace("=~", "=" + str(home)) for w in words]
     needs = command_needs(["sh", *words], env, str(home), [str(home / "granted")])
     assert needs.databases == ([str(home / given)] if given else [])
+    # behind a shell's plain string, the same
+    behind = ["sh", "-c", " ".join(["exec", "sh", *words])]
+    if "=" not in " ".join(words):
+        shell = command_needs(behind, env, str(home), [str(home / "granted")])
+        assert shell.databases == needs.databases
     assert str(home) not in needs.runtime and str(home) not in needs.writable
     assert (words[-1] in dict(needs.refused)) is refused, needs.refused
 

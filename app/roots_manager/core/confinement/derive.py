@@ -643,6 +643,7 @@ def command_needs(
             needs.add(path, file=True)
         for path in found.writable:
             needs.add(path, writable=True)
+        needs.databases += [p for p in found.databases if p not in needs.databases]
         for path, why in found.refused:
             needs.refuse(path, why)
         for path in sourced:
