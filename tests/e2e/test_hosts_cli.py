@@ -43,6 +43,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         "CONTINUE_GLOBAL_DIR",
         "COPILOT_HOME",
         "FAST_AGENT_HOME",
+        "KIMI_CODE_HOME",
         "KIMI_SHARE_DIR",
         "OPENCODE_CONFIG",
         "VIBE_HOME",
@@ -124,7 +125,7 @@ def test_list_wrap_unwrap_through_the_cli(home: Path, rm_home: Path) -> None:
 ADDED_IN_41 = {
     "copilot-cli": ".copilot/mcp-config.json",
     "antigravity": ".gemini/config/mcp_config.json",
-    "kimi-cli": ".kimi/mcp.json",
+    "kimi-cli": ".kimi-code/mcp.json",
     "factory-droid": ".factory/mcp.json",
     "qoder": ".qoder/mcp.json",
     "mistral-vibe": ".vibe/config.toml",

@@ -479,7 +479,36 @@ KIMI_CLI = """{
   }
 }"""
 """https://github.com/MoonshotAI/kimi-cli docs/en/customization/mcp.md; kimi mcp add writes the
-file with json.dumps(indent=2): no newline at its end (src/kimi_cli/cli/mcp.py)"""
+file with json.dumps(indent=2): no newline at its end (src/kimi_cli/cli/mcp.py). Kimi Code's
+``kimi migrate --run`` (2.1.0) writes these same bytes into ~/.kimi-code/mcp.json, from
+JSON.stringify(..., null, 2), and leaves this file where it was."""
+
+KIMI_CODE = """{
+  "mcpServers": {
+    "web": {
+      "transport": "http",
+      "url": "https://example.invalid/mcp",
+      "bearerTokenEnvVar": "CONTEXT7_API_KEY"
+    },
+    "fs": {
+      "transport": "stdio",
+      "command": "npx",
+      "args": [
+        "-y",
+        "@modelcontextprotocol/server-filesystem"
+      ],
+      "env": {
+        "SOME_VAR": "value"
+      },
+      "startupTimeoutMs": 30000
+    }
+  }
+}
+"""
+"""Kimi Code 2.1.0 (npm @moonshot-ai/kimi-code, dist/main.mjs): its config store writes
+JSON.stringify({...file, mcpServers}, null, 2) and a newline; each entry a stdio, http or sse
+``transport`` (McpServerStdioConfigSchema: command, args, env, cwd; http: url, headers,
+bearerTokenEnvVar), with startupTimeoutMs and the like beside it."""
 
 FACTORY_DROID = """{
   "mcpServers": {
@@ -803,7 +832,7 @@ SAMPLES = {
     "trae": TRAE,
     "copilot-cli": COPILOT_CLI,
     "antigravity": ANTIGRAVITY,
-    "kimi-cli": KIMI_CLI,
+    "kimi-cli": KIMI_CODE,
     "factory-droid": FACTORY_DROID,
     "qoder": QODER,
     "mistral-vibe": MISTRAL_VIBE,

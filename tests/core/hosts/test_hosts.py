@@ -29,7 +29,13 @@ from roots_manager.core.hosts.wrap import find_bridge, home_for_hosts
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.state import fingerprint
 from tests.conftest import only_on_linux
-from tests.core.hosts.hosts_samples import AMAZON_Q_LEGACY, BROKEN, OTHERS, SAMPLES
+from tests.core.hosts.hosts_samples import (
+    AMAZON_Q_LEGACY,
+    BROKEN,
+    KIMI_CLI,
+    OTHERS,
+    SAMPLES,
+)
 
 BRIDGE = "/opt/roots manager/bin/roots-bridge"
 FS_ARGV = ["npx", "-y", "@modelcontextprotocol/server-filesystem"]
@@ -125,7 +131,8 @@ def test_the_documented_paths(tmp_path: Path) -> None:
         "amp": (tmp_path / ".config/amp/settings.json",) * 3,
         "copilot-cli": (tmp_path / ".copilot/mcp-config.json",) * 3,
         "antigravity": (tmp_path / ".gemini/config/mcp_config.json",) * 3,
-        "kimi-cli": (tmp_path / ".kimi/mcp.json",) * 3,
+        # Kimi Code's, then the older kimi-cli's (both, on every system)
+        "kimi-cli": (tmp_path / ".kimi-code/mcp.json",) * 3,
         "factory-droid": (tmp_path / ".factory/mcp.json",) * 3,
         "qoder": (
             tmp_path / ".qoder/mcp.json",
@@ -185,13 +192,14 @@ def test_the_documented_paths(tmp_path: Path) -> None:
 def test_the_homes_hosts_take_from_their_environment(tmp_path: Path) -> None:
     env = {
         "COPILOT_HOME": str(tmp_path / "cp"),
+        "KIMI_CODE_HOME": str(tmp_path / "kimi-code"),
         "KIMI_SHARE_DIR": str(tmp_path / "kimi"),
         "VIBE_HOME": str(tmp_path / "vibe"),
         "XDG_DATA_HOME": str(tmp_path / "data"),
     }
     expected = {
         "copilot-cli": [tmp_path / "cp/mcp-config.json"],
-        "kimi-cli": [tmp_path / "kimi/mcp.json"],
+        "kimi-cli": [tmp_path / "kimi-code/mcp.json", tmp_path / "kimi/mcp.json"],
         "mistral-vibe": [tmp_path / "vibe/config.toml"],
         # Antigravity 2's folder first, then the one earlier versions read
         "antigravity": [
@@ -483,6 +491,58 @@ def test_amazon_q_s_default_json_and_its_older_mcp_json_are_both_read(
     assert undone is not None and undone.done and sorted(undone.restored) == sorted(files)
     for path, text in files.items():
         assert path.read_text() == text, path
+
+
+def test_kimi_code_s_files_and_the_kimi_cli_s_it_migrated_from_are_all_wrapped(
+    tmp_path: Path, layout: Layout
+) -> None:
+    # kimi migrate copies ~/.kimi/mcp.json's servers into ~/.kimi-code/mcp.json, as the same
+    # bytes, and leaves the older file beside its mark: a server in either starts (Kimi Code
+    # reads the one, a kimi-cli still installed the other), so both are wrapped; and so is the
+    # working folder's .kimi-code/mcp.json, in Kimi Code's own format
+    p = platform("linux", tmp_path)
+    project = tmp_path / "app"
+    files = {
+        tmp_path / ".kimi-code/mcp.json": KIMI_CLI,
+        tmp_path / ".kimi/mcp.json": KIMI_CLI,
+        project / ".kimi-code/mcp.json": SAMPLES["kimi-cli"],
+    }
+    for path, text in files.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    (tmp_path / ".kimi/.migrated-to-kimi-code").write_text('{"version": 1, "runs": []}')
+    found = hostchanges.report(p, [str(project)])
+    assert [(r.file.path, r.file.scope) for r in found] == [
+        (tmp_path / ".kimi-code/mcp.json", "user"),
+        (tmp_path / ".kimi/mcp.json", "user"),
+        (project / ".kimi-code/mcp.json", "project"),
+    ]
+    for r in found:
+        assert {s.name: s.transport for s in r.servers} == {
+            "web": Transport.REMOTE,
+            "fs": Transport.STDIO,
+        }, r.file.path
+    results = hostchanges.change(
+        layout,
+        hostchanges.host_files("kimi-cli", p, [str(project)]),
+        None,
+        WRAP,
+        bridge=BRIDGE,
+        home=None,
+    )
+    assert len(results) == 3 and all(r.written for r in results)
+    for r in hostchanges.report(p, [str(project)]):
+        fs = next(s for s in r.servers if s.name == "fs")
+        assert fs.argv == [BRIDGE, "--server", "fs", "--", *FS_ARGV], r.file.path
+        # the entry keeps Kimi Code's own keys beside the bridge's
+        entry = json.loads(r.file.path.read_text())["mcpServers"]["fs"]
+        assert entry["env"] == {"SOME_VAR": "value"}, entry
+    project_fs = json.loads((project / ".kimi-code/mcp.json").read_text())["mcpServers"]["fs"]
+    assert project_fs["transport"] == "stdio" and project_fs["startupTimeoutMs"] == 30000
+    undone = hostchanges.undo_last(layout, bridge=BRIDGE, home=None)
+    assert undone is not None and undone.done and sorted(undone.restored) == sorted(files)
+    for path, text in files.items():
+        assert path.read_bytes() == text.encode(), path
 
 
 def test_qoder_cli_and_qoder_s_ide_keep_separate_files_in_one_folder(tmp_path: Path) -> None:

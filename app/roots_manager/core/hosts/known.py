@@ -207,10 +207,18 @@ def _antigravity(p: Platform) -> list[Path]:
     return [gemini / "config" / "mcp_config.json", gemini / "antigravity" / "mcp_config.json"]
 
 
-def _kimi_cli(p: Platform) -> list[Path]:
-    # kimi_cli/share.py: $KIMI_SHARE_DIR, else Path.home() / ".kimi"; mcp.json in it
-    folder = p.env.get("KIMI_SHARE_DIR", "")
-    return [(Path(folder) if os.path.isabs(folder) else p.home / ".kimi") / "mcp.json"]
+def _kimi(p: Platform) -> list[Path]:
+    """Kimi Code's ``mcp.json`` (npm ``@moonshot-ai/kimi-code``: ``$KIMI_CODE_HOME``, else
+    ``~/.kimi-code``, on every system), then that of the kimi-cli it replaces
+    (``kimi_cli/share.py``: ``$KIMI_SHARE_DIR``, else ``~/.kimi``). ``kimi migrate`` copies the
+    servers of the older file into the newer one and leaves the older in place, with a
+    ``.migrated-to-kimi-code`` mark beside it; a kimi-cli still installed reads it yet."""
+    code = p.env.get("KIMI_CODE_HOME", "")
+    share = p.env.get("KIMI_SHARE_DIR", "")
+    return [
+        (Path(code) if os.path.isabs(code) else p.home / ".kimi-code") / "mcp.json",
+        (Path(share) if os.path.isabs(share) else p.home / ".kimi") / "mcp.json",
+    ]
 
 
 def _qoder(p: Platform) -> list[Path]:
@@ -391,7 +399,17 @@ HOSTS: tuple[HostSpec, ...] = (
     # source each path was checked against is beside it and in docs/hosts.md.
     HostSpec("copilot-cli", "GitHub Copilot CLI", Format.JSON, "mcpServers", False, _copilot_cli),
     HostSpec("antigravity", "Antigravity", Format.JSON, "mcpServers", False, _antigravity),
-    HostSpec("kimi-cli", "Kimi CLI", Format.JSON, "mcpServers", False, _kimi_cli),
+    HostSpec(
+        "kimi-cli",
+        "Kimi Code",
+        Format.JSON,
+        "mcpServers",
+        False,
+        _kimi,
+        # Kimi Code reads the working folder's own .kimi-code/mcp.json (and a project's
+        # .mcp.json, Claude Code's file, found as claude-code's)
+        (".kimi-code/mcp.json",),
+    ),
     HostSpec(
         "factory-droid",
         "Factory Droid",
