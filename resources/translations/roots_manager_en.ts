@@ -251,7 +251,7 @@
 <context>
     <name>_ChangePage</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/hosts/first_run.py" line="+196"/>
+        <location filename="../../app/roots_manager/gui/hosts/first_run.py" line="+183"/>
         <source>These lines of %n file(s) change; nothing else in them does. Protect makes the change.</source>
         <translation>
             <numerusform>These lines of %n file change; nothing else in it does. Protect makes the change.</numerusform>

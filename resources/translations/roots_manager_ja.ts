@@ -93,7 +93,7 @@
 <context>
     <name>ConfineBox</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers/confine_box.py" line="+51"/>
+        <location filename="../../app/roots_manager/gui/servers/confine_box.py" line="+49"/>
         <source>Confine this server to its gr&amp;ants</source>
         <translation>このサーバーを許可したフォルダーに閉じ込める(&amp;A)</translation>
     </message>
@@ -158,7 +158,7 @@
         <translation>パスを削除(&amp;M)</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+78"/>
         <source>{server} was told its folders changed and has not asked for them since: it may still use a folder you revoked. Restart on revoke makes a revocation restart it, from its next start.</source>
         <translation>{server} はフォルダーの変更を通知されましたが、その後問い合わせていません。取り消したフォルダーをまだ使っている可能性があります。「取り消し時の再起動」をオンにすると、次回起動から取り消しのたびに再起動されます。</translation>
     </message>
@@ -174,8 +174,8 @@
     </message>
     <message>
         <location line="+5"/>
-        <source>as it asks, a folder granted while it runs is read at once, with no restart; revoking one still restarts it</source>
-        <translation>確認する設定なので、実行中に許可したフォルダーは再起動なしですぐに読み取られます。取り消した場合は従来どおり再起動します</translation>
+        <source>as it asks, a folder granted read-only while it runs is read at once, with no restart; one granted to write, or a revocation, restarts it</source>
+        <translation>確認する設定なので、実行中に読み取り専用で許可したフォルダーは再起動なしですぐに読み取られます。書き込みを許可した場合や取り消した場合は再起動します</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -898,7 +898,7 @@
 <context>
     <name>CoreText</name>
     <message>
-        <location filename="../../app/roots_manager/core/confinement/confined.py" line="+46"/>
+        <location filename="../../app/roots_manager/core/confinement/confined.py" line="+48"/>
         <source>confined: the kernel refuses every file outside what was granted; the network is not restricted</source>
         <translation>閉じ込め中: 許可されたもの以外のファイルはすべてカーネルが拒否します。ネットワークは制限されません</translation>
     </message>
@@ -1318,7 +1318,7 @@
 <context>
     <name>HostConnection</name>
     <message>
-        <location filename="../../app/roots_manager/gui/connect/host_connection.py" line="+290"/>
+        <location filename="../../app/roots_manager/gui/connect/host_connection.py" line="+311"/>
         <source>the server refused the handshake: {0}</source>
         <translation>サーバーがハンドシェイクを拒否しました: {0}</translation>
     </message>
@@ -1434,13 +1434,13 @@
         <translation>最後の変更を元に戻す(&amp;U)</translation>
     </message>
     <message>
-        <location line="+54"/>
-        <location line="+46"/>
+        <location line="+50"/>
+        <location line="+41"/>
         <source>roots-bridge cannot be found beside this program; reinstall it.</source>
         <translation>このプログラムの隣に roots-bridge が見つかりません。再インストールしてください。</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+51"/>
         <source>Restart {host} to apply the change.</source>
         <translation>変更を反映するには {host} を再起動してください。</translation>
     </message>
@@ -3181,7 +3181,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProtectFound</name>
     <message>
-        <location filename="../../app/roots_manager/gui/hosts/first_run.py" line="+69"/>
+        <location filename="../../app/roots_manager/gui/hosts/first_run.py" line="+67"/>
         <source>Protect your servers</source>
         <translation>サーバーを保護する</translation>
     </message>
@@ -4603,7 +4603,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>_ChangePage</name>
     <message>
-        <location filename="../../app/roots_manager/gui/hosts/first_run.py" line="+75"/>
+        <location filename="../../app/roots_manager/gui/hosts/first_run.py" line="+64"/>
         <source>The change to your hosts&apos; files</source>
         <translation>ホストのファイルへの変更</translation>
     </message>

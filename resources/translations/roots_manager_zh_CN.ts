@@ -93,7 +93,7 @@
 <context>
     <name>ConfineBox</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers/confine_box.py" line="+51"/>
+        <location filename="../../app/roots_manager/gui/servers/confine_box.py" line="+49"/>
         <source>Confine this server to its gr&amp;ants</source>
         <translation>将此服务器限制在其授权范围内(&amp;A)</translation>
     </message>
@@ -158,7 +158,7 @@
         <translation>移除路径(&amp;M)</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+78"/>
         <source>{server} was told its folders changed and has not asked for them since: it may still use a folder you revoked. Restart on revoke makes a revocation restart it, from its next start.</source>
         <translation>已通知 {server} 其文件夹已更改，但它此后未再询问：它可能仍在使用您撤销的文件夹。开启“撤销时重启”后，从下次启动起，每次撤销都会重启它。</translation>
     </message>
@@ -174,8 +174,8 @@
     </message>
     <message>
         <location line="+5"/>
-        <source>as it asks, a folder granted while it runs is read at once, with no restart; revoking one still restarts it</source>
-        <translation>由于它会询问，运行期间授权的文件夹会立即可读，无需重启；撤销文件夹仍会使其重启</translation>
+        <source>as it asks, a folder granted read-only while it runs is read at once, with no restart; one granted to write, or a revocation, restarts it</source>
+        <translation>由于它会询问，运行期间以只读方式授予的文件夹会立即被读取，无需重启；授予写入权限或撤销授权则会重启它</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -898,7 +898,7 @@
 <context>
     <name>CoreText</name>
     <message>
-        <location filename="../../app/roots_manager/core/confinement/confined.py" line="+46"/>
+        <location filename="../../app/roots_manager/core/confinement/confined.py" line="+48"/>
         <source>confined: the kernel refuses every file outside what was granted; the network is not restricted</source>
         <translation>已限制：内核拒绝访问授权范围以外的所有文件；网络不受限制</translation>
     </message>
@@ -1318,7 +1318,7 @@
 <context>
     <name>HostConnection</name>
     <message>
-        <location filename="../../app/roots_manager/gui/connect/host_connection.py" line="+290"/>
+        <location filename="../../app/roots_manager/gui/connect/host_connection.py" line="+311"/>
         <source>the server refused the handshake: {0}</source>
         <translation>服务器拒绝了握手：{0}</translation>
     </message>
@@ -1434,13 +1434,13 @@
         <translation>撤销上一次更改(&amp;U)</translation>
     </message>
     <message>
-        <location line="+54"/>
-        <location line="+46"/>
+        <location line="+50"/>
+        <location line="+41"/>
         <source>roots-bridge cannot be found beside this program; reinstall it.</source>
         <translation>在本程序旁找不到 roots-bridge；请重新安装。</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+51"/>
         <source>Restart {host} to apply the change.</source>
         <translation>请重启 {host} 以应用更改。</translation>
     </message>
@@ -3181,7 +3181,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProtectFound</name>
     <message>
-        <location filename="../../app/roots_manager/gui/hosts/first_run.py" line="+69"/>
+        <location filename="../../app/roots_manager/gui/hosts/first_run.py" line="+67"/>
         <source>Protect your servers</source>
         <translation>保护你的服务器</translation>
     </message>
@@ -4603,7 +4603,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>_ChangePage</name>
     <message>
-        <location filename="../../app/roots_manager/gui/hosts/first_run.py" line="+75"/>
+        <location filename="../../app/roots_manager/gui/hosts/first_run.py" line="+64"/>
         <source>The change to your hosts&apos; files</source>
         <translation>对主机文件的更改</translation>
     </message>

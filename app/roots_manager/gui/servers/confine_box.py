@@ -201,8 +201,8 @@ class ConfineBox(QWidget):
         if on and srv is not None and srv.asks:
             said.append(
                 self.tr(
-                    "as it asks, a folder granted while it runs is read at once, with no "
-                    "restart; revoking one still restarts it"
+                    "as it asks, a folder granted read-only while it runs is read at once, "
+                    "with no restart; one granted to write, or a revocation, restarts it"
                 )
             )
         # the core's lines are lower-case clauses, meant to follow a label
