@@ -501,3 +501,30 @@ def test_a_folder_revoked_without_a_restart_is_still_readable_until_restart_now(
     finally:
         bridge.close_stdin()
         bridge.wait()
+
+
+def test_the_selection_stays_one_in_the_list_and_the_detail_as_servers_come_and_go(
+    watcher: StoreWatcher, store: Store, tmp_path: Path, qtbot: QtBot
+) -> None:
+    panel = panel_with(watcher, store, tmp_path, qtbot)
+    panel.select_server("files")
+
+    def shown() -> tuple[list[str], str]:
+        lit = [i.text(0) for i in panel.server_list.selectedItems()]
+        return lit, panel.detail_title.text()
+
+    assert shown() == (["files"], "files")
+    # a server first seen (a host started it while the user looked at the Log) resets the
+    # table: the selected server stays selected, in the list and in the detail
+    with store.transaction() as state:
+        state.server_started("web", ["npx", "web"], "run-w", confined=False)
+    watcher.reload()
+    qtbot.waitUntil(lambda: "web" in panel.server_list.names())
+    assert shown() == (["files"], "files")
+    assert panel.detail.server == "files" and panel.selected_server() == "files"
+    # the selected server forgotten elsewhere: nothing is selected, and nothing is lit
+    with store.transaction() as state:
+        state.remove_server("files")
+    watcher.reload()
+    qtbot.waitUntil(lambda: "files" not in panel.server_list.names())
+    assert shown() == ([], "No server selected")

@@ -331,6 +331,12 @@ class ServersPanel(QWidget):
             app.focusChanged.connect(self._focus_changed)
 
         watcher.state_changed.connect(self._state_changed)
+        # a server come or gone resets the table, which loses its selection: the server
+        # selected before is selected again (or none, in the list too, if it is gone), so
+        # that the list never stays highlighted beside "No server selected"
+        self._kept_selection: str | None = None
+        self.servers_model.modelAboutToBeReset.connect(self._keep_selection)
+        self.servers_model.modelReset.connect(self._select_kept)
         self.servers_model.modelReset.connect(self._show_empty_hint)
         self.servers_model.modelReset.connect(self._fit_columns_once)
         self.servers_model.rowsInserted.connect(self._fit_columns_once)
@@ -525,6 +531,14 @@ class ServersPanel(QWidget):
         elif self.selected_server() != name:
             self.servers.selectRow(row)
         self._update_buttons()
+
+    def _keep_selection(self) -> None:
+        self._kept_selection = self.selected_server()
+
+    def _select_kept(self) -> None:
+        name, self._kept_selection = self._kept_selection, None
+        if name is not None:
+            self.select_server(name)
 
     def _table_server_selected(self, *_: object) -> None:
         self.server_list.select_server(self.selected_server())
