@@ -20,8 +20,10 @@ from roots_manager.core.store.state import now_iso
 from roots_manager.gui.common.watcher import StoreWatcher
 from roots_manager.gui.servers.consent_matrix import CellScopeRole, ConsentMatrixModel
 from roots_manager.gui.servers.servers_model import (
+    BRIDGE,
     LAST_ASKED,
     STALE,
+    STARTED,
     STATUS,
     ServersModel,
 )
@@ -183,6 +185,35 @@ def test_running_and_stale_servers_show_from_their_markers(
     live.remove_bridge_marker(layout, "s-test")
     qtbot.waitUntil(lambda: model.index(0, STATUS).data() == "not running", timeout=10_000)
     assert model.index(0, STALE).data() == ""
+
+
+def test_the_all_grants_table_shows_bridge_columns_only_while_a_server_runs(
+    watcher: StoreWatcher, store: Store, layout: Layout, tmp_path: Path, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    seed(store, tmp_path)
+    watcher.reload()
+    panel = ServersPanel(watcher)
+    qtbot.addWidget(panel)
+    panel.show()
+    qtbot.waitExposed(panel)
+    table = panel.servers
+    # nothing runs: no empty, wide Bridge column (nor Started) beside what says something
+    assert table.isColumnHidden(BRIDGE) and table.isColumnHidden(STARTED)
+    assert not table.isColumnHidden(STATUS)
+    marker = BridgeMarker(
+        run="s-cols",
+        server="files",
+        pid=os.getpid(),
+        started_at=now_iso(),
+        command=["files-server", "--stdio"],
+        protocol="2025-06-18",
+    )
+    live.write_bridge_marker(layout, marker)
+    qtbot.waitUntil(lambda: not table.isColumnHidden(BRIDGE), timeout=10_000)
+    assert not table.isColumnHidden(STARTED)
+    assert table.columnWidth(BRIDGE) > 0
+    live.remove_bridge_marker(layout, "s-cols")
+    qtbot.waitUntil(lambda: table.isColumnHidden(BRIDGE), timeout=10_000)
 
 
 def test_models_pass_the_model_tester(

@@ -60,3 +60,13 @@ def fit_columns(table: QTableView) -> None:
     for col in range(COMMAND):
         table.resizeColumnToContents(col)
         header.resizeSection(col, max(header.sectionSize(col), least.get(col, 0)))
+
+
+def show_running_columns(table: QTableView, model: ServersModel) -> None:
+    """Show the Bridge and Started columns only while a server listed has a bridge running:
+    empty, they took the width of a bridge's words from the columns that say something."""
+    running = any(
+        (row := model.row_at(i)) is not None and row.markers for i in range(model.rowCount())
+    )
+    for col in (BRIDGE, STARTED):
+        table.setColumnHidden(col, not running)

@@ -56,7 +56,11 @@ from roots_manager.gui.servers.servers_model import (
     ServerRow,
     ServersModel,
 )
-from roots_manager.gui.servers.servers_table import fit_columns, make_servers_table
+from roots_manager.gui.servers.servers_table import (
+    fit_columns,
+    make_servers_table,
+    show_running_columns,
+)
 from roots_manager.gui.servers.serverview.actions import Action, actions_for
 from roots_manager.gui.servers.serverview.facts import ServerFacts, server_facts
 from roots_manager.gui.servers.serverview.worth import Worth, worth_of, worth_of_all
@@ -338,9 +342,12 @@ class ServersPanel(QWidget):
         self.servers_model.modelAboutToBeReset.connect(self._keep_selection)
         self.servers_model.modelReset.connect(self._select_kept)
         self.servers_model.modelReset.connect(self._show_empty_hint)
+        self.servers_model.modelReset.connect(self._show_running_columns)
+        self.servers_model.dataChanged.connect(self._show_running_columns)
         self.servers_model.modelReset.connect(self._fit_columns_once)
         self.servers_model.rowsInserted.connect(self._fit_columns_once)
         self._show_empty_hint()
+        self._show_running_columns()
         self._fit_columns_once()
         self.servers.selectionModel().selectionChanged.connect(self._update_buttons)
         self.servers.selectionModel().currentChanged.connect(self._update_buttons)
@@ -562,6 +569,9 @@ class ServersPanel(QWidget):
             return False
         self._columns_fitted = True
         return True
+
+    def _show_running_columns(self, *_: object) -> None:
+        show_running_columns(self.servers, self.servers_model)
 
     def _show_empty_hint(self) -> None:
         self.empty_hint.setVisible(self.servers_model.rowCount() == 0)
