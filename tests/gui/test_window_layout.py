@@ -9,9 +9,11 @@ from PySide6.QtCore import QByteArray, QPoint, QRect
 from PySide6.QtWidgets import QApplication, QSplitter, QStyle
 from pytestqt.qtbot import QtBot
 
+from roots_manager.actions.settings import set_language
 from roots_manager.core.directory.layout import Layout
 from roots_manager.core.store.file import Store
 from roots_manager.gui.common import window_state
+from roots_manager.gui.common.resources import shown_language
 from roots_manager.gui.common.watcher import StoreWatcher
 from roots_manager.gui.servers.servers_model import COMMAND, SERVER, STALE, STATUS
 from roots_manager.gui.shell.app import AppController, app_settings
@@ -157,6 +159,42 @@ def test_the_current_tab_and_every_splitter_come_back_as_the_user_left_them(
         assert s.sizes() == wanted[s.objectName()], s.objectName()
 
 
+def test_a_split_moved_in_one_language_is_that_languages_alone(
+    layout: Layout, store: Store, watcher: StoreWatcher, qtbot: QtBot
+) -> None:
+    set_language(store, "en")
+    watcher.reload()
+    window = _window(watcher, layout, qtbot)
+    splitter = window.servers_panel.findChild(QSplitter, "serversSplitter")
+    default = splitter.sizes()
+    shift = sum(default) // 5
+    splitter.setSizes([default[0] + shift, default[1] - shift])
+    moved = splitter.sizes()
+    assert moved != default
+    window.close()
+
+    # the same window in Japanese keeps its own split, the default until moved there
+    set_language(store, "ja")
+    watcher.reload()
+    ja = _window(watcher, layout, qtbot)
+    ja_splitter = ja.servers_panel.findChild(QSplitter, "serversSplitter")
+    assert ja_splitter.sizes() == default
+    ja_splitter.setSizes([default[0] - shift, default[1] + shift])
+    ja_moved = ja_splitter.sizes()
+    ja.close()
+
+    # and each language finds its own again
+    set_language(store, "en")
+    watcher.reload()
+    en = _window(watcher, layout, qtbot)
+    assert en.servers_panel.findChild(QSplitter, "serversSplitter").sizes() == moved
+    en.close()
+    set_language(store, "ja")
+    watcher.reload()
+    again = _window(watcher, layout, qtbot)
+    assert again.servers_panel.findChild(QSplitter, "serversSplitter").sizes() == ja_moved
+
+
 def test_a_saved_tab_or_split_that_no_longer_fits_is_ignored(
     layout: Layout, watcher: StoreWatcher, qtbot: QtBot
 ) -> None:
@@ -166,8 +204,9 @@ def test_a_saved_tab_or_split_that_no_longer_fits_is_ignored(
     settings = app_settings(layout)
     settings.setValue(window_state.TAB_KEY, 42)  # a tab a later layout removed
     # a layout with one pane more, another with one pane less, and nonsense
-    settings.setValue("splitters/logSplitter", [100, 200, 300, 400])
-    settings.setValue("splitters/serversSplitter", ["x", "y"])
+    shown = shown_language(watcher.state.language)
+    settings.setValue(f"splitters/{shown}/logSplitter", [100, 200, 300, 400])
+    settings.setValue(f"splitters/{shown}/serversSplitter", ["x", "y"])
     settings.sync()
 
     window = _window(watcher, layout, qtbot)
@@ -176,7 +215,7 @@ def test_a_saved_tab_or_split_that_no_longer_fits_is_ignored(
         assert s.sizes() == default_sizes[s.objectName()], s.objectName()
 
     settings.setValue(window_state.TAB_KEY, -3)
-    settings.setValue("splitters/serversSplitter", [0, 0])
+    settings.setValue(f"splitters/{shown}/serversSplitter", [0, 0])
     settings.sync()
     window.deleteLater()
     again = _window(watcher, layout, qtbot)

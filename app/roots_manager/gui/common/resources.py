@@ -155,6 +155,14 @@ def load_translator(language: str | None = None) -> tuple[str, QTranslator] | No
     return code, translator
 
 
+def shown_language(language: str | None = None) -> str:
+    """The language the interface is shown in for the setting *language* (None: the user's
+    interface languages): a shipped catalogue's code, else ``en``."""
+    locale_name = language or resources.preferred_language(QLocale.system().uiLanguages())
+    found = resources.translation_for(locale_name)
+    return found[0] if found is not None else "en"
+
+
 def install_translators(app: QCoreApplication, language: str | None = None) -> list[QTranslator]:
     """Install the app's catalogue and Qt's own (dialog buttons and the like) for *language*,
     with what Qt's own leaves untranslated; for English, the catalogue of its plural forms.

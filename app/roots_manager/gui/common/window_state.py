@@ -1,5 +1,8 @@
 """The main window's view state kept across runs: the current tab and every splitter's panes.
 
+A splitter's panes are kept per language: the same words take another width in Japanese than in
+English, so a split made to fit one language is not forced on another.
+
 Geometry and column widths have their own keys (:mod:`~roots_manager.gui.shell.main_window`); what is
 here is read back with suspicion, because the settings file outlives the layout that wrote it:
 a tab index that no longer exists is ignored, and a splitter's sizes are applied only if they
@@ -20,11 +23,16 @@ def splitters_of(window: QWidget) -> list[QSplitter]:
     return [s for s in window.findChildren(QSplitter) if s.objectName()]
 
 
-def save(settings: QSettings, window: QWidget, tabs: QTabWidget) -> None:
-    """Save the current tab and the pane sizes of every named splitter of *window*."""
+def _splitter_key(splitter: QSplitter, language: str) -> str:
+    return f"{SPLITTER_GROUP}/{language}/{splitter.objectName()}"
+
+
+def save(settings: QSettings, window: QWidget, tabs: QTabWidget, language: str) -> None:
+    """Save the current tab and the pane sizes of every named splitter of *window*, the
+    latter for the interface's *language*."""
     settings.setValue(TAB_KEY, tabs.currentIndex())
     for splitter in splitters_of(window):
-        settings.setValue(f"{SPLITTER_GROUP}/{splitter.objectName()}", splitter.sizes())
+        settings.setValue(_splitter_key(splitter, language), splitter.sizes())
 
 
 def _sizes(value: object, count: int) -> list[int] | None:
@@ -43,8 +51,9 @@ def _sizes(value: object, count: int) -> list[int] | None:
     return sizes
 
 
-def restore(settings: QSettings, window: QWidget, tabs: QTabWidget) -> None:
-    """Put back what :func:`save` saved, skipping whatever no longer fits the window."""
+def restore(settings: QSettings, window: QWidget, tabs: QTabWidget, language: str) -> None:
+    """Put back what :func:`save` saved (the splits of *language*), skipping whatever no
+    longer fits the window."""
     index = settings.value(TAB_KEY)
     try:
         tab = int(index) if isinstance(index, int | str) else -1
@@ -53,9 +62,7 @@ def restore(settings: QSettings, window: QWidget, tabs: QTabWidget) -> None:
     if 0 <= tab < tabs.count():
         tabs.setCurrentIndex(tab)
     for splitter in splitters_of(window):
-        sizes = _sizes(
-            settings.value(f"{SPLITTER_GROUP}/{splitter.objectName()}"), splitter.count()
-        )
+        sizes = _sizes(settings.value(_splitter_key(splitter, language)), splitter.count())
         if sizes is not None:
             splitter.setSizes(sizes)
 

@@ -37,7 +37,7 @@ from roots_manager.core.store.state import State
 from roots_manager.gui.common import window_state
 from roots_manager.gui.common.banner import Banner
 from roots_manager.gui.common.folder_drops import dropped_folders
-from roots_manager.gui.common.resources import action_icon
+from roots_manager.gui.common.resources import action_icon, shown_language
 from roots_manager.gui.common.watcher import StoreWatcher
 from roots_manager.gui.connect.connect import ConnectionManager
 from roots_manager.gui.connect.connect_dialog import ConnectDialog
@@ -250,7 +250,7 @@ class MainWindow(QMainWindow):
         self.log_panel: LogPanel | None = None
         self.first_run: ProtectFound | None = None
         """The walk through protecting the hosts found, while it is open."""
-        self.running_language: str | None = None
+        self.running_language: str | None = watcher.state.language
         """The language the window was built in (None: the system's); set by the app."""
         self.setWindowTitle(self.tr("Roots Manager"))
         if icon is not None:
@@ -344,7 +344,7 @@ class MainWindow(QMainWindow):
             self.resize(1100, 700)
         window_state.clamp_to_screen(self)
         self.servers_panel.restore_columns(settings.value(SERVER_COLUMNS_KEY))
-        window_state.restore(settings, self, self.tabs)
+        window_state.restore(settings, self, self.tabs, shown_language(self.running_language))
 
     # ---- building -----------------------------------------------------------------------
 
@@ -643,7 +643,7 @@ class MainWindow(QMainWindow):
         splitters' panes in the settings."""
         self.settings.setValue(GEOMETRY_KEY, self.saveGeometry())
         self.settings.setValue(SERVER_COLUMNS_KEY, self.servers_panel.column_state())
-        window_state.save(self.settings, self, self.tabs)
+        window_state.save(self.settings, self, self.tabs, shown_language(self.running_language))
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.save_view_state()
