@@ -6,9 +6,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
-from PySide6.QtGui import QDropEvent
-from PySide6.QtWidgets import QLineEdit, QMenu, QStyle
+from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
+from PySide6.QtGui import QDragEnterEvent, QDragLeaveEvent, QDragMoveEvent, QDropEvent, QPalette
+from PySide6.QtWidgets import QApplication, QLineEdit, QMenu, QStyle
 
 from roots_manager.core.directory.layout import Layout
 from roots_manager.core.store.file import Store
@@ -219,6 +219,55 @@ def test_folders_dropped_on_the_window_become_roots(
     window.dropEvent(event)
     assert event.isAccepted()
     assert [r.path for r in store.read().roots] == [str(a), str(b)]
+
+
+def test_folders_dragged_over_the_table_light_it_and_dropped_become_roots(
+    panel: RootsPanel, store: Store, tmp_path: Path, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    (a,) = folders(tmp_path, "dragged")
+    (tmp_path / "a-file.txt").write_text("not a folder")
+    base = panel.table.palette().color(QPalette.ColorRole.Base)
+    viewport = panel.table.viewport()
+
+    def drag(kind: type[QDragEnterEvent] | type[QDragMoveEvent], paths: list[Path]) -> bool:
+        mime = QMimeData()
+        mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
+        event = kind(
+            QPoint(20, 20),
+            Qt.DropAction.CopyAction,
+            mime,
+            Qt.MouseButton.LeftButton,
+            Qt.KeyboardModifier.NoModifier,
+        )
+        QApplication.sendEvent(viewport, event)
+        return event.isAccepted()
+
+    # a file alone is not taken, and nothing is lit
+    assert not drag(QDragEnterEvent, [tmp_path / "a-file.txt"])
+    assert panel.table.palette().color(QPalette.ColorRole.Base) == base
+    # a folder is: the table is tinted while it is over it, and back when it leaves
+    assert drag(QDragEnterEvent, [a])
+    assert drag(QDragMoveEvent, [a])
+    assert panel.drops.lit
+    assert panel.table.palette().color(QPalette.ColorRole.Base) != base
+    QApplication.sendEvent(viewport, QDragLeaveEvent())
+    assert not panel.drops.lit
+    assert panel.table.palette().color(QPalette.ColorRole.Base) == base
+    # dropped, it becomes a root, and the tint goes
+    assert drag(QDragEnterEvent, [a])
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(a))])
+    drop = QDropEvent(
+        QPointF(20, 20),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
+    QApplication.sendEvent(viewport, drop)
+    assert drop.isAccepted()
+    assert [r.path for r in store.read().roots] == [str(a)]
+    assert panel.table.palette().color(QPalette.ColorRole.Base) == base
 
 
 def test_roots_model_passes_the_model_tester(

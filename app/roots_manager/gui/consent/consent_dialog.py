@@ -6,10 +6,8 @@ import shlex
 import time
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import (
-    QDragEnterEvent,
-    QDropEvent,
     QFontDatabase,
     QStandardItem,
     QStandardItemModel,
@@ -30,7 +28,7 @@ from roots_manager.core.directory.layout import Layout
 from roots_manager.core.servers.names import visible
 from roots_manager.core.store.grants import Decision
 from roots_manager.gui.common.folder_dialog import pick_folder
-from roots_manager.gui.common.folder_drops import dropped_folders
+from roots_manager.gui.common.folder_drops import FolderDrops
 from roots_manager.gui.common.placeholder_view import PlaceholderListView
 from roots_manager.gui.roots.roots_model import unavailable_text
 from roots_manager.gui.servers.servers_model import local_time
@@ -141,9 +139,8 @@ class ConsentDialog(QDialog):
         self.roots.setModel(self.model)
         self.roots.setAccessibleName(self.tr("Roots the server may see"))
         # a folder dropped on the list becomes a root, ticked
-        self.roots.setAcceptDrops(add_roots is not None)
-        self.roots.viewport().setAcceptDrops(add_roots is not None)
-        self.roots.viewport().installEventFilter(self)
+        if add_roots is not None:
+            FolderDrops(self.roots).dropped.connect(self.add_paths)
         self.roots_label = QLabel(self)
         self.roots_label.setWordWrap(True)
         self.roots_label.setBuddy(self.roots)
@@ -306,22 +303,6 @@ class ConsentDialog(QDialog):
         self._label_roots()
         self._update_buttons()
         return added
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.roots.viewport() and self.add_roots is not None:
-            if event.type() in (QEvent.Type.DragEnter, QEvent.Type.DragMove):
-                drag: QDragEnterEvent = event  # type: ignore[assignment]
-                if drag.mimeData().hasUrls() and dropped_folders(drag.mimeData().urls()):
-                    drag.acceptProposedAction()
-                    return True
-            elif event.type() == QEvent.Type.Drop:
-                drop: QDropEvent = event  # type: ignore[assignment]
-                folders = dropped_folders(drop.mimeData().urls())
-                if folders:
-                    drop.acceptProposedAction()
-                    self.add_paths(folders)
-                    return True
-        return super().eventFilter(watched, event)
 
     def checked_root_ids(self) -> list[str]:
         """The ids of the roots ticked."""

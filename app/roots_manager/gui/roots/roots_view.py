@@ -26,6 +26,7 @@ from roots_manager.core.roots.root import Root, normalize_path
 from roots_manager.core.servers.names import visible
 from roots_manager.gui.common.errors import error_text
 from roots_manager.gui.common.folder_dialog import pick_folder
+from roots_manager.gui.common.folder_drops import FolderDrops
 from roots_manager.gui.common.placeholder_view import PlaceholderTableView
 from roots_manager.gui.common.resources import action_icon
 from roots_manager.gui.common.watcher import StoreWatcher
@@ -78,6 +79,9 @@ class RootsPanel(QWidget):
             )
         )
         self.table.setModel(self.model)
+        # folders dropped on the table become roots; it is lit while they are over it
+        self.drops = FolderDrops(self.table)
+        self.drops.dropped.connect(self.add_paths)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setEditTriggers(
             QAbstractItemView.EditTrigger.DoubleClicked
