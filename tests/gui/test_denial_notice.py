@@ -332,3 +332,34 @@ def test_a_question_allowed_until_it_ends_or_once_saves_nothing(
     after = store.read()
     assert (after.roots, after.grants) == (before.roots, before.grants)
     assert after.servers["fs"].allow_read == before.servers["fs"].allow_read
+
+
+def test_an_allow_of_a_waiting_question_is_confirmed_for_how_long_it_holds(
+    home: Path, watcher: StoreWatcher, layout: Layout, qtbot: QtBot
+) -> None:
+    """Allowed for a while (nothing saved), the status bar says what and for how long, as it
+    says a grant saved."""
+    import os
+    import time
+
+    from roots_manager.core.log.denials import iso
+    from roots_manager.core.runs import live
+    from roots_manager.core.store.state import now_iso
+    from roots_manager.gui.shell.app import app_settings
+    from roots_manager.gui.shell.main_window import MainWindow
+
+    live.write_bridge_marker(layout, live.BridgeMarker("r-ok", "fs", os.getpid(), now_iso(), ["x"]))
+    window = MainWindow(watcher, app_settings(layout))
+    qtbot.addWidget(window)
+    window.show()
+    notice = window.denial_notice
+    for duration, offer_button, said in (
+        ("once", "file_button", "Allowed ~/notes/todo.md to fs this once."),
+        ("run", "read_only_button", "Allowed ~/notes to fs until it ends."),
+    ):
+        waiting = {**refusal(home / "notes" / "todo.md"), "waits": 30, "at": iso(time.time())}
+        notice.add([waiting])
+        notice.duration.setCurrentIndex(notice.duration.findData(duration))
+        getattr(notice, offer_button).click()
+        assert live.take_allow_request(layout, "r-ok")
+        assert window.statusBar().currentMessage() == said

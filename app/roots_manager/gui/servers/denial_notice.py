@@ -54,6 +54,9 @@ class DenialNotice(QFrame):
 
     allowed = Signal(str, str)
     """A refusal was granted: the server, and what was granted (a folder or a file)."""
+    answered = Signal(str, str, str)
+    """A question was allowed for a while, nothing saved: the server, what its reads are
+    served from (a folder or a file), and for how long (``run`` or ``once``)."""
     waiting_changed = Signal()
     """Refusals were added, ignored or granted: the list of them shows what waits now."""
     list_requested = Signal()
@@ -310,6 +313,7 @@ class DenialNotice(QFrame):
                 return False
             self.refusals.allowed(denial, served[0].target)
             self._changed()
+            self.answered.emit(served[0].server, served[0].target, str(duration))
             return True
         done = self.watcher.act(
             lambda store: refusal_actions.allow(store, denial, offer, home=home)

@@ -274,6 +274,7 @@ class MainWindow(QMainWindow):
         self.denial_notice = DenialNotice(watcher, self)  # the log panel tells it refusals
         self.denial_notice.list_requested.connect(self.show_refusals)
         self.denial_notice.allowed.connect(self._allowed)
+        self.denial_notice.answered.connect(self._answered)
         self.refusals_dialog: RefusalsDialog | None = None
         self.log_tab_index = self.tabs.addTab(self._make_log_panel(), self.tr("&Log"))
         self.hosts_panel = HostsPanel(watcher, self)
@@ -381,6 +382,16 @@ class MainWindow(QMainWindow):
             ),
             8000,
         )
+
+    def _answered(self, server: str, target: str, duration: str) -> None:
+        """A question was allowed for a while, nothing saved: say so, and for how long."""
+        path = shown(home_shortened(target, os.path.expanduser("~")))
+        text = (
+            self.tr("Allowed {path} to {server} this once.")
+            if duration == "once"
+            else self.tr("Allowed {path} to {server} until it ends.")
+        )
+        self.statusBar().showMessage(text.format(path=path, server=visible(server)), 8000)
 
     def _show_log_row(self, row: int) -> None:
         """A mark of a server's lane was clicked: its event, selected in the Log."""
