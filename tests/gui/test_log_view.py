@@ -258,6 +258,39 @@ def test_follow_newest_shows_the_newest_when_the_log_tab_opens(
         panel.stop()
 
 
+def test_every_lane_of_the_timeline_is_shown_whole_or_scrolled_to(
+    layout: Layout, qtbot: QtBot
+) -> None:
+    w = events.EventWriter(layout, "s1")
+    servers = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta"]
+    for i, name in enumerate(servers):
+        w.write(events.event(events.ROOTS_ASKED, name, "s1", dir=events.SERVER_TO_HOST, id=i))
+    panel = LogPanel(layout)
+    qtbot.addWidget(panel)
+    panel.resize(1000, 420)  # a short window: the timeline's pane is shorter than six lanes
+    panel.show()
+    panel.start()
+    try:
+        view = panel.timeline
+        qtbot.waitUntil(lambda: len(view.timeline.servers()) == 6, timeout=WAIT_MS)
+        qtbot.waitUntil(lambda: view.height() >= view.lanes_height(), timeout=WAIT_MS)
+        # every lane is painted whole, the axis and the legend too: none is cut at the edge
+        assert len(view.lanes_shown()) == 6
+        pane = panel.timeline_pane
+        assert pane.viewport().height() < view.lanes_height()
+        bar = pane.verticalScrollBar()
+        # and a scrollbar says there is more (laid out in the turn after the lanes grew)
+        qtbot.waitUntil(lambda: bar.isVisible() and bar.maximum() > 0, timeout=WAIT_MS)
+        # the keyboard on the last lane's mark brings that lane into sight
+        last = view.lanes_shown()[-1]
+        view.focus_mark(last, 0)
+        y = int(view.mark_position(view.timeline.lanes[last].marks[0], last).y())
+        assert bar.value() <= y <= bar.value() + pane.viewport().height()
+        assert bar.value() > 0
+    finally:
+        panel.stop()
+
+
 def test_the_timeline_shows_each_servers_marks_and_a_click_selects_the_event(
     layout: Layout, qtbot: QtBot
 ) -> None:

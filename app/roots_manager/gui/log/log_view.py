@@ -14,12 +14,14 @@ from PySide6.QtWidgets import (
     QAbstractSlider,
     QCheckBox,
     QComboBox,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QMenu,
     QPlainTextEdit,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QStyle,
     QVBoxLayout,
@@ -170,7 +172,15 @@ class LogPanel(QWidget):
 
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.setObjectName("logSplitter")
-        self.splitter.addWidget(self.timeline)
+        # the lanes scroll in their pane when there are more than its height shows
+        self.timeline_pane = QScrollArea()
+        self.timeline_pane.setWidget(self.timeline)
+        self.timeline_pane.setWidgetResizable(True)
+        self.timeline_pane.setFrameShape(QFrame.Shape.NoFrame)
+        self.timeline_pane.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.timeline_pane.setFocusProxy(self.timeline)
+        self.timeline_pane.setMinimumHeight(self.timeline.lanes_height())
+        self.splitter.addWidget(self.timeline_pane)
         self.splitter.addWidget(self.table)
         self.splitter.addWidget(self.detail)
         self.splitter.setStretchFactor(0, 1)

@@ -41,7 +41,7 @@ from PySide6.QtGui import (
     QResizeEvent,
     QWheelEvent,
 )
-from PySide6.QtWidgets import QToolTip, QWidget
+from PySide6.QtWidgets import QScrollArea, QToolTip, QWidget
 
 from roots_manager.core.log.index import LogIndex
 from roots_manager.core.log.timeline import PROBES, Mark, MarkKind, Timeline
@@ -295,6 +295,7 @@ class TimelineView(QWidget):
                 self._fit()
             if not self.fitting and self.following and last is not None:
                 self.left = last - self.plot_width() * self.seconds_per_px * 0.9
+            self._fit_lanes()
             self.updateGeometry()
             self.update()
         if self.timeline.behind and not self._taking:
@@ -328,8 +329,26 @@ class TimelineView(QWidget):
         return max(self.width() - LABEL_WIDTH, 1)
 
     def sizeHint(self) -> QSize:
+        return QSize(600, self.lanes_height())
+
+    def lanes_height(self) -> int:
+        """The height that shows every lane (at least two; one in a compact view), the axis
+        and the legend."""
         lanes = 1 if self.compact else max(len(self.timeline.lanes), 2)
-        return QSize(600, AXIS_HEIGHT + lanes * LANE_HEIGHT + 4 + self.legend_height)
+        return AXIS_HEIGHT + lanes * LANE_HEIGHT + 4 + self.legend_height
+
+    def _fit_lanes(self) -> None:
+        # every lane painted whole: the Log's pane scrolls when it is shorter than the lanes,
+        # rather than cutting the lanes below its edge with nothing to say they are there
+        if not self.compact and self.minimumHeight() != self.lanes_height():
+            self.setMinimumHeight(self.lanes_height())
+
+    def _scroll_to(self, point: QPointF) -> None:
+        """Bring *point* into sight in the scrolled pane the view is in, if any."""
+        viewport = self.parentWidget()
+        area = viewport.parentWidget() if viewport is not None else None
+        if isinstance(area, QScrollArea) and area.widget() is self:
+            area.ensureVisible(int(point.x()), int(point.y()), 0, LANE_HEIGHT)
 
     def show_only(self, server: str | None) -> None:
         """Show *server*'s lane alone (None: every lane), its marks fitted in view."""
@@ -426,6 +445,7 @@ class TimelineView(QWidget):
             self.left = mark.ts - self.plot_width() * self.seconds_per_px / 2
             last = self.span()[1]
             self.following = last is not None and self.x_of(last) <= self.width()
+        self._scroll_to(self.mark_position(mark, server))
         description = self.tr("{server}: {mark}").format(
             server=visible(server), mark=self.mark_text(mark)
         )
