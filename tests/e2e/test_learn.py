@@ -112,15 +112,25 @@ def confine_setting() -> bool:
     return bool(json.loads(run_cli("servers", "show", "srv", "--json").stdout)["confine"])
 
 
-def test_learn_proposes_the_two_folders_read_only_and_accept_makes_the_next_read_work(
+def test_learn_proposes_the_two_files_read_only_and_accept_makes_the_next_read_work(
     tmp_path: Path, layout: Layout
 ) -> None:
     home, a, b = setup(tmp_path)
     assert not confine_setting()
-    # --skip leaves b out of what is accepted (written with a trailing slash, as a shell
-    # completes a folder); a --skip that names nothing proposed is said, not fatal
+    # each note is the one file refused in its folder: it is proposed alone, not its folder;
+    # --skip leaves b's out of what is accepted; a --skip that names nothing proposed is said,
+    # not fatal
     proc = learn(
-        home, "srv", "--for", "10m", "--accept", "--skip", f"{b}/", "--skip", "/nowhere", "--json"
+        home,
+        "srv",
+        "--for",
+        "10m",
+        "--accept",
+        "--skip",
+        str(b / "note.txt"),
+        "--skip",
+        "/nowhere",
+        "--json",
     )
     try:
         assert confine_setting()  # learning turned it on: the bridge below starts it confined
@@ -158,21 +168,22 @@ def test_learn_proposes_the_two_folders_read_only_and_accept_makes_the_next_read
             proc.kill()
             proc.wait()
     proposed = [(g["path"], g["kind"], g["read_only"]) for g in doc["grants"]]
-    assert proposed == [(str(a), "folder", True), (str(b), "folder", True)], doc
+    assert proposed == [(str(a / "note.txt"), "file", True), (str(b / "note.txt"), "file", True)]
     for g in doc["grants"]:
         assert g["path"] not in ("/", str(home)) and not g["path"].startswith(str(home / ".ssh"))
     reasons = {x["path"]: x["reason"] for x in doc["left_out"]}
     assert reasons[secret] == "credentials (~/.ssh)"
     assert reasons[str(home)] == "the home folder, or a folder holding it"
     assert doc["interrupted"] is True and doc["refusals"] >= 4
-    assert doc["accepted"] == [str(a)]
+    assert doc["accepted"] == [str(a / "note.txt")]
     assert "note: --skip /nowhere: not proposed" in doc["stderr"]
     assert doc["confine"] is True and doc["restored"] is False and doc["turned_on"] is True
     assert "refused so far" in doc["stderr"]
-    # granted as roots, read only, and the server stays confined
+    # a's note made readable alone, not as a root, and the server stays confined
     shown = json.loads(run_cli("servers", "show", "srv", "--json").stdout)
     assert shown["confine"] is True
-    assert str(a) in shown["read_only"] and str(b) not in shown["read_only"]
+    assert shown["allow_read"] == [str(a / "note.txt")]
+    assert str(a) not in shown["read_only"]
 
 
 def test_learn_without_accept_proposes_and_turns_confinement_back_off(
@@ -207,7 +218,9 @@ def test_learn_without_accept_proposes_and_turns_confinement_back_off(
             proc.kill()
             proc.wait()
     assert proc.returncode == 0
-    assert f"roots-manager grant srv {a} --read-only" in out
+    # one file refused alone: that file is proposed, not its folder
+    assert f"--allow-read {a / 'note.txt'}" in out, out
+    assert f"roots-manager grant srv {a} --read-only" not in out
     assert "(ended early)" in out and "confinement of srv is off again" not in out
     assert confine_setting()  # it was on before learning
     assert str(a) not in json.loads(run_cli("servers", "show", "srv", "--json").stdout)["read_only"]
@@ -258,7 +271,7 @@ def test_a_running_server_is_restarted_confined_to_learn_and_unconfined_after(
             return doc, err
 
     doc, _ = anyio.run(scenario)
-    assert [g["path"] for g in doc["grants"]] == [str(a)]
+    assert [(g["path"], g["kind"]) for g in doc["grants"]] == [(note, "file")]
     assert doc["accepted"] == [] and doc["restored"] is True and doc["confine"] is False
     assert not confine_setting()
     assert len(events(layout, ev.RUN_START)) == 1  # one bridge run, the host never noticed

@@ -15,7 +15,7 @@ from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events
 from roots_manager.core.store.file import Store
 from roots_manager.gui.common.watcher import StoreWatcher
-from roots_manager.gui.servers.learn_dialog import LearnDialog
+from roots_manager.gui.servers.learn_dialog import TITLE_ROOM, LearnDialog
 from roots_manager.gui.servers.server_detail import ServerDetail
 from tests.conftest import only_on_linux
 
@@ -217,3 +217,52 @@ def test_quitting_the_app_while_learning_turns_confinement_back_off(
     finally:
         controller.shutdown()
     assert not store.read().servers["fs"].confine
+
+
+def test_the_proposal_is_readable_whole_without_resizing_and_the_title_is_not_cut(
+    home: Path, watcher: StoreWatcher, store: Store, layout: Layout, qtbot: QtBot
+) -> None:
+    deep = home / "projects" / "a-rather-long-project-name" / "and-a-sub-folder"
+    folders = [deep / f"part-{i}" for i in range(6)]
+    for f in folders:
+        f.mkdir(parents=True)
+    _detail, dialog = opened(watcher, store, qtbot)
+    # its title whole, beside a frame's buttons
+    title = dialog.fontMetrics().horizontalAdvance(dialog.windowTitle())
+    assert dialog.width() >= title + TITLE_ROOM
+    assert dialog.start(seconds=600)
+    refused(layout, *((f, "list") for f in folders), (home / ".ssh" / "id_x", "read"))
+    qtbot.waitUntil(lambda: "7 refused so far" in dialog.status.text(), timeout=10000)
+    dialog.stop()
+    qtbot.waitUntil(lambda: dialog.list.isVisible())
+    view = dialog.list.viewport()
+    metrics = dialog.list.fontMetrics()
+    for i in range(dialog.list.count()):
+        item = dialog.list.item(i)
+        rect = dialog.list.visualItemRect(item)
+        # every line shown whole: as wide as its words, and inside the list without scrolling
+        assert metrics.horizontalAdvance(item.text()) <= view.width(), item.text()
+        assert rect.top() >= 0 and rect.bottom() <= view.height(), item.text()
+    # the wrapped status line whole too
+    assert dialog.status.height() >= dialog.status.heightForWidth(dialog.status.width())
+    dialog.reject()
+
+
+def test_one_file_refused_is_proposed_alone_never_its_whole_folder(
+    home: Path, watcher: StoreWatcher, store: Store, layout: Layout, qtbot: QtBot
+) -> None:
+    report = home / "Documents" / "report.pdf"
+    report.parent.mkdir()
+    report.write_text("a report\n", encoding="utf-8")
+    _detail, dialog = opened(watcher, store, qtbot)
+    assert dialog.start(seconds=600)
+    refused(layout, (report, "read"))
+    qtbot.waitUntil(lambda: "1 refused so far" in dialog.status.text(), timeout=10000)
+    dialog.stop()
+    items = [dialog.list.item(i) for i in range(dialog.list.count())]
+    assert [i.text() for i in items] == ["This file, read-only: ~/Documents/report.pdf"]
+    assert items[0].checkState() == Qt.CheckState.Checked
+    assert dialog.accept_ticked()
+    state = store.read()
+    assert state.servers["fs"].allow_read == [str(report)]
+    assert state.grants == []  # ~/Documents is not granted

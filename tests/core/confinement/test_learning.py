@@ -42,8 +42,26 @@ def left(p: Proposal) -> dict[str, str]:
 @pytest.mark.parametrize(
     ("recs", "expected"),
     [
-        # a refused read asks for its folder, read only
-        ([refused("/home/me/notes/todo.md")], [("/home/me/notes", "folder", True)]),
+        # one file refused alone in its folder: that file, never the whole folder
+        (
+            [refused("/home/me/Documents/report.pdf")],
+            [("/home/me/Documents/report.pdf", "file", True)],
+        ),
+        ([refused("/srv/a/out.txt", "write")], [("/srv/a/out.txt", "file", False)]),
+        # the same file refused again is still one file
+        ([refused("/srv/a/x"), refused("/srv/a/x")], [("/srv/a/x", "file", True)]),
+        # two files of one folder ask for the folder, read only
+        (
+            [refused("/home/me/notes/todo.md"), refused("/home/me/notes/done.md")],
+            [("/home/me/notes", "folder", True)],
+        ),
+        # a file and its folder's listing, the folder
+        (
+            [refused("/srv/a/x"), refused("/srv/a", "list")],
+            [("/srv/a", "folder", True)],
+        ),
+        # a file refused among a count folded at the server's end: the folder
+        ([refused("/srv/a/x", folded=3)], [("/srv/a", "folder", True)]),
         # a listing, that folder
         ([refused("/srv/data", "list")], [("/srv/data", "folder", True)]),
         # many files of one folder: the folder, once
@@ -67,8 +85,13 @@ def left(p: Proposal) -> dict[str, str]:
         ),
         # two sibling folders stay two: their parent holds folders nothing asked for
         (
-            [refused("/srv/a/x"), refused("/srv/b/y")],
+            [refused("/srv/a/x"), refused("/srv/a/w"), refused("/srv/b/y"), refused("/srv/b/z")],
             [("/srv/a", "folder", True), ("/srv/b", "folder", True)],
+        ),
+        # and a file alone in each, each file
+        (
+            [refused("/srv/a/x"), refused("/srv/b/y")],
+            [("/srv/a/x", "file", True), ("/srv/b/y", "file", True)],
         ),
         # a file right in the home folder: that file alone, never the home folder
         ([refused("/home/me/.gitconfig")], [("/home/me/.gitconfig", "file", True)]),
@@ -129,9 +152,9 @@ def test_a_secret_among_ordinary_refusals_leaves_them_proposed() -> None:
         refused("/home/me/.ssh/id_x"),
         refused("/home/me", "list"),
         refused("/", "list"),
-        refused("/work/b/y.txt"),
+        refused("/work/b", "list"),
     )
-    assert grants(got) == [("/work/a", "folder", True), ("/work/b", "folder", True)]
+    assert grants(got) == [("/work/b", "folder", True), ("/work/a/x.txt", "file", True)]
     assert set(left(got)) == {"/home/me/.ssh/id_x", "/home/me", "/"}
     assert got.refusals == 5
     for g in got.grants:
@@ -139,18 +162,30 @@ def test_a_secret_among_ordinary_refusals_leaves_them_proposed() -> None:
 
 
 def test_what_the_server_may_do_now_is_not_proposed_again() -> None:
-    recs = (refused("/srv/a/x"), refused("/srv/b/y", "write"), refused("/home/me/.gitconfig"))
+    recs = (
+        refused("/srv/a/x"),
+        refused("/srv/b/y", "write"),
+        refused("/srv/b/z"),
+        refused("/home/me/.gitconfig"),
+    )
     got = learned(*recs, granted={"/srv/a": True, "/srv/b": True, "/home/me/.gitconfig": True})
     # a read-only grant allows the read, not the write: that one is still proposed
     assert grants(got) == [("/srv/b", "folder", False)]
-    assert set(left(got)) == {"/srv/a", "/home/me/.gitconfig"}
+    assert set(left(got)) == {"/srv/a/x", "/home/me/.gitconfig"}
     assert learned(*recs, granted={"/srv": False, "/home/me/.gitconfig": False}).grants == ()
 
 
 def test_a_folder_no_longer_there_is_left_out() -> None:
-    got = learned(refused("/srv/gone/x"), refused("/srv/here/y"), is_dir=lambda p: "here" in p)
+    got = learned(
+        refused("/srv/gone", "list"), refused("/srv/here", "list"), is_dir=lambda p: "here" in p
+    )
     assert grants(got) == [("/srv/here", "folder", True)]
     assert left(got) == {"/srv/gone": "no longer a folder"}
+
+
+def test_a_file_alone_gone_since_asks_for_its_folder() -> None:
+    got = learned(refused("/srv/a/x"), exists=lambda p: False)
+    assert grants(got) == [("/srv/a", "folder", True)]
 
 
 def test_a_file_no_longer_there_is_left_out() -> None:

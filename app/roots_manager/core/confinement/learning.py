@@ -4,8 +4,10 @@ would have allowed it, and what is left out and why.
 A refused file asks for its folder (read only when only reads were refused there; read and
 write when anything was written, made, removed or run, which a read-only grant never allows),
 a refused listing for that folder, and the folders asked for inside another one asked for are
-folded into it. Sibling folders are not folded into their parent: that would grant folders
-nothing asked for. Where the folder is too broad to grant (the home folder, or one holding a
+folded into it. A file refused alone (the one read or written in its folder, which nothing
+else there was asked of) is proposed alone, the narrowest grant that allows it: one refused
+``~/Documents/report.pdf`` never proposes the whole of ``~/Documents``. Sibling folders are
+not folded into their parent: that would grant folders nothing asked for. Where the folder is too broad to grant (the home folder, or one holding a
 credential such as ``~/.config`` holding ``~/.config/gh``), a refused file is asked for alone
 (``~/.gitconfig``, as an extra readable or writable path). A folder the server was refused
 making for itself in the home or a folder every program shares (``~/.serena``) is proposed to be
@@ -122,19 +124,38 @@ EXAMPLES = 3
 """How many refused paths a proposed grant names."""
 
 
+ALONE = frozenset({"read", "write"})
+"""The operations on a file that a grant of that file alone allows (a program run needs what
+lies beside it, and making or removing a file needs its folder)."""
+
+
 @dataclass(slots=True)
 class _Asked:
     operations: set[str] = field(default_factory=set)
     refusals: int = 0
     examples: list[str] = field(default_factory=list)
+    files: set[str] = field(default_factory=set)
+    """Up to two of the files refused in a folder that a grant of the file alone allows."""
+    whole: bool = False
+    """The folder itself was asked of: listed, something made, removed or run in it, a count
+    of refusals folded, or a folder inside it."""
 
-    def add(self, operation: str, count: int, example: str | None) -> None:
+    def add(self, operation: str, count: int, example: str | None, alone: str | None) -> None:
         self.operations.add(operation)
         self.refusals += count
         if example is not None and example not in self.examples and len(self.examples) < EXAMPLES:
             self.examples.append(example)
+        if alone is None or operation not in ALONE or count != 1:
+            self.whole = True
+        elif len(self.files) < 2:
+            self.files.add(alone)
+
+    def lone_file(self) -> str | None:
+        """The one file asked of in this folder, when nothing else there was."""
+        return next(iter(self.files)) if not self.whole and len(self.files) == 1 else None
 
     def merge(self, other: _Asked) -> None:
+        self.whole = True
         self.operations |= other.operations
         self.refusals += other.refusals
         for example in other.examples:
@@ -193,7 +214,7 @@ def propose(
             leave(where, why, [operation], count)
             continue
         if path is not None and own_folder(rec, where, home) is not None:
-            made.setdefault(where, _Asked()).add(operation, count, where)
+            made.setdefault(where, _Asked()).add(operation, count, where, None)
             continue
         if path is None or operation == "list":
             needed, one_file = where, None  # a folder's count, or a folder refused its listing
@@ -202,9 +223,9 @@ def propose(
             one_file = None if operation in _OF_FOLDER else where
         too = broad(needed, home) or secret(needed, home=home, users_homes=users_homes, stat=stat)
         if too is None:
-            folders.setdefault(needed, _Asked()).add(operation, count, path and where)
+            folders.setdefault(needed, _Asked()).add(operation, count, path and where, one_file)
         elif one_file is not None:
-            files.setdefault(one_file, _Asked()).add(operation, count, one_file)
+            files.setdefault(one_file, _Asked()).add(operation, count, one_file, None)
         else:
             leave(where, too, [operation], count)
 
@@ -219,6 +240,10 @@ def propose(
     grants: list[Proposed] = []
     for path, asked in sorted(outer.items()):
         read_only = asked.operations <= READS
+        lone = asked.lone_file()
+        if lone is not None and lone not in files and exists(lone):
+            files[lone] = asked  # the file alone; one gone since asks for its folder
+            continue
         if _allowed(path, read_only, now):
             leave(path, Words("CoreText", ALLOWED), asked.operations, asked.refusals)
         elif not is_dir(path):
@@ -227,7 +252,8 @@ def propose(
             grants.append(_proposed(path, Kind.FOLDER, read_only, asked))
     for path, asked in sorted(files.items()):
         read_only = asked.operations <= READS
-        # no proposed folder holds it: its own folder was too broad, and so is any above it
+        # no proposed folder holds it: its own folder was too broad (and so is any above it),
+        # or it was the one file asked of there
         if _allowed(path, read_only, now):
             leave(path, Words("CoreText", ALLOWED), asked.operations, asked.refusals)
         elif not exists(path):

@@ -32,6 +32,10 @@ from roots_manager.gui.common.watcher import StoreWatcher
 
 TICK_MS = 500
 """How often the time left and the refusals so far are shown again."""
+MIN_WIDTH = 520
+"""The least width, in pixels: the intro wraps in a few lines."""
+TITLE_ROOM = 160
+"""Pixels beside the title's text that a window manager's frame takes (icon and buttons)."""
 
 
 class LearnDialog(QDialog):
@@ -102,7 +106,34 @@ class LearnDialog(QDialog):
         self.timer = QTimer(self)
         self.timer.setInterval(TICK_MS)
         self.timer.timeout.connect(self._tick)
+        # wide enough for its title whole (beside a window manager's buttons) and for the
+        # intro to wrap in a few lines; as tall as its texts wrap to at that width
+        title = self.fontMetrics().horizontalAdvance(self.windowTitle()) + TITLE_ROOM
+        self.setMinimumWidth(max(MIN_WIDTH, title))
         self._show_phase()
+
+    def _fit(self) -> None:
+        """Grow to show what the dialog holds now (up to the screen's room): the proposal's
+        longest line whole and each of its lines, the wrapped texts at the width taken."""
+        room = self.screen().availableGeometry()
+        rows = self.list.count() if self.list.isVisibleTo(self) else 0
+        if rows:
+            metrics = self.list.fontMetrics()
+            longest = max(metrics.horizontalAdvance(self.list.item(i).text()) for i in range(rows))
+            # the tick box, the frame and a scrollbar's width beside the text
+            extra = 2 * self.list.frameWidth() + 4 * metrics.averageCharWidth() + 24
+            self.list.setMinimumWidth(min(longest + extra, room.width() * 9 // 10 - 40))
+            tall = sum(self.list.sizeHintForRow(i) for i in range(rows))
+            self.list.setMinimumHeight(
+                min(tall + 2 * self.list.frameWidth() + 4, room.height() // 2)
+            )
+        width = min(max(self.width(), self.minimumSizeHint().width()), room.width() * 9 // 10)
+        self.resize(width, self.height())
+        box = self.layout()
+        wraps = box is not None and box.hasHeightForWidth()
+        height = box.totalHeightForWidth(width) if box is not None and wraps else 0
+        height = max(height, self.minimumSizeHint().height(), self.sizeHint().height())
+        self.resize(width, min(height, room.height() * 9 // 10))
 
     def _show_phase(self) -> None:
         running = self.learning is not None and self.proposal is None
@@ -111,6 +142,7 @@ class LearnDialog(QDialog):
         self.stop_button.setVisible(running)
         self.list.setVisible(self.proposal is not None)
         self.accept_button.setVisible(self.proposal is not None and bool(self.proposal.grants))
+        self._fit()
 
     def start(self, seconds: float | None = None) -> bool:
         """Start learning for *seconds* (None: the minutes chosen); False when refused (the
