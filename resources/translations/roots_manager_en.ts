@@ -4,7 +4,7 @@
 <context>
     <name>ConsentDialog</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/consent/consent_dialog.py" line="+169"/>
+        <location filename="../../app/roots_manager/gui/consent/consent_dialog.py" line="+166"/>
         <source>%n more request(s) wait after this one.</source>
         <translation>
             <numerusform>%n more request waits after this one.</numerusform>
@@ -15,7 +15,7 @@
 <context>
     <name>DenialNotice</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/servers/denial_notice.py" line="+166"/>
+        <location filename="../../app/roots_manager/gui/servers/denial_notice.py" line="+169"/>
         <source>%n refusal(s) of this folder.</source>
         <translation>
             <numerusform>%n refusal of this folder.</numerusform>
@@ -85,7 +85,7 @@
 <context>
     <name>LearnDialog</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/servers/learn_dialog.py" line="+143"/>
+        <location filename="../../app/roots_manager/gui/servers/learn_dialog.py" line="+175"/>
         <source>%n refused so far</source>
         <translation>
             <numerusform>%n refused so far</numerusform>
@@ -104,7 +104,7 @@
 <context>
     <name>LogPanel</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/log/log_view.py" line="+279"/>
+        <location filename="../../app/roots_manager/gui/log/log_view.py" line="+291"/>
         <source>Exported %n event(s) to {path}</source>
         <translation>
             <numerusform>Exported %n event to {path}</numerusform>
@@ -112,7 +112,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+210"/>
+        <location line="+212"/>
         <source>Showing {shown} of %n event(s)</source>
         <translation>
             <numerusform>Showing {shown} of %n event</numerusform>
@@ -123,7 +123,7 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/shell/main_window.py" line="+337"/>
+        <location filename="../../app/roots_manager/gui/shell/main_window.py" line="+338"/>
         <source>Added %n root(s)</source>
         <translation>
             <numerusform>Added %n root</numerusform>
@@ -131,7 +131,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+60"/>
+        <location line="+70"/>
         <source>%n server(s) wait for your decision</source>
         <translation>
             <numerusform>%n server waits for your decision</numerusform>
@@ -169,7 +169,7 @@
 <context>
     <name>RootsPanel</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/roots/roots_view.py" line="+304"/>
+        <location filename="../../app/roots_manager/gui/roots/roots_view.py" line="+308"/>
         <source>These servers will no longer be told about %n root(s): {servers}.</source>
         <translation>
             <numerusform>These servers will no longer be told about %n root: {servers}.</numerusform>

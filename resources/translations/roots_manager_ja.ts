@@ -222,7 +222,42 @@
 <context>
     <name>Confinement</name>
     <message>
-        <location filename="../../app/roots_manager/gui/common/confinement_text.py" line="+33"/>
+        <location filename="../../app/roots_manager/gui/common/confinement_text.py" line="+18"/>
+        <source>read</source>
+        <translation>読み取り</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>write</source>
+        <translation>書き込み</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>list</source>
+        <translation>一覧</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>execute</source>
+        <translation>実行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>create</source>
+        <translation>作成</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>remove</source>
+        <translation>削除</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>connect</source>
+        <translation>接続</translation>
+    </message>
+    <message>
+        <location line="+28"/>
         <source>Confinement works on Linux (Landlock); on macOS it is untested; on Windows it is unavailable.</source>
         <translation>閉じ込めは Linux（Landlock）で動作します。macOS では未検証、Windows では利用できません。</translation>
     </message>
@@ -392,7 +427,7 @@
 <context>
     <name>ConsentDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/consent/consent_dialog.py" line="+69"/>
+        <location filename="../../app/roots_manager/gui/consent/consent_dialog.py" line="+67"/>
         <source>A server asks for your folders</source>
         <translation>サーバーがフォルダーを求めています</translation>
     </message>
@@ -442,7 +477,7 @@
         <translation>ここにフォルダーをドロップするか、「フォルダーを追加…」を使ってください</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+11"/>
         <source>Add &amp;folder…</source>
         <translation>フォルダーを追加(&amp;F)…</translation>
     </message>
@@ -499,7 +534,7 @@
         <translation>サーバーに見せるフォルダーを追加</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+38"/>
         <source>This server runs confined: the kernel refuses it every file outside the folders you allow (a refusal shows in Roots Manager, where it can be allowed). Its network is not restricted unless you block it.</source>
         <translation>このサーバーは閉じ込められて動作します: 許可したフォルダーの外にあるファイルはすべてカーネルが拒否します (拒否は Roots Manager に表示され、そこで許可できます)。ネットワークは、ブロックしない限り制限されません。</translation>
     </message>
@@ -519,7 +554,7 @@
         <translation>先に少なくとも 1 つのフォルダーにチェックを入れてください</translation>
     </message>
     <message>
-        <location line="-224"/>
+        <location line="-207"/>
         <source>Roots the server may see</source>
         <translation>サーバーに見せてよいルート</translation>
     </message>
@@ -529,7 +564,7 @@
         <translation>このサーバーは Roots Manager の背後で動いたことがありません。あなたが決めるまで、フォルダーのリクエストは一定時間保留されます。その後はフォルダーなしで応答し、あなたの決定はあとからサーバーに届きます。</translation>
     </message>
     <message>
-        <location line="+198"/>
+        <location line="+197"/>
         <source>&amp;Roots it may see (tick the ones you allow):</source>
         <translation>見せてよいルート(&amp;R)（許可するものにチェック）:</translation>
     </message>
@@ -923,7 +958,7 @@
         <translation>取り消し時の再起動はオフです：閉じ込められたサーバーの実行中に変更した許可は次回起動時に有効になります</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/core/confinement/learning.py" line="+36"/>
+        <location filename="../../app/roots_manager/core/confinement/learning.py" line="+38"/>
         <source>a connection, not a path</source>
         <translation>接続（パスではありません）</translation>
     </message>
@@ -1006,7 +1041,7 @@
 <context>
     <name>DenialNotice</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers/denial_notice.py" line="+68"/>
+        <location filename="../../app/roots_manager/gui/servers/denial_notice.py" line="+71"/>
         <source>A confined server was refused</source>
         <translation>閉じ込められたサーバーが拒否されました</translation>
     </message>
@@ -1147,41 +1182,6 @@
         <location line="+2"/>
         <source>{server} was refused {path} ({operation}) between requests.</source>
         <translation>{server} はリクエストの合間に {path} を拒否されました（{operation}）。</translation>
-    </message>
-    <message>
-        <location line="+10"/>
-        <source>read</source>
-        <translation>読み取り</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>write</source>
-        <translation>書き込み</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>list</source>
-        <translation>一覧</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>execute</source>
-        <translation>実行</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>create</source>
-        <translation>作成</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>remove</source>
-        <translation>削除</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>connect</source>
-        <translation>接続</translation>
     </message>
 </context>
 <context>
@@ -1453,7 +1453,7 @@
 <context>
     <name>LearnDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers/learn_dialog.py" line="+51"/>
+        <location filename="../../app/roots_manager/gui/servers/learn_dialog.py" line="+55"/>
         <source>Learn what {server} needs</source>
         <translation>{server} に必要なものを学習</translation>
     </message>
@@ -1508,7 +1508,7 @@
         <translation>学習時間</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+68"/>
         <source>{server} is running unconfined now and cannot be restarted confined: it is learned from its next start. Have its host start it again.</source>
         <translation>{server} は現在閉じ込めなしで動いており、閉じ込めて再起動できません。次回の起動から学習されます。ホストから起動し直してください。</translation>
     </message>
@@ -1613,7 +1613,7 @@
 <context>
     <name>LogPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log/log_view.py" line="+74"/>
+        <location filename="../../app/roots_manager/gui/log/log_view.py" line="+78"/>
         <source>Server filter</source>
         <translation>サーバーの絞り込み</translation>
     </message>
@@ -1649,12 +1649,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+166"/>
+        <location line="+174"/>
         <source>&amp;Pause</source>
         <translation>一時停止(&amp;P)</translation>
     </message>
     <message>
-        <location line="-164"/>
+        <location line="-172"/>
         <source>Pause the log</source>
         <translation>ログを一時停止</translation>
     </message>
@@ -1720,7 +1720,7 @@
         <translation>イベントを選ぶと JSON が表示されます</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+26"/>
         <source>Log status</source>
         <translation>ログの状態</translation>
     </message>
@@ -1742,14 +1742,14 @@
         <translation>そのイベントは絞り込みかクリアした表示で隠れています</translation>
     </message>
     <message numerus="yes">
-        <location line="+77"/>
+        <location line="+79"/>
         <source>Showing {shown} of %n event(s)</source>
         <translation>
             <numerusform>%n 件中 {shown} 件のイベントを表示</numerusform>
         </translation>
     </message>
     <message>
-        <location line="-388"/>
+        <location line="-398"/>
         <source>Cle&amp;ar view</source>
         <translation>表示をクリア(&amp;A)</translation>
     </message>
@@ -1769,7 +1769,7 @@
         <translation>絞り込み(&amp;I):</translation>
     </message>
     <message>
-        <location line="+140"/>
+        <location line="+148"/>
         <source>Res&amp;ume</source>
         <translation>再開(&amp;U)</translation>
     </message>
@@ -1829,7 +1829,7 @@
         <translation>すべての種類</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+26"/>
         <source>filtering, {percent}% done</source>
         <translation>絞り込み中、{percent}% 完了</translation>
     </message>
@@ -1943,6 +1943,7 @@
     </message>
     <message>
         <location line="+1"/>
+        <location filename="../../app/roots_manager/gui/log/log_texts.py" line="+36"/>
         <source>list_changed relayed</source>
         <translation>list_changed を中継しました</translation>
     </message>
@@ -2047,7 +2048,7 @@
         <translation>{text}</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/log/log_texts.py" line="+20"/>
+        <location filename="../../app/roots_manager/gui/log/log_texts.py" line="-14"/>
         <source>managed</source>
         <translation>管理モード</translation>
     </message>
@@ -2057,7 +2058,122 @@
         <translation>観察のみ</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+6"/>
+        <source>bridge started</source>
+        <translation>ブリッジ開始</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>bridge ended</source>
+        <translation>ブリッジ終了</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>handshake</source>
+        <translation>ハンドシェイク</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>roots asked</source>
+        <translation>ルートの要求</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>roots answered</source>
+        <translation>ルートの応答</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>roots relayed</source>
+        <translation>ルートの中継</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>list_changed sent</source>
+        <translation>list_changed 送信</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>list_changed asked</source>
+        <translation>list_changed の依頼</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>roots given in a retry</source>
+        <translation>再試行でルートを提供</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>consent awaited</source>
+        <translation>同意待ち</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>consent decided</source>
+        <translation>同意の決定</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>restart asked</source>
+        <translation>再起動の依頼</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>server restarting</source>
+        <translation>サーバー再起動中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>server restarted</source>
+        <translation>サーバー再起動済み</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>restart failed</source>
+        <translation>再起動失敗</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not JSON</source>
+        <translation>JSON 以外</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>refusal</source>
+        <translation>拒否</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>error</source>
+        <translation>エラー</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>message</source>
+        <translation>メッセージ</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>host → server</source>
+        <translation>ホスト → サーバー</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>server → host</source>
+        <translation>サーバー → ホスト</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>bridge → server</source>
+        <translation>ブリッジ → サーバー</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>bridge → host</source>
+        <translation>ブリッジ → ホスト</translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>host closed stdin</source>
         <translation>ホストが標準入力を閉じました</translation>
     </message>
@@ -2086,17 +2202,62 @@
         <source>{signal} received</source>
         <translation>{signal} を受信しました</translation>
     </message>
+    <message>
+        <location filename="../../app/roots_manager/core/log/denials.py" line="+166"/>
+        <source>at start-up</source>
+        <translation>起動時</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>while {requests}</source>
+        <translation>{requests} の実行中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{first} and {second}</source>
+        <translation>{first} と {second}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>between requests</source>
+        <translation>リクエストの合間</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{folder}/ ({count} more refused)</source>
+        <translation>{folder}/（ほかに {count} 件を拒否）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path} (+{count} more in its folder)</source>
+        <translation>{path}（同じフォルダーでさらに {count} 件）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{what} (a protected place: no grant opens it)</source>
+        <translation>{what}（保護された場所：どの許可でも開けません）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{what} (the call could wait {seconds} s for a grant)</source>
+        <translation>{what}（呼び出しは許可を {seconds} 秒待てました）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{operation} {what} refused {during}</source>
+        <translation>{during}に {what} の{operation}を拒否しました</translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>
     <message>
         <location filename="../../app/roots_manager/gui/shell/main_window.py" line="+255"/>
-        <location line="+211"/>
+        <location line="+222"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-195"/>
+        <location line="-206"/>
         <source>Sections</source>
         <translation>セクション</translation>
     </message>
@@ -2106,17 +2267,17 @@
         <translation>ルート(&amp;R)</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>&amp;Log</source>
         <translation>ログ(&amp;L)</translation>
     </message>
     <message>
-        <location line="-5"/>
+        <location line="-6"/>
         <source>Servers and consen&amp;t</source>
         <translation>サーバーと同意(&amp;T)</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>Revie&amp;w…</source>
         <translation>確認(&amp;W)…</translation>
     </message>
@@ -2126,7 +2287,7 @@
         <translation>復旧(&amp;C)…</translation>
     </message>
     <message>
-        <location line="-216"/>
+        <location line="-217"/>
         <source>&amp;File</source>
         <translation>ファイル(&amp;F)</translation>
     </message>
@@ -2171,7 +2332,7 @@
         <translation>サーバーに接続(&amp;C)…</translation>
     </message>
     <message numerus="yes">
-        <location line="+252"/>
+        <location line="+263"/>
         <source>%n server(s) wait for your decision</source>
         <translation>
             <numerusform>%n 個のサーバーがあなたの決定を待っています</numerusform>
@@ -2208,17 +2369,17 @@
         <translation>サーバーは初めて起動したときに「サーバーと同意」タブに表示され、あなたが許可したルートだけを見ます。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/shell/main_window.py" line="-444"/>
+        <location filename="../../app/roots_manager/gui/shell/main_window.py" line="-455"/>
         <source>&amp;Review pending requests…</source>
         <translation>保留中のリクエストを確認(&amp;R)…</translation>
     </message>
     <message>
-        <location line="+265"/>
+        <location line="+276"/>
         <source>Changed {path}</source>
         <translation>{path} を変更しました</translation>
     </message>
     <message>
-        <location line="-138"/>
+        <location line="-148"/>
         <source>Hosts</source>
         <translation>ホスト</translation>
     </message>
@@ -2230,7 +2391,7 @@
         </translation>
     </message>
     <message>
-        <location line="-172"/>
+        <location line="-173"/>
         <source>&amp;View</source>
         <translation>表示(&amp;V)</translation>
     </message>
@@ -2255,12 +2416,22 @@
         <translation>Roots Manager について(&amp;A)</translation>
     </message>
     <message>
-        <location line="+186"/>
+        <location line="+187"/>
         <source>Granted {path} to {server}.</source>
         <translation>{server} に {path} を許可しました。</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+10"/>
+        <source>Allowed {path} to {server} this once.</source>
+        <translation>{server} に {path} を今回だけ許可しました。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Allowed {path} to {server} until it ends.</source>
+        <translation>{server} に {path} を終了するまで許可しました。</translation>
+    </message>
+    <message>
+        <location line="+27"/>
         <source>The store cannot be read; changes are not possible until it is recovered.</source>
         <translation>ストアを読み込めません。復旧するまで変更はできません。</translation>
     </message>
@@ -3465,7 +3636,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RootsPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/roots/roots_view.py" line="+93"/>
+        <location filename="../../app/roots_manager/gui/roots/roots_view.py" line="+97"/>
         <source>Workspace roots</source>
         <translation>ワークスペースのルート</translation>
     </message>
@@ -3513,12 +3684,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>最近(&amp;E)</translation>
     </message>
     <message>
-        <location line="-35"/>
+        <location line="-38"/>
         <source>No roots yet. Add the folders you work in with Add folder… or Detect projects…, or drop them here from your file manager.</source>
         <translation>まだルートがありません。作業するフォルダーを「フォルダーを追加…」や「プロジェクトを検出…」で追加するか、ファイルマネージャーからここにドロップしてください。</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+44"/>
         <source>Rename the selected root (F2)</source>
         <translation>選択したルートの名前を変更 (F2)</translation>
     </message>
@@ -4024,7 +4195,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers/servers_view.py" line="+455"/>
+        <location filename="../../app/roots_manager/gui/servers/servers_view.py" line="+468"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;ルートはサーバーにどこを見るべきかを伝えるもので、アクセス制御ではありません。&lt;/b&gt;サーバーは、そのプロセスに許されたファイルなら何でも開けます。実際に何をしているかは「ログ」で確認してください。</translation>
     </message>
@@ -4054,7 +4225,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>すべてのルートを見せる</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/servers/servers_view.py" line="-362"/>
+        <location filename="../../app/roots_manager/gui/servers/servers_view.py" line="-371"/>
         <source>When an &amp;unknown server starts:</source>
         <translation>未知のサーバーが起動したとき(&amp;U):</translation>
     </message>
@@ -4200,7 +4371,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>すべての許可</translation>
     </message>
     <message>
-        <location line="+126"/>
+        <location line="+135"/>
         <source>&lt;b&gt;{server} runs confined: the kernel holds it to the folders you grant.&lt;/b&gt; Roots tell it where to look, and every other file of yours is refused; each refusal shows in the Log, where it can be allowed. Its network is not restricted unless you block it.</source>
         <translation>&lt;b&gt;{server} は閉じ込められて動作します: カーネルが、許可したフォルダーの範囲にこのサーバーを制限します。&lt;/b&gt;ルートはどこを見るべきかを伝え、それ以外のあなたのファイルはすべて拒否されます。拒否はそれぞれ「ログ」に表示され、そこで許可できます。ネットワークは、ブロックしない限り制限されません。</translation>
     </message>
@@ -4250,7 +4421,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>注意: このサーバーにとってルートはアクセス制御ではありません</translation>
     </message>
     <message>
-        <location line="+147"/>
+        <location line="+158"/>
         <source>No server selected</source>
         <translation>サーバーが選択されていません</translation>
     </message>
@@ -4434,7 +4605,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>青: ルートの要求、緑: 応答、橙: list_changed の送信、紫: 同意。ホイール: 拡大縮小、Shift+ホイールまたはドラッグ: 移動、印をクリックで選択。キー: 矢印で印の間を移動、Enter で選択、+/- で拡大縮小。</translation>
     </message>
     <message>
-        <location line="+88"/>
+        <location line="+107"/>
         <source>asked for roots</source>
         <translation>ルートを要求</translation>
     </message>
@@ -4454,7 +4625,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>プローブの実行</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+54"/>
         <source>{server}: {mark}</source>
         <translation>{server}: {mark}</translation>
     </message>
@@ -4464,20 +4635,20 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>ルートを問い合わせ</translation>
     </message>
     <message>
-        <location line="-210"/>
-        <location line="+211"/>
+        <location line="-211"/>
+        <location line="+212"/>
         <source>answered</source>
         <translation>応答</translation>
     </message>
     <message>
-        <location line="-210"/>
-        <location line="+211"/>
+        <location line="-211"/>
+        <location line="+212"/>
         <source>list_changed sent</source>
         <translation>list_changed を送信</translation>
     </message>
     <message>
-        <location line="-210"/>
-        <location line="+211"/>
+        <location line="-211"/>
+        <location line="+212"/>
         <source>consent</source>
         <translation>同意</translation>
     </message>

@@ -222,7 +222,42 @@
 <context>
     <name>Confinement</name>
     <message>
-        <location filename="../../app/roots_manager/gui/common/confinement_text.py" line="+33"/>
+        <location filename="../../app/roots_manager/gui/common/confinement_text.py" line="+18"/>
+        <source>read</source>
+        <translation>读取</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>write</source>
+        <translation>写入</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>list</source>
+        <translation>列出</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>execute</source>
+        <translation>执行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>create</source>
+        <translation>创建</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>remove</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>connect</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <location line="+28"/>
         <source>Confinement works on Linux (Landlock); on macOS it is untested; on Windows it is unavailable.</source>
         <translation>限制功能适用于 Linux（Landlock）；在 macOS 上未经测试；在 Windows 上不可用。</translation>
     </message>
@@ -392,7 +427,7 @@
 <context>
     <name>ConsentDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/consent/consent_dialog.py" line="+69"/>
+        <location filename="../../app/roots_manager/gui/consent/consent_dialog.py" line="+67"/>
         <source>A server asks for your folders</source>
         <translation>有服务器请求访问你的文件夹</translation>
     </message>
@@ -442,7 +477,7 @@
         <translation>把文件夹拖放到这里，或使用“添加文件夹…”</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+11"/>
         <source>Add &amp;folder…</source>
         <translation>添加文件夹(&amp;F)…</translation>
     </message>
@@ -499,7 +534,7 @@
         <translation>添加服务器可以看到的文件夹</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+38"/>
         <source>This server runs confined: the kernel refuses it every file outside the folders you allow (a refusal shows in Roots Manager, where it can be allowed). Its network is not restricted unless you block it.</source>
         <translation>此服务器受限运行：内核会拒绝它访问你允许的文件夹之外的所有文件（拒绝会显示在 Roots Manager 中，可在那里允许）。除非你阻止，否则它的网络不受限制。</translation>
     </message>
@@ -519,7 +554,7 @@
         <translation>请先至少勾选一个文件夹</translation>
     </message>
     <message>
-        <location line="-224"/>
+        <location line="-207"/>
         <source>Roots the server may see</source>
         <translation>服务器可以看到的根目录</translation>
     </message>
@@ -529,7 +564,7 @@
         <translation>此服务器以前没有在 Roots Manager 之后运行过。在你决定期间，它对文件夹的请求会被暂缓一段有限的时间；之后将回复它没有文件夹，你的决定稍后仍会送达。</translation>
     </message>
     <message>
-        <location line="+198"/>
+        <location line="+197"/>
         <source>&amp;Roots it may see (tick the ones you allow):</source>
         <translation>可以看到的根目录(&amp;R)（勾选你允许的）：</translation>
     </message>
@@ -923,7 +958,7 @@
         <translation>撤销时重启已关闭：已限制的服务器运行期间授予或撤销的授权在其下次启动时生效</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/core/confinement/learning.py" line="+36"/>
+        <location filename="../../app/roots_manager/core/confinement/learning.py" line="+38"/>
         <source>a connection, not a path</source>
         <translation>连接，不是路径</translation>
     </message>
@@ -1006,7 +1041,7 @@
 <context>
     <name>DenialNotice</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers/denial_notice.py" line="+68"/>
+        <location filename="../../app/roots_manager/gui/servers/denial_notice.py" line="+71"/>
         <source>A confined server was refused</source>
         <translation>受限制的服务器遭到拒绝</translation>
     </message>
@@ -1147,41 +1182,6 @@
         <location line="+2"/>
         <source>{server} was refused {path} ({operation}) between requests.</source>
         <translation>{server} 在两次请求之间被拒绝访问 {path}（{operation}）。</translation>
-    </message>
-    <message>
-        <location line="+10"/>
-        <source>read</source>
-        <translation>读取</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>write</source>
-        <translation>写入</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>list</source>
-        <translation>列出</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>execute</source>
-        <translation>执行</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>create</source>
-        <translation>创建</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>remove</source>
-        <translation>删除</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>connect</source>
-        <translation>连接</translation>
     </message>
 </context>
 <context>
@@ -1453,7 +1453,7 @@
 <context>
     <name>LearnDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers/learn_dialog.py" line="+51"/>
+        <location filename="../../app/roots_manager/gui/servers/learn_dialog.py" line="+55"/>
         <source>Learn what {server} needs</source>
         <translation>学习 {server} 需要什么</translation>
     </message>
@@ -1508,7 +1508,7 @@
         <translation>学习时长</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+68"/>
         <source>{server} is running unconfined now and cannot be restarted confined: it is learned from its next start. Have its host start it again.</source>
         <translation>{server} 当前在无限制下运行，无法以限制方式重启：将从其下次启动开始学习。请让其主机重新启动它。</translation>
     </message>
@@ -1613,7 +1613,7 @@
 <context>
     <name>LogPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/log/log_view.py" line="+74"/>
+        <location filename="../../app/roots_manager/gui/log/log_view.py" line="+78"/>
         <source>Server filter</source>
         <translation>服务器筛选</translation>
     </message>
@@ -1649,12 +1649,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+166"/>
+        <location line="+174"/>
         <source>&amp;Pause</source>
         <translation>暂停(&amp;P)</translation>
     </message>
     <message>
-        <location line="-164"/>
+        <location line="-172"/>
         <source>Pause the log</source>
         <translation>暂停日志</translation>
     </message>
@@ -1720,7 +1720,7 @@
         <translation>选择一个事件以查看其 JSON</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+26"/>
         <source>Log status</source>
         <translation>日志状态</translation>
     </message>
@@ -1742,14 +1742,14 @@
         <translation>该事件被筛选条件或已清空的视图隐藏了</translation>
     </message>
     <message numerus="yes">
-        <location line="+77"/>
+        <location line="+79"/>
         <source>Showing {shown} of %n event(s)</source>
         <translation>
             <numerusform>显示 %n 个事件中的 {shown} 个</numerusform>
         </translation>
     </message>
     <message>
-        <location line="-388"/>
+        <location line="-398"/>
         <source>Cle&amp;ar view</source>
         <translation>清空视图(&amp;A)</translation>
     </message>
@@ -1769,7 +1769,7 @@
         <translation>筛选(&amp;I)：</translation>
     </message>
     <message>
-        <location line="+140"/>
+        <location line="+148"/>
         <source>Res&amp;ume</source>
         <translation>恢复(&amp;U)</translation>
     </message>
@@ -1829,7 +1829,7 @@
         <translation>所有类型</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+26"/>
         <source>filtering, {percent}% done</source>
         <translation>正在筛选，已完成 {percent}%</translation>
     </message>
@@ -1943,6 +1943,7 @@
     </message>
     <message>
         <location line="+1"/>
+        <location filename="../../app/roots_manager/gui/log/log_texts.py" line="+36"/>
         <source>list_changed relayed</source>
         <translation>已转发 list_changed</translation>
     </message>
@@ -2047,7 +2048,7 @@
         <translation>{text}</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/log/log_texts.py" line="+20"/>
+        <location filename="../../app/roots_manager/gui/log/log_texts.py" line="-14"/>
         <source>managed</source>
         <translation>管理模式</translation>
     </message>
@@ -2057,7 +2058,122 @@
         <translation>仅观察</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+6"/>
+        <source>bridge started</source>
+        <translation>桥接启动</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>bridge ended</source>
+        <translation>桥接结束</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>handshake</source>
+        <translation>握手</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>roots asked</source>
+        <translation>请求根目录</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>roots answered</source>
+        <translation>回答根目录</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>roots relayed</source>
+        <translation>转发根目录请求</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>list_changed sent</source>
+        <translation>已发送 list_changed</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>list_changed asked</source>
+        <translation>请求 list_changed</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>roots given in a retry</source>
+        <translation>在重试中提供根目录</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>consent awaited</source>
+        <translation>等待授权</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>consent decided</source>
+        <translation>授权已决定</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>restart asked</source>
+        <translation>请求重启</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>server restarting</source>
+        <translation>服务器正在重启</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>server restarted</source>
+        <translation>服务器已重启</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>restart failed</source>
+        <translation>重启失败</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not JSON</source>
+        <translation>非 JSON</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>refusal</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>message</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>host → server</source>
+        <translation>主机 → 服务器</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>server → host</source>
+        <translation>服务器 → 主机</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>bridge → server</source>
+        <translation>桥接 → 服务器</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>bridge → host</source>
+        <translation>桥接 → 主机</translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>host closed stdin</source>
         <translation>主机关闭了标准输入</translation>
     </message>
@@ -2086,17 +2202,62 @@
         <source>{signal} received</source>
         <translation>收到 {signal}</translation>
     </message>
+    <message>
+        <location filename="../../app/roots_manager/core/log/denials.py" line="+166"/>
+        <source>at start-up</source>
+        <translation>启动时</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>while {requests}</source>
+        <translation>执行 {requests} 时</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{first} and {second}</source>
+        <translation>{first} 和 {second}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>between requests</source>
+        <translation>两次请求之间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{folder}/ ({count} more refused)</source>
+        <translation>{folder}/（另有 {count} 项被拒绝）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path} (+{count} more in its folder)</source>
+        <translation>{path}（同一文件夹中另有 {count} 项）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{what} (a protected place: no grant opens it)</source>
+        <translation>{what}（受保护的位置：任何授权都无法打开）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{what} (the call could wait {seconds} s for a grant)</source>
+        <translation>{what}（该调用可等待授权 {seconds} 秒）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{operation} {what} refused {during}</source>
+        <translation>{during}拒绝了对 {what} 的{operation}</translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>
     <message>
         <location filename="../../app/roots_manager/gui/shell/main_window.py" line="+255"/>
-        <location line="+211"/>
+        <location line="+222"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-195"/>
+        <location line="-206"/>
         <source>Sections</source>
         <translation>分区</translation>
     </message>
@@ -2106,17 +2267,17 @@
         <translation>根目录(&amp;R)</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>&amp;Log</source>
         <translation>日志(&amp;L)</translation>
     </message>
     <message>
-        <location line="-5"/>
+        <location line="-6"/>
         <source>Servers and consen&amp;t</source>
         <translation>服务器与授权(&amp;T)</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>Revie&amp;w…</source>
         <translation>查看(&amp;W)…</translation>
     </message>
@@ -2126,7 +2287,7 @@
         <translation>恢复(&amp;C)…</translation>
     </message>
     <message>
-        <location line="-216"/>
+        <location line="-217"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -2171,7 +2332,7 @@
         <translation>连接服务器(&amp;C)…</translation>
     </message>
     <message numerus="yes">
-        <location line="+252"/>
+        <location line="+263"/>
         <source>%n server(s) wait for your decision</source>
         <translation>
             <numerusform>%n 个服务器在等待你的决定</numerusform>
@@ -2208,17 +2369,17 @@
         <translation>服务器首次运行时会出现在“服务器与授权”标签页中，并且只能看到你授予它的根目录。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/shell/main_window.py" line="-444"/>
+        <location filename="../../app/roots_manager/gui/shell/main_window.py" line="-455"/>
         <source>&amp;Review pending requests…</source>
         <translation>查看待处理的请求(&amp;R)…</translation>
     </message>
     <message>
-        <location line="+265"/>
+        <location line="+276"/>
         <source>Changed {path}</source>
         <translation>已更改 {path}</translation>
     </message>
     <message>
-        <location line="-138"/>
+        <location line="-148"/>
         <source>Hosts</source>
         <translation>主机</translation>
     </message>
@@ -2230,7 +2391,7 @@
         </translation>
     </message>
     <message>
-        <location line="-172"/>
+        <location line="-173"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -2255,12 +2416,22 @@
         <translation>关于 Roots Manager(&amp;A)</translation>
     </message>
     <message>
-        <location line="+186"/>
+        <location line="+187"/>
         <source>Granted {path} to {server}.</source>
         <translation>已将 {path} 授予 {server}。</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+10"/>
+        <source>Allowed {path} to {server} this once.</source>
+        <translation>已允许 {server} 访问 {path}，仅此一次。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Allowed {path} to {server} until it ends.</source>
+        <translation>已允许 {server} 访问 {path}，直到其结束。</translation>
+    </message>
+    <message>
+        <location line="+27"/>
         <source>The store cannot be read; changes are not possible until it is recovered.</source>
         <translation>无法读取存储文件；恢复之前无法进行更改。</translation>
     </message>
@@ -3465,7 +3636,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RootsPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/roots/roots_view.py" line="+93"/>
+        <location filename="../../app/roots_manager/gui/roots/roots_view.py" line="+97"/>
         <source>Workspace roots</source>
         <translation>工作区根目录</translation>
     </message>
@@ -3513,12 +3684,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>最近(&amp;E)</translation>
     </message>
     <message>
-        <location line="-35"/>
+        <location line="-38"/>
         <source>No roots yet. Add the folders you work in with Add folder… or Detect projects…, or drop them here from your file manager.</source>
         <translation>还没有根目录。请用“添加文件夹…”或“检测项目…”添加你工作的文件夹，或从文件管理器把它们拖放到这里。</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+44"/>
         <source>Rename the selected root (F2)</source>
         <translation>重命名所选根目录（F2）</translation>
     </message>
@@ -4024,7 +4195,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers/servers_view.py" line="+455"/>
+        <location filename="../../app/roots_manager/gui/servers/servers_view.py" line="+468"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;根目录告诉服务器该去哪里查看，它们并不是访问控制。&lt;/b&gt;服务器仍然可以打开其进程有权访问的任何文件。请在“日志”中查看它实际做了什么。</translation>
     </message>
@@ -4054,7 +4225,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>显示所有根目录</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/servers/servers_view.py" line="-362"/>
+        <location filename="../../app/roots_manager/gui/servers/servers_view.py" line="-371"/>
         <source>When an &amp;unknown server starts:</source>
         <translation>未知服务器启动时(&amp;U)：</translation>
     </message>
@@ -4200,7 +4371,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>所有授权</translation>
     </message>
     <message>
-        <location line="+126"/>
+        <location line="+135"/>
         <source>&lt;b&gt;{server} runs confined: the kernel holds it to the folders you grant.&lt;/b&gt; Roots tell it where to look, and every other file of yours is refused; each refusal shows in the Log, where it can be allowed. Its network is not restricted unless you block it.</source>
         <translation>&lt;b&gt;{server} 受限运行：内核将它约束在你授权的文件夹内。&lt;/b&gt;根目录告诉它该看哪里，你的其他所有文件都会被拒绝；每次拒绝都会显示在“日志”中，可在那里允许。除非你阻止，否则它的网络不受限制。</translation>
     </message>
@@ -4250,7 +4421,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>注意：对此服务器而言，根目录不是访问控制</translation>
     </message>
     <message>
-        <location line="+147"/>
+        <location line="+158"/>
         <source>No server selected</source>
         <translation>未选择服务器</translation>
     </message>
@@ -4434,7 +4605,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>蓝色：请求根；绿色：已应答；橙色：已发送 list_changed；紫色：同意。滚轮：缩放；Shift+滚轮或拖动：移动；单击标记可选中。按键：方向键在标记间移动，Enter 选中，+/- 缩放。</translation>
     </message>
     <message>
-        <location line="+88"/>
+        <location line="+107"/>
         <source>asked for roots</source>
         <translation>请求根目录</translation>
     </message>
@@ -4454,7 +4625,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>探测运行</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+54"/>
         <source>{server}: {mark}</source>
         <translation>{server}：{mark}</translation>
     </message>
@@ -4464,20 +4635,20 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>请求根目录</translation>
     </message>
     <message>
-        <location line="-210"/>
-        <location line="+211"/>
+        <location line="-211"/>
+        <location line="+212"/>
         <source>answered</source>
         <translation>已回复</translation>
     </message>
     <message>
-        <location line="-210"/>
-        <location line="+211"/>
+        <location line="-211"/>
+        <location line="+212"/>
         <source>list_changed sent</source>
         <translation>已发送 list_changed</translation>
     </message>
     <message>
-        <location line="-210"/>
-        <location line="+211"/>
+        <location line="-211"/>
+        <location line="+212"/>
         <source>consent</source>
         <translation>授权</translation>
     </message>

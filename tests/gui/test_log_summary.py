@@ -119,3 +119,66 @@ def test_the_bridge_mode_is_named_in_the_users_language(japanese: None) -> None:
     start = events.event(events.RUN_START, "fs", "s", command=["srv"], pid=7, mode="observe")
     assert log_texts.translated_summary(start) == "srv を起動しました（PID 7、観察のみ）"
     assert events.summarize(start) == "started srv (pid 7, observe)"  # the CLI's words
+
+
+@pytest.mark.parametrize("language", ["ja", "zh_CN"])
+def test_a_refusal_its_kind_and_direction_are_in_the_users_language(
+    layout: Layout, qapp: QApplication, language: str
+) -> None:
+    """Issue 38: refusal summaries, the Kind column and the Direction column were English in the
+    Japanese and Chinese interface."""
+    from roots_manager.core.log import denials
+    from roots_manager.gui.log.log_model import DIRECTION, KIND
+
+    w = events.EventWriter(layout, "s1")
+    w.write(events.event(events.ROOTS_ASKED, "fs", "s1", dir=events.SERVER_TO_HOST, id=1))
+    refusal = events.event(
+        events.DENIAL,
+        "fs",
+        "s1",
+        path="/w/notes/todo.md",
+        folder="/w/notes",
+        operation="read",
+        during="request",
+        requests=[{"method": "tools/call", "tool": "read_note", "id": 3}],
+        folded=2,
+    )
+    w.write(refusal)
+    w.write(events.event(events.DENIAL, "fs", "s1", folder="/w/x", operation="list", folded=4,
+                         during="start-up"))  # fmt: skip
+    w.close()
+    english = [denials.summary(refusal)]
+    assert english == [
+        "read /w/notes/todo.md (+2 more in its folder) refused while tools/call read_note (id 3)"
+    ]  # the CLI's and the bridge's words, unchanged
+    ways = (events.HOST_TO_SERVER, events.SERVER_TO_HOST, events.BRIDGE_TO_SERVER,
+            events.BRIDGE_TO_HOST)  # fmt: skip
+    english_kinds = {kind: log_texts.kind_name(kind) for kind in events.KINDS}
+    english_ways = {way: log_texts.direction_name(way) for way in ways}
+    translators = install_translators(qapp, language)
+    try:
+        ix = LogIndex(layout)
+        ix.scan()
+        model = LogModel(ix)
+        model.refresh()
+        rows = range(model.rowCount())
+        summaries = [model.data(model.index(r, SUMMARY)) for r in rows]
+        kinds = [model.data(model.index(r, KIND)) for r in rows]
+        direction = model.data(model.index(0, DIRECTION))
+        # every kind and direction has words of its own, none left as its id or in English
+        for kind in events.KINDS:
+            assert log_texts.kind_name(kind) not in (kind, english_kinds[kind]), kind
+        for way in ways:
+            assert log_texts.direction_name(way) not in (way, english_ways[way]), way
+    finally:
+        for t in translators:
+            qapp.removeTranslator(t)
+    english_words = ("read", "refused", "while", "more in its folder", "start-up", "list")
+    for text in summaries[1:]:
+        words = text.replace("tools/call read_note (id 3)", "")  # the request is as it was sent
+        assert not any(word in words for word in english_words), text
+    assert "/w/notes/todo.md" in summaries[1] and "tools/call read_note (id 3)" in summaries[1]
+    assert "/w/x/" in summaries[2]
+    assert kinds[1] == kinds[2] != events.DENIAL
+    assert kinds[0] != events.ROOTS_ASKED and direction != events.SERVER_TO_HOST
+    assert "→" in direction

@@ -18,12 +18,14 @@ one), ``protected`` (true: a protected place, kept from being made, which no gra
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from roots_manager.core.directory.layout import inside
 from roots_manager.core.servers.names import visible
 from roots_manager.core.store.state import iso_time
+from roots_manager.support.translatable import QT_TRANSLATE_NOOP
 
 DENIAL = "denial"
 """The kind of a denial event (:mod:`roots_manager.core.log.events`)."""
@@ -169,9 +171,28 @@ def _request(request: Request, path: object) -> dict[str, Any]:
     return shown
 
 
-def while_text(rec: dict[str, Any]) -> str:
+SAID_AT_START_UP = QT_TRANSLATE_NOOP("LogSummary", "at start-up")
+SAID_WHILE = QT_TRANSLATE_NOOP("LogSummary", "while {requests}")
+SAID_AND = QT_TRANSLATE_NOOP("LogSummary", "{first} and {second}")
+SAID_BETWEEN = QT_TRANSLATE_NOOP("LogSummary", "between requests")
+SAID_FOLDER_COUNT = QT_TRANSLATE_NOOP("LogSummary", "{folder}/ ({count} more refused)")
+SAID_MORE_IN_FOLDER = QT_TRANSLATE_NOOP("LogSummary", "{path} (+{count} more in its folder)")
+SAID_PROTECTED = QT_TRANSLATE_NOOP("LogSummary", "{what} (a protected place: no grant opens it)")
+SAID_COULD_WAIT = QT_TRANSLATE_NOOP(
+    "LogSummary", "{what} (the call could wait {seconds} s for a grant)"
+)
+SAID_SUMMARY = QT_TRANSLATE_NOOP("LogSummary", "{operation} {what} refused {during}")
+"""A refusal's words, marked for Qt's translation tools where they are defined: the CLI and the
+bridge say them in English, the app translates each (``translate``, ``operation``)."""
+
+
+def _same(text: str) -> str:
+    return text
+
+
+def while_text(rec: dict[str, Any], translate: Callable[[str], str] = _same) -> str:
     """What the server was doing, in words: ``while tools/call read_file (id 3)``, ``at
-    start-up``, ``between requests``."""
+    start-up``, ``between requests`` (each template given to *translate*)."""
     during = rec.get("during")
     requests = rec.get("requests")
     named = []
@@ -186,10 +207,13 @@ def while_text(rec: dict[str, Any]) -> str:
             what += f", {shown(r['argument'])})" if r.get("argument") else ")"
             named.append(what)
     if during == START_UP:
-        return "at start-up"
+        return translate(SAID_AT_START_UP)
     if named:
-        return "while " + " and ".join(named)
-    return "between requests"
+        joined = named[0]
+        for more in named[1:]:
+            joined = translate(SAID_AND).format(first=joined, second=more)
+        return translate(SAID_WHILE).format(requests=joined)
+    return translate(SAID_BETWEEN)
 
 
 def shown(value: object) -> str:
@@ -200,28 +224,42 @@ def shown(value: object) -> str:
     return visible(str(value))
 
 
-def refused_what(rec: dict[str, Any]) -> str:
+def refused_what(rec: dict[str, Any], translate: Callable[[str], str] = _same) -> str:
     """What was refused, as every front end says it: the path (with the count of the others
     refused in its folder that second), or the folder and the count alone, and whether it is a
-    protected place no grant opens."""
+    protected place no grant opens (each template given to *translate*)."""
     what = shown(rec.get("path") or "")
     if not what:
-        what = f"{shown(rec.get('folder', '?'))}/ ({shown(rec.get('folded', 0))} more refused)"
+        what = translate(SAID_FOLDER_COUNT).format(
+            folder=shown(rec.get("folder", "?")), count=shown(rec.get("folded", 0))
+        )
     elif rec.get("folded"):
-        what = f"{what} (+{shown(rec['folded'])} more in its folder)"
+        what = translate(SAID_MORE_IN_FOLDER).format(path=what, count=shown(rec["folded"]))
     if rec.get("protected") is True:
-        what += " (a protected place: no grant opens it)"
+        what = translate(SAID_PROTECTED).format(what=what)
     if isinstance(rec.get("waits"), int | float):
-        what += f" (the call could wait {shown(rec['waits'])} s for a grant)"
+        what = translate(SAID_COULD_WAIT).format(what=what, seconds=shown(rec["waits"]))
     return what
 
 
-def summary(rec: dict[str, Any], *, process: bool = False) -> str:
+def summary(
+    rec: dict[str, Any],
+    *,
+    process: bool = False,
+    translate: Callable[[str], str] = _same,
+    operation: Callable[[str], str] = shown,
+) -> str:
     """A denial in one line, worded here for every place that prints one (the log, ``roots-
     manager denials``, the host's log): the operation, what was refused and what the server
     was doing, ``read /srv/notes.md refused while tools/call read_file (id 3, path)``; with
-    *process*, also which of the server's processes it was, `` [node 4182]``."""
-    said = f"{shown(rec.get('operation', '?'))} {refused_what(rec)} refused {while_text(rec)}"
+    *process*, also which of the server's processes it was, `` [node 4182]``. In English, or
+    through *translate* (each template) and *operation* (the operation's words), as the app
+    shows it."""
+    said = translate(SAID_SUMMARY).format(
+        operation=operation(str(rec.get("operation", "?"))),
+        what=refused_what(rec, translate),
+        during=while_text(rec, translate),
+    )
     if process and rec.get("process"):
         pid = "" if rec.get("pid") is None else f" {shown(rec['pid'])}"
         said += f" [{shown(rec['process'])}{pid}]"

@@ -7,11 +7,30 @@ CLI and the docs say the same; the core marks them for Qt's translation tools, i
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
 from roots_manager.core.confinement import confined
+from roots_manager.core.servers.names import visible
 from roots_manager.sandbox.availability import Availability
 from roots_manager.support.translatable import Words
+
+_OPERATIONS = {
+    "read": str(QT_TRANSLATE_NOOP("Confinement", "read")),
+    "write": str(QT_TRANSLATE_NOOP("Confinement", "write")),
+    "list": str(QT_TRANSLATE_NOOP("Confinement", "list")),
+    "execute": str(QT_TRANSLATE_NOOP("Confinement", "execute")),
+    "create": str(QT_TRANSLATE_NOOP("Confinement", "create")),
+    "remove": str(QT_TRANSLATE_NOOP("Confinement", "remove")),
+    "connect": str(QT_TRANSLATE_NOOP("Confinement", "connect")),
+}
+
+
+def operation_text(operation: str) -> str:
+    """A refused operation (read, write, ...) in the user's language; one not known, escaped as
+    it came (a refusal's fields come from the server's side)."""
+    if operation in _OPERATIONS:
+        return QCoreApplication.translate("Confinement", _OPERATIONS[operation])
+    return visible(operation)
 
 
 def _core(text: str) -> str:

@@ -31,7 +31,7 @@ from PySide6.QtCore import (
 from roots_manager.core.log.index import LogIndex, TextSearch
 from roots_manager.core.log.window import LogWindow
 from roots_manager.core.servers.names import visible
-from roots_manager.gui.log.log_texts import translated_summary
+from roots_manager.gui.log.log_texts import direction_name, kind_name, translated_summary
 from roots_manager.support import freed_memory
 
 TIME, SERVER, DIRECTION, KIND, ID, SUMMARY = range(6)
@@ -186,14 +186,14 @@ class LogModel(QAbstractTableModel):
             direction, ident, summary = "", "", gone
         else:
             rid = rec.get("id")
-            direction = str(rec.get("dir", ""))
+            direction = direction_name(str(rec.get("dir", "")))
             ident = "" if rid is None else json.dumps(rid, ensure_ascii=False)
             summary = translated_summary(rec)
         got = (
             _clock_time(ix.ts[row]),
             visible(ix.servers[ix.server[row]]),
             direction,
-            ix.kinds[ix.kind[row]],
+            kind_name(ix.kinds[ix.kind[row]]),
             ident,
             summary,
         )

@@ -6,8 +6,10 @@ from PySide6.QtCore import QAbstractItemModel, Qt
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView
 
+from roots_manager.core.log import events
 from roots_manager.gui.common.placeholder_view import PlaceholderTableView
 from roots_manager.gui.log.log_model import DIRECTION, ID, KIND, SERVER, TIME
+from roots_manager.gui.log.log_texts import direction_name, kind_name
 
 
 def events_table(model: QAbstractItemModel, fm: QFontMetrics) -> PlaceholderTableView:
@@ -34,8 +36,12 @@ def events_table(model: QAbstractItemModel, fm: QFontMetrics) -> PlaceholderTabl
     widths = {
         TIME: fm.horizontalAdvance("00:00:00.000"),
         SERVER: fm.horizontalAdvance("m" * 14),
-        DIRECTION: fm.horizontalAdvance("bridge>server"),
-        KIND: fm.horizontalAdvance("list-changed-relayed"),
+        # the words of the language shown (a kind longer than these is elided)
+        DIRECTION: max(fm.horizontalAdvance(direction_name(d)) for d in events.DIRECTIONS),
+        KIND: max(
+            fm.horizontalAdvance(kind_name(k))
+            for k in (events.LIST_CHANGED_RELAYED, events.SERVER_RESTARTED)
+        ),
         ID: fm.horizontalAdvance("0" * 6),
     }
     for col, w in widths.items():

@@ -1,4 +1,5 @@
-"""The log's words in the user's language: event summaries, bridge modes, why a bridge ended.
+"""The log's words in the user's language: event summaries (a refusal's too), the kinds of event
+and the directions, bridge modes, why a bridge ended.
 
 The core words its summaries in English (:func:`roots_manager.core.log.events.summary_parts`),
 each template marked for Qt's translation tools where the core defines it, in the ``LogSummary``
@@ -13,13 +14,57 @@ from typing import Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
-from roots_manager.core.log import events
+from roots_manager.core.log import denials, events
+from roots_manager.gui.common.confinement_text import operation_text
 
 # the bridge's modes, as a run start names them
 _MODES: dict[str, str] = {
     "managed": str(QT_TRANSLATE_NOOP("LogSummary", "managed")),
     "observe": str(QT_TRANSLATE_NOOP("LogSummary", "observing only")),
 }
+
+
+# the kinds of event, in words (the Kind column and filter; an event's id stays in its JSON)
+_KINDS: dict[str, str] = {
+    events.RUN_START: str(QT_TRANSLATE_NOOP("LogSummary", "bridge started")),
+    events.RUN_END: str(QT_TRANSLATE_NOOP("LogSummary", "bridge ended")),
+    events.HANDSHAKE: str(QT_TRANSLATE_NOOP("LogSummary", "handshake")),
+    events.ROOTS_ASKED: str(QT_TRANSLATE_NOOP("LogSummary", "roots asked")),
+    events.ROOTS_ANSWERED: str(QT_TRANSLATE_NOOP("LogSummary", "roots answered")),
+    events.ROOTS_RELAYED: str(QT_TRANSLATE_NOOP("LogSummary", "roots relayed")),
+    events.LIST_CHANGED_SENT: str(QT_TRANSLATE_NOOP("LogSummary", "list_changed sent")),
+    events.LIST_CHANGED_RELAYED: str(QT_TRANSLATE_NOOP("LogSummary", "list_changed relayed")),
+    events.LIST_CHANGED_ASKED: str(QT_TRANSLATE_NOOP("LogSummary", "list_changed asked")),
+    events.MRTR_RESOLVED: str(QT_TRANSLATE_NOOP("LogSummary", "roots given in a retry")),
+    events.CONSENT_WAIT: str(QT_TRANSLATE_NOOP("LogSummary", "consent awaited")),
+    events.CONSENT_DECIDED: str(QT_TRANSLATE_NOOP("LogSummary", "consent decided")),
+    events.RESTART_ASKED: str(QT_TRANSLATE_NOOP("LogSummary", "restart asked")),
+    events.SERVER_RESTARTING: str(QT_TRANSLATE_NOOP("LogSummary", "server restarting")),
+    events.SERVER_RESTARTED: str(QT_TRANSLATE_NOOP("LogSummary", "server restarted")),
+    events.RESTART_FAILED: str(QT_TRANSLATE_NOOP("LogSummary", "restart failed")),
+    events.NON_JSON: str(QT_TRANSLATE_NOOP("LogSummary", "not JSON")),
+    events.DENIAL: str(QT_TRANSLATE_NOOP("LogSummary", "refusal")),
+    events.ERROR: str(QT_TRANSLATE_NOOP("LogSummary", "error")),
+    events.MESSAGE: str(QT_TRANSLATE_NOOP("LogSummary", "message")),
+}
+
+# which way a message went
+_DIRECTIONS: dict[str, str] = {
+    events.HOST_TO_SERVER: str(QT_TRANSLATE_NOOP("LogSummary", "host → server")),
+    events.SERVER_TO_HOST: str(QT_TRANSLATE_NOOP("LogSummary", "server → host")),
+    events.BRIDGE_TO_SERVER: str(QT_TRANSLATE_NOOP("LogSummary", "bridge → server")),
+    events.BRIDGE_TO_HOST: str(QT_TRANSLATE_NOOP("LogSummary", "bridge → host")),
+}
+
+
+def kind_name(kind: str) -> str:
+    """A kind of event in the user's language (an unknown one, from a newer bridge, as it is)."""
+    return _translate_summary(_KINDS[kind]) if kind in _KINDS else kind
+
+
+def direction_name(direction: str) -> str:
+    """Which way a message went, in the user's language."""
+    return _translate_summary(_DIRECTIONS[direction]) if direction in _DIRECTIONS else direction
 
 
 # why a bridge run ended, as the bridge words it (its log is in English)
@@ -57,6 +102,8 @@ def bridge_mode_name(mode: str) -> str:
 
 def translated_summary(rec: dict[str, Any]) -> str:
     """An event's summary in the user's language."""
+    if rec.get("kind") == events.DENIAL:
+        return denials.summary(rec, translate=_translate_summary, operation=operation_text)
     template, values = events.summary_parts(rec)
     mode = values.get("mode")
     if isinstance(mode, str):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,7 @@ from roots_manager.gui.log.log_export import ask_export, export_shown
 from roots_manager.gui.log.log_feed import LogFeed
 from roots_manager.gui.log.log_model import LogModel
 from roots_manager.gui.log.log_table import events_table
+from roots_manager.gui.log.log_texts import kind_name
 from roots_manager.gui.log.timeline_view import TimelineView
 
 # Typing in the filter box re-filters once the user pauses, not on every key.
@@ -475,17 +477,19 @@ class LogPanel(QWidget):
     @Slot()
     def _fill_filters(self) -> None:
         self._refill(self.server_box, self.tr("All servers"), sorted(self.index_.servers))
-        self._refill(self.kind_box, self.tr("All kinds"), list(self.index_.kinds))
+        self._refill(self.kind_box, self.tr("All kinds"), list(self.index_.kinds), kind_name)
 
     @staticmethod
-    def _refill(box: QComboBox, everything: str, names: list[str]) -> None:
+    def _refill(
+        box: QComboBox, everything: str, names: list[str], shown: Callable[[str], str] = visible
+    ) -> None:
         current = box.currentData()
         box.blockSignals(True)
         try:
             box.clear()
             box.addItem(everything, None)
             for name in names:
-                box.addItem(visible(name) or "—", name)
+                box.addItem(shown(name) or "—", name)
             at = box.findData(current) if isinstance(current, str) else 0
             box.setCurrentIndex(max(at, 0))
         finally:

@@ -45,7 +45,7 @@ from roots_manager.core.directory.layout import home_shortened
 from roots_manager.core.log import denials
 from roots_manager.core.log.denials import START_UP, shown
 from roots_manager.core.servers.names import visible
-from roots_manager.gui.common.confinement_text import reason_text
+from roots_manager.gui.common.confinement_text import operation_text, reason_text
 from roots_manager.gui.common.watcher import StoreWatcher
 
 
@@ -220,7 +220,7 @@ class DenialNotice(QFrame):
 
     def sentence(self, rec: dict[str, Any]) -> str:
         """The refusal in the user's language: who, what, and what the server was doing."""
-        operation = self._operations().get(str(rec.get("operation")), str(rec.get("operation")))
+        operation = operation_text(str(rec.get("operation")))
         path = rec.get("path")
         what = self._shown(path) if isinstance(path, str) else shown(rec.get("folder") or "?")
         params = {"server": visible(str(rec["server"])), "path": what, "operation": operation}
@@ -246,21 +246,6 @@ class DenialNotice(QFrame):
         return self.tr("{server} was refused {path} ({operation}) between requests.").format(
             **params
         )
-
-    def operation_text(self, operation: str) -> str:
-        """*operation* (read, write, ...) in the user's language."""
-        return self._operations().get(operation, operation)
-
-    def _operations(self) -> dict[str, str]:
-        return {
-            "read": self.tr("read"),
-            "write": self.tr("write"),
-            "list": self.tr("list"),
-            "execute": self.tr("execute"),
-            "create": self.tr("create"),
-            "remove": self.tr("remove"),
-            "connect": self.tr("connect"),
-        }
 
     # ---- the user's answer --------------------------------------------------------------
 

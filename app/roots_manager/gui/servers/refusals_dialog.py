@@ -29,7 +29,7 @@ from roots_manager.core.confinement.refusals import Group
 from roots_manager.core.directory.layout import home_shortened
 from roots_manager.core.log.denials import shown
 from roots_manager.core.servers.names import visible
-from roots_manager.gui.common.confinement_text import reason_text
+from roots_manager.gui.common.confinement_text import operation_text, reason_text
 from roots_manager.gui.common.rows_model import Index, RowsModel
 from roots_manager.gui.servers.denial_notice import DenialNotice
 
@@ -74,7 +74,7 @@ class RefusalsModel(RowsModel[Group]):
                 return "\n".join(shown(p) for p in sorted(group.paths)) or folder
             return folder if group.count == 1 else f"{folder} ({group.count})"
         if column == 2:
-            return self.notice.operation_text(group.operation)
+            return operation_text(group.operation)
         if column == 3:
             if role == Qt.ItemDataRole.ToolTipRole:
                 return self.notice.sentence(group.newest)
