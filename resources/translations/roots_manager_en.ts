@@ -251,7 +251,7 @@
 <context>
     <name>_ChangePage</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/hosts/first_run.py" line="+183"/>
+        <location filename="../../app/roots_manager/gui/hosts/first_run.py" line="+244"/>
         <source>These lines of %n file(s) change; nothing else in them does. Protect makes the change.</source>
         <translation>
             <numerusform>These lines of %n file change; nothing else in it does. Protect makes the change.</numerusform>
@@ -262,7 +262,7 @@
 <context>
     <name>_DonePage</name>
     <message numerus="yes">
-        <location line="+113"/>
+        <location line="+166"/>
         <source>%n server(s) protected.</source>
         <translation>
             <numerusform>%n server protected.</numerusform>
@@ -273,7 +273,7 @@
 <context>
     <name>_ServersPage</name>
     <message numerus="yes">
-        <location line="-185"/>
+        <location line="-267"/>
         <source>{host} (%n server(s))</source>
         <translation>
             <numerusform>{host} (%n server)</numerusform>

@@ -1847,7 +1847,7 @@
 <context>
     <name>LogSummary</name>
     <message>
-        <location filename="../../app/roots_manager/core/log/events.py" line="+244"/>
+        <location filename="../../app/roots_manager/core/log/events.py" line="+245"/>
         <source>started {command} (pid {pid}, {mode})</source>
         <translation>{command} を起動しました（PID {pid}、{mode}）</translation>
     </message>
@@ -2203,7 +2203,7 @@
         <translation>{signal} を受信しました</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/core/log/denials.py" line="+166"/>
+        <location filename="../../app/roots_manager/core/log/denials.py" line="+174"/>
         <source>at start-up</source>
         <translation>起動時</translation>
     </message>
@@ -3352,12 +3352,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ProtectFound</name>
     <message>
-        <location filename="../../app/roots_manager/gui/hosts/first_run.py" line="+67"/>
+        <location filename="../../app/roots_manager/gui/hosts/first_run.py" line="+81"/>
         <source>Protect your servers</source>
         <translation>サーバーを保護する</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+41"/>
         <source>roots-bridge cannot be found beside this program; reinstall it.</source>
         <translation>このプログラムの隣に roots-bridge が見つかりません。再インストールしてください。</translation>
     </message>
@@ -4774,7 +4774,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>_ChangePage</name>
     <message>
-        <location filename="../../app/roots_manager/gui/hosts/first_run.py" line="+64"/>
+        <location filename="../../app/roots_manager/gui/hosts/first_run.py" line="+68"/>
         <source>The change to your hosts&apos; files</source>
         <translation>ホストのファイルへの変更</translation>
     </message>
@@ -4788,8 +4788,18 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <source>The change to the hosts&apos; files</source>
         <translation>ホストのファイルへの変更</translation>
     </message>
+    <message>
+        <location line="+9"/>
+        <source>The folders named in their arguments are replaced by {roots}, and become roots granted to them: they see what you grant, and a change of it restarts them.</source>
+        <translation>引数で指定されたフォルダーは {roots} に置き換えられ、それらに許可されたルートになります。サーバーはあなたが許可したものを見て、それが変わると再起動されます。</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Give {servers} the folders you grant through {{roots}}</source>
+        <translation>{servers} には、許可するフォルダーを {{roots}} で渡す</translation>
+    </message>
     <message numerus="yes">
-        <location line="+20"/>
+        <location line="+22"/>
         <source>These lines of %n file(s) change; nothing else in them does. Protect makes the change.</source>
         <translation>
             <numerusform>%n 個のファイルのこれらの行が変わります。ほかの部分は変わりません。「保護する」で変更します。</numerusform>
@@ -4804,7 +4814,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>_DonePage</name>
     <message>
-        <location line="+94"/>
+        <location line="+147"/>
         <source>Done</source>
         <translation>完了</translation>
     </message>
@@ -4834,7 +4844,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>_FoldersPage</name>
     <message>
-        <location line="-95"/>
+        <location line="-141"/>
         <source>The folders they may see</source>
         <translation>見てよいフォルダー</translation>
     </message>
@@ -4859,7 +4869,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>フォルダーを追加(&amp;A)…</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+31"/>
+        <source>{path} (named in the arguments of {servers})</source>
+        <translation>{path}（{servers} の引数で指定）</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>Add folder</source>
         <translation>フォルダーを追加</translation>
     </message>
@@ -4867,7 +4882,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>_ServersPage</name>
     <message>
-        <location line="-143"/>
+        <location line="-202"/>
         <source>Found on this computer</source>
         <translation>このコンピューターで見つかったもの</translation>
     </message>

@@ -265,3 +265,62 @@ def test_the_servers_are_grouped_under_their_host_without_opening_the_hosts_tab(
 
     qtbot.waitUntil(lambda: groups().get("Claude Desktop") == ["fs"], timeout=5000)
     assert w.tabs.currentIndex() != w.tabs.indexOf(w.hosts_panel)
+
+
+@pytest.mark.parametrize("through_roots", [False, True])
+def test_the_folders_page_suggests_the_folders_the_servers_arguments_name(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    store: Store,
+    window: Callable[[], MainWindow],
+    qtbot: QtBot,
+    through_roots: bool,
+) -> None:
+    """Issue 38: the folders page started empty although fs's own arguments named a folder.
+    It suggests it, ticked, for fs alone; and the change page offers {roots} instead."""
+    home = tmp_path / "home"
+    project = tmp_path / "work" / "project"
+    project.mkdir(parents=True)
+    config = home / "xdg" / "Claude" / "claude_desktop_config.json"
+    config.parent.mkdir(parents=True)
+    fs_args = ["-y", "@modelcontextprotocol/server-filesystem", str(project)]
+    config.write_text(
+        json.dumps(
+            {
+                "mcpServers": {
+                    "fs": {"command": "npx", "args": fs_args},
+                    "git": {"command": "uvx", "args": ["mcp-server-git"]},
+                }
+            }
+        )
+    )
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "xdg"))
+    w = window()
+    qtbot.waitUntil(lambda: w.welcome.protect_button.isVisible(), timeout=5000)
+    w.welcome.protect_button.click()
+    wizard = w.first_run
+    assert wizard is not None
+    wizard.next()
+    assert wizard.currentId() == CHANGE
+    offer = wizard.change_page.roots_box
+    assert offer.isVisible() and not offer.isChecked() and "fs" in offer.text()
+    assert "{roots}" in offer.text() and "git" not in offer.text()
+    if through_roots:
+        offer.setChecked(True)  # the diff shows {roots} in place of the folder
+        assert '"{roots}"' in wizard.change_page.diff.toPlainText()
+    wizard.next()  # Protect
+    assert wizard.currentId() == FOLDERS
+    page = wizard.folders_page
+    rows = [page.list.item(i) for i in range(page.list.count())]
+    assert [r.text() for r in rows] == [f"{project} (named in the arguments of fs)"]
+    assert rows[0].checkState() == Qt.CheckState.Checked
+    wizard.next()  # Grant
+    assert wizard.currentId() == DONE
+    state = store.read()
+    [root] = [r for r in state.roots if r.path == str(project)]
+    fs_name = next(n for n in state.servers if n.startswith("fs"))
+    assert [g.root for g in state.grants_of(fs_name)] == [root.id]
+    assert not [g for g in state.grants if g.server != fs_name]  # git is not given it
+    args = json.loads(config.read_text())["mcpServers"]["fs"]["args"]
+    assert ("{roots}" in args) is through_roots and (str(project) in args) is not through_roots

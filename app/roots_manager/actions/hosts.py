@@ -73,14 +73,24 @@ def wrap_each(
     *,
     bridge: str,
     dry_run: bool = False,
+    roots_args: bool = False,
 ) -> list[FileResult]:
     """Put the servers *chosen* in each file behind *bridge*, every file in one step for Undo
-    (the first run's choice: some servers of several hosts, taken back together)."""
+    (the first run's choice: some servers of several hosts, taken back together); with
+    *roots_args*, as :func:`wrap` says."""
     step = hostchanges.new_step(WRAP)
     return [
         result
         for file, servers in chosen.items()
-        for result in wrap(store, [file], servers, bridge=bridge, dry_run=dry_run, step=step)
+        for result in wrap(
+            store,
+            [file],
+            servers,
+            bridge=bridge,
+            dry_run=dry_run,
+            roots_args=roots_args,
+            step=step,
+        )
     ]
 
 

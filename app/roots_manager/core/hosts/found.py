@@ -22,6 +22,8 @@ class FoundHost:
     host: HostSpec
     servers: list[tuple[ConfigFile, str]] = field(default_factory=list)
     """Each server as (its file, the host's name for it)."""
+    commands: dict[tuple[ConfigFile, str], tuple[str, ...]] = field(default_factory=dict)
+    """Each server's command line as its host starts it, by (its file, its name)."""
 
 
 def unprotected(reports: list[FileReport]) -> list[FoundHost]:
@@ -36,4 +38,5 @@ def unprotected(reports: list[FileReport]) -> list[FoundHost]:
                 continue
             entry = found.setdefault(report.file.host.id, FoundHost(report.file.host))
             entry.servers.append((report.file, server.name))
+            entry.commands[(report.file, server.name)] = tuple(server.argv)
     return list(found.values())

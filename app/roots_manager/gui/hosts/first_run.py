@@ -3,8 +3,11 @@ folders the protected servers may see, and what was done.
 
 A user who came to protect Claude Desktop's servers is told the app found them
 (:func:`roots_manager.core.hosts.found.unprotected`), sees each file's change as a diff before it
-is made, and grants folders with nothing ticked for them. The change is one step for Undo; the
-grants are ``always`` grants, which the Servers tab shows and changes like any other.
+is made, and grants folders. The folders the servers' own arguments name are suggested, ticked
+(the user gave them to those servers already), with the offer to give them their folders
+through ``{roots}`` instead (``hosts wrap --roots-args``); nothing else is ticked. The change is
+one step for Undo; the grants are ``always`` grants, which the Servers tab shows and changes like
+any other.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QCheckBox,
     QFileDialog,
     QLabel,
     QListWidget,
@@ -29,15 +33,23 @@ from roots_manager.actions import hosts as host_actions
 from roots_manager.actions import roots as root_actions
 from roots_manager.actions.consent import grant_each
 from roots_manager.core.confinement.confined import starts_confined
+from roots_manager.core.consent.arguments import folder_arguments, folder_paths
 from roots_manager.core.hosts.found import FoundHost
 from roots_manager.core.hosts.known import ConfigFile
 from roots_manager.core.hosts.operations import FileResult
 from roots_manager.core.hosts.wrap import find_bridge
+from roots_manager.core.roots.broadness import broadness
+from roots_manager.core.servers.names import visible
+from roots_manager.core.store.file import Store
 from roots_manager.core.store.grants import Scope
 from roots_manager.gui.common.watcher import StoreWatcher
 from roots_manager.gui.hosts.host_change_dialog import DiffView
 
 SERVERS, CHANGE, FOLDERS, DONE = range(4)
+_PathRole = Qt.ItemDataRole.UserRole + 1
+"""A folder row's path (its root's id is in ``UserRole``, None for a folder not a root yet)."""
+_NamedRole = Qt.ItemDataRole.UserRole + 2
+"""The servers whose arguments name a folder row's folder (their file and host's name)."""
 
 
 def _label(text: str, parent: QWidget) -> QLabel:
@@ -64,6 +76,8 @@ class ProtectFound(QWizard):
         """What the change did to each file, once made."""
         self.protected: list[str] = []
         """The names the bridge keeps the protected servers' grants under."""
+        self.protected_as: dict[tuple[ConfigFile, str], str] = {}
+        """The same names, by each protected server's file and host's name."""
         self.setWindowTitle(self.tr("Protect your servers"))
         self.setWizardStyle(QWizard.WizardStyle.ClassicStyle)
         # by the last page the change is made and the grants saved: nothing is left to cancel
@@ -87,14 +101,32 @@ class ProtectFound(QWizard):
         """The servers ticked, by file."""
         return self.servers_page.chosen()
 
+    def argument_folders(self) -> dict[str, list[tuple[ConfigFile, str]]]:
+        """The folders the chosen servers' own arguments name, each with the servers naming it
+        (their file and the host's name), in the order found."""
+        chosen = {(file, name) for file, names in self.chosen().items() for name in names}
+        out: dict[str, list[tuple[ConfigFile, str]]] = {}
+        for found in self.found:
+            for key, command in found.commands.items():
+                if key in chosen:
+                    for path in folder_paths(command, folder_arguments(command)):
+                        out.setdefault(path, []).append(key)
+        return out
+
     def plan(self, dry_run: bool) -> list[FileResult] | str:
-        """Wrap the servers chosen, file by file, as one step for Undo; or why it cannot be."""
+        """Wrap the servers chosen, file by file, as one step for Undo; or why it cannot be.
+        With the offer of ``{roots}`` taken, the folders their arguments name are replaced by
+        it, and become roots granted to them."""
         bridge = self.find_bridge()
         if bridge is None:
             return self.tr("roots-bridge cannot be found beside this program; reinstall it.")
         try:
             return host_actions.wrap_each(
-                self.watcher.store, self.chosen(), bridge=bridge, dry_run=dry_run
+                self.watcher.store,
+                self.chosen(),
+                bridge=bridge,
+                dry_run=dry_run,
+                roots_args=self.change_page.roots_box.isChecked(),
             )
         except (OSError, ValueError) as exc:
             return str(exc)
@@ -163,12 +195,41 @@ class _ChangePage(QWizardPage):
         self.diff.setAccessibleName(self.tr("The change to the hosts' files"))
         self.problem = _label("", self)
         self.problem.setVisible(False)
+        # the offer of {roots}: made only to servers whose arguments name folders
+        self.roots_box = QCheckBox(self)
+        self.roots_box.setVisible(False)
+        self.roots_box.toggled.connect(lambda _on: self._show_plan())
+        self.roots_note = _label(
+            self.tr(
+                "The folders named in their arguments are replaced by {roots}, and become roots "
+                "granted to them: they see what you grant, and a change of it restarts them."
+            ),
+            self,
+        )
+        self.roots_note.setContentsMargins(24, 0, 0, 0)
+        self.roots_note.setVisible(False)
         layout = QVBoxLayout(self)
         layout.addWidget(self.sentence)
+        layout.addWidget(self.roots_box)
+        layout.addWidget(self.roots_note)
         layout.addWidget(self.diff, 1)
         layout.addWidget(self.problem)
 
     def initializePage(self) -> None:
+        named = self.w.argument_folders()
+        servers = sorted({name for keys in named.values() for _file, name in keys})
+        self.roots_box.setText(
+            self.tr("Give {servers} the folders you grant through {{roots}}").format(
+                servers=", ".join(visible(n) for n in servers)
+            )
+        )
+        self.roots_note.setVisible(bool(named))
+        self.roots_box.setVisible(bool(named))
+        if not named:
+            self.roots_box.setChecked(False)
+        self._show_plan()
+
+    def _show_plan(self) -> None:
         planned = self.w.plan(dry_run=True)
         self.problem.setVisible(False)
         if isinstance(planned, str):
@@ -206,6 +267,13 @@ class _ChangePage(QWizardPage):
             for o in r.outcomes
             if o.status == "wrapped" and o.server
         ]
+        self.w.protected_as = {
+            (r.file, o.name): o.server
+            for r in done
+            if r.written
+            for o in r.outcomes
+            if o.status == "wrapped" and o.server
+        }
         if errors and not self.w.protected:
             self._refuse("\n".join(errors))
             return False
@@ -239,14 +307,37 @@ class _FoldersPage(QWizardPage):
 
     def initializePage(self) -> None:
         self.list.clear()
-        for root in self.w.watcher.state.roots:
-            self._item(root.id, root.path, Qt.CheckState.Unchecked)
+        state = self.w.watcher.state
+        named = self.w.argument_folders()
+        granted = {g.root for n in self.w.protected for g in state.grants_of(n)}
+        for root in state.roots:
+            # what their arguments named, or {roots} made a root granted to them, is ticked
+            suggested = root.id in granted or root.path in named
+            self._item(root.id, root.path, suggested, named.get(root.path, []))
+        roots = {r.path for r in state.roots}
+        for path, servers in named.items():
+            if path not in roots:
+                # a broad folder (the home folder) is never ticked for the user
+                self._item(None, path, broadness(path) is None, servers)
 
-    def _item(self, root_id: str, path: str, state: Qt.CheckState) -> None:
-        item = QListWidgetItem(path, self.list)
+    def _item(
+        self,
+        root_id: str | None,
+        path: str,
+        ticked: bool,
+        named_by: list[tuple[ConfigFile, str]],
+    ) -> None:
+        text = path
+        if named_by:
+            text = self.tr("{path} (named in the arguments of {servers})").format(
+                path=path, servers=", ".join(visible(name) for _file, name in named_by)
+            )
+        item = QListWidgetItem(text, self.list)
         item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-        item.setCheckState(state)
+        item.setCheckState(Qt.CheckState.Checked if ticked else Qt.CheckState.Unchecked)
         item.setData(Qt.ItemDataRole.UserRole, root_id)
+        item.setData(_PathRole, path)
+        item.setData(_NamedRole, named_by)
 
     def _choose(self) -> None:
         path = QFileDialog.getExistingDirectory(self, self.tr("Add folder"), str(Path.home()))
@@ -257,23 +348,46 @@ class _FoldersPage(QWizardPage):
         """Make *path* a root, ticked: the user chose it for these servers."""
         root = self.w.watcher.act(lambda store: root_actions.add(store, path))
         if root is not None:
-            self._item(root.id, root.path, Qt.CheckState.Checked)
+            self._item(root.id, root.path, True, [])
+
+    def _ticked_items(self) -> list[QListWidgetItem]:
+        items = [self.list.item(row) for row in range(self.list.count())]
+        return [i for i in items if i.checkState() == Qt.CheckState.Checked]
 
     def ticked(self) -> list[str]:
-        return [
-            self.list.item(row).data(Qt.ItemDataRole.UserRole)
-            for row in range(self.list.count())
-            if self.list.item(row).checkState() == Qt.CheckState.Checked
-        ]
+        """The roots ticked (a suggested folder that is no root yet: its path)."""
+        return [i.data(Qt.ItemDataRole.UserRole) or i.data(_PathRole) for i in self._ticked_items()]
+
+    def _grant(self, servers: list[str], ids: list[str]) -> bool:
+        def grant(store: Store) -> int:
+            return grant_each(store, servers, ids, Scope.ALWAYS)
+
+        return self.w.watcher.act(grant) is not None
 
     def validatePage(self) -> bool:
-        ids = self.ticked()
-        if ids and self.w.protected:
-            servers = list(self.w.protected)
-            return (
-                self.w.watcher.act(lambda store: grant_each(store, servers, ids, Scope.ALWAYS))
-                is not None
-            )
+        ticked = self._ticked_items()
+        new = [i.data(_PathRole) for i in ticked if i.data(Qt.ItemDataRole.UserRole) is None]
+        made: dict[str, str] = {}
+        if new:
+            # the suggested folders become roots first (each on its own: one gone since is
+            # said, and the others are still granted)
+            added = self.w.watcher.act(lambda store: root_actions.add_each(store, new))
+            if added is None:
+                return False
+            made = {r.path: r.id for r in added.roots}
+        # a folder their arguments named goes to the servers that named it; one the user
+        # added or ticked, to every server protected
+        wanted: dict[tuple[str, ...], list[str]] = {}
+        for i in ticked:
+            root = i.data(Qt.ItemDataRole.UserRole) or made.get(i.data(_PathRole))
+            if root is None:
+                continue
+            named = [self.w.protected_as.get(key) for key in i.data(_NamedRole)]
+            servers = tuple(sorted({n for n in named if n})) if named else tuple(self.w.protected)
+            wanted.setdefault(servers, []).append(root)
+        for servers, ids in wanted.items():
+            if servers and ids and not self._grant(list(servers), ids):
+                return False
         return True
 
 
