@@ -230,6 +230,7 @@ def test_panel_shows_a_real_bridge_run(layout: Layout, qtbot: QtBot, tmp_path: P
     import sys
 
     from roots_manager.core.servers.command import demo_command
+    from roots_manager.gui.log.log_texts import kind_name
     from tests.bridge.wire import bridge_argv
 
     panel = LogPanel(layout)
@@ -259,7 +260,7 @@ def test_panel_shows_a_real_bridge_run(layout: Layout, qtbot: QtBot, tmp_path: P
         start = next(
             r
             for r in range(panel.model.rowCount())
-            if panel.model.data(panel.model.index(r, KIND)) == events.RUN_START
+            if panel.model.data(panel.model.index(r, KIND)) == kind_name(events.RUN_START)
         )
         panel.table.selectRow(start)
         assert json.loads(panel.detail.toPlainText())["kind"] == events.RUN_START
