@@ -151,7 +151,7 @@ def _asks(seconds: int | None) -> str:
 
     if seconds == 0:
         return "a read outside its grants is refused at once (servers ask NAME SECONDS)"
-    said = f"{seconds} s" if seconds is not None else f"{ASK_SECONDS_DEFAULT} s, the default"
+    said = f"{seconds} s" if seconds is not None else f"{ASK_SECONDS_DEFAULT} s (the default)"
     return (
         f"a read outside its grants, made while the host waits for a request and the app or "
         f"questions --follow runs, waits up to {said} for a folder to be granted that holds it"
