@@ -1,17 +1,18 @@
-"""Real hosts, installed from npm (tests/peers, tests/hosts), start their servers through the
-bridge.
+"""Real hosts, installed from npm (tests/peers, tests/hosts) and PyPI, start their servers through
+the bridge.
 
 Claude Code, Codex, Qoder CLI, Factory Droid, GitHub Copilot CLI, Gemini CLI, Qwen Code,
-opencode and Kimi Code run as a user runs them, from their own launchers
-(``node_modules/.bin/claude``, ``.bin/codex``, ``.bin/qodercli``, ``.bin/droid``,
-``.bin/copilot``, ``.bin/gemini``, ``.bin/qwen``, opencode's platform binary, ``.bin/kimi``),
-in a fake home folder. Their servers, the reference filesystem server and the everything server
-(the latter as npm runs it for npx: npm exec, then sh, then node), are added the host's own way
-(``claude mcp add-json``, ``codex mcp add``, ``qodercli mcp add-json --scope user``, ``droid mcp
-add``, ``copilot mcp add``, ``gemini mcp add --scope user``, ``qwen mcp add --scope user``,
-``opencode mcp add NAME -- COMMAND``; Kimi Code has no such command, and its file is written as
-its config store writes it), then put behind the bridge by ``roots-manager hosts wrap HOST
---all``.
+opencode, Kimi Code, Mistral Vibe and fast-agent run as a user runs them, from their own
+launchers (``node_modules/.bin/claude``, ``.bin/codex``, ``.bin/qodercli``, ``.bin/droid``,
+``.bin/copilot``, ``.bin/gemini``, ``.bin/qwen``, opencode's platform binary, ``.bin/kimi``, a
+venv's ``bin/vibe`` and ``bin/vibe-acp``, ``bin/fast-agent``), in a fake home folder. Their
+servers, the reference filesystem server and the everything server (the latter as npm runs it
+for npx: npm exec, then sh, then node), are added the host's own way (``claude mcp add-json``,
+``codex mcp add``, ``qodercli mcp add-json --scope user``, ``droid mcp add``, ``copilot mcp
+add``, ``gemini mcp add --scope user``, ``qwen mcp add --scope user``, ``opencode mcp add NAME
+-- COMMAND``, ``vibe mcp add NAME --transport stdio``; Kimi Code and fast-agent have no such
+command, and their files are written as Kimi Code's config store and fast-agent's guide write
+them), then put behind the bridge by ``roots-manager hosts wrap HOST --all``.
 
 - Claude Code: ``claude mcp list`` starts each stdio server, runs the handshake, prints
   ``✔ Connected`` and stops it with its own ladder (SIGINT, SIGTERM, SIGKILL).
@@ -36,6 +37,11 @@ its config store writes it), then put behind the bridge by ``roots-manager hosts
   each stdio server with the MCP SDK's client, within 5 s, and close it. Gemini CLI starts none
   in a folder the user has not trusted. Qwen Code runs on Node.js 22, which it requires.
 - opencode: ``opencode mcp list`` connects each local server and closes it.
+- Mistral Vibe and fast-agent (PyPI, on Python 3.12 or later, installed into a venv once per
+  session): ``vibe-acp`` starts the user's servers for each ACP ``session/new``; when its
+  editor closes its stdin, it closes theirs and, exiting, kills with SIGKILL those still
+  running, a bridge among them at times (its warden then ends its server); ``fast-agent go``
+  with the passthrough model starts them for its one message and closes them.
 - Kimi Code, like Copilot CLI, refuses a prompt without a login (``kimi -p``: "No model
   configured") but starts the user's servers on a terminal before any login. SIGTERM kills it
   (it dies of the signal) without stopping them: each bridge finds its stdin closed. It runs on
@@ -51,13 +57,15 @@ with ``--disable plugins`` (without it, it looks up github.com for its plugin ca
 for a thread, a model provider on 127.0.0.1 (without it, the thread opens OpenAI's Responses
 WebSocket), opencode with the variables of ``OPENCODE_OFFLINE`` (without them, it looks up
 models.opencode.ai and registry.npmjs.org), Kimi Code with those of ``KIMI_OFFLINE`` (without
-them, api.kimi.com and code.kimi.com). Gemini CLI and Qwen Code connect nowhere to add or list
-servers (under ``strace -f -e trace=connect``, as opencode and Kimi Code with their variables:
-no socket but Unix ones); their settings turn off their updates, usage statistics and
-telemetry all the same. Each test checks that the servers connected
-through the bridge, that the filesystem server's roots were answered from the grants, that no
-bridge or server is left running after the host is done, and that ``hosts undo`` gives back the
-host's file byte for byte.
+them, api.kimi.com and code.kimi.com), Mistral Vibe with those of ``VIBE_OFFLINE`` (its
+telemetry, which reports errors to Sentry, and its update checks off), fast-agent with
+``--no-update-check`` (its startup checks, of PyPI and of its plugins, off). Gemini CLI and Qwen
+Code connect nowhere to add or list servers (under ``strace -f -e trace=connect``, as opencode,
+Kimi Code, Mistral Vibe and fast-agent as set here: no socket but Unix ones); their settings
+turn off their updates, usage statistics and telemetry all the same. Each test checks that the
+servers connected through the bridge, that the filesystem server's roots were answered from the
+grants, that no bridge or server is left running after the host is done, and that ``hosts undo``
+gives back the host's file byte for byte.
 """
 
 from __future__ import annotations
@@ -72,13 +80,15 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Iterator
+import tomllib
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, ClassVar
 
 import psutil
 import pytest
+from ruamel.yaml import YAML
 
 from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events as ev
@@ -372,13 +382,19 @@ def claude(
     return proc
 
 
+def json_table(table: str) -> Callable[[bytes], set[str]]:
+    """The names of the servers in a JSON file's *table*."""
+    return lambda data: set(json.loads(data)[table])
+
+
 def both_added_then_wrapped(
-    config: Path, tmp_path: Path, host: str, table: str = "mcpServers"
+    config: Path, tmp_path: Path, host: str, names: Callable[[bytes], set[str]] | None = None
 ) -> tuple[bytes, str]:
-    """After the host's own command added both servers to *config* (in its *table*): its bytes
-    as the host wrote them, then a folder granted (its URI) and the host wrapped."""
+    """After the host's own command added both servers to *config* (the *names* it holds, by
+    default those of its ``mcpServers``): its bytes as the host wrote them, then a folder
+    granted (its URI) and the host wrapped."""
     original = config.read_bytes()
-    assert set(json.loads(original)[table]) == {"fs", "everything"}, original
+    assert (names or json_table("mcpServers"))(original) == {"fs", "everything"}, original
     granted_uri = granted_folder(tmp_path)
     wrap(host)
     return original, granted_uri
@@ -441,13 +457,20 @@ def test_claude_code_connects_both_servers_through_the_bridge(
 
 
 class AppServer:
-    """``codex app-server`` on stdio, with the test as its client."""
+    """A host speaking JSON-RPC on stdio (``codex app-server``, or *argv*), with the test as its
+    client (with *env* added to the host's environment)."""
 
-    def __init__(self, exe: str, cwd: Path, rm_home: Path, *options: str) -> None:
+    HEADER: ClassVar[dict[str, str]] = {}
+    """What each message carries besides its method, id and params (Codex's carry nothing)."""
+
+    def __init__(
+        self, argv: list[str], cwd: Path, rm_home: Path, env: dict[str, str] | None = None
+    ) -> None:
+        self.name = " ".join([Path(argv[0]).name, *argv[1:2]])
         self.proc = subprocess.Popen(
-            [exe, "app-server", *options],
+            argv,
             cwd=cwd,
-            env=host_env(),
+            env=host_env(**(env or {})),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -490,7 +513,7 @@ class AppServer:
         )
 
     def notify(self, method: str, params: dict[str, Any] | None = None, msg_id: int = 0) -> None:
-        msg: dict[str, Any] = {"method": method}
+        msg: dict[str, Any] = {**self.HEADER, "method": method}
         if msg_id:
             msg["id"] = msg_id
         if params is not None:
@@ -512,8 +535,8 @@ class AppServer:
         try:
             code = self.proc.wait(30)
         except subprocess.TimeoutExpired:
-            raise AssertionError("codex app-server did not exit after stdin closed") from None
-        assert code == 0, f"codex app-server exited {code}: {b''.join(self.err).decode()[-2000:]}"
+            raise AssertionError(f"{self.name} did not exit after stdin closed") from None
+        assert code == 0, f"{self.name} exited {code}: {b''.join(self.err).decode()[-2000:]}"
         return self.tree.stop()
 
     def kill(self) -> None:
@@ -560,7 +583,7 @@ def test_codex_app_server_lists_both_servers_connected_through_the_bridge(
     codex: tuple[str, Path, bytes, str], home: Path, rm_home: Path, layout: Layout
 ) -> None:
     exe, config, original, granted_uri = codex
-    app = AppServer(exe, home / "project", rm_home, "--disable", "plugins")
+    app = AppServer([exe, "app-server", "--disable", "plugins"], home / "project", rm_home)
     try:
         app.start(home)
         listed = by_name(app.call("mcpServerStatus/list", {})["data"])
@@ -600,7 +623,7 @@ def test_codex_thread_calls_the_servers_tools_and_quitting_leaves_nothing_runnin
     """The filesystem server, asked by Codex, allows exactly the granted folder; Codex quitting
     with both servers running (SIGTERM, SIGKILL 12 ms later) leaves none of their trees."""
     exe, config, original, granted_uri = codex
-    app = AppServer(exe, home / "project", rm_home, *CODEX_OFFLINE)
+    app = AppServer([exe, "app-server", *CODEX_OFFLINE], home / "project", rm_home)
     try:
         app.start(home)
         thread = app.call("thread/start", {"ephemeral": True})["thread"]["id"]
@@ -714,14 +737,14 @@ def listed_through_wrap(
     rm_home: Path,
     layout: Layout,
     *args: str,
-    table: str = "mcpServers",
+    names: Callable[[bytes], set[str]] | None = None,
     env: dict[str, str] | None = None,
 ) -> str:
     """After the host's own command added both servers to *config*: the host wrapped, its
     command *args* run in the project folder to list its servers (:func:`list_through_wrap`),
     both handshakes and the ends of both runs found in the log, and ``hosts undo`` checked to
     give the file back; what the command printed."""
-    original, granted_uri = both_added_then_wrapped(config, tmp_path, host, table)
+    original, granted_uri = both_added_then_wrapped(config, tmp_path, host, names)
     try:
         out, _ = list_through_wrap(exe, tmp_path / "home" / "project", rm_home, *args, env=env)
         # a listing closes each server once it has its tools, at times before the filesystem
@@ -1055,7 +1078,7 @@ def test_opencode_mcp_list_connects_both_servers_through_the_bridge(
         layout,
         "mcp",
         "list",
-        table="mcp",
+        names=json_table("mcp"),
         env=OPENCODE_OFFLINE,
     )
     # "●  ✓ fs connected", then the command on the next line
@@ -1121,3 +1144,232 @@ def test_kimi_code_starts_both_servers_through_the_bridge_before_any_login(
     finally:
         kill_marked(rm_home)
     undo_gives_back(config, original)
+
+
+# --- Mistral Vibe and fast-agent (PyPI, on Python 3.12 or later) ---------------------------
+
+USER_HOME = Path.home()
+"""The home folder of the user running the tests, before a test moves HOME (pyenv's is there)."""
+
+PYPI_HOSTS = {"mistral-vibe": "3.0.2", "fast-agent-mcp": "0.10.48"}
+"""The hosts installed from PyPI, pinned (mistral-vibe 3.0.3 pins a certifi, 2026.10.19, that
+PyPI no longer serves)."""
+
+
+def newer_python(what: str) -> str:
+    """A Python 3.12 or later for *what*: ``python3.12``, ``python3.13`` or ``python3.14`` on
+    PATH if it runs (a pyenv shim on PATH may name a version pyenv has not selected), else the
+    newest in pyenv's versions folder (``$PYENV_ROOT``, else ``~/.pyenv``)."""
+    found: list[Path] = [
+        Path(path)
+        for name in ("python3.12", "python3.13", "python3.14")
+        if (path := shutil.which(name))
+    ]
+    root = Path(os.environ.get("PYENV_ROOT") or USER_HOME / ".pyenv") / "versions"
+
+    def version(python: Path) -> tuple[int, ...]:
+        return tuple(int(n) for n in re.findall(r"\d+", python.parent.parent.name)[:3])
+
+    found += sorted(root.glob("3.*/bin/python3"), key=version, reverse=True)
+    for python in found:
+        try:
+            probe = subprocess.run(
+                [str(python), "-c", "import sys; print(sys.version_info >= (3, 12))"],
+                capture_output=True,
+                text=True,
+                timeout=60,
+                stdin=subprocess.DEVNULL,
+            )
+        except OSError:
+            continue
+        if probe.stdout.strip() == "True":
+            return str(python)
+    why = f"{what} needs Python 3.12 or later"
+    unavailable(
+        f"{why}: none runs on PATH (python3.12, python3.13, python3.14) or in {root}",
+        f"{why}: none on PATH nor in {root}",
+    )
+
+
+def pypi_host(factory: pytest.TempPathFactory, package: str) -> Path:
+    """The scripts folder of a venv, on a Python 3.12 or later, with *package* installed from
+    PyPI at its pinned version: made once per session (pip takes about 20 s for mistral-vibe,
+    80 s for fast-agent-mcp on two busy cores)."""
+    python = newer_python(package)
+    venv = factory.mktemp(package)
+    started = time.monotonic()
+    subprocess.run([python, "-m", "venv", str(venv)], check=True, timeout=300, capture_output=True)
+    scripts = venv / ("Scripts" if os.name == "nt" else "bin")
+    pinned = f"{package}=={PYPI_HOSTS[package]}"
+    pip = subprocess.run(
+        [
+            str(scripts / "python"),
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--disable-pip-version-check",
+            pinned,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=1200,
+        stdin=subprocess.DEVNULL,
+    )
+    assert pip.returncode == 0, f"pip install {pinned} with {python}: {pip.stderr[-3000:]}"
+    print(f"{pinned} installed with {python} in {time.monotonic() - started:.0f} s")
+    return scripts
+
+
+@pytest.fixture(scope="session")
+def vibe_scripts(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return pypi_host(tmp_path_factory, "mistral-vibe")
+
+
+@pytest.fixture(scope="session")
+def fast_agent_scripts(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return pypi_host(tmp_path_factory, "fast-agent-mcp")
+
+
+VIBE_OFFLINE = {
+    "VIBE_ENABLE_TELEMETRY": "false",  # its usage events, its Sentry error reports, experiments
+    "VIBE_ENABLE_UPDATE_CHECKS": "false",
+    "VIBE_ENABLE_AUTO_UPDATE": "false",
+}
+"""What keeps Mistral Vibe from reporting and updating (its settings, each overridden by a
+``VIBE_`` variable): with it, ``vibe-acp`` makes no connection but Unix ones (strace); without it,
+a ``session/new`` refused for want of an API key is reported to ingest.de.sentry.io."""
+
+VIBE_LOCAL_MODEL = """\
+active_model = "local"
+
+[[models]]
+name = "local"
+provider = "llamacpp"
+alias = "local"
+"""
+"""A model of Vibe's built-in llama.cpp provider (``http://127.0.0.1:8080/v1``, which needs no
+key): with Mistral's, the default, ``session/new`` answers "Missing API key for mistral
+provider" before any server starts. No turn runs, so the provider is never called."""
+
+
+class AcpAgent(AppServer):
+    """A host speaking the Agent Client Protocol on stdio, with the test as its editor."""
+
+    HEADER: ClassVar[dict[str, str]] = {"jsonrpc": "2.0"}
+
+
+def test_mistral_vibe_acp_session_starts_both_servers_through_the_bridge(
+    home: Path,
+    tmp_path: Path,
+    rm_home: Path,
+    layout: Layout,
+    filesystem_server: list[str],
+    everything_by_node: list[str],
+    vibe_scripts: Path,
+) -> None:
+    """Mistral Vibe (PyPI ``mistral-vibe``, on Python 3.12 or later): ``vibe mcp add NAME
+    --transport stdio --command … --arg …`` adds each server to ``~/.vibe/config.toml``
+    (``[[mcp_servers]]``); ``vibe-acp``, the agent editors start, starts the user's servers for
+    each ``session/new`` once it has a model (a local one, never called). When its editor
+    closes its stdin, it closes each server's stdin and exits at once, and asyncio, closing the
+    servers' transports, kills with SIGKILL those still running: a bridge still ending its
+    server (the everything server ends on SIGTERM, not on its stdin closed) is so killed at
+    times, logs nothing more, and its warden ends the server."""
+    project = home / "project"
+    run_host(str(vibe_scripts / "vibe"), project, "--version", env=VIBE_OFFLINE)
+    config = home / ".vibe" / "config.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(VIBE_LOCAL_MODEL)
+    for name, command in (("fs", filesystem_server), ("everything", everything_by_node)):
+        args = [word for arg in command[1:] for word in ("--arg", arg)]
+        run_host(
+            str(vibe_scripts / "vibe"),
+            project,
+            *("mcp", "add", name, "--transport", "stdio", "--command", command[0], *args),
+            env=VIBE_OFFLINE,
+        )
+    original, granted_uri = both_added_then_wrapped(
+        config,
+        tmp_path,
+        "mistral-vibe",
+        lambda data: {s["name"] for s in tomllib.loads(data.decode())["mcp_servers"]},
+    )
+    agent = AcpAgent([str(vibe_scripts / "vibe-acp")], project, rm_home, VIBE_OFFLINE)
+    try:
+        agent.call("initialize", {"protocolVersion": 1, "clientCapabilities": {}})
+        agent.call("session/new", {"cwd": str(project), "mcpServers": []})
+        wait_for(lambda: shook(layout) == {"fs", "everything"}, "both servers' handshakes", 90)
+        wait_for(lambda: events(layout, ev.ROOTS_ANSWERED), "the filesystem server's roots asked")
+        assert agent.tree.bridges() == ["everything", "fs"], agent.tree.cmdlines
+        wait_for(lambda: all(agent.tree.servers().values()), "both servers in Vibe's tree")
+        seen = agent.quit()
+        assert still_running(rm_home, seen) == [], "left running after vibe-acp quit"
+        assert live_runs(layout) == set(), "a run is shown as running after vibe-acp quit"
+        check_bridge_log(layout, granted_uri)
+        # each bridge ended as its stdin closed, or was killed by Vibe while it ended its server
+        reasons = {e["server"]: e.get("reason") for e in events(layout, ev.RUN_END)}
+        assert set(reasons.values()) <= {"host closed stdin"}, reasons
+    finally:
+        agent.kill()
+        kill_marked(rm_home)
+    undo_gives_back(config, original)
+
+
+FAST_AGENT_CONFIG = """\
+# fast-agent's settings: the servers its agents may use
+mcp:
+  servers:
+    fs:
+      command: {fs_command}
+      args: {fs_args}
+    everything:
+      command: {everything_command}
+      args: {everything_args}
+"""
+"""A ``fastagent.config.yaml`` as fast-agent's MCP guide writes one (fast-agent has no command
+that adds a server)."""
+
+
+def test_fast_agent_go_connects_both_servers_through_the_bridge(
+    home: Path,
+    tmp_path: Path,
+    rm_home: Path,
+    layout: Layout,
+    filesystem_server: list[str],
+    everything_by_node: list[str],
+    fast_agent_scripts: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """fast-agent (PyPI ``fast-agent-mcp``, on Python 3.12 or later) reads its settings from
+    ``$FAST_AGENT_HOME``. ``fast-agent go --model passthrough --servers fs,everything --message
+    …`` starts an agent with both servers, with the model that answers with the message itself
+    (no key), prints the answer, and closes them, making no connection but Unix ones (strace).
+    ``--no-update-check`` turns off the checks fast-agent makes at start (PyPI for a newer
+    release, its list of plugins); 0.10.48 makes them only when run without a command."""
+    folder = home / ".fast-agent-home"
+    folder.mkdir()
+    monkeypatch.setenv("FAST_AGENT_HOME", str(folder))
+    config = folder / "fastagent.config.yaml"
+    config.write_text(
+        FAST_AGENT_CONFIG.format(
+            fs_command=json.dumps(filesystem_server[0]),
+            fs_args=json.dumps(filesystem_server[1:]),
+            everything_command=json.dumps(everything_by_node[0]),
+            everything_args=json.dumps(everything_by_node[1:]),
+        )
+    )
+    exe = str(fast_agent_scripts / "fast-agent")
+    run_host(exe, home / "project", "--version")
+    out = listed_through_wrap(
+        exe,
+        config,
+        "fast-agent",
+        tmp_path,
+        rm_home,
+        layout,
+        *("--no-update-check", "go", "--model", "passthrough", "--servers", "fs,everything"),
+        *("--message", "roots-test passthrough"),
+        names=lambda data: set(YAML(typ="safe").load(data)["mcp"]["servers"]),
+    )
+    assert "roots-test passthrough" in out, out
