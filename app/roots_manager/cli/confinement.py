@@ -120,16 +120,17 @@ def cmd_ask(store: Store, args: argparse.Namespace) -> int:
     from roots_manager.actions.servers import UnknownServer
     from roots_manager.core.store.schema import MAX_ASK_SECONDS
 
-    seconds: int | None = {"off": 0, "default": None}.get(args.seconds, -1)
-    if seconds == -1:
-        if not args.seconds.isdigit() or not 1 <= int(args.seconds) <= MAX_ASK_SECONDS:
-            print(
-                f"roots-manager: servers ask: give a whole number of seconds from 1 to "
-                f"{MAX_ASK_SECONDS}, off or default (not {args.seconds!r})",
-                file=sys.stderr,
-            )
-            return 2
-        seconds = int(args.seconds)
+    named = {"off": 0, "default": None}
+    if args.seconds not in named and not (
+        args.seconds.isdigit() and 1 <= int(args.seconds) <= MAX_ASK_SECONDS
+    ):
+        print(
+            f"roots-manager: servers ask: give a whole number of seconds from 1 to "
+            f"{MAX_ASK_SECONDS}, off or default (not {args.seconds!r})",
+            file=sys.stderr,
+        )
+        return 2
+    seconds = named[args.seconds] if args.seconds in named else int(args.seconds)
     try:
         srv = set_ask(store, args.server, seconds, new=args.new)
     except UnknownServer as exc:

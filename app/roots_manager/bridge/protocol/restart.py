@@ -128,8 +128,6 @@ def _served(seen: Seen, running: Key, key: Key) -> bool:
     write while a question waits: its answer is served first, and the restart for writing
     comes once the question is over). Anything else (a folder made writable, a place kept
     inside a grant, the network, a socket, an extra path) needs the kernel's new rules."""
-    if not seen.asks or len(key) < 2 or len(running) != len(key):
-        return False
-    if any(key[i] != running[i] for i in range(2, len(key))):
+    if not seen.asks or key[2:] != running[2:]:
         return False
     return seen.questions or not set(key[0]) - set(running[0])
