@@ -491,6 +491,46 @@ def pid() -> str:
     return f"ok:{os.getpid()}"
 
 
+def fetch(url: str, client: str = "urllib") -> str:
+    """GET *url* with *client* (``urllib``, ``httpx``, ``requests``), each finding a proxy the
+    way it does (the environment's ``HTTP_PROXY`` and the like): ``ok:`` and the body, or
+    ``status N:`` and the body, or the failure."""
+    if client == "urllib":
+        import urllib.error
+        import urllib.request
+
+        try:
+            with urllib.request.urlopen(url, timeout=20) as answer:
+                return "ok:" + answer.read().decode(errors="replace")
+        except urllib.error.HTTPError as exc:
+            return f"status {exc.code}:" + exc.read().decode(errors="replace")
+    if client == "httpx":
+        import httpx
+
+        got = httpx.get(url, timeout=20)
+    else:
+        import requests
+
+        got = requests.get(url, timeout=20)
+    said = "ok" if got.status_code == 200 else f"status {got.status_code}"
+    return f"{said}:{got.text}"
+
+
+def resolve(name: str) -> str:
+    """Look *name* up as any program would (the C library's resolver)."""
+    import socket as s
+
+    return "ok:" + ",".join(sorted({a[4][0] for a in s.getaddrinfo(name, 443)}))
+
+
+def direct(host: str, port: int) -> str:
+    """A TCP connection straight to *host*:*port*, past any proxy."""
+    import socket as s
+
+    with s.create_connection((host, port), timeout=10) as c:
+        return "ok:" + repr(c.recv(64))
+
+
 def network(port: int, family: str = "inet") -> str:
     """Every way to the network tried in turn: a TCP connection to *port* on the loopback (a
     listener waits there, and answers), a TCP listener of its own, a UDP datagram to *port*,
@@ -504,6 +544,7 @@ def network(port: int, family: str = "inet") -> str:
         "udp_send": lambda: s.socket(fam, s.SOCK_DGRAM).sendto(b"out", (host, port)),
         "raw": lambda: s.socket(fam, s.SOCK_RAW, s.IPPROTO_ICMP),
         "packet": lambda: s.socket(s.AF_PACKET, s.SOCK_RAW),
+        "vsock": lambda: s.socket(s.AF_VSOCK, s.SOCK_STREAM).close(),
     }
     said = []
     for name, attempt in tries.items():
@@ -870,7 +911,8 @@ ATTACKS = {f.__name__: f for f in (
     unix_connect, own_socket, socketpair, kill, inject, capabilities, io_uring, detach, rewrite_shebang,
     swap, escape, pid, bad_pointers, prlimit, renice_user, chattr, file_setattr, datagram,
     keyring, user_namespace, setuid_file, swap_socket, connect_and_hang, fs_ioctls,
-    shared_memory, lease, chmod_own_descriptor, bind_names, network, sqlite,
+    shared_memory, lease, chmod_own_descriptor, bind_names, network, sqlite, fetch, resolve,
+    direct,
 )}  # fmt: skip
 
 TOOL = {

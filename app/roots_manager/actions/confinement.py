@@ -80,6 +80,25 @@ def set_network(store: Store, server: str, blocked: bool, *, new: bool = False) 
         return confined.set_network(state, resolve(state, server, new=new, ahead=True), blocked)
 
 
+def set_domains(
+    store: Store,
+    server: str,
+    allow: Iterable[str] = (),
+    remove: Iterable[str] = (),
+    *,
+    new: bool = False,
+) -> Server:
+    """Limit *server*'s network, when it runs confined, to the domains it had with *allow* and
+    without *remove*; returns the server as it is now. Raises :class:`~roots_manager.support.
+    domains.DomainError` for a domain that is none, with nothing changed."""
+    from roots_manager.support.domains import pattern
+
+    allow, remove = [pattern(d) for d in allow], [pattern(d) for d in remove]
+    with store.transaction() as state:
+        name = resolve(state, server, new=new, ahead=True)
+        return confined.set_domains(state, name, allow, remove)
+
+
 def set_restart_on_revoke(
     store: Store, server: str, on: bool | None, *, new: bool = False
 ) -> Server:

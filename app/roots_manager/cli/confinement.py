@@ -7,7 +7,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from roots_manager.cli.errors import JSON_VERSION, unknown_server
+from roots_manager.cli.errors import JSON_VERSION, Failure, unknown_server
 from roots_manager.cli.text import JSON_HELP, json_text, print_json, shown
 
 if TYPE_CHECKING:
@@ -196,14 +196,25 @@ _SETTING = {"on": True, "off": False, "default": None}
 
 
 def cmd_network(store: Store, args: argparse.Namespace) -> int:
-    from roots_manager.actions.confinement import set_network
+    from roots_manager.actions.confinement import set_domains, set_network
     from roots_manager.actions.servers import UnknownServer
+    from roots_manager.core.confinement.confined import network_state
+    from roots_manager.support.domains import DomainError
 
+    if args.state != "domains" and (args.allow or args.remove):
+        raise Failure(
+            "bad-value", "--allow and --remove go with domains: servers network NAME domains ...", 2
+        )
     try:
-        srv = set_network(store, args.server, args.state == "blocked", new=args.new)
+        if args.state == "domains":
+            srv = set_domains(store, args.server, args.allow, args.remove, new=args.new)
+        else:
+            srv = set_network(store, args.server, args.state == "blocked", new=args.new)
     except UnknownServer as exc:
         raise unknown_server(exc, _typed(args), 2) from exc
-    network = "blocked" if srv.block_network else "allowed"
+    except DomainError as exc:
+        raise Failure("bad-value", f"{exc}; nothing was changed", 2) from exc
+    network = network_state(srv)
     on = _confined(store, srv)
     if args.json:
         print_json(
@@ -211,13 +222,18 @@ def cmd_network(store: Store, args: argparse.Namespace) -> int:
                 "version": JSON_VERSION,
                 "server": srv.name,
                 "network": network,
+                "network_domains": list(srv.network_domains or []),
                 "confine": on,
             }
         )
         return 0
     name = shown(srv.name)
-    print(f"{name}: network {network}")
-    if srv.block_network and not on:
+    if srv.network_domains is not None and not srv.block_network:
+        listed = ", ".join(shown(d) for d in srv.network_domains) or "none"
+        print(f"{name}: network limited to domains: {listed}")
+    else:
+        print(f"{name}: network {network}")
+    if (srv.block_network or srv.network_domains is not None) and not on:
         print(
             f"note: {name} is not confined, so nothing holds it to this; "
             f"roots-manager servers confine {name} on"
@@ -389,7 +405,11 @@ def cmd_show(store: Store, args: argparse.Namespace) -> int:
             f"  granted with its folder, a mounted file system: {shown(m['path'])} "
             f"({shown(m['type'])}, {shown(m['source'])})"
         )
-    print(f"  network: {out['network']}")
+    if out["network"] == "domains":
+        listed = ", ".join(shown(d) for d in out["network_domains"]) or "none"
+        print(f"  network: only through the proxy, to {listed}")
+    else:
+        print(f"  network: {out['network']}")
     default = "" if out["max_processes_set"] else " (default)"
     print(f"  processes at once: at most {out['max_processes']:,}{default}")
     restart = "on" if out["restart_on_revoke"] else "off"
@@ -499,11 +519,27 @@ def add_commands(servers: Subcommands) -> None:
     a.set_defaults(func=cmd_ask)
     n = servers.add_parser(
         "network",
-        help="let a confined server open network connections (allowed, the default) or not "
-        "(blocked: no TCP, UDP or raw socket)",
+        help="let a confined server open network connections (allowed, the default), none "
+        "(blocked: no TCP, UDP or raw socket), or only to some domains, through Roots "
+        "Manager's proxy (domains --allow api.github.com --allow '*.npmjs.org')",
     )
     n.add_argument("server")
-    n.add_argument("state", choices=("allowed", "blocked"))
+    n.add_argument("state", choices=("allowed", "blocked", "domains"))
+    n.add_argument(
+        "--allow",
+        action="append",
+        default=[],
+        metavar="DOMAIN",
+        help="with domains: a name (api.github.com), every name beneath one (*.npmjs.org), or "
+        "an address; again for more",
+    )
+    n.add_argument(
+        "--remove",
+        action="append",
+        default=[],
+        metavar="DOMAIN",
+        help="with domains: one to take away",
+    )
     n.add_argument("--new", action="store_true", help=_NEW_HELP)
     n.add_argument("--json", action="store_true", help=JSON_HELP)
     n.set_defaults(func=cmd_network)

@@ -264,6 +264,11 @@ def _linux(
     if not rules.network and not filtered:
         # Landlock alone would refuse TCP only: UDP and raw sockets would stay open
         raise OSError("the network cannot be blocked here: seccomp's user notification is missing")
+    if rules.network and rules.domains is not None and not filtered:
+        # the namespace holds TCP and UDP; a vsock to the host would stay open
+        raise OSError(
+            "the network cannot be limited to domains here: seccomp's user notification is missing"
+        )
     nofile = _most_descriptors()
     kept = None
     unkept: list[tuple[str, str]] = []
@@ -297,6 +302,7 @@ def _linux(
         own=rules.tmpdir,
         answers=answers[0] if answers is not None else None,
         ask=answers[1] if answers is not None else 0.0,
+        domains=rules.domains if rules.network else None,
     )
     sys.stdout.flush()
     return supervisor.supervise(plan, parent)
@@ -376,6 +382,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if rules.tmpdir is not None:
         for name in ("TMPDIR", "TMP", "TEMP"):
             os.environ[name] = rules.tmpdir
+    if rules.network and rules.domains is not None and sys.platform == "linux":
+        from roots_manager.sandbox.netns import environment
+
+        os.environ.update(environment())  # the proxy the server's clients find
     executable = _resolve(command[0])
     if sys.platform != "darwin":
         try:

@@ -182,7 +182,13 @@ FS_IOCTLS_KEPT = (
 F_SETLEASE = 1024
 """A lease on a file it may only read would let the server stall every writer of it."""
 AF_UNIX = 1
+AF_INET = 2
+AF_INET6 = 10
 AF_NETLINK = 16
+NAMESPACED = (AF_NETLINK, AF_INET, AF_INET6)
+"""The socket families a server in a network namespace of its own may make (*families*): each
+reaches only that namespace. The others (vsock to the host, packet, Bluetooth, ...) do not
+know namespaces, and stay refused."""
 SOCK_STREAM = 1
 SOCK_SEQPACKET = 5
 
@@ -284,11 +290,13 @@ def program(
     guard: bool = False,
     writes: bool = False,
     removes: bool = False,
+    families: tuple[int, ...] | None = None,
 ) -> bytes:
     """The filter for *arch*; *sockets*: Unix stream sockets may be made, and every
     ``connect`` is decided by the supervisor (the user allowed some sockets by path);
     *network* False: no socket of any family but Unix and the kernel's netlink (no TCP, UDP,
-    ICMP, raw or packet socket, no vsock to a host); *observe*: the path-taking calls are shown
+    ICMP, raw or packet socket, no vsock to a host); *families* (with *network* True): no
+    socket of any family but Unix and these (:data:`NAMESPACED`); *observe*: the path-taking calls are shown
     to the supervisor, which tells the refusals Landlock will make and lets each go on;
     *processes*: each new process (not a thread) waits for the supervisor, which refuses it
     past the server's limit of processes; *guard*: each call that makes a name (a file, a
@@ -344,14 +352,17 @@ def program(
         unix = [_op(_RET, eacces)]
     # a Unix stream socket allowed above skips one: to the return that allows it
     others = [_op(_RET, RET_ALLOW)]
-    if not network:
+    allowed = (AF_NETLINK,) if not network else families
+    if allowed is not None:
         # observed, a network socket is refused by the supervisor, which tells it (and
         # refuses it all the same: with no supervisor left the call fails, ENOSYS)
         network_socket = RET_NOTIFY if observe else eacces
-        others += [_op(_JEQ, AF_NETLINK, 0, 1), _op(_RET, RET_ALLOW), _op(_RET, network_socket)]
+        last = len(allowed) - 1
+        others += [_op(_JEQ, f, last - i, 1 if i == last else 0) for i, f in enumerate(allowed)]
+        others += [_op(_RET, RET_ALLOW), _op(_RET, network_socket)]
     ops += _block(
         nr("socket"),
-        [_arg(0), _op(_JEQ, AF_UNIX, 0, len(unix) + (0 if network else 1)), *unix, *others],
+        [_arg(0), _op(_JEQ, AF_UNIX, 0, len(unix) + (0 if allowed is None else 1)), *unix, *others],
     )
     # a connected pair is private; an unconnected datagram one could send to any path
     pair = [_op(_JEQ, SOCK_STREAM, 2, 0), _op(_JEQ, SOCK_SEQPACKET, 1, 0), _op(_RET, eacces)]
@@ -386,6 +397,7 @@ def install(
     guard: bool = False,
     writes: bool = False,
     removes: bool = False,
+    families: tuple[int, ...] | None = None,
 ) -> int:
     """Install the filter on this thread's process; returns the notification descriptor.
 
@@ -401,6 +413,7 @@ def install(
         guard=guard,
         writes=writes,
         removes=removes,
+        families=families,
     )
     buf = ctypes.create_string_buffer(code, len(code))
     prog = _Fprog(len(code) // 8, ctypes.cast(buf, ctypes.c_void_p))

@@ -59,6 +59,7 @@ class Plan:
         "answers",
         "ask",
         "command",
+        "domains",
         "events",
         "executable",
         "filtered",
@@ -89,8 +90,13 @@ class Plan:
         own: str | None = None,
         answers: int | None = None,
         ask: float = 0.0,
+        domains: tuple[str, ...] | None = None,
     ) -> None:
         self.rules = rules
+        self.domains = domains if filtered and network else None
+        """The server reaches the network only through the proxy, and through it these
+        domains (:mod:`~roots_manager.sandbox.proxy`), from a network namespace of its own
+        (:mod:`~roots_manager.sandbox.netns`); None: the network as *network* says."""
         self.answers = answers if filtered and events is not None else None
         """The bridge's answers (:mod:`~roots_manager.sandbox.asking`): a read the rules refuse
         while a host's request is in flight waits up to *ask* seconds for a folder granted
@@ -134,6 +140,13 @@ def _server_process(plan: Plan, supervisor: int, to_parent: int, from_parent: in
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
         if os.getppid() != supervisor:
             os._exit(EXIT_REFUSED)
+        proxy = -1
+        if plan.domains is not None:
+            from roots_manager.sandbox import netns
+
+            step = "a network of its own"
+            netns.enter()
+            proxy = netns.proxy_listener()
         step = "dropping the bounding capabilities"
         privileges.drop_bounding()
         step = "the Landlock rules"
@@ -151,12 +164,15 @@ def _server_process(plan: Plan, supervisor: int, to_parent: int, from_parent: in
                 guard=plan.kept is not None,
                 writes=plan.kept is not None and plan.kept.writes,
                 removes=plan.kept is not None and bool(plan.kept.beneath or plan.kept.files),
+                families=seccomp.NAMESPACED if plan.domains is not None else None,
             )
-        os.write(to_parent, b"L%d\n" % listener)
+        os.write(to_parent, b"L%d %d\n" % (listener, proxy))
         if os.read(from_parent, 1) != b"k":
             os._exit(EXIT_REFUSED)
         if listener >= 0:
             os.close(listener)  # whoever holds it answers for the filter: the supervisor only
+        if proxy >= 0:
+            os.close(proxy)  # the proxy's to accept on, never the server's
         step = "dropping the capabilities"
         privileges.drop_all()
         for fd, _ in plan.rules:
@@ -241,6 +257,9 @@ class Supervisor:
         self.observer: Observer | None = None
         self.ruleset = -1
         """The server's Landlock ruleset, for the thread that makes its names (-1: none)."""
+        self.proxy_listener = -1
+        """The listener the server's process made in its network namespace, taken over for
+        the proxy (-1: none)."""
 
     def _parent_fd(self) -> int | None:
         if self.parent is None:
@@ -301,6 +320,11 @@ class Supervisor:
         # the supervisor acts for the server from now on: with its credentials, no more
         privileges.drop_bounding()
         privileges.drop_all()
+        if self.proxy_listener >= 0 and self.plan.domains is not None:
+            from roots_manager.sandbox.proxy import Proxy, owner_of, teller
+
+            owner = owner_of(self.server, _descendants)
+            Proxy(self.proxy_listener, self.plan.domains, teller(self.plan.events), owner).start()
         null = os.open(os.devnull, os.O_RDWR)
         os.dup2(null, 0)
         os.dup2(null, 1)  # the server's stdout is its own: ours would hold the pipe open
@@ -332,14 +356,17 @@ class Supervisor:
             if not message.startswith(b"L"):
                 self._say(message)
                 return None
-            if int(message[1:]) < 0:  # no filter: nothing to take over
+            numbers = [int(n) for n in message[1:].split()]
+            if numbers[0] < 0:  # no filter: nothing to take over (nor a proxy: it needs one)
                 os.write(down, b"k")
                 if rest := _read_all(up):
                     self._say(rest)
                 return -1
             pidfd = os.pidfd_open(self.server)
             try:
-                got = libc.pidfd_getfd(pidfd, int(message[1:]))
+                got = libc.pidfd_getfd(pidfd, numbers[0])
+                if len(numbers) > 1 and numbers[1] >= 0:
+                    self.proxy_listener = libc.pidfd_getfd(pidfd, numbers[1])
             except OSError:
                 got = -1
             finally:

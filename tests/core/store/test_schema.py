@@ -244,7 +244,7 @@ def test_schema_8_leaves_a_new_servers_confinement_to_its_first_start() -> None:
     request = old.server_started("new", ["node", "server.js"], "run1")
     assert request is not None and old.servers["new"].confine is None
     doc = old.to_json()
-    assert doc["schema"] == SCHEMA_VERSION == 12
+    assert doc["schema"] == SCHEMA_VERSION == 13
     assert doc["servers"]["new"]["confine"] is None
     assert doc["servers"]["fs"]["confine"] is False
     again = State.from_json(doc)
@@ -405,3 +405,25 @@ def test_a_roots_mount_point_is_kept_and_older_stores_know_of_none() -> None:
     assert State.from_json(kept.to_json()).roots[0].mount_point is True
     with pytest.raises(SchemaError, match=r"roots\[0\]\.mount_point"):
         State.from_json({"schema": 10, "servers": {}, "roots": [{**root, "mount_point": "yes"}]})
+
+
+def test_schema_13_keeps_the_domains_a_servers_network_is_limited_to() -> None:
+    """Schema 13: a confined server's network may be limited to domains; each is kept in normal
+    form, and one that names no domain (or is not in normal form) is refused with its field
+    named, rather than read as a server with the whole network open."""
+    from roots_manager.core.store.schema import SchemaError
+    from roots_manager.core.store.state import State
+
+    doc = {"schema": 13, "servers": {"gh": {"network_domains": ["api.github.com", "*.npmjs.org"]}}}
+    state = State.from_json(doc)
+    assert state.servers["gh"].network_domains == ["api.github.com", "*.npmjs.org"]
+    assert State.from_json(state.to_json()).servers["gh"].network_domains == [
+        "api.github.com",
+        "*.npmjs.org",
+    ]
+    assert (
+        State.from_json({"schema": 13, "servers": {"fs": {}}}).servers["fs"].network_domains is None
+    )
+    for bad in ("*", "*.com", "API.github.com", "evil.example:443", "a..b", 7):
+        with pytest.raises(SchemaError, match=r"servers\['gh'\]\.network_domains\[0\]"):
+            State.from_json({"schema": 13, "servers": {"gh": {"network_domains": [bad]}}})

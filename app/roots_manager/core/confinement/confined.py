@@ -113,11 +113,42 @@ def set_confinement(
 
 
 def set_network(state: State, name: str, blocked: bool) -> Server:
-    """Block server *name*'s network when it runs confined, or allow it (the default). A server
-    not seen yet is remembered, so that its first confined start is already offline."""
+    """Block server *name*'s network when it runs confined, or allow it all (the default). A
+    server not seen yet is remembered, so that its first confined start is already offline."""
     srv = _setting_of(state, name)
     srv.block_network = blocked
+    srv.network_domains = None
     return srv
+
+
+def set_domains(
+    state: State, name: str, allow: Iterable[str] = (), remove: Iterable[str] = ()
+) -> Server:
+    """Limit server *name*'s network, when it runs confined, to its domains: those it had
+    (none if it had no such limit), less *remove*, with *allow*. Each is checked and kept in
+    normal form (:func:`~roots_manager.support.domains.pattern`, which raises
+    :class:`~roots_manager.support.domains.DomainError`). A server not seen yet is remembered."""
+    from roots_manager.support.domains import pattern
+
+    added = [pattern(d) for d in allow]
+    gone = {pattern(d) for d in remove}
+    srv = _setting_of(state, name)
+    kept = [d for d in (srv.network_domains or []) if d not in gone]
+    srv.network_domains = kept + [d for d in dict.fromkeys(added) if d not in kept]
+    srv.block_network = False
+    return srv
+
+
+def network_key(srv: Server | None) -> list[str]:
+    """The network part of :func:`confinement_key`: ``["blocked"]``, ``["domains",
+    "domain:NAME", ...]`` (limited to its domains) or nothing (the whole network)."""
+    if srv is None:
+        return []
+    if srv.block_network:
+        return ["blocked"]
+    if srv.network_domains is not None:
+        return ["domains", *(f"domain:{d}" for d in srv.network_domains)]
+    return []
 
 
 def set_restart_on_revoke(state: State, name: str, on: bool | None) -> Server:
@@ -235,11 +266,18 @@ def rules_for(
     extra_write = list(srv.allow_write) if srv is not None else []
     sockets = list(srv.allow_socket) if srv is not None else []
     blocked = srv is not None and srv.block_network
+    domains = None
+    if srv is not None and srv.network_domains is not None:
+        domains = tuple(srv.network_domains)
     if ceiling is not None:
         extra_read = [p for p in extra_read if p in ceiling[2]]
         extra_write = [p for p in extra_write if p in ceiling[3]]
         sockets = [p for p in sockets if p in ceiling[4]]
-        blocked = blocked or bool(ceiling[5])
+        blocked = blocked or "blocked" in ceiling[5]
+        if domains is None and "domains" in ceiling[5]:
+            # the whole network, since a host started it limited: the limit holds until the
+            # host starts it again; domains added since are the user's, as a grant is
+            domains = tuple(d[7:] for d in ceiling[5] if d.startswith("domain:"))
     writable = [*write, *extra_write, tmpdir]
     runtime, refused = runtime_rules(command, env, cwd, writable)
     runtime = runtime.replace(
@@ -297,6 +335,7 @@ def rules_for(
         guard=tuple(p.path for p in held if p.access in GUARDED),
         sockets=tuple(sockets),
         network=not blocked,
+        domains=None if blocked else domains,
         max_processes=(srv.max_processes if srv is not None else None) or MAX_PROCESSES,
         layer=tuple(f"{v}:{p}" for v, p in caches.items() if os.path.realpath(p) in layered),
         layers=layers,
@@ -336,7 +375,7 @@ def _own_files(
 
 Key = tuple[tuple[str, ...], ...]
 """What a confined start depends on (:func:`confinement_key`): the folders written, read, the
-extra ones read and written, the sockets allowed, ``("blocked",)`` for a blocked network, and
+extra ones read and written, the sockets allowed, the network (:func:`network_key`), and
 the places inside the grants kept read-only (``read-only:PATH``) or hidden (``hidden:PATH``)."""
 
 
@@ -382,7 +421,7 @@ def confinement_key(
     extra_read = srv.allow_read if srv is not None else []
     extra_write = srv.allow_write if srv is not None else []
     sockets = srv.allow_socket if srv is not None else []
-    network = ["blocked"] if srv is not None and srv.block_network else []
+    network = network_key(srv)
     kept, hidden = places_inside(state, name)
     places = [f"read-only:{p}" for p in kept] + [f"hidden:{p}" for p in hidden]
     return tuple(
@@ -429,7 +468,8 @@ def report(
         "confine": on,
         "confine_decided": srv.confine is not None,
         "means": means(srv, on),
-        "network": "blocked" if srv.block_network else "allowed",
+        "network": network_state(srv),
+        "network_domains": list(srv.network_domains or []),
         "read_write": write,
         "read_only": read,
         "allow_read": list(srv.allow_read),
@@ -456,6 +496,14 @@ def report(
             )
         ],
     }
+
+
+def network_state(srv: Server) -> str:
+    """``blocked``, ``domains`` (limited to :attr:`~roots_manager.core.servers.server.Server.
+    network_domains`) or ``allowed``, as ``servers network`` sets it."""
+    if srv.block_network:
+        return "blocked"
+    return "allowed" if srv.network_domains is None else "domains"
 
 
 def means(srv: Server, confined: bool) -> str:

@@ -37,6 +37,9 @@ log and that log's index), made and removed as it writes: an own file's
 (:attr:`Rules.own_files`) are the server's too."""
 NO_NETWORK = "--no-network"
 """The exec wrapper's option for a server whose network is blocked."""
+DOMAINS_ONLY = "--domains-only"
+"""The exec wrapper's option for a server whose network is limited to domains (each one a
+``--domain`` option; none: every connection refused, and told)."""
 
 
 class Rules:
@@ -44,6 +47,7 @@ class Rules:
 
     __slots__ = (
         "devices",
+        "domains",
         "expect",
         "guard",
         "hide",
@@ -81,6 +85,10 @@ class Rules:
     """The private temporary directory, exported to the server as ``TMPDIR``."""
     network: bool
     """The server may open network sockets (False: ``servers network NAME blocked``)."""
+    domains: tuple[str, ...] | None
+    """With :attr:`network`: the server reaches the network only through the proxy, and
+    through it only these domains (:mod:`roots_manager.core.confinement.domains`); None: the
+    network as :attr:`network` says."""
     max_processes: int | None
     """The most processes its tree may hold at once (None: no limit)."""
     protect: tuple[str, ...]
@@ -137,9 +145,11 @@ class Rules:
         layers: str | None = None,
         repositories_beneath: tuple[str, ...] = (),
         own_files: tuple[str, ...] = (),
+        domains: tuple[str, ...] | None = None,
     ) -> None:
         values = (
             devices,
+            domains,
             expect,
             guard,
             hide,
@@ -195,6 +205,10 @@ class Rules:
             out += ["--layers", self.layers]
         if not self.network:
             out.append(NO_NETWORK)
+        elif self.domains is not None:
+            out.append(DOMAINS_ONLY)
+            for domain in self.domains:
+                out += ["--domain", domain]
         if self.max_processes is not None:
             out += ["--max-processes", str(self.max_processes)]
         return out
@@ -206,12 +220,17 @@ class Rules:
         tmpdir = None
         layers = None
         network = True
+        domains: list[str] | None = None
+        named: list[str] = []
         max_processes: int | None = None
         i = 0
         while i < len(args) and args[i] != "--":
             option = args[i]
-            if option == NO_NETWORK:
-                network = False
+            if option in (NO_NETWORK, DOMAINS_ONLY):
+                if option == NO_NETWORK:
+                    network = False
+                else:
+                    domains = named
                 i += 1
                 continue
             if i + 1 >= len(args):
@@ -220,6 +239,8 @@ class Rules:
                 tmpdir = args[i + 1]
             elif option == "--layers":
                 layers = args[i + 1]
+            elif option == "--domain":
+                named.append(args[i + 1])
             elif option == "--max-processes":
                 if not args[i + 1].isdigit() or int(args[i + 1]) < 1:
                     raise ValueError(f"--max-processes needs a whole number, not {args[i + 1]}")
@@ -241,5 +262,6 @@ class Rules:
             layers=layers,
             network=network,
             max_processes=max_processes,
+            domains=tuple(domains) if domains is not None else None,
         )
         return rules, command

@@ -152,6 +152,9 @@ def fields(refusal: dict[str, Any], attribution: Attribution) -> dict[str, Any] 
     }
     if refusal.get("protected") is True:
         out["protected"] = True
+    domain, port = refusal.get("domain"), refusal.get("port")
+    if isinstance(domain, str) and isinstance(port, int) and not isinstance(port, bool):
+        out["domain"], out["port"] = domain, port  # refused by the proxy: a domain to allow
     waits = refusal.get("waits")
     if isinstance(waits, int | float) and not isinstance(waits, bool) and 0 < waits <= 3600:
         out["waits"] = waits  # the call waits that long for the user's answer

@@ -37,6 +37,10 @@ class Server:
     block_network: bool = False
     """A confined server may open no network socket: TCP, UDP, raw or any other family but Unix
     sockets (as :attr:`allow_socket` says) and the kernel's own netlink."""
+    network_domains: list[str] | None = None
+    """A confined server reaches the network only through Roots Manager's proxy, and through it
+    only these domains (:mod:`roots_manager.support.domains`; empty: none); None: the network
+    as :attr:`block_network` says."""
     restart_on_revoke: bool | None = None
     """Restart the server behind the host's back when a folder it was told is revoked (and,
     confined, whenever its rules change); None: the default, on for confined servers only."""

@@ -275,6 +275,7 @@ _SERVER = _record(
     allow_write=schema.list_of(schema.root_path),
     allow_socket=schema.list_of(schema.root_path),
     block_network=schema.flag,
+    network_domains=schema.optional(schema.list_of(schema.domain)),
     restart_on_revoke=schema.optional(schema.flag),
     max_processes=schema.optional(schema.process_count),
     ask_seconds=schema.optional(schema.ask_seconds),

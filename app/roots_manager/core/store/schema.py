@@ -18,7 +18,7 @@ from typing import Any
 
 from roots_manager.core.roots import uri as uris
 
-SCHEMA_VERSION = 12
+SCHEMA_VERSION = 13
 """2 adds each root's real path when it was added (``real``); 3 adds confinement (a server's
 ``confine``, ``allow_read`` and ``allow_write``, a grant's ``read_only``), which an older version
 must not read as if absent: it would start a confined server unconfined and silently; 4 adds a
@@ -38,7 +38,9 @@ unmount leaves in its place is withheld, which an older version would refuse as 
 field; 11 adds how long a confined server's read outside its grants waits for the user's answer
 (``ask_seconds``), which an older version would refuse as an unknown field; 12 lets it be 0 (never
 asks: asking is on by default, for :data:`~roots_manager.core.servers.defaults.ASK_SECONDS_DEFAULT`,
-where it is absent), which an older version would refuse as out of range. 1 to 11 are read as
+where it is absent), which an older version would refuse as out of range; 13 adds the domains a
+confined server's network is limited to (``network_domains``), which an older version would
+refuse rather than start the server with the whole network open. 1 to 12 are read as
 they are (no root known to be a mount point before 10), a server's confinement in them decided
 (off when absent, before 8)."""
 
@@ -340,6 +342,20 @@ def ask_seconds(value: object) -> str | None:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_ASK_SECONDS:
         return f"is not a whole number of seconds from 0 to {MAX_ASK_SECONDS}: {shown(value)}"
     return None
+
+
+def domain(value: object) -> str | None:
+    """A domain a confined server may reach, as :func:`~roots_manager.support.domains.pattern`
+    keeps it (``api.github.com``, ``*.npmjs.org``, an address)."""
+    from roots_manager.support.domains import DomainError, pattern
+
+    if not isinstance(value, str):
+        return text(value)
+    try:
+        kept = pattern(value)
+    except DomainError as exc:
+        return f"is not a domain: {exc}"
+    return None if kept == value else f"is not a domain in normal form: {shown(value)}"
 
 
 def inside_path(value: object) -> str | None:

@@ -1,0 +1,373 @@
+"""The proxy a server limited to domains reaches the network through, run by its supervisor.
+
+It accepts on the listener the server's process made in its own network namespace
+(:mod:`roots_manager.sandbox.netns`), so only that server's tree reaches it, and speaks what
+clients speak to a proxy, on the one port:
+
+- HTTP ``CONNECT host:port`` (HTTPS, and any TCP a client tunnels);
+- plain HTTP in absolute form (``GET http://host/path``), sent on with ``Connection: close``;
+- SOCKS5 ``CONNECT`` (no authentication), by name or by address.
+
+It connects only where :func:`~roots_manager.support.domains.matches` allows, resolving names
+itself (the server has no name server to ask). Anything else is answered with a refusal (HTTP
+403, SOCKS reply 2) and told on the supervisor's refusals descriptor as a line like the
+observer's (:mod:`roots_manager.sandbox.observer`): the bridge ties it to the MCP request that
+was running and records it as a denial, with ``domain`` and ``port`` for the offer to allow it.
+
+Each connection is served by threads of the supervisor's (one a direction, blocking sockets,
+no event loop to import at the wrapper's start): a slow or hostile client holds only its own.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ipaddress
+import json
+import os
+import socket
+import threading
+import time
+
+from roots_manager.support.domains import matches
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+HEADER_LIMIT = 64 * 1024
+"""The most an HTTP request's head may hold before it is refused (431)."""
+CHUNK = 256 * 1024
+CONNECT_TIMEOUT = 30.0
+HANDSHAKE_TIMEOUT = 30.0
+WINDOW = 1.0
+"""Refusals of one address within this many seconds are told once, with their count."""
+TEST_HOSTS_ENV = "ROOTS_MANAGER_TEST_PROXY_HOSTS"
+"""Test-only: a file of ``ADDRESS NAME...`` lines (as ``/etc/hosts``) the proxy resolves by
+before the system's resolver, so that tests reach named hosts on the loopback."""
+
+SOCKS_REFUSED = 0x02  # connection not allowed by ruleset
+SOCKS_UNREACHABLE = 0x04
+SOCKS_CONNECTION_REFUSED = 0x05
+SOCKS_NO_COMMAND = 0x07
+SOCKS_NO_ADDRESS_TYPE = 0x08
+REASONS = {400: "Bad Request", 403: "Forbidden", 431: "Request Header Fields Too Large"}
+
+
+class _Closed(Exception):
+    """The client ended (or said nothing in time) before its request was whole."""
+
+
+class Proxy:
+    """One server's proxy: its listener, the domains it may reach, and where refusals go."""
+
+    def __init__(
+        self,
+        listener: int,
+        allowed: tuple[str, ...],
+        tell: Callable[[dict[str, object]], None] | None = None,
+        owner: Callable[[int], tuple[int, str] | None] | None = None,
+    ) -> None:
+        self.listener = socket.socket(fileno=listener)
+        self.listener.setblocking(True)
+        self.allowed = allowed
+        self.tell = tell
+        """Called with each refusal's line (from a connection's thread)."""
+        self.owner = owner
+        """The process (pid, name) whose connection comes from this loopback port, if known."""
+        self.hosts = _test_hosts()
+        self.folded: dict[str, list[float]] = {}
+        self.lock = threading.Lock()
+
+    def start(self) -> None:
+        """Accept in a thread of its own (a daemon: it ends with the supervisor)."""
+        threading.Thread(target=self._accept, name="roots-proxy", daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return  # the listener is gone: the supervisor is ending
+            threading.Thread(target=self._serve, args=(client,), daemon=True).start()
+
+    def _serve(self, client: socket.socket) -> None:
+        upstream = None
+        try:
+            client.settimeout(HANDSHAKE_TIMEOUT)
+            first = _exactly(client, 1)
+            upstream = self._socks(client) if first == b"\x05" else self._http(first, client)
+            if upstream is not None:
+                client.settimeout(None)
+                upstream.settimeout(None)
+                _pipe(client, upstream)
+        except (OSError, _Closed, ValueError, UnicodeError):
+            pass
+        finally:
+            client.close()
+            if upstream is not None:
+                upstream.close()
+
+    # the two ways in
+
+    def _http(self, first: bytes, client: socket.socket) -> socket.socket | None:
+        head = bytearray(first)
+        while b"\r\n\r\n" not in head:
+            if len(head) > HEADER_LIMIT:
+                _reply(client, 431, "the request's head is too long")
+                return None
+            data = client.recv(4096)
+            if not data:
+                raise _Closed
+            head += data
+        end = head.index(b"\r\n\r\n") + 4
+        rest = bytes(head[end:])  # a body, or what a client sent on at once
+        lines = head[:end].decode("latin-1").split("\r\n")
+        parts = lines[0].split(" ")
+        if len(parts) != 3 or not parts[2].startswith("HTTP/"):
+            _reply(client, 400, "not an HTTP request")
+            return None
+        method, target, version = parts
+        if method == "CONNECT":
+            host, port = _host_port(target, None)
+            if host is None or port is None:
+                _reply(client, 400, f"CONNECT needs host:port, not {target}")
+                return None
+            upstream = self._open(host, port, method, client)
+            if upstream is not None:
+                client.sendall(b"HTTP/1.1 200 Connection established\r\n\r\n")
+                if rest:
+                    upstream.sendall(rest)
+            return upstream
+        scheme, _, after = target.partition("://")
+        if scheme.lower() != "http" or not after:
+            _reply(client, 400, f"a proxy is asked for http://host/path, not {target}")
+            return None
+        authority, slash, path = after.partition("/")
+        host, port = _host_port(authority, 80)
+        if host is None or port is None:
+            _reply(client, 400, f"no host in {target}")
+            return None
+        upstream = self._open(host, port, method, client)
+        if upstream is None:
+            return None
+        dropped = ("proxy-connection", "proxy-authorization", "connection", "keep-alive")
+        kept = [
+            line
+            for line in lines[1:]
+            if line and line.split(":", 1)[0].strip().lower() not in dropped
+        ]
+        sent = [f"{method} {slash}{path} {version}", *kept, "Connection: close", "", ""]
+        upstream.sendall("\r\n".join(sent).encode("latin-1") + rest)
+        return upstream
+
+    def _socks(self, client: socket.socket) -> socket.socket | None:
+        methods = _exactly(client, _exactly(client, 1)[0])
+        if 0 not in methods:
+            client.sendall(b"\x05\xff")
+            return None
+        client.sendall(b"\x05\x00")
+        version, command, _, kind = _exactly(client, 4)
+        if kind == 1:
+            host = socket.inet_ntop(socket.AF_INET, _exactly(client, 4))
+        elif kind == 3:
+            host = _exactly(client, _exactly(client, 1)[0]).decode("idna")
+        elif kind == 4:
+            host = socket.inet_ntop(socket.AF_INET6, _exactly(client, 16))
+        else:
+            _socks_reply(client, SOCKS_NO_ADDRESS_TYPE)
+            return None
+        port = int.from_bytes(_exactly(client, 2), "big")
+        if version != 5 or command != 1:  # CONNECT only: no BIND, no UDP ASSOCIATE
+            _socks_reply(client, SOCKS_NO_COMMAND)
+            return None
+        upstream = self._open(host, port, "SOCKS5", client)
+        if upstream is not None:
+            _socks_reply(client, 0)
+        return upstream
+
+    # where the connection goes
+
+    def _open(self, host: str, port: int, call: str, client: socket.socket) -> socket.socket | None:
+        """The connection to *host*:*port* if the domains allow it; None once the client was
+        answered with why not."""
+        socks = call == "SOCKS5"
+        if not 0 < port < 65536 or not matches(self.allowed, host):
+            self._refused(host, port, call, client)
+            if socks:
+                _socks_reply(client, SOCKS_REFUSED)
+            else:
+                _reply(
+                    client,
+                    403,
+                    f"{host}:{port} is not among the domains this server may reach "
+                    "(roots-manager servers network NAME domains --allow DOMAIN)",
+                )
+            return None
+        address = self.hosts.get(host.lower().rstrip("."), host)
+        try:
+            return socket.create_connection((address, port), timeout=CONNECT_TIMEOUT)
+        except OSError as exc:
+            if socks:
+                code = SOCKS_CONNECTION_REFUSED
+                if isinstance(exc, socket.gaierror | TimeoutError):
+                    code = SOCKS_UNREACHABLE
+                _socks_reply(client, code)
+            else:
+                why = "timed out" if isinstance(exc, TimeoutError) else str(exc)
+                _reply(client, 502, f"{host}:{port} cannot be reached: {why}")
+            return None
+
+    def _refused(self, host: str, port: int, call: str, client: socket.socket) -> None:
+        if self.tell is None:
+            return
+        address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+        now = time.time()
+        with self.lock:
+            window = self.folded.get(address)
+            if window is not None and now - window[0] < WINDOW:
+                window[1] += 1
+                return
+            repeated = int(window[1]) if window is not None else 0
+            self.folded[address] = [now, 0]
+        event: dict[str, object] = {
+            "time": round(now, 6),
+            "operation": "connect",
+            "path": f"network: {address}",
+            "domain": host,
+            "port": port,
+            "call": call,
+        }
+        if repeated:
+            event["repeated"] = repeated
+        with contextlib.suppress(OSError):
+            found = self.owner(client.getpeername()[1]) if self.owner is not None else None
+            if found is not None:
+                event["pid"], event["comm"] = found
+        self.tell(event)
+
+
+def _exactly(client: socket.socket, count: int) -> bytes:
+    data = b""
+    while len(data) < count:
+        chunk = client.recv(count - len(data))
+        if not chunk:
+            raise _Closed
+        data += chunk
+    return data
+
+
+def _pipe(client: socket.socket, upstream: socket.socket) -> None:
+    """Carry bytes both ways until both ends have finished (each end's close passed on)."""
+    other = threading.Thread(target=_carry, args=(upstream, client), daemon=True)
+    other.start()
+    _carry(client, upstream)
+    other.join()
+
+
+def _carry(src: socket.socket, dst: socket.socket) -> None:
+    buffer = bytearray(CHUNK)
+    view = memoryview(buffer)
+    try:
+        while count := src.recv_into(buffer):
+            dst.sendall(view[:count])
+        dst.shutdown(socket.SHUT_WR)
+    except OSError:
+        with contextlib.suppress(OSError):
+            dst.shutdown(socket.SHUT_RDWR)  # the other direction ends too
+            src.shutdown(socket.SHUT_RDWR)
+
+
+def _reply(client: socket.socket, status: int, text: str) -> None:
+    body = f"roots-manager: {text}\n".encode()
+    head = (
+        f"HTTP/1.1 {status} {REASONS.get(status, 'Bad Gateway')}\r\n"
+        f"Content-Type: text/plain; charset=utf-8\r\nContent-Length: {len(body)}\r\n"
+        "Connection: close\r\n\r\n"
+    )
+    with contextlib.suppress(OSError):
+        client.sendall(head.encode() + body)
+
+
+def _socks_reply(client: socket.socket, code: int) -> None:
+    with contextlib.suppress(OSError):
+        client.sendall(bytes((5, code, 0, 1, 0, 0, 0, 0, 0, 0)))
+
+
+def _host_port(authority: str, default: int | None) -> tuple[str | None, int | None]:
+    """The host and port of ``host[:port]`` or ``[v6]:port``; (None, None) if there is none."""
+    if authority.startswith("["):
+        host, _, rest = authority[1:].partition("]")
+        port_text = rest[1:] if rest.startswith(":") else ""
+    elif authority.count(":") == 1:
+        host, _, port_text = authority.partition(":")
+    else:
+        host, port_text = authority, ""
+    if not host:
+        return None, None
+    if not port_text:
+        return host, default
+    if not port_text.isdigit():
+        return None, None
+    return host, int(port_text)
+
+
+def _test_hosts() -> dict[str, str]:
+    path = os.environ.get(TEST_HOSTS_ENV)
+    if not path:
+        return {}
+    out = {}
+    with contextlib.suppress(OSError), open(path, encoding="utf-8") as f:
+        for line in f:
+            words = line.split("#", 1)[0].split()
+            if len(words) >= 2:
+                ipaddress.ip_address(words[0])
+                for name in words[1:]:
+                    out[name.lower()] = words[0]
+    return out
+
+
+def owner_of(
+    server: int, descendants: Callable[[int], list[int]]
+) -> Callable[[int], tuple[int, str] | None]:
+    """For the proxy's :attr:`Proxy.owner`: the process of *server*'s tree (*descendants*
+    lists the rest) that holds the connection from a loopback port, found by the socket's
+    inode in its namespace's table. Looked for only on a refusal."""
+
+    def find(port: int) -> tuple[int, str] | None:
+        inode = _inode(server, port)
+        if inode is None:
+            return None
+        target = f"socket:[{inode}]"
+        for pid in (server, *descendants(server)):
+            with contextlib.suppress(OSError):
+                for fd in os.listdir(f"/proc/{pid}/fd"):
+                    with contextlib.suppress(OSError):
+                        if os.readlink(f"/proc/{pid}/fd/{fd}") == target:
+                            with open(f"/proc/{pid}/comm", encoding="utf-8") as f:
+                                return pid, f.read().strip()
+        return None
+
+    return find
+
+
+def _inode(server: int, port: int) -> str | None:
+    for table in ("tcp", "tcp6"):
+        with contextlib.suppress(OSError), open(f"/proc/{server}/net/{table}") as f:
+            for line in f.readlines()[1:]:
+                fields = line.split()
+                if int(fields[1].rsplit(":", 1)[1], 16) == port:
+                    return fields[9]
+    return None
+
+
+def teller(fd: int | None) -> Callable[[dict[str, object]], None] | None:
+    """What tells a refusal on the supervisor's refusals descriptor *fd* (None: untold): one
+    JSON line each, written whole (a line far below the pipe's atomic size)."""
+    if fd is None:
+        return None
+
+    def tell(event: dict[str, object]) -> None:
+        with contextlib.suppress(OSError):
+            os.write(fd, json.dumps(event).encode() + b"\n")
+
+    return tell
