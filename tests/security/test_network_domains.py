@@ -10,6 +10,7 @@ network namespace, where a direct connection cannot reach it.
 from __future__ import annotations
 
 import http.server
+import json
 import shutil
 import sysconfig
 import threading
@@ -134,3 +135,24 @@ def test_every_other_way_out_is_refused_and_each_refusal_is_told(world: World, s
     assert told["port"] == site, told
     assert told["requests"][0]["method"] == "tools/call", told
     assert told.get("process"), told  # the process that asked
+
+
+@pytest.mark.parametrize("world", users(), indirect=True)
+def test_npx_fetches_its_server_from_the_registry_derived_and_nothing_else(world: World) -> None:
+    """A real ``npx -y`` server, limited to no domain at all, with an empty npm cache: its first
+    start downloads the package through the proxy, from the registry the derivation adds, and
+    answers; ``servers show`` says why that registry is reachable."""
+    npx = shutil.which("npx")
+    assert npx is not None, "npx (Node.js) runs the registry's servers"
+    _limited(world)
+    host = Hostile(world, [npx, "-y", "@modelcontextprotocol/server-memory@2026.1.26"])
+    try:
+        tools = host.request("tools/list", {}, timeout=120)
+    finally:
+        host.close()
+    assert any(t["name"] == "create_entities" for t in tools["tools"]), tools
+    assert (world.home / ".npm").is_dir()
+    assert not [d for d in world.denials() if d.get("domain")], world.denials()
+    shown = json.loads(world.cli("servers", "show", "srv", "--json").stdout)
+    assert shown["network"] == "domains" and shown["network_domains"] == [], shown
+    assert {"domain": "registry.npmjs.org", "why": "npx's registry"} in shown["network_derived"]

@@ -408,6 +408,8 @@ def cmd_show(store: Store, args: argparse.Namespace) -> int:
     if out["network"] == "domains":
         listed = ", ".join(shown(d) for d in out["network_domains"]) or "none"
         print(f"  network: only through the proxy, to {listed}")
+        for found in out["network_derived"]:
+            print(f"  network: also {shown(found['domain'])} ({shown(found['why'])})")
     else:
         print(f"  network: {out['network']}")
     default = "" if out["max_processes_set"] else " (default)"

@@ -14,7 +14,12 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from roots_manager.core.confinement.derive import database_files, package_caches, runtime_rules
+from roots_manager.core.confinement.derive import (
+    database_files,
+    package_caches,
+    registry_domains,
+    runtime_rules,
+)
 from roots_manager.core.confinement.protected import (
     GUARDED,
     HIDDEN,
@@ -278,6 +283,8 @@ def rules_for(
             # the whole network, since a host started it limited: the limit holds until the
             # host starts it again; domains added since are the user's, as a grant is
             domains = tuple(d[7:] for d in ceiling[5] if d.startswith("domain:"))
+    if domains is not None:  # npx and uvx fetch the server itself: their registries
+        domains = tuple(dict.fromkeys([*domains, *registry_domains(command, env)]))
     writable = [*write, *extra_write, tmpdir]
     runtime, refused = runtime_rules(command, env, cwd, writable)
     runtime = runtime.replace(
@@ -470,6 +477,15 @@ def report(
         "means": means(srv, on),
         "network": network_state(srv),
         "network_domains": list(srv.network_domains or []),
+        "network_derived": [
+            {"domain": d, "why": why}
+            for d, why in (
+                registry_domains(srv.command, os.environ).items()
+                if srv.command and srv.network_domains is not None
+                else ()
+            )
+            if d not in (srv.network_domains or ())
+        ],
         "read_write": write,
         "read_only": read,
         "allow_read": list(srv.allow_read),

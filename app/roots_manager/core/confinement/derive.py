@@ -500,6 +500,67 @@ def package_caches(command: Sequence[str], env: Mapping[str, str]) -> dict[str, 
     return _caches(command, env, _program(command, env))
 
 
+NPM_REGISTRY = "registry.npmjs.org"
+PYPI = ("pypi.org", "files.pythonhosted.org")
+DENO_REGISTRIES = ("jsr.io", "deno.land", "registry.npmjs.org")
+
+
+def registry_domains(command: Sequence[str], env: Mapping[str, str]) -> dict[str, str]:
+    """The package registries *command* downloads its server from, each with why (``npx``'s
+    registry), for a server whose network is limited to domains: its first start works with
+    nothing granted by hand. The registries the machine's npm and uv are set to (``npm_config_
+    registry`` or ``registry=`` in ``~/.npmrc``; ``UV_DEFAULT_INDEX``, ``UV_INDEX_URL``,
+    ``PIP_INDEX_URL``), else the public ones. Decided from the program that runs, as the
+    caches are (:func:`package_caches`), behind ``sh -c`` too."""
+    shell = _shell_command(command, env, os.getcwd())
+    if shell is not None:
+        command = shell[0]
+    program = _program(command, env)
+    first = next((w for w in command[1:] if not w.startswith("-")), "")
+    if _npm_runs(command, program)[0]:
+        return dict.fromkeys(_npm_registries(env), f"{os.path.basename(command[0])}'s registry")
+    if (
+        program in _UVX
+        or (program in _UV and first in ("run", "tool", "x"))
+        or (program in _PIPX and first == "run")
+    ):
+        names = [
+            _host_of(env[v])
+            for v in ("UV_DEFAULT_INDEX", "UV_INDEX_URL", "PIP_INDEX_URL")
+            if env.get(v)
+        ]
+        return dict.fromkeys(
+            [n for n in names if n] or PYPI, f"{os.path.basename(command[0])}'s package index"
+        )
+    if program in _DENO:
+        return dict.fromkeys(DENO_REGISTRIES, "deno's registries")
+    return {}
+
+
+def _npm_registries(env: Mapping[str, str]) -> list[str]:
+    named = env.get("npm_config_registry") or env.get("NPM_CONFIG_REGISTRY")
+    if not named:
+        try:
+            with open(os.path.join(_home(env), ".npmrc"), encoding="utf-8") as f:
+                for line in f:
+                    key, _, value = line.partition("=")
+                    if key.strip() == "registry":
+                        named = value.strip()
+        except (OSError, UnicodeDecodeError):
+            pass
+    host = _host_of(named) if named else None
+    return [host or NPM_REGISTRY]
+
+
+def _host_of(url: str) -> str | None:
+    from urllib.parse import urlsplit
+
+    try:
+        return urlsplit(url.strip()).hostname
+    except ValueError:
+        return None
+
+
 SHELLS = frozenset(("sh", "bash", "dash", "zsh", "ksh"))
 _SHELL_UNSAFE = re.compile(r"[$`|<>(){}*?\[\]~]")
 """What a ``-c`` string may not hold for its words to be read as they will run: expansions,
