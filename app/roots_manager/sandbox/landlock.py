@@ -122,6 +122,13 @@ class _RulesetAttr(ctypes.Structure):
     )
 
 
+class _NetPortAttr(ctypes.Structure):
+    _fields_ = (("allowed_access", ctypes.c_uint64), ("port", ctypes.c_uint64))
+
+
+RULE_NET_PORT = 2
+
+
 class _PathBeneathAttr(ctypes.Structure):
     _pack_ = 1  # packed in the kernel's header
     _fields_ = (("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32))
@@ -180,38 +187,44 @@ UDP_ABI = 10
 datagram to one."""
 
 
-def handled_net(abi: int, *, network: bool) -> int:
+def handled_net(abi: int, *, network: bool, proxy: int | None = None) -> int:
     """The network rights a ruleset handles under *abi*: none for a server whose network is
     allowed; for a blocked one, TCP's from ABI 4 and UDP's from ABI 10 (with no rule for any
-    port, every one is refused)."""
-    if network:
+    port, every one is refused); for one limited to domains whose proxy listens on the
+    machine's loopback (*proxy*, its port), TCP's, with a rule for that port alone."""
+    if network and proxy is None:
         return 0
     tcp = NET_BIND_TCP | NET_CONNECT_TCP if abi >= NET_ABI else 0
     udp = NET_BIND_UDP | NET_CONNECT_SEND_UDP if abi >= UDP_ABI else 0
     return tcp | udp
 
 
-def restrict_self(rules: Iterable[tuple[int, int]], abi: int, *, network: bool = True) -> None:
+def restrict_self(
+    rules: Iterable[tuple[int, int]], abi: int, *, network: bool = True, proxy: int | None = None
+) -> None:
     """Confine this process (and all it execs or starts) to *rules*: descriptors, each opened
     on the very folder or file to allow, with the rights allowed beneath it.
 
     The descriptors are the caller's: each was opened without following links and checked, so
     the rule is made from the object that was checked, never from a path opened again. From ABI
     6 the domain is also scoped (:func:`scopes`). With *network* False, from ABI 4 every TCP
-    ``bind`` and ``connect`` is refused too (the seccomp filter refuses the sockets themselves).
+    ``bind`` and ``connect`` is refused too (the seccomp filter refuses the sockets themselves);
+    with *proxy*, every one but a ``connect`` to that port.
     """
-    made = ruleset(rules, abi, network=network)
+    made = ruleset(rules, abi, network=network, proxy=proxy)
     try:
         enforce(made)
     finally:
         os.close(made)
 
 
-def ruleset(rules: Iterable[tuple[int, int]], abi: int, *, network: bool = True) -> int:
+def ruleset(
+    rules: Iterable[tuple[int, int]], abi: int, *, network: bool = True, proxy: int | None = None
+) -> int:
     """A ruleset descriptor holding *rules* (see :func:`restrict_self`), not enforced yet."""
     mask = handled(abi)
     scoped = scopes(abi)
-    net = handled_net(abi, network=network)
+    net = handled_net(abi, network=network, proxy=proxy)
     attr = _RulesetAttr(mask, net, scoped)
     size = ctypes.sizeof(attr) if scoped or net else ctypes.sizeof(ctypes.c_uint64)
     made = _syscall(SYS_CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(size), 0)
@@ -224,6 +237,9 @@ def ruleset(rules: Iterable[tuple[int, int]], abi: int, *, network: bool = True)
                 continue
             beneath = _PathBeneathAttr(access, fd)
             _syscall(SYS_ADD_RULE, made, RULE_PATH_BENEATH, ctypes.byref(beneath), 0)
+        if proxy is not None and net & NET_CONNECT_TCP:
+            port = _NetPortAttr(NET_CONNECT_TCP, proxy)
+            _syscall(SYS_ADD_RULE, made, RULE_NET_PORT, ctypes.byref(port), 0)
     except BaseException:
         os.close(made)
         raise

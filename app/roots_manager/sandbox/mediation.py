@@ -420,8 +420,17 @@ class Mediator:
         max_processes: int | None = None,
         namer: Namer | None = None,
         own: str | None = None,
+        proxy: int | None = None,
+        on_network: Callable[[_Caller, str], None] | None = None,
     ) -> None:
         self.listener = listener
+        self.proxy = proxy
+        """A server limited to domains (:mod:`~roots_manager.sandbox.proxy`): the port its
+        proxy listens on, the only address beyond its own loopback it may connect to (0: in
+        a network namespace of its own, where its loopback is its own; None: not limited).
+        Not 0, the proxy is on the machine's loopback: no other port there, and no bind."""
+        self.on_network = on_network
+        """Told each connection refused for going past the proxy, with its address."""
         self.namer = namer
         """Makes every name the server makes, but the kept ones (None: the server has none
         kept, and the kernel makes its names)."""
@@ -721,6 +730,11 @@ class Mediator:
                 raise Refused(errno.EACCES)
             else:
                 target = _inet(family, address)
+                if self.proxy is not None and not self._through_proxy(target):
+                    if self.on_network is not None:
+                        host, port = target[0], target[1]
+                        self.on_network(c, f"[{host}]:{port}" if ":" in host else f"{host}:{port}")
+                    raise Refused(errno.EACCES)
             # the very socket the caller holds: connecting it here connects it there
             code = sock.connect_ex(target)
         finally:
@@ -728,6 +742,17 @@ class Mediator:
         if code:
             raise Refused(code)
         return 0
+
+    def _through_proxy(self, target: tuple[str, int] | tuple[str, int, int, int]) -> bool:
+        """Whether a server limited to domains may connect to *target*: its own loopback in a
+        namespace of its own, else the proxy's port on the machine's loopback alone."""
+        import ipaddress
+
+        try:
+            loopback = ipaddress.ip_address(target[0]).is_loopback
+        except ValueError:
+            return False
+        return loopback and (self.proxy == 0 or target[1] == self.proxy)
 
     def _bind(self, c: _Caller, name: str, a: tuple[int, ...]) -> int:
         """``bind``, made here on the caller's socket: a Unix socket by path only in a writable
@@ -741,7 +766,7 @@ class Mediator:
                 sock.bind(self._unix_name(c, address))
             elif family == socket.AF_NETLINK:  # libc asks the kernel its addresses this way
                 sock.bind(struct.unpack("=2xII", address[:12].ljust(12, b"\0")))
-            elif not self.network:
+            elif not self.network or self.proxy:  # limited, on the machine's loopback
                 raise Refused(errno.EACCES)
             else:
                 sock.bind(_inet(family, address))

@@ -217,6 +217,12 @@ class Observer:
         self.named = path
         self._tell(caller, name, path, ll.MAKE_REG, word="create", protected=True)
 
+    def tell_network(self, caller: mediation._Caller, address: str) -> None:
+        """Tell that a server limited to domains was refused connecting to *address* past its
+        proxy (:mod:`roots_manager.sandbox.proxy`): by its number, or to a name server."""
+        self.named = f"network: {address}"
+        self._tell(caller, "connect", self.named, 0, word="connect")
+
     def _judge(
         self, c: mediation._Caller, name: str, a: tuple[int, ...], *, real: bool
     ) -> tuple[str, int] | None:
@@ -335,7 +341,8 @@ class Observer:
         and operation); False: it was not written."""
         word = word or operation(refused)
         now = time.time()
-        key = (os.path.dirname(path), word)
+        # a file's refusals fold by its folder; the network's by the address refused
+        key = (path if path.startswith("network: ") else os.path.dirname(path), word)
         window = self.windows.get(key)
         if window is not None and now - window[0] < WINDOW:
             window[1] += 1

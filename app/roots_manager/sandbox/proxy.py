@@ -26,10 +26,13 @@ import ipaddress
 import json
 import os
 import socket
+import sys
 import threading
 import time
 
 from roots_manager.support.domains import matches
+
+assert sys.platform == "linux", "imported only where a server can have a network of its own"
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -186,6 +186,7 @@ AF_INET = 2
 AF_INET6 = 10
 AF_NETLINK = 16
 NAMESPACED = (AF_NETLINK, AF_INET, AF_INET6)
+INET = (AF_INET, AF_INET6)
 """The socket families a server in a network namespace of its own may make (*families*): each
 reaches only that namespace. The others (vsock to the host, packet, Bluetooth, ...) do not
 know namespaces, and stay refused."""
@@ -291,12 +292,14 @@ def program(
     writes: bool = False,
     removes: bool = False,
     families: tuple[int, ...] | None = None,
+    streams: tuple[int, ...] = (),
 ) -> bytes:
     """The filter for *arch*; *sockets*: Unix stream sockets may be made, and every
     ``connect`` is decided by the supervisor (the user allowed some sockets by path);
     *network* False: no socket of any family but Unix and the kernel's netlink (no TCP, UDP,
     ICMP, raw or packet socket, no vsock to a host); *families* (with *network* True): no
-    socket of any family but Unix and these (:data:`NAMESPACED`); *observe*: the path-taking calls are shown
+    socket of any family but Unix and these (:data:`NAMESPACED`), and of the *streams* families
+    among them (:data:`INET`) stream sockets only (TCP: no UDP, no raw); *observe*: the path-taking calls are shown
     to the supervisor, which tells the refusals Landlock will make and lets each go on;
     *processes*: each new process (not a thread) waits for the supervisor, which refuses it
     past the server's limit of processes; *guard*: each call that makes a name (a file, a
@@ -357,9 +360,19 @@ def program(
         # observed, a network socket is refused by the supervisor, which tells it (and
         # refuses it all the same: with no supervisor left the call fails, ENOSYS)
         network_socket = RET_NOTIFY if observe else eacces
-        last = len(allowed) - 1
-        others += [_op(_JEQ, f, last - i, 1 if i == last else 0) for i, f in enumerate(allowed)]
+        any_kind = [f for f in allowed if f not in streams]
+        stream = [f for f in allowed if f in streams]
+        # [checks of any_kind][checks of stream] ALLOW REFUSE [type check: stream ALLOW, REFUSE]
+        checks = [*any_kind, *stream]
+        last = len(checks) - 1
+        for i, family in enumerate(checks):
+            to_allow = last - i
+            to_type = to_allow + 2 if family in streams else to_allow
+            others.append(_op(_JEQ, family, to_type, 1 if i == last else 0))
         others += [_op(_RET, RET_ALLOW), _op(_RET, network_socket)]
+        if stream:
+            others += [_arg(1), _op(_AND, 0xF), _op(_JEQ, SOCK_STREAM, 0, 1)]
+            others += [_op(_RET, RET_ALLOW), _op(_RET, network_socket)]
     ops += _block(
         nr("socket"),
         [_arg(0), _op(_JEQ, AF_UNIX, 0, len(unix) + (0 if allowed is None else 1)), *unix, *others],
@@ -398,6 +411,7 @@ def install(
     writes: bool = False,
     removes: bool = False,
     families: tuple[int, ...] | None = None,
+    streams: tuple[int, ...] = (),
 ) -> int:
     """Install the filter on this thread's process; returns the notification descriptor.
 
@@ -414,6 +428,7 @@ def install(
         writes=writes,
         removes=removes,
         families=families,
+        streams=streams,
     )
     buf = ctypes.create_string_buffer(code, len(code))
     prog = _Fprog(len(code) // 8, ctypes.cast(buf, ctypes.c_void_p))

@@ -34,6 +34,7 @@ assert sys.platform == "linux", "imported only where Landlock confines (Linux)"
 
 TYPE_CHECKING = False  # not typing's: the exec wrapper must not pay for importing it
 if TYPE_CHECKING:
+    import socket
     from collections.abc import Callable, Sequence
 
     from roots_manager.sandbox.making import Kept, Namer
@@ -131,8 +132,12 @@ class Plan:
         observer`); None: refusals are not observed."""
 
 
-def _server_process(plan: Plan, supervisor: int, to_parent: int, from_parent: int) -> None:
-    """In the forked child: confine this process and exec the server. Never returns."""
+def _server_process(
+    plan: Plan, supervisor: int, to_parent: int, from_parent: int, fallback: int
+) -> None:
+    """In the forked child: confine this process and exec the server. Never returns.
+    *fallback*: the port of the supervisor's proxy on the machine's loopback, for a server
+    limited to domains where no network namespace can be made."""
     step = "a new session"
     try:
         os.setsid()
@@ -141,23 +146,36 @@ def _server_process(plan: Plan, supervisor: int, to_parent: int, from_parent: in
         if os.getppid() != supervisor:
             os._exit(EXIT_REFUSED)
         proxy = -1
+        port: int | None = None  # the proxy's port on the machine's loopback (None: not there)
         if plan.domains is not None:
             from roots_manager.sandbox import netns
 
             step = "a network of its own"
-            netns.enter()
-            proxy = netns.proxy_listener()
+            try:
+                netns.enter()
+                proxy = netns.proxy_listener()
+                os.environ.update(netns.environment())
+            except netns.NamespaceError as exc:
+                if plan.abi < landlock.NET_ABI:  # TCP Fast Open connects past the supervisor
+                    raise OSError(
+                        f"{exc.strerror}, and Landlock ABI {plan.abi} cannot hold TCP to the "
+                        f"proxy (ABI {landlock.NET_ABI}, Linux 6.7)"
+                    ) from None
+                port = fallback
+                os.environ.update(netns.environment(port))
+                _quietly_write(2, (f"roots-manager confine: {exc.strerror}; the server reaches "
+                                   "its proxy on this machine's loopback\n").encode())  # fmt: skip
         step = "dropping the bounding capabilities"
         privileges.drop_bounding()
         step = "the Landlock rules"
-        landlock.restrict_self(plan.rules, plan.abi, network=plan.network)
+        landlock.restrict_self(plan.rules, plan.abi, network=plan.network, proxy=port)
         step = "the seccomp filter"
         listener = -1
         if plan.filtered:
             observe = plan.events is not None
             listener = seccomp.install(
                 seccomp.machine(),
-                sockets=bool(plan.sockets) or plan.own is not None,
+                sockets=bool(plan.sockets) or plan.own is not None or plan.domains is not None,
                 network=plan.network,
                 observe=observe,
                 processes=plan.max_processes is not None,
@@ -165,6 +183,7 @@ def _server_process(plan: Plan, supervisor: int, to_parent: int, from_parent: in
                 writes=plan.kept is not None and plan.kept.writes,
                 removes=plan.kept is not None and bool(plan.kept.beneath or plan.kept.files),
                 families=seccomp.NAMESPACED if plan.domains is not None else None,
+                streams=seccomp.INET if port is not None else (),
             )
         os.write(to_parent, b"L%d %d\n" % (listener, proxy))
         if os.read(from_parent, 1) != b"k":
@@ -260,6 +279,21 @@ class Supervisor:
         self.proxy_listener = -1
         """The listener the server's process made in its network namespace, taken over for
         the proxy (-1: none)."""
+        self.proxy_port: int | None = None
+        """For :attr:`~roots_manager.sandbox.mediation.Mediator.proxy`: 0 in a namespace of
+        the server's own, the proxy's port on the machine's loopback without one, None when
+        the network is not limited to domains."""
+
+    @staticmethod
+    def _fallback_listener() -> socket.socket:
+        """A listener on the machine's loopback, for the proxy of a server limited to domains
+        where no network namespace can be made (closed where one is)."""
+        import socket  # only here: most confined servers have no proxy
+
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        s.bind(("127.0.0.1", 0))
+        s.listen(128)
+        return s
 
     def _parent_fd(self) -> int | None:
         if self.parent is None:
@@ -290,6 +324,7 @@ class Supervisor:
             _quietly(os.set_inheritable, self.plan.events, False)
         if self.plan.answers is not None:
             _quietly(os.set_inheritable, self.plan.answers, False)
+        fallback = self._fallback_listener() if self.plan.domains is not None else None
         pid = os.fork()
         if pid == 0:
             os.close(up_r)
@@ -297,7 +332,10 @@ class Supervisor:
             for fd in (self.plan.events, self.plan.answers):
                 if fd is not None:
                     _quietly(os.close, fd)
-            _server_process(self.plan, me, up_w, down_r)
+            port = fallback.getsockname()[1] if fallback is not None else 0
+            if fallback is not None:
+                fallback.close()
+            _server_process(self.plan, me, up_w, down_r, port)
         self.server = pid
         os.close(up_w)
         os.close(down_r)
@@ -320,7 +358,13 @@ class Supervisor:
         # the supervisor acts for the server from now on: with its credentials, no more
         privileges.drop_bounding()
         privileges.drop_all()
-        if self.proxy_listener >= 0 and self.plan.domains is not None:
+        if fallback is not None and self.plan.domains is not None:
+            if self.proxy_listener < 0:  # no namespace: the proxy is on the machine's loopback
+                self.proxy_port = fallback.getsockname()[1]
+                self.proxy_listener = fallback.detach()
+            else:
+                self.proxy_port = 0
+                fallback.close()
             from roots_manager.sandbox.proxy import Proxy, owner_of, teller
 
             owner = owner_of(self.server, _descendants)
@@ -415,6 +459,8 @@ class Supervisor:
             max_processes=self.plan.max_processes,
             namer=self._namer(listener),
             own=self.plan.own,
+            proxy=self.proxy_port,
+            on_network=self.observer.tell_network if self.observer is not None else None,
         )
         if listener >= 0 and self.observer is not None and self.plan.answers is not None:
             from functools import partial
