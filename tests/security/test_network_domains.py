@@ -127,6 +127,7 @@ def test_every_other_way_out_is_refused_and_each_refusal_is_told(
         outside = host.attack("direct", host="203.0.113.80", port=443)
         dns = host.attack("resolve", name="registry.npmjs.org")
         families = _outcomes(host.attack("network", port=site))
+        families6 = _outcomes(host.attack("network", port=site, family="inet6"))
     finally:
         host.close()
     assert evil.startswith("status 403:") and "evil.test" in evil, evil
@@ -136,8 +137,10 @@ def test_every_other_way_out_is_refused_and_each_refusal_is_told(
     assert "name resolution" in dns and not dns.startswith("ok"), dns
     assert "reached" not in families["tcp_connect"], families
     assert "reached" not in fastopen, fastopen
-    for way in ("packet", "vsock", "raw"):  # raw: no capability for it
-        assert families[way] in EACCES_OR_EPERM, (way, families)
+    for outcomes in (families, families6):
+        assert "reached" not in outcomes["tcp_connect"], outcomes
+        for way in ("packet", "vsock", "raw"):  # raw: no capability for it
+            assert outcomes[way] in EACCES_OR_EPERM, (way, outcomes)
     if namespace == "own":
         # an address is reached directly (NO_PROXY), on a loopback of its own: nothing there
         assert "Connection refused" in literal, literal
@@ -148,6 +151,7 @@ def test_every_other_way_out_is_refused_and_each_refusal_is_told(
         assert fastopen == "EACCES", fastopen
         for way in ("tcp_bind", "udp_send"):
             assert families[way] in EACCES_OR_EPERM, (way, families)
+            assert not families6[way].startswith("ok"), (way, families6)
     refused = wait_for(
         lambda: [d for d in world.denials() if str(d.get("path", "")).startswith("network: ")],
         "the proxy's refusals in the log",
