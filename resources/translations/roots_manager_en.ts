@@ -15,7 +15,15 @@
 <context>
     <name>DenialNotice</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/servers/denial_notice.py" line="+169"/>
+        <location filename="../../app/roots_manager/gui/servers/denial_notice.py" line="+172"/>
+        <source>%n refusal(s) of this domain.</source>
+        <translation>
+            <numerusform>%n refusal of this domain.</numerusform>
+            <numerusform>%n refusals of this domain.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
         <source>%n refusal(s) of this folder.</source>
         <translation>
             <numerusform>%n refusal of this folder.</numerusform>
@@ -31,7 +39,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+26"/>
+        <location line="+33"/>
         <source>Stop showing the %n start-up refusal(s) of {server}</source>
         <translation>
             <numerusform>Stop showing the %n start-up refusal of {server}</numerusform>
@@ -131,7 +139,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+70"/>
+        <location line="+79"/>
         <source>%n server(s) wait for your decision</source>
         <translation>
             <numerusform>%n server waits for your decision</numerusform>
@@ -196,7 +204,7 @@
 <context>
     <name>ServerDetail</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/servers/server_detail.py" line="+267"/>
+        <location filename="../../app/roots_manager/gui/servers/server_detail.py" line="+264"/>
         <source>Revoked, but still readable until restart: %n folder(s) ({folders}). The running server keeps the rules it started with until it starts again.</source>
         <translation>
             <numerusform>Revoked, but still readable until restart: %n folder ({folders}). The running server keeps the rules it started with until it starts again.</numerusform>

@@ -5,6 +5,11 @@
     <name>AllowMenu</name>
     <message>
         <location filename="../../app/roots_manager/gui/common/allow_menu.py" line="+64"/>
+        <source>Allow domain {domain}</source>
+        <translation>ドメインを許可: {domain}</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Allow and create: {folder}</source>
         <translation>許可して作成: {folder}</translation>
     </message>
@@ -257,7 +262,7 @@
         <translation>接続</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+30"/>
         <source>Confinement works on Linux (Landlock); on macOS it is untested; on Windows it is unavailable.</source>
         <translation>閉じ込めは Linux（Landlock）で動作します。macOS では未検証、Windows では利用できません。</translation>
     </message>
@@ -602,7 +607,7 @@
 <context>
     <name>ConsentMatrixModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers/consent_matrix.py" line="+153"/>
+        <location filename="../../app/roots_manager/gui/servers/consent_matrix.py" line="+159"/>
         <source>Its command line changed: its grants are suspended until approved</source>
         <translation>コマンドラインが変更されました。承認されるまで許可は停止されます</translation>
     </message>
@@ -925,7 +930,7 @@
         <translation>{uri!r} は UTF-8 ではないバイトをそのまま含んでいます</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/core/confinement/offers.py" line="+111"/>
+        <location filename="../../app/roots_manager/core/confinement/offers.py" line="+120"/>
         <source>{offer} is not offered for the refusal of {path}: {why}</source>
         <translation>{path} の拒否には {offer} は提案されていません: {why}</translation>
     </message>
@@ -944,11 +949,16 @@
     </message>
     <message>
         <location line="+5"/>
+        <source>confined: the kernel refuses every file outside what was granted, and the network reaches only its domains, through Roots Manager&apos;s proxy</source>
+        <translation>閉じ込め中: 許可されたもの以外のファイルはすべてカーネルが拒否し、ネットワークは Roots Manager のプロキシを通して、そのドメインにだけ届きます</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>not confined: roots are advice, the server may read anything your user can, and read-only grants are not enforced</source>
         <translation>閉じ込めなし: ルートは助言にすぎず、サーバーはあなたのユーザーが読めるものを何でも読めます。読み取り専用の許可も強制されません</translation>
     </message>
     <message>
-        <location line="-20"/>
+        <location line="-25"/>
         <source>grants made or revoked while a confined server runs restart it with the new rules, unseen by the host</source>
         <translation>閉じ込められたサーバーの実行中に許可を変更または取り消すと、新しいルールでサーバーを再起動します（ホストからは見えません）</translation>
     </message>
@@ -958,7 +968,7 @@
         <translation>取り消し時の再起動はオフです：閉じ込められたサーバーの実行中に変更した許可は次回起動時に有効になります</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/core/confinement/learning.py" line="+38"/>
+        <location filename="../../app/roots_manager/core/confinement/learning.py" line="+40"/>
         <source>a connection, not a path</source>
         <translation>接続（パスではありません）</translation>
     </message>
@@ -978,7 +988,7 @@
         <translation>サーバーは既にこれを行えます</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/core/confinement/offers.py" line="-18"/>
+        <location filename="../../app/roots_manager/core/confinement/offers.py" line="-19"/>
         <source>the whole file system</source>
         <translation>ファイルシステム全体</translation>
     </message>
@@ -1016,6 +1026,11 @@
         <location line="+1"/>
         <source>not a path</source>
         <translation>パスではありません</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not a domain ({domain})</source>
+        <translation>ドメインではありません ({domain})</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1067,6 +1082,11 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>Allow &amp;domain</source>
+        <translation>ドメインを許可(&amp;D)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>I&amp;gnore</source>
         <translation>無視(&amp;G)</translation>
     </message>
@@ -1111,7 +1131,14 @@
         <translation>常に: 保存される許可で、次回の起動にも適用されます。終了するまで・今回のみ: 実行中の読み取り、または現在待機中の読み取りだけを許可し、何も保存しません。</translation>
     </message>
     <message numerus="yes">
-        <location line="+78"/>
+        <location line="+80"/>
+        <source>%n refusal(s) of this domain.</source>
+        <translation>
+            <numerusform>このドメインの拒否は %n 件です。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
         <source>%n refusal(s) of this folder.</source>
         <translation>
             <numerusform>このフォルダーの拒否は %n 件です。</numerusform>
@@ -1150,7 +1177,12 @@
         <translation>表示をやめます。ログには残ります</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+10"/>
+        <source>Let {server} reach {domain} through Roots Manager&apos;s proxy, from its next start</source>
+        <translation>次回の起動から、{server} が Roots Manager のプロキシを通して {domain} に接続できるようにします</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Make {folder}, a folder of its own, and let it write there</source>
         <translation>専用のフォルダー {folder} を作成し、そこへの書き込みを許可します</translation>
     </message>
@@ -1547,7 +1579,12 @@
         </translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+7"/>
+        <source>Domain, through the proxy: {domain}</source>
+        <translation>ドメイン (プロキシ経由): {domain}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Make its own folder: {path}</source>
         <translation>専用フォルダーを作成: {path}</translation>
     </message>
@@ -2203,7 +2240,7 @@
         <translation>{signal} を受信しました</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/core/log/denials.py" line="+174"/>
+        <location filename="../../app/roots_manager/core/log/denials.py" line="+177"/>
         <source>at start-up</source>
         <translation>起動時</translation>
     </message>
@@ -2252,12 +2289,12 @@
     <name>MainWindow</name>
     <message>
         <location filename="../../app/roots_manager/gui/shell/main_window.py" line="+255"/>
-        <location line="+222"/>
+        <location line="+231"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-206"/>
+        <location line="-215"/>
         <source>Sections</source>
         <translation>セクション</translation>
     </message>
@@ -2332,7 +2369,7 @@
         <translation>サーバーに接続(&amp;C)…</translation>
     </message>
     <message numerus="yes">
-        <location line="+263"/>
+        <location line="+272"/>
         <source>%n server(s) wait for your decision</source>
         <translation>
             <numerusform>%n 個のサーバーがあなたの決定を待っています</numerusform>
@@ -2369,17 +2406,17 @@
         <translation>サーバーは初めて起動したときに「サーバーと同意」タブに表示され、あなたが許可したルートだけを見ます。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/shell/main_window.py" line="-455"/>
+        <location filename="../../app/roots_manager/gui/shell/main_window.py" line="-464"/>
         <source>&amp;Review pending requests…</source>
         <translation>保留中のリクエストを確認(&amp;R)…</translation>
     </message>
     <message>
-        <location line="+276"/>
+        <location line="+285"/>
         <source>Changed {path}</source>
         <translation>{path} を変更しました</translation>
     </message>
     <message>
-        <location line="-148"/>
+        <location line="-157"/>
         <source>Hosts</source>
         <translation>ホスト</translation>
     </message>
@@ -2416,7 +2453,12 @@
         <translation>Roots Manager について(&amp;A)</translation>
     </message>
     <message>
-        <location line="+187"/>
+        <location line="+189"/>
+        <source>{server} may reach {domain} through Roots Manager&apos;s proxy, from its next start.</source>
+        <translation>次回の起動から、{server} は Roots Manager のプロキシを通して {domain} に接続できます。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>Granted {path} to {server}.</source>
         <translation>{server} に {path} を許可しました。</translation>
     </message>
@@ -2569,6 +2611,84 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <location line="+1"/>
         <source>It stays in the tray to ask you about new servers. Choose Quit from the tray icon&apos;s menu to end it. Your servers keep working either way.</source>
         <translation>新しいサーバーについて確認するため、トレイに常駐します。終了するにはトレイアイコンのメニューから「終了」を選んでください。どちらの場合もサーバーは動き続けます。</translation>
+    </message>
+</context>
+<context>
+    <name>NetworkBox</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/servers/network_box.py" line="+45"/>
+        <source>N&amp;etwork when confined:</source>
+        <translation>閉じ込め中のネットワーク(&amp;E):</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Allowed</source>
+        <translation>許可</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Only these domains</source>
+        <translation>これらのドメインのみ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Blocked</source>
+        <translation>ブロック</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Network when confined</source>
+        <translation>閉じ込め中のネットワーク</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Allowed: it may connect anywhere. Only these domains: it reaches the network only through Roots Manager&apos;s proxy, and through it only the domains listed. Blocked: no network connection at all. A change takes effect at its next start.</source>
+        <translation>許可: どこにでも接続できます。これらのドメインのみ: Roots Manager のプロキシを通してだけネットワークに届き、そこでも一覧のドメインにだけ接続できます。ブロック: ネットワーク接続は一切できません。変更は次回の起動から有効になります。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Domains it may reach</source>
+        <translation>接続できるドメイン</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>No domain yet: every connection is refused until you add one.</source>
+        <translation>ドメインはまだありません: 追加するまで、接続はすべて拒否されます。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>api.github.com, *.npmjs.org or an address</source>
+        <translation>api.github.com、*.npmjs.org、またはアドレス</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Domain to add</source>
+        <translation>追加するドメイン</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A name (api.github.com: that name alone), every name beneath one (*.npmjs.org), or an address; Enter adds it</source>
+        <translation>名前 (api.github.com: その名前だけ)、その下のすべての名前 (*.npmjs.org)、またはアドレス。Enter で追加します</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Add domain</source>
+        <translation>ドメインを追加</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Remove</source>
+        <translation>削除</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Take the selected domains away (Delete)</source>
+        <translation>選択したドメインを外します (Delete)</translation>
+    </message>
+    <message>
+        <location line="+110"/>
+        <source>{text} is not a domain: write a name (api.github.com), every name beneath one (*.npmjs.org) or an address, without a port or a scheme.</source>
+        <translation>{text} はドメインではありません: 名前 (api.github.com)、その下のすべての名前 (*.npmjs.org)、またはアドレスを、ポートやスキームなしで書いてください。</translation>
     </message>
 </context>
 <context>
@@ -3413,7 +3533,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RefusalsDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers/refusals_dialog.py" line="+116"/>
+        <location filename="../../app/roots_manager/gui/servers/refusals_dialog.py" line="+117"/>
         <source>Refusals of confined servers</source>
         <translation>閉じ込められたサーバーの拒否</translation>
     </message>
@@ -3449,6 +3569,11 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+1"/>
+        <source>Allow &amp;domain</source>
+        <translation>ドメインを許可(&amp;D)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>I&amp;gnore</source>
         <translation>無視(&amp;G)</translation>
     </message>
@@ -3463,12 +3588,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>閉じる(&amp;C)</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>&amp;Server:</source>
         <translation>サーバー(&amp;S):</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+33"/>
         <source>All servers</source>
         <translation>すべてのサーバー</translation>
     </message>
@@ -3476,7 +3601,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RefusalsModel</name>
     <message>
-        <location line="-121"/>
+        <location line="-125"/>
         <source>Server</source>
         <translation>サーバー</translation>
     </message>
@@ -3545,6 +3670,11 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <location line="+1"/>
         <source>create its folder</source>
         <translation>専用フォルダーを作成</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>domain</source>
+        <translation>ドメイン</translation>
     </message>
 </context>
 <context>
@@ -3880,12 +4010,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>今すぐ再起動(&amp;N)</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>Block its network when confined</source>
-        <translation>閉じ込め時はネットワークを遮断する</translation>
-    </message>
-    <message>
-        <location line="+4"/>
+        <location line="+7"/>
         <source>The selected server&apos;s last events</source>
         <translation>選択したサーバーの最近のイベント</translation>
     </message>
@@ -3915,7 +4040,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>{folder} へのアクセス</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+26"/>
         <source>{folder} (still readable until restart)</source>
         <translation>{folder} (再起動まで読み取り可能)</translation>
     </message>
@@ -3962,7 +4087,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>フォルダーを追加</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+43"/>
         <source>The selected server&apos;s timeline</source>
         <translation>選択したサーバーのタイムライン</translation>
     </message>
@@ -4195,7 +4320,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers/servers_view.py" line="+468"/>
+        <location filename="../../app/roots_manager/gui/servers/servers_view.py" line="+491"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;ルートはサーバーにどこを見るべきかを伝えるもので、アクセス制御ではありません。&lt;/b&gt;サーバーは、そのプロセスに許されたファイルなら何でも開けます。実際に何をしているかは「ログ」で確認してください。</translation>
     </message>
@@ -4225,7 +4350,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>すべてのルートを見せる</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/servers/servers_view.py" line="-371"/>
+        <location filename="../../app/roots_manager/gui/servers/servers_view.py" line="-393"/>
         <source>When an &amp;unknown server starts:</source>
         <translation>未知のサーバーが起動したとき(&amp;U):</translation>
     </message>
@@ -4371,17 +4496,29 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>すべての許可</translation>
     </message>
     <message>
-        <location line="+135"/>
+        <location line="+157"/>
         <source>&lt;b&gt;{server} runs confined: the kernel holds it to the folders you grant.&lt;/b&gt; Roots tell it where to look, and every other file of yours is refused; each refusal shows in the Log, where it can be allowed. Its network is not restricted unless you block it.</source>
         <translation>&lt;b&gt;{server} は閉じ込められて動作します: カーネルが、許可したフォルダーの範囲にこのサーバーを制限します。&lt;/b&gt;ルートはどこを見るべきかを伝え、それ以外のあなたのファイルはすべて拒否されます。拒否はそれぞれ「ログ」に表示され、そこで許可できます。ネットワークは、ブロックしない限り制限されません。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-12"/>
+        <location line="+8"/>
+        <location line="+9"/>
         <source>Notice: the kernel holds this server to its grants</source>
         <translation>注意: カーネルがこのサーバーを許可の範囲に制限しています</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-22"/>
+        <source>&lt;b&gt;{server} runs confined: the kernel holds it to the folders you grant.&lt;/b&gt; Roots tell it where to look, and every other file of yours is refused; each refusal shows in the Log, where it can be allowed. Its network reaches only its domains, through Roots Manager&apos;s proxy.</source>
+        <translation>&lt;b&gt;{server} は閉じ込められて動作します: カーネルが、許可したフォルダーの範囲にこのサーバーを制限します。&lt;/b&gt;ルートはどこを見るべきかを伝え、それ以外のあなたのファイルはすべて拒否されます。拒否はそれぞれ「ログ」に表示され、そこで許可できます。ネットワークは Roots Manager のプロキシを通して、そのドメインにだけ届きます。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>&lt;b&gt;{server} runs confined: the kernel holds it to the folders you grant.&lt;/b&gt; Roots tell it where to look, and every other file of yours is refused; each refusal shows in the Log, where it can be allowed. Its network is blocked.</source>
+        <translation>&lt;b&gt;{server} は閉じ込められて動作します: カーネルが、許可したフォルダーの範囲にこのサーバーを制限します。&lt;/b&gt;ルートはどこを見るべきかを伝え、それ以外のあなたのファイルはすべて拒否されます。拒否はそれぞれ「ログ」に表示され、そこで許可できます。ネットワークはブロックされています。</translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>&lt;b&gt;These servers run confined: the kernel holds each to the folders you grant.&lt;/b&gt; Roots tell a server where to look, and every other file of yours is refused; each refusal shows in the Log, where it can be allowed.</source>
         <translation>&lt;b&gt;これらのサーバーは閉じ込められて動作します: カーネルが、それぞれを許可したフォルダーの範囲に制限します。&lt;/b&gt;ルートはサーバーにどこを見るべきかを伝え、それ以外のあなたのファイルはすべて拒否されます。拒否はそれぞれ「ログ」に表示され、そこで許可できます。</translation>
     </message>

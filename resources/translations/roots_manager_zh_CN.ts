@@ -5,6 +5,11 @@
     <name>AllowMenu</name>
     <message>
         <location filename="../../app/roots_manager/gui/common/allow_menu.py" line="+64"/>
+        <source>Allow domain {domain}</source>
+        <translation>允许域名：{domain}</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Allow and create: {folder}</source>
         <translation>允许并创建：{folder}</translation>
     </message>
@@ -257,7 +262,7 @@
         <translation>连接</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+30"/>
         <source>Confinement works on Linux (Landlock); on macOS it is untested; on Windows it is unavailable.</source>
         <translation>限制功能适用于 Linux（Landlock）；在 macOS 上未经测试；在 Windows 上不可用。</translation>
     </message>
@@ -602,7 +607,7 @@
 <context>
     <name>ConsentMatrixModel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers/consent_matrix.py" line="+153"/>
+        <location filename="../../app/roots_manager/gui/servers/consent_matrix.py" line="+159"/>
         <source>Its command line changed: its grants are suspended until approved</source>
         <translation>其命令行已变化：在批准之前其授权已暂停</translation>
     </message>
@@ -925,7 +930,7 @@
         <translation>{uri!r} 直接包含了不是 UTF-8 的字节</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/core/confinement/offers.py" line="+111"/>
+        <location filename="../../app/roots_manager/core/confinement/offers.py" line="+120"/>
         <source>{offer} is not offered for the refusal of {path}: {why}</source>
         <translation>对 {path} 的拒绝不提供 {offer}：{why}</translation>
     </message>
@@ -944,11 +949,16 @@
     </message>
     <message>
         <location line="+5"/>
+        <source>confined: the kernel refuses every file outside what was granted, and the network reaches only its domains, through Roots Manager&apos;s proxy</source>
+        <translation>已限制：内核拒绝访问授权范围以外的所有文件，网络只能经由 Roots Manager 的代理访问其域名</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>not confined: roots are advice, the server may read anything your user can, and read-only grants are not enforced</source>
         <translation>未限制：根目录只是建议，服务器可以读取你的用户能读取的任何内容，只读授权也不会被强制执行</translation>
     </message>
     <message>
-        <location line="-20"/>
+        <location line="-25"/>
         <source>grants made or revoked while a confined server runs restart it with the new rules, unseen by the host</source>
         <translation>已限制的服务器运行期间授予或撤销的授权会使其以新规则重启，主机察觉不到</translation>
     </message>
@@ -958,7 +968,7 @@
         <translation>撤销时重启已关闭：已限制的服务器运行期间授予或撤销的授权在其下次启动时生效</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/core/confinement/learning.py" line="+38"/>
+        <location filename="../../app/roots_manager/core/confinement/learning.py" line="+40"/>
         <source>a connection, not a path</source>
         <translation>连接，不是路径</translation>
     </message>
@@ -978,7 +988,7 @@
         <translation>服务器现在已可以这样做</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/core/confinement/offers.py" line="-18"/>
+        <location filename="../../app/roots_manager/core/confinement/offers.py" line="-19"/>
         <source>the whole file system</source>
         <translation>整个文件系统</translation>
     </message>
@@ -1016,6 +1026,11 @@
         <location line="+1"/>
         <source>not a path</source>
         <translation>不是路径</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not a domain ({domain})</source>
+        <translation>不是域名（{domain}）</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1067,6 +1082,11 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>Allow &amp;domain</source>
+        <translation>允许域名(&amp;D)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>I&amp;gnore</source>
         <translation>忽略(&amp;G)</translation>
     </message>
@@ -1111,7 +1131,14 @@
         <translation>始终：保存的授权，下次启动时也适用。直到它结束、仅此一次：在它运行期间的读取，或仅当前等待的读取会被允许；不保存任何内容。</translation>
     </message>
     <message numerus="yes">
-        <location line="+78"/>
+        <location line="+80"/>
+        <source>%n refusal(s) of this domain.</source>
+        <translation>
+            <numerusform>此域名有 %n 次拒绝。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
         <source>%n refusal(s) of this folder.</source>
         <translation>
             <numerusform>此文件夹有 %n 次拒绝。</numerusform>
@@ -1150,7 +1177,12 @@
         <translation>不再显示；它仍保留在日志中</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+10"/>
+        <source>Let {server} reach {domain} through Roots Manager&apos;s proxy, from its next start</source>
+        <translation>从下次启动起，允许 {server} 经由 Roots Manager 的代理访问 {domain}</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Make {folder}, a folder of its own, and let it write there</source>
         <translation>创建它专用的文件夹 {folder}，并允许它在其中写入</translation>
     </message>
@@ -1547,7 +1579,12 @@
         </translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+7"/>
+        <source>Domain, through the proxy: {domain}</source>
+        <translation>域名（经由代理）：{domain}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Make its own folder: {path}</source>
         <translation>创建它专用的文件夹：{path}</translation>
     </message>
@@ -2203,7 +2240,7 @@
         <translation>收到 {signal}</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/core/log/denials.py" line="+174"/>
+        <location filename="../../app/roots_manager/core/log/denials.py" line="+177"/>
         <source>at start-up</source>
         <translation>启动时</translation>
     </message>
@@ -2252,12 +2289,12 @@
     <name>MainWindow</name>
     <message>
         <location filename="../../app/roots_manager/gui/shell/main_window.py" line="+255"/>
-        <location line="+222"/>
+        <location line="+231"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
     <message>
-        <location line="-206"/>
+        <location line="-215"/>
         <source>Sections</source>
         <translation>分区</translation>
     </message>
@@ -2332,7 +2369,7 @@
         <translation>连接服务器(&amp;C)…</translation>
     </message>
     <message numerus="yes">
-        <location line="+263"/>
+        <location line="+272"/>
         <source>%n server(s) wait for your decision</source>
         <translation>
             <numerusform>%n 个服务器在等待你的决定</numerusform>
@@ -2369,17 +2406,17 @@
         <translation>服务器首次运行时会出现在“服务器与授权”标签页中，并且只能看到你授予它的根目录。</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/shell/main_window.py" line="-455"/>
+        <location filename="../../app/roots_manager/gui/shell/main_window.py" line="-464"/>
         <source>&amp;Review pending requests…</source>
         <translation>查看待处理的请求(&amp;R)…</translation>
     </message>
     <message>
-        <location line="+276"/>
+        <location line="+285"/>
         <source>Changed {path}</source>
         <translation>已更改 {path}</translation>
     </message>
     <message>
-        <location line="-148"/>
+        <location line="-157"/>
         <source>Hosts</source>
         <translation>主机</translation>
     </message>
@@ -2416,7 +2453,12 @@
         <translation>关于 Roots Manager(&amp;A)</translation>
     </message>
     <message>
-        <location line="+187"/>
+        <location line="+189"/>
+        <source>{server} may reach {domain} through Roots Manager&apos;s proxy, from its next start.</source>
+        <translation>从下次启动起，{server} 可经由 Roots Manager 的代理访问 {domain}。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>Granted {path} to {server}.</source>
         <translation>已将 {path} 授予 {server}。</translation>
     </message>
@@ -2569,6 +2611,84 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <location line="+1"/>
         <source>It stays in the tray to ask you about new servers. Choose Quit from the tray icon&apos;s menu to end it. Your servers keep working either way.</source>
         <translation>它会留在托盘中，以便就新服务器询问你。要结束它，请从托盘图标的菜单中选择“退出”。无论哪种情况，你的服务器都会继续工作。</translation>
+    </message>
+</context>
+<context>
+    <name>NetworkBox</name>
+    <message>
+        <location filename="../../app/roots_manager/gui/servers/network_box.py" line="+45"/>
+        <source>N&amp;etwork when confined:</source>
+        <translation>受限时的网络(&amp;E)：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Allowed</source>
+        <translation>允许</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Only these domains</source>
+        <translation>仅限这些域名</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Blocked</source>
+        <translation>阻止</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Network when confined</source>
+        <translation>受限时的网络</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Allowed: it may connect anywhere. Only these domains: it reaches the network only through Roots Manager&apos;s proxy, and through it only the domains listed. Blocked: no network connection at all. A change takes effect at its next start.</source>
+        <translation>允许：可以连接任何地方。仅限这些域名：只能经由 Roots Manager 的代理访问网络，并且只能访问列出的域名。阻止：完全不能建立网络连接。更改在下次启动时生效。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Domains it may reach</source>
+        <translation>可访问的域名</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>No domain yet: every connection is refused until you add one.</source>
+        <translation>还没有域名：在你添加之前，所有连接都会被拒绝。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>api.github.com, *.npmjs.org or an address</source>
+        <translation>api.github.com、*.npmjs.org 或地址</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Domain to add</source>
+        <translation>要添加的域名</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A name (api.github.com: that name alone), every name beneath one (*.npmjs.org), or an address; Enter adds it</source>
+        <translation>一个名称（api.github.com：仅此名称）、某名称下的所有名称（*.npmjs.org）或一个地址；按 Enter 添加</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Add domain</source>
+        <translation>添加域名</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Take the selected domains away (Delete)</source>
+        <translation>移除所选域名（Delete）</translation>
+    </message>
+    <message>
+        <location line="+110"/>
+        <source>{text} is not a domain: write a name (api.github.com), every name beneath one (*.npmjs.org) or an address, without a port or a scheme.</source>
+        <translation>{text} 不是域名：请写一个名称（api.github.com）、某名称下的所有名称（*.npmjs.org）或一个地址，不带端口或协议。</translation>
     </message>
 </context>
 <context>
@@ -3413,7 +3533,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RefusalsDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers/refusals_dialog.py" line="+116"/>
+        <location filename="../../app/roots_manager/gui/servers/refusals_dialog.py" line="+117"/>
         <source>Refusals of confined servers</source>
         <translation>受限服务器的拒绝</translation>
     </message>
@@ -3449,6 +3569,11 @@ Decide which of your folders each MCP server may see, and watch what it does wit
     </message>
     <message>
         <location line="+1"/>
+        <source>Allow &amp;domain</source>
+        <translation>允许域名(&amp;D)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>I&amp;gnore</source>
         <translation>忽略(&amp;G)</translation>
     </message>
@@ -3463,12 +3588,12 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>关闭(&amp;C)</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>&amp;Server:</source>
         <translation>服务器(&amp;S)：</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+33"/>
         <source>All servers</source>
         <translation>所有服务器</translation>
     </message>
@@ -3476,7 +3601,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>RefusalsModel</name>
     <message>
-        <location line="-121"/>
+        <location line="-125"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
@@ -3545,6 +3670,11 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <location line="+1"/>
         <source>create its folder</source>
         <translation>创建它的文件夹</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>domain</source>
+        <translation>域名</translation>
     </message>
 </context>
 <context>
@@ -3880,12 +4010,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>立即重启(&amp;N)</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>Block its network when confined</source>
-        <translation>受限时阻止其网络</translation>
-    </message>
-    <message>
-        <location line="+4"/>
+        <location line="+7"/>
         <source>The selected server&apos;s last events</source>
         <translation>所选服务器的最近事件</translation>
     </message>
@@ -3915,7 +4040,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>对 {folder} 的访问</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+26"/>
         <source>{folder} (still readable until restart)</source>
         <translation>{folder}（重启前仍可读取）</translation>
     </message>
@@ -3962,7 +4087,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>添加文件夹</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+43"/>
         <source>The selected server&apos;s timeline</source>
         <translation>所选服务器的时间线</translation>
     </message>
@@ -4195,7 +4320,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>ServersPanel</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers/servers_view.py" line="+468"/>
+        <location filename="../../app/roots_manager/gui/servers/servers_view.py" line="+491"/>
         <source>&lt;b&gt;Roots tell a server where to look; they are not an access control.&lt;/b&gt; A server can still open any file its process is allowed to. Check what it really does in the Log.</source>
         <translation>&lt;b&gt;根目录告诉服务器该去哪里查看，它们并不是访问控制。&lt;/b&gt;服务器仍然可以打开其进程有权访问的任何文件。请在“日志”中查看它实际做了什么。</translation>
     </message>
@@ -4225,7 +4350,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>显示所有根目录</translation>
     </message>
     <message>
-        <location filename="../../app/roots_manager/gui/servers/servers_view.py" line="-371"/>
+        <location filename="../../app/roots_manager/gui/servers/servers_view.py" line="-393"/>
         <source>When an &amp;unknown server starts:</source>
         <translation>未知服务器启动时(&amp;U)：</translation>
     </message>
@@ -4371,17 +4496,29 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>所有授权</translation>
     </message>
     <message>
-        <location line="+135"/>
+        <location line="+157"/>
         <source>&lt;b&gt;{server} runs confined: the kernel holds it to the folders you grant.&lt;/b&gt; Roots tell it where to look, and every other file of yours is refused; each refusal shows in the Log, where it can be allowed. Its network is not restricted unless you block it.</source>
         <translation>&lt;b&gt;{server} 受限运行：内核将它约束在你授权的文件夹内。&lt;/b&gt;根目录告诉它该看哪里，你的其他所有文件都会被拒绝；每次拒绝都会显示在“日志”中，可在那里允许。除非你阻止，否则它的网络不受限制。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-12"/>
+        <location line="+8"/>
+        <location line="+9"/>
         <source>Notice: the kernel holds this server to its grants</source>
         <translation>注意：内核将此服务器约束在其授权范围内</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-22"/>
+        <source>&lt;b&gt;{server} runs confined: the kernel holds it to the folders you grant.&lt;/b&gt; Roots tell it where to look, and every other file of yours is refused; each refusal shows in the Log, where it can be allowed. Its network reaches only its domains, through Roots Manager&apos;s proxy.</source>
+        <translation>&lt;b&gt;{server} 受限运行：内核将它约束在你授权的文件夹内。&lt;/b&gt;根目录告诉它该看哪里，你的其他所有文件都会被拒绝；每次拒绝都会显示在“日志”中，可在那里允许。它的网络只能经由 Roots Manager 的代理访问其域名。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>&lt;b&gt;{server} runs confined: the kernel holds it to the folders you grant.&lt;/b&gt; Roots tell it where to look, and every other file of yours is refused; each refusal shows in the Log, where it can be allowed. Its network is blocked.</source>
+        <translation>&lt;b&gt;{server} 受限运行：内核将它约束在你授权的文件夹内。&lt;/b&gt;根目录告诉它该看哪里，你的其他所有文件都会被拒绝；每次拒绝都会显示在“日志”中，可在那里允许。它的网络已被阻止。</translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>&lt;b&gt;These servers run confined: the kernel holds each to the folders you grant.&lt;/b&gt; Roots tell a server where to look, and every other file of yours is refused; each refusal shows in the Log, where it can be allowed.</source>
         <translation>&lt;b&gt;这些服务器受限运行：内核将每个服务器约束在你授权的文件夹内。&lt;/b&gt;根目录告诉服务器该看哪里，你的其他所有文件都会被拒绝；每次拒绝都会显示在“日志”中，可在那里允许。</translation>
     </message>

@@ -220,3 +220,58 @@ def test_learning_accepted_makes_a_servers_own_folder_and_allows_it(
     assert own.is_dir() and own.stat().st_mode & 0o777 == 0o700
     state = store.read()
     assert state.servers["serena"].allow_write == [str(own)] and not state.roots
+
+
+def network_refusal(server: str, domain: str) -> dict[str, object]:
+    """The proxy's refusal of *domain* to *server*, as the bridge logs it."""
+    return {
+        "kind": "denial",
+        "server": server,
+        "path": f"network: {domain}:443",
+        "folder": "",
+        "operation": "connect",
+        "domain": domain,
+        "port": 443,
+    }
+
+
+def test_allow_domain_adds_the_refused_domain_and_nothing_else(
+    store: Store, layout: Layout
+) -> None:
+    """Allow domain from a refusal of the proxy: the domain joins the server's domains (its
+    network stays limited), no root and no path is granted, and it is never a read that waits."""
+    from roots_manager.actions import refusals
+    from roots_manager.core.confinement.offers import Offer
+    from roots_manager.support.refusal import Refusal
+
+    known(store, "web")
+    confinement.set_domains(store, "web", ["api.github.com"])
+    done = refusals.allow(store, network_refusal("web", "Registry.NPMjs.org"), Offer.DOMAIN)
+    assert (done.server, done.offer, done.target) == ("web", Offer.DOMAIN, "registry.npmjs.org")
+    state = store.read()
+    srv = state.servers["web"]
+    assert srv.network_domains == ["api.github.com", "registry.npmjs.org"]
+    assert not srv.block_network and not srv.allow_read and not srv.allow_write
+    assert not state.roots and not state.grants
+    with pytest.raises(Refusal):  # no path of it is offered
+        refusals.allow(store, network_refusal("web", "x.example"), Offer.FOLDER)
+    with pytest.raises(Refusal):
+        refusals.allow_waiting(
+            layout, network_refusal("web", "x.example"), Offer.DOMAIN, "run", "app"
+        )
+    assert store.read().servers["web"].network_domains == srv.network_domains
+
+
+@only_on_linux("learning confines, and confinement by default needs Landlock")
+def test_learning_accepted_adds_a_domain_to_the_servers_domains(store: Store) -> None:
+    from roots_manager.actions import learning
+    from roots_manager.core.confinement.learning import Kind, Proposed
+
+    known(store, "web")
+    confinement.set_domains(store, "web", ["api.github.com"])
+    proposed = Proposed("registry.npmjs.org", Kind.DOMAIN, False, ("connect",), 2)
+    done = learning.finish(store, learning.start(store, "web"), [proposed])
+    assert done.granted == (proposed,)
+    state = store.read()
+    assert state.servers["web"].network_domains == ["api.github.com", "registry.npmjs.org"]
+    assert not state.roots and not state.servers["web"].allow_read

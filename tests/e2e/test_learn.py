@@ -342,3 +342,47 @@ def test_a_learning_killed_leaves_the_server_confined_says_so_and_the_next_one_p
     assert "confinement of srv is off again, as before learning" in done.stdout
     assert not confine_setting()
     assert json.loads(run_cli("servers", "show", "srv", "--json").stdout)["learning"] is None
+
+
+def proxy_refused(layout: Layout, *domains: str) -> None:
+    """The proxy's refusals of *domains* to ``srv``, logged as its bridge logs them."""
+    w = ev.EventWriter(layout, "r-web")
+    for domain in domains:
+        w.write(
+            ev.event(ev.DENIAL, "srv", "r-web", path=f"network: {domain}:443", folder="",
+                     operation="connect", domain=domain, port=443, during="request")
+        )  # fmt: skip
+    w.close()
+
+
+def test_learn_proposes_the_domains_the_proxy_refused_as_domains_and_accept_adds_them(
+    tmp_path: Path, layout: Layout
+) -> None:
+    home, _, _ = setup(tmp_path)
+    run_cli("servers", "network", "srv", "domains", "--allow", "api.github.com")
+    proc = learn(home, "srv", "--for", "10m")
+    proxy_refused(layout, "registry.npmjs.org", "Registry.NPMjs.org", "api.github.com")
+    proc.send_signal(signal.SIGINT)
+    out, err = rest(proc)
+    assert proc.returncode == 0, out + err
+    assert "  network    domain registry.npmjs.org  (connect: 2 refused)" in out, out
+    assert "  roots-manager servers network srv domains --allow registry.npmjs.org" in out
+    assert "  api.github.com  connect: the server may do this now" in out
+    assert "network: " not in out  # never proposed as a path
+    assert json.loads(run_cli("servers", "show", "srv", "--json").stdout)["network_domains"] == [
+        "api.github.com"
+    ]
+
+    proc = learn(home, "srv", "--for", "10m", "--accept", "--skip", "Evil.Example", "--json")
+    proxy_refused(layout, "registry.npmjs.org", "evil.example")
+    doc, err = ended(proc)
+    proposed = [(g["path"], g["kind"]) for g in doc["grants"]]
+    assert proposed == [("evil.example", "domain"), ("registry.npmjs.org", "domain")]
+    assert doc["accepted"] == ["registry.npmjs.org"] and "not proposed" not in err
+    shown = json.loads(run_cli("servers", "show", "srv", "--json").stdout)
+    assert shown["network"] == "domains"
+    assert shown["network_domains"] == ["api.github.com", "registry.npmjs.org"]
+    assert shown["confine"] and not shown["read_only"] and not shown["allow_read"]
+    assert shown["means"].endswith(
+        "network reaches only its domains, through Roots Manager's proxy"
+    )

@@ -264,7 +264,7 @@ def test_tab_walks_the_detail_top_to_bottom_and_scrolls_each_control_into_sight(
         detail.learn_button,  # left of Add folder…, as shown
         detail.add_button,
         box.switch,
-        detail.network,
+        detail.network.choice,
         box.restart_switch,
         box.add_read,
         box.add_write,

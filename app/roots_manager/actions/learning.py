@@ -128,8 +128,11 @@ def proposal(store: Store, learning: Learning, *, home: str | None = None) -> ru
     if srv is not None:
         granted.update(dict.fromkeys(srv.allow_read, True))
         granted.update(dict.fromkeys(srv.allow_write, False))
+    domains: list[str] | None = []  # what it may reach now; None: the whole network
+    if srv is not None and not srv.block_network:
+        domains = None if srv.network_domains is None else list(srv.network_domains)
     home = os.path.expanduser("~") if home is None else home
-    return rule.propose(learning.denials, home=home, granted=granted)
+    return rule.propose(learning.denials, home=home, granted=granted, domains=domains)
 
 
 @dataclass(frozen=True)
@@ -149,7 +152,9 @@ def finish(store: Store, learning: Learning, accepted: Sequence[rule.Proposed]) 
     """End *learning*: grant *accepted* (grants of its :func:`proposal`; folders as roots
     granted always, files as extra paths of the server's confinement). When nothing is
     accepted, a confinement learning turned on is turned back off. A server's own folder
-    (:attr:`~roots_manager.core.confinement.learning.Kind.CREATE`) is made, then allowed."""
+    (:attr:`~roots_manager.core.confinement.learning.Kind.CREATE`) is made, then allowed; a
+    domain (:attr:`~roots_manager.core.confinement.learning.Kind.DOMAIN`) is added to those its
+    network is limited to."""
     name = learning.server
     for read_only in (True, False):
         folders = [
@@ -168,6 +173,9 @@ def finish(store: Store, learning: Learning, accepted: Sequence[rule.Proposed]) 
     made = [g.path for g in accepted if g.kind is rule.Kind.CREATE]
     if made:
         confine_actions.confine(store, name, allow_write=made, create=True)
+    domains = [g.path for g in accepted if g.kind is rule.Kind.DOMAIN]
+    if domains:
+        confine_actions.set_domains(store, name, allow=domains)
     restored = not accepted and learning.turned_on
     if restored:
         srv = confine_actions.restore(store, name, learning.before)

@@ -11,7 +11,9 @@ written. What each offer grants:
 - **Allow this file**: the file alone, as the confinement's extra path, read only or read and
   write as the server asked;
 - **Allow and create**: the folder the server was refused making for itself (``~/.serena``),
-  made here, as the confinement's extra writable path.
+  made here, as the confinement's extra writable path;
+- **Allow domain**: the domain Roots Manager's proxy refused, added to the server's domains
+  (:func:`~roots_manager.actions.confinement.set_domains`), from its next start.
 
 A read that waits for the answer (a server set to ask) may also be allowed with nothing saved,
 for the reads waiting now or until the server ends (:func:`allow_waiting`), or denied at once
@@ -40,7 +42,7 @@ class Allowed:
     server: str
     offer: Offer
     target: str
-    """The folder or the file granted."""
+    """The folder, the file or the domain granted."""
 
 
 def allow(
@@ -61,7 +63,11 @@ def allow(
         path = denial.get("path")
         why = found.refused or "not offered"
         raise Refusal(NOT_OFFERED, offer=offer.value, path=str(path), why=str(why))
-    if offer is Offer.CREATE:
+    if offer is Offer.DOMAIN:
+        assert found.domain is not None
+        target = found.domain
+        confinement.set_domains(store, server, allow=(target,))
+    elif offer is Offer.CREATE:
         assert found.create is not None
         target = found.create
         confinement.confine(store, server, allow_write=(target,), create=True)
@@ -103,7 +109,8 @@ def allow_waiting(
     server = denial.get("server")
     home = os.path.expanduser("~") if home is None else home
     found = offers(denial, home=home, own=own)
-    if not isinstance(server, str) or offer not in found.offers:
+    # a domain is no read that waits: it is allowed from the server's next start
+    if not isinstance(server, str) or offer not in found.offers or offer is Offer.DOMAIN:
         why = found.refused or "not offered"
         raise Refusal(NOT_OFFERED, offer=offer.value, path=str(denial.get("path")), why=str(why))
     target = found.file if offer is Offer.FILE else found.folder

@@ -113,10 +113,11 @@ def cmd_learn(store: Store, args: argparse.Namespace) -> int:
     time.sleep(SETTLE)
     learning.collect(store)
     proposed = learn.proposal(store, learning)
-    skip = {os.path.normpath(os.path.abspath(p)) for p in args.skip}
-    for path in sorted(skip - {g.path for g in proposed.grants}):
+    skip = {(p, _skipped(p, g)) for p in args.skip for g in proposed.grants}
+    skipped = {g.path for p, g in skip if g is not None}
+    for path in sorted(set(args.skip) - {p for p, g in skip if g is not None}):
         print(f"note: --skip {shown(path)}: not proposed", file=sys.stderr)
-    accepted = [g for g in proposed.grants if g.path not in skip] if args.accept else []
+    accepted = [g for g in proposed.grants if g.path not in skipped] if args.accept else []
     done = learn.finish(store, learning, accepted)
     lasted = time.monotonic() - started
     if args.json:
@@ -140,9 +141,23 @@ def cmd_learn(store: Store, args: argparse.Namespace) -> int:
     return 0
 
 
+def _skipped(text: str, g: Proposed) -> Proposed | None:
+    """*g*, when ``--skip`` *text* names it: a path (relative to here), or a domain."""
+    if g.kind.value == "domain":
+        from roots_manager.support.domains import DomainError, pattern
+
+        try:
+            return g if pattern(text) == g.path else None
+        except DomainError:
+            return None
+    return g if os.path.normpath(os.path.abspath(text)) == g.path else None
+
+
 def _grant_line(server: str, g: Proposed) -> str:
     """The command that makes grant *g* by hand."""
     who = shlex.quote(server)
+    if g.kind.value == "domain":
+        return f"roots-manager servers network {who} domains --allow {shlex.quote(g.path)}"
     if g.kind.value == "folder":
         return f"roots-manager grant {who} {shlex.quote(g.path)}" + (
             " --read-only" if g.read_only else ""
@@ -165,7 +180,9 @@ def _print(server: str, proposed: Proposal, done: Learned, lasted: float, cut: b
         print("accepted and granted:" if done.granted else "proposed grants:")
     for g in proposed.grants:
         what = "read only " if g.read_only else "read+write"
-        kind = {"file": "file", "create": "make"}.get(g.kind.value, "    ")
+        if g.kind.value == "domain":
+            what = "network   "
+        kind = {"file": "file", "create": "make", "domain": "domain"}.get(g.kind.value, "    ")
         mark = "" if not done.granted or g in done.granted else "  (skipped)"
         print(
             f"  {what} {kind} {shown(g.path)}  ({', '.join(g.operations)}: "
@@ -193,7 +210,8 @@ def add_commands(servers: Subcommands) -> None:
     lr = servers.add_parser(
         "learn",
         help="run a server confined for a while and propose the smallest grants that would "
-        "have allowed what it was refused (never /, the home folder or secrets)",
+        "have allowed what it was refused (never /, the home folder or secrets; a domain its "
+        "proxy refused, as a domain to allow)",
     )
     lr.add_argument("server")
     lr.add_argument(
@@ -209,7 +227,7 @@ def add_commands(servers: Subcommands) -> None:
         action="append",
         default=[],
         metavar="PATH",
-        help="with --accept, leave this proposed path out",
+        help="with --accept, leave this proposed path (or domain) out",
     )
     lr.add_argument("--json", action="store_true", help=JSON_HELP)
     lr.set_defaults(func=cmd_learn)

@@ -158,7 +158,21 @@ def _linux_protections(abi: int) -> list[Protection]:
             if filtered is None
             else filter_note,
         ),
-        Protection("network", False, "not restricted: a confined server may connect anywhere"),
+        Protection(
+            "network, when limited to domains",
+            filtered is None,
+            "only through Roots Manager's proxy, to the domains allowed (servers network NAME "
+            "domains): a network namespace of its own, with only a loopback; a server is not "
+            "started where none can be made (unprivileged user namespaces off)"
+            if filtered is None
+            else filter_note,
+        ),
+        Protection(
+            "network",
+            False,
+            "not restricted unless blocked or limited to domains (servers network NAME): a "
+            "confined server may connect anywhere",
+        ),
         Protection(
             "names",
             False,

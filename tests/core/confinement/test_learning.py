@@ -249,3 +249,41 @@ def test_a_servers_own_state_folder_is_proposed_to_be_made_never_as_a_root() -> 
     again = learned(refused("/home/me/.serena", "create", call="mkdir"),
                     granted={"/home/me/.serena": False})  # fmt: skip
     assert grants(again) == []
+
+
+def refused_domain(domain: str, port: int = 443) -> dict[str, Any]:
+    """The proxy's refusal of *domain*, as the bridge logs it."""
+    return refused(f"network: {domain}:{port}", "connect", domain=domain, port=port)
+
+
+def test_a_domain_refused_is_proposed_as_a_domain_never_as_a_path() -> None:
+    got = learned(
+        refused_domain("API.example.com"),
+        refused_domain("api.example.com", 80),
+        refused_domain("registry.npmjs.org"),
+        refused("/srv/data/a.csv"),
+    )
+    assert grants(got) == [
+        ("/srv/data/a.csv", "file", True),
+        ("api.example.com", "domain", False),
+        ("registry.npmjs.org", "domain", False),
+    ]
+    api = next(g for g in got.grants if g.path == "api.example.com")
+    assert api.refusals == 2 and api.operations == ("connect",)
+    assert not any(g.path.startswith("network") for g in got.grants)
+    assert got.left_out == ()
+
+
+def test_a_domain_the_server_may_reach_now_is_left_out() -> None:
+    recs = (refused_domain("registry.npmjs.org"), refused_domain("api.example.com"))
+    got = learned(*recs, domains=["*.npmjs.org"])
+    assert grants(got) == [("api.example.com", "domain", False)]
+    assert left(got) == {"registry.npmjs.org": "the server may do this now"}
+    # the whole network (its limit taken away since): nothing to propose
+    assert learned(*recs, domains=None).grants == ()
+
+
+def test_a_connection_the_proxy_did_not_name_or_no_domain_is_left_out() -> None:
+    got = learned(refused_domain("exa mple.com"), refused("network: stream over IPv4", "connect"))
+    assert got.grants == ()
+    assert set(left(got).values()) == {"a connection, not a path"}

@@ -196,3 +196,47 @@ def test_a_servers_own_state_folder_in_the_home_is_offered_to_be_made_alone() ->
 )  # fmt: skip
 def test_a_secret_or_a_kept_place_is_never_offered_to_be_made(path: str) -> None:
     assert Offer.CREATE not in offers(made(path), home=HOME).offers, path
+
+
+def refused_domain(domain: str, port: int = 443) -> dict[str, object]:
+    """The proxy's refusal of *domain*, as the bridge logs it (core/log/denials.py)."""
+    return {
+        "kind": "denial",
+        "path": f"network: {domain}:{port}",
+        "folder": "",
+        "operation": "connect",
+        "domain": domain,
+        "port": port,
+    }
+
+
+def test_a_domain_the_proxy_refused_is_offered_as_a_domain_never_as_a_path() -> None:
+    got = offers(refused_domain("API.Example.COM."), home=HOME)
+    assert got.offers == (Offer.DOMAIN,)
+    assert got.domain == "api.example.com"  # as it is kept: lower case, no final dot
+    assert (got.folder, got.file, got.create) == (None, None, None)
+    # an address asked of the proxy by its number: that address, as a literal
+    assert offers(refused_domain("2001:DB8::1"), home=HOME).domain == "2001:db8::1"
+
+
+def test_a_domain_that_is_none_is_offered_nothing_and_says_so() -> None:
+    for bad in ("exa mple.com", "-x.example", "", "*"):
+        got = offers(refused_domain(bad), home=HOME)
+        assert got.offers == () and got.domain is None, bad
+        assert str(got.refused).startswith("not a domain"), bad
+    # a domain on another operation is no refusal of the proxy's
+    odd = {**refused_domain("example.com"), "operation": "read", "path": "/home/me/x"}
+    assert offers(odd, home=HOME).offers == ()
+
+
+def test_the_host_logs_command_for_a_domain_adds_it_to_the_servers_domains() -> None:
+    assert allow_command("fs", refused_domain("api.example.com"), home=HOME) == (
+        "roots-manager servers network fs domains --allow api.example.com",
+        "",
+    )
+    assert allow_command("my server", refused_domain("192.0.2.7", 80), home=HOME) == (
+        "roots-manager servers network 'my server' domains --allow 192.0.2.7",
+        "",
+    )
+    command, why = allow_command("fs", refused_domain("exa mple.com"), home=HOME)
+    assert command is None and why == "not a domain (exa mple.com)"

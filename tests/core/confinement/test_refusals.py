@@ -63,3 +63,31 @@ def test_a_refusal_allowed_where_it_was_shown_takes_its_group_and_what_the_grant
     assert board.allowed({"kind": "denial"}, "/home/me/b") == 0  # not a refusal to show
     assert board.allowed(refused("/home/me/c/1"), "/home/me/b") == 1  # not waiting; b covered
     assert len(board) == 0
+
+
+def refused_domain(domain: str, server: str = "fs") -> dict:  # type: ignore[type-arg]
+    return {
+        "kind": "denial",
+        "server": server,
+        "path": f"network: {domain}:443",
+        "folder": "",
+        "operation": "connect",
+        "domain": domain,
+        "port": 443,
+        "during": "request",
+    }
+
+
+def test_the_proxys_refusals_are_one_group_per_domain_and_its_grant_takes_it() -> None:
+    board = Refusals(HOME, own=())
+    board.add([refused_domain("a.example"), refused_domain("b.example")])
+    board.add([refused_domain("a.example"), refused("/home/me/a/1")])
+    assert [(g.folder, g.operation, g.count) for g in board.groups()] == [
+        ("/home/me/a", "read", 1),
+        ("a.example", "connect", 2),
+        ("b.example", "connect", 1),
+    ]
+    domain = next(g for g in board.groups() if g.folder == "a.example")
+    assert domain.offers.offers == (Offer.DOMAIN,) and domain.actionable
+    assert board.allowed(domain.newest, "a.example") == 1
+    assert [g.folder for g in board.groups()] == ["/home/me/a", "b.example"]

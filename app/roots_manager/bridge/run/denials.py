@@ -181,7 +181,8 @@ class Denials:
         distinct: dict[tuple[object, object], dict[str, object]] = {}
         for when, found in self.recent:
             if when >= since:
-                distinct.setdefault((found.get("operation"), found.get("folder")), found)
+                where = found.get("domain") or found.get("folder")  # the proxy's: per domain
+                distinct.setdefault((found.get("operation"), where), found)
         if not distinct:
             return 0
         lines = []

@@ -60,6 +60,11 @@ CONFINED_OFFLINE_MEANS = QT_TRANSLATE_NOOP(
     "confined: the kernel refuses every file outside what was granted, and every network "
     "connection",
 )
+CONFINED_DOMAINS_MEANS = QT_TRANSLATE_NOOP(
+    "CoreText",
+    "confined: the kernel refuses every file outside what was granted, and the network reaches "
+    "only its domains, through Roots Manager's proxy",
+)
 ADVISORY_MEANS = QT_TRANSLATE_NOOP(
     "CoreText",
     "not confined: roots are advice, the server may read anything your user can, and "
@@ -527,4 +532,12 @@ def means(srv: Server, confined: bool) -> str:
     translated by the app)."""
     if not confined:
         return ADVISORY_MEANS
-    return CONFINED_OFFLINE_MEANS if srv.block_network else CONFINED_MEANS
+    return confined_means(network_state(srv))
+
+
+def confined_means(network: str) -> str:
+    """What confinement means for a confined server whose network is *network* (as
+    :func:`network_state` says it), in one sentence (English; translated by the app)."""
+    return {"blocked": CONFINED_OFFLINE_MEANS, "domains": CONFINED_DOMAINS_MEANS}.get(
+        network, CONFINED_MEANS
+    )

@@ -11,12 +11,14 @@ not folded into their parent: that would grant folders nothing asked for. Where 
 credential such as ``~/.config`` holding ``~/.config/gh``), a refused file is asked for alone
 (``~/.gitconfig``, as an extra readable or writable path). A folder the server was refused
 making for itself in the home or a folder every program shares (``~/.serena``) is proposed to be
-made, alone (:func:`~roots_manager.core.confinement.offers.own_folder`), never as a root.
+made, alone (:func:`~roots_manager.core.confinement.offers.own_folder`), never as a root. A
+domain Roots Manager's proxy refused a server limited to domains (a denial with ``domain``) is
+proposed as a domain to allow (:attr:`Kind.DOMAIN`), never as a path.
 
 Never proposed, each listed as left out with the reason: ``/``, the home folder and the folders
 above it, what :func:`~roots_manager.core.confinement.offers.secret` calls a secret (credentials
 in a home, another user's files, system files others may not read), connections, a folder or
-file that is no longer there, and what the server may already do. Granting any of them is still
+file that is no longer there, and what the server may already do (a domain it may reach now). Granting any of them is still
 possible, by hand, on purpose.
 
 Pure: the file system is looked at only through *is_dir*, *exists* and *stat*, which a test may
@@ -26,7 +28,7 @@ give.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -57,6 +59,9 @@ class Kind(Enum):
     """One file made readable (or writable) by the server's confinement, not a root."""
     CREATE = "create"
     """A folder of the server's own, made and made writable by its confinement, not a root."""
+    DOMAIN = "domain"
+    """A domain added to those the server may reach through Roots Manager's proxy (its
+    :attr:`~Proposed.path` is the domain)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +173,7 @@ def propose(
     *,
     home: str,
     granted: Mapping[str, bool] | None = None,
+    domains: Sequence[str] | None = (),
     users_homes: tuple[str, ...] = ("/home", "/root"),
     is_dir: Callable[[str], bool] = os.path.isdir,
     exists: Callable[[str], bool] = os.path.lexists,
@@ -177,13 +183,17 @@ def propose(
     :mod:`roots_manager.core.log.denials`) of the user whose home is *home*.
 
     *granted* maps the paths the server may use now to whether only for reading (its granted
-    folders and extra paths): what they allow already is left out.
+    folders and extra paths): what they allow already is left out. *domains* are the domains
+    it may reach now (None: the whole network): a refused domain they match is left out too.
     """
+    from roots_manager.support.domains import DomainError, matches, pattern
+
     home = os.path.normpath(home)
     now = {os.path.normpath(p): ro for p, ro in (granted or {}).items()}
     folders: dict[str, _Asked] = {}
     files: dict[str, _Asked] = {}
     made: dict[str, _Asked] = {}
+    named: dict[str, _Asked] = {}
     left: dict[tuple[str, str], _Asked] = {}
     total = 0
 
@@ -202,6 +212,15 @@ def propose(
             continue
         total += count
         where = path or folder
+        asked_domain = rec.get("domain")
+        if operation == "connect" and isinstance(asked_domain, str):
+            try:
+                domain = pattern(asked_domain)
+            except DomainError:
+                leave(asked_domain, Words("CoreText", CONNECTION), [operation], count)
+                continue
+            named.setdefault(domain, _Asked()).add(operation, count, where, None)
+            continue
         if operation == "connect":
             leave(where or "(network)", Words("CoreText", CONNECTION), [operation], count)
             continue
@@ -265,6 +284,11 @@ def propose(
             leave(path, Words("CoreText", ALLOWED), asked.operations, asked.refusals)
         else:
             grants.append(_proposed(path, Kind.CREATE, False, asked))
+    for domain, asked in sorted(named.items()):
+        if domains is None or matches(tuple(domains), domain):
+            leave(domain, Words("CoreText", ALLOWED), asked.operations, asked.refusals)
+        else:
+            grants.append(_proposed(domain, Kind.DOMAIN, False, asked))
     out_left = tuple(
         LeftOut(path, tuple(sorted(a.operations)), reason, a.refusals)
         for (path, reason), a in sorted(left.items())

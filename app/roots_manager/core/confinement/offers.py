@@ -17,6 +17,10 @@ folder, nor anything written there: a server that could write them would run out
 confinement later; reading one file there, or the folder read-only, may still be offered.
 Granting such a path is still possible, by hand, on purpose; it is only never one click away.
 
+A server whose network is limited to domains and was refused one by Roots Manager's proxy (a
+denial with a ``domain``) is offered **Allow domain** (that name, added to its domains), and
+nothing about paths.
+
 Pure: the file system is looked at through :func:`os.stat` alone, and only for a system file's
 mode (*stat* may be given by a test).
 """
@@ -41,6 +45,7 @@ class Offer(Enum):
     READ_ONLY = "allow-read-only"
     FILE = "allow-file"
     CREATE = "allow-create"
+    DOMAIN = "allow-domain"
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +62,9 @@ class Offers:
     Allow folder is not among them (Roots Manager's own code, a protected place)."""
     create: str | None = None
     """The folder Allow and create makes and allows to be written (None: not offered)."""
+    domain: str | None = None
+    """The domain Allow domain adds to the server's domains, in normal form (None: not
+    offered, the refusal was not the proxy's)."""
 
 
 SECRETS_IN_HOME = (
@@ -98,6 +106,7 @@ SYSTEM_UNSEEN = QT_TRANSLATE_NOOP("CoreText", "a system file that cannot be look
 SYSTEM_PRIVATE = QT_TRANSLATE_NOOP("CoreText", "a system file others may not read")
 KERNEL_VIEW = QT_TRANSLATE_NOOP("CoreText", "the kernel's view of processes")
 NOT_A_PATH = QT_TRANSLATE_NOOP("CoreText", "not a path")
+NOT_A_DOMAIN = QT_TRANSLATE_NOOP("CoreText", "not a domain ({domain})")
 TOO_BROAD = QT_TRANSLATE_NOOP("CoreText", "too broad")
 PROTECTED = QT_TRANSLATE_NOOP(
     "CoreText", "a protected place, which no grant opens (servers show NAME says why)"
@@ -164,6 +173,8 @@ def offers(
     """The one-click grants a denial (an event of :mod:`roots_manager.core.log.denials`) may
     be offered, for the user whose home is *home*; *own* is Roots Manager's own code and
     state (by default :func:`own_folders`)."""
+    if "domain" in denial:
+        return domain_offers(denial)
     path = denial.get("path")
     operation = denial.get("operation")
     if not isinstance(path, str) or not path.startswith("/") or operation == "connect":
@@ -201,6 +212,21 @@ def offers(
     if not grants:
         return Offers(None, None, (), held or broad(path, home) or _words(TOO_BROAD))
     return Offers(folder, file, tuple(grants), held, create)
+
+
+def domain_offers(denial: Mapping[str, Any]) -> Offers:
+    """What the proxy's refusal of a domain (a denial with ``domain``) is offered: Allow
+    domain, for that domain in normal form; nothing for one that is not a domain."""
+    from roots_manager.support.domains import DomainError, pattern
+
+    asked = denial.get("domain")
+    try:
+        if not isinstance(asked, str) or denial.get("operation") != "connect":
+            raise DomainError(str(asked))
+        domain = pattern(asked)
+    except DomainError:
+        return Offers(None, None, (), _words(NOT_A_DOMAIN, domain=str(asked)))
+    return Offers(None, None, (Offer.DOMAIN,), domain=domain)
 
 
 def own_folder(
@@ -264,13 +290,17 @@ def secret(
 
 def allow_command(server: str, denial: dict[str, Any], *, home: str) -> tuple[str | None, str]:
     """The command that allows what *denial* refused to *server* (``roots-manager servers
-    confine NAME --allow-write FOLDER``), or None with why nothing is offered; for a host's log,
-    where a user looks first when a server fails."""
+    confine NAME --allow-write FOLDER``, ``roots-manager servers network NAME domains --allow
+    DOMAIN``), or None with why nothing is offered; for a host's log, where a user looks first
+    when a server fails."""
     import shlex
 
     found = offers(denial, home=home)
     if not found.offers:
         return None, str(found.refused or _words(TOO_BROAD))
+    if found.domain is not None:
+        quoted = f"{shlex.quote(server)} domains --allow {shlex.quote(found.domain)}"
+        return f"roots-manager servers network {quoted}", ""
     if found.create is not None:
         quoted = f"{shlex.quote(server)} --allow-write {shlex.quote(found.create)}"
         return f"roots-manager servers confine {quoted} --create", ""

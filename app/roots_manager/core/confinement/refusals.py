@@ -62,7 +62,9 @@ def key_of(denial: dict[str, Any]) -> Key | None:
     if not isinstance(server, str) or not isinstance(operation, str):
         return None
     folder = denial.get("folder")
-    if isinstance(path, str) and path.startswith("/"):
+    if isinstance(denial.get("domain"), str):  # the proxy's: one group per domain
+        folder = denial["domain"]
+    elif isinstance(path, str) and path.startswith("/"):
         folder = path if operation == "list" else os.path.dirname(os.path.normpath(path))
     return (server, folder if isinstance(folder, str) else "", operation)
 

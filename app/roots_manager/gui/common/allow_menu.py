@@ -59,7 +59,12 @@ def fill_allow_menu(
     home = os.path.expanduser("~") if home is None else home
     found = offers(denial, home=home)
     for offer in found.offers:
-        if offer is Offer.CREATE:
+        if offer is Offer.DOMAIN:
+            assert found.domain is not None
+            text = QCoreApplication.translate("AllowMenu", "Allow domain {domain}").format(
+                domain=shown(found.domain).replace("&", "&&")
+            )
+        elif offer is Offer.CREATE:
             assert found.create is not None
             text = QCoreApplication.translate("AllowMenu", "Allow and create: {folder}").format(
                 folder=_menu_text(found.create, home)

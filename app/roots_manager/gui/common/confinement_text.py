@@ -37,9 +37,11 @@ def _core(text: str) -> str:
     return QCoreApplication.translate("CoreText", text)
 
 
-def means(is_confined: bool) -> str:
-    """One line on what the setting does, confined or not."""
-    return _core(confined.CONFINED_MEANS if is_confined else confined.ADVISORY_MEANS)
+def means(is_confined: bool, network: str = "allowed") -> str:
+    """One line on what the setting does, confined or not; *network* is the server's
+    (``allowed``, ``blocked``, ``domains``, as
+    :func:`~roots_manager.core.confinement.confined.network_state` says)."""
+    return _core(confined.confined_means(network) if is_confined else confined.ADVISORY_MEANS)
 
 
 def next_start(restarts: bool = True) -> str:

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
 )
 
 from roots_manager.actions.confinement import confine, set_ask, switch_restart_on_revoke
-from roots_manager.core.confinement.confined import starts_confined
+from roots_manager.core.confinement.confined import network_state, starts_confined
 from roots_manager.core.servers.defaults import ASK_SECONDS_DEFAULT
 from roots_manager.core.servers.names import visible
 from roots_manager.core.store.state import State
@@ -192,7 +192,7 @@ class ConfineBox(QWidget):
             self.explanation.setText(self.tr("Select a server to confine it or not."))
             self.switch.setToolTip("")
             return
-        said = [confinement_text.means(on)]
+        said = [confinement_text.means(on, network_state(srv) if srv is not None else "allowed")]
         said.append(
             confinement_text.next_start(restarts)
             if on

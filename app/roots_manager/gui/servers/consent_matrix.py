@@ -8,7 +8,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt
 from PySide6.QtGui import QIcon, QPalette
 
 from roots_manager.actions.consent import set_scope
-from roots_manager.core.confinement.confined import starts_confined
+from roots_manager.core.confinement.confined import network_state, starts_confined
 from roots_manager.core.consent.effective import grant_active
 from roots_manager.core.servers.names import visible
 from roots_manager.core.store.grants import Grant, Scope
@@ -50,6 +50,8 @@ class ConsentMatrixModel(QAbstractTableModel):
         self._policy = "ask"
         self._suspended: set[str] = set()
         self._confined: set[str] = set()
+        self._networks: dict[str, str] = {}
+        """Each server's network, as :func:`network_state` says it."""
         self._lock: QIcon | None = None
         self._marks: dict[Scope | None, QIcon] = {}  # made once: every paint asks
         watcher.state_changed.connect(self._refresh)
@@ -75,7 +77,11 @@ class ConsentMatrixModel(QAbstractTableModel):
         if not same_shape:
             self.beginResetModel()
         names_changed = roots != self._roots
-        servers_changed = confined != self._confined or suspended != self._suspended
+        networks = {n: network_state(s) for n, s in state.servers.items()}
+        servers_changed = (
+            confined != self._confined or suspended != self._suspended or networks != self._networks
+        )
+        self._networks = networks
         self._servers, self._roots, self._cells = servers, roots, cells
         self._policy, self._suspended, self._confined = state.policy, suspended, confined
         if not same_shape:
@@ -146,7 +152,7 @@ class ConsentMatrixModel(QAbstractTableModel):
                 self.tr("{server}: confined").format(server=visible(name))
                 if confined
                 else self.tr("{server}: not confined").format(server=visible(name)),
-                confinement_text.means(confined),
+                confinement_text.means(confined, self._networks.get(name, "allowed")),
             ]
             if name in self._suspended:
                 lines.append(

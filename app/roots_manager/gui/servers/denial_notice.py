@@ -75,6 +75,7 @@ class DenialNotice(QFrame):
         self.read_only_button = QPushButton(self.tr("Allow &read-only"), self)
         self.file_button = QPushButton(self.tr("Allow this fi&le"), self)
         self.create_button = QPushButton(self.tr("Allow and ma&ke"), self)
+        self.domain_button = QPushButton(self.tr("Allow &domain"), self)
         self.ignore_button = QPushButton(self.tr("I&gnore"), self)
         self.start_up_button = QPushButton(self.tr("Ignore all start-&up"), self)
         self.list_button = QPushButton(self.tr("All refu&sals…"), self)
@@ -97,6 +98,7 @@ class DenialNotice(QFrame):
         self.read_only_button.clicked.connect(lambda: self.allow(Offer.READ_ONLY))
         self.file_button.clicked.connect(lambda: self.allow(Offer.FILE))
         self.create_button.clicked.connect(lambda: self.allow(Offer.CREATE))
+        self.domain_button.clicked.connect(lambda: self.allow(Offer.DOMAIN))
         self.ignore_button.clicked.connect(lambda: self.ignore())
         self.start_up_button.clicked.connect(lambda: self.ignore_start_up())
         self.list_button.clicked.connect(self.list_requested)
@@ -112,6 +114,7 @@ class DenialNotice(QFrame):
         row.addWidget(self.duration_label)
         row.addWidget(self.duration)
         for button in (
+            self.domain_button,
             self.create_button,
             self.folder_button,
             self.read_only_button,
@@ -165,7 +168,9 @@ class DenialNotice(QFrame):
             self.ticking.stop()
         got = group.offers
         text = self.sentence(group.newest)
-        if group.count > 1:
+        if group.count > 1 and got.domain is not None:
+            text += " " + self.tr("%n refusal(s) of this domain.", "", group.count)
+        elif group.count > 1:
             text += " " + self.tr("%n refusal(s) of this folder.", "", group.count)
         if not got.offers:
             text += " " + self.tr("Not offered in one click: {why}.").format(
@@ -187,6 +192,13 @@ class DenialNotice(QFrame):
         self.read_only_button.setVisible(Offer.READ_ONLY in got.offers)
         self.file_button.setVisible(Offer.FILE in got.offers)
         self.create_button.setVisible(Offer.CREATE in got.offers)
+        self.domain_button.setVisible(Offer.DOMAIN in got.offers)
+        if got.domain is not None:
+            self.domain_button.setToolTip(
+                self.tr(
+                    "Let {server} reach {domain} through Roots Manager's proxy, from its next start"
+                ).format(server=visible(group.server), domain=shown(got.domain))
+            )
         if got.create is not None:
             self.create_button.setToolTip(
                 self.tr("Make {folder}, a folder of its own, and let it write there").format(

@@ -215,6 +215,8 @@ class LearnDialog(QDialog):
         self._show_phase()
 
     def _grant_text(self, g: Proposed) -> str:
+        if g.kind is Kind.DOMAIN:
+            return self.tr("Domain, through the proxy: {domain}").format(domain=visible(g.path))
         path = self._shown(g.path)
         if g.kind is Kind.CREATE:
             return self.tr("Make its own folder: {path}").format(path=path)

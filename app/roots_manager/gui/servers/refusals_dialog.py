@@ -104,6 +104,7 @@ class RefusalsModel(RowsModel[Group]):
             Offer.READ_ONLY: self.tr("folder read-only"),
             Offer.FILE: self.tr("this file"),
             Offer.CREATE: self.tr("create its folder"),
+            Offer.DOMAIN: self.tr("domain"),
         }[offer]
 
 
@@ -132,6 +133,7 @@ class RefusalsDialog(QDialog):
         self.read_only_button = QPushButton(self.tr("Allow &read-only"), self)
         self.file_button = QPushButton(self.tr("Allow this fi&le"), self)
         self.create_button = QPushButton(self.tr("Allow and ma&ke"), self)
+        self.domain_button = QPushButton(self.tr("Allow &domain"), self)
         self.ignore_button = QPushButton(self.tr("I&gnore"), self)
         self.start_up_button = QPushButton(self.tr("Ignore all start-&up refusals of this server"))
         close = QPushButton(self.tr("&Close"), self)
@@ -139,6 +141,7 @@ class RefusalsDialog(QDialog):
         self.read_only_button.clicked.connect(lambda: self._allow(Offer.READ_ONLY))
         self.file_button.clicked.connect(lambda: self._allow(Offer.FILE))
         self.create_button.clicked.connect(lambda: self._allow(Offer.CREATE))
+        self.domain_button.clicked.connect(lambda: self._allow(Offer.DOMAIN))
         self.ignore_button.clicked.connect(self._ignore)
         self.start_up_button.clicked.connect(self._ignore_start_up)
         close.clicked.connect(self.accept)
@@ -149,6 +152,7 @@ class RefusalsDialog(QDialog):
         top.addWidget(self.servers, 1)
         buttons = QHBoxLayout()
         for button in (
+            self.domain_button,
             self.create_button,
             self.folder_button,
             self.read_only_button,
@@ -208,6 +212,7 @@ class RefusalsDialog(QDialog):
         self.read_only_button.setEnabled(Offer.READ_ONLY in offered)
         self.file_button.setEnabled(Offer.FILE in offered)
         self.create_button.setEnabled(Offer.CREATE in offered)
+        self.domain_button.setEnabled(Offer.DOMAIN in offered)
         self.ignore_button.setEnabled(group is not None)
         start_ups = group is not None and any(
             g.start_up for g in self.notice.refusals.groups(group.server)

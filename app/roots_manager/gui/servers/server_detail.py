@@ -14,7 +14,6 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QPoint, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QCheckBox,
     QComboBox,
     QFileDialog,
     QHBoxLayout,
@@ -30,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from roots_manager.actions import confinement, consent
+from roots_manager.actions import consent
 from roots_manager.core.log.index import LogIndex
 from roots_manager.core.log.timeline import Timeline
 from roots_manager.core.roots.broadness import broadness
@@ -42,6 +41,7 @@ from roots_manager.gui.common.watcher import StoreWatcher
 from roots_manager.gui.log.log_texts import translated_summary
 from roots_manager.gui.log.timeline_view import TimelineView
 from roots_manager.gui.servers.learn_dialog import LearnDialog
+from roots_manager.gui.servers.network_box import NetworkBox
 from roots_manager.gui.servers.serverview.folders import (
     CHOICES,
     Choice,
@@ -128,8 +128,8 @@ class ServerDetail(QWidget):
         self.restart_button = QPushButton(self.tr("Restart &now"), self)
         self.restart_button.clicked.connect(self.restart_now)
 
-        self.network = QCheckBox(self.tr("Block its network when confined"), self)
-        self.network.toggled.connect(self._network_switched)
+        self.network = NetworkBox(watcher, self)
+        """Its network when confined: allowed, only some domains, or blocked."""
 
         self.recent = QListWidget(self)
         self.recent.setAccessibleName(self.tr("The selected server's last events"))
@@ -235,10 +235,7 @@ class ServerDetail(QWidget):
         self._keep_folder_rows()
         self.no_folders.setVisible(not self.rows)
         srv = state.servers.get(name) if name is not None else None
-        self.network.blockSignals(True)
-        self.network.setChecked(bool(srv and srv.block_network))
-        self.network.blockSignals(False)
-        self.network.setEnabled(srv is not None)
+        self.network.show_server(name)
         self.learn_button.setEnabled(srv is not None)  # learning a server needs it known
 
     def folder_text(self, row: FolderRow) -> str:
@@ -360,11 +357,6 @@ class ServerDetail(QWidget):
         granted, and a confinement it turned on turned back off."""
         if self.learn_dialog is not None and self.learn_dialog.learning is not None:
             self.learn_dialog.reject()
-
-    def _network_switched(self, blocked: bool) -> None:
-        name = self.server
-        if name is not None:
-            self.watcher.act(lambda store: confinement.set_network(store, name, blocked))
 
     def set_log_index(self, index: LogIndex, timeline: Timeline | None = None) -> None:
         """Read the server's last events from *index* (the Log's, kept up to date by it), and

@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 
 from roots_manager.actions import settings as setting_actions
 from roots_manager.actions.servers import approve, forget
+from roots_manager.core.confinement.confined import network_state
 from roots_manager.core.hosts.known import HostSpec
 from roots_manager.core.log.index import LogIndex
 from roots_manager.core.log.timeline import Timeline
@@ -317,7 +318,7 @@ class ServersPanel(QWidget):
             self.detail.add_button,
             self.confine_box.switch,
             self.confine_box.learning_button,
-            self.detail.network,
+            *self.detail.network.focus_chain,
             self.confine_box.restart_switch,
             self.confine_box.stale_button,
             self.confine_box.extra,
@@ -419,13 +420,35 @@ class ServersPanel(QWidget):
                 facts.values(), self.watcher.state.confine_new and self.watcher.by_default
             )
         shown = visible(name) if one is not None and name is not None else None
-        text, accessible = self.worth_text(worth, shown)
+        srv = self.watcher.state.servers.get(name) if shown is not None and name else None
+        network = network_state(srv) if srv is not None else "allowed"
+        text, accessible = self.worth_text(worth, shown, network)
         self.notice.setText(text)
         self.notice.setAccessibleName(accessible)
 
-    def worth_text(self, worth: Worth, server: str | None) -> tuple[str, str]:
+    def worth_text(
+        self, worth: Worth, server: str | None, network: str = "allowed"
+    ) -> tuple[str, str]:
         """The notice on what roots are worth (*server*: the one server it is about, else
-        every one listed), and its short name for a screen reader."""
+        every one listed; *network*: its network, as :func:`network_state` says), and its
+        short name for a screen reader."""
+        if worth is Worth.HELD and server is not None and network == "domains":
+            return self.tr(
+                "<b>{server} runs confined: the kernel holds it to the folders you grant.</b> "
+                "Roots tell it where to look, and every other file of yours is refused; each "
+                "refusal shows in the Log, where it can be allowed. Its network reaches only "
+                "its domains, through Roots Manager's proxy."
+            ).format(server=html.escape(server)), self.tr(
+                "Notice: the kernel holds this server to its grants"
+            )
+        if worth is Worth.HELD and server is not None and network == "blocked":
+            return self.tr(
+                "<b>{server} runs confined: the kernel holds it to the folders you grant.</b> "
+                "Roots tell it where to look, and every other file of yours is refused; each "
+                "refusal shows in the Log, where it can be allowed. Its network is blocked."
+            ).format(server=html.escape(server)), self.tr(
+                "Notice: the kernel holds this server to its grants"
+            )
         if worth is Worth.HELD and server is not None:
             return self.tr(
                 "<b>{server} runs confined: the kernel holds it to the folders you grant.</b> "

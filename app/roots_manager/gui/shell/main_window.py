@@ -376,6 +376,15 @@ class MainWindow(QMainWindow):
 
     def _allowed(self, server: str, target: str) -> None:
         """A refusal was allowed: say so, wherever it was allowed from."""
+        if not os.path.isabs(target):  # a domain (Allow domain), never a path
+            self.statusBar().showMessage(
+                self.tr(
+                    "{server} may reach {domain} through Roots Manager's proxy, from its next "
+                    "start."
+                ).format(domain=shown(target), server=visible(server)),
+                8000,
+            )
+            return
         self.statusBar().showMessage(
             self.tr("Granted {path} to {server}.").format(
                 path=shown(home_shortened(target, os.path.expanduser("~"))), server=visible(server)
