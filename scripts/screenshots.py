@@ -70,6 +70,8 @@ def build_sample(home: Path, work: Path, lang: str) -> None:
         state.servers["filesystem"].confine = True
         # and asks before refusing a read (servers ask filesystem 30): its Protection shows it
         confined.set_ask(state, "filesystem", 30)
+        # and reaches only the package registry npx fetches it from, through the proxy
+        confined.set_domains(state, "filesystem", ["registry.npmjs.org", "nodejs.org"])
         state.grant("filesystem", [roots["api-server"].id], read_only=True)
         # and keeps its .env hidden from it, and its config read-only (grant --except, --hide)
         state.set_inside(
@@ -389,6 +391,8 @@ def main() -> int:
             # its Protection section whole, the switch to ask with it: scrolled to where the
             # window is too short for the server's folders and it both (Japanese, a 1.5 scale)
             panel.detail_scroll.ensureWidgetVisible(panel.confine_box, 0, 4)
+            # taller than the pane (its domains, at a 1.5 scale): from its heading down
+            panel.detail_scroll.ensureWidgetVisible(panel.protection_label, 0, 4)
             QTimer.singleShot(100, lambda: (save(window, "main"), show_log(window, tabs)))
 
         QTimer.singleShot(400, main_shot)
