@@ -76,6 +76,8 @@ def test_each_protection_names_what_holds_it_by_abi() -> None:
         10, "network, when blocked"
     )
     assert "from Landlock ABI 10" in said(7, "network, when blocked")
+    assert "only through Roots Manager's proxy" in said(7, "network, when limited to domains")
+    assert "unless blocked or limited to domains" in said(7, "network")
 
 
 def test_this_kernel_offers_landlock_and_a_test_can_only_lower_it(

@@ -87,3 +87,38 @@ def test_the_log_the_command_line_and_the_host_s_log_say_a_denial_alike(
     assert denials.tell_host("fs", home=str(layout.home)) == 2
     host_log = capsys.readouterr().err.splitlines()
     assert host_log[0].startswith(f"roots-bridge: fs: confined: {said} [node 4182]; ")
+
+
+def test_the_host_s_log_tells_each_refused_domain_with_the_command_that_allows_it(
+    layout: Layout, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The proxy's refusals, read from the supervisor's pipe as the bridge reads them: one line
+    per domain in the host's log, each with ``servers network NAME domains --allow``."""
+    log = BridgeLog(layout, "web", "sess")
+    denials = Denials(log, lambda: Snapshot((), ()))
+    read, write = os.pipe()
+    os.set_blocking(read, False)
+    for domain in ("evil.example", "registry.npmjs.org", "evil.example"):
+        told = {"time": time.time(), "pid": 7, "comm": "node", "operation": "connect",
+                "path": f"network: {domain}:443", "domain": domain, "port": 443}  # fmt: skip
+        os.write(write, json.dumps(told).encode() + b"\n")
+    os.close(write)
+    loop = asyncio.new_event_loop()
+    try:
+        denials.follow(read, loop)
+        denials.close()
+    finally:
+        loop.close()
+    log.close()
+    recs = [e for e in ev.iter_events(layout) if e["kind"] == ev.DENIAL]
+    assert {(r["domain"], r["port"]) for r in recs} == {
+        ("evil.example", 443),
+        ("registry.npmjs.org", 443),
+    }
+    assert denials.tell_host("web", home=str(layout.home)) == 3
+    host_log = capsys.readouterr().err.splitlines()
+    for domain in ("evil.example", "registry.npmjs.org"):
+        [said] = [t for t in host_log if f"network: {domain}:443" in t]
+        assert said.endswith(
+            f"; allow with: roots-manager servers network web domains --allow {domain}"
+        )
