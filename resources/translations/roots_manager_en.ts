@@ -4,7 +4,7 @@
 <context>
     <name>ConsentDialog</name>
     <message numerus="yes">
-        <location filename="../../app/roots_manager/gui/consent/consent_dialog.py" line="+166"/>
+        <location filename="../../app/roots_manager/gui/consent/consent_dialog.py" line="+168"/>
         <source>%n more request(s) wait after this one.</source>
         <translation>
             <numerusform>%n more request waits after this one.</numerusform>

@@ -47,7 +47,7 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../app/roots_manager/gui/shell/app.py" line="+413"/>
+        <location filename="../../app/roots_manager/gui/shell/app.py" line="+414"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
@@ -432,7 +432,7 @@
 <context>
     <name>ConsentDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/consent/consent_dialog.py" line="+67"/>
+        <location filename="../../app/roots_manager/gui/consent/consent_dialog.py" line="+69"/>
         <source>A server asks for your folders</source>
         <translation>サーバーがフォルダーを求めています</translation>
     </message>
@@ -539,7 +539,17 @@
         <translation>サーバーに見せるフォルダーを追加</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+39"/>
+        <source>This server runs confined: the kernel refuses it every file outside the folders you allow (a refusal shows in Roots Manager, where it can be allowed). Its network reaches only its domains, through Roots Manager&apos;s proxy.</source>
+        <translation>このサーバーは閉じ込められて動作します: 許可したフォルダーの外にあるファイルはすべてカーネルが拒否します (拒否は Roots Manager に表示され、そこで許可できます)。ネットワークは Roots Manager のプロキシを通して、そのドメインにだけ届きます。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>This server runs confined: the kernel refuses it every file outside the folders you allow (a refusal shows in Roots Manager, where it can be allowed). Its network is blocked.</source>
+        <translation>このサーバーは閉じ込められて動作します: 許可したフォルダーの外にあるファイルはすべてカーネルが拒否します (拒否は Roots Manager に表示され、そこで許可できます)。ネットワークはブロックされています。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>This server runs confined: the kernel refuses it every file outside the folders you allow (a refusal shows in Roots Manager, where it can be allowed). Its network is not restricted unless you block it.</source>
         <translation>このサーバーは閉じ込められて動作します: 許可したフォルダーの外にあるファイルはすべてカーネルが拒否します (拒否は Roots Manager に表示され、そこで許可できます)。ネットワークは、ブロックしない限り制限されません。</translation>
     </message>
@@ -559,7 +569,7 @@
         <translation>先に少なくとも 1 つのフォルダーにチェックを入れてください</translation>
     </message>
     <message>
-        <location line="-207"/>
+        <location line="-220"/>
         <source>Roots the server may see</source>
         <translation>サーバーに見せてよいルート</translation>
     </message>
@@ -4719,7 +4729,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>StoreWatcher</name>
     <message>
-        <location filename="../../app/roots_manager/gui/common/watcher.py" line="+239"/>
+        <location filename="../../app/roots_manager/gui/common/watcher.py" line="+246"/>
         <source>Your change was not saved: the store cannot be read. Choose Recover… above the tabs to repair it.</source>
         <translation>変更は保存されませんでした。ストアを読み込めません。タブの上の「復旧…」で修復してください。</translation>
     </message>

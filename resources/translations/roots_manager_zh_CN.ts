@@ -47,7 +47,7 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../app/roots_manager/gui/shell/app.py" line="+413"/>
+        <location filename="../../app/roots_manager/gui/shell/app.py" line="+414"/>
         <source>Roots Manager</source>
         <translation>Roots Manager</translation>
     </message>
@@ -432,7 +432,7 @@
 <context>
     <name>ConsentDialog</name>
     <message>
-        <location filename="../../app/roots_manager/gui/consent/consent_dialog.py" line="+67"/>
+        <location filename="../../app/roots_manager/gui/consent/consent_dialog.py" line="+69"/>
         <source>A server asks for your folders</source>
         <translation>有服务器请求访问你的文件夹</translation>
     </message>
@@ -539,7 +539,17 @@
         <translation>添加服务器可以看到的文件夹</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+39"/>
+        <source>This server runs confined: the kernel refuses it every file outside the folders you allow (a refusal shows in Roots Manager, where it can be allowed). Its network reaches only its domains, through Roots Manager&apos;s proxy.</source>
+        <translation>此服务器受限运行：内核会拒绝它访问你允许的文件夹之外的所有文件（拒绝会显示在 Roots Manager 中，可在那里允许）。它的网络只能经由 Roots Manager 的代理访问其域名。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>This server runs confined: the kernel refuses it every file outside the folders you allow (a refusal shows in Roots Manager, where it can be allowed). Its network is blocked.</source>
+        <translation>此服务器受限运行：内核会拒绝它访问你允许的文件夹之外的所有文件（拒绝会显示在 Roots Manager 中，可在那里允许）。它的网络已被阻止。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>This server runs confined: the kernel refuses it every file outside the folders you allow (a refusal shows in Roots Manager, where it can be allowed). Its network is not restricted unless you block it.</source>
         <translation>此服务器受限运行：内核会拒绝它访问你允许的文件夹之外的所有文件（拒绝会显示在 Roots Manager 中，可在那里允许）。除非你阻止，否则它的网络不受限制。</translation>
     </message>
@@ -559,7 +569,7 @@
         <translation>请先至少勾选一个文件夹</translation>
     </message>
     <message>
-        <location line="-207"/>
+        <location line="-220"/>
         <source>Roots the server may see</source>
         <translation>服务器可以看到的根目录</translation>
     </message>
@@ -4719,7 +4729,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>StoreWatcher</name>
     <message>
-        <location filename="../../app/roots_manager/gui/common/watcher.py" line="+239"/>
+        <location filename="../../app/roots_manager/gui/common/watcher.py" line="+246"/>
         <source>Your change was not saved: the store cannot be read. Choose Recover… above the tabs to repair it.</source>
         <translation>更改未保存：无法读取存储文件。请点击标签页上方的“恢复…”进行修复。</translation>
     </message>

@@ -206,6 +206,17 @@ def test_what_roots_are_worth_follows_the_servers_confinement(
     assert "not an access control" not in texts[True]
     assert "does not run confined" in texts[False] and "not an access control" in texts[False]
     assert "Only a confined server is held to them" in texts[None]
+    assert "network is not restricted unless you block it" in texts[True]
+    # issue 42: the network as it is for this server, when it runs confined
+    said = {}
+    for network in ("domains", "blocked"):
+        dialog = ConsentDialog(question, confined=True, network=network)
+        qtbot.addWidget(dialog)
+        said[network] = dialog.notice.text()
+    assert said["domains"].endswith(
+        "Its network reaches only its domains, through Roots Manager's proxy."
+    )
+    assert said["blocked"].endswith("Its network is blocked.")
 
 
 def test_the_allow_buttons_say_why_they_wait(store: Store, tmp_path: Path, qtbot) -> None:  # type: ignore[no-untyped-def]

@@ -162,3 +162,20 @@ def test_first_run_prompt_can_add_a_folder_and_take_a_drop(
     state = store.read()
     assert not state.pending
     assert {g.root for g in state.grants if g.server == "newcomer"} == {r.id for r in state.roots}
+
+
+def test_the_prompt_says_the_network_of_a_server_limited_to_domains(
+    app: AppController, store: Store, qtbot: QtBot
+) -> None:
+    """Issue 42: the prompt's footer said the network "is not restricted" for a confined server
+    whose network reaches only its domains."""
+    from roots_manager.core.confinement import confined
+
+    with store.transaction() as state:
+        state.server_started("web", ["/usr/bin/web"], "session-1")
+        confined.set_confinement(state, "web", True)
+        confined.set_domains(state, "web", ["api.github.com"])
+    dialog = open_dialog(app, qtbot)
+    assert dialog.notice.text().endswith(
+        "Its network reaches only its domains, through Roots Manager's proxy."
+    )

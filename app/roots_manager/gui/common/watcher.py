@@ -18,7 +18,7 @@ from typing import TypeVar
 
 from PySide6.QtCore import QObject, QThread, QTimer, Signal
 
-from roots_manager.core.confinement.confined import confines_new, starts_confined
+from roots_manager.core.confinement.confined import confines_new, network_state, starts_confined
 from roots_manager.core.roots import identity
 from roots_manager.core.runs import live
 from roots_manager.core.runs.live import BridgeMarker
@@ -222,6 +222,13 @@ class StoreWatcher(QObject):
         if srv is None:
             return confines_new(self.state, self.by_default)
         return starts_confined(self.state, srv, self.by_default)
+
+    def network_of(self, server: str) -> str:
+        """*server*'s network when it runs confined: ``allowed``, ``domains`` or ``blocked``
+        (:func:`~roots_manager.core.confinement.confined.network_state`; allowed for a server
+        not known)."""
+        srv = self.state.servers.get(server)
+        return "allowed" if srv is None else network_state(srv)
 
     def act(self, action: Callable[[Store], T]) -> T | None:
         """Run *action*, a use case of :mod:`roots_manager.actions`, on the store and refresh at

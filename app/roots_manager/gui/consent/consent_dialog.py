@@ -55,9 +55,11 @@ class ConsentDialog(QDialog):
         layout: Layout | None = None,
         add_roots: AddRoots | None = None,
         confined: bool | None = None,
+        network: str = "allowed",
     ) -> None:
         """*confined*: whether the server runs confined (None: not known), which the footer
-        says: roots are an access control only for a confined server."""
+        says: roots are an access control only for a confined server; *network*: its network
+        then (``allowed``, ``domains``, ``blocked``)."""
         super().__init__(parent)
         self.question = question
         self.confined = confined
@@ -157,7 +159,7 @@ class ConsentDialog(QDialog):
         box.addWidget(self.roots, 1)
         self._label_roots()
 
-        self.notice = QLabel(self.footer_text(confined), self)
+        self.notice = QLabel(self.footer_text(confined, network), self)
         self.notice.setWordWrap(True)
         box.addWidget(self.notice)
         if question.waiting:
@@ -321,8 +323,21 @@ class ConsentDialog(QDialog):
                 on = item.data(RootIdRole) in root_ids
                 item.setCheckState(Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
 
-    def footer_text(self, confined: bool | None) -> str:
-        """What roots are worth for this server: an access control only if it runs confined."""
+    def footer_text(self, confined: bool | None, network: str = "allowed") -> str:
+        """What roots are worth for this server: an access control only if it runs confined
+        (and what its network is then)."""
+        if confined and network == "domains":
+            return self.tr(
+                "This server runs confined: the kernel refuses it every file outside the folders "
+                "you allow (a refusal shows in Roots Manager, where it can be allowed). Its "
+                "network reaches only its domains, through Roots Manager's proxy."
+            )
+        if confined and network == "blocked":
+            return self.tr(
+                "This server runs confined: the kernel refuses it every file outside the folders "
+                "you allow (a refusal shows in Roots Manager, where it can be allowed). Its "
+                "network is blocked."
+            )
         if confined:
             return self.tr(
                 "This server runs confined: the kernel refuses it every file outside the folders "

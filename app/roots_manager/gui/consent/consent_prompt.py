@@ -35,11 +35,14 @@ class DialogPrompt(QObject):
         add_roots: AddRoots | None = None,
         clear_of: QWidget | None = None,
         confined: Callable[[str], bool | None] | None = None,
+        network: Callable[[str], str] | None = None,
     ) -> None:
         """*confined* tells whether a server runs confined (the dialog's footer says what
-        roots are worth for it)."""
+        roots are worth for it), *network* what its network is then (``allowed``,
+        ``domains``, ``blocked``)."""
         super().__init__(window)
         self.confined = confined
+        self.network = network
         self.window = window
         self.clear_of = clear_of
         self.layout = layout
@@ -70,6 +73,7 @@ class DialogPrompt(QObject):
             layout=self.layout,
             add_roots=self.add_roots,
             confined=None if self.confined is None else self.confined(question.server),
+            network="allowed" if self.network is None else self.network(question.server),
         )
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.dialog = dialog

@@ -147,6 +147,7 @@ class AppController(QObject):
             add_roots=self._add_roots,
             clear_of=self.window.welcome,
             confined=self.watcher.runs_confined,
+            network=self.watcher.network_of,
         )
         self.queue = ConsentQueue(
             self.store, self.prompt, on_error=self.window.show_error, on_decided=self._decided
