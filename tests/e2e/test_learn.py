@@ -355,12 +355,21 @@ def proxy_refused(layout: Layout, *domains: str) -> None:
     w.close()
 
 
+def waiting(proc: subprocess.Popen[str]) -> None:
+    """Once *proc*, learning, waits for its time (its first count of refusals told): a Ctrl-C
+    from then on ends the learning, as a user's does."""
+    assert proc.stderr is not None
+    said = proc.stderr.readline()
+    assert said.endswith("left, 0 refused so far\n"), said
+
+
 def test_learn_proposes_the_domains_the_proxy_refused_as_domains_and_accept_adds_them(
     tmp_path: Path, layout: Layout
 ) -> None:
     home, _, _ = setup(tmp_path)
     run_cli("servers", "network", "srv", "domains", "--allow", "api.github.com")
     proc = learn(home, "srv", "--for", "10m")
+    waiting(proc)
     proxy_refused(layout, "registry.npmjs.org", "Registry.NPMjs.org", "api.github.com")
     proc.send_signal(signal.SIGINT)
     out, err = rest(proc)
@@ -374,6 +383,7 @@ def test_learn_proposes_the_domains_the_proxy_refused_as_domains_and_accept_adds
     ]
 
     proc = learn(home, "srv", "--for", "10m", "--accept", "--skip", "Evil.Example", "--json")
+    waiting(proc)
     proxy_refused(layout, "registry.npmjs.org", "evil.example")
     doc, err = ended(proc)
     proposed = [(g["path"], g["kind"]) for g in doc["grants"]]

@@ -227,6 +227,28 @@ def test_the_notice_offers_allow_domain_and_nothing_about_paths(
     assert not notice.isVisible()
 
 
+def test_the_list_of_refusals_shows_each_domain_and_allows_it(
+    home: Path, store: Store, watcher: StoreWatcher, qtbot: QtBot
+) -> None:
+    from roots_manager.gui.servers.refusals_dialog import RefusalsDialog
+
+    known(store, watcher)
+    run_cli("servers", "network", "web", "domains")
+    notice = DenialNotice(watcher)
+    qtbot.addWidget(notice)
+    notice.add([refused_domain("a.example"), refused_domain("b.example")])
+    dialog = RefusalsDialog(notice)
+    qtbot.addWidget(dialog)
+    model = dialog.model
+    rows = [[model.index(r, c).data() for c in (1, 2, 4)] for r in range(model.rowCount())]
+    assert rows == [["b.example", "connect", "domain"], ["a.example", "connect", "domain"]]
+    dialog.select(1)
+    assert dialog.domain_button.isEnabled() and not dialog.folder_button.isEnabled()
+    dialog.domain_button.click()
+    assert network_of(store) == (False, ["a.example"])
+    assert [model.index(r, 1).data() for r in range(model.rowCount())] == ["b.example"]
+
+
 def test_confinement_says_the_network_reaches_only_its_domains(
     store: Store, watcher: StoreWatcher, qtbot: QtBot
 ) -> None:
