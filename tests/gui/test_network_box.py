@@ -123,7 +123,8 @@ def test_the_three_states_and_the_domains_are_set_from_the_keyboard(
     QTest.keyClick(box.choice, Qt.Key.Key_Down)  # Blocked
     assert network_of(store) == (True, None)
     assert box.state() == "blocked" and not box.listed.isVisible()
-    QTest.keyClick(box.choice, Qt.Key.Key_Up)
+    QTest.keyClick(box.choice, Qt.Key.Key_Up)  # Only these domains, again: as they were
+    assert network_of(store) == (False, ["*.npmjs.org", "registry.example"])
     QTest.keyClick(box.choice, Qt.Key.Key_Up)  # Allowed
     assert network_of(store) == (False, None) and box.state() == "allowed"
 

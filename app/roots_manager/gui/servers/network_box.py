@@ -42,6 +42,9 @@ class NetworkBox(QWidget):
         super().__init__(parent)
         self.watcher = watcher
         self.server: str | None = None
+        self._kept: dict[str, list[str]] = {}
+        """The domains a server had when its network was set to another state here: put back
+        when it is limited to domains again, so that a choice undone loses nothing."""
         self.label = QLabel(self.tr("N&etwork when confined:"), self)
         self.choice = QComboBox(self)
         self.choice.addItem(self.tr("Allowed"), "allowed")
@@ -169,8 +172,12 @@ class NetworkBox(QWidget):
         name = self.server
         if name is None or wanted not in STATES:
             return False
+        srv = self.watcher.state.servers.get(name)
+        if srv is not None and srv.network_domains and wanted != "domains":
+            self._kept[name] = list(srv.network_domains)
         if wanted == "domains":
-            done = self.watcher.act(lambda store: confinement.set_domains(store, name))
+            back = self._kept.get(name, [])
+            done = self.watcher.act(lambda store: confinement.set_domains(store, name, back))
         else:
             blocked = wanted == "blocked"
             done = self.watcher.act(lambda store: confinement.set_network(store, name, blocked))
