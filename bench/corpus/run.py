@@ -429,13 +429,13 @@ async def drive(world: World, run: Run) -> None:
             result = await asyncio.wait_for(peer.request(3, "tools/call", params), 90)
             if result.get("isError"):
                 texts = [c.get("text", "") for c in result.get("content", [])]
-                raise RuntimeError(f"tool error: {' '.join(texts)[:300]}")
+                raise RuntimeError(f"tool error: {' '.join(texts)[-3000:]}")
         run.tool_s = time.monotonic() - started
         run.ok = True
     except TimeoutError:
         run.error = "timed out"
     except (EOFError, RuntimeError, OSError) as exc:
-        run.error = str(exc)[:400]
+        run.error = str(exc)[-3000:]
     finally:
         await peer.close()
         if not run.ok and proc.returncode is not None:

@@ -127,6 +127,26 @@ def own_socket(outside: str) -> str:
     return ",".join(out)
 
 
+def deep_socket(name: str) -> str:
+    """As a browser does (``org.chromium.Chromium.XXXXXX/SingletonSocket``): make the folder
+    *name* in its own temporary folder, bind a Unix socket in it, and connect to it by that
+    path."""
+    folder = os.path.join(os.environ["TMPDIR"], name)
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, "SingletonSocket")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as server:
+        server.bind(path)
+        server.listen()
+
+        def serve() -> None:
+            conn, _ = server.accept()
+            with conn:
+                conn.sendall(b"mine")
+
+        threading.Thread(target=serve, daemon=True).start()
+        return unix_connect(path=path)
+
+
 def _tried(attempt: Callable[[], str]) -> str:
     try:
         return attempt()
@@ -920,6 +940,7 @@ ATTACKS = {f.__name__: f for f in (
     replace, rename, remove, create, forge_refusals, overwrite, second_name,
     read, write, listdir, chmod, fchmod_read_only, chmod_at, utime, setxattr, chown,
     unix_connect, own_socket, socketpair, kill, inject, capabilities, io_uring, detach, rewrite_shebang,
+    deep_socket,
     swap, escape, pid, bad_pointers, prlimit, renice_user, chattr, file_setattr, datagram,
     keyring, user_namespace, setuid_file, swap_socket, connect_and_hang, fs_ioctls,
     shared_memory, lease, chmod_own_descriptor, bind_names, network, sqlite, fetch, resolve,

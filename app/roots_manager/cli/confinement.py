@@ -351,13 +351,12 @@ def held_notice(folders: list[str]) -> list[str]:
     return out
 
 
-_HELD_LABELS = (
+_HELD_LABELS = (  # the layered caches are said with what is derived from the command line
     ("read-only", "read only inside its grants, whatever was granted"),
     ("hidden", "hidden inside its grants (secrets)"),
     ("link kept", "links that stand for a protected place: never replaced, where they lead held"),
     ("not made", "not there now, and never made by it (no call of its makes such a name)"),
     ("pinned", "writable, but never renamed away (on the way to a protected place)"),
-    ("layered", "package caches it fills: seen as they are, written only in a layer of its own"),
 )
 
 
@@ -383,6 +382,13 @@ def cmd_show(store: Store, args: argparse.Namespace) -> int:
             f"  read and write, with the SQLite files beside it (named on its command line): "
             f"{shown(path)}"
         )
+    for d in out["derived"]:
+        how = {
+            "layered": "read and write, in a layer of its own",
+            "read-only": "read only",
+            "refused": "not given",
+        }[d["access"]]
+        print(f"  {how} (from its command line): {shown(d['path'])}: {d['why']}")
     for path in out["missing_extra"]:
         print(f"  missing now (skipped at start): {shown(path)}")
     for access, label in _HELD_LABELS:

@@ -174,6 +174,14 @@ def _hold_places(rules: Rules, unkept: Sequence[tuple[str, str]] = ()) -> Rules:
         # a cache of the server's own instead, named to it by the package manager's variable:
         # the shared one is not written
         variable, folder = layers[path]
+        if not variable.isidentifier():  # no variable moves it (protected.is_variable)
+            read_write = [r for r in read_write if r != path]
+            print(
+                f"roots-manager confine: {path} cannot be layered ({why}); it is not "
+                "writable for this run",
+                file=sys.stderr,
+            )
+            continue
         own = os.path.join(folder, "own")
         os.makedirs(own, mode=0o700, exist_ok=True)
         os.environ[variable] = own
@@ -207,6 +215,47 @@ def _hold_places(rules: Rules, unkept: Sequence[tuple[str, str]] = ()) -> Rules:
                     file=sys.stderr,
                 )
     return rules.replace(read_write=tuple(read_write), read_only=tuple(dict.fromkeys(read_only)))
+
+
+SHORT_NAMES = "/tmp"
+"""Where the server's own temporary folder gets a short name (:func:`short_name`)."""
+
+
+def short_name(tmpdir: str) -> str:
+    """A short name for the server's own temporary folder *tmpdir*, the name it is told
+    (``TMPDIR``): a link ``/tmp/rm-UID-HASH`` to it, made here, or *tmpdir* itself.
+
+    A Unix socket's path holds at most 107 bytes, and *tmpdir* lies deep in the user's folder
+    (``~/.local/share/roots-manager/confined/KEY``): a socket a server binds under a folder of
+    its own there (Chromium's ``org.chromium.Chromium.XXXXXX/SingletonSocket``, refused "Socket
+    path too long", and the browser gone) could not be named. Through the link it can; the
+    kernel binds it in *tmpdir*, where the rules let the server make sockets and connect to its
+    own. The link is the user's in the sticky ``/tmp``, so nobody else can replace it; one
+    there already is used only if it is the user's own link to *tmpdir* (made at a previous
+    start), else *tmpdir* is told as it is."""
+    if sys.platform != "linux":
+        return tmpdir
+    import zlib  # built in: the wrapper imports nothing costly
+
+    # named for the whole path: each Roots Manager folder (a test's) has its servers' own
+    key = zlib.crc32(os.fsencode(tmpdir))
+    link = os.path.join(SHORT_NAMES, f"rm-{os.geteuid()}-{key:08x}")
+    try:
+        top = os.stat(SHORT_NAMES)
+        if not top.st_mode & 0o1000 or top.st_uid != 0 or len(link) >= len(tmpdir):
+            return tmpdir  # not sticky and root's: a name there could be replaced
+        try:
+            os.symlink(tmpdir, link)
+        except FileExistsError:
+            import stat
+
+            st = os.lstat(link)
+            mine = stat.S_ISLNK(st.st_mode) and st.st_uid == os.geteuid()
+            if not mine or os.readlink(link) != tmpdir:
+                return tmpdir
+    except OSError:
+        return tmpdir
+    return link
 
 
 def _layer_folders(rules: Rules) -> dict[str, tuple[str, str]]:
@@ -380,8 +429,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"roots-manager confine: {exc}", file=sys.stderr)
         return EXIT_USAGE
     if rules.tmpdir is not None:
+        told = short_name(rules.tmpdir)
         for name in ("TMPDIR", "TMP", "TEMP"):
-            os.environ[name] = rules.tmpdir
+            os.environ[name] = told
     if rules.network and rules.domains is not None and sys.platform == "linux":
         from roots_manager.sandbox.netns import environment
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from roots_manager.core.confinement.derive import (
     database_files,
+    derived_folders,
     package_caches,
     registry_domains,
     runtime_rules,
@@ -507,6 +508,12 @@ def report(
         if on
         else None,
         "own_files": own,
+        "derived": [
+            {"path": path, "access": access, "why": why}
+            for path, access, why in (
+                derived_folders(srv.command, os.environ) if srv.command else ()
+            )
+        ],
         "missing_extra": [p for p in (*srv.allow_read, *srv.allow_write) if not os.path.exists(p)],
         "protected": [{"path": p.path, "access": p.access, "why": p.why} for p in held],
         "repositories_searched_in_part": [w for w, whole in searched.items() if not whole],

@@ -24,7 +24,14 @@ import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from roots_manager.core.confinement.protected import HIDDEN, HOME, TABLE, shared_caches
+from roots_manager.core.confinement.protected import (
+    CHROME_DEVTOOLS_CACHE,
+    CHROME_DEVTOOLS_DATA,
+    HIDDEN,
+    HOME,
+    TABLE,
+    shared_caches,
+)
 from roots_manager.core.confinement.rules import COMPANIONS, Rules
 from roots_manager.core.directory.layout import inside
 
@@ -407,6 +414,14 @@ def _caches(command: Sequence[str], env: Mapping[str, str], program: str) -> dic
     """
     first = next((w for w in command[1:] if not w.startswith("-")), "")
     caches = shared_caches(env)
+    browser = {v: caches[v] for v in BROWSER_PACKAGES.get(_package(command, program), ((),))[0]}
+    return {**_package_manager_caches(command, program, first, caches), **browser}
+
+
+def _package_manager_caches(
+    command: Sequence[str], program: str, first: str, caches: Mapping[str, str]
+) -> dict[str, str]:
+    """The package manager caches of :func:`_caches`."""
     if _npm_runs(command, program)[0]:
         return {"npm_config_cache": caches["npm_config_cache"]}
     if program in _UVX or (program in _UV and first in ("run", "tool", "x")):
@@ -416,6 +431,93 @@ def _caches(command: Sequence[str], env: Mapping[str, str], program: str) -> dic
     if program in _PIPX and first == "run":
         return {v: caches[v] for v in ("PIPX_HOME", "PIPX_LOG_DIR", "PIPX_VENV_CACHEDIR")}
     return {}
+
+
+BROWSER_PACKAGES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "@playwright/mcp": (("PLAYWRIGHT_BROWSERS_PATH", "PWMCP_PROFILES_DIR_FOR_TEST"), ()),
+    "chrome-devtools-mcp": (
+        (CHROME_DEVTOOLS_CACHE, CHROME_DEVTOOLS_DATA),
+        ("PUPPETEER_CACHE_DIR",),
+    ),
+}
+"""The npm packages of MCP servers that run a browser, each with the browser folders
+(:data:`~roots_manager.core.confinement.protected.BROWSER_CACHES`) it writes, layered as a
+package cache is (made first when missing: a layer needs a folder to cover), and those it
+only reads (the browsers Puppeteer installed), where they are. What each writes, read in its
+code: Playwright MCP makes its browser profile in ``ms-playwright-mcp`` and records each
+browser it runs in ``ms-playwright/b``, and fails the call when it cannot; Chrome DevTools MCP
+keeps its profile and its update check in ``~/.cache/chrome-devtools-mcp`` and its usage state
+in ``~/.local/share/chrome-devtools-mcp``."""
+BROWSER_FOLDERS = {
+    "PLAYWRIGHT_BROWSERS_PATH": "Playwright's browsers, and its registry of those running",
+    "PWMCP_PROFILES_DIR_FOR_TEST": "Playwright MCP's browser profiles",
+    "PUPPETEER_CACHE_DIR": "the browsers Puppeteer installed",
+    CHROME_DEVTOOLS_CACHE: "its browser profile and its update check",
+    CHROME_DEVTOOLS_DATA: "its usage state",
+}
+"""What each browser folder of :data:`BROWSER_PACKAGES` holds, as ``servers show`` says."""
+BROWSER_PROGRAMS = {
+    "playwright-mcp": "@playwright/mcp",
+    "mcp-server-playwright": "@playwright/mcp",
+    "chrome-devtools-mcp": "chrome-devtools-mcp",
+}
+"""The names the browser servers' packages are run by when installed (their ``bin``)."""
+
+
+def _package(command: Sequence[str], program: str) -> str:
+    """The npm package *command* runs, without its version: the one ``npx`` (``npm exec``) is
+    given, or the one the program (or the script ``node`` runs) lies in, from its real path
+    (``.../node_modules/@playwright/mcp/cli.js``, a bin's link to it); empty if none."""
+    runs, _ = _npm_runs(command, program)
+    if runs:
+        words, _ = _npm_options(command)
+        spec = ""
+        for i, word in enumerate(words):
+            if word in ("-p", "--package") and i + 1 < len(words):
+                spec = words[i + 1]
+                break
+            if word.startswith("--package="):
+                spec = word.split("=", 1)[1]
+                break
+        if not spec:
+            rest = [w for w in words if not w.startswith("-")]
+            rest += list(command[command.index("--", 1) + 1 :]) if "--" in command[1:] else []
+            if program in _NPM and rest[:1] in (["exec"], ["x"]):
+                rest = rest[1:]
+            spec = rest[0] if rest else ""
+        scope, _, name = spec.partition("/") if spec.startswith("@") else ("", "", spec)
+        name = name.split("@", 1)[0]
+        return f"{scope}/{name}" if scope else name
+    if program in BROWSER_PROGRAMS:
+        return BROWSER_PROGRAMS[program]
+    script = next((w for w in command[1:] if not w.startswith("-")), "")
+    for word in (command[0], script) if program in ("node", "nodejs", "bun") else (command[0],):
+        found = shutil.which(word) if os.sep not in word else word
+        if not found:
+            continue
+        parts = os.path.realpath(found).split(os.sep)
+        if "node_modules" in parts[:-2]:
+            at = len(parts) - 1 - parts[::-1].index("node_modules")
+            name = parts[at + 1]
+            if name.startswith("@") and at + 2 < len(parts) - 1:
+                name = f"{name}/{parts[at + 2]}"
+            return name
+    return ""
+
+
+def _browser_reads(
+    command: Sequence[str], env: Mapping[str, str], program: str, needs: Needs, scope: _Scope
+) -> None:
+    """The browser folders a browser server only reads (:data:`BROWSER_PACKAGES`), each where
+    it is, read and run: not one that is too broad, a secret, or not there."""
+    caches = shared_caches(env)
+    for variable in BROWSER_PACKAGES.get(_package(command, program), ((), ()))[1]:
+        real = os.path.realpath(caches[variable])
+        why = scope.too_broad(real) or scope.secret(real)
+        if why is not None:
+            needs.refuse(real, why)
+        elif os.path.isdir(real):
+            needs.add(real)
 
 
 NPM_PROJECT_FILES = ("package.json", "package-lock.json", "npm-shrinkwrap.json")
@@ -492,12 +594,69 @@ def _uv_project(
 
 
 def package_caches(command: Sequence[str], env: Mapping[str, str]) -> dict[str, str]:
-    """The shared package caches *command* fills, each by its variable (made writable for it,
-    through a layer of its own), as :func:`command_needs` finds them (behind ``sh -c`` too)."""
+    """The shared package and browser caches *command* fills, each by its variable (made
+    writable for it, through a layer of its own), as :func:`command_needs` finds them (behind
+    ``sh -c`` too), less those refused (:func:`_safe_caches`)."""
     shell = _shell_command(command, env, os.getcwd())
     if shell is not None:
         command = shell[0]
-    return _caches(command, env, _program(command, env))
+    return _safe_caches(_caches(command, env, _program(command, env)), env)[0]
+
+
+def derived_folders(command: Sequence[str], env: Mapping[str, str]) -> list[tuple[str, str, str]]:
+    """The folders of the home *command* is given because of what it runs, as ``servers
+    show`` lists them: each ``(path, access, why)``, *access* ``layered`` (written in a layer
+    of its own, the folder made first when missing) or ``read-only``, or ``refused``."""
+    shell = _shell_command(command, env, os.getcwd())
+    if shell is not None:
+        command = shell[0]
+    program = _program(command, env)
+    package = _package(command, program)
+    browser = BROWSER_PACKAGES.get(package, ((), ()))
+    caches, unsafe = _safe_caches(_caches(command, env, program), env)
+    out = []
+    for variable, path in caches.items():
+        missing = "" if os.path.isdir(path) else " (not there yet: made at its start)"
+        if variable in browser[0]:
+            why = f"{package} writes there: {BROWSER_FOLDERS[variable]}{missing}"
+        else:
+            why = f"{os.path.basename(command[0])} fills this package cache{missing}"
+        out.append((path, "layered", why))
+    needs = Needs()
+    _browser_reads(command, env, program, needs, _Scope(env, caches.values()))
+    shared = shared_caches(env)
+    for variable in browser[1]:
+        real = os.path.realpath(shared[variable])
+        if real in needs.runtime:
+            out.append((real, "read-only", f"{package} runs {BROWSER_FOLDERS[variable]}"))
+    out += [(p, "refused", why) for p, why in (*unsafe, *needs.refused)]
+    return out
+
+
+def _safe_caches(
+    caches: Mapping[str, str], env: Mapping[str, str]
+) -> tuple[dict[str, str], list[tuple[str, str]]]:
+    """*caches* (:func:`_caches`) less those no derived rule may cover: where the environment
+    puts one at the file system's root, the home folder or a folder holding it, a secret, or
+    in (or around) a place of the home that is kept read-only (``~/.local/bin``); and those,
+    each with why."""
+    scope = _Scope(env, ())
+    kept: dict[str, str] = {}
+    refused: list[tuple[str, str]] = []
+    for variable, path in caches.items():
+        real = _written(path)
+        why = scope.too_broad(real) or scope.secret(real)
+        for place in TABLE if why is None else ():
+            if place.where == HOME:
+                held = os.path.join(scope.home, place.path)
+                if real == held or inside(real, held) or inside(held, real):
+                    why = f"it is, holds or lies in ~/{place.path}: {place.why}"
+                    break
+        if why is None:
+            kept[variable] = path
+        else:
+            refused.append((path, why))
+    return kept, refused
 
 
 NPM_REGISTRY = "registry.npmjs.org"
@@ -689,9 +848,13 @@ def command_needs(
     """
     needs = Needs()
     program = _program(command, env)  # one look-up on PATH for both of its uses
-    for cache in _caches(command, env, program).values():
+    caches, unsafe = _safe_caches(_caches(command, env, program), env)
+    for cache in caches.values():
         needs.add(cache, writable=True)
+    for path, why in unsafe:
+        needs.refuse(path, why)
     scope = _Scope(env, [*writable, *needs.writable])
+    _browser_reads(command, env, program, needs, scope)
     _executable(command[0], env, needs, scope)
     shell = _shell_command(command, env, cwd)
     if shell is not None:

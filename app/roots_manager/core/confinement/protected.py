@@ -96,6 +96,17 @@ SHELL_FILES = (
 )  # fmt: skip
 """What a shell or a desktop session reads at its start, in the home folder."""
 
+CHROME_DEVTOOLS_CACHE = "chrome-devtools-mcp cache"
+CHROME_DEVTOOLS_DATA = "chrome-devtools-mcp data"
+"""Chrome DevTools MCP's folders: named by no variable (:data:`BROWSER_CACHES`)."""
+
+
+def is_variable(name: str) -> bool:
+    """Whether *name*, a shared cache's key (:data:`SHARED_CACHES`), is an environment
+    variable the program reads for that cache (a key with none is a description)."""
+    return name.isidentifier()
+
+
 TOOL_FOLDERS = (
     ".claude", ".codex", ".gemini", ".cursor", ".vscode", ".vscode-server",
     ".config/Code/User", ".config/Code - Insiders/User", ".config/VSCodium/User",
@@ -103,6 +114,23 @@ TOOL_FOLDERS = (
 )  # fmt: skip
 """The user's editor and agent folders: settings that name programs to run (hooks, tasks,
 terminal profiles, MCP servers) and extensions whose code runs in the editor."""
+
+BROWSER_CACHES = (
+    ("PLAYWRIGHT_BROWSERS_PATH", "XDG_CACHE_HOME", ".cache", "ms-playwright"),
+    ("PWMCP_PROFILES_DIR_FOR_TEST", "XDG_CACHE_HOME", ".cache", "ms-playwright-mcp"),
+    ("PUPPETEER_CACHE_DIR", "", ".cache", "puppeteer"),
+    (CHROME_DEVTOOLS_CACHE, "", ".cache", "chrome-devtools-mcp"),
+    (CHROME_DEVTOOLS_DATA, "XDG_DATA_HOME", ".local/share", "chrome-devtools-mcp"),
+)
+"""The browsers' shared caches and profiles, as :data:`SHARED_CACHES`'s rows, each where the
+program that fills it looks for it (read in its package's code): the browsers Playwright
+installs (``ms-playwright``; and its registry of running browsers, ``ms-playwright/b``, which
+names the code the next Playwright loads to reach one), Playwright MCP's browser profiles,
+the browsers Puppeteer installs (``~/.cache/puppeteer``, ``XDG_CACHE_HOME`` not read), and
+Chrome DevTools MCP's profile and update check (``~/.cache/chrome-devtools-mcp``, likewise)
+and its usage state. A browser run later reads a profile's ``NativeMessagingHosts``, which
+name programs it runs outside any confinement. The variable of a row with none is no name a
+program reads (:func:`is_variable`)."""
 
 SHARED_CACHES = (
     ("npm_config_cache", "", "", ".npm"),
@@ -113,11 +141,12 @@ SHARED_CACHES = (
     ("PIPX_HOME", "XDG_DATA_HOME", ".local/share", "pipx"),
     ("PIPX_LOG_DIR", "XDG_STATE_HOME", ".local/state", "pipx/log"),
     ("PIPX_VENV_CACHEDIR", "XDG_CACHE_HOME", ".cache", "pipx"),
+    *BROWSER_CACHES,
 )
 """The package managers' shared caches, each as ``(its variable, the base's variable, the base's
 default in the home, its folder in the base)``: what ``npx``, ``uvx``, ``deno``, ``pipx run``
 and ``pip install`` put there, they (and the user's next ``npx`` or ``uvx``, unconfined) run
-later."""
+later; and the browsers' (:data:`BROWSER_CACHES`)."""
 
 
 def shared_caches(env: Mapping[str, str]) -> dict[str, str]:
@@ -139,7 +168,14 @@ _LAYERED = (
     "a package cache the server's package manager fills: it sees the cache, and what it "
     "writes there stays in a copy of its own"
 )
-_CACHE = "a package cache: what is put there runs at the user's (or another server's) next start"
+_LAYERED_BROWSER = (
+    "the browser's cache or profile the server fills: it sees it, and what it writes there "
+    "stays in a copy of its own"
+)
+_CACHE = (
+    "a package or browser cache: what is put there runs at the user's (or another server's) "
+    "next start"
+)
 
 TABLE: tuple[Place, ...] = (
     Place(
@@ -455,8 +491,9 @@ def protections(
     candidates += [(os.path.normpath(p), READ_ONLY, YOURS) for p in read_only]
     candidates += [(os.path.normpath(p), HIDDEN, YOURS) for p in hidden]
     out: dict[str, Protection] = {}
+    browsers = {os.path.realpath(shared_caches(env)[row[0]]) for row in BROWSER_CACHES}
     for cache in sorted(layers):
-        out[cache] = Protection(cache, LAYERED, _LAYERED)
+        out[cache] = Protection(cache, LAYERED, _LAYERED_BROWSER if cache in browsers else _LAYERED)
         holder = writers.holder(cache)
         if holder is not None:  # not renamed away, and a look-alike made in its place
             _pin_between(out, holder, cache)
