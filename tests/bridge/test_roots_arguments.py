@@ -3,6 +3,7 @@ change of them needs."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from roots_manager.bridge.protocol.restart import Seen, restart_reason
@@ -51,3 +52,40 @@ def test_a_server_given_its_folders_is_restarted_for_any_change_of_them() -> Non
     assert reason(["/a", "/b"], ["/a"]) == "revoked: /b"
     assert reason(["/a"], ["/a", "/b"]) == "its folders changed"
     assert reason(None, ["/a"]) is None, "a server without {roots} keeps its own rules"
+
+
+def test_an_engines_roots_among_its_options_are_bind_mounts() -> None:
+    from roots_manager.core.consent.arguments import Mount, engine_image, expand_engine
+
+    run = ["docker", "run", "-i", "--rm", "-e", "TOKEN", "{roots}", "mcp/fs", "{roots}"]
+    assert engine_image(run) == 7
+    assert (
+        engine_image(["podman", "--remote", "--url", "unix:///s", "container", "run", "img"]) == 6
+    )
+    assert engine_image(["docker", "ps"]) is None
+    assert engine_image(["npx", "run", "x"]) is None
+    mounts = [Mount("/real/p", "/home/u/p", False), Mount("/ref", "/ref", True)]
+    held = [Mount("/real/p/.git/hooks", "/home/u/p/.git/hooks", True)]
+    out, skipped = expand_engine(run, [*mounts, Mount("/a:b", "/a:b", False)], held)
+    assert out == [
+        "docker", "run", "-i", "--rm", "-e", "TOKEN",
+        "-v", "/real/p:/home/u/p", "-v", "/ref:/ref:ro",
+        "-v", "/real/p/.git/hooks:/home/u/p/.git/hooks:ro",
+        "mcp/fs", "/home/u/p", "/ref",
+    ]  # fmt: skip
+    assert skipped == ["/a:b"]
+
+
+def test_an_engines_socket_is_derived_for_its_client_only(tmp_path: Path) -> None:
+    from roots_manager.core.confinement.derive import engine_sockets
+
+    env = {"HOME": str(tmp_path), "XDG_RUNTIME_DIR": "/run/user/1000"}
+    assert engine_sockets(["npx", "-y", "x"], env) == []
+    docker = engine_sockets(["docker", "run", "-i", "img"], env)
+    assert docker == [os.path.join(os.path.realpath("/var/run"), "docker.sock")]
+    named = engine_sockets(["docker", "-H", f"unix://{tmp_path}/d.sock", "run", "img"], env)
+    assert named == [f"{tmp_path}/d.sock"]
+    over_tcp = {**env, "DOCKER_HOST": "tcp://10.0.0.1:2375"}
+    assert engine_sockets(["docker", "run", "img"], over_tcp) == []
+    # a word after the subcommand is the container's, never the client's option
+    assert engine_sockets(["podman", "run", "img", "--url", "unix:///x"], env) != ["/x"]

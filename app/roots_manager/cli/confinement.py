@@ -387,6 +387,7 @@ def cmd_show(store: Store, args: argparse.Namespace) -> int:
             "layered": "read and write, in a layer of its own",
             "read-only": "read only",
             "refused": "not given",
+            "socket": "may connect to the socket",
         }[d["access"]]
         print(f"  {how} (from its command line): {shown(d['path'])}: {d['why']}")
     for path in out["missing_extra"]:

@@ -707,6 +707,13 @@ class Mediator:
                 if not path:  # abstract names are never allowed
                     raise Refused(errno.EACCES)
                 allowed = path in self.sockets
+                if not allowed and os.path.isabs(path) and self.sockets:
+                    # named through a link among its folders (/var/run/docker.sock): the
+                    # allowed socket itself is what is opened below, whatever the name led to
+                    head, leaf = os.path.split(path)
+                    real = os.path.join(os.path.realpath(head), leaf)
+                    allowed = real in self.sockets
+                    path = real if allowed else path
                 if not allowed and not self.own:
                     raise Refused(errno.EACCES)
                 # the socket itself, reached without a link (one swapped in leads on): one the

@@ -233,6 +233,67 @@ def _check_runnable(command: Sequence[str]) -> None:
         raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), program)
 
 
+def _mounts_grants(command: Sequence[str]) -> bool:
+    """Whether *command* is a container engine's ``run`` with ``{roots}`` among its options."""
+    from roots_manager.core.consent.arguments import ROOTS_ARG, engine_image
+
+    image = engine_image(command)
+    return image is not None and ROOTS_ARG in command[:image]
+
+
+def _engine_command(command: Sequence[str], server: str, fp: str, run: str) -> list[str]:
+    """*command*, a container engine's ``run``, with its ``{roots}`` made the grants' bind
+    mounts, and the places inside a writable one that a confined server never rewrites
+    (:data:`~roots_manager.core.confinement.protected.TABLE`) mounted read-only over them, the
+    hidden ones covered (``/dev/null`` for a file, an empty folder for a folder): the
+    container is the engine's, outside the rules, so its mounts are what holds it."""
+    from pathlib import Path
+
+    from roots_manager.core.confinement.protected import HIDDEN, READ_ONLY, protections
+    from roots_manager.core.consent.arguments import Mount, expand_engine, mounts_now
+    from roots_manager.core.directory.layout import Layout, ensure_private_dir
+    from roots_manager.core.hosts.known import Platform, protected_places
+
+    layout = Layout.default()
+    mounts = mounts_now(layout, server, fp, run)
+    held = protections(
+        [m.source for m in mounts if not m.read_only],
+        [m.source for m in mounts if m.read_only],
+        env=os.environ,
+        hosts=protected_places(Platform("linux", Path(os.path.expanduser("~")), os.environ)),
+    )
+    covers: list[Mount] = []
+    for place in held:
+        if place.access == READ_ONLY:
+            covers.append(Mount(place.path, _target(place.path, mounts), True))
+        elif place.access == HIDDEN:
+            empty = "/dev/null"
+            if os.path.isdir(place.path):
+                empty = str(ensure_private_dir(layout.home / CONFINED_FOLDER / "empty"))
+            covers.append(Mount(empty, _target(place.path, mounts), True))
+    expanded, skipped = expand_engine(command, mounts, covers)
+    for target in skipped:
+        print(
+            f"roots-bridge: {server}: {target} is not mounted in the container: the engine's "
+            "-v cannot name a path with a ':' or a ','",
+            file=sys.stderr,
+            flush=True,
+        )
+    return expanded
+
+
+def _target(path: str, mounts: Sequence[object]) -> str:
+    """Where *path*, inside the source of one of *mounts*, is in the container."""
+    from roots_manager.core.consent.arguments import Mount
+    from roots_manager.core.directory.layout import inside
+
+    for m in mounts:
+        assert isinstance(m, Mount)
+        if inside(path, m.source):
+            return m.target + path[len(m.source) :]
+    return path
+
+
 def wrapped(
     command: Sequence[str],
     server: str,
@@ -265,6 +326,8 @@ def wrapped(
 
         folders = folders_now(Layout.default(), server, command_fingerprint(literal), run)
         command = expand(literal, folders)
+        if _mounts_grants(literal):
+            command = _engine_command(literal, server, command_fingerprint(literal), run)
     if not force and entry is not None and not (entry.get("confine") is True or default):
         if glance is not None and glance.confine_new and entry.get("confine") is None:
             print(f"roots-bridge: {server}: {_why_unconfined(server)}", file=sys.stderr, flush=True)

@@ -17,6 +17,7 @@ from typing import Any
 from roots_manager.core.confinement.derive import (
     database_files,
     derived_folders,
+    engine_sockets,
     package_caches,
     registry_domains,
     runtime_rules,
@@ -292,6 +293,7 @@ def rules_for(
     if domains is not None:  # npx and uvx fetch the server itself: their registries
         domains = tuple(dict.fromkeys([*domains, *registry_domains(command, env)]))
     writable = [*write, *extra_write, tmpdir]
+    sockets += [p for p in engine_sockets(command, env) if p not in sockets]
     runtime, refused = runtime_rules(command, env, cwd, writable)
     runtime = runtime.replace(
         own_files=tuple(_own_files(runtime.own_files, [*read, *extra_read], env, hosts, refused))

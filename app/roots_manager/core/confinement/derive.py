@@ -630,7 +630,59 @@ def derived_folders(command: Sequence[str], env: Mapping[str, str]) -> list[tupl
         if real in needs.runtime:
             out.append((real, "read-only", f"{package} runs {BROWSER_FOLDERS[variable]}"))
     out += [(p, "refused", why) for p, why in (*unsafe, *needs.refused)]
+    out += [
+        (p, "socket", f"the {os.path.basename(command[0])} client talks to its engine there")
+        for p in engine_sockets(command, env)
+    ]
     return out
+
+
+DOCKER_SOCKET = "/var/run/docker.sock"
+PODMAN_SOCKET = "/run/podman/podman.sock"
+"""The engines' sockets where nothing names another: Docker's, and the Podman service's for
+root (``$XDG_RUNTIME_DIR/podman/podman.sock`` for a user)."""
+
+
+def engine_sockets(command: Sequence[str], env: Mapping[str, str]) -> list[str]:
+    """The socket of the container engine *command*'s client talks to (``docker``, ``podman
+    --remote``): the one named on its command line (``-H``/``--host``, ``--url``) or in its
+    environment (``DOCKER_HOST``, ``CONTAINER_HOST``), else the engine's own, as its folders
+    really are (``/var/run`` is a link); none for a program that is not such a client, nor
+    for an engine reached over the network. The client alone connects to it: the container
+    the engine starts is outside the rules, and only its mounts hold it."""
+    from roots_manager.core.consent.arguments import ENGINES
+
+    if not command:
+        return []
+    program = os.path.basename(command[0])
+    if program not in ENGINES:
+        return []
+    named = ""
+    for i, word in enumerate(command[1:], 1):
+        option, eq, value = word.partition("=")
+        if option in ("-H", "--host", "--url") and not eq and i + 1 < len(command):
+            value, eq = command[i + 1], "="
+        if eq and option in ("-H", "--host", "--url"):
+            named = value
+            break
+        if not word.startswith("-"):
+            break  # the subcommand: what follows is its own
+    podman = program.startswith("podman")
+    named = named or env.get("CONTAINER_HOST" if podman else "DOCKER_HOST", "")
+    if named and not named.startswith("unix://"):
+        return []
+    path = named.removeprefix("unix://")
+    if not path:
+        runtime = env.get("XDG_RUNTIME_DIR", "")
+        root = sys.platform == "win32" or os.geteuid() == 0
+        if not podman:
+            path = DOCKER_SOCKET
+        elif root or not os.path.isabs(runtime):
+            path = PODMAN_SOCKET
+        else:
+            path = os.path.join(runtime, "podman", "podman.sock")
+    head, leaf = os.path.split(os.path.abspath(path))
+    return [os.path.join(os.path.realpath(head), leaf)]
 
 
 def _safe_caches(

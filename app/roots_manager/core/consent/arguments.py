@@ -21,6 +21,85 @@ ROOTS_ARG = "{roots}"
 """The argument replaced by the server's granted folders, one argument each."""
 
 
+ENGINES = frozenset(("docker", "podman", "podman-remote", "nerdctl"))
+"""Container engines' clients: ``{roots}`` among their ``run`` options is the grants mounted."""
+_ENGINE_FLAGS = frozenset((
+    "-i", "-t", "-it", "-ti", "-d", "-P", "-q", "-r", "-D", "--rm", "--detach", "--interactive",
+    "--tty", "--init", "--privileged", "--read-only", "--publish-all", "--quiet", "--remote",
+    "--debug", "--tls", "--tlsverify", "--no-healthcheck", "--replace",
+))  # fmt: skip
+"""The engines' options that take no value (every other option without ``=`` takes the next
+word)."""
+
+
+def engine_image(command: Sequence[str]) -> int | None:
+    """The position of the image in *command* when it is a container engine's ``run`` or
+    ``create`` (``docker run -i --rm IMAGE``, ``podman --remote container run ...``), or None:
+    what stands before it are the engine's options, what follows the container's command."""
+    if not command or os.path.basename(command[0]) not in ENGINES:
+        return None
+    i = _options_end(command, 1)
+    if command[i : i + 1] == ["container"]:
+        i += 1
+    if command[i : i + 1] not in (["run"], ["create"]):
+        return None
+    i = _options_end(command, i + 1)
+    if command[i : i + 1] == ["--"]:
+        i += 1
+    return i if i < len(command) else None
+
+
+def _options_end(command: Sequence[str], i: int) -> int:
+    """Where the options (and ``{roots}``) starting at *i* end."""
+    while i < len(command) and command[i] != "--":
+        word = command[i]
+        if word == ROOTS_ARG:
+            i += 1
+        elif not word.startswith("-"):
+            break
+        else:
+            i += 1 if "=" in word or word in _ENGINE_FLAGS else 2
+    return i
+
+
+class Mount:
+    """A granted folder as a container gets it: *source* on the machine (its real path,
+    checked when it was added), *target* in the container (the path the server is told),
+    read-only or not."""
+
+    __slots__ = ("read_only", "source", "target")
+
+    def __init__(self, source: str, target: str, read_only: bool) -> None:
+        self.source = source
+        self.target = target
+        self.read_only = read_only
+
+
+def expand_engine(
+    command: Sequence[str], mounts: Sequence[Mount], held: Sequence[Mount] = ()
+) -> tuple[list[str], list[str]]:
+    """*command*, a container engine's ``run`` (:func:`engine_image`), with each ``{roots}``
+    among its options replaced by one ``-v SOURCE:TARGET[:ro]`` per folder of *mounts* and of
+    *held* (the places inside them kept read-only, after them so that they cover them), and
+    each after the image by the folders' targets; and the folders left out, whose names the
+    engine's ``-v`` cannot hold (a ``:`` or a ``,``)."""
+    image = engine_image(command)
+    skipped = [m.target for m in (*mounts, *held) if any(c in m.source + m.target for c in ":,")]
+    kept = [m for m in mounts if m.target not in skipped]
+    volumes: list[str] = []
+    for m in (*kept, *(h for h in held if h.target not in skipped)):
+        volumes += ["-v", f"{m.source}:{m.target}{':ro' if m.read_only else ''}"]
+    out: list[str] = []
+    for i, arg in enumerate(command):
+        if arg != ROOTS_ARG:
+            out.append(arg)
+        elif image is not None and i < image:
+            out += volumes
+        else:
+            out += [m.target for m in kept]
+    return out, skipped
+
+
 def takes_roots(command: Sequence[str]) -> bool:
     """Whether *command* is given its folders as arguments."""
     return ROOTS_ARG in command
@@ -100,3 +179,26 @@ def folders_now(layout: Layout, server: str, fingerprint: str, run: str = "") ->
         return []
     result = effective(state, server, fingerprint=fingerprint, run=run or None)
     return [uri_to_path(r["uri"]) for r in result["roots"]]
+
+
+def mounts_now(layout: Layout, server: str, fingerprint: str, run: str = "") -> list[Mount]:
+    """The folders of :func:`folders_now` as a container engine mounts them: each from its
+    real path (checked when it was added: the engine, which follows links, is not led
+    elsewhere by one swapped in since), at the path the server is told, read-only for a
+    read-only grant."""
+    from roots_manager.core.store.file import Store, StoreError
+
+    try:
+        state = Store(layout).read()
+    except (StoreError, OSError):
+        return []
+    result = effective(state, server, fingerprint=fingerprint, run=run or None)
+    read_only = {g.root for g in state.grants if g.server == server and g.read_only}
+    roots = {r.uri: r for r in state.roots}
+    out = []
+    for entry in result["roots"]:
+        root = roots.get(entry["uri"])
+        target = uri_to_path(entry["uri"])
+        source = (root.real or root.path) if root is not None else target
+        out.append(Mount(source, target, root is not None and root.id in read_only))
+    return out
