@@ -110,6 +110,13 @@ def engine() -> Iterator[Engine]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def _hand_socket(world: World, engine: Engine) -> None:
+    """The engine's socket given to whoever runs the server, as the docker group gives it (a
+    confined root holds no capability that would pass over its owner)."""
+    user = unprivileged_user() if world.who == "user" else None
+    os.chown(engine.socket, user.pw_uid if user else 0, user.pw_gid if user else 0)
+
+
 def _server(engine: Engine) -> list[str]:
     return engine.client(
         "run", "-i", "--rm", "--network", "none", "-v", "/usr:/usr:ro",
@@ -122,9 +129,7 @@ def _server(engine: Engine) -> list[str]:
 def test_a_container_gets_its_grants_as_mounts_and_its_client_the_socket(
     world: World, engine: Engine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    if world.who == "user":  # the engine's socket, as the docker group gives it
-        user = unprivileged_user()
-        os.chown(engine.socket, user.pw_uid, user.pw_gid)
+    _hand_socket(world, engine)
     hooks = world.granted / ".git" / "hooks"
     hooks.mkdir(parents=True)
     (world.granted / "notes.txt").write_text("granted\n", encoding="utf-8")
@@ -155,12 +160,28 @@ def test_a_container_gets_its_grants_as_mounts_and_its_client_the_socket(
 def test_the_engines_socket_is_the_clients_alone(world: World, engine: Engine) -> None:
     """Another confined server, which is no engine's client, cannot reach the engine (whose
     socket would let it start a container with any folder mounted)."""
-    if world.who == "user":
-        user = unprivileged_user()
-        os.chown(engine.socket, user.pw_uid, user.pw_gid)
+    _hand_socket(world, engine)
     world.setup()
     host = Hostile(world)
     try:
         assert host.attack("unix_connect", path=str(engine.socket)) in REFUSED
+    finally:
+        host.close()
+
+
+@pytest.mark.parametrize("world", users(), indirect=True)
+def test_the_socket_named_through_a_link_is_reached(world: World, engine: Engine) -> None:
+    """The client names the socket through a link among its folders, as ``docker`` names
+    ``/var/run/docker.sock`` (``/var/run`` a link to ``/run``): the socket is derived by its
+    real folders, and the supervisor connects the client to that very socket."""
+    _hand_socket(world, engine)
+    run = world.base / "var-run"
+    run.symlink_to(engine.folder)
+    world.setup()
+    command = _server(engine)
+    command[command.index("--url") + 1] = f"unix://{run / engine.socket.name}"
+    host = Hostile(world, command)
+    try:
+        assert host.attack("read", path=str(world.read_only / "notes.txt")) == "ok:reference\n"
     finally:
         host.close()
