@@ -604,9 +604,10 @@ def package_caches(command: Sequence[str], env: Mapping[str, str]) -> dict[str, 
 
 
 def derived_folders(command: Sequence[str], env: Mapping[str, str]) -> list[tuple[str, str, str]]:
-    """The folders of the home *command* is given because of what it runs, as ``servers
-    show`` lists them: each ``(path, access, why)``, *access* ``layered`` (written in a layer
-    of its own, the folder made first when missing) or ``read-only``, or ``refused``."""
+    """What *command* is given because of what it runs, as ``servers show`` lists it: each
+    ``(path, access, why)``, *access* ``layered`` (a folder written in a layer of its own, made
+    first when missing), ``read-only``, ``refused`` (the environment put it where no rule may
+    cover), or ``socket`` (a container engine's, for its client: :func:`engine_sockets`)."""
     shell = _shell_command(command, env, os.getcwd())
     if shell is not None:
         command = shell[0]
