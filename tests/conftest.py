@@ -30,6 +30,21 @@ FILESYSTEM_SERVER = (
 )
 
 
+@pytest.fixture(scope="session", autouse=True)
+def short_names_swept() -> Iterator[None]:
+    """The links a confined server's ``TMPDIR`` is told by (``/tmp/rm-UID-HASH``:
+    roots_manager.sandbox.confine.short_name) outlive the tests' folders they lead to: those
+    left leading nowhere are removed once the tests are done (a live one always leads
+    somewhere: its folder is made before it)."""
+    yield
+    import re
+
+    named = re.compile(r"rm-\d+-[0-9a-f]{8}")
+    for link in Path("/tmp").glob("rm-*-*") if sys.platform == "linux" else ():
+        if named.fullmatch(link.name) and link.is_symlink() and not link.exists():
+            link.unlink(missing_ok=True)
+
+
 @pytest.fixture(autouse=True)
 def rm_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """Every test gets its own ROOTS_MANAGER_HOME, inherited by the processes it starts."""
