@@ -162,8 +162,15 @@ def _linux_protections(abi: int) -> list[Protection]:
             "network, when limited to domains",
             filtered is None,
             "only through Roots Manager's proxy, to the domains allowed (servers network NAME "
-            "domains): a network namespace of its own, with only a loopback; a server is not "
-            "started where none can be made (unprivileged user namespaces off)"
+            "domains): a network namespace of its own, with only a loopback; where none can be "
+            "made (unprivileged user namespaces off), "
+            + (
+                "the proxy on this machine's loopback, where the supervisor and Landlock "
+                f"(ABI {abi}) hold the server to its port (another local program may use that "
+                "port too, to the same domains)"
+                if abi >= landlock.NET_ABI
+                else f"not started (that needs Landlock ABI {landlock.NET_ABI}, Linux 6.7)"
+            )
             if filtered is None
             else filter_note,
         ),
