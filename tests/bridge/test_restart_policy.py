@@ -22,6 +22,8 @@ def key(
 
 
 CONFINED = key(("/a", "/b"))
+LIMITED = key(("/a", "/b"), (), (), (), (), ("domain:a.example", "domains"))
+"""Confined, its network limited to one domain (the key's network part sorted)."""
 ROWS: list[tuple[str, Seen, Key | None, Restart | None]] = [
     # not confined, nothing told, nothing wanted: never looked at
     ("an unconfined server told nothing", Seen(running=None, told=[], current=[A]), None, None),
@@ -79,6 +81,36 @@ ROWS: list[tuple[str, Seen, Key | None, Restart | None]] = [
         "asking, its network blocked: a tightening restarts it at once",
         Seen(running=CONFINED, told=[], current=[A, B], decided=True, asks=True, questions=True),
         key(("/a", "/b"), (), (), (), (), ("blocked",)),
+        Restart(Why.GRANTS_CHANGED),
+    ),
+    (
+        "asking, limited to domains, one added: its proxy is told, no restart",
+        Seen(running=LIMITED, told=[], current=[A, B], decided=True, asks=True),
+        key(("/a", "/b"), (), (), (), (), ("domain:a.example", "domain:b.example", "domains")),
+        None,
+    ),
+    (
+        "limited to domains, one added, not asking: the next start has it",
+        Seen(running=LIMITED, told=[], current=[A, B], decided=True),
+        key(("/a", "/b"), (), (), (), (), ("domain:a.example", "domain:b.example", "domains")),
+        Restart(Why.GRANTS_CHANGED),
+    ),
+    (
+        "asking, limited to domains, one taken away: a tightening restarts it at once",
+        Seen(running=LIMITED, told=[], current=[A, B], decided=True, asks=True),
+        key(("/a", "/b"), (), (), (), (), ("domains",)),
+        Restart(Why.GRANTS_CHANGED),
+    ),
+    (
+        "asking, its whole network limited to domains: a tightening restarts it at once",
+        Seen(running=CONFINED, told=[], current=[A, B], decided=True, asks=True),
+        LIMITED,
+        Restart(Why.GRANTS_CHANGED),
+    ),
+    (
+        "asking, limited to domains, then given the whole network: the kernel's rules change",
+        Seen(running=LIMITED, told=[], current=[A, B], decided=True, asks=True),
+        CONFINED,
         Restart(Why.GRANTS_CHANGED),
     ),
     (

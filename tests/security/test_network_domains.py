@@ -14,8 +14,10 @@ import json
 import shutil
 import sysconfig
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -61,7 +63,9 @@ def _limited(world: World, *domains: str, namespace: str = "own") -> None:
     if namespace == "none":
         world.env[NO_NAMESPACE_ENV] = "1"
     hosts = world.base / "hosts"
-    hosts.write_text("127.0.0.1 allowed.test api.allowed.test evil.test\n", encoding="utf-8")
+    hosts.write_text(
+        "127.0.0.1 allowed.test api.allowed.test evil.test other.test\n", encoding="utf-8"
+    )
     world.env[TEST_HOSTS_ENV] = str(hosts)
     # the clients' packages, in this environment's site-packages (a user's server runs the
     # system's python with them on PYTHONPATH, which the derivation does not follow)
@@ -245,3 +249,51 @@ def test_without_a_namespace_or_landlocks_tcp_rules_the_server_is_not_started(
     with pytest.raises(AssertionError, match="cannot hold TCP to the proxy") as failed:
         Hostile(world).close()
     assert "initialize" in str(failed.value)
+
+
+@pytest.mark.parametrize("world", users(), indirect=True)
+def test_a_connection_refused_waits_as_a_question_and_goes_on_once_allowed(
+    world: World, site: int
+) -> None:
+    """A server that asks (the default while someone can answer): a connection to a name not
+    among its domains waits while the user is asked; ``answer N allow-domain`` adds the domain,
+    and the very call reaches it, the server not restarted; ``answer N deny`` refuses the next
+    one at once."""
+    _limited(world, "allowed.test")
+    world.cli("servers", "ask", "srv", "60")
+    world.answering()
+    host = Hostile(world)
+
+    def questions() -> list[dict[str, Any]]:
+        return list(json.loads(world.cli("questions", "--json").stdout)["questions"])
+
+    def fetching(name: str) -> tuple[threading.Thread, list[str]]:
+        said: list[str] = []
+        url = f"http://{name}:{site}/"
+        call = threading.Thread(target=lambda: said.append(host.attack("fetch", url=url)))
+        call.start()
+        return call, said
+
+    try:
+        pid = host.pid()
+        started = time.monotonic()
+        call, said = fetching("evil.test")
+        asked = wait_for(questions, "the connection's question")
+        assert asked[0]["path"] == f"network: evil.test:{site}", asked
+        assert not said  # the call waits
+        answered = world.cli_as_owner("answer", "1", "allow-domain")
+        assert answered.returncode == 0, answered.stderr
+        call.join(60)
+        assert said == ["ok:reached evil.test"], said
+        assert time.monotonic() - started < 50  # answered by the domain, not the timeout
+        assert host.pid() == pid  # served, not restarted
+        assert host.attack("fetch", url=f"http://evil.test:{site}/") == "ok:reached evil.test"
+        shown = json.loads(world.cli("servers", "show", "srv", "--json").stdout)
+        assert shown["network_domains"] == ["allowed.test", "evil.test"], shown
+        call, said = fetching("other.test")
+        wait_for(questions, "the second question")
+        assert world.cli_as_owner("answer", "1", "deny").returncode == 0
+        call.join(60)
+        assert said and said[0].startswith("status 403:"), said
+    finally:
+        host.close()

@@ -150,7 +150,7 @@ def _follow_questions(store: Store, args: argparse.Namespace) -> int:
         return _follow(store, drain)
 
 
-ANSWERS = ("allow-folder", "read-only", "allow-file", "deny")
+ANSWERS = ("allow-folder", "read-only", "allow-file", "allow-domain", "deny")
 DURATIONS = ("always", "run", "once")
 
 
@@ -176,7 +176,12 @@ def cmd_answer(store: Store, args: argparse.Namespace) -> int:
         else:
             print(f"{visible(server)}: its reads waiting are refused ({len(denied)} run(s) asked)")
         return 0
-    offer = {"allow-folder": Offer.FOLDER, "read-only": Offer.READ_ONLY, "allow-file": Offer.FILE}
+    offer = {
+        "allow-folder": Offer.FOLDER,
+        "read-only": Offer.READ_ONLY,
+        "allow-file": Offer.FILE,
+        "allow-domain": Offer.DOMAIN,
+    }
     runs: list[str] | None = None
     if args.duration == "always":
         done = allow(store, rec, offer[args.answer])
@@ -197,7 +202,9 @@ def cmd_answer(store: Store, args: argparse.Namespace) -> int:
         print_json(doc)
         return 0
     until = {
-        "always": "granted, the call waiting reads it",
+        "always": "granted, the call waiting reaches it"
+        if offer[args.answer] is Offer.DOMAIN
+        else "granted, the call waiting reads it",
         "run": "read until the server ends (nothing saved)",
         "once": "the reads waiting now read it (nothing saved)",
     }[args.duration]
@@ -240,7 +247,8 @@ def add_commands(sub: Any) -> None:
     a = sub.add_parser(
         "answer",
         help="answer a question of roots-manager questions: allow its folder (read-only), its "
-        "file, or deny every read of its server waiting",
+        "file, its domain (a connection), or deny every read and connection of its server "
+        "waiting",
     )
     a.add_argument("number", type=int, help="the question's number, as questions lists it")
     a.add_argument("answer", choices=ANSWERS)

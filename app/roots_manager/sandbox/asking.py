@@ -40,7 +40,10 @@ no: every read waiting is refused now (its folder not asked about again); ``{"al
 P, "hidden": [...]}, ...]}``, the whole list each time (a folder revoked since is left out, and
 served no more); ``{"once": [{"path": P, "hidden": [...]}]}``, the user's yes for the reads
 waiting now only: those held when it comes are served there, and a later read there is asked
-about again. The pipe's end (the bridge is gone) ends every wait.
+about again; ``{"domains": [...]}``, the domains a server limited to them may reach now, the
+whole list each time: a connection its proxy refused waits as a read does (its path
+``network: HOST:PORT``, :meth:`Asker.connection`), and goes on once they allow it. The pipe's
+end (the bridge is gone) ends every wait.
 """
 
 from __future__ import annotations
@@ -131,6 +134,9 @@ class Asker:
         """The folders a question went unanswered in: their reads are refused at once."""
         self.denials = 0
         """How many times the user said no: a read held before the last one is refused."""
+        self.domains: tuple[str, ...] | None = None
+        """The domains a server limited to them may reach now, as the bridge last said (None:
+        not said since the start): its proxy connects where these match too."""
         threading.Thread(target=self._read, args=(answers,), name="answers", daemon=True).start()
 
     # the bridge's side
@@ -180,6 +186,8 @@ class Asker:
                 self.denials += 1
             if isinstance(message.get("allow"), list):
                 self._allow(message["allow"])
+            if isinstance(message.get("domains"), list):
+                self.domains = tuple(d for d in message["domains"] if isinstance(d, str))
             if isinstance(message.get("once"), list):
                 now = time.monotonic()
                 # no call waits longer than the timeout: what is older is of no one's use
@@ -280,44 +288,91 @@ class Asker:
     ) -> None:
         """Wait for the bridge to say whether the call is a question (*told*: what it had said
         of *path* before), then for a folder granted that holds the call's object (*path*, as
-        judged), or the timeout, the user's no (then its folder is not asked about again), or
-        the host's requests all answered."""
-        folder = os.path.dirname(path)
+        judged): served; or else refused (the kernel's answer) at :meth:`_await`'s end."""
+
+        def served() -> bool:
+            with self.changed:
+                once = [f for at, f in self.once if at >= since]
+            return self._serve(caller, dirfd, address, flags, once)
+
+        done = asked = False
+        try:
+            done, asked = self._await(path, os.path.dirname(path), since, told, served)
+            if not done:
+                with contextlib.suppress(OSError):
+                    mediation.respond(caller.listener, caller.note, flags=mediation.FLAG_CONTINUE)
+        finally:
+            if done or asked:  # a question (or served while not one yet)
+                self._answered(path, done)
+            caller.close()
+            self.held.release()
+
+    def _await(
+        self,
+        path: str,
+        folder: str,
+        since: float,
+        told: tuple[int, int],
+        ready: Callable[[], bool],
+    ) -> tuple[bool, bool]:
+        """Wait, for what was held at *path* (*told*: what the bridge had said of it before),
+        until *ready* says it may go on, or the bridge says it is no question, or the
+        timeout, the user's no (then *folder* is not asked about again), or the host's
+        requests all answered. Returns whether *ready* said yes, and whether it was a
+        question."""
         deadline = since + self.timeout
         with self.changed:
             denials = self.denials
         asked: int | None = None
         """:attr:`idle` when the bridge said it is a question (None: not said yet)."""
-        served = False
+        while True:
+            if ready():
+                return True, asked is not None
+            with self.changed:
+                if asked is None:
+                    said, idle = self.questions.get(path, (0, 0))
+                    if said != told[0]:
+                        asked = idle
+                    elif self.refusals.get(path, 0) != told[1]:
+                        break  # not a question: refused now, as without asking
+                left = deadline - time.monotonic()
+                if not self.open or (asked is not None and self.idle != asked):
+                    break
+                if left <= 0 or self.denials != denials:
+                    if asked is not None:
+                        self.unanswered[folder] = None
+                        _bound(self.unanswered)
+                    break
+                self.changed.wait(left)
+        return False, asked is not None
+
+    def connection(
+        self, path: str, allowed: Callable[[tuple[str, ...]], bool], tell: Callable[[float], bool]
+    ) -> bool:
+        """A connection the proxy refused (*path*, ``network: HOST:PORT``) held while the user
+        is asked, as a read is: told by *tell* (with its wait, False if it could not be),
+        then waiting until the domains the bridge sends allow it (*allowed*): True, it may
+        be made. False: refused (at once where it is no question)."""
+        with self.changed:
+            asking = self.open and self.timeout > 0 and path not in self.unanswered
+            told = (self.questions.get(path, (0, 0))[0], self.refusals.get(path, 0))
+        if not asking or not self.held.acquire(blocking=False):
+            return False
+        done = asked = False
         try:
-            while True:
+            since = time.monotonic()
+            if not tell(self.timeout):
+                return False
+
+            def ready() -> bool:
                 with self.changed:
-                    once = [f for at, f in self.once if at >= since]
-                if self._serve(caller, dirfd, address, flags, once):
-                    served = True
-                    return
-                with self.changed:
-                    if asked is None:
-                        said, idle = self.questions.get(path, (0, 0))
-                        if said != told[0]:
-                            asked = idle
-                        elif self.refusals.get(path, 0) != told[1]:
-                            break  # not a question: refused now, as without asking
-                    left = deadline - time.monotonic()
-                    if not self.open or (asked is not None and self.idle != asked):
-                        break
-                    if left <= 0 or self.denials != denials:
-                        if asked is not None:
-                            self.unanswered[folder] = None
-                            _bound(self.unanswered)
-                        break
-                    self.changed.wait(left)
-            with contextlib.suppress(OSError):
-                mediation.respond(caller.listener, caller.note, flags=mediation.FLAG_CONTINUE)
+                    return self.domains is not None and allowed(self.domains)
+
+            done, asked = self._await(path, path, since, told, ready)
+            return done
         finally:
-            if served or asked is not None:  # a question (or served while not one yet)
-                self._answered(path, served)
-            caller.close()
+            if done or asked:
+                self._answered(path, done)
             self.held.release()
 
     def _answered(self, path: str, served: bool) -> None:

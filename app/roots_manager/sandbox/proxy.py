@@ -38,6 +38,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from roots_manager.sandbox.asking import Asker
+
 HEADER_LIMIT = 64 * 1024
 """The most an HTTP request's head may hold before it is refused (431)."""
 CHUNK = 1024 * 1024
@@ -72,7 +74,7 @@ class Proxy:
         self,
         listener: int,
         allowed: tuple[str, ...],
-        tell: Callable[[dict[str, object]], None] | None = None,
+        tell: Callable[[dict[str, object]], bool] | None = None,
         owner: Callable[[int], tuple[int, str] | None] | None = None,
     ) -> None:
         self.listener = socket.socket(fileno=listener)
@@ -85,6 +87,10 @@ class Proxy:
         self.hosts = _test_hosts()
         self.folded: dict[str, list[float]] = {}
         self.lock = threading.Lock()
+        self.asker: Asker | None = None
+        """The supervisor's asker, for a server that asks (:mod:`~roots_manager.sandbox.
+        asking`): a connection refused waits while the user is asked, and the domains allowed
+        since the start, which it holds, are reached too."""
 
     def start(self) -> None:
         """Accept in a thread of its own (a daemon: it ends with the supervisor)."""
@@ -199,8 +205,9 @@ class Proxy:
         """The connection to *host*:*port* if the domains allow it; None once the client was
         answered with why not."""
         socks = call == "SOCKS5"
-        if not 0 < port < 65536 or not matches(self.allowed, host):
-            self._refused(host, port, call, client)
+        if not 0 < port < 65536 or not (
+            self._allows(host) or self._asked(host, port, call, client)
+        ):
             if socks:
                 _socks_reply(client, SOCKS_REFUSED)
             else:
@@ -225,16 +232,40 @@ class Proxy:
                 _reply(client, 502, f"{host}:{port} cannot be reached: {why}")
             return None
 
-    def _refused(self, host: str, port: int, call: str, client: socket.socket) -> None:
+    def _allows(self, host: str) -> bool:
+        """Whether *host* is among the domains: those of the start, or those the bridge said
+        since (a domain allowed while the server runs)."""
+        if matches(self.allowed, host):
+            return True
+        asker = self.asker
+        return asker is not None and asker.domains is not None and matches(asker.domains, host)
+
+    def _asked(self, host: str, port: int, call: str, client: socket.socket) -> bool:
+        """Tell the refusal of *host*:*port*; for a server that asks, the connection waits
+        while the user is asked: True if a domain allowed meanwhile lets it go on."""
+        if self.asker is None or self.tell is None or not 0 < port < 65536:
+            self._refused(host, port, call, client)
+            return False
+        return self.asker.connection(
+            _path(host, port),
+            lambda domains: matches(domains, host),
+            lambda waits: self._refused(host, port, call, client, waits=waits),
+        )
+
+    def _refused(
+        self, host: str, port: int, call: str, client: socket.socket, *, waits: float = 0.0
+    ) -> bool:
+        """Tell the refusal (one a :data:`WINDOW` for an address, unless it waits for the
+        user's answer); False: not told."""
         if self.tell is None:
-            return
-        address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+            return False
+        address = _path(host, port).removeprefix("network: ")
         now = time.time()
         with self.lock:
             window = self.folded.get(address)
-            if window is not None and now - window[0] < WINDOW:
+            if not waits and window is not None and now - window[0] < WINDOW:
                 window[1] += 1
-                return
+                return False
             repeated = int(window[1]) if window is not None else 0
             self.folded[address] = [now, 0]
         event: dict[str, object] = {
@@ -247,11 +278,18 @@ class Proxy:
         }
         if repeated:
             event["repeated"] = repeated
+        if waits:
+            event["waits"] = waits
         with contextlib.suppress(OSError):
             found = self.owner(client.getpeername()[1]) if self.owner is not None else None
             if found is not None:
                 event["pid"], event["comm"] = found
-        self.tell(event)
+        return self.tell(event)
+
+
+def _path(host: str, port: int) -> str:
+    """How a refusal of *host*:*port* is named in its line (its ``path``)."""
+    return f"network: [{host}]:{port}" if ":" in host else f"network: {host}:{port}"
 
 
 def _exactly(client: socket.socket, count: int) -> bytes:
@@ -375,14 +413,18 @@ def _inode(server: int, port: int) -> str | None:
     return None
 
 
-def teller(fd: int | None) -> Callable[[dict[str, object]], None] | None:
+def teller(fd: int | None) -> Callable[[dict[str, object]], bool] | None:
     """What tells a refusal on the supervisor's refusals descriptor *fd* (None: untold): one
-    JSON line each, written whole (a line far below the pipe's atomic size)."""
+    JSON line each, written whole (a line far below the pipe's atomic size); False: not
+    written (the pipe is full, or nobody reads it)."""
     if fd is None:
         return None
 
-    def tell(event: dict[str, object]) -> None:
-        with contextlib.suppress(OSError):
+    def tell(event: dict[str, object]) -> bool:
+        try:
             os.write(fd, json.dumps(event).encode() + b"\n")
+        except OSError:
+            return False
+        return True
 
     return tell

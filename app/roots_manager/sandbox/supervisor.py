@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 
     from roots_manager.sandbox.making import Kept, Namer
     from roots_manager.sandbox.observer import Observer
+    from roots_manager.sandbox.proxy import Proxy
 
 EXIT_REFUSED = 126
 EXIT_CANNOT_RUN = 127
@@ -279,6 +280,8 @@ class Supervisor:
         self.proxy_listener = -1
         """The listener the server's process made in its network namespace, taken over for
         the proxy (-1: none)."""
+        self.proxy: Proxy | None = None
+        """The proxy of a server limited to domains (None: not limited)."""
         self.proxy_port: int | None = None
         """For :attr:`~roots_manager.sandbox.mediation.Mediator.proxy`: 0 in a namespace of
         the server's own, the proxy's port on the machine's loopback without one, None when
@@ -368,7 +371,10 @@ class Supervisor:
             from roots_manager.sandbox.proxy import Proxy, owner_of, teller
 
             owner = owner_of(self.server, _descendants)
-            Proxy(self.proxy_listener, self.plan.domains, teller(self.plan.events), owner).start()
+            self.proxy = Proxy(
+                self.proxy_listener, self.plan.domains, teller(self.plan.events), owner
+            )
+            self.proxy.start()
         null = os.open(os.devnull, os.O_RDWR)
         os.dup2(null, 0)
         os.dup2(null, 1)  # the server's stdout is its own: ours would hold the pipe open
@@ -470,6 +476,8 @@ class Supervisor:
 
             send = partial(send_descriptor, listener)
             mediator.asker = Asker(self.plan.answers, self.plan.ask, self.observer, mediator, send)
+            if self.proxy is not None:  # a connection refused is asked about too
+                self.proxy.asker = mediator.asker
         if listener >= 0:
             synchronous(listener)
         fast = None

@@ -126,8 +126,17 @@ def _served(seen: Seen, running: Key, key: Key) -> bool:
     """Whether the change from *running* to *key* (no folder taken away) is served by the
     supervisor of a server that asks, with no restart: only folders granted (to read, or to
     write while a question waits: its answer is served first, and the restart for writing
-    comes once the question is over). Anything else (a folder made writable, a place kept
-    inside a grant, the network, a socket, an extra path) needs the kernel's new rules."""
-    if not seen.asks or key[2:] != running[2:]:
+    comes once the question is over), and domains added to a server limited to them (its
+    proxy is told). Anything else (a folder made writable, a place kept inside a grant, the
+    network otherwise, a socket, an extra path) needs the kernel's new rules."""
+    if not seen.asks or key[2:5] != running[2:5] or key[6:] != running[6:]:
+        return False
+    if key[5] != running[5] and not _domains_added(running[5], key[5]):
         return False
     return seen.questions or not set(key[0]) - set(running[0])
+
+
+def _domains_added(running: tuple[str, ...], key: tuple[str, ...]) -> bool:
+    """Whether the network part of a key only adds domains to a server limited to them: its
+    proxy is told, and reaches them without a restart (:mod:`roots_manager.sandbox.asking`)."""
+    return "domains" in running and "domains" in key and set(running) <= set(key)

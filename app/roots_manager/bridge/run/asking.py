@@ -1,5 +1,6 @@
 """What the supervisor of a confined server that asks is told: which of its refusals are
-questions, and the folders granted since the server started.
+questions, and the folders (and, for a server limited to domains, the domains) granted since
+the server started.
 
 Every confined server asks by default (``roots-manager servers ask NAME SECONDS|off``): its
 supervisor holds a read outside its grants and tells it as a refusal that waits
@@ -59,6 +60,8 @@ class Asking:
         """Roots Manager's own code and state, never offered (worked out at the first
         question)."""
         self.sent: list[dict[str, object]] | None = None
+        self.sent_domains: list[str] | None = None
+        """The domains last told, for a server limited to them (None: none told)."""
         self.for_run: list[str] = []
         """Folders and files the user allowed for the rest of this server's run, unsaved
         (``roots-manager answer N ... --for run``)."""
@@ -111,6 +114,10 @@ class Asking:
         if allow != self.sent:
             self.sent = allow
             self._send({"allow": allow})
+        domains = list(rules.domains) if rules.network and rules.domains is not None else None
+        if domains is not None and domains != self.sent_domains:
+            self.sent_domains = domains  # its proxy reaches them from now on, no restart
+            self._send({"domains": domains})
 
     def allow(self, path: str, duration: str) -> bool:
         """Serve the reads of *path* (a folder or a file) with nothing saved: those waiting
