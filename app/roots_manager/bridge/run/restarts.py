@@ -1,9 +1,10 @@
 """Restarting the server behind the host's back, when consent changes what it may touch.
 
 Why a restart is needed is decided by :mod:`roots_manager.bridge.protocol.restart` (pure);
-:class:`Restarts` carries it out, in one bridge run, with what the run hands it: where the
-server sits (a :class:`Seat`: the bridge), the protocol's mediator, the log, the carrier of
-messages, and how to end the run. It never reaches into the bridge for more.
+:class:`Restarts` carries it out, in one bridge run, with the collaborators the run hands it,
+each one named: the server running now and how to start a new one in its place, the
+protocol's mediator, the log, the carrier of messages, the judge of why, and how to end the
+run. It holds no reference to the bridge, and reaches into nothing else.
 """
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ import asyncio
 import contextlib
 import sys
 import time
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
 
 from roots_manager.bridge.protocol.actions import to_host, to_server
 from roots_manager.bridge.protocol.jsonrpc import Json, dumps, error_line
@@ -41,17 +42,6 @@ START_RETRY = 0.5
 RESTARTED = -32000
 """The JSON-RPC error code of a request the restart cut short (the SDKs' "connection closed")."""
 LIST_KINDS = ("tools", "prompts", "resources")
-
-
-class Seat(Protocol):
-    """Where the server running now sits (the bridge), as a restart needs it."""
-
-    @property
-    def slot(self) -> ServerSlot:
-        """The server running now."""
-
-    async def replace(self, *, asked: bool = False) -> None:
-        """Start a new server in its place; raises :class:`OSError` if it cannot."""
 
 
 class Restarts:
@@ -84,8 +74,9 @@ class Restarts:
 
     def __init__(
         self,
-        seat: Seat,
         *,
+        running: Callable[[], ServerSlot],
+        start_again: Callable[[bool], Awaitable[None]],
         name: str,
         mediator: Mediator,
         log: BridgeLog,
@@ -94,8 +85,11 @@ class Restarts:
         ending: asyncio.Event,
         end: Callable[[str], None],
     ) -> None:
-        self.seat = seat
-        """Where the server running now sits, and how a new one is started in its place."""
+        self.running = running
+        """The server running now (a restart swaps it)."""
+        self.start_again = start_again
+        """Starts a new server in the running one's place, *asked* by the user or not (which
+        may loosen its confinement); raises :class:`OSError` if it cannot."""
         self.name = name
         self.mediator = mediator
         self.log = log
@@ -150,7 +144,7 @@ class Restarts:
         self.mediator.hold_host()
         asked = self._asked[1] if self._asked is not None else None
         self.log.event(
-            ev.SERVER_RESTARTING, reason=str(reason), pid=self.seat.slot.server.pid, request=asked
+            ev.SERVER_RESTARTING, reason=str(reason), pid=self.running().server.pid, request=asked
         )
         self._task = asyncio.create_task(self._run(reason))
         # a change seen while it runs is let by (the server being started is the one to judge
@@ -165,7 +159,7 @@ class Restarts:
         """Why the server running now must be restarted, or None."""
         if self._asked is not None:
             return Restart(Why.ASKED, self._asked[0])
-        launch = self.seat.slot.launch
+        launch = self.running().launch
         if launch is not None and not launch.restartable:
             # confined with restart on revoke off when it started: the handshake is kept for
             # the user's Restart now alone, and a consent change waits for the next start
@@ -207,7 +201,7 @@ class Restarts:
         self._by_user = self._asked is not None
         self._asked = None
         self._last_start = loop.time()
-        old_pid = self.seat.slot.server.pid
+        old_pid = self.running().server.pid
         old_result = carried.server_result
         if carried.in_flight:
             idle = asyncio.Event()
@@ -217,8 +211,8 @@ class Restarts:
             carried.on_idle = None
         drained = round((time.monotonic() - held_at) * 1000)
         # the old server stops while the new one starts: a restart costs the slower of the two
-        closed = self.seat.slot.release_stdin()
-        stopping = asyncio.create_task(self.seat.slot.retire(stdin_closed=True))
+        closed = self.running().release_stdin()
+        stopping = asyncio.create_task(self.running().retire(stdin_closed=True))
         try:
             await closed.wait()
             carried.stdin_closed()
@@ -252,7 +246,7 @@ class Restarts:
             ev.SERVER_RESTARTED,
             reason=str(reason),
             old_pid=old_pid,
-            new_pid=self.seat.slot.server.pid,
+            new_pid=self.running().server.pid,
             replayed=replayed,
             held_ms=held_ms,
             drained_ms=drained,
@@ -265,9 +259,9 @@ class Restarts:
         )
         self._request = None
         self.log.marker(
-            server_pid=self.seat.slot.server.pid,
+            server_pid=self.running().server.pid,
             restarts=self.count,
-            reachable=self.seat.slot.reachable,
+            reachable=self.running().reachable,
         )
 
     async def _start_again(
@@ -281,7 +275,7 @@ class Restarts:
         while True:
             attempts += 1
             try:
-                await self.seat.replace(asked=self._by_user)
+                await self.start_again(self._by_user)
             except OSError as exc:
                 # what failed may pass (a program being replaced, a folder swapped, no memory
                 # for a moment): tried again after a pause, as a crash in the replay is
@@ -296,11 +290,11 @@ class Restarts:
             if outcome is not None:
                 return attempts, outcome
             why = (
-                f"exited with code {self.seat.slot.server.returncode}"
-                if self.seat.slot.server.exited.is_set()
+                f"exited with code {self.running().server.returncode}"
+                if self.running().server.exited.is_set()
                 else f"did not answer within {REPLAY_TIMEOUT:g} s"
             )
-            await self.seat.slot.retire()
+            await self.running().retire()
             self.mediator.carried.forget_expected()
             if attempts >= CRASH_LOOP:
                 self._fail(
@@ -317,7 +311,7 @@ class Restarts:
         loop = asyncio.get_running_loop()
         result: Json | None = None
         done: list[str] = []
-        exited: asyncio.Future[Any] = asyncio.ensure_future(self.seat.slot.server.exited.wait())
+        exited: asyncio.Future[Any] = asyncio.ensure_future(self.running().server.exited.wait())
         try:
             for method, params in carried.replayed():
                 msg: Json = {"jsonrpc": "2.0", "method": method}

@@ -158,7 +158,8 @@ class Bridge:
         nothing."""
         self.stop_event = asyncio.Event()
         self.restarts = Restarts(
-            self,
+            running=lambda: self.slot,
+            start_again=lambda asked: self.replace(asked=asked),
             name=server_name,
             mediator=self.mediator,
             log=self.log,
