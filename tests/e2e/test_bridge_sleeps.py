@@ -12,6 +12,8 @@ import subprocess
 import time
 from pathlib import Path
 
+import pytest
+
 from roots_manager.core.store.file import Store
 from tests.bridge.wire import Bridged, is_method
 from tests.conftest import only_on_linux
@@ -69,3 +71,63 @@ def test_an_idle_bridge_sleeps_and_sees_an_ancestor_renamed_and_a_mount(
         assert p.ask(5) == [granted.as_uri()]
     finally:
         p.close()
+
+
+def _quiet(p: Bridged) -> int:
+    """Wait until the bridge has said nothing on stderr for 1.5 s (its start's work done);
+    how much it had said by then."""
+    deadline = time.monotonic() + 20
+    said = len(p.bridge.stderr)
+    while True:
+        time.sleep(1.5)
+        now = len(p.bridge.stderr)
+        if now == said:
+            return said
+        assert time.monotonic() < deadline, "the bridge never went quiet"
+        said = now
+
+
+def _one_save_seen_once(store: Store, tmp_path: Path) -> None:
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir()
+    second.mkdir()
+    with store.transaction() as s:
+        s.grant("once", [s.add_root(str(first)).id])
+    p = Bridged("once")
+    try:
+        p.handshake()
+        assert p.ask(1) == [first.as_uri()]
+        said = _quiet(p)
+        with store.transaction() as s:
+            s.grant("once", [s.add_root(str(second)).id])
+        p.server.expect(is_method("notifications/roots/list_changed"), "the notice for the grant")
+        # the store's watch reports the save 35 ms after it, and a periodic check would run
+        # within a second: both are given the time to say something
+        time.sleep(2.5)
+        lines = p.bridge.stderr[said:].splitlines()
+        woken = [line for line in lines if "the store or a folder changed" in line]
+        reads = [line for line in lines if f"debug: read {store.path} (" in line]
+        assert len(woken) == 1, "\n".join(lines)
+        assert len(reads) == 1, "\n".join(lines)
+        assert p.ask(2) == [first.as_uri(), second.as_uri()]
+    finally:
+        p.close()
+
+
+@only_on_linux("the answer's watch is inotify's")
+def test_one_save_wakes_a_bridge_once_and_is_read_once(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The store's watch and the answer's both see a save: one of them acts on it."""
+    monkeypatch.setenv("ROOTS_MANAGER_DEBUG", "1")
+    _one_save_seen_once(store, tmp_path)
+
+
+def test_the_periodic_check_does_nothing_when_a_watch_saw_the_save(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With no answer kept (as on macOS and Windows) a check runs every second: it finds the
+    save the store's watch acted on, and does nothing more."""
+    monkeypatch.setenv("ROOTS_MANAGER_DEBUG", "1")
+    monkeypatch.setenv("ROOTS_MANAGER_NO_ANSWER_CACHE", "1")
+    _one_save_seen_once(store, tmp_path)

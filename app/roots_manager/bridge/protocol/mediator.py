@@ -65,6 +65,7 @@ from roots_manager.bridge.protocol.jsonrpc import (
 from roots_manager.bridge.protocol.mrtr import HostRequest, InputRounds, Spill
 from roots_manager.bridge.protocol.observed import Observed
 from roots_manager.bridge.protocol.telling import Telling
+from roots_manager.core.consent.effective import ListRootsResult
 from roots_manager.core.log import events as ev
 
 __all__ = ["Answers", "EventSink", "Mediator"]
@@ -298,6 +299,11 @@ class Mediator:
     def told(self) -> set[str]:
         """Every root URI the server running now was told (a revocation restarts it)."""
         return self.telling.told
+
+    @property
+    def last_answered(self) -> ListRootsResult | None:
+        """The roots the server running now was last given (None: none yet)."""
+        return self.telling.last_answered
 
     @property
     def notices(self) -> int:
@@ -645,6 +651,17 @@ class Mediator:
     def check_changes(self) -> bool:
         """Send ``list_changed`` if the server's effective roots moved; True if it was sent."""
         return self.telling.check_changes()
+
+    @property
+    def looks_for_changes(self) -> bool:
+        """Whether a change of the server's roots would be told now (:meth:`roots_changed`
+        looks at them only then)."""
+        return self.telling.looks_for_changes
+
+    def roots_changed(self, current: ListRootsResult | None) -> bool:
+        """The run found the server's roots are *current* (None: held): tell the server with
+        ``list_changed`` if they moved from what it was last given; True if it was sent."""
+        return self.telling.roots_changed(current)
 
     def list_changed_asked(self, by: str, request: str | None = None) -> bool:
         """Send ``list_changed`` though nothing changed, because the user asked; True if sent

@@ -133,17 +133,29 @@ class Telling:
 
     # ---- list_changed ------------------------------------------------------------------------
 
-    def check_changes(self) -> bool:
-        """Send ``list_changed`` if the server's effective roots moved; True if it was sent."""
+    @property
+    def looks_for_changes(self) -> bool:
+        """Whether a change of the server's roots would be told now (else none is looked at):
+        the handshake complete, the server answered once and since the last notice, and no
+        restart under way."""
         if self.observe or self.handshake.era is Era.PER_REQUEST or not self.handshake.done:
             return False
         if self.carried is not None and self.carried.holding:
             return False  # the server is being replaced; the new one asks afresh
-        if self.last_answered is None or self.stale:
+        return self.last_answered is not None and not self.stale
+
+    def check_changes(self) -> bool:
+        """Send ``list_changed`` if the server's effective roots moved; True if it was sent."""
+        if not self.looks_for_changes:
             return False
-        current = self.answers.now()
-        if current is None or current == self.last_answered:
+        return self.roots_changed(self.answers.now())
+
+    def roots_changed(self, current: ListRootsResult | None) -> bool:
+        """The server's roots are *current* now (None: held), as the run found them: send
+        ``list_changed`` if they moved from what it was last given; True if it was sent."""
+        if not self.looks_for_changes or current is None or current == self.last_answered:
             return False
+        assert self.last_answered is not None  # looks_for_changes says so
         self._send_list_changed()
         self.log.event(
             ev.LIST_CHANGED_SENT,

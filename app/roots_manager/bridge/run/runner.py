@@ -52,6 +52,7 @@ from roots_manager.bridge.transport.carrier import Carrier
 from roots_manager.bridge.transport.pump import HandOff, LoopRunner, Pump
 from roots_manager.bridge.transport.relay import Counting, LineRelay
 from roots_manager.bridge.transport.writer import FdSink, LineWriter
+from roots_manager.core.consent.effective import ListRootsResult
 from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events as ev
 from roots_manager.core.roots.uri import uri_to_path
@@ -60,7 +61,7 @@ from roots_manager.core.runs.run_id import new_run_id
 from roots_manager.core.store.file import Store, StoreError
 from roots_manager.core.store.grants import Decision
 from roots_manager.core.store.state import fingerprint, now_iso
-from roots_manager.support import cyclic_gc, oserror
+from roots_manager.support import cyclic_gc, oserror, trace
 from roots_manager.support.refusal import ModelError
 
 TYPE_CHECKING = False  # not typing's: see roots_manager.bridge.main
@@ -70,6 +71,13 @@ if TYPE_CHECKING:
 
 HOST_IN = 0
 HOST_OUT = 1
+
+STORE = "the store's watch"
+ANSWER = "the answer's watch"
+FOLDERS = "the folders' watch"
+MOUNTS = "the mount table's watch"
+PERIODIC = "the periodic check"
+"""The watches that say the server's roots may have changed (:meth:`Bridge._changed`)."""
 
 
 TRIM_AFTER = 1.0
@@ -178,7 +186,7 @@ class Bridge:
         )
         self._silent_timer: asyncio.TimerHandle | None = None
         self._trim: asyncio.TimerHandle | None = None
-        self._folders = FolderWatch(self.source.folders, self._store_changed)
+        self._folders = FolderWatch(self.source.folders, self._folders_changed)
         self._store_watched = False
         """Whether the store's folder is watched now (:meth:`_store_watch`)."""
         self._store_refused = False
@@ -186,6 +194,11 @@ class Bridge:
         """Set when the kernel may no longer report every change: the periodic check resumes."""
         self.source.cache.on_uncovered = self._uncovered.set
         self._answer_fd: int | None = None
+        self._looked_at: tuple[object, ...] = ()
+        """What the last change looked at: the store's state, the server's roots (None: not
+        worked out) and the last roots it was given. A watch that reports what another already
+        did (a save is seen by the store's watch and by the answer's) finds nothing new, and
+        does nothing."""
         self._mounts_watched = False
         self._tasks: list[asyncio.Task[Any]] = []
 
@@ -563,7 +576,7 @@ class Bridge:
         )
         periodic = every(
             AVAILABILITY_PERIOD,
-            self._store_changed,
+            self._periodic_check,
             stop,
             resting=self._kernel_reports,
             wake=self._uncovered,
@@ -571,7 +584,7 @@ class Bridge:
         watchers: list[tuple[str, Coroutine[Any, Any, None]]] = [
             (
                 "the store watcher",
-                watch_store(self.layout, self._store_changed, stop, requests, self._store_watch),
+                watch_store(self.layout, self._store_saved, stop, requests, self._store_watch),
             ),
             ("the folder watcher", self._folders.run()),
             ("the periodic check", periodic),
@@ -627,12 +640,12 @@ class Bridge:
         # a path the last answer rests on changed: compute it again (watching anew), then act
         if self.source.cache.changed():
             self.source.effective()
-            self._store_changed()
+            self._changed(ANSWER)
 
     def _mounts_changed(self) -> None:
         self.source.cache.drop()
         self.source.effective()
-        self._store_changed()
+        self._changed(MOUNTS)
 
     def _watcher_ended(self, name: str, task: asyncio.Task[Any]) -> None:
         # a watcher that fails leaves changes to the others (at worst, the periodic check a
@@ -653,8 +666,48 @@ class Bridge:
             request = state.server_started(self.name, self.command, self.run_id, confined=default)
         return request is not None
 
-    def _store_changed(self) -> None:
-        # the store, a granted folder's parent directory, a request, or the periodic check
+    def _store_saved(self, names: set[str]) -> None:
+        """The store's watch saw the files *names* change: the store, requests beside it."""
+        if self.layout.store.name in names:
+            self._changed(STORE)
+        if names - {self.layout.store.name}:
+            self._take_request()
+
+    def _folders_changed(self) -> None:
+        self._changed(FOLDERS)
+
+    def _periodic_check(self) -> None:
+        """The safety net, while the kernel may not report every change (and where it never
+        does): what a watch already saw is not looked at again."""
+        if not self._changed(PERIODIC):
+            self._folders.refresh()  # a folder's parent that came back is watched again
+        if not self._store_watched:
+            self._take_request()  # nothing else sees the requests now
+
+    def _changed(self, by: str) -> bool:
+        """Something the server's roots rest on may have changed, as the watch *by* saw it:
+        act on it once. A save is seen by the store's watch and by the answer's, and the
+        periodic check looks at what both already saw: the first to find the store read
+        anew, or the roots moved, acts; the others find nothing new."""
+        state = self.source.state()
+        roots: ListRootsResult | None = None
+        if self.answers.is_open and (
+            self.mediator.looks_for_changes or self.mediator.carried is not None
+        ):
+            roots = self.source.effective()
+        given = self.mediator.last_answered
+        looked_at, self._looked_at = self._looked_at, (state, roots, given)
+        # the roots are compared when they were worked out (they matter to someone now), the
+        # state and the roots given by identity: a new read, a new answer, are news
+        if (
+            by not in (FOLDERS, MOUNTS)
+            and looked_at
+            and state is looked_at[0]
+            and (roots is None or roots == looked_at[1])
+            and given is looked_at[2]
+        ):
+            return False
+        trace.debug("%s: the store or a folder changed", by)
         self._trim_when_idle()
         self._folders.refresh()
         if self.asking is not None:
@@ -663,9 +716,11 @@ class Bridge:
         if self.consent.waiting and not self.source.pending():
             self.consent.over(False, denied=self._denied())
         elif self.answers.is_open:
-            self.mediator.check_changes()
-        # after a real change, so that one arriving together with a request is logged as such
-        self._take_request()
+            if roots is None:
+                self.mediator.check_changes()
+            else:
+                self.mediator.roots_changed(roots)
+        return True
 
     def _denied(self) -> bool:
         """Whether the user's last decision on this server was a denial."""

@@ -109,7 +109,8 @@ async def watch_dirs(
         while (outcome := await bursts.get()) is not None:
             if isinstance(outcome, BaseException):
                 raise outcome
-            if any(keep(path) for path in outcome):
+            # every path looked at (not the first kept alone): *keep* may note what it kept
+            if [path for path in outcome if keep(path)]:
                 on_change()
     finally:
         stopper.cancel()  # cancelled, or on_change failed: the thread ends at once
@@ -134,21 +135,32 @@ def refusal(exc: BaseException) -> str:
 
 async def watch_store(
     layout: Layout,
-    on_change: Callable[[], None],
+    on_change: Callable[[set[str]], None],
     stop: asyncio.Event,
     also: Collection[str] = (),
     watching: Callable[[BaseException | None], None] | None = None,
 ) -> None:
-    """Call *on_change* after each burst of saves of the store file, until *stop* is set.
+    """Call *on_change* after each burst of saves of the store file, until *stop* is set, with
+    the names of the files of the burst that count (the store's and those of *also*).
 
     *also* names other files of the per-user directory whose changes count too. *watching* is
     told each time the watch is in place (None) or could not be made or kept (the error): while
     it is not, only a periodic check notices what changes.
     """
     names = {layout.store.name, *also}
+    burst: set[str] = set()
 
     def only_store(path: str) -> bool:
-        return os.path.basename(path) in names
+        name = os.path.basename(path)
+        if name in names:
+            burst.add(name)
+            return True
+        return False
+
+    def changed() -> None:
+        seen = set(burst)
+        burst.clear()
+        on_change(seen)
 
     def ready() -> None:
         if watching is not None:
@@ -159,7 +171,7 @@ async def watch_store(
             await watch_dirs(
                 [str(layout.home)],
                 only_store,
-                on_change,
+                changed,
                 stop,
                 debounce=STORE_DEBOUNCE,
                 settle=STORE_SETTLE,
