@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import json
 import secrets
-from collections.abc import Callable
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -24,20 +23,9 @@ from roots_manager.bridge.run.clock import SYSTEM
 from roots_manager.bridge.run.spill import FileSpill
 from roots_manager.bridge.transport.relay import LineRelay
 from roots_manager.bridge.transport.writer import LineWriter
-from tests.bridge.test_mediator import ByHand
+from tests.bridge.test_mediator import Answers, ByHand
 
 ROOTS = {"roots": [{"uri": "file:///granted", "name": "granted"}]}
-
-
-class Answers:
-    def now(self) -> dict[str, Any]:
-        return ROOTS
-
-    def later(self, reply: Callable[[dict[str, Any]], None]) -> None:
-        reply(ROOTS)
-
-    def forget_waiting(self) -> None:
-        pass  # no reply is ever held here
 
 
 class Log:
@@ -59,15 +47,18 @@ class ServerDirection:
         self.to_server: list[bytes] = []
         self.log = Log()
         to_host = LineWriter(self.to_host.append)
-        self.mediator = Mediator(
-            answers=Answers(),
-            log=self.log,
-            act=ByHand(
-                to_server=self.to_server.append, to_host=to_host.inject, after_write=lambda fn: None
+        self.by_hand = ByHand(
+            to_server=self.to_server.append, to_host=to_host.inject, after_write=lambda fn: None
+        )
+        self.mediator = self.by_hand.serving(
+            Mediator(
+                log=self.log,
+                act=self.by_hand,
+                clock=SYSTEM,
+                spill=FileSpill(),
+                nonce=secrets.token_hex(6),
             ),
-            clock=SYSTEM,
-            spill=FileSpill(),
-            nonce=secrets.token_hex(6),
+            Answers(ROOTS),
         )
         self.relay = LineRelay(
             to_host,
@@ -289,10 +280,11 @@ def test_an_error_while_answering_becomes_the_bridges_answer(
     monkeypatch.setattr(roots, "effective", broken)  # a fault injected where no input can reach
     errors: list[str] = []
     store = Store(Layout(tmp_path / "home").ensure())
-    answers = roots.HeldAnswers(roots.RootsSource(store, "srv", "fp", "s", on_error=errors.append))
-    answers.open()
     d = ServerDirection()
-    d.mediator.answers = answers
+    source = roots.RootsSource(store, "srv", "fp", "s", on_error=errors.append)
+    answers = roots.HeldAnswers(source, d.mediator.roots_changed, lambda: d.mediator.waiting_roots)
+    answers.open()
+    d.by_hand.roots_wanted = answers.wanted
     d.feed(b'{"jsonrpc":"2.0","id":5,"method":"roots/list"}\n', [])
     assert d.host_lines() == [b""]
     assert json.loads(d.to_server[0]) == {"jsonrpc": "2.0", "id": 5, "result": {"roots": []}}
@@ -310,13 +302,16 @@ def test_a_handler_that_raises_never_relays_a_request_for_roots() -> None:
 
 def test_the_hosts_roots_answer_never_reaches_the_server() -> None:
     to_server: list[bytes] = []
-    s = Mediator(
-        answers=Answers(),
-        log=Log(),
-        act=ByHand(to_server=to_server.append, after_write=lambda fn: None),
-        clock=SYSTEM,
-        spill=FileSpill(),
-        nonce=secrets.token_hex(6),
+    by_hand = ByHand(to_server=to_server.append, after_write=lambda fn: None)
+    s = by_hand.serving(
+        Mediator(
+            log=Log(),
+            act=by_hand,
+            clock=SYSTEM,
+            spill=FileSpill(),
+            nonce=secrets.token_hex(6),
+        ),
+        Answers(ROOTS),
     )
     leaked = {"jsonrpc": "2.0", "id": 9, "result": {"roots": [{"uri": "file:///host/all"}]}}
     out = s.from_host(json.dumps(leaked).encode() + b"\n")

@@ -35,14 +35,14 @@ class Rig:
         )
         self.s = by_hand.serving(
             Mediator(
-                answers=answers or Answers(),
                 log=self.log,
                 act=by_hand,
                 clock=SYSTEM,
                 spill=FileSpill(),
                 nonce="n0nce",
                 roots_asked_at_start=asked_last_time,
-            )
+            ),
+            answers,
         )
         self.s.from_host(
             b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":'
@@ -213,14 +213,16 @@ def test_the_mediator_takes_every_time_from_the_clock_it_is_given() -> None:
     wall = Ticks(1_800_000_000.25)
     perf = iter([5.0, 5.00025]).__next__  # the server's line read, then the answer written
     log = Log()
-    s = Mediator(
-        answers=Answers(),
-        log=log,
-        act=ByHand(),
-        clock=Clock(monotonic=Ticks(), wall=wall, perf=perf),
-        spill=FileSpill(),
-        nonce="n0nce",
-        track_requests=True,
+    by_hand = ByHand()
+    s = by_hand.serving(
+        Mediator(
+            log=log,
+            act=by_hand,
+            clock=Clock(monotonic=Ticks(), wall=wall, perf=perf),
+            spill=FileSpill(),
+            nonce="n0nce",
+            track_requests=True,
+        )
     )
     s.from_host(json.dumps(CALL).encode() + b"\n")
     wall.now += 2

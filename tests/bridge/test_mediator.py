@@ -17,18 +17,19 @@ ROOTS = {"roots": [{"uri": "file:///w", "name": "w"}]}
 
 
 class Answers:
+    """The run's side of the roots: *result* handed in each time the protocol asks for them,
+    or (None) held: each ask while held keeps a way to hand them in later, in :attr:`held`."""
+
     def __init__(self, result: dict[str, Any] | None = ROOTS) -> None:
         self.result = result
         self.held: list[Callable[[dict[str, Any]], None]] = []
+        self.give: Callable[[dict[str, Any]], object] = lambda _r: None
 
-    def now(self) -> dict[str, Any] | None:
-        return self.result
-
-    def later(self, reply: Callable[[dict[str, Any]], None]) -> None:
-        self.held.append(reply)
-
-    def forget_waiting(self) -> None:
-        self.held.clear()
+    def wanted(self) -> None:
+        if self.result is None:
+            self.held.append(self.give)
+        else:
+            self.give(self.result)
 
 
 class ByHand:
@@ -50,9 +51,15 @@ class ByHand:
         self.later = later
         self.wake: Callable[[Wake], object] = lambda _w: None
         """Where the wake-ups go (the mediator's :meth:`~Mediator.wake`, once it is made)."""
+        self.roots_wanted: Callable[[], object] = lambda: None
+        """Where the protocol's requests for its roots go (the run's part: an
+        :class:`Answers`'s, once it serves a mediator)."""
 
-    def serving(self, mediator: Mediator) -> Mediator:
+    def serving(self, mediator: Mediator, roots: Answers | None = None) -> Mediator:
         self.wake = mediator.wake
+        roots = roots or Answers()
+        roots.give = mediator.roots_changed
+        self.roots_wanted = roots.wanted
         return mediator
 
     def __call__(self, action: Action) -> None:
@@ -61,6 +68,8 @@ class ByHand:
             self.to_server(action.line)
         elif action.kind is Kind.TO_HOST:
             self.to_host(action.line)
+        elif action.kind is Kind.ROOTS_WANTED:
+            self.roots_wanted()
         elif action.kind is Kind.AFTER_WRITE:
             self.after_write(lambda: self.wake(wake))  # type: ignore[arg-type]
         else:
@@ -96,14 +105,14 @@ class Rig:
         )
         self.s = by_hand.serving(
             Mediator(
-                answers=self.answers,
                 log=self.log,
                 act=by_hand,
                 clock=SYSTEM,
                 spill=FileSpill(),
                 observe=observe,
                 nonce="n0nce",
-            )
+            ),
+            self.answers,
         )
 
     def host(self, msg: Any) -> Any:
@@ -427,8 +436,13 @@ def test_the_requests_past_the_memory_bound_wait_in_the_spill_the_protocol_is_gi
     from roots_manager.bridge.protocol import mrtr
 
     shelf, injected = Shelf(), []  # type: ignore[var-annotated]
+
+    def at_once(reply: Callable[[Any], None]) -> bool:
+        reply(ROOTS)  # the run hands the roots in as soon as they are asked for
+        return True
+
     rounds = mrtr.InputRounds(
-        answers=Answers(),
+        want=at_once,
         log=Log(),
         act=lambda a: injected.append(a.line),
         answered=lambda _r: None,

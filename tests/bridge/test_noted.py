@@ -14,14 +14,13 @@ from roots_manager.bridge.protocol.mediator import Mediator
 from roots_manager.bridge.run.clock import SYSTEM
 from roots_manager.bridge.run.noted import COUNT_AFTER, Noted
 from roots_manager.bridge.run.spill import FileSpill
-from tests.bridge.test_mediator import Answers, ByHand, Log
+from tests.bridge.test_mediator import ByHand, Log
 
 
 def _mediator() -> Mediator:
     by_hand = ByHand()
     return by_hand.serving(
         Mediator(
-            answers=Answers(),
             log=Log(),
             act=by_hand,
             clock=SYSTEM,

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -75,20 +74,11 @@ HOLD = "hold"
 
 
 class Answers:
-    """The effective roots, as the run would give them; a grant is a new result."""
+    """The effective roots, as the run would hand them in when the protocol asks; a grant is a
+    new result (None: held, the user has not decided)."""
 
     def __init__(self) -> None:
         self.result: dict[str, Any] | None = ROOTS
-        self.held: list[Callable[[Any], None]] = []
-
-    def now(self) -> Any:
-        return self.result
-
-    def later(self, reply: Callable[[Any], None]) -> None:
-        self.held.append(reply)
-
-    def forget_waiting(self) -> None:
-        self.held.clear()
 
 
 class Log:
@@ -100,30 +90,43 @@ class Log:
 
 
 class Machine:
-    """One protocol, its actions kept in a list."""
+    """One protocol, its actions kept in a list. The run's part is played where the roots are
+    asked for: they are handed in at once, as the run does once the user has decided, unless
+    *held* (then the request is kept in the list, and a ``roots`` step hands them in)."""
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, held: bool = False, **options: Any) -> None:
         self.actions: list[Action] = []
         self.answers = Answers()
+        if held:
+            self.answers.result = None
         seconds = iter(float(n) for n in range(10_000)).__next__
         self.mediator = Mediator(
-            answers=self.answers,
             log=Log(),
-            act=self.actions.append,
+            act=self.act,
             clock=Clock(monotonic=seconds, wall=seconds, perf=seconds),
             spill=FileSpill(),
             nonce="n0nce",
             **options,
         )
 
+    def act(self, action: Action) -> None:
+        if action.kind is Kind.ROOTS_WANTED and self.answers.result is not None:
+            self.mediator.roots_changed(self.answers.result)
+            return
+        self.actions.append(action)
+
     def step(self, step: tuple[str, Any]) -> bytes | Held | None:
-        """Feed one input: a line from a side, a wake-up, or a grant (a new answer)."""
+        """Feed one input: a line from a side, a wake-up, a grant (a new answer, handed in when
+        the protocol asks), or roots handed in (the run saw them move, or the user decided)."""
         side, what = step
         if side == "wake":
             self.mediator.wake(what)
             return None
         if side == "grant":
             self.answers.result = what
+            return None
+        if side == "roots":
+            self.mediator.roots_changed(what)
             return None
         line = what if isinstance(what, bytes) else json.dumps(what).encode() + b"\n"
         handle = self.mediator.from_host if side == "host" else self.mediator.from_server
@@ -149,6 +152,8 @@ def seen(action: Action) -> tuple[Any, ...]:
         return (action.kind.value, json.loads(action.line))
     if action.kind is Kind.AFTER_WRITE:
         return (action.kind.value, action.wake)
+    if action.kind is Kind.ROOTS_WANTED:
+        return (action.kind.value,)
     return (action.kind.value, action.delay, action.wake)
 
 
@@ -262,6 +267,70 @@ TABLE: list[tuple[str, dict[str, Any], list[tuple[str, Any]], tuple[str, Any], A
         ("wake", Wake.CHECK_CHANGES),
         None,
         [],
+    ),
+    (
+        "roots/list asks the run for the roots, and waits for them while they are held",
+        {"held": True},
+        HANDSHAKE,
+        ("server", ASK),
+        DROP,
+        [("roots wanted",)],
+    ),
+    (
+        "the roots handed in answer the roots/list that waits for them",
+        {"held": True},
+        [*HANDSHAKE, ("server", ASK)],
+        ("roots", ROOTS),
+        None,
+        [("to server", ANSWER)],
+    ),
+    (
+        "roots handed in that moved from the last answer are told as list_changed",
+        {},
+        [*HANDSHAKE, ("server", ASK)],
+        ("roots", GRANTED),
+        None,
+        [("to server", LIST_CHANGED)],
+    ),
+    (
+        "roots handed in as they were last given are not told",
+        {},
+        [*HANDSHAKE, ("server", ASK)],
+        ("roots", ROOTS),
+        None,
+        [],
+    ),
+    (
+        "roots handed in are not told once told and not fetched since",
+        {},
+        [*HANDSHAKE, ("server", ASK), ("roots", GRANTED)],
+        ("roots", ROOTS),
+        None,
+        [],
+    ),
+    (
+        "roots handed in before the server asked are not told",
+        {},
+        HANDSHAKE,
+        ("roots", GRANTED),
+        None,
+        [],
+    ),
+    (
+        "a check asks the run for the roots only when a notice could go",
+        {"held": True},
+        [*HANDSHAKE, ("server", ASK), ("roots", ROOTS)],
+        ("wake", Wake.CHECK_CHANGES),
+        None,
+        [("roots wanted",)],
+    ),
+    (
+        "a 2026-07-28 roots round asks the run for the roots while they are held",
+        {"held": True},
+        [("host", MODERN)],
+        ("server", ROUND),
+        DROP,
+        [("roots wanted",)],
     ),
     (
         "a 2026-07-28 request is told the roots capability",

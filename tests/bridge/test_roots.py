@@ -2,13 +2,46 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
+from roots_manager.bridge.protocol.mediator import Mediator
+from roots_manager.bridge.run.clock import SYSTEM
 from roots_manager.bridge.run.roots import HeldAnswers, RootsSource
+from roots_manager.bridge.run.spill import FileSpill
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.state import fingerprint
+from tests.bridge.test_mediator import ByHand, Log
 
 CMD = ["server", "--flag"]
+
+
+class Held:
+    """The run's held roots (:class:`HeldAnswers`) in front of a real protocol, its answers to
+    the server in a list."""
+
+    def __init__(self, source: RootsSource) -> None:
+        self.sent: list[bytes] = []
+        by_hand = ByHand(to_server=self.sent.append)
+        self.protocol = by_hand.serving(
+            Mediator(log=Log(), act=by_hand, clock=SYSTEM, spill=FileSpill(), nonce="n0nce")
+        )
+        self.answers = HeldAnswers(
+            source, self.protocol.roots_changed, lambda: self.protocol.waiting_roots
+        )
+        by_hand.roots_wanted = self.answers.wanted
+        self.asked = 0
+
+    def ask(self) -> None:
+        """The server asks roots/list."""
+        self.asked += 1
+        line = {"jsonrpc": "2.0", "id": self.asked, "method": "roots/list"}
+        self.protocol.from_server(json.dumps(line).encode() + b"\n")
+
+    def replies(self) -> list[Any]:
+        """The results the server was answered with, in order."""
+        return [json.loads(line)["result"] for line in self.sent]
 
 
 def test_answers_follow_the_store_and_folder_availability(store: Store, tmp_path: Path) -> None:
@@ -46,14 +79,15 @@ def test_a_damaged_store_keeps_the_last_good_answer(store: Store, tmp_path: Path
 
 
 def test_held_answers_are_given_on_open(store: Store) -> None:
-    answers = HeldAnswers(RootsSource(store, "srv", fingerprint(CMD), "sess"))
-    got: list[object] = []
-    assert answers.now() is None
-    answers.later(got.append)
-    answers.later(got.append)
+    held = Held(RootsSource(store, "srv", fingerprint(CMD), "sess"))
+    answers, got = held.answers, held.replies
+    assert not answers.is_open
+    held.ask()
+    held.ask()
     assert answers.waiting == 2
     answers.open()
-    assert got == [{"roots": []}, {"roots": []}] and answers.now() == {"roots": []}
+    held.ask()  # answered at once now
+    assert got() == [{"roots": []}, {"roots": []}, {"roots": []}]
 
 
 def test_pending_tracks_the_consent_request(store: Store) -> None:
@@ -88,21 +122,23 @@ def test_a_save_already_written_is_in_the_very_next_answer(store: Store, tmp_pat
 
 
 def test_requests_held_for_consent_are_bounded(store: Store, tmp_path: Path) -> None:
-    from roots_manager.bridge.run.roots import MAX_WAITING
+    from roots_manager.bridge.protocol.telling import MAX_WAITING
 
     folder = tmp_path / "later"
     folder.mkdir()
     with store.transaction() as s:
         root = s.add_root(str(folder))
         s.grant("srv", [root.id])
-    held = HeldAnswers(RootsSource(store, "srv", fingerprint(CMD), "sess"))
-    replies: list[dict] = []
+    run = Held(RootsSource(store, "srv", fingerprint(CMD), "sess"))
+    held = run.answers
     for _ in range(MAX_WAITING + 10):
-        held.later(replies.append)
+        run.ask()
+    replies = run.replies()
     # past the bound a request is answered at once, with no folder, rather than kept
     assert held.waiting == MAX_WAITING
     assert replies == [{"roots": []}] * 10
     held.open()
+    replies = run.replies()
     granted = {"roots": [{"uri": root.uri, "name": "later"}]}
     assert replies[10:] == [granted] * MAX_WAITING
 

@@ -5,10 +5,12 @@ place (the line, its rewrite, b"" to drop it, or a :class:`~roots_manager.bridge
 Held` to hold it); everything else it decides is an :class:`Action` handed to the one sink the
 run gives it (:class:`~roots_manager.bridge.transport.carrier.Carrier`, which carries actions
 out; a test keeps them in a list): a message of the bridge's own to the server or the host (an
-answer to ``roots/list``, a ``list_changed``, a retry, an error), or a wake-up to be fed back to
+answer to ``roots/list``, a ``list_changed``, a retry, an error), a wake-up to be fed back to
 it (:meth:`~roots_manager.bridge.protocol.mediator.Mediator.wake`) once the line being handled
-has been written or once some seconds have passed. Actions hold no function: a table of
-messages in and actions out says all the protocol did.
+has been written or once some seconds have passed, or a request for the server's roots, which
+the run reads from the files and hands in
+(:meth:`~roots_manager.bridge.protocol.mediator.Mediator.roots_changed`). Actions hold no
+function: a table of messages in and actions out says all the protocol did.
 """
 
 from __future__ import annotations
@@ -30,6 +32,11 @@ class Kind(enum.Enum):
     no line is being handled)."""
     WAKE = "wake"
     """Feed :attr:`Action.wake` back once :attr:`Action.delay` seconds have passed."""
+    ROOTS_WANTED = "roots wanted"
+    """Hand the server's roots as they are now to the protocol
+    (:meth:`~roots_manager.bridge.protocol.mediator.Mediator.roots_changed`): an answer or a
+    check waits for them. At once, unless they are held (the user has not decided): then as
+    soon as they are known."""
 
 
 class Wake(enum.Enum):
@@ -76,6 +83,13 @@ def wake_in(delay: float, wake: Wake) -> Action:
     """Wake the protocol for *wake* in *delay* seconds."""
     return Action(Kind.WAKE, wake=wake, delay=delay)
 
+
+def roots_wanted() -> Action:
+    """Hand the protocol the server's roots as they are now."""
+    return _ROOTS_WANTED
+
+
+_ROOTS_WANTED = Action(Kind.ROOTS_WANTED)
 
 Act = Callable[[Action], object]
 """Where the protocol hands its actions (the run's carrier, or a list's ``append``)."""

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import enum
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, Protocol
-
-from roots_manager.core.consent.effective import ListRootsResult
 
 META_VERSION = "io.modelcontextprotocol/protocolVersion"
 META_CAPS = "io.modelcontextprotocol/clientCapabilities"
@@ -28,19 +26,6 @@ class Era(enum.Enum):
     """An ``initialize`` handshake (2024-11-05 to 2025-11-25)."""
     PER_REQUEST = "2026"
     """No handshake: every request names its revision in ``_meta`` (2026-07-28)."""
-
-
-class Answers(Protocol):
-    """The effective ``roots/list`` result, available now or once consent allows it."""
-
-    def now(self) -> ListRootsResult | None:
-        """The answer now, or None while answers are held (consent pending, not registered)."""
-
-    def later(self, reply: Callable[[ListRootsResult], None]) -> None:
-        """Call *reply* with the answer once answers are no longer held."""
-
-    def forget_waiting(self) -> None:
-        """Drop the replies still held: the server that asked was replaced."""
 
 
 class EventSink(Protocol):

@@ -53,7 +53,6 @@ from roots_manager.bridge.protocol.jsonrpc import (
     LIST_CHANGED,
     META_VERSION,
     ROOTS_LIST,
-    Answers,
     Era,
     EventSink,
     Json,
@@ -68,7 +67,7 @@ from roots_manager.bridge.protocol.telling import Telling
 from roots_manager.core.consent.effective import ListRootsResult
 from roots_manager.core.log import events as ev
 
-__all__ = ["Answers", "EventSink", "Mediator"]
+__all__ = ["EventSink", "Mediator"]
 
 LASTING_METHODS = (*CARRIED_METHODS, *HANDSHAKES)
 """The methods whose messages count for more than a request open and then answered: what a
@@ -206,7 +205,6 @@ class Mediator:
     def __init__(
         self,
         *,
-        answers: Answers,
         log: EventSink,
         act: Act,
         clock: Clock,
@@ -219,8 +217,9 @@ class Mediator:
         track_requests: bool = False,
     ) -> None:
         """*act*: where every action goes (:mod:`~roots_manager.bridge.protocol.actions`: the
-        bridge's own messages, and the wake-ups fed back to :meth:`wake`); the protocol writes
-        nothing itself. *nonce*: the random part of the ids of the bridge's own requests, drawn
+        bridge's own messages, the wake-ups fed back to :meth:`wake`, and the requests for the
+        server's roots, handed in to :meth:`roots_changed`); the protocol writes nothing and
+        reads no file itself. *nonce*: the random part of the ids of the bridge's own requests, drawn
         by the run (the protocol draws no random number).
         *roots_asked_at_start*: the server asked for its roots right after the handshake in
         its last run (its first request then waits for them).
@@ -245,7 +244,6 @@ class Mediator:
         self.requests = InFlight(clock.wall) if track_requests else None
         """The host's requests the server has (:meth:`InFlight.snapshot`); None: not kept."""
         self.telling = Telling(
-            answers=answers,
             log=log,
             act=act,
             handshake=self.handshake,
@@ -254,7 +252,7 @@ class Mediator:
             clock=clock,
         )
         self.rounds = InputRounds(
-            answers=answers,
+            want=self.telling.want,
             log=log,
             act=act,
             answered=self.telling.answered,
@@ -285,15 +283,6 @@ class Mediator:
     def handshake_done(self) -> bool:
         """The host's ``notifications/initialized`` has gone to the server."""
         return self.handshake.done
-
-    @property
-    def answers(self) -> Answers:
-        """Where the answers to the server's ``roots/list`` come from."""
-        return self.telling.answers
-
-    @answers.setter
-    def answers(self, answers: Answers) -> None:
-        self.telling.answers = answers
 
     @property
     def told(self) -> set[str]:
@@ -460,7 +449,7 @@ class Mediator:
         self.count_noted()
         self.telling.forget()
         self.rounds.forget_all()
-        self.answers.forget_waiting()
+        self.telling.forget_waiting()
         if self.requests is not None:
             self.requests.server_replaced()
 
@@ -658,10 +647,17 @@ class Mediator:
         looks at them only then)."""
         return self.telling.looks_for_changes
 
-    def roots_changed(self, current: ListRootsResult | None) -> bool:
-        """The run found the server's roots are *current* (None: held): tell the server with
-        ``list_changed`` if they moved from what it was last given; True if it was sent."""
+    def roots_changed(self, current: ListRootsResult) -> bool:
+        """The run found the server's roots are *current* (asked for with a
+        :attr:`~roots_manager.bridge.protocol.actions.Kind.ROOTS_WANTED` action, or seen to
+        move): give them to the answers and retries that wait for them, and tell the server
+        with ``list_changed`` if they moved from what it was last given; True if it was sent."""
         return self.telling.roots_changed(current)
+
+    @property
+    def waiting_roots(self) -> int:
+        """How many answers and retries wait for the roots (held while the user decides)."""
+        return self.telling.waiting
 
     def list_changed_asked(self, by: str, request: str | None = None) -> bool:
         """Send ``list_changed`` though nothing changed, because the user asked; True if sent

@@ -26,7 +26,6 @@ from roots_manager.bridge.protocol import lenient
 from roots_manager.bridge.protocol.actions import Act, to_server
 from roots_manager.bridge.protocol.jsonrpc import (
     MRTR_METHODS,
-    Answers,
     EventSink,
     Json,
     dumps,
@@ -97,7 +96,7 @@ class InputRounds:
     def __init__(
         self,
         *,
-        answers: Answers,
+        want: Callable[[Callable[[ListRootsResult], None]], bool],
         log: EventSink,
         act: Act,
         answered: Callable[[ListRootsResult], None],
@@ -105,9 +104,11 @@ class InputRounds:
         perf: Callable[[], float],
         spill: Spill,
     ) -> None:
-        """*perf*: the finest seconds there are, for how long a retry took; *spill*: where
-        kept requests past :data:`MAX_REMEMBERED_BYTES` wait."""
-        self.answers = answers
+        """*want*: have a function called with the server's roots, at once (True) or once the
+        run hands them in (:meth:`~roots_manager.bridge.protocol.telling.Telling.want`);
+        *perf*: the finest seconds there are, for how long a retry took; *spill*: where kept
+        requests past :data:`MAX_REMEMBERED_BYTES` wait."""
+        self.want = want
         self.perf = perf
         self.spill = spill
         self.log = log
@@ -143,11 +144,19 @@ class InputRounds:
             else None
         )
         if keys:
-            roots = self.answers.now()
-            if roots is None:
-                self.answers.later(lambda r: self._fill_host_retry(msg, keys, r, send=True))
+            given: list[ListRootsResult] = []
+
+            def fill(roots: ListRootsResult) -> None:
+                if held:  # handed in later: the retry goes on from here
+                    self._fill_host_retry(msg, keys, roots, send=True)
+                else:
+                    given.append(roots)
+
+            held = False
+            if not self.want(fill):
+                held = True
                 return HostRequest(changed=changed, held=True)
-            self._fill_host_retry(msg, keys, roots, send=False)
+            self._fill_host_retry(msg, keys, given[0], send=False)
             changed = True
         return HostRequest(changed=changed, keep=True)
 
@@ -343,9 +352,5 @@ class InputRounds:
             )
             self.act(to_server(dumps(again) + b"\n"))
 
-        roots = self.answers.now()
-        if roots is None:
-            self.answers.later(retry)
-        else:
-            retry(roots)
+        self.want(retry)
         return b""

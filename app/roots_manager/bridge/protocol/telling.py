@@ -8,19 +8,24 @@ when the effective roots moved from what it was last given. The
 :class:`~roots_manager.bridge.protocol.mediator.Mediator` decides which of the server's messages ask for
 roots and hands them here; the 2026-07-28 ``input_required`` rounds report what they gave
 through :meth:`Telling.answered`.
+
+The roots themselves are not looked up here: the run reads the files. When an answer or a
+check needs them, the protocol asks with a :attr:`~roots_manager.bridge.protocol.actions.Kind.
+ROOTS_WANTED` action, and the run hands them in through :meth:`Telling.roots_changed` (at once,
+unless they are held while the user decides); the run hands them in the same way whenever it
+sees them move. What waits for them (answers, retries) waits here, in order, and bounded.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from roots_manager.bridge.protocol.actions import Act, to_server
+from roots_manager.bridge.protocol.actions import Act, roots_wanted, to_server
 from roots_manager.bridge.protocol.carried import Carried
 from roots_manager.bridge.protocol.clock import Clock
 from roots_manager.bridge.protocol.handshake import Handshake
 from roots_manager.bridge.protocol.jsonrpc import (
     LIST_CHANGED,
-    Answers,
     Era,
     EventSink,
     Json,
@@ -31,6 +36,13 @@ from roots_manager.core.consent.effective import ListRootsResult
 from roots_manager.core.log import events as ev
 from roots_manager.core.store.state import iso_time
 
+MAX_WAITING = 1024
+"""Requests held for the roots (consent pending) beyond which a server is answered with no
+folder at once."""
+
+Reply = Callable[[ListRootsResult], None]
+"""What is done with the roots once they are handed in (an answer written, a retry sent)."""
+
 
 class Telling:
     """The roots one server was told, and when it must be told again."""
@@ -38,7 +50,6 @@ class Telling:
     def __init__(
         self,
         *,
-        answers: Answers,
         log: EventSink,
         act: Act,
         handshake: Handshake,
@@ -46,7 +57,6 @@ class Telling:
         observe: bool,
         clock: Clock,
     ) -> None:
-        self.answers = answers
         self.clock = clock
         self.log = log
         self.act = act
@@ -62,14 +72,63 @@ class Telling:
         self.notices = 0
         self.told: set[str] = set()
         """Every root URI the server running now was told (a revocation restarts it)."""
+        self._waiting: list[Reply] = []
+        """What waits for the roots, in the order it came."""
+
+    # ---- the roots, handed in by the run -----------------------------------------------------
+
+    def want(self, reply: Reply) -> bool:
+        """Have *reply* called with the server's roots: at once if the run hands them now
+        (True), else once it does (False: held). Past :data:`MAX_WAITING` held, at once with
+        no folder."""
+        if self.full:
+            reply({"roots": []})
+            return True
+        self._waiting.append(reply)
+        self.act(roots_wanted())
+        return not self._waiting
+
+    @property
+    def full(self) -> bool:
+        """Whether as many as :data:`MAX_WAITING` wait for the roots (the next is not kept)."""
+        return len(self._waiting) >= MAX_WAITING
+
+    @property
+    def waiting(self) -> int:
+        """How many wait for the roots now (held: consent pending)."""
+        return len(self._waiting)
+
+    def forget_waiting(self) -> None:
+        """Drop what waits for the roots: the server that asked was replaced (the new one
+        asks again)."""
+        self._waiting.clear()
+
+    def roots_changed(self, current: ListRootsResult) -> bool:
+        """The run found the server's roots are *current*: give them to what waits for them,
+        then send ``list_changed`` if they moved from what the server was last given; True if
+        it was sent."""
+        waiting, self._waiting = self._waiting, []
+        for reply in waiting:
+            reply(current)
+        if not self.looks_for_changes or current == self.last_answered:
+            return False
+        assert self.last_answered is not None  # looks_for_changes says so
+        self._send_list_changed()
+        self.log.event(
+            ev.LIST_CHANGED_SENT,
+            dir=ev.BRIDGE_TO_SERVER,
+            uris=root_uris(current),
+            previous=root_uris(self.last_answered),
+        )
+        return True
 
     # ---- answers to roots/list ---------------------------------------------------------------
 
     def answer(self, msg_id: object, started: float) -> None:
         """Answer the server's ``roots/list`` *msg_id* now, or once the answer is known."""
-        now = self.answers.now()
-        if now is None:
-            # the request is logged now; its answer when the gate opens
+        # past the bound it is answered at once with no folder, though the roots are held
+        held = self.full
+        if held:
             self.log.event(ev.ROOTS_ASKED, dir=ev.SERVER_TO_HOST, id=msg_id, held=True)
 
         def reply(result: ListRootsResult) -> None:
@@ -77,7 +136,7 @@ class Telling:
             self.act(to_server(dumps(answer) + b"\n"))
             # timed up to the write: the log records below are not on the server's path
             us = round((self.clock.perf() - started) * 1e6)
-            if now is not None:
+            if not held:
                 self.log.event(ev.ROOTS_ASKED, dir=ev.SERVER_TO_HOST, id=msg_id)
             self.answered(result)
             self.log.event(
@@ -88,10 +147,10 @@ class Telling:
                 us=us,
             )
 
-        if now is None:
-            self.answers.later(reply)
-        else:
-            reply(now)
+        if not self.want(reply):
+            held = True
+            # the request is logged now; its answer when the roots are handed in
+            self.log.event(ev.ROOTS_ASKED, dir=ev.SERVER_TO_HOST, id=msg_id, held=True)
 
     def answer_batch(self, asked: list[Json], started: float) -> None:
         """Answer the ``roots/list`` requests of one 2025-03-26 batch with one batch."""
@@ -110,11 +169,7 @@ class Telling:
                     us=round((self.clock.perf() - started) * 1e6),
                 )
 
-        result = self.answers.now()
-        if result is None:
-            self.answers.later(reply)
-        else:
-            reply(result)
+        self.want(reply)
 
     def answered(self, result: ListRootsResult) -> None:
         """The server was given *result* (by any of the bridge's answers)."""
@@ -145,25 +200,13 @@ class Telling:
         return self.last_answered is not None and not self.stale
 
     def check_changes(self) -> bool:
-        """Send ``list_changed`` if the server's effective roots moved; True if it was sent."""
+        """Send ``list_changed`` if the server's effective roots moved; True if it was sent.
+        The roots are asked of the run (:meth:`roots_changed` decides), when a notice could go."""
         if not self.looks_for_changes:
             return False
-        return self.roots_changed(self.answers.now())
-
-    def roots_changed(self, current: ListRootsResult | None) -> bool:
-        """The server's roots are *current* now (None: held), as the run found them: send
-        ``list_changed`` if they moved from what it was last given; True if it was sent."""
-        if not self.looks_for_changes or current is None or current == self.last_answered:
-            return False
-        assert self.last_answered is not None  # looks_for_changes says so
-        self._send_list_changed()
-        self.log.event(
-            ev.LIST_CHANGED_SENT,
-            dir=ev.BRIDGE_TO_SERVER,
-            uris=root_uris(current),
-            previous=root_uris(self.last_answered),
-        )
-        return True
+        notices = self.notices
+        self.act(roots_wanted())
+        return self.notices > notices
 
     def list_changed_asked(self, by: str, request: str | None = None) -> bool:
         """Send ``list_changed`` though nothing changed, because the user asked; True if sent.

@@ -20,10 +20,6 @@ from roots_manager.core.store.file import Stamp, Store, StoreError, stamp_of
 from roots_manager.core.store.state import State
 from roots_manager.support import cyclic_gc
 
-MAX_WAITING = 1024
-"""Requests held for consent beyond which a server is answered with no folder at once."""
-
-
 MISSING: Stamp = (0, 0, 0, 0)
 """The stamp of a store that is not there."""
 
@@ -139,28 +135,32 @@ class RootsSource:
 
 
 class HeldAnswers:
-    """Answers that are held until the gate opens (registration done, consent decided)."""
+    """The server's roots, handed to the protocol when it asks for them
+    (:attr:`~roots_manager.bridge.protocol.actions.Kind.ROOTS_WANTED`), but held until the gate
+    opens (registration done, consent decided). What waits for them waits in the protocol."""
 
-    def __init__(self, source: RootsSource) -> None:
+    def __init__(
+        self,
+        source: RootsSource,
+        give: Callable[[ListRootsResult], object],
+        waiting: Callable[[], int],
+    ) -> None:
+        """*give*: where the roots are handed in (the protocol's ``roots_changed``);
+        *waiting*: how many answers wait for them there."""
         self.source = source
+        self.give = give
+        self._waiting = waiting
         self.is_open = False
         self.first_held: float | None = None
         """When (``time.monotonic``) the first answer was held, if one was."""
         self.on_first_hold: Callable[[], None] | None = None
         """Called when the first answer is held (a consent wait counts from then)."""
-        self._waiting: list[Callable[[ListRootsResult], None]] = []
 
-    def now(self) -> ListRootsResult | None:
-        """The answer now, or None while held."""
-        return self.source.effective() if self.is_open else None
-
-    def later(self, reply: Callable[[ListRootsResult], None]) -> None:
-        """Call *reply* once the gate opens (at once, with no folder, past :data:`MAX_WAITING`)."""
-        if len(self._waiting) >= MAX_WAITING:
-            reply({"roots": []})
-            return
-        self._waiting.append(reply)
-        if self.first_held is None:
+    def wanted(self) -> None:
+        """The protocol asks for the roots: handed in now, unless the gate is closed."""
+        if self.is_open:
+            self.give(self.source.effective())
+        elif self.first_held is None and self.waiting:
             self.first_held = time.monotonic()
             if self.on_first_hold is not None:
                 self.on_first_hold()
@@ -168,21 +168,15 @@ class HeldAnswers:
     @property
     def waiting(self) -> int:
         """How many answers are held now."""
-        return len(self._waiting)
-
-    def forget_waiting(self) -> None:
-        """Drop the held answers: the server that asked was replaced (the new one asks again)."""
-        self._waiting.clear()
+        return self._waiting()
 
     def open(self) -> bool:
-        """Stop holding answers and give the held ones; True if there were any."""
+        """Stop holding the roots and give them to the answers held; True if there were any."""
         self.is_open = True
-        waiting, self._waiting = self._waiting, []
-        if waiting:
-            # the cyclic collector would walk the answer of 30,000 folders as soon as it was
-            # made, before it is written: it does so once the answers are out
-            with cyclic_gc.paused():
-                result = self.source.effective()
-                for reply in waiting:
-                    reply(result)
-        return bool(waiting)
+        if not self.waiting:
+            return False
+        # the cyclic collector would walk the answer of 30,000 folders as soon as it was
+        # made, before it is written: it does so once the answers are out
+        with cyclic_gc.paused():
+            self.give(self.source.effective())
+        return True

@@ -116,7 +116,6 @@ class Bridge:
             self.run_id,
             on_error=lambda m: self.log.event(ev.ERROR, message=m),
         )
-        self.answers = HeldAnswers(self.source)
         self.confine = confine
         """``--confine``: every start of the server is confined, whatever the store says."""
         self.ceiling = launch.key if launch is not None else None
@@ -137,7 +136,6 @@ class Bridge:
         self.carrier = Carrier(self.to_server, self.to_host)
         """Where the protocol's actions, and the bridge's own messages, are carried out."""
         self.mediator = Mediator(
-            answers=self.answers,
             log=self.log,
             act=self.carrier,
             clock=clock.SYSTEM,
@@ -157,7 +155,11 @@ class Bridge:
             track_requests=launch is not None
             and (launch.refusals is not None or launch.restartable),
         )
-        self.carrier.serve(self.mediator.wake)
+        self.answers = HeldAnswers(
+            self.source, self.mediator.roots_changed, lambda: self.mediator.waiting_roots
+        )
+        """The roots the protocol asks for, held until the gate opens."""
+        self.carrier.serve(self.mediator.wake, self.answers.wanted)
         requests = self.mediator.requests
         self.denials = Denials(self.log, self._requests_now if requests is not None else None)
         """The confined server's refusals, as denial events (:mod:`.denials`)."""

@@ -4,7 +4,7 @@ looks for may have changed: one place for both, so no call site has to remember 
 The protocol writes nothing and sets no timer (:mod:`~roots_manager.bridge.protocol.actions`):
 what it decides reaches the transport as the outcome of a line it handled, a held line it
 released, or an :class:`~roots_manager.bridge.protocol.actions.Action`; and it changes only while
-it handles a line, is woken, or is answered by consent (which it turns into an action). Each of
+it handles a line, is woken, or is handed the server's roots (which it turns into actions). Each of
 these passes here (:meth:`Carrier.handle`, :meth:`Carrier.released`, :meth:`Carrier.__call__`,
 :meth:`Carrier.woken`), and each tells the hot path to take its direction's
 :class:`~roots_manager.bridge.protocol.direction.Lookout` afresh before anything it decided is
@@ -46,10 +46,15 @@ class Carrier:
         """Where a wake-up after the line being handled is deferred to (the pumps' hand-off,
         once they run); before that, the next turn of the loop."""
         self._wake: Callable[[Wake], object] | None = None
+        self._roots_wanted: Callable[[], object] | None = None
 
-    def serve(self, wake: Callable[[Wake], object]) -> None:
-        """Feed the wake-ups the protocol asks for to *wake* (:meth:`Mediator.wake`)."""
+    def serve(
+        self, wake: Callable[[Wake], object], roots_wanted: Callable[[], object] | None = None
+    ) -> None:
+        """Feed the wake-ups the protocol asks for to *wake* (:meth:`Mediator.wake`), and its
+        requests for the server's roots to *roots_wanted* (the run's, which hands them in)."""
         self._wake = wake
+        self._roots_wanted = roots_wanted
 
     # ---- what the protocol decided reaches the transport here --------------------------------
 
@@ -63,6 +68,9 @@ class Carrier:
             self.to_server.inject(action.line)
         elif kind is Kind.TO_HOST:
             self.to_host.inject(action.line)
+        elif kind is Kind.ROOTS_WANTED:
+            assert self._roots_wanted is not None, "a carrier serves a protocol before it asks"
+            self._roots_wanted()  # at once: an answer written now goes before the next line
         elif kind is Kind.AFTER_WRITE:
             wake = action.wake
             assert wake is not None
