@@ -621,6 +621,8 @@ class Bridge:
         check takes over until the watch is back (said once a run, in the log)."""
         self._store_watched = failed is None
         if failed is None:
+            # a request written before the watch was in place is seen by nothing else
+            self._take_request()
             return
         self._uncovered.set()
         if not self._store_refused:
