@@ -110,6 +110,8 @@ class Telling:
         waiting, self._waiting = self._waiting, []
         for reply in waiting:
             reply(current)
+        if current is self.last_answered:  # just given to what waited, or kept since
+            return False
         if not self.looks_for_changes or current == self.last_answered:
             return False
         assert self.last_answered is not None  # looks_for_changes says so

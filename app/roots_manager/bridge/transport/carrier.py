@@ -60,17 +60,20 @@ class Carrier:
 
     def __call__(self, action: Action) -> None:
         """Carry out *action*."""
+        kind = action.kind
+        if kind is Kind.ROOTS_WANTED:
+            # at once: an answer written now goes before the next line (it writes nothing
+            # itself: the actions it leads to are published as they come)
+            assert self._roots_wanted is not None, "a carrier serves a protocol before it asks"
+            self._roots_wanted()
+            return
         # what a direction looks for may have grown before this message (a retry whose answer
         # must be caught): the hot path learns it before the far side can answer
         self.published()
-        kind = action.kind
         if kind is Kind.TO_SERVER:
             self.to_server.inject(action.line)
         elif kind is Kind.TO_HOST:
             self.to_host.inject(action.line)
-        elif kind is Kind.ROOTS_WANTED:
-            assert self._roots_wanted is not None, "a carrier serves a protocol before it asks"
-            self._roots_wanted()  # at once: an answer written now goes before the next line
         elif kind is Kind.AFTER_WRITE:
             wake = action.wake
             assert wake is not None
