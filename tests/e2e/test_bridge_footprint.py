@@ -129,6 +129,42 @@ def test_a_bridge_starts_its_server_before_it_loads_the_rest(
     assert not [m for m in NOT_BEFORE_THE_SERVER if m in loaded], sorted(loaded)
 
 
+MODULES_AT_EARLY_RELAY = """
+import os, runpy, sys, threading
+
+start = threading.Thread.start
+
+def listed(self):
+    if self.name == "early-relay":
+        with open(os.environ["BRIDGE_MODULES_FILE"], "w") as f:
+            f.write("\\n".join(sorted(n for n, m in sys.modules.items() if m is not None)))
+    start(self)
+
+threading.Thread.start = listed
+runpy.run_module("roots_manager.bridge", run_name="__main__", alter_sys=True)
+"""
+"""``python -m roots_manager.bridge`` that writes down the modules loaded when it begins to relay
+the host's first exchange (:mod:`roots_manager.bridge.transport.early`)."""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the early relay is POSIX's")
+def test_a_bridge_relays_the_hosts_initialize_before_it_loads_the_rest(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # what the host waits for at each start is the server's answer, not the bridge's load too
+    listing = tmp_path / "modules.txt"
+    monkeypatch.setenv("BRIDGE_MODULES_FILE", str(listing))
+    grant_folder(store, tmp_path, "pup", "work")
+    pair = Bridged(run=("-c", MODULES_AT_EARLY_RELAY))
+    try:
+        pair.handshake()
+    finally:
+        pair.close()
+    loaded = set(listing.read_text().split())
+    assert "roots_manager.bridge.transport.early" in loaded  # the listing is of the relay's start
+    assert not [m for m in NOT_BEFORE_THE_SERVER if m in loaded], sorted(loaded)
+
+
 STARTED_WITH = (
     "__future__",
     "roots_manager",

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from types import SimpleNamespace
 
     from roots_manager.bridge.run.confine import Launch
+    from roots_manager.bridge.transport.early import EarlyRelay
 
 EXIT_USAGE = 2
 EXIT_NO_HOME = 1
@@ -233,14 +234,22 @@ def main(argv: list[str] | None = None) -> int:
     command = list(args.command)
     if command and command[0] == "--":
         command = command[1:]
-    from roots_manager.core.store.state import server_name_error
+    early_relay: EarlyRelay | None = None
+    if proc is not None and not argv_given:
+        # before the checks below, which load the store's model: their verdict is awaited only
+        # by the server's answer to the host (a bridge that refuses to run ends its server)
+        _one_arena()
+        early_relay = _relay_early(proc, args.observe)
+    from roots_manager.core.servers.names import check_server_name
 
     problem = None
-    name_error = server_name_error(args.server)
     if not command:
         problem = "give the server's command after --"
-    elif name_error is not None:
-        problem = str(name_error)
+    elif check_server_name(args.server) is not None:
+        # the store's model says why (loaded for that alone: the answer waits for this check)
+        from roots_manager.core.store.state import server_name_error
+
+        problem = str(server_name_error(args.server))
     elif args.consent_timeout < 0:
         problem = "--consent-timeout cannot be negative"
     if problem:
@@ -252,10 +261,8 @@ def main(argv: list[str] | None = None) -> int:
     del parser
     parsed: argparse.Namespace | SimpleNamespace = args if argv_given else _forget_parser(args)
     del args
-    if sys.platform == "linux" and not argv_given:  # our own process, and no thread yet
-        from roots_manager.platform.linux.malloc import one_arena
-
-        one_arena()
+    if early_relay is None and not argv_given:
+        _one_arena()
     if proc is None and failure is None:
         from roots_manager.bridge.run.confine import start
 
@@ -264,7 +271,33 @@ def main(argv: list[str] | None = None) -> int:
             early_signals = None if argv_given else EarlySignals(proc)
         except OSError as exc:
             failure = exc
-    return _run(parsed, command, proc, launch, failure, early_signals, run_id)
+        if not argv_given:
+            early_relay = _relay_early(proc, parsed.observe)
+    if early_relay is not None:
+        early_relay.confirm()
+    return _run(parsed, command, proc, launch, failure, early_signals, run_id, early_relay)
+
+
+def _one_arena() -> None:
+    """One malloc arena for the bridge's threads, asked for before any starts (Linux, glibc:
+    :mod:`roots_manager.platform.linux.malloc`); our own process only."""
+    if sys.platform == "linux":
+        from roots_manager.platform.linux.malloc import one_arena
+
+        one_arena()
+
+
+def _relay_early(proc: subprocess.Popen[bytes] | None, observe: bool) -> EarlyRelay | None:
+    """Relay the host's ``initialize`` and the server's answer while the rest of the bridge
+    loads (:mod:`roots_manager.bridge.transport.early`): what the host waits for at each start
+    waits for the server alone, not for the bridge's load too. POSIX, our own process only."""
+    if proc is None or proc.stdin is None or proc.stdout is None or sys.platform == "win32":
+        return None
+    from roots_manager.bridge.transport.early import EarlyRelay
+
+    relay = EarlyRelay(0, proc.stdin.fileno(), proc.stdout.fileno(), 1, observe=observe)
+    relay.start()
+    return relay
 
 
 PARSER_ONLY = ("argparse", "gettext")
@@ -301,6 +334,7 @@ def _run(
     failure: OSError | None,
     early_signals: EarlySignals | None = None,
     run_id: str | None = None,
+    early_relay: EarlyRelay | None = None,
 ) -> int:
     import asyncio
     import gc
@@ -329,6 +363,7 @@ def _run(
                 launch=launch,
                 confine=args.confine,
                 run_id=run_id,
+                early_relay=early_relay,
             )
         except OSError as exc:
             # without its directory the bridge can neither answer nor record: say so, and

@@ -20,10 +20,8 @@ from roots_manager.bridge.protocol.jsonrpc import (
     Json,
     key,
 )
+from roots_manager.bridge.protocol.opening import TOLD, tell_roots
 from roots_manager.core.log import events as ev
-
-TOLD = {"listChanged": True}
-"""The roots capability a server is told in the handshake era: what the bridge does."""
 
 
 class Handshake:
@@ -47,12 +45,9 @@ class Handshake:
 
     def initialize(self, msg: Json, params: Json | None) -> bool:
         """Take the host's ``initialize``; True if the roots capability was added to it or
-        changed.
-
-        In managed mode the server is told what the bridge does, not what the host declared:
-        the bridge answers ``roots/list`` and says when the roots change, so the server gets
-        ``roots: {"listChanged": true}`` even where the host said ``roots: {}`` or
-        ``listChanged: false`` (the log keeps what the host said).
+        changed (:func:`~roots_manager.bridge.protocol.opening.tell_roots`: in managed mode the
+        server is told what the bridge does, not what the host declared; the log keeps what
+        the host said).
         """
         self.era = Era.HANDSHAKE
         caps = params.get("capabilities") if params else None
@@ -61,13 +56,7 @@ class Handshake:
         self._init_id = key(msg.get("id"))
         seen = sorted(caps) if isinstance(caps, dict) else None
         host_roots = caps.get("roots") if isinstance(caps, dict) else None
-        injected = False
-        if not self.observe and params is not None:
-            if not isinstance(caps, dict):
-                caps = params["capabilities"] = {}
-            if caps.get("roots") != TOLD:
-                caps["roots"] = dict(TOLD)
-                injected = True
+        injected = tell_roots(params, observe=self.observe)
         self._log_host(
             msg, seen, {"roots": dict(TOLD)} if injected else None, host_roots=host_roots
         )

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import enum
-import json
 from collections.abc import Mapping
 from typing import Any, Protocol
+
+from roots_manager.bridge.protocol.wire import dumps as dumps
+from roots_manager.bridge.protocol.wire import key as key
+from roots_manager.bridge.protocol.wire import split_line as split_line
 
 META_VERSION = "io.modelcontextprotocol/protocolVersion"
 META_CAPS = "io.modelcontextprotocol/clientCapabilities"
@@ -34,28 +37,6 @@ class EventSink(Protocol):
     def event(self, kind: str, **fields: Any) -> None: ...
 
     def marker(self, **fields: Any) -> None: ...
-
-
-def key(msg_id: object) -> str:
-    """A dictionary key for a JSON-RPC id."""
-    # 1 and "1" are different JSON-RPC ids; their JSON texts keep them apart
-    return json.dumps(msg_id, sort_keys=True)
-
-
-_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
-"""The encoder of :func:`dumps`, made once: ``json.dumps`` with any option but the defaults
-makes a new encoder at each call (0.8 us of every message the bridge writes itself)."""
-
-
-def dumps(doc: object) -> bytes:
-    """*doc* as one compact line of UTF-8 JSON, without its newline."""
-    return _COMPACT.encode(doc).encode("utf-8")
-
-
-def split_line(line: bytes) -> tuple[bytes, bytes]:
-    """The body of *line* and its ending (``\\n``, ``\\r\\n`` or nothing)."""
-    body = line.rstrip(b"\r\n")
-    return body, line[len(body) :]
 
 
 def root_uris(result: Mapping[str, Any]) -> list[str]:

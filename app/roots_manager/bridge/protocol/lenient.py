@@ -23,23 +23,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-_LETTER_ESCAPE = re.compile(rb"\\[uxUosli1]")
-"""Escapes that can stand for a letter of ``roots/list`` in some reading: ``\\u`` (JSON), ``\\x``
-and ``\\U`` (JSON5, Python), a letter escaped as itself (JavaScript's and JSON5's identity
-escapes) and octal (``\\162`` is ``r`` in sloppy JavaScript). The usual escapes (``\\n``,
-``\\"``, ``\\\\``, ``\\t``, ``\\r``, ``\\/``) stand for no letter: a line full of them stays on the
-fast path. An escaped backslash before one of these letters is taken for an escape, which only
-sends the line to be parsed."""
+from roots_manager.bridge.protocol.wire import disguised as disguised
+
 _ANY_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|([0-7]{1,3})|(.))", re.DOTALL)
 _SPELLING = "roots/list"
-
-
-def disguised(data: bytes | bytearray, start: int = 0, end: int | None = None) -> bool:
-    """Whether ``data[start:end]`` could spell a word without holding its bytes literally."""
-    stop = len(data) if end is None else end
-    if data.find(b"\\", start, stop) >= 0 and _LETTER_ESCAPE.search(data, start, stop):
-        return True
-    return data.find(b"\x00", start, stop) >= 0
 
 
 def is_utf8(data: bytes | memoryview) -> bool:

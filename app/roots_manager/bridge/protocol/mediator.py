@@ -377,13 +377,15 @@ class Mediator:
 
     # ---- host -> server -------------------------------------------------------------------
 
-    def from_host(self, line: bytes) -> bytes | Held:
-        """What to relay for a host line; a :class:`Held` for a line held back until it may go."""
+    def from_host(self, line: bytes, at: float | None = None) -> bytes | Held:
+        """What to relay for a host line; a :class:`Held` for a line held back until it may go.
+        *at*: when it went to the server (wall clock), if not now (the early relay's,
+        :mod:`~roots_manager.bridge.protocol.opening`)."""
         self.count_noted()  # what was noted before it is counted first
         body, ending = split_line(line)
         msg = self._parse_host(body)
         if self.requests is not None:
-            self._track_host(msg)
+            self._track_host(msg, at)
         if isinstance(msg, list):
             # batches are 2025-03-26 only: no input_required round can follow them
             changed = False
@@ -423,11 +425,11 @@ class Mediator:
             return self.first_call.hold(msg, sent) or sent
         return sent
 
-    def _track_host(self, msg: object) -> None:
+    def _track_host(self, msg: object, at: float | None) -> None:
         assert self.requests is not None
         for item in msg if isinstance(msg, list) else (msg,):
             if isinstance(item, dict) and "method" in item and "id" in item:
-                self.requests.host_request(item)
+                self.requests.host_request(item, at)
 
     def _sent(self, msg: Json | list[Any], out: bytes) -> bytes | Held:
         """*out* goes to the server now, or waits while the server is being replaced."""
@@ -529,7 +531,9 @@ class Mediator:
 
     # ---- server -> host -------------------------------------------------------------------
 
-    def from_server(self, line: bytes) -> bytes:
+    def from_server(self, line: bytes, at: float | None = None) -> bytes:
+        """What to relay for a server line; *at*: when it went to the host (wall clock), if not
+        now (the early relay's, :mod:`~roots_manager.bridge.protocol.opening`)."""
         self.count_noted()  # what was noted before it is counted first
         started = self._perf()
         body, ending = split_line(line)
@@ -556,7 +560,7 @@ class Mediator:
         if not isinstance(msg, dict):
             return line
         self._log_message(msg, ev.SERVER_TO_HOST)
-        out = self._server_message(msg, started)
+        out = self._server_message(msg, started, at)
         if self.carried is not None and out != b"":
             self.carried.server_sent(msg)
         if out is None:
@@ -602,7 +606,7 @@ class Mediator:
         self.telling.answer_batch(asked, started)
         return dumps(rest) + ending if rest else b""
 
-    def _server_message(self, msg: Json, started: float) -> bytes | None:
+    def _server_message(self, msg: Json, started: float, at: float | None = None) -> bytes | None:
         """Bytes to relay instead of *msg* (without newline), b"" to drop it, None to keep it."""
         method = msg.get("method")
         if method == ROOTS_LIST and "id" in msg:
@@ -619,7 +623,7 @@ class Mediator:
         if not is_response(msg):
             return None
         if self.requests is not None:
-            self.requests.server_response(msg.get("id"))
+            self.requests.server_response(msg.get("id"), at)
         if self.carried is not None and self.carried.own_response(msg):
             return b""
         if self.handshake.server_result(msg):

@@ -20,6 +20,7 @@ import os
 import stat
 import subprocess
 import sys
+import time
 
 from roots_manager.bridge.run.spawn import spawn
 from roots_manager.core.servers.defaults import ASK_SECONDS_DEFAULT
@@ -143,6 +144,7 @@ class Launch:
         "refusals",
         "restartable",
         "rules_fd",
+        "started",
         "supervised",
         "warden",
     )
@@ -158,6 +160,9 @@ class Launch:
         self.argv = argv
         self.rules_fd: int | None = None
         """A descriptor holding the rules (``--rules-fd``), for the wrapper alone."""
+        self.started: float | None = None
+        """When the process was started (:func:`time.monotonic`; None: not yet): the host may
+        speak with it before the run has loaded (:mod:`~roots_manager.bridge.transport.early`)."""
         self.default = default
         """What the default made of a server whose confinement was not decided: confined or
         not (None: it was decided, the store could not be read, or the machine cannot
@@ -603,6 +608,7 @@ def start(
     given = tuple(fd for fd in (told, asks, launch.rules_fd) if fd is not None)
     try:
         proc = spawn(launch.argv, pass_fds=given)
+        launch.started = time.monotonic()
     except BaseException:
         for fd in (launch.refusals, launch.answers):
             if fd is not None:

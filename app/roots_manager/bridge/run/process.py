@@ -69,9 +69,11 @@ class ServerProcess:
         supervised: bool = False,
         warden: Warden | None = None,
         unread: Callable[[], int | None] = lambda: None,
+        started: float | None = None,
     ) -> None:
+        """*started*: when *proc* was started (:func:`time.monotonic`), if not now."""
         self.proc = proc
-        self.started = time.monotonic()
+        self.started = time.monotonic() if started is None else started
         self._unread = unread
         """How many bytes sent to the server wait unread in its stdin (None: not known)."""
         self.exited = asyncio.Event()

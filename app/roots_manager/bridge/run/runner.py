@@ -68,6 +68,7 @@ TYPE_CHECKING = False  # not typing's: see roots_manager.bridge.main
 if TYPE_CHECKING:
     from roots_manager.bridge.run.asking import Asking
     from roots_manager.bridge.transport._fastrelay import Ledger
+    from roots_manager.bridge.transport.early import EarlyRelay, Opening
 
 HOST_IN = 0
 HOST_OUT = 1
@@ -100,7 +101,10 @@ class Bridge:
         launch: Launch | None = None,
         confine: bool = False,
         run_id: str | None = None,
+        early_relay: EarlyRelay | None = None,
     ) -> None:
+        """*early_relay*: what relays the host's first exchange while the bridge loads
+        (:mod:`~roots_manager.bridge.transport.early`), taken over as the pumps start."""
         self.name = server_name
         self.command = list(command)
         self.observe = observe
@@ -203,6 +207,7 @@ class Bridge:
         does nothing."""
         self._mounts_watched = False
         self._tasks: list[asyncio.Task[Any]] = []
+        self._early_relay = early_relay
 
     # ---- wiring ---------------------------------------------------------------------------
 
@@ -281,6 +286,7 @@ class Bridge:
             # lines only counted wait no loop: each is noted before the server has it, and
             # counted before anything that depends on it (a refusal's attribution, a question)
             self._ledger = Noted(self.mediator, clock.SYSTEM.wall, loop).ledger
+        opening = self._take_over()
         for fd in (HOST_IN, HOST_OUT):
             grow_pipe(fd)
 
@@ -291,10 +297,17 @@ class Bridge:
             counting=None if self._ledger is None else Counting(self._ledger, True),
         )
         self._s2h = server_runner(handoff, self.carrier, self.log)
-        Pump("host-to-server", HOST_IN, h2s, lambda: handoff.call(self.host_eof)).start()
-        self._pump_server()
+        Pump(
+            "host-to-server",
+            HOST_IN,
+            h2s,
+            lambda: handoff.call(self.host_eof),
+            first=opening.host_rest if opening is not None else b"",
+            ended=opening is not None and opening.host_ended,
+        ).start()
+        self._pump_server(opening)
 
-    def _pump_server(self) -> None:
+    def _pump_server(self, opening: Opening | None = None) -> None:
         assert self._handoff is not None and self._s2h is not None
         self.slot.pump(
             self._handoff,
@@ -303,7 +316,43 @@ class Bridge:
             self._s2h,
             self._server_out_end,
             counting=None if self._ledger is None else Counting(self._ledger, False),
+            first=opening.server_rest if opening is not None else b"",
+            ended=opening is not None and opening.server_ended,
         )
+
+    def _take_over(self) -> Opening | None:
+        """Stop the early relay, and give the mediator what it relayed, in order and with the
+        times it went, as the pumps would have handed it over: what the mediator records is
+        what it would have. What it relays for those lines went already; that it is the same
+        is checked (a difference would be a fault of the early relay's judgement, logged)."""
+        relay, self._early_relay = self._early_relay, None
+        if relay is None:
+            return None
+        opening = relay.finish()
+        if opening.host is not None:
+            line, relayed, at = opening.host
+            self._replay(
+                "the host's initialize", relayed, lambda: self.mediator.from_host(line, at)
+            )
+        if opening.answer is not None:
+            answer, at = opening.answer
+            self._replay("its answer", answer, lambda: self.mediator.from_server(answer, at))
+        return opening
+
+    def _replay(self, what: str, relayed: bytes, handle: Callable[[], object]) -> None:
+        try:
+            out = handle()
+        except Exception as exc:  # as a relay's line whose handling failed: it went already
+            self.log.event(ev.ERROR, message=f"{what} could not be handled ({exc!r}); relayed")
+            return
+        finally:
+            self.carrier.published()
+        if out != relayed:
+            self.log.event(
+                ev.ERROR,
+                message=f"{what} was relayed before the bridge had loaded, otherwise than "
+                "the bridge relays it now",
+            )
 
     # ---- a restart (:class:`Restarts`) ------------------------------------
 

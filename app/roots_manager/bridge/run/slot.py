@@ -46,6 +46,7 @@ class ServerSlot:
             supervised=launch is not None and launch.supervised,
             warden=launch.warden if launch is not None else None,
             unread=self._unread,
+            started=launch.started if launch is not None else None,
         )
         self.out_ended = asyncio.Event()
         """The server's stdout ended and all it said has been written to the host."""
@@ -83,18 +84,24 @@ class ServerSlot:
         on_end: Callable[[asyncio.Event], None],
         *,
         counting: Counting | None = None,
+        first: bytes = b"",
+        ended: bool = False,
     ) -> None:
         """Read what the server says, in a thread, and hand it to *direction* through
         *runner* (the lines only counted noted in *counting*'s ledger); *on_end* gets
-        this slot's :attr:`out_ended` on the loop once the server's stdout ends."""
+        this slot's :attr:`out_ended` on the loop once the server's stdout ends. *first*: what
+        was read from it already, and *ended*: whether its end was (:class:`~roots_manager.
+        bridge.transport.pump.Pump`)."""
         assert self.proc is not None and self.proc.stdout is not None
         self._handoff = handoff
-        ended = self.out_ended
+        out_ended = self.out_ended
         Pump(
             "server-to-host",
             self.proc.stdout.fileno(),
             LineRelay(to_host, direction, runner=runner, counting=counting),
-            lambda: handoff.call(lambda: on_end(ended)),
+            lambda: handoff.call(lambda: on_end(out_ended)),
+            first=first,
+            ended=ended,
         ).start()
 
     def _unread(self) -> int | None:

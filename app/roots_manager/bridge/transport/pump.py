@@ -196,11 +196,24 @@ class LoopRunner:
 class Pump:
     """One direction: a thread reading a descriptor into a :class:`LineRelay` until it ends."""
 
-    def __init__(self, name: str, fd: int, relay: LineRelay, on_end: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        name: str,
+        fd: int,
+        relay: LineRelay,
+        on_end: Callable[[], None],
+        *,
+        first: bytes = b"",
+        ended: bool = False,
+    ) -> None:
+        """*first*: what was read from *fd* already, relayed before the rest
+        (:mod:`~roots_manager.bridge.transport.early`); *ended*: its end was read too."""
         self.name = name
         self.fd = fd
         self.relay = relay
         self.on_end = on_end
+        self.first = first
+        self.ended = ended
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
 
     def start(self) -> None:
@@ -210,7 +223,10 @@ class Pump:
     def _run(self) -> None:
         try:
             feed = self.relay.feed
-            read = self._reader()
+            first, self.first = self.first, b""
+            if first:
+                feed(first)
+            read = self._reader() if not self.ended else _ended
             writer = self.relay.writer
             while data := read():
                 if isinstance(data, int):  # the C hot path's write failed: the reader is gone
@@ -241,3 +257,8 @@ class Pump:
             from_host=counting is not None and counting.from_host,
         )
         return fast.next  # type: ignore[no-any-return]
+
+
+def _ended() -> bytes:
+    """The read of a stream whose end was read already."""
+    return b""
