@@ -59,10 +59,14 @@ the direct route is the time it takes to begin without a bridge in front of it.
   interpreter is what the row measures, so it counts once, and is not what users run.
 
 Each launch also sends ``initialize`` at once, as a host does, and the time to its answer is
-shown beside (what a host really waits for: the server started and the whole bridge ready).
+shown beside (what a host really waits for: the server started and its answer relayed, which
+the bridge does while the rest of it still loads, ``bridge/transport/early.py``).
 Beside each, the floor: a Python that does nothing but import ``subprocess`` and start the
 server (``SPAWN_FLOOR``), what any Python program in front of the server costs before it can
-start it. The bridge's row is more than its own time to the spawn: it goes on loading the rest
+start it; and for the confined start, a Python that only confines the server as a bridge does
+and starts it (``CONFINE_FLOOR``: the rules computed from the store, the exec wrapper's own
+Python and the kernel's rules before the server's start), the floor of that row. The bridge's
+row is more than its own time to the spawn: it goes on loading the rest
 of itself while the server starts (so that a host waits for the slower of the two, not their
 sum), and where few cores are free the two starts share them, while the floor, waiting, takes
 nothing from the server. The routes alternate round by round, 11 rounds (21 without
@@ -291,16 +295,29 @@ SPAWN_FLOOR = "import subprocess, sys; sys.exit(subprocess.Popen(sys.argv[1:]).w
 front of a server (``python -c SPAWN_FLOOR SERVER...``)."""
 
 
+CONFINE_FLOOR = (
+    "import subprocess, sys\n"
+    "from roots_manager.bridge.run.confine import wrapped\n"
+    "launch = wrapped(sys.argv[2:], sys.argv[1], False)\n"
+    "fds = () if launch.rules_fd is None else (launch.rules_fd,)\n"
+    "sys.exit(subprocess.Popen(launch.argv, pass_fds=fds, start_new_session=True).wait())"
+)
+"""A Python that only confines the server as a bridge does (its rules computed from the store,
+the exec wrapper in front of it) and starts it: the floor of a confined start, which no bridge
+can go below (``python -c CONFINE_FLOOR NAME SERVER...``)."""
+
+
 def startup_routes(python: str, bridge: list[str]) -> Routes:
     """The start-up routes from *python* (*bridge*: how it starts the bridge, before its
-    options): the echo server started directly, through the floor, through the bridge, and
-    through the bridge confining it (as a new server is by default)."""
+    options): the echo server started directly, through the floor, through the bridge, through
+    the bridge confining it (as a new server is by default), and through the confined floor."""
     server = [python, str(HERE / "echo_server.py")]
     return {
         "direct": server,
         "floor": [python, "-c", SPAWN_FLOOR, *server],
         "bridge": [*bridge, "--server", "startup", "--", *server],
         "confined": [*bridge, "--server", "startup-confined", "--", *server],
+        "floor-confined": [python, "-c", CONFINE_FLOOR, "startup-confined", *server],
     }
 
 
@@ -788,6 +805,15 @@ def main() -> int:
                 None,
             )
         )
+        rows.append(
+            bridge_targets.Row(
+                f"floor: initialize answered, confined, added by a Python that only confines "
+                f"and starts the server, {where}",
+                (med(a["floor-confined"]) - med(a["direct"])) * 1e3,
+                "ms",
+                None,
+            )
+        )
     print()
     print("Targets (every ratio from this run):")
     bridge_targets.print_table(rows)
@@ -815,6 +841,9 @@ def main() -> int:
                 med(a["confined"]) - med(a["direct"])
             ) * 1e3
             figures[f"initialize_floor_ms_{key}"] = (med(a["floor"]) - med(a["direct"])) * 1e3
+            figures[f"initialize_floor_ms_{key}_confined"] = (
+                med(a["floor-confined"]) - med(a["direct"])
+            ) * 1e3
         print(json.dumps({"targets": bridge_targets.as_json(rows), "figures": figures}))
     return 0
 
