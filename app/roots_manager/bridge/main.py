@@ -293,7 +293,10 @@ def _relay_early(proc: subprocess.Popen[bytes] | None, observe: bool) -> EarlyRe
     waits for the server alone, not for the bridge's load too. POSIX, our own process only."""
     if proc is None or proc.stdin is None or proc.stdout is None or sys.platform == "win32":
         return None
-    from roots_manager.bridge.transport.early import EarlyRelay
+    from roots_manager.bridge.transport.early import EarlyRelay, relayable
+
+    if not relayable(0):
+        return None
 
     relay = EarlyRelay(0, proc.stdin.fileno(), proc.stdout.fileno(), 1, observe=observe)
     relay.start()

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import select
+import stat
 import sys
 import threading
 import time
@@ -35,6 +36,16 @@ from roots_manager.bridge.protocol.opening import (
 SWITCH_INTERVAL = 0.0005
 """The interpreter's switch interval while the relay runs (seconds): the run loads meanwhile,
 holding the interpreter lock, and a line that arrived must not wait the default 5 ms for it."""
+
+
+def relayable(fd: int) -> bool:
+    """Whether the host speaks through *fd* as hosts do, a pipe or a socket, which the relay
+    can wait on and stop waiting on (not a terminal, which some systems cannot poll)."""
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
 
 
 class Opening:
