@@ -24,7 +24,7 @@ from roots_manager.bridge.protocol.opening import (
 from roots_manager.bridge.protocol.wire import key
 from roots_manager.bridge.run.clock import SYSTEM
 from roots_manager.bridge.run.spill import FileSpill
-from tests.bridge.test_mediator import Answers, ByHand, Log
+from tests.bridge.test_mediator import ByHand, Log
 
 KINDS = ["plain", "restartable", "tracking", "observe", "log-all"]
 """The mediators a run makes: as a plain run, one that may restart its server, a confined
@@ -34,7 +34,6 @@ one keeping the requests in flight, observe mode, and every message logged."""
 def mediator(kind: str) -> Mediator:
     return ByHand().serving(
         Mediator(
-            answers=Answers(),
             log=Log(),
             act=ByHand(),
             clock=SYSTEM,

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import shutil
 import subprocess
 import tarfile
@@ -48,6 +47,8 @@ class Engine:
     def start(self) -> None:
         # this machine's limits, which podman would otherwise raise (refused without
         # CAP_SYS_RESOURCE), and runc where crun refuses a hybrid cgroup hierarchy
+        import resource  # only here: the module imports on every platform
+
         nofile = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
         nproc = min(resource.getrlimit(resource.RLIMIT_NPROC)[1], 32768)
         conf = f'[containers]\ndefault_ulimits = ["nofile={nofile}:{nofile}", "nproc={nproc}:{nproc}"]\n'
