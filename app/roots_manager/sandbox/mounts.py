@@ -46,7 +46,7 @@ import os
 import stat
 import sys
 
-from roots_manager.sandbox import libc
+from roots_manager.sandbox import libc, privileges
 
 assert sys.platform == "linux", "imported only where Landlock confines (Linux)"
 
@@ -115,14 +115,6 @@ def _unshare(flags: int) -> None:
     libc.checked(libc.libc().unshare(ctypes.c_int(flags)), MountError)
 
 
-def _write(path: str, text: str) -> None:
-    fd = os.open(path, os.O_WRONLY | os.O_CLOEXEC)
-    try:
-        os.write(fd, text.encode())
-    finally:
-        os.close(fd)
-
-
 def enter_namespace() -> None:
     """Give this process a mount namespace of its own, whose mounts nobody else sees: as root
     (who may mount), a mount namespace alone; as an ordinary user, inside a user namespace of
@@ -132,9 +124,7 @@ def enter_namespace() -> None:
         _unshare(CLONE_NEWNS)
     else:
         _unshare(CLONE_NEWUSER | CLONE_NEWNS)
-        _write("/proc/self/setgroups", "deny")
-        _write("/proc/self/uid_map", f"{uid} {uid} 1")
-        _write("/proc/self/gid_map", f"{gid} {gid} 1")
+        privileges.map_own_ids(uid, gid)
     # nothing made here propagates back out to the namespace it was copied from
     libc.checked(
         libc.libc().mount(b"none", b"/", None, ctypes.c_ulong(MS_REC | MS_PRIVATE), None),

@@ -26,7 +26,7 @@ import socket
 import struct
 import sys
 
-from roots_manager.sandbox import libc
+from roots_manager.sandbox import libc, privileges
 
 assert sys.platform == "linux", "imported only where a server can have a network of its own"
 
@@ -53,14 +53,6 @@ def _unshare(flags: int) -> None:
         raise NamespaceError(err, os.strerror(err))
 
 
-def _write(path: str, text: str) -> None:
-    fd = os.open(path, os.O_WRONLY | os.O_CLOEXEC)
-    try:
-        os.write(fd, text.encode())
-    finally:
-        os.close(fd)
-
-
 def enter() -> None:
     """Move this (single-threaded) process into a new network namespace whose loopback is up.
     Raises :class:`NamespaceError` where none may be made."""
@@ -80,9 +72,7 @@ def enter() -> None:
                 f"no network namespace can be made here ({inner.strerror}: unprivileged "
                 "user namespaces are off)",
             ) from None
-        _write("/proc/self/setgroups", "deny")
-        _write("/proc/self/uid_map", f"{uid} {uid} 1")
-        _write("/proc/self/gid_map", f"{gid} {gid} 1")
+        privileges.map_own_ids(uid, gid)
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
         request = struct.pack("16sh22x", b"lo", 0)
         flags = struct.unpack("16sh22x", fcntl.ioctl(s.fileno(), SIOCGIFFLAGS, request))[1]

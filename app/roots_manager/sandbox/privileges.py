@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ctypes
 import errno
+import os
 import sys
 
 from roots_manager.sandbox import libc
@@ -79,3 +80,19 @@ def drop_all() -> None:
     header = _Header(CAPABILITY_VERSION_3, 0)
     data = (_Data * 2)()
     libc.checked(libc.libc().capset(ctypes.byref(header), data))
+
+
+def map_own_ids(uid: int, gid: int) -> None:
+    """In a user namespace this process just made: its user and group ids map to themselves,
+    and to nothing else (no group may be added: ``setgroups`` denied first, as the kernel
+    requires of an unprivileged mapping)."""
+    for path, text in (
+        ("/proc/self/setgroups", "deny"),
+        ("/proc/self/uid_map", f"{uid} {uid} 1"),
+        ("/proc/self/gid_map", f"{gid} {gid} 1"),
+    ):
+        fd = os.open(path, os.O_WRONLY | os.O_CLOEXEC)
+        try:
+            os.write(fd, text.encode())
+        finally:
+            os.close(fd)
