@@ -108,12 +108,22 @@
         <translation>選択したサーバーを許可したフォルダーに閉じ込める</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+24"/>
+        <source>Ask me before refusing a read or a connection: the call waits up to {seconds} s</source>
+        <translation>読み取りや接続を拒否する前に確認する: 呼び出しは最大 {seconds} 秒待ちます</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>While the host waits for a request, a read outside the server&apos;s grants waits for you instead of failing: allow a folder holding it (here, in the Log, or roots-manager grant) and that very call reads it, with no restart; so does a connection to a domain not among those it is limited to (Allow domain). From the server&apos;s next start.</source>
+        <translation>ホストが要求を待っている間、サーバーの許可の外の読み取りは失敗せずにあなたの判断を待ちます。それを含むフォルダーを許可すると（ここ、ログ、または roots-manager grant で）、その呼び出しがそのまま読み取り、再起動はしません。許可されたドメイン以外への接続も同じです（ドメインを許可）。サーバーの次回起動から有効です。</translation>
+    </message>
+    <message>
+        <location line="+21"/>
         <source>Extra paths the confined server may use</source>
         <translation>閉じ込められたサーバーが追加で使えるパス</translation>
     </message>
     <message>
-        <location line="-38"/>
+        <location line="-41"/>
         <source>Restart it when a folder is revo&amp;ked</source>
         <translation>フォルダーが取り消されたら再起動する(&amp;K)</translation>
     </message>
@@ -123,17 +133,7 @@
         <translation>伝えたフォルダーが取り消されたとき（閉じ込め中なら許可が変わったときも）、ホストに気付かれずにサーバーを停止して再起動します。ホストは接続したままで、サーバーはそのフォルダーを忘れます。閉じ込められたサーバーでは既定でオン。サーバーの次回起動から有効です。</translation>
     </message>
     <message>
-        <location line="+8"/>
-        <source>Ask me before refusing a read: the call waits up to {seconds} s</source>
-        <translation>読み取りを拒否する前に確認する: 呼び出しは最大 {seconds} 秒待ちます</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>While the host waits for a request, a read outside the server&apos;s grants waits for you instead of failing: allow a folder holding it (here, in the Log, or roots-manager grant) and that very call reads it, with no restart. From the server&apos;s next start.</source>
-        <translation>ホストが要求を待っている間、サーバーの許可の外の読み取りは失敗せずにあなたの判断を待ちます。それを含むフォルダーを許可すると（ここ、ログ、または roots-manager grant で）、その呼び出しがそのまま読み取り、再起動はしません。サーバーの次回起動から有効です。</translation>
-    </message>
-    <message>
-        <location line="+9"/>
+        <location line="+27"/>
         <source>Turn on restart on rev&amp;oke</source>
         <translation>取り消し時の再起動をオンにする(&amp;O)</translation>
     </message>
@@ -948,7 +948,7 @@
 <context>
     <name>CoreText</name>
     <message>
-        <location filename="../../app/roots_manager/core/confinement/confined.py" line="+48"/>
+        <location filename="../../app/roots_manager/core/confinement/confined.py" line="+55"/>
         <source>confined: the kernel refuses every file outside what was granted; the network is not restricted</source>
         <translation>閉じ込め中: 許可されたもの以外のファイルはすべてカーネルが拒否します。ネットワークは制限されません</translation>
     </message>
@@ -2626,7 +2626,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>NetworkBox</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers/network_box.py" line="+45"/>
+        <location filename="../../app/roots_manager/gui/servers/network_box.py" line="+48"/>
         <source>N&amp;etwork when confined:</source>
         <translation>閉じ込め中のネットワーク(&amp;E):</translation>
     </message>
@@ -2696,7 +2696,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>選択したドメインを外します (Delete)</translation>
     </message>
     <message>
-        <location line="+110"/>
+        <location line="+114"/>
         <source>{text} is not a domain: write a name (api.github.com), every name beneath one (*.npmjs.org) or an address, without a port or a scheme.</source>
         <translation>{text} はドメインではありません: 名前 (api.github.com)、その下のすべての名前 (*.npmjs.org)、またはアドレスを、ポートやスキームなしで書いてください。</translation>
     </message>

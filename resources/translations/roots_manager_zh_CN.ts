@@ -108,12 +108,22 @@
         <translation>将所选服务器限制在其授权范围内</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+24"/>
+        <source>Ask me before refusing a read or a connection: the call waits up to {seconds} s</source>
+        <translation>拒绝读取或连接前先询问我：调用最多等待 {seconds} 秒</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>While the host waits for a request, a read outside the server&apos;s grants waits for you instead of failing: allow a folder holding it (here, in the Log, or roots-manager grant) and that very call reads it, with no restart; so does a connection to a domain not among those it is limited to (Allow domain). From the server&apos;s next start.</source>
+        <translation>当宿主在等待某个请求时，服务器授权范围之外的读取不会立即失败，而是等待你的决定：允许包含它的文件夹（在这里、在日志中，或用 roots-manager grant），该调用即可直接读取，无需重启；连接到其限定域名之外的域名也是如此（允许域名）。从服务器下次启动起生效。</translation>
+    </message>
+    <message>
+        <location line="+21"/>
         <source>Extra paths the confined server may use</source>
         <translation>已限制的服务器可额外使用的路径</translation>
     </message>
     <message>
-        <location line="-38"/>
+        <location line="-41"/>
         <source>Restart it when a folder is revo&amp;ked</source>
         <translation>文件夹被撤销时重启(&amp;K)</translation>
     </message>
@@ -123,17 +133,7 @@
         <translation>当已告知服务器的文件夹被撤销时（已限制时，授权变化时也一样），在主机不知情的情况下停止并重新启动服务器：主机保持连接，服务器忘记该文件夹。已限制的服务器默认开启；从服务器下次启动起生效。</translation>
     </message>
     <message>
-        <location line="+8"/>
-        <source>Ask me before refusing a read: the call waits up to {seconds} s</source>
-        <translation>拒绝读取前先询问我：调用最多等待 {seconds} 秒</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>While the host waits for a request, a read outside the server&apos;s grants waits for you instead of failing: allow a folder holding it (here, in the Log, or roots-manager grant) and that very call reads it, with no restart. From the server&apos;s next start.</source>
-        <translation>当宿主在等待某个请求时，服务器授权范围之外的读取不会立即失败，而是等待你的决定：允许包含它的文件夹（在这里、在日志中，或用 roots-manager grant），该调用即可直接读取，无需重启。从服务器下次启动起生效。</translation>
-    </message>
-    <message>
-        <location line="+9"/>
+        <location line="+27"/>
         <source>Turn on restart on rev&amp;oke</source>
         <translation>开启撤销时重启(&amp;O)</translation>
     </message>
@@ -948,7 +948,7 @@
 <context>
     <name>CoreText</name>
     <message>
-        <location filename="../../app/roots_manager/core/confinement/confined.py" line="+48"/>
+        <location filename="../../app/roots_manager/core/confinement/confined.py" line="+55"/>
         <source>confined: the kernel refuses every file outside what was granted; the network is not restricted</source>
         <translation>已限制：内核拒绝访问授权范围以外的所有文件；网络不受限制</translation>
     </message>
@@ -2626,7 +2626,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
 <context>
     <name>NetworkBox</name>
     <message>
-        <location filename="../../app/roots_manager/gui/servers/network_box.py" line="+45"/>
+        <location filename="../../app/roots_manager/gui/servers/network_box.py" line="+48"/>
         <source>N&amp;etwork when confined:</source>
         <translation>受限时的网络(&amp;E)：</translation>
     </message>
@@ -2696,7 +2696,7 @@ Decide which of your folders each MCP server may see, and watch what it does wit
         <translation>移除所选域名（Delete）</translation>
     </message>
     <message>
-        <location line="+110"/>
+        <location line="+114"/>
         <source>{text} is not a domain: write a name (api.github.com), every name beneath one (*.npmjs.org) or an address, without a port or a scheme.</source>
         <translation>{text} 不是域名：请写一个名称（api.github.com）、某名称下的所有名称（*.npmjs.org）或一个地址，不带端口或协议。</translation>
     </message>

@@ -71,7 +71,9 @@ class ConfineBox(QWidget):
         )
         self.restart_switch.toggled.connect(self._restart_switched)
         self.ask_switch = QCheckBox(
-            self.tr("Ask me before refusing a read: the call waits up to {seconds} s").format(
+            self.tr(
+                "Ask me before refusing a read or a connection: the call waits up to {seconds} s"
+            ).format(
                 seconds=ASK_SECONDS_DEFAULT
             ),
             self,
@@ -80,8 +82,9 @@ class ConfineBox(QWidget):
             self.tr(
                 "While the host waits for a request, a read outside the server's grants waits "
                 "for you instead of failing: allow a folder holding it (here, in the Log, or "
-                "roots-manager grant) and that very call reads it, with no restart. From the "
-                "server's next start."
+                "roots-manager grant) and that very call reads it, with no restart; so does a "
+                "connection to a domain not among those it is limited to (Allow domain). From "
+                "the server's next start."
             )
         )
         self.ask_switch.toggled.connect(self._ask_switched)
