@@ -562,6 +562,28 @@ def fastopen(host: str, port: int) -> str:
         return "ok:" + repr(c.recv(64))
 
 
+def proxy_flood(count: int) -> str:
+    """Open *count* connections to the proxy its environment names, all held at once, and
+    say how many it closed at once (``closed:N``)."""
+    import socket as s
+    from urllib.parse import urlsplit
+
+    where = urlsplit(os.environ["HTTP_PROXY"])
+    held, closed = [], 0
+    try:
+        for _ in range(count):
+            c = s.create_connection((where.hostname, where.port), timeout=5)
+            held.append(c)
+        for c in held:
+            c.settimeout(0.05)
+            with contextlib.suppress(TimeoutError, ConnectionResetError):
+                closed += c.recv(1) == b""
+    finally:
+        for c in held:
+            c.close()
+    return f"closed:{closed}"
+
+
 def network(port: int, family: str = "inet") -> str:
     """Every way to the network tried in turn: a TCP connection to *port* on the loopback (a
     listener waits there, and answers), a TCP listener of its own, a UDP datagram to *port*,
@@ -944,7 +966,7 @@ ATTACKS = {f.__name__: f for f in (
     swap, escape, pid, bad_pointers, prlimit, renice_user, chattr, file_setattr, datagram,
     keyring, user_namespace, setuid_file, swap_socket, connect_and_hang, fs_ioctls,
     shared_memory, lease, chmod_own_descriptor, bind_names, network, sqlite, fetch, resolve,
-    direct, fastopen,
+    direct, fastopen, proxy_flood,
 )}  # fmt: skip
 
 TOOL = {

@@ -297,3 +297,27 @@ def test_a_connection_refused_waits_as_a_question_and_goes_on_once_allowed(
         assert said and said[0].startswith("status 403:"), said
     finally:
         host.close()
+
+
+@pytest.mark.parametrize("world", users(), indirect=True)
+def test_a_flood_of_connections_to_the_proxy_is_bounded_and_the_proxy_lives_on(
+    world: World, site: int
+) -> None:
+    """A server holding 300 connections to its proxy: past :data:`~roots_manager.sandbox.proxy.
+    CONNECTIONS` the next are closed at once (the supervisor's threads stay bounded), and once
+    they end the proxy serves as before."""
+    from roots_manager.sandbox.proxy import CONNECTIONS
+
+    _limited(world, "allowed.test")
+    host = Hostile(world)
+    try:
+        said = host.attack("proxy_flood", count=300)
+        assert said == f"closed:{300 - CONNECTIONS}", said
+        url = f"http://allowed.test:{site}/"
+        reached = wait_for(
+            lambda: (got := host.attack("fetch", url=url)) == "ok:reached allowed.test" and got,
+            "the proxy serving again",
+        )
+        assert reached == "ok:reached allowed.test"
+    finally:
+        host.close()

@@ -21,6 +21,7 @@ no event loop to import at the wrapper's start): a slow or hostile client holds 
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import ipaddress
 import json
@@ -49,6 +50,9 @@ F_SETPIPE_SZ = 1031
 SPLICE_F_MOVE = 1
 CONNECT_TIMEOUT = 30.0
 HANDSHAKE_TIMEOUT = 30.0
+CONNECTIONS = 256
+"""Connections served at once (two threads each), at most: a server opening more gets the
+next ones closed, and the supervisor's threads stay bounded."""
 WINDOW = 1.0
 """Refusals of one address within this many seconds are told once, with their count."""
 TEST_HOSTS_ENV = "ROOTS_MANAGER_TEST_PROXY_HOSTS"
@@ -87,6 +91,7 @@ class Proxy:
         self.hosts = _test_hosts()
         self.folded: dict[str, list[float]] = {}
         self.lock = threading.Lock()
+        self.slots = threading.BoundedSemaphore(CONNECTIONS)
         self.asker: Asker | None = None
         """The supervisor's asker, for a server that asks (:mod:`~roots_manager.sandbox.
         asking`): a connection refused waits while the user is asked, and the domains allowed
@@ -100,8 +105,14 @@ class Proxy:
         while True:
             try:
                 client, _ = self.listener.accept()
-            except OSError:
-                return  # the listener is gone: the supervisor is ending
+            except OSError as exc:
+                if exc.errno in (errno.EBADF, errno.EINVAL, errno.ENOTSOCK):
+                    return  # the listener is gone: the supervisor is ending
+                time.sleep(0.05)  # out of descriptors, or a client gone first: not the end
+                continue
+            if not self.slots.acquire(blocking=False):
+                client.close()  # past CONNECTIONS at once: this one is refused
+                continue
             threading.Thread(target=self._serve, args=(client,), daemon=True).start()
 
     def _serve(self, client: socket.socket) -> None:
@@ -120,6 +131,7 @@ class Proxy:
             client.close()
             if upstream is not None:
                 upstream.close()
+            self.slots.release()
 
     # the two ways in
 

@@ -73,9 +73,7 @@ class ConfineBox(QWidget):
         self.ask_switch = QCheckBox(
             self.tr(
                 "Ask me before refusing a read or a connection: the call waits up to {seconds} s"
-            ).format(
-                seconds=ASK_SECONDS_DEFAULT
-            ),
+            ).format(seconds=ASK_SECONDS_DEFAULT),
             self,
         )
         self.ask_switch.setToolTip(
