@@ -239,7 +239,8 @@ def test_allow_domain_adds_the_refused_domain_and_nothing_else(
     store: Store, layout: Layout
 ) -> None:
     """Allow domain from a refusal of the proxy: the domain joins the server's domains (its
-    network stays limited), no root and no path is granted, and it is never a read that waits."""
+    network stays limited), no root and no path is granted; allowed for the run, nothing is
+    saved."""
     from roots_manager.actions import refusals
     from roots_manager.core.confinement.offers import Offer
     from roots_manager.support.refusal import Refusal
@@ -255,10 +256,11 @@ def test_allow_domain_adds_the_refused_domain_and_nothing_else(
     assert not state.roots and not state.grants
     with pytest.raises(Refusal):  # no path of it is offered
         refusals.allow(store, network_refusal("web", "x.example"), Offer.FOLDER)
-    with pytest.raises(Refusal):
-        refusals.allow_waiting(
-            layout, network_refusal("web", "x.example"), Offer.DOMAIN, "run", "app"
-        )
+    # for the run: asked of each running bridge of it (none here), nothing saved
+    waiting, runs = refusals.allow_waiting(
+        layout, network_refusal("web", "x.example"), Offer.DOMAIN, "run", "app"
+    )
+    assert (waiting.target, runs) == ("x.example", [])
     assert store.read().servers["web"].network_domains == srv.network_domains
 
 

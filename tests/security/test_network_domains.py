@@ -64,7 +64,8 @@ def _limited(world: World, *domains: str, namespace: str = "own") -> None:
         world.env[NO_NAMESPACE_ENV] = "1"
     hosts = world.base / "hosts"
     hosts.write_text(
-        "127.0.0.1 allowed.test api.allowed.test evil.test other.test\n", encoding="utf-8"
+        "127.0.0.1 allowed.test api.allowed.test evil.test other.test once.test run.test\n",
+        encoding="utf-8",
     )
     world.env[TEST_HOSTS_ENV] = str(hosts)
     # the clients' packages, in this environment's site-packages (a user's server runs the
@@ -321,3 +322,42 @@ def test_a_flood_of_connections_to_the_proxy_is_bounded_and_the_proxy_lives_on(
         assert reached == "ok:reached allowed.test"
     finally:
         host.close()
+
+
+@pytest.mark.parametrize("world", users(), indirect=True)
+def test_a_domain_allowed_once_or_for_the_run_saves_nothing(world: World, site: int) -> None:
+    """``answer N allow-domain --for once``: the connection waiting goes on, and the next one
+    to that name is asked about again; ``--for run``: it and every later one reach the name
+    until the server ends; neither is saved, nor restarts the server."""
+    _limited(world, "allowed.test")
+    world.cli("servers", "ask", "srv", "60")
+    world.answering()
+    host = Hostile(world)
+
+    def questions() -> list[dict[str, Any]]:
+        return list(json.loads(world.cli("questions", "--json").stdout)["questions"])
+
+    def answered(name: str, duration: str) -> str:
+        said: list[str] = []
+        url = f"http://{name}:{site}/"
+        call = threading.Thread(target=lambda: said.append(host.attack("fetch", url=url)))
+        call.start()
+        wait_for(questions, f"the question of {name}")
+        done = world.cli_as_owner("answer", "1", "allow-domain", "--for", duration)
+        assert done.returncode == 0, done.stderr
+        call.join(60)
+        return said[0] if said else "no answer"
+
+    try:
+        pid = host.pid()
+        assert answered("once.test", "once") == "ok:reached once.test"
+        assert answered("once.test", "once") == "ok:reached once.test"  # asked again
+        assert answered("run.test", "run") == "ok:reached run.test"
+        started = time.monotonic()
+        assert host.attack("fetch", url=f"http://run.test:{site}/") == "ok:reached run.test"
+        assert time.monotonic() - started < 10 and not questions()  # not asked again
+        assert host.pid() == pid
+    finally:
+        host.close()
+    shown = json.loads(world.cli("servers", "show", "srv", "--json").stdout)
+    assert shown["network_domains"] == ["allowed.test"], shown  # nothing saved

@@ -98,8 +98,8 @@ def allow_waiting(
     home: str | None = None,
     own: Sequence[str] | None = None,
 ) -> tuple[Allowed, list[str]]:
-    """Have the reads of what *offer* names for *denial* (its folder, or its file) served to
-    its server by the supervisor with nothing saved: the reads waiting now (*duration*
+    """Have the reads of what *offer* names for *denial* (its folder, or its file; or the
+    connections to its domain) served to its server by the supervisor with nothing saved: the reads waiting now (*duration*
     :data:`~roots_manager.core.runs.live.ONCE`) or every one until the server ends
     (:data:`~roots_manager.core.runs.live.RUN`). Offered as :func:`allow` decides; each live bridge
     run of the server is asked (a request file); *by* says who asked (``cli``, ``app``).
@@ -109,15 +109,15 @@ def allow_waiting(
     server = denial.get("server")
     home = os.path.expanduser("~") if home is None else home
     found = offers(denial, home=home, own=own)
-    # a domain is no read that waits: it is allowed from the server's next start
-    if not isinstance(server, str) or offer not in found.offers or offer is Offer.DOMAIN:
+    if not isinstance(server, str) or offer not in found.offers:
         why = found.refused or "not offered"
         raise Refusal(NOT_OFFERED, offer=offer.value, path=str(denial.get("path")), why=str(why))
-    target = found.file if offer is Offer.FILE else found.folder
+    domain = offer is Offer.DOMAIN  # its proxy connects there: the connections waiting
+    target = found.domain if domain else found.file if offer is Offer.FILE else found.folder
     assert target is not None
     runs = [m.run for m in live.bridge_markers(layout) if m.server == server]
     for run in runs:
-        live.ask_allow(layout, run, target, duration, by)
+        live.ask_allow(layout, run, target, duration, by, domain=domain)
     return Allowed(server, offer, target), runs
 
 

@@ -42,8 +42,9 @@ served no more); ``{"once": [{"path": P, "hidden": [...]}]}``, the user's yes fo
 waiting now only: those held when it comes are served there, and a later read there is asked
 about again; ``{"domains": [...]}``, the domains a server limited to them may reach now, the
 whole list each time: a connection its proxy refused waits as a read does (its path
-``network: HOST:PORT``, :meth:`Asker.connection`), and goes on once they allow it. The pipe's
-end (the bridge is gone) ends every wait.
+``network: HOST:PORT``, :meth:`Asker.connection`), and goes on once they allow it;
+``{"domains_once": [D]}``, the user's yes to domain D for the connections waiting now only.
+The pipe's end (the bridge is gone) ends every wait.
 """
 
 from __future__ import annotations
@@ -134,6 +135,8 @@ class Asker:
         """The folders a question went unanswered in: their reads are refused at once."""
         self.denials = 0
         """How many times the user said no: a read held before the last one is refused."""
+        self.domains_once: list[tuple[float, str]] = []
+        """Domains allowed for the connections held when the answer came (and when it came)."""
         self.domains: tuple[str, ...] | None = None
         """The domains a server limited to them may reach now, as the bridge last said (None:
         not said since the start): its proxy connects where these match too."""
@@ -188,6 +191,14 @@ class Asker:
                 self._allow(message["allow"])
             if isinstance(message.get("domains"), list):
                 self.domains = tuple(d for d in message["domains"] if isinstance(d, str))
+            if isinstance(message.get("domains_once"), list):
+                now = time.monotonic()
+                self.domains_once = [
+                    (at, d) for at, d in self.domains_once if at >= now - self.timeout
+                ]
+                self.domains_once += [
+                    (now, d) for d in message["domains_once"] if isinstance(d, str)
+                ]
             if isinstance(message.get("once"), list):
                 now = time.monotonic()
                 # no call waits longer than the timeout: what is older is of no one's use
@@ -366,7 +377,8 @@ class Asker:
 
             def ready() -> bool:
                 with self.changed:
-                    return self.domains is not None and allowed(self.domains)
+                    once = tuple(d for at, d in self.domains_once if at >= since)
+                    return allowed(once) or (self.domains is not None and allowed(self.domains))
 
             done, asked = self._await(path, path, since, told, ready)
             return done

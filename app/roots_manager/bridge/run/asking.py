@@ -62,6 +62,8 @@ class Asking:
         self.sent: list[dict[str, object]] | None = None
         self.sent_domains: list[str] | None = None
         """The domains last told, for a server limited to them (None: none told)."""
+        self.domains_for_run: list[str] = []
+        """Domains the user allowed for the rest of this server's run, unsaved."""
         self.for_run: list[str] = []
         """Folders and files the user allowed for the rest of this server's run, unsaved
         (``roots-manager answer N ... --for run``)."""
@@ -115,18 +117,28 @@ class Asking:
             self.sent = allow
             self._send({"allow": allow})
         domains = list(rules.domains) if rules.network and rules.domains is not None else None
+        if domains is not None:
+            domains += [d for d in self.domains_for_run if d not in domains]
         if domains is not None and domains != self.sent_domains:
             self.sent_domains = domains  # its proxy reaches them from now on, no restart
             self._send({"domains": domains})
 
-    def allow(self, path: str, duration: str) -> bool:
+    def allow(self, path: str, duration: str, *, domain: bool = False) -> bool:
         """Serve the reads of *path* (a folder or a file) with nothing saved: those waiting
-        now (*duration* ``once``), or every one until the server ends (``run``). False: the
-        store cannot be read, so the secrets to keep hidden there are not known, and nothing
-        is served."""
+        now (*duration* ``once``), or every one until the server ends (``run``); with
+        *domain*, the connections to the domain *path* instead. False: the store cannot be
+        read, so the secrets to keep hidden there are not known, and nothing is served."""
         rules = self.rules()
         if rules is None:
             return False
+        if domain:
+            if duration == "run":
+                if path not in self.domains_for_run:
+                    self.domains_for_run.append(path)
+                self.granted()
+            else:
+                self._send({"domains_once": [path]})
+            return True
         if duration == "run":
             if path not in self.for_run:
                 self.for_run.append(path)

@@ -823,14 +823,15 @@ class Bridge:
                 self.log.event(ev.ERROR, message=f"an answer cannot be taken: {exc}")
             return
         for entry in allows:
-            path, by = entry["path"], entry["by"]
-            if self.asking is None or not self.asking.allow(path, entry["for"]):
+            by, domain = entry["by"], "domain" in entry
+            path = entry["domain"] if domain else entry["path"]
+            if self.asking is None or not self.asking.allow(path, entry["for"], domain=domain):
                 self.log.event(ev.ERROR, message=f"{path} cannot be served now (asked by {by})")
                 continue
-            reads = (
-                "waiting now are" if entry["for"] == live.ONCE else "are, until the server ends,"
-            )
-            self.log.event(ev.MESSAGE, message=f"the reads of {path} {reads} served, by {by}")
+            calls = "connections to" if domain else "reads of"
+            served = "reached" if domain else "served"
+            when = "waiting now are" if entry["for"] == live.ONCE else "are, until the server ends,"
+            self.log.event(ev.MESSAGE, message=f"the {calls} {path} {when} {served}, by {by}")
 
     def _taken(
         self, take: Callable[[Layout, str], dict[str, Any] | None], what: str

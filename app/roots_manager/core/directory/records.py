@@ -203,13 +203,13 @@ class RunRequestRecord(TypedDict, total=False):
 
 AnswerRecord = TypedDict(
     "AnswerRecord",
-    {"path": str, "for": Literal["once", "run"], "by": str, "id": str},
+    {"path": str, "domain": str, "for": Literal["once", "run"], "by": str, "id": str},
     total=False,
 )
 """One answer of the user to a question of one bridge run, with nothing saved: the folder or
-file (``path``) whose reads the run's supervisor serves, for the reads waiting now (``once``)
-or until the server ends (``run``); who answered and the answer's id. (``for`` is a keyword:
-hence the functional form.)"""
+file (``path``) whose reads the run's supervisor serves, or the domain (``domain``) its proxy
+connects to, for the calls waiting now (``once``) or until the server ends (``run``); who
+answered and the answer's id. (``for`` is a keyword: hence the functional form.)"""
 
 
 class AllowRequestRecord(TypedDict, total=False):

@@ -423,11 +423,14 @@ def allow_request_name(run: str) -> str:
     return _request_name(_ALLOW_PREFIX, run)
 
 
-def ask_allow(layout: Layout, run: str, path: str, duration: str, by: str) -> str:
+def ask_allow(
+    layout: Layout, run: str, path: str, duration: str, by: str, *, domain: bool = False
+) -> str:
     """Ask the bridge of *run* to have its server's reads of *path* (a folder or a file) served
     by the supervisor, as a folder granted while it runs is, but with nothing saved: the reads
     waiting for an answer now only (*duration* :data:`ONCE`), or every read there until the
-    server ends (:data:`RUN`). Returns the request's id.
+    server ends (:data:`RUN`); with *domain*, *path* is a domain its proxy connects to, for the
+    connections waiting now or until the server ends. Returns the request's id.
 
     Answers given one after another before the bridge takes them are all kept: each is added
     to the file under the store's lock, which every writer of a request takes."""
@@ -444,7 +447,8 @@ def ask_allow(layout: Layout, run: str, path: str, duration: str, by: str) -> st
         found = (_read_json(target) or {}).get("allow")
         kept = [e for e in found if isinstance(e, dict)] if isinstance(found, list) else []
         entries = cast("list[AnswerRecord]", kept)
-        answer: AnswerRecord = {"path": path, "by": by, "id": request}
+        answer: AnswerRecord = {"by": by, "id": request}
+        answer["domain" if domain else "path"] = path
         answer["for"] = cast("Literal['once', 'run']", duration)
         entries.append(answer)
         doc: AllowRequestRecord = {"allow": entries}
@@ -456,19 +460,31 @@ def ask_allow(layout: Layout, run: str, path: str, duration: str, by: str) -> st
 
 def take_allow_request(layout: Layout, run: str) -> list[dict[str, str]]:
     """The answers asked of *run* (:func:`ask_allow`), removed as they are taken; each has a
-    ``path``, its duration (``for``), who asked (``by``) and the request's ``id``."""
+    ``path`` (or a ``domain``), its duration (``for``), who asked (``by``) and the request's
+    ``id``."""
+    from roots_manager.support.domains import DomainError, pattern
+
     doc = _take(layout, allow_request_name(run))
     found = (doc or {}).get("allow")
     if not isinstance(found, list):
         return []
-    return [
-        {k: str(e.get(k, "?")) for k in ("path", "for", "by", "id")}
-        for e in found
-        if isinstance(e, dict)
-        and isinstance(e.get("path"), str)
-        and os.path.isabs(e["path"])
-        and e.get("for") in (ONCE, RUN)
-    ]
+    out = []
+    for e in found:
+        if not isinstance(e, dict) or e.get("for") not in (ONCE, RUN):
+            continue
+        if isinstance(e.get("path"), str) and os.path.isabs(e["path"]):
+            key = "path"
+        elif isinstance(e.get("domain"), str):
+            try:
+                if pattern(e["domain"]) != e["domain"]:
+                    continue
+            except DomainError:
+                continue
+            key = "domain"
+        else:
+            continue
+        out.append({k: str(e.get(k, "?")) for k in (key, "for", "by", "id")})
+    return out
 
 
 def sweep_list_changed_requests(layout: Layout) -> int:
