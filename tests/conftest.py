@@ -176,3 +176,9 @@ def tree(top: Path) -> dict[str, bytes | None]:
 def only_on_linux(why: str) -> pytest.MarkDecorator:
     """A test of something only Linux has (*why*): it runs on Linux, and says why elsewhere."""
     return pytest.mark.skipif(not sys.platform.startswith("linux"), reason=why)
+
+
+def only_on_posix(why: str) -> pytest.MarkDecorator:
+    """A test of something Windows does not have (*why*): it runs on Linux and macOS (CI's is
+    Linux), and says why on Windows."""
+    return pytest.mark.skipif(sys.platform == "win32", reason=why)

@@ -28,6 +28,7 @@ from tests.bridge.wire import (
     is_method,
     wait_for,
 )
+from tests.conftest import only_on_posix
 
 HELD_LOAD = """
 import os, runpy, sys, time
@@ -50,8 +51,9 @@ runpy.run_module("roots_manager.bridge", run_name="__main__", alter_sys=True)
 
 INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 
-pytestmark = pytest.mark.skipif(
-    sys.platform == "win32", reason="the early relay is POSIX's: on Windows the run relays all"
+pytestmark = only_on_posix(
+    "the early relay waits on the host's pipe with poll(), which Windows has not for pipes: "
+    "there the run relays everything"
 )
 
 

@@ -15,6 +15,7 @@ import roots_manager
 from roots_manager.core.log import events as ev
 from roots_manager.core.store.file import Store
 from tests.bridge.wire import Bridged, events, grant_folder, is_method
+from tests.conftest import only_on_posix
 
 MODULES_AT_EXIT = """
 import atexit, os, runpy, sys
@@ -147,7 +148,7 @@ runpy.run_module("roots_manager.bridge", run_name="__main__", alter_sys=True)
 the host's first exchange (:mod:`roots_manager.bridge.transport.early`)."""
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="the early relay is POSIX's")
+@only_on_posix("the early relay waits on the host's pipe with poll(), which Windows has not")
 def test_a_bridge_relays_the_hosts_initialize_before_it_loads_the_rest(
     store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -172,6 +172,20 @@ def test_every_other_way_out_is_refused_and_each_refusal_is_told(
     assert told.get("process"), told  # the process that asked
 
 
+def _questions(world: World) -> list[dict[str, Any]]:
+    """What ``roots-manager questions`` lists as waiting now."""
+    return list(json.loads(world.cli("questions", "--json").stdout)["questions"])
+
+
+def _fetching(host: Hostile, url: str) -> tuple[threading.Thread, list[str]]:
+    """A fetch of *url* by the server, in the background: its thread, and what it said once
+    it ends."""
+    said: list[str] = []
+    call = threading.Thread(target=lambda: said.append(host.attack("fetch", url=url)))
+    call.start()
+    return call, said
+
+
 def _proxy(host: Hostile) -> str:
     """Where the server's environment says its proxy is (``HOST:PORT``)."""
     said = host.attack("run", argv=["sh", "-c", "echo $HTTP_PROXY"], cwd="/")
@@ -266,14 +280,10 @@ def test_a_connection_refused_waits_as_a_question_and_goes_on_once_allowed(
     host = Hostile(world)
 
     def questions() -> list[dict[str, Any]]:
-        return list(json.loads(world.cli("questions", "--json").stdout)["questions"])
+        return _questions(world)
 
     def fetching(name: str) -> tuple[threading.Thread, list[str]]:
-        said: list[str] = []
-        url = f"http://{name}:{site}/"
-        call = threading.Thread(target=lambda: said.append(host.attack("fetch", url=url)))
-        call.start()
-        return call, said
+        return _fetching(host, f"http://{name}:{site}/")
 
     try:
         pid = host.pid()
@@ -335,13 +345,10 @@ def test_a_domain_allowed_once_or_for_the_run_saves_nothing(world: World, site: 
     host = Hostile(world)
 
     def questions() -> list[dict[str, Any]]:
-        return list(json.loads(world.cli("questions", "--json").stdout)["questions"])
+        return _questions(world)
 
     def answered(name: str, duration: str) -> str:
-        said: list[str] = []
-        url = f"http://{name}:{site}/"
-        call = threading.Thread(target=lambda: said.append(host.attack("fetch", url=url)))
-        call.start()
+        call, said = _fetching(host, f"http://{name}:{site}/")
         wait_for(questions, f"the question of {name}")
         done = world.cli_as_owner("answer", "1", "allow-domain", "--for", duration)
         assert done.returncode == 0, done.stderr

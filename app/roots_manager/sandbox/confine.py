@@ -432,10 +432,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         told = short_name(rules.tmpdir)
         for name in ("TMPDIR", "TMP", "TEMP"):
             os.environ[name] = told
-    if rules.network and rules.domains is not None and sys.platform == "linux":
-        from roots_manager.sandbox.netns import environment
-
-        os.environ.update(environment())  # the proxy the server's clients find
     executable = _resolve(command[0])
     if sys.platform != "darwin":
         try:
