@@ -104,6 +104,27 @@ def test_the_matrix_scope_narrows_keeps_read_only_and_revokes(
     assert store.read().grants_of("fs") == []
 
 
+def test_places_inside_a_grant_are_kept_relative_and_must_lie_in_the_root(
+    store: Store, folders: list[str]
+) -> None:
+    alpha = folders[0]
+    consent.grant(
+        store,
+        "fs",
+        [alpha],
+        read_only_inside=[os.path.join(alpha, "..cache"), "docs/"],
+        hidden_inside=[os.path.join(alpha, "secret")],
+        new=True,
+    )
+    [g] = store.read().grants_of("fs")
+    # a name that begins with two dots lies in the root as much as any other
+    assert (g.read_only_inside, g.hidden_inside) == (["..cache", "docs"], ["secret"])
+    for outside in (alpha, alpha + "2", os.path.join(alpha, "..", "beta"), "/"):
+        with pytest.raises(ModelError, match="is not inside the root"):
+            consent.grant(store, "fs", [alpha], read_only_inside=[outside])
+    assert store.read().grants_of("fs") == [g]  # nothing of a refused grant kept
+
+
 def test_the_matrix_and_revoke_never_make_a_server(store: Store, folders: list[str]) -> None:
     consent.grant(store, "files", [folders[0]], new=True)
     rid = store.read().find_root(folders[0]).id

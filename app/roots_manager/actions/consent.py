@@ -24,6 +24,7 @@ from roots_manager.core.runs import live
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.grants import Scope
 from roots_manager.core.store.state import State
+from roots_manager.support.paths import inside
 from roots_manager.support.refusal import ModelError
 
 
@@ -102,10 +103,10 @@ def _relative_to(root: Root, place: str) -> str:
     """*place* relative to *root*'s folder (given relative to it, or absolute inside it)."""
     if not os.path.isabs(place):
         return os.path.normpath(place)
+    place = os.path.normpath(place)
     for top in dict.fromkeys((root.path, root.real or root.path)):
-        relative = os.path.relpath(os.path.normpath(place), top)
-        if relative != "." and not relative.startswith(".."):
-            return relative
+        if place != top and inside(place, top):
+            return os.path.relpath(place, top)
     raise ModelError(f"{place} is not inside the root {root.path}")
 
 

@@ -58,8 +58,8 @@ import sys
 import threading
 import time
 
-from roots_manager.core.directory.layout import inside
 from roots_manager.sandbox import mediation
+from roots_manager.support.paths import inside
 
 assert sys.platform == "linux", "imported only where Landlock confines (Linux)"
 

@@ -28,8 +28,8 @@ import os
 import sys
 
 from roots_manager.core.confinement.rules import COMPANIONS, Rules
-from roots_manager.core.directory.layout import inside
 from roots_manager.support.bundle import restore_user_environment
+from roots_manager.support.paths import inside
 
 TYPE_CHECKING = False  # not typing's: the exec wrapper must not pay for importing it
 if TYPE_CHECKING:

@@ -38,8 +38,8 @@ import sys
 import threading
 
 from roots_manager.core.confinement.rules import COMPANIONS
-from roots_manager.core.directory.layout import inside
 from roots_manager.sandbox import gitfolder, landlock, libc, mediation, seccomp
+from roots_manager.support.paths import inside
 
 assert sys.platform == "linux", "imported only where Landlock confines (Linux)"
 

@@ -35,9 +35,9 @@ import struct
 import sys
 import threading
 
-from roots_manager.core.directory.layout import inside
 from roots_manager.sandbox import libc, seccomp
 from roots_manager.support.nofollow import open_no_follow
+from roots_manager.support.paths import inside
 
 assert sys.platform == "linux", "imported only where Landlock confines (Linux)"
 

@@ -34,9 +34,9 @@ import stat
 import sys
 import time
 
-from roots_manager.core.directory.layout import inside
 from roots_manager.sandbox import landlock as ll
 from roots_manager.sandbox import libc, mediation
+from roots_manager.support.paths import inside
 
 TYPE_CHECKING = False  # not typing's: the supervisor must not pay for importing it
 if TYPE_CHECKING:

@@ -34,6 +34,7 @@ from types import TracebackType
 from typing import Any
 
 from roots_manager.platform.linux import inotify as _in
+from roots_manager.support.paths import inside
 
 STEP_MS = 50
 """How often watchfiles' thread looks at its stop flag (where watchfiles is used)."""
@@ -470,8 +471,7 @@ class SteadyWatch:
             except (FileNotFoundError, NotADirectoryError):
                 found[d] = None
             except OSError:
-                prefix = os.path.join(d, "")
-                found.update({p: v for p, v in before.items() if p == d or p.startswith(prefix)})
+                found.update({p: v for p, v in before.items() if inside(p, d)})
         return found
 
     def stop(self) -> None:

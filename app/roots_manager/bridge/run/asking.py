@@ -28,7 +28,7 @@ import json
 import os
 from collections.abc import Callable
 
-from roots_manager.core.directory.layout import inside
+from roots_manager.support.paths import inside
 
 TYPE_CHECKING = False  # not typing's: see roots_manager.bridge.main
 if TYPE_CHECKING:

@@ -290,7 +290,7 @@ def _engine_command(command: Sequence[str], server: str, fp: str, run: str) -> l
 def _target(path: str, mounts: Sequence[object]) -> str:
     """Where *path*, inside the source of one of *mounts*, is in the container."""
     from roots_manager.core.consent.arguments import Mount
-    from roots_manager.core.directory.layout import inside
+    from roots_manager.support.paths import inside
 
     for m in mounts:
         assert isinstance(m, Mount)

@@ -35,11 +35,11 @@ from roots_manager.core.confinement.protected import (
 )
 from roots_manager.core.confinement.rules import COMPANIONS, MAX_PROCESSES, Rules
 from roots_manager.core.consent.effective import Availability, visible_roots
-from roots_manager.core.directory.layout import inside
 from roots_manager.core.roots.root import normalize_path
 from roots_manager.core.servers.server import Server
 from roots_manager.core.store.state import State, server_name_error
 from roots_manager.support.nofollow import Identity, identify
+from roots_manager.support.paths import inside
 from roots_manager.support.translatable import QT_TRANSLATE_NOOP
 
 NEXT_START = QT_TRANSLATE_NOOP(

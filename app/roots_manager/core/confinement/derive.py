@@ -33,7 +33,7 @@ from roots_manager.core.confinement.protected import (
     shared_caches,
 )
 from roots_manager.core.confinement.rules import COMPANIONS, Rules
-from roots_manager.core.directory.layout import inside
+from roots_manager.support.paths import inside
 
 SYSTEM_DIRS = ("/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin", "/opt")
 PROC_AND_SYS = (

@@ -34,7 +34,7 @@ from enum import Enum
 from typing import Any
 
 from roots_manager.core.confinement.offers import NOT_A_PATH, broad, own_folder, secret
-from roots_manager.core.directory.layout import inside
+from roots_manager.support.paths import inside
 from roots_manager.support.translatable import QT_TRANSLATE_NOOP, Words
 
 CONNECTION = QT_TRANSLATE_NOOP("CoreText", "a connection, not a path")

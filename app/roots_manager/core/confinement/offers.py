@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from roots_manager.core.directory.layout import inside
+from roots_manager.support.paths import inside
 from roots_manager.support.translatable import QT_TRANSLATE_NOOP, Words
 
 

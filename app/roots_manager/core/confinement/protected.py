@@ -24,7 +24,7 @@ import collections
 import os
 import sys
 
-from roots_manager.core.directory.layout import inside
+from roots_manager.support.paths import inside
 
 TYPE_CHECKING = False  # not typing's: see roots_manager.core.confinement.rules
 if TYPE_CHECKING:

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from roots_manager.core.confinement.offers import Offers, offers
-from roots_manager.core.directory.layout import inside
 from roots_manager.core.log.denials import START_UP
+from roots_manager.support.paths import inside
 
 KEPT_AT_MOST = 500
 """Groups kept waiting; older ones are in the Log tab."""

@@ -12,6 +12,8 @@ import os
 import stat
 import sys
 
+from roots_manager.support.paths import inside
+
 TYPE_CHECKING = False  # not typing's: the bridge imports this module before its server starts
 if TYPE_CHECKING:
     from pathlib import Path
@@ -38,13 +40,6 @@ def _given(value: str) -> str:
     if os.path.isabs(value) and (drive or sys.platform != "win32"):
         return value
     return os.path.join(os.getcwd(), value)  # Windows' \folder: on the working drive
-
-
-def inside(path: str, folder: str) -> bool:
-    """Whether *path* is *folder* or lies beneath it (both absolute and normalised): compared
-    by whole components, so that ``/srv/data2`` is not inside ``/srv/data``. The one such
-    test: every "is this path in that folder" of the package is this one."""
-    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
 def home_shortened(path: str, home: str) -> str:

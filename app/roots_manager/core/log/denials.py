@@ -22,9 +22,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from roots_manager.core.directory.layout import inside
 from roots_manager.core.servers.names import visible
 from roots_manager.core.store.state import iso_time
+from roots_manager.support.paths import inside
 from roots_manager.support.translatable import QT_TRANSLATE_NOOP
 
 DENIAL = "denial"

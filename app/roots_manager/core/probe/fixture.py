@@ -170,7 +170,7 @@ def changed(before: Snapshot, after: Snapshot) -> list[str]:
 def within(rel: str, folder: str) -> bool:
     """Whether relative path *rel* is *folder* or inside it (by path components, not prefix).
     The fixture's names are joined by ``/`` on every system, not the system's separator, so
-    this is not :func:`roots_manager.core.directory.layout.inside`."""
+    this is not :func:`roots_manager.support.paths.inside`."""
     return rel == folder or rel.startswith(folder + "/")
 
 

@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from roots_manager.core.directory.layout import inside
 from roots_manager.core.probe.fixture import (
     ADDED_ROOT,
     HASH_NAME,
@@ -30,6 +29,7 @@ from roots_manager.core.probe.fixture import (
     SECOND_ROOT,
 )
 from roots_manager.core.roots.uri import UriError, path_to_uri, uri_to_path
+from roots_manager.support.paths import inside
 
 
 class Operation(StrEnum):

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from roots_manager.core.consent.effective import grant_active
-from roots_manager.core.directory import layout
 from roots_manager.core.store.grants import Scope
 from roots_manager.core.store.state import State
+from roots_manager.support.paths import inside
 
 
 class Choice(NamedTuple):
@@ -66,7 +66,7 @@ def folder_rows(
     for r in state.roots:
         g = active.get(r.id)
         if g is None:
-            kept = any(layout.inside(r.path, folder) for folder in reachable)
+            kept = any(inside(r.path, folder) for folder in reachable)
             rows.append(FolderRow(r.id, r.name, r.path, NOT_GRANTED, until_restart=kept))
             continue
         choice = Choice(g.scope, g.read_only)
