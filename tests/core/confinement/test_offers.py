@@ -46,6 +46,15 @@ def test_a_refused_listing_offers_that_folder() -> None:
     assert got.folder == "/srv/data" and Offer.FILE not in got.offers
 
 
+@pytest.mark.parametrize("path", ["/", "/home", HOME])
+def test_a_folder_too_broad_is_not_offered_as_a_file_either(path: str) -> None:
+    """Read as a file (opened, not listed), the root, the home or a folder holding it would be
+    offered as the file: a rule on a folder's path is a rule on the whole folder."""
+    got = offers(denial(path), home=HOME)
+    assert got.offers == () and got.refused, got
+    assert allow_command("fs", denial(path), home=HOME)[0] is None
+
+
 @pytest.mark.parametrize(
     "path",
     [

@@ -188,8 +188,11 @@ def offers(
     why = secret(path, home=home, users_homes=users_homes, stat=stat)
     if why is not None:
         return Offers(None, None, (), why)
-    # a file made or removed is its folder's business: a rule on a file cannot allow either
+    # a file made or removed is its folder's business: a rule on a file cannot allow either;
+    # and a rule on a folder's path, read as a file, is a rule on the whole folder
     file = None if folder_refused or operation in ("create", "remove") else path
+    if file is not None and broad(file, home) is not None:
+        file = None
     grants: list[Offer] = []
     assert folder is not None
     held = kept(folder, home=home, own=own_folders() if own is None else own)
@@ -288,14 +291,16 @@ def secret(
     return None
 
 
-def allow_command(server: str, denial: dict[str, Any], *, home: str) -> tuple[str | None, str]:
+def allow_command(
+    server: str, denial: dict[str, Any], *, home: str, own: Sequence[str] | None = None
+) -> tuple[str | None, str]:
     """The command that allows what *denial* refused to *server* (``roots-manager servers
     confine NAME --allow-write FOLDER``, ``roots-manager servers network NAME domains --allow
     DOMAIN``), or None with why nothing is offered; for a host's log, where a user looks first
-    when a server fails."""
+    when a server fails, and ``roots-manager denials`` (*own* as for :func:`offers`)."""
     import shlex
 
-    found = offers(denial, home=home)
+    found = offers(denial, home=home, own=own)
     if not found.offers:
         return None, str(found.refused or _words(TOO_BROAD))
     if found.domain is not None:
