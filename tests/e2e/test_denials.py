@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import pytest
 from mcp import Client, StdioServerParameters
 
 from roots_manager.core.directory.layout import Layout
@@ -69,11 +70,15 @@ def test_a_refused_read_names_the_path_the_call_and_its_id_and_a_grant_makes_it_
             assert isinstance(request["id"], int)
             assert denial["pid"] > 0 and denial["process"]
             # the CLI says it in one line, and in JSON
-            shown = run_cli("denials", "--server", "srv").stdout
-            line = next(x for x in shown.splitlines() if target in x)
+            shown = run_cli("denials", "--server", "srv").stdout.splitlines()
+            at, line = next((i, x) for i, x in enumerate(shown) if target in x)
             assert "read" in line and f"while tools/call read_file (id {request['id']}" in line
+            # beneath it, the command that allows it, as the host's log gives it
+            allow = f"roots-manager servers confine srv --allow-read {outside}"
+            assert shown[at + 1] == f"    allow with: {allow}", shown
             listed = json.loads(run_cli("denials", "--json").stdout)
-            assert any(d["path"] == target for d in listed["denials"])
+            [found] = [d for d in listed["denials"] if d["path"] == target]
+            assert found["allow_command"] == allow
             # granting the folder restarts the confined server; the same call then works
             run_cli("grant", "srv", str(outside))
             await anyio.to_thread.run_sync(
@@ -87,7 +92,7 @@ def test_a_refused_read_names_the_path_the_call_and_its_id_and_a_grant_makes_it_
 
 
 def test_a_server_refused_its_npmrc_as_it_starts_is_refused_at_start_up(
-    tmp_path: Path, layout: Layout
+    tmp_path: Path, layout: Layout, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     home = tmp_path / "home"
     home.mkdir()
@@ -107,8 +112,13 @@ def test_a_server_refused_its_npmrc_as_it_starts_is_refused_at_start_up(
     assert found[0]["during"] == "start-up", json.dumps(found)
     assert found[0]["operation"] == "read"
     assert "requests" not in found[0]
-    shown = run_cli("denials").stdout
-    assert any(npmrc in x and "at start-up" in x for x in shown.splitlines())
+    monkeypatch.setenv("HOME", str(home))  # the user's, as the server's was
+    shown = run_cli("denials").stdout.splitlines()
+    at = next(i for i, x in enumerate(shown) if npmrc in x and "at start-up" in x)
+    # the folder holding it is the home folder: the file alone is offered, read-only
+    assert (
+        shown[at + 1] == f"    allow with: roots-manager servers confine srv --allow-read {npmrc}"
+    )
 
 
 def test_a_walk_of_twenty_thousand_refused_files_makes_few_events(

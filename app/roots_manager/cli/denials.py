@@ -41,23 +41,53 @@ def line(rec: dict[str, Any]) -> str:
     return f"{when}  {visible(str(rec.get('server', '')))}  {denials.summary(rec, process=True)}"
 
 
+class Allowing:
+    """Each denial with the command that allows what it refused (``allow_command``), or None
+    and why nothing is offered (``not_offered``): the same command the host's log gives."""
+
+    def __init__(self) -> None:
+        import os
+
+        from roots_manager.core.confinement.offers import own_folders
+
+        self.home = os.path.expanduser("~")
+        self.own = own_folders()  # found once, not for each denial
+
+    def __call__(self, rec: dict[str, Any]) -> dict[str, Any]:
+        from roots_manager.core.confinement.offers import allow_command
+
+        server = str(rec.get("server", ""))
+        command, why = allow_command(server, rec, home=self.home, own=self.own)
+        return {**rec, "allow_command": command, **({} if command else {"not_offered": why})}
+
+    def told(self, rec: dict[str, Any]) -> str:
+        """A denial as the text output says it, made safe to print: its :func:`line`, and
+        beneath it the command that allows it, or why none is offered."""
+        found = self(rec)
+        command = found["allow_command"]
+        then = f"allow with: {command}" if command else f"not offered: {found['not_offered']}"
+        return shown(line(rec)) + "\n    " + shown(then)
+
+
 def cmd_denials(store: Store, args: argparse.Namespace) -> int:
     from roots_manager.core.log.denial_reader import Reader
 
     since = None if args.since is None else time.time() - parse_since(args.since)
     reader = Reader(store.layout, args.server, since)
+    allowing = Allowing()
     if not args.follow:
         found = reader.read()
         if args.json:
-            print_json({"version": JSON_VERSION, "denials": found})
+            print_json({"version": JSON_VERSION, "denials": [allowing(r) for r in found]})
         else:
             for rec in found:
-                print(shown(line(rec)))
+                print(allowing.told(rec))
         return 0
 
     def drain() -> None:
         for rec in reader.read():
-            print(json_text(rec, indent=None) if args.json else shown(line(rec)), flush=True)
+            said = json_text(allowing(rec), indent=None) if args.json else allowing.told(rec)
+            print(said, flush=True)
 
     return _follow(store, drain)
 

@@ -14,7 +14,7 @@ import pytest
 from roots_manager.bridge.protocol.inflight import Snapshot
 from roots_manager.bridge.run.denials import Denials
 from roots_manager.bridge.run.eventlog import BridgeLog
-from roots_manager.cli.denials import line
+from roots_manager.cli.denials import Allowing, line
 from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events as ev
 from roots_manager.core.log.denials import summary
@@ -60,7 +60,7 @@ def test_a_denial_is_said_in_one_line(rec: dict[str, Any], said: str) -> None:
 
 
 def test_the_log_the_command_line_and_the_host_s_log_say_a_denial_alike(
-    layout: Layout, capsys: pytest.CaptureFixture[str]
+    layout: Layout, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """One refusal, through the bridge's own reading of its supervisor's pipe, as each place
     that shows it says it."""
@@ -87,6 +87,14 @@ def test_the_log_the_command_line_and_the_host_s_log_say_a_denial_alike(
     assert denials.tell_host("fs", home=str(layout.home)) == 2
     host_log = capsys.readouterr().err.splitlines()
     assert host_log[0].startswith(f"roots-bridge: fs: confined: {said} [node 4182]; ")
+    # roots-manager denials gives, beneath the line, the command the host's log gives
+    allow = host_log[0].split("; allow with: ")[1]
+    assert allow == "roots-manager servers confine fs --allow-read /srv"
+    assert Allowing().told(rec) == f"{line(rec)}\n    allow with: {allow}"
+    # and says why where none is offered: a secret in the home
+    monkeypatch.setenv("HOME", str(layout.home))
+    key = {**rec, "path": str(layout.home / ".ssh" / "id_ed25519")}
+    assert Allowing().told(key) == f"{line(key)}\n    not offered: credentials (~/.ssh)"
 
 
 def test_the_host_s_log_tells_each_refused_domain_with_the_command_that_allows_it(
