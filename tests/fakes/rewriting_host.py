@@ -24,7 +24,7 @@ import sys
 import time
 from pathlib import Path
 
-from roots_manager.platform.linux.exchange import exchange
+from roots_manager.platform.linux.rename_exchange import exchange
 
 PROJECT = "/home/me/work/racing"
 

@@ -197,7 +197,7 @@ def _new_beside(target: Path, data: bytes, mode: int) -> str:
 
 def _exchanged(a: str, b: Path) -> bool:
     if sys.platform.startswith("linux"):
-        from roots_manager.platform.linux.exchange import exchange
+        from roots_manager.platform.linux.rename_exchange import exchange
 
         return exchange(a, str(b))
     return False
