@@ -17,7 +17,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from roots_manager.bridge.protocol import lenient
+from roots_manager.bridge.protocol import lenient_reading
 from roots_manager.bridge.protocol.mediator import Mediator
 from roots_manager.bridge.run.clock import SYSTEM
 from roots_manager.bridge.run.spill import FileSpill
@@ -297,7 +297,9 @@ def test_a_handler_that_raises_never_relays_a_request_for_roots() -> None:
     line_ = b'{"jsonrpc":"2.0","id":1,"method":"roots/list"}\n'
     assert side.failed(line_) == b""
     assert side.failed(ordinary) == ordinary
-    assert lenient.could_ask_for_roots(lenient.read(b'{"method":"\\u0072oots/list"}'))
+    assert lenient_reading.could_ask_for_roots(
+        lenient_reading.read(b'{"method":"\\u0072oots/list"}')
+    )
 
 
 def test_the_hosts_roots_answer_never_reaches_the_server() -> None:

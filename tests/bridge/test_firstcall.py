@@ -12,7 +12,7 @@ import pytest
 from roots_manager.bridge.protocol import firstcall
 from roots_manager.bridge.protocol.clock import Clock
 from roots_manager.bridge.protocol.firstcall import FirstCall
-from roots_manager.bridge.protocol.held import Held
+from roots_manager.bridge.protocol.held_line import HeldLine
 from roots_manager.bridge.protocol.mediator import Mediator
 from roots_manager.bridge.run.clock import SYSTEM
 from roots_manager.bridge.run.spill import FileSpill
@@ -51,7 +51,7 @@ class Rig:
         self.s.from_server(b'{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18"}}\n')
         self.s.from_host(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
 
-    def host(self, msg: Any) -> bytes | Held:
+    def host(self, msg: Any) -> bytes | HeldLine:
         return self.s.from_host(json.dumps(msg).encode() + b"\n")
 
     def fire(self) -> list[float]:
@@ -69,7 +69,7 @@ def test_the_first_request_waits_for_the_roots_answer_and_a_moment_to_settle() -
     r = Rig(asked_last_time=True)
     assert r.s.host_side.lookout().parse_all, "the first request must reach the mediator"
     held = r.host(CALL)
-    assert isinstance(held, Held) and not held.released
+    assert isinstance(held, HeldLine) and not held.released
     r.s.from_server(json.dumps(ROOTS_LIST).encode() + b"\n")
     assert json.loads(r.to_server[-1]) == {"jsonrpc": "2.0", "id": 0, "result": ROOTS}
     assert not held.released, "released before the server could take its roots in"
@@ -85,7 +85,7 @@ def test_the_first_request_waits_for_the_roots_answer_and_a_moment_to_settle() -
 def test_a_server_that_does_not_ask_in_time_costs_the_first_request_one_wait() -> None:
     r = Rig(asked_last_time=True)
     held = r.host(CALL)
-    assert isinstance(held, Held)
+    assert isinstance(held, HeldLine)
     assert r.fire() == [firstcall.WAIT]
     assert json.loads(held.line) == CALL
     assert r.held_events()[0]["roots_answered"] is False
@@ -101,7 +101,7 @@ def test_nothing_waits_for_a_server_that_did_not_ask_last_time() -> None:
 def test_notifications_do_not_wait(msg: dict[str, Any]) -> None:
     r = Rig(asked_last_time=True)
     assert r.host(msg) == json.dumps(msg).encode() + b"\n"
-    assert isinstance(r.host(CALL), Held), "the first request still waits"
+    assert isinstance(r.host(CALL), HeldLine), "the first request still waits"
 
 
 def test_a_roots_answer_long_before_the_first_request_lets_it_pass() -> None:

@@ -189,14 +189,14 @@ class Pair:
         """What the loop knows once it has counted every line noted."""
         m = self.mediator
         m.count_noted()
-        assert m.carried is not None and m.requests is not None
+        assert m.carryover is not None and m.requests is not None
         snap = m.requests.snapshot()
         return {
-            "in_flight": m.carried.in_flight,
-            "server_asked": m.carried._server_asked,
-            "subscriptions": m.carried.subscriptions,
-            "log_level": m.carried.log_level,
-            "replayed": m.carried.replayed(),
+            "in_flight": m.carryover.in_flight,
+            "server_asked": m.carryover._server_asked,
+            "subscriptions": m.carryover.subscriptions,
+            "log_level": m.carryover.log_level,
+            "replayed": m.carryover.replayed(),
             "requests": [
                 (r.id, r.method, r.tool, r.arguments, r.ended is None) for r in snap.requests
             ],
@@ -246,18 +246,18 @@ def test_a_line_after_the_hold_is_held_never_noted_past_it() -> None:
         ledger = pair.noted.ledger
         assert ledger is not None and ledger.noted == 3
         pair.mediator.hold_host()
-        carried = pair.mediator.carried
-        assert carried is not None and list(carried.in_flight.values()) == [2]
+        carryover = pair.mediator.carryover
+        assert carryover is not None and list(carryover.in_flight.values()) == [2]
         # the hot path asks again what to look for, and hands the line over: it is held
         os.write(pair.host.src_w, call(3))
-        while not carried._held:
+        while not carryover._held:
             await asyncio.sleep(0.01)
         assert ledger.noted == 3 and bytes(pair.host.out) == call(1) + call(2)
-        assert carried.in_flight == {"2": 2}
+        assert carryover.in_flight == {"2": 2}
         # the answer to what was open still reaches the host, and counts
         await asyncio.to_thread(pair.server.send, result(2))
         pair.mediator.count_noted()
-        assert carried.in_flight == {}
+        assert carryover.in_flight == {}
         assert pair.mediator.release_host() == 1  # the held line, to the new server
         pair.host.close()
         pair.server.close()
@@ -274,10 +274,10 @@ def test_a_ledger_full_hands_the_line_to_python_which_counts_everything_in_order
         await asyncio.to_thread(pair.send, opened)
         # four noted, the fifth handed over (and the four taken with it), and again
         assert small.noted == 8 and small.handed >= 2
-        carried = pair.mediator.carried
-        assert carried is not None
+        carryover = pair.mediator.carryover
+        assert carryover is not None
         pair.mediator.count_noted()
-        assert list(carried.in_flight.values()) == list(range(1, 11))
+        assert list(carryover.in_flight.values()) == list(range(1, 11))
         pair.host.close()
         pair.server.close()
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from roots_manager.bridge.protocol.actions import Action, Kind, Wake
-from roots_manager.bridge.protocol.held import Held
+from roots_manager.bridge.protocol.held_line import HeldLine
 from roots_manager.bridge.protocol.mediator import Mediator
 from roots_manager.bridge.run.clock import SYSTEM
 from roots_manager.bridge.run.spill import FileSpill
@@ -280,7 +280,7 @@ def test_early_initialized_is_held_until_the_initialize_result_has_passed() -> N
     )
     line = b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n'
     held = r.s.from_host(line)
-    assert isinstance(held, Held) and not held.released
+    assert isinstance(held, HeldLine) and not held.released
     assert not r.s.handshake_done
     r.run_deferred()  # the check deferred to after the held line: no handshake yet, no notice
     assert not held.released

@@ -59,10 +59,10 @@ def test_lines_noted_in_a_thread_are_counted_on_the_loop_in_order() -> None:
         thread = threading.Thread(target=relay)
         thread.start()
         thread.join()
-        assert m.carried is not None and m.requests is not None
-        assert m.carried.in_flight == {}  # noted, not counted yet: the loop did not wait
+        assert m.carryover is not None and m.requests is not None
+        assert m.carryover.in_flight == {}  # noted, not counted yet: the loop did not wait
         await asyncio.sleep(COUNT_AFTER * 3)
-        assert sorted(m.carried.in_flight.values()) == [2, 3]
+        assert sorted(m.carryover.in_flight.values()) == [2, 3]
         open_now = [r for r in m.requests.snapshot().requests if r.ended is None]
         assert sorted(r.id for r in open_now) == [2, 3]
         assert {r.tool for r in open_now} == {"read"}
@@ -80,8 +80,8 @@ def test_a_hold_stops_the_noting_and_counts_what_came_before() -> None:
         request = {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "x"}}
         assert m.host_side.defer(_line(request)) is True
         m.hold_host()
-        assert m.carried is not None
-        assert list(m.carried.in_flight.values()) == [7]  # counted at the hold
+        assert m.carryover is not None
+        assert list(m.carryover.in_flight.values()) == [7]  # counted at the hold
         after = {"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"name": "x"}}
         assert m.host_side.defer(_line(after)) is False
         assert m.from_host(_line(after)) == b""  # held for the new server
@@ -99,6 +99,6 @@ def test_a_line_handled_on_the_loop_counts_what_was_noted_first() -> None:
         assert m.host_side.defer(_line(request)) is True
         answer = {"jsonrpc": "2.0", "id": 5, "result": {"roots": []}}  # handled: a pattern
         m.from_server(_line(answer))
-        assert m.carried is not None and m.carried.in_flight == {}
+        assert m.carryover is not None and m.carryover.in_flight == {}
 
     asyncio.run(scenario())

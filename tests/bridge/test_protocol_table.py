@@ -13,7 +13,7 @@ import pytest
 from roots_manager.bridge.protocol import firstcall
 from roots_manager.bridge.protocol.actions import Action, Kind, Wake
 from roots_manager.bridge.protocol.clock import Clock
-from roots_manager.bridge.protocol.held import Held
+from roots_manager.bridge.protocol.held_line import HeldLine
 from roots_manager.bridge.protocol.mediator import Mediator
 from roots_manager.bridge.run.spill import FileSpill
 
@@ -70,7 +70,7 @@ RELAY = "relay"
 DROP = "drop"
 """Nothing goes on in its place."""
 HOLD = "hold"
-"""The line is held back (a :class:`Held`) until the protocol lets it go."""
+"""The line is held back (a :class:`HeldLine`) until the protocol lets it go."""
 
 
 class Answers:
@@ -115,7 +115,7 @@ class Machine:
             return
         self.actions.append(action)
 
-    def step(self, step: tuple[str, Any]) -> bytes | Held | None:
+    def step(self, step: tuple[str, Any]) -> bytes | HeldLine | None:
         """Feed one input: a line from a side, a wake-up, a grant (a new answer, handed in when
         the protocol asks), or roots handed in (the run saw them move, or the user decided)."""
         side, what = step
@@ -133,12 +133,12 @@ class Machine:
         return handle(line)
 
 
-def outcome(line: Any, out: bytes | Held | None) -> Any:
+def outcome(line: Any, out: bytes | HeldLine | None) -> Any:
     """What became of *line*: :data:`RELAY`, :data:`DROP`, :data:`HOLD`, or the message relayed
     in its place."""
     if out is None:
         return None
-    if isinstance(out, Held):
+    if isinstance(out, HeldLine):
         return HOLD
     sent = line if isinstance(line, bytes) else json.dumps(line).encode() + b"\n"
     if out == sent:
@@ -404,7 +404,7 @@ def test_a_held_initialized_goes_when_the_protocol_is_woken_for_it() -> None:
     m = Machine()
     m.step(("host", INIT))
     held = m.step(("host", INITIALIZED))
-    assert isinstance(held, Held)
+    assert isinstance(held, HeldLine)
     m.step(("server", INIT_RESULT))
     assert not held.released  # not before the result has been written to the host
     m.step(("wake", Wake.RELEASE_INITIALIZED))
@@ -416,7 +416,7 @@ def test_a_held_first_call_goes_when_its_wait_is_over() -> None:
     for step in HANDSHAKE:
         m.step(step)
     held = m.step(("host", CALL))
-    assert isinstance(held, Held) and not held.released
+    assert isinstance(held, HeldLine) and not held.released
     m.step(("wake", Wake.FIRST_CALL))
     assert held.released and json.loads(held.line) == CALL
 

@@ -122,7 +122,7 @@ def test_a_save_already_written_is_in_the_very_next_answer(store: Store, tmp_pat
 
 
 def test_requests_held_for_consent_are_bounded(store: Store, tmp_path: Path) -> None:
-    from roots_manager.bridge.protocol.telling import MAX_WAITING
+    from roots_manager.bridge.protocol.server_roots import MAX_WAITING
 
     folder = tmp_path / "later"
     folder.mkdir()

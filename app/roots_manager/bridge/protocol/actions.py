@@ -1,8 +1,8 @@
 """What the protocol asks to be done, as data: the one way its decisions leave it.
 
 The protocol writes nothing and schedules nothing. Handling a line returns what to relay in its
-place (the line, its rewrite, b"" to drop it, or a :class:`~roots_manager.bridge.protocol.held.
-Held` to hold it); everything else it decides is an :class:`Action` handed to the one sink the
+place (the line, its rewrite, b"" to drop it, or a :class:`~roots_manager.bridge.protocol.held_line.
+HeldLine` to hold it); everything else it decides is an :class:`Action` handed to the one sink the
 run gives it (:class:`~roots_manager.bridge.transport.carrier.Carrier`, which carries actions
 out; a test keeps them in a list): a message of the bridge's own to the server or the host (an
 answer to ``roots/list``, a ``list_changed``, a retry, an error), a wake-up to be fed back to

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import NamedTuple, Protocol
 
-from roots_manager.bridge.protocol.held import Held
+from roots_manager.bridge.protocol.held_line import HeldLine
 
 
 class Lookout(NamedTuple):
@@ -43,8 +43,8 @@ class Direction(Protocol):
         """What to look for now."""
         ...
 
-    def handle(self, line: bytes) -> bytes | Held:
-        """What to relay in place of a whole *line* (with its newline, if any); a :class:`Held`
+    def handle(self, line: bytes) -> bytes | HeldLine:
+        """What to relay in place of a whole *line* (with its newline, if any); a :class:`HeldLine`
         for a line held back until something else has happened (the protocol releases it)."""
         ...
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from roots_manager.bridge.protocol.actions import Act, Wake, wake_in
-from roots_manager.bridge.protocol.held import Held
+from roots_manager.bridge.protocol.held_line import HeldLine
 from roots_manager.bridge.protocol.jsonrpc import EventSink, Json
 from roots_manager.core.log import events as ev
 
@@ -48,7 +48,7 @@ class FirstCall:
         self._initialized_at: float | None = None
         self._asked_after: float | None = None
         self._answered_at: float | None = None
-        self._held: tuple[Held, bytes, Json, float] | None = None
+        self._held: tuple[HeldLine, bytes, Json, float] | None = None
         self._passed = False
         """The first request after ``initialized`` went on (or none will be held)."""
 
@@ -75,9 +75,9 @@ class FirstCall:
         if self._held is not None:
             self._act(wake_in(SETTLE, Wake.FIRST_CALL))
 
-    def hold(self, msg: Json, out: bytes) -> Held | None:
-        """A :class:`Held` released as *out* once the server has its roots, if *msg* is the first host
-        request to wait for them; None to relay it now."""
+    def hold(self, msg: Json, out: bytes) -> HeldLine | None:
+        """A :class:`HeldLine` released as *out* once the server has its roots, if *msg* is the
+        first host request to wait for them; None to relay it now."""
         if not self.watching or "id" not in msg or not isinstance(msg.get("method"), str):
             return None
         self._passed = True
@@ -85,7 +85,7 @@ class FirstCall:
         settled = None if self._answered_at is None else self._answered_at + SETTLE - now
         if settled is not None and settled <= 0:
             return None
-        held = Held()
+        held = HeldLine()
         self._held = (held, out, msg, now)
         self._act(wake_in(WAIT if settled is None else settled, Wake.FIRST_CALL))
         return held

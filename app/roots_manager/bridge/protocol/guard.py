@@ -9,7 +9,7 @@ not ``input_required``), and one whose handling failed. Each is kept from the ho
 
 from __future__ import annotations
 
-from roots_manager.bridge.protocol import lenient
+from roots_manager.bridge.protocol import lenient_reading
 from roots_manager.bridge.protocol.actions import Act, to_server
 from roots_manager.bridge.protocol.jsonrpc import EventSink, error_line
 from roots_manager.core.log import events as ev
@@ -23,17 +23,17 @@ class Guard:
         self.act = act
         """Where the error for a server's request goes (an action: to the server)."""
 
-    def screen(self, reading: lenient.Reading, size: int) -> bytes | None:
+    def screen(self, reading: lenient_reading.Reading, size: int) -> bytes | None:
         """Before the mediator handles a line: what goes in its place if only an unusual reading
         asks for roots, else None."""
         if not reading.readable:
-            if lenient.mentions_roots(reading.text):
+            if lenient_reading.mentions_roots(reading.text):
                 return self.blocked(None, size, "a line no parser reads, spelling roots/list")
             return None
         if (
             reading.first_wins is not None
-            and lenient.asks_for_roots(reading.first_wins)
-            and not lenient.asks_for_roots(reading.message)
+            and lenient_reading.asks_for_roots(reading.first_wins)
+            and not lenient_reading.asks_for_roots(reading.message)
         ):
             return self.blocked(
                 reading.message,
@@ -45,7 +45,7 @@ class Guard:
     def unanswered(self, msg: object, size: int) -> bytes | None:
         """After the mediator chose to relay *msg* as it is: what goes instead if it asks for
         roots, else None."""
-        if not lenient.asks_for_roots(msg):
+        if not lenient_reading.asks_for_roots(msg):
             return None
         return self.blocked(
             msg, size, "a message that asks for roots in a form the bridge does not answer"
@@ -53,8 +53,8 @@ class Guard:
 
     def failed(self, line: bytes, body: bytes) -> bytes:
         """What to relay for a line whose handling raised: never a request for roots."""
-        reading = lenient.read(body)
-        if not lenient.could_ask_for_roots(reading):
+        reading = lenient_reading.read(body)
+        if not lenient_reading.could_ask_for_roots(reading):
             return line
         return self.blocked(
             reading.message, len(body), "a message that may ask for roots could not be handled"

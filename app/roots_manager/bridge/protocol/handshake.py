@@ -11,7 +11,7 @@ there is no handshake: every request names its revision in ``_meta``, and the br
 
 from __future__ import annotations
 
-from roots_manager.bridge.protocol.held import Held
+from roots_manager.bridge.protocol.held_line import HeldLine
 from roots_manager.bridge.protocol.jsonrpc import (
     META_CAPS,
     META_VERSION,
@@ -35,7 +35,7 @@ class Handshake:
         self.done = False
         """The host sent ``notifications/initialized`` and it went to the server."""
         self._init_id: str | None = None
-        self._held: tuple[Held, bytes] | None = None
+        self._held: tuple[HeldLine, bytes] | None = None
         self._announced = False
 
     @property
@@ -90,11 +90,11 @@ class Handshake:
             self._init_id is not None and not self.observe and not self.done and self._held is None
         )
 
-    def hold_initialized(self, line: bytes, msg: Json) -> Held:
+    def hold_initialized(self, line: bytes, msg: Json) -> HeldLine:
         """Hold an early ``notifications/initialized``; released as it is, later."""
         # a server may settle its capabilities when initialized arrives (the reference
         # filesystem server ignores the roots capability if it comes before its own answer)
-        held = Held()
+        held = HeldLine()
         self._held = (held, line)
         self.log.event(
             ev.HANDSHAKE,

@@ -5,22 +5,22 @@ returns what to relay in their place. It decides which of the server's messages 
 (also inside 2025-03-26 batches) and what becomes of the host's messages. The answers to
 ``roots/list`` and the ``list_changed`` policy (one notice per effective change, only once the
 handshake is complete, and only if the server fetched the list since the previous notice) are
-:mod:`~roots_manager.bridge.protocol.telling`'s; observe mode's record of the host's answers
+:mod:`~roots_manager.bridge.protocol.server_roots`'s; observe mode's record of the host's answers
 :mod:`~roots_manager.bridge.protocol.observed`'s; the handshake and the roots capability
 :mod:`~roots_manager.bridge.protocol.handshake`'s; the 2026-07-28 ``input_required`` rounds
 :mod:`~roots_manager.bridge.protocol.mrtr`'s. What each relay asks of the mediator is a side of it
 (:class:`HostSide`, :class:`ServerSide`), here.
 
 The mediator runs on the event loop only; the relays' pump threads hand it the lines it must see
-and wait for what to relay in their place (a :class:`~roots_manager.bridge.protocol.held.
-Held`, for a line it holds back, which the mediator releases itself). It writes nothing and sets
-no timer: its own messages and the wake-ups it needs are :mod:`~roots_manager.bridge.protocol.
+and wait for what to relay in their place (a :class:`~roots_manager.bridge.protocol.held_line.
+HeldLine`, for a line it holds back, which the mediator releases itself). It writes nothing and
+sets no timer: its own messages and the wake-ups it needs are :mod:`~roots_manager.bridge.protocol.
 actions` handed to the sink the run gives it, and the wake-ups come back through :meth:`Mediator.
 wake`.
 
 In managed mode a server's request for roots never reaches the host, however it is spelled: the
 server's lines are read as leniently as any host reads them (:mod:`~roots_manager.bridge.
-lenient`), the mediator answers every request for roots such a reading finds, and
+protocol.lenient_reading`), the mediator answers every request for roots such a reading finds, and
 :mod:`~roots_manager.bridge.protocol.guard` keeps the rest from the host. A response from the host that
 carries roots (which only a request the bridge never relayed could have asked for) is replaced
 by an error before it reaches the server.
@@ -38,15 +38,15 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from roots_manager.bridge.protocol import lenient
+from roots_manager.bridge.protocol import lenient_reading
 from roots_manager.bridge.protocol.actions import Act, Wake, after_write, to_server
-from roots_manager.bridge.protocol.carried import CARRIED_METHODS, Carried
+from roots_manager.bridge.protocol.carryover import CARRYOVER_METHODS, Carryover
 from roots_manager.bridge.protocol.clock import Clock
 from roots_manager.bridge.protocol.direction import Lookout
 from roots_manager.bridge.protocol.firstcall import FirstCall
 from roots_manager.bridge.protocol.guard import Guard
 from roots_manager.bridge.protocol.handshake import Handshake
-from roots_manager.bridge.protocol.held import Held
+from roots_manager.bridge.protocol.held_line import HeldLine
 from roots_manager.bridge.protocol.inflight import HANDSHAKES, InFlight
 from roots_manager.bridge.protocol.jsonrpc import (
     CANCELLED,
@@ -63,13 +63,13 @@ from roots_manager.bridge.protocol.jsonrpc import (
 )
 from roots_manager.bridge.protocol.mrtr import HostRequest, InputRounds, Spill
 from roots_manager.bridge.protocol.observed import Observed
-from roots_manager.bridge.protocol.telling import Telling
+from roots_manager.bridge.protocol.server_roots import ServerRoots
 from roots_manager.core.consent.effective import ListRootsResult
 from roots_manager.core.log import events as ev
 
 __all__ = ["EventSink", "Mediator"]
 
-LASTING_METHODS = (*CARRIED_METHODS, *HANDSHAKES)
+LASTING_METHODS = (*CARRYOVER_METHODS, *HANDSHAKES)
 """The methods whose messages count for more than a request open and then answered: what a
 restart replays, the end of a start-up. A line of one is never noted only in passing by a relay
 that notes in bulk (:attr:`~roots_manager.bridge.protocol.direction.Lookout.counted`): it is
@@ -88,7 +88,7 @@ class _Side:
     def _parse_all(self) -> bool:
         # a server that may be restarted: every message counts for what a restart carries over
         # confined and observed: every request counts for what a refusal is tied to
-        return self.s.log_all or self.s.carried is not None or self.s.requests is not None
+        return self.s.log_all or self.s.carryover is not None or self.s.requests is not None
 
     def _counted(self, parse_all: bool) -> bool:
         # every line read only to be counted, once the handshake is done (what ends the first
@@ -153,16 +153,16 @@ class HostSide(_Side):
             # a 2026-07-28 request may need the roots capability added; a 2025 one never
             # changes; a restart needs every request's id
             may_stream=(self.s.observe or settled)
-            and self.s.carried is None
+            and self.s.carryover is None
             and self.s.requests is None,
             counted=self._counted(parse_all),
         )
 
-    def handle(self, line: bytes) -> bytes | Held:
+    def handle(self, line: bytes) -> bytes | HeldLine:
         return self.s.from_host(line)
 
     def failed(self, line: bytes) -> bytes:
-        msg = lenient.read(split_line(line)[0]).message
+        msg = lenient_reading.read(split_line(line)[0]).message
         if not self.s.observe and isinstance(msg, dict) and is_response(msg):
             result = msg.get("result")
             if isinstance(result, dict) and "roots" in result:
@@ -239,23 +239,23 @@ class Mediator:
         self.log_all = log_all
         self.handshake = Handshake(log, observe=observe)
         self.guard = Guard(log, act)
-        self.carried = Carried() if restartable else None
+        self.carryover = Carryover() if restartable else None
         """What a restart carries over; None when the server is never restarted."""
         self.requests = InFlight(clock.wall) if track_requests else None
         """The host's requests the server has (:meth:`InFlight.snapshot`); None: not kept."""
-        self.telling = Telling(
+        self.server_roots = ServerRoots(
             log=log,
             act=act,
             handshake=self.handshake,
-            carried=self.carried,
+            carryover=self.carryover,
             observe=observe,
             clock=clock,
         )
         self.rounds = InputRounds(
-            want=self.telling.want,
+            want=self.server_roots.want,
             log=log,
             act=act,
-            answered=self.telling.answered,
+            answered=self.server_roots.answered,
             prefix=f"roots-bridge-{nonce}-",
             perf=clock.perf,
             spill=spill,
@@ -266,7 +266,7 @@ class Mediator:
             act=act,
             clock=clock.monotonic,
         )
-        self.telling.after_answer = self.first_call.roots_answered
+        self.server_roots.after_answer = self.first_call.roots_answered
         self.observed = Observed(log)
         self.host_side = HostSide(self)
         self.server_side = ServerSide(self)
@@ -287,17 +287,17 @@ class Mediator:
     @property
     def told(self) -> set[str]:
         """Every root URI the server running now was told (a revocation restarts it)."""
-        return self.telling.told
+        return self.server_roots.told
 
     @property
     def last_answered(self) -> ListRootsResult | None:
         """The roots the server running now was last given (None: none yet)."""
-        return self.telling.last_answered
+        return self.server_roots.last_answered
 
     @property
     def notices(self) -> int:
         """How many ``list_changed`` notices went to the server."""
-        return self.telling.notices
+        return self.server_roots.notices
 
     @property
     def busy(self) -> bool:
@@ -334,20 +334,20 @@ class Mediator:
         restart under way, no handshake awaited, no call of the bridge's own, no first call
         watched, every message logged or not, the run not ending. Such a line may be relayed
         at once and counted later (:meth:`count`, by :attr:`note_later`)."""
-        carried = self.carried
+        carryover = self.carryover
         return not (
             self.log_all
             or self.closing
             or self.busy
             or self.first_call.watching
             or self.handshake.awaiting_result
-            or (carried is not None and (carried.holding or carried.orphans))
+            or (carryover is not None and (carryover.holding or carryover.orphans))
         )
 
     def count(self, from_host: bool, line: bytes, at: float) -> None:
         """Count a *line* relayed at *at* (wall clock) as its handling would have: the host's
         requests open, the server's answers, what a restart replays."""
-        reading = lenient.read(split_line(line)[0])
+        reading = lenient_reading.read(split_line(line)[0])
         if not reading.readable:
             return
         msg = reading.message
@@ -358,8 +358,8 @@ class Mediator:
     def _count_host(self, msg: Json, at: float) -> None:
         if self.requests is not None and "method" in msg and "id" in msg:
             self.requests.host_request(msg, at)
-        if self.carried is not None:
-            self.carried.host_sent(msg)
+        if self.carryover is not None:
+            self.carryover.host_sent(msg)
 
     def count_answer(self, msg_id: object, at: float) -> None:
         """Count the server's response to the host's request *msg_id*, relayed at *at*, as
@@ -368,8 +368,8 @@ class Mediator:
         self._count_server({"id": msg_id, "result": None}, at)
 
     def _count_server(self, msg: Json, at: float) -> None:
-        if self.carried is not None:
-            self.carried.server_sent(msg)
+        if self.carryover is not None:
+            self.carryover.server_sent(msg)
         if is_response(msg):
             if self.requests is not None:
                 self.requests.server_response(msg.get("id"), at)
@@ -377,8 +377,8 @@ class Mediator:
 
     # ---- host -> server -------------------------------------------------------------------
 
-    def from_host(self, line: bytes, at: float | None = None) -> bytes | Held:
-        """What to relay for a host line; a :class:`Held` for a line held back until it may go.
+    def from_host(self, line: bytes, at: float | None = None) -> bytes | HeldLine:
+        """What to relay for a host line; a :class:`HeldLine` for a line held back until it may go.
         *at*: when it went to the server (wall clock), if not now (the early relay's,
         :mod:`~roots_manager.bridge.protocol.opening`)."""
         self.count_noted()  # what was noted before it is counted first
@@ -397,7 +397,7 @@ class Mediator:
         if not isinstance(msg, dict):
             return line
         self._log_message(msg, ev.HOST_TO_SERVER)
-        if self.carried is not None and self.carried.orphan_answer(msg):
+        if self.carryover is not None and self.carryover.orphan_answer(msg):
             self.log.event(
                 ev.MESSAGE,
                 dir=ev.HOST_TO_SERVER,
@@ -411,8 +411,8 @@ class Mediator:
             held = self.handshake.hold_initialized(line, msg)
             # runs once the released line has been written, like the check after an on-time one
             self.act(after_write(Wake.CHECK_CHANGES))
-            if self.carried is not None:
-                self.carried.host_sent(msg)
+            if self.carryover is not None:
+                self.carryover.host_sent(msg)
             return held
         request = self._host_message(msg)
         if request.held:
@@ -431,36 +431,36 @@ class Mediator:
             if isinstance(item, dict) and "method" in item and "id" in item:
                 self.requests.host_request(item, at)
 
-    def _sent(self, msg: Json | list[Any], out: bytes) -> bytes | Held:
+    def _sent(self, msg: Json | list[Any], out: bytes) -> bytes | HeldLine:
         """*out* goes to the server now, or waits while the server is being replaced."""
-        return out if self.carried is None else self.carried.sent(msg, out)
+        return out if self.carryover is None else self.carryover.sent(msg, out)
 
     # ---- a restart of the server ----------------------------------------------------------
 
     def hold_host(self) -> None:
         """Keep the host's requests and notifications from the server until
-        :meth:`release_host` (see :meth:`Carried.hold`)."""
-        assert self.carried is not None
+        :meth:`release_host` (see :meth:`Carryover.hold`)."""
+        assert self.carryover is not None
         # no line is noted while the hold begins: each is noted before it, or meets it
-        self.exclusive(self.carried.hold)
+        self.exclusive(self.carryover.hold)
         self.count_noted()
 
     def server_replaced(self) -> None:
         """A new server replaces the one running: forget what the old one was told and asked
-        (the requests it handles are :meth:`Carried.open_requests`)."""
+        (the requests it handles are :meth:`Carryover.open_requests`)."""
         self.count_noted()
-        self.telling.forget()
+        self.server_roots.forget()
         self.rounds.forget_all()
-        self.telling.forget_waiting()
+        self.server_roots.forget_waiting()
         if self.requests is not None:
             self.requests.server_replaced()
 
     def release_host(self) -> int:
         """Send the held host messages to the (new) server, in order; returns how many."""
-        assert self.carried is not None
+        assert self.carryover is not None
         if self.requests is not None:
             self.requests.restarted()
-        return self.carried.release(lambda line: self.act(to_server(line)))
+        return self.carryover.release(lambda line: self.act(to_server(line)))
 
     def _parse_host(self, body: bytes) -> object:
         """The host's message in *body*; None (noted) if it is not JSON."""
@@ -537,7 +537,7 @@ class Mediator:
         self.count_noted()  # what was noted before it is counted first
         started = self._perf()
         body, ending = split_line(line)
-        reading = lenient.read(body)
+        reading = lenient_reading.read(body)
         if self.closing and not self.observe and _asks(reading):
             # the run ends: the server is stopped or going, and no answer will be read; a
             # server that floods requests must not keep the bridge answering past the host's
@@ -561,8 +561,8 @@ class Mediator:
             return line
         self._log_message(msg, ev.SERVER_TO_HOST)
         out = self._server_message(msg, started, at)
-        if self.carried is not None and out != b"":
-            self.carried.server_sent(msg)
+        if self.carryover is not None and out != b"":
+            self.carryover.server_sent(msg)
         if out is None:
             instead = None if self.observe else self.guard.unanswered(msg, len(body))
             return line if instead is None else instead
@@ -589,21 +589,21 @@ class Mediator:
             if isinstance(item, dict) and item.get("method") == ROOTS_LIST and "id" in item:
                 asked.append(item)
                 self.log.event(ev.ROOTS_ASKED, dir=ev.SERVER_TO_HOST, id=item["id"], batch=True)
-            elif lenient.asks_for_roots(item):
+            elif lenient_reading.asks_for_roots(item):
                 blocked += 1
                 self.guard.blocked(
                     item, 0, "a batch item that asks for roots in a form the bridge does not answer"
                 )
             else:
                 rest.append(item)
-        if self.carried is not None:
+        if self.carryover is not None:
             for item in rest:
                 if isinstance(item, dict):
-                    self.carried.server_sent(item)
+                    self.carryover.server_sent(item)
         if not asked:
             return line if not blocked else (dumps(rest) + ending if rest else b"")
         self.first_call.roots_asked()
-        self.telling.answer_batch(asked, started)
+        self.server_roots.answer_batch(asked, started)
         return dumps(rest) + ending if rest else b""
 
     def _server_message(self, msg: Json, started: float, at: float | None = None) -> bytes | None:
@@ -615,7 +615,7 @@ class Mediator:
                 self.observed.server_asked(msg_id)
                 return None
             self.first_call.roots_asked()
-            self.telling.answer(msg_id, started)
+            self.server_roots.answer(msg_id, started)
             return b""
         if method == LIST_CHANGED:
             self.log.event(ev.LIST_CHANGED_RELAYED, dir=ev.SERVER_TO_HOST)
@@ -624,12 +624,12 @@ class Mediator:
             return None
         if self.requests is not None:
             self.requests.server_response(msg.get("id"), at)
-        if self.carried is not None and self.carried.own_response(msg):
+        if self.carryover is not None and self.carryover.own_response(msg):
             return b""
         if self.handshake.server_result(msg):
-            if self.carried is not None:
+            if self.carryover is not None:
                 result = msg.get("result")
-                self.carried.server_result = result if isinstance(result, dict) else None
+                self.carryover.server_result = result if isinstance(result, dict) else None
             if self.handshake.holding:
                 # after this result has been written to the host
                 self.act(after_write(Wake.RELEASE_INITIALIZED))
@@ -643,30 +643,30 @@ class Mediator:
 
     def check_changes(self) -> bool:
         """Send ``list_changed`` if the server's effective roots moved; True if it was sent."""
-        return self.telling.check_changes()
+        return self.server_roots.check_changes()
 
     @property
     def looks_for_changes(self) -> bool:
         """Whether a change of the server's roots would be told now (:meth:`roots_changed`
         looks at them only then)."""
-        return self.telling.looks_for_changes
+        return self.server_roots.looks_for_changes
 
     def roots_changed(self, current: ListRootsResult) -> bool:
         """The run found the server's roots are *current* (asked for with a
         :attr:`~roots_manager.bridge.protocol.actions.Kind.ROOTS_WANTED` action, or seen to
         move): give them to the answers and retries that wait for them, and tell the server
         with ``list_changed`` if they moved from what it was last given; True if it was sent."""
-        return self.telling.roots_changed(current)
+        return self.server_roots.roots_changed(current)
 
     @property
     def waiting_roots(self) -> int:
         """How many answers and retries wait for the roots (held while the user decides)."""
-        return self.telling.waiting
+        return self.server_roots.waiting
 
     def list_changed_asked(self, by: str, request: str | None = None) -> bool:
         """Send ``list_changed`` though nothing changed, because the user asked; True if sent
-        (see :meth:`Telling.list_changed_asked`)."""
-        return self.telling.list_changed_asked(by, request)
+        (see :meth:`ServerRoots.list_changed_asked`)."""
+        return self.server_roots.list_changed_asked(by, request)
 
 
 def _never(from_host: bool, line: bytes) -> bool:
@@ -681,7 +681,7 @@ def _now(call: Callable[[], None]) -> None:
     call()
 
 
-def _asks(reading: lenient.Reading) -> bool:
+def _asks(reading: lenient_reading.Reading) -> bool:
     """Whether the line read is requests only (a method and an id; a batch of them)."""
     msg = reading.message if reading.readable else None
     items = msg if isinstance(msg, list) and msg else [msg]

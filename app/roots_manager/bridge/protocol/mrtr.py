@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from roots_manager.bridge.protocol import lenient
+from roots_manager.bridge.protocol import lenient_reading
 from roots_manager.bridge.protocol.actions import Act, to_server
 from roots_manager.bridge.protocol.jsonrpc import (
     MRTR_METHODS,
@@ -86,7 +86,7 @@ def roots_keys(result: object) -> tuple[list[str], list[str]] | None:
     reqs = result.get("inputRequests")
     if not isinstance(reqs, dict):
         return None
-    roots = lenient.roots_input_keys(result)
+    roots = lenient_reading.roots_input_keys(result)
     return roots, [k for k in reqs if k not in roots]
 
 
@@ -105,7 +105,7 @@ class InputRounds:
         spill: Spill,
     ) -> None:
         """*want*: have a function called with the server's roots, at once (True) or once the
-        run hands them in (:meth:`~roots_manager.bridge.protocol.telling.Telling.want`);
+        run hands them in (:meth:`~roots_manager.bridge.protocol.server_roots.ServerRoots.want`);
         *perf*: the finest seconds there are, for how long a retry took; *spill*: where kept
         requests past :data:`MAX_REMEMBERED_BYTES` wait."""
         self.want = want

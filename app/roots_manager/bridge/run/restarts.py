@@ -60,8 +60,8 @@ class Restarts:
     3. it is stopped with the usual ladder, and each request still open is answered with an error
        that says why (:data:`RESTARTED`);
     4. the new server starts (confined under the new rules) and is told what the host told the old
-       one (:mod:`~roots_manager.bridge.protocol.carried`): ``initialize``, whose answer is swallowed,
-       ``notifications/initialized``, the log level, the subscriptions. Under 2026-07-28 there is no
+       one (:mod:`~roots_manager.bridge.protocol.carryover`): ``initialize``, whose answer is
+       swallowed, ``notifications/initialized``, the log level, the subscriptions. Under 2026-07-28 there is no
        handshake to replay;
     5. the held messages go to it, in order; if its capabilities or ``serverInfo`` differ from the
        old one's, the host hears the ``list_changed`` notices the old one declared.
@@ -114,7 +114,7 @@ class Restarts:
     def ask(self, by: str, request: str | None) -> str:
         """The user asked for the server to be restarted (a request file, as a list_changed is
         asked): restart it as a consent change would. Returns, and logs, what was done."""
-        if self.mediator.carried is None:
+        if self.mediator.carryover is None:
             # the host's handshake was not kept, so a new server could not be told it
             outcome = "not-restartable"
         elif self.active:
@@ -135,7 +135,7 @@ class Restarts:
     def check(self) -> None:
         """After any change of the store or of a folder: restart if the server's consent moved
         (or the user asked)."""
-        if self.active or self.mediator.carried is None or self.ending.is_set():
+        if self.active or self.mediator.carryover is None or self.ending.is_set():
             return
         reason = self.reason()
         if reason is None:
@@ -181,8 +181,8 @@ class Restarts:
 
     async def _run(self, reason: Restart) -> None:
         mediator = self.mediator
-        carried = mediator.carried
-        assert carried is not None
+        carryover = mediator.carryover
+        assert carryover is not None
         loop = asyncio.get_running_loop()
         held_at = time.monotonic()
         await asyncio.sleep(max(COALESCE, self._last_start + MIN_INTERVAL - loop.time()))
@@ -202,27 +202,27 @@ class Restarts:
         self._asked = None
         self._last_start = loop.time()
         old_pid = self.running().server.pid
-        old_result = carried.server_result
-        if carried.in_flight:
+        old_result = carryover.server_result
+        if carryover.in_flight:
             idle = asyncio.Event()
-            carried.on_idle = idle.set
+            carryover.on_idle = idle.set
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(idle.wait(), DRAIN)
-            carried.on_idle = None
+            carryover.on_idle = None
         drained = round((time.monotonic() - held_at) * 1000)
         # the old server stops while the new one starts: a restart costs the slower of the two
         closed = self.running().release_stdin()
         stopping = asyncio.create_task(self.running().retire(stdin_closed=True))
         try:
             await closed.wait()
-            carried.stdin_closed()
+            carryover.stdin_closed()
             mediator.server_replaced()
             attempts, outcome = await self._start_again(reason)
             stopped_by = await stopping
         finally:
             stopping.cancel()  # the run is ending: retire() kills what is left
         # what the old server left unanswered, once all it said has reached the host
-        cut = carried.open_requests()
+        cut = carryover.open_requests()
         why = "on request" if reason.why is Why.ASKED else "for a consent change"
         for msg_id in cut:
             self.carrier(
@@ -270,7 +270,7 @@ class Restarts:
         """Start the new server and replay the host's handshake to it, up to :data:`CRASH_LOOP`
         times (a start that fails is tried again after :data:`START_RETRY`); the attempts made,
         and the replay's outcome (None: given up, run ending)."""
-        assert self.mediator.carried is not None
+        assert self.mediator.carryover is not None
         attempts = 0
         while True:
             attempts += 1
@@ -295,7 +295,7 @@ class Restarts:
                 else f"did not answer within {REPLAY_TIMEOUT:g} s"
             )
             await self.running().retire()
-            self.mediator.carried.forget_expected()
+            self.mediator.carryover.forget_expected()
             if attempts >= CRASH_LOOP:
                 self._fail(
                     reason,
@@ -306,14 +306,14 @@ class Restarts:
 
     async def _replay(self) -> tuple[Json | None, list[str]] | None:
         """Tell the new server what the host told the old one; None if it failed to listen."""
-        carried = self.mediator.carried
-        assert carried is not None
+        carryover = self.mediator.carryover
+        assert carryover is not None
         loop = asyncio.get_running_loop()
         result: Json | None = None
         done: list[str] = []
         exited: asyncio.Future[Any] = asyncio.ensure_future(self.running().server.exited.wait())
         try:
-            for method, params in carried.replayed():
+            for method, params in carryover.replayed():
                 msg: Json = {"jsonrpc": "2.0", "method": method}
                 if params is not None:
                     msg["params"] = params
@@ -324,7 +324,7 @@ class Restarts:
                 self._replays += 1
                 msg["id"] = f"{self.mediator.rounds.prefix}replay-{self._replays}"
                 answer: asyncio.Future[Any] = loop.create_future()
-                carried.expect(msg["id"], _settle(answer))
+                carryover.expect(msg["id"], _settle(answer))
                 self.carrier(to_server(dumps(msg) + b"\n"))
                 pending: set[asyncio.Future[Any]] = {answer, exited}
                 await asyncio.wait(pending, timeout=REPLAY_TIMEOUT, return_when="FIRST_COMPLETED")

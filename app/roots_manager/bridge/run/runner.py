@@ -282,7 +282,7 @@ class Bridge:
     def _start_pumps(self, loop: asyncio.AbstractEventLoop) -> None:
         handoff = self._handoff = self.carrier.deferrer = HandOff(loop)
 
-        if self.mediator.carried is not None or self.mediator.requests is not None:
+        if self.mediator.carryover is not None or self.mediator.requests is not None:
             # lines only counted wait no loop: each is noted before the server has it, and
             # counted before anything that depends on it (a refusal's attribution, a question)
             self._ledger = Noted(self.mediator, clock.SYSTEM.wall, loop).ledger
@@ -453,7 +453,7 @@ class Bridge:
             mode="observe" if self.observe else "managed",
             version=__version__,
             confined=self.slot.confined,
-            restartable=self.mediator.carried is not None,
+            restartable=self.mediator.carryover is not None,
         )
         self._say_folders()
         self._start_pumps(loop)
@@ -570,7 +570,7 @@ class Bridge:
             log_file=str(self.log.path) if self.log.path is not None else None,
             server_pid=self.slot.server.pid,
             confined=self.slot.confined,
-            restartable=self.mediator.carried is not None,
+            restartable=self.mediator.carryover is not None,
             reachable=self.slot.reachable,
         )
         pending = False
@@ -598,7 +598,7 @@ class Bridge:
         # since it reads every bridge's marker and the first answer must not wait for that
         self._tasks.append(asyncio.create_task(asyncio.to_thread(self._sweep_requests)))
         if self.observe:
-            if self.mediator.carried is not None:  # confined: a change of grants restarts it
+            if self.mediator.carryover is not None:  # confined: a change of grants restarts it
                 self._watch()
             return
         self._watch()
@@ -745,7 +745,7 @@ class Bridge:
         state = self.source.state()
         roots: ListRootsResult | None = None
         if self.answers.is_open and (
-            self.mediator.looks_for_changes or self.mediator.carried is not None
+            self.mediator.looks_for_changes or self.mediator.carryover is not None
         ):
             roots = self.source.effective()
         given = self.mediator.last_answered

@@ -31,7 +31,7 @@
  *     Python, or after note_change() said that the handlers may answer otherwise: the ordinary
  *     line is read, judged and written without the interpreter lock at all;
  *   - when guarded, no escape that could stand for a letter (backslash before one of uxUosli1)
- *     and no NUL byte (bridge/protocol/lenient.py, disguised()).
+ *     and no NUL byte (bridge/protocol/lenient_reading.py, disguised()).
  *   - when triage() says the lines are only counted (a fourth member, true: a confined server's
  *     run, or one that may restart its server, must know every request open), the line is
  *     noted in the pump's Ledger first, and goes to Python whenever the ledger cannot take it.
@@ -226,7 +226,8 @@ static int is_utf8(const unsigned char *s, size_t n) {
     return 1;
 }
 
-/* bridge/protocol/lenient.py, disguised(): an escape that could stand for a letter, or a NUL byte. */
+/* bridge/protocol/lenient_reading.py, disguised(): an escape that could stand for a letter, or a
+ * NUL byte. */
 static int disguised(const char *s, size_t n) {
     if (memchr(s, 0, n) != NULL) return 1;
     const char *p = s, *end = s + n;

@@ -25,7 +25,7 @@ from typing import Protocol
 
 from roots_manager.bridge.protocol.actions import Action, Kind, Wake
 from roots_manager.bridge.protocol.direction import Direction
-from roots_manager.bridge.protocol.held import Held
+from roots_manager.bridge.protocol.held_line import HeldLine
 from roots_manager.bridge.transport.writer import LineWriter, note_change
 
 
@@ -93,7 +93,7 @@ class Carrier:
         finally:
             self.published()
 
-    def handle(self, direction: Direction, line: bytes) -> bytes | Held:
+    def handle(self, direction: Direction, line: bytes) -> bytes | HeldLine:
         """What *direction* relays in place of *line* (told to the hot path before the relay
         writes it)."""
         try:

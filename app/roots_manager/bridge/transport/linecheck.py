@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from roots_manager.bridge.protocol.lenient import disguised, is_utf8
+from roots_manager.bridge.protocol.lenient_reading import disguised, is_utf8
 
 TEXT_CHECK_LIMIT = 64 * 1024
 """Lines up to this size that pass unparsed are checked for UTF-8 (all-ASCII ones at no cost);

@@ -13,8 +13,8 @@ The rare line that must be parsed, rewritten or answered is handed to the event 
 protocol logic, the store watcher and the timers live (so the mediator is only ever touched by
 one thread), and the pump waits for the outcome: later lines never overtake it. The outcome may
 be a line the mediator holds back until something else has happened (a
-:class:`~roots_manager.bridge.protocol.held.Held`, which the protocol releases on the loop): the
-pump waits for it through a future of its own.
+:class:`~roots_manager.bridge.protocol.held_line.HeldLine`, which the protocol releases on the
+loop): the pump waits for it through a future of its own.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 
 from roots_manager.bridge.protocol.direction import Direction
-from roots_manager.bridge.protocol.held import Held
+from roots_manager.bridge.protocol.held_line import HeldLine
 from roots_manager.bridge.transport.carrier import Carrier
 from roots_manager.bridge.transport.relay import LineRelay
 from roots_manager.bridge.transport.writer import LineWriter, fastrelay
@@ -160,7 +160,7 @@ class LoopRunner:
             self.handoff.current = self.writer
             try:
                 out = self.carrier.handle(direction, line)
-                if isinstance(out, Held):
+                if isinstance(out, HeldLine):
                     # released on the loop too, so the waiter is in place before it can be
                     waiting: Future[bytes] = Future()
                     out.when_released(lambda got: waiting.set_result(self.carrier.released(got)))

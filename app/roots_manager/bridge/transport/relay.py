@@ -32,8 +32,8 @@ from concurrent.futures import Future
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from roots_manager.bridge.protocol.direction import Direction
-from roots_manager.bridge.protocol.held import Held
-from roots_manager.bridge.protocol.lenient import disguised, is_utf8
+from roots_manager.bridge.protocol.held_line import HeldLine
+from roots_manager.bridge.protocol.lenient_reading import disguised, is_utf8
 from roots_manager.bridge.transport.linecheck import malformed, suspect
 from roots_manager.bridge.transport.writer import Chunk, LineWriter
 
@@ -66,7 +66,7 @@ class Inline:
 
     def handle(self, direction: Direction, line: bytes) -> bytes:
         out = direction.handle(line)
-        if not isinstance(out, Held):
+        if not isinstance(out, HeldLine):
             return out
         # the protocol releases it later, on this thread: as ever, waiting here waits for good
         waiting: Future[bytes] = Future()

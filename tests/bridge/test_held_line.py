@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from roots_manager.bridge.protocol.held import Held
+from roots_manager.bridge.protocol.held_line import HeldLine
 
 
 def test_a_held_line_is_released_once_to_every_waiter_in_order() -> None:
-    held = Held()
+    held = HeldLine()
     told: list[tuple[str, bytes]] = []
     held.when_released(lambda line: told.append(("first", line)))
     held.when_released(lambda line: told.append(("second", line)))
@@ -26,6 +26,6 @@ def test_a_held_line_is_released_once_to_every_waiter_in_order() -> None:
 
 
 def test_a_held_line_may_be_released_as_nothing() -> None:
-    held = Held()
+    held = HeldLine()
     held.release(b"")
     assert held.released and held.line == b""

@@ -7,11 +7,11 @@ the server fetched the list since the previous notice, and (unless the user asks
 when the effective roots moved from what it was last given. The
 :class:`~roots_manager.bridge.protocol.mediator.Mediator` decides which of the server's messages ask for
 roots and hands them here; the 2026-07-28 ``input_required`` rounds report what they gave
-through :meth:`Telling.answered`.
+through :meth:`ServerRoots.answered`.
 
 The roots themselves are not looked up here: the run reads the files. When an answer or a
 check needs them, the protocol asks with a :attr:`~roots_manager.bridge.protocol.actions.Kind.
-ROOTS_WANTED` action, and the run hands them in through :meth:`Telling.roots_changed` (at once,
+ROOTS_WANTED` action, and the run hands them in through :meth:`ServerRoots.roots_changed` (at once,
 unless they are held while the user decides); the run hands them in the same way whenever it
 sees them move. What waits for them (answers, retries) waits here, in order, and bounded.
 """
@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from roots_manager.bridge.protocol.actions import Act, roots_wanted, to_server
-from roots_manager.bridge.protocol.carried import Carried
+from roots_manager.bridge.protocol.carryover import Carryover
 from roots_manager.bridge.protocol.clock import Clock
 from roots_manager.bridge.protocol.handshake import Handshake
 from roots_manager.bridge.protocol.jsonrpc import (
@@ -44,7 +44,7 @@ Reply = Callable[[ListRootsResult], None]
 """What is done with the roots once they are handed in (an answer written, a retry sent)."""
 
 
-class Telling:
+class ServerRoots:
     """The roots one server was told, and when it must be told again."""
 
     def __init__(
@@ -53,7 +53,7 @@ class Telling:
         log: EventSink,
         act: Act,
         handshake: Handshake,
-        carried: Carried | None,
+        carryover: Carryover | None,
         observe: bool,
         clock: Clock,
     ) -> None:
@@ -62,7 +62,7 @@ class Telling:
         self.act = act
         """Where the answers and notices go (actions: to the server)."""
         self.handshake = handshake
-        self.carried = carried
+        self.carryover = carryover
         self.observe = observe
         self.last_answered: ListRootsResult | None = None
         self.after_answer: Callable[[], None] | None = None
@@ -197,7 +197,7 @@ class Telling:
         restart under way."""
         if self.observe or self.handshake.era is Era.PER_REQUEST or not self.handshake.done:
             return False
-        if self.carried is not None and self.carried.holding:
+        if self.carryover is not None and self.carryover.holding:
             return False  # the server is being replaced; the new one asks afresh
         return self.last_answered is not None and not self.stale
 

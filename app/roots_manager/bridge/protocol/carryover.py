@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from roots_manager.bridge.protocol.held import Held
+from roots_manager.bridge.protocol.held_line import HeldLine
 from roots_manager.bridge.protocol.jsonrpc import CANCELLED, Json, is_response, key, params_of
 
 HELD_LIMIT = 16 * 1024 * 1024
@@ -22,11 +22,11 @@ HELD_LIMIT = 16 * 1024 * 1024
 SET_LEVEL = "logging/setLevel"
 SUBSCRIBE = "resources/subscribe"
 UNSUBSCRIBE = "resources/unsubscribe"
-CARRIED_METHODS = ("initialize", "notifications/initialized", SET_LEVEL, SUBSCRIBE, UNSUBSCRIBE)
-"""The methods whose messages set what a new server is told (:meth:`Carried.replayed`)."""
+CARRYOVER_METHODS = ("initialize", "notifications/initialized", SET_LEVEL, SUBSCRIBE, UNSUBSCRIBE)
+"""The methods whose messages set what a new server is told (:meth:`Carryover.replayed`)."""
 
 
-class Carried:
+class Carryover:
     """The host's protocol state, the requests in flight, and the bridge's own replayed calls."""
 
     def __init__(self) -> None:
@@ -47,7 +47,7 @@ class Carried:
         self._expected: dict[str, Callable[[Json], None]] = {}
         self.on_idle: Callable[[], None] | None = None
         """Called when the last request in flight is answered."""
-        self._held: list[tuple[Json | list[Any], bytes, Held | None]] | None = None
+        self._held: list[tuple[Json | list[Any], bytes, HeldLine | None]] | None = None
         self._held_bytes = 0
 
     # ---- the host's side -------------------------------------------------------------------
@@ -116,12 +116,12 @@ class Carried:
         """The host's messages are held (a restart is under way)."""
         return self._held is not None
 
-    def sent(self, msg: Json | list[Any], out: bytes) -> bytes | Held:
+    def sent(self, msg: Json | list[Any], out: bytes) -> bytes | HeldLine:
         """What to write to the server now for the host's *msg* (as *out*): *out*, or nothing
-        while it is held (a :class:`Held` once :data:`HELD_LIMIT` bytes are held: the host's
+        while it is held (a :class:`HeldLine` once :data:`HELD_LIMIT` bytes are held: the host's
         pump waits)."""
         if self._held is not None and not self.passes_while_held(msg):
-            waiter: Held | None = Held() if self._held_bytes > HELD_LIMIT else None
+            waiter: HeldLine | None = HeldLine() if self._held_bytes > HELD_LIMIT else None
             self._held.append((msg, out, waiter))
             self._held_bytes += len(out)
             return waiter if waiter is not None else b""

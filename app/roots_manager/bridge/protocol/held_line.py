@@ -1,10 +1,10 @@
 """A line the protocol holds back: what it relays once something else has happened.
 
-The protocol answers a line it cannot let go yet with a :class:`Held` (the host's early
+The protocol answers a line it cannot let go yet with a :class:`HeldLine` (the host's early
 ``notifications/initialized``, the first request waiting for the server's roots, the host's
 messages past a restart's limit) and releases it itself when what it waits for arrives. How the
 side that relays the line waits for it is the transport's business
-(:meth:`Held.when_released`): the protocol knows neither threads nor futures.
+(:meth:`HeldLine.when_released`): the protocol knows neither threads nor futures.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 
-class Held:
+class HeldLine:
     """A line held back by the protocol, released once with what to relay in its place."""
 
     __slots__ = ("_line", "_waiters")
