@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from roots_manager.bridge.protocol import lenient_reading
 from roots_manager.bridge.protocol.mediator import Mediator
 from roots_manager.bridge.run.clock import SYSTEM
-from roots_manager.bridge.run.spill import FileSpill
+from roots_manager.bridge.run.file_spill import FileSpill
 from roots_manager.bridge.transport.relay import LineRelay
 from roots_manager.bridge.transport.writer import LineWriter
 from tests.bridge.test_mediator import Answers, ByHand

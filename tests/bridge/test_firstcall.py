@@ -15,7 +15,7 @@ from roots_manager.bridge.protocol.firstcall import FirstCall
 from roots_manager.bridge.protocol.held_line import HeldLine
 from roots_manager.bridge.protocol.mediator import Mediator
 from roots_manager.bridge.run.clock import SYSTEM
-from roots_manager.bridge.run.spill import FileSpill
+from roots_manager.bridge.run.file_spill import FileSpill
 from roots_manager.core.log import events as ev
 from roots_manager.core.store.state import iso_time
 from tests.bridge.test_mediator import ROOTS, Answers, ByHand, Log

@@ -10,7 +10,7 @@ from roots_manager.bridge.protocol.actions import Action, Kind, Wake
 from roots_manager.bridge.protocol.held_line import HeldLine
 from roots_manager.bridge.protocol.mediator import Mediator
 from roots_manager.bridge.run.clock import SYSTEM
-from roots_manager.bridge.run.spill import FileSpill
+from roots_manager.bridge.run.file_spill import FileSpill
 from roots_manager.core.log import events as ev
 
 ROOTS = {"roots": [{"uri": "file:///w", "name": "w"}]}

@@ -12,8 +12,8 @@ import threading
 
 from roots_manager.bridge.protocol.mediator import Mediator
 from roots_manager.bridge.run.clock import SYSTEM
+from roots_manager.bridge.run.file_spill import FileSpill
 from roots_manager.bridge.run.noted import COUNT_AFTER, Noted
-from roots_manager.bridge.run.spill import FileSpill
 from tests.bridge.test_mediator import ByHand, Log
 
 

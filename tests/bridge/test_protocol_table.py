@@ -15,7 +15,7 @@ from roots_manager.bridge.protocol.actions import Action, Kind, Wake
 from roots_manager.bridge.protocol.clock import Clock
 from roots_manager.bridge.protocol.held_line import HeldLine
 from roots_manager.bridge.protocol.mediator import Mediator
-from roots_manager.bridge.run.spill import FileSpill
+from roots_manager.bridge.run.file_spill import FileSpill
 
 ROOTS = {"roots": [{"uri": "file:///w", "name": "w"}]}
 GRANTED = {"roots": [{"uri": "file:///w", "name": "w"}, {"uri": "file:///g", "name": "g"}]}

@@ -8,8 +8,8 @@ from typing import Any
 
 from roots_manager.bridge.protocol.mediator import Mediator
 from roots_manager.bridge.run.clock import SYSTEM
+from roots_manager.bridge.run.file_spill import FileSpill
 from roots_manager.bridge.run.roots import HeldAnswers, RootsSource
-from roots_manager.bridge.run.spill import FileSpill
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.state import fingerprint
 from tests.bridge.test_mediator import ByHand, Log

@@ -45,7 +45,7 @@ in memory)."""
 
 class Spill(Protocol):
     """Where the kept requests past the memory bound wait, out of the protocol (the run's
-    private files, :class:`~roots_manager.bridge.run.spill.FileSpill`)."""
+    private files, :class:`~roots_manager.bridge.run.file_spill.FileSpill`)."""
 
     def put(self, line: bytes) -> object:
         """Keep *line*; what to take it back with."""

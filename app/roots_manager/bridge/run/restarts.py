@@ -24,7 +24,7 @@ from roots_manager.core.log import events as ev
 if TYPE_CHECKING:
     from roots_manager.bridge.protocol.mediator import Mediator
     from roots_manager.bridge.run.eventlog import BridgeLog
-    from roots_manager.bridge.run.slot import ServerSlot
+    from roots_manager.bridge.run.running_server import RunningServer
     from roots_manager.bridge.transport.carrier import Carrier
 
 COALESCE = 0.05
@@ -75,7 +75,7 @@ class Restarts:
     def __init__(
         self,
         *,
-        running: Callable[[], ServerSlot],
+        running: Callable[[], RunningServer],
         start_again: Callable[[bool], Awaitable[None]],
         name: str,
         mediator: Mediator,

@@ -5,9 +5,10 @@ thing). The bridge pumps each direction in a thread of its own (:mod:`~roots_man
 and keeps the event loop for the protocol logic, the store watcher, the timers and the process
 ladder; it records the run in the store and runs until the host or the server goes.
 
-The server running now is a :class:`~roots_manager.bridge.run.slot.ServerSlot`, which a restart
-swaps; the wait for the user's decision is :mod:`~roots_manager.bridge.run.consent`'s; the runners
-of the two directions are :mod:`~roots_manager.bridge.run.handlers`'.
+The server running now is a :class:`~roots_manager.bridge.run.running_server.RunningServer`,
+which a restart swaps; the wait for the user's decision is
+:mod:`~roots_manager.bridge.run.consent`'s; the runners of the two directions are
+:mod:`~roots_manager.bridge.run.handlers`'.
 """
 
 from __future__ import annotations
@@ -32,14 +33,14 @@ from roots_manager.bridge.run.confine import Launch, start
 from roots_manager.bridge.run.consent import ConsentWait
 from roots_manager.bridge.run.denials import Denials
 from roots_manager.bridge.run.eventlog import BridgeLog
+from roots_manager.bridge.run.file_spill import FileSpill
 from roots_manager.bridge.run.handlers import host_runner, server_runner
 from roots_manager.bridge.run.noted import Noted
 from roots_manager.bridge.run.process import GRACE
 from roots_manager.bridge.run.restarts import Restarts
 from roots_manager.bridge.run.roots import HeldAnswers, RootsSource
-from roots_manager.bridge.run.slot import FLUSH_ASKED, FLUSH_TIMEOUT, ServerSlot
+from roots_manager.bridge.run.running_server import FLUSH_ASKED, FLUSH_TIMEOUT, RunningServer
 from roots_manager.bridge.run.spawn import EXIT_CANNOT_START, exit_code, grow_pipe
-from roots_manager.bridge.run.spill import FileSpill
 from roots_manager.bridge.run.watch import (
     AVAILABILITY_PERIOD,
     FolderWatch,
@@ -135,7 +136,7 @@ class Bridge:
         self._host_out = FdSink(HOST_OUT, on_broken=self._host_broken)
         self.to_server = LineWriter(sink=self._server_in, background=True)
         self.to_host = LineWriter(sink=self._host_out, background=True)
-        self.slot = ServerSlot(proc, launch, self.to_server)
+        self.running = RunningServer(proc, launch, self.to_server)
         """The server running now, swapped by a restart."""
         self.carrier = Carrier(self.to_server, self.to_host)
         """Where the protocol's actions, and the bridge's own messages, are carried out."""
@@ -172,7 +173,7 @@ class Bridge:
         nothing."""
         self.stop_event = asyncio.Event()
         self.restarts = Restarts(
-            running=lambda: self.slot,
+            running=lambda: self.running,
             start_again=lambda asked: self.replace(asked=asked),
             name=server_name,
             mediator=self.mediator,
@@ -237,7 +238,7 @@ class Bridge:
             self.stop_event.set()
 
     def _server_out_end(self, ended: asyncio.Event) -> None:
-        if ended is not self.slot.out_ended or self.restarts.active:
+        if ended is not self.running.out_ended or self.restarts.active:
             ended.set()  # a server stopped for a restart
             return
         # nothing more comes from the server: a held initialized has nothing to wait for
@@ -248,7 +249,7 @@ class Bridge:
         self._silent_timer = asyncio.get_running_loop().call_later(GRACE, self._server_silent)
 
     def _server_silent(self) -> None:
-        if not self.slot.server.exited.is_set() and not self.stop_event.is_set():
+        if not self.running.server.exited.is_set() and not self.stop_event.is_set():
             self._reason = "the server closed its stdout"
             self.stop_event.set()
 
@@ -258,7 +259,7 @@ class Bridge:
         # bridge no time to close stdin and wait, and a tree told nothing outlives it. (*sent*:
         # it came before the run, and went on to the tree then.)
         if sys.platform != "win32":
-            self.slot.server.forward(signum, sent=sent)
+            self.running.server.forward(signum, sent=sent)
         self.log.ending()
         if not self.stop_event.is_set():
             self._host_asked = True
@@ -309,7 +310,7 @@ class Bridge:
 
     def _pump_server(self, opening: Opening | None = None) -> None:
         assert self._handoff is not None and self._s2h is not None
-        self.slot.pump(
+        self.running.pump(
             self._handoff,
             self.to_host,
             self.mediator.server_side,
@@ -358,7 +359,7 @@ class Bridge:
 
     def _restart_reason(self) -> Restart | None:
         """Why the server running now must be restarted for a consent change, or None."""
-        launch = self.slot.launch
+        launch = self.running.launch
         state = self.source.state()
         srv = state.servers.get(self.name)
         current = root_uris(self.source.effective())
@@ -406,9 +407,9 @@ class Bridge:
         )
         if asked:
             self.ceiling = launch.key
-        self.slot = ServerSlot(proc, launch, self.to_server)
-        self.slot.take_writer(self._server_in)
-        self.slot.server.watch(asyncio.get_running_loop())
+        self.running = RunningServer(proc, launch, self.to_server)
+        self.running.take_writer(self._server_in)
+        self.running.server.watch(asyncio.get_running_loop())
         self._read_refusals()
         self._pump_server()
         self._say_folders()
@@ -417,9 +418,9 @@ class Bridge:
         """Log what the start said of the server's confinement, and the folders ``{roots}``
         gave the server just started; and, when it gave none, say why on stderr too (the
         host's log), for a server that may refuse to start so."""
-        for note in self.slot.launch.notes if self.slot.launch is not None else ():
+        for note in self.running.launch.notes if self.running.launch is not None else ():
             self.log.event(ev.MESSAGE, message=note)
-        folders = self.slot.launch.folders if self.slot.launch is not None else None
+        folders = self.running.launch.folders if self.running.launch is not None else None
         if folders is None:
             return
         if folders:
@@ -440,7 +441,7 @@ class Bridge:
         *early_signals* came after the server started and before this run could take them
         (:class:`~roots_manager.bridge.main.EarlySignals`)."""
         loop = asyncio.get_running_loop()
-        self.slot.server.watch(loop)
+        self.running.server.watch(loop)
         self._read_refusals()
         self._handle_signals(loop)
         for sig in list(early_signals):
@@ -449,17 +450,17 @@ class Bridge:
             ev.RUN_START,
             command=self.command,
             pid=os.getpid(),
-            server_pid=self.slot.server.pid,
+            server_pid=self.running.server.pid,
             mode="observe" if self.observe else "managed",
             version=__version__,
-            confined=self.slot.confined,
+            confined=self.running.confined,
             restartable=self.mediator.carryover is not None,
         )
         self._say_folders()
         self._start_pumps(loop)
         self._tasks.append(asyncio.create_task(self._register()))
         while True:
-            exited = asyncio.create_task(self.slot.server.exited.wait())
+            exited = asyncio.create_task(self.running.server.exited.wait())
             stopped = asyncio.create_task(self.stop_event.wait())
             await asyncio.wait({exited, stopped}, return_when=asyncio.FIRST_COMPLETED)
             exited.cancel()
@@ -475,20 +476,20 @@ class Bridge:
         self.mediator.closing = True  # what the server asks from now on goes unanswered
         self.carrier.published()  # and the hot path relays no request of its own any more
         how = None
-        if not self.slot.server.exited.is_set():
-            how = await self.slot.server.stop(GRACE, asked=self._host_asked)
+        if not self.running.server.exited.is_set():
+            how = await self.running.server.stop(GRACE, asked=self._host_asked)
         else:
             self._reason = self._reason or "server exited"
             # a host's signal passed on may have ended it before the run could stop it
-            how = self.slot.server.forwarded
-            await self.slot.server.reap_group(GRACE)
+            how = self.running.server.forwarded
+            await self.running.server.reap_group(GRACE)
         # what the server said last reaches the host, unless the host does not read it; a
         # host that asked the run to end (a signal, its stdin closed) is ending itself, and its
         # ladder kills the bridge soon: briefly then
         flush = FLUSH_ASKED if self._host_asked else FLUSH_TIMEOUT
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.slot.out_ended.wait(), flush)
-        code = exit_code(self.slot.server.returncode)
+            await asyncio.wait_for(self.running.out_ended.wait(), flush)
+        code = exit_code(self.running.server.returncode)
         stopped.cancel()
         await self._finish(code, how)
         return code
@@ -500,7 +501,7 @@ class Bridge:
         return self.mediator.requests.snapshot()
 
     def _read_refusals(self) -> None:
-        launch = self.slot.launch
+        launch = self.running.launch
         if launch is not None and launch.refusals is not None:
             fd, launch.refusals = launch.refusals, None
             self.denials.follow(fd, asyncio.get_running_loop())
@@ -568,10 +569,10 @@ class Bridge:
             command=self.command,
             mode="observe" if self.observe else "managed",
             log_file=str(self.log.path) if self.log.path is not None else None,
-            server_pid=self.slot.server.pid,
-            confined=self.slot.confined,
+            server_pid=self.running.server.pid,
+            confined=self.running.confined,
             restartable=self.mediator.carryover is not None,
-            reachable=self.slot.reachable,
+            reachable=self.running.reachable,
         )
         pending = False
         if not self.observe:
@@ -715,7 +716,7 @@ class Bridge:
         # after each pass over it (reading, the snapshots, the document)
         with cyclic_gc.paused(), self.store.transaction() as state:
             state.prune_runs(runs)
-            default = self.slot.launch.default if self.slot.launch is not None else None
+            default = self.running.launch.default if self.running.launch is not None else None
             request = state.server_started(self.name, self.command, self.run_id, confined=default)
         return request is not None
 
@@ -883,7 +884,7 @@ class Bridge:
         self.log.event(
             ev.RUN_END,
             exit_code=code,
-            returncode=self.slot.server.returncode,
+            returncode=self.running.server.returncode,
             reason=self._reason or None,
             stopped_by=how,
             notices=self.mediator.notices,

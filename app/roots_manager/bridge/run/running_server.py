@@ -1,9 +1,10 @@
-"""The server slot of a bridge run: one server process and the bridge's ends of its pipes.
+"""The server a bridge run has running now: one server process and the bridge's ends of its
+pipes.
 
-A slot holds what a restart (:class:`~roots_manager.bridge.run.restarts.Restarts`) swaps: the process, how it
-was launched, the pump that reads its stdout, the closing of its stdin and the wait for its
-exit. The writer to the server's stdin outlives the slots: each new slot points it at its own
-process.
+It holds what a restart (:class:`~roots_manager.bridge.run.restarts.Restarts`) swaps: the
+process, how it was launched, the pump that reads its stdout, the closing of its stdin and the
+wait for its exit. The writer to the server's stdin outlives it: each new server a restart starts
+points it at its own process.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ FLUSH_ASKED = 0.3
 (Claude Code's ladder kills at 500 ms)."""
 
 
-class ServerSlot:
+class RunningServer:
     """One server process of a run: what a restart stops and starts again."""
 
     def __init__(
@@ -69,7 +70,7 @@ class ServerSlot:
         return sorted({*key[0], *key[1]})  # confinement_key: (write, read, ...)
 
     def take_writer(self, sink: FdSink) -> None:
-        """Point the writer to the server's stdin, and its *sink*, at this slot's process (a
+        """Point the writer to the server's stdin, and its *sink*, at this server's process (a
         restarted server)."""
         assert self.proc is not None and self.proc.stdin is not None
         sink.retarget(self.proc.stdin.fileno())
@@ -89,7 +90,7 @@ class ServerSlot:
     ) -> None:
         """Read what the server says, in a thread, and hand it to *direction* through
         *runner* (the lines only counted noted in *counting*'s ledger); *on_end* gets
-        this slot's :attr:`out_ended` on the loop once the server's stdout ends. *first*: what
+        this server's :attr:`out_ended` on the loop once the server's stdout ends. *first*: what
         was read from it already, and *ended*: whether its end was (:class:`~roots_manager.
         bridge.transport.pump.Pump`)."""
         assert self.proc is not None and self.proc.stdout is not None

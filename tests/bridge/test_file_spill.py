@@ -6,7 +6,7 @@ import gc
 import stat
 import sys
 
-from roots_manager.bridge.run.spill import FileSpill
+from roots_manager.bridge.run.file_spill import FileSpill
 
 
 def test_kept_requests_wait_in_private_files_that_go_with_the_spill() -> None:
