@@ -99,7 +99,7 @@ class Both:
     def put(self, name: str, path: bytes, flags: int, dirfd: int = AT_FDCWD) -> tuple[bool, Any]:
         """The C decision (True: let through untold), and what the Python observer finds by
         the names (None: nothing to tell; "unreadable": a call it lets through untold)."""
-        from roots_manager.sandbox import mediation
+        from roots_manager.sandbox import notified_calls
 
         buffer = ctypes.create_string_buffer(path)
         address = ctypes.addressof(buffer)
@@ -108,11 +108,11 @@ class Both:
         else:
             args = (address, flags, 0o644, 0, 0, 0)
         through = self.fast.decide(self.tid, self.numbers[name], args)
-        raw = mediation.NOTIF.pack(1, self.tid, 0, self.numbers[name], 0, 0, *args)
-        caller = mediation._Caller(-1, mediation.Notification(raw))
+        raw = notified_calls.NOTIF.pack(1, self.tid, 0, self.numbers[name], 0, 0, *args)
+        caller = notified_calls._Caller(-1, notified_calls.Notification(raw))
         try:
             found = self.observer._judge(caller, name, args, real=False)
-        except (OSError, mediation.Refused):
+        except (OSError, notified_calls.Refused):
             found = "unreadable"
         return through, found
 
@@ -310,7 +310,7 @@ def test_the_c_path_never_lets_through_what_python_would_tell(tree: Path) -> Non
 def test_serve_answers_the_allowed_opens_itself_and_hands_on_the_rest(tree: Path) -> None:
     """A real seccomp listener: a child process opens files in and out of the rules; serve()
     lets through, untold, the allowed reads, and returns each other call to Python."""
-    from roots_manager.sandbox import landlock, libc, mediation, seccomp
+    from roots_manager.sandbox import landlock, libc, notified_calls, seccomp
     from roots_manager.sandbox.observer import Observer, Rule, fast_path
 
     _fast()
@@ -348,13 +348,13 @@ def test_serve_answers_the_allowed_opens_itself_and_hands_on_the_rest(tree: Path
         fast = fast_path(observer, listener, seccomp.machine())
         assert fast is not None
         os.write(go_w, b"k")
-        handed: list[mediation.Notification] = []
+        handed: list[notified_calls.Notification] = []
         while True:
             events, raw = fast.serve([said_r], 10_000)
             if raw is not None:
-                note = mediation.Notification(raw)
+                note = notified_calls.Notification(raw)
                 handed.append(note)
-                mediation.respond(listener, note, flags=mediation.FLAG_CONTINUE)
+                notified_calls.respond(listener, note, flags=notified_calls.FLAG_CONTINUE)
                 continue
             assert events, "serve() timed out"
             if any(fd == said_r for fd, _ in events):

@@ -330,7 +330,7 @@ def test_the_supervisor_is_woken_on_the_callers_cpu() -> None:
     """Each observed call waits for the supervisor: woken on another CPU it waits for that CPU
     to leave idle, twice a call (bench/bench_denials.py's walk: 12x slower, 5x with this). The
     kernel has it since 6.6, where the listener must take the flag."""
-    from roots_manager.sandbox import landlock, mediation, seccomp
+    from roots_manager.sandbox import landlock, notified_calls, seccomp
 
     release = tuple(int(n) for n in os.uname().release.split(".")[:2])
     read, write = os.pipe()
@@ -339,7 +339,7 @@ def test_the_supervisor_is_woken_on_the_callers_cpu() -> None:
         try:
             landlock.set_no_new_privs()
             listener = seccomp.install(seccomp.machine(), sockets=False)
-            os.write(write, b"1" if mediation.synchronous(listener) else b"0")
+            os.write(write, b"1" if notified_calls.synchronous(listener) else b"0")
         finally:
             os._exit(0)
     os.close(write)

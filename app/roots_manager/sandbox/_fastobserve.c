@@ -9,8 +9,8 @@
  * the interpreter lock and, in a loop, receives each notification and answers it
  * SECCOMP_USER_NOTIF_FLAG_CONTINUE itself when decide() says Landlock allows it. It returns to
  * Python with:
- *   - ([], raw): a notification (struct seccomp_notif, bytes) the Python mediator must answer,
- *     exactly as if it had received it itself (mediation.Mediator.answer);
+ *   - ([], raw): a notification (struct seccomp_notif, bytes) Python must answer,
+ *     exactly as if it had received it itself (notified_calls.NotifiedCalls.answer);
  *   - ([(fd, revents), ...], None): another descriptor is ready, or the listener is hung up;
  *   - ([], None): the timeout passed, or a signal came.
  *
@@ -66,7 +66,7 @@
 #define WRITE_FILE (1u << 1)
 #define READ_DIR (1u << 3)
 
-/* mediation.py's: struct seccomp_notif and seccomp_notif_resp, and the ioctls */
+/* notified_calls.py's: struct seccomp_notif and seccomp_notif_resp, and the ioctls */
 #define NOTIF_RECV 0xC0502100UL
 #define NOTIF_SEND 0xC0182101UL
 #define FLAG_CONTINUE 1u

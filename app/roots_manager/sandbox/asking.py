@@ -25,9 +25,10 @@ bridge counts what was noted before it reads a refusal, so a request that caused
 always known by the time its refusal is judged.
 
 What is served is decided on the object, never a path read twice: the path is opened here as the
-kernel would reach it for the caller (:meth:`~roots_manager.sandbox.mediation._Caller.resolve`),
-and that very object must be reached again from the granted folder's own descriptor without
-leaving it (:meth:`~roots_manager.sandbox.mediation.Mediator.beneath`), and lie in none of the
+kernel would reach it for the caller
+(:meth:`~roots_manager.sandbox.notified_calls._Caller.resolve`), and that very object must be
+reached again from the granted folder's own descriptor without leaving it
+(:meth:`~roots_manager.sandbox.notified_calls.NotifiedCalls.beneath`), and lie in none of the
 folder's hidden places (secrets, which the bridge lists with each folder). Only reading is
 served: a file opened to write, a program run, a name made still need the next start (the
 bridge offers the restart).
@@ -58,7 +59,7 @@ import sys
 import threading
 import time
 
-from roots_manager.sandbox import mediation
+from roots_manager.sandbox import notified_calls
 from roots_manager.support.paths import inside
 
 assert sys.platform == "linux", "imported only where Landlock confines (Linux)"
@@ -70,7 +71,7 @@ if TYPE_CHECKING:
 
     from roots_manager.sandbox.observer import Observer
 
-    Send = Callable[[mediation.Notification, int, bool], None]
+    Send = Callable[[notified_calls.Notification, int, bool], None]
 
 HELD = 16
 """Calls held at once, at most; past that a refusal is not held (the kernel refuses it)."""
@@ -107,12 +108,12 @@ class Asker:
         answers: int,
         timeout: float,
         observer: Observer,
-        mediator: mediation.Mediator,
+        calls: notified_calls.NotifiedCalls,
         send: Send,
     ) -> None:
         self.timeout = timeout
         self.observer = observer
-        self.mediator = mediator
+        self.calls = calls
         self.send = send
         self.folders: list[Folder] = []
         self.once: list[tuple[float, Folder]] = []
@@ -244,7 +245,7 @@ class Asker:
 
     # the server's side
 
-    def takes(self, caller: mediation._Caller, name: str, args: tuple[int, ...]) -> bool:
+    def takes(self, caller: notified_calls._Caller, name: str, args: tuple[int, ...]) -> bool:
         """Whether this observed call is a read the rules refuse that is answered here: served
         now from a folder granted since the start, or held while the user is asked. The call
         is then answered (now or later) and *caller* closed here; False: the caller goes on
@@ -252,13 +253,13 @@ class Asker:
         if name not in ("open", "openat"):
             return False
         at = name == "openat"
-        flags = mediation._int(args[2] if at else args[1])
+        flags = notified_calls._int(args[2] if at else args[1])
         if flags & (READ_ONLY_RIGHTS | O_PATH):
             return False
         found = self.observer.judge(caller, name, args)
         if found is None:
             return False
-        dirfd = mediation._int(args[0]) if at else mediation.AT_FDCWD
+        dirfd = notified_calls._int(args[0]) if at else notified_calls.AT_FDCWD
         address = args[1] if at else args[0]
         if self._serve(caller, dirfd, address, flags):
             caller.close()
@@ -289,7 +290,7 @@ class Asker:
 
     def _hold(
         self,
-        caller: mediation._Caller,
+        caller: notified_calls._Caller,
         dirfd: int,
         address: int,
         flags: int,
@@ -311,7 +312,9 @@ class Asker:
             done, asked = self._await(path, os.path.dirname(path), since, told, served)
             if not done:
                 with contextlib.suppress(OSError):
-                    mediation.respond(caller.listener, caller.note, flags=mediation.FLAG_CONTINUE)
+                    notified_calls.respond(
+                        caller.listener, caller.note, flags=notified_calls.FLAG_CONTINUE
+                    )
         finally:
             if done or asked:  # a question (or served while not one yet)
                 self._answered(path, done)
@@ -396,7 +399,7 @@ class Asker:
 
     def _serve(
         self,
-        caller: mediation._Caller,
+        caller: notified_calls._Caller,
         dirfd: int,
         address: int,
         flags: int,
@@ -412,12 +415,12 @@ class Asker:
         try:
             target = caller.resolve(dirfd, caller.string(address), follow=not flags & os.O_NOFOLLOW)
             where = os.readlink(f"/proc/self/fd/{target}")
-        except (OSError, mediation.Refused):
+        except (OSError, notified_calls.Refused):
             return False
         holding = [f for f in folders if inside(where, f.path)]
         if not holding or any(inside(where, h) for f in holding for h in f.hidden):
             return False
-        if not self.mediator.beneath(target, [(f.path, f.fd) for f in holding]):
+        if not self.calls.beneath(target, [(f.path, f.fd) for f in holding]):
             return False
         mode = os.fstat(target).st_mode
         if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
@@ -432,7 +435,7 @@ class Asker:
                 return False
         try:
             self.send(caller.note, opened, bool(flags & os.O_CLOEXEC))
-        except mediation.Refused:
+        except notified_calls.Refused:
             return True  # the caller is gone: nothing is left to answer
         return True
 

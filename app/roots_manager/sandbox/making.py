@@ -9,7 +9,7 @@ makes a name (``open`` with ``O_CREAT``, ``creat``, ``mkdir``, ``mknod``, ``syml
 ``rename``, in every form) waits for the supervisor (seccomp's user notification), which:
 
 1. opens the folder the new name goes in, from the caller's working folder or descriptor, here
-   (:meth:`~roots_manager.sandbox.mediation._Caller.resolve`): that object is what is checked
+   (:meth:`~roots_manager.sandbox.notified_calls._Caller.resolve`): that object is what is checked
    and what is used, never a path read twice;
 2. refuses the call (``EACCES``) if that folder and that name are kept (:class:`Kept`), and
    tells it as a refusal;
@@ -38,7 +38,7 @@ import sys
 import threading
 
 from roots_manager.core.confinement.rules import COMPANIONS
-from roots_manager.sandbox import gitfolder, landlock, libc, mediation, seccomp
+from roots_manager.sandbox import gitfolder, landlock, libc, notified_calls, seccomp
 from roots_manager.support.paths import inside
 
 assert sys.platform == "linux", "imported only where Landlock confines (Linux)"
@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
     from typing import NoReturn
 
-    Tell = Callable[[mediation._Caller, str, str], None]
+    Tell = Callable[[notified_calls._Caller, str, str], None]
 
 NOTIF_ADDFD = 0x40182103
 """SECCOMP_IOCTL_NOTIF_ADDFD: struct seccomp_notif_addfd is id, flags, srcfd, newfd,
@@ -350,7 +350,7 @@ class Maker:
             ok, result = self._done.get()
         if not ok:
             assert isinstance(result, OSError)
-            raise mediation.Refused(result.errno or errno.EPERM)
+            raise notified_calls.Refused(result.errno or errno.EPERM)
         return result
 
 
@@ -386,27 +386,27 @@ class Namer:
         if name in seccomp.OPEN_FLAGS:
             # with O_PATH the kernel ignores O_CREAT (and the flags are a register: the caller
             # cannot change them while the call waits)
-            flags = mediation._int(args[seccomp.OPEN_FLAGS[name]])
+            flags = notified_calls._int(args[seccomp.OPEN_FLAGS[name]])
             asks = seccomp.O_CREAT | (seccomp.WRITE_ACCESS if self.kept.writes else 0)
             return bool(flags & asks) and not flags & os.O_PATH
         if name in seccomp.REMOVING or name in seccomp.EMPTYING:
             return bool(self.kept.beneath or self.kept.files)
         return name in seccomp.CREATING or name in seccomp.NAMING
 
-    def owns(self, c: mediation._Caller, name: str, a: tuple[int, ...]) -> bool:
+    def owns(self, c: notified_calls._Caller, name: str, a: tuple[int, ...]) -> bool:
         """Whether call *name* names one of the server's own files (:meth:`Kept.owned`): made
         here, it is no refusal to tell, though the rules give nothing in its folder."""
         where = OWN_PATHS.get(name) if self.kept.files else None
         if where is None:
             return False
-        dirfd = mediation.AT_FDCWD if where[0] is None else mediation._int(a[where[0]])
+        dirfd = notified_calls.AT_FDCWD if where[0] is None else notified_calls._int(a[where[0]])
         try:
             folder, leaf = _split(c, dirfd, c.string(a[where[1]]))
-        except (mediation.Refused, OSError):
+        except (notified_calls.Refused, OSError):
             return False
         return self.kept.owned(folder, leaf) is not None
 
-    def answer(self, c: mediation._Caller, name: str, a: tuple[int, ...]) -> int | None:
+    def answer(self, c: notified_calls._Caller, name: str, a: tuple[int, ...]) -> int | None:
         """Make call *name* for caller *c*; its return value, or None when the call was
         answered already (a descriptor sent into the caller, with its number)."""
         if name in ("open", "openat", "creat"):
@@ -414,7 +414,7 @@ class Namer:
             return None
         if name in ("mkdir", "mkdirat", "mknod", "mknodat"):
             at = name.endswith("at")
-            dirfd = mediation._int(a[0]) if at else mediation.AT_FDCWD
+            dirfd = notified_calls._int(a[0]) if at else notified_calls.AT_FDCWD
             rest = a[1:] if at else a
             how = "mkdir" if name.startswith("mkdir") else "link"
             folder, leaf = self._where(c, dirfd, c.string(rest[0]), name, how)
@@ -430,7 +430,9 @@ class Namer:
         if name in ("symlink", "symlinkat"):
             target = c.string(a[0])
             dirfd, address = (
-                (mediation._int(a[1]), a[2]) if name == "symlinkat" else (mediation.AT_FDCWD, a[1])
+                (notified_calls._int(a[1]), a[2])
+                if name == "symlinkat"
+                else (notified_calls.AT_FDCWD, a[1])
             )
             folder, leaf = self._where(c, dirfd, c.string(address), name, "link")
             self.maker.call(_symlink, target, leaf, folder)
@@ -444,7 +446,7 @@ class Namer:
         return self._rename(c, name, a)
 
     def _where(
-        self, c: mediation._Caller, dirfd: int, path: bytes, call: str, how: str
+        self, c: notified_calls._Caller, dirfd: int, path: bytes, call: str, how: str
     ) -> tuple[int, bytes]:
         """The folder (opened here) a new name of *path* goes in, and the name; refused if it
         is kept (*how*: see :meth:`Kept.git_refusal`)."""
@@ -454,7 +456,7 @@ class Namer:
 
     def _check(
         self,
-        c: mediation._Caller,
+        c: notified_calls._Caller,
         folder: int,
         leaf: bytes,
         call: str,
@@ -470,26 +472,36 @@ class Namer:
         if kept or git is not None or self.kept.repository(folder, leaf):
             self._refuse(c, folder, leaf, call)
 
-    def _refuse(self, c: mediation._Caller, folder: int, leaf: bytes, call: str) -> NoReturn:
+    def _refuse(self, c: notified_calls._Caller, folder: int, leaf: bytes, call: str) -> NoReturn:
         """Tell that *call* was refused for *leaf* in *folder*, and refuse it."""
         if self.tell is not None:
             where = _place(folder)
             if where is not None:  # refused all the same
                 self.tell(c, call, os.path.join(where, os.fsdecode(leaf.rstrip(b"/"))))
-        raise mediation.Refused(errno.EACCES)
+        raise notified_calls.Refused(errno.EACCES)
 
-    def _open(self, c: mediation._Caller, name: str, a: tuple[int, ...]) -> None:
+    def _open(self, c: notified_calls._Caller, name: str, a: tuple[int, ...]) -> None:
         if name == "creat":
             dirfd, address, flags, mode = (
-                mediation.AT_FDCWD,
+                notified_calls.AT_FDCWD,
                 a[0],
                 os.O_CREAT | os.O_WRONLY | os.O_TRUNC,
                 a[1],
             )
         elif name == "open":
-            dirfd, address, flags, mode = mediation.AT_FDCWD, a[0], mediation._int(a[1]), a[2]
+            dirfd, address, flags, mode = (
+                notified_calls.AT_FDCWD,
+                a[0],
+                notified_calls._int(a[1]),
+                a[2],
+            )
         else:
-            dirfd, address, flags, mode = mediation._int(a[0]), a[1], mediation._int(a[2]), a[3]
+            dirfd, address, flags, mode = (
+                notified_calls._int(a[0]),
+                a[1],
+                notified_calls._int(a[2]),
+                a[3],
+            )
         follow = not flags & (os.O_NOFOLLOW | os.O_EXCL)
         mode = mode & 0o1777 & ~_umask(c)
         path = c.string(address)
@@ -511,7 +523,7 @@ class Namer:
                 return
             try:
                 made = self.maker.call(_open, leaf, asked | os.O_NONBLOCK, mode, folder)
-            except mediation.Refused as refused:
+            except notified_calls.Refused as refused:
                 if refused.code == errno.ENXIO and blocking:  # a FIFO with no reader yet
                     self._open_later(c, leaf, asked, mode, folder)
                     return
@@ -528,10 +540,10 @@ class Namer:
                 os.set_blocking(made, True)
             self._send(c, made, cloexec=bool(flags & os.O_CLOEXEC))
             return
-        raise mediation.Refused(errno.ELOOP)
+        raise notified_calls.Refused(errno.ELOOP)
 
     def _open_own(
-        self, c: mediation._Caller, folder: int, leaf: bytes, flags: int, mode: int, call: str
+        self, c: notified_calls._Caller, folder: int, leaf: bytes, flags: int, mode: int, call: str
     ) -> None:
         """Open (making it if it is not there) the server's own file *leaf* in *folder*, here,
         outside the server's rules, which give it nothing else in that folder: a regular file
@@ -557,23 +569,23 @@ class Namer:
                 if not stat.S_ISREG(st.st_mode) or st.st_nlink != 1:
                     self._refuse(c, folder, leaf, call)
                 if flags & os.O_EXCL:
-                    raise mediation.Refused(errno.EEXIST)
+                    raise notified_calls.Refused(errno.EEXIST)
                 # the very file checked, opened again for what the call asks
                 made = os.open(f"/proc/self/fd/{found}", asked | os.O_CLOEXEC)
             finally:
                 os.close(found)
             self._send(c, made, cloexec=bool(flags & os.O_CLOEXEC))
             return
-        raise mediation.Refused(errno.EEXIST)
+        raise notified_calls.Refused(errno.EEXIST)
 
-    def _reopen(self, c: mediation._Caller, path: bytes, flags: int) -> bool:
+    def _reopen(self, c: notified_calls._Caller, path: bytes, flags: int) -> bool:
         """If *path* names one of the caller's own descriptors (``/proc/self/fd/2``, reached
         from ``/dev/stderr`` too), open that very object again for it and answer the call: no
         name is made (the object is there: ``O_CREAT`` makes nothing), and a pipe has no name
         to make it by. A pipe's end it holds, for what it holds it for, is that end again;
         anything else is opened again in the thread confined by the server's rules, which say
         whether it may be. False for any other path."""
-        own = mediation._OWN_DESCRIPTOR.match(path)
+        own = notified_calls._OWN_DESCRIPTOR.match(path)
         if own is None or own.group(1) not in (b"self", b"thread-self", None, b"%d" % c.tgid):
             return False
         copy = c.descriptor(int(own.group(2)))
@@ -581,7 +593,7 @@ class Namer:
         if asked & seccomp.WRITE_ACCESS and (
             self.kept.repository_object(copy) or self.kept.git_object(copy)
         ):
-            raise mediation.Refused(errno.EACCES)
+            raise notified_calls.Refused(errno.EACCES)
         if stat.S_ISFIFO(os.fstat(copy).st_mode) and _grants(copy, asked):
             # a pipe end it holds, for what it may do with it already: that end again
             made: object = os.dup(copy)
@@ -593,23 +605,23 @@ class Namer:
         return True
 
     def _open_later(
-        self, c: mediation._Caller, leaf: bytes, flags: int, mode: int, folder: int
+        self, c: notified_calls._Caller, leaf: bytes, flags: int, mode: int, folder: int
     ) -> None:
         """Open *leaf* (a FIFO's end, which waits for the other) in a thread of its own, under
         the server's rules as every name made here, and answer the call when it opens; past
         :data:`WAITING` such opens at once, ``EAGAIN``."""
         if not self.waiting.acquire(blocking=False):
-            raise mediation.Refused(errno.EAGAIN)
+            raise notified_calls.Refused(errno.EAGAIN)
         note = c.note
         held = os.dup(folder)  # the caller's descriptors are closed once this returns
 
         def opened(result: int | OSError) -> None:
             try:
                 if isinstance(result, OSError):
-                    mediation.respond(self.listener, note, error=result.errno or errno.EPERM)
+                    notified_calls.respond(self.listener, note, error=result.errno or errno.EPERM)
                 else:
                     # a caller gone, or no longer waiting: nothing is left to answer
-                    with contextlib.suppress(mediation.Refused):
+                    with contextlib.suppress(notified_calls.Refused):
                         self._send_note(note, result, cloexec=bool(flags & os.O_CLOEXEC))
             finally:
                 os.close(held)
@@ -622,27 +634,27 @@ class Namer:
             self.waiting.release()
             raise
 
-    def _send(self, c: mediation._Caller, fd: int, *, cloexec: bool) -> None:
+    def _send(self, c: notified_calls._Caller, fd: int, *, cloexec: bool) -> None:
         """Put *fd* into the caller's descriptors, answering its call with the number."""
         self._send_note(c.note, fd, cloexec=cloexec)
 
-    def _send_note(self, note: mediation.Notification, fd: int, *, cloexec: bool) -> None:
+    def _send_note(self, note: notified_calls.Notification, fd: int, *, cloexec: bool) -> None:
         send_descriptor(self.listener, note, fd, cloexec)
 
-    def _link(self, c: mediation._Caller, name: str, a: tuple[int, ...]) -> int:
+    def _link(self, c: notified_calls._Caller, name: str, a: tuple[int, ...]) -> int:
         if name == "linkat":
             old_dir, old, new_dir, new, flags = (
-                mediation._int(a[0]),
+                notified_calls._int(a[0]),
                 a[1],
-                mediation._int(a[2]),
+                notified_calls._int(a[2]),
                 a[3],
-                mediation._int(a[4]),
+                notified_calls._int(a[4]),
             )
         else:
             old_dir, old, new_dir, new, flags = (
-                mediation.AT_FDCWD,
+                notified_calls.AT_FDCWD,
                 a[0],
-                mediation.AT_FDCWD,
+                notified_calls.AT_FDCWD,
                 a[1],
                 0,
             )
@@ -653,26 +665,31 @@ class Namer:
             old_dir,
             c.string(old),
             follow=bool(flags & AT_SYMLINK_FOLLOW),
-            empty=bool(flags & mediation.AT_EMPTY_PATH),
+            empty=bool(flags & notified_calls.AT_EMPTY_PATH),
         )
         # a second name to write it by
         if self.kept.repository_object(source) or self.kept.git_object(source):
-            raise mediation.Refused(errno.EACCES)
+            raise notified_calls.Refused(errno.EACCES)
         self.maker.call(_link, source, leaf, folder)
         return 0
 
-    def _rename(self, c: mediation._Caller, name: str, a: tuple[int, ...]) -> int:
+    def _rename(self, c: notified_calls._Caller, name: str, a: tuple[int, ...]) -> int:
         if name == "rename":
             old_dir, old, new_dir, new, flags = (
-                mediation.AT_FDCWD,
+                notified_calls.AT_FDCWD,
                 a[0],
-                mediation.AT_FDCWD,
+                notified_calls.AT_FDCWD,
                 a[1],
                 0,
             )
         else:
-            old_dir, old, new_dir, new = mediation._int(a[0]), a[1], mediation._int(a[2]), a[3]
-            flags = mediation._int(a[4]) if name == "renameat2" else 0
+            old_dir, old, new_dir, new = (
+                notified_calls._int(a[0]),
+                a[1],
+                notified_calls._int(a[2]),
+                a[3],
+            )
+            flags = notified_calls._int(a[4]) if name == "renameat2" else 0
         folder, leaf = self._where(c, new_dir, c.string(new), name, "rename")
         old_folder, old_leaf = _split(c, old_dir, c.string(old))
         exchange = bool(flags & RENAME_EXCHANGE)
@@ -691,7 +708,7 @@ class Namer:
 
     def _git_move(
         self,
-        c: mediation._Caller,
+        c: notified_calls._Caller,
         old: tuple[int, bytes],
         new: tuple[int, bytes],
         call: str,
@@ -714,7 +731,7 @@ class Namer:
 
     def _settle(
         self,
-        c: mediation._Caller,
+        c: notified_calls._Caller,
         old: tuple[int, bytes],
         new: tuple[int, bytes],
         call: str,
@@ -754,27 +771,27 @@ class Namer:
                 copy.write(data)
             self.maker.call(_renameat2, folder, temporary, folder, leaf, flags & RENAME_NOREPLACE)
         except BaseException:
-            with contextlib.suppress(OSError, mediation.Refused):
+            with contextlib.suppress(OSError, notified_calls.Refused):
                 self.maker.call(_unlink, temporary, folder)
             raise
-        with contextlib.suppress(OSError, mediation.Refused):
+        with contextlib.suppress(OSError, notified_calls.Refused):
             self.maker.call(_unlink, old_leaf, old_folder)
 
-    def _truncate(self, c: mediation._Caller, a: tuple[int, ...]) -> int:
+    def _truncate(self, c: notified_calls._Caller, a: tuple[int, ...]) -> int:
         """``truncate`` by a name, made here unless the file is a repository's place or a git
         folder's config: opened to write in the thread confined by the server's rules (which
         say whether it may be, as the kernel would), and cut to the length asked."""
         length = a[1] - (1 << 64) if a[1] >= 1 << 63 else a[1]
         if length < 0:
-            raise mediation.Refused(errno.EINVAL)
-        target = c.target(mediation.AT_FDCWD, a[0], follow=True)
+            raise notified_calls.Refused(errno.EINVAL)
+        target = c.target(notified_calls.AT_FDCWD, a[0], follow=True)
         mode = os.fstat(target).st_mode
         if stat.S_ISDIR(mode):
-            raise mediation.Refused(errno.EISDIR)
+            raise notified_calls.Refused(errno.EISDIR)
         if not stat.S_ISREG(mode):
-            raise mediation.Refused(errno.EINVAL)
+            raise notified_calls.Refused(errno.EINVAL)
         if self.kept.repository_object(target) or self.kept.git_object(target):
-            raise mediation.Refused(errno.EACCES)
+            raise notified_calls.Refused(errno.EACCES)
         opened = self.maker.call(
             _open, b"/proc/thread-self/fd/%d" % target, os.O_WRONLY | os.O_NONBLOCK, 0, None
         )
@@ -785,14 +802,14 @@ class Namer:
             os.close(opened)
         return 0
 
-    def _remove(self, c: mediation._Caller, name: str, a: tuple[int, ...]) -> int:
+    def _remove(self, c: notified_calls._Caller, name: str, a: tuple[int, ...]) -> int:
         """``unlink``, ``unlinkat`` or ``rmdir``, made here unless the name is a repository's
         place (a link kept is removed: it is not made again)."""
         if name == "unlinkat":
-            dirfd, address, flags = mediation._int(a[0]), a[1], mediation._int(a[2])
+            dirfd, address, flags = notified_calls._int(a[0]), a[1], notified_calls._int(a[2])
             folder_too = bool(flags & AT_REMOVEDIR)
         else:
-            dirfd, address, folder_too = mediation.AT_FDCWD, a[0], name == "rmdir"
+            dirfd, address, folder_too = notified_calls.AT_FDCWD, a[0], name == "rmdir"
         folder, leaf = _split(c, dirfd, c.string(address))
         self._check(c, folder, leaf, name, removed=True)
         if not folder_too and self.kept.owned(folder, leaf):
@@ -807,15 +824,17 @@ class Namer:
         return 0
 
 
-def send_descriptor(listener: int, note: mediation.Notification, fd: int, cloexec: bool) -> None:
+def send_descriptor(
+    listener: int, note: notified_calls.Notification, fd: int, cloexec: bool
+) -> None:
     """Put *fd* (closed here) into the descriptors of the caller of *note*, answering its call
-    with the number (``SECCOMP_IOCTL_NOTIF_ADDFD``); :class:`~roots_manager.sandbox.mediation.
+    with the number (``SECCOMP_IOCTL_NOTIF_ADDFD``); :class:`~roots_manager.sandbox.notified_calls.
     Refused` if the caller is gone."""
     request = bytearray(ADDFD.pack(note.id, ADDFD_FLAG_SEND, fd, 0, os.O_CLOEXEC if cloexec else 0))
     try:
         fcntl.ioctl(listener, NOTIF_ADDFD, request, True)
     except OSError as exc:
-        raise mediation.Refused(exc.errno or errno.EBADF) from exc  # the caller is gone
+        raise notified_calls.Refused(exc.errno or errno.EBADF) from exc  # the caller is gone
     finally:
         os.close(fd)
 
@@ -844,27 +863,27 @@ def _parts(path: bytes) -> tuple[bytes, bytes]:
     """*path*'s folder part (empty: the folder it starts from) and its last part, with any
     ``/`` after it (which the call judges)."""
     if not path:
-        raise mediation.Refused(errno.ENOENT)
+        raise notified_calls.Refused(errno.ENOENT)
     stripped = path.rstrip(b"/")
     if not stripped:  # "/" itself: nothing is made there
-        raise mediation.Refused(errno.EEXIST)
+        raise notified_calls.Refused(errno.EEXIST)
     head, leaf = stripped.rsplit(b"/", 1) if b"/" in stripped else (b"", stripped)
     if not head and path.startswith(b"/"):
         head = b"/"
     return head, leaf + path[len(stripped) :]
 
 
-def _split(c: mediation._Caller, dirfd: int, path: bytes) -> tuple[int, bytes]:
+def _split(c: notified_calls._Caller, dirfd: int, path: bytes) -> tuple[int, bytes]:
     """The folder *path* names its last part in, opened here as the kernel reaches it from the
     caller's *dirfd*, and that last part (:func:`_parts`)."""
     head, leaf = _parts(path)
     folder = c.resolve(dirfd, head, follow=True) if head else c.base(dirfd)
     if not stat.S_ISDIR(os.fstat(folder).st_mode):
-        raise mediation.Refused(errno.ENOTDIR)
+        raise notified_calls.Refused(errno.ENOTDIR)
     return folder, leaf
 
 
-def _split_from(c: mediation._Caller, folder: int, target: bytes) -> tuple[int, bytes]:
+def _split_from(c: notified_calls._Caller, folder: int, target: bytes) -> tuple[int, bytes]:
     """:func:`_split` for a link's *target*, from the *folder* the link is in."""
     # a link's /proc/self is the caller's, as the kernel reads it
     head, leaf = _parts(c.theirs(target))
@@ -872,11 +891,11 @@ def _split_from(c: mediation._Caller, folder: int, target: bytes) -> tuple[int, 
         return folder, leaf
     try:
         # an absolute head is resolved from the root whatever the folder
-        base = mediation._open_how(
-            folder, head, _O_PATH | os.O_DIRECTORY, mediation.RESOLVE_NO_MAGICLINKS
+        base = notified_calls._open_how(
+            folder, head, _O_PATH | os.O_DIRECTORY, notified_calls.RESOLVE_NO_MAGICLINKS
         )
     except OSError as exc:
-        raise mediation.Refused(exc.errno or errno.ENOENT) from exc
+        raise notified_calls.Refused(exc.errno or errno.ENOENT) from exc
     c.opened.append(base)
     return base, leaf
 
@@ -887,11 +906,11 @@ def _grants(fd: int, flags: int) -> bool:
     return held == os.O_RDWR or held == asked
 
 
-def _umask(c: mediation._Caller) -> int:
+def _umask(c: notified_calls._Caller) -> int:
     """The caller's ``umask`` (``/proc``'s status, Linux 4.7), or 0o022 if it cannot be read."""
     try:
         return int(c.status(b"Umask"), 8)
-    except (mediation.Refused, ValueError):
+    except (notified_calls.Refused, ValueError):
         return 0o022
 
 
@@ -924,7 +943,7 @@ def _mknod(leaf: bytes, mode: int, device: int, folder: int) -> None:
 
 
 def _symlink(target: bytes, leaf: bytes, folder: int) -> None:
-    if len(target) >= mediation.PATH_MAX:
+    if len(target) >= notified_calls.PATH_MAX:
         raise OSError(errno.ENAMETOOLONG, "too long")
     os.symlink(target, leaf, dir_fd=folder)
 

@@ -35,7 +35,7 @@ import sys
 import time
 
 from roots_manager.sandbox import landlock as ll
-from roots_manager.sandbox import libc, mediation
+from roots_manager.sandbox import libc, notified_calls
 from roots_manager.support.paths import inside
 
 TYPE_CHECKING = False  # not typing's: the supervisor must not pay for importing it
@@ -169,7 +169,7 @@ class Observer:
             self.above[at] = rights
         return rights
 
-    def observe(self, caller: mediation._Caller, name: str, args: tuple[int, ...]) -> None:
+    def observe(self, caller: notified_calls._Caller, name: str, args: tuple[int, ...]) -> None:
         """Judge one call; tell it if Landlock will refuse it. Never raises: a failure is told
         once on stderr and the calls go on, observed as well as can be."""
         if name == "socket":  # only a network socket of a server whose network is blocked
@@ -181,7 +181,7 @@ class Observer:
             self._tell(caller, name, *found)
 
     def tell(
-        self, caller: mediation._Caller, name: str, path: str, refused: int, *, waits: float
+        self, caller: notified_calls._Caller, name: str, path: str, refused: int, *, waits: float
     ) -> bool:
         """Tell a refusal :meth:`judge` found, whose call waits *waits* seconds for the user's
         answer (:mod:`~roots_manager.sandbox.asking`): told whatever was folded before it.
@@ -192,7 +192,7 @@ class Observer:
         return self._tell(caller, name, path, refused, waits=waits)
 
     def judge(
-        self, caller: mediation._Caller, name: str, args: tuple[int, ...]
+        self, caller: notified_calls._Caller, name: str, args: tuple[int, ...]
     ) -> tuple[str, int] | None:
         """The path and the rights Landlock will refuse this call, or None (allowed, or not
         judged: a caller gone, a path that cannot be read; a failure is told once)."""
@@ -202,7 +202,7 @@ class Observer:
             found = self._judge(caller, name, args, real=False)
             if found is not None:
                 found = self._judge(caller, name, args, real=True)
-        except (OSError, mediation.Refused):
+        except (OSError, notified_calls.Refused):
             return None  # a caller gone, a path that cannot be read: let through untold
         except Exception as exc:
             if not self.failed:
@@ -211,20 +211,20 @@ class Observer:
             return None
         return found
 
-    def tell_kept(self, caller: mediation._Caller, name: str, path: str) -> None:
+    def tell_kept(self, caller: notified_calls._Caller, name: str, path: str) -> None:
         """Tell that call *name* was refused making *path*: a protected place, kept from
         being made (:mod:`roots_manager.sandbox.making`), which no grant opens."""
         self.named = path
         self._tell(caller, name, path, ll.MAKE_REG, word="create", protected=True)
 
-    def tell_network(self, caller: mediation._Caller, address: str) -> None:
+    def tell_network(self, caller: notified_calls._Caller, address: str) -> None:
         """Tell that a server limited to domains was refused connecting to *address* past its
         proxy (:mod:`roots_manager.sandbox.proxy`): by its number, or to a name server."""
         self.named = f"network: {address}"
         self._tell(caller, "connect", self.named, 0, word="connect")
 
     def _judge(
-        self, c: mediation._Caller, name: str, a: tuple[int, ...], *, real: bool
+        self, c: notified_calls._Caller, name: str, a: tuple[int, ...], *, real: bool
     ) -> tuple[str, int] | None:
         """The path and the rights refused, if Landlock will refuse this call; judged on the
         path as named (*real* False) or as the kernel reaches it."""
@@ -300,7 +300,7 @@ class Observer:
         return (path, refused) if refused else None
 
     def _path(
-        self, c: mediation._Caller, dirfd: int, address: int, *, follow: bool, real: bool
+        self, c: notified_calls._Caller, dirfd: int, address: int, *, follow: bool, real: bool
     ) -> str:
         """The path the call names for the caller, from its working folder or *dirfd*: as named
         (``..`` taken away; its last link followed if *follow*: a link's target is what the
@@ -328,7 +328,7 @@ class Observer:
 
     def _tell(
         self,
-        c: mediation._Caller,
+        c: notified_calls._Caller,
         name: str,
         path: str,
         refused: int,
@@ -432,7 +432,7 @@ def fast_path(
             observer.handled,
             numbers.get("open", -1),
             numbers.get("openat", -1),
-            [numbers[name] for name in mediation.OBSERVED if name in numbers],
+            [numbers[name] for name in notified_calls.OBSERVED if name in numbers],
             bool(os.environ.get(FLOOR_ENV)),
             **({"writes": True} if writes else {}),
         )

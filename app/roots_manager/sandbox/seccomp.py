@@ -6,8 +6,8 @@ the user can reach. The filter closes those ways out:
 
 - **metadata**: ``chmod``, ``chown``, ``utime`` and the ``*xattr`` calls, in every form (by
   path, by descriptor, relative to a folder), raise a *user notification*: the supervisor
-  (:mod:`roots_manager.sandbox.mediation`) decides from the object named and performs the change
-  itself, so that it is made inside the writable grants only. The file systems' own ioctls
+  (:mod:`roots_manager.sandbox.notified_calls`) decides from the object named and performs the
+  change itself, so that it is made inside the writable grants only. The file systems' own ioctls
   (attributes, versions, encryption keys, btrfs subvolumes) and ``file_setattr`` are refused
   but for those that only read or clone; no file is made set-user-ID or set-group-ID; no lease;
 - **Unix sockets**: ``socket(AF_UNIX, ...)`` makes stream sockets only, and ``socketpair``

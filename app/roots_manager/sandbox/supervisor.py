@@ -13,7 +13,7 @@ capability. It
 - passes on the signals the bridge sends (the host's shutdown ladder) to the server's process
   group at once, and ends the tree itself :data:`GRACE` seconds after ``SIGTERM``, before the
   bridge's own ``SIGKILL`` step;
-- answers the seccomp filter's notifications (:mod:`roots_manager.sandbox.mediation`).
+- answers the seccomp filter's notifications (:mod:`roots_manager.sandbox.notified_calls`).
 
 Its exit code is the server's (128 + N for a signal N), or :data:`EXIT_REFUSED` when the
 server's process could not be confined.
@@ -283,8 +283,8 @@ class Supervisor:
         self.proxy: Proxy | None = None
         """The proxy of a server limited to domains (None: not limited)."""
         self.proxy_port: int | None = None
-        """For :attr:`~roots_manager.sandbox.mediation.Mediator.proxy`: 0 in a namespace of
-        the server's own, the proxy's port on the machine's loopback without one, None when
+        """For :attr:`~roots_manager.sandbox.notified_calls.NotifiedCalls.proxy`: 0 in a
+        namespace of the server's own, the proxy's port on the machine's loopback without one, None when
         the network is not limited to domains."""
 
     @staticmethod
@@ -448,14 +448,14 @@ class Supervisor:
         return os.waitstatus_to_exitcode(status) if os.WIFEXITED(status) else EXIT_REFUSED
 
     def _supervise(self, listener: int, parent_fd: int | None) -> int:
-        from roots_manager.sandbox.mediation import Mediator, Notification, synchronous
+        from roots_manager.sandbox.notified_calls import Notification, NotifiedCalls, synchronous
 
         wake_r, wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
         signal.set_wakeup_fd(wake_w, warn_on_full_buffer=False)
         for sig in (*FORWARDED, signal.SIGCHLD):
             signal.signal(sig, lambda *_: None)
         observe = self.observer.observe if self.observer is not None else None
-        mediator = Mediator(
+        calls = NotifiedCalls(
             listener,
             self.plan.writable,
             self.plan.sockets,
@@ -475,9 +475,9 @@ class Supervisor:
             from roots_manager.sandbox.making import send_descriptor
 
             send = partial(send_descriptor, listener)
-            mediator.asker = Asker(self.plan.answers, self.plan.ask, self.observer, mediator, send)
+            calls.asker = Asker(self.plan.answers, self.plan.ask, self.observer, calls, send)
             if self.proxy is not None:  # a connection refused is asked about too
-                self.proxy.asker = mediator.asker
+                self.proxy.asker = calls.asker
         if listener >= 0:
             synchronous(listener)
         fast = None
@@ -513,7 +513,7 @@ class Supervisor:
                 if fast is not None:
                     events, raw = fast.serve(watched, -1 if wait is None else wait)
                     if raw is not None:
-                        mediator.answer(Notification(raw))
+                        calls.answer(Notification(raw))
                 else:
                     events = poll.poll(wait)
             else:
@@ -523,7 +523,7 @@ class Supervisor:
                     deadline = self._pass_signals(wake_r, deadline)
                 elif fd == listener:
                     if event & select.POLLIN:
-                        mediator.handle()
+                        calls.handle()
                     elif event & (select.POLLHUP | select.POLLERR):
                         poll.unregister(listener)
                         fast = None  # nothing more to answer: the poll waits on the rest

@@ -123,7 +123,7 @@ class Rules:
     ``.vscode``), or a symbolic link (``~/.bashrc`` kept in a dotfiles folder). The server may
     not make such a name, by any call (create, ``mkdir``, ``rename`` or ``link`` onto it): the
     supervisor makes each of the server's new names itself (:mod:`roots_manager.sandbox.
-    mediation`)."""
+    notified_calls`)."""
 
     def __init__(
         self,

@@ -406,7 +406,7 @@ def _same(a: int, b: int) -> bool:
     return (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino) and _mount_id(a) == _mount_id(b)
 
 
-class Mediator:
+class NotifiedCalls:
     """Decides and makes the calls of one confined server's tree (see the module's text)."""
 
     def __init__(
