@@ -43,12 +43,13 @@ def _rss_mb() -> float:
 
 
 def _event(i: int, server: str, run: str) -> dict[str, Any]:
+    from roots_manager.core.directory.records import EventKind
     from roots_manager.core.log import events
 
     # a mix like real traffic: mostly relayed messages, some roots traffic
     if i % 50 == 0:
         return events.event(
-            events.ROOTS_ANSWERED,
+            EventKind.ROOTS_ANSWERED,
             server,
             run,
             dir=events.BRIDGE_TO_SERVER,
@@ -56,9 +57,9 @@ def _event(i: int, server: str, run: str) -> dict[str, Any]:
             uris=["file:///home/user/src/project-a", "file:///home/user/src/project-b"],
         )
     if i % 50 == 1:
-        return events.event(events.ROOTS_ASKED, server, run, dir=events.SERVER_TO_HOST, id=i)
+        return events.event(EventKind.ROOTS_ASKED, server, run, dir=events.SERVER_TO_HOST, id=i)
     return events.event(
-        events.MESSAGE,
+        EventKind.MESSAGE,
         server,
         run,
         dir=events.HOST_TO_SERVER if i % 2 else events.SERVER_TO_HOST,

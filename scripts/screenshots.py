@@ -40,6 +40,7 @@ def build_sample(home: Path, work: Path, lang: str) -> None:
     """Fill *home* with a realistic state and traffic log."""
     from roots_manager.core.confinement import confined
     from roots_manager.core.directory.layout import Layout
+    from roots_manager.core.directory.records import EventKind
     from roots_manager.core.log import events as ev
     from roots_manager.core.runs import live
     from roots_manager.core.store.file import Store
@@ -116,7 +117,7 @@ def build_sample(home: Path, work: Path, lang: str) -> None:
     writer.write(
         stamped(
             ev.event(
-                ev.RUN_START,
+                EventKind.RUN_START,
                 "filesystem",
                 run,
                 command=SERVERS["filesystem"],
@@ -128,7 +129,7 @@ def build_sample(home: Path, work: Path, lang: str) -> None:
     writer.write(
         stamped(
             ev.event(
-                ev.HANDSHAKE,
+                EventKind.HANDSHAKE,
                 "filesystem",
                 run,
                 dir=ev.HOST_TO_SERVER,
@@ -140,12 +141,12 @@ def build_sample(home: Path, work: Path, lang: str) -> None:
     )
     for i in range(1, 120):
         writer.write(
-            stamped(ev.event(ev.ROOTS_ASKED, "filesystem", run, dir=ev.SERVER_TO_HOST, id=i))
+            stamped(ev.event(EventKind.ROOTS_ASKED, "filesystem", run, dir=ev.SERVER_TO_HOST, id=i))
         )
         writer.write(
             stamped(
                 ev.event(
-                    ev.ROOTS_ANSWERED,
+                    EventKind.ROOTS_ANSWERED,
                     "filesystem",
                     run,
                     dir=ev.BRIDGE_TO_SERVER,
@@ -159,7 +160,7 @@ def build_sample(home: Path, work: Path, lang: str) -> None:
             writer.write(
                 stamped(
                     ev.event(
-                        ev.LIST_CHANGED_SENT,
+                        EventKind.LIST_CHANGED_SENT,
                         "filesystem",
                         run,
                         dir=ev.BRIDGE_TO_SERVER,
@@ -171,7 +172,7 @@ def build_sample(home: Path, work: Path, lang: str) -> None:
     outside = work.parent / "private" / "todo.md"
     writer.write(
         ev.event(
-            ev.DENIAL,
+            EventKind.DENIAL,
             "filesystem",
             run,
             path=str(outside),
@@ -188,7 +189,7 @@ def build_sample(home: Path, work: Path, lang: str) -> None:
     asked_at = datetime.now(UTC) - timedelta(seconds=3)
     writer.write(
         ev.event(
-            ev.DENIAL,
+            EventKind.DENIAL,
             "filesystem",
             run,
             path=str(note),
@@ -207,6 +208,7 @@ def learned_refusals(home: Path, work: Path) -> None:
     """What git-helper is refused while Learn… runs: reads in two projects, a file of the home
     folder, a key and the home folder's listing (those two never proposed)."""
     from roots_manager.core.directory.layout import Layout
+    from roots_manager.core.directory.records import EventKind
     from roots_manager.core.log import events as ev
 
     user = Path.home()
@@ -222,7 +224,7 @@ def learned_refusals(home: Path, work: Path) -> None:
     for path, operation in refused:
         writer.write(
             ev.event(
-                ev.DENIAL, "git-helper", "20261129T091500-git-helper", path=str(path),
+                EventKind.DENIAL, "git-helper", "20261129T091500-git-helper", path=str(path),
                 folder=str(path.parent), operation=operation, during="between",
             )
         )  # fmt: skip
@@ -233,6 +235,7 @@ def build_first_run(home: Path) -> None:
     """A new user's state: no roots, and the demo server waiting for consent (its bridge's
     marker and log say it holds the server's roots/list, so the prompt counts down)."""
     from roots_manager.core.directory.layout import Layout
+    from roots_manager.core.directory.records import EventKind
     from roots_manager.core.log import events as ev
     from roots_manager.core.runs import live
     from roots_manager.core.servers.command import DEMO_SERVER_NAME
@@ -258,8 +261,8 @@ def build_first_run(home: Path) -> None:
         ),
     )
     writer = ev.EventWriter(layout, run)
-    writer.write(ev.event(ev.CONSENT_WAIT, DEMO_SERVER_NAME, run, timeout=30.0))
-    asked = ev.event(ev.ROOTS_ASKED, DEMO_SERVER_NAME, run, dir=ev.SERVER_TO_HOST, id=0)
+    writer.write(ev.event(EventKind.CONSENT_WAIT, DEMO_SERVER_NAME, run, timeout=30.0))
+    asked = ev.event(EventKind.ROOTS_ASKED, DEMO_SERVER_NAME, run, dir=ev.SERVER_TO_HOST, id=0)
     asked["held"] = True
     # asked 7 s ago: the prompt shows the 23 s left
     asked["ts"] = (

@@ -23,6 +23,7 @@ from roots_manager.core.consent.effective import (
     visible_roots,
 )
 from roots_manager.core.directory.layout import Layout
+from roots_manager.core.directory.records import EventKind
 from roots_manager.core.log import events as ev
 from roots_manager.core.runs import live
 from roots_manager.core.servers.names import find_by_visible, visible
@@ -378,12 +379,12 @@ def _answers(rec: dict[str, Any], request: str, restart: bool) -> bool:
     """Whether *rec* tells how the bridge answered *request*, as far as the command waits."""
     kind = rec.get("kind")
     if not restart:
-        return kind == ev.LIST_CHANGED_ASKED and rec.get("request") == request
-    if kind == ev.RESTART_ASKED:
+        return kind == EventKind.LIST_CHANGED_ASKED and rec.get("request") == request
+    if kind == EventKind.RESTART_ASKED:
         return rec.get("request") == request and rec.get("outcome") != "restarting"
-    if kind == ev.SERVER_RESTARTED:
+    if kind == EventKind.SERVER_RESTARTED:
         return rec.get("request") == request
-    return kind == ev.RESTART_FAILED  # the restart asked for gave up: the run ends
+    return kind == EventKind.RESTART_FAILED  # the restart asked for gave up: the run ends
 
 
 RESTART_WAIT = 30.0
@@ -406,9 +407,9 @@ def cmd_restart(store: Store, args: argparse.Namespace) -> int:
         outcome = _ask_and_wait(layout, m, args.wait, restart=True)
         if outcome is None:
             done.append((m, "no-answer", f"{where}: the bridge did not act within {args.wait:g} s"))
-        elif outcome.get("kind") == ev.SERVER_RESTARTED:
+        elif outcome.get("kind") == EventKind.SERVER_RESTARTED:
             done.append((m, "restarted", f"{where}: {ev.summarize(outcome)}"))
-        elif outcome.get("kind") == ev.RESTART_FAILED:
+        elif outcome.get("kind") == EventKind.RESTART_FAILED:
             done.append((m, "failed", f"{where}: {ev.summarize(outcome)}"))
         else:
             said = str(outcome.get("outcome", "unknown"))

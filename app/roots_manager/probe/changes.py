@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, replace
 
-from roots_manager.core.log import events as ev
+from roots_manager.core.directory.records import EventKind
 from roots_manager.core.probe.verdict import Traffic
 from roots_manager.core.store.file import Store
 from roots_manager.probe.logtail import LogTail
@@ -58,9 +58,9 @@ class RootsChanger:
 
     async def change(self, grant: list[str], revoke: list[str], uris: list[str]) -> Change:
         """Grant and revoke these folders, and wait for the notice and the re-ask that follow."""
-        asked = self.tail.count(ev.ROOTS_ASKED)
-        notices = self.tail.count(ev.LIST_CHANGED_SENT)
-        answered = self.tail.count(ev.ROOTS_ANSWERED)
+        asked = self.tail.count(EventKind.ROOTS_ASKED)
+        notices = self.tail.count(EventKind.LIST_CHANGED_SENT)
+        answered = self.tail.count(EventKind.ROOTS_ANSWERED)
         noticeable = self.fetched_since_notice()
         with self.store.transaction() as state:
             if revoke:
@@ -69,11 +69,11 @@ class RootsChanger:
                 state.grant(self.server, [self.ids[r] for r in grant])
         if self.modern or not noticeable:
             return Change(mark=answered)
-        if not await self.tail.wait_kind(ev.LIST_CHANGED_SENT, notices, self.reask):
+        if not await self.tail.wait_kind(EventKind.LIST_CHANGED_SENT, notices, self.reask):
             return Change(mark=answered)
-        if not await self.tail.wait_kind(ev.ROOTS_ASKED, asked, self.reask):
+        if not await self.tail.wait_kind(EventKind.ROOTS_ASKED, asked, self.reask):
             return Change(notice_sent=True, mark=answered)
-        got = await self.tail.wait_kind(ev.ROOTS_ANSWERED, answered, self.reask, uris=uris)
+        got = await self.tail.wait_kind(EventKind.ROOTS_ANSWERED, answered, self.reask, uris=uris)
         await asyncio.sleep(self.settle)
         return Change(notice_sent=True, asked=True, answered=got, mark=answered)
 
@@ -82,9 +82,9 @@ class RootsChanger:
         ever, before the first): the bridge notifies only such a server of a change."""
         fetched = False
         for e in self.tail.poll():
-            if e.get("kind") == ev.LIST_CHANGED_SENT:
+            if e.get("kind") == EventKind.LIST_CHANGED_SENT:
                 fetched = False
-            elif e.get("kind") == ev.ROOTS_ASKED:
+            elif e.get("kind") == EventKind.ROOTS_ASKED:
                 fetched = True
         return fetched
 
@@ -93,13 +93,16 @@ class RootsChanger:
         server ask, and be answered with *uris*, when it had not asked right after the notice."""
         if self.modern or change.answered:
             return change
-        later = await self.tail.wait_kind(ev.ROOTS_ANSWERED, change.mark, self.settle, uris=uris)
+        later = await self.tail.wait_kind(
+            EventKind.ROOTS_ANSWERED, change.mark, self.settle, uris=uris
+        )
         return replace(change, lazily=later)
 
     def resolved_with(self, uris: list[str]) -> bool:
         """Under 2026-07-28: whether a request was resolved with exactly these roots."""
         return any(
-            e.get("kind") == ev.MRTR_RESOLVED and e.get("uris") == uris for e in self.tail.poll()
+            e.get("kind") == EventKind.MRTR_RESOLVED and e.get("uris") == uris
+            for e in self.tail.poll()
         )
 
     def modern_traffic(self, start: list[str], changed: list[str], added: list[str]) -> Traffic:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from roots_manager.core.directory.layout import Layout
+from roots_manager.core.directory.records import EventKind
 from roots_manager.core.log import events as ev
 from roots_manager.core.runs import live
 
@@ -63,7 +64,7 @@ class LogTail:
             first, _ = ev.read_events(path, 0)
             start = first[0] if first else {}
             if (
-                start.get("kind") == ev.RUN_START
+                start.get("kind") == EventKind.RUN_START
                 and start.get("server") == self.server
                 and start.get("command") == self.command
             ):
@@ -98,7 +99,7 @@ class LogTail:
     def last_exit(self) -> tuple[int | str, str] | None:
         """How the bridge run ended (exit code, reason), from its ``session-end`` event."""
         for e in reversed(self.poll()):
-            if e.get("kind") == ev.RUN_END:
+            if e.get("kind") == EventKind.RUN_END:
                 code = e.get("returncode", e.get("exit_code"))
                 return (code if isinstance(code, (int, str)) else "?", str(e.get("reason") or ""))
         return None

@@ -27,7 +27,7 @@ from mcp_types import Implementation
 
 from roots_manager import __version__
 from roots_manager.core.directory.layout import Layout
-from roots_manager.core.log import events as ev
+from roots_manager.core.directory.records import EventKind
 from roots_manager.core.log.probe_runs import BRIDGE_NAME, bridge_name
 from roots_manager.core.probe.fixture import ADDED_ROOT, NEW_ROOT, ROOT, SECOND_ROOT, Fixture
 from roots_manager.core.probe.plan import (
@@ -214,7 +214,7 @@ class ProbeRun:
         t = self.timeouts
         if not self.modern:  # under 2026-07-28 roots come with requests: nothing to wait for
             self.progress(0, 0, None, Status(Step.WAITING_FIRST_ASK))
-            await self.tail.wait_kind(ev.ROOTS_ANSWERED, 0, t.first_ask)
+            await self.tail.wait_kind(EventKind.ROOTS_ANSWERED, 0, t.first_ask)
             await asyncio.sleep(t.settle)
         tools = await self._tools(client)
         self.total = sum(2 * len(tool.kinds()) + 7 for tool in tools)
@@ -338,7 +338,7 @@ class ProbeRun:
     def _traffic(self) -> Traffic:
         if not self.modern:
             return Traffic(
-                asked_at_start=self.tail.count(ev.ROOTS_ASKED) > 0,
+                asked_at_start=self.tail.count(EventKind.ROOTS_ASKED) > 0,
                 notice_sent=self.changed.notice_sent,
                 asked_after_notice=self.changed.asked,
                 empty_notice_sent=self.emptied.notice_sent,
@@ -391,7 +391,7 @@ class ProbeRun:
                 ):
                     with anyio.fail_after(self.timeouts.start):
                         await client.initialize()
-                    await tail.wait_kind(ev.ROOTS_ANSWERED, 0, self.timeouts.first_ask)
+                    await tail.wait_kind(EventKind.ROOTS_ANSWERED, 0, self.timeouts.first_ask)
                     await asyncio.sleep(self.timeouts.settle)
                     cells = CellRunner(client, self.fixture, self.timeouts.call)
                     for tool in {r.tool: r for r in siblings}:

@@ -110,3 +110,41 @@ def test_the_markers_are_the_contracts_records(tmp_path: Path) -> None:
         jsonschema.validate(
             json.loads(path.read_text()), records.json_schema(records.RECORDS[name])
         )
+
+
+KINDS_WRITTEN_SO_FAR = [
+    "session-start", "session-end", "handshake", "roots-list-asked", "roots-list-answered",
+    "roots-list-relayed", "list-changed-sent", "list-changed-relayed", "list-changed-asked",
+    "mrtr-resolved", "consent-wait", "consent-decided", "server-restarting", "server-restarted",
+    "restart-failed", "non-json", "error", "message", "denial", "restart-asked",
+]  # fmt: skip
+
+
+def test_the_kinds_keep_the_names_older_logs_hold() -> None:
+    # a kind is only ever added: older logs and older readers know these
+    assert [kind.value for kind in records.EventKind][: len(KINDS_WRITTEN_SO_FAR)] == (
+        KINDS_WRITTEN_SO_FAR
+    )
+    schema = records.json_schema(records.EventRecord)
+    assert schema["properties"]["kind"] == {"type": "string", "enum": list(records.EventKind)}
+
+
+@pytest.mark.parametrize("kind", list(records.EventKind))
+def test_a_kind_is_written_as_its_string_and_reads_back_equal(
+    kind: records.EventKind, tmp_path: Path
+) -> None:
+    layout = Layout(tmp_path)
+    layout.logs.mkdir(parents=True)
+    fields = {"ts": "2026-01-01T00:00:00.000000Z", "server": "fs", "session": "r"}
+    as_enum = ev.EventWriter(layout, "enum")
+    as_enum.write(typing.cast(records.EventRecord, {**fields, "kind": kind}))
+    as_enum.close()
+    as_text = ev.EventWriter(layout, "text")
+    as_text.write(typing.cast(records.EventRecord, {**fields, "kind": kind.value}))
+    as_text.close()
+    line = as_enum.path.read_bytes()
+    assert line == as_text.path.read_bytes()
+    assert line == json.dumps({**fields, "kind": kind.value}).encode() + b"\n"
+    [read], _ = ev.read_events(as_enum.path)
+    assert type(read["kind"]) is str and read["kind"] == kind and kind == read["kind"]
+    assert ev.summarize(read) == ev.summarize({**fields, "kind": kind})

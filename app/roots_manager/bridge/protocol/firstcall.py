@@ -19,6 +19,7 @@ from collections.abc import Callable
 from roots_manager.bridge.protocol.actions import Act, Wake, wake_in
 from roots_manager.bridge.protocol.held_line import HeldLine
 from roots_manager.bridge.protocol.jsonrpc import EventSink, Json
+from roots_manager.core.directory.records import EventKind
 from roots_manager.core.log import events as ev
 
 WAIT = 1.0
@@ -101,7 +102,7 @@ class FirstCall:
         self._held = None
         waiting, out, msg, since = held
         self.log.event(
-            ev.HANDSHAKE,
+            EventKind.HANDSHAKE,
             dir=ev.HOST_TO_SERVER,
             id=msg.get("id"),
             method=msg.get("method"),

@@ -12,6 +12,7 @@ from __future__ import annotations
 from roots_manager.bridge.protocol import lenient_reading
 from roots_manager.bridge.protocol.actions import Act, to_server
 from roots_manager.bridge.protocol.jsonrpc import EventSink, error_line
+from roots_manager.core.directory.records import EventKind
 from roots_manager.core.log import events as ev
 
 
@@ -67,7 +68,7 @@ class Guard:
         error for the host's request, anything else is dropped; the log says so.
         """
         self.log.event(
-            ev.ERROR,
+            EventKind.ERROR,
             dir=ev.SERVER_TO_HOST,
             bytes=size,
             blocked=True,

@@ -21,6 +21,7 @@ from roots_manager.bridge.protocol.jsonrpc import (
     key,
 )
 from roots_manager.bridge.protocol.opening import TOLD, tell_roots
+from roots_manager.core.directory.records import EventKind
 from roots_manager.core.log import events as ev
 
 
@@ -97,7 +98,7 @@ class Handshake:
         held = HeldLine()
         self._held = (held, line)
         self.log.event(
-            ev.HANDSHAKE,
+            EventKind.HANDSHAKE,
             dir=ev.HOST_TO_SERVER,
             method=msg.get("method"),
             held=True,
@@ -136,7 +137,7 @@ class Handshake:
         if isinstance(result, dict) and result.get("protocolVersion"):
             self.protocol = str(result["protocolVersion"])
             self.log.event(
-                ev.HANDSHAKE,
+                EventKind.HANDSHAKE,
                 dir=ev.SERVER_TO_HOST,
                 id=msg_id,
                 protocol=self.protocol,
@@ -153,7 +154,7 @@ class Handshake:
     def _log_host(self, msg: Json, seen: object, injected: Json | None, **details: object) -> None:
         """Log the host's side of a handshake: the capabilities seen and what was added."""
         self.log.event(
-            ev.HANDSHAKE,
+            EventKind.HANDSHAKE,
             dir=ev.HOST_TO_SERVER,
             id=msg.get("id"),
             protocol=self.protocol,

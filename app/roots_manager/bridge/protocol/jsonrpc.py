@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from roots_manager.bridge.protocol.wire import dumps as dumps
 from roots_manager.bridge.protocol.wire import key as key
 from roots_manager.bridge.protocol.wire import split_line as split_line
+
+if TYPE_CHECKING:
+    from roots_manager.core.directory.records import EventKind
 
 META_VERSION = "io.modelcontextprotocol/protocolVersion"
 META_CAPS = "io.modelcontextprotocol/clientCapabilities"
@@ -34,7 +37,7 @@ class Era(enum.Enum):
 class EventSink(Protocol):
     """Where the mediator records what it sees."""
 
-    def event(self, kind: str, **fields: Any) -> None: ...
+    def event(self, kind: EventKind, **fields: Any) -> None: ...
 
     def marker(self, **fields: Any) -> None: ...
 

@@ -65,6 +65,7 @@ from roots_manager.bridge.protocol.mrtr import HostRequest, InputRounds, Spill
 from roots_manager.bridge.protocol.observed import Observed
 from roots_manager.bridge.protocol.server_roots import ServerRoots
 from roots_manager.core.consent.effective import ListRootsResult
+from roots_manager.core.directory.records import EventKind
 from roots_manager.core.log import events as ev
 
 __all__ = ["EventSink", "Mediator"]
@@ -96,12 +97,12 @@ class _Side:
         return parse_all and self.s.handshake.done and self.s.counting_only()
 
     def not_json(self, size: int, reason: str) -> None:
-        self.s.log.event(ev.NON_JSON, dir=self.direction, bytes=size, reason=reason)
+        self.s.log.event(EventKind.NON_JSON, dir=self.direction, bytes=size, reason=reason)
 
     def streamed(self, size: int, matched: bool) -> None:
         if matched:
             self.s.log.event(
-                ev.ERROR,
+                EventKind.ERROR,
                 dir=self.direction,
                 bytes=size,
                 message="a long message mentioning roots was relayed unparsed",
@@ -109,7 +110,7 @@ class _Side:
 
     def withheld(self, size: int, relayed: int) -> None:
         self.s.log.event(
-            ev.ERROR,
+            EventKind.ERROR,
             dir=self.direction,
             bytes=size,
             relayed=relayed,
@@ -324,7 +325,7 @@ class Mediator:
     def _log_message(self, msg: object, direction: str) -> None:
         if not self.log_all or not isinstance(msg, dict):
             return
-        self.log.event(ev.MESSAGE, dir=direction, id=msg.get("id"), method=msg.get("method"))
+        self.log.event(EventKind.MESSAGE, dir=direction, id=msg.get("id"), method=msg.get("method"))
 
     # ---- lines only counted: noted by the run, counted here later ---------------------------
 
@@ -399,7 +400,7 @@ class Mediator:
         self._log_message(msg, ev.HOST_TO_SERVER)
         if self.carryover is not None and self.carryover.orphan_answer(msg):
             self.log.event(
-                ev.MESSAGE,
+                EventKind.MESSAGE,
                 dir=ev.HOST_TO_SERVER,
                 id=msg.get("id"),
                 message="an answer to a request of the server before its restart; dropped",
@@ -473,7 +474,9 @@ class Mediator:
         except ValueError:
             reason = "JSON"
         if body.strip():
-            self.log.event(ev.NON_JSON, dir=ev.HOST_TO_SERVER, bytes=len(body), reason=reason)
+            self.log.event(
+                EventKind.NON_JSON, dir=ev.HOST_TO_SERVER, bytes=len(body), reason=reason
+            )
         return None
 
     def _host_message(self, msg: Json) -> HostRequest:
@@ -489,7 +492,7 @@ class Mediator:
                 self.act(after_write(Wake.CHECK_CHANGES))
             return HostRequest()
         if method == LIST_CHANGED:
-            self.log.event(ev.LIST_CHANGED_RELAYED, dir=ev.HOST_TO_SERVER)
+            self.log.event(EventKind.LIST_CHANGED_RELAYED, dir=ev.HOST_TO_SERVER)
             return HostRequest()
         if method == CANCELLED and self.rounds.cancelled(msg, params):
             return HostRequest(changed=True)
@@ -520,7 +523,7 @@ class Mediator:
         del msg["result"]
         msg["error"] = {"code": -32603, "message": "roots-bridge: roots come from the bridge"}
         self.log.event(
-            ev.ERROR,
+            EventKind.ERROR,
             dir=ev.HOST_TO_SERVER,
             id=msg.get("id"),
             blocked=True,
@@ -547,7 +550,9 @@ class Mediator:
         if (reading.lossy or not reading.readable) and body.strip():
             shaped = body.strip()[:1] in (b"{", b"[") and body.strip()[-1:] in (b"}", b"]")
             reason = "UTF-8" if reading.lossy and shaped else "JSON"
-            self.log.event(ev.NON_JSON, dir=ev.SERVER_TO_HOST, bytes=len(body), reason=reason)
+            self.log.event(
+                EventKind.NON_JSON, dir=ev.SERVER_TO_HOST, bytes=len(body), reason=reason
+            )
         if not self.observe:
             instead = self.guard.screen(reading, len(body))
             if instead is not None:
@@ -588,7 +593,9 @@ class Mediator:
         for item in batch:
             if isinstance(item, dict) and item.get("method") == ROOTS_LIST and "id" in item:
                 asked.append(item)
-                self.log.event(ev.ROOTS_ASKED, dir=ev.SERVER_TO_HOST, id=item["id"], batch=True)
+                self.log.event(
+                    EventKind.ROOTS_ASKED, dir=ev.SERVER_TO_HOST, id=item["id"], batch=True
+                )
             elif lenient_reading.asks_for_roots(item):
                 blocked += 1
                 self.guard.blocked(
@@ -618,7 +625,7 @@ class Mediator:
             self.server_roots.answer(msg_id, started)
             return b""
         if method == LIST_CHANGED:
-            self.log.event(ev.LIST_CHANGED_RELAYED, dir=ev.SERVER_TO_HOST)
+            self.log.event(EventKind.LIST_CHANGED_RELAYED, dir=ev.SERVER_TO_HOST)
             return None
         if not is_response(msg):
             return None

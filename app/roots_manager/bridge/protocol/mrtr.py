@@ -34,6 +34,7 @@ from roots_manager.bridge.protocol.jsonrpc import (
     root_uris,
 )
 from roots_manager.core.consent.effective import ListRootsResult
+from roots_manager.core.directory.records import EventKind
 from roots_manager.core.log import events as ev
 
 MAX_REMEMBERED = 256
@@ -172,7 +173,7 @@ class InputRounds:
         for k in foreign:
             del responses[k]
         self.log.event(
-            ev.ERROR,
+            EventKind.ERROR,
             dir=ev.HOST_TO_SERVER,
             id=msg.get("id"),
             keys=foreign,
@@ -193,7 +194,7 @@ class InputRounds:
             responses[k] = roots
         self.answered(roots)
         self.log.event(
-            ev.MRTR_RESOLVED,
+            EventKind.MRTR_RESOLVED,
             dir=ev.BRIDGE_TO_SERVER,
             id=msg.get("id"),
             keys=keys,
@@ -260,7 +261,7 @@ class InputRounds:
         if pending is None:
             return False
         self.log.event(
-            ev.MESSAGE,
+            EventKind.MESSAGE,
             dir=ev.HOST_TO_SERVER,
             method=msg.get("method"),
             id=params["requestId"],
@@ -280,7 +281,7 @@ class InputRounds:
             if retry is None:
                 # a response to an id of ours that we never sent: nobody is waiting for it
                 self.log.event(
-                    ev.ERROR,
+                    EventKind.ERROR,
                     dir=ev.SERVER_TO_HOST,
                     id=msg_id,
                     message="a response to a request the bridge never sent; dropped",
@@ -301,7 +302,9 @@ class InputRounds:
         assert isinstance(result, dict)
         keys, others = found
         state = result.get("requestState")
-        self.log.event(ev.ROOTS_ASKED, dir=ev.SERVER_TO_HOST, id=host_id, keys=keys, mrtr=True)
+        self.log.event(
+            EventKind.ROOTS_ASKED, dir=ev.SERVER_TO_HOST, id=host_id, keys=keys, mrtr=True
+        )
         if others:
             # the host answers the rest; the bridge adds its roots answers to the host's retry
             reqs = result["inputRequests"]
@@ -313,7 +316,7 @@ class InputRounds:
             return dumps(msg)
         if original is None:
             self.log.event(
-                ev.ERROR,
+                EventKind.ERROR,
                 dir=ev.SERVER_TO_HOST,
                 id=host_id,
                 message="input_required for roots/list on a request the bridge did not keep; "
@@ -341,7 +344,7 @@ class InputRounds:
             self._retried[key(host_id)] = bridge_id
             self.answered(roots)
             self.log.event(
-                ev.MRTR_RESOLVED,
+                EventKind.MRTR_RESOLVED,
                 dir=ev.BRIDGE_TO_SERVER,
                 id=bridge_id,
                 host_id=host_id,

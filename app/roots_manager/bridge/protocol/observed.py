@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from roots_manager.bridge.protocol.jsonrpc import EventSink, Json, key, root_uris
 from roots_manager.bridge.protocol.mrtr import roots_keys
+from roots_manager.core.directory.records import EventKind
 from roots_manager.core.log import events as ev
 
 
@@ -22,16 +23,16 @@ class Observed:
 
     def server_asked(self, msg_id: object) -> None:
         """The server's ``roots/list`` *msg_id* goes to the host."""
-        self.log.event(ev.ROOTS_ASKED, dir=ev.SERVER_TO_HOST, id=msg_id)
+        self.log.event(EventKind.ROOTS_ASKED, dir=ev.SERVER_TO_HOST, id=msg_id)
         self._asked.add(key(msg_id))
-        self.log.event(ev.ROOTS_RELAYED, dir=ev.SERVER_TO_HOST, id=msg_id)
+        self.log.event(EventKind.ROOTS_RELAYED, dir=ev.SERVER_TO_HOST, id=msg_id)
 
     def server_result(self, msg: Json) -> None:
         """A server's response, which may ask for roots in an ``input_required`` round."""
         found = roots_keys(msg.get("result"))
         if found and found[0]:
             self.log.event(
-                ev.ROOTS_ASKED, dir=ev.SERVER_TO_HOST, id=msg["id"], keys=found[0], mrtr=True
+                EventKind.ROOTS_ASKED, dir=ev.SERVER_TO_HOST, id=msg["id"], keys=found[0], mrtr=True
             )
 
     def host_response(self, msg: Json) -> None:
@@ -42,7 +43,7 @@ class Observed:
         self._asked.discard(k)
         result = msg.get("result")
         self.log.event(
-            ev.ROOTS_ANSWERED,
+            EventKind.ROOTS_ANSWERED,
             dir=ev.HOST_TO_SERVER,
             id=msg["id"],
             uris=root_uris(result) if isinstance(result, dict) else None,
@@ -57,7 +58,7 @@ class Observed:
         for k, v in responses.items():
             if isinstance(v, dict) and isinstance(v.get("roots"), list):
                 self.log.event(
-                    ev.ROOTS_ANSWERED,
+                    EventKind.ROOTS_ANSWERED,
                     dir=ev.HOST_TO_SERVER,
                     id=msg.get("id"),
                     key=k,

@@ -33,6 +33,7 @@ from roots_manager.bridge.protocol.jsonrpc import (
     root_uris,
 )
 from roots_manager.core.consent.effective import ListRootsResult
+from roots_manager.core.directory.records import EventKind
 from roots_manager.core.log import events as ev
 from roots_manager.core.store.state import iso_time
 
@@ -117,7 +118,7 @@ class ServerRoots:
         assert self.last_answered is not None  # looks_for_changes says so
         self._send_list_changed()
         self.log.event(
-            ev.LIST_CHANGED_SENT,
+            EventKind.LIST_CHANGED_SENT,
             dir=ev.BRIDGE_TO_SERVER,
             uris=root_uris(current),
             previous=root_uris(self.last_answered),
@@ -131,7 +132,7 @@ class ServerRoots:
         # past the bound it is answered at once with no folder, though the roots are held
         held = self.full
         if held:
-            self.log.event(ev.ROOTS_ASKED, dir=ev.SERVER_TO_HOST, id=msg_id, held=True)
+            self.log.event(EventKind.ROOTS_ASKED, dir=ev.SERVER_TO_HOST, id=msg_id, held=True)
 
         def reply(result: ListRootsResult) -> None:
             answer = {"jsonrpc": "2.0", "id": msg_id, "result": result}
@@ -139,10 +140,10 @@ class ServerRoots:
             # timed up to the write: the log records below are not on the server's path
             us = round((self.clock.perf() - started) * 1e6)
             if not held:
-                self.log.event(ev.ROOTS_ASKED, dir=ev.SERVER_TO_HOST, id=msg_id)
+                self.log.event(EventKind.ROOTS_ASKED, dir=ev.SERVER_TO_HOST, id=msg_id)
             self.answered(result)
             self.log.event(
-                ev.ROOTS_ANSWERED,
+                EventKind.ROOTS_ANSWERED,
                 dir=ev.BRIDGE_TO_SERVER,
                 id=msg_id,
                 uris=root_uris(result),
@@ -152,7 +153,7 @@ class ServerRoots:
         if not self.want(reply):
             held = True
             # the request is logged now; its answer when the roots are handed in
-            self.log.event(ev.ROOTS_ASKED, dir=ev.SERVER_TO_HOST, id=msg_id, held=True)
+            self.log.event(EventKind.ROOTS_ASKED, dir=ev.SERVER_TO_HOST, id=msg_id, held=True)
 
     def answer_batch(self, asked: list[Json], started: float) -> None:
         """Answer the ``roots/list`` requests of one 2025-03-26 batch with one batch."""
@@ -163,7 +164,7 @@ class ServerRoots:
             self.answered(result)
             for m in asked:
                 self.log.event(
-                    ev.ROOTS_ANSWERED,
+                    EventKind.ROOTS_ANSWERED,
                     dir=ev.BRIDGE_TO_SERVER,
                     id=m["id"],
                     uris=root_uris(result),
@@ -230,7 +231,7 @@ class ServerRoots:
             self._send_list_changed()
         sent = outcome == "sent"
         self.log.event(
-            ev.LIST_CHANGED_ASKED,
+            EventKind.LIST_CHANGED_ASKED,
             dir=ev.BRIDGE_TO_SERVER if sent else None,
             outcome=outcome,
             by=by,

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from roots_manager.bridge.run.eventlog import BridgeLog
 from roots_manager.bridge.run.roots import HeldAnswers
-from roots_manager.core.log import events as ev
+from roots_manager.core.directory.records import EventKind
 
 
 class ConsentWait:
@@ -39,7 +39,7 @@ class ConsentWait:
         was a denial)."""
         self.waiting = True
         self.log.event(
-            ev.CONSENT_WAIT,
+            EventKind.CONSENT_WAIT,
             timeout=self.timeout,
             message=f"waiting for your decision on {name!r} in the desktop app, up "
             f"to {self.timeout:g} s from the server's first roots/list",
@@ -79,7 +79,7 @@ class ConsentWait:
         else:
             message = "the decision arrived"
         self.log.event(
-            ev.CONSENT_DECIDED,
+            EventKind.CONSENT_DECIDED,
             outcome="timeout" if timed_out else "denied" if denied else "decided",
             message=message,
             held=self.answers.waiting,

@@ -25,8 +25,8 @@ import time
 from collections.abc import Callable
 
 from roots_manager.bridge.protocol.inflight import Snapshot
+from roots_manager.core.directory.records import EventKind
 from roots_manager.core.log import denials
-from roots_manager.core.log import events as ev
 
 TYPE_CHECKING = False  # not typing's: see roots_manager.bridge.main
 if TYPE_CHECKING:
@@ -156,7 +156,7 @@ class Denials:
             self.dropped = 0
         self.told += 1
         self.recent.append((time.monotonic(), found))
-        self.log.event(ev.DENIAL, **found)
+        self.log.event(EventKind.DENIAL, **found)
 
     def _answered(self, path: str, served: bool) -> None:
         if not self._allowed():
@@ -164,7 +164,7 @@ class Denials:
             return
         outcome = "read, granted while it waited" if served else "refused"
         self.log.event(
-            ev.MESSAGE,
+            EventKind.MESSAGE,
             message=f"the read of {path} that waited for an answer was {outcome}",
             answered=path,
             served=served,
@@ -222,7 +222,7 @@ class Denials:
                     self._end(fd)
         if self.dropped:
             self.log.event(
-                ev.ERROR,
+                EventKind.ERROR,
                 message=f"{self.dropped} refusals past {RATE:g} a second were not recorded",
             )
             self.dropped = 0
@@ -231,7 +231,7 @@ class Denials:
         if self._warned:
             return
         self._warned = True
-        self.log.event(ev.ERROR, message=f"{message}; the server runs confined, untold")
+        self.log.event(EventKind.ERROR, message=f"{message}; the server runs confined, untold")
 
 
 def _more(fd: int) -> bool:

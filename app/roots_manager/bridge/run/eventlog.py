@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from roots_manager.core.directory.layout import Layout
+from roots_manager.core.directory.records import EventKind
 from roots_manager.core.log import events as ev
 from roots_manager.core.log import retention
 from roots_manager.core.runs import live
@@ -55,7 +56,7 @@ class BridgeLog:
         """Held by a marker write and by :meth:`ending`, so that no write lands after the
         removal."""
 
-    def event(self, kind: str, **fields: Any) -> None:
+    def event(self, kind: EventKind, **fields: Any) -> None:
         """Record one event now."""
         self.counts[kind] = self.counts.get(kind, 0) + 1
         if self._closed:

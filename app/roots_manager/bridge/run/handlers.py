@@ -13,6 +13,7 @@ from roots_manager.bridge.run.eventlog import BridgeLog
 from roots_manager.bridge.transport.carrier import Carrier
 from roots_manager.bridge.transport.pump import HOLD_LIMIT, HandOff, LoopRunner
 from roots_manager.bridge.transport.writer import LineWriter
+from roots_manager.core.directory.records import EventKind
 from roots_manager.core.log import events as ev
 
 MAX_BACKLOG = 4 * 1024 * 1024
@@ -20,7 +21,7 @@ MAX_BACKLOG = 4 * 1024 * 1024
 
 
 def _error(log: BridgeLog, message: str) -> None:
-    log.event(ev.ERROR, message=message)
+    log.event(EventKind.ERROR, message=message)
 
 
 def host_runner(
@@ -35,7 +36,7 @@ def host_runner(
         # never asks for its roots (the host waits for that answer too).
         if mediator.handshake.holding:
             log.event(
-                ev.HANDSHAKE,
+                EventKind.HANDSHAKE,
                 dir=ev.HOST_TO_SERVER,
                 held=True,
                 message=f"no initialize result within {HOLD_LIMIT:g} s (a first start may be "

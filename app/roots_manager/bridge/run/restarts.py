@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from roots_manager.bridge.protocol.actions import to_host, to_server
 from roots_manager.bridge.protocol.jsonrpc import Json, dumps, error_line
 from roots_manager.bridge.protocol.restart import Restart, Why
+from roots_manager.core.directory.records import EventKind
 from roots_manager.core.log import events as ev
 
 if TYPE_CHECKING:
@@ -122,7 +123,7 @@ class Restarts:
         else:
             outcome = "restarting"
             self._asked = (by, request)
-        self.log.event(ev.RESTART_ASKED, outcome=outcome, by=by, request=request)
+        self.log.event(EventKind.RESTART_ASKED, outcome=outcome, by=by, request=request)
         if outcome == "restarting":
             self.check()
         return outcome
@@ -144,7 +145,10 @@ class Restarts:
         self.mediator.hold_host()
         asked = self._asked[1] if self._asked is not None else None
         self.log.event(
-            ev.SERVER_RESTARTING, reason=str(reason), pid=self.running().server.pid, request=asked
+            EventKind.SERVER_RESTARTING,
+            reason=str(reason),
+            pid=self.running().server.pid,
+            request=asked,
         )
         self._task = asyncio.create_task(self._run(reason))
         # a change seen while it runs is let by (the server being started is the one to judge
@@ -190,7 +194,7 @@ class Restarts:
         if again is None:
             released = mediator.release_host()
             self.log.event(
-                ev.MESSAGE,
+                EventKind.MESSAGE,
                 message="the consent change was undone before the restart: none needed",
                 released=released,
             )
@@ -243,7 +247,7 @@ class Restarts:
         self.count += 1
         held_ms = round((time.monotonic() - held_at) * 1000)
         self.log.event(
-            ev.SERVER_RESTARTED,
+            EventKind.SERVER_RESTARTED,
             reason=str(reason),
             old_pid=old_pid,
             new_pid=self.running().server.pid,
@@ -283,7 +287,7 @@ class Restarts:
                 if attempts >= CRASH_LOOP:
                     self._fail(reason, f"{why} ({attempts} times)", attempts)
                     return attempts, None
-                self.log.event(ev.MESSAGE, message=f"{why}; trying again", attempts=attempts)
+                self.log.event(EventKind.MESSAGE, message=f"{why}; trying again", attempts=attempts)
                 await asyncio.sleep(START_RETRY)
                 continue
             outcome = await self._replay()
@@ -355,7 +359,7 @@ class Restarts:
                 self.carrier(to_host(dumps({"jsonrpc": "2.0", "method": method}) + b"\n"))
                 sent.append(method)
         self.log.event(
-            ev.MESSAGE,
+            EventKind.MESSAGE,
             dir=ev.BRIDGE_TO_HOST,
             message="the restarted server declares other capabilities or another serverInfo",
             before={k: old.get(k) for k in ("capabilities", "serverInfo")},
@@ -366,7 +370,7 @@ class Restarts:
 
     def _fail(self, reason: Restart, why: str, attempts: int) -> None:
         self.mediator.release_host()
-        self.log.event(ev.RESTART_FAILED, reason=str(reason), message=why, attempts=attempts)
+        self.log.event(EventKind.RESTART_FAILED, reason=str(reason), message=why, attempts=attempts)
         # the host sees its server go: its log (the bridge's stderr) says why
         print(
             f"roots-bridge: {self.name}: the server was not restarted ({reason}): {why}; "

@@ -55,7 +55,7 @@ from roots_manager.bridge.transport.relay import Counting, LineRelay
 from roots_manager.bridge.transport.writer import FdSink, LineWriter
 from roots_manager.core.consent.effective import ListRootsResult
 from roots_manager.core.directory.layout import Layout
-from roots_manager.core.log import events as ev
+from roots_manager.core.directory.records import EventKind
 from roots_manager.core.roots.uri import uri_to_path
 from roots_manager.core.runs import habits, live
 from roots_manager.core.runs.run_id import new_run_id
@@ -119,7 +119,7 @@ class Bridge:
             server_name,
             self.fingerprint,
             self.run_id,
-            on_error=lambda m: self.log.event(ev.ERROR, message=m),
+            on_error=lambda m: self.log.event(EventKind.ERROR, message=m),
         )
         self.confine = confine
         """``--confine``: every start of the server is confined, whatever the store says."""
@@ -344,13 +344,15 @@ class Bridge:
         try:
             out = handle()
         except Exception as exc:  # as a relay's line whose handling failed: it went already
-            self.log.event(ev.ERROR, message=f"{what} could not be handled ({exc!r}); relayed")
+            self.log.event(
+                EventKind.ERROR, message=f"{what} could not be handled ({exc!r}); relayed"
+            )
             return
         finally:
             self.carrier.published()
         if out != relayed:
             self.log.event(
-                ev.ERROR,
+                EventKind.ERROR,
                 message=f"{what} was relayed before the bridge had loaded, otherwise than "
                 "the bridge relays it now",
             )
@@ -419,7 +421,7 @@ class Bridge:
         gave the server just started; and, when it gave none, say why on stderr too (the
         host's log), for a server that may refuse to start so."""
         for note in self.running.launch.notes if self.running.launch is not None else ():
-            self.log.event(ev.MESSAGE, message=note)
+            self.log.event(EventKind.MESSAGE, message=note)
         folders = self.running.launch.folders if self.running.launch is not None else None
         if folders is None:
             return
@@ -431,7 +433,7 @@ class Bridge:
                 "restarts it with its folders; until then it has only what roots/list answers)"
             )
             print(f"roots-bridge: {self.name}: {message}", file=sys.stderr, flush=True)
-        self.log.event(ev.MESSAGE, message=message, folders=folders)
+        self.log.event(EventKind.MESSAGE, message=message, folders=folders)
 
     # ---- the run --------------------------------------------------------------------
 
@@ -447,7 +449,7 @@ class Bridge:
         for sig in list(early_signals):
             self._signalled(sig, sent=True)
         self.log.event(
-            ev.RUN_START,
+            EventKind.RUN_START,
             command=self.command,
             pid=os.getpid(),
             server_pid=self.running.server.pid,
@@ -548,14 +550,14 @@ class Bridge:
             flush=True,
         )
         self.log.event(
-            ev.RUN_START,
+            EventKind.RUN_START,
             command=self.command,
             pid=os.getpid(),
             mode="observe" if self.observe else "managed",
             version=__version__,
         )
-        self.log.event(ev.ERROR, message=f"cannot start {self.command[0]}: {what}")
-        self.log.event(ev.RUN_END, exit_code=code, reason="cannot start")
+        self.log.event(EventKind.ERROR, message=f"cannot start {self.command[0]}: {what}")
+        self.log.event(EventKind.RUN_END, exit_code=code, reason="cannot start")
         self.log.close()
         return int(code)
 
@@ -582,14 +584,16 @@ class Bridge:
             except (StoreError, OSError) as exc:
                 # answering matters more than the record: the store is still read for answers
                 why = oserror.message(exc) if isinstance(exc, OSError) else str(exc)
-                self.log.event(ev.ERROR, message=f"the server's start was not recorded: {why}")
+                self.log.event(
+                    EventKind.ERROR, message=f"the server's start was not recorded: {why}"
+                )
                 print(f"roots-bridge: {why}", file=sys.stderr, flush=True)
             except ModelError as exc:
                 # a name that looks like a known server's (``fѕ`` beside ``fs``): it is not
                 # recorded, so no consent is asked for it and it has no grants, the known
                 # server's least of all; the server still runs and is answered no folder
                 message = f"{exc}; the server runs, and sees no folder until it is renamed"
-                self.log.event(ev.ERROR, message=message)
+                self.log.event(EventKind.ERROR, message=message)
                 print(f"roots-bridge: {message}", file=sys.stderr, flush=True)
         self.log.start_marker(marker, loop)
         # earlier runs' logs, kept within the limits, in a thread: with those of the state just
@@ -678,7 +682,7 @@ class Bridge:
         if not self._store_refused:
             self._store_refused = True
             self.log.event(
-                ev.ERROR,
+                EventKind.ERROR,
                 message=f"the store's folder cannot be watched: {refusal(failed)}; changes "
                 "and requests are looked for every second instead",
             )
@@ -708,7 +712,7 @@ class Bridge:
             self._mounts_watched = False
             self._uncovered.set()
         if not task.cancelled() and task.exception() is not None:
-            self.log.event(ev.ERROR, message=f"{name} failed: {task.exception()!r}")
+            self.log.event(EventKind.ERROR, message=f"{name} failed: {task.exception()!r}")
 
     def _record_start(self) -> bool:
         runs = live.live_runs(self.layout) | {self.run_id}
@@ -810,7 +814,9 @@ class Bridge:
         denied = self._taken(live.take_deny_request, "deny")
         if denied and self.asking is not None:
             self.asking.deny()
-            self.log.event(ev.MESSAGE, message=f"the reads waiting were refused, by {denied[0]}")
+            self.log.event(
+                EventKind.MESSAGE, message=f"the reads waiting were refused, by {denied[0]}"
+            )
         self._take_allows()
 
     def _take_allows(self) -> None:
@@ -821,18 +827,22 @@ class Bridge:
         except OSError as exc:
             if not self._request_failed:
                 self._request_failed = True
-                self.log.event(ev.ERROR, message=f"an answer cannot be taken: {exc}")
+                self.log.event(EventKind.ERROR, message=f"an answer cannot be taken: {exc}")
             return
         for entry in allows:
             by, domain = entry["by"], "domain" in entry
             path = entry["domain"] if domain else entry["path"]
             if self.asking is None or not self.asking.allow(path, entry["for"], domain=domain):
-                self.log.event(ev.ERROR, message=f"{path} cannot be served now (asked by {by})")
+                self.log.event(
+                    EventKind.ERROR, message=f"{path} cannot be served now (asked by {by})"
+                )
                 continue
             calls = "connections to" if domain else "reads of"
             served = "reached" if domain else "served"
             when = "waiting now are" if entry["for"] == live.ONCE else "are, until the server ends,"
-            self.log.event(ev.MESSAGE, message=f"the {calls} {path} {when} {served}, by {by}")
+            self.log.event(
+                EventKind.MESSAGE, message=f"the {calls} {path} {when} {served}, by {by}"
+            )
 
     def _taken(
         self, take: Callable[[Layout, str], dict[str, Any] | None], what: str
@@ -844,7 +854,7 @@ class Bridge:
         except OSError as exc:
             if not self._request_failed:
                 self._request_failed = True
-                self.log.event(ev.ERROR, message=f"a {what} request cannot be taken: {exc}")
+                self.log.event(EventKind.ERROR, message=f"a {what} request cannot be taken: {exc}")
             return False
         if asked is None:
             return None
@@ -861,7 +871,7 @@ class Bridge:
                 habits.remember(self.layout, self.name, asks_at_start=asked_at_start)
             except OSError as exc:  # the next run's first call may not wait; nothing worse
                 why = oserror.message(exc)
-                self.log.event(ev.ERROR, message=f"what the server did was not kept: {why}")
+                self.log.event(EventKind.ERROR, message=f"what the server did was not kept: {why}")
         self._folders.close()
         for t in self._tasks:
             t.cancel()
@@ -882,7 +892,7 @@ class Bridge:
         # the end is the log's last event: closed at once, with no wait between, so that
         # nothing handed on meanwhile (the server's lines still read) comes after it
         self.log.event(
-            ev.RUN_END,
+            EventKind.RUN_END,
             exit_code=code,
             returncode=self.running.server.returncode,
             reason=self._reason or None,

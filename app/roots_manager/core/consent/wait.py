@@ -15,6 +15,7 @@ from enum import Enum
 from typing import Any
 
 from roots_manager.core.directory.layout import Layout
+from roots_manager.core.directory.records import EventKind
 from roots_manager.core.log import events
 from roots_manager.core.log.event_time import parse_ts
 from roots_manager.core.runs import live
@@ -56,16 +57,16 @@ def wait_of(records: Iterable[dict[str, Any]]) -> ConsentWait | None:
     stage = WaitStage.NOT_ASKED
     for rec in records:
         kind = rec.get("kind")
-        if kind == events.CONSENT_WAIT:
+        if kind == EventKind.CONSENT_WAIT:
             value = rec.get("timeout")
             if isinstance(value, int | float) and not isinstance(value, bool):
                 timeout, held_since, stage = float(value), None, WaitStage.NOT_ASKED
         elif timeout is None:
             continue
-        elif kind == events.ROOTS_ASKED and stage is WaitStage.NOT_ASKED:
+        elif kind == EventKind.ROOTS_ASKED and stage is WaitStage.NOT_ASKED:
             held_since = parse_ts(str(rec.get("ts", ""))) or None
             stage = WaitStage.HOLDING
-        elif kind == events.CONSENT_DECIDED:
+        elif kind == EventKind.CONSENT_DECIDED:
             stage = WaitStage.TIMED_OUT if rec.get("outcome") == "timeout" else WaitStage.DECIDED
     if timeout is None:
         return None

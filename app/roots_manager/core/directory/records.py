@@ -11,21 +11,58 @@ of this version would misread raises it, and the records then carry it. Their JS
 (:func:`json_schema`) are in the manual's page on the file bus (``docs/file-bus.md``, which a
 test holds to this module).
 
-It imports ``typing`` alone of note: the bridge loads it with the event log, after its server has
-started.
+It imports ``typing`` and ``enum`` alone of note: the bridge loads it with the event log, after
+its server has started.
 """
 
 from __future__ import annotations
 
 import types
 import typing
-from typing import Any, Literal, Required, TypedDict, Union
+from enum import StrEnum
+from typing import Annotated, Any, Literal, Required, TypedDict, Union
 
 RECORDS_VERSION = 1
 """The version of the records below; the records written so far carry none and are version 1."""
 
 JsonRpcId = Any
 """A JSON-RPC id as a peer sent it: a string or a number, or anything a broken peer sends."""
+
+
+class EventKind(StrEnum):
+    """What an event tells (its ``kind``). A member is its string: it is written as its value and
+    equals it, so a record read back, whose ``kind`` is a plain string, compares equal to it.
+    A bridge run starts and ends as ``session-*``: the kinds keep the names older logs and their
+    readers know."""
+
+    RUN_START = "session-start"
+    RUN_END = "session-end"
+    HANDSHAKE = "handshake"
+    ROOTS_ASKED = "roots-list-asked"
+    ROOTS_ANSWERED = "roots-list-answered"
+    ROOTS_RELAYED = "roots-list-relayed"
+    LIST_CHANGED_SENT = "list-changed-sent"
+    LIST_CHANGED_RELAYED = "list-changed-relayed"
+    LIST_CHANGED_ASKED = "list-changed-asked"
+    """The user asked for a list_changed though nothing changed; ``outcome`` says what was
+    done."""
+    MRTR_RESOLVED = "mrtr-resolved"
+    CONSENT_WAIT = "consent-wait"
+    CONSENT_DECIDED = "consent-decided"
+    SERVER_RESTARTING = "server-restarting"
+    """A consent change (or the user, ``request`` set) needs a restart: the host's messages are
+    held from now on."""
+    SERVER_RESTARTED = "server-restarted"
+    """The bridge restarted the server behind the host's back, for a consent change (or on the
+    user's request, ``request`` set)."""
+    RESTART_FAILED = "restart-failed"
+    NON_JSON = "non-json"
+    ERROR = "error"
+    MESSAGE = "message"
+    DENIAL = "denial"
+    """A confined server was refused something (:mod:`roots_manager.core.log.denials`)."""
+    RESTART_ASKED = "restart-asked"
+    """The user asked for the server to be restarted; ``outcome`` says what was done."""
 
 
 class RequestAtRefusal(TypedDict, total=False):
@@ -50,8 +87,10 @@ class EventRecord(TypedDict, total=False):
     server: Required[str]
     session: Required[str]
     """The bridge run's id (the field keeps its first name, which readers of older logs know)."""
-    kind: Required[str]
-    """What happened: ``session-start``, ``roots-list-answered``, ``denial``, ..."""
+    kind: Required[Annotated[str, EventKind]]
+    """What happened: one of :class:`EventKind`'s values. A record read back holds it as a plain
+    string (which equals the member), and a newer bridge's log may hold a kind this version does
+    not know."""
     dir: Literal["host>server", "server>host", "bridge>server", "bridge>host"]
     """Who sent the message to whom."""
     id: JsonRpcId
@@ -237,6 +276,12 @@ def _schema_of(annotation: object) -> dict[str, Any]:
     origin = typing.get_origin(annotation)
     args = typing.get_args(annotation)
     if origin is Required:
+        return _schema_of(args[0])
+    if origin is Annotated:
+        # a string of a known set: Annotated[str, SomeStrEnum]
+        known = [m for m in args[1:] if isinstance(m, type) and issubclass(m, StrEnum)]
+        if known:
+            return {"type": "string", "enum": [member.value for member in known[0]]}
         return _schema_of(args[0])
     if annotation is Any:
         return {}

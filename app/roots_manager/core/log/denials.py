@@ -27,9 +27,6 @@ from roots_manager.core.store.state import iso_time
 from roots_manager.support.paths import inside
 from roots_manager.support.translatable import QT_TRANSLATE_NOOP
 
-DENIAL = "denial"
-"""The kind of a denial event (:mod:`roots_manager.core.log.events`)."""
-
 OPERATIONS = ("read", "write", "list", "execute", "create", "remove", "connect")
 START_UP = "start-up"
 REQUEST = "request"

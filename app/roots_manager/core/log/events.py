@@ -19,65 +19,38 @@ from pathlib import Path
 from typing import IO, Any, cast
 
 from roots_manager.core.directory.layout import Layout
+from roots_manager.core.directory.records import EventKind as EventKind
 from roots_manager.core.directory.records import EventRecord
-from roots_manager.core.log.denials import DENIAL as DENIAL
 from roots_manager.core.log.denials import summary as denial_summary
 from roots_manager.core.roots.uri import UriError, uri_to_path
 from roots_manager.core.store.state import now_iso
 from roots_manager.support.statefile import retrying
 from roots_manager.support.translatable import QT_TRANSLATE_NOOP
 
-# kinds of event
-# a bridge run starts and ends; the kinds keep the names older logs and readers know
-RUN_START = "session-start"
-RUN_END = "session-end"
-HANDSHAKE = "handshake"
-ROOTS_ASKED = "roots-list-asked"
-ROOTS_ANSWERED = "roots-list-answered"
-ROOTS_RELAYED = "roots-list-relayed"
-LIST_CHANGED_SENT = "list-changed-sent"
-LIST_CHANGED_RELAYED = "list-changed-relayed"
-LIST_CHANGED_ASKED = "list-changed-asked"
-"""The user asked for a list_changed though nothing changed; ``outcome`` says what was done."""
-MRTR_RESOLVED = "mrtr-resolved"
-CONSENT_WAIT = "consent-wait"
-CONSENT_DECIDED = "consent-decided"
-RESTART_ASKED = "restart-asked"
-"""The user asked for the server to be restarted; ``outcome`` says what was done."""
-SERVER_RESTARTING = "server-restarting"
-"""A consent change (or the user, ``request`` set) needs a restart: the host's messages are
-held from now on."""
-SERVER_RESTARTED = "server-restarted"
-"""The bridge restarted the server behind the host's back, for a consent change (or on the
-user's request, ``request`` set)."""
-RESTART_FAILED = "restart-failed"
-NON_JSON = "non-json"
-# DENIAL (imported): a confined server was refused something (:mod:`.denials`)
-ERROR = "error"
-MESSAGE = "message"
+# the kinds of event (the bus's contract names them: :class:`EventKind`), and by the
+# module-level names their callers have used
+RUN_START = EventKind.RUN_START
+RUN_END = EventKind.RUN_END
+HANDSHAKE = EventKind.HANDSHAKE
+ROOTS_ASKED = EventKind.ROOTS_ASKED
+ROOTS_ANSWERED = EventKind.ROOTS_ANSWERED
+ROOTS_RELAYED = EventKind.ROOTS_RELAYED
+LIST_CHANGED_SENT = EventKind.LIST_CHANGED_SENT
+LIST_CHANGED_RELAYED = EventKind.LIST_CHANGED_RELAYED
+LIST_CHANGED_ASKED = EventKind.LIST_CHANGED_ASKED
+MRTR_RESOLVED = EventKind.MRTR_RESOLVED
+CONSENT_WAIT = EventKind.CONSENT_WAIT
+CONSENT_DECIDED = EventKind.CONSENT_DECIDED
+RESTART_ASKED = EventKind.RESTART_ASKED
+SERVER_RESTARTING = EventKind.SERVER_RESTARTING
+SERVER_RESTARTED = EventKind.SERVER_RESTARTED
+RESTART_FAILED = EventKind.RESTART_FAILED
+NON_JSON = EventKind.NON_JSON
+DENIAL = EventKind.DENIAL
+ERROR = EventKind.ERROR
+MESSAGE = EventKind.MESSAGE
 
-KINDS = (
-    RUN_START,
-    RUN_END,
-    HANDSHAKE,
-    ROOTS_ASKED,
-    ROOTS_ANSWERED,
-    ROOTS_RELAYED,
-    LIST_CHANGED_SENT,
-    LIST_CHANGED_RELAYED,
-    LIST_CHANGED_ASKED,
-    MRTR_RESOLVED,
-    CONSENT_WAIT,
-    CONSENT_DECIDED,
-    SERVER_RESTARTING,
-    SERVER_RESTARTED,
-    RESTART_FAILED,
-    NON_JSON,
-    ERROR,
-    MESSAGE,
-    DENIAL,
-    RESTART_ASKED,
-)
+KINDS = tuple(EventKind)
 
 # directions
 HOST_TO_SERVER = "host>server"
@@ -101,7 +74,7 @@ URI_LISTS = ("uris", "previous")
 """The fields of an event that list URIs."""
 
 
-def event(kind: str, server: str, run: str, **fields: Any) -> EventRecord:
+def event(kind: EventKind, server: str, run: str, **fields: Any) -> EventRecord:
     """A new event record stamped with the current time; fields that are None are left out,
     and lists of URIs longer than :data:`MAX_LOGGED_URIS` are cut to it. Its fields are the
     bus's contract's (:class:`~roots_manager.core.directory.records.EventRecord`; a test finds
@@ -344,20 +317,20 @@ def shown_path(uri: object) -> str:
 def summary_parts(rec: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     """The summary of an event as a template (one of `SUMMARY_TEMPLATES`) and its values."""
     kind = rec.get("kind")
-    if kind == RUN_START:
+    if kind == EventKind.RUN_START:
         return "started {command} (pid {pid}, {mode})", {
             "command": " ".join(map(str, rec.get("command", []))),
             "pid": rec.get("pid"),
             "mode": rec.get("mode", "managed"),
         }
-    if kind == RUN_END:
+    if kind == EventKind.RUN_END:
         if rec.get("reason"):
             return "ended, exit code {code} ({reason})", {
                 "code": rec.get("exit_code"),
                 "reason": rec["reason"],
             }
         return "ended, exit code {code}", {"code": rec.get("exit_code")}
-    if kind == HANDSHAKE:
+    if kind == EventKind.HANDSHAKE:
         if rec.get("first_call_held"):
             if rec.get("roots_answered"):
                 return "the host's first request waited {ms} ms for the server's roots", {
@@ -375,17 +348,17 @@ def summary_parts(rec: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         if rec.get("injected"):
             return "protocol {protocol}, roots capability injected", {"protocol": rec["protocol"]}
         return "protocol {protocol}", {"protocol": rec["protocol"]}
-    if kind == ROOTS_ASKED:
+    if kind == EventKind.ROOTS_ASKED:
         if rec.get("held"):
             return "the server asked for its roots (held until you decide)", {}
         if rec.get("batch"):
             return "the server asked for its roots in a batch", {}
         return "the server asked for its roots", {}
-    if kind == ROOTS_RELAYED:
+    if kind == EventKind.ROOTS_RELAYED:
         return "roots/list relayed to the host", {}
-    if kind in (ROOTS_ANSWERED, MRTR_RESOLVED, LIST_CHANGED_SENT):
+    if kind in (EventKind.ROOTS_ANSWERED, EventKind.MRTR_RESOLVED, EventKind.LIST_CHANGED_SENT):
         uris = rec.get("uris")
-        prefix = "roots changed, now " if kind == LIST_CHANGED_SENT else ""
+        prefix = "roots changed, now " if kind == EventKind.LIST_CHANGED_SENT else ""
         if not isinstance(uris, list) or not uris:
             return prefix + "no roots", {}
         # the folders as the user knows them; the URIs stay in the event's JSON
@@ -398,27 +371,27 @@ def summary_parts(rec: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         if count == 1:
             return prefix + "1 root: {paths}", {"paths": paths}
         return prefix + "{count} roots: {paths}", {"count": count, "paths": paths}
-    if kind == LIST_CHANGED_RELAYED:
+    if kind == EventKind.LIST_CHANGED_RELAYED:
         return "list_changed relayed", {}
-    if kind == LIST_CHANGED_ASKED and rec.get("outcome") in _ASKED_OUTCOMES:
+    if kind == EventKind.LIST_CHANGED_ASKED and rec.get("outcome") in _ASKED_OUTCOMES:
         return _ASKED_OUTCOMES[rec["outcome"]], {}
-    if kind == CONSENT_WAIT and rec.get("timeout") is not None:
+    if kind == EventKind.CONSENT_WAIT and rec.get("timeout") is not None:
         return "waiting up to {timeout} s for your decision in the desktop app", {
             "timeout": f"{rec['timeout']:g}"
             if isinstance(rec["timeout"], float)
             else rec["timeout"]
         }
-    if kind == CONSENT_DECIDED and rec.get("outcome") in ("decided", "denied", "timeout"):
+    if kind == EventKind.CONSENT_DECIDED and rec.get("outcome") in ("decided", "denied", "timeout"):
         if rec["outcome"] == "decided":
             return "the decision arrived", {}
         if rec["outcome"] == "denied":
             return "denied: answered with no folder", {}
         return "no decision in time: answered with what is granted", {}
-    if kind == RESTART_ASKED and rec.get("outcome") in _RESTART_OUTCOMES:
+    if kind == EventKind.RESTART_ASKED and rec.get("outcome") in _RESTART_OUTCOMES:
         return _RESTART_OUTCOMES[rec["outcome"]], {}
-    if kind == SERVER_RESTARTING and rec.get("request") is not None:
+    if kind == EventKind.SERVER_RESTARTING and rec.get("request") is not None:
         return "restarting the server on request, the host's messages wait", {}
-    if kind == SERVER_RESTARTED and rec.get("request") is not None:
+    if kind == EventKind.SERVER_RESTARTED and rec.get("request") is not None:
         return (
             "restarted on request: pid {old} is now pid {new}; the host waited {ms} ms",
             {
@@ -427,11 +400,11 @@ def summary_parts(rec: dict[str, Any]) -> tuple[str, dict[str, Any]]:
                 "ms": rec.get("held_ms", "?"),
             },
         )
-    if kind == SERVER_RESTARTING:
+    if kind == EventKind.SERVER_RESTARTING:
         return "consent changed ({reason}): restarting the server, the host's messages wait", {
             "reason": rec.get("reason", "?")
         }
-    if kind == SERVER_RESTARTED:
+    if kind == EventKind.SERVER_RESTARTED:
         return (
             "restarted for a consent change: pid {old} is now pid {new}; the host waited {ms} ms",
             {
@@ -440,16 +413,16 @@ def summary_parts(rec: dict[str, Any]) -> tuple[str, dict[str, Any]]:
                 "ms": rec.get("held_ms", "?"),
             },
         )
-    if kind == RESTART_FAILED:
+    if kind == EventKind.RESTART_FAILED:
         return "the server could not be restarted: {why}", {"why": rec.get("message", "?")}
-    if kind == NON_JSON:
+    if kind == EventKind.NON_JSON:
         return "{bytes} bytes that are not {reason}", {
             "bytes": rec.get("bytes", "?"),
             "reason": rec.get("reason", "JSON"),
         }
-    if kind == DENIAL:
+    if kind == EventKind.DENIAL:
         return "{text}", {"text": denial_summary(rec)}
-    if kind == MESSAGE:
+    if kind == EventKind.MESSAGE:
         if rec.get("method"):
             return "{text}", {"text": rec["method"]}
         if "id" in rec:

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from roots_manager.core.directory.layout import Layout
+from roots_manager.core.directory.records import EventKind
 from roots_manager.core.log import events
 from roots_manager.core.log.event_time import LINE, epoch_of, slow_fields
 
@@ -451,7 +452,7 @@ class ReadAhead:
 # method), which its JSON holds, or, for a message without a method, the word "response". The
 # summary of every other kind is worded by a template, and may hold the text where the JSON
 # does not: a row of those kinds is parsed when its JSON does not contain the text.
-_PLAIN_KINDS = frozenset({events.MESSAGE, events.ERROR})
+_PLAIN_KINDS = frozenset({EventKind.MESSAGE, EventKind.ERROR})
 # JSON writes these characters escaped, so a value holding them is not found in the raw line.
 _ESCAPED = re.compile(r'["\\\x00-\x1f]')
 
@@ -481,7 +482,7 @@ class TextSearch:
             json.dumps(self.text)[1:-1].encode("ascii").lower(),
         )
         escaped = _ESCAPED.search(self.text) is not None
-        self._in_response = self.text in summarize({"kind": events.MESSAGE, "id": 0}).lower()
+        self._in_response = self.text in summarize({"kind": EventKind.MESSAGE, "id": 0}).lower()
         # per kind code: parse rows of that kind whose line does not contain the text
         self._parse: list[bool] = []
         self._escaped = escaped
@@ -499,7 +500,7 @@ class TextSearch:
             parse.append(
                 self._escaped
                 or name not in _PLAIN_KINDS
-                or (name == events.MESSAGE and self._in_response)
+                or (name == EventKind.MESSAGE and self._in_response)
             )
         return parse[code]
 

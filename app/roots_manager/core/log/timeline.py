@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, NamedTuple
 
-from roots_manager.core.log import events
+from roots_manager.core.directory.records import EventKind
 from roots_manager.core.log.index import LogIndex, ReadAhead
 from roots_manager.core.log.probe_runs import PREFIX, is_probe
 
@@ -51,13 +51,13 @@ class MarkKind(Enum):
 
 
 _KINDS: dict[str, MarkKind] = {
-    events.ROOTS_ASKED: MarkKind.ASKED,
-    events.ROOTS_ANSWERED: MarkKind.ANSWERED,
-    events.MRTR_RESOLVED: MarkKind.ANSWERED,
-    events.LIST_CHANGED_SENT: MarkKind.LIST_CHANGED,
-    events.CONSENT_WAIT: MarkKind.CONSENT,
-    events.CONSENT_DECIDED: MarkKind.CONSENT,
-    events.DENIAL: MarkKind.DENIED,
+    EventKind.ROOTS_ASKED: MarkKind.ASKED,
+    EventKind.ROOTS_ANSWERED: MarkKind.ANSWERED,
+    EventKind.MRTR_RESOLVED: MarkKind.ANSWERED,
+    EventKind.LIST_CHANGED_SENT: MarkKind.LIST_CHANGED,
+    EventKind.CONSENT_WAIT: MarkKind.CONSENT,
+    EventKind.CONSENT_DECIDED: MarkKind.CONSENT,
+    EventKind.DENIAL: MarkKind.DENIED,
 }
 
 
@@ -264,7 +264,7 @@ class Timeline:
         ix = self.index
         codes = {ix.code_of_kind(k): mark for k, mark in _KINDS.items()}
         codes.pop(None, None)
-        run_end = ix.code_of_kind(events.RUN_END)
+        run_end = ix.code_of_kind(EventKind.RUN_END)
         read = ReadAhead(ix).line
         added = 0
         kinds, servers, ts = ix.kind, ix.server, ix.ts

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from roots_manager.core.log import events as ev
+from roots_manager.core.directory.records import EventKind
 from roots_manager.core.probe.reasons import ALLOWANCE_UNKNOWN, Finding, Problem
 from roots_manager.core.probe.verdict import (
     ARGUMENTS_NAME,
@@ -25,14 +25,14 @@ FORMAT = 2
 """2: each verdict line's reason code, parameters and deciding phase (``verdict_details``)."""
 
 ROOTS_KINDS = {
-    ev.RUN_START,
-    ev.HANDSHAKE,
-    ev.ROOTS_ASKED,
-    ev.ROOTS_ANSWERED,
-    ev.LIST_CHANGED_SENT,
-    ev.MRTR_RESOLVED,
-    ev.RUN_END,
-    ev.ERROR,
+    EventKind.RUN_START,
+    EventKind.HANDSHAKE,
+    EventKind.ROOTS_ASKED,
+    EventKind.ROOTS_ANSWERED,
+    EventKind.LIST_CHANGED_SENT,
+    EventKind.MRTR_RESOLVED,
+    EventKind.RUN_END,
+    EventKind.ERROR,
 }
 """The bridge's events a report keeps: the roots traffic of the run, from its log."""
 

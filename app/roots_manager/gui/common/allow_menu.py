@@ -21,7 +21,8 @@ from PySide6.QtWidgets import QAbstractItemView, QMenu, QWidget
 
 from roots_manager.core.confinement.offers import Offer, offers
 from roots_manager.core.directory.layout import home_shortened
-from roots_manager.core.log.denials import DENIAL, shown
+from roots_manager.core.directory.records import EventKind
+from roots_manager.core.log.denials import shown
 from roots_manager.gui.common.confinement_text import reason_text
 
 ALLOW_KEYS = ("Ctrl+Shift+A", "Shift+F10")
@@ -37,7 +38,9 @@ def allow_shortcuts() -> list[QKeySequence]:
 def is_refusal(rec: object) -> bool:
     """Whether *rec*, an event, is a confined server's refusal (a denial event)."""
     return (
-        isinstance(rec, dict) and rec.get("kind") == DENIAL and isinstance(rec.get("server"), str)
+        isinstance(rec, dict)
+        and rec.get("kind") == EventKind.DENIAL
+        and isinstance(rec.get("server"), str)
     )
 
 

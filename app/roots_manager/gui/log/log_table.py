@@ -6,6 +6,7 @@ from PySide6.QtCore import QAbstractItemModel, Qt
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView
 
+from roots_manager.core.directory.records import EventKind
 from roots_manager.core.log import events
 from roots_manager.gui.common.placeholder_view import PlaceholderTableView
 from roots_manager.gui.log.log_model import DIRECTION, ID, KIND, SERVER, TIME
@@ -40,7 +41,7 @@ def events_table(model: QAbstractItemModel, fm: QFontMetrics) -> PlaceholderTabl
         DIRECTION: max(fm.horizontalAdvance(direction_name(d)) for d in events.DIRECTIONS),
         KIND: max(
             fm.horizontalAdvance(kind_name(k))
-            for k in (events.LIST_CHANGED_RELAYED, events.SERVER_RESTARTED)
+            for k in (EventKind.LIST_CHANGED_RELAYED, EventKind.SERVER_RESTARTED)
         ),
         ID: fm.horizontalAdvance("0" * 6),
     }

@@ -14,6 +14,7 @@ from typing import Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
+from roots_manager.core.directory.records import EventKind
 from roots_manager.core.log import denials, events
 from roots_manager.gui.common.confinement_text import operation_text
 
@@ -26,26 +27,26 @@ _MODES: dict[str, str] = {
 
 # the kinds of event, in words (the Kind column and filter; an event's id stays in its JSON)
 _KINDS: dict[str, str] = {
-    events.RUN_START: str(QT_TRANSLATE_NOOP("LogSummary", "bridge started")),
-    events.RUN_END: str(QT_TRANSLATE_NOOP("LogSummary", "bridge ended")),
-    events.HANDSHAKE: str(QT_TRANSLATE_NOOP("LogSummary", "handshake")),
-    events.ROOTS_ASKED: str(QT_TRANSLATE_NOOP("LogSummary", "roots asked")),
-    events.ROOTS_ANSWERED: str(QT_TRANSLATE_NOOP("LogSummary", "roots answered")),
-    events.ROOTS_RELAYED: str(QT_TRANSLATE_NOOP("LogSummary", "roots relayed")),
-    events.LIST_CHANGED_SENT: str(QT_TRANSLATE_NOOP("LogSummary", "list_changed sent")),
-    events.LIST_CHANGED_RELAYED: str(QT_TRANSLATE_NOOP("LogSummary", "list_changed relayed")),
-    events.LIST_CHANGED_ASKED: str(QT_TRANSLATE_NOOP("LogSummary", "list_changed asked")),
-    events.MRTR_RESOLVED: str(QT_TRANSLATE_NOOP("LogSummary", "roots given in a retry")),
-    events.CONSENT_WAIT: str(QT_TRANSLATE_NOOP("LogSummary", "consent awaited")),
-    events.CONSENT_DECIDED: str(QT_TRANSLATE_NOOP("LogSummary", "consent decided")),
-    events.RESTART_ASKED: str(QT_TRANSLATE_NOOP("LogSummary", "restart asked")),
-    events.SERVER_RESTARTING: str(QT_TRANSLATE_NOOP("LogSummary", "server restarting")),
-    events.SERVER_RESTARTED: str(QT_TRANSLATE_NOOP("LogSummary", "server restarted")),
-    events.RESTART_FAILED: str(QT_TRANSLATE_NOOP("LogSummary", "restart failed")),
-    events.NON_JSON: str(QT_TRANSLATE_NOOP("LogSummary", "not JSON")),
-    events.DENIAL: str(QT_TRANSLATE_NOOP("LogSummary", "refusal")),
-    events.ERROR: str(QT_TRANSLATE_NOOP("LogSummary", "error")),
-    events.MESSAGE: str(QT_TRANSLATE_NOOP("LogSummary", "message")),
+    EventKind.RUN_START: str(QT_TRANSLATE_NOOP("LogSummary", "bridge started")),
+    EventKind.RUN_END: str(QT_TRANSLATE_NOOP("LogSummary", "bridge ended")),
+    EventKind.HANDSHAKE: str(QT_TRANSLATE_NOOP("LogSummary", "handshake")),
+    EventKind.ROOTS_ASKED: str(QT_TRANSLATE_NOOP("LogSummary", "roots asked")),
+    EventKind.ROOTS_ANSWERED: str(QT_TRANSLATE_NOOP("LogSummary", "roots answered")),
+    EventKind.ROOTS_RELAYED: str(QT_TRANSLATE_NOOP("LogSummary", "roots relayed")),
+    EventKind.LIST_CHANGED_SENT: str(QT_TRANSLATE_NOOP("LogSummary", "list_changed sent")),
+    EventKind.LIST_CHANGED_RELAYED: str(QT_TRANSLATE_NOOP("LogSummary", "list_changed relayed")),
+    EventKind.LIST_CHANGED_ASKED: str(QT_TRANSLATE_NOOP("LogSummary", "list_changed asked")),
+    EventKind.MRTR_RESOLVED: str(QT_TRANSLATE_NOOP("LogSummary", "roots given in a retry")),
+    EventKind.CONSENT_WAIT: str(QT_TRANSLATE_NOOP("LogSummary", "consent awaited")),
+    EventKind.CONSENT_DECIDED: str(QT_TRANSLATE_NOOP("LogSummary", "consent decided")),
+    EventKind.RESTART_ASKED: str(QT_TRANSLATE_NOOP("LogSummary", "restart asked")),
+    EventKind.SERVER_RESTARTING: str(QT_TRANSLATE_NOOP("LogSummary", "server restarting")),
+    EventKind.SERVER_RESTARTED: str(QT_TRANSLATE_NOOP("LogSummary", "server restarted")),
+    EventKind.RESTART_FAILED: str(QT_TRANSLATE_NOOP("LogSummary", "restart failed")),
+    EventKind.NON_JSON: str(QT_TRANSLATE_NOOP("LogSummary", "not JSON")),
+    EventKind.DENIAL: str(QT_TRANSLATE_NOOP("LogSummary", "refusal")),
+    EventKind.ERROR: str(QT_TRANSLATE_NOOP("LogSummary", "error")),
+    EventKind.MESSAGE: str(QT_TRANSLATE_NOOP("LogSummary", "message")),
 }
 
 # which way a message went
@@ -102,14 +103,14 @@ def bridge_mode_name(mode: str) -> str:
 
 def translated_summary(rec: dict[str, Any]) -> str:
     """An event's summary in the user's language."""
-    if rec.get("kind") == events.DENIAL:
+    if rec.get("kind") == EventKind.DENIAL:
         return denials.summary(rec, translate=_translate_summary, operation=operation_text)
     template, values = events.summary_parts(rec)
     mode = values.get("mode")
     if isinstance(mode, str):
         values = {**values, "mode": bridge_mode_name(mode)}
     reason = values.get("reason")
-    if rec.get("kind") == events.RUN_END and isinstance(reason, str):
+    if rec.get("kind") == EventKind.RUN_END and isinstance(reason, str):
         values = {**values, "reason": end_reason(reason)}
     try:
         return _translate_summary(template).format(**values)

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from roots_manager.core.directory.layout import Layout, ensure_private_dir
-from roots_manager.core.log import events
+from roots_manager.core.directory.records import EventKind
 from roots_manager.core.log.index import LogIndex
 from roots_manager.core.servers.names import visible
 from roots_manager.gui.common.allow_menu import AllowMenus, is_refusal
@@ -299,10 +299,10 @@ class LogPanel(QWidget):
         self.model.refresh_soon()
         if not self._timeline_timer.isActive():
             self._timeline_timer.start(self.model.flush_interval_ms)  # as often as the table
-        newest = self.index_.latest_of_kind(events.ROOTS_ASKED, self._asked_upto)
+        newest = self.index_.latest_of_kind(EventKind.ROOTS_ASKED, self._asked_upto)
         refused = [
             rec
-            for row in self.index_.rows_of_kind(events.DENIAL, self._asked_upto)
+            for row in self.index_.rows_of_kind(EventKind.DENIAL, self._asked_upto)
             if self.index_.ts[row] >= self._started_at
             and isinstance(rec := self.index_.record(row), dict)
         ]
