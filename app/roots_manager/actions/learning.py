@@ -16,13 +16,14 @@ import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from roots_manager.actions import confinement as confine_actions
 from roots_manager.actions import consent as consent_actions
 from roots_manager.actions.servers import resolve
 from roots_manager.core.confinement import confined
 from roots_manager.core.confinement import learning as rule
+from roots_manager.core.directory.records import EventRecord
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.grants import Scope
 from roots_manager.support.refusal import Refusal
@@ -62,7 +63,7 @@ class Learning:
     before: bool | None = False
     """The setting learning changed, to put back when nothing is accepted (None: not decided,
     so the default decides again)."""
-    denials: list[dict[str, Any]] = field(default_factory=list)
+    denials: list[EventRecord] = field(default_factory=list)
     """The server's denial events since :attr:`started`, as read by :meth:`collect`."""
     _reader: Reader | None = field(default=None, repr=False)
 

@@ -25,11 +25,11 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from roots_manager.actions import confinement, consent
 from roots_manager.core.confinement.offers import NOT_OFFERED, Offer, offers
 from roots_manager.core.directory.layout import Layout
+from roots_manager.core.directory.records import EventRecord
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.grants import Scope
 from roots_manager.support.refusal import Refusal
@@ -47,7 +47,7 @@ class Allowed:
 
 def allow(
     store: Store,
-    denial: dict[str, Any],
+    denial: EventRecord,
     offer: Offer,
     *,
     home: str | None = None,
@@ -90,7 +90,7 @@ def allow(
 
 def allow_waiting(
     layout: Layout,
-    denial: dict[str, Any],
+    denial: EventRecord,
     offer: Offer,
     duration: str,
     by: str,

@@ -23,7 +23,7 @@ from roots_manager.core.consent.effective import (
     visible_roots,
 )
 from roots_manager.core.directory.layout import Layout
-from roots_manager.core.directory.records import EventKind
+from roots_manager.core.directory.records import EventKind, EventRecord
 from roots_manager.core.log import events as ev
 from roots_manager.core.runs import live
 from roots_manager.core.servers.names import find_by_visible, visible
@@ -351,7 +351,7 @@ def _report(
 
 def _ask_and_wait(
     layout: Layout, m: live.BridgeMarker, wait: float, *, restart: bool = False
-) -> dict[str, Any] | None:
+) -> EventRecord | None:
     """Ask bridge *m* for a list_changed (or, *restart*, to restart its server); its
     ``list-changed-asked`` event (``server-restarted``, ``restart-failed`` or a
     ``restart-asked`` that did not restart), or None in time."""
@@ -375,7 +375,7 @@ def _ask_and_wait(
     return None
 
 
-def _answers(rec: dict[str, Any], request: str, restart: bool) -> bool:
+def _answers(rec: EventRecord, request: str, restart: bool) -> bool:
     """Whether *rec* tells how the bridge answered *request*, as far as the command waits."""
     kind = rec.get("kind")
     if not restart:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from roots_manager.cli.errors import JSON_VERSION, Failure
 from roots_manager.cli.text import json_text, print_json, shown
+from roots_manager.core.directory.records import EventRecord
 from roots_manager.core.servers.names import visible
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ def parse_since(text: str, option: str = "--since") -> float:
     return float(m.group(1)) * _UNITS[m.group(2)]
 
 
-def line(rec: dict[str, Any]) -> str:
+def line(rec: EventRecord) -> str:
     """A denial in one line: when, the server, and the denial's summary with its process."""
     from roots_manager.core.log import denials
 
@@ -53,14 +54,14 @@ class Allowing:
         self.home = os.path.expanduser("~")
         self.own = own_folders()  # found once, not for each denial
 
-    def __call__(self, rec: dict[str, Any]) -> dict[str, Any]:
+    def __call__(self, rec: EventRecord) -> dict[str, object]:
         from roots_manager.core.confinement.offers import allow_command
 
         server = str(rec.get("server", ""))
         command, why = allow_command(server, rec, home=self.home, own=self.own)
         return {**rec, "allow_command": command, **({} if command else {"not_offered": why})}
 
-    def told(self, rec: dict[str, Any]) -> str:
+    def told(self, rec: EventRecord) -> str:
         """A denial as the text output says it, made safe to print: its :func:`line`, and
         beneath it the command that allows it, or why none is offered."""
         found = self(rec)
@@ -110,7 +111,7 @@ def _follow(store: Store, drain: Callable[[], None]) -> int:
     return 0
 
 
-def waiting(store: Store, server: str | None) -> list[tuple[dict[str, Any], float]]:
+def waiting(store: Store, server: str | None) -> list[tuple[EventRecord, float]]:
     """The refusals whose call waits for the user's answer now, oldest first, each with its
     seconds left (a server set to ask: ``servers ask``)."""
     from roots_manager.core.log.denial_reader import Reader
@@ -121,7 +122,7 @@ def waiting(store: Store, server: str | None) -> list[tuple[dict[str, Any], floa
     found = Reader(store.layout, server, now - MAX_ASK_SECONDS - 5, answers=True).read()
     # in the order the bridge logged them: an answer closes the questions of its path asked
     # before it; one asked again after it (a read answered for once only) is a new question
-    asked: list[dict[str, Any]] = []
+    asked: list[EventRecord] = []
     for rec in found:
         if "answered" in rec:
             key = (rec.get("server"), rec["answered"])

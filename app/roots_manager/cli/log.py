@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import signal
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from roots_manager.cli.errors import JSON_VERSION
 from roots_manager.cli.text import JSON_HELP, json_text, print_json, shown
@@ -13,13 +13,14 @@ from roots_manager.core.servers.names import visible
 
 if TYPE_CHECKING:
     from roots_manager.cli.usage import Subcommands
+    from roots_manager.core.directory.records import EventRecord
     from roots_manager.core.store.file import Store
 
 # What the commands need is imported in them: building the parser, which every call of
 # roots-manager does (--version too), must stay cheap.
 
 
-def _print_event(rec: dict[str, Any], as_json: bool) -> None:
+def _print_event(rec: EventRecord, as_json: bool) -> None:
     if as_json:
         print(json_text(rec, indent=None), flush=True)
         return

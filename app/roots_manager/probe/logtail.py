@@ -14,10 +14,9 @@ import asyncio
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from roots_manager.core.directory.layout import Layout
-from roots_manager.core.directory.records import EventKind
+from roots_manager.core.directory.records import EventKind, EventRecord
 from roots_manager.core.log import events as ev
 from roots_manager.core.runs import live
 
@@ -31,13 +30,13 @@ class LogTail:
         self.layout = layout
         self.server = server
         self.command = command
-        self.events: list[dict[str, Any]] = []
+        self.events: list[EventRecord] = []
         self.run: str | None = None
         """The bridge's run, once known (always None for a private log folder)."""
         self._offsets: dict[str, int] = {}
         self._before = {str(p) for p in ev.log_files(layout)} if layout.logs_elsewhere else set()
 
-    def poll(self) -> list[dict[str, Any]]:
+    def poll(self) -> list[EventRecord]:
         """Read what was written since the last poll; returns all events so far."""
         for path in self._files():
             records, self._offsets[str(path)] = ev.read_events(
@@ -62,9 +61,9 @@ class LogTail:
             if str(path) in self._before:
                 continue
             first, _ = ev.read_events(path, 0)
-            start = first[0] if first else {}
             if (
-                start.get("kind") == EventKind.RUN_START
+                first
+                and (start := first[0]).get("kind") == EventKind.RUN_START
                 and start.get("server") == self.server
                 and start.get("command") == self.command
             ):
@@ -75,7 +74,7 @@ class LogTail:
         """How many events of *kind* so far."""
         return sum(1 for e in self.poll() if e.get("kind") == kind)
 
-    async def wait(self, found: Callable[[list[dict[str, Any]]], bool], timeout: float) -> bool:
+    async def wait(self, found: Callable[[list[EventRecord]], bool], timeout: float) -> bool:
         """Poll until *found* holds for the events so far; False if *timeout* passes first."""
         deadline = time.monotonic() + timeout
         while True:
@@ -90,7 +89,7 @@ class LogTail:
     ) -> bool:
         """Wait for an event of *kind* beyond the first *after* of them (with these *uris*)."""
 
-        def found(events: list[dict[str, Any]]) -> bool:
+        def found(events: list[EventRecord]) -> bool:
             mine = [e for e in events if e.get("kind") == kind][after:]
             return any(uris is None or e.get("uris") == uris for e in mine)
 

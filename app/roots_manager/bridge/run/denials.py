@@ -27,6 +27,7 @@ from collections.abc import Callable
 from roots_manager.bridge.protocol.inflight import Snapshot
 from roots_manager.core.directory.records import EventKind
 from roots_manager.core.log import denials
+from roots_manager.core.log import events as ev
 
 TYPE_CHECKING = False  # not typing's: see roots_manager.bridge.main
 if TYPE_CHECKING:
@@ -188,7 +189,7 @@ class Denials:
         lines = []
         for found in list(distinct.values())[:TOLD_AT_END]:
             command, why = allow_command(server, dict(found), home=home)
-            said = denials.summary(dict(found), process=True)
+            said = denials.summary(ev.event(EventKind.DENIAL, server, "", **found), process=True)
             lines.append(
                 f"roots-bridge: {denials.shown(server)}: confined: {said}; "
                 + (f"allow with: {command}" if command else f"not offered: {why}")

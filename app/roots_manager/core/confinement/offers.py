@@ -163,7 +163,7 @@ def kept(path: str, *, home: str, own: Sequence[str]) -> str | None:
 
 
 def offers(
-    denial: dict[str, Any],
+    denial: Mapping[str, Any],
     *,
     home: str,
     users_homes: tuple[str, ...] = ("/home", "/root"),
@@ -292,7 +292,7 @@ def secret(
 
 
 def allow_command(
-    server: str, denial: dict[str, Any], *, home: str, own: Sequence[str] | None = None
+    server: str, denial: Mapping[str, Any], *, home: str, own: Sequence[str] | None = None
 ) -> tuple[str | None, str]:
     """The command that allows what *denial* refused to *server* (``roots-manager servers
     confine NAME --allow-write FOLDER``, ``roots-manager servers network NAME domains --allow

@@ -12,9 +12,9 @@ from __future__ import annotations
 import itertools
 import os
 from dataclasses import dataclass, field
-from typing import Any
 
 from roots_manager.core.confinement.offers import Offers, offers
+from roots_manager.core.directory.records import EventRecord
 from roots_manager.core.log.denials import START_UP
 from roots_manager.support.paths import inside
 
@@ -32,7 +32,7 @@ class Group:
     server: str
     folder: str
     operation: str
-    newest: dict[str, Any]
+    newest: EventRecord
     """The newest refusal of the group: the one shown, and what the offers are for."""
     offers: Offers
     count: int = 1
@@ -55,7 +55,7 @@ class Group:
         return bool(self.offers.offers)
 
 
-def key_of(denial: dict[str, Any]) -> Key | None:
+def key_of(denial: EventRecord) -> Key | None:
     """The group *denial* (a denial event) belongs to; None when it is not a refusal to show
     (no server or no operation)."""
     server, operation, path = denial.get("server"), denial.get("operation"), denial.get("path")
@@ -78,7 +78,7 @@ class Refusals:
         self._groups: dict[Key, Group] = {}
         self._clock = itertools.count(1)
 
-    def add(self, denials: list[dict[str, Any]]) -> int:
+    def add(self, denials: list[EventRecord]) -> int:
         """Take refusals that just happened (denial events, oldest first); returns how many
         were taken (events without a server and an operation are not refusals to show)."""
         taken = 0
@@ -136,7 +136,7 @@ class Refusals:
             del self._groups[key]
         return len(keys)
 
-    def allowed(self, denial: dict[str, Any], target: str) -> int:
+    def allowed(self, denial: EventRecord, target: str) -> int:
         """*denial* was allowed, wherever it was shown, by granting *target* to its server: its
         group goes, and those *target* covers; returns how many."""
         key = key_of(denial)

@@ -12,10 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
 
 from roots_manager.core.directory.layout import Layout
-from roots_manager.core.directory.records import EventKind
+from roots_manager.core.directory.records import EventKind, EventRecord
 from roots_manager.core.log import events
 from roots_manager.core.log.event_time import parse_ts
 from roots_manager.core.runs import live
@@ -50,7 +49,7 @@ class ConsentWait:
         return max(0.0, self.held_since + self.timeout - now)
 
 
-def wait_of(records: Iterable[dict[str, Any]]) -> ConsentWait | None:
+def wait_of(records: Iterable[EventRecord]) -> ConsentWait | None:
     """The wait told by one bridge run's events, in order; None if it never waited."""
     timeout: float | None = None
     held_since: float | None = None
@@ -80,7 +79,7 @@ def waits_of_server(layout: Layout, server: str) -> list[ConsentWait]:
     for m in markers:
         if m.server != server or m.mode != "managed":
             continue
-        records: list[dict[str, Any]] = []
+        records: list[EventRecord] = []
         for path in events.run_log_files(layout, m.run):
             got, _ = events.read_events(path)
             records.extend(got)

@@ -174,6 +174,11 @@ class EventRecord(TypedDict, total=False):
     waits: float
     during: Literal["start-up", "request", "between"]
     requests: list[RequestAtRefusal]
+    domain: str
+    """The domain the confined server's proxy refused to connect to (with :data:`port`)."""
+    port: int
+    dropped: int
+    """Refusals not logged before this one, past the rate a run logs them at."""
     # a read that waited for the user's answer
     answered: str
     served: bool

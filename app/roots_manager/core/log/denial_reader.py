@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import cast
 
 from roots_manager.core.directory.layout import Layout
+from roots_manager.core.directory.records import EventKind, EventRecord
 from roots_manager.core.log import events as ev
 from roots_manager.core.log.event_time import parse_ts
 from roots_manager.core.servers.names import visible
+
+_DENIAL = f'"{EventKind.DENIAL}"'.encode()
+"""A denial's kind as its line holds it."""
 
 
 class Reader:
@@ -30,7 +34,7 @@ class Reader:
         the user's answer was served or refused (``answered``, the path)."""
         self.offsets: dict[str, int] = {}
 
-    def read(self) -> list[dict[str, Any]]:
+    def read(self) -> list[EventRecord]:
         """The denial events written since the last read (all of them, the first time)."""
         out = []
         for path in ev.log_files(self.layout):
@@ -43,7 +47,7 @@ class Reader:
                 out.append(rec)
         return out
 
-    def _denials(self, path: Path) -> list[dict[str, Any]]:
+    def _denials(self, path: Path) -> list[EventRecord]:
         offset = self.offsets.get(str(path), 0)
         try:
             with open(path, "rb") as f:
@@ -53,10 +57,10 @@ class Reader:
             return []
         end = data.rfind(b"\n") + 1
         self.offsets[str(path)] = offset + end
-        found = []
+        found: list[EventRecord] = []
         for raw in data[:end].splitlines():
             answer = self.answers and b'"answered"' in raw
-            if b'"denial"' not in raw and not answer:  # most lines are neither: no parse
+            if _DENIAL not in raw and not answer:  # most lines are neither: no parse
                 continue
             try:
                 rec = json.loads(raw)
@@ -64,6 +68,8 @@ class Reader:
                 continue
             if not isinstance(rec, dict):
                 continue
-            if rec.get("kind") == "denial" or (answer and isinstance(rec.get("answered"), str)):
-                found.append(rec)
+            if rec.get("kind") == EventKind.DENIAL or (
+                answer and isinstance(rec.get("answered"), str)
+            ):
+                found.append(cast(EventRecord, rec))
         return found

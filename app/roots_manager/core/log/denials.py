@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from roots_manager.core.directory.records import EventRecord
 from roots_manager.core.servers.names import visible
 from roots_manager.core.store.state import iso_time
 from roots_manager.support.paths import inside
@@ -190,7 +191,7 @@ def _same(text: str) -> str:
     return text
 
 
-def while_text(rec: dict[str, Any], translate: Callable[[str], str] = _same) -> str:
+def while_text(rec: EventRecord, translate: Callable[[str], str] = _same) -> str:
     """What the server was doing, in words: ``while tools/call read_file (id 3)``, ``at
     start-up``, ``between requests`` (each template given to *translate*)."""
     during = rec.get("during")
@@ -224,7 +225,7 @@ def shown(value: object) -> str:
     return visible(str(value))
 
 
-def refused_what(rec: dict[str, Any], translate: Callable[[str], str] = _same) -> str:
+def refused_what(rec: EventRecord, translate: Callable[[str], str] = _same) -> str:
     """What was refused, as every front end says it: the path (with the count of the others
     refused in its folder that second), or the folder and the count alone, and whether it is a
     protected place no grant opens (each template given to *translate*)."""
@@ -243,7 +244,7 @@ def refused_what(rec: dict[str, Any], translate: Callable[[str], str] = _same) -
 
 
 def summary(
-    rec: dict[str, Any],
+    rec: EventRecord,
     *,
     process: bool = False,
     translate: Callable[[str], str] = _same,
@@ -266,7 +267,7 @@ def summary(
     return said
 
 
-def waits_left(rec: dict[str, Any], now: float) -> float:
+def waits_left(rec: EventRecord, now: float) -> float:
     """Seconds the refused call of denial *rec* still waits for the user's answer at *now*
     (0: it does not wait, or no longer): a question (:mod:`roots_manager.sandbox.asking`)."""
     from roots_manager.core.log.event_time import parse_ts

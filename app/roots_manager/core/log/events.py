@@ -183,11 +183,12 @@ def run_of(path: Path) -> str | None:
     return m.group("run") if m else None
 
 
-def read_events(path: Path, offset: int = 0) -> tuple[list[dict[str, Any]], int]:
+def read_events(path: Path, offset: int = 0) -> tuple[list[EventRecord], int]:
     """Read the complete events in *path* from byte *offset*; returns them and the new offset.
 
     A line still being written (no newline yet) is left for the next read; a line that is not a
-    JSON object is skipped.
+    JSON object is skipped. The records are as written, not checked against the contract: a
+    line written by hand, or by a newer bridge, may lack a field or hold another kind.
     """
     try:
         with open(path, "rb") as f:
@@ -196,16 +197,16 @@ def read_events(path: Path, offset: int = 0) -> tuple[list[dict[str, Any]], int]
     except OSError:
         return [], offset
     end = data.rfind(b"\n") + 1
-    out = []
+    out: list[EventRecord] = []
     for line in data[:end].splitlines():
         with contextlib.suppress(ValueError):
             rec = json.loads(line)
             if isinstance(rec, dict):
-                out.append(rec)
+                out.append(cast(EventRecord, rec))
     return out, offset + end
 
 
-def iter_events(layout: Layout) -> Iterator[dict[str, Any]]:
+def iter_events(layout: Layout) -> Iterator[EventRecord]:
     """Every event in every file, file by file."""
     for path in log_files(layout):
         events, _ = read_events(path)
@@ -314,7 +315,7 @@ def shown_path(uri: object) -> str:
         return str(uri)
 
 
-def summary_parts(rec: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+def summary_parts(rec: EventRecord) -> tuple[str, dict[str, Any]]:
     """The summary of an event as a template (one of `SUMMARY_TEMPLATES`) and its values."""
     kind = rec.get("kind")
     if kind == EventKind.RUN_START:
@@ -430,7 +431,7 @@ def summary_parts(rec: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     return "{text}", {"text": str(rec.get("message", ""))}
 
 
-def summarize(rec: dict[str, Any]) -> str:
+def summarize(rec: EventRecord) -> str:
     """A one-line human summary of an event, in English (front ends translate `summary_parts`)."""
     template, values = summary_parts(rec)
     return template.format(**values)

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TextIO
 
+from roots_manager.core.directory.records import EventRecord
 from roots_manager.core.log import events
 
 JSONL = "jsonl"
@@ -30,7 +31,7 @@ def format_for(path: Path) -> str:
     return CSV if path.suffix.lower() == ".csv" else JSONL
 
 
-def csv_row(rec: dict[str, Any]) -> list[str]:
+def csv_row(rec: EventRecord) -> list[str]:
     """The CSV cells of one event, in the order of `CSV_COLUMNS`."""
     ident = rec.get("id")
     return [
@@ -60,7 +61,7 @@ def write_jsonl(lines: Iterable[bytes], path: Path) -> int:
     return _write_atomic(path, body)
 
 
-def write_csv(records: Iterable[dict[str, Any]], path: Path) -> int:
+def write_csv(records: Iterable[EventRecord], path: Path) -> int:
     """Write events as CSV with a header row to *path*; returns how many events."""
 
     def body(f: TextIO) -> int:

@@ -24,10 +24,10 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from roots_manager.core.directory.layout import Layout
-from roots_manager.core.directory.records import EventKind
+from roots_manager.core.directory.records import EventKind, EventRecord
 from roots_manager.core.log import events
 from roots_manager.core.log.event_time import LINE, epoch_of, slow_fields
 
@@ -324,7 +324,7 @@ class LogIndex:
         for row in rows:
             yield row, self.line(row)
 
-    def record(self, row: int) -> dict[str, Any] | None:
+    def record(self, row: int) -> EventRecord | None:
         """The event record at *row*, or None if it cannot be read back."""
         data = self.line(row)
         if data is None:
@@ -333,7 +333,7 @@ class LogIndex:
             rec = json.loads(data)
         except ValueError:
             return None
-        return rec if isinstance(rec, dict) else None
+        return cast(EventRecord, rec) if isinstance(rec, dict) else None
 
     def _handle(self, no: int) -> IO[bytes] | None:
         fh = self._handles.get(no)
@@ -453,6 +453,8 @@ class ReadAhead:
 # summary of every other kind is worded by a template, and may hold the text where the JSON
 # does not: a row of those kinds is parsed when its JSON does not contain the text.
 _PLAIN_KINDS = frozenset({EventKind.MESSAGE, EventKind.ERROR})
+_RESPONSE: EventRecord = {"ts": "", "server": "", "session": "", "kind": EventKind.MESSAGE, "id": 0}
+"""A response's event: its summary is the same for every response."""
 # JSON writes these characters escaped, so a value holding them is not found in the raw line.
 _ESCAPED = re.compile(r'["\\\x00-\x1f]')
 
@@ -471,7 +473,7 @@ class TextSearch:
         self,
         index: LogIndex,
         text: str,
-        summarize: Callable[[dict[str, Any]], str] = events.summarize,
+        summarize: Callable[[EventRecord], str] = events.summarize,
     ) -> None:
         self.index = index
         self.text = text.lower()
@@ -482,7 +484,7 @@ class TextSearch:
             json.dumps(self.text)[1:-1].encode("ascii").lower(),
         )
         escaped = _ESCAPED.search(self.text) is not None
-        self._in_response = self.text in summarize({"kind": EventKind.MESSAGE, "id": 0}).lower()
+        self._in_response = self.text in summarize(_RESPONSE).lower()
         # per kind code: parse rows of that kind whose line does not contain the text
         self._parse: list[bool] = []
         self._escaped = escaped
@@ -526,5 +528,5 @@ class TextSearch:
                 rec = json.loads(piece)
             except ValueError:
                 continue
-            if isinstance(rec, dict) and text in self.summarize(rec).lower():
+            if isinstance(rec, dict) and text in self.summarize(cast(EventRecord, rec)).lower():
                 yield i

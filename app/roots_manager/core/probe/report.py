@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from roots_manager.core.directory.records import EventKind
+from roots_manager.core.directory.records import EventKind, EventRecord
 from roots_manager.core.probe.reasons import ALLOWANCE_UNKNOWN, Finding, Problem
 from roots_manager.core.probe.verdict import (
     ARGUMENTS_NAME,
@@ -92,7 +92,7 @@ class Report:
         traffic: Traffic,
         *,
         tree: str,
-        events: list[dict[str, Any]],
+        events: list[EventRecord],
         arguments: list[Row] | None = None,
     ) -> None:
         """Fill in what the run ended with: its rows and time, the roots traffic and the

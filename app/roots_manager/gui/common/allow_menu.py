@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QPoint, Qt
 from PySide6.QtGui import QKeySequence, QShortcut
@@ -21,7 +20,7 @@ from PySide6.QtWidgets import QAbstractItemView, QMenu, QWidget
 
 from roots_manager.core.confinement.offers import Offer, offers
 from roots_manager.core.directory.layout import home_shortened
-from roots_manager.core.directory.records import EventKind
+from roots_manager.core.directory.records import EventKind, EventRecord
 from roots_manager.core.log.denials import shown
 from roots_manager.gui.common.confinement_text import reason_text
 
@@ -52,8 +51,8 @@ def _menu_text(path: str, home: str) -> str:
 
 def fill_allow_menu(
     menu: QMenu,
-    denial: dict[str, Any],
-    chosen: Callable[[dict[str, Any], Offer], object],
+    denial: EventRecord,
+    chosen: Callable[[EventRecord, Offer], object],
     home: str | None = None,
 ) -> int:
     """Add to *menu* the grants *denial* is offered (for the user whose home is *home*, by
@@ -118,7 +117,7 @@ class AllowMenus:
         *,
         at_point: Callable[[QPoint], object],
         at_current: Callable[[], object],
-        chosen: Callable[[dict[str, Any], Offer], object],
+        chosen: Callable[[EventRecord, Offer], object],
     ) -> None:
         self.owner = owner
         self.view = view
@@ -133,7 +132,7 @@ class AllowMenus:
             shortcut.setContext(Qt.ShortcutContext.WidgetShortcut)
             shortcut.activated.connect(at_current)
 
-    def make(self, refusal: dict[str, Any] | None, name: str) -> QMenu | None:
+    def make(self, refusal: EventRecord | None, name: str) -> QMenu | None:
         """The menu of what *refusal* may be granted, its accessible name *name* (None: no
         refusal)."""
         if refusal is None:

@@ -28,6 +28,7 @@ from PySide6.QtCore import (
     Slot,
 )
 
+from roots_manager.core.directory.records import EventRecord
 from roots_manager.core.log.index import LogIndex, TextSearch
 from roots_manager.core.log.window import LogWindow
 from roots_manager.core.servers.names import visible
@@ -173,7 +174,7 @@ class LogModel(QAbstractTableModel):
         """The index rows shown, top to bottom."""
         return self.window.index_rows()
 
-    def record_at(self, view_row: int) -> dict[str, Any] | None:
+    def record_at(self, view_row: int) -> EventRecord | None:
         """The event shown at *view_row*, read back from its file (None if it is gone)."""
         return self.index_.record(self.index_row(view_row))
 

@@ -10,11 +10,10 @@ servers table uses the same words as the log, without depending on the log's mod
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
-from roots_manager.core.directory.records import EventKind
+from roots_manager.core.directory.records import EventKind, EventRecord
 from roots_manager.core.log import denials, events
 from roots_manager.gui.common.confinement_text import operation_text
 
@@ -101,7 +100,7 @@ def bridge_mode_name(mode: str) -> str:
     return _translate_summary(_MODES[mode]) if mode in _MODES else mode
 
 
-def translated_summary(rec: dict[str, Any]) -> str:
+def translated_summary(rec: EventRecord) -> str:
     """An event's summary in the user's language."""
     if rec.get("kind") == EventKind.DENIAL:
         return denials.summary(rec, translate=_translate_summary, operation=operation_text)

@@ -7,7 +7,6 @@ import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QItemSelection, QModelIndex, QPoint, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QFontDatabase, QKeySequence, QShortcut, QShowEvent
@@ -30,7 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from roots_manager.core.directory.layout import Layout, ensure_private_dir
-from roots_manager.core.directory.records import EventKind
+from roots_manager.core.directory.records import EventKind, EventRecord
 from roots_manager.core.log.index import LogIndex
 from roots_manager.core.servers.names import visible
 from roots_manager.gui.common.allow_menu import AllowMenus, is_refusal
@@ -435,7 +434,7 @@ class LogPanel(QWidget):
         """Show the JSON of the event at *index* in the detail pane."""
         self._show_record(self.model.record_at(index.row()))
 
-    def _show_record(self, rec: dict[str, Any] | None) -> None:
+    def _show_record(self, rec: EventRecord | None) -> None:
         if rec is None:
             self.detail.setPlainText(self.tr("This event is no longer on disk."))
         else:

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any
 
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import (
@@ -42,6 +41,7 @@ from roots_manager.actions import refusals as refusal_actions
 from roots_manager.core.confinement.offers import Offer, Offers
 from roots_manager.core.confinement.refusals import Group, Key, Refusals
 from roots_manager.core.directory.layout import home_shortened
+from roots_manager.core.directory.records import EventRecord
 from roots_manager.core.log import denials
 from roots_manager.core.log.denials import START_UP, shown
 from roots_manager.core.servers.names import visible
@@ -132,7 +132,7 @@ class DenialNotice(QFrame):
 
     # ---- what waits ---------------------------------------------------------------------
 
-    def add(self, denials: list[dict[str, Any]]) -> None:
+    def add(self, denials: list[EventRecord]) -> None:
         """Refusals that just happened (denial events, oldest first)."""
         if self.refusals.add(denials):
             self._changed()
@@ -143,7 +143,7 @@ class DenialNotice(QFrame):
         return self.refusals.shown()
 
     @property
-    def current(self) -> dict[str, Any] | None:
+    def current(self) -> EventRecord | None:
         """The refusal shown (the newest of :attr:`group`)."""
         group = self.group
         return None if group is None else group.newest
@@ -230,7 +230,7 @@ class DenialNotice(QFrame):
         # escaped: a path comes from the server's side, and may hold a bidi override
         return shown(home_shortened(path, self.home))
 
-    def sentence(self, rec: dict[str, Any]) -> str:
+    def sentence(self, rec: EventRecord) -> str:
         """The refusal in the user's language: who, what, and what the server was doing."""
         operation = operation_text(str(rec.get("operation")))
         path = rec.get("path")
@@ -293,7 +293,7 @@ class DenialNotice(QFrame):
             return False
         return self.allow_refusal(group.newest, offer)
 
-    def allow_refusal(self, denial: dict[str, Any], offer: Offer) -> bool:
+    def allow_refusal(self, denial: EventRecord, offer: Offer) -> bool:
         """Grant what *offer* says for *denial* (a denial event, from the notice, the list, a
         Log row or a server's Recent activity: the same grant from each); the refusals waiting
         that it covers go. False when it was refused (the watcher says why)."""
@@ -324,7 +324,7 @@ class DenialNotice(QFrame):
         return True
 
 
-def waits_left(rec: dict[str, Any], now: float | None = None) -> float:
+def waits_left(rec: EventRecord, now: float | None = None) -> float:
     """Seconds the refused call of *rec* still waits for the user's answer (0: it does not
     wait, or no longer)."""
     return denials.waits_left(rec, time.time() if now is None else now)

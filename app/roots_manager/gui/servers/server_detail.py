@@ -9,7 +9,6 @@ import datetime
 import itertools
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QPoint, Qt, Signal
 from PySide6.QtWidgets import (
@@ -30,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from roots_manager.actions import consent
+from roots_manager.core.directory.records import EventRecord
 from roots_manager.core.log.index import LogIndex
 from roots_manager.core.log.timeline import Timeline
 from roots_manager.core.roots.broadness import broadness
@@ -412,7 +412,7 @@ class ServerDetail(QWidget):
 
     # ---- a refusal, allowed from Recent activity ----------------------------------------
 
-    def _event_of(self, item: QListWidgetItem | None) -> dict[str, Any] | None:
+    def _event_of(self, item: QListWidgetItem | None) -> EventRecord | None:
         row = item.data(EVENT_ROW) if item is not None else None
         if self.log_index is None or not isinstance(row, int):
             return None
