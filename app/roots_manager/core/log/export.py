@@ -14,7 +14,7 @@ import stat
 import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from roots_manager.core.directory.records import EventRecord
 from roots_manager.core.log import events
@@ -76,7 +76,7 @@ def write_csv(records: Iterable[EventRecord], path: Path) -> int:
     return _write_atomic(path, body)
 
 
-def read_csv(path: Path) -> list[dict[str, Any]]:
+def read_csv(path: Path) -> list[EventRecord]:
     """The events in a CSV export, from its ``json`` column."""
     with open(path, newline="", encoding="utf-8") as f:
         return [json.loads(row["json"]) for row in csv.DictReader(f)]

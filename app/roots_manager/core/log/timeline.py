@@ -23,9 +23,9 @@ import re
 from bisect import bisect_left, bisect_right, insort
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, NamedTuple
+from typing import Literal, NamedTuple, cast
 
-from roots_manager.core.directory.records import EventKind
+from roots_manager.core.directory.records import EventKind, EventRecord
 from roots_manager.core.log.index import LogIndex, ReadAhead
 from roots_manager.core.log.probe_runs import PREFIX, is_probe
 
@@ -207,7 +207,7 @@ class Pairing(NamedTuple):
     keys: frozenset[str] = frozenset()
 
 
-def _id(rec: dict[str, Any], name: str) -> str | None:
+def _id(rec: EventRecord, name: Literal["id", "host_id"]) -> str | None:
     value = rec.get(name)
     if value is None or isinstance(value, bool | dict | list):
         return None
@@ -235,10 +235,11 @@ def pairing_of(line: bytes) -> Pairing:
         return Pairing("", None)
     if not isinstance(rec, dict):
         return Pairing("", None)
-    return Pairing(str(rec.get("session", "")), _id(rec, "id"), _id(rec, "host_id"), _keys(rec))
+    read = cast(EventRecord, rec)
+    return Pairing(str(read.get("session", "")), _id(read, "id"), _id(read, "host_id"), _keys(read))
 
 
-def _keys(rec: dict[str, Any]) -> frozenset[str]:
+def _keys(rec: EventRecord) -> frozenset[str]:
     """The 2026-07-28 ``inputRequests`` keys an event names."""
     keys = rec.get("keys")
     found = {k for k in keys if isinstance(k, str)} if isinstance(keys, list) else set()

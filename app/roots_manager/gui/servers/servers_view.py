@@ -5,7 +5,6 @@ from __future__ import annotations
 import html
 import itertools
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from PySide6.QtCore import (
     QByteArray,
@@ -38,6 +37,7 @@ from PySide6.QtWidgets import (
 from roots_manager.actions import settings as setting_actions
 from roots_manager.actions.servers import approve, forget
 from roots_manager.core.confinement.confined import network_state
+from roots_manager.core.directory.records import EventRecord
 from roots_manager.core.hosts.known import HostSpec
 from roots_manager.core.log.index import LogIndex
 from roots_manager.core.log.timeline import Timeline
@@ -525,7 +525,7 @@ class ServersPanel(QWidget):
         action.triggered.connect(slot)
         return button, action
 
-    def note_denials(self, denials: list[dict[str, Any]]) -> None:
+    def note_denials(self, denials: list[EventRecord]) -> None:
         """Refusals that just happened (denial events): each server's count on its badge grows,
         but the one the user is looking at (selected, on screen), whose details show them."""
         looking = self.selected_server() if self.isVisible() else None
