@@ -54,7 +54,7 @@ class LogIndex:
         self.layout = layout
         self.chunk = chunk
         self.servers: list[str] = []
-        self.kinds: list[str] = list(events.KINDS)
+        self.kinds: list[str] = list(EventKind)
         self._server_codes: dict[str, int] = {}
         self._kind_codes: dict[str, int] = {k: i for i, k in enumerate(self.kinds)}
         # the same codes by the names' bytes as the lines spell them (no decoding per line)
