@@ -273,7 +273,7 @@ def test_allow_domain_adds_the_refused_domain_and_nothing_else(
     state = store.read()
     srv = state.servers["web"]
     assert srv.network_domains == ["api.github.com", "registry.npmjs.org"]
-    assert not srv.block_network and not srv.allow_read and not srv.allow_write
+    assert srv.network == "domains" and not srv.allow_read and not srv.allow_write
     assert not state.roots and not state.grants
     with pytest.raises(Refusal):  # no path of it is offered
         refusals.allow(store, network_refusal("web", "x.example"), Offer.FOLDER)

@@ -452,3 +452,31 @@ def test_grant_gives_exactly_the_scope_asked_as_the_app_does(folders: list[Path]
     assert roots_json()[0]["granted_to"] == [{"server": "fs", "scope": "session"}]
     run_cli("grant", "fs", NAMES[0])
     assert roots_json()[0]["granted_to"] == [{"server": "fs", "scope": "always"}]
+
+
+def test_a_servers_domains_are_kept_while_its_network_is_allowed_or_blocked(
+    rm_home: Path,
+) -> None:
+    """``servers network NAME allowed`` (or ``blocked``) changes what the network is, not the
+    domains it was limited to: ``domains`` alone limits it to them again, from the store file,
+    in a later process as in the app."""
+    run_cli("servers", "network", "web", "domains", "--allow", "a.example", "--new")
+    said = run_cli("servers", "network", "web", "allowed").stdout
+    assert said.startswith("web: network allowed\n"), said
+    stored = json.loads((rm_home / "store.json").read_text())["servers"]["web"]
+    assert (stored["network"], stored["network_domains"]) == ("allowed", ["a.example"])
+    shown = json.loads(run_cli("servers", "show", "web", "--json").stdout)
+    assert (shown["network"], shown["network_domains"]) == ("allowed", [])  # not in force
+    assert shown["network_domains_kept"] == ["a.example"]
+    assert "  network: allowed\n" in run_cli("servers", "show", "web").stdout
+    out = json.loads(run_cli("servers", "network", "web", "blocked", "--json").stdout)
+    assert (out["network"], out["network_domains"]) == ("blocked", [])
+    assert out["network_domains_kept"] == ["a.example"]
+
+    said = run_cli("servers", "network", "web", "domains").stdout
+    assert said.startswith("web: network limited to domains: a.example\n"), said
+    shown = json.loads(run_cli("servers", "show", "web", "--json").stdout)
+    assert (shown["network"], shown["network_domains"]) == ("domains", ["a.example"])
+    assert "  network: only through the proxy, to a.example\n" in (
+        run_cli("servers", "show", "web").stdout
+    )

@@ -16,6 +16,7 @@ from pytestqt.qtbot import QtBot
 from roots_manager.core.confinement.offers import Offer
 from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events
+from roots_manager.core.servers.server import Network
 from roots_manager.core.store.file import Store
 from roots_manager.gui.common.watcher import StoreWatcher
 from roots_manager.gui.log.log_view import LogPanel
@@ -41,8 +42,16 @@ def known(store: Store, watcher: StoreWatcher, name: str = "web") -> None:
 
 
 def network_of(store: Store, name: str = "web") -> tuple[bool, list[str] | None]:
+    """The network in force: whether it is blocked, and the domains it is limited to (None: not
+    limited to domains; its domains are then kept, not in force: :func:`kept_of`)."""
     srv = store.read().servers[name]
-    return srv.block_network, srv.network_domains
+    limited = srv.network is Network.DOMAINS
+    return srv.network is Network.BLOCKED, list(srv.network_domains) if limited else None
+
+
+def kept_of(store: Store, name: str = "web") -> list[str]:
+    """The domains the store keeps for server *name*, whatever its network is now."""
+    return store.read().servers[name].network_domains
 
 
 def refused_domain(domain: str, server: str = "web") -> dict[str, object]:
@@ -122,11 +131,44 @@ def test_the_three_states_and_the_domains_are_set_from_the_keyboard(
     box.choice.setFocus()
     QTest.keyClick(box.choice, Qt.Key.Key_Down)  # Blocked
     assert network_of(store) == (True, None)
+    assert kept_of(store) == ["*.npmjs.org", "registry.example"]  # in the store, for later
     assert box.state() == "blocked" and not box.listed.isVisible()
     QTest.keyClick(box.choice, Qt.Key.Key_Up)  # Only these domains, again: as they were
     assert network_of(store) == (False, ["*.npmjs.org", "registry.example"])
     QTest.keyClick(box.choice, Qt.Key.Key_Up)  # Allowed
     assert network_of(store) == (False, None) and box.state() == "allowed"
+    assert kept_of(store) == ["*.npmjs.org", "registry.example"]
+
+
+def test_the_domains_kept_while_allowed_come_back_after_the_app_restarts(
+    store: Store, qtbot: QtBot
+) -> None:
+    """The domains are kept in the store, not by the box: a box of a later run of the app (a
+    new watcher of the same store file), or the CLI, limits the server to them again."""
+    first = StoreWatcher(store)
+    first.start()
+    known(store, first)
+    box = box_for(first, qtbot)
+    assert box.choose("domains")
+    box.edit.setText("a.example")
+    assert box.add_typed()
+    assert box.choose("allowed") and network_of(store) == (False, None)
+    box.close()
+    first.stop()
+
+    later = StoreWatcher(Store(store.layout))  # the app started again
+    later.start()
+    try:
+        again = box_for(later, qtbot)
+        assert again.state() == "allowed" and not again.listed.isVisible()
+        assert again.choose("domains")
+        assert network_of(store) == (False, ["a.example"])
+        assert again.listed_domains() == ["a.example"] and again.listed.isVisible()
+        assert again.choose("blocked") and network_of(store) == (True, None)
+    finally:
+        later.stop()
+    run_cli("servers", "network", "web", "domains")
+    assert network_of(store) == (False, ["a.example"])
 
 
 def test_a_server_not_known_has_no_network_to_set(

@@ -74,8 +74,8 @@ def restore(store: Store, server: str, setting: bool | None) -> Server:
 
 
 def set_network(store: Store, server: str, blocked: bool, *, new: bool = False) -> Server:
-    """Block *server*'s network when it runs confined, or allow it (the default); returns the
-    server as it is now."""
+    """Block *server*'s network when it runs confined, or allow it (the default), its domains
+    kept for when it is limited to them again; returns the server as it is now."""
     with store.transaction() as state:
         return confined.set_network(state, resolve(state, server, new=new, ahead=True), blocked)
 
@@ -88,8 +88,8 @@ def set_domains(
     *,
     new: bool = False,
 ) -> Server:
-    """Limit *server*'s network, when it runs confined, to the domains it had with *allow* and
-    without *remove*; returns the server as it is now. Raises :class:`~roots_manager.support.
+    """Limit *server*'s network, when it runs confined, to the domains it had (kept while it
+    was allowed or blocked) with *allow* and without *remove*; returns the server as it is now. Raises :class:`~roots_manager.support.
     domains.DomainError` for a domain that is none, with nothing changed."""
     from roots_manager.support.domains import pattern
 

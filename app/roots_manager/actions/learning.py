@@ -24,6 +24,7 @@ from roots_manager.actions.servers import resolve
 from roots_manager.core.confinement import confined
 from roots_manager.core.confinement import learning as rule
 from roots_manager.core.directory.records import EventRecord
+from roots_manager.core.servers.server import Network
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.grants import Scope
 from roots_manager.support.refusal import Refusal
@@ -130,8 +131,8 @@ def proposal(store: Store, learning: Learning, *, home: str | None = None) -> ru
         granted.update(dict.fromkeys(srv.allow_read, True))
         granted.update(dict.fromkeys(srv.allow_write, False))
     domains: list[str] | None = []  # what it may reach now; None: the whole network
-    if srv is not None and not srv.block_network:
-        domains = None if srv.network_domains is None else list(srv.network_domains)
+    if srv is not None and srv.network is not Network.BLOCKED:
+        domains = list(srv.network_domains) if srv.network is Network.DOMAINS else None
     home = os.path.expanduser("~") if home is None else home
     return rule.propose(learning.denials, home=home, granted=granted, domains=domains)
 

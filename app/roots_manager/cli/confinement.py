@@ -198,7 +198,7 @@ _SETTING = {"on": True, "off": False, "default": None}
 def cmd_network(store: Store, args: argparse.Namespace) -> int:
     from roots_manager.actions.confinement import set_domains, set_network
     from roots_manager.actions.servers import UnknownServer
-    from roots_manager.core.confinement.confined import network_state
+    from roots_manager.core.confinement.confined import limited_to, network_state
     from roots_manager.support.domains import DomainError
 
     if args.state != "domains" and (args.allow or args.remove):
@@ -222,18 +222,19 @@ def cmd_network(store: Store, args: argparse.Namespace) -> int:
                 "version": JSON_VERSION,
                 "server": srv.name,
                 "network": network,
-                "network_domains": list(srv.network_domains or []),
+                "network_domains": limited_to(srv),
+                "network_domains_kept": list(srv.network_domains),
                 "confine": on,
             }
         )
         return 0
     name = shown(srv.name)
-    if srv.network_domains is not None and not srv.block_network:
+    if network == "domains":
         listed = ", ".join(shown(d) for d in srv.network_domains) or "none"
         print(f"{name}: network limited to domains: {listed}")
     else:
         print(f"{name}: network {network}")
-    if (srv.block_network or srv.network_domains is not None) and not on:
+    if network != "allowed" and not on:
         print(
             f"note: {name} is not confined, so nothing holds it to this; "
             f"roots-manager servers confine {name} on"

@@ -212,16 +212,23 @@ def test_schema_7_keeps_a_blocked_network_and_reads_older_stores_as_allowed() ->
     """Schema 7: a confined server's blocked network; an older version refuses the field
     rather than start the server with its network open."""
     from roots_manager.core.confinement.confined import set_network
+    from roots_manager.core.servers.server import Network
     from roots_manager.core.store.schema import SchemaError
     from roots_manager.core.store.state import State
 
     state = State.from_json({"schema": 6, "servers": {"fs": {"confine": True}}})
-    assert state.servers["fs"].block_network is False
+    assert state.servers["fs"].network is Network.ALLOWED
     set_network(state, "fs", True)
     doc = state.to_json()
     assert doc["schema"] == SCHEMA_VERSION
-    assert doc["servers"]["fs"]["block_network"] is True
-    assert State.from_json(doc).servers["fs"].block_network is True
+    assert doc["servers"]["fs"]["network"] == "blocked"  # schema 14: the mode, one field
+    assert State.from_json(doc).servers["fs"].network is Network.BLOCKED
+    assert (
+        State.from_json({"schema": 7, "servers": {"fs": {"block_network": True}}})
+        .servers["fs"]
+        .network
+        is Network.BLOCKED
+    )
     with pytest.raises(SchemaError, match=r"servers\['fs'\]\.block_network"):
         State.from_json({"schema": 7, "servers": {"fs": {"block_network": "yes"}}})
 
@@ -244,7 +251,7 @@ def test_schema_8_leaves_a_new_servers_confinement_to_its_first_start() -> None:
     request = old.server_started("new", ["node", "server.js"], "run1")
     assert request is not None and old.servers["new"].confine is None
     doc = old.to_json()
-    assert doc["schema"] == SCHEMA_VERSION == 13
+    assert doc["schema"] == SCHEMA_VERSION == 14
     assert doc["servers"]["new"]["confine"] is None
     assert doc["servers"]["fs"]["confine"] is False
     again = State.from_json(doc)
@@ -411,19 +418,99 @@ def test_schema_13_keeps_the_domains_a_servers_network_is_limited_to() -> None:
     """Schema 13: a confined server's network may be limited to domains; each is kept in normal
     form, and one that names no domain (or is not in normal form) is refused with its field
     named, rather than read as a server with the whole network open."""
+    from roots_manager.core.servers.server import Network
     from roots_manager.core.store.schema import SchemaError
     from roots_manager.core.store.state import State
 
     doc = {"schema": 13, "servers": {"gh": {"network_domains": ["api.github.com", "*.npmjs.org"]}}}
     state = State.from_json(doc)
     assert state.servers["gh"].network_domains == ["api.github.com", "*.npmjs.org"]
+    assert state.servers["gh"].network is Network.DOMAINS
     assert State.from_json(state.to_json()).servers["gh"].network_domains == [
         "api.github.com",
         "*.npmjs.org",
     ]
-    assert (
-        State.from_json({"schema": 13, "servers": {"fs": {}}}).servers["fs"].network_domains is None
-    )
+    # none (null or absent): not limited to domains (schema 14 keeps no list as an empty one)
+    for none in ({}, {"network_domains": None}):
+        fs = State.from_json({"schema": 13, "servers": {"fs": none}}).servers["fs"]
+        assert (fs.network, fs.network_domains) == (Network.ALLOWED, [])
     for bad in ("*", "*.com", "API.github.com", "evil.example:443", "a..b", 7):
         with pytest.raises(SchemaError, match=r"servers\['gh'\]\.network_domains\[0\]"):
             State.from_json({"schema": 13, "servers": {"gh": {"network_domains": [bad]}}})
+
+
+def test_schema_14_keeps_a_servers_domains_apart_from_its_networks_mode() -> None:
+    """Schema 14: a server's network is one field (allowed, blocked or limited to domains) and
+    its domains another, kept while the network is allowed or blocked, so that limiting it again
+    brings them back; a store of 13 is read as the mode its two fields meant (blocked wins, as
+    it was enforced), and each schema refuses the other's fields rather than guess."""
+    from roots_manager.core.confinement.confined import network_key, set_domains, set_network
+    from roots_manager.core.servers.server import Network
+    from roots_manager.core.store.schema import SchemaError
+    from roots_manager.core.store.state import State
+
+    old = State.from_json(
+        {
+            "schema": 13,
+            "servers": {
+                "open": {"block_network": False, "network_domains": None},
+                "off": {"block_network": True, "network_domains": None},
+                "gh": {"block_network": False, "network_domains": ["api.github.com"]},
+                "empty": {"network_domains": []},
+                # not written by 13 (blocking dropped the list), but readable: blocked, kept
+                "both": {"block_network": True, "network_domains": ["a.example"]},
+            },
+        }
+    )
+    modes = {n: (s.network, s.network_domains) for n, s in old.servers.items()}
+    assert modes == {
+        "open": (Network.ALLOWED, []),
+        "off": (Network.BLOCKED, []),
+        "gh": (Network.DOMAINS, ["api.github.com"]),
+        "empty": (Network.DOMAINS, []),
+        "both": (Network.BLOCKED, ["a.example"]),
+    }
+    # enforced as schema 13 had it
+    assert [network_key(old.servers[n]) for n in modes] == [
+        [],
+        ["blocked"],
+        ["domains", "domain:api.github.com"],
+        ["domains"],
+        ["blocked"],
+    ]
+
+    # allowed, then blocked: the list kept in the file; domains again: back as it was
+    set_network(old, "gh", False)
+    doc = old.to_json()
+    assert doc["schema"] == SCHEMA_VERSION == 14
+    assert doc["servers"]["gh"]["network"] == "allowed"
+    assert doc["servers"]["gh"]["network_domains"] == ["api.github.com"]
+    assert "block_network" not in doc["servers"]["gh"]
+    again = State.from_json(doc)  # the same version reads what it wrote
+    assert again.servers["gh"].network is Network.ALLOWED
+    assert network_key(again.servers["gh"]) == []  # kept, not in force
+    set_network(again, "gh", True)
+    again = State.from_json(again.to_json())
+    assert (again.servers["gh"].network, again.servers["gh"].network_domains) == (
+        Network.BLOCKED,
+        ["api.github.com"],
+    )
+    set_domains(again, "gh")
+    again = State.from_json(again.to_json())
+    assert network_key(again.servers["gh"]) == ["domains", "domain:api.github.com"]
+    assert {n: s.network for n, s in State.from_json(old.to_json()).servers.items()} == {
+        n: mode for n, (mode, _) in modes.items() if n != "gh"
+    } | {"gh": Network.ALLOWED}
+
+    # each schema's fields only, each checked
+    with pytest.raises(SchemaError, match=r"servers\['fs'\] has an unknown field 'block_network'"):
+        State.from_json({"schema": 14, "servers": {"fs": {"block_network": True}}})
+    with pytest.raises(SchemaError, match=r"servers\['fs'\] has an unknown field 'network'"):
+        State.from_json({"schema": 13, "servers": {"fs": {"network": "blocked"}}})
+    for bad in ("off", "Blocked", None, True):
+        with pytest.raises(SchemaError, match=r"servers\['fs'\]\.network is not one of"):
+            State.from_json({"schema": 14, "servers": {"fs": {"network": bad}}})
+    with pytest.raises(SchemaError, match=r"servers\['fs'\]\.network_domains is"):
+        State.from_json({"schema": 14, "servers": {"fs": {"network_domains": None}}})
+    with pytest.raises(SchemaError, match=r"servers\['fs'\]\.network_domains\[0\]"):
+        State.from_json({"schema": 14, "servers": {"fs": {"network_domains": ["*.com"]}}})

@@ -36,7 +36,7 @@ from roots_manager.core.confinement.protected import (
 from roots_manager.core.confinement.rules import COMPANIONS, MAX_PROCESSES, Rules
 from roots_manager.core.consent.effective import Availability, visible_roots
 from roots_manager.core.roots.root import normalize_path
-from roots_manager.core.servers.server import Server
+from roots_manager.core.servers.server import Network, Server
 from roots_manager.core.store.state import State, server_name_error
 from roots_manager.support.nofollow import Identity, identify
 from roots_manager.support.paths import inside
@@ -125,11 +125,11 @@ def set_confinement(
 
 
 def set_network(state: State, name: str, blocked: bool) -> Server:
-    """Block server *name*'s network when it runs confined, or allow it all (the default). A
-    server not seen yet is remembered, so that its first confined start is already offline."""
+    """Block server *name*'s network when it runs confined, or allow it all (the default); its
+    domains are kept, for :func:`set_domains` to limit it to them again. A server not seen yet
+    is remembered, so that its first confined start is already offline."""
     srv = _setting_of(state, name)
-    srv.block_network = blocked
-    srv.network_domains = None
+    srv.network = Network.BLOCKED if blocked else Network.ALLOWED
     return srv
 
 
@@ -137,7 +137,8 @@ def set_domains(
     state: State, name: str, allow: Iterable[str] = (), remove: Iterable[str] = ()
 ) -> Server:
     """Limit server *name*'s network, when it runs confined, to its domains: those it had
-    (none if it had no such limit), less *remove*, with *allow*. Each is checked and kept in
+    (kept while its network was allowed or blocked; none at first), less *remove*, with
+    *allow*. Each is checked and kept in
     normal form (:func:`~roots_manager.support.domains.pattern`, which raises
     :class:`~roots_manager.support.domains.DomainError`). A server not seen yet is remembered."""
     from roots_manager.support.domains import pattern
@@ -145,9 +146,9 @@ def set_domains(
     added = [pattern(d) for d in allow]
     gone = {pattern(d) for d in remove}
     srv = _setting_of(state, name)
-    kept = [d for d in (srv.network_domains or []) if d not in gone]
+    kept = [d for d in srv.network_domains if d not in gone]
     srv.network_domains = kept + [d for d in dict.fromkeys(added) if d not in kept]
-    srv.block_network = False
+    srv.network = Network.DOMAINS
     return srv
 
 
@@ -156,9 +157,9 @@ def network_key(srv: Server | None) -> list[str]:
     "domain:NAME", ...]`` (limited to its domains) or nothing (the whole network)."""
     if srv is None:
         return []
-    if srv.block_network:
+    if srv.network is Network.BLOCKED:
         return ["blocked"]
-    if srv.network_domains is not None:
+    if srv.network is Network.DOMAINS:
         return ["domains", *(f"domain:{d}" for d in srv.network_domains)]
     return []
 
@@ -277,9 +278,9 @@ def rules_for(
     extra_read = list(srv.allow_read) if srv is not None else []
     extra_write = list(srv.allow_write) if srv is not None else []
     sockets = list(srv.allow_socket) if srv is not None else []
-    blocked = srv is not None and srv.block_network
+    blocked = srv is not None and srv.network is Network.BLOCKED
     domains = None
-    if srv is not None and srv.network_domains is not None:
+    if srv is not None and srv.network is Network.DOMAINS:
         domains = tuple(srv.network_domains)
     if ceiling is not None:
         extra_read = [p for p in extra_read if p in ceiling[2]]
@@ -478,21 +479,23 @@ def report(
     if hosts is not None and srv.command:
         found = database_files(srv.command, os.environ, os.getcwd(), [*write, *srv.allow_write])
         own = _own_files(found, [*read, *srv.allow_read], os.environ, hosts, [])
+    limited = limited_to(srv)
     return {
         "name": name,
         "confine": on,
         "confine_decided": srv.confine is not None,
         "means": means(srv, on),
         "network": network_state(srv),
-        "network_domains": list(srv.network_domains or []),
+        "network_domains": limited,
+        "network_domains_kept": list(srv.network_domains),
         "network_derived": [
             {"domain": d, "why": why}
             for d, why in (
                 registry_domains(srv.command, os.environ).items()
-                if srv.command and srv.network_domains is not None
+                if srv.command and srv.network is Network.DOMAINS
                 else ()
             )
-            if d not in (srv.network_domains or ())
+            if d not in limited
         ],
         "read_write": write,
         "read_only": read,
@@ -531,9 +534,13 @@ def report(
 def network_state(srv: Server) -> str:
     """``blocked``, ``domains`` (limited to :attr:`~roots_manager.core.servers.server.Server.
     network_domains`) or ``allowed``, as ``servers network`` sets it."""
-    if srv.block_network:
-        return "blocked"
-    return "allowed" if srv.network_domains is None else "domains"
+    return srv.network.value
+
+
+def limited_to(srv: Server) -> list[str]:
+    """The domains *srv*'s network is limited to now: its domains when it is limited to them,
+    else none (those kept while it is allowed or blocked do not limit it)."""
+    return list(srv.network_domains) if srv.network is Network.DOMAINS else []
 
 
 def means(srv: Server, confined: bool) -> str:

@@ -7,9 +7,23 @@ Its name is checked where it is first recorded (:func:`roots_manager.core.store.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from roots_manager.core.servers.defaults import ASK_SECONDS_DEFAULT
 from roots_manager.core.store.grants import Decision
+
+
+class Network(StrEnum):
+    """What a confined server's network is (stored as its value, like
+    :class:`~roots_manager.core.store.grants.Decision`)."""
+
+    ALLOWED = "allowed"
+    """The whole network."""
+    BLOCKED = "blocked"
+    """No network socket: TCP, UDP, raw or any other family but Unix sockets (as
+    :attr:`Server.allow_socket` says) and the kernel's own netlink."""
+    DOMAINS = "domains"
+    """Only through Roots Manager's proxy, and through it only :attr:`Server.network_domains`."""
 
 
 @dataclass
@@ -34,13 +48,12 @@ class Server:
     """Extra paths a confined server may read and write."""
     allow_socket: list[str] = field(default_factory=list)
     """Unix sockets, by path, a confined server may connect to (it may connect to no other)."""
-    block_network: bool = False
-    """A confined server may open no network socket: TCP, UDP, raw or any other family but Unix
-    sockets (as :attr:`allow_socket` says) and the kernel's own netlink."""
-    network_domains: list[str] | None = None
-    """A confined server reaches the network only through Roots Manager's proxy, and through it
-    only these domains (:mod:`roots_manager.support.domains`; empty: none); None: the network
-    as :attr:`block_network` says."""
+    network: Network = Network.ALLOWED
+    """What a confined server's network is: all of it, none, or its :attr:`network_domains`."""
+    network_domains: list[str] = field(default_factory=list)
+    """The domains a confined server reaches through Roots Manager's proxy when its
+    :attr:`network` is limited to them (:mod:`roots_manager.support.domains`; empty: none).
+    Kept while its network is allowed or blocked, so that limiting it again brings them back."""
     restart_on_revoke: bool | None = None
     """Restart the server behind the host's back when a folder it was told is revoked (and,
     confined, whenever its rules change); None: the default, on for confined servers only."""

@@ -14,7 +14,7 @@ from operator import attrgetter, itemgetter
 from typing import Any, Protocol
 
 from roots_manager.core.roots.root import Root
-from roots_manager.core.servers.server import Server
+from roots_manager.core.servers.server import Network, Server
 from roots_manager.core.store import schema
 from roots_manager.core.store.grants import POLICIES, Decision, Grant, Pending, Policy, Scope
 from roots_manager.core.store.log_limits import (
@@ -25,6 +25,10 @@ from roots_manager.core.store.log_limits import (
 )
 from roots_manager.core.store.schema import SCHEMA_VERSION, SchemaError
 from roots_manager.core.store.versions import UNDECIDED_SCHEMA
+
+NETWORK_MODE_SCHEMA = 14
+"""The first schema in which a server's network mode is a field of its own (``network``), its
+domains kept apart from it."""
 
 
 class Stored(Protocol):
@@ -123,10 +127,17 @@ def stored_fields(doc: object) -> dict[str, Any]:
     # before schema 8 a server's confinement was always decided (a store of schema 1 or 2,
     # older than confinement, has none): a server known then keeps it off
     undecided = None if top["schema"] >= UNDECIDED_SCHEMA else False
+    # before schema 14 a server's network was two fields, its domains dropped when it was
+    # allowed or blocked: read as the mode they meant
+    server, read = (
+        (_server, _SERVER.read)
+        if top["schema"] >= NETWORK_MODE_SCHEMA
+        else (_server_before_14, _SERVER_BEFORE_14.read)
+    )
     return dict(
         roots=roots,
         servers={
-            n: _server(n, _fields(_SERVER.read(s, f"servers[{n!r}]")), undecided)
+            n: server(n, _fields(read(s, f"servers[{n!r}]")), undecided)
             for n, s in schema.member(top, "servers", dict).items()
         },
         grants=_grants(_GRANT.read_all(schema.member(top, "grants", list), "grants")),
@@ -197,6 +208,7 @@ def _named(stored: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
 _GRANTS_STORED = _storing(Grant, _GRANT_KEYS)
 _PENDING_STORED = _storing(Pending, _PENDING_KEYS)
 _SCOPES = {s.value: s for s in Scope}
+_NETWORKS = {n.value: n for n in Network}
 _ROOTS_BUILT = _building(Root, {})
 _GRANTS_BUILT = _building(Grant, _GRANT_KEYS)
 _PENDING_BUILT = _building(Pending, _PENDING_KEYS)
@@ -215,8 +227,22 @@ def _server(name: str, fields: dict[str, Any], undecided: bool | None) -> Server
             **fields,
             "decision": Decision(decision) if decision else None,
             "confine": undecided if confine is None else confine,
+            "network": _NETWORKS[fields.get("network", Network.ALLOWED)],
         },
     )
+
+
+def _server_before_14(name: str, fields: dict[str, Any], undecided: bool | None) -> Server:
+    """A server of a store older than schema 14: blocked where ``block_network`` says so (as
+    it was enforced, whatever its domains), else limited to its ``network_domains`` where they
+    are not null, else allowed; its domains kept in each case."""
+    blocked = fields.pop("block_network", False)
+    domains = fields.pop("network_domains", None)
+    fields["network"] = (
+        Network.BLOCKED if blocked else Network.ALLOWED if domains is None else Network.DOMAINS
+    )
+    fields["network_domains"] = [] if domains is None else domains
+    return _server(name, fields, undecided)
 
 
 def _grants(docs: list[dict[str, Any]]) -> list[Grant]:
@@ -274,14 +300,24 @@ _SERVER = _record(
     allow_read=schema.list_of(schema.root_path),
     allow_write=schema.list_of(schema.root_path),
     allow_socket=schema.list_of(schema.root_path),
-    block_network=schema.flag,
-    network_domains=schema.optional(schema.list_of(schema.domain)),
+    network=schema.one_of(*Network),
+    network_domains=schema.list_of(schema.domain),
     restart_on_revoke=schema.optional(schema.flag),
     max_processes=schema.optional(schema.process_count),
     ask_seconds=schema.optional(schema.ask_seconds),
     decision=schema.optional(schema.one_of(*Decision)),
     decided_at=schema.optional(schema.timestamp),
 )
+_SERVER_BEFORE_14 = schema.Record(
+    {
+        **{k: v for k, v in _SERVER.checks.items() if k not in ("network", "network_domains")},
+        "block_network": schema.flag,
+        "network_domains": schema.optional(schema.list_of(schema.domain)),
+    },
+    _SERVER.required,
+)
+"""What each field of a server in a store older than schema 14 may hold: its network as two
+fields (``block_network``, and ``network_domains`` null where it was not limited to domains)."""
 _GRANT = _record(
     Grant,
     stored=_GRANT_KEYS,

@@ -18,7 +18,7 @@ from typing import Any
 
 from roots_manager.core.roots import uri as uris
 
-SCHEMA_VERSION = 13
+SCHEMA_VERSION = 14
 """2 adds each root's real path when it was added (``real``); 3 adds confinement (a server's
 ``confine``, ``allow_read`` and ``allow_write``, a grant's ``read_only``), which an older version
 must not read as if absent: it would start a confined server unconfined and silently; 4 adds a
@@ -40,9 +40,14 @@ field; 11 adds how long a confined server's read outside its grants waits for th
 asks: asking is on by default, for :data:`~roots_manager.core.servers.defaults.ASK_SECONDS_DEFAULT`,
 where it is absent), which an older version would refuse as out of range; 13 adds the domains a
 confined server's network is limited to (``network_domains``), which an older version would
-refuse rather than start the server with the whole network open. 1 to 12 are read as
-they are (no root known to be a mount point before 10), a server's confinement in them decided
-(off when absent, before 8)."""
+refuse rather than start the server with the whole network open; 14 keeps a server's network
+mode apart from its domains (``network``: ``allowed``, ``blocked`` or ``domains``;
+``network_domains`` always a list, kept while the network is allowed or blocked so that limiting
+it again brings them back), which an older version would refuse as an unknown field, and must
+not read without it: it would take a list kept for later for a limit in force. 1 to 13 are read
+as they are (no root known to be a mount point before 10), a server's confinement in them
+decided (off when absent, before 8), and its network blocked where ``block_network`` says so,
+else limited to its ``network_domains`` where they are not null, else allowed."""
 
 
 MAX_COUNTER = 2**53 - 1

@@ -42,9 +42,6 @@ class NetworkBox(QWidget):
         super().__init__(parent)
         self.watcher = watcher
         self.server: str | None = None
-        self._kept: dict[str, list[str]] = {}
-        """The domains a server had when its network was set to another state here: put back
-        when it is limited to domains again, so that a choice undone loses nothing."""
         self.label = QLabel(self.tr("N&etwork when confined:"), self)
         self.choice = QComboBox(self)
         self.choice.addItem(self.tr("Allowed"), "allowed")
@@ -154,7 +151,7 @@ class NetworkBox(QWidget):
         kept = self.domains.currentItem()
         current = kept.text() if kept is not None else None
         self.domains.clear()
-        for domain in srv.network_domains or [] if srv is not None else []:
+        for domain in srv.network_domains if srv is not None else []:
             self.domains.addItem(domain)
             if domain == current:
                 self.domains.setCurrentRow(self.domains.count() - 1)
@@ -172,12 +169,8 @@ class NetworkBox(QWidget):
         name = self.server
         if name is None or wanted not in STATES:
             return False
-        srv = self.watcher.state.servers.get(name)
-        if srv is not None and srv.network_domains and wanted != "domains":
-            self._kept[name] = list(srv.network_domains)
-        if wanted == "domains":
-            back = self._kept.get(name, [])
-            done = self.watcher.act(lambda store: confinement.set_domains(store, name, back))
+        if wanted == "domains":  # its domains as they were: the store keeps them
+            done = self.watcher.act(lambda store: confinement.set_domains(store, name))
         else:
             blocked = wanted == "blocked"
             done = self.watcher.act(lambda store: confinement.set_network(store, name, blocked))
