@@ -186,6 +186,7 @@ STARTED_WITH = (
     "roots_manager.support",
     "roots_manager.support.bundle",
     "roots_manager.support.cyclic_gc",
+    "roots_manager.support.paths",
 )
 """All a bridge loads of its own before its server starts, beyond the standard library's
 ``subprocess`` (which starts it) and ``json`` (which reads the store at a glance, to know whether
