@@ -70,8 +70,8 @@ def folder_rows(
             rows.append(FolderRow(r.id, r.name, r.path, NOT_GRANTED, until_restart=kept))
             continue
         choice = Choice(g.scope, g.read_only)
-        inside = (tuple(g.read_only_inside), tuple(g.hidden_inside))
-        rows.append(FolderRow(r.id, r.name, r.path, choice, *inside))
+        places = (tuple(g.read_only_inside), tuple(g.hidden_inside))
+        rows.append(FolderRow(r.id, r.name, r.path, choice, *places))
     return rows
 
 
