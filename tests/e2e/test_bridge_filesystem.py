@@ -21,7 +21,7 @@ from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events as ev
 from tests.bridge.wire import BridgeProc, bridge_argv, events, initialize, is_id, wait_for
 from tests.conftest import run_cli
-from tests.e2e.sdk_host import bridged
+from tests.fakes.sdk_host import bridged
 
 POLL_LIMIT = 30.0
 

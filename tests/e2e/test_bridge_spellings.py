@@ -73,7 +73,7 @@ def test_behind_the_bridge_the_host_is_never_asked(
     wait_for(lambda: len(events(layout, ev.ROOTS_ANSWERED)) == 9, "nine answers in the log")
 
 
-SHIM = Path(__file__).with_name("escaping_shim.py")
+SHIM = FAKES / "escaping_shim.py"
 TOOL_SERVER = FAKES / "roots_tool_server.py"
 
 

@@ -20,8 +20,8 @@ from roots_manager.core.store.file import Store
 from roots_manager.core.store.state import now_iso
 from roots_manager.sandbox.landlock import TEST_ABI_ENV
 from tests.conftest import only_on_linux, run_cli
-from tests.e2e.sdk_host import bridged, text
 from tests.fakes import FAKES
+from tests.fakes.sdk_host import bridged, text
 
 FILE_TOOL = FAKES / "file_tool_server.py"
 

@@ -24,8 +24,8 @@ from roots_manager.core.log import events as ev
 from roots_manager.sandbox.landlock import TEST_ABI_ENV
 from tests.bridge.wire import bridge_argv, events, run_to_its_end
 from tests.conftest import PEERS, only_on_linux, run_cli
-from tests.e2e.sdk_host import bridged, text
 from tests.fakes import FAKES
+from tests.fakes.sdk_host import bridged, text
 
 FILE_TOOL = FAKES / "file_tool_server.py"
 

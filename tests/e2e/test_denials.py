@@ -24,8 +24,8 @@ from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events as ev
 from tests.bridge.wire import bridge_argv, events, wait_for
 from tests.conftest import only_on_linux, run_cli
-from tests.e2e.sdk_host import bridged, text
 from tests.fakes import FAKES
+from tests.fakes.sdk_host import bridged, text
 
 HERE = Path(__file__).parent
 NPMRC = FAKES / "npmrc_server.py"

@@ -12,7 +12,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import textwrap
 import time
 from pathlib import Path
 
@@ -23,8 +22,15 @@ from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events as ev
 from tests.bridge.wire import BridgeProc, bridge_argv, events, initialize, is_id
 from tests.conftest import only_on_linux
+from tests.fakes import FAKES
 
 PEERS = Path(__file__).resolve().parent.parent / "peers"
+# never reads its stdin, shrugs off every polite signal, and keeps a child of its own
+STUBBORN = FAKES / "stubborn_server.py"
+# floods the bridge with requests for roots and never reads an answer
+FLOODING = FAKES / "flooding_server.py"
+# reads every line and answers, but its input's end changes nothing: a polite signal ends it
+DEAF_TO_EOF = FAKES / "deaf_to_eof_server.py"
 
 # the hosts' and the bridge's lifecycles with plain server trees, started unconfined: a confined
 # server's tree is its supervisor's to end, and `npm exec --prefix DIR` runs a program from DIR,
@@ -105,16 +111,6 @@ def test_a_host_stopping_the_bridge_its_way_leaves_nothing_running(
                 p.kill()
 
 
-# never reads its stdin, shrugs off every polite signal, and keeps a child of its own
-STUBBORN = """
-    import signal, subprocess, sys, time
-    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-        signal.signal(sig, signal.SIG_IGN)
-    subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
-    time.sleep(600)
-"""
-
-
 def stubborn_tree(bridge: BridgeProc) -> list[psutil.Process]:
     """The stubborn server's tree under *bridge*, once its own child has started."""
     deadline = time.monotonic() + 20
@@ -134,12 +130,10 @@ def end_stubborn() -> None:
 
 @pytest.mark.parametrize("way", ["the SDKs' ladder", "SIGINT, SIGTERM, SIGKILL"])
 def test_a_server_that_never_reads_nor_yields_is_ended_within_the_hosts_ladder(
-    tmp_path: Path, layout: Layout, way: str
+    layout: Layout, way: str
 ) -> None:
     """The bridge kills such a tree before the host kills the bridge, and logs that it did."""
-    script = tmp_path / "stubborn.py"
-    script.write_text(textwrap.dedent(STUBBORN))
-    bridge = BridgeProc(bridge_argv("stubborn", [sys.executable, str(script)]))
+    bridge = BridgeProc(bridge_argv("stubborn", [sys.executable, str(STUBBORN)]))
     try:
         tree = stubborn_tree(bridge)
         bridge.send(initialize(1))  # never read
@@ -155,29 +149,15 @@ def test_a_server_that_never_reads_nor_yields_is_ended_within_the_hosts_ladder(
         end_stubborn()
 
 
-# floods the bridge with requests for roots and never reads an answer
-FLOODING = """
-    import sys
-    out, i = sys.stdout.buffer, 0
-    while True:
-        i += 1
-        out.write(b'{"jsonrpc":"2.0","id":%d,"method":"roots/list"}\\n' % i)
-        if i % 100 == 0:
-            out.flush()
-"""
-
-
 @pytest.mark.parametrize("way", ["the SDKs' ladder", "SIGINT, SIGTERM, SIGKILL"])
 def test_a_flooding_server_that_never_reads_ends_with_its_bridge_and_the_log_ends_last(
-    tmp_path: Path, layout: Layout, way: str
+    layout: Layout, way: str
 ) -> None:
     """Behind it the bridge once answered the backlog for seconds after the host's signal, was
     killed by the host's ladder, and logged thousands of answers after its session's end. The
     requests that come once the run ends go unanswered (counted), the tree is gone before the
     host's SIGKILL, and the session's end is the log's last event."""
-    script = tmp_path / "flooding.py"
-    script.write_text(textwrap.dedent(FLOODING))
-    bridge = BridgeProc(bridge_argv("flooding", [sys.executable, str(script)]))
+    bridge = BridgeProc(bridge_argv("flooding", [sys.executable, str(FLOODING)]))
     try:
         bridge.send(initialize(1))  # never read, never answered
         time.sleep(2)  # the pipes full, and a backlog behind them
@@ -195,22 +175,6 @@ def test_a_flooding_server_that_never_reads_ends_with_its_bridge_and_the_log_end
         bridge.kill()
 
 
-# reads every line and answers, but its input's end changes nothing: it keeps running (as a Node
-# server with a timer does), and a polite signal ends it
-DEAF_TO_EOF = """
-    import json, sys, threading, time
-    def read():
-        for line in sys.stdin:
-            message = json.loads(line)
-            if "id" in message and "method" in message:
-                print(json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": {
-                    "protocolVersion": "2025-06-18", "capabilities": {},
-                    "serverInfo": {"name": "deaf", "version": "1"}}}), flush=True)
-    threading.Thread(target=read, daemon=True).start()
-    time.sleep(600)
-"""
-
-
 @pytest.mark.parametrize(
     "options",
     [
@@ -221,14 +185,12 @@ DEAF_TO_EOF = """
     ],
 )
 def test_a_server_that_reads_but_ignores_its_inputs_end_ends_before_the_sdks_sigterm(
-    tmp_path: Path, layout: Layout, options: tuple[str, ...]
+    layout: Layout, options: tuple[str, ...]
 ) -> None:
     """The SDKs close stdin, then send SIGTERM 2 s later: a bridge that gave such a server the
     SDKs' own 2 s was still there to be signalled. Now it ends first, the server's tree with
     it, and logs how it ended the server."""
-    script = tmp_path / "deaf.py"
-    script.write_text(textwrap.dedent(DEAF_TO_EOF))
-    bridge = BridgeProc(bridge_argv("deaf", [sys.executable, str(script)], *options))
+    bridge = BridgeProc(bridge_argv("deaf", [sys.executable, str(DEAF_TO_EOF)], *options))
     try:
         bridge.send(initialize(1))
         bridge.expect(is_id(1), "the initialize result", timeout=60)
@@ -247,14 +209,10 @@ def test_a_server_that_reads_but_ignores_its_inputs_end_ends_before_the_sdks_sig
         bridge.kill()
 
 
-def test_a_bridge_killed_with_sigkill_leaves_no_unconfined_server_running(
-    tmp_path: Path, layout: Layout
-) -> None:
+def test_a_bridge_killed_with_sigkill_leaves_no_unconfined_server_running(layout: Layout) -> None:
     """A host's SIGKILL, sent first, lets the bridge run no code: the server's warden, which
     outlives it, ends the tree that reads no stdin and ignores every polite signal."""
-    script = tmp_path / "stubborn.py"
-    script.write_text(textwrap.dedent(STUBBORN))
-    bridge = BridgeProc(bridge_argv("stubborn", [sys.executable, str(script)]))
+    bridge = BridgeProc(bridge_argv("stubborn", [sys.executable, str(STUBBORN)]))
     try:
         tree = [p for p in stubborn_tree(bridge) if "roots-bridge-warden" not in p.cmdline()]
         bridge.proc.send_signal(signal.SIGKILL)

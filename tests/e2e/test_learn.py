@@ -26,8 +26,8 @@ from roots_manager.core.directory.layout import Layout
 from roots_manager.core.log import events as ev
 from tests.bridge.wire import bridge_argv, events, wait_for
 from tests.conftest import only_on_linux, run_cli
-from tests.e2e.sdk_host import text
 from tests.fakes import FAKES
+from tests.fakes.sdk_host import text
 
 FILE_TOOL = FAKES / "file_tool_server.py"
 SERVER = [sys.executable, "-E", str(FILE_TOOL)]

@@ -29,8 +29,8 @@ from tests.bridge.wire import (
     wait_for,
 )
 from tests.conftest import only_on_linux, run_cli
-from tests.e2e.sdk_host import bridged, text
 from tests.fakes import FAKES
+from tests.fakes.sdk_host import bridged, text
 
 HERE = Path(__file__).parent
 FILE_TOOL = FAKES / "file_tool_server.py"

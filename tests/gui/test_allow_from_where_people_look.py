@@ -33,7 +33,7 @@ from roots_manager.gui.servers.servers_view import ServersPanel
 from roots_manager.support.refusal import Refusal
 from tests.conftest import only_on_linux, run_cli
 from tests.fakes import FAKES
-from tests.gui.bridge_host import BridgeHost
+from tests.fakes.bridge_host import BridgeHost
 from tests.gui.shell_support import app_window
 
 FILE_TOOL = FAKES / "file_tool_server.py"

@@ -14,7 +14,7 @@ from roots_manager.gui.common.watcher import StoreWatcher
 from roots_manager.gui.servers.servers_model import BRIDGE, STALE, STATUS
 from roots_manager.gui.servers.servers_view import ServersPanel
 from roots_manager.gui.shell.app import AppController
-from tests.gui.bridge_host import NEVER_REASKS, BridgeHost, events_of
+from tests.fakes.bridge_host import NEVER_REASKS, BridgeHost, events_of
 from tests.gui.shell_support import folders
 
 WAIT = 30_000

@@ -19,7 +19,7 @@ from roots_manager.gui.connect.connect import ConnectionManager
 from roots_manager.gui.shell.app import AppController
 from roots_manager.gui.shell.main_window import MainWindow
 from tests.conftest import run_cli
-from tests.gui.bridge_host import BridgeHost
+from tests.fakes.bridge_host import BridgeHost
 from tests.gui.shell_support import answer_message_box, button_named
 
 WAIT_MS = 30_000

@@ -19,7 +19,7 @@ from roots_manager.core.servers.command import demo_command
 from roots_manager.core.store.file import Store
 from roots_manager.gui.consent.consent_dialog import ConsentDialog
 from roots_manager.gui.shell.app import AppController
-from tests.gui.bridge_host import BridgeHost, events_of
+from tests.fakes.bridge_host import BridgeHost, events_of
 from tests.gui.shell_support import answer_folder_dialog, folders
 
 WAIT_MS = 30_000

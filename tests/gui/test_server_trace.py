@@ -13,7 +13,7 @@ from roots_manager.core.servers.command import demo_command
 from roots_manager.core.store.file import Store
 from roots_manager.gui.servers.servers_model import LAST_ASKED, STATUS
 from roots_manager.gui.shell.app import AppController
-from tests.gui.bridge_host import BridgeHost, events_of
+from tests.fakes.bridge_host import BridgeHost, events_of
 from tests.gui.shell_support import folders
 
 WAIT_MS = 30_000
