@@ -38,6 +38,8 @@ DIRECTORY_TIER = {
     # the C observer against the Python one; confining real processes is below
     "sandbox": "unit",
     "e2e": "e2e",
+    # the CLI as a process, on a real store (the two in-process modules are below)
+    "cli": "e2e",
     # a hostile server confined for real, as root and as a user
     "security": "e2e",
     # the servers tests/e2e/test_probe*.py probe
@@ -72,9 +74,9 @@ MODULE_TIER = {
     "gui/test_single_instance.py": "e2e",
     "sandbox/test_landlock.py": "e2e",
     "sandbox/test_observer.py": "e2e",
-    # in tests/e2e but nothing is started: the table the CLI prints, the GUI's command line
-    "e2e/test_cli_gui.py": "unit",
-    "e2e/test_cli_table.py": "unit",
+    # nothing is started: the table the CLI prints, the GUI's command line
+    "cli/test_cli_gui.py": "unit",
+    "cli/test_cli_table.py": "unit",
 }
 
 # single tests (their parameters left out) whose tier is not their module's

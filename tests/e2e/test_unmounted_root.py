@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from roots_manager.core.roots.uri import path_to_uri
+from tests.cli.test_cli_disk_errors import _not_root, tmpfs
 from tests.conftest import only_on_linux, run_cli
-from tests.e2e.test_cli_disk_errors import _not_root, tmpfs
 
 pytestmark = [
     only_on_linux("tmpfs mounts are Linux's"),

@@ -1,0 +1,1 @@
+"""Tests of the command line, ``roots-manager``: mostly as a real process, on a real store."""
