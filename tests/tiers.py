@@ -42,7 +42,7 @@ DIRECTORY_TIER = {
     "cli": "e2e",
     # a hostile server confined for real, as root and as a user
     "security": "e2e",
-    # the servers tests/e2e/test_probe*.py probe
+    # the probe run as roots-manager probe against real servers behind a real bridge
     "probe": "e2e",
 }
 

@@ -15,8 +15,8 @@ from typing import Any
 from roots_manager.core.directory.layout import Layout
 from roots_manager.core.store.file import Store
 from tests.conftest import run_cli
-from tests.e2e.test_probe import CLEAN, probe_json, puppet
 from tests.fakes import FAKES
+from tests.probe.test_probe import CLEAN, probe_json, puppet
 
 MODERN_SERVER = FAKES / "modern_file_server.py"
 
