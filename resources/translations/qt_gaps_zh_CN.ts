@@ -2,7 +2,7 @@
 <!DOCTYPE TS>
 <!-- Qt's own texts that its catalogue (qtbase) leaves untranslated in this language, in the
      dialogs the app opens (the folder dialog); written by hand, compiled by
-     scripts/update-translations, installed after qtbase (tests/gui/test_qt_texts.py). -->
+     scripts/update-translations, installed after qtbase (tests/gui/common/test_qt_texts.py). -->
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
     <name>QAbstractFileIconProvider</name>

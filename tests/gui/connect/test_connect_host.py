@@ -1,7 +1,7 @@
 """The app as an MCP host on its own: handshake, pings, the shutdown ladder, failures.
 
 These run the host connection against real processes started directly (the ``launcher`` seam),
-so that the host side is checked apart from the bridge; tests/gui/test_connect_bridge.py runs
+so that the host side is checked apart from the bridge; tests/gui/connect/test_connect_bridge.py runs
 the same manager through the real bridge.
 """
 

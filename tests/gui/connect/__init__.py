@@ -1,0 +1,1 @@
+"""Tests of Connect a server: the app as the MCP host of a server behind the bridge."""

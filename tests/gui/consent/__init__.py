@@ -1,0 +1,1 @@
+"""Tests of the consent prompt: the dialog that asks the user, and what its answer does."""

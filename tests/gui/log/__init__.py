@@ -1,0 +1,1 @@
+"""Tests of the live log: its feed, model, table, texts and timeline."""

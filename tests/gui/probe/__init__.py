@@ -1,0 +1,1 @@
+"""Tests of the probe's dialog, its matrix and its words."""

@@ -1,0 +1,1 @@
+"""Tests of the Roots tab: its table, adding and removing roots, Detect projects."""

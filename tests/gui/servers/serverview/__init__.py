@@ -1,0 +1,1 @@
+"""Tests of what the server view decides without a window: facts, actions, badges."""
