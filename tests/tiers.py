@@ -61,8 +61,8 @@ MODULE_TIER = {
     "test_resources.py": "unit",
     # counts steps of our code on 2,000 and 8,000 roots in-process, no timing
     "test_scaling.py": "unit",
-    "bridge/test_idle_memory.py": "e2e",
-    "bridge/test_spawn.py": "e2e",
+    "bridge/run/test_idle_memory.py": "e2e",
+    "bridge/run/test_spawn.py": "e2e",
     "core/log/test_events.py": "e2e",
     "gui/connect/test_connect_bridge.py": "e2e",
     "gui/connect/test_connect_host.py": "e2e",

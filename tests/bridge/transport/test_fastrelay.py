@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from roots_manager.bridge.transport.pump import Pump
 from roots_manager.bridge.transport.relay import LineRelay
 from roots_manager.bridge.transport.writer import FdSink, LineWriter, fastrelay
-from tests.bridge.test_relay import Recorder
+from tests.bridge.transport.test_relay import Recorder
 
 pytestmark = pytest.mark.skipif(
     os.name != "posix", reason="the C hot path is built on POSIX systems only"

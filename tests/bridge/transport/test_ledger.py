@@ -28,7 +28,7 @@ from roots_manager.bridge.transport.pump import Pump
 from roots_manager.bridge.transport.relay import Counting, LineRelay
 from roots_manager.bridge.transport.writer import FdSink, LineWriter, fastrelay
 from roots_manager.core.log.denials import LONGEST_NAMING, named_by
-from tests.bridge.test_noted import _handshake, _mediator
+from tests.bridge.run.test_noted import _handshake, _mediator
 
 if TYPE_CHECKING:
     from roots_manager.bridge.transport._fastrelay import Ledger

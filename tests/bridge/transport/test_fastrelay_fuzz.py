@@ -15,8 +15,8 @@ import random
 import time
 
 from roots_manager.bridge.transport.writer import fastrelay
-from tests.bridge import test_fastrelay
-from tests.bridge.test_fastrelay import FRAGMENTS, cut_at, same
+from tests.bridge.transport import test_fastrelay
+from tests.bridge.transport.test_fastrelay import FRAGMENTS, cut_at, same
 
 pytestmark = test_fastrelay.pytestmark  # where the C hot path is built
 

@@ -10,7 +10,7 @@ import pytest
 
 from roots_manager.bridge.run.watch import watch_dirs
 from roots_manager.support.dirwatch import force_polling
-from tests.bridge.test_watch import WAIT, until
+from tests.bridge.run.test_watch import WAIT, until
 
 
 def watch_threads() -> list[threading.Thread]:

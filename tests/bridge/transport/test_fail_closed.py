@@ -23,7 +23,7 @@ from roots_manager.bridge.run.clock import SYSTEM
 from roots_manager.bridge.run.file_spill import FileSpill
 from roots_manager.bridge.transport.relay import LineRelay
 from roots_manager.bridge.transport.writer import LineWriter
-from tests.bridge.test_mediator import Answers, ByHand
+from tests.bridge.protocol.test_mediator import Answers, ByHand
 
 ROOTS = {"roots": [{"uri": "file:///granted", "name": "granted"}]}
 

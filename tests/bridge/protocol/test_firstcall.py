@@ -18,7 +18,7 @@ from roots_manager.bridge.run.clock import SYSTEM
 from roots_manager.bridge.run.file_spill import FileSpill
 from roots_manager.core.log import events as ev
 from roots_manager.core.store.state import iso_time
-from tests.bridge.test_mediator import ROOTS, Answers, ByHand, Log
+from tests.bridge.protocol.test_mediator import ROOTS, Answers, ByHand, Log
 
 CALL = {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "list"}}
 ROOTS_LIST = {"jsonrpc": "2.0", "id": 0, "method": "roots/list"}

@@ -14,7 +14,7 @@ from roots_manager.bridge.protocol.mediator import Mediator
 from roots_manager.bridge.run.clock import SYSTEM
 from roots_manager.bridge.run.file_spill import FileSpill
 from roots_manager.bridge.run.noted import COUNT_AFTER, Noted
-from tests.bridge.test_mediator import ByHand, Log
+from tests.bridge.protocol.test_mediator import ByHand, Log
 
 
 def _mediator() -> Mediator:

@@ -24,7 +24,7 @@ from roots_manager.bridge.protocol.opening import (
 from roots_manager.bridge.protocol.wire import key
 from roots_manager.bridge.run.clock import SYSTEM
 from roots_manager.bridge.run.file_spill import FileSpill
-from tests.bridge.test_mediator import ByHand, Log
+from tests.bridge.protocol.test_mediator import ByHand, Log
 
 KINDS = ["plain", "restartable", "tracking", "observe", "log-all"]
 """The mediators a run makes: as a plain run, one that may restart its server, a confined

@@ -14,7 +14,7 @@ from roots_manager.bridge.transport.carrier import Carrier
 from roots_manager.bridge.transport.pump import Pump
 from roots_manager.bridge.transport.relay import LineRelay
 from roots_manager.bridge.transport.writer import FdSink, LineWriter, fastrelay
-from tests.bridge.test_relay import Recorder
+from tests.bridge.transport.test_relay import Recorder
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="the C hot path is built on POSIX only")
 

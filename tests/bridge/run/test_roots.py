@@ -12,7 +12,7 @@ from roots_manager.bridge.run.file_spill import FileSpill
 from roots_manager.bridge.run.roots import HeldAnswers, RootsSource
 from roots_manager.core.store.file import Store
 from roots_manager.core.store.state import fingerprint
-from tests.bridge.test_mediator import ByHand, Log
+from tests.bridge.protocol.test_mediator import ByHand, Log
 
 CMD = ["server", "--flag"]
 
