@@ -127,6 +127,10 @@ def test_the_smallest_grants_for_what_was_refused(
         (refused("/home/me/.config/gh/hosts.yml"), "credentials (~/.config/gh)"),
         (refused("/home/other/notes.txt"), "another user's home"),
         (refused("/home/me/new.txt", "create"), "the home folder, or a folder holding it"),
+        # read as a file, not listed: a rule on the path would still be one on the whole folder
+        (refused("/"), "the whole file system"),
+        (refused("/home"), "the home folder, or a folder holding it"),
+        (refused("/home/me"), "the home folder, or a folder holding it"),
         (refused("/home/me/.ssh/x", folded=40), "credentials (~/.ssh)"),
         (refused(None, "read", folder="/home/me/.ssh", folded=9), "credentials (~/.ssh)"),
         (refused("network: stream over IPv4", "connect"), "a connection, not a path"),

@@ -241,12 +241,15 @@ def propose(
             needed = os.path.dirname(where)
             one_file = None if operation in _OF_FOLDER else where
         too = broad(needed, home) or secret(needed, home=home, users_homes=users_homes, stat=stat)
+        # a rule on a folder's path (the root, the home, a folder holding it: read as a file)
+        # would be a rule on the whole folder
+        file_too = broad(one_file, home) if one_file is not None else None
         if too is None:
             folders.setdefault(needed, _Asked()).add(operation, count, path and where, one_file)
-        elif one_file is not None:
+        elif one_file is not None and file_too is None:
             files.setdefault(one_file, _Asked()).add(operation, count, one_file, None)
         else:
-            leave(where, too, [operation], count)
+            leave(where, file_too or too, [operation], count)
 
     # a folder asked for inside another one asked for is the outer one's
     outer: dict[str, _Asked] = {}
