@@ -116,10 +116,13 @@ def _splice_relay(port: int, folder: Path) -> tuple[subprocess.Popen[str] | None
     if cc is None:
         return None, 0
     exe = folder / "splice_relay"
-    subprocess.run(
+    built = subprocess.run(
         [cc, "-O2", "-pthread", "-o", str(exe), str(REPO / "bench" / "splice_relay.c")],
-        check=True,
+        check=False,
     )
+    if built.returncode != 0:
+        print("bench_proxy: bench/splice_relay.c did not build; no floor measured", flush=True)
+        return None, 0
     proc = subprocess.Popen([str(exe), str(port)], stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None
     return proc, int(proc.stdout.readline())
@@ -215,7 +218,8 @@ def main() -> int:
         print(
             f"10 MiB download on the loopback ({args.rounds} rounds of {n}, in turns): direct "
             f"{d_big * 1000:.1f} ms ({BIG / d_big / 2**20:.0f} MiB/s), through the proxy "
-            f"{p_big * 1000:.1f} ms ({BIG / p_big / 2**20:.0f} MiB/s): ratio {p_big / d_big:.2f}"
+            f"{p_big * 1000:.1f} ms ({BIG / p_big / 2**20:.0f} MiB/s): ratio {p_big / d_big:.2f} "
+            f"(goal {GOAL}) {'met' if p_big / d_big <= GOAL else 'NOT met'}"
         )
         for name, what in (("C", "the floor of any relay (C, splice)"), ("socat", "socat")):
             if name in times:
@@ -244,7 +248,7 @@ def main() -> int:
             f"+{limited - plain:.2f} MiB a server, {(limited - plain) * args.servers:.1f} MiB "
             f"for {args.servers}"
         )
-    return 0 if ratio <= GOAL else 1
+    return 0 if max(ratio, p_big / d_big) <= GOAL else 1
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/socket.h>
@@ -60,9 +61,10 @@ static void *serve(void *arg)
     to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     if (upstream >= 0 && connect(upstream, (struct sockaddr *)&to, sizeof to) == 0) {
         struct way up = {client, upstream}, down = {upstream, client};
-        pthread_create(&other, NULL, carry, &down);
-        carry(&up);
-        pthread_join(other, NULL);
+        if (pthread_create(&other, NULL, carry, &down) == 0) {
+            carry(&up);
+            pthread_join(other, NULL);
+        }
     }
     close(client);
     if (upstream >= 0)
@@ -78,6 +80,7 @@ int main(int argc, char **argv)
 
     if (argc != 2 || listener < 0)
         return 2;
+    signal(SIGPIPE, SIG_IGN); /* a client gone: that connection ends, not the relay */
     target = atoi(argv[1]);
     at.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     if (bind(listener, (struct sockaddr *)&at, sizeof at) < 0 || listen(listener, 64) < 0 ||
@@ -90,7 +93,9 @@ int main(int argc, char **argv)
         int client = accept(listener, NULL, NULL);
         if (client < 0)
             continue;
-        pthread_create(&thread, NULL, serve, (void *)(long)client);
-        pthread_detach(thread);
+        if (pthread_create(&thread, NULL, serve, (void *)(long)client) != 0)
+            close(client);
+        else
+            pthread_detach(thread);
     }
 }
