@@ -89,8 +89,9 @@ def set_domains(
     new: bool = False,
 ) -> Server:
     """Limit *server*'s network, when it runs confined, to the domains it had (kept while it
-    was allowed or blocked) with *allow* and without *remove*; returns the server as it is now. Raises :class:`~roots_manager.support.
-    domains.DomainError` for a domain that is none, with nothing changed."""
+    was allowed or blocked) with *allow* and without *remove*; returns the server as it is now.
+    Raises :class:`~roots_manager.support.domains.DomainError` for a domain that is none, with
+    nothing changed."""
     from roots_manager.support.domains import pattern
 
     allow, remove = [pattern(d) for d in allow], [pattern(d) for d in remove]

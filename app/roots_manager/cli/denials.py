@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from roots_manager.cli.errors import JSON_VERSION, Failure
 from roots_manager.cli.text import json_text, print_json, shown
-from roots_manager.core.directory.records import EventRecord
+from roots_manager.core.directory.records import EventKind, EventRecord
 from roots_manager.core.servers.names import visible
 
 if TYPE_CHECKING:
@@ -64,10 +64,10 @@ class Allowing:
     def told(self, rec: EventRecord) -> str:
         """A denial as the text output says it, made safe to print: its :func:`line`, and
         beneath it the command that allows it, or why none is offered."""
-        found = self(rec)
-        command = found["allow_command"]
-        then = f"allow with: {command}" if command else f"not offered: {found['not_offered']}"
-        return shown(line(rec)) + "\n    " + shown(then)
+        from roots_manager.core.confinement.offers import allow_command, allow_words
+
+        command, why = allow_command(str(rec.get("server", "")), rec, home=self.home, own=self.own)
+        return shown(line(rec)) + "\n    " + shown(allow_words(command, why))
 
 
 def cmd_denials(store: Store, args: argparse.Namespace) -> int:
@@ -127,7 +127,7 @@ def waiting(store: Store, server: str | None) -> list[tuple[EventRecord, float]]
         if "answered" in rec:
             key = (rec.get("server"), rec["answered"])
             asked = [q for q in asked if (q.get("server"), q.get("path")) != key]
-        elif rec.get("kind") == "denial":
+        elif rec.get("kind") == EventKind.DENIAL:
             asked.append(rec)
     return [(rec, left) for rec in asked if (left := waits_left(rec, now)) > 0]
 

@@ -3,8 +3,8 @@
 A confined process that calls ``chmod``, ``chown``, ``utime`` or a ``*xattr`` call (in any
 form), ``bind``, or ``connect`` when the user allowed it some Unix sockets, waits while this
 decides. The decision is made on an object, never on a path read twice: the path (or
-descriptor) the caller named is opened here, from the caller's working folder or descriptor, and the change is then
-made *here*, on that very object, with the caller's own credentials (the supervisor has dropped
+descriptor) the caller named is opened here, from the caller's working folder or descriptor,
+and the change is then made *here*, on that very object, with the caller's own credentials (the supervisor has dropped
 every capability, as the server has). So there is no window between the check and the use, and
 the kernel's ordinary permission checks still apply; the only thing added is the boundary:
 

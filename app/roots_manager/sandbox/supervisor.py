@@ -284,8 +284,8 @@ class Supervisor:
         """The proxy of a server limited to domains (None: not limited)."""
         self.proxy_port: int | None = None
         """For :attr:`~roots_manager.sandbox.notified_calls.NotifiedCalls.proxy`: 0 in a
-        namespace of the server's own, the proxy's port on the machine's loopback without one, None when
-        the network is not limited to domains."""
+        namespace of the server's own, the proxy's port on the machine's loopback without one,
+        None when the network is not limited to domains."""
 
     @staticmethod
     def _fallback_listener() -> socket.socket:

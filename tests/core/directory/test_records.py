@@ -126,7 +126,8 @@ def test_the_kinds_keep_the_names_older_logs_hold() -> None:
         KINDS_WRITTEN_SO_FAR
     )
     schema = records.json_schema(records.EventRecord)
-    assert schema["properties"]["kind"] == {"type": "string", "enum": list(records.EventKind)}
+    # listed, not enforced: a newer bridge may write a kind this version does not know
+    assert schema["properties"]["kind"] == {"type": "string", "examples": list(records.EventKind)}
 
 
 @pytest.mark.parametrize("kind", list(records.EventKind))

@@ -1,8 +1,8 @@
 """What a restart of the server carries over: the host's handshake and settings, and what is open.
 
 Kept only in a bridge run whose server may be restarted behind the host's back
-(:class:`~roots_manager.bridge.run.restarts.Restarts`); such a run reads every message both ways for it.
-The host set up its protocol state with the first server: the ``initialize`` request (as the bridge
+(:class:`~roots_manager.bridge.run.restarts.Restarts`); such a run reads every message both ways
+for it. The host set up its protocol state with the first server: the ``initialize`` request (as the bridge
 forwarded it, with the roots capability), ``notifications/initialized``, the log level, the
 resources it subscribed to. A new server must be told the same before it sees the host's next
 message. Requests open on either side cannot survive a restart: the host's get an error, and

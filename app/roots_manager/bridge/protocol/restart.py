@@ -5,8 +5,8 @@ grants change must start again under new rules; a server that keeps the roots it
 must start again to forget a revoked one; a server given its folders on its command line learns
 them only when it starts. :func:`restart_reason` decides from what the run has seen
 (:class:`Seen`), given as values: it reads no file and no clock, and is tested by table
-(``tests/bridge/test_restart_policy.py``). The run (:mod:`roots_manager.bridge.run.restarts`)
-gathers what it sees and carries the restart out.
+(``tests/bridge/protocol/test_restart_policy.py``). The run
+(:mod:`roots_manager.bridge.run.restarts`) gathers what it sees and carries the restart out.
 """
 
 from __future__ import annotations

@@ -5,8 +5,8 @@ The two are one policy over one state: the last list the server was given, and w
 went out since it fetched the list. A notice goes only once the handshake is complete, only if
 the server fetched the list since the previous notice, and (unless the user asks for one) only
 when the effective roots moved from what it was last given. The
-:class:`~roots_manager.bridge.protocol.mediator.Mediator` decides which of the server's messages ask for
-roots and hands them here; the 2026-07-28 ``input_required`` rounds report what they gave
+:class:`~roots_manager.bridge.protocol.mediator.Mediator` decides which of the server's messages
+ask for roots and hands them here; the 2026-07-28 ``input_required`` rounds report what they gave
 through :meth:`ServerRoots.answered`.
 
 The roots themselves are not looked up here: the run reads the files. When an answer or a

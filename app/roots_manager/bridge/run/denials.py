@@ -176,7 +176,7 @@ class Denials:
         :data:`RECENT` seconds, one line per operation and folder, each with the command that
         allows it; returns how many lines. For a server that ended by itself: the host shows
         "connection closed", and the refusal is the likeliest why."""
-        from roots_manager.core.confinement.offers import allow_command
+        from roots_manager.core.confinement.offers import allow_command, allow_words
 
         since = time.monotonic() - RECENT
         distinct: dict[tuple[object, object], dict[str, object]] = {}
@@ -188,11 +188,11 @@ class Denials:
             return 0
         lines = []
         for found in list(distinct.values())[:TOLD_AT_END]:
-            command, why = allow_command(server, dict(found), home=home)
+            command, why = allow_command(server, found, home=home)
             said = denials.summary(ev.event(EventKind.DENIAL, server, "", **found), process=True)
             lines.append(
                 f"roots-bridge: {denials.shown(server)}: confined: {said}; "
-                + (f"allow with: {command}" if command else f"not offered: {why}")
+                + allow_words(command, why)
             )
         more = len(distinct) - TOLD_AT_END
         if more > 0:

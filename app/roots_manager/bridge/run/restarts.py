@@ -62,8 +62,8 @@ class Restarts:
        that says why (:data:`RESTARTED`);
     4. the new server starts (confined under the new rules) and is told what the host told the old
        one (:mod:`~roots_manager.bridge.protocol.carryover`): ``initialize``, whose answer is
-       swallowed, ``notifications/initialized``, the log level, the subscriptions. Under 2026-07-28 there is no
-       handshake to replay;
+       swallowed, ``notifications/initialized``, the log level, the subscriptions. Under
+       2026-07-28 there is no handshake to replay;
     5. the held messages go to it, in order; if its capabilities or ``serverInfo`` differ from the
        old one's, the host hears the ``list_changed`` notices the old one declared.
 

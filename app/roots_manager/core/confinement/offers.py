@@ -291,6 +291,12 @@ def secret(
     return None
 
 
+def allow_words(command: str | None, why: str) -> str:
+    """What :func:`allow_command` found, as the host's log and ``roots-manager denials`` say it:
+    ``allow with: COMMAND``, or ``not offered: WHY``."""
+    return f"allow with: {command}" if command else f"not offered: {why}"
+
+
 def allow_command(
     server: str, denial: Mapping[str, Any], *, home: str, own: Sequence[str] | None = None
 ) -> tuple[str | None, str]:

@@ -283,10 +283,11 @@ def _schema_of(annotation: object) -> dict[str, Any]:
     if origin is Required:
         return _schema_of(args[0])
     if origin is Annotated:
-        # a string of a known set: Annotated[str, SomeStrEnum]
+        # a string of a set known to this version, which a newer one may add to
+        # (Annotated[str, SomeStrEnum]): named as examples, which validate nothing
         known = [m for m in args[1:] if isinstance(m, type) and issubclass(m, StrEnum)]
         if known:
-            return {"type": "string", "enum": [member.value for member in known[0]]}
+            return {"type": "string", "examples": [member.value for member in known[0]]}
         return _schema_of(args[0])
     if annotation is Any:
         return {}

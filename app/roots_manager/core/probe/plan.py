@@ -404,5 +404,5 @@ def targets_for(
     if kind is TargetKind.DESTINATION_OUTSIDE:
         outside = PAIRS[TargetKind.SIBLING][1]
         return [INSIDE], [INSIDE] + [outside] * (len(tool.slots) - 1)
-    inside, outside = PAIRS[kind]
-    return [inside], [outside]
+    within, outside = PAIRS[kind]
+    return [within], [outside]
