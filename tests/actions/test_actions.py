@@ -285,6 +285,27 @@ def test_allow_domain_adds_the_refused_domain_and_nothing_else(
     assert store.read().servers["web"].network_domains == srv.network_domains
 
 
+def test_allow_domain_never_limits_a_server_whose_whole_network_is_allowed_since(
+    store: Store,
+) -> None:
+    """A refusal from when the server was limited, allowed after its network was allowed
+    whole: the click that allows must not take the rest of the network away."""
+    from roots_manager.actions import refusals
+    from roots_manager.core.confinement.offers import Offer
+
+    known(store, "web")
+    confinement.set_domains(store, "web", ["api.github.com"])
+    confinement.set_network(store, "web", False)  # allowed whole, the list kept
+    refusals.allow(store, network_refusal("web", "registry.npmjs.org"), Offer.DOMAIN)
+    srv = store.read().servers["web"]
+    assert srv.network == "allowed"
+    assert srv.network_domains == ["api.github.com", "registry.npmjs.org"]  # kept for later
+    # a blocked one asked to allow a domain is limited to its domains, as `domains --allow`
+    confinement.set_network(store, "web", True)
+    refusals.allow(store, network_refusal("web", "x.example"), Offer.DOMAIN)
+    assert store.read().servers["web"].network == "domains"
+
+
 @only_on_linux("learning confines, and confinement by default needs Landlock")
 def test_learning_accepted_adds_a_domain_to_the_servers_domains(store: Store) -> None:
     from roots_manager.actions import learning

@@ -100,6 +100,19 @@ def set_domains(
         return confined.set_domains(state, name, allow, remove)
 
 
+def allow_domains(store: Store, server: str, allow: Iterable[str], *, new: bool = False) -> Server:
+    """Let *server* reach the domains *allow*, when it runs confined (a refusal's "Allow
+    domain", a learning accepted): :func:`~roots_manager.core.confinement.confined.
+    allow_domains`; returns the server as it is now. Raises :class:`~roots_manager.support.
+    domains.DomainError` for a domain that is none, with nothing changed."""
+    from roots_manager.support.domains import pattern
+
+    allowed = [pattern(d) for d in allow]
+    with store.transaction() as state:
+        name = resolve(state, server, new=new, ahead=True)
+        return confined.allow_domains(state, name, allowed)
+
+
 def set_restart_on_revoke(
     store: Store, server: str, on: bool | None, *, new: bool = False
 ) -> Server:

@@ -177,7 +177,7 @@ def finish(store: Store, learning: Learning, accepted: Sequence[rule.Proposed]) 
         confine_actions.confine(store, name, allow_write=made, create=True)
     domains = [g.path for g in accepted if g.kind is rule.Kind.DOMAIN]
     if domains:
-        confine_actions.set_domains(store, name, allow=domains)
+        confine_actions.allow_domains(store, name, domains)
     restored = not accepted and learning.turned_on
     if restored:
         srv = confine_actions.restore(store, name, learning.before)

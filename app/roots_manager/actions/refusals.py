@@ -13,7 +13,8 @@ written. What each offer grants:
 - **Allow and create**: the folder the server was refused making for itself (``~/.serena``),
   made here, as the confinement's extra writable path;
 - **Allow domain**: the domain Roots Manager's proxy refused, added to the server's domains
-  (:func:`~roots_manager.actions.confinement.set_domains`), from its next start.
+  (:func:`~roots_manager.actions.confinement.allow_domains`), from its next start; a server
+  whose whole network was allowed since reaches it already, and keeps its whole network.
 
 A read that waits for the answer (a server set to ask) may also be allowed with nothing saved,
 for the reads waiting now or until the server ends (:func:`allow_waiting`), or denied at once
@@ -66,7 +67,7 @@ def allow(
     if offer is Offer.DOMAIN:
         assert found.domain is not None
         target = found.domain
-        confinement.set_domains(store, server, allow=(target,))
+        confinement.allow_domains(store, server, (target,))
     elif offer is Offer.CREATE:
         assert found.create is not None
         target = found.create

@@ -152,6 +152,20 @@ def set_domains(
     return srv
 
 
+def allow_domains(state: State, name: str, allow: Iterable[str]) -> Server:
+    """Let server *name* reach the domains *allow* (a refusal's "Allow domain", a learning
+    accepted): added to its domains as :func:`set_domains` does, except for a server whose
+    network is allowed whole since: it reaches them already, and a click that allows must not
+    limit it to them; they are kept with its domains for when it is limited again."""
+    srv = state.servers.get(name)
+    if srv is None or srv.network is not Network.ALLOWED:
+        return set_domains(state, name, allow)
+    network = srv.network
+    srv = set_domains(state, name, allow)
+    srv.network = network
+    return srv
+
+
 def network_key(srv: Server | None) -> list[str]:
     """The network part of :func:`confinement_key`: ``["blocked"]``, ``["domains",
     "domain:NAME", ...]`` (limited to its domains) or nothing (the whole network)."""
