@@ -114,18 +114,26 @@ NOT_BEFORE_THE_SERVER = (
 longest part of a host's wait) overlaps the rest of the bridge's."""
 
 
-def test_a_bridge_starts_its_server_before_it_loads_the_rest(
-    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def loaded_by(
+    script: str, store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> set[str]:
+    """The modules a bridge run as *script* (one of the listings above) wrote down, after a
+    host's handshake through it."""
     listing = tmp_path / "modules.txt"
     monkeypatch.setenv("BRIDGE_MODULES_FILE", str(listing))
     grant_folder(store, tmp_path, "pup", "work")
-    pair = Bridged(run=("-c", MODULES_AT_SPAWN))
+    pair = Bridged(run=("-c", script))
     try:
         pair.handshake()
     finally:
         pair.close()
-    loaded = set(listing.read_text().split())
+    return set(listing.read_text().split())
+
+
+def test_a_bridge_starts_its_server_before_it_loads_the_rest(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    loaded = loaded_by(MODULES_AT_SPAWN, store, tmp_path, monkeypatch)
     assert "roots_manager.bridge.run.confine" in loaded  # the listing is of the start
     assert not [m for m in NOT_BEFORE_THE_SERVER if m in loaded], sorted(loaded)
 
@@ -153,15 +161,7 @@ def test_a_bridge_relays_the_hosts_initialize_before_it_loads_the_rest(
     store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # what the host waits for at each start is the server's answer, not the bridge's load too
-    listing = tmp_path / "modules.txt"
-    monkeypatch.setenv("BRIDGE_MODULES_FILE", str(listing))
-    grant_folder(store, tmp_path, "pup", "work")
-    pair = Bridged(run=("-c", MODULES_AT_EARLY_RELAY))
-    try:
-        pair.handshake()
-    finally:
-        pair.close()
-    loaded = set(listing.read_text().split())
+    loaded = loaded_by(MODULES_AT_EARLY_RELAY, store, tmp_path, monkeypatch)
     assert "roots_manager.bridge.transport.early" in loaded  # the listing is of the relay's start
     assert not [m for m in NOT_BEFORE_THE_SERVER if m in loaded], sorted(loaded)
 

@@ -131,8 +131,8 @@ def proposal(store: Store, learning: Learning, *, home: str | None = None) -> ru
         granted.update(dict.fromkeys(srv.allow_read, True))
         granted.update(dict.fromkeys(srv.allow_write, False))
     domains: list[str] | None = []  # what it may reach now; None: the whole network
-    if srv is not None and srv.network is not Network.BLOCKED:
-        domains = list(srv.network_domains) if srv.network is Network.DOMAINS else None
+    if srv is not None:
+        domains = None if srv.network is Network.ALLOWED else confined.limited_to(srv)
     home = os.path.expanduser("~") if home is None else home
     return rule.propose(learning.denials, home=home, granted=granted, domains=domains)
 

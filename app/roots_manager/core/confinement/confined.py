@@ -138,16 +138,10 @@ def set_domains(
 ) -> Server:
     """Limit server *name*'s network, when it runs confined, to its domains: those it had
     (kept while its network was allowed or blocked; none at first), less *remove*, with
-    *allow*. Each is checked and kept in
-    normal form (:func:`~roots_manager.support.domains.pattern`, which raises
-    :class:`~roots_manager.support.domains.DomainError`). A server not seen yet is remembered."""
-    from roots_manager.support.domains import pattern
-
-    added = [pattern(d) for d in allow]
-    gone = {pattern(d) for d in remove}
-    srv = _setting_of(state, name)
-    kept = [d for d in srv.network_domains if d not in gone]
-    srv.network_domains = kept + [d for d in dict.fromkeys(added) if d not in kept]
+    *allow*. Each is checked and kept in normal form (:func:`~roots_manager.support.domains.
+    pattern`, which raises :class:`~roots_manager.support.domains.DomainError`). A server not
+    seen yet is remembered."""
+    srv = _domains_edited(state, name, allow, remove)
     srv.network = Network.DOMAINS
     return srv
 
@@ -157,12 +151,23 @@ def allow_domains(state: State, name: str, allow: Iterable[str]) -> Server:
     accepted): added to its domains as :func:`set_domains` does, except for a server whose
     network is allowed whole since: it reaches them already, and a click that allows must not
     limit it to them; they are kept with its domains for when it is limited again."""
-    srv = state.servers.get(name)
-    if srv is None or srv.network is not Network.ALLOWED:
-        return set_domains(state, name, allow)
-    network = srv.network
-    srv = set_domains(state, name, allow)
-    srv.network = network
+    whole = name in state.servers and state.servers[name].network is Network.ALLOWED
+    srv = _domains_edited(state, name, allow, ())
+    if not whole:
+        srv.network = Network.DOMAINS
+    return srv
+
+
+def _domains_edited(state: State, name: str, allow: Iterable[str], remove: Iterable[str]) -> Server:
+    """Server *name* (remembered if not seen yet) with *remove* taken from its domains and
+    *allow* added, each in normal form; its network's mode as it was."""
+    from roots_manager.support.domains import pattern
+
+    added = [pattern(d) for d in allow]
+    gone = {pattern(d) for d in remove}
+    srv = _setting_of(state, name)
+    kept = [d for d in srv.network_domains if d not in gone]
+    srv.network_domains = kept + [d for d in dict.fromkeys(added) if d not in kept]
     return srv
 
 
