@@ -297,14 +297,16 @@ front of a server (``python -c SPAWN_FLOOR SERVER...``)."""
 
 CONFINE_FLOOR = (
     "import subprocess, sys\n"
-    "from roots_manager.bridge.run.confine import wrapped\n"
-    "launch = wrapped(sys.argv[2:], sys.argv[1], False)\n"
-    "fds = () if launch.rules_fd is None else (launch.rules_fd,)\n"
-    "sys.exit(subprocess.Popen(launch.argv, pass_fds=fds, start_new_session=True).wait())"
+    "from roots_manager.bridge.run import confine\n"
+    "confine.spawn = lambda argv, pass_fds=(): subprocess.Popen(\n"
+    "    argv, pass_fds=pass_fds, start_new_session=True)\n"
+    "proc, _ = confine.spawned(sys.argv[2:], sys.argv[1], False)\n"
+    "sys.exit(proc.wait())"
 )
-"""A Python that only confines the server as a bridge does (its rules computed from the store,
-the exec wrapper in front of it) and starts it: the floor of a confined start, which no bridge
-can go below (``python -c CONFINE_FLOOR NAME SERVER...``)."""
+"""A Python that only confines the server as a bridge does (``confine.spawned``: the exec
+wrapper started, the rules computed from the store meanwhile) and starts it, with the host's
+own pipes: the floor of a confined start, which no bridge can go below (``python -c
+CONFINE_FLOOR NAME SERVER...``)."""
 
 
 def startup_routes(python: str, bridge: list[str]) -> Routes:

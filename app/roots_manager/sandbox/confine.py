@@ -361,8 +361,16 @@ ANSWERS = "--answers"
 """``--answers FD:SECONDS`` (after ``--refusals``): the bridge's answers, read by the supervisor,
 and how long a read the rules refuse waits for one (:mod:`~roots_manager.sandbox.asking`)."""
 RULES_FD = "--rules-fd"
-"""Rules read from this descriptor (NUL-separated options), when they are too many for a
-command line; it is closed once read, so the server never has it."""
+"""Rules read from this descriptor (NUL-separated options, the last :data:`RULES_END`): a
+pipe the bridge writes them to while this process starts, or a sealed memory file; it is
+closed once read, so the server never has it."""
+RULES_END = "--end-of-rules"
+"""The last of the rules read from a descriptor: without it they ended early (the bridge
+stopped writing), and nothing runs."""
+
+
+class _NoRules(Exception):
+    """The descriptor closed with nothing written: the bridge started the server otherwise."""
 
 
 def _rules_from(fd: int) -> list[str]:
@@ -372,10 +380,14 @@ def _rules_from(fd: int) -> list[str]:
             chunks.append(chunk)
     finally:
         os.close(fd)
-    data = b"".join(chunks)
-    if b"--" in data.split(b"\0"):
+    if not chunks:
+        raise _NoRules
+    args = b"".join(chunks).split(b"\0")
+    if args[-1:] != [os.fsencode(RULES_END)]:
+        raise ValueError("they ended early")
+    if b"--" in args:
         raise ValueError("the rules hold a '--'")
-    return [os.fsdecode(a) for a in data.split(b"\0")] if data else []
+    return [os.fsdecode(a) for a in args[:-1]]
 
 
 def _most_descriptors() -> int | None:
@@ -418,8 +430,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             return EXIT_USAGE
         args = args[2:]
     if args[:1] == [RULES_FD] and len(args) > 1 and args[1].isdigit():
+        if sys.platform == "linux":
+            # loaded while the bridge is still working the rules out (the pipe waits for it)
+            from roots_manager.sandbox import landlock, making, seccomp, supervisor  # noqa: F401
         try:
             args = _rules_from(int(args[1])) + args[2:]
+        except _NoRules:
+            return EXIT_USAGE  # nothing to say: the bridge did not start the server this way
         except (OSError, ValueError) as exc:
             print(f"roots-manager confine: the rules cannot be read: {exc}", file=sys.stderr)
             return EXIT_USAGE

@@ -118,6 +118,30 @@ def _stored_setting(store_path: str, server: str) -> Glance | None:
     return Glance(entry if isinstance(entry, dict) else {}, new is not False)
 
 
+def _glanced(server: str) -> tuple[Glance | None, bool | None]:
+    """The server's stored entry at a glance (:func:`_stored_setting`), and what the default
+    makes of it if its confinement is not decided (:attr:`Launch.default`)."""
+    from roots_manager.core.directory.layout import STORE_NAME, home_folder
+
+    glance = _stored_setting(os.path.join(home_folder(), STORE_NAME), server)
+    if glance is None or glance.entry.get("confine") is not None:
+        return glance, None
+    return glance, _confines_new(glance.confine_new)
+
+
+def _confined_at_a_glance(command: Sequence[str], server: str, force: bool) -> Glance | None:
+    """The server's entry when a glance says it starts confined, supervised (Linux), with its
+    command as written; None: it may not (the full reading in :func:`wrapped` decides)."""
+    if sys.platform != "linux" or "{roots}" in command:
+        return None
+    glance, default = _glanced(server)
+    if glance is None:
+        return None
+    if force or glance.entry.get("confine") is True or default:
+        return glance
+    return None
+
+
 def _confines_new(confine_new: bool) -> bool | None:
     """Whether an undecided server starts confined here (see the module's docstring); None:
     the machine cannot confine, so nothing decides it yet (it may, after a kernel upgrade)."""
@@ -143,6 +167,7 @@ class Launch:
         "readable",
         "refusals",
         "restartable",
+        "rules",
         "rules_fd",
         "started",
         "supervised",
@@ -160,6 +185,9 @@ class Launch:
         self.argv = argv
         self.rules_fd: int | None = None
         """A descriptor holding the rules (``--rules-fd``), for the wrapper alone."""
+        self.rules: list[str] | None = None
+        """The rules of a confined start whose wrapper was started before they were known
+        (:func:`spawned`), to write to it; None otherwise."""
         self.started: float | None = None
         """When the process was started (:func:`time.monotonic`; None: not yet): the host may
         speak with it before the run has loaded (:mod:`~roots_manager.bridge.transport.early`)."""
@@ -305,8 +333,13 @@ def wrapped(
     force: bool,
     run: str = "",
     ceiling: tuple[tuple[str, ...], ...] | None = None,
+    *,
+    deferred: bool = False,
 ) -> Launch:
     """The command line to start: *command*, or the wrapper confining it.
+
+    *deferred*: the wrapper was started already (:func:`spawned`): a confined launch keeps
+    its rules in :attr:`Launch.rules`, for the wrapper's pipe, and its *argv* is the caller's.
 
     *run* is the bridge run a restart happens in (none yet at the first start); *ceiling* the
     confinement of the start the host made, which a restart in that run never loosens: it
@@ -314,14 +347,9 @@ def wrapped(
     them (:func:`~roots_manager.core.confinement.confined.clamp`).
     Raises :class:`ConfinementRefused` when confinement is asked for and cannot be had.
     """
-    from roots_manager.core.directory.layout import STORE_NAME, home_folder
-
     force = force or ceiling is not None
-    glance = _stored_setting(os.path.join(home_folder(), STORE_NAME), server)
+    glance, default = _glanced(server)
     entry = None if glance is None else glance.entry
-    default: bool | None = None
-    if glance is not None and entry is not None and entry.get("confine") is None:
-        default = _confines_new(glance.confine_new)
     literal = list(command)
     folders: list[str] | None = None
     if "{roots}" in literal:  # the granted folders as arguments (core.consent.arguments)
@@ -416,14 +444,15 @@ def wrapped(
         )
     key = clamp(confinement_key(state, server, fingerprint=fp, run=run, forced=True), ceiling)
     rules = derived.rules.to_args()
-    rules_fd = _rules_file(rules)
+    rules_fd = None if deferred else _rules_file(rules)
     if rules_fd is not None:
         from roots_manager.sandbox.confine import RULES_FD
 
         rules = [RULES_FD, str(rules_fd)]
-    argv = [*wrapper(), "--parent", str(os.getpid()), *rules, "--", *command]
+    argv = [] if deferred else [*wrapper(), "--parent", str(os.getpid()), *rules, "--", *command]
     launch = Launch(argv, key, entry, folders, default)
     launch.rules_fd = rules_fd
+    launch.rules = rules if deferred else None
     launch.notes = notes
     launch.readable = (*derived.rules.read_write, *derived.rules.read_only)
     return launch
@@ -516,10 +545,7 @@ def _rules_file(rules: list[str]) -> int | None:
 
     fd = os.memfd_create("roots-manager-rules", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
     try:
-        data = b"\0".join(os.fsencode(a) for a in rules)
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
+        _write_rules(fd, rules)
         # nobody changes them from here on, whoever holds the descriptor
         seals = fcntl.F_SEAL_SEAL | fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_WRITE
         fcntl.fcntl(fd, fcntl.F_ADD_SEALS, seals)
@@ -528,6 +554,16 @@ def _rules_file(rules: list[str]) -> int | None:
         os.close(fd)
         raise
     return fd
+
+
+def _write_rules(fd: int, rules: list[str]) -> None:
+    """Write *rules* to *fd* as the wrapper reads them (``--rules-fd``): NUL-separated, ended
+    by :data:`~roots_manager.sandbox.confine.RULES_END`."""
+    from roots_manager.sandbox.confine import RULES_END
+
+    view = memoryview(b"\0".join(os.fsencode(a) for a in (*rules, RULES_END)))
+    while view:
+        view = view[os.write(fd, view) :]
 
 
 def _refusals_pipe(launch: Launch, server: str) -> int | None:
@@ -602,23 +638,7 @@ def start(
     *run_id* is the bridge run's id, whose live marker the warden keeps; *run* is that same id
     once the run is recorded (a restart), empty at the first start (:func:`wrapped`).
     """
-    launch = wrapped(command, server, force, run, ceiling)
-    told = _refusals_pipe(launch, server)
-    asks = _answers_pipe(launch)
-    given = tuple(fd for fd in (told, asks, launch.rules_fd) if fd is not None)
-    try:
-        proc = spawn(launch.argv, pass_fds=given)
-        launch.started = time.monotonic()
-    except BaseException:
-        for fd in (launch.refusals, launch.answers):
-            if fd is not None:
-                os.close(fd)
-        launch.refusals = launch.answers = None
-        raise
-    finally:
-        for fd in given:
-            os.close(fd)  # the supervisor holds it now: its end closes the pipe
-        launch.rules_fd = None
+    proc, launch = spawned(command, server, force, run, ceiling)
     from roots_manager.core.directory.layout import LIVE_NAME, home_folder  # loaded already
 
     home = home_folder()
@@ -633,6 +653,90 @@ def start(
     if launch.forget_confined:
         _forget_confined(home, server)
     return proc, launch
+
+
+def spawned(
+    command: Sequence[str],
+    server: str,
+    force: bool,
+    run: str = "",
+    ceiling: tuple[tuple[str, ...], ...] | None = None,
+) -> tuple[subprocess.Popen[bytes], Launch]:
+    """The server started, confined if asked (see :func:`wrapped`); raises :class:`OSError`
+    if it cannot start.
+
+    A server a glance at the store says starts confined gets its wrapper started first, told
+    to read its rules from a pipe, and they are worked out while it starts: the wrapper's
+    Python and its modules load on another core meanwhile, not after. If the store's full
+    reading says otherwise (or the rules cannot be made), the pipe closes with nothing in it
+    and the wrapper is ended before it ran anything.
+    """
+    glance = _confined_at_a_glance(command, server, force or ceiling is not None)
+    if glance is None or sys.platform != "linux":
+        launch = wrapped(command, server, force, run, ceiling)
+        return _spawn(launch, server), launch
+    from roots_manager.sandbox.confine import RULES_FD
+
+    read, write = os.pipe2(os.O_CLOEXEC)
+    waiting = Launch(
+        [*wrapper(), "--parent", str(os.getpid()), RULES_FD, str(read), "--", *command],
+        (),  # confined: its key is known once its rules are
+        glance.entry,
+    )
+    try:
+        proc = _spawn(waiting, server, read)
+    except BaseException:
+        os.close(write)
+        raise
+    try:
+        launch = wrapped(command, server, force, run, ceiling, deferred=True)
+        if launch.rules is not None:
+            _write_rules(write, launch.rules)
+    except BaseException:
+        _abandon(proc, write, waiting)
+        raise
+    if launch.rules is None:  # unconfined after all
+        _abandon(proc, write, waiting)
+        return _spawn(launch, server), launch
+    os.close(write)
+    launch.argv, launch.refusals, launch.answers = waiting.argv, waiting.refusals, waiting.answers
+    launch.started, launch.rules = waiting.started, None
+    return proc, launch
+
+
+def _spawn(launch: Launch, server: str, *given: int) -> subprocess.Popen[bytes]:
+    """Start *launch*'s command with the pipes of its supervisor and the descriptors *given*
+    (and its rules' descriptor), closed here once it holds them."""
+    told = _refusals_pipe(launch, server)
+    asks = _answers_pipe(launch)
+    given = tuple(fd for fd in (told, asks, launch.rules_fd, *given) if fd is not None)
+    try:
+        proc = spawn(launch.argv, pass_fds=given)
+        launch.started = time.monotonic()
+    except BaseException:
+        for fd in (launch.refusals, launch.answers):
+            if fd is not None:
+                os.close(fd)
+        launch.refusals = launch.answers = None
+        raise
+    finally:
+        for fd in given:
+            os.close(fd)  # the supervisor holds it now: its end closes the pipe
+        launch.rules_fd = None
+    return proc
+
+
+def _abandon(proc: subprocess.Popen[bytes], write: int, waiting: Launch) -> None:
+    """End a wrapper still waiting for its rules (it has run nothing), and its pipes."""
+    os.close(write)
+    proc.kill()
+    proc.wait()
+    for stream in (proc.stdin, proc.stdout):
+        if stream is not None:
+            stream.close()
+    for fd in (waiting.refusals, waiting.answers):
+        if fd is not None:
+            os.close(fd)
 
 
 def _forget_confined(home: str, server: str) -> None:
