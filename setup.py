@@ -1,5 +1,5 @@
-"""The relay's and the observer's hot paths in C, built where a C compiler is at hand (POSIX
-only; the observer's, Linux only).
+"""The relay's, the observer's and the proxy's hot paths in C, built where a C compiler is at
+hand (POSIX only; the observer's and the proxy's, Linux only).
 
 Everything else about the package is in pyproject.toml. The extensions are optional: where one
 does not build, the install goes on and the bridge relays (the supervisor observes) with its
@@ -23,13 +23,18 @@ if os.name == "posix" and not os.environ.get("ROOTS_MANAGER_PURE_WHEEL"):
             optional=True,
         )
     )
-    if sys.platform == "linux":  # the observer of confined servers' refusals: Linux only
-        ext_modules.append(
-            Extension(
+    if sys.platform == "linux":  # the supervisor of a confined server: Linux only
+        ext_modules += [
+            Extension(  # the observer of its refusals
                 "roots_manager.sandbox._fastobserve",
                 ["app/roots_manager/sandbox/_fastobserve.c"],
                 optional=True,
-            )
-        )
+            ),
+            Extension(  # its proxy's byte mover
+                "roots_manager.sandbox._fastcarry",
+                ["app/roots_manager/sandbox/_fastcarry.c"],
+                optional=True,
+            ),
+        ]
 
 setup(ext_modules=ext_modules)

@@ -11,9 +11,11 @@ serves a 10 MiB body and a 1-byte one. In turns (A B A B), ``--rounds`` rounds o
 
 - the 10 MiB download's total time, median, through the proxy / direct (goal at most 1.1), and
   the throughput of each, on the loopback at the speed this machine copies memory; beside it, in
-  the same turns, the same download direct through two relays that only move bytes: the floor of
-  any relay (``bench/splice_relay.c``, what the proxy does once a connection is allowed, in C:
-  one more loopback crossing, no language, no request read) and ``socat``, the usual relay;
+  the same turns, the same through the proxy with its bytes moved in Python (``ROOTS_MANAGER_
+  PURE_PROXY``: as where its C mover, ``sandbox/_fastcarry.c``, is not built), and direct
+  through two relays that only move bytes: the floor of any relay (``bench/splice_relay.c``,
+  what the proxy does once a connection is allowed, in C: one more loopback crossing, no
+  language, no request read) and ``socat``, the usual relay;
 - the same download over a 1 Gbit/s link: the web server's socket paced by the kernel
   (``SO_MAX_PACING_RATE``), as a fast real link would deliver it (goal at most 1.1);
 - a 1-byte request's time to its first byte: the latency the proxy adds, in milliseconds.
@@ -128,11 +130,13 @@ def _splice_relay(port: int, folder: Path) -> tuple[subprocess.Popen[str] | None
     return proc, int(proc.stdout.readline())
 
 
-def _downloads(server: str, url: str, count: int) -> list[tuple[float, float]]:
+def _downloads(
+    server: str, url: str, count: int, env: dict[str, str] | None = None
+) -> list[tuple[float, float]]:
     from roots_manager.bridge.run.confine import wrapped
 
     argv = wrapped(["sh", "-c", CURL.format(n=count), "sh", url], server, True).argv
-    done = subprocess.run(argv, capture_output=True, text=True, timeout=600, check=False)
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=600, check=False, env=env)
     lines = done.stdout.split()
     if "fail" in lines or done.returncode != 0:
         raise SystemExit(f"{server}: curl failed: {done.stdout}{done.stderr}")
@@ -173,7 +177,7 @@ def main() -> int:
     args = parser.parse_args()
     if args.quick:
         args.rounds, args.downloads, args.servers = 2, 5, 10
-    from roots_manager.sandbox.proxy import TEST_HOSTS_ENV
+    from roots_manager.sandbox.proxy import PURE_ENV, TEST_HOSTS_ENV
 
     with tempfile.TemporaryDirectory(prefix="rm-bench-proxy-") as top:
         folder = Path(top)
@@ -187,14 +191,19 @@ def main() -> int:
         named = f"http://bench.test:{port}"
         times: dict[str, list[tuple[float, float]]] = {}
 
-        def turn(route: str, server: str, url: str, count: int) -> None:
-            times.setdefault(route, []).extend(_downloads(server, url, count))
+        pure = dict(os.environ, **{PURE_ENV: "1"})
+
+        def turn(
+            route: str, server: str, url: str, count: int, env: dict[str, str] | None = None
+        ) -> None:
+            times.setdefault(route, []).extend(_downloads(server, url, count, env))
 
         try:
             n = args.downloads
             for _ in range(args.rounds):
                 turn("direct", "direct", f"{direct}/big", n)
                 turn("proxy", "limited", f"{named}/big", n)
+                turn("proxy in Python", "limited", f"{named}/big", n, pure)
                 for name, (proc, relayed) in relays.items():
                     if proc is not None:
                         turn(name, "direct", f"http://127.0.0.1:{relayed}/big", n)
@@ -221,7 +230,12 @@ def main() -> int:
             f"{p_big * 1000:.1f} ms ({BIG / p_big / 2**20:.0f} MiB/s): ratio {p_big / d_big:.2f} "
             f"(goal {GOAL}) {'met' if p_big / d_big <= GOAL else 'NOT met'}"
         )
-        for name, what in (("C", "the floor of any relay (C, splice)"), ("socat", "socat")):
+        relayed_by = (
+            ("proxy in Python", "the proxy moving the bytes in Python (no C mover)"),
+            ("C", "the floor of any relay (C, splice)"),
+            ("socat", "socat"),
+        )
+        for name, what in relayed_by:
             if name in times:
                 r_big = total(name)
                 print(

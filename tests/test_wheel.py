@@ -144,9 +144,11 @@ def test_the_platform_wheel_relays_with_its_c_path(dist: Path, tmp_path: Path) -
     wheels = [w for w in dist.glob("roots_manager-*.whl") if not w.name.endswith("-none-any.whl")]
     assert len(wheels) == 1, f"expected one platform wheel in {dist}, found {wheels}"
     wheel = wheels[0]
-    # the observer's hot path is built for Linux only (setup.py)
+    # the supervisor's hot paths (the observer's, the proxy's) are built for Linux only
     expected = (
-        ["_fastobserve", "_fastrelay"] if sys.platform.startswith("linux") else ["_fastrelay"]
+        ["_fastcarry", "_fastobserve", "_fastrelay"]
+        if sys.platform.startswith("linux")
+        else ["_fastrelay"]
     )
     assert sorted(Path(n).name.split(".")[0] for n in compiled(wheel)) == expected
     if sys.platform.startswith("linux"):

@@ -33,6 +33,17 @@ import time
 
 from roots_manager.support.domains import matches
 
+PURE_ENV = "ROOTS_MANAGER_PURE_PROXY"
+"""Set: the connections' bytes are moved by the loop in Python alone (:func:`_carry_here`),
+as where the C mover is not built; ``bench/bench_proxy.py`` measures both."""
+
+try:
+    from roots_manager.sandbox import _fastcarry
+except ImportError:  # not built (no C compiler, a pure wheel): the loop runs in Python
+    _fastcarry = None  # type: ignore[assignment]
+if os.environ.get(PURE_ENV):
+    _fastcarry = None  # type: ignore[assignment]
+
 assert sys.platform == "linux", "imported only where a server can have a network of its own"
 
 TYPE_CHECKING = False
@@ -324,7 +335,19 @@ def _pipe(client: socket.socket, upstream: socket.socket) -> None:
 
 def _carry(src: socket.socket, dst: socket.socket) -> None:
     """Move what *src* receives to *dst*, in the kernel (``splice`` through a pipe: the bytes
-    never reach this process), until *src* ends; then end *dst*'s sending side."""
+    never reach this process), until *src* ends; then end *dst*'s sending side. An error
+    either way ends both sockets both ways, so that the other direction ends too.
+
+    In C (``_fastcarry.c``, the interpreter lock released once for the whole connection) where
+    it is built; else :func:`_carry_here`, its loop in Python."""
+    if _fastcarry is None:
+        _carry_here(src, dst)
+    else:
+        _fastcarry.carry(src.fileno(), dst.fileno(), CHUNK)
+
+
+def _carry_here(src: socket.socket, dst: socket.socket) -> None:
+    """:func:`_carry` in Python: the interpreter lock taken back at each chunk."""
     into, out = os.pipe()
     try:
         with contextlib.suppress(OSError):
