@@ -58,6 +58,60 @@ def test_deno_and_pipx_run_fill_caches_of_their_own_layered(tmp_path: Path) -> N
     assert package_caches(["pipx", "install", "x"], env) == {}
 
 
+@pytest.mark.parametrize(
+    ("command", "package"),
+    [
+        (["uvx", "arxiv-mcp-server"], "arxiv-mcp-server"),
+        (["uvx", "--python", "3.12", "arxiv-mcp-server@latest"], "arxiv-mcp-server"),
+        (["uvx", "--from", "serena-agent", "serena", "start-mcp-server"], "serena-agent"),
+        (["uvx", "--from=Serena_Agent[all]==1.0", "serena"], "serena-agent"),
+        (["uvx", "--from", "git+https://github.com/oraios/serena", "serena"], "serena"),
+        (["uvx", "--from", "git+https://github.com/oraios/serena.git@v1#egg=x", "x"], "serena"),
+        (["uvx", "serena @ git+https://example.org/s.git", "serena"], "serena"),
+        (["uv", "tool", "run", "arxiv-mcp-server"], "arxiv-mcp-server"),
+        (["uv", "x", "arxiv-mcp-server"], "arxiv-mcp-server"),
+        (["pipx", "run", "--spec", "arxiv-mcp-server>=0.2", "arxiv"], "arxiv-mcp-server"),
+        (["uv", "run", "server.py"], ""),
+        (["pipx", "install", "arxiv-mcp-server"], ""),
+        (["python3", "-m", "arxiv_mcp_server"], ""),
+    ],
+)
+def test_the_pypi_package_a_runner_runs_is_named_as_pypi_names_it(
+    command: list[str], package: str
+) -> None:
+    from roots_manager.core.confinement.derive import _python_package
+
+    assert _python_package(command, command[0]) == package
+
+
+def test_a_server_that_keeps_a_folder_in_the_home_gets_it_layered_and_others_do_not(
+    tmp_path: Path,
+) -> None:
+    """Known servers' own folders (:data:`~roots_manager.core.confinement.protected.
+    SERVER_STATE`) are theirs alone: each package gets its own, and a server of any other
+    package none, whatever its command's words say."""
+    from roots_manager.core.confinement.derive import derived_folders, package_caches
+
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for name in ("uvx", "desktop-commander", "other-server"):
+        (bin_dir / name).write_text("#!/bin/sh\n", encoding="utf-8")
+        (bin_dir / name).chmod(0o755)
+    env = {"HOME": str(tmp_path), "PATH": str(bin_dir)}
+    serena = package_caches(["uvx", "--from", "serena-agent", "serena"], env)
+    assert serena["serena state"] == str(tmp_path / ".serena")
+    assert "arxiv-mcp-server papers" not in serena
+    commander = package_caches(["desktop-commander"], env)
+    assert commander == {"desktop-commander state": str(tmp_path / ".claude-server-commander")}
+    assert package_caches(["other-server", "--serena", "serena-agent"], env) == {}
+    shown = {p: (a, w) for p, a, w in derived_folders(["uvx", "arxiv-mcp-server"], env)}
+    access, why = shown[str(tmp_path / ".arxiv-mcp-server")]
+    assert access == "layered"
+    assert why == (
+        "arxiv-mcp-server writes there: the papers it downloads (not there yet: made at its start)"
+    )
+
+
 def test_uv_run_in_a_project_reads_the_project_files_its_environment_and_script(
     tmp_path: Path,
 ) -> None:

@@ -25,10 +25,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from roots_manager.core.confinement.protected import (
+    ARXIV_PAPERS,
     CHROME_DEVTOOLS_CACHE,
     CHROME_DEVTOOLS_DATA,
+    DESKTOP_COMMANDER_STATE,
     HIDDEN,
     HOME,
+    SERENA_STATE,
     TABLE,
     shared_caches,
 )
@@ -414,8 +417,8 @@ def _caches(command: Sequence[str], env: Mapping[str, str], program: str) -> dic
     """
     first = next((w for w in command[1:] if not w.startswith("-")), "")
     caches = shared_caches(env)
-    browser = {v: caches[v] for v in BROWSER_PACKAGES.get(_package(command, program), ((),))[0]}
-    return {**_package_manager_caches(command, program, first, caches), **browser}
+    own = {v: caches[v] for v in written_by(_package(command, program))}
+    return {**_package_manager_caches(command, program, first, caches), **own}
 
 
 def _package_manager_caches(
@@ -448,26 +451,94 @@ code: Playwright MCP makes its browser profile in ``ms-playwright-mcp`` and reco
 browser it runs in ``ms-playwright/b``, and fails the call when it cannot; Chrome DevTools MCP
 keeps its profile and its update check in ``~/.cache/chrome-devtools-mcp`` and its usage state
 in ``~/.local/share/chrome-devtools-mcp``."""
-BROWSER_FOLDERS = {
+STATE_PACKAGES: dict[str, tuple[str, ...]] = {
+    "@wonderwhy-er/desktop-commander": (DESKTOP_COMMANDER_STATE,),
+    "serena-agent": (SERENA_STATE,),
+    "serena": (SERENA_STATE,),  # its README's uvx --from git+https://github.com/oraios/serena
+    "arxiv-mcp-server": (ARXIV_PAPERS,),
+}
+"""The packages of servers that keep a folder of their own in the home
+(:data:`~roots_manager.core.confinement.protected.SERVER_STATE`), npm's and PyPI's (by
+:func:`_package`'s names), each with those it writes: layered as a package cache is, made
+first when missing. Each made that folder at its start, or at its first call, and failed
+confined without it."""
+SERVER_FOLDERS = {
     "PLAYWRIGHT_BROWSERS_PATH": "Playwright's browsers, and its registry of those running",
     "PWMCP_PROFILES_DIR_FOR_TEST": "Playwright MCP's browser profiles",
     "PUPPETEER_CACHE_DIR": "the browsers Puppeteer installed",
     CHROME_DEVTOOLS_CACHE: "its browser profile and its update check",
     CHROME_DEVTOOLS_DATA: "its usage state",
+    DESKTOP_COMMANDER_STATE: "its configuration and its logs",
+    SERENA_STATE: "its configuration, memories and logs",
+    ARXIV_PAPERS: "the papers it downloads",
 }
-"""What each browser folder of :data:`BROWSER_PACKAGES` holds, as ``servers show`` says."""
-BROWSER_PROGRAMS = {
+"""What each folder of :data:`BROWSER_PACKAGES` and :data:`STATE_PACKAGES` holds, as
+``servers show`` says."""
+SERVER_PROGRAMS = {
     "playwright-mcp": "@playwright/mcp",
     "mcp-server-playwright": "@playwright/mcp",
     "chrome-devtools-mcp": "chrome-devtools-mcp",
+    "desktop-commander": "@wonderwhy-er/desktop-commander",
 }
-"""The names the browser servers' packages are run by when installed (their ``bin``)."""
+"""The names those servers' npm packages are run by when installed (their ``bin``)."""
+
+
+def written_by(package: str) -> tuple[str, ...]:
+    """The folders of its own the server of *package* writes (:data:`BROWSER_PACKAGES`,
+    :data:`STATE_PACKAGES`), by their keys in :func:`~roots_manager.core.confinement.
+    protected.shared_caches`."""
+    return (*BROWSER_PACKAGES.get(package, ((), ()))[0], *STATE_PACKAGES.get(package, ()))
+
+
+_PYTHON_RUNNER_VALUES = frozenset(
+    ("--from", "--with", "--with-editable", "--with-requirements", "--python", "-p", "--index",
+     "--default-index", "--index-url", "--extra-index-url", "--spec", "--cache-dir", "--directory",
+     "--project", "--config-file", "--constraints", "--overrides", "--build-constraints")
+)  # fmt: skip
+"""The options of ``uvx``, ``uv tool run`` and ``pipx run`` that take a value (the next word)."""
+
+
+def _python_package(command: Sequence[str], program: str) -> str:
+    """The PyPI package ``uvx`` (``uv tool run``, ``uv x``) or ``pipx run`` runs, its name as
+    PyPI normalises it (``Serena_Agent`` is ``serena-agent``), without extras or version: the
+    one named by ``--from`` (``--spec``), else the command's; a ``git+`` URL's is its last
+    name. Empty for anything else."""
+    words = list(command[1:])
+    if program in _UV and words[:2] in (["tool", "run"], ["tool", "x"]):
+        words = words[2:]
+    elif (program in _UV and words[:1] == ["x"]) or (program in _PIPX and words[:1] == ["run"]):
+        words = words[1:]
+    elif program not in _UVX:
+        return ""
+    spec = ""
+    while words:
+        word = words.pop(0)
+        option, eq, value = word.partition("=")
+        if option in ("--from", "--spec"):
+            spec = value if eq else (words.pop(0) if words else "")
+        elif word.startswith("-"):
+            if not eq and option in _PYTHON_RUNNER_VALUES and words:
+                words.pop(0)
+        else:
+            spec = spec or word
+            break
+    if " @ " in spec:  # a direct reference: NAME @ URL
+        spec = spec.split(" @ ", 1)[0]
+    elif "://" in spec:  # a URL (git+https://github.com/oraios/serena@v1): its last name
+        spec = spec.split("#", 1)[0].rstrip("/").rsplit("/", 1)[-1].split("@", 1)[0]
+        spec = spec.removesuffix(".git")
+    name = re.split(r"[\[<>=!~;@ ]", spec, maxsplit=1)[0]
+    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 def _package(command: Sequence[str], program: str) -> str:
-    """The npm package *command* runs, without its version: the one ``npx`` (``npm exec``) is
-    given, or the one the program (or the script ``node`` runs) lies in, from its real path
-    (``.../node_modules/@playwright/mcp/cli.js``, a bin's link to it); empty if none."""
+    """The npm or PyPI package *command* runs, without its version: the one ``npx`` (``npm
+    exec``) is given, or the one the program (or the script ``node`` runs) lies in, from its
+    real path (``.../node_modules/@playwright/mcp/cli.js``, a bin's link to it); or the one
+    ``uvx`` or ``pipx run`` is given (:func:`_python_package`); empty if none."""
+    python = _python_package(command, program)
+    if python:
+        return python
     runs, _ = _npm_runs(command, program)
     if runs:
         words, _ = _npm_options(command)
@@ -488,8 +559,8 @@ def _package(command: Sequence[str], program: str) -> str:
         scope, _, name = spec.partition("/") if spec.startswith("@") else ("", "", spec)
         name = name.split("@", 1)[0]
         return f"{scope}/{name}" if scope else name
-    if program in BROWSER_PROGRAMS:
-        return BROWSER_PROGRAMS[program]
+    if program in SERVER_PROGRAMS:
+        return SERVER_PROGRAMS[program]
     script = next((w for w in command[1:] if not w.startswith("-")), "")
     for word in (command[0], script) if program in ("node", "nodejs", "bun") else (command[0],):
         found = shutil.which(word) if os.sep not in word else word
@@ -618,8 +689,8 @@ def derived_folders(command: Sequence[str], env: Mapping[str, str]) -> list[tupl
     out = []
     for variable, path in caches.items():
         missing = "" if os.path.isdir(path) else " (not there yet: made at its start)"
-        if variable in browser[0]:
-            why = f"{package} writes there: {BROWSER_FOLDERS[variable]}{missing}"
+        if variable in written_by(package):
+            why = f"{package} writes there: {SERVER_FOLDERS[variable]}{missing}"
         else:
             why = f"{os.path.basename(command[0])} fills this package cache{missing}"
         out.append((path, "layered", why))
@@ -629,7 +700,7 @@ def derived_folders(command: Sequence[str], env: Mapping[str, str]) -> list[tupl
     for variable in browser[1]:
         real = os.path.realpath(shared[variable])
         if real in needs.runtime:
-            out.append((real, "read-only", f"{package} runs {BROWSER_FOLDERS[variable]}"))
+            out.append((real, "read-only", f"{package} runs {SERVER_FOLDERS[variable]}"))
     out += [(p, "refused", why) for p, why in (*unsafe, *needs.refused)]
     out += [
         (p, "socket", f"the {os.path.basename(command[0])} client talks to its engine there")

@@ -132,6 +132,22 @@ and its usage state. A browser run later reads a profile's ``NativeMessagingHost
 name programs it runs outside any confinement. The variable of a row with none is no name a
 program reads (:func:`is_variable`)."""
 
+DESKTOP_COMMANDER_STATE = "desktop-commander state"
+SERENA_STATE = "serena state"
+ARXIV_PAPERS = "arxiv-mcp-server papers"
+SERVER_STATE = (
+    (DESKTOP_COMMANDER_STATE, "", "", ".claude-server-commander"),
+    (SERENA_STATE, "", "", ".serena"),
+    (ARXIV_PAPERS, "", "", ".arxiv-mcp-server"),
+)
+"""Popular servers' own folders in the home, as :data:`SHARED_CACHES`'s rows, each where its
+server keeps it whatever the environment says (read in its code): Desktop Commander's
+configuration (the commands it refuses, the folders it reaches) and its logs, Serena's
+configuration, memories and logs, and the papers arxiv-mcp-server downloads. None is named by
+a variable (:func:`is_variable`). Its own server writes it through a layer of its own (made
+first when missing); what is put there decides what that server does at its next start, so
+another server's grant holds it read-only, as a cache."""
+
 SHARED_CACHES = (
     ("npm_config_cache", "", "", ".npm"),
     ("UV_CACHE_DIR", "XDG_CACHE_HOME", ".cache", "uv"),
@@ -142,11 +158,12 @@ SHARED_CACHES = (
     ("PIPX_LOG_DIR", "XDG_STATE_HOME", ".local/state", "pipx/log"),
     ("PIPX_VENV_CACHEDIR", "XDG_CACHE_HOME", ".cache", "pipx"),
     *BROWSER_CACHES,
+    *SERVER_STATE,
 )
 """The package managers' shared caches, each as ``(its variable, the base's variable, the base's
 default in the home, its folder in the base)``: what ``npx``, ``uvx``, ``deno``, ``pipx run``
 and ``pip install`` put there, they (and the user's next ``npx`` or ``uvx``, unconfined) run
-later; and the browsers' (:data:`BROWSER_CACHES`)."""
+later; the browsers' (:data:`BROWSER_CACHES`); and servers' own folders (:data:`SERVER_STATE`)."""
 
 
 def shared_caches(env: Mapping[str, str]) -> dict[str, str]:
@@ -172,9 +189,12 @@ _LAYERED_BROWSER = (
     "the browser's cache or profile the server fills: it sees it, and what it writes there "
     "stays in a copy of its own"
 )
+_LAYERED_STATE = (
+    "the server's own folder: it sees it, and what it writes there stays in a copy of its own"
+)
 _CACHE = (
-    "a package or browser cache: what is put there runs at the user's (or another server's) "
-    "next start"
+    "a package or browser cache, or a server's own folder: what is put there runs, or decides "
+    "what runs, at the user's (or another server's) next start"
 )
 
 TABLE: tuple[Place, ...] = (
@@ -491,9 +511,11 @@ def protections(
     candidates += [(os.path.normpath(p), READ_ONLY, YOURS) for p in read_only]
     candidates += [(os.path.normpath(p), HIDDEN, YOURS) for p in hidden]
     out: dict[str, Protection] = {}
-    browsers = {os.path.realpath(shared_caches(env)[row[0]]) for row in BROWSER_CACHES}
+    shared = shared_caches(env)
+    whys = {os.path.realpath(shared[row[0]]): _LAYERED_BROWSER for row in BROWSER_CACHES}
+    whys.update((os.path.realpath(shared[row[0]]), _LAYERED_STATE) for row in SERVER_STATE)
     for cache in sorted(layers):
-        out[cache] = Protection(cache, LAYERED, _LAYERED_BROWSER if cache in browsers else _LAYERED)
+        out[cache] = Protection(cache, LAYERED, whys.get(cache, _LAYERED))
         holder = writers.holder(cache)
         if holder is not None:  # not renamed away, and a look-alike made in its place
             _pin_between(out, holder, cache)
