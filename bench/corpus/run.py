@@ -93,6 +93,8 @@ class Entry:
     setup: str = ""
     timeout: float = 90.0
     skip: str = ""
+    ci: bool = False
+    """Run by CI (``--ci``): a launch shape, or a registry server that starts in seconds."""
     runs: list[Run] = field(default_factory=list)
 
 
@@ -599,6 +601,12 @@ async def main() -> int:
     parser.add_argument("--install-tools", action="store_true")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--report", type=Path, help="print the table of a --json file, run nothing")
+    parser.add_argument("--ci", action="store_true", help="the servers marked ci = true only")
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="exit 1 if a launch that works direct does not work confined (the goal)",
+    )
     args = parser.parse_args()
     if args.install_tools:
         install_tools(args.tools)
@@ -610,6 +618,8 @@ async def main() -> int:
     if args.only:
         wanted = {n for item in args.only for n in item.split(",")}
         entries = [e for e in entries if e.name in wanted]
+    if args.ci:
+        entries = [e for e in entries if e.ci]
     entries = [e for e in entries if not e.skip]
     args.work.mkdir(parents=True, exist_ok=True)
     http, server = serve(args.work / "www")
@@ -625,6 +635,10 @@ async def main() -> int:
         args.json.write_text(json.dumps([asdict(e) for e in entries], indent=1))
     print(report(entries, args.work))
     print(f"\n{time.strftime('%Y-%m-%d %H:%M %Z')}, {elapsed:.0f}s")
+    missed = [e.name for e in entries if works(e, "direct") and not works(e, "confined")]
+    if args.check and missed:
+        print(f"work direct, not confined: {', '.join(missed)} (the causes above)")
+        return 1
     return 0
 
 
