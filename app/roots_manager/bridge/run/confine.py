@@ -129,17 +129,14 @@ def _glanced(server: str) -> tuple[Glance | None, bool | None]:
     return glance, _confines_new(glance.confine_new)
 
 
-def _confined_at_a_glance(command: Sequence[str], server: str, force: bool) -> Glance | None:
-    """The server's entry when a glance says it starts confined, supervised (Linux), with its
-    command as written; None: it may not (the full reading in :func:`wrapped` decides)."""
-    if sys.platform != "linux" or "{roots}" in command:
-        return None
-    glance, default = _glanced(server)
-    if glance is None:
-        return None
-    if force or glance.entry.get("confine") is True or default:
-        return glance
-    return None
+def _confined_at_a_glance(
+    command: Sequence[str], glance: Glance, default: bool | None, force: bool
+) -> bool:
+    """Whether a glance (:func:`_glanced`) says the server starts confined with its command
+    as written (``{roots}`` is filled from the full reading); if not, it may still be (the
+    full reading in :func:`wrapped` decides)."""
+    confined = force or glance.entry.get("confine") is True or bool(default)
+    return confined and "{roots}" not in command
 
 
 def _confines_new(confine_new: bool) -> bool | None:
@@ -335,11 +332,13 @@ def wrapped(
     ceiling: tuple[tuple[str, ...], ...] | None = None,
     *,
     deferred: bool = False,
+    glanced: tuple[Glance | None, bool | None] | None = None,
 ) -> Launch:
     """The command line to start: *command*, or the wrapper confining it.
 
     *deferred*: the wrapper was started already (:func:`spawned`): a confined launch keeps
     its rules in :attr:`Launch.rules`, for the wrapper's pipe, and its *argv* is the caller's.
+    *glanced*: the store's glance the caller took already (:func:`_glanced`), not read again.
 
     *run* is the bridge run a restart happens in (none yet at the first start); *ceiling* the
     confinement of the start the host made, which a restart in that run never loosens: it
@@ -348,7 +347,7 @@ def wrapped(
     Raises :class:`ConfinementRefused` when confinement is asked for and cannot be had.
     """
     force = force or ceiling is not None
-    glance, default = _glanced(server)
+    glance, default = glanced or _glanced(server)
     entry = None if glance is None else glance.entry
     literal = list(command)
     folders: list[str] | None = None
@@ -671,9 +670,14 @@ def spawned(
     reading says otherwise (or the rules cannot be made), the pipe closes with nothing in it
     and the wrapper is ended before it ran anything.
     """
-    glance = _confined_at_a_glance(command, server, force or ceiling is not None)
-    if glance is None or sys.platform != "linux":
-        launch = wrapped(command, server, force, run, ceiling)
+    glance, default = glanced = _glanced(server)
+    forced = force or ceiling is not None
+    if (
+        sys.platform != "linux"  # supervised where a wrapper reads its rules from a pipe
+        or glance is None
+        or not _confined_at_a_glance(command, glance, default, forced)
+    ):
+        launch = wrapped(command, server, force, run, ceiling, glanced=glanced)
         return _spawn(launch, server), launch
     from roots_manager.sandbox.confine import RULES_FD
 
@@ -689,7 +693,7 @@ def spawned(
         os.close(write)
         raise
     try:
-        launch = wrapped(command, server, force, run, ceiling, deferred=True)
+        launch = wrapped(command, server, force, run, ceiling, deferred=True, glanced=glanced)
         if launch.rules is not None:
             _write_rules(write, launch.rules)
     except BaseException:
