@@ -64,8 +64,9 @@ the bridge does while the rest of it still loads, ``bridge/transport/early.py``)
 Beside each, the floor: a Python that does nothing but import ``subprocess`` and start the
 server (``SPAWN_FLOOR``), what any Python program in front of the server costs before it can
 start it; and for the confined start, a Python that only confines the server as a bridge does
-and starts it (``CONFINE_FLOOR``: the rules computed from the store, the exec wrapper's own
-Python and the kernel's rules before the server's start), the floor of that row. The bridge's
+and starts it (``CONFINE_FLOOR``: the exec wrapper started, the rules computed from the store
+while its Python loads, then the kernel's rules before the server's start), the floor of that
+row. The bridge's
 row is more than its own time to the spawn: it goes on loading the rest
 of itself while the server starts (so that a host waits for the slower of the two, not their
 sum), and where few cores are free the two starts share them, while the floor, waiting, takes
