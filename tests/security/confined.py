@@ -204,6 +204,26 @@ def user_python() -> str:
     return found
 
 
+def run_by(world: World, program: str, *words: str) -> list[str]:
+    """The hostile server, run by a program called *program* (``uvx``, or a server's ``bin``
+    as npm installs it) given *words*: they name the package, which decides the folders a
+    server is derived. The server's script comes last, where the program finds it (and
+    derivation, to read it)."""
+    path = world.base / "bin" / program
+    path.parent.mkdir(exist_ok=True)
+    run_last = f'for word; do last=$word; done\nexec {user_python()} "$last"\n'
+    path.write_text("#!/bin/sh\n" + run_last, encoding="utf-8")
+    path.chmod(0o755)
+    return [str(path), *words, str(HOSTILE)]
+
+
+def derived(world: World, monkeypatch: pytest.MonkeyPatch) -> dict[str, dict[str, str]]:
+    """What ``servers show srv`` lists as derived from its command line, by path."""
+    monkeypatch.setenv("HOME", str(world.home))  # where the bridge found the folders
+    shown = json.loads(world.cli("servers", "show", "srv", "--json").stdout)
+    return {d["path"]: d for d in shown["derived"]}
+
+
 _user_can_run: list[bool] = []
 
 

@@ -12,33 +12,16 @@ lands in the server's own layer.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import only_on_linux
-from tests.security.confined import HOSTILE, Hostile, World, user_python, users
+from tests.security.confined import Hostile, World, derived, run_by, users
 
 pytestmark = only_on_linux("confinement is tested on Linux (Landlock and seccomp)")
 REFUSED = ("EROFS", "EBUSY", "EACCES", "EPERM", "EXDEV")
-
-
-def _server(world: World, name: str) -> list[str]:
-    """The hostile server run by a program called *name* (a browser server's ``bin``, as
-    npm installs it): the package it belongs to is what decides its folders."""
-    program = world.base / "bin" / name
-    program.parent.mkdir(exist_ok=True)
-    program.write_text(f'#!/bin/sh\nexec {user_python()} "$@"\n', encoding="utf-8")
-    program.chmod(0o755)
-    return [str(program), str(HOSTILE)]
-
-
-def _show(world: World, monkeypatch: pytest.MonkeyPatch) -> dict[str, dict[str, str]]:
-    monkeypatch.setenv("HOME", str(world.home))  # where the bridge found the folders
-    shown = json.loads(world.cli("servers", "show", "srv", "--json").stdout)
-    return {d["path"]: d for d in shown["derived"]}
 
 
 @pytest.mark.parametrize("world", users(), indirect=True)
@@ -56,7 +39,7 @@ def test_playwright_mcp_gets_its_profiles_made_and_layered(
     world.env.pop("PLAYWRIGHT_BROWSERS_PATH", None)
     world.setup()
     assert not profiles.exists()
-    host = Hostile(world, _server(world, "playwright-mcp"))
+    host = Hostile(world, run_by(world, "playwright-mcp"))
     try:
         # made by the bridge before the start, then the server's to fill, as Playwright does
         profile = profiles / "mcp-chrome-5129c93"
@@ -75,12 +58,12 @@ def test_playwright_mcp_gets_its_profiles_made_and_layered(
     assert profiles.is_dir() and list(profiles.iterdir()) == []
     assert list((browsers / "b").iterdir()) == []
     assert chrome.read_text(encoding="utf-8") == "# the user's browser\n"
-    derived = _show(world, monkeypatch)
+    shown = derived(world, monkeypatch)
     for folder in (profiles, browsers):
-        assert derived[str(folder)]["access"] == "layered", derived
-        assert "@playwright/mcp" in derived[str(folder)]["why"], derived
+        assert shown[str(folder)]["access"] == "layered", shown
+        assert "@playwright/mcp" in shown[str(folder)]["why"], shown
     # its next start finds its profile again
-    host = Hostile(world, _server(world, "playwright-mcp"))
+    host = Hostile(world, run_by(world, "playwright-mcp"))
     try:
         assert host.attack("read", path=str(native)) == "ok:planted"
     finally:
@@ -97,7 +80,7 @@ def test_chrome_devtools_mcp_gets_its_profile_and_reads_puppeteers_browsers(
     puppeteer.write_text("# the user's browser\n", encoding="utf-8")
     world.env.pop("PUPPETEER_CACHE_DIR", None)
     world.setup()
-    host = Hostile(world, _server(world, "chrome-devtools-mcp"))
+    host = Hostile(world, run_by(world, "chrome-devtools-mcp"))
     try:
         latest = own / "latest.json"
         assert host.attack("create", path=str(latest)) == "ok"
@@ -109,9 +92,9 @@ def test_chrome_devtools_mcp_gets_its_profile_and_reads_puppeteers_browsers(
         host.close()
     assert own.is_dir() and list(own.iterdir()) == []
     assert puppeteer.read_text(encoding="utf-8") == "# the user's browser\n"
-    derived = _show(world, monkeypatch)
-    assert derived[str(own)]["access"] == "layered", derived
-    assert derived[str(puppeteer.parents[2])]["access"] == "read-only", derived
+    shown = derived(world, monkeypatch)
+    assert shown[str(own)]["access"] == "layered", shown
+    assert shown[str(puppeteer.parents[2])]["access"] == "read-only", shown
 
 
 @pytest.mark.parametrize("world", users(), indirect=True)
@@ -124,7 +107,7 @@ def test_a_browser_folder_put_on_the_home_is_refused(
     world.env["PWMCP_PROFILES_DIR_FOR_TEST"] = str(world.home / ".ssh")
     world.env["XDG_CACHE_HOME"] = str(world.home / ".local" / "bin")
     world.setup()
-    host = Hostile(world, _server(world, "playwright-mcp"))
+    host = Hostile(world, run_by(world, "playwright-mcp"))
     try:
         assert host.attack("create", path=str(world.home / "planted")) in REFUSED
         assert host.attack("read", path=str(world.key)) in REFUSED
@@ -135,9 +118,9 @@ def test_a_browser_folder_put_on_the_home_is_refused(
     assert not (world.home / ".local" / "bin").exists()
     monkeypatch.setenv("PLAYWRIGHT_BROWSERS_PATH", str(world.home))
     monkeypatch.setenv("PWMCP_PROFILES_DIR_FOR_TEST", str(world.home / ".ssh"))
-    derived = _show(world, monkeypatch)
-    assert derived[str(world.home)]["access"] == "refused", derived
-    assert derived[str(world.home / ".ssh")]["access"] == "refused", derived
+    shown = derived(world, monkeypatch)
+    assert shown[str(world.home)]["access"] == "refused", shown
+    assert shown[str(world.home / ".ssh")]["access"] == "refused", shown
 
 
 @pytest.mark.parametrize("world", users(), indirect=True)

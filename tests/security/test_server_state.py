@@ -10,34 +10,15 @@ a hostile server, as root and as an ordinary user.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import only_on_linux
-from tests.security.confined import HOSTILE, Hostile, World, user_python, users
+from tests.security.confined import Hostile, World, derived, run_by, users
 
 pytestmark = only_on_linux("confinement is tested on Linux (Landlock and seccomp)")
 REFUSED = ("EROFS", "EBUSY", "EACCES", "EPERM", "EXDEV")
-
-
-def _run_by(world: World, program: str, *words: str) -> list[str]:
-    """The hostile server, run by a program called *program* (``uvx``, or a server's ``bin``
-    as npm installs it) given *words*: they name the package, which decides its folders. The
-    server's script comes last, where the program finds it (and derivation, to read it)."""
-    path = world.base / "bin" / program
-    path.parent.mkdir(exist_ok=True)
-    run_last = f'for word; do last=$word; done\nexec {user_python()} "$last"\n'
-    path.write_text("#!/bin/sh\n" + run_last, encoding="utf-8")
-    path.chmod(0o755)
-    return [str(path), *words, str(HOSTILE)]
-
-
-def _derived(world: World, monkeypatch: pytest.MonkeyPatch) -> dict[str, dict[str, str]]:
-    monkeypatch.setenv("HOME", str(world.home))  # where the bridge found the folders
-    shown = json.loads(world.cli("servers", "show", "srv", "--json").stdout)
-    return {d["path"]: d for d in shown["derived"]}
 
 
 SERVERS = {
@@ -61,7 +42,7 @@ def test_a_server_gets_its_own_folder_made_and_layered(
     own = world.home / name
     world.setup()
     assert not own.exists()
-    host = Hostile(world, _run_by(world, program, *words))
+    host = Hostile(world, run_by(world, program, *words))
     try:
         assert host.attack("create", path=str(own / inside)) == "ok"
         # the rest of the home is not its
@@ -72,10 +53,10 @@ def test_a_server_gets_its_own_folder_made_and_layered(
     # made by the bridge, and what the server wrote is in a layer of its own
     assert own.is_dir() and list(own.iterdir()) == []
     assert not (world.home / "planted").exists()
-    derived = _derived(world, monkeypatch)
-    assert derived[str(own)]["access"] == "layered", derived
+    shown = derived(world, monkeypatch)
+    assert shown[str(own)]["access"] == "layered", shown
     # its next start finds what it wrote
-    host = Hostile(world, _run_by(world, program, *words))
+    host = Hostile(world, run_by(world, program, *words))
     try:
         assert host.attack("read", path=str(own / inside)) == "ok:planted"
     finally:

@@ -54,20 +54,23 @@ class Allowing:
         self.home = os.path.expanduser("~")
         self.own = own_folders()  # found once, not for each denial
 
-    def __call__(self, rec: EventRecord) -> dict[str, object]:
+    def found(self, rec: EventRecord) -> tuple[str | None, str]:
+        """The command that allows what *rec* refused, or None and why none is offered."""
         from roots_manager.core.confinement.offers import allow_command
 
         server = str(rec.get("server", ""))
-        command, why = allow_command(server, rec, home=self.home, own=self.own)
+        return allow_command(server, rec, home=self.home, own=self.own)
+
+    def __call__(self, rec: EventRecord) -> dict[str, object]:
+        command, why = self.found(rec)
         return {**rec, "allow_command": command, **({} if command else {"not_offered": why})}
 
     def told(self, rec: EventRecord) -> str:
         """A denial as the text output says it, made safe to print: its :func:`line`, and
         beneath it the command that allows it, or why none is offered."""
-        from roots_manager.core.confinement.offers import allow_command, allow_words
+        from roots_manager.core.confinement.offers import allow_words
 
-        command, why = allow_command(str(rec.get("server", "")), rec, home=self.home, own=self.own)
-        return shown(line(rec)) + "\n    " + shown(allow_words(command, why))
+        return shown(line(rec)) + "\n    " + shown(allow_words(*self.found(rec)))
 
 
 def cmd_denials(store: Store, args: argparse.Namespace) -> int:

@@ -164,7 +164,6 @@ class Launch:
         "readable",
         "refusals",
         "restartable",
-        "rules",
         "rules_fd",
         "started",
         "supervised",
@@ -182,9 +181,6 @@ class Launch:
         self.argv = argv
         self.rules_fd: int | None = None
         """A descriptor holding the rules (``--rules-fd``), for the wrapper alone."""
-        self.rules: list[str] | None = None
-        """The rules of a confined start whose wrapper was started before they were known
-        (:func:`spawned`), to write to it; None otherwise."""
         self.started: float | None = None
         """When the process was started (:func:`time.monotonic`; None: not yet): the host may
         speak with it before the run has loaded (:mod:`~roots_manager.bridge.transport.early`)."""
@@ -331,13 +327,13 @@ def wrapped(
     run: str = "",
     ceiling: tuple[tuple[str, ...], ...] | None = None,
     *,
-    deferred: bool = False,
+    rules_to: int | None = None,
     glanced: tuple[Glance | None, bool | None] | None = None,
 ) -> Launch:
     """The command line to start: *command*, or the wrapper confining it.
 
-    *deferred*: the wrapper was started already (:func:`spawned`): a confined launch keeps
-    its rules in :attr:`Launch.rules`, for the wrapper's pipe, and its *argv* is the caller's.
+    *rules_to*: the pipe of a wrapper started already (:func:`spawned`): a confined launch's
+    rules are written there, and its *argv* is the caller's.
     *glanced*: the store's glance the caller took already (:func:`_glanced`), not read again.
 
     *run* is the bridge run a restart happens in (none yet at the first start); *ceiling* the
@@ -443,15 +439,18 @@ def wrapped(
         )
     key = clamp(confinement_key(state, server, fingerprint=fp, run=run, forced=True), ceiling)
     rules = derived.rules.to_args()
-    rules_fd = None if deferred else _rules_file(rules)
-    if rules_fd is not None:
-        from roots_manager.sandbox.confine import RULES_FD
+    if rules_to is not None:
+        _write_rules(rules_to, rules)
+        launch = Launch([], key, entry, folders, default)
+    else:
+        rules_fd = _rules_file(rules)
+        if rules_fd is not None:
+            from roots_manager.sandbox.confine import RULES_FD
 
-        rules = [RULES_FD, str(rules_fd)]
-    argv = [] if deferred else [*wrapper(), "--parent", str(os.getpid()), *rules, "--", *command]
-    launch = Launch(argv, key, entry, folders, default)
-    launch.rules_fd = rules_fd
-    launch.rules = rules if deferred else None
+            rules = [RULES_FD, str(rules_fd)]
+        argv = [*wrapper(), "--parent", str(os.getpid()), *rules, "--", *command]
+        launch = Launch(argv, key, entry, folders, default)
+        launch.rules_fd = rules_fd
     launch.notes = notes
     launch.readable = (*derived.rules.read_write, *derived.rules.read_only)
     return launch
@@ -693,18 +692,16 @@ def spawned(
         os.close(write)
         raise
     try:
-        launch = wrapped(command, server, force, run, ceiling, deferred=True, glanced=glanced)
-        if launch.rules is not None:
-            _write_rules(write, launch.rules)
+        launch = wrapped(command, server, force, run, ceiling, rules_to=write, glanced=glanced)
     except BaseException:
         _abandon(proc, write, waiting)
         raise
-    if launch.rules is None:  # unconfined after all
+    if launch.key is None:  # unconfined after all: no rules were written
         _abandon(proc, write, waiting)
         return _spawn(launch, server), launch
     os.close(write)
     launch.argv, launch.refusals, launch.answers = waiting.argv, waiting.refusals, waiting.answers
-    launch.started, launch.rules = waiting.started, None
+    launch.started = waiting.started
     return proc, launch
 
 

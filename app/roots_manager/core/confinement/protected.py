@@ -496,6 +496,7 @@ def protections(
         return []
     anyone = _Folders(writers.folders | readers.folders)
     pools = _Pools(writers, anyone)
+    shared = shared_caches(env)
     candidates: list[tuple[str, str, str]] = []  # path, access, why
     for place in TABLE:
         if place.where == HOME:
@@ -505,15 +506,15 @@ def protections(
         elif place.where == HOST:
             candidates += [(p, place.access, place.why) for p in hosts.user_files]
         elif place.where == CACHE:
-            caches = shared_caches(env).values()
-            kept = [p for p in caches if os.path.realpath(p) not in layers]
+            kept = [p for p in shared.values() if os.path.realpath(p) not in layers]
             candidates += [(p, place.access, place.why) for p in kept]
     candidates += [(os.path.normpath(p), READ_ONLY, YOURS) for p in read_only]
     candidates += [(os.path.normpath(p), HIDDEN, YOURS) for p in hidden]
     out: dict[str, Protection] = {}
-    shared = shared_caches(env)
-    whys = {os.path.realpath(shared[row[0]]): _LAYERED_BROWSER for row in BROWSER_CACHES}
-    whys.update((os.path.realpath(shared[row[0]]), _LAYERED_STATE) for row in SERVER_STATE)
+    whys: dict[str, str] = {}
+    if layers:  # why each is layered: a browser's, a server's own, else a package cache
+        whys = {os.path.realpath(shared[row[0]]): _LAYERED_BROWSER for row in BROWSER_CACHES}
+        whys.update((os.path.realpath(shared[row[0]]), _LAYERED_STATE) for row in SERVER_STATE)
     for cache in sorted(layers):
         out[cache] = Protection(cache, LAYERED, whys.get(cache, _LAYERED))
         holder = writers.holder(cache)
