@@ -35,6 +35,11 @@ if os.name == "posix" and not os.environ.get("ROOTS_MANAGER_PURE_WHEEL"):
                 ["app/roots_manager/sandbox/_fastcarry.c"],
                 optional=True,
             ),
+            Extension(  # the thread that makes its names
+                "roots_manager.sandbox._fastmake",
+                ["app/roots_manager/sandbox/_fastmake.c"],
+                optional=True,
+            ),
         ]
 
 setup(ext_modules=ext_modules)

@@ -23,7 +23,8 @@ And names made: the server makes 2,000 files (``open`` with ``O_CREAT``, a write
 and 200 folders in a grant, and reports the time inside it. Confined, every grant keeps some
 names from being made (a project's ``.envrc``, ``.vscode`` where they are not there), so each
 new name waits for the supervisor, which makes it (:mod:`roots_manager.sandbox.making`): its
-cost per name is reported against the unconfined run, in turns.
+cost per name is reported against the unconfined run, in turns, with the thread that makes
+names in C (``_fastmake.c``) and in Python (as where the C one is not built).
 
 And connections: the server opens 300 TCP connections to a local listener, one after another,
 and reports the time inside it. Confined, each ``connect`` is made by its supervisor (a Unix
@@ -56,6 +57,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 FILESYSTEM = REPO / "tests/peers/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js"
 GOAL_MS = 30.0
+PURE_MAKER = "ROOTS_MANAGER_PURE_MAKER"
+"""``roots_manager.sandbox.making.PURE_ENV`` (that module is Linux's alone)."""
 WALK_GOAL = 1.1
 FILES = 10_000
 WALK = """
@@ -143,12 +146,16 @@ def walk_once(
     command = [sys.executable, "-S", "-c", WALK, str(folder), str(files)]
     with contextlib.redirect_stderr(io.StringIO()):  # what the bridge says of the protections
         argv = wrapped(command, server, force).argv
-    passed: tuple[int, ...] = ()
+    return _seconds(argv, observed=observed)
+
+
+def _seconds(argv: list[str], *, observed: bool, env: dict[str, str] | None = None) -> float:
+    """Run the wrapper's *argv* (*observed*: with the refusals pipe every bridge gives a
+    confined server) and return the seconds the server printed last."""
+    read, write = os.pipe()
     if observed:
-        read, write = os.pipe()
         at = argv.index("--parent") + 2
         argv[at:at] = ["--refusals", str(write)]
-        passed = (write,)
     try:
         out = subprocess.run(
             argv,
@@ -156,12 +163,12 @@ def walk_once(
             capture_output=True,
             check=True,
             text=True,
-            pass_fds=passed,
+            pass_fds=(write,),
+            env=env,
         )
     finally:
-        if observed:
-            os.close(read)
-            os.close(write)
+        os.close(read)
+        os.close(write)
     return float(out.stdout.strip().splitlines()[-1])
 
 
@@ -181,9 +188,11 @@ MADE_FILES = 2_000
 MADE_FOLDERS = 200
 
 
-def make_once(folder: Path, force: bool) -> float:
+def make_once(folder: Path, force: bool, pure: bool = False) -> float:
     """Seconds a server takes to make :data:`MADE_FILES` files in :data:`MADE_FOLDERS`
-    folders of the empty *folder* (granted to ``bench-make``), which is emptied after."""
+    folders of the empty *folder* (granted to ``bench-make``), which is emptied after; with the
+    refusals pipe every bridge gives a confined server; *pure*: its names made by the thread
+    in Python (``ROOTS_MANAGER_PURE_MAKER``), as where the C one is not built."""
     import shutil
 
     from roots_manager.bridge.run.confine import wrapped
@@ -191,10 +200,11 @@ def make_once(folder: Path, force: bool) -> float:
     command = [sys.executable, "-S", "-c", MAKE, str(folder), str(MADE_FILES), str(MADE_FOLDERS)]
     with contextlib.redirect_stderr(io.StringIO()):
         argv = wrapped(command, "bench-make", force).argv
-    out = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, check=True, text=True)
+    env = {**os.environ, PURE_MAKER: "1"} if pure else None
+    seconds = _seconds(argv, observed=force, env=env)
     for entry in folder.iterdir():
         shutil.rmtree(entry)
-    return float(out.stdout.strip().splitlines()[-1])
+    return seconds
 
 
 def measure_making(home: str, runs: int, where: str) -> None:
@@ -209,17 +219,24 @@ def measure_making(home: str, runs: int, where: str) -> None:
     make_once(folder, True)
     plain: list[float] = []
     confined: list[float] = []
+    python: list[float] = []
     for _ in range(runs):
         plain.append(make_once(folder, False))
         confined.append(make_once(folder, True))
-    p50, c50 = statistics.median(plain) * 1000, statistics.median(confined) * 1000
+        python.append(make_once(folder, True, pure=True))
     names = MADE_FILES + MADE_FOLDERS
+    p50 = statistics.median(plain) * 1000
     print(
         f"names made ({MADE_FILES:,} files in {MADE_FOLDERS} folders, each made by the "
-        f"supervisor; {where}): unconfined p50 {p50:.1f} ms, confined p50 {c50:.1f} ms, ratio "
-        f"{c50 / p50:.2f}x, {(c50 - p50) * 1000 / names:.0f} µs more a name (pairs: "
-        f"{', '.join(f'{c / p:.2f}' for p, c in zip(plain, confined, strict=True))})"
+        f"supervisor; {where}): unconfined p50 {p50:.1f} ms"
     )
+    for label, times in (("its thread in C", confined), ("its thread in Python", python)):
+        c50 = statistics.median(times) * 1000
+        print(
+            f"  confined, {label}: p50 {c50:.1f} ms, ratio {c50 / p50:.2f}x, "
+            f"{(c50 - p50) * 1000 / names:.0f} µs more a name (pairs: "
+            f"{', '.join(f'{c / p:.2f}' for p, c in zip(plain, times, strict=True))})"
+        )
 
 
 WRITE = """

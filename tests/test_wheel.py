@@ -146,7 +146,7 @@ def test_the_platform_wheel_relays_with_its_c_path(dist: Path, tmp_path: Path) -
     wheel = wheels[0]
     # the supervisor's hot paths (the observer's, the proxy's) are built for Linux only
     expected = (
-        ["_fastcarry", "_fastobserve", "_fastrelay"]
+        ["_fastcarry", "_fastmake", "_fastobserve", "_fastrelay"]
         if sys.platform.startswith("linux")
         else ["_fastrelay"]
     )

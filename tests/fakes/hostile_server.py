@@ -738,6 +738,35 @@ def run(argv: list[str], cwd: str) -> str:
     return f"exit {done.returncode}: {said[-1] if said else ''}"
 
 
+def full_table(folder: str) -> str:
+    """Fill this process's descriptor table, then make a new file in *folder*: the error the
+    open ended with (its descriptor cannot be put into a full table), then ``made`` once a
+    descriptor is free again: the server goes on."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (64, hard))
+    held = []
+    try:
+        while True:
+            held.append(os.open(os.devnull, os.O_RDONLY))
+    except OSError:
+        pass
+    try:
+        try:
+            os.close(os.open(os.path.join(folder, "full"), os.O_WRONLY | os.O_CREAT, 0o600))
+            first = "made"
+        except OSError as exc:
+            first = errno.errorcode.get(exc.errno or 0, str(exc.errno))
+        os.close(held.pop())
+        os.close(os.open(os.path.join(folder, "freed"), os.O_WRONLY | os.O_CREAT, 0o600))
+        return f"{first} then made"
+    finally:
+        for fd in held:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
 def truncate(path: str, length: int = 0) -> str:
     """Cut the file *path* to *length* bytes by its name (``truncate``, not a descriptor)."""
     os.truncate(path, length)
@@ -958,7 +987,7 @@ def fork_many(count: int, threads: int = 0) -> str:
 
 
 ATTACKS = {f.__name__: f for f in (
-    fork_many, make, race_make, made_well, run, keep_writing, truncate, race_read, signalled_read,
+    fork_many, make, race_make, made_well, full_table, run, keep_writing, truncate, race_read, signalled_read,
     replace, rename, remove, create, forge_refusals, overwrite, second_name,
     read, write, listdir, chmod, fchmod_read_only, chmod_at, utime, setxattr, chown,
     unix_connect, own_socket, socketpair, kill, inject, capabilities, io_uring, detach, rewrite_shebang,

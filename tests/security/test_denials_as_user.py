@@ -54,3 +54,31 @@ def test_a_blocked_network_is_a_connect_denial_and_still_refused(world: World) -
     first = found[0]
     assert first["path"] == "network: TCP over IPv4", first
     assert first["during"] == "request" and first["requests"][0]["tool"] == "attack"  # type: ignore[index]
+
+
+@pytest.mark.parametrize("world", users(), indirect=True)
+def test_names_made_for_the_server_and_refused_are_denial_events(world: World) -> None:
+    """A new file in the read-only grant, a new folder beside the grants: the thread that makes
+    the server's names meets the server's rules and is refused, and each refusal comes back to
+    the supervisor to be told (the thread in C answers the calls it makes, but not those). Two
+    folders: refusals in one folder within a second are folded into one event."""
+    world.setup()
+    file, folder = world.read_only / "new.txt", world.sibling / "new-folder"
+    host = Hostile(world)
+    try:
+        assert host.attack("make", path=str(file), how="file") in ("EACCES", "EPERM")
+        assert host.attack("make", path=str(folder), how="folder") in ("EACCES", "EPERM")
+        assert host.attack("make", path=str(world.granted / "made"), how="folder") == "ok"
+    finally:
+        host.close()
+    assert not file.exists() and not folder.exists()
+    assert (world.granted / "made").is_dir()
+    told = wait_for(
+        lambda: (
+            {d.get("path"): d.get("operation") for d in world.denials()}
+            if {str(file), str(folder)} <= {d.get("path") for d in world.denials()}
+            else None
+        ),
+        "the two refusals told",
+    )
+    assert told[str(file)] == told[str(folder)] == "create", told

@@ -131,11 +131,23 @@ def test_a_start_file_kept_as_a_link_is_neither_replaced_nor_written_through(
     assert not (home / ".bashrc").exists()
 
 
+def _made_by(world: World, maker: str) -> None:
+    """Have the server's names made by the thread in C (as where it is built), or in Python."""
+    if maker == "Python":
+        from roots_manager.sandbox.making import PURE_ENV
+
+        world.env[PURE_ENV] = "1"
+
+
+@pytest.mark.parametrize("maker", ["C", "Python"])
 @pytest.mark.parametrize("world", users(), indirect=True)
-def test_names_made_for_the_server_are_made_as_it_asked(world: World) -> None:
+def test_names_made_for_the_server_are_made_as_it_asked(world: World, maker: str) -> None:
     """The modes under the server's own umask, O_CLOEXEC or not, the descriptor the open
     returned, links, renames, O_EXCL, a dangling link's target, a FIFO's reader waiting for its
-    writer (while the supervisor goes on making other names): as the kernel makes them."""
+    writer (while the supervisor goes on making other names): as the kernel makes them. By the
+    thread in C, which answers the opens it makes itself (those that fail there are answered
+    again: O_EXCL, the link, the FIFO), and by the thread in Python."""
+    _made_by(world, maker)
     _project(world)
     folder = world.home / "proj" / "made"
     folder.mkdir()
@@ -148,6 +160,25 @@ def test_names_made_for_the_server_are_made_as_it_asked(world: World) -> None:
         "ok:read=written cloexec=True inherit=True file=640 folder=750 symlink=f links=2 "
         "renamed=True excl=EEXIST through=through fifo=through the fifo"
     ), outcome
+
+
+@pytest.mark.parametrize("maker", ["C", "Python"])
+@pytest.mark.parametrize("world", users(), indirect=True)
+def test_a_name_made_into_a_full_descriptor_table_fails_and_the_server_goes_on(
+    world: World, maker: str
+) -> None:
+    """The supervisor made the file, but its descriptor cannot be put into the server's full
+    table: the open fails with ``EMFILE`` as the kernel's would, never waits for ever."""
+    _made_by(world, maker)
+    _project(world)
+    folder = world.home / "proj" / "made"
+    folder.mkdir()
+    host = Hostile(world)
+    try:
+        assert host.attack("full_table", folder=str(folder)) == "EMFILE then made"
+    finally:
+        host.close()
+    assert (folder / "freed").exists()
 
 
 @pytest.mark.parametrize("world", users(), indirect=True)

@@ -41,7 +41,16 @@ from roots_manager.core.confinement.rules import COMPANIONS
 from roots_manager.sandbox import gitfolder, landlock, libc, notified_calls, seccomp
 from roots_manager.support.paths import inside
 
+try:
+    from roots_manager.sandbox import _fastmake
+except ImportError:  # not built (no C compiler, a pure wheel): the thread runs in Python
+    _fastmake = None  # type: ignore[assignment]
+
 assert sys.platform == "linux", "imported only where Landlock confines (Linux)"
+
+PURE_ENV = "ROOTS_MANAGER_PURE_MAKER"
+"""Set: a server's names are made by the thread in Python (:class:`Maker`), as where its C
+thread is not built; ``bench/bench_confine.py --only-making`` measures both."""
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -286,9 +295,13 @@ class Kept:
 
 class Maker:
     """A thread of the supervisor's, confined to the server's Landlock ruleset, that makes the
-    server's names: :meth:`call` runs one call there and returns its result (or raises its
-    error). If the thread cannot be confined, every call fails with ``EPERM``: nothing is ever
-    made here outside the server's rules."""
+    server's names: each method makes one call there and returns its result, or raises its
+    :class:`OSError`. If the thread cannot be confined, every call fails with ``EPERM``:
+    nothing is ever made here outside the server's rules.
+
+    This is the thread in Python, where ``_fastmake.c`` is not built: the same methods, each
+    call handed over through queues (and the interpreter lock) where C hands it over through a
+    futex (:func:`maker`)."""
 
     def __init__(self, ruleset: int) -> None:
         self._todo: queue.SimpleQueue[tuple[Callable[..., object], tuple[object, ...]]]
@@ -297,9 +310,12 @@ class Maker:
         self._ruleset = ruleset
         self._one = threading.Lock()
         self.failed: str | None = None
-        threading.Thread(target=self._run, name="maker", daemon=True).start()
+        """Why the thread is not confined (None: it is), known once this returns."""
+        confined = threading.Event()
+        threading.Thread(target=self._run, args=(confined,), name="maker", daemon=True).start()
+        confined.wait()
 
-    def _run(self) -> None:
+    def _run(self, confined: threading.Event) -> None:
         try:
             # a umask of its own (0: the caller's is applied to each mode here)
             libc.checked(libc.libc().unshare(CLONE_FS))
@@ -309,6 +325,7 @@ class Maker:
             self.failed = str(exc)
         finally:
             os.close(self._ruleset)
+            confined.set()
         while True:
             call, args = self._todo.get()
             if self.failed is not None:
@@ -321,18 +338,50 @@ class Maker:
             except Exception as exc:  # whatever the caller's arguments made of it
                 self._done.put((False, OSError(errno.EINVAL, repr(exc))))
 
+    def _call(self, call: Callable[..., object], *args: object) -> object:
+        with self._one:  # each answer to its own call
+            self._todo.put((call, args))
+            ok, result = self._done.get()
+        if not ok:
+            assert isinstance(result, OSError)
+            raise result
+        return result
+
+    def open(self, leaf: bytes, flags: int, mode: int, folder: int | None) -> int:
+        made = self._call(_open, leaf, flags, mode, folder)
+        assert isinstance(made, int)
+        return made
+
+    def mkdir(self, leaf: bytes, mode: int, folder: int) -> None:
+        self._call(_mkdir, leaf, mode, folder)
+
+    def mknod(self, leaf: bytes, mode: int, device: int, folder: int) -> None:
+        self._call(_mknod, leaf, mode, device, folder)
+
+    def symlink(self, target: bytes, leaf: bytes, folder: int) -> None:
+        self._call(_symlink, target, leaf, folder)
+
+    def link(self, source: int, leaf: bytes, folder: int) -> None:
+        self._call(_link, source, leaf, folder)
+
+    def rename(self, old_folder: int, old: bytes, folder: int, leaf: bytes, flags: int) -> None:
+        self._call(_renameat2, old_folder, old, folder, leaf, flags)
+
+    def unlink(self, leaf: bytes, folder: int) -> None:
+        self._call(_unlink, leaf, folder)
+
+    def rmdir(self, leaf: bytes, folder: int) -> None:
+        self._call(_rmdir, leaf, folder)
+
     def later(
-        self,
-        call: Callable[..., int],
-        args: tuple[object, ...],
-        then: Callable[[int | OSError], None],
+        self, leaf: bytes, flags: int, mode: int, folder: int, then: Callable[[int | OSError], None]
     ) -> None:
-        """Run *call* in a new thread started from the confined one (so confined as it is), and
-        give *then* its result or its error; returns at once."""
+        """Open *leaf* in a new thread started from the confined one (so confined as it is),
+        and give *then* the descriptor or the error; returns at once."""
 
         def wait() -> None:
             try:
-                result: int | OSError = call(*args)
+                result: int | OSError = _open(leaf, flags, mode, folder)
             except OSError as exc:
                 result = exc
             except Exception as exc:  # whatever the caller's arguments made of it
@@ -342,16 +391,15 @@ class Maker:
         def start() -> None:
             threading.Thread(target=wait, name="maker-wait", daemon=True).start()
 
-        self.call(start)
+        self._call(start)
 
-    def call(self, call: Callable[..., object], *args: object) -> object:
-        with self._one:  # each answer to its own call
-            self._todo.put((call, args))
-            ok, result = self._done.get()
-        if not ok:
-            assert isinstance(result, OSError)
-            raise notified_calls.Refused(result.errno or errno.EPERM)
-        return result
+
+def maker(ruleset: int) -> Maker | _fastmake.Maker:
+    """The thread that makes a server's names under *ruleset* (taken: closed there): in C
+    where it is built (:data:`PURE_ENV` not set), else in Python; the same methods."""
+    if _fastmake is not None and not os.environ.get(PURE_ENV):
+        return _fastmake.Maker(ruleset)
+    return Maker(ruleset)
 
 
 def _renameat2(old_dir: int, old: bytes, new_dir: int, new: bytes, flags: int) -> int:
@@ -362,13 +410,17 @@ def _renameat2(old_dir: int, old: bytes, new_dir: int, new: bytes, flags: int) -
 class Namer:
     """Answers the calls that make names (see the module's text) for one server's tree."""
 
-    def __init__(self, listener: int, kept: Kept, maker: Maker, tell: Tell | None = None) -> None:
+    def __init__(
+        self, listener: int, kept: Kept, maker: Maker | _fastmake.Maker, tell: Tell | None = None
+    ) -> None:
         self.listener = listener
         self.kept = kept
         self.maker = maker
         self.tell = tell
         """Told each call refused for a kept name (the caller, the call, the path)."""
         self.waiting = threading.BoundedSemaphore(WAITING)
+        self._fast = None if isinstance(maker, Maker) else maker
+        """The C thread, which makes an open and answers it while the supervisor goes on."""
 
     def keeps(self, folder: int, name: bytes) -> bool:
         """Whether *name* in the folder open as *folder* may not be made (:class:`Kept`)."""
@@ -421,11 +473,14 @@ class Namer:
             mode = rest[1] & 0xFFFFFFFF
             umask = _umask(c)
             if name.startswith("mkdir"):
-                self.maker.call(_mkdir, leaf, mode & 0o1777 & ~umask, folder)
+                bits = mode & 0o1777 & ~umask
+                if self._answers_later(c, leaf, bits, folder):
+                    return None
+                self.maker.mkdir(leaf, bits, folder)
                 self.kept.made(folder, leaf)
             else:
                 kind, bits = stat.S_IFMT(mode), mode & 0o1777 & ~umask
-                self.maker.call(_mknod, leaf, (kind or stat.S_IFREG) | bits, rest[2], folder)
+                self.maker.mknod(leaf, (kind or stat.S_IFREG) | bits, rest[2], folder)
             return 0
         if name in ("symlink", "symlinkat"):
             target = c.string(a[0])
@@ -435,7 +490,7 @@ class Namer:
                 else (notified_calls.AT_FDCWD, a[1])
             )
             folder, leaf = self._where(c, dirfd, c.string(address), name, "link")
-            self.maker.call(_symlink, target, leaf, folder)
+            self.maker.symlink(target, leaf, folder)
             return 0
         if name in ("link", "linkat"):
             return self._link(c, name, a)
@@ -522,12 +577,14 @@ class Namer:
                 self._open_later(c, leaf, asked, mode, folder)  # it waits for a writer
                 return
             try:
-                made = self.maker.call(_open, leaf, asked | os.O_NONBLOCK, mode, folder)
-            except notified_calls.Refused as refused:
-                if refused.code == errno.ENXIO and blocking:  # a FIFO with no reader yet
+                if self._answers_later(c, leaf, mode, folder, asked, blocking=blocking):
+                    return
+                made = self.maker.open(leaf, asked | os.O_NONBLOCK, mode, folder)
+            except OSError as refused:
+                if refused.errno == errno.ENXIO and blocking:  # a FIFO with no reader yet
                     self._open_later(c, leaf, asked, mode, folder)
                     return
-                if refused.code != errno.ELOOP or not follow:
+                if refused.errno != errno.ELOOP or not follow:
                     raise
                 # the name is a link: what it leads to is made, as the kernel would
                 target = os.readlink(leaf, dir_fd=folder)
@@ -535,12 +592,49 @@ class Namer:
                     return
                 folder, leaf = _split_from(c, folder, target)
                 continue
-            assert isinstance(made, int)
             if blocking:  # opened: a FIFO's writer found its reader, as it would have waited
                 os.set_blocking(made, True)
             self._send(c, made, cloexec=bool(flags & os.O_CLOEXEC))
             return
         raise notified_calls.Refused(errno.ELOOP)
+
+    def _answers_later(
+        self,
+        c: notified_calls._Caller,
+        leaf: bytes,
+        mode: int,
+        folder: int,
+        open_flags: int | None = None,
+        *,
+        blocking: bool = False,
+    ) -> bool:
+        """Whether the ``mkdir`` of *leaf* in *folder* (or with *open_flags*, its ``open``),
+        checked, was handed on to the C thread with its answer: the supervisor goes on
+        meanwhile. One that must be answered here (refused, a link, a FIFO) comes back
+        (:attr:`returned_fd`) and is answered again from the start."""
+        if self._fast is None or c.again:
+            return False
+        if open_flags is None:
+            if self.kept.beneath and leaf.rstrip(b"/") == GIT:
+                return False  # a repository being made: its own once made (Kept.made)
+            return self._fast.answer_mkdir(leaf, mode, folder, c.note.raw, self.listener)
+        cloexec = bool(open_flags & os.O_CLOEXEC)
+        flags = open_flags | os.O_NONBLOCK
+        note = c.note.raw
+        return self._fast.answer_open(
+            leaf, flags, mode, folder, note, self.listener, cloexec, blocking
+        )
+
+    @property
+    def returned_fd(self) -> int:
+        """Readable while calls handed on to the C thread come back (-1: none is)."""
+        return -1 if self._fast is None else self._fast.returned_fd
+
+    def returned(self) -> list[notified_calls.Notification]:
+        """The calls handed on to the C thread that came back, to answer again from the
+        start."""
+        assert self._fast is not None
+        return [notified_calls.Notification(note) for note, _ in self._fast.returned()]
 
     def _open_own(
         self, c: notified_calls._Caller, folder: int, leaf: bytes, flags: int, mode: int, call: str
@@ -596,11 +690,10 @@ class Namer:
             raise notified_calls.Refused(errno.EACCES)
         if stat.S_ISFIFO(os.fstat(copy).st_mode) and _grants(copy, asked):
             # a pipe end it holds, for what it may do with it already: that end again
-            made: object = os.dup(copy)
+            made = os.dup(copy)
         else:
             # the thread's own table: /proc/self is the process, outside the thread's rules
-            made = self.maker.call(_open, b"/proc/thread-self/fd/%d" % copy, asked, 0, None)
-        assert isinstance(made, int)
+            made = self.maker.open(b"/proc/thread-self/fd/%d" % copy, asked, 0, None)
         self._send(c, made, cloexec=bool(flags & os.O_CLOEXEC))
         return True
 
@@ -628,7 +721,7 @@ class Namer:
                 self.waiting.release()
 
         try:
-            self.maker.later(_open, (leaf, flags, mode, held), opened)
+            self.maker.later(leaf, flags, mode, held, opened)
         except BaseException:
             os.close(held)
             self.waiting.release()
@@ -670,7 +763,7 @@ class Namer:
         # a second name to write it by
         if self.kept.repository_object(source) or self.kept.git_object(source):
             raise notified_calls.Refused(errno.EACCES)
-        self.maker.call(_link, source, leaf, folder)
+        self.maker.link(source, leaf, folder)
         return 0
 
     def _rename(self, c: notified_calls._Caller, name: str, a: tuple[int, ...]) -> int:
@@ -702,7 +795,7 @@ class Namer:
             if leaf.rstrip(b"/") in gitfolder.CONFIGS and _in_git_folder(folder):
                 self._settle(c, (old_folder, old_leaf), (folder, leaf), name, flags)
                 return 0
-        self.maker.call(_renameat2, old_folder, old_leaf, folder, leaf, flags)
+        self.maker.rename(old_folder, old_leaf, folder, leaf, flags)
         self.kept.made(folder, leaf)
         return 0
 
@@ -748,34 +841,31 @@ class Namer:
         (old_folder, old_leaf), (folder, leaf) = old, new
         if flags & RENAME_EXCHANGE:
             self._refuse(c, folder, leaf, call)
-        opened = self.maker.call(
-            _open, old_leaf, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, 0, old_folder
+        opened = self.maker.open(
+            old_leaf, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, 0, old_folder
         )
-        assert isinstance(opened, int)
         with os.fdopen(opened, "rb") as source:
             st = os.fstat(source.fileno())
             data = source.read(gitfolder.SIZE + 1) if stat.S_ISREG(st.st_mode) else None
         if data is None or gitfolder.refused_setting(data) is not None:
             self._refuse(c, folder, leaf, call)
         temporary = leaf.rstrip(b"/") + b".checked-" + os.urandom(6).hex().encode()
-        made = self.maker.call(
-            _open,
+        made = self.maker.open(
             temporary,
             os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
             gitfolder.MODE,
             folder,
         )
-        assert isinstance(made, int)
         try:
             with os.fdopen(made, "wb") as copy:
                 copy.write(data)
-            self.maker.call(_renameat2, folder, temporary, folder, leaf, flags & RENAME_NOREPLACE)
+            self.maker.rename(folder, temporary, folder, leaf, flags & RENAME_NOREPLACE)
         except BaseException:
             with contextlib.suppress(OSError, notified_calls.Refused):
-                self.maker.call(_unlink, temporary, folder)
+                self.maker.unlink(temporary, folder)
             raise
         with contextlib.suppress(OSError, notified_calls.Refused):
-            self.maker.call(_unlink, old_leaf, old_folder)
+            self.maker.unlink(old_leaf, old_folder)
 
     def _truncate(self, c: notified_calls._Caller, a: tuple[int, ...]) -> int:
         """``truncate`` by a name, made here unless the file is a repository's place or a git
@@ -792,10 +882,9 @@ class Namer:
             raise notified_calls.Refused(errno.EINVAL)
         if self.kept.repository_object(target) or self.kept.git_object(target):
             raise notified_calls.Refused(errno.EACCES)
-        opened = self.maker.call(
-            _open, b"/proc/thread-self/fd/%d" % target, os.O_WRONLY | os.O_NONBLOCK, 0, None
+        opened = self.maker.open(
+            b"/proc/thread-self/fd/%d" % target, os.O_WRONLY | os.O_NONBLOCK, 0, None
         )
-        assert isinstance(opened, int)
         try:
             os.ftruncate(opened, length)
         finally:
@@ -820,7 +909,7 @@ class Namer:
                 self._refuse(c, folder, leaf, name)
             os.unlink(leaf, dir_fd=folder)
             return 0
-        self.maker.call(_rmdir if folder_too else _unlink, leaf, folder)
+        (self.maker.rmdir if folder_too else self.maker.unlink)(leaf, folder)
         return 0
 
 

@@ -91,9 +91,11 @@ RESPONSE = struct.Struct("=QqiI")
 class Notification:
     """One system call a confined process waits in, for the supervisor to decide."""
 
-    __slots__ = ("args", "id", "nr", "pid")
+    __slots__ = ("args", "id", "nr", "pid", "raw")
 
     def __init__(self, raw: bytes) -> None:
+        self.raw = raw
+        """As received (``struct seccomp_notif``): handed on whole to the C maker."""
         fields = NOTIF.unpack(raw)
         self.id: int = fields[0]
         self.pid: int = fields[1]
@@ -177,13 +179,15 @@ def _int(value: int) -> int:
 class _Caller:
     """The process a notification came from: its memory, its descriptors, its working folder."""
 
-    def __init__(self, listener: int, note: Notification) -> None:
+    def __init__(self, listener: int, note: Notification, *, again: bool = False) -> None:
         self.listener = listener
         self.note = note
+        self.again = again
+        """The call is answered again, from the start, here: nothing of it is handed on."""
         self.tid = note.pid
         self._mem: int | None = None
         self._pidfd: int | None = None
-        self._status: dict[bytes, bytes] | None = None
+        self._status: bytes | None = None
         self.opened: list[int] = []
 
     def close(self) -> None:
@@ -336,11 +340,14 @@ class _Caller:
                 text = os.read(fd, 1024)  # the fields wanted are in its first lines
             finally:
                 os.close(fd)
-            self._status = dict(line.split(b":", 1) for line in text.split(b"\n") if b":" in line)
-        value = self._status.get(field)
-        if value is None:
+            self._status = b"\n" + text
+        # found, not split into lines: this is read for each name a server makes
+        at = self._status.find(b"\n" + field + b":")
+        if at < 0:
             raise Refused(errno.ESRCH)
-        return value.strip()
+        start = at + len(field) + 2
+        end = self._status.find(b"\n", start)
+        return self._status[start : end if end >= 0 else None].strip()
 
     @property
     def tgid(self) -> int:
@@ -495,15 +502,16 @@ class NotifiedCalls:
         if note is not None:
             self.answer(note)
 
-    def answer(self, note: Notification) -> None:
+    def answer(self, note: Notification, *, again: bool = False) -> None:
         """Answer *note*, received here or by the observer's hot path in C (which hands on
-        every call it does not let through itself)."""
-        caller = _Caller(self.listener, note)
+        every call it does not let through itself); *again*: a call handed on and returned
+        (:meth:`~roots_manager.sandbox.making.Namer.answers_later`), answered here at once."""
+        caller = _Caller(self.listener, note, again=again)
         name = self.names.get(note.nr, "")
         if self.namer is not None and self.namer.makes(name, note.args):
-            if self.observe is not None and not self.namer.owns(caller, name, note.args):
-                self.observe(caller, name, note.args)  # a refusal the rules make, told
-            self._decided(caller, name, self.namer.answer)
+            # judged by the observer only once refused: most names made are allowed, and
+            # the thread that makes them meets the server's very rules
+            self._decided(caller, name, self.namer.answer, self._made_refused)
             return
         if name in OBSERVED:
             if self.asker is not None and self._asked(caller, name, note.args):
@@ -547,21 +555,38 @@ class NotifiedCalls:
         caller: _Caller,
         name: str,
         decide: Callable[[_Caller, str, tuple[int, ...]], int | None],
+        refused: Callable[[_Caller, str, tuple[int, ...]], None] | None = None,
     ) -> None:
-        """Answer *caller*'s call as *decide* makes it (None: answered there already)."""
+        """Answer *caller*'s call as *decide* makes it (None: answered there already); a call
+        it fails is shown to *refused* first, while its caller still waits."""
         note = caller.note
         try:
-            value = decide(caller, name, note.args)
-            if value is not None:
-                respond(self.listener, note, value)
-        except Refused as refused:
-            respond(self.listener, note, error=refused.code)
-        except OSError as exc:
-            respond(self.listener, note, error=exc.errno or errno.EPERM)
-        except Exception:  # whatever a hostile caller passed: never the supervisor's end
-            respond(self.listener, note, error=errno.EINVAL)
+            try:
+                value = decide(caller, name, note.args)
+            except Refused as exc:
+                error = exc.code
+            except OSError as exc:
+                error = exc.errno or errno.EPERM
+            except Exception:  # whatever a hostile caller passed: never the supervisor's end
+                error = errno.EINVAL
+            else:
+                if value is not None:
+                    respond(self.listener, note, value)
+                return
+            try:
+                if refused is not None:
+                    refused(caller, name, note.args)
+            finally:
+                respond(self.listener, note, error=error)
         finally:
             caller.close()
+
+    def _made_refused(self, caller: _Caller, name: str, args: tuple[int, ...]) -> None:
+        """Tell a name the supervisor did not make for the server, if the rules refuse it
+        (the observer's judgement: a name kept is told by the namer)."""
+        assert self.namer is not None
+        if self.observe is not None and not self.namer.owns(caller, name, args):
+            self.observe(caller, name, args)
 
     def _connect_later(self, caller: _Caller) -> None:
         """Make a ``connect`` in a thread of its own: a blocking one may take minutes, and the

@@ -455,6 +455,10 @@ class Supervisor:
         for sig in (*FORWARDED, signal.SIGCHLD):
             signal.signal(sig, lambda *_: None)
         observe = self.observer.observe if self.observer is not None else None
+        namer = self._namer(listener)
+        returned = namer.returned_fd if namer is not None else -1
+        """Readable while names the C thread was to make and answer come back: answered
+        again from the start here."""
         calls = NotifiedCalls(
             listener,
             self.plan.writable,
@@ -463,7 +467,7 @@ class Supervisor:
             network=self.plan.network,
             observe=observe,
             max_processes=self.plan.max_processes,
-            namer=self._namer(listener),
+            namer=namer,
             own=self.plan.own,
             proxy=self.proxy_port,
             on_network=self.observer.tell_network if self.observer is not None else None,
@@ -499,7 +503,11 @@ class Supervisor:
             poll.register(listener, select.POLLIN)
         if parent_fd is not None:
             poll.register(parent_fd, select.POLLIN)
-        watched = [fd for fd in (wake_r, self.exec_pipe, parent_fd) if fd is not None and fd >= 0]
+        if returned >= 0:
+            poll.register(returned, select.POLLIN)
+        watched = [
+            fd for fd in (wake_r, self.exec_pipe, parent_fd, returned) if fd is not None and fd >= 0
+        ]
         """What the hot path watches besides the listener (what the poll watches)."""
         deadline: float | None = None
         while True:
@@ -531,6 +539,9 @@ class Supervisor:
                     if not self._exec_said():
                         poll.unregister(fd)
                         watched.remove(fd)
+                elif fd == returned and namer is not None:
+                    for note in namer.returned():
+                        calls.answer(note, again=True)
                 elif fd == parent_fd:  # the bridge is gone, however it ended
                     self._end_tree()
                     return EXIT_REFUSED
@@ -551,12 +562,12 @@ class Supervisor:
         """What makes the server's names, where some are kept from it (None: none is)."""
         if self.plan.kept is None or listener < 0:
             return None
-        from roots_manager.sandbox.making import Maker, Namer
+        from roots_manager.sandbox.making import Namer, maker
 
         if self.ruleset < 0:  # no ruleset to make them under: none is made (EPERM)
             self.ruleset = os.open(os.devnull, os.O_RDONLY | os.O_CLOEXEC)
         tell = self.observer.tell_kept if self.observer is not None else None
-        return Namer(listener, self.plan.kept, Maker(self.ruleset), tell)
+        return Namer(listener, self.plan.kept, maker(self.ruleset), tell)
 
     def _exec_said(self) -> bool:
         """Pass on what the server's process said of its ``exec``; False once it is closed
