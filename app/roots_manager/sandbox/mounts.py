@@ -196,6 +196,38 @@ class Placed:
         self.missed: list[tuple[str, str, str]] = []
 
 
+LAYERED_FOR = "layered"
+"""The file in a layer's folder that names the folder it covers."""
+
+
+def _kept_for(folder: str, lower: int) -> None:
+    """Put aside the layer in *folder* if it was kept for another folder than the one open at
+    *lower* (the server's command names another project now): its files would cover the new
+    folder's. A layer kept before it was named is taken to be this folder's."""
+    covered = os.readlink(f"/proc/self/fd/{lower}")
+    marker = os.path.join(folder, LAYERED_FOR)
+    try:
+        with open(marker, encoding="utf-8") as f:
+            was: str | None = f.read()
+    except FileNotFoundError:
+        was = None
+    if was == covered:
+        return
+    os.makedirs(folder, mode=0o700, exist_ok=True)
+    if was is not None:
+        import shutil  # only here: the wrapper does not pay for it at each start
+        import tempfile
+
+        for name in ("upper", "work"):
+            if os.path.lexists(os.path.join(folder, name)):
+                aside = tempfile.mkdtemp(prefix="stale-", dir=folder)
+                os.rename(os.path.join(folder, name), os.path.join(aside, name))
+                shutil.rmtree(aside, ignore_errors=True)  # overlayfs's work/work may stay
+    with open(marker + ".new", "w", encoding="utf-8") as f:
+        f.write(covered)
+    os.replace(marker + ".new", marker)
+
+
 def _overlay(lower: int, folder: str) -> int:
     """A detached overlay of the folder open at *lower*, whose writes go to *folder*'s
     ``upper`` (with its ``work`` beside it, as overlayfs needs), both made if missing. Every
@@ -204,6 +236,7 @@ def _overlay(lower: int, folder: str) -> int:
 
     layers = []
     try:
+        _kept_for(folder, lower)
         for name in ("upper", "work"):
             os.makedirs(os.path.join(folder, name), mode=0o700, exist_ok=True)
             layers.append(open_no_follow(os.path.join(folder, name)))

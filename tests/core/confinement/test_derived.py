@@ -7,7 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from roots_manager.core.confinement.derive import command_needs
+from roots_manager.core.confinement.derive import (
+    PROJECT_ENVIRONMENT,
+    command_needs,
+    derived_folders,
+    package_caches,
+)
 
 
 def test_the_git_settings_there_are_read_only_files_and_a_secret_keeps_one_out(
@@ -116,7 +121,8 @@ def test_uv_run_in_a_project_reads_the_project_files_its_environment_and_script(
     tmp_path: Path,
 ) -> None:
     """``uv run --directory DIR server.py``: the program and its project sit behind an
-    option; the project's own files, its ``.venv``, and the script with its folder are read."""
+    option; the project's own files and the script with its folder are read, its ``.venv``
+    layered."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     (bin_dir / "uv").write_text("#!/bin/sh\n", encoding="utf-8")
@@ -134,7 +140,8 @@ def test_uv_run_in_a_project_reads_the_project_files_its_environment_and_script(
         needs = command_needs(command, env, str(tmp_path))
         assert {str(project / n) for n in ("pyproject.toml", "uv.lock")} <= set(needs.files)
         assert str(project / "server.py") in needs.files, command
-        assert str(project / ".venv") in needs.runtime, command
+        # its environment is layered (test_a_uv_projects_environment_is_layered_where_it_is)
+        assert str(project / ".venv") in needs.writable, command
         # the script's own folder is read, as for `python server.py` (its package)
         assert str(project) in needs.runtime
     # a project the server may write is not read to find what it runs
@@ -142,6 +149,33 @@ def test_uv_run_in_a_project_reads_the_project_files_its_environment_and_script(
         ["uv", "run", "--directory", str(project), "server.py"], env, "/", [str(tmp_path)]
     )
     assert str(project / ".venv") not in needs.runtime
+
+
+def test_a_uv_projects_environment_is_layered_where_it_is(tmp_path: Path) -> None:
+    """The environment ``uv run --directory DIR`` runs in (``DIR/.venv``, or where
+    ``UV_PROJECT_ENVIRONMENT`` puts it, relative to the project) is layered, by that variable,
+    and listed with why; none is made where there is none, and a plain ``uv run`` gets none."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "uv").write_text("#!/bin/sh\n", encoding="utf-8")
+    (bin_dir / "uv").chmod(0o755)
+    project = tmp_path / "src" / "weather"
+    (project / ".venv").mkdir(parents=True)
+    env = {"HOME": str(tmp_path / "home"), "PATH": str(bin_dir)}
+    command = ["uv", "run", "--directory", str(project), "server.py"]
+    caches = package_caches(command, env)
+    assert caches[PROJECT_ENVIRONMENT] == str(project / ".venv"), caches
+    assert str(project / ".venv") in command_needs(command, env, str(tmp_path)).writable
+    shown = {p: (a, w) for p, a, w in derived_folders(command, env)}
+    assert shown[str(project / ".venv")][0] == "layered"
+    assert "bytecode" in shown[str(project / ".venv")][1]
+    (project / "env2").mkdir()
+    moved = package_caches(command, {**env, PROJECT_ENVIRONMENT: "env2"})
+    assert moved[PROJECT_ENVIRONMENT] == str(project / "env2")
+    assert PROJECT_ENVIRONMENT not in package_caches(["uv", "run", "server.py"], env)
+    (project / ".venv").rmdir()
+    assert PROJECT_ENVIRONMENT not in package_caches(command, env)
+    assert not (project / ".venv").exists()
 
 
 def test_a_shell_that_changes_folder_and_sources_a_file_runs_what_it_names(

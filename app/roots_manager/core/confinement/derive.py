@@ -407,10 +407,13 @@ def _npm_runs(command: Sequence[str], program: str) -> tuple[bool, str | None]:
     return program in _NPX or (program in _NPM and first in ("exec", "x")), prefix
 
 
-def _caches(command: Sequence[str], env: Mapping[str, str], program: str) -> dict[str, str]:
+def _caches(
+    command: Sequence[str], env: Mapping[str, str], program: str, cwd: str | None = None
+) -> dict[str, str]:
     """The package manager caches *command*, whose program is *program* (:func:`_program`),
     runs from and fills, each by its variable (:func:`~roots_manager.core.confinement.protected.
-    shared_caches`): writable, through a layer of the server's own.
+    shared_caches`), and the environment of a ``uv run`` project (:data:`PROJECT_ENVIRONMENT`):
+    writable, through a layer of the server's own.
 
     Decided from the program that runs (its real path's name, and its first argument), never
     from words that merely appear on the command line.
@@ -418,7 +421,28 @@ def _caches(command: Sequence[str], env: Mapping[str, str], program: str) -> dic
     first = next((w for w in command[1:] if not w.startswith("-")), "")
     caches = shared_caches(env)
     own = {v: caches[v] for v in written_by(_package(command, program))}
-    return {**_package_manager_caches(command, program, first, caches), **own}
+    project = _project_environment(command, env, program, os.getcwd() if cwd is None else cwd)
+    return {**_package_manager_caches(command, program, first, caches), **own, **project}
+
+
+PROJECT_ENVIRONMENT = "UV_PROJECT_ENVIRONMENT"
+"""The environment a ``uv run --directory DIR`` runs the server in (``DIR/.venv``), by uv's own
+variable for it: layered as a package cache is. Read-only, Python could not write its bytecode
+there, and compiled every module again at each start (a warm start 2.5 times direct's); written,
+the server could rewrite what the user runs. Layered, what it writes stays its own."""
+
+
+def _project_environment(
+    command: Sequence[str], env: Mapping[str, str], program: str, cwd: str
+) -> dict[str, str]:
+    """:data:`PROJECT_ENVIRONMENT` and the folder it names for a ``uv run`` in a project, if
+    that folder is there (nothing is made in the user's project); else nothing."""
+    project = _uv_project_folder(command, program, cwd)
+    if project is None:
+        return {}
+    named = os.path.expanduser(env.get(PROJECT_ENVIRONMENT) or ".venv")
+    venv = os.path.normpath(os.path.join(project, named))  # relative: to the project, as uv
+    return {PROJECT_ENVIRONMENT: venv} if os.path.isdir(venv) else {}
 
 
 def _package_manager_caches(
@@ -631,13 +655,9 @@ UV_PROJECT_FILES = ("pyproject.toml", "uv.lock", ".python-version")
 """What ``uv run`` reads in a project besides its environment (``.venv``)."""
 
 
-def _uv_project(
-    command: Sequence[str], program: str, cwd: str, needs: Needs, scope: _Scope
-) -> str | None:
-    """For ``uv run --directory DIR`` (or ``--project DIR``): the project's files uv reads,
-    each on its own, and its environment (``DIR/.venv``, read and run). Not the folder itself,
-    nor what else it holds, and nothing the server may write (it could put there what it
-    likes). The project's real path, where uv finds the script (None: no such option)."""
+def _uv_project_folder(command: Sequence[str], program: str, cwd: str) -> str | None:
+    """The real path of the project a ``uv run --directory DIR`` (``--project DIR``) runs in;
+    None without such an option."""
     if program not in _UV or "run" not in command[1:]:
         return None
     project = None
@@ -650,7 +670,19 @@ def _uv_project(
             project = word.split("=", 1)[1]
     if project is None:
         return None
-    folder = os.path.realpath(os.path.join(cwd, os.path.expanduser(project)))
+    return os.path.realpath(os.path.join(cwd, os.path.expanduser(project)))
+
+
+def _uv_project(
+    command: Sequence[str], program: str, cwd: str, needs: Needs, scope: _Scope
+) -> str | None:
+    """For ``uv run --directory DIR`` (or ``--project DIR``): the project's files uv reads,
+    each on its own, and its environment (``DIR/.venv``, read and run). Not the folder itself,
+    nor what else it holds, and nothing the server may write (it could put there what it
+    likes). The project's real path, where uv finds the script (None: no such option)."""
+    folder = _uv_project_folder(command, program, cwd)
+    if folder is None:
+        return None
     if scope.writable_by_server(folder):
         needs.refuse(folder, "the server may write it: it is not read to find what it runs")
         return None
@@ -668,10 +700,11 @@ def package_caches(command: Sequence[str], env: Mapping[str, str]) -> dict[str, 
     """The shared package and browser caches *command* fills, each by its variable (made
     writable for it, through a layer of its own), as :func:`command_needs` finds them (behind
     ``sh -c`` too), less those refused (:func:`_safe_caches`)."""
-    shell = _shell_command(command, env, os.getcwd())
+    cwd = os.getcwd()
+    shell = _shell_command(command, env, cwd)
     if shell is not None:
-        command = shell[0]
-    return _safe_caches(_caches(command, env, _program(command, env)), env)[0]
+        command, cwd = shell[0], shell[1]
+    return _safe_caches(_caches(command, env, _program(command, env), cwd), env)[0]
 
 
 def derived_folders(command: Sequence[str], env: Mapping[str, str]) -> list[tuple[str, str, str]]:
@@ -679,18 +712,23 @@ def derived_folders(command: Sequence[str], env: Mapping[str, str]) -> list[tupl
     ``(path, access, why)``, *access* ``layered`` (a folder written in a layer of its own, made
     first when missing), ``read-only``, ``refused`` (the environment put it where no rule may
     cover), or ``socket`` (a container engine's, for its client: :func:`engine_sockets`)."""
-    shell = _shell_command(command, env, os.getcwd())
+    cwd = os.getcwd()
+    shell = _shell_command(command, env, cwd)
     if shell is not None:
-        command = shell[0]
+        command, cwd = shell[0], shell[1]
     program = _program(command, env)
     package = _package(command, program)
     browser = BROWSER_PACKAGES.get(package, ((), ()))
-    caches, unsafe = _safe_caches(_caches(command, env, program), env)
+    caches, unsafe = _safe_caches(_caches(command, env, program, cwd), env)
     out = []
     for variable, path in caches.items():
         missing = "" if os.path.isdir(path) else " (not there yet: made at its start)"
         if variable in written_by(package):
             why = f"{package} writes there: {SERVER_FOLDERS[variable]}{missing}"
+        elif variable == PROJECT_ENVIRONMENT:
+            why = (
+                "the project's environment uv runs the server in: Python writes its bytecode there"
+            )
         else:
             why = f"{os.path.basename(command[0])} fills this package cache{missing}"
         out.append((path, "layered", why))
@@ -972,7 +1010,7 @@ def command_needs(
     """
     needs = Needs()
     program = _program(command, env)  # one look-up on PATH for both of its uses
-    caches, unsafe = _safe_caches(_caches(command, env, program), env)
+    caches, unsafe = _safe_caches(_caches(command, env, program, cwd), env)
     for cache in caches.values():
         needs.add(cache, writable=True)
     for path, why in unsafe:
