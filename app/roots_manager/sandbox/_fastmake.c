@@ -9,7 +9,22 @@
  * If the thread cannot be confined, every call fails with EPERM: nothing is ever made here
  * outside the server's rules.
  *
- * This is making.Maker's thread, call for call, handed over through a futex. And two more:
+ * This is making.Maker's thread, call for call, handed over through a futex (the interpreter
+ * lock released meanwhile) instead of queues and the lock; where it is not built, making.Maker
+ * runs in Python.
+ *
+ *   open(leaf, flags, mode, folder | None) -> int      openat, O_CLOEXEC added
+ *   mkdir(leaf, mode, folder)                          mkdirat
+ *   mknod(leaf, mode, device, folder)                  mknodat
+ *   symlink(target, leaf, folder)                      symlinkat (ENAMETOOLONG past PATH_MAX)
+ *   link(source, leaf, folder)                         linkat of /proc/self/fd/source, followed
+ *   rename(old_folder, old, folder, leaf, flags)       renameat2
+ *   unlink(leaf, folder), rmdir(leaf, folder)          unlinkat
+ *   later(leaf, flags, mode, folder, then)             open in a new thread started from the
+ *                                                      confined one; then(fd or OSError) once
+ *                                                      it opens (a FIFO's end waits there)
+ *
+ * And two more, which the Python thread has not:
  *
  *   answer_open(leaf, flags, mode, folder, note, listener, cloexec, blocking) -> bool
  *   answer_mkdir(leaf, mode, folder, note, listener) -> bool
@@ -24,19 +39,6 @@
  * Those come back, as the raw struct seccomp_notif (note), through returned(); the descriptor
  * returned_fd is readable while any waits there, and the supervisor answers each again from
  * the start, in Python. False (nothing handed over): answer it in Python at once.
- *
- * Where it is not built, making.Maker runs in Python, every call waited for.
- *
- *   open(leaf, flags, mode, folder | None) -> int      openat, O_CLOEXEC added
- *   mkdir(leaf, mode, folder)                          mkdirat
- *   mknod(leaf, mode, device, folder)                  mknodat
- *   symlink(target, leaf, folder)                      symlinkat (ENAMETOOLONG past PATH_MAX)
- *   link(source, leaf, folder)                         linkat of /proc/self/fd/source, followed
- *   rename(old_folder, old, folder, leaf, flags)       renameat2
- *   unlink(leaf, folder), rmdir(leaf, folder)          unlinkat
- *   later(leaf, flags, mode, folder, then)             open in a new thread started from the
- *                                                      confined one; then(fd or OSError) once
- *                                                      it opens (a FIFO's end waits there)
  */
 #define PY_SSIZE_T_CLEAN
 #define _GNU_SOURCE
@@ -58,7 +60,6 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #ifndef SYS_landlock_restrict_self
@@ -93,7 +94,6 @@ typedef struct {
 
 typedef struct {
     char note[sizeof(struct seccomp_notif)];
-    int error;
 } Returned;
 
 typedef struct {
@@ -101,7 +101,7 @@ typedef struct {
     pthread_t thread;
     pthread_mutex_t one; /* each answer to its own call */
     Call ring[RING];
-    _Atomic int head, tail; /* calls handed over, calls taken (the thread's) */
+    _Atomic unsigned int head, tail; /* calls handed over, and taken (wrapping) */
     _Atomic int ready;      /* the thread is confined, or failed to be */
     int ruleset;
     int failed; /* the errno that kept the thread from being confined (0: it is) */
@@ -120,12 +120,19 @@ typedef struct {
     PyObject *then;
 } Later;
 
-static long futex(_Atomic int *word, int op, int value)
+/* A futex call on *word* (32 bits): wait while it holds *value*, or wake its waiters. */
+static long futex(volatile void *word, int op, unsigned int value)
 {
     return syscall(SYS_futex, word, op, value, NULL, NULL, 0);
 }
 
 static void post(_Atomic int *word, int value)
+{
+    atomic_store(word, value);
+    futex(word, FUTEX_WAKE_PRIVATE, INT_MAX);
+}
+
+static void post_count(_Atomic unsigned int *word, unsigned int value)
 {
     atomic_store(word, value);
     futex(word, FUTEX_WAKE_PRIVATE, INT_MAX);
@@ -231,17 +238,18 @@ static int returns(int op, int error)
 /* answer_open's or answer_mkdir's call, made and answered here, or returned (see the top). */
 static void answer(Maker *m, Call *c)
 {
-    int fd = m->failed ? (errno = EPERM, -1) : (int)make(c);
+    int made = m->failed ? (errno = EPERM, -1) : (int)make(c); /* a descriptor, or mkdir's 0 */
     int error = errno;
     unsigned long long id = ((struct seccomp_notif *)c->note)->id;
     close(c->folder);
-    if (fd >= 0 && c->op == OP_MKDIR)
+    if (made >= 0 && c->op == OP_MKDIR)
         respond(c->listener, id, 0);
-    else if (fd < 0 && !returns(c->op, error))
+    else if (made < 0 && !returns(c->op, error))
         respond(c->listener, id, error);
-    if (fd >= 0 && c->op == OP_OPEN && c->blocking) /* a FIFO's writer found its reader */
-        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-    if (fd >= 0 && c->op == OP_OPEN) {
+    if (made >= 0 && c->op == OP_OPEN) {
+        int fd = made;
+        if (c->blocking) /* opened: a FIFO's writer found its reader, as it would wait */
+            fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
         struct seccomp_notif_addfd addfd = {
             .id = id,
             .flags = SECCOMP_ADDFD_FLAG_SEND,
@@ -253,13 +261,11 @@ static void answer(Maker *m, Call *c)
             respond(c->listener, id, errno);
         close(fd);
     }
-    int back = fd < 0 && returns(c->op, error);
+    int back = made < 0 && returns(c->op, error);
     pthread_mutex_lock(&m->held);
     m->reserved--;
-    if (back) {
-        memcpy(m->returned[m->count].note, c->note, sizeof c->note);
-        m->returned[m->count++].error = error;
-    }
+    if (back)
+        memcpy(m->returned[m->count++].note, c->note, sizeof c->note);
     pthread_mutex_unlock(&m->held);
     if (back) {
         uint64_t one = 1;
@@ -281,11 +287,11 @@ static void *serve(void *arg)
     }
     close(m->ruleset);
     post(&m->ready, 1); /* confined, or failed: __init__ goes on */
-    for (int tail = 0;; tail++) {
-        int head;
+    for (unsigned int tail = 0;; tail++) {
+        unsigned int head;
         while ((head = atomic_load(&m->head)) == tail)
             futex(&m->head, FUTEX_WAIT_PRIVATE, head);
-        Call *c = &m->ring[(unsigned int)tail % RING];
+        Call *c = &m->ring[tail % RING];
         if (c->answers) {
             c->leaf = c->own_leaf;
             answer(m, c);
@@ -300,7 +306,7 @@ static void *serve(void *arg)
             }
             post(&c->done, 1);
         }
-        post(&m->tail, tail + 1); /* its slot free for the next */
+        post_count(&m->tail, tail + 1); /* its slot free for the next */
     }
     return NULL;
 }
@@ -308,13 +314,13 @@ static void *serve(void *arg)
 /* Put *c* in the thread's ring, once a slot is free (lock "one" held); its slot. */
 static Call *hand(Maker *m, Call *c)
 {
-    int head = atomic_load(&m->head), tail;
+    unsigned int head = atomic_load(&m->head), tail;
     while (head - (tail = atomic_load(&m->tail)) >= RING)
         futex(&m->tail, FUTEX_WAIT_PRIVATE, tail);
-    Call *slot = &m->ring[(unsigned int)head % RING];
+    Call *slot = &m->ring[head % RING];
     memcpy(slot, c, offsetof(Call, done));
     atomic_store(&slot->done, 0);
-    post(&m->head, head + 1);
+    post_count(&m->head, head + 1);
     return slot;
 }
 
@@ -515,7 +521,7 @@ static PyObject *Maker_returned(Maker *m, PyObject *unused)
     pthread_mutex_unlock(&m->held);
     PyObject *out = PyList_New(count);
     for (int i = 0; out != NULL && i < count; i++) {
-        PyObject *item = Py_BuildValue("(y#i)", taken[i].note, NOTE_SIZE, taken[i].error);
+        PyObject *item = PyBytes_FromStringAndSize(taken[i].note, NOTE_SIZE);
         if (item == NULL)
             Py_CLEAR(out);
         else
@@ -555,8 +561,8 @@ static int Maker_init(Maker *m, PyObject *args, PyObject *kwargs)
     }
     pthread_mutex_init(&m->one, NULL);
     pthread_mutex_init(&m->held, NULL);
-    atomic_store(&m->head, 0);
-    atomic_store(&m->tail, 0);
+    atomic_store(&m->head, 0u);
+    atomic_store(&m->tail, 0u);
     atomic_store(&m->ready, 0);
     sigset_t all, before;
     sigfillset(&all);

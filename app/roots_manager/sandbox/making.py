@@ -576,9 +576,9 @@ class Namer:
             if blocking and flags & os.O_ACCMODE == os.O_RDONLY and _fifo(leaf, folder):
                 self._open_later(c, leaf, asked, mode, folder)  # it waits for a writer
                 return
+            if self._answers_later(c, leaf, mode, folder, asked, blocking=blocking):
+                return
             try:
-                if self._answers_later(c, leaf, mode, folder, asked, blocking=blocking):
-                    return
                 made = self.maker.open(leaf, asked | os.O_NONBLOCK, mode, folder)
             except OSError as refused:
                 if refused.errno == errno.ENXIO and blocking:  # a FIFO with no reader yet
@@ -634,7 +634,7 @@ class Namer:
         """The calls handed on to the C thread that came back, to answer again from the
         start."""
         assert self._fast is not None
-        return [notified_calls.Notification(note) for note, _ in self._fast.returned()]
+        return [notified_calls.Notification(note) for note in self._fast.returned()]
 
     def _open_own(
         self, c: notified_calls._Caller, folder: int, leaf: bytes, flags: int, mode: int, call: str
