@@ -28,6 +28,7 @@ import ipaddress
 import json
 import os
 import socket
+import struct
 import sys
 import threading
 import time
@@ -246,7 +247,7 @@ class Proxy:
             return None
         address = self.hosts.get(host.lower().rstrip("."), host)
         try:
-            return socket.create_connection((address, port), timeout=CONNECT_TIMEOUT)
+            return _connect(address, port)
         except OSError as exc:
             if socks:
                 code = SOCKS_CONNECTION_REFUSED
@@ -311,6 +312,32 @@ class Proxy:
             if found is not None:
                 event["pid"], event["comm"] = found
         return self.tell(event)
+
+
+def _connect(address: str, port: int) -> socket.socket:
+    """``socket.create_connection`` to *address*:*port*, each address it resolves to tried
+    with a connect that blocks at most :data:`CONNECT_TIMEOUT` seconds (``SO_SNDTIMEO``,
+    which bounds a connect on Linux) rather than in Python's timeout mode (a non-blocking
+    connect, then a poll: ~50 us more before a request's first byte); ``TimeoutError`` past it."""
+    seconds, fraction = divmod(CONNECT_TIMEOUT, 1)
+    timeout = struct.pack("@ll", int(seconds), int(fraction * 1_000_000))
+    failed: OSError = OSError(errno.EADDRNOTAVAIL, f"{address} has no address")
+    for family, kind, proto, _, where in socket.getaddrinfo(address, port, 0, socket.SOCK_STREAM):
+        sock = socket.socket(family, kind, proto)
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, timeout)
+            sock.connect(where)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, struct.pack("@ll", 0, 0))
+            return sock
+        except OSError as exc:
+            sock.close()
+            failed = TimeoutError(errno.ETIMEDOUT, "timed out") if _timed_out(exc) else exc
+    raise failed
+
+
+def _timed_out(exc: OSError) -> bool:
+    """Whether a connect bounded by ``SO_SNDTIMEO`` ended by it (``EINPROGRESS``)."""
+    return exc.errno in (errno.EINPROGRESS, errno.EAGAIN)
 
 
 def _path(host: str, port: int) -> str:
