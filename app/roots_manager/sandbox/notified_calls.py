@@ -504,8 +504,9 @@ class NotifiedCalls:
 
     def answer(self, note: Notification, *, again: bool = False) -> None:
         """Answer *note*, received here or by the observer's hot path in C (which hands on
-        every call it does not let through itself); *again*: a call handed on and returned
-        (:meth:`~roots_manager.sandbox.making.Namer.answers_later`), answered here at once."""
+        every call it does not let through itself); *again*: a call handed on to the C thread
+        that makes names and returned from it (:mod:`~roots_manager.sandbox.making`), answered
+        here at once."""
         caller = _Caller(self.listener, note, again=again)
         name = self.names.get(note.nr, "")
         if self.namer is not None and self.namer.makes(name, note.args):

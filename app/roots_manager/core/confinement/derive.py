@@ -441,7 +441,7 @@ def _project_environment(
     if project is None:
         return {}
     named = os.path.expanduser(env.get(PROJECT_ENVIRONMENT) or ".venv")
-    venv = os.path.normpath(os.path.join(project, named))  # relative: to the project, as uv
+    venv = os.path.realpath(os.path.join(project, named))  # relative: to the project, as uv
     return {PROJECT_ENVIRONMENT: venv} if os.path.isdir(venv) else {}
 
 
@@ -677,9 +677,10 @@ def _uv_project(
     command: Sequence[str], program: str, cwd: str, needs: Needs, scope: _Scope
 ) -> str | None:
     """For ``uv run --directory DIR`` (or ``--project DIR``): the project's files uv reads,
-    each on its own, and its environment (``DIR/.venv``, read and run). Not the folder itself,
-    nor what else it holds, and nothing the server may write (it could put there what it
-    likes). The project's real path, where uv finds the script (None: no such option)."""
+    each on its own (its environment is layered: :data:`PROJECT_ENVIRONMENT`, read and run
+    where it cannot be). Not the folder itself, nor what else it holds, and nothing the server
+    may write (it could put there what it likes). The project's real path, where uv finds the
+    script (None: no such option)."""
     folder = _uv_project_folder(command, program, cwd)
     if folder is None:
         return None
@@ -700,11 +701,15 @@ def package_caches(command: Sequence[str], env: Mapping[str, str]) -> dict[str, 
     """The shared package and browser caches *command* fills, each by its variable (made
     writable for it, through a layer of its own), as :func:`command_needs` finds them (behind
     ``sh -c`` too), less those refused (:func:`_safe_caches`)."""
-    cwd = os.getcwd()
-    shell = _shell_command(command, env, cwd)
-    if shell is not None:
-        command, cwd = shell[0], shell[1]
+    command, cwd = _unwrapped(command, env)
     return _safe_caches(_caches(command, env, _program(command, env), cwd), env)[0]
+
+
+def _unwrapped(command: Sequence[str], env: Mapping[str, str]) -> tuple[Sequence[str], str]:
+    """The command a shell's string runs and the folder it runs it in
+    (:func:`_shell_command`), or *command* itself in the working folder."""
+    shell = _shell_command(command, env, os.getcwd())
+    return (shell[0], shell[1]) if shell is not None else (command, os.getcwd())
 
 
 def derived_folders(command: Sequence[str], env: Mapping[str, str]) -> list[tuple[str, str, str]]:
@@ -712,10 +717,7 @@ def derived_folders(command: Sequence[str], env: Mapping[str, str]) -> list[tupl
     ``(path, access, why)``, *access* ``layered`` (a folder written in a layer of its own, made
     first when missing), ``read-only``, ``refused`` (the environment put it where no rule may
     cover), or ``socket`` (a container engine's, for its client: :func:`engine_sockets`)."""
-    cwd = os.getcwd()
-    shell = _shell_command(command, env, cwd)
-    if shell is not None:
-        command, cwd = shell[0], shell[1]
+    command, cwd = _unwrapped(command, env)
     program = _program(command, env)
     package = _package(command, program)
     browser = BROWSER_PACKAGES.get(package, ((), ()))
@@ -833,9 +835,7 @@ def registry_domains(command: Sequence[str], env: Mapping[str, str]) -> dict[str
     registry`` or ``registry=`` in ``~/.npmrc``; ``UV_DEFAULT_INDEX``, ``UV_INDEX_URL``,
     ``PIP_INDEX_URL``), else the public ones. Decided from the program that runs, as the
     caches are (:func:`package_caches`), behind ``sh -c`` too."""
-    shell = _shell_command(command, env, os.getcwd())
-    if shell is not None:
-        command = shell[0]
+    command = _unwrapped(command, env)[0]
     program = _program(command, env)
     first = next((w for w in command[1:] if not w.startswith("-")), "")
     if _npm_runs(command, program)[0]:
