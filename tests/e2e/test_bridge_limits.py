@@ -48,7 +48,10 @@ def test_a_server_that_never_reads_its_answers_is_paused_not_buffered(
         print(f"bridge RSS while paused: {rss:.1f} MiB, {held} answers written or waiting")
         # once the server reads, it gets every answer: nothing was dropped
         go.touch()
-        wait_for(done.exists, "the server to read every answer", 180)
+        # the file is made before it is written: its count, not its name, says it is done
+        wait_for(
+            lambda: done.exists() and done.read_text() != "", "the server to read every answer", 180
+        )
         assert done.read_text() == str(n)
     finally:
         bridge.kill()
