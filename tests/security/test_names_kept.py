@@ -131,12 +131,17 @@ def test_a_start_file_kept_as_a_link_is_neither_replaced_nor_written_through(
     assert not (home / ".bashrc").exists()
 
 
-def _made_by(world: World, maker: str) -> None:
-    """Have the server's names made by the thread in C (as where it is built), or in Python."""
+def _made_folder(world: World, maker: str) -> Path:
+    """An empty folder in the project, whose names the server's supervisor makes by the thread
+    in C (as where it is built), or in Python."""
     if maker == "Python":
         from roots_manager.sandbox.making import PURE_ENV
 
         world.env[PURE_ENV] = "1"
+    _project(world)
+    folder = world.home / "proj" / "made"
+    folder.mkdir()
+    return folder
 
 
 @pytest.mark.parametrize("maker", ["C", "Python"])
@@ -145,12 +150,9 @@ def test_names_made_for_the_server_are_made_as_it_asked(world: World, maker: str
     """The modes under the server's own umask, O_CLOEXEC or not, the descriptor the open
     returned, links, renames, O_EXCL, a dangling link's target, a FIFO's reader waiting for its
     writer (while the supervisor goes on making other names): as the kernel makes them. By the
-    thread in C, which answers the opens it makes itself (those that fail there are answered
-    again: O_EXCL, the link, the FIFO), and by the thread in Python."""
-    _made_by(world, maker)
-    _project(world)
-    folder = world.home / "proj" / "made"
-    folder.mkdir()
+    thread in C, which answers the opens it makes itself (EEXIST there too; the link and the
+    FIFO come back to be answered again), and by the thread in Python."""
+    folder = _made_folder(world, maker)
     host = Hostile(world)
     try:
         outcome = host.attack("made_well", folder=str(folder))
@@ -169,10 +171,7 @@ def test_a_name_made_into_a_full_descriptor_table_fails_and_the_server_goes_on(
 ) -> None:
     """The supervisor made the file, but its descriptor cannot be put into the server's full
     table: the open fails with ``EMFILE`` as the kernel's would, never waits for ever."""
-    _made_by(world, maker)
-    _project(world)
-    folder = world.home / "proj" / "made"
-    folder.mkdir()
+    folder = _made_folder(world, maker)
     host = Hostile(world)
     try:
         assert host.attack("full_table", folder=str(folder)) == "EMFILE then made"
