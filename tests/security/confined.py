@@ -9,6 +9,7 @@ calls the server's ``attack`` tool over the bridge's stdio, as a host would.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -336,8 +337,14 @@ class Hostile:
 
     def send(self, msg: dict[str, Any]) -> None:
         assert self.proc.stdin is not None
-        self.proc.stdin.write(json.dumps(msg).encode() + b"\n")
-        self.proc.stdin.flush()
+        try:
+            self.proc.stdin.write(json.dumps(msg).encode() + b"\n")
+            self.proc.stdin.flush()
+        except BrokenPipeError:
+            # the bridge ended first (a server it would not start): the read that follows
+            # says so, with the bridge's last words
+            with contextlib.suppress(BrokenPipeError):
+                self.proc.stdin.close()
 
     def request(self, method: str, params: dict[str, Any], timeout: float = 60) -> Any:
         self.next_id += 1
