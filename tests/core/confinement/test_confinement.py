@@ -10,6 +10,7 @@ import pytest
 
 from roots_manager.core.confinement.confined import granted_folders, rules_for, set_confinement
 from roots_manager.core.confinement.derive import (
+    _etc_secret,
     command_needs,
     env_program,
     listed_beneath,
@@ -57,6 +58,33 @@ def test_a_tree_is_opened_entry_by_entry_around_its_secrets(tmp_path: Path) -> N
     assert opened == {"hostname", "ssh/ssh_config", "ssh/ssh_host_rsa_key.pub", "ssl/certs"}
     listed = {os.path.relpath(p, tmp_path) for p in listed_beneath(str(tmp_path), secrets)}
     assert listed == {".", "ssh", "ssl"}
+
+
+@pytest.mark.parametrize(
+    ("path", "secret"),
+    [
+        ("/etc/shadow", True),
+        ("/etc/shadow-", True),
+        ("/etc/gshadow", True),
+        ("/etc/ssh/ssh_host_ed25519_key", True),
+        ("/etc/ssl/private", True),
+        ("/etc/ssl/private/site.pem", True),  # inside a secret folder
+        ("/etc/NetworkManager/system-connections/home.nmconnection", True),
+        ("/etc", False),
+        ("/etc/passwd", False),
+        ("/etc/ssh/ssh_host_ed25519_key.pub", False),
+        ("/etc/ssh/sshd_config", False),
+        ("/etc/ssl/certs/ca.pem", False),
+        ("/etc/NetworkManager/conf.d", False),
+        ("/etcetera/shadow", False),
+        ("/usr/share/shadow", False),
+    ],
+)
+def test_a_path_reached_through_a_link_is_refused_if_a_secret_of_etc(
+    path: str, secret: bool
+) -> None:
+    # what a runtime path resolves to is judged again: a link may lead into /etc's secrets
+    assert (_etc_secret(path) is not None) is secret
 
 
 def test_a_script_opens_its_package_and_its_interpreter_through_env(tmp_path: Path) -> None:

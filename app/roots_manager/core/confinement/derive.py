@@ -16,6 +16,7 @@ server's own, so that what it writes there never runs anywhere else. The rest of
 from __future__ import annotations
 
 import fnmatch
+import functools
 import glob
 import os
 import re
@@ -115,8 +116,7 @@ def open_beneath(top: str, secrets: Sequence[str], listdir: Listing = os.listdir
         names = sorted(listdir(top))
     except OSError:
         return out
-    # one match per name: most names (all but a few of /etc's) match no secret at all
-    any_first = re.compile("|".join(fnmatch.translate(p[0]) for p in patterns))
+    any_first = _first_names(tuple(secrets))
     prefix = top if top.endswith(os.sep) else top + os.sep
     for name in names:
         if any_first.match(name) is None:
@@ -134,11 +134,21 @@ def open_beneath(top: str, secrets: Sequence[str], listdir: Listing = os.listdir
     return out
 
 
+@functools.lru_cache(maxsize=8)
+def _first_names(secrets: tuple[str, ...]) -> re.Pattern[str]:
+    """One expression matching the names that the first component of one of *secrets* (relative
+    shell patterns) matches: one match per name, and most names (all but a few of /etc's)
+    match none."""
+    return re.compile("|".join(fnmatch.translate(s.split("/")[0]) for s in secrets))
+
+
 def _etc_secret(path: str) -> str | None:
     """Why *path* (reached through a link in /etc) is a secret of /etc's, or None."""
     if path == ETC or not inside(path, ETC):
         return None
     parts = path[len(ETC) + 1 :].split(os.sep)
+    if _first_names(ETC_SECRETS).match(parts[0]) is None:
+        return None
     for secret in ETC_SECRETS:
         pattern = secret.split("/")
         if len(parts) >= len(pattern) and all(
@@ -1155,14 +1165,14 @@ def runtime_rules(
     system += [p for p in PROC_AND_SYS if os.path.exists(p)]
     # every rule is opened without following links: a link here (``/lib`` to ``usr/lib``,
     # ``/etc/localtime``) is given as what it leads to, which the server cannot change
-    runtime: list[str] = []
+    runtime: dict[str, None] = {}  # in order, once each
     for path in (*system, *needs.runtime):
         real = os.path.realpath(path)
         why = scope.too_broad(real) or _etc_secret(real)
         if why is not None:
             needs.refuse(real, why)
-        elif real not in runtime:
-            runtime.append(real)
+        else:
+            runtime[real] = None
     return (
         Rules(
             read_write=tuple(os.path.realpath(p) for p in needs.writable),
