@@ -66,7 +66,9 @@ server (``SPAWN_FLOOR``), what any Python program in front of the server costs b
 start it; and for the confined start, a Python that only confines the server as a bridge does
 and starts it (``CONFINE_FLOOR``: the exec wrapper started, the rules computed from the store
 while its Python loads, then the kernel's rules before the server's start), the floor of that
-row. The bridge's
+row; and below it the wrapper alone, its rules worked out beforehand (``WRAPPER_FLOOR``): what
+confining costs a start however fast the rules were made, the exec wrapper being a Python of
+its own. The bridge's
 row is more than its own time to the spawn: it goes on loading the rest
 of itself while the server starts (so that a host waits for the slower of the two, not their
 sum), and where few cores are free the two starts share them, while the floor, waiting, takes
@@ -310,17 +312,61 @@ own pipes: the floor of a confined start, which no bridge can go below (``python
 CONFINE_FLOOR NAME SERVER...``)."""
 
 
-def startup_routes(python: str, bridge: list[str]) -> Routes:
+WRAPPER_FLOOR = (
+    "import os, subprocess, sys\n"
+    "rules = os.open(sys.argv[1], os.O_RDONLY)\n"
+    "heard, told = os.pipe()\n"  # the refusals, which the wrapper writes
+    "asks, answered = os.pipe()\n"  # the user's answers, which it reads
+    "end = sys.argv.index('--')\n"
+    "given = (told, asks, rules)\n"
+    "argv = [*sys.argv[2:end], '--parent', str(os.getpid()), '--refusals', str(told),\n"
+    "        '--answers', f'{asks}:30', '--rules-fd', str(rules), *sys.argv[end:]]\n"
+    "proc = subprocess.Popen(argv, pass_fds=given, start_new_session=True)\n"
+    "for fd in given:\n"
+    "    os.close(fd)\n"
+    "sys.exit(proc.wait())"
+)
+"""A Python that only starts the exec wrapper, its rules worked out before (read from a file:
+``python -c WRAPPER_FLOOR RULES WRAPPER... -- SERVER...``), with its refusals and answers pipes
+as a bridge gives them: what confinement costs a start with no rules to work out, however fast
+they were made. The wrapper is a Python of its own (``-I -S``), which loads the sandbox's
+modules, confines the server's process and supervises it from its first call."""
+
+RULES_MADE = (
+    "import json, os, sys\n"
+    "from roots_manager.bridge.run import confine\n"
+    "out = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)\n"
+    "launch = confine.wrapped(sys.argv[3:], sys.argv[2], False, rules_to=out)\n"
+    "os.close(out)\n"
+    "print(json.dumps(confine.wrapper() if launch.key is not None else None))"
+)
+"""Write the rules a confined start of a server (``RULES_MADE FILE NAME SERVER...``) would
+have to FILE, as the bridge writes them to its wrapper, and print the wrapper's command."""
+
+
+def startup_routes(python: str, bridge: list[str], env: Mapping[str, str], rules: Path) -> Routes:
     """The start-up routes from *python* (*bridge*: how it starts the bridge, before its
     options): the echo server started directly, through the floor, through the bridge, through
-    the bridge confining it (as a new server is by default), and through the confined floor."""
+    the bridge confining it (as a new server is by default), through the confined floor, and
+    through the wrapper alone, its rules made beforehand (written to *rules*, with *env*)."""
     server = [python, str(HERE / "echo_server.py")]
+    made = subprocess.run(
+        [python, "-c", RULES_MADE, str(rules), "startup-confined", *server],
+        env=dict(env),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    wrapper = json.loads(made.stdout.splitlines()[-1])
+    if wrapper is None:
+        raise SystemExit(f"startup-confined is not confined: {made.stderr}")
     return {
         "direct": server,
         "floor": [python, "-c", SPAWN_FLOOR, *server],
         "bridge": [*bridge, "--server", "startup", "--", *server],
         "confined": [*bridge, "--server", "startup-confined", "--", *server],
         "floor-confined": [python, "-c", CONFINE_FLOOR, "startup-confined", *server],
+        "floor-wrapper": [python, "-c", WRAPPER_FLOOR, str(rules), *wrapper, "--", *server],
     }
 
 
@@ -671,11 +717,18 @@ def main() -> int:
     direct.close()
     bridged.close()
 
-    start_routes = {"dev venv": startup_routes(sys.executable, bridge_cmd("startup")[:3])}
+    plain_env = without_source(env)
+    start_routes = {
+        "dev venv": startup_routes(
+            sys.executable, bridge_cmd("startup")[:3], env, tmp / "rules-dev"
+        )
+    }
     installed = None if args.no_installed else installed_venv(tmp)
     if installed is not None:
-        start_routes = {"installed": startup_routes(*installed), **start_routes}
-    plain_env = without_source(env)
+        start_routes = {
+            "installed": startup_routes(*installed, plain_env, tmp / "rules-installed"),
+            **start_routes,
+        }
     starts: dict[str, dict[str, list[float]]] = {
         where: {r: [] for r in routes} for where, routes in start_routes.items()
     }
@@ -817,6 +870,15 @@ def main() -> int:
                 None,
             )
         )
+        rows.append(
+            bridge_targets.Row(
+                f"floor: initialize answered, confined, added by the wrapper alone, its rules "
+                f"made beforehand, {where}",
+                (med(a["floor-wrapper"]) - med(a["direct"])) * 1e3,
+                "ms",
+                None,
+            )
+        )
     print()
     print("Targets (every ratio from this run):")
     bridge_targets.print_table(rows)
@@ -846,6 +908,9 @@ def main() -> int:
             figures[f"initialize_floor_ms_{key}"] = (med(a["floor"]) - med(a["direct"])) * 1e3
             figures[f"initialize_floor_ms_{key}_confined"] = (
                 med(a["floor-confined"]) - med(a["direct"])
+            ) * 1e3
+            figures[f"initialize_floor_ms_{key}_wrapper"] = (
+                med(a["floor-wrapper"]) - med(a["direct"])
             ) * 1e3
         print(json.dumps({"targets": bridge_targets.as_json(rows), "figures": figures}))
     return 0
