@@ -95,6 +95,8 @@ class Entry:
     skip: str = ""
     ci: bool = False
     """Run by CI (``--ci``): a launch shape, or a registry server that starts in seconds."""
+    cwd: str = "{home}"
+    """The folder the host starts the server in (a host may start it in its project's)."""
     runs: list[Run] = field(default_factory=list)
 
 
@@ -405,7 +407,7 @@ async def drive(world: World, run: Run) -> None:
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
             env=env,
-            cwd=world.home,
+            cwd=world.fill(entry.cwd),
             start_new_session=True,
             limit=64 * 1024 * 1024,
         )

@@ -270,6 +270,7 @@ class Hostile:
         name: str = "srv",
         ambient: str = "",
         bridge_python: str | None = None,
+        cwd: Path | None = None,
     ) -> None:
         self.world = world
         world.hand_over()
@@ -305,7 +306,7 @@ class Hostile:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE if stderr is None else stderr,
             env=env,
-            cwd=str(world.base),
+            cwd=str(world.base if cwd is None else cwd),  # where the host starts the bridge
         )
         self.lines: queue.Queue[dict[str, Any] | None] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()

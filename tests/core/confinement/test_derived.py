@@ -15,6 +15,17 @@ from roots_manager.core.confinement.derive import (
 )
 
 
+def _programs(tmp_path: Path, *names: str) -> Path:
+    """A folder for ``PATH`` holding a program of each name (an empty script): derivation
+    decides from the program a command runs, found there."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for name in names:
+        (bin_dir / name).write_text("#!/bin/sh\n", encoding="utf-8")
+        (bin_dir / name).chmod(0o755)
+    return bin_dir
+
+
 def test_the_git_settings_there_are_read_only_files_and_a_secret_keeps_one_out(
     tmp_path: Path,
 ) -> None:
@@ -46,11 +57,7 @@ def test_deno_and_pipx_run_fill_caches_of_their_own_layered(tmp_path: Path) -> N
     them, through a layer of the server's own (the variables name the folders)."""
     from roots_manager.core.confinement.derive import package_caches
 
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    for name in ("deno", "pipx"):
-        (bin_dir / name).write_text("#!/bin/sh\n", encoding="utf-8")
-        (bin_dir / name).chmod(0o755)
+    bin_dir = _programs(tmp_path, "deno", "pipx")
     env = {"HOME": str(tmp_path), "PATH": str(bin_dir)}
     assert package_caches(["deno", "run", "server.ts"], env) == {
         "DENO_DIR": str(tmp_path / ".cache" / "deno")
@@ -97,11 +104,7 @@ def test_a_server_that_keeps_a_folder_in_the_home_gets_it_layered_and_others_do_
     package none, whatever its command's words say."""
     from roots_manager.core.confinement.derive import derived_folders, package_caches
 
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    for name in ("uvx", "desktop-commander", "other-server"):
-        (bin_dir / name).write_text("#!/bin/sh\n", encoding="utf-8")
-        (bin_dir / name).chmod(0o755)
+    bin_dir = _programs(tmp_path, "uvx", "desktop-commander", "other-server")
     env = {"HOME": str(tmp_path), "PATH": str(bin_dir)}
     serena = package_caches(["uvx", "--from", "serena-agent", "serena"], env)
     assert serena["serena state"] == str(tmp_path / ".serena")
@@ -123,10 +126,7 @@ def test_uv_run_in_a_project_reads_the_project_files_its_environment_and_script(
     """``uv run --directory DIR server.py``: the program and its project sit behind an
     option; the project's own files and the script with its folder are read, its ``.venv``
     layered."""
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    (bin_dir / "uv").write_text("#!/bin/sh\n", encoding="utf-8")
-    (bin_dir / "uv").chmod(0o755)
+    bin_dir = _programs(tmp_path, "uv")
     project = tmp_path / "src" / "weather"
     (project / ".venv" / "bin").mkdir(parents=True)
     for name in ("pyproject.toml", "uv.lock", "server.py", "notes.txt"):
@@ -151,14 +151,15 @@ def test_uv_run_in_a_project_reads_the_project_files_its_environment_and_script(
     assert str(project / ".venv") not in needs.runtime
 
 
-def test_a_uv_projects_environment_is_layered_where_it_is(tmp_path: Path) -> None:
+def test_a_uv_projects_environment_is_layered_where_it_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The environment ``uv run --directory DIR`` runs in (``DIR/.venv``, or where
     ``UV_PROJECT_ENVIRONMENT`` puts it, relative to the project) is layered, by that variable,
-    and listed with why; none is made where there is none, and a plain ``uv run`` gets none."""
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    (bin_dir / "uv").write_text("#!/bin/sh\n", encoding="utf-8")
-    (bin_dir / "uv").chmod(0o755)
+    and listed with why; none is made where there is none, and a plain ``uv run`` outside any
+    project gets none."""
+    monkeypatch.chdir(tmp_path)
+    bin_dir = _programs(tmp_path, "uv")
     project = tmp_path / "src" / "weather"
     (project / ".venv").mkdir(parents=True)
     env = {"HOME": str(tmp_path / "home"), "PATH": str(bin_dir)}
@@ -176,6 +177,48 @@ def test_a_uv_projects_environment_is_layered_where_it_is(tmp_path: Path) -> Non
     (project / ".venv").rmdir()
     assert PROJECT_ENVIRONMENT not in package_caches(command, env)
     assert not (project / ".venv").exists()
+
+
+def test_uv_finds_its_project_as_uv_does_before_run_or_from_the_working_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Python quickstart's Claude Desktop launch puts ``--directory DIR`` before ``run``
+    (``uv --directory DIR run weather.py``): uv's caches are still layered (uv cannot even
+    take its cache's lock without them) and the project is found. A host that starts the
+    server in its project's folder (``uv run server.py``) gets the project uv finds there or
+    above, as uv does; ``--no-project`` none, and ``uv tool run`` is not a ``uv run``."""
+    bin_dir = _programs(tmp_path, "uv")
+    project = tmp_path / "src" / "weather"
+    (project / ".venv").mkdir(parents=True)
+    (project / "tools").mkdir()
+    for name in ("pyproject.toml", "uv.lock", "weather.py"):
+        (project / name).write_text("x\n", encoding="utf-8")
+    env = {"HOME": str(tmp_path / "home"), "PATH": str(bin_dir)}
+    monkeypatch.chdir(tmp_path)
+    for command in (
+        ["uv", "--directory", str(project), "run", "weather.py"],
+        ["uv", "--cache-dir", str(tmp_path / "c"), "--project", str(project), "run", "x"],
+    ):
+        caches = package_caches(command, env)
+        assert "UV_CACHE_DIR" in caches, command
+        assert caches[PROJECT_ENVIRONMENT] == str(project / ".venv"), command
+    needs = command_needs(["uv", "--directory", str(project), "run", "weather.py"], env, "/")
+    assert str(project / "pyproject.toml") in needs.files
+    assert str(project / "weather.py") in needs.files
+    for cwd in (project, project / "tools"):
+        monkeypatch.chdir(cwd)
+        caches = package_caches(["uv", "run", "weather.py"], env)
+        assert caches[PROJECT_ENVIRONMENT] == str(project / ".venv"), cwd
+        needs = command_needs(["uv", "run", "weather.py"], env, str(cwd))
+        assert str(project / "uv.lock") in needs.files, cwd
+        assert str(project / ".venv") in needs.writable, cwd
+        for other in (["uv", "run", "--no-project", "weather.py"], ["uv", "tool", "run", "x"]):
+            assert PROJECT_ENVIRONMENT not in package_caches(other, env), other
+    # found in a folder the server may write: nothing read for it, and nothing said either
+    monkeypatch.chdir(project)
+    needs = command_needs(["uv", "run", "weather.py"], env, str(project), [str(project.parent)])
+    assert str(project / "uv.lock") not in needs.files
+    assert needs.refused == []
 
 
 def test_a_shell_that_changes_folder_and_sources_a_file_runs_what_it_names(

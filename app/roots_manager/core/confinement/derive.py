@@ -428,7 +428,7 @@ def _caches(
     Decided from the program that runs (its real path's name, and its first argument), never
     from words that merely appear on the command line.
     """
-    first = next((w for w in command[1:] if not w.startswith("-")), "")
+    first = _uv_command(command) if program in _UV else _first_word(command)
     caches = shared_caches(env)
     own = {v: caches[v] for v in written_by(_package(command, program))}
     project = _project_environment(command, env, program, os.getcwd() if cwd is None else cwd)
@@ -447,9 +447,10 @@ def _project_environment(
 ) -> dict[str, str]:
     """:data:`PROJECT_ENVIRONMENT` and the folder it names for a ``uv run`` in a project, if
     that folder is there (nothing is made in the user's project); else nothing."""
-    project = _uv_project_folder(command, program, cwd)
-    if project is None:
+    found = _uv_project_folder(command, program, cwd)
+    if found is None:
         return {}
+    project = found[0]
     named = os.path.expanduser(env.get(PROJECT_ENVIRONMENT) or ".venv")
     venv = os.path.realpath(os.path.join(project, named))  # relative: to the project, as uv
     return {PROJECT_ENVIRONMENT: venv} if os.path.isdir(venv) else {}
@@ -595,7 +596,7 @@ def _package(command: Sequence[str], program: str) -> str:
         return f"{scope}/{name}" if scope else name
     if program in SERVER_PROGRAMS:
         return SERVER_PROGRAMS[program]
-    script = next((w for w in command[1:] if not w.startswith("-")), "")
+    script = _first_word(command)
     for word in (command[0], script) if program in ("node", "nodejs", "bun") else (command[0],):
         found = shutil.which(word) if os.sep not in word else word
         if not found:
@@ -661,14 +662,41 @@ def _npm_prefix(
 UV_PROJECT = ("--directory", "--project")
 """uv's options naming the project a ``uv run`` runs in (``--directory`` is also where its
 script is found)."""
+UV_GLOBAL_VALUED = frozenset(
+    (*UV_PROJECT, "--cache-dir", "--config-file", "--color", "--python", "-p")
+)
+"""uv's options that may come before its command and take a value: the word after each is not
+the command (``uv --directory DIR run server.py``, the Python quickstart's launch)."""
+UV_NO_PROJECT = ("--no-project", "--script", "--gui-script")
+"""``uv run`` options under which it looks for no project."""
 UV_PROJECT_FILES = ("pyproject.toml", "uv.lock", ".python-version")
 """What ``uv run`` reads in a project besides its environment (``.venv``)."""
 
 
-def _uv_project_folder(command: Sequence[str], program: str, cwd: str) -> str | None:
-    """The real path of the project a ``uv run --directory DIR`` (``--project DIR``) runs in;
-    None without such an option."""
-    if program not in _UV or "run" not in command[1:]:
+def _first_word(command: Sequence[str]) -> str:
+    """The first word after the program that is not an option (``npm exec``'s ``exec``)."""
+    return next((w for w in command[1:] if not w.startswith("-")), "")
+
+
+def _uv_command(command: Sequence[str]) -> str:
+    """The command a ``uv`` *command* runs (``run``, ``tool``, ``pip``): its first word that is
+    neither an option nor the value of one of :data:`UV_GLOBAL_VALUED`."""
+    words = iter(command[1:])
+    for word in words:
+        if word in UV_GLOBAL_VALUED:
+            next(words, None)
+        elif not word.startswith("-"):
+            return word
+    return ""
+
+
+def _uv_project_folder(command: Sequence[str], program: str, cwd: str) -> tuple[str, bool] | None:
+    """The real path of the project a ``uv run`` runs in, and whether the command names it:
+    the folder ``--directory DIR`` (``--project DIR``) names, else the one uv finds itself, the
+    working folder or the nearest folder above it holding a ``pyproject.toml`` (a host that
+    starts servers in their project's folder, ``uv run server.py``). None: no project (not
+    ``uv run``, ``--no-project``, or none found)."""
+    if program not in _UV or _uv_command(command) != "run":
         return None
     project = None
     for i, word in enumerate(command[1:], 1):
@@ -678,24 +706,34 @@ def _uv_project_folder(command: Sequence[str], program: str, cwd: str) -> str | 
             project = command[i + 1]
         elif word.startswith(tuple(f"{o}=" for o in UV_PROJECT)):
             project = word.split("=", 1)[1]
-    if project is None:
-        return None
-    return os.path.realpath(os.path.join(cwd, os.path.expanduser(project)))
+        elif word in UV_NO_PROJECT and project is None:
+            return None
+    if project is not None:
+        return os.path.realpath(os.path.join(cwd, os.path.expanduser(project))), True
+    folder = os.path.realpath(cwd)
+    while not os.path.isfile(os.path.join(folder, "pyproject.toml")):
+        above = os.path.dirname(folder)
+        if above == folder:
+            return None
+        folder = above
+    return folder, False
 
 
 def _uv_project(
     command: Sequence[str], program: str, cwd: str, needs: Needs, scope: _Scope
 ) -> str | None:
-    """For ``uv run --directory DIR`` (or ``--project DIR``): the project's files uv reads,
-    each on its own (its environment is layered: :data:`PROJECT_ENVIRONMENT`, read and run
-    where it cannot be). Not the folder itself, nor what else it holds, and nothing the server
-    may write (it could put there what it likes). The project's real path, where uv finds the
-    script (None: no such option)."""
-    folder = _uv_project_folder(command, program, cwd)
-    if folder is None:
+    """For ``uv run`` in a project (``--directory DIR``, ``--project DIR``, or the one uv finds
+    from the working folder): the project's files uv reads, each on its own (its environment
+    is layered: :data:`PROJECT_ENVIRONMENT`, read and run where it cannot be). Not the folder
+    itself, nor what else it holds, and nothing the server may write (it could put there what
+    it likes). The project's real path, where uv finds the script (None: no project)."""
+    found = _uv_project_folder(command, program, cwd)
+    if found is None:
         return None
+    folder, named = found
     if scope.writable_by_server(folder):
-        needs.refuse(folder, "the server may write it: it is not read to find what it runs")
+        if named:  # one found by uv in a grant is the server's to read there already
+            needs.refuse(folder, "the server may write it: it is not read to find what it runs")
         return None
     for name in UV_PROJECT_FILES:
         path = os.path.join(folder, name)
@@ -847,7 +885,7 @@ def registry_domains(command: Sequence[str], env: Mapping[str, str]) -> dict[str
     caches are (:func:`package_caches`), behind ``sh -c`` too."""
     command = _unwrapped(command, env)[0]
     program = _program(command, env)
-    first = next((w for w in command[1:] if not w.startswith("-")), "")
+    first = _uv_command(command) if program in _UV else _first_word(command)
     if _npm_runs(command, program)[0]:
         return dict.fromkeys(_npm_registries(env), f"{os.path.basename(command[0])}'s registry")
     if (
