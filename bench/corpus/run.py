@@ -16,6 +16,8 @@ variable ``ROOTS_CORPUS_TOOLS``, default ``/work/corpus-tools``), made by ``--in
 - ``deno/node_modules/@deno/linux-x64-glibc/deno``: ``npm install deno`` (GitHub, where deno's
   installer downloads from, is not reachable here). Copied to ``~/.deno/bin`` as deno's installer
   does.
+- ``bun/node_modules/bun/bin/bun.exe``: ``npm install bun`` (the same). Copied to
+  ``~/.bun/bin/bun``, with ``bunx`` a link to it, as bun's installer does.
 - pipx is installed per home with ``pip install --user pipx``, as pipx's README says.
 
 Usage: ``PYTHONPATH=app .venv/bin/python bench/corpus/run.py [--only NAME] [--no-cold]
@@ -143,7 +145,7 @@ class World:
             "HOME": home,
             "USER": "root" if os.geteuid() == 0 else os.environ.get("USER", "user"),
             "LOGNAME": "root" if os.geteuid() == 0 else os.environ.get("USER", "user"),
-            "PATH": f"{home}/.local/bin:{home}/.deno/bin:/usr/local/bin:/usr/bin:/bin",
+            "PATH": f"{home}/.local/bin:{home}/.deno/bin:{home}/.bun/bin:/usr/local/bin:/usr/bin:/bin",
             "LANG": "C.UTF-8",
             "SHELL": "/bin/bash",
             "XDG_CONFIG_HOME": f"{home}/.config",
@@ -288,6 +290,10 @@ def setup(world: World) -> None:
     elif step == "deno":
         deno = world.tools / "deno" / "node_modules" / "@deno" / "linux-x64-glibc" / "deno"
         _copy_tool(deno, world.home / ".deno" / "bin" / "deno")
+    elif step == "bun":
+        bun = world.home / ".bun" / "bin" / "bun"
+        _copy_tool(world.tools / "bun" / "node_modules" / "bun" / "bin" / "bun.exe", bun)
+        (bun.parent / "bunx").symlink_to("bun")
     elif step:
         raise RuntimeError(f"unknown setup step {step!r}")
 
@@ -301,6 +307,10 @@ def install_tools(tools: Path) -> None:
         (tools / "deno").mkdir(exist_ok=True)
         subprocess.run(["npm", "init", "-y"], cwd=tools / "deno", check=True)
         subprocess.run(["npm", "install", "deno"], cwd=tools / "deno", check=True)
+    if not (tools / "bun" / "node_modules" / "bun").exists():
+        (tools / "bun").mkdir(exist_ok=True)
+        subprocess.run(["npm", "init", "-y"], cwd=tools / "bun", check=True)
+        subprocess.run(["npm", "install", "bun"], cwd=tools / "bun", check=True)
 
 
 # ---- driving one server -----------------------------------------------------------------

@@ -52,15 +52,26 @@ def test_the_git_settings_there_are_read_only_files_and_a_secret_keeps_one_out(
     assert str(elsewhere / "git" / "attributes") in command_needs(["sh"], env, "/").files
 
 
-def test_deno_and_pipx_run_fill_caches_of_their_own_layered(tmp_path: Path) -> None:
-    """``deno`` and ``pipx run`` fill their caches as ``npx`` does ``~/.npm``: writable for
-    them, through a layer of the server's own (the variables name the folders)."""
-    from roots_manager.core.confinement.derive import package_caches
+def test_deno_bun_and_pipx_run_fill_caches_of_their_own_layered(tmp_path: Path) -> None:
+    """``deno``, ``bun`` (``bunx``, a link to it) and ``pipx run`` fill their caches as ``npx``
+    does ``~/.npm``: writable for them, through a layer of the server's own (the variables name
+    the folders). Without its cache bunx installed each start again into a shared temporary
+    folder ("no usable private cache directory"): 3.2 s a warm start, 0.8 s with it."""
+    from roots_manager.core.confinement.derive import package_caches, registry_domains
 
-    bin_dir = _programs(tmp_path, "deno", "pipx")
+    bin_dir = _programs(tmp_path, "deno", "pipx", "bun")
+    (bin_dir / "bunx").symlink_to("bun")  # as bun's installer makes it
     env = {"HOME": str(tmp_path), "PATH": str(bin_dir)}
     assert package_caches(["deno", "run", "server.ts"], env) == {
         "DENO_DIR": str(tmp_path / ".cache" / "deno")
+    }
+    bun_cache = {"BUN_INSTALL_CACHE_DIR": str(tmp_path / ".bun" / "install" / "cache")}
+    for command in (["bunx", "@modelcontextprotocol/server-memory"], ["bun", "x", "pkg"]):
+        assert package_caches(command, env) == bun_cache, command
+        assert list(registry_domains(command, env)) == ["registry.npmjs.org"], command
+    moved = {**env, "BUN_INSTALL": str(tmp_path / "bun-home")}
+    assert package_caches(["bunx", "x"], moved) == {
+        "BUN_INSTALL_CACHE_DIR": str(tmp_path / "bun-home" / "install" / "cache")
     }
     assert package_caches(["pipx", "run", "mcp-server-time"], env) == {
         "PIPX_HOME": str(tmp_path / ".local" / "share" / "pipx"),

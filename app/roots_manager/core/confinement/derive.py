@@ -377,6 +377,8 @@ _NPX = frozenset(("npx", "npx-cli.js"))
 _NPM = frozenset(("npm", "npm-cli.js"))
 _UVX = frozenset(("uvx",))
 _DENO = frozenset(("deno",))
+_BUN = frozenset(("bun",))
+"""Bun, and ``bunx``: a link to ``bun`` (its real path's name is ``bun``)."""
 _PIPX = frozenset(("pipx",))
 _UV = frozenset(("uv",))
 
@@ -466,6 +468,8 @@ def _package_manager_caches(
         return {v: caches[v] for v in ("UV_CACHE_DIR", "UV_PYTHON_INSTALL_DIR")}
     if program in _DENO:
         return {"DENO_DIR": caches["DENO_DIR"]}
+    if program in _BUN:  # bunx, bun x, and bun's installs at a run: its global cache
+        return {"BUN_INSTALL_CACHE_DIR": caches["BUN_INSTALL_CACHE_DIR"]}
     if program in _PIPX and first == "run":
         return {v: caches[v] for v in ("PIPX_HOME", "PIPX_LOG_DIR", "PIPX_VENV_CACHEDIR")}
     return {}
@@ -886,7 +890,7 @@ def registry_domains(command: Sequence[str], env: Mapping[str, str]) -> dict[str
     command = _unwrapped(command, env)[0]
     program = _program(command, env)
     first = _uv_command(command) if program in _UV else _first_word(command)
-    if _npm_runs(command, program)[0]:
+    if _npm_runs(command, program)[0] or program in _BUN:
         return dict.fromkeys(_npm_registries(env), f"{os.path.basename(command[0])}'s registry")
     if (
         program in _UVX

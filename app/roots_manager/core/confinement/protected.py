@@ -154,6 +154,7 @@ SHARED_CACHES = (
     ("UV_PYTHON_INSTALL_DIR", "XDG_DATA_HOME", ".local/share", "uv"),
     ("PIP_CACHE_DIR", "XDG_CACHE_HOME", ".cache", "pip"),
     ("DENO_DIR", "XDG_CACHE_HOME", ".cache", "deno"),
+    ("BUN_INSTALL_CACHE_DIR", "BUN_INSTALL", ".bun", "install/cache"),
     ("PIPX_HOME", "XDG_DATA_HOME", ".local/share", "pipx"),
     ("PIPX_LOG_DIR", "XDG_STATE_HOME", ".local/state", "pipx/log"),
     ("PIPX_VENV_CACHEDIR", "XDG_CACHE_HOME", ".cache", "pipx"),
@@ -161,8 +162,8 @@ SHARED_CACHES = (
     *SERVER_STATE,
 )
 """The package managers' shared caches, each as ``(its variable, the base's variable, the base's
-default in the home, its folder in the base)``: what ``npx``, ``uvx``, ``deno``, ``pipx run``
-and ``pip install`` put there, they (and the user's next ``npx`` or ``uvx``, unconfined) run
+default in the home, its folder in the base)``: what ``npx``, ``uvx``, ``deno``, ``bun``
+(``bunx``), ``pipx run`` and ``pip install`` put there, they (and the user's next ``npx`` or ``uvx``, unconfined) run
 later; the browsers' (:data:`BROWSER_CACHES`); and servers' own folders (:data:`SERVER_STATE`)."""
 
 
