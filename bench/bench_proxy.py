@@ -18,7 +18,9 @@ serves a 10 MiB body and a 1-byte one. In turns (A B A B), ``--rounds`` rounds o
   language, no request read) and ``socat``, the usual relay;
 - the same download over a 1 Gbit/s link: the web server's socket paced by the kernel
   (``SO_MAX_PACING_RATE``), as a fast real link would deliver it (goal at most 1.1);
-- a 1-byte request's time to its first byte: the latency the proxy adds, in milliseconds.
+- a 1-byte request's time to its first byte: the latency the proxy adds, in milliseconds, and
+  beside it the floor relay's (which connects on as the client connects, where a proxy must
+  read the request first, then connect).
 
 On the loopback any relay shows at its worst, and the floor's figure says what no relay can go
 below there on this machine at this moment; over a real link the link's own time dwarfs it.
@@ -209,6 +211,8 @@ def main() -> int:
                         turn(name, "direct", f"http://127.0.0.1:{relayed}/big", n)
                 turn("direct small", "direct", f"{direct}/small", n)
                 turn("proxy small", "limited", f"{named}/small", n)
+                if relays["C"][0] is not None:
+                    turn("C small", "direct", f"http://127.0.0.1:{relays['C'][1]}/small", n)
                 turn("direct link", "direct", f"{direct}/paced/big", max(2, n // 3))
                 turn("proxy link", "limited", f"{named}/paced/big", max(2, n // 3))
         finally:
@@ -250,9 +254,13 @@ def main() -> int:
             f"ratio {ratio:.3f} (goal {GOAL}) {'met' if ratio <= GOAL else 'NOT met'}"
         )
         d_first, p_first = first("direct small"), first("proxy small")
+        floor = ""
+        if "C small" in times:  # no request read, no connection made after it: the floor
+            c_first = first("C small")
+            floor = f"; through the floor relay {c_first:.2f} ms (+{c_first - d_first:.2f} ms)"
         print(
             f"1-byte request, time to first byte: direct {d_first:.2f} ms, through the proxy "
-            f"{p_first:.2f} ms (+{p_first - d_first:.2f} ms)"
+            f"{p_first:.2f} ms (+{p_first - d_first:.2f} ms){floor}"
         )
         plain = _memory("idle-direct", args.servers)
         limited = _memory("idle-limited", args.servers)
