@@ -145,7 +145,11 @@ class World:
             "HOME": home,
             "USER": "root" if os.geteuid() == 0 else os.environ.get("USER", "user"),
             "LOGNAME": "root" if os.geteuid() == 0 else os.environ.get("USER", "user"),
-            "PATH": f"{home}/.local/bin:{home}/.deno/bin:{home}/.bun/bin:/usr/local/bin:/usr/bin:/bin",
+            # where uv's, deno's and bun's installers put them, then the system's
+            "PATH": ":".join(
+                [f"{home}/{d}/bin" for d in (".local", ".deno", ".bun")]
+                + ["/usr/local/bin", "/usr/bin", "/bin"]
+            ),
             "LANG": "C.UTF-8",
             "SHELL": "/bin/bash",
             "XDG_CONFIG_HOME": f"{home}/.config",

@@ -163,8 +163,8 @@ SHARED_CACHES = (
 )
 """The package managers' shared caches, each as ``(its variable, the base's variable, the base's
 default in the home, its folder in the base)``: what ``npx``, ``uvx``, ``deno``, ``bun``
-(``bunx``), ``pipx run`` and ``pip install`` put there, they (and the user's next ``npx`` or ``uvx``, unconfined) run
-later; the browsers' (:data:`BROWSER_CACHES`); and servers' own folders (:data:`SERVER_STATE`)."""
+(``bunx``), ``pipx run`` and ``pip install`` put there, they (and the user's next ``npx`` or
+``uvx``, unconfined) run later; the browsers' (:data:`BROWSER_CACHES`); and servers' own folders (:data:`SERVER_STATE`)."""
 
 
 def shared_caches(env: Mapping[str, str]) -> dict[str, str]:
