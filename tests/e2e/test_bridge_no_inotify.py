@@ -10,6 +10,7 @@ it as it would for a user out of instances, and nothing else on the machine is t
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -56,8 +57,11 @@ def _namespace_refused() -> str | None:
 
 
 def _inotify_fds(pid: int) -> int:
-    fds = Path(f"/proc/{pid}/fd")
-    return sum(1 for fd in fds.iterdir() if os.readlink(fd) == "anon_inode:inotify")
+    count = 0
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        with contextlib.suppress(FileNotFoundError):  # closed since it was listed (a read)
+            count += os.readlink(fd) == "anon_inode:inotify"
+    return count
 
 
 @only_on_linux("inotify and user namespaces are Linux's")
