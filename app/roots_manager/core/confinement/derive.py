@@ -430,7 +430,7 @@ def _caches(
     Decided from the program that runs (its real path's name, and its first argument), never
     from words that merely appear on the command line.
     """
-    first = _uv_command(command) if program in _UV else _first_word(command)
+    first = _subcommand(command, program)
     caches = shared_caches(env)
     own = {v: caches[v] for v in written_by(_package(command, program))}
     project = _project_environment(command, env, program, os.getcwd() if cwd is None else cwd)
@@ -600,7 +600,7 @@ def _package(command: Sequence[str], program: str) -> str:
         return f"{scope}/{name}" if scope else name
     if program in SERVER_PROGRAMS:
         return SERVER_PROGRAMS[program]
-    script = _first_word(command)
+    script = _subcommand(command, program)
     for word in (command[0], script) if program in ("node", "nodejs", "bun") else (command[0],):
         found = shutil.which(word) if os.sep not in word else word
         if not found:
@@ -677,17 +677,14 @@ UV_PROJECT_FILES = ("pyproject.toml", "uv.lock", ".python-version")
 """What ``uv run`` reads in a project besides its environment (``.venv``)."""
 
 
-def _first_word(command: Sequence[str]) -> str:
-    """The first word after the program that is not an option (``npm exec``'s ``exec``)."""
-    return next((w for w in command[1:] if not w.startswith("-")), "")
-
-
-def _uv_command(command: Sequence[str]) -> str:
-    """The command a ``uv`` *command* runs (``run``, ``tool``, ``pip``): its first word that is
-    neither an option nor the value of one of :data:`UV_GLOBAL_VALUED`."""
+def _subcommand(command: Sequence[str], program: str) -> str:
+    """What *command*, whose program is *program*, asks it to do: its first word that is not an
+    option (``npm exec``'s ``exec``, ``pipx run``'s ``run``, ``node``'s script), nor for uv the
+    value of one of :data:`UV_GLOBAL_VALUED` (``uv --directory DIR run``: ``run``)."""
+    valued = UV_GLOBAL_VALUED if program in _UV else frozenset()
     words = iter(command[1:])
     for word in words:
-        if word in UV_GLOBAL_VALUED:
+        if word in valued:
             next(words, None)
         elif not word.startswith("-"):
             return word
@@ -700,7 +697,7 @@ def _uv_project_folder(command: Sequence[str], program: str, cwd: str) -> tuple[
     working folder or the nearest folder above it holding a ``pyproject.toml`` (a host that
     starts servers in their project's folder, ``uv run server.py``). None: no project (not
     ``uv run``, ``--no-project``, or none found)."""
-    if program not in _UV or _uv_command(command) != "run":
+    if program not in _UV or _subcommand(command, program) != "run":
         return None
     project = None
     for i, word in enumerate(command[1:], 1):
@@ -889,7 +886,7 @@ def registry_domains(command: Sequence[str], env: Mapping[str, str]) -> dict[str
     caches are (:func:`package_caches`), behind ``sh -c`` too."""
     command = _unwrapped(command, env)[0]
     program = _program(command, env)
-    first = _uv_command(command) if program in _UV else _first_word(command)
+    first = _subcommand(command, program)
     if _npm_runs(command, program)[0] or program in _BUN:
         return dict.fromkeys(_npm_registries(env), f"{os.path.basename(command[0])}'s registry")
     if (
