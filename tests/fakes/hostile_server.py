@@ -36,6 +36,44 @@ def read(path: str) -> str:
         return "ok:" + f.read()
 
 
+def start_folder(name: str = "notes.txt") -> str:
+    """List the folder the server was started in, then try every way out through the
+    descriptor that gave: its parent, the file *name* of the real folder named from it, a
+    file or a folder made in it, and the same from inside it (``fchdir``). Each outcome, in
+    order, as ``what=outcome``."""
+    here = os.open(".", os.O_PATH)  # to come back to
+    out: list[str] = []
+
+    def attempt(what: str, call: Any) -> None:
+        try:
+            out.append(f"{what}={call()}")
+        except OSError as exc:
+            out.append(f"{what}={_failure(exc)}")
+
+    try:
+        folder = os.open(".", os.O_RDONLY | os.O_DIRECTORY)
+    except OSError as exc:
+        return f"open={_failure(exc)}"
+    try:
+        attempt("list", lambda: "ok:" + ",".join(sorted(os.listdir(folder))))
+        attempt("parent", lambda: os.listdir(os.open("..", os.O_RDONLY, dir_fd=folder)))
+        attempt("beside", lambda: os.read(os.open(name, os.O_RDONLY, dir_fd=folder), 100))
+        attempt("relative", lambda: os.read(os.open(name, os.O_RDONLY), 100))
+        flags = os.O_WRONLY | os.O_CREAT
+        attempt("make", lambda: os.open("planted", flags, 0o600, dir_fd=folder))
+        attempt("mkdir", lambda: os.mkdir("planted-folder", dir_fd=folder))
+        os.fchdir(folder)
+        try:
+            attempt("inside", lambda: os.open("planted", flags, 0o600))
+            attempt("inside-parent", lambda: os.listdir(".."))
+        finally:
+            os.fchdir(here)
+    finally:
+        os.close(folder)
+        os.close(here)
+    return " ".join(out)
+
+
 def write(path: str, text: str = "x") -> str:
     with open(path, "a", encoding="utf-8") as f:
         f.write(text)
@@ -989,7 +1027,7 @@ def fork_many(count: int, threads: int = 0) -> str:
 ATTACKS = {f.__name__: f for f in (
     fork_many, make, race_make, made_well, full_table, run, keep_writing, truncate, race_read, signalled_read,
     replace, rename, remove, create, forge_refusals, overwrite, second_name,
-    read, write, listdir, chmod, fchmod_read_only, chmod_at, utime, setxattr, chown,
+    read, write, listdir, start_folder, chmod, fchmod_read_only, chmod_at, utime, setxattr, chown,
     unix_connect, own_socket, socketpair, kill, inject, capabilities, io_uring, detach, rewrite_shebang,
     deep_socket,
     swap, escape, pid, bad_pointers, prlimit, renice_user, chattr, file_setattr, datagram,

@@ -46,6 +46,12 @@ whole list each time: a connection its proxy refused waits as a read does (its p
 ``network: HOST:PORT``, :meth:`Asker.connection`), and goes on once they allow it;
 ``{"domains_once": [D]}``, the user's yes to domain D for the connections waiting now only.
 The pipe's end (the bridge is gone) ends every wait.
+
+One read the rules refuse is answered at once, and never asked about: the folder the server was
+started in (where the host started it: the home, ``/``), opened to be listed. It is answered
+with an empty folder of Roots Manager's (:data:`STAND_IN`), so a runtime that lists its start
+folder and stops if it cannot (bun) goes on, and sees none of the names there
+(:meth:`Asker._serve_start`).
 """
 
 from __future__ import annotations
@@ -85,6 +91,10 @@ UNANSWERED_KEPT = 4096
 LINE_MAX = 1 << 20
 READ_ONLY_RIGHTS = 0o3 | 0o100 | 0o1000  # O_WRONLY|O_RDWR, O_CREAT, O_TRUNC: none of them
 O_PATH = 0o10000000
+STAND_IN = "empty"
+"""The folder beside each server's own temporary folder (Roots Manager's ``confined/empty``),
+kept empty: it stands in for a folder a server may not list, its start folder here (and a
+hidden place mounted into a container, in the bridge)."""
 
 
 class Folder:
@@ -101,7 +111,8 @@ class Folder:
 
 class Asker:
     """Holds the reads the rules refuse while the user is asked, and serves those a folder
-    granted since the start holds (see the module's text)."""
+    granted since the start holds (see the module's text), and the start folder as an empty
+    one (:meth:`_serve_start`)."""
 
     def __init__(
         self,
@@ -110,8 +121,16 @@ class Asker:
         observer: Observer,
         calls: notified_calls.NotifiedCalls,
         send: Send,
+        empty: str | None = None,
     ) -> None:
         self.timeout = timeout
+        self.empty = empty
+        """An empty folder of Roots Manager's that stands in for the start folder (None: none)."""
+        try:
+            st = os.stat(".")  # the supervisor's working folder is the one the server started in
+            self.start: tuple[int, int] | None = (st.st_dev, st.st_ino)
+        except OSError:
+            self.start = None  # gone already: nothing to stand in for
         self.observer = observer
         self.calls = calls
         self.send = send
@@ -261,7 +280,9 @@ class Asker:
             return False
         dirfd = notified_calls._int(args[0]) if at else notified_calls.AT_FDCWD
         address = args[1] if at else args[0]
-        if self._serve(caller, dirfd, address, flags):
+        if self._serve(caller, dirfd, address, flags) or self._serve_start(
+            caller, dirfd, address, flags
+        ):
             caller.close()
             return True
         folder = os.path.dirname(found[0])
@@ -437,6 +458,47 @@ class Asker:
             self.send(caller.note, opened, bool(flags & os.O_CLOEXEC))
         except notified_calls.Refused:
             return True  # the caller is gone: nothing is left to answer
+        return True
+
+    def _serve_start(
+        self, caller: notified_calls._Caller, dirfd: int, address: int, flags: int
+    ) -> bool:
+        """Answer a read the rules refuse of the folder the server was started in (where the
+        host started it: the home, ``/``) with an empty folder; False if the call's object is
+        another, or :attr:`empty` is not an empty folder of this user's only.
+
+        Some runtimes list the folder they start in and stop if they cannot (bun: "error
+        loading current directory"). Its names are not the server's to see, and it needs none
+        of them: the listing it gets is empty, and it goes on. Nothing else changes: a path
+        named from the start folder still reaches the real one, under the same rules, and
+        the empty folder opens nothing (its descriptor is only a place to start from; what is
+        reached from it is judged by the rules as from anywhere, and it takes no writes)."""
+        if self.start is None or self.empty is None:
+            return False
+        try:
+            target = caller.resolve(dirfd, caller.string(address), follow=not flags & os.O_NOFOLLOW)
+            st = os.fstat(target)
+        except (OSError, notified_calls.Refused):
+            return False
+        if (st.st_dev, st.st_ino) != self.start or not stat.S_ISDIR(st.st_mode):
+            return False
+        with contextlib.suppress(OSError):  # made at its first use; one there is checked
+            os.mkdir(self.empty, 0o700)
+        try:
+            empty = os.open(self.empty, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except OSError:
+            return False
+        try:
+            mine = os.fstat(empty)
+            if mine.st_uid != os.geteuid() or mine.st_mode & 0o022 or os.listdir(empty):
+                os.close(empty)  # not ours alone, or not empty: it stands in for nothing
+                return False
+            os.lseek(empty, 0, os.SEEK_SET)  # listed from its start by the caller
+        except OSError:
+            os.close(empty)
+            return False
+        with contextlib.suppress(notified_calls.Refused):  # the caller is gone: nothing to answer
+            self.send(caller.note, empty, bool(flags & os.O_CLOEXEC))
         return True
 
 

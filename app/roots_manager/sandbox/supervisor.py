@@ -475,11 +475,13 @@ class Supervisor:
         if listener >= 0 and self.observer is not None and self.plan.answers is not None:
             from functools import partial
 
-            from roots_manager.sandbox.asking import Asker
+            from roots_manager.sandbox.asking import STAND_IN, Asker
             from roots_manager.sandbox.making import send_descriptor
 
             send = partial(send_descriptor, listener)
-            calls.asker = Asker(self.plan.answers, self.plan.ask, self.observer, calls, send)
+            own = self.plan.own
+            empty = None if own is None else os.path.join(os.path.dirname(own), STAND_IN)
+            calls.asker = Asker(self.plan.answers, self.plan.ask, self.observer, calls, send, empty)
             if self.proxy is not None:  # a connection refused is asked about too
                 self.proxy.asker = calls.asker
         if listener >= 0:
