@@ -84,6 +84,18 @@ def test_a_file_beside_the_home_folders_secrets_offers_no_folder_that_holds_them
     assert offers(denial("/", "list"), home=HOME).offers == ()
 
 
+@pytest.mark.parametrize(
+    ("path", "why"),
+    [("/", "the whole file system"), ("/home", "a folder holding it"), (HOME, "the home folder")],
+)
+def test_a_broad_folder_refused_says_it_is_broad_not_what_it_holds(path: str, why: str) -> None:
+    """The root holds Roots Manager's own folder too; the reason a user needs is the first."""
+    own = (f"{HOME}/.local/share/roots-manager",)
+    for operation in ("list", "read"):
+        got = offers(denial(path, operation), home=HOME, own=own)
+        assert got.offers == () and why in str(got.refused), got
+
+
 @only_on_linux("/etc/shadow is the password file of Linux systems")
 def test_system_files_only_root_may_read_are_never_offered() -> None:
     assert not os.stat("/etc/shadow").st_mode & 0o004  # the premise, on this machine

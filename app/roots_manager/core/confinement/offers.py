@@ -213,7 +213,9 @@ def offers(
     if create is not None:
         grants.insert(0, Offer.CREATE)
     if not grants:
-        return Offers(None, None, (), held or broad(path, home) or _words(TOO_BROAD))
+        # the root or the home says why first: that it holds Roots Manager's folder is not
+        # the reason a user needs for "list /"
+        return Offers(None, None, (), broad(path, home) or held or _words(TOO_BROAD))
     return Offers(folder, file, tuple(grants), held, create)
 
 
