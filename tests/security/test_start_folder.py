@@ -10,6 +10,8 @@ listed as it is.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tests.conftest import only_on_linux
@@ -54,6 +56,21 @@ def test_a_start_folder_the_server_may_not_list_reads_empty_and_opens_nothing(
     assert stand_in.is_dir() and not list(stand_in.iterdir())
     assert not (world.home / "planted").exists()
     assert SECRET not in host.stderr()
+
+
+@pytest.mark.parametrize("world", users(), indirect=True)
+def test_a_server_started_in_the_root_lists_it_empty_and_reads_what_it_may(world: World) -> None:
+    world.setup()
+    host = Hostile(world, cwd=Path("/"))
+    try:
+        said = _outcomes(host.attack("start_folder", name="etc/hostname"))
+        assert said["list"] == "ok:", said
+        # a system file named from the start folder is read as the rules allow
+        assert said["relative"].startswith("b'"), said
+        assert said["parent"] == "EACCES", said  # the stand-in's, Roots Manager's folder
+        assert said["beside"] in ("ENOENT", "EACCES"), said
+    finally:
+        host.close()
 
 
 @pytest.mark.parametrize("world", users(), indirect=True)
