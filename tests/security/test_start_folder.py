@@ -55,6 +55,9 @@ def test_a_start_folder_the_server_may_not_list_reads_empty_and_opens_nothing(
     stand_in = world.rm_home / "confined" / "empty"
     assert stand_in.is_dir() and not list(stand_in.iterdir())
     assert not (world.home / "planted").exists()
+    # said once in the host's log, where a user looks
+    said_empty = f"the folder it started in ({world.home}) reads empty to it"
+    assert host.stderr().count(said_empty) == 1, host.stderr()
     assert SECRET not in host.stderr()
 
 

@@ -126,11 +126,15 @@ class Asker:
         self.timeout = timeout
         self.empty = empty
         """An empty folder of Roots Manager's that stands in for the start folder (None: none)."""
+        self.start: tuple[int, int] | None = None
+        """The folder the server started in (its device and inode); None if it is gone."""
+        self.start_said = False
+        """Whether the host's log was told the start folder reads empty (once a run)."""
         try:
             st = os.stat(".")  # the supervisor's working folder is the one the server started in
-            self.start: tuple[int, int] | None = (st.st_dev, st.st_ino)
+            self.start = (st.st_dev, st.st_ino)
         except OSError:
-            self.start = None  # gone already: nothing to stand in for
+            pass  # gone already: nothing to stand in for
         self.observer = observer
         self.calls = calls
         self.send = send
@@ -499,6 +503,14 @@ class Asker:
             return False
         with contextlib.suppress(notified_calls.Refused):  # the caller is gone: nothing to answer
             self.send(caller.note, empty, bool(flags & os.O_CLOEXEC))
+        if not self.start_said:
+            self.start_said = True
+            with contextlib.suppress(OSError):
+                where = os.readlink(f"/proc/self/fd/{target}")
+                line = (
+                    f"roots-manager confine: the folder it started in ({where}) reads empty to it\n"
+                )
+                os.write(2, line.encode(errors="replace"))
         return True
 
 
