@@ -62,6 +62,19 @@ def test_a_start_folder_the_server_may_not_list_reads_empty_and_opens_nothing(
 
 
 @pytest.mark.parametrize("world", users(), indirect=True)
+def test_a_server_that_asks_nothing_reads_its_start_folder_empty_too(world: World) -> None:
+    world.setup()
+    world.cli("servers", "ask", "srv", "off")  # no question: the bridge gives no answers pipe
+    host = Hostile(world, cwd=world.home)
+    try:
+        said = _outcomes(host.attack("start_folder"))
+        assert said["list"] == "ok:" and said["parent"] == "EACCES", said
+        assert host.attack("read", path=str(world.sibling / "notes.txt")) == "EACCES"
+    finally:
+        host.close()
+
+
+@pytest.mark.parametrize("world", users(), indirect=True)
 def test_a_server_started_in_the_root_lists_it_empty_and_reads_what_it_may(world: World) -> None:
     world.setup()
     host = Hostile(world, cwd=Path("/"))

@@ -116,7 +116,7 @@ class Asker:
 
     def __init__(
         self,
-        answers: int,
+        answers: int | None,
         timeout: float,
         observer: Observer,
         calls: notified_calls.NotifiedCalls,
@@ -164,7 +164,12 @@ class Asker:
         self.domains: tuple[str, ...] | None = None
         """The domains a server limited to them may reach now, as the bridge last said (None:
         not said since the start): its proxy connects where these match too."""
-        threading.Thread(target=self._read, args=(answers,), name="answers", daemon=True).start()
+        if answers is None:  # no bridge to answer (the server asks nothing): nothing is held
+            self.open = False
+        else:
+            threading.Thread(
+                target=self._read, args=(answers,), name="answers", daemon=True
+            ).start()
 
     # the bridge's side
 

@@ -472,7 +472,9 @@ class Supervisor:
             proxy=self.proxy_port,
             on_network=self.observer.tell_network if self.observer is not None else None,
         )
-        if listener >= 0 and self.observer is not None and self.plan.answers is not None:
+        if listener >= 0 and self.observer is not None:
+            # without the bridge's answers (a server that asks nothing) it holds nothing, and
+            # still stands the empty folder in for the start folder
             from functools import partial
 
             from roots_manager.sandbox.asking import STAND_IN, Asker
@@ -482,7 +484,8 @@ class Supervisor:
             own = self.plan.own
             empty = None if own is None else os.path.join(os.path.dirname(own), STAND_IN)
             calls.asker = Asker(self.plan.answers, self.plan.ask, self.observer, calls, send, empty)
-            if self.proxy is not None:  # a connection refused is asked about too
+            if self.proxy is not None and self.plan.answers is not None:
+                # a connection refused is asked about too
                 self.proxy.asker = calls.asker
         if listener >= 0:
             synchronous(listener)
