@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from roots_manager.sandbox.netns import NO_NAMESPACE_ENV, PROXY_HOST, PROXY_PORT
-from roots_manager.sandbox.proxy import TEST_HOSTS_ENV
+from roots_manager.sandbox.proxy import TEST_HOSTS_ENV, WINDOW
 from tests.conftest import required, unavailable
 from tests.fakes import FAKES
 from tests.polling import wait_for
@@ -306,6 +306,36 @@ def test_a_connection_refused_waits_as_a_question_and_goes_on_once_allowed(
         assert world.cli_as_owner("answer", "1", "deny").returncode == 0
         call.join(60)
         assert said and said[0].startswith("status 403:"), said
+    finally:
+        host.close()
+
+
+@pytest.mark.parametrize("world", users(), indirect=True)
+def test_a_connection_refused_at_once_after_an_unanswered_question_is_told(
+    world: World, site: int
+) -> None:
+    """A question left unanswered refuses the next connections to that name at once, without
+    asking again: each is still told (a denial event), as every refusal is."""
+    _limited(world, "allowed.test")
+    world.cli("servers", "ask", "srv", "2")
+    world.answering()
+    host = Hostile(world)
+
+    def told() -> list[dict[str, Any]]:
+        return [d for d in world.denials() if d.get("domain") == "other.test"]
+
+    try:
+        url = f"http://other.test:{site}/"
+        said = host.attack("fetch", url=url)  # asked, unanswered for 2 s, refused
+        assert said.startswith("status 403:"), said
+        assert [d.get("waits") for d in wait_for(told, "the question's refusal")] == [2]
+        time.sleep(WINDOW + 0.2)  # past the folding of one address's refusals
+        started = time.monotonic()
+        said = host.attack("fetch", url=url)
+        assert said.startswith("status 403:"), said
+        assert time.monotonic() - started < 1.5  # at once: not asked again
+        events = wait_for(lambda: len(told()) == 2 and told(), "the second refusal told")
+        assert "waits" not in events[1], events
     finally:
         host.close()
 

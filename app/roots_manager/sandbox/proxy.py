@@ -273,11 +273,18 @@ class Proxy:
         if self.asker is None or self.tell is None or not 0 < port < 65536:
             self._refused(host, port, call, client)
             return False
-        return self.asker.connection(
-            _path(host, port),
-            lambda domains: matches(domains, host),
-            lambda waits: self._refused(host, port, call, client, waits=waits),
-        )
+        told = False
+
+        def tell(waits: float) -> bool:
+            nonlocal told
+            told = True
+            return self._refused(host, port, call, client, waits=waits)
+
+        if self.asker.connection(_path(host, port), lambda d: matches(d, host), tell):
+            return True
+        if not told:  # refused at once (a question unanswered before, too many waiting)
+            self._refused(host, port, call, client)
+        return False
 
     def _refused(
         self, host: str, port: int, call: str, client: socket.socket, *, waits: float = 0.0
