@@ -1,7 +1,7 @@
 """The lines a confined server's relay only counts, noted by the hot path in C, over real pipes.
 
-A real mediator of a restartable run that keeps the host's requests (a confined server's), a
-real loop, and a pump per direction reading a real pipe, as a bridge run has them. The same
+A real mediator of a restartable run that keeps the host's requests (a confined server's), its
+real Noted, and a pump per direction reading a real pipe, as a bridge run has them. The same
 stream of lines goes once through the hot path, which relays the lines only counted itself and
 notes them in the run's ledger, and once through the relay in Python alone, which notes each;
 what the loop counts from either must be the same: the requests open, what a restart replays,
@@ -16,6 +16,7 @@ import os
 import random
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -158,16 +159,23 @@ class Side:
 
 
 class Pair:
-    """A mediator after the handshake, its Noted, and both directions pumped."""
+    """A mediator after the handshake, its Noted, and both directions pumped.
 
-    def __init__(
-        self, loop: asyncio.AbstractEventLoop, *, fast: bool, ledger: Ledger | None = None
-    ) -> None:
+    In a bridge the loop counts what was noted, on the thread where the relays' lines are
+    handled too (``LoopRunner``), so the two never run at once. Here each relay handles its
+    lines on its own thread (``Inline``): the lines noted are counted there too, before the
+    next line handled, and by :meth:`counted`, never by a timer on another thread (the Noted's
+    loop never runs). A timer there counted lines while a relay handled the next one, and a
+    request handled could be counted before those noted before it."""
+
+    def __init__(self, *, fast: bool, ledger: Ledger | None = None) -> None:
         """*fast*: the hot path notes the lines only counted (in *ledger*, if given, else in
         the run's); else the relay in Python notes each."""
         self.mediator = m = _mediator()
         _handshake(m)
-        self.noted = Noted(m, SYSTEM.wall, loop)
+        idle = asyncio.new_event_loop()
+        weakref.finalize(self, idle.close)
+        self.noted = Noted(m, SYSTEM.wall, idle)
         if not fast or ledger is not None:
             self.noted.ledger = ledger
         ledger = self.noted.ledger
@@ -206,8 +214,7 @@ class Pair:
 
 def test_what_the_loop_counts_is_the_same_when_the_hot_path_noted_the_lines() -> None:
     async def scenario() -> None:
-        loop = asyncio.get_running_loop()
-        fast, pure = Pair(loop, fast=True), Pair(loop, fast=False)
+        fast, pure = Pair(fast=True), Pair(fast=False)
         await asyncio.to_thread(fast.send, STREAM)
         await asyncio.to_thread(pure.send, STREAM)
         ledger = fast.noted.ledger
@@ -241,7 +248,7 @@ def test_a_line_after_the_hold_is_held_never_noted_past_it() -> None:
     line that comes after it is handed to Python and held, while what came before is counted."""
 
     async def scenario() -> None:
-        pair = Pair(asyncio.get_running_loop(), fast=True)
+        pair = Pair(fast=True)
         await asyncio.to_thread(pair.send, [(HOST, call(1)), (HOST, call(2)), (SERVER, result(1))])
         ledger = pair.noted.ledger
         assert ledger is not None and ledger.noted == 3
@@ -269,7 +276,7 @@ def test_a_ledger_full_hands_the_line_to_python_which_counts_everything_in_order
     async def scenario() -> None:
         assert fastrelay is not None
         small = fastrelay.Ledger((), ANSWERED_KEPT, max_entries=4)
-        pair = Pair(asyncio.get_running_loop(), fast=True, ledger=small)
+        pair = Pair(fast=True, ledger=small)
         opened = [(HOST, call(i)) for i in range(1, 11)]
         await asyncio.to_thread(pair.send, opened)
         # four noted, the fifth handed over (and the four taken with it), and again
@@ -288,7 +295,7 @@ def test_lines_only_counted_go_through_while_the_loop_is_busy() -> None:
     """The hot path notes them without the loop: here it never runs while they go."""
 
     async def scenario() -> None:
-        pair = Pair(asyncio.get_running_loop(), fast=True)
+        pair = Pair(fast=True)
         pair.send([item for i in range(100) for item in ((HOST, call(i)), (SERVER, result(i)))])
         ledger = pair.noted.ledger
         assert ledger is not None and ledger.noted == 200 and ledger.handed == 0
@@ -402,8 +409,7 @@ def test_long_lines_are_noted_by_the_hot_path_and_counted_the_same() -> None:
     with a record of a few hundred bytes; what C cannot be sure of goes to Python whole."""
 
     async def scenario() -> None:
-        loop = asyncio.get_running_loop()
-        fast, pure = Pair(loop, fast=True), Pair(loop, fast=False)
+        fast, pure = Pair(fast=True), Pair(fast=False)
         ledger = fast.noted.ledger
         assert ledger is not None
         limit = 64 << 10  # the most of one line a record keeps (the ledger's max_line)
@@ -525,14 +531,13 @@ def test_random_lines_long_and_short_are_counted_as_python_counts_them() -> None
     short, some broken, cut at random reads, through the hot path and the Python relay alone."""
 
     async def scenario() -> None:
-        loop = asyncio.get_running_loop()
         end = time.monotonic() + FUZZ_SECONDS
         rounds = 0
         while time.monotonic() < end or rounds == 0:
             seed = random.randrange(1 << 32)
             rng = random.Random(seed)
             stream = [fuzz_line(rng) for _ in range(rng.randint(1, 12))]
-            fast, pure = Pair(loop, fast=True), Pair(loop, fast=False)
+            fast, pure = Pair(fast=True), Pair(fast=False)
             await asyncio.to_thread(fast.send, stream)
             await asyncio.to_thread(pure.send, stream)
             got, want = fast.counted(), pure.counted()
