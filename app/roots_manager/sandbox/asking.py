@@ -126,13 +126,14 @@ class Asker:
         self.timeout = timeout
         self.empty = empty
         """An empty folder of Roots Manager's that stands in for the start folder (None: none)."""
-        self.start: tuple[int, int] | None = None
-        """The folder the server started in (its device and inode); None if it is gone."""
+        self.start: tuple[str, int, int] | None = None
+        """The folder the server started in: its path, device and inode; None if it is gone."""
         self.start_said = False
         """Whether the host's log was told the start folder reads empty (once a run)."""
         try:
-            st = os.stat(".")  # the supervisor's working folder is the one the server started in
-            self.start = (st.st_dev, st.st_ino)
+            # the supervisor's working folder is the one the server started in
+            st = os.stat(where := os.getcwd())
+            self.start = (where, st.st_dev, st.st_ino)
         except OSError:
             pass  # gone already: nothing to stand in for
         self.observer = observer
@@ -290,7 +291,7 @@ class Asker:
         dirfd = notified_calls._int(args[0]) if at else notified_calls.AT_FDCWD
         address = args[1] if at else args[0]
         if self._serve(caller, dirfd, address, flags) or self._serve_start(
-            caller, dirfd, address, flags
+            caller, dirfd, address, flags, found[0]
         ):
             caller.close()
             return True
@@ -470,11 +471,12 @@ class Asker:
         return True
 
     def _serve_start(
-        self, caller: notified_calls._Caller, dirfd: int, address: int, flags: int
+        self, caller: notified_calls._Caller, dirfd: int, address: int, flags: int, path: str
     ) -> bool:
-        """Answer a read the rules refuse of the folder the server was started in (where the
-        host started it: the home, ``/``) with an empty folder; False if the call's object is
-        another, or :attr:`empty` is not an empty folder of this user's only.
+        """Answer a read the rules refuse of *path* (as judged), if it is the folder the server
+        was started in (where the host started it: the home, ``/``), with an empty folder;
+        False if the call's object is another, or :attr:`empty` is not an empty folder of this
+        user's only.
 
         Some runtimes list the folder they start in and stop if they cannot (bun: "error
         loading current directory"). Its names are not the server's to see, and it needs none
@@ -482,14 +484,14 @@ class Asker:
         named from the start folder still reaches the real one, under the same rules, and
         the empty folder opens nothing (its descriptor is only a place to start from; what is
         reached from it is judged by the rules as from anywhere, and it takes no writes)."""
-        if self.start is None or self.empty is None:
-            return False
+        if self.start is None or self.empty is None or path != self.start[0]:
+            return False  # judged by its real path first: no other refusal opens anything here
         try:
             target = caller.resolve(dirfd, caller.string(address), follow=not flags & os.O_NOFOLLOW)
             st = os.fstat(target)
         except (OSError, notified_calls.Refused):
             return False
-        if (st.st_dev, st.st_ino) != self.start or not stat.S_ISDIR(st.st_mode):
+        if (st.st_dev, st.st_ino) != self.start[1:] or not stat.S_ISDIR(st.st_mode):
             return False
         with contextlib.suppress(OSError):  # made at its first use; one there is checked
             os.mkdir(self.empty, 0o700)
@@ -510,11 +512,8 @@ class Asker:
             self.send(caller.note, empty, bool(flags & os.O_CLOEXEC))
         if not self.start_said:
             self.start_said = True
+            line = f"roots-manager confine: the folder it started in ({path}) reads empty to it\n"
             with contextlib.suppress(OSError):
-                where = os.readlink(f"/proc/self/fd/{target}")
-                line = (
-                    f"roots-manager confine: the folder it started in ({where}) reads empty to it\n"
-                )
                 os.write(2, line.encode(errors="replace"))
         return True
 
