@@ -409,6 +409,30 @@ def _most_descriptors() -> int | None:
     return soft
 
 
+def _preload() -> None:
+    """Load, while the bridge is still working the rules out (the pipe waits for it), every
+    module the supervisor needs before the server's first call goes on, and the one its first
+    connect needs (``npx`` asks its registry at each start): loaded after the rules, each was
+    time the server waited for (``bench/bench_bridge.py``'s confined start)."""
+    import contextlib  # loaded already, by making
+    import resource  # noqa: F401
+    import socket  # noqa: F401
+    import zlib  # noqa: F401
+
+    from roots_manager.sandbox import (  # noqa: F401
+        asking,
+        landlock,
+        making,
+        mounts,
+        observer,
+        seccomp,
+        supervisor,
+    )
+
+    with contextlib.suppress(ImportError):  # not built here: Python judges every call
+        from roots_manager.sandbox import _fastobserve  # noqa: F401
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Confine and run the command; returns its exit code (or why it could not run)."""
     args = list(sys.argv[1:] if argv is None else argv)
@@ -431,8 +455,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = args[2:]
     if args[:1] == [RULES_FD] and len(args) > 1 and args[1].isdigit():
         if sys.platform == "linux":
-            # loaded while the bridge is still working the rules out (the pipe waits for it)
-            from roots_manager.sandbox import landlock, making, seccomp, supervisor  # noqa: F401
+            _preload()
         try:
             args = _rules_from(int(args[1])) + args[2:]
         except _NoRules:
