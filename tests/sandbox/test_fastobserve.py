@@ -1,5 +1,6 @@
 """The observer's hot path in C (``sandbox/_fastobserve.c``): it lets a call through untold only
-where the Python observer would tell nothing, and hands every other call to Python.
+where the Python observer would tell nothing (judging it by the same steps: the names, then the
+path the kernel reaches), and hands every other call to Python.
 
 The same calls (paths, descriptors, flags, rules) are put to both, from this very process: the
 C decision reads the path with ``process_vm_readv`` and resolves it from ``/proc/TID`` exactly
@@ -38,8 +39,9 @@ FLAGS = (
 )  # fmt: skip
 NAMES = (
     *("granted", "readonly", "filerule", "outside", "sub", "file", "f", "secret", "missing"),
-    *("link_out", "link_in", "link_dir", "..", ".", ""),
+    *("link_out", "link_in", "link_dir", "to_granted", "..", ".", ""),
 )
+AT_SYMLINK_NOFOLLOW = 0x100
 
 
 def _fast() -> Any:
@@ -63,6 +65,8 @@ def tree() -> Iterator[Path]:
     (base / "granted" / "link_out").symlink_to(base / "outside" / "secret")
     (base / "granted" / "link_in").symlink_to(base / "granted" / "file")
     (base / "granted" / "link_dir").symlink_to(base / "outside")
+    # a folder on the way that is a link into the grant, as /lib is to usr/lib
+    (base / "outside" / "to_granted").symlink_to(base / "granted")
     yield base
     shutil.rmtree(base, ignore_errors=True)
 
@@ -97,24 +101,21 @@ class Both:
         os.close(self.write)
 
     def put(self, name: str, path: bytes, flags: int, dirfd: int = AT_FDCWD) -> tuple[bool, Any]:
-        """The C decision (True: let through untold), and what the Python observer finds by
-        the names (None: nothing to tell; "unreadable": a call it lets through untold)."""
+        """The C decision (True: let through untold), and what the Python observer finds
+        (None: nothing to tell). *flags*: an open's, or execveat's."""
         from roots_manager.sandbox import notified_calls
 
         buffer = ctypes.create_string_buffer(path)
         address = ctypes.addressof(buffer)
-        if name == "openat":
-            args = (dirfd & 0xFFFFFFFF, address, flags, 0o644, 0, 0)
-        else:
-            args = (address, flags, 0o644, 0, 0, 0)
+        args = {
+            "openat": (dirfd & 0xFFFFFFFF, address, flags, 0o644, 0, 0),
+            "execveat": (dirfd & 0xFFFFFFFF, address, 0, 0, flags, 0),
+            "execve": (address, 0, 0, 0, 0, 0),
+        }.get(name, (address, flags, 0o644, 0, 0, 0))
         through = self.fast.decide(self.tid, self.numbers[name], args)
         raw = notified_calls.NOTIF.pack(1, self.tid, 0, self.numbers[name], 0, 0, *args)
         caller = notified_calls._Caller(-1, notified_calls.Notification(raw))
-        try:
-            found = self.observer._judge(caller, name, args, real=False)
-        except (OSError, notified_calls.Refused):
-            found = "unreadable"
-        return through, found
+        return through, self.observer.judge(caller, name, args)
 
 
 @pytest.fixture
@@ -139,12 +140,29 @@ def test_what_is_let_through_and_what_goes_to_python(both: Both, tree: Path) -> 
         ("openat", t + b"//granted/./file", os.O_WRONLY, True),  # one slash of two, "." gone
         ("openat", b"granted/file", os.O_RDONLY, True),  # from the working folder
         ("openat", t + b"/readonly/f", os.O_RDONLY, True),
-        ("openat", t + b"/filerule", os.O_RDONLY, False),  # read_dir is asked too: to Python
+        ("openat", t + b"/filerule", os.O_RDONLY, True),  # a file: read_file is what it asks
+        ("openat", t + b"/filerule", os.O_RDONLY | os.O_DIRECTORY, True),  # ENOTDIR: untold
         ("openat", t + b"/readonly/f", os.O_WRONLY, False),  # refused: Python tells it
         ("openat", t + b"/outside/secret", os.O_RDONLY, False),
+        ("openat", t + b"/outside/dir", os.O_RDONLY, False),  # a folder listed
+        ("openat", t + b"/outside/dir", os.O_WRONLY, True),  # a folder opened to write: EISDIR
         ("openat", t + b"/granted/../outside/secret", os.O_RDONLY, False),
-        ("openat", t + b"/granted/link_in", os.O_RDONLY, False),  # a link: judged at its target
+        ("openat", t + b"/granted/link_in", os.O_RDONLY, True),  # a link: judged at its target
         ("openat", t + b"/granted/link_out", os.O_RDONLY, False),
+        ("openat", t + b"/outside/to_granted/file", os.O_RDONLY, True),  # a link on the way
+        ("openat", t + b"/outside/to_granted/../secret", os.O_RDONLY, False),  # ".." after it
+        ("openat", t + b"/outside/missing", os.O_RDONLY, True),  # ENOENT, never a refusal
+        ("openat", t + b"/outside/to_granted", os.O_RDONLY | O_NOFOLLOW, False),  # ELOOP: Python
+        ("execve", t + b"/granted/file", 0, True),
+        ("execve", t + b"/readonly/f", 0, False),  # not to be run: Python tells it
+        ("execve", t + b"/outside/secret", 0, False),
+        ("execve", t + b"/outside/to_granted/sub/f", 0, True),
+        ("execve", t + b"/granted/link_in", 0, True),
+        ("execve", t + b"/granted/link_out", 0, False),
+        ("execve", t + b"/granted/sub", 0, True),  # a folder: EACCES, but not Landlock's
+        ("execve", t + b"/outside/missing", 0, True),
+        ("execveat", b"file", 0, True),  # from the working folder
+        ("execveat", t + b"/granted/link_out", AT_SYMLINK_NOFOLLOW, True),  # ELOOP
         ("openat", t + b"/granted/link_out", os.O_RDONLY | O_NOFOLLOW, True),  # the link itself
         ("openat", t + b"/granted/new", os.O_WRONLY | os.O_CREAT, False),  # made: to Python
         ("openat", t + b"/granted/file", os.O_WRONLY | os.O_TRUNC, False),
@@ -156,10 +174,17 @@ def test_what_is_let_through_and_what_goes_to_python(both: Both, tree: Path) -> 
         ("openat", t + b"/granted/missing", os.O_RDONLY, True),  # ENOENT, never a refusal
     ]
     for name, path, flags, through in expected:
-        got, found = both.put(name, path, flags)
+        dirfd = AT_FDCWD
+        if name == "execveat" and not path.startswith(b"/"):
+            dirfd = os.open(tree / "granted", os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            got, found = both.put(name, path, flags, dirfd)
+        finally:
+            if dirfd != AT_FDCWD:
+                os.close(dirfd)
         assert got == through, (name, path, flags, found)
         if got:
-            assert found in (None, "unreadable"), (name, path, flags, found)
+            assert found is None, (name, path, flags, found)
 
 
 def test_where_the_supervisor_opens_what_writes_every_such_open_goes_to_python(
@@ -252,9 +277,10 @@ def test_a_path_the_caller_does_not_hold_is_handed_to_python(both: Both) -> None
 
 
 def test_the_c_path_never_lets_through_what_python_would_tell(tree: Path) -> None:
-    """Differential: paths drawn from the tree's names (links, "..", ".", empty ones, missing
-    files), absolute, relative to the working folder or to a descriptor, with any flags, under
-    two sets of rules: whenever C lets a call through, the Python observer finds no refusal."""
+    """Differential: paths drawn from the tree's names (links, a folder on the way that is a
+    link, "..", ".", empty ones, missing files), absolute, relative to the working folder or to
+    a descriptor, opened with any flags or run, under two sets of rules: whenever C lets a call
+    through, the Python observer finds no refusal."""
     st = hypothesis.strategies
 
     old = os.getcwd()
@@ -270,12 +296,14 @@ def test_the_c_path_never_lets_through_what_python_would_tell(tree: Path) -> Non
         @hypothesis.example("abs", ["granted", "link_dir", "secret"], False, [], "open", 1)
         @hypothesis.example("cwd", ["granted", "..", "outside", "secret"], False, [], "open", 0)
         @hypothesis.example("abs", ["readonly", "f"], False, [os.O_RDWR], "openat", 1)
+        @hypothesis.example("abs", ["outside", "to_granted", "..", "secret"], False, [], "open", 0)
+        @hypothesis.example("outside", ["to_granted", "link_out"], False, [], "execveat", 0)
         @hypothesis.given(
             start=st.sampled_from(["abs", "cwd", "granted", "outside"]),
             parts=st.lists(st.sampled_from(NAMES), max_size=5),
             trailing=st.booleans(),
             flags=st.lists(st.sampled_from(FLAGS), max_size=4),
-            name=st.sampled_from(["openat", "open"]),
+            name=st.sampled_from(["openat", "open", "execve", "execveat"]),
             which=st.integers(0, 1),
         )
         def check(
@@ -286,16 +314,18 @@ def test_the_c_path_never_lets_through_what_python_would_tell(tree: Path) -> Non
             if start == "abs":
                 path = f"{tree}/{path}"
             elif start in ("granted", "outside"):
-                if name == "open":
+                if name in ("open", "execve"):
                     return
                 dirfd = granted if start == "granted" else outside
             mask = 0
             for flag in flags:
                 mask |= flag
+            if name.startswith("execve"):  # execveat's own flag, or none
+                mask = AT_SYMLINK_NOFOLLOW if name == "execveat" and mask & 1 else 0
             through, found = observers[which].put(name, os.fsencode(path), mask, dirfd)
             seen[through] += 1
             if through:
-                assert found in (None, "unreadable"), (name, path, oct(mask), start, found)
+                assert found is None, (name, path, oct(mask), start, found)
 
         check()
     finally:

@@ -1,10 +1,11 @@
 /*
  * The observer's hot path in C: answer, without the interpreter, the observed calls that Landlock
- * provably allows by their names, and hand every other one to the Python observer.
+ * provably allows, and hand every other one to the Python observer.
  *
  * The supervisor (roots_manager.sandbox.supervisor) waits here instead of in select.poll: one
- * FastObserver(listener, on, beneath, handled, open_nr, openat_nr, observed, floor, writes) per confined
- * server, built by roots_manager.sandbox.observer.fast_path from the Observer's own rights tables.
+ * FastObserver(listener, on, beneath, handled, open_nr, openat_nr, observed, floor, writes,
+ * execve_nr, execveat_nr) per confined server, built by roots_manager.sandbox.observer.fast_path
+ * from the Observer's own rights tables.
  * serve(fds, timeout_ms) polls the seccomp listener and the supervisor's other descriptors without
  * the interpreter lock and, in a loop, receives each notification and answers it
  * SECCOMP_USER_NOTIF_FLAG_CONTINUE itself when decide() says Landlock allows it. It returns to
@@ -14,22 +15,30 @@
  *   - ([(fd, revents), ...], None): another descriptor is ready, or the listener is hung up;
  *   - ([], None): the timeout passed, or a signal came.
  *
- * decide() lets a call through untold only when all of these hold, and otherwise hands it on
- * (Python judges it as it always has, tells it if refused, and lets it go on; so this path changes
- * no outcome, and a mistake here could at worst hide a refusal: Landlock decides every call):
+ * decide() lets a call through untold only where observer.Observer.judge finds no refusal, by
+ * the same steps, and otherwise hands it on (Python judges it as it always has, tells it if
+ * refused, and lets it go on; so this path changes no outcome, and a mistake here could at worst
+ * hide a refusal: Landlock decides every call):
  *   - it is open or openat, without O_CREAT and O_TRUNC (with O_PATH: let through at once, as the
  *     Python observer does, for no right is needed to hold a path; so is an access mode of 3);
- *     with writes set (the supervisor opens every file opened to write), it opens to read;
+ *     with writes set (the supervisor opens every file opened to write), it opens to read; or it
+ *     is execve or execveat (where their numbers were given);
  *   - its path is read whole from the caller with process_vm_readv, a page at a time, not empty,
  *     not under /proc/self/ or /proc/thread-self/ (the caller's, which Python renames);
  *   - a relative path is joined to /proc/TID/cwd or /proc/TID/fd/N, which reads as an absolute
  *     path; the result does not open with exactly two slashes (which POSIX keeps);
- *   - the normalised path (os.path.normpath's: "." and "" dropped, ".." takes a name away) is
- *     not a link when the call follows links (a final link's target is what Landlock judges);
- *   - the rights Python would ask of it by name (read: read_file and read_dir; write: write_file)
- *     are all allowed: by a rule on the path itself, or a folder rule on "/" or on a folder
- *     above it, or not handled by the ruleset. These are the Observer's tables, `on`, `beneath`
- *     and `handled`, copied here once.
+ *   - judged by the names first: the normalised path (os.path.normpath's: "." and "" dropped,
+ *     ".." takes a name away), or, when it is a link the call follows, the path it leads to
+ *     (realpath(3)); then, if that finds a refusal, on the path the kernel reaches (realpath(3)
+ *     of the joined path, or of its folder when the last link is not followed: a folder on the
+ *     way that is a link, such as /lib to usr/lib). A path that does not resolve, or resolves
+ *     into /proc, is Python's;
+ *   - an open: the rights Python would ask of it (read: read_file and read_dir; write:
+ *     write_file) are all allowed, or, looked at, it is not there, or it is a folder whose
+ *     listing is allowed, or a file whose reading or writing is; an execve: it is not a
+ *     regular file (not Landlock's refusal), or execute is allowed on it. Allowed means by a
+ *     rule on the path itself, or a folder rule on "/" or on a folder above it, or not handled
+ *     by the ruleset: the Observer's tables, `on`, `beneath` and `handled`, copied here once.
  * With floor set (benchmarks only: ROOTS_MANAGER_BENCH_OBSERVER_FLOOR), every observed call is
  * let through unjudged: what receiving and answering alone costs. Nothing is told then.
  *
@@ -65,6 +74,8 @@
 #define READ_FILE (1u << 2)
 #define WRITE_FILE (1u << 1)
 #define READ_DIR (1u << 3)
+#define EXECUTE (1u << 0)
+#define OB_AT_SYMLINK_NOFOLLOW 0x100
 
 /* notified_calls.py's: struct seccomp_notif and seccomp_notif_resp, and the ioctls */
 #define NOTIF_RECV 0xC0502100UL
@@ -171,6 +182,8 @@ typedef struct {
     int listener;
     int open_nr;   /* -1 where the architecture has no open(2) */
     int openat_nr;
+    int execve_nr; /* -1: not given (an older caller): Python judges each */
+    int execveat_nr;
     int floor;
     int writes; /* the supervisor makes the opens that write: every one is handed on */
     uint64_t handled;
@@ -194,15 +207,17 @@ static void FastObserver_dealloc(FastObserver *self) {
 }
 
 static int FastObserver_init(FastObserver *self, PyObject *args, PyObject *kwds) {
-    static char *kwlist[] = {"listener",  "on",       "beneath", "handled", "open_nr",
-                             "openat_nr", "observed", "floor",   "writes",  NULL};
+    static char *kwlist[] = {"listener", "on",        "beneath",     "handled",
+                             "open_nr",  "openat_nr", "observed",    "floor",
+                             "writes",   "execve_nr", "execveat_nr", NULL};
     PyObject *on, *beneath, *observed;
     unsigned long long handled;
     int floor = 0, writes = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iO!O!KiiO|pp", kwlist, &self->listener,
+    self->execve_nr = self->execveat_nr = -1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iO!O!KiiO|ppii", kwlist, &self->listener,
                                      &PyDict_Type, &on, &PyDict_Type, &beneath, &handled,
                                      &self->open_nr, &self->openat_nr, &observed, &floor,
-                                     &writes))
+                                     &writes, &self->execve_nr, &self->execveat_nr))
         return -1;
     self->writes = writes;
     if (self->on.slots != NULL) {
@@ -299,12 +314,81 @@ static uint64_t above(FastObserver *self, const char *path, size_t n) {
     return rights;
 }
 
-/* 1: Landlock allows this call by its names, as the Python observer would find (untold);
-   0: Python must judge it. */
+/* The rights Landlock allows on path (normalised): its own rule's and its folders'. */
+static uint64_t allowed_on(FastObserver *self, const char *path, size_t n) {
+    return table_get(&self->on, path, n) | above(self, path, n);
+}
+
+/* observer._open of an open that neither makes nor empties a file, on path (normalised):
+   1 when it finds no refusal (untold), 0 when it finds one. */
+static int open_ok(FastObserver *self, const char *path, size_t n, int mode) {
+    uint64_t access = mode == 0 ? READ_FILE : mode == 1 ? WRITE_FILE : READ_FILE | WRITE_FILE;
+    uint64_t needs = access | (mode == 0 ? READ_DIR : 0);
+    uint64_t allowed = allowed_on(self, path, n);
+    if ((needs & self->handled & ~allowed) == 0) return 1; /* a file or a folder: no look */
+    struct stat st;
+    if (stat(path, &st) < 0) return 1; /* not there (or unreachable): not Landlock's refusal */
+    needs = S_ISDIR(st.st_mode) ? (mode != 1 ? READ_DIR : 0) : access;
+    return (needs & self->handled & ~allowed) == 0;
+}
+
+/* observer._judge of execve on path (normalised): 1 when it finds no refusal. */
+static int exec_ok(FastObserver *self, const char *path, size_t n) {
+    struct stat st;
+    if (stat(path, &st) < 0 || !S_ISREG(st.st_mode)) return 1; /* not a program to run */
+    return (EXECUTE & self->handled & ~allowed_on(self, path, n)) == 0;
+}
+
+/* The path the kernel reaches, as observer._path finds it with real: realpath(3) of whole
+   (absolute), or, not following its last link, of its folder with its last name put back (as
+   os.path.split and os.path.join do); into out (2 * OB_PATH_MAX + 2 bytes), its length, or -1
+   when it does not resolve (a name missing on the way: Python's to judge) or leads into /proc
+   (which Python names the caller's). */
+static ssize_t real_path(const char *whole, size_t n, int follow, char *out) {
+    char buf[OB_PATH_MAX + 1];
+    if (n == 0 || n > OB_PATH_MAX) return -1;
+    memcpy(buf, whole, n);
+    buf[n] = 0;
+    size_t o;
+    if (follow) {
+        if (realpath(buf, out) == NULL) return -1;
+        o = strlen(out);
+    } else {
+        size_t end = n;
+        while (end > 1 && buf[end - 1] == '/') end--; /* raw.rstrip("/") or "/" */
+        buf[end] = 0;
+        size_t cut = end;
+        while (cut > 0 && buf[cut - 1] != '/') cut--;
+        if (cut == 0) return -1; /* not absolute: never joined so */
+        char tail[OB_PATH_MAX + 1];
+        size_t tail_len = end - cut;
+        memcpy(tail, buf + cut, tail_len + 1);
+        size_t head = cut;
+        int slashes = 1;
+        for (size_t i = 0; i < head; i++) slashes &= buf[i] == '/';
+        if (!slashes)
+            while (head > 1 && buf[head - 1] == '/') head--;
+        buf[head] = 0;
+        if (realpath(buf, out) == NULL) return -1;
+        o = strlen(out);
+        if (tail_len > 0) {
+            if (o + 1 + tail_len > 2 * OB_PATH_MAX) return -1;
+            if (!(o == 1 && out[0] == '/')) out[o++] = '/';
+            memcpy(out + o, tail, tail_len + 1);
+            o += tail_len;
+        }
+    }
+    if (o >= 6 && memcmp(out, "/proc/", 6) == 0) return -1;
+    return (ssize_t)o;
+}
+
+/* 1: Landlock allows this call, as the Python observer would find (untold): judged by the
+   names first, then, where they are refused, on the path the kernel reaches (a folder on the
+   way that is a link: /lib to usr/lib); 0: Python must judge it. */
 static int decide(FastObserver *self, pid_t tid, int nr, const uint64_t *a) {
     int dirfd;
     uint64_t address;
-    int flags;
+    int flags = 0, exec = 0, follow = 1;
     if (nr == self->openat_nr) {
         dirfd = (int)(uint32_t)a[0];
         address = a[1];
@@ -313,16 +397,26 @@ static int decide(FastObserver *self, pid_t tid, int nr, const uint64_t *a) {
         dirfd = OB_AT_FDCWD;
         address = a[0];
         flags = (int)(uint32_t)a[1];
+    } else if (nr == self->execve_nr && self->execve_nr >= 0) {
+        dirfd = OB_AT_FDCWD;
+        address = a[0];
+        exec = 1;
+    } else if (nr == self->execveat_nr && self->execveat_nr >= 0) {
+        dirfd = (int)(uint32_t)a[0];
+        address = a[1];
+        exec = 1;
+        follow = !((int)(uint32_t)a[4] & OB_AT_SYMLINK_NOFOLLOW);
     } else {
         return 0;
     }
-    if (flags & OB_O_PATH) return 1; /* no right is needed to hold a path */
-    if (flags & (OB_O_CREAT | OB_O_TRUNC)) return 0;
     int mode = flags & OB_O_ACCMODE;
-    if (self->writes && mode != 0) return 0; /* the supervisor opens it, or keeps it */
-    uint64_t needs = mode == 0 ? READ_FILE | READ_DIR : mode == 1 ? WRITE_FILE
-                   : mode == 2 ? READ_FILE | WRITE_FILE : 0;
-    if (needs == 0) return 1; /* nothing is asked */
+    if (!exec) {
+        if (flags & OB_O_PATH) return 1; /* no right is needed to hold a path */
+        if (flags & (OB_O_CREAT | OB_O_TRUNC)) return 0;
+        if (self->writes && mode != 0) return 0; /* the supervisor opens it, or keeps it */
+        if (mode == 3) return 1;                 /* nothing is asked */
+        follow = !(flags & OB_O_NOFOLLOW);
+    }
     char raw[2 * OB_PATH_MAX + 2];
     ssize_t n = read_path(tid, address, raw);
     if (n <= 0) return 0;
@@ -352,12 +446,28 @@ static int decide(FastObserver *self, pid_t tid, int nr, const uint64_t *a) {
     char path[3 * OB_PATH_MAX + 4];
     ssize_t len = normalise(whole, whole_len, path, sizeof path);
     if (len <= 0) return 0;
-    if (!(flags & OB_O_NOFOLLOW)) {
+    char real[2 * OB_PATH_MAX + 2];
+    int linked = 0;
+    if (follow) {
         struct stat st;
-        if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) return 0; /* judged at its target */
+        linked = lstat(path, &st) == 0 && S_ISLNK(st.st_mode); /* judged at its target */
     }
-    uint64_t allowed = table_get(&self->on, path, (size_t)len) | above(self, path, (size_t)len);
-    return (needs & self->handled & ~allowed) == 0;
+    /* by the names (a last link followed), as observer.judge does first */
+    const char *named = path;
+    ssize_t named_len = len;
+    if (linked) {
+        named_len = real_path(whole, whole_len, 1, real);
+        if (named_len < 0) return 0;
+        named = real;
+    }
+    if (exec ? exec_ok(self, named, (size_t)named_len)
+             : open_ok(self, named, (size_t)named_len, mode))
+        return 1;
+    if (linked) return 0; /* that was the path the kernel reaches: refused */
+    /* then on the path the kernel reaches, every link on the way followed */
+    ssize_t real_len = real_path(whole, whole_len, follow, real);
+    if (real_len < 0) return 0;
+    return exec ? exec_ok(self, real, (size_t)real_len) : open_ok(self, real, (size_t)real_len, mode);
 }
 
 static int observed(const FastObserver *self, int nr) {

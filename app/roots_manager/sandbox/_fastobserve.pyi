@@ -12,6 +12,8 @@ class FastObserver:
         observed: Sequence[int],
         floor: bool = False,
         writes: bool = False,
+        execve_nr: int = -1,
+        execveat_nr: int = -1,
     ) -> None: ...
     def serve(
         self, fds: Sequence[int], timeout_ms: int

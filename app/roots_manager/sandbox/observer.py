@@ -410,8 +410,9 @@ def fast_path(
     *observer*'s own rights tables; None where it was not built or :data:`PURE_ENV` is set
     (the supervisor then waits in ``select.poll`` and Python judges every call).
 
-    It lets through untold only ``open`` and ``openat`` calls that :meth:`Observer._judge`
-    would find allowed by their names, and hands every other call to the Python observer: so
+    It lets through untold only ``open``, ``openat``, ``execve`` and ``execveat`` calls in
+    which :meth:`Observer.judge` would find no refusal, judged by the same steps (the names,
+    then the path the kernel reaches), and hands every other call to the Python observer: so
     every refusal is still told, by Python, in the same words. With *writes* (the supervisor
     opens every file opened to write), an open that writes is handed on too; a build of it
     that cannot (an older one) is not used."""
@@ -434,9 +435,11 @@ def fast_path(
             numbers.get("openat", -1),
             [numbers[name] for name in notified_calls.OBSERVED if name in numbers],
             bool(os.environ.get(FLOOR_ENV)),
-            **({"writes": True} if writes else {}),
+            writes,
+            numbers.get("execve", -1),
+            numbers.get("execveat", -1),
         )
-    except TypeError:  # built before it could hand on the opens that write
+    except TypeError:  # built before it could judge execve (or hand on the opens that write)
         return None
 
 
