@@ -409,6 +409,17 @@ def _most_descriptors() -> int | None:
     return soft
 
 
+def _waits_on_pipe(fd: int) -> bool:
+    """Whether the rules come through a pipe the bridge is still writing (a first start), not
+    a sealed memory file read at once (a restart), where nothing is waited for."""
+    import stat
+
+    try:
+        return stat.S_ISFIFO(os.fstat(fd).st_mode)
+    except OSError:
+        return False  # said when they are read
+
+
 def _preload() -> None:
     """Load, while the bridge is still working the rules out (the pipe waits for it), every
     module the supervisor needs before the server's first call goes on, and the one its first
@@ -454,7 +465,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return EXIT_USAGE
         args = args[2:]
     if args[:1] == [RULES_FD] and len(args) > 1 and args[1].isdigit():
-        if sys.platform == "linux":
+        if sys.platform == "linux" and _waits_on_pipe(int(args[1])):
             _preload()
         try:
             args = _rules_from(int(args[1])) + args[2:]
