@@ -224,7 +224,9 @@ def test_sigkill_during_saves_never_corrupts_the_store(rm_home: Path) -> None:
     mid_save = 0
     seen_leftovers: set[str] = set()
     seen_states: set[str | None] = set()
-    for _ in range(200):
+    # at least 200 kills and 20 of them inside a save: where saves are quick, a kill lands in
+    # one less often (19 of 200 in one CI run), and more kills are made, up to 600
+    while kills < 600 and (kills < 200 or mid_save < 20):
         progress, notify = os.pipe()
         pid = os.fork()
         if pid == 0:  # pragma: no cover - child
@@ -262,8 +264,8 @@ def test_sigkill_during_saves_never_corrupts_the_store(rm_home: Path) -> None:
         # the last good copy is always whole too
         if store.layout.store_backup.exists():
             State.from_json(json.loads(store.layout.store_backup.read_bytes()))
-    assert kills == 200
-    assert mid_save >= 20, f"only {mid_save} of 200 kills landed inside a save"
+    assert kills >= 200
+    assert mid_save >= 20, f"only {mid_save} of {kills} kills landed inside a save"
     assert len(seen_states) > 100, "the kills should land on many different committed states"
     # temporary files orphaned by a kill are swept by the next save
     with Store(Layout(rm_home)).transaction() as s:
